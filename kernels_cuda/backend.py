@@ -1,0 +1,79 @@
+"""The small interface every host driver is written against.
+
+Two implementations: ``EmulatorBackend`` (simt, no GPU) here, and ``CupyBackend`` in
+``kernels_cuda/cupy_backend.py``.  A host driver only calls these methods, so the same
+driver (and the same test body) runs unchanged on either backend.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Protocol, Sequence
+
+import numpy as np
+
+from simt.launch import Dim3, LaunchConfig
+
+KERNEL_DIR = Path(__file__).resolve().parent
+
+
+def source_path(name: str) -> Path:
+    """Path of a catalog .cu file given its bare name (``"histogram.cu"``) or a path."""
+    p = Path(name)
+    return p if p.is_absolute() or p.exists() else KERNEL_DIR / name
+
+
+class Backend(Protocol):
+    name: str  # "emulator" or "cuda"
+
+    def to_device(self, host: np.ndarray) -> Any: ...
+    def zeros(self, shape, dtype) -> Any: ...
+    def empty(self, shape, dtype) -> Any: ...
+    def to_host(self, arr: Any) -> np.ndarray: ...
+    def launch(self, source: str, kernel: str, grid, block, args: Sequence[Any],
+               shared_mem: int = 0) -> None: ...
+
+
+class EmulatorBackend:
+    """Runs launches in the simt emulator; keeps each launch's result in ``launches``."""
+
+    name = "emulator"
+
+    def __init__(self, seed: int = 0, policy: str = "converge", sanitize: bool = True,
+                 device=None, step_budget: int | None = None, progress=None):
+        import simt
+        self.device = device or simt.Device()
+        self.seed = seed
+        self.policy = policy
+        self.sanitize = sanitize
+        self.step_budget = step_budget
+        self.progress = progress
+        self.launches: list = []   # simt.LaunchResult per launch, in order
+        self._modules: dict = {}
+
+    def module(self, source: str):
+        import simt
+        path = source_path(source)
+        key = str(path)
+        if key not in self._modules:
+            self._modules[key] = simt.Module.from_file(path)
+        return self._modules[key]
+
+    def to_device(self, host: np.ndarray):
+        return self.device.to_device(np.ascontiguousarray(host))
+
+    def zeros(self, shape, dtype):
+        return self.device.zeros(shape, dtype)
+
+    def empty(self, shape, dtype):
+        return self.device.empty(shape, dtype)
+
+    def to_host(self, arr) -> np.ndarray:
+        return arr.get()
+
+    def launch(self, source: str, kernel: str, grid, block, args, shared_mem: int = 0) -> None:
+        fn = self.module(source).get_function(kernel)
+        cfg = LaunchConfig(Dim3.of(grid), Dim3.of(block), int(shared_mem))
+        res = fn.launch(self.device, cfg, list(args), seed=self.seed + len(self.launches),
+                        policy=self.policy, sanitize=self.sanitize,
+                        step_budget=self.step_budget, progress=self.progress)
+        self.launches.append(res)
