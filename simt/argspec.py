@@ -337,7 +337,7 @@ def _load(spec: ArgSpec, base_dir) -> np.ndarray:
                          f"expected integers or floats")
     if arr.dtype.kind == "b":
         arr = arr.astype(np.uint8)
-    if spec.shape is not None and arr.shape != spec.shape and arr.size == spec.size and arr.ndim <= 1:
+    if spec.shape is not None and arr.shape != spec.shape and arr.size == spec.size:
         arr = arr.reshape(spec.shape)
     if spec.shape is not None and arr.shape != spec.shape:
         want = "x".join(map(str, spec.shape))
