@@ -16,7 +16,7 @@ def _modules_after(stmt: str) -> set[str]:
 
 
 def _heavy(mods: set[str]) -> list[str]:
-    return sorted(m for m in mods if m.split(".")[0] in ("textual", "cupy", "cupy_backends", "rich"))
+    return sorted(m for m in mods if m.split(".")[0] in ("textual", "cupy", "cupy_backends"))
 
 
 def test_import_simt_is_light():
