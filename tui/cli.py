@@ -1,0 +1,1162 @@
+"""The ``simt`` command.
+
+    simt                              the TUI on the default kernel
+    simt list [--json]                the catalog, by family
+    simt run ID [--n N] [--seed S] [--policy P] [--no-sanitize] [--json] [--real]
+    simt run FILE.cu --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]] [--shared BYTES]
+             --arg SPEC ... [--seed S] [--out NAME=path.npy] [--json] [--real]
+    simt tui [ID | FILE.cu ...]       the Textual UI
+    simt check [ID ...]               emulator vs GPU (needs CuPy and a device)
+    simt bench [ID ...]               time catalog kernels on the GPU
+
+Every error a user can cause is printed as ``simt: <message>`` on stderr with exit
+status 2; never a traceback.  ``--json`` prints one JSON object on stdout (see the
+README's "JSON contract").
+
+Contracts with the other parts:
+
+* ``tui.app.make_app(target=None, *, kernel=None, grid=None, block=None, shared_mem=0,
+  args=(), seed=0, policy=None, n=None) -> textual.app.App``; the CLI passes only the
+  keywords the function accepts and calls ``.run()`` on the result.
+* ``kernels_cuda.cupy_backend.available() -> (bool, reason)`` and ``CupyBackend()``
+  implementing ``kernels_cuda.backend.Backend``; per-launch device times are read from
+  ``CupyBackend.launches`` (items with an ``ms`` key or attribute) when present.
+"""
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import math
+import os
+import sys
+import time
+from pathlib import Path
+
+DEFAULT_ID = "histogram/shared-local"
+POLICIES = ("lockstep", "random", "round-robin")
+DEVICE = "simt emulator"
+
+# The Nsight Compute metrics, in the order DESIGN.md lists them, with a short gloss.
+METRICS = [
+    ("smsp__inst_executed_op_shared_ld.sum", "shared-memory load instructions (per warp)"),
+    ("smsp__inst_executed_op_shared_st.sum", "shared-memory store instructions (per warp)"),
+    ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "shared load wavefronts"),
+    ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "shared store wavefronts"),
+    ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "shared load bank conflicts"),
+    ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "shared store bank conflicts"),
+    ("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "global load requests"),
+    ("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "global store requests"),
+    ("l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "global atomic requests (result used)"),
+    ("l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", "global reductions (atomic, result unused)"),
+    ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "global load sectors (32 B)"),
+    ("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "global store sectors (32 B)"),
+    ("smsp__thread_inst_executed_per_inst_executed.ratio", "active lanes per warp instruction"),
+]
+_GLOSS = dict(METRICS)
+
+
+class _NoGPU(Exception):
+    pass
+
+
+# --------------------------------------------------------------------------- parser
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="simt",
+        description="Run CUDA C kernels warp by warp without a GPU: watch divergence, bank "
+                    "conflicts, atomics and races. With no command, opens the TUI on "
+                    f"{DEFAULT_ID}.",
+        epilog="examples:\n"
+               "  simt list\n"
+               f"  simt run {DEFAULT_ID}\n"
+               "  simt run my.cu --kernel add --grid 4 --block 256 "
+               "--arg float32[1024]=uniform --arg int32=1024\n"
+               "  simt tui histogram/atomic",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    lp = sub.add_parser("list", help="the catalog of kernels, by family",
+                        description="List the catalog: every seed kernel, as written and fixed.")
+    lp.add_argument("--json", action="store_true", help="print one JSON object")
+    lp.set_defaults(func=cmd_list)
+
+    def launch_options(q: argparse.ArgumentParser, real: bool = True) -> None:
+        q.add_argument("--n", type=_positive_int, metavar="N",
+                       help="problem size of a catalog entry (default: the entry's)")
+        q.add_argument("--seed", type=_nonneg_int, default=0, metavar="S",
+                       help="seed for inputs and scheduling (default 0)")
+        q.add_argument("--policy", choices=POLICIES,
+                       help="warp scheduling (default: the entry's, lockstep for a .cu file)")
+        q.add_argument("--no-sanitize", action="store_true",
+                       help="skip racecheck/memcheck/synccheck/initcheck (faster)")
+        q.add_argument("--max-steps", type=_positive_int, metavar="N", dest="step_budget",
+                       help="stop a launch after N scheduler steps (catches endless loops)")
+        g = q.add_argument_group("your own kernel (TARGET is a .cu file)")
+        g.add_argument("--kernel", metavar="NAME", help="kernel to launch (optional if the file has one)")
+        g.add_argument("--grid", metavar="X[,Y[,Z]]", help="grid dimensions, e.g. 64 or 16,16")
+        g.add_argument("--block", metavar="X[,Y[,Z]]", help="block dimensions, e.g. 256 or 16,16")
+        g.add_argument("--shared", type=_nonneg_int, default=None, metavar="BYTES",
+                       help="dynamic shared memory per block (default 0)")
+        g.add_argument("--arg", action="append", default=None, metavar="SPEC", dest="args",
+                       help="one per kernel parameter, in order: int32=65536, float32=0.5, "
+                            "float32[1024x1024]=uniform, int32[65536]=randint(0,256), "
+                            "int32[1]=zeros, int32[4096]=arange, ones, full(v), "
+                            "uniform(lo,hi), normal, [1,2,3], @file.npy")
+        g.add_argument("--out", action="append", default=None, metavar="NAME=PATH.npy",
+                       help="save an array argument (parameter name or position) after the launch")
+
+    rp = sub.add_parser(
+        "run", help="run a catalog kernel or your own .cu file",
+        description="Run a catalog entry (simt run histogram/atomic) or a kernel of your own "
+                    "(simt run FILE.cu --kernel NAME --grid X --block Y --arg SPEC ...).  "
+                    "Reports whether the output matches the numpy reference, the Nsight "
+                    "Compute counters and the sanitizer's findings.  Exit status 0 when the "
+                    "run completed (even if the kernel is wrong), 2 on an error.")
+    rp.add_argument("target", metavar="ID|FILE.cu", help="catalog id (see `simt list`) or a .cu file")
+    launch_options(rp)
+    rp.add_argument("--json", action="store_true", help="print one JSON object")
+    rp.add_argument("--real", action="store_true", help="run on the GPU through CuPy instead")
+    rp.set_defaults(func=cmd_run)
+
+    tp = sub.add_parser("tui", help="the Textual UI (step through warps)",
+                        description="Open the Textual UI on a catalog entry or a .cu file.")
+    tp.add_argument("target", nargs="?", metavar="ID|FILE.cu",
+                    help=f"what to open (default {DEFAULT_ID})")
+    launch_options(tp)
+    tp.set_defaults(func=cmd_tui)
+
+    cp = sub.add_parser("check", help="compare the emulator with the GPU (needs CuPy)",
+                        description="Run catalog entries on the emulator and on the GPU and "
+                                    "compare outputs and timings.  Exit 1 if they disagree.")
+    cp.add_argument("ids", nargs="*", metavar="ID", help="catalog ids or families (default: all)")
+    cp.add_argument("--n", type=_positive_int, metavar="N")
+    cp.add_argument("--seed", type=_nonneg_int, default=0, metavar="S")
+    cp.add_argument("--json", action="store_true")
+    cp.set_defaults(func=cmd_check)
+
+    bp = sub.add_parser("bench", help="time catalog kernels on the GPU (needs CuPy)",
+                        description="Time catalog entries on the GPU (median of --repeat runs).")
+    bp.add_argument("ids", nargs="*", metavar="ID", help="catalog ids or families (default: all)")
+    bp.add_argument("--n", type=_positive_int, metavar="N")
+    bp.add_argument("--seed", type=_nonneg_int, default=0, metavar="S")
+    bp.add_argument("--repeat", type=_positive_int, default=20, metavar="R")
+    bp.add_argument("--json", action="store_true")
+    bp.set_defaults(func=cmd_bench)
+    return p
+
+
+def _positive_int(text: str) -> int:
+    try:
+        v = int(text.replace("_", ""), 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return v
+
+
+def _nonneg_int(text: str) -> int:
+    try:
+        v = int(text.replace("_", ""), 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
+    return v
+
+
+# --------------------------------------------------------------------------- main
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the console script; returns the exit status."""
+    from simt.errors import SimtError
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    progress = None
+    try:
+        try:
+            args = _parser().parse_args(argv)
+        except SystemExit as e:  # argparse: --help (0) or a usage error (2)
+            return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
+        if args.command is None:
+            args = _parser().parse_args(["tui"])
+        progress = _Progress(enabled=_stderr_is_tty())
+        args.progress = progress
+        return int(args.func(args) or 0)
+    except SimtError as err:
+        if progress:
+            progress.close()
+        print(f"simt: {err}", file=sys.stderr)
+        return 2
+    except _NoGPU as err:
+        print(f"simt: no usable GPU: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        if progress:
+            progress.close()
+        print("simt: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # `simt list | head`
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 1
+    except RecursionError:
+        print("simt: error: the kernel source nests too deeply for the parser", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print("simt: error: out of memory (try a smaller --n or smaller --arg arrays)", file=sys.stderr)
+        return 2
+
+
+def _stderr_is_tty() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+# --------------------------------------------------------------------------- list
+
+def cmd_list(args) -> int:
+    from kernels_cuda import catalog
+
+    es = catalog.entries()
+    if args.json:
+        _emit_json({
+            "backend": "emulator",
+            "device": DEVICE,
+            "families": sorted({e.family for e in es}),
+            "entries": [_entry_dict(e) for e in es],
+        })
+        return 0
+    if not es:
+        print("the catalog is empty")
+        return 0
+    width = max(len(e.id) for e in es)
+    for fam in _families(es):
+        print(fam)
+        for e in (e for e in es if e.family == fam):
+            flags = []
+            if not e.expect_correct:
+                flags.append("seed bug")
+            if e.racy:
+                flags.append("racy")
+            note = f"  [{', '.join(flags)}]" if flags else ""
+            print(f"  {e.id:<{width}}  {e.seed:>5}  {e.title}{note}")
+    print(f"\n{len(es)} kernels.  Run one: simt run ID    Watch it: simt tui ID")
+    return 0
+
+
+def _families(es) -> list[str]:
+    seen: list[str] = []
+    for e in es:
+        if e.family not in seen:
+            seen.append(e.family)
+    return seen
+
+
+def _entry_dict(e) -> dict:
+    return {
+        "id": e.id, "family": e.family, "seed": e.seed, "title": e.title,
+        "source": e.source, "kernels": list(e.kernels), "default_n": e.default_n,
+        "block": e.block, "expect_correct": e.expect_correct, "racy": e.racy,
+        "policy": e.policy, "tags": list(e.tags),
+    }
+
+
+# --------------------------------------------------------------------------- run
+
+def _is_file_target(target: str) -> bool:
+    return target.lower().endswith((".cu", ".cuh")) or Path(target).is_file()
+
+
+def cmd_run(args) -> int:
+    if _is_file_target(args.target):
+        return _run_file(args)
+    return _run_entry(args)
+
+
+def _usage(msg: str):
+    from simt.errors import UsageError
+    return UsageError(msg)
+
+
+def _reject_file_options(args, what: str) -> None:
+    for opt, val in (("--kernel", args.kernel), ("--grid", args.grid), ("--block", args.block),
+                     ("--shared", args.shared), ("--arg", args.args), ("--out", args.out)):
+        if val is not None:
+            raise _usage(f"{opt} applies to a .cu file; {what} has its own launch "
+                         f"configuration and inputs (try --n and --seed)")
+
+
+# ---- a catalog entry
+
+def _recording_backend(base_cls, progress, **kw):
+    """A backend that also records each launch's kernel and configuration."""
+    from simt.launch import Dim3, LaunchConfig
+
+    class Recording(base_cls):
+        def __init__(self, **k):
+            super().__init__(**k)
+            self.records: list[dict] = []
+
+        def launch(self, source, kernel, grid, block, args, shared_mem=0):
+            cfg = LaunchConfig(Dim3.of(grid), Dim3.of(block), int(shared_mem))
+            rec = {"kernel": kernel, "source": str(source), "grid": list(cfg.grid.as_tuple()),
+                   "block": list(cfg.block.as_tuple()), "shared_mem": cfg.shared_mem,
+                   "config": f"{kernel}{cfg}", "wall_s": None}
+            self.records.append(rec)
+            if progress:
+                progress.label(f"launch {len(self.records)}: {kernel}{cfg}")
+            t0 = time.perf_counter()
+            super().launch(source, kernel, grid, block, args, shared_mem)
+            rec["wall_s"] = time.perf_counter() - t0
+
+    return Recording(**kw)
+
+
+def _run_entry(args) -> int:
+    from kernels_cuda import catalog
+
+    _reject_file_options(args, "a catalog entry")
+    if Path(args.target).is_dir():
+        raise _usage(f"{args.target} is a directory; give a catalog id (see `simt list`) or a .cu file")
+    entry = catalog.get(args.target)
+    n = args.n or entry.default_n
+    if args.real:
+        return _run_entry_real(args, entry, n)
+
+    from kernels_cuda.backend import EmulatorBackend
+    from simt.errors import LaunchError
+
+    t0 = time.perf_counter()
+    inputs = entry.inputs(n, args.seed)
+    policy = args.policy or entry.policy
+    progress = args.progress
+    backend = _recording_backend(EmulatorBackend, progress, seed=args.seed, policy=policy,
+                                 sanitize=not args.no_sanitize, step_budget=args.step_budget,
+                                 progress=progress)
+    report = {
+        "id": entry.id, "backend": "emulator", "device": DEVICE, "correct": None,
+        "metrics": {}, "sanitizer": [], "predicted_ms": None, "measured_ms": None,
+        "title": entry.title, "family": entry.family, "seed_file": entry.seed,
+        "n": n, "seed": args.seed, "policy": policy, "sanitize": not args.no_sanitize,
+        "expect_correct": entry.expect_correct, "racy": entry.racy,
+        "lost_updates": None, "mismatch": {}, "launches": backend.records,
+    }
+    error = None
+    try:
+        out = entry.run(backend, inputs)
+    except LaunchError as err:
+        error, out = err, None
+    finally:
+        progress.close()
+    _fill_from_results(report, backend.launches)
+    if error is not None:
+        report["sanitizer"].append(_error_finding(error))
+        report["error"] = str(error)
+    else:
+        ref = entry.reference(inputs)
+        report["correct"] = bool(catalog.compare(entry, out, ref))
+        report["mismatch"] = _mismatches(entry, out, ref)
+        report["lost_updates"] = _lost_updates(entry, inputs, out, ref)
+    report["elapsed_s"] = round(time.perf_counter() - t0, 4)
+    _report(args, report)
+    if error is not None:
+        raise error
+    return 0
+
+
+def _mismatches(entry, out, ref) -> dict:
+    import numpy as np
+
+    res = {}
+    for k, r in ref.items():
+        o = np.asarray(out.get(k)) if k in out else None
+        r = np.asarray(r)
+        if o is None or o.shape != r.shape:
+            res[k] = {"shape": list(np.shape(o)) if o is not None else None, "want_shape": list(r.shape)}
+            continue
+        if entry.float_rtol is not None and np.issubdtype(r.dtype, np.floating):
+            bad = ~np.isclose(o, r, rtol=entry.float_rtol, atol=entry.float_rtol)
+        else:
+            bad = o != r
+        nbad = int(np.count_nonzero(bad))
+        if nbad:
+            first = tuple(int(i) for i in np.argwhere(bad)[0])
+            res[k] = {"elements": nbad, "of": int(r.size), "first_index": list(first),
+                      "got": _py(o[first]), "want": _py(r[first])}
+    return res
+
+
+def _lost_updates(entry, inputs, out, ref):
+    """How many updates the race lost: the entry's hook, else reference sum - output sum."""
+    import numpy as np
+
+    hook = getattr(entry, "lost_updates", None)
+    if callable(hook):
+        try:
+            n_params = len(inspect.signature(hook).parameters)
+        except (TypeError, ValueError):
+            n_params = 2
+        return _py(hook(inputs, out, ref) if n_params >= 3 else hook(out, ref))
+    if not entry.racy:
+        return None
+    lost = 0
+    for k, r in ref.items():
+        r = np.asarray(r)
+        if k not in out or not np.issubdtype(r.dtype, np.integer):
+            return None
+        lost += int(r.astype(np.int64).sum()) - int(np.asarray(out[k]).astype(np.int64).sum())
+    return lost
+
+
+def _fill_from_results(report: dict, results) -> None:
+    report["metrics"] = sum_metrics(results)
+    report["sanitizer"] = merge_findings(results)
+    pred = [getattr(r, "predicted_ms", None) for r in results]
+    report["predicted_ms"] = _py(sum(pred)) if pred and all(p is not None for p in pred) else None
+    for key in ("warp_instructions", "thread_instructions", "steps"):
+        vals = [getattr(r, key, None) for r in results]
+        report[key] = _py(sum(vals)) if vals and all(v is not None for v in vals) else None
+    for rec, r in zip(report.get("launches") or [], results):
+        rec["metrics"] = {k: _py(v) for k, v in (getattr(r, "metrics", None) or {}).items()}
+
+
+def sum_metrics(results) -> dict:
+    """Metrics summed over launches; ratios weighted by warp instructions."""
+    total: dict = {}
+    ratio_num: dict = {}
+    ratio_den: dict = {}
+    for r in results:
+        m = getattr(r, "metrics", None) or {}
+        w = getattr(r, "warp_instructions", None)
+        for k, v in m.items():
+            v = _py(v)
+            if not isinstance(v, (int, float)) or isinstance(v, bool):
+                continue
+            if k.endswith((".ratio", ".pct")):
+                weight = w if isinstance(w, (int, float)) and w else 1
+                ratio_num[k] = ratio_num.get(k, 0.0) + v * weight
+                ratio_den[k] = ratio_den.get(k, 0) + weight
+            else:
+                total[k] = total.get(k, 0) + v
+    for k in ratio_num:
+        total[k] = ratio_num[k] / ratio_den[k] if ratio_den[k] else 0.0
+    order = {k: i for i, (k, _) in enumerate(METRICS)}
+    return dict(sorted(total.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0])))
+
+
+def merge_findings(results) -> list[dict]:
+    """Sanitizer findings of all launches; the same finding twice adds its counts."""
+    merged: dict = {}
+    for r in results:
+        for f in getattr(r, "sanitizer", None) or []:
+            d = f.as_dict() if hasattr(f, "as_dict") else dict(f)
+            d = {k: _py(v) for k, v in d.items()}
+            d.setdefault("count", 1)
+            key = (d.get("tool"), d.get("kind"), d.get("file"), d.get("line"), d.get("message"))
+            if key in merged:
+                merged[key]["count"] += d["count"]
+            else:
+                merged[key] = d
+    return list(merged.values())
+
+
+def _error_finding(err) -> dict:
+    c = getattr(err, "coord", None)
+    return {"tool": getattr(err, "tool", "memcheck"), "kind": "error",
+            "file": getattr(c, "file", None), "line": getattr(c, "line", None),
+            "message": getattr(err, "message", str(err)), "count": 1, "fatal": True}
+
+
+# ---- a .cu file
+
+def _check_readable(path: Path) -> None:
+    """Raise a UsageError naming the path unless it is a readable UTF-8 text file."""
+    if not path.exists():
+        raise _usage(f"no such file: {path}")
+    if path.is_dir():
+        raise _usage(f"{path} is a directory, not a .cu file")
+    try:
+        data = path.read_bytes()
+    except PermissionError:
+        raise _usage(f"cannot read {path}: permission denied") from None
+    except OSError as e:
+        raise _usage(f"cannot read {path}: {e.strerror or e}") from None
+    if b"\0" in data[:8192]:
+        raise _usage(f"{path} is a binary file, not CUDA C source")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        raise _usage(f"{path}:{line}: is not UTF-8 text (byte 0x{data[e.start]:02x})") from None
+
+
+def _kernel_names(mod) -> list[str] | None:
+    for attr in ("kernel_names", "kernels", "functions", "names"):
+        v = getattr(mod, attr, None)
+        if callable(v):
+            try:
+                v = v()
+            except TypeError:
+                continue
+        if isinstance(v, dict):
+            return list(v)
+        if isinstance(v, (list, tuple)) and all(isinstance(x, str) for x in v):
+            return list(v)
+        if isinstance(v, (list, tuple)):
+            names = [getattr(x, "name", None) for x in v]
+            if all(isinstance(x, str) for x in names):
+                return names
+    return None
+
+
+def _signature(name: str, params) -> str:
+    return f"{name}({', '.join(_param_decl(p) for p in params)})"
+
+
+def _param_decl(p) -> str:
+    ct = str(getattr(p, "ctype", "") or "")
+    return f"{ct} {p.name}".replace("* ", "*") if ct.endswith("*") else f"{ct} {p.name}".strip()
+
+
+def _load_kernel(args):
+    """Module, function, name, config for a FILE.cu target (validated)."""
+    import simt
+    from simt.launch import Dim3, LaunchConfig
+
+    if args.n is not None:
+        raise _usage("--n applies to catalog entries; a .cu file takes its sizes from --arg specs")
+    path = Path(args.target)
+    _check_readable(path)
+    mod = simt.Module.from_file(path)
+    names = _kernel_names(mod)
+    name = args.kernel
+    if name is None:
+        if names and len(names) == 1:
+            name = names[0]
+        else:
+            listing = f" (kernels in {path}: {', '.join(names)})" if names else ""
+            raise _usage(f"--kernel NAME is required for {path}{listing}")
+    try:
+        fn = mod.get_function(name)
+    except simt.SimtError as err:
+        if names and not any(n in str(err) for n in names):
+            raise _usage(f"{err.message}; kernels in {path}: {', '.join(names)}") from None
+        raise
+    if args.grid is None or args.block is None:
+        missing = " and ".join(o for o, v in (("--grid", args.grid), ("--block", args.block)) if v is None)
+        raise _usage(f"{missing} X[,Y[,Z]] required to launch {name} from {path}")
+    cfg = LaunchConfig(Dim3.parse(args.grid, "--grid"), Dim3.parse(args.block, "--block"),
+                       int(args.shared or 0))
+    cfg.validate()
+    return path, mod, fn, name, cfg
+
+
+def _build_args(args, fn, name):
+    """numpy values for the kernel's parameters from --arg specs, checked against them."""
+    import numpy as np
+    from simt import argspec
+
+    params = list(fn.params)
+    specs = list(args.args or [])
+    sig = _signature(name, params)
+    if len(specs) != len(params):
+        if not params:
+            raise _usage(f"kernel {sig} takes no arguments, got {len(specs)} --arg")
+        raise _usage(f"kernel {sig} takes {len(params)} argument{'s' if len(params) != 1 else ''}, "
+                     f"got {len(specs)} --arg; give one --arg SPEC per parameter, in order")
+    rng = np.random.default_rng(args.seed)
+    values = []
+    for i, (p, text) in enumerate(zip(params, specs), 1):
+        where = f"argument {i} ({_param_decl(p)}) of {name}"
+        pdt = _param_dtype(p)
+        spec = argspec.parse(text, default_dtype=pdt)
+        if p.is_pointer and not spec.is_array:
+            example = f"{pdt.name if pdt is not None else 'float32'}[1024]=zeros"
+            raise _usage(f"{where} is a pointer: give an array such as {example}, not {text!r}")
+        if not p.is_pointer and spec.is_array:
+            raise _usage(f"{where} is a scalar: give a value such as "
+                         f"{pdt.name if pdt is not None else 'int32'}=1, not the array {text!r}")
+        v = spec.build(rng, base_dir=Path.cwd())
+        if p.is_pointer:
+            if pdt is not None and v.dtype != pdt:
+                raise _usage(f"{where} points to {pdt.name}, but --arg {text!r} gives "
+                             f"{v.dtype.name} values; write {pdt.name}[...] instead")
+        elif pdt is not None and v.dtype != pdt:
+            conv = np.array(v).astype(pdt)
+            with np.errstate(invalid="ignore", over="ignore"):
+                exact = np.array(conv).astype(v.dtype) == v and (
+                    not np.issubdtype(pdt, np.integer) or float(conv) == float(v))
+            if not exact:
+                raise _usage(f"{where} is {pdt.name}, and --arg {text!r} does not fit it exactly")
+            v = pdt.type(conv)
+        values.append(v)
+    return params, specs, values
+
+
+def _param_dtype(p):
+    import numpy as np
+
+    dt = getattr(p, "dtype", None)
+    if dt is None:
+        return None
+    try:
+        dt = np.dtype(dt)
+    except TypeError:
+        return None
+    return dt if dt.kind in "biuf" else None
+
+
+def _parse_outs(args, params) -> dict[int, Path]:
+    outs: dict[int, Path] = {}
+    for item in args.out or []:
+        if "=" not in item:
+            raise _usage(f"bad --out {item!r}: expected NAME=path.npy (NAME: a parameter name or position)")
+        key, _, dest = item.partition("=")
+        key, dest = key.strip(), dest.strip()
+        if not dest:
+            raise _usage(f"bad --out {item!r}: expected a file name after '='")
+        idx = None
+        if key.isdigit() and 1 <= int(key) <= len(params):
+            idx = int(key) - 1
+        else:
+            for i, p in enumerate(params):
+                if p.name == key:
+                    idx = i
+        if idx is None:
+            raise _usage(f"bad --out {item!r}: no parameter {key!r}; the kernel's are "
+                         f"{', '.join(p.name for p in params) or 'none'}")
+        if not params[idx].is_pointer:
+            raise _usage(f"bad --out {item!r}: {params[idx].name} is a scalar, not an array")
+        path = Path(dest)
+        if path.suffix != ".npy":
+            path = path.with_name(path.name + ".npy")
+        if not path.parent.is_dir():
+            raise _usage(f"bad --out {item!r}: no such directory: {path.parent}")
+        outs[idx] = path
+    return outs
+
+
+def _run_file(args) -> int:
+    import numpy as np
+
+    t0 = time.perf_counter()
+    path, mod, fn, name, cfg = _load_kernel(args)
+    params, specs, values = _build_args(args, fn, name)
+    outs = _parse_outs(args, params)
+    if args.real:
+        return _run_file_real(args, path, name, cfg, params, specs, values, outs, t0)
+
+    import simt
+    from simt.errors import LaunchError
+
+    dev = simt.Device()
+    dargs = [dev.to_device(v) if p.is_pointer else v for p, v in zip(params, values)]
+    policy = args.policy or "lockstep"
+    progress = args.progress
+    progress.label(f"{name}{cfg}")
+    rec = {"kernel": name, "source": str(path), "grid": list(cfg.grid.as_tuple()),
+           "block": list(cfg.block.as_tuple()), "shared_mem": cfg.shared_mem,
+           "config": f"{name}{cfg}", "wall_s": None}
+    report = {
+        "id": f"{path}:{name}", "backend": "emulator", "device": DEVICE, "correct": None,
+        "metrics": {}, "sanitizer": [], "predicted_ms": None, "measured_ms": None,
+        "file": str(path), "kernel": name, "signature": _signature(name, params),
+        "seed": args.seed, "policy": policy, "sanitize": not args.no_sanitize,
+        "launches": [rec], "lost_updates": None,
+    }
+    error = None
+    results = []
+    t1 = time.perf_counter()
+    try:
+        res = fn.launch(dev, cfg, dargs, seed=args.seed, policy=policy,
+                        sanitize=not args.no_sanitize, step_budget=args.step_budget,
+                        progress=progress)
+        results.append(res)
+    except LaunchError as err:
+        error = err
+    finally:
+        progress.close()
+    rec["wall_s"] = time.perf_counter() - t1
+    _fill_from_results(report, results)
+    if error is not None:
+        report["sanitizer"].append(_error_finding(error))
+        report["error"] = str(error)
+    arrays = []
+    for i, (p, spec, before, d) in enumerate(zip(params, specs, values, dargs)):
+        if not p.is_pointer:
+            continue
+        after = np.asarray(d.get())
+        item = _array_summary(p, spec, before, after)
+        if i in outs:
+            _save(outs[i], after)
+            item["saved_to"] = str(outs[i])
+        arrays.append(item)
+    report["arrays"] = arrays
+    report["elapsed_s"] = round(time.perf_counter() - t0, 4)
+    _report(args, report)
+    if error is not None:
+        raise error
+    return 0
+
+
+def _array_summary(p, spec, before, after) -> dict:
+    import numpy as np
+
+    flat = after.reshape(-1)
+    acc = np.float64 if after.dtype.kind == "f" else (np.uint64 if after.dtype.kind == "u" else np.int64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = flat.sum(dtype=acc)
+    changed = not np.array_equal(before, after, equal_nan=after.dtype.kind == "f")
+    return {"name": p.name, "ctype": str(getattr(p, "ctype", "")), "spec": spec,
+            "dtype": after.dtype.name, "shape": list(after.shape), "sum": _py(total),
+            "min": _py(flat.min()) if flat.size else None,
+            "max": _py(flat.max()) if flat.size else None,
+            "first": [_py(x) for x in flat[:8]], "changed": bool(changed)}
+
+
+def _save(path: Path, arr) -> None:
+    import numpy as np
+
+    try:
+        np.save(path, arr)
+    except OSError as e:
+        raise _usage(f"cannot write {path}: {e.strerror or e}") from None
+
+
+# ---- on the GPU
+
+def _cupy_backend():
+    try:
+        import kernels_cuda.cupy_backend as cb
+    except ImportError as e:
+        missing = getattr(e, "name", "") or ""
+        if missing.startswith("cupy"):
+            raise _NoGPU("CuPy is not installed (pip install -e '.[cuda13]' or '.[cuda12]')") from None
+        raise _NoGPU(f"the CuPy backend is not available ({e})") from None
+    try:
+        ok, reason = cb.available()
+    except Exception as e:  # a broken driver must not give a traceback
+        ok, reason = False, f"{type(e).__name__}: {e}"
+    if not ok:
+        raise _NoGPU(reason or "unknown reason")
+    return cb
+
+
+def _device_name(cb, backend) -> str:
+    for src in (backend, cb):
+        v = getattr(src, "device_name", None)
+        if callable(v):
+            try:
+                v = v()
+            except Exception:
+                v = None
+        if isinstance(v, str) and v:
+            return v
+    return "cuda"
+
+
+def _measured_ms(backend):
+    items = getattr(backend, "launches", None) or []
+    ms = []
+    for it in items:
+        v = it.get("ms") if isinstance(it, dict) else getattr(it, "ms", None)
+        if v is None:
+            return None
+        ms.append(float(v))
+    return sum(ms) if ms else None
+
+
+def _run_entry_real(args, entry, n) -> int:
+    from kernels_cuda import catalog
+
+    cb = _cupy_backend()
+    t0 = time.perf_counter()
+    inputs = entry.inputs(n, args.seed)
+    backend = _recording_backend(cb.CupyBackend, None)
+    out = entry.run(backend, inputs)
+    ref = entry.reference(inputs)
+    report = {
+        "id": entry.id, "backend": "cuda", "device": _device_name(cb, backend),
+        "correct": bool(catalog.compare(entry, out, ref)), "metrics": {}, "sanitizer": [],
+        "predicted_ms": None, "measured_ms": _measured_ms(backend),
+        "title": entry.title, "n": n, "seed": args.seed, "launches": backend.records,
+        "mismatch": _mismatches(entry, out, ref),
+        "lost_updates": _lost_updates(entry, inputs, out, ref),
+        "expect_correct": entry.expect_correct, "racy": entry.racy,
+    }
+    report["elapsed_s"] = round(time.perf_counter() - t0, 4)
+    _report(args, report)
+    return 0
+
+
+def _run_file_real(args, path, name, cfg, params, specs, values, outs, t0) -> int:
+    import numpy as np
+
+    cb = _cupy_backend()
+    backend = _recording_backend(cb.CupyBackend, None)
+    dargs = [backend.to_device(v) if p.is_pointer else v for p, v in zip(params, values)]
+    backend.launch(str(path.resolve()), name, cfg.grid, cfg.block, dargs, cfg.shared_mem)
+    arrays = []
+    for i, (p, spec, before, d) in enumerate(zip(params, specs, values, dargs)):
+        if p.is_pointer:
+            after = np.asarray(backend.to_host(d))
+            item = _array_summary(p, spec, before, after)
+            if i in outs:
+                _save(outs[i], after)
+                item["saved_to"] = str(outs[i])
+            arrays.append(item)
+    report = {
+        "id": f"{path}:{name}", "backend": "cuda", "device": _device_name(cb, backend),
+        "correct": None, "metrics": {}, "sanitizer": [], "predicted_ms": None,
+        "measured_ms": _measured_ms(backend), "file": str(path), "kernel": name,
+        "signature": _signature(name, params), "seed": args.seed,
+        "launches": backend.records, "arrays": arrays,
+        "elapsed_s": round(time.perf_counter() - t0, 4),
+    }
+    _report(args, report)
+    return 0
+
+
+def _select(ids) -> list:
+    from kernels_cuda import catalog
+
+    es = catalog.entries()
+    if not ids:
+        return es
+    picked = []
+    for i in ids:
+        fam = [e for e in es if e.family == i]
+        picked.extend(fam or [catalog.get(i)])
+    return picked
+
+
+def cmd_check(args) -> int:
+    from kernels_cuda import catalog
+    from kernels_cuda.backend import EmulatorBackend
+
+    cb = _cupy_backend()
+    rows = []
+    for e in _select(args.ids):
+        n = args.n or e.default_n
+        inputs = e.inputs(n, args.seed)
+        ref = e.reference(inputs)
+        emu = _recording_backend(EmulatorBackend, None, seed=args.seed, policy=e.policy)
+        row = {"id": e.id, "n": n}
+        try:
+            eo = e.run(emu, inputs)
+            dev = _recording_backend(cb.CupyBackend, None)
+            do = e.run(dev, inputs)
+        except Exception as err:  # keep going: one broken entry must not hide the others
+            row.update(error=f"{type(err).__name__}: {err}", agree=False)
+            rows.append(row)
+            continue
+        row["emulator_correct"] = bool(catalog.compare(e, eo, ref))
+        row["device_correct"] = bool(catalog.compare(e, do, ref))
+        # a race may lose different updates on each; otherwise the outputs must agree
+        row["outputs_agree"] = None if e.racy else bool(catalog.compare(e, eo, do))
+        row["agree"] = (row["outputs_agree"] is not False
+                        and row["emulator_correct"] == row["device_correct"] or e.racy)
+        pred = [getattr(r, "predicted_ms", None) for r in emu.launches]
+        row["predicted_ms"] = sum(pred) if pred and None not in pred else None
+        row["measured_ms"] = _measured_ms(dev)
+        rows.append(row)
+    ok = all(r.get("agree") for r in rows)
+    if args.json:
+        _emit_json({"backend": "cuda", "device": _device_name(cb, None), "agree": ok, "results": rows})
+    else:
+        for r in rows:
+            if "error" in r:
+                print(f"{r['id']:<36} ERROR {r['error']}")
+                continue
+            print(f"{r['id']:<36} emulator {'ok ' if r['emulator_correct'] else 'BAD'}  "
+                  f"device {'ok ' if r['device_correct'] else 'BAD'}  "
+                  f"outputs {'agree' if r['outputs_agree'] else ('racy' if r['outputs_agree'] is None else 'DIFFER')}"
+                  f"  predicted {_ms(r['predicted_ms'])}  measured {_ms(r['measured_ms'])}")
+        print("all agree" if ok else "DISAGREEMENT: see above")
+    return 0 if ok else 1
+
+
+def cmd_bench(args) -> int:
+    import statistics
+
+    cb = _cupy_backend()
+    rows = []
+    for e in _select(args.ids):
+        n = args.n or e.default_n
+        inputs = e.inputs(n, args.seed)
+        times = []
+        for _ in range(args.repeat):
+            dev = _recording_backend(cb.CupyBackend, None)
+            e.run(dev, inputs)
+            ms = _measured_ms(dev)
+            if ms is not None:
+                times.append(ms)
+        rows.append({"id": e.id, "n": n, "repeat": args.repeat,
+                     "measured_ms": statistics.median(times) if times else None,
+                     "min_ms": min(times) if times else None})
+    if args.json:
+        _emit_json({"backend": "cuda", "device": _device_name(cb, None), "results": rows})
+    else:
+        for r in rows:
+            print(f"{r['id']:<36} n={r['n']:<10} median {_ms(r['measured_ms'])}  min {_ms(r['min_ms'])}")
+    return 0
+
+
+def _ms(v) -> str:
+    return "-" if v is None else f"{v:.3f} ms"
+
+
+# --------------------------------------------------------------------------- tui
+
+def cmd_tui(args) -> int:
+    target = args.target
+    if target is None:
+        target = _default_target()
+    elif _is_file_target(target):
+        _check_readable(Path(target))
+    else:
+        from kernels_cuda import catalog
+        catalog.get(target)  # unknown id -> a clear error before the screen changes
+    try:
+        from tui.app import make_app
+    except ModuleNotFoundError as e:
+        if e.name in ("tui.app", "textual") or (e.name or "").startswith("textual"):
+            what = "Textual is not installed" if "textual" in (e.name or "") else "tui/app.py is missing"
+            raise _usage(f"the TUI is not available ({what}); use `simt run "
+                         f"{target or DEFAULT_ID}` instead") from None
+        raise
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise _usage(f"the TUI needs a terminal; without one use `simt run {target or DEFAULT_ID}`")
+    opts = {"kernel": args.kernel, "grid": args.grid, "block": args.block,
+            "shared_mem": args.shared or 0, "args": tuple(args.args or ()), "seed": args.seed,
+            "policy": args.policy, "n": args.n, "sanitize": not args.no_sanitize,
+            "step_budget": args.step_budget}
+    app = make_app(target, **_accepted(make_app, opts))
+    app.run()
+    return int(getattr(app, "return_code", 0) or 0)
+
+
+def _accepted(fn, opts: dict) -> dict:
+    """The keywords of ``opts`` that ``fn`` accepts (all of them if it takes **kwargs)."""
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return opts
+    ps = sig.parameters.values()
+    if any(p.kind is p.VAR_KEYWORD for p in ps):
+        return opts
+    names = {p.name for p in ps}
+    return {k: v for k, v in opts.items() if k in names and v is not None}
+
+
+def _default_target() -> str | None:
+    from kernels_cuda import catalog
+
+    ids = [e.id for e in catalog.entries()]
+    if DEFAULT_ID in ids:
+        return DEFAULT_ID
+    return ids[0] if ids else None
+
+
+# --------------------------------------------------------------------------- output
+
+def _py(v):
+    """numpy scalars -> Python numbers (JSON-able)."""
+    if hasattr(v, "item") and not isinstance(v, (list, dict, str)):
+        try:
+            v = v.item()
+        except (ValueError, TypeError):
+            return v
+    if isinstance(v, float) and not math.isfinite(v):
+        return str(v)
+    return v
+
+
+def _json_default(o):
+    if hasattr(o, "tolist"):
+        return o.tolist()
+    if hasattr(o, "as_dict"):
+        return o.as_dict()
+    if isinstance(o, Path):
+        return str(o)
+    if isinstance(o, (set, tuple)):
+        return list(o)
+    return str(o)
+
+
+def _emit_json(obj) -> None:
+    sys.stdout.write(json.dumps(obj, indent=2, default=_json_default) + "\n")
+    sys.stdout.flush()
+
+
+def _report(args, r: dict) -> None:
+    if getattr(args, "json", False):
+        _emit_json(r)
+        return
+    w = sys.stdout.write
+    head = r["id"]
+    if r.get("title"):
+        head += f"  -- {r['title']}"
+    w(head + "\n")
+    bits = []
+    if r.get("n") is not None:
+        bits.append(f"n={r['n']}")
+    bits.append(f"seed={r.get('seed')}")
+    if r["backend"] == "emulator":
+        bits.append(f"policy={r.get('policy')}")
+        bits.append("sanitizer " + ("on" if r.get("sanitize") else "off"))
+    bits.append(f"on {r['device']}")
+    w("  " + ", ".join(bits) + "\n")
+    for i, rec in enumerate(r.get("launches") or [], 1):
+        t = f"  {rec['wall_s']:.2f} s" if rec.get("wall_s") is not None else "  (not finished)"
+        w(f"  launch {i}: {rec['config']}{t}\n")
+
+    # result
+    if r.get("error"):
+        w("result: the launch stopped with an error (see the sanitizer report below)\n")
+    elif r["correct"] is None:
+        w("result: no reference for this kernel; the arrays after the launch:\n")
+    elif r["correct"]:
+        w("result: correct -- the output matches the numpy reference\n")
+    else:
+        expect = "" if r.get("expect_correct", True) else " (as expected: the seed has this bug)"
+        w(f"result: INCORRECT -- the output differs from the numpy reference{expect}\n")
+        for k, m in (r.get("mismatch") or {}).items():
+            if "elements" in m:
+                idx = ",".join(map(str, m["first_index"]))
+                w(f"  {k}: {m['elements']} of {m['of']} elements differ; first {k}[{idx}] = "
+                  f"{m['got']}, reference {m['want']}\n")
+            else:
+                w(f"  {k}: shape {m.get('shape')}, reference shape {m.get('want_shape')}\n")
+    if r.get("lost_updates") is not None:
+        lost = r["lost_updates"]
+        w(f"  lost updates: {lost:,}\n" if isinstance(lost, int) else f"  lost updates: {lost}\n")
+    for a in r.get("arrays") or []:
+        shape = "x".join(map(str, a["shape"]))
+        first = " ".join(_fmt_num(x) for x in a["first"])
+        more = " ..." if math.prod(a["shape"]) > len(a["first"]) else ""
+        state = "written" if a["changed"] else "unchanged"
+        saved = f"  -> {a['saved_to']}" if a.get("saved_to") else ""
+        w(f"  {a['name']:<12} {a['dtype']}[{shape}]  sum={_fmt_num(a['sum'])}  "
+          f"[{first}{more}]  ({state}){saved}\n")
+
+    # counters
+    m = r.get("metrics") or {}
+    if m:
+        nl = len(r.get("launches") or [])
+        w(f"counters (Nsight Compute names, summed over {nl} launch{'es' if nl != 1 else ''}):\n")
+        width = max(len(k) for k in m)
+        for k, v in m.items():
+            gloss = _GLOSS.get(k, "")
+            w(f"  {k:<{width}}  {_fmt_num(v):>14}  {gloss}\n".rstrip() + "\n")
+    if r.get("warp_instructions") is not None:
+        w(f"  warp instructions {r['warp_instructions']:,}, thread instructions "
+          f"{(r.get('thread_instructions') or 0):,}\n")
+    if r.get("predicted_ms") is not None:
+        w(f"predicted on a GPU: {r['predicted_ms']:.3f} ms\n")
+    if r.get("measured_ms") is not None:
+        w(f"measured on {r['device']}: {r['measured_ms']:.3f} ms\n")
+
+    # sanitizer
+    if r["backend"] == "emulator":
+        if not r.get("sanitize"):
+            w("sanitizer: off (--no-sanitize)\n")
+        else:
+            w(format_sanitizer(r.get("sanitizer") or []))
+    w(f"elapsed: {r.get('elapsed_s', 0):.2f} s\n")
+
+
+def _fmt_num(v) -> str:
+    if isinstance(v, bool):
+        return str(v)
+    if isinstance(v, int):
+        return f"{v:,}"
+    if isinstance(v, float):
+        if v == int(v) and abs(v) < 1e15:
+            return f"{int(v):,}" if abs(v) >= 1000 else f"{v:g}"
+        return f"{v:.4g}"
+    return str(v)
+
+
+def format_sanitizer(findings: list[dict]) -> str:
+    """Findings as compute-sanitizer prints them."""
+    if not findings:
+        return "========= COMPUTE-SANITIZER (simt)\n========= ERROR SUMMARY: 0 errors\n"
+    out = ["========= COMPUTE-SANITIZER (simt)"]
+    errors = warnings = 0
+    for f in findings:
+        kind = str(f.get("kind") or "error")
+        sev = "Warning" if "warn" in kind.lower() else "Error"
+        if sev == "Error":
+            errors += 1
+        else:
+            warnings += 1
+        where = ""
+        if f.get("line") is not None:
+            where = f" at {Path(str(f.get('file') or '')).name or '?'}:{f['line']}"
+        tool = f.get("tool") or "sanitizer"
+        count = f.get("count") or 1
+        unit = "hazards" if tool == "racecheck" else "times"
+        tail = f" [{count:,} {unit}]" if count and count > 1 else ""
+        label = kind if kind.lower() not in ("error", "warning") else tool
+        out.append(f"========= {sev}: {f.get('message', '')}")
+        out.append(f"=========     ({tool}, {label}){where}{tail}")
+        out.append("=========")
+    s = "s" if errors != 1 else ""
+    out.append(f"========= ERROR SUMMARY: {errors} error{s}"
+               + (f", {warnings} warning{'s' if warnings != 1 else ''}" if warnings else ""))
+    return "\n".join(out) + "\n"
+
+
+# --------------------------------------------------------------------------- progress
+
+class _Progress:
+    """A one-line progress bar on stderr, drawn only on a TTY and only for long launches."""
+
+    def __init__(self, enabled: bool, delay: float = 0.5, stream=None):
+        self.enabled = enabled
+        self.delay = delay
+        self.stream = stream or sys.stderr
+        self.text = ""
+        self.start = time.monotonic()
+        self.last = 0.0
+        self.drawn = False
+
+    def __bool__(self) -> bool:
+        return True
+
+    def label(self, text: str) -> None:
+        self.text = text
+        self.start = time.monotonic()
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self.start < self.delay or now - self.last < 0.1:
+            return
+        self.last = now
+        frac = min(max(done / total, 0.0), 1.0) if total else 0.0
+        width = 30
+        bar = "#" * int(frac * width) + "." * (width - int(frac * width))
+        self.stream.write(f"\r[{bar}] {frac * 100:5.1f}%  {self.text[:60]}\x1b[K")
+        self.stream.flush()
+        self.drawn = True
+
+    def close(self) -> None:
+        if self.drawn:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.drawn = False
+
+
+if __name__ == "__main__":  # python -m tui.cli
+    sys.exit(main())
