@@ -186,6 +186,8 @@ def parse(spec: str, default_dtype: np.dtype | str | None = None) -> ArgSpec:
             raise _bad(spec, "a file name after '@', e.g. @data.npy")
         return ArgSpec(spec, default_dtype, None, "file", (path,))
 
+    if text in DTYPES:
+        raise _bad(spec, f"'=' and a value after the type, e.g. {text}=1 or {text}[1024]=zeros")
     m = _SPEC_RE.match(text)
     if m is None:
         # a bare value, e.g. "65536", when the caller knows the type

@@ -128,7 +128,7 @@ def test_parse_describes():
 
 
 @pytest.mark.parametrize("spec, expected", [
-    ("int32", "TYPE=VALUE"),
+    ("int32", "'=' and a value after the type"),
     ("", "TYPE=VALUE"),
     ("foo bar", "TYPE=VALUE"),
     ("int32[4]", "TYPE=VALUE"),
