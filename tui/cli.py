@@ -1036,7 +1036,7 @@ def _report(args, r: dict) -> None:
                   f"{m['got']}, reference {m['want']}\n")
             else:
                 w(f"  {k}: shape {m.get('shape')}, reference shape {m.get('want_shape')}\n")
-    if r.get("lost_updates") is not None:
+    if r.get("lost_updates") is not None and (r["lost_updates"] != 0 or r["correct"] is False):
         lost = r["lost_updates"]
         w(f"  lost updates: {lost:,}\n" if isinstance(lost, int) else f"  lost updates: {lost}\n")
     for a in r.get("arrays") or []:
@@ -1106,9 +1106,9 @@ def format_sanitizer(findings: list[dict]) -> str:
         count = f.get("count") or 1
         unit = "hazards" if tool == "racecheck" else "times"
         tail = f" [{count:,} {unit}]" if count and count > 1 else ""
-        label = kind if kind.lower() not in ("error", "warning") else tool
+        label = tool if kind.lower() in ("error", "warning", tool) else f"{tool} {kind}"
         out.append(f"========= {sev}: {f.get('message', '')}")
-        out.append(f"=========     ({tool}, {label}){where}{tail}")
+        out.append(f"=========     {label}{where}{tail}")
         out.append("=========")
     s = "s" if errors != 1 else ""
     out.append(f"========= ERROR SUMMARY: {errors} error{s}"
