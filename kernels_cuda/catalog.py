@@ -35,6 +35,9 @@ class Entry:
     policy: str = "lockstep"                  # emulator scheduling policy that shows the bug
     explanation: str = ""                     # a paragraph for the TUI
     tags: tuple[str, ...] = field(default_factory=tuple)
+    # wrong entries: how many updates the run lost, given its outputs and the reference
+    # (histograms: reference.sum() - outputs.sum()); None where that has no meaning.
+    lost_updates: Callable[[Outputs, Outputs], int] | None = None
 
     @property
     def family(self) -> str:
