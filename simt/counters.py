@@ -1,0 +1,166 @@
+"""Hardware counters, computed from what each warp instruction touched.
+
+Named as Nsight Compute names them (DESIGN.md).  Everything is vectorized over the
+warps of a step: addresses arrive as a ``(warps, 32)`` matrix with an activity mask.
+
+Shared memory: 32 banks of 4-byte words.  A warp access costs, per phase (32 lanes for
+4-byte accesses, 16 for 8-byte, 8 for 16-byte), the number of distinct words that fall
+in its busiest bank (the same word is a broadcast).  Global memory: the distinct 32-byte
+sectors the active lanes touch.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+
+SHARED_LD = "smsp__inst_executed_op_shared_ld.sum"
+SHARED_ST = "smsp__inst_executed_op_shared_st.sum"
+WAVES_LD = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
+WAVES_ST = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
+CONFL_LD = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
+CONFL_ST = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"
+REQ_LD = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
+REQ_ST = "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"
+REQ_ATOM = "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum"
+REQ_RED = "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"
+SECT_LD = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
+SECT_ST = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
+SECT_ATOM = "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum"
+SECT_RED = "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"
+INST = "smsp__inst_executed.sum"
+THREAD_INST = "smsp__thread_inst_executed.sum"
+RATIO = "smsp__thread_inst_executed_per_inst_executed.ratio"
+SHARED_ATOM = "smsp__inst_executed_op_shared_atom.sum"
+GLOBAL_ATOM_INST = "smsp__inst_executed_op_global_atom.sum"
+GLOBAL_RED_INST = "smsp__inst_executed_op_global_red.sum"
+BRANCH_DIVERGENT = "smsp__branch_targets_threads_divergent.sum"
+
+METRICS = [SHARED_LD, SHARED_ST, WAVES_LD, WAVES_ST, CONFL_LD, CONFL_ST, REQ_LD, REQ_ST,
+           REQ_ATOM, REQ_RED, SECT_LD, SECT_ST, SECT_ATOM, SECT_RED, RATIO]
+LABELS = {
+    SHARED_LD: "shared-memory load instructions (per warp)",
+    SHARED_ST: "shared-memory store instructions (per warp)",
+    WAVES_LD: "shared-load wavefronts (passes through the 32 banks)",
+    WAVES_ST: "shared-store wavefronts",
+    CONFL_LD: "shared-load bank conflicts (extra wavefronts)",
+    CONFL_ST: "shared-store bank conflicts (extra wavefronts)",
+    REQ_LD: "global load requests (per warp)",
+    REQ_ST: "global store requests (per warp)",
+    REQ_ATOM: "global atomics whose result is used",
+    REQ_RED: "global atomics whose result is unused (reductions)",
+    SECT_LD: "32-byte sectors loaded from global memory",
+    SECT_ST: "32-byte sectors stored to global memory",
+    SECT_ATOM: "32-byte sectors touched by global atomics",
+    SECT_RED: "32-byte sectors touched by global reductions",
+    RATIO: "average active lanes per warp instruction (SIMT efficiency x 32)",
+    INST: "warp instructions executed",
+    THREAD_INST: "thread instructions executed",
+}
+
+
+def _distinct_per_row(mat: np.ndarray, act: np.ndarray) -> np.ndarray:
+    """Number of distinct values among the active entries of each row."""
+    if mat.shape[1] == 0:
+        return np.zeros(mat.shape[0], np.int64)
+    big = np.iinfo(np.int64).max
+    fill = np.where(act, mat, big).min(axis=1, keepdims=True)
+    m = np.where(act, mat, fill)
+    m = np.sort(m, axis=1)
+    d = 1 + np.count_nonzero(np.diff(m, axis=1), axis=1)
+    return np.where(act.any(axis=1), d, 0)
+
+
+def sectors(addr2d: np.ndarray, act2d: np.ndarray, size: int) -> np.ndarray:
+    """Distinct 32-byte sectors per warp row."""
+    first = addr2d // 32
+    if size <= 32:
+        last = (addr2d + size - 1) // 32
+        if np.array_equal(first[act2d], last[act2d]):
+            return _distinct_per_row(first, act2d)
+        mat = np.concatenate([first, last], axis=1)
+        return _distinct_per_row(mat, np.concatenate([act2d, act2d], axis=1))
+    return _distinct_per_row(first, act2d)
+
+
+def wavefronts(off2d: np.ndarray, act2d: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Shared-memory wavefronts and the ideal count per warp row."""
+    nw = off2d.shape[0]
+    words_per_lane = max(1, size // 4)
+    lanes_per_phase = 32 // words_per_lane
+    w0 = off2d // 4
+    if words_per_lane > 1:
+        words = (w0[:, :, None] + np.arange(words_per_lane)).reshape(nw, 32 * words_per_lane)
+        act = np.repeat(act2d, words_per_lane, axis=1)
+    else:
+        words, act = w0, act2d
+    phases = 32 // lanes_per_phase
+    words = words.reshape(nw * phases, 32)
+    act = act.reshape(nw * phases, 32)
+    bank = words % 32
+    key = bank * (1 << 40) + words
+    big = np.iinfo(np.int64).max
+    fill = np.where(act, key, big).min(axis=1, keepdims=True)
+    k = np.sort(np.where(act, key, fill), axis=1)
+    new = np.ones(k.shape, bool)
+    new[:, 1:] = k[:, 1:] != k[:, :-1]
+    rows = np.repeat(np.arange(k.shape[0]), 32)
+    b = (k >> 40).ravel()
+    per_bank = np.bincount(rows * 32 + b, weights=new.ravel(), minlength=k.shape[0] * 32)
+    per_row = per_bank.reshape(-1, 32).max(axis=1)
+    has = act.any(axis=1)
+    per_row = np.where(has, np.maximum(per_row, 1), 0).astype(np.int64)
+    waves = per_row.reshape(nw, phases).sum(axis=1)
+    ideal = has.reshape(nw, phases).sum(axis=1)
+    return waves, ideal
+
+
+class Counters:
+    """Per-launch totals, per source line and per warp."""
+
+    def __init__(self, n_code: int, n_warps_total: int, lines: list[int]):
+        self.total: dict[str, float] = defaultdict(float)
+        self.per_pc: list[dict] = [defaultdict(float) for _ in range(n_code)]
+        self.pc_lines = lines
+        self.warp_inst = np.zeros(n_warps_total, np.int64)
+        self.warp_thread_inst = np.zeros(n_warps_total, np.int64)
+        self.warp_extra: dict[str, np.ndarray] = {}
+        self.atomics: list[dict] = []       # per warp atomic summary (capped)
+        self.divergence: dict[int, list[int]] = defaultdict(lambda: [0, 0])   # pc -> [executions, splits]
+
+    def add(self, pc: int, name: str, value):
+        v = float(value)
+        self.total[name] += v
+        self.per_pc[pc][name] += v
+
+    def add_warp(self, name: str, gw, values):
+        arr = self.warp_extra.get(name)
+        if arr is None:
+            arr = self.warp_extra[name] = np.zeros(len(self.warp_inst), np.int64)
+        np.add.at(arr, gw, values) if not isinstance(gw, slice) else arr.__setitem__(gw, arr[gw] + values)
+
+    def metrics(self) -> dict[str, float]:
+        out = {m: 0 for m in METRICS}
+        for k, v in self.total.items():
+            out[k] = int(v) if float(v).is_integer() else v
+        inst = self.total.get(INST, 0.0)
+        out[INST] = int(inst)
+        out[THREAD_INST] = int(self.total.get(THREAD_INST, 0.0))
+        out[RATIO] = round(self.total.get(THREAD_INST, 0.0) / inst, 4) if inst else 0.0
+        return out
+
+    def per_line(self) -> dict[int, dict[str, float]]:
+        lines: dict[int, dict[str, float]] = {}
+        for pc, d in enumerate(self.per_pc):
+            if not d:
+                continue
+            tgt = lines.setdefault(self.pc_lines[pc], defaultdict(float))
+            for k, v in d.items():
+                tgt[k] += v
+        out = {}
+        for ln, d in sorted(lines.items()):
+            dd = {k: (int(v) if float(v).is_integer() else v) for k, v in d.items()}
+            inst = d.get(INST, 0)
+            dd[RATIO] = round(d.get(THREAD_INST, 0) / inst, 4) if inst else 0.0
+            out[ln] = dd
+        return out

@@ -1,0 +1,224 @@
+"""C types of the CUDA subset and their numpy storage, as tables.
+
+Scalars map one-to-one onto numpy dtypes, so arithmetic wraps and rounds the way CUDA
+does (int32 overflow, float32 rounding).  ``usual_arith`` implements C's usual
+arithmetic conversions (integer promotion, then the common real type).
+
+Limitations: ``long`` is 64-bit (LP64, as nvcc on Linux); ``long double`` is treated as
+``double``; bit-fields, unions and enums are outside the subset.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class CType:
+    def is_scalar(self) -> bool:
+        return False
+
+    def is_pointer(self) -> bool:
+        return False
+
+
+@dataclass(frozen=True)
+class Scalar(CType):
+    name: str          # canonical C spelling: "int", "unsigned int", "float", ...
+    dtype: np.dtype
+    rank: int          # integer conversion rank (floats: 100+)
+
+    def is_scalar(self) -> bool:
+        return True
+
+    @property
+    def is_float(self) -> bool:
+        return self.dtype.kind == "f"
+
+    @property
+    def is_signed(self) -> bool:
+        return self.dtype.kind in "if"
+
+    @property
+    def is_bool(self) -> bool:
+        return self.dtype.kind == "b"
+
+    @property
+    def size(self) -> int:
+        return self.dtype.itemsize
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class Void(CType):
+    def __str__(self) -> str:
+        return "void"
+
+
+@dataclass(frozen=True)
+class Pointer(CType):
+    base: CType
+    const: bool = False
+
+    def is_pointer(self) -> bool:
+        return True
+
+    @property
+    def size(self) -> int:
+        return 8
+
+    def __str__(self) -> str:
+        return f"{'const ' if self.const else ''}{self.base} *"
+
+
+@dataclass(frozen=True)
+class Array(CType):
+    elem: CType
+    length: int | None      # None: unsized (extern __shared__ x[])
+
+    @property
+    def size(self) -> int:
+        return sizeof(self.elem) * (self.length or 0)
+
+    def __str__(self) -> str:
+        return f"{self.elem}[{'' if self.length is None else self.length}]"
+
+
+@dataclass(frozen=True)
+class Vector(CType):
+    """CUDA's built-in vector structs: dim3/uint3, int2/int4, float2/float4, ..."""
+    name: str
+    elem: Scalar
+    n: int
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        return ("x", "y", "z", "w")[: self.n]
+
+    @property
+    def size(self) -> int:
+        return self.elem.size * self.n
+
+    @property
+    def align(self) -> int:
+        return {1: 1, 2: 2, 3: 1, 4: 4}[self.n] * self.elem.size if self.n != 3 else self.elem.size
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _s(name, dt, rank):
+    return Scalar(name, np.dtype(dt), rank)
+
+
+BOOL = _s("bool", np.bool_, 0)
+CHAR = _s("char", np.int8, 1)
+SCHAR = _s("signed char", np.int8, 1)
+UCHAR = _s("unsigned char", np.uint8, 1)
+SHORT = _s("short", np.int16, 2)
+USHORT = _s("unsigned short", np.uint16, 2)
+INT = _s("int", np.int32, 3)
+UINT = _s("unsigned int", np.uint32, 3)
+LONG = _s("long", np.int64, 4)
+ULONG = _s("unsigned long", np.uint64, 4)
+LLONG = _s("long long", np.int64, 5)
+ULLONG = _s("unsigned long long", np.uint64, 5)
+FLOAT = _s("float", np.float32, 100)
+DOUBLE = _s("double", np.float64, 101)
+VOID = Void()
+
+# IdentifierType name lists (sorted) -> type.  "signed"/"int" noise is normalised first.
+_NAMES: dict[tuple[str, ...], Scalar] = {
+    ("bool",): BOOL, ("_Bool",): BOOL,
+    ("char",): CHAR, ("char", "signed"): SCHAR, ("char", "unsigned"): UCHAR,
+    ("short",): SHORT, ("short", "unsigned"): USHORT,
+    ("int",): INT, ("signed",): INT, ("unsigned",): UINT,
+    ("long",): LONG, ("long", "unsigned"): ULONG,
+    ("long", "long"): LLONG, ("long", "long", "unsigned"): ULLONG,
+    ("float",): FLOAT, ("double",): DOUBLE, ("double", "long"): DOUBLE,
+}
+
+# typedef names every CUDA file may use without a header.
+TYPEDEFS: dict[str, CType] = {
+    "size_t": ULONG, "ptrdiff_t": LONG, "uint8_t": UCHAR, "int8_t": SCHAR,
+    "uint16_t": USHORT, "int16_t": SHORT, "uint32_t": UINT, "int32_t": INT,
+    "uint64_t": ULLONG, "int64_t": LLONG, "uint": UINT, "ushort": USHORT, "uchar": UCHAR,
+    "ulong": ULONG, "half": FLOAT,
+}
+for _n, _e in (("char", CHAR), ("uchar", UCHAR), ("short", SHORT), ("ushort", USHORT),
+               ("int", INT), ("uint", UINT), ("long", LONG), ("ulong", ULONG),
+               ("longlong", LLONG), ("ulonglong", ULLONG), ("float", FLOAT), ("double", DOUBLE)):
+    for _k in (1, 2, 3, 4):
+        TYPEDEFS[f"{_n}{_k}"] = Vector(f"{_n}{_k}", _e, _k)
+TYPEDEFS["dim3"] = Vector("dim3", UINT, 3)
+VECTOR_NAMES = {k for k, v in TYPEDEFS.items() if isinstance(v, Vector)}
+
+
+def scalar_from_names(names: list[str]) -> Scalar | None:
+    ns = [n for n in names if n not in ("signed",)] if names != ["signed"] else names
+    if "signed" in names and "char" in names:
+        return SCHAR
+    ns = sorted(n for n in ns if not (n == "int" and len(ns) > 1))
+    return _NAMES.get(tuple(ns))
+
+
+def sizeof(t: CType) -> int:
+    if isinstance(t, Scalar):
+        return t.size
+    if isinstance(t, (Pointer, Array, Vector)):
+        return t.size
+    raise TypeError(f"sizeof({t})")
+
+
+def alignof(t: CType) -> int:
+    if isinstance(t, Array):
+        return alignof(t.elem)
+    if isinstance(t, Vector):
+        return t.align
+    return sizeof(t)
+
+
+def promote(t: Scalar) -> Scalar:
+    """Integer promotion: anything narrower than int becomes int."""
+    if not t.is_float and t.rank < INT.rank:
+        return INT
+    return t
+
+
+_UNSIGNED_OF = {INT: UINT, LONG: ULONG, LLONG: ULLONG}
+
+
+def usual_arith(a: Scalar, b: Scalar) -> Scalar:
+    """C's usual arithmetic conversions (C11 6.3.1.8)."""
+    if a.is_float or b.is_float:
+        return a if a.rank >= b.rank else b
+    a, b = promote(a), promote(b)
+    if a == b:
+        return a
+    if a.is_signed == b.is_signed:
+        return a if a.rank >= b.rank else b
+    u, s = (a, b) if not a.is_signed else (b, a)
+    if u.rank >= s.rank:
+        return u
+    if s.size > u.size:
+        return s
+    return _UNSIGNED_OF.get(s, s)
+
+
+def storage_dtype(t: CType) -> np.dtype:
+    """numpy dtype a value of type t lives in, per lane."""
+    if isinstance(t, Scalar):
+        return t.dtype
+    if isinstance(t, (Pointer, Array)):
+        return np.dtype(np.int64)
+    raise TypeError(str(t))
+
+
+SCALAR_BY_DTYPE = {np.dtype(np.bool_): BOOL, np.dtype(np.int8): CHAR, np.dtype(np.uint8): UCHAR,
+                   np.dtype(np.int16): SHORT, np.dtype(np.uint16): USHORT,
+                   np.dtype(np.int32): INT, np.dtype(np.uint32): UINT,
+                   np.dtype(np.int64): LLONG, np.dtype(np.uint64): ULLONG,
+                   np.dtype(np.float32): FLOAT, np.dtype(np.float64): DOUBLE}

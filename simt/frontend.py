@@ -1,0 +1,223 @@
+"""Front end: CUDA C text -> pycparser AST with exact ``file:line:col`` coordinates.
+
+Route (DESIGN.md): pcpp expands ``#define``/``#include`` (unknown headers such as
+``<cuda_runtime.h>`` are dropped), then a length-preserving rewrite turns CUDA words
+into C23 attributes (``__global__`` -> ``[[global]]``, ``__shared__`` -> ``[[shared]]``,
+``extern "C"`` blanked), and pycparser parses with ``dialect="c23"``.  A one-line
+typedef prelude followed by ``#line 1`` keeps coordinates true.
+
+Limitations: columns on a line that contains a macro expansion are those of the
+expanded text; C++ (templates, references, C++ casts, namespaces, classes) is rejected
+with an error naming the line.
+"""
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+from .ctypes_ import TYPEDEFS
+from .errors import CompileError, Coord, UsageError
+
+_PRELUDE = "".join(f"typedef int {n};" for n in sorted(TYPEDEFS)) + "\n"
+
+
+def read_source(path: str | Path) -> str:
+    p = Path(path)
+    try:
+        return p.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        raise UsageError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise UsageError(f"{path} is a directory, not a .cu file") from None
+    except PermissionError:
+        raise UsageError(f"cannot read {path}: permission denied") from None
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
+
+
+def preprocess(text: str, filename: str) -> str:
+    from pcpp.preprocessor import Action, OutputDirective, Preprocessor
+
+    errors: list[CompileError] = []
+
+    class _P(Preprocessor):
+        def on_include_not_found(self, is_malformed, is_system_include, curdir, includepath):
+            raise OutputDirective(Action.IgnoreAndRemove)
+
+        def on_error(self, file, line, msg):
+            errors.append(CompileError(f"preprocessor: {msg}", Coord(filename, line)))
+
+        def on_unknown_macro_in_defined_expr(self, tok):
+            return False
+
+        def on_directive_unknown(self, directive, toks, ifpassthru, precedingtoks):
+            if directive.value == "pragma":
+                return None
+            return super().on_directive_unknown(directive, toks, ifpassthru, precedingtoks)
+
+    p = _P()
+    p.line_directive = "#line"
+    base = str(Path(filename).parent) if filename else "."
+    p.add_path(base)
+    p.parse(text, source=filename)
+    out = io.StringIO()
+    p.write(out)
+    if errors:
+        raise errors[0]
+    return out.getvalue()
+
+
+_CPP_WORDS = [
+    (re.compile(r"\btemplate\s*<"), "templates are outside simt's CUDA C subset (write one kernel per type)"),
+    (re.compile(r"\b(?:static|reinterpret|const|dynamic)_cast\s*<"),
+     "C++ casts are outside the subset; use a C cast such as (int*)p"),
+    (re.compile(r"\b(?:class|namespace|using)\b\s+\w"), "C++ classes and namespaces are outside the subset"),
+    (re.compile(r"\w::\w|\bstd::"), "C++ scope (::) is outside the subset"),
+    (re.compile(r"\b(?:new|delete)\b\s*[\w\[]"), "C++ new/delete are outside the subset"),
+    (re.compile(r"\bauto\s+\w+\s*="), "C++ auto is outside the subset; write the type"),
+]
+_TYPE_WORDS = ("void|bool|char|short|int|long|unsigned|signed|float|double|"
+               + "|".join(sorted(TYPEDEFS)))
+_REFERENCE = re.compile(rf"\b(?:{_TYPE_WORDS})\s*\*?\s*&\s*[A-Za-z_]\w*\s*[,)=;]")
+
+
+def _blank(s: str) -> str:
+    return re.sub(r"[^\n]", " ", s)
+
+
+def _coord_of(text: str, pos: int, filename: str) -> Coord:
+    """Coordinate of a position in preprocessed text, honouring #line directives."""
+    line_no = 1
+    fname = filename
+    start = 0
+    for m in re.finditer(r"^[ \t]*#\s*line\s+(\d+)(?:\s+\"([^\"]*)\")?[^\n]*\n", text[:pos], re.M):
+        line_no = int(m.group(1))
+        fname = m.group(2) or fname
+        start = m.end()
+    seg = text[start:pos]
+    line = line_no + seg.count("\n")
+    col = pos - (text.rfind("\n", 0, pos) + 1) + 1
+    return Coord(fname, line, col)
+
+
+def _match_brace(text: str, open_pos: int) -> int:
+    depth = 0
+    i = open_pos
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c in "\"'":
+            q = c
+            i += 1
+            while i < n and text[i] != q:
+                i += 2 if text[i] == "\\" else 1
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
+
+
+def rewrite_cuda(text: str, filename: str) -> str:
+    """Length-preserving rewrite of CUDA words into the C23 the parser reads."""
+    for rx, msg in _CPP_WORDS:
+        m = rx.search(text)
+        if m:
+            raise CompileError(msg, _coord_of(text, m.start(), filename))
+    m = _REFERENCE.search(text)
+    if m:
+        raise CompileError("C++ references (T &x) are outside the subset; pass a pointer",
+                           _coord_of(text, text.index("&", m.start()), filename))
+    # extern "C" { ... }  -> blank the words and the braces
+    out = list(text)
+    for m in re.finditer(r'extern\s*"C"\s*\{', text):
+        close = _match_brace(text, m.end() - 1)
+        if close < 0:
+            raise CompileError('unbalanced braces after extern "C" {', _coord_of(text, m.start(), filename))
+        out[m.start():m.end()] = _blank(m.group(0))
+        out[close] = " "
+    text = "".join(out)
+    text = re.sub(r'extern\s*"C"', lambda m: _blank(m.group(0)), text)
+
+    def attr_first(word: str, attr: str):
+        rx = re.compile(r"((?:\b(?:extern|static|volatile|const)\b\s+)+)" + word + r"\b")
+
+        def sub(m):
+            g = m.group(1)
+            new = attr + " " + g.rstrip()
+            return new + " " * (len(m.group(0)) - len(new))
+        return rx, sub
+
+    for word, attr in (("__shared__", "[[shared]]"), ("__constant__", "[[constant]]"),
+                       ("__device__", "[[device]]"), ("__global__", "[[global]]")):
+        rx, sub = attr_first(word, attr)
+        text = rx.sub(sub, text)
+        text = re.sub(r"\b" + word + r"\b", attr, text)
+    text = re.sub(r"\b__restrict__\b", "restrict    ", text)
+    text = re.sub(r"\bnullptr\b", "0      ", text)
+    for w in ("__host__", "__forceinline__", "__inline__", "__noinline__", "__managed__"):
+        text = re.sub(r"\b" + w + r"\b", " " * len(w), text)
+
+    def blank_call(word: str, s: str) -> str:
+        while True:
+            m = re.search(r"\b" + word + r"\s*\(", s)
+            if not m:
+                return s
+            depth, i = 0, m.end() - 1
+            while i < len(s):
+                if s[i] == "(":
+                    depth += 1
+                elif s[i] == ")":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                i += 1
+            s = s[:m.start()] + _blank(s[m.start():i + 1]) + s[i + 1:]
+
+    text = blank_call("__launch_bounds__", text)
+    text = blank_call("__align__", text)
+    return text
+
+
+_PARSE_ERR = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<msg>.*)$", re.S)
+
+
+def parse(text: str, filename: str = "<kernel>"):
+    """Parse CUDA C source text; returns a pycparser FileAST. Raises CompileError."""
+    from pycparser import c_parser
+    from pycparser.c_parser import ParseError
+
+    pre = preprocess(text, filename)
+    body = rewrite_cuda(pre, filename)
+    if not re.match(r"\s*#\s*line", body):
+        body = f'#line 1 "{filename}"\n' + body
+    src = _PRELUDE + body
+    class _Parser(c_parser.CParser):
+        def _parse_error(self, msg, coord):
+            if not hasattr(coord, "line"):  # only a file name: use the next token's place
+                tok = self._peek()
+                if tok is not None:
+                    coord = self._tok_coord(tok)
+                    msg = f"{msg} before '{tok.value}'"
+            raise ParseError(f"{coord}: {msg}")
+
+    parser = _Parser(dialect="c23")
+    try:
+        return parser.parse(src, filename)
+    except ParseError as e:
+        msg = str(e)
+        m = _PARSE_ERR.match(msg)
+        if m:
+            detail = m.group("msg")
+            detail = detail.replace("before: ", "syntax error before '").rstrip()
+            if detail.startswith("syntax error before '"):
+                detail += "'"
+            raise CompileError(detail, Coord(m.group("file") or filename, int(m.group("line")),
+                                             int(m.group("col")))) from None
+        raise CompileError(f"syntax error: {msg}", Coord(filename, 1)) from None
+    except Exception as e:  # the lexer raises plain exceptions for bad characters
+        raise CompileError(f"cannot parse: {e}", Coord(filename, 1)) from None

@@ -1,0 +1,1169 @@
+"""Lowering: pycparser AST -> ``KernelIR`` with C (C++-as-NVRTC) typing.
+
+Semantic errors (undeclared names, calls NVRTC would reject, constructs outside the
+subset) raise ``CompileError`` naming ``file:line:col``.  ``__device__`` functions are
+inlined at each call (recursion is rejected).  ``a * b + c`` on floats is contracted to
+one fused multiply-add, as nvcc does by default (``-fmad=true``), so float results match
+the GPU bit for bit.
+
+Limitations: no structs/unions/enums of the user's own (CUDA's vector types are
+built in), no ``switch``/``goto``, no recursion, no taking the address of a scalar
+local, no global ``__device__``/``__constant__`` variables yet.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from pycparser import c_ast
+
+from . import ctypes_ as T
+from .ctypes_ import Array, CType, Pointer, Scalar, Vector, usual_arith
+from .errors import CompileError, Coord
+from .intrinsics import INTRINSICS, lower_intrinsic
+from .ir import Const, Ins, KernelIR, Op, Reg, Uniform
+from .spaces import LOCAL_BASE, SHARED_ALIGN, SHARED_BASE
+
+
+@dataclass
+class Param:
+    name: str
+    ctype: CType
+    uniform: Uniform
+
+    @property
+    def is_pointer(self) -> bool:
+        return isinstance(self.ctype, Pointer)
+
+    @property
+    def dtype(self) -> np.dtype:
+        t = self.ctype.base if isinstance(self.ctype, Pointer) else self.ctype
+        if isinstance(t, Scalar):
+            return t.dtype
+        if isinstance(t, Vector):
+            return t.elem.dtype
+        return np.dtype(np.uint8)
+
+    @property
+    def ctype_str(self) -> str:
+        return str(self.ctype)
+
+    def __str__(self) -> str:
+        return f"{self.ctype} {self.name}".replace("* ", "*")
+
+
+@dataclass
+class Val:
+    """An rvalue: one operand (scalars, pointers) or one per field (vector types)."""
+    ctype: CType
+    op: object = None
+    fields: list | None = None
+
+
+@dataclass
+class LVal:
+    ctype: CType
+    kind: str                     # "reg" | "mem" | "vreg" (vector in registers)
+    reg: Reg | None = None
+    addr: object = None           # operand holding the address (mem)
+    fields: list | None = None    # vreg: the field registers
+    name: str = ""
+
+
+@dataclass
+class Sym:
+    kind: str                     # "var" | "param" | "array" (address constant) | "vvar"
+    ctype: CType
+    op: object = None             # Reg / Uniform / Const(address)
+    fields: list | None = None
+
+
+_BUILTIN_VECS = {"threadIdx": "tid", "blockIdx": "ctaid", "blockDim": "ntid", "gridDim": "nctaid"}
+_ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod",
+          "&": "and", "|": "or", "^": "xor", "<<": "shl", ">>": "shr"}
+_CMP = {"==": "eq", "!=": "ne", "<": "lt", ">": "gt", "<=": "le", ">=": "ge"}
+_PURE_CALLS = {n for n, spec in INTRINSICS.items() if spec.pure}
+
+
+def _coord(node, file: str) -> Coord:
+    c = getattr(node, "coord", None)
+    if c is None:
+        return Coord(file, 0)
+    return Coord(c.file or file, c.line or 0, c.column or 0)
+
+
+class Lowerer:
+    """Lowers one translation unit; ``kernel(name)`` builds the IR of one kernel."""
+
+    def __init__(self, ast: c_ast.FileAST, filename: str):
+        self.file = filename
+        self.funcs: dict[str, c_ast.FuncDef] = {}
+        self.kernels: list[str] = []
+        for ext in ast.ext:
+            if isinstance(ext, c_ast.FuncDef):
+                name = ext.decl.name
+                self.funcs[name] = ext
+                if "global" in self._attrs(ext.decl):
+                    self.kernels.append(name)
+            elif isinstance(ext, c_ast.Decl) and not isinstance(ext.type, c_ast.FuncDecl):
+                attrs = self._attrs(ext)
+                if attrs & {"device", "constant", "shared"}:
+                    raise CompileError(
+                        "global __device__/__constant__/__shared__ variables at file scope are not "
+                        "supported yet; pass a pointer parameter instead", _coord(ext, filename))
+            elif isinstance(ext, c_ast.Pragma):
+                continue
+
+    @staticmethod
+    def _attrs(node) -> set[str]:
+        names = set()
+        for spec in getattr(node, "attributes", None) or []:
+            for a in getattr(spec, "attributes", None) or []:
+                names.add(a.name)
+        return names
+
+    def kernel(self, name: str) -> KernelIR:
+        return KernelBuilder(self, self.funcs[name]).build()
+
+
+class KernelBuilder:
+    def __init__(self, lw: Lowerer, fdef: c_ast.FuncDef):
+        self.lw = lw
+        self.file = lw.file
+        self.fdef = fdef
+        self.code: list[Ins] = []
+        self.regs: list[Reg] = []
+        self.uniform_names: list[str] = []
+        self.uniforms: dict[str, Uniform] = {}
+        self.depth = 0
+        self.max_depth = 0
+        self.scopes: list[dict[str, Sym]] = [{}]
+        self.static_shared = 0
+        self.shared_symbols: list = []
+        self.dyn_shared: list[tuple[str, CType, Coord]] = []
+        self.local_frame = 0
+        self.loops: list[tuple[int, int, list[Ins]]] = []   # (break level, continue level, continue jumps)
+        self.funcs: list[tuple[str, int, Reg | None, CType]] = []   # inlining stack
+        self.builtin_regs: dict[str, Reg] = {}
+
+    # ----------------------------------------------------------------- helpers
+    def err(self, msg: str, node) -> CompileError:
+        return CompileError(msg, _coord(node, self.file))
+
+    def co(self, node) -> Coord:
+        return _coord(node, self.file)
+
+    def emit(self, op: Op, node, **kw) -> Ins:
+        ins = Ins(op, self.co(node) if not isinstance(node, Coord) else node, self.depth, **kw)
+        self.code.append(ins)
+        return ins
+
+    def reg(self, dtype, is_var=False, name="") -> Reg:
+        r = Reg(len(self.regs), np.dtype(dtype), is_var, name)
+        self.regs.append(r)
+        return r
+
+    def uniform(self, name: str, dtype) -> Uniform:
+        if name not in self.uniforms:
+            u = Uniform(len(self.uniform_names), np.dtype(dtype), name)
+            self.uniforms[name] = u
+            self.uniform_names.append(name)
+        return self.uniforms[name]
+
+    def builtin(self, vec: str, comp: str, node) -> Val:
+        if comp not in ("x", "y", "z"):
+            raise self.err(f'class "uint3" has no member "{comp}"', node)
+        key = f"{_BUILTIN_VECS[vec]}.{comp}"
+        if vec in ("blockDim", "gridDim"):
+            return Val(T.UINT, self.uniform(key, np.uint32))
+        if key not in self.builtin_regs:
+            r = self.reg(np.uint32, name=f"{vec}.{comp}")
+            r.builtin = key
+            self.builtin_regs[key] = r
+        return Val(T.UINT, self.builtin_regs[key])
+
+    def push(self):
+        self.depth += 1
+        self.max_depth = max(self.max_depth, self.depth)
+
+    def pop(self):
+        self.depth -= 1
+
+    def lookup(self, name: str) -> Sym | None:
+        for s in reversed(self.scopes):
+            if name in s:
+                return s[name]
+        return None
+
+    def declare(self, name: str, sym: Sym, node):
+        if name in self.scopes[-1]:
+            raise self.err(f'"{name}" has already been declared in the current scope', node)
+        self.scopes[-1][name] = sym
+
+    # ------------------------------------------------------------------ types
+    def ctype(self, node, allow_void=False) -> CType:
+        """C type from a pycparser type node."""
+        if isinstance(node, c_ast.TypeDecl):
+            return self.ctype(node.type, allow_void)
+        if isinstance(node, c_ast.PtrDecl):
+            base = self.ctype(node.type, allow_void=True)
+            inner = node.type
+            const = bool(getattr(inner, "quals", None) and "const" in inner.quals)
+            return Pointer(base, const)
+        if isinstance(node, c_ast.ArrayDecl):
+            elem = self.ctype(node.type)
+            length = None
+            if node.dim is not None:
+                v = self.const_int(node.dim)
+                if v <= 0:
+                    raise self.err("array size must be positive", node.dim)
+                length = v
+            return Array(elem, length)
+        if isinstance(node, c_ast.IdentifierType):
+            names = list(node.names)
+            if names == ["void"]:
+                return T.VOID
+            if len(names) == 1 and names[0] in T.TYPEDEFS:
+                return T.TYPEDEFS[names[0]]
+            t = T.scalar_from_names(names)
+            if t is None:
+                raise self.err(f'unknown type "{" ".join(names)}"', node)
+            return t
+        if isinstance(node, c_ast.Typename):
+            return self.ctype(node.type, allow_void)
+        if isinstance(node, (c_ast.Struct, c_ast.Union, c_ast.Enum)):
+            raise self.err("user-defined structs, unions and enums are outside simt's subset", node)
+        if isinstance(node, c_ast.FuncDecl):
+            raise self.err("function pointers are outside simt's subset", node)
+        raise self.err(f"unsupported type construct {type(node).__name__}", node)
+
+    def const_int(self, node) -> int:
+        v = self.rvalue(node)
+        if not isinstance(v.op, Const) or not isinstance(v.ctype, Scalar) or v.ctype.is_float:
+            raise self.err("expression must have a constant integer value", node)
+        return int(v.op.value)
+
+    # -------------------------------------------------------------- building
+    def build(self) -> KernelIR:
+        fdef = self.fdef
+        decl = fdef.decl
+        ftype = decl.type
+        if self.ctype(ftype.type, allow_void=True) != T.VOID:
+            raise self.err("a __global__ function must return void", decl)
+        params = []
+        for p in (ftype.args.params if ftype.args else []):
+            if isinstance(p, c_ast.EllipsisParam):
+                raise self.err("variadic kernels are not allowed", p)
+            pt = self.ctype(p.type, allow_void=True)
+            if pt == T.VOID and p.name is None:
+                continue
+            if isinstance(pt, Array):
+                pt = Pointer(pt.elem)
+            if not isinstance(pt, (Scalar, Pointer, Vector)):
+                raise self.err(f"unsupported parameter type {pt}", p)
+            if isinstance(pt, Vector):
+                raise self.err("vector-typed kernel parameters are not supported; pass scalars", p)
+            u = self.uniform(f"param:{p.name}", T.storage_dtype(pt))
+            u.name = p.name
+            params.append(Param(p.name, pt, u))
+            self.declare(p.name, Sym("param", pt, u), p)
+        self.stmt(fdef.body)
+        self.emit(Op.EXIT, Coord(self.file, self.code[-1].coord.line if self.code else decl.coord.line))
+        # dynamic shared memory starts after the static arrays
+        dyn_off = -(-self.static_shared // SHARED_ALIGN) * SHARED_ALIGN
+        for name, ct, coord in self.dyn_shared:
+            self.shared_symbols.append((name, dyn_off, None, ct))
+        self.local_frame = -(-self.local_frame // 16) * 16
+        return KernelIR(name=decl.name, file=self.file, coord=self.co(decl), params=params,
+                        code=self.code, regs=self.regs, n_uniforms=len(self.uniform_names),
+                        uniform_names=self.uniform_names, max_depth=self.max_depth + 2,
+                        static_shared=self.static_shared, dynamic_shared_offset=dyn_off,
+                        uses_dynamic_shared=bool(self.dyn_shared), local_frame=self.local_frame,
+                        shared_symbols=self.shared_symbols)
+
+    # ------------------------------------------------------------- statements
+    def stmt(self, node):
+        if node is None:
+            return
+        meth = getattr(self, "s_" + type(node).__name__, None)
+        if meth is None:
+            if isinstance(node, c_ast.Node) and type(node).__name__ in (
+                    "BinaryOp", "UnaryOp", "Assignment", "FuncCall", "TernaryOp", "ID",
+                    "Constant", "ArrayRef", "StructRef", "Cast", "ExprList"):
+                self.expr_stmt(node)
+                return
+            raise self.err(f"'{type(node).__name__}' statements are outside simt's subset", node)
+        meth(node)
+
+    def s_Compound(self, node):
+        self.scopes.append({})
+        for item in node.block_items or []:
+            self.stmt(item)
+        self.scopes.pop()
+
+    def s_EmptyStatement(self, node):
+        pass
+
+    def s_Pragma(self, node):
+        pass  # '#pragma unroll' and friends: accepted, no effect on semantics
+
+    def s_DeclList(self, node):
+        for d in node.decls:
+            self.s_Decl(d)
+
+    def s_Typedef(self, node):
+        raise self.err("typedef inside a kernel is outside simt's subset", node)
+
+    def s_Switch(self, node):
+        raise self.err("switch is outside simt's subset; use if/else", node)
+
+    def s_Goto(self, node):
+        raise self.err("goto is outside simt's subset", node)
+
+    def s_Label(self, node):
+        raise self.err("labels are outside simt's subset", node)
+
+    def s_Decl(self, node):
+        if isinstance(node.type, c_ast.FuncDecl):
+            return  # a prototype
+        attrs = Lowerer._attrs(node)
+        ct = self.ctype(node.type)
+        name = node.name
+        if ct == T.VOID:
+            raise self.err(f'variable "{name}" has type void', node)
+        storage = set(node.storage or [])
+        if "shared" in attrs:
+            self.decl_shared(node, name, ct, "extern" in storage)
+            return
+        if "static" in storage:
+            raise self.err("static local variables are outside simt's subset", node)
+        if isinstance(ct, Array):
+            self.decl_local_array(node, name, ct)
+            return
+        if isinstance(ct, Vector):
+            fields = [self.reg(ct.elem.dtype, True, f"{name}.{f}") for f in ct.fields]
+            self.declare(name, Sym("vvar", ct, None, fields), node)
+            if node.init is not None:
+                v = self.rvalue(node.init) if not isinstance(node.init, c_ast.InitList) else \
+                    Val(ct, None, [self.convert(self.rvalue(e), ct.elem, e).op for e in node.init.exprs])
+                if not isinstance(v.ctype, Vector):
+                    raise self.err(f'a value of type "{v.ctype}" cannot be used to initialize an '
+                                   f'entity of type "{ct}"', node.init)
+                for r, src in zip(fields, v.fields):
+                    self.emit(Op.MOV, node, dst=r, args=(src,))
+            return
+        r = self.reg(T.storage_dtype(ct), True, name)
+        sym = Sym("var", ct, r)
+        if node.init is not None:
+            if isinstance(node.init, c_ast.InitList):
+                raise self.err("brace initializer for a scalar", node.init)
+            v = self.convert(self.rvalue(node.init), ct, node.init, assign=True)
+            self.declare(name, sym, node)
+            self.emit(Op.MOV, node, dst=r, args=(v.op,))
+        else:
+            self.declare(name, sym, node)
+
+    def decl_shared(self, node, name, ct, extern):
+        if node.init is not None:
+            raise self.err("__shared__ variables cannot have an initializer", node)
+        if isinstance(ct, Array) and ct.length is None:
+            if not extern:
+                raise self.err(f'incomplete array "{name}" must be declared extern __shared__', node)
+            # its address depends on the static arrays, known once the kernel is lowered
+            u = self.uniform("dynshared", np.int64)
+            self.dyn_shared.append((name, ct, self.co(node)))
+            self.declare(name, Sym("array", ct, u), node)
+            return
+        size = T.sizeof(ct)
+        align = max(T.alignof(ct), 4)
+        off = -(-self.static_shared // align) * align
+        self.static_shared = off + size
+        self.shared_symbols.append((name, off, size, ct))
+        if not isinstance(ct, Array):
+            raise self.err("scalar __shared__ variables: declare a one-element array instead "
+                           f"(__shared__ {ct} {name}[1])", node)
+        self.declare(name, Sym("array", ct, Const(np.int64(SHARED_BASE + off))), node)
+
+    def decl_local_array(self, node, name, ct: Array):
+        if ct.length is None:
+            if isinstance(node.init, c_ast.InitList):
+                ct = Array(ct.elem, len(node.init.exprs))
+            else:
+                raise self.err(f'array "{name}" needs a size', node)
+        align = max(T.alignof(ct), 4)
+        off = -(-self.local_frame // align) * align
+        self.local_frame = off + T.sizeof(ct)
+        base = Const(np.int64(LOCAL_BASE + off))
+        self.declare(name, Sym("array", ct, base), node)
+        if node.init is not None:
+            if not isinstance(node.init, c_ast.InitList) or isinstance(ct.elem, Array):
+                raise self.err("only flat brace initializers are supported for local arrays", node.init)
+            exprs = node.init.exprs
+            if len(exprs) > ct.length:
+                raise self.err("too many initializer values", node.init)
+            esz = T.sizeof(ct.elem)
+            for k in range(ct.length):   # C zero-fills the rest
+                v = self.rvalue(exprs[k]) if k < len(exprs) else Val(T.INT, Const(np.int32(0)))
+                v = self.convert(v, ct.elem, node.init, assign=True)
+                self.emit(Op.STORE, node.init, args=(Const(np.int64(LOCAL_BASE + off + k * esz)), v.op),
+                          ctype=ct.elem)
+
+    def expr_stmt(self, node):
+        self.expr(node, want=False)
+
+    def cond_bool(self, node) -> object:
+        v = self.rvalue(node)
+        return self.to_bool(v, node)
+
+    def to_bool(self, v: Val, node):
+        if isinstance(v.ctype, Scalar) and v.ctype.is_bool:
+            return v.op
+        if not isinstance(v.ctype, (Scalar, Pointer)):
+            raise self.err(f'expression of type "{v.ctype}" cannot be used as a condition', node)
+        if isinstance(v.op, Const):
+            return Const(np.bool_(v.op.value != 0))
+        zero = Const(np.zeros((), v.op.dtype)[()])
+        d = self.reg(np.bool_)
+        self.emit(Op.BIN, node, dst=d, args=(v.op, zero), sub="ne")
+        return d
+
+    def s_If(self, node):
+        c = self.cond_bool(node.cond)
+        if isinstance(c, Const):   # constant condition: only one side exists
+            self.stmt(node.iftrue if bool(c.value) else node.iffalse)
+            return
+        ereg = self.reg(np.bool_, name="else")
+        ins_if = self.emit(Op.IF, node, args=(c,), ereg=ereg)
+        self.push()
+        self.stmt(node.iftrue)
+        self.pop()
+        if node.iffalse is not None:
+            ins_else = self.emit(Op.ELSE, node.iffalse, ereg=ereg)
+            ins_if.target = len(self.code) - 1
+            self.push()
+            self.stmt(node.iffalse)
+            self.pop()
+            ins_else.target = len(self.code)
+        else:
+            ins_if.target = len(self.code)
+
+    def loop(self, node, init, cond, nxt, body, do_while=False):
+        self.scopes.append({})
+        if init is not None:
+            self.stmt(init) if not isinstance(init, c_ast.ExprList) else self.expr(init, want=False)
+        d = self.depth
+        self.emit(Op.LOOPINIT, node)
+        self.push()                                  # loop level d+1
+        jump_body = self.emit(Op.JUMP, node) if do_while else None
+        top = len(self.code)
+        c = self.cond_bool(cond) if cond is not None else None
+        if isinstance(c, Const):
+            if not bool(c.value):
+                c = Const(np.bool_(False))
+            else:
+                c = None
+        test = self.emit(Op.LOOPTEST, cond if cond is not None else node, args=(c,) if c is not None else ())
+        body_start = len(self.code)
+        if jump_body is not None:
+            jump_body.target = body_start
+        self.emit(Op.BODYINIT, body if body is not None else node)
+        self.push()                                  # body level d+2
+        conts: list[Ins] = []
+        self.loops.append((d + 1, d + 2, conts))
+        self.stmt(body)
+        self.loops.pop()
+        self.pop()
+        if nxt is not None:
+            self.expr(nxt, want=False)
+        back = self.emit(Op.JUMP, nxt if nxt is not None else (cond if cond is not None else node))
+        back.target = top
+        self.pop()
+        test.target = len(self.code)
+        self.scopes.pop()
+
+    def s_For(self, node):
+        self.loop(node, node.init, node.cond, node.next, node.stmt)
+
+    def s_While(self, node):
+        self.loop(node, None, node.cond, None, node.stmt)
+
+    def s_DoWhile(self, node):
+        self.loop(node, None, node.cond, None, node.stmt, do_while=True)
+
+    def s_Break(self, node):
+        if not self.loops or (self.funcs and self.loops[-1][0] <= self.funcs[-1][1]):
+            raise self.err("a break statement may only be used within a loop", node)
+        self.emit(Op.KILL, node, level=self.loops[-1][0], sub="break")
+
+    def s_Continue(self, node):
+        if not self.loops or (self.funcs and self.loops[-1][0] <= self.funcs[-1][1]):
+            raise self.err("a continue statement may only be used within a loop", node)
+        self.emit(Op.KILL, node, level=self.loops[-1][1], sub="continue")
+
+    def s_Return(self, node):
+        if self.funcs:
+            fname, level, ret, rtype = self.funcs[-1]
+            if node.expr is not None:
+                if ret is None:
+                    raise self.err(f'a void function "{fname}" may not return a value', node)
+                v = self.convert(self.rvalue(node.expr), rtype, node.expr, assign=True)
+                if isinstance(rtype, Vector):
+                    for r, f in zip(ret, v.fields):
+                        self.emit(Op.MOV, node, dst=r, args=(f,))
+                else:
+                    self.emit(Op.MOV, node, dst=ret, args=(v.op,))
+            elif ret is not None:
+                raise self.err(f'function "{fname}" must return a value', node)
+            self.emit(Op.KILL, node, level=level, sub="return")
+            return
+        if node.expr is not None:
+            raise self.err("a __global__ function may not return a value", node)
+        self.emit(Op.KILL, node, level=0, sub="exit")
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, node, want=True) -> Val | None:
+        meth = getattr(self, "e_" + type(node).__name__, None)
+        if meth is None:
+            raise self.err(f"'{type(node).__name__}' expressions are outside simt's subset", node)
+        return meth(node) if want else self._discard(meth, node)
+
+    def _discard(self, meth, node):
+        if isinstance(node, c_ast.UnaryOp) and node.op in ("p++", "p--"):
+            return self.incdec(node, node.op[1:], prefix=True)
+        if isinstance(node, c_ast.FuncCall):
+            return self.e_FuncCall(node, want=False)
+        return meth(node)
+
+    def rvalue(self, node) -> Val:
+        v = self.expr(node)
+        if isinstance(v, LVal):
+            return self.load(v, node)
+        if v is None:
+            raise self.err("expression has no value (void)", node)
+        return v
+
+    def load(self, lv: LVal, node) -> Val:
+        if isinstance(lv.ctype, Array):                      # arrays decay to pointers
+            return Val(Pointer(lv.ctype.elem), lv.addr)
+        if lv.kind == "reg":
+            return Val(lv.ctype, lv.reg)
+        if lv.kind == "vreg":
+            return Val(lv.ctype, None, list(lv.fields))
+        if isinstance(lv.ctype, Vector):
+            dst = [self.reg(lv.ctype.elem.dtype) for _ in lv.ctype.fields]
+            self.emit(Op.LOAD, node, dst=dst, args=(lv.addr,), ctype=lv.ctype)
+            return Val(lv.ctype, None, dst)
+        if not isinstance(lv.ctype, (Scalar, Pointer)):
+            raise self.err(f"cannot load a value of type {lv.ctype}", node)
+        d = self.reg(T.storage_dtype(lv.ctype))
+        self.emit(Op.LOAD, node, dst=d, args=(lv.addr,), ctype=lv.ctype)
+        return Val(lv.ctype, d)
+
+    def lvalue(self, node) -> LVal:
+        v = self.expr(node)
+        if not isinstance(v, LVal):
+            raise self.err("expression must be a modifiable lvalue", node)
+        if isinstance(v.ctype, Array):
+            raise self.err("expression must be a modifiable lvalue (arrays are not assignable)", node)
+        return v
+
+    def store(self, lv: LVal, v: Val, node):
+        if lv.kind == "reg":
+            if lv.reg.builtin:
+                raise self.err("expression must be a modifiable lvalue", node)
+            self.emit(Op.MOV, node, dst=lv.reg, args=(v.op,))
+        elif lv.kind == "vreg":
+            for r, f in zip(lv.fields, v.fields):
+                self.emit(Op.MOV, node, dst=r, args=(f,))
+        elif isinstance(lv.ctype, Vector):
+            self.emit(Op.STORE, node, args=(lv.addr, *v.fields), ctype=lv.ctype)
+        else:
+            self.emit(Op.STORE, node, args=(lv.addr, v.op), ctype=lv.ctype)
+
+    def e_ID(self, node):
+        name = node.name
+        sym = self.lookup(name)
+        if sym is None:
+            if name in _BUILTIN_VECS:
+                raise self.err(f'"{name}" must be used with a member (.x, .y or .z)', node)
+            if name == "warpSize":
+                return Val(T.INT, Const(np.int32(32)))
+            if name in ("true", "false"):
+                return Val(T.BOOL, Const(np.bool_(name == "true")))
+            if name in ("NULL",):
+                return Val(T.INT, Const(np.int32(0)))
+            if name in self.lw.funcs or name in INTRINSICS:
+                raise self.err(f'function "{name}" used as a value (call it with parentheses)', node)
+            raise self.err(f'identifier "{name}" is undefined', node)
+        if sym.kind == "var":
+            return LVal(sym.ctype, "reg", reg=sym.op, name=name)
+        if sym.kind == "vvar":
+            return LVal(sym.ctype, "vreg", fields=sym.fields, name=name)
+        if sym.kind == "param":
+            return Val(sym.ctype, sym.op)
+        if sym.kind == "array":
+            return LVal(sym.ctype, "mem", addr=sym.op, name=name)
+        raise self.err(f'cannot use "{name}" here', node)
+
+    def e_Constant(self, node):
+        t, s = node.type, node.value
+        if t == "string":
+            return Val(Pointer(T.CHAR, True), Const(s))
+        if t == "char":
+            body = s[1:-1]
+            val = ord(bytes(body, "utf-8").decode("unicode_escape")) if body.startswith("\\") else ord(body)
+            return Val(T.CHAR, Const(np.int8(val if val < 128 else val - 256)))
+        if t == "bool":
+            return Val(T.BOOL, Const(np.bool_(s == "true")))
+        if t in ("float", "double") or (any(ch in s for ch in ".eEpP") and not s.lower().startswith("0x")):
+            is_f = s[-1] in "fF"
+            txt = s.rstrip("fFlL")
+            val = float.fromhex(txt) if "x" in txt.lower() else float(txt)
+            return Val(T.FLOAT, Const(np.float32(val))) if is_f else Val(T.DOUBLE, Const(np.float64(val)))
+        # integer literal with C typing rules
+        low = s.lower()
+        suffix = ""
+        while low and low[-1] in "ul":
+            suffix = low[-1] + suffix
+            low = low[:-1]
+        if low.startswith("0x"):
+            val, decimal = int(low, 16), False
+        elif low.startswith("0b"):
+            val, decimal = int(low, 2), False
+        elif len(low) > 1 and low.startswith("0"):
+            val, decimal = int(low, 8), False
+        else:
+            val, decimal = int(low), True
+        unsigned = "u" in suffix
+        nl = suffix.count("l")
+        cands = []
+        if nl == 0:
+            cands = [T.UINT] if unsigned else ([T.INT, T.LONG] if decimal else [T.INT, T.UINT, T.LONG, T.ULONG])
+        if nl <= 1 and not cands:
+            cands = [T.ULONG] if unsigned else ([T.LONG] if decimal else [T.LONG, T.ULONG])
+        if nl == 2:
+            cands = [T.ULLONG] if unsigned else ([T.LLONG] if decimal else [T.LLONG, T.ULLONG])
+        if unsigned and nl == 0:
+            cands = [T.UINT, T.ULONG]
+        for ct in cands + [T.ULLONG]:
+            info = np.iinfo(ct.dtype)
+            if info.min <= val <= info.max:
+                return Val(ct, Const(ct.dtype.type(val)))
+        raise self.err(f"integer constant {s} is too large", node)
+
+    def e_ExprList(self, node):
+        v = None
+        for e in node.exprs:
+            v = self.expr(e)
+        return v
+
+    def e_Cast(self, node):
+        to = self.ctype(node.to_type, allow_void=True)
+        if to == T.VOID:
+            self.expr(node.expr, want=False)
+            return None
+        v = self.rvalue(node.expr)
+        return self.convert(v, to, node, explicit=True)
+
+    def e_StructRef(self, node):
+        field = node.field.name
+        if node.type == "." and isinstance(node.name, c_ast.ID) and node.name.name in _BUILTIN_VECS \
+                and self.lookup(node.name.name) is None:
+            return self.builtin(node.name.name, field, node)
+        if node.type == "->":
+            p = self.rvalue(node.name)
+            if not isinstance(p.ctype, Pointer):
+                raise self.err('expression must have pointer type for "->"', node)
+            base = LVal(p.ctype.base, "mem", addr=p.op)
+        else:
+            base = self.expr(node.name)
+        ct = base.ctype
+        if not isinstance(ct, Vector):
+            raise self.err(f'expression of type "{ct}" has no member "{field}"', node)
+        if field not in ct.fields:
+            raise self.err(f'class "{ct}" has no member "{field}"', node.field)
+        k = ct.fields.index(field)
+        if isinstance(base, Val):
+            return Val(ct.elem, base.fields[k])
+        if base.kind == "vreg":
+            return LVal(ct.elem, "reg", reg=base.fields[k])
+        addr = self.ptr_add_bytes(base.addr, k * ct.elem.size, node)
+        return LVal(ct.elem, "mem", addr=addr)
+
+    def ptr_add_bytes(self, addr, nbytes: int, node):
+        if nbytes == 0:
+            return addr
+        if isinstance(addr, Const):
+            return Const(np.int64(int(addr.value) + nbytes))
+        d = self.reg(np.int64)
+        self.emit(Op.BIN, node, dst=d, args=(addr, Const(np.int64(nbytes))), sub="add")
+        return d
+
+    def index_addr(self, base: Val, idx: Val, node, sub=False):
+        """Address of base[idx] (base a pointer)."""
+        if not isinstance(idx.ctype, Scalar) or idx.ctype.is_float:
+            raise self.err("expression must have integral type", node)
+        esz = T.sizeof(base.ctype.base) if base.ctype.base != T.VOID else None
+        if esz is None:
+            raise self.err("pointer arithmetic on void* is not allowed", node)
+        if isinstance(idx.op, Const):
+            k = int(idx.op.value) * esz * (-1 if sub else 1)
+            return self.ptr_add_bytes(base.op, k, node)
+        i64 = self.convert(idx, T.LLONG, node).op
+        if esz != 1:
+            t = self.reg(np.int64)
+            self.emit(Op.BIN, node, dst=t, args=(i64, Const(np.int64(esz))), sub="mul")
+            i64 = t
+        d = self.reg(np.int64)
+        if isinstance(base.op, Const) and int(base.op.value) == 0 and not sub:
+            return i64
+        self.emit(Op.BIN, node, dst=d, args=(base.op, i64), sub="sub" if sub else "add")
+        return d
+
+    def e_ArrayRef(self, node):
+        b = self.rvalue(node.name)
+        i = self.rvalue(node.subscript)
+        if isinstance(i.ctype, Pointer) and isinstance(b.ctype, Scalar):
+            b, i = i, b
+        if not isinstance(b.ctype, Pointer):
+            raise self.err("expression must have pointer-to-object type", node)
+        return LVal(b.ctype.base, "mem", addr=self.index_addr(b, i, node))
+
+    def e_UnaryOp(self, node):
+        op = node.op
+        if op == "sizeof":
+            e = node.expr
+            if isinstance(e, c_ast.Typename):
+                t = self.ctype(e)
+            else:
+                v = self.expr(e)
+                t = v.ctype
+            return Val(T.ULONG, Const(np.uint64(T.sizeof(t))))
+        if op == "&":
+            lv = self.expr(node.expr)
+            if not isinstance(lv, LVal):
+                raise self.err("expression must be an lvalue or a function designator", node)
+            if lv.kind != "mem":
+                raise self.err(f'taking the address of local variable "{lv.name}" is outside simt\'s '
+                               "subset (declare it as a one-element array)", node)
+            return Val(Pointer(lv.ctype), lv.addr)
+        if op == "*":
+            p = self.rvalue(node.expr)
+            if not isinstance(p.ctype, Pointer):
+                raise self.err('operand of "*" must be a pointer', node)
+            if p.ctype.base == T.VOID:
+                raise self.err("a void* cannot be dereferenced", node)
+            return LVal(p.ctype.base, "mem", addr=p.op)
+        if op in ("++", "--", "p++", "p--"):
+            return self.incdec(node, op[-2:], prefix=not op.startswith("p"))
+        v = self.rvalue(node.expr)
+        if op == "!":
+            c = self.to_bool(v, node)
+            if isinstance(c, Const):
+                return Val(T.BOOL, Const(np.bool_(not bool(c.value))))
+            d = self.reg(np.bool_)
+            self.emit(Op.UN, node, dst=d, args=(c,), sub="lnot")
+            return Val(T.BOOL, d)
+        if not isinstance(v.ctype, Scalar):
+            raise self.err(f'invalid operand type "{v.ctype}" for unary "{op}"', node)
+        t = T.promote(v.ctype)
+        if op == "~" and t.is_float:
+            raise self.err('expression must have integral type for "~"', node)
+        v = self.convert(v, t, node)
+        if op == "+":
+            return v
+        name = {"-": "neg", "~": "not"}[op]
+        if isinstance(v.op, Const):
+            with np.errstate(all="ignore"):
+                r = -v.op.value if name == "neg" else ~v.op.value
+            return Val(t, Const(t.dtype.type(r)))
+        d = self.reg(t.dtype)
+        self.emit(Op.UN, node, dst=d, args=(v.op,), sub=name)
+        return Val(t, d)
+
+    def incdec(self, node, op, prefix):
+        lv = self.lvalue(node.expr)
+        old = self.load(lv, node)
+        one = Val(T.INT, Const(np.int32(1)))
+        if isinstance(lv.ctype, Pointer):
+            new = Val(lv.ctype, self.index_addr(old, one, node, sub=(op == "--")))
+        else:
+            new = self.arith("+" if op == "++" else "-", old, one, node)
+            new = self.convert(new, lv.ctype, node)
+        if not prefix and lv.kind in ("reg",):
+            # keep the old value: the variable register is about to change
+            keep = self.reg(old.op.dtype)
+            self.emit(Op.MOV, node, dst=keep, args=(old.op,))
+            old = Val(old.ctype, keep)
+        self.store(lv, new, node)
+        return new if prefix else old
+
+    def e_BinaryOp(self, node):
+        op = node.op
+        if op in ("&&", "||"):
+            return self.logical(node)
+        # contract a*b+c into fma for floats (nvcc -fmad=true)
+        if op in ("+", "-"):
+            f = self.try_fma(node)
+            if f is not None:
+                return f
+        a = self.rvalue(node.left)
+        b = self.rvalue(node.right)
+        return self.binop(op, a, b, node)
+
+    def binop(self, op, a: Val, b: Val, node) -> Val:
+        if op in _CMP:
+            return self.compare(op, a, b, node)
+        if op in ("+", "-") and (isinstance(a.ctype, Pointer) or isinstance(b.ctype, Pointer)):
+            return self.ptr_arith(op, a, b, node)
+        return self.arith(op, a, b, node)
+
+    def try_fma(self, node):
+        def is_mul(n):
+            return isinstance(n, c_ast.BinaryOp) and n.op == "*"
+        if not (is_mul(node.left) or is_mul(node.right)):
+            return None
+        # type-check cheaply: only floats contract; evaluate operands in source order
+        mul_left = is_mul(node.left)
+        m = node.left if mul_left else node.right
+        other = node.right if mul_left else node.left
+        if mul_left:
+            x, y = self.rvalue(m.left), self.rvalue(m.right)
+            c = self.rvalue(other)
+        else:
+            c = self.rvalue(other)
+            x, y = self.rvalue(m.left), self.rvalue(m.right)
+        if not all(isinstance(v.ctype, Scalar) for v in (x, y, c)):
+            prod = self.binop("*", x, y, m)
+            return self.binop(node.op, prod, c, node) if mul_left else self.binop(node.op, c, prod, node)
+        pt = usual_arith(x.ctype, y.ctype)
+        rt = usual_arith(pt, c.ctype)
+        if not (pt.is_float and rt == pt) or any(isinstance(v.op, Const) for v in (x, y)) and \
+                all(isinstance(v.op, Const) for v in (x, y)):
+            prod = self.arith("*", x, y, m)
+            return self.arith(node.op, prod, c, node) if mul_left else self.arith(node.op, c, prod, node)
+        x, y, c = (self.convert(v, rt, node) for v in (x, y, c))
+        if node.op == "-":
+            if mul_left:           # x*y - c = fma(x, y, -c)
+                c = self.negate(c, node)
+            else:                  # c - x*y = fma(-x, y, c)
+                x = self.negate(x, node)
+        d = self.reg(rt.dtype)
+        self.emit(Op.FMA, node, dst=d, args=(x.op, y.op, c.op))
+        return Val(rt, d)
+
+    def negate(self, v: Val, node) -> Val:
+        if isinstance(v.op, Const):
+            return Val(v.ctype, Const(-v.op.value))
+        d = self.reg(v.op.dtype)
+        self.emit(Op.UN, node, dst=d, args=(v.op,), sub="neg")
+        return Val(v.ctype, d)
+
+    def arith(self, op, a: Val, b: Val, node) -> Val:
+        if not isinstance(a.ctype, Scalar) or not isinstance(b.ctype, Scalar):
+            raise self.err(f'operand types are incompatible ("{a.ctype}" and "{b.ctype}") for "{op}"', node)
+        if op in ("<<", ">>"):
+            if a.ctype.is_float or b.ctype.is_float:
+                raise self.err(f'expression must have integral type for "{op}"', node)
+            t = T.promote(a.ctype)
+            b = self.convert(b, t, node)
+        else:
+            t = usual_arith(a.ctype, b.ctype)
+            if op in ("%", "&", "|", "^") and t.is_float:
+                raise self.err(f'expression must have integral type for "{op}"', node)
+            b = self.convert(b, t, node)
+        a = self.convert(a, t, node)
+        name = _ARITH[op]
+        if isinstance(a.op, Const) and isinstance(b.op, Const):
+            from .ops import BINOPS
+            with np.errstate(all="ignore"):
+                try:
+                    r = BINOPS[name](np.asarray(a.op.value), np.asarray(b.op.value))
+                    return Val(t, Const(t.dtype.type(r)))
+                except Exception:
+                    pass
+        d = self.reg(t.dtype)
+        self.emit(Op.BIN, node, dst=d, args=(a.op, b.op), sub=name)
+        return Val(t, d)
+
+    def ptr_arith(self, op, a: Val, b: Val, node) -> Val:
+        if isinstance(a.ctype, Pointer) and isinstance(b.ctype, Pointer):
+            if op != "-":
+                raise self.err('two pointers cannot be added', node)
+            if a.ctype.base != b.ctype.base:
+                raise self.err(f'operand types are incompatible ("{a.ctype}" and "{b.ctype}")', node)
+            d = self.reg(np.int64)
+            self.emit(Op.BIN, node, dst=d, args=(a.op, b.op), sub="sub")
+            esz = T.sizeof(a.ctype.base)
+            if esz != 1:
+                q = self.reg(np.int64)
+                self.emit(Op.BIN, node, dst=q, args=(d, Const(np.int64(esz))), sub="div")
+                d = q
+            return Val(T.LONG, d)
+        if isinstance(b.ctype, Pointer):
+            if op == "-":
+                raise self.err("an integer minus a pointer is not allowed", node)
+            a, b = b, a
+        return Val(a.ctype, self.index_addr(a, b, node, sub=(op == "-")))
+
+    def compare(self, op, a: Val, b: Val, node) -> Val:
+        if isinstance(a.ctype, Pointer) or isinstance(b.ctype, Pointer):
+            ops = (a.op, b.op)
+            if isinstance(a.ctype, Scalar):
+                ops = (self.convert(a, T.LLONG, node).op, b.op)
+            if isinstance(b.ctype, Scalar):
+                ops = (a.op, self.convert(b, T.LLONG, node).op)
+        else:
+            if not isinstance(a.ctype, Scalar) or not isinstance(b.ctype, Scalar):
+                raise self.err(f'operand types are incompatible ("{a.ctype}" and "{b.ctype}")', node)
+            t = usual_arith(a.ctype, b.ctype)
+            ops = (self.convert(a, t, node).op, self.convert(b, t, node).op)
+        if isinstance(ops[0], Const) and isinstance(ops[1], Const):
+            from .ops import BINOPS
+            return Val(T.BOOL, Const(np.bool_(BINOPS[_CMP[op]](ops[0].value, ops[1].value))))
+        d = self.reg(np.bool_)
+        self.emit(Op.BIN, node, dst=d, args=ops, sub=_CMP[op])
+        return Val(T.BOOL, d)
+
+    def pure(self, node) -> bool:
+        """True when evaluating node for inactive lanes is harmless (no loads, stores, calls)."""
+        if isinstance(node, (c_ast.ArrayRef, c_ast.Assignment)):
+            return False
+        if isinstance(node, c_ast.UnaryOp) and node.op in ("*", "++", "--", "p++", "p--"):
+            return False
+        if isinstance(node, c_ast.StructRef) and node.type == "->":
+            return False
+        if isinstance(node, c_ast.StructRef) and not (isinstance(node.name, c_ast.ID)):
+            return self.pure(node.name)
+        if isinstance(node, c_ast.FuncCall):
+            if not (isinstance(node.name, c_ast.ID) and node.name.name in _PURE_CALLS):
+                return False
+        return all(self.pure(c) for _, c in node.children())
+
+    def logical(self, node) -> Val:
+        a = self.cond_bool(node.left)
+        if self.pure(node.right):
+            b = self.cond_bool(node.right)
+            if isinstance(a, Const) and isinstance(b, Const):
+                r = bool(a.value) and bool(b.value) if node.op == "&&" else bool(a.value) or bool(b.value)
+                return Val(T.BOOL, Const(np.bool_(r)))
+            d = self.reg(np.bool_)
+            self.emit(Op.BIN, node, dst=d, args=(a, b), sub="and" if node.op == "&&" else "or")
+            return Val(T.BOOL, d)
+        res = self.reg(np.bool_, True, name="logic")
+        self.emit(Op.MOV, node, dst=res, args=(a,))
+        cond = res
+        if node.op == "||":
+            cond = self.reg(np.bool_)
+            self.emit(Op.UN, node, dst=cond, args=(res,), sub="lnot")
+        ereg = self.reg(np.bool_, name="else")
+        ins = self.emit(Op.IF, node, args=(cond,), ereg=ereg)
+        self.push()
+        b = self.cond_bool(node.right)
+        self.emit(Op.MOV, node.right, dst=res, args=(b,))
+        self.pop()
+        ins.target = len(self.code)
+        return Val(T.BOOL, res)
+
+    def e_TernaryOp(self, node):
+        c = self.cond_bool(node.cond)
+        if isinstance(c, Const):
+            return self.rvalue(node.iftrue if bool(c.value) else node.iffalse)
+        if self.pure(node.iftrue) and self.pure(node.iffalse):
+            a = self.rvalue(node.iftrue)
+            b = self.rvalue(node.iffalse)
+            t = self.common(a, b, node)
+            a, b = self.convert(a, t, node), self.convert(b, t, node)
+            if isinstance(t, Vector):
+                raise self.err("vector-typed ?: is outside the subset", node)
+            d = self.reg(T.storage_dtype(t))
+            self.emit(Op.SELECT, node, dst=d, args=(c, a.op, b.op))
+            return Val(t, d)
+        # arms with loads/stores/calls run only for their lanes: lower as if/else
+        t = self.common(Val(self.type_of(node.iftrue)), Val(self.type_of(node.iffalse)), node)
+        if isinstance(t, Vector):
+            raise self.err("vector-typed ?: is outside the subset", node)
+        res = self.reg(T.storage_dtype(t), True, name="cond")
+        ereg = self.reg(np.bool_, name="else")
+        ins_if = self.emit(Op.IF, node, args=(c,), ereg=ereg)
+        self.push()
+        a = self.convert(self.rvalue(node.iftrue), t, node.iftrue)
+        self.emit(Op.MOV, node.iftrue, dst=res, args=(a.op,))
+        self.pop()
+        ins_else = self.emit(Op.ELSE, node.iffalse, ereg=ereg)
+        ins_if.target = len(self.code) - 1
+        self.push()
+        b = self.convert(self.rvalue(node.iffalse), t, node.iffalse)
+        self.emit(Op.MOV, node.iffalse, dst=res, args=(b.op,))
+        self.pop()
+        ins_else.target = len(self.code)
+        return Val(t, res)
+
+    def type_of(self, node) -> CType:
+        """The type of an expression, without keeping the code that computes it."""
+        mark, nregs = len(self.code), len(self.regs)
+        t = self.rvalue(node).ctype
+        del self.code[mark:]
+        del self.regs[nregs:]
+        return t
+
+    def common(self, a: Val, b: Val, node):
+        if isinstance(a.ctype, Scalar) and isinstance(b.ctype, Scalar):
+            return usual_arith(a.ctype, b.ctype)
+        if isinstance(a.ctype, Pointer):
+            return a.ctype
+        if isinstance(b.ctype, Pointer):
+            return b.ctype
+        if a.ctype == b.ctype:
+            return a.ctype
+        raise self.err(f'operand types are incompatible ("{a.ctype}" and "{b.ctype}")', node)
+
+    def e_Assignment(self, node):
+        lv = self.lvalue(node.lvalue)
+        if getattr(lv.ctype, "const", False):
+            raise self.err("expression must be a modifiable lvalue", node)
+        op = node.op
+        if op == "=":
+            v = self.convert(self.rvalue(node.rvalue), lv.ctype, node.rvalue, assign=True)
+        else:
+            bop = op[:-1]
+            if bop in ("+", "-") and isinstance(lv.ctype, Scalar) and lv.ctype.is_float and \
+                    isinstance(node.rvalue, c_ast.BinaryOp) and node.rvalue.op == "*":
+                cur = self.load(lv, node)
+                x, y = self.rvalue(node.rvalue.left), self.rvalue(node.rvalue.right)
+                if all(isinstance(q.ctype, Scalar) for q in (x, y)) and \
+                        usual_arith(usual_arith(x.ctype, y.ctype), cur.ctype) == lv.ctype and \
+                        usual_arith(x.ctype, y.ctype).is_float:
+                    t = lv.ctype
+                    x, y = self.convert(x, t, node), self.convert(y, t, node)
+                    if bop == "-":
+                        x = self.negate(x, node)
+                    d = self.reg(t.dtype)
+                    self.emit(Op.FMA, node, dst=d, args=(x.op, y.op, cur.op))
+                    v = Val(t, d)
+                else:
+                    prod = self.binop("*", x, y, node.rvalue)
+                    v = self.convert(self.binop(bop, cur, prod, node), lv.ctype, node)
+            else:
+                cur = self.load(lv, node)
+                r = self.rvalue(node.rvalue)
+                v = self.convert(self.binop(bop, cur, r, node), lv.ctype, node)
+        self.store(lv, v, node)
+        return v
+
+    # -------------------------------------------------------------- conversion
+    def convert(self, v: Val, to: CType, node, explicit=False, assign=False) -> Val:
+        fr = v.ctype
+        if fr == to:
+            return v
+        if isinstance(to, Vector) or isinstance(fr, Vector):
+            if isinstance(to, Vector) and isinstance(fr, Vector) and to.elem == fr.elem and to.n == fr.n:
+                return Val(to, None, v.fields)
+            raise self.err(f'no suitable conversion from "{fr}" to "{to}"', node)
+        if isinstance(to, Pointer):
+            if isinstance(fr, Pointer):
+                if not explicit:
+                    ok = (to.base == fr.base or to.base == T.VOID or
+                          (isinstance(to.base, Scalar) and isinstance(fr.base, Scalar) and to.base == fr.base))
+                    if not ok:
+                        what = "assigned to" if assign else "used to initialize"
+                        raise self.err(f'a value of type "{fr}" cannot be {what} an entity of type "{to}"', node)
+                    if fr.const and not to.const:
+                        raise self.err(f'a value of type "{fr}" cannot be used to initialize an entity of '
+                                       f'type "{to}" (it drops const)', node)
+                return Val(to, v.op)
+            if isinstance(fr, Scalar) and not fr.is_float:
+                if not explicit and not (isinstance(v.op, Const) and int(v.op.value) == 0):
+                    raise self.err(f'a value of type "{fr}" cannot be used to initialize an entity of type "{to}"', node)
+                return Val(to, self.cast_op(v.op, np.dtype(np.int64), node))
+            raise self.err(f'invalid type conversion from "{fr}" to "{to}"', node)
+        if isinstance(to, Scalar):
+            if isinstance(fr, Pointer):
+                if not explicit and not to.is_bool:
+                    raise self.err(f'a value of type "{fr}" cannot be used to initialize an entity of type "{to}"', node)
+                if to.is_bool:
+                    return Val(to, self.to_bool(v, node))
+                return Val(to, self.cast_op(v.op, to.dtype, node))
+            if isinstance(fr, Scalar):
+                if to.is_bool:
+                    return Val(to, self.to_bool(v, node))
+                return Val(to, self.cast_op(v.op, to.dtype, node))
+        raise self.err(f'no suitable conversion from "{fr}" to "{to}"', node)
+
+    def cast_op(self, op, dtype: np.dtype, node):
+        if op.dtype == dtype:
+            return op
+        if isinstance(op, Const):
+            from .ops import cast_value
+            return Const(cast_value(np.asarray(op.value), dtype)[()])
+        d = self.reg(dtype)
+        self.emit(Op.CAST, node, dst=d, args=(op,))
+        return d
+
+    # ------------------------------------------------------------------- calls
+    def e_FuncCall(self, node, want=True):
+        if not isinstance(node.name, c_ast.ID):
+            raise self.err("calls through function pointers are outside simt's subset", node)
+        name = node.name.name
+        args = list(node.args.exprs) if node.args else []
+        if self.lookup(name) is not None:
+            raise self.err(f'"{name}" is a variable, not a function', node)
+        if name in self.lw.funcs and name not in INTRINSICS:
+            return self.inline_call(name, args, node)
+        if name in INTRINSICS:
+            return lower_intrinsic(self, name, args, node, want)
+        raise self.err(f'identifier "{name}" is undefined', node.name)
+
+    def inline_call(self, name, args, node):
+        fdef = self.lw.funcs[name]
+        if "global" in Lowerer._attrs(fdef.decl):
+            raise self.err(f'calling a __global__ function ("{name}") from a kernel needs dynamic '
+                           "parallelism, which simt does not emulate", node)
+        if any(f[0] == name for f in self.funcs):
+            raise self.err(f'recursive call to "{name}" is outside simt\'s subset', node)
+        ftype = fdef.decl.type
+        rtype = self.ctype(ftype.type, allow_void=True)
+        plist = [p for p in (ftype.args.params if ftype.args else [])
+                 if not (self.ctype(p.type, allow_void=True) == T.VOID and p.name is None)]
+        if len(plist) != len(args):
+            raise self.err(f'too {"few" if len(args) < len(plist) else "many"} arguments in call to '
+                           f'"{name}" (expected {len(plist)}, got {len(args)})', node)
+        vals = []
+        for p, a in zip(plist, args):
+            pt = self.ctype(p.type)
+            if isinstance(pt, Array):
+                pt = Pointer(pt.elem)
+            vals.append((p, pt, self.convert(self.rvalue(a), pt, a, assign=True)))
+        saved_scopes = self.scopes
+        saved_loops = self.loops
+        self.scopes = [{}]
+        self.loops = []
+        for p, pt, v in vals:
+            if isinstance(pt, Vector):
+                fields = [self.reg(pt.elem.dtype, True, f"{p.name}.{f}") for f in pt.fields]
+                for r, f in zip(fields, v.fields):
+                    self.emit(Op.MOV, node, dst=r, args=(f,))
+                self.scopes[-1][p.name] = Sym("vvar", pt, None, fields)
+            else:
+                r = self.reg(T.storage_dtype(pt), True, p.name)
+                self.emit(Op.MOV, node, dst=r, args=(v.op,))
+                self.scopes[-1][p.name] = Sym("var", pt, r)
+        ret = None
+        if rtype != T.VOID:
+            if isinstance(rtype, Vector):
+                ret = [self.reg(rtype.elem.dtype, True, f"{name}.ret.{f}") for f in rtype.fields]
+            else:
+                ret = self.reg(T.storage_dtype(rtype), True, f"{name}.ret")
+        self.emit(Op.BODYINIT, node)
+        self.push()
+        self.funcs.append((name, self.depth, ret, rtype))
+        self.stmt(fdef.body)
+        self.funcs.pop()
+        self.pop()
+        self.scopes = saved_scopes
+        self.loops = saved_loops
+        if ret is None:
+            return None
+        if isinstance(rtype, Vector):
+            return Val(rtype, None, ret)
+        return Val(rtype, ret)

@@ -1,0 +1,872 @@
+"""SIMT execution: warps of 32 lanes in lockstep, vectorized across warps.
+
+State of a batch of resident blocks: one register file of per-lane numpy arrays, a mask
+stack ``M[depth, lane]`` (the lanes active at each structured nesting level), and per
+warp a program counter and a state (running, waiting at a barrier, done).
+
+Each scheduler *step* executes one IR instruction for a group of warps that sit at the
+same instruction, as one numpy operation over all their lanes.  Executing a group is
+equivalent to executing its warps one after another in warp order (stores: the highest
+lane wins; atomics: applied in lane order), so stepping one warp at a time
+(``warp_steps=True``) gives identical results and counters.
+
+Policies: ``lockstep`` (lowest program counter first, every 32nd step the most advanced
+group, so spin-waits on other warps progress), ``random`` (seeded: one random runnable
+warp per step; interleaves warps at instruction granularity to expose races),
+``round-robin`` (one warp per step in rotation).
+
+Limitations: blocks run in batches (``batch_threads`` lanes at a time), so warps of
+different batches never interleave; memory is sequentially consistent (no caches, no
+reordering), so fences are no-ops; ``__syncwarp`` does not check its mask.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from . import counters as C
+from .ctypes_ import Scalar, Vector, sizeof
+from .errors import Coord, LaunchError
+from .ir import Const, Op, Reg
+from .ops import BINOPS, CALLS, UNOPS, _fma, cast_value
+from .spaces import GLOBAL_BASE, LOCAL_BASE, SHARED_ALIGN, SHARED_BASE
+
+RUN, WAIT, DONE = 0, 1, 2
+LANES = np.arange(32)
+BIT = (np.uint32(1) << np.arange(32, dtype=np.uint32)).astype(np.uint32)
+
+
+class Batch:
+    """The resident blocks being executed."""
+
+    def __init__(self, blocks: np.ndarray, wpb: int, T: int):
+        self.blocks = blocks                  # linear block ids in this batch
+        self.nb = len(blocks)
+        self.wpb = wpb
+        self.W = self.nb * wpb
+        self.T = self.W * 32
+
+
+class Machine:
+    def __init__(self, launch):
+        self.L = launch
+        self.k = launch.ir
+        self.code = self.k.code
+        self.cnt = launch.counters
+        self.sanitizer = launch.sanitizer
+        self.stdout = launch.stdout
+
+    # ---------------------------------------------------------------- setup
+    def setup(self, blocks: np.ndarray):
+        L, k = self.L, self.k
+        bx, by, bz = L.cfg.block.as_tuple()
+        gx, gy, _ = L.cfg.grid.as_tuple()
+        tpb = bx * by * bz
+        wpb = -(-tpb // 32)
+        b = self.b = Batch(blocks, wpb, 0)
+        T = b.T
+        self.T, self.W = T, b.W
+        lane = np.arange(T)
+        lblk = lane // (wpb * 32)                           # block index within batch
+        ltid = lane % (wpb * 32)                            # linear thread id in block
+        self.lane_blk = lblk
+        self.lane_tid = ltid
+        exists = ltid < tpb
+        self.regs = [None] * len(k.regs)
+        for r in k.regs:
+            self.regs[r.slot] = np.zeros(T, r.dtype)
+        bid = blocks[lblk]
+        vals = {
+            "tid.x": ltid % bx, "tid.y": (ltid // bx) % by, "tid.z": ltid // (bx * by),
+            "ctaid.x": bid % gx, "ctaid.y": (bid // gx) % gy, "ctaid.z": bid // (gx * gy),
+        }
+        for r in k.regs:
+            if r.builtin:
+                self.regs[r.slot][:] = vals[r.builtin]
+        D = k.max_depth + 1
+        self.M = np.zeros((D, T), bool)
+        self.M[0] = exists
+        self.pc = np.zeros(b.W, np.int64)
+        self.state = np.full(b.W, RUN, np.int8)
+        self.wblk = np.arange(b.W) // wpb
+        self.gwarp0 = int(blocks[0]) * wpb if len(blocks) else 0   # global warp id of warp 0
+        self.wsteps = np.zeros(b.W, np.int64)
+        # shared / local memory of the batch
+        self.S = L.shared_bytes
+        self.sbuf = np.zeros(max(b.nb * self.S, 16), np.uint8)
+        self.Lf = k.local_frame
+        self.lbuf = np.zeros(max(T * self.Lf, 16), np.uint8)
+        self._views = {}
+        self.rr_next = 0
+        self.step_no = 0
+        if self.sanitizer is not None:
+            self.sanitizer.begin_batch(self)
+
+    def view(self, space: str, dtype: np.dtype) -> np.ndarray:
+        key = (space, dtype)
+        v = self._views.get(key)
+        if v is None:
+            buf = {"global": self.L.device.buf, "shared": self.sbuf, "local": self.lbuf}[space]
+            v = buf.view(dtype)
+            self._views[key] = v
+        return v
+
+    # ------------------------------------------------------------ operands
+    def rd(self, o, sel):
+        t = type(o)
+        if t is Reg:
+            return self.regs[o.slot][sel]
+        if t is Const:
+            return o.value
+        return self.L.uniforms[o.index]
+
+    def wr(self, r: Reg, sel, val, act, full):
+        arr = self.regs[r.slot]
+        if full or not r.is_var:
+            arr[sel] = val
+        elif isinstance(sel, slice):
+            np.copyto(arr[sel], val, where=act, casting="unsafe")
+        else:
+            arr[sel] = np.where(act, val, arr[sel])
+
+    # ------------------------------------------------------------ schedule
+    def pick(self):
+        """(pc, warp indices) of the next group, or None when the batch is done."""
+        run = self.state == RUN
+        if not run.any():
+            if (self.state == WAIT).any():
+                self.release(force_check=True)
+                run = self.state == RUN
+                if not run.any():
+                    return None
+            else:
+                return None
+        pol = self.L.policy
+        if pol == "lockstep":
+            pcs = np.where(run, self.pc, np.iinfo(np.int64).max)
+            self.step_no += 1
+            if self.step_no % 32 == 0:
+                p = int(np.where(run, self.pc, -1).max())
+            else:
+                p = int(pcs.min())
+            w = np.flatnonzero(run & (self.pc == p))
+            return p, w
+        cand = np.flatnonzero(run)
+        if pol == "random":
+            w = int(cand[self.L.rng.integers(len(cand))])
+        else:  # round-robin
+            nxt = cand[cand >= self.rr_next]
+            w = int(nxt[0]) if len(nxt) else int(cand[0])
+            self.rr_next = w + 1
+        return int(self.pc[w]), np.array([w])
+
+    def run(self, warp_steps: bool = False, on_step=None):
+        """Run the batch to completion (``on_step`` sees every executed step)."""
+        budget = self.L.step_budget
+        while True:
+            g = self.pick()
+            if g is None:
+                return
+            p, w = g
+            if warp_steps and len(w) > 1:
+                for one in w:
+                    if self.state[one] == RUN and self.pc[one] == p:
+                        self.exec(p, np.array([one]))
+                        if on_step:
+                            on_step(p, np.array([one]))
+            else:
+                self.exec(p, w)
+                if on_step:
+                    on_step(p, w)
+            if budget and self.wsteps[w].max() > budget:
+                bad = int(w[np.argmax(self.wsteps[w])])
+                ins = self.code[int(self.pc[bad]) if self.pc[bad] < len(self.code) else p]
+                blk = self.L.block_coords(int(self.b.blocks[self.wblk[bad]]))
+                raise LaunchError(
+                    f"step budget exceeded: warp {bad % self.b.wpb} of block {blk} executed more than "
+                    f"{budget} instructions; a loop that never ends? (it is at line {ins.line}; "
+                    "raise the limit with --step-budget)", ins.coord, tool="simt")
+
+    # ------------------------------------------------------------- execute
+    def exec(self, p: int, w: np.ndarray):
+        ins = self.code[p]
+        n = len(w)
+        if n == 1:
+            w0 = int(w[0])
+            sel = slice(w0 * 32, w0 * 32 + 32)
+            wsel = slice(w0, w0 + 1)
+        elif int(w[-1]) - int(w[0]) + 1 == n:
+            sel = slice(int(w[0]) * 32, int(w[-1]) * 32 + 32)
+            wsel = slice(int(w[0]), int(w[-1]) + 1)
+        else:
+            sel = (w[:, None] * 32 + LANES).ravel()
+            wsel = w
+        act = self.M[ins.depth][sel]
+        act2 = act.reshape(-1, 32)
+        aw = act2.any(axis=1)
+        nact = int(np.count_nonzero(act))
+        full = nact == act.size
+        self.wsteps[wsel] += 1
+        op = ins.op
+        if nact:
+            nwarps = int(np.count_nonzero(aw))
+            cnt = self.cnt
+            cnt.add(p, C.INST, nwarps)
+            cnt.add(p, C.THREAD_INST, nact)
+            gw = self.gwarp0 + (np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else wsel)
+            cnt.warp_inst[gw] += aw
+            cnt.warp_thread_inst[gw] += act2.sum(axis=1)
+        jump = HANDLERS[op](self, ins, sel, act, full, aw, w, wsel) if (nact or op in _ALWAYS) else None
+        if jump is None:
+            self.pc[wsel] = p + 1
+        elif jump is True:
+            self.pc[wsel] = ins.target
+        elif jump is not False:
+            self.pc[wsel] = np.where(jump, ins.target, p + 1)
+
+    # ------------------------------------------------------------- memory
+    def lanes_of(self, sel, idx):
+        if isinstance(sel, slice):
+            return sel.start + idx
+        return sel[idx]
+
+    def translate(self, A: np.ndarray, glanes: np.ndarray, size: int, ins, kind: str):
+        """Split addresses by space, bounds- and alignment-check them (memcheck), and return
+        a list of (space, flat element index base in bytes, positions)."""
+        out = []
+        if len(A) == 0:
+            return out
+        is_glob = A < SHARED_BASE
+        if is_glob.all():
+            parts = [("global", None)]
+        else:
+            is_loc = A >= LOCAL_BASE
+            is_sh = ~is_glob & ~is_loc
+            parts = [(s, m) for s, m in (("global", is_glob), ("shared", is_sh), ("local", is_loc)) if m.any()]
+        for space, m in parts:
+            pos = np.flatnonzero(m) if m is not None else None
+            a = A if pos is None else A[pos]
+            gl = glanes if pos is None else glanes[pos]
+            if space == "global":
+                dev = self.L.device
+                starts = self.L.alloc_starts
+                ends = self.L.alloc_ends
+                k = np.searchsorted(starts, a, side="right") - 1
+                ok = (k >= 0) & (a + size <= ends[np.maximum(k, 0)])
+                byte = a - GLOBAL_BASE
+            elif space == "shared":
+                off = a - SHARED_BASE
+                ok = (off >= 0) & (off + size <= self.S)
+                byte = self.lane_blk[gl] * self.S + off
+            else:
+                off = a - LOCAL_BASE
+                ok = (off >= 0) & (off + size <= self.Lf)
+                byte = gl * self.Lf + off
+            bad = ~ok
+            mis = (a % min(size, 16)) != 0 if size > 1 else None
+            if bad.any() or (mis is not None and mis.any()):
+                j = int(np.flatnonzero(bad | (mis if mis is not None else False))[0])
+                self.memcheck_error(ins, space, int(a[j]), int(gl[j]), size, kind,
+                                    misaligned=bool(mis is not None and mis[j]) and not bad[j])
+            out.append((space, byte, pos))
+        return out
+
+    def memcheck_error(self, ins, space, addr, lane, size, kind, misaligned=False):
+        thread, block = self.thread_block(lane)
+        what = {"ld": "read", "st": "write", "atom": "atomic"}[kind]
+        if misaligned:
+            msg = (f"Invalid __{space}__ {what} of size {size} bytes by thread {thread} in block "
+                   f"{block}: address {hex(addr)} is misaligned")
+        else:
+            if space == "global":
+                where = self.L.device.describe(addr, size)
+            elif space == "shared":
+                off = addr - SHARED_BASE
+                where = (f"{off - self.S + size} bytes past the end of the block's {self.S} bytes of "
+                         f"shared memory" if off >= 0 else f"{-off} bytes before shared memory")
+                if self.S == 0:
+                    where = "the launch has no shared memory (did you pass --shared / shared_mem?)"
+            else:
+                where = f"outside the thread's {self.Lf}-byte local frame"
+            msg = (f"Invalid __{space}__ {what} of size {size} bytes by thread {thread} in block "
+                   f"{block}: address {hex(addr)} is {where}")
+        raise LaunchError(msg, ins.coord, tool="memcheck", thread=thread, block=block)
+
+    def thread_block(self, lane: int):
+        L = self.L
+        bx, by, _ = L.cfg.block.as_tuple()
+        t = int(self.lane_tid[lane])
+        blin = int(self.b.blocks[self.lane_blk[lane]])
+        return (t % bx, (t // bx) % by, t // (bx * by)), L.block_coords(blin)
+
+    def gather_addr(self, ins, sel, act, full):
+        addr = self.rd(ins.args[0], sel)
+        if full:
+            idx = None
+            A = np.broadcast_to(addr, act.shape).astype(np.int64, copy=False) if np.ndim(addr) == 0 else addr
+            n = act.size
+            gl = (np.arange(sel.start, sel.stop) if isinstance(sel, slice) else sel)
+        else:
+            idx = np.flatnonzero(act)
+            A = addr[idx] if np.ndim(addr) else np.full(len(idx), addr, np.int64)
+            gl = self.lanes_of(sel, idx)
+            n = len(idx)
+        return np.asarray(A, np.int64), idx, gl, n
+
+    def access_counters(self, p, ins, parts, A, gl, size, kind):
+        """Per-warp shared wavefronts / global sectors for this access."""
+        cnt = self.cnt
+        for space, byte, pos in parts:
+            if space == "local":
+                continue
+            a = A if pos is None else A[pos]
+            g = gl if pos is None else gl[pos]
+            mat, act, warps = _warp_matrix(a, g)
+            nw = len(warps)
+            gwarps = self.gwarp0 + warps
+            if space == "shared":
+                if kind in ("atom", "red"):
+                    cnt.add(p, C.SHARED_ATOM, nw)
+                    continue
+                waves, ideal = C.wavefronts(mat - SHARED_BASE, act, size)
+                tw = int(waves.sum())
+                ti = int(ideal.sum())
+                ld = kind == "ld"
+                cnt.add(p, C.SHARED_LD if ld else C.SHARED_ST, nw)
+                cnt.add(p, C.WAVES_LD if ld else C.WAVES_ST, tw)
+                cnt.add(p, C.CONFL_LD if ld else C.CONFL_ST, tw - ti)
+                cnt.add_warp(C.CONFL_LD if ld else C.CONFL_ST, gwarps, waves - ideal)
+            else:
+                sec = C.sectors(mat, act, size)
+                req, sct = {"ld": (C.REQ_LD, C.SECT_LD), "st": (C.REQ_ST, C.SECT_ST),
+                            "atom": (C.REQ_ATOM, C.SECT_ATOM), "red": (C.REQ_RED, C.SECT_RED)}[kind]
+                cnt.add(p, req, nw)
+                cnt.add(p, sct, int(sec.sum()))
+                cnt.add_warp(sct, gwarps, sec)
+
+    # ------------------------------------------------------------- barriers
+    def release(self, force_check=False):
+        """Release every block whose live warps all wait at a barrier."""
+        waiting = self.state == WAIT
+        if not waiting.any():
+            return
+        nb = self.b.nb
+        alive = self.state != DONE
+        nwait = np.bincount(self.wblk[waiting], minlength=nb)
+        nalive = np.bincount(self.wblk[alive], minlength=nb)
+        rel = (nwait == nalive) & (nwait > 0)
+        if not rel.any():
+            return
+        ws = np.flatnonzero(waiting & rel[self.wblk])
+        pcs = self.pc[ws]
+        blk_of = self.wblk[ws]
+        # all warps of a block must wait at the same __syncthreads()
+        first_pc = np.full(nb, -1, np.int64)
+        first_pc[blk_of[::-1]] = pcs[::-1]
+        diff = pcs != first_pc[blk_of]
+        if diff.any():
+            j = int(np.flatnonzero(diff)[0])
+            b = int(blk_of[j])
+            i1 = self.code[int(first_pc[b]) - 1]
+            i2 = self.code[int(pcs[j]) - 1]
+            blk = self.L.block_coords(int(self.b.blocks[b]))
+            raise LaunchError(
+                f"Barrier error: warps of block {blk} wait at different __syncthreads() "
+                f"(line {i1.line} and line {i2.line}); every thread of a block must reach the same barrier",
+                i2.coord, tool="synccheck", block=blk)
+        self.state[ws] = RUN
+        if self.sanitizer is not None:
+            self.sanitizer.barrier(self, np.flatnonzero(rel))
+
+
+def _warp_matrix(a: np.ndarray, g: np.ndarray):
+    """Scatter per-lane values (lanes g, ascending) into a (warps, 32) matrix + mask."""
+    wid = g // 32
+    n = len(g)
+    if n and n % 32 == 0 and g[0] % 32 == 0 and g[-1] - g[0] + 1 == n:
+        return a.reshape(-1, 32), np.ones((n // 32, 32), bool), wid[::32]
+    new = np.ones(n, bool)
+    new[1:] = wid[1:] != wid[:-1]
+    row = np.cumsum(new) - 1
+    warps = wid[new]
+    mat = np.zeros((len(warps), 32), np.int64)
+    act = np.zeros((len(warps), 32), bool)
+    mat[row, g % 32] = a
+    act[row, g % 32] = True
+    return mat, act, warps
+
+
+def _bin(m: Machine, ins, sel, act, full, aw, w, wsel):
+    a = m.rd(ins.args[0], sel)
+    b = m.rd(ins.args[1], sel)
+    m.wr(ins.dst, sel, BINOPS[ins.sub](a, b), act, full)
+
+
+def _un(m, ins, sel, act, full, aw, w, wsel):
+    m.wr(ins.dst, sel, UNOPS[ins.sub](m.rd(ins.args[0], sel)), act, full)
+
+
+def _cast(m, ins, sel, act, full, aw, w, wsel):
+    m.wr(ins.dst, sel, cast_value(m.rd(ins.args[0], sel), ins.dst.dtype), act, full)
+
+
+def _mov(m, ins, sel, act, full, aw, w, wsel):
+    m.wr(ins.dst, sel, m.rd(ins.args[0], sel), act, full)
+
+
+def _select(m, ins, sel, act, full, aw, w, wsel):
+    c, a, b = (m.rd(o, sel) for o in ins.args)
+    m.wr(ins.dst, sel, np.where(c, a, b), act, full)
+
+
+def _fma_h(m, ins, sel, act, full, aw, w, wsel):
+    a, b, c = (m.rd(o, sel) for o in ins.args)
+    m.wr(ins.dst, sel, _fma(np.asarray(a), np.asarray(b), c), act, full)
+
+
+def _elem(ctype):
+    if isinstance(ctype, Vector):
+        return ctype.elem.dtype, ctype.n
+    if isinstance(ctype, Scalar):
+        return ctype.dtype, 1
+    return np.dtype(np.int64), 1
+
+
+def _load(m: Machine, ins, sel, act, full, aw, w, wsel):
+    A, idx, gl, n = m.gather_addr(ins, sel, act, full)
+    size = sizeof(ins.ctype)
+    dt, nf = _elem(ins.ctype)
+    parts = m.translate(A, gl, size, ins, "ld")
+    if nf == 1:
+        out = np.empty(n, dt)
+        for space, byte, pos in parts:
+            v = m.view(space, dt)[byte // dt.itemsize]
+            if pos is None:
+                out = v
+            else:
+                out[pos] = v
+        if m.sanitizer is not None:
+            m.sanitizer.access(m, ins, parts, gl, size, "ld")
+        dst = m.regs[ins.dst.slot]
+        if idx is None:
+            dst[sel] = out
+        else:
+            dst[gl] = out
+    else:
+        out = np.empty((n, nf), dt)
+        for space, byte, pos in parts:
+            e = byte // dt.itemsize
+            v = m.view(space, dt)[e[:, None] + np.arange(nf)]
+            if pos is None:
+                out = v
+            else:
+                out[pos] = v
+        if m.sanitizer is not None:
+            m.sanitizer.access(m, ins, parts, gl, size, "ld")
+        for k, r in enumerate(ins.dst):
+            if idx is None:
+                m.regs[r.slot][sel] = out[:, k]
+            else:
+                m.regs[r.slot][gl] = out[:, k]
+    m.access_counters(m.L.pc_of(ins), ins, parts, A, gl, size, "ld")
+
+
+def _store(m: Machine, ins, sel, act, full, aw, w, wsel):
+    A, idx, gl, n = m.gather_addr(ins, sel, act, full)
+    size = sizeof(ins.ctype)
+    dt, nf = _elem(ins.ctype)
+    parts = m.translate(A, gl, size, ins, "st")
+    if m.sanitizer is not None:
+        m.sanitizer.access(m, ins, parts, gl, size, "st")
+    vals = []
+    for o in ins.args[1:]:
+        v = m.rd(o, sel)
+        if np.ndim(v) == 0:
+            v = np.full(n, v, dt)
+        elif idx is not None:
+            v = v[idx]
+        vals.append(np.asarray(v).astype(dt, copy=False))
+    for space, byte, pos in parts:
+        view = m.view(space, dt)
+        e = byte // dt.itemsize
+        for k in range(nf):
+            view[e + k] = vals[k] if pos is None else vals[k][pos]
+    m.access_counters(m.L.pc_of(ins), ins, parts, A, gl, size, "st")
+
+
+_ATOM_F = {
+    "add": lambda old, v, c: old + v,
+    "sub": lambda old, v, c: old - v,
+    "exch": lambda old, v, c: v,
+    "min": lambda old, v, c: np.minimum(old, v),
+    "max": lambda old, v, c: np.maximum(old, v),
+    "and": lambda old, v, c: old & v,
+    "or": lambda old, v, c: old | v,
+    "xor": lambda old, v, c: old ^ v,
+    "inc": lambda old, v, c: np.where(old >= v, old.dtype.type(0), old + old.dtype.type(1)),
+    "dec": lambda old, v, c: np.where((old == 0) | (old > v), v, old - old.dtype.type(1)),
+    "cas": lambda old, v, c: np.where(old == c, v, old),
+}
+_UFUNC_AT = {"add": np.add, "sub": np.subtract, "min": np.minimum, "max": np.maximum,
+             "and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}
+
+
+def _atom(m: Machine, ins, sel, act, full, aw, w, wsel):
+    A, idx, gl, n = m.gather_addr(ins, sel, act, full)
+    dt = ins.ctype.dtype
+    size = dt.itemsize
+    parts = m.translate(A, gl, size, ins, "atom")
+    if m.sanitizer is not None:
+        m.sanitizer.access(m, ins, parts, gl, size, "atom")
+
+    def operand(o):
+        v = m.rd(o, sel)
+        if np.ndim(v) == 0:
+            return np.full(n, v, dt)
+        return np.asarray(v if idx is None else v[idx]).astype(dt, copy=False)
+
+    if ins.sub == "cas":
+        cmp_, val = operand(ins.args[1]), operand(ins.args[2])
+    else:
+        val, cmp_ = operand(ins.args[1]), None
+    ret = np.empty(n, dt) if ins.dst is not None else None
+    with np.errstate(all="ignore"):
+        for space, byte, pos in parts:
+            view = m.view(space, dt)
+            e = byte // size
+            v = val if pos is None else val[pos]
+            c = None if cmp_ is None else (cmp_ if pos is None else cmp_[pos])
+            r = _apply_atomic(view, e, v, c, ins.sub, ret is not None, dt)
+            if ret is not None:
+                if pos is None:
+                    ret = r
+                else:
+                    ret[pos] = r
+    if ret is not None:
+        if idx is None:
+            m.regs[ins.dst.slot][sel] = ret
+        else:
+            m.regs[ins.dst.slot][gl] = ret
+    p = m.L.pc_of(ins)
+    m.access_counters(p, ins, parts, A, gl, size, "atom" if ins.dst is not None else "red")
+    _atomic_serialization(m, p, A, gl)
+
+
+def _apply_atomic(view, e, v, c, op, want, dt):
+    """Apply an atomic to view[e] lane by lane in lane order; return the old values."""
+    if not want and op in _UFUNC_AT and (op != "sub" or dt.kind != "f"):
+        _UFUNC_AT[op].at(view, e, v)
+        return None
+    if not want and op == "exch":
+        view[e] = v
+        return None
+    order = np.argsort(e, kind="stable")
+    es = e[order]
+    vs = v[order]
+    start = np.ones(len(es), bool)
+    start[1:] = es[1:] != es[:-1]
+    seg = np.cumsum(start) - 1
+    first = np.flatnonzero(start)
+    rank = np.arange(len(es)) - first[seg]
+    ret_sorted = np.empty(len(es), dt)
+    if op in ("add", "sub") and dt.kind in "iu":
+        acc_t = np.uint64 if dt.kind == "u" else np.int64
+        sv = vs.astype(acc_t)
+        if op == "sub":
+            sv = (np.zeros_like(sv) - sv)
+        cs = np.cumsum(sv)
+        excl = cs - sv
+        prefix = excl - excl[first][seg]
+        init = view[es[first]].astype(acc_t)
+        ret_sorted[:] = (init[seg] + prefix).astype(dt)
+        last = np.r_[first[1:], len(es)] - 1
+        view[es[first]] = (init + (cs[last] - excl[first])).astype(dt)
+    else:
+        cs_ = None if c is None else c[order]
+        for r in range(int(rank.max()) + 1):
+            k = np.flatnonzero(rank == r)
+            ek = es[k]
+            old = view[ek].copy()
+            ret_sorted[k] = old
+            view[ek] = _ATOM_F[op](old, vs[k], None if cs_ is None else cs_[k]).astype(dt)
+    ret = np.empty(len(es), dt)
+    ret[order] = ret_sorted
+    return ret
+
+
+def _atomic_serialization(m: Machine, p: int, A, gl):
+    """Per warp atomic: lanes per address and the serialized steps it costs."""
+    warp = gl // 32
+    key_order = np.lexsort((A, warp))
+    ws, as_ = warp[key_order], A[key_order]
+    new = np.ones(len(ws), bool)
+    new[1:] = (ws[1:] != ws[:-1]) | (as_[1:] != as_[:-1])
+    grp = np.cumsum(new) - 1
+    mult = np.bincount(grp)
+    gw = ws[new]
+    uw, inv = np.unique(gw, return_inverse=True)
+    steps = np.zeros(len(uw), np.int64)
+    np.maximum.at(steps, inv, mult)
+    m.cnt.add(p, "simt__atomic_lanes.sum", len(A))
+    m.cnt.add(p, "simt__atomic_addresses.sum", len(gw))
+    m.cnt.add(p, "simt__atomic_serialized_steps.sum", int(steps.sum()))
+    m.cnt.add(p, "simt__atomic_warp_instructions.sum", len(uw))
+    if len(m.cnt.atomics) < 64 and len(uw):
+        w0 = int(uw[0])
+        sel = gw == w0
+        addrs = as_[new][sel]
+        lanes = [sorted(int(x) % 32 for x in gl[(warp == w0) & (A == a)]) for a in addrs]
+        m.cnt.atomics.append({"pc": p, "warp": int(m.gwarp0 + w0), "addresses": [int(a) for a in addrs],
+                              "lanes": lanes, "steps": int(steps[0])})
+
+
+def _warp_ctx(m, sel, act):
+    return act.reshape(-1, 32)
+
+
+def _call(m: Machine, ins, sel, act, full, aw, w, wsel):
+    name = ins.sub
+    fn = CALLS.get(name)
+    if fn is not None:
+        args = [np.asarray(m.rd(o, sel)) for o in ins.args]
+        with np.errstate(all="ignore"):
+            r = fn(*args)
+        m.wr(ins.dst, sel, np.asarray(r).astype(ins.dst.dtype, copy=False), act, full)
+        return
+    WARP_CALLS[name](m, ins, sel, act, full)
+
+
+def _mask_bits(act2):
+    return (act2.astype(np.uint32) * BIT).sum(axis=1, dtype=np.uint64).astype(np.uint32)
+
+
+def _w_activemask(m, ins, sel, act, full):
+    bits = _mask_bits(act.reshape(-1, 32))
+    m.wr(ins.dst, sel, np.repeat(bits, 32), act, full)
+
+
+def _w_vote(m, ins, sel, act, full):
+    act2 = act.reshape(-1, 32)
+    mask = np.broadcast_to(np.asarray(m.rd(ins.args[0], sel), np.uint32), act.shape).reshape(-1, 32)
+    pred = np.broadcast_to(np.asarray(m.rd(ins.args[1], sel)), act.shape).reshape(-1, 32)
+    inmask = ((mask >> np.arange(32, dtype=np.uint32)) & 1).astype(bool)
+    part = act2 & inmask
+    name = ins.sub
+    if name == "__ballot_sync":
+        r = _mask_bits(part & pred)
+    elif name == "__any_sync":
+        r = (part & pred).any(axis=1).astype(np.int32)
+    elif name == "__all_sync":
+        r = (~part | pred).all(axis=1).astype(np.int32)
+    else:  # __uni_sync
+        r = ((part & pred).any(axis=1) == (~part | pred).all(axis=1)).astype(np.int32)
+    m.wr(ins.dst, sel, np.repeat(r, 32), act, full)
+
+
+def _w_shfl(m, ins, sel, act, full):
+    var = np.broadcast_to(np.asarray(m.rd(ins.args[1], sel)), act.shape).reshape(-1, 32)
+    arg = np.broadcast_to(np.asarray(m.rd(ins.args[2], sel)).astype(np.int64), act.shape).reshape(-1, 32)
+    width = np.broadcast_to(np.asarray(m.rd(ins.args[3], sel)).astype(np.int64), act.shape).reshape(-1, 32)
+    lane = LANES[None, :]
+    base = (lane // width) * width
+    name = ins.sub
+    if name == "__shfl_sync":
+        src = base + (arg % width)
+    elif name == "__shfl_up_sync":
+        src = np.where(lane - base >= arg, lane - arg, lane)
+    elif name == "__shfl_down_sync":
+        src = np.where(lane - base + arg < width, lane + arg, lane)
+    else:
+        src = lane ^ arg
+        src = np.where((src // width) * width == base, src, lane)
+    src = np.clip(src, 0, 31)
+    r = np.take_along_axis(var, src, axis=1)
+    m.wr(ins.dst, sel, r.ravel(), act, full)
+
+
+def _w_match(m, ins, sel, act, full):
+    act2 = act.reshape(-1, 32)
+    v = np.broadcast_to(np.asarray(m.rd(ins.args[1], sel)), act.shape).reshape(-1, 32)
+    mask = np.broadcast_to(np.asarray(m.rd(ins.args[0], sel), np.uint32), act.shape).reshape(-1, 32)
+    inmask = ((mask >> np.arange(32, dtype=np.uint32)) & 1).astype(bool)
+    part = act2 & inmask
+    eq = (v[:, :, None] == v[:, None, :]) & part[:, None, :]
+    packed = np.packbits(eq, axis=2, bitorder="little")          # (nw, 32, 4) bytes
+    bits = packed.view(np.uint32).reshape(act2.shape)
+    m.wr(ins.dst, sel, bits.ravel(), act, full)
+
+
+def _w_lanemask(m, ins, sel, act, full):
+    lane = np.arange(32, dtype=np.uint64)
+    name = ins.sub
+    if name == "__laneid":
+        r = lane.astype(np.uint32)
+    else:
+        below = ((np.uint64(1) << lane) - np.uint64(1)).astype(np.uint32)
+        r = {"__lanemask_lt": below, "__lanemask_le": below | (np.uint32(1) << lane.astype(np.uint32)),
+             "__lanemask_gt": ~(below | (np.uint32(1) << lane.astype(np.uint32))),
+             "__lanemask_ge": ~below}[name]
+    n = act.size // 32
+    m.wr(ins.dst, sel, np.tile(r.astype(np.uint32), n), act, full)
+
+
+def _w_clock(m, ins, sel, act, full):
+    m.wr(ins.dst, sel, np.asarray(m.step_no).astype(ins.dst.dtype), act, full)
+
+
+WARP_CALLS = {
+    "__activemask": _w_activemask,
+    "__ballot_sync": _w_vote, "__any_sync": _w_vote, "__all_sync": _w_vote, "__uni_sync": _w_vote,
+    "__shfl_sync": _w_shfl, "__shfl_up_sync": _w_shfl, "__shfl_down_sync": _w_shfl,
+    "__shfl_xor_sync": _w_shfl, "__match_any_sync": _w_match,
+    "__lanemask_lt": _w_lanemask, "__lanemask_le": _w_lanemask, "__lanemask_gt": _w_lanemask,
+    "__lanemask_ge": _w_lanemask, "__laneid": _w_lanemask, "clock": _w_clock,
+}
+
+
+def _push_level(m: Machine, ins, sel, act, full, aw, w, wsel):
+    m.M[ins.depth + 1][sel] = act
+
+
+def _if(m: Machine, ins, sel, act, full, aw, w, wsel):
+    c = np.broadcast_to(np.asarray(m.rd(ins.args[0], sel), bool), act.shape)
+    then = act & c
+    m.M[ins.depth + 1][sel] = then
+    m.regs[ins.ereg.slot][sel] = act & ~c
+    t2 = then.reshape(-1, 32)
+    has_then = t2.any(axis=1)
+    p = m.L.pc_of(ins)
+    d = m.cnt.divergence[p]
+    d[0] += int(np.count_nonzero(aw))
+    d[1] += int(np.count_nonzero(has_then & (t2 != act.reshape(-1, 32)).any(axis=1)))
+    return ~has_then
+
+
+def _else(m: Machine, ins, sel, act, full, aw, w, wsel):
+    e = m.regs[ins.ereg.slot][sel] & act
+    m.M[ins.depth + 1][sel] = e
+    return ~e.reshape(-1, 32).any(axis=1)
+
+
+def _looptest(m: Machine, ins, sel, act, full, aw, w, wsel):
+    if ins.args:
+        c = np.broadcast_to(np.asarray(m.rd(ins.args[0], sel), bool), act.shape)
+        new = act & c
+        m.M[ins.depth][sel] = new
+        n2 = new.reshape(-1, 32)
+        stay = n2.any(axis=1)
+        p = m.L.pc_of(ins)
+        d = m.cnt.divergence[p]
+        d[0] += int(np.count_nonzero(aw))
+        d[1] += int(np.count_nonzero(stay & (n2 != act.reshape(-1, 32)).any(axis=1)))
+        return ~stay
+    return ~aw
+
+
+def _jump(m, ins, sel, act, full, aw, w, wsel):
+    return True
+
+
+def _kill(m: Machine, ins, sel, act, full, aw, w, wsel):
+    lv, d = ins.level, ins.depth
+    if isinstance(sel, slice):
+        m.M[lv:d + 1, sel] &= ~act
+    else:
+        blk = m.M[lv:d + 1][:, sel]
+        m.M[lv:d + 1][:, sel] = blk & ~act
+    if lv == 0:
+        dead = ~m.M[0][sel].reshape(-1, 32).any(axis=1)
+        if dead.any():
+            ws = (np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else wsel)[dead]
+            m.state[ws] = DONE
+            m.release()
+
+
+def _bar(m: Machine, ins, sel, act, full, aw, w, wsel):
+    alive = m.M[0][sel]
+    bad = (act != alive).reshape(-1, 32).any(axis=1) & aw
+    if bad.any():
+        j = int(np.flatnonzero(bad)[0])
+        act2 = act.reshape(-1, 32)[j]
+        alive2 = alive.reshape(-1, 32)[j]
+        wi = int((np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else wsel)[j])
+        blk = m.L.block_coords(int(m.b.blocks[m.wblk[wi]]))
+        raise LaunchError(
+            f"Barrier error: __syncthreads() reached by only {int(act2.sum())} of the "
+            f"{int(alive2.sum())} live threads of warp {wi % m.b.wpb} in block {blk} "
+            f"(active mask {_mask_bits(act2[None])[0]:#010x}, expected {_mask_bits(alive2[None])[0]:#010x}); "
+            "it sits in divergent code", ins.coord, tool="synccheck", block=blk)
+    ws = (np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else wsel)[aw]
+    m.state[ws] = WAIT
+    m.pc[wsel] = m.L.pc_of(ins) + 1
+    m.release()
+    return False
+
+
+def _syncwarp(m, ins, sel, act, full, aw, w, wsel):
+    return None
+
+
+def _exit(m: Machine, ins, sel, act, full, aw, w, wsel):
+    ws = (np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else wsel)
+    m.state[ws] = DONE
+    # a block whose other warps wait at a barrier this warp never reached: synccheck
+    blks = np.unique(m.wblk[ws])
+    waiting = (m.state == WAIT) & np.isin(m.wblk, blks)
+    finished_live = ws[aw] if aw is not None else ws
+    if waiting.any() and len(finished_live):
+        j = int(np.flatnonzero(waiting)[0])
+        bar = m.code[int(m.pc[j]) - 1]
+        b = int(m.wblk[j])
+        blk = m.L.block_coords(int(m.b.blocks[b]))
+        nw = int(np.count_nonzero(waiting & (m.wblk == b)))
+        raise LaunchError(
+            f"Barrier error: __syncthreads() at line {bar.line} reached by only {nw} of the "
+            f"{m.b.wpb} warps of block {blk}; the others finished without reaching it "
+            "(the barrier is inside a condition that differs across the block)",
+            bar.coord, tool="synccheck", block=blk)
+    m.release()
+    return False
+
+
+def _printf(m: Machine, ins, sel, act, full, aw, w, wsel):
+    idx = np.flatnonzero(act)
+    vals = [np.broadcast_to(np.asarray(m.rd(o, sel)), act.shape)[idx] for o in ins.args]
+    fmt = _py_format(ins.sub)
+    for k in range(len(idx)):
+        if len(m.stdout) >= m.L.max_printf:
+            return
+        args = tuple(v[k].item() for v in vals)
+        try:
+            m.stdout.append(fmt % args)
+        except (TypeError, ValueError):
+            m.stdout.append(ins.sub + " " + " ".join(map(str, args)))
+
+
+def _py_format(fmt: str) -> str:
+    import re
+    return re.sub(r"%([-+ #0]*\d*(?:\.\d+)?)(?:hh|h|ll|l|z|j|t)?([diouxXeEfgGcsp%])",
+                  lambda mt: "%" + mt.group(1) + ({"p": "x", "u": "d"}.get(mt.group(2), mt.group(2))), fmt)
+
+
+def _assert(m: Machine, ins, sel, act, full, aw, w, wsel):
+    c = np.broadcast_to(np.asarray(m.rd(ins.args[0], sel), bool), act.shape)
+    bad = act & ~c
+    if bad.any():
+        j = int(np.flatnonzero(bad)[0])
+        lane = int(m.lanes_of(sel, np.array([j]))[0])
+        thread, block = m.thread_block(lane)
+        raise LaunchError(f"Assertion failed in thread {thread} of block {block}", ins.coord,
+                          tool="assert", thread=thread, block=block)
+
+
+HANDLERS = {
+    Op.BIN: _bin, Op.UN: _un, Op.CAST: _cast, Op.MOV: _mov, Op.SELECT: _select, Op.FMA: _fma_h,
+    Op.LOAD: _load, Op.STORE: _store, Op.ATOM: _atom, Op.CALL: _call,
+    Op.IF: _if, Op.ELSE: _else, Op.LOOPINIT: _push_level, Op.BODYINIT: _push_level,
+    Op.LOOPTEST: _looptest, Op.JUMP: _jump, Op.KILL: _kill, Op.BAR: _bar,
+    Op.SYNCWARP: _syncwarp, Op.PRINTF: _printf, Op.ASSERT: _assert, Op.EXIT: _exit,
+}
+# instructions that must run even for a warp with no active lanes (they move the mask/pc)
+_ALWAYS = {Op.IF, Op.ELSE, Op.LOOPTEST, Op.JUMP, Op.EXIT, Op.LOOPINIT, Op.BODYINIT}

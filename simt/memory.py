@@ -1,0 +1,132 @@
+"""Emulated device memory: one flat byte buffer for every global allocation.
+
+Allocations are 256-byte aligned like ``cudaMalloc`` (sector counts depend on it) and
+separated by a guard gap, so an access past the end of one allocation is caught by
+memcheck instead of landing silently in the next.
+"""
+from __future__ import annotations
+
+import bisect
+
+import numpy as np
+
+from .errors import UsageError
+from .spaces import ALLOC_ALIGN, GLOBAL_BASE
+
+_GUARD = 256
+
+
+class DeviceArray:
+    """An allocation in emulated global memory, shaped like a numpy array."""
+
+    def __init__(self, device: "Device", ptr: int, shape: tuple, dtype: np.dtype, name: str = ""):
+        self.device = device
+        self.ptr = ptr
+        self.shape = tuple(shape)
+        self.dtype = np.dtype(dtype)
+        self.name = name
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.dtype.itemsize
+
+    def _view(self) -> np.ndarray:
+        off = self.ptr - GLOBAL_BASE
+        return self.device.buf[off: off + self.nbytes].view(self.dtype).reshape(self.shape)
+
+    def get(self) -> np.ndarray:
+        """Copy back to the host (numpy)."""
+        return self._view().copy()
+
+    def set(self, host) -> None:
+        a = np.asarray(host, dtype=self.dtype)
+        if a.shape != self.shape and a.size != self.size:
+            raise UsageError(f"cannot copy an array of shape {a.shape} into {self.shape}")
+        self._view()[...] = a.reshape(self.shape)
+
+    def __len__(self) -> int:
+        return self.shape[0] if self.shape else 1
+
+    def __repr__(self) -> str:
+        return f"DeviceArray({self.name or hex(self.ptr)}, shape={self.shape}, dtype={self.dtype})"
+
+
+class Device:
+    """Global memory of one emulated GPU."""
+
+    name = "simt emulator"
+
+    def __init__(self):
+        self.buf = np.zeros(0, np.uint8)
+        self.top = 0                       # next free offset
+        self.starts: list[int] = []        # absolute start addresses, sorted
+        self.ends: list[int] = []
+        self.names: list[str] = []
+        self.sizes: list[int] = []
+
+    def _grow(self, need: int):
+        if need <= len(self.buf):
+            return
+        cap = max(need, 2 * len(self.buf), 1 << 16)
+        cap = -(-cap // ALLOC_ALIGN) * ALLOC_ALIGN
+        nb = np.zeros(cap, np.uint8)
+        nb[: len(self.buf)] = self.buf
+        self.buf = nb
+
+    def malloc(self, nbytes: int, name: str = "") -> int:
+        nbytes = int(nbytes)
+        if nbytes < 0:
+            raise UsageError(f"cannot allocate {nbytes} bytes")
+        off = -(-self.top // ALLOC_ALIGN) * ALLOC_ALIGN
+        self._grow(off + nbytes + _GUARD)
+        ptr = GLOBAL_BASE + off
+        self.starts.append(ptr)
+        self.ends.append(ptr + nbytes)
+        self.sizes.append(nbytes)
+        self.names.append(name or f"allocation {len(self.starts)}")
+        self.top = off + max(nbytes, 1) + _GUARD
+        return ptr
+
+    def empty(self, shape, dtype, name: str = "") -> DeviceArray:
+        shape = (int(shape),) if np.ndim(shape) == 0 else tuple(int(s) for s in shape)
+        dt = np.dtype(dtype)
+        ptr = self.malloc(int(np.prod(shape, dtype=np.int64)) * dt.itemsize, name)
+        return DeviceArray(self, ptr, shape, dt, name)
+
+    def zeros(self, shape, dtype, name: str = "") -> DeviceArray:
+        return self.empty(shape, dtype, name)      # fresh memory is zero-filled
+
+    def to_device(self, host, name: str = "") -> DeviceArray:
+        a = np.ascontiguousarray(host)
+        arr = self.empty(a.shape, a.dtype, name)
+        arr.set(a)
+        return arr
+
+    def find(self, addr: int) -> int:
+        """Index of the allocation containing addr, or -1."""
+        k = bisect.bisect_right(self.starts, addr) - 1
+        if k >= 0 and addr < max(self.ends[k], self.starts[k] + 1):
+            return k
+        return -1
+
+    def describe(self, addr: int, size: int) -> str:
+        """compute-sanitizer style: how far outside which allocation an access falls."""
+        k = bisect.bisect_right(self.starts, addr) - 1
+        parts = []
+        if k >= 0:
+            end = self.ends[k]
+            if addr >= end:
+                parts.append(f"{addr - end} bytes after the end of {self.names[k]} "
+                             f"({self.sizes[k]} bytes at {hex(self.starts[k])})")
+        if k + 1 < len(self.starts):
+            nxt = self.starts[k + 1]
+            if not parts or nxt - (addr + size) < addr - self.ends[k]:
+                parts = [f"{nxt - addr} bytes before the start of {self.names[k + 1]} "
+                         f"({self.sizes[k + 1]} bytes at {hex(nxt)})"]
+        if not parts:
+            parts.append("not inside any allocation")
+        return parts[0]

@@ -1,0 +1,290 @@
+"""Modules, kernels and launches: the public face of the emulator.
+
+``Module.from_file(path)`` parses a ``.cu`` file once; ``module.get_function(name)``
+lowers one kernel (cached); ``kernel.launch(device, cfg, args)`` runs it to the end and
+returns a ``LaunchResult``; ``kernel.prepare(...)`` returns a ``Launch`` that can also
+be stepped (see ``Launch.steps``).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from . import counters as C
+from .errors import CompileError, Coord, LaunchError, SimtError, UsageError
+from .frontend import parse, read_source
+from .ir import KernelIR
+from .launch import MAX_STATIC_SHARED, LaunchConfig
+from .lower import Lowerer, Param
+from .memory import Device, DeviceArray
+from .spaces import SHARED_ALIGN, SHARED_BASE
+
+POLICIES = ("lockstep", "random", "round-robin")
+DEFAULT_STEP_BUDGET = 1_000_000       # warp instructions per warp
+DEFAULT_BATCH_THREADS = 1 << 17
+
+
+@dataclass
+class Finding:
+    """One sanitizer report, worded like compute-sanitizer."""
+    tool: str            # racecheck | memcheck | synccheck | initcheck | assert | simt
+    kind: str            # e.g. "RAW hazard", "out-of-bounds", "divergent barrier"
+    file: str
+    line: int
+    message: str
+    count: int = 1
+    line2: int | None = None
+    severity: str = "error"
+
+    def as_dict(self) -> dict:
+        d = {"tool": self.tool, "kind": self.kind, "line": self.line, "message": self.message,
+             "count": self.count, "file": self.file, "severity": self.severity}
+        if self.line2 is not None:
+            d["line2"] = self.line2
+        return d
+
+    def __str__(self) -> str:
+        return f"========= {self.tool}: {self.kind} at {self.file}:{self.line}: {self.message}" + \
+               (f" ({self.count} hazards)" if self.count > 1 else "")
+
+
+@dataclass
+class LaunchResult:
+    kernel: str
+    config: LaunchConfig
+    metrics: dict
+    per_line: dict
+    sanitizer: list
+    warp_instructions: int
+    thread_instructions: int
+    steps: int
+    wall_s: float
+    stdout: list = field(default_factory=list)
+    error: SimtError | None = None
+    per_warp: dict = field(default_factory=dict)
+    atomics: list = field(default_factory=list)
+    divergence: dict = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return {"kernel": self.kernel, "grid": list(self.config.grid.as_tuple()),
+                "block": list(self.config.block.as_tuple()), "shared_mem": self.config.shared_mem,
+                "metrics": self.metrics, "sanitizer": [f.as_dict() for f in self.sanitizer],
+                "warp_instructions": self.warp_instructions,
+                "thread_instructions": self.thread_instructions, "steps": self.steps,
+                "wall_s": round(self.wall_s, 4),
+                "error": str(self.error) if self.error else None}
+
+
+class Module:
+    """A parsed .cu translation unit."""
+
+    def __init__(self, ast, filename: str, text: str):
+        self.filename = filename
+        self.text = text
+        self.lowerer = Lowerer(ast, filename)
+        self._kernels: dict[str, Kernel] = {}
+
+    @classmethod
+    def from_file(cls, path) -> "Module":
+        text = read_source(path)
+        return cls.from_source(text, str(path))
+
+    @classmethod
+    def from_source(cls, text: str, filename: str = "<kernel>") -> "Module":
+        return cls(parse(text, filename), filename, text)
+
+    @property
+    def kernel_names(self) -> list[str]:
+        return list(self.lowerer.kernels)
+
+    def get_function(self, name: str) -> "Kernel":
+        if name not in self._kernels:
+            if name not in self.lowerer.kernels:
+                names = ", ".join(self.lowerer.kernels) or "none"
+                if name in self.lowerer.funcs:
+                    raise UsageError(f"{name} in {self.filename} is a __device__ function, not a "
+                                     f"__global__ kernel (kernels: {names})")
+                raise UsageError(f"no kernel named {name!r} in {self.filename} (kernels: {names})")
+            self._kernels[name] = Kernel(self, self.lowerer.kernel(name))
+        return self._kernels[name]
+
+    def check_all(self) -> None:
+        """Lower every kernel (reports compile errors for the whole file)."""
+        for n in self.lowerer.kernels:
+            self.get_function(n)
+
+
+class Kernel:
+    def __init__(self, module: Module, ir: KernelIR):
+        self.module = module
+        self.ir = ir
+        self.name = ir.name
+        for pc, ins in enumerate(ir.code):
+            ins.pc = pc
+        if ir.static_shared > MAX_STATIC_SHARED:
+            raise CompileError(f'kernel "{ir.name}" uses {ir.static_shared} bytes of static shared '
+                               f"memory; the limit is {MAX_STATIC_SHARED} bytes (48 KiB)", ir.coord)
+
+    @property
+    def params(self) -> list[Param]:
+        return self.ir.params
+
+    def signature(self) -> str:
+        return f"{self.name}(" + ", ".join(str(p) for p in self.params) + ")"
+
+    def prepare(self, device: Device, cfg: LaunchConfig, args, **kw) -> "Launch":
+        return Launch(self, device, cfg, list(args), **kw)
+
+    def launch(self, device: Device, cfg: LaunchConfig, args, **kw) -> LaunchResult:
+        return self.prepare(device, cfg, args, **kw).run()
+
+
+class Launch:
+    """One kernel launch: validated arguments, counters, sanitizer, and the batches."""
+
+    max_printf = 4096
+
+    def __init__(self, kernel: Kernel, device: Device, cfg: LaunchConfig, args: list,
+                 seed: int = 0, policy: str = "lockstep", sanitize: bool = True,
+                 step_budget: int | None = None, progress=None, batch_threads: int | None = None):
+        cfg = LaunchConfig.of(cfg.grid, cfg.block, cfg.shared_mem) if not isinstance(cfg, LaunchConfig) else cfg
+        cfg.validate()
+        if policy not in POLICIES:
+            raise UsageError(f"unknown scheduling policy {policy!r} (choose from {', '.join(POLICIES)})")
+        self.kernel = kernel
+        self.ir = kernel.ir
+        self.device = device
+        self.cfg = cfg
+        self.policy = policy
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+        self.step_budget = DEFAULT_STEP_BUDGET if step_budget is None else step_budget
+        self.progress = progress
+        ir = self.ir
+        dyn = ir.dynamic_shared_offset + cfg.shared_mem if ir.uses_dynamic_shared or cfg.shared_mem else ir.static_shared
+        self.shared_bytes = -(-max(dyn, ir.static_shared) // SHARED_ALIGN) * SHARED_ALIGN
+        self.uniforms = self._bind(args)
+        self.alloc_starts = np.array(device.starts, np.int64)
+        self.alloc_ends = np.array(device.ends, np.int64)
+        tpb = cfg.block.size
+        self.wpb = -(-tpb // 32)
+        self.n_blocks = cfg.grid.size
+        self.n_warps = self.n_blocks * self.wpb
+        bt = batch_threads or DEFAULT_BATCH_THREADS
+        self.batch_blocks = max(1, bt // (self.wpb * 32))
+        self.counters = C.Counters(len(ir.code), self.n_warps, [i.line for i in ir.code])
+        self.stdout: list[str] = []
+        self.sanitizer = None
+        if sanitize:
+            from .sanitizer import Sanitizer
+            self.sanitizer = Sanitizer(self)
+        self.steps_done = 0
+        self.machine = None
+        self.block_cursor = 0
+        self.error: SimtError | None = None
+        self.done = False
+
+    # ------------------------------------------------------------- arguments
+    def _bind(self, args: list) -> list:
+        ir = self.ir
+        params = ir.params
+        if len(args) != len(params):
+            sig = ", ".join(str(p) for p in params)
+            raise UsageError(f"kernel {ir.name}({sig}) takes {len(params)} argument"
+                             f"{'s' if len(params) != 1 else ''}, got {len(args)}")
+        u = [None] * ir.n_uniforms
+        for p, a in zip(params, args):
+            if p.is_pointer:
+                if isinstance(a, DeviceArray):
+                    if a.device is not self.device:
+                        raise UsageError(f"argument {p.name}: array lives on another device")
+                    val = np.int64(a.ptr)
+                elif isinstance(a, (int, np.integer)) and not isinstance(a, bool):
+                    val = np.int64(int(a))
+                else:
+                    raise UsageError(f"argument {p.name} ({p.ctype}) needs a device array, "
+                                     f"got {type(a).__name__}")
+            else:
+                if isinstance(a, DeviceArray):
+                    raise UsageError(f"argument {p.name} ({p.ctype}) is a scalar, got an array")
+                try:
+                    val = np.asarray(a).astype(p.dtype)[()]
+                except (TypeError, ValueError):
+                    raise UsageError(f"argument {p.name} ({p.ctype}): cannot convert {a!r}") from None
+            u[p.uniform.index] = val
+        names = ir.uniform_names
+        g, b = self.cfg.grid, self.cfg.block
+        for i, n in enumerate(names):
+            if n.startswith("ntid."):
+                u[i] = np.uint32(getattr(b, n[-1]))
+            elif n.startswith("nctaid."):
+                u[i] = np.uint32(getattr(g, n[-1]))
+            elif n == "dynshared":
+                u[i] = np.int64(SHARED_BASE + ir.dynamic_shared_offset)
+        return u
+
+    def block_coords(self, b: int) -> tuple[int, int, int]:
+        gx, gy, _ = self.cfg.grid.as_tuple()
+        return (b % gx, (b // gx) % gy, b // (gx * gy))
+
+    def pc_of(self, ins) -> int:
+        return ins.pc
+
+    # ------------------------------------------------------------------- run
+    def _batches(self):
+        nb = self.n_blocks
+        step = self.batch_blocks
+        for s in range(0, nb, step):
+            yield np.arange(s, min(nb, s + step), dtype=np.int64)
+
+    def run(self, warp_steps: bool = False) -> LaunchResult:
+        from .machine import Machine
+        t0 = time.perf_counter()
+        total = self.n_blocks
+        done = 0
+        with np.errstate(all="ignore"):
+            for blocks in self._batches():
+                m = self.machine = Machine(self)
+                m.setup(blocks)
+                on_step = None
+                if self.progress is not None:
+                    last = [time.perf_counter()]
+
+                    def on_step(p, w, m=m, done=done, nb=len(blocks)):
+                        now = time.perf_counter()
+                        if now - last[0] > 0.1:
+                            last[0] = now
+                            frac = float(np.mean(m.state == 2))
+                            self.progress(done + int(frac * nb), total)
+                try:
+                    m.run(warp_steps=warp_steps, on_step=on_step)
+                finally:
+                    self.steps_done += int(m.wsteps.sum())
+                done += len(blocks)
+                if self.progress is not None:
+                    self.progress(done, total)
+                if self.sanitizer is not None:
+                    self.sanitizer.end_batch(m)
+        self.done = True
+        return self.result(time.perf_counter() - t0)
+
+    def result(self, wall: float) -> LaunchResult:
+        cnt = self.counters
+        metrics = cnt.metrics()
+        findings = self.sanitizer.findings() if self.sanitizer is not None else []
+        per_warp = {"inst": cnt.warp_inst, "thread_inst": cnt.warp_thread_inst, **cnt.warp_extra}
+        div = {}
+        for pc, (n, s) in cnt.divergence.items():
+            ln = self.ir.code[pc].line
+            e = div.setdefault(ln, [0, 0])
+            e[0] += n
+            e[1] += s
+        return LaunchResult(kernel=self.ir.name, config=self.cfg, metrics=metrics,
+                            per_line=cnt.per_line(), sanitizer=findings,
+                            warp_instructions=metrics[C.INST],
+                            thread_instructions=metrics[C.THREAD_INST], steps=self.steps_done,
+                            wall_s=wall, stdout=list(self.stdout), per_warp=per_warp,
+                            atomics=list(cnt.atomics), divergence=div)

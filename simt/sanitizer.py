@@ -1,0 +1,162 @@
+"""The sanitizer, modelled on compute-sanitizer.
+
+- racecheck: shared-memory hazards between threads with no barrier between them.  For
+  every shared word the block keeps, since the last ``__syncthreads()``, the last writer
+  and the readers; a read of another thread's write is a RAW hazard, a write over
+  another thread's read a WAR hazard, a write over another thread's write a WAW hazard.
+  Reported per pair of source lines with a hazard count.
+- initcheck: a shared word read before any thread of the block wrote it.
+- memcheck and synccheck stop the launch: the machine raises ``LaunchError`` for an
+  out-of-bounds or misaligned access and for a barrier reached by part of a block or
+  warp; ``finding_from_error`` turns that into a report.
+
+Limitations: racecheck works on 4-byte words (two threads writing different bytes of
+one word are reported); atomics neither race with each other nor are checked against
+plain accesses; global memory is not race-checked (neither is it by compute-sanitizer).
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+
+from .errors import LaunchError
+
+_KIND_TEXT = {"RAW": "Read-after-write", "WAR": "Write-after-read", "WAW": "Write-after-write"}
+
+
+class Sanitizer:
+    def __init__(self, launch):
+        self.L = launch
+        self.hazards: dict[tuple[str, int, int], int] = defaultdict(int)
+        self.uninit: dict[int, list] = {}
+
+    # -------------------------------------------------------------- batches
+    def begin_batch(self, m):
+        words = max(1, m.b.nb * (m.S // 4))
+        self.words_per_block = m.S // 4
+        self.w_thr = np.full(words, -1, np.int64)
+        self.w_pc = np.zeros(words, np.int32)
+        self.r_thr = np.full(words, -1, np.int64)
+        self.r_pc = np.zeros(words, np.int32)
+        self.written = np.zeros(words, bool)
+
+    def end_batch(self, m):
+        pass
+
+    def barrier(self, m, blocks: np.ndarray):
+        """A barrier completed in these blocks (batch-local indices): new interval."""
+        wpb = self.words_per_block
+        if wpb == 0 or len(blocks) == 0:
+            return
+        if len(blocks) == m.b.nb:
+            self.w_thr[:] = -1
+            self.r_thr[:] = -1
+            return
+        idx = (blocks[:, None] * wpb + np.arange(wpb)).ravel()
+        self.w_thr[idx] = -1
+        self.r_thr[idx] = -1
+
+    # --------------------------------------------------------------- access
+    def access(self, m, ins, parts, gl, size, kind):
+        for space, byte, pos in parts:
+            if space != "shared":
+                continue
+            t = gl if pos is None else gl[pos]
+            nwords = max(1, size // 4)
+            x0 = byte // 4
+            if nwords > 1:
+                x = (x0[:, None] + np.arange(nwords)).ravel()
+                t = np.repeat(t, nwords)
+            else:
+                x = x0
+            self._check(ins, x, t, kind)
+
+    def _check(self, ins, x, t, kind):
+        pc = ins.pc
+        if kind == "atom":
+            self.written[x] = True
+            return
+        if kind == "ld":
+            notw = ~self.written[x]
+            if notw.any():
+                j = int(np.flatnonzero(notw)[0])
+                e = self.uninit.setdefault(pc, [0, int(t[j])])
+                e[0] += int(np.count_nonzero(notw))
+            wt = self.w_thr[x]
+            raw = (wt >= 0) & (wt != t)
+            if raw.any():
+                self._record("RAW", self.w_pc[x[raw]], pc)
+            # readers: remember one, or -2 for several threads
+            rt = self.r_thr[x]
+            order = np.argsort(x, kind="stable")
+            xs, ts = x[order], t[order]
+            new = np.ones(len(xs), bool)
+            new[1:] = xs[1:] != xs[:-1]
+            seg = np.cumsum(new) - 1
+            tmin = np.minimum.reduceat(ts, np.flatnonzero(new))
+            tmax = np.maximum.reduceat(ts, np.flatnonzero(new))
+            ux = xs[new]
+            cur = self.r_thr[ux]
+            single = tmin == tmax
+            val = np.where(single & ((cur == -1) | (cur == tmin)), tmin, -2)
+            self.r_thr[ux] = val
+            self.r_pc[ux] = pc
+            del rt, seg
+            return
+        # store
+        wt = self.w_thr[x]
+        waw = (wt >= 0) & (wt != t)
+        if waw.any():
+            self._record("WAW", self.w_pc[x[waw]], pc)
+        rt = self.r_thr[x]
+        war = (rt == -2) | ((rt >= 0) & (rt != t))
+        if war.any():
+            self._record("WAR", self.r_pc[x[war]], pc)
+        # several threads writing one word in this very instruction
+        order = np.argsort(x, kind="stable")
+        xs, ts = x[order], t[order]
+        dup = (xs[1:] == xs[:-1]) & (ts[1:] != ts[:-1])
+        if dup.any():
+            self.hazards[("WAW", pc, pc)] += int(np.count_nonzero(dup))
+        self.w_thr[x] = t
+        self.w_pc[x] = pc
+        self.r_thr[x] = -1
+        self.written[x] = True
+
+    def _record(self, kind, pcs_first: np.ndarray, pc_second: int):
+        u, c = np.unique(pcs_first, return_counts=True)
+        for p, n in zip(u, c):
+            self.hazards[(kind, int(p), pc_second)] += int(n)
+
+    # -------------------------------------------------------------- reports
+    def findings(self):
+        from .module import Finding
+        code = self.L.ir.code
+        f = self.L.ir.file
+        by_lines: dict[tuple[str, int, int], int] = defaultdict(int)
+        for (kind, p1, p2), n in self.hazards.items():
+            by_lines[(kind, code[p1].line, code[p2].line)] += n
+        out = []
+        for (kind, l1, l2), n in sorted(by_lines.items(), key=lambda kv: (kv[0][1], kv[0][2], kv[0][0])):
+            first, second = {"RAW": ("Write", "Read"), "WAR": ("Read", "Write"), "WAW": ("Write", "Write")}[kind]
+            out.append(Finding(
+                tool="racecheck", kind=f"{kind} hazard", file=f, line=l2, line2=l1, count=n,
+                message=(f"{_KIND_TEXT[kind]} race on __shared__ memory between {first} access at line {l1} "
+                         f"and {second} access at line {l2} [{n} hazards], with no __syncthreads() between them")))
+        for pc, (n, t) in sorted(self.uninit.items()):
+            ins = code[pc]
+            out.append(Finding(tool="initcheck", kind="uninitialized read", file=f, line=ins.line, count=n,
+                               message=f"Uninitialized __shared__ memory read at line {ins.line} "
+                                       f"({n} reads of words no thread of the block had written)",
+                               severity="warning"))
+        return out
+
+
+def finding_from_error(err: LaunchError):
+    from .module import Finding
+    kind = {"memcheck": "invalid access", "synccheck": "barrier error", "assert": "assertion",
+            "simt": "step budget"}.get(err.tool, err.tool)
+    c = err.coord
+    return Finding(tool=err.tool, kind=kind, file=c.file if c else "", line=c.line if c else 0,
+                   message=err.message)
