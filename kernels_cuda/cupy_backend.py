@@ -1,0 +1,426 @@
+"""The CuPy device backend: the catalog's ``.cu`` files compiled by NVRTC and run on a GPU.
+
+``CupyBackend`` implements the same small interface as ``EmulatorBackend``
+(``to_device``, ``zeros``, ``empty``, ``to_host``, ``launch``), so every host driver and
+every test body runs unchanged on the GPU.  CuPy is imported lazily, only when this
+backend is used: ``import simt`` and ``import kernels_cuda.catalog`` never import it.
+
+Compilation: each ``.cu`` file is compiled once per process with ``cupy.RawModule`` and
+options ``("--std=c++17",)``, NVRTC's defaults otherwise.  That includes
+``--fmad=true``: ``a * b + c`` becomes one fused multiply-add, which the emulator models
+too (for ``a * b + c`` written in one expression; nvcc also fuses a product stored in a
+local and added later, the emulator does not, so fixed-order float kernels meant to
+match bit for bit write the product inside the sum).
+
+Timing (``timed=True``): each launch runs ``warmup`` times, then ``repeat`` times, each
+run timed alone with a pair of CUDA events, and the median is kept.  Before every run
+the buffers the kernel may write (pointer parameters not declared ``const``) are put
+back as they were before the first run, outside the timed region, so a kernel that
+accumulates (atomicAdd into a histogram, a ticket counter) does the same work every
+time and the outputs are those of exactly one launch.  A short spin kernel runs before
+each start event so the GPU is still busy while the host submits the launch: the events
+then measure the kernel, not Python's launch overhead.  With ``timed=False`` (the
+default) a launch is a plain asynchronous launch.
+"""
+from __future__ import annotations
+
+import re
+import statistics
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from kernels_cuda.backend import source_path
+from simt.errors import CompileError, LaunchError, UsageError
+from simt.launch import Dim3, LaunchConfig
+
+DEFAULT_OPTIONS = ("--std=c++17",)
+
+_SPIN_SRC = r"""
+extern "C" __global__ void simt_spin(long long cycles) {
+    long long t0 = clock64();
+    while (clock64() - t0 < cycles) { }
+}
+"""
+_SPIN_CYCLES = 200_000          # ~100 us at 2 GHz: longer than a launch takes to submit
+
+
+def _cupy():
+    import cupy  # noqa: PLC0415  (lazy on purpose)
+    return cupy
+
+
+def available() -> tuple[bool, str]:
+    """``(True, device name)`` when CuPy imports and sees a CUDA device, else
+    ``(False, reason)`` with a reason a user can act on."""
+    try:
+        cupy = _cupy()
+    except ImportError:
+        return False, ("CuPy is not installed: install cupy-cuda12x or cupy-cuda13x "
+                       "(pip install 'simt[cuda12]' or 'simt[cuda13]') on a machine with an "
+                       "NVIDIA GPU")
+    except Exception as exc:  # a broken CUDA install raises all sorts of things
+        return False, f"CuPy failed to import: {exc}"
+    try:
+        count = cupy.cuda.runtime.getDeviceCount()
+    except Exception as exc:
+        return False, f"no usable CUDA device: {_short(exc)}"
+    if count < 1:
+        return False, "no CUDA device found"
+    try:
+        return True, device_name()
+    except Exception as exc:
+        return False, f"the CUDA device cannot be used: {_short(exc)}"
+
+
+def _short(exc: BaseException) -> str:
+    s = str(exc).strip().splitlines()
+    return s[0] if s else type(exc).__name__
+
+
+def device_name() -> str:
+    cupy = _cupy()
+    dev = cupy.cuda.Device()
+    props = cupy.cuda.runtime.getDeviceProperties(dev.id)
+    name = props["name"]
+    return name.decode() if isinstance(name, bytes) else str(name)
+
+
+def device_info() -> dict:
+    """Name, compute capability, SM count, memory, CuPy and CUDA versions."""
+    cupy = _cupy()
+    dev = cupy.cuda.Device()
+    p = cupy.cuda.runtime.getDeviceProperties(dev.id)
+    name = p["name"].decode() if isinstance(p["name"], bytes) else str(p["name"])
+    return {
+        "name": name,
+        "compute_capability": f"{p['major']}.{p['minor']}",
+        "sms": int(p["multiProcessorCount"]),
+        "memory_gib": round(p["totalGlobalMem"] / 2**30, 1),
+        "l2_mib": round(p.get("l2CacheSize", 0) / 2**20, 1),
+        "cupy": cupy.__version__,
+        "cuda_runtime": cupy.cuda.runtime.runtimeGetVersion(),
+        "driver": cupy.cuda.runtime.driverGetVersion(),
+    }
+
+
+# ------------------------------------------------------------------ copy bandwidth
+
+_COPY_BW: float | None = None
+
+
+def copy_bandwidth(nbytes: int = 1 << 30, repeat: int = 10) -> float:
+    """Device-to-device copy bandwidth in bytes/s, counting bytes read plus bytes written
+    (the ceiling for a memory-bound kernel).  Measured once per process."""
+    global _COPY_BW
+    if _COPY_BW is None:
+        cupy = _cupy()
+        free, _total = cupy.cuda.runtime.memGetInfo()
+        nbytes = int(min(nbytes, free // 4)) // 256 * 256
+        src = cupy.random.random(nbytes // 4, dtype=np.float32)
+        dst = cupy.empty_like(src)
+
+        def copy():
+            dst.data.copy_from_device_async(src.data, nbytes)
+
+        ms = time_gpu(copy, warmup=3, repeat=repeat)
+        _COPY_BW = 2.0 * nbytes / (ms * 1e-3)
+        del src, dst
+    return _COPY_BW
+
+
+# ------------------------------------------------------------------ timing helpers
+
+_SPIN = None
+
+
+def _spin():
+    """Launch a ~100 us spin kernel on the current stream (keeps the GPU busy while the
+    host submits the work to be timed)."""
+    global _SPIN
+    cupy = _cupy()
+    if _SPIN is None:
+        _SPIN = cupy.RawKernel(_SPIN_SRC, "simt_spin")
+    _SPIN((1,), (1,), (np.int64(_SPIN_CYCLES),))
+
+
+def time_gpu(fn, warmup: int = 3, repeat: int = 20, before=None) -> float:
+    """Median milliseconds of the GPU work ``fn()`` enqueues, each run timed alone with
+    CUDA events.  ``before()`` (untimed) runs ahead of each run, e.g. to reset buffers."""
+    samples = time_gpu_samples(fn, warmup, repeat, before)
+    return statistics.median(samples)
+
+
+def time_gpu_samples(fn, warmup: int = 3, repeat: int = 20, before=None) -> list[float]:
+    cupy = _cupy()
+    events = []
+    for k in range(warmup + repeat):
+        if before is not None:
+            before()
+        _spin()
+        start, end = cupy.cuda.Event(), cupy.cuda.Event()
+        start.record()
+        fn()
+        end.record()
+        if k >= warmup:
+            events.append((start, end))
+    if events:
+        events[-1][1].synchronize()
+    return [cupy.cuda.get_elapsed_time(s, e) for s, e in events]
+
+
+# ------------------------------------------------------------------ kernel signatures
+
+_C_SCALARS = {
+    "char": np.int8, "signed char": np.int8, "unsigned char": np.uint8,
+    "short": np.int16, "unsigned short": np.uint16,
+    "int": np.int32, "signed": np.int32, "signed int": np.int32,
+    "unsigned": np.uint32, "unsigned int": np.uint32,
+    "long": np.int64, "long int": np.int64, "unsigned long": np.uint64,
+    "long long": np.int64, "long long int": np.int64,
+    "unsigned long long": np.uint64, "unsigned long long int": np.uint64,
+    "size_t": np.uint64, "float": np.float32, "double": np.float64, "bool": np.bool_,
+    "int8_t": np.int8, "uint8_t": np.uint8, "int16_t": np.int16, "uint16_t": np.uint16,
+    "int32_t": np.int32, "uint32_t": np.uint32, "int64_t": np.int64, "uint64_t": np.uint64,
+}
+
+
+@dataclass(frozen=True)
+class KParam:
+    name: str
+    ctype: str            # e.g. "const float *"
+    is_pointer: bool
+    is_const: bool        # const pointee (read-only buffer)
+    dtype: Any            # numpy dtype of the scalar or of the pointee; None if unknown
+
+
+def _strip_comments(text: str) -> str:
+    text = re.sub(r"/\*.*?\*/", lambda m: " " * len(m.group(0)), text, flags=re.S)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def kernel_params(text: str, kernel: str) -> list[KParam] | None:
+    """Parameters of ``__global__ void kernel(...)`` read off the source, or None when the
+    signature cannot be found (then every array argument counts as writable)."""
+    text = _strip_comments(text)
+    m = re.search(r"__global__[\w\s()]*?\bvoid\s+" + re.escape(kernel) + r"\s*\(", text)
+    if not m:
+        return None
+    depth, i = 1, m.end()
+    while i < len(text) and depth:
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        i += 1
+    inner = text[m.end():i - 1].strip()
+    if not inner or inner == "void":
+        return []
+    params = []
+    for raw in inner.split(","):
+        decl = re.sub(r"\b(__restrict__|restrict|__restrict|volatile|__grid_constant__)\b", " ", raw)
+        decl = re.sub(r"(\w+)\s*\[\s*\]", r"* \1", decl)
+        is_pointer = "*" in decl
+        words = decl.replace("*", " * ").split()
+        name = words[-1] if words and words[-1] != "*" else ""
+        before_star = decl.split("*", 1)[0] if is_pointer else decl
+        base_words = [w for w in before_star.replace("*", " ").split() if w != "const"]
+        if not is_pointer and base_words and base_words[-1] == name:
+            base_words = base_words[:-1]
+        base = " ".join(base_words)
+        is_const = is_pointer and "const" in before_star.split()
+        dt = _C_SCALARS.get(base)
+        params.append(KParam(name, " ".join(raw.split()), is_pointer, is_const,
+                             np.dtype(dt) if dt is not None else None))
+    return params
+
+
+# ------------------------------------------------------------------ launch records
+
+@dataclass
+class LaunchTiming:
+    """One launch on the device; ``ms`` is the median of ``samples`` (None: not timed)."""
+    source: str
+    kernel: str
+    grid: Dim3
+    block: Dim3
+    shared_mem: int
+    ms: float | None = None
+    samples: list[float] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return {"source": self.source, "kernel": self.kernel, "grid": str(self.grid),
+                "block": str(self.block), "shared_mem": self.shared_mem, "ms": self.ms,
+                "samples_ms": self.samples}
+
+
+def throughput(ms: float | None, elements: int, nbytes: int, copy_bw: float | None) -> dict:
+    """Elements/s, GB/s (bytes that must move: inputs read once, outputs written once)
+    and the fraction of the device's measured copy bandwidth."""
+    if not ms:
+        return {"ms": ms, "elements_per_s": None, "gb_per_s": None, "frac_copy_bw": None}
+    s = ms * 1e-3
+    bw = nbytes / s
+    return {"ms": ms, "elements_per_s": elements / s, "gb_per_s": bw / 1e9,
+            "frac_copy_bw": (bw / copy_bw) if copy_bw else None}
+
+
+# ------------------------------------------------------------------ the backend
+
+_MODULES: dict = {}
+
+
+class CupyBackend:
+    """Runs the catalog's launches on the GPU through CuPy; same interface as
+    ``EmulatorBackend``.  ``launches`` holds a ``LaunchTiming`` per launch, in order.
+
+    ``timed=True``: time each launch (``warmup`` runs, then the median of ``repeat``
+    runs, buffers restored before each run); ``timed=False``: plain launches.
+    """
+
+    name = "cuda"
+
+    def __init__(self, timed: bool = False, warmup: int = 3, repeat: int = 20,
+                 options: Sequence[str] = DEFAULT_OPTIONS):
+        ok, why = available()
+        if not ok:
+            raise UsageError(f"--real needs a CUDA GPU: {why}")
+        self.cupy = _cupy()
+        self.timed = bool(timed)
+        self.warmup = int(warmup)
+        self.repeat = max(1, int(repeat))
+        self.options = tuple(options)
+        self.launches: list[LaunchTiming] = []
+
+    # ---- memory
+    def to_device(self, host: np.ndarray):
+        return self.cupy.asarray(np.ascontiguousarray(host))
+
+    def zeros(self, shape, dtype):
+        return self.cupy.zeros(shape, dtype)
+
+    def empty(self, shape, dtype):
+        return self.cupy.empty(shape, dtype)
+
+    def to_host(self, arr) -> np.ndarray:
+        if isinstance(arr, np.ndarray):
+            return arr
+        return self.cupy.asnumpy(arr)
+
+    # ---- modules
+    def module(self, source: str):
+        """The compiled RawModule of a .cu file (compiled once per process and options)."""
+        path = source_path(source)
+        try:
+            text = Path(path).read_text()
+        except OSError as exc:
+            raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+        key = (str(path), text, self.options)
+        if key not in _MODULES:
+            cupy = self.cupy
+            opts = self.options + (f"-I{Path(path).resolve().parent}",)
+            mod = cupy.RawModule(code=text, options=opts)
+            try:
+                mod.compile()
+            except cupy.cuda.compiler.CompilationError as exc:
+                raise CompileError(f"NVRTC rejected {Path(path).name}:\n"
+                                   f"{_nvrtc_log(exc, str(path))}") from None
+            _MODULES[key] = (mod, text)
+        return _MODULES[key]
+
+    def total_ms(self) -> float | None:
+        """Sum of the timed launches' medians (None if any launch was not timed)."""
+        ms = [t.ms for t in self.launches]
+        return sum(ms) if ms and all(m is not None for m in ms) else None
+
+    # ---- launch
+    def launch(self, source: str, kernel: str, grid, block, args: Sequence[Any],
+               shared_mem: int = 0) -> None:
+        cupy = self.cupy
+        cfg = LaunchConfig(Dim3.of(grid), Dim3.of(block), int(shared_mem))
+        cfg.validate()
+        mod, text = self.module(source)
+        try:
+            fn = mod.get_function(kernel)
+        except Exception:
+            raise UsageError(f"no kernel named {kernel!r} in {Path(source_path(source)).name} "
+                             f"(kernels must be extern \"C\")") from None
+        params = kernel_params(text, kernel)
+        kargs = self._convert_args(kernel, params, args)
+        if cfg.shared_mem > 48 * 1024:
+            fn.max_dynamic_shared_size_bytes = cfg.shared_mem
+        g, b = cfg.grid.as_tuple(), cfg.block.as_tuple()
+
+        def run():
+            fn(g, b, kargs, shared_mem=cfg.shared_mem)
+
+        rec = LaunchTiming(str(source), kernel, cfg.grid, cfg.block, cfg.shared_mem)
+        try:
+            if self.timed:
+                writable = [a for a, p in zip(kargs, params or [None] * len(kargs))
+                            if isinstance(a, cupy.ndarray) and not (p is not None and p.is_const)]
+                snaps = [a.copy() for a in writable]
+
+                def restore():
+                    for a, s in zip(writable, snaps):
+                        a.data.copy_from_device_async(s.data, a.nbytes)
+
+                rec.samples = time_gpu_samples(run, self.warmup, self.repeat, before=restore)
+                rec.ms = statistics.median(rec.samples)
+                del snaps
+            else:
+                run()
+            cupy.cuda.get_current_stream().synchronize()
+        except cupy.cuda.driver.CUDADriverError as exc:
+            raise LaunchError(f"{kernel}{cfg} failed on the GPU: {_short(exc)}",
+                              tool="cuda") from None
+        except cupy.cuda.runtime.CUDARuntimeError as exc:
+            raise LaunchError(f"{kernel}{cfg} failed on the GPU: {_short(exc)}",
+                              tool="cuda") from None
+        self.launches.append(rec)
+
+    def _convert_args(self, kernel: str, params: list[KParam] | None, args: Sequence[Any]):
+        cupy = self.cupy
+        if params is not None and len(params) != len(args):
+            raise UsageError(f"{kernel} takes {len(params)} arguments, got {len(args)}")
+        out = []
+        for k, a in enumerate(args):
+            p = params[k] if params is not None else None
+            if isinstance(a, cupy.ndarray):
+                if p is not None and not p.is_pointer:
+                    raise UsageError(f"{kernel}: argument {k + 1} ({p.ctype}) is a scalar, "
+                                     f"got an array")
+                out.append(a)
+                continue
+            if isinstance(a, np.ndarray) and a.ndim > 0:
+                raise UsageError(f"{kernel}: argument {k + 1} is a host array; "
+                                 f"pass backend.to_device(...)")
+            if p is not None and p.is_pointer:
+                raise UsageError(f"{kernel}: argument {k + 1} ({p.ctype}) is a pointer, "
+                                 f"got {type(a).__name__}")
+            if p is not None and p.dtype is not None:
+                out.append(p.dtype.type(a))
+            elif isinstance(a, (np.generic, np.ndarray)):
+                out.append(a)
+            elif isinstance(a, bool):
+                out.append(np.bool_(a))
+            elif isinstance(a, int):
+                out.append(np.int32(a))
+            elif isinstance(a, float):
+                out.append(np.float32(a))
+            else:
+                raise UsageError(f"{kernel}: cannot pass {type(a).__name__} as argument {k + 1}")
+        return tuple(out)
+
+
+def _nvrtc_log(exc, filename: str = "") -> str:
+    """NVRTC's messages from a CompilationError, with its program name replaced by the
+    .cu file's name and ``name(line): error`` turned into ``name:line: error``."""
+    text = str(exc).strip()
+    out = []
+    for ln in text.splitlines():
+        m = re.match(r"^\s*(\S+?\.(?:cu|cuh|h))\((\d+)\):\s*(.*)$", ln)
+        if m:
+            name = filename if filename and m.group(1).endswith(".cu") else m.group(1)
+            ln = f"{name}:{m.group(2)}: {m.group(3)}"
+        out.append(ln)
+    return "\n".join(out[:24])
