@@ -65,7 +65,17 @@ def preprocess(text: str, filename: str) -> str:
     p.write(out)
     if errors:
         raise errors[0]
-    return out.getvalue()
+    text = out.getvalue()
+    # pcpp may spell the main file's name relative to the working directory: keep ours
+    import os
+    target = os.path.abspath(filename) if filename else None
+
+    def fix(m):
+        name = m.group(2)
+        if target and os.path.abspath(name) == target:
+            name = filename
+        return f'{m.group(1)}"{name}"'
+    return re.sub(r'^(\s*#\s*line\s+\d+\s+)"([^"]*)"', fix, text, flags=re.M)
 
 
 _CPP_WORDS = [

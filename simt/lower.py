@@ -68,6 +68,7 @@ class LVal:
     addr: object = None           # operand holding the address (mem)
     fields: list | None = None    # vreg: the field registers
     name: str = ""
+    const: bool = False           # reached through a pointer to const
 
 
 @dataclass
@@ -90,6 +91,24 @@ def _coord(node, file: str) -> Coord:
     if c is None:
         return Coord(file, 0)
     return Coord(c.file or file, c.line or 0, c.column or 0)
+
+
+def _assigned_names(body) -> set[str]:
+    """Names assigned to (=, op=, ++, --) anywhere in a function body."""
+    out: set[str] = set()
+
+    class V(c_ast.NodeVisitor):
+        def visit_Assignment(self, n):
+            if isinstance(n.lvalue, c_ast.ID):
+                out.add(n.lvalue.name)
+            self.generic_visit(n)
+
+        def visit_UnaryOp(self, n):
+            if n.op in ("++", "--", "p++", "p--") and isinstance(n.expr, c_ast.ID):
+                out.add(n.expr.name)
+            self.generic_visit(n)
+    V().visit(body)
+    return out
 
 
 class Lowerer:
@@ -251,6 +270,7 @@ class KernelBuilder:
         if self.ctype(ftype.type, allow_void=True) != T.VOID:
             raise self.err("a __global__ function must return void", decl)
         params = []
+        assigned = _assigned_names(fdef.body)
         for p in (ftype.args.params if ftype.args else []):
             if isinstance(p, c_ast.EllipsisParam):
                 raise self.err("variadic kernels are not allowed", p)
@@ -266,7 +286,12 @@ class KernelBuilder:
             u = self.uniform(f"param:{p.name}", T.storage_dtype(pt))
             u.name = p.name
             params.append(Param(p.name, pt, u))
-            self.declare(p.name, Sym("param", pt, u), p)
+            if p.name in assigned:      # a parameter the body modifies is a local copy
+                r = self.reg(T.storage_dtype(pt), True, p.name)
+                self.emit(Op.MOV, p, dst=r, args=(u,))
+                self.declare(p.name, Sym("var", pt, r), p)
+            else:
+                self.declare(p.name, Sym("param", pt, u), p)
         self.stmt(fdef.body)
         self.emit(Op.EXIT, Coord(self.file, self.code[-1].coord.line if self.code else decl.coord.line))
         # dynamic shared memory starts after the static arrays
@@ -565,6 +590,9 @@ class KernelBuilder:
             raise self.err("expression must be a modifiable lvalue", node)
         if isinstance(v.ctype, Array):
             raise self.err("expression must be a modifiable lvalue (arrays are not assignable)", node)
+        if v.const:
+            raise self.err("expression must be a modifiable lvalue (it is reached through a "
+                           "pointer to const)", node)
         return v
 
     def store(self, lv: LVal, v: Val, node):
@@ -727,7 +755,7 @@ class KernelBuilder:
             b, i = i, b
         if not isinstance(b.ctype, Pointer):
             raise self.err("expression must have pointer-to-object type", node)
-        return LVal(b.ctype.base, "mem", addr=self.index_addr(b, i, node))
+        return LVal(b.ctype.base, "mem", addr=self.index_addr(b, i, node), const=b.ctype.const)
 
     def e_UnaryOp(self, node):
         op = node.op
@@ -753,7 +781,7 @@ class KernelBuilder:
                 raise self.err('operand of "*" must be a pointer', node)
             if p.ctype.base == T.VOID:
                 raise self.err("a void* cannot be dereferenced", node)
-            return LVal(p.ctype.base, "mem", addr=p.op)
+            return LVal(p.ctype.base, "mem", addr=p.op, const=p.ctype.const)
         if op in ("++", "--", "p++", "p--"):
             return self.incdec(node, op[-2:], prefix=not op.startswith("p"))
         v = self.rvalue(node.expr)
@@ -1020,8 +1048,6 @@ class KernelBuilder:
 
     def e_Assignment(self, node):
         lv = self.lvalue(node.lvalue)
-        if getattr(lv.ctype, "const", False):
-            raise self.err("expression must be a modifiable lvalue", node)
         op = node.op
         if op == "=":
             v = self.convert(self.rvalue(node.rvalue), lv.ctype, node.rvalue, assign=True)

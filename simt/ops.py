@@ -21,7 +21,7 @@ def _cdiv(a, b):
     q = np.floor_divide(a, b)
     if a.dtype.kind == "i":
         r = a - q * b
-        fix = (r != 0) & ((r < 0) != (b < 0))
+        fix = (r != 0) & ((a < 0) != (b < 0))
         q = q + fix.astype(a.dtype)
     return q.astype(a.dtype, copy=False)
 

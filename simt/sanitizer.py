@@ -104,19 +104,33 @@ class Sanitizer:
             self.r_pc[ux] = pc
             del rt, seg
             return
-        # store
-        wt = self.w_thr[x]
-        waw = (wt >= 0) & (wt != t)
-        if waw.any():
-            self._record("WAW", self.w_pc[x[waw]], pc)
-        rt = self.r_thr[x]
-        war = (rt == -2) | ((rt >= 0) & (rt != t))
-        if war.any():
-            self._record("WAR", self.r_pc[x[war]], pc)
-        # several threads writing one word in this very instruction
-        order = np.argsort(x, kind="stable")
+        # store: as if the warps of the step wrote one after another in warp order; the
+        # lanes of one warp write at once (each sees the state before the instruction)
+        order = np.lexsort((t, x))
         xs, ts = x[order], t[order]
-        dup = (xs[1:] == xs[:-1]) & (ts[1:] != ts[:-1])
+        warp = ts // 32
+        n = len(xs)
+        new_x = np.ones(n, bool)
+        new_x[1:] = xs[1:] != xs[:-1]
+        new_run = new_x.copy()
+        new_run[1:] |= warp[1:] != warp[:-1]
+        run_id = np.cumsum(new_run) - 1
+        run_start = np.flatnonzero(new_run)
+        run_last = np.r_[run_start[1:], n] - 1
+        first_run = new_x[run_start][run_id]          # element belongs to its word's first warp
+        prev_t = ts[np.maximum(run_start[run_id] - 1, 0)]
+        pre_w = np.where(first_run, self.w_thr[xs], prev_t)
+        pre_wpc = np.where(first_run, self.w_pc[xs], pc)
+        pre_r = np.where(first_run, self.r_thr[xs], -1)
+        pre_rpc = self.r_pc[xs]
+        waw = (pre_w >= 0) & (pre_w != ts)
+        if waw.any():
+            self._record("WAW", pre_wpc[waw], pc)
+        war = (pre_r == -2) | ((pre_r >= 0) & (pre_r != ts))
+        if war.any():
+            self._record("WAR", pre_rpc[war], pc)
+        # lanes of one warp writing the same word in this instruction
+        dup = ~new_run[1:] & (ts[1:] != ts[:-1])
         if dup.any():
             self.hazards[("WAW", pc, pc)] += int(np.count_nonzero(dup))
         self.w_thr[x] = t

@@ -1,0 +1,116 @@
+"""Bad input ends in a clear SimtError naming file:line:col (or the argument)."""
+import numpy as np
+import pytest
+
+import simt
+from kern import run
+
+I32 = np.int32
+
+
+def compile_error(src):
+    with pytest.raises(simt.CompileError) as e:
+        m = simt.Module.from_source(src, "bad.cu")
+        m.check_all()
+    return str(e.value)
+
+
+@pytest.mark.parametrize("src,where,words", [
+    ('__global__ void k(int *a) {\n  a[0] = ;\n}', "bad.cu:2:", "before ';'"),
+    ('__global__ void k(int *a) {\n  a[0] = 1\n}', "bad.cu:3:1", "syntax error"),
+    ('template <typename T>\n__global__ void k(T *a) {}', "bad.cu:1:1", "templates"),
+    ('__global__ void k(int &a) {}', "bad.cu:1:23", "references"),
+    ('__global__ void k(float *a) {\n  a[0] = static_cast<float>(1);\n}', "bad.cu:2:10", "C++ casts"),
+    ('__global__ void k(int *a) {\n  a[0] = missing + 1;\n}', "bad.cu:2:10", 'identifier "missing" is undefined'),
+    ('__global__ void k(int *a) {\n  a[0] = nofunc(1);\n}', "bad.cu:2:10", 'identifier "nofunc" is undefined'),
+    ('__global__ void k(float *a) {\n  atomicCAS(a, 1, 2);\n}', "bad.cu:2:3",
+     'no instance of overloaded function "atomicCAS"'),
+    ('__global__ void k(float *a, int *b) {\n  b = a;\n}', "bad.cu:2:7", 'cannot be assigned'),
+    ('__global__ void k(const int *a) {\n  a[0] = 1;\n}', "bad.cu:2:3", 'modifiable lvalue'),
+    ('__global__ void k(int *a) {\n  switch (a[0]) { default: break; }\n}', "bad.cu:2:3", "switch"),
+    ('__device__ int f(int x) { return f(x); }\n__global__ void k(int *a) { a[0] = f(1); }', "bad.cu:1:",
+     "recursive"),
+    ('__global__ void k(int *a) {\n  __shared__ float big[20000];\n  big[0] = 1; a[0] = big[0];\n}',
+     "bad.cu:1:17", "48 KiB"),
+    ('__global__ void k(int *a) {\n  int x; int *p = &x;\n}', "bad.cu:2:", "address of local"),
+])
+def test_compile_errors_name_the_place(src, where, words):
+    msg = compile_error(src)
+    assert msg.startswith(where), msg
+    assert words in msg, msg
+
+
+def test_seed_004_float_atomic_mul_as_written_is_rejected():
+    from kernels_cuda.backend import KERNEL_DIR
+    path = KERNEL_DIR / "broken" / "atomic_mul_float_as_written.cu"
+    m = simt.Module.from_file(path)
+    with pytest.raises(simt.CompileError) as e:
+        m.check_all()
+    assert 'no instance of overloaded function "atomicCAS"' in str(e.value)
+    assert "(float *, int, int)" in str(e.value)
+    assert str(e.value).startswith(f"{path}:")
+
+
+def test_out_of_bounds_names_thread_block_line_and_distance():
+    src = '__global__ void k(int *a, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  a[i] = i;\n}'
+    with pytest.raises(simt.LaunchError) as e:
+        run(src, "k", 2, 64, [np.zeros(100, I32), I32(100)])
+    msg = str(e.value)
+    assert msg.startswith("t.cu:3:3:") and e.value.tool == "memcheck"
+    assert "thread (36, 0, 0) in block (1, 0, 0)" in msg
+    assert "0 bytes after the end of" in msg and "400 bytes" in msg
+
+
+def test_shared_out_of_bounds():
+    src = '__global__ void k(int *a) {\n  __shared__ int s[32];\n  s[threadIdx.x + 1] = 1;\n  a[0] = s[0];\n}'
+    with pytest.raises(simt.LaunchError) as e:
+        run(src, "k", 1, 32, [np.zeros(1, I32)])
+    assert "t.cu:3:3" in str(e.value) and "__shared__ write" in str(e.value)
+    assert "thread (31, 0, 0)" in str(e.value)
+
+
+def test_misaligned_access():
+    src = '__global__ void k(char *a) {\n  int *p = (int *)(a + 1);\n  p[threadIdx.x] = 1;\n}'
+    with pytest.raises(simt.LaunchError) as e:
+        run(src, "k", 1, 32, [np.zeros(256, np.int8)])
+    assert "misaligned" in str(e.value) and "t.cu:3:3" in str(e.value)
+
+
+def test_syncthreads_in_divergent_code_is_an_error_not_a_hang():
+    src = ('__global__ void k(int *a) {\n  if (threadIdx.x % 2)\n    __syncthreads();\n'
+           '  a[threadIdx.x] = 1;\n}')
+    with pytest.raises(simt.LaunchError) as e:
+        run(src, "k", 1, 64, [np.zeros(64, I32)])
+    assert e.value.tool == "synccheck" and str(e.value).startswith("t.cu:3:5")
+    src2 = ('__global__ void k(int *a) {\n  if (threadIdx.x < 64) {\n    __syncthreads();\n  }\n'
+            '  a[threadIdx.x] = 1;\n}')
+    with pytest.raises(simt.LaunchError) as e:
+        run(src2, "k", 1, 256, [np.zeros(256, I32)])
+    assert e.value.tool == "synccheck" and "t.cu:3:5" in str(e.value)
+    assert "reached by only 2 of the 8 warps" in str(e.value)
+
+
+def test_early_return_before_barrier_is_allowed():
+    src = ('__global__ void k(int *a, int n) {\n  int i = threadIdx.x;\n  if (i >= n) return;\n'
+           '  __syncthreads();\n  a[i] = 1;\n}')
+    (a, _), _ = run(src, "k", 1, 64, [np.zeros(64, I32), I32(40)])
+    assert a.sum() == 40
+
+
+def test_infinite_loop_hits_step_budget_with_line():
+    src = '__global__ void k(int *a) {\n  int i = 0;\n  while (a[0] == 0) {\n    i++;\n  }\n}'
+    with pytest.raises(simt.LaunchError) as e:
+        run(src, "k", 1, 32, [np.zeros(1, I32)], step_budget=2000)
+    assert "step budget" in str(e.value) and "t.cu:" in str(e.value)
+
+
+def test_launch_config_and_argument_errors():
+    src = '__global__ void k(int *a, int n) { a[0] = n; }'
+    with pytest.raises(simt.UsageError, match="1024"):
+        run(src, "k", 1, 2048, [np.zeros(1, I32), I32(1)])
+    with pytest.raises(simt.UsageError, match=r"takes 2 arguments, got 1"):
+        run(src, "k", 1, 32, [np.zeros(1, I32)])
+    with pytest.raises(simt.UsageError, match="no kernel named 'nope'"):
+        simt.Module.from_source(src, "t.cu").get_function("nope")
+    with pytest.raises(simt.UsageError, match="no such file"):
+        simt.Module.from_file("/nonexistent/k.cu")
