@@ -190,7 +190,7 @@ def bench_spmv(cupy, scale, bw):
         bound = absA @ cupy.abs(xd.astype(cupy.float64)) + 1e-30
         err = float(cupy.max(cupy.abs(yd - y64) / bound))
         cerr = float(cupy.max(cupy.abs((A @ xd) - y64) / bound))
-        check = ("ok" if err < 1e-5 else "BAD") + f" max err/(|A||x|) {err:.1e} (cupyx {cerr:.1e})"
+        check = ("ok" if err < 1e-4 else "BAD") + f" max err/(|A||x|) {err:.1e} (cupyx {cerr:.1e})"
         nnz = len(h["vals"])
         nbytes = 8 * nnz + 4 * (nr + 1) + 4 * kw["cols"] + 4 * nr
         plan = ", ".join(f"{len(r)} rows x {g} lanes" for r, g in fam_best.spmv_plan(h["row_ptr"]))

@@ -400,19 +400,27 @@ __global__ void spmv_csr_vector(const int* __restrict__ rows, int count,
         row = rows[slot];
         int end = row_ptr[row + 1];
         int j = row_ptr[row] + lane;
-        // two independent loads of each in flight; `sum += a * b` is one fused
+        // four independent loads of each in flight; `sum += a * b` is one fused
         // multiply-add on the GPU (nvcc's default -fmad=true) and in the emulator
-        while (j + group < end) {
+        while (j + 3 * group < end) {
             float a0 = vals[j];
             float a1 = vals[j + group];
+            float a2 = vals[j + 2 * group];
+            float a3 = vals[j + 3 * group];
             float x0 = x[col_idx[j]];
             float x1 = x[col_idx[j + group]];
+            float x2 = x[col_idx[j + 2 * group]];
+            float x3 = x[col_idx[j + 3 * group]];
             sum += a0 * x0;
             sum += a1 * x1;
-            j += 2 * group;
+            sum += a2 * x2;
+            sum += a3 * x3;
+            j += 4 * group;
         }
-        if (j < end)
+        while (j < end) {
             sum += vals[j] * x[col_idx[j]];
+            j += group;
+        }
     }
     int width = group < 32 ? group : 32;
     for (int off = width >> 1; off > 0; off >>= 1)

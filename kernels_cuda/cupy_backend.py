@@ -123,7 +123,7 @@ def copy_bandwidth(nbytes: int = 1 << 30, repeat: int = 10) -> float:
         dst = cupy.empty_like(src)
 
         def copy():
-            dst.data.copy_from_device_async(src.data, nbytes)
+            dst.data.copy_from_device_async(src.data, nbytes, cupy.cuda.get_current_stream())
 
         ms = time_gpu(copy, warmup=3, repeat=repeat)
         _COPY_BW = 2.0 * nbytes / (ms * 1e-3)
@@ -320,7 +320,10 @@ class CupyBackend:
             opts = self.options + (f"-I{Path(path).resolve().parent}",)
             mod = cupy.RawModule(code=text, options=opts)
             try:
-                mod.compile()
+                if hasattr(mod, "compile"):
+                    mod.compile()
+                else:                       # old CuPy: compiling happens on first use
+                    mod.get_function(_first_kernel(text))
             except cupy.cuda.compiler.CompilationError as exc:
                 raise CompileError(f"NVRTC rejected {Path(path).name}:\n"
                                    f"{_nvrtc_log(exc, str(path))}") from None
@@ -361,8 +364,9 @@ class CupyBackend:
                 snaps = [a.copy() for a in writable]
 
                 def restore():
+                    stream = cupy.cuda.get_current_stream()
                     for a, s in zip(writable, snaps):
-                        a.data.copy_from_device_async(s.data, a.nbytes)
+                        a.data.copy_from_device_async(s.data, a.nbytes, stream)
 
                 rec.samples = time_gpu_samples(run, self.warmup, self.repeat, before=restore)
                 rec.ms = statistics.median(rec.samples)
@@ -410,6 +414,11 @@ class CupyBackend:
             else:
                 raise UsageError(f"{kernel}: cannot pass {type(a).__name__} as argument {k + 1}")
         return tuple(out)
+
+
+def _first_kernel(text: str) -> str:
+    m = re.search(r"__global__[\w\s()]*?\bvoid\s+(\w+)\s*\(", _strip_comments(text))
+    return m.group(1) if m else "_"
 
 
 def _nvrtc_log(exc, filename: str = "") -> str:

@@ -363,7 +363,7 @@ register(Entry(
         "vals and col_idx, and a warp waits for its longest row. Here a group of lanes "
         "shares a row (a whole warp for rows of ~100 non-zeros and more, the classic CSR "
         "vector kernel), so consecutive lanes read consecutive non-zeros (coalesced), each "
-        "with two products in flight, and the group adds its partial sums with "
+        "with four products in flight, and the group adds its partial sums with "
         "__shfl_down_sync. The host looks at the row lengths once: short rows get 2..32 "
         "lanes, rows far longer than the rest go to a second launch with up to 1024 lanes "
         "(several warps, combined in shared memory), so one long row no longer holds up a "
