@@ -415,7 +415,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--n", type=int, default=None)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--timed", action="store_true")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the rows as JSON")
+    p.add_argument("--out", default=None, help="also write the rows as JSON to this file")
     a = p.parse_args(argv)
     try:
         rows = run_check(a.ids, n=a.n, seed=a.seed, timed=a.timed,
@@ -423,8 +424,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SimtError as err:
         print(f"simt: {err}", file=sys.stderr)
         return 2
+    import json
+    if a.out:
+        from kernels_cuda.cupy_backend import device_name
+        with open(a.out, "w") as f:
+            json.dump({"device": device_name(), "seed": a.seed, "n": a.n,
+                       "rows": [r.as_dict() for r in rows]}, f, indent=1, default=str)
     if a.json:
-        import json
         print(json.dumps([r.as_dict() for r in rows], indent=1, default=str))
     else:
         print(format_check_table(rows))
