@@ -8,10 +8,11 @@ from .launch import Dim3, LaunchConfig
 from .lower import Param
 from .memory import Device, DeviceArray
 from .module import Finding, Kernel, Launch, LaunchResult, Module, POLICIES
+from .stepper import StepEvent, Stepper, WarpState
 
 __all__ = ["CompileError", "Coord", "LaunchError", "SimtError", "UsageError", "Dim3",
            "LaunchConfig", "Param", "Device", "DeviceArray", "Finding", "Kernel", "Launch",
-           "LaunchResult", "Module", "POLICIES", "load"]
+           "LaunchResult", "Module", "POLICIES", "load", "Stepper", "StepEvent", "WarpState"]
 __version__ = "0.1.0"
 
 
