@@ -122,6 +122,8 @@ class Kernel:
         self.module = module
         self.ir = ir
         self.name = ir.name
+        from .regalloc import compact
+        compact(ir)
         for pc, ins in enumerate(ir.code):
             ins.pc = pc
         if ir.static_shared > MAX_STATIC_SHARED:

@@ -1,0 +1,53 @@
+"""Reuse register slots of temporaries (linear scan over the flat IR).
+
+Lowering gives every temporary its own register; a big kernel has hundreds, and each
+is an array of one value per lane of the batch.  A temporary lives from its definition
+to its last use, both inside one statement of structured code, so its live range is an
+interval of the instruction list; temporaries whose intervals do not overlap share a
+slot (slots are per lane, so warps at different instructions never collide).  Named
+variables and built-ins keep their own slots.
+"""
+from __future__ import annotations
+
+from .ir import KernelIR, Reg
+
+
+def _regs_of(x):
+    if isinstance(x, Reg):
+        yield x
+    elif isinstance(x, (list, tuple)):
+        for y in x:
+            if isinstance(y, Reg):
+                yield y
+
+
+def compact(ir: KernelIR) -> None:
+    first: dict[int, int] = {}
+    last: dict[int, int] = {}
+    byid: dict[int, Reg] = {}
+    for pc, ins in enumerate(ir.code):
+        for r in list(_regs_of(ins.args)) + list(_regs_of(ins.dst)) + list(_regs_of(ins.ereg)):
+            k = id(r)
+            byid[k] = r
+            first.setdefault(k, pc)
+            last[k] = pc
+    pinned = [r for r in ir.regs if r.is_var or r.builtin]
+    temps = sorted((k for k, r in byid.items() if not (r.is_var or r.builtin)), key=lambda k: first[k])
+    slots: list[Reg] = []
+    for r in pinned:
+        r.slot = len(slots)
+        slots.append(r)
+    busy: dict[str, list[list[int]]] = {}      # dtype -> [[slot, busy_until], ...]
+    for k in temps:
+        r = byid[k]
+        pool = busy.setdefault(r.dtype.str, [])
+        for entry in pool:
+            if entry[1] < first[k]:
+                r.slot = entry[0]
+                entry[1] = last[k]
+                break
+        else:
+            r.slot = len(slots)
+            slots.append(r)
+            pool.append([r.slot, last[k]])
+    ir.regs = slots
