@@ -102,11 +102,17 @@ def bench_reduction(cupy, n, bw, sweep):
     return rows
 
 
-def bench_scan(cupy, n, bw):
+def bench_scan(cupy, n, bw, sweep):
     rng = np.random.default_rng(2)
     xh = rng.random(n, dtype=np.float32)
     xd = cupy.asarray(xh)
     ref_ms = builtin_ms(lambda: cupy.cumsum(xd))
+    if sweep:
+        for blk in (128, 512, 1024):
+            fam_best.SCAN_BLOCK = blk
+            _, ms_alt, _ = run_best("scan/decoupled-lookback", {"x": xh})
+            log(f"  scan: block {blk} (tile {16 * blk}): {ms_alt:.4f} ms (cupy {ref_ms:.4f})")
+        fam_best.SCAN_BLOCK = None
     out, ms, launches = run_best("scan/decoupled-lookback", {"x": xh})
     yd = cupy.asarray(out["y"])
     y64 = cupy.cumsum(xd, dtype=cupy.float64)
@@ -164,7 +170,7 @@ def make_csr(cupy, rows, cols, mean_len, long_rows=0, long_len=0, seed=4):
     return host
 
 
-def bench_spmv(cupy, scale, bw):
+def bench_spmv(cupy, scale, bw, sweep):
     import cupyx.scipy.sparse as sp
     cases = [
         ("short rows: 2^22 x 2^22, ~16 nnz/row", dict(rows=(1 << 22) // scale, cols=(1 << 22) // scale, mean_len=16)),
@@ -182,6 +188,15 @@ def bench_spmv(cupy, scale, bw):
                            cupy.asarray(h["row_ptr"])), shape=(nr, kw["cols"]))
         xd = cupy.asarray(h["x"])
         ref_ms = builtin_ms(lambda: A @ xd)
+        keep = fam_best.SPMV_NNZ_PER_LANE
+        if sweep:
+            for per_lane in (1.0, 2.0, 8.0):
+                fam_best.SPMV_NNZ_PER_LANE = per_lane
+                _, ms_alt, _ = run_best("spmv/csr-vector", h)
+                plan = ", ".join(f"{len(p.rows)}x{p.group}" for p in fam_best.spmv_plan(h["row_ptr"]))
+                log(f"  spmv/{name}: {per_lane:g} nnz per lane ({plan}): {ms_alt:.4f} ms "
+                    f"(cupyx {ref_ms:.4f})")
+            fam_best.SPMV_NNZ_PER_LANE = keep
         out, ms, launches = run_best("spmv/csr-vector", h)
         yd = cupy.asarray(out["y"])
         A64 = A.astype(cupy.float64)
@@ -193,7 +208,8 @@ def bench_spmv(cupy, scale, bw):
         check = ("ok" if err < 1e-4 else "BAD") + f" max err/(|A||x|) {err:.1e} (cupyx {cerr:.1e})"
         nnz = len(h["vals"])
         nbytes = 8 * nnz + 4 * (nr + 1) + 4 * kw["cols"] + 4 * nr
-        plan = ", ".join(f"{len(r)} rows x {g} lanes" for r, g in fam_best.spmv_plan(h["row_ptr"]))
+        plan = ", ".join(f"{len(p.rows)} rows x {p.group} lanes"
+                         for p in fam_best.spmv_plan(h["row_ptr"]))
         rows.append(row("spmv", name + (f" (/{scale})" if scale > 1 else ""), nnz, nbytes, ms,
                         ref_ms, bw, check, launches, note=plan))
         del A, A64, absA, xd, yd, y64, bound
@@ -255,11 +271,11 @@ def main(argv=None) -> int:
             if fam == "reduction":
                 rows += bench_reduction(cupy, (1 << 28) // scale, bw, a.sweep)
             elif fam == "scan":
-                rows += bench_scan(cupy, (1 << 28) // scale, bw)
+                rows += bench_scan(cupy, (1 << 28) // scale, bw, a.sweep)
             elif fam == "histogram":
                 rows += bench_histogram(cupy, (1 << 26) // scale, bw, a.sweep)
             elif fam == "spmv":
-                rows += bench_spmv(cupy, scale, bw)
+                rows += bench_spmv(cupy, scale, bw, a.sweep)
         except Exception as err:  # report and go on: one family must not hide the rest
             log(f"  {fam} FAILED: {type(err).__name__}: {err}")
         cupy.get_default_memory_pool().free_all_blocks()

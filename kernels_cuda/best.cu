@@ -115,25 +115,34 @@ __global__ void reduce_best(const float* __restrict__ in, float* partials,
 // store is a coalesced 16-byte access.  A row is scanned inside each float4, then across
 // the lanes with __shfl_up_sync; rows are chained inside the warp, warps through shared
 // memory.  Tiles are numbered by an atomic ticket (in the order blocks start, so a block
-// only ever waits for blocks that are already running).  As soon as a tile knows its own
-// sum it publishes it (flag 1, aggregate); warp 0 then looks back over the 32 tiles
-// before it at once: each lane spins until its tile has published something, and the
-// window's sums are added up to the nearest tile that has published its inclusive
-// prefix (flag 2).  The tile publishes its own inclusive prefix and adds the exclusive
-// prefix to its values.
+// only ever waits for blocks that are already running).
 //
-// scan_init must run first (it clears the flags and the ticket), as CUB's scan runs an
-// init kernel.  Launch scan_lookback with ceil(n / (16 * blockDim.x)) blocks;
+// Each tile has one 64-bit status word: a flag in the high half (0: nothing yet,
+// 1: the tile's own sum, 2: its inclusive prefix) and the float's bits in the low half.
+// Flag and value travel in one aligned 8-byte store, which no reader can see half-done,
+// so no __threadfence() is needed between them and a reader needs one load, not two.
+// As soon as a tile knows its own sum it publishes it (flag 1); warp 0 then looks back
+// over the 32 tiles before it at once: each lane spins until its tile has published
+// something, and the window's sums are added up to the nearest tile that has published
+// its inclusive prefix (flag 2), moving 32 tiles further back if none has.  The tile
+// publishes its own inclusive prefix (flag 2) and adds the exclusive prefix to its values.
+//
+// scan_init must run first (it clears the status words and the ticket), as CUB's scan
+// runs an init kernel.  Launch scan_lookback with ceil(n / (16 * blockDim.x)) blocks;
 // blockDim.x a multiple of 32 (<= 1024); in and out 16-byte aligned.
 // =====================================================================================
-__global__ void scan_init(int* flags, int* tile_counter, int num_tiles)
+__global__ void scan_init(unsigned long long* status, int* tile_counter, int num_tiles)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < num_tiles)
-        flags[i] = 0;
+        status[i] = 0ull;
     if (i == 0)
         tile_counter[0] = 0;
 }
+
+// a status word: flag (1 or 2) above the bits of the float v
+#define SCAN_STATUS(flag, v) \
+    ((((unsigned long long)(flag)) << 32) | (unsigned long long)(unsigned int)__float_as_int(v))
 
 // load float4 number i of in[0..n) (zeros past the end)
 #define SCAN_LOAD(v, i)                                                   \
@@ -179,8 +188,8 @@ __global__ void scan_init(int* flags, int* tile_counter, int num_tiles)
     v.z = p + v.z;                                                        \
     v.w = p + v.w;
 
-__global__ void scan_lookback(const float* __restrict__ in, float* out, int* flags,
-                              float* aggs, float* incls, int* tile_counter, int n)
+__global__ void scan_lookback(const float* __restrict__ in, float* out,
+                              unsigned long long* status, int* tile_counter, int n)
 {
     __shared__ float warp_tot[32];
     __shared__ float tile_excl[1];
@@ -238,18 +247,13 @@ __global__ void scan_lookback(const float* __restrict__ in, float* out, int* fla
 
     if (warp == 0) {
         float excl = 0.0f;
+        volatile unsigned long long* vstatus = (volatile unsigned long long*)status;
         if (tile == 0) {
-            if (lane == 0) {
-                incls[0] = agg;
-                __threadfence();
-                ((volatile int*)flags)[0] = 2;
-            }
+            if (lane == 0)
+                vstatus[0] = SCAN_STATUS(2, agg);
         } else {
-            if (lane == 0) {
-                aggs[tile] = agg;                   // publish the aggregate early
-                __threadfence();
-                ((volatile int*)flags)[tile] = 1;
-            }
+            if (lane == 0)
+                vstatus[tile] = SCAN_STATUS(1, agg);   // publish the aggregate early
             int look = tile - 1;
             while (1) {
                 // lane k looks at tile look - k; tiles before 0 count as prefix 0
@@ -257,14 +261,12 @@ __global__ void scan_lookback(const float* __restrict__ in, float* out, int* fla
                 int flag = 2;
                 float val = 0.0f;
                 if (idx >= 0) {
+                    unsigned long long st;
                     do {
-                        flag = ((volatile int*)flags)[idx];
-                    } while (flag == 0);
-                    __threadfence();
-                    if (flag == 2)
-                        val = ((volatile float*)incls)[idx];
-                    else
-                        val = ((volatile float*)aggs)[idx];
+                        st = vstatus[idx];
+                    } while ((st >> 32) == 0ull);
+                    flag = (int)(st >> 32);
+                    val = __int_as_float((int)(unsigned int)(st & 0xffffffffull));
                 }
                 unsigned int pmask = __ballot_sync(FULL_MASK, flag == 2);
                 // only tiles up to the nearest inclusive prefix count
@@ -278,11 +280,8 @@ __global__ void scan_lookback(const float* __restrict__ in, float* out, int* fla
                     break;
                 look -= 32;
             }
-            if (lane == 0) {
-                incls[tile] = excl + agg;
-                __threadfence();
-                ((volatile int*)flags)[tile] = 2;
-            }
+            if (lane == 0)
+                vstatus[tile] = SCAN_STATUS(2, excl + agg);
         }
         if (lane == 0)
             tile_excl[0] = excl;
@@ -374,17 +373,20 @@ __global__ void histogram_best(const int* __restrict__ data, int* hist, int n)
 }
 
 // =====================================================================================
-// spmv_csr_vector: y[row] = sum_j vals[j] * x[col_idx[j]] for row in rows[0..count).
+// spmv_csr_vector: y[row] = sum_j vals[j] * x[col_idx[j]].
 // `group` threads (a power of two, 1..1024) share one row: 32 is the classic "CSR
 // vector" (one warp per row: coalesced reads of vals and col_idx), fewer for short
 // rows, several warps for very long rows.  The group's lanes add strided partial sums,
 // reduce them with __shfl_down_sync, and groups wider than a warp add their warps'
-// sums through shared memory, all in a fixed order.  The host sorts rows into a short
-// and a long list and launches once per list with a group size to match.
+// sums through shared memory, all in a fixed order.
+// Rows: with use_rows == 0, slot k is row k for k < count, and rows longer than max_len
+// are skipped (another launch takes them); with use_rows != 0, slot k is row rows[k].
+// The host sorts rows once into short ones (first launch, a few lanes each) and very
+// long ones (second launch, a list, many lanes each).
 // Launch: blockDim.x a multiple of 32 and of group.
 // =====================================================================================
-__global__ void spmv_csr_vector(const int* __restrict__ rows, int count,
-                                const int* __restrict__ row_ptr,
+__global__ void spmv_csr_vector(const int* __restrict__ rows, int use_rows, int count,
+                                int max_len, const int* __restrict__ row_ptr,
                                 const int* __restrict__ col_idx,
                                 const float* __restrict__ vals,
                                 const float* __restrict__ x, float* y, int group)
@@ -397,9 +399,14 @@ __global__ void spmv_csr_vector(const int* __restrict__ rows, int count,
     float sum = 0.0f;
     // no early return: every lane must reach the shuffles and the barrier
     if (slot < count) {
-        row = rows[slot];
+        row = use_rows ? rows[slot] : slot;
         int end = row_ptr[row + 1];
-        int j = row_ptr[row] + lane;
+        int j = row_ptr[row];
+        if (end - j > max_len)
+            row = -1;                          // a long row: the other launch's
+        j += lane;
+        if (row < 0)
+            j = end;
         // four independent loads of each in flight; `sum += a * b` is one fused
         // multiply-add on the GPU (nvcc's default -fmad=true) and in the emulator
         while (j + 3 * group < end) {

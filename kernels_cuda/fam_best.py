@@ -12,6 +12,8 @@ references replay those orders in float32.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from kernels_cuda.catalog import Entry, register
@@ -26,6 +28,7 @@ B = 256
 REDUCE_GRID_CAP = 528
 HIST_GRID_CAP = 528
 SCAN_ITEMS = 16                 # floats per thread in scan_lookback (4 rows of float4)
+SCAN_BLOCK: int | None = None   # threads per scan tile; None: the entry's block
 
 
 # ============================================================================ reduction
@@ -150,16 +153,14 @@ def scan_tiles(n: int, block: int = B) -> int:
 
 def _drv_scan(be, inp, e):
     n = len(inp["x"])
-    tiles = max(1, scan_tiles(n, e.block))
+    block = SCAN_BLOCK or e.block
+    tiles = max(1, scan_tiles(n, block))
     x = be.to_device(inp["x"])
     y = be.empty(n, np.float32)
-    flags = be.empty(tiles, np.int32)
-    aggs = be.empty(tiles, np.float32)
-    incls = be.empty(tiles, np.float32)
+    status = be.empty(tiles, np.uint64)
     counter = be.empty(1, np.int32)
-    be.launch(SRC, "scan_init", cdiv(tiles, 256), 256, [flags, counter, np.int32(tiles)])
-    be.launch(SRC, "scan_lookback", tiles, e.block,
-              [x, y, flags, aggs, incls, counter, np.int32(n)])
+    be.launch(SRC, "scan_init", cdiv(tiles, 256), 256, [status, counter, np.int32(tiles)])
+    be.launch(SRC, "scan_lookback", tiles, block, [x, y, status, counter, np.int32(n)])
     return {"y": be.to_host(y)}
 
 
@@ -175,13 +176,14 @@ register(Entry(
         "tile publishes its own sum at once (flag 1), then warp 0 looks back at the 32 tiles "
         "before it together, spinning on a volatile flag until each has published, and adds "
         "their sums up to the nearest tile that already knows its inclusive prefix (flag 2). "
-        "Then it publishes its own prefix (flag 2). Values and flags are ordered with "
-        "__threadfence(). Which tiles had published what depends on timing, so the float "
+        "Then it publishes its own prefix (flag 2). Flag and value share one 64-bit status "
+        "word per tile, written and read in one access, so a reader never sees a flag "
+        "without its value. Which tiles had published what depends on timing, so the float "
         "result can differ in the last bits between runs: compared with a tolerance."),
     default_n=20_003, block=B, make_inputs=_inputs_scan, reference=_ref_scan,
     driver=_drv_scan, float_rtol=1e-5,
     tags=("scan", "best", "float", "vector-loads", "warp-shuffle", "decoupled-look-back",
-          "threadfence", "volatile")))
+          "volatile")))
 
 
 # ============================================================================ histogram
@@ -227,6 +229,8 @@ register(Entry(
 # ================================================================================= SpMV
 
 SPMV_TARGET_THREADS = 1 << 17   # enough threads to fill an H100; grow groups until then
+SPMV_NNZ_PER_LANE = 4.0         # short rows: about this many non-zeros per lane
+INT_MAX = 2**31 - 1
 
 
 def _pow2_at_least(v: float) -> int:
@@ -236,33 +240,46 @@ def _pow2_at_least(v: float) -> int:
     return p
 
 
-def spmv_plan(row_ptr: np.ndarray) -> list[tuple[np.ndarray, int]]:
-    """Split rows into launches ``(rows, group)``: group threads per row, a power of two.
+@dataclass(frozen=True)
+class SpmvLaunch:
+    rows: np.ndarray      # the rows this launch computes, ascending
+    group: int            # threads per row
+    use_rows: bool        # False: slots are rows 0..count-1, rows longer than max_len skipped
+    count: int            # slots
+    max_len: int
 
-    Short rows: about 4 non-zeros per thread (2..32 threads).  Rows much longer than the
-    mean (16x, and over 256) go to a second launch with 32..1024 threads per row, about
-    16 non-zeros each.  When few rows are left for many threads (all rows long), groups
+
+def spmv_plan(row_ptr: np.ndarray) -> list[SpmvLaunch]:
+    """Split rows into launches, each with ``group`` threads per row (a power of two).
+
+    Short rows: about SPMV_NNZ_PER_LANE non-zeros per thread (2..32 threads), all rows
+    in order, skipping the long ones.  Rows much longer than the mean (16x, and over
+    256) go to a second launch, as a list, with 32..1024 threads per row (about 16
+    non-zeros each).  When few rows are left for many threads (all rows long), groups
     grow until the launch has SPMV_TARGET_THREADS threads.  Depends only on the matrix.
     """
     lengths = np.diff(np.asarray(row_ptr, dtype=np.int64))
-    rows = np.arange(len(lengths), dtype=np.int32)
-    if len(lengths) == 0:
+    nrows = len(lengths)
+    if nrows == 0:
         return []
+    rows = np.arange(nrows, dtype=np.int32)
     mean = max(1.0, float(lengths.mean()))
-    long_mask = lengths > max(256.0, 16.0 * mean)
+    threshold = int(max(256.0, 16.0 * mean))
+    long_mask = lengths > threshold
     plan = []
     short = rows[~long_mask]
     if len(short):
         m = max(1.0, float(lengths[short].mean()))
-        g = min(32, max(2, _pow2_at_least(m / 4.0)))
+        g = min(32, max(2, _pow2_at_least(m / SPMV_NNZ_PER_LANE)))
         while len(short) * g < SPMV_TARGET_THREADS and g < 1024 and 4 * g < m:
             g *= 2
-        plan.append((short, g))
+        plan.append(SpmvLaunch(short, g, False, nrows,
+                               threshold if long_mask.any() else INT_MAX))
     long_rows = rows[long_mask]
     if len(long_rows):
         m = float(lengths[long_rows].mean())
         g = min(1024, max(32, _pow2_at_least(m / 16.0)))
-        plan.append((long_rows, g))
+        plan.append(SpmvLaunch(long_rows, g, True, len(long_rows), INT_MAX))
     return plan
 
 
@@ -280,7 +297,8 @@ def spmv_vector_reference(inp) -> np.ndarray:
     # differ from a true fmaf in about one case in 2^29, as in the emulator)
     prod = val.astype(np.float64) * x[col].astype(np.float64)
     y = np.zeros(len(ptr) - 1, dtype=np.float32)
-    for rows, g in spmv_plan(ptr):
+    for launch in spmv_plan(ptr):
+        rows, g = launch.rows, launch.group
         start, end = ptr[rows], ptr[rows + 1]
         lane = np.arange(g, dtype=np.int64)
         j = start[:, None] + lane[None, :]            # (rows, g)
@@ -348,10 +366,12 @@ def _drv_spmv(be, inp, e):
     val = be.to_device(inp["vals"])
     x = be.to_device(inp["x"])
     y = be.zeros(nrows, np.float32)
-    for rows, g in spmv_plan(ptr_h):
-        grid, blk = spmv_launch_dims(len(rows), g, e.block)
+    for launch in spmv_plan(ptr_h):
+        grid, blk = spmv_launch_dims(launch.count, launch.group, e.block)
+        rows = be.to_device(launch.rows) if launch.use_rows else ptr   # unused: any array
         be.launch(SRC, "spmv_csr_vector", grid, blk,
-                  [be.to_device(rows), np.int32(len(rows)), ptr, col, val, x, y, np.int32(g)])
+                  [rows, np.int32(launch.use_rows), np.int32(launch.count),
+                   np.int32(launch.max_len), ptr, col, val, x, y, np.int32(launch.group)])
     return {"y": be.to_host(y)}
 
 

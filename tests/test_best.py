@@ -71,19 +71,25 @@ def test_spmv_reference_is_close_to_float64():
 def test_spmv_plan_covers_every_row_once():
     inp = fam_best._inputs_spmv(600, np.random.default_rng(0))
     plan = fam_best.spmv_plan(inp["row_ptr"])
-    rows = np.concatenate([r for r, _ in plan])
+    rows = np.concatenate([p.rows for p in plan])
     assert sorted(rows.tolist()) == list(range(600))
-    groups = [g for _, g in plan]
+    groups = [p.group for p in plan]
     assert all(g & (g - 1) == 0 and 1 <= g <= 1024 for g in groups)
     assert len(plan) == 2 and groups[1] > 32          # the long rows: several warps per row
+    short, long_ = plan
+    assert not short.use_rows and short.count == 600  # all rows in order, long ones skipped
+    lengths = np.diff(inp["row_ptr"])
+    assert (lengths[long_.rows] > short.max_len).all()
+    assert (lengths[short.rows] <= short.max_len).all()
+    assert long_.use_rows and long_.count == len(long_.rows)
 
 
 @pytest.mark.parametrize("rows,length,group", [(1 << 22, 16, 4), (8192, 8192, 32),
                                                (1024, 65536, 128)])
 def test_spmv_plan_uniform_rows(rows, length, group):
     ptr = np.arange(rows + 1, dtype=np.int64) * length
-    ((r, g),) = fam_best.spmv_plan(ptr)
-    assert len(r) == rows and g == group
+    (p,) = fam_best.spmv_plan(ptr)
+    assert len(p.rows) == rows and p.group == group and not p.use_rows
 
 
 def test_best_cu_compiles_with_nvcc(tmp_path):
@@ -106,10 +112,13 @@ def test_available_is_a_tuple_with_a_reason():
 def test_kernel_params_from_source():
     text = (KDIR / "best.cu").read_text()
     ps = cupy_backend.kernel_params(text, "spmv_csr_vector")
-    assert [p.name for p in ps] == ["rows", "count", "row_ptr", "col_idx", "vals", "x", "y", "group"]
-    assert [p.is_pointer for p in ps] == [True, False, True, True, True, True, True, False]
-    assert [p.is_const for p in ps] == [True, False, True, True, True, True, False, False]
-    assert ps[1].dtype == np.int32 and ps[5].dtype == np.float32
+    assert [p.name for p in ps] == ["rows", "use_rows", "count", "max_len", "row_ptr",
+                                    "col_idx", "vals", "x", "y", "group"]
+    assert [p.is_pointer for p in ps] == [True, False, False, False, True, True, True, True,
+                                          True, False]
+    assert [p.is_const for p in ps] == [True, False, False, False, True, True, True, True,
+                                        False, False]
+    assert ps[1].dtype == np.int32 and ps[7].dtype == np.float32
     ps = cupy_backend.kernel_params(
         "extern \"C\" __global__ void k(unsigned int n, const unsigned char *d, float s[], "
         "long long q) {}", "k")

@@ -7,8 +7,9 @@ is missing or sees no device:
     pytest -m gpu tests/test_gpu.py        # on the GPU machine
 
 The comparison rules are ``simt check``'s (``kernels_cuda/crosscheck.py``): exact for
-integer and fixed-order float kernels, ``entry.float_rtol`` where the order is free,
-and for racy entries both backends must lose updates (values not compared).
+integer and fixed-order float kernels, ``entry.float_rtol`` where the order is free;
+racy entries that lose updates must lose some on both backends (values not compared),
+ordering races must show on the emulator and may or may not show on the GPU.
 """
 from __future__ import annotations
 
@@ -64,8 +65,12 @@ def test_entry_on_backend(entry_id, backend):
     e = catalog.get(entry_id)
     out = outputs(backend, entry_id)
     ok = catalog.compare(e, out, reference(entry_id))
-    if e.racy:
+    if e.racy and (e.lost_updates is not None or backend == "emulator"):
         assert not ok, f"{backend}: the race lost no update this time"
+    elif e.racy:
+        # an ordering race: on the GPU it shows only when the timing lines up
+        if ok:
+            pytest.skip("the race did not show on the GPU this run (allowed)")
     else:
         assert ok == e.expect_correct, (
             f"{backend}: {'wrong' if e.expect_correct else 'unexpectedly right'}: "
@@ -80,7 +85,9 @@ def test_backends_agree(entry_id):
     emu, dev = outputs("emulator", entry_id), outputs("cuda", entry_id)
     if e.racy:
         ref = reference(entry_id)
-        assert not catalog.compare(e, emu, ref) and not catalog.compare(e, dev, ref)
+        assert not catalog.compare(e, emu, ref)
+        if e.lost_updates is not None:
+            assert not catalog.compare(e, dev, ref)
         return
     agree, detail = crosscheck.compare_outputs(e, emu, dev)
     assert agree, detail
