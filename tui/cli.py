@@ -53,7 +53,17 @@ METRICS = [
     ("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "global store sectors (32 B)"),
     ("smsp__thread_inst_executed_per_inst_executed.ratio", "active lanes per warp instruction"),
 ]
-_GLOSS = dict(METRICS)
+_GLOSS = dict(METRICS, **{
+    "smsp__inst_executed.sum": "warp instructions",
+    "smsp__thread_inst_executed.sum": "thread instructions",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum": "global atomic sectors",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum": "global reduction sectors",
+    "smsp__inst_executed_op_shared_atom.sum": "shared-memory atomic instructions (per warp)",
+    "simt__atomic_warp_instructions.sum": "atomic warp instructions (emulator)",
+    "simt__atomic_lanes.sum": "atomic lane operations (emulator)",
+    "simt__atomic_addresses.sum": "distinct addresses per atomic, summed (emulator)",
+    "simt__atomic_serialized_steps.sum": "serialized atomic steps (emulator)",
+})
 
 
 class _NoGPU(Exception):
@@ -117,7 +127,10 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument("target", metavar="ID|FILE.cu", help="catalog id (see `simt list`) or a .cu file")
     launch_options(rp)
     rp.add_argument("--json", action="store_true", help="print one JSON object")
-    rp.add_argument("--real", action="store_true", help="run on the GPU through CuPy instead")
+    rp.add_argument("--real", action="store_true",
+                    help="run on the GPU through CuPy instead: time it (CUDA events) beside the emulator")
+    rp.add_argument("--repeat", type=_positive_int, default=20, metavar="R",
+                    help="with --real: median of R timed runs (default 20)")
     rp.set_defaults(func=cmd_run)
 
     tp = sub.add_parser("tui", help="the Textual UI (step through warps)",
@@ -133,6 +146,8 @@ def _parser() -> argparse.ArgumentParser:
     cp.add_argument("ids", nargs="*", metavar="ID", help="catalog ids or families (default: all)")
     cp.add_argument("--n", type=_positive_int, metavar="N")
     cp.add_argument("--seed", type=_nonneg_int, default=0, metavar="S")
+    cp.add_argument("--timed", action="store_true", help="also time the GPU launches")
+    cp.add_argument("--sanitize", action="store_true", help="run the emulator's sanitizer too (slower)")
     cp.add_argument("--json", action="store_true")
     cp.set_defaults(func=cmd_check)
 
@@ -142,6 +157,8 @@ def _parser() -> argparse.ArgumentParser:
     bp.add_argument("--n", type=_positive_int, metavar="N")
     bp.add_argument("--seed", type=_nonneg_int, default=0, metavar="S")
     bp.add_argument("--repeat", type=_positive_int, default=20, metavar="R")
+    bp.add_argument("--emulate", action="store_true",
+                    help="also run the emulator on the same inputs (correctness, predicted time)")
     bp.add_argument("--json", action="store_true")
     bp.set_defaults(func=cmd_bench)
     return p
@@ -296,7 +313,7 @@ def _reject_file_options(args, what: str) -> None:
 
 # ---- a catalog entry
 
-def _recording_backend(base_cls, progress, **kw):
+def _recording_backend(base_cls, bar, **kw):
     """A backend that also records each launch's kernel and configuration."""
     from simt.launch import Dim3, LaunchConfig
 
@@ -311,8 +328,8 @@ def _recording_backend(base_cls, progress, **kw):
                    "block": list(cfg.block.as_tuple()), "shared_mem": cfg.shared_mem,
                    "config": f"{kernel}{cfg}", "wall_s": None}
             self.records.append(rec)
-            if progress:
-                progress.label(f"launch {len(self.records)}: {kernel}{cfg}")
+            if bar:
+                bar.label(f"launch {len(self.records)}: {kernel}{cfg}")
             t0 = time.perf_counter()
             super().launch(source, kernel, grid, block, args, shared_mem)
             rec["wall_s"] = time.perf_counter() - t0
@@ -731,9 +748,10 @@ def _save(path: Path, arr) -> None:
         raise _usage(f"cannot write {path}: {e.strerror or e}") from None
 
 
-# ---- on the GPU
+# ---- on the GPU (kernels_cuda.crosscheck does the work; CuPy is imported only here)
 
 def _cupy_backend():
+    """The CuPy backend module, or _NoGPU with a reason a user can act on."""
     try:
         import kernels_cuda.cupy_backend as cb
     except ImportError as e:
@@ -750,163 +768,109 @@ def _cupy_backend():
     return cb
 
 
-def _device_name(cb, backend) -> str:
-    for src in (backend, cb):
-        v = getattr(src, "device_name", None)
-        if callable(v):
-            try:
-                v = v()
-            except Exception:
-                v = None
-        if isinstance(v, str) and v:
-            return v
-    return "cuda"
-
-
-def _measured_ms(backend):
-    items = getattr(backend, "launches", None) or []
-    ms = []
-    for it in items:
-        v = it.get("ms") if isinstance(it, dict) else getattr(it, "ms", None)
-        if v is None:
-            return None
-        ms.append(float(v))
-    return sum(ms) if ms else None
+def _real_dict(row, **extra) -> dict:
+    d = row.as_dict() if hasattr(row, "as_dict") else dict(row)
+    d = {k: _py(v) for k, v in d.items()}
+    out = {"id": d.pop("id"), "backend": "cuda", "device": d.pop("device", "cuda"),
+           "correct": d.pop("correct", None), "metrics": {}, "sanitizer": [],
+           "predicted_ms": d.pop("predicted_ms", None), "measured_ms": d.pop("measured_ms", None)}
+    out.update(d)
+    out.update(extra)
+    return out
 
 
 def _run_entry_real(args, entry, n) -> int:
-    from kernels_cuda import catalog
+    _cupy_backend()
+    from kernels_cuda import crosscheck
 
-    cb = _cupy_backend()
     t0 = time.perf_counter()
-    inputs = entry.inputs(n, args.seed)
-    backend = _recording_backend(cb.CupyBackend, None)
-    out = entry.run(backend, inputs)
-    ref = entry.reference(inputs)
-    report = {
-        "id": entry.id, "backend": "cuda", "device": _device_name(cb, backend),
-        "correct": bool(catalog.compare(entry, out, ref)), "metrics": {}, "sanitizer": [],
-        "predicted_ms": None, "measured_ms": _measured_ms(backend),
-        "title": entry.title, "n": n, "seed": args.seed, "launches": backend.records,
-        "mismatch": _mismatches(entry, out, ref),
-        "lost_updates": _lost_updates(entry, inputs, out, ref),
-        "expect_correct": entry.expect_correct, "racy": entry.racy,
-    }
-    report["elapsed_s"] = round(time.perf_counter() - t0, 4)
-    _report(args, report)
+    # the emulator runs the same inputs beside the GPU, unless n is far beyond its sizes
+    emulate = n <= 4 * entry.default_n
+    rows = crosscheck.real_table([entry.id], n=n, seed=args.seed, repeat=args.repeat,
+                                 emulate=emulate, policy=args.policy)
+    row = rows[0]
+    if row.error and row.measured_ms is None:
+        raise _usage(f"{entry.id} on the GPU: {row.error}")
+    if args.json:
+        _emit_json(_real_dict(row, n=n, seed=args.seed, repeat=args.repeat,
+                              elapsed_s=round(time.perf_counter() - t0, 4)))
+    else:
+        print(crosscheck.format_real_table(rows))
+        if row.error:
+            print(f"note: {row.error}")
     return 0
 
 
 def _run_file_real(args, path, name, cfg, params, specs, values, outs, t0) -> int:
     import numpy as np
 
-    cb = _cupy_backend()
-    backend = _recording_backend(cb.CupyBackend, None)
-    dargs = [backend.to_device(v) if p.is_pointer else v for p, v in zip(params, values)]
-    backend.launch(str(path.resolve()), name, cfg.grid, cfg.block, dargs, cfg.shared_mem)
+    _cupy_backend()
+    from kernels_cuda import crosscheck
+
+    row, after = crosscheck.real_launch(str(path.resolve()), name, cfg.grid, cfg.block, values,
+                                        cfg.shared_mem, repeat=args.repeat)
     arrays = []
-    for i, (p, spec, before, d) in enumerate(zip(params, specs, values, dargs)):
-        if p.is_pointer:
-            after = np.asarray(backend.to_host(d))
-            item = _array_summary(p, spec, before, after)
+    for i, (p, spec, before, a) in enumerate(zip(params, specs, values, after)):
+        if p.is_pointer and a is not None:
+            a = np.asarray(a)
+            item = _array_summary(p, spec, before, a)
             if i in outs:
-                _save(outs[i], after)
+                _save(outs[i], a)
                 item["saved_to"] = str(outs[i])
             arrays.append(item)
-    report = {
-        "id": f"{path}:{name}", "backend": "cuda", "device": _device_name(cb, backend),
-        "correct": None, "metrics": {}, "sanitizer": [], "predicted_ms": None,
-        "measured_ms": _measured_ms(backend), "file": str(path), "kernel": name,
-        "signature": _signature(name, params), "seed": args.seed,
-        "launches": backend.records, "arrays": arrays,
-        "elapsed_s": round(time.perf_counter() - t0, 4),
-    }
-    _report(args, report)
+    report = _real_dict(row, id=f"{path}:{name}", file=str(path), kernel=name,
+                        signature=_signature(name, params), seed=args.seed, arrays=arrays,
+                        elapsed_s=round(time.perf_counter() - t0, 4))
+    if args.json:
+        _emit_json(report)
+        return 0
+    w = sys.stdout.write
+    w(f"{report['id']}  on {report['device']}\n")
+    w(f"  launch: {name}{cfg}  median of {args.repeat} runs: {_ms(report['measured_ms'])}"
+      + (f", {report['gb_per_s']:.1f} GB/s" if report.get("gb_per_s") else "") + "\n")
+    _print_arrays(arrays)
     return 0
 
 
-def _select(ids) -> list:
-    from kernels_cuda import catalog
-
-    es = catalog.entries()
-    if not ids:
-        return es
-    picked = []
-    for i in ids:
-        fam = [e for e in es if e.family == i]
-        picked.extend(fam or [catalog.get(i)])
-    return picked
-
-
 def cmd_check(args) -> int:
-    from kernels_cuda import catalog
-    from kernels_cuda.backend import EmulatorBackend
+    _cupy_backend()
+    from kernels_cuda import crosscheck
+    from kernels_cuda.cupy_backend import device_name
 
-    cb = _cupy_backend()
-    rows = []
-    for e in _select(args.ids):
-        n = args.n or e.default_n
-        inputs = e.inputs(n, args.seed)
-        ref = e.reference(inputs)
-        emu = _recording_backend(EmulatorBackend, None, seed=args.seed, policy=e.policy)
-        row = {"id": e.id, "n": n}
-        try:
-            eo = e.run(emu, inputs)
-            dev = _recording_backend(cb.CupyBackend, None)
-            do = e.run(dev, inputs)
-        except Exception as err:  # keep going: one broken entry must not hide the others
-            row.update(error=f"{type(err).__name__}: {err}", agree=False)
-            rows.append(row)
-            continue
-        row["emulator_correct"] = bool(catalog.compare(e, eo, ref))
-        row["device_correct"] = bool(catalog.compare(e, do, ref))
-        # a race may lose different updates on each; otherwise the outputs must agree
-        row["outputs_agree"] = None if e.racy else bool(catalog.compare(e, eo, do))
-        row["agree"] = (row["outputs_agree"] is not False
-                        and row["emulator_correct"] == row["device_correct"] or e.racy)
-        pred = [getattr(r, "predicted_ms", None) for r in emu.launches]
-        row["predicted_ms"] = sum(pred) if pred and None not in pred else None
-        row["measured_ms"] = _measured_ms(dev)
-        rows.append(row)
-    ok = all(r.get("agree") for r in rows)
+    bar = args.progress
+
+    def progress(entry, row):
+        if row is None and bar.enabled:
+            sys.stderr.write(f"\r... {entry.id}\x1b[K")
+            sys.stderr.flush()
+
+    try:
+        rows = crosscheck.run_check(args.ids, n=args.n, seed=args.seed, timed=args.timed,
+                                    sanitize=args.sanitize, progress=progress)
+    finally:
+        if bar.enabled:
+            sys.stderr.write("\r\x1b[K")
+    ok = all(r.ok for r in rows)
     if args.json:
-        _emit_json({"backend": "cuda", "device": _device_name(cb, None), "agree": ok, "results": rows})
+        _emit_json({"backend": "cuda", "device": device_name(), "ok": ok, "seed": args.seed,
+                    "n": args.n, "rows": [{k: _py(v) for k, v in r.as_dict().items()} for r in rows]})
     else:
-        for r in rows:
-            if "error" in r:
-                print(f"{r['id']:<36} ERROR {r['error']}")
-                continue
-            print(f"{r['id']:<36} emulator {'ok ' if r['emulator_correct'] else 'BAD'}  "
-                  f"device {'ok ' if r['device_correct'] else 'BAD'}  "
-                  f"outputs {'agree' if r['outputs_agree'] else ('racy' if r['outputs_agree'] is None else 'DIFFER')}"
-                  f"  predicted {_ms(r['predicted_ms'])}  measured {_ms(r['measured_ms'])}")
-        print("all agree" if ok else "DISAGREEMENT: see above")
+        print(crosscheck.format_check_table(rows))
     return 0 if ok else 1
 
 
 def cmd_bench(args) -> int:
-    import statistics
+    _cupy_backend()
+    from kernels_cuda import crosscheck
+    from kernels_cuda.cupy_backend import device_name
 
-    cb = _cupy_backend()
-    rows = []
-    for e in _select(args.ids):
-        n = args.n or e.default_n
-        inputs = e.inputs(n, args.seed)
-        times = []
-        for _ in range(args.repeat):
-            dev = _recording_backend(cb.CupyBackend, None)
-            e.run(dev, inputs)
-            ms = _measured_ms(dev)
-            if ms is not None:
-                times.append(ms)
-        rows.append({"id": e.id, "n": n, "repeat": args.repeat,
-                     "measured_ms": statistics.median(times) if times else None,
-                     "min_ms": min(times) if times else None})
+    rows = crosscheck.real_table(args.ids or [], n=args.n, seed=args.seed, repeat=args.repeat,
+                                 emulate=args.emulate)
     if args.json:
-        _emit_json({"backend": "cuda", "device": _device_name(cb, None), "results": rows})
+        _emit_json({"backend": "cuda", "device": device_name(), "seed": args.seed, "n": args.n,
+                    "repeat": args.repeat, "rows": [_real_dict(r) for r in rows]})
     else:
-        for r in rows:
-            print(f"{r['id']:<36} n={r['n']:<10} median {_ms(r['measured_ms'])}  min {_ms(r['min_ms'])}")
+        print(crosscheck.format_real_table(rows))
     return 0
 
 
@@ -1039,14 +1003,7 @@ def _report(args, r: dict) -> None:
     if r.get("lost_updates") is not None and (r["lost_updates"] != 0 or r["correct"] is False):
         lost = r["lost_updates"]
         w(f"  lost updates: {lost:,}\n" if isinstance(lost, int) else f"  lost updates: {lost}\n")
-    for a in r.get("arrays") or []:
-        shape = "x".join(map(str, a["shape"]))
-        first = " ".join(_fmt_num(x) for x in a["first"])
-        more = " ..." if math.prod(a["shape"]) > len(a["first"]) else ""
-        state = "written" if a["changed"] else "unchanged"
-        saved = f"  -> {a['saved_to']}" if a.get("saved_to") else ""
-        w(f"  {a['name']:<12} {a['dtype']}[{shape}]  sum={_fmt_num(a['sum'])}  "
-          f"[{first}{more}]  ({state}){saved}\n")
+    _print_arrays(r.get("arrays") or [])
 
     # counters
     m = r.get("metrics") or {}
@@ -1057,7 +1014,7 @@ def _report(args, r: dict) -> None:
         for k, v in m.items():
             gloss = _GLOSS.get(k, "")
             w(f"  {k:<{width}}  {_fmt_num(v):>14}  {gloss}\n".rstrip() + "\n")
-    if r.get("warp_instructions") is not None:
+    if r.get("warp_instructions") is not None and "smsp__inst_executed.sum" not in m:
         w(f"  warp instructions {r['warp_instructions']:,}, thread instructions "
           f"{(r.get('thread_instructions') or 0):,}\n")
     if r.get("predicted_ms") is not None:
@@ -1072,6 +1029,17 @@ def _report(args, r: dict) -> None:
         else:
             w(format_sanitizer(r.get("sanitizer") or []))
     w(f"elapsed: {r.get('elapsed_s', 0):.2f} s\n")
+
+
+def _print_arrays(arrays) -> None:
+    for a in arrays:
+        shape = "x".join(map(str, a["shape"]))
+        first = " ".join(_fmt_num(x) for x in a["first"])
+        more = " ..." if math.prod(a["shape"]) > len(a["first"]) else ""
+        state = "written" if a["changed"] else "unchanged"
+        saved = f"  -> {a['saved_to']}" if a.get("saved_to") else ""
+        sys.stdout.write(f"  {a['name']:<12} {a['dtype']}[{shape}]  sum={_fmt_num(a['sum'])}  "
+                         f"[{first}{more}]  ({state}){saved}\n")
 
 
 def _fmt_num(v) -> str:
@@ -1105,7 +1073,8 @@ def format_sanitizer(findings: list[dict]) -> str:
         tool = f.get("tool") or "sanitizer"
         count = f.get("count") or 1
         unit = "hazards" if tool == "racecheck" else "times"
-        tail = f" [{count:,} {unit}]" if count and count > 1 else ""
+        msg = str(f.get("message", ""))
+        tail = f" [{count:,} {unit}]" if count and count > 1 and str(count) not in msg else ""
         label = tool if kind.lower() in ("error", "warning", tool) else f"{tool} {kind}"
         out.append(f"========= {sev}: {f.get('message', '')}")
         out.append(f"=========     {label}{where}{tail}")
