@@ -4,23 +4,29 @@
     python benchmarks/bench_numba.py            # table
     python benchmarks/bench_numba.py --json     # one JSON object
 
-Three kernels, written once in CUDA C (the catalog's .cu files, run by simt) and once
-in Python with ``numba.cuda.jit`` mirroring them statement by statement (run by Numba's
-simulator, ``NUMBA_ENABLE_CUDASIM=1``):
+The kernels are written once in CUDA C (the catalog's ``.cu`` files, run by simt through
+the catalog's host drivers) and once in Python with ``numba.cuda.jit``, mirroring them
+statement by statement (run by Numba's simulator, ``NUMBA_ENABLE_CUDASIM=1``):
 
 * ``histogram/privatized`` -- seed 002's ``histogram_privatized``: shared
-  ``private_hist[256]``, grid-stride loop of shared ``atomicAdd``, global merge;
-* ``histogram/atomic``     -- seed 002's ``histogram_atomic``: one global ``atomicAdd``
-  per element;
+  ``private_hist[256]``, grid-stride loop of shared ``atomicAdd``, global merge.  Two
+  rows: the catalog's launch (a capped grid, many elements per thread) and one element
+  per thread (grid = ceil(n / 256));
+* ``histogram/atomic-u8`` -- seed 002's ``histogram_atomic``: one global ``atomicAdd``
+  per byte; ``histogram/atomic`` -- seed 000's ``histograma_atomico``, the same on ints;
 * ``reduction/contiguous`` -- seed 001's ``reduceShared`` with the contiguous
-  ``t < stride`` loop (each block sums ``2 * blockDim.x`` floats).
+  ``t < stride`` loop (each block sums ``2 * blockDim.x`` floats), relaunched on the
+  block sums until one value is left.
 
 Numba's simulator runs one OS thread per CUDA thread (about 1,400 threads/s), so it
-gets a few thousand elements and simt gets 2^20.  Both report elements per second over
-the whole host driver (copies in, launches, copy back), timed inside one process per
-backend; the ratio is simt / numba.  Numba's simulator pays per *thread*, not per
-element, so the Numba launch mirrors simt's elements per thread (taken from the launch
-configuration the simt driver actually used) with fewer blocks.
+gets a few thousand threads and simt gets 2^20 elements.  Both report elements per
+second over the whole host driver (copies in, launches, copy back), timed inside one
+process per backend (simt: median of ``--repeats`` after an untimed warm-up run; Numba:
+one run after a warm-up launch); the ratio is simt / numba.  Numba's simulator pays
+mostly per *thread*, so each Numba launch copies simt's elements per thread (read from
+the launches the simt driver made) with fewer blocks, and takes the same input
+generator (``entry.inputs``).  simt runs with the sanitizer on, as ``simt run`` does;
+the figure without it is printed too.
 
 Numba is not a dependency of the project.  The Numba half runs in a subprocess with an
 interpreter that has it: ``--numba-python PATH``, else this interpreter if it can
@@ -29,7 +35,7 @@ environment under ``~/.cache/simt-bench/numba-venv`` (``$SIMT_BENCH_CACHE`` over
 the folder), created and filled from PyPI on first use.
 
 Last, for every ``histogram/*`` catalog id, the whole-process wall time of
-``simt run ID --n 1048576`` (Python start-up included) against the 5 s target.
+``simt run ID --n 1048576 --json`` (Python start-up included) against the 5 s target.
 """
 from __future__ import annotations
 
@@ -50,68 +56,29 @@ TARGET_RATIO = 1000.0
 TARGET_WHOLE_S = 5.0
 NUM_BINS = 256
 
-# The benchmarked kernels: catalog id -> how the Numba half mirrors it.
-#   kind:   which Numba kernel
-#   elems:  default elements per thread when no simt launch is there to copy
-BENCHES = {
-    "histogram/privatized": {"kind": "histogram_privatized", "elems": 1.0},
-    "histogram/atomic": {"kind": "histogram_atomic", "elems": 1.0},
-    "reduction/contiguous": {"kind": "reduce_contiguous", "elems": 2.0},
+# The benchmarked rows.  key: row name; id: catalog entry simt runs; kind: the Numba
+# kernel mirroring it; shape: "catalog" (the entry's own launch configuration, copied in
+# elements per thread by the Numba launch) or "one-per-thread" (grid = ceil(n / block)
+# on both sides, the shape of the seeds' one-element-per-thread kernels).
+BENCHES = [
+    {"key": "histogram/privatized", "id": "histogram/privatized",
+     "kind": "histogram_privatized", "shape": "catalog", "elems": 1.0},
+    {"key": "histogram/privatized@1", "id": "histogram/privatized",
+     "kind": "histogram_privatized", "shape": "one-per-thread", "elems": 1.0},
+    {"key": "histogram/atomic-u8", "id": "histogram/atomic-u8",
+     "kind": "histogram_atomic", "shape": "catalog", "elems": 1.0},
+    {"key": "histogram/atomic", "id": "histogram/atomic",
+     "kind": "histograma_atomico", "shape": "catalog", "elems": 1.0},
+    {"key": "reduction/contiguous", "id": "reduction/contiguous",
+     "kind": "reduce_contiguous", "shape": "catalog", "elems": 2.0},
+]
+NOTES = {
+    "histogram/privatized": "seed 002 histogram_privatized, catalog grid (capped, grid-stride)",
+    "histogram/privatized@1": "same kernel, grid = ceil(n/256): one element per thread",
+    "histogram/atomic-u8": "seed 002 histogram_atomic (unsigned char data)",
+    "histogram/atomic": "seed 000 histograma_atomico (int data)",
+    "reduction/contiguous": "seed 001 reduceShared, t < stride loop, relaunched to one value",
 }
-
-# Used only when the catalog (kernels_cuda/fam_*.py) has no entry for an id: the seeds'
-# kernels as written, launched by the small drivers below.
-FALLBACK_CU = r"""
-#define NUM_BINS 256
-extern "C" {
-__global__ void histogram_atomic(unsigned char *data, int *histogram, int n) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) {
-        atomicAdd(&histogram[data[i]], 1);
-    }
-}
-
-__global__ void histogram_privatized(unsigned char *data, int *histogram, int n) {
-    __shared__ int private_hist[NUM_BINS];
-    if (threadIdx.x < NUM_BINS) {
-        private_hist[threadIdx.x] = 0;
-    }
-    __syncthreads();
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    int stride = blockDim.x * gridDim.x;
-    while (i < n) {
-        atomicAdd(&private_hist[data[i]], 1);
-        i += stride;
-    }
-    __syncthreads();
-    if (threadIdx.x < NUM_BINS) {
-        atomicAdd(&histogram[threadIdx.x], private_hist[threadIdx.x]);
-    }
-}
-
-__global__ void reduceShared(float *input, float *output, int N) {
-    extern __shared__ float partialSum[];
-    unsigned int t = threadIdx.x;
-    unsigned int start = 2 * blockIdx.x * blockDim.x;
-    if (start + t < N)
-        partialSum[t] = input[start + t];
-    else
-        partialSum[t] = 0.0f;
-    if (start + blockDim.x + t < N)
-        partialSum[blockDim.x + t] = input[start + blockDim.x + t];
-    else
-        partialSum[blockDim.x + t] = 0.0f;
-    for (unsigned int stride = blockDim.x; stride > 0; stride /= 2) {
-        __syncthreads();
-        if (t < stride)
-            partialSum[t] += partialSum[t + stride];
-    }
-    __syncthreads();
-    if (t == 0)
-        output[blockIdx.x] = partialSum[0];
-}
-}
-"""
 
 
 # --------------------------------------------------------------------------------------
@@ -123,6 +90,13 @@ def _numba_kernels():
     # (threadIdx etc.), so `cuda` must be a module global here, not a local.
     global cuda
     from numba import cuda, float32, int32
+
+    @cuda.jit
+    def histograma_atomico(dados, histograma, N, numChunks):
+        i = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
+        if i < N:
+            chunk = dados[i]
+            cuda.atomic.add(histograma, chunk, 1)
 
     @cuda.jit
     def histogram_atomic(data, histogram, n):
@@ -168,13 +142,14 @@ def _numba_kernels():
         if t == 0:
             output[cuda.blockIdx.x] = partialSum[0]
 
-    return {"histogram_atomic": histogram_atomic,
+    return {"histograma_atomico": histograma_atomico,
+            "histogram_atomic": histogram_atomic,
             "histogram_privatized": histogram_privatized,
             "reduce_contiguous": reduce_contiguous}
 
 
 def _numba_run_one(kernels, spec, seed):
-    """Run one benchmark as the host driver would; return timing and correctness."""
+    """Run one benchmark as the catalog's host driver does; time it, check it."""
     import numpy as np
     from numba import cuda
 
@@ -182,25 +157,32 @@ def _numba_run_one(kernels, spec, seed):
     rng = np.random.default_rng(seed)
     k = kernels[kind]
     launches = []
-    if kind.startswith("histogram"):
-        data = rng.integers(0, NUM_BINS, n, dtype=np.uint8)
+    if spec.get("data"):                       # the catalog's own input generator
+        x = np.load(spec["data"])[:n]
+        assert len(x) == n, (len(x), n)
+    elif kind == "reduce_contiguous":
+        x = rng.random(n, dtype=np.float32)
+    else:
+        x = rng.integers(0, NUM_BINS, n).astype(np.int32 if kind == "histograma_atomico" else np.uint8)
+    if kind != "reduce_contiguous":
         t0 = time.perf_counter()
-        d_data = cuda.to_device(data)
+        d_data = cuda.to_device(x)
         d_hist = cuda.to_device(np.zeros(NUM_BINS, np.int32))
-        k[grid, block](d_data, d_hist, np.int32(n))
+        if kind == "histograma_atomico":
+            k[grid, block](d_data, d_hist, np.int32(n), np.int32(NUM_BINS))
+        else:
+            k[grid, block](d_data, d_hist, np.int32(n))
         launches.append(f"<<<{grid}, {block}>>>")
         out = d_hist.copy_to_host()
         wall = time.perf_counter() - t0
-        ref = np.bincount(data, minlength=NUM_BINS).astype(np.int32)
+        ref = np.bincount(x.astype(np.int64), minlength=NUM_BINS).astype(np.int32)
         correct = bool(np.array_equal(out, ref))
         detail = f"{int(out.sum())} of {n} counted"
     else:
-        x = rng.random(n, dtype=np.float32)
         shared = 2 * block * 4
         t0 = time.perf_counter()
-        d_x = cuda.to_device(x)
-        cur, m = d_x, n
-        while True:
+        cur, m = cuda.to_device(x), n
+        while True:                            # relaunch on the block sums, like the driver
             g = (m + 2 * block - 1) // (2 * block)
             d_out = cuda.to_device(np.zeros(g, np.float32))
             k[g, block, 0, shared](cur, d_out, np.int32(m))
@@ -209,14 +191,39 @@ def _numba_run_one(kernels, spec, seed):
                 break
             cur, m = d_out, g
         partial = d_out.copy_to_host()
-        total = np.float32(partial.sum(dtype=np.float32)) if len(partial) > 1 else partial[0]
+        total = np.float32(partial.sum(dtype=np.float32))
         wall = time.perf_counter() - t0
-        ref = np.float64(x.sum(dtype=np.float64))
-        correct = bool(abs(float(total) - ref) <= 1e-4 * max(1.0, abs(ref)))
-        detail = f"sum {float(total):.6g} vs {ref:.6g}"
+        ref = float(x.sum(dtype=np.float64))
+        correct = bool(abs(float(total) - ref) <= 1e-5 * max(1.0, abs(ref)))
+        detail = f"sum {float(total):.7g} vs {ref:.7g}"
     return {"kind": kind, "n": n, "block": block, "grid": grid, "launches": launches,
             "threads": grid * block, "wall_s": wall, "elements_per_s": n / wall,
             "correct": correct, "detail": detail}
+
+
+def _numba_sized(kernels, spec, seed, min_time, repeats):
+    """Run a spec; if it took less than ``min_time``, scale its grid (and n, keeping the
+    elements per thread) by up to ``spec["max_scale"]`` and time that instead.  Then
+    ``repeats`` runs at the final size; the median counts."""
+    import statistics as st
+    first = _numba_run_one(kernels, spec, seed)
+    runs = [first]
+    scale = 1
+    if first["wall_s"] < min_time and spec.get("max_scale", 1) > 1:
+        scale = min(int(spec["max_scale"]), math.ceil(1.2 * min_time / first["wall_s"]))
+        if scale > 1:
+            spec = dict(spec, n=spec["n"] * scale, grid=spec["grid"] * scale)
+            runs = [_numba_run_one(kernels, spec, seed)]
+    while len(runs) < repeats:
+        runs.append(_numba_run_one(kernels, spec, seed))
+    best = sorted(runs, key=lambda r: r["wall_s"])[len(runs) // 2]
+    res = dict(best, times_s=[r["wall_s"] for r in runs], scaled_by=scale,
+               wall_s=st.median(r["wall_s"] for r in runs))
+    res["elements_per_s"] = res["n"] / res["wall_s"]
+    res["correct"] = all(r["correct"] for r in runs) and first["correct"]
+    if scale > 1:
+        res["first_run"] = {k: first[k] for k in ("n", "grid", "wall_s", "elements_per_s")}
+    return res
 
 
 def numba_worker(spec_json: str) -> None:
@@ -231,12 +238,15 @@ def numba_worker(spec_json: str) -> None:
     # One tiny launch of each kernel first, so import-time and first-call costs stay out.
     warm = np.zeros(NUM_BINS, np.int32)
     kernels["histogram_atomic"][1, 32](np.zeros(32, np.uint8), warm, np.int32(32))
+    kernels["histograma_atomico"][1, 32](np.zeros(32, np.int32), warm, np.int32(32),
+                                         np.int32(NUM_BINS))
     kernels["histogram_privatized"][1, 32](np.zeros(32, np.uint8), warm, np.int32(32))
     kernels["reduce_contiguous"][1, 32, 0, 256](np.zeros(64, np.float32),
                                                 np.zeros(1, np.float32), np.int32(64))
     results = {}
     for key, s in spec["runs"].items():
-        results[key] = _numba_run_one(kernels, s, spec.get("seed", 0))
+        results[key] = _numba_sized(kernels, s, spec.get("seed", 0), spec.get("min_time", 0.0),
+                                    spec.get("repeats", 1))
     print(json.dumps({"numba_version": numba.__version__, "numpy_version": np.__version__,
                       "simulator": bool(cuda.simulator_enabled if hasattr(cuda, "simulator_enabled")
                                         else os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"),
@@ -295,7 +305,8 @@ def numba_python(args) -> str:
 
 def run_numba(args, runs: dict) -> dict:
     py = numba_python(args)
-    spec = json.dumps({"runs": runs, "seed": args.seed})
+    spec = json.dumps({"runs": runs, "seed": args.seed, "min_time": args.numba_min_time,
+                       "repeats": args.numba_repeats})
     env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
     cmd = [py, str(Path(__file__).resolve()), "--numba-worker", spec]
     r = subprocess.run(cmd, capture_output=True, text=True, env=env)
@@ -311,6 +322,7 @@ def run_numba(args, runs: dict) -> dict:
 
 def _simt_backend_class():
     from kernels_cuda.backend import EmulatorBackend
+    from simt.launch import Dim3
 
     class RecordingBackend(EmulatorBackend):
         """EmulatorBackend that remembers each launch's kernel and configuration and
@@ -319,147 +331,105 @@ def _simt_backend_class():
 
         def __init__(self, *a, **kw):
             super().__init__(*a, **kw)
-            self.calls: list[tuple] = []
+            self.calls: list[dict] = []
             self._modules = RecordingBackend.module_cache
 
         def launch(self, source, kernel, grid, block, args, shared_mem=0):
-            from simt.launch import Dim3
-            self.calls.append((kernel, Dim3.of(grid), Dim3.of(block), int(shared_mem)))
+            self.calls.append({"kernel": kernel, "grid": str(Dim3.of(grid)),
+                               "block": str(Dim3.of(block)), "shared_mem": int(shared_mem)})
             return super().launch(source, kernel, grid, block, args, shared_mem)
 
     return RecordingBackend
 
 
-class _FallbackEntry:
-    """Stands in for a catalog Entry when the catalog has none for an id."""
+def _one_per_thread_driver(kernel):
+    """A histogram_* (data, histogram, n) driver with one element per thread."""
+    import numpy as np
 
-    def __init__(self, bench_id: str):
-        import numpy as np
-        self.id = bench_id
-        self.policy = "lockstep"
-        self.float_rtol = 1e-5 if bench_id.startswith("reduction") else None
-        self._np = np
-
-    def inputs(self, n, seed=0):
-        np = self._np
-        rng = np.random.default_rng(seed)
-        if self.id.startswith("histogram"):
-            return {"data": rng.integers(0, NUM_BINS, n, dtype=np.uint8)}
-        return {"input": rng.random(n, dtype=np.float32)}
-
-    def reference(self, inputs):
-        np = self._np
-        if self.id.startswith("histogram"):
-            return {"histogram": np.bincount(inputs["data"], minlength=NUM_BINS).astype(np.int32)}
-        return {"sum": np.array([inputs["input"].sum(dtype=np.float64)], np.float32)}
-
-    def run(self, backend, inputs):
-        np = self._np
-        src = _fallback_source()
-        block = 256
-        if self.id.startswith("histogram"):
-            n = len(inputs["data"])
-            d = backend.to_device(inputs["data"])
-            h = backend.zeros(NUM_BINS, np.int32)
-            kern = "histogram_privatized" if self.id.endswith("privatized") else "histogram_atomic"
-            grid = (n + block - 1) // block
-            backend.launch(src, kern, grid, block, [d, h, np.int32(n)])
-            return {"histogram": backend.to_host(h)}
-        x = inputs["input"]
-        n = len(x)
-        d = backend.to_device(x)
-        g = (n + 2 * block - 1) // (2 * block)
-        out = backend.zeros(g, np.float32)
-        backend.launch(src, "reduceShared", g, block, [d, out, np.int32(n)], 2 * block * 4)
-        return {"sum": np.array([backend.to_host(out).sum(dtype=np.float32)], np.float32)}
+    def driver(be, inp, e):
+        n = len(inp["data"])
+        data = be.to_device(inp["data"])
+        hist = be.zeros(NUM_BINS, np.int32)
+        be.launch(e.source, kernel, -(-n // e.block), e.block, [data, hist, np.int32(n)])
+        return {"hist": be.to_host(hist)}
+    return driver
 
 
-def _fallback_source() -> str:
-    import tempfile
-    p = Path(tempfile.gettempdir()) / "simt_bench_numba_fallback.cu"
-    if not p.exists() or p.read_text() != FALLBACK_CU:
-        p.write_text(FALLBACK_CU)
-    return str(p)
-
-
-def _entry(bench_id: str):
-    """The catalog entry for an id, or a fallback driving the seeds' kernels directly."""
-    try:
-        from kernels_cuda import catalog
-        return catalog.get(bench_id), "catalog"
-    except Exception:
-        return _FallbackEntry(bench_id), "fallback (kernels in this script)"
-
-
-def _compare(entry, out, ref) -> bool:
-    try:
-        from kernels_cuda.catalog import compare
-        return bool(compare(entry, out, ref))
-    except Exception:
-        import numpy as np
-        return all(np.allclose(out[k], v, rtol=entry.float_rtol or 0, atol=entry.float_rtol or 0)
-                   for k, v in ref.items())
+def _entry(bench: dict):
+    """The catalog entry a row runs (with a one-element-per-thread driver if asked)."""
+    import dataclasses
+    from kernels_cuda import catalog
+    entry = catalog.get(bench["id"])
+    if bench["shape"] == "one-per-thread":
+        entry = dataclasses.replace(entry, driver=_one_per_thread_driver(entry.kernels[0]))
+    return entry
 
 
 def run_simt(args) -> dict:
-    import numpy as np  # noqa: F401  (simt needs it anyway)
-    import simt  # noqa: F401  -- fail early with a clear message if the core is missing
+    from kernels_cuda import catalog
     Backend = _simt_backend_class()
     results = {}
-    for bench_id in BENCHES:
-        entry, origin = _entry(bench_id)
+    for bench in BENCHES:
+        entry = _entry(bench)
         inputs = entry.inputs(args.simt_n, seed=args.seed)
         ref = entry.reference(inputs)
-        row = {"id": bench_id, "origin": origin, "n": args.simt_n}
-        for sanitize in ([False, True] if args.sanitize_too else [False]):
-            # untimed warm-up: parses the .cu file once, checks correctness
-            be = Backend(seed=args.seed, policy=getattr(entry, "policy", "lockstep"),
-                         sanitize=sanitize)
+        row = {"id": entry.id, "source": entry.source, "kernel": entry.kernels[0],
+               "shape": bench["shape"], "n": args.simt_n, "policy": entry.policy}
+        for sanitize in (True, False):
+            mk = lambda: Backend(seed=args.seed, policy=entry.policy, sanitize=sanitize)  # noqa: E731
+            be = mk()                               # untimed warm-up: parse, check
             out = entry.run(be, inputs)
-            correct = _compare(entry, out, ref)
+            correct = bool(catalog.compare(entry, out, ref))
             times = []
             for _ in range(args.repeats):
-                be = Backend(seed=args.seed, policy=getattr(entry, "policy", "lockstep"),
-                             sanitize=sanitize)
+                be = mk()
                 t0 = time.perf_counter()
                 entry.run(be, inputs)
                 times.append(time.perf_counter() - t0)
             wall = statistics.median(times)
-            key = "sanitized" if sanitize else "plain"
-            row[key] = {"wall_s": wall, "times_s": times, "elements_per_s": args.simt_n / wall,
-                        "correct": correct}
-            row["launches"] = [
-                {"kernel": k, "grid": str(g), "block": str(b), "shared_mem": s}
-                for k, g, b, s in be.calls]
+            row["sanitize" if sanitize else "no_sanitize"] = {
+                "wall_s": wall, "times_s": times, "elements_per_s": args.simt_n / wall,
+                "correct": correct}
+            row["launches"] = be.calls
             row["warp_instructions"] = sum(int(getattr(r, "warp_instructions", 0) or 0)
                                            for r in be.launches)
-        results[bench_id] = row
+        results[bench["key"]] = row
+        _say(f"  simt {bench['key']}: {row['sanitize']['elements_per_s']:.3g} el/s")
     return results
 
 
-def numba_specs(args, simt_results: dict | None) -> dict:
-    """Numba launch per benchmark, mirroring simt's elements per thread."""
+def numba_specs(args, simt_results: dict | None, data_dir: Path | None) -> dict:
+    """One Numba launch per row, copying simt's elements per thread with fewer blocks."""
     runs = {}
-    for bench_id, b in BENCHES.items():
-        block = 256
-        elems = b["elems"]
-        recursive = False
-        row = (simt_results or {}).get(bench_id)
+    for bench in BENCHES:
+        block, elems, recursive = 256, bench["elems"], bench["kind"] == "reduce_contiguous"
+        row = (simt_results or {}).get(bench["key"])
         if row and row.get("launches"):
-            first = row["launches"][0]
             from simt.launch import Dim3
+            first = row["launches"][0]
             g, bl = Dim3.of(first["grid"]), Dim3.of(first["block"])
             block = bl.size
             elems = row["n"] / (g.size * bl.size)
             recursive = sum(1 for L in row["launches"] if L["kernel"] == first["kernel"]) > 1
-        grid = max(1, args.numba_threads // block)
+        grid = max(1, min(args.numba_threads // block,
+                          int(args.numba_max_n // max(1.0, elems * block))))
         n = max(1, int(round(elems * grid * block)))
-        if b["kind"] == "histogram_atomic":
-            grid = (n + block - 1) // block
-        elif b["kind"] == "reduce_contiguous":
-            grid = (n + 2 * block - 1) // (2 * block)
-        runs[bench_id] = {"kind": b["kind"], "n": n, "block": block, "grid": grid,
-                          "recursive": recursive, "simt_elements_per_thread": elems}
+        if bench["kind"] == "reduce_contiguous":
+            grid = -(-n // (2 * block))
+        elif bench["kind"] != "histogram_privatized" or bench["shape"] == "one-per-thread":
+            grid = -(-n // block)
+        max_scale = max(1, min(args.numba_threads * 4 // (grid * block),
+                               int(args.numba_max_n * 4 // n)))
+        spec = {"kind": bench["kind"], "n": n, "block": block, "grid": grid,
+                "recursive": recursive, "elements_per_thread": elems, "max_scale": max_scale}
+        if data_dir is not None and simt_results:
+            import numpy as np
+            inp = _entry(bench).inputs(n * max_scale, seed=args.seed)
+            (arr,) = inp.values()
+            path = data_dir / (bench["key"].replace("/", "_").replace("@", "_") + ".npy")
+            np.save(path, arr)
+            spec["data"] = str(path)
+        runs[bench["key"]] = spec
     return runs
 
 
@@ -479,10 +449,11 @@ def _simt_command() -> list[str]:
 
 def run_whole_process(args) -> list[dict]:
     from kernels_cuda import catalog
-    ids = [e.id for e in catalog.entries() if e.id.startswith("histogram/")]
+    ents = [e for e in catalog.entries() if e.id.startswith("histogram/")]
     rows = []
     base = _simt_command()
-    for eid in ids:
+    for e in ents:
+        eid = e.id
         cmd = base + ["run", eid, "--n", str(args.whole_n), "--json"]
         t0 = time.perf_counter()
         r = subprocess.run(cmd, capture_output=True, text=True, cwd=str(ROOT),
@@ -494,7 +465,8 @@ def run_whole_process(args) -> list[dict]:
         except Exception:
             pass
         rows.append({"id": eid, "n": args.whole_n, "wall_s": wall, "rc": r.returncode,
-                     "correct": correct, "under_target": wall < TARGET_WHOLE_S,
+                     "correct": correct, "expect_correct": e.expect_correct,
+                     "under_target": wall < TARGET_WHOLE_S,
                      "stderr_tail": r.stderr.strip()[-300:] if r.returncode else ""})
     return rows
 
@@ -510,69 +482,95 @@ def _si(x: float) -> str:
     return f"{x:.3g}"
 
 
+def _launch_str(L: dict) -> str:
+    return f"<<<{L['grid']}, {L['block']}{', ' + str(L['shared_mem']) if L['shared_mem'] else ''}>>>"
+
+
 def report_text(rep: dict) -> str:
     L = []
     L.append(f"$ {rep['command']}")
     m = rep["machine"]
+    nb_v = rep.get("numba", {}).get("numba_version", "-")
     L.append(f"# {rep['date']}  {m['cpu']} ({m['cpus']} CPUs)  Python {m['python']}  "
-             f"numba {rep.get('numba', {}).get('numba_version', '-')} (NUMBA_ENABLE_CUDASIM=1)")
+             f"numba {nb_v} (NUMBA_ENABLE_CUDASIM=1)  load average at start "
+             f"{m.get('loadavg_at_start')}")
     L.append("")
     kern = rep.get("kernels", {})
-    if kern:
-        L.append("Elements per second, whole host driver (copy in, launches, copy back); "
-                 f"simt: median of {rep['repeats']}, numba: one run")
-        hdr = (f"{'kernel':22} {'numba n':>8} {'numba launch':>18} {'numba s':>8} "
-               f"{'numba el/s':>10} | {'simt n':>8} {'simt launch':>16} {'simt s':>7} "
-               f"{'simt el/s':>10} | {'simt/numba':>10}  target >= {TARGET_RATIO:.0f}x")
+    if any("numba" in k or "simt" in k for k in kern.values()):
+        L.append("Elements per second over the whole host driver (copy in, launches, copy back).")
+        L.append(f"simt: sanitizer on (as `simt run`), median of {rep['repeats']}; "
+                 f"numba simulator: median of {rep.get('numba_repeats', 1)}, same elements "
+                 "per thread as simt's launch.")
+        hdr = (f"{'row':24} {'numba n':>8} {'numba launch':>18} {'numba s':>8} "
+               f"{'numba el/s':>10} | {'simt n':>8} {'simt launch':>18} {'simt s':>7} "
+               f"{'simt el/s':>10} | {'simt/numba':>10}  (target >= {TARGET_RATIO:.0f}x)")
         L.append(hdr)
         L.append("-" * len(hdr))
-        for bid, k in kern.items():
+        for key, k in kern.items():
             nb, sm = k.get("numba"), k.get("simt")
             nb_cols = (f"{nb['n']:>8} {nb['launches'][0]:>18} {nb['wall_s']:>8.2f} "
-                       f"{_si(nb['elements_per_s']):>10}") if nb else f"{'-':>8} {'':>18} {'':>8} {'-':>10}"
+                       f"{_si(nb['elements_per_s']):>10}") if nb else \
+                f"{'-':>8} {'':>18} {'':>8} {'-':>10}"
             if sm:
-                L0 = sm["launches"][0] if sm.get("launches") else None
-                lstr = (f"<<<{L0['grid']}, {L0['block']}>>>" if L0 else "-")
-                sm_cols = (f"{sm['n']:>8} {lstr:>16} {sm['plain']['wall_s']:>7.3f} "
-                           f"{_si(sm['plain']['elements_per_s']):>10}")
+                lstr = _launch_str(sm["launches"][0]) if sm.get("launches") else "-"
+                sm_cols = (f"{sm['n']:>8} {lstr:>18} {sm['sanitize']['wall_s']:>7.3f} "
+                           f"{_si(sm['sanitize']['elements_per_s']):>10}")
             else:
-                sm_cols = f"{'-':>8} {'':>16} {'':>7} {'-':>10}"
+                sm_cols = f"{'-':>8} {'':>18} {'':>7} {'-':>10}"
             ratio = k.get("ratio")
             rstr = f"{ratio:>9.0f}x" if ratio else f"{'-':>10}"
             verdict = ("ok" if ratio >= TARGET_RATIO else "BELOW") if ratio else ""
-            L.append(f"{bid:22} {nb_cols} | {sm_cols} | {rstr}  {verdict}")
+            L.append(f"{key:24} {nb_cols} | {sm_cols} | {rstr}  {verdict}")
         L.append("")
-        for bid, k in kern.items():
+        for key, k in kern.items():
             nb, sm = k.get("numba"), k.get("simt")
-            parts = []
+            L.append(f"  {key}: {NOTES.get(key, '')}")
             if nb:
-                parts.append(f"numba correct={nb['correct']} ({nb['detail']}), "
-                             f"{nb['threads']} threads, {nb['threads'] / nb['wall_s']:.0f} threads/s, "
-                             f"{len(nb['launches'])} launch(es)")
+                L.append(f"    numba: correct={nb['correct']} ({nb['detail']}); {nb['threads']} threads "
+                         f"({nb['threads'] / nb['wall_s']:.0f} threads/s), "
+                         f"{nb['n'] / nb['threads']:.3g} elements/thread, "
+                         f"launches {' '.join(nb['launches'])}"
+                         + (f"; grown x{nb['scaled_by']} after a {nb['first_run']['wall_s']:.2f} s "
+                            f"run of n={nb['first_run']['n']}" if nb.get("scaled_by", 1) > 1 else ""))
             if sm:
-                s = f"simt correct={sm['plain']['correct']} [{sm['origin']}]"
-                s += f", {len(sm['launches'])} launch(es) " + ", ".join(
-                    f"{x['kernel']}<<<{x['grid']}, {x['block']}{', ' + str(x['shared_mem']) if x['shared_mem'] else ''}>>>"
-                    for x in sm["launches"][:3]) + (" ..." if len(sm["launches"]) > 3 else "")
-                if "sanitized" in sm:
-                    z = sm["sanitized"]
-                    s += (f"; with sanitizer {z['wall_s']:.3f} s = {_si(z['elements_per_s'])} el/s "
-                          f"({z['elements_per_s'] / nb['elements_per_s']:.0f}x numba)" if nb else "")
-                parts.append(s)
-            L.append(f"  {bid}: " + "; ".join(parts))
+                z = sm["no_sanitize"]
+                more = len(sm["launches"]) - 3
+                L.append(f"    simt:  correct={sm['sanitize']['correct']}; {sm['kernel']} from "
+                         f"{sm['source']}, policy {sm['policy']}, {sm['n'] / _threads(sm['launches'][0]):.3g} "
+                         f"elements/thread, launches "
+                         + " ".join(_launch_str(x) for x in sm["launches"][:3])
+                         + (f" +{more} more" if more > 0 else "")
+                         + f"; runs {', '.join(f'{t:.3f}' for t in sm['sanitize']['times_s'])} s")
+                L.append(f"           without sanitizer {z['wall_s']:.3f} s = "
+                         f"{_si(z['elements_per_s'])} el/s"
+                         + (f" ({z['elements_per_s'] / nb['elements_per_s']:.0f}x numba)" if nb else ""))
         L.append("")
     whole = rep.get("whole_process")
     if whole:
         L.append(f"Whole process `simt run ID --n {whole[0]['n']} --json` "
                  f"(wall clock incl. Python start-up), target < {TARGET_WHOLE_S:.0f} s")
-        L.append(f"{'id':32} {'seconds':>8}  {'rc':>3}  {'correct':>7}  target")
+        L.append(f"{'id':32} {'seconds':>8}  {'rc':>3}  {'correct':>7}  {'expected':>8}  target")
         for w in whole:
-            L.append(f"{w['id']:32} {w['wall_s']:>8.2f}  {w['rc']:>3}  {str(w['correct']):>7}  "
-                     f"{'ok' if w['under_target'] and w['rc'] in (0, 1) else 'OVER' if not w['under_target'] else 'FAILED'}")
+            ok = "ok" if w["under_target"] else "OVER"
+            if w["rc"] != 0:
+                ok += f" (exit {w['rc']})"
+            L.append(f"{w['id']:32} {w['wall_s']:>8.2f}  {w['rc']:>3}  {str(w['correct']):>7}  {str(w['expect_correct']):>8}  {ok}")
             if w.get("stderr_tail"):
                 L.append("    " + w["stderr_tail"].replace("\n", "\n    "))
         L.append("")
     return "\n".join(L)
+
+
+def _threads(launch: dict) -> int:
+    from simt.launch import Dim3
+    return Dim3.of(launch["grid"]).size * Dim3.of(launch["block"]).size
+
+
+def _loadavg():
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except (AttributeError, OSError):
+        return None
 
 
 def _cpu_name() -> str:
@@ -590,13 +588,17 @@ def main(argv=None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--simt-n", type=int, default=1 << 20, help="elements for simt (2^20)")
     ap.add_argument("--numba-threads", type=int, default=4096,
-                    help="CUDA threads per Numba launch (~1,400/s on the simulator; default 4096)")
+                    help="most CUDA threads in a Numba launch (~1,400/s on the simulator)")
+    ap.add_argument("--numba-max-n", type=int, default=1 << 17,
+                    help="most elements in a Numba launch (rows with many elements per thread)")
+    ap.add_argument("--numba-min-time", type=float, default=1.0,
+                    help="a Numba run shorter than this (s) is redone with up to 4x the "
+                         "threads/elements, so it is long enough to time")
+    ap.add_argument("--numba-repeats", type=int, default=1, help="Numba repeats (median)")
     ap.add_argument("--repeats", type=int, default=3, help="simt repeats (median)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--whole-n", type=int, default=1 << 20,
                     help="--n for the whole-process `simt run` timings")
-    ap.add_argument("--sanitize-too", action="store_true",
-                    help="also time simt with the sanitizer on")
     ap.add_argument("--skip-numba", action="store_true")
     ap.add_argument("--skip-simt", action="store_true")
     ap.add_argument("--skip-whole", action="store_true",
@@ -613,42 +615,51 @@ def main(argv=None) -> int:
         return 0
 
     sys.path.insert(0, str(ROOT))
-    cmdline = "python benchmarks/bench_numba.py" + "".join(" " + a for a in (argv or sys.argv[1:]))
+    cmdline = "python benchmarks/bench_numba.py" + "".join(
+        " " + a for a in (sys.argv[1:] if argv is None else argv))
     rep = {"command": cmdline, "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
            "machine": {"cpu": _cpu_name(), "cpus": os.cpu_count(),
-                       "python": platform.python_version(), "platform": platform.platform()},
-           "repeats": args.repeats, "target_ratio": TARGET_RATIO,
+                       "python": platform.python_version(), "platform": platform.platform(),
+                       "loadavg_at_start": _loadavg()},
+           "repeats": args.repeats, "numba_repeats": args.numba_repeats, "target_ratio": TARGET_RATIO,
            "target_whole_s": TARGET_WHOLE_S, "kernels": {}}
 
-    simt_res = None
-    if not args.skip_simt:
+    if not args.skip_simt or not args.skip_whole:
         try:
             import simt
             simt.Module  # noqa: B018  -- the core, not just the package folder
-        except Exception as e:  # the core is not there (yet)
-            _say(f"simt half skipped: cannot import simt ({e})")
+            from kernels_cuda import catalog
+            catalog.get(BENCHES[0]["id"])
+        except Exception as e:  # the core or the catalog is not there (yet)
+            _say(f"simt half skipped: {type(e).__name__}: {e}")
             args.skip_simt = args.skip_whole = True
+
+    simt_res = None
     if not args.skip_simt:
-        _say(f"simt: {len(BENCHES)} kernels at n = {args.simt_n} ...")
+        _say(f"simt: {len(BENCHES)} rows at n = {args.simt_n} ...")
         simt_res = run_simt(args)
     numba_res = None
     if not args.skip_numba:
-        runs = numba_specs(args, simt_res)
-        _say("numba simulator: " + ", ".join(f"{k} n={v['n']}" for k, v in runs.items()) + " ...")
-        numba_res = run_numba(args, runs)
+        import tempfile
+        with tempfile.TemporaryDirectory(prefix="simt-bench-") as tmp:
+            runs = numba_specs(args, simt_res, Path(tmp))
+            _say("numba simulator: " + ", ".join(f"{k} n={v['n']}" for k, v in runs.items()) + " ...")
+            numba_res = run_numba(args, runs)
         rep["numba"] = {k: v for k, v in numba_res.items() if k != "results"}
 
-    for bid in BENCHES:
-        row = {}
+    for bench in BENCHES:
+        key, row = bench["key"], {"note": NOTES.get(bench["key"], "")}
         if numba_res:
-            row["numba"] = numba_res["results"][bid]
+            row["numba"] = numba_res["results"][key]
         if simt_res:
-            row["simt"] = simt_res[bid]
+            row["simt"] = simt_res[key]
         if numba_res and simt_res:
-            row["ratio"] = (simt_res[bid]["plain"]["elements_per_s"]
-                            / numba_res["results"][bid]["elements_per_s"])
+            row["ratio"] = (simt_res[key]["sanitize"]["elements_per_s"]
+                            / numba_res["results"][key]["elements_per_s"])
+            row["ratio_no_sanitize"] = (simt_res[key]["no_sanitize"]["elements_per_s"]
+                                        / numba_res["results"][key]["elements_per_s"])
             row["meets_target"] = row["ratio"] >= TARGET_RATIO
-        rep["kernels"][bid] = row
+        rep["kernels"][key] = row
 
     if not args.skip_whole:
         _say(f"whole process: simt run histogram/* --n {args.whole_n} ...")
