@@ -190,13 +190,23 @@ def bench_spmv(cupy, scale, bw, sweep):
         ref_ms = builtin_ms(lambda: A @ xd)
         keep = fam_best.SPMV_NNZ_PER_LANE
         if sweep:
-            for per_lane in (1.0, 2.0, 8.0):
+            for per_lane in (2.0, 8.0):
                 fam_best.SPMV_NNZ_PER_LANE = per_lane
                 _, ms_alt, _ = run_best("spmv/csr-vector", h)
                 plan = ", ".join(f"{len(p.rows)}x{p.group}" for p in fam_best.spmv_plan(h["row_ptr"]))
                 log(f"  spmv/{name}: {per_lane:g} nnz per lane ({plan}): {ms_alt:.4f} ms "
                     f"(cupyx {ref_ms:.4f})")
             fam_best.SPMV_NNZ_PER_LANE = keep
+            if any(p.use_rows for p in fam_best.spmv_plan(h["row_ptr"])):
+                keep_l = fam_best.SPMV_LONG_NNZ_PER_LANE
+                for per_lane in (16.0, 32.0, 128.0):
+                    fam_best.SPMV_LONG_NNZ_PER_LANE = per_lane
+                    _, ms_alt, _ = run_best("spmv/csr-vector", h)
+                    plan = ", ".join(f"{len(p.rows)}x{p.group}"
+                                     for p in fam_best.spmv_plan(h["row_ptr"]))
+                    log(f"  spmv/{name}: long rows {per_lane:g} nnz per lane ({plan}): "
+                        f"{ms_alt:.4f} ms (cupyx {ref_ms:.4f})")
+                fam_best.SPMV_LONG_NNZ_PER_LANE = keep_l
         out, ms, launches = run_best("spmv/csr-vector", h)
         yd = cupy.asarray(out["y"])
         A64 = A.astype(cupy.float64)

@@ -407,26 +407,37 @@ __global__ void spmv_csr_vector(const int* __restrict__ rows, int use_rows, int 
         j += lane;
         if (row < 0)
             j = end;
-        // four independent loads of each in flight; `sum += a * b` is one fused
-        // multiply-add on the GPU (nvcc's default -fmad=true) and in the emulator
-        while (j + 3 * group < end) {
+        // four products per lane per round, their loads all issued before the first
+        // use (missing ones read as 0: adding 0 * 0 leaves the sum unchanged), so a row
+        // of up to 4 * group non-zeros costs one round of memory latency.  `sum += a * b`
+        // is one fused multiply-add on the GPU (nvcc's default -fmad=true) and in the
+        // emulator.
+        while (j < end) {
             float a0 = vals[j];
-            float a1 = vals[j + group];
-            float a2 = vals[j + 2 * group];
-            float a3 = vals[j + 3 * group];
             float x0 = x[col_idx[j]];
-            float x1 = x[col_idx[j + group]];
-            float x2 = x[col_idx[j + 2 * group]];
-            float x3 = x[col_idx[j + 3 * group]];
+            float a1 = 0.0f;
+            float x1 = 0.0f;
+            float a2 = 0.0f;
+            float x2 = 0.0f;
+            float a3 = 0.0f;
+            float x3 = 0.0f;
+            if (j + group < end) {
+                a1 = vals[j + group];
+                x1 = x[col_idx[j + group]];
+            }
+            if (j + 2 * group < end) {
+                a2 = vals[j + 2 * group];
+                x2 = x[col_idx[j + 2 * group]];
+            }
+            if (j + 3 * group < end) {
+                a3 = vals[j + 3 * group];
+                x3 = x[col_idx[j + 3 * group]];
+            }
             sum += a0 * x0;
             sum += a1 * x1;
             sum += a2 * x2;
             sum += a3 * x3;
             j += 4 * group;
-        }
-        while (j < end) {
-            sum += vals[j] * x[col_idx[j]];
-            j += group;
         }
     }
     int width = group < 32 ? group : 32;

@@ -324,7 +324,7 @@ class CupyBackend:
                     mod.compile()
                 else:                       # old CuPy: compiling happens on first use
                     mod.get_function(_first_kernel(text))
-            except cupy.cuda.compiler.CompilationError as exc:
+            except _compile_errors(cupy) as exc:
                 raise CompileError(f"NVRTC rejected {Path(path).name}:\n"
                                    f"{_nvrtc_log(exc, str(path))}") from None
             _MODULES[key] = (mod, text)
@@ -414,6 +414,15 @@ class CupyBackend:
             else:
                 raise UsageError(f"{kernel}: cannot pass {type(a).__name__} as argument {k + 1}")
         return tuple(out)
+
+
+def _compile_errors(cupy) -> tuple:
+    """The exception classes CuPy raises for an NVRTC failure (CompileException in
+    CuPy 14, CompilationError in some older versions)."""
+    comp = cupy.cuda.compiler
+    errs = tuple(getattr(comp, n) for n in ("CompileException", "CompilationError")
+                 if isinstance(getattr(comp, n, None), type))
+    return errs or (Exception,)
 
 
 def _first_kernel(text: str) -> str:

@@ -230,6 +230,7 @@ register(Entry(
 
 SPMV_TARGET_THREADS = 1 << 17   # enough threads to fill an H100; grow groups until then
 SPMV_NNZ_PER_LANE = 4.0         # short rows: about this many non-zeros per lane
+SPMV_LONG_NNZ_PER_LANE = 64.0   # long rows: 512 lanes for 32768 non-zeros
 INT_MAX = 2**31 - 1
 
 
@@ -254,8 +255,8 @@ def spmv_plan(row_ptr: np.ndarray) -> list[SpmvLaunch]:
 
     Short rows: about SPMV_NNZ_PER_LANE non-zeros per thread (2..32 threads), all rows
     in order, skipping the long ones.  Rows much longer than the mean (16x, and over
-    256) go to a second launch, as a list, with 32..1024 threads per row (about 16
-    non-zeros each).  When few rows are left for many threads (all rows long), groups
+    256) go to a second launch, as a list, with 32..1024 threads per row (about
+    SPMV_LONG_NNZ_PER_LANE non-zeros each).  When few rows are left for many threads (all rows long), groups
     grow until the launch has SPMV_TARGET_THREADS threads.  Depends only on the matrix.
     """
     lengths = np.diff(np.asarray(row_ptr, dtype=np.int64))
@@ -278,7 +279,7 @@ def spmv_plan(row_ptr: np.ndarray) -> list[SpmvLaunch]:
     long_rows = rows[long_mask]
     if len(long_rows):
         m = float(lengths[long_rows].mean())
-        g = min(1024, max(32, _pow2_at_least(m / 16.0)))
+        g = min(1024, max(32, _pow2_at_least(m / SPMV_LONG_NNZ_PER_LANE)))
         plan.append(SpmvLaunch(long_rows, g, True, len(long_rows), INT_MAX))
     return plan
 
@@ -351,7 +352,8 @@ def random_csr_mixed(rows: int, cols: int, rng: np.random.Generator,
 
 
 def _inputs_spmv(n, rng):
-    return random_csr_mixed(int(n), int(n), rng)
+    # long rows long enough for several warps per row (the shared-memory combine)
+    return random_csr_mixed(int(n), int(n), rng, long_len=(2200, 4000))
 
 
 def _ref_spmv(inp):
