@@ -36,6 +36,7 @@ from pathlib import Path
 DEFAULT_ID = "histogram/shared-local"
 POLICIES = ("lockstep", "random", "round-robin")
 DEVICE = "simt emulator"
+PRINTF_LINES = 20
 
 # The Nsight Compute metrics, in the order DESIGN.md lists them, with a short gloss.
 METRICS = [
@@ -441,6 +442,7 @@ def _fill_from_results(report: dict, results) -> None:
     for key in ("warp_instructions", "thread_instructions", "steps"):
         vals = [getattr(r, key, None) for r in results]
         report[key] = _py(sum(vals)) if vals and all(v is not None for v in vals) else None
+    report["stdout"] = [str(line) for r in results for line in (getattr(r, "stdout", None) or [])]
     for rec, r in zip(report.get("launches") or [], results):
         rec["metrics"] = {k: _py(v) for k, v in (getattr(r, "metrics", None) or {}).items()}
 
@@ -987,7 +989,7 @@ def _report(args, r: dict) -> None:
     if r.get("error"):
         w("result: the launch stopped with an error (see the sanitizer report below)\n")
     elif r["correct"] is None:
-        w("result: no reference for this kernel; the arrays after the launch:\n")
+        w("result: no reference for this kernel" + ("; the arrays after the launch:\n" if r.get("arrays") else "\n"))
     elif r["correct"]:
         w("result: correct -- the output matches the numpy reference\n")
     else:
@@ -1004,6 +1006,14 @@ def _report(args, r: dict) -> None:
         lost = r["lost_updates"]
         w(f"  lost updates: {lost:,}\n" if isinstance(lost, int) else f"  lost updates: {lost}\n")
     _print_arrays(r.get("arrays") or [])
+
+    lines = r.get("stdout") or []
+    if lines:
+        w(f"printf output ({len(lines)} line{'s' if len(lines) != 1 else ''}):\n")
+        for line in lines[:PRINTF_LINES]:
+            w(f"  {line.rstrip(chr(10))}\n")
+        if len(lines) > PRINTF_LINES:
+            w(f"  ... {len(lines) - PRINTF_LINES} more (all of them in --json's \"stdout\")\n")
 
     # counters
     m = r.get("metrics") or {}
