@@ -16,8 +16,11 @@ README's "JSON contract").
 Contracts with the other parts:
 
 * ``tui.app.make_app(target=None, *, kernel=None, grid=None, block=None, shared_mem=0,
-  args=(), seed=0, policy=None, n=None) -> textual.app.App``; the CLI passes only the
-  keywords the function accepts and calls ``.run()`` on the result.
+  args=(), seed=0, policy=None, n=None, sanitize=True, step_budget=None, launch=0)
+  -> textual.app.App`` (``launch`` is 0-based; ``--launch`` on the command line is
+  1-based); the CLI passes only the keywords the function accepts and calls ``.run()``.
+* ``tui/session.py`` reuses ``_is_file_target``, ``_recording_backend``, ``_load_kernel``
+  and ``_build_args``: keep their signatures.
 * ``kernels_cuda.cupy_backend.available() -> (bool, reason)`` and ``CupyBackend()``
   implementing ``kernels_cuda.backend.Backend``; per-launch device times are read from
   ``CupyBackend.launches`` (items with an ``ms`` key or attribute) when present.
@@ -139,6 +142,8 @@ def _parser() -> argparse.ArgumentParser:
     tp.add_argument("target", nargs="?", metavar="ID|FILE.cu",
                     help=f"what to open (default {DEFAULT_ID})")
     launch_options(tp)
+    tp.add_argument("--launch", type=_positive_int, default=1, metavar="K",
+                    help="which launch of a catalog entry's host driver to step (default 1)")
     tp.set_defaults(func=cmd_tui)
 
     cp = sub.add_parser("check", help="compare the emulator with the GPU (needs CuPy)",
@@ -904,7 +909,7 @@ def cmd_tui(args) -> int:
     opts = {"kernel": args.kernel, "grid": args.grid, "block": args.block,
             "shared_mem": args.shared or 0, "args": tuple(args.args or ()), "seed": args.seed,
             "policy": args.policy, "n": args.n, "sanitize": not args.no_sanitize,
-            "step_budget": args.step_budget}
+            "step_budget": args.step_budget, "launch": args.launch - 1}
     app = make_app(target, **_accepted(make_app, opts))
     app.run()
     return int(getattr(app, "return_code", 0) or 0)
