@@ -105,8 +105,10 @@ def _parser() -> argparse.ArgumentParser:
                        help="warp scheduling (default: the entry's, lockstep for a .cu file)")
         q.add_argument("--no-sanitize", action="store_true",
                        help="skip racecheck/memcheck/synccheck/initcheck (faster)")
-        q.add_argument("--max-steps", type=_positive_int, metavar="N", dest="step_budget",
-                       help="stop a launch after N scheduler steps (catches endless loops)")
+        q.add_argument("--max-steps", "--step-budget", type=_positive_int, metavar="N",
+                       dest="step_budget",
+                       help="stop a launch when a warp has executed N instructions "
+                            "(catches endless loops; default 1,000,000)")
         g = q.add_argument_group("your own kernel (TARGET is a .cu file)")
         g.add_argument("--kernel", metavar="NAME", help="kernel to launch (optional if the file has one)")
         g.add_argument("--grid", metavar="X[,Y[,Z]]", help="grid dimensions, e.g. 64 or 16,16")
