@@ -126,6 +126,9 @@ class Counters:
         self.warp_thread_inst = np.zeros(n_warps_total, np.int64)
         self.warp_extra: dict[str, np.ndarray] = {}
         self.atomics: list[dict] = []       # per warp atomic summary (capped)
+        self.hot: dict[int, int] = defaultdict(int)         # global atomic lanes per address
+        self.hot_shared: dict[int, int] = defaultdict(int)  # shared atomic lanes per (block, address)
+        self.touched: np.ndarray | None = None              # global sectors touched (DRAM footprint)
         self.divergence: dict[int, list[int]] = defaultdict(lambda: [0, 0])   # pc -> [executions, splits]
 
     def add(self, pc: int, name: str, value):
@@ -137,7 +140,37 @@ class Counters:
         arr = self.warp_extra.get(name)
         if arr is None:
             arr = self.warp_extra[name] = np.zeros(len(self.warp_inst), np.int64)
-        np.add.at(arr, gw, values) if not isinstance(gw, slice) else arr.__setitem__(gw, arr[gw] + values)
+        np.add.at(arr, gw, values)
+
+    def touch(self, addr: np.ndarray, size: int):
+        """Mark the 32-byte sectors of global memory this access touched."""
+        if self.touched is None:
+            return
+        from .spaces import GLOBAL_BASE
+        sec = (addr - GLOBAL_BASE) // 32
+        self.touched[sec] = True
+        if size > 1:
+            self.touched[(addr + size - 1 - GLOBAL_BASE) // 32] = True
+
+    def hot_addresses(self, addrs: np.ndarray, lanes: np.ndarray, shared: bool = False):
+        """Accumulate atomic lanes per address (the busiest addresses bound atomic time)."""
+        d = self.hot_shared if shared else self.hot
+        if len(addrs) == 0:
+            return
+        lo, hi = int(addrs.min()), int(addrs.max())
+        if hi - lo < (1 << 22):
+            tot_all = np.bincount(addrs - lo, weights=lanes)
+            u = np.flatnonzero(tot_all)
+            tot = tot_all[u]
+            u = u + lo
+        else:
+            u, inv = np.unique(addrs, return_inverse=True)
+            tot = np.bincount(inv, weights=lanes)
+        if len(u) > 4096:   # low-contention scatter: keep the busiest ones only
+            top = np.argsort(tot)[-1024:]
+            u, tot = u[top], tot[top]
+        for a, c in zip(u.tolist(), tot.tolist()):
+            d[a] += int(c)
 
     def metrics(self) -> dict[str, float]:
         out = {m: 0 for m in METRICS}
@@ -147,6 +180,14 @@ class Counters:
         out[INST] = int(inst)
         out[THREAD_INST] = int(self.total.get(THREAD_INST, 0.0))
         out[RATIO] = round(self.total.get(THREAD_INST, 0.0) / inst, 4) if inst else 0.0
+        if self.touched is not None:
+            out["simt__dram_footprint_sectors.sum"] = int(np.count_nonzero(self.touched))
+        out["simt__global_atomic_hot_address_lanes.max"] = max(self.hot.values(), default=0)
+        out["simt__shared_atomic_hot_address_lanes.max"] = max(self.hot_shared.values(), default=0)
+        out["simt__warp_inst.max"] = int(self.warp_inst.max()) if len(self.warp_inst) else 0
+        for name in ("simt__global_requests", "simt__barriers"):
+            arr = self.warp_extra.get(name)
+            out[name + ".max"] = int(arr.max()) if arr is not None and len(arr) else 0
         return out
 
     def per_line(self) -> dict[int, dict[str, float]]:

@@ -344,6 +344,8 @@ class Machine:
                 cnt.add(p, req, nw)
                 cnt.add(p, sct, int(sec.sum()))
                 cnt.add_warp(sct, gwarps, sec)
+                cnt.add_warp("simt__global_requests", gwarps, 1)
+                cnt.touch(a, size)
 
     # ------------------------------------------------------------- barriers
     def release(self, force_check=False):
@@ -550,7 +552,10 @@ def _atom(m: Machine, ins, sel, act, full, aw, w, wsel):
             m.regs[ins.dst.slot][gl] = ret
     p = m.L.pc_of(ins)
     m.access_counters(p, ins, parts, A, gl, size, "atom" if ins.dst is not None else "red")
-    _atomic_serialization(m, p, A, gl)
+    for space, byte, pos in parts:
+        a = A if pos is None else A[pos]
+        g = gl if pos is None else gl[pos]
+        _atomic_serialization(m, p, a, g, space)
 
 
 def _apply_atomic(view, e, v, c, op, want, dt):
@@ -595,30 +600,41 @@ def _apply_atomic(view, e, v, c, op, want, dt):
     return ret
 
 
-def _atomic_serialization(m: Machine, p: int, A, gl):
+def _atomic_serialization(m: Machine, p: int, A, gl, space: str):
     """Per warp atomic: lanes per address and the serialized steps it costs."""
-    warp = gl // 32
-    key_order = np.lexsort((A, warp))
-    ws, as_ = warp[key_order], A[key_order]
-    new = np.ones(len(ws), bool)
-    new[1:] = (ws[1:] != ws[:-1]) | (as_[1:] != as_[:-1])
-    grp = np.cumsum(new) - 1
-    mult = np.bincount(grp)
-    gw = ws[new]
-    uw, inv = np.unique(gw, return_inverse=True)
-    steps = np.zeros(len(uw), np.int64)
-    np.maximum.at(steps, inv, mult)
-    m.cnt.add(p, "simt__atomic_lanes.sum", len(A))
-    m.cnt.add(p, "simt__atomic_addresses.sum", len(gw))
-    m.cnt.add(p, "simt__atomic_serialized_steps.sum", int(steps.sum()))
-    m.cnt.add(p, "simt__atomic_warp_instructions.sum", len(uw))
-    if len(m.cnt.atomics) < 64 and len(uw):
-        w0 = int(uw[0])
-        sel = gw == w0
-        addrs = as_[new][sel]
-        lanes = [sorted(int(x) % 32 for x in gl[(warp == w0) & (A == a)]) for a in addrs]
-        m.cnt.atomics.append({"pc": p, "warp": int(m.gwarp0 + w0), "addresses": [int(a) for a in addrs],
-                              "lanes": lanes, "steps": int(steps[0])})
+    mat, act, warps = _warp_matrix(A, gl)
+    nw = len(warps)
+    k = np.where(act, mat, -1 - LANES[None, :])      # inactive lanes: distinct negatives
+    k.sort(axis=1)
+    new = np.ones(k.shape, bool)
+    new[:, 1:] = k[:, 1:] != k[:, :-1]
+    fn = new.ravel()
+    run_id = np.cumsum(fn) - 1
+    run_len = np.bincount(run_id)
+    run_addr = k.ravel()[fn]
+    valid = run_addr >= 0
+    run_row = np.repeat(np.arange(nw), 32)[fn]
+    steps = np.zeros(nw, np.int64)
+    np.maximum.at(steps, run_row[valid], run_len[valid])
+    n_addr = int(np.count_nonzero(valid))
+    cnt = m.cnt
+    for pre in ("simt__atomic", f"simt__atomic_{space}"):
+        cnt.add(p, pre + "_lanes.sum", len(A))
+        cnt.add(p, pre + "_addresses.sum", n_addr)
+        cnt.add(p, pre + "_serialized_steps.sum", int(steps.sum()))
+    cnt.add(p, "simt__atomic_warp_instructions.sum", nw)
+    addrs, lens = run_addr[valid], run_len[valid]
+    if space == "global":
+        cnt.hot_addresses(addrs, lens)
+    else:   # shared atomics contend within a block: key the address by the block
+        blk = m.lane_blk[warps * 32][run_row[valid]]
+        cnt.hot_addresses(addrs - SHARED_BASE + (blk << 24), lens, shared=True)
+    if len(cnt.atomics) < 64 and nw:
+        groups = {}
+        for lane in np.flatnonzero(act[0]).tolist():
+            groups.setdefault(int(mat[0, lane]), []).append(lane)
+        cnt.atomics.append({"pc": p, "warp": int(m.gwarp0 + warps[0]), "addresses": list(groups),
+                            "lanes": list(groups.values()), "steps": int(steps[0])})
 
 
 def _warp_ctx(m, sel, act):
@@ -798,6 +814,7 @@ def _bar(m: Machine, ins, sel, act, full, aw, w, wsel):
             f"(active mask {_mask_bits(act2[None])[0]:#010x}, expected {_mask_bits(alive2[None])[0]:#010x}); "
             "it sits in divergent code", ins.coord, tool="synccheck", block=blk)
     ws = (np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else wsel)[aw]
+    m.cnt.add_warp("simt__barriers", m.gwarp0 + ws, 1)
     m.state[ws] = WAIT
     m.pc[wsel] = m.L.pc_of(ins) + 1
     m.release()

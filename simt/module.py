@@ -178,6 +178,7 @@ class Launch:
         bt = batch_threads or DEFAULT_BATCH_THREADS
         self.batch_blocks = max(1, bt // (self.wpb * 32))
         self.counters = C.Counters(len(ir.code), self.n_warps, [i.line for i in ir.code])
+        self.counters.touched = np.zeros(len(device.buf) // 32 + 1, bool)
         self.stdout: list[str] = []
         self.sanitizer = None
         if sanitize:
