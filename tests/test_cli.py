@@ -395,3 +395,41 @@ def test_sanitizer_format_like_compute_sanitizer():
     assert "h.cu:42" in text and "[96 hazards]" in text
     assert "ERROR SUMMARY: 1 error" in text
     assert "ERROR SUMMARY: 0 errors" in cli.format_sanitizer([])
+
+
+def test_endless_loop_stops_at_the_step_budget(simt, tmp_path):
+    p = tmp_path / "spin.cu"
+    p.write_text('extern "C" __global__ void spin(int *flag) {\n    while (flag[0] == 0) { }\n}\n')
+    rc, out, err = simt("run", p, "--grid", 1, "--block", 32, "--arg", "int32[1]=zeros",
+                        "--max-steps", 500, "--json")
+    _user_error(rc, out, err, f"{p}:2")
+    doc = json.loads(out)                         # the report still comes, as one JSON object
+    assert doc["correct"] is None and doc["error"]
+    assert doc["sanitizer"] and doc["sanitizer"][-1]["line"] == 2
+
+
+def test_out_of_bounds_is_reported_like_memcheck(simt, add_cu):
+    rc, out, err = simt(*_add(add_cu, args=("float32[16]=ones", "float32[16]=zeros", "int32=64")))
+    _user_error(rc, out, err, f"{add_cu}:3")
+    assert "========= Error:" in out and "memcheck" in out
+
+
+def test_npy_argument_and_out_by_position(simt, add_cu, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    np.save(tmp_path / "x.npy", np.arange(64, dtype=np.int64))      # converted exactly
+    rc, out, err = simt(*_add(add_cu, "--out", "2=y_out",
+                              args=("@x.npy", "float32[64]=full(0.5)", "int32=64")))
+    assert rc == 0, err
+    np.testing.assert_array_equal(np.load(tmp_path / "y_out.npy"),
+                                  np.arange(64, dtype=np.float32) + np.float32(0.5))
+
+
+def test_printf_output(simt, tmp_path):
+    p = tmp_path / "hi.cu"
+    p.write_text('extern "C" __global__ void hi(int n) {\n'
+                 '    if (threadIdx.x < n) printf("hello %d\\n", threadIdx.x);\n}\n')
+    rc, out, err = simt("run", p, "--grid", 1, "--block", 32, "--arg", 3, "--json")
+    assert rc == 0, err
+    assert json.loads(out)["stdout"] == ["hello 0\n", "hello 1\n", "hello 2\n"]
+    rc, out, err = simt("run", p, "--grid", 1, "--block", 32, "--arg", 30)
+    assert rc == 0 and "hello 19" in out and "hello 20" not in out and "10 more" in out
