@@ -1115,6 +1115,7 @@ class _Progress:
         self.start = time.monotonic()
         self.last = 0.0
         self.drawn = False
+        self.shown = ""
 
     def __bool__(self) -> bool:
         return True
@@ -1133,7 +1134,11 @@ class _Progress:
         frac = min(max(done / total, 0.0), 1.0) if total else 0.0
         width = 30
         bar = "#" * int(frac * width) + "." * (width - int(frac * width))
-        self.stream.write(f"\r[{bar}] {frac * 100:5.1f}%  {self.text[:60]}\x1b[K")
+        line = f"\r[{bar}] {frac * 100:5.1f}%  {self.text[:60]}\x1b[K"
+        if line == self.shown:
+            return
+        self.shown = line
+        self.stream.write(line)
         self.stream.flush()
         self.drawn = True
 
@@ -1142,6 +1147,7 @@ class _Progress:
             self.stream.write("\r\x1b[K")
             self.stream.flush()
             self.drawn = False
+            self.shown = ""
 
 
 if __name__ == "__main__":  # python -m tui.cli
