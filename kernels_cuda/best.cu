@@ -409,12 +409,13 @@ __global__ void spmv_csr_vector(const int* __restrict__ rows, int use_rows, int 
             j = end;
         // four products per lane per round, their loads all issued before the first
         // use (missing ones read as 0: adding 0 * 0 leaves the sum unchanged), so a row
-        // of up to 4 * group non-zeros costs one round of memory latency.  `sum += a * b`
-        // is one fused multiply-add on the GPU (nvcc's default -fmad=true) and in the
-        // emulator.
+        // of up to 4 * group non-zeros costs one round of memory latency.  vals and
+        // col_idx are read once: __ldcs (evict-first) keeps them from pushing x, which
+        // is read again and again, out of the L2 cache.  `sum += a * b` is one fused
+        // multiply-add on the GPU (nvcc's default -fmad=true) and in the emulator.
         while (j < end) {
-            float a0 = vals[j];
-            float x0 = x[col_idx[j]];
+            float a0 = __ldcs(&vals[j]);
+            float x0 = __ldg(&x[__ldcs(&col_idx[j])]);
             float a1 = 0.0f;
             float x1 = 0.0f;
             float a2 = 0.0f;
@@ -422,16 +423,16 @@ __global__ void spmv_csr_vector(const int* __restrict__ rows, int use_rows, int 
             float a3 = 0.0f;
             float x3 = 0.0f;
             if (j + group < end) {
-                a1 = vals[j + group];
-                x1 = x[col_idx[j + group]];
+                a1 = __ldcs(&vals[j + group]);
+                x1 = __ldg(&x[__ldcs(&col_idx[j + group])]);
             }
             if (j + 2 * group < end) {
-                a2 = vals[j + 2 * group];
-                x2 = x[col_idx[j + 2 * group]];
+                a2 = __ldcs(&vals[j + 2 * group]);
+                x2 = __ldg(&x[__ldcs(&col_idx[j + 2 * group])]);
             }
             if (j + 3 * group < end) {
-                a3 = vals[j + 3 * group];
-                x3 = x[col_idx[j + 3 * group]];
+                a3 = __ldcs(&vals[j + 3 * group]);
+                x3 = __ldg(&x[__ldcs(&col_idx[j + 3 * group])]);
             }
             sum += a0 * x0;
             sum += a1 * x1;

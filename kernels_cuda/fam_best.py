@@ -230,7 +230,7 @@ register(Entry(
 
 SPMV_TARGET_THREADS = 1 << 17   # enough threads to fill an H100; grow groups until then
 SPMV_NNZ_PER_LANE = 4.0         # short rows: about this many non-zeros per lane
-SPMV_LONG_NNZ_PER_LANE = 64.0   # long rows: 512 lanes for 32768 non-zeros
+SPMV_LONG_NNZ_PER_LANE = 128.0  # long rows: 256 lanes for 32768 non-zeros
 INT_MAX = 2**31 - 1
 
 
@@ -353,7 +353,7 @@ def random_csr_mixed(rows: int, cols: int, rng: np.random.Generator,
 
 def _inputs_spmv(n, rng):
     # long rows long enough for several warps per row (the shared-memory combine)
-    return random_csr_mixed(int(n), int(n), rng, long_len=(2200, 4000))
+    return random_csr_mixed(int(n), int(n), rng, long_len=(4200, 7000))
 
 
 def _ref_spmv(inp):
