@@ -47,6 +47,7 @@ class EmulatorBackend:
         self.sanitize = sanitize
         self.step_budget = step_budget
         self.progress = progress
+        self.sample_blocks = sample_blocks   # large grids: emulate the first blocks, extrapolate
         self.launches: list = []   # simt.LaunchResult per launch, in order
         self._modules: dict = {}
 
@@ -75,5 +76,6 @@ class EmulatorBackend:
         cfg = LaunchConfig(Dim3.of(grid), Dim3.of(block), int(shared_mem))
         res = fn.launch(self.device, cfg, list(args), seed=self.seed + len(self.launches),
                         policy=self.policy, sanitize=self.sanitize,
-                        step_budget=self.step_budget, progress=self.progress)
+                        step_budget=self.step_budget, progress=self.progress,
+                        sample_blocks=self.sample_blocks)
         self.launches.append(res)

@@ -172,17 +172,19 @@ class Counters:
         for a, c in zip(u.tolist(), tot.tolist()):
             d[a] += int(c)
 
-    def metrics(self) -> dict[str, float]:
+    def metrics(self, scale: float = 1.0) -> dict[str, float]:
+        """Totals; ``scale`` extrapolates a sample of blocks to the whole grid."""
         out = {m: 0 for m in METRICS}
         for k, v in self.total.items():
-            out[k] = int(v) if float(v).is_integer() else v
+            v = v * scale
+            out[k] = int(round(v)) if scale != 1.0 or float(v).is_integer() else v
         inst = self.total.get(INST, 0.0)
-        out[INST] = int(inst)
-        out[THREAD_INST] = int(self.total.get(THREAD_INST, 0.0))
+        out[INST] = int(round(inst * scale))
+        out[THREAD_INST] = int(round(self.total.get(THREAD_INST, 0.0) * scale))
         out[RATIO] = round(self.total.get(THREAD_INST, 0.0) / inst, 4) if inst else 0.0
         if self.touched is not None:
-            out["simt__dram_footprint_sectors.sum"] = int(np.count_nonzero(self.touched))
-        out["simt__global_atomic_hot_address_lanes.max"] = max(self.hot.values(), default=0)
+            out["simt__dram_footprint_sectors.sum"] = int(round(np.count_nonzero(self.touched) * scale))
+        out["simt__global_atomic_hot_address_lanes.max"] = int(round(max(self.hot.values(), default=0) * scale))
         out["simt__shared_atomic_hot_address_lanes.max"] = max(self.hot_shared.values(), default=0)
         out["simt__warp_inst.max"] = int(self.warp_inst.max()) if len(self.warp_inst) else 0
         for name in ("simt__global_requests", "simt__barriers"):
@@ -190,17 +192,17 @@ class Counters:
             out[name + ".max"] = int(arr.max()) if arr is not None and len(arr) else 0
         return out
 
-    def per_line(self) -> dict[int, dict[str, float]]:
+    def per_line(self, scale: float = 1.0) -> dict[int, dict[str, float]]:
         lines: dict[int, dict[str, float]] = {}
         for pc, d in enumerate(self.per_pc):
             if not d:
                 continue
             tgt = lines.setdefault(self.pc_lines[pc], defaultdict(float))
             for k, v in d.items():
-                tgt[k] += v
+                tgt[k] += v * scale
         out = {}
         for ln, d in sorted(lines.items()):
-            dd = {k: (int(v) if float(v).is_integer() else v) for k, v in d.items()}
+            dd = {k: (int(round(v)) if scale != 1.0 or float(v).is_integer() else v) for k, v in d.items()}
             inst = d.get(INST, 0)
             dd[RATIO] = round(d.get(THREAD_INST, 0) / inst, 4) if inst else 0.0
             out[ln] = dd

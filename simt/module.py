@@ -67,6 +67,9 @@ class LaunchResult:
     per_warp: dict = field(default_factory=dict)
     atomics: list = field(default_factory=list)
     divergence: dict = field(default_factory=dict)
+    sampled_blocks: int | None = None     # emulated only this many blocks (the first ones)
+    total_blocks: int = 0
+    predicted_ms: float | None = None
 
     def as_dict(self) -> dict:
         return {"kernel": self.kernel, "grid": list(self.config.grid.as_tuple()),
@@ -75,6 +78,8 @@ class LaunchResult:
                 "warp_instructions": self.warp_instructions,
                 "thread_instructions": self.thread_instructions, "steps": self.steps,
                 "wall_s": round(self.wall_s, 4),
+                "sampled_blocks": self.sampled_blocks, "total_blocks": self.total_blocks,
+                "predicted_ms": self.predicted_ms,
                 "error": str(self.error) if self.error else None}
 
 
@@ -151,7 +156,8 @@ class Launch:
 
     def __init__(self, kernel: Kernel, device: Device, cfg: LaunchConfig, args: list,
                  seed: int = 0, policy: str = "lockstep", sanitize: bool = True,
-                 step_budget: int | None = None, progress=None, batch_threads: int | None = None):
+                 step_budget: int | None = None, progress=None, batch_threads: int | None = None,
+                 sample_blocks: int | None = None):
         cfg = LaunchConfig.of(cfg.grid, cfg.block, cfg.shared_mem) if not isinstance(cfg, LaunchConfig) else cfg
         cfg.validate()
         if policy not in POLICIES:
@@ -174,6 +180,9 @@ class Launch:
         tpb = cfg.block.size
         self.wpb = -(-tpb // 32)
         self.n_blocks = cfg.grid.size
+        # large launches: emulate the first sample_blocks blocks and extrapolate the counters
+        self.run_blocks = self.n_blocks if not sample_blocks or sample_blocks >= self.n_blocks \
+            else max(1, int(sample_blocks))
         self.n_warps = self.n_blocks * self.wpb
         bt = batch_threads or DEFAULT_BATCH_THREADS
         self.batch_blocks = max(1, bt // (self.wpb * 32))
@@ -238,7 +247,7 @@ class Launch:
 
     # ------------------------------------------------------------------- run
     def _batches(self):
-        nb = self.n_blocks
+        nb = self.run_blocks
         step = self.batch_blocks
         for s in range(0, nb, step):
             yield np.arange(s, min(nb, s + step), dtype=np.int64)
@@ -246,7 +255,7 @@ class Launch:
     def run(self, warp_steps: bool = False) -> LaunchResult:
         from .machine import Machine
         t0 = time.perf_counter()
-        total = self.n_blocks
+        total = self.run_blocks
         done = 0
         with np.errstate(all="ignore"):
             for blocks in self._batches():
@@ -276,7 +285,8 @@ class Launch:
 
     def result(self, wall: float) -> LaunchResult:
         cnt = self.counters
-        metrics = cnt.metrics()
+        scale = self.n_blocks / self.run_blocks
+        metrics = cnt.metrics(scale)
         findings = self.sanitizer.findings() if self.sanitizer is not None else []
         per_warp = {"inst": cnt.warp_inst, "thread_inst": cnt.warp_thread_inst, **cnt.warp_extra}
         div = {}
@@ -286,8 +296,10 @@ class Launch:
             e[0] += n
             e[1] += s
         return LaunchResult(kernel=self.ir.name, config=self.cfg, metrics=metrics,
-                            per_line=cnt.per_line(), sanitizer=findings,
+                            per_line=cnt.per_line(scale), sanitizer=findings,
                             warp_instructions=metrics[C.INST],
                             thread_instructions=metrics[C.THREAD_INST], steps=self.steps_done,
                             wall_s=wall, stdout=list(self.stdout), per_warp=per_warp,
-                            atomics=list(cnt.atomics), divergence=div)
+                            atomics=list(cnt.atomics), divergence=div,
+                            sampled_blocks=self.run_blocks if self.run_blocks < self.n_blocks else None,
+                            total_blocks=self.n_blocks)
