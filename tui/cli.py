@@ -16,8 +16,8 @@ README's "JSON contract").
 Contracts with the other parts:
 
 * ``tui.app.make_app(target=None, *, kernel=None, grid=None, block=None, shared_mem=0,
-  args=(), seed=0, policy=None, n=None, sanitize=True, step_budget=None, launch=0)
-  -> textual.app.App`` (``launch`` is 0-based; ``--launch`` on the command line is
+  args=(), seed=0, policy=None, n=None, sanitize=True, step_budget=None, launch=0,
+  real=False) -> textual.app.App`` (``launch`` is 0-based; ``--launch`` on the command line is
   1-based); the CLI passes only the keywords the function accepts and calls ``.run()``.
 * ``tui/session.py`` reuses ``_is_file_target``, ``_recording_backend``, ``_load_kernel``
   and ``_build_args``: keep their signatures.
@@ -146,6 +146,8 @@ def _parser() -> argparse.ArgumentParser:
     launch_options(tp)
     tp.add_argument("--launch", type=_positive_int, default=1, metavar="K",
                     help="which launch of a catalog entry's host driver to step (default 1)")
+    tp.add_argument("--real", action="store_true",
+                    help="also run on the GPU through CuPy and show its output and time")
     tp.set_defaults(func=cmd_tui)
 
     cp = sub.add_parser("check", help="compare the emulator with the GPU (needs CuPy)",
@@ -906,12 +908,14 @@ def cmd_tui(args) -> int:
             raise _usage(f"the TUI is not available ({what}); use `simt run "
                          f"{target or DEFAULT_ID}` instead") from None
         raise
+    if args.real:
+        _cupy_backend()  # "no usable GPU: <reason>" before the screen changes
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise _usage(f"the TUI needs a terminal; without one use `simt run {target or DEFAULT_ID}`")
     opts = {"kernel": args.kernel, "grid": args.grid, "block": args.block,
             "shared_mem": args.shared or 0, "args": tuple(args.args or ()), "seed": args.seed,
             "policy": args.policy, "n": args.n, "sanitize": not args.no_sanitize,
-            "step_budget": args.step_budget, "launch": args.launch - 1}
+            "step_budget": args.step_budget, "launch": args.launch - 1, "real": args.real}
     app = make_app(target, **_accepted(make_app, opts))
     app.run()
     return int(getattr(app, "return_code", 0) or 0)
