@@ -272,8 +272,12 @@ def main(argv=None) -> int:
     info = cb.device_info()
     try:
         from cupy._core import _accelerator
-        info["routine_accelerators"] = [str(x) for x in _accelerator.get_routine_accelerators()]
-        info["reduction_accelerators"] = [str(x) for x in _accelerator.get_reduction_accelerators()]
+        names = {getattr(_accelerator, k): k[len("ACCELERATOR_"):].lower()
+                 for k in dir(_accelerator) if k.startswith("ACCELERATOR_")}
+        info["routine_accelerators"] = [names.get(x, str(x))
+                                        for x in _accelerator.get_routine_accelerators()]
+        info["reduction_accelerators"] = [names.get(x, str(x))
+                                          for x in _accelerator.get_reduction_accelerators()]
     except Exception:
         pass
     bw = cb.copy_bandwidth()
