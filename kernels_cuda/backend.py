@@ -38,8 +38,9 @@ class EmulatorBackend:
 
     name = "emulator"
 
-    def __init__(self, seed: int = 0, policy: str = "converge", sanitize: bool = True,
-                 device=None, step_budget: int | None = None, progress=None):
+    def __init__(self, seed: int = 0, policy: str = "lockstep", sanitize: bool = True,
+                 device=None, step_budget: int | None = None, progress=None,
+                 sample_blocks: int | None = None):
         import simt
         self.device = device or simt.Device()
         self.seed = seed

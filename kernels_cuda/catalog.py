@@ -55,6 +55,7 @@ class Entry:
 
 
 _REGISTRY: dict[str, Entry] = {}
+_LOADED = False
 
 
 def register(entry: Entry) -> Entry:
@@ -65,8 +66,11 @@ def register(entry: Entry) -> Entry:
 
 
 def _load() -> None:
-    if _REGISTRY:
+    """Import every family module once (a family imported on its own must not hide the rest)."""
+    global _LOADED
+    if _LOADED:
         return
+    _LOADED = True
     import importlib
     import pkgutil
     import kernels_cuda

@@ -127,6 +127,8 @@ class Counters:
         self.warp_extra: dict[str, np.ndarray] = {}
         self.atomics: list[dict] = []       # per warp atomic summary (capped)
         self.hot: dict[int, int] = defaultdict(int)         # global atomic lanes per address
+        self.hot_span: dict[int, list] = {}                 # [first, last] block hitting each address
+        self.run_blocks = 1
         self.hot_shared: dict[int, int] = defaultdict(int)  # shared atomic lanes per (block, address)
         self.touched: np.ndarray | None = None              # global sectors touched (DRAM footprint)
         self.divergence: dict[int, list[int]] = defaultdict(lambda: [0, 0])   # pc -> [executions, splits]
@@ -152,25 +154,47 @@ class Counters:
         if size > 1:
             self.touched[(addr + size - 1 - GLOBAL_BASE) // 32] = True
 
-    def hot_addresses(self, addrs: np.ndarray, lanes: np.ndarray, shared: bool = False):
+    def hot_addresses(self, addrs: np.ndarray, lanes: np.ndarray, shared: bool = False, blocks=None):
         """Accumulate atomic lanes per address (the busiest addresses bound atomic time)."""
         d = self.hot_shared if shared else self.hot
         if len(addrs) == 0:
             return
         lo, hi = int(addrs.min()), int(addrs.max())
         if hi - lo < (1 << 22):
-            tot_all = np.bincount(addrs - lo, weights=lanes)
+            rel = addrs - lo
+            tot_all = np.bincount(rel, weights=lanes)
             u = np.flatnonzero(tot_all)
             tot = tot_all[u]
+            if blocks is not None:
+                bmin = np.full(len(tot_all), np.iinfo(np.int64).max)
+                bmax = np.full(len(tot_all), -1)
+                np.minimum.at(bmin, rel, blocks)
+                np.maximum.at(bmax, rel, blocks)
+                bmin, bmax = bmin[u], bmax[u]
             u = u + lo
         else:
             u, inv = np.unique(addrs, return_inverse=True)
             tot = np.bincount(inv, weights=lanes)
+            if blocks is not None:
+                bmin = np.full(len(u), np.iinfo(np.int64).max)
+                bmax = np.full(len(u), -1)
+                np.minimum.at(bmin, inv, blocks)
+                np.maximum.at(bmax, inv, blocks)
         if len(u) > 4096:   # low-contention scatter: keep the busiest ones only
             top = np.argsort(tot)[-1024:]
             u, tot = u[top], tot[top]
-        for a, c in zip(u.tolist(), tot.tolist()):
+            if blocks is not None:
+                bmin, bmax = bmin[top], bmax[top]
+        for k, (a, c) in enumerate(zip(u.tolist(), tot.tolist())):
             d[a] += int(c)
+            if blocks is not None:
+                sp = self.hot_span.get(a)
+                lo_b, hi_b = int(bmin[k]), int(bmax[k])
+                if sp is None:
+                    self.hot_span[a] = [lo_b, hi_b]
+                else:
+                    sp[0] = min(sp[0], lo_b)
+                    sp[1] = max(sp[1], hi_b)
 
     def metrics(self, scale: float = 1.0) -> dict[str, float]:
         """Totals; ``scale`` extrapolates a sample of blocks to the whole grid."""
@@ -184,7 +208,15 @@ class Counters:
         out[RATIO] = round(self.total.get(THREAD_INST, 0.0) / inst, 4) if inst else 0.0
         if self.touched is not None:
             out["simt__dram_footprint_sectors.sum"] = int(round(np.count_nonzero(self.touched) * scale))
-        out["simt__global_atomic_hot_address_lanes.max"] = int(round(max(self.hot.values(), default=0) * scale))
+        # the busiest address: lanes from the sampled blocks, extrapolated by the share of
+        # blocks that hit it (a histogram bin: all of them; a per-block counter: one)
+        hot_lanes = 0
+        if self.hot:
+            a = max(self.hot, key=self.hot.get)
+            sp = self.hot_span.get(a, [0, 0])
+            frac = min(1.0, (sp[1] - sp[0] + 1) / max(1, self.run_blocks))
+            hot_lanes = self.hot[a] * (1 + (scale - 1) * frac)
+        out["simt__global_atomic_hot_address_lanes.max"] = int(round(hot_lanes))
         out["simt__shared_atomic_hot_address_lanes.max"] = max(self.hot_shared.values(), default=0)
         out["simt__warp_inst.max"] = int(self.warp_inst.max()) if len(self.warp_inst) else 0
         for name in ("simt__global_requests", "simt__barriers"):

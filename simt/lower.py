@@ -404,10 +404,8 @@ class KernelBuilder:
         off = -(-self.static_shared // align) * align
         self.static_shared = off + size
         self.shared_symbols.append((name, off, size, ct))
-        if not isinstance(ct, Array):
-            raise self.err("scalar __shared__ variables: declare a one-element array instead "
-                           f"(__shared__ {ct} {name}[1])", node)
-        self.declare(name, Sym("array", ct, Const(np.int64(SHARED_BASE + off))), node)
+        self.declare(name, Sym("array" if isinstance(ct, Array) else "mem", ct,
+                               Const(np.int64(SHARED_BASE + off))), node)
 
     def decl_local_array(self, node, name, ct: Array):
         if ct.length is None:
@@ -629,7 +627,7 @@ class KernelBuilder:
             return LVal(sym.ctype, "vreg", fields=sym.fields, name=name)
         if sym.kind == "param":
             return Val(sym.ctype, sym.op)
-        if sym.kind == "array":
+        if sym.kind in ("array", "mem"):      # arrays, and scalars living in shared memory
             return LVal(sym.ctype, "mem", addr=sym.op, name=name)
         raise self.err(f'cannot use "{name}" here', node)
 

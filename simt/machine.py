@@ -625,7 +625,7 @@ def _atomic_serialization(m: Machine, p: int, A, gl, space: str):
     cnt.add(p, "simt__atomic_warp_instructions.sum", nw)
     addrs, lens = run_addr[valid], run_len[valid]
     if space == "global":
-        cnt.hot_addresses(addrs, lens)
+        cnt.hot_addresses(addrs, lens, blocks=m.b.blocks[m.lane_blk[warps * 32][run_row[valid]]])
     else:   # shared atomics contend within a block: key the address by the block
         blk = m.lane_blk[warps * 32][run_row[valid]]
         cnt.hot_addresses(addrs - SHARED_BASE + (blk << 24), lens, shared=True)

@@ -67,6 +67,7 @@ class LaunchResult:
     per_warp: dict = field(default_factory=dict)
     atomics: list = field(default_factory=list)
     divergence: dict = field(default_factory=dict)
+    shared_bytes: int = 0                 # static + dynamic shared memory per block
     sampled_blocks: int | None = None     # emulated only this many blocks (the first ones)
     total_blocks: int = 0
     predicted_ms: float | None = None
@@ -188,6 +189,7 @@ class Launch:
         self.batch_blocks = max(1, bt // (self.wpb * 32))
         self.counters = C.Counters(len(ir.code), self.n_warps, [i.line for i in ir.code])
         self.counters.touched = np.zeros(len(device.buf) // 32 + 1, bool)
+        self.counters.run_blocks = self.run_blocks
         self.stdout: list[str] = []
         self.sanitizer = None
         if sanitize:
@@ -302,4 +304,4 @@ class Launch:
                             wall_s=wall, stdout=list(self.stdout), per_warp=per_warp,
                             atomics=list(cnt.atomics), divergence=div,
                             sampled_blocks=self.run_blocks if self.run_blocks < self.n_blocks else None,
-                            total_blocks=self.n_blocks)
+                            total_blocks=self.n_blocks, shared_bytes=self.shared_bytes)

@@ -170,3 +170,16 @@ def test_deterministic_per_seed_random_policy():
     r1 = run(src, "k", 4, 64, [a, I32(256)], policy="random", seed=5)[0][0]
     r2 = run(src, "k", 4, 64, [a, I32(256)], policy="random", seed=5)[0][0]
     assert np.array_equal(r1, r2)
+
+
+def test_scalar_shared_variable_last_block_pattern():
+    src = r'''extern "C" __global__ void k(int *count, int *out) {
+        __shared__ int amLast;
+        __shared__ float partial;
+        if (threadIdx.x == 0) { partial = 1.5f; amLast = (atomicAdd(count, 1) == gridDim.x - 1); }
+        __syncthreads();
+        if (amLast && threadIdx.x == 0) out[0] = blockIdx.x * 10 + (int)(partial * 2);
+    }'''
+    (count, out), r = run(src, "k", 5, 64, [np.zeros(1, I32), np.zeros(1, I32)])
+    assert count[0] == 5 and out[0] == 43
+    assert r.sanitizer == []

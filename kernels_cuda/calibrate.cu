@@ -1,0 +1,88 @@
+// Microbenchmarks behind `simt calibrate --real`. Each one stresses one resource of the
+// timing model; the emulator counts the same launch, so a measured time divided by the
+// emulator's counter gives that resource's rate in the emulator's own units.
+extern "C" {
+
+// launch overhead: nothing to do
+__global__ void cal_empty(int *out, int n) {
+    if (threadIdx.x + blockIdx.x * blockDim.x == n) out[0] = 1;
+}
+
+// DRAM bandwidth: grid-stride float4 copy
+__global__ void cal_copy(const float4 *in, float4 *out, int n4) {
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += blockDim.x * gridDim.x)
+        out[i] = in[i];
+}
+
+// L2 bandwidth: every block re-reads the same small buffer
+__global__ void cal_l2(const float4 *in, float *out, int n4, int reps) {
+    float acc = 0.0f;
+    for (int r = 0; r < reps; r++) {
+        int i = (threadIdx.x + (blockIdx.x + r) * blockDim.x) % n4;
+        float4 v = in[i];
+        acc += v.x + v.y + v.z + v.w;
+    }
+    if (acc == -1.0f) out[blockIdx.x] = acc;
+}
+
+// instruction issue: four independent dependent-FMA chains per thread
+__global__ void cal_alu(float *out, int iters) {
+    float a = threadIdx.x, b = a + 1.0f, c = a + 2.0f, d = a + 3.0f;
+    for (int i = 0; i < iters; i++) {
+        a = a * 0.999f + 0.5f;
+        b = b * 0.999f + 0.5f;
+        c = c * 0.999f + 0.5f;
+        d = d * 0.999f + 0.5f;
+    }
+    if (a + b + c + d == -1.0f) out[blockIdx.x] = a;
+}
+
+// global atomics: idx chooses the address pattern (all one, distinct, 256 bins)
+__global__ void cal_gatom(int *c, const int *idx, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) atomicAdd(&c[idx[i]], 1);
+}
+
+// shared atomics: idx[threadIdx.x] chooses the lanes that collide
+__global__ void cal_satom(const int *idx, int *out, int reps) {
+    __shared__ int s[1024];
+    s[threadIdx.x] = 0;
+    __syncthreads();
+    int a = idx[threadIdx.x];
+    for (int r = 0; r < reps; r++) atomicAdd(&s[a], 1);
+    __syncthreads();
+    if (threadIdx.x == 0) out[blockIdx.x] = s[0];
+}
+
+// shared wavefronts: loads with a stride (32 -> every lane in one bank)
+__global__ void cal_shared(float *out, int stride, int reps) {
+    __shared__ float s[4096];
+    for (int i = threadIdx.x; i < 4096; i += blockDim.x) s[i] = i;
+    __syncthreads();
+    float acc = 0.0f;
+    int k = (threadIdx.x * stride) % 4096;
+    for (int r = 0; r < reps; r++) {
+        acc += s[k];
+        k = (k + 1) % 4096;
+    }
+    if (acc == -1.0f) out[blockIdx.x] = acc;
+}
+
+// memory latency: one thread chases pointers
+__global__ void cal_chase(const int *next, int *out, int steps) {
+    int j = 0;
+    for (int s = 0; s < steps; s++) j = next[j];
+    out[0] = j;
+}
+
+// barrier latency
+__global__ void cal_bar(int *out, int reps) {
+    int x = threadIdx.x;
+    for (int r = 0; r < reps; r++) {
+        x = x * 3 + 1;
+        __syncthreads();
+    }
+    if (x == -1) out[0] = x;
+}
+
+}

@@ -1,0 +1,159 @@
+"""``simt calibrate --real``: measure a GPU profile for the timing model.
+
+Each microbenchmark of ``calibrate.cu`` runs on the GPU (CUDA events, median of repeats)
+and in the emulator (block-sampled), and one rate of ``simt.timing.Profile`` is the
+emulator's counter divided by the measured time, so the profile speaks the emulator's
+units.  ``python -m kernels_cuda.calibrate --real --name h200 --out simt/profiles/h200.json``
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from dataclasses import asdict
+
+import numpy as np
+
+from simt import counters as C
+from simt.timing import Profile
+
+SRC = "calibrate.cu"
+
+
+def _benches(sms: int):
+    """(key, kernel, grid, block, shared, args(backend)) of every microbenchmark."""
+    rng = np.random.default_rng(0)
+    n4 = 1 << 24                      # 256 MiB per buffer: far beyond L2
+    l2n4 = 1 << 15                    # 512 KiB re-read by every block
+    na = 1 << 22
+    chase_n = 1 << 25
+    perm = rng.permutation(chase_n).astype(np.int32)
+    nxt = np.empty(chase_n, np.int32)
+    nxt[perm] = np.roll(perm, -1)     # one cycle through a random permutation
+    blocks = sms * 16
+    return [
+        ("empty", "cal_empty", 1, 32, 0, lambda b: [b.zeros(1, np.int32), np.int32(-1)]),
+        ("copy", "cal_copy", sms * 32, 256, 0,
+         lambda b: [b.zeros(n4 * 4, np.float32), b.zeros(n4 * 4, np.float32), np.int32(n4)]),
+        ("l2", "cal_l2", blocks * 4, 256, 0,
+         lambda b: [b.to_device(np.ones(l2n4 * 4, np.float32)), b.zeros(blocks * 4, np.float32),
+                    np.int32(l2n4), np.int32(64)]),
+        ("alu", "cal_alu", blocks, 256, 0, lambda b: [b.zeros(blocks, np.float32), np.int32(2048)]),
+        ("alu_1warp", "cal_alu", 1, 32, 0, lambda b: [b.zeros(1, np.float32), np.int32(2048)]),
+        ("gatom_same", "cal_gatom", na // 256, 256, 0,
+         lambda b: [b.zeros(256, np.int32), b.to_device(np.zeros(na, np.int32)), np.int32(na)]),
+        ("gatom_spread", "cal_gatom", na // 256, 256, 0,
+         lambda b: [b.zeros(na, np.int32), b.to_device(np.arange(na, dtype=np.int32)), np.int32(na)]),
+        ("satom_conflict", "cal_satom", blocks, 256, 0,
+         lambda b: [b.to_device(np.zeros(256, np.int32)), b.zeros(blocks, np.int32), np.int32(64)]),
+        ("shared_conflict", "cal_shared", blocks, 256, 0,
+         lambda b: [b.zeros(blocks, np.float32), np.int32(32), np.int32(256)]),
+        ("chase", "cal_chase", 1, 1, 0,
+         lambda b: [b.to_device(nxt), b.zeros(1, np.int32), np.int32(2048)]),
+        ("barrier", "cal_bar", 1, 1024, 0, lambda b: [b.zeros(1, np.int32), np.int32(2048)]),
+    ]
+
+
+def _clock_ghz() -> float:
+    """SM clock (the attribute; cudaDeviceProp lost clockRate in CUDA 13)."""
+    import cupy
+    rt = cupy.cuda.runtime
+    try:
+        khz = rt.deviceGetAttribute(getattr(rt, "cudaDevAttrClockRate", 13), cupy.cuda.Device().id)
+        if khz:
+            return round(khz / 1e6, 3)
+    except Exception:
+        pass
+    return 1.98
+
+
+def measure_gpu(repeat: int = 20) -> tuple[dict, dict]:
+    """Median milliseconds of every microbenchmark on the present GPU, and device info."""
+    from kernels_cuda import cupy_backend as cb
+    info = cb.device_info()
+    sms = info["sm_count"] = int(info.get("sms") or 132)
+    info["clock_ghz"] = _clock_ghz()
+    out = {}
+    be = cb.CupyBackend(timed=True, warmup=3, repeat=repeat)
+    for key, kern, grid, block, shared, args in _benches(sms):
+        be.launch(SRC, kern, grid, block, args(be), shared)
+        out[key] = be.launches[-1].ms
+    info["copy_bandwidth_gbs"] = cb.copy_bandwidth() / 1e9
+    return out, info
+
+
+def count_emulator(sms: int, sample_blocks: int = 64) -> dict:
+    """The emulator's metrics for every microbenchmark (grids sampled, then extrapolated)."""
+    from kernels_cuda.backend import EmulatorBackend
+    out = {}
+    for key, kern, grid, block, shared, args in _benches(sms):
+        be = EmulatorBackend(sanitize=False, sample_blocks=sample_blocks)
+        be.launch(SRC, kern, grid, block, args(be), shared)
+        out[key] = be.launches[-1].metrics
+    return out
+
+
+def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
+    sms = int(info.get("sm_count") or 132)
+    clock = float(info.get("clock_ghz") or 1.98)
+    us = {k: v * 1e3 for k, v in times_ms.items()}
+    launch = us["empty"]
+
+    def busy(k):
+        return max(us[k] - launch, 1e-3)
+
+    c = counts
+    copy_bytes = (c["copy"][C.SECT_LD] + c["copy"][C.SECT_ST]) * 32
+    l2_bytes = c["l2"][C.SECT_LD] * 32
+    alu_inst = c["alu"][C.INST]
+    one_warp_inst = c["alu_1warp"][C.INST]
+    satom_steps = c["satom_conflict"]["simt__atomic_shared_serialized_steps.sum"]
+    waves = c["shared_conflict"][C.WAVES_LD] + c["shared_conflict"][C.WAVES_ST]
+    return Profile(
+        name=name, device=str(info.get("name", name)), sm_count=sms, clock_ghz=clock,
+        launch_us=round(launch, 3),
+        dram_gbs=round(copy_bytes / busy("copy") / 1e3, 1),
+        l2_gbs=round(l2_bytes / busy("l2") / 1e3, 1),
+        issue_ipc=round(alu_inst / busy("alu") / (sms * clock * 1e3), 4),
+        warp_cpi=round(busy("alu_1warp") * clock * 1e3 / one_warp_inst, 3),
+        mem_latency_us=round(busy("chase") / 2048, 5),
+        barrier_us=round(busy("barrier") / 2048, 5),
+        gatom_per_us=round(c["gatom_spread"]["simt__atomic_global_lanes.sum"] / busy("gatom_spread"), 1),
+        gatom_same_per_us=round(c["gatom_same"]["simt__global_atomic_hot_address_lanes.max"] / busy("gatom_same"), 2),
+        satom_per_us_sm=round(satom_steps / busy("satom_conflict") / sms, 2),
+        shared_waves_per_us_sm=round(waves / busy("shared_conflict") / sms, 2),
+        measured={"times_ms": times_ms, "device": info},
+    )
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="simt calibrate")
+    ap.add_argument("--real", action="store_true", help="measure on the present GPU (required)")
+    ap.add_argument("--name", default=None, help="profile name (default: from the device name)")
+    ap.add_argument("--out", default=None, help="write the profile JSON here")
+    ap.add_argument("--repeat", type=int, default=20)
+    a = ap.parse_args(argv)
+    if not a.real:
+        print("simt calibrate: measuring needs a GPU; pass --real on a machine with one", file=sys.stderr)
+        return 2
+    from kernels_cuda import cupy_backend as cb
+    ok, why = cb.available()
+    if not ok:
+        print(f"simt calibrate: no usable GPU: {why}", file=sys.stderr)
+        return 2
+    times, info = measure_gpu(a.repeat)
+    sms = int(info["sm_count"])
+    counts = count_emulator(sms)
+    name = a.name or "".join(ch for ch in str(info.get("name", "gpu")).lower().split()[-1] if ch.isalnum())
+    prof = derive(name, times, counts, info)
+    text = prof.to_json()
+    if a.out:
+        with open(a.out, "w") as f:
+            f.write(text + "\n")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,139 @@
+"""A timing model: predict what a GPU will measure for a launch the emulator counted.
+
+For one launch, every resource the kernel uses gets a time from the emulator's counters
+and a rate measured on the GPU by ``simt calibrate --real`` (microbenchmarks in
+``kernels_cuda/calibrate.cu``; rates are in the emulator's own units, so the IR-versus-
+SASS difference is calibrated away):
+
+    t = launch + max(dram, l2, issue, shared, shared_atomics, global_atomics, latency)
+          + overlap * (sum of the others)
+
+    dram            distinct 32-byte sectors touched x 32 B / DRAM bandwidth
+    l2              all global sectors x 32 B / L2 bandwidth (re-reads hit L2)
+    issue           warp instructions / (active SMs x IR instructions per cycle x clock)
+    shared          shared wavefronts / (active SMs x wavefronts per second)
+    shared_atomics  serialized shared-atomic steps / (active SMs x steps per second)
+    global_atomics  max(atomic lanes / rate, lanes on the busiest address / same-address rate)
+    latency         waves x (longest warp's instructions x cycles per instruction
+                             + its global requests x memory latency + its barriers x barrier time)
+
+Active SMs are min(SMs, blocks); waves come from occupancy (threads, blocks and shared
+memory per SM).  Limitations: no cache model beyond "first touch goes to DRAM, re-reads
+to L2"; no instruction mix (an FMA and a load cost the same issue slot); register
+pressure does not limit occupancy; concurrent kernels are not modelled (each launch is
+timed alone, as ``--real`` measures it).
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from . import counters as C
+from .errors import UsageError
+
+PROFILE_DIR = Path(__file__).resolve().parent / "profiles"
+DEFAULT_GPU = "h100"
+
+
+@dataclass
+class Profile:
+    name: str
+    device: str
+    sm_count: int
+    clock_ghz: float
+    launch_us: float             # an empty kernel, as CUDA events time it
+    dram_gbs: float              # DRAM bandwidth (read + write bytes per second)
+    l2_gbs: float                # L2 bandwidth for re-reads
+    issue_ipc: float             # emulator warp instructions per cycle per SM
+    warp_cpi: float              # cycles per warp instruction for a warp alone
+    mem_latency_us: float        # one dependent global load
+    barrier_us: float            # one __syncthreads() of a full block
+    gatom_per_us: float          # global atomic lanes per microsecond, addresses spread
+    gatom_same_per_us: float     # global atomic lanes per microsecond on one address
+    satom_per_us_sm: float       # serialized shared-atomic steps per microsecond per SM
+    shared_waves_per_us_sm: float  # shared wavefronts per microsecond per SM
+    overlap: float = 0.0         # fraction of the non-dominant components that adds up
+    max_threads_sm: int = 2048
+    max_blocks_sm: int = 32
+    shared_per_sm: int = 228 * 1024
+    pcie: dict = field(default_factory=dict)      # pinned/pageable copy bandwidths (GB/s)
+    measured: dict = field(default_factory=dict)  # the raw microbenchmark figures
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=2, sort_keys=True)
+
+
+def available_profiles() -> list[str]:
+    return sorted(p.stem for p in PROFILE_DIR.glob("*.json"))
+
+
+def load_profile(name: str | None = None) -> Profile:
+    """A GPU profile by name (``h100``, ``h200``) or a path to a profile JSON."""
+    name = name or DEFAULT_GPU
+    p = Path(name)
+    if not (p.suffix == ".json" and p.exists()):
+        p = PROFILE_DIR / f"{name.lower()}.json"
+    if not p.exists():
+        raise UsageError(f"no GPU profile {name!r} (available: {', '.join(available_profiles()) or 'none'}; "
+                         "make one with `simt calibrate --real`)")
+    data = json.loads(p.read_text())
+    known = set(Profile.__dataclass_fields__)
+    return Profile(**{k: v for k, v in data.items() if k in known})
+
+
+@dataclass
+class Prediction:
+    ms: float
+    components_us: dict
+    bound: str
+    occupancy_blocks_per_sm: int
+    waves: int
+
+    def as_dict(self) -> dict:
+        return {"ms": self.ms, "components_us": self.components_us, "bound": self.bound,
+                "blocks_per_sm": self.occupancy_blocks_per_sm, "waves": self.waves}
+
+
+def _occupancy(prof: Profile, threads_per_block: int, shared_bytes: int) -> int:
+    warps = -(-threads_per_block // 32)
+    by_threads = prof.max_threads_sm // (warps * 32)
+    by_shared = prof.shared_per_sm // shared_bytes if shared_bytes else prof.max_blocks_sm
+    return max(1, min(prof.max_blocks_sm, by_threads, by_shared))
+
+
+def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_bytes: int,
+            prof: Profile) -> Prediction:
+    """Predicted time of one launch from its counters (``LaunchResult.metrics``)."""
+    g = metrics.get
+    bps = _occupancy(prof, threads_per_block, shared_bytes)
+    active = max(1, min(prof.sm_count, grid_blocks))
+    waves = max(1, math.ceil(grid_blocks / (prof.sm_count * bps)))
+    clock_per_us = prof.clock_ghz * 1e3
+    sectors = sum(g(k, 0) for k in (C.SECT_LD, C.SECT_ST, C.SECT_ATOM, C.SECT_RED))
+    footprint = g("simt__dram_footprint_sectors.sum", sectors)
+    comp = {
+        "dram": footprint * 32 / (prof.dram_gbs * 1e3),
+        "l2": sectors * 32 / (prof.l2_gbs * 1e3),
+        "issue": g(C.INST, 0) / (active * prof.issue_ipc * clock_per_us),
+        "shared": (g(C.WAVES_LD, 0) + g(C.WAVES_ST, 0)) / (active * prof.shared_waves_per_us_sm),
+        "shared_atomics": g("simt__atomic_shared_serialized_steps.sum", 0) / (active * prof.satom_per_us_sm),
+        "global_atomics": max(g("simt__atomic_global_lanes.sum", 0) / prof.gatom_per_us,
+                              g("simt__global_atomic_hot_address_lanes.max", 0) / prof.gatom_same_per_us),
+        "latency": waves * (g("simt__warp_inst.max", 0) * prof.warp_cpi / clock_per_us
+                            + g("simt__global_requests.max", 0) * prof.mem_latency_us
+                            + g("simt__barriers.max", 0) * prof.barrier_us),
+    }
+    bound = max(comp, key=comp.get)
+    rest = sum(comp.values()) - comp[bound]
+    total_us = prof.launch_us + comp[bound] + prof.overlap * rest
+    return Prediction(ms=total_us / 1e3, components_us={k: round(v, 3) for k, v in comp.items()},
+                      bound=bound, occupancy_blocks_per_sm=bps, waves=waves)
+
+
+def predict_result(res, prof: Profile, shared_bytes: int | None = None) -> Prediction:
+    """Prediction for a ``LaunchResult``."""
+    cfg = res.config
+    sb = shared_bytes if shared_bytes is not None else getattr(res, "shared_bytes", cfg.shared_mem)
+    return predict(res.metrics, cfg.grid.size, cfg.block.size, sb, prof)
