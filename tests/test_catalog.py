@@ -409,3 +409,59 @@ def test_racecheck_quiet_on_fixed_kernels(eid):
     _, _, be = _run(e)
     races = [f.as_dict() for res in be.launches for f in res.sanitizer if f.tool == "racecheck"]
     assert not races, races
+
+
+@pytest.mark.parametrize("n", [1000, 2048])
+def test_exercise_rejects_sizes_one_block_cannot_scan(n):
+    import simt
+    from kernels_cuda.backend import EmulatorBackend
+    e = catalog.get("exercise/reduce-scan")
+    with pytest.raises(simt.UsageError, match="power of two up to 1024"):
+        e.run(EmulatorBackend(seed=0, policy=e.policy), e.inputs(n))
+
+
+# ------------------------------------------------------- seed kernels kept as written
+
+SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+AS_WRITTEN = (
+    [("000", "histogram.cu", k) for k in ("histograma_ingenuo", "histograma_atomico",
+                                          "histograma_compartilhado")]
+    + [("001", "reduction.cu", "reduceShared"), ("001", "scan.cu", "scan_simples"),
+       ("001", "scan.cu", "scan_otimizado"), ("001", "exercise.cu", "kernel_reducao_soma"),
+       ("001", "exercise.cu", "kernel_scan_exclusivo")]
+    + [("002", "histogram.cu", k) for k in ("histogram_naive", "histogram_atomic",
+                                            "histogram_privatized", "histogram_coarsened",
+                                            "histogram_aggregated", "histogram_optimized",
+                                            "histogram_register")]
+    + [("002", "atomics.cu", "atomicAdd_manual"),
+       ("003", "spmv.cu", "multiplicar_csr_kernel"), ("003", "streams.cu", "inverter_pixels")]
+    + [("004", "atomics.cu", k) for k in ("atomicMul", "kernel0", "kernel1", "kernel")]
+    + [("004", "broken/atomic_mul_float_as_written.cu", "atomicMul")]
+)
+
+
+def _code_of(text: str, name: str) -> list[str]:
+    """Every __global__/__device__ function ``name`` in ``text``, comments and
+    whitespace normalised away."""
+    out = []
+    for m in re.finditer(rf"(?:__global__|__device__)\s+[\w\s*]*?\b{name}\s*\(", text):
+        depth, j = 0, text.index("{", m.end())
+        for j in range(j, len(text)):
+            depth += {"{": 1, "}": -1}.get(text[j], 0)
+            if depth == 0:
+                break
+        code = re.sub(r"/\*.*?\*/", " ", text[m.start():j + 1], flags=re.S)
+        code = re.sub(r"//[^\n]*", " ", code)
+        out.append(re.sub(r"\s+", " ", code).strip())
+    return out
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason="seeds not beside the checkout")
+@pytest.mark.parametrize("seed,cu,name", AS_WRITTEN)
+def test_seed_kernel_kept_as_written(seed, cu, name):
+    seed_text = next(SEEDS.glob(f"{seed}_*.txt")).read_text(encoding="utf-8")
+    ours = _code_of((KDIR / cu).read_text(encoding="utf-8"), name)
+    theirs = _code_of(seed_text, name)
+    assert ours and theirs
+    for code in ours:
+        assert code in theirs, f"{cu}:{name} differs from seed {seed}"
