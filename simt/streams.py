@@ -72,9 +72,11 @@ a launch cost), fed with the bytes the emulator's counters say the kernel moves
 prediction replaces this estimate.
 
 Profiles: ``PROFILES`` below is the one place for the numbers (PCIe bandwidths and
-latencies, host API costs, device bandwidth).  The H100 numbers were measured on the
-device (``python -m kernels_cuda.streams_real --calibrate``; docs/results/streams.md);
-the C1060's are typical published figures for PCIe 2.0 x16 and GT200.
+latencies, host API costs, device bandwidth).  The H200 numbers were measured on the
+device (``python -m kernels_cuda.streams_real``, which calibrates them; `simt streams
+--real` also simulates with a profile calibrated on the spot); the H100 shares the
+H200's PCIe and host figures; the C1060's are typical published figures for PCIe 2.0
+x16 and GT200.
 """
 from __future__ import annotations
 
@@ -100,30 +102,37 @@ _EPS = 1e-9
 # devices (the --real program is Python); a C program pays about 2-5 us a call.
 
 PROFILES: dict[str, dict] = {
+    # Measured on an NVIDIA H200 (PCIe gen5 x16, 3 async engines, CuPy 14.2, driver 580,
+    # 2026-11-21) by `python -m kernels_cuda.streams_real --repeat 30` (calibrate() at the
+    # seed's chunk size, 1,382,400 bytes; docs/results/streams.md).
+    "h200": {
+        "name": "NVIDIA H200",
+        "sms": 132, "max_threads_per_sm": 2048, "max_blocks_per_sm": 32,
+        "dram_gbps": 4073.6,            # 256 MiB device copy, read + write counted
+        "kernel_launch_us": 9.5,        # seed kernel on one chunk, events: 10.2 us in all
+        "copy_engines": 2, "queues": "hyperq", "concurrent_kernels": True,
+        "pcie": {"pinned_h2d_gbps": 54.4, "pinned_d2h_gbps": 54.2,
+                 "pageable_h2d_gbps": 18.0, "pageable_d2h_gbps": 13.4,
+                 "latency_us": 4.5, "pageable_latency_us": 6.6,
+                 "duplex": 0.86},       # both directions at once: 105 us alone, 122 us together
+        "host": {"api_copy_us": 2.3, "api_launch_us": 5.5, "sync_us": 1.2},
+        "source": "measured on an NVIDIA H200, 2026-11-21 (docs/results/streams.md)",
+    },
+    # The H100 machine is a PCIe gen5 x16 host as well: its PCIe and host figures are the
+    # H200's (not measured on an H100); device copy bandwidth 3.0 TB/s from a measurement
+    # on that machine (read + write counted).
     "h100": {
         "name": "NVIDIA H100 80GB HBM3",
         "sms": 132, "max_threads_per_sm": 2048, "max_blocks_per_sm": 32,
         "dram_gbps": 3000.0,
-        "kernel_launch_us": 2.5,
+        "kernel_launch_us": 9.5,
         "copy_engines": 2, "queues": "hyperq", "concurrent_kernels": True,
-        "pcie": {"pinned_h2d_gbps": 25.0, "pinned_d2h_gbps": 25.0,
-                 "pageable_h2d_gbps": 8.0, "pageable_d2h_gbps": 6.0,
-                 "latency_us": 2.0, "pageable_latency_us": 10.0, "duplex": 1.0},
-        "host": {"api_copy_us": 4.0, "api_launch_us": 8.0, "sync_us": 8.0},
-        "source": "initial guess, to be replaced by a measurement",
-    },
-    "h200": {
-        "name": "NVIDIA H200",
-        "sms": 132, "max_threads_per_sm": 2048, "max_blocks_per_sm": 32,
-        "dram_gbps": 4300.0,
-        "kernel_launch_us": 2.5,
-        "copy_engines": 2, "queues": "hyperq", "concurrent_kernels": True,
-        "pcie": {"pinned_h2d_gbps": 25.0, "pinned_d2h_gbps": 25.0,
-                 "pageable_h2d_gbps": 8.0, "pageable_d2h_gbps": 6.0,
-                 "latency_us": 2.0, "pageable_latency_us": 10.0, "duplex": 1.0},
-        "host": {"api_copy_us": 4.0, "api_launch_us": 8.0, "sync_us": 8.0},
-        "source": "H100's PCIe and host figures (same PCIe gen5 host); device copy "
-                  "bandwidth 4.3 TB/s measured on an H200 (DESIGN.md)",
+        "pcie": {"pinned_h2d_gbps": 54.4, "pinned_d2h_gbps": 54.2,
+                 "pageable_h2d_gbps": 18.0, "pageable_d2h_gbps": 13.4,
+                 "latency_us": 4.5, "pageable_latency_us": 6.6, "duplex": 0.86},
+        "host": {"api_copy_us": 2.3, "api_launch_us": 5.5, "sync_us": 1.2},
+        "source": "PCIe and host figures measured on an H200 (same PCIe gen5 x16 host "
+                  "class), not on an H100",
     },
     "c1060": {
         "name": "Tesla C1060 (GT200, compute capability 1.3)",
@@ -135,13 +144,13 @@ PROFILES: dict[str, dict] = {
                  "pageable_h2d_gbps": 3.0, "pageable_d2h_gbps": 2.5,
                  "latency_us": 10.0, "pageable_latency_us": 20.0, "duplex": 1.0},
         "host": {"api_copy_us": 4.0, "api_launch_us": 5.0, "sync_us": 10.0},
-        "source": "typical published figures: PCIe 2.0 x16, 102 GB/s GDDR3 (75 achievable), "
-                  "one copy engine, no concurrent kernels, no Hyper-Q",
+        "source": "typical published figures, not measured: PCIe 2.0 x16, 102 GB/s GDDR3 "
+                  "(75 achievable), one copy engine, no concurrent kernels, no Hyper-Q",
     },
 }
 ALIASES = {"h100": "h100", "h100-sxm": "h100", "h200": "h200", "c1060": "c1060",
            "tesla-c1060": "c1060", "gt200": "c1060"}
-DEFAULT_GPU = "h100"
+DEFAULT_GPU = "h200"        # the measured one
 
 
 def gpu_names() -> list[str]:

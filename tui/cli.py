@@ -171,6 +171,9 @@ def _parser() -> argparse.ArgumentParser:
                     help="also run the emulator on the same inputs (correctness, predicted time)")
     bp.add_argument("--json", action="store_true")
     bp.set_defaults(func=cmd_bench)
+
+    from tui.streams_cli import add_parser as add_streams_parser
+    add_streams_parser(sub)        # simt streams: seed 003's overlap (tui/streams_cli.py)
     return p
 
 
