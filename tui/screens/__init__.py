@@ -1,0 +1,1 @@
+"""Screens of the simt UI: catalog, kernel (step-through), compare, and small dialogs."""
