@@ -640,15 +640,39 @@ def render_bar(bars, scale_ms: float, width: int) -> str:
     return "".join(cells).rstrip()
 
 
-def format_timeline(result: Result, width: int = 72) -> str:
-    """The synchronous and asynchronous timelines on one time scale."""
-    span = max(result.sync_ms, result.async_ms, 1e-9)
+def schedule_from_timeline(entries: list[dict], total_ms: float | None = None) -> Schedule:
+    """A Schedule from timeline dicts (``stream``, ``kind``, ``engine``, ``start_ms``,
+    ``end_ms``), e.g. the measured timeline of ``simt streams --real``, for display."""
+    ivs = [Interval(i, int(e["stream"]), e["kind"], e["engine"], int(e.get("chunk", 0)),
+                    e.get("label") or ({"h2d": "H2D", "kernel": "K", "d2h": "D2H"}[e["kind"]]
+                                       + str(e.get("chunk", 0))),
+                    float(e.get("issue_ms", e["start_ms"])), float(e["start_ms"]),
+                    float(e["end_ms"]), int(e.get("bytes", 0)), bool(e.get("pageable", False)))
+           for i, e in enumerate(entries)]
+    present = {iv.engine for iv in ivs}
+    engines = engine_names(1 if "copy" in present else 2)
+    total = total_ms if total_ms is not None else max((iv.end_ms for iv in ivs), default=0.0)
+    return Schedule(ivs, total, engines, sorted({iv.stream for iv in ivs}), [])
+
+
+def format_schedules(pairs: list[tuple[str, Schedule]], width: int = 72,
+                     span_ms: float | None = None, per_stream=("asynchronous",)) -> str:
+    """Titled schedules on one time scale (``span_ms`` across ``width`` columns)."""
+    span = span_ms or max((sc.total_ms for _t, sc in pairs), default=1e-9) or 1e-9
     scale = span / width
     out = [f"timeline: one column = {scale * 1e3:.1f} us;  engines show the stream (0-9, a-z), "
            f"streams the operation (> H2D, # kernel, < D2H); host: - API call, . waiting"]
-    label_w = 10
-    for title, sched in (("synchronous", result.sync), ("asynchronous", result.async_)):
+    for title, sched in pairs:
         out.append(f"{title} ({sched.total_ms:.3f} ms)")
-        for label, bars in timeline_rows(sched, per_stream=(sched is result.async_)):
-            out.append(f"  {label:<{label_w}}|{render_bar(bars, scale, width)}")
+        show_streams = any(title.startswith(p) for p in per_stream)
+        for label, bars in timeline_rows(sched, per_stream=show_streams):
+            if label == "host" and not bars:
+                continue
+            out.append(f"  {label:<10}|{render_bar(bars, scale, width)}")
     return "\n".join(out)
+
+
+def format_timeline(result: Result, width: int = 72) -> str:
+    """The synchronous and asynchronous timelines on one time scale."""
+    return format_schedules([("synchronous", result.sync), ("asynchronous", result.async_)],
+                            width)

@@ -287,3 +287,49 @@ def test_real_measures_and_matches_the_simulation(simt):
     assert d["real"]["device"]["name"]
     for r in rows.values():
         assert 1 / 1.25 <= r["speedup_ratio"] <= 1.25, r
+
+
+# ----------------------------------------------------------------------- the TUI
+
+def test_timeline_widget_and_streams_screen():
+    pytest.importorskip("textual")
+    import asyncio
+
+    from tui.screens.streams import StreamsApp, StreamsScreen
+    from tui.widgets.timeline import TimelineView, render_schedules
+
+    async def go():
+        app = StreamsApp(memory="pageable")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, StreamsScreen)
+            tl = screen.query_one(TimelineView)
+            text = tl.render().plain
+            for row in ("host", "copy H2D", "copy D2H", "compute", "stream 5", "synchronous",
+                        "asynchronous"):
+                assert row in text
+            before = screen.result.speedup
+            assert 0.95 <= before <= 1.05
+            await pilot.press("m")                       # pinned
+            await pilot.pause()
+            assert screen.memory == "pinned" and screen.result.speedup > 1.5
+            assert "pinned" in str(screen.query_one("#st-summary").render())
+            await pilot.press("g")                       # next GPU profile
+            await pilot.press("minus")
+            await pilot.pause()
+            assert screen.nstreams == 5
+            assert "stream 5" not in tl.render().plain and "stream 4" in tl.render().plain
+            await pilot.press("c", "o", "h", "k")
+            await pilot.pause()
+            assert screen.order == "breadth" and screen.kernel_ms == 0.1
+            # coloured bars: the kernel and copy styles are in the rendered spans
+            styles = {str(sp.style) for sp in tl.render().spans}
+            assert any("on #5fd787" in s for s in styles) and any("on #5fafff" in s for s in styles)
+            await pilot.press("q")
+        return True
+
+    assert asyncio.run(go())
+    r = sim(memory="pinned")
+    t = render_schedules([("synchronous", r.sync), ("asynchronous", r.async_)], 60)
+    assert "ms" in t.plain.splitlines()[-1]

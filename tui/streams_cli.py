@@ -4,7 +4,7 @@ stream simulator (``simt.streams``) and, with ``--real``, on the GPU through CuP
 
     simt streams [--memory pinned|pageable] [--streams N] [--copy-engines 1|2]
                  [--order depth|breadth] [--queues fermi|hyperq] [--size WxH]
-                 [--gpu NAME] [--kernel-ms MS] [--json] [--real [--repeat R]]
+                 [--gpu NAME] [--kernel-ms MS] [--json] [--real [--repeat R]] [--tui]
 
 Kept out of ``tui/cli.py`` except for the one line that registers the subcommand
 (``add_parser``).  Errors a user can cause raise ``simt.UsageError`` (the CLI prints
@@ -110,6 +110,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
                          "events) and show simulated beside measured")
     sp.add_argument("--repeat", type=_positive, default=20, metavar="R",
                     help="with --real: median of R runs (default 20)")
+    sp.add_argument("--tui", action="store_true",
+                    help="open the timeline in the terminal UI (keys flip memory, order, "
+                         "copy engines, queues, GPU, streams)")
     sp.set_defaults(func=cmd_streams)
     return sp
 
@@ -157,10 +160,37 @@ def cmd_streams(args) -> int:
     report["explanation"] = _explanation(args.memory)
     if real is not None:
         report["real"] = real
+    if args.tui:
+        return _tui(args, gpu, real)
     if args.json:
         sys.stdout.write(json.dumps(report, indent=2) + "\n")
         return 0
     _print(result, other, report, args)
+    return 0
+
+
+def _tui(args, gpu, real) -> int:
+    from simt.errors import UsageError
+    from simt import streams
+
+    try:
+        from tui.screens.streams import StreamsApp
+    except ModuleNotFoundError as e:
+        if (e.name or "").startswith("textual"):
+            raise UsageError("the TUI needs Textual (pip install textual); without it use "
+                             "`simt streams` for the text timeline") from None
+        raise
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UsageError("the TUI needs a terminal; without one use `simt streams`")
+    measured = None
+    if real:
+        row = next((r for r in real["rows"] if r["memory"] == args.memory), None)
+        if row:
+            measured = streams.schedule_from_timeline(row["measured_timeline"])
+    app = StreamsApp(memory=args.memory, order=args.order, nstreams=args.streams,
+                     copy_engines=args.copy_engines, queues=args.queues, gpu=gpu,
+                     kernel_ms=args.kernel_ms, size=args.size, measured=measured)
+    app.run()
     return 0
 
 
@@ -246,6 +276,9 @@ def _print(result, other, report, args) -> None:
     real = report.get("real")
     if real:
         wr("\n" + format_real(real) + "\n")
+        row = next((r for r in real["rows"] if r["memory"] == p["memory"]), None)
+        if row:
+            wr("\n" + format_measured_timeline(result, row) + "\n")
 
 
 def format_real(real: dict) -> str:
@@ -263,6 +296,19 @@ def format_real(real: dict) -> str:
                      + ("" if r["correct"] else "   OUTPUT WRONG"))
     lines.append("  (times in ms; speedup = sync / async)")
     return "\n".join(lines)
+
+
+def format_measured_timeline(result, row: dict, width: int = 72) -> str:
+    """The simulated and the measured (traced) asynchronous timelines on one scale."""
+    from simt import streams
+
+    meas = streams.schedule_from_timeline(row["measured_timeline"])
+    span = max(result.async_ms, meas.total_ms)
+    return streams.format_schedules(
+        [("asynchronous, simulated", result.async_),
+         ("asynchronous, measured in a traced run (events around each operation add host "
+          "time; the median run took " f"{row['measured']['async_ms']:.3f} ms)", meas)],
+        width, span, per_stream=("asynchronous",))
 
 
 def _wrap(text: str, width: int = 88) -> str:
