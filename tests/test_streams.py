@@ -333,3 +333,26 @@ def test_timeline_widget_and_streams_screen():
     r = sim(memory="pinned")
     t = render_schedules([("synchronous", r.sync), ("asynchronous", r.async_)], 60)
     assert "ms" in t.plain.splitlines()[-1]
+
+
+def test_main_app_opens_the_streams_screen_with_t():
+    pytest.importorskip("textual")
+    import asyncio
+
+    from tui.app import make_app
+    from tui.screens.streams import StreamsScreen
+
+    async def go():
+        app = make_app(select="streams/async-pinned")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await pilot.press("t")
+            await pilot.pause()
+            assert isinstance(app.screen, StreamsScreen)
+            assert app.screen.memory == "pinned"
+            await pilot.press("escape")
+            await pilot.pause()
+            assert not isinstance(app.screen, StreamsScreen)
+        return True
+
+    assert asyncio.run(go())

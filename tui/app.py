@@ -3,6 +3,7 @@ of it.  ``make_app`` is what the ``simt`` console script and the tests call."""
 from __future__ import annotations
 
 from textual.app import App
+from textual.binding import Binding
 
 from tui.session import Options
 
@@ -12,6 +13,7 @@ class SimtApp(App):
     SUB_TITLE = "CUDA kernels warp by warp"
     CSS_PATH = "simt.tcss"
     ENABLE_COMMAND_PALETTE = False
+    BINDINGS = [Binding("t", "streams", "streams timeline")]
 
     def __init__(self, target: str | None = None, options: Options | None = None,
                  select: str | None = None) -> None:
@@ -29,6 +31,19 @@ class SimtApp(App):
         if self.target is not None:
             from tui.screens.kernel import KernelScreen
             self.push_screen(KernelScreen(self.target, self.options))
+
+
+    def action_streams(self) -> None:
+        """Seed 003's stream timeline (tui/screens/streams.py); pinned when the catalog's
+        highlighted entry is streams/async-pinned."""
+        from tui.screens.streams import StreamsScreen
+
+        if isinstance(self.screen, StreamsScreen):
+            return
+        current = getattr(self.screen, "_current", None)
+        entry = current() if callable(current) else None
+        self.push_screen(StreamsScreen(memory="pinned" if entry == "streams/async-pinned"
+                                       else "pageable"))
 
 
 def _is_file(target: str) -> bool:
