@@ -74,8 +74,8 @@ class Machine:
         self.lane_tid = ltid
         exists = ltid < tpb
         self.regs = [None] * len(k.regs)
-        for r in k.regs:
-            self.regs[r.slot] = np.zeros(T, r.dtype)
+        for r in k.regs:   # temporaries are written before they are read
+            self.regs[r.slot] = (np.zeros if r.is_var or r.builtin else np.empty)(T, r.dtype)
         bid = blocks[lblk]
         vals = {
             "tid.x": ltid % bx, "tid.y": (ltid // bx) % by, "tid.z": ltid // (bx * by),
@@ -203,20 +203,30 @@ class Machine:
             sel = (w[:, None] * 32 + LANES).ravel()
             wsel = w
         act = self.M[ins.depth][sel]
-        act2 = act.reshape(-1, 32)
-        aw = act2.any(axis=1)
         nact = int(np.count_nonzero(act))
+        nw = act.size // 32
         full = nact == act.size
+        if full:
+            aw = _ones(nw)
+        else:
+            act2 = act.reshape(-1, 32)
+            aw = act2.any(axis=1)
         self.wsteps[wsel] += 1
         op = ins.op
         if nact:
-            nwarps = int(np.count_nonzero(aw))
             cnt = self.cnt
-            cnt.add(p, C.INST, nwarps)
+            cnt.add(p, C.INST, nw if full else int(np.count_nonzero(aw)))
             cnt.add(p, C.THREAD_INST, nact)
-            gw = self.gwarp0 + (np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else wsel)
-            cnt.warp_inst[gw] += aw
-            cnt.warp_thread_inst[gw] += act2.sum(axis=1)
+            if isinstance(wsel, slice):
+                gw = slice(self.gwarp0 + wsel.start, self.gwarp0 + wsel.stop)
+            else:
+                gw = self.gwarp0 + wsel
+            if full:
+                cnt.warp_inst[gw] += 1
+                cnt.warp_thread_inst[gw] += 32
+            else:
+                cnt.warp_inst[gw] += aw
+                cnt.warp_thread_inst[gw] += act2.sum(axis=1)
         jump = HANDLERS[op](self, ins, sel, act, full, aw, w, wsel) if (nact or op in _ALWAYS) else None
         if jump is None:
             self.pc[wsel] = p + 1
@@ -380,6 +390,20 @@ class Machine:
         self.state[ws] = RUN
         if self.sanitizer is not None:
             self.sanitizer.barrier(self, np.flatnonzero(rel))
+
+
+_ONES: dict[int, np.ndarray] = {}
+
+
+def _ones(n: int) -> np.ndarray:
+    """A read-only all-True per-warp mask of length n (cached)."""
+    a = _ONES.get(n)
+    if a is None:
+        a = np.ones(n, bool)
+        a.flags.writeable = False
+        if len(_ONES) < 64:
+            _ONES[n] = a
+    return a
 
 
 def _warp_matrix(a: np.ndarray, g: np.ndarray):

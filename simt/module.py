@@ -24,7 +24,7 @@ from .spaces import SHARED_ALIGN, SHARED_BASE
 
 POLICIES = ("lockstep", "random", "round-robin")
 DEFAULT_STEP_BUDGET = 1_000_000       # warp instructions per warp
-DEFAULT_BATCH_THREADS = 1 << 17
+DEFAULT_BATCH_THREADS = 1 << 19
 
 
 @dataclass
@@ -93,10 +93,24 @@ class Module:
         self.lowerer = Lowerer(ast, filename)
         self._kernels: dict[str, Kernel] = {}
 
+    _cache: dict = {}
+
     @classmethod
     def from_file(cls, path) -> "Module":
+        """Parse a .cu file (cached per path and modification time: kernels are immutable)."""
+        import os
+        try:
+            st = os.stat(path)
+            key = (os.path.abspath(path), str(path), st.st_mtime_ns, st.st_size)
+        except OSError:
+            key = None
+        if key is not None and key in cls._cache:
+            return cls._cache[key]
         text = read_source(path)
-        return cls.from_source(text, str(path))
+        mod = cls.from_source(text, str(path))
+        if key is not None:
+            cls._cache[key] = mod
+        return mod
 
     @classmethod
     def from_source(cls, text: str, filename: str = "<kernel>") -> "Module":
