@@ -324,4 +324,21 @@ __global__ void divergent_barrier(int *out) {
     out[t] = t;
 }
 
+// ------------------------------------------------------------------ atomic patterns
+// (last in the file so the lines of the kernels above stay where recorded reports put them)
+
+// One warp, lane t updates counts[idx[t]]: the index patterns in probes.py isolate how
+// a warp's atomic becomes sectors (same address, same sector, several sectors).
+__global__ void atomic_idx_red(int *counts, const int *idx) {
+    atomicAdd(&counts[idx[threadIdx.x]], 1);
+}
+
+__global__ void atomic_idx_ret(int *counts, const int *idx, int *old) {
+    old[threadIdx.x] = atomicAdd(&counts[idx[threadIdx.x]], 1);
+}
+
+__global__ void atomic_idx_cas(int *counts, const int *idx, int *old) {
+    old[threadIdx.x] = atomicCAS(&counts[idx[threadIdx.x]], 0, (int)threadIdx.x + 1);
+}
+
 }  // extern "C"

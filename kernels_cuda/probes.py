@@ -116,6 +116,25 @@ def _ints(n, rng, hi=100):
     return rng.integers(0, hi, int(n)).astype(np.int32)
 
 
+_LANE = np.arange(32)
+#: Index patterns for one warp's atomic (element indices into a 1024-int array; 8 ints
+#: per 32-byte sector).
+ATOMIC_PATTERNS: dict[str, np.ndarray] = {
+    "same1": np.zeros(32, np.int32),                       # 32 lanes, one address
+    "same2": (_LANE & 1).astype(np.int32),                 # 2 addresses x 16 lanes
+    "same4": (_LANE & 3).astype(np.int32),                 # 4 addresses x 8 lanes
+    "same8": (_LANE & 7).astype(np.int32),                 # 8 addresses x 4 lanes, 1 sector
+    "blocks8": (_LANE >> 2).astype(np.int32),              # same 8 addresses, lane order blocked
+    "pairs": (_LANE >> 1).astype(np.int32),                # 16 addresses x 2 lanes, 2 sectors
+    "stride1": _LANE.astype(np.int32),                     # 32 addresses, 4 sectors
+    "stride8": (_LANE * 8).astype(np.int32),               # 32 addresses, 32 sectors
+    "sec2x16": ((_LANE & 1) * 8).astype(np.int32),         # 2 sectors, 1 address each, 16 lanes
+    "half": np.where(_LANE < 16, 0, _LANE - 8).astype(np.int32),   # 16 lanes on word 0 + 16 distinct
+    "rand": np.random.default_rng(7).integers(0, 256, 32).astype(np.int32),
+    "rand64": np.random.default_rng(8).integers(0, 64, 32).astype(np.int32),
+}
+
+
 def _build_probes() -> list[Probe]:
     P: list[Probe] = []
     g2 = (N_T // TILE, N_T // TILE)
@@ -158,6 +177,12 @@ def _build_probes() -> list[Probe]:
     P.append(Probe("atomic_shared", "atomic_shared", 4, 256, 0,
                    lambda rng: [_ints(1024, rng), _zeros(32, np.int32), np.int32(1024)],
                    tags=("atomic", "shared")))
+    for pat, idx in ATOMIC_PATTERNS.items():
+        for kind in ("red", "ret", "cas"):
+            P.append(Probe(f"atomic_idx_{kind}/{pat}", f"atomic_idx_{kind}", 1, 32, 0,
+                           (lambda ix, k: lambda rng: [_zeros(1024, np.int32), ix.copy()]
+                            + ([_zeros(32, np.int32)] if k != "red" else []))(idx, kind),
+                           tags=("atomic", "pattern")))
     P.append(Probe("divergent_branch", "divergent_branch", 2, 128, 0,
                    lambda rng: [_ints(256, rng), _zeros(256, np.int32), np.int32(256)],
                    tags=("divergence",)))
