@@ -43,15 +43,30 @@ __global__ void cal_gatom(int *c, const int *idx, int n) {
     if (i < n) atomicAdd(&c[idx[i]], 1);
 }
 
-// shared atomics: idx[threadIdx.x] chooses the lanes that collide
+// shared atomics: the address comes from a shared table each trip (so the compiler cannot
+// merge the trips); idx all zero: every lane of a warp on one word; idx = 0..255: no collision
 __global__ void cal_satom(const int *idx, int *out, int reps) {
-    __shared__ int s[1024];
+    __shared__ int s[256];
+    __shared__ int sidx[256];
     s[threadIdx.x] = 0;
+    sidx[threadIdx.x] = idx[threadIdx.x];
     __syncthreads();
-    int a = idx[threadIdx.x];
-    for (int r = 0; r < reps; r++) atomicAdd(&s[a], 1);
+    for (int r = 0; r < reps; r++) atomicAdd(&s[sidx[(threadIdx.x + r) & 255]], 1);
     __syncthreads();
     if (threadIdx.x == 0) out[blockIdx.x] = s[0];
+}
+
+// plain global stores: idx chooses how many warps write one sector
+__global__ void cal_gstore(int *c, const int *idx, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[idx[i]] = i;
+}
+
+// memory latency with independent loads in flight (a loop over a strided array)
+__global__ void cal_ilp(const float *in, float *out, int k, int stride) {
+    float acc = 0.0f;
+    for (int j = 0; j < k; j++) acc += in[threadIdx.x + j * stride];
+    out[threadIdx.x] = acc;
 }
 
 // shared wavefronts: loads with a stride (32 -> every lane in one bank)

@@ -45,8 +45,18 @@ def _benches(sms: int):
          lambda b: [b.zeros(256, np.int32), b.to_device(np.zeros(na, np.int32)), np.int32(na)]),
         ("gatom_spread", "cal_gatom", na // 256, 256, 0,
          lambda b: [b.zeros(na, np.int32), b.to_device(np.arange(na, dtype=np.int32)), np.int32(na)]),
+        ("blocks", "cal_empty", sms * 8 * 64, 256, 0, lambda b: [b.zeros(1, np.int32), np.int32(-1)]),
         ("satom_conflict", "cal_satom", blocks, 256, 0,
-         lambda b: [b.to_device(np.zeros(256, np.int32)), b.zeros(blocks, np.int32), np.int32(64)]),
+         lambda b: [b.to_device(np.zeros(256, np.int32)), b.zeros(blocks, np.int32), np.int32(256)]),
+        ("satom_free", "cal_satom", blocks, 256, 0,
+         lambda b: [b.to_device(np.arange(256, dtype=np.int32)), b.zeros(blocks, np.int32), np.int32(256)]),
+        ("gatom_sector", "cal_gatom", na // 256, 256, 0,
+         lambda b: [b.zeros(256, np.int32), b.to_device((np.arange(na) % 8).astype(np.int32)), np.int32(na)]),
+        ("gstore_sector", "cal_gstore", na // 256, 256, 0,
+         lambda b: [b.zeros(256, np.int32), b.to_device((np.arange(na) % 8).astype(np.int32)), np.int32(na)]),
+        ("ilp", "cal_ilp", 1, 32, 0,
+         lambda b: [b.to_device(np.ones(32 + 2048 * 4096, np.float32)), b.zeros(32, np.float32),
+                    np.int32(2048), np.int32(4096)]),
         ("shared_conflict", "cal_shared", blocks, 256, 0,
          lambda b: [b.zeros(blocks, np.float32), np.int32(32), np.int32(256)]),
         ("chase", "cal_chase", 1, 1, 0,
@@ -110,6 +120,7 @@ def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
     one_warp_inst = c["alu_1warp"][C.INST]
     satom_steps = c["satom_conflict"]["simt__atomic_shared_serialized_steps.sum"]
     waves = c["shared_conflict"][C.WAVES_LD] + c["shared_conflict"][C.WAVES_ST]
+    block_waves = 64                  # the "blocks" grid is 64 waves of 8 blocks per SM
     return Profile(
         name=name, device=str(info.get("name", name)), sm_count=sms, clock_ghz=clock,
         launch_us=round(launch, 3),
@@ -121,7 +132,12 @@ def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
         barrier_us=round(busy("barrier") / 2048, 5),
         gatom_per_us=round(c["gatom_spread"]["simt__atomic_global_lanes.sum"] / busy("gatom_spread"), 1),
         gatom_same_per_us=round(c["gatom_same"]["simt__global_atomic_hot_address_lanes.max"] / busy("gatom_same"), 2),
-        satom_per_us_sm=round(satom_steps / busy("satom_conflict") / sms, 2),
+        # (the same-address rate above is measured where every lane hits one word)
+        satom_per_us_sm=round(satom_steps / max(busy("satom_conflict") - busy("satom_free"), 1e-3) / sms, 2),
+        block_wave_us=round(busy("blocks") / block_waves, 4),
+        ilp_latency_us=round(busy("ilp") / 2048, 5),
+        sector_req_us=round(busy("gstore_sector") / c["gstore_sector"]["simt__global_hot_sector_requests.max"], 6),
+        atom_sector_req_us=round(busy("gatom_sector") / c["gatom_sector"]["simt__global_hot_sector_requests.max"], 6),
         shared_waves_per_us_sm=round(waves / busy("shared_conflict") / sms, 2),
         measured={"times_ms": times_ms, "device": info},
     )

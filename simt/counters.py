@@ -71,6 +71,26 @@ def _distinct_per_row(mat: np.ndarray, act: np.ndarray) -> np.ndarray:
     return np.where(act.any(axis=1), d, 0)
 
 
+def sorted_sectors(addr2d: np.ndarray, act2d: np.ndarray, size: int):
+    """Per warp row: the sorted sector ids (inactive lanes repeat an active one) and a mask
+    of the first occurrence of each distinct sector.  Accesses straddling two sectors
+    contribute both."""
+    first = addr2d // 32
+    act = act2d
+    if size > 1:
+        last = (addr2d + size - 1) // 32
+        if not np.array_equal(first[act2d], last[act2d]):
+            first = np.concatenate([first, last], axis=1)
+            act = np.concatenate([act2d, act2d], axis=1)
+    big = np.iinfo(np.int64).max
+    fill = np.where(act, first, big).min(axis=1, keepdims=True)
+    k = np.sort(np.where(act, first, fill), axis=1)
+    new = np.ones(k.shape, bool)
+    new[:, 1:] = k[:, 1:] != k[:, :-1]
+    new &= act.any(axis=1, keepdims=True)
+    return k, new
+
+
 def sectors(addr2d: np.ndarray, act2d: np.ndarray, size: int) -> np.ndarray:
     """Distinct 32-byte sectors per warp row."""
     first = addr2d // 32
@@ -131,6 +151,9 @@ class Counters:
         self.run_blocks = 1
         self.hot_shared: dict[int, int] = defaultdict(int)  # shared atomic lanes per (block, address)
         self.touched: np.ndarray | None = None              # global sectors touched (DRAM footprint)
+        self.sector_reqs: np.ndarray | None = None          # warp requests per global sector
+        self.sector_bmin: np.ndarray | None = None          # first / last block requesting it
+        self.sector_bmax: np.ndarray | None = None
         self.divergence: dict[int, list[int]] = defaultdict(lambda: [0, 0])   # pc -> [executions, splits]
 
     def add(self, pc: int, name: str, value):
@@ -153,6 +176,38 @@ class Counters:
         self.touched[sec] = True
         if size > 1:
             self.touched[(addr + size - 1 - GLOBAL_BASE) // 32] = True
+
+    def global_access(self, mat: np.ndarray, act: np.ndarray, size: int, row_blocks: np.ndarray):
+        """One warp instruction's global access: returns the distinct sectors per warp row and
+        records the DRAM footprint and the warp requests per sector (contention at L2)."""
+        from .spaces import GLOBAL_BASE
+        k, new = sorted_sectors(mat - GLOBAL_BASE, act, size)
+        per_row = new.sum(axis=1)
+        if self.sector_reqs is not None and new.any():
+            s = k[new]                      # row-major, so blocks ascend along s
+            rb = np.broadcast_to(row_blocks[:, None], k.shape)[new]
+            self.touched[s] = True
+            lo, hi = int(s.min()), int(s.max())
+            rel = s - lo
+            if hi - lo < 4 * len(s) + 4096:
+                cnt = np.bincount(rel, minlength=hi - lo + 1)
+                first = np.empty(hi - lo + 1, np.int64)
+                first[rel[::-1]] = rb[::-1]          # duplicates: the last write wins
+                last = np.empty(hi - lo + 1, np.int64)
+                last[rel] = rb
+                m = cnt > 0
+                idx = np.flatnonzero(m) + lo
+                cnt, first, last = cnt[m], first[m], last[m]
+            else:
+                idx, inv, cnt = np.unique(s, return_inverse=True, return_counts=True)
+                first = np.full(len(idx), np.iinfo(np.int64).max)
+                last = np.full(len(idx), -1)
+                first[inv[::-1]] = rb[::-1]
+                last[inv] = rb
+            self.sector_reqs[idx] += cnt.astype(np.int32)
+            self.sector_bmin[idx] = np.minimum(self.sector_bmin[idx], first)
+            self.sector_bmax[idx] = np.maximum(self.sector_bmax[idx], last)
+        return per_row
 
     def hot_addresses(self, addrs: np.ndarray, lanes: np.ndarray, shared: bool = False, blocks=None):
         """Accumulate atomic lanes per address (the busiest addresses bound atomic time)."""
@@ -217,6 +272,14 @@ class Counters:
             frac = min(1.0, (sp[1] - sp[0] + 1) / max(1, self.run_blocks))
             hot_lanes = self.hot[a] * (1 + (scale - 1) * frac)
         out["simt__global_atomic_hot_address_lanes.max"] = int(round(hot_lanes))
+        hot_req = 0
+        if self.sector_reqs is not None and len(self.sector_reqs):
+            j = int(np.argmax(self.sector_reqs))
+            r = int(self.sector_reqs[j])
+            if r:
+                frac = min(1.0, (int(self.sector_bmax[j]) - int(self.sector_bmin[j]) + 1) / max(1, self.run_blocks))
+                hot_req = r * (1 + (scale - 1) * frac)
+        out["simt__global_hot_sector_requests.max"] = int(round(hot_req))
         out["simt__shared_atomic_hot_address_lanes.max"] = max(self.hot_shared.values(), default=0)
         out["simt__warp_inst.max"] = int(self.warp_inst.max()) if len(self.warp_inst) else 0
         for name in ("simt__global_requests", "simt__barriers"):

@@ -348,14 +348,13 @@ class Machine:
                 cnt.add(p, C.CONFL_LD if ld else C.CONFL_ST, tw - ti)
                 cnt.add_warp(C.CONFL_LD if ld else C.CONFL_ST, gwarps, waves - ideal)
             else:
-                sec = C.sectors(mat, act, size)
+                sec = cnt.global_access(mat, act, size, self.b.blocks[self.wblk[warps]])
                 req, sct = {"ld": (C.REQ_LD, C.SECT_LD), "st": (C.REQ_ST, C.SECT_ST),
                             "atom": (C.REQ_ATOM, C.SECT_ATOM), "red": (C.REQ_RED, C.SECT_RED)}[kind]
                 cnt.add(p, req, nw)
                 cnt.add(p, sct, int(sec.sum()))
                 cnt.add_warp(sct, gwarps, sec)
                 cnt.add_warp("simt__global_requests", gwarps, 1)
-                cnt.touch(a, size)
 
     # ------------------------------------------------------------- barriers
     def release(self, force_check=False):

@@ -202,7 +202,11 @@ class Launch:
         bt = batch_threads or DEFAULT_BATCH_THREADS
         self.batch_blocks = max(1, bt // (self.wpb * 32))
         self.counters = C.Counters(len(ir.code), self.n_warps, [i.line for i in ir.code])
-        self.counters.touched = np.zeros(len(device.buf) // 32 + 1, bool)
+        nsec = len(device.buf) // 32 + 1
+        self.counters.touched = np.zeros(nsec, bool)
+        self.counters.sector_reqs = np.zeros(nsec, np.int32)
+        self.counters.sector_bmin = np.full(nsec, np.iinfo(np.int32).max, np.int32)
+        self.counters.sector_bmax = np.full(nsec, -1, np.int32)
         self.counters.run_blocks = self.run_blocks
         self.stdout: list[str] = []
         self.sanitizer = None

@@ -5,8 +5,8 @@ and a rate measured on the GPU by ``simt calibrate --real`` (microbenchmarks in
 ``kernels_cuda/calibrate.cu``; rates are in the emulator's own units, so the IR-versus-
 SASS difference is calibrated away):
 
-    t = launch + max(dram, l2, issue, shared, shared_atomics, global_atomics, latency)
-          + overlap * (sum of the others)
+    t = launch + max(dram, l2, issue, shared, shared_atomics, global_atomics, contention,
+                     latency) + overlap * (sum of the others)
 
     dram            distinct 32-byte sectors touched x 32 B / DRAM bandwidth
     l2              all global sectors x 32 B / L2 bandwidth (re-reads hit L2)
@@ -14,8 +14,9 @@ SASS difference is calibrated away):
     shared          shared wavefronts / (active SMs x wavefronts per second)
     shared_atomics  serialized shared-atomic steps / (active SMs x steps per second)
     global_atomics  max(atomic lanes / rate, lanes on the busiest address / same-address rate)
-    latency         waves x (longest warp's instructions x cycles per instruction
-                             + its global requests x memory latency + its barriers x barrier time)
+    contention      warp requests on the busiest 32-byte sector x time per request there
+    latency         waves x (block scheduling + longest warp's instructions x cycles each
+                             + its global requests x load latency + its barriers x barrier time)
 
 Active SMs are min(SMs, blocks); waves come from occupancy (threads, blocks and shared
 memory per SM).  Limitations: no cache model beyond "first touch goes to DRAM, re-reads
@@ -54,6 +55,10 @@ class Profile:
     gatom_same_per_us: float     # global atomic lanes per microsecond on one address
     satom_per_us_sm: float       # serialized shared-atomic steps per microsecond per SM
     shared_waves_per_us_sm: float  # shared wavefronts per microsecond per SM
+    block_wave_us: float = 0.0   # scheduling one wave of blocks onto every SM
+    ilp_latency_us: float = 0.0  # a global load in a loop with independent loads in flight
+    sector_req_us: float = 0.0   # one warp store request to a sector other warps also hit
+    atom_sector_req_us: float = 0.0  # one warp atomic request to a contended sector
     overlap: float = 0.0         # fraction of the non-dominant components that adds up
     max_threads_sm: int = 2048
     max_blocks_sm: int = 32
@@ -121,8 +126,12 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         "shared_atomics": g("simt__atomic_shared_serialized_steps.sum", 0) / (active * prof.satom_per_us_sm),
         "global_atomics": max(g("simt__atomic_global_lanes.sum", 0) / prof.gatom_per_us,
                               g("simt__global_atomic_hot_address_lanes.max", 0) / prof.gatom_same_per_us),
-        "latency": waves * (g("simt__warp_inst.max", 0) * prof.warp_cpi / clock_per_us
-                            + g("simt__global_requests.max", 0) * prof.mem_latency_us
+        # warps queueing on one L2 sector: stores and atomics to shared bins serialize there
+        "contention": g("simt__global_hot_sector_requests.max", 0) *
+                      (prof.atom_sector_req_us if g("simt__atomic_global_lanes.sum", 0) else prof.sector_req_us),
+        "latency": waves * (prof.block_wave_us
+                            + g("simt__warp_inst.max", 0) * prof.warp_cpi / clock_per_us
+                            + g("simt__global_requests.max", 0) * (prof.ilp_latency_us or prof.mem_latency_us)
                             + g("simt__barriers.max", 0) * prof.barrier_us),
     }
     bound = max(comp, key=comp.get)
