@@ -96,7 +96,7 @@ def test_emulator_equals_recorded_ncu(tmp_path):
 
 def test_explanations():
     assert N.explain("reduction/contiguous", "reduceSharedContiguous", C.SHARED_LD).startswith(
-        "compiler: predication")
+        "compiler/predication")
     assert N.explain("probe:atomic_red4", "atomic_red4", C.SECT_RED).startswith("hardware")
     assert N.explain("histogram/privatized", "histogram_privatized", C.SECT_LD) == ""
 
