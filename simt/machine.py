@@ -290,7 +290,7 @@ class Machine:
                    f"{block}: address {hex(addr)} is misaligned")
         else:
             if space == "global":
-                where = self.L.device.describe(addr, size)
+                where = self.L.device.describe(addr, size)   # compute-sanitizer's wording
             elif space == "shared":
                 off = addr - SHARED_BASE
                 where = (f"{off - self.S + size} bytes past the end of the block's {self.S} bytes of "
@@ -352,6 +352,10 @@ class Machine:
                 req, sct = {"ld": (C.REQ_LD, C.SECT_LD), "st": (C.REQ_ST, C.SECT_ST),
                             "atom": (C.REQ_ATOM, C.SECT_ATOM), "red": (C.REQ_RED, C.SECT_RED)}[kind]
                 cnt.add(p, req, nw)
+                if kind in ("atom", "red"):
+                    # Nsight counts an atomic's sectors as, per sector, the most lanes on one
+                    # address in it (same-address lanes replay; different words do not)
+                    sec = C.atomic_sectors(mat, act)
                 cnt.add(p, sct, int(sec.sum()))
                 cnt.add_warp(sct, gwarps, sec)
                 cnt.add_warp("simt__global_requests", gwarps, 1)

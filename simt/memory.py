@@ -120,7 +120,7 @@ class Device:
         if k >= 0:
             end = self.ends[k]
             if addr >= end:
-                parts.append(f"{addr - end} bytes after the end of {self.names[k]} "
+                parts.append(f"{addr - end + 1} bytes after the end of {self.names[k]} "
                              f"({self.sizes[k]} bytes at {hex(self.starts[k])})")
         if k + 1 < len(self.starts):
             nxt = self.starts[k + 1]

@@ -70,10 +70,11 @@ class Sanitizer:
                 t = np.repeat(t, nwords)
             else:
                 x = x0
-            self._check(ins, x, t, kind)
+            self._check(ins, x, t, kind, min(size, 4))
 
-    def _check(self, ins, x, t, kind):
+    def _check(self, ins, x, t, kind, nbytes=4):
         pc = ins.pc
+        self._w = nbytes
         if kind == "atom":
             self.written[x] = True
             return
@@ -132,7 +133,7 @@ class Sanitizer:
         # lanes of one warp writing the same word in this instruction
         dup = ~new_run[1:] & (ts[1:] != ts[:-1])
         if dup.any():
-            self.hazards[("WAW", pc, pc)] += int(np.count_nonzero(dup))
+            self.hazards[("WAW", pc, pc)] += int(np.count_nonzero(dup)) * self._w
         self.w_thr[x] = t
         self.w_pc[x] = pc
         self.r_thr[x] = -1
@@ -140,8 +141,8 @@ class Sanitizer:
 
     def _record(self, kind, pcs_first: np.ndarray, pc_second: int):
         u, c = np.unique(pcs_first, return_counts=True)
-        for p, n in zip(u, c):
-            self.hazards[(kind, int(p), pc_second)] += int(n)
+        for p, n in zip(u, c):   # compute-sanitizer counts hazards per byte
+            self.hazards[(kind, int(p), pc_second)] += int(n) * self._w
 
     # -------------------------------------------------------------- reports
     def findings(self):
