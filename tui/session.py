@@ -172,6 +172,14 @@ def _load_file(target: str, o: Options) -> Session:
         s.source_text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         s.source_text = ""
+    if path.is_file():
+        # parse and lower first: a compile error then keeps its file:line:col (the CLI's
+        # loader reports errors inside a kernel as an unknown-kernel usage error)
+        mod = simt.Module.from_file(path)
+        names = list(mod.kernel_names)
+        name = o.kernel or (names[0] if len(names) == 1 else None)
+        if name in names:
+            mod.get_function(name)
     ns = SimpleNamespace(target=target, n=None, kernel=o.kernel, grid=o.grid, block=o.block,
                          shared=o.shared_mem or 0, args=list(o.args or ()), seed=o.seed)
     path, mod, fn, name, cfg = cli._load_kernel(ns)
@@ -259,7 +267,22 @@ def restart(s: Session, seed: int | None = None, policy: str | None = None,
 
 # ----------------------------------------------------------------------- compare
 
-def run_variant(entry, n: int, seed: int = 0, sanitize: bool = False) -> dict:
+def predict_ms(results, profile: str | None = None) -> tuple[float | None, str | None]:
+    """Predicted device time of these launches: ``LaunchResult.predicted_ms`` when the
+    emulator filled it, else ``simt.timing`` on a GPU profile when that model is there."""
+    pred = [getattr(r, "predicted_ms", None) for r in results]
+    if pred and all(p is not None for p in pred):
+        return float(sum(pred)), None
+    try:
+        from simt import timing
+        prof = timing.load_profile(profile)
+        return float(sum(timing.predict_result(r, prof).ms for r in results)), prof.name
+    except Exception:  # no timing model (yet), no profile: the screen says n/a
+        return None, None
+
+
+def run_variant(entry, n: int, seed: int = 0, sanitize: bool = False,
+                profile: str | None = None) -> dict:
     """Run every launch of ``entry`` on the emulator; counters summed over launches."""
     from kernels_cuda import catalog
     from kernels_cuda.backend import EmulatorBackend
@@ -278,8 +301,7 @@ def run_variant(entry, n: int, seed: int = 0, sanitize: bool = False) -> dict:
     except SimtError as err:
         row["error"] = str(err)
     row["metrics"] = cli.sum_metrics(be.launches)
-    pred = [getattr(r, "predicted_ms", None) for r in be.launches]
-    row["predicted_ms"] = sum(pred) if pred and all(p is not None for p in pred) else None
+    row["predicted_ms"], row["profile"] = predict_ms(be.launches, profile) if be.launches else (None, None)
     row["launches"] = len(be.records)
     row["wall_s"] = time.perf_counter() - t0
     return row

@@ -13,7 +13,7 @@ from textual.worker import get_current_worker
 
 from simt import counters as C
 from tui import fmt
-from tui.session import TUI_MAX_N, Options, gpu_available, measure_variant, run_variant
+from tui.session import Options, gpu_available, measure_variant, run_variant
 
 COLUMNS = [("variant", 24), ("ok", 4), ("warp inst", 10), ("SIMT eff", 8), ("bank confl", 10),
            ("gl sectors", 10), ("atomics", 8), ("predicted", 10), ("measured", 10)]
@@ -76,18 +76,24 @@ class CompareScreen(Screen):
             ids = [e.id for e in self.entries]
             if self.current in ids:
                 t.move_cursor(row=ids.index(self.current))
-        self.n = self.options.n or min(min(e.default_n for e in self.entries), TUI_MAX_N)
+        # one size for the whole family (counters, prediction and --real alike): the
+        # smallest default size of its variants, or --n
+        self.n = self.options.n or min(e.default_n for e in self.entries)
         real = bool(self.options.real)
+        self.profile = None
         if real:
             ok, why = gpu_available()
             self.gpu_ok = ok
             self.gpu_note = (f"measured on {why}" if ok else f"--real: no usable GPU ({why})")
+            if ok and "h200" in str(why).lower():
+                self.profile = "h200"
         else:
             self.gpu_ok = False
             self.gpu_note = "measured: n/a (add --real to time the variants on a GPU)"
         self.query_one("#cmp-title", Static).update(Text.assemble(
             (f"{self.family}: {len(self.entries)} variants", "bold"),
-            (f"   emulated at n={self.n:,} (counters summed over each variant's launches)", "#8a8a8a"),
+            (f"   at n={self.n:,}: counters summed over each variant's launches, time predicted "
+             "for a GPU from them", "#8a8a8a"),
             ("\n" + self.gpu_note, "#ff8787" if real and not self.gpu_ok else "#8a8a8a")))
         self.query_one(ProgressBar).update(total=len(self.entries) * (2 if self.gpu_ok else 1), progress=0)
         self._bars()
@@ -102,7 +108,8 @@ class CompareScreen(Screen):
             if worker.is_cancelled:
                 return
             try:
-                row = run_variant(e, min(self.n, e.default_n), self.options.seed)
+                row = run_variant(e, min(self.n, e.default_n), self.options.seed,
+                                  profile=self.profile)
             except Exception as err:  # one broken variant must not hide the others
                 row = {"id": e.id, "variant": e.variant, "error": f"{type(err).__name__}: {err}",
                        "metrics": {}, "correct": None, "predicted_ms": None}
@@ -114,8 +121,9 @@ class CompareScreen(Screen):
                     return
                 row = dict(self.rows.get(e.id) or {"id": e.id, "variant": e.variant, "metrics": {}})
                 try:
-                    row["measured_ms"] = measure_variant(e, e.default_n, self.options.seed)
-                    row["measured_n"] = e.default_n
+                    n = min(self.n, e.default_n)       # the size the emulator ran
+                    row["measured_ms"] = measure_variant(e, n, self.options.seed)
+                    row["measured_n"] = n
                 except Exception as err:
                     row["measured_error"] = f"{type(err).__name__}: {err}"
                 k += 1
@@ -159,7 +167,9 @@ class CompareScreen(Screen):
         if have_pred or have_meas:
             vmax = max([v for v in list(pred.values()) + list(meas.values()) if v is not None] + [1e-9])
             t.append("time (ms): ", style="bold")
-            t.append("█ predicted by the emulator", style="#5fafff")
+            prof = next((r.get("profile") for r in self.rows.values() if r.get("profile")), None)
+            t.append("█ predicted by the emulator" + (f" ({prof} profile)" if prof else ""),
+                     style="#5fafff")
             t.append("   ")
             t.append("█ measured on the GPU", style="#ffaf00")
             for e in self.entries:
@@ -167,9 +177,12 @@ class CompareScreen(Screen):
                 t.append(f"\n{e.variant[:22]:<22} ", style="bold")
                 t.append(f"{'n/a' if p is None else f'{p:9.3f}':>9} ", style="#5fafff")
                 t.append(bar(p, vmax, width), style="#5fafff")
-                t.append(f"\n{'':<22} ")
-                t.append(f"{'n/a' if q is None else f'{q:9.3f}':>9} ", style="#ffaf00")
-                t.append(bar(q, vmax, width), style="#ffaf00")
+                if have_meas or self.gpu_ok:
+                    t.append(f"\n{'':<22} ")
+                    t.append(f"{'n/a' if q is None else f'{q:9.3f}':>9} ", style="#ffaf00")
+                    t.append(bar(q, vmax, width), style="#ffaf00")
+            if not (have_meas or self.gpu_ok):
+                t.append(f"\n{self.gpu_note}", style="#8a8a8a")
         else:
             t.append("predicted time: n/a (the emulator has no timing model yet); ", style="bold")
             t.append(self.gpu_note + "\n", style="#8a8a8a")

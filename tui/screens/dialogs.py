@@ -12,7 +12,23 @@ from textual.widgets.option_list import Option
 from tui.session import POLICIES
 
 
-class GotoDialog(ModalScreen[int | None]):
+class Dialog(ModalScreen):
+    """A modal that answers once: keys typed fast can submit twice, and a second
+    ``dismiss`` would pop the screen underneath (the kernel screen)."""
+
+    _answered = False
+
+    def finish(self, result=None) -> None:
+        if self._answered or not self.is_current:
+            return
+        self._answered = True
+        self.dismiss(result)
+
+    def action_cancel(self) -> None:
+        self.finish(None)
+
+
+class GotoDialog(Dialog):
     """Time travel: the state after step N (earlier steps replay from snapshots)."""
 
     BINDINGS = [Binding("escape", "cancel", "cancel")]
@@ -34,15 +50,12 @@ class GotoDialog(ModalScreen[int | None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         try:
-            self.dismiss(max(0, int(text)))
+            self.finish(max(0, int(text)))
         except ValueError:
             self.notify("type a step number", severity="warning")
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
-
-class VariableDialog(ModalScreen[str | None]):
+class VariableDialog(Dialog):
     """Choose the variable whose per-lane value the warp grid shows."""
 
     BINDINGS = [Binding("escape", "cancel", "cancel")]
@@ -65,13 +78,10 @@ class VariableDialog(ModalScreen[str | None]):
         ol.focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option.id)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+        self.finish(event.option.id)
 
 
-class RestartDialog(ModalScreen[tuple[int, str] | None]):
+class RestartDialog(Dialog):
     """Restart the launch with another seed and/or scheduling policy."""
 
     BINDINGS = [Binding("escape", "cancel", "cancel")]
@@ -114,15 +124,13 @@ class RestartDialog(ModalScreen[tuple[int, str] | None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         r = self._result()
         if r is not None:
-            self.dismiss(r)
+            self.finish(r)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "ok":
             r = self._result()
             if r is not None:
-                self.dismiss(r)
+                self.finish(r)
         else:
-            self.dismiss(None)
+            self.finish(None)
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)

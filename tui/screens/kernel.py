@@ -35,7 +35,7 @@ from tui.widgets.step_bar import StepBar
 from tui.widgets.warp_grid import WarpGrid
 
 HISTORY = 8192            # events kept to find the last shared/atomic/global access
-STEPWISE_END = 50_000     # 'e' steps one by one up to this many, then finishes in bulk
+STEPWISE_END = 5_000      # 'e' steps one by one up to this many, then finishes in bulk
 WIDE = 130                # columns from which source and panes sit side by side
 
 PREFERRED_VARS = ("chunk", "bin", "value", "val", "v", "sum", "i", "tid", "t", "idx", "index",
@@ -71,6 +71,7 @@ class KernelScreen(Screen):
         Binding("l", "next_launch", "next launch", show=False),
         Binding("m", "compare", "compare", show=False),
         Binding("question_mark", "help", "keys", show=False),
+        Binding("t", "app.streams", "streams", show=False),   # the app's, kept off this footer
         Binding("escape", "stop_or_leave", "catalog", show=False),
         Binding("q", "quit", "quit"),
     ]
@@ -336,7 +337,7 @@ class KernelScreen(Screen):
         if st.error is not None:
             self.query_one("#panes", TabbedContent).active = "tab-sanitizer"
             self.notify(str(st.error), title="the launch stopped", severity="error", timeout=8)
-        self._follow_tab(events[-1] if events else None)
+        self._follow_tab(next((e for e in reversed(events) if e.access is not None), None))
         self.refresh_frame()
 
     # ------------------------------------------------------------------ actions
@@ -379,6 +380,10 @@ class KernelScreen(Screen):
             self.notify("the launch has finished", timeout=2)
             return
         st = self.stepper
+        if not any(getattr(ins.op, "name", "") == "BAR" for ins in st.ir.code):
+            self.notify("no __syncthreads() in this kernel: running to the end", timeout=3)
+            self._run(lambda e: False, "to the end of the launch", bulk_after=STEPWISE_END)
+            return
         pinned = None if self.follow else self.block
 
         def released(e) -> bool:
@@ -559,7 +564,8 @@ class KernelScreen(Screen):
             if st.steps - start >= limit:
                 # a long launch: finish it in whole groups (fast), without per-step history
                 self.post_message(self.Progress(0, None, "finishing the launch in bulk…"))
-                st.run_to_end()
+                st.run_to_end(progress=lambda d, t: self.post_message(
+                    self.Progress(d, t, f"finishing in bulk: batch {d} of {t}")))
                 note = "bulk"
                 break
             now = time.monotonic()

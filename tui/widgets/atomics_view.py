@@ -43,12 +43,12 @@ class AtomicsView(LinesWidget):
         names = f.names
         rows = height - 2
         shown = groups if len(groups) <= rows else groups[: max(rows - 1, 0)]
-        name_w = max([len(self._name(names, acc, g["address"])) for g in shown] + [6])
+        name_w = max([len(self._addr_name(names, acc, g["address"])) for g in shown] + [6])
         name_w = min(name_w, 24)
         bar_max = max(4, width - name_w - 22)
         for i, g in enumerate(shown):
             lanes = g["lanes"]
-            nm = self._name(names, acc, g["address"])
+            nm = self._addr_name(names, acc, g["address"])
             t.append("\n")
             t.append(f"#{i + 1:<3}", style="#8a8a8a")
             t.append(f"{nm[:name_w]:<{name_w}} ", style="bold")
@@ -62,7 +62,7 @@ class AtomicsView(LinesWidget):
         return t.lines
 
     @staticmethod
-    def _name(names, acc, addr) -> str:
+    def _addr_name(names, acc, addr) -> str:
         if names is None:
             return f"0x{int(addr):x}"
         return names.name_address(acc.get("space", "global"), int(addr), int(acc.get("size", 4)))

@@ -134,5 +134,5 @@ class BankView(LinesWidget):
                         st = fmt.STYLE_BROADCAST
                     else:
                         st = fmt.STYLE_TOUCHED
-                t.append(f"{fmt.compact(words[w], cw - 1):>{cw}}", style=st)
+                t.append(f"{fmt.compact(words[w], cw if cw <= 2 else cw - 1):>{cw}}", style=st)
         return t.lines

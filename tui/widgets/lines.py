@@ -32,31 +32,31 @@ class LinesWidget(Widget):
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
-        self._lines: list[Strip] | None = None
+        self._strip_cache: list[Strip] | None = None
         self._built_for = None
 
     def build(self, width: int, height: int) -> list[list[Run]]:  # pragma: no cover
         raise NotImplementedError
 
     def watch_frame(self, _f) -> None:
-        self._lines = None
+        self._strip_cache = None
         self.refresh()
 
     def on_resize(self) -> None:
-        self._lines = None
+        self._strip_cache = None
         self.refresh()
 
     def _strips(self) -> list[Strip]:
         w, h = self.size.width, self.size.height
-        if self._lines is None or self._built_for != (w, h):
+        if self._strip_cache is None or self._built_for != (w, h):
             rows = self.build(max(w, 1), max(h, 1))
             strips = []
             for runs in rows[:h]:
                 segs = [Segment(text, style(st)) for text, st in runs if text]
                 strips.append(Strip(segs).crop_extend(0, w, None))
-            self._lines = strips
+            self._strip_cache = strips
             self._built_for = (w, h)
-        return self._lines
+        return self._strip_cache
 
     def render_line(self, y: int) -> Strip:
         lines = self._strips()
@@ -67,19 +67,32 @@ class LinesWidget(Widget):
     # helpers for subclasses -------------------------------------------------
     @staticmethod
     def wrap_runs(runs: list[Run], width: int) -> list[list[Run]]:
-        """Split one long line of runs into lines of at most ``width`` cells."""
+        """Word-wrap one long line of runs into lines of at most ``width`` cells."""
+        width = max(width, 8)
+        words: list[Run] = []
+        for text, st in runs:
+            for i, w in enumerate(text.split(" ")):
+                if i:
+                    words.append((" ", st))
+                if w:
+                    words.append((w, st))
         out: list[list[Run]] = [[]]
         used = 0
-        for text, st in runs:
-            while text:
-                room = width - used
-                if room <= 0:
-                    out.append([])
-                    used = 0
-                    room = width
-                part, text = text[:room], text[room:]
-                out[-1].append((part, st))
-                used += len(part)
+        for w, st in words:
+            if w == " ":
+                if used and used < width:
+                    out[-1].append((w, st))
+                    used += 1
+                continue
+            if used + len(w) > width and used:
+                out.append([])
+                used = 0
+            while len(w) > width:
+                out[-1].append((w[:width], st))
+                out.append([])
+                w = w[width:]
+            out[-1].append((w, st))
+            used += len(w)
         return out
 
 

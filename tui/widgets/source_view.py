@@ -40,7 +40,8 @@ def gutter_cells(ln: int, c: dict | None, n_findings: int) -> list[tuple[str, st
         out.append((f"{fmt.compact(inst, 5):>5} ", "#afafaf"))
         eff = c.get(THREAD_INST, 0) / inst / 32 * 100 if inst else 0
         es = "#5fd787" if eff >= 99.5 else ("#d7af5f" if eff >= 50 else "#ff5f5f")
-        out.append((f"{eff:>3.0f}% ", es))
+        shown = 100 if eff >= 99.95 else min(99, int(eff))   # never round 99.8% up to 100%
+        out.append((f"{shown:>3d}% ", es))
         conf = sum(c.get(k, 0) for k in CONFL)
         out.append((f"{fmt.compact(conf, 4):>4} " if conf else "     ",
                     "bold #ff5f5f" if conf else ""))

@@ -50,15 +50,20 @@ class WarpGrid(LinesWidget):
             t.append("no warps (the launch has not started or has finished its blocks)", style="dim")
             return t.lines
         nw = len(f.warps)
-        label_w = 5 if nw <= 10 else 5
+        label_w = 4 if nw <= 10 else 5
         tail_w = 22
         avail = width - label_w
+        # widest cells first: with the mask column and a gap every 8 lanes, then without
+        # the mask column, then without the gaps
+        show_tail, sep = True, True
         cw = (avail - tail_w - 3) // 32
-        show_tail = cw >= 2
-        if not show_tail:
-            cw = max(1, (avail - 3) // 32)
-        cw = min(cw, 7)
-        sep = cw <= 3              # a gap every 8 lanes when cells are narrow
+        if cw < 3:
+            show_tail = False
+            cw = (avail - 3) // 32
+            if cw < 3:
+                sep = avail // 32 < 3 and (avail - 3) // 32 >= 2
+                cw = (avail - 3) // 32 if sep else avail // 32
+        cw = max(1, min(cw, 7))
         # header: variable and legend
         var = f.variable or "-"
         t.append(f"block {f.block}", style="bold")
@@ -78,7 +83,7 @@ class WarpGrid(LinesWidget):
             ws = f.warps[k]
             is_cur = cur is not None and cur.block == f.block and cur.warp == k
             mark = "▶" if k == f.warp else " "
-            t.append(f"{mark}w{k:<2}", style="bold reverse" if k == f.warp else "")
+            t.append(f"{mark}w{k:<{label_w - 3}}", style="bold reverse" if k == f.warp else "")
             t.append("*" if is_cur else " ", style="bold #ffd75f")
             states = lane_states(ws)
             row = None
@@ -87,8 +92,8 @@ class WarpGrid(LinesWidget):
             for lane in range(32):
                 if sep and lane and lane % 8 == 0:
                     t.append(" ")
-                s = "" if row is None else fmt.compact(row[lane], cw - (0 if cw <= 2 else 1))
-                styles = STATE_STYLES_ALT if (cw <= 2 and lane % 2) else STATE_STYLES
+                s = "" if row is None else fmt.compact(row[lane], cw if cw <= 3 else cw - 1)
+                styles = STATE_STYLES_ALT if (cw <= 3 and lane % 2) else STATE_STYLES
                 t.append(f"{s:>{cw}}"[:cw], style=styles[states[lane]])
             if show_tail:
                 tail = f" {fmt.hexmask(ws.active)}"
