@@ -52,6 +52,9 @@ def _benches(sms: int):
          lambda b: [b.to_device(np.arange(256, dtype=np.int32)), b.zeros(blocks, np.int32), np.int32(256)]),
         ("gatom_sector", "cal_gatom", na // 256, 256, 0,
          lambda b: [b.zeros(256, np.int32), b.to_device((np.arange(na) % 8).astype(np.int32)), np.int32(na)]),
+        ("gatom_bins", "cal_gatom", na // 256, 256, 0,
+         lambda b: [b.zeros(256, np.int32), b.to_device(rng.integers(0, 256, na).astype(np.int32)),
+                    np.int32(na)]),
         ("gstore_sector", "cal_gstore", na // 256, 256, 0,
          lambda b: [b.zeros(256, np.int32), b.to_device((np.arange(na) % 8).astype(np.int32)), np.int32(na)]),
         ("ilp", "cal_ilp", 1, 32, 0,
@@ -138,6 +141,7 @@ def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
         ilp_latency_us=round(busy("ilp") / 2048, 5),
         sector_req_us=round(busy("gstore_sector") / c["gstore_sector"]["simt__global_hot_sector_requests.max"], 6),
         atom_sector_req_us=round(busy("gatom_sector") / c["gatom_sector"]["simt__global_hot_sector_requests.max"], 6),
+        l2_transaction_us=round(busy("gatom_bins") / c["gatom_bins"]["simt__l2_slice_transactions.max"], 7),
         shared_waves_per_us_sm=round(waves / busy("shared_conflict") / sms, 2),
         measured={"times_ms": times_ms, "device": info},
     )

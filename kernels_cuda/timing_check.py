@@ -93,6 +93,8 @@ def predict_table(measured: dict, gpu: str) -> dict:
                 "id": eid, "family": e.family, "n": int(n), "measured_ms": meas_ms,
                 "predicted_ms": pred_ms, "ratio": pred_ms / meas_ms if meas_ms else None,
                 "launches": [{"kernel": r.kernel, "measured_ms": m, "predicted_ms": p.ms,
+                              "grid_blocks": r.config.grid.size, "threads_per_block": r.config.block.size,
+                              "shared_bytes": r.shared_bytes,
                               "bound": p.bound, "components_us": p.components_us,
                               "sampled_blocks": r.sampled_blocks, "total_blocks": r.total_blocks,
                               "metrics": r.metrics}

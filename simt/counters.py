@@ -36,6 +36,9 @@ GLOBAL_ATOM_INST = "smsp__inst_executed_op_global_atom.sum"
 GLOBAL_RED_INST = "smsp__inst_executed_op_global_red.sum"
 BRANCH_DIVERGENT = "smsp__branch_targets_threads_divergent.sum"
 
+L2_SLICES = 64          # Hopper's L2 is hashed over many slices; a few KiB map to one
+SLICE_SPAN = 4096
+
 METRICS = [SHARED_LD, SHARED_ST, WAVES_LD, WAVES_ST, CONFL_LD, CONFL_ST, REQ_LD, REQ_ST,
            REQ_ATOM, REQ_RED, SECT_LD, SECT_ST, SECT_ATOM, SECT_RED, RATIO]
 LABELS = {
@@ -169,12 +172,15 @@ class Counters:
         self.warp_inst = np.zeros(n_warps_total, np.int64)
         self.warp_thread_inst = np.zeros(n_warps_total, np.int64)
         self.warp_extra: dict[str, np.ndarray] = {}
+        self.finish = np.zeros(n_warps_total, np.float64)   # critical-path cycles per warp
+        self.wpb = 1
         self.atomics: list[dict] = []       # per warp atomic summary (capped)
         self.hot: dict[int, int] = defaultdict(int)         # global atomic lanes per address
         self.hot_span: dict[int, list] = {}                 # [first, last] block hitting each address
         self.run_blocks = 1
         self.hot_shared: dict[int, int] = defaultdict(int)  # shared atomic lanes per (block, address)
         self.touched: np.ndarray | None = None              # global sectors touched (DRAM footprint)
+        self.regions: dict[int, list] = {}                  # allocation -> [L2 transactions, lo, hi]
         self.sector_reqs: np.ndarray | None = None          # warp requests per global sector
         self.sector_bmin: np.ndarray | None = None          # first / last block requesting it
         self.sector_bmax: np.ndarray | None = None
@@ -184,6 +190,9 @@ class Counters:
         v = float(value)
         self.total[name] += v
         self.per_pc[pc][name] += v
+
+    def warp_finish(self, gw, cycles):
+        self.finish[gw] = np.maximum(self.finish[gw], cycles)
 
     def add_warp(self, name: str, gw, values):
         arr = self.warp_extra.get(name)
@@ -232,6 +241,17 @@ class Counters:
             self.sector_bmin[idx] = np.minimum(self.sector_bmin[idx], first)
             self.sector_bmax[idx] = np.maximum(self.sector_bmax[idx], last)
         return per_row
+
+    def l2_transactions(self, alloc: int, trans: int, lo: int, hi: int):
+        """Stores and atomics reach L2 as transactions; those aimed at a small region
+        (a histogram's bins) funnel into one L2 slice and queue there."""
+        r = self.regions.get(alloc)
+        if r is None:
+            self.regions[alloc] = [trans, lo, hi]
+        else:
+            r[0] += trans
+            r[1] = min(r[1], lo)
+            r[2] = max(r[2], hi)
 
     def hot_addresses(self, addrs: np.ndarray, lanes: np.ndarray, shared: bool = False, blocks=None):
         """Accumulate atomic lanes per address (the busiest addresses bound atomic time)."""
@@ -304,8 +324,20 @@ class Counters:
                 frac = min(1.0, (int(self.sector_bmax[j]) - int(self.sector_bmin[j]) + 1) / max(1, self.run_blocks))
                 hot_req = r * (1 + (scale - 1) * frac)
         out["simt__global_hot_sector_requests.max"] = int(round(hot_req))
+        # L2 transactions (stores + atomics) per slice for the busiest allocation: spread
+        # over min(L2_SLICES, span / SLICE_SPAN) slices
+        best = 0.0
+        for trans, lo, hi in self.regions.values():
+            slices = min(L2_SLICES, max(1, -(-(hi - lo + 1) // SLICE_SPAN)))
+            best = max(best, trans * scale / slices)
+        out["simt__l2_slice_transactions.max"] = int(round(best))
         out["simt__shared_atomic_hot_address_lanes.max"] = max(self.hot_shared.values(), default=0)
         out["simt__warp_inst.max"] = int(self.warp_inst.max()) if len(self.warp_inst) else 0
+        if self.finish.any():
+            nb = max(1, self.run_blocks)
+            blk = self.finish[: nb * self.wpb].reshape(nb, self.wpb).max(axis=1)
+            out["simt__block_cycles.mean"] = round(float(blk.mean()), 1)
+            out["simt__block_cycles.max"] = round(float(blk.max()), 1)
         for name in ("simt__global_requests", "simt__barriers"):
             arr = self.warp_extra.get(name)
             out[name + ".max"] = int(arr.max()) if arr is not None and len(arr) else 0

@@ -33,6 +33,13 @@ from .ops import BINOPS, CALLS, UNOPS, _fma, cast_value
 from .spaces import GLOBAL_BASE, LOCAL_BASE, SHARED_ALIGN, SHARED_BASE
 
 RUN, WAIT, DONE = 0, 1, 2
+
+# Latencies in SM cycles for the critical-path estimate (Hopper; calibrate.cu measures the
+# global and issue figures: a dependent global load ~290 cycles, ~0.38 cycles of issue per
+# IR instruction because the IR has more instructions than SASS).
+LAT = {"issue": 0.38, "alu": 4.0, "math": 16.0, "warp": 24.0, "shared": 30.0, "local": 30.0,
+       "global": 290.0, "atom_shared": 40.0, "atom_global": 400.0, "bar": 75.0,
+       "loads_in_flight": 4.0}
 LANES = np.arange(32)
 BIT = (np.uint32(1) << np.arange(32, dtype=np.uint32)).astype(np.uint32)
 
@@ -100,6 +107,11 @@ class Machine:
         self._views = {}
         self.rr_next = 0
         self.step_no = 0
+        # dynamic critical path: when each lane's registers are ready, each warp's issue clock
+        self.rt = [np.zeros(T, np.float32) for _ in k.regs] if L.track_time else None
+        self.wclock = np.zeros(b.W, np.float64)
+        self.inflight = np.zeros((b.W, int(LAT["loads_in_flight"])), np.float64)   # load completions
+        self.ifl_ptr = np.zeros(b.W, np.int64)
         if self.sanitizer is not None:
             self.sanitizer.begin_batch(self)
 
@@ -227,6 +239,8 @@ class Machine:
             else:
                 cnt.warp_inst[gw] += aw
                 cnt.warp_thread_inst[gw] += act2.sum(axis=1)
+        if self.rt is not None and nact:
+            self.advance_clock(ins, sel, act, full, wsel)
         jump = HANDLERS[op](self, ins, sel, act, full, aw, w, wsel) if (nact or op in _ALWAYS) else None
         if jump is None:
             self.pc[wsel] = p + 1
@@ -234,6 +248,53 @@ class Machine:
             self.pc[wsel] = ins.target
         elif jump is not False:
             self.pc[wsel] = np.where(jump, ins.target, p + 1)
+
+    # ------------------------------------------------------------- timing
+    def advance_clock(self, ins, sel, act, full, wsel):
+        """A scoreboarded warp: ALU results flow along data dependences (the compiler hides
+        their latency), memory and warp-wide instructions wait until their operands are
+        ready; every instruction costs an issue slot."""
+        op = ins.op
+        ready = None
+        if op not in _NO_STALL:
+            for a in ins.args:
+                if type(a) is Reg:
+                    r = self.rt[a.slot][sel]
+                    ready = r if ready is None else np.maximum(ready, r)
+        base = self.wclock[wsel]
+        clock = base + LAT["issue"]
+        rw = None
+        if ready is not None:
+            if not full:
+                ready = np.where(act, ready, 0)
+            rw = ready.reshape(-1, 32).max(axis=1)
+        d = ins.dst
+        if op in _DATAFLOW:
+            self.wclock[wsel] = clock
+            if d is not None:
+                start = clock if rw is None else np.maximum(clock, rw)
+                t = np.repeat((start + _latency(self, ins, sel, act)).astype(np.float32), 32)
+                for r in (d if isinstance(d, list) else (d,)):
+                    self.rt[r.slot][sel] = t
+            return
+        if rw is not None:
+            clock = np.maximum(clock, rw)
+        if d is not None:
+            lat = _latency(self, ins, sel, act)
+            if op == Op.LOAD and lat >= LAT["global"]:
+                # a warp keeps a few global loads in flight (the compiler unrolls and hoists
+                # them): the next one issues when the oldest has returned
+                ws = np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else wsel
+                ptr = self.ifl_ptr[ws]
+                clock = np.maximum(clock, self.inflight[ws, ptr])
+                self.inflight[ws, ptr] = clock + lat
+                self.ifl_ptr[ws] = (ptr + 1) % self.inflight.shape[1]
+            self.wclock[wsel] = clock
+            t = np.repeat((clock + lat).astype(np.float32), 32)
+            for r in (d if isinstance(d, list) else (d,)):
+                self.rt[r.slot][sel] = t
+        else:
+            self.wclock[wsel] = clock
 
     # ------------------------------------------------------------- memory
     def lanes_of(self, sel, idx):
@@ -352,10 +413,17 @@ class Machine:
                 req, sct = {"ld": (C.REQ_LD, C.SECT_LD), "st": (C.REQ_ST, C.SECT_ST),
                             "atom": (C.REQ_ATOM, C.SECT_ATOM), "red": (C.REQ_RED, C.SECT_RED)}[kind]
                 cnt.add(p, req, nw)
-                if kind in ("atom", "red"):
+                if kind in ("atom", "red") and ins.info.get("aggregated"):
+                    # nvcc reduces over the warp and one lane does the atomic
+                    sec = np.ones(nw, np.int64)
+                elif kind in ("atom", "red"):
                     # Nsight counts an atomic's sectors as, per sector, the most lanes on one
                     # address in it (same-address lanes replay; different words do not)
                     sec = C.atomic_sectors(mat, act)
+                if kind != "ld":
+                    lo, hi = int(a.min()), int(a.max())
+                    alloc = int(np.searchsorted(self.L.alloc_starts, lo, side="right")) - 1
+                    cnt.l2_transactions(alloc, int(sec.sum()), lo, hi)
                 cnt.add(p, sct, int(sec.sum()))
                 cnt.add_warp(sct, gwarps, sec)
                 cnt.add_warp("simt__global_requests", gwarps, 1)
@@ -391,6 +459,10 @@ class Machine:
                 f"(line {i1.line} and line {i2.line}); every thread of a block must reach the same barrier",
                 i2.coord, tool="synccheck", block=blk)
         self.state[ws] = RUN
+        if self.rt is not None:
+            top = np.zeros(nb)
+            np.maximum.at(top, blk_of, self.wclock[ws])
+            self.wclock[ws] = top[blk_of] + LAT["bar"]
         if self.sanitizer is not None:
             self.sanitizer.barrier(self, np.flatnonzero(rel))
 
@@ -424,6 +496,27 @@ def _warp_matrix(a: np.ndarray, g: np.ndarray):
     mat[row, g % 32] = a
     act[row, g % 32] = True
     return mat, act, warps
+
+
+_NO_STALL = {Op.IF, Op.ELSE, Op.LOOPTEST, Op.JUMP, Op.LOOPINIT, Op.BODYINIT, Op.KILL}
+_DATAFLOW = {Op.BIN, Op.UN, Op.CAST, Op.MOV, Op.SELECT, Op.FMA}
+
+
+def _latency(m: Machine, ins, sel, act) -> float:
+    op = ins.op
+    if op in (Op.LOAD, Op.ATOM):
+        a = m.rd(ins.args[0], sel)
+        if np.ndim(a):
+            a = a[int(np.argmax(act))]
+        space = "global" if a < SHARED_BASE else ("local" if a >= LOCAL_BASE else "shared")
+        if op == Op.ATOM:
+            return LAT["atom_global"] if space == "global" else LAT["atom_shared"]
+        return LAT[space]
+    if op == Op.CALL:
+        return LAT["warp"] if ins.sub.startswith("__") and "sync" in ins.sub else LAT["math"]
+    if op == Op.MOV:
+        return 0.0
+    return LAT["alu"]
 
 
 def _bin(m: Machine, ins, sel, act, full, aw, w, wsel):
@@ -582,6 +675,10 @@ def _atom(m: Machine, ins, sel, act, full, aw, w, wsel):
     for space, byte, pos in parts:
         a = A if pos is None else A[pos]
         g = gl if pos is None else gl[pos]
+        if ins.info.get("aggregated"):      # one lane per warp reaches memory
+            first = np.ones(len(g), bool)
+            first[1:] = (g[1:] // 32) != (g[:-1] // 32)
+            a, g = a[first], g[first]
         _atomic_serialization(m, p, a, g, space)
 
 
@@ -855,6 +952,8 @@ def _syncwarp(m, ins, sel, act, full, aw, w, wsel):
 def _exit(m: Machine, ins, sel, act, full, aw, w, wsel):
     ws = (np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else wsel)
     m.state[ws] = DONE
+    if m.rt is not None:
+        m.cnt.warp_finish(m.gwarp0 + ws, m.wclock[ws])
     # a block whose other warps wait at a barrier this warp never reached: synccheck
     blks = np.unique(m.wblk[ws])
     waiting = (m.state == WAIT) & np.isin(m.wblk, blks)

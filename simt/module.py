@@ -143,6 +143,8 @@ class Kernel:
         self.ir = ir
         self.name = ir.name
         from .regalloc import compact
+        from .uniformity import analyse
+        analyse(ir)
         compact(ir)
         for pc, ins in enumerate(ir.code):
             ins.pc = pc
@@ -172,7 +174,7 @@ class Launch:
     def __init__(self, kernel: Kernel, device: Device, cfg: LaunchConfig, args: list,
                  seed: int = 0, policy: str = "lockstep", sanitize: bool = True,
                  step_budget: int | None = None, progress=None, batch_threads: int | None = None,
-                 sample_blocks: int | None = None):
+                 sample_blocks: int | None = None, track_time: bool = True):
         cfg = LaunchConfig.of(cfg.grid, cfg.block, cfg.shared_mem) if not isinstance(cfg, LaunchConfig) else cfg
         cfg.validate()
         if policy not in POLICIES:
@@ -208,6 +210,8 @@ class Launch:
         self.counters.sector_bmin = np.full(nsec, np.iinfo(np.int32).max, np.int32)
         self.counters.sector_bmax = np.full(nsec, -1, np.int32)
         self.counters.run_blocks = self.run_blocks
+        self.counters.wpb = self.wpb
+        self.track_time = track_time      # per-lane ready times for the timing model
         self.stdout: list[str] = []
         self.sanitizer = None
         if sanitize:

@@ -14,9 +14,12 @@ SASS difference is calibrated away):
     shared          shared wavefronts / (active SMs x wavefronts per second)
     shared_atomics  serialized shared-atomic steps / (active SMs x steps per second)
     global_atomics  max(atomic lanes / rate, lanes on the busiest address / same-address rate)
-    contention      warp requests on the busiest 32-byte sector x time per request there
-    latency         waves x (block scheduling + longest warp's instructions x cycles each
-                             + its global requests x load latency + its barriers x barrier time)
+    contention      store/atomic transactions (Nsight's sector rule) into the busiest L2 slice
+                    x time per transaction (a histogram's bins all sit in one slice)
+    latency         blocks' critical paths (the emulator tracks when every lane's registers
+                    are ready: dependent loads wait ~290 cycles, a warp keeps 4 loads in
+                    flight, ALU latency hides behind issue) scheduled in waves over the SMs,
+                    plus a block-scheduling cost per wave
 
 Active SMs are min(SMs, blocks); waves come from occupancy (threads, blocks and shared
 memory per SM).  Limitations: no cache model beyond "first touch goes to DRAM, re-reads
@@ -59,6 +62,7 @@ class Profile:
     ilp_latency_us: float = 0.0  # a global load in a loop with independent loads in flight
     sector_req_us: float = 0.0   # one warp store request to a sector other warps also hit
     atom_sector_req_us: float = 0.0  # one warp atomic request to a contended sector
+    l2_transaction_us: float = 0.0   # one store/atomic transaction in a busy L2 slice
     overlap: float = 0.0         # fraction of the non-dominant components that adds up
     max_threads_sm: int = 2048
     max_blocks_sm: int = 32
@@ -127,10 +131,15 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         "global_atomics": max(g("simt__atomic_global_lanes.sum", 0) / prof.gatom_per_us,
                               g("simt__global_atomic_hot_address_lanes.max", 0) / prof.gatom_same_per_us),
         # warps queueing on one L2 sector: stores and atomics to shared bins serialize there
-        "contention": g("simt__global_hot_sector_requests.max", 0) *
+        "contention": g("simt__l2_slice_transactions.max", 0) * prof.l2_transaction_us
+                      if prof.l2_transaction_us else
+                      g("simt__global_hot_sector_requests.max", 0) *
                       (prof.atom_sector_req_us if g("simt__atomic_global_lanes.sum", 0) else prof.sector_req_us),
-        "latency": waves * (prof.block_wave_us
-                            + g("simt__warp_inst.max", 0) * prof.warp_cpi / clock_per_us
+        # the emulator's critical path of each block (per-lane ready times, see machine.py),
+        # blocks scheduled in waves over the SMs
+        "latency": (max(g("simt__block_cycles.max", 0), waves * g("simt__block_cycles.mean", 0)) / clock_per_us
+                    + waves * prof.block_wave_us) if "simt__block_cycles.mean" in metrics else
+                   waves * (prof.block_wave_us + g("simt__warp_inst.max", 0) * prof.warp_cpi / clock_per_us
                             + g("simt__global_requests.max", 0) * (prof.ilp_latency_us or prof.mem_latency_us)
                             + g("simt__barriers.max", 0) * prof.barrier_us),
     }

@@ -163,3 +163,19 @@ def test_printf_per_lane():
     src = r'''extern "C" __global__ void k(int n) { if (threadIdx.x < n) printf("t=%d x=%.1f\n", threadIdx.x, 0.5f * threadIdx.x); }'''
     _, res = run(src, "k", 1, 32, [I32(3)])
     assert res.stdout == ["t=0 x=0.0\n", "t=1 x=0.5\n", "t=2 x=1.0\n"]
+
+
+def test_uniform_address_atomic_is_warp_aggregated_like_nvcc():
+    # nvcc reduces a warp-uniform-address integer atomic with an unused result to one lane:
+    # Nsight sees one request and one sector per warp (probe atomic_uniform on an H200)
+    src = r'''extern "C" __global__ void k(int *c, int *h) {
+        atomicAdd(c, 1);
+        for (int b = 0; b < 4; b++) atomicAdd(&h[b], threadIdx.x);
+        atomicAdd(&h[threadIdx.x % 4], 1);
+    }'''
+    (c, h), res = run(src, "k", 2, 64, [np.zeros(1, I32), np.zeros(4, I32)])
+    assert c[0] == 128 and h.tolist() == [2 * sum(range(64)) + 32] * 4
+    per_line = res.per_line
+    assert per_line[2]["l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"] == 4        # 4 warps
+    assert per_line[3]["l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"] == 16       # 4 warps x 4 bins
+    assert per_line[4]["l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"] == 4 * 8    # varying: 8 lanes/word

@@ -1,0 +1,101 @@
+"""Which values are the same in every lane of a warp (a divergence analysis).
+
+nvcc aggregates an integer atomic whose address is warp-uniform and whose result is
+unused: the warp reduces the values first and one lane performs a single atomic.  Nsight
+then counts one request and one sector per warp, and the L2 sees one transaction.  To
+count like the hardware, the emulator marks such atomics ``info["aggregated"]``.
+
+A register is varying if it comes from threadIdx, a load, an atomic, a shuffle, or from
+varying operands; a variable is also varying if it is assigned under a varying branch or
+in a loop that lanes can leave at different trips.  Everything else is uniform.
+Limitations: loads from uniform addresses are treated as varying (as the compiler must,
+unless it proves the memory read-only), which errs towards not aggregating.
+"""
+from __future__ import annotations
+
+from .ir import Const, KernelIR, Op, Reg, Uniform
+
+_DATAFLOW = {Op.BIN, Op.UN, Op.CAST, Op.MOV, Op.SELECT, Op.FMA}
+_WARP_UNIFORM_CALLS = {"__ballot_sync", "__any_sync", "__all_sync", "__uni_sync", "__activemask"}
+_AGGREGATABLE = {"add", "sub", "and", "or", "xor", "min", "max"}
+
+
+def _dsts(ins):
+    d = ins.dst
+    if d is None:
+        return []
+    return list(d) if isinstance(d, list) else [d]
+
+
+def analyse(ir: KernelIR) -> set[int]:
+    """ids of the varying registers; marks aggregated atomics in ``ins.info``."""
+    code = ir.code
+    varying: set[int] = {id(r) for r in ir.regs if r.builtin.startswith("tid.")}
+    # the loop each LOOPINIT opens: its LOOPTEST (the condition that guards its body)
+    loop_test = {}
+    for pc, ins in enumerate(code):
+        if ins.op == Op.LOOPINIT:
+            for q in range(pc + 1, len(code)):
+                if code[q].op == Op.LOOPTEST and code[q].depth == ins.depth + 1:
+                    loop_test[pc] = q
+                    break
+    varying_levels: set[tuple[int, int]] = set()    # (pc of the construct, level) left by some lanes
+
+    def is_var(o):
+        return isinstance(o, Reg) and id(o) in varying
+
+    changed = True
+    while changed:
+        changed = False
+        guard: dict[int, object] = {}      # level -> (condition operand or "V" for varying, owner pc)
+        owner: dict[int, int] = {}
+        for pc, ins in enumerate(code):
+            d = ins.depth
+            for lv in [k for k in guard if k > d + 1]:
+                del guard[lv]
+            gv = any((g == "V") or is_var(g) for lv, g in guard.items() if lv <= d)
+            op = ins.op
+            if op == Op.IF:
+                guard[d + 1] = ins.args[0]
+                owner[d + 1] = pc
+                if is_var(ins.args[0]) and id(ins.ereg) not in varying:
+                    varying.add(id(ins.ereg))
+                    changed = True
+            elif op == Op.ELSE:
+                guard[d + 1] = ins.ereg
+                owner[d + 1] = pc
+            elif op == Op.LOOPINIT:
+                t = code[loop_test[pc]] if pc in loop_test else None
+                lv_var = (pc, d + 1) in varying_levels
+                guard[d + 1] = "V" if lv_var else (t.args[0] if t is not None and t.args else None)
+                owner[d + 1] = pc
+            elif op == Op.BODYINIT:
+                guard[d + 1] = "V" if (pc, d + 1) in varying_levels else None
+                owner[d + 1] = pc
+            elif op == Op.KILL and gv:
+                # some lanes leave the construct that owns this level: what follows diverges
+                lv = ins.level
+                key = (owner.get(lv, -1), lv)
+                if lv > 0 and key not in varying_levels:
+                    varying_levels.add(key)
+                    changed = True
+            for r in _dsts(ins):
+                if id(r) in varying:
+                    continue
+                if op in _DATAFLOW:
+                    v = any(is_var(a) for a in ins.args) or (r.is_var and gv)
+                elif op == Op.CALL and ins.sub.startswith("m_"):
+                    v = any(is_var(a) for a in ins.args) or (r.is_var and gv)
+                elif op == Op.CALL and ins.sub in _WARP_UNIFORM_CALLS:
+                    v = r.is_var and gv
+                else:                       # loads, atomics, shuffles, lane ids
+                    v = True
+                if v:
+                    varying.add(id(r))
+                    changed = True
+    for ins in code:
+        if ins.op == Op.ATOM and ins.dst is None and ins.sub in _AGGREGATABLE \
+                and ins.ctype.dtype.kind in "iu" and isinstance(ins.args[0], (Reg, Const, Uniform)) \
+                and not is_var(ins.args[0]):
+            ins.info["aggregated"] = True
+    return varying
