@@ -301,7 +301,11 @@ def test_compare_m_shows_each_variant_and_says_plainly_there_is_no_gpu():
     async def go():
         app = app_on("reduction/interleaved", real=True)
         async with app.run_test(size=(120, 40)) as pilot:
-            await opened(pilot)
+            kscr = await opened(pilot)
+            await settle(pilot)
+            from tui.session import gpu_available
+            if not gpu_available()[0]:                    # --real says so plainly
+                assert "no usable GPU" in kscr.real_note
             await pilot.press("m")
             await settle(pilot)
             scr = app.screen

@@ -113,3 +113,11 @@ def ranges(lanes) -> str:
 
 # Foreground-only versions (text that is not a cell): active, masked, waiting, exited.
 FG_STATE = ["#5fd787", "#d7af5f", "#5fafff", "#6c6c6c"]
+
+
+def ms(v) -> str:
+    """A device time: microseconds below 0.1 ms, else milliseconds."""
+    if v is None:
+        return "n/a"
+    v = float(v)
+    return f"{v * 1000:.1f} µs" if v < 0.1 else f"{v:.3f} ms"

@@ -316,19 +316,37 @@ def gpu_available() -> tuple[bool, str]:
         return False, f"{type(e).__name__}: {e}"
 
 
-def measure_variant(entry, n: int, seed: int = 0, repeat: int = 5) -> float | None:
-    """Median device time (ms) of ``entry`` at size ``n`` through the CuPy backend."""
-    import statistics
-
+def measure_variant(entry, n: int, seed: int = 0, repeat: int = 10) -> float | None:
+    """Device time (ms) of all of ``entry``'s launches at size ``n``: CUDA events, the
+    median of ``repeat`` timed runs per launch (``CupyBackend(timed=True)``)."""
     from kernels_cuda import cupy_backend
+
+    be = cupy_backend.CupyBackend(timed=True, warmup=2, repeat=repeat)
+    entry.run(be, entry.inputs(n, seed))
+    return be.total_ms()
+
+
+def measure_launch(s: Session, repeat: int = 10) -> float | None:
+    """Device time (ms) of the launch ``s`` steps through, on the GPU through CuPy."""
+    from kernels_cuda import cupy_backend
+
+    be = cupy_backend.CupyBackend(timed=True, warmup=2, repeat=repeat)
+    spec = s.spec
+    if s.entry is not None:
+        try:
+            s.entry.run(be, s.entry.inputs(s.n, s.options.seed))
+        except Exception:
+            if len(be.launches) <= spec.index:
+                raise
+        t = be.launches[spec.index] if len(be.launches) > spec.index else None
+        return None if t is None else t.ms
     from tui import cli
 
-    inputs = entry.inputs(n, seed)
-    times = []
-    for _ in range(repeat):
-        be = cli._recording_backend(cupy_backend.CupyBackend, None)
-        entry.run(be, inputs)
-        ms = cli._measured_ms(be)
-        if ms is not None:
-            times.append(ms)
-    return statistics.median(times) if times else None
+    o = s.options
+    ns = SimpleNamespace(target=s.target, n=None, kernel=spec.kernel, grid=o.grid, block=o.block,
+                         shared=o.shared_mem or 0, args=list(o.args or ()), seed=o.seed)
+    _, _, fn, name, cfg = cli._load_kernel(ns)
+    params, _, values = cli._build_args(ns, fn, name)
+    dargs = [be.to_device(v) if p.is_pointer else v for p, v in zip(params, values)]
+    be.launch(str(Path(spec.source).resolve()), name, cfg.grid, cfg.block, dargs, cfg.shared_mem)
+    return be.launches[0].ms

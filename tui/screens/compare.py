@@ -145,8 +145,8 @@ class CompareScreen(Screen):
             "bank confl": fmt.num(_sum(m, C.CONFL_LD, C.CONFL_ST)) if m else "",
             "gl sectors": fmt.num(_sum(m, C.SECT_LD, C.SECT_ST)) if m else "",
             "atomics": fmt.num(_sum(m, C.REQ_ATOM, C.REQ_RED, C.SHARED_ATOM)) if m else "",
-            "predicted": "n/a" if r.get("predicted_ms") is None else f"{r['predicted_ms']:.3f} ms",
-            "measured": ("n/a" if r.get("measured_ms") is None else f"{r['measured_ms']:.3f} ms"),
+            "predicted": fmt.ms(r.get("predicted_ms")),
+            "measured": fmt.ms(r.get("measured_ms")),
         }
         for col, v in vals.items():
             t.update_cell(r["id"], col, v)
@@ -166,7 +166,7 @@ class CompareScreen(Screen):
         have_meas = any(v is not None for v in meas.values())
         if have_pred or have_meas:
             vmax = max([v for v in list(pred.values()) + list(meas.values()) if v is not None] + [1e-9])
-            t.append("time (ms): ", style="bold")
+            t.append("time: ", style="bold")
             prof = next((r.get("profile") for r in self.rows.values() if r.get("profile")), None)
             t.append("█ predicted by the emulator" + (f" ({prof} profile)" if prof else ""),
                      style="#5fafff")
@@ -175,11 +175,11 @@ class CompareScreen(Screen):
             for e in self.entries:
                 p, q = pred.get(e.id), meas.get(e.id)
                 t.append(f"\n{e.variant[:22]:<22} ", style="bold")
-                t.append(f"{'n/a' if p is None else f'{p:9.3f}':>9} ", style="#5fafff")
+                t.append(f"{fmt.ms(p):>9} ", style="#5fafff")
                 t.append(bar(p, vmax, width), style="#5fafff")
                 if have_meas or self.gpu_ok:
                     t.append(f"\n{'':<22} ")
-                    t.append(f"{'n/a' if q is None else f'{q:9.3f}':>9} ", style="#ffaf00")
+                    t.append(f"{fmt.ms(q):>9} ", style="#ffaf00")
                     t.append(bar(q, vmax, width), style="#ffaf00")
             if not (have_meas or self.gpu_ok):
                 t.append(f"\n{self.gpu_note}", style="#8a8a8a")

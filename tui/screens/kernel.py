@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections import deque
 
+from rich.markup import escape
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -21,6 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, TabbedContent, TabPane
 from textual.worker import get_current_worker
 
+from tui import fmt
 from tui.frame import AddressNames, Frame
 from tui.screens.dialogs import GotoDialog, RestartDialog, VariableDialog
 from tui.session import Options, Session, open_session, restart
@@ -71,6 +73,11 @@ class KernelScreen(Screen):
         Binding("l", "next_launch", "next launch", show=False),
         Binding("m", "compare", "compare", show=False),
         Binding("question_mark", "help", "keys", show=False),
+        Binding("1", "pane('tab-shared')", "shared pane", show=False),
+        Binding("2", "pane('tab-atomics')", "atomics pane", show=False),
+        Binding("3", "pane('tab-global')", "global pane", show=False),
+        Binding("4", "pane('tab-counters')", "counters pane", show=False),
+        Binding("5", "pane('tab-sanitizer')", "sanitizer pane", show=False),
         Binding("t", "app.streams", "streams", show=False),   # the app's, kept off this footer
         Binding("escape", "stop_or_leave", "catalog", show=False),
         Binding("q", "quit", "quit"),
@@ -82,6 +89,13 @@ class KernelScreen(Screen):
             super().__init__()
             self.session = session
             self.keep_view = keep_view
+
+    class Measured(Message):
+        """The launch timed on the GPU (``--real``), or why it could not be."""
+
+        def __init__(self, note: str) -> None:
+            super().__init__()
+            self.note = note
 
     class Progress(Message):
         def __init__(self, done: float, total: float | None, label: str = "") -> None:
@@ -110,6 +124,7 @@ class KernelScreen(Screen):
         self.mark: int | None = None
         self.bulk_end = False          # the end was reached in bulk (no per-step history)
         self.frame = Frame()
+        self.real_note = ""
 
     def compose(self) -> ComposeResult:
         yield StepBar(id="stepbar")
@@ -119,15 +134,15 @@ class KernelScreen(Screen):
                 yield WarpGrid(id="warps")
                 yield LaneDetail(id="lanes")
                 with TabbedContent(id="panes", initial="tab-shared"):
-                    with TabPane("Shared", id="tab-shared"):
+                    with TabPane("1 Shared", id="tab-shared"):
                         yield BankView(id="banks")
-                    with TabPane("Atomics", id="tab-atomics"):
+                    with TabPane("2 Atomics", id="tab-atomics"):
                         yield AtomicsView(id="atomics")
-                    with TabPane("Global", id="tab-global"):
+                    with TabPane("3 Global", id="tab-global"):
                         yield SectorsView(id="sectors")
-                    with TabPane("Counters", id="tab-counters"):
+                    with TabPane("4 Counters", id="tab-counters"):
                         yield CountersTable(id="counters")
-                    with TabPane("Sanitizer", id="tab-sanitizer"):
+                    with TabPane("5 Sanitizer", id="tab-sanitizer"):
                         yield FindingsList(id="findings")
         yield Footer(compact=True)
 
@@ -136,7 +151,7 @@ class KernelScreen(Screen):
         if self.session is not None:
             self._install(self.session)
         else:
-            self.query_one(StepBar).where = f"[b]{self.target}[/b]  opening…"
+            self.query_one(StepBar).where = f"[b]{escape(self.target)}[/b]  opening…"
             self._open()
 
     def on_resize(self, event) -> None:
@@ -168,6 +183,9 @@ class KernelScreen(Screen):
         self.mark = None
         for n in s.notes:
             self.notify(n)
+        if s.options.real and s.spec is not None and not keep_view:
+            self.real_note = "GPU: timing…"
+            self._measure(s)
         bar.where = self._where()
         st = s.stepper
         if s.error is not None or st is None:
@@ -195,13 +213,36 @@ class KernelScreen(Screen):
         if s is None:
             return ""
         if s.spec is None:
-            return f"[b]{s.target}[/b]  [red]cannot run[/red]"
+            return f"[b]{escape(s.target)}[/b]  [red]cannot run[/red]"
         spec = s.spec
         k = f"launch {spec.index + 1}" + (f" of {spec.n_launches}" if spec.n_launches else "")
         n = f"n={s.n:,}  " if s.n else ""
-        return (f"[b]{s.target}[/b]  {k}: [b]{spec.kernel}[/b]{spec.config}  {n}"
+        return (f"[b]{escape(s.target)}[/b]  {k}: [b]{spec.kernel}[/b]{spec.config}  {n}"
                 f"policy {s.policy}  seed {s.options.seed}"
-                + ("" if s.options.sanitize else "  sanitizer off"))
+                + ("" if s.options.sanitize else "  sanitizer off")
+                + (f"  {self.real_note}" if self.real_note else ""))
+
+    @work(thread=True, exclusive=True, group="gpu")
+    def _measure(self, s: Session) -> None:
+        from tui.session import gpu_available, measure_launch
+
+        ok, why = gpu_available()
+        if not ok:
+            self.post_message(self.Measured(f"[#ff8787]--real: no usable GPU ({escape(str(why))})[/]"))
+            return
+        try:
+            ms = measure_launch(s)
+        except Exception as e:  # NVRTC refusing the file, a driver error: say it
+            self.post_message(self.Measured(
+                f"[#ff8787]--real failed: {type(e).__name__}: {escape(str(e))}[/]"))
+            return
+        self.post_message(self.Measured(
+            f"[#ffaf00]GPU {escape(str(why))}: {fmt.ms(ms)}[/]" if ms is not None
+            else f"GPU {escape(str(why))}: not timed"))
+
+    def on_kernel_screen_measured(self, msg: "KernelScreen.Measured") -> None:
+        self.real_note = msg.note
+        self.query_one(StepBar).where = self._where()
 
     # ------------------------------------------------------------------ frames
     @property
@@ -273,8 +314,12 @@ class KernelScreen(Screen):
         f = self.frame
         self.query_one(StepBar).frame = f
         src = self.query_one(SourceView)
-        src.update_figures(f.line_counters, [(getattr(x, "line", None), getattr(x, "count", 1))
-                                             for x in f.findings])
+        marks = []
+        for x in f.findings:               # a finding counts once on each line it names
+            marks.append((getattr(x, "line", None), 1))
+            if getattr(x, "line2", None) and x.line2 != getattr(x, "line", None):
+                marks.append((x.line2, 1))
+        src.update_figures(f.line_counters, marks)
         err_line = getattr(getattr(f.error, "coord", None), "line", None)
         if f.error is not None and err_line:
             src.error_line = err_line
@@ -510,6 +555,14 @@ class KernelScreen(Screen):
             from tui.screens.catalog import CatalogScreen
             sel = self.session.entry.id if self.session is not None and self.session.entry else None
             self.app.switch_screen(CatalogScreen(select=sel))
+
+    def action_pane(self, pane: str) -> None:
+        panes = self.query_one("#panes", TabbedContent)
+        panes.active = pane
+        if pane == "tab-sanitizer":
+            self.query_one(FindingsList).focus()     # enter on a finding jumps to its line
+        elif pane == "tab-counters":
+            self.query_one(CountersTable).focus()
 
     def action_help(self) -> None:
         if self.app.screen.query("HelpPanel"):
