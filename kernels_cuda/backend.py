@@ -40,7 +40,7 @@ class EmulatorBackend:
 
     def __init__(self, seed: int = 0, policy: str = "lockstep", sanitize: bool = True,
                  device=None, step_budget: int | None = None, progress=None,
-                 sample_blocks: int | None = None):
+                 sample_blocks: int | None = None, gpu=None):
         import simt
         self.device = device or simt.Device()
         self.seed = seed
@@ -49,6 +49,7 @@ class EmulatorBackend:
         self.step_budget = step_budget
         self.progress = progress
         self.sample_blocks = sample_blocks   # large grids: emulate the first blocks, extrapolate
+        self.gpu = gpu                       # GPU profile for each launch's predicted_ms
         self.launches: list = []   # simt.LaunchResult per launch, in order
         self._modules: dict = {}
 
@@ -72,11 +73,17 @@ class EmulatorBackend:
     def to_host(self, arr) -> np.ndarray:
         return arr.get()
 
+    def _sample(self, cfg) -> int | None:
+        """"auto": emulate about 2^18 threads of a grid with more than 2^22."""
+        if self.sample_blocks == "auto":
+            return max(1, (1 << 18) // cfg.block.size) if cfg.threads > (1 << 22) else None
+        return self.sample_blocks
+
     def launch(self, source: str, kernel: str, grid, block, args, shared_mem: int = 0) -> None:
         fn = self.module(source).get_function(kernel)
         cfg = LaunchConfig(Dim3.of(grid), Dim3.of(block), int(shared_mem))
         res = fn.launch(self.device, cfg, list(args), seed=self.seed + len(self.launches),
                         policy=self.policy, sanitize=self.sanitize,
                         step_budget=self.step_budget, progress=self.progress,
-                        sample_blocks=self.sample_blocks)
+                        sample_blocks=self._sample(cfg), gpu=self.gpu)
         self.launches.append(res)

@@ -174,7 +174,7 @@ class Launch:
     def __init__(self, kernel: Kernel, device: Device, cfg: LaunchConfig, args: list,
                  seed: int = 0, policy: str = "lockstep", sanitize: bool = True,
                  step_budget: int | None = None, progress=None, batch_threads: int | None = None,
-                 sample_blocks: int | None = None, track_time: bool = True):
+                 sample_blocks: int | None = None, track_time: bool = True, gpu=None):
         cfg = LaunchConfig.of(cfg.grid, cfg.block, cfg.shared_mem) if not isinstance(cfg, LaunchConfig) else cfg
         cfg.validate()
         if policy not in POLICIES:
@@ -212,6 +212,7 @@ class Launch:
         self.counters.run_blocks = self.run_blocks
         self.counters.wpb = self.wpb
         self.track_time = track_time      # per-lane ready times for the timing model
+        self.gpu = gpu                    # profile name (or Profile) for predicted_ms
         self.stdout: list[str] = []
         self.sanitizer = None
         if sanitize:
@@ -307,6 +308,14 @@ class Launch:
         self.done = True
         return self.result(time.perf_counter() - t0)
 
+    def _predict(self, metrics: dict) -> float | None:
+        if self.gpu is None:
+            return None
+        from . import timing
+        prof = self.gpu if isinstance(self.gpu, timing.Profile) else timing.load_profile(self.gpu)
+        return round(timing.predict(metrics, self.n_blocks, self.cfg.block.size,
+                                    self.shared_bytes, prof).ms, 6)
+
     def result(self, wall: float) -> LaunchResult:
         cnt = self.counters
         scale = self.n_blocks / self.run_blocks
@@ -326,4 +335,5 @@ class Launch:
                             wall_s=wall, stdout=list(self.stdout), per_warp=per_warp,
                             atomics=list(cnt.atomics), divergence=div,
                             sampled_blocks=self.run_blocks if self.run_blocks < self.n_blocks else None,
-                            total_blocks=self.n_blocks, shared_bytes=self.shared_bytes)
+                            total_blocks=self.n_blocks, shared_bytes=self.shared_bytes,
+                            predicted_ms=self._predict(metrics))

@@ -122,6 +122,13 @@ def _parser() -> argparse.ArgumentParser:
                             "uniform(lo,hi), normal, [1,2,3], @file.npy")
         g.add_argument("--out", action="append", default=None, metavar="NAME=PATH.npy",
                        help="save an array argument (parameter name or position) after the launch")
+        g.add_argument("--gpu", default=None, metavar="NAME",
+                       help="GPU profile for predicted_ms (h100, h200 or a profile .json; "
+                            "default h100)")
+        g.add_argument("--sample-blocks", default="auto", metavar="N|auto|all",
+                       help="large grids: emulate only the first N blocks and extrapolate the "
+                            "counters and predicted time (auto: about 2^18 threads of grids over "
+                            "2^22 threads; all: never sample). Sampled runs do not check outputs")
 
     rp = sub.add_parser(
         "run", help="run a catalog kernel or your own .cu file",
@@ -160,6 +167,16 @@ def _parser() -> argparse.ArgumentParser:
     cp.add_argument("--sanitize", action="store_true", help="run the emulator's sanitizer too (slower)")
     cp.add_argument("--json", action="store_true")
     cp.set_defaults(func=cmd_check)
+
+    calp = sub.add_parser("calibrate", help="measure a GPU profile for the timing model (needs CuPy)",
+                          description="Run the timing model's microbenchmarks on the present GPU "
+                                      "and write a profile (simt calibrate --real --name h100 --out "
+                                      "simt/profiles/h100.json).")
+    calp.add_argument("--real", action="store_true", help="measure on the GPU (required)")
+    calp.add_argument("--name", default=None)
+    calp.add_argument("--out", default=None)
+    calp.add_argument("--repeat", type=_positive_int, default=20)
+    calp.set_defaults(func=cmd_calibrate)
 
     bp = sub.add_parser("bench", help="time catalog kernels on the GPU (needs CuPy)",
                         description="Time catalog entries on the GPU (median of --repeat runs).")
@@ -350,6 +367,28 @@ def _recording_backend(base_cls, bar, **kw):
     return Recording(**kw)
 
 
+def _gpu_profile(args):
+    from simt import timing
+    return timing.load_profile(getattr(args, "gpu", None))
+
+
+def _sample_arg(args):
+    v = str(getattr(args, "sample_blocks", "auto") or "auto").lower()
+    if v == "auto":
+        return "auto"
+    if v in ("all", "none", "0"):
+        return None
+    if v.isdigit() and int(v) > 0:
+        return int(v)
+    raise _usage(f"--sample-blocks {v!r}: expected a positive number of blocks, 'auto' or 'all'")
+
+
+def _sampled(results) -> list | None:
+    out = [{"kernel": r.kernel, "emulated_blocks": r.sampled_blocks, "total_blocks": r.total_blocks}
+           for r in results if getattr(r, "sampled_blocks", None)]
+    return out or None
+
+
 def _run_entry(args) -> int:
     from kernels_cuda import catalog
 
@@ -368,9 +407,10 @@ def _run_entry(args) -> int:
     inputs = entry.inputs(n, args.seed)
     policy = args.policy or entry.policy
     progress = args.progress
+    gpu = _gpu_profile(args)
     backend = _recording_backend(EmulatorBackend, progress, seed=args.seed, policy=policy,
                                  sanitize=not args.no_sanitize, step_budget=args.step_budget,
-                                 progress=progress)
+                                 progress=progress, sample_blocks=_sample_arg(args), gpu=gpu)
     report = {
         "id": entry.id, "backend": "emulator", "device": DEVICE, "correct": None,
         "metrics": {}, "sanitizer": [], "predicted_ms": None, "measured_ms": None,
@@ -387,9 +427,17 @@ def _run_entry(args) -> int:
     finally:
         progress.close()
     _fill_from_results(report, backend.launches)
+    report["gpu"] = gpu.name
+    sampled = _sampled(backend.launches)
+    if sampled:
+        report["sampled"] = sampled
     if error is not None:
         report["sanitizer"].append(_error_finding(error))
         report["error"] = str(error)
+    elif sampled:
+        report["note"] = ("sampled: only the first blocks of large grids were emulated; counters and "
+                          "predicted_ms are extrapolated, outputs were not checked (--sample-blocks all "
+                          "emulates everything)")
     else:
         ref = entry.reference(inputs)
         report["correct"] = bool(catalog.compare(entry, out, ref))
@@ -707,9 +755,16 @@ def _run_file(args) -> int:
     results = []
     t1 = time.perf_counter()
     try:
+        gpu = _gpu_profile(args)
+        report["gpu"] = gpu.name
+        sample = _sample_arg(args)
+        if sample == "auto":
+            sample = max(1, (1 << 18) // cfg.block.size) if cfg.threads > (1 << 22) else None
         res = fn.launch(dev, cfg, dargs, seed=args.seed, policy=policy,
                         sanitize=not args.no_sanitize, step_budget=args.step_budget,
-                        progress=progress)
+                        progress=progress, sample_blocks=sample, gpu=gpu)
+        if res.sampled_blocks:
+            report["sampled"] = _sampled([res])
         results.append(res)
     except LaunchError as err:
         error = err
@@ -844,6 +899,19 @@ def _run_file_real(args, path, name, cfg, params, specs, values, outs, t0) -> in
       + (f", {report['gb_per_s']:.1f} GB/s" if report.get("gb_per_s") else "") + "\n")
     _print_arrays(arrays)
     return 0
+
+
+def cmd_calibrate(args) -> int:
+    if not args.real:
+        raise _usage("calibrate measures on a GPU: pass --real on a machine with one")
+    _cupy_backend()  # "no usable GPU: <reason>" without a GPU
+    from kernels_cuda import calibrate
+    argv = ["--real", "--repeat", str(args.repeat)]
+    if args.name:
+        argv += ["--name", args.name]
+    if args.out:
+        argv += ["--out", args.out]
+    return calibrate.main(argv)
 
 
 def cmd_check(args) -> int:
@@ -1042,7 +1110,11 @@ def _report(args, r: dict) -> None:
         w(f"  warp instructions {r['warp_instructions']:,}, thread instructions "
           f"{(r.get('thread_instructions') or 0):,}\n")
     if r.get("predicted_ms") is not None:
-        w(f"predicted on a GPU: {r['predicted_ms']:.3f} ms\n")
+        w(f"predicted on {r.get('gpu') or 'the GPU'} (simt's timing model): {r['predicted_ms']:.4f} ms\n")
+    if r.get("sampled"):
+        s = r["sampled"][0]
+        w(f"sampled: emulated {s['emulated_blocks']} of {s['total_blocks']} blocks and extrapolated; "
+          "outputs not checked (--sample-blocks all to emulate everything)\n")
     if r.get("measured_ms") is not None:
         w(f"measured on {r['device']}: {r['measured_ms']:.3f} ms\n")
 
