@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, OptionList, RadioButton, RadioSet
+from textual.widgets import Button, Input, Label, OptionList, RadioButton, RadioSet, Static
 from textual.widgets.option_list import Option
 
 from tui.session import POLICIES
@@ -100,9 +100,9 @@ class RestartDialog(Dialog):
             with RadioSet(id="policy"):
                 for p in POLICIES:
                     yield RadioButton(p, value=(p == self.policy), id=p.replace("-", "_"))
-            yield Label("lockstep: warps at one instruction run together · random: one random "
-                        "warp per step (exposes races) · round-robin: warps in turn",
-                        classes="dialog-help")
+            yield Static("lockstep: warps at one instruction run together · random: one random "
+                         "warp per step (exposes races) · round-robin: warps in turn",
+                         classes="dialog-help")
             with Horizontal(classes="dialog-row"):
                 yield Button("Restart", variant="primary", id="ok")
                 yield Button("Cancel", id="cancel")

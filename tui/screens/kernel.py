@@ -127,12 +127,12 @@ class KernelScreen(Screen):
         self.real_note = ""
 
     def compose(self) -> ComposeResult:
+        # narrow (80 columns): source, memory panes, warps, lanes, one above the other;
+        # wide: source and panes side by side above warps that span the full width
         yield StepBar(id="stepbar")
-        with Horizontal(id="main"):
-            yield SourceView(id="source")
-            with Vertical(id="right"):
-                yield WarpGrid(id="warps")
-                yield LaneDetail(id="lanes")
+        with Vertical(id="main"):
+            with Horizontal(id="top"):
+                yield SourceView(id="source")
                 with TabbedContent(id="panes", initial="tab-shared"):
                     with TabPane("1 Shared", id="tab-shared"):
                         yield BankView(id="banks")
@@ -144,6 +144,8 @@ class KernelScreen(Screen):
                         yield CountersTable(id="counters")
                     with TabPane("5 Sanitizer", id="tab-sanitizer"):
                         yield FindingsList(id="findings")
+            yield WarpGrid(id="warps")
+            yield LaneDetail(id="lanes")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

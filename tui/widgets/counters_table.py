@@ -32,7 +32,7 @@ class CountersTable(DataTable):
     def on_mount(self) -> None:
         self.cursor_type = "row"
         self.zebra_stripes = True
-        self.add_column("counter", key="label", width=44)
+        self.add_column("counter", key="label", width=40)
         self.add_column("line", key="line", width=9)
         self.add_column("launch", key="total", width=10)
         self.add_column("Nsight Compute metric", key="metric")
