@@ -94,6 +94,57 @@ def sorted_sectors(addr2d: np.ndarray, act2d: np.ndarray, size: int):
     return k, new
 
 
+class Runs:
+    """The active lanes of each warp row grouped by address: one sort serves every atomic
+    counter (Nsight's sectors, serialization, the busiest addresses, sectors touched)."""
+
+    def __init__(self, addr2d: np.ndarray, act2d: np.ndarray):
+        self.nw = addr2d.shape[0]
+        k = np.where(act2d, addr2d, -1 - np.arange(32)[None, :])
+        k.sort(axis=1)
+        new = np.ones(k.shape, bool)
+        new[:, 1:] = k[:, 1:] != k[:, :-1]
+        fn = new.ravel()
+        starts = np.flatnonzero(fn)
+        run_len = np.diff(np.r_[starts, fn.size])
+        run_addr = k.ravel()[starts]
+        valid = run_addr >= 0
+        self.len = run_len[valid]
+        self.addr = run_addr[valid]
+        self.row = (starts // 32)[valid]
+
+    def steps(self) -> np.ndarray:
+        """Per row: the most lanes on one address (the serialized steps)."""
+        out = np.zeros(self.nw, np.int64)
+        if len(self.len):
+            first = np.ones(len(self.row), bool)
+            first[1:] = self.row[1:] != self.row[:-1]
+            st = np.flatnonzero(first)
+            out[self.row[st]] = np.maximum.reduceat(self.len, st)
+        return out
+
+    def _sector_groups(self):
+        sec = self.addr // 32
+        g = np.ones(len(sec), bool)
+        g[1:] = (sec[1:] != sec[:-1]) | (self.row[1:] != self.row[:-1])
+        return sec, np.flatnonzero(g)
+
+    def atomic_sectors(self) -> np.ndarray:
+        """Per row, Nsight's sectors: per sector touched, the most lanes on one address."""
+        if not len(self.len):
+            return np.zeros(self.nw, np.int64)
+        sec, st = self._sector_groups()
+        per = np.maximum.reduceat(self.len, st)
+        return np.bincount(self.row[st], weights=per, minlength=self.nw).astype(np.int64)
+
+    def sectors(self):
+        """(distinct sector ids, their rows) in row-major order."""
+        if not len(self.len):
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        sec, st = self._sector_groups()
+        return sec[st], self.row[st]
+
+
 def atomic_sectors(addr2d: np.ndarray, act2d: np.ndarray) -> np.ndarray:
     """Per warp row, Nsight's sector count for an atomic: the sum over the sectors it
     touches of the largest number of lanes on one address within that sector."""
@@ -210,15 +261,22 @@ class Counters:
         if size > 1:
             self.touched[(addr + size - 1 - GLOBAL_BASE) // 32] = True
 
-    def global_access(self, mat: np.ndarray, act: np.ndarray, size: int, row_blocks: np.ndarray):
+    def global_access(self, mat: np.ndarray, act: np.ndarray, size: int, row_blocks: np.ndarray,
+                      runs: "Runs | None" = None):
         """One warp instruction's global access: returns the distinct sectors per warp row and
         records the DRAM footprint and the warp requests per sector (contention at L2)."""
         from .spaces import GLOBAL_BASE
-        k, new = sorted_sectors(mat - GLOBAL_BASE, act, size)
-        per_row = new.sum(axis=1)
-        if self.sector_reqs is not None and new.any():
+        if runs is not None:                # atomics: aligned, so no access straddles sectors
+            s, rows = runs.sectors()
+            s = s - GLOBAL_BASE // 32
+            per_row = np.bincount(rows, minlength=runs.nw)
+            rb = row_blocks[rows]
+        else:
+            k, new = sorted_sectors(mat - GLOBAL_BASE, act, size)
+            per_row = new.sum(axis=1)
             s = k[new]                      # row-major, so blocks ascend along s
             rb = np.broadcast_to(row_blocks[:, None], k.shape)[new]
+        if self.sector_reqs is not None and len(s):
             self.touched[s] = True
             lo, hi = int(s.min()), int(s.max())
             rel = s - lo

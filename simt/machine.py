@@ -108,7 +108,8 @@ class Machine:
         self.rr_next = 0
         self.step_no = 0
         # dynamic critical path: when each lane's registers are ready, each warp's issue clock
-        self.rt = [np.zeros(T, np.float32) for _ in k.regs] if L.track_time else None
+        # (per warp: a warp issues in order, so all its lanes see one ready time per register)
+        self.rt = [np.zeros(b.W, np.float64) for _ in k.regs] if L.track_time else None
         self.wclock = np.zeros(b.W, np.float64)
         self.inflight = np.zeros((b.W, int(LAT["loads_in_flight"])), np.float64)   # load completions
         self.ifl_ptr = np.zeros(b.W, np.int64)
@@ -255,27 +256,21 @@ class Machine:
         their latency), memory and warp-wide instructions wait until their operands are
         ready; every instruction costs an issue slot."""
         op = ins.op
-        ready = None
+        rw = None
         if op not in _NO_STALL:
             for a in ins.args:
                 if type(a) is Reg:
-                    r = self.rt[a.slot][sel]
-                    ready = r if ready is None else np.maximum(ready, r)
-        base = self.wclock[wsel]
-        clock = base + LAT["issue"]
-        rw = None
-        if ready is not None:
-            if not full:
-                ready = np.where(act, ready, 0)
-            rw = ready.reshape(-1, 32).max(axis=1)
+                    r = self.rt[a.slot][wsel]
+                    rw = r if rw is None else np.maximum(rw, r)
+        clock = self.wclock[wsel] + LAT["issue"]
         d = ins.dst
         if op in _DATAFLOW:
             self.wclock[wsel] = clock
             if d is not None:
                 start = clock if rw is None else np.maximum(clock, rw)
-                t = np.repeat((start + _latency(self, ins, sel, act)).astype(np.float32), 32)
+                t = start + _latency(self, ins, sel, act)
                 for r in (d if isinstance(d, list) else (d,)):
-                    self.rt[r.slot][sel] = t
+                    self.rt[r.slot][wsel] = t
             return
         if rw is not None:
             clock = np.maximum(clock, rw)
@@ -290,9 +285,9 @@ class Machine:
                 self.inflight[ws, ptr] = clock + lat
                 self.ifl_ptr[ws] = (ptr + 1) % self.inflight.shape[1]
             self.wclock[wsel] = clock
-            t = np.repeat((clock + lat).astype(np.float32), 32)
+            t = clock + lat
             for r in (d if isinstance(d, list) else (d,)):
-                self.rt[r.slot][sel] = t
+                self.rt[r.slot][wsel] = t
         else:
             self.wclock[wsel] = clock
 
@@ -385,15 +380,20 @@ class Machine:
             n = len(idx)
         return np.asarray(A, np.int64), idx, gl, n
 
-    def access_counters(self, p, ins, parts, A, gl, size, kind):
-        """Per-warp shared wavefronts / global sectors for this access."""
+    def access_counters(self, p, ins, parts, A, gl, size, kind, pre=None):
+        """Per-warp shared wavefronts / global sectors for this access (``pre``: per part,
+        the warp matrix and address runs an atomic already computed)."""
         cnt = self.cnt
-        for space, byte, pos in parts:
+        for j, (space, byte, pos) in enumerate(parts):
             if space == "local":
                 continue
             a = A if pos is None else A[pos]
             g = gl if pos is None else gl[pos]
-            mat, act, warps = _warp_matrix(a, g)
+            runs = None
+            if pre is not None:
+                mat, act, warps, runs = pre[j]
+            else:
+                mat, act, warps = _warp_matrix(a, g)
             nw = len(warps)
             gwarps = self.gwarp0 + warps
             if space == "shared":
@@ -409,7 +409,7 @@ class Machine:
                 cnt.add(p, C.CONFL_LD if ld else C.CONFL_ST, tw - ti)
                 cnt.add_warp(C.CONFL_LD if ld else C.CONFL_ST, gwarps, waves - ideal)
             else:
-                sec = cnt.global_access(mat, act, size, self.b.blocks[self.wblk[warps]])
+                sec = cnt.global_access(mat, act, size, self.b.blocks[self.wblk[warps]], runs)
                 req, sct = {"ld": (C.REQ_LD, C.SECT_LD), "st": (C.REQ_ST, C.SECT_ST),
                             "atom": (C.REQ_ATOM, C.SECT_ATOM), "red": (C.REQ_RED, C.SECT_RED)}[kind]
                 cnt.add(p, req, nw)
@@ -419,7 +419,7 @@ class Machine:
                 elif kind in ("atom", "red"):
                     # Nsight counts an atomic's sectors as, per sector, the most lanes on one
                     # address in it (same-address lanes replay; different words do not)
-                    sec = C.atomic_sectors(mat, act)
+                    sec = runs.atomic_sectors() if runs is not None else C.atomic_sectors(mat, act)
                 if kind != "ld":
                     lo, hi = int(a.min()), int(a.max())
                     alloc = int(np.searchsorted(self.L.alloc_starts, lo, side="right")) - 1
@@ -671,15 +671,21 @@ def _atom(m: Machine, ins, sel, act, full, aw, w, wsel):
         else:
             m.regs[ins.dst.slot][gl] = ret
     p = m.L.pc_of(ins)
-    m.access_counters(p, ins, parts, A, gl, size, "atom" if ins.dst is not None else "red")
+    pre = []
     for space, byte, pos in parts:
         a = A if pos is None else A[pos]
         g = gl if pos is None else gl[pos]
+        mat, act2, warps = _warp_matrix(a, g)
+        runs = C.Runs(mat, act2)
+        pre.append((mat, act2, warps, runs))
         if ins.info.get("aggregated"):      # one lane per warp reaches memory
             first = np.ones(len(g), bool)
             first[1:] = (g[1:] // 32) != (g[:-1] // 32)
-            a, g = a[first], g[first]
-        _atomic_serialization(m, p, a, g, space)
+            mat1, act1, w1 = _warp_matrix(a[first], g[first])
+            _atomic_serialization(m, p, space, mat1, act1, w1, C.Runs(mat1, act1), int(first.sum()))
+        else:
+            _atomic_serialization(m, p, space, mat, act2, warps, runs, len(g))
+    m.access_counters(p, ins, parts, A, gl, size, "atom" if ins.dst is not None else "red", pre)
 
 
 def _apply_atomic(view, e, v, c, op, want, dt):
@@ -724,34 +730,22 @@ def _apply_atomic(view, e, v, c, op, want, dt):
     return ret
 
 
-def _atomic_serialization(m: Machine, p: int, A, gl, space: str):
+def _atomic_serialization(m: Machine, p: int, space: str, mat, act, warps, runs, nlanes: int):
     """Per warp atomic: lanes per address and the serialized steps it costs."""
-    mat, act, warps = _warp_matrix(A, gl)
     nw = len(warps)
-    k = np.where(act, mat, -1 - LANES[None, :])      # inactive lanes: distinct negatives
-    k.sort(axis=1)
-    new = np.ones(k.shape, bool)
-    new[:, 1:] = k[:, 1:] != k[:, :-1]
-    fn = new.ravel()
-    run_id = np.cumsum(fn) - 1
-    run_len = np.bincount(run_id)
-    run_addr = k.ravel()[fn]
-    valid = run_addr >= 0
-    run_row = np.repeat(np.arange(nw), 32)[fn]
-    steps = np.zeros(nw, np.int64)
-    np.maximum.at(steps, run_row[valid], run_len[valid])
-    n_addr = int(np.count_nonzero(valid))
+    steps = runs.steps()
+    n_addr = len(runs.len)
     cnt = m.cnt
     for pre in ("simt__atomic", f"simt__atomic_{space}"):
-        cnt.add(p, pre + "_lanes.sum", len(A))
+        cnt.add(p, pre + "_lanes.sum", nlanes)
         cnt.add(p, pre + "_addresses.sum", n_addr)
         cnt.add(p, pre + "_serialized_steps.sum", int(steps.sum()))
     cnt.add(p, "simt__atomic_warp_instructions.sum", nw)
-    addrs, lens = run_addr[valid], run_len[valid]
+    addrs, lens = runs.addr, runs.len
+    blk = m.lane_blk[warps * 32][runs.row]
     if space == "global":
-        cnt.hot_addresses(addrs, lens, blocks=m.b.blocks[m.lane_blk[warps * 32][run_row[valid]]])
+        cnt.hot_addresses(addrs, lens, blocks=m.b.blocks[blk])
     else:   # shared atomics contend within a block: key the address by the block
-        blk = m.lane_blk[warps * 32][run_row[valid]]
         cnt.hot_addresses(addrs - SHARED_BASE + (blk << 24), lens, shared=True)
     if len(cnt.atomics) < 64 and nw:
         groups = {}
