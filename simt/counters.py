@@ -266,7 +266,21 @@ class Counters:
         """One warp instruction's global access: returns the distinct sectors per warp row and
         records the DRAM footprint and the warp requests per sector (contention at L2)."""
         from .spaces import GLOBAL_BASE
-        if runs is not None:                # atomics: aligned, so no access straddles sectors
+        if act.all() and mat.shape[0] and (np.diff(mat, axis=1) == size).all():
+            # coalesced: each row covers one contiguous range (no sort needed)
+            fs = (mat[:, 0] - GLOBAL_BASE) // 32
+            ls = (mat[:, -1] + size - 1 - GLOBAL_BASE) // 32
+            span = ls - fs
+            if (span == span[0]).all():
+                q = int(span[0]) + 1
+                s = (fs[:, None] + np.arange(q)).ravel()
+                per_row = np.full(mat.shape[0], q, np.int64)
+                rb = np.repeat(row_blocks, q)
+                runs = None
+                mat = None
+        if mat is None:
+            pass                            # the coalesced case above
+        elif runs is not None:              # atomics: aligned, so no access straddles sectors
             s, rows = runs.sectors()
             s = s - GLOBAL_BASE // 32
             per_row = np.bincount(rows, minlength=runs.nw)
