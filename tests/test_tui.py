@@ -294,7 +294,14 @@ def test_next_launch_l_steps_the_drivers_second_launch():
             await pilot.press("l")
             scr = await opened(pilot)
             assert scr.session.spec.index == 1 and scr.session.spec.kernel != k0
+
+    async def option():                     # simt tui ID --launch 2
+        app = app_on("scan/hillis-steele", launch=1)
+        async with app.run_test(size=SIZE) as pilot:
+            scr = await opened(pilot)
+            assert scr.session.spec.index == 1
     asyncio.run(go())
+    asyncio.run(option())
 
 
 def test_compare_m_shows_each_variant_and_says_plainly_there_is_no_gpu():
@@ -454,8 +461,8 @@ def test_snapshot_atomic_queue(snap_compare):
 KEYS = (["s"] * 10 + ["right"] * 4 + ["b"] * 2 + ["left"] + ["n"] * 3 + ["c", "e"]
         + ["w", "W", "k", "K", "f"] * 2 + ["g", "v", "r", "question_mark"]
         + ["1", "5", "enter", "down", "up"])
-PRESSES = 120
-BATCH = 30
+PRESSES = 75
+BATCH = 25
 
 
 @pytest.mark.parametrize("entry_id", [e.id for e in catalog.entries()])
