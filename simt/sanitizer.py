@@ -10,6 +10,11 @@
   out-of-bounds or misaligned access and for a barrier reached by part of a block or
   warp; ``finding_from_error`` turns that into a report.
 
+- racecheck-global (simt's own): the same hazards on global memory between threads of
+  one block (a missing atomic, an in-place update that reads a neighbour's element).
+  Threads of different blocks are not compared (they synchronize through atomics and
+  fences, as the last-block and look-back patterns do).
+
 Limitations: racecheck works on 4-byte words (two threads writing different bytes of
 one word are reported); atomics neither race with each other nor are checked against
 plain accesses; global memory is not race-checked (neither is it by compute-sanitizer).
@@ -29,6 +34,7 @@ class Sanitizer:
     def __init__(self, launch):
         self.L = launch
         self.hazards: dict[tuple[str, int, int], int] = defaultdict(int)
+        self.g_hazards: dict[tuple[str, int, int], int] = defaultdict(int)
         self.uninit: dict[int, list] = {}
 
     # -------------------------------------------------------------- batches
@@ -40,12 +46,28 @@ class Sanitizer:
         self.r_thr = np.full(words, -1, np.int64)
         self.r_pc = np.zeros(words, np.int32)
         self.written = np.zeros(words, bool)
+        # global memory, within a block (simt's extension): per word the last writer and a
+        # reader, each with its block's barrier epoch
+        self.lanes_per_block = m.b.wpb * 32
+        # barrier epochs keep rising across batches, so entries of earlier batches (whose
+        # lane numbers are reused) never match: the global arrays are made once per launch
+        base = int(self.epoch.max()) + 1 if hasattr(self, "epoch") else 0
+        self.epoch = np.full(m.b.nb, base, np.int64)
+        if not hasattr(self, "g_on"):
+            gw = len(self.L.device.buf) // 4
+            self.g_on = gw <= (1 << 26)
+            if self.g_on:
+                # one int64 per word for the last writer and one for a reader, packed as
+                # lane | bytes-mask << 24 | pc << 28 | barrier epoch << 44 (-1: none)
+                self.g_w = np.full(gw, -1, np.int64)
+                self.g_r = np.full(gw, -1, np.int64)
 
     def end_batch(self, m):
         pass
 
     def barrier(self, m, blocks: np.ndarray):
         """A barrier completed in these blocks (batch-local indices): new interval."""
+        self.epoch[blocks] += 1
         wpb = self.words_per_block
         if wpb == 0 or len(blocks) == 0:
             return
@@ -60,6 +82,20 @@ class Sanitizer:
     # --------------------------------------------------------------- access
     def access(self, m, ins, parts, gl, size, kind):
         for space, byte, pos in parts:
+            if space == "global" and self.g_on and kind in ("ld", "st"):
+                t = gl if pos is None else gl[pos]
+                nwords = max(1, size // 4)
+                x0 = byte // 4
+                if nwords > 1:
+                    x = (x0[:, None] + np.arange(nwords)).ravel()
+                    t = np.repeat(t, nwords)
+                    mask, b = np.uint8(15), None
+                else:
+                    x = x0
+                    # narrower accesses: only the bytes touched can conflict
+                    mask = (((1 << size) - 1) << (byte % 4)).astype(np.uint8) if size < 4 else np.uint8(15)
+                    b = byte if size < 4 else None
+                self._check_global(ins, x, t, kind, min(size, 4), mask, b)
             if space != "shared":
                 continue
             t = gl if pos is None else gl[pos]
@@ -139,6 +175,50 @@ class Sanitizer:
         self.r_thr[x] = -1
         self.written[x] = True
 
+    def _check_global(self, ins, x, t, kind, nbytes, mask, byte):
+        """Hazards on global words between threads of one block with no barrier between
+        them (compute-sanitizer's racecheck covers shared memory only; simt reports these
+        under the tool name racecheck-global)."""
+        pc = ins.pc
+        lpb = self.lanes_per_block
+        blk = t // lpb
+        ep = self.epoch[blk]
+        mine = t | (np.asarray(mask, np.int64) << 24) | (pc << 28) | (ep << 44)
+
+        def conflicts(packed):
+            o = packed & 0xFFFFFF
+            return (packed >= 0) & (o != t) & (o // lpb == blk) & ((packed >> 44) == ep) & \
+                (((packed >> 24) & 15) & mask != 0)
+
+        if kind == "ld":
+            w = self.g_w[x]
+            raw = conflicts(w)
+            if raw.any():
+                self._record_g("RAW", (w[raw] >> 28) & 0xFFFF, pc, nbytes)
+            self.g_r[x] = mine
+            return
+        w = self.g_w[x]
+        waw = conflicts(w)
+        if waw.any():
+            self._record_g("WAW", (w[waw] >> 28) & 0xFFFF, pc, nbytes)
+        r = self.g_r[x]
+        war = conflicts(r)
+        if war.any():
+            self._record_g("WAR", (r[war] >> 28) & 0xFFFF, pc, nbytes)
+        key = x if byte is None else byte      # sub-word stores collide only on the same byte
+        order = np.argsort(key, kind="stable")
+        xs, ts = key[order], t[order]
+        dup = (xs[1:] == xs[:-1]) & (ts[1:] != ts[:-1]) & (ts[1:] // lpb == ts[:-1] // lpb)
+        if dup.any():
+            self.g_hazards[("WAW", pc, pc)] += int(np.count_nonzero(dup)) * nbytes
+        self.g_w[x] = mine
+        self.g_r[x] = -1
+
+    def _record_g(self, kind, pcs_first, pc_second, nbytes):
+        u, c = np.unique(pcs_first, return_counts=True)
+        for p, n in zip(u, c):
+            self.g_hazards[(kind, int(p), pc_second)] += int(n) * nbytes
+
     def _record(self, kind, pcs_first: np.ndarray, pc_second: int):
         u, c = np.unique(pcs_first, return_counts=True)
         for p, n in zip(u, c):   # compute-sanitizer counts hazards per byte
@@ -159,6 +239,17 @@ class Sanitizer:
                 tool="racecheck", kind=f"{kind} hazard", file=f, line=l2, line2=l1, count=n,
                 message=(f"{_KIND_TEXT[kind]} race on __shared__ memory between {first} access at line {l1} "
                          f"and {second} access at line {l2} [{n} hazards], with no __syncthreads() between them")))
+        g_lines: dict[tuple[str, int, int], int] = defaultdict(int)
+        for (kind, p1, p2), n in self.g_hazards.items():
+            g_lines[(kind, code[p1].line, code[p2].line)] += n
+        for (kind, l1, l2), n in sorted(g_lines.items(), key=lambda kv: (kv[0][1], kv[0][2], kv[0][0])):
+            first, second = {"RAW": ("Write", "Read"), "WAR": ("Read", "Write"), "WAW": ("Write", "Write")}[kind]
+            out.append(Finding(
+                tool="racecheck-global", kind=f"{kind} hazard", file=f, line=l2, line2=l1, count=n,
+                message=(f"{_KIND_TEXT[kind]} race on __global__ memory between {first} access at line "
+                         f"{l1} and {second} access at line {l2} [{n} hazards] by threads of one block "
+                         "with no __syncthreads() between them (simt's extension: compute-sanitizer "
+                         "checks shared memory only)")))
         for pc, (n, t) in sorted(self.uninit.items()):
             ins = code[pc]
             out.append(Finding(tool="initcheck", kind="uninitialized read", file=f, line=ins.line, count=n,

@@ -115,3 +115,22 @@ def test_launch_config_and_argument_errors():
         simt.Module.from_source(src, "t.cu").get_function("nope")
     with pytest.raises(simt.UsageError, match="no such file"):
         simt.Module.from_file("/nonexistent/k.cu")
+
+
+def test_global_races_within_a_block_are_reported_and_correct_kernels_are_clean():
+    from kernels_cuda import catalog
+    from kernels_cuda.backend import EmulatorBackend
+    flagged = {}
+    for i in ("histogram/naive", "races/case1-broken", "races/case3-broken", "races/case1-fixed",
+              "races/case3-fixed", "histogram/atomic", "streams/invert", "reduction/best",
+              "scan/decoupled-lookback"):
+        e = catalog.get(i)
+        be = EmulatorBackend(policy=e.policy)
+        e.run(be, e.inputs(seed=0))
+        flagged[i] = sorted({(f.tool, f.kind) for r in be.launches for f in r.sanitizer})
+    assert flagged["histogram/naive"] == [("racecheck-global", "WAR hazard"), ("racecheck-global", "WAW hazard")]
+    assert ("racecheck-global", "RAW hazard") in flagged["races/case1-broken"]
+    assert ("racecheck-global", "WAW hazard") in flagged["races/case3-broken"]
+    for clean in ("races/case1-fixed", "races/case3-fixed", "histogram/atomic", "streams/invert",
+                  "reduction/best", "scan/decoupled-lookback"):
+        assert flagged[clean] == [], clean
