@@ -62,18 +62,6 @@ LABELS = {
 }
 
 
-def _distinct_per_row(mat: np.ndarray, act: np.ndarray) -> np.ndarray:
-    """Number of distinct values among the active entries of each row."""
-    if mat.shape[1] == 0:
-        return np.zeros(mat.shape[0], np.int64)
-    big = np.iinfo(np.int64).max
-    fill = np.where(act, mat, big).min(axis=1, keepdims=True)
-    m = np.where(act, mat, fill)
-    m = np.sort(m, axis=1)
-    d = 1 + np.count_nonzero(np.diff(m, axis=1), axis=1)
-    return np.where(act.any(axis=1), d, 0)
-
-
 def sorted_sectors(addr2d: np.ndarray, act2d: np.ndarray, size: int):
     """Per warp row: the sorted sector ids (inactive lanes repeat an active one) and a mask
     of the first occurrence of each distinct sector.  Accesses straddling two sectors
@@ -169,18 +157,6 @@ def atomic_sectors(addr2d: np.ndarray, act2d: np.ndarray) -> np.ndarray:
     return np.bincount(run_row[starts], weights=per_sector, minlength=nw).astype(np.int64)
 
 
-def sectors(addr2d: np.ndarray, act2d: np.ndarray, size: int) -> np.ndarray:
-    """Distinct 32-byte sectors per warp row."""
-    first = addr2d // 32
-    if size <= 32:
-        last = (addr2d + size - 1) // 32
-        if np.array_equal(first[act2d], last[act2d]):
-            return _distinct_per_row(first, act2d)
-        mat = np.concatenate([first, last], axis=1)
-        return _distinct_per_row(mat, np.concatenate([act2d, act2d], axis=1))
-    return _distinct_per_row(first, act2d)
-
-
 def wavefronts(off2d: np.ndarray, act2d: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     """Shared-memory wavefronts and the ideal count per warp row."""
     nw = off2d.shape[0]
@@ -250,16 +226,6 @@ class Counters:
         if arr is None:
             arr = self.warp_extra[name] = np.zeros(len(self.warp_inst), np.int64)
         np.add.at(arr, gw, values)
-
-    def touch(self, addr: np.ndarray, size: int):
-        """Mark the 32-byte sectors of global memory this access touched."""
-        if self.touched is None:
-            return
-        from .spaces import GLOBAL_BASE
-        sec = (addr - GLOBAL_BASE) // 32
-        self.touched[sec] = True
-        if size > 1:
-            self.touched[(addr + size - 1 - GLOBAL_BASE) // 32] = True
 
     def global_access(self, mat: np.ndarray, act: np.ndarray, size: int, row_blocks: np.ndarray,
                       runs: "Runs | None" = None):

@@ -755,10 +755,6 @@ def _atomic_serialization(m: Machine, p: int, space: str, mat, act, warps, runs,
                             "lanes": list(groups.values()), "steps": int(steps[0])})
 
 
-def _warp_ctx(m, sel, act):
-    return act.reshape(-1, 32)
-
-
 def _call(m: Machine, ins, sel, act, full, aw, w, wsel):
     name = ins.sub
     fn = CALLS.get(name)
@@ -863,18 +859,23 @@ def _push_level(m: Machine, ins, sel, act, full, aw, w, wsel):
     m.M[ins.depth + 1][sel] = act
 
 
+def _count_split(m: Machine, ins, act, taken, aw) -> np.ndarray:
+    """Divergence bookkeeping of a branch: how many warps reached it and how many it split
+    (some lanes taken, some not). Returns, per warp, whether any lane is taken."""
+    t2 = taken.reshape(-1, 32)
+    has = t2.any(axis=1)
+    d = m.cnt.divergence[ins.pc]
+    d[0] += int(np.count_nonzero(aw))
+    d[1] += int(np.count_nonzero(has & (t2 != act.reshape(-1, 32)).any(axis=1)))
+    return has
+
+
 def _if(m: Machine, ins, sel, act, full, aw, w, wsel):
     c = np.broadcast_to(np.asarray(m.rd(ins.args[0], sel), bool), act.shape)
     then = act & c
     m.M[ins.depth + 1][sel] = then
     m.regs[ins.ereg.slot][sel] = act & ~c
-    t2 = then.reshape(-1, 32)
-    has_then = t2.any(axis=1)
-    p = m.L.pc_of(ins)
-    d = m.cnt.divergence[p]
-    d[0] += int(np.count_nonzero(aw))
-    d[1] += int(np.count_nonzero(has_then & (t2 != act.reshape(-1, 32)).any(axis=1)))
-    return ~has_then
+    return ~_count_split(m, ins, act, then, aw)
 
 
 def _else(m: Machine, ins, sel, act, full, aw, w, wsel):
@@ -888,13 +889,7 @@ def _looptest(m: Machine, ins, sel, act, full, aw, w, wsel):
         c = np.broadcast_to(np.asarray(m.rd(ins.args[0], sel), bool), act.shape)
         new = act & c
         m.M[ins.depth][sel] = new
-        n2 = new.reshape(-1, 32)
-        stay = n2.any(axis=1)
-        p = m.L.pc_of(ins)
-        d = m.cnt.divergence[p]
-        d[0] += int(np.count_nonzero(aw))
-        d[1] += int(np.count_nonzero(stay & (n2 != act.reshape(-1, 32)).any(axis=1)))
-        return ~stay
+        return ~_count_split(m, ins, act, new, aw)
     return ~aw
 
 
