@@ -49,8 +49,7 @@ def pick_variable(names: list[str]) -> str | None:
     for p in PREFERRED_VARS:
         if p in names:
             return p
-    params = set()
-    return next((n for n in names if n not in params and "." not in n), names[0] if names else None)
+    return names[0] if names else None    # the kernel's own variables come first
 
 
 class KernelScreen(Screen):
@@ -483,7 +482,8 @@ class KernelScreen(Screen):
             return
         self.follow = False
         self.warp = (self.warp + d) % len(f.warps)
-        self.refresh_frame() if self.busy is None else None
+        if self.busy is None:
+            self.refresh_frame()
 
     def action_block(self, d: int) -> None:
         st = self.stepper
