@@ -14,7 +14,8 @@ Prints the device, its measured device-to-device copy bandwidth (bytes read + wr
 and a table: median ms of each side, the best kernel's throughput and share of the copy
 bandwidth, and ratio = built-in ms / best ms (>= 1: the best kernel is at least as fast).
 ``--out DIR`` also writes bench_best.json and bench_best.md there.  ``--sweep`` adds
-rows for other grid caps of the grid-stride kernels.  ``--quick``: 16x smaller sizes.
+rows for other grid caps of the grid-stride kernels and logs other SpMV plans (lanes per
+row, rows per block of the tiled kernel).  ``--quick``: 16x smaller sizes.
 """
 from __future__ import annotations
 
@@ -175,6 +176,49 @@ def make_csr(cupy, rows, cols, mean_len, long_rows=0, long_len=0, band=0, seed=4
     return host
 
 
+def plan_note(h) -> str:
+    """The launches of spmv/csr-vector's plan for matrix h, in words."""
+    parts = []
+    for p in fam_best.spmv_plan(h["row_ptr"], h["col_idx"]):
+        text = f"{len(p.rows)} rows x {p.group} lanes"
+        if p.kernel == "spmv_csr_tiled":
+            lens = p.tiles[1::2]
+            text += (f" (tiled: {p.rows_per_block} rows per block, x windows of <= "
+                     f"{int(lens.max())} floats in {int((lens > 0).sum())} of {len(lens)} blocks)")
+        parts.append(text)
+    return ", ".join(parts)
+
+
+def spmv_sweep(h, name, ref_ms):
+    """Other plans for matrix h: lanes per row of spmv_csr_vector (tiling off), rows per
+    block and lanes per row of spmv_csr_tiled (where the plan tiles), long-row lanes."""
+    def one(label, **knobs):
+        keep = {k: getattr(fam_best, k) for k in knobs}
+        for k, v in knobs.items():
+            setattr(fam_best, k, v)
+        try:
+            _, ms_alt, launches = run_best("spmv/csr-vector", h)
+            per = ", ".join(f"{k} {m:.4f}" for k, _, _, m in launches)
+            log(f"  spmv/{name}: {label}: {ms_alt:.4f} ms (cupyx {ref_ms:.4f}) "
+                f"[{plan_note(h)}] [{per}]")
+        finally:
+            for k, v in keep.items():
+                setattr(fam_best, k, v)
+
+    for per_lane in (1.0, 2.0, 4.0, 8.0):
+        one(f"vector, {per_lane:g} nnz per lane", SPMV_TILE=False, SPMV_NNZ_PER_LANE=per_lane)
+    tiled = any(p.kernel == "spmv_csr_tiled"
+                for p in fam_best.spmv_plan(h["row_ptr"], h["col_idx"]))
+    if tiled:
+        for per_lane in (2.0, 4.0, 8.0):
+            for tile_nnz in (8192, 16384, 32768):
+                one(f"tiled, {per_lane:g} nnz per lane, {tile_nnz} nnz per block",
+                    SPMV_TILE_NNZ_PER_LANE=per_lane, SPMV_TILE_NNZ=tile_nnz)
+    if any(p.use_rows for p in fam_best.spmv_plan(h["row_ptr"])):
+        for per_lane in (16.0, 32.0, 128.0):
+            one(f"long rows {per_lane:g} nnz per lane", SPMV_LONG_NNZ_PER_LANE=per_lane)
+
+
 def bench_spmv(cupy, scale, bw, sweep):
     import cupyx.scipy.sparse as sp
     cases = [
@@ -195,25 +239,8 @@ def bench_spmv(cupy, scale, bw, sweep):
                            cupy.asarray(h["row_ptr"])), shape=(nr, kw["cols"]))
         xd = cupy.asarray(h["x"])
         ref_ms = builtin_ms(lambda: A @ xd)
-        keep = fam_best.SPMV_NNZ_PER_LANE
         if sweep:
-            for per_lane in (2.0, 8.0):
-                fam_best.SPMV_NNZ_PER_LANE = per_lane
-                _, ms_alt, _ = run_best("spmv/csr-vector", h)
-                plan = ", ".join(f"{len(p.rows)}x{p.group}" for p in fam_best.spmv_plan(h["row_ptr"]))
-                log(f"  spmv/{name}: {per_lane:g} nnz per lane ({plan}): {ms_alt:.4f} ms "
-                    f"(cupyx {ref_ms:.4f})")
-            fam_best.SPMV_NNZ_PER_LANE = keep
-            if any(p.use_rows for p in fam_best.spmv_plan(h["row_ptr"])):
-                keep_l = fam_best.SPMV_LONG_NNZ_PER_LANE
-                for per_lane in (16.0, 32.0, 128.0):
-                    fam_best.SPMV_LONG_NNZ_PER_LANE = per_lane
-                    _, ms_alt, _ = run_best("spmv/csr-vector", h)
-                    plan = ", ".join(f"{len(p.rows)}x{p.group}"
-                                     for p in fam_best.spmv_plan(h["row_ptr"]))
-                    log(f"  spmv/{name}: long rows {per_lane:g} nnz per lane ({plan}): "
-                        f"{ms_alt:.4f} ms (cupyx {ref_ms:.4f})")
-                fam_best.SPMV_LONG_NNZ_PER_LANE = keep_l
+            spmv_sweep(h, name, ref_ms)
         out, ms, launches = run_best("spmv/csr-vector", h)
         yd = cupy.asarray(out["y"])
         A64 = A.astype(cupy.float64)
@@ -225,8 +252,7 @@ def bench_spmv(cupy, scale, bw, sweep):
         check = ("ok" if err < 1e-4 else "BAD") + f" max err/(|A||x|) {err:.1e} (cupyx {cerr:.1e})"
         nnz = len(h["vals"])
         nbytes = 8 * nnz + 4 * (nr + 1) + 4 * kw["cols"] + 4 * nr
-        plan = ", ".join(f"{len(p.rows)} rows x {p.group} lanes"
-                         for p in fam_best.spmv_plan(h["row_ptr"]))
+        plan = plan_note(h)
         rows.append(row("spmv", name + (f" (/{scale})" if scale > 1 else ""), nnz, nbytes, ms,
                         ref_ms, bw, check, launches, note=plan))
         del A, A64, absA, xd, yd, y64, bound

@@ -231,6 +231,13 @@ register(Entry(
 SPMV_TARGET_THREADS = 1 << 17   # enough threads to fill an H100; grow groups until then
 SPMV_NNZ_PER_LANE = 4.0         # short rows: about this many non-zeros per lane
 SPMV_LONG_NNZ_PER_LANE = 128.0  # long rows: 256 lanes for 32768 non-zeros
+# spmv_csr_tiled (rows whose columns lie close together): x windows in shared memory
+SPMV_TILE = True                # False: always spmv_csr_vector
+SPMV_TILE_NNZ_PER_LANE = 4.0    # lanes per row: nearest power of two to mean / this
+SPMV_TILE_NNZ = 16384           # about this many non-zeros per block (tile of rows) ...
+SPMV_TILE_MIN_BLOCKS = 1056     # ... but fewer rows when that leaves < 8 blocks per SM
+SPMV_XWIN = 8192                # at most this many floats of x per block (32 KiB)
+SPMV_TILE_MIN_FIT = 0.5         # tile when blocks holding this share of nnz have windows
 INT_MAX = 2**31 - 1
 
 
@@ -248,16 +255,78 @@ class SpmvLaunch:
     use_rows: bool        # False: slots are rows 0..count-1, rows longer than max_len skipped
     count: int            # slots
     max_len: int
+    kernel: str = "spmv_csr_vector"
+    tiles: np.ndarray | None = None   # spmv_csr_tiled: (lo, len) of x per block, int32
+    rows_per_block: int = 0           # spmv_csr_tiled: rows per block
+    shared: int = 0                   # spmv_csr_tiled: dynamic shared memory, bytes
 
 
-def spmv_plan(row_ptr: np.ndarray) -> list[SpmvLaunch]:
+def spmv_tiles(row_ptr: np.ndarray, col_idx: np.ndarray, skip: np.ndarray,
+               rows_per_block: int, xwin: int | None = None) -> np.ndarray:
+    """Per block of ``rows_per_block`` rows, the window (lo, len) of x its rows use (rows
+    in ``skip`` and empty rows use none), as int32 pairs; len 0 where it is wider than
+    ``xwin`` floats (default SPMV_XWIN; the block gathers from global memory)."""
+    xwin = SPMV_XWIN if xwin is None else xwin
+    ptr = np.asarray(row_ptr, dtype=np.int64)
+    col = np.asarray(col_idx)
+    lengths = np.diff(ptr)
+    nrows = len(lengths)
+    nblocks = -(-nrows // rows_per_block)
+    rmin = np.full(nblocks * rows_per_block, INT_MAX, dtype=np.int64)
+    rmax = np.full(nblocks * rows_per_block, -1, dtype=np.int64)
+    used = (lengths > 0) & ~skip
+    if used.any():
+        nonempty = lengths > 0                      # reduceat needs strictly rising starts
+        starts = ptr[:-1][nonempty]
+        keep = used[nonempty]
+        rmin[:nrows][used] = np.minimum.reduceat(col, starts)[keep]
+        rmax[:nrows][used] = np.maximum.reduceat(col, starts)[keep]
+    lo = rmin.reshape(nblocks, rows_per_block).min(axis=1)
+    hi = rmax.reshape(nblocks, rows_per_block).max(axis=1)
+    ln = hi - lo + 1
+    fits = (hi >= lo) & (ln <= xwin)
+    tiles = np.zeros((nblocks, 2), dtype=np.int32)
+    tiles[fits, 0] = lo[fits]
+    tiles[fits, 1] = ln[fits]
+    return tiles.reshape(-1)
+
+
+def _tiled_launch(ptr: np.ndarray, col_idx: np.ndarray, lengths: np.ndarray,
+                  long_mask: np.ndarray, short: np.ndarray, max_len: int,
+                  block: int = B) -> SpmvLaunch | None:
+    """spmv_csr_tiled for the short rows, if most of their non-zeros get x windows."""
+    m = max(1.0, float(lengths[short].mean()))
+    g = int(min(32, max(2, 2 ** round(np.log2(max(1.0, m / SPMV_TILE_NNZ_PER_LANE))))))
+    per_pass = block // g
+    passes = max(1, int(round(SPMV_TILE_NNZ / (per_pass * m))))
+    while passes > 1 and -(-len(lengths) // (per_pass * passes)) < SPMV_TILE_MIN_BLOCKS:
+        passes //= 2
+    rows_per_block = per_pass * passes
+    tiles = spmv_tiles(ptr, col_idx, long_mask, rows_per_block)
+    nnz_short = np.where(long_mask, 0, lengths)
+    nrows = len(lengths)
+    pad = np.zeros(len(tiles) // 2 * rows_per_block, dtype=np.int64)
+    pad[:nrows] = nnz_short
+    per_block = pad.reshape(-1, rows_per_block).sum(axis=1)
+    total = per_block.sum()
+    if total == 0 or per_block[tiles[1::2] > 0].sum() < SPMV_TILE_MIN_FIT * total:
+        return None
+    shared = 4 * max(1, int(tiles[1::2].max()))
+    return SpmvLaunch(short, g, False, nrows, max_len, "spmv_csr_tiled", tiles,
+                      rows_per_block, shared)
+
+
+def spmv_plan(row_ptr: np.ndarray, col_idx: np.ndarray | None = None) -> list[SpmvLaunch]:
     """Split rows into launches, each with ``group`` threads per row (a power of two).
 
     Short rows: about SPMV_NNZ_PER_LANE non-zeros per thread (2..32 threads), all rows
     in order, skipping the long ones.  Rows much longer than the mean (16x, and over
     256) go to a second launch, as a list, with 32..1024 threads per row (about
     SPMV_LONG_NNZ_PER_LANE non-zeros each).  When few rows are left for many threads (all rows long), groups
-    grow until the launch has SPMV_TARGET_THREADS threads.  Depends only on the matrix.
+    grow until the launch has SPMV_TARGET_THREADS threads.  Given ``col_idx`` too, the
+    short rows go to spmv_csr_tiled instead when their columns lie close enough together
+    (blocks holding SPMV_TILE_MIN_FIT of their non-zeros get x windows of at most
+    SPMV_XWIN floats).  Depends only on the matrix.
     """
     lengths = np.diff(np.asarray(row_ptr, dtype=np.int64))
     nrows = len(lengths)
@@ -274,8 +343,12 @@ def spmv_plan(row_ptr: np.ndarray) -> list[SpmvLaunch]:
         g = min(32, max(2, _pow2_at_least(m / SPMV_NNZ_PER_LANE)))
         while len(short) * g < SPMV_TARGET_THREADS and g < 1024 and 4 * g < m:
             g *= 2
-        plan.append(SpmvLaunch(short, g, False, nrows,
-                               threshold if long_mask.any() else INT_MAX))
+        max_len = threshold if long_mask.any() else INT_MAX
+        tiled = None
+        if SPMV_TILE and col_idx is not None and len(col_idx):
+            tiled = _tiled_launch(np.asarray(row_ptr, dtype=np.int64), col_idx, lengths,
+                                  long_mask, short, max_len)
+        plan.append(tiled or SpmvLaunch(short, g, False, nrows, max_len))
     long_rows = rows[long_mask]
     if len(long_rows):
         m = float(lengths[long_rows].mean())
@@ -290,7 +363,8 @@ def spmv_launch_dims(count: int, group: int, block: int = B) -> tuple[int, int]:
 
 
 def spmv_vector_reference(inp) -> np.ndarray:
-    """spmv_csr_vector's y bit for bit: per-lane strided sums, shuffle tree, warp sums."""
+    """spmv_csr_vector's and spmv_csr_tiled's y bit for bit: per-lane strided sums,
+    shuffle tree, warp sums (the tiled kernel adds in the vector kernel's order)."""
     ptr = np.asarray(inp["row_ptr"], dtype=np.int64)
     col, val, x = inp["col_idx"], inp["vals"], inp["x"]
     # sum += a * b is a fused multiply-add: the exact product, one rounding of the sum
@@ -298,7 +372,7 @@ def spmv_vector_reference(inp) -> np.ndarray:
     # differ from a true fmaf in about one case in 2^29, as in the emulator)
     prod = val.astype(np.float64) * x[col].astype(np.float64)
     y = np.zeros(len(ptr) - 1, dtype=np.float32)
-    for launch in spmv_plan(ptr):
+    for launch in spmv_plan(ptr, col):
         rows, g = launch.rows, launch.group
         start, end = ptr[rows], ptr[rows + 1]
         lane = np.arange(g, dtype=np.int64)
@@ -368,7 +442,14 @@ def _drv_spmv(be, inp, e):
     val = be.to_device(inp["vals"])
     x = be.to_device(inp["x"])
     y = be.zeros(nrows, np.float32)
-    for launch in spmv_plan(ptr_h):
+    for launch in spmv_plan(ptr_h, inp["col_idx"]):
+        if launch.kernel == "spmv_csr_tiled":
+            tiles = be.to_device(launch.tiles)
+            be.launch(SRC, "spmv_csr_tiled", len(launch.tiles) // 2, e.block,
+                      [tiles, np.int32(launch.rows_per_block), np.int32(nrows),
+                       np.int32(launch.max_len), ptr, col, val, x, y, np.int32(launch.group)],
+                      shared_mem=launch.shared)
+            continue
         grid, blk = spmv_launch_dims(launch.count, launch.group, e.block)
         rows = be.to_device(launch.rows) if launch.use_rows else ptr   # unused: any array
         be.launch(SRC, "spmv_csr_vector", grid, blk,
@@ -378,7 +459,8 @@ def _drv_spmv(be, inp, e):
 
 
 register(Entry(
-    id="spmv/csr-vector", seed="extra", source=SRC, kernels=("spmv_csr_vector",),
+    id="spmv/csr-vector", seed="extra", source=SRC,
+    kernels=("spmv_csr_vector", "spmv_csr_tiled"),
     title="CSR-vector SpMV: a warp (or a group of lanes sized to the rows) per row",
     explanation=(
         "The seed gives each row one thread: neighbouring lanes read far-apart parts of "
@@ -389,7 +471,9 @@ register(Entry(
         "__shfl_down_sync. The host looks at the row lengths once: short rows get 2..32 "
         "lanes, rows far longer than the rest go to a second launch with up to 1024 lanes "
         "(several warps, combined in shared memory), so one long row no longer holds up a "
-        "warp of short ones. The order of additions is fixed, so the emulator and the GPU "
-        "agree to the bit."),
+        "warp of short ones. When the rows of each block of ~1024 rows use nearby columns "
+        "(a banded matrix), spmv_csr_tiled copies that window of x into shared memory "
+        "first and gathers from there, in the same order of additions. The order is "
+        "fixed, so the emulator and the GPU agree to the bit."),
     default_n=600, block=B, make_inputs=_inputs_spmv, reference=_ref_spmv, driver=_drv_spmv,
     tags=("spmv", "best", "float", "warp-shuffle", "coalescing", "load-balance")))
