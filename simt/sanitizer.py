@@ -31,6 +31,14 @@ _KIND_TEXT = {"RAW": "Read-after-write", "WAR": "Write-after-read", "WAW": "Writ
 
 
 class Sanitizer:
+    def __deepcopy__(self, memo):
+        """Snapshots (the stepper's time travel) copy the state, not the launch."""
+        import copy
+        new = Sanitizer.__new__(Sanitizer)
+        for k, v in self.__dict__.items():
+            new.__dict__[k] = v if k == "L" else copy.deepcopy(v, memo)
+        return new
+
     def __init__(self, launch):
         self.L = launch
         self.hazards: dict[tuple[str, int, int], int] = defaultdict(int)

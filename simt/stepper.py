@@ -236,8 +236,11 @@ class Stepper:
                     if self.step() is None:
                         break
                 while not self.done:
+                    before = int(self.m.wsteps.sum())
                     self.m.run()
-                    self.steps = self.launch.steps_done = self.steps + 0
+                    # count the warp instructions run in bulk as steps
+                    self.steps += int(self.m.wsteps.sum()) - before
+                    self.launch.steps_done = self.steps
                     if progress:
                         progress(self.batch_index + 1, len(self._batches))
                     if not self._next_batch():

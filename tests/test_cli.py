@@ -433,3 +433,10 @@ def test_printf_output(simt, tmp_path):
     assert json.loads(out)["stdout"] == ["hello 0\n", "hello 1\n", "hello 2\n"]
     rc, out, err = simt("run", p, "--grid", 1, "--block", 32, "--arg", 30)
     assert rc == 0 and "hello 19" in out and "hello 20" not in out and "10 more" in out
+
+
+def test_type_error_in_users_kernel_names_file_line_col(simt, tmp_path):
+    bad = tmp_path / "bad.cu"
+    bad.write_text('extern "C" __global__ void k(int *a) {\n  a[0] = missing;\n}\n')
+    rc, out, err = simt("run", str(bad), "--grid", "1", "--block", "32", "--arg", "int32[4]=zeros")
+    _user_error(rc, out, err, f"{bad}:2:10: error: identifier \"missing\" is undefined")

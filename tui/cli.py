@@ -625,6 +625,8 @@ def _load_kernel(args):
             raise _usage(f"--kernel NAME is required for {path}{listing}")
     try:
         fn = mod.get_function(name)
+    except simt.CompileError:
+        raise                      # keeps its file:line:col
     except simt.SimtError as err:
         if names and not any(n in str(err) for n in names):
             raise _usage(f"{err.message}; kernels in {path}: {', '.join(names)}") from None
