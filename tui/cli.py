@@ -166,6 +166,11 @@ def _parser() -> argparse.ArgumentParser:
     cp.add_argument("--timed", action="store_true", help="also time the GPU launches")
     cp.add_argument("--sanitize", action="store_true", help="run the emulator's sanitizer too (slower)")
     cp.add_argument("--json", action="store_true")
+    cp.add_argument("--ncu", action="store_true",
+                    help="instead: compare the emulator's counters with Nsight Compute's (needs ncu)")
+    cp.add_argument("--sanitizer", action="store_true",
+                    help="instead: compare the sanitizer with compute-sanitizer (needs compute-sanitizer)")
+    cp.add_argument("--out", default=None, metavar="DIR", help="with --ncu/--sanitizer: write the tables here")
     cp.set_defaults(func=cmd_check)
 
     calp = sub.add_parser("calibrate", help="measure a GPU profile for the timing model (needs CuPy)",
@@ -918,6 +923,16 @@ def cmd_calibrate(args) -> int:
 
 def cmd_check(args) -> int:
     _cupy_backend()
+    if args.ncu or args.sanitizer:
+        from kernels_cuda import ncu_check
+        argv = list(args.ids)
+        tools = (["ncu"] if args.ncu else []) + (["racecheck", "synccheck", "memcheck"] if args.sanitizer else [])
+        argv += ["--tools", ",".join(tools), "--seed", str(args.seed)]
+        if args.n:
+            argv += ["--n", str(args.n)]
+        if args.out:
+            argv += ["--out", args.out]
+        return int(ncu_check.main(argv) or 0)
     from kernels_cuda import crosscheck
     from kernels_cuda.cupy_backend import device_name
 

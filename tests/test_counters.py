@@ -1,0 +1,102 @@
+"""Counters against counts computed by hand (one warp unless said otherwise)."""
+from math import gcd
+
+import numpy as np
+import pytest
+
+from kern import run
+
+I32 = np.int32
+WAVES_LD = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
+CONFL_LD = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
+WAVES_ST = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
+SECT_LD = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
+REQ_LD = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
+SECT_ST = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
+
+
+def shared_load(expr: str, ctype="int", n_words=4096):
+    src = f'''extern "C" __global__ void k(int *out, int s) {{
+        __shared__ {ctype} buf[{n_words}];
+        int t = threadIdx.x;
+        int v = (int)buf[{expr}];
+        out[t] = v;
+    }}'''
+    _, res = run(src, "k", 1, 32, [np.zeros(32, I32), I32(0)], sanitize=False)
+    return res.per_line[4]
+
+
+@pytest.mark.parametrize("s", [1, 2, 3, 4, 5, 8, 16, 17, 32, 33])
+def test_stride_s_costs_gcd_s_32_wavefronts(s):
+    line = shared_load(f"t * {s}")
+    assert line[WAVES_LD] == gcd(s, 32)
+    assert line[CONFL_LD] == gcd(s, 32) - 1
+
+
+def test_broadcast_and_same_word_cost_one_wavefront():
+    assert shared_load("7")[WAVES_LD] == 1
+    assert shared_load("t / 4")[WAVES_LD] == 1          # 8 words, 4 lanes each, 8 banks
+    assert shared_load("(t % 2) * 32")[WAVES_LD] == 2   # two words in bank 0
+
+
+def test_8_and_16_byte_accesses():
+    # 8 bytes: two half-warp phases of 16 lanes; consecutive doubles: 2 wavefronts, no conflict
+    assert shared_load("t", "double")[WAVES_LD] == 2
+    assert shared_load("t", "double")[CONFL_LD] == 0
+    # stride 2 doubles: each phase touches 16 lanes x 2 words in 16 banks twice: 2 per phase
+    assert shared_load("t * 2", "double")[WAVES_LD] == 4
+    # 16 bytes (float4 rows): four phases of 8 lanes
+    src = '''extern "C" __global__ void k(float *out) {
+        __shared__ float4 buf[256];
+        int t = threadIdx.x;
+        float4 v = buf[t];
+        out[t] = v.x + v.y + v.z + v.w;
+    }'''
+    _, res = run(src, "k", 1, 32, [np.zeros(32, np.float32)], sanitize=False)
+    assert res.per_line[4][WAVES_LD] == 4 and res.per_line[4][CONFL_LD] == 0
+
+
+def global_load(expr: str, n=1 << 16, dtype=np.int32, ctype="int"):
+    src = f'''extern "C" __global__ void k(const {ctype} *in, int *out) {{
+        int t = threadIdx.x;
+        int v = (int)in[{expr}];
+        out[t] = v;
+    }}'''
+    _, res = run(src, "k", 1, 32, [np.zeros(n, dtype), np.zeros(32, I32)], sanitize=False)
+    return res.per_line[3]
+
+
+def test_coalesced_strided_and_scattered_sectors():
+    assert global_load("t")[SECT_LD] == 4                  # 128 contiguous bytes
+    assert global_load("t")[REQ_LD] == 1
+    assert global_load("t * 2")[SECT_LD] == 8
+    assert global_load("t * 8")[SECT_LD] == 32             # one sector per lane
+    assert global_load("t * 1000")[SECT_LD] == 32
+    assert global_load("0")[SECT_LD] == 1                  # broadcast
+    assert global_load("t", ctype="char", dtype=np.int8)[SECT_LD] == 1      # 32 bytes
+    assert global_load("t + 1")[SECT_LD] == 5              # allocations are 256-byte aligned
+    assert global_load("(t * 7919) % 4096")[SECT_LD] == len({(t * 7919) % 4096 // 8 for t in range(32)})
+
+
+def test_global_stores_and_partial_warps():
+    src = '''extern "C" __global__ void k(int *out, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) out[i * 2] = i;
+    }'''
+    _, res = run(src, "k", 2, 64, [np.zeros(256, I32), I32(100)], sanitize=False)
+    # lanes 0..99 store at stride 2: warps 0-2 full (8 sectors each), warp 3 has 4 lanes (1 sector)
+    assert res.metrics[SECT_ST] == 3 * 8 + 1
+    assert res.metrics["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"] == 4
+
+
+def test_race_reported_with_its_lines():
+    src = '''extern "C" __global__ void k(int *out) {
+        __shared__ int s[64];
+        s[threadIdx.x] = threadIdx.x;
+        int v = s[63 - threadIdx.x];
+        out[threadIdx.x] = v;
+    }'''
+    _, res = run(src, "k", 1, 64, [np.zeros(64, I32)], policy="round-robin")
+    races = [f for f in res.sanitizer if f.tool == "racecheck"]
+    assert races and {(f.line2, f.line) for f in races} <= {(3, 4), (4, 3)}
+    assert any(f.kind == "RAW hazard" and (f.line2, f.line) == (3, 4) for f in races)
