@@ -560,37 +560,23 @@ def _load(m: Machine, ins, sel, act, full, aw, w, wsel):
     size = sizeof(ins.ctype)
     dt, nf = _elem(ins.ctype)
     parts = m.translate(A, gl, size, ins, "ld")
-    if nf == 1:
-        out = np.empty(n, dt)
-        for space, byte, pos in parts:
-            v = m.view(space, dt)[byte // dt.itemsize]
-            if pos is None:
-                out = v
-            else:
-                out[pos] = v
-        if m.sanitizer is not None:
-            m.sanitizer.access(m, ins, parts, gl, size, "ld")
-        dst = m.regs[ins.dst.slot]
-        if idx is None:
-            dst[sel] = out
+    fields = np.arange(nf) if nf > 1 else None
+    out = np.empty((n, nf) if fields is not None else n, dt)
+    for space, byte, pos in parts:
+        e = byte // dt.itemsize
+        v = m.view(space, dt)[e if fields is None else e[:, None] + fields]
+        if pos is None:
+            out = v
         else:
-            dst[gl] = out
-    else:
-        out = np.empty((n, nf), dt)
-        for space, byte, pos in parts:
-            e = byte // dt.itemsize
-            v = m.view(space, dt)[e[:, None] + np.arange(nf)]
-            if pos is None:
-                out = v
-            else:
-                out[pos] = v
-        if m.sanitizer is not None:
-            m.sanitizer.access(m, ins, parts, gl, size, "ld")
-        for k, r in enumerate(ins.dst):
-            if idx is None:
-                m.regs[r.slot][sel] = out[:, k]
-            else:
-                m.regs[r.slot][gl] = out[:, k]
+            out[pos] = v
+    if m.sanitizer is not None:
+        m.sanitizer.access(m, ins, parts, gl, size, "ld")
+    for k, r in enumerate(ins.dst if fields is not None else [ins.dst]):
+        col = out if fields is None else out[:, k]
+        if idx is None:
+            m.regs[r.slot][sel] = col
+        else:
+            m.regs[r.slot][gl] = col
     m.access_counters(m.L.pc_of(ins), ins, parts, A, gl, size, "ld")
 
 

@@ -88,33 +88,28 @@ class Sanitizer:
         self.r_thr[idx] = -1
 
     # --------------------------------------------------------------- access
+    @staticmethod
+    def _words(byte, t, size):
+        """The 4-byte words an access covers, with the thread of each."""
+        nwords = max(1, size // 4)
+        x0 = byte // 4
+        if nwords > 1:
+            return (x0[:, None] + np.arange(nwords)).ravel(), np.repeat(t, nwords)
+        return x0, t
+
     def access(self, m, ins, parts, gl, size, kind):
         for space, byte, pos in parts:
-            if space == "global" and self.g_on and kind in ("ld", "st"):
-                t = gl if pos is None else gl[pos]
-                nwords = max(1, size // 4)
-                x0 = byte // 4
-                if nwords > 1:
-                    x = (x0[:, None] + np.arange(nwords)).ravel()
-                    t = np.repeat(t, nwords)
-                    mask, b = np.uint8(15), None
-                else:
-                    x = x0
-                    # narrower accesses: only the bytes touched can conflict
-                    mask = (((1 << size) - 1) << (byte % 4)).astype(np.uint8) if size < 4 else np.uint8(15)
-                    b = byte if size < 4 else None
-                self._check_global(ins, x, t, kind, min(size, 4), mask, b)
-            if space != "shared":
-                continue
             t = gl if pos is None else gl[pos]
-            nwords = max(1, size // 4)
-            x0 = byte // 4
-            if nwords > 1:
-                x = (x0[:, None] + np.arange(nwords)).ravel()
-                t = np.repeat(t, nwords)
-            else:
-                x = x0
-            self._check(ins, x, t, kind, min(size, 4))
+            if space == "global" and self.g_on and kind in ("ld", "st"):
+                x, tw = self._words(byte, t, size)
+                if size < 4:    # narrower accesses: only the bytes touched can conflict
+                    mask, b = (((1 << size) - 1) << (byte % 4)).astype(np.uint8), byte
+                else:
+                    mask, b = np.uint8(15), None
+                self._check_global(ins, x, tw, kind, min(size, 4), mask, b)
+            elif space == "shared":
+                x, tw = self._words(byte, t, size)
+                self._check(ins, x, tw, kind, min(size, 4))
 
     def _check(self, ins, x, t, kind, nbytes=4):
         pc = ins.pc
