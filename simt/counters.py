@@ -206,7 +206,8 @@ class Counters:
         self.hot_span: dict[int, list] = {}                 # [first, last] block hitting each address
         self.run_blocks = 1
         self.hot_shared: dict[int, int] = defaultdict(int)  # shared atomic lanes per (block, address)
-        self.touched: np.ndarray | None = None              # global sectors touched (DRAM footprint)
+        self.touched: np.ndarray | None = None              # global sectors read (DRAM footprint)
+        self.written: np.ndarray | None = None              # global sectors written back
         self.regions: dict[int, list] = {}                  # allocation -> [L2 transactions, lo, hi]
         self.sector_reqs: np.ndarray | None = None          # warp requests per global sector
         self.sector_bmin: np.ndarray | None = None          # first / last block requesting it
@@ -228,7 +229,7 @@ class Counters:
         np.add.at(arr, gw, values)
 
     def global_access(self, mat: np.ndarray, act: np.ndarray, size: int, row_blocks: np.ndarray,
-                      runs: "Runs | None" = None):
+                      runs: "Runs | None" = None, kind: str = "ld"):
         """One warp instruction's global access: returns the distinct sectors per warp row and
         records the DRAM footprint and the warp requests per sector (contention at L2)."""
         from .spaces import GLOBAL_BASE
@@ -257,7 +258,10 @@ class Counters:
             s = k[new]                      # row-major, so blocks ascend along s
             rb = np.broadcast_to(row_blocks[:, None], k.shape)[new]
         if self.sector_reqs is not None and len(s):
-            self.touched[s] = True
+            if kind != "st":                # loads and atomics read the sector from DRAM
+                self.touched[s] = True
+            if kind != "ld":                # stores and atomics write it back
+                self.written[s] = True
             lo, hi = int(s.min()), int(s.max())
             rel = s - lo
             if hi - lo < 4 * len(s) + 4096:
@@ -344,7 +348,10 @@ class Counters:
         out[THREAD_INST] = int(round(self.total.get(THREAD_INST, 0.0) * scale))
         out[RATIO] = round(self.total.get(THREAD_INST, 0.0) / inst, 4) if inst else 0.0
         if self.touched is not None:
-            out["simt__dram_footprint_sectors.sum"] = int(round(np.count_nonzero(self.touched) * scale))
+            # DRAM moves each sector read once and each sector written once (an in-place
+            # update or an atomic read-modify-write moves its bytes twice)
+            n = np.count_nonzero(self.touched) + np.count_nonzero(self.written)
+            out["simt__dram_footprint_sectors.sum"] = int(round(n * scale))
         # the busiest address: lanes from the sampled blocks, extrapolated by the share of
         # blocks that hit it (a histogram bin: all of them; a per-block counter: one)
         hot_lanes = 0

@@ -206,6 +206,7 @@ class Launch:
         self.counters = C.Counters(len(ir.code), self.n_warps, [i.line for i in ir.code])
         nsec = len(device.buf) // 32 + 1
         self.counters.touched = np.zeros(nsec, bool)
+        self.counters.written = np.zeros(nsec, bool)
         self.counters.sector_reqs = np.zeros(nsec, np.int32)
         self.counters.sector_bmin = np.full(nsec, np.iinfo(np.int32).max, np.int32)
         self.counters.sector_bmax = np.full(nsec, -1, np.int32)
