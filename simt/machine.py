@@ -226,9 +226,17 @@ class Machine:
             aw = act2.any(axis=1)
         self.wsteps[wsel] += 1
         op = ins.op
+        if ins.info.get("predicated"):
+            # an if-converted instruction is issued by warps whose lanes are all off too
+            n_off = nw - (nw if full else int(np.count_nonzero(aw)))
+            if n_off:
+                if not nact:
+                    self.cnt.add(p, C.INST, nw)
+                if op in (Op.LOAD, Op.STORE):
+                    self.predicated_issue(p, ins, sel, op, n_off)
         if nact:
             cnt = self.cnt
-            cnt.add(p, C.INST, nw if full else int(np.count_nonzero(aw)))
+            cnt.add(p, C.INST, nw if (full or ins.info.get("predicated")) else int(np.count_nonzero(aw)))
             cnt.add(p, C.THREAD_INST, nact)
             if isinstance(wsel, slice):
                 gw = slice(self.gwarp0 + wsel.start, self.gwarp0 + wsel.stop)
@@ -249,6 +257,11 @@ class Machine:
             self.pc[wsel] = ins.target
         elif jump is not False:
             self.pc[wsel] = np.where(jump, ins.target, p + 1)
+
+    def predicated_issue(self, p, ins, sel, op, nw):
+        """A predicated-off shared load/store still counts as a shared instruction."""
+        if ins.info.get("space") == "shared":
+            self.cnt.add(p, C.SHARED_LD if op == Op.LOAD else C.SHARED_ST, nw)
 
     # ------------------------------------------------------------- timing
     def advance_clock(self, ins, sel, act, full, wsel):
@@ -861,13 +874,15 @@ def _if(m: Machine, ins, sel, act, full, aw, w, wsel):
     then = act & c
     m.M[ins.depth + 1][sel] = then
     m.regs[ins.ereg.slot][sel] = act & ~c
-    return ~_count_split(m, ins, act, then, aw)
+    has = _count_split(m, ins, act, then, aw)
+    # an if-converted branch does not jump: the warp issues the body with lanes off
+    return ~aw if ins.info.get("predicated") else ~has
 
 
 def _else(m: Machine, ins, sel, act, full, aw, w, wsel):
     e = m.regs[ins.ereg.slot][sel] & act
     m.M[ins.depth + 1][sel] = e
-    return ~e.reshape(-1, 32).any(axis=1)
+    return ~aw if ins.info.get("predicated") else ~e.reshape(-1, 32).any(axis=1)
 
 
 def _looptest(m: Machine, ins, sel, act, full, aw, w, wsel):

@@ -143,8 +143,9 @@ class Kernel:
         self.ir = ir
         self.name = ir.name
         from .regalloc import compact
-        from .uniformity import analyse
+        from .uniformity import analyse, static_spaces
         analyse(ir)
+        static_spaces(ir)
         compact(ir)
         for pc, ins in enumerate(ir.code):
             ins.pc = pc

@@ -99,3 +99,37 @@ def analyse(ir: KernelIR) -> set[int]:
                 and not is_var(ins.args[0]):
             ins.info["aggregated"] = True
     return varying
+
+
+def static_spaces(ir: KernelIR) -> None:
+    """Mark each load and store with the address space its pointer comes from, where the
+    source says it (shared/local array bases, extern shared, pointer parameters), so an
+    if-converted access is classified without looking at lanes that computed nothing."""
+    from .spaces import LOCAL_BASE, SHARED_BASE
+    space: dict[int, str] = {}
+    pointer_params = {p.uniform.index for p in ir.params if p.is_pointer}
+
+    def of(o):
+        if isinstance(o, Const):
+            try:
+                v = int(o.value)
+            except (TypeError, ValueError):
+                return None
+            return "local" if v >= LOCAL_BASE else "shared" if v >= SHARED_BASE else None
+        if isinstance(o, Uniform):
+            if o.name == "dynshared":
+                return "shared"
+            return "global" if o.index in pointer_params else None
+        return space.get(id(o))
+
+    for _ in range(2):                 # twice: loop-carried pointers
+        for ins in ir.code:
+            if ins.op in (Op.BIN, Op.MOV, Op.CAST) and isinstance(ins.dst, Reg):
+                found = {of(a) for a in ins.args} - {None}
+                if len(found) == 1:
+                    space[id(ins.dst)] = found.pop()
+    for ins in ir.code:
+        if ins.op in (Op.LOAD, Op.STORE):
+            sp = of(ins.args[0])
+            if sp:
+                ins.info["space"] = sp
