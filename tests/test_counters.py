@@ -100,3 +100,29 @@ def test_race_reported_with_its_lines():
     races = [f for f in res.sanitizer if f.tool == "racecheck"]
     assert races and {(f.line2, f.line) for f in races} <= {(3, 4), (4, 3)}
     assert any(f.kind == "RAW hazard" and (f.line2, f.line) == (3, 4) for f in races)
+
+
+def test_short_branches_are_if_converted_like_nvcc():
+    # `if (t < stride) s[t] += s[t + stride]` is predicated by nvcc: both warps of the block
+    # issue the two loads and the store every trip, lanes off or not (Nsight counts them);
+    # wavefronts come only from warps with active lanes.
+    src = '''extern "C" __global__ void k(float *out) {
+        __shared__ float s[128];
+        int t = threadIdx.x;
+        s[t] = t; s[t + 64] = t;
+        for (int stride = 64; stride > 0; stride /= 2) {
+            __syncthreads();
+            if (t < stride) s[t] += s[t + stride];
+        }
+        if (t == 0) out[0] = s[0];
+    }'''
+    (out,), res = run(src, "k", 1, 64, [np.zeros(1, np.float32)], sanitize=False)
+    assert out[0] == 2 * sum(range(64))
+    line = res.per_line[7]
+    trips = 7                                                  # stride 64, 32, ..., 1
+    assert line["smsp__inst_executed_op_shared_ld.sum"] == trips * 2 * 2
+    assert line["smsp__inst_executed_op_shared_st.sum"] == trips * 2
+    # active warps only: stride 64 keeps both warps busy, 32 and below only warp 0
+    assert line[WAVES_LD] == (2 + 6) * 2
+    # the final `if (t == 0) out[0] = ...` stores to global memory: a real branch
+    assert res.per_line[9]["smsp__inst_executed_op_shared_ld.sum"] == 1
