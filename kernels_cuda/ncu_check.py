@@ -965,7 +965,7 @@ def _emu_view(e: dict, tool: str) -> _View:
                 v.lines.add(f["line"])
                 parts.append(f"{kind} line {f['line']} ({L.kernel})")
     for (kind, l1, l2), n in sorted(agg.items(), key=lambda kv: (kv[0][1] or 0, kv[0][2] or 0, kv[0][0])):
-        parts.append(f"{kind} {l1}->{l2} ({n} words)")
+        parts.append(f"{kind} {l1}->{l2} ({n} byte hazards)")
     v.text = "; ".join(parts) or "clean"
     return v
 
