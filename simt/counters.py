@@ -205,7 +205,7 @@ class Counters:
         self.hot: dict[int, int] = defaultdict(int)         # global atomic lanes per address
         self.hot_span: dict[int, list] = {}                 # [first, last] block hitting each address
         self.run_blocks = 1
-        self.hot_shared: dict[int, int] = defaultdict(int)  # shared atomic lanes per (block, address)
+        self.shared_hot_max = 0.0                           # most atomic lanes on one shared word of a block
         self.touched: np.ndarray | None = None              # global sectors read (DRAM footprint)
         self.written: np.ndarray | None = None              # global sectors written back
         self.regions: dict[int, list] = {}                  # allocation -> [L2 transactions, lo, hi]
@@ -295,9 +295,9 @@ class Counters:
             r[1] = min(r[1], lo)
             r[2] = max(r[2], hi)
 
-    def hot_addresses(self, addrs: np.ndarray, lanes: np.ndarray, shared: bool = False, blocks=None):
-        """Accumulate atomic lanes per address (the busiest addresses bound atomic time)."""
-        d = self.hot_shared if shared else self.hot
+    def hot_addresses(self, addrs: np.ndarray, lanes: np.ndarray, blocks=None):
+        """Accumulate global atomic lanes per address (the busiest bounds atomic time)."""
+        d = self.hot
         if len(addrs) == 0:
             return
         lo, hi = int(addrs.min()), int(addrs.max())
@@ -322,7 +322,7 @@ class Counters:
                 np.minimum.at(bmin, inv, blocks)
                 np.maximum.at(bmax, inv, blocks)
         if len(u) > 4096:   # low-contention scatter: keep the busiest ones only
-            top = np.argsort(tot)[-1024:]
+            top = np.argpartition(tot, -1024)[-1024:]
             u, tot = u[top], tot[top]
             if blocks is not None:
                 bmin, bmax = bmin[top], bmax[top]
@@ -376,7 +376,7 @@ class Counters:
             slices = min(L2_SLICES, max(1, -(-(hi - lo + 1) // SLICE_SPAN)))
             best = max(best, trans * scale / slices)
         out["simt__l2_slice_transactions.max"] = int(round(best))
-        out["simt__shared_atomic_hot_address_lanes.max"] = max(self.hot_shared.values(), default=0)
+        out["simt__shared_atomic_hot_address_lanes.max"] = int(round(self.shared_hot_max))
         out["simt__warp_inst.max"] = int(self.warp_inst.max()) if len(self.warp_inst) else 0
         if self.finish.any():
             nb = max(1, self.run_blocks)

@@ -111,6 +111,7 @@ class Machine:
         # (per warp: a warp issues in order, so all its lanes see one ready time per register)
         self.rt = [np.zeros(b.W, np.float64) for _ in k.regs] if L.track_time else None
         self.wclock = np.zeros(b.W, np.float64)
+        self.shared_hot = np.zeros(max(1, b.nb * self.S // 4))   # atomic lanes per shared word
         self.inflight = np.zeros((b.W, int(LAT["loads_in_flight"])), np.float64)   # load completions
         self.ifl_ptr = np.zeros(b.W, np.int64)
         if self.sanitizer is not None:
@@ -745,7 +746,9 @@ def _atomic_serialization(m: Machine, p: int, space: str, mat, act, warps, runs,
     if space == "global":
         cnt.hot_addresses(addrs, lens, blocks=m.b.blocks[blk])
     else:   # shared atomics contend within a block: key the address by the block
-        cnt.hot_addresses(addrs - SHARED_BASE + (blk << 24), lens, shared=True)
+        key = blk * max(m.S, 1) + (addrs - SHARED_BASE)
+        m.shared_hot += np.bincount(key // 4, weights=lens, minlength=len(m.shared_hot))
+        cnt.shared_hot_max = max(cnt.shared_hot_max, float(m.shared_hot.max()))
     if len(cnt.atomics) < 64 and nw:
         groups = {}
         for lane in np.flatnonzero(act[0]).tolist():
