@@ -329,11 +329,15 @@ class Machine:
             a = A if pos is None else A[pos]
             gl = glanes if pos is None else glanes[pos]
             if space == "global":
-                dev = self.L.device
                 starts = self.L.alloc_starts
                 ends = self.L.alloc_ends
-                k = np.searchsorted(starts, a, side="right") - 1
-                ok = (k >= 0) & (a + size <= ends[np.maximum(k, 0)])
+                lo, hi = int(a.min()), int(a.max())
+                k0 = int(np.searchsorted(starts, lo, side="right")) - 1
+                if k0 >= 0 and hi + size <= ends[k0]:
+                    ok = _TRUE          # the whole warp group stays inside one allocation
+                else:
+                    k = np.searchsorted(starts, a, side="right") - 1
+                    ok = (k >= 0) & (a + size <= ends[np.maximum(k, 0)])
                 byte = a - GLOBAL_BASE
             elif space == "shared":
                 off = a - SHARED_BASE
@@ -345,7 +349,8 @@ class Machine:
                 byte = gl * self.Lf + off
             bad = ~ok
             mis = (a % min(size, 16)) != 0 if size > 1 else None
-            if bad.any() or (mis is not None and mis.any()):
+            if (ok is not _TRUE and bad.any()) or (mis is not None and mis.any()):
+                bad = np.broadcast_to(bad, a.shape)
                 j = int(np.flatnonzero(bad | (mis if mis is not None else False))[0])
                 self.memcheck_error(ins, space, int(a[j]), int(gl[j]), size, kind,
                                     misaligned=bool(mis is not None and mis[j]) and not bad[j])
@@ -481,6 +486,7 @@ class Machine:
             self.sanitizer.barrier(self, np.flatnonzero(rel))
 
 
+_TRUE = np.True_
 _ONES: dict[int, np.ndarray] = {}
 
 
