@@ -8,10 +8,7 @@ units.  ``python -m kernels_cuda.calibrate --real --name h200 --out simt/profile
 from __future__ import annotations
 
 import argparse
-import json
-import statistics
 import sys
-from dataclasses import asdict
 
 import numpy as np
 

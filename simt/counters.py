@@ -133,30 +133,6 @@ class Runs:
         return sec[st], self.row[st]
 
 
-def atomic_sectors(addr2d: np.ndarray, act2d: np.ndarray) -> np.ndarray:
-    """Per warp row, Nsight's sector count for an atomic: the sum over the sectors it
-    touches of the largest number of lanes on one address within that sector."""
-    nw = addr2d.shape[0]
-    k = np.where(act2d, addr2d, -1 - np.arange(32)[None, :])
-    k = np.sort(k, axis=1)
-    new = np.ones(k.shape, bool)
-    new[:, 1:] = k[:, 1:] != k[:, :-1]
-    fn = new.ravel()
-    run_len = np.bincount(np.cumsum(fn) - 1)
-    run_addr = k.ravel()[fn]
-    run_row = np.repeat(np.arange(nw), 32)[fn]
-    valid = run_addr >= 0
-    run_len, run_addr, run_row = run_len[valid], run_addr[valid], run_row[valid]
-    if len(run_len) == 0:
-        return np.zeros(nw, np.int64)
-    sec = run_addr // 32
-    g = np.ones(len(sec), bool)
-    g[1:] = (sec[1:] != sec[:-1]) | (run_row[1:] != run_row[:-1])
-    starts = np.flatnonzero(g)
-    per_sector = np.maximum.reduceat(run_len, starts)
-    return np.bincount(run_row[starts], weights=per_sector, minlength=nw).astype(np.int64)
-
-
 def wavefronts(off2d: np.ndarray, act2d: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     """Shared-memory wavefronts and the ideal count per warp row."""
     nw = off2d.shape[0]

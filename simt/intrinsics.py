@@ -13,7 +13,7 @@ from typing import Callable
 import numpy as np
 
 from . import ctypes_ as T
-from .ctypes_ import Pointer, Scalar, Vector, usual_arith
+from .ctypes_ import Pointer, Scalar, usual_arith
 from .ir import Const, Op
 
 

@@ -52,7 +52,6 @@ class Reg:
     is_var: bool = False         # named variable: writes are masked
     name: str = ""
     builtin: str = ""            # "tid.x", "ctaid.y", ... filled per batch
-    addr_src: object = None      # address arithmetic: the base operand it offsets
 
     def __repr__(self) -> str:
         return f"%{self.name or self.slot}"

@@ -93,22 +93,6 @@ def _coord(node, file: str) -> Coord:
     return Coord(c.file or file, c.line or 0, c.column or 0)
 
 
-def _is_shared_addr(o) -> bool:
-    """Whether an address operand is (statically) in shared memory: a shared array's base,
-    extern shared, or arithmetic on one (see uniformity.static_spaces for the full pass)."""
-    from .spaces import LOCAL_BASE
-    seen = 0
-    while isinstance(o, Reg) and seen < 8:
-        o = o.addr_src
-        seen += 1
-    if isinstance(o, Const):
-        try:
-            return SHARED_BASE <= int(o.value) < LOCAL_BASE
-        except (TypeError, ValueError):
-            return False
-    return isinstance(o, Uniform) and o.name == "dynshared"
-
-
 def _assigned_names(body) -> set[str]:
     """Names assigned to (=, op=, ++, --) anywhere in a function body."""
     out: set[str] = set()
@@ -474,42 +458,18 @@ class KernelBuilder:
         ereg = self.reg(np.bool_, name="else")
         ins_if = self.emit(Op.IF, node, args=(c,), ereg=ereg)
         self.push()
-        start = len(self.code)
         self.stmt(node.iftrue)
         self.pop()
-        bodies = [(start, len(self.code))]
         if node.iffalse is not None:
             ins_else = self.emit(Op.ELSE, node.iffalse, ereg=ereg)
             ins_if.target = len(self.code) - 1
             self.push()
-            start = len(self.code)
             self.stmt(node.iffalse)
             self.pop()
-            bodies.append((start, len(self.code)))
             ins_else.target = len(self.code)
         else:
             ins_if.target = len(self.code)
-        self.if_convert(ins_if, bodies)
-
-    _NO_PREDICATION = {Op.IF, Op.ELSE, Op.LOOPINIT, Op.LOOPTEST, Op.BODYINIT, Op.JUMP, Op.KILL,
-                       Op.BAR, Op.SYNCWARP, Op.PRINTF, Op.ASSERT, Op.EXIT, Op.ATOM, Op.CALL}
-    PREDICATE_MAX = 16
-
-    def if_convert(self, ins_if, bodies):
-        """nvcc if-converts a short branch with no control flow inside: its instructions
-        become predicated, issued by every warp that reaches the ``if``, active lanes or not.
-        Mark them so the counters count them as Nsight does (issued, no wavefronts)."""
-        body = [self.code[k] for a, b in bodies for k in range(a, b)]
-        # (a store to global memory keeps its branch: nvcc predicates shared traffic and ALU)
-        if not body or any(i.op in self._NO_PREDICATION for i in body) or \
-                any(i.op == Op.STORE and not _is_shared_addr(i.args[0]) for i in body) or \
-                any(len(range(a, b)) > self.PREDICATE_MAX for a, b in bodies):
-            return
-        ins_if.info["predicated"] = True
-        if len(bodies) == 2:
-            self.code[bodies[0][1]].info["predicated"] = True      # the ELSE between them
-        for i in body:
-            i.info["predicated"] = True
+        ins_if.info["stmt_if"] = True     # a candidate for if-conversion (uniformity.py)
 
     def loop(self, node, init, cond, nxt, body, do_while=False):
         self.scopes.append({})
@@ -764,7 +724,6 @@ class KernelBuilder:
             return Const(np.int64(int(addr.value) + nbytes))
         d = self.reg(np.int64)
         self.emit(Op.BIN, node, dst=d, args=(addr, Const(np.int64(nbytes))), sub="add")
-        d.addr_src = addr
         return d
 
     def index_addr(self, base: Val, idx: Val, node, sub=False):
@@ -786,7 +745,6 @@ class KernelBuilder:
         if isinstance(base.op, Const) and int(base.op.value) == 0 and not sub:
             return i64
         self.emit(Op.BIN, node, dst=d, args=(base.op, i64), sub="sub" if sub else "add")
-        d.addr_src = base.op
         return d
 
     def e_ArrayRef(self, node):

@@ -21,16 +21,14 @@ reordering), so fences are no-ops; ``__syncwarp`` does not check its mask.
 """
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from . import counters as C
 from .ctypes_ import Scalar, Vector, sizeof
-from .errors import Coord, LaunchError
+from .errors import LaunchError
 from .ir import Const, Op, Reg
 from .ops import BINOPS, CALLS, UNOPS, _fma, cast_value
-from .spaces import GLOBAL_BASE, LOCAL_BASE, SHARED_ALIGN, SHARED_BASE
+from .spaces import GLOBAL_BASE, LOCAL_BASE, SHARED_BASE
 
 RUN, WAIT, DONE = 0, 1, 2
 
@@ -438,7 +436,7 @@ class Machine:
                 elif kind in ("atom", "red"):
                     # Nsight counts an atomic's sectors as, per sector, the most lanes on one
                     # address in it (same-address lanes replay; different words do not)
-                    sec = runs.atomic_sectors() if runs is not None else C.atomic_sectors(mat, act)
+                    sec = (runs if runs is not None else C.Runs(mat, act)).atomic_sectors()
                 if kind != "ld":
                     lo, hi = int(a.min()), int(a.max())
                     alloc = int(np.searchsorted(self.L.alloc_starts, lo, side="right")) - 1

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
 from . import counters as C
-from .errors import CompileError, Coord, LaunchError, SimtError, UsageError
+from .errors import CompileError, SimtError, UsageError
 from .frontend import parse, read_source
 from .ir import KernelIR
 from .launch import MAX_STATIC_SHARED, LaunchConfig
@@ -143,9 +142,10 @@ class Kernel:
         self.ir = ir
         self.name = ir.name
         from .regalloc import compact
-        from .uniformity import analyse, static_spaces
+        from .uniformity import analyse, if_convert, static_spaces
         analyse(ir)
         static_spaces(ir)
+        if_convert(ir)
         compact(ir)
         for pc, ins in enumerate(ir.code):
             ins.pc = pc
@@ -288,16 +288,7 @@ class Launch:
             for blocks in self._batches():
                 m = self.machine = Machine(self)
                 m.setup(blocks)
-                on_step = None
-                if self.progress is not None:
-                    last = [time.perf_counter()]
-
-                    def on_step(p, w, m=m, done=done, nb=len(blocks)):
-                        now = time.perf_counter()
-                        if now - last[0] > 0.1:
-                            last[0] = now
-                            frac = float(np.mean(m.state == 2))
-                            self.progress(done + int(frac * nb), total)
+                on_step = self._progress_hook(m, done, len(blocks), total) if self.progress else None
                 try:
                     m.run(warp_steps=warp_steps, on_step=on_step)
                 finally:
@@ -305,10 +296,19 @@ class Launch:
                 done += len(blocks)
                 if self.progress is not None:
                     self.progress(done, total)
-                if self.sanitizer is not None:
-                    self.sanitizer.end_batch(m)
         self.done = True
         return self.result(time.perf_counter() - t0)
+
+    def _progress_hook(self, m, done: int, nb: int, total: int):
+        """Report progress at most every 0.1 s from inside a batch (by finished warps)."""
+        last = [time.perf_counter()]
+
+        def on_step(p, w):
+            now = time.perf_counter()
+            if now - last[0] > 0.1:
+                last[0] = now
+                self.progress(done + int(float(np.mean(m.state == 2)) * nb), total)
+        return on_step
 
     def _predict(self, metrics: dict) -> float | None:
         if self.gpu is None:

@@ -70,9 +70,6 @@ class Sanitizer:
                 self.g_w = np.full(gw, -1, np.int64)
                 self.g_r = np.full(gw, -1, np.int64)
 
-    def end_batch(self, m):
-        pass
-
     def barrier(self, m, blocks: np.ndarray):
         """A barrier completed in these blocks (batch-local indices): new interval."""
         self.epoch[blocks] += 1
@@ -128,12 +125,10 @@ class Sanitizer:
             if raw.any():
                 self._record("RAW", self.w_pc[x[raw]], pc)
             # readers: remember one, or -2 for several threads
-            rt = self.r_thr[x]
             order = np.argsort(x, kind="stable")
             xs, ts = x[order], t[order]
             new = np.ones(len(xs), bool)
             new[1:] = xs[1:] != xs[:-1]
-            seg = np.cumsum(new) - 1
             tmin = np.minimum.reduceat(ts, np.flatnonzero(new))
             tmax = np.maximum.reduceat(ts, np.flatnonzero(new))
             ux = xs[new]
@@ -142,7 +137,6 @@ class Sanitizer:
             val = np.where(single & ((cur == -1) | (cur == tmin)), tmin, -2)
             self.r_thr[ux] = val
             self.r_pc[ux] = pc
-            del rt, seg
             return
         # store: as if the warps of the step wrote one after another in warp order; the
         # lanes of one warp write at once (each sees the state before the instruction)
@@ -156,7 +150,6 @@ class Sanitizer:
         new_run[1:] |= warp[1:] != warp[:-1]
         run_id = np.cumsum(new_run) - 1
         run_start = np.flatnonzero(new_run)
-        run_last = np.r_[run_start[1:], n] - 1
         first_run = new_x[run_start][run_id]          # element belongs to its word's first warp
         prev_t = ts[np.maximum(run_start[run_id] - 1, 0)]
         pre_w = np.where(first_run, self.w_thr[xs], prev_t)

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import counters as C
-from .ctypes_ import Scalar, Vector, sizeof
+from .ctypes_ import sizeof
 from .errors import SimtError
-from .ir import Op, Reg
+from .ir import Op
 from .machine import DONE, RUN, WAIT, Machine, _mask_bits
 from .spaces import SHARED_BASE
 
@@ -89,8 +89,6 @@ class Stepper:
 
     # -------------------------------------------------------------- batches
     def _next_batch(self) -> bool:
-        if self.m is not None and self.launch.sanitizer is not None:
-            self.launch.sanitizer.end_batch(self.m)
         self.batch_index += 1
         if self.batch_index >= len(self._batches):
             self.done = True

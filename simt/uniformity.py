@@ -133,3 +133,29 @@ def static_spaces(ir: KernelIR) -> None:
             sp = of(ins.args[0])
             if sp:
                 ins.info["space"] = sp
+
+
+_NO_PREDICATION = {Op.IF, Op.ELSE, Op.LOOPINIT, Op.LOOPTEST, Op.BODYINIT, Op.JUMP, Op.KILL,
+                   Op.BAR, Op.SYNCWARP, Op.PRINTF, Op.ASSERT, Op.EXIT, Op.ATOM, Op.CALL}
+PREDICATE_MAX = 16
+
+
+def if_convert(ir: KernelIR) -> None:
+    """nvcc if-converts a short ``if`` with no control flow, atomics or global stores inside:
+    its instructions become predicated, issued by every warp that reaches the branch,
+    active lanes or not.  Mark them (``info["predicated"]``) so the machine issues and
+    counts them as Nsight does.  Needs ``static_spaces`` first."""
+    code = ir.code
+    for p, ins in enumerate(code):
+        if ins.op != Op.IF or not ins.info.get("stmt_if"):
+            continue
+        t = ins.target
+        els = code[t] if t < len(code) and code[t].op == Op.ELSE and code[t].ereg is ins.ereg else None
+        bodies = [(p + 1, t)] + ([(t + 1, els.target)] if els is not None else [])
+        body = [code[k] for a, b in bodies for k in range(a, b)]
+        if not body or any(b - a > PREDICATE_MAX for a, b in bodies) or \
+                any(i.op in _NO_PREDICATION for i in body) or \
+                any(i.op == Op.STORE and i.info.get("space") != "shared" for i in body):
+            continue
+        for i in [ins] + ([els] if els is not None else []) + body:
+            i.info["predicated"] = True
