@@ -14,6 +14,14 @@ __global__ void cal_copy(const float4 *in, float4 *out, int n4) {
         out[i] = in[i];
 }
 
+// one element per thread, one dependent load then a store: DRAM traffic and the blocks'
+// critical paths about equal, so the time says how far the two overlap
+__global__ void cal_stream(const float *in, float *out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = in[i] * 2.0f + 1.0f;
+}
+
 // L2 bandwidth: every block re-reads the same small buffer
 __global__ void cal_l2(const float4 *in, float *out, int n4, int reps) {
     float acc = 0.0f;

@@ -12,6 +12,8 @@ import sys
 
 import numpy as np
 
+from pathlib import Path
+
 from simt import counters as C
 from simt.timing import Profile
 
@@ -62,7 +64,12 @@ def _benches(sms: int):
         ("chase", "cal_chase", 1, 1, 0,
          lambda b: [b.to_device(nxt), b.zeros(1, np.int32), np.int32(2048)]),
         ("barrier", "cal_bar", 1, 1024, 0, lambda b: [b.zeros(1, np.int32), np.int32(2048)]),
+        ("stream", "cal_stream", n4 // 256, 256, 0,
+         lambda b: [b.to_device(np.ones(n4, np.float32)), b.zeros(n4, np.float32), np.int32(n4)]),
     ]
+
+
+STREAM_GRID = (1 << 24) // 256        # the "stream" launch above
 
 
 def _clock_ghz() -> float:
@@ -78,8 +85,9 @@ def _clock_ghz() -> float:
     return 1.98
 
 
-def measure_gpu(repeat: int = 20) -> tuple[dict, dict]:
-    """Median milliseconds of every microbenchmark on the present GPU, and device info."""
+def measure_gpu(repeat: int = 20, only=None) -> tuple[dict, dict]:
+    """Median milliseconds of every microbenchmark on the present GPU (those named in
+    ``only``, if given), and device info."""
     from kernels_cuda import cupy_backend as cb
     info = cb.device_info()
     sms = info["sm_count"] = int(info.get("sms") or 132)
@@ -87,6 +95,8 @@ def measure_gpu(repeat: int = 20) -> tuple[dict, dict]:
     out = {}
     be = cb.CupyBackend(timed=True, warmup=3, repeat=repeat)
     for key, kern, grid, block, shared, args in _benches(sms):
+        if only is not None and key not in only:
+            continue
         be.launch(SRC, kern, grid, block, args(be), shared)
         out[key] = be.launches[-1].ms
     info["copy_bandwidth_gbs"] = cb.copy_bandwidth() / 1e9
@@ -121,7 +131,7 @@ def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
     satom_steps = c["satom_conflict"]["simt__atomic_shared_serialized_steps.sum"]
     waves = c["shared_conflict"][C.WAVES_LD] + c["shared_conflict"][C.WAVES_ST]
     block_waves = 64                  # the "blocks" grid is 64 waves of 8 blocks per SM
-    return Profile(
+    prof = Profile(
         name=name, device=str(info.get("name", name)), sm_count=sms, clock_ghz=clock,
         launch_us=round(launch, 3),
         dram_gbs=round(copy_bytes / busy("copy") / 1e3, 1),
@@ -142,6 +152,33 @@ def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
         shared_waves_per_us_sm=round(waves / busy("shared_conflict") / sms, 2),
         measured={"times_ms": times_ms, "device": info},
     )
+    if "stream" in us:
+        prof.combine_p = solve_combine_p(prof, c["stream"], busy("stream"))
+    return prof
+
+
+def solve_combine_p(prof: Profile, stream_metrics: dict, busy_us: float) -> float:
+    """The p-norm exponent that makes the stream microbenchmark's components add up to
+    its measured busy time (bisection; the norm falls as p grows)."""
+    from simt.timing import predict
+    prof.combine_p = 0.0
+    comp = list(predict(stream_metrics, STREAM_GRID, 256, 0, prof).components_us.values())
+    top = max(comp)
+
+    def norm(p):
+        return top * sum((v / top) ** p for v in comp) ** (1.0 / p)
+    lo, hi = 1.0, 32.0
+    if busy_us >= norm(lo):
+        return lo
+    if busy_us <= norm(hi):
+        return 0.0                    # no measurable interference: the largest alone
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        if norm(mid) > busy_us:
+            lo = mid
+        else:
+            hi = mid
+    return round((lo + hi) / 2, 3)
 
 
 def main(argv=None) -> int:
@@ -150,7 +187,20 @@ def main(argv=None) -> int:
     ap.add_argument("--name", default=None, help="profile name (default: from the device name)")
     ap.add_argument("--out", default=None, help="write the profile JSON here")
     ap.add_argument("--repeat", type=int, default=20)
+    ap.add_argument("--update", default=None, metavar="PROFILE",
+                    help="keep this profile's recorded times, measure only the microbenchmarks "
+                         "it lacks (or those named in --only), and derive the profile again")
+    ap.add_argument("--only", default=None, help="comma-separated microbenchmarks to (re)measure")
+    ap.add_argument("--derive", default=None, metavar="PROFILE",
+                    help="no GPU: derive the profile again from its recorded times")
     a = ap.parse_args(argv)
+    if a.derive:
+        old = _load_recorded(a.derive)
+        if old is None:
+            return 2
+        times, info = old
+        return _write(a, derive(a.name or Path(a.derive).stem, times,
+                                count_emulator(int(info["sm_count"])), info))
     if not a.real:
         print("simt calibrate: measuring needs a GPU; pass --real on a machine with one", file=sys.stderr)
         return 2
@@ -159,11 +209,44 @@ def main(argv=None) -> int:
     if not ok:
         print(f"simt calibrate: no usable GPU: {why}", file=sys.stderr)
         return 2
-    times, info = measure_gpu(a.repeat)
+    only = set(a.only.split(",")) if a.only else None
+    known = {b[0] for b in _benches(132)}
+    if only and not only <= known:
+        print(f"simt calibrate: unknown microbenchmark(s) {', '.join(sorted(only - known))} "
+              f"(known: {', '.join(sorted(known))})", file=sys.stderr)
+        return 2
+    if a.update:
+        old = _load_recorded(a.update)
+        if old is None:
+            return 2
+        times, info = old
+        todo = only if only is not None else known - set(times)
+        new, new_info = measure_gpu(a.repeat, only=todo)
+        if new_info.get("name") != info.get("name"):
+            print(f"simt calibrate: {a.update} was measured on {info.get('name')}, this is "
+                  f"{new_info.get('name')}", file=sys.stderr)
+            return 2
+        times = {**times, **new}
+    else:
+        times, info = measure_gpu(a.repeat, only=only)
     sms = int(info["sm_count"])
     counts = count_emulator(sms)
-    name = a.name or "".join(ch for ch in str(info.get("name", "gpu")).lower().split()[-1] if ch.isalnum())
-    prof = derive(name, times, counts, info)
+    name = a.name or (Path(a.update).stem if a.update else
+                      "".join(ch for ch in str(info.get("name", "gpu")).lower().split()[-1] if ch.isalnum()))
+    return _write(a, derive(name, times, counts, info))
+
+
+def _load_recorded(path):
+    import json
+    try:
+        data = json.loads(Path(path).read_text())
+        return dict(data["measured"]["times_ms"]), dict(data["measured"]["device"])
+    except (OSError, ValueError, KeyError, TypeError) as ex:
+        print(f"simt calibrate: {path}: not a profile with recorded times ({ex})", file=sys.stderr)
+        return None
+
+
+def _write(a, prof: Profile) -> int:
     text = prof.to_json()
     if a.out:
         with open(a.out, "w") as f:

@@ -33,15 +33,37 @@ def sizes_for(entry) -> list[int]:
     return [entry.default_n] + ([big] if big > entry.default_n else [])
 
 
-def measure(ids=None, repeat: int = 10, sizes=None) -> dict:
+def _entries(probes: bool):
+    if probes:
+        from kernels_cuda import timing_probes
+        return timing_probes.entries()
     from kernels_cuda import catalog
+    return catalog.entries()
+
+
+def _entry(eid: str):
+    from kernels_cuda import catalog, timing_probes
+    if eid.startswith("probe/"):
+        return timing_probes.get(eid)
+    return catalog.get(eid)
+
+
+def _sizes(e) -> list[int]:
+    return list(e.sizes) if hasattr(e, "sizes") else sizes_for(e)
+
+
+def _block_threads(block) -> int:
+    return int(np.prod(block)) if isinstance(block, (tuple, list)) else int(block)
+
+
+def measure(ids=None, repeat: int = 10, sizes=None, probes: bool = False) -> dict:
     from kernels_cuda import cupy_backend as cb
     info = cb.device_info()
     res = {"device": info, "entries": {}}
-    for e in catalog.entries():
+    for e in _entries(probes):
         if ids and e.id not in ids and e.family not in ids:
             continue
-        for n in (sizes or sizes_for(e)):
+        for n in (sizes or _sizes(e)):
             t0 = time.perf_counter()
             try:
                 inp = e.inputs(n=n, seed=0)
@@ -60,20 +82,20 @@ def emulate(entry, n: int):
     """Per-launch LaunchResults of the entry's driver in the emulator (sampled grids)."""
     from kernels_cuda.backend import EmulatorBackend
     inp = entry.inputs(n=n, seed=0)
-    sample = max(1, SAMPLE_THREADS // max(32, entry.block)) if n > (1 << 18) else None
+    big = n > (1 << 18) or hasattr(entry, "sizes")
+    sample = max(1, SAMPLE_THREADS // max(32, _block_threads(entry.block))) if big else None
     be = EmulatorBackend(seed=0, policy="lockstep", sanitize=False, sample_blocks=sample)
     entry.run(be, inp)
     return be.launches
 
 
 def predict_table(measured: dict, gpu: str) -> dict:
-    from kernels_cuda import catalog
     from simt import timing
     prof = timing.load_profile(gpu)
     rows = []
     for eid, by_n in measured["entries"].items():
         try:
-            e = catalog.get(eid)
+            e = _entry(eid)
         except Exception:
             continue
         for n, rec in by_n.items():
@@ -156,6 +178,8 @@ def main(argv=None) -> int:
     m.add_argument("ids", nargs="*")
     m.add_argument("--out", required=True)
     m.add_argument("--repeat", type=int, default=10)
+    m.add_argument("--probes", action="store_true",
+                   help="time the kernels outside the catalog (kernels_cuda/timing_probes.py)")
     p = sub.add_parser("predict")
     p.add_argument("measured")
     p.add_argument("--gpu", required=True)
@@ -164,7 +188,7 @@ def main(argv=None) -> int:
     p.add_argument("--command", default="")
     a = ap.parse_args(argv)
     if a.cmd == "measure":
-        res = measure(a.ids, a.repeat)
+        res = measure(a.ids, a.repeat, probes=a.probes)
         with open(a.out, "w") as f:
             json.dump(res, f, indent=1, default=float)
         return 0

@@ -516,7 +516,9 @@ def _warp_matrix(a: np.ndarray, g: np.ndarray):
     return mat, act, warps
 
 
-_NO_STALL = {Op.IF, Op.ELSE, Op.LOOPTEST, Op.JUMP, Op.LOOPINIT, Op.BODYINIT, Op.KILL}
+# a branch (or an if-converted body's predicate) waits for its condition like any other
+# instruction; the rest of the structural ops read nothing the scoreboard tracks
+_NO_STALL = {Op.ELSE, Op.JUMP, Op.LOOPINIT, Op.BODYINIT, Op.KILL}
 _DATAFLOW = {Op.BIN, Op.UN, Op.CAST, Op.MOV, Op.SELECT, Op.FMA}
 
 

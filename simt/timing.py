@@ -5,8 +5,11 @@ and a rate measured on the GPU by ``simt calibrate --real`` (microbenchmarks in
 ``kernels_cuda/calibrate.cu``; rates are in the emulator's own units, so the IR-versus-
 SASS difference is calibrated away):
 
-    t = launch + max(dram, l2, issue, shared, shared_atomics, global_atomics, contention,
-                     latency) + overlap * (sum of the others)
+    t = launch + (dram^p + l2^p + issue^p + shared^p + shared_atomics^p + global_atomics^p
+                  + contention^p + latency^p)^(1/p)
+
+    (a p-norm: the largest component dominates, the others add less and less as p grows;
+    p is measured, see ``combine``)
 
     dram            distinct 32-byte sectors touched x 32 B / DRAM bandwidth
     l2              all global sectors x 32 B / L2 bandwidth (re-reads hit L2)
@@ -64,6 +67,7 @@ class Profile:
     atom_sector_req_us: float = 0.0  # one warp atomic request to a contended sector
     l2_transaction_us: float = 0.0   # one store/atomic transaction in a busy L2 slice
     overlap: float = 0.0         # fraction of the non-dominant components that adds up
+    combine_p: float = 0.0       # components combine as a p-norm (0: the largest alone)
     max_threads_sm: int = 2048
     max_blocks_sm: int = 32
     shared_per_sm: int = 228 * 1024
@@ -144,10 +148,22 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
                             + g("simt__barriers.max", 0) * prof.barrier_us),
     }
     bound = max(comp, key=comp.get)
-    rest = sum(comp.values()) - comp[bound]
-    total_us = prof.launch_us + comp[bound] + prof.overlap * rest
+    total_us = prof.launch_us + combine(comp, prof)
     return Prediction(ms=total_us / 1e3, components_us={k: round(v, 3) for k, v in comp.items()},
                       bound=bound, occupancy_blocks_per_sm=bps, waves=waves)
+
+
+def combine(comp: dict, prof: Profile) -> float:
+    """The busy time from the components: a p-norm, since resources overlap imperfectly
+    (a memory-bound kernel's loads also wait longer in a loaded memory system); ``p`` is
+    measured on ``cal_stream``, where DRAM traffic and critical paths are about equal.
+    Without it, the largest component plus ``overlap`` times the others."""
+    vals = list(comp.values())
+    top = max(vals)
+    if prof.combine_p > 0 and top > 0:
+        p = prof.combine_p
+        return top * sum((v / top) ** p for v in vals) ** (1.0 / p)
+    return top + prof.overlap * (sum(vals) - top)
 
 
 def predict_result(res, prof: Profile, shared_bytes: int | None = None) -> Prediction:

@@ -440,3 +440,18 @@ def test_type_error_in_users_kernel_names_file_line_col(simt, tmp_path):
     bad.write_text('extern "C" __global__ void k(int *a) {\n  a[0] = missing;\n}\n')
     rc, out, err = simt("run", str(bad), "--grid", "1", "--block", "32", "--arg", "int32[4]=zeros")
     _user_error(rc, out, err, f"{bad}:2:10: error: identifier \"missing\" is undefined")
+
+
+def test_calibrate_derive_rebuilds_a_profile_without_a_gpu(tmp_path):
+    out = tmp_path / "h100.json"
+    r = subprocess.run([sys.executable, "-m", "tui.cli", "calibrate", "--derive",
+                        "simt/profiles/h100.json", "--out", str(out)],
+                       cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(out.read_text()) == json.loads((ROOT / "simt/profiles/h100.json").read_text())
+    bad = subprocess.run([sys.executable, "-m", "tui.cli", "calibrate", "--derive", "nope.json"],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert bad.returncode == 2 and "nope.json" in bad.stderr and "Traceback" not in bad.stderr
+    nogpu = subprocess.run([sys.executable, "-m", "tui.cli", "calibrate"],
+                           cwd=ROOT, capture_output=True, text=True)
+    assert nogpu.returncode == 2 and "--real" in nogpu.stderr

@@ -26,6 +26,72 @@ def test_committed_table_is_what_the_model_predicts(gpu):
     assert within >= 65, f"only {within} of {len(rows)} predictions within 1.5x"
 
 
+@pytest.mark.parametrize("gpu", ["h100", "h200"])
+def test_committed_probe_table_is_what_the_model_predicts(gpu):
+    """Kernels outside the catalog (kernels_cuda/timing_probes.py), measured on the GPU:
+    the committed predictions follow from their counters, and none has drifted."""
+    from kernels_cuda import timing_probes
+    tab = json.loads((RESULTS / f"timing_probes_{gpu}.json").read_text())
+    prof = timing.load_profile(gpu)
+    rows = [r for r in tab["rows"] if "error" not in r]
+    assert {r["id"] for r in rows} == {p.id for p in timing_probes.entries()}
+    for r in rows:
+        total = sum(timing.predict(l["metrics"], l["grid_blocks"], l["threads_per_block"],
+                                   l["shared_bytes"], prof).ms for l in r["launches"])
+        assert total == pytest.approx(r["predicted_ms"], rel=1e-9), r["id"]
+
+
+def test_profiles_are_derived_from_their_recorded_times():
+    """``simt calibrate --derive`` rebuilds each committed profile from the microbenchmark
+    times it recorded: no parameter was edited by hand."""
+    from kernels_cuda import calibrate
+    for gpu in ("h100", "h200"):
+        path = Path(timing.__file__).parent / "profiles" / f"{gpu}.json"
+        committed = json.loads(path.read_text())
+        times, info = calibrate._load_recorded(path)
+        again = json.loads(calibrate.derive(gpu, times, calibrate.count_emulator(int(info["sm_count"])),
+                                            info).to_json())
+        assert again == committed, gpu
+        assert committed["combine_p"] >= 1.0      # measured on cal_stream
+
+
+def test_combine_is_a_p_norm_between_sum_and_max():
+    prof = timing.load_profile("h100")
+    comp = {"dram": 40.0, "latency": 30.0, "issue": 0.0}
+    prof.combine_p = 1.0
+    assert timing.combine(comp, prof) == pytest.approx(70.0)
+    prof.combine_p = 2.0
+    assert timing.combine(comp, prof) == pytest.approx(50.0)
+    prof.combine_p = 0.0
+    assert timing.combine(comp, prof) == pytest.approx(40.0)
+
+
+def test_branch_on_a_loaded_value_waits_for_the_load():
+    """A branch (or a predicated body) cannot issue before its condition is known: a load
+    guarded by a loaded value starts one memory latency later."""
+    src = """
+    extern "C" __global__ void guarded(const int *t, const int *v, int *out) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (t[i] == 1) out[i] = v[i] + 1;
+    }
+    extern "C" __global__ void unguarded(const int *t, const int *v, int *out) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        out[i] = t[i] + v[i];
+    }"""
+    from simt.machine import LAT
+    mod = simt.Module.from_source(src, "guard.cu")
+    cyc = {}
+    for k in ("guarded", "unguarded"):
+        dev = simt.Device()
+        args = [dev.to_device(np.ones(32, np.int32)), dev.to_device(np.ones(32, np.int32)),
+                dev.zeros(32, np.int32)]
+        res = mod.get_function(k).launch(dev, simt.LaunchConfig.of(grid=1, block=32), args,
+                                         sanitize=False)
+        cyc[k] = res.metrics["simt__block_cycles.max"]
+    lat = LAT["global"]
+    assert cyc["guarded"] >= 2 * lat > cyc["unguarded"] >= lat
+
+
 def test_profiles_load_and_unknown_names_fail_clearly():
     p = timing.load_profile("h100")
     assert p.sm_count == 132 and 2500 < p.dram_gbs < 3500 and "H100" in p.device

@@ -181,6 +181,13 @@ def _parser() -> argparse.ArgumentParser:
     calp.add_argument("--name", default=None)
     calp.add_argument("--out", default=None)
     calp.add_argument("--repeat", type=_positive_int, default=20)
+    calp.add_argument("--update", default=None, metavar="PROFILE",
+                      help="keep PROFILE's recorded times; measure only the microbenchmarks it "
+                           "lacks (or --only), then derive it again")
+    calp.add_argument("--only", default=None, metavar="NAMES",
+                      help="comma-separated microbenchmarks to measure")
+    calp.add_argument("--derive", default=None, metavar="PROFILE",
+                      help="no GPU needed: derive PROFILE again from its recorded times")
     calp.set_defaults(func=cmd_calibrate)
 
     bp = sub.add_parser("bench", help="time catalog kernels on the GPU (needs CuPy)",
@@ -909,15 +916,24 @@ def _run_file_real(args, path, name, cfg, params, specs, values, outs, t0) -> in
 
 
 def cmd_calibrate(args) -> int:
-    if not args.real:
-        raise _usage("calibrate measures on a GPU: pass --real on a machine with one")
-    _cupy_backend()  # "no usable GPU: <reason>" without a GPU
     from kernels_cuda import calibrate
-    argv = ["--real", "--repeat", str(args.repeat)]
-    if args.name:
-        argv += ["--name", args.name]
-    if args.out:
-        argv += ["--out", args.out]
+    opts = [("--name", args.name), ("--out", args.out)]
+    if args.derive:
+        if not Path(args.derive).is_file():
+            raise _usage(f"--derive {args.derive}: no such profile file")
+        argv = ["--derive", args.derive]
+    else:
+        if not args.real:
+            raise _usage("calibrate measures on a GPU: pass --real on a machine with one "
+                         "(or --derive PROFILE to re-derive a recorded one)")
+        if args.update and not Path(args.update).is_file():
+            raise _usage(f"--update {args.update}: no such profile file")
+        _cupy_backend()  # "no usable GPU: <reason>" without a GPU
+        argv = ["--real", "--repeat", str(args.repeat)]
+        opts += [("--update", args.update), ("--only", args.only)]
+    for flag, val in opts:
+        if val:
+            argv += [flag, val]
     return calibrate.main(argv)
 
 

@@ -1,0 +1,118 @@
+"""Kernels outside the catalog, at large sizes, for checking the timing model.
+
+The catalog's entries are what the timing model was built against; these launches are
+not.  They reuse ``probes.cu`` (written for the counter cross-check) at sizes where the
+GPU is busy for tens of microseconds or more: transposes (naive, tiled, padded), strided
+and scattered loads, a stencil, a shuffle reduction, shared and global atomics,
+divergence.  ``python -m kernels_cuda.timing_check measure --probes`` times them on the
+GPU and ``predict`` puts the model's figure beside each, as for catalog entries.
+
+Each probe quacks like a catalog entry for ``timing_check``: ``id``, ``family``,
+``sizes``, ``block``, ``inputs(n, seed)`` and ``run(backend, inputs)``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+SOURCE = "probes.cu"
+TILE, ROWS, STENCIL_BLOCK = 32, 8, 128       # as #defined in probes.cu
+
+
+@dataclass(frozen=True)
+class TimingProbe:
+    id: str
+    family: str
+    kernel: str
+    n: int
+    block: int | tuple
+    grid: Callable[[int], int | tuple]
+    args: Callable[[int, np.random.Generator], list]
+    note: str = ""
+
+    @property
+    def sizes(self) -> list[int]:
+        return [self.n]
+
+    @property
+    def default_n(self) -> int:
+        return self.n
+
+    def inputs(self, n: int | None = None, seed: int = 0) -> dict:
+        n = int(n or self.n)
+        host = self.args(n, np.random.default_rng(seed))
+        return {f"arg{k}": a for k, a in enumerate(host)}
+
+    def run(self, backend, inp: dict) -> dict:
+        host = list(inp.values())
+        n = self.n
+        dev = [backend.to_device(a) if isinstance(a, np.ndarray) and a.ndim > 0 else a for a in host]
+        backend.launch(SOURCE, self.kernel, self.grid(n), self.block, dev, 0)
+        return {}
+
+
+def _f32(n, rng):
+    return rng.standard_normal(int(n)).astype(np.float32)
+
+
+def _i32(n):
+    return np.int32(n)
+
+
+N = 1 << 24
+NT = 4096                      # transposes: 4096 x 4096 floats
+
+
+def _transpose(kind):
+    return TimingProbe(
+        id=f"probe/transpose-{kind}", family="probe-transpose", kernel=f"transpose_{kind}",
+        n=NT, block=(TILE, ROWS), grid=lambda n: (n // TILE, n // TILE),
+        args=lambda n, rng: [_f32(n * n, rng), np.zeros(n * n, np.float32), _i32(n)])
+
+
+def _strided(stride):
+    n = 1 << 22
+    return TimingProbe(
+        id=f"probe/load-stride{stride}", family="probe-stride", kernel="global_ld_f32",
+        n=n, block=256, grid=lambda n: n // 256,
+        args=lambda n, rng: [_f32(n * stride, rng), np.zeros(n, np.float32), np.int32(stride)])
+
+
+PROBES = [
+    _transpose("naive"), _transpose("tiled"), _transpose("padded"),
+    _strided(1), _strided(4), _strided(16),
+    TimingProbe("probe/gather", "probe-gather", "global_gather", N, 256, lambda n: -(-n // 256),
+                lambda n, rng: [_f32(n, rng), rng.integers(0, n, n).astype(np.int32),
+                                np.zeros(n, np.float32), _i32(n)]),
+    TimingProbe("probe/char-copy-off1", "probe-bytes", "char_copy", N, 256, lambda n: -(-n // 256),
+                lambda n, rng: [rng.integers(0, 127, n + 64).astype(np.int8), np.zeros(n, np.int8),
+                                np.int32(1), _i32(n)]),
+    TimingProbe("probe/stencil1d", "probe-stencil", "stencil1d", N, STENCIL_BLOCK,
+                lambda n: n // STENCIL_BLOCK,
+                lambda n, rng: [_f32(n, rng), np.zeros(n, np.float32), _i32(n)]),
+    TimingProbe("probe/shuffle-reduce", "probe-reduce", "warp_shuffle_reduce", N, 256,
+                lambda n: n // 256,
+                lambda n, rng: [_f32(n, rng), np.zeros(n // 256, np.float32), _i32(n)]),
+    TimingProbe("probe/shared-atomics", "probe-atomics", "atomic_shared", N, 256, lambda n: n // 256,
+                lambda n, rng: [rng.integers(0, 1 << 20, n).astype(np.int32), np.zeros(32, np.int32),
+                                _i32(n)]),
+    TimingProbe("probe/global-atomics-4", "probe-atomics", "atomic_red4", N, 256, lambda n: n // 256,
+                lambda n, rng: [np.zeros(4, np.int32)]),
+    TimingProbe("probe/divergent-branch", "probe-divergence", "divergent_branch", N, 256,
+                lambda n: n // 256,
+                lambda n, rng: [rng.integers(0, 100, n).astype(np.int32), np.zeros(n, np.int32), _i32(n)]),
+    TimingProbe("probe/divergent-loop", "probe-divergence", "divergent_loop", N, 256,
+                lambda n: n // 256,
+                lambda n, rng: [rng.integers(0, 100, n).astype(np.int32), np.zeros(n, np.int32), _i32(n)]),
+]
+_BY_ID = {p.id: p for p in PROBES}
+
+
+def entries() -> list[TimingProbe]:
+    return list(PROBES)
+
+
+def get(pid: str) -> TimingProbe:
+    return _BY_ID[pid]
