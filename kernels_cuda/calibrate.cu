@@ -22,6 +22,21 @@ __global__ void cal_stream(const float *in, float *out, int n) {
         out[i] = in[i] * 2.0f + 1.0f;
 }
 
+// L2 transactions: a random gather from (or scatter into) a table that stays in L2, so
+// every lane's access is its own 128-byte line (one L2 transaction per lane, no DRAM
+// behind the table)
+__global__ void cal_gather(const float *table, const int *idx, float *out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = table[idx[i]];
+}
+
+__global__ void cal_scatter(float *table, const int *idx, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        table[idx[i]] = (float)i;
+}
+
 // L2 bandwidth: every block re-reads the same small buffer
 __global__ void cal_l2(const float4 *in, float *out, int n4, int reps) {
     float acc = 0.0f;

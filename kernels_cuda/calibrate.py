@@ -64,6 +64,13 @@ def _benches(sms: int):
         ("chase", "cal_chase", 1, 1, 0,
          lambda b: [b.to_device(nxt), b.zeros(1, np.int32), np.int32(2048)]),
         ("barrier", "cal_bar", 1, 1024, 0, lambda b: [b.zeros(1, np.int32), np.int32(2048)]),
+        ("gather", "cal_gather", n4 // 256, 256, 0,
+         lambda b: [b.to_device(np.ones(1 << 20, np.float32)),
+                    b.to_device(rng.integers(0, 1 << 20, n4).astype(np.int32)),
+                    b.zeros(n4, np.float32), np.int32(n4)]),
+        ("scatter", "cal_scatter", n4 // 256, 256, 0,
+         lambda b: [b.zeros(1 << 20, np.float32),
+                    b.to_device(rng.integers(0, 1 << 20, n4).astype(np.int32)), np.int32(n4)]),
         ("stream", "cal_stream", n4 // 256, 256, 0,
          lambda b: [b.to_device(np.ones(n4, np.float32)), b.zeros(n4, np.float32), np.int32(n4)]),
     ]
@@ -152,6 +159,10 @@ def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
         shared_waves_per_us_sm=round(waves / busy("shared_conflict") / sms, 2),
         measured={"times_ms": times_ms, "device": info},
     )
+    for key, field in (("gather", "ld"), ("scatter", "st")):
+        if key in us:   # the table stays in L2: the line transactions are the whole cost
+            setattr(prof, f"l2_{field}_lines_per_cycle_sm", round(
+                c[key][f"simt__l2_lines_{field}.sum"] / (busy(key) * clock * 1e3 * sms), 5))
     if "stream" in us:
         prof.combine_p = solve_combine_p(prof, c["stream"], busy("stream"))
     return prof

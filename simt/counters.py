@@ -82,6 +82,17 @@ def sorted_sectors(addr2d: np.ndarray, act2d: np.ndarray, size: int):
     return k, new
 
 
+def _lines(sectors: np.ndarray, rows: np.ndarray) -> int:
+    """Distinct 128-byte lines per warp request (sectors sorted within each row): a
+    request reaches L2 as one transaction per line it touches."""
+    if not len(sectors):
+        return 0
+    line = sectors // 4
+    new = np.ones(len(line), bool)
+    new[1:] = (line[1:] != line[:-1]) | (rows[1:] != rows[:-1])
+    return int(new.sum())
+
+
 class Runs:
     """The active lanes of each warp row grouped by address: one sort serves every atomic
     counter (Nsight's sectors, serialization, the busiest addresses, sectors touched)."""
@@ -185,6 +196,9 @@ class Counters:
         self.touched: np.ndarray | None = None              # global sectors read (DRAM footprint)
         self.written: np.ndarray | None = None              # global sectors written back
         self.regions: dict[int, list] = {}                  # allocation -> [L2 transactions, lo, hi]
+        self.l2_lines: dict[str, int] = defaultdict(int)    # kind -> 128-byte lines per request, summed
+        self.l1_prev: dict[int, np.ndarray] = {}            # load pc -> each lane's last line there
+        self.n_warps_total = n_warps_total
         self.sector_reqs: np.ndarray | None = None          # warp requests per global sector
         self.sector_bmin: np.ndarray | None = None          # first / last block requesting it
         self.sector_bmax: np.ndarray | None = None
@@ -205,7 +219,7 @@ class Counters:
         np.add.at(arr, gw, values)
 
     def global_access(self, mat: np.ndarray, act: np.ndarray, size: int, row_blocks: np.ndarray,
-                      runs: "Runs | None" = None, kind: str = "ld"):
+                      runs: "Runs | None" = None, kind: str = "ld", gwarps=None, pc: int | None = None):
         """One warp instruction's global access: returns the distinct sectors per warp row and
         records the DRAM footprint and the warp requests per sector (contention at L2)."""
         from .spaces import GLOBAL_BASE
@@ -219,6 +233,10 @@ class Counters:
                 s = (fs[:, None] + np.arange(q)).ravel()
                 per_row = np.full(mat.shape[0], q, np.int64)
                 rb = np.repeat(row_blocks, q)
+                if kind == "ld" and gwarps is not None:
+                    self.l2_lines[kind] += self._l1_missed_lines(mat, act, gwarps, pc)
+                else:
+                    self.l2_lines[kind] += int((ls // 4 - fs // 4 + 1).sum())
                 runs = None
                 mat = None
         if mat is None:
@@ -228,11 +246,16 @@ class Counters:
             s = s - GLOBAL_BASE // 32
             per_row = np.bincount(rows, minlength=runs.nw)
             rb = row_blocks[rows]
+            self.l2_lines[kind] += _lines(s, rows)
         else:
             k, new = sorted_sectors(mat - GLOBAL_BASE, act, size)
             per_row = new.sum(axis=1)
             s = k[new]                      # row-major, so blocks ascend along s
             rb = np.broadcast_to(row_blocks[:, None], k.shape)[new]
+            if kind == "ld" and gwarps is not None:
+                self.l2_lines[kind] += self._l1_missed_lines(mat, act, gwarps, pc)
+            else:
+                self.l2_lines[kind] += _lines(s, np.nonzero(new)[0])
         if self.sector_reqs is not None and len(s):
             if kind != "st":                # loads and atomics read the sector from DRAM
                 self.touched[s] = True
@@ -259,6 +282,31 @@ class Counters:
             self.sector_bmin[idx] = np.minimum(self.sector_bmin[idx], first)
             self.sector_bmax[idx] = np.maximum(self.sector_bmax[idx], last)
         return per_row
+
+    def _l1_missed_lines(self, mat, act, gwarps, pc) -> int:
+        """Lines a scattered load request sends to L2.  L1 keeps what a lane loaded on the
+        previous trip through this load (the next element of its CSR row, say), so a line
+        one of the request's lanes held there is a hit.  Limitations: no capacity, and
+        nothing is shared between warps or between different loads."""
+        from .spaces import GLOBAL_BASE
+        line = (mat - GLOBAL_BASE) // 128
+        prev = self.l1_prev.get(pc)
+        if prev is None:
+            prev = self.l1_prev[pc] = np.full((self.n_warps_total, 32), -1, np.int64)
+        pl = prev[gwarps]
+        hit = act & (pl == line)
+        prev[gwarps] = np.where(act, line, pl)
+        big = np.iinfo(np.int64).max
+        if hit.any():
+            held = np.where(hit, line, -2)
+            covered = (line[:, :, None] == held[:, None, :]).any(axis=2)
+            miss = act & ~covered
+        else:
+            miss = act
+        k = np.sort(np.where(miss, line, big), axis=1)
+        new = np.ones(k.shape, bool)
+        new[:, 1:] = k[:, 1:] != k[:, :-1]
+        return int(np.count_nonzero(new & (k != big)))
 
     def l2_transactions(self, alloc: int, trans: int, lo: int, hi: int):
         """Stores and atomics reach L2 as transactions; those aimed at a small region
@@ -328,6 +376,11 @@ class Counters:
             # update or an atomic read-modify-write moves its bytes twice)
             n = np.count_nonzero(self.touched) + np.count_nonzero(self.written)
             out["simt__dram_footprint_sectors.sum"] = int(round(n * scale))
+            # DRAM reads 64 bytes at a time: a sector read alone costs its neighbour too
+            t = self.touched
+            pairs = np.count_nonzero(t[0:len(t) - 1:2] | t[1::2]) + (len(t) % 2 and bool(t[-1]))
+            out["simt__dram_read_chunks64.sum"] = int(round(pairs * scale))
+            out["simt__dram_written_sectors.sum"] = int(round(np.count_nonzero(self.written) * scale))
         # the busiest address: lanes from the sampled blocks, extrapolated by the share of
         # blocks that hit it (a histogram bin: all of them; a per-block counter: one)
         hot_lanes = 0
@@ -353,6 +406,8 @@ class Counters:
             best = max(best, trans * scale / slices)
         out["simt__l2_slice_transactions.max"] = int(round(best))
         out["simt__shared_atomic_hot_address_lanes.max"] = int(round(self.shared_hot_max))
+        for kind in ("ld", "st"):
+            out[f"simt__l2_lines_{kind}.sum"] = int(round(self.l2_lines.get(kind, 0) * scale))
         out["simt__warp_inst.max"] = int(self.warp_inst.max()) if len(self.warp_inst) else 0
         if self.finish.any():
             nb = max(1, self.run_blocks)

@@ -426,7 +426,8 @@ class Machine:
                 cnt.add(p, C.CONFL_LD if ld else C.CONFL_ST, tw - ti)
                 cnt.add_warp(C.CONFL_LD if ld else C.CONFL_ST, gwarps, waves - ideal)
             else:
-                sec = cnt.global_access(mat, act, size, self.b.blocks[self.wblk[warps]], runs, kind)
+                sec = cnt.global_access(mat, act, size, self.b.blocks[self.wblk[warps]], runs, kind,
+                                        gwarps=gwarps, pc=p)
                 req, sct = {"ld": (C.REQ_LD, C.SECT_LD), "st": (C.REQ_ST, C.SECT_ST),
                             "atom": (C.REQ_ATOM, C.SECT_ATOM), "red": (C.REQ_RED, C.SECT_RED)}[kind]
                 cnt.add(p, req, nw)

@@ -11,8 +11,11 @@ SASS difference is calibrated away):
     (a p-norm: the largest component dominates, the others add less and less as p grows;
     p is measured, see ``combine``)
 
-    dram            distinct 32-byte sectors touched x 32 B / DRAM bandwidth
+    dram            (distinct 64-byte chunks read x 64 B + distinct 32-byte sectors written
+                    x 32 B) / DRAM bandwidth
     l2              all global sectors x 32 B / L2 bandwidth (re-reads hit L2)
+    l2_lines        128-byte lines per load / store request, summed / (active SMs x the
+                    lines per cycle a scattered load / store reaches)
     issue           warp instructions / (active SMs x IR instructions per cycle x clock)
     shared          shared wavefronts / (active SMs x wavefronts per second)
     shared_atomics  serialized shared-atomic steps / (active SMs x steps per second)
@@ -68,6 +71,8 @@ class Profile:
     l2_transaction_us: float = 0.0   # one store/atomic transaction in a busy L2 slice
     overlap: float = 0.0         # fraction of the non-dominant components that adds up
     combine_p: float = 0.0       # components combine as a p-norm (0: the largest alone)
+    l2_ld_lines_per_cycle_sm: float = 0.0  # scattered loads: 128-byte-line transactions per cycle per SM
+    l2_st_lines_per_cycle_sm: float = 0.0  # scattered stores, the same
     max_threads_sm: int = 2048
     max_blocks_sm: int = 32
     shared_per_sm: int = 228 * 1024
@@ -126,9 +131,16 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
     clock_per_us = prof.clock_ghz * 1e3
     sectors = sum(g(k, 0) for k in (C.SECT_LD, C.SECT_ST, C.SECT_ATOM, C.SECT_RED))
     footprint = g("simt__dram_footprint_sectors.sum", sectors)
+    if "simt__dram_read_chunks64.sum" in metrics:   # DRAM reads 64 bytes at a time
+        footprint = 2 * g("simt__dram_read_chunks64.sum") + g("simt__dram_written_sectors.sum", 0)
     comp = {
         "dram": footprint * 32 / (prof.dram_gbs * 1e3),
         "l2": sectors * 32 / (prof.l2_gbs * 1e3),
+        # a request reaches L2 as one transaction per 128-byte line it touches: a gather
+        # or a column-wise store sends one per lane
+        "l2_lines": (_rate(g("simt__l2_lines_ld.sum", 0), prof.l2_ld_lines_per_cycle_sm)
+                     + _rate(g("simt__l2_lines_st.sum", 0), prof.l2_st_lines_per_cycle_sm))
+                    / (active * clock_per_us),
         "issue": g(C.INST, 0) / (active * prof.issue_ipc * clock_per_us),
         "shared": (g(C.WAVES_LD, 0) + g(C.WAVES_ST, 0)) / (active * prof.shared_waves_per_us_sm),
         "shared_atomics": g("simt__atomic_shared_serialized_steps.sum", 0) / (active * prof.satom_per_us_sm),
@@ -151,6 +163,10 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
     total_us = prof.launch_us + combine(comp, prof)
     return Prediction(ms=total_us / 1e3, components_us={k: round(v, 3) for k, v in comp.items()},
                       bound=bound, occupancy_blocks_per_sm=bps, waves=waves)
+
+
+def _rate(n: float, per_cycle: float) -> float:
+    return n / per_cycle if per_cycle else 0.0
 
 
 def combine(comp: dict, prof: Profile) -> float:
