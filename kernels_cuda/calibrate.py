@@ -138,6 +138,7 @@ def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
     satom_steps = c["satom_conflict"]["simt__atomic_shared_serialized_steps.sum"]
     waves = c["shared_conflict"][C.WAVES_LD] + c["shared_conflict"][C.WAVES_ST]
     block_waves = 64                  # the "blocks" grid is 64 waves of 8 blocks per SM
+    gatom_same = round(c["gatom_same"]["simt__global_atomic_hot_address_lanes.max"] / busy("gatom_same"), 2)
     prof = Profile(
         name=name, device=str(info.get("name", name)), sm_count=sms, clock_ghz=clock,
         launch_us=round(launch, 3),
@@ -148,14 +149,15 @@ def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
         mem_latency_us=round(busy("chase") / 2048, 5),
         barrier_us=round(busy("barrier") / 2048, 5),
         gatom_per_us=round(c["gatom_spread"]["simt__atomic_global_lanes.sum"] / busy("gatom_spread"), 1),
-        gatom_same_per_us=round(c["gatom_same"]["simt__global_atomic_hot_address_lanes.max"] / busy("gatom_same"), 2),
+        gatom_same_per_us=gatom_same,
         # (the same-address rate above is measured where every lane hits one word)
         satom_per_us_sm=round(satom_steps / max(busy("satom_conflict") - busy("satom_free"), 1e-3) / sms, 2),
         block_wave_us=round(busy("blocks") / block_waves, 4),
         ilp_latency_us=round(busy("ilp") / 2048, 5),
         sector_req_us=round(busy("gstore_sector") / c["gstore_sector"]["simt__global_hot_sector_requests.max"], 6),
         atom_sector_req_us=round(busy("gatom_sector") / c["gatom_sector"]["simt__global_hot_sector_requests.max"], 6),
-        l2_transaction_us=round(busy("gatom_bins") / c["gatom_bins"]["simt__l2_slice_transactions.max"], 7),
+        # (a replayed same-address lane costs 1 / gatom_same_per_us, measured above)
+        l2_transaction_us=round(_per_transaction(busy("gatom_bins"), c["gatom_bins"], gatom_same), 7),
         shared_waves_per_us_sm=round(waves / busy("shared_conflict") / sms, 2),
         measured={"times_ms": times_ms, "device": info},
     )
@@ -166,6 +168,14 @@ def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
     if "stream" in us:
         prof.combine_p = solve_combine_p(prof, c["stream"], busy("stream"))
     return prof
+
+
+def _per_transaction(busy_us: float, m: dict, same_per_us: float) -> float:
+    """Time per L2 transaction in the busiest slice, once the replayed same-address lanes
+    (each 1 / same_per_us) are taken out."""
+    trans = m["simt__l2_slice_transactions.max"]
+    ser = m.get("simt__l2_slice_serialized.max", 0)
+    return max(busy_us - ser / same_per_us, 0.5 * busy_us) / max(1, trans - ser)
 
 
 def solve_combine_p(prof: Profile, stream_metrics: dict, busy_us: float) -> float:

@@ -308,16 +308,19 @@ class Counters:
         new[:, 1:] = k[:, 1:] != k[:, :-1]
         return int(np.count_nonzero(new & (k != big)))
 
-    def l2_transactions(self, alloc: int, trans: int, lo: int, hi: int):
+    def l2_transactions(self, alloc: int, trans: int, lo: int, hi: int, serialized: int = 0):
         """Stores and atomics reach L2 as transactions; those aimed at a small region
-        (a histogram's bins) funnel into one L2 slice and queue there."""
+        (a histogram's bins) funnel into one L2 slice and queue there.  ``serialized``:
+        how many of them replay an address an earlier lane of the same request hit (an
+        atomic's same-address lanes), which the L2's atomic unit runs one after another."""
         r = self.regions.get(alloc)
         if r is None:
-            self.regions[alloc] = [trans, lo, hi]
+            self.regions[alloc] = [trans, lo, hi, serialized]
         else:
             r[0] += trans
             r[1] = min(r[1], lo)
             r[2] = max(r[2], hi)
+            r[3] += serialized
 
     def hot_addresses(self, addrs: np.ndarray, lanes: np.ndarray, blocks=None):
         """Accumulate global atomic lanes per address (the busiest bounds atomic time)."""
@@ -400,11 +403,13 @@ class Counters:
         out["simt__global_hot_sector_requests.max"] = int(round(hot_req))
         # L2 transactions (stores + atomics) per slice for the busiest allocation: spread
         # over min(L2_SLICES, span / SLICE_SPAN) slices
-        best = 0.0
-        for trans, lo, hi in self.regions.values():
+        best, best_ser = 0.0, 0.0
+        for trans, lo, hi, ser in self.regions.values():
             slices = min(L2_SLICES, max(1, -(-(hi - lo + 1) // SLICE_SPAN)))
-            best = max(best, trans * scale / slices)
+            if trans * scale / slices > best:
+                best, best_ser = trans * scale / slices, ser * scale / slices
         out["simt__l2_slice_transactions.max"] = int(round(best))
+        out["simt__l2_slice_serialized.max"] = int(round(best_ser))
         out["simt__shared_atomic_hot_address_lanes.max"] = int(round(self.shared_hot_max))
         for kind in ("ld", "st"):
             out[f"simt__l2_lines_{kind}.sum"] = int(round(self.l2_lines.get(kind, 0) * scale))

@@ -437,11 +437,14 @@ class Machine:
                 elif kind in ("atom", "red"):
                     # Nsight counts an atomic's sectors as, per sector, the most lanes on one
                     # address in it (same-address lanes replay; different words do not)
+                    distinct = int(sec.sum())
                     sec = (runs if runs is not None else C.Runs(mat, act)).atomic_sectors()
                 if kind != "ld":
                     lo, hi = int(a.min()), int(a.max())
                     alloc = int(np.searchsorted(self.L.alloc_starts, lo, side="right")) - 1
-                    cnt.l2_transactions(alloc, int(sec.sum()), lo, hi)
+                    trans = int(sec.sum())
+                    replays = trans - distinct if kind in ("atom", "red") and not ins.info.get("aggregated") else 0
+                    cnt.l2_transactions(alloc, trans, lo, hi, replays)
                 cnt.add(p, sct, int(sec.sum()))
                 cnt.add_warp(sct, gwarps, sec)
                 cnt.add_warp("simt__global_requests", gwarps, 1)

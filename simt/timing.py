@@ -147,7 +147,9 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         "global_atomics": max(g("simt__atomic_global_lanes.sum", 0) / prof.gatom_per_us,
                               g("simt__global_atomic_hot_address_lanes.max", 0) / prof.gatom_same_per_us),
         # warps queueing on one L2 sector: stores and atomics to shared bins serialize there
-        "contention": g("simt__l2_slice_transactions.max", 0) * prof.l2_transaction_us
+        "contention": ((g("simt__l2_slice_transactions.max", 0) - g("simt__l2_slice_serialized.max", 0))
+                       * prof.l2_transaction_us
+                       + g("simt__l2_slice_serialized.max", 0) / prof.gatom_same_per_us)
                       if prof.l2_transaction_us else
                       g("simt__global_hot_sector_requests.max", 0) *
                       (prof.atom_sector_req_us if g("simt__atomic_global_lanes.sum", 0) else prof.sector_req_us),
