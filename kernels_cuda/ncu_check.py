@@ -101,12 +101,14 @@ _VEC = ("compiler/vectorized",
         "are merged into one LDS.128: fewer instructions, 1.5 wavefronts per instruction")
 _ATOM = ("hardware/atomic sectors",
          "for global atomics/reductions ncu's l1tex__t_sectors is not the number of distinct "
-         "sectors but, per warp instruction, the sum over the sectors it touches of the largest "
-         "number of active lanes that hit one address in that sector (lanes on one address are "
-         "serialized, each pass touching the sector again): atomicAdd(&c[lane & 3], 1) -> "
-         "1 sector x 8 = 8. Exact on 36 single-warp index patterns (RED, ATOM, CAS), "
-         "atomic_red4/ret4 and histogram/2d (4512); histogram/atomic, -u8 and -weighted read "
-         "5603 where the rule gives 5536 (+1.2 %, not explained)")
+         "sectors but the sectors of each pass the L1 makes over the warp: lanes on one "
+         "address go one per pass (atomicAdd(&c[lane & 3], 1) -> 1 sector x 8 = 8), and a "
+         "lane waits too behind an earlier lane on the same bank (word offset in the 128-byte "
+         "line) in another line of its L1 set (lines 5, 10 or 15 apart in a 2 KiB group): "
+         "in the set's leading line only that lane waits, any other line waits whole "
+         "(simt.counters.l1_atomic_passes; docs/results/atomic_sectors_probe). Exact on 36 "
+         "single-warp index patterns (RED, ATOM, CAS), atomic_red4/ret4, histogram/2d (4512), "
+         "histogram/atomic, -u8 and -weighted (5603) and 996 one-warp probes")
 
 #: Explanations of known mismatches: (item glob, metric glob, category, text).  The first
 #: match names the row's note; a row with a note does not fail the check.  Measured on

@@ -93,12 +93,239 @@ def _lines(sectors: np.ndarray, rows: np.ndarray) -> int:
     return int(new.sum())
 
 
+L1_SET_SPAN = 2048      # the set hash below repeats every 16 lines (2 KiB)
+
+
+def l1_set(line):
+    """L1 set of a 128-byte line (``byte address >> 7``), as far as Nsight's atomic sector
+    counts on an H200 show it: lines whose indices differ by 5, 10 or 15 within one aligned
+    group of 16 (2 KiB) share a set: the set bits are (l0^l2, l1^l3) plus the line bits
+    above.  Works on ints and on numpy arrays."""
+    return ((line >> 4) << 2) | ((line ^ (line >> 2)) & 3)
+
+
+def set_shift(addr, starts):
+    """Per address: how far its allocation start lies past a 2 KiB boundary.  The emulator
+    packs allocations 256-byte aligned with guards between them, while the GPU runs measured
+    here had them on 2 KiB boundaries; subtracting this before ``l1_set`` places every
+    allocation as there."""
+    if starts is None or not len(starts):
+        return np.zeros(np.shape(addr), np.int64)
+    i = np.searchsorted(starts, addr, side="right") - 1
+    return np.where(i >= 0, starts[np.maximum(i, 0)] % L1_SET_SPAN, 0)
+
+
+def _one_shift(addr: np.ndarray, starts):
+    """``set_shift`` as one number when every address lies in one allocation, else None."""
+    if starts is None or not len(starts):
+        return 0
+    i = np.searchsorted(starts, [addr.min(), addr.max()], side="right") - 1
+    if i[0] != i[1]:
+        return None
+    return int(starts[i[0]] % L1_SET_SPAN) if i[0] >= 0 else 0
+
+
+def l1_atomic_passes(addrs: list, size: int = 4, shifts: list | None = None) -> int:
+    """Nsight's ``l1tex__t_sectors`` for one warp's global atomic (RED/ATOM), replayed as
+    the L1 processes it in passes; ``addrs``: the active lanes' byte addresses in lane order
+    (``shifts``: per lane, ``set_shift`` of its allocation).
+
+    Measured on an H200 (docs/results/atomic_sectors_probe): each pass serves the pending
+    lanes at once, and counts the distinct 32-byte sectors it serves.  A lane waits for a
+    later pass when
+
+    * an earlier pending lane has the same address (same-address lanes go one per pass), or
+    * an earlier pending lane has a different address on the same bank (same word offset
+      in its 128-byte line) in another line of the same L1 set (``l1_set``): then, per set,
+      the line of the set's first pending lane (the lead line) keeps its other lanes and
+      only the later lane of the pair waits if it is in the lead line, while every other
+      line of the pair waits whole.
+
+    With no such bank clash this is, per sector, the most lanes on one address.
+    """
+    unit = max(4, size)
+    rem = list(zip(addrs, shifts if shifts is not None else [0] * len(addrs)))
+    total = 0
+    while rem:
+        line = [a >> 7 for a, _ in rem]
+        sid = [l1_set((a - sh) >> 7) for a, sh in rem]
+        lead: dict = {}
+        for s_, x in zip(sid, line):
+            lead.setdefault(s_, x)
+        wait = [False] * len(rem)
+        seen: set = set()
+        earlier: dict = {}                  # (set, bank) -> lines of the earlier lanes there
+        bad_lines: set = set()
+        for i, (a, _) in enumerate(rem):
+            if a in seen:
+                wait[i] = True
+            seen.add(a)
+            prev = earlier.setdefault((sid[i], (a & 127) // unit), [])
+            clash = [x for x in prev if x != line[i]]
+            if clash:
+                ld = lead[sid[i]]
+                bad_lines.update(x for x in clash if x != ld)
+                if line[i] == ld:
+                    wait[i] = True
+                else:
+                    bad_lines.add(line[i])
+            prev.append(line[i])
+        served = set()
+        nxt = []
+        for i, (a, sh) in enumerate(rem):
+            if wait[i] or line[i] in bad_lines:
+                nxt.append((a, sh))
+            else:
+                served.add(a >> 5)
+        total += len(served)
+        rem = nxt
+    return total
+
+
+_BIT = np.left_shift(np.uint32(1), np.arange(32, dtype=np.uint32))
+_BELOW = _BIT - np.uint32(1)                            # per lane: the lanes before it
+_Z = np.uint32(0)
+_CHUNK = 4096                                           # warp rows per vectorized batch
+
+
+def _pack(b: np.ndarray) -> np.ndarray:
+    """(rows, 32) bool -> (rows,) uint32 lane mask."""
+    return np.packbits(np.ascontiguousarray(b), axis=1, bitorder="little").view("<u4").ravel()
+
+
+def _off(act: np.ndarray, key: np.ndarray) -> np.ndarray:
+    """Inactive lanes get distinct negative keys, so they match nothing."""
+    return np.where(act, key, -1 - np.arange(32, dtype=np.int64))
+
+
+def _sort_rows(key: np.ndarray):
+    o = np.argsort(key, axis=1, kind="stable")
+    return o, np.take_along_axis(key, o, axis=1)
+
+
+def _same_key(o: np.ndarray, keys: list) -> list:
+    """Rows sorted by ``o``; ``keys``: key arrays in that order, nondecreasing along each
+    row.  For each, the (rows, 32) uint32 mask, per lane, of the lanes of its row with the
+    same key (an OR over each run of equal keys, read back in lane order)."""
+    nr = o.shape[0]
+    bits = _BIT[o].ravel()
+    inv = np.empty(o.shape, np.int64)
+    np.put_along_axis(inv, o, np.broadcast_to(np.arange(32), o.shape), axis=1)
+    inv += 32 * np.arange(nr)[:, None]
+    out = []
+    for ks in keys:
+        new = np.empty(ks.shape, bool)
+        new[:, 0] = True
+        np.not_equal(ks[:, 1:], ks[:, :-1], out=new[:, 1:])
+        fn = new.ravel()
+        grp = np.bitwise_or.reduceat(bits, np.flatnonzero(fn))
+        out.append(grp[(np.cumsum(fn) - 1)[inv]])
+    return out
+
+
+def _set_bank_sort(mat, act, size, shift):
+    """Per row, the lanes sorted by (L1 set, bank, line) and those keys in that order.
+    Lines of one set differ only in their low 4 bits, so ``key >> 4`` is (set, bank)."""
+    a = mat - shift
+    line = a >> 7
+    key = (l1_set(line) * 32 + (a & 127) // max(4, size)) * 16 + (line & 15)
+    return _sort_rows(key if act.all() else _off(act, key))
+
+
+def _clash_rows(mat: np.ndarray, act: np.ndarray, size: int, shift):
+    """``_set_bank_sort`` and the rows where two lanes in different lines of one L1 set
+    share a bank: only these can deviate from the per-sector rule."""
+    o, ks = _set_bank_sort(mat, act, size, shift)
+    hit = ((ks[:, 1:] >> 4) == (ks[:, :-1] >> 4)) & (ks[:, 1:] != ks[:, :-1]) & (ks[:, :-1] >= 0)
+    return o, ks, np.flatnonzero(hit.any(axis=1))
+
+
+def l1_atomic_sectors_rows(mat: np.ndarray, act: np.ndarray, size: int = 4,
+                           shift=0, pre=None, base=None) -> np.ndarray:
+    """``l1_atomic_passes`` for many warp rows at once (``mat``/``act`` as in ``Runs``;
+    ``shift``: ``set_shift`` per lane or one for all; ``pre``: ``_set_bank_sort`` of these
+    rows; ``base``: their per-sector rule).  Lane sets are 32-bit masks, so a pass costs a
+    few operations on (rows, 32) arrays.  Rows that cannot deviate from the per-sector rule
+    skip the replay, and a row whose pending lanes no longer clash finishes by that rule."""
+    nr = mat.shape[0]
+    if nr == 0:
+        return np.zeros(0, np.int64)
+    if pre is None:
+        pre = _set_bank_sort(mat, act, size, shift)
+    out = Runs(mat, act).per_sector_max() if base is None else base.copy()
+    # one sort by (set, address) groups lanes by address, sector, line and set at once:
+    # within a set, an address is fixed by its offset in the 2 KiB group
+    a = mat - shift
+    key = l1_set(a >> 7) * L1_SET_SPAN + (a & (L1_SET_SPAN - 1))
+    full = act.all()
+    oa, ka = _sort_rows(key if full else _off(act, key))
+    if full:
+        ks3 = [ka, ka >> 5, ka >> 7]
+    else:
+        acts = np.take_along_axis(act, oa, axis=1)
+        ks3 = [ka, _off(acts, ka >> 5), _off(acts, ka >> 7)]
+    m_addr, m_sec, m_line = _same_key(oa, ks3)
+    (m_sb,) = _same_key(pre[0], [pre[1] >> 4])
+    m_clash = m_sb & ~m_line                                # same set and bank, other line
+    # A lane x can only wait for a clash (the one way to split a sector beyond the rule)
+    # while its line leads the set, i.e. behind an earlier lane of its own line, and only
+    # matters if its sector holds another address: x needs a clashing y with
+    # first(line(x)) < y < x.
+    low = m_line & (~m_line + np.uint32(1))                 # first lane of each lane's line
+    after_first = ~((low << np.uint32(1)) - np.uint32(1))
+    can = ((m_clash & _BELOW & after_first) != _Z) & ((m_sec & ~m_addr) != _Z) & act
+    rows = np.flatnonzero(can.any(axis=1))
+    if not len(rows):
+        return out
+    mat, act = mat[rows], act[rows]
+    m_addr, m_sec, m_line, m_clash = m_addr[rows], m_sec[rows], m_line[rows], m_clash[rows]
+    ks = ka[rows]
+    (m_set,) = _same_key(oa[rows], [ks >> 11 if full else np.where(ks >= 0, ks >> 11, ks)])
+    res = np.zeros(len(rows), np.int64)
+    pend = _pack(act)
+    idx = np.arange(len(rows))
+    while len(idx):
+        P = pend[:, None]
+        on = (P & _BIT) != _Z
+        hit = m_clash & P
+        in_pair = on & (hit != _Z)
+        fin = ~in_pair.any(axis=1)
+        if 8 * fin.sum() >= len(idx):
+            # no bank clash left among a row's pending lanes: the rest is the per-sector rule
+            res[idx[fin]] += Runs(mat[idx[fin]], on[fin]).per_sector_max()
+            k = ~fin
+            idx, P, on, hit, in_pair = idx[k], P[k], on[k], hit[k], in_pair[k]
+            m_addr, m_sec, m_line, m_set, m_clash = (x[k] for x in (m_addr, m_sec, m_line,
+                                                                    m_set, m_clash))
+            if not len(idx):
+                break
+        dup = (m_addr & P & _BELOW) != _Z                  # an earlier pending lane, same address
+        later_of_pair = (hit & _BELOW) != _Z                # an earlier pending lane clashes
+        first = m_set & P
+        first &= ~first + np.uint32(1)                      # the set's first pending lane
+        lead = (m_line & first) != _Z
+        inv = _pack(in_pair & ~lead)[:, None]               # non-lead lanes of a clash
+        wait = on & (dup | (later_of_pair & lead) | ((m_line & inv) != _Z))
+        serve = on & ~wait
+        served = _pack(serve)[:, None]
+        res[idx] += (serve & ((m_sec & served & _BELOW) == _Z)).sum(axis=1)
+        pend = _pack(wait)
+        k = pend != _Z
+        if not k.all():
+            idx, pend = idx[k], pend[k]
+            m_addr, m_sec, m_line, m_set, m_clash = (x[k] for x in (m_addr, m_sec, m_line,
+                                                                    m_set, m_clash))
+    out[rows] = res
+    return out
+
+
 class Runs:
     """The active lanes of each warp row grouped by address: one sort serves every atomic
     counter (Nsight's sectors, serialization, the busiest addresses, sectors touched)."""
 
     def __init__(self, addr2d: np.ndarray, act2d: np.ndarray):
         self.nw = addr2d.shape[0]
+        self.mat, self.act = addr2d, act2d      # lane order, for the L1 pass replay
         k = np.where(act2d, addr2d, -1 - np.arange(32)[None, :])
         k.sort(axis=1)
         new = np.ones(k.shape, bool)
@@ -128,13 +355,35 @@ class Runs:
         g[1:] = (sec[1:] != sec[:-1]) | (self.row[1:] != self.row[:-1])
         return sec, np.flatnonzero(g)
 
-    def atomic_sectors(self) -> np.ndarray:
-        """Per row, Nsight's sectors: per sector touched, the most lanes on one address."""
+    def per_sector_max(self) -> np.ndarray:
+        """Per row: per sector touched, the most lanes on one address, summed."""
         if not len(self.len):
             return np.zeros(self.nw, np.int64)
         sec, st = self._sector_groups()
         per = np.maximum.reduceat(self.len, st)
         return np.bincount(self.row[st], weights=per, minlength=self.nw).astype(np.int64)
+
+    def atomic_sectors(self, size: int = 4, starts: np.ndarray | None = None) -> np.ndarray:
+        """Per row, Nsight's sectors: per sector touched, the most lanes on one address,
+        except in rows where two lines of one L1 set meet on one bank (see
+        ``l1_atomic_passes``), which are replayed pass by pass.  ``starts``: the sorted
+        allocation starts (``set_shift``)."""
+        out = self.per_sector_max()
+        if not len(self.len):
+            return out
+        shift = _one_shift(self.addr, starts)
+        if shift is None:
+            shift = set_shift(self.mat, starts)
+        for lo in range(0, self.nw, _CHUNK):     # chunks keep the temporaries in cache
+            hi = min(self.nw, lo + _CHUNK)
+            sh = shift if np.ndim(shift) == 0 else shift[lo:hi]
+            o, ks, rows = _clash_rows(self.mat[lo:hi], self.act[lo:hi], size, sh)
+            if len(rows):
+                r = rows + lo
+                out[r] = l1_atomic_sectors_rows(self.mat[r], self.act[r], size,
+                                                sh if np.ndim(sh) == 0 else sh[rows],
+                                                (o[rows], ks[rows]), out[r])
+        return out
 
     def sectors(self):
         """(distinct sector ids, their rows) in row-major order."""

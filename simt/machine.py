@@ -436,9 +436,11 @@ class Machine:
                     sec = np.ones(nw, np.int64)
                 elif kind in ("atom", "red"):
                     # Nsight counts an atomic's sectors as, per sector, the most lanes on one
-                    # address in it (same-address lanes replay; different words do not)
+                    # address in it (same-address lanes replay; different words do not),
+                    # plus the replays of L1 bank clashes between lines of one set
                     distinct = int(sec.sum())
-                    sec = (runs if runs is not None else C.Runs(mat, act)).atomic_sectors()
+                    rn = runs if runs is not None else C.Runs(mat, act)
+                    sec = rn.atomic_sectors(size, self.L.alloc_starts)
                 if kind != "ld":
                     lo, hi = int(a.min()), int(a.max())
                     alloc = int(np.searchsorted(self.L.alloc_starts, lo, side="right")) - 1

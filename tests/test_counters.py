@@ -198,3 +198,120 @@ def test_atomic_replays_counted_for_the_l2_slice(expr, trans, replays):
     assert m["l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"] == trans
     assert m["simt__l2_slice_transactions.max"] == trans
     assert m["simt__l2_slice_serialized.max"] == replays
+
+
+# ----------------------------------------------------------------------------- atomics
+# One warp's atomicAdd(&c[idx[lane]], 1) on an int array: Nsight's
+# l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum on an H200.  The warps below are data,
+# measured with ncu: warps of histogram/atomic's default input (seed 0), each replayed as
+# its own one-warp launch (docs/results/atomic_sectors_probe/ncu_w1.csv, warp number in the
+# comment), and hand-made lane patterns (probe3_*.json / ncu_probe3_*.csv there); -1 = lane off.
+MEASURED_RED_WARPS = [
+    # warp 205: 6 (lane 10) meets 166 (lane 6) on bank 6 of lines 0 and 5 (one L1 set)
+    ([115, 31, 243, 0, 58, 198, 166, 122, 100, 207, 6, 169, 101, 236, 53, 4,
+      2, 10, 1, 30, 240, 83, 224, 81, 62, 3, 247, 79, 255, 246, 10, 148], 21),
+    # warp 115
+    ([7, 224, 4, 247, 246, 22, 122, 165, 81, 191, 27, 164, 99, 176, 197, 14,
+      6, 3, 60, 124, 231, 74, 215, 38, 52, 5, 1, 100, 21, 5, 129, 98], 21),
+    # warp 74: 160/0 clash too, but line 0 waits whole there (line 5 leads the set)
+    ([160, 255, 50, 17, 60, 117, 6, 29, 255, 27, 183, 64, 255, 157, 236, 3,
+      255, 174, 188, 135, 1, 163, 107, 75, 147, 100, 49, 7, 255, 0, 15, 148], 25),
+    # warp 16: two extra sectors
+    ([247, 132, 184, 255, 1, 59, 107, 3, 230, 170, 3, 7, 207, 51, 255, 66,
+      63, 133, 255, 167, 162, 59, 6, 7, 156, 104, 5, 0, 75, 222, 115, 124], 24),
+    # warp 18: 7 (lane 12) meets 167 (lane 5), but no extra sector
+    ([255, 117, 113, 40, 60, 167, 4, 78, 67, 228, 20, 4, 7, 83, 255, 10,
+      121, 26, 214, 220, 230, 171, 77, 182, 1, 36, 192, 246, 232, 87, 2, 142], 25),
+    # hand-made (probe3 A21): 3 sectors for 3 lanes in 2 sectors; without lane 0 (A20) 2
+    ([160] + [-1] * 14 + [3] + [-1] * 5 + [163] + [-1] * 10, 3),
+    ([-1] * 15 + [3] + [-1] * 5 + [163] + [-1] * 10, 2),
+    # probe3 C7: 0, 166, 6 in lanes 3, 6, 10
+    ([-1] * 3 + [0] + [-1] * 2 + [166] + [-1] * 3 + [6] + [-1] * 21, 3),
+    # probe3 PA1 / PA8: the same seven values in lanes 0..6, two orders
+    ([6, 160, 0, 1, 163, 3, 7] + [-1] * 25, 3),
+    ([160, 6, 7, 0, 1, 163, 3] + [-1] * 25, 2),
+]
+
+
+@pytest.mark.parametrize("idx, ncu", MEASURED_RED_WARPS)
+def test_atomic_sectors_match_measured_warps(idx, ncu):
+    from simt.counters import Runs, l1_atomic_passes
+    assert l1_atomic_passes([4 * i for i in idx if i >= 0]) == ncu
+    # the vectorized path, at a 2 KiB boundary and at an allocation that is not on one
+    base = 1 << 32
+    for start in (base, base + 768):
+        a = np.array(idx)
+        mat = np.where(a >= 0, start + 4 * a, 0)[None, :]
+        assert Runs(mat, (a >= 0)[None, :]).atomic_sectors(4, np.array([start])).tolist() == [ncu]
+
+
+def test_atomic_sectors_reduce_to_the_per_sector_rule():
+    from simt.counters import Runs
+    base = 1 << 32
+
+    def sect(idx, size=4):
+        a = np.array(idx)
+        mat = (base + size * a)[None, :]
+        return int(Runs(mat, np.ones_like(mat, bool)).atomic_sectors(size, np.array([base]))[0])
+
+    t = np.arange(32)
+    assert sect(np.zeros(32, int)) == 32            # one address: one lane per pass
+    assert sect(t) == 4                             # 128 contiguous bytes
+    assert sect(t * 32) == 32                       # one lane per line, all on bank 0
+    assert sect(t * 8) == 32                        # one lane per sector
+    assert sect(t % 8) == 4                         # one sector, 4 lanes on each word
+    assert sect(t * 2, size=8) == 16                # 8-byte atomics, every other double
+
+
+def test_histogram_atomic_warps_sum_to_ncu():
+    # all 256 warps of histogram/atomic (seed 0) against ncu's per-warp values (H200)
+    import csv
+    from pathlib import Path
+    from simt.counters import Runs
+    d = Path(__file__).resolve().parents[1] / "docs/results/atomic_sectors_probe"
+    idx = np.load(d / "data.npy").astype(np.int64).reshape(-1, 32)
+    lines = (d / "ncu_w1.csv").read_text().splitlines()
+    head = next(i for i, ln in enumerate(lines) if ln.startswith('"ID"'))
+    ncu = [int(r["Metric Value"]) for r in csv.DictReader(lines[head:])
+           if r["Metric Name"] == "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"]
+    base = 1 << 32
+    got = Runs(base + 4 * idx, np.ones(idx.shape, bool)).atomic_sectors(4, np.array([base]))
+    assert got.tolist() == ncu and sum(ncu) == 5603
+
+
+def test_atomic_sectors_in_a_launch():
+    # warp 205 above through the emulator, with the histogram at several offsets from the
+    # 2 KiB boundary (the emulator packs allocations 256-byte aligned; the L1 set is taken
+    # relative to the allocation, as the GPU runs had it)
+    idx = np.array(MEASURED_RED_WARPS[0][0], I32)
+    src = '''extern "C" __global__ void k(int *pad, int *c, const int *idx) {
+        atomicAdd(&c[idx[threadIdx.x]], 1);
+    }'''
+    for pad in (1, 64, 200, 448):
+        (_, c, _), res = run(src, "k", 1, 32, [np.zeros(pad, I32), np.zeros(256, I32), idx],
+                             sanitize=False)
+        assert c.sum() == 32
+        assert res.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"] == 21
+
+
+@pytest.mark.parametrize("size", [4, 8])
+def test_atomic_sector_replay_vectorized_equals_reference(size):
+    # the emulator's batched replay against the lane-by-lane one, on random warps over a
+    # few lines of one L1 set (heavy clashing), partial warps and two allocations
+    from simt.counters import Runs, l1_atomic_passes, set_shift
+    rng = np.random.default_rng(1)
+    base = 1 << 32
+    starts = np.array([base + 256, base + 6400])           # off the 2 KiB grid, both
+    lines = np.array([0, 5, 10, 15, 1, 4])
+    rows = 600
+    which = rng.integers(0, 2, (rows, 32))
+    line = lines[rng.integers(0, len(lines), (rows, 32))]
+    word = rng.integers(0, 128 // size, (rows, 32)) * size
+    word = np.where(rng.random((rows, 32)) < 0.5, word % (4 * size), word)    # crowd a few banks
+    mat = starts[which] + line * 128 + word
+    act = rng.random((rows, 32)) < 0.9
+    act[::7] = True
+    got = Runs(np.where(act, mat, 0), act).atomic_sectors(size, starts)
+    for r in range(rows):
+        a = mat[r][act[r]]
+        assert got[r] == l1_atomic_passes(a.tolist(), size, set_shift(a, starts).tolist()), r
