@@ -35,6 +35,11 @@ SHARED_ATOM = "smsp__inst_executed_op_shared_atom.sum"
 GLOBAL_ATOM_INST = "smsp__inst_executed_op_global_atom.sum"
 GLOBAL_RED_INST = "smsp__inst_executed_op_global_red.sum"
 BRANCH_DIVERGENT = "smsp__branch_targets_threads_divergent.sum"
+# timing model only (no Nsight equivalent): cycles an expensive IR operation keeps its SM
+# sub-partition busy beyond one issue slot (machine.OP_COST), and 128-byte lines that local
+# stores with lane-divergent addresses write through to L2
+ISSUE_EXTRA = "simt__issue_extra_cycles.sum"
+LOCAL_STORE_LINES = "simt__local_store_lines.sum"
 
 L2_SLICES = 64          # Hopper's L2 is hashed over many slices; a few KiB map to one
 SLICE_SPAN = 4096

@@ -38,6 +38,28 @@ RUN, WAIT, DONE = 0, 1, 2
 LAT = {"issue": 0.38, "alu": 4.0, "math": 16.0, "warp": 24.0, "shared": 30.0, "local": 30.0,
        "global": 290.0, "atom_shared": 40.0, "atom_global": 400.0, "bar": 75.0,
        "loads_in_flight": 4.0}
+# IR operations that nvcc expands into many SASS instructions or sends to a slow pipe:
+# (latency: cycles from issue until the result is ready; issue: cycles the operation keeps
+# its SM sub-partition busy beyond one instruction slot).  Measured on the H100 with
+# dependent chains of the operation in one warp (latency) and four independent chains in
+# 32 warps per SM (issue), against a chain of plain integer adds:
+# docs/results/timing_investigation/ (micro.cu, micro2.cu; README.md there has the commands).
+OP_COST = {
+    # 32-bit int / or % by a value not known at compile time: the whole sequence (I2F,
+    # MUFU.RCP, F2I, ~14 ALU) where a lane divides by a new value ...
+    "idiv": (130.0, 30.0),
+    # ... and where each lane divides by what it divided by last time (a loop-invariant
+    # divisor: nvcc keeps the reciprocal and recomputes it once per unrolled trip)
+    "idiv_again_s": (68.0, 18.0),    # signed
+    "idiv_again_u": (57.0, 11.0),    # unsigned
+    "idiv_const": (22.0, 8.0),       # by a constant other than a power of two (IMAD.HI)
+    "fdiv": (54.0, 17.5),            # float / (IEEE): MUFU.RCP, Newton steps, FCHK
+    "sqrt": (55.0, 12.0),            # sqrtf (IEEE): MUFU.RSQ and fix-ups
+    # __match_any_sync: a pass per distinct value among the warp's lanes (k of them):
+    # latency match[0] + k * match_value[0], issue k * match_value[1]
+    "match": (12.0, 0.0),
+    "match_value": (11.0, 8.0),
+}
 LANES = np.arange(32)
 BIT = (np.uint32(1) << np.arange(32, dtype=np.uint32)).astype(np.uint32)
 
@@ -266,7 +288,7 @@ class Machine:
     def advance_clock(self, ins, sel, act, full, wsel):
         """A scoreboarded warp: ALU results flow along data dependences (the compiler hides
         their latency), memory and warp-wide instructions wait until their operands are
-        ready; every instruction costs an issue slot."""
+        ready; every instruction costs an issue slot, expensive ones (``OP_COST``) more."""
         op = ins.op
         rw = None
         if op not in _NO_STALL:
@@ -275,19 +297,24 @@ class Machine:
                     r = self.rt[a.slot][wsel]
                     rw = r if rw is None else np.maximum(rw, r)
         clock = self.wclock[wsel] + LAT["issue"]
+        key = _cost_key(ins)
+        if key is not None:
+            lat, busy = _op_cost(self, key, ins, sel, act, full)
+        elif op == Op.STORE and ins.info.get("space") == "local":
+            _local_store_lines(self, ins, sel, act, full)
         d = ins.dst
         if op in _DATAFLOW:
-            self.wclock[wsel] = clock
+            self.wclock[wsel] = clock if key is None else clock + busy
             if d is not None:
                 start = clock if rw is None else np.maximum(clock, rw)
-                t = start + _latency(self, ins, sel, act)
+                t = start + (_latency(self, ins, sel, act) if key is None else lat)
                 for r in (d if isinstance(d, list) else (d,)):
                     self.rt[r.slot][wsel] = t
             return
         if rw is not None:
             clock = np.maximum(clock, rw)
         if d is not None:
-            lat = _latency(self, ins, sel, act)
+            lat = _latency(self, ins, sel, act) if key is None else lat
             if op == Op.LOAD and lat >= LAT["global"]:
                 # a warp keeps a few global loads in flight (the compiler unrolls and hoists
                 # them): the next one issues when the oldest has returned
@@ -296,7 +323,7 @@ class Machine:
                 clock = np.maximum(clock, self.inflight[ws, ptr])
                 self.inflight[ws, ptr] = clock + lat
                 self.ifl_ptr[ws] = (ptr + 1) % self.inflight.shape[1]
-            self.wclock[wsel] = clock
+            self.wclock[wsel] = clock if key is None else clock + busy
             t = clock + lat
             for r in (d if isinstance(d, list) else (d,)):
                 self.rt[r.slot][wsel] = t
@@ -543,6 +570,115 @@ def _latency(m: Machine, ins, sel, act) -> float:
     if op == Op.MOV:
         return 0.0
     return LAT["alu"]
+
+
+_UNSET = object()
+
+
+def _cost_key(ins):
+    """The ``OP_COST`` entry of an instruction, or None for an ordinary one (decided once
+    and kept on the instruction)."""
+    k = getattr(ins, "_cost_key", _UNSET)
+    if k is not _UNSET:
+        return k
+    k = None
+    op = ins.op
+    if op == Op.BIN and ins.sub in ("div", "mod") and ins.dst is not None:
+        dt = np.dtype(ins.dst.dtype)
+        b = ins.args[1]
+        if dt.kind == "f" and dt.itemsize == 4:
+            if not (type(b) is Const and _pow2(abs(float(b.value)))):
+                k = "fdiv"
+        elif dt.kind in "iu" and dt.itemsize <= 4:     # 64-bit division: not measured
+            if type(b) is Const:
+                v = abs(int(b.value))
+                k = None if v & (v - 1) == 0 else "idiv_const"
+            else:
+                k = "idiv_s" if dt.kind == "i" else "idiv_u"
+    elif op == Op.CALL:
+        if ins.sub == "m_sqrt" and ins.dst is not None and np.dtype(ins.dst.dtype) == np.float32:
+            k = "sqrt"
+        elif ins.sub == "__match_any_sync":
+            k = "match"
+    ins._cost_key = k
+    return k
+
+
+def _pow2(v: float) -> bool:
+    m, _ = np.frexp(v)
+    return v > 0 and m == 0.5
+
+
+def _active_warps(act, full) -> int:
+    return act.size // 32 if full else int(np.count_nonzero(act.reshape(-1, 32).any(axis=1)))
+
+
+def _op_cost(m: Machine, key: str, ins, sel, act, full):
+    """(latency, issue cycles) of an expensive instruction, per warp of the group; adds the
+    issue cycles of its active warps to ``simt__issue_extra_cycles``."""
+    if key == "match":
+        # distinct values among each warp's active lanes
+        v = np.broadcast_to(np.asarray(m.rd(ins.args[1], sel)), act.shape).reshape(-1, 32)
+        k = _distinct_per_warp(v, act.reshape(-1, 32))
+        per = OP_COST["match_value"]
+        lat = OP_COST["match"][0] + per[0] * k
+        busy = per[1] * k
+        m.cnt.add(ins.pc, C.ISSUE_EXTRA, float(busy.sum()))
+        return lat, busy
+    if key in ("idiv_s", "idiv_u"):
+        again = _same_divisor(m, ins, sel, act)
+        lat0, busy0 = OP_COST["idiv"]
+        lat1, busy1 = OP_COST["idiv_again" + key[-2:]]
+        lat = np.where(again, lat1, lat0)
+        busy = np.where(again, busy1, busy0)
+        m.cnt.add(ins.pc, C.ISSUE_EXTRA, float(busy.sum() if full else busy[act.reshape(-1, 32).any(axis=1)].sum()))
+        return lat, busy
+    lat, busy = OP_COST[key]
+    m.cnt.add(ins.pc, C.ISSUE_EXTRA, busy * _active_warps(act, full))
+    return lat, busy
+
+
+def _same_divisor(m: Machine, ins, sel, act) -> np.ndarray:
+    """Per warp: does every active lane divide by what it divided by the last time it ran
+    this instruction (so the compiler's hoisted reciprocal serves)?"""
+    st = m.__dict__.get("_divisors")
+    if st is None or st[0] is not m.b:              # a new batch of blocks
+        st = m._divisors = (m.b, {})
+    prev = st[1].get(ins.pc)
+    if prev is None:
+        prev = st[1][ins.pc] = (np.zeros(m.T, np.int64), np.zeros(m.T, bool))
+    vals, seen = prev
+    b = np.broadcast_to(np.asarray(m.rd(ins.args[1], sel), np.int64), act.shape)
+    same = (seen[sel] & (vals[sel] == b)) | ~act
+    vals[sel] = np.where(act, b, vals[sel])
+    seen[sel] |= act
+    return same.reshape(-1, 32).all(axis=1)
+
+
+def _distinct_per_warp(v: np.ndarray, a2: np.ndarray) -> np.ndarray:
+    """Distinct values among the active lanes of each row of a (warps, 32) matrix."""
+    first = v[np.arange(len(v)), np.argmax(a2, axis=1)]
+    srt = np.sort(np.where(a2, v, first[:, None]), axis=1)
+    k = (srt[:, 1:] != srt[:, :-1]).sum(axis=1) + 1
+    return np.where(a2.any(axis=1), k, 0)
+
+
+def _local_store_lines(m: Machine, ins, sel, act, full):
+    """A local store whose lanes write different words of their frames: the GPU interleaves
+    local memory by lane (word w of every lane of a warp shares one 128-byte line) and writes
+    it through to L2, so each distinct word is one line to L2 (``simt__local_store_lines``).
+    A store where every lane writes the same word is taken to be a register (nvcc keeps
+    arrays indexed by compile-time constants there)."""
+    a = m.rd(ins.args[0], sel)
+    if np.ndim(a) == 0:
+        return
+    av = a if full else a[act]
+    if av.size == 0 or av.min() == av.max():       # one word for the whole group
+        return
+    k = _distinct_per_warp(np.asarray(a, np.int64).reshape(-1, 32) // 4, act.reshape(-1, 32))
+    lines = int(k[k > 1].sum())
+    if lines:
+        m.cnt.add(ins.pc, C.LOCAL_STORE_LINES, lines)
 
 
 def _bin(m: Machine, ins, sel, act, full, aw, w, wsel):

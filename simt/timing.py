@@ -5,8 +5,8 @@ and a rate measured on the GPU by ``simt calibrate --real`` (microbenchmarks in
 ``kernels_cuda/calibrate.cu``; rates are in the emulator's own units, so the IR-versus-
 SASS difference is calibrated away):
 
-    t = launch + (dram^p + l2^p + issue^p + shared^p + shared_atomics^p + global_atomics^p
-                  + contention^p + latency^p)^(1/p)
+    t = launch + (dram^p + l2^p + issue^p + shared^p + shared_atomics^p + local^p
+                  + global_atomics^p + contention^p + latency^p)^(1/p)
 
     (a p-norm: the largest component dominates, the others add less and less as p grows;
     p is measured, see ``combine``)
@@ -17,19 +17,27 @@ SASS difference is calibrated away):
     l2_lines        128-byte lines per load / store request, summed / (active SMs x the
                     lines per cycle a scattered load / store reaches)
     issue           warp instructions / (active SMs x IR instructions per cycle x clock)
+                    + cycles expensive operations keep a sub-partition busy (integer division,
+                    __match_any_sync per distinct value, ...: machine.OP_COST, measured)
+                    / (active SMs x 4 sub-partitions x clock)
     shared          shared wavefronts / (active SMs x wavefronts per second)
     shared_atomics  serialized shared-atomic steps / (active SMs x steps per second)
+    local           128-byte lines of local stores whose lanes write different words (local
+                    memory is written through to L2) / lines per second for the whole GPU
     global_atomics  max(atomic lanes / rate, lanes on the busiest address / same-address rate)
     contention      store/atomic transactions (Nsight's sector rule) into the busiest L2 slice
                     x time per transaction (a histogram's bins all sit in one slice)
     latency         blocks' critical paths (the emulator tracks when every lane's registers
                     are ready: dependent loads wait ~290 cycles, a warp keeps 4 loads in
-                    flight, ALU latency hides behind issue) scheduled in waves over the SMs,
+                    flight, ALU latency hides behind issue, expensive operations take their
+                    measured latency) scheduled in waves over the SMs,
                     plus a block-scheduling cost per wave
 
 Active SMs are min(SMs, blocks); waves come from occupancy (threads, blocks and shared
 memory per SM).  Limitations: no cache model beyond "first touch goes to DRAM, re-reads
-to L2"; no instruction mix (an FMA and a load cost the same issue slot); register
+to L2"; no instruction mix beyond machine.OP_COST (an FMA and a load cost the same issue
+slot, although the IR has ~3 instructions per SASS one in FMA loops and ~1.5 in integer
+address arithmetic); register
 pressure does not limit occupancy; concurrent kernels are not modelled (each launch is
 timed alone, as ``--real`` measures it).
 """
@@ -44,6 +52,12 @@ from . import counters as C
 from .errors import UsageError
 
 PROFILE_DIR = Path(__file__).resolve().parent / "profiles"
+SUBPARTITIONS = 4          # issue schedulers (SMSPs) per SM, each issues one instruction a cycle
+# Local stores are written through to L2; lines whose lanes write different words queue
+# there at about this rate for the whole GPU (H100: micro2.cu m_local_st, every lane of a
+# warp on one of 8 words, 132 x 4 blocks of 256 threads: 34.6 M lines in 1.140 ms; see
+# docs/results/timing_investigation/README.md)
+LOCAL_STORE_LINES_PER_US = 30360.0
 DEFAULT_GPU = "h100"
 
 
@@ -141,9 +155,13 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         "l2_lines": (_rate(g("simt__l2_lines_ld.sum", 0), prof.l2_ld_lines_per_cycle_sm)
                      + _rate(g("simt__l2_lines_st.sum", 0), prof.l2_st_lines_per_cycle_sm))
                     / (active * clock_per_us),
-        "issue": g(C.INST, 0) / (active * prof.issue_ipc * clock_per_us),
+        # IR instructions at the measured rate, plus what expensive operations (integer
+        # division, __match_any_sync, ...) keep a sub-partition busy beyond one slot
+        "issue": g(C.INST, 0) / (active * prof.issue_ipc * clock_per_us)
+                 + g(C.ISSUE_EXTRA, 0) / (active * SUBPARTITIONS * clock_per_us),
         "shared": (g(C.WAVES_LD, 0) + g(C.WAVES_ST, 0)) / (active * prof.shared_waves_per_us_sm),
         "shared_atomics": g("simt__atomic_shared_serialized_steps.sum", 0) / (active * prof.satom_per_us_sm),
+        "local": g(C.LOCAL_STORE_LINES, 0) / LOCAL_STORE_LINES_PER_US,
         "global_atomics": max(g("simt__atomic_global_lanes.sum", 0) / prof.gatom_per_us,
                               g("simt__global_atomic_hot_address_lanes.max", 0) / prof.gatom_same_per_us),
         # warps queueing on one L2 sector: stores and atomics to shared bins serialize there

@@ -92,6 +92,72 @@ def test_branch_on_a_loaded_value_waits_for_the_load():
     assert cyc["guarded"] >= 2 * lat > cyc["unguarded"] >= lat
 
 
+def _one_warp(src, kernel, args_of):
+    mod = simt.Module.from_source(src, "costs.cu")
+    dev = simt.Device()
+    res = mod.get_function(kernel).launch(dev, simt.LaunchConfig.of(grid=1, block=32), args_of(dev),
+                                          sanitize=False)
+    return res.metrics
+
+
+def test_expensive_operations_cost_their_measured_latency_and_issue():
+    """Integer % by a new divisor is the whole division sequence (OP_COST, measured on the
+    H100); by the divisor of the last trip the compiler's hoisted reciprocal serves; by a
+    power of two it is one ALU instruction."""
+    from simt.machine import OP_COST
+    src = """
+    extern "C" __global__ void chain(int *out, int n, int d) {
+        int x = threadIdx.x + 1000000;
+        for (int i = 0; i < 64; i++) x = OP + 1000000;
+        out[threadIdx.x] = x;
+    }"""
+    got = {}
+    for name, op in (("new", "d % (x & 1023 | 1)"), ("again", "x % n"), ("lane", "x % (int)(threadIdx.x + 3)"),
+                     ("pow2", "x % 8"), ("const", "x % 7")):
+        m = _one_warp(src.replace("OP", op), "chain",
+                      lambda dev: [dev.zeros(32, np.int32), np.int32(1000), np.int32(123456789)])
+        got[name] = (m["simt__block_cycles.max"], m.get("simt__issue_extra_cycles.sum", 0))
+    full, again = OP_COST["idiv"][1], OP_COST["idiv_again_s"][1]
+    assert got["pow2"][1] == 0
+    assert got["new"][1] == 64 * full
+    assert got["again"][1] == got["lane"][1] == full + 63 * again      # the first trip computes it
+    assert got["const"][1] == 64 * OP_COST["idiv_const"][1]
+    assert got["new"][0] > 64 * OP_COST["idiv"][0] > got["again"][0] > got["const"][0] > got["pow2"][0]
+
+
+def test_match_any_costs_a_pass_per_distinct_value():
+    from simt.machine import OP_COST
+    src = """
+    extern "C" __global__ void m(int *out, int k) {
+        out[threadIdx.x] = __match_any_sync(0xffffffffu, threadIdx.x & (k - 1));
+    }"""
+    extra = {k: _one_warp(src, "m", lambda dev: [dev.zeros(32, np.int32), np.int32(k)])
+             .get("simt__issue_extra_cycles.sum", 0) for k in (1, 4, 32)}
+    per = OP_COST["match_value"][1]
+    assert extra == {1: per, 4: 4 * per, 32: 32 * per}
+
+
+def test_local_stores_to_different_words_count_lines():
+    """h[bin]++ with a different bin per lane writes one 128-byte line per distinct bin;
+    an index the same for every lane is a register to nvcc and counts nothing."""
+    src = """
+    extern "C" __global__ void h(const int *bins, int *out, int n) {
+        int hist[8] = {0};
+        for (int i = 0; i < n; i++) hist[bins[i * 32 + threadIdx.x]]++;
+        for (int b = 0; b < 8; b++) out[b * 32 + threadIdx.x] = hist[b];
+    }"""
+    spread = np.tile(np.arange(32) % 4, 2).astype(np.int32)          # 4 bins per warp
+    same = np.full(64, 3, np.int32)
+    lines = {}
+    for name, bins in (("spread", spread), ("same", same)):
+        m = _one_warp(src, "h", lambda dev: [dev.to_device(bins), dev.zeros(256, np.int32), np.int32(2)])
+        lines[name] = m.get("simt__local_store_lines.sum", 0)
+    assert lines == {"spread": 8, "same": 0}
+    prof = timing.load_profile("h100")
+    comp = timing.predict({"simt__local_store_lines.sum": 30360}, 1, 32, 0, prof).components_us
+    assert comp["local"] == pytest.approx(1.0)
+
+
 def test_profiles_load_and_unknown_names_fail_clearly():
     p = timing.load_profile("h100")
     assert p.sm_count == 132 and 2500 < p.dram_gbs < 3500 and "H100" in p.device
