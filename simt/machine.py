@@ -102,6 +102,11 @@ class Machine:
         self.sbuf = np.zeros(max(b.nb * self.S, 16), np.uint8)
         self.Lf = k.local_frame
         self.lbuf = np.zeros(max(T * self.Lf, 16), np.uint8)
+        # per lane: its index (gathered lanes of a whole group are a slice of it) and the
+        # byte in sbuf that shared address 0 of its block maps to, less SHARED_BASE
+        self.lane_ids = np.arange(T)
+        self.lane_ids.flags.writeable = False
+        self.lane_sh = lblk * self.S - SHARED_BASE
         self._views = {}
         self.rr_next = 0
         self.step_no = 0
@@ -309,49 +314,67 @@ class Machine:
             return sel.start + idx
         return sel[idx]
 
-    def translate(self, A: np.ndarray, glanes: np.ndarray, size: int, ins, kind: str):
+    def translate(self, A: np.ndarray, glanes: np.ndarray, size: int, ins, kind: str,
+                  lanes: slice | None = None):
         """Split addresses by space, bounds- and alignment-check them (memcheck), and return
-        a list of (space, flat element index base in bytes, positions)."""
+        a list of (space, flat element index base in bytes, positions).  ``lanes``: the
+        slice of lane ids that ``glanes`` equals, when it is one (a whole group)."""
         out = []
         if len(A) == 0:
             return out
-        is_glob = A < SHARED_BASE
-        if is_glob.all():
+        lo, hi = int(A.min()), int(A.max())
+        if hi < SHARED_BASE:
             parts = [("global", None)]
+        elif lo >= SHARED_BASE and hi < LOCAL_BASE:
+            parts = [("shared", None)]
+        elif lo >= LOCAL_BASE:
+            parts = [("local", None)]
         else:
+            is_glob = A < SHARED_BASE
             is_loc = A >= LOCAL_BASE
             is_sh = ~is_glob & ~is_loc
             parts = [(s, m) for s, m in (("global", is_glob), ("shared", is_sh), ("local", is_loc)) if m.any()]
+        al = min(size, 16)
+        pow2 = al & (al - 1) == 0
         for space, m in parts:
             pos = np.flatnonzero(m) if m is not None else None
             a = A if pos is None else A[pos]
             gl = glanes if pos is None else glanes[pos]
+            a_lo, a_hi = (lo, hi) if pos is None else (int(a.min()), int(a.max()))
             if space == "global":
                 starts = self.L.alloc_starts
                 ends = self.L.alloc_ends
-                lo, hi = int(a.min()), int(a.max())
-                k0 = int(np.searchsorted(starts, lo, side="right")) - 1
-                if k0 >= 0 and hi + size <= ends[k0]:
+                k0 = int(np.searchsorted(starts, a_lo, side="right")) - 1
+                if k0 >= 0 and a_hi + size <= ends[k0]:
                     ok = _TRUE          # the whole warp group stays inside one allocation
                 else:
                     k = np.searchsorted(starts, a, side="right") - 1
                     ok = (k >= 0) & (a + size <= ends[np.maximum(k, 0)])
                 byte = a - GLOBAL_BASE
             elif space == "shared":
-                off = a - SHARED_BASE
-                ok = (off >= 0) & (off + size <= self.S)
-                byte = self.lane_blk[gl] * self.S + off
+                if a_lo - SHARED_BASE >= 0 and a_hi - SHARED_BASE + size <= self.S:
+                    ok = _TRUE
+                else:
+                    off = a - SHARED_BASE
+                    ok = (off >= 0) & (off + size <= self.S)
+                sh = self.lane_sh[lanes] if (lanes is not None and pos is None) else self.lane_sh[gl]
+                byte = sh + a
             else:
                 off = a - LOCAL_BASE
                 ok = (off >= 0) & (off + size <= self.Lf)
                 byte = gl * self.Lf + off
-            bad = ~ok
-            mis = (a % min(size, 16)) != 0 if size > 1 else None
-            if (ok is not _TRUE and bad.any()) or (mis is not None and mis.any()):
-                bad = np.broadcast_to(bad, a.shape)
-                j = int(np.flatnonzero(bad | (mis if mis is not None else False))[0])
+            if size <= 1:
+                misaligned = False
+            elif pow2:                  # any address with a low bit set?
+                misaligned = bool(int(np.bitwise_or.reduce(a)) & (al - 1))
+            else:
+                misaligned = bool(((a % al) != 0).any())
+            if (ok is not _TRUE and not ok.all()) or misaligned:
+                bad = np.broadcast_to(~ok, a.shape)
+                mis = (a % al) != 0 if size > 1 else np.zeros(a.shape, bool)
+                j = int(np.flatnonzero(bad | mis)[0])
                 self.memcheck_error(ins, space, int(a[j]), int(gl[j]), size, kind,
-                                    misaligned=bool(mis is not None and mis[j]) and not bad[j])
+                                    misaligned=bool(mis[j]) and not bad[j])
             out.append((space, byte, pos))
         return out
 
@@ -389,7 +412,7 @@ class Machine:
             idx = None
             A = np.broadcast_to(addr, act.shape).astype(np.int64, copy=False) if np.ndim(addr) == 0 else addr
             n = act.size
-            gl = (np.arange(sel.start, sel.stop) if isinstance(sel, slice) else sel)
+            gl = self.lane_ids[sel] if isinstance(sel, slice) else sel   # a read-only view
         else:
             idx = np.flatnonzero(act)
             A = addr[idx] if np.ndim(addr) else np.full(len(idx), addr, np.int64)
@@ -565,6 +588,18 @@ def _fma_h(m, ins, sel, act, full, aw, w, wsel):
     m.wr(ins.dst, sel, _fma(np.asarray(a), np.asarray(b), c), act, full)
 
 
+def _lane_slice(sel, idx):
+    """The lanes of an access as a slice of lane ids, when they are one."""
+    return sel if idx is None and isinstance(sel, slice) else None
+
+
+def _elem_index(byte, itemsize: int):
+    """Byte offsets to element indices (itemsize is a power of two: a shift)."""
+    if itemsize == 1:
+        return byte
+    return byte >> (itemsize.bit_length() - 1) if itemsize & (itemsize - 1) == 0 else byte // itemsize
+
+
 def _elem(ctype):
     if isinstance(ctype, Vector):
         return ctype.elem.dtype, ctype.n
@@ -577,11 +612,11 @@ def _load(m: Machine, ins, sel, act, full, aw, w, wsel):
     A, idx, gl, n = m.gather_addr(ins, sel, act, full)
     size = sizeof(ins.ctype)
     dt, nf = _elem(ins.ctype)
-    parts = m.translate(A, gl, size, ins, "ld")
+    parts = m.translate(A, gl, size, ins, "ld", _lane_slice(sel, idx))
     fields = np.arange(nf) if nf > 1 else None
     out = np.empty((n, nf) if fields is not None else n, dt)
     for space, byte, pos in parts:
-        e = byte // dt.itemsize
+        e = _elem_index(byte, dt.itemsize)
         v = m.view(space, dt)[e if fields is None else e[:, None] + fields]
         if pos is None:
             out = v
@@ -602,7 +637,7 @@ def _store(m: Machine, ins, sel, act, full, aw, w, wsel):
     A, idx, gl, n = m.gather_addr(ins, sel, act, full)
     size = sizeof(ins.ctype)
     dt, nf = _elem(ins.ctype)
-    parts = m.translate(A, gl, size, ins, "st")
+    parts = m.translate(A, gl, size, ins, "st", _lane_slice(sel, idx))
     if m.sanitizer is not None:
         m.sanitizer.access(m, ins, parts, gl, size, "st")
     vals = []
@@ -615,7 +650,7 @@ def _store(m: Machine, ins, sel, act, full, aw, w, wsel):
         vals.append(np.asarray(v).astype(dt, copy=False))
     for space, byte, pos in parts:
         view = m.view(space, dt)
-        e = byte // dt.itemsize
+        e = _elem_index(byte, dt.itemsize)
         for k in range(nf):
             view[e + k] = vals[k] if pos is None else vals[k][pos]
     m.access_counters(m.L.pc_of(ins), ins, parts, A, gl, size, "st")
@@ -642,7 +677,7 @@ def _atom(m: Machine, ins, sel, act, full, aw, w, wsel):
     A, idx, gl, n = m.gather_addr(ins, sel, act, full)
     dt = ins.ctype.dtype
     size = dt.itemsize
-    parts = m.translate(A, gl, size, ins, "atom")
+    parts = m.translate(A, gl, size, ins, "atom", _lane_slice(sel, idx))
     if m.sanitizer is not None:
         m.sanitizer.access(m, ins, parts, gl, size, "atom")
 
@@ -660,7 +695,7 @@ def _atom(m: Machine, ins, sel, act, full, aw, w, wsel):
     with np.errstate(all="ignore"):
         for space, byte, pos in parts:
             view = m.view(space, dt)
-            e = byte // size
+            e = _elem_index(byte, size)
             v = val if pos is None else val[pos]
             c = None if cmp_ is None else (cmp_ if pos is None else cmp_[pos])
             r = _apply_atomic(view, e, v, c, ins.sub, ret is not None, dt)
