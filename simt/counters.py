@@ -88,18 +88,25 @@ class Runs:
 
     def __init__(self, addr2d: np.ndarray, act2d: np.ndarray):
         self.nw = addr2d.shape[0]
-        k = np.where(act2d, addr2d, -1 - np.arange(32)[None, :])
-        k.sort(axis=1)
+        full = bool(act2d.all())
+        if full:                            # no inactive lanes: no placeholder runs
+            k = np.sort(addr2d, axis=1)
+        else:
+            k = np.where(act2d, addr2d, -1 - np.arange(32)[None, :])
+            k.sort(axis=1)
         new = np.ones(k.shape, bool)
-        new[:, 1:] = k[:, 1:] != k[:, :-1]
+        np.not_equal(k[:, 1:], k[:, :-1], out=new[:, 1:])
         fn = new.ravel()
         starts = np.flatnonzero(fn)
-        run_len = np.diff(np.r_[starts, fn.size])
+        run_len = np.diff(starts, append=fn.size)
         run_addr = k.ravel()[starts]
-        valid = run_addr >= 0
-        self.len = run_len[valid]
-        self.addr = run_addr[valid]
-        self.row = (starts // 32)[valid]
+        if full:
+            self.len, self.addr, self.row = run_len, run_addr, starts >> 5
+        else:
+            valid = run_addr >= 0
+            self.len = run_len[valid]
+            self.addr = run_addr[valid]
+            self.row = (starts >> 5)[valid]
 
     def steps(self) -> np.ndarray:
         """Per row: the most lanes on one address (the serialized steps)."""
@@ -133,12 +140,15 @@ class Runs:
         return sec[st], self.row[st]
 
 
+_LANES = np.arange(32)
+
+
 def wavefronts(off2d: np.ndarray, act2d: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     """Shared-memory wavefronts and the ideal count per warp row."""
     nw = off2d.shape[0]
     words_per_lane = max(1, size // 4)
     lanes_per_phase = 32 // words_per_lane
-    w0 = off2d // 4
+    w0 = off2d >> 2
     if words_per_lane > 1:
         words = (w0[:, :, None] + np.arange(words_per_lane)).reshape(nw, 32 * words_per_lane)
         act = np.repeat(act2d, words_per_lane, axis=1)
@@ -147,7 +157,12 @@ def wavefronts(off2d: np.ndarray, act2d: np.ndarray, size: int) -> tuple[np.ndar
     phases = 32 // lanes_per_phase
     words = words.reshape(nw * phases, 32)
     act = act.reshape(nw * phases, 32)
-    bank = words % 32
+    if nw and lanes_per_phase * words_per_lane == 32 and act2d.all():
+        # every phase on 32 consecutive words (32 banks) or on one word (a broadcast)
+        w1 = words[:, :1]
+        if np.array_equal(words, w1 + _LANES) or np.array_equal(words, np.broadcast_to(w1, words.shape)):
+            return np.full(nw, phases, np.int64), np.full(nw, phases, np.int64)
+    bank = words & 31
     key = bank * (1 << 40) + words
     big = np.iinfo(np.int64).max
     fill = np.where(act, key, big).min(axis=1, keepdims=True)
@@ -202,6 +217,16 @@ class Counters:
         arr = self.warp_extra.get(name)
         if arr is None:
             arr = self.warp_extra[name] = np.zeros(len(self.warp_inst), np.int64)
+        if isinstance(gw, np.ndarray) and gw.ndim == 1 and len(gw) > 1 \
+                and np.can_cast(np.result_type(values), np.int64) and (gw[1:] > gw[:-1]).all():
+            # distinct warps (in order): a plain add, on a slice when they are consecutive
+            n = len(gw)
+            g0 = int(gw[0])
+            if int(gw[-1]) - g0 + 1 == n:
+                arr[g0:g0 + n] += values
+            else:
+                arr[gw] += values
+            return
         np.add.at(arr, gw, values)
 
     def global_access(self, mat: np.ndarray, act: np.ndarray, size: int, row_blocks: np.ndarray,
@@ -285,8 +310,13 @@ class Counters:
             if blocks is not None:
                 bmin = np.full(len(tot_all), np.iinfo(np.int64).max)
                 bmax = np.full(len(tot_all), -1)
-                np.minimum.at(bmin, rel, blocks)
-                np.maximum.at(bmax, rel, blocks)
+                if len(blocks) < 2 or (blocks[1:] >= blocks[:-1]).all():
+                    # blocks ascend (runs in warp order): the first and the last write win
+                    bmin[rel[::-1]] = blocks[::-1]
+                    bmax[rel] = blocks
+                else:
+                    np.minimum.at(bmin, rel, blocks)
+                    np.maximum.at(bmax, rel, blocks)
                 bmin, bmax = bmin[u], bmax[u]
             u = u + lo
         else:
