@@ -143,6 +143,48 @@ class Runs:
 _LANES = np.arange(32)
 
 
+def _longest_ones(x: np.ndarray) -> np.ndarray:
+    """Per uint32 element, the length of its longest run of set bits (at most 31: bit 31
+    clear).  Binary lifting: p[k] marks where a run of 2**k set bits starts."""
+    p = [x]
+    for k in range(4):
+        q = p[-1]
+        p.append(q & (q >> np.uint32(1 << k)))
+    n = np.zeros(len(x), np.uint32)                 # the longest run found so far
+    cur = np.full(len(x), 0xFFFFFFFF, np.uint32)    # where a run of n set bits starts
+    for k in range(4, -1, -1):
+        cand = cur & (p[k] >> n)                    # where a run of n + 2**k starts
+        ok = cand != 0
+        cur = np.where(ok, cand, cur)
+        n += ok.astype(np.uint32) << np.uint32(k)
+    return n
+
+
+def lanes_per_address(addr2d: np.ndarray, act2d: np.ndarray, full: bool = False):
+    """Per warp row, the most active lanes on one address (0 for a row with none), and the
+    number of distinct (row, address) pairs: what ``Runs`` gives as ``steps()`` and
+    ``len(len)``, from one sort and no run table.  Addresses must be >= 0; ``full``: every
+    lane is active."""
+    nw = addr2d.shape[0]
+    if full:
+        k = np.sort(addr2d, axis=1)
+        n_off = 0
+    else:
+        k = np.where(act2d, addr2d, -1 - _LANES[None, :])   # inactive: distinct, < 0
+        k.sort(axis=1)
+        n_off = act2d.size - int(np.count_nonzero(act2d))
+    # bit j of row r: lanes j and j+1 (sorted) on one address; a run of m set bits is
+    # m + 1 lanes on one address
+    eq = np.zeros((nw, 32), bool)
+    np.equal(k[:, 1:], k[:, :-1], out=eq[:, :31])
+    n_addr = k.size - int(np.count_nonzero(eq)) - n_off
+    bits = np.packbits(eq, axis=1, bitorder="little").view(np.uint32).ravel()
+    steps = _longest_ones(bits).astype(np.int64) + 1
+    if not full:
+        steps *= act2d.any(axis=1)
+    return steps, n_addr
+
+
 def wavefronts(off2d: np.ndarray, act2d: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     """Shared-memory wavefronts and the ideal count per warp row."""
     nw = off2d.shape[0]

@@ -715,6 +715,12 @@ def _atom(m: Machine, ins, sel, act, full, aw, w, wsel):
         a = A if pos is None else A[pos]
         g = gl if pos is None else gl[pos]
         mat, act2, warps = _warp_matrix(a, g)
+        if space == "shared" and not ins.info.get("aggregated"):
+            # shared atomics need no run table: lanes per address from one sort, the
+            # busiest word of each block from one count of the lanes' words
+            _atomic_serialization(m, p, space, mat, act2, warps, None, len(g), byte)
+            pre.append((mat, act2, warps, None))
+            continue
         runs = C.Runs(mat, act2)
         pre.append((mat, act2, warps, runs))
         if ins.info.get("aggregated"):      # one lane per warp reaches memory
@@ -769,25 +775,34 @@ def _apply_atomic(view, e, v, c, op, want, dt):
     return ret
 
 
-def _atomic_serialization(m: Machine, p: int, space: str, mat, act, warps, runs, nlanes: int):
-    """Per warp atomic: lanes per address and the serialized steps it costs."""
+def _atomic_serialization(m: Machine, p: int, space: str, mat, act, warps, runs, nlanes: int,
+                          byte=None):
+    """Per warp atomic: lanes per address and the serialized steps it costs.  Shared
+    atomics may come without ``runs``, with ``byte`` (each lane's byte in sbuf) instead."""
     nw = len(warps)
-    steps = runs.steps()
-    n_addr = len(runs.len)
+    if runs is None:
+        steps, n_addr = C.lanes_per_address(mat, act, full=nlanes == mat.size)
+    else:
+        steps = runs.steps()
+        n_addr = len(runs.len)
     cnt = m.cnt
     for pre in ("simt__atomic", f"simt__atomic_{space}"):
         cnt.add(p, pre + "_lanes.sum", nlanes)
         cnt.add(p, pre + "_addresses.sum", n_addr)
         cnt.add(p, pre + "_serialized_steps.sum", int(steps.sum()))
     cnt.add(p, "simt__atomic_warp_instructions.sum", nw)
-    addrs, lens = runs.addr, runs.len
-    blk = m.lane_blk[warps * 32][runs.row]
-    if space == "global":
-        cnt.hot_addresses(addrs, lens, blocks=m.b.blocks[blk])
-    else:   # shared atomics contend within a block: key the address by the block
-        key = blk * max(m.S, 1) + (addrs - SHARED_BASE)
-        m.shared_hot += np.bincount(key // 4, weights=lens, minlength=len(m.shared_hot))
+    if runs is None:    # lanes per shared word of the batch (a word's lanes are its block's)
+        m.shared_hot += np.bincount(byte >> 2, minlength=len(m.shared_hot))
         cnt.shared_hot_max = max(cnt.shared_hot_max, float(m.shared_hot.max()))
+    else:
+        addrs, lens = runs.addr, runs.len
+        blk = m.lane_blk[warps * 32][runs.row]
+        if space == "global":
+            cnt.hot_addresses(addrs, lens, blocks=m.b.blocks[blk])
+        else:   # shared atomics contend within a block: key the address by the block
+            key = blk * max(m.S, 1) + (addrs - SHARED_BASE)
+            m.shared_hot += np.bincount(key // 4, weights=lens, minlength=len(m.shared_hot))
+            cnt.shared_hot_max = max(cnt.shared_hot_max, float(m.shared_hot.max()))
     if len(cnt.atomics) < 64 and nw:
         groups = {}
         for lane in np.flatnonzero(act[0]).tolist():
