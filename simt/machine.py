@@ -39,6 +39,7 @@ LAT = {"issue": 0.38, "alu": 4.0, "math": 16.0, "warp": 24.0, "shared": 30.0, "l
        "global": 290.0, "atom_shared": 40.0, "atom_global": 400.0, "bar": 75.0,
        "loads_in_flight": 4.0}
 LANES = np.arange(32)
+_PC_MAX = np.iinfo(np.int64).max
 BIT = (np.uint32(1) << np.arange(32, dtype=np.uint32)).astype(np.uint32)
 
 
@@ -73,22 +74,27 @@ class Machine:
         T = b.T
         self.T, self.W = T, b.W
         lane = np.arange(T)
-        lblk = lane // (wpb * 32)                           # block index within batch
-        ltid = lane % (wpb * 32)                            # linear thread id in block
+        lblk = _floordiv(lane, wpb * 32)                    # block index within batch
+        ltid = _mod(lane, wpb * 32)                         # linear thread id in block
         self.lane_blk = lblk
         self.lane_tid = ltid
         exists = ltid < tpb
         self.regs = [None] * len(k.regs)
         for r in k.regs:   # temporaries are written before they are read
             self.regs[r.slot] = (np.zeros if r.is_var or r.builtin else np.empty)(T, r.dtype)
-        bid = blocks[lblk]
-        vals = {
-            "tid.x": ltid % bx, "tid.y": (ltid // bx) % by, "tid.z": ltid // (bx * by),
-            "ctaid.x": bid % gx, "ctaid.y": (bid // gx) % gy, "ctaid.z": bid // (gx * gy),
+        if len(blocks) and int(blocks[-1]) - int(blocks[0]) + 1 == len(blocks):
+            bid = lblk + blocks[0]                          # consecutive blocks
+        else:
+            bid = blocks[lblk]
+        vals = {   # only the builtins the kernel reads are computed
+            "tid.x": lambda: _mod(ltid, bx), "tid.y": lambda: _mod(_floordiv(ltid, bx), by),
+            "tid.z": lambda: _floordiv(ltid, bx * by),
+            "ctaid.x": lambda: _mod(bid, gx), "ctaid.y": lambda: _mod(_floordiv(bid, gx), gy),
+            "ctaid.z": lambda: _floordiv(bid, gx * gy),
         }
         for r in k.regs:
             if r.builtin:
-                self.regs[r.slot][:] = vals[r.builtin]
+                self.regs[r.slot][:] = vals[r.builtin]()
         D = k.max_depth + 1
         self.M = np.zeros((D, T), bool)
         self.M[0] = exists
@@ -110,6 +116,7 @@ class Machine:
         self._views = {}
         self.rr_next = 0
         self.step_no = 0
+        self._all_warps = None
         # dynamic critical path: when each lane's registers are ready, each warp's issue clock
         # (per warp: a warp issues in order, so all its lanes see one ready time per register)
         self.rt = [np.zeros(b.W, np.float64) for _ in k.regs] if L.track_time else None
@@ -161,13 +168,24 @@ class Machine:
                 return None
         pol = self.L.policy
         if pol == "lockstep":
-            pcs = np.where(run, self.pc, np.iinfo(np.int64).max)
             self.step_no += 1
+            pc = self.pc
+            if run.all():               # no warp waits or is done: no masking needed
+                lo, hi = int(pc.min()), int(pc.max())
+                p = hi if self.step_no % 32 == 0 else lo
+                if lo == hi:            # every warp at one instruction
+                    w = self._all_warps
+                    if w is None or len(w) != len(pc):
+                        w = self._all_warps = np.arange(len(pc))
+                        w.flags.writeable = False
+                else:
+                    w = np.flatnonzero(pc == p)
+                return p, w
             if self.step_no % 32 == 0:
-                p = int(np.where(run, self.pc, -1).max())
+                p = int(np.where(run, pc, -1).max())
             else:
-                p = int(pcs.min())
-            w = np.flatnonzero(run & (self.pc == p))
+                p = int(np.where(run, pc, _PC_MAX).min())
+            w = np.flatnonzero(run & (pc == p))
             return p, w
         cand = np.flatnonzero(run)
         if pol == "random":
@@ -227,7 +245,7 @@ class Machine:
             aw = _ones(nw)
         else:
             act2 = act.reshape(-1, 32)
-            aw = act2.any(axis=1)
+            aw = _rows_any(act2)
         self.wsteps[wsel] += 1
         op = ins.op
         if ins.info.get("predicated"):
@@ -251,7 +269,7 @@ class Machine:
                 cnt.warp_thread_inst[gw] += 32
             else:
                 cnt.warp_inst[gw] += aw
-                cnt.warp_thread_inst[gw] += act2.sum(axis=1)
+                cnt.warp_thread_inst[gw] += _rows_count(act2)
         if self.rt is not None and nact:
             self.advance_clock(ins, sel, act, full, wsel)
         jump = HANDLERS[op](self, ins, sel, act, full, aw, w, wsel) if (nact or op in _ALWAYS) else None
@@ -522,20 +540,54 @@ def _ones(n: int) -> np.ndarray:
     return a
 
 
+_BYTES_ONE = np.uint64(0x0101010101010101)
+
+
+def _rows_any(b2: np.ndarray) -> np.ndarray:
+    """b2.any(axis=1) for a (warps, 32) bool matrix: each row read as four 8-byte words."""
+    if b2.ndim != 2 or b2.shape[1] != 32 or b2.dtype != np.bool_ or not b2.flags.c_contiguous:
+        return b2.any(axis=1)
+    v = b2.view(np.uint64)
+    return (v[:, 0] | v[:, 1] | v[:, 2] | v[:, 3]) != 0
+
+
+def _rows_count(b2: np.ndarray) -> np.ndarray:
+    """b2.sum(axis=1) for a (warps, 32) bool matrix."""
+    if b2.ndim != 2 or b2.shape[1] != 32 or b2.dtype != np.bool_ or not b2.flags.c_contiguous:
+        return b2.sum(axis=1)
+    v = b2.view(np.uint64)
+    c = (v[:, 0] + v[:, 1]) + (v[:, 2] + v[:, 3])    # per byte 0..4: no carries
+    c = (c * _BYTES_ONE) >> np.uint64(56)            # the sum of the 8 bytes
+    return c.astype(np.int64)
+
+
+def _floordiv(a: np.ndarray, d: int) -> np.ndarray:
+    """a // d for int arrays and d >= 1 (a shift for a power of two)."""
+    if d == 1:
+        return a.copy()
+    return a >> (d.bit_length() - 1) if d & (d - 1) == 0 else a // d
+
+
+def _mod(a: np.ndarray, d: int) -> np.ndarray:
+    """a % d for int arrays and d >= 1 (a mask for a power of two)."""
+    return a & (d - 1) if d & (d - 1) == 0 else a % d
+
+
 def _warp_matrix(a: np.ndarray, g: np.ndarray):
     """Scatter per-lane values (lanes g, ascending) into a (warps, 32) matrix + mask."""
-    wid = g // 32
     n = len(g)
     if n and n % 32 == 0 and g[0] % 32 == 0 and g[-1] - g[0] + 1 == n:
-        return a.reshape(-1, 32), np.ones((n // 32, 32), bool), wid[::32]
+        return a.reshape(-1, 32), np.ones((n // 32, 32), bool), g[::32] >> 5
+    wid = g >> 5
     new = np.ones(n, bool)
     new[1:] = wid[1:] != wid[:-1]
     row = np.cumsum(new) - 1
     warps = wid[new]
     mat = np.zeros((len(warps), 32), np.int64)
     act = np.zeros((len(warps), 32), bool)
-    mat[row, g % 32] = a
-    act[row, g % 32] = True
+    col = g & 31
+    mat[row, col] = a
+    act[row, col] = True
     return mat, act, warps
 
 
@@ -919,10 +971,10 @@ def _count_split(m: Machine, ins, act, taken, aw) -> np.ndarray:
     """Divergence bookkeeping of a branch: how many warps reached it and how many it split
     (some lanes taken, some not). Returns, per warp, whether any lane is taken."""
     t2 = taken.reshape(-1, 32)
-    has = t2.any(axis=1)
+    has = _rows_any(t2)
     d = m.cnt.divergence[ins.pc]
     d[0] += int(np.count_nonzero(aw))
-    d[1] += int(np.count_nonzero(has & (t2 != act.reshape(-1, 32)).any(axis=1)))
+    d[1] += int(np.count_nonzero(has & _rows_any((taken != act).reshape(-1, 32))))
     return has
 
 
@@ -939,7 +991,7 @@ def _if(m: Machine, ins, sel, act, full, aw, w, wsel):
 def _else(m: Machine, ins, sel, act, full, aw, w, wsel):
     e = m.regs[ins.ereg.slot][sel] & act
     m.M[ins.depth + 1][sel] = e
-    return ~aw if ins.info.get("predicated") else ~e.reshape(-1, 32).any(axis=1)
+    return ~aw if ins.info.get("predicated") else ~_rows_any(e.reshape(-1, 32))
 
 
 def _looptest(m: Machine, ins, sel, act, full, aw, w, wsel):
@@ -963,7 +1015,7 @@ def _kill(m: Machine, ins, sel, act, full, aw, w, wsel):
         blk = m.M[lv:d + 1][:, sel]
         m.M[lv:d + 1][:, sel] = blk & ~act
     if lv == 0:
-        dead = ~m.M[0][sel].reshape(-1, 32).any(axis=1)
+        dead = ~_rows_any(m.M[0][sel].reshape(-1, 32))
         if dead.any():
             ws = (np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else wsel)[dead]
             m.state[ws] = DONE
@@ -972,7 +1024,7 @@ def _kill(m: Machine, ins, sel, act, full, aw, w, wsel):
 
 def _bar(m: Machine, ins, sel, act, full, aw, w, wsel):
     alive = m.M[0][sel]
-    bad = (act != alive).reshape(-1, 32).any(axis=1) & aw
+    bad = _rows_any((act != alive).reshape(-1, 32)) & aw
     if bad.any():
         j = int(np.flatnonzero(bad)[0])
         act2 = act.reshape(-1, 32)[j]
