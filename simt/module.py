@@ -293,6 +293,9 @@ class Launch:
                     m.run(warp_steps=warp_steps, on_step=on_step)
                 finally:
                     self.steps_done += int(m.wsteps.sum())
+                    # the machine refers back to the launch: without this cycle its arrays
+                    # are freed as soon as the batch is done, not at the next full gc
+                    self.machine = None
                 done += len(blocks)
                 if self.progress is not None:
                     self.progress(done, total)

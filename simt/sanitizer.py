@@ -36,11 +36,14 @@ class Sanitizer:
         import copy
         new = Sanitizer.__new__(Sanitizer)
         for k, v in self.__dict__.items():
-            new.__dict__[k] = v if k == "L" else copy.deepcopy(v, memo)
+            new.__dict__[k] = v if k in ("ir", "device") else copy.deepcopy(v, memo)
         return new
 
     def __init__(self, launch):
-        self.L = launch
+        # the kernel and the device, not the launch (which refers to the sanitizer: a
+        # cycle would keep the batch's arrays alive until a full garbage collection)
+        self.ir = launch.ir
+        self.device = launch.device
         self.hazards: dict[tuple[str, int, int], int] = defaultdict(int)
         self.g_hazards: dict[tuple[str, int, int], int] = defaultdict(int)
         self.uninit: dict[int, list] = {}
@@ -62,7 +65,7 @@ class Sanitizer:
         base = int(self.epoch.max()) + 1 if hasattr(self, "epoch") else 0
         self.epoch = np.full(m.b.nb, base, np.int64)
         if not hasattr(self, "g_on"):
-            gw = len(self.L.device.buf) // 4
+            gw = len(self.device.buf) // 4
             self.g_on = gw <= (1 << 26)
             if self.g_on:
                 # one int64 per word for the last writer and one for a reader, packed as
@@ -282,8 +285,8 @@ class Sanitizer:
     # -------------------------------------------------------------- reports
     def findings(self):
         from .module import Finding
-        code = self.L.ir.code
-        f = self.L.ir.file
+        code = self.ir.code
+        f = self.ir.file
         by_lines: dict[tuple[str, int, int], int] = defaultdict(int)
         for (kind, p1, p2), n in self.hazards.items():
             by_lines[(kind, code[p1].line, code[p2].line)] += n
