@@ -117,6 +117,7 @@ class Machine:
         self.rr_next = 0
         self.step_no = 0
         self._all_warps = None
+        self._into = {}         # pc -> whether its ufunc result has the destination's dtype
         # dynamic critical path: when each lane's registers are ready, each warp's issue clock
         # (per warp: a warp issues in order, so all its lanes see one ready time per register)
         self.rt = [np.zeros(b.W, np.float64) for _ in k.regs] if L.track_time else None
@@ -153,6 +154,25 @@ class Machine:
             np.copyto(arr[sel], val, where=act, casting="unsafe")
         else:
             arr[sel] = np.where(act, val, arr[sel])
+
+    def apply(self, ins, f, args, sel, act, full):
+        """dst = f(*args) for a ufunc f, computed straight into the destination register
+        once the instruction is known to produce its dtype (from its first execution): the
+        same loop and values as computing a temporary and copying it in."""
+        r = ins.dst
+        ok = self._into.get(ins.pc)
+        if ok and isinstance(sel, slice):
+            out = self.regs[r.slot][sel]
+            if full or not r.is_var:
+                f(*args, out=out)
+            else:
+                f(*args, out=out, where=act)
+            return
+        val = f(*args)
+        if ok is None:
+            self._into[ins.pc] = (isinstance(f, np.ufunc) and f.nout == 1
+                                  and getattr(val, "dtype", None) == self.regs[r.slot].dtype)
+        self.wr(r, sel, val, act, full)
 
     # ------------------------------------------------------------ schedule
     def pick(self):
@@ -615,15 +635,31 @@ def _latency(m: Machine, ins, sel, act) -> float:
 def _bin(m: Machine, ins, sel, act, full, aw, w, wsel):
     a = m.rd(ins.args[0], sel)
     b = m.rd(ins.args[1], sel)
-    m.wr(ins.dst, sel, BINOPS[ins.sub](a, b), act, full)
+    f = BINOPS[ins.sub]
+    if isinstance(f, np.ufunc):
+        m.apply(ins, f, (a, b), sel, act, full)
+    else:
+        m.wr(ins.dst, sel, f(a, b), act, full)
 
 
 def _un(m, ins, sel, act, full, aw, w, wsel):
-    m.wr(ins.dst, sel, UNOPS[ins.sub](m.rd(ins.args[0], sel)), act, full)
+    m.apply(ins, UNOPS[ins.sub], (m.rd(ins.args[0], sel),), sel, act, full)
 
 
 def _cast(m, ins, sel, act, full, aw, w, wsel):
-    m.wr(ins.dst, sel, cast_value(m.rd(ins.args[0], sel), ins.dst.dtype), act, full)
+    a = m.rd(ins.args[0], sel)
+    r = ins.dst
+    dt = r.dtype
+    if isinstance(sel, slice) and type(a) is np.ndarray and dt.kind != "b" \
+            and not (a.dtype.kind == "f" and dt.kind in "iu") and m.regs[r.slot].dtype == dt:
+        # a plain numpy conversion (what cast_value does here): straight into the register
+        out = m.regs[r.slot][sel]
+        if full or not r.is_var:
+            np.copyto(out, a, casting="unsafe")
+        else:
+            np.copyto(out, a, casting="unsafe", where=act)
+        return
+    m.wr(r, sel, cast_value(a, dt), act, full)
 
 
 def _mov(m, ins, sel, act, full, aw, w, wsel):
