@@ -281,6 +281,8 @@ class Launch:
 
     def run(self, warp_steps: bool = False) -> LaunchResult:
         from .machine import Machine
+        from .memory import tune_host_allocator
+        tune_host_allocator()
         t0 = time.perf_counter()
         total = self.run_blocks
         done = 0
