@@ -121,7 +121,9 @@ class Sanitizer:
         # one lane per word, in order (each lane its own word): the words as a slice when
         # they are consecutive, else the array
         asc = _ascending(x)
-        xi = slice(int(x[0]), int(x[-1]) + 1) if asc and len(x) and int(x[-1]) - int(x[0]) + 1 == len(x) else x
+        xi = x
+        if asc and len(x) and int(x[-1]) - int(x[0]) + 1 == len(x):
+            xi = slice(int(x[0]), int(x[-1]) + 1)
         if kind == "ld":
             notw = ~self.written[xi]
             if notw.any():
