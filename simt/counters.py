@@ -14,6 +14,8 @@ from collections import defaultdict
 
 import numpy as np
 
+from .spaces import GLOBAL_BASE
+
 SHARED_LD = "smsp__inst_executed_op_shared_ld.sum"
 SHARED_ST = "smsp__inst_executed_op_shared_st.sum"
 WAVES_LD = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
@@ -141,6 +143,14 @@ class Runs:
 
 
 _LANES = np.arange(32)
+
+
+def _contiguous(flat: np.ndarray, size: int) -> bool:
+    """Whether the addresses step by ``size`` all along (then every warp row does too);
+    a 1-D difference is a few times cheaper than one along the rows."""
+    n = len(flat)
+    return int(flat[-1]) - int(flat[0]) == (n - 1) * size and \
+        bool((np.subtract(flat[1:], flat[:-1]) == size).all())
 
 
 def _longest_ones(x: np.ndarray) -> np.ndarray:
@@ -275,8 +285,8 @@ class Counters:
                       runs: "Runs | None" = None, kind: str = "ld"):
         """One warp instruction's global access: returns the distinct sectors per warp row and
         records the DRAM footprint and the warp requests per sector (contention at L2)."""
-        from .spaces import GLOBAL_BASE
-        if act.all() and mat.shape[0] and (np.diff(mat, axis=1) == size).all():
+        if act.all() and mat.shape[0] and (_contiguous(mat.reshape(-1), size)
+                                           or (np.diff(mat, axis=1) == size).all()):
             # coalesced: each row covers one contiguous range (no sort needed)
             fs = (mat[:, 0] - GLOBAL_BASE) // 32
             ls = (mat[:, -1] + size - 1 - GLOBAL_BASE) // 32
