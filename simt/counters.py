@@ -14,6 +14,8 @@ from collections import defaultdict
 
 import numpy as np
 
+from .spaces import GLOBAL_BASE
+
 SHARED_LD = "smsp__inst_executed_op_shared_ld.sum"
 SHARED_ST = "smsp__inst_executed_op_shared_st.sum"
 WAVES_LD = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
@@ -245,8 +247,62 @@ def _clash_rows(mat: np.ndarray, act: np.ndarray, size: int, shift):
     return o, ks, np.flatnonzero(hit.any(axis=1))
 
 
+_TABLE_WORDS = 2048      # table masks for chunks whose addresses span up to 8 KiB
+
+
+def _line_set(line16: np.ndarray) -> np.ndarray:
+    """``l1_set``'s low bits for a line's index within its 2 KiB group."""
+    return (line16 ^ (line16 >> 2)) & 3
+
+
+class _TableMasks:
+    """The lane masks ``l1_atomic_sectors_rows`` needs (same address, sector, line, L1 set,
+    and set-and-bank) without sorting, for 4-byte atomics whose addresses, less the shift,
+    span at most ``_TABLE_WORDS`` words (a histogram's bins).  A lane's bits are distinct
+    powers of two, so the OR over the lanes sharing a key is their sum: one ``bincount``
+    per key, computed for the rows asked, when asked.  Inactive lanes get only their own
+    bit."""
+
+    def __init__(self, mat: np.ndarray, act: np.ndarray, shift: int):
+        a = mat - shift
+        self.full = full = bool(act.all())
+        lo = int(a.min() if full else a[act].min()) & ~(L1_SET_SPAN - 1)
+        w = (a - lo) >> 2
+        span = int(w.max() if full else w[act].max()) + 1
+        self.ok = span <= _TABLE_WORDS
+        if not self.ok:
+            return
+        self.groups = -(-span // (L1_SET_SPAN // 4))
+        self.span = span
+        self.act = act
+        self.w = w if full else np.where(act, w, 0)
+        line = self.w >> 5
+        self.setk = ((line >> 4) << 2) | _line_set(line & 15)
+
+    def _mask(self, rows, kind: str) -> np.ndarray:
+        w = self.w if rows is None else self.w[rows]
+        act = self.act if rows is None else self.act[rows]
+        nr = w.shape[0]
+        sp, g = self.span, self.groups
+        if kind in ("set", "sb"):
+            sk = self.setk if rows is None else self.setk[rows]
+            key, n = (sk, 4 * g) if kind == "set" else ((sk << 5) | (w & 31), 128 * g)
+        else:
+            sh = {"addr": 0, "sec": 3, "line": 5}[kind]
+            key, n = (w >> sh if sh else w), ((sp - 1) >> sh) + 1
+        wt = np.broadcast_to(_BIT_F, w.shape)
+        if not self.full:
+            wt = np.where(act, wt, 0.0)
+        k = (key + (np.arange(nr, dtype=np.int64) * n)[:, None]).ravel()
+        m = np.bincount(k, weights=wt.ravel(), minlength=nr * n)[k].astype(np.uint32).reshape(w.shape)
+        return m if self.full else np.where(act, m, np.broadcast_to(_BIT, w.shape))
+
+
+_BIT_F = _BIT.astype(np.float64)
+
+
 def l1_atomic_sectors_rows(mat: np.ndarray, act: np.ndarray, size: int = 4,
-                           shift=0, pre=None, base=None) -> np.ndarray:
+                           shift=0, pre=None, base=None, masks=None) -> np.ndarray:
     """``l1_atomic_passes`` for many warp rows at once (``mat``/``act`` as in ``Runs``;
     ``shift``: ``set_shift`` per lane or one for all; ``pre``: ``_set_bank_sort`` of these
     rows; ``base``: their per-sector rule).  Lane sets are 32-bit masks, so a pass costs a
@@ -255,22 +311,29 @@ def l1_atomic_sectors_rows(mat: np.ndarray, act: np.ndarray, size: int = 4,
     nr = mat.shape[0]
     if nr == 0:
         return np.zeros(0, np.int64)
-    if pre is None:
-        pre = _set_bank_sort(mat, act, size, shift)
     out = Runs(mat, act).per_sector_max() if base is None else base.copy()
-    # one sort by (set, address) groups lanes by address, sector, line and set at once:
-    # within a set, an address is fixed by its offset in the 2 KiB group
-    a = mat - shift
-    key = l1_set(a >> 7) * L1_SET_SPAN + (a & (L1_SET_SPAN - 1))
-    full = act.all()
-    oa, ka = _sort_rows(key if full else _off(act, key))
-    if full:
-        ks3 = [ka, ka >> 5, ka >> 7]
+    tm = None
+    if masks is not None:
+        tm, trows, m_line, m_sb = masks
+        m_addr, m_sec = tm._mask(trows, "addr"), tm._mask(trows, "sec")
+        m_set = None
     else:
-        acts = np.take_along_axis(act, oa, axis=1)
-        ks3 = [ka, _off(acts, ka >> 5), _off(acts, ka >> 7)]
-    m_addr, m_sec, m_line = _same_key(oa, ks3)
-    (m_sb,) = _same_key(pre[0], [pre[1] >> 4])
+        if pre is None:
+            pre = _set_bank_sort(mat, act, size, shift)
+        # one sort by (set, address) groups lanes by address, sector, line and set at
+        # once: within a set, an address is fixed by its offset in the 2 KiB group
+        a = mat - shift
+        key = l1_set(a >> 7) * L1_SET_SPAN + (a & (L1_SET_SPAN - 1))
+        full = act.all()
+        oa, ka = _sort_rows(key if full else _off(act, key))
+        if full:
+            ks3 = [ka, ka >> 5, ka >> 7]
+        else:
+            acts = np.take_along_axis(act, oa, axis=1)
+            ks3 = [ka, _off(acts, ka >> 5), _off(acts, ka >> 7)]
+        m_addr, m_sec, m_line = _same_key(oa, ks3)
+        (m_sb,) = _same_key(pre[0], [pre[1] >> 4])
+        m_set = None
     m_clash = m_sb & ~m_line                                # same set and bank, other line
     # A lane x can only wait for a clash (the one way to split a sector beyond the rule)
     # while its line leads the set, i.e. behind an earlier lane of its own line, and only
@@ -284,8 +347,11 @@ def l1_atomic_sectors_rows(mat: np.ndarray, act: np.ndarray, size: int = 4,
         return out
     mat, act = mat[rows], act[rows]
     m_addr, m_sec, m_line, m_clash = m_addr[rows], m_sec[rows], m_line[rows], m_clash[rows]
-    ks = ka[rows]
-    (m_set,) = _same_key(oa[rows], [ks >> 11 if full else np.where(ks >= 0, ks >> 11, ks)])
+    if tm is not None:
+        m_set = tm._mask(trows[rows], "set")
+    else:
+        ks = ka[rows]
+        (m_set,) = _same_key(oa[rows], [ks >> 11 if full else np.where(ks >= 0, ks >> 11, ks)])
     res = np.zeros(len(rows), np.int64)
     pend = _pack(act)
     idx = np.arange(len(rows))
@@ -331,18 +397,25 @@ class Runs:
     def __init__(self, addr2d: np.ndarray, act2d: np.ndarray):
         self.nw = addr2d.shape[0]
         self.mat, self.act = addr2d, act2d      # lane order, for the L1 pass replay
-        k = np.where(act2d, addr2d, -1 - np.arange(32)[None, :])
-        k.sort(axis=1)
+        full = bool(act2d.all())
+        if full:                            # no inactive lanes: no placeholder runs
+            k = np.sort(addr2d, axis=1)
+        else:
+            k = np.where(act2d, addr2d, -1 - np.arange(32)[None, :])
+            k.sort(axis=1)
         new = np.ones(k.shape, bool)
-        new[:, 1:] = k[:, 1:] != k[:, :-1]
+        np.not_equal(k[:, 1:], k[:, :-1], out=new[:, 1:])
         fn = new.ravel()
         starts = np.flatnonzero(fn)
-        run_len = np.diff(np.r_[starts, fn.size])
+        run_len = np.diff(starts, append=fn.size)
         run_addr = k.ravel()[starts]
-        valid = run_addr >= 0
-        self.len = run_len[valid]
-        self.addr = run_addr[valid]
-        self.row = (starts // 32)[valid]
+        if full:
+            self.len, self.addr, self.row = run_len, run_addr, starts >> 5
+        else:
+            valid = run_addr >= 0
+            self.len = run_len[valid]
+            self.addr = run_addr[valid]
+            self.row = (starts >> 5)[valid]
 
     def steps(self) -> np.ndarray:
         """Per row: the most lanes on one address (the serialized steps)."""
@@ -382,6 +455,17 @@ class Runs:
         for lo in range(0, self.nw, _CHUNK):     # chunks keep the temporaries in cache
             hi = min(self.nw, lo + _CHUNK)
             sh = shift if np.ndim(shift) == 0 else shift[lo:hi]
+            tm = _TableMasks(self.mat[lo:hi], self.act[lo:hi], sh) \
+                if size == 4 and np.ndim(sh) == 0 else None
+            if tm is not None and tm.ok:        # a small region (bins): masks by table
+                act = self.act[lo:hi]
+                m_line, m_sb = tm._mask(None, "line"), tm._mask(None, "sb")
+                rows = np.flatnonzero((act & ((m_sb & ~m_line) != _Z)).any(axis=1))
+                if len(rows):
+                    r = rows + lo
+                    out[r] = l1_atomic_sectors_rows(self.mat[r], self.act[r], size, sh, None,
+                                                    out[r], (tm, rows, m_line[rows], m_sb[rows]))
+                continue
             o, ks, rows = _clash_rows(self.mat[lo:hi], self.act[lo:hi], size, sh)
             if len(rows):
                 r = rows + lo
@@ -398,12 +482,65 @@ class Runs:
         return sec[st], self.row[st]
 
 
+_LANES = np.arange(32)
+
+
+def _contiguous(flat: np.ndarray, size: int) -> bool:
+    """Whether the addresses step by ``size`` all along (then every warp row does too);
+    a 1-D difference is a few times cheaper than one along the rows."""
+    n = len(flat)
+    return int(flat[-1]) - int(flat[0]) == (n - 1) * size and \
+        bool((np.subtract(flat[1:], flat[:-1]) == size).all())
+
+
+def _longest_ones(x: np.ndarray) -> np.ndarray:
+    """Per uint32 element, the length of its longest run of set bits (at most 31: bit 31
+    clear).  Binary lifting: p[k] marks where a run of 2**k set bits starts."""
+    p = [x]
+    for k in range(4):
+        q = p[-1]
+        p.append(q & (q >> np.uint32(1 << k)))
+    n = np.zeros(len(x), np.uint32)                 # the longest run found so far
+    cur = np.full(len(x), 0xFFFFFFFF, np.uint32)    # where a run of n set bits starts
+    for k in range(4, -1, -1):
+        cand = cur & (p[k] >> n)                    # where a run of n + 2**k starts
+        ok = cand != 0
+        cur = np.where(ok, cand, cur)
+        n += ok.astype(np.uint32) << np.uint32(k)
+    return n
+
+
+def lanes_per_address(addr2d: np.ndarray, act2d: np.ndarray, full: bool = False):
+    """Per warp row, the most active lanes on one address (0 for a row with none), and the
+    number of distinct (row, address) pairs: what ``Runs`` gives as ``steps()`` and
+    ``len(len)``, from one sort and no run table.  Addresses must be >= 0; ``full``: every
+    lane is active."""
+    nw = addr2d.shape[0]
+    if full:
+        k = np.sort(addr2d, axis=1)
+        n_off = 0
+    else:
+        k = np.where(act2d, addr2d, -1 - _LANES[None, :])   # inactive: distinct, < 0
+        k.sort(axis=1)
+        n_off = act2d.size - int(np.count_nonzero(act2d))
+    # bit j of row r: lanes j and j+1 (sorted) on one address; a run of m set bits is
+    # m + 1 lanes on one address
+    eq = np.zeros((nw, 32), bool)
+    np.equal(k[:, 1:], k[:, :-1], out=eq[:, :31])
+    n_addr = k.size - int(np.count_nonzero(eq)) - n_off
+    bits = np.packbits(eq, axis=1, bitorder="little").view(np.uint32).ravel()
+    steps = _longest_ones(bits).astype(np.int64) + 1
+    if not full:
+        steps *= act2d.any(axis=1)
+    return steps, n_addr
+
+
 def wavefronts(off2d: np.ndarray, act2d: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     """Shared-memory wavefronts and the ideal count per warp row."""
     nw = off2d.shape[0]
     words_per_lane = max(1, size // 4)
     lanes_per_phase = 32 // words_per_lane
-    w0 = off2d // 4
+    w0 = off2d >> 2
     if words_per_lane > 1:
         words = (w0[:, :, None] + np.arange(words_per_lane)).reshape(nw, 32 * words_per_lane)
         act = np.repeat(act2d, words_per_lane, axis=1)
@@ -412,7 +549,12 @@ def wavefronts(off2d: np.ndarray, act2d: np.ndarray, size: int) -> tuple[np.ndar
     phases = 32 // lanes_per_phase
     words = words.reshape(nw * phases, 32)
     act = act.reshape(nw * phases, 32)
-    bank = words % 32
+    if nw and lanes_per_phase * words_per_lane == 32 and act2d.all():
+        # every phase on 32 consecutive words (32 banks) or on one word (a broadcast)
+        w1 = words[:, :1]
+        if np.array_equal(words, w1 + _LANES) or np.array_equal(words, np.broadcast_to(w1, words.shape)):
+            return np.full(nw, phases, np.int64), np.full(nw, phases, np.int64)
+    bank = words & 31
     key = bank * (1 << 40) + words
     big = np.iinfo(np.int64).max
     fill = np.where(act, key, big).min(axis=1, keepdims=True)
@@ -470,14 +612,24 @@ class Counters:
         arr = self.warp_extra.get(name)
         if arr is None:
             arr = self.warp_extra[name] = np.zeros(len(self.warp_inst), np.int64)
+        if isinstance(gw, np.ndarray) and gw.ndim == 1 and len(gw) > 1 \
+                and np.can_cast(np.result_type(values), np.int64) and (gw[1:] > gw[:-1]).all():
+            # distinct warps (in order): a plain add, on a slice when they are consecutive
+            n = len(gw)
+            g0 = int(gw[0])
+            if int(gw[-1]) - g0 + 1 == n:
+                arr[g0:g0 + n] += values
+            else:
+                arr[gw] += values
+            return
         np.add.at(arr, gw, values)
 
     def global_access(self, mat: np.ndarray, act: np.ndarray, size: int, row_blocks: np.ndarray,
                       runs: "Runs | None" = None, kind: str = "ld", gwarps=None, pc: int | None = None):
         """One warp instruction's global access: returns the distinct sectors per warp row and
         records the DRAM footprint and the warp requests per sector (contention at L2)."""
-        from .spaces import GLOBAL_BASE
-        if act.all() and mat.shape[0] and (np.diff(mat, axis=1) == size).all():
+        if act.all() and mat.shape[0] and (_contiguous(mat.reshape(-1), size)
+                                           or (np.diff(mat, axis=1) == size).all()):
             # coalesced: each row covers one contiguous range (no sort needed)
             fs = (mat[:, 0] - GLOBAL_BASE) // 32
             ls = (mat[:, -1] + size - 1 - GLOBAL_BASE) // 32
@@ -487,10 +639,10 @@ class Counters:
                 s = (fs[:, None] + np.arange(q)).ravel()
                 per_row = np.full(mat.shape[0], q, np.int64)
                 rb = np.repeat(row_blocks, q)
+                plain = int((ls // 4 - fs // 4 + 1).sum())
                 if kind == "ld" and gwarps is not None:
-                    self.l2_lines[kind] += self._l1_missed_lines(mat, act, gwarps, pc)
-                else:
-                    self.l2_lines[kind] += int((ls // 4 - fs // 4 + 1).sum())
+                    plain = self._l1_missed_lines(mat, act, gwarps, pc, plain)
+                self.l2_lines[kind] += plain
                 runs = None
                 mat = None
         if mat is None:
@@ -506,10 +658,10 @@ class Counters:
             per_row = new.sum(axis=1)
             s = k[new]                      # row-major, so blocks ascend along s
             rb = np.broadcast_to(row_blocks[:, None], k.shape)[new]
+            plain = _lines(s, np.nonzero(new)[0])
             if kind == "ld" and gwarps is not None:
-                self.l2_lines[kind] += self._l1_missed_lines(mat, act, gwarps, pc)
-            else:
-                self.l2_lines[kind] += _lines(s, np.nonzero(new)[0])
+                plain = self._l1_missed_lines(mat, act, gwarps, pc, plain)
+            self.l2_lines[kind] += plain
         if self.sector_reqs is not None and len(s):
             if kind != "st":                # loads and atomics read the sector from DRAM
                 self.touched[s] = True
@@ -537,24 +689,31 @@ class Counters:
             self.sector_bmax[idx] = np.maximum(self.sector_bmax[idx], last)
         return per_row
 
-    def _l1_missed_lines(self, mat, act, gwarps, pc) -> int:
-        """Lines a scattered load request sends to L2.  L1 keeps what a lane loaded on the
-        previous trip through this load (the next element of its CSR row, say), so a line
-        one of the request's lanes held there is a hit.  Limitations: no capacity, and
-        nothing is shared between warps or between different loads."""
-        from .spaces import GLOBAL_BASE
-        line = (mat - GLOBAL_BASE) // 128
+    def _l1_missed_lines(self, mat, act, gwarps, pc, plain: int | None = None) -> int:
+        """Lines a load request sends to L2.  L1 keeps what a lane loaded on the previous
+        trip through this load (the next element of its CSR row, say), so a line one of
+        the request's lanes held there is a hit.  ``plain``: the request's line count when
+        nothing hits, if the caller knows it.  Limitations: no capacity, and nothing is
+        shared between warps or between different loads."""
+        line = (mat - GLOBAL_BASE) >> 7
         prev = self.l1_prev.get(pc)
         if prev is None:
             prev = self.l1_prev[pc] = np.full((self.n_warps_total, 32), -1, np.int64)
-        pl = prev[gwarps]
-        hit = act & (pl == line)
-        prev[gwarps] = np.where(act, line, pl)
+        g0 = int(gwarps[0])
+        rows = slice(g0, g0 + len(gwarps)) if int(gwarps[-1]) - g0 + 1 == len(gwarps) else gwarps
+        pl = prev[rows]
+        full = bool(act.all())
+        hit = pl == line
+        if not full:
+            hit &= act
+        prev[rows] = line if full else np.where(act, line, pl)
         big = np.iinfo(np.int64).max
         if hit.any():
             held = np.where(hit, line, -2)
             covered = (line[:, :, None] == held[:, None, :]).any(axis=2)
             miss = act & ~covered
+        elif plain is not None:
+            return plain
         else:
             miss = act
         k = np.sort(np.where(miss, line, big), axis=1)
@@ -590,8 +749,13 @@ class Counters:
             if blocks is not None:
                 bmin = np.full(len(tot_all), np.iinfo(np.int64).max)
                 bmax = np.full(len(tot_all), -1)
-                np.minimum.at(bmin, rel, blocks)
-                np.maximum.at(bmax, rel, blocks)
+                if len(blocks) < 2 or (blocks[1:] >= blocks[:-1]).all():
+                    # blocks ascend (runs in warp order): the first and the last write win
+                    bmin[rel[::-1]] = blocks[::-1]
+                    bmax[rel] = blocks
+                else:
+                    np.minimum.at(bmin, rel, blocks)
+                    np.maximum.at(bmax, rel, blocks)
                 bmin, bmax = bmin[u], bmax[u]
             u = u + lo
         else:

@@ -61,6 +61,7 @@ OP_COST = {
     "match_value": (11.0, 8.0),
 }
 LANES = np.arange(32)
+_PC_MAX = np.iinfo(np.int64).max
 BIT = (np.uint32(1) << np.arange(32, dtype=np.uint32)).astype(np.uint32)
 
 
@@ -95,22 +96,27 @@ class Machine:
         T = b.T
         self.T, self.W = T, b.W
         lane = np.arange(T)
-        lblk = lane // (wpb * 32)                           # block index within batch
-        ltid = lane % (wpb * 32)                            # linear thread id in block
+        lblk = _floordiv(lane, wpb * 32)                    # block index within batch
+        ltid = _mod(lane, wpb * 32)                         # linear thread id in block
         self.lane_blk = lblk
         self.lane_tid = ltid
         exists = ltid < tpb
         self.regs = [None] * len(k.regs)
         for r in k.regs:   # temporaries are written before they are read
             self.regs[r.slot] = (np.zeros if r.is_var or r.builtin else np.empty)(T, r.dtype)
-        bid = blocks[lblk]
-        vals = {
-            "tid.x": ltid % bx, "tid.y": (ltid // bx) % by, "tid.z": ltid // (bx * by),
-            "ctaid.x": bid % gx, "ctaid.y": (bid // gx) % gy, "ctaid.z": bid // (gx * gy),
+        if len(blocks) and int(blocks[-1]) - int(blocks[0]) + 1 == len(blocks):
+            bid = lblk + blocks[0]                          # consecutive blocks
+        else:
+            bid = blocks[lblk]
+        vals = {   # only the builtins the kernel reads are computed
+            "tid.x": lambda: _mod(ltid, bx), "tid.y": lambda: _mod(_floordiv(ltid, bx), by),
+            "tid.z": lambda: _floordiv(ltid, bx * by),
+            "ctaid.x": lambda: _mod(bid, gx), "ctaid.y": lambda: _mod(_floordiv(bid, gx), gy),
+            "ctaid.z": lambda: _floordiv(bid, gx * gy),
         }
         for r in k.regs:
             if r.builtin:
-                self.regs[r.slot][:] = vals[r.builtin]
+                self.regs[r.slot][:] = vals[r.builtin]()
         D = k.max_depth + 1
         self.M = np.zeros((D, T), bool)
         self.M[0] = exists
@@ -124,9 +130,16 @@ class Machine:
         self.sbuf = np.zeros(max(b.nb * self.S, 16), np.uint8)
         self.Lf = k.local_frame
         self.lbuf = np.zeros(max(T * self.Lf, 16), np.uint8)
+        # per lane: its index (gathered lanes of a whole group are a slice of it) and the
+        # byte in sbuf that shared address 0 of its block maps to, less SHARED_BASE
+        self.lane_ids = np.arange(T)
+        self.lane_ids.flags.writeable = False
+        self.lane_sh = lblk * self.S - SHARED_BASE
         self._views = {}
         self.rr_next = 0
         self.step_no = 0
+        self._all_warps = None
+        self._into = {}         # pc -> whether its ufunc result has the destination's dtype
         # dynamic critical path: when each lane's registers are ready, each warp's issue clock
         # (per warp: a warp issues in order, so all its lanes see one ready time per register)
         self.rt = [np.zeros(b.W, np.float64) for _ in k.regs] if L.track_time else None
@@ -164,6 +177,25 @@ class Machine:
         else:
             arr[sel] = np.where(act, val, arr[sel])
 
+    def apply(self, ins, f, args, sel, act, full):
+        """dst = f(*args) for a ufunc f, computed straight into the destination register
+        once the instruction is known to produce its dtype (from its first execution): the
+        same loop and values as computing a temporary and copying it in."""
+        r = ins.dst
+        ok = self._into.get(ins.pc)
+        if ok and isinstance(sel, slice):
+            out = self.regs[r.slot][sel]
+            if full or not r.is_var:
+                f(*args, out=out)
+            else:
+                f(*args, out=out, where=act)
+            return
+        val = f(*args)
+        if ok is None:
+            self._into[ins.pc] = (isinstance(f, np.ufunc) and f.nout == 1
+                                  and getattr(val, "dtype", None) == self.regs[r.slot].dtype)
+        self.wr(r, sel, val, act, full)
+
     # ------------------------------------------------------------ schedule
     def pick(self):
         """(pc, warp indices) of the next group, or None when the batch is done."""
@@ -178,13 +210,24 @@ class Machine:
                 return None
         pol = self.L.policy
         if pol == "lockstep":
-            pcs = np.where(run, self.pc, np.iinfo(np.int64).max)
             self.step_no += 1
+            pc = self.pc
+            if run.all():               # no warp waits or is done: no masking needed
+                lo, hi = int(pc.min()), int(pc.max())
+                p = hi if self.step_no % 32 == 0 else lo
+                if lo == hi:            # every warp at one instruction
+                    w = self._all_warps
+                    if w is None or len(w) != len(pc):
+                        w = self._all_warps = np.arange(len(pc))
+                        w.flags.writeable = False
+                else:
+                    w = np.flatnonzero(pc == p)
+                return p, w
             if self.step_no % 32 == 0:
-                p = int(np.where(run, self.pc, -1).max())
+                p = int(np.where(run, pc, -1).max())
             else:
-                p = int(pcs.min())
-            w = np.flatnonzero(run & (self.pc == p))
+                p = int(np.where(run, pc, _PC_MAX).min())
+            w = np.flatnonzero(run & (pc == p))
             return p, w
         cand = np.flatnonzero(run)
         if pol == "random":
@@ -244,7 +287,7 @@ class Machine:
             aw = _ones(nw)
         else:
             act2 = act.reshape(-1, 32)
-            aw = act2.any(axis=1)
+            aw = _rows_any(act2)
         self.wsteps[wsel] += 1
         op = ins.op
         if ins.info.get("predicated"):
@@ -268,7 +311,7 @@ class Machine:
                 cnt.warp_thread_inst[gw] += 32
             else:
                 cnt.warp_inst[gw] += aw
-                cnt.warp_thread_inst[gw] += act2.sum(axis=1)
+                cnt.warp_thread_inst[gw] += _rows_count(act2)
         if self.rt is not None and nact:
             self.advance_clock(ins, sel, act, full, wsel)
         jump = HANDLERS[op](self, ins, sel, act, full, aw, w, wsel) if (nact or op in _ALWAYS) else None
@@ -336,49 +379,67 @@ class Machine:
             return sel.start + idx
         return sel[idx]
 
-    def translate(self, A: np.ndarray, glanes: np.ndarray, size: int, ins, kind: str):
+    def translate(self, A: np.ndarray, glanes: np.ndarray, size: int, ins, kind: str,
+                  lanes: slice | None = None):
         """Split addresses by space, bounds- and alignment-check them (memcheck), and return
-        a list of (space, flat element index base in bytes, positions)."""
+        a list of (space, flat element index base in bytes, positions).  ``lanes``: the
+        slice of lane ids that ``glanes`` equals, when it is one (a whole group)."""
         out = []
         if len(A) == 0:
             return out
-        is_glob = A < SHARED_BASE
-        if is_glob.all():
+        lo, hi = int(A.min()), int(A.max())
+        if hi < SHARED_BASE:
             parts = [("global", None)]
+        elif lo >= SHARED_BASE and hi < LOCAL_BASE:
+            parts = [("shared", None)]
+        elif lo >= LOCAL_BASE:
+            parts = [("local", None)]
         else:
+            is_glob = A < SHARED_BASE
             is_loc = A >= LOCAL_BASE
             is_sh = ~is_glob & ~is_loc
             parts = [(s, m) for s, m in (("global", is_glob), ("shared", is_sh), ("local", is_loc)) if m.any()]
+        al = min(size, 16)
+        pow2 = al & (al - 1) == 0
         for space, m in parts:
             pos = np.flatnonzero(m) if m is not None else None
             a = A if pos is None else A[pos]
             gl = glanes if pos is None else glanes[pos]
+            a_lo, a_hi = (lo, hi) if pos is None else (int(a.min()), int(a.max()))
             if space == "global":
                 starts = self.L.alloc_starts
                 ends = self.L.alloc_ends
-                lo, hi = int(a.min()), int(a.max())
-                k0 = int(np.searchsorted(starts, lo, side="right")) - 1
-                if k0 >= 0 and hi + size <= ends[k0]:
+                k0 = int(np.searchsorted(starts, a_lo, side="right")) - 1
+                if k0 >= 0 and a_hi + size <= ends[k0]:
                     ok = _TRUE          # the whole warp group stays inside one allocation
                 else:
                     k = np.searchsorted(starts, a, side="right") - 1
                     ok = (k >= 0) & (a + size <= ends[np.maximum(k, 0)])
                 byte = a - GLOBAL_BASE
             elif space == "shared":
-                off = a - SHARED_BASE
-                ok = (off >= 0) & (off + size <= self.S)
-                byte = self.lane_blk[gl] * self.S + off
+                if a_lo - SHARED_BASE >= 0 and a_hi - SHARED_BASE + size <= self.S:
+                    ok = _TRUE
+                else:
+                    off = a - SHARED_BASE
+                    ok = (off >= 0) & (off + size <= self.S)
+                sh = self.lane_sh[lanes] if (lanes is not None and pos is None) else self.lane_sh[gl]
+                byte = sh + a
             else:
                 off = a - LOCAL_BASE
                 ok = (off >= 0) & (off + size <= self.Lf)
                 byte = gl * self.Lf + off
-            bad = ~ok
-            mis = (a % min(size, 16)) != 0 if size > 1 else None
-            if (ok is not _TRUE and bad.any()) or (mis is not None and mis.any()):
-                bad = np.broadcast_to(bad, a.shape)
-                j = int(np.flatnonzero(bad | (mis if mis is not None else False))[0])
+            if size <= 1:
+                misaligned = False
+            elif pow2:                  # any address with a low bit set?
+                misaligned = bool(int(np.bitwise_or.reduce(a)) & (al - 1))
+            else:
+                misaligned = bool(((a % al) != 0).any())
+            if (ok is not _TRUE and not ok.all()) or misaligned:
+                bad = np.broadcast_to(~ok, a.shape)
+                mis = (a % al) != 0 if size > 1 else np.zeros(a.shape, bool)
+                j = int(np.flatnonzero(bad | mis)[0])
                 self.memcheck_error(ins, space, int(a[j]), int(gl[j]), size, kind,
-                                    misaligned=bool(mis is not None and mis[j]) and not bad[j])
+                                    misaligned=bool(mis[j]) and not bad[j])
             out.append((space, byte, pos))
         return out
 
@@ -416,7 +477,7 @@ class Machine:
             idx = None
             A = np.broadcast_to(addr, act.shape).astype(np.int64, copy=False) if np.ndim(addr) == 0 else addr
             n = act.size
-            gl = (np.arange(sel.start, sel.stop) if isinstance(sel, slice) else sel)
+            gl = self.lane_ids[sel] if isinstance(sel, slice) else sel   # a read-only view
         else:
             idx = np.flatnonzero(act)
             A = addr[idx] if np.ndim(addr) else np.full(len(idx), addr, np.int64)
@@ -532,20 +593,54 @@ def _ones(n: int) -> np.ndarray:
     return a
 
 
+_BYTES_ONE = np.uint64(0x0101010101010101)
+
+
+def _rows_any(b2: np.ndarray) -> np.ndarray:
+    """b2.any(axis=1) for a (warps, 32) bool matrix: each row read as four 8-byte words."""
+    if b2.ndim != 2 or b2.shape[1] != 32 or b2.dtype != np.bool_ or not b2.flags.c_contiguous:
+        return b2.any(axis=1)
+    v = b2.view(np.uint64)
+    return (v[:, 0] | v[:, 1] | v[:, 2] | v[:, 3]) != 0
+
+
+def _rows_count(b2: np.ndarray) -> np.ndarray:
+    """b2.sum(axis=1) for a (warps, 32) bool matrix."""
+    if b2.ndim != 2 or b2.shape[1] != 32 or b2.dtype != np.bool_ or not b2.flags.c_contiguous:
+        return b2.sum(axis=1)
+    v = b2.view(np.uint64)
+    c = (v[:, 0] + v[:, 1]) + (v[:, 2] + v[:, 3])    # per byte 0..4: no carries
+    c = (c * _BYTES_ONE) >> np.uint64(56)            # the sum of the 8 bytes
+    return c.astype(np.int64)
+
+
+def _floordiv(a: np.ndarray, d: int) -> np.ndarray:
+    """a // d for int arrays and d >= 1 (a shift for a power of two)."""
+    if d == 1:
+        return a.copy()
+    return a >> (d.bit_length() - 1) if d & (d - 1) == 0 else a // d
+
+
+def _mod(a: np.ndarray, d: int) -> np.ndarray:
+    """a % d for int arrays and d >= 1 (a mask for a power of two)."""
+    return a & (d - 1) if d & (d - 1) == 0 else a % d
+
+
 def _warp_matrix(a: np.ndarray, g: np.ndarray):
     """Scatter per-lane values (lanes g, ascending) into a (warps, 32) matrix + mask."""
-    wid = g // 32
     n = len(g)
     if n and n % 32 == 0 and g[0] % 32 == 0 and g[-1] - g[0] + 1 == n:
-        return a.reshape(-1, 32), np.ones((n // 32, 32), bool), wid[::32]
+        return a.reshape(-1, 32), np.ones((n // 32, 32), bool), g[::32] >> 5
+    wid = g >> 5
     new = np.ones(n, bool)
     new[1:] = wid[1:] != wid[:-1]
     row = np.cumsum(new) - 1
     warps = wid[new]
     mat = np.zeros((len(warps), 32), np.int64)
     act = np.zeros((len(warps), 32), bool)
-    mat[row, g % 32] = a
-    act[row, g % 32] = True
+    col = g & 31
+    mat[row, col] = a
+    act[row, col] = True
     return mat, act, warps
 
 
@@ -684,15 +779,31 @@ def _local_store_lines(m: Machine, ins, sel, act, full):
 def _bin(m: Machine, ins, sel, act, full, aw, w, wsel):
     a = m.rd(ins.args[0], sel)
     b = m.rd(ins.args[1], sel)
-    m.wr(ins.dst, sel, BINOPS[ins.sub](a, b), act, full)
+    f = BINOPS[ins.sub]
+    if isinstance(f, np.ufunc):
+        m.apply(ins, f, (a, b), sel, act, full)
+    else:
+        m.wr(ins.dst, sel, f(a, b), act, full)
 
 
 def _un(m, ins, sel, act, full, aw, w, wsel):
-    m.wr(ins.dst, sel, UNOPS[ins.sub](m.rd(ins.args[0], sel)), act, full)
+    m.apply(ins, UNOPS[ins.sub], (m.rd(ins.args[0], sel),), sel, act, full)
 
 
 def _cast(m, ins, sel, act, full, aw, w, wsel):
-    m.wr(ins.dst, sel, cast_value(m.rd(ins.args[0], sel), ins.dst.dtype), act, full)
+    a = m.rd(ins.args[0], sel)
+    r = ins.dst
+    dt = r.dtype
+    if isinstance(sel, slice) and type(a) is np.ndarray and dt.kind != "b" \
+            and not (a.dtype.kind == "f" and dt.kind in "iu") and m.regs[r.slot].dtype == dt:
+        # a plain numpy conversion (what cast_value does here): straight into the register
+        out = m.regs[r.slot][sel]
+        if full or not r.is_var:
+            np.copyto(out, a, casting="unsafe")
+        else:
+            np.copyto(out, a, casting="unsafe", where=act)
+        return
+    m.wr(r, sel, cast_value(a, dt), act, full)
 
 
 def _mov(m, ins, sel, act, full, aw, w, wsel):
@@ -709,6 +820,18 @@ def _fma_h(m, ins, sel, act, full, aw, w, wsel):
     m.wr(ins.dst, sel, _fma(np.asarray(a), np.asarray(b), c), act, full)
 
 
+def _lane_slice(sel, idx):
+    """The lanes of an access as a slice of lane ids, when they are one."""
+    return sel if idx is None and isinstance(sel, slice) else None
+
+
+def _elem_index(byte, itemsize: int):
+    """Byte offsets to element indices (itemsize is a power of two: a shift)."""
+    if itemsize == 1:
+        return byte
+    return byte >> (itemsize.bit_length() - 1) if itemsize & (itemsize - 1) == 0 else byte // itemsize
+
+
 def _elem(ctype):
     if isinstance(ctype, Vector):
         return ctype.elem.dtype, ctype.n
@@ -721,11 +844,11 @@ def _load(m: Machine, ins, sel, act, full, aw, w, wsel):
     A, idx, gl, n = m.gather_addr(ins, sel, act, full)
     size = sizeof(ins.ctype)
     dt, nf = _elem(ins.ctype)
-    parts = m.translate(A, gl, size, ins, "ld")
+    parts = m.translate(A, gl, size, ins, "ld", _lane_slice(sel, idx))
     fields = np.arange(nf) if nf > 1 else None
     out = np.empty((n, nf) if fields is not None else n, dt)
     for space, byte, pos in parts:
-        e = byte // dt.itemsize
+        e = _elem_index(byte, dt.itemsize)
         v = m.view(space, dt)[e if fields is None else e[:, None] + fields]
         if pos is None:
             out = v
@@ -746,7 +869,7 @@ def _store(m: Machine, ins, sel, act, full, aw, w, wsel):
     A, idx, gl, n = m.gather_addr(ins, sel, act, full)
     size = sizeof(ins.ctype)
     dt, nf = _elem(ins.ctype)
-    parts = m.translate(A, gl, size, ins, "st")
+    parts = m.translate(A, gl, size, ins, "st", _lane_slice(sel, idx))
     if m.sanitizer is not None:
         m.sanitizer.access(m, ins, parts, gl, size, "st")
     vals = []
@@ -759,7 +882,7 @@ def _store(m: Machine, ins, sel, act, full, aw, w, wsel):
         vals.append(np.asarray(v).astype(dt, copy=False))
     for space, byte, pos in parts:
         view = m.view(space, dt)
-        e = byte // dt.itemsize
+        e = _elem_index(byte, dt.itemsize)
         for k in range(nf):
             view[e + k] = vals[k] if pos is None else vals[k][pos]
     m.access_counters(m.L.pc_of(ins), ins, parts, A, gl, size, "st")
@@ -786,7 +909,7 @@ def _atom(m: Machine, ins, sel, act, full, aw, w, wsel):
     A, idx, gl, n = m.gather_addr(ins, sel, act, full)
     dt = ins.ctype.dtype
     size = dt.itemsize
-    parts = m.translate(A, gl, size, ins, "atom")
+    parts = m.translate(A, gl, size, ins, "atom", _lane_slice(sel, idx))
     if m.sanitizer is not None:
         m.sanitizer.access(m, ins, parts, gl, size, "atom")
 
@@ -804,7 +927,7 @@ def _atom(m: Machine, ins, sel, act, full, aw, w, wsel):
     with np.errstate(all="ignore"):
         for space, byte, pos in parts:
             view = m.view(space, dt)
-            e = byte // size
+            e = _elem_index(byte, size)
             v = val if pos is None else val[pos]
             c = None if cmp_ is None else (cmp_ if pos is None else cmp_[pos])
             r = _apply_atomic(view, e, v, c, ins.sub, ret is not None, dt)
@@ -824,6 +947,12 @@ def _atom(m: Machine, ins, sel, act, full, aw, w, wsel):
         a = A if pos is None else A[pos]
         g = gl if pos is None else gl[pos]
         mat, act2, warps = _warp_matrix(a, g)
+        if space == "shared" and not ins.info.get("aggregated"):
+            # shared atomics need no run table: lanes per address from one sort, the
+            # busiest word of each block from one count of the lanes' words
+            _atomic_serialization(m, p, space, mat, act2, warps, None, len(g), byte)
+            pre.append((mat, act2, warps, None))
+            continue
         runs = C.Runs(mat, act2)
         pre.append((mat, act2, warps, runs))
         if ins.info.get("aggregated"):      # one lane per warp reaches memory
@@ -878,25 +1007,34 @@ def _apply_atomic(view, e, v, c, op, want, dt):
     return ret
 
 
-def _atomic_serialization(m: Machine, p: int, space: str, mat, act, warps, runs, nlanes: int):
-    """Per warp atomic: lanes per address and the serialized steps it costs."""
+def _atomic_serialization(m: Machine, p: int, space: str, mat, act, warps, runs, nlanes: int,
+                          byte=None):
+    """Per warp atomic: lanes per address and the serialized steps it costs.  Shared
+    atomics may come without ``runs``, with ``byte`` (each lane's byte in sbuf) instead."""
     nw = len(warps)
-    steps = runs.steps()
-    n_addr = len(runs.len)
+    if runs is None:
+        steps, n_addr = C.lanes_per_address(mat, act, full=nlanes == mat.size)
+    else:
+        steps = runs.steps()
+        n_addr = len(runs.len)
     cnt = m.cnt
     for pre in ("simt__atomic", f"simt__atomic_{space}"):
         cnt.add(p, pre + "_lanes.sum", nlanes)
         cnt.add(p, pre + "_addresses.sum", n_addr)
         cnt.add(p, pre + "_serialized_steps.sum", int(steps.sum()))
     cnt.add(p, "simt__atomic_warp_instructions.sum", nw)
-    addrs, lens = runs.addr, runs.len
-    blk = m.lane_blk[warps * 32][runs.row]
-    if space == "global":
-        cnt.hot_addresses(addrs, lens, blocks=m.b.blocks[blk])
-    else:   # shared atomics contend within a block: key the address by the block
-        key = blk * max(m.S, 1) + (addrs - SHARED_BASE)
-        m.shared_hot += np.bincount(key // 4, weights=lens, minlength=len(m.shared_hot))
+    if runs is None:    # lanes per shared word of the batch (a word's lanes are its block's)
+        m.shared_hot += np.bincount(byte >> 2, minlength=len(m.shared_hot))
         cnt.shared_hot_max = max(cnt.shared_hot_max, float(m.shared_hot.max()))
+    else:
+        addrs, lens = runs.addr, runs.len
+        blk = m.lane_blk[warps * 32][runs.row]
+        if space == "global":
+            cnt.hot_addresses(addrs, lens, blocks=m.b.blocks[blk])
+        else:   # shared atomics contend within a block: key the address by the block
+            key = blk * max(m.S, 1) + (addrs - SHARED_BASE)
+            m.shared_hot += np.bincount(key // 4, weights=lens, minlength=len(m.shared_hot))
+            cnt.shared_hot_max = max(cnt.shared_hot_max, float(m.shared_hot.max()))
     if len(cnt.atomics) < 64 and nw:
         groups = {}
         for lane in np.flatnonzero(act[0]).tolist():
@@ -1013,10 +1151,10 @@ def _count_split(m: Machine, ins, act, taken, aw) -> np.ndarray:
     """Divergence bookkeeping of a branch: how many warps reached it and how many it split
     (some lanes taken, some not). Returns, per warp, whether any lane is taken."""
     t2 = taken.reshape(-1, 32)
-    has = t2.any(axis=1)
+    has = _rows_any(t2)
     d = m.cnt.divergence[ins.pc]
     d[0] += int(np.count_nonzero(aw))
-    d[1] += int(np.count_nonzero(has & (t2 != act.reshape(-1, 32)).any(axis=1)))
+    d[1] += int(np.count_nonzero(has & _rows_any((taken != act).reshape(-1, 32))))
     return has
 
 
@@ -1033,7 +1171,7 @@ def _if(m: Machine, ins, sel, act, full, aw, w, wsel):
 def _else(m: Machine, ins, sel, act, full, aw, w, wsel):
     e = m.regs[ins.ereg.slot][sel] & act
     m.M[ins.depth + 1][sel] = e
-    return ~aw if ins.info.get("predicated") else ~e.reshape(-1, 32).any(axis=1)
+    return ~aw if ins.info.get("predicated") else ~_rows_any(e.reshape(-1, 32))
 
 
 def _looptest(m: Machine, ins, sel, act, full, aw, w, wsel):
@@ -1057,7 +1195,7 @@ def _kill(m: Machine, ins, sel, act, full, aw, w, wsel):
         blk = m.M[lv:d + 1][:, sel]
         m.M[lv:d + 1][:, sel] = blk & ~act
     if lv == 0:
-        dead = ~m.M[0][sel].reshape(-1, 32).any(axis=1)
+        dead = ~_rows_any(m.M[0][sel].reshape(-1, 32))
         if dead.any():
             ws = (np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else wsel)[dead]
             m.state[ws] = DONE
@@ -1066,7 +1204,7 @@ def _kill(m: Machine, ins, sel, act, full, aw, w, wsel):
 
 def _bar(m: Machine, ins, sel, act, full, aw, w, wsel):
     alive = m.M[0][sel]
-    bad = (act != alive).reshape(-1, 32).any(axis=1) & aw
+    bad = _rows_any((act != alive).reshape(-1, 32)) & aw
     if bad.any():
         j = int(np.flatnonzero(bad)[0])
         act2 = act.reshape(-1, 32)[j]

@@ -281,6 +281,8 @@ class Launch:
 
     def run(self, warp_steps: bool = False) -> LaunchResult:
         from .machine import Machine
+        from .memory import tune_host_allocator
+        tune_host_allocator()
         t0 = time.perf_counter()
         total = self.run_blocks
         done = 0
@@ -293,6 +295,9 @@ class Launch:
                     m.run(warp_steps=warp_steps, on_step=on_step)
                 finally:
                     self.steps_done += int(m.wsteps.sum())
+                    # the machine refers back to the launch: without this cycle its arrays
+                    # are freed as soon as the batch is done, not at the next full gc
+                    self.machine = None
                 done += len(blocks)
                 if self.progress is not None:
                     self.progress(done, total)

@@ -36,11 +36,14 @@ class Sanitizer:
         import copy
         new = Sanitizer.__new__(Sanitizer)
         for k, v in self.__dict__.items():
-            new.__dict__[k] = v if k == "L" else copy.deepcopy(v, memo)
+            new.__dict__[k] = v if k in ("ir", "device") else copy.deepcopy(v, memo)
         return new
 
     def __init__(self, launch):
-        self.L = launch
+        # the kernel and the device, not the launch (which refers to the sanitizer: a
+        # cycle would keep the batch's arrays alive until a full garbage collection)
+        self.ir = launch.ir
+        self.device = launch.device
         self.hazards: dict[tuple[str, int, int], int] = defaultdict(int)
         self.g_hazards: dict[tuple[str, int, int], int] = defaultdict(int)
         self.uninit: dict[int, list] = {}
@@ -62,13 +65,14 @@ class Sanitizer:
         base = int(self.epoch.max()) + 1 if hasattr(self, "epoch") else 0
         self.epoch = np.full(m.b.nb, base, np.int64)
         if not hasattr(self, "g_on"):
-            gw = len(self.L.device.buf) // 4
+            gw = len(self.device.buf) // 4
             self.g_on = gw <= (1 << 26)
             if self.g_on:
                 # one int64 per word for the last writer and one for a reader, packed as
-                # lane | bytes-mask << 24 | pc << 28 | barrier epoch << 44 (-1: none)
-                self.g_w = np.full(gw, -1, np.int64)
-                self.g_r = np.full(gw, -1, np.int64)
+                # 1 + (lane | bytes-mask << 24 | pc << 28 | barrier epoch << 44), 0: none
+                # (zeros: the pages of words no access touches are never written)
+                self.g_w = np.zeros(gw, np.int64)
+                self.g_r = np.zeros(gw, np.int64)
 
     def barrier(self, m, blocks: np.ndarray):
         """A barrier completed in these blocks (batch-local indices): new interval."""
@@ -89,7 +93,7 @@ class Sanitizer:
     def _words(byte, t, size):
         """The 4-byte words an access covers, with the thread of each."""
         nwords = max(1, size // 4)
-        x0 = byte // 4
+        x0 = byte >> 2
         if nwords > 1:
             return (x0[:, None] + np.arange(nwords)).ravel(), np.repeat(t, nwords)
         return x0, t
@@ -100,7 +104,7 @@ class Sanitizer:
             if space == "global" and self.g_on and kind in ("ld", "st"):
                 x, tw = self._words(byte, t, size)
                 if size < 4:    # narrower accesses: only the bytes touched can conflict
-                    mask, b = (((1 << size) - 1) << (byte % 4)).astype(np.uint8), byte
+                    mask, b = None, byte        # the mask follows from the byte
                 else:
                     mask, b = np.uint8(15), None
                 self._check_global(ins, x, tw, kind, min(size, 4), mask, b)
@@ -114,47 +118,66 @@ class Sanitizer:
         if kind == "atom":
             self.written[x] = True
             return
+        # one lane per word, in order (each lane its own word): the words as a slice when
+        # they are consecutive, else the array
+        asc = _ascending(x)
+        xi = x
+        if asc and len(x) and int(x[-1]) - int(x[0]) + 1 == len(x):
+            xi = slice(int(x[0]), int(x[-1]) + 1)
         if kind == "ld":
-            notw = ~self.written[x]
+            notw = ~self.written[xi]
             if notw.any():
                 j = int(np.flatnonzero(notw)[0])
                 e = self.uninit.setdefault(pc, [0, int(t[j])])
                 e[0] += int(np.count_nonzero(notw))
-            wt = self.w_thr[x]
+            wt = self.w_thr[xi]
             raw = (wt >= 0) & (wt != t)
             if raw.any():
                 self._record("RAW", self.w_pc[x[raw]], pc)
             # readers: remember one, or -2 for several threads
-            order = np.argsort(x, kind="stable")
-            xs, ts = x[order], t[order]
-            new = np.ones(len(xs), bool)
-            new[1:] = xs[1:] != xs[:-1]
-            tmin = np.minimum.reduceat(ts, np.flatnonzero(new))
-            tmax = np.maximum.reduceat(ts, np.flatnonzero(new))
-            ux = xs[new]
-            cur = self.r_thr[ux]
-            single = tmin == tmax
-            val = np.where(single & ((cur == -1) | (cur == tmin)), tmin, -2)
+            if asc:                         # one lane per word: each word has one reader
+                ux, tmin = xi, t
+                cur = self.r_thr[ux]
+                val = np.where((cur == -1) | (cur == tmin), tmin, -2)
+            else:
+                order = np.argsort(x, kind="stable")
+                xs, ts = x[order], t[order]
+                new = np.ones(len(xs), bool)
+                new[1:] = xs[1:] != xs[:-1]
+                tmin = np.minimum.reduceat(ts, np.flatnonzero(new))
+                tmax = np.maximum.reduceat(ts, np.flatnonzero(new))
+                ux = xs[new]
+                cur = self.r_thr[ux]
+                single = tmin == tmax
+                val = np.where(single & ((cur == -1) | (cur == tmin)), tmin, -2)
             self.r_thr[ux] = val
             self.r_pc[ux] = pc
             return
         # store: as if the warps of the step wrote one after another in warp order; the
         # lanes of one warp write at once (each sees the state before the instruction)
-        order = np.lexsort((t, x))
-        xs, ts = x[order], t[order]
-        warp = ts // 32
-        n = len(xs)
-        new_x = np.ones(n, bool)
-        new_x[1:] = xs[1:] != xs[:-1]
-        new_run = new_x.copy()
-        new_run[1:] |= warp[1:] != warp[:-1]
-        run_id = np.cumsum(new_run) - 1
-        run_start = np.flatnonzero(new_run)
-        first_run = new_x[run_start][run_id]          # element belongs to its word's first warp
-        prev_t = ts[np.maximum(run_start[run_id] - 1, 0)]
-        pre_w = np.where(first_run, self.w_thr[xs], prev_t)
-        pre_wpc = np.where(first_run, self.w_pc[xs], pc)
-        pre_r = np.where(first_run, self.r_thr[xs], -1)
+        if asc:
+            # one lane per word: every lane is its word's first (and only) writer
+            xs, ts = xi, t
+            new_run = None
+            pre_w = self.w_thr[xs]
+            pre_wpc = self.w_pc[xs]
+            pre_r = self.r_thr[xs]
+        else:
+            order = np.lexsort((t, x))
+            xs, ts = x[order], t[order]
+            warp = ts // 32
+            n = len(xs)
+            new_x = np.ones(n, bool)
+            new_x[1:] = xs[1:] != xs[:-1]
+            new_run = new_x.copy()
+            new_run[1:] |= warp[1:] != warp[:-1]
+            run_id = np.cumsum(new_run) - 1
+            run_start = np.flatnonzero(new_run)
+            first_run = new_x[run_start][run_id]          # element belongs to its word's first warp
+            prev_t = ts[np.maximum(run_start[run_id] - 1, 0)]
+            pre_w = np.where(first_run, self.w_thr[xs], prev_t)
+            pre_wpc = np.where(first_run, self.w_pc[xs], pc)
+            pre_r = np.where(first_run, self.r_thr[xs], -1)
         pre_rpc = self.r_pc[xs]
         waw = (pre_w >= 0) & (pre_w != ts)
         if waw.any():
@@ -163,52 +186,93 @@ class Sanitizer:
         if war.any():
             self._record("WAR", pre_rpc[war], pc)
         # lanes of one warp writing the same word in this instruction
-        dup = ~new_run[1:] & (ts[1:] != ts[:-1])
-        if dup.any():
-            self.hazards[("WAW", pc, pc)] += int(np.count_nonzero(dup)) * self._w
-        self.w_thr[x] = t
-        self.w_pc[x] = pc
-        self.r_thr[x] = -1
-        self.written[x] = True
+        if new_run is not None:
+            dup = ~new_run[1:] & (ts[1:] != ts[:-1])
+            if dup.any():
+                self.hazards[("WAW", pc, pc)] += int(np.count_nonzero(dup)) * self._w
+        self.w_thr[xi] = t
+        self.w_pc[xi] = pc
+        self.r_thr[xi] = -1
+        self.written[xi] = True
 
     def _check_global(self, ins, x, t, kind, nbytes, mask, byte):
         """Hazards on global words between threads of one block with no barrier between
         them (compute-sanitizer's racecheck covers shared memory only; simt reports these
-        under the tool name racecheck-global)."""
+        under the tool name racecheck-global).  ``mask``: the bytes of its word each lane
+        touches; None for an access narrower than a word, where it follows from ``byte``."""
         pc = ins.pc
         lpb = self.lanes_per_block
-        blk = t // lpb
-        ep = self.epoch[blk]
-        mine = t | (np.asarray(mask, np.int64) << 24) | (pc << 28) | (ep << 44)
+        sh = lpb.bit_length() - 1 if lpb & (lpb - 1) == 0 else None
+        blk = None
+        ep_all = self.epoch
+        if len(ep_all) and ep_all.min() == ep_all.max():
+            ep = ep_all[0]                  # every block of the batch in the same interval
+        else:
+            blk = t >> sh if sh is not None else t // lpb
+            ep = self.epoch[blk]
+        lowbits = (1 << nbytes) - 1
+        # packed: lane | bytes-mask << 24 | pc << 28 | barrier epoch << 44, stored plus one
+        if mask is None:
+            mine = byte & 3
+            mine += 24
+            mine = np.left_shift(lowbits, mine)     # the bytes-mask, << 24
+            mine |= t
+        else:
+            mine = t | (int(mask) << 24)
+        mine |= (ep << 44) | (pc << 28)     # (ep: int64, as a scalar too: wraps like the array)
+        mine += 1                           # stored plus one (0: none)
 
-        def conflicts(packed):
-            o = packed & 0xFFFFFF
-            return (packed >= 0) & (o != t) & (o // lpb == blk) & ((packed >> 44) == ep) & \
-                (((packed >> 24) & 15) & mask != 0)
+        def conflicts(stored):
+            """The lanes whose word holds another thread of the same block and barrier
+            interval, on a byte this access touches (a stored 0: nobody)."""
+            cand = np.flatnonzero(stored > 0)   # (a packed value < 0 never matched either)
+            if len(cand) == 0:
+                return cand
+            p_ = stored[cand] - 1
+            tc = t[cand]
+            bc = (tc >> sh if sh is not None else tc // lpb) if blk is None else blk[cand]
+            ec = ep if np.ndim(ep) == 0 else ep[cand]
+            mc = mask if mask is not None else lowbits << (byte[cand] & 3)
+            o = p_ & 0xFFFFFF
+            hit = (o != tc) & (o // lpb == bc) & ((p_ >> 44) == ec) & (((p_ >> 24) & 15) & mc != 0)
+            return cand[hit]
+
+        # the words' span: when no word in it holds anybody, nothing can conflict
+        lo, hi = int(x.min()), int(x.max())
+        small = hi - lo < 2 * len(x) + 64
+
+        def stored_of(arr):
+            if small and not (arr[lo:hi + 1] > 0).any():
+                return None
+            return arr[x]
 
         if kind == "ld":
-            w = self.g_w[x]
-            raw = conflicts(w)
-            if raw.any():
-                self._record_g("RAW", (w[raw] >> 28) & 0xFFFF, pc, nbytes)
+            w = stored_of(self.g_w)
+            if w is not None:
+                raw = conflicts(w)
+                if len(raw):
+                    self._record_g("RAW", ((w[raw] - 1) >> 28) & 0xFFFF, pc, nbytes)
             self.g_r[x] = mine
             return
-        w = self.g_w[x]
-        waw = conflicts(w)
-        if waw.any():
-            self._record_g("WAW", (w[waw] >> 28) & 0xFFFF, pc, nbytes)
-        r = self.g_r[x]
-        war = conflicts(r)
-        if war.any():
-            self._record_g("WAR", (r[war] >> 28) & 0xFFFF, pc, nbytes)
+        w = stored_of(self.g_w)
+        if w is not None:
+            waw = conflicts(w)
+            if len(waw):
+                self._record_g("WAW", ((w[waw] - 1) >> 28) & 0xFFFF, pc, nbytes)
+        r = stored_of(self.g_r)
+        if r is not None:
+            war = conflicts(r)
+            if len(war):
+                self._record_g("WAR", ((r[war] - 1) >> 28) & 0xFFFF, pc, nbytes)
         key = x if byte is None else byte      # sub-word stores collide only on the same byte
-        order = np.argsort(key, kind="stable")
-        xs, ts = key[order], t[order]
-        dup = (xs[1:] == xs[:-1]) & (ts[1:] != ts[:-1]) & (ts[1:] // lpb == ts[:-1] // lpb)
-        if dup.any():
-            self.g_hazards[("WAW", pc, pc)] += int(np.count_nonzero(dup)) * nbytes
+        if not _ascending(key):                # ascending keys: no two lanes on one
+            order = np.argsort(key, kind="stable")
+            xs, ts = key[order], t[order]
+            dup = (xs[1:] == xs[:-1]) & (ts[1:] != ts[:-1]) & (ts[1:] // lpb == ts[:-1] // lpb)
+            if dup.any():
+                self.g_hazards[("WAW", pc, pc)] += int(np.count_nonzero(dup)) * nbytes
         self.g_w[x] = mine
-        self.g_r[x] = -1
+        self.g_r[x] = 0
 
     def _record_g(self, kind, pcs_first, pc_second, nbytes):
         u, c = np.unique(pcs_first, return_counts=True)
@@ -223,8 +287,8 @@ class Sanitizer:
     # -------------------------------------------------------------- reports
     def findings(self):
         from .module import Finding
-        code = self.L.ir.code
-        f = self.L.ir.file
+        code = self.ir.code
+        f = self.ir.file
         by_lines: dict[tuple[str, int, int], int] = defaultdict(int)
         for (kind, p1, p2), n in self.hazards.items():
             by_lines[(kind, code[p1].line, code[p2].line)] += n
@@ -253,6 +317,11 @@ class Sanitizer:
                                        f"({n} reads of words no thread of the block had written)",
                                severity="warning"))
         return out
+
+
+def _ascending(x: np.ndarray) -> bool:
+    """Whether x strictly ascends (no value twice, already in order)."""
+    return len(x) < 2 or bool((x[1:] > x[:-1]).all())
 
 
 def finding_from_error(err: LaunchError):
