@@ -315,3 +315,24 @@ def test_atomic_sector_replay_vectorized_equals_reference(size):
     for r in range(rows):
         a = mat[r][act[r]]
         assert got[r] == l1_atomic_passes(a.tolist(), size, set_shift(a, starts).tolist()), r
+
+
+@pytest.mark.parametrize("span_words, partial", [(256, False), (256, True), (2048, True),
+                                                 (4000, False)])
+def test_atomic_sector_table_masks_equal_reference(span_words, partial):
+    # one allocation over a small region (a histogram's bins): the lane masks come from
+    # bincounts instead of sorts (more than _TABLE_WORDS words falls back to the sorts)
+    from simt.counters import Runs, l1_atomic_passes, set_shift
+    rng = np.random.default_rng(span_words)
+    base = 1 << 32
+    starts = np.array([base + 768])                         # off the 2 KiB grid
+    rows = 500
+    w = rng.integers(0, span_words, (rows, 32))
+    w = np.where(rng.random((rows, 32)) < 0.3, rng.integers(0, 8, (rows, 32)), w)   # dark bins
+    mat = starts[0] + 4 * w
+    act = rng.random((rows, 32)) < 0.8 if partial else np.ones((rows, 32), bool)
+    act[:, 3] = True
+    got = Runs(np.where(act, mat, 0), act).atomic_sectors(4, starts)
+    for r in range(rows):
+        a = mat[r][act[r]]
+        assert got[r] == l1_atomic_passes(a.tolist(), 4, set_shift(a, starts).tolist()), r
