@@ -284,12 +284,16 @@ class _TableMasks:
         act = self.act if rows is None else self.act[rows]
         nr = w.shape[0]
         sp, g = self.span, self.groups
-        if kind in ("set", "sb"):
+        if kind == "addr":      # same sector and same word in it: two small tables
+            return self._mask(rows, "sec") & self._mask(rows, "off")
+        if kind == "off":
+            key, n = w & 7, 8
+        elif kind in ("set", "sb"):
             sk = self.setk if rows is None else self.setk[rows]
             key, n = (sk, 4 * g) if kind == "set" else ((sk << 5) | (w & 31), 128 * g)
         else:
-            sh = {"addr": 0, "sec": 3, "line": 5}[kind]
-            key, n = (w >> sh if sh else w), ((sp - 1) >> sh) + 1
+            sh = {"sec": 3, "line": 5}[kind]
+            key, n = w >> sh, ((sp - 1) >> sh) + 1
         wt = np.broadcast_to(_BIT_F, w.shape)
         if not self.full:
             wt = np.where(act, wt, 0.0)
@@ -315,7 +319,8 @@ def l1_atomic_sectors_rows(mat: np.ndarray, act: np.ndarray, size: int = 4,
     tm = None
     if masks is not None:
         tm, trows, m_line, m_sb = masks
-        m_addr, m_sec = tm._mask(trows, "addr"), tm._mask(trows, "sec")
+        m_sec = tm._mask(trows, "sec")
+        m_addr = m_sec & tm._mask(trows, "off")       # same sector, same word in it
         m_set = None
     else:
         if pre is None:
@@ -695,20 +700,32 @@ class Counters:
         the request's lanes held there is a hit.  ``plain``: the request's line count when
         nothing hits, if the caller knows it.  Limitations: no capacity, and nothing is
         shared between warps or between different loads."""
-        line = (mat - GLOBAL_BASE) >> 7
-        prev = self.l1_prev.get(pc)
-        if prev is None:
-            prev = self.l1_prev[pc] = np.full((self.n_warps_total, 32), -1, np.int64)
+        line = ((mat - GLOBAL_BASE) >> 7).astype(np.int32)
+        st = self.l1_prev.get(pc)
+        if st is None:      # each lane's last line here, and which warps have been here
+            st = self.l1_prev[pc] = (np.empty((self.n_warps_total, 32), np.int32),
+                                     np.zeros(self.n_warps_total, bool))
+        prev, seen = st
         g0 = int(gwarps[0])
         rows = slice(g0, g0 + len(gwarps)) if int(gwarps[-1]) - g0 + 1 == len(gwarps) else gwarps
-        pl = prev[rows]
         full = bool(act.all())
-        hit = pl == line
-        if not full:
-            hit &= act
-        prev[rows] = line if full else np.where(act, line, pl)
-        big = np.iinfo(np.int64).max
-        if hit.any():
+        been = seen[rows]
+        if not been.any():                  # a first trip: nothing held yet
+            seen[rows] = True
+            if full:
+                prev[rows] = line
+            else:
+                prev[rows] = np.where(act, line, -1)
+            hit = None
+        else:
+            pl = np.where(been[:, None], prev[rows], -1)
+            hit = pl == line
+            if not full:
+                hit &= act
+            prev[rows] = line if full else np.where(act, line, pl)
+            seen[rows] = True
+        big = np.iinfo(np.int32).max
+        if hit is not None and hit.any():
             held = np.where(hit, line, -2)
             covered = (line[:, :, None] == held[:, None, :]).any(axis=2)
             miss = act & ~covered
