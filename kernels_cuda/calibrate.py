@@ -181,13 +181,12 @@ def _per_transaction(busy_us: float, m: dict, same_per_us: float) -> float:
 def solve_combine_p(prof: Profile, stream_metrics: dict, busy_us: float) -> float:
     """The p-norm exponent that makes the stream microbenchmark's components add up to
     its measured busy time (bisection; the norm falls as p grows)."""
-    from simt.timing import predict
+    from simt.timing import pnorm, predict
     prof.combine_p = 0.0
     comp = list(predict(stream_metrics, STREAM_GRID, 256, 0, prof).components_us.values())
-    top = max(comp)
 
     def norm(p):
-        return top * sum((v / top) ** p for v in comp) ** (1.0 / p)
+        return pnorm(comp, p)
     lo, hi = 1.0, 32.0
     if busy_us >= norm(lo):
         return lo

@@ -250,11 +250,6 @@ def _clash_rows(mat: np.ndarray, act: np.ndarray, size: int, shift):
 _TABLE_WORDS = 2048      # table masks for chunks whose addresses span up to 8 KiB
 
 
-def _line_set(line16: np.ndarray) -> np.ndarray:
-    """``l1_set``'s low bits for a line's index within its 2 KiB group."""
-    return (line16 ^ (line16 >> 2)) & 3
-
-
 class _TableMasks:
     """The lane masks ``l1_atomic_sectors_rows`` needs (same address, sector, line, L1 set,
     and set-and-bank) without sorting, for 4-byte atomics whose addresses, less the shift,
@@ -276,17 +271,14 @@ class _TableMasks:
         self.span = span
         self.act = act
         self.w = w if full else np.where(act, w, 0)
-        line = self.w >> 5
-        self.setk = ((line >> 4) << 2) | _line_set(line & 15)
+        self.setk = l1_set(self.w >> 5)     # the set, counted from the region's first group
 
     def _mask(self, rows, kind: str) -> np.ndarray:
         w = self.w if rows is None else self.w[rows]
         act = self.act if rows is None else self.act[rows]
         nr = w.shape[0]
         sp, g = self.span, self.groups
-        if kind == "addr":      # same sector and same word in it: two small tables
-            return self._mask(rows, "sec") & self._mask(rows, "off")
-        if kind == "off":
+        if kind == "off":       # word within the sector (with "sec": the address)
             key, n = w & 7, 8
         elif kind in ("set", "sb"):
             sk = self.setk if rows is None else self.setk[rows]
@@ -598,7 +590,7 @@ class Counters:
         self.written: np.ndarray | None = None              # global sectors written back
         self.regions: dict[int, list] = {}                  # allocation -> [L2 transactions, lo, hi]
         self.l2_lines: dict[str, int] = defaultdict(int)    # kind -> 128-byte lines per request, summed
-        self.l1_prev: dict[int, np.ndarray] = {}            # load pc -> each lane's last line there
+        self.l1_prev: dict[int, tuple] = {}                 # load pc -> (each lane's last line there, warps seen)
         self.n_warps_total = n_warps_total
         self.sector_reqs: np.ndarray | None = None          # warp requests per global sector
         self.sector_bmin: np.ndarray | None = None          # first / last block requesting it

@@ -519,6 +519,7 @@ class Machine:
                 req, sct = {"ld": (C.REQ_LD, C.SECT_LD), "st": (C.REQ_ST, C.SECT_ST),
                             "atom": (C.REQ_ATOM, C.SECT_ATOM), "red": (C.REQ_RED, C.SECT_RED)}[kind]
                 cnt.add(p, req, nw)
+                replays = 0             # transactions replaying an address of their request
                 if kind in ("atom", "red") and ins.info.get("aggregated"):
                     # nvcc reduces over the warp and one lane does the atomic
                     sec = np.ones(nw, np.int64)
@@ -529,12 +530,11 @@ class Machine:
                     distinct = int(sec.sum())
                     rn = runs if runs is not None else C.Runs(mat, act)
                     sec = rn.atomic_sectors(size, self.L.alloc_starts)
+                    replays = int(sec.sum()) - distinct
                 if kind != "ld":
                     lo, hi = int(a.min()), int(a.max())
                     alloc = int(np.searchsorted(self.L.alloc_starts, lo, side="right")) - 1
-                    trans = int(sec.sum())
-                    replays = trans - distinct if kind in ("atom", "red") and not ins.info.get("aggregated") else 0
-                    cnt.l2_transactions(alloc, trans, lo, hi, replays)
+                    cnt.l2_transactions(alloc, int(sec.sum()), lo, hi, replays)
                 cnt.add(p, sct, int(sec.sum()))
                 cnt.add_warp(sct, gwarps, sec)
                 cnt.add_warp("simt__global_requests", gwarps, 1)
@@ -704,8 +704,13 @@ def _pow2(v: float) -> bool:
     return v > 0 and m == 0.5
 
 
+def _warps_on(act) -> np.ndarray:
+    """Per warp of the group: whether any lane is active."""
+    return act.reshape(-1, 32).any(axis=1)
+
+
 def _active_warps(act, full) -> int:
-    return act.size // 32 if full else int(np.count_nonzero(act.reshape(-1, 32).any(axis=1)))
+    return act.size // 32 if full else int(np.count_nonzero(_warps_on(act)))
 
 
 def _op_cost(m: Machine, key: str, ins, sel, act, full):
@@ -726,7 +731,7 @@ def _op_cost(m: Machine, key: str, ins, sel, act, full):
         lat1, busy1 = OP_COST["idiv_again" + key[-2:]]
         lat = np.where(again, lat1, lat0)
         busy = np.where(again, busy1, busy0)
-        m.cnt.add(ins.pc, C.ISSUE_EXTRA, float(busy.sum() if full else busy[act.reshape(-1, 32).any(axis=1)].sum()))
+        m.cnt.add(ins.pc, C.ISSUE_EXTRA, float(busy.sum() if full else busy[_warps_on(act)].sum()))
         return lat, busy
     lat, busy = OP_COST[key]
     m.cnt.add(ins.pc, C.ISSUE_EXTRA, busy * _active_warps(act, full))

@@ -5,8 +5,8 @@ and a rate measured on the GPU by ``simt calibrate --real`` (microbenchmarks in
 ``kernels_cuda/calibrate.cu``; rates are in the emulator's own units, so the IR-versus-
 SASS difference is calibrated away):
 
-    t = launch + (dram^p + l2^p + issue^p + shared^p + shared_atomics^p + local^p
-                  + global_atomics^p + contention^p + latency^p)^(1/p)
+    t = launch + (dram^p + l2^p + l2_lines^p + issue^p + shared^p + shared_atomics^p
+                  + local^p + global_atomics^p + contention^p + latency^p)^(1/p)
 
     (a p-norm: the largest component dominates, the others add less and less as p grows;
     p is measured, see ``combine``)
@@ -26,7 +26,8 @@ SASS difference is calibrated away):
                     memory is written through to L2) / lines per second for the whole GPU
     global_atomics  max(atomic lanes / rate, lanes on the busiest address / same-address rate)
     contention      store/atomic transactions (Nsight's sector rule) into the busiest L2 slice
-                    x time per transaction (a histogram's bins all sit in one slice)
+                    x time per transaction (a histogram's bins all sit in one slice); those
+                    replaying an address of their request at the one-address atomic rate
     latency         blocks' critical paths (the emulator tracks when every lane's registers
                     are ready: dependent loads wait ~290 cycles, a warp keeps 4 loads in
                     flight, ALU latency hides behind issue, expensive operations take their
@@ -189,16 +190,24 @@ def _rate(n: float, per_cycle: float) -> float:
     return n / per_cycle if per_cycle else 0.0
 
 
+def pnorm(vals, p: float) -> float:
+    """(sum of v^p)^(1/p), scaled by the largest value so large p does not overflow."""
+    vals = list(vals)
+    top = max(vals)
+    if top <= 0:
+        return 0.0
+    return top * sum((v / top) ** p for v in vals) ** (1.0 / p)
+
+
 def combine(comp: dict, prof: Profile) -> float:
     """The busy time from the components: a p-norm, since resources overlap imperfectly
     (a memory-bound kernel's loads also wait longer in a loaded memory system); ``p`` is
     measured on ``cal_stream``, where DRAM traffic and critical paths are about equal.
     Without it, the largest component plus ``overlap`` times the others."""
     vals = list(comp.values())
+    if prof.combine_p > 0:
+        return pnorm(vals, prof.combine_p)
     top = max(vals)
-    if prof.combine_p > 0 and top > 0:
-        p = prof.combine_p
-        return top * sum((v / top) ** p for v in vals) ** (1.0 / p)
     return top + prof.overlap * (sum(vals) - top)
 
 
