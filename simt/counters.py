@@ -286,15 +286,25 @@ class _TableMasks:
         else:
             sh = {"sec": 3, "line": 5}[kind]
             key, n = w >> sh, ((sp - 1) >> sh) + 1
-        wt = np.broadcast_to(_BIT_F, w.shape)
-        if not self.full:
-            wt = np.where(act, wt, 0.0)
-        k = (key + (np.arange(nr, dtype=np.int64) * n)[:, None]).ravel()
-        m = np.bincount(k, weights=wt.ravel(), minlength=nr * n)[k].astype(np.uint32).reshape(w.shape)
+        if self.full:
+            wt = _bit_weights(nr)
+        else:
+            wt = np.where(act, _BIT_F, 0.0).ravel()
+        k = (key + _ROW0[:nr] * n).ravel()
+        m = np.bincount(k, weights=wt, minlength=nr * n).take(k).astype(np.uint32).reshape(w.shape)
         return m if self.full else np.where(act, m, np.broadcast_to(_BIT, w.shape))
 
 
 _BIT_F = _BIT.astype(np.float64)
+_ROW0 = np.arange(_CHUNK, dtype=np.int64)[:, None]     # row numbers of a chunk
+_BIT_W: list = []
+
+
+def _bit_weights(nr: int) -> np.ndarray:
+    """Every lane's bit for ``nr`` full rows, flat (bincount weights), made once."""
+    if not _BIT_W:
+        _BIT_W.append(np.tile(_BIT_F, _CHUNK))
+    return _BIT_W[0][:32 * nr]
 
 
 def l1_atomic_sectors_rows(mat: np.ndarray, act: np.ndarray, size: int = 4,
@@ -350,6 +360,7 @@ def l1_atomic_sectors_rows(mat: np.ndarray, act: np.ndarray, size: int = 4,
         ks = ka[rows]
         (m_set,) = _same_key(oa[rows], [ks >> 11 if full else np.where(ks >= 0, ks >> 11, ks)])
     res = np.zeros(len(rows), np.int64)
+    done: list = []                                     # (rows, pending lanes) finished
     pend = _pack(act)
     idx = np.arange(len(rows))
     while len(idx):
@@ -359,8 +370,9 @@ def l1_atomic_sectors_rows(mat: np.ndarray, act: np.ndarray, size: int = 4,
         in_pair = on & (hit != _Z)
         fin = ~in_pair.any(axis=1)
         if 8 * fin.sum() >= len(idx):
-            # no bank clash left among a row's pending lanes: the rest is the per-sector rule
-            res[idx[fin]] += Runs(mat[idx[fin]], on[fin]).per_sector_max()
+            # no bank clash left among a row's pending lanes: the rest is the per-sector
+            # rule, for all such rows at once after the loop
+            done.append((idx[fin], on[fin]))
             k = ~fin
             idx, P, on, hit, in_pair = idx[k], P[k], on[k], hit[k], in_pair[k]
             m_addr, m_sec, m_line, m_set, m_clash = (x[k] for x in (m_addr, m_sec, m_line,
@@ -383,6 +395,9 @@ def l1_atomic_sectors_rows(mat: np.ndarray, act: np.ndarray, size: int = 4,
             idx, pend = idx[k], pend[k]
             m_addr, m_sec, m_line, m_set, m_clash = (x[k] for x in (m_addr, m_sec, m_line,
                                                                     m_set, m_clash))
+    if done:
+        r = np.concatenate([d[0] for d in done])
+        res[r] += Runs(mat[r], np.concatenate([d[1] for d in done])).per_sector_max()
     out[rows] = res
     return out
 
@@ -425,10 +440,15 @@ class Runs:
         return out
 
     def _sector_groups(self):
-        sec = self.addr // 32
-        g = np.ones(len(sec), bool)
-        g[1:] = (sec[1:] != sec[:-1]) | (self.row[1:] != self.row[:-1])
-        return sec, np.flatnonzero(g)
+        """(each run's sector, the first run of each (row, sector)), computed once."""
+        sg = self.__dict__.get("_sg")
+        if sg is None:
+            sec = self.addr >> 5
+            g = np.ones(len(sec), bool)
+            np.not_equal(sec[1:], sec[:-1], out=g[1:])
+            g[1:] |= self.row[1:] != self.row[:-1]
+            sg = self._sg = sec, np.flatnonzero(g)
+        return sg
 
     def per_sector_max(self) -> np.ndarray:
         """Per row: per sector touched, the most lanes on one address, summed."""
