@@ -200,6 +200,12 @@ def _pack(b: np.ndarray) -> np.ndarray:
     return np.packbits(np.ascontiguousarray(b), axis=1, bitorder="little").view("<u4").ravel()
 
 
+def _unpack(m: np.ndarray) -> np.ndarray:
+    """(rows,) uint32 lane mask -> (rows, 32) bool."""
+    m = np.ascontiguousarray(m, "<u4")
+    return np.unpackbits(m.view(np.uint8).reshape(-1, 4), axis=1, bitorder="little").view(bool)
+
+
 def _off(act: np.ndarray, key: np.ndarray) -> np.ndarray:
     """Inactive lanes get distinct negative keys, so they match nothing."""
     return np.where(act, key, -1 - np.arange(32, dtype=np.int64))
@@ -248,6 +254,8 @@ def _clash_rows(mat: np.ndarray, act: np.ndarray, size: int, shift):
 
 
 _TABLE_WORDS = 2048      # table masks for chunks whose addresses span up to 8 KiB
+_SET_OF_WORD = l1_set(np.arange(_TABLE_WORDS) >> 5)    # per word of such a region: its set
+_SB_OF_WORD = (_SET_OF_WORD << 5) | (np.arange(_TABLE_WORDS) & 31)     # and set and bank
 
 
 class _TableMasks:
@@ -271,7 +279,6 @@ class _TableMasks:
         self.span = span
         self.act = act
         self.w = w if full else np.where(act, w, 0)
-        self.setk = l1_set(self.w >> 5)     # the set, counted from the region's first group
 
     def _mask(self, rows, kind: str) -> np.ndarray:
         w = self.w if rows is None else self.w[rows]
@@ -280,9 +287,10 @@ class _TableMasks:
         sp, g = self.span, self.groups
         if kind == "off":       # word within the sector (with "sec": the address)
             key, n = w & 7, 8
-        elif kind in ("set", "sb"):
-            sk = self.setk if rows is None else self.setk[rows]
-            key, n = (sk, 4 * g) if kind == "set" else ((sk << 5) | (w & 31), 128 * g)
+        elif kind == "set":
+            key, n = _SET_OF_WORD.take(w), 4 * g
+        elif kind == "sb":
+            key, n = _SB_OF_WORD.take(w), 128 * g
         else:
             sh = {"sec": 3, "line": 5}[kind]
             key, n = w >> sh, ((sp - 1) >> sh) + 1
@@ -311,13 +319,22 @@ def l1_atomic_sectors_rows(mat: np.ndarray, act: np.ndarray, size: int = 4,
                            shift=0, pre=None, base=None, masks=None) -> np.ndarray:
     """``l1_atomic_passes`` for many warp rows at once (``mat``/``act`` as in ``Runs``;
     ``shift``: ``set_shift`` per lane or one for all; ``pre``: ``_set_bank_sort`` of these
-    rows; ``base``: their per-sector rule).  Lane sets are 32-bit masks, so a pass costs a
-    few operations on (rows, 32) arrays.  Rows that cannot deviate from the per-sector rule
-    skip the replay, and a row whose pending lanes no longer clash finishes by that rule."""
-    nr = mat.shape[0]
-    if nr == 0:
+    rows; ``base``: their per-sector rule; ``masks``: see ``_replay_rows``)."""
+    if mat.shape[0] == 0:
         return np.zeros(0, np.int64)
     out = Runs(mat, act).per_sector_max() if base is None else base.copy()
+    cand = _replay_rows(mat, act, size, shift, pre, masks)
+    if cand is not None:
+        out[cand[0]] = _replay(*cand[1:])
+    return out
+
+
+def _replay_rows(mat: np.ndarray, act: np.ndarray, size: int = 4, shift=0, pre=None,
+                 masks=None):
+    """The rows that may deviate from the per-sector rule, with the lane masks their replay
+    needs: (rows, act, same address, same sector, same line, same set, clash), or None.
+    ``masks``: (``_TableMasks``, its rows these are, their line and set-and-bank masks);
+    else the masks come from sorts (``pre``: ``_set_bank_sort`` of these rows)."""
     tm = None
     if masks is not None:
         tm, trows, m_line, m_sb = masks
@@ -351,36 +368,47 @@ def l1_atomic_sectors_rows(mat: np.ndarray, act: np.ndarray, size: int = 4,
     can = ((m_clash & _BELOW & after_first) != _Z) & ((m_sec & ~m_addr) != _Z) & act
     rows = np.flatnonzero(can.any(axis=1))
     if not len(rows):
-        return out
-    mat, act = mat[rows], act[rows]
+        return None
+    act = act[rows]
     m_addr, m_sec, m_line, m_clash = m_addr[rows], m_sec[rows], m_line[rows], m_clash[rows]
     if tm is not None:
-        m_set = tm._mask(trows[rows], "set")
+        m_set = tm._mask(rows if trows is None else trows[rows], "set")
     else:
         ks = ka[rows]
         (m_set,) = _same_key(oa[rows], [ks >> 11 if full else np.where(ks >= 0, ks >> 11, ks)])
-    res = np.zeros(len(rows), np.int64)
-    done: list = []                                     # (rows, pending lanes) finished
+    return rows, act, m_addr, m_sec, m_line, m_set, m_clash
+
+
+def _replay(act, m_addr, m_sec, m_line, m_set, m_clash) -> np.ndarray:
+    """The L1 passes of ``l1_atomic_passes`` on lane masks, for many rows at once: a pass
+    costs a few operations on (rows, 32) arrays, and a row whose pending lanes no longer
+    clash finishes by the per-sector rule."""
+    m_addr0, m_sec0 = m_addr, m_sec
+    res = np.zeros(len(act), np.int64)
+    done_idx: list = []                                 # rows finished by the per-sector rule
+    done_pend: list = []                                # and their pending lanes then
     pend = _pack(act)
-    idx = np.arange(len(rows))
+    idx = np.arange(len(act))
+    m_sec_b = m_sec & _BELOW                            # earlier lanes of the same sector
+    m_clash_b = m_clash & _BELOW                        # earlier lanes that clash
     while len(idx):
         P = pend[:, None]
-        on = (P & _BIT) != _Z
-        hit = m_clash & P
-        in_pair = on & (hit != _Z)
-        fin = ~in_pair.any(axis=1)
-        if 8 * fin.sum() >= len(idx):
+        on = _unpack(pend)
+        in_pair = on & ((m_clash & P) != _Z)
+        fin = _pack(in_pair) == _Z
+        if 8 * np.count_nonzero(fin) >= len(idx):
             # no bank clash left among a row's pending lanes: the rest is the per-sector
             # rule, for all such rows at once after the loop
-            done.append((idx[fin], on[fin]))
+            done_idx.append(idx[fin])
+            done_pend.append(pend[fin])
             k = ~fin
-            idx, P, on, hit, in_pair = idx[k], P[k], on[k], hit[k], in_pair[k]
-            m_addr, m_sec, m_line, m_set, m_clash = (x[k] for x in (m_addr, m_sec, m_line,
-                                                                    m_set, m_clash))
+            idx, P, on, in_pair = idx[k], P[k], on[k], in_pair[k]
+            m_addr, m_sec_b, m_line, m_set, m_clash, m_clash_b = (
+                x[k] for x in (m_addr, m_sec_b, m_line, m_set, m_clash, m_clash_b))
             if not len(idx):
                 break
         dup = (m_addr & P & _BELOW) != _Z                  # an earlier pending lane, same address
-        later_of_pair = (hit & _BELOW) != _Z                # an earlier pending lane clashes
+        later_of_pair = (m_clash_b & P) != _Z               # an earlier pending lane clashes
         first = m_set & P
         first &= ~first + np.uint32(1)                      # the set's first pending lane
         lead = (m_line & first) != _Z
@@ -388,18 +416,46 @@ def l1_atomic_sectors_rows(mat: np.ndarray, act: np.ndarray, size: int = 4,
         wait = on & (dup | (later_of_pair & lead) | ((m_line & inv) != _Z))
         serve = on & ~wait
         served = _pack(serve)[:, None]
-        res[idx] += (serve & ((m_sec & served & _BELOW) == _Z)).sum(axis=1)
+        res[idx] += _popcount(_pack(serve & ((m_sec_b & served) == _Z)))
         pend = _pack(wait)
         k = pend != _Z
         if not k.all():
             idx, pend = idx[k], pend[k]
-            m_addr, m_sec, m_line, m_set, m_clash = (x[k] for x in (m_addr, m_sec, m_line,
-                                                                    m_set, m_clash))
-    if done:
-        r = np.concatenate([d[0] for d in done])
-        res[r] += Runs(mat[r], np.concatenate([d[1] for d in done])).per_sector_max()
-    out[rows] = res
-    return out
+            m_addr, m_sec_b, m_line, m_set, m_clash, m_clash_b = (
+                x[k] for x in (m_addr, m_sec_b, m_line, m_set, m_clash, m_clash_b))
+    if done_idx:
+        r = np.concatenate(done_idx)
+        res[r] += _sector_rule_masks(m_addr0[r], m_sec0[r], np.concatenate(done_pend))
+    return res
+
+
+def _popcount_lut(x: np.ndarray) -> np.ndarray:
+    b = np.ascontiguousarray(x, np.uint32).view(np.uint8).reshape(*np.shape(x), 4)
+    return _POP8[b].sum(axis=-1, dtype=np.int64)
+
+
+_POP8 = np.array([bin(i).count("1") for i in range(256)], np.int64)
+_popcount = getattr(np, "bitwise_count", None) or _popcount_lut     # numpy >= 2 has it
+
+
+def _sector_rule_masks(m_addr: np.ndarray, m_sec: np.ndarray, pend: np.ndarray) -> np.ndarray:
+    """``Runs.per_sector_max`` of the pending lanes ``pend`` (a lane mask per row), from the
+    lane masks of the same address and the same sector.  Each address's first pending lane
+    weighs ``64 ** c`` (``c``: pending lanes on the address) in its sector's sum, keyed by
+    the sector's first pending lane; a sector holds at most 32 addresses, so the sum's
+    binary exponent over 6 is the sector's largest ``c``."""
+    nr = len(pend)
+    P = pend[:, None]
+    lead = _unpack(pend) & ((m_addr & P & _BELOW) == _Z)
+    r, lane = np.nonzero(lead)
+    pr = pend[r]
+    c = _popcount(m_addr[r, lane] & pr).astype(np.int64)
+    s = m_sec[r, lane] & pr
+    s &= ~s + np.uint32(1)                                  # the sector's first pending lane
+    key = r * 32 + (np.frexp(s.astype(np.float64))[1] - 1)
+    tot = np.bincount(key, weights=np.ldexp(1.0, 6 * c), minlength=nr * 32)
+    cmax = np.where(tot > 0, (np.frexp(tot)[1] - 1) // 6, 0)
+    return cmax.reshape(nr, 32).sum(axis=1)
 
 
 class Runs:
@@ -469,6 +525,7 @@ class Runs:
         shift = _one_shift(self.addr, starts)
         if shift is None:
             shift = set_shift(self.mat, starts)
+        cands = []          # per chunk, the rows to replay and their masks
         for lo in range(0, self.nw, _CHUNK):     # chunks keep the temporaries in cache
             hi = min(self.nw, lo + _CHUNK)
             sh = shift if np.ndim(shift) == 0 else shift[lo:hi]
@@ -478,17 +535,24 @@ class Runs:
                 act = self.act[lo:hi]
                 m_line, m_sb = tm._mask(None, "line"), tm._mask(None, "sb")
                 rows = np.flatnonzero((act & ((m_sb & ~m_line) != _Z)).any(axis=1))
-                if len(rows):
-                    r = rows + lo
-                    out[r] = l1_atomic_sectors_rows(self.mat[r], self.act[r], size, sh, None,
-                                                    out[r], (tm, rows, m_line[rows], m_sb[rows]))
-                continue
-            o, ks, rows = _clash_rows(self.mat[lo:hi], self.act[lo:hi], size, sh)
-            if len(rows):
+                if 2 * len(rows) > hi - lo:     # most rows: cheaper than picking them
+                    rows = np.arange(hi - lo)
+                    c = _replay_rows(self.mat[lo:hi], act, size, sh, None,
+                                     (tm, None, m_line, m_sb))
+                else:
+                    c = _replay_rows(self.mat[lo + rows], act[rows], size, sh, None,
+                                     (tm, rows, m_line[rows], m_sb[rows])) if len(rows) else None
+            else:
+                o, ks, rows = _clash_rows(self.mat[lo:hi], self.act[lo:hi], size, sh)
                 r = rows + lo
-                out[r] = l1_atomic_sectors_rows(self.mat[r], self.act[r], size,
-                                                sh if np.ndim(sh) == 0 else sh[rows],
-                                                (o[rows], ks[rows]), out[r])
+                c = _replay_rows(self.mat[r], self.act[r], size,
+                                 sh if np.ndim(sh) == 0 else sh[rows],
+                                 (o[rows], ks[rows])) if len(rows) else None
+            if c is not None:
+                cands.append((rows[c[0]] + lo,) + c[1:])
+        if cands:           # one replay for the whole launch: fewer, longer passes
+            r = np.concatenate([c[0] for c in cands])
+            out[r] = _replay(*(np.concatenate([c[k] for c in cands]) for k in range(1, 7)))
         return out
 
     def sectors(self):

@@ -336,3 +336,23 @@ def test_atomic_sector_table_masks_equal_reference(span_words, partial):
     for r in range(rows):
         a = mat[r][act[r]]
         assert got[r] == l1_atomic_passes(a.tolist(), 4, set_shift(a, starts).tolist()), r
+
+
+def test_atomic_sector_replay_across_chunks_equals_reference():
+    # more rows than one vectorized chunk: a chunk where most rows clash (replayed whole),
+    # then one where few do (those picked out); the replay runs once over both
+    from simt.counters import _CHUNK, Runs, l1_atomic_passes, set_shift
+    rng = np.random.default_rng(7)
+    base = 1 << 32
+    starts = np.array([base + 512])
+    rows = _CHUNK + 900
+    w = rng.integers(0, 256, (rows, 32))                    # 8 lines: clashes are common
+    quiet = np.arange(rows) >= _CHUNK
+    w[quiet] = rng.integers(0, 32, (int(quiet.sum()), 32))  # one line: no clash ...
+    w[quiet.nonzero()[0][::9], 5] = 5 * 32 + 7              # ... but in every 9th row
+    mat = starts[0] + 4 * w
+    act = rng.random((rows, 32)) < 0.95
+    got = Runs(np.where(act, mat, 0), act).atomic_sectors(4, starts)
+    want = [l1_atomic_passes(mat[r][act[r]].tolist(), 4,
+                             set_shift(mat[r][act[r]], starts).tolist()) for r in range(rows)]
+    assert got.tolist() == want
