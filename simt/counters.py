@@ -710,7 +710,8 @@ class Counters:
         """One warp instruction's global access: returns the distinct sectors per warp row and
         records the DRAM footprint and the warp requests per sector (contention at L2)."""
         if act.all() and mat.shape[0] and (_contiguous(mat.reshape(-1), size)
-                                           or (np.diff(mat, axis=1) == size).all()):
+                                           or (np.diff(mat[:1], axis=1) == size).all()
+                                           and (np.diff(mat, axis=1) == size).all()):
             # coalesced: each row covers one contiguous range (no sort needed)
             fs = (mat[:, 0] - GLOBAL_BASE) // 32
             ls = (mat[:, -1] + size - 1 - GLOBAL_BASE) // 32
