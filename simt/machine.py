@@ -38,6 +38,11 @@ RUN, WAIT, DONE = 0, 1, 2
 LAT = {"issue": 0.38, "alu": 4.0, "math": 16.0, "warp": 24.0, "shared": 30.0, "local": 30.0,
        "global": 290.0, "atom_shared": 40.0, "atom_global": 400.0, "bar": 75.0,
        "loads_in_flight": 4.0}
+# loads_in_flight: outside loops, the global loads a warp keeps in flight; inside a loop,
+# the trips whose loads it keeps in flight (nvcc unrolls a loop of unknown trip count by 4
+# and hoists the unrolled trips' loads: cal_ilp's one load a trip gives 4, spmv/csr-scalar's
+# three give the dozen its SASS has in flight).  _LOAD_RING: the most it tracks.
+_LOAD_RING = 64
 # IR operations that nvcc expands into many SASS instructions or sends to a slow pipe:
 # (latency: cycles from issue until the result is ready; issue: cycles the operation keeps
 # its SM sub-partition busy beyond one instruction slot).  Measured on the H100 with
@@ -145,7 +150,8 @@ class Machine:
         self.rt = [np.zeros(b.W, np.float64) for _ in k.regs] if L.track_time else None
         self.wclock = np.zeros(b.W, np.float64)
         self.shared_hot = np.zeros(max(1, b.nb * self.S // 4))   # atomic lanes per shared word
-        self.inflight = np.zeros((b.W, int(LAT["loads_in_flight"])), np.float64)   # load completions
+        self.inflight = np.zeros((b.W, _LOAD_RING), np.float64)   # the last loads' completions
+        self.ld_depth = _load_depths(k)
         self.ifl_ptr = np.zeros(b.W, np.int64)
         if self.sanitizer is not None:
             self.sanitizer.begin_batch(self)
@@ -354,18 +360,29 @@ class Machine:
                 for r in (d if isinstance(d, list) else (d,)):
                     self.rt[r.slot][wsel] = t
             return
+        if d is not None:
+            lat = _latency(self, ins, sel, act) if key is None else lat
+        if op == Op.LOAD and d is not None and lat >= LAT["global"]:
+            # nvcc unrolls loops and hoists the loads of later trips above this trip's
+            # dependent ones (software pipelining), so a global load whose address waits on
+            # an earlier load holds up only what uses it, not the warp; a warp keeps the
+            # load's depth (_load_depths) of them outstanding: it issues once the load that
+            # many loads back has returned
+            ws = np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else wsel
+            ptr = self.ifl_ptr[ws]
+            back = (ptr - self.ld_depth.get(id(ins), 4)) % _LOAD_RING
+            clock = np.maximum(clock, self.inflight[ws, back])
+            start = clock if rw is None else np.maximum(clock, rw)
+            self.inflight[ws, ptr] = start + lat
+            self.ifl_ptr[ws] = (ptr + 1) % _LOAD_RING
+            self.wclock[wsel] = clock if key is None else clock + busy
+            t = start + lat
+            for r in (d if isinstance(d, list) else (d,)):
+                self.rt[r.slot][wsel] = t
+            return
         if rw is not None:
             clock = np.maximum(clock, rw)
         if d is not None:
-            lat = _latency(self, ins, sel, act) if key is None else lat
-            if op == Op.LOAD and lat >= LAT["global"]:
-                # a warp keeps a few global loads in flight (the compiler unrolls and hoists
-                # them): the next one issues when the oldest has returned
-                ws = np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else wsel
-                ptr = self.ifl_ptr[ws]
-                clock = np.maximum(clock, self.inflight[ws, ptr])
-                self.inflight[ws, ptr] = clock + lat
-                self.ifl_ptr[ws] = (ptr + 1) % self.inflight.shape[1]
             self.wclock[wsel] = clock if key is None else clock + busy
             t = clock + lat
             for r in (d if isinstance(d, list) else (d,)):
@@ -648,6 +665,31 @@ def _warp_matrix(a: np.ndarray, g: np.ndarray):
 # instruction; the rest of the structural ops read nothing the scoreboard tracks
 _NO_STALL = {Op.ELSE, Op.JUMP, Op.LOOPINIT, Op.BODYINIT, Op.KILL}
 _DATAFLOW = {Op.BIN, Op.UN, Op.CAST, Op.MOV, Op.SELECT, Op.FMA}
+
+
+def _load_depths(k) -> dict:
+    """Per load instruction (by id), how many loads back the one it waits for is:
+    ``loads_in_flight`` outside loops, and that many trips' worth of the global loads of
+    the innermost loop holding it inside one (a loop: a backward jump and its target).
+    Computed once per kernel."""
+    got = getattr(k, "_simt_ld_depth", None)
+    if got is not None:
+        return got
+    code = k.code
+    loops = sorted(((ins.target, j) for j, ins in enumerate(code)
+                    if ins.op == Op.JUMP and ins.target is not None and ins.target <= j),
+                   key=lambda r: r[1] - r[0])
+    base = int(LAT["loads_in_flight"])
+    is_ld = [ins.op == Op.LOAD and ins.info.get("space") not in ("shared", "local") for ins in code]
+    out = {}
+    for p, ins in enumerate(code):
+        if not is_ld[p]:
+            continue
+        inner = next(((a, b) for a, b in loops if a <= p <= b), None)
+        per_trip = sum(is_ld[inner[0]:inner[1] + 1]) if inner else 1
+        out[id(ins)] = min(_LOAD_RING, base * per_trip)
+    k._simt_ld_depth = out
+    return out
 
 
 def _latency(m: Machine, ins, sel, act) -> float:

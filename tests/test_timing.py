@@ -100,6 +100,44 @@ def _one_warp(src, kernel, args_of):
     return res.metrics
 
 
+def test_loops_are_software_pipelined():
+    """nvcc unrolls a loop by 4 and hoists the unrolled trips' loads: a gather whose address
+    comes from a load in the same trip does not hold up the next trips' loads, and a warp
+    keeps 4 trips' loads in flight (one load a trip: 4, as cal_ilp's SASS; three: 12)."""
+    src = """
+    extern "C" __global__ void gather(const int *col, const float *val, const float *x,
+                                      float *out, int n) {
+        float s = 0.0f;
+        for (int j = threadIdx.x; j < n; j += 32) s += val[j] * x[col[j]];
+        out[threadIdx.x] = s;
+    }
+    extern "C" __global__ void chain(const int *col, const float *val, const float *x,
+                                     float *out, int n) {
+        float s = 0.0f;
+        for (int j = threadIdx.x; j < n; j += 32) s += x[j];
+        out[threadIdx.x] = s;
+    }"""
+    from simt.machine import LAT, _load_depths
+    trips = 64
+    n = 32 * trips
+
+    def args_of(dev):
+        return [dev.to_device(np.arange(n, dtype=np.int32)[::-1].copy()),
+                dev.to_device(np.ones(n, np.float32)), dev.to_device(np.ones(n, np.float32)),
+                dev.zeros(32, np.float32), np.int32(n)]
+    mod = simt.Module.from_source(src, "pipe.cu")
+    depth = {k: sorted(_load_depths(mod.get_function(k).ir).values()) for k in ("gather", "chain")}
+    assert depth == {"gather": [12, 12, 12], "chain": [4]}
+    lat = LAT["global"]
+    cyc = {k: _one_warp(src, k, args_of)["simt__block_cycles.max"] for k in ("gather", "chain")}
+    # gather: 3 loads a trip, 12 in flight, the gather two latencies deep -> about two
+    # latencies per 4 trips; waiting in order on each gather it was over a latency a trip
+    # (21.8 k cycles here)
+    assert trips * lat / 4 <= cyc["gather"] <= trips * lat / 2 + 2 * lat
+    # one load a trip, 4 in flight: a latency per 4 trips, as before
+    assert trips * lat / 4 <= cyc["chain"] <= trips * lat / 4 + 2 * lat
+
+
 def test_expensive_operations_cost_their_measured_latency_and_issue():
     """Integer % by a new divisor is the whole division sequence (OP_COST, measured on the
     H100); by the divisor of the last trip the compiler's hoisted reciprocal serves; by a
