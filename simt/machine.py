@@ -150,8 +150,9 @@ class Machine:
         self.rt = [np.zeros(b.W, np.float64) for _ in k.regs] if L.track_time else None
         self.wclock = np.zeros(b.W, np.float64)
         self.shared_hot = np.zeros(max(1, b.nb * self.S // 4))   # atomic lanes per shared word
-        self.inflight = np.zeros((b.W, _LOAD_RING), np.float64)   # the last loads' completions
         self.ld_depth = _load_depths(k)
+        ring = max([int(LAT["loads_in_flight"]), *self.ld_depth.values()])
+        self.inflight = np.zeros((b.W, ring), np.float64)   # the last loads' completions
         self.ifl_ptr = np.zeros(b.W, np.int64)
         if self.sanitizer is not None:
             self.sanitizer.begin_batch(self)
@@ -370,11 +371,12 @@ class Machine:
             # many loads back has returned
             ws = np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else wsel
             ptr = self.ifl_ptr[ws]
-            back = (ptr - self.ld_depth.get(id(ins), 4)) % _LOAD_RING
+            ring = self.inflight.shape[1]
+            back = (ptr - self.ld_depth.get(id(ins), ring)) % ring
             clock = np.maximum(clock, self.inflight[ws, back])
             start = clock if rw is None else np.maximum(clock, rw)
             self.inflight[ws, ptr] = start + lat
-            self.ifl_ptr[ws] = (ptr + 1) % _LOAD_RING
+            self.ifl_ptr[ws] = (ptr + 1) % ring
             self.wclock[wsel] = clock if key is None else clock + busy
             t = start + lat
             for r in (d if isinstance(d, list) else (d,)):
