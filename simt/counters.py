@@ -43,8 +43,10 @@ BRANCH_DIVERGENT = "smsp__branch_targets_threads_divergent.sum"
 ISSUE_EXTRA = "simt__issue_extra_cycles.sum"
 LOCAL_STORE_LINES = "simt__local_store_lines.sum"
 
-L2_SLICES = 64          # Hopper's L2 is hashed over many slices; a few KiB map to one
-SLICE_SPAN = 4096
+L2_SLICES = 64          # Hopper's L2 is hashed over many slices ...
+SLICE_SPAN = 512        # ... a slice per 512 bytes of a small region (ncu on the H100:
+                        # one 128-byte line sits in one slice, 1 KiB of bins spreads over
+                        # more; docs/results/timing_investigation/slices/)
 
 METRICS = [SHARED_LD, SHARED_ST, WAVES_LD, WAVES_ST, CONFL_LD, CONFL_ST, REQ_LD, REQ_ST,
            REQ_ATOM, REQ_RED, SECT_LD, SECT_ST, SECT_ATOM, SECT_RED, RATIO]

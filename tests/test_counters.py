@@ -180,15 +180,16 @@ def test_l1_keeps_the_line_a_lane_loaded_on_its_previous_trip():
     assert m["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] == 1 + 11 + 10
 
 
-@pytest.mark.parametrize("expr, trans, replays", [
-    ("t >> 5", 32, 31),          # one address (not provably uniform, so not aggregated)
-    ("t & 1", 16, 15),           # two words of one sector: 16 deep
-    ("t * 8", 32, 0),            # a sector per lane: nothing replays
-    ("(t & 3) * 8", 32, 28),     # four sectors, 8 lanes on one word of each
+@pytest.mark.parametrize("expr, trans, replays, in_slice", [
+    ("t >> 5", 32, 31, 32),      # one address (not provably uniform, so not aggregated)
+    ("t & 1", 16, 15, 16),       # two words of one sector: 16 deep
+    ("t * 8", 32, 0, 16),        # a sector per lane: nothing replays; 996 bytes: 2 slices
+    ("(t & 3) * 8", 32, 28, 32),  # four sectors, 8 lanes on one word of each
 ])
-def test_atomic_replays_counted_for_the_l2_slice(expr, trans, replays):
+def test_atomic_replays_counted_for_the_l2_slice(expr, trans, replays, in_slice):
     """Same-address lanes of an atomic replay in the L2's atomic unit (each costs what a
-    lane on one hot address costs); the busiest slice's share is what the timing uses."""
+    lane on one hot address costs); the busiest slice's share is what the timing uses, a
+    slice for every 512 bytes the region spans."""
     src = f'''extern "C" __global__ void k(int *c) {{
         int t = threadIdx.x;
         atomicAdd(&c[{expr}], 1);
@@ -196,8 +197,8 @@ def test_atomic_replays_counted_for_the_l2_slice(expr, trans, replays):
     _, res = run(src, "k", 1, 32, [np.zeros(256, I32)], sanitize=False)
     m = res.metrics
     assert m["l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"] == trans
-    assert m["simt__l2_slice_transactions.max"] == trans
-    assert m["simt__l2_slice_serialized.max"] == replays
+    assert m["simt__l2_slice_transactions.max"] == in_slice
+    assert m["simt__l2_slice_serialized.max"] == replays * in_slice // trans
 
 
 # ----------------------------------------------------------------------------- atomics
