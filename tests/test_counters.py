@@ -357,3 +357,12 @@ def test_atomic_sector_replay_across_chunks_equals_reference():
     want = [l1_atomic_passes(mat[r][act[r]].tolist(), 4,
                              set_shift(mat[r][act[r]], starts).tolist()) for r in range(rows)]
     assert got.tolist() == want
+
+
+def test_popcount_fallback_for_numpy_1():
+    # numpy < 2 has no bitwise_count; the table fallback must count the same bits
+    from simt.counters import _popcount_lut
+    x = np.random.default_rng(3).integers(0, 1 << 32, (7, 5), dtype=np.uint64).astype(np.uint32)
+    want = np.array([[bin(int(v)).count("1") for v in row] for row in x])
+    assert _popcount_lut(x).tolist() == want.tolist()
+    assert _popcount_lut(x[0]).tolist() == want[0].tolist()
