@@ -261,7 +261,7 @@ _SB_OF_WORD = (_SET_OF_WORD << 5) | (np.arange(_TABLE_WORDS) & 31)     # and set
 
 
 class _TableMasks:
-    """The lane masks ``l1_atomic_sectors_rows`` needs (same address, sector, line, L1 set,
+    """The lane masks the replay needs (same address, sector, line, L1 set,
     and set-and-bank) without sorting, for 4-byte atomics whose addresses, less the shift,
     span at most ``_TABLE_WORDS`` words (a histogram's bins).  A lane's bits are distinct
     powers of two, so the OR over the lanes sharing a key is their sum: one ``bincount``
@@ -297,7 +297,7 @@ class _TableMasks:
             sh = {"sec": 3, "line": 5}[kind]
             key, n = w >> sh, ((sp - 1) >> sh) + 1
         if self.full:
-            wt = _bit_weights(nr)
+            wt = _BIT_W[:32 * nr]
         else:
             wt = np.where(act, _BIT_F, 0.0).ravel()
         k = (key + _ROW0[:nr] * n).ravel()
@@ -307,45 +307,21 @@ class _TableMasks:
 
 _BIT_F = _BIT.astype(np.float64)
 _ROW0 = np.arange(_CHUNK, dtype=np.int64)[:, None]     # row numbers of a chunk
-_BIT_W: list = []
+_BIT_W = np.tile(_BIT_F, _CHUNK)                        # every lane's bit, full rows, flat
 
 
-def _bit_weights(nr: int) -> np.ndarray:
-    """Every lane's bit for ``nr`` full rows, flat (bincount weights), made once."""
-    if not _BIT_W:
-        _BIT_W.append(np.tile(_BIT_F, _CHUNK))
-    return _BIT_W[0][:32 * nr]
-
-
-def l1_atomic_sectors_rows(mat: np.ndarray, act: np.ndarray, size: int = 4,
-                           shift=0, pre=None, base=None, masks=None) -> np.ndarray:
-    """``l1_atomic_passes`` for many warp rows at once (``mat``/``act`` as in ``Runs``;
-    ``shift``: ``set_shift`` per lane or one for all; ``pre``: ``_set_bank_sort`` of these
-    rows; ``base``: their per-sector rule; ``masks``: see ``_replay_rows``)."""
-    if mat.shape[0] == 0:
-        return np.zeros(0, np.int64)
-    out = Runs(mat, act).per_sector_max() if base is None else base.copy()
-    cand = _replay_rows(mat, act, size, shift, pre, masks)
-    if cand is not None:
-        out[cand[0]] = _replay(*cand[1:])
-    return out
-
-
-def _replay_rows(mat: np.ndarray, act: np.ndarray, size: int = 4, shift=0, pre=None,
-                 masks=None):
+def _replay_rows(mat: np.ndarray, act: np.ndarray, size: int, shift, pre, masks):
     """The rows that may deviate from the per-sector rule, with the lane masks their replay
     needs: (rows, act, same address, same sector, same line, same set, clash), or None.
-    ``masks``: (``_TableMasks``, its rows these are, their line and set-and-bank masks);
-    else the masks come from sorts (``pre``: ``_set_bank_sort`` of these rows)."""
+    ``masks``: (``_TableMasks``, its rows these are (None: all), their line and
+    set-and-bank masks); else the masks come from sorts (``pre``: ``_set_bank_sort`` of
+    these rows)."""
     tm = None
     if masks is not None:
         tm, trows, m_line, m_sb = masks
         m_sec = tm._mask(trows, "sec")
         m_addr = m_sec & tm._mask(trows, "off")       # same sector, same word in it
-        m_set = None
     else:
-        if pre is None:
-            pre = _set_bank_sort(mat, act, size, shift)
         # one sort by (set, address) groups lanes by address, sector, line and set at
         # once: within a set, an address is fixed by its offset in the 2 KiB group
         a = mat - shift
@@ -359,7 +335,6 @@ def _replay_rows(mat: np.ndarray, act: np.ndarray, size: int = 4, shift=0, pre=N
             ks3 = [ka, _off(acts, ka >> 5), _off(acts, ka >> 7)]
         m_addr, m_sec, m_line = _same_key(oa, ks3)
         (m_sb,) = _same_key(pre[0], [pre[1] >> 4])
-        m_set = None
     m_clash = m_sb & ~m_line                                # same set and bank, other line
     # A lane x can only wait for a clash (the one way to split a sector beyond the rule)
     # while its line leads the set, i.e. behind an earlier lane of its own line, and only
@@ -467,6 +442,7 @@ class Runs:
     def __init__(self, addr2d: np.ndarray, act2d: np.ndarray):
         self.nw = addr2d.shape[0]
         self.mat, self.act = addr2d, act2d      # lane order, for the L1 pass replay
+        self._sg = None                         # _sector_groups, once asked
         full = bool(act2d.all())
         if full:                            # no inactive lanes: no placeholder runs
             k = np.sort(addr2d, axis=1)
@@ -499,7 +475,7 @@ class Runs:
 
     def _sector_groups(self):
         """(each run's sector, the first run of each (row, sector)), computed once."""
-        sg = self.__dict__.get("_sg")
+        sg = self._sg
         if sg is None:
             sec = self.addr >> 5
             g = np.ones(len(sec), bool)
@@ -549,7 +525,7 @@ class Runs:
                 r = rows + lo
                 c = _replay_rows(self.mat[r], self.act[r], size,
                                  sh if np.ndim(sh) == 0 else sh[rows],
-                                 (o[rows], ks[rows])) if len(rows) else None
+                                 (o[rows], ks[rows]), None) if len(rows) else None
             if c is not None:
                 cands.append((rows[c[0]] + lo,) + c[1:])
         if cands:           # one replay for the whole launch: fewer, longer passes
@@ -674,7 +650,7 @@ class Counters:
         self.shared_hot_max = 0.0                           # most atomic lanes on one shared word of a block
         self.touched: np.ndarray | None = None              # global sectors read (DRAM footprint)
         self.written: np.ndarray | None = None              # global sectors written back
-        self.regions: dict[int, list] = {}                  # allocation -> [L2 transactions, lo, hi]
+        self.regions: dict[int, list] = {}                  # allocation -> [L2 transactions, lo, hi, replays]
         self.l2_lines: dict[str, int] = defaultdict(int)    # kind -> 128-byte lines per request, summed
         self.l1_prev: dict[int, tuple] = {}                 # load pc -> (each lane's last line there, warps seen)
         self.n_warps_total = n_warps_total

@@ -145,6 +145,7 @@ class Machine:
         self.step_no = 0
         self._all_warps = None
         self._into = {}         # pc -> whether its ufunc result has the destination's dtype
+        self.divisors = {}      # pc -> each lane's last divisor there, whether it has one
         # dynamic critical path: when each lane's registers are ready, each warp's issue clock
         # (per warp: a warp issues in order, so all its lanes see one ready time per register)
         self.rt = [np.zeros(b.W, np.float64) for _ in k.regs] if L.track_time else None
@@ -361,9 +362,12 @@ class Machine:
                 for r in (d if isinstance(d, list) else (d,)):
                     self.rt[r.slot][wsel] = t
             return
-        if d is not None:
-            lat = _latency(self, ins, sel, act) if key is None else lat
-        if op == Op.LOAD and d is not None and lat >= LAT["global"]:
+        if d is None:
+            self.wclock[wsel] = clock if rw is None else np.maximum(clock, rw)
+            return
+        if key is None:
+            lat = _latency(self, ins, sel, act)
+        if op == Op.LOAD and lat >= LAT["global"]:
             # nvcc unrolls loops and hoists the loads of later trips above this trip's
             # dependent ones (software pipelining), so a global load whose address waits on
             # an earlier load holds up only what uses it, not the warp; a warp keeps the
@@ -372,25 +376,18 @@ class Machine:
             ws = np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else wsel
             ptr = self.ifl_ptr[ws]
             ring = self.inflight.shape[1]
-            back = (ptr - self.ld_depth.get(id(ins), ring)) % ring
-            clock = np.maximum(clock, self.inflight[ws, back])
+            clock = np.maximum(clock, self.inflight[ws, (ptr - self.ld_depth[ins.pc]) % ring])
             start = clock if rw is None else np.maximum(clock, rw)
             self.inflight[ws, ptr] = start + lat
             self.ifl_ptr[ws] = (ptr + 1) % ring
-            self.wclock[wsel] = clock if key is None else clock + busy
-            t = start + lat
-            for r in (d if isinstance(d, list) else (d,)):
-                self.rt[r.slot][wsel] = t
-            return
-        if rw is not None:
-            clock = np.maximum(clock, rw)
-        if d is not None:
-            self.wclock[wsel] = clock if key is None else clock + busy
-            t = clock + lat
-            for r in (d if isinstance(d, list) else (d,)):
-                self.rt[r.slot][wsel] = t
         else:
-            self.wclock[wsel] = clock
+            if rw is not None:
+                clock = np.maximum(clock, rw)
+            start = clock
+        self.wclock[wsel] = clock if key is None else clock + busy
+        t = start + lat
+        for r in (d if isinstance(d, list) else (d,)):
+            self.rt[r.slot][wsel] = t
 
     # ------------------------------------------------------------- memory
     def lanes_of(self, sel, idx):
@@ -670,7 +667,7 @@ _DATAFLOW = {Op.BIN, Op.UN, Op.CAST, Op.MOV, Op.SELECT, Op.FMA}
 
 
 def _load_depths(k) -> dict:
-    """Per load instruction (by id), how many loads back the one it waits for is:
+    """Per load instruction (by pc), how many loads back the one it waits for is:
     ``loads_in_flight`` outside loops, and that many trips' worth of the global loads of
     the innermost loop holding it inside one (a loop: a backward jump and its target).
     Computed once per kernel."""
@@ -689,7 +686,7 @@ def _load_depths(k) -> dict:
             continue
         inner = next(((a, b) for a, b in loops if a <= p <= b), None)
         per_trip = sum(is_ld[inner[0]:inner[1] + 1]) if inner else 1
-        out[id(ins)] = min(_LOAD_RING, base * per_trip)
+        out[p] = min(_LOAD_RING, base * per_trip)
     k._simt_ld_depth = out
     return out
 
@@ -748,13 +745,8 @@ def _pow2(v: float) -> bool:
     return v > 0 and m == 0.5
 
 
-def _warps_on(act) -> np.ndarray:
-    """Per warp of the group: whether any lane is active."""
-    return act.reshape(-1, 32).any(axis=1)
-
-
 def _active_warps(act, full) -> int:
-    return act.size // 32 if full else int(np.count_nonzero(_warps_on(act)))
+    return act.size // 32 if full else int(np.count_nonzero(_rows_any(act.reshape(-1, 32))))
 
 
 def _op_cost(m: Machine, key: str, ins, sel, act, full):
@@ -775,7 +767,8 @@ def _op_cost(m: Machine, key: str, ins, sel, act, full):
         lat1, busy1 = OP_COST["idiv_again" + key[-2:]]
         lat = np.where(again, lat1, lat0)
         busy = np.where(again, busy1, busy0)
-        m.cnt.add(ins.pc, C.ISSUE_EXTRA, float(busy.sum() if full else busy[_warps_on(act)].sum()))
+        on = busy if full else busy[_rows_any(act.reshape(-1, 32))]
+        m.cnt.add(ins.pc, C.ISSUE_EXTRA, float(on.sum()))
         return lat, busy
     lat, busy = OP_COST[key]
     m.cnt.add(ins.pc, C.ISSUE_EXTRA, busy * _active_warps(act, full))
@@ -785,12 +778,9 @@ def _op_cost(m: Machine, key: str, ins, sel, act, full):
 def _same_divisor(m: Machine, ins, sel, act) -> np.ndarray:
     """Per warp: does every active lane divide by what it divided by the last time it ran
     this instruction (so the compiler's hoisted reciprocal serves)?"""
-    st = m.__dict__.get("_divisors")
-    if st is None or st[0] is not m.b:              # a new batch of blocks
-        st = m._divisors = (m.b, {})
-    prev = st[1].get(ins.pc)
+    prev = m.divisors.get(ins.pc)
     if prev is None:
-        prev = st[1][ins.pc] = (np.zeros(m.T, np.int64), np.zeros(m.T, bool))
+        prev = m.divisors[ins.pc] = (np.zeros(m.T, np.int64), np.zeros(m.T, bool))
     vals, seen = prev
     b = np.broadcast_to(np.asarray(m.rd(ins.args[1], sel), np.int64), act.shape)
     same = (seen[sel] & (vals[sel] == b)) | ~act

@@ -15,9 +15,10 @@
   Threads of different blocks are not compared (they synchronize through atomics and
   fences, as the last-block and look-back patterns do).
 
-Limitations: racecheck works on 4-byte words (two threads writing different bytes of
-one word are reported); atomics neither race with each other nor are checked against
-plain accesses; global memory is not race-checked (neither is it by compute-sanitizer).
+Limitations: shared racecheck works on 4-byte words (two threads writing different bytes
+of one word are reported; global racecheck compares the bytes of narrower accesses);
+atomics neither race with each other nor are checked against plain accesses; global
+memory is race-checked within a block only (compute-sanitizer does not check it at all).
 """
 from __future__ import annotations
 

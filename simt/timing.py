@@ -26,12 +26,12 @@ SASS difference is calibrated away):
                     memory is written through to L2) / lines per second for the whole GPU
     global_atomics  max(atomic lanes / rate, lanes on the busiest address / same-address rate)
     contention      store/atomic transactions (Nsight's sector rule) into the busiest L2 slice
-                    x time per transaction (a histogram's bins all sit in one slice); those
+                    x time per transaction (a slice per 512 bytes of a small region); those
                     replaying an address of their request at the one-address atomic rate
     latency         blocks' critical paths (the emulator tracks when every lane's registers
-                    are ready: dependent loads wait ~290 cycles, a warp keeps 4 loads in
-                    flight, ALU latency hides behind issue, expensive operations take their
-                    measured latency) scheduled in waves over the SMs,
+                    are ready: dependent loads wait ~290 cycles, a warp keeps the loads of 4
+                    loop trips in flight, ALU latency hides behind issue, expensive
+                    operations take their measured latency) scheduled in waves over the SMs,
                     plus a block-scheduling cost per wave
 
 Active SMs are min(SMs, blocks); waves come from occupancy (threads, blocks and shared
