@@ -66,6 +66,22 @@ __global__ void cal_gatom(int *c, const int *idx, int n) {
     if (i < n) atomicAdd(&c[idx[i]], 1);
 }
 
+// atomicCAS in a retry loop (seed 002's atomicAdd_manual) on c[idx[i]]: val 0 writes back
+// the value it saw, so every CAS succeeds at once (what a CAS lane costs the L2); val 1
+// changes the word, so warps on the same word retry (how the retries grow with the warps
+// in flight)
+__global__ void cal_gcas(int *c, const int *idx, int n, int val) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        int *addr = &c[idx[i]];
+        int old = *addr, assumed;
+        do {
+            assumed = old;
+            old = atomicCAS(addr, assumed, assumed + val);
+        } while (old != assumed);
+    }
+}
+
 // shared atomics: the address comes from a shared table each trip (so the compiler cannot
 // merge the trips); idx all zero: every lane of a warp on one word; idx = 0..255: no collision
 __global__ void cal_satom(const int *idx, int *out, int reps) {

@@ -18,6 +18,7 @@ from simt import counters as C
 from simt.timing import Profile
 
 SRC = "calibrate.cu"
+CAS_BUSY_N = 1 << 20                  # contended CAS loops: about 4 waves of blocks
 
 
 def _benches(sms: int):
@@ -54,6 +55,11 @@ def _benches(sms: int):
         ("gatom_bins", "cal_gatom", na // 256, 256, 0,
          lambda b: [b.zeros(256, np.int32), b.to_device(rng.integers(0, 256, na).astype(np.int32)),
                     np.int32(na)]),
+        ("cas_free", "cal_gcas", na // 256, 256, 0,
+         lambda b: [b.zeros(256, np.int32), b.to_device(_bins(256, na)), np.int32(na), np.int32(0)]),
+        ("cas_busy", "cal_gcas", CAS_BUSY_N // 256, 256, 0,
+         lambda b: [b.zeros(256, np.int32), b.to_device(_bins(256, CAS_BUSY_N)),
+                    np.int32(CAS_BUSY_N), np.int32(1)]),
         ("gstore_sector", "cal_gstore", na // 256, 256, 0,
          lambda b: [b.zeros(256, np.int32), b.to_device((np.arange(na) % 8).astype(np.int32)), np.int32(na)]),
         ("ilp", "cal_ilp", 1, 32, 0,
@@ -74,6 +80,11 @@ def _benches(sms: int):
         ("stream", "cal_stream", n4 // 256, 256, 0,
          lambda b: [b.to_device(np.ones(n4, np.float32)), b.zeros(n4, np.float32), np.int32(n4)]),
     ]
+
+
+def _bins(nbins: int, n: int) -> np.ndarray:
+    """n uniform bin indices, from their own seed (the others' data stays as it was)."""
+    return np.random.default_rng(nbins).integers(0, nbins, n).astype(np.int32)
 
 
 STREAM_GRID = (1 << 24) // 256        # the "stream" launch above
@@ -165,9 +176,31 @@ def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
         if key in us:   # the table stays in L2: the line transactions are the whole cost
             setattr(prof, f"l2_{field}_lines_per_cycle_sm", round(
                 c[key][f"simt__l2_lines_{field}.sum"] / (busy(key) * clock * 1e3 * sms), 5))
+    if "cas_free" in us and "cas_busy" in us:
+        _derive_cas(prof, busy("cas_free"), c["cas_free"], busy("cas_busy"), c["cas_busy"])
     if "stream" in us:
         prof.combine_p = solve_combine_p(prof, c["stream"], busy("stream"))
     return prof
+
+
+def _derive_cas(prof: Profile, free_us: float, free: dict, busy_us: float, busy: dict) -> None:
+    """``cas_cost`` from CAS loops that never retry against atomicAdd's transaction time
+    (same 256 bins); ``cas_contention`` from CAS loops that do (the same bins, a grid of
+    about 4 waves): the retries the measured time implies, against the emulator's (see
+    ``simt.timing.cas_retries``)."""
+    from simt import timing
+    prof.cas_cost, prof.cas_contention = 1.0, 0.0
+
+    def slice_us(m):
+        return timing._slice_us(m, prof, 1, 1)
+    prof.cas_cost = round(free_us / slice_us(free), 4)
+    need = busy_us / slice_us(busy)          # GPU attempts per emulated one (cas_cost now in)
+    fail = busy["simt__atomic_cas_failed.sum"] / busy["simt__atomic_cas_lanes.sum"]
+    rho = (need - 1.0 + fail) / fail
+    grid = CAS_BUSY_N
+    conc = min(grid, prof.sm_count * timing._occupancy(prof, 256, 0) * 256)
+    per = conc / busy["simt__lockstep_threads.max"] * (2.0 - conc / grid)
+    prof.cas_contention = round(max(rho, 0.0) / per, 4)
 
 
 def _per_transaction(busy_us: float, m: dict, same_per_us: float) -> float:

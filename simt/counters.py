@@ -647,10 +647,12 @@ class Counters:
         self.hot: dict[int, int] = defaultdict(int)         # global atomic lanes per address
         self.hot_span: dict[int, list] = {}                 # [first, last] block hitting each address
         self.run_blocks = 1
+        self.lockstep_threads = 0                           # threads of the largest batch
         self.shared_hot_max = 0.0                           # most atomic lanes on one shared word of a block
         self.touched: np.ndarray | None = None              # global sectors read (DRAM footprint)
         self.written: np.ndarray | None = None              # global sectors written back
-        self.regions: dict[int, list] = {}                  # allocation -> [L2 transactions, lo, hi, replays]
+        self.regions: dict[int, list] = {}                  # allocation -> [L2 transactions, lo, hi, replays,
+        #                                                     of them atomicCAS transactions, CAS replays]
         self.l2_lines: dict[str, int] = defaultdict(int)    # kind -> 128-byte lines per request, summed
         self.l1_prev: dict[int, tuple] = {}                 # load pc -> (each lane's last line there, warps seen)
         self.n_warps_total = n_warps_total
@@ -793,19 +795,24 @@ class Counters:
         new[:, 1:] = k[:, 1:] != k[:, :-1]
         return int(np.count_nonzero(new & (k != big)))
 
-    def l2_transactions(self, alloc: int, trans: int, lo: int, hi: int, serialized: int = 0):
+    def l2_transactions(self, alloc: int, trans: int, lo: int, hi: int, serialized: int = 0,
+                        cas: bool = False):
         """Stores and atomics reach L2 as transactions; those aimed at a small region
         (a histogram's bins) funnel into one L2 slice and queue there.  ``serialized``:
         how many of them replay an address an earlier lane of the same request hit (an
-        atomic's same-address lanes), which the L2's atomic unit runs one after another."""
+        atomic's same-address lanes), which the L2's atomic unit runs one after another.
+        ``cas``: they are atomicCAS transactions (counted apart: they cost more, and their
+        retries depend on how many warps contend, see ``simt.timing``)."""
         r = self.regions.get(alloc)
         if r is None:
-            self.regions[alloc] = [trans, lo, hi, serialized]
-        else:
-            r[0] += trans
-            r[1] = min(r[1], lo)
-            r[2] = max(r[2], hi)
-            r[3] += serialized
+            r = self.regions[alloc] = [0, lo, hi, 0, 0, 0]
+        r[0] += trans
+        r[1] = min(r[1], lo)
+        r[2] = max(r[2], hi)
+        r[3] += serialized
+        if cas:
+            r[4] += trans
+            r[5] += serialized
 
     def hot_addresses(self, addrs: np.ndarray, lanes: np.ndarray, blocks=None):
         """Accumulate global atomic lanes per address (the busiest bounds atomic time)."""
@@ -893,13 +900,15 @@ class Counters:
         out["simt__global_hot_sector_requests.max"] = int(round(hot_req))
         # L2 transactions (stores + atomics) per slice for the busiest allocation: spread
         # over min(L2_SLICES, span / SLICE_SPAN) slices
-        best, best_ser = 0.0, 0.0
-        for trans, lo, hi, ser in self.regions.values():
+        best = (0.0, 0.0, 0.0, 0.0)
+        for trans, lo, hi, ser, cas, cas_ser in self.regions.values():
             slices = min(L2_SLICES, max(1, -(-(hi - lo + 1) // SLICE_SPAN)))
-            if trans * scale / slices > best:
-                best, best_ser = trans * scale / slices, ser * scale / slices
-        out["simt__l2_slice_transactions.max"] = int(round(best))
-        out["simt__l2_slice_serialized.max"] = int(round(best_ser))
+            if trans * scale / slices > best[0]:
+                best = tuple(v * scale / slices for v in (trans, ser, cas, cas_ser))
+        for name, v in zip(("transactions", "serialized", "cas_transactions", "cas_serialized"), best):
+            out[f"simt__l2_slice_{name}.max"] = int(round(v))
+        # lanes a lockstep batch runs at once: a CAS loop's retries grow with them
+        out["simt__lockstep_threads.max"] = self.lockstep_threads
         out["simt__shared_atomic_hot_address_lanes.max"] = int(round(self.shared_hot_max))
         for kind in ("ld", "st"):
             out[f"simt__l2_lines_{kind}.sum"] = int(round(self.l2_lines.get(kind, 0) * scale))

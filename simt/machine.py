@@ -550,7 +550,8 @@ class Machine:
                 if kind != "ld":
                     lo, hi = int(a.min()), int(a.max())
                     alloc = int(np.searchsorted(self.L.alloc_starts, lo, side="right")) - 1
-                    cnt.l2_transactions(alloc, int(sec.sum()), lo, hi, replays)
+                    cnt.l2_transactions(alloc, int(sec.sum()), lo, hi, replays,
+                                        cas=kind == "atom" and ins.sub == "cas")
                 cnt.add(p, sct, int(sec.sum()))
                 cnt.add_warp(sct, gwarps, sec)
                 cnt.add_warp("simt__global_requests", gwarps, 1)
@@ -963,13 +964,18 @@ def _atom(m: Machine, ins, sel, act, full, aw, w, wsel):
     else:
         val, cmp_ = operand(ins.args[1]), None
     ret = np.empty(n, dt) if ins.dst is not None else None
+    cas_lanes = cas_failed = 0
     with np.errstate(all="ignore"):
         for space, byte, pos in parts:
             view = m.view(space, dt)
             e = _elem_index(byte, size)
             v = val if pos is None else val[pos]
             c = None if cmp_ is None else (cmp_ if pos is None else cmp_[pos])
-            r = _apply_atomic(view, e, v, c, ins.sub, ret is not None, dt)
+            r = _apply_atomic(view, e, v, c, ins.sub, ret is not None or c is not None, dt)
+            if c is not None and space == "global":
+                # a lane whose compare value was stale fails: its CAS loop will retry
+                cas_lanes += len(e)
+                cas_failed += int(np.count_nonzero(r != c))
             if ret is not None:
                 if pos is None:
                     ret = r
@@ -981,6 +987,9 @@ def _atom(m: Machine, ins, sel, act, full, aw, w, wsel):
         else:
             m.regs[ins.dst.slot][gl] = ret
     p = m.L.pc_of(ins)
+    if cas_lanes:
+        m.cnt.add(p, "simt__atomic_cas_lanes.sum", cas_lanes)
+        m.cnt.add(p, "simt__atomic_cas_failed.sum", cas_failed)
     pre = []
     for space, byte, pos in parts:
         a = A if pos is None else A[pos]

@@ -213,6 +213,7 @@ class Launch:
         self.counters.sector_bmax = np.full(nsec, -1, np.int32)
         self.counters.run_blocks = self.run_blocks
         self.counters.wpb = self.wpb
+        self.counters.lockstep_threads = min(self.run_blocks, self.batch_blocks) * tpb
         self.track_time = track_time      # per-lane ready times for the timing model
         self.gpu = gpu                    # profile name (or Profile) for predicted_ms
         self.stdout: list[str] = []

@@ -27,7 +27,9 @@ SASS difference is calibrated away):
     global_atomics  max(atomic lanes / rate, lanes on the busiest address / same-address rate)
     contention      store/atomic transactions (Nsight's sector rule) into the busiest L2 slice
                     x time per transaction (a slice per 512 bytes of a small region); those
-                    replaying an address of their request at the one-address atomic rate
+                    replaying an address of their request at the one-address atomic rate;
+                    atomicCAS transactions x cas_cost, their retries rescaled from the
+                    emulator's lockstep batch to the GPU's resident warps (cas_retries)
     latency         blocks' critical paths (the emulator tracks when every lane's registers
                     are ready: dependent loads wait ~290 cycles, a warp keeps the loads of 4
                     loop trips in flight, ALU latency hides behind issue, expensive
@@ -84,6 +86,8 @@ class Profile:
     sector_req_us: float = 0.0   # one warp store request to a sector other warps also hit
     atom_sector_req_us: float = 0.0  # one warp atomic request to a contended sector
     l2_transaction_us: float = 0.0   # one store/atomic transaction in a busy L2 slice
+    cas_cost: float = 0.0        # an atomicCAS transaction costs the slice this many atomicAdd ones
+    cas_contention: float = 0.0  # a failed CAS's retries per contending lane in flight (see cas_retries)
     overlap: float = 0.0         # fraction of the non-dominant components that adds up
     combine_p: float = 0.0       # components combine as a p-norm (0: the largest alone)
     l2_ld_lines_per_cycle_sm: float = 0.0  # scattered loads: 128-byte-line transactions per cycle per SM
@@ -166,9 +170,8 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         "global_atomics": max(g("simt__atomic_global_lanes.sum", 0) / prof.gatom_per_us,
                               g("simt__global_atomic_hot_address_lanes.max", 0) / prof.gatom_same_per_us),
         # warps queueing on one L2 sector: stores and atomics to shared bins serialize there
-        "contention": ((g("simt__l2_slice_transactions.max", 0) - g("simt__l2_slice_serialized.max", 0))
-                       * prof.l2_transaction_us
-                       + g("simt__l2_slice_serialized.max", 0) / prof.gatom_same_per_us)
+        "contention": _slice_us(metrics, prof, grid_blocks * threads_per_block,
+                                prof.sm_count * bps * threads_per_block)
                       if prof.l2_transaction_us else
                       g("simt__global_hot_sector_requests.max", 0) *
                       (prof.atom_sector_req_us if g("simt__atomic_global_lanes.sum", 0) else prof.sector_req_us),
@@ -184,6 +187,49 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
     total_us = prof.launch_us + combine(comp, prof)
     return Prediction(ms=total_us / 1e3, components_us={k: round(v, 3) for k, v in comp.items()},
                       bound=bound, occupancy_blocks_per_sm=bps, waves=waves)
+
+
+def _slice_us(metrics: dict, prof: Profile, grid_threads: int, resident_threads: int) -> float:
+    """The busiest L2 slice's time: its transactions at ``l2_transaction_us``, those that
+    replay an address of their request at the one-address rate; atomicCAS transactions
+    cost ``cas_cost`` times more, and their retries are rescaled from the emulator's
+    lockstep batch to the warps the GPU has in flight (``cas_retries``)."""
+    g = metrics.get
+
+    def busy(trans, ser):
+        return (trans - ser) * prof.l2_transaction_us + ser / prof.gatom_same_per_us
+
+    cas_t, cas_s = g("simt__l2_slice_cas_transactions.max", 0), g("simt__l2_slice_cas_serialized.max", 0)
+    other = busy(g("simt__l2_slice_transactions.max", 0) - cas_t, g("simt__l2_slice_serialized.max", 0) - cas_s)
+    if not cas_t:
+        return other
+    return other + busy(cas_t, cas_s) * (prof.cas_cost or 1.0) * cas_retries(
+        metrics, prof, grid_threads, resident_threads)
+
+
+def cas_retries(metrics: dict, prof: Profile, grid_threads: int, resident_threads: int) -> float:
+    """CAS attempts the GPU makes per attempt the emulator made.
+
+    A CAS that fails (another lane changed the word first) retries.  In the emulator's
+    lockstep batch of T threads, all start together and every contender retries each
+    round, so a word with S contenders costs S^2/2 failures.  On the GPU, calibration
+    (``cal_gcas``, docs/results/timing_investigation/cas/) finds about ``cas_contention``
+    failures per success per contender in flight; the contenders in flight are the
+    resident threads C' = min(C, grid), which stay C' while more blocks wait (steady
+    state) and drain to C'/2 for the last wave.  So the failures scale by
+        rho = cas_contention * (C' / T) * (2 - C' / grid).
+    Limitations: the emulated sample sets which words contend and how often a success
+    changes the word; a value that reaches a fixed point later in the grid (a product
+    that becomes 0) is not foreseen, the sample's contention is extrapolated."""
+    g = metrics.get
+    lanes = g("simt__atomic_cas_lanes.sum", 0)
+    if not lanes or not prof.cas_contention:
+        return 1.0
+    fail = min(1.0, g("simt__atomic_cas_failed.sum", 0) / lanes)
+    batch = g("simt__lockstep_threads.max", 0) or grid_threads
+    conc = min(resident_threads, grid_threads)
+    rho = prof.cas_contention * conc / batch * (2.0 - conc / max(grid_threads, 1))
+    return 1.0 - fail + rho * fail
 
 
 def _rate(n: float, per_cycle: float) -> float:

@@ -265,3 +265,52 @@ def test_predictions_within_1_5x_on_this_gpu():
     for r in tab["rows"]:
         assert "error" not in r
         assert 1 / 1.5 <= r["ratio"] <= 1.5, (r["id"], r["n"], r["ratio"])
+
+
+CAS_LOOP = r'''
+extern "C" __global__ void cas_loop(int *slot, int val) {
+    int old = *slot, assumed;
+    do {
+        assumed = old;
+        old = atomicCAS(slot, assumed, assumed + val);
+    } while (old != assumed);
+}
+'''
+
+
+@pytest.mark.parametrize("val, lanes, failed", [(1, 32 * 33 // 2, 31 * 32 // 2), (0, 32, 0)])
+def test_cas_attempts_and_failures_are_counted(val, lanes, failed):
+    """One warp's 32 lanes on one word, in lockstep: a CAS that changes the word lets one
+    lane win a round and the rest retry (32 + 31 + ... + 1 attempts, 31 + 30 + ... failures);
+    one that writes back what it read never fails."""
+    mod = simt.Module.from_source(CAS_LOOP, "cas_loop.cu")
+    dev = simt.Device()
+    slot = dev.to_device(np.zeros(1, np.int32))
+    res = mod.get_function("cas_loop").launch(dev, simt.LaunchConfig.of(1, 32), [slot, np.int32(val)])
+    assert int(slot.get()[0]) == 32 * val
+    m = res.metrics
+    assert m["simt__atomic_cas_lanes.sum"] == lanes
+    assert m["simt__atomic_cas_failed.sum"] == failed
+    assert m["simt__l2_slice_cas_transactions.max"] == m["simt__l2_slice_transactions.max"] > 0
+    assert m["simt__lockstep_threads.max"] == 32
+
+
+def test_cas_retries_follow_the_resident_warps():
+    """The emulator's lockstep failures become the GPU's: cas_contention of them when the
+    whole grid is resident at once (and emulated at once), more in proportion to the resident
+    threads when a sampled batch is smaller than what the GPU runs, up to twice that in a
+    steady state of many waves; no failures, no retries."""
+    prof = timing.load_profile("h100")
+    a = prof.cas_contention
+    assert 0.1 < a < 1.0 and 1.0 < prof.cas_cost < 3.0
+    m = {"simt__atomic_cas_lanes.sum": 100, "simt__atomic_cas_failed.sum": 80,
+         "simt__lockstep_threads.max": 4096}
+    assert timing.cas_retries(m, prof, 4096, 270336) == pytest.approx(0.2 + 0.8 * a)
+    m["simt__lockstep_threads.max"] = 131072
+    many = timing.cas_retries(m, prof, 1 << 24, 270336)
+    assert many == pytest.approx(0.2 + 0.8 * a * 270336 / 131072 * (2 - 270336 / (1 << 24)))
+    assert timing.cas_retries({**m, "simt__atomic_cas_failed.sum": 0}, prof, 1 << 24, 270336) == 1.0
+    # the slice time: CAS transactions cost cas_cost times an atomicAdd's, times the retries
+    base = {"simt__l2_slice_transactions.max": 1000, "simt__l2_slice_cas_transactions.max": 1000}
+    plain = timing._slice_us({"simt__l2_slice_transactions.max": 1000}, prof, 1 << 24, 270336)
+    assert timing._slice_us({**base, **m}, prof, 1 << 24, 270336) == pytest.approx(plain * prof.cas_cost * many)
