@@ -465,3 +465,17 @@ def test_seed_kernel_kept_as_written(seed, cu, name):
     assert ours and theirs
     for code in ours:
         assert code in theirs, f"{cu}:{name} differs from seed {seed}"
+
+
+def test_atomic_mul_products_stay_meaningful_at_large_sizes():
+    """The atomicMul entries' inputs keep every slot's product changing over 2^24 factors:
+    odd int factors are invertible mod 2^32 (never 0), and the float factors' logarithms
+    have no drift (no underflow to a fixed point), so the check compares real numbers."""
+    from kernels_cuda import catalog
+    for eid in ("atomics/mul-int", "atomics/mul-float"):
+        e = catalog.get(eid)
+        inp = e.inputs(n=1 << 24, seed=0)
+        p = e.reference(inp)["products"].astype(np.float64)
+        assert np.all(p != 0) and np.all(np.isfinite(p)), eid
+        if eid.endswith("float"):
+            assert np.all(np.abs(np.log(np.abs(p))) < 60)
