@@ -341,4 +341,21 @@ __global__ void atomic_idx_cas(int *counts, const int *idx, int *old) {
     old[threadIdx.x] = atomicCAS(&counts[idx[threadIdx.x]], 0, (int)threadIdx.x + 1);
 }
 
+// A CAS-add loop per thread on slots[slot]: slot = i % nslots (packed: 8 lanes a sector)
+// or a hash of i (scattered).  val 0 writes back what it read, so no CAS ever fails;
+// val 1 changes the word, and lanes on the same slot retry.
+__global__ void cas_slots(int *slots, unsigned mask, int hashed, int val, int n) {
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < (unsigned)n) {
+        unsigned s = i;
+        if (hashed) { s = i * 2654435761u; s ^= s >> 15; s *= 2246822519u; s ^= s >> 13; }
+        int *addr = &slots[s & mask];
+        int old = *addr, assumed;
+        do {
+            assumed = old;
+            old = atomicCAS(addr, assumed, assumed + val);
+        } while (old != assumed);
+    }
+}
+
 }  // extern "C"

@@ -61,6 +61,14 @@ def _i32(n):
     return np.int32(n)
 
 
+def _cas(pid, nslots, hashed, val, n):
+    """CAS-add loops on nslots words: val 0 never retries, val 1 contends (a grid that
+    fits the GPU at once for 2^17 threads, many waves for 2^22)."""
+    return TimingProbe(pid, "probe-cas", "cas_slots", n, 256, lambda n: -(-n // 256),
+                       lambda n, rng: [np.zeros(nslots, np.int32), np.uint32(nslots - 1),
+                                       np.int32(hashed), np.int32(val), _i32(n)])
+
+
 N = 1 << 24
 NT = 4096                      # transposes: 4096 x 4096 floats
 
@@ -106,6 +114,9 @@ PROBES = [
     TimingProbe("probe/divergent-loop", "probe-divergence", "divergent_loop", N, 256,
                 lambda n: n // 256,
                 lambda n, rng: [rng.integers(0, 100, n).astype(np.int32), np.zeros(n, np.int32), _i32(n)]),
+    _cas("probe/cas-packed64-free", 64, 0, 0, N),
+    _cas("probe/cas-packed64", 64, 0, 1, 1 << 17),
+    _cas("probe/cas-hashed4096", 4096, 1, 1, 1 << 22),
 ]
 _BY_ID = {p.id: p for p in PROBES}
 
