@@ -19,6 +19,7 @@ from simt.timing import Profile
 
 SRC = "calibrate.cu"
 CAS_BUSY_N = 1 << 20                  # contended CAS loops: about 4 waves of blocks
+CAS_SMALL_N = 1 << 14                 # ... and 64 blocks, all resident at once
 
 
 def _benches(sms: int):
@@ -60,6 +61,9 @@ def _benches(sms: int):
         ("cas_busy", "cal_gcas", CAS_BUSY_N // 256, 256, 0,
          lambda b: [b.zeros(256, np.int32), b.to_device(_bins(256, CAS_BUSY_N)),
                     np.int32(CAS_BUSY_N), np.int32(1)]),
+        ("cas_small", "cal_gcas", CAS_SMALL_N // 256, 256, 0,
+         lambda b: [b.zeros(256, np.int32), b.to_device(_bins(256, CAS_SMALL_N)),
+                    np.int32(CAS_SMALL_N), np.int32(1)]),
         ("gstore_sector", "cal_gstore", na // 256, 256, 0,
          lambda b: [b.zeros(256, np.int32), b.to_device((np.arange(na) % 8).astype(np.int32)), np.int32(na)]),
         ("ilp", "cal_ilp", 1, 32, 0,
@@ -176,31 +180,41 @@ def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
         if key in us:   # the table stays in L2: the line transactions are the whole cost
             setattr(prof, f"l2_{field}_lines_per_cycle_sm", round(
                 c[key][f"simt__l2_lines_{field}.sum"] / (busy(key) * clock * 1e3 * sms), 5))
-    if "cas_free" in us and "cas_busy" in us:
-        _derive_cas(prof, busy("cas_free"), c["cas_free"], busy("cas_busy"), c["cas_busy"])
+    if all(k in us for k in ("cas_free", "cas_busy", "cas_small")):
+        _derive_cas(prof, busy("cas_free"), c["cas_free"],
+                    [(busy(k), c[k], n) for k, n in (("cas_small", CAS_SMALL_N), ("cas_busy", CAS_BUSY_N))])
     if "stream" in us:
         prof.combine_p = solve_combine_p(prof, c["stream"], busy("stream"))
     return prof
 
 
-def _derive_cas(prof: Profile, free_us: float, free: dict, busy_us: float, busy: dict) -> None:
+def _derive_cas(prof: Profile, free_us: float, free: dict, contended: list) -> None:
     """``cas_cost`` from CAS loops that never retry against atomicAdd's transaction time
-    (same 256 bins); ``cas_contention`` from CAS loops that do (the same bins, a grid of
-    about 4 waves): the retries the measured time implies, against the emulator's (see
+    (same 256 bins); ``cas_contention`` and its slope from CAS loops on the same bins
+    that do, with few contenders (a grid the GPU runs at once) and many (about 4 waves):
+    the failures per success each measured time implies, per contender in flight (see
     ``simt.timing.cas_retries``)."""
+    import math
     from simt import timing
-    prof.cas_cost, prof.cas_contention = 1.0, 0.0
+    prof.cas_cost, prof.cas_contention, prof.cas_contention_slope = 1.0, 0.0, 0.0
 
     def slice_us(m):
         return timing._slice_us(m, prof, 1, 1)
     prof.cas_cost = round(free_us / slice_us(free), 4)
-    need = busy_us / slice_us(busy)          # GPU attempts per emulated one (cas_cost now in)
-    fail = busy["simt__atomic_cas_failed.sum"] / busy["simt__atomic_cas_lanes.sum"]
-    rho = (need - 1.0 + fail) / fail
-    grid = CAS_BUSY_N
-    conc = min(grid, prof.sm_count * timing._occupancy(prof, 256, 0) * 256)
-    per = conc / busy["simt__lockstep_threads.max"] * (2.0 - conc / grid)
-    prof.cas_contention = round(max(rho, 0.0) / per, 4)
+    points = []
+    for busy_us, m, grid in contended:
+        need = busy_us / slice_us(m)         # GPU attempts per emulated one (cas_cost now in)
+        lanes, failed = m["simt__atomic_cas_lanes.sum"], m["simt__atomic_cas_failed.sum"]
+        f = failed / lanes
+        ratio = max(need - 1.0 + f, 1e-6) / f                     # GPU failures per emulated one
+        per_success = failed / (lanes - failed)
+        conc = min(grid, prof.sm_count * timing._occupancy(prof, 256, 0) * 256)
+        x = timing.cas_contenders(per_success, m["simt__lockstep_threads.max"], grid, conc)
+        points.append((x, ratio * per_success / x))                # (X, c(X))
+    (x1, c1), (x2, c2) = points
+    slope = math.log(c1 / c2) / math.log(x2 / x1)
+    prof.cas_contention_slope = round(slope, 4)
+    prof.cas_contention = round(c1 * (x1 / 32.0) ** slope, 4)
 
 
 def _per_transaction(busy_us: float, m: dict, same_per_us: float) -> float:

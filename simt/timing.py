@@ -29,7 +29,7 @@ SASS difference is calibrated away):
                     x time per transaction (a slice per 512 bytes of a small region); those
                     replaying an address of their request at the one-address atomic rate;
                     atomicCAS transactions x cas_cost, their retries rescaled from the
-                    emulator's lockstep batch to the GPU's resident warps (cas_retries)
+                    emulator's lockstep batch to the contenders the GPU has in flight (cas_retries)
     latency         blocks' critical paths (the emulator tracks when every lane's registers
                     are ready: dependent loads wait ~290 cycles, a warp keeps the loads of 4
                     loop trips in flight, ALU latency hides behind issue, expensive
@@ -87,7 +87,8 @@ class Profile:
     atom_sector_req_us: float = 0.0  # one warp atomic request to a contended sector
     l2_transaction_us: float = 0.0   # one store/atomic transaction in a busy L2 slice
     cas_cost: float = 0.0        # an atomicCAS transaction costs the slice this many atomicAdd ones
-    cas_contention: float = 0.0  # a failed CAS's retries per contending lane in flight (see cas_retries)
+    cas_contention: float = 0.0  # CAS failures per success per contender in flight, at 32 contenders
+    cas_contention_slope: float = 0.0  # ... falling as (contenders / 32)^-slope (see cas_retries)
     overlap: float = 0.0         # fraction of the non-dominant components that adds up
     combine_p: float = 0.0       # components combine as a p-norm (0: the largest alone)
     l2_ld_lines_per_cycle_sm: float = 0.0  # scattered loads: 128-byte-line transactions per cycle per SM
@@ -193,7 +194,7 @@ def _slice_us(metrics: dict, prof: Profile, grid_threads: int, resident_threads:
     """The busiest L2 slice's time: its transactions at ``l2_transaction_us``, those that
     replay an address of their request at the one-address rate; atomicCAS transactions
     cost ``cas_cost`` times more, and their retries are rescaled from the emulator's
-    lockstep batch to the warps the GPU has in flight (``cas_retries``)."""
+    lockstep batch to the contenders the GPU has in flight (``cas_retries``)."""
     g = metrics.get
 
     def busy(trans, ser):
@@ -211,25 +212,39 @@ def cas_retries(metrics: dict, prof: Profile, grid_threads: int, resident_thread
     """CAS attempts the GPU makes per attempt the emulator made.
 
     A CAS that fails (another lane changed the word first) retries.  In the emulator's
-    lockstep batch of T threads, all start together and every contender retries each
-    round, so a word with S contenders costs S^2/2 failures.  On the GPU, calibration
-    (``cal_gcas``, docs/results/timing_investigation/cas/) finds about ``cas_contention``
-    failures per success per contender in flight; the contenders in flight are the
-    resident threads C' = min(C, grid), which stay C' while more blocks wait (steady
-    state) and drain to C'/2 for the last wave.  So the failures scale by
-        rho = cas_contention * (C' / T) * (2 - C' / grid).
-    Limitations: the emulated sample sets which words contend and how often a success
-    changes the word; a value that reaches a fixed point later in the grid (a product
-    that becomes 0) is not foreseen, the sample's contention is extrapolated."""
+    lockstep batch of T threads all start together and every contender retries each
+    round while one wins, so S contenders of a word cost (S - 1) / 2 failures per success
+    (the emulator counts them; S is read back from that ratio).  On the GPU
+    (``cal_gcas``; docs/results/timing_investigation/cas/) a success costs c(X) * X
+    failures, X the contenders in flight on the word: S / 2 on average when the grid fits
+    the GPU at once, S * C' / T in a steady state of many waves (C' = min(resident threads,
+    grid): the resident threads, replaced as they finish), so
+        X = S / 2 * (C' / T) * (2 - C' / grid),
+        c(X) = cas_contention * (X / 32) ^ -cas_contention_slope
+    (few contenders retry almost in lockstep; many queue in the L2 slice, and a round
+    lets several succeed).  Limitations: the emulated sample sets which words contend and
+    how often a success changes the word; a value that reaches a fixed point later in the
+    grid (a product that becomes 0) is not foreseen, the sample's contention is
+    extrapolated; one law for every access pattern (64 words in lane order retry more in
+    a steady state than it says, see docs/timing.md)."""
     g = metrics.get
     lanes = g("simt__atomic_cas_lanes.sum", 0)
-    if not lanes or not prof.cas_contention:
+    failed = g("simt__atomic_cas_failed.sum", 0)
+    if not lanes or not failed or not prof.cas_contention:
         return 1.0
-    fail = min(1.0, g("simt__atomic_cas_failed.sum", 0) / lanes)
-    batch = g("simt__lockstep_threads.max", 0) or grid_threads
+    per_success = failed / max(lanes - failed, 1)          # (S - 1) / 2 in lockstep
+    x = cas_contenders(per_success, g("simt__lockstep_threads.max", 0) or grid_threads,
+                       grid_threads, resident_threads)
+    c = prof.cas_contention * (x / 32.0) ** -prof.cas_contention_slope
+    f = failed / lanes
+    return 1.0 - f + c * x / per_success * f
+
+
+def cas_contenders(per_success: float, batch: int, grid_threads: int, resident_threads: int) -> float:
+    """X of ``cas_retries``: contenders in flight per word on the GPU, from the emulator's
+    failures per success in a lockstep batch of ``batch`` threads."""
     conc = min(resident_threads, grid_threads)
-    rho = prof.cas_contention * conc / batch * (2.0 - conc / max(grid_threads, 1))
-    return 1.0 - fail + rho * fail
+    return (per_success + 0.5) * conc / batch * (2.0 - conc / max(grid_threads, 1))
 
 
 def _rate(n: float, per_cycle: float) -> float:

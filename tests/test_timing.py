@@ -295,20 +295,29 @@ def test_cas_attempts_and_failures_are_counted(val, lanes, failed):
     assert m["simt__lockstep_threads.max"] == 32
 
 
-def test_cas_retries_follow_the_resident_warps():
-    """The emulator's lockstep failures become the GPU's: cas_contention of them when the
-    whole grid is resident at once (and emulated at once), more in proportion to the resident
-    threads when a sampled batch is smaller than what the GPU runs, up to twice that in a
-    steady state of many waves; no failures, no retries."""
+def test_cas_retries_follow_the_contenders_in_flight():
+    """The emulator's lockstep failures become the GPU's: S contenders of a word cost the
+    lockstep (S - 1) / 2 failures per success, the GPU c(X) * X with X = S / 2 contenders in
+    flight when the whole grid runs at once, and the resident threads' share of the word in
+    a steady state of many waves; c falls as X grows (few contenders retry almost in
+    lockstep, many queue in the L2); no failures, no retries."""
     prof = timing.load_profile("h100")
-    a = prof.cas_contention
-    assert 0.1 < a < 1.0 and 1.0 < prof.cas_cost < 3.0
-    m = {"simt__atomic_cas_lanes.sum": 100, "simt__atomic_cas_failed.sum": 80,
+    c32, slope = prof.cas_contention, prof.cas_contention_slope
+    assert 0.3 < c32 < 1.0 and 0.05 < slope < 0.5 and 1.0 < prof.cas_cost < 3.0
+    # 16 contenders a word (7.5 failures per success), the grid emulated and run at once
+    m = {"simt__atomic_cas_lanes.sum": 8500, "simt__atomic_cas_failed.sum": 7500,
          "simt__lockstep_threads.max": 4096}
-    assert timing.cas_retries(m, prof, 4096, 270336) == pytest.approx(0.2 + 0.8 * a)
+    f = 7500 / 8500
+    assert timing.cas_contenders(7.5, 4096, 4096, 270336) == pytest.approx(8.0)
+    once = timing.cas_retries(m, prof, 4096, 270336)
+    assert once == pytest.approx(1 - f + c32 * (8 / 32) ** -slope * 8 / 7.5 * f)
+    # a sample of 2^17 threads from a grid of 2^24: X = the resident threads' contenders
     m["simt__lockstep_threads.max"] = 131072
+    x = timing.cas_contenders(7.5, 131072, 1 << 24, 270336)
+    assert x == pytest.approx(8 * 270336 / 131072 * (2 - 270336 / (1 << 24)))
     many = timing.cas_retries(m, prof, 1 << 24, 270336)
-    assert many == pytest.approx(0.2 + 0.8 * a * 270336 / 131072 * (2 - 270336 / (1 << 24)))
+    assert many == pytest.approx(1 - f + c32 * (x / 32) ** -slope * x / 7.5 * f)
+    assert many > once
     assert timing.cas_retries({**m, "simt__atomic_cas_failed.sum": 0}, prof, 1 << 24, 270336) == 1.0
     # the slice time: CAS transactions cost cas_cost times an atomicAdd's, times the retries
     base = {"simt__l2_slice_transactions.max": 1000, "simt__l2_slice_cas_transactions.max": 1000}
