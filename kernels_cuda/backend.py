@@ -16,6 +16,23 @@ from simt.launch import Dim3, LaunchConfig
 KERNEL_DIR = Path(__file__).resolve().parent
 
 
+def auto_sample(cfg, kernel=None) -> int | None:
+    """``--sample-blocks auto``: emulate about 2^18 threads of a grid with more than 2^22;
+    2^15 if the kernel has an atomicCAS (a CAS loop's lockstep retries cost the square of
+    the threads emulated at once, and the timing model rescales them to the GPU's
+    contenders whatever the sample: simt.timing.cas_retries)."""
+    if cfg.threads <= (1 << 22):
+        return None
+    threads = (1 << 15) if kernel is not None and has_cas(kernel) else (1 << 18)
+    return max(1, threads // cfg.block.size)
+
+
+def has_cas(kernel) -> bool:
+    """Whether a kernel (``simt.Kernel``) has an atomicCAS."""
+    from simt.ir import Op
+    return any(i.op == Op.ATOM and i.sub == "cas" for i in kernel.ir.code)
+
+
 def source_path(name: str) -> Path:
     """Path of a catalog .cu file given its bare name (``"histogram.cu"``) or a path."""
     p = Path(name)
@@ -73,11 +90,8 @@ class EmulatorBackend:
     def to_host(self, arr) -> np.ndarray:
         return arr.get()
 
-    def _sample(self, cfg) -> int | None:
-        """"auto": emulate about 2^18 threads of a grid with more than 2^22."""
-        if self.sample_blocks == "auto":
-            return max(1, (1 << 18) // cfg.block.size) if cfg.threads > (1 << 22) else None
-        return self.sample_blocks
+    def _sample(self, cfg, kernel=None) -> int | None:
+        return auto_sample(cfg, kernel) if self.sample_blocks == "auto" else self.sample_blocks
 
     def launch(self, source: str, kernel: str, grid, block, args, shared_mem: int = 0) -> None:
         fn = self.module(source).get_function(kernel)
@@ -85,5 +99,5 @@ class EmulatorBackend:
         res = fn.launch(self.device, cfg, list(args), seed=self.seed + len(self.launches),
                         policy=self.policy, sanitize=self.sanitize,
                         step_budget=self.step_budget, progress=self.progress,
-                        sample_blocks=self._sample(cfg), gpu=self.gpu)
+                        sample_blocks=self._sample(cfg, fn), gpu=self.gpu)
         self.launches.append(res)

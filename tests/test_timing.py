@@ -323,3 +323,30 @@ def test_cas_retries_follow_the_contenders_in_flight():
     base = {"simt__l2_slice_transactions.max": 1000, "simt__l2_slice_cas_transactions.max": 1000}
     plain = timing._slice_us({"simt__l2_slice_transactions.max": 1000}, prof, 1 << 24, 270336)
     assert timing._slice_us({**base, **m}, prof, 1 << 24, 270336) == pytest.approx(plain * prof.cas_cost * many)
+
+
+def test_cas_predictions_do_not_depend_on_the_sample():
+    """A CAS loop's emulated retries grow with the threads emulated at once, the GPU's do
+    not: the rescaled prediction is the same from 32 or 128 sampled blocks, so `auto`
+    samples kernels with an atomicCAS with fewer threads (2^15 instead of 2^18)."""
+    from kernels_cuda import catalog
+    from kernels_cuda.backend import EmulatorBackend, auto_sample, has_cas
+    e = catalog.get("atomics/cas-add")
+    inp = e.inputs(n=1 << 20, seed=0)
+    prof = timing.load_profile("h100")
+    preds, fails = [], []
+    for sb in (32, 128):
+        be = EmulatorBackend(sanitize=False, sample_blocks=sb)
+        e.run(be, inp)
+        r = be.launches[0]
+        preds.append(timing.predict_result(r, prof).ms)
+        fails.append(r.metrics["simt__atomic_cas_failed.sum"])
+    assert fails[1] > 3 * fails[0]                 # the emulator's retries grew with the sample
+    assert preds[1] == pytest.approx(preds[0], rel=0.1)
+    cfg = simt.LaunchConfig.of(1 << 16, 256)
+    cas_kernel = be.module(e.source).get_function("histogram_cas")
+    other = be.module("histogram.cu").get_function(catalog.get("histogram/atomic").kernels[0])
+    assert has_cas(cas_kernel) and not has_cas(other)
+    assert auto_sample(cfg, cas_kernel) == (1 << 15) // 256
+    assert auto_sample(cfg, other) == (1 << 18) // 256
+    assert auto_sample(simt.LaunchConfig.of(1 << 14, 256), cas_kernel) is None

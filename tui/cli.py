@@ -128,7 +128,8 @@ def _parser() -> argparse.ArgumentParser:
         g.add_argument("--sample-blocks", default="auto", metavar="N|auto|all",
                        help="large grids: emulate only the first N blocks and extrapolate the "
                             "counters and predicted time (auto: about 2^18 threads of grids over "
-                            "2^22 threads; all: never sample). Sampled runs do not check outputs")
+                            "2^22 threads, 2^15 for kernels with atomicCAS; all: never sample). "
+                            "Sampled runs do not check outputs")
 
     rp = sub.add_parser(
         "run", help="run a catalog kernel or your own .cu file",
@@ -773,7 +774,8 @@ def _run_file(args) -> int:
         report["gpu"] = gpu.name
         sample = _sample_arg(args)
         if sample == "auto":
-            sample = max(1, (1 << 18) // cfg.block.size) if cfg.threads > (1 << 22) else None
+            from kernels_cuda.backend import auto_sample
+            sample = auto_sample(cfg, fn)
         res = fn.launch(dev, cfg, dargs, seed=args.seed, policy=policy,
                         sanitize=not args.no_sanitize, step_budget=args.step_budget,
                         progress=progress, sample_blocks=sample, gpu=gpu)
