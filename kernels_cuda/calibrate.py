@@ -196,20 +196,16 @@ def _derive_cas(prof: Profile, free_us: float, free: dict, contended: list) -> N
     ``simt.timing.cas_retries``)."""
     import math
     from simt import timing
-    prof.cas_cost, prof.cas_contention, prof.cas_contention_slope = 1.0, 0.0, 0.0
-
-    def slice_us(m):
-        return timing._slice_us(m, prof, 1, 1)
-    prof.cas_cost = round(free_us / slice_us(free), 4)
+    prof.cas_cost = round(free_us / timing.slice_busy_us(free, prof), 4)
+    resident = prof.sm_count * timing._occupancy(prof, 256, 0) * 256
     points = []
     for busy_us, m, grid in contended:
-        need = busy_us / slice_us(m)         # GPU attempts per emulated one (cas_cost now in)
+        need = busy_us / timing.slice_busy_us(m, prof, prof.cas_cost)   # GPU attempts per emulated one
         lanes, failed = m["simt__atomic_cas_lanes.sum"], m["simt__atomic_cas_failed.sum"]
         f = failed / lanes
         ratio = max(need - 1.0 + f, 1e-6) / f                     # GPU failures per emulated one
         per_success = failed / (lanes - failed)
-        conc = min(grid, prof.sm_count * timing._occupancy(prof, 256, 0) * 256)
-        x = timing.cas_contenders(per_success, m["simt__lockstep_threads.max"], grid, conc)
+        x = timing.cas_contenders(per_success, m["simt__lockstep_threads.max"], grid, resident)
         points.append((x, ratio * per_success / x))                # (X, c(X))
     (x1, c1), (x2, c2) = points
     slope = math.log(c1 / c2) / math.log(x2 / x1)

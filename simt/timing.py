@@ -191,21 +191,27 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
 
 
 def _slice_us(metrics: dict, prof: Profile, grid_threads: int, resident_threads: int) -> float:
-    """The busiest L2 slice's time: its transactions at ``l2_transaction_us``, those that
-    replay an address of their request at the one-address rate; atomicCAS transactions
-    cost ``cas_cost`` times more, and their retries are rescaled from the emulator's
-    lockstep batch to the contenders the GPU has in flight (``cas_retries``)."""
+    """The busiest L2 slice's time: atomicCAS transactions cost ``cas_cost`` times more,
+    and their retries are rescaled from the emulator's lockstep batch to the contenders
+    the GPU has in flight (``cas_retries``)."""
+    if not metrics.get("simt__l2_slice_cas_transactions.max", 0):
+        return slice_busy_us(metrics, prof)
+    return slice_busy_us(metrics, prof, (prof.cas_cost or 1.0) * cas_retries(
+        metrics, prof, grid_threads, resident_threads))
+
+
+def slice_busy_us(metrics: dict, prof: Profile, cas_factor: float = 1.0) -> float:
+    """The busiest L2 slice's transactions at ``l2_transaction_us``, those that replay an
+    address of their request at the one-address rate; its atomicCAS transactions' time
+    multiplied by ``cas_factor``."""
     g = metrics.get
 
     def busy(trans, ser):
         return (trans - ser) * prof.l2_transaction_us + ser / prof.gatom_same_per_us
 
     cas_t, cas_s = g("simt__l2_slice_cas_transactions.max", 0), g("simt__l2_slice_cas_serialized.max", 0)
-    other = busy(g("simt__l2_slice_transactions.max", 0) - cas_t, g("simt__l2_slice_serialized.max", 0) - cas_s)
-    if not cas_t:
-        return other
-    return other + busy(cas_t, cas_s) * (prof.cas_cost or 1.0) * cas_retries(
-        metrics, prof, grid_threads, resident_threads)
+    return (busy(g("simt__l2_slice_transactions.max", 0) - cas_t, g("simt__l2_slice_serialized.max", 0) - cas_s)
+            + busy(cas_t, cas_s) * cas_factor)
 
 
 def cas_retries(metrics: dict, prof: Profile, grid_threads: int, resident_threads: int) -> float:

@@ -13,7 +13,7 @@ SMEM = props["sharedMemPerMultiprocessor"]
 sink = cp.zeros(1, cp.int32)
 att = cp.zeros(1024, cp.uint64)
 t_start = time.time()
-LIMIT = float(sys.argv[1]) if len(sys.argv) > 1 else 400.0
+LIMIT = float(sys.argv[1]) if len(sys.argv) > 1 else 400.0   # seconds for all configurations
 
 
 def timed(fn, reps=5):
@@ -52,17 +52,22 @@ def run(kname, nslots, packed, val, n, bpsm, block=256, reps=5):
     return ms
 
 
-print(json.dumps({"device": props["name"].decode(), "sms": props["multiProcessorCount"], "smem": SMEM}), flush=True)
-# 1. uncontended lanes: CAS(old, old), ATOM and RED, packed and scattered, region sizes
-for nslots in (64, 256, 1024, 8192, 1 << 20):
-    for packed in (1, 0):
-        for kname in ("k_cas", "k_atom", "k_red"):
-            run(kname, nslots, packed, 0, 1 << 24, 8)
-# 2. contended CAS-add: successes per word vs warps in flight (occupancy) and pattern
-for nslots in (64, 256, 1024, 4096):
-    for packed in (1, 0):
-        for bpsm in (8, 4, 2, 1):
-            n = min(1 << 22, nslots * 2048)
-            ms = run("k_cas_count", nslots, packed, 1, n, bpsm, reps=3)
-            if ms is None:
-                break
+def main():
+    print(json.dumps({"device": props["name"].decode(), "sms": props["multiProcessorCount"], "smem": SMEM}), flush=True)
+    # 1. uncontended lanes: CAS(old, old), ATOM and RED, packed and scattered, region sizes
+    for nslots in (64, 256, 1024, 8192, 1 << 20):
+        for packed in (1, 0):
+            for kname in ("k_cas", "k_atom", "k_red"):
+                run(kname, nslots, packed, 0, 1 << 24, 8)
+    # 2. contended CAS-add: successes per word vs warps in flight (occupancy) and pattern
+    for nslots in (64, 256, 1024, 4096):
+        for packed in (1, 0):
+            for bpsm in (8, 4, 2, 1):
+                n = min(1 << 22, nslots * 2048)
+                ms = run("k_cas_count", nslots, packed, 1, n, bpsm, reps=3)
+                if ms is None:
+                    break
+
+
+if __name__ == "__main__":
+    main()
