@@ -22,6 +22,14 @@ __global__ void cal_stream(const float *in, float *out, int n) {
         out[i] = in[i] * 2.0f + 1.0f;
 }
 
+// the same with the load's address read from memory first (idx[i] = i): two DRAM loads
+// in a chain, so the time says what a dependent load costs while the memory streams
+__global__ void cal_stream2(const float *in, const int *idx, float *out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = in[idx[i]] * 2.0f + 1.0f;
+}
+
 // L2 transactions: a random gather from (or scatter into) a table that stays in L2, so
 // every lane's access is its own 128-byte line (one L2 transaction per lane, no DRAM
 // behind the table)

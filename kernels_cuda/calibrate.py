@@ -8,6 +8,7 @@ units.  ``python -m kernels_cuda.calibrate --real --name h200 --out simt/profile
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 
 import numpy as np
@@ -83,6 +84,12 @@ def _benches(sms: int):
                     b.to_device(rng.integers(0, 1 << 20, n4).astype(np.int32)), np.int32(n4)]),
         ("stream", "cal_stream", n4 // 256, 256, 0,
          lambda b: [b.to_device(np.ones(n4, np.float32)), b.zeros(n4, np.float32), np.int32(n4)]),
+        # one block per SM (the shared memory it asks for leaves room for one)
+        ("stream_b1", "cal_stream", n4 // 256, 256, ONE_BLOCK_SHARED,
+         lambda b: [b.to_device(np.ones(n4, np.float32)), b.zeros(n4, np.float32), np.int32(n4)]),
+        ("stream2", "cal_stream2", n4 // 256, 256, 0,
+         lambda b: [b.to_device(np.ones(n4, np.float32)), b.to_device(np.arange(n4, dtype=np.int32)),
+                    b.zeros(n4, np.float32), np.int32(n4)]),
     ]
 
 
@@ -91,7 +98,8 @@ def _bins(nbins: int, n: int) -> np.ndarray:
     return np.random.default_rng(nbins).integers(0, nbins, n).astype(np.int32)
 
 
-STREAM_GRID = (1 << 24) // 256        # the "stream" launch above
+STREAM_GRID = (1 << 24) // 256        # the "stream" launches above
+ONE_BLOCK_SHARED = 120 * 1024         # dynamic shared memory: one block per SM (228 KiB each)
 
 
 def _clock_ghz() -> float:
@@ -183,9 +191,50 @@ def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
     if all(k in us for k in ("cas_free", "cas_busy", "cas_small")):
         _derive_cas(prof, busy("cas_free"), c["cas_free"],
                     [(busy(k), c[k], n) for k, n in (("cas_small", CAS_SMALL_N), ("cas_busy", CAS_BUSY_N))])
-    if "stream" in us:
+    if all(k in us for k in ("stream", "stream_b1", "stream2")):
+        _derive_blocks(prof, c, busy)
+    elif "stream" in us:
         prof.combine_p = solve_combine_p(prof, c["stream"], busy("stream"))
     return prof
+
+
+def _derive_blocks(prof: Profile, c: dict, busy) -> None:
+    """``block_start_us`` and ``warp_start_us`` (a block's time beyond its critical path:
+    a constant and a cost per warp resident on its SM) and ``combine_p``.  cal_stream at
+    one block per SM (8 warps) and cal_stream2 (two dependent DRAM loads) at eight (64
+    warps) are latency-bound, so the latency their measured times leave once the other
+    components are taken out gives the two block figures; cal_stream at eight blocks per
+    SM, where DRAM traffic and latency are about equal, gives p.  They depend on each
+    other a little: iterated to a fixed point."""
+    from simt import timing
+    prof.combine_p = 0.0
+
+    def start_us(key, shared):
+        m = c[key]
+        bps = timing._occupancy(prof, 256, shared)
+        waves = math.ceil(STREAM_GRID / (prof.sm_count * bps))
+        need = _latency_left(prof, m, shared, busy(key))
+        return need / waves - m["simt__block_cycles.mean"] / (prof.clock_ghz * 1e3), bps * 256 // 32
+
+    for _ in range(20):
+        s1, w1 = start_us("stream_b1", ONE_BLOCK_SHARED)
+        s8, w8 = start_us("stream2", 0)
+        per_warp = max((s8 - s1) / (w8 - w1), 0.0)
+        prof.warp_start_us = round(per_warp, 6)
+        prof.block_start_us = round(max(s1 - per_warp * w1, 1e-4), 4)
+        prof.combine_p = solve_combine_p(prof, c["stream"], busy("stream"))
+
+
+def _latency_left(prof: Profile, m: dict, shared: int, busy_us: float) -> float:
+    """The latency component that makes a launch's components combine to ``busy_us``."""
+    from simt.timing import predict
+    comp = predict(m, STREAM_GRID, 256, shared, prof).components_us
+    others = [v for k, v in comp.items() if k != "latency"]
+    p = prof.combine_p
+    if p <= 0:
+        return busy_us
+    rest = sum(v ** p for v in others)
+    return max(busy_us ** p - rest, 0.0) ** (1.0 / p) if busy_us ** p > rest else 0.0
 
 
 def _derive_cas(prof: Profile, free_us: float, free: dict, contended: list) -> None:

@@ -43,6 +43,10 @@ BRANCH_DIVERGENT = "smsp__branch_targets_threads_divergent.sum"
 ISSUE_EXTRA = "simt__issue_extra_cycles.sum"
 LOCAL_STORE_LINES = "simt__local_store_lines.sum"
 
+# L2's size (the H100's 50 MiB; the H200 has 60): a launch whose allocations exceed it
+# reads its inputs from DRAM each time it is timed, a smaller one finds them in L2
+# (which latency its first loads wait, machine.LAT)
+L2_BYTES = 50 * 1024 * 1024
 L2_SLICES = 64          # Hopper's L2 is hashed over many slices ...
 SLICE_SPAN = 512        # ... a slice per 512 bytes of a small region (ncu on the H100:
                         # one 128-byte line sits in one slice, 1 KiB of bins spreads over
@@ -657,6 +661,9 @@ class Counters:
         self.l1_prev: dict[int, tuple] = {}                 # load pc -> (each lane's last line there, warps seen)
         self.n_warps_total = n_warps_total
         self.sector_reqs: np.ndarray | None = None          # warp requests per global sector
+        self.first_read: np.ndarray | None = None           # per global sector, the load (dram_key)
+        #                                                     that first read it (-1: none; -2: written)
+        self.fresh_rows: np.ndarray | None = None           # last load: rows that wait on DRAM
         self.sector_bmin: np.ndarray | None = None          # first / last block requesting it
         self.sector_bmax: np.ndarray | None = None
         self.divergence: dict[int, list[int]] = defaultdict(lambda: [0, 0])   # pc -> [executions, splits]
@@ -686,7 +693,8 @@ class Counters:
         np.add.at(arr, gw, values)
 
     def global_access(self, mat: np.ndarray, act: np.ndarray, size: int, row_blocks: np.ndarray,
-                      runs: "Runs | None" = None, kind: str = "ld", gwarps=None, pc: int | None = None):
+                      runs: "Runs | None" = None, kind: str = "ld", gwarps=None, pc: int | None = None,
+                      dram_key: int | None = None):
         """One warp instruction's global access: returns the distinct sectors per warp row and
         records the DRAM footprint and the warp requests per sector (contention at L2)."""
         if act.all() and mat.shape[0] and (_contiguous(mat.reshape(-1), size)
@@ -699,6 +707,7 @@ class Counters:
             if (span == span[0]).all():
                 q = int(span[0]) + 1
                 s = (fs[:, None] + np.arange(q)).ravel()
+                srow = np.repeat(np.arange(mat.shape[0]), q)
                 per_row = np.full(mat.shape[0], q, np.int64)
                 rb = np.repeat(row_blocks, q)
                 plain = int((ls // 4 - fs // 4 + 1).sum())
@@ -712,6 +721,7 @@ class Counters:
         elif runs is not None:              # atomics: aligned, so no access straddles sectors
             s, rows = runs.sectors()
             s = s - GLOBAL_BASE // 32
+            srow = rows
             per_row = np.bincount(rows, minlength=runs.nw)
             rb = row_blocks[rows]
             self.l2_lines[kind] += _lines(s, rows)
@@ -720,10 +730,14 @@ class Counters:
             per_row = new.sum(axis=1)
             s = k[new]                      # row-major, so blocks ascend along s
             rb = np.broadcast_to(row_blocks[:, None], k.shape)[new]
-            plain = _lines(s, np.nonzero(new)[0])
+            srow = np.nonzero(new)[0]
+            plain = _lines(s, srow)
             if kind == "ld" and gwarps is not None:
                 plain = self._l1_missed_lines(mat, act, gwarps, pc, plain)
             self.l2_lines[kind] += plain
+        self.fresh_rows = None
+        if self.first_read is not None and len(s):
+            self._dram_waits(s, srow if kind != "st" else None, len(per_row), kind, dram_key)
         if self.sector_reqs is not None and len(s):
             if kind != "st":                # loads and atomics read the sector from DRAM
                 self.touched[s] = True
@@ -750,6 +764,29 @@ class Counters:
             self.sector_bmin[idx] = np.minimum(self.sector_bmin[idx], first)
             self.sector_bmax[idx] = np.maximum(self.sector_bmax[idx], last)
         return per_row
+
+    def _dram_waits(self, s: np.ndarray, srow, nrows: int, kind: str, key) -> None:
+        """Which rows of a load or atomic request wait on DRAM (``fresh_rows``): those with
+        a sector that nothing earlier brought into L2, neither it nor its 64-byte neighbour
+        (DRAM reads both; an atomic's L2 fetches the sector before it operates).  ``key``
+        names the instruction and the batch of resident blocks executing it: a sector that
+        the same instruction of the same batch first asked for counts as DRAM for every
+        warp asking for it (they wait on the same fetch), so stepping one warp at a time
+        gives what a group of warps does.  A store leaves its sector in L2.  Limitations:
+        L2 never evicts within a launch; a loop reading a sector again at the same load
+        within a batch counts it as DRAM again."""
+        fp = self.first_read
+        if kind == "st" or key is None:
+            fp[s[fp[s] == -1]] = -2
+            return
+        mine = np.int64(key)
+        a, b = fp[s], fp[np.minimum(s ^ 1, len(fp) - 1)]
+        far = ((a == -1) | (a == mine)) & ((b == -1) | (b == mine))
+        if far.any():
+            rows = np.zeros(nrows, bool)
+            rows[srow[far]] = True
+            self.fresh_rows = rows
+        fp[s[a == -1]] = mine
 
     def _l1_missed_lines(self, mat, act, gwarps, pc, plain: int | None = None) -> int:
         """Lines a load request sends to L2.  L1 keeps what a lane loaded on the previous

@@ -36,8 +36,12 @@ RUN, WAIT, DONE = 0, 1, 2
 # global and issue figures: a dependent global load ~290 cycles, ~0.38 cycles of issue per
 # IR instruction because the IR has more instructions than SASS).
 LAT = {"issue": 0.38, "alu": 4.0, "math": 16.0, "warp": 24.0, "shared": 30.0, "local": 30.0,
-       "global": 290.0, "atom_shared": 40.0, "atom_global": 400.0, "bar": 75.0,
+       "global": 290.0, "dram": 850.0, "atom_shared": 40.0, "atom_global": 400.0, "bar": 75.0,
        "loads_in_flight": 4.0}
+# global: a load served by L2; dram: one whose sectors no earlier instruction brought into
+# L2, in a launch whose memory exceeds L2 (counters.L2_BYTES).  dram is the cost of each
+# further level of a chain of dependent loads streaming from DRAM at full occupancy
+# (docs/results/timing_investigation/loaded/: 430 ns a level on the H200, 490 on the H100)
 # loads_in_flight: outside loops, the global loads a warp keeps in flight; inside a loop,
 # the trips whose loads it keeps in flight (nvcc unrolls a loop of unknown trip count by 4
 # and hoists the unrolled trips' loads: cal_ilp's one load a trip gives 4, spmv/csr-scalar's
@@ -150,6 +154,7 @@ class Machine:
         # (per warp: a warp issues in order, so all its lanes see one ready time per register)
         self.rt = [np.zeros(b.W, np.float64) for _ in k.regs] if L.track_time else None
         self.wclock = np.zeros(b.W, np.float64)
+        self.wdrain = np.zeros(b.W, np.float64)   # when each warp's global stores are acknowledged
         self.shared_hot = np.zeros(max(1, b.nb * self.S // 4))   # atomic lanes per shared word
         self.ld_depth = _load_depths(k)
         ring = max([int(LAT["loads_in_flight"]), *self.ld_depth.values()])
@@ -364,6 +369,10 @@ class Machine:
             return
         if d is None:
             self.wclock[wsel] = clock if rw is None else np.maximum(clock, rw)
+            if op in (Op.STORE, Op.ATOM) and ins.info.get("space") not in ("shared", "local"):
+                # a block's slot frees once L2 has acknowledged its warps' stores and atomics
+                self.wdrain[wsel] = np.maximum(self.wdrain[wsel], self.wclock[wsel] + LAT[
+                    "global" if op == Op.STORE else "atom_global"])
             return
         if key is None:
             lat = _latency(self, ins, sel, act)
@@ -388,6 +397,8 @@ class Machine:
         t = start + lat
         for r in (d if isinstance(d, list) else (d,)):
             self.rt[r.slot][wsel] = t
+        if op == Op.ATOM and lat >= LAT["atom_global"]:
+            self.wdrain[wsel] = np.maximum(self.wdrain[wsel], t)
 
     # ------------------------------------------------------------- memory
     def lanes_of(self, sel, idx):
@@ -531,7 +542,9 @@ class Machine:
                 cnt.add_warp(C.CONFL_LD if ld else C.CONFL_ST, gwarps, waves - ideal)
             else:
                 sec = cnt.global_access(mat, act, size, self.b.blocks[self.wblk[warps]], runs, kind,
-                                        gwarps=gwarps, pc=p)
+                                        gwarps=gwarps, pc=p, dram_key=(self.gwarp0 << 16) | p)
+                if cnt.fresh_rows is not None and self.rt is not None:
+                    _wait_dram(self, ins, warps[cnt.fresh_rows], kind)
                 req, sct = {"ld": (C.REQ_LD, C.SECT_LD), "st": (C.REQ_ST, C.SECT_ST),
                             "atom": (C.REQ_ATOM, C.SECT_ATOM), "red": (C.REQ_RED, C.SECT_RED)}[kind]
                 cnt.add(p, req, nw)
@@ -665,6 +678,22 @@ def _warp_matrix(a: np.ndarray, g: np.ndarray):
 # instruction; the rest of the structural ops read nothing the scoreboard tracks
 _NO_STALL = {Op.ELSE, Op.JUMP, Op.LOOPINIT, Op.BODYINIT, Op.KILL}
 _DATAFLOW = {Op.BIN, Op.UN, Op.CAST, Op.MOV, Op.SELECT, Op.FMA}
+
+
+def _wait_dram(m: Machine, ins, warps: np.ndarray, kind: str) -> None:
+    """A load or atomic whose sectors come from DRAM: its warps' results (and a load's
+    slot among those in flight, written by ``advance_clock``) are ready ``LAT["dram"] -
+    LAT["global"]`` later than from L2; an atomic's acknowledgement, which the warp's
+    exit waits for, too."""
+    extra = LAT["dram"] - LAT["global"]
+    if ins.dst is not None:
+        for r in (ins.dst if isinstance(ins.dst, list) else (ins.dst,)):
+            m.rt[r.slot][warps] += extra
+    if kind == "ld":
+        ring = m.inflight.shape[1]
+        m.inflight[warps, (m.ifl_ptr[warps] - 1) % ring] += extra
+    else:
+        m.wdrain[warps] = np.maximum(m.wdrain[warps], m.wclock[warps] + LAT["atom_global"] + extra)
 
 
 def _load_depths(k) -> dict:
@@ -1280,7 +1309,7 @@ def _exit(m: Machine, ins, sel, act, full, aw, w, wsel):
     ws = (np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else wsel)
     m.state[ws] = DONE
     if m.rt is not None:
-        m.cnt.warp_finish(m.gwarp0 + ws, m.wclock[ws])
+        m.cnt.warp_finish(m.gwarp0 + ws, np.maximum(m.wclock[ws], m.wdrain[ws]))
     # a block whose other warps wait at a barrier this warp never reached: synccheck
     blks = np.unique(m.wblk[ws])
     waiting = (m.state == WAIT) & np.isin(m.wblk, blks)

@@ -209,6 +209,10 @@ class Launch:
         self.counters.touched = np.zeros(nsec, bool)
         self.counters.written = np.zeros(nsec, bool)
         self.counters.sector_reqs = np.zeros(nsec, np.int32)
+        # loads whose sectors come from DRAM wait longer (machine.LAT["dram"]), in a launch
+        # whose memory does not fit the L2 (timing a small launch again finds it in L2)
+        if sum(device.sizes) > C.L2_BYTES:
+            self.counters.first_read = np.full(nsec, -1, np.int64)
         self.counters.sector_bmin = np.full(nsec, np.iinfo(np.int32).max, np.int32)
         self.counters.sector_bmax = np.full(nsec, -1, np.int32)
         self.counters.run_blocks = self.run_blocks

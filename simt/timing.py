@@ -9,7 +9,7 @@ SASS difference is calibrated away):
                   + local^p + global_atomics^p + contention^p + latency^p)^(1/p)
 
     (a p-norm: the largest component dominates, the others add less and less as p grows;
-    p is measured, see ``combine``)
+    p is measured, see ``combine``: 0, the largest alone, on the H100 and the H200)
 
     dram            (distinct 64-byte chunks read x 64 B + distinct 32-byte sectors written
                     x 32 B) / DRAM bandwidth
@@ -31,10 +31,12 @@ SASS difference is calibrated away):
                     atomicCAS transactions x cas_cost, their retries rescaled from the
                     emulator's lockstep batch to the contenders the GPU has in flight (cas_retries)
     latency         blocks' critical paths (the emulator tracks when every lane's registers
-                    are ready: dependent loads wait ~290 cycles, a warp keeps the loads of 4
-                    loop trips in flight, ALU latency hides behind issue, expensive
-                    operations take their measured latency) scheduled in waves over the SMs,
-                    plus a block-scheduling cost per wave
+                    are ready: a global load waits ~290 cycles from L2 and 850 from DRAM, a
+                    warp keeps the loads of 4 loop trips in flight, ALU latency hides behind
+                    issue, expensive operations take their measured latency, a warp is done
+                    once its stores and atomics are acknowledged) in waves over the SMs: a
+                    wave takes the longer of scheduling its blocks and a block's life
+                    (block_start_us + warp_start_us x warps resident on the SM + its path)
 
 Active SMs are min(SMs, blocks); waves come from occupancy (threads, blocks and shared
 memory per SM).  Limitations: no cache model beyond "first touch goes to DRAM, re-reads
@@ -81,7 +83,9 @@ class Profile:
     gatom_same_per_us: float     # global atomic lanes per microsecond on one address
     satom_per_us_sm: float       # serialized shared-atomic steps per microsecond per SM
     shared_waves_per_us_sm: float  # shared wavefronts per microsecond per SM
-    block_wave_us: float = 0.0   # scheduling one wave of blocks onto every SM
+    block_wave_us: float = 0.0   # scheduling one wave of blocks onto every SM (8 blocks per SM)
+    block_start_us: float = 0.0  # a block's time beyond its critical path ...
+    warp_start_us: float = 0.0   # ... plus this much per warp resident on its SM
     ilp_latency_us: float = 0.0  # a global load in a loop with independent loads in flight
     sector_req_us: float = 0.0   # one warp store request to a sector other warps also hit
     atom_sector_req_us: float = 0.0  # one warp atomic request to a contended sector
@@ -178,8 +182,7 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
                       (prof.atom_sector_req_us if g("simt__atomic_global_lanes.sum", 0) else prof.sector_req_us),
         # the emulator's critical path of each block (per-lane ready times, see machine.py),
         # blocks scheduled in waves over the SMs
-        "latency": (max(g("simt__block_cycles.max", 0), waves * g("simt__block_cycles.mean", 0)) / clock_per_us
-                    + waves * prof.block_wave_us) if "simt__block_cycles.mean" in metrics else
+        "latency": _latency_us(metrics, prof, grid_blocks, bps, waves, -(-threads_per_block // 32)) if "simt__block_cycles.mean" in metrics else
                    waves * (prof.block_wave_us + g("simt__warp_inst.max", 0) * prof.warp_cpi / clock_per_us
                             + g("simt__global_requests.max", 0) * (prof.ilp_latency_us or prof.mem_latency_us)
                             + g("simt__barriers.max", 0) * prof.barrier_us),
@@ -188,6 +191,26 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
     total_us = prof.launch_us + combine(comp, prof)
     return Prediction(ms=total_us / 1e3, components_us={k: round(v, 3) for k, v in comp.items()},
                       bound=bound, occupancy_blocks_per_sm=bps, waves=waves)
+
+
+CAL_BLOCKS_PER_SM = 8       # calibrate's "blocks" launch: waves of 8 empty blocks per SM
+
+
+def _latency_us(metrics: dict, prof: Profile, grid_blocks: int, bps: int, waves: int,
+                warps_per_block: int) -> float:
+    """The blocks' critical paths in waves over the SMs.  A wave of w blocks per SM takes
+    the longer of scheduling them (w x ``block_wave_us`` / 8, empty blocks) and a block's
+    life: ``block_start_us`` + ``warp_start_us`` x the warps resident on its SM + its
+    critical path (cal_stream at 1 block per SM and cal_stream2 at 8; see docs/timing.md).
+    Profiles without ``block_start_us`` add a scheduling cost per wave to the paths."""
+    g = metrics.get
+    clock_per_us = prof.clock_ghz * 1e3
+    top, mean = g("simt__block_cycles.max", 0) / clock_per_us, g("simt__block_cycles.mean", 0) / clock_per_us
+    if not prof.block_start_us:
+        return max(top, waves * mean) + waves * prof.block_wave_us
+    w = max(1, min(bps, -(-grid_blocks // prof.sm_count)))
+    start = prof.block_start_us + prof.warp_start_us * w * warps_per_block
+    return max(start + top, waves * max(w * prof.block_wave_us / CAL_BLOCKS_PER_SM, start + mean))
 
 
 def _slice_us(metrics: dict, prof: Profile, grid_threads: int, resident_threads: int) -> float:
