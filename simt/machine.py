@@ -36,8 +36,11 @@ RUN, WAIT, DONE = 0, 1, 2
 # global and issue figures: a dependent global load ~290 cycles, ~0.38 cycles of issue per
 # IR instruction because the IR has more instructions than SASS).
 LAT = {"issue": 0.38, "alu": 4.0, "math": 16.0, "warp": 24.0, "shared": 30.0, "local": 30.0,
-       "global": 290.0, "dram": 850.0, "atom_shared": 40.0, "atom_global": 400.0, "bar": 75.0,
-       "loads_in_flight": 4.0}
+       "global": 290.0, "dram": 850.0, "atom_shared": 40.0, "atom_global": 400.0, "bar": 12.0,
+       "bar_per_warp": 2.0, "loads_in_flight": 4.0}
+# bar + bar_per_warp x the block's warps: a __syncthreads() from the last warp's arrival
+# to the release (docs/results/timing_investigation/tree/: 64 barriers in one block on
+# the H100 cost 16, 20, 28, 44, 76 cycles each at 2, 4, 8, 16, 32 warps)
 # global: a load served by L2; dram: one whose sectors no earlier instruction brought into
 # L2, in a launch whose memory exceeds L2 (counters.L2_BYTES).  dram is the cost of each
 # further level of a chain of dependent loads streaming from DRAM at full occupancy
@@ -155,6 +158,8 @@ class Machine:
         self.rt = [np.zeros(b.W, np.float64) for _ in k.regs] if L.track_time else None
         self.wclock = np.zeros(b.W, np.float64)
         self.wdrain = np.zeros(b.W, np.float64)   # when each warp's global stores are acknowledged
+        self.wpend = np.zeros(b.W, np.float64)    # when each warp's last shared store had its data
+        self.pending = False                      # (whether any shared store waited yet)
         self.shared_hot = np.zeros(max(1, b.nb * self.S // 4))   # atomic lanes per shared word
         self.ld_depth = _load_depths(k)
         ring = max([int(LAT["loads_in_flight"]), *self.ld_depth.values()])
@@ -353,6 +358,9 @@ class Machine:
                     r = self.rt[a.slot][wsel]
                     rw = r if rw is None else np.maximum(rw, r)
         clock = self.wclock[wsel] + LAT["issue"]
+        if self.pending and op in _AFTER_STORES and not (
+                op == Op.LOAD and ins.info.get("space") not in ("shared", "local")):
+            clock = np.maximum(clock, self.wpend[wsel] + LAT["issue"])
         key = _cost_key(ins)
         if key is not None:
             lat, busy = _op_cost(self, key, ins, sel, act, full)
@@ -368,6 +376,15 @@ class Machine:
                     self.rt[r.slot][wsel] = t
             return
         if d is None:
+            if op == Op.STORE and rw is not None and ins.info.get("space") == "shared":
+                # nvcc schedules the global loads that follow a shared store above it
+                # (different memory), so a store waiting for its data holds up the warp's
+                # other instructions but not those loads (the two loads of
+                # reduction/contiguous's blocks go out together)
+                self.wclock[wsel] = clock
+                self.wpend[wsel] = np.maximum(self.wpend[wsel], rw)
+                self.pending = True
+                return
             self.wclock[wsel] = clock if rw is None else np.maximum(clock, rw)
             if op in (Op.STORE, Op.ATOM) and ins.info.get("space") not in ("shared", "local"):
                 # a block's slot frees once L2 has acknowledged its warps' stores and atomics
@@ -603,7 +620,7 @@ class Machine:
         if self.rt is not None:
             top = np.zeros(nb)
             np.maximum.at(top, blk_of, self.wclock[ws])
-            self.wclock[ws] = top[blk_of] + LAT["bar"]
+            self.wclock[ws] = top[blk_of] + (LAT["bar"] + LAT["bar_per_warp"] * self.b.wpb)
         if self.sanitizer is not None:
             self.sanitizer.barrier(self, np.flatnonzero(rel))
 
@@ -678,6 +695,10 @@ def _warp_matrix(a: np.ndarray, g: np.ndarray):
 # instruction; the rest of the structural ops read nothing the scoreboard tracks
 _NO_STALL = {Op.ELSE, Op.JUMP, Op.LOOPINIT, Op.BODYINIT, Op.KILL}
 _DATAFLOW = {Op.BIN, Op.UN, Op.CAST, Op.MOV, Op.SELECT, Op.FMA}
+# what waits for a shared store that waited for its data (global loads do not: nvcc
+# schedules them above it; ALU and branches only wait for their own operands)
+_AFTER_STORES = {Op.LOAD, Op.STORE, Op.ATOM, Op.CALL, Op.BAR, Op.SYNCWARP, Op.PRINTF,
+                 Op.ASSERT, Op.EXIT}
 
 
 def _wait_dram(m: Machine, ins, warps: np.ndarray, kind: str) -> None:

@@ -165,6 +165,57 @@ def test_wave_time_is_scheduling_or_the_block_life():
         pytest.approx(32 * prof.block_wave_us / 8, abs=1e-3)
 
 
+def _block_cycles(src, kernel, block, args_of, shared=0):
+    mod = simt.Module.from_source(src, "t.cu")
+    dev = simt.Device()
+    res = mod.get_function(kernel).launch(dev, simt.LaunchConfig.of(1, block, shared), args_of(dev),
+                                          sanitize=False)
+    return res.metrics["simt__block_cycles.max"]
+
+
+def test_global_loads_go_out_before_a_shared_store_waits():
+    """nvcc schedules global loads above a shared store waiting for its data (different
+    memory), so reduction/contiguous's two loads are in flight together; a global store
+    may alias the next load and holds it up."""
+    from simt.machine import LAT
+    src = """
+    extern "C" __global__ void to_shared(const float *a, float *out) {
+        extern __shared__ float s[];
+        int t = threadIdx.x;
+        s[t] = a[t];
+        s[32 + t] = a[32 + t];
+        __syncthreads();
+        out[t] = s[t] + s[32 + t];
+    }
+    extern "C" __global__ void to_global(const float *a, float *out) {
+        int t = threadIdx.x;
+        out[t] = a[t];
+        out[32 + t] = a[32 + t];
+    }"""
+
+    def args_of(dev):
+        return [dev.to_device(np.ones(64, np.float32)), dev.zeros(64, np.float32)]
+    sh = _block_cycles(src, "to_shared", 32, args_of, shared=256)
+    gl = _block_cycles(src, "to_global", 32, args_of)
+    lat = LAT["global"]
+    assert lat * 2 <= sh < lat * 3 - 100       # one load latency + the final store's drain
+    assert gl >= lat * 3                         # two latencies in a row + the drain
+
+
+def test_a_barrier_costs_more_the_more_warps_it_joins():
+    """__syncthreads() from the last arrival to the release: LAT["bar"] + LAT["bar_per_warp"]
+    per warp of the block (tree/ on the H100: 16 cycles at 2 warps, 76 at 32)."""
+    from simt.machine import LAT
+    src = """
+    extern "C" __global__ void bars(int *out) {
+        int x = threadIdx.x;
+        for (int r = 0; r < 64; r++) { x = x * 3 + 1; __syncthreads(); }
+        out[threadIdx.x] = x;
+    }"""
+    cyc = {b: _block_cycles(src, "bars", b, lambda dev: [dev.zeros(1024, np.int32)]) for b in (64, 1024)}
+    assert cyc[1024] - cyc[64] == pytest.approx(64 * LAT["bar_per_warp"] * (32 - 2), rel=0.05)
+
+
 def _one_warp(src, kernel, args_of):
     mod = simt.Module.from_source(src, "costs.cu")
     dev = simt.Device()
