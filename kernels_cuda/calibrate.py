@@ -199,29 +199,42 @@ def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
 
 
 def _derive_blocks(prof: Profile, c: dict, busy) -> None:
-    """``block_start_us`` and ``warp_start_us`` (a block's time beyond its critical path:
-    a constant and a cost per warp resident on its SM) and ``combine_p``.  cal_stream at
-    one block per SM (8 warps) and cal_stream2 (two dependent DRAM loads) at eight (64
-    warps) are latency-bound, so the latency their measured times leave once the other
-    components are taken out gives the two block figures; cal_stream at eight blocks per
-    SM, where DRAM traffic and latency are about equal, gives p.  They depend on each
-    other a little: iterated to a fixed point."""
+    """``block_start_us`` (a block's time beyond its critical path), ``dram_queue_us``
+    (how long its loads queue at DRAM, a x u / (1 - u) at utilisation u) and
+    ``combine_p``.  cal_stream at one block per SM (little DRAM traffic) and cal_stream2
+    (two dependent DRAM loads) at eight are latency-bound: the latency per wave L their
+    measured times leave once the other components are taken out, their paths m and
+    DRAM time per wave d satisfy (L - s - m)(L - d) = a d (``timing.queued_life``), and s
+    is where both give the same a.  cal_stream at eight blocks per SM, where DRAM traffic
+    and latency are about equal, gives p.  They depend on each other a little: iterated
+    to a fixed point."""
     from simt import timing
     prof.combine_p = 0.0
 
-    def start_us(key, shared):
+    def point(key, shared):
         m = c[key]
         bps = timing._occupancy(prof, 256, shared)
         waves = math.ceil(STREAM_GRID / (prof.sm_count * bps))
+        comp = timing.predict(m, STREAM_GRID, 256, shared, prof).components_us
         need = _latency_left(prof, m, shared, busy(key))
-        return need / waves - m["simt__block_cycles.mean"] / (prof.clock_ghz * 1e3), bps * 256 // 32
+        return need / waves, m["simt__block_cycles.mean"] / (prof.clock_ghz * 1e3), comp["dram"] / waves
 
-    for _ in range(20):
-        s1, w1 = start_us("stream_b1", ONE_BLOCK_SHARED)
-        s8, w8 = start_us("stream2", 0)
-        per_warp = max((s8 - s1) / (w8 - w1), 0.0)
-        prof.warp_start_us = round(per_warp, 6)
-        prof.block_start_us = round(max(s1 - per_warp * w1, 1e-4), 4)
+    for _ in range(10):
+        prof.dram_queue_us = prof.dram_queue_us or 0.1
+        (l1, m1, d1), (l8, m8, d8) = point("stream_b1", ONE_BLOCK_SHARED), point("stream2", 0)
+
+        def gap(s):
+            return (l1 - s - m1) * (l1 - d1) / d1 - (l8 - s - m8) * (l8 - d8) / d8
+        lo, hi = 0.0, max(min(l1 - m1, l8 - m8), 1e-4)
+        for _ in range(60):
+            mid = (lo + hi) / 2
+            if (gap(lo) > 0) == (gap(mid) > 0):
+                lo = mid
+            else:
+                hi = mid
+        s = (lo + hi) / 2
+        prof.block_start_us = round(max(s, 1e-4), 4)
+        prof.dram_queue_us = round(max((l8 - s - m8) * (l8 - d8) / d8, 1e-4), 4)
         prof.combine_p = solve_combine_p(prof, c["stream"], busy("stream"))
 
 

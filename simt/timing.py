@@ -36,7 +36,8 @@ SASS difference is calibrated away):
                     issue, expensive operations take their measured latency, a warp is done
                     once its stores and atomics are acknowledged) in waves over the SMs: a
                     wave takes the longer of scheduling its blocks and a block's life
-                    (block_start_us + warp_start_us x warps resident on the SM + its path)
+                    (block_start_us + its path + DRAM queueing, dram_queue_us x u / (1 - u)
+                    at DRAM utilisation u)
 
 Active SMs are min(SMs, blocks); waves come from occupancy (threads, blocks and shared
 memory per SM).  Limitations: no cache model beyond "first touch goes to DRAM, re-reads
@@ -85,7 +86,7 @@ class Profile:
     shared_waves_per_us_sm: float  # shared wavefronts per microsecond per SM
     block_wave_us: float = 0.0   # scheduling one wave of blocks onto every SM (8 blocks per SM)
     block_start_us: float = 0.0  # a block's time beyond its critical path ...
-    warp_start_us: float = 0.0   # ... plus this much per warp resident on its SM
+    dram_queue_us: float = 0.0   # ... plus DRAM queueing, a x u / (1 - u) at DRAM utilisation u
     ilp_latency_us: float = 0.0  # a global load in a loop with independent loads in flight
     sector_req_us: float = 0.0   # one warp store request to a sector other warps also hit
     atom_sector_req_us: float = 0.0  # one warp atomic request to a contended sector
@@ -157,8 +158,9 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
     footprint = g("simt__dram_footprint_sectors.sum", sectors)
     if "simt__dram_read_chunks64.sum" in metrics:   # DRAM reads 64 bytes at a time
         footprint = 2 * g("simt__dram_read_chunks64.sum") + g("simt__dram_written_sectors.sum", 0)
+    dram_us = footprint * 32 / (prof.dram_gbs * 1e3)
     comp = {
-        "dram": footprint * 32 / (prof.dram_gbs * 1e3),
+        "dram": dram_us,
         "l2": sectors * 32 / (prof.l2_gbs * 1e3),
         # a request reaches L2 as one transaction per 128-byte line it touches: a gather
         # or a column-wise store sends one per lane
@@ -182,7 +184,7 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
                       (prof.atom_sector_req_us if g("simt__atomic_global_lanes.sum", 0) else prof.sector_req_us),
         # the emulator's critical path of each block (per-lane ready times, see machine.py),
         # blocks scheduled in waves over the SMs
-        "latency": _latency_us(metrics, prof, grid_blocks, bps, waves, -(-threads_per_block // 32)) if "simt__block_cycles.mean" in metrics else
+        "latency": _latency_us(metrics, prof, grid_blocks, bps, waves, dram_us) if "simt__block_cycles.mean" in metrics else
                    waves * (prof.block_wave_us + g("simt__warp_inst.max", 0) * prof.warp_cpi / clock_per_us
                             + g("simt__global_requests.max", 0) * (prof.ilp_latency_us or prof.mem_latency_us)
                             + g("simt__barriers.max", 0) * prof.barrier_us),
@@ -197,20 +199,30 @@ CAL_BLOCKS_PER_SM = 8       # calibrate's "blocks" launch: waves of 8 empty bloc
 
 
 def _latency_us(metrics: dict, prof: Profile, grid_blocks: int, bps: int, waves: int,
-                warps_per_block: int) -> float:
+                dram_us: float) -> float:
     """The blocks' critical paths in waves over the SMs.  A wave of w blocks per SM takes
     the longer of scheduling them (w x ``block_wave_us`` / 8, empty blocks) and a block's
-    life: ``block_start_us`` + ``warp_start_us`` x the warps resident on its SM + its
-    critical path (cal_stream at 1 block per SM and cal_stream2 at 8; see docs/timing.md).
-    Profiles without ``block_start_us`` add a scheduling cost per wave to the paths."""
+    life: ``block_start_us`` + its critical path + the time its loads queue at DRAM,
+    ``dram_queue_us`` x u / (1 - u) at DRAM utilisation u (the wave's DRAM time over its
+    life; ``queued_life``).  Calibrated on cal_stream at 1 block per SM and cal_stream2
+    at 8 (see docs/timing.md).  Profiles without ``block_start_us`` add a scheduling cost
+    per wave to the paths."""
     g = metrics.get
     clock_per_us = prof.clock_ghz * 1e3
     top, mean = g("simt__block_cycles.max", 0) / clock_per_us, g("simt__block_cycles.mean", 0) / clock_per_us
     if not prof.block_start_us:
         return max(top, waves * mean) + waves * prof.block_wave_us
     w = max(1, min(bps, -(-grid_blocks // prof.sm_count)))
-    start = prof.block_start_us + prof.warp_start_us * w * warps_per_block
-    return max(start + top, waves * max(w * prof.block_wave_us / CAL_BLOCKS_PER_SM, start + mean))
+    sched = w * prof.block_wave_us / CAL_BLOCKS_PER_SM
+    life = queued_life(prof.block_start_us + mean, dram_us / waves, prof.dram_queue_us)
+    return max(prof.block_start_us + top, waves * max(sched, life))
+
+
+def queued_life(c: float, d: float, a: float) -> float:
+    """A block's life L when its path is c, its wave moves d of DRAM time, and DRAM
+    queueing adds a x u / (1 - u) at utilisation u = d / L: the root of
+    (L - c)(L - d) = a d, a smooth maximum of c and d."""
+    return ((c + d) + math.sqrt((c - d) ** 2 + 4.0 * a * d)) / 2.0
 
 
 def _slice_us(metrics: dict, prof: Profile, grid_threads: int, resident_threads: int) -> float:

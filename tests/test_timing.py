@@ -54,7 +54,7 @@ def test_profiles_are_derived_from_their_recorded_times():
         assert again == committed, gpu
         # measured on cal_stream: 0 (the largest component alone) or an exponent
         assert committed["combine_p"] == 0.0 or 1.0 <= committed["combine_p"] <= 32.0
-        assert committed["warp_start_us"] > 0 and committed["block_start_us"] > 0
+        assert committed["dram_queue_us"] > 0 and committed["block_start_us"] > 0
 
 
 def test_combine_is_a_p_norm_between_sum_and_max():
@@ -147,19 +147,26 @@ def test_warps_asking_for_one_fetch_wait_alike_in_step_and_group_mode():
 
 def test_wave_time_is_scheduling_or_the_block_life():
     """A wave of w blocks per SM takes the longer of scheduling them (w x block_wave_us / 8)
-    and a block's life (block_start_us + warp_start_us x resident warps + critical path)."""
+    and a block's life: block_start_us + critical path + DRAM queueing, the root L of
+    (L - start - path)(L - d) = dram_queue_us x d for d of DRAM time a wave."""
     prof = timing.load_profile("h200")
     clk = prof.clock_ghz * 1e3
     sms = prof.sm_count
-    for cycles, threads in ((0.0, 64), (400.0, 128), (2000.0, 256), (2000.0, 1024)):
-        m = {"simt__block_cycles.mean": cycles, "simt__block_cycles.max": cycles}
+    for cycles, threads, sectors in ((0.0, 64, 0), (400.0, 128, 0), (2000.0, 256, 0),
+                                     (2000.0, 1024, 1 << 20), (800.0, 256, 1 << 22)):
+        m = {"simt__block_cycles.mean": cycles, "simt__block_cycles.max": cycles,
+             "simt__dram_read_chunks64.sum": sectors // 2}
         bps = 2048 // threads
         grid = sms * bps * 10                                    # 10 full waves
-        lat = timing.predict(m, grid, threads, 0, prof).components_us["latency"]
-        sched = bps * prof.block_wave_us / 8
-        life = prof.block_start_us + prof.warp_start_us * 64 + cycles / clk
-        assert lat == pytest.approx(10 * max(sched, life), abs=1e-3)   # (rounded to ns)
-    # scheduling bound: 32 empty blocks of 64 threads a wave; path bound: long paths
+        p = timing.predict(m, grid, threads, 0, prof)
+        d = p.components_us["dram"] / 10
+        c = prof.block_start_us + cycles / clk
+        life = timing.queued_life(c, d, prof.dram_queue_us)
+        assert (life - c) * (life - d) == pytest.approx(prof.dram_queue_us * d, abs=1e-9)
+        assert life >= max(c, d) and (d or life == c)
+        assert p.components_us["latency"] == pytest.approx(10 * max(bps * prof.block_wave_us / 8, life),
+                                                          abs=1e-3)   # (rounded to ns)
+    # scheduling bound: 32 empty blocks of 64 threads a wave
     m0 = {"simt__block_cycles.mean": 0.0, "simt__block_cycles.max": 0.0}
     assert timing.predict(m0, sms * 32, 64, 0, prof).components_us["latency"] == \
         pytest.approx(32 * prof.block_wave_us / 8, abs=1e-3)
