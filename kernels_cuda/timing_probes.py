@@ -31,6 +31,7 @@ class TimingProbe:
     grid: Callable[[int], int | tuple]
     args: Callable[[int, np.random.Generator], list]
     note: str = ""
+    source: str = SOURCE
 
     @property
     def sizes(self) -> list[int]:
@@ -49,7 +50,7 @@ class TimingProbe:
         host = list(inp.values())
         n = self.n
         dev = [backend.to_device(a) if isinstance(a, np.ndarray) and a.ndim > 0 else a for a in host]
-        backend.launch(SOURCE, self.kernel, self.grid(n), self.block, dev, 0)
+        backend.launch(self.source, self.kernel, self.grid(n), self.block, dev, 0)
         return {}
 
 
@@ -118,6 +119,30 @@ PROBES = [
     _cas("probe/cas-packed64", 64, 0, 1, 1 << 17),
     _cas("probe/cas-hashed4096", 4096, 1, 1, 1 << 22),
 ]
+# written after the DRAM-latency and queueing changes to the model (probes2.cu), measured
+# once they were committed
+MM, IMG = 1024, 4096
+UNSEEN = [
+    TimingProbe("probe/matmul-naive", "probe-unseen", "matmul_naive", MM, (16, 16),
+                lambda n: (n // 16, n // 16),
+                lambda n, rng: [_f32(n * n, rng), _f32(n * n, rng), np.zeros(n * n, np.float32), _i32(n)],
+                source="probes2.cu"),
+    TimingProbe("probe/matmul-tiled", "probe-unseen", "matmul_tiled", MM, (16, 16),
+                lambda n: (n // 16, n // 16),
+                lambda n, rng: [_f32(n * n, rng), _f32(n * n, rng), np.zeros(n * n, np.float32), _i32(n)],
+                source="probes2.cu"),
+    TimingProbe("probe/saxpy", "probe-unseen", "saxpy", N, 256, lambda n: n // 256,
+                lambda n, rng: [np.float32(2.5), _f32(n, rng), _f32(n, rng), _i32(n)], source="probes2.cu"),
+    TimingProbe("probe/vecadd-gridstride", "probe-unseen", "vecadd_gridstride", N, 256, lambda n: 132 * 8,
+                lambda n, rng: [_f32(n, rng), _f32(n, rng), np.zeros(n, np.float32), _i32(n)],
+                source="probes2.cu"),
+    TimingProbe("probe/block-sum", "probe-unseen", "block_sum", N, 256, lambda n: n // 256,
+                lambda n, rng: [_f32(n, rng), np.zeros(1, np.float32), _i32(n)], source="probes2.cu"),
+    TimingProbe("probe/box3x3", "probe-unseen", "box3x3", IMG, (16, 16), lambda n: (n // 16, n // 16),
+                lambda n, rng: [_f32(n * n, rng), np.zeros(n * n, np.float32), _i32(n), _i32(n)],
+                source="probes2.cu"),
+]
+PROBES += UNSEEN
 _BY_ID = {p.id: p for p in PROBES}
 
 

@@ -711,6 +711,8 @@ class Counters:
                 per_row = np.full(mat.shape[0], q, np.int64)
                 rb = np.repeat(row_blocks, q)
                 plain = int((ls // 4 - fs // 4 + 1).sum())
+                if kind == "ld":
+                    self.l2_lines["l1"] += plain       # every line of a load passes L1's data pipe
                 if kind == "ld" and gwarps is not None:
                     plain = self._l1_missed_lines(mat, act, gwarps, pc, plain)
                 self.l2_lines[kind] += plain
@@ -732,6 +734,8 @@ class Counters:
             rb = np.broadcast_to(row_blocks[:, None], k.shape)[new]
             srow = np.nonzero(new)[0]
             plain = _lines(s, srow)
+            if kind == "ld":
+                self.l2_lines["l1"] += plain
             if kind == "ld" and gwarps is not None:
                 plain = self._l1_missed_lines(mat, act, gwarps, pc, plain)
             self.l2_lines[kind] += plain
@@ -949,6 +953,8 @@ class Counters:
         out["simt__shared_atomic_hot_address_lanes.max"] = int(round(self.shared_hot_max))
         for kind in ("ld", "st"):
             out[f"simt__l2_lines_{kind}.sum"] = int(round(self.l2_lines.get(kind, 0) * scale))
+        # 128-byte lines of global load requests, L1 hits included (L1's data pipe)
+        out["simt__l1_lines_ld.sum"] = int(round(self.l2_lines.get("l1", 0) * scale))
         out["simt__warp_inst.max"] = int(self.warp_inst.max()) if len(self.warp_inst) else 0
         if self.finish.any():
             nb = max(1, self.run_blocks)

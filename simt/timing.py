@@ -5,7 +5,7 @@ and a rate measured on the GPU by ``simt calibrate --real`` (microbenchmarks in
 ``kernels_cuda/calibrate.cu``; rates are in the emulator's own units, so the IR-versus-
 SASS difference is calibrated away):
 
-    t = launch + (dram^p + l2^p + l2_lines^p + issue^p + shared^p + shared_atomics^p
+    t = launch + (dram^p + l2^p + l2_lines^p + issue^p + shared^p + l1^p + shared_atomics^p
                   + local^p + global_atomics^p + contention^p + latency^p)^(1/p)
 
     (a p-norm: the largest component dominates, the others add less and less as p grows;
@@ -21,6 +21,8 @@ SASS difference is calibrated away):
                     __match_any_sync per distinct value, ...: machine.OP_COST, measured)
                     / (active SMs x 4 sub-partitions x clock)
     shared          shared wavefronts / (active SMs x wavefronts per second)
+    l1              128-byte lines of global load requests, L1 hits included / (active SMs x
+                    the same rate: L1's data pipe serves a line a cycle)
     shared_atomics  serialized shared-atomic steps / (active SMs x steps per second)
     local           128-byte lines of local stores whose lanes write different words (local
                     memory is written through to L2) / lines per second for the whole GPU
@@ -172,6 +174,10 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         "issue": g(C.INST, 0) / (active * prof.issue_ipc * clock_per_us)
                  + g(C.ISSUE_EXTRA, 0) / (active * SUBPARTITIONS * clock_per_us),
         "shared": (g(C.WAVES_LD, 0) + g(C.WAVES_ST, 0)) / (active * prof.shared_waves_per_us_sm),
+        # every 128-byte line a global load request touches, L1 hits too, passes L1's data
+        # pipe, which serves a line a cycle as it serves a shared wavefront
+        # (timing_investigation/l1/: 0.99 lines per cycle per SM at 4-32 lines a request)
+        "l1": g("simt__l1_lines_ld.sum", 0) / (active * prof.shared_waves_per_us_sm),
         "shared_atomics": g("simt__atomic_shared_serialized_steps.sum", 0) / (active * prof.satom_per_us_sm),
         "local": g(C.LOCAL_STORE_LINES, 0) / LOCAL_STORE_LINES_PER_US,
         "global_atomics": max(g("simt__atomic_global_lanes.sum", 0) / prof.gatom_per_us,

@@ -209,6 +209,30 @@ def test_global_loads_go_out_before_a_shared_store_waits():
     assert gl >= lat * 3                         # two latencies in a row + the drain
 
 
+def test_l1_serves_a_line_a_cycle_hits_included():
+    """Every 128-byte line of a global load request passes L1's data pipe, a line a cycle
+    per SM like a shared wavefront (timing_investigation/l1/): lanes 128 bytes apart
+    cost 32 lines a request even when they hit L1."""
+    src = """
+    extern "C" __global__ void spread(const float *t, float *out, int reps) {
+        int lane = threadIdx.x & 31;
+        float s = 0.0f;
+        for (int r = 0; r < reps; r++) s += t[(lane * 32 + (r & 7)) & 4095];
+        out[threadIdx.x] = s;
+    }"""
+    mod = simt.Module.from_source(src, "l1.cu")
+    dev = simt.Device()
+    res = mod.get_function("spread").launch(
+        dev, simt.LaunchConfig.of(1, 64), [dev.to_device(np.ones(4096, np.float32)),
+                                           dev.zeros(64, np.float32), np.int32(16)], sanitize=False)
+    m = res.metrics
+    assert m["simt__l1_lines_ld.sum"] == 2 * 16 * 32          # 2 warps, 16 trips, 32 lines
+    assert m["simt__l2_lines_ld.sum"] < m["simt__l1_lines_ld.sum"] / 4   # mostly L1 hits
+    prof = timing.load_profile("h100")
+    l1 = timing.predict(m, 1, 64, 0, prof).components_us["l1"]
+    assert l1 == pytest.approx(2 * 16 * 32 / prof.shared_waves_per_us_sm, abs=1e-3)
+
+
 def test_a_barrier_costs_more_the_more_warps_it_joins():
     """__syncthreads() from the last arrival to the release: LAT["bar"] + LAT["bar_per_warp"]
     per warp of the block (tree/ on the H100: 16 cycles at 2 warps, 76 at 32)."""
