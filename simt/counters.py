@@ -658,6 +658,7 @@ class Counters:
         self.regions: dict[int, list] = {}                  # allocation -> [L2 transactions, lo, hi, replays,
         #                                                     of them atomicCAS transactions, CAS replays]
         self.l2_lines: dict[str, int] = defaultdict(int)    # kind -> 128-byte lines per request, summed
+        self.l1_lines = 0                                   # ... of loads, L1 hits included
         self.l1_prev: dict[int, tuple] = {}                 # load pc -> (each lane's last line there, warps seen)
         self.n_warps_total = n_warps_total
         self.sector_reqs: np.ndarray | None = None          # warp requests per global sector
@@ -712,7 +713,7 @@ class Counters:
                 rb = np.repeat(row_blocks, q)
                 plain = int((ls // 4 - fs // 4 + 1).sum())
                 if kind == "ld":
-                    self.l2_lines["l1"] += plain       # every line of a load passes L1's data pipe
+                    self.l1_lines += plain          # every line of a load passes L1's data pipe
                 if kind == "ld" and gwarps is not None:
                     plain = self._l1_missed_lines(mat, act, gwarps, pc, plain)
                 self.l2_lines[kind] += plain
@@ -735,7 +736,7 @@ class Counters:
             srow = np.nonzero(new)[0]
             plain = _lines(s, srow)
             if kind == "ld":
-                self.l2_lines["l1"] += plain
+                self.l1_lines += plain
             if kind == "ld" and gwarps is not None:
                 plain = self._l1_missed_lines(mat, act, gwarps, pc, plain)
             self.l2_lines[kind] += plain
@@ -954,7 +955,7 @@ class Counters:
         for kind in ("ld", "st"):
             out[f"simt__l2_lines_{kind}.sum"] = int(round(self.l2_lines.get(kind, 0) * scale))
         # 128-byte lines of global load requests, L1 hits included (L1's data pipe)
-        out["simt__l1_lines_ld.sum"] = int(round(self.l2_lines.get("l1", 0) * scale))
+        out["simt__l1_lines_ld.sum"] = int(round(self.l1_lines * scale))
         out["simt__warp_inst.max"] = int(self.warp_inst.max()) if len(self.warp_inst) else 0
         if self.finish.any():
             nb = max(1, self.run_blocks)

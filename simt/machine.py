@@ -157,7 +157,7 @@ class Machine:
         # (per warp: a warp issues in order, so all its lanes see one ready time per register)
         self.rt = [np.zeros(b.W, np.float64) for _ in k.regs] if L.track_time else None
         self.wclock = np.zeros(b.W, np.float64)
-        self.wdrain = np.zeros(b.W, np.float64)   # when each warp's global stores are acknowledged
+        self.wdrain = np.zeros(b.W, np.float64)   # when its global stores and atomics are acknowledged
         self.wpend = np.zeros(b.W, np.float64)    # when each warp's last shared store had its data
         self.pending = False                      # (whether any shared store waited yet)
         self.shared_hot = np.zeros(max(1, b.nb * self.S // 4))   # atomic lanes per shared word
