@@ -774,24 +774,25 @@ class Counters:
         """Which rows of a load or atomic request wait on DRAM (``fresh_rows``): those with
         a sector that nothing earlier brought into L2, neither it nor its 64-byte neighbour
         (DRAM reads both; an atomic's L2 fetches the sector before it operates).  ``key``
-        names the instruction and the batch of resident blocks executing it: a sector that
-        the same instruction of the same batch first asked for counts as DRAM for every
-        warp asking for it (they wait on the same fetch), so stepping one warp at a time
-        gives what a group of warps does.  A store leaves its sector in L2.  Limitations:
-        L2 never evicts within a launch; a loop reading a sector again at the same load
-        within a batch counts it as DRAM again."""
+        names, per row, the instruction, the batch of resident blocks executing it and the
+        warp's trip through it: a sector that the same instruction first asked for on the
+        same trip counts as DRAM for every warp asking for it (they wait on the same
+        fetch), so stepping one warp at a time gives what a group of warps does, while a
+        later trip (a loop reading the sector again) finds it in L2.  A store leaves its
+        sector in L2.  Limitations: L2 never evicts within a launch."""
         fp = self.first_read
         if kind == "st" or key is None:
             fp[s[fp[s] == -1]] = -2
             return
-        mine = np.int64(key)
+        mine = np.asarray(key, np.int64)[srow]
         a, b = fp[s], fp[np.minimum(s ^ 1, len(fp) - 1)]
         far = ((a == -1) | (a == mine)) & ((b == -1) | (b == mine))
         if far.any():
             rows = np.zeros(nrows, bool)
             rows[srow[far]] = True
             self.fresh_rows = rows
-        fp[s[a == -1]] = mine
+        new = a == -1
+        fp[s[new]] = mine[new]
 
     def _l1_missed_lines(self, mat, act, gwarps, pc, plain: int | None = None) -> int:
         """Lines a load request sends to L2.  L1 keeps what a lane loaded on the previous

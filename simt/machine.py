@@ -160,6 +160,7 @@ class Machine:
         self.wdrain = np.zeros(b.W, np.float64)   # when its global stores and atomics are acknowledged
         self.wpend = np.zeros(b.W, np.float64)    # when each warp's last shared store had its data
         self.pending = False                      # (whether any shared store waited yet)
+        self.mem_visits = {}                      # pc -> how often each warp ran that load/atomic
         self.shared_hot = np.zeros(max(1, b.nb * self.S // 4))   # atomic lanes per shared word
         self.ld_depth = _load_depths(k)
         ring = max([int(LAT["loads_in_flight"]), *self.ld_depth.values()])
@@ -558,8 +559,17 @@ class Machine:
                 cnt.add(p, C.CONFL_LD if ld else C.CONFL_ST, tw - ti)
                 cnt.add_warp(C.CONFL_LD if ld else C.CONFL_ST, gwarps, waves - ideal)
             else:
+                key = None
+                if cnt.first_read is not None and kind != "st":
+                    # the instruction, its batch and each warp's trip through it: warps on
+                    # the same trip wait on one fetch, a later trip finds the sector in L2
+                    v = self.mem_visits.get(p)
+                    if v is None:
+                        v = self.mem_visits[p] = np.zeros(self.b.W, np.int64)
+                    key = ((((self.gwarp0 << 16) | p) << 20) + v[warps])
+                    v[warps] += 1
                 sec = cnt.global_access(mat, act, size, self.b.blocks[self.wblk[warps]], runs, kind,
-                                        gwarps=gwarps, pc=p, dram_key=(self.gwarp0 << 16) | p)
+                                        gwarps=gwarps, pc=p, dram_key=key)
                 if cnt.fresh_rows is not None and self.rt is not None:
                     _wait_dram(self, ins, warps[cnt.fresh_rows], kind)
                 req, sct = {"ld": (C.REQ_LD, C.SECT_LD), "st": (C.REQ_ST, C.SECT_ST),

@@ -137,6 +137,21 @@ def test_loads_from_dram_wait_longer_than_loads_from_l2():
         assert 2 * LAT["global"] + drain <= small[k] < 2 * LAT["global"] + drain + 60
 
 
+def test_a_loop_reading_its_sectors_again_finds_them_in_l2():
+    """The first trip through a load fetches from DRAM; later trips re-reading the same
+    sectors (here a chain: each address waits on the last value) wait LAT["global"]."""
+    from simt.machine import LAT
+    src = """
+    extern "C" __global__ void again(const int *a, int *out) {
+        int s = 0;
+        for (int r = 0; r < 8; r++) s += a[threadIdx.x + (s & 0)];
+        out[threadIdx.x] = s;
+    }"""
+    cyc = _chain_cycles(src, "again", BIG)
+    path = LAT["dram"] + 7 * LAT["global"] + LAT["global"]      # + the final store's drain
+    assert path <= cyc < path + 300
+
+
 def test_warps_asking_for_one_fetch_wait_alike_in_step_and_group_mode():
     """Warps of a batch asking for sectors that the same load fetched first wait on that
     fetch: stepping one warp at a time gives the group's clocks."""
