@@ -273,6 +273,7 @@ def _derive_cas(prof: Profile, free_us: float, free: dict, contended: list) -> N
     slope = math.log(c1 / c2) / math.log(x2 / x1)
     prof.cas_contention_slope = round(slope, 4)
     prof.cas_contention = round(c1 * (x1 / 32.0) ** slope, 4)
+    prof.cas_contenders_max = round(max(x1, x2), 1)       # the law is held beyond this
 
 
 def _per_transaction(busy_us: float, m: dict, same_per_us: float) -> float:

@@ -96,6 +96,7 @@ class Profile:
     cas_cost: float = 0.0        # an atomicCAS transaction costs the slice this many atomicAdd ones
     cas_contention: float = 0.0  # CAS failures per success per contender in flight, at 32 contenders
     cas_contention_slope: float = 0.0  # ... falling as (contenders / 32)^-slope (see cas_retries)
+    cas_contenders_max: float = 0.0    # ... and held beyond the most contenders calibrated
     overlap: float = 0.0         # fraction of the non-dominant components that adds up
     combine_p: float = 0.0       # components combine as a p-norm (0: the largest alone)
     l2_ld_lines_per_cycle_sm: float = 0.0  # scattered loads: 128-byte-line transactions per cycle per SM
@@ -267,9 +268,10 @@ def cas_retries(metrics: dict, prof: Profile, grid_threads: int, resident_thread
     the GPU at once, S * C' / T in a steady state of many waves (C' = min(resident threads,
     grid): the resident threads, replaced as they finish), so
         X = S / 2 * (C' / T) * (2 - C' / grid),
-        c(X) = cas_contention * (X / 32) ^ -cas_contention_slope
+        c(X) = cas_contention * (min(X, cas_contenders_max) / 32) ^ -cas_contention_slope
     (few contenders retry almost in lockstep; many queue in the L2 slice, and a round
-    lets several succeed).  Limitations: the emulated sample sets which words contend and
+    lets several succeed).  c is held beyond the most contenders ``cal_gcas`` measured:
+    steady states with up to 4 times more show c of 0.27-0.49, not the law's fall.  Limitations: the emulated sample sets which words contend and
     how often a success changes the word; a value that reaches a fixed point later in the
     grid (a product that becomes 0) is not foreseen, the sample's contention is
     extrapolated; one law for every access pattern (64 words in lane order retry more in
@@ -282,7 +284,8 @@ def cas_retries(metrics: dict, prof: Profile, grid_threads: int, resident_thread
     per_success = failed / max(lanes - failed, 1)          # (S - 1) / 2 in lockstep
     x = cas_contenders(per_success, g("simt__lockstep_threads.max", 0) or grid_threads,
                        grid_threads, resident_threads)
-    c = prof.cas_contention * (x / 32.0) ** -prof.cas_contention_slope
+    xc = min(x, prof.cas_contenders_max) if prof.cas_contenders_max else x
+    c = prof.cas_contention * (xc / 32.0) ** -prof.cas_contention_slope
     f = failed / lanes
     return 1.0 - f + c * x / per_success * f
 

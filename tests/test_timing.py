@@ -493,6 +493,15 @@ def test_cas_retries_follow_the_contenders_in_flight():
     base = {"simt__l2_slice_transactions.max": 1000, "simt__l2_slice_cas_transactions.max": 1000}
     plain = timing._slice_us({"simt__l2_slice_transactions.max": 1000}, prof, 1 << 24, 270336)
     assert timing._slice_us({**base, **m}, prof, 1 << 24, 270336) == pytest.approx(plain * prof.cas_cost * many)
+    # beyond the most contenders cal_gcas measured, c is held: 1000 failures per success
+    # from a lockstep batch of 2^15 threads on a grid of 2^24 is X ~ 16500
+    big = {"simt__atomic_cas_lanes.sum": 1001 * 64, "simt__atomic_cas_failed.sum": 1000 * 64,
+           "simt__lockstep_threads.max": 32768}
+    x = timing.cas_contenders(1000, 32768, 1 << 24, 270336)
+    assert x > 4 * prof.cas_contenders_max
+    c_held = c32 * (prof.cas_contenders_max / 32) ** -slope
+    f = 1000 / 1001
+    assert timing.cas_retries(big, prof, 1 << 24, 270336) == pytest.approx(1 - f + c_held * x / 1000 * f)
 
 
 def test_cas_predictions_do_not_depend_on_the_sample():
