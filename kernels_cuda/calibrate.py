@@ -216,7 +216,7 @@ def _derive_blocks(prof: Profile, c: dict, busy) -> None:
         bps = timing._occupancy(prof, 256, shared)
         waves = math.ceil(STREAM_GRID / (prof.sm_count * bps))
         comp = timing.predict(m, STREAM_GRID, 256, shared, prof).components_us
-        need = _latency_left(prof, m, shared, busy(key))
+        need = _latency_left(comp, prof.combine_p, busy(key))
         return need / waves, m["simt__block_cycles.mean"] / (prof.clock_ghz * 1e3), comp["dram"] / waves
 
     for _ in range(10):
@@ -238,12 +238,10 @@ def _derive_blocks(prof: Profile, c: dict, busy) -> None:
         prof.combine_p = solve_combine_p(prof, c["stream"], busy("stream"))
 
 
-def _latency_left(prof: Profile, m: dict, shared: int, busy_us: float) -> float:
-    """The latency component that makes a launch's components combine to ``busy_us``."""
-    from simt.timing import predict
-    comp = predict(m, STREAM_GRID, 256, shared, prof).components_us
+def _latency_left(comp: dict, p: float, busy_us: float) -> float:
+    """The latency component that makes a launch's other components (``comp``) combine,
+    as a p-norm, to ``busy_us``."""
     others = [v for k, v in comp.items() if k != "latency"]
-    p = prof.combine_p
     if p <= 0:
         return busy_us
     rest = sum(v ** p for v in others)
@@ -256,7 +254,6 @@ def _derive_cas(prof: Profile, free_us: float, free: dict, contended: list) -> N
     that do, with few contenders (a grid the GPU runs at once) and many (about 4 waves):
     the failures per success each measured time implies, per contender in flight (see
     ``simt.timing.cas_retries``)."""
-    import math
     from simt import timing
     prof.cas_cost = round(free_us / timing.slice_busy_us(free, prof), 4)
     resident = prof.sm_count * timing._occupancy(prof, 256, 0) * 256

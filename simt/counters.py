@@ -714,8 +714,8 @@ class Counters:
                 plain = int((ls // 4 - fs // 4 + 1).sum())
                 if kind == "ld":
                     self.l1_lines += plain          # every line of a load passes L1's data pipe
-                if kind == "ld" and gwarps is not None:
-                    plain = self._l1_missed_lines(mat, act, gwarps, pc, plain)
+                    if gwarps is not None:
+                        plain = self._l1_missed_lines(mat, act, gwarps, pc, plain)
                 self.l2_lines[kind] += plain
                 runs = None
                 mat = None
@@ -737,8 +737,8 @@ class Counters:
             plain = _lines(s, srow)
             if kind == "ld":
                 self.l1_lines += plain
-            if kind == "ld" and gwarps is not None:
-                plain = self._l1_missed_lines(mat, act, gwarps, pc, plain)
+                if gwarps is not None:
+                    plain = self._l1_missed_lines(mat, act, gwarps, pc, plain)
             self.l2_lines[kind] += plain
         self.fresh_rows = None
         if self.first_read is not None and len(s):

@@ -359,8 +359,8 @@ class Machine:
                     r = self.rt[a.slot][wsel]
                     rw = r if rw is None else np.maximum(rw, r)
         clock = self.wclock[wsel] + LAT["issue"]
-        if self.pending and op in _AFTER_STORES and not (
-                op == Op.LOAD and ins.info.get("space") not in ("shared", "local")):
+        if self.pending and op in _AFTER_STORES and ins.pc not in self.ld_depth:
+            # (ld_depth's keys are the global loads)
             clock = np.maximum(clock, self.wpend[wsel] + LAT["issue"])
         key = _cost_key(ins)
         if key is not None:

@@ -271,8 +271,9 @@ def cas_retries(metrics: dict, prof: Profile, grid_threads: int, resident_thread
         c(X) = cas_contention * (min(X, cas_contenders_max) / 32) ^ -cas_contention_slope
     (few contenders retry almost in lockstep; many queue in the L2 slice, and a round
     lets several succeed).  c is held beyond the most contenders ``cal_gcas`` measured:
-    steady states with up to 4 times more show c of 0.27-0.49, not the law's fall.  Limitations: the emulated sample sets which words contend and
-    how often a success changes the word; a value that reaches a fixed point later in the
+    steady states with up to 4 times more show c of 0.27-0.49, not the law's fall.
+    Limitations: the emulated sample sets which words contend and how often a success
+    changes the word; a value that reaches a fixed point later in the
     grid (a product that becomes 0) is not foreseen, the sample's contention is
     extrapolated; one law for every access pattern (64 words in lane order retry more in
     a steady state than it says, see docs/timing.md)."""
