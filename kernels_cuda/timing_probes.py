@@ -143,6 +143,32 @@ UNSEEN = [
                 source="probes2.cu"),
 ]
 PROBES += UNSEEN
+# written in session 6 after the model's last change (probes3.cu); predicted and committed
+# before they were first measured
+SM_ROWS, GEMV_N = 4096, 4096
+UNSEEN2 = [
+    TimingProbe("probe/softmax-rows", "probe-unseen2", "softmax_rows", SM_ROWS, 256, lambda n: n,
+                lambda n, rng: [_f32(n * n, rng), np.zeros(n * n, np.float32), _i32(n)],
+                source="probes3.cu"),
+    TimingProbe("probe/gemv-warp", "probe-unseen2", "gemv_warp", GEMV_N, 256, lambda n: n // 8,
+                lambda n, rng: [_f32(n * n, rng), _f32(n, rng), np.zeros(n, np.float32), _i32(n)],
+                source="probes3.cu"),
+    TimingProbe("probe/conv5x5", "probe-unseen2", "conv5x5", IMG, (16, 16), lambda n: (n // 16, n // 16),
+                lambda n, rng: [_f32(n * n, rng), _f32(25, rng), np.zeros(n * n, np.float32), _i32(n), _i32(n)],
+                source="probes3.cu"),
+    TimingProbe("probe/warp-max", "probe-unseen2", "warp_max", N, 256, lambda n: n // 256,
+                lambda n, rng: [rng.integers(-(1 << 30), 1 << 30, n).astype(np.int32),
+                                np.full(1, -(1 << 31) + 1, np.int32), _i32(n)],
+                source="probes3.cu"),
+    TimingProbe("probe/bitonic-step", "probe-unseen2", "bitonic_step", N, 256, lambda n: n // 256,
+                lambda n, rng: [rng.integers(0, 1 << 30, n).astype(np.int32), np.int32(16),
+                                np.int32(1 << 13), _i32(n)],
+                source="probes3.cu"),
+    TimingProbe("probe/rgb-to-grey", "probe-unseen2", "rgb_to_grey", N, 256, lambda n: n // 256,
+                lambda n, rng: [rng.integers(0, 256, 3 * n).astype(np.uint8), np.zeros(n, np.uint8), _i32(n)],
+                source="probes3.cu"),
+]
+PROBES += UNSEEN2
 _BY_ID = {p.id: p for p in PROBES}
 
 
