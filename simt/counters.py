@@ -42,6 +42,9 @@ BRANCH_DIVERGENT = "smsp__branch_targets_threads_divergent.sum"
 # stores with lane-divergent addresses write through to L2
 ISSUE_EXTRA = "simt__issue_extra_cycles.sum"
 LOCAL_STORE_LINES = "simt__local_store_lines.sum"
+# registers per thread nvcc would give the kernel, estimated from the IR (simt.occupancy):
+# with threads and shared memory, what limits the blocks an SM holds at once
+REGS = "simt__registers_per_thread.max"
 
 # L2's size (the H100's 50 MiB; the H200 has 60): a launch whose allocations exceed it
 # reads its inputs from DRAM each time it is timed, a smaller one finds them in L2

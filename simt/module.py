@@ -18,6 +18,7 @@ from .frontend import parse, read_source
 from .ir import KernelIR
 from .launch import MAX_STATIC_SHARED, LaunchConfig
 from .lower import Lowerer, Param
+from .occupancy import estimate_registers
 from .memory import Device, DeviceArray
 from .spaces import SHARED_ALIGN, SHARED_BASE
 
@@ -149,6 +150,7 @@ class Kernel:
         compact(ir)
         for pc, ins in enumerate(ir.code):
             ins.pc = pc
+        self.registers = estimate_registers(ir)   # for occupancy (an estimate of nvcc's)
         if ir.static_shared > MAX_STATIC_SHARED:
             raise CompileError(f'kernel "{ir.name}" uses {ir.static_shared} bytes of static shared '
                                f"memory; the limit is {MAX_STATIC_SHARED} bytes (48 KiB)", ir.coord)
@@ -332,6 +334,7 @@ class Launch:
         cnt = self.counters
         scale = self.n_blocks / self.run_blocks
         metrics = cnt.metrics(scale)
+        metrics[C.REGS] = self.kernel.registers
         findings = self.sanitizer.findings() if self.sanitizer is not None else []
         per_warp = {"inst": cnt.warp_inst, "thread_inst": cnt.warp_thread_inst, **cnt.warp_extra}
         div = {}

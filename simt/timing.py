@@ -41,13 +41,16 @@ SASS difference is calibrated away):
                     (block_start_us + its path + DRAM queueing, dram_queue_us x u / (1 - u)
                     at DRAM utilisation u)
 
-Active SMs are min(SMs, blocks); waves come from occupancy (threads, blocks and shared
-memory per SM).  Limitations: no cache model beyond "first touch goes to DRAM, re-reads
-to L2"; no instruction mix beyond machine.OP_COST (an FMA and a load cost the same issue
-slot, although the IR has ~3 instructions per SASS one in FMA loops and ~1.5 in integer
-address arithmetic); register
-pressure does not limit occupancy; concurrent kernels are not modelled (each launch is
-timed alone, as ``--real`` measures it).
+Active SMs are min(SMs, blocks); waves come from occupancy (threads, blocks, shared
+memory and registers per SM; registers per thread estimated from the IR, simt.occupancy).
+
+Limitations: no cache model beyond "first touch goes to DRAM, re-reads to L2"; no
+instruction mix beyond machine.OP_COST (an FMA and a load cost the same issue slot,
+although the IR has ~3 instructions per SASS one in FMA loops and ~1.5 in integer address
+arithmetic); registers nvcc spends on unrolled loops are not seen (the estimate is low
+there); blocks that wait on each other through memory (a look-back's spin on an earlier
+tile's flag) wait only as long as the emulator's order makes them; concurrent kernels are
+not modelled (each launch is timed alone, as ``--real`` measures it).
 """
 from __future__ import annotations
 
@@ -57,6 +60,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from . import counters as C
+from .occupancy import blocks_by_registers
 from .errors import UsageError
 
 PROFILE_DIR = Path(__file__).resolve().parent / "profiles"
@@ -142,18 +146,21 @@ class Prediction:
                 "blocks_per_sm": self.occupancy_blocks_per_sm, "waves": self.waves}
 
 
-def _occupancy(prof: Profile, threads_per_block: int, shared_bytes: int) -> int:
+def _occupancy(prof: Profile, threads_per_block: int, shared_bytes: int, regs: int = 0) -> int:
+    """Blocks per SM: the least of the thread, block, shared-memory and register limits
+    (``regs``: registers per thread, 0 for no register limit; see simt.occupancy)."""
     warps = -(-threads_per_block // 32)
     by_threads = prof.max_threads_sm // (warps * 32)
     by_shared = prof.shared_per_sm // shared_bytes if shared_bytes else prof.max_blocks_sm
-    return max(1, min(prof.max_blocks_sm, by_threads, by_shared))
+    return max(1, min(prof.max_blocks_sm, by_threads, by_shared,
+                      blocks_by_registers(regs, threads_per_block)))
 
 
 def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_bytes: int,
             prof: Profile) -> Prediction:
     """Predicted time of one launch from its counters (``LaunchResult.metrics``)."""
     g = metrics.get
-    bps = _occupancy(prof, threads_per_block, shared_bytes)
+    bps = _occupancy(prof, threads_per_block, shared_bytes, int(g(C.REGS, 0)))
     active = max(1, min(prof.sm_count, grid_blocks))
     waves = max(1, math.ceil(grid_blocks / (prof.sm_count * bps)))
     clock_per_us = prof.clock_ghz * 1e3

@@ -1,0 +1,95 @@
+"""Occupancy: how many blocks of a launch an SM holds at once, and the registers per
+thread that limit it.
+
+An SM holds blocks up to the least of its limits: threads (2048), blocks (32), shared
+memory, and registers (65,536 per SM, given to a warp in units of 256: a thread's count
+rounded up to a multiple of 8).  A kernel that needs 44 registers a thread gets 48, so an
+SM holds 40 of its warps (5 blocks of 256 threads), not 64.
+
+nvcc's register count is not known without nvcc, so the emulator estimates it from its
+own IR (``estimate_registers``): the most 32-bit values live at once (a live range runs
+from a value's first to its last mention in the flat instruction list, over the whole of
+any loop it is live across; 64-bit values count two, predicates none) plus 3.  Measured
+against the counts CUDA 13's compiler gives for sm_90 on the 107 kernels of
+``kernels_cuda/`` (docs/results/timing_investigation/regs/): within 3 for 71, never more
+than 3 high, the same occupancy at 256 threads a block for 105; 43 for scan_lookback's
+44 and 33 for reduce_best's 34.
+
+Limitations: nvcc unrolls loops (by 4 when the trip count is unknown, fully when it is a
+small constant) and hoists their loads, which takes registers the IR does not have: a
+5 x 5 convolution gets 34 from nvcc and 14 here, a naive matrix product 32 and 12.  The
+estimate is low there, never high by more than 3, so it only limits occupancy where the
+IR alone needs it; a kernel nvcc unrolls past 32 registers (the convolution, and
+calibrate.cu's cal_l2) is predicted at the occupancy of its IR.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .ir import KernelIR, Op, Reg
+
+REGS_PER_SM = 65536        # Hopper (and Ampere): 64 K 32-bit registers per SM
+REG_ALLOC_UNIT = 256       # registers are given to a warp in units of 256
+REG_OVERHEAD = 3           # nvcc's count minus the IR's peak live values, straight-line code
+
+
+def _regs(x):
+    if isinstance(x, Reg):
+        yield x
+    elif isinstance(x, (list, tuple)):
+        for y in x:
+            if isinstance(y, Reg):
+                yield y
+
+
+def _width(r: Reg) -> int:
+    """32-bit registers a value takes: 64-bit two, predicates (bool) none."""
+    if r.dtype.kind == "b":
+        return 0
+    return max(1, r.dtype.itemsize // 4)
+
+
+def live_peak(ir: KernelIR) -> int:
+    """The most 32-bit registers' worth of IR values live at one instruction."""
+    first: dict[int, int] = {}
+    last: dict[int, int] = {}
+    byid: dict[int, Reg] = {}
+    for pc, ins in enumerate(ir.code):
+        for r in (*_regs(ins.args), *_regs(ins.dst), *_regs(ins.ereg)):
+            k = id(r)
+            byid[k] = r
+            first.setdefault(k, pc)
+            last[k] = pc
+    # a value defined before a loop and mentioned inside it stays live to the back edge
+    loops = [(ins.target, pc) for pc, ins in enumerate(ir.code)
+             if ins.op == Op.JUMP and 0 <= ins.target < pc]
+    changed = bool(loops)
+    while changed:
+        changed = False
+        for top, back in loops:
+            for k in byid:
+                if first[k] < top <= last[k] < back:
+                    last[k] = back
+                    changed = True
+    if not ir.code:
+        return 0
+    delta = np.zeros(len(ir.code) + 1, np.int64)
+    for k, r in byid.items():
+        w = _width(r)
+        delta[first[k]] += w
+        delta[last[k] + 1] -= w
+    return int(np.cumsum(delta).max())
+
+
+def estimate_registers(ir: KernelIR) -> int:
+    """Registers per thread nvcc would give the kernel, estimated (8 at least, 255 at most)."""
+    return int(min(255, max(8, live_peak(ir) + REG_OVERHEAD)))
+
+
+def blocks_by_registers(regs_per_thread: int, threads_per_block: int) -> int:
+    """Blocks an SM can hold by registers alone (0 regs: no limit, returns a large number)."""
+    if regs_per_thread <= 0:
+        return 1 << 30
+    warps = -(-threads_per_block // 32)
+    per_warp = -(-regs_per_thread * 32 // REG_ALLOC_UNIT) * REG_ALLOC_UNIT
+    return REGS_PER_SM // (per_warp * warps)

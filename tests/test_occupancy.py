@@ -1,0 +1,58 @@
+"""Registers per thread limit how many blocks an SM holds (simt.occupancy)."""
+from pathlib import Path
+
+import numpy as np
+
+import simt
+from simt import counters as C
+from simt import timing
+from simt.occupancy import blocks_by_registers, estimate_registers
+
+KERNELS = Path(__file__).resolve().parent.parent / "kernels_cuda"
+
+
+def test_register_limit_follows_the_allocation_unit():
+    # 65,536 registers per SM, a warp's share rounded up to 256 (8 a thread)
+    assert blocks_by_registers(32, 256) == 8
+    assert blocks_by_registers(33, 256) == blocks_by_registers(40, 256) == 6
+    assert blocks_by_registers(44, 256) == blocks_by_registers(48, 256) == 5
+    assert blocks_by_registers(64, 1024) == 1
+    assert blocks_by_registers(0, 256) > 1000           # no estimate: no limit
+
+
+def test_estimate_is_near_nvcc_where_it_limits_occupancy():
+    """nvcc gives scan_lookback 44 registers and a one-line copy 8-10
+    (docs/results/timing_investigation/regs/compare.txt)."""
+    best = simt.Module.from_file(KERNELS / "best.cu")
+    est = estimate_registers(best.get_function("scan_lookback").ir)
+    assert 41 <= est <= 47
+    assert blocks_by_registers(est, 256) == 5
+    races = simt.Module.from_file(KERNELS / "races.cu")
+    assert 8 <= estimate_registers(races.get_function("race_case1_fixed").ir) <= 14
+
+
+def test_launch_reports_registers_and_prediction_uses_them():
+    src = """
+    extern "C" __global__ void wide(const float4 *in, float4 *out) {
+        int i = blockIdx.x * blockDim.x * 4 + threadIdx.x;
+        float4 a = in[i], b = in[i + 256], c = in[i + 512], d = in[i + 768];
+        float4 e = in[i + 1024], f = in[i + 1280], g = in[i + 1536], h = in[i + 1792];
+        out[i] = make_float4(a.x * e.w + b.y * f.z + c.z * g.y + d.w * h.x,
+                             a.y + b.x + c.w + d.z + e.x + f.y + g.z + h.w,
+                             a.z * b.w * c.x * d.y * e.z * f.x * g.w * h.y,
+                             a.w - b.z - c.y - d.x - e.y - f.w - g.x - h.z);
+    }"""
+    mod = simt.Module.from_source(src, "wide.cu")
+    dev = simt.Device()
+    n = 64 * 256 * 8
+    res = mod.get_function("wide").launch(dev, simt.LaunchConfig.of(grid=64, block=256),
+                                          [dev.zeros(n * 4, np.float32), dev.zeros(n * 4, np.float32)],
+                                          sanitize=False)
+    regs = res.metrics[C.REGS]
+    assert regs > 32                                      # 32 float values live at once
+    prof = timing.load_profile("h100")
+    with_regs = timing.predict(res.metrics, 132 * 64, 256, 0, prof)
+    without = timing.predict({k: v for k, v in res.metrics.items() if k != C.REGS}, 132 * 64, 256, 0, prof)
+    assert without.occupancy_blocks_per_sm == 8
+    assert with_regs.occupancy_blocks_per_sm == blocks_by_registers(regs, 256) < 8
+    assert with_regs.waves > without.waves
