@@ -297,7 +297,10 @@ def _math(b, name, args, node, want):
         ftype = T.FLOAT if all(v.ctype == T.FLOAT for v in vals) else T.DOUBLE
     ops = [b.convert(v, ftype, a).op for v, a in zip(vals, args)]
     d = b.reg(ftype.dtype)
-    b.emit(Op.CALL, node, dst=d, args=tuple(ops), sub="m_" + base)
+    # fast intrinsics (__expf, ...) compute what the IEEE function does here, but cost less
+    # on the GPU (machine.OP_COST)
+    b.emit(Op.CALL, node, dst=d, args=tuple(ops), sub="m_" + base,
+           info={"fast": True} if name in _FAST else {})
     return _val(ftype, d)
 
 

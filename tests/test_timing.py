@@ -333,6 +333,34 @@ def test_expensive_operations_cost_their_measured_latency_and_issue():
     assert got["new"][0] > 64 * OP_COST["idiv"][0] > got["again"][0] > got["const"][0] > got["pow2"][0]
 
 
+def test_math_functions_cost_their_measured_sequences():
+    """expf, sinf, pow (double) ... are one IR call but a SASS sequence: each costs its
+    OP_COST latency and issue (timing_investigation/math/); __expf costs less than expf;
+    an operation not in the table (fabsf) costs one slot."""
+    from simt.machine import OP_COST
+    src = """
+    extern "C" __global__ void chain(float *out, double *dout) {
+        float x = threadIdx.x * 0.01f;
+        double y = threadIdx.x * 0.01;
+        for (int i = 0; i < 16; i++) { x = OP; y = DOP; }
+        out[threadIdx.x] = x;
+        dout[threadIdx.x] = y;
+    }"""
+    got = {}
+    for name, op, dop in (("expf", "expf(-x) + 0.5f", "y"), ("fast", "__expf(-x) + 0.5f", "y"),
+                          ("sinf", "sinf(x) + 1.5f", "y"), ("fabsf", "fabsf(x) + 1.5f", "y"),
+                          ("dlog", "x", "log(y) + 1.5"), ("ddiv", "x", "3.0 / y + 1.5")):
+        m = _one_warp(src.replace("DOP", dop).replace("OP", op), "chain",
+                      lambda dev: [dev.zeros(32, np.float32), dev.zeros(32, np.float64)])
+        got[name] = (m["simt__block_cycles.max"], m.get("simt__issue_extra_cycles.sum", 0))
+    for name, key in (("expf", "m_exp_f4"), ("fast", "m_exp_f4_fast"), ("sinf", "m_sin_f4"),
+                      ("dlog", "m_log_f8"), ("ddiv", "ddiv")):
+        assert got[name][1] == pytest.approx(16 * OP_COST[key][1])
+        assert got[name][0] > 16 * OP_COST[key][0]
+    assert got["fabsf"][1] == 0
+    assert got["fabsf"][0] < got["fast"][0] < got["expf"][0] < got["sinf"][0] < got["dlog"][0]
+
+
 def test_match_any_costs_a_pass_per_distinct_value():
     from simt.machine import OP_COST
     src = """
