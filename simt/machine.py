@@ -69,23 +69,23 @@ OP_COST = {
     "sqrt": (55.0, 12.0),            # sqrtf (IEEE): MUFU.RSQ and fix-ups
     # math library functions, IEEE (not --use_fast_math): a MUFU or two and a polynomial,
     # range reduction for the trigonometric ones (arguments of a few units: larger ones
-    # take a slower path).  Chains f(x) + c against x * y + c, clock64 cycles, H100:
-    # docs/results/timing_investigation/math/ (same latency on the H200)
-    "m_exp_f4": (42.0, 5.2),         # expf
-    "m_exp_f4_fast": (22.0, 2.8),    # __expf (FMUL + MUFU.EX2)
-    "m_log_f4": (85.0, 16.3),        # logf
-    "m_sin_f4": (97.0, 19.0),        # sinf
-    "m_cos_f4": (102.0, 20.5),       # cosf
-    "m_tan_f4": (109.0, 19.9),       # tanf
-    "m_pow_f4": (276.0, 65.6),       # powf
-    "m_tanh_f4": (60.0, 11.1),       # tanhf
-    "m_erf_f4": (70.0, 17.4),        # erff
-    "m_rsqrt_f4": (17.5, 2.8),       # rsqrtf (MUFU.RSQ)
-    "m_exp_f8": (152.0, 29.3),       # exp (double)
-    "m_log_f8": (291.0, 73.7),       # log (double)
-    "m_sin_f8": (232.0, 49.7),       # sin (double)
-    "m_sqrt_f8": (93.0, 20.4),       # sqrt (double)
-    "ddiv": (125.0, 21.5),           # double / (IEEE)
+    # take a slower path).  Chains f(x) + c against x * y + c, H100 (the H200 agrees):
+    # docs/results/timing_investigation/math/ (costs.py)
+    "m_exp_f4": (42.0, 10.1),        # expf
+    "m_exp_f4_fast": (22.0, 6.8),    # __expf (FMUL + MUFU.EX2)
+    "m_log_f4": (85.0, 30.4),        # logf
+    "m_sin_f4": (97.0, 28.3),        # sinf
+    "m_cos_f4": (102.0, 29.6),       # cosf
+    "m_tan_f4": (109.0, 28.7),       # tanf
+    "m_pow_f4": (276.0, 90.2),       # powf
+    "m_tanh_f4": (60.0, 19.2),       # tanhf
+    "m_erf_f4": (70.0, 28.9),        # erff
+    "m_rsqrt_f4": (17.5, 6.4),       # rsqrtf (MUFU.RSQ)
+    "m_exp_f8": (152.0, 43.0),       # exp (double)
+    "m_log_f8": (291.0, 105.5),      # log (double)
+    "m_sin_f8": (232.0, 64.8),       # sin (double)
+    "m_sqrt_f8": (93.0, 30.3),       # sqrt (double)
+    "ddiv": (125.0, 30.2),           # double / (IEEE)
     # __match_any_sync: a pass per distinct value among the warp's lanes (k of them):
     # latency match[0] + k * match_value[0], issue k * match_value[1]
     "match": (12.0, 0.0),

@@ -146,14 +146,31 @@ class Prediction:
                 "blocks_per_sm": self.occupancy_blocks_per_sm, "waves": self.waves}
 
 
-def _occupancy(prof: Profile, threads_per_block: int, shared_bytes: int, regs: int = 0) -> int:
-    """Blocks per SM: the least of the thread, block, shared-memory and register limits
-    (``regs``: registers per thread, 0 for no register limit; see simt.occupancy)."""
+def occupancy_limits(prof: Profile, threads_per_block: int, shared_bytes: int, regs: int = 0) -> dict:
+    """Blocks an SM can hold by each of its limits: threads, blocks, shared memory and
+    registers (``regs``: registers per thread, 0 for no register limit; simt.occupancy)."""
     warps = -(-threads_per_block // 32)
-    by_threads = prof.max_threads_sm // (warps * 32)
-    by_shared = prof.shared_per_sm // shared_bytes if shared_bytes else prof.max_blocks_sm
-    return max(1, min(prof.max_blocks_sm, by_threads, by_shared,
-                      blocks_by_registers(regs, threads_per_block)))
+    return {"threads": prof.max_threads_sm // (warps * 32),
+            "blocks": prof.max_blocks_sm,
+            "shared memory": prof.shared_per_sm // shared_bytes if shared_bytes else prof.max_blocks_sm,
+            "registers": min(prof.max_blocks_sm, blocks_by_registers(regs, threads_per_block))}
+
+
+def _occupancy(prof: Profile, threads_per_block: int, shared_bytes: int, regs: int = 0) -> int:
+    """Blocks per SM: the least of the limits (``occupancy_limits``)."""
+    return max(1, min(occupancy_limits(prof, threads_per_block, shared_bytes, regs).values()))
+
+
+def occupancy_report(r, prof: Profile) -> dict:
+    """What limits a launch's occupancy (a ``LaunchResult``), for reports: blocks per SM,
+    the limit that sets it (the first of threads, blocks, shared memory, registers that
+    does), the estimated registers per thread, waves and the model's bound."""
+    regs = int(r.metrics.get(C.REGS, 0))
+    lim = occupancy_limits(prof, r.config.block.size, r.shared_bytes, regs)
+    p = predict_result(r, prof)
+    bps = p.occupancy_blocks_per_sm
+    return {"blocks_per_sm": bps, "limited_by": next((k for k, v in lim.items() if v == bps), "threads"),
+            "registers_per_thread_est": regs, "waves": p.waves, "bound": p.bound}
 
 
 def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_bytes: int,

@@ -387,6 +387,17 @@ def test_sum_metrics_weights_ratios():
     assert total == {ratio: 20.0, "a.sum": 7}
 
 
+def test_sum_metrics_keeps_maxima_and_weights_means():
+    """Two launches (scan_init, then scan_lookback): a kernel's registers or a block's
+    longest path is the larger launch's, not the two added."""
+    class R:
+        def __init__(self, m, w):
+            self.metrics, self.warp_instructions = m, w
+    total = cli.sum_metrics([R({"simt__registers_per_thread.max": 8, "simt__block_cycles.mean": 300.0}, 10),
+                             R({"simt__registers_per_thread.max": 43, "simt__block_cycles.mean": 5000.0}, 90)])
+    assert total == {"simt__registers_per_thread.max": 43, "simt__block_cycles.mean": 4530.0}
+
+
 def test_sanitizer_format_like_compute_sanitizer():
     text = cli.format_sanitizer([{"tool": "racecheck", "kind": "error", "file": "/x/h.cu", "line": 42,
                                   "message": "Race reported between Write access and Read access",

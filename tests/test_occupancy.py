@@ -56,3 +56,20 @@ def test_launch_reports_registers_and_prediction_uses_them():
     assert without.occupancy_blocks_per_sm == 8
     assert with_regs.occupancy_blocks_per_sm == blocks_by_registers(regs, 256) < 8
     assert with_regs.waves > without.waves
+
+
+def test_run_reports_what_limits_occupancy():
+    """`simt run --json` gives each launch its blocks per SM and the limit that sets them;
+    the text report says it under the launch."""
+    import json
+    import subprocess
+    import sys
+    cmd = [sys.executable, "-m", "tui.cli", "run", "scan/decoupled-lookback", "--n", "65536", "--gpu", "h100"]
+    out = subprocess.run(cmd + ["--json"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    init, look = json.loads(out.stdout)["launches"]
+    assert init["occupancy"]["limited_by"] == "threads" and init["occupancy"]["blocks_per_sm"] == 8
+    assert look["occupancy"]["limited_by"] == "registers" and look["occupancy"]["blocks_per_sm"] == 5
+    assert look["occupancy"]["registers_per_thread_est"] == look["metrics"][C.REGS]
+    text = subprocess.run(cmd, capture_output=True, text=True).stdout
+    assert "5 blocks per SM (limited by registers (~" in text

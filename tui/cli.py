@@ -439,7 +439,7 @@ def _run_entry(args) -> int:
         error, out = err, None
     finally:
         progress.close()
-    _fill_from_results(report, backend.launches)
+    _fill_from_results(report, backend.launches, gpu)
     report["gpu"] = gpu.name
     sampled = _sampled(backend.launches)
     if sampled:
@@ -507,7 +507,7 @@ def _lost_updates(entry, inputs, out, ref):
     return lost
 
 
-def _fill_from_results(report: dict, results) -> None:
+def _fill_from_results(report: dict, results, gpu=None) -> None:
     report["metrics"] = sum_metrics(results)
     report["sanitizer"] = merge_findings(results)
     pred = [getattr(r, "predicted_ms", None) for r in results]
@@ -518,10 +518,16 @@ def _fill_from_results(report: dict, results) -> None:
     report["stdout"] = [str(line) for r in results for line in (getattr(r, "stdout", None) or [])]
     for rec, r in zip(report.get("launches") or [], results):
         rec["metrics"] = {k: _py(v) for k, v in (getattr(r, "metrics", None) or {}).items()}
+        if gpu is not None and getattr(r, "predicted_ms", None) is not None:
+            from simt.timing import occupancy_report
+            rec["predicted_ms"] = _py(r.predicted_ms)
+            rec["occupancy"] = {k: _py(v) for k, v in occupancy_report(r, gpu).items()}
 
 
 def sum_metrics(results) -> dict:
-    """Metrics summed over launches; ratios weighted by warp instructions."""
+    """Metrics summed over launches; ratios and means weighted by warp instructions,
+    maxima (``.max``: the most on one address, one block, one kernel's registers) the
+    largest of the launches'."""
     total: dict = {}
     ratio_num: dict = {}
     ratio_den: dict = {}
@@ -532,7 +538,9 @@ def sum_metrics(results) -> dict:
             v = _py(v)
             if not isinstance(v, (int, float)) or isinstance(v, bool):
                 continue
-            if k.endswith((".ratio", ".pct")):
+            if k.endswith(".max"):
+                total[k] = max(total.get(k, v), v)
+            elif k.endswith((".ratio", ".pct", ".mean")):
                 weight = w if isinstance(w, (int, float)) and w else 1
                 ratio_num[k] = ratio_num.get(k, 0.0) + v * weight
                 ratio_den[k] = ratio_den.get(k, 0) + weight
@@ -768,6 +776,7 @@ def _run_file(args) -> int:
     }
     error = None
     results = []
+    gpu = None
     t1 = time.perf_counter()
     try:
         gpu = _gpu_profile(args)
@@ -787,7 +796,7 @@ def _run_file(args) -> int:
     finally:
         progress.close()
     rec["wall_s"] = time.perf_counter() - t1
-    _fill_from_results(report, results)
+    _fill_from_results(report, results, gpu)
     if error is not None:
         report["sanitizer"].append(_error_finding(error))
         report["error"] = str(error)
@@ -1101,6 +1110,14 @@ def _report(args, r: dict) -> None:
     for i, rec in enumerate(r.get("launches") or [], 1):
         t = f"  {rec['wall_s']:.2f} s" if rec.get("wall_s") is not None else "  (not finished)"
         w(f"  launch {i}: {rec['config']}{t}\n")
+        occ = rec.get("occupancy")
+        if occ:
+            why = occ["limited_by"]
+            if why == "registers":
+                why += f" (~{occ['registers_per_thread_est']} a thread, estimated)"
+            w(f"    predicted {rec['predicted_ms']:.4f} ms, {occ['bound']}-bound; "
+              f"{occ['blocks_per_sm']} blocks per SM (limited by {why}), {occ['waves']} wave"
+              f"{'s' if occ['waves'] != 1 else ''}\n")
 
     # result
     if r.get("error"):
