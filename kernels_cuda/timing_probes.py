@@ -182,6 +182,31 @@ UNSEEN3 = [
                 source="probes4.cu"),
 ]
 PROBES += UNSEEN3
+# written late in session 6 (probes5.cu); predicted and committed before they were first
+# measured
+ROWS_RS, COLS_RS, ELL_ROWS, ELL_K = 1 << 16, 256, 1 << 22, 8
+UNSEEN4 = [
+    TimingProbe("probe/stencil2d-shared", "probe-unseen4", "stencil2d_shared", IMG, (16, 16),
+                lambda n: (n // 16, n // 16),
+                lambda n, rng: [_f32(n * n, rng), np.zeros(n * n, np.float32), _i32(n), _i32(n)],
+                source="probes5.cu"),
+    TimingProbe("probe/warp-scan", "probe-unseen4", "warp_scan", N, 256, lambda n: n // 256,
+                lambda n, rng: [rng.integers(0, 100, n).astype(np.int32), np.zeros(n, np.int32), _i32(n)],
+                source="probes5.cu"),
+    TimingProbe("probe/daxpy", "probe-unseen4", "daxpy", N, 256, lambda n: n // 256,
+                lambda n, rng: [np.float64(2.5), rng.standard_normal(n), rng.standard_normal(n), _i32(n)],
+                source="probes5.cu"),
+    TimingProbe("probe/atomic-spread-f32", "probe-unseen4", "atomic_spread_f32", N, 256, lambda n: n // 256,
+                lambda n, rng: [_f32(n, rng), np.zeros(1024, np.float32), _i32(n)], source="probes5.cu"),
+    TimingProbe("probe/row-sum-naive", "probe-unseen4", "row_sum_naive", ROWS_RS, 256, lambda n: n // 256,
+                lambda n, rng: [_f32(n * COLS_RS, rng), np.zeros(n, np.float32), _i32(n), _i32(COLS_RS)],
+                source="probes5.cu"),
+    TimingProbe("probe/spmv-ell", "probe-unseen4", "spmv_ell", ELL_ROWS, 256, lambda n: n // 256,
+                lambda n, rng: [rng.integers(0, n, n * ELL_K).astype(np.int32), _f32(n * ELL_K, rng),
+                                _f32(n, rng), np.zeros(n, np.float32), _i32(n), _i32(ELL_K)],
+                source="probes5.cu"),
+]
+PROBES += UNSEEN4
 _BY_ID = {p.id: p for p in PROBES}
 
 
