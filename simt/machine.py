@@ -48,7 +48,8 @@ LAT = {"issue": 0.38, "alu": 4.0, "math": 16.0, "warp": 24.0, "shared": 30.0, "l
 # loads_in_flight: outside loops, the global loads a warp keeps in flight; inside a loop,
 # the trips whose loads it keeps in flight (nvcc unrolls a loop of unknown trip count by 4
 # and hoists the unrolled trips' loads: cal_ilp's one load a trip gives 4, spmv/csr-scalar's
-# three give the dozen its SASS has in flight).  _LOAD_RING: the most it tracks.
+# three give the dozen its SASS has in flight; a loop whose step is known only at run time
+# is not unrolled: one trip's loads, _runtime_stride).  _LOAD_RING: the most it tracks.
 _LOAD_RING = 64
 # IR operations that nvcc expands into many SASS instructions or sends to a slow pipe:
 # (latency: cycles from issue until the result is ready; issue: cycles the operation keeps
@@ -761,14 +762,92 @@ def _load_depths(k) -> dict:
     base = int(LAT["loads_in_flight"])
     is_ld = [ins.op == Op.LOAD and ins.info.get("space") not in ("shared", "local") for ins in code]
     out = {}
+    unrolled: dict = {}
     for p, ins in enumerate(code):
         if not is_ld[p]:
             continue
         inner = next(((a, b) for a, b in loops if a <= p <= b), None)
-        per_trip = sum(is_ld[inner[0]:inner[1] + 1]) if inner else 1
-        out[p] = min(_LOAD_RING, base * per_trip)
+        if inner is None:
+            out[p] = base
+            continue
+        per_trip = sum(is_ld[inner[0]:inner[1] + 1])
+        if inner not in unrolled:
+            unrolled[inner] = not _runtime_stride(code, *inner)
+        out[p] = min(_LOAD_RING, (base if unrolled[inner] else 1) * per_trip)
     k._simt_ld_depth = out
     return out
+
+
+def _runtime_stride(code, top: int, back: int) -> bool:
+    """Whether a loop steps its counter by a value known only at run time (``i +=
+    blockDim.x * gridDim.x``, ``c += blockDim.x``, ``i += stride``).  nvcc does not unroll
+    such a loop (sm_90 SASS of probes3.cu's softmax_rows and probes2.cu's
+    vecadd_gridstride: one load per array, no unrolled copies), so a warp has one trip's
+    loads in flight, not ``loads_in_flight`` trips'.  A constant step (``k++``, ``c +=
+    32``) is unrolled (gemv_warp: 16 trips).  Anything else is taken as unrolled."""
+    test = next((p for p in range(top, back + 1) if code[p].op == Op.LOOPTEST), None)
+    if test is None or not code[test].args or type(code[test].args[0]) is not Reg:
+        return False
+    cond = code[test].args[0]
+    cmp = next((code[p] for p in range(test - 1, top - 1, -1) if code[p].dst is cond), None)
+    if cmp is None:
+        return False
+    counters: list = []
+
+    def collect(x, depth=0):      # the named variables the loop test reads (i in i + s < n)
+        if type(x) is not Reg or depth > 3 or any(x is c for c in counters):
+            return
+        if x.is_var:
+            counters.append(x)
+            return
+        d = _def_before(code, x, test)
+        if d is not None and d.op in (Op.BIN, Op.CAST, Op.MOV):
+            for a in d.args:
+                collect(a, depth + 1)
+
+    for a in cmp.args:
+        collect(a)
+    for var in counters:
+        upd = next((code[p] for p in range(back, test, -1) if code[p].dst is var), None)
+        step = _add_step(code, upd, var, back) if upd is not None else None
+        if step is not None:
+            return type(step) is not Const
+    return False
+
+
+def _add_step(code, ins, var, back: int):
+    """The operand added to ``var`` by the chain of MOV/CAST that ends in ``ins`` (None if
+    the chain is not ``var + step`` or ``var - step``)."""
+    def derives(x, depth=0):
+        if x is var:
+            return True
+        if type(x) is not Reg or depth > 4:
+            return False
+        d = _def_before(code, x, back)
+        return d is not None and d.op in (Op.MOV, Op.CAST) and derives(d.args[0], depth + 1)
+
+    for _ in range(6):
+        if ins is None:
+            return None
+        if ins.op in (Op.MOV, Op.CAST):
+            src = ins.args[0]
+            if type(src) is not Reg:
+                return None
+            ins = _def_before(code, src, code.index(ins))
+            continue
+        if ins.op == Op.BIN and ins.sub in ("add", "sub") and len(ins.args) == 2:
+            a, b = ins.args
+            if derives(a):
+                return b
+            if derives(b) and ins.sub == "add":
+                return a
+        return None
+    return None
+
+
+def _def_before(code, reg, pc: int):
+    """The nearest instruction before ``pc`` that writes ``reg`` (the same Reg object)."""
+    return next((code[p] for p in range(pc - 1, -1, -1) if code[p].dst is reg), None)
 
 
 def _latency(m: Machine, ins, sel, act) -> float:

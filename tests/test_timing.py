@@ -308,6 +308,47 @@ def test_loops_are_software_pipelined():
     assert trips * lat / 4 <= cyc["chain"] <= trips * lat / 4 + 2 * lat
 
 
+def test_loops_with_a_run_time_stride_are_not_pipelined():
+    """nvcc does not unroll a loop whose step is known only at run time (grid-stride,
+    ``c += blockDim.x``): a warp has one trip's loads in flight and waits a latency a trip
+    (timing_investigation/softmax/: SASS of softmax_rows and vecadd_gridstride)."""
+    src = """
+    extern "C" __global__ void by_block(const float *x, float *out, int n) {
+        float s = 0.0f;
+        for (int j = threadIdx.x; j < n; j += blockDim.x) s += x[j];
+        out[threadIdx.x] = s;
+    }
+    extern "C" __global__ void grid_stride(const float *x, const float *y, float *out, int n) {
+        for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+            out[i] = x[i] + y[i];
+    }
+    extern "C" __global__ void by_param(const float *x, float *out, int n, int step) {
+        float s = 0.0f;
+        int i = threadIdx.x;
+        while (i + step < n) { s += x[i] + x[i + step]; i += 2 * step; }
+        out[threadIdx.x] = s;
+    }
+    extern "C" __global__ void by_const(const float *x, float *out, int n) {
+        float s = 0.0f;
+        for (int j = threadIdx.x; j < n; j += 32) s += x[j];
+        out[threadIdx.x] = s;
+    }"""
+    from simt.machine import LAT, _load_depths
+    mod = simt.Module.from_source(src, "stride.cu")
+    depth = {k: sorted(set(_load_depths(mod.get_function(k).ir).values()))
+             for k in ("by_block", "grid_stride", "by_param", "by_const")}
+    assert depth == {"by_block": [1], "grid_stride": [2], "by_param": [2], "by_const": [4]}
+    trips = 64
+    n = 32 * trips
+
+    def args_of(dev):
+        return [dev.to_device(np.ones(n, np.float32)), dev.zeros(32, np.float32), np.int32(n)]
+    cyc = {k: _one_warp(src, k, args_of)["simt__block_cycles.max"] for k in ("by_block", "by_const")}
+    lat = LAT["global"]
+    assert trips * lat <= cyc["by_block"] <= trips * lat + 4 * lat      # a latency a trip
+    assert cyc["by_const"] <= trips * lat / 4 + 2 * lat                  # 4 trips in flight
+
+
 def test_expensive_operations_cost_their_measured_latency_and_issue():
     """Integer % by a new divisor is the whole division sequence (OP_COST, measured on the
     H100); by the divisor of the last trip the compiler's hoisted reciprocal serves; by a
