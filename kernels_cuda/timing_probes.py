@@ -4,8 +4,12 @@ The catalog's entries are what the timing model was built against; these launche
 not.  They reuse ``probes.cu`` (written for the counter cross-check) at sizes where the
 GPU is busy for tens of microseconds or more: transposes (naive, tiled, padded), strided
 and scattered loads, a stencil, a shuffle reduction, shared and global atomics,
-divergence.  ``python -m kernels_cuda.timing_check measure --probes`` times them on the
-GPU and ``predict`` puts the model's figure beside each, as for catalog entries.
+divergence.  Families ``probe-unseen`` to ``probe-unseen4`` (``probes2.cu`` to
+``probes5.cu``) were written after the model changes they test, the last three with their
+predictions committed before their first GPU run
+(docs/results/timing_investigation/unseen2/ to unseen4/).
+``python -m kernels_cuda.timing_check measure --probes`` times them on the GPU and
+``predict`` puts the model's figure beside each, as for catalog entries.
 
 Each probe quacks like a catalog entry for ``timing_check``: ``id``, ``family``,
 ``sizes``, ``block``, ``inputs(n, seed)`` and ``run(backend, inputs)``.

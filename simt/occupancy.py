@@ -27,19 +27,11 @@ from __future__ import annotations
 import numpy as np
 
 from .ir import KernelIR, Op, Reg
+from .regalloc import regs_of
 
 REGS_PER_SM = 65536        # Hopper (and Ampere): 64 K 32-bit registers per SM
 REG_ALLOC_UNIT = 256       # registers are given to a warp in units of 256
 REG_OVERHEAD = 3           # nvcc's count minus the IR's peak live values, straight-line code
-
-
-def _regs(x):
-    if isinstance(x, Reg):
-        yield x
-    elif isinstance(x, (list, tuple)):
-        for y in x:
-            if isinstance(y, Reg):
-                yield y
 
 
 def _width(r: Reg) -> int:
@@ -55,7 +47,7 @@ def live_peak(ir: KernelIR) -> int:
     last: dict[int, int] = {}
     byid: dict[int, Reg] = {}
     for pc, ins in enumerate(ir.code):
-        for r in (*_regs(ins.args), *_regs(ins.dst), *_regs(ins.ereg)):
+        for r in (*regs_of(ins.args), *regs_of(ins.dst), *regs_of(ins.ereg)):
             k = id(r)
             byid[k] = r
             first.setdefault(k, pc)

@@ -12,7 +12,8 @@ from __future__ import annotations
 from .ir import KernelIR, Reg
 
 
-def _regs_of(x):
+def regs_of(x):
+    """The registers among an instruction's operand(s): a Reg, or the Regs of a list."""
     if isinstance(x, Reg):
         yield x
     elif isinstance(x, (list, tuple)):
@@ -26,7 +27,7 @@ def compact(ir: KernelIR) -> None:
     last: dict[int, int] = {}
     byid: dict[int, Reg] = {}
     for pc, ins in enumerate(ir.code):
-        for r in list(_regs_of(ins.args)) + list(_regs_of(ins.dst)) + list(_regs_of(ins.ereg)):
+        for r in list(regs_of(ins.args)) + list(regs_of(ins.dst)) + list(regs_of(ins.ereg)):
             k = id(r)
             byid[k] = r
             first.setdefault(k, pc)

@@ -1,0 +1,32 @@
+"""Predictions for one family of probes (kernels_cuda/timing_probes.py) on the H100 and
+the H200, as JSON: what each unseen family's predicted.json holds, written before the
+family was first run on a GPU.  Here, no GPU:
+python docs/results/timing_investigation/predict_unseen.py probe-unseen2 > docs/results/timing_investigation/unseen2/predicted.json
+(unseen2, unseen3 and unseen4 were written by copies of this script, one per folder, at
+the commits their READMEs name.)"""
+import json
+import sys
+import time
+from simt import timing
+from kernels_cuda import timing_check, timing_probes
+
+
+def main(family: str) -> dict:
+    out = {}
+    profs = {g: timing.load_profile(g) for g in ("h100", "h200")}
+    for p in timing_probes.entries():
+        if p.family != family:
+            continue
+        t0 = time.perf_counter()
+        launches = timing_check.emulate(p, p.n)
+        s = time.perf_counter() - t0
+        out[p.id] = {g: {"predicted_ms": round(sum(timing.predict_result(r, pr).ms for r in launches), 5),
+                         "bound": timing.predict_result(launches[0], pr).bound}
+                     for g, pr in profs.items()}
+        out[p.id]["emulate_s"] = round(s, 1)
+        print(p.id, out[p.id], file=sys.stderr, flush=True)
+    return out
+
+
+if __name__ == "__main__":
+    print(json.dumps(main(sys.argv[1]), indent=1))
