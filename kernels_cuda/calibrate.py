@@ -213,11 +213,10 @@ def _derive_blocks(prof: Profile, c: dict, busy) -> None:
 
     def point(key, shared):
         m = c[key]
-        bps = timing._occupancy(prof, 256, shared)
-        waves = math.ceil(STREAM_GRID / (prof.sm_count * bps))
-        comp = timing.predict(m, STREAM_GRID, 256, shared, prof).components_us
-        need = _latency_left(comp, prof.combine_p, busy(key))
-        return need / waves, m["simt__block_cycles.mean"] / (prof.clock_ghz * 1e3), comp["dram"] / waves
+        p = timing.predict(m, STREAM_GRID, 256, shared, prof)
+        need = _latency_left(p.components_us, prof.combine_p, busy(key))
+        return (need / p.waves, m["simt__block_cycles.mean"] / (prof.clock_ghz * 1e3),
+                p.components_us["dram"] / p.waves)
 
     for _ in range(10):
         prof.dram_queue_us = prof.dram_queue_us or 0.1

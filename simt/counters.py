@@ -711,7 +711,7 @@ class Counters:
             if (span == span[0]).all():
                 q = int(span[0]) + 1
                 s = (fs[:, None] + np.arange(q)).ravel()
-                srow = np.repeat(np.arange(mat.shape[0]), q)
+                srow = None                 # each row's q sectors in turn (built if needed)
                 per_row = np.full(mat.shape[0], q, np.int64)
                 rb = np.repeat(row_blocks, q)
                 plain = int((ls // 4 - fs // 4 + 1).sum())
@@ -745,6 +745,8 @@ class Counters:
             self.l2_lines[kind] += plain
         self.fresh_rows = None
         if self.first_read is not None and len(s):
+            if srow is None and kind != "st":
+                srow = np.repeat(np.arange(len(per_row)), len(s) // len(per_row))
             self._dram_waits(s, srow if kind != "st" else None, len(per_row), kind, dram_key)
         if self.sector_reqs is not None and len(s):
             if kind != "st":                # loads and atomics read the sector from DRAM

@@ -833,7 +833,7 @@ def _add_step(code, ins, var, back: int):
             src = ins.args[0]
             if type(src) is not Reg:
                 return None
-            ins = _def_before(code, src, code.index(ins))
+            ins = _def_before(code, src, ins.pc)
             continue
         if ins.op == Op.BIN and ins.sub in ("add", "sub") and len(ins.args) == 2:
             a, b = ins.args
