@@ -65,7 +65,7 @@ class EmulatorBackend:
         self.sanitize = sanitize
         self.step_budget = step_budget
         self.progress = progress
-        self.sample_blocks = sample_blocks   # large grids: emulate the first blocks, extrapolate
+        self.sample_blocks = sample_blocks   # large grids: emulate a sample of blocks, extrapolate
         self.gpu = gpu                       # GPU profile for each launch's predicted_ms
         self.launches: list = []   # simt.LaunchResult per launch, in order
         self._modules: dict = {}

@@ -136,10 +136,11 @@ class Machine:
         self.regs = [None] * len(k.regs)
         for r in k.regs:   # temporaries are written before they are read
             self.regs[r.slot] = (np.zeros if r.is_var or r.builtin else np.empty)(T, r.dtype)
-        if len(blocks) and int(blocks[-1]) - int(blocks[0]) + 1 == len(blocks):
-            bid = lblk + blocks[0]                          # consecutive blocks
+        ids = blocks if L.sample_ids is None else L.sample_ids[blocks]   # ranks -> block ids
+        if len(ids) and int(ids[-1]) - int(ids[0]) + 1 == len(ids):
+            bid = lblk + ids[0]                             # consecutive blocks
         else:
-            bid = blocks[lblk]
+            bid = ids[lblk]
         vals = {   # only the builtins the kernel reads are computed
             "tid.x": lambda: _mod(ltid, bx), "tid.y": lambda: _mod(_floordiv(ltid, bx), by),
             "tid.z": lambda: _floordiv(ltid, bx * by),

@@ -25,6 +25,34 @@ from .spaces import SHARED_ALIGN, SHARED_BASE
 POLICIES = ("lockstep", "random", "round-robin")
 DEFAULT_STEP_BUDGET = 1_000_000       # warp instructions per warp
 DEFAULT_BATCH_THREADS = 1 << 19
+SAMPLE_RUN = 8                        # a sampled grid is emulated in runs of this many blocks
+
+
+def sample_block_ids(n_blocks: int, k: int, seed: int = 0) -> np.ndarray:
+    """Linear ids of the ``k`` blocks a sampled launch emulates, ascending: the grid is cut
+    into k / ``SAMPLE_RUN`` equal strata and each gets a run of consecutive blocks starting
+    at a seeded random place in it (wrapping round to the stratum's start, so that every
+    block is as likely to be drawn).  Blocks whose work varies over the grid (a Mandelbrot
+    set, a triangular loop, image borders) are then sampled without bias, while the runs
+    keep the neighbouring blocks whose memory overlaps together (the first k blocks alone
+    saw only the top rows of an image).
+
+    Limitations: a kernel whose blocks wait for lower-numbered blocks (a chained scan that
+    spins on its predecessor's flag) would wait forever for a block outside the sample; the
+    step budget stops it.  Kernels that take their tile from an atomic counter, as the
+    catalog's look-back scan does, are unaffected."""
+    if k >= n_blocks:
+        return np.arange(n_blocks, dtype=np.int64)
+    nc = max(1, -(-k // SAMPLE_RUN))
+    rng = np.random.default_rng([int(seed) & 0xFFFFFFFF, n_blocks, k])
+    lens = np.full(nc, k // nc, np.int64)
+    lens[:k % nc] += 1
+    ids = []
+    for j in range(nc):
+        lo, hi = j * n_blocks // nc, (j + 1) * n_blocks // nc
+        start = int(rng.integers(0, hi - lo))
+        ids.append(lo + (start + np.arange(lens[j], dtype=np.int64)) % (hi - lo))
+    return np.sort(np.concatenate(ids))
 
 
 @dataclass
@@ -68,7 +96,7 @@ class LaunchResult:
     atomics: list = field(default_factory=list)
     divergence: dict = field(default_factory=dict)
     shared_bytes: int = 0                 # static + dynamic shared memory per block
-    sampled_blocks: int | None = None     # emulated only this many blocks (the first ones)
+    sampled_blocks: int | None = None     # emulated only this many blocks (sample_block_ids)
     total_blocks: int = 0
     predicted_ms: float | None = None
 
@@ -200,9 +228,13 @@ class Launch:
         tpb = cfg.block.size
         self.wpb = -(-tpb // 32)
         self.n_blocks = cfg.grid.size
-        # large launches: emulate the first sample_blocks blocks and extrapolate the counters
+        # large launches: emulate sample_blocks blocks spread over the grid and extrapolate
+        # the counters.  The machine and the counters number the emulated blocks 0..run_blocks-1
+        # (their rank in the sample); sample_ids maps a rank to the block's linear id.
         self.run_blocks = self.n_blocks if not sample_blocks or sample_blocks >= self.n_blocks \
             else max(1, int(sample_blocks))
+        self.sample_ids = sample_block_ids(self.n_blocks, self.run_blocks, seed) \
+            if self.run_blocks < self.n_blocks else None
         self.n_warps = self.n_blocks * self.wpb
         bt = batch_threads or DEFAULT_BATCH_THREADS
         self.batch_blocks = max(1, bt // (self.wpb * 32))
@@ -272,7 +304,13 @@ class Launch:
                 u[i] = np.int64(SHARED_BASE + ir.dynamic_shared_offset)
         return u
 
+    def block_id(self, rank: int) -> int:
+        """Linear id of the emulated block of this rank (the same unless sampled)."""
+        return rank if self.sample_ids is None else int(self.sample_ids[rank])
+
     def block_coords(self, b: int) -> tuple[int, int, int]:
+        """blockIdx of the emulated block of rank ``b``."""
+        b = self.block_id(b)
         gx, gy, _ = self.cfg.grid.as_tuple()
         return (b % gx, (b // gx) % gy, b // (gx * gy))
 

@@ -464,6 +464,59 @@ def test_block_sampling_extrapolates_counters():
     assert b == pytest.approx(a, rel=0.1)
 
 
+def test_sample_spreads_over_the_grid_in_seeded_runs():
+    from simt.module import SAMPLE_RUN, sample_block_ids
+    ids = sample_block_ids(16384, 512, seed=0)
+    assert len(ids) == len(set(ids.tolist())) == 512 and (np.diff(ids) > 0).all()
+    assert ids.min() < 16384 // 64 and ids.max() >= 16384 - 16384 // 64   # both ends of the grid
+    # each stratum of 16384 / 64 blocks holds one run of SAMPLE_RUN blocks (one wrap at most)
+    strata = ids // (16384 // (512 // SAMPLE_RUN))
+    assert (np.bincount(strata, minlength=64) == SAMPLE_RUN).all()
+    assert (sample_block_ids(16384, 512, seed=0) == ids).all()
+    assert not (sample_block_ids(16384, 512, seed=1) == ids).all()
+    assert (sample_block_ids(100, 100) == np.arange(100)).all()
+    # every block is as likely to be drawn: over many seeds, a stratum's first and last
+    # blocks as often as its middle ones (a run that could not wrap would rarely reach them)
+    pos = np.zeros(512, int)
+    for s in range(1000):
+        pos += np.bincount(sample_block_ids(4096, 64, seed=s) % 512, minlength=512)
+    edges = np.concatenate([pos[:4], pos[-4:]])
+    assert edges.mean() == pytest.approx(pos.mean(), rel=0.25)
+
+
+TRIANGLE = r"""
+__global__ void triangle(int *out) {
+    int s = 0;
+    for (int i = 0; i < blockIdx.x; i++) s += i ^ threadIdx.x;
+    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+"""
+
+
+def test_sampled_work_that_grows_over_the_grid_is_not_biased(tmp_path):
+    """Block b loops b times: the first blocks alone would see a twentieth of the work."""
+    src = tmp_path / "tri.cu"
+    src.write_text(TRIANGLE)
+    k = simt.Module.from_file(str(src)).get_function("triangle")
+    nb = 2048
+    full = part = None
+    for sb in (None, 128):
+        dev = simt.Device()
+        out = dev.zeros(nb * 64, np.int32)
+        r = k.launch(dev, simt.LaunchConfig.of(nb, 64), [out], sanitize=False, sample_blocks=sb)
+        if sb is None:
+            full = r
+        else:
+            part = r
+    assert part.sampled_blocks == 128 and part.total_blocks == nb
+    fi, pi = full.metrics["smsp__inst_executed.sum"], part.metrics["smsp__inst_executed.sum"]
+    assert pi == pytest.approx(fi, rel=0.1)
+    prof = timing.load_profile("h100")
+    a = timing.predict(full.metrics, nb, 64, 0, prof).ms
+    b = timing.predict(part.metrics, nb, 64, 0, prof).ms
+    assert b == pytest.approx(a, rel=0.15)
+
+
 def test_contention_orders_histograms_like_the_gpu():
     """Global atomics on 256 bins are predicted far slower than a privatized histogram."""
     from kernels_cuda import catalog

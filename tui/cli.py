@@ -126,7 +126,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="GPU profile for predicted_ms (h100, h200 or a profile .json; "
                             "default h100)")
         g.add_argument("--sample-blocks", default="auto", metavar="N|auto|all",
-                       help="large grids: emulate only the first N blocks and extrapolate the "
+                       help="large grids: emulate only N blocks (runs of 8 spread over the grid) and extrapolate the "
                             "counters and predicted time (auto: about 2^18 threads of grids over "
                             "2^22 threads, 2^15 for kernels with atomicCAS; all: never sample). "
                             "Sampled runs do not check outputs")
@@ -448,7 +448,7 @@ def _run_entry(args) -> int:
         report["sanitizer"].append(_error_finding(error))
         report["error"] = str(error)
     elif sampled:
-        report["note"] = ("sampled: only the first blocks of large grids were emulated; counters and "
+        report["note"] = ("sampled: only a sample of the blocks of large grids was emulated; counters and "
                           "predicted_ms are extrapolated, outputs were not checked (--sample-blocks all "
                           "emulates everything)")
     else:
