@@ -211,6 +211,35 @@ UNSEEN4 = [
                 source="probes5.cu"),
 ]
 PROBES += UNSEEN4
+# written in session 7 (probes6.cu): course-typical kernels, predicted and committed before
+# they were first measured
+MANDEL, NBODY, LIFE = 2048, 8192, 4096
+UNSEEN5 = [
+    TimingProbe("probe/mandelbrot", "probe-unseen5", "mandelbrot", MANDEL, (16, 16),
+                lambda n: (n // 16, n // 16),
+                lambda n, rng: [np.zeros(n * n, np.int32), _i32(n), _i32(n), _i32(256)],
+                source="probes6.cu"),
+    TimingProbe("probe/nbody", "probe-unseen5", "nbody_accel", NBODY, 128, lambda n: n // 128,
+                lambda n, rng: [np.concatenate([rng.standard_normal((n, 3)), rng.uniform(0.5, 1, (n, 1))],
+                                               axis=1).astype(np.float32).ravel(),
+                                np.zeros(4 * n, np.float32), _i32(n)],
+                source="probes6.cu"),
+    TimingProbe("probe/life", "probe-unseen5", "life_step", LIFE, (32, 8), lambda n: (n // 32, n // 8),
+                lambda n, rng: [rng.integers(0, 2, n * n).astype(np.int32), np.zeros(n * n, np.int32),
+                                _i32(n), _i32(n)],
+                source="probes6.cu"),
+    TimingProbe("probe/dot-cbe", "probe-unseen5", "dot_cbe", N, 256, lambda n: 32,
+                lambda n, rng: [_f32(n, rng), _f32(n, rng), np.zeros(1, np.float32), _i32(n)],
+                source="probes6.cu"),
+    TimingProbe("probe/hillis-steele", "probe-unseen5", "hillis_steele_scan", N, 512, lambda n: n // 512,
+                lambda n, rng: [rng.integers(0, 100, n).astype(np.int32), np.zeros(n, np.int32), _i32(n)],
+                source="probes6.cu"),
+    TimingProbe("probe/compact-ballot", "probe-unseen5", "compact_ballot", N, 256, lambda n: n // 256,
+                lambda n, rng: [rng.integers(-100, 100, n).astype(np.int32), np.zeros(n, np.int32),
+                                np.zeros(1, np.int32), _i32(n)],
+                source="probes6.cu"),
+]
+PROBES += UNSEEN5
 _BY_ID = {p.id: p for p in PROBES}
 
 
