@@ -156,7 +156,7 @@ def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
     c = counts
     copy_bytes = (c["copy"][C.SECT_LD] + c["copy"][C.SECT_ST]) * 32
     l2_bytes = c["l2"][C.SECT_LD] * 32
-    alu_inst = c["alu"][C.INST]
+    alu_inst = c["alu"].get(C.ISSUE_SLOTS, c["alu"][C.INST])
     one_warp_inst = c["alu_1warp"][C.INST]
     satom_steps = c["satom_conflict"]["simt__atomic_shared_serialized_steps.sum"]
     waves = c["shared_conflict"][C.WAVES_LD] + c["shared_conflict"][C.WAVES_ST]

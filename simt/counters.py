@@ -42,6 +42,9 @@ BRANCH_DIVERGENT = "smsp__branch_targets_threads_divergent.sum"
 # stores with lane-divergent addresses write through to L2
 ISSUE_EXTRA = "simt__issue_extra_cycles.sum"
 LOCAL_STORE_LINES = "simt__local_store_lines.sum"
+# the SASS instructions the executed IR stands for (simt.issue: register copies and loop
+# markers are free, an unrolled loop's control counts once per 4 trips)
+ISSUE_SLOTS = "simt__issue_slots.sum"
 # registers per thread nvcc would give the kernel, estimated from the IR (simt.occupancy):
 # with threads and shared memory, what limits the blocks an SM holds at once
 REGS = "simt__registers_per_thread.max"
@@ -656,6 +659,7 @@ class Counters:
         self.run_blocks = 1
         self.lockstep_threads = 0                           # threads of the largest batch
         self.shared_hot_max = 0.0                           # most atomic lanes on one shared word of a block
+        self.slot_weights: np.ndarray | None = None         # simt.issue.issue_weights, per pc
         self.touched: np.ndarray | None = None              # global sectors read (DRAM footprint)
         self.written: np.ndarray | None = None              # global sectors written back
         self.regions: dict[int, list] = {}                  # allocation -> [L2 transactions, lo, hi, replays,
@@ -919,6 +923,9 @@ class Counters:
         out[INST] = int(round(inst * scale))
         out[THREAD_INST] = int(round(self.total.get(THREAD_INST, 0.0) * scale))
         out[RATIO] = round(self.total.get(THREAD_INST, 0.0) / inst, 4) if inst else 0.0
+        if self.slot_weights is not None:
+            slots = sum(d.get(INST, 0) * self.slot_weights[pc] for pc, d in enumerate(self.per_pc) if d)
+            out[ISSUE_SLOTS] = int(round(slots * scale))
         if self.touched is not None:
             # DRAM moves each sector read once and each sector written once (an in-place
             # update or an atomic read-modify-write moves its bytes twice)

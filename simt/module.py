@@ -18,6 +18,7 @@ from .frontend import parse, read_source
 from .ir import KernelIR
 from .launch import MAX_STATIC_SHARED, LaunchConfig
 from .lower import Lowerer, Param
+from .issue import issue_weights
 from .occupancy import estimate_registers
 from .memory import Device, DeviceArray
 from .spaces import SHARED_ALIGN, SHARED_BASE
@@ -239,6 +240,7 @@ class Launch:
         bt = batch_threads or DEFAULT_BATCH_THREADS
         self.batch_blocks = max(1, bt // (self.wpb * 32))
         self.counters = C.Counters(len(ir.code), self.n_warps, [i.line for i in ir.code])
+        self.counters.slot_weights = issue_weights(ir)
         nsec = len(device.buf) // 32 + 1
         self.counters.touched = np.zeros(nsec, bool)
         self.counters.written = np.zeros(nsec, bool)

@@ -82,7 +82,7 @@ class Profile:
     launch_us: float             # an empty kernel, as CUDA events time it
     dram_gbs: float              # DRAM bandwidth (read + write bytes per second)
     l2_gbs: float                # L2 bandwidth for re-reads
-    issue_ipc: float             # emulator warp instructions per cycle per SM
+    issue_ipc: float             # issue slots (simt.issue) per cycle per SM
     warp_cpi: float              # cycles per warp instruction for a warp alone
     mem_latency_us: float        # one dependent global load
     barrier_us: float            # one __syncthreads() of a full block
@@ -194,9 +194,10 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         "l2_lines": (_rate(g("simt__l2_lines_ld.sum", 0), prof.l2_ld_lines_per_cycle_sm)
                      + _rate(g("simt__l2_lines_st.sum", 0), prof.l2_st_lines_per_cycle_sm))
                     / (active * clock_per_us),
-        # IR instructions at the measured rate, plus what expensive operations (integer
-        # division, __match_any_sync, ...) keep a sub-partition busy beyond one slot
-        "issue": g(C.INST, 0) / (active * prof.issue_ipc * clock_per_us)
+        # SASS issue slots (simt.issue; IR instructions where a record has none) at the
+        # measured rate, plus what expensive operations (integer division,
+        # __match_any_sync, ...) keep a sub-partition busy beyond one slot
+        "issue": g(C.ISSUE_SLOTS, g(C.INST, 0)) / (active * prof.issue_ipc * clock_per_us)
                  + g(C.ISSUE_EXTRA, 0) / (active * SUBPARTITIONS * clock_per_us),
         "shared": (g(C.WAVES_LD, 0) + g(C.WAVES_ST, 0)) / (active * prof.shared_waves_per_us_sm),
         # every 128-byte line a global load request touches, L1 hits too, passes L1's data

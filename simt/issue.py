@@ -1,0 +1,117 @@
+"""Issue slots: how many SASS instructions nvcc would issue for each IR instruction.
+
+The timing model's ``issue`` component counts what a warp scheduler issues.  The IR is
+not SASS: it copies every assignment into its variable (``MOV``), marks loops with
+pseudo-instructions, negates as a separate step, and runs a loop's counter, compare and
+branch on every trip.  nvcc allocates variables to registers, folds negation into the
+operand, and unrolls loops whose trip steps by a constant, so that their control runs once
+per several trips.  It computes an access's address (widen the index, scale it, add the
+base) in one instruction or folds it into the access's immediate offset.
+``issue_weights`` gives each instruction of a kernel its share of a
+slot; ``Counters.metrics`` sums them over what the warps executed
+(``simt__issue_slots.sum``).
+
+Measured on sm_90 SASS (docs/results/timing_investigation/unseen5/): the Mandelbrot
+loop is 19 IR instructions a trip and 11 SASS instructions (not unrolled: its exit
+depends on the data); cal_alu's loop, on which ``issue_ipc`` is calibrated, is 14 IR
+instructions and about 4.75 SASS a trip (4 FFMA; the counter, compare and branch once per
+4 unrolled trips).  Counted in slots they are 12 and 4.75.
+
+Limitations: a slot is one instruction, whatever its pipe; nvcc's other rewrites (common
+subexpressions, strength reduction, predication of short branches, address arithmetic
+folded into loads) are not modelled; a loop counts as unrolled by 4 whenever its test
+compares counters that step by constants with values the loop does not change.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .ir import Const, Op, Reg
+
+FREE = {Op.MOV, Op.LOOPINIT, Op.BODYINIT, Op.ELSE, Op.JUMP}
+UNROLL = 4                 # trips nvcc unrolls a loop of unknown trip count by
+ADDRESS = 1.0 / 3.0        # an access's index arithmetic (widen, scale, add the base): one
+                           # IMAD.WIDE or LEA in SASS for the IR's CAST, mul and add
+_ADDR_OPS = {"add", "sub", "mul", "shl"}
+
+
+def issue_weights(ir) -> np.ndarray:
+    """Per pc, the SASS issue slots the instruction stands for (0, 1/UNROLL or 1)."""
+    got = getattr(ir, "_simt_issue_weights", None)
+    if got is not None:
+        return got
+    code = ir.code
+    w = np.ones(len(code), np.float64)
+    for p, ins in enumerate(code):
+        if ins.op in FREE or (ins.op == Op.UN and ins.sub == "neg"):
+            w[p] = 0.0
+    for p in _address_only(code):
+        w[p] = ADDRESS
+    for top, back in _loops(code):
+        for p in _unrolled_control(code, top, back):
+            w[p] = min(w[p], 1.0 / UNROLL)
+    ir._simt_issue_weights = w
+    return w
+
+
+def _address_only(code) -> set[int]:
+    """The pcs of integer arithmetic (and casts) whose results only ever form the address
+    of a load, store or atomic, directly or through other such instructions."""
+    from .machine import _def_before
+    uses: dict[int, list] = {p: [] for p in range(len(code))}
+    for q, ins in enumerate(code):
+        for k, a in enumerate(ins.args or ()):
+            if type(a) is Reg and not a.is_var:
+                d = _def_before(code, a, q)
+                if d is not None:
+                    uses[d.pc].append((q, k))
+    cand = [p for p, ins in enumerate(code)
+            if ins.op == Op.CAST or (ins.op == Op.BIN and ins.sub in _ADDR_OPS)]
+    addr: set[int] = set()
+    changed = True
+    while changed:
+        changed = False
+        for p in cand:
+            if p in addr or not uses[p]:
+                continue
+            if all((code[q].op in (Op.LOAD, Op.STORE, Op.ATOM) and k == 0) or q in addr
+                   for q, k in uses[p]):
+                addr.add(p)
+                changed = True
+    return addr
+
+
+def _loops(code) -> list[tuple[int, int]]:
+    """(top, back) of each loop: a backward JUMP and its target."""
+    return [(ins.target, j) for j, ins in enumerate(code)
+            if ins.op == Op.JUMP and ins.target is not None and ins.target <= j]
+
+
+def _unrolled_control(code, top: int, back: int) -> list[int]:
+    """The pcs of a loop's compare, test and counter updates when nvcc would unroll it: its
+    test compares only counters stepped by constants with values the loop leaves alone."""
+    from .machine import _add_step, _def_before
+    test = next((p for p in range(top, back + 1) if code[p].op == Op.LOOPTEST), None)
+    if test is None or not code[test].args or type(code[test].args[0]) is not Reg:
+        return []
+    cond = code[test].args[0]
+    cmp = _def_before(code, cond, test)
+    if cmp is None or cmp.pc < top or cmp.op != Op.BIN:
+        return []
+    written = {id(code[p].dst) for p in range(top, back + 1) if isinstance(code[p].dst, Reg)}
+    control = [cmp.pc, test]
+    for a in cmp.args:
+        if type(a) is not Reg or id(a) not in written:
+            continue                      # a constant, a parameter or a value set before the loop
+        if not a.is_var:
+            return []                     # computed in the loop: the exit depends on data
+        upd = next((code[p] for p in range(back, test, -1) if code[p].dst is a), None)
+        step = _add_step(code, upd, a, back) if upd is not None else None
+        if step is None or type(step) is not Const:
+            return []
+        control.append(upd.pc)
+        src = upd.args[0] if upd.op in (Op.MOV, Op.CAST) and type(upd.args[0]) is Reg else None
+        d = _def_before(code, src, upd.pc) if src is not None else None
+        if d is not None and d.pc > test:
+            control.append(d.pc)          # the add that the MOV copies into the counter
+    return control

@@ -1,0 +1,60 @@
+"""Issue slots (simt.issue): the SASS instructions an IR instruction stands for."""
+from pathlib import Path
+
+import numpy as np
+
+import simt
+from simt import counters as C
+from simt.ir import Op
+from simt.issue import issue_weights
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _kernel(name, path="kernels_cuda/calibrate.cu"):
+    return simt.Module.from_file(str(ROOT / path)).get_function(name)
+
+
+def _loop(code):
+    back = next(j for j, i in enumerate(code) if i.op == Op.JUMP and i.target is not None and i.target <= j)
+    return code[back].target, back
+
+
+def test_unrolled_fma_loop_costs_what_its_sass_issues():
+    """cal_alu's trip: 4 FMA, and its counter, compare and branch once per 4 unrolled
+    trips (sm_90 SASS: 16 FFMA, IADD, ISETP, BRA per 4 trips); copies are free."""
+    k = _kernel("cal_alu")
+    w = issue_weights(k.ir)
+    top, back = _loop(k.ir.code)
+    assert w[top:back + 1].sum() == 4.75
+    assert all(w[p] == 0 for p, i in enumerate(k.ir.code) if i.op == Op.MOV)
+
+
+def test_a_loop_whose_exit_depends_on_data_is_not_unrolled():
+    """Mandelbrot's trip: 19 IR instructions, 12 slots (its SASS: 11), control included."""
+    k = _kernel("mandelbrot", "kernels_cuda/probes6.cu")
+    w = issue_weights(k.ir)
+    top, back = _loop(k.ir.code)
+    assert back - top + 1 == 19 and w[top:back + 1].sum() == 12
+    assert w[next(p for p in range(top, back) if k.ir.code[p].op == Op.LOOPTEST)] == 1
+
+
+def test_index_arithmetic_of_an_access_is_one_slot():
+    """in[i]: widen i, scale by 4, add the base: three IR instructions, one IMAD.WIDE."""
+    k = _kernel("saxpy", "kernels_cuda/probes2.cu")
+    code, w = k.ir.code, issue_weights(k.ir)
+    ld = next(p for p, i in enumerate(code) if i.op == Op.LOAD)
+    chain = [p for p in range(ld - 3, ld)]
+    assert [code[p].op for p in chain] == [Op.CAST, Op.BIN, Op.BIN]
+    assert np.isclose(w[chain].sum(), 1.0)
+
+
+def test_issue_slots_counter_counts_executed_slots():
+    """cal_alu, one warp, 7 trips: prologue 4 slots (3 adds, a cast), 8 loop tests of 0.5,
+    7 trips of 4.25, epilogue 6 (3 adds, compare, branch, exit)."""
+    k = _kernel("cal_alu")
+    dev = simt.Device()
+    r = k.launch(dev, simt.LaunchConfig.of(1, 32), [dev.zeros(1, np.float32), np.int32(7)],
+                 sanitize=False)
+    assert r.metrics[C.ISSUE_SLOTS] == round(4 + 8 * 0.5 + 7 * 4.25 + 6)
+    assert r.metrics[C.INST] > 2 * r.metrics[C.ISSUE_SLOTS]
