@@ -54,6 +54,26 @@ def issue_weights(ir) -> np.ndarray:
     return w
 
 
+def overlapped_pcs(ir) -> frozenset:
+    """The math calls and shared loads inside loops nvcc unrolls: while one of them waits
+    for its operands, the warp issues the other unrolled trips' work (the machine charges
+    the wait / UNROLL).  Their results are still ready only when their operands allow."""
+    got = getattr(ir, "_simt_overlapped", None)
+    if got is not None:
+        return got
+    code = ir.code
+    out = set()
+    for top, back in _loops(code):
+        if not _unrolled_control(code, top, back):
+            continue
+        for p in range(top, back + 1):
+            ins = code[p]
+            if ins.op == Op.CALL or (ins.op == Op.LOAD and ins.info.get("space") == "shared"):
+                out.add(p)
+    ir._simt_overlapped = frozenset(out)
+    return ir._simt_overlapped
+
+
 def _address_only(code) -> set[int]:
     """The pcs of integer arithmetic (and casts) whose results only ever form the address
     of a load, store or atomic, directly or through other such instructions."""

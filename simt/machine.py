@@ -27,6 +27,7 @@ from . import counters as C
 from .ctypes_ import Scalar, Vector, sizeof
 from .errors import LaunchError
 from .ir import Const, Op, Reg
+from .issue import UNROLL, overlapped_pcs
 from .ops import BINOPS, CALLS, UNOPS, _fma, cast_value
 from .spaces import GLOBAL_BASE, LOCAL_BASE, SHARED_BASE
 
@@ -184,6 +185,7 @@ class Machine:
         self.mem_visits = {}                      # pc -> how often each warp ran that load/atomic
         self.shared_hot = np.zeros(max(1, b.nb * self.S // 4))   # atomic lanes per shared word
         self.ld_depth = _load_depths(k)
+        self.overlapped = overlapped_pcs(k)
         ring = max([int(LAT["loads_in_flight"]), *self.ld_depth.values()])
         self.inflight = np.zeros((b.W, ring), np.float64)   # the last loads' completions
         self.ifl_ptr = np.zeros(b.W, np.int64)
@@ -430,8 +432,15 @@ class Machine:
             self.ifl_ptr[ws] = (ptr + 1) % ring
         else:
             if rw is not None:
-                clock = np.maximum(clock, rw)
-            start = clock
+                start = np.maximum(clock, rw)
+                if ins.pc in self.overlapped:
+                    # an unrolled trip's math call or shared load: the warp issues the other
+                    # unrolled trips' independent work while this one waits (simt.issue)
+                    clock = clock + (start - clock) / UNROLL
+                else:
+                    clock = start
+            else:
+                start = clock
         self.wclock[wsel] = clock if key is None else clock + busy
         t = start + lat
         for r in (d if isinstance(d, list) else (d,)):
