@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from .ir import Const, Op, Reg
+from .loops import add_step, def_before, loop_test, loops, writers
 
 FREE = {Op.MOV, Op.LOOPINIT, Op.BODYINIT, Op.ELSE, Op.JUMP}
 UNROLL = 4                 # trips nvcc unrolls a loop of unknown trip count by
@@ -47,8 +48,8 @@ def issue_weights(ir) -> np.ndarray:
             w[p] = 0.0
     for p in _address_only(code):
         w[p] = ADDRESS
-    for top, back in _loops(code):
-        for p in _unrolled_control(code, top, back):
+    for control in _unrolled(ir).values():
+        for p in control:
             w[p] = min(w[p], 1.0 / UNROLL)
     ir._simt_issue_weights = w
     return w
@@ -63,9 +64,7 @@ def overlapped_pcs(ir) -> frozenset:
         return got
     code = ir.code
     out = set()
-    for top, back in _loops(code):
-        if not _unrolled_control(code, top, back):
-            continue
+    for top, back in _unrolled(ir):
         for p in range(top, back + 1):
             ins = code[p]
             if ins.op == Op.CALL or (ins.op == Op.LOAD and ins.info.get("space") == "shared"):
@@ -77,14 +76,11 @@ def overlapped_pcs(ir) -> frozenset:
 def _address_only(code) -> set[int]:
     """The pcs of integer arithmetic (and casts) whose results only ever form the address
     of a load, store or atomic, directly or through other such instructions."""
-    from .machine import _def_before
     uses: dict[int, list] = {p: [] for p in range(len(code))}
-    for q, ins in enumerate(code):
-        for k, a in enumerate(ins.args or ()):
-            if type(a) is Reg and not a.is_var:
-                d = _def_before(code, a, q)
-                if d is not None:
-                    uses[d.pc].append((q, k))
+    for q, (ins, wr) in enumerate(zip(code, writers(code))):
+        for k, (a, d) in enumerate(zip(ins.args or (), wr)):
+            if d is not None and not a.is_var:
+                uses[d].append((q, k))
     cand = [p for p, ins in enumerate(code)
             if ins.op == Op.CAST or (ins.op == Op.BIN and ins.sub in _ADDR_OPS)]
     addr: set[int] = set()
@@ -101,23 +97,27 @@ def _address_only(code) -> set[int]:
     return addr
 
 
-def _loops(code) -> list[tuple[int, int]]:
-    """(top, back) of each loop: a backward JUMP and its target."""
-    return [(ins.target, j) for j, ins in enumerate(code)
-            if ins.op == Op.JUMP and ins.target is not None and ins.target <= j]
+def _unrolled(ir) -> dict:
+    """(top, back) -> control pcs (``_unrolled_control``) of each loop nvcc would unroll;
+    computed once per kernel."""
+    got = getattr(ir, "_simt_unrolled", None)
+    if got is None:
+        got = {}
+        for top, back in loops(ir.code):
+            control = _unrolled_control(ir.code, top, back)
+            if control:
+                got[(top, back)] = control
+        ir._simt_unrolled = got
+    return got
 
 
 def _unrolled_control(code, top: int, back: int) -> list[int]:
     """The pcs of a loop's compare, test and counter updates when nvcc would unroll it: its
     test compares only counters stepped by constants with values the loop leaves alone."""
-    from .machine import _add_step, _def_before
-    test = next((p for p in range(top, back + 1) if code[p].op == Op.LOOPTEST), None)
-    if test is None or not code[test].args or type(code[test].args[0]) is not Reg:
+    found = loop_test(code, top, back)
+    if found is None or found[1].op != Op.BIN:
         return []
-    cond = code[test].args[0]
-    cmp = _def_before(code, cond, test)
-    if cmp is None or cmp.pc < top or cmp.op != Op.BIN:
-        return []
+    test, cmp = found
     written = {id(code[p].dst) for p in range(top, back + 1) if isinstance(code[p].dst, Reg)}
     control = [cmp.pc, test]
     for a in cmp.args:
@@ -126,12 +126,12 @@ def _unrolled_control(code, top: int, back: int) -> list[int]:
         if not a.is_var:
             return []                     # computed in the loop: the exit depends on data
         upd = next((code[p] for p in range(back, test, -1) if code[p].dst is a), None)
-        step = _add_step(code, upd, a, back) if upd is not None else None
+        step = add_step(code, upd, a, back) if upd is not None else None
         if step is None or type(step) is not Const:
             return []
         control.append(upd.pc)
         src = upd.args[0] if upd.op in (Op.MOV, Op.CAST) and type(upd.args[0]) is Reg else None
-        d = _def_before(code, src, upd.pc) if src is not None else None
+        d = def_before(code, src, upd.pc) if src is not None else None
         if d is not None and d.pc > test:
             control.append(d.pc)          # the add that the MOV copies into the counter
     return control

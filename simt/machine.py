@@ -28,6 +28,7 @@ from .ctypes_ import Scalar, Vector, sizeof
 from .errors import LaunchError
 from .ir import Const, Op, Reg
 from .issue import UNROLL, overlapped_pcs
+from .loops import add_step, def_before, loop_test, loops
 from .ops import BINOPS, CALLS, UNOPS, _fma, cast_value
 from .spaces import GLOBAL_BASE, LOCAL_BASE, SHARED_BASE
 
@@ -766,9 +767,7 @@ def _load_depths(k) -> dict:
     if got is not None:
         return got
     code = k.code
-    loops = sorted(((ins.target, j) for j, ins in enumerate(code)
-                    if ins.op == Op.JUMP and ins.target is not None and ins.target <= j),
-                   key=lambda r: r[1] - r[0])
+    inner_first = loops(code)
     base = int(LAT["loads_in_flight"])
     is_ld = [ins.op == Op.LOAD and ins.info.get("space") not in ("shared", "local") for ins in code]
     out = {}
@@ -776,7 +775,7 @@ def _load_depths(k) -> dict:
     for p, ins in enumerate(code):
         if not is_ld[p]:
             continue
-        inner = next(((a, b) for a, b in loops if a <= p <= b), None)
+        inner = next(((a, b) for a, b in inner_first if a <= p <= b), None)
         if inner is None:
             out[p] = base
             continue
@@ -795,13 +794,10 @@ def _runtime_stride(code, top: int, back: int) -> bool:
     vecadd_gridstride: one load per array, no unrolled copies), so a warp has one trip's
     loads in flight, not ``loads_in_flight`` trips'.  A constant step (``k++``, ``c +=
     32``) is unrolled (gemv_warp: 16 trips).  Anything else is taken as unrolled."""
-    test = next((p for p in range(top, back + 1) if code[p].op == Op.LOOPTEST), None)
-    if test is None or not code[test].args or type(code[test].args[0]) is not Reg:
+    found = loop_test(code, top, back)
+    if found is None:
         return False
-    cond = code[test].args[0]
-    cmp = next((code[p] for p in range(test - 1, top - 1, -1) if code[p].dst is cond), None)
-    if cmp is None:
-        return False
+    test, cmp = found
     counters: list = []
 
     def collect(x, depth=0):      # the named variables the loop test reads (i in i + s < n)
@@ -810,7 +806,7 @@ def _runtime_stride(code, top: int, back: int) -> bool:
         if x.is_var:
             counters.append(x)
             return
-        d = _def_before(code, x, test)
+        d = def_before(code, x, test)
         if d is not None and d.op in (Op.BIN, Op.CAST, Op.MOV):
             for a in d.args:
                 collect(a, depth + 1)
@@ -819,45 +815,10 @@ def _runtime_stride(code, top: int, back: int) -> bool:
         collect(a)
     for var in counters:
         upd = next((code[p] for p in range(back, test, -1) if code[p].dst is var), None)
-        step = _add_step(code, upd, var, back) if upd is not None else None
+        step = add_step(code, upd, var, back) if upd is not None else None
         if step is not None:
             return type(step) is not Const
     return False
-
-
-def _add_step(code, ins, var, back: int):
-    """The operand added to ``var`` by the chain of MOV/CAST that ends in ``ins`` (None if
-    the chain is not ``var + step`` or ``var - step``)."""
-    def derives(x, depth=0):
-        if x is var:
-            return True
-        if type(x) is not Reg or depth > 4:
-            return False
-        d = _def_before(code, x, back)
-        return d is not None and d.op in (Op.MOV, Op.CAST) and derives(d.args[0], depth + 1)
-
-    for _ in range(6):
-        if ins is None:
-            return None
-        if ins.op in (Op.MOV, Op.CAST):
-            src = ins.args[0]
-            if type(src) is not Reg:
-                return None
-            ins = _def_before(code, src, ins.pc)
-            continue
-        if ins.op == Op.BIN and ins.sub in ("add", "sub") and len(ins.args) == 2:
-            a, b = ins.args
-            if derives(a):
-                return b
-            if derives(b) and ins.sub == "add":
-                return a
-        return None
-    return None
-
-
-def _def_before(code, reg, pc: int):
-    """The nearest instruction before ``pc`` that writes ``reg`` (the same Reg object)."""
-    return next((code[p] for p in range(pc - 1, -1, -1) if code[p].dst is reg), None)
 
 
 def _latency(m: Machine, ins, sel, act) -> float:

@@ -1,0 +1,71 @@
+"""A kernel's loops as nvcc would see them: where they are, what their test compares,
+how their counters step, and who wrote each operand.  Shared by ``simt.machine`` (loads
+a warp keeps in flight) and ``simt.issue`` (issue slots, overlapped waits)."""
+from __future__ import annotations
+
+from .ir import Op, Reg
+
+
+def loops(code) -> list[tuple[int, int]]:
+    """(top, back) of each loop, a backward JUMP and its target, innermost first."""
+    return sorted(((ins.target, j) for j, ins in enumerate(code)
+                   if ins.op == Op.JUMP and ins.target is not None and ins.target <= j),
+                  key=lambda r: r[1] - r[0])
+
+
+def loop_test(code, top: int, back: int):
+    """(pc of the loop's LOOPTEST, the instruction inside the loop that computes its
+    condition), or None."""
+    test = next((p for p in range(top, back + 1) if code[p].op == Op.LOOPTEST), None)
+    if test is None or not code[test].args or type(code[test].args[0]) is not Reg:
+        return None
+    cond = code[test].args[0]
+    cmp = next((code[p] for p in range(test - 1, top - 1, -1) if code[p].dst is cond), None)
+    return None if cmp is None else (test, cmp)
+
+
+def def_before(code, reg, pc: int):
+    """The nearest instruction before ``pc`` that writes ``reg`` (the same Reg object)."""
+    return next((code[p] for p in range(pc - 1, -1, -1) if code[p].dst is reg), None)
+
+
+def writers(code) -> list[list]:
+    """Per pc, per argument: the pc of the nearest earlier instruction that writes it (what
+    ``def_before`` finds), or None; one pass over the code."""
+    last: dict[int, int] = {}
+    out = []
+    for q, ins in enumerate(code):
+        out.append([last.get(id(a)) if type(a) is Reg else None for a in (ins.args or ())])
+        if isinstance(ins.dst, Reg):
+            last[id(ins.dst)] = q
+    return out
+
+
+def add_step(code, ins, var, back: int):
+    """The operand added to ``var`` by the chain of MOV/CAST that ends in ``ins`` (None if
+    the chain is not ``var + step`` or ``var - step``)."""
+    def derives(x, depth=0):
+        if x is var:
+            return True
+        if type(x) is not Reg or depth > 4:
+            return False
+        d = def_before(code, x, back)
+        return d is not None and d.op in (Op.MOV, Op.CAST) and derives(d.args[0], depth + 1)
+
+    for _ in range(6):
+        if ins is None:
+            return None
+        if ins.op in (Op.MOV, Op.CAST):
+            src = ins.args[0]
+            if type(src) is not Reg:
+                return None
+            ins = def_before(code, src, ins.pc)
+            continue
+        if ins.op == Op.BIN and ins.sub in ("add", "sub") and len(ins.args) == 2:
+            a, b = ins.args
+            if derives(a):
+                return b
+            if derives(b) and ins.sub == "add":
+                return a
+        return None
+    return None
