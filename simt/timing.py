@@ -2,8 +2,8 @@
 
 For one launch, every resource the kernel uses gets a time from the emulator's counters
 and a rate measured on the GPU by ``simt calibrate --real`` (microbenchmarks in
-``kernels_cuda/calibrate.cu``; rates are in the emulator's own units, so the IR-versus-
-SASS difference is calibrated away):
+``kernels_cuda/calibrate.cu``; rates are in the emulator's own units, and instructions
+are counted as the SASS issue slots they stand for, simt.issue):
 
     t = launch + (dram^p + l2^p + l2_lines^p + issue^p + shared^p + l1^p + shared_atomics^p
                   + local^p + global_atomics^p + contention^p + latency^p)^(1/p)
@@ -16,7 +16,7 @@ SASS difference is calibrated away):
     l2              all global sectors x 32 B / L2 bandwidth (re-reads hit L2)
     l2_lines        128-byte lines per load / store request, summed / (active SMs x the
                     lines per cycle a scattered load / store reaches)
-    issue           warp instructions / (active SMs x IR instructions per cycle x clock)
+    issue           issue slots (simt.issue) / (active SMs x slots per cycle x clock)
                     + cycles expensive operations keep a sub-partition busy (integer division,
                     __match_any_sync per distinct value, ...: machine.OP_COST, measured)
                     / (active SMs x 4 sub-partitions x clock)
@@ -35,7 +35,8 @@ SASS difference is calibrated away):
     latency         blocks' critical paths (the emulator tracks when every lane's registers
                     are ready: a global load waits ~290 cycles from L2 and 850 from DRAM, a
                     warp keeps the loads of 4 loop trips in flight, ALU latency hides behind
-                    issue, expensive operations take their measured latency, a warp is done
+                    issue, expensive operations take their measured latency (a quarter of
+                    their wait holds the warp in a loop nvcc unrolls), a warp is done
                     once its stores and atomics are acknowledged) in waves over the SMs: a
                     wave takes the longer of scheduling its blocks and a block's life
                     (block_start_us + its path + DRAM queueing, dram_queue_us x u / (1 - u)
@@ -45,9 +46,9 @@ Active SMs are min(SMs, blocks); waves come from occupancy (threads, blocks, sha
 memory and registers per SM; registers per thread estimated from the IR, simt.occupancy).
 
 Limitations: no cache model beyond "first touch goes to DRAM, re-reads to L2"; no
-instruction mix beyond machine.OP_COST (an FMA and a load cost the same issue slot,
-although the IR has ~3 instructions per SASS one in FMA loops and ~1.5 in integer address
-arithmetic); registers nvcc spends on unrolled loops are not seen (the estimate is low
+instruction mix beyond machine.OP_COST (an FMA and a load cost the same issue slot); the
+slots follow only the rewrites simt.issue lists, not nvcc's constant folding of fully
+unrolled loops; registers nvcc spends on unrolled loops are not seen (the estimate is low
 there); blocks that wait on each other through memory (a look-back's spin on an earlier
 tile's flag) wait only as long as the emulator's order makes them; concurrent kernels are
 not modelled (each launch is timed alone, as ``--real`` measures it).
