@@ -627,6 +627,8 @@ def wavefronts(off2d: np.ndarray, act2d: np.ndarray, size: int) -> tuple[np.ndar
     key = bank * (1 << 40) + words
     big = np.iinfo(np.int64).max
     fill = np.where(act, key, big).min(axis=1, keepdims=True)
+    fill[fill == big] = 0             # a phase with no active lane (a wide access's upper
+                                      # half-warp): any bank, has masks it below
     k = np.sort(np.where(act, key, fill), axis=1)
     new = np.ones(k.shape, bool)
     new[:, 1:] = k[:, 1:] != k[:, :-1]

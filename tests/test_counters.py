@@ -56,6 +56,19 @@ def test_8_and_16_byte_accesses():
     assert res.per_line[4][WAVES_LD] == 4 and res.per_line[4][CONFL_LD] == 0
 
 
+def test_wide_access_with_an_idle_half_warp():
+    # a double tree reduction's late steps: lanes 16-31 idle leave the second phase empty
+    # (this crashed the wavefront count before session 8)
+    src = '''extern "C" __global__ void k(double *out) {
+        __shared__ double buf[64];
+        int t = threadIdx.x;
+        buf[t] = t;
+        if (t < 8) out[t] = buf[t] + buf[t + 8];
+    }'''
+    _, res = run(src, "k", 1, 32, [np.zeros(32, np.float64)], sanitize=False)
+    assert res.per_line[5][WAVES_LD] == 2 and res.per_line[5][CONFL_LD] == 0
+
+
 def global_load(expr: str, n=1 << 16, dtype=np.int32, ctype="int"):
     src = f'''extern "C" __global__ void k(const {ctype} *in, int *out) {{
         int t = threadIdx.x;
