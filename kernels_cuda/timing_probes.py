@@ -240,6 +240,52 @@ UNSEEN5 = [
                 source="probes6.cu"),
 ]
 PROBES += UNSEEN5
+
+# session 8: six more course-typical kernels (probes7.cu), predictions committed before
+# they were first measured
+MC_THREADS, SOBEL, BFS_N, FLOYD = 1 << 20, 4096, 1 << 20, 4096
+
+
+def _csr_graph(n, rng):
+    """A random graph: 0 to 16 out-edges a vertex (8 on average) to uniform targets."""
+    deg = rng.integers(0, 17, n)
+    row_ptr = np.concatenate([[0], np.cumsum(deg)]).astype(np.int32)
+    return row_ptr, rng.integers(0, n, int(row_ptr[-1])).astype(np.int32)
+
+
+def _bfs_args(n, rng):
+    row_ptr, cols = _csr_graph(n, rng)
+    return [row_ptr, cols, (rng.random(n) < 0.1).astype(np.int32), np.zeros(n, np.int32),
+            (rng.random(n) < 0.3).astype(np.int32), np.zeros(n, np.int32), _i32(n)]
+
+
+def _floyd_args(n, rng):
+    d = rng.integers(1, 1000, (n, n)).astype(np.int32)
+    np.fill_diagonal(d, 0)
+    return [d.ravel(), _i32(n), _i32(1234)]
+
+
+UNSEEN6 = [
+    TimingProbe("probe/monte-carlo-pi", "probe-unseen6", "monte_carlo_pi", MC_THREADS, 256,
+                lambda n: n // 256, lambda n, rng: [np.zeros(1, np.int32), np.uint32(12345), _i32(256)],
+                source="probes7.cu"),
+    TimingProbe("probe/sobel-u8", "probe-unseen6", "sobel_u8", SOBEL, (32, 8), lambda n: (n // 32, n // 8),
+                lambda n, rng: [rng.integers(0, 256, n * n).astype(np.uint8), np.zeros(n * n, np.uint8),
+                                _i32(n), _i32(n)],
+                source="probes7.cu"),
+    TimingProbe("probe/radix-count", "probe-unseen6", "radix_count", N, 256, lambda n: n // 256,
+                lambda n, rng: [rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32),
+                                np.zeros(n // 256 * 16, np.int32), _i32(n), _i32(4)],
+                source="probes7.cu"),
+    TimingProbe("probe/norm2-double", "probe-unseen6", "norm2_double", N, 256, lambda n: n // 256,
+                lambda n, rng: [rng.standard_normal(n), np.zeros(1, np.float64), _i32(n)],
+                source="probes7.cu"),
+    TimingProbe("probe/bfs-level", "probe-unseen6", "bfs_level", BFS_N, 256, lambda n: n // 256,
+                _bfs_args, source="probes7.cu"),
+    TimingProbe("probe/floyd-step", "probe-unseen6", "floyd_step", FLOYD, (32, 8),
+                lambda n: (n // 32, n // 8), _floyd_args, source="probes7.cu"),
+]
+PROBES += UNSEEN6
 _BY_ID = {p.id: p for p in PROBES}
 
 
