@@ -68,6 +68,19 @@ __global__ void cal_alu(float *out, int iters) {
     if (a + b + c + d == -1.0f) out[blockIdx.x] = a;
 }
 
+// the integer ALU pipe (half the FMA pipes' rate on sm_90): four independent chains of
+// shifts and xors per thread (SHF and LOP3, nothing for the FMA pipes)
+__global__ void cal_lop(unsigned *out, int iters) {
+    unsigned a = threadIdx.x, b = a + 1u, c = a + 2u, d = a + 3u;
+    for (int i = 0; i < iters; i++) {
+        a ^= a >> 3;
+        b ^= b >> 5;
+        c ^= c >> 7;
+        d ^= d >> 9;
+    }
+    if ((a ^ b ^ c ^ d) == 0xffffffffu) out[blockIdx.x] = a;
+}
+
 // global atomics: idx chooses the address pattern (all one, distinct, 256 bins)
 __global__ void cal_gatom(int *c, const int *idx, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

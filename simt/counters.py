@@ -45,6 +45,7 @@ LOCAL_STORE_LINES = "simt__local_store_lines.sum"
 # the SASS instructions the executed IR stands for (simt.issue: register copies and loop
 # markers are free, an unrolled loop's control counts once per 4 trips)
 ISSUE_SLOTS = "simt__issue_slots.sum"
+ALU_SLOTS = "simt__alu_pipe_slots.sum"   # of those, the integer ALU pipe's (simt.issue)
 # registers per thread nvcc would give the kernel, estimated from the IR (simt.occupancy):
 # with threads and shared memory, what limits the blocks an SM holds at once
 REGS = "simt__registers_per_thread.max"
@@ -662,6 +663,7 @@ class Counters:
         self.lockstep_threads = 0                           # threads of the largest batch
         self.shared_hot_max = 0.0                           # most atomic lanes on one shared word of a block
         self.slot_weights: np.ndarray | None = None         # simt.issue.issue_weights, per pc
+        self.alu_weights: np.ndarray | None = None          # simt.issue.alu_pipe_weights, per pc
         self.touched: np.ndarray | None = None              # global sectors read (DRAM footprint)
         self.written: np.ndarray | None = None              # global sectors written back
         self.regions: dict[int, list] = {}                  # allocation -> [L2 transactions, lo, hi, replays,
@@ -928,6 +930,9 @@ class Counters:
         if self.slot_weights is not None:
             slots = sum(d.get(INST, 0) * self.slot_weights[pc] for pc, d in enumerate(self.per_pc) if d)
             out[ISSUE_SLOTS] = int(round(slots * scale))
+        if self.alu_weights is not None:
+            alu = sum(d.get(INST, 0) * self.alu_weights[pc] for pc, d in enumerate(self.per_pc) if d)
+            out[ALU_SLOTS] = int(round(alu * scale))
         if self.touched is not None:
             # DRAM moves each sector read once and each sector written once (an in-place
             # update or an atomic read-modify-write moves its bytes twice)

@@ -17,7 +17,17 @@ depends on the data); cal_alu's loop, on which ``issue_ipc`` is calibrated, is 1
 instructions and about 4.75 SASS a trip (4 FFMA; the counter, compare and branch once per
 4 unrolled trips).  Counted in slots they are 12 and 4.75.
 
-Limitations: a slot is one instruction, whatever its pipe; nvcc's other rewrites (common
+A second count, ``alu_pipe_weights``, gives the slots that go to the integer ALU pipe:
+logic operations, shifts right (and shifts left by a variable amount: nvcc turns a
+constant left shift into ``IMAD.SHL`` on the FMA pipe), comparisons, selects, min/max,
+conversions of integers to floats.  On sm_90 that pipe takes a warp instruction every
+other cycle per sub-partition, so a kernel made mostly of them (a xorshift random number
+generator: docs/results/timing_investigation/unseen6/) issues at half the rate; the
+timing model's ``issue`` component takes the larger of the two (``alu_ipc`` is measured
+on ``cal_lop``, chains of shifts and xors).
+
+Limitations: apart from the ALU pipe, a slot is one instruction, whatever its pipe
+(nvcc fuses up to three logic operations into one ``LOP3``; counted one each); nvcc's other rewrites (common
 subexpressions, strength reduction, predication of short branches, address arithmetic
 folded into loads) are not modelled; a loop counts as unrolled by 4 whenever its test
 compares counters that step by constants with values the loop does not change.
@@ -53,6 +63,37 @@ def issue_weights(ir) -> np.ndarray:
             w[p] = min(w[p], 1.0 / UNROLL)
     ir._simt_issue_weights = w
     return w
+
+
+_ALU_BIN = {"and", "or", "xor", "shr", "eq", "ne", "lt", "gt", "le", "ge"}
+_ALU_CALLS = {"min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax"}
+
+
+def alu_pipe_weights(ir) -> np.ndarray:
+    """Per pc, the issue slots (``issue_weights``) that go to the integer ALU pipe."""
+    got = getattr(ir, "_simt_alu_weights", None)
+    if got is not None:
+        return got
+    w = issue_weights(ir).copy()
+    for p, ins in enumerate(ir.code):
+        if not _alu_pipe(ins):
+            w[p] = 0.0
+    ir._simt_alu_weights = w
+    return w
+
+
+def _alu_pipe(ins) -> bool:
+    op = ins.op
+    if op == Op.BIN:
+        return ins.sub in _ALU_BIN or (ins.sub == "shl" and type(ins.args[1]) is not Const)
+    if op == Op.UN:
+        return ins.sub in ("not", "lnot")
+    if op == Op.SELECT:
+        return True
+    if op == Op.CAST:
+        src, dst = ins.args[0].dtype, ins.dst.dtype
+        return src.kind in "iub" and dst.kind == "f"
+    return op == Op.CALL and ins.sub in _ALU_CALLS
 
 
 def overlapped_pcs(ir) -> frozenset:

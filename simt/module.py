@@ -18,7 +18,7 @@ from .frontend import parse, read_source
 from .ir import KernelIR
 from .launch import MAX_STATIC_SHARED, LaunchConfig
 from .lower import Lowerer, Param
-from .issue import issue_weights
+from .issue import alu_pipe_weights, issue_weights
 from .occupancy import estimate_registers
 from .memory import Device, DeviceArray
 from .spaces import SHARED_ALIGN, SHARED_BASE
@@ -241,6 +241,7 @@ class Launch:
         self.batch_blocks = max(1, bt // (self.wpb * 32))
         self.counters = C.Counters(len(ir.code), self.n_warps, [i.line for i in ir.code])
         self.counters.slot_weights = issue_weights(ir)
+        self.counters.alu_weights = alu_pipe_weights(ir)
         nsec = len(device.buf) // 32 + 1
         self.counters.touched = np.zeros(nsec, bool)
         self.counters.written = np.zeros(nsec, bool)

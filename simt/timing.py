@@ -106,6 +106,7 @@ class Profile:
     combine_p: float = 0.0       # components combine as a p-norm (0: the largest alone)
     l2_ld_lines_per_cycle_sm: float = 0.0  # scattered loads: 128-byte-line transactions per cycle per SM
     l2_st_lines_per_cycle_sm: float = 0.0  # scattered stores, the same
+    alu_ipc: float = 0.0         # integer ALU pipe slots (simt.issue) per cycle per SM (0: not measured)
     max_threads_sm: int = 2048
     max_blocks_sm: int = 32
     shared_per_sm: int = 228 * 1024
@@ -198,7 +199,9 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         # SASS issue slots (simt.issue; IR instructions where a record has none) at the
         # measured rate, plus what expensive operations (integer division,
         # __match_any_sync, ...) keep a sub-partition busy beyond one slot
-        "issue": g(C.ISSUE_SLOTS, g(C.INST, 0)) / (active * prof.issue_ipc * clock_per_us)
+        # (or the integer ALU pipe's slots at its own, half, rate where they dominate)
+        "issue": max(g(C.ISSUE_SLOTS, g(C.INST, 0)) / prof.issue_ipc,
+                     _rate(g(C.ALU_SLOTS, 0), prof.alu_ipc)) / (active * clock_per_us)
                  + g(C.ISSUE_EXTRA, 0) / (active * SUBPARTITIONS * clock_per_us),
         "shared": (g(C.WAVES_LD, 0) + g(C.WAVES_ST, 0)) / (active * prof.shared_waves_per_us_sm),
         # every 128-byte line a global load request touches, L1 hits too, passes L1's data

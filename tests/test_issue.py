@@ -90,3 +90,46 @@ def test_overlap_shortens_a_low_occupancy_unrolled_loop():
         paths.append(r.metrics["simt__block_cycles.max"])
     del k.ir._simt_overlapped
     assert paths[0] < 0.67 * paths[1]
+
+
+def test_alu_pipe_slots_of_shift_xor_chains():
+    """cal_lop's trip: four shifts right and four xors (sm_90 SASS: SHF and LOP3 only),
+    8 ALU-pipe slots, and the loop's compare once per 4 unrolled trips."""
+    from simt.issue import alu_pipe_weights
+    k = _kernel("cal_lop")
+    a, w = alu_pipe_weights(k.ir), issue_weights(k.ir)
+    top, back = _loop(k.ir.code)
+    assert a[top:back + 1].sum() == 8.25 and w[top:back + 1].sum() == 8.75
+
+
+def test_alu_pipe_slots_follow_sass_pipes():
+    """xorshift32 as Monte Carlo pi draws it: its constant left shifts are IMAD.SHL (FMA
+    pipe), its right shifts, xors, masks, int-to-float conversions and compares are ALU
+    ones: 13 of each trip's slots (the sm_90 SASS of the trip has 13: 8 LOP3, 2 SHF,
+    2 I2FP, 1 FSETP; docs/results/timing_investigation/unseen6/probes7_sass.txt)."""
+    from simt.issue import alu_pipe_weights
+    k = _kernel("monte_carlo_pi", "kernels_cuda/probes7.cu")
+    code, a = k.ir.code, alu_pipe_weights(k.ir)
+    top, back = _loop(code)
+    shl = [p for p in range(top, back) if code[p].op == Op.BIN and code[p].sub == "shl"]
+    assert len(shl) == 4 and not a[shl].any()
+    loop_ctl = [p for p in range(top, back + 1) if 0 < a[p] < 1]
+    assert a[top:back + 1].sum() - a[loop_ctl].sum() == 13
+
+
+def test_an_alu_bound_kernel_is_predicted_at_the_alu_pipe_rate():
+    """Where ALU-pipe slots over alu_ipc exceed all slots over issue_ipc, they set the
+    issue component; a profile without alu_ipc ignores them."""
+    import dataclasses
+    from simt import timing
+    k = _kernel("cal_lop")
+    dev = simt.Device()
+    r = k.launch(dev, simt.LaunchConfig.of(264, 256), [dev.zeros(264, np.uint32), np.int32(64)],
+                 sanitize=False)
+    prof = timing.load_profile("h100")
+    m = r.metrics
+    assert m[C.ALU_SLOTS] / prof.alu_ipc > m[C.ISSUE_SLOTS] / prof.issue_ipc
+    with_alu = timing.predict_result(r, prof).components_us["issue"]
+    without = timing.predict_result(r, dataclasses.replace(prof, alu_ipc=0.0)).components_us["issue"]
+    assert np.isclose(with_alu / without, (m[C.ALU_SLOTS] / prof.alu_ipc) / (m[C.ISSUE_SLOTS] / prof.issue_ipc),
+                      rtol=0.05)
