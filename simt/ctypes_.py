@@ -9,7 +9,7 @@ Limitations: ``long`` is 64-bit (LP64, as nvcc on Linux); ``long double`` is tre
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -62,6 +62,7 @@ class Void(CType):
 class Pointer(CType):
     base: CType
     const: bool = False
+    volatile: bool = field(default=False, compare=False)   # loads through it are never merged
 
     def is_pointer(self) -> bool:
         return True

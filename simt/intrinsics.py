@@ -129,6 +129,7 @@ def _syncwarp(b, name, args, node, want):
 def _fence(b, name, args, node, want):
     for a in args:
         b.rvalue(a)
+    b.fences.append(len(b.code))   # no load is merged across it (simt.cse)
     return None  # memory is sequentially consistent in the emulator: fences are no-ops
 
 

@@ -19,6 +19,7 @@ from pycparser import c_ast
 
 from . import ctypes_ as T
 from .ctypes_ import Array, CType, Pointer, Scalar, Vector, usual_arith
+from .cse import eliminate_common_loads
 from .errors import CompileError, Coord
 from .intrinsics import INTRINSICS, lower_intrinsic
 from .ir import Const, Ins, KernelIR, Op, Reg, Uniform
@@ -69,6 +70,7 @@ class LVal:
     fields: list | None = None    # vreg: the field registers
     name: str = ""
     const: bool = False           # reached through a pointer to const
+    volatile: bool = False        # ... or to volatile (simt.cse never merges its loads)
 
 
 @dataclass
@@ -77,6 +79,7 @@ class Sym:
     ctype: CType
     op: object = None             # Reg / Uniform / Const(address)
     fields: list | None = None
+    volatile: bool = False        # a volatile array or shared variable (simt.cse)
 
 
 _BUILTIN_VECS = {"threadIdx": "tid", "blockIdx": "ctaid", "blockDim": "ntid", "gridDim": "nctaid"}
@@ -164,6 +167,7 @@ class KernelBuilder:
         self.loops: list[tuple[int, int, list[Ins]]] = []   # (break level, continue level, continue jumps)
         self.funcs: list[tuple[str, int, Reg | None, CType]] = []   # inlining stack
         self.builtin_regs: dict[str, Reg] = {}
+        self.fences: list[int] = []    # pcs a __threadfence() stands before (simt.cse)
 
     # ----------------------------------------------------------------- helpers
     def err(self, msg: str, node) -> CompileError:
@@ -227,8 +231,8 @@ class KernelBuilder:
         if isinstance(node, c_ast.PtrDecl):
             base = self.ctype(node.type, allow_void=True)
             inner = node.type
-            const = bool(getattr(inner, "quals", None) and "const" in inner.quals)
-            return Pointer(base, const)
+            quals = getattr(inner, "quals", None) or ()
+            return Pointer(base, "const" in quals, "volatile" in quals)
         if isinstance(node, c_ast.ArrayDecl):
             elem = self.ctype(node.type)
             length = None
@@ -294,6 +298,7 @@ class KernelBuilder:
                 self.declare(p.name, Sym("param", pt, u), p)
         self.stmt(fdef.body)
         self.emit(Op.EXIT, Coord(self.file, self.code[-1].coord.line if self.code else decl.coord.line))
+        eliminate_common_loads(self.code, self.fences)
         # dynamic shared memory starts after the static arrays
         dyn_off = -(-self.static_shared // SHARED_ALIGN) * SHARED_ALIGN
         for name, ct, coord in self.dyn_shared:
@@ -359,11 +364,13 @@ class KernelBuilder:
         storage = set(node.storage or [])
         if "shared" in attrs:
             self.decl_shared(node, name, ct, "extern" in storage)
+            self.scopes[-1][name].volatile = "volatile" in (node.quals or ())
             return
         if "static" in storage:
             raise self.err("static local variables are outside simt's subset", node)
         if isinstance(ct, Array):
             self.decl_local_array(node, name, ct)
+            self.scopes[-1][name].volatile = "volatile" in (node.quals or ())
             return
         if isinstance(ct, Vector):
             fields = [self.reg(ct.elem.dtype, True, f"{name}.{f}") for f in ct.fields]
@@ -568,7 +575,7 @@ class KernelBuilder:
 
     def load(self, lv: LVal, node) -> Val:
         if isinstance(lv.ctype, Array):                      # arrays decay to pointers
-            return Val(Pointer(lv.ctype.elem), lv.addr)
+            return Val(Pointer(lv.ctype.elem, False, lv.volatile), lv.addr)
         if lv.kind == "reg":
             return Val(lv.ctype, lv.reg)
         if lv.kind == "vreg":
@@ -580,7 +587,8 @@ class KernelBuilder:
         if not isinstance(lv.ctype, (Scalar, Pointer)):
             raise self.err(f"cannot load a value of type {lv.ctype}", node)
         d = self.reg(T.storage_dtype(lv.ctype))
-        self.emit(Op.LOAD, node, dst=d, args=(lv.addr,), ctype=lv.ctype)
+        self.emit(Op.LOAD, node, dst=d, args=(lv.addr,), ctype=lv.ctype,
+                  info={"volatile": True} if lv.volatile else {})
         return Val(lv.ctype, d)
 
     def lvalue(self, node) -> LVal:
@@ -629,7 +637,7 @@ class KernelBuilder:
         if sym.kind == "param":
             return Val(sym.ctype, sym.op)
         if sym.kind in ("array", "mem"):      # arrays, and scalars living in shared memory
-            return LVal(sym.ctype, "mem", addr=sym.op, name=name)
+            return LVal(sym.ctype, "mem", addr=sym.op, name=name, volatile=sym.volatile)
         raise self.err(f'cannot use "{name}" here', node)
 
     def e_Constant(self, node):
@@ -754,7 +762,8 @@ class KernelBuilder:
             b, i = i, b
         if not isinstance(b.ctype, Pointer):
             raise self.err("expression must have pointer-to-object type", node)
-        return LVal(b.ctype.base, "mem", addr=self.index_addr(b, i, node), const=b.ctype.const)
+        return LVal(b.ctype.base, "mem", addr=self.index_addr(b, i, node), const=b.ctype.const,
+                    volatile=b.ctype.volatile)
 
     def e_UnaryOp(self, node):
         op = node.op
@@ -780,7 +789,7 @@ class KernelBuilder:
                 raise self.err('operand of "*" must be a pointer', node)
             if p.ctype.base == T.VOID:
                 raise self.err("a void* cannot be dereferenced", node)
-            return LVal(p.ctype.base, "mem", addr=p.op, const=p.ctype.const)
+            return LVal(p.ctype.base, "mem", addr=p.op, const=p.ctype.const, volatile=p.ctype.volatile)
         if op in ("++", "--", "p++", "p--"):
             return self.incdec(node, op[-2:], prefix=not op.startswith("p"))
         v = self.rvalue(node.expr)

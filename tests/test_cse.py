@@ -1,0 +1,93 @@
+"""Common loads (simt.cse): a repeated load in straight-line code is made once, as nvcc
+makes it; anything that may change memory in between keeps both."""
+import numpy as np
+import pytest
+
+from kern import run
+
+I32 = np.int32
+REQ_LD = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
+SHARED_LD = "smsp__inst_executed_op_shared_ld.sum"
+
+
+def loads(body: str, params: str = "const int *a", shared: str = "") -> tuple[np.ndarray, dict]:
+    """One warp runs ``out[t] = <body>``; returns (out, metrics)."""
+    src = f'''extern "C" __global__ void k({params}, int *out) {{
+        {shared}
+        int t = threadIdx.x;
+        {body}
+    }}'''
+    a = np.arange(64, dtype=I32) + 1
+    (_, out), res = run(src, "k", 1, 32, [a, np.zeros(32, I32)])
+    return out, res.metrics
+
+
+def test_a_repeated_load_is_made_once():
+    out, m = loads("out[t] = a[t] * a[t];")
+    np.testing.assert_array_equal(out, (np.arange(32) + 1) ** 2)
+    assert m[REQ_LD] == 1
+
+
+def test_the_same_address_reached_two_ways_is_one_load():
+    out, m = loads("const int *p = a + t; out[t] = p[0] + a[t] + *(a + t);")
+    np.testing.assert_array_equal(out, 3 * (np.arange(32) + 1))
+    assert m[REQ_LD] == 1
+
+
+def test_different_addresses_are_different_loads():
+    _, m = loads("out[t] = a[t] + a[t + 1];")
+    assert m[REQ_LD] == 2
+
+
+@pytest.mark.parametrize("between", [
+    "out[t] = 0;",                       # a store may alias a
+    "atomicAdd(out, 1);",                # so may an atomic
+    "__threadfence();",                  # a fence orders the two loads
+    "__syncthreads();",                  # a barrier lets other threads write
+    "if (t > 40) out[t] = 1;",           # a branch ends the straight-line run
+])
+def test_anything_that_may_change_memory_keeps_both(between):
+    src_params = "int *a"
+    out, m = loads(f"int x = a[t]; {between} out[t] = x + a[t];", src_params)
+    assert m[REQ_LD] == 2
+    assert out[5] == 12
+
+
+def test_a_volatile_pointer_is_loaded_every_time():
+    _, m = loads("out[t] = a[t] * a[t];", "const volatile int *a")
+    assert m[REQ_LD] == 2
+    _, m = loads("const volatile int *v = a; out[t] = v[t] * v[t];")
+    assert m[REQ_LD] == 2
+
+
+def test_volatile_shared_memory_is_loaded_every_time():
+    body = "s[t] = a[t]; __syncthreads(); out[t] = s[t ^ 1] + s[t ^ 1];"
+    out, m = loads(body, shared="__shared__ int s[32];")
+    assert m[SHARED_LD] == 1
+    np.testing.assert_array_equal(out, 2 * ((np.arange(32) ^ 1) + 1))
+    _, m = loads(body, shared="__shared__ volatile int s[32];")
+    assert m[SHARED_LD] == 2
+
+
+def test_a_reassigned_index_is_a_new_address():
+    out, m = loads("int i = t; int x = a[i]; i = i + 1; out[t] = x + a[i];")
+    np.testing.assert_array_equal(out, 2 * np.arange(32) + 3)
+    assert m[REQ_LD] == 2
+
+
+def test_sobel_loads_each_neighbour_once():
+    """probes7.cu's Sobel filter reads four of its eight neighbours twice; the GPU (ncu)
+    makes 8 load requests a warp, one per neighbour."""
+    from pathlib import Path
+    src = (Path(__file__).parent.parent / "kernels_cuda" / "probes7.cu").read_text()
+    w = h = 34
+    img = (np.arange(w * h) * 37 % 251).astype(np.uint8)
+    out = np.zeros(w * h, np.uint8)
+    (_, got, _, _), res = run(src, "sobel_u8", (1, h), (32, 1), [img, out, I32(w), I32(h)])
+    interior = h - 2                       # one interior warp per row; lanes 1..31 are inside
+    assert res.metrics[REQ_LD] == 8 * interior
+    x = img.reshape(h, w).astype(int)
+    gx = -x[:-2, :-2] + x[:-2, 2:] - 2 * x[1:-1, :-2] + 2 * x[1:-1, 2:] - x[2:, :-2] + x[2:, 2:]
+    gy = -x[:-2, :-2] - 2 * x[:-2, 1:-1] - x[:-2, 2:] + x[2:, :-2] + 2 * x[2:, 1:-1] + x[2:, 2:]
+    want = np.minimum(np.abs(gx) + np.abs(gy), 255)
+    np.testing.assert_array_equal(got.reshape(h, w)[1:-1, 1:32], want[:, :31])
