@@ -7,7 +7,8 @@ and scattered loads, a stencil, a shuffle reduction, shared and global atomics,
 divergence.  Families ``probe-unseen`` to ``probe-unseen4`` (``probes2.cu`` to
 ``probes5.cu``) were written after the model changes they test, the last three with their
 predictions committed before their first GPU run
-(docs/results/timing_investigation/unseen2/ to unseen4/).
+(docs/results/timing_investigation/unseen2/ to unseen4/), as were ``probe-unseen5`` to
+``probe-unseen7`` (``probes6.cu`` to ``probes8.cu``).
 ``python -m kernels_cuda.timing_check measure --probes`` times them on the GPU and
 ``predict`` puts the model's figure beside each, as for catalog entries.
 
@@ -286,6 +287,45 @@ UNSEEN6 = [
                 lambda n: (n // 32, n // 8), _floyd_args, source="probes7.cu"),
 ]
 PROBES += UNSEEN6
+
+# session 9: six more (probes8.cu), predictions committed before they were first measured
+SEARCH_N, SEARCH_M, PRIMES, HASH_N, RESIZE = 1 << 22, 1 << 20, 1 << 20, 1 << 22, 2048
+EMPTY = np.uint32(0xFFFFFFFF)
+
+
+def _search_args(n, rng):
+    table = np.sort(rng.integers(0, 1 << 30, SEARCH_M)).astype(np.int32)
+    return [table, _i32(SEARCH_M), rng.integers(0, 1 << 30, n).astype(np.int32),
+            np.zeros(n, np.int32), _i32(n)]
+
+
+def _hash_args(n, rng):
+    keys = np.unique(rng.integers(0, 0xFFFFFFFF, n + n // 8, dtype=np.uint64).astype(np.uint32))
+    keys = rng.permutation(keys)[:n]
+    return [keys, np.full(2 * n, EMPTY, np.uint32), np.uint32(2 * n), _i32(n)]
+
+
+UNSEEN7 = [
+    TimingProbe("probe/vec4-add", "probe-unseen7", "vec4_add", N, 256, lambda n: n // 4 // 256,
+                lambda n, rng: [_f32(n, rng), _f32(n, rng), np.zeros(n, np.float32), _i32(n // 4)],
+                source="probes8.cu"),
+    TimingProbe("probe/search-sorted", "probe-unseen7", "search_sorted", SEARCH_N, 256,
+                lambda n: n // 256, _search_args, source="probes8.cu"),
+    TimingProbe("probe/prime-flags", "probe-unseen7", "prime_flags", PRIMES, 256, lambda n: n // 256,
+                lambda n, rng: [np.zeros(n, np.uint8), np.uint32(n)], source="probes8.cu"),
+    TimingProbe("probe/hash-insert", "probe-unseen7", "hash_insert", HASH_N, 256, lambda n: n // 256,
+                _hash_args, source="probes8.cu"),
+    TimingProbe("probe/resize-bilinear", "probe-unseen7", "resize_bilinear", RESIZE, (32, 8),
+                lambda n: (2 * n // 32, 2 * n // 8),
+                lambda n, rng: [_f32(n * n, rng), np.zeros(4 * n * n, np.float32), _i32(n), _i32(n)],
+                source="probes8.cu"),
+    TimingProbe("probe/poly-horner", "probe-unseen7", "poly_horner", N, 256, lambda n: n // 256,
+                lambda n, rng: [rng.uniform(-1, 1, n).astype(np.float32),
+                                (rng.standard_normal(16) / np.arange(1, 17)).astype(np.float32),
+                                np.zeros(n, np.float32), _i32(n)],
+                source="probes8.cu"),
+]
+PROBES += UNSEEN7
 _BY_ID = {p.id: p for p in PROBES}
 
 
