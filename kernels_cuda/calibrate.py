@@ -254,7 +254,7 @@ def _derive_cas(prof: Profile, free_us: float, free: dict, contended: list) -> N
     """``cas_cost`` from CAS loops that never retry against atomicAdd's transaction time
     (same 256 bins); ``cas_contention`` and its slope from CAS loops on the same bins
     that do, with few contenders (a grid the GPU runs at once) and many (about 4 waves):
-    the failures per success each measured time implies, per contender in flight (see
+    the failures per success each measured time implies, per other contender in flight (see
     ``simt.timing.cas_retries``)."""
     from simt import timing
     prof.cas_cost = round(free_us / timing.slice_busy_us(free, prof), 4)
@@ -262,12 +262,13 @@ def _derive_cas(prof: Profile, free_us: float, free: dict, contended: list) -> N
     points = []
     for busy_us, m, grid in contended:
         need = busy_us / timing.slice_busy_us(m, prof, prof.cas_cost)   # GPU attempts per emulated one
-        lanes, failed = m["simt__atomic_cas_lanes.sum"], m["simt__atomic_cas_failed.sum"]
+        lanes = m["simt__atomic_cas_lanes.sum"]
+        failed = m["simt__atomic_cas_failed.sum"] - m.get("simt__atomic_cas_stale.sum", 0)
         f = failed / lanes
         ratio = max(need - 1.0 + f, 1e-6) / f                     # GPU failures per emulated one
         per_success = failed / (lanes - failed)
         x = timing.cas_contenders(per_success, m["simt__lockstep_threads.max"], grid, resident)
-        points.append((x, ratio * per_success / x))                # (X, c(X))
+        points.append((x, ratio / timing.cas_scale(m["simt__lockstep_threads.max"], grid, resident)))
     (x1, c1), (x2, c2) = points
     slope = math.log(c1 / c2) / math.log(x2 / x1)
     prof.cas_contention_slope = round(slope, 4)

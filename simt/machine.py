@@ -1096,18 +1096,23 @@ def _atom(m: Machine, ins, sel, act, full, aw, w, wsel):
     else:
         val, cmp_ = operand(ins.args[1]), None
     ret = np.empty(n, dt) if ins.dst is not None else None
-    cas_lanes = cas_failed = 0
+    cas_lanes = cas_failed = cas_stale = 0
     with np.errstate(all="ignore"):
         for space, byte, pos in parts:
             view = m.view(space, dt)
             e = _elem_index(byte, size)
             v = val if pos is None else val[pos]
             c = None if cmp_ is None else (cmp_ if pos is None else cmp_[pos])
+            before = view[e] if c is not None and space == "global" else None
             r = _apply_atomic(view, e, v, c, ins.sub, ret is not None or c is not None, dt)
-            if c is not None and space == "global":
-                # a lane whose compare value was stale fails: its CAS loop will retry
+            if before is not None:
+                # a lane whose compare value no longer holds fails: it lost the word to a
+                # lane of this instruction (a race its CAS loop retries) or the word held
+                # another value already (stale: a hash probe finding its slot taken)
+                miss = r != c
                 cas_lanes += len(e)
-                cas_failed += int(np.count_nonzero(r != c))
+                cas_failed += int(np.count_nonzero(miss))
+                cas_stale += int(np.count_nonzero(miss & (before != c)))
             if ret is not None:
                 if pos is None:
                     ret = r
@@ -1122,6 +1127,7 @@ def _atom(m: Machine, ins, sel, act, full, aw, w, wsel):
     if cas_lanes:
         m.cnt.add(p, "simt__atomic_cas_lanes.sum", cas_lanes)
         m.cnt.add(p, "simt__atomic_cas_failed.sum", cas_failed)
+        m.cnt.add(p, "simt__atomic_cas_stale.sum", cas_stale)
     pre = []
     for space, byte, pos in parts:
         a = A if pos is None else A[pos]

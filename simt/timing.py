@@ -292,15 +292,19 @@ def cas_retries(metrics: dict, prof: Profile, grid_threads: int, resident_thread
     lockstep batch of T threads all start together and every contender retries each
     round while one wins, so S contenders of a word cost (S - 1) / 2 failures per success
     (the emulator counts them; S is read back from that ratio).  On the GPU
-    (``cal_gcas``; docs/results/timing_investigation/cas/) a success costs c(X) * X
-    failures, X the contenders in flight on the word: S / 2 on average when the grid fits
-    the GPU at once, S * C' / T in a steady state of many waves (C' = min(resident threads,
-    grid): the resident threads, replaced as they finish), so
-        X = S / 2 * (C' / T) * (2 - C' / grid),
+    (``cal_gcas``; docs/results/timing_investigation/cas/) a success costs c(X) times the
+    other contenders in flight on the word.  The contenders in flight are S / 2 on average
+    when the grid fits the GPU at once, S * C' / T in a steady state of many waves
+    (C' = min(resident threads, grid): the resident threads, replaced as they finish), so
+        X = S / 2 * k,   k = (C' / T) * (2 - C' / grid),
         c(X) = cas_contention * (min(X, cas_contenders_max) / 32) ^ -cas_contention_slope
-    (few contenders retry almost in lockstep; many queue in the L2 slice, and a round
-    lets several succeed).  c is held beyond the most contenders ``cal_gcas`` measured:
+    the others are (S - 1) / 2 * k, and each lockstep failure becomes c(X) k failures on
+    the GPU (a lone contender, S = 1, never fails; few contenders retry almost in
+    lockstep; many queue in the L2 slice, and a round lets several succeed).  c is held beyond the most contenders ``cal_gcas`` measured:
     steady states with up to 4 times more show c of 0.27-0.49, not the law's fall.
+    A CAS that fails because its word held another value before the instruction (a hash
+    table's probe finding its slot taken, ``simt__atomic_cas_stale.sum``) lost no race:
+    the GPU makes it once, as the emulator did, and it does not count towards S.
     Limitations: the emulated sample sets which words contend and how often a success
     changes the word; a value that reaches a fixed point later in the
     grid (a product that becomes 0) is not foreseen, the sample's contention is
@@ -309,22 +313,32 @@ def cas_retries(metrics: dict, prof: Profile, grid_threads: int, resident_thread
     g = metrics.get
     lanes = g("simt__atomic_cas_lanes.sum", 0)
     failed = g("simt__atomic_cas_failed.sum", 0)
-    if not lanes or not failed or not prof.cas_contention:
+    stale = g("simt__atomic_cas_stale.sum", 0)
+    lost = failed - stale                                   # races lost in the lockstep batch
+    if not lanes or lost <= 0 or not prof.cas_contention:
         return 1.0
-    per_success = failed / max(lanes - failed, 1)          # (S - 1) / 2 in lockstep
-    x = cas_contenders(per_success, g("simt__lockstep_threads.max", 0) or grid_threads,
-                       grid_threads, resident_threads)
+    succeeded = lanes - failed
+    per_success = lost / max(succeeded, 1)                  # (S - 1) / 2 in lockstep
+    k = cas_scale(g("simt__lockstep_threads.max", 0) or grid_threads, grid_threads, resident_threads)
+    x = (per_success + 0.5) * k                             # S / 2 * k
     xc = min(x, prof.cas_contenders_max) if prof.cas_contenders_max else x
     c = prof.cas_contention * (xc / 32.0) ** -prof.cas_contention_slope
-    f = failed / lanes
-    return 1.0 - f + c * x / per_success * f
+    # the GPU makes each stale attempt once, each success once, and c(X) k failures
+    # per failure of the lockstep batch
+    return (stale + succeeded + c * k * lost) / lanes
+
+
+def cas_scale(batch: int, grid_threads: int, resident_threads: int) -> float:
+    """k of ``cas_retries``: a word's contenders in flight on the GPU per contender in the
+    emulator's lockstep batch of ``batch`` threads, twice over: (C' / T) (2 - C' / grid)."""
+    conc = min(resident_threads, grid_threads)
+    return conc / batch * (2.0 - conc / max(grid_threads, 1))
 
 
 def cas_contenders(per_success: float, batch: int, grid_threads: int, resident_threads: int) -> float:
     """X of ``cas_retries``: contenders in flight per word on the GPU, from the emulator's
     failures per success in a lockstep batch of ``batch`` threads."""
-    conc = min(resident_threads, grid_threads)
-    return (per_success + 0.5) * conc / batch * (2.0 - conc / max(grid_threads, 1))
+    return (per_success + 0.5) * cas_scale(batch, grid_threads, resident_threads)
 
 
 def _rate(n: float, per_cycle: float) -> float:
