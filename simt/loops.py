@@ -69,3 +69,54 @@ def add_step(code, ins, var, back: int):
                 return a
         return None
     return None
+
+
+_CMP = {"lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b,
+        "ge": lambda a, b: a >= b, "ne": lambda a, b: a != b}
+
+
+def constant_trips(code, top: int, back: int, limit: int = 32):
+    """The trip count of a loop whose counter starts at a constant, steps by a constant
+    and is compared with a constant (``for (int k = 14; k >= 0; k--)``), if it is at most
+    ``limit``; else None.  nvcc unrolls such a loop fully (poly_horner in probes8.cu: its
+    sixteen coefficient loads all go out before the first FMA)."""
+    found = loop_test(code, top, back)
+    if found is None:
+        return None
+    _, cmp = found
+    if cmp.op != Op.BIN or cmp.sub not in _CMP or len(cmp.args) != 2:
+        return None
+    a, b = cmp.args
+    flip = False
+    if type(b) is Reg and type(a) is not Reg:
+        a, b, flip = b, a, True
+    if type(a) is not Reg or not a.is_var or type(b) is Reg or not hasattr(b, "value"):
+        return None
+    writes = [p for p in range(top, back + 1) if code[p].dst is a]
+    init = def_before(code, a, top)
+    if len(writes) != 1 or init is None or init.op != Op.MOV or type(init.args[0]) is Reg \
+            or not hasattr(init.args[0], "value"):
+        return None
+    upd = code[writes[0]]
+    step = add_step(code, upd, a, back)
+    if step is None or type(step) is Reg or not hasattr(step, "value"):
+        return None
+    # the sign: add_step returns the operand of an add or a sub
+    src, at = upd, writes[0]
+    for _ in range(6):
+        if src is None or src.op not in (Op.MOV, Op.CAST) or type(src.args[0]) is not Reg:
+            break
+        nxt = def_before(code, src.args[0], at)
+        at = next(p for p in range(at - 1, -1, -1) if code[p] is nxt) if nxt is not None else at
+        src = nxt
+    if src is None or src.op != Op.BIN or src.sub not in ("add", "sub"):
+        return None
+    s = int(step.value) * (-1 if src.sub == "sub" else 1)
+    v, bound, test = int(init.args[0].value), int(b.value), _CMP[cmp.sub]
+    trips = 0
+    while (test(bound, v) if flip else test(v, bound)):
+        trips += 1
+        v += s
+        if trips > limit or s == 0:
+            return None
+    return trips

@@ -28,7 +28,7 @@ from .ctypes_ import Scalar, Vector, sizeof
 from .errors import LaunchError
 from .ir import Const, Op, Reg
 from .issue import UNROLL, overlapped_pcs
-from .loops import add_step, def_before, loop_test, loops
+from .loops import add_step, constant_trips, def_before, loop_test, loops
 from .ops import BINOPS, CALLS, UNOPS, _fma, cast_value
 from .spaces import GLOBAL_BASE, LOCAL_BASE, SHARED_BASE
 
@@ -51,7 +51,9 @@ LAT = {"issue": 0.38, "alu": 4.0, "math": 16.0, "warp": 24.0, "shared": 30.0, "l
 # the trips whose loads it keeps in flight (nvcc unrolls a loop of unknown trip count by 4
 # and hoists the unrolled trips' loads: cal_ilp's one load a trip gives 4, spmv/csr-scalar's
 # three give the dozen its SASS has in flight; a loop whose step is known only at run time
-# is not unrolled: one trip's loads, _runtime_stride).  _LOAD_RING: the most it tracks.
+# is not unrolled: one trip's loads, _runtime_stride; one with a constant trip count of at
+# most 32 is unrolled fully: all its trips' loads, loops.constant_trips).  _LOAD_RING: the
+# most it tracks.
 _LOAD_RING = 64
 # IR operations that nvcc expands into many SASS instructions or sends to a slow pipe:
 # (latency: cycles from issue until the result is ready; issue: cycles the operation keeps
@@ -781,8 +783,11 @@ def _load_depths(k) -> dict:
             continue
         per_trip = sum(is_ld[inner[0]:inner[1] + 1])
         if inner not in unrolled:
-            unrolled[inner] = not _runtime_stride(code, *inner)
-        out[p] = min(_LOAD_RING, (base if unrolled[inner] else 1) * per_trip)
+            # trips in flight: all of a loop nvcc unrolls fully (a constant trip count),
+            # 4 of one it unrolls by 4, 1 of one it does not unroll (a run-time step)
+            unrolled[inner] = 1 if _runtime_stride(code, *inner) else \
+                max(base, constant_trips(code, *inner) or 0)
+        out[p] = min(_LOAD_RING, unrolled[inner] * per_trip)
     k._simt_ld_depth = out
     return out
 

@@ -349,6 +349,47 @@ def test_loops_with_a_run_time_stride_are_not_pipelined():
     assert cyc["by_const"] <= trips * lat / 4 + 2 * lat                  # 4 trips in flight
 
 
+def test_a_loop_with_a_constant_trip_count_is_unrolled_fully():
+    """nvcc unrolls a loop of a few constant trips fully and hoists all its loads
+    (probes8.cu's poly_horner: 16 coefficient loads before the first FMA); a longer
+    constant loop is unrolled by 4."""
+    src = """
+    extern "C" __global__ void horner(const float *x, const float *c, float *y) {
+        float v = x[threadIdx.x], acc = c[15];
+        for (int k = 14; k >= 0; k--) acc = acc * v + c[k];
+        y[threadIdx.x] = acc;
+    }
+    extern "C" __global__ void up(const float *x, const float *c, float *y) {
+        float acc = 0.0f;
+        for (int k = 0; k < 15; k += 2) acc += c[k];
+        y[threadIdx.x] = acc;
+    }
+    extern "C" __global__ void long_loop(const float *x, const float *c, float *y) {
+        float acc = 0.0f;
+        for (int k = 0; k < 100; k++) acc += c[k];
+        y[threadIdx.x] = acc;
+    }"""
+    from simt.loops import constant_trips, loops
+    from simt.machine import LAT, _load_depths
+    mod = simt.Module.from_source(src, "unroll.cu")
+    trips = {}
+    for k in ("horner", "up", "long_loop"):
+        code = mod.get_function(k).ir.code
+        (top, back), = loops(code)
+        trips[k] = constant_trips(code, top, back)
+    assert trips == {"horner": 15, "up": 8, "long_loop": None}
+    depth = {k: max(_load_depths(mod.get_function(k).ir).values()) for k in trips}
+    assert depth == {"horner": 15, "up": 8, "long_loop": 4}
+
+    def args_of(dev):
+        return [dev.to_device(np.ones(32, np.float32)), dev.to_device(np.ones(100, np.float32)),
+                dev.zeros(32, np.float32)]
+    cyc = _one_warp(src, "horner", args_of)["simt__block_cycles.max"]
+    # the loads' wait and the store's acknowledgement (and the last two loads waiting for
+    # the first, the ring being 15 deep), not a wait for each 4 trips' loads (1756 cycles)
+    assert cyc < 4 * LAT["global"]
+
+
 def test_expensive_operations_cost_their_measured_latency_and_issue():
     """Integer % by a new divisor is the whole division sequence (OP_COST, measured on the
     H100); by the divisor of the last trip the compiler's hoisted reciprocal serves; by a
