@@ -8,7 +8,7 @@ divergence.  Families ``probe-unseen`` to ``probe-unseen4`` (``probes2.cu`` to
 ``probes5.cu``) were written after the model changes they test, the last three with their
 predictions committed before their first GPU run
 (docs/results/timing_investigation/unseen2/ to unseen4/), as were ``probe-unseen5`` to
-``probe-unseen7`` (``probes6.cu`` to ``probes8.cu``).
+``probe-unseen8`` (``probes6.cu`` to ``probes9.cu``).
 ``python -m kernels_cuda.timing_check measure --probes`` times them on the GPU and
 ``predict`` puts the model's figure beside each, as for catalog entries.
 
@@ -326,6 +326,46 @@ UNSEEN7 = [
                 source="probes8.cu"),
 ]
 PROBES += UNSEEN7
+
+# session 9, later: six more (probes9.cu), predictions committed before they were first measured
+DGEMM, BF_V, BF_E, HEAT, FA_ROWS, FA_COLS, TRD = 1024, 1 << 20, 1 << 22, 4096, 8192, 4096, 4096
+INF = 0x3FFFFFFF
+
+
+def _bf_args(m, rng):
+    dist = np.where(rng.random(BF_V) < 0.1, rng.integers(0, 1000, BF_V), INF).astype(np.int32)
+    return [rng.integers(0, BF_V, m).astype(np.int32), rng.integers(0, BF_V, m).astype(np.int32),
+            rng.integers(1, 100, m).astype(np.int32), dist, _i32(m)]
+
+
+UNSEEN8 = [
+    TimingProbe("probe/dgemm-tiled", "probe-unseen8", "dgemm_tiled", DGEMM, (16, 16),
+                lambda n: (n // 16, n // 16),
+                lambda n, rng: [rng.standard_normal(n * n), rng.standard_normal(n * n),
+                                np.zeros(n * n), _i32(n)],
+                source="probes9.cu"),
+    TimingProbe("probe/bellman-ford", "probe-unseen8", "bellman_ford_relax", BF_E, 256,
+                lambda n: n // 256, _bf_args, source="probes9.cu"),
+    TimingProbe("probe/heat2d-double", "probe-unseen8", "heat2d_double", HEAT, (32, 8),
+                lambda n: (n // 32, n // 8),
+                lambda n, rng: [rng.random(n * n), np.zeros(n * n), _i32(n), np.float64(0.2)],
+                source="probes9.cu"),
+    TimingProbe("probe/hist-u64", "probe-unseen8", "hist_u64", N, 256, lambda n: n // 256,
+                lambda n, rng: [rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32),
+                                rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32),
+                                np.zeros(1024, np.uint64), _i32(n)],
+                source="probes9.cu"),
+    TimingProbe("probe/first-above", "probe-unseen8", "first_above", FA_ROWS, 256,
+                lambda n: n * 32 // 256,
+                lambda n, rng: [rng.random(n * FA_COLS, np.float32), np.zeros(n, np.int32), _i32(n),
+                                _i32(FA_COLS), np.float32(0.999)],
+                source="probes9.cu"),
+    TimingProbe("probe/transpose-double", "probe-unseen8", "transpose_double", TRD, (32, 8),
+                lambda n: (n // 32, n // 32),
+                lambda n, rng: [rng.standard_normal(n * n), np.zeros(n * n), _i32(n)],
+                source="probes9.cu"),
+]
+PROBES += UNSEEN8
 _BY_ID = {p.id: p for p in PROBES}
 
 
