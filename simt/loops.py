@@ -3,7 +3,7 @@ how their counters step, and who wrote each operand.  Shared by ``simt.machine``
 a warp keeps in flight) and ``simt.issue`` (issue slots, overlapped waits)."""
 from __future__ import annotations
 
-from .ir import Op, Reg
+from .ir import Const, Op, Reg
 
 
 def loops(code) -> list[tuple[int, int]]:
@@ -75,6 +75,11 @@ _CMP = {"lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: 
         "ge": lambda a, b: a >= b, "ne": lambda a, b: a != b}
 
 
+def _int_const(x):
+    """The value of an integer constant operand, else None."""
+    return int(x.value) if type(x) is Const and x.dtype.kind in "iu" else None
+
+
 def constant_trips(code, top: int, back: int, limit: int = 32):
     """The trip count of a loop whose counter starts at a constant, steps by a constant
     and is compared with a constant (``for (int k = 14; k >= 0; k--)``), if it is at most
@@ -86,37 +91,38 @@ def constant_trips(code, top: int, back: int, limit: int = 32):
     _, cmp = found
     if cmp.op != Op.BIN or cmp.sub not in _CMP or len(cmp.args) != 2:
         return None
-    a, b = cmp.args
-    flip = False
-    if type(b) is Reg and type(a) is not Reg:
-        a, b, flip = b, a, True
-    if type(a) is not Reg or not a.is_var or type(b) is Reg or not hasattr(b, "value"):
+    var, bound = cmp.args
+    flip = type(var) is not Reg
+    if flip:
+        var, bound = bound, var
+    bound = _int_const(bound)
+    if type(var) is not Reg or not var.is_var or bound is None:
         return None
-    writes = [p for p in range(top, back + 1) if code[p].dst is a]
-    init = def_before(code, a, top)
-    if len(writes) != 1 or init is None or init.op != Op.MOV or type(init.args[0]) is Reg \
-            or not hasattr(init.args[0], "value"):
+    writes = [p for p in range(top, back + 1) if code[p].dst is var]
+    init = def_before(code, var, top)
+    v = _int_const(init.args[0]) if init is not None and init.op == Op.MOV else None
+    if len(writes) != 1 or v is None:
         return None
-    upd = code[writes[0]]
-    step = add_step(code, upd, a, back)
-    if step is None or type(step) is Reg or not hasattr(step, "value"):
+    step = _int_const(add_step(code, code[writes[0]], var, back))
+    if not step:
         return None
-    # the sign: add_step returns the operand of an add or a sub
-    src, at = upd, writes[0]
+    # add_step gives the operand of an add or a sub: find which, through the copies
+    src, at = code[writes[0]], writes[0]
     for _ in range(6):
-        if src is None or src.op not in (Op.MOV, Op.CAST) or type(src.args[0]) is not Reg:
+        if src.op not in (Op.MOV, Op.CAST) or type(src.args[0]) is not Reg:
             break
-        nxt = def_before(code, src.args[0], at)
-        at = next(p for p in range(at - 1, -1, -1) if code[p] is nxt) if nxt is not None else at
-        src = nxt
-    if src is None or src.op != Op.BIN or src.sub not in ("add", "sub"):
+        at = next((p for p in range(at - 1, -1, -1) if code[p].dst is src.args[0]), None)
+        if at is None:
+            return None
+        src = code[at]
+    if src.op != Op.BIN or src.sub not in ("add", "sub"):
         return None
-    s = int(step.value) * (-1 if src.sub == "sub" else 1)
-    v, bound, test = int(init.args[0].value), int(b.value), _CMP[cmp.sub]
+    step = -step if src.sub == "sub" else step
+    test = _CMP[cmp.sub]
     trips = 0
-    while (test(bound, v) if flip else test(v, bound)):
+    while test(bound, v) if flip else test(v, bound):
         trips += 1
-        v += s
-        if trips > limit or s == 0:
+        v += step
+        if trips > limit:
             return None
     return trips
