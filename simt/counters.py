@@ -927,12 +927,10 @@ class Counters:
         out[INST] = int(round(inst * scale))
         out[THREAD_INST] = int(round(self.total.get(THREAD_INST, 0.0) * scale))
         out[RATIO] = round(self.total.get(THREAD_INST, 0.0) / inst, 4) if inst else 0.0
-        if self.slot_weights is not None:
-            slots = sum(d.get(INST, 0) * self.slot_weights[pc] for pc, d in enumerate(self.per_pc) if d)
-            out[ISSUE_SLOTS] = int(round(slots * scale))
-        if self.alu_weights is not None:
-            alu = sum(d.get(INST, 0) * self.alu_weights[pc] for pc, d in enumerate(self.per_pc) if d)
-            out[ALU_SLOTS] = int(round(alu * scale))
+        for key, weights in ((ISSUE_SLOTS, self.slot_weights), (ALU_SLOTS, self.alu_weights)):
+            if weights is not None:
+                slots = sum(d.get(INST, 0) * weights[pc] for pc, d in enumerate(self.per_pc) if d)
+                out[key] = int(round(slots * scale))
         if self.touched is not None:
             # DRAM moves each sector read once and each sector written once (an in-place
             # update or an atomic read-modify-write moves its bytes twice)

@@ -11,8 +11,8 @@ the GPU makes.
 Two loads are one when they are in one straight-line run of the IR (no jump target, no
 branch, mask change, barrier or fence between them), read the same type from addresses
 with the same value number (the same operation on operands with the same value numbers;
-a variable's number changes when it is written), and no store, atomic or call comes
-between them.  A load through a ``volatile`` pointer is never merged.
+a variable's number changes when it is written), and no store or atomic comes between
+them.  A load through a ``volatile`` pointer is never merged.
 
 Limitations: only within straight-line code (nvcc also merges loads across branches and
 hoists them out of loops); value numbers see no algebra (``a[i + 1]`` and ``a[1 + i]``

@@ -4,6 +4,7 @@ a warp keeps in flight) and ``simt.issue`` (issue slots, overlapped waits)."""
 from __future__ import annotations
 
 from .ir import Const, Op, Reg
+from .ops import BINOPS
 
 
 def loops(code) -> list[tuple[int, int]]:
@@ -41,6 +42,18 @@ def writers(code) -> list[list]:
     return out
 
 
+def copied_from(code, ins, hops: int = 6):
+    """The instruction at the start of the chain of MOV/CAST that ends in ``ins`` (``ins``
+    itself if it is no copy), or None."""
+    for _ in range(hops):
+        if ins is None or ins.op not in (Op.MOV, Op.CAST):
+            return ins
+        if type(ins.args[0]) is not Reg:
+            return None
+        ins = def_before(code, ins.args[0], ins.pc)
+    return None
+
+
 def add_step(code, ins, var, back: int):
     """The operand added to ``var`` by the chain of MOV/CAST that ends in ``ins`` (None if
     the chain is not ``var + step`` or ``var - step``)."""
@@ -52,27 +65,14 @@ def add_step(code, ins, var, back: int):
         d = def_before(code, x, back)
         return d is not None and d.op in (Op.MOV, Op.CAST) and derives(d.args[0], depth + 1)
 
-    for _ in range(6):
-        if ins is None:
-            return None
-        if ins.op in (Op.MOV, Op.CAST):
-            src = ins.args[0]
-            if type(src) is not Reg:
-                return None
-            ins = def_before(code, src, ins.pc)
-            continue
-        if ins.op == Op.BIN and ins.sub in ("add", "sub") and len(ins.args) == 2:
-            a, b = ins.args
-            if derives(a):
-                return b
-            if derives(b) and ins.sub == "add":
-                return a
-        return None
+    ins = copied_from(code, ins)
+    if ins is not None and ins.op == Op.BIN and ins.sub in ("add", "sub") and len(ins.args) == 2:
+        a, b = ins.args
+        if derives(a):
+            return b
+        if derives(b) and ins.sub == "add":
+            return a
     return None
-
-
-_CMP = {"lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b,
-        "ge": lambda a, b: a >= b, "ne": lambda a, b: a != b}
 
 
 def _int_const(x):
@@ -89,7 +89,7 @@ def constant_trips(code, top: int, back: int, limit: int = 32):
     if found is None:
         return None
     _, cmp = found
-    if cmp.op != Op.BIN or cmp.sub not in _CMP or len(cmp.args) != 2:
+    if cmp.op != Op.BIN or cmp.sub not in ("lt", "le", "gt", "ge", "ne") or len(cmp.args) != 2:
         return None
     var, bound = cmp.args
     flip = type(var) is not Reg
@@ -103,22 +103,12 @@ def constant_trips(code, top: int, back: int, limit: int = 32):
     v = _int_const(init.args[0]) if init is not None and init.op == Op.MOV else None
     if len(writes) != 1 or v is None:
         return None
-    step = _int_const(add_step(code, code[writes[0]], var, back))
+    upd = copied_from(code, code[writes[0]])          # the add or sub of the step
+    step = _int_const(add_step(code, upd, var, back))
     if not step:
         return None
-    # add_step gives the operand of an add or a sub: find which, through the copies
-    src, at = code[writes[0]], writes[0]
-    for _ in range(6):
-        if src.op not in (Op.MOV, Op.CAST) or type(src.args[0]) is not Reg:
-            break
-        at = next((p for p in range(at - 1, -1, -1) if code[p].dst is src.args[0]), None)
-        if at is None:
-            return None
-        src = code[at]
-    if src.op != Op.BIN or src.sub not in ("add", "sub"):
-        return None
-    step = -step if src.sub == "sub" else step
-    test = _CMP[cmp.sub]
+    step = -step if upd.sub == "sub" else step
+    test = BINOPS[cmp.sub]
     trips = 0
     while test(bound, v) if flip else test(v, bound):
         trips += 1

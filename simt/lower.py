@@ -362,15 +362,14 @@ class KernelBuilder:
         if ct == T.VOID:
             raise self.err(f'variable "{name}" has type void', node)
         storage = set(node.storage or [])
+        volatile = "volatile" in (node.quals or ())
         if "shared" in attrs:
-            self.decl_shared(node, name, ct, "extern" in storage)
-            self.scopes[-1][name].volatile = "volatile" in (node.quals or ())
+            self.decl_shared(node, name, ct, "extern" in storage, volatile)
             return
         if "static" in storage:
             raise self.err("static local variables are outside simt's subset", node)
         if isinstance(ct, Array):
-            self.decl_local_array(node, name, ct)
-            self.scopes[-1][name].volatile = "volatile" in (node.quals or ())
+            self.decl_local_array(node, name, ct, volatile)
             return
         if isinstance(ct, Vector):
             fields = [self.reg(ct.elem.dtype, True, f"{name}.{f}") for f in ct.fields]
@@ -395,7 +394,7 @@ class KernelBuilder:
         else:
             self.declare(name, sym, node)
 
-    def decl_shared(self, node, name, ct, extern):
+    def decl_shared(self, node, name, ct, extern, volatile=False):
         if node.init is not None:
             raise self.err("__shared__ variables cannot have an initializer", node)
         if isinstance(ct, Array) and ct.length is None:
@@ -404,7 +403,7 @@ class KernelBuilder:
             # its address depends on the static arrays, known once the kernel is lowered
             u = self.uniform("dynshared", np.int64)
             self.dyn_shared.append((name, ct, self.co(node)))
-            self.declare(name, Sym("array", ct, u), node)
+            self.declare(name, Sym("array", ct, u, volatile=volatile), node)
             return
         size = T.sizeof(ct)
         align = max(T.alignof(ct), 4)
@@ -412,9 +411,9 @@ class KernelBuilder:
         self.static_shared = off + size
         self.shared_symbols.append((name, off, size, ct))
         self.declare(name, Sym("array" if isinstance(ct, Array) else "mem", ct,
-                               Const(np.int64(SHARED_BASE + off))), node)
+                               Const(np.int64(SHARED_BASE + off)), volatile=volatile), node)
 
-    def decl_local_array(self, node, name, ct: Array):
+    def decl_local_array(self, node, name, ct: Array, volatile=False):
         if ct.length is None:
             if isinstance(node.init, c_ast.InitList):
                 ct = Array(ct.elem, len(node.init.exprs))
@@ -424,7 +423,7 @@ class KernelBuilder:
         off = -(-self.local_frame // align) * align
         self.local_frame = off + T.sizeof(ct)
         base = Const(np.int64(LOCAL_BASE + off))
-        self.declare(name, Sym("array", ct, base), node)
+        self.declare(name, Sym("array", ct, base, volatile=volatile), node)
         if node.init is not None:
             if not isinstance(node.init, c_ast.InitList) or isinstance(ct.elem, Array):
                 raise self.err("only flat brace initializers are supported for local arrays", node.init)

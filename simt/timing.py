@@ -300,8 +300,9 @@ def cas_retries(metrics: dict, prof: Profile, grid_threads: int, resident_thread
         c(X) = cas_contention * (min(X, cas_contenders_max) / 32) ^ -cas_contention_slope
     the others are (S - 1) / 2 * k, and each lockstep failure becomes c(X) k failures on
     the GPU (a lone contender, S = 1, never fails; few contenders retry almost in
-    lockstep; many queue in the L2 slice, and a round lets several succeed).  c is held beyond the most contenders ``cal_gcas`` measured:
-    steady states with up to 4 times more show c of 0.27-0.49, not the law's fall.
+    lockstep; many queue in the L2 slice, and a round lets several succeed).  c is held
+    beyond the most contenders ``cal_gcas`` measured: steady states with up to 4 times
+    more show c of 0.27-0.49, not the law's fall.
     A CAS that fails because its word held another value before the instruction (a hash
     table's probe finding its slot taken, ``simt__atomic_cas_stale.sum``) lost no race:
     the GPU makes it once, as the emulator did, and it does not count towards S.
