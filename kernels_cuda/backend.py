@@ -48,6 +48,7 @@ class Backend(Protocol):
     def to_host(self, arr: Any) -> np.ndarray: ...
     def launch(self, source: str, kernel: str, grid, block, args: Sequence[Any],
                shared_mem: int = 0) -> None: ...
+    def get_global(self, source: str, name: str, shape, dtype) -> Any: ...
 
 
 class EmulatorBackend:
@@ -92,6 +93,11 @@ class EmulatorBackend:
 
     def _sample(self, cfg, kernel=None) -> int | None:
         return auto_sample(cfg, kernel) if self.sample_blocks == "auto" else self.sample_blocks
+
+    def get_global(self, source: str, name: str, shape=None, dtype=None):
+        """A ``__constant__``/``__device__`` variable of the file as a DeviceArray
+        (``.set()`` / ``to_host``), the one its launches on this backend's device use."""
+        return self.module(source).get_global(self.device, name)
 
     def launch(self, source: str, kernel: str, grid, block, args, shared_mem: int = 0) -> None:
         fn = self.module(source).get_function(kernel)

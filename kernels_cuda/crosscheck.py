@@ -360,14 +360,17 @@ def real_table(ids: Sequence[str] | str, n: int | None = None, seed: int = 0,
 
 
 def real_launch(source: str, kernel: str, grid, block, args: Sequence, shared_mem: int = 0,
-                warmup: int = 3, repeat: int = 20) -> tuple[RealRow, list]:
+                warmup: int = 3, repeat: int = 20, symbols: dict | None = None,
+                module_vars: dict | None = None) -> tuple[RealRow, list, dict]:
     """``simt run FILE.cu --kernel K ... --real``: one launch of a user's kernel, timed.
 
     ``args``: host values in parameter order: numpy arrays for pointers (copied to the
     device), numpy scalars for the rest.  Returns ``(row, after)`` where ``after`` holds,
     per argument, the array's contents after one launch (numpy) or None for scalars.
-    Throughput counts every array argument once (read or written) and one element per
-    thread of the grid.
+    ``module_vars`` (``simt.Module.globals``): the file's ``__constant__``/``__device__``
+    variables, set to their initializers (or to ``symbols[name]``) before the launch and
+    returned, read back after it, as the third item.  Throughput counts every array
+    argument once (read or written) and one element per thread of the grid.
     """
     from kernels_cuda.cupy_backend import CupyBackend, copy_bandwidth, device_name, throughput
     from simt.launch import LaunchConfig
@@ -376,6 +379,14 @@ def real_launch(source: str, kernel: str, grid, block, args: Sequence, shared_me
     dargs = [dev.to_device(a) if isinstance(a, np.ndarray) and a.ndim > 0 else a for a in args]
     cfg = LaunchConfig.of(grid, block, shared_mem)
     row = RealRow(f"{source}:{kernel}", kernel, cfg.threads, device_name())
+    gvars = {}
+    for name, var in (module_vars or {}).items():
+        # a fresh module's contents, whatever earlier launches in this process left there
+        host = (symbols or {}).get(name)
+        if host is None:
+            host = np.frombuffer(var.init.tobytes(), var.dtype).reshape(var.shape)
+        gvars[name] = dev.get_global(source, name, var.shape, var.dtype)
+        gvars[name].set(np.ascontiguousarray(host))
     dev.launch(source, kernel, cfg.grid, cfg.block, dargs, cfg.shared_mem)
     row.measured_ms = dev.total_ms()
     row.launches = [t.as_dict() for t in dev.launches]
@@ -385,7 +396,7 @@ def real_launch(source: str, kernel: str, grid, block, args: Sequence, shared_me
         tp["elements_per_s"], tp["gb_per_s"], tp["frac_copy_bw"])
     after = [dev.to_host(d) if isinstance(a, np.ndarray) and a.ndim > 0 else None
              for a, d in zip(args, dargs)]
-    return row, after
+    return row, after, {n: dev.to_host(g) for n, g in gvars.items()}
 
 
 def _fmt(v, spec: str, scale: float = 1.0) -> str:

@@ -330,14 +330,38 @@ class CupyBackend:
             _MODULES[key] = (mod, text)
         return _MODULES[key]
 
+    def get_global(self, source: str, name: str, shape, dtype):
+        """A ``__constant__``/``__device__`` variable of the file's module as a CuPy array
+        over its memory (``RawModule.get_global``): ``.set()`` writes it, ``to_host`` reads it."""
+        mod, _ = self.module(source)
+        try:
+            ptr = mod.get_global(name)
+        except Exception:
+            raise UsageError(f"no __constant__ or __device__ variable named {name!r} in "
+                             f"{Path(source_path(source)).name}") from None
+        return self.cupy.ndarray(tuple(shape), np.dtype(dtype), memptr=ptr)
+
     def total_ms(self) -> float | None:
         """Sum of the timed launches' medians (None if any launch was not timed)."""
         ms = [t.ms for t in self.launches]
         return sum(ms) if ms and all(m is not None for m in ms) else None
 
     # ---- launch
+    def _device_globals(self, source: str) -> list:
+        """The file's ``__device__`` variables (found by simt's parser; none where it cannot
+        parse the file), which a timed launch restores before each run like its arrays."""
+        import simt
+        try:
+            found = simt.Module.from_file(source_path(source)).globals
+        except simt.SimtError:
+            return []
+        return [self.get_global(source, n, v.shape, v.dtype) for n, v in found.items()
+                if v.space == "global"]
+
     def launch(self, source: str, kernel: str, grid, block, args: Sequence[Any],
                shared_mem: int = 0) -> None:
+        """One launch (timed: ``repeat`` of them, each from the same state: the writable
+        arrays and the module's ``__device__`` variables are restored before each)."""
         cupy = self.cupy
         cfg = LaunchConfig(Dim3.of(grid), Dim3.of(block), int(shared_mem))
         cfg.validate()
@@ -361,6 +385,7 @@ class CupyBackend:
             if self.timed:
                 writable = [a for a, p in zip(kargs, params or [None] * len(kargs))
                             if isinstance(a, cupy.ndarray) and not (p is not None and p.is_const)]
+                writable += self._device_globals(source)
                 snaps = [a.copy() for a in writable]
 
                 def restore():

@@ -42,6 +42,9 @@ BRANCH_DIVERGENT = "smsp__branch_targets_threads_divergent.sum"
 # stores with lane-divergent addresses write through to L2
 ISSUE_EXTRA = "simt__issue_extra_cycles.sum"
 LOCAL_STORE_LINES = "simt__local_store_lines.sum"
+CONST_LD = "simt__const_load_requests.sum"      # warp loads from __constant__ memory
+CONST_REPLAYS = "simt__const_replays.sum"       # their extra passes: distinct addresses - 1
+CONST_PASSES = "simt__const_ldc_passes.sum"     # the constant cache's passes for LDCs (timing)
 # the SASS instructions the executed IR stands for (simt.issue: register copies and loop
 # markers are free, an unrolled loop's control counts once per 4 trips)
 ISSUE_SLOTS = "simt__issue_slots.sum"
@@ -79,6 +82,8 @@ LABELS = {
     RATIO: "average active lanes per warp instruction (SIMT efficiency x 32)",
     INST: "warp instructions executed",
     THREAD_INST: "thread instructions executed",
+    CONST_LD: "__constant__ loads (per warp)",
+    CONST_REPLAYS: "__constant__ load replays (lanes of a warp reading different words)",
 }
 
 

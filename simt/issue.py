@@ -56,6 +56,8 @@ def issue_weights(ir) -> np.ndarray:
     for p, ins in enumerate(code):
         if ins.op in FREE or (ins.op == Op.UN and ins.sub == "neg"):
             w[p] = 0.0
+        elif ins.op == Op.LOAD and ins.info.get("space") == "const" and ins.info.get("uniform_addr"):
+            w[p] = 0.0      # an operand from the constant bank (c[0x3][...]), or a uniform-pipe ULDC
     for p in _address_only(code):
         w[p] = ADDRESS
     for control in _unrolled(ir).values():

@@ -8,7 +8,9 @@ the GPU bit for bit.
 
 Limitations: no structs/unions/enums of the user's own (CUDA's vector types are
 built in), no ``switch``/``goto``, no recursion, no taking the address of a scalar
-local, no global ``__device__``/``__constant__`` variables yet.
+local, no ``__shared__`` variables at file scope.  File-scope ``__constant__`` and
+``__device__`` variables (scalars and arrays of scalars, constant initializers) are
+module memory (``ModuleVar``); a file-scope ``const`` scalar is a compile-time constant.
 """
 from __future__ import annotations
 
@@ -82,6 +84,33 @@ class Sym:
     volatile: bool = False        # a volatile array or shared variable (simt.cse)
 
 
+@dataclass
+class ModuleVar:
+    """A ``__constant__`` or ``__device__`` variable: module memory that every kernel of
+    the file sees, allocated on a device at its first launch (``Device.module_var``) and
+    kept there, as CUDA keeps a module's globals for the life of the context."""
+    name: str
+    ctype: CType
+    dtype: np.dtype               # its scalar elements'
+    space: str                    # "constant" | "global"
+    init: np.ndarray              # its initial bytes (C zero-fills what is not initialized)
+    const: bool                   # device code cannot write it (__constant__ or const)
+    coord: Coord
+
+    @property
+    def shape(self) -> tuple:
+        dims, t = [], self.ctype
+        while isinstance(t, Array):
+            dims.append(t.length)
+            t = t.elem
+        return tuple(dims)
+
+    @property
+    def uniform_name(self) -> str:
+        """The launch-time uniform holding its address (``Launch._bind``)."""
+        return ("csym." if self.space == "constant" else "gsym.") + self.name
+
+
 _BUILTIN_VECS = {"threadIdx": "tid", "blockIdx": "ctaid", "blockDim": "ntid", "gridDim": "nctaid"}
 _ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod",
           "&": "and", "|": "or", "^": "xor", "<<": "shl", ">>": "shr"}
@@ -121,6 +150,9 @@ class Lowerer:
         self.file = filename
         self.funcs: dict[str, c_ast.FuncDef] = {}
         self.kernels: list[str] = []
+        self.module_vars: dict[str, ModuleVar] = {}   # __constant__ / __device__ variables
+        self.consts: dict[str, Val] = {}              # file-scope const scalars
+        self.host_vars: dict[str, Coord] = {}         # other file-scope variables
         for ext in ast.ext:
             if isinstance(ext, c_ast.FuncDef):
                 name = ext.decl.name
@@ -128,13 +160,50 @@ class Lowerer:
                 if "global" in self._attrs(ext.decl):
                     self.kernels.append(name)
             elif isinstance(ext, c_ast.Decl) and not isinstance(ext.type, c_ast.FuncDecl):
-                attrs = self._attrs(ext)
-                if attrs & {"device", "constant", "shared"}:
-                    raise CompileError(
-                        "global __device__/__constant__/__shared__ variables at file scope are not "
-                        "supported yet; pass a pointer parameter instead", _coord(ext, filename))
+                self._file_scope_var(ext)
             elif isinstance(ext, c_ast.Pragma):
                 continue
+
+    def _file_scope_var(self, node) -> None:
+        """A variable declared outside every function: ``__constant__`` and ``__device__``
+        variables (module memory, ``ModuleVar``), and ``const`` scalars with a constant
+        initializer, which device code may read as compile-time constants."""
+        attrs = self._attrs(node)
+        co = _coord(node, self.file)
+        b = KernelBuilder(self, None)
+        ct = b.ctype(node.type)
+        name = node.name
+        if "shared" in attrs:
+            raise CompileError(f'__shared__ variable "{name}" at file scope is outside simt\'s '
+                               "subset; declare it inside the kernel", co)
+        quals = set(node.quals or ())
+        if not attrs & {"device", "constant"}:
+            if "const" in quals and isinstance(ct, Scalar) and node.init is not None:
+                self.consts[name] = b.const_value(node.init, ct)
+            else:           # a host variable: device code cannot use it
+                self.host_vars[name] = co
+            return
+        if "extern" in set(node.storage or ()):
+            raise CompileError(f'extern variable "{name}": simt compiles one file (whole-program '
+                               "mode); define it here", co)
+        space = "constant" if "constant" in attrs else "global"
+        if isinstance(ct, Array) and ct.length is None:
+            if not isinstance(node.init, c_ast.InitList):
+                raise CompileError(f'array "{name}" needs a size', co)
+            ct = Array(ct.elem, len(node.init.exprs))
+        elem = ct
+        while isinstance(elem, Array):
+            elem = elem.elem
+        if not isinstance(elem, Scalar):
+            raise CompileError(f'{"__constant__" if space == "constant" else "__device__"} '
+                               f'variable "{name}" of type {ct}: only scalars and arrays of '
+                               "scalars are supported", co)
+        init = np.zeros(T.sizeof(ct), np.uint8)
+        if node.init is not None:
+            vals = b.const_init(node.init, ct)
+            init[: vals.nbytes] = vals.view(np.uint8)
+        self.module_vars[name] = ModuleVar(name, ct, elem.dtype, space, init,
+                                           "const" in quals or space == "constant", co)
 
     @staticmethod
     def _attrs(node) -> set[str]:
@@ -259,6 +328,46 @@ class KernelBuilder:
         if isinstance(node, c_ast.FuncDecl):
             raise self.err("function pointers are outside simt's subset", node)
         raise self.err(f"unsupported type construct {type(node).__name__}", node)
+
+    def const_value(self, node, ct: Scalar) -> Val:
+        """A file-scope constant's value: a constant expression converted to ``ct``."""
+        v = self.convert(self.rvalue(node), ct, node, assign=True)
+        if not isinstance(v.op, Const) or self.code:
+            raise self.err("a file-scope initializer must be a constant expression", node)
+        return v
+
+    def const_init(self, node, ct: CType) -> np.ndarray:
+        """The values of a file-scope variable's initializer, flattened in C order (what
+        it does not cover stays zero): a constant, or braces nested like the array."""
+        out: list = []
+
+        def walk(n, t):
+            if isinstance(t, Array):
+                if not isinstance(n, c_ast.InitList):
+                    raise self.err(f"initializer for an array of type {t} must be in braces", n)
+                if isinstance(t.elem, Array) and not any(isinstance(e, c_ast.InitList) for e in n.exprs):
+                    total = T.sizeof(t) // T.sizeof(elem)      # braces elided: C order
+                    if len(n.exprs) > total:
+                        raise self.err("too many initializer values", n)
+                    out.extend(self.const_value(e, elem).op.value for e in n.exprs)
+                    out.extend([0] * (total - len(n.exprs)))
+                    return
+                if len(n.exprs) > t.length:
+                    raise self.err("too many initializer values", n)
+                for e in n.exprs:
+                    walk(e, t.elem)
+                per = T.sizeof(t.elem) // T.sizeof(elem)
+                out.extend([0] * ((t.length - len(n.exprs)) * per))
+                return
+            if isinstance(n, c_ast.InitList):
+                raise self.err("brace initializer for a scalar", n)
+            out.append(self.const_value(n, t).op.value)
+
+        elem = ct
+        while isinstance(elem, Array):
+            elem = elem.elem
+        walk(node, ct)
+        return np.array(out, elem.dtype)
 
     def const_int(self, node) -> int:
         v = self.rvalue(node)
@@ -574,7 +683,7 @@ class KernelBuilder:
 
     def load(self, lv: LVal, node) -> Val:
         if isinstance(lv.ctype, Array):                      # arrays decay to pointers
-            return Val(Pointer(lv.ctype.elem, False, lv.volatile), lv.addr)
+            return Val(Pointer(lv.ctype.elem, lv.const, lv.volatile), lv.addr)
         if lv.kind == "reg":
             return Val(lv.ctype, lv.reg)
         if lv.kind == "vreg":
@@ -597,6 +706,10 @@ class KernelBuilder:
         if isinstance(v.ctype, Array):
             raise self.err("expression must be a modifiable lvalue (arrays are not assignable)", node)
         if v.const:
+            mv = self.lw.module_vars.get(v.name) if v.name else None
+            if mv is not None and mv.space == "constant":
+                raise self.err(f'__constant__ variable "{v.name}" cannot be written in device '
+                               "code (set it from the host: --symbol, Module.get_global)", node)
             raise self.err("expression must be a modifiable lvalue (it is reached through a "
                            "pointer to const)", node)
         return v
@@ -626,8 +739,19 @@ class KernelBuilder:
                 return Val(T.BOOL, Const(np.bool_(name == "true")))
             if name in ("NULL",):
                 return Val(T.INT, Const(np.int32(0)))
+            mv = self.lw.module_vars.get(name)
+            if mv is not None:             # its address is bound at launch (Launch._bind)
+                u = self.uniform(mv.uniform_name, np.int64)
+                return LVal(mv.ctype, "mem", addr=u, name=name, const=mv.const)
+            if name in self.lw.consts:
+                return self.lw.consts[name]
             if name in self.lw.funcs or name in INTRINSICS:
                 raise self.err(f'function "{name}" used as a value (call it with parentheses)', node)
+            if name in self.lw.host_vars:
+                at = self.lw.host_vars[name]
+                raise self.err(f'identifier "{name}" is undefined in device code: it is a host '
+                               f"variable ({at.file}:{at.line}); declare it __device__ or "
+                               "__constant__, or pass it as a parameter", node)
             raise self.err(f'identifier "{name}" is undefined', node)
         if sym.kind == "var":
             return LVal(sym.ctype, "reg", reg=sym.op, name=name)
@@ -762,7 +886,8 @@ class KernelBuilder:
         if not isinstance(b.ctype, Pointer):
             raise self.err("expression must have pointer-to-object type", node)
         return LVal(b.ctype.base, "mem", addr=self.index_addr(b, i, node), const=b.ctype.const,
-                    volatile=b.ctype.volatile)
+                    volatile=b.ctype.volatile,
+                    name=node.name.name if isinstance(node.name, c_ast.ID) else "")
 
     def e_UnaryOp(self, node):
         op = node.op
@@ -781,7 +906,7 @@ class KernelBuilder:
             if lv.kind != "mem":
                 raise self.err(f'taking the address of local variable "{lv.name}" is outside simt\'s '
                                "subset (declare it as a one-element array)", node)
-            return Val(Pointer(lv.ctype), lv.addr)
+            return Val(Pointer(lv.ctype, lv.const), lv.addr)
         if op == "*":
             p = self.rvalue(node.expr)
             if not isinstance(p.ctype, Pointer):

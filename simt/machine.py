@@ -39,7 +39,10 @@ RUN, WAIT, DONE = 0, 1, 2
 # IR instruction because the IR has more instructions than SASS).
 LAT = {"issue": 0.38, "alu": 4.0, "math": 16.0, "warp": 24.0, "shared": 30.0, "local": 30.0,
        "global": 290.0, "dram": 850.0, "atom_shared": 40.0, "atom_global": 400.0, "bar": 12.0,
-       "bar_per_warp": 2.0, "loads_in_flight": 4.0}
+       "bar_per_warp": 2.0, "loads_in_flight": 4.0, "const": 26.0}
+# const: an LDC from the constant cache.  One thread's chain j = tab[j] takes 37.7 cycles a
+# step on the H200 (docs/results/timing_investigation/const/); the emulator's step is this
+# plus the index's widening, scaling and base add (4 cycles each): 38
 # bar + bar_per_warp x the block's warps: a __syncthreads() from the last warp's arrival
 # to the release (docs/results/timing_investigation/tree/: 64 barriers in one block on
 # the H100 cost 16, 20, 28, 44, 76 cycles each at 2, 4, 8, 16, 32 warps)
@@ -570,6 +573,9 @@ class Machine:
         for j, (space, byte, pos) in enumerate(parts):
             if space == "local":
                 continue
+            if space == "global" and ins.info.get("space") == "const":
+                _const_counters(self, p, A if pos is None else A[pos], gl if pos is None else gl[pos])
+                continue
             a = A if pos is None else A[pos]
             g = gl if pos is None else gl[pos]
             runs = None
@@ -716,6 +722,27 @@ def _mod(a: np.ndarray, d: int) -> np.ndarray:
     return a & (d - 1) if d & (d - 1) == 0 else a % d
 
 
+def _const_counters(m: Machine, p: int, a: np.ndarray, g: np.ndarray) -> None:
+    """A load from ``__constant__`` memory goes through the constant cache, not L1 and L2.
+    nvcc reads a warp-uniform one as an operand from the constant bank (no instruction
+    of its own); any other is an ``LDC``, which the constant cache serves one distinct
+    address at a time: lanes reading different words replay it (``C.CONST_REPLAYS``), and
+    each pass costs the SM ``timing.CONST_PASS_CYCLES`` (``C.CONST_PASSES``).
+    Limitations: constant-cache misses (a table larger than its 2 KiB a SM, read at
+    scattered words, costs about twice as much: timing_investigation/const/) are not
+    counted, and a pointer into constant memory passed around as a plain pointer counts
+    as a global access when nothing tells where it points."""
+    mat, act, warps = _warp_matrix(a, g)
+    fill = mat[np.arange(len(warps)), act.argmax(1)]
+    srt = np.sort(np.where(act, mat, fill[:, None]), axis=1)
+    replays = int(np.count_nonzero(srt[:, 1:] != srt[:, :-1]))
+    m.cnt.add(p, C.CONST_LD, len(warps))
+    if replays:
+        m.cnt.add(p, C.CONST_REPLAYS, replays)
+    if not m.L.ir.code[p].info.get("uniform_addr"):
+        m.cnt.add(p, C.CONST_PASSES, len(warps) + replays)
+
+
 def _warp_matrix(a: np.ndarray, g: np.ndarray):
     """Scatter per-lane values (lanes g, ascending) into a (warps, 32) matrix + mask."""
     n = len(g)
@@ -771,7 +798,8 @@ def _load_depths(k) -> dict:
     code = k.code
     inner_first = loops(code)
     base = int(LAT["loads_in_flight"])
-    is_ld = [ins.op == Op.LOAD and ins.info.get("space") not in ("shared", "local") for ins in code]
+    is_ld = [ins.op == Op.LOAD and ins.info.get("space") not in ("shared", "local", "const")
+             for ins in code]
     out = {}
     unrolled: dict = {}
     for p, ins in enumerate(code):
@@ -828,6 +856,8 @@ def _runtime_stride(code, top: int, back: int) -> bool:
 
 def _latency(m: Machine, ins, sel, act) -> float:
     op = ins.op
+    if op == Op.LOAD and ins.info.get("space") == "const":
+        return LAT["const"]
     if op in (Op.LOAD, Op.ATOM):
         a = m.rd(ins.args[0], sel)
         if np.ndim(a):

@@ -105,6 +105,7 @@ class Device:
         self.ends: list[int] = []
         self.names: list[str] = []
         self.sizes: list[int] = []
+        self.module_vars: dict = {}        # Lowerer -> {name: DeviceArray}
 
     def _grow(self, need: int):
         if need <= len(self.buf):
@@ -143,6 +144,18 @@ class Device:
         arr = self.empty(a.shape, a.dtype, name)
         arr.set(a)
         return arr
+
+    def module_var(self, owner, var) -> DeviceArray:
+        """The memory of a module's ``__constant__``/``__device__`` variable on this device
+        (``simt.lower.ModuleVar``; ``owner``: the module's lowerer), allocated and set to
+        its initializer the first time a launch or the host asks for it, then kept."""
+        got = self.module_vars.setdefault(owner, {})
+        if var.name not in got:
+            kind = "__constant__" if var.space == "constant" else "__device__"
+            arr = self.empty(var.shape, var.dtype, f"{kind} {var.name}")
+            self.buf[arr.ptr - GLOBAL_BASE: arr.ptr - GLOBAL_BASE + arr.nbytes] = var.init
+            got[var.name] = arr
+        return got[var.name]
 
     def find(self, addr: int) -> int:
         """Index of the allocation containing addr, or -1."""

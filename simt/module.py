@@ -160,6 +160,22 @@ class Module:
             self._kernels[name] = Kernel(self, self.lowerer.kernel(name))
         return self._kernels[name]
 
+    @property
+    def globals(self) -> dict:
+        """The file's ``__constant__`` and ``__device__`` variables (``simt.lower.ModuleVar``)."""
+        return dict(self.lowerer.module_vars)
+
+    def get_global(self, device: Device, name: str) -> DeviceArray:
+        """A ``__constant__``/``__device__`` variable's memory on ``device``, as a
+        DeviceArray (``.set()`` is cudaMemcpyToSymbol, ``.get()`` cudaMemcpyFromSymbol;
+        CuPy's ``RawModule.get_global``).  Launches of this module on the device use it."""
+        var = self.lowerer.module_vars.get(name)
+        if var is None:
+            names = ", ".join(self.lowerer.module_vars) or "none"
+            raise UsageError(f"no __constant__ or __device__ variable named {name!r} in "
+                             f"{self.filename} (its variables: {names})")
+        return device.module_var(self.lowerer, var)
+
     def check_all(self) -> None:
         """Lower every kernel (reports compile errors for the whole file)."""
         for n in self.lowerer.kernels:
@@ -305,6 +321,8 @@ class Launch:
                 u[i] = np.uint32(getattr(g, n[-1]))
             elif n == "dynshared":
                 u[i] = np.int64(SHARED_BASE + ir.dynamic_shared_offset)
+            elif n.startswith(("csym.", "gsym.")):
+                u[i] = np.int64(self.kernel.module.get_global(self.device, n[5:]).ptr)
         return u
 
     def block_id(self, rank: int) -> int:

@@ -6,7 +6,7 @@ and a rate measured on the GPU by ``simt calibrate --real`` (microbenchmarks in
 are counted as the SASS issue slots they stand for, simt.issue):
 
     t = launch + (dram^p + l2^p + l2_lines^p + issue^p + shared^p + l1^p + shared_atomics^p
-                  + local^p + global_atomics^p + contention^p + latency^p)^(1/p)
+                  + constant^p + local^p + global_atomics^p + contention^p + latency^p)^(1/p)
 
     (a p-norm: the largest component dominates, the others add less and less as p grows;
     p is measured, see ``combine``: 0, the largest alone, on the H100 and the H200)
@@ -24,6 +24,9 @@ are counted as the SASS issue slots they stand for, simt.issue):
     l1              128-byte lines of global load requests, L1 hits included / (active SMs x
                     the same rate: L1's data pipe serves a line a cycle)
     shared_atomics  serialized shared-atomic steps / (active SMs x steps per second)
+    constant        the constant cache's passes for LDCs (one per distinct address a warp's
+                    __constant__ load reads; a warp-uniform one is an operand, no pass)
+                    x CONST_PASS_CYCLES / (active SMs x clock)
     local           128-byte lines of local stores whose lanes write different words (local
                     memory is written through to L2) / lines per second for the whole GPU
     global_atomics  max(atomic lanes / rate, lanes on the busiest address / same-address rate)
@@ -71,6 +74,10 @@ SUBPARTITIONS = 4          # issue schedulers (SMSPs) per SM, each issues one in
 # warp on one of 8 words, 132 x 4 blocks of 256 threads: 34.6 M lines in 1.140 ms; see
 # docs/results/timing_investigation/README.md)
 LOCAL_STORE_LINES_PER_US = 30360.0
+# SM cycles the constant cache takes per pass of an LDC (one distinct address of a warp's
+# request): cm_div in docs/results/timing_investigation/const/, 2.0 on the H200 at 1 to 32
+# distinct adjacent words a request
+CONST_PASS_CYCLES = 2.0
 DEFAULT_GPU = "h100"
 
 
@@ -209,6 +216,8 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         # (timing_investigation/l1/: 0.99 lines per cycle per SM at 4-32 lines a request)
         "l1": g("simt__l1_lines_ld.sum", 0) / (active * prof.shared_waves_per_us_sm),
         "shared_atomics": g("simt__atomic_shared_serialized_steps.sum", 0) / (active * prof.satom_per_us_sm),
+        # the constant cache serves an LDC one distinct address at a time
+        "constant": g(C.CONST_PASSES, 0) * CONST_PASS_CYCLES / (active * clock_per_us),
         "local": g(C.LOCAL_STORE_LINES, 0) / LOCAL_STORE_LINES_PER_US,
         "global_atomics": max(g("simt__atomic_global_lanes.sum", 0) / prof.gatom_per_us,
                               g("simt__global_atomic_hot_address_lanes.max", 0) / prof.gatom_same_per_us),

@@ -94,6 +94,8 @@ def analyse(ir: KernelIR) -> set[int]:
                     varying.add(id(r))
                     changed = True
     for ins in code:
+        if ins.op == Op.LOAD and not is_var(ins.args[0]):
+            ins.info["uniform_addr"] = True     # (simt.issue: a __constant__ operand)
         if ins.op == Op.ATOM and ins.dst is None and ins.sub in _AGGREGATABLE \
                 and ins.ctype.dtype.kind in "iu" and isinstance(ins.args[0], (Reg, Const, Uniform)) \
                 and not is_var(ins.args[0]):
@@ -103,8 +105,10 @@ def analyse(ir: KernelIR) -> set[int]:
 
 def static_spaces(ir: KernelIR) -> None:
     """Mark each load and store with the address space its pointer comes from, where the
-    source says it (shared/local array bases, extern shared, pointer parameters), so an
-    if-converted access is classified without looking at lanes that computed nothing."""
+    source says it (shared/local array bases, extern shared, pointer parameters,
+    ``__device__`` variables, and ``"const"`` for ``__constant__`` ones, whose loads go
+    through the constant cache), so an if-converted access is classified without looking
+    at lanes that computed nothing."""
     from .spaces import LOCAL_BASE, SHARED_BASE
     space: dict[int, str] = {}
     pointer_params = {p.uniform.index for p in ir.params if p.is_pointer}
@@ -119,7 +123,9 @@ def static_spaces(ir: KernelIR) -> None:
         if isinstance(o, Uniform):
             if o.name == "dynshared":
                 return "shared"
-            return "global" if o.index in pointer_params else None
+            if o.name.startswith("csym."):     # a __constant__ variable
+                return "const"
+            return "global" if o.index in pointer_params or o.name.startswith("gsym.") else None
         return space.get(id(o))
 
     for _ in range(2):                 # twice: loop-carried pointers

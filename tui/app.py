@@ -52,7 +52,7 @@ def _is_file(target: str) -> bool:
 
 
 def make_app(target: str | None = None, *, kernel: str | None = None, grid: str | None = None,
-             block: str | None = None, shared_mem: int = 0, args=(), seed: int = 0,
+             block: str | None = None, shared_mem: int = 0, args=(), symbols=(), seed: int = 0,
              policy: str | None = None, n: int | None = None, sanitize: bool = True,
              step_budget: int | None = None, launch: int = 0, real: bool = False,
              select: str | None = None) -> SimtApp:
@@ -61,7 +61,8 @@ def make_app(target: str | None = None, *, kernel: str | None = None, grid: str 
     The keywords mirror ``simt tui``'s options; ``launch`` picks which launch of a
     catalog entry's driver to step (0 = the first)."""
     opts = Options(kernel=kernel, grid=grid, block=block, shared_mem=int(shared_mem or 0),
-                   args=tuple(args or ()), seed=int(seed or 0), policy=policy, n=n,
+                   args=tuple(args or ()), symbols=tuple(symbols or ()), seed=int(seed or 0),
+                   policy=policy, n=n,
                    sanitize=bool(sanitize), step_budget=step_budget, launch=int(launch or 0),
                    real=bool(real))
     return SimtApp(target, opts, select=select)

@@ -120,8 +120,13 @@ def _parser() -> argparse.ArgumentParser:
                             "float32[1024x1024]=uniform, int32[65536]=randint(0,256), "
                             "int32[1]=zeros, int32[4096]=arange, ones, full(v), "
                             "uniform(lo,hi), normal, [1,2,3], @file.npy")
+        g.add_argument("--symbol", action="append", default=None, metavar="NAME=VALUE", dest="symbols",
+                       help="set one of the file's __constant__ or __device__ variables before the "
+                            "launch (cudaMemcpyToSymbol): mask=[1,2,1], w=uniform, t=@t.npy, "
+                            "or a full SPEC such as w=float32[5]=normal")
         g.add_argument("--out", action="append", default=None, metavar="NAME=PATH.npy",
-                       help="save an array argument (parameter name or position) after the launch")
+                       help="save an array argument (parameter name or position) or a "
+                            "__device__ variable after the launch")
         g.add_argument("--gpu", default=None, metavar="NAME",
                        help="GPU profile for predicted_ms (h100, h200 or a profile .json; "
                             "default h100)")
@@ -348,7 +353,8 @@ def _usage(msg: str):
 
 def _reject_file_options(args, what: str) -> None:
     for opt, val in (("--kernel", args.kernel), ("--grid", args.grid), ("--block", args.block),
-                     ("--shared", args.shared), ("--arg", args.args), ("--out", args.out)):
+                     ("--shared", args.shared), ("--arg", args.args), ("--out", args.out),
+                     ("--symbol", args.symbols)):
         if val is not None:
             raise _usage(f"{opt} applies to a .cu file; {what} has its own launch "
                          f"configuration and inputs (try --n and --seed)")
@@ -703,6 +709,91 @@ def _build_args(args, fn, name):
     return params, specs, values
 
 
+def _var_decl(var) -> str:
+    """``__constant__ float w[5]``: a module variable as declared (for messages)."""
+    import simt.ctypes_ as T
+
+    elem = var.ctype
+    while isinstance(elem, T.Array):
+        elem = elem.elem
+    kind = "__constant__" if var.space == "constant" else "__device__"
+    return f"{kind} {elem} {var.name}" + "".join(f"[{d}]" for d in var.shape)
+
+
+def _build_symbols(args, mod, path) -> dict:
+    """numpy values for the --symbol NAME=VALUE options, checked against the variables."""
+    import math as _m
+
+    import numpy as np
+    from simt import argspec
+    from simt.errors import UsageError
+
+    known = mod.globals
+    out: dict = {}
+    # drawn after the arguments', so adding --symbol does not change the --arg values
+    rng = np.random.default_rng([args.seed, 1])
+    for text in args.symbols or []:
+        name, eq, rest = text.partition("=")
+        name, rest = name.strip(), rest.strip()
+        if not eq or not name or not rest:
+            raise _usage(f"bad --symbol {text!r}: expected NAME=VALUE, e.g. mask=[1,2,1]")
+        var = known.get(name)
+        if var is None:
+            names = ", ".join(known) or "none"
+            raise _usage(f"bad --symbol {text!r}: {path} has no __constant__ or __device__ "
+                         f"variable {name!r} (its variables: {names})")
+        if name in out:
+            raise _usage(f"--symbol {name} is given twice")
+        decl = _var_decl(var)
+        spec_text = rest
+        if "=" not in rest and not rest.startswith("@"):     # VALUE for the declared type
+            spec_text = (f"{var.dtype.name}[{'x'.join(map(str, var.shape))}]={rest}"
+                         if var.shape else f"{var.dtype.name}={rest}")
+        try:
+            spec = argspec.parse(spec_text, default_dtype=var.dtype)
+            v = np.asarray(spec.build(rng, base_dir=Path.cwd()))
+        except UsageError as e:
+            raise _usage(f"bad --symbol {text!r} for {decl}: {e.message}") from None
+        want = _m.prod(var.shape) if var.shape else 1
+        if v.size != want:
+            raise _usage(f"--symbol {text!r}: {decl} holds {want} value{'s' if want != 1 else ''}, "
+                         f"got {v.size}")
+        if v.dtype != var.dtype:
+            conv = v.astype(var.dtype)
+            with np.errstate(invalid="ignore", over="ignore"):
+                exact = bool(np.all(conv.astype(v.dtype) == v))
+            if not exact:
+                raise _usage(f"--symbol {text!r}: {decl} holds {var.dtype.name} values, and "
+                             f"these do not fit it exactly")
+            v = conv
+        out[name] = np.ascontiguousarray(v.reshape(var.shape))
+    return out
+
+
+def _symbol_items(mod, values_before: dict, after: dict, outs: dict) -> list[dict]:
+    """The array summaries of the file's module variables after the launch."""
+    import types
+
+    import numpy as np
+
+    items = []
+    for name, var in mod.globals.items():
+        if name not in after:
+            continue
+        before = values_before.get(name)
+        if before is None:
+            before = np.frombuffer(var.init.tobytes(), var.dtype).reshape(var.shape)
+        p = types.SimpleNamespace(name=name, ctype=_var_decl(var).rsplit(" ", 1)[0])
+        a = np.asarray(after[name]).reshape(var.shape or (1,))
+        item = _array_summary(p, None, np.asarray(before).reshape(a.shape), a)
+        item["symbol"] = "constant" if var.space == "constant" else "device"
+        if name in outs:
+            _save(outs[name], a)
+            item["saved_to"] = str(outs[name])
+        items.append(item)
+    return items
+
+
 def _param_dtype(p):
     import numpy as np
 
@@ -716,8 +807,9 @@ def _param_dtype(p):
     return dt if dt.kind in "biuf" else None
 
 
-def _parse_outs(args, params) -> dict[int, Path]:
-    outs: dict[int, Path] = {}
+def _parse_outs(args, params, symbols=()) -> dict:
+    """--out NAME=PATH: keys are parameter positions, or the names of module variables."""
+    outs: dict = {}
     for item in args.out or []:
         if "=" not in item:
             raise _usage(f"bad --out {item!r}: expected NAME=path.npy (NAME: a parameter name or position)")
@@ -732,10 +824,13 @@ def _parse_outs(args, params) -> dict[int, Path]:
             for i, p in enumerate(params):
                 if p.name == key:
                     idx = i
+        if idx is None and key in symbols:
+            idx = key
         if idx is None:
+            more = f"; the file's variables: {', '.join(symbols)}" if symbols else ""
             raise _usage(f"bad --out {item!r}: no parameter {key!r}; the kernel's are "
-                         f"{', '.join(p.name for p in params) or 'none'}")
-        if not params[idx].is_pointer:
+                         f"{', '.join(p.name for p in params) or 'none'}{more}")
+        if isinstance(idx, int) and not params[idx].is_pointer:
             raise _usage(f"bad --out {item!r}: {params[idx].name} is a scalar, not an array")
         path = Path(dest)
         if path.suffix != ".npy":
@@ -752,15 +847,18 @@ def _run_file(args) -> int:
     t0 = time.perf_counter()
     path, mod, fn, name, cfg = _load_kernel(args)
     params, specs, values = _build_args(args, fn, name)
-    outs = _parse_outs(args, params)
+    syms = _build_symbols(args, mod, path)
+    outs = _parse_outs(args, params, list(mod.globals))
     if args.real:
-        return _run_file_real(args, path, name, cfg, params, specs, values, outs, t0)
+        return _run_file_real(args, path, mod, name, cfg, params, specs, values, syms, outs, t0)
 
     import simt
     from simt.errors import LaunchError
 
     dev = simt.Device()
     dargs = [dev.to_device(v) if p.is_pointer else v for p, v in zip(params, values)]
+    for sym, v in syms.items():
+        mod.get_global(dev, sym).set(v)
     policy = args.policy or "lockstep"
     progress = args.progress
     progress.label(f"{name}{cfg}")
@@ -810,6 +908,7 @@ def _run_file(args) -> int:
             _save(outs[i], after)
             item["saved_to"] = str(outs[i])
         arrays.append(item)
+    arrays += _symbol_items(mod, syms, {n: mod.get_global(dev, n).get() for n in mod.globals}, outs)
     report["arrays"] = arrays
     report["elapsed_s"] = round(time.perf_counter() - t0, 4)
     _report(args, report)
@@ -895,14 +994,15 @@ def _run_entry_real(args, entry, n) -> int:
     return 0
 
 
-def _run_file_real(args, path, name, cfg, params, specs, values, outs, t0) -> int:
+def _run_file_real(args, path, mod, name, cfg, params, specs, values, syms, outs, t0) -> int:
     import numpy as np
 
     _cupy_backend()
     from kernels_cuda import crosscheck
 
-    row, after = crosscheck.real_launch(str(path.resolve()), name, cfg.grid, cfg.block, values,
-                                        cfg.shared_mem, repeat=args.repeat)
+    row, after, after_syms = crosscheck.real_launch(
+        str(path.resolve()), name, cfg.grid, cfg.block, values, cfg.shared_mem,
+        repeat=args.repeat, symbols=syms, module_vars=mod.globals)
     arrays = []
     for i, (p, spec, before, a) in enumerate(zip(params, specs, values, after)):
         if p.is_pointer and a is not None:
@@ -912,6 +1012,7 @@ def _run_file_real(args, path, name, cfg, params, specs, values, outs, t0) -> in
                 _save(outs[i], a)
                 item["saved_to"] = str(outs[i])
             arrays.append(item)
+    arrays += _symbol_items(mod, syms, after_syms, outs)
     report = _real_dict(row, id=f"{path}:{name}", file=str(path), kernel=name,
                         signature=_signature(name, params), seed=args.seed, arrays=arrays,
                         elapsed_s=round(time.perf_counter() - t0, 4))
@@ -1028,7 +1129,8 @@ def cmd_tui(args) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise _usage(f"the TUI needs a terminal; without one use `simt run {target or DEFAULT_ID}`")
     opts = {"kernel": args.kernel, "grid": args.grid, "block": args.block,
-            "shared_mem": args.shared or 0, "args": tuple(args.args or ()), "seed": args.seed,
+            "shared_mem": args.shared or 0, "args": tuple(args.args or ()),
+            "symbols": tuple(args.symbols or ()), "seed": args.seed,
             "policy": args.policy, "n": args.n, "sanitize": not args.no_sanitize,
             "step_budget": args.step_budget, "launch": args.launch - 1, "real": args.real}
     app = make_app(target, **_accepted(make_app, opts))

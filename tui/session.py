@@ -55,6 +55,7 @@ class Options:
     block: str | None = None
     shared_mem: int = 0
     args: tuple = ()
+    symbols: tuple = ()            # --symbol NAME=VALUE: the file's __constant__/__device__ variables
     seed: int = 0
     policy: str | None = None
     n: int | None = None
@@ -181,11 +182,15 @@ def _load_file(target: str, o: Options) -> Session:
         if name in names:
             mod.get_function(name)
     ns = SimpleNamespace(target=target, n=None, kernel=o.kernel, grid=o.grid, block=o.block,
-                         shared=o.shared_mem or 0, args=list(o.args or ()), seed=o.seed)
+                         shared=o.shared_mem or 0, args=list(o.args or ()), seed=o.seed,
+                         symbols=list(o.symbols or ()))
     path, mod, fn, name, cfg = cli._load_kernel(ns)
     params, specs, values = cli._build_args(ns, fn, name)
+    syms = cli._build_symbols(ns, mod, path)
     dev = simt.Device()
     dargs = [dev.to_device(v) if p.is_pointer else v for p, v in zip(params, values)]
+    for sym, v in syms.items():
+        mod.get_global(dev, sym).set(v)
     s.title = f"{path.name}: {fn.signature() if hasattr(fn, 'signature') else name}"
     s.kernel = fn
     s.spec = LaunchSpec(source=str(path), kernel=name, grid=cfg.grid.as_tuple(),
@@ -344,9 +349,18 @@ def measure_launch(s: Session, repeat: int = 10) -> float | None:
 
     o = s.options
     ns = SimpleNamespace(target=s.target, n=None, kernel=spec.kernel, grid=o.grid, block=o.block,
-                         shared=o.shared_mem or 0, args=list(o.args or ()), seed=o.seed)
-    _, _, fn, name, cfg = cli._load_kernel(ns)
+                         shared=o.shared_mem or 0, args=list(o.args or ()), seed=o.seed,
+                         symbols=list(o.symbols or ()))
+    path, mod, fn, name, cfg = cli._load_kernel(ns)
     params, _, values = cli._build_args(ns, fn, name)
+    syms = cli._build_symbols(ns, mod, path)
+    import numpy as np
     dargs = [be.to_device(v) if p.is_pointer else v for p, v in zip(params, values)]
-    be.launch(str(Path(spec.source).resolve()), name, cfg.grid, cfg.block, dargs, cfg.shared_mem)
+    source = str(Path(spec.source).resolve())
+    for sym, var in mod.globals.items():
+        host = syms.get(sym)
+        if host is None:
+            host = np.frombuffer(var.init.tobytes(), var.dtype).reshape(var.shape)
+        be.get_global(source, sym, var.shape, var.dtype).set(np.ascontiguousarray(host))
+    be.launch(source, name, cfg.grid, cfg.block, dargs, cfg.shared_mem)
     return be.launches[0].ms
