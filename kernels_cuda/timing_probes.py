@@ -8,7 +8,8 @@ divergence.  Families ``probe-unseen`` to ``probe-unseen4`` (``probes2.cu`` to
 ``probes5.cu``) were written after the model changes they test, the last three with their
 predictions committed before their first GPU run
 (docs/results/timing_investigation/unseen2/ to unseen4/), as were ``probe-unseen5`` to
-``probe-unseen8`` (``probes6.cu`` to ``probes9.cu``).
+``probe-unseen8`` (``probes6.cu`` to ``probes9.cu``), ``probe-unseen9`` (``probes10.cu``:
+``__constant__`` and ``__device__`` variables).
 ``python -m kernels_cuda.timing_check measure --probes`` times them on the GPU and
 ``predict`` puts the model's figure beside each, as for catalog entries.
 
@@ -37,6 +38,9 @@ class TimingProbe:
     args: Callable[[int, np.random.Generator], list]
     note: str = ""
     source: str = SOURCE
+    # the module's __constant__/__device__ variables the host sets before the launch
+    # (cudaMemcpyToSymbol): name -> values, drawn after the arguments
+    symbols: Callable[[int, np.random.Generator], dict] | None = None
 
     @property
     def sizes(self) -> list[int]:
@@ -48,12 +52,19 @@ class TimingProbe:
 
     def inputs(self, n: int | None = None, seed: int = 0) -> dict:
         n = int(n or self.n)
-        host = self.args(n, np.random.default_rng(seed))
-        return {f"arg{k}": a for k, a in enumerate(host)}
+        rng = np.random.default_rng(seed)
+        host = self.args(n, rng)
+        out = {f"arg{k}": a for k, a in enumerate(host)}
+        if self.symbols is not None:
+            out.update({f"symbol:{k}": v for k, v in self.symbols(n, rng).items()})
+        return out
 
     def run(self, backend, inp: dict) -> dict:
-        host = list(inp.values())
+        host = [v for k, v in inp.items() if k.startswith("arg")]
         n = self.n
+        for k, v in inp.items():
+            if k.startswith("symbol:"):
+                backend.get_global(self.source, k[7:], v.shape, v.dtype).set(v)
         dev = [backend.to_device(a) if isinstance(a, np.ndarray) and a.ndim > 0 else a for a in host]
         backend.launch(self.source, self.kernel, self.grid(n), self.block, dev, 0)
         return {}
@@ -366,6 +377,38 @@ UNSEEN8 = [
                 source="probes9.cu"),
 ]
 PROBES += UNSEEN8
+
+# probe-unseen9 (probes10.cu, session 10): __constant__ and __device__ variables
+FT_BLOCKS = 1024                  # sum_threadfence's grid: 4 blocks per SM's worth
+UNSEEN9 = [
+    TimingProbe("probe/conv1d-const", "probe-unseen9", "conv1d_const", N, 256, lambda n: n // 256,
+                lambda n, rng: [_f32(n, rng), np.zeros(n, np.float32), _i32(n)],
+                source="probes10.cu"),
+    TimingProbe("probe/lut-const", "probe-unseen9", "lut_const", N, 256, lambda n: n // 256,
+                lambda n, rng: [rng.integers(0, 256, n, dtype=np.uint8), np.zeros(n, np.float32),
+                                _i32(n)],
+                source="probes10.cu",
+                symbols=lambda n, rng: {"c_lut": rng.random(256, np.float32)}),
+    TimingProbe("probe/kmeans-assign", "probe-unseen9", "kmeans_assign", N, 256, lambda n: n // 256,
+                lambda n, rng: [rng.random(n, np.float32), rng.random(n, np.float32),
+                                np.zeros(n, np.int32), _i32(n)],
+                source="probes10.cu"),
+    TimingProbe("probe/sum-threadfence", "probe-unseen9", "sum_threadfence", N, 256,
+                lambda n: FT_BLOCKS,
+                lambda n, rng: [_f32(n, rng), np.zeros(FT_BLOCKS, np.float32),
+                                np.zeros(1, np.float32), _i32(n)],
+                source="probes10.cu"),
+    TimingProbe("probe/compact-atomic", "probe-unseen9", "compact_atomic", 1 << 22, 256,
+                lambda n: n // 256,
+                lambda n, rng: [rng.random(n, np.float32), np.zeros(n, np.float32), _i32(n),
+                                np.float32(0.5)],
+                source="probes10.cu"),
+    TimingProbe("probe/stencil3d7", "probe-unseen9", "stencil3d7", 256, (32, 8),
+                lambda n: (n // 32, n // 8, n),
+                lambda n, rng: [_f32(n ** 3, rng), np.zeros(n ** 3, np.float32), _i32(n)],
+                source="probes10.cu"),
+]
+PROBES += UNSEEN9
 _BY_ID = {p.id: p for p in PROBES}
 
 
