@@ -386,7 +386,7 @@ def real_launch(source: str, kernel: str, grid, block, args: Sequence, shared_me
         if host is None:
             host = np.frombuffer(var.init.tobytes(), var.dtype).reshape(var.shape)
         gvars[name] = dev.get_global(source, name, var.shape, var.dtype)
-        gvars[name].set(np.ascontiguousarray(host))
+        gvars[name].set(np.array(host, var.dtype, order="C").reshape(var.shape))
     dev.launch(source, kernel, cfg.grid, cfg.block, dargs, cfg.shared_mem)
     row.measured_ms = dev.total_ms()
     row.launches = [t.as_dict() for t in dev.launches]
@@ -394,8 +394,8 @@ def real_launch(source: str, kernel: str, grid, block, args: Sequence, shared_me
     tp = throughput(row.measured_ms, cfg.threads, nbytes, copy_bandwidth())
     row.elements_per_s, row.gb_per_s, row.frac_copy_bw = (
         tp["elements_per_s"], tp["gb_per_s"], tp["frac_copy_bw"])
-    after = [dev.to_host(d) if isinstance(a, np.ndarray) and a.ndim > 0 else None
-             for a, d in zip(args, dargs)]
+    after = [(dev.to_host(d).view(a.dtype).reshape(a.shape) if a.dtype.names else dev.to_host(d))  # structs: bytes
+             if isinstance(a, np.ndarray) and a.ndim > 0 else None for a, d in zip(args, dargs)]
     return row, after, {n: dev.to_host(g) for n, g in gvars.items()}
 
 

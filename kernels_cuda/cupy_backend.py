@@ -293,7 +293,10 @@ class CupyBackend:
 
     # ---- memory
     def to_device(self, host: np.ndarray):
-        return self.cupy.asarray(np.ascontiguousarray(host))
+        host = np.ascontiguousarray(host)
+        if host.dtype.names:        # CuPy has no structured dtypes: an array of structs as bytes
+            host = host.view(np.uint8).reshape(-1)
+        return self.cupy.asarray(host)
 
     def zeros(self, shape, dtype):
         return self.cupy.zeros(shape, dtype)

@@ -5,7 +5,7 @@ does (int32 overflow, float32 rounding).  ``usual_arith`` implements C's usual
 arithmetic conversions (integer promotion, then the common real type).
 
 Limitations: ``long`` is 64-bit (LP64, as nvcc on Linux); ``long double`` is treated as
-``double``; bit-fields, unions and enums are outside the subset.
+``double``; enums are ``int``; bit-fields and unions are outside the subset.
 """
 from __future__ import annotations
 
@@ -111,6 +111,43 @@ class Vector(CType):
         return self.name
 
 
+@dataclass(frozen=True)
+class Struct(CType):
+    """A user-defined struct of scalars and pointers, laid out as C (and nvcc) lay it
+    out: each member at the next multiple of its alignment, the size rounded up to the
+    largest alignment.  Limitations: no array, struct or vector members, no bit-fields."""
+    name: str
+    members: tuple          # ((name, CType, offset), ...)
+    size: int
+    align: int
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        return tuple(m[0] for m in self.members)
+
+    @property
+    def dtype(self) -> np.dtype:
+        """The numpy structured dtype with the same layout (for host arrays)."""
+        return np.dtype({"names": list(self.fields),
+                         "formats": [storage_dtype(t) for _, t, _ in self.members],
+                         "offsets": [o for _, _, o in self.members], "itemsize": self.size})
+
+    def __str__(self) -> str:
+        return f"struct {self.name}"
+
+
+def make_struct(name: str, members: list) -> Struct:
+    """A Struct from [(name, CType)], with C's layout."""
+    out, off, align = [], 0, 1
+    for n, t in members:
+        a = alignof(t)
+        off = -(-off // a) * a
+        out.append((n, t, off))
+        off += sizeof(t)
+        align = max(align, a)
+    return Struct(name, tuple(out), -(-off // align) * align if out else 0, align)
+
+
 def _s(name, dt, rank):
     return Scalar(name, np.dtype(dt), rank)
 
@@ -169,7 +206,7 @@ def scalar_from_names(names: list[str]) -> Scalar | None:
 def sizeof(t: CType) -> int:
     if isinstance(t, Scalar):
         return t.size
-    if isinstance(t, (Pointer, Array, Vector)):
+    if isinstance(t, (Pointer, Array, Vector, Struct)):
         return t.size
     raise TypeError(f"sizeof({t})")
 
@@ -177,7 +214,7 @@ def sizeof(t: CType) -> int:
 def alignof(t: CType) -> int:
     if isinstance(t, Array):
         return alignof(t.elem)
-    if isinstance(t, Vector):
+    if isinstance(t, (Vector, Struct)):
         return t.align
     return sizeof(t)
 

@@ -190,7 +190,37 @@ def rewrite_cuda(text: str, filename: str) -> str:
 
     text = blank_call("__launch_bounds__", text)
     text = blank_call("__align__", text)
-    return text
+    return _struct_tags_as_types(text)
+
+
+def _struct_tags_as_types(text: str) -> str:
+    """C++ (and CUDA) lets ``struct P { ... };`` be used as ``P``; C needs a typedef.
+    After each file-scope struct definition not already inside a typedef, append
+    ``typedef struct P P;`` on the same line (the one place this rewrite adds text)."""
+    out, pos, depth = [], 0, 0
+    for m in re.finditer(r"\bstruct\s+([A-Za-z_]\w*)\s*\{|[{}]", text):
+        tok = m.group(0)
+        if tok == "{":
+            depth += 1
+            continue
+        if tok == "}":
+            depth -= 1
+            continue
+        close = _match_brace(text, m.end() - 1)
+        if depth != 0 or close < 0 or m.start() < pos:
+            depth += 1 if close >= 0 and m.start() >= pos else 0
+            continue
+        depth += 1                       # the struct's own brace (its "}" is counted too)
+        if re.search(r"\btypedef\s*$", text[max(0, m.start() - 40):m.start()]):
+            continue
+        semi = text.find(";", close)
+        if semi < 0:
+            continue
+        name = m.group(1)
+        out.append(text[pos:semi + 1] + f" typedef struct {name} {name};")
+        pos = semi + 1
+    out.append(text[pos:])
+    return "".join(out)
 
 
 _PARSE_ERR = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<msg>.*)$", re.S)

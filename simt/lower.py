@@ -6,8 +6,8 @@ inlined at each call (recursion is rejected).  ``a * b + c`` on floats is contra
 one fused multiply-add, as nvcc does by default (``-fmad=true``), so float results match
 the GPU bit for bit.
 
-Limitations: no structs/unions/enums of the user's own (CUDA's vector types are
-built in), no ``switch``/``goto``, no recursion, no taking the address of a scalar
+Limitations: structs hold scalars and pointers only (no array, struct or vector
+members), no unions, no ``goto``, no recursion, no taking the address of a scalar
 local, no ``__shared__`` variables at file scope.  File-scope ``__constant__`` and
 ``__device__`` variables (scalars and arrays of scalars, constant initializers) are
 module memory (``ModuleVar``); a file-scope ``const`` scalar is a compile-time constant.
@@ -20,7 +20,7 @@ import numpy as np
 from pycparser import c_ast
 
 from . import ctypes_ as T
-from .ctypes_ import Array, CType, Pointer, Scalar, Vector, usual_arith
+from .ctypes_ import Array, CType, Pointer, Scalar, Struct, Vector, usual_arith
 from .cse import eliminate_common_loads
 from .errors import CompileError, Coord
 from .intrinsics import INTRINSICS, lower_intrinsic
@@ -45,6 +45,8 @@ class Param:
             return t.dtype
         if isinstance(t, Vector):
             return t.elem.dtype
+        if isinstance(t, Struct):
+            return t.dtype
         return np.dtype(np.uint8)
 
     @property
@@ -111,6 +113,18 @@ class ModuleVar:
         return ("csym." if self.space == "constant" else "gsym.") + self.name
 
 
+def _agg(t) -> bool:
+    """A value of several fields: a built-in vector type or a user's struct."""
+    return isinstance(t, (Vector, Struct))
+
+
+def _members(t) -> list:
+    """[(name, CType, byte offset)] of a vector type or struct."""
+    if isinstance(t, Vector):
+        return [(f, t.elem, k * t.elem.size) for k, f in enumerate(t.fields)]
+    return list(t.members)
+
+
 _BUILTIN_VECS = {"threadIdx": "tid", "blockIdx": "ctaid", "blockDim": "ntid", "gridDim": "nctaid"}
 _ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod",
           "&": "and", "|": "or", "^": "xor", "<<": "shl", ">>": "shr"}
@@ -153,6 +167,8 @@ class Lowerer:
         self.module_vars: dict[str, ModuleVar] = {}   # __constant__ / __device__ variables
         self.consts: dict[str, Val] = {}              # file-scope const scalars
         self.host_vars: dict[str, Coord] = {}         # other file-scope variables
+        self.typedefs: dict[str, CType] = {}           # file-scope typedefs
+        self.structs: dict[str, Struct] = {}           # struct tags
         for ext in ast.ext:
             if isinstance(ext, c_ast.FuncDef):
                 name = ext.decl.name
@@ -161,6 +177,8 @@ class Lowerer:
                     self.kernels.append(name)
             elif isinstance(ext, c_ast.Decl) and not isinstance(ext.type, c_ast.FuncDecl):
                 self._file_scope_var(ext)
+            elif isinstance(ext, c_ast.Typedef):
+                self.typedefs[ext.name] = KernelBuilder(self, None).ctype(ext.type)
             elif isinstance(ext, c_ast.Pragma):
                 continue
 
@@ -173,10 +191,14 @@ class Lowerer:
         b = KernelBuilder(self, None)
         ct = b.ctype(node.type)
         name = node.name
+        if name is None:                 # enum { A, B = 4 };  (its enumerators are constants)
+            return
         if "shared" in attrs:
             raise CompileError(f'__shared__ variable "{name}" at file scope is outside simt\'s '
                                "subset; declare it inside the kernel", co)
         quals = set(node.quals or ())
+        if "constexpr" in set(node.storage or ()):
+            quals.add("const")
         if not attrs & {"device", "constant"}:
             if "const" in quals and isinstance(ct, Scalar) and node.init is not None:
                 self.consts[name] = b.const_value(node.init, ct)
@@ -317,17 +339,63 @@ class KernelBuilder:
                 return T.VOID
             if len(names) == 1 and names[0] in T.TYPEDEFS:
                 return T.TYPEDEFS[names[0]]
+            if len(names) == 1 and names[0] in self.lw.typedefs:
+                return self.lw.typedefs[names[0]]
             t = T.scalar_from_names(names)
             if t is None:
                 raise self.err(f'unknown type "{" ".join(names)}"', node)
             return t
         if isinstance(node, c_ast.Typename):
             return self.ctype(node.type, allow_void)
-        if isinstance(node, (c_ast.Struct, c_ast.Union, c_ast.Enum)):
-            raise self.err("user-defined structs, unions and enums are outside simt's subset", node)
+        if isinstance(node, c_ast.Enum):
+            if node.values is not None:
+                self.declare_enum(node)
+            return T.INT
+        if isinstance(node, c_ast.Struct):
+            return self.struct_type(node)
+        if isinstance(node, c_ast.Union):
+            raise self.err("unions are outside simt's subset", node)
         if isinstance(node, c_ast.FuncDecl):
             raise self.err("function pointers are outside simt's subset", node)
         raise self.err(f"unsupported type construct {type(node).__name__}", node)
+
+    def struct_type(self, node) -> Struct:
+        """A struct definition (registered under its tag) or a reference to one."""
+        if node.decls is None:
+            st = self.lw.structs.get(node.name)
+            if st is None:
+                raise self.err(f'incomplete type "struct {node.name}" (define it before use)', node)
+            return st
+        members, seen = [], set()
+        for d in node.decls:
+            if getattr(d, "bitsize", None) is not None:
+                raise self.err("bit-fields are outside simt's subset", d)
+            mt = self.ctype(d.type)
+            if not isinstance(mt, (Scalar, Pointer)):
+                raise self.err(f'struct member "{d.name}" of type {mt}: only scalar and pointer '
+                               "members are supported (no arrays, structs or vector types)", d)
+            if d.name in seen:
+                raise self.err(f'struct has two members named "{d.name}"', d)
+            seen.add(d.name)
+            members.append((d.name, mt))
+        st = T.make_struct(node.name or "(anonymous)", members)
+        if node.name:
+            old = self.lw.structs.get(node.name)
+            if old is not None and old != st:
+                raise self.err(f'struct "{node.name}" is defined twice', node)
+            self.lw.structs[node.name] = st
+        return st
+
+    def declare_enum(self, node) -> None:
+        """An enum's enumerators become int constants (C: the previous one plus 1, from 0)."""
+        nxt = 0
+        for e in node.values.enumerators:
+            if e.value is not None:
+                nxt = self.const_int(e.value)
+            if e.name in self.lw.consts or e.name in self.lw.module_vars:
+                raise self.err(f'"{e.name}" has already been declared', e)
+            self.lw.consts[e.name] = Val(T.INT, Const(np.int32(nxt)))
+            nxt += 1
 
     def const_value(self, node, ct: Scalar) -> Val:
         """A file-scope constant's value: a constant expression converted to ``ct``."""
@@ -392,10 +460,13 @@ class KernelBuilder:
                 continue
             if isinstance(pt, Array):
                 pt = Pointer(pt.elem)
-            if not isinstance(pt, (Scalar, Pointer, Vector)):
+            if not isinstance(pt, (Scalar, Pointer, Vector, Struct)):
                 raise self.err(f"unsupported parameter type {pt}", p)
             if isinstance(pt, Vector):
                 raise self.err("vector-typed kernel parameters are not supported; pass scalars", p)
+            if isinstance(pt, Struct):
+                raise self.err(f'{pt} kernel parameters by value are outside simt\'s subset; pass '
+                               "a pointer to it", p)
             u = self.uniform(f"param:{p.name}", T.storage_dtype(pt))
             u.name = p.name
             params.append(Param(p.name, pt, u))
@@ -454,7 +525,92 @@ class KernelBuilder:
         raise self.err("typedef inside a kernel is outside simt's subset", node)
 
     def s_Switch(self, node):
-        raise self.err("switch is outside simt's subset; use if/else", node)
+        """``switch`` as one construct: a lane's ``matched`` flag turns on at its case
+        label (or at ``default`` when no case matches) and stays on, so control falls
+        through the following labels; ``break`` leaves the construct (a KILL to its level,
+        as ``return`` leaves an inlined function), ``continue`` goes to the enclosing loop.
+        Limitations: case labels must be the switch body's own statements (no labels in
+        nested blocks, as in Duff's device)."""
+        sel = self.rvalue(node.cond)
+        if not isinstance(sel.ctype, Scalar) or sel.ctype.is_float:
+            raise self.err(f'expression of type "{sel.ctype}" cannot be a switch condition '
+                           "(it must be an integer)", node.cond)
+        st = T.promote(sel.ctype)
+        sel = self.convert(sel, st, node.cond)
+        items = (node.stmt.block_items or []) if isinstance(node.stmt, c_ast.Compound) else [node.stmt]
+        seen: dict[int, c_ast.Node] = {}
+        default = None
+        for it in items:
+            if isinstance(it, c_ast.Case):
+                v = int(self.convert(Val(T.LLONG, Const(np.int64(self.const_int(it.expr)))), st,
+                                     it.expr, explicit=True).op.value)
+                if v in seen:
+                    raise self.err(f"duplicate case value {v}", it.expr)
+                seen[v] = it
+            elif isinstance(it, c_ast.Default):
+                if default is not None:
+                    raise self.err("a switch may have only one default label", it)
+                default = it
+            elif not isinstance(it, c_ast.EmptyStatement) and not seen and default is None:
+                raise self.err("a statement before the switch's first case label is never "
+                               "executed; move it before the switch", it)
+
+        def equal(v):
+            if isinstance(sel.op, Const):
+                return Const(np.bool_(int(sel.op.value) == v))
+            d = self.reg(np.bool_)
+            self.emit(Op.BIN, node, dst=d, args=(sel.op, Const(np.array(v, st.dtype)[()])), sub="eq")
+            return d
+
+        def either(a, b):
+            if isinstance(a, Const):
+                return b if not bool(a.value) else a
+            d = self.reg(np.bool_)
+            self.emit(Op.BIN, node, dst=d, args=(a, b), sub="or")
+            return d
+
+        self.scopes.append({})
+        no_case = None
+        if default is not None:          # default matches where no case label does
+            anyc = Const(np.bool_(False))
+            for v in seen:
+                anyc = either(anyc, equal(v))
+            if isinstance(anyc, Const):
+                no_case = Const(np.bool_(not bool(anyc.value)))
+            else:
+                no_case = self.reg(np.bool_)
+                self.emit(Op.UN, node, dst=no_case, args=(anyc,), sub="lnot")
+        matched = self.reg(np.bool_, True, "switch.matched")
+        self.emit(Op.MOV, node, dst=matched, args=(Const(np.bool_(False)),))
+        self.emit(Op.BODYINIT, node)
+        self.push()
+        outer = self.loops[-1] if self.loops else None
+        self.loops.append((self.depth, outer[1] if outer else None, outer[2] if outer else None))
+        for it in items:
+            if not isinstance(it, (c_ast.Case, c_ast.Default)):
+                continue
+            hit = equal(int(self.convert(Val(T.LLONG, Const(np.int64(self.const_int(it.expr)))),
+                                         st, it.expr, explicit=True).op.value)) \
+                if isinstance(it, c_ast.Case) else no_case
+            self.emit(Op.BIN, it, dst=matched, args=(matched, hit), sub="or")
+            if not it.stmts:
+                continue
+            ereg = self.reg(np.bool_, name="else")
+            ins_if = self.emit(Op.IF, it, args=(matched,), ereg=ereg)
+            self.push()
+            for s_ in it.stmts:
+                self.stmt(s_)
+            self.pop()
+            ins_if.target = len(self.code)
+        self.loops.pop()
+        self.pop()
+        self.scopes.pop()
+
+    def s_Case(self, node):
+        raise self.err("a case label may only be used directly in a switch's body", node)
+
+    def s_Default(self, node):
+        raise self.err("a default label may only be used directly in a switch's body", node)
 
     def s_Goto(self, node):
         raise self.err("goto is outside simt's subset", node)
@@ -468,6 +624,8 @@ class KernelBuilder:
         attrs = Lowerer._attrs(node)
         ct = self.ctype(node.type)
         name = node.name
+        if name is None:          # struct S { ... }; or enum { ... };  (a type, no variable)
+            return
         if ct == T.VOID:
             raise self.err(f'variable "{name}" has type void', node)
         storage = set(node.storage or [])
@@ -480,13 +638,22 @@ class KernelBuilder:
         if isinstance(ct, Array):
             self.decl_local_array(node, name, ct, volatile)
             return
-        if isinstance(ct, Vector):
-            fields = [self.reg(ct.elem.dtype, True, f"{name}.{f}") for f in ct.fields]
+        if _agg(ct):
+            mem = _members(ct)
+            fields = [self.reg(T.storage_dtype(mt), True, f"{name}.{mn}") for mn, mt, _ in mem]
             self.declare(name, Sym("vvar", ct, None, fields), node)
             if node.init is not None:
-                v = self.rvalue(node.init) if not isinstance(node.init, c_ast.InitList) else \
-                    Val(ct, None, [self.convert(self.rvalue(e), ct.elem, e).op for e in node.init.exprs])
-                if not isinstance(v.ctype, Vector):
+                if isinstance(node.init, c_ast.InitList):
+                    exprs = node.init.exprs
+                    if len(exprs) > len(mem):
+                        raise self.err("too many initializer values", node.init)
+                    vals = [self.convert(self.rvalue(e), mt, e, assign=True).op
+                            for e, (_, mt, _) in zip(exprs, mem)]
+                    vals += [Const(np.zeros((), T.storage_dtype(mt))[()]) for _, mt, _ in mem[len(exprs):]]
+                    v = Val(ct, None, vals)
+                else:
+                    v = self.convert(self.rvalue(node.init), ct, node.init, assign=True)
+                if not _agg(v.ctype):
                     raise self.err(f'a value of type "{v.ctype}" cannot be used to initialize an '
                                    f'entity of type "{ct}"', node.init)
                 for r, src in zip(fields, v.fields):
@@ -631,11 +798,12 @@ class KernelBuilder:
 
     def s_Break(self, node):
         if not self.loops or (self.funcs and self.loops[-1][0] <= self.funcs[-1][1]):
-            raise self.err("a break statement may only be used within a loop", node)
+            raise self.err("a break statement may only be used within a loop or switch", node)
         self.emit(Op.KILL, node, level=self.loops[-1][0], sub="break")
 
     def s_Continue(self, node):
-        if not self.loops or (self.funcs and self.loops[-1][0] <= self.funcs[-1][1]):
+        if not self.loops or self.loops[-1][1] is None or (
+                self.funcs and self.loops[-1][0] <= self.funcs[-1][1]):
             raise self.err("a continue statement may only be used within a loop", node)
         self.emit(Op.KILL, node, level=self.loops[-1][1], sub="continue")
 
@@ -646,7 +814,7 @@ class KernelBuilder:
                 if ret is None:
                     raise self.err(f'a void function "{fname}" may not return a value', node)
                 v = self.convert(self.rvalue(node.expr), rtype, node.expr, assign=True)
-                if isinstance(rtype, Vector):
+                if _agg(rtype):
                     for r, f in zip(ret, v.fields):
                         self.emit(Op.MOV, node, dst=r, args=(f,))
                 else:
@@ -692,6 +860,14 @@ class KernelBuilder:
             dst = [self.reg(lv.ctype.elem.dtype) for _ in lv.ctype.fields]
             self.emit(Op.LOAD, node, dst=dst, args=(lv.addr,), ctype=lv.ctype)
             return Val(lv.ctype, None, dst)
+        if isinstance(lv.ctype, Struct):         # member by member, as nvcc loads it
+            dst = []
+            for _, mt, off in lv.ctype.members:
+                d = self.reg(T.storage_dtype(mt))
+                self.emit(Op.LOAD, node, dst=d, args=(self.ptr_add_bytes(lv.addr, off, node),),
+                          ctype=mt, info={"volatile": True} if lv.volatile else {})
+                dst.append(d)
+            return Val(lv.ctype, None, dst)
         if not isinstance(lv.ctype, (Scalar, Pointer)):
             raise self.err(f"cannot load a value of type {lv.ctype}", node)
         d = self.reg(T.storage_dtype(lv.ctype))
@@ -724,6 +900,9 @@ class KernelBuilder:
                 self.emit(Op.MOV, node, dst=r, args=(f,))
         elif isinstance(lv.ctype, Vector):
             self.emit(Op.STORE, node, args=(lv.addr, *v.fields), ctype=lv.ctype)
+        elif isinstance(lv.ctype, Struct):
+            for (_, mt, off), f in zip(lv.ctype.members, v.fields):
+                self.emit(Op.STORE, node, args=(self.ptr_add_bytes(lv.addr, off, node), f), ctype=mt)
         else:
             self.emit(Op.STORE, node, args=(lv.addr, v.op), ctype=lv.ctype)
 
@@ -832,21 +1011,24 @@ class KernelBuilder:
             p = self.rvalue(node.name)
             if not isinstance(p.ctype, Pointer):
                 raise self.err('expression must have pointer type for "->"', node)
-            base = LVal(p.ctype.base, "mem", addr=p.op)
+            base = LVal(p.ctype.base, "mem", addr=p.op, const=p.ctype.const,
+                        volatile=p.ctype.volatile)
         else:
             base = self.expr(node.name)
         ct = base.ctype
-        if not isinstance(ct, Vector):
+        if not _agg(ct):
             raise self.err(f'expression of type "{ct}" has no member "{field}"', node)
         if field not in ct.fields:
-            raise self.err(f'class "{ct}" has no member "{field}"', node.field)
+            raise self.err(f'{"class" if isinstance(ct, Vector) else ""} "{ct}" has no member '
+                           f'"{field}"'.lstrip(), node.field)
         k = ct.fields.index(field)
+        _, mt, off = _members(ct)[k]
         if isinstance(base, Val):
-            return Val(ct.elem, base.fields[k])
+            return Val(mt, base.fields[k])
         if base.kind == "vreg":
-            return LVal(ct.elem, "reg", reg=base.fields[k])
-        addr = self.ptr_add_bytes(base.addr, k * ct.elem.size, node)
-        return LVal(ct.elem, "mem", addr=addr)
+            return LVal(mt, "reg", reg=base.fields[k])
+        addr = self.ptr_add_bytes(base.addr, off, node)
+        return LVal(mt, "mem", addr=addr, const=base.const, volatile=base.volatile)
 
     def ptr_add_bytes(self, addr, nbytes: int, node):
         if nbytes == 0:
@@ -1134,15 +1316,15 @@ class KernelBuilder:
             b = self.rvalue(node.iffalse)
             t = self.common(a, b, node)
             a, b = self.convert(a, t, node), self.convert(b, t, node)
-            if isinstance(t, Vector):
-                raise self.err("vector-typed ?: is outside the subset", node)
+            if _agg(t):
+                raise self.err(f'?: on "{t}" values is outside the subset', node)
             d = self.reg(T.storage_dtype(t))
             self.emit(Op.SELECT, node, dst=d, args=(c, a.op, b.op))
             return Val(t, d)
         # arms with loads/stores/calls run only for their lanes: lower as if/else
         t = self.common(Val(self.type_of(node.iftrue)), Val(self.type_of(node.iffalse)), node)
-        if isinstance(t, Vector):
-            raise self.err("vector-typed ?: is outside the subset", node)
+        if _agg(t):
+            raise self.err(f'?: on "{t}" values is outside the subset', node)
         res = self.reg(T.storage_dtype(t), True, name="cond")
         ereg = self.reg(np.bool_, name="else")
         ins_if = self.emit(Op.IF, node, args=(c,), ereg=ereg)
@@ -1214,7 +1396,7 @@ class KernelBuilder:
         fr = v.ctype
         if fr == to:
             return v
-        if isinstance(to, Vector) or isinstance(fr, Vector):
+        if _agg(to) or _agg(fr):
             if isinstance(to, Vector) and isinstance(fr, Vector) and to.elem == fr.elem and to.n == fr.n:
                 return Val(to, None, v.fields)
             raise self.err(f'no suitable conversion from "{fr}" to "{to}"', node)
@@ -1297,8 +1479,8 @@ class KernelBuilder:
         self.scopes = [{}]
         self.loops = []
         for p, pt, v in vals:
-            if isinstance(pt, Vector):
-                fields = [self.reg(pt.elem.dtype, True, f"{p.name}.{f}") for f in pt.fields]
+            if _agg(pt):
+                fields = [self.reg(T.storage_dtype(mt), True, f"{p.name}.{mn}") for mn, mt, _ in _members(pt)]
                 for r, f in zip(fields, v.fields):
                     self.emit(Op.MOV, node, dst=r, args=(f,))
                 self.scopes[-1][p.name] = Sym("vvar", pt, None, fields)
@@ -1308,8 +1490,8 @@ class KernelBuilder:
                 self.scopes[-1][p.name] = Sym("var", pt, r)
         ret = None
         if rtype != T.VOID:
-            if isinstance(rtype, Vector):
-                ret = [self.reg(rtype.elem.dtype, True, f"{name}.ret.{f}") for f in rtype.fields]
+            if _agg(rtype):
+                ret = [self.reg(T.storage_dtype(mt), True, f"{name}.ret.{mn}") for mn, mt, _ in _members(rtype)]
             else:
                 ret = self.reg(T.storage_dtype(rtype), True, f"{name}.ret")
         self.emit(Op.BODYINIT, node)
@@ -1322,6 +1504,6 @@ class KernelBuilder:
         self.loops = saved_loops
         if ret is None:
             return None
-        if isinstance(rtype, Vector):
+        if _agg(rtype):
             return Val(rtype, None, ret)
         return Val(rtype, ret)

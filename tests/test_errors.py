@@ -27,7 +27,7 @@ def compile_error(src):
      'no instance of overloaded function "atomicCAS"'),
     ('__global__ void k(float *a, int *b) {\n  b = a;\n}', "bad.cu:2:7", 'cannot be assigned'),
     ('__global__ void k(const int *a) {\n  a[0] = 1;\n}', "bad.cu:2:3", 'modifiable lvalue'),
-    ('__global__ void k(int *a) {\n  switch (a[0]) { default: break; }\n}', "bad.cu:2:3", "switch"),
+    ('__global__ void k(int *a) {\n  goto end; end: a[0] = 1;\n}', "bad.cu:2:3", "goto"),
     ('__device__ int f(int x) { return f(x); }\n__global__ void k(int *a) { a[0] = f(1); }', "bad.cu:1:",
      "recursive"),
     ('__global__ void k(int *a) {\n  __shared__ float big[20000];\n  big[0] = 1; a[0] = big[0];\n}',

@@ -210,3 +210,33 @@ def test_real_matches_emulator_with_module_variables(conv_cu, capsys):
     pick = {a["name"]: (a["sum"], a["first"]) for a in emu["arrays"]}
     assert {a["name"]: (a["sum"], a["first"]) for a in real["arrays"]} == pick
     assert pick["big"][0] > 5          # the counter moved, once (timed repeats restore it)
+
+
+def test_file_scope_enums_typedefs_and_constexpr_are_constants():
+    src = """
+    enum { B = 4, C, D = B * 3 };
+    typedef enum { RED, GREEN = 5, BLUE } Colour;
+    typedef float real;
+    typedef unsigned int u32;
+    constexpr int N = 2;
+    extern "C" __global__ void k(real *o, Colour c) {
+        u32 t = threadIdx.x;
+        Colour z = BLUE;
+        o[t] = B + C + D + N + (c == GREEN ? 100 : 0) + z;
+    }
+    """
+    (o, _), _ = run(src, "k", 1, 4, [np.zeros(4, np.float32), np.int32(5)])
+    assert (o == 4 + 5 + 12 + 2 + 100 + 6).all()
+    (o, _), _ = run(src, "k", 1, 4, [np.zeros(4, np.float32), np.int32(0)])
+    assert (o == 4 + 5 + 12 + 2 + 6).all()
+
+
+@pytest.mark.parametrize("src, msg", [
+    ('union U { float x; };\nextern "C" __global__ void k(union U *p) {}',
+     "b.cu:1:7: error: unions are outside simt's subset"),
+    ('enum { A, A };\nextern "C" __global__ void k(int *p) {}', 'b.cu:1:11: error: "A" has already been declared'),
+])
+def test_file_scope_declaration_errors(src, msg):
+    with pytest.raises(simt.CompileError) as e:
+        simt.Module.from_source(src, "b.cu").check_all()
+    assert str(e.value).startswith(msg)

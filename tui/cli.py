@@ -684,6 +684,10 @@ def _build_args(args, fn, name):
     values = []
     for i, (p, text) in enumerate(zip(params, specs), 1):
         where = f"argument {i} ({_param_decl(p)}) of {name}"
+        sdt = getattr(p, "dtype", None)
+        if p.is_pointer and sdt is not None and sdt.fields:
+            values.append(_struct_array(text, sdt, rng, where))
+            continue
         pdt = _param_dtype(p)
         spec = argspec.parse(text, default_dtype=pdt)
         if p.is_pointer and not spec.is_array:
@@ -766,7 +770,7 @@ def _build_symbols(args, mod, path) -> dict:
                 raise _usage(f"--symbol {text!r}: {decl} holds {var.dtype.name} values, and "
                              f"these do not fit it exactly")
             v = conv
-        out[name] = np.ascontiguousarray(v.reshape(var.shape))
+        out[name] = np.array(v.reshape(var.shape), order="C")     # (keeps a scalar 0-d)
     return out
 
 
@@ -792,6 +796,61 @@ def _symbol_items(mod, values_before: dict, after: dict, outs: dict) -> list[dic
             item["saved_to"] = str(outs[name])
         items.append(item)
     return items
+
+
+def _struct_array(text: str, dt, rng, where: str):
+    """An array of structs for a struct pointer: ``[DIMS]=INIT`` (or ``NAME[DIMS]=INIT``)
+    fills every member with INIT drawn for its own type, member by member;
+    ``[DIMS]={x=uniform, alive=randint(0,2)}`` gives members their own (the others are
+    zero); ``@file.npy`` loads a structured array with the same fields."""
+    import re
+
+    import numpy as np
+    from simt import argspec
+    from simt.errors import UsageError
+
+    t = text.strip()
+    if t.startswith("@"):
+        try:
+            a = np.load(Path(t[1:]), allow_pickle=False)
+        except (OSError, ValueError) as e:
+            raise _usage(f"{where}: cannot load {t[1:]}: {e}") from None
+        if a.dtype.names != dt.names:
+            raise _usage(f"{where} points to structs with members {', '.join(dt.names)}; "
+                         f"{t[1:]} holds {a.dtype}")
+        return np.ascontiguousarray(a.astype(dt))
+    m = re.fullmatch(r"(?:[A-Za-z_]\w*)?\s*(\[[^\]]*\])\s*=\s*(.+)", t, re.S)
+    if m is None:
+        raise _usage(f"{where} points to structs ({', '.join(dt.names)}): give [N]=INIT, "
+                     f"e.g. [1024]=uniform or [1024]=zeros, or @file.npy; not {text!r}")
+    dims, init = m.group(1), m.group(2).strip()
+    per = {f: init for f in dt.names}
+    if init.startswith("{") and init.endswith("}"):       # {x=uniform, alive=randint(0,2)}
+        per, depth, item = {}, 0, ""
+        for ch in init[1:-1] + ",":
+            depth += (ch in "([") - (ch in ")]")
+            if ch == "," and depth == 0:
+                name, eq, val = item.partition("=")
+                if not eq or name.strip() not in dt.names or not val.strip():
+                    raise _usage(f"{where}: bad member initializer {item.strip()!r} in {text!r} "
+                                 f"(members: {', '.join(dt.names)})")
+                per[name.strip()] = val.strip()
+                item = ""
+            else:
+                item += ch
+    out = None
+    for f in dt.names:
+        ft = dt.fields[f][0]
+        try:
+            v = argspec.parse(f"{ft.name}{dims}={per.get(f, 'zeros')}", default_dtype=ft).build(
+                rng, base_dir=Path.cwd())
+        except UsageError as e:
+            raise _usage(f"{where}, member {f} ({ft.name}): {e.message}; give each member its "
+                         "own values with [N]={member=INIT, ...}") from None
+        if out is None:
+            out = np.zeros(v.shape, dt)
+        out[f] = v
+    return out
 
 
 def _param_dtype(p):
@@ -920,6 +979,15 @@ def _run_file(args) -> int:
 def _array_summary(p, spec, before, after) -> dict:
     import numpy as np
 
+    if after.dtype.names:            # an array of structs: one summary per member
+        members = {f: _array_summary(p, spec, before[f], after[f]) for f in after.dtype.names}
+        return {"name": p.name, "ctype": str(getattr(p, "ctype", "")), "spec": spec,
+                "dtype": "struct", "shape": list(after.shape),
+                "sum": {f: m["sum"] for f, m in members.items()},
+                "min": {f: m["min"] for f, m in members.items()},
+                "max": {f: m["max"] for f, m in members.items()},
+                "first": [{f: _py(x[f]) for f in after.dtype.names} for x in after.reshape(-1)[:2]],
+                "changed": any(m["changed"] for m in members.values())}
     flat = after.reshape(-1)
     acc = np.float64 if after.dtype.kind == "f" else (np.uint64 if after.dtype.kind == "u" else np.int64)
     with np.errstate(over="ignore", invalid="ignore"):
@@ -1284,6 +1352,12 @@ def _report(args, r: dict) -> None:
 def _print_arrays(arrays) -> None:
     for a in arrays:
         shape = "x".join(map(str, a["shape"]))
+        if isinstance(a["sum"], dict):        # an array of structs: each member's sum
+            state = "written" if a["changed"] else "unchanged"
+            sums = ", ".join(f"{f}={_fmt_num(v)}" for f, v in a["sum"].items())
+            sys.stdout.write(f"  {a['name']:<12} {a['ctype'].rstrip(' *')}[{shape}]  sums: {sums}  "
+                             f"({state})\n")
+            continue
         first = " ".join(_fmt_num(x) for x in a["first"])
         more = " ..." if math.prod(a["shape"]) > len(a["first"]) else ""
         state = "written" if a["changed"] else "unchanged"

@@ -361,6 +361,7 @@ def measure_launch(s: Session, repeat: int = 10) -> float | None:
         host = syms.get(sym)
         if host is None:
             host = np.frombuffer(var.init.tobytes(), var.dtype).reshape(var.shape)
-        be.get_global(source, sym, var.shape, var.dtype).set(np.ascontiguousarray(host))
+        be.get_global(source, sym, var.shape, var.dtype).set(
+            np.array(host, var.dtype, order="C").reshape(var.shape))
     be.launch(source, name, cfg.grid, cfg.block, dargs, cfg.shared_mem)
     return be.launches[0].ms
