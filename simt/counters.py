@@ -42,6 +42,9 @@ BRANCH_DIVERGENT = "smsp__branch_targets_threads_divergent.sum"
 # stores with lane-divergent addresses write through to L2
 ISSUE_EXTRA = "simt__issue_extra_cycles.sum"
 LOCAL_STORE_LINES = "simt__local_store_lines.sum"
+# a sampled launch's DRAM footprint stops at an allocation's size where the sample's reads
+# or writes of it come in runs this long on average (Counters._extrapolated)
+STREAM_RUN_BYTES = 256
 CONST_LD = "simt__const_load_requests.sum"      # warp loads from __constant__ memory
 CONST_REPLAYS = "simt__const_replays.sum"       # their extra passes: distinct addresses - 1
 CONST_PASSES = "simt__const_ldc_passes.sum"     # the constant cache's passes for LDCs (timing)
@@ -670,6 +673,7 @@ class Counters:
         self.slot_weights: np.ndarray | None = None         # simt.issue.issue_weights, per pc
         self.alu_weights: np.ndarray | None = None          # simt.issue.alu_pipe_weights, per pc
         self.touched: np.ndarray | None = None              # global sectors read (DRAM footprint)
+        self.alloc_sectors: list = []                        # per allocation: (first, end) sector
         self.written: np.ndarray | None = None              # global sectors written back
         self.regions: dict[int, list] = {}                  # allocation -> [L2 transactions, lo, hi, replays,
         #                                                     of them atomicCAS transactions, CAS replays]
@@ -922,6 +926,31 @@ class Counters:
                     sp[0] = min(sp[0], lo_b)
                     sp[1] = max(sp[1], hi_b)
 
+    def _extrapolated(self, marks: np.ndarray, per: int, scale: float) -> int:
+        """Marked DRAM units (``per`` sectors each) of a sample, extrapolated to the grid.
+
+        Where the sample streams through an allocation (its marks form runs of at least
+        ``STREAM_RUN_BYTES``), the grid moves each of its bytes once, as in a launch
+        emulated whole, so the extrapolation stops at the allocation's size: a 3D
+        stencil's sampled blocks each read their neighbour planes, which the grid's other
+        blocks, running at the same time, share in L2.  Scattered marks (a gather over a
+        table larger than L2) are extrapolated as they are: the grid's re-reads of such a
+        table miss L2 too, which "re-reads hit L2" would not count."""
+        if scale == 1.0 or not self.alloc_sectors:
+            return int(round(np.count_nonzero(marks) * scale))
+        total = 0.0
+        for lo, hi in self.alloc_sectors:
+            a, b = lo // per, -(-hi // per)
+            sub = marks[a:b]
+            n = np.count_nonzero(sub)
+            if n * scale > b - a:
+                runs = int(sub[0]) + np.count_nonzero(sub[1:] & ~sub[:-1])
+                if n * per * 32 >= STREAM_RUN_BYTES * runs:
+                    total += b - a
+                    continue
+            total += n * scale
+        return int(round(total))
+
     def metrics(self, scale: float = 1.0) -> dict[str, float]:
         """Totals; ``scale`` extrapolates a sample of blocks to the whole grid."""
         out = {m: 0 for m in METRICS}
@@ -943,9 +972,11 @@ class Counters:
             out["simt__dram_footprint_sectors.sum"] = int(round(n * scale))
             # DRAM reads 64 bytes at a time: a sector read alone costs its neighbour too
             t = self.touched
-            pairs = np.count_nonzero(t[0:len(t) - 1:2] | t[1::2]) + (len(t) % 2 and bool(t[-1]))
-            out["simt__dram_read_chunks64.sum"] = int(round(pairs * scale))
-            out["simt__dram_written_sectors.sum"] = int(round(np.count_nonzero(self.written) * scale))
+            chunks = t[0:len(t) - 1:2] | t[1::2]
+            if len(t) % 2:
+                chunks = np.r_[chunks, t[-1]]
+            out["simt__dram_read_chunks64.sum"] = self._extrapolated(chunks, 2, scale)
+            out["simt__dram_written_sectors.sum"] = self._extrapolated(self.written, 1, scale)
         # the busiest address: lanes from the sampled blocks, extrapolated by the share of
         # blocks that hit it (a histogram bin: all of them; a per-block counter: one)
         hot_lanes = 0

@@ -21,7 +21,7 @@ from .lower import Lowerer, Param
 from .issue import alu_pipe_weights, issue_weights
 from .occupancy import estimate_registers
 from .memory import Device, DeviceArray
-from .spaces import SHARED_ALIGN, SHARED_BASE
+from .spaces import GLOBAL_BASE, SHARED_ALIGN, SHARED_BASE
 
 POLICIES = ("lockstep", "random", "round-robin")
 DEFAULT_STEP_BUDGET = 1_000_000       # warp instructions per warp
@@ -260,6 +260,8 @@ class Launch:
         self.counters.alu_weights = alu_pipe_weights(ir)
         nsec = len(device.buf) // 32 + 1
         self.counters.touched = np.zeros(nsec, bool)
+        self.counters.alloc_sectors = [((a - GLOBAL_BASE) // 32, -(-(e - GLOBAL_BASE) // 32))
+                                       for a, e in zip(device.starts, device.ends)]
         self.counters.written = np.zeros(nsec, bool)
         self.counters.sector_reqs = np.zeros(nsec, np.int32)
         # loads whose sectors come from DRAM wait longer (machine.LAT["dram"]), in a launch

@@ -1,9 +1,13 @@
 """Which values are the same in every lane of a warp (a divergence analysis).
 
 nvcc aggregates an integer atomic whose address is warp-uniform and whose result is
-unused: the warp reduces the values first and one lane performs a single atomic.  Nsight
-then counts one request and one sector per warp, and the L2 sees one transaction.  To
-count like the hardware, the emulator marks such atomics ``info["aggregated"]``.
+unused: the warp reduces the values first and one lane performs a single atomic.  It
+does the same for an ``atomicAdd``/``atomicSub`` of a warp-uniform value whose result is
+used (``out[atomicAdd(&count, 1)] = v``: VOTEU.ANY, FLO and POPC pick a leader and
+count the lanes, the leader's ATOMG adds the count, SHFL.IDX hands its result to the
+lanes, which add their rank; probes10.cu's ``compact_atomic`` on sm_90).  Nsight then
+counts one request and one sector per warp, and the L2 sees one transaction.  To count
+like the hardware, the emulator marks such atomics ``info["aggregated"]``.
 
 A register is varying if it comes from threadIdx, a load, an atomic, a shuffle, or from
 varying operands; a variable is also varying if it is assigned under a varying branch or
@@ -96,9 +100,9 @@ def analyse(ir: KernelIR) -> set[int]:
     for ins in code:
         if ins.op == Op.LOAD and not is_var(ins.args[0]):
             ins.info["uniform_addr"] = True     # (simt.issue: a __constant__ operand)
-        if ins.op == Op.ATOM and ins.dst is None and ins.sub in _AGGREGATABLE \
-                and ins.ctype.dtype.kind in "iu" and isinstance(ins.args[0], (Reg, Const, Uniform)) \
-                and not is_var(ins.args[0]):
+        if ins.op == Op.ATOM and ins.sub in _AGGREGATABLE and ins.ctype.dtype.kind in "iu" \
+                and isinstance(ins.args[0], (Reg, Const, Uniform)) and not is_var(ins.args[0]) \
+                and (ins.dst is None or (ins.sub in ("add", "sub") and not is_var(ins.args[1]))):
             ins.info["aggregated"] = True
     return varying
 
