@@ -9,7 +9,8 @@ divergence.  Families ``probe-unseen`` to ``probe-unseen4`` (``probes2.cu`` to
 predictions committed before their first GPU run
 (docs/results/timing_investigation/unseen2/ to unseen4/), as were ``probe-unseen5`` to
 ``probe-unseen8`` (``probes6.cu`` to ``probes9.cu``), ``probe-unseen9`` (``probes10.cu``:
-``__constant__`` and ``__device__`` variables).
+``__constant__`` and ``__device__`` variables) and ``probe-unseen10`` (``probes11.cu``:
+structs, ``switch`` and an enum).
 ``python -m kernels_cuda.timing_check measure --probes`` times them on the GPU and
 ``predict`` puts the model's figure beside each, as for catalog entries.
 
@@ -409,6 +410,35 @@ UNSEEN9 = [
                 source="probes10.cu"),
 ]
 PROBES += UNSEEN9
+
+
+def _particles(n, rng):
+    dt = np.dtype({"names": ["x", "y", "z", "vx", "vy", "vz"], "formats": ["<f4"] * 6,
+                   "offsets": [0, 4, 8, 12, 16, 20], "itemsize": 24})
+    p = np.zeros(n, dt)
+    for f in dt.names:
+        p[f] = rng.standard_normal(n, dtype=np.float32)
+    return p
+
+
+# probe-unseen10 (probes11.cu, session 10): structs and switch
+UNSEEN10 = [
+    TimingProbe("probe/particles-aos", "probe-unseen10", "particles_aos", 1 << 22, 256,
+                lambda n: n // 256, lambda n, rng: [_particles(n, rng), np.float32(0.01), _i32(n)],
+                source="probes11.cu"),
+    TimingProbe("probe/particles-soa", "probe-unseen10", "particles_soa", 1 << 22, 256,
+                lambda n: n // 256,
+                lambda n, rng: [_f32(n, rng) for _ in range(6)] + [np.float32(0.01), _i32(n)],
+                source="probes11.cu"),
+    TimingProbe("probe/opcode-switch", "probe-unseen10", "opcode_switch", N, 256, lambda n: n // 256,
+                lambda n, rng: [rng.integers(0, 256, n, dtype=np.uint8), rng.random(n, np.float32),
+                                rng.random(n, np.float32), np.zeros(n, np.float32), _i32(n)],
+                source="probes11.cu"),
+    TimingProbe("probe/quadrant-count", "probe-unseen10", "quadrant_count", N, 256, lambda n: n // 256,
+                lambda n, rng: [_f32(n, rng), _f32(n, rng), np.zeros(4, np.uint32), _i32(n)],
+                source="probes11.cu"),
+]
+PROBES += UNSEEN10
 _BY_ID = {p.id: p for p in PROBES}
 
 
