@@ -336,12 +336,8 @@ class CupyBackend:
     def get_global(self, source: str, name: str, shape, dtype):
         """A ``__constant__``/``__device__`` variable of the file's module as a CuPy array
         over its memory (``RawModule.get_global``): ``.set()`` writes it, ``to_host`` reads it."""
-        mod, _ = self.module(source)
-        try:
-            ptr = mod.get_global(name)
-        except Exception:
-            raise UsageError(f"no __constant__ or __device__ variable named {name!r} in "
-                             f"{Path(source_path(source)).name}") from None
+        ptr = _named(self.module(source)[0].get_global, name, source,
+                     "__constant__ or __device__ variable")
         return self.cupy.ndarray(tuple(shape), np.dtype(dtype), memptr=ptr)
 
     def total_ms(self) -> float | None:
@@ -369,11 +365,7 @@ class CupyBackend:
         cfg = LaunchConfig(Dim3.of(grid), Dim3.of(block), int(shared_mem))
         cfg.validate()
         mod, text = self.module(source)
-        try:
-            fn = mod.get_function(kernel)
-        except Exception:
-            raise UsageError(f"no kernel named {kernel!r} in {Path(source_path(source)).name} "
-                             f"(kernels must be extern \"C\")") from None
+        fn = _named(mod.get_function, kernel, source, "kernel", ' (kernels must be extern "C")')
         params = kernel_params(text, kernel)
         kargs = self._convert_args(kernel, params, args)
         if cfg.shared_mem > 48 * 1024:
@@ -442,6 +434,14 @@ class CupyBackend:
             else:
                 raise UsageError(f"{kernel}: cannot pass {type(a).__name__} as argument {k + 1}")
         return tuple(out)
+
+
+def _named(lookup, name: str, source: str, what: str, hint: str = ""):
+    """``lookup(name)`` on a RawModule, or a UsageError saying the file has no such thing."""
+    try:
+        return lookup(name)
+    except Exception:
+        raise UsageError(f"no {what} named {name!r} in {Path(source_path(source)).name}{hint}") from None
 
 
 def _compile_errors(cupy) -> tuple:

@@ -861,17 +861,20 @@ class Counters:
         return int(np.count_nonzero(new & (k != big)))
 
     def l2_transactions(self, alloc: int, trans: int, lo: int, hi: int, serialized: int = 0,
-                        cas: bool = False):
+                        cas: bool = False, plain: bool = False):
         """Stores and atomics reach L2 as transactions; those aimed at a small region
         (a histogram's bins) funnel into one L2 slice and queue there.  ``serialized``:
         how many of them replay an address an earlier lane of the same request hit (an
         atomic's same-address lanes), which the L2's atomic unit runs one after another.
         ``cas``: they are atomicCAS transactions (counted apart: they cost more, and their
-        retries depend on how many warps contend, see ``simt.timing``)."""
+        retries depend on how many warps contend, see ``simt.timing``).  ``plain``: they
+        are plain stores (counted apart too: spread over every slice, they queue nowhere)."""
         r = self.regions.get(alloc)
         if r is None:
-            r = self.regions[alloc] = [0, lo, hi, 0, 0, 0]
+            r = self.regions[alloc] = [0, lo, hi, 0, 0, 0, 0]
         r[0] += trans
+        if plain:
+            r[6] += trans
         r[1] = min(r[1], lo)
         r[2] = max(r[2], hi)
         r[3] += serialized
@@ -997,8 +1000,13 @@ class Counters:
         # L2 transactions (stores + atomics) per slice for the busiest allocation: spread
         # over min(L2_SLICES, span / SLICE_SPAN) slices
         best = (0.0, 0.0, 0.0, 0.0)
-        for trans, lo, hi, ser, cas, cas_ser in self.regions.values():
+        for trans, lo, hi, ser, cas, cas_ser, plain in self.regions.values():
             slices = min(L2_SLICES, max(1, -(-(hi - lo + 1) // SLICE_SPAN)))
+            if slices == L2_SLICES:
+                # plain stores spread over every slice queue in none: what they cost is
+                # the lines they reach L2 in (l2_lines, cal_scatter) and L2's bandwidth
+                # (an array of structs written member by member: probe/particles-aos)
+                trans -= plain
             if trans * scale / slices > best[0]:
                 best = tuple(v * scale / slices for v in (trans, ser, cas, cas_ser))
         for name, v in zip(("transactions", "serialized", "cas_transactions", "cas_serialized"), best):

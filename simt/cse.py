@@ -33,18 +33,36 @@ _BOUNDARY = {Op.IF, Op.ELSE, Op.LOOPINIT, Op.LOOPTEST, Op.BODYINIT, Op.JUMP, Op.
 _CLOBBER = {Op.STORE, Op.ATOM}      # (calls write no memory: atomics are ATOM, fences are ``fences``)
 
 
-def eliminate_common_loads(code: list[Ins], fences=()) -> int:
+def _size(ctype) -> int:
+    from .ctypes_ import sizeof
+    try:
+        return sizeof(ctype)
+    except TypeError:
+        return 1 << 30                   # unknown: overlaps everything
+
+
+def eliminate_common_loads(code: list[Ins], fences=(), new_reg=None) -> int:
     """Rewrite, in place, each load that repeats an earlier one into a ``MOV`` of the
-    earlier one's result; ``fences``: pcs a ``__threadfence()`` stands before.  Returns
-    how many loads it merged."""
+    earlier one's result, and (given ``new_reg(dtype)``, a fresh register) each store
+    that writes back the value a load just read from its address into a ``MOV`` to a
+    register nothing reads (``p[i] = q`` after ``q = p[i]`` stores only the members the
+    code changed, as nvcc's SASS does); ``fences``: pcs a ``__threadfence()`` stands
+    before.  Returns how many loads and stores it removed.
+
+    A store or atomic forgets every load except those from the same base address at a
+    constant offset that does not overlap it (a struct's other members)."""
     starts = {ins.target for ins in code if ins.target >= 0} | set(fences)
     version: dict[int, int] = {}        # register slot -> how many times written so far
     vn: dict[tuple, object] = {}        # (slot, version) -> value number of what it holds
     table: dict[tuple, object] = {}     # operation on value numbers -> its value number
-    loads: dict[tuple, tuple] = {}      # load key -> (register, version) holding its value
+    loads: dict[tuple, tuple] = {}      # load key -> (register, version, (base, lo, hi))
+    affine: dict[object, tuple] = {}    # value number -> (base value number, constant offset)
     fresh = count()
-    epoch = 0                           # stores and atomics so far
     merged = 0
+
+    def span(addr_vn, ctype):
+        base, off = affine.get(addr_vn, (addr_vn, 0))
+        return base, off, off + _size(ctype)
 
     def num(a):
         t = type(a)
@@ -70,25 +88,50 @@ def eliminate_common_loads(code: list[Ins], fences=()) -> int:
             args = tuple(num(a) for a in ins.args)
             if None not in args:
                 if op == Op.LOAD and not ins.info.get("volatile"):
-                    key = ("ld", str(ins.ctype), d.dtype.str, args[0], epoch)
+                    key = ("ld", str(ins.ctype), d.dtype.str, args[0])
                 elif op in _PURE:
                     key = (op.name, ins.sub, str(ins.ctype), d.dtype.str, args)
                 elif op == Op.MOV:
                     n = args[0]
         if op == Op.LOAD and key in loads:
-            r, v = loads[key]
+            r, v, _ = loads[key]
             if version.get(r.slot, 0) == v and r.dtype == d.dtype:
                 code[p] = Ins(Op.MOV, ins.coord, ins.depth, dst=d, args=(r,),
                               info={"merged_load": True})
                 merged += 1
+        if op == Op.STORE and new_reg is not None and len(ins.args) == 2:
+            a, v = num(ins.args[0]), num(ins.args[1])
+            got = loads.get(("ld", str(ins.ctype), getattr(ins.args[1], "dtype", None) and
+                             np.dtype(ins.args[1].dtype).str, a)) if a is not None else None
+            if got is not None and v is not None and version.get(got[0].slot, 0) == got[1] \
+                    and vn.get((got[0].slot, got[1])) == v:
+                src = ins.args[1]
+                code[p] = Ins(Op.MOV, ins.coord, ins.depth, dst=new_reg(src.dtype), args=(src,),
+                              info={"dead_store": True})
+                merged += 1
+                continue
         if key is not None:
             n = table.setdefault(key, ("v", next(fresh)))
+            if op == Op.BIN and ins.sub in ("add", "sub"):
+                c = [k for k, x in enumerate(ins.args) if type(x) is Const and np.asarray(x.value).dtype.kind in "iu"]
+                if len(c) == 1 and (ins.sub == "add" or c[0] == 1):
+                    k = c[0]
+                    base, off = affine.get(args[1 - k], (args[1 - k], 0))
+                    step = int(np.asarray(ins.args[k].value))
+                    affine[n] = (base, off + (step if ins.sub == "add" else -step))
         for r in (d if isinstance(d, list) else (d,) if d is not None else ()):
             version[r.slot] = version.get(r.slot, 0) + 1
         if n is not None:
             vn[(d.slot, version[d.slot])] = n
         if key is not None and code[p].op == Op.LOAD:
-            loads[key] = (d, version[d.slot])
+            loads[key] = (d, version[d.slot], span(key[3], ins.ctype))
         if op in _CLOBBER:
-            epoch += 1
+            a = num(ins.args[0]) if ins.args else None
+            if a is None or op == Op.ATOM:
+                loads.clear()
+            else:       # keep what the store provably does not touch: its base's other words
+                b, lo, hi = span(a, ins.ctype)
+                for k in [k for k, (_, _, (b2, lo2, hi2)) in loads.items()
+                          if b2 != b or (lo2 < hi and lo < hi2)]:
+                    del loads[k]
     return merged

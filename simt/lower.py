@@ -478,7 +478,7 @@ class KernelBuilder:
                 self.declare(p.name, Sym("param", pt, u), p)
         self.stmt(fdef.body)
         self.emit(Op.EXIT, Coord(self.file, self.code[-1].coord.line if self.code else decl.coord.line))
-        eliminate_common_loads(self.code, self.fences)
+        eliminate_common_loads(self.code, self.fences, new_reg=lambda dt: self.reg(dt))
         # dynamic shared memory starts after the static arrays
         dyn_off = -(-self.static_shared // SHARED_ALIGN) * SHARED_ALIGN
         for name, ct, coord in self.dyn_shared:

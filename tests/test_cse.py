@@ -91,3 +91,40 @@ def test_sobel_loads_each_neighbour_once():
     gy = -x[:-2, :-2] - 2 * x[:-2, 1:-1] - x[:-2, 2:] + x[2:, :-2] + 2 * x[2:, 1:-1] + x[2:, 2:]
     want = np.minimum(np.abs(gx) + np.abs(gy), 255)
     np.testing.assert_array_equal(got.reshape(h, w)[1:-1, 1:32], want[:, :31])
+
+
+REQ_ST = "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"
+PARTICLE = "struct P { float x, y, vx, vy; };\n"
+
+
+def _struct_run(body: str):
+    src = PARTICLE + f'''extern "C" __global__ void k(P *p, float *out) {{
+        int t = threadIdx.x;
+        {body}
+    }}'''
+    dt = np.dtype({"names": ["x", "y", "vx", "vy"], "formats": ["<f4"] * 4})
+    a = np.zeros(32, dt)
+    for k, f in enumerate(dt.names):
+        a[f] = np.arange(32) + 100 * k
+    (p, out), res = run(src, "k", 1, 32, [a, np.zeros(32, np.float32)])
+    return a, p, out, res.metrics
+
+
+def test_a_struct_written_back_stores_only_the_members_that_changed():
+    a, p, _, m = _struct_run("P q = p[t]; q.x += q.vx; p[t] = q;")
+    np.testing.assert_array_equal(p["x"], a["x"] + a["vx"])
+    np.testing.assert_array_equal(p["vy"], a["vy"])
+    assert m[REQ_ST] == 1 and m[REQ_LD] == 4       # nvcc's SASS stores x alone
+
+
+def test_a_store_to_another_member_keeps_a_load_of_this_one():
+    _, p, out, m = _struct_run("float x = p[t].x; p[t].y = 2.0f; out[t] = x + p[t].x;")
+    np.testing.assert_array_equal(out, 2 * np.arange(32))
+    assert m[REQ_LD] == 1
+
+
+def test_a_store_back_after_a_store_that_may_alias_is_kept():
+    out, m = loads("int v = a[t]; out[t] = 7; a[t] = v; out[t] = a[t];", "int *a")
+    assert m[REQ_ST] == 3
+    out, m = loads("int v = a[t]; a[t] = v; out[t] = v;", "int *a")
+    assert m[REQ_ST] == 1                          # a[t] = v is the value already there

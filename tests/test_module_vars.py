@@ -10,7 +10,7 @@ from simt import counters as C
 from simt.issue import issue_weights
 from tui.cli import main
 
-from kern import run
+from kern import gpu_or_skip, run
 
 CONV = """
 #define R 2
@@ -195,11 +195,7 @@ def test_cli_bad_symbol_is_a_usage_error(conv_cu, capsys, sym, msg):
 def test_real_matches_emulator_with_module_variables(conv_cu, capsys):
     """`simt run FILE.cu --real` sets the same __constant__/__device__ variables on the GPU
     (RawModule.get_global) and reads them back: the arrays agree with the emulator's."""
-    pytest.importorskip("cupy")
-    from kernels_cuda import cupy_backend
-    ok, why = cupy_backend.available()
-    if not ok:
-        pytest.skip(f"no CUDA device: {why}")
+    gpu_or_skip()
     base = ["run", conv_cu, "--grid", 4, "--block", 256, "--arg", "int32[1000]=randint(0,20)",
             "--arg", "int32[1000]=zeros", "--arg", 1000, "--symbol", "w=[1,3,5,3,1]",
             "--symbol", "big=5", "--json"]

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import simt
-from kern import run
+from kern import gpu_or_skip, run
 from tui.cli import main
 
 SRC = r'''
@@ -51,6 +51,15 @@ def particle_dtype():
     return simt.Module.from_source(SRC, "s.cu").get_function("aos").params[0].dtype
 
 
+def random_particles(n: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    a = np.zeros(n, particle_dtype())
+    for f in ("x", "y", "vx", "vy"):
+        a[f] = rng.random(n)
+    a["alive"] = rng.integers(0, 2, n)
+    return a
+
+
 def test_layout_is_c_layout():
     dt = particle_dtype()
     assert dt.names == ("x", "y", "vx", "vy", "alive") and dt.itemsize == 20
@@ -62,11 +71,7 @@ def test_layout_is_c_layout():
 
 
 def test_array_of_structs_update_with_by_value_device_function():
-    rng = np.random.default_rng(0)
-    a = np.zeros(100, particle_dtype())
-    for f in ("x", "y", "vx", "vy"):
-        a[f] = rng.random(100)
-    a["alive"] = rng.integers(0, 2, 100)
+    a = random_particles(100, seed=0)
     (b, _, _), res = run(SRC, "aos", 1, 128, [a.copy(), np.float32(0.5), np.int32(100)])
     live = a["alive"] != 0
     np.testing.assert_array_equal(b["x"], np.where(live, a["x"] + a["vx"] * np.float32(0.5), a["x"]))
@@ -129,18 +134,11 @@ def test_cli_array_of_structs_per_member_init(tmp_path, capsys):
 
 @pytest.mark.gpu
 def test_array_of_structs_matches_the_gpu(tmp_path):
-    pytest.importorskip("cupy")
-    from kernels_cuda import crosscheck, cupy_backend
-    ok, why = cupy_backend.available()
-    if not ok:
-        pytest.skip(f"no CUDA device: {why}")
+    gpu_or_skip()
+    from kernels_cuda import crosscheck
     path = tmp_path / "aos.cu"
     path.write_text('extern "C" {\n' + SRC + '\n}\n')
-    rng = np.random.default_rng(1)
-    a = np.zeros(1000, particle_dtype())
-    for f in ("x", "y", "vx", "vy"):
-        a[f] = rng.random(1000)
-    a["alive"] = rng.integers(0, 2, 1000)
+    a = random_particles(1000, seed=1)
     (emu, _, _), _ = run(SRC, "aos", 4, 256, [a.copy(), np.float32(0.5), np.int32(1000)])
     _, after, _ = crosscheck.real_launch(str(path), "aos", 4, 256,
                                          [a.copy(), np.float32(0.5), np.int32(1000)], repeat=3)

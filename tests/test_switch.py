@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import simt
-from kern import run
+from kern import gpu_or_skip, run
 
 SRC = r'''
 extern "C" __global__ void k(const int *in, int *out, int n) {
@@ -88,11 +88,8 @@ def test_switch_errors_name_the_line(body, msg):
 
 @pytest.mark.gpu
 def test_switch_matches_the_gpu(tmp_path):
-    pytest.importorskip("cupy")
-    from kernels_cuda import crosscheck, cupy_backend
-    ok, why = cupy_backend.available()
-    if not ok:
-        pytest.skip(f"no CUDA device: {why}")
+    gpu_or_skip()
+    from kernels_cuda import crosscheck
     path = tmp_path / "sw.cu"
     path.write_text(SRC)
     x = np.arange(-2, 10, dtype=np.int32).repeat(3)
