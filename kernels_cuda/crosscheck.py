@@ -359,6 +359,19 @@ def real_table(ids: Sequence[str] | str, n: int | None = None, seed: int = 0,
     return rows
 
 
+def set_module_vars(dev, source: str, module_vars: dict, symbols: dict) -> dict:
+    """Set a file's ``__constant__``/``__device__`` variables on a GPU backend to
+    ``symbols[name]`` or their initializers (a fresh module's contents, whatever earlier
+    launches in this process left there); return them, name -> device array."""
+    out = {}
+    for name, var in module_vars.items():
+        host = symbols.get(name)
+        out[name] = dev.get_global(source, name, var.shape, var.dtype)
+        out[name].set(np.array(var.initial if host is None else host, var.dtype,
+                               order="C").reshape(var.shape))
+    return out
+
+
 def real_launch(source: str, kernel: str, grid, block, args: Sequence, shared_mem: int = 0,
                 warmup: int = 3, repeat: int = 20, symbols: dict | None = None,
                 module_vars: dict | None = None) -> tuple[RealRow, list, dict]:
@@ -379,14 +392,7 @@ def real_launch(source: str, kernel: str, grid, block, args: Sequence, shared_me
     dargs = [dev.to_device(a) if isinstance(a, np.ndarray) and a.ndim > 0 else a for a in args]
     cfg = LaunchConfig.of(grid, block, shared_mem)
     row = RealRow(f"{source}:{kernel}", kernel, cfg.threads, device_name())
-    gvars = {}
-    for name, var in (module_vars or {}).items():
-        # a fresh module's contents, whatever earlier launches in this process left there
-        host = (symbols or {}).get(name)
-        if host is None:
-            host = np.frombuffer(var.init.tobytes(), var.dtype).reshape(var.shape)
-        gvars[name] = dev.get_global(source, name, var.shape, var.dtype)
-        gvars[name].set(np.array(host, var.dtype, order="C").reshape(var.shape))
+    gvars = set_module_vars(dev, source, module_vars or {}, symbols or {})
     dev.launch(source, kernel, cfg.grid, cfg.block, dargs, cfg.shared_mem)
     row.measured_ms = dev.total_ms()
     row.launches = [t.as_dict() for t in dev.launches]

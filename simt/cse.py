@@ -99,13 +99,11 @@ def eliminate_common_loads(code: list[Ins], fences=(), new_reg=None) -> int:
                 code[p] = Ins(Op.MOV, ins.coord, ins.depth, dst=d, args=(r,),
                               info={"merged_load": True})
                 merged += 1
-        if op == Op.STORE and new_reg is not None and len(ins.args) == 2:
-            a, v = num(ins.args[0]), num(ins.args[1])
-            got = loads.get(("ld", str(ins.ctype), getattr(ins.args[1], "dtype", None) and
-                             np.dtype(ins.args[1].dtype).str, a)) if a is not None else None
-            if got is not None and v is not None and version.get(got[0].slot, 0) == got[1] \
-                    and vn.get((got[0].slot, got[1])) == v:
-                src = ins.args[1]
+        if op == Op.STORE and new_reg is not None and len(ins.args) == 2 and type(ins.args[1]) is Reg:
+            src = ins.args[1]
+            got = loads.get(("ld", str(ins.ctype), src.dtype.str, num(ins.args[0])))
+            if got is not None and version.get(got[0].slot, 0) == got[1] \
+                    and vn.get((got[0].slot, got[1])) == num(src):
                 code[p] = Ins(Op.MOV, ins.coord, ins.depth, dst=new_reg(src.dtype), args=(src,),
                               info={"dead_store": True})
                 merged += 1

@@ -211,6 +211,16 @@ def sizeof(t: CType) -> int:
     raise TypeError(f"sizeof({t})")
 
 
+def array_dims(t: CType) -> tuple[tuple[int, ...], CType]:
+    """An array type's dimensions, outermost first, and its innermost element type
+    (``((), t)`` for anything that is not an array)."""
+    dims = []
+    while isinstance(t, Array):
+        dims.append(t.length)
+        t = t.elem
+    return tuple(dims), t
+
+
 def alignof(t: CType) -> int:
     if isinstance(t, Array):
         return alignof(t.elem)

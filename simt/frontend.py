@@ -200,20 +200,14 @@ def _struct_tags_as_types(text: str) -> str:
     out, pos, depth = [], 0, 0
     for m in re.finditer(r"\bstruct\s+([A-Za-z_]\w*)\s*\{|[{}]", text):
         tok = m.group(0)
-        if tok == "{":
-            depth += 1
-            continue
         if tok == "}":
             depth -= 1
             continue
+        depth += 1                       # a "{", or the one that opens the struct's body
+        if tok == "{" or depth != 1 or re.search(r"\btypedef\s*$", text[max(0, m.start() - 40):m.start()]):
+            continue
         close = _match_brace(text, m.end() - 1)
-        if depth != 0 or close < 0 or m.start() < pos:
-            depth += 1 if close >= 0 and m.start() >= pos else 0
-            continue
-        depth += 1                       # the struct's own brace (its "}" is counted too)
-        if re.search(r"\btypedef\s*$", text[max(0, m.start() - 40):m.start()]):
-            continue
-        semi = text.find(";", close)
+        semi = text.find(";", close) if close >= 0 else -1
         if semi < 0:
             continue
         name = m.group(1)

@@ -101,11 +101,12 @@ class ModuleVar:
 
     @property
     def shape(self) -> tuple:
-        dims, t = [], self.ctype
-        while isinstance(t, Array):
-            dims.append(t.length)
-            t = t.elem
-        return tuple(dims)
+        return T.array_dims(self.ctype)[0]
+
+    @property
+    def initial(self) -> np.ndarray:
+        """Its initial values, shaped like it (what a fresh module holds)."""
+        return np.frombuffer(self.init.tobytes(), self.dtype).reshape(self.shape)
 
     @property
     def uniform_name(self) -> str:
@@ -213,9 +214,7 @@ class Lowerer:
             if not isinstance(node.init, c_ast.InitList):
                 raise CompileError(f'array "{name}" needs a size', co)
             ct = Array(ct.elem, len(node.init.exprs))
-        elem = ct
-        while isinstance(elem, Array):
-            elem = elem.elem
+        elem = T.array_dims(ct)[1]
         if not isinstance(elem, Scalar):
             raise CompileError(f'{"__constant__" if space == "constant" else "__device__"} '
                                f'variable "{name}" of type {ct}: only scalars and arrays of '
@@ -276,6 +275,10 @@ class KernelBuilder:
         r = Reg(len(self.regs), np.dtype(dtype), is_var, name)
         self.regs.append(r)
         return r
+
+    def field_regs(self, t, prefix: str) -> list[Reg]:
+        """One variable register per field of a vector type or struct value."""
+        return [self.reg(T.storage_dtype(mt), True, f"{prefix}.{mn}") for mn, mt, _ in _members(t)]
 
     def uniform(self, name: str, dtype) -> Uniform:
         if name not in self.uniforms:
@@ -431,9 +434,7 @@ class KernelBuilder:
                 raise self.err("brace initializer for a scalar", n)
             out.append(self.const_value(n, t).op.value)
 
-        elem = ct
-        while isinstance(elem, Array):
-            elem = elem.elem
+        elem = T.array_dims(ct)[1]
         walk(node, ct)
         return np.array(out, elem.dtype)
 
@@ -538,20 +539,21 @@ class KernelBuilder:
         st = T.promote(sel.ctype)
         sel = self.convert(sel, st, node.cond)
         items = (node.stmt.block_items or []) if isinstance(node.stmt, c_ast.Compound) else [node.stmt]
-        seen: dict[int, c_ast.Node] = {}
+        labels: list[tuple[c_ast.Node, int | None]] = []     # (label, case value; None: default)
         default = None
         for it in items:
             if isinstance(it, c_ast.Case):
                 v = int(self.convert(Val(T.LLONG, Const(np.int64(self.const_int(it.expr)))), st,
                                      it.expr, explicit=True).op.value)
-                if v in seen:
+                if any(v == w for _, w in labels):
                     raise self.err(f"duplicate case value {v}", it.expr)
-                seen[v] = it
+                labels.append((it, v))
             elif isinstance(it, c_ast.Default):
                 if default is not None:
                     raise self.err("a switch may have only one default label", it)
                 default = it
-            elif not isinstance(it, c_ast.EmptyStatement) and not seen and default is None:
+                labels.append((it, None))
+            elif not isinstance(it, c_ast.EmptyStatement) and not labels:
                 raise self.err("a statement before the switch's first case label is never "
                                "executed; move it before the switch", it)
 
@@ -573,8 +575,9 @@ class KernelBuilder:
         no_case = None
         if default is not None:          # default matches where no case label does
             anyc = Const(np.bool_(False))
-            for v in seen:
-                anyc = either(anyc, equal(v))
+            for _, v in labels:
+                if v is not None:
+                    anyc = either(anyc, equal(v))
             if isinstance(anyc, Const):
                 no_case = Const(np.bool_(not bool(anyc.value)))
             else:
@@ -586,12 +589,8 @@ class KernelBuilder:
         self.push()
         outer = self.loops[-1] if self.loops else None
         self.loops.append((self.depth, outer[1] if outer else None, outer[2] if outer else None))
-        for it in items:
-            if not isinstance(it, (c_ast.Case, c_ast.Default)):
-                continue
-            hit = equal(int(self.convert(Val(T.LLONG, Const(np.int64(self.const_int(it.expr)))),
-                                         st, it.expr, explicit=True).op.value)) \
-                if isinstance(it, c_ast.Case) else no_case
+        for it, v in labels:
+            hit = no_case if v is None else equal(v)
             self.emit(Op.BIN, it, dst=matched, args=(matched, hit), sub="or")
             if not it.stmts:
                 continue
@@ -640,7 +639,7 @@ class KernelBuilder:
             return
         if _agg(ct):
             mem = _members(ct)
-            fields = [self.reg(T.storage_dtype(mt), True, f"{name}.{mn}") for mn, mt, _ in mem]
+            fields = self.field_regs(ct, name)
             self.declare(name, Sym("vvar", ct, None, fields), node)
             if node.init is not None:
                 if isinstance(node.init, c_ast.InitList):
@@ -1480,7 +1479,7 @@ class KernelBuilder:
         self.loops = []
         for p, pt, v in vals:
             if _agg(pt):
-                fields = [self.reg(T.storage_dtype(mt), True, f"{p.name}.{mn}") for mn, mt, _ in _members(pt)]
+                fields = self.field_regs(pt, p.name)
                 for r, f in zip(fields, v.fields):
                     self.emit(Op.MOV, node, dst=r, args=(f,))
                 self.scopes[-1][p.name] = Sym("vvar", pt, None, fields)
@@ -1491,7 +1490,7 @@ class KernelBuilder:
         ret = None
         if rtype != T.VOID:
             if _agg(rtype):
-                ret = [self.reg(T.storage_dtype(mt), True, f"{name}.ret.{mn}") for mn, mt, _ in _members(rtype)]
+                ret = self.field_regs(rtype, f"{name}.ret")
             else:
                 ret = self.reg(T.storage_dtype(rtype), True, f"{name}.ret")
         self.emit(Op.BODYINIT, node)

@@ -574,7 +574,7 @@ class Machine:
             if space == "local":
                 continue
             if space == "global" and ins.info.get("space") == "const":
-                _const_counters(self, p, A if pos is None else A[pos], gl if pos is None else gl[pos])
+                _const_counters(self, p, ins, A if pos is None else A[pos], gl if pos is None else gl[pos])
                 continue
             a = A if pos is None else A[pos]
             g = gl if pos is None else gl[pos]
@@ -722,7 +722,7 @@ def _mod(a: np.ndarray, d: int) -> np.ndarray:
     return a & (d - 1) if d & (d - 1) == 0 else a % d
 
 
-def _const_counters(m: Machine, p: int, a: np.ndarray, g: np.ndarray) -> None:
+def _const_counters(m: Machine, p: int, ins, a: np.ndarray, g: np.ndarray) -> None:
     """A load from ``__constant__`` memory goes through the constant cache, not L1 and L2.
     nvcc reads a warp-uniform one as an operand from the constant bank (no instruction
     of its own); any other is an ``LDC``, which the constant cache serves one distinct
@@ -733,13 +733,11 @@ def _const_counters(m: Machine, p: int, a: np.ndarray, g: np.ndarray) -> None:
     counted, and a pointer into constant memory passed around as a plain pointer counts
     as a global access when nothing tells where it points."""
     mat, act, warps = _warp_matrix(a, g)
-    fill = mat[np.arange(len(warps)), act.argmax(1)]
-    srt = np.sort(np.where(act, mat, fill[:, None]), axis=1)
-    replays = int(np.count_nonzero(srt[:, 1:] != srt[:, :-1]))
+    replays = len(C.Runs(mat, act).addr) - len(warps)       # distinct words - 1, per warp
     m.cnt.add(p, C.CONST_LD, len(warps))
     if replays:
         m.cnt.add(p, C.CONST_REPLAYS, replays)
-    if not m.L.ir.code[p].info.get("uniform_addr"):
+    if not ins.info.get("uniform_addr"):
         m.cnt.add(p, C.CONST_PASSES, len(warps) + replays)
 
 

@@ -153,7 +153,7 @@ class Device:
         if var.name not in got:
             kind = "__constant__" if var.space == "constant" else "__device__"
             arr = self.empty(var.shape, var.dtype, f"{kind} {var.name}")
-            self.buf[arr.ptr - GLOBAL_BASE: arr.ptr - GLOBAL_BASE + arr.nbytes] = var.init
+            arr.set(var.initial)
             got[var.name] = arr
         return got[var.name]
 

@@ -717,17 +717,13 @@ def _var_decl(var) -> str:
     """``__constant__ float w[5]``: a module variable as declared (for messages)."""
     import simt.ctypes_ as T
 
-    elem = var.ctype
-    while isinstance(elem, T.Array):
-        elem = elem.elem
+    elem = T.array_dims(var.ctype)[1]
     kind = "__constant__" if var.space == "constant" else "__device__"
     return f"{kind} {elem} {var.name}" + "".join(f"[{d}]" for d in var.shape)
 
 
 def _build_symbols(args, mod, path) -> dict:
     """numpy values for the --symbol NAME=VALUE options, checked against the variables."""
-    import math as _m
-
     import numpy as np
     from simt import argspec
     from simt.errors import UsageError
@@ -758,7 +754,7 @@ def _build_symbols(args, mod, path) -> dict:
             v = np.asarray(spec.build(rng, base_dir=Path.cwd()))
         except UsageError as e:
             raise _usage(f"bad --symbol {text!r} for {decl}: {e.message}") from None
-        want = _m.prod(var.shape) if var.shape else 1
+        want = math.prod(var.shape)
         if v.size != want:
             raise _usage(f"--symbol {text!r}: {decl} holds {want} value{'s' if want != 1 else ''}, "
                          f"got {v.size}")
@@ -786,7 +782,7 @@ def _symbol_items(mod, values_before: dict, after: dict, outs: dict) -> list[dic
             continue
         before = values_before.get(name)
         if before is None:
-            before = np.frombuffer(var.init.tobytes(), var.dtype).reshape(var.shape)
+            before = var.initial
         p = types.SimpleNamespace(name=name, ctype=_var_decl(var).rsplit(" ", 1)[0])
         a = np.asarray(after[name]).reshape(var.shape or (1,))
         item = _array_summary(p, None, np.asarray(before).reshape(a.shape), a)

@@ -353,15 +353,11 @@ def measure_launch(s: Session, repeat: int = 10) -> float | None:
                          symbols=list(o.symbols or ()))
     path, mod, fn, name, cfg = cli._load_kernel(ns)
     params, _, values = cli._build_args(ns, fn, name)
+    from kernels_cuda.crosscheck import set_module_vars
+
     syms = cli._build_symbols(ns, mod, path)
-    import numpy as np
     dargs = [be.to_device(v) if p.is_pointer else v for p, v in zip(params, values)]
     source = str(Path(spec.source).resolve())
-    for sym, var in mod.globals.items():
-        host = syms.get(sym)
-        if host is None:
-            host = np.frombuffer(var.init.tobytes(), var.dtype).reshape(var.shape)
-        be.get_global(source, sym, var.shape, var.dtype).set(
-            np.array(host, var.dtype, order="C").reshape(var.shape))
+    set_module_vars(be, source, mod.globals, syms)
     be.launch(source, name, cfg.grid, cfg.block, dargs, cfg.shared_mem)
     return be.launches[0].ms
