@@ -392,6 +392,7 @@ def real_launch(source: str, kernel: str, grid, block, args: Sequence, shared_me
     dargs = [dev.to_device(a) if isinstance(a, np.ndarray) and a.ndim > 0 else a for a in args]
     cfg = LaunchConfig.of(grid, block, shared_mem)
     row = RealRow(f"{source}:{kernel}", kernel, cfg.threads, device_name())
+    dev.module(source, kernel)          # a template instance: compiled before globals are set
     gvars = set_module_vars(dev, source, module_vars or {}, symbols or {})
     dev.launch(source, kernel, cfg.grid, cfg.block, dargs, cfg.shared_mem)
     row.measured_ms = dev.total_ms()

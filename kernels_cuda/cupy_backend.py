@@ -196,6 +196,20 @@ class KParam:
     dtype: Any            # numpy dtype of the scalar or of the pointee; None if unknown
 
 
+def _simt_params(source: str, kernel: str) -> list[KParam] | None:
+    """A template instance's parameters, from simt's own instantiation of it."""
+    import simt
+    try:
+        fn = simt.Module.from_file(source_path(source)).get_function(kernel)
+    except simt.SimtError:
+        return None
+    out = []
+    for p in fn.params:
+        ptr = p.is_pointer
+        out.append(KParam(p.name, str(p.ctype), ptr, ptr and bool(p.ctype.const), p.dtype))
+    return out
+
+
 def _strip_comments(text: str) -> str:
     text = re.sub(r"/\*.*?\*/", lambda m: " " * len(m.group(0)), text, flags=re.S)
     return re.sub(r"//[^\n]*", "", text)
@@ -267,6 +281,7 @@ def throughput(ms: float | None, elements: int, nbytes: int, copy_bw: float | No
 # ------------------------------------------------------------------ the backend
 
 _MODULES: dict = {}
+_NAME_EXPRESSIONS: dict = {}       # (path, text) -> template kernels asked for, in order
 
 
 class CupyBackend:
@@ -310,18 +325,25 @@ class CupyBackend:
         return self.cupy.asnumpy(arr)
 
     # ---- modules
-    def module(self, source: str):
-        """The compiled RawModule of a .cu file (compiled once per process and options)."""
+    def module(self, source: str, kernel: str | None = None):
+        """The compiled RawModule of a .cu file (compiled once per process and options).
+        A template kernel (``reduce<float, 256>``) is a name expression: the file is
+        compiled again with it added to those asked for before (which the later module
+        keeps, so ``get_global`` and every instance see one module)."""
         path = source_path(source)
         try:
             text = Path(path).read_text()
         except OSError as exc:
             raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
-        key = (str(path), text, self.options)
+        names = _NAME_EXPRESSIONS.setdefault((str(path), text), [])
+        if kernel and "<" in kernel and kernel not in names:
+            names.append(kernel)
+        key = (str(path), text, self.options, tuple(names))
         if key not in _MODULES:
             cupy = self.cupy
             opts = self.options + (f"-I{Path(path).resolve().parent}",)
-            mod = cupy.RawModule(code=text, options=opts)
+            mod = (cupy.RawModule(code=text, options=opts, name_expressions=tuple(names)) if names
+                   else cupy.RawModule(code=text, options=opts))
             try:
                 if hasattr(mod, "compile"):
                     mod.compile()
@@ -364,9 +386,10 @@ class CupyBackend:
         cupy = self.cupy
         cfg = LaunchConfig(Dim3.of(grid), Dim3.of(block), int(shared_mem))
         cfg.validate()
-        mod, text = self.module(source)
-        fn = _named(mod.get_function, kernel, source, "kernel", ' (kernels must be extern "C")')
-        params = kernel_params(text, kernel)
+        mod, text = self.module(source, kernel)
+        fn = _named(mod.get_function, kernel, source, "kernel",
+                    "" if "<" in kernel else ' (kernels must be extern "C")')
+        params = kernel_params(text, kernel) if "<" not in kernel else _simt_params(source, kernel)
         kargs = self._convert_args(kernel, params, args)
         if cfg.shared_mem > 48 * 1024:
             fn.max_dynamic_shared_size_bytes = cfg.shared_mem

@@ -7,8 +7,9 @@ into C23 attributes (``__global__`` -> ``[[global]]``, ``__shared__`` -> ``[[sha
 typedef prelude followed by ``#line 1`` keeps coordinates true.
 
 Limitations: columns on a line that contains a macro expansion are those of the
-expanded text; C++ (templates, references, C++ casts, namespaces, classes) is rejected
-with an error naming the line.
+expanded text; function templates are instantiated as text first (``simt.templates``),
+C++ casts become C casts; other C++ (references, namespaces, classes, ``auto``) is
+rejected with an error naming the line.
 """
 from __future__ import annotations
 
@@ -79,9 +80,7 @@ def preprocess(text: str, filename: str) -> str:
 
 
 _CPP_WORDS = [
-    (re.compile(r"\btemplate\s*<"), "templates are outside simt's CUDA C subset (write one kernel per type)"),
-    (re.compile(r"\b(?:static|reinterpret|const|dynamic)_cast\s*<"),
-     "C++ casts are outside the subset; use a C cast such as (int*)p"),
+    (re.compile(r"\bdynamic_cast\s*<"), "dynamic_cast is outside the subset; use a C cast such as (int*)p"),
     (re.compile(r"\b(?:class|namespace|using)\b\s+\w"), "C++ classes and namespaces are outside the subset"),
     (re.compile(r"\w::\w|\bstd::"), "C++ scope (::) is outside the subset"),
     (re.compile(r"\b(?:new|delete)\b\s*[\w\[]"), "C++ new/delete are outside the subset"),
@@ -132,8 +131,38 @@ def _match_brace(text: str, open_pos: int) -> int:
     return -1
 
 
+_CAST = re.compile(r"\b(?:static|reinterpret|const)_cast\s*<")
+
+
+def _c_casts(text: str, filename: str) -> str:
+    """``static_cast<T>(e)`` (and reinterpret_cast, const_cast) -> ``((T)(e))``, padded so
+    that the text after the closing parenthesis keeps its column."""
+    from .templates import match_angle
+    while True:
+        m = _CAST.search(text)
+        if not m:
+            return text
+        close = match_angle(text, m.end() - 1)
+        po = text.find("(", close + 1) if close >= 0 else -1
+        if close < 0 or text[close + 1:po].strip():
+            raise CompileError("cannot read this C++ cast; write a C cast such as (int*)p",
+                               _coord_of(text, m.start(), filename))
+        depth, i = 0, po
+        while i < len(text):
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            if depth == 0:
+                break
+            i += 1
+        if i >= len(text):
+            raise CompileError("unbalanced parentheses after this cast", _coord_of(text, m.start(), filename))
+        head = f"(({' '.join(text[m.end():close].split())})("
+        head = head + " " * max(0, po + 1 - m.start() - 1 - len(head))
+        text = text[:m.start()] + head + text[po + 1:i] + "))" + text[i + 1:]
+
+
 def rewrite_cuda(text: str, filename: str) -> str:
     """Length-preserving rewrite of CUDA words into the C23 the parser reads."""
+    text = _c_casts(text, filename)
     for rx, msg in _CPP_WORDS:
         m = rx.search(text)
         if m:
@@ -217,15 +246,50 @@ def _struct_tags_as_types(text: str) -> str:
     return "".join(out)
 
 
+def _unit_class():
+    from pycparser import c_ast
+
+    class Unit(c_ast.FileAST):
+        """A FileAST with what the template expander made (``parse``)."""
+        __slots__ = ("simt_names", "simt_templates")
+    return Unit
+
+
+def _template_columns(tree, expander, names) -> None:
+    """Give the nodes of each template instance the template's own columns."""
+    from pycparser import c_ast
+
+    for ext in tree.ext:
+        if not (isinstance(ext, c_ast.FuncDef) and ext.decl.name in names):
+            continue
+        stack = [ext]
+        while stack:
+            node = stack.pop()
+            c = node.coord
+            if c is not None and c.line:
+                line, col = expander.colmap(ext.decl.name, c.line, c.column or 0)
+                node.coord = type(c)(c.file, line, col)
+            stack.extend(ch for _, ch in node.children())
+
+
 _PARSE_ERR = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<msg>.*)$", re.S)
 
 
-def parse(text: str, filename: str = "<kernel>"):
-    """Parse CUDA C source text; returns a pycparser FileAST. Raises CompileError."""
+def parse(text: str, filename: str = "<kernel>", requests=()):
+    """Parse CUDA C source text; returns a pycparser FileAST. Raises CompileError.
+
+    ``requests``: template instances to write in (``simt.templates.Instance``); the AST
+    carries ``simt_names`` (instance identifier -> C++ spelling) and ``simt_templates``
+    (the file's ``simt.templates.Expander``)."""
     from pycparser import c_parser
     from pycparser.c_parser import ParseError
 
+    from .templates import Expander
+
+    Unit = _unit_class()
     pre = preprocess(text, filename)
+    expander = Expander(pre, filename)
+    pre, names = expander.expand(requests)
     body = rewrite_cuda(pre, filename)
     if not re.match(r"\s*#\s*line", body):
         body = f'#line 1 "{filename}"\n' + body
@@ -241,7 +305,12 @@ def parse(text: str, filename: str = "<kernel>"):
 
     parser = _Parser(dialect="c23")
     try:
-        return parser.parse(src, filename)
+        tree = parser.parse(src, filename)
+        _template_columns(tree, expander, names)
+        unit = Unit(tree.ext, tree.coord)
+        unit.simt_names = names
+        unit.simt_templates = expander
+        return unit
     except ParseError as e:
         msg = str(e)
         m = _PARSE_ERR.match(msg)

@@ -158,11 +158,21 @@ def _assigned_names(body) -> set[str]:
     return out
 
 
+class NeedInstance(Exception):
+    """A deduced template instance the parsed text lacks (``simt.module`` re-parses)."""
+
+    def __init__(self, inst):
+        super().__init__(inst.display)
+        self.inst = inst
+
+
 class Lowerer:
     """Lowers one translation unit; ``kernel(name)`` builds the IR of one kernel."""
 
     def __init__(self, ast: c_ast.FileAST, filename: str):
         self.file = filename
+        self.names: dict[str, str] = getattr(ast, "simt_names", {})   # instance ident -> C++ name
+        self.templates = getattr(ast, "simt_templates", None)         # simt.templates.Expander
         self.funcs: dict[str, c_ast.FuncDef] = {}
         self.kernels: list[str] = []
         self.module_vars: dict[str, ModuleVar] = {}   # __constant__ / __device__ variables
@@ -172,7 +182,7 @@ class Lowerer:
         self.structs: dict[str, Struct] = {}           # struct tags
         for ext in ast.ext:
             if isinstance(ext, c_ast.FuncDef):
-                name = ext.decl.name
+                name = self.names.get(ext.decl.name, ext.decl.name)
                 self.funcs[name] = ext
                 if "global" in self._attrs(ext.decl):
                     self.kernels.append(name)
@@ -485,7 +495,7 @@ class KernelBuilder:
         for name, ct, coord in self.dyn_shared:
             self.shared_symbols.append((name, dyn_off, None, ct))
         self.local_frame = -(-self.local_frame // 16) * 16
-        return KernelIR(name=decl.name, file=self.file, coord=self.co(decl), params=params,
+        return KernelIR(name=self.lw.names.get(decl.name, decl.name), file=self.file, coord=self.co(decl), params=params,
                         code=self.code, regs=self.regs, n_uniforms=len(self.uniform_names),
                         uniform_names=self.uniform_names, max_depth=self.max_depth + 2,
                         static_shared=self.static_shared, dynamic_shared_offset=dyn_off,
@@ -1443,17 +1453,33 @@ class KernelBuilder:
     def e_FuncCall(self, node, want=True):
         if not isinstance(node.name, c_ast.ID):
             raise self.err("calls through function pointers are outside simt's subset", node)
-        name = node.name.name
+        name = self.lw.names.get(node.name.name, node.name.name)
         args = list(node.args.exprs) if node.args else []
         if self.lookup(name) is not None:
             raise self.err(f'"{name}" is a variable, not a function', node)
         if name in self.lw.funcs and name not in INTRINSICS:
             return self.inline_call(name, args, node)
+        tm = self.lw.templates
+        if tm is not None and name in tm.by_name and name not in INTRINSICS:
+            return self.deduced_call(tm, name, args, node)
         if name in INTRINSICS:
             return lower_intrinsic(self, name, args, node, want)
         raise self.err(f'identifier "{name}" is undefined', node.name)
 
-    def inline_call(self, name, args, node):
+    def deduced_call(self, tm, name, args, node):
+        """A call to a function template that names no arguments: deduce them from the
+        arguments' types; an instance not yet written in stops the build (NeedInstance)
+        so that the module writes it in and lowers again."""
+        from .templates import deduce
+        vals = [self.rvalue(a) for a in args]
+        types = [str(Pointer(v.ctype.elem) if isinstance(v.ctype, Array) else v.ctype) for v in vals]
+        co = self.co(node)
+        inst = tm.instance(name, deduce(tm.by_name[name], types, co), co)
+        if inst.display not in self.lw.funcs:
+            raise NeedInstance(inst)
+        return self.inline_call(inst.display, args, node, vals)
+
+    def inline_call(self, name, args, node, pre=None):
         fdef = self.lw.funcs[name]
         if "global" in Lowerer._attrs(fdef.decl):
             raise self.err(f'calling a __global__ function ("{name}") from a kernel needs dynamic '
@@ -1468,11 +1494,12 @@ class KernelBuilder:
             raise self.err(f'too {"few" if len(args) < len(plist) else "many"} arguments in call to '
                            f'"{name}" (expected {len(plist)}, got {len(args)})', node)
         vals = []
-        for p, a in zip(plist, args):
+        for i, (p, a) in enumerate(zip(plist, args)):
             pt = self.ctype(p.type)
             if isinstance(pt, Array):
                 pt = Pointer(pt.elem)
-            vals.append((p, pt, self.convert(self.rvalue(a), pt, a, assign=True)))
+            v = pre[i] if pre is not None else self.rvalue(a)
+            vals.append((p, pt, self.convert(v, pt, a, assign=True)))
         saved_scopes = self.scopes
         saved_loops = self.loops
         self.scopes = [{}]

@@ -17,7 +17,8 @@ from .errors import CompileError, SimtError, UsageError
 from .frontend import parse, read_source
 from .ir import KernelIR
 from .launch import MAX_STATIC_SHARED, LaunchConfig
-from .lower import Lowerer, Param
+from .lower import Lowerer, NeedInstance, Param
+from .templates import MAX_INSTANCES
 from .issue import alu_pipe_weights, issue_weights
 from .occupancy import estimate_registers
 from .memory import Device, DeviceArray
@@ -121,6 +122,7 @@ class Module:
         self.text = text
         self.lowerer = Lowerer(ast, filename)
         self._kernels: dict[str, Kernel] = {}
+        self._requests: list = []        # template instances asked for (simt.templates)
 
     _cache: dict = {}
 
@@ -147,17 +149,51 @@ class Module:
 
     @property
     def kernel_names(self) -> list[str]:
-        return list(self.lowerer.kernels)
+        """The kernels that can be launched as named (template kernels: ``template_kernels``)."""
+        return [n for n in self.lowerer.kernels if "<" not in n]
+
+    @property
+    def template_kernels(self) -> list[str]:
+        """Kernel templates, as ``reduce<typename T, unsigned int blockSize>``; launch an
+        instance by its arguments: ``get_function("reduce<float, 256>")``."""
+        tm = self.lowerer.templates
+        return [t.signature() for t in tm.templates if t.is_kernel] if tm else []
+
+    def _instantiate(self, inst) -> None:
+        """Write one more template instance into the text and lower the file again."""
+        from .frontend import parse
+        self._requests.append(inst)
+        self.lowerer = Lowerer(parse(self.text, self.filename, self._requests), self.filename)
 
     def get_function(self, name: str) -> "Kernel":
+        tm = self.lowerer.templates
+        try:
+            inst = tm.request(name) if tm is not None and name not in self.lowerer.funcs else None
+        except CompileError as err:
+            raise UsageError(f"--kernel {name}: {err.message}") from None
+        if inst is not None:
+            if not tm.by_name[inst.name].is_kernel:
+                raise UsageError(f"{inst.name} in {self.filename} is a __device__ function "
+                                 f"template, not a __global__ kernel")
+            name = inst.display
+            if name not in self.lowerer.kernels and name not in self._kernels:
+                self._instantiate(inst)
         if name not in self._kernels:
             if name not in self.lowerer.kernels:
-                names = ", ".join(self.lowerer.kernels) or "none"
+                names = ", ".join(self.kernel_names + self.template_kernels) or "none"
                 if name in self.lowerer.funcs:
                     raise UsageError(f"{name} in {self.filename} is a __device__ function, not a "
                                      f"__global__ kernel (kernels: {names})")
                 raise UsageError(f"no kernel named {name!r} in {self.filename} (kernels: {names})")
-            self._kernels[name] = Kernel(self, self.lowerer.kernel(name))
+            for _ in range(MAX_INSTANCES):
+                try:
+                    ir = self.lowerer.kernel(name)
+                    break
+                except NeedInstance as need:     # a deduced template call: write it in
+                    self._instantiate(need.inst)
+            else:
+                raise CompileError(f"{name}: more than {MAX_INSTANCES} deduced template instances")
+            self._kernels[name] = Kernel(self, ir)
         return self._kernels[name]
 
     @property
@@ -174,7 +210,7 @@ class Module:
             names = ", ".join(self.lowerer.module_vars) or "none"
             raise UsageError(f"no __constant__ or __device__ variable named {name!r} in "
                              f"{self.filename} (its variables: {names})")
-        return device.module_var(self.lowerer, var)
+        return device.module_var(self, var)
 
     def check_all(self) -> None:
         """Lower every kernel (reports compile errors for the whole file)."""

@@ -643,9 +643,11 @@ def _load_kernel(args):
     _check_readable(path)
     mod = simt.Module.from_file(path)
     names = _kernel_names(mod)
+    if names is not None:
+        names += list(getattr(mod, "template_kernels", ()))
     name = args.kernel
     if name is None:
-        if names and len(names) == 1:
+        if names and len(names) == 1 and "<" not in names[0]:
             name = names[0]
         else:
             listing = f" (kernels in {path}: {', '.join(names)})" if names else ""
@@ -658,6 +660,7 @@ def _load_kernel(args):
         if names and not any(n in str(err) for n in names):
             raise _usage(f"{err.message}; kernels in {path}: {', '.join(names)}") from None
         raise
+    name = getattr(fn, "name", name)           # a template instance's C++ spelling
     if args.grid is None or args.block is None:
         missing = " and ".join(o for o, v in (("--grid", args.grid), ("--block", args.block)) if v is None)
         raise _usage(f"{missing} X[,Y[,Z]] required to launch {name} from {path}")

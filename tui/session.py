@@ -177,8 +177,8 @@ def _load_file(target: str, o: Options) -> Session:
         # parse and lower first: a compile error then keeps its file:line:col (the CLI's
         # loader reports errors inside a kernel as an unknown-kernel usage error)
         mod = simt.Module.from_file(path)
-        names = list(mod.kernel_names)
-        name = o.kernel or (names[0] if len(names) == 1 else None)
+        names = list(mod.kernel_names) + list(mod.template_kernels)
+        name = o.kernel or (names[0] if len(names) == 1 and "<" not in names[0] else None)
         if name in names:
             mod.get_function(name)
     ns = SimpleNamespace(target=target, n=None, kernel=o.kernel, grid=o.grid, block=o.block,

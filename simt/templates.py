@@ -1,0 +1,578 @@
+"""Function templates, instantiated as text before parsing (what C++ does, in little).
+
+``template <typename T, unsigned int blockSize = 256> __global__ void reduce(...)`` is cut
+out of the translation unit; each instance that is asked for (``--kernel 'reduce<float,
+256>'``, ``Module.get_function``), named in a call (``warpReduce<blockSize>(s, tid)``) or
+deduced from a call's argument types (``warpSum(v)`` with a ``float v``: the lowerer asks
+for ``warpSum<float>``) is written back at the template's place as an ordinary function
+whose parameters are replaced by their arguments: a type by its spelling, a value by a
+literal of the parameter's type.  Instances are named ``name__t<hash>`` in the text;
+``names`` maps those to the C++ spelling (``reduce<float, 256>``), which is what reports
+show and what ``--real`` hands NVRTC as a name expression.  ``#line`` directives keep each
+instance's coordinates on the template's lines.
+
+Limitations: function templates only (no class templates, explicit specializations
+``template <>``, template template parameters or parameter packs); a call that names some
+of its arguments must name all that have no default (deduction fills only calls that name
+none); deduction matches a parameter declared ``T``, ``T *`` or ``const T *`` against the
+argument's type; value arguments are integer constant expressions of literals, enumerators
+and file-scope ``const``/``constexpr`` integers.  Columns on a line where a parameter was
+replaced by a longer or shorter spelling are those of the instance's text.
+"""
+from __future__ import annotations
+
+import ast as pyast
+import hashlib
+import re
+from dataclasses import dataclass, field
+
+from .errors import CompileError, Coord, UsageError
+
+MAX_INSTANCES = 256          # a template that instantiates itself without end stops here
+
+_INT_TYPES = {
+    "int": "", "signed": "", "signed int": "", "short": "", "short int": "", "char": "",
+    "signed char": "", "unsigned": "u", "unsigned int": "u", "unsigned short": "u",
+    "unsigned char": "u", "long": "ll", "long int": "ll", "long long": "ll", "long long int": "ll",
+    "unsigned long": "ull", "unsigned long int": "ull", "unsigned long long": "ull",
+    "unsigned long long int": "ull", "size_t": "ull", "int64_t": "ll", "uint64_t": "ull",
+    "int32_t": "", "uint32_t": "u", "bool": "bool",
+}
+_TYPE_ALIASES = {"unsigned": "unsigned int", "signed": "int", "signed int": "int",
+                 "long int": "long", "long long int": "long long", "short int": "short",
+                 "unsigned long int": "unsigned long", "unsigned long long int": "unsigned long long",
+                 "unsigned short int": "unsigned short"}
+
+
+@dataclass
+class TParam:
+    kind: str                  # "type" or "value"
+    name: str
+    vtype: str = ""            # a value parameter's type ("int", "unsigned int", "bool")
+    default: str | None = None
+
+
+@dataclass
+class Template:
+    name: str
+    params: list[TParam]
+    decl: str                  # the declaration after ``template <...>``
+    start: int                 # where ``template`` begins in the text
+    decl_start: int            # where the declaration begins
+    end: int                   # one past its closing brace (or semicolon)
+    line: int                  # the declaration's first line (for #line)
+    file: str
+    is_kernel: bool
+    fparams: list[tuple[str, int]] = field(default_factory=list)   # (base word, pointer depth)
+
+    def signature(self) -> str:
+        ps = ", ".join(("typename " + p.name) if p.kind == "type" else f"{p.vtype} {p.name}"
+                       for p in self.params)
+        return f"{self.name}<{ps}>"
+
+
+def _skip_string(text: str, i: int) -> int:
+    q = text[i]
+    i += 1
+    while i < len(text) and text[i] != q:
+        i += 2 if text[i] == "\\" else 1
+    return i + 1
+
+
+def match_angle(text: str, open_pos: int) -> int:
+    """Index of the ``>`` closing the ``<`` at open_pos (brackets and parentheses nest), or -1."""
+    depth = 0
+    i = open_pos
+    while i < len(text):
+        c = text[i]
+        if c in "\"'":
+            i = _skip_string(text, i)
+            continue
+        if c in "<([":
+            depth += 1
+        elif c in ">)]":
+            depth -= 1
+            if depth == 0:
+                return i if c == ">" else -1
+        elif c in ";{}":
+            return -1
+        i += 1
+    return -1
+
+
+def split_args(s: str) -> list[str]:
+    """Top-level comma split of a template argument list."""
+    out, depth, cur = [], 0, []
+    for c in s:
+        if c in "<([":
+            depth += 1
+        elif c in ">)]":
+            depth -= 1
+        if c == "," and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(c)
+    last = "".join(cur).strip()
+    if last or out:
+        out.append(last)
+    return out
+
+
+def _line_of(text: str, pos: int, filename: str) -> Coord:
+    from .frontend import _coord_of
+    return _coord_of(text, pos, filename)
+
+
+def _end_of_decl(text: str, pos: int) -> int:
+    """One past the function body's closing brace (or a prototype's semicolon)."""
+    from .frontend import _match_brace
+    i = pos
+    depth = 0
+    while i < len(text):
+        c = text[i]
+        if c in "\"'":
+            i = _skip_string(text, i)
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == ";" and depth == 0:
+            return i + 1
+        elif c == "{" and depth == 0:
+            close = _match_brace(text, i)
+            return -1 if close < 0 else close + 1
+        i += 1
+    return -1
+
+
+def _parse_params(s: str, co: Coord) -> list[TParam]:
+    out = []
+    for part in split_args(s):
+        if not part:
+            raise CompileError("empty template parameter", co)
+        default = None
+        if "=" in part:
+            part, default = (x.strip() for x in part.split("=", 1))
+        words = part.split()
+        if words[0] in ("typename", "class") and len(words) == 2:
+            out.append(TParam("type", words[1], default=default))
+        elif len(words) >= 2 and " ".join(words[:-1]) in _INT_TYPES:
+            out.append(TParam("value", words[-1], " ".join(words[:-1]), default))
+        elif "..." in part:
+            raise CompileError("template parameter packs are outside simt's subset", co)
+        else:
+            raise CompileError(f"template parameter '{part}': simt takes typename/class "
+                               "parameters and integer or bool values", co)
+    return out
+
+
+def _fparams(decl: str, name: str) -> list[tuple[str, int]]:
+    m = re.search(r"\b" + re.escape(name) + r"\s*\(", decl)
+    if not m:
+        return []
+    depth, i = 1, m.end()
+    while i < len(decl) and depth:
+        depth += {"(": 1, ")": -1}.get(decl[i], 0)
+        i += 1
+    out = []
+    for raw in split_args(decl[m.end():i - 1]):
+        raw = re.sub(r"\b(const|volatile|restrict|__restrict__|__restrict)\b", " ", raw)
+        raw = re.sub(r"\[\s*\w*\s*\]", "*", raw)
+        words = re.findall(r"[A-Za-z_]\w*", raw)
+        out.append((words[0] if words else "", raw.count("*")))
+    return out
+
+
+def find_templates(text: str, filename: str) -> tuple[str, list[Template]]:
+    """The text with every file-scope template blanked out (lines kept), and the templates."""
+    out = list(text)
+    found: list[Template] = []
+    depth = 0
+    i = 0
+    rx = re.compile(r"\btemplate\s*<")
+    while True:
+        m = rx.search(text, i)
+        if not m:
+            break
+        depth += text.count("{", i, m.start()) - text.count("}", i, m.start())
+        co = _line_of(text, m.start(), filename)
+        if depth != 0:
+            raise CompileError("a template inside a function or struct is outside simt's subset", co)
+        close = match_angle(text, m.end() - 1)
+        if close < 0:
+            raise CompileError("unbalanced '<' in template parameter list", co)
+        plist = text[m.end():close].strip()
+        if not plist:
+            raise CompileError("explicit specializations (template <>) are outside simt's subset", co)
+        params = _parse_params(plist, co)
+        decl_start = close + 1
+        end = _end_of_decl(text, decl_start)
+        if end < 0:
+            raise CompileError("cannot find the end of this template", co)
+        decl = text[decl_start:end]
+        nm = re.search(r"([A-Za-z_]\w*)\s*\(", re.sub(r"__launch_bounds__\s*\([^)]*\)|__align__\s*\([^)]*\)",
+                                                      lambda x: " " * len(x.group(0)), decl))
+        if not nm or re.match(r"\s*(struct|class|union)\b", decl):
+            raise CompileError("only function templates are in simt's subset", co)
+        if decl.rstrip().endswith(";") and "{" not in decl:
+            for k in range(m.start(), end):          # a forward declaration: drop it
+                if out[k] != "\n":
+                    out[k] = " "
+            i = end
+            continue
+        name = nm.group(1)
+        dco = _line_of(text, decl_start, filename)
+        t = Template(name, params, decl, m.start(), decl_start, end, dco.line, dco.file or filename,
+                     "__global__" in decl[:nm.start()], _fparams(decl, name))
+        found.append(t)
+        for k in range(m.start(), end):
+            if out[k] != "\n":
+                out[k] = " "
+        i = end
+    return "".join(out), found
+
+
+# ------------------------------------------------------------------ argument values
+
+_BIN = {pyast.Add: lambda a, b: a + b, pyast.Sub: lambda a, b: a - b,
+        pyast.Mult: lambda a, b: a * b, pyast.Mod: lambda a, b: int(abs(a) % abs(b)) * (1 if a >= 0 else -1),
+        pyast.FloorDiv: lambda a, b: int(abs(a) // abs(b)) * (1 if (a >= 0) == (b >= 0) else -1),
+        pyast.LShift: lambda a, b: a << b, pyast.RShift: lambda a, b: a >> b,
+        pyast.BitAnd: lambda a, b: a & b, pyast.BitOr: lambda a, b: a | b,
+        pyast.BitXor: lambda a, b: a ^ b}
+_CMP = {pyast.Lt: lambda a, b: a < b, pyast.LtE: lambda a, b: a <= b, pyast.Gt: lambda a, b: a > b,
+        pyast.GtE: lambda a, b: a >= b, pyast.Eq: lambda a, b: a == b, pyast.NotEq: lambda a, b: a != b}
+
+
+def eval_int(expr: str, consts: dict[str, int], co: Coord) -> int:
+    """Value of a C integer constant expression (the subset template arguments use)."""
+    s = re.sub(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]+\b", r"\1", expr)
+    s = re.sub(r"\btrue\b", "1", re.sub(r"\bfalse\b", "0", s))
+    s = s.replace("&&", " and ").replace("||", " or ")
+    s = re.sub(r"!(?!=)", " not ", s).replace("/", "//")
+    s = re.sub(r"\b0(\d+)\b", lambda m: str(int(m.group(1), 8)), s)
+
+    def ev(n):
+        if isinstance(n, pyast.Expression):
+            return ev(n.body)
+        if isinstance(n, pyast.Constant) and isinstance(n.value, int):
+            return int(n.value)
+        if isinstance(n, pyast.Name):
+            if n.id in consts:
+                return int(consts[n.id])
+            raise CompileError(f"template argument '{expr}': '{n.id}' is not a constant simt knows", co)
+        if isinstance(n, pyast.BinOp) and type(n.op) in _BIN:
+            return _BIN[type(n.op)](ev(n.left), ev(n.right))
+        if isinstance(n, pyast.UnaryOp):
+            v = ev(n.operand)
+            return {pyast.USub: -v, pyast.UAdd: v, pyast.Invert: ~v, pyast.Not: int(not v)}[type(n.op)]
+        if isinstance(n, pyast.Compare) and len(n.ops) == 1 and type(n.ops[0]) in _CMP:
+            return int(_CMP[type(n.ops[0])](ev(n.left), ev(n.comparators[0])))
+        if isinstance(n, pyast.BoolOp):
+            vals = [ev(v) for v in n.values]
+            return int(all(vals) if isinstance(n.op, pyast.And) else any(vals))
+        if isinstance(n, pyast.IfExp):
+            return ev(n.body) if ev(n.test) else ev(n.orelse)
+        raise CompileError(f"template argument '{expr}' is not an integer constant expression", co)
+
+    s2 = re.sub(r"(.+?)\?(.+?):(.+)", r"(\2) if (\1) else (\3)", s) if "?" in s else s
+    try:
+        tree = pyast.parse(s2.strip(), mode="eval")
+    except SyntaxError:
+        raise CompileError(f"template argument '{expr}' is not an integer constant expression", co) from None
+    return ev(tree)
+
+
+def canon_type(s: str) -> str:
+    s = " ".join(s.replace("*", " * ").split())
+    base = s.replace(" *", "").replace("const ", "").strip()
+    s = s.replace(base, _TYPE_ALIASES.get(base, base), 1) if base in _TYPE_ALIASES else s
+    return s.replace(" * ", " *").replace(" *", "*").replace("*", " *").strip() if "*" in s else s
+
+
+def literal(p: TParam, v: int) -> str:
+    suf = _INT_TYPES.get(p.vtype, "")
+    if suf == "bool":
+        return "true" if v else "false"
+    return f"({v}{suf})" if v < 0 else f"{v}{suf}"
+
+
+@dataclass(frozen=True)
+class Instance:
+    name: str
+    args: tuple[str, ...]      # canonical: type spellings and decimal values
+
+    @property
+    def display(self) -> str:
+        return f"{self.name}<{', '.join(self.args)}>"
+
+    @property
+    def ident(self) -> str:
+        h = hashlib.sha1(self.display.encode()).hexdigest()[:8]
+        return f"{self.name}__t{h}"
+
+
+class Expander:
+    """Instantiates a file's templates on request and writes the instances into its text."""
+
+    def __init__(self, text: str, filename: str):
+        self.filename = filename
+        self.text, self.templates = find_templates(text, filename)
+        self.colmaps: dict[str, tuple] = {}      # instance ident -> (template, text, replacements)
+        self.by_name = {}
+        for t in self.templates:
+            if t.name in self.by_name:
+                co = Coord(t.file, t.line)
+                raise CompileError(f"a second template named {t.name}: overloaded templates are "
+                                   "outside simt's subset", co)
+            self.by_name[t.name] = t
+        self.consts = {}
+        for m in re.finditer(r"\b(?:constexpr|const)\s+(?:static\s+)?(?:unsigned\s+)?(?:int|long|size_t|"
+                             r"short|char|unsigned)\s+([A-Za-z_]\w*)\s*=\s*([^;,]+);", self.text):
+            try:
+                self.consts[m.group(1)] = eval_int(m.group(2), self.consts, Coord(filename, 1))
+            except CompileError:
+                pass
+        for m in re.finditer(r"\benum\b[^{;]*\{([^}]*)\}", self.text):
+            nxt = 0
+            for item in m.group(1).split(","):
+                if not item.strip():
+                    continue
+                nm, _, val = item.partition("=")
+                try:
+                    nxt = eval_int(val, self.consts, Coord(filename, 1)) if val.strip() else nxt
+                except CompileError:
+                    break
+                self.consts[nm.strip()] = nxt
+                nxt += 1
+
+    # -------------------------------------------------------------- requests
+    def instance(self, name: str, arg_texts: list[str], co: Coord,
+                 env: dict[str, str] | None = None) -> Instance:
+        """The canonical instance of ``name<arg_texts>`` (defaults filled, values evaluated)."""
+        t = self.by_name[name]
+        if len(arg_texts) > len(t.params):
+            raise CompileError(f"too many template arguments for {t.signature()}", co)
+        args = []
+        bound: dict[str, str] = {}
+        for i, p in enumerate(t.params):
+            if i < len(arg_texts):
+                a = arg_texts[i]
+            elif p.default is not None:
+                a = _subst(p.default, {q.name: bound[q.name] for q in t.params[:i]})
+            else:
+                raise CompileError(f"{name} needs its template argument '{p.name}' "
+                                   f"({t.signature()}); write {name}<...>", co)
+            if env:
+                a = _subst(a, env)
+            if p.kind == "type":
+                v = canon_type(a)
+                if not re.fullmatch(r"[A-Za-z_][\w ]*\**", v.replace(" *", "*")):
+                    raise CompileError(f"template argument '{a}' for {p.name} is not a type", co)
+                bound[p.name] = v
+            else:
+                val = eval_int(a, self.consts, co)
+                if _INT_TYPES.get(p.vtype) == "bool":
+                    val = int(bool(val))
+                v = str(val)
+                bound[p.name] = literal(p, val)
+            args.append(v)
+        return Instance(name, tuple(args))
+
+    def request(self, spelled: str, co: Coord | None = None) -> Instance | None:
+        """``reduce<float, 256>`` (or ``reduce`` for a template whose parameters all have
+        defaults) as an instance; None when the name is not a template's."""
+        co = co or Coord(self.filename, 1)
+        m = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*(?:<(.*)>)?\s*", spelled, re.S)
+        if not m or m.group(1) not in self.by_name:
+            return None
+        args = split_args(m.group(2)) if m.group(2) is not None else []
+        return self.instance(m.group(1), [a for a in args if a], co)
+
+    # -------------------------------------------------------------- expansion
+    _TOKEN = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|\bif\s+constexpr\b|\b[A-Za-z_]\w*\b")
+
+    def _instance_text(self, t: Template, inst: Instance, todo: list[Instance]):
+        """One instance's text (parameters bound, its name and the template calls in it
+        replaced by instance names) and its replacements, ``(inst_start, orig_start,
+        inst_end, orig_end)`` each, by which ``colmap`` finds the template's columns."""
+        env = self._bind(inst)
+        src = t.decl
+        out: list[str] = []
+        reps: list[tuple[int, int, int, int]] = []
+        pos = ipos = 0
+        renamed = False
+        i = 0
+        while True:
+            m = self._TOKEN.search(src, i)
+            if not m:
+                break
+            w, i = m.group(0), m.end()
+            new, end = None, m.end()
+            if re.fullmatch(r"if\s+constexpr", w):
+                new = "if"
+            elif w[0] in "\"'":
+                continue
+            elif w == t.name and not renamed and re.match(r"\s*\(", src[end:]):
+                new, renamed = inst.ident, True
+            elif w in self.by_name and re.match(r"\s*<", src[end:]):
+                lt = src.index("<", end)
+                close = match_angle(src, lt)
+                if close < 0:
+                    continue
+                co = Coord(t.file, t.line + src.count("\n", 0, m.start()))
+                callee = self.instance(w, split_args(_subst(src[lt + 1:close], env)), co)
+                todo.append(callee)
+                end = i = close + 1
+                new = callee.ident + "\n" * src.count("\n", m.start(), end)
+            elif w in env:
+                new = env[w]
+            if new is None:
+                continue
+            out.append(src[pos:m.start()])
+            ipos += m.start() - pos
+            reps.append((ipos, m.start(), ipos + len(new), end))
+            out.append(new)
+            ipos += len(new)
+            pos = end
+        out.append(src[pos:])
+        return "".join(out), reps
+
+    def colmap(self, ident: str, line: int, col: int) -> tuple[int, int]:
+        """The template's (line, column) of a place in instance ``ident``'s text."""
+        t, body, reps = self.colmaps[ident]
+        k = line - t.line
+        col0 = _col0(self.text, t.decl_start)
+        if k < 0 or col < 1:
+            return line, col
+        starts = [0] + [j + 1 for j, c in enumerate(body) if c == "\n"]
+        if k >= len(starts):
+            return line, col
+        p = starts[k] + col - 1 - (col0 if k == 0 else 0)
+        o = p
+        for ist, ost, iend, oend in reps:
+            if ist > p:
+                break
+            o = ost if p < iend else oend + (p - iend)
+        nl = t.decl.rfind("\n", 0, o)
+        return t.line + t.decl.count("\n", 0, o), (col0 + o + 1 if nl < 0 else o - nl)
+
+    def _bind(self, inst: Instance) -> dict[str, str]:
+        t = self.by_name[inst.name]
+        return {p.name: (a if p.kind == "type" else literal(p, int(a)))
+                for p, a in zip(t.params, inst.args)}
+
+    def _calls(self, text: str, env: dict[str, str] | None, base: Coord | None,
+               todo: list[Instance], offset: int = 0) -> str:
+        """Replace explicit ``tname<args>`` in text by instance names, queueing the instances."""
+        if not self.by_name:
+            return text
+        rx = re.compile(r"\b(" + "|".join(map(re.escape, self.by_name)) + r")\s*<")
+        out, pos = [], 0
+        for m in rx.finditer(text):
+            if m.start() < pos:
+                continue
+            close = match_angle(text, m.end() - 1)
+            if close < 0:
+                continue
+            if base is not None:
+                co = Coord(base.file, base.line + text.count("\n", 0, m.start()))
+            else:
+                co = _line_of(self.text, offset + m.start(), self.filename)
+            inst = self.instance(m.group(1), split_args(text[m.end():close]), co, env)
+            todo.append(inst)
+            out.append(text[pos:m.start()] + inst.ident)
+            pos = close + 1
+        out.append(text[pos:])
+        return "".join(out)
+
+    def expand(self, requests=()) -> tuple[str, dict[str, str]]:
+        """The text with the requested instances (and every instance they name) written in;
+        and ``names``: instance identifier -> C++ spelling."""
+        todo: list[Instance] = list(requests)
+        cuts = [0] + [t.end for t in sorted(self.templates, key=lambda t: t.start)] + [len(self.text)]
+        segs = [self._calls(self.text[a:b], None, None, todo, a) for a, b in zip(cuts, cuts[1:])]
+        done: dict[Instance, str] = {}
+        while todo:
+            inst = todo.pop(0)
+            if inst in done:
+                continue
+            if len(done) >= MAX_INSTANCES:
+                t = self.by_name[inst.name]
+                raise CompileError(f"more than {MAX_INSTANCES} template instances (does {t.name} "
+                                   "instantiate itself without end?)", Coord(t.file, t.line))
+            t = self.by_name[inst.name]
+            body, reps = self._instance_text(t, inst, todo)
+            done[inst] = body
+            self.colmaps[inst.ident] = (t, body, reps)
+        by_t: dict[str, list[str]] = {}
+        for inst, body in done.items():
+            by_t.setdefault(inst.name, []).append(body)
+        # write each template's instances after the (blanked) template
+        pieces = []
+        for t, seg in zip(sorted(self.templates, key=lambda t: t.start), segs):
+            pieces.append(seg)
+            bodies = by_t.get(t.name)
+            if not bodies:
+                continue
+            end_co = _line_of(self.text, t.end, self.filename)
+            col = t.end - (self.text.rfind("\n", 0, t.end) + 1)
+            ins = "".join(f'\n#line {t.line} "{t.file}"\n' + " " * _col0(self.text, t.decl_start) + b
+                          for b in bodies)
+            pieces.append(ins + f'\n#line {end_co.line} "{end_co.file or self.filename}"\n' + " " * col)
+        pieces.append(segs[-1])
+        names = {inst.ident: inst.display for inst in done}
+        return "".join(pieces), names
+
+
+def _col0(text: str, pos: int) -> int:
+    return pos - (text.rfind("\n", 0, pos) + 1)
+
+
+def _subst(text: str, env: dict[str, str]) -> str:
+    """Replace whole identifiers (outside strings) by their bindings."""
+    if not env:
+        return text
+    rx = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|\b(" + "|".join(map(re.escape, env)) + r")\b")
+    return rx.sub(lambda m: env[m.group(1)] if m.group(1) else m.group(0), text)
+
+
+def deduce(t: Template, arg_types: list[str], co: Coord) -> list[str]:
+    """Template arguments of a call that names none, from its arguments' C types
+    (spellings such as ``float``, ``unsigned int *``)."""
+    got: dict[str, str] = {}
+    for (base, depth), at in zip(t.fparams, arg_types):
+        if base in got or base not in {p.name for p in t.params if p.kind == "type"}:
+            continue
+        stars = at.count("*")
+        if stars < depth:
+            continue
+        core = at.replace("const ", "").replace("volatile ", "")
+        core = " ".join(core.replace("*", " * ").split())
+        base_t = core.replace("*", "").strip()
+        got[base] = base_t + " *" * (stars - depth) if stars > depth else base_t
+    out = []
+    for p in t.params:
+        if p.name in got:
+            out.append(got[p.name])
+        elif p.default is not None:
+            break                      # instance() fills defaults from here on
+        else:
+            raise CompileError(f"cannot deduce template argument '{p.name}' of {t.signature()} "
+                               f"from this call; write {t.name}<...>(...)", co)
+    return out
+
+
+def expand_source(text: str, filename: str, requests=()) -> tuple[str, dict[str, str], Expander]:
+    """Convenience: expand a preprocessed text with requested spellings."""
+    ex = Expander(text, filename)
+    insts = []
+    for r in requests:
+        inst = ex.request(r) if isinstance(r, str) else r
+        if inst is None:
+            raise UsageError(f"no template named {r!r} in {filename}")
+        insts.append(inst)
+    body, names = ex.expand(insts)
+    return body, names, ex
