@@ -1444,6 +1444,9 @@ def _bar(m: Machine, ins, sel, act, full, aw, w, wsel):
 
 
 def _syncwarp(m, ins, sel, act, full, aw, w, wsel):
+    if m.sanitizer is not None:    # orders the warp's shared accesses (racecheck)
+        ws = np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else np.asarray(wsel)
+        m.sanitizer.syncwarp(ws[aw] if aw is not None else ws)
     return None
 
 

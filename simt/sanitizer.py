@@ -4,6 +4,8 @@
   every shared word the block keeps, since the last ``__syncthreads()``, the last writer
   and the readers; a read of another thread's write is a RAW hazard, a write over
   another thread's read a WAR hazard, a write over another thread's write a WAW hazard.
+  A ``__syncwarp()`` orders the accesses of its warp's lanes: two lanes of one warp with
+  a ``__syncwarp()`` between their accesses do not race.
   Reported per pair of source lines with a hazard count.
 - initcheck: a shared word read before any thread of the block wrote it.
 - memcheck and synccheck stop the launch: the machine raises ``LaunchError`` for an
@@ -58,6 +60,11 @@ class Sanitizer:
         self.r_thr = np.full(words, -1, np.int64)
         self.r_pc = np.zeros(words, np.int32)
         self.written = np.zeros(words, bool)
+        # __syncwarp: per warp of the batch a count, and per word the count of its last
+        # writer's (and single reader's) warp when it wrote (read)
+        self.wsync = np.zeros(m.b.nb * m.b.wpb, np.int64)
+        self.w_wep = np.zeros(words, np.int64)
+        self.r_wep = np.zeros(words, np.int64)
         # global memory, within a block (simt's extension): per word the last writer and a
         # reader, each with its block's barrier epoch
         self.lanes_per_block = m.b.wpb * 32
@@ -88,6 +95,15 @@ class Sanitizer:
         idx = (blocks[:, None] * wpb + np.arange(wpb)).ravel()
         self.w_thr[idx] = -1
         self.r_thr[idx] = -1
+
+    def syncwarp(self, warps: np.ndarray) -> None:
+        """These warps (batch indices) passed a ``__syncwarp()``."""
+        self.wsync[warps] += 1
+
+    def _ordered(self, other: np.ndarray, t: np.ndarray, other_wep: np.ndarray) -> np.ndarray:
+        """Lane pairs a ``__syncwarp()`` orders: one warp, and a sync since the other's access."""
+        ow = np.where(other >= 0, other // 32, -3 - other)     # -3 - w: several lanes of warp w
+        return (ow == t // 32) & (self.wsync[t // 32] > other_wep)
 
     # --------------------------------------------------------------- access
     @staticmethod
@@ -132,14 +148,16 @@ class Sanitizer:
                 e = self.uninit.setdefault(pc, [0, int(t[j])])
                 e[0] += int(np.count_nonzero(notw))
             wt = self.w_thr[xi]
-            raw = (wt >= 0) & (wt != t)
+            raw = (wt >= 0) & (wt != t) & ~self._ordered(wt, t, self.w_wep[xi])
             if raw.any():
                 self._record("RAW", self.w_pc[x[raw]], pc)
-            # readers: remember one, or -2 for several threads
+            # readers: remember one, -3 - w for several lanes of warp w, -2 for several warps
             if asc:                         # one lane per word: each word has one reader
                 ux, tmin = xi, t
                 cur = self.r_thr[ux]
-                val = np.where((cur == -1) | (cur == tmin), tmin, -2)
+                cw = np.where(cur >= 0, cur // 32, -3 - cur)
+                val = np.where((cur == -1) | (cur == tmin), tmin,
+                               np.where((cur != -2) & (cw == tmin // 32), -3 - tmin // 32, -2))
             else:
                 order = np.argsort(x, kind="stable")
                 xs, ts = x[order], t[order]
@@ -150,9 +168,13 @@ class Sanitizer:
                 ux = xs[new]
                 cur = self.r_thr[ux]
                 single = tmin == tmax
-                val = np.where(single & ((cur == -1) | (cur == tmin)), tmin, -2)
+                cw = np.where(cur >= 0, cur // 32, -3 - cur)
+                one_warp = (tmin // 32 == tmax // 32) & ((cur == -1) | ((cur != -2) & (cw == tmin // 32)))
+                val = np.where(single & ((cur == -1) | (cur == tmin)), tmin,
+                               np.where(one_warp, -3 - tmin // 32, -2))
             self.r_thr[ux] = val
             self.r_pc[ux] = pc
+            self.r_wep[ux] = self.wsync[np.where(val >= 0, val // 32, np.maximum(-3 - val, 0))]
             return
         # store: as if the warps of the step wrote one after another in warp order; the
         # lanes of one warp write at once (each sees the state before the instruction)
@@ -163,6 +185,7 @@ class Sanitizer:
             pre_w = self.w_thr[xs]
             pre_wpc = self.w_pc[xs]
             pre_r = self.r_thr[xs]
+            pre_wep = self.w_wep[xs]
         else:
             order = np.lexsort((t, x))
             xs, ts = x[order], t[order]
@@ -179,11 +202,13 @@ class Sanitizer:
             pre_w = np.where(first_run, self.w_thr[xs], prev_t)
             pre_wpc = np.where(first_run, self.w_pc[xs], pc)
             pre_r = np.where(first_run, self.r_thr[xs], -1)
+            pre_wep = np.where(first_run, self.w_wep[xs], -1)
         pre_rpc = self.r_pc[xs]
-        waw = (pre_w >= 0) & (pre_w != ts)
+        waw = (pre_w >= 0) & (pre_w != ts) & ~self._ordered(pre_w, ts, pre_wep)
         if waw.any():
             self._record("WAW", pre_wpc[waw], pc)
-        war = (pre_r == -2) | ((pre_r >= 0) & (pre_r != ts))
+        war = (pre_r == -2) | (((pre_r <= -3) | ((pre_r >= 0) & (pre_r != ts)))
+                               & ~self._ordered(pre_r, ts, self.r_wep[xs]))
         if war.any():
             self._record("WAR", pre_rpc[war], pc)
         # lanes of one warp writing the same word in this instruction
@@ -193,6 +218,7 @@ class Sanitizer:
                 self.hazards[("WAW", pc, pc)] += int(np.count_nonzero(dup)) * self._w
         self.w_thr[xi] = t
         self.w_pc[xi] = pc
+        self.w_wep[xi] = self.wsync[t // 32]
         self.r_thr[xi] = -1
         self.written[xi] = True
 
