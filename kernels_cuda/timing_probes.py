@@ -10,7 +10,8 @@ predictions committed before their first GPU run
 (docs/results/timing_investigation/unseen2/ to unseen4/), as were ``probe-unseen5`` to
 ``probe-unseen8`` (``probes6.cu`` to ``probes9.cu``), ``probe-unseen9`` (``probes10.cu``:
 ``__constant__`` and ``__device__`` variables) and ``probe-unseen10`` (``probes11.cu``:
-structs, ``switch`` and an enum).
+structs, ``switch`` and an enum) and ``probe-unseen11`` (``probes12.cu``: function
+templates, deduced template calls, C++ casts).
 ``python -m kernels_cuda.timing_check measure --probes`` times them on the GPU and
 ``predict`` puts the model's figure beside each, as for catalog entries.
 
@@ -439,6 +440,29 @@ UNSEEN10 = [
                 source="probes11.cu"),
 ]
 PROBES += UNSEEN10
+
+# probe-unseen11 (probes12.cu, session 11): template instances, deduced calls, C++ casts
+_P12 = "probes12.cu"
+UNSEEN11 = [
+    TimingProbe("probe/reduce6-256", "probe-unseen11", "reduce6<256>", 1 << 24, 256, lambda n: 2048,
+                lambda n, rng: [_f32(n, rng), np.zeros(2048, np.float32), np.uint32(n)], source=_P12),
+    TimingProbe("probe/reduce6-64", "probe-unseen11", "reduce6<64>", 1 << 24, 64, lambda n: 2048,
+                lambda n, rng: [_f32(n, rng), np.zeros(2048, np.float32), np.uint32(n)], source=_P12),
+    TimingProbe("probe/scale-vec4", "probe-unseen11", "scale_vec<4>", 1 << 24, 256, lambda n: n // 1024,
+                lambda n, rng: [_f32(n, rng), np.zeros(n, np.float32), np.float32(1.5), _i32(n)],
+                source=_P12),
+    TimingProbe("probe/scale-vec1", "probe-unseen11", "scale_vec<1>", 1 << 24, 256, lambda n: n // 256,
+                lambda n, rng: [_f32(n, rng), np.zeros(n, np.float32), np.float32(1.5), _i32(n)],
+                source=_P12),
+    TimingProbe("probe/dot-template", "probe-unseen11", "dot_t<float>", 1 << 24, 256, lambda n: 1024,
+                lambda n, rng: [_f32(n, rng), _f32(n, rng), np.zeros(1, np.float32), _i32(n)],
+                source=_P12),
+    TimingProbe("probe/hist-template", "probe-unseen11", "hist_t<unsigned char, 64>", 1 << 24, 256,
+                lambda n: 1024,
+                lambda n, rng: [rng.integers(0, 256, n, dtype=np.uint8), np.zeros(64, np.uint32), _i32(n)],
+                source=_P12),
+]
+PROBES += UNSEEN11
 _BY_ID = {p.id: p for p in PROBES}
 
 
