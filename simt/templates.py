@@ -26,7 +26,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
-from .errors import CompileError, Coord, UsageError
+from .errors import CompileError, Coord
 
 MAX_INSTANCES = 256          # a template that instantiates itself without end stops here
 
@@ -563,16 +563,3 @@ def deduce(t: Template, arg_types: list[str], co: Coord) -> list[str]:
             raise CompileError(f"cannot deduce template argument '{p.name}' of {t.signature()} "
                                f"from this call; write {t.name}<...>(...)", co)
     return out
-
-
-def expand_source(text: str, filename: str, requests=()) -> tuple[str, dict[str, str], Expander]:
-    """Convenience: expand a preprocessed text with requested spellings."""
-    ex = Expander(text, filename)
-    insts = []
-    for r in requests:
-        inst = ex.request(r) if isinstance(r, str) else r
-        if inst is None:
-            raise UsageError(f"no template named {r!r} in {filename}")
-        insts.append(inst)
-    body, names = ex.expand(insts)
-    return body, names, ex
