@@ -45,11 +45,6 @@ LOCAL_STORE_LINES = "simt__local_store_lines.sum"
 # a sampled launch's DRAM footprint stops at an allocation's size where the sample's reads
 # or writes of it come in runs this long on average (Counters._extrapolated)
 STREAM_RUN_BYTES = 256
-# L1's share of an SM's 256 KiB that keeps a gathered table (the rest: shared memory and
-# the lines streaming past): a gather from a table of B bytes hits L1 with probability
-# min(1, L1_TABLE_BYTES / B) (random lines, LRU).  Fitted to
-# docs/results/timing_investigation/scatter/ (random loads from 16 KiB to 256 MiB tables).
-L1_TABLE_BYTES = 128 * 1024
 CONST_LD = "simt__const_load_requests.sum"      # warp loads from __constant__ memory
 CONST_REPLAYS = "simt__const_replays.sum"       # their extra passes: distinct addresses - 1
 CONST_PASSES = "simt__const_ldc_passes.sum"     # the constant cache's passes for LDCs (timing)
@@ -679,7 +674,6 @@ class Counters:
         self.alu_weights: np.ndarray | None = None          # simt.issue.alu_pipe_weights, per pc
         self.touched: np.ndarray | None = None              # global sectors read (DRAM footprint)
         self.alloc_sectors: list = []                        # per allocation: (first, end) sector
-        self._alloc_los = None
         self.written: np.ndarray | None = None              # global sectors written back
         self.regions: dict[int, list] = {}                  # allocation -> [L2 transactions, lo, hi, replays,
         #                                                     of them atomicCAS transactions, CAS replays]
@@ -765,8 +759,6 @@ class Counters:
                 self.l1_lines += plain
                 if gwarps is not None:
                     plain = self._l1_missed_lines(mat, act, gwarps, pc, plain)
-                if len(s):
-                    plain = plain * self._l1_table_miss(int(s[0]), int(s[-1]))
             self.l2_lines[kind] += plain
         self.fresh_rows = None
         if self.first_read is not None and len(s):
@@ -823,25 +815,6 @@ class Counters:
             self.fresh_rows = rows
         new = a == -1
         fp[s[new]] = mine[new]
-
-    def _l1_table_miss(self, first: int, last: int) -> float:
-        """The share of a gather's lines L1 misses when the gather stays in one allocation
-        (sectors first..last): 1 - min(1, L1_TABLE_BYTES / its size).  Limitations: L1's
-        real share depends on the shared-memory carve-out, and a table the kernel also
-        writes is treated the same."""
-        if not self.alloc_sectors:
-            return 1.0
-        import bisect
-        los = self._alloc_los
-        if los is None or len(los) != len(self.alloc_sectors):
-            los = self._alloc_los = [lo for lo, _ in self.alloc_sectors]
-        j = bisect.bisect_right(los, first) - 1
-        if j < 0:
-            return 1.0
-        lo, hi = self.alloc_sectors[j]
-        if last >= hi:
-            return 1.0
-        return 1.0 - min(1.0, L1_TABLE_BYTES / max(1, (hi - lo) * 32))
 
     def _l1_missed_lines(self, mat, act, gwarps, pc, plain: int | None = None) -> int:
         """Lines a load request sends to L2.  L1 keeps what a lane loaded on the previous
