@@ -13,12 +13,14 @@ rejected with an error naming the line.
 """
 from __future__ import annotations
 
+import functools
 import io
 import re
 from pathlib import Path
 
 from .ctypes_ import TYPEDEFS
 from .errors import CompileError, Coord, UsageError
+from .templates import skip_string
 
 _PRELUDE = "".join(f"typedef int {n};" for n in sorted(TYPEDEFS)) + "\n"
 
@@ -117,11 +119,9 @@ def _match_brace(text: str, open_pos: int) -> int:
     while i < n:
         c = text[i]
         if c in "\"'":
-            q = c
-            i += 1
-            while i < n and text[i] != q:
-                i += 2 if text[i] == "\\" else 1
-        elif c == "{":
+            i = skip_string(text, i)
+            continue
+        if c == "{":
             depth += 1
         elif c == "}":
             depth -= 1
@@ -246,6 +246,7 @@ def _struct_tags_as_types(text: str) -> str:
     return "".join(out)
 
 
+@functools.cache
 def _unit_class():
     from pycparser import c_ast
 

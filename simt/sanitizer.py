@@ -62,9 +62,11 @@ class Sanitizer:
         self.written = np.zeros(words, bool)
         # __syncwarp: per warp of the batch a count, and per word the count of its last
         # writer's (and single reader's) warp when it wrote (read)
+        # (kept only once a warp of the batch has synced: before that every count is 0)
         self.wsync = np.zeros(m.b.nb * m.b.wpb, np.int64)
         self.w_wep = np.zeros(words, np.int64)
         self.r_wep = np.zeros(words, np.int64)
+        self.synced = False
         # global memory, within a block (simt's extension): per word the last writer and a
         # reader, each with its block's barrier epoch
         self.lanes_per_block = m.b.wpb * 32
@@ -99,11 +101,19 @@ class Sanitizer:
     def syncwarp(self, warps: np.ndarray) -> None:
         """These warps (batch indices) passed a ``__syncwarp()``."""
         self.wsync[warps] += 1
+        self.synced = True
 
-    def _ordered(self, other: np.ndarray, t: np.ndarray, other_wep: np.ndarray) -> np.ndarray:
-        """Lane pairs a ``__syncwarp()`` orders: one warp, and a sync since the other's access."""
-        ow = np.where(other >= 0, other // 32, -3 - other)     # -3 - w: several lanes of warp w
-        return (ow == t // 32) & (self.wsync[t // 32] > other_wep)
+    @staticmethod
+    def _warp_of(r: np.ndarray) -> np.ndarray:
+        """The warp of a recorded lane r, or of several lanes of one warp (r = -3 - w)."""
+        return np.where(r >= 0, r // 32, -3 - r)
+
+    def _unsynced(self, hazard: np.ndarray, other: np.ndarray, t: np.ndarray, other_wep) -> np.ndarray:
+        """``hazard`` less the lane pairs a ``__syncwarp()`` orders: one warp, and a sync
+        since the other's access (``other_wep()``: its warp's count then)."""
+        if not self.synced or not hazard.any():
+            return hazard
+        return hazard & ~((self._warp_of(other) == t // 32) & (self.wsync[t // 32] > other_wep()))
 
     # --------------------------------------------------------------- access
     @staticmethod
@@ -148,16 +158,15 @@ class Sanitizer:
                 e = self.uninit.setdefault(pc, [0, int(t[j])])
                 e[0] += int(np.count_nonzero(notw))
             wt = self.w_thr[xi]
-            raw = (wt >= 0) & (wt != t) & ~self._ordered(wt, t, self.w_wep[xi])
+            raw = self._unsynced((wt >= 0) & (wt != t), wt, t, lambda: self.w_wep[xi])
             if raw.any():
                 self._record("RAW", self.w_pc[x[raw]], pc)
             # readers: remember one, -3 - w for several lanes of warp w, -2 for several warps
             if asc:                         # one lane per word: each word has one reader
                 ux, tmin = xi, t
                 cur = self.r_thr[ux]
-                cw = np.where(cur >= 0, cur // 32, -3 - cur)
                 val = np.where((cur == -1) | (cur == tmin), tmin,
-                               np.where((cur != -2) & (cw == tmin // 32), -3 - tmin // 32, -2))
+                               np.where((cur != -2) & (self._warp_of(cur) == tmin // 32), -3 - tmin // 32, -2))
             else:
                 order = np.argsort(x, kind="stable")
                 xs, ts = x[order], t[order]
@@ -168,13 +177,14 @@ class Sanitizer:
                 ux = xs[new]
                 cur = self.r_thr[ux]
                 single = tmin == tmax
-                cw = np.where(cur >= 0, cur // 32, -3 - cur)
-                one_warp = (tmin // 32 == tmax // 32) & ((cur == -1) | ((cur != -2) & (cw == tmin // 32)))
+                one_warp = (tmin // 32 == tmax // 32) & ((cur == -1) | ((cur != -2)
+                                                                       & (self._warp_of(cur) == tmin // 32)))
                 val = np.where(single & ((cur == -1) | (cur == tmin)), tmin,
                                np.where(one_warp, -3 - tmin // 32, -2))
             self.r_thr[ux] = val
             self.r_pc[ux] = pc
-            self.r_wep[ux] = self.wsync[np.where(val >= 0, val // 32, np.maximum(-3 - val, 0))]
+            if self.synced:
+                self.r_wep[ux] = self.wsync[np.maximum(self._warp_of(val), 0)]
             return
         # store: as if the warps of the step wrote one after another in warp order; the
         # lanes of one warp write at once (each sees the state before the instruction)
@@ -185,7 +195,7 @@ class Sanitizer:
             pre_w = self.w_thr[xs]
             pre_wpc = self.w_pc[xs]
             pre_r = self.r_thr[xs]
-            pre_wep = self.w_wep[xs]
+            pre_wep = lambda: self.w_wep[xs]     # noqa: E731 (read only after a __syncwarp)
         else:
             order = np.lexsort((t, x))
             xs, ts = x[order], t[order]
@@ -202,13 +212,13 @@ class Sanitizer:
             pre_w = np.where(first_run, self.w_thr[xs], prev_t)
             pre_wpc = np.where(first_run, self.w_pc[xs], pc)
             pre_r = np.where(first_run, self.r_thr[xs], -1)
-            pre_wep = np.where(first_run, self.w_wep[xs], -1)
+            pre_wep = lambda: np.where(first_run, self.w_wep[xs], -1)     # noqa: E731
         pre_rpc = self.r_pc[xs]
-        waw = (pre_w >= 0) & (pre_w != ts) & ~self._ordered(pre_w, ts, pre_wep)
+        waw = self._unsynced((pre_w >= 0) & (pre_w != ts), pre_w, ts, pre_wep)
         if waw.any():
             self._record("WAW", pre_wpc[waw], pc)
-        war = (pre_r == -2) | (((pre_r <= -3) | ((pre_r >= 0) & (pre_r != ts)))
-                               & ~self._ordered(pre_r, ts, self.r_wep[xs]))
+        war = (pre_r == -2) | self._unsynced((pre_r <= -3) | ((pre_r >= 0) & (pre_r != ts)), pre_r, ts,
+                                             lambda: self.r_wep[xs])
         if war.any():
             self._record("WAR", pre_rpc[war], pc)
         # lanes of one warp writing the same word in this instruction
@@ -218,7 +228,8 @@ class Sanitizer:
                 self.hazards[("WAW", pc, pc)] += int(np.count_nonzero(dup)) * self._w
         self.w_thr[xi] = t
         self.w_pc[xi] = pc
-        self.w_wep[xi] = self.wsync[t // 32]
+        if self.synced:
+            self.w_wep[xi] = self.wsync[t // 32]
         self.r_thr[xi] = -1
         self.written[xi] = True
 

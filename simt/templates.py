@@ -22,7 +22,9 @@ replaced by a longer or shorter spelling are those of the instance's text.
 from __future__ import annotations
 
 import ast as pyast
+import bisect
 import hashlib
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -71,7 +73,8 @@ class Template:
         return f"{self.name}<{ps}>"
 
 
-def _skip_string(text: str, i: int) -> int:
+def skip_string(text: str, i: int) -> int:
+    """One past the string or character literal whose quote is at i."""
     q = text[i]
     i += 1
     while i < len(text) and text[i] != q:
@@ -86,7 +89,7 @@ def match_angle(text: str, open_pos: int) -> int:
     while i < len(text):
         c = text[i]
         if c in "\"'":
-            i = _skip_string(text, i)
+            i = skip_string(text, i)
             continue
         if c in "<([":
             depth += 1
@@ -132,7 +135,7 @@ def _end_of_decl(text: str, pos: int) -> int:
     while i < len(text):
         c = text[i]
         if c in "\"'":
-            i = _skip_string(text, i)
+            i = skip_string(text, i)
             continue
         if c == "(":
             depth += 1
@@ -216,21 +219,17 @@ def find_templates(text: str, filename: str) -> tuple[str, list[Template]]:
                                                       lambda x: " " * len(x.group(0)), decl))
         if not nm or re.match(r"\s*(struct|class|union)\b", decl):
             raise CompileError("only function templates are in simt's subset", co)
-        if decl.rstrip().endswith(";") and "{" not in decl:
-            for k in range(m.start(), end):          # a forward declaration: drop it
-                if out[k] != "\n":
-                    out[k] = " "
-            i = end
-            continue
-        name = nm.group(1)
-        dco = _line_of(text, decl_start, filename)
-        t = Template(name, params, decl, m.start(), decl_start, end, dco.line, dco.file or filename,
-                     "__global__" in decl[:nm.start()], _fparams(decl, name))
-        found.append(t)
         for k in range(m.start(), end):
             if out[k] != "\n":
                 out[k] = " "
         i = end
+        if decl.rstrip().endswith(";") and "{" not in decl:
+            continue                                  # a forward declaration: dropped
+        name = nm.group(1)
+        dco = _line_of(text, decl_start, filename)
+        found.append(Template(name, params, decl, m.start(), decl_start, end, dco.line,
+                              dco.file or filename, "__global__" in decl[:nm.start()],
+                              _fparams(decl, name)))
     return "".join(out), found
 
 
@@ -286,10 +285,10 @@ def eval_int(expr: str, consts: dict[str, int], co: Coord) -> int:
 
 
 def canon_type(s: str) -> str:
+    """A type argument's one spelling: ``unsigned*`` -> ``unsigned int *``."""
     s = " ".join(s.replace("*", " * ").split())
     base = s.replace(" *", "").replace("const ", "").strip()
-    s = s.replace(base, _TYPE_ALIASES.get(base, base), 1) if base in _TYPE_ALIASES else s
-    return s.replace(" * ", " *").replace(" *", "*").replace("*", " *").strip() if "*" in s else s
+    return s.replace(base, _TYPE_ALIASES[base], 1) if base in _TYPE_ALIASES else s
 
 
 def literal(p: TParam, v: int) -> str:
@@ -320,7 +319,7 @@ class Expander:
     def __init__(self, text: str, filename: str):
         self.filename = filename
         self.text, self.templates = find_templates(text, filename)
-        self.colmaps: dict[str, tuple] = {}      # instance ident -> (template, text, replacements)
+        self.colmaps: dict[str, tuple] = {}      # instance ident -> (template, line starts, replacements)
         self.by_name = {}
         for t in self.templates:
             if t.name in self.by_name:
@@ -349,8 +348,7 @@ class Expander:
                 nxt += 1
 
     # -------------------------------------------------------------- requests
-    def instance(self, name: str, arg_texts: list[str], co: Coord,
-                 env: dict[str, str] | None = None) -> Instance:
+    def instance(self, name: str, arg_texts: list[str], co: Coord) -> Instance:
         """The canonical instance of ``name<arg_texts>`` (defaults filled, values evaluated)."""
         t = self.by_name[name]
         if len(arg_texts) > len(t.params):
@@ -365,8 +363,6 @@ class Expander:
             else:
                 raise CompileError(f"{name} needs its template argument '{p.name}' "
                                    f"({t.signature()}); write {name}<...>", co)
-            if env:
-                a = _subst(a, env)
             if p.kind == "type":
                 v = canon_type(a)
                 if not re.fullmatch(r"[A-Za-z_][\w ]*\**", v.replace(" *", "*")):
@@ -418,15 +414,12 @@ class Expander:
             elif w == t.name and not renamed and re.match(r"\s*\(", src[end:]):
                 new, renamed = inst.ident, True
             elif w in self.by_name and re.match(r"\s*<", src[end:]):
-                lt = src.index("<", end)
-                close = match_angle(src, lt)
-                if close < 0:
-                    continue
                 co = Coord(t.file, t.line + src.count("\n", 0, m.start()))
-                callee = self.instance(w, split_args(_subst(src[lt + 1:close], env)), co)
-                todo.append(callee)
-                end = i = close + 1
-                new = callee.ident + "\n" * src.count("\n", m.start(), end)
+                call = self._call(src, w, m.start(), src.index("<", end), env, co, todo)
+                if call is None:
+                    continue
+                new, end = call
+                i = end
             elif w in env:
                 new = env[w]
             if new is None:
@@ -442,19 +435,17 @@ class Expander:
 
     def colmap(self, ident: str, line: int, col: int) -> tuple[int, int]:
         """The template's (line, column) of a place in instance ``ident``'s text."""
-        t, body, reps = self.colmaps[ident]
+        t, starts, reps = self.colmaps[ident]
         k = line - t.line
         col0 = _col0(self.text, t.decl_start)
-        if k < 0 or col < 1:
-            return line, col
-        starts = [0] + [j + 1 for j, c in enumerate(body) if c == "\n"]
-        if k >= len(starts):
+        if k < 0 or col < 1 or k >= len(starts):
             return line, col
         p = starts[k] + col - 1 - (col0 if k == 0 else 0)
-        o = p
-        for ist, ost, iend, oend in reps:
-            if ist > p:
-                break
+        j = bisect.bisect_right(reps, (p, math.inf)) - 1    # the last replacement at or before p
+        if j < 0:
+            o = p
+        else:
+            ist, ost, iend, oend = reps[j]
             o = ost if p < iend else oend + (p - iend)
         nl = t.decl.rfind("\n", 0, o)
         return t.line + t.decl.count("\n", 0, o), (col0 + o + 1 if nl < 0 else o - nl)
@@ -464,9 +455,21 @@ class Expander:
         return {p.name: (a if p.kind == "type" else literal(p, int(a)))
                 for p, a in zip(t.params, inst.args)}
 
-    def _calls(self, text: str, env: dict[str, str] | None, base: Coord | None,
-               todo: list[Instance], offset: int = 0) -> str:
-        """Replace explicit ``tname<args>`` in text by instance names, queueing the instances."""
+    def _call(self, src: str, name: str, start: int, lt: int, env: dict[str, str], co: Coord,
+              todo: list[Instance]) -> tuple[str, int] | None:
+        """The call ``name<args>`` at ``start`` (its ``<`` at ``lt``): queue its instance and
+        return the instance's name (keeping the call's line breaks) and where the call's
+        argument list ends; None when the ``<`` does not close."""
+        close = match_angle(src, lt)
+        if close < 0:
+            return None
+        callee = self.instance(name, split_args(_subst(src[lt + 1:close], env)), co)
+        todo.append(callee)
+        return callee.ident + "\n" * src.count("\n", start, close + 1), close + 1
+
+    def _calls(self, text: str, offset: int, todo: list[Instance]) -> str:
+        """Replace the template calls ``tname<args>`` in code outside the templates (at
+        ``offset`` in the text) by instance names, queueing the instances."""
         if not self.by_name:
             return text
         rx = re.compile(r"\b(" + "|".join(map(re.escape, self.by_name)) + r")\s*<")
@@ -474,17 +477,12 @@ class Expander:
         for m in rx.finditer(text):
             if m.start() < pos:
                 continue
-            close = match_angle(text, m.end() - 1)
-            if close < 0:
+            co = _line_of(self.text, offset + m.start(), self.filename)
+            call = self._call(text, m.group(1), m.start(), m.end() - 1, {}, co, todo)
+            if call is None:
                 continue
-            if base is not None:
-                co = Coord(base.file, base.line + text.count("\n", 0, m.start()))
-            else:
-                co = _line_of(self.text, offset + m.start(), self.filename)
-            inst = self.instance(m.group(1), split_args(text[m.end():close]), co, env)
-            todo.append(inst)
-            out.append(text[pos:m.start()] + inst.ident)
-            pos = close + 1
+            out.append(text[pos:m.start()] + call[0])
+            pos = call[1]
         out.append(text[pos:])
         return "".join(out)
 
@@ -493,7 +491,7 @@ class Expander:
         and ``names``: instance identifier -> C++ spelling."""
         todo: list[Instance] = list(requests)
         cuts = [0] + [t.end for t in sorted(self.templates, key=lambda t: t.start)] + [len(self.text)]
-        segs = [self._calls(self.text[a:b], None, None, todo, a) for a, b in zip(cuts, cuts[1:])]
+        segs = [self._calls(self.text[a:b], a, todo) for a, b in zip(cuts, cuts[1:])]
         done: dict[Instance, str] = {}
         while todo:
             inst = todo.pop(0)
@@ -506,7 +504,8 @@ class Expander:
             t = self.by_name[inst.name]
             body, reps = self._instance_text(t, inst, todo)
             done[inst] = body
-            self.colmaps[inst.ident] = (t, body, reps)
+            starts = [0] + [j + 1 for j, c in enumerate(body) if c == "\n"]
+            self.colmaps[inst.ident] = (t, starts, reps)
         by_t: dict[str, list[str]] = {}
         for inst, body in done.items():
             by_t.setdefault(inst.name, []).append(body)
@@ -549,10 +548,8 @@ def deduce(t: Template, arg_types: list[str], co: Coord) -> list[str]:
         stars = at.count("*")
         if stars < depth:
             continue
-        core = at.replace("const ", "").replace("volatile ", "")
-        core = " ".join(core.replace("*", " * ").split())
-        base_t = core.replace("*", "").strip()
-        got[base] = base_t + " *" * (stars - depth) if stars > depth else base_t
+        core = at.replace("const ", "").replace("volatile ", "").replace("*", " ")
+        got[base] = " ".join(core.split()) + " *" * (stars - depth)
     out = []
     for p in t.params:
         if p.name in got:
