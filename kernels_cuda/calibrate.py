@@ -21,6 +21,8 @@ from simt.timing import Profile
 SRC = "calibrate.cu"
 CAS_BUSY_N = 1 << 20                  # contended CAS loops: about 4 waves of blocks
 CAS_SMALL_N = 1 << 14                 # ... and 64 blocks, all resident at once
+MID_WORDS = 1 << 24                   # a 64 MiB table: partly in L2
+FAR_WORDS = 1 << 26                   # 256 MiB: mostly not
 
 
 def _benches(sms: int):
@@ -83,6 +85,19 @@ def _benches(sms: int):
         ("scatter", "cal_scatter", n4 // 256, 256, 0,
          lambda b: [b.zeros(1 << 20, np.float32),
                     b.to_device(rng.integers(0, 1 << 20, n4).astype(np.int32)), np.int32(n4)]),
+        # random gathers and reductions over tables larger than L2: how many re-touched
+        # chunks miss it, and what a miss costs (timing_investigation/l2miss/)
+        ("gather_mid", "cal_gather", n4 // 256, 256, 0,
+         lambda b: [b.zeros(MID_WORDS, np.float32),
+                    b.to_device(rng.integers(0, MID_WORDS, n4).astype(np.int32)),
+                    b.zeros(n4, np.float32), np.int32(n4)]),
+        ("gather_far", "cal_gather", n4 // 256, 256, 0,
+         lambda b: [b.zeros(FAR_WORDS, np.float32),
+                    b.to_device(rng.integers(0, FAR_WORDS, n4).astype(np.int32)),
+                    b.zeros(n4, np.float32), np.int32(n4)]),
+        ("ratom_far", "cal_gatom", n4 // 256, 256, 0,
+         lambda b: [b.zeros(FAR_WORDS, np.int32),
+                    b.to_device(rng.integers(0, FAR_WORDS, n4).astype(np.int32)), np.int32(n4)]),
         ("stream", "cal_stream", n4 // 256, 256, 0,
          lambda b: [b.to_device(np.ones(n4, np.float32)), b.zeros(n4, np.float32), np.int32(n4)]),
         # one block per SM (the shared memory it asks for leaves room for one)
@@ -99,7 +114,7 @@ def _bins(nbins: int, n: int) -> np.ndarray:
     return np.random.default_rng(nbins).integers(0, nbins, n).astype(np.int32)
 
 
-STREAM_GRID = (1 << 24) // 256        # the "stream" launches above
+STREAM_GRID = (1 << 24) // 256        # the "stream" launches above (and the 2^24-thread others)
 ONE_BLOCK_SHARED = 120 * 1024         # dynamic shared memory: one block per SM (228 KiB each)
 
 
@@ -198,7 +213,50 @@ def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
         _derive_blocks(prof, c, busy)
     elif "stream" in us:
         prof.combine_p = solve_combine_p(prof, c["stream"], busy("stream"))
+    if all(k in us for k in ("gather_mid", "gather_far", "ratom_far")):
+        _derive_l2_reuse(prof, c, us, float(info.get("l2_mib") or 50.0) * 2**20)
     return prof
+
+
+def _bisect(f, lo: float, hi: float, steps: int = 60) -> float:
+    """The root of f, increasing or decreasing, between lo and hi (an end if none)."""
+    up = f(hi) > f(lo)
+    for _ in range(steps):
+        mid = (lo + hi) / 2
+        if (f(mid) < 0) == up:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def _derive_l2_reuse(prof: Profile, c: dict, us: dict, l2_bytes: float) -> None:
+    """``l2_reuse_bytes`` (of a table touched at random, the bytes L2 keeps),
+    ``dram_random_eff`` (a scattered chunk's share of the streaming bandwidth) and
+    ``dram_rewrite_cost`` (a scattered sector's write-back in read sectors), the values
+    that make the model's predictions of gather_mid (a random gather over 64 MiB, partly
+    held), gather_far (256 MiB, mostly missed) and ratom_far (random reductions over 256
+    MiB) their measured times.  The first two depend on each other a little: iterated to
+    a fixed point."""
+    from simt import timing
+
+    def off(key):
+        return lambda _x: timing.predict(c[key], STREAM_GRID, 256, 0, prof).ms * 1e3 - us[key]
+
+    def with_field(field, key):
+        def f(x):
+            setattr(prof, field, x)
+            return off(key)(x)
+        return f
+
+    prof.l2_reuse_bytes, prof.dram_random_eff, prof.dram_rewrite_cost = l2_bytes / 2, 1.0, 1.0
+    for _ in range(8):
+        prof.dram_random_eff = _bisect(with_field("dram_random_eff", "gather_far"), 0.05, 2.0)
+        prof.l2_reuse_bytes = _bisect(with_field("l2_reuse_bytes", "gather_mid"), 0.0, l2_bytes)
+    prof.dram_rewrite_cost = _bisect(with_field("dram_rewrite_cost", "ratom_far"), 0.1, 16.0)
+    prof.l2_reuse_bytes = int(round(prof.l2_reuse_bytes / 2**16)) * 2**16
+    prof.dram_random_eff = round(prof.dram_random_eff, 4)
+    prof.dram_rewrite_cost = round(prof.dram_rewrite_cost, 4)
 
 
 def _derive_blocks(prof: Profile, c: dict, busy) -> None:

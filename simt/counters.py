@@ -42,9 +42,10 @@ BRANCH_DIVERGENT = "smsp__branch_targets_threads_divergent.sum"
 # stores with lane-divergent addresses write through to L2
 ISSUE_EXTRA = "simt__issue_extra_cycles.sum"
 LOCAL_STORE_LINES = "simt__local_store_lines.sum"
-# a sampled launch's DRAM footprint stops at an allocation's size where the sample's reads
-# or writes of it come in runs this long on average (Counters._extrapolated)
-STREAM_RUN_BYTES = 256
+# an allocation whose marked DRAM units (64-byte chunks read, 32-byte sectors written) come
+# in runs shorter than this on average is touched at random: a chunk here and there
+# (Counters._extrapolated)
+SCATTER_RUN_UNITS = 2
 CONST_LD = "simt__const_load_requests.sum"      # warp loads from __constant__ memory
 CONST_REPLAYS = "simt__const_replays.sum"       # their extra passes: distinct addresses - 1
 CONST_PASSES = "simt__const_ldc_passes.sum"     # the constant cache's passes for LDCs (timing)
@@ -929,30 +930,41 @@ class Counters:
                     sp[0] = min(sp[0], lo_b)
                     sp[1] = max(sp[1], hi_b)
 
-    def _extrapolated(self, marks: np.ndarray, per: int, scale: float) -> int:
-        """Marked DRAM units (``per`` sectors each) of a sample, extrapolated to the grid.
+    def _extrapolated(self, marks: np.ndarray, per: int, scale: float) -> tuple[int, int, int, int]:
+        """Marked DRAM units (``per`` sectors each) of a sample, extrapolated to the grid:
+        (units moved once, those of them in scattered allocations, units touched again,
+        bytes of the allocations touched again).
 
-        Where the sample streams through an allocation (its marks form runs of at least
-        ``STREAM_RUN_BYTES``), the grid moves each of its bytes once, as in a launch
-        emulated whole, so the extrapolation stops at the allocation's size: a 3D
-        stencil's sampled blocks each read their neighbour planes, which the grid's other
-        blocks, running at the same time, share in L2.  Scattered marks (a gather over a
-        table larger than L2) are extrapolated as they are: the grid's re-reads of such a
-        table miss L2 too, which "re-reads hit L2" would not count."""
-        if scale == 1.0 or not self.alloc_sectors:
-            return int(round(np.count_nonzero(marks) * scale))
-        total = 0.0
+        The extrapolation stops at the allocation's size: the grid moves each of its bytes
+        once, as in a launch emulated whole (a 3D stencil's sampled blocks each read their
+        neighbour planes, which the grid's other blocks, running at the same time, share
+        in L2).  An allocation whose marks are mostly alone (runs shorter than
+        ``SCATTER_RUN_UNITS`` on average: a random gather, not a tile's rows) is
+        scattered: DRAM serves it a unit at a time, slower than a stream, and an
+        extrapolation beyond the allocation touches every unit of it once and the rest
+        again.  L2 holds
+        some re-touches, and those it cannot hold (a random gather over a table larger
+        than the share of L2 it keeps) come from DRAM again: the timing model decides how
+        many from the profile (``timing.reread_miss``).
+        Limitations: a launch emulated whole counts each unit once, re-touched or not."""
+        if not self.alloc_sectors:
+            return int(round(np.count_nonzero(marks) * scale)), 0, 0, 0
+        total = scattered = again = span = 0.0
         for lo, hi in self.alloc_sectors:
             a, b = lo // per, -(-hi // per)
             sub = marks[a:b]
             n = np.count_nonzero(sub)
-            if n * scale > b - a:
-                runs = int(sub[0]) + np.count_nonzero(sub[1:] & ~sub[:-1])
-                if n * per * 32 >= STREAM_RUN_BYTES * runs:
-                    total += b - a
-                    continue
-            total += n * scale
-        return int(round(total))
+            if not n:
+                continue
+            runs = int(sub[0]) + np.count_nonzero(sub[1:] & ~sub[:-1])
+            first = min(n * scale, b - a)
+            total += first
+            if n < SCATTER_RUN_UNITS * runs:
+                scattered += first
+                if n * scale > b - a:
+                    again += n * scale - (b - a)
+                    span += (hi - lo) * 32
+        return int(round(total)), int(round(scattered)), int(round(again)), int(span)
 
     def metrics(self, scale: float = 1.0) -> dict[str, float]:
         """Totals; ``scale`` extrapolates a sample of blocks to the whole grid."""
@@ -978,8 +990,21 @@ class Counters:
             chunks = t[0:len(t) - 1:2] | t[1::2]
             if len(t) % 2:
                 chunks = np.r_[chunks, t[-1]]
-            out["simt__dram_read_chunks64.sum"] = self._extrapolated(chunks, 2, scale)
-            out["simt__dram_written_sectors.sum"] = self._extrapolated(self.written, 1, scale)
+            # (a scattered allocation's units once, and its re-touches apart)
+            rd, rd_scat, rd_again, rd_span = self._extrapolated(chunks, 2, scale)
+            wr, wr_scat, wr_again, wr_span = self._extrapolated(self.written, 1, scale)
+            out["simt__dram_read_chunks64.sum"] = rd
+            out["simt__dram_written_sectors.sum"] = wr
+            out["simt__dram_scattered_chunks64.sum"] = rd_scat
+            out["simt__dram_scattered_sectors_written.sum"] = wr_scat
+            # a scattered store writes part of a sector, which DRAM cannot take alone: the
+            # sector is read in first (those no load or atomic of the launch read)
+            _, fill, fill_again, _ = self._extrapolated(self.written & ~self.touched, 1, scale)
+            out["simt__dram_fill_sectors.sum"] = fill
+            out["simt__dram_refill_sectors.sum"] = fill_again
+            out["simt__dram_reread_chunks64.sum"] = rd_again
+            out["simt__dram_rewritten_sectors.sum"] = wr_again
+            out["simt__dram_retouched_bytes.max"] = max(rd_span, wr_span)
         # the busiest address: lanes from the sampled blocks, extrapolated by the share of
         # blocks that hit it (a histogram bin: all of them; a per-block counter: one)
         hot_lanes = 0

@@ -12,7 +12,10 @@ are counted as the SASS issue slots they stand for, simt.issue):
     p is measured, see ``combine``: 0, the largest alone, on the H100 and the H200)
 
     dram            (distinct 64-byte chunks read x 64 B + distinct 32-byte sectors written
-                    x 32 B) / DRAM bandwidth
+                    x 32 B) / DRAM bandwidth; a table touched at random at a lower rate,
+                    its stores' sectors read first and written back at a cost, and its
+                    re-touches that miss L2 (beyond the share of it L2 keeps) again
+                    (dram_time_us)
     l2              all global sectors x 32 B / L2 bandwidth (re-reads hit L2)
     l2_lines        128-byte lines per load / store request, summed / (active SMs x the
                     lines per cycle a scattered load / store reaches)
@@ -48,7 +51,8 @@ are counted as the SASS issue slots they stand for, simt.issue):
 Active SMs are min(SMs, blocks); waves come from occupancy (threads, blocks, shared
 memory and registers per SM; registers per thread estimated from the IR, simt.occupancy).
 
-Limitations: no cache model beyond "first touch goes to DRAM, re-reads to L2"; no
+Limitations: no cache model beyond "first touch goes to DRAM, re-reads to L2" and
+"L2 keeps l2_reuse_bytes of a table touched at random"; no
 instruction mix beyond machine.OP_COST (an FMA and a load cost the same issue slot); the
 slots follow only the rewrites simt.issue lists, not nvcc's constant folding of fully
 unrolled loops; registers nvcc spends on unrolled loops are not seen (the estimate is low
@@ -114,6 +118,9 @@ class Profile:
     l2_ld_lines_per_cycle_sm: float = 0.0  # scattered loads: 128-byte-line transactions per cycle per SM
     l2_st_lines_per_cycle_sm: float = 0.0  # scattered stores, the same
     alu_ipc: float = 0.0         # integer ALU pipe slots (simt.issue) per cycle per SM (0: not measured)
+    l2_reuse_bytes: float = 0.0  # of a table touched at random, the bytes L2 keeps (0: none)
+    dram_random_eff: float = 0.0  # a re-touch's DRAM miss moves at this share of dram_gbs (0: 1)
+    dram_rewrite_cost: float = 0.0  # a re-written sector's write-back costs this many read sectors (0: 1)
     max_threads_sm: int = 2048
     max_blocks_sm: int = 32
     shared_per_sm: int = 228 * 1024
@@ -191,10 +198,7 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
     waves = max(1, math.ceil(grid_blocks / (prof.sm_count * bps)))
     clock_per_us = prof.clock_ghz * 1e3
     sectors = sum(g(k, 0) for k in (C.SECT_LD, C.SECT_ST, C.SECT_ATOM, C.SECT_RED))
-    footprint = g("simt__dram_footprint_sectors.sum", sectors)
-    if "simt__dram_read_chunks64.sum" in metrics:   # DRAM reads 64 bytes at a time
-        footprint = 2 * g("simt__dram_read_chunks64.sum") + g("simt__dram_written_sectors.sum", 0)
-    dram_us = footprint * 32 / (prof.dram_gbs * 1e3)
+    dram_us = dram_time_us(metrics, prof)
     comp = {
         "dram": dram_us,
         "l2": sectors * 32 / (prof.l2_gbs * 1e3),
@@ -238,6 +242,38 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
     total_us = prof.launch_us + combine(comp, prof)
     return Prediction(ms=total_us / 1e3, components_us={k: round(v, 3) for k, v in comp.items()},
                       bound=bound, occupancy_blocks_per_sm=bps, waves=waves)
+
+
+def dram_time_us(metrics: dict, prof: Profile) -> float:
+    """DRAM time: distinct 64-byte chunks read and 32-byte sectors written at the streaming
+    bandwidth, those of scattered allocations (``simt__dram_scattered_*``: a chunk here and
+    there, each opening a DRAM row) at ``dram_random_eff`` of it and a scattered sector
+    written back at ``dram_rewrite_cost`` read sectors, plus the re-touches that miss L2
+    (``reread_miss``)."""
+    g = metrics.get
+    if "simt__dram_read_chunks64.sum" not in metrics:
+        return g("simt__dram_footprint_sectors.sum", 0) * 32 / (prof.dram_gbs * 1e3)
+    scat_rd, scat_wr = g("simt__dram_scattered_chunks64.sum", 0), g("simt__dram_scattered_sectors_written.sum", 0)
+    stream = 2 * (g("simt__dram_read_chunks64.sum") - scat_rd) + g("simt__dram_written_sectors.sum", 0) - scat_wr
+    wb = prof.dram_rewrite_cost or 1.0
+    # (a sector filled before a partial write costs a 64-byte read, as any DRAM read)
+    rand = 2 * (scat_rd + g("simt__dram_fill_sectors.sum", 0)) + scat_wr * wb
+    rand += reread_miss(metrics, prof) * (2 * (g("simt__dram_reread_chunks64.sum", 0) + g("simt__dram_refill_sectors.sum", 0))
+                                          + g("simt__dram_rewritten_sectors.sum", 0) * wb)
+    return (stream + rand / (prof.dram_random_eff or 1.0)) * 32 / (prof.dram_gbs * 1e3)
+
+
+def reread_miss(metrics: dict, prof: Profile) -> float:
+    """The chance a re-touch of a randomly touched table misses L2: 1 - C / W for tables
+    of W bytes beyond the C bytes of them L2 keeps (``l2_reuse_bytes``, about 45% of L2 on
+    the H100 and the H200: timing_investigation/l2miss/), 0 for smaller ones.  Profiles
+    without C count every re-touch as a miss."""
+    span = metrics.get("simt__dram_retouched_bytes.max", 0)
+    if not span:
+        return 0.0
+    if not prof.l2_reuse_bytes:
+        return 1.0
+    return max(0.0, 1.0 - prof.l2_reuse_bytes / span)
 
 
 CAL_BLOCKS_PER_SM = 8       # calibrate's "blocks" launch: waves of 8 empty blocks per SM

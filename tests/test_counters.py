@@ -379,3 +379,56 @@ def test_popcount_fallback_for_numpy_1():
     want = np.array([[bin(int(v)).count("1") for v in row] for row in x])
     assert _popcount_lut(x).tolist() == want.tolist()
     assert _popcount_lut(x[0]).tolist() == want[0].tolist()
+
+
+SCATTER_SRC = '''extern "C" __global__ void gather(const int *idx, const int *tab, int *out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = tab[idx[i]];
+}
+extern "C" __global__ void scatter(const int *idx, int *tab) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    tab[idx[i]] = i;
+}'''
+TABLE = 1 << 18                   # 1 MiB of ints: 16384 chunks of 64 bytes
+
+
+def test_a_sampled_random_gather_touches_its_table_once_and_again():
+    """2^18 random loads over a 1 MiB table: extrapolated from 16 of 1024 blocks, every
+    chunk of the table is read once and the other touches are re-touches (which the timing
+    model prices by how much of the table L2 keeps), the index and output streams once;
+    emulated whole, 2^11 loads read their distinct chunks once and nothing again."""
+    rng = np.random.default_rng(1)
+    table_chunks = TABLE * 4 // 64
+    for n, sample in ((1 << 18, 16), (1 << 11, None)):
+        idx = rng.integers(0, TABLE, n).astype(I32)
+        _, res = run(SCATTER_SRC, "gather", n // 256, 256, [idx, np.ones(TABLE, I32), np.zeros(n, I32)],
+                     sanitize=False, sample_blocks=sample)
+        m = res.metrics
+        first = table_chunks if sample else len(np.unique(idx // 16))
+        assert m["simt__dram_scattered_chunks64.sum"] == first
+        assert m["simt__dram_read_chunks64.sum"] == first + n * 4 // 64       # + idx, streamed
+        assert m["simt__dram_written_sectors.sum"] == n * 4 // 32              # out, streamed
+        assert m["simt__dram_scattered_sectors_written.sum"] == 0 == m["simt__dram_fill_sectors.sum"]
+        if sample:
+            # the sample's distinct chunks x 64, less the table's: most of 2^18 touches
+            assert 0.8 * n < m["simt__dram_reread_chunks64.sum"] + table_chunks <= n
+            assert m["simt__dram_retouched_bytes.max"] == TABLE * 4
+        else:
+            assert m["simt__dram_reread_chunks64.sum"] == 0 == m["simt__dram_retouched_bytes.max"]
+
+
+def test_a_scattered_store_reads_its_sectors_first():
+    """Scattered 4-byte stores write part of a sector each: the sectors are filled before
+    they are written back (a coalesced stream of whole sectors needs no fill)."""
+    n = 1 << 12
+    perm = np.random.default_rng(2).permutation(TABLE)[:n].astype(I32)
+    _, res = run(SCATTER_SRC, "scatter", n // 256, 256, [np.sort(perm), np.zeros(TABLE, I32)],
+                 sanitize=False)
+    sectors = len(np.unique(np.sort(perm) // 8))
+    m = res.metrics
+    assert m["simt__dram_written_sectors.sum"] == sectors
+    assert m["simt__dram_scattered_sectors_written.sum"] == sectors == m["simt__dram_fill_sectors.sum"]
+    _, res = run(SCATTER_SRC, "scatter", n // 256, 256, [np.arange(n, dtype=I32), np.zeros(TABLE, I32)],
+                 sanitize=False)
+    assert res.metrics["simt__dram_written_sectors.sum"] == n * 4 // 32
+    assert res.metrics["simt__dram_fill_sectors.sum"] == 0 == res.metrics["simt__dram_scattered_sectors_written.sum"]
