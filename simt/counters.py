@@ -42,10 +42,10 @@ BRANCH_DIVERGENT = "smsp__branch_targets_threads_divergent.sum"
 # stores with lane-divergent addresses write through to L2
 ISSUE_EXTRA = "simt__issue_extra_cycles.sum"
 LOCAL_STORE_LINES = "simt__local_store_lines.sum"
-# an allocation whose marked DRAM units (64-byte chunks read, 32-byte sectors written) come
-# in runs shorter than this on average is touched at random: a chunk here and there
-# (Counters._extrapolated)
-SCATTER_RUN_UNITS = 2
+# an allocation whose marked DRAM units (64-byte chunks read, 32-byte sectors written) form
+# at least this share of the runs that as many units placed at random would form is touched
+# at random: a chunk here and there, not a tile's rows (Counters._extrapolated)
+SCATTER_RUNS_SHARE = 0.6
 CONST_LD = "simt__const_load_requests.sum"      # warp loads from __constant__ memory
 CONST_REPLAYS = "simt__const_replays.sum"       # their extra passes: distinct addresses - 1
 CONST_PASSES = "simt__const_ldc_passes.sum"     # the constant cache's passes for LDCs (timing)
@@ -938,9 +938,10 @@ class Counters:
         The extrapolation stops at the allocation's size: the grid moves each of its bytes
         once, as in a launch emulated whole (a 3D stencil's sampled blocks each read their
         neighbour planes, which the grid's other blocks, running at the same time, share
-        in L2).  An allocation whose marks are mostly alone (runs shorter than
-        ``SCATTER_RUN_UNITS`` on average: a random gather, not a tile's rows) is
-        scattered: DRAM serves it a unit at a time, slower than a stream, and an
+        in L2).  An allocation whose marks are mostly alone is scattered (n marks of m
+        units placed at random form about n (1 - n / m) runs; those forming at least
+        ``SCATTER_RUNS_SHARE`` of that are: a random gather, sparse or dense, not a
+        tile's rows of 128 bytes): DRAM serves it a unit at a time, slower than a stream, and an
         extrapolation beyond the allocation touches every unit of it once and the rest
         again.  L2 holds
         some re-touches, and those it cannot hold (a random gather over a table larger
@@ -959,7 +960,7 @@ class Counters:
             runs = int(sub[0]) + np.count_nonzero(sub[1:] & ~sub[:-1])
             first = min(n * scale, b - a)
             total += first
-            if n < SCATTER_RUN_UNITS * runs:
+            if runs > SCATTER_RUNS_SHARE * n * (1.0 - n / (b - a)) + 1:
                 scattered += first
                 if n * scale > b - a:
                     again += n * scale - (b - a)

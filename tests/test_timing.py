@@ -762,20 +762,11 @@ def test_retouches_miss_l2_beyond_the_share_it_keeps():
         assert timing.dram_time_us({**base, "simt__dram_retouched_bytes.max": 1}, prof) == pytest.approx(17 * stream_us)
 
 
-L2MISS_SRC = r'''
-extern "C" __global__ void ld_only(const int *idx, unsigned *tab, int n) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n && tab[idx[i]] == 0xdeadbeefu) tab[0] = 1u;
-}
-extern "C" __global__ void st_only(const int *idx, unsigned *tab, int n) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) tab[idx[i]] = (unsigned)i;
-}
-extern "C" __global__ void red_add(const int *idx, unsigned *tab, int n) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) atomicAdd(&tab[idx[i]], 1u);
-}
-'''
+def _l2miss_source() -> str:
+    """The kernels of the l2miss sweep (timing_investigation/l2miss/l2miss_mb.py)."""
+    import re
+    text = (RESULTS / "timing_investigation" / "l2miss" / "l2miss_mb.py").read_text()
+    return re.search(r"SRC = r'''(.*?)'''", text, re.S).group(1)
 
 
 @pytest.mark.gpu
@@ -788,7 +779,7 @@ def test_random_tables_in_and_beyond_l2_within_1_5x_on_this_gpu(tmp_path):
     from kernels_cuda import cupy_backend as cb
     from kernels_cuda.backend import EmulatorBackend
     src = tmp_path / "l2miss.cu"
-    src.write_text(L2MISS_SRC)
+    src.write_text(_l2miss_source())
     gpu = "h200" if "H200" in cb.device_info()["name"] else "h100"
     prof = timing.load_profile(gpu)
     n = 1 << 24
