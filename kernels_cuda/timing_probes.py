@@ -10,8 +10,9 @@ predictions committed before their first GPU run
 (docs/results/timing_investigation/unseen2/ to unseen4/), as were ``probe-unseen5`` to
 ``probe-unseen8`` (``probes6.cu`` to ``probes9.cu``), ``probe-unseen9`` (``probes10.cu``:
 ``__constant__`` and ``__device__`` variables) and ``probe-unseen10`` (``probes11.cu``:
-structs, ``switch`` and an enum) and ``probe-unseen11`` (``probes12.cu``: function
-templates, deduced template calls, C++ casts).
+structs, ``switch`` and an enum), ``probe-unseen11`` (``probes12.cu``: function
+templates, deduced template calls, C++ casts) and ``probe-unseen12`` (``probes13.cu``:
+memory touched at random around and beyond L2's size).
 ``python -m kernels_cuda.timing_check measure --probes`` times them on the GPU and
 ``predict`` puts the model's figure beside each, as for catalog entries.
 
@@ -463,6 +464,58 @@ UNSEEN11 = [
                 source=_P12),
 ]
 PROBES += UNSEEN11
+
+# probe-unseen12 (probes13.cu, session 12): memory touched at random around and beyond L2
+_P13 = "probes13.cu"
+EMBED_ROWS, EMBED_DIM, EMBED_BAG = 1 << 20, 64, 8      # a 256 MiB table, 8 rows a bag
+SPMV_X, SPMV_NNZ = 1 << 25, 8                           # a 128 MiB x, 8 entries a row
+
+
+def _perm_args(n, rng):
+    return [_f32(n, rng), rng.permutation(n).astype(np.int32), np.zeros(n, np.float32), _i32(n)]
+
+
+def _hist_args(bins):
+    return lambda n, rng: [rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32),
+                           np.zeros(bins, np.uint32), np.uint32(bins - 1), _i32(n)]
+
+
+def _embed_args(n, rng):
+    return [_f32(EMBED_ROWS * EMBED_DIM, rng), rng.integers(0, EMBED_ROWS, n * EMBED_BAG).astype(np.int32),
+            np.zeros(n * EMBED_DIM, np.float32), _i32(EMBED_DIM), _i32(EMBED_BAG)]
+
+
+def _spmv_args(n, rng):
+    nnz = n * SPMV_NNZ
+    return [np.arange(0, nnz + 1, SPMV_NNZ, dtype=np.int32), rng.integers(0, SPMV_X, nnz).astype(np.int32),
+            _f32(nnz, rng), _f32(SPMV_X, rng), np.zeros(n, np.float32), _i32(n)]
+
+
+def _chase_args(n, rng):
+    size = 1 << 24                                      # a 64 MiB cycle
+    perm = rng.permutation(size).astype(np.int32)
+    nxt = np.empty(size, np.int32)
+    nxt[perm] = np.roll(perm, -1)
+    return [nxt, np.zeros(n, np.int32), _i32(8), _i32(n)]
+
+
+UNSEEN12 = [
+    TimingProbe("probe/permute-gather", "probe-unseen12", "permute_gather", 1 << 24, 256, lambda n: n // 256,
+                _perm_args, source=_P13),
+    TimingProbe("probe/permute-scatter", "probe-unseen12", "permute_scatter", 1 << 24, 256, lambda n: n // 256,
+                _perm_args, source=_P13),
+    TimingProbe("probe/hist-wide-16m", "probe-unseen12", "hist_wide", 1 << 24, 256, lambda n: n // 256,
+                _hist_args(1 << 22), source=_P13, note="4 Mi bins: 16 MiB, in L2"),
+    TimingProbe("probe/hist-wide-128m", "probe-unseen12", "hist_wide", 1 << 24, 256, lambda n: n // 256,
+                _hist_args(1 << 25), source=_P13, note="32 Mi bins: 128 MiB, mostly not"),
+    TimingProbe("probe/embed-bag", "probe-unseen12", "embed_bag", 1 << 16, EMBED_DIM, lambda n: n,
+                _embed_args, source=_P13),
+    TimingProbe("probe/spmv-random-cols", "probe-unseen12", "spmv_random_cols", 1 << 21, 256,
+                lambda n: n // 256, _spmv_args, source=_P13),
+    TimingProbe("probe/chase-many", "probe-unseen12", "chase_many", 1 << 20, 256, lambda n: n // 256,
+                _chase_args, source=_P13),
+]
+PROBES += UNSEEN12
 _BY_ID = {p.id: p for p in PROBES}
 
 
