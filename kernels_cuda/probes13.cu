@@ -1,6 +1,7 @@
 // probe-unseen12 (session 12): memory touched at random, at sizes around and beyond L2.
 // Written after the model learned "tables touched at random" (docs/timing.md), to test it
 // on kernels it was not calibrated on.
+extern "C" {
 
 // out[i] = in[perm[i]]: a random permutation, each element read once
 __global__ void permute_gather(const float *in, const int *perm, float *out, int n) {
@@ -47,4 +48,6 @@ __global__ void chase_many(const int *next, int *out, int steps, int n) {
     int p = i;
     for (int s = 0; s < steps; s++) p = next[p];
     out[i] = p;
+}
+
 }
