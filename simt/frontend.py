@@ -8,8 +8,9 @@ typedef prelude followed by ``#line 1`` keeps coordinates true.
 
 Limitations: columns on a line that contains a macro expansion are those of the
 expanded text; function templates are instantiated as text first (``simt.templates``),
-C++ casts become C casts; other C++ (references, namespaces, classes, ``auto``) is
-rejected with an error naming the line.
+C++ casts become C casts, a function's reference parameters are read as references
+(``reference_params``); other C++ (reference variables, namespaces, classes, ``auto``)
+is rejected with an error naming the line.
 """
 from __future__ import annotations
 
@@ -131,6 +132,69 @@ def _match_brace(text: str, open_pos: int) -> int:
     return -1
 
 
+_REF_PARAM = re.compile(r"\s*(?:[A-Za-z_]\w*\s+)*[A-Za-z_]\w*\s*\**\s*(&)\s*[A-Za-z_]\w*\s*$")
+_NOT_FUNCTIONS = frozenset(("if", "while", "for", "switch", "return", "sizeof"))
+
+
+def _split_params(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """(start, end) of each comma-separated parameter of text[start:end]."""
+    out, depth, s = [], 0, start
+    for i in range(start, end):
+        c = text[i]
+        if c in "(<[":
+            depth += 1
+        elif c in ")>]":
+            depth -= 1
+        elif c == "," and depth == 0:
+            out.append((s, i))
+            s = i + 1
+    out.append((s, end))
+    return out
+
+
+def reference_params(text: str, filename: str) -> tuple[str, dict[str, frozenset]]:
+    """C++ reference parameters of functions (``void f(float &a, const P &p)``): the ``&``
+    blanked (length-preserving) and, per function, the indices of its reference
+    parameters, which the lowering binds to the caller's variable or memory instead of
+    a copy.  A kernel cannot take one (its arguments come from the host): an error there.
+    Only file-scope declarators are read (``extern "C" { ... }`` counts as file scope);
+    a reference variable inside a function stays outside the subset."""
+    extern_braces = set()
+    for m in re.finditer(r'extern\s*"C"\s*\{', text):
+        extern_braces.update((m.end() - 1, _match_brace(text, m.end() - 1)))
+    out = list(text)
+    refs: dict[str, set] = {}
+    depth, last_end = 0, 0
+    for m in re.finditer(r"[{};]|\b([A-Za-z_]\w*)\s*\(", text):
+        tok = m.group(0)
+        if tok in "{}":
+            if m.start() not in extern_braces:
+                depth += 1 if tok == "{" else -1
+            last_end = m.end()
+            continue
+        if tok == ";":
+            last_end = m.end() if depth == 0 else last_end
+            continue
+        if depth != 0 or m.group(1) in _NOT_FUNCTIONS:
+            continue
+        close, d = m.end(), 1
+        while close < len(text) and d:
+            d += {"(": 1, ")": -1}.get(text[close], 0)
+            close += 1
+        for k, (a, b) in enumerate(_split_params(text, m.end(), close - 1)):
+            pm = _REF_PARAM.match(text, a, b)
+            if not pm or pm.end() != b:
+                continue
+            amp = pm.start(1)
+            if re.search(r"\b__global__\b", text[last_end:m.start()]):
+                raise CompileError("a kernel's parameters cannot be C++ references (T &x): "
+                                   "its arguments come from the host; pass a pointer",
+                                   _coord_of(text, amp, filename))
+            out[amp] = " "
+            refs.setdefault(m.group(1), set()).add(k)
+    return "".join(out), {k: frozenset(v) for k, v in refs.items()}
+
+
 _CAST = re.compile(r"\b(?:static|reinterpret|const)_cast\s*<")
 
 
@@ -169,7 +233,8 @@ def rewrite_cuda(text: str, filename: str) -> str:
             raise CompileError(msg, _coord_of(text, m.start(), filename))
     m = _REFERENCE.search(text)
     if m:
-        raise CompileError("C++ references (T &x) are outside the subset; pass a pointer",
+        raise CompileError("C++ reference variables (T &x = ...) are outside the subset; use the "
+                           "variable itself or a pointer (a function's parameters may be references)",
                            _coord_of(text, text.index("&", m.start()), filename))
     # extern "C" { ... }  -> blank the words and the braces
     out = list(text)
@@ -252,7 +317,7 @@ def _unit_class():
 
     class Unit(c_ast.FileAST):
         """A FileAST with what the template expander made (``parse``)."""
-        __slots__ = ("simt_names", "simt_templates")
+        __slots__ = ("simt_names", "simt_templates", "simt_refs")
     return Unit
 
 
@@ -291,6 +356,7 @@ def parse(text: str, filename: str = "<kernel>", requests=()):
     pre = preprocess(text, filename)
     expander = Expander(pre, filename)
     pre, names = expander.expand(requests)
+    pre, refs = reference_params(pre, filename)
     body = rewrite_cuda(pre, filename)
     if not re.match(r"\s*#\s*line", body):
         body = f'#line 1 "{filename}"\n' + body
@@ -311,6 +377,7 @@ def parse(text: str, filename: str = "<kernel>", requests=()):
         unit = Unit(tree.ext, tree.coord)
         unit.simt_names = names
         unit.simt_templates = expander
+        unit.simt_refs = refs
         return unit
     except ParseError as e:
         msg = str(e)

@@ -84,6 +84,18 @@ class Sym:
     op: object = None             # Reg / Uniform / Const(address)
     fields: list | None = None
     volatile: bool = False        # a volatile array or shared variable (simt.cse)
+    const: bool = False           # memory a reference to const names
+
+
+def _ref_sym(lv: LVal) -> Sym:
+    """What a reference parameter's name stands for in the inlined body: the caller's
+    register(s), or the memory its lvalue names (the address computed once, at the call)."""
+    if lv.kind == "reg":
+        return Sym("var", lv.ctype, lv.reg)
+    if lv.kind == "vreg":
+        return Sym("vvar", lv.ctype, None, lv.fields)
+    return Sym("array" if isinstance(lv.ctype, Array) else "mem", lv.ctype, lv.addr,
+               volatile=lv.volatile, const=lv.const)
 
 
 @dataclass
@@ -173,6 +185,9 @@ class Lowerer:
         self.file = filename
         self.names: dict[str, str] = getattr(ast, "simt_names", {})   # instance ident -> C++ name
         self.templates = getattr(ast, "simt_templates", None)         # simt.templates.Expander
+        # per function (its C++ name): the indices of its reference parameters (T &x)
+        self.refs: dict[str, frozenset] = {self.names.get(k, k): v
+                                           for k, v in getattr(ast, "simt_refs", {}).items()}
         self.funcs: dict[str, c_ast.FuncDef] = {}
         self.kernels: list[str] = []
         self.module_vars: dict[str, ModuleVar] = {}   # __constant__ / __device__ variables
@@ -850,6 +865,13 @@ class KernelBuilder:
             return self.e_FuncCall(node, want=False)
         return meth(node)
 
+    def operand(self, node) -> Val | LVal:
+        """An argument's value, or its lvalue when it has one (a reference binds to it)."""
+        v = self.expr(node)
+        if v is None:
+            raise self.err("expression has no value (void)", node)
+        return v
+
     def rvalue(self, node) -> Val:
         v = self.expr(node)
         if isinstance(v, LVal):
@@ -948,7 +970,7 @@ class KernelBuilder:
         if sym.kind == "param":
             return Val(sym.ctype, sym.op)
         if sym.kind in ("array", "mem"):      # arrays, and scalars living in shared memory
-            return LVal(sym.ctype, "mem", addr=sym.op, name=name, volatile=sym.volatile)
+            return LVal(sym.ctype, "mem", addr=sym.op, name=name, volatile=sym.volatile, const=sym.const)
         raise self.err(f'cannot use "{name}" here', node)
 
     def e_Constant(self, node):
@@ -1471,7 +1493,7 @@ class KernelBuilder:
         arguments' types; an instance not yet written in stops the build (NeedInstance)
         so that the module writes it in and lowers again."""
         from .templates import deduce
-        vals = [self.rvalue(a) for a in args]
+        vals = [self.operand(a) for a in args]
         types = [str(Pointer(v.ctype.elem) if isinstance(v.ctype, Array) else v.ctype) for v in vals]
         co = self.co(node)
         inst = tm.instance(name, deduce(tm.by_name[name], types, co), co)
@@ -1494,18 +1516,25 @@ class KernelBuilder:
             raise self.err(f'too {"few" if len(args) < len(plist) else "many"} arguments in call to '
                            f'"{name}" (expected {len(plist)}, got {len(args)})', node)
         vals = []
+        refs = self.lw.refs.get(name, frozenset())
         for i, (p, a) in enumerate(zip(plist, args)):
             pt = self.ctype(p.type)
             if isinstance(pt, Array):
                 pt = Pointer(pt.elem)
-            v = pre[i] if pre is not None else self.rvalue(a)
+            e = pre[i] if pre is not None else (self.operand(a) if i in refs else self.rvalue(a))
+            if i in refs and isinstance(e, LVal) and e.ctype == pt:
+                vals.append((p, pt, e))              # a reference: the caller's own lvalue
+                continue
+            v = self.load(e, a) if isinstance(e, LVal) else e
             vals.append((p, pt, self.convert(v, pt, a, assign=True)))
         saved_scopes = self.scopes
         saved_loops = self.loops
         self.scopes = [{}]
         self.loops = []
         for p, pt, v in vals:
-            if _agg(pt):
+            if isinstance(v, LVal):
+                self.scopes[-1][p.name] = _ref_sym(v)
+            elif _agg(pt):
                 fields = self.field_regs(pt, p.name)
                 for r, f in zip(fields, v.fields):
                     self.emit(Op.MOV, node, dst=r, args=(f,))
