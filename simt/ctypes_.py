@@ -113,9 +113,9 @@ class Vector(CType):
 
 @dataclass(frozen=True)
 class Struct(CType):
-    """A user-defined struct of scalars and pointers, laid out as C (and nvcc) lay it
-    out: each member at the next multiple of its alignment, the size rounded up to the
-    largest alignment.  Limitations: no array, struct or vector members, no bit-fields."""
+    """A user-defined struct of scalars, pointers, vectors and structs, laid out as C (and
+    nvcc) lay it out: each member at the next multiple of its alignment, the size rounded
+    up to the largest alignment.  Limitations: no array members, no bit-fields."""
     name: str
     members: tuple          # ((name, CType, offset), ...)
     size: int
@@ -128,8 +128,12 @@ class Struct(CType):
     @property
     def dtype(self) -> np.dtype:
         """The numpy structured dtype with the same layout (for host arrays)."""
+        def fmt(t):
+            if isinstance(t, Vector):
+                return np.dtype((storage_dtype(t.elem), (t.n,)))
+            return t.dtype if isinstance(t, Struct) else storage_dtype(t)
         return np.dtype({"names": list(self.fields),
-                         "formats": [storage_dtype(t) for _, t, _ in self.members],
+                         "formats": [fmt(t) for _, t, _ in self.members],
                          "offsets": [o for _, _, o in self.members], "itemsize": self.size})
 
     def __str__(self) -> str:

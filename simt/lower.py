@@ -138,6 +138,26 @@ def _members(t) -> list:
     return list(t.members)
 
 
+def _leaves(t, off: int = 0, path: str = "") -> list:
+    """[(path, scalar or pointer CType, byte offset)] of an aggregate, nested vector and
+    struct members flattened in order: the registers a value of it lives in."""
+    out = []
+    for n, mt, o in _members(t):
+        if _agg(mt):
+            out += _leaves(mt, off + o, f"{path}{n}.")
+        else:
+            out.append((path + n, mt, off + o))
+    return out
+
+
+def _member_slots(t, k: int) -> slice:
+    """The registers (of ``_leaves``) member k of an aggregate occupies."""
+    mem = _members(t)
+    start = sum(len(_leaves(mt)) if _agg(mt) else 1 for _, mt, _ in mem[:k])
+    mt = mem[k][1]
+    return slice(start, start + (len(_leaves(mt)) if _agg(mt) else 1))
+
+
 _BUILTIN_VECS = {"threadIdx": "tid", "blockIdx": "ctaid", "blockDim": "ntid", "gridDim": "nctaid"}
 _ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod",
           "&": "and", "|": "or", "^": "xor", "<<": "shl", ">>": "shr"}
@@ -301,9 +321,29 @@ class KernelBuilder:
         self.regs.append(r)
         return r
 
+    def init_fields(self, t, init) -> list:
+        """The leaf values (``_leaves``) of a brace initializer of an aggregate: nested
+        braces for nested members or a value of the member's type, missing ones zero."""
+        mem, out = _members(t), []
+        if len(init.exprs) > len(mem):
+            raise self.err("too many initializer values", init)
+        for k, (_, mt, _) in enumerate(mem):
+            e = init.exprs[k] if k < len(init.exprs) else None
+            if e is None:
+                leaves = _leaves(mt) if _agg(mt) else [("", mt, 0)]
+                out += [Const(np.zeros((), T.storage_dtype(lt))[()]) for _, lt, _ in leaves]
+            elif _agg(mt) and isinstance(e, c_ast.InitList):
+                out += self.init_fields(mt, e)
+            elif _agg(mt):
+                out += list(self.convert(self.rvalue(e), mt, e, assign=True).fields)
+            else:
+                out.append(self.convert(self.rvalue(e), mt, e, assign=True).op)
+        return out
+
     def field_regs(self, t, prefix: str) -> list[Reg]:
-        """One variable register per field of a vector type or struct value."""
-        return [self.reg(T.storage_dtype(mt), True, f"{prefix}.{mn}") for mn, mt, _ in _members(t)]
+        """One variable register per field of a vector type or struct value (nested
+        members' fields flattened, ``_leaves``)."""
+        return [self.reg(T.storage_dtype(mt), True, f"{prefix}.{mn}") for mn, mt, _ in _leaves(t)]
 
     def uniform(self, name: str, dtype) -> Uniform:
         if name not in self.uniforms:
@@ -399,9 +439,9 @@ class KernelBuilder:
             if getattr(d, "bitsize", None) is not None:
                 raise self.err("bit-fields are outside simt's subset", d)
             mt = self.ctype(d.type)
-            if not isinstance(mt, (Scalar, Pointer)):
-                raise self.err(f'struct member "{d.name}" of type {mt}: only scalar and pointer '
-                               "members are supported (no arrays, structs or vector types)", d)
+            if not isinstance(mt, (Scalar, Pointer, Vector, Struct)):
+                raise self.err(f'struct member "{d.name}" of type {mt}: only scalar, pointer, vector '
+                               "and struct members are supported (no arrays)", d)
             if d.name in seen:
                 raise self.err(f'struct has two members named "{d.name}"', d)
             seen.add(d.name)
@@ -663,18 +703,11 @@ class KernelBuilder:
             self.decl_local_array(node, name, ct, volatile)
             return
         if _agg(ct):
-            mem = _members(ct)
             fields = self.field_regs(ct, name)
             self.declare(name, Sym("vvar", ct, None, fields), node)
             if node.init is not None:
                 if isinstance(node.init, c_ast.InitList):
-                    exprs = node.init.exprs
-                    if len(exprs) > len(mem):
-                        raise self.err("too many initializer values", node.init)
-                    vals = [self.convert(self.rvalue(e), mt, e, assign=True).op
-                            for e, (_, mt, _) in zip(exprs, mem)]
-                    vals += [Const(np.zeros((), T.storage_dtype(mt))[()]) for _, mt, _ in mem[len(exprs):]]
-                    v = Val(ct, None, vals)
+                    v = Val(ct, None, self.init_fields(ct, node.init))
                 else:
                     v = self.convert(self.rvalue(node.init), ct, node.init, assign=True)
                 if not _agg(v.ctype):
@@ -893,7 +926,7 @@ class KernelBuilder:
             return Val(lv.ctype, None, dst)
         if isinstance(lv.ctype, Struct):         # member by member, as nvcc loads it
             dst = []
-            for _, mt, off in lv.ctype.members:
+            for _, mt, off in _leaves(lv.ctype):
                 d = self.reg(T.storage_dtype(mt))
                 self.emit(Op.LOAD, node, dst=d, args=(self.ptr_add_bytes(lv.addr, off, node),),
                           ctype=mt, info={"volatile": True} if lv.volatile else {})
@@ -932,7 +965,7 @@ class KernelBuilder:
         elif isinstance(lv.ctype, Vector):
             self.emit(Op.STORE, node, args=(lv.addr, *v.fields), ctype=lv.ctype)
         elif isinstance(lv.ctype, Struct):
-            for (_, mt, off), f in zip(lv.ctype.members, v.fields):
+            for (_, mt, off), f in zip(_leaves(lv.ctype), v.fields):
                 self.emit(Op.STORE, node, args=(self.ptr_add_bytes(lv.addr, off, node), f), ctype=mt)
         else:
             self.emit(Op.STORE, node, args=(lv.addr, v.op), ctype=lv.ctype)
@@ -1054,10 +1087,13 @@ class KernelBuilder:
                            f'"{field}"'.lstrip(), node.field)
         k = ct.fields.index(field)
         _, mt, off = _members(ct)[k]
+        slots = _member_slots(ct, k)
         if isinstance(base, Val):
-            return Val(mt, base.fields[k])
+            return Val(mt, None, base.fields[slots]) if _agg(mt) else Val(mt, base.fields[slots.start])
         if base.kind == "vreg":
-            return LVal(mt, "reg", reg=base.fields[k])
+            if _agg(mt):
+                return LVal(mt, "vreg", fields=base.fields[slots])
+            return LVal(mt, "reg", reg=base.fields[slots.start])
         addr = self.ptr_add_bytes(base.addr, off, node)
         return LVal(mt, "mem", addr=addr, const=base.const, volatile=base.volatile)
 

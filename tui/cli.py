@@ -841,13 +841,20 @@ def _struct_array(text: str, dt, rng, where: str):
     for f in dt.names:
         ft = dt.fields[f][0]
         try:
-            v = argspec.parse(f"{ft.name}{dims}={per.get(f, 'zeros')}", default_dtype=ft).build(
-                rng, base_dir=Path.cwd())
+            if ft.names:                              # a struct member: its members the same
+                v = _struct_array(f"{dims}={per.get(f, 'zeros')}", ft, rng, f"{where}, member {f}")
+            elif ft.subdtype is not None:             # a vector member (float3): one more dimension
+                base, shape = ft.subdtype
+                v = argspec.parse(f"{base.name}{dims[:-1]}x{'x'.join(map(str, shape))}]="
+                                  f"{per.get(f, 'zeros')}", default_dtype=base).build(rng, base_dir=Path.cwd())
+            else:
+                v = argspec.parse(f"{ft.name}{dims}={per.get(f, 'zeros')}", default_dtype=ft).build(
+                    rng, base_dir=Path.cwd())
         except UsageError as e:
             raise _usage(f"{where}, member {f} ({ft.name}): {e.message}; give each member its "
                          "own values with [N]={member=INIT, ...}") from None
         if out is None:
-            out = np.zeros(v.shape, dt)
+            out = np.zeros(v.shape[:v.ndim - len(ft.shape)], dt)
         out[f] = v
     return out
 
