@@ -172,11 +172,18 @@ def _coord(node, file: str) -> Coord:
     return Coord(c.file or file, c.line or 0, c.column or 0)
 
 
-def _assigned_names(body) -> set[str]:
-    """Names assigned to (=, op=, ++, --) anywhere in a function body."""
+def _assigned_names(body, ref_callees=frozenset()) -> set[str]:
+    """Names assigned to (=, op=, ++, --) anywhere in a function body, or passed by name
+    to a function (or template) in ``ref_callees``, which may write them through a
+    reference parameter."""
     out: set[str] = set()
 
     class V(c_ast.NodeVisitor):
+        def visit_FuncCall(self, n):
+            if isinstance(n.name, c_ast.ID) and n.name.name in ref_callees and n.args is not None:
+                out.update(a.name for a in n.args.exprs if isinstance(a, c_ast.ID))
+            self.generic_visit(n)
+
         def visit_Assignment(self, n):
             if isinstance(n.lvalue, c_ast.ID):
                 out.add(n.lvalue.name)
@@ -517,7 +524,11 @@ class KernelBuilder:
         if self.ctype(ftype.type, allow_void=True) != T.VOID:
             raise self.err("a __global__ function must return void", decl)
         params = []
-        assigned = _assigned_names(fdef.body)
+        # (functions with reference parameters, by their identifier in the text and, for
+        # a template's instances, the template's name that a deduced call spells)
+        ref_callees = {i for i, d in self.lw.names.items() if d in self.lw.refs}
+        ref_callees |= set(self.lw.refs) | {d.split("<")[0] for d in self.lw.refs}
+        assigned = _assigned_names(fdef.body, frozenset(ref_callees))
         for p in (ftype.args.params if ftype.args else []):
             if isinstance(p, c_ast.EllipsisParam):
                 raise self.err("variadic kernels are not allowed", p)

@@ -98,3 +98,15 @@ def test_reference_parameters_match_the_gpu(tmp_path):
     for k in range(3):
         np.testing.assert_array_equal(after[k], want[k])
     np.testing.assert_allclose(after[3], want[3], rtol=1e-6)
+
+
+def test_a_kernel_parameter_passed_to_a_reference_is_written():
+    src = '''__device__ void clamp_to(int &v, int hi) { if (v > hi) v = hi; }
+    template <typename T> __device__ void halve(T &v) { v /= 2; }
+    extern "C" __global__ void k(int *o, int n, int m) {
+        clamp_to(n, 100);
+        halve(m);
+        o[threadIdx.x] = n + m;
+    }'''
+    (o, _, _), _ = run(src, "k", 1, 32, [np.zeros(32, np.int32), np.int32(500), np.int32(9)])
+    np.testing.assert_array_equal(o, np.full(32, 104))
