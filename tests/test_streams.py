@@ -281,14 +281,18 @@ def test_real_measures_and_matches_the_simulation(simt):
     ok, why = streams_real.available()
     if not ok:
         pytest.skip(f"no CUDA device: {why}")
-    rc, out, err = simt("streams", "--real", "--json", "--repeat", "10")
+    rc, out, err = simt("streams", "--real", "--json", "--repeat", "30")
     assert rc == 0, err
     d = json.loads(out)
     rows = {r["memory"]: r for r in d["real"]["rows"]}
     assert set(rows) == {"pageable", "pinned"}
     assert all(r["correct"] for r in rows.values())
-    assert rows["pageable"]["measured"]["speedup"] < 1.25
-    assert rows["pinned"]["measured"]["speedup"] > 1.2
+    # pageable copies do not overlap (about 1.00x), pinned ones do (about 2x). Pageable
+    # copies go through the host, whose jitter moves a median of 10 launches from 0.73x
+    # to 1.28x on the H100's host (session 12; 1.27x once on the H200's): 30 launches,
+    # and room in the bound, with the gap to pinned as the check
+    pageable, pinned = (rows[k]["measured"]["speedup"] for k in ("pageable", "pinned"))
+    assert pageable < 1.4 and pinned > 1.2 and pinned > 1.3 * pageable
     assert d["real"]["device"]["name"]
     for r in rows.values():
         assert 1 / 1.25 <= r["speedup_ratio"] <= 1.25, r
