@@ -219,11 +219,12 @@ def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
 
 
 def _bisect(f, lo: float, hi: float, steps: int = 60) -> float:
-    """The root of f, increasing or decreasing, between lo and hi (an end if none)."""
-    up = f(hi) > f(lo)
+    """The root of f between lo and hi, halving the interval: the end where f has the
+    sign it has at lo moves (hi is returned when f keeps that sign throughout)."""
+    above = f(lo) > 0
     for _ in range(steps):
         mid = (lo + hi) / 2
-        if (f(mid) < 0) == up:
+        if (f(mid) > 0) == above:
             lo = mid
         else:
             hi = mid
@@ -240,20 +241,18 @@ def _derive_l2_reuse(prof: Profile, c: dict, us: dict, l2_bytes: float) -> None:
     a fixed point."""
     from simt import timing
 
-    def off(key):
-        return lambda _x: timing.predict(c[key], STREAM_GRID, 256, 0, prof).ms * 1e3 - us[key]
-
-    def with_field(field, key):
-        def f(x):
+    def fit(field, key, lo, hi):
+        """Set ``field`` to the value that predicts microbenchmark ``key``'s time."""
+        def off(x):
             setattr(prof, field, x)
-            return off(key)(x)
-        return f
+            return timing.predict(c[key], STREAM_GRID, 256, 0, prof).ms * 1e3 - us[key]
+        setattr(prof, field, _bisect(off, lo, hi))
 
     prof.l2_reuse_bytes, prof.dram_random_eff, prof.dram_rewrite_cost = l2_bytes / 2, 1.0, 1.0
     for _ in range(8):
-        prof.dram_random_eff = _bisect(with_field("dram_random_eff", "gather_far"), 0.05, 2.0)
-        prof.l2_reuse_bytes = _bisect(with_field("l2_reuse_bytes", "gather_mid"), 0.0, l2_bytes)
-    prof.dram_rewrite_cost = _bisect(with_field("dram_rewrite_cost", "ratom_far"), 0.1, 16.0)
+        fit("dram_random_eff", "gather_far", 0.05, 2.0)
+        fit("l2_reuse_bytes", "gather_mid", 0.0, l2_bytes)
+    fit("dram_rewrite_cost", "ratom_far", 0.1, 16.0)
     prof.l2_reuse_bytes = int(round(prof.l2_reuse_bytes / 2**16)) * 2**16
     prof.dram_random_eff = round(prof.dram_random_eff, 4)
     prof.dram_rewrite_cost = round(prof.dram_rewrite_cost, 4)
@@ -285,14 +284,7 @@ def _derive_blocks(prof: Profile, c: dict, busy) -> None:
 
         def gap(s):
             return (l1 - s - m1) * (l1 - d1) / d1 - (l8 - s - m8) * (l8 - d8) / d8
-        lo, hi = 0.0, max(min(l1 - m1, l8 - m8), 1e-4)
-        for _ in range(60):
-            mid = (lo + hi) / 2
-            if (gap(lo) > 0) == (gap(mid) > 0):
-                lo = mid
-            else:
-                hi = mid
-        s = (lo + hi) / 2
+        s = _bisect(gap, 0.0, max(min(l1 - m1, l8 - m8), 1e-4))
         prof.block_start_us = round(max(s, 1e-4), 4)
         prof.dram_queue_us = round(max((l8 - s - m8) * (l8 - d8) / d8, 1e-4), 4)
         prof.combine_p = solve_combine_p(prof, c["stream"], busy("stream"))
@@ -356,13 +348,7 @@ def solve_combine_p(prof: Profile, stream_metrics: dict, busy_us: float) -> floa
         return lo
     if busy_us <= norm(hi):
         return 0.0                    # no measurable interference: the largest alone
-    for _ in range(60):
-        mid = (lo + hi) / 2
-        if norm(mid) > busy_us:
-            lo = mid
-        else:
-            hi = mid
-    return round((lo + hi) / 2, 3)
+    return round(_bisect(lambda p: norm(p) - busy_us, lo, hi), 3)
 
 
 def main(argv=None) -> int:

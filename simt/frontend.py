@@ -21,7 +21,7 @@ from pathlib import Path
 
 from .ctypes_ import TYPEDEFS
 from .errors import CompileError, Coord, UsageError
-from .templates import skip_string
+from .templates import close_paren, skip_string, split_spans
 
 _PRELUDE = "".join(f"typedef int {n};" for n in sorted(TYPEDEFS)) + "\n"
 
@@ -136,22 +136,6 @@ _REF_PARAM = re.compile(r"\s*(?:[A-Za-z_]\w*\s+)*[A-Za-z_]\w*\s*\**\s*(&)\s*[A-Z
 _NOT_FUNCTIONS = frozenset(("if", "while", "for", "switch", "return", "sizeof"))
 
 
-def _split_params(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """(start, end) of each comma-separated parameter of text[start:end]."""
-    out, depth, s = [], 0, start
-    for i in range(start, end):
-        c = text[i]
-        if c in "(<[":
-            depth += 1
-        elif c in ")>]":
-            depth -= 1
-        elif c == "," and depth == 0:
-            out.append((s, i))
-            s = i + 1
-    out.append((s, end))
-    return out
-
-
 def reference_params(text: str, filename: str) -> tuple[str, dict[str, frozenset]]:
     """C++ reference parameters of functions (``void f(float &a, const P &p)``): the ``&``
     blanked (length-preserving) and, per function, the indices of its reference
@@ -177,11 +161,8 @@ def reference_params(text: str, filename: str) -> tuple[str, dict[str, frozenset
             continue
         if depth != 0 or m.group(1) in _NOT_FUNCTIONS:
             continue
-        close, d = m.end(), 1
-        while close < len(text) and d:
-            d += {"(": 1, ")": -1}.get(text[close], 0)
-            close += 1
-        for k, (a, b) in enumerate(_split_params(text, m.end(), close - 1)):
+        close = close_paren(text, m.end())
+        for k, (a, b) in enumerate(split_spans(text, m.end(), close - 1)):
             pm = _REF_PARAM.match(text, a, b)
             if not pm or pm.end() != b:
                 continue

@@ -103,23 +103,37 @@ def match_angle(text: str, open_pos: int) -> int:
     return -1
 
 
-def split_args(s: str) -> list[str]:
-    """Top-level comma split of a template argument list."""
-    out, depth, cur = [], 0, []
-    for c in s:
+def split_spans(s: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+    """(start, end) of each top-level comma-separated part of s[start:end] (an argument
+    or parameter list: commas inside (), [] and <> do not split)."""
+    end = len(s) if end is None else end
+    out, depth, a = [], 0, start
+    for i in range(start, end):
+        c = s[i]
         if c in "<([":
             depth += 1
         elif c in ">)]":
             depth -= 1
-        if c == "," and depth == 0:
-            out.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(c)
-    last = "".join(cur).strip()
-    if last or out:
-        out.append(last)
+        elif c == "," and depth == 0:
+            out.append((a, i))
+            a = i + 1
+    out.append((a, end))
     return out
+
+
+def split_args(s: str) -> list[str]:
+    """Top-level comma split of a template argument list."""
+    out = [s[a:b].strip() for a, b in split_spans(s)]
+    return [] if out == [""] else out
+
+
+def close_paren(text: str, i: int) -> int:
+    """One past the ``)`` matching the ``(`` just before position i (the end if none)."""
+    depth = 1
+    while i < len(text) and depth:
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        i += 1
+    return i
 
 
 def _line_of(text: str, pos: int, filename: str) -> Coord:
@@ -175,10 +189,7 @@ def _fparams(decl: str, name: str) -> list[tuple[str, int]]:
     m = re.search(r"\b" + re.escape(name) + r"\s*\(", decl)
     if not m:
         return []
-    depth, i = 1, m.end()
-    while i < len(decl) and depth:
-        depth += {"(": 1, ")": -1}.get(decl[i], 0)
-        i += 1
+    i = close_paren(decl, m.end())
     out = []
     for raw in split_args(decl[m.end():i - 1]):
         raw = re.sub(r"\b(const|volatile|restrict|__restrict__|__restrict)\b", " ", raw)
