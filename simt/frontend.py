@@ -19,6 +19,7 @@ import io
 import re
 from pathlib import Path
 
+from . import coop
 from .ctypes_ import TYPEDEFS
 from .errors import CompileError, Coord, UsageError
 from .templates import close_paren, skip_string, split_spans
@@ -334,7 +335,7 @@ def parse(text: str, filename: str = "<kernel>", requests=()):
     from .templates import Expander
 
     Unit = _unit_class()
-    pre = preprocess(text, filename)
+    pre = coop.rewrite(preprocess(text, filename), filename)
     expander = Expander(pre, filename)
     pre, names = expander.expand(requests)
     pre, refs = reference_params(pre, filename)

@@ -1520,6 +1520,8 @@ class KernelBuilder:
 
     # ------------------------------------------------------------------- calls
     def e_FuncCall(self, node, want=True):
+        if isinstance(node.name, c_ast.StructRef) and node.name.type == ".":
+            node = self.group_method(node)
         if not isinstance(node.name, c_ast.ID):
             raise self.err("calls through function pointers are outside simt's subset", node)
         name = self.lw.names.get(node.name.name, node.name.name)
@@ -1534,6 +1536,24 @@ class KernelBuilder:
         if name in INTRINSICS:
             return lower_intrinsic(self, name, args, node, want)
         raise self.err(f'identifier "{name}" is undefined', node.name)
+
+    def group_method(self, node):
+        """``g.m(args)`` on a cooperative group (``simt.coop``): the call
+        ``_cg_<kind>_<m>(g, args)``."""
+        from . import coop
+        ref = node.name
+        ct = self.type_of(ref.name)
+        kind = coop.KINDS.get(getattr(ct, "name", None))
+        if kind is None:
+            raise self.err(f'expression of type "{ct}" has no member function "{ref.field.name}"', ref)
+        fn = f"_cg_{kind}_{ref.field.name}"
+        if fn not in self.lw.funcs and (self.lw.templates is None or fn not in self.lw.templates.by_name):
+            why = coop.WHY.get((kind, ref.field.name))
+            raise self.err(why or f"{ref.field.name}() of a cooperative group ({kind}) is outside "
+                           "simt's subset", ref.field)
+        args = [ref.name] + (list(node.args.exprs) if node.args else [])
+        return c_ast.FuncCall(c_ast.ID(fn, coord=ref.coord), c_ast.ExprList(args, coord=node.coord),
+                              coord=node.coord)
 
     def deduced_call(self, tm, name, args, node):
         """A call to a function template that names no arguments: deduce them from the
