@@ -516,6 +516,32 @@ UNSEEN12 = [
                 _chase_args, source=_P13),
 ]
 PROBES += UNSEEN12
+
+# probe-unseen13 (session 13): cooperative groups
+_P14 = "probes14.cu"
+GRID_SUM_BLOCKS = 1056                                   # 8 blocks of 256 per SM on an H100
+
+
+def _filter_args(n, rng):
+    return [rng.integers(-50, 50, n).astype(np.int32), np.zeros(n, np.int32), np.zeros(1, np.int32), _i32(n)]
+
+
+UNSEEN13 = [
+    TimingProbe("probe/cg-block-sum", "probe-unseen13", "cg_block_sum", 1 << 24, 256, lambda n: n // 256,
+                lambda n, rng: [_f32(n, rng), np.zeros(1, np.float32), _i32(n)], source=_P14),
+    TimingProbe("probe/cg-block-sum-small", "probe-unseen13", "cg_block_sum", 1 << 16, 256,
+                lambda n: n // 256, lambda n, rng: [_f32(n, rng), np.zeros(1, np.float32), _i32(n)],
+                source=_P14),
+    TimingProbe("probe/cg-filter", "probe-unseen13", "cg_filter", 1 << 24, 256, lambda n: n // 256,
+                _filter_args, source=_P14, note="half the elements pass"),
+    TimingProbe("probe/cg-tile-scan", "probe-unseen13", "cg_tile_scan", 1 << 24, 256, lambda n: n // 256,
+                lambda n, rng: [rng.integers(0, 100, n).astype(np.int32), np.zeros(n, np.int32), _i32(n)],
+                source=_P14),
+    TimingProbe("probe/cg-grid-sum", "probe-unseen13", "cg_grid_sum", 1 << 24, 256,
+                lambda n: GRID_SUM_BLOCKS, lambda n, rng: [_f32(n, rng), np.zeros(1, np.float32), _i32(n)],
+                source=_P14, note="1056 blocks, 62 elements a thread"),
+]
+PROBES += UNSEEN13
 _BY_ID = {p.id: p for p in PROBES}
 
 
