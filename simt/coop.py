@@ -27,7 +27,9 @@ which simt does not emulate; it is an error, as are tiles of more than 32 thread
 ``coalesced_group::ballot``, ``labeled_partition``, ``memcpy_async`` and the other parts
 of the library not listed.  ``reduce`` is a butterfly of ``shfl_xor`` for every type,
 where the CUDA headers use one ``redux.sync`` for 32-bit integers on sm_80 and later:
-the instruction count of such a reduction is higher than the GPU's.  Columns on a line
+the instruction count of such a reduction is higher than the GPU's.  A ``thread_group``
+made by ``tiled_partition(g, n)`` is read as a tile, so simt accepts the collectives on
+it that nvcc rejects (they need ``thread_block_tile<N>``).  Columns on a line
 where a call was renamed (``reduce(...)``, ``auto``) are those of the rewritten text.
 """
 from __future__ import annotations
@@ -39,7 +41,10 @@ from .templates import close_paren, match_angle, split_spans
 
 PRELUDE = r"""
 struct _cg_block { int _cg_unused; };
-struct _cg_tile { unsigned int _cg_size; unsigned int _cg_mask; unsigned int _cg_base; };
+struct _cg_tile {
+    unsigned int _cg_size; unsigned int _cg_mask; unsigned int _cg_base;
+    unsigned int _cg_meta_rank; unsigned int _cg_meta_size;
+};
 struct _cg_coalesced { unsigned int _cg_mask; };
 struct _cg_grid { int _cg_unused; };
 typedef struct _cg_block thread_block;
@@ -70,16 +75,17 @@ template <typename P> __device__ thread_block_tile _cg_tiled_partition(P parent,
     t._cg_size = n;
     t._cg_base = __laneid() & ~(n - 1u);
     t._cg_mask = (n >= 32u ? 0xffffffffu : (1u << n) - 1u) << t._cg_base;
+    unsigned int sh = __ffs(n) - 1;
+    t._cg_meta_rank = parent.thread_rank() >> sh;
+    t._cg_meta_size = (parent.size() + n - 1u) >> sh;
     return t;
 }
 __device__ void _cg_tile_sync(thread_block_tile g) { __syncwarp(g._cg_mask); }
 __device__ unsigned int _cg_tile_thread_rank(thread_block_tile g) { return __laneid() & (g._cg_size - 1u); }
 __device__ unsigned int _cg_tile_size(thread_block_tile g) { return g._cg_size; }
 __device__ unsigned int _cg_tile_num_threads(thread_block_tile g) { return g._cg_size; }
-__device__ unsigned int _cg_tile_meta_group_rank(thread_block_tile g) { return _cg_linear_tid() / g._cg_size; }
-__device__ unsigned int _cg_tile_meta_group_size(thread_block_tile g) {
-    return (_cg_block_threads() + g._cg_size - 1u) / g._cg_size;
-}
+__device__ unsigned int _cg_tile_meta_group_rank(thread_block_tile g) { return g._cg_meta_rank; }
+__device__ unsigned int _cg_tile_meta_group_size(thread_block_tile g) { return g._cg_meta_size; }
 template <typename T> __device__ T _cg_tile_shfl(thread_block_tile g, T v, int src) {
     return __shfl_sync(g._cg_mask, v, src, g._cg_size);
 }

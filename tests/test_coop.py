@@ -37,7 +37,8 @@ extern "C" __global__ void tiles(const int *in, int *out) {
     cg::thread_block block = cg::this_thread_block();
     cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
     auto t8 = cg::tiled_partition<8>(warp);
-    cg::thread_group t16 = cg::tiled_partition(block, 16);
+    cg::thread_block_tile<16> t16 = cg::tiled_partition<16>(block);
+    cg::thread_group g16 = cg::tiled_partition(block, 16);
     int r = block.thread_rank();
     int v = in[blockIdx.x * blockDim.x + r];
     int *o = out + (blockIdx.x * blockDim.x + r) * 16;
@@ -52,12 +53,12 @@ extern "C" __global__ void tiles(const int *in, int *out) {
     o[8] = t8.match_any(v % 3);
     o[9] = warp.shfl(v, 3) + t8.shfl_up(v, 1) * 1000;
     o[10] = t8.shfl_xor(v, 5);
-    o[11] = tile_sum(cg::tiled_partition<16>(block), v);
+    o[11] = tile_sum(cg::tiled_partition<16>(block), v) + 100000 * t16.meta_group_rank();
     __shared__ int temp[256];
     o[12] = reduce_sum(block, temp, v);
     barrier(block);
     o[13] = reduce_sum(warp, temp + (r / 32) * 32, v);
-    o[14] = block.size() + warp.num_threads() * 1000;
+    o[14] = block.size() + warp.num_threads() * 1000 + g16.size() * 100000;
     o[15] = block.group_index().x + 10 * block.thread_index().x + 10000 * block.group_dim().x;
 }
 
@@ -100,7 +101,7 @@ def _tiles_expected(x):
     def per(size, f):
         return np.repeat(np.array([f(g) for g in groups(size)]), size, axis=0).reshape(n, -1).squeeze()
 
-    o[:, 0] = lane % 8 + 100 * (r // 8) + 10000 * (THREADS // 8)
+    o[:, 0] = lane % 8 + 100 * (lane // 8) + 10000 * 4          # t8's place in its warp
     o[:, 1] = per(32, np.sum)
     o[:, 2] = per(8, np.max)
     o[:, 3] = per(8, np.min)
@@ -113,11 +114,11 @@ def _tiles_expected(x):
     up = np.concatenate([np.concatenate([[g[0]], g[:-1]]) for g in groups(8)])
     o[:, 9] = np.repeat(groups(32)[:, 3], 32) + up * 1000
     o[:, 10] = x[(np.arange(n) & ~7) | ((np.arange(n) & 7) ^ 5)]
-    o[:, 11] = np.where(lane % 16 == 0, per(16, np.sum), 0)
+    o[:, 11] = np.where(lane % 16 == 0, per(16, np.sum) + 100000 * (r // 16), 0)
     # reduce_sum leaves the whole sum in rank 0 and partial sums elsewhere: rank 0 checked
     o[:, 12] = np.where(r == 0, per(THREADS, np.sum), 0)
     o[:, 13] = np.where(lane == 0, per(32, np.sum), 0)
-    o[:, 14] = THREADS + 32 * 1000
+    o[:, 14] = THREADS + 32 * 1000 + 16 * 100000
     o[:, 15] = np.arange(n) // THREADS + 10 * r + 10000 * THREADS
     return o
 
