@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 
 from .errors import CompileError
-from .templates import close_paren, match_angle, split_spans
+from .templates import angle_call, close_paren, match_angle, split_spans
 
 PRELUDE = r"""
 struct _cg_block { int _cg_unused; };
@@ -267,10 +267,10 @@ def _templated_partitions(text, err):
         m = rx.search(text)
         if not m:
             return text
-        close = match_angle(text, m.end() - 1)
-        po = text.find("(", close + 1) if close >= 0 else -1
-        if close < 0 or po < 0 or text[close + 1:po].strip():
+        got = angle_call(text, m.end() - 1)
+        if got is None:
             raise err("cannot read this tiled_partition<N>(...)", m.start())
+        close, po = got
         n = " ".join(text[m.end():close].split())
         if not re.fullmatch(r"(1|2|4|8|16|32)u?", n):
             raise err(f"tiled_partition<{n}>: tiles of 1, 2, 4, 8, 16 or 32 threads are in "

@@ -183,16 +183,16 @@ _CAST = re.compile(r"\b(?:static|reinterpret|const)_cast\s*<")
 def _c_casts(text: str, filename: str) -> str:
     """``static_cast<T>(e)`` (and reinterpret_cast, const_cast) -> ``((T)(e))``, padded so
     that the text after the closing parenthesis keeps its column."""
-    from .templates import match_angle
+    from .templates import angle_call
     while True:
         m = _CAST.search(text)
         if not m:
             return text
-        close = match_angle(text, m.end() - 1)
-        po = text.find("(", close + 1) if close >= 0 else -1
-        if close < 0 or text[close + 1:po].strip():
+        got = angle_call(text, m.end() - 1)
+        if got is None:
             raise CompileError("cannot read this C++ cast; write a C cast such as (int*)p",
                                _coord_of(text, m.start(), filename))
+        close, po = got
         depth, i = 0, po
         while i < len(text):
             depth += {"(": 1, ")": -1}.get(text[i], 0)

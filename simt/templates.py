@@ -103,6 +103,16 @@ def match_angle(text: str, open_pos: int) -> int:
     return -1
 
 
+def angle_call(text: str, lt: int) -> tuple[int, int] | None:
+    """For the ``<`` at lt of ``name<...>(``: the matching ``>`` and the ``(`` right after
+    it, or None when the text there is not of that shape."""
+    close = match_angle(text, lt)
+    po = text.find("(", close + 1) if close >= 0 else -1
+    if close < 0 or po < 0 or text[close + 1:po].strip():
+        return None
+    return close, po
+
+
 def split_spans(s: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
     """(start, end) of each top-level comma-separated part of s[start:end] (an argument
     or parameter list: commas inside (), [] and <> do not split)."""
