@@ -184,6 +184,8 @@ template <typename T> __device__ T _cg_exclusive_scan_{op}(thread_block_tile g, 
     return "".join(out)
 
 
+_HELPERS = PRELUDE + _op_functions()     # what every file that uses the groups is given
+
 KINDS = {"_cg_block": "block", "_cg_tile": "tile", "_cg_coalesced": "coalesced", "_cg_grid": "grid"}
 TYPES = ("thread_block_tile", "thread_block", "thread_group", "coalesced_group", "grid_group")
 FUNCTIONS = ("this_thread_block", "tiled_partition", "coalesced_threads", "this_grid", "sync",
@@ -256,7 +258,7 @@ def rewrite(text: str, filename: str) -> str:
         raise err("a thread_group here is outside simt's subset: declare it with its group "
                   "(thread_group g = tiled_partition(block, 16);) or take it as a parameter", m.start())
     text = _thread_group_params(text, err)
-    return ('#line 1 "<cooperative_groups>"\n' + PRELUDE + _op_functions() + "\n"
+    return ('#line 1 "<cooperative_groups>"\n' + _HELPERS + "\n"
             + (text if text.lstrip().startswith("#") else f'#line 1 "{filename}"\n' + text))
 
 
@@ -314,10 +316,9 @@ _TG_PARAM = re.compile(r"\bthread_group\s*&?\s*\w+\s*[,)]")
 def _thread_group_params(text, err):
     """A function with a ``thread_group`` parameter becomes a template on it, so that each
     kind of group it is called with gets its own instance."""
-    rx = _TG_PARAM
     done = set()
     while True:
-        m = next((m for m in rx.finditer(text) if m.start() not in done), None)
+        m = next((m for m in _TG_PARAM.finditer(text) if m.start() not in done), None)
         if not m:
             return text
         # the parameter list's "(", then the start of the declaration: after the
@@ -339,5 +340,5 @@ def _thread_group_params(text, err):
         done = {p + len(header) if p >= start else p for p in done}
         # every thread_group parameter of this function is now the template's
         close = close_paren(text, open_paren + len(header) + 1)
-        for mm in rx.finditer(text, start, close):
+        for mm in _TG_PARAM.finditer(text, start, close):
             done.add(mm.start())
