@@ -17,10 +17,16 @@ run timed alone with a pair of CUDA events, and the median is kept.  Before ever
 the buffers the kernel may write (pointer parameters not declared ``const``) are put
 back as they were before the first run, outside the timed region, so a kernel that
 accumulates (atomicAdd into a histogram, a ticket counter) does the same work every
-time and the outputs are those of exactly one launch.  A short spin kernel runs before
-each start event so the GPU is still busy while the host submits the launch: the events
-then measure the kernel, not Python's launch overhead.  With ``timed=False`` (the
+time and the outputs are those of exactly one launch (arrays reached only through a
+pointer member of a struct passed by value are not put back).  A short spin kernel runs
+before each start event so the GPU is still busy while the host submits the launch: the
+events then measure the kernel, not Python's launch overhead.  With ``timed=False`` (the
 default) a launch is a plain asynchronous launch.
+
+A struct or vector passed by value (``k(Params p)``) takes a numpy structured scalar
+(``simt.byvalue.record_dtype``: C's layout) or a tuple, list or dict of its members
+(packed by ``simt.byvalue.pack``, CuPy arrays in pointer members becoming addresses);
+it goes to CuPy as a one-element numpy array, which CuPy passes by value (its bytes).
 """
 from __future__ import annotations
 
@@ -390,6 +396,8 @@ class CupyBackend:
         fn = _named(mod.get_function, kernel, source, "kernel",
                     "" if "<" in kernel else ' (kernels must be extern "C")')
         params = kernel_params(text, kernel) if "<" not in kernel else _simt_params(source, kernel)
+        if any(isinstance(a, (tuple, list, dict)) for a in args):
+            args = self._pack_structs(source, kernel, args)
         kargs = self._convert_args(kernel, params, args)
         if cfg.shared_mem > 48 * 1024:
             fn.max_dynamic_shared_size_bytes = cfg.shared_mem
@@ -425,6 +433,32 @@ class CupyBackend:
                               tool="cuda") from None
         self.launches.append(rec)
 
+    def _pack_structs(self, source: str, kernel: str, args: Sequence[Any]) -> list:
+        """Tuples, lists and dicts given for structs or vectors passed by value, packed as
+        the emulator packs them (``simt.byvalue.pack``: numpy structured scalars in C's
+        layout, from simt's reading of the kernel's signature); a CuPy array given for a
+        pointer member becomes its device address."""
+        import simt
+        from simt import byvalue
+        cupy = self.cupy
+        try:
+            fn = simt.Module.from_file(source_path(source)).get_function(kernel)
+        except simt.SimtError as err:
+            raise UsageError(f"{kernel}: a struct argument given as a tuple or dict needs simt to "
+                             f"read the kernel's signature ({err.message}); pass a numpy "
+                             "structured scalar instead") from None
+
+        def pointer(x, where):
+            if isinstance(x, cupy.ndarray):
+                return x.data.ptr
+            raise UsageError(f"{where} needs a CuPy array or an address, got {type(x).__name__}")
+
+        out = list(args)
+        for k, (p, a) in enumerate(zip(fn.params, args)):
+            if p.fields is not None and isinstance(a, (tuple, list, dict)):
+                out[k] = byvalue.pack(p.ctype, a, f"{kernel}: argument {k + 1} ({p})", pointer=pointer)
+        return out
+
     def _convert_args(self, kernel: str, params: list[KParam] | None, args: Sequence[Any]):
         cupy = self.cupy
         if params is not None and len(params) != len(args):
@@ -432,6 +466,17 @@ class CupyBackend:
         out = []
         for k, a in enumerate(args):
             p = params[k] if params is not None else None
+            if isinstance(a, np.void) or (isinstance(a, np.ndarray) and a.dtype.names):
+                # a struct or vector by value: CuPy passes a one-element numpy array by
+                # value (its bytes, C's layout: simt.byvalue.record_dtype)
+                if p is not None and p.is_pointer:
+                    raise UsageError(f"{kernel}: argument {k + 1} ({p.ctype}) is a pointer, got a "
+                                     "struct value")
+                if a.size != 1:
+                    raise UsageError(f"{kernel}: argument {k + 1} is a host array of {a.size} "
+                                     "structs; pass one struct value, or backend.to_device(...)")
+                out.append(np.array(a).reshape(1))
+                continue
             if isinstance(a, cupy.ndarray):
                 if p is not None and not p.is_pointer:
                     raise UsageError(f"{kernel}: argument {k + 1} ({p.ctype}) is a scalar, "

@@ -10,6 +10,12 @@ A SPEC is a scalar or an array::
     float32[64]=normal(5,2)  float32[3]=[1,2.5,3]
     float32[16x16]=@a.npy    int32=@b.npy    @c.npy
 
+A struct (or vector) parameter passed by value takes its members in braces, as C
+initializes one (``record``): ``{0.5,1024}`` gives every member in order,
+``{alpha=0.5,n=1024}`` gives members by name (the others zero), nested braces give
+nested members (``{{1,2},{0,0,0,1},3}``, ``{v={0,0,0,1}}``), and the struct's name may
+come first (``Params={0.5,1024}``, ``float4={1,2,3,4}``).
+
 ``TYPE`` is a numpy name (``int8`` .. ``int64``, ``uint8`` .. ``uint64``, ``float32``,
 ``float64``) or a C name (``int``, ``unsigned``, ``float``, ``double``, ``char``,
 ``uchar``, ``short``, ``long``, ``size_t``).  Dimensions are separated by ``x`` (or
@@ -34,11 +40,12 @@ import numpy as np
 
 from .errors import UsageError
 
-__all__ = ["ArgSpec", "parse", "make_arg", "DTYPES", "MAX_BYTES", "GRAMMAR"]
+__all__ = ["ArgSpec", "parse", "make_arg", "record", "is_record", "DTYPES", "MAX_BYTES", "GRAMMAR"]
 
 GRAMMAR = ("TYPE=VALUE (e.g. int32=65536, float32=0.5) or TYPE[DIMS]=INIT "
            "(e.g. float32[1024x1024]=uniform, int32[65536]=randint(0,256), int32[1]=zeros, "
-           "int32[4096]=arange) or @file.npy")
+           "int32[4096]=arange) or @file.npy, or a struct's members in braces "
+           "(e.g. {0.5,1024}, Params={alpha=0.5,n=1024})")
 
 INITS = ("zeros", "ones", "full(v)", "arange", "uniform", "normal", "randint(lo,hi)",
          "[v,v,...]", "@file.npy")
@@ -62,6 +69,8 @@ MAX_BYTES = 1 << 32
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _SPEC_RE = re.compile(rf"^\s*(?P<type>{_NAME})?\s*(?:\[(?P<dims>[^\]]*)\])?\s*=\s*(?P<init>.*?)\s*$", re.S)
 _CALL_RE = re.compile(rf"^(?P<fn>{_NAME})\s*(?:\((?P<args>.*)\))?$", re.S)
+_RECORD_RE = re.compile(rf"^\s*(?:(?:struct\s+)?(?P<type>{_NAME})\s*=\s*)?(?P<body>\{{.*\}})\s*$", re.S)
+_MEMBER_RE = re.compile(rf"\s*({_NAME})\s*=(?!=)\s*")
 
 
 @dataclass(frozen=True)
@@ -240,6 +249,73 @@ def parse(spec: str, default_dtype: np.dtype | str | None = None) -> ArgSpec:
         raise _bad(spec, f"an initialiser among {', '.join(INITS)}, not {init!r}")
     fn, args = cm.group("fn"), _split_args(cm.group("args"))
     return ArgSpec(spec, dtype, shape, fn, _ARRAY_INITS[fn](spec, dtype, args))
+
+
+def is_record(spec: str) -> bool:
+    """Whether ``spec`` is a struct value in braces (``record``'s grammar, at the top)."""
+    return isinstance(spec, str) and _RECORD_RE.match(spec) is not None
+
+
+def record(spec: str) -> tuple[str | None, list | dict]:
+    """Parse a struct value passed by value: ``{0.5, 1024}`` (every member, in order),
+    ``{alpha=0.5, n=1024}`` (by name, the others zero), braces nested for nested members
+    (``{}`` is all zero), optionally after the type's name (``Params={...}``).  Returns
+    ``(type name or None, value)``: a list (by position) or a dict (by name) of the
+    members' texts and nested values, which ``simt.byvalue.pack`` checks against the
+    struct and converts."""
+    m = _RECORD_RE.match(spec) if isinstance(spec, str) else None
+    if m is None:
+        raise _bad(str(spec), "a struct value in braces, e.g. {0.5,1024} or Params={alpha=0.5,n=1024}")
+    body = m.group("body")
+
+    def ws(i):
+        while i < len(body) and body[i].isspace():
+            i += 1
+        return i
+
+    def group(i):                       # body[i] == "{"
+        items, i = [], i + 1
+        while True:
+            i = ws(i)
+            if i < len(body) and body[i] == "}":        # {} or a trailing comma
+                i += 1
+                break
+            name, nm = None, _MEMBER_RE.match(body, i)
+            if nm:
+                name, i = nm.group(1), nm.end()
+            if i < len(body) and body[i] == "{":
+                val, i = group(i)
+            else:
+                j = i
+                while j < len(body) and body[j] not in ",{}":
+                    j += 1
+                val, i = body[i:j].strip(), j
+                if not val:
+                    raise _bad(spec, "a value for every member between the braces' commas")
+            items.append((name, val))
+            i = ws(i)
+            if i < len(body) and body[i] == ",":
+                i += 1
+                continue
+            if i < len(body) and body[i] == "}":
+                i += 1
+                break
+            raise _bad(spec, "',' or '}' after each member's value" if i < len(body) else "a closing '}'")
+        names = [n for n, _ in items]
+        if all(n is None for n in names) and items:
+            return [v for _, v in items], i
+        if any(n is None for n in names):
+            raise _bad(spec, "members all by position ({0.5,1024}) or all by name "
+                             "({alpha=0.5,n=1024}), not mixed")
+        for k, n in enumerate(names):
+            if n in names[:k]:
+                raise _bad(spec, f"each member once, not {n!r} twice")
+        return dict(items), i
+
+    value, end = group(0)
+    if body[end:].strip():
+        raise _bad(spec, f"nothing after the closing '}}', not {body[end:].strip()!r}")
+    return m.group("type"), value
 
 
 # --- initialisers: argument checking ------------------------------------------------

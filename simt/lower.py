@@ -4,17 +4,19 @@ Semantic errors (undeclared names, calls NVRTC would reject, constructs outside 
 subset) raise ``CompileError`` naming ``file:line:col``.  ``__device__`` functions are
 inlined at each call (recursion is rejected).  ``a * b + c`` on floats is contracted to
 one fused multiply-add, as nvcc does by default (``-fmad=true``), so float results match
-the GPU bit for bit.
+the GPU bit for bit.  A local reference variable (``float &x = a[i];``) names its
+initializer's register or memory; ``auto`` takes its initializer's type; a struct or
+vector kernel parameter passed by value is one launch uniform per member.
 
-Limitations: structs hold scalars and pointers only (no array, struct or vector
-members), no unions, no ``goto``, no recursion, no taking the address of a scalar
+Limitations: struct members are scalars, pointers, vector types and other structs (no
+arrays), no unions, no ``goto``, no recursion, no taking the address of a scalar
 local, no ``__shared__`` variables at file scope.  File-scope ``__constant__`` and
 ``__device__`` variables (scalars and arrays of scalars, constant initializers) are
 module memory (``ModuleVar``); a file-scope ``const`` scalar is a compile-time constant.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from pycparser import c_ast
@@ -30,9 +32,14 @@ from .spaces import LOCAL_BASE, SHARED_ALIGN, SHARED_BASE
 
 @dataclass
 class Param:
+    """A kernel parameter: a scalar or pointer is one launch uniform; a struct or vector
+    passed by value is one uniform per leaf member (``fields``: ``(path, CType, byte
+    offset, Uniform)`` in ``_leaves`` order, ``uniform`` None), bound from the argument's
+    bytes (``simt.byvalue``)."""
     name: str
     ctype: CType
-    uniform: Uniform
+    uniform: Uniform | None
+    fields: list | None = None
 
     @property
     def is_pointer(self) -> bool:
@@ -158,6 +165,43 @@ def _member_slots(t, k: int) -> slice:
     return slice(start, start + (len(_leaves(mt)) if _agg(mt) else 1))
 
 
+def _modified_names(body, ref_callees=frozenset(), ref_vars=frozenset()) -> set[str]:
+    """Variables a function body may modify, whole or a member of them: the name at the
+    root of a ``.`` chain (``n``, ``p.a.x``) that is assigned to (=, op=), incremented,
+    passed to a function (or template) in ``ref_callees``, which may write it through a
+    reference parameter, or bound to a reference variable named in ``ref_vars``."""
+    out: set[str] = set()
+
+    def root(e):
+        while isinstance(e, c_ast.StructRef) and e.type == ".":
+            e = e.name
+        if isinstance(e, c_ast.ID):
+            out.add(e.name)
+
+    class V(c_ast.NodeVisitor):
+        def visit_Decl(self, n):
+            if n.name in ref_vars and n.init is not None:
+                root(n.init)
+            self.generic_visit(n)
+
+        def visit_FuncCall(self, n):
+            if isinstance(n.name, c_ast.ID) and n.name.name in ref_callees and n.args is not None:
+                for a in n.args.exprs:
+                    root(a)
+            self.generic_visit(n)
+
+        def visit_Assignment(self, n):
+            root(n.lvalue)
+            self.generic_visit(n)
+
+        def visit_UnaryOp(self, n):
+            if n.op in ("++", "--", "p++", "p--"):
+                root(n.expr)
+            self.generic_visit(n)
+    V().visit(body)
+    return out
+
+
 _BUILTIN_VECS = {"threadIdx": "tid", "blockIdx": "ctaid", "blockDim": "ntid", "gridDim": "nctaid"}
 _ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod",
           "&": "and", "|": "or", "^": "xor", "<<": "shl", ">>": "shr"}
@@ -165,36 +209,23 @@ _CMP = {"==": "eq", "!=": "ne", "<": "lt", ">": "gt", "<=": "le", ">=": "ge"}
 _PURE_CALLS = {n for n, spec in INTRINSICS.items() if spec.pure}
 
 
+def _inferred(tnode) -> bool:
+    """Whether a declarator's type is C23/C++ ``auto`` (``auto x``, ``auto *p``)."""
+    while isinstance(tnode, (c_ast.PtrDecl, c_ast.TypeDecl)):
+        tnode = tnode.type
+    return isinstance(tnode, c_ast.InferredType)
+
+
+def _const_decl(tnode) -> bool:
+    """Whether a declarator's outermost referred-to type is const (``const T &x``)."""
+    return "const" in (getattr(tnode, "quals", None) or ())
+
+
 def _coord(node, file: str) -> Coord:
     c = getattr(node, "coord", None)
     if c is None:
         return Coord(file, 0)
     return Coord(c.file or file, c.line or 0, c.column or 0)
-
-
-def _assigned_names(body, ref_callees=frozenset()) -> set[str]:
-    """Names assigned to (=, op=, ++, --) anywhere in a function body, or passed by name
-    to a function (or template) in ``ref_callees``, which may write them through a
-    reference parameter."""
-    out: set[str] = set()
-
-    class V(c_ast.NodeVisitor):
-        def visit_FuncCall(self, n):
-            if isinstance(n.name, c_ast.ID) and n.name.name in ref_callees and n.args is not None:
-                out.update(a.name for a in n.args.exprs if isinstance(a, c_ast.ID))
-            self.generic_visit(n)
-
-        def visit_Assignment(self, n):
-            if isinstance(n.lvalue, c_ast.ID):
-                out.add(n.lvalue.name)
-            self.generic_visit(n)
-
-        def visit_UnaryOp(self, n):
-            if n.op in ("++", "--", "p++", "p--") and isinstance(n.expr, c_ast.ID):
-                out.add(n.expr.name)
-            self.generic_visit(n)
-    V().visit(body)
-    return out
 
 
 class NeedInstance(Exception):
@@ -215,6 +246,8 @@ class Lowerer:
         # per function (its C++ name): the indices of its reference parameters (T &x)
         self.refs: dict[str, frozenset] = {self.names.get(k, k): v
                                            for k, v in getattr(ast, "simt_refs", {}).items()}
+        # (file, line, name) of each local reference variable (frontend.local_references)
+        self.local_refs: frozenset = getattr(ast, "simt_local_refs", frozenset())
         self.funcs: dict[str, c_ast.FuncDef] = {}
         self.kernels: list[str] = []
         self.module_vars: dict[str, ModuleVar] = {}   # __constant__ / __device__ variables
@@ -234,6 +267,8 @@ class Lowerer:
                 self.typedefs[ext.name] = KernelBuilder(self, None).ctype(ext.type)
             elif isinstance(ext, c_ast.Pragma):
                 continue
+            elif isinstance(ext, c_ast.StaticAssert):
+                KernelBuilder(self, None).s_StaticAssert(ext)
 
     def _file_scope_var(self, node) -> None:
         """A variable declared outside every function: ``__constant__`` and ``__device__``
@@ -528,7 +563,8 @@ class KernelBuilder:
         # a template's instances, the template's name that a deduced call spells)
         ref_callees = {i for i, d in self.lw.names.items() if d in self.lw.refs}
         ref_callees |= set(self.lw.refs) | {d.split("<")[0] for d in self.lw.refs}
-        assigned = _assigned_names(fdef.body, frozenset(ref_callees))
+        assigned = _modified_names(fdef.body, frozenset(ref_callees),
+                                   frozenset(n for _, _, n in self.lw.local_refs))
         for p in (ftype.args.params if ftype.args else []):
             if isinstance(p, c_ast.EllipsisParam):
                 raise self.err("variadic kernels are not allowed", p)
@@ -539,11 +575,9 @@ class KernelBuilder:
                 pt = Pointer(pt.elem)
             if not isinstance(pt, (Scalar, Pointer, Vector, Struct)):
                 raise self.err(f"unsupported parameter type {pt}", p)
-            if isinstance(pt, Vector):
-                raise self.err("vector-typed kernel parameters are not supported; pass scalars", p)
-            if isinstance(pt, Struct):
-                raise self.err(f'{pt} kernel parameters by value are outside simt\'s subset; pass '
-                               "a pointer to it", p)
+            if _agg(pt):                # a struct or vector passed by value
+                params.append(self.by_value_param(p, pt, p.name in assigned))
+                continue
             u = self.uniform(f"param:{p.name}", T.storage_dtype(pt))
             u.name = p.name
             params.append(Param(p.name, pt, u))
@@ -567,6 +601,25 @@ class KernelBuilder:
                         static_shared=self.static_shared, dynamic_shared_offset=dyn_off,
                         uses_dynamic_shared=bool(self.dyn_shared), local_frame=self.local_frame,
                         shared_symbols=self.shared_symbols)
+
+    def by_value_param(self, p, pt, modified: bool) -> Param:
+        """A struct or vector kernel parameter: one launch uniform per leaf member
+        (``param:NAME.member``), as nvcc reads each member from the parameter space.  The
+        body sees a struct value whose fields are those uniforms or, where it modifies the
+        parameter (a member assigned, passed by reference), a local copy in registers."""
+        fields = []
+        for path, lt, off in _leaves(pt):
+            u = self.uniform(f"param:{p.name}.{path}", T.storage_dtype(lt))
+            u.name = f"{p.name}.{path}"
+            fields.append((path, lt, off, u))
+        ops = [f[3] for f in fields]
+        if modified:
+            regs = self.field_regs(pt, p.name)
+            for r, u in zip(regs, ops):
+                self.emit(Op.MOV, p, dst=r, args=(u,))
+            ops = regs
+        self.declare(p.name, Sym("vvar", pt, None, ops), p)
+        return Param(p.name, pt, None, fields)
 
     # ------------------------------------------------------------- statements
     def stmt(self, node):
@@ -693,10 +746,20 @@ class KernelBuilder:
     def s_Label(self, node):
         raise self.err("labels are outside simt's subset", node)
 
+    def s_StaticAssert(self, node):
+        if not self.const_int(node.cond):
+            msg = node.message.value[1:-1] if node.message is not None else ""
+            raise self.err("static assertion failed" + (f": {msg}" if msg else ""), node)
+
     def s_Decl(self, node):
         if isinstance(node.type, c_ast.FuncDecl):
             return  # a prototype
         attrs = Lowerer._attrs(node)
+        co = self.co(node)
+        if (co.file, co.line, node.name) in self.lw.local_refs:
+            return self.decl_reference(node)
+        if _inferred(node.type):
+            return self.decl_auto(node)
         ct = self.ctype(node.type)
         name = node.name
         if name is None:          # struct S { ... }; or enum { ... };  (a type, no variable)
@@ -737,6 +800,50 @@ class KernelBuilder:
             self.emit(Op.MOV, node, dst=r, args=(v.op,))
         else:
             self.declare(name, sym, node)
+
+    def decl_reference(self, node):
+        """``T &x = lv;``: ``x`` names ``lv``'s register(s) or memory (its address computed
+        here, once), as a reference parameter does.  A ``const T &`` bound to a value of
+        another type or to a temporary holds a converted copy, as C++ makes one."""
+        if node.init is None or isinstance(node.init, c_ast.InitList):
+            raise self.err(f'reference "{node.name}" must be initialized with a variable or '
+                           "memory location", node)
+        e = self.operand(node.init)
+        ct = e.ctype if _inferred(node.type) else self.ctype(node.type)
+        const = _const_decl(node.type)
+        if isinstance(e, LVal) and e.ctype == ct:
+            if e.const and not const:
+                raise self.err(f'a reference of type "{ct} &" cannot bind to a const '
+                               "location (declare it const)", node)
+            self.declare(node.name, _ref_sym(replace(e, const=e.const or const)), node)
+            return
+        if not const:
+            why = ("a value, not a variable or memory location" if not isinstance(e, LVal)
+                   else f'a location of type "{e.ctype}"')
+            raise self.err(f'a reference of type "{ct} &" cannot bind to {why}', node.init)
+        v = self.load(e, node.init) if isinstance(e, LVal) else e
+        self.bind_copy(node, node.name, ct, self.convert(v, ct, node.init, assign=True))
+
+    def decl_auto(self, node):
+        """``auto x = e;``: ``x`` takes ``e``'s type (arrays decay to pointers)."""
+        v = self.rvalue(node.init)        # (the parser rejects auto without one)
+        ptr = isinstance(node.type, c_ast.PtrDecl)
+        if ptr and not isinstance(v.ctype, Pointer):
+            raise self.err(f'"auto *{node.name}" is initialized with a value of type '
+                           f'"{v.ctype}", not a pointer', node.init)
+        self.bind_copy(node, node.name, v.ctype, v)
+
+    def bind_copy(self, node, name, ct, v: Val):
+        """Declare ``name`` as a fresh variable of type ``ct`` holding ``v``."""
+        if _agg(ct):
+            fields = self.field_regs(ct, name)
+            self.declare(name, Sym("vvar", ct, None, fields), node)
+            for r, src in zip(fields, v.fields):
+                self.emit(Op.MOV, node, dst=r, args=(src,))
+            return
+        r = self.reg(T.storage_dtype(ct), True, name)
+        self.declare(name, Sym("var", ct, r), node)
+        self.emit(Op.MOV, node, dst=r, args=(v.op,))
 
     def decl_shared(self, node, name, ct, extern, volatile=False):
         if node.init is not None:
@@ -985,8 +1092,9 @@ class KernelBuilder:
         name = node.name
         sym = self.lookup(name)
         if sym is None:
-            if name in _BUILTIN_VECS:
-                raise self.err(f'"{name}" must be used with a member (.x, .y or .z)', node)
+            if name in _BUILTIN_VECS:         # the whole vector: dim3 b = blockDim;
+                t = T.TYPEDEFS["dim3" if name in ("blockDim", "gridDim") else "uint3"]
+                return Val(t, None, [self.builtin(name, c, node).op for c in "xyz"])
             if name == "warpSize":
                 return Val(T.INT, Const(np.int32(32)))
             if name in ("true", "false"):
@@ -1386,6 +1494,9 @@ class KernelBuilder:
         return Val(T.BOOL, res)
 
     def e_TernaryOp(self, node):
+        """``c ? a : b``: a select when both arms are pure, else if/else, so that an arm's
+        loads, stores and calls run only for its lanes.  A struct or vector value is
+        selected field by field."""
         c = self.cond_bool(node.cond)
         if isinstance(c, Const):
             return self.rvalue(node.iftrue if bool(c.value) else node.iffalse)
@@ -1395,29 +1506,29 @@ class KernelBuilder:
             t = self.common(a, b, node)
             a, b = self.convert(a, t, node), self.convert(b, t, node)
             if _agg(t):
-                raise self.err(f'?: on "{t}" values is outside the subset', node)
+                dst = [self.reg(T.storage_dtype(mt)) for _, mt, _ in _leaves(t)]
+                for d, fa, fb in zip(dst, a.fields, b.fields):
+                    self.emit(Op.SELECT, node, dst=d, args=(c, fa, fb))
+                return Val(t, None, dst)
             d = self.reg(T.storage_dtype(t))
             self.emit(Op.SELECT, node, dst=d, args=(c, a.op, b.op))
             return Val(t, d)
-        # arms with loads/stores/calls run only for their lanes: lower as if/else
         t = self.common(Val(self.type_of(node.iftrue)), Val(self.type_of(node.iffalse)), node)
-        if _agg(t):
-            raise self.err(f'?: on "{t}" values is outside the subset', node)
-        res = self.reg(T.storage_dtype(t), True, name="cond")
+        res = (self.field_regs(t, "cond") if _agg(t)
+               else self.reg(T.storage_dtype(t), True, name="cond"))
         ereg = self.reg(np.bool_, name="else")
         ins_if = self.emit(Op.IF, node, args=(c,), ereg=ereg)
-        self.push()
-        a = self.convert(self.rvalue(node.iftrue), t, node.iftrue)
-        self.emit(Op.MOV, node.iftrue, dst=res, args=(a.op,))
-        self.pop()
-        ins_else = self.emit(Op.ELSE, node.iffalse, ereg=ereg)
-        ins_if.target = len(self.code) - 1
-        self.push()
-        b = self.convert(self.rvalue(node.iffalse), t, node.iffalse)
-        self.emit(Op.MOV, node.iffalse, dst=res, args=(b.op,))
-        self.pop()
+        for k, arm in enumerate((node.iftrue, node.iffalse)):
+            if k:
+                ins_else = self.emit(Op.ELSE, arm, ereg=ereg)
+                ins_if.target = len(self.code) - 1
+            self.push()
+            v = self.convert(self.rvalue(arm), t, arm)
+            for d, f in zip(res, v.fields) if _agg(t) else ((res, v.op),):
+                self.emit(Op.MOV, arm, dst=d, args=(f,))
+            self.pop()
         ins_else.target = len(self.code)
-        return Val(t, res)
+        return Val(t, None, res) if _agg(t) else Val(t, res)
 
     def type_of(self, node) -> CType:
         """The type of an expression, without keeping the code that computes it."""

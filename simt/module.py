@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import byvalue
 from . import counters as C
 from .errors import CompileError, SimtError, UsageError
 from .frontend import parse, read_source
@@ -331,17 +332,25 @@ class Launch:
             raise UsageError(f"kernel {ir.name}({sig}) takes {len(params)} argument"
                              f"{'s' if len(params) != 1 else ''}, got {len(args)}")
         u = [None] * ir.n_uniforms
+
+        def address(a, where: str):
+            if isinstance(a, DeviceArray):
+                if a.device is not self.device:
+                    raise UsageError(f"{where}: array lives on another device")
+                return np.int64(a.ptr)
+            if isinstance(a, (int, np.integer)) and not isinstance(a, bool):
+                return np.int64(int(a))
+            raise UsageError(f"{where} needs a device array, got {type(a).__name__}")
+
         for p, a in zip(params, args):
+            if p.fields is not None:     # a struct or vector by value: a uniform per leaf member
+                rec = byvalue.pack(p.ctype, a, f"argument {p.name} ({p.ctype})", pointer=address)
+                for (*_, uni), val in zip(p.fields, byvalue.leaf_values(p.ctype, rec)):
+                    u[uni.index] = val
+                continue
             if p.is_pointer:
-                if isinstance(a, DeviceArray):
-                    if a.device is not self.device:
-                        raise UsageError(f"argument {p.name}: array lives on another device")
-                    val = np.int64(a.ptr)
-                elif isinstance(a, (int, np.integer)) and not isinstance(a, bool):
-                    val = np.int64(int(a))
-                else:
-                    raise UsageError(f"argument {p.name} ({p.ctype}) needs a device array, "
-                                     f"got {type(a).__name__}")
+                val = address(a, f"argument {p.name}" if isinstance(a, DeviceArray)
+                              else f"argument {p.name} ({p.ctype})")
             else:
                 if isinstance(a, DeviceArray):
                     raise UsageError(f"argument {p.name} ({p.ctype}) is a scalar, got an array")

@@ -340,9 +340,10 @@ class Stepper:
             if r.is_var and r.name and not r.name.startswith(("else", "logic", "cond")) and \
                     "." not in r.name and r.name not in names:
                 names.append(r.name)
-        for p in self.ir.params:
-            if p.name not in names:
-                names.append(p.name)
+        for p in self.ir.params:          # a struct by value: each leaf member (p.alpha)
+            for n in ([f"{p.name}.{f[0]}" for f in p.fields] if p.fields is not None else [p.name]):
+                if n not in names:
+                    names.append(n)
         for b in ("threadIdx.x", "threadIdx.y", "blockIdx.x"):
             names.append(b)
         return names
@@ -355,8 +356,11 @@ class Stepper:
             if (r.name == name and r.is_var) or (r.builtin and r.name == name):
                 return m.regs[r.slot][sel].copy()
         for p in self.ir.params:
-            if p.name == name:
+            if p.name == name and p.uniform is not None:
                 return np.full(m.b.wpb * 32, self.launch.uniforms[p.uniform.index])
+            for path, _, _, u in p.fields or ():
+                if f"{p.name}.{path}" == name:
+                    return np.full(m.b.wpb * 32, self.launch.uniforms[u.index])
         if name in ("threadIdx.x", "threadIdx.y", "threadIdx.z"):
             bx, by, _ = self.launch.cfg.block.as_tuple()
             t = m.lane_tid[sel]

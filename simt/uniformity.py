@@ -20,7 +20,8 @@ from __future__ import annotations
 from .ir import Const, KernelIR, Op, Reg, Uniform
 
 _DATAFLOW = {Op.BIN, Op.UN, Op.CAST, Op.MOV, Op.SELECT, Op.FMA}
-_WARP_UNIFORM_CALLS = {"__ballot_sync", "__any_sync", "__all_sync", "__uni_sync", "__activemask"}
+_WARP_UNIFORM_CALLS = {"__ballot_sync", "__any_sync", "__all_sync", "__uni_sync", "__activemask",
+                       *(f"__reduce_{k}_sync" for k in ("add", "min", "max", "and", "or", "xor"))}
 _AGGREGATABLE = {"add", "sub", "and", "or", "xor", "min", "max"}
 
 
@@ -116,6 +117,7 @@ def static_spaces(ir: KernelIR) -> None:
     from .spaces import LOCAL_BASE, SHARED_BASE
     space: dict[int, str] = {}
     pointer_params = {p.uniform.index for p in ir.params if p.is_pointer}
+    pointer_params |= {u.index for p in ir.params for _, t, _, u in p.fields or () if t.is_pointer()}
 
     def of(o):
         if isinstance(o, Const):

@@ -103,7 +103,7 @@ def test_struct_initializer_padding_and_sizeof():
     ("struct A { float v[3]; };\n__global__ void k(struct A *a) {}", "no arrays"),
     ("struct A { int b : 3; };\n__global__ void k(struct A *a) {}", "bit-fields"),
     ("union U { int i; float f; };\n__global__ void k(union U *u) {}", "unions are outside"),
-    ("struct A { int x; };\n__global__ void k(A a) {}", "kernel parameters by value"),
+    ("struct A { int x; };\n__global__ void k(A a) { a.y = 1; }", 'no member "y"'),
     ("struct A { int x; };\n__global__ void k(A *a) { a->y = 1; }", 'no member "y"'),
     ("__global__ void k(struct B *b) {}", 'incomplete type "struct B"'),
     ("struct A { int x; int x; };\n__global__ void k(A *a) {}", 'two members named "x"'),

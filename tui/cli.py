@@ -119,7 +119,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="one per kernel parameter, in order: int32=65536, float32=0.5, "
                             "float32[1024x1024]=uniform, int32[65536]=randint(0,256), "
                             "int32[1]=zeros, int32[4096]=arange, ones, full(v), "
-                            "uniform(lo,hi), normal, [1,2,3], @file.npy")
+                            "uniform(lo,hi), normal, [1,2,3], @file.npy; a struct passed by "
+                            "value: {0.5,1024} (members in order), {alpha=0.5,n=1024} "
+                            "(by name, the rest zero), Params={...}, nested braces")
         g.add_argument("--symbol", action="append", default=None, metavar="NAME=VALUE", dest="symbols",
                        help="set one of the file's __constant__ or __device__ variables before the "
                             "launch (cudaMemcpyToSymbol): mask=[1,2,1], w=uniform, t=@t.npy, "
@@ -688,6 +690,17 @@ def _build_args(args, fn, name):
     for i, (p, text) in enumerate(zip(params, specs), 1):
         where = f"argument {i} ({_param_decl(p)}) of {name}"
         sdt = getattr(p, "dtype", None)
+        if getattr(p, "fields", None) is not None:          # a struct or vector by value
+            values.append(_record_arg(text, p, where))
+            continue
+        if argspec.is_record(text):
+            if p.is_pointer:
+                what = "a pointer: give an array such as [1024]=" + ("{...}" if sdt is not None and sdt.fields
+                                                                     else "zeros")
+            else:
+                pdt = _param_dtype(p)
+                what = f"a scalar: give a value such as {pdt.name if pdt is not None else 'int32'}=1"
+            raise _usage(f"{where} is not a struct passed by value; it is {what}, not {text!r}")
         if p.is_pointer and sdt is not None and sdt.fields:
             values.append(_struct_array(text, sdt, rng, where))
             continue
@@ -857,6 +870,34 @@ def _struct_array(text: str, dt, rng, where: str):
             out = np.zeros(v.shape[:v.ndim - len(ft.shape)], dt)
         out[f] = v
     return out
+
+
+def _record_arg(text: str, p, where: str):
+    """A struct or vector passed by value (numpy structured scalar, ``simt.byvalue``):
+    ``{0.5,1024}`` (every member in order), ``{alpha=0.5,n=1024}`` (by name, the others
+    zero), nested braces for nested members, ``Params={...}`` (the struct's name first) or
+    ``@value.npy`` (a numpy structured scalar or one-element array with the same members)."""
+    import numpy as np
+    from simt import argspec, byvalue
+
+    t = text.strip()
+    if t.startswith("@"):
+        try:
+            value = np.load(Path(t[1:]), allow_pickle=False)
+        except (OSError, ValueError) as e:
+            raise _usage(f"{where}: cannot load {t[1:]}: {e}") from None
+        if not value.dtype.names:
+            raise _usage(f"{where} is a {p.ctype} passed by value; {t[1:]} holds {value.dtype} "
+                         "values, not a numpy structured value")
+    elif not argspec.is_record(t):
+        raise _usage(f"{where} is a {p.ctype} passed by value: give its members in braces, e.g. "
+                     f"{byvalue.example(p.ctype)}, not {text!r}")
+    else:
+        tname, value = argspec.record(t)
+        if tname is not None and tname != p.ctype.name:
+            raise _usage(f"{where} is a {p.ctype}, not {tname}: write {p.ctype.name}={{...}} or "
+                         "just the braces")
+    return byvalue.pack(p.ctype, value, where, spec=text)
 
 
 def _param_dtype(p):

@@ -1,0 +1,147 @@
+"""Structs and built-in vectors passed to a kernel by value (``k(Params p)``, ``k(float4 v)``).
+
+The host value is a numpy structured scalar laid out as C lays the type out:
+``record_dtype`` gives its dtype (member offsets, padding and ``sizeof`` as nvcc's, the
+layout ``simt.ctypes_`` computes for memory; a vector's members are x, y, z, w), so the
+same bytes go to the GPU, where CuPy passes a one-element numpy array by value.  ``pack``
+builds that value from what a caller has: a numpy structured scalar (or one-element
+array) with the same members, a tuple or list (every member, in order), a dict (members
+by name, the others zero), nested for nested members, or the strings of an ``--arg``
+spec (``simt.argspec.record``).  A pointer member takes an address, or a device array
+through the caller's ``pointer`` function.  The emulator then reads each leaf member
+from those bytes at its offset into the launch uniform that stands for it
+(``leaf_values``).
+
+Differences from hardware: none in the values a kernel sees.  On the GPU a struct
+parameter lives in the constant parameter bank; the emulator holds each leaf member in
+a uniform instead, so a kernel that takes the parameter's address (which simt's subset
+rejects for locals) has no equivalent.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import ctypes_ as T
+from .argspec import _number
+from .ctypes_ import Pointer, Vector
+from .errors import UsageError
+from .lower import _agg, _leaves, _members
+
+__all__ = ["record_dtype", "pack", "leaf_values", "example"]
+
+
+def record_dtype(t) -> np.dtype:
+    """The numpy structured dtype of a struct or vector value, C's layout and size."""
+    if isinstance(t, Vector):
+        return np.dtype({"names": list(t.fields), "formats": [t.elem.dtype] * t.n,
+                         "offsets": [k * t.elem.size for k in range(t.n)], "itemsize": t.size})
+    return t.dtype
+
+
+def example(t) -> str:
+    """A spec for a value of ``t`` (zeros), for messages: ``{alpha=0,n=0}``, ``{0,0,0,0}``."""
+    if isinstance(t, Vector):
+        return "{" + ",".join("0" * t.n) + "}"
+    return "{" + ",".join(f"{n}={example(mt) if _agg(mt) else 0}" for n, mt, _ in _members(t)) + "}"
+
+
+def pack(t, value, where: str, spec: str | None = None, pointer=None) -> np.void:
+    """``value`` as a structured scalar of ``record_dtype(t)``.  UsageError naming ``where``
+    and the member when it does not fit: a wrong number of members, an unknown member, a
+    value that is not a number or does not fit its member's type exactly (integers) or
+    overflows it (floats).  ``spec``: the ``--arg`` text the strings come from (messages).
+    ``pointer(x, where)``: the address of a device array given for a pointer member."""
+    dt = record_dtype(t)
+    buf = np.zeros(dt.itemsize, np.uint8)
+    for off, x in _flatten(t, value, where, "", 0, spec, pointer):
+        buf[off:off + x.itemsize] = np.frombuffer(x.tobytes(), np.uint8)
+    return buf.view(dt)[0]
+
+
+def leaf_values(t, rec) -> list:
+    """The leaf members of a packed value (``pack``), read from its bytes at their
+    offsets, in ``_leaves`` order (the kernel parameter's uniforms)."""
+    buf = np.asarray(rec).tobytes()
+    return [np.frombuffer(buf, T.storage_dtype(lt), 1, off)[0] for _, lt, off in _leaves(t)]
+
+
+def _flatten(t, v, where, path, off, spec, pointer):
+    """(byte offset, numpy scalar) of every leaf member of ``v`` as a value of ``t``."""
+    mem = _members(t)
+    for (n, mt, o), x in zip(mem, _items(t, v, [m[0] for m in mem], where, path)):
+        if _agg(mt):
+            yield from _flatten(mt, x, where, f"{path}{n}.", off + o, spec, pointer)
+        else:
+            yield off + o, _leaf(mt, x, where, path + n, spec, pointer)
+
+
+def _items(t, v, names, where, path) -> list:
+    """The values of ``t``'s members in ``v`` (None: zero)."""
+    label = f"{where}, member {path[:-1]} ({t})" if path else where
+    if v is None:
+        return [None] * len(names)
+    if isinstance(v, np.ndarray) and v.dtype.names:
+        if v.size != 1:
+            raise UsageError(f"{label}: a {t} is one value, got an array of {v.size}")
+        v = v.reshape(-1)[0]
+    if isinstance(v, np.void) and v.dtype.names:
+        if tuple(v.dtype.names) != tuple(names):
+            raise UsageError(f"{label}: {t} has the members {', '.join(names)}; the numpy value "
+                             f"has {', '.join(v.dtype.names)}")
+        return [v[n] for n in names]
+    if isinstance(v, dict):
+        for k in v:
+            if k not in names:
+                raise UsageError(f"{label}: {t} has no member {k!r} (its members: {', '.join(names)})")
+        return [v.get(n) for n in names]
+    if isinstance(v, (tuple, list)) or (isinstance(v, np.ndarray) and v.ndim == 1):
+        if len(v) != len(names):
+            raise UsageError(f"{label}: {t} has {len(names)} member{'s' if len(names) != 1 else ''} "
+                             f"({', '.join(names)}), got {len(v)} value{'s' if len(v) != 1 else ''}")
+        return list(v)
+    if isinstance(v, str):
+        raise UsageError(f"{label}: a {t} takes its members in braces, e.g. {example(t)}, not {v!r}")
+    raise UsageError(f"{label}: a {t} is passed by value: give a tuple of its members, a dict "
+                     f"or a numpy structured scalar, not {type(v).__name__}")
+
+
+def _leaf(mt, x, where, path, spec, pointer):
+    """One leaf member's value as its storage dtype's numpy scalar."""
+    what = f"member {path} ({mt})"
+    if isinstance(mt, Pointer):
+        if x is None or (isinstance(x, str) and x.strip() in ("0", "NULL", "nullptr")):
+            return np.int64(0)
+        if isinstance(x, str):
+            raise UsageError(f"{where}: {what} is a pointer; the command line can only give it 0 "
+                             "(NULL): pass the struct from Python to point it at a device array")
+        if isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)):
+            return np.int64(int(x))
+        if pointer is not None:
+            return np.int64(pointer(x, f"{where}, {what}"))
+        raise UsageError(f"{where}: {what} needs a device array or an address, got {type(x).__name__}")
+    dt = mt.dtype
+    if x is None:
+        return dt.type(0)
+    if isinstance(x, str):
+        try:
+            return dt.type(_number(spec or x, x, dt, f"member {path}"))
+        except UsageError as e:
+            raise UsageError(f"{where}: {e.message}") from None
+    if not isinstance(x, (int, float, np.integer, np.floating, np.bool_)):
+        raise UsageError(f"{where}: {what} needs a number, got {type(x).__name__}")
+    if dt.kind == "b":
+        return np.bool_(x)
+    if dt.kind in "iu":
+        if isinstance(x, (float, np.floating)) and not (math.isfinite(x) and x == int(x)):
+            raise UsageError(f"{where}: {what} needs an integer, got {x!r}")
+        info = np.iinfo(dt)
+        if not info.min <= int(x) <= info.max:
+            raise UsageError(f"{where}: {what} must be in [{info.min}, {info.max}], got {int(x)}")
+        return dt.type(int(x))
+    with np.errstate(over="ignore"):
+        y = dt.type(x)
+    if math.isfinite(float(x)) and not math.isfinite(float(y)):
+        raise UsageError(f"{where}: {what}: {x!r} overflows {dt.name}")
+    return y
