@@ -8,9 +8,13 @@ typedef prelude followed by ``#line 1`` keeps coordinates true.
 
 Limitations: columns on a line that contains a macro expansion are those of the
 expanded text; function templates are instantiated as text first (``simt.templates``),
-C++ casts become C casts, a function's reference parameters are read as references
-(``reference_params``); other C++ (reference variables, namespaces, classes, ``auto``)
-is rejected with an error naming the line.
+C++ casts become C casts, a function's reference parameters and local reference
+variables are read as references (``reference_params``, ``local_references``), ``auto``
+reaches the lowering as C23's inferred type; other C++ (namespaces, classes) is rejected
+with an error naming the line.  The limits and constants of ``<cfloat>``, ``<climits>``,
+``<cmath>`` and ``<math_constants.h>`` (``FLT_MAX``, ``INT_MAX``, ``INFINITY``, ``M_PI``,
+``CUDART_INF_F``, ...) are predefined, as nvcc's implicit ``cuda_runtime.h`` makes most of
+them visible.
 """
 from __future__ import annotations
 
@@ -19,12 +23,46 @@ import io
 import re
 from pathlib import Path
 
-from . import coop
+from . import coop, enums, smem_struct
 from .ctypes_ import TYPEDEFS
 from .errors import CompileError, Coord, UsageError
 from .templates import close_paren, skip_string, split_spans
 
 _PRELUDE = "".join(f"typedef int {n};" for n in sorted(TYPEDEFS)) + "\n"
+
+# what <cfloat>, <climits>, <cmath> and <math_constants.h> define (the values of nvcc's
+# headers on Linux x86-64: long is 64-bit); a file's own #define of one of them wins
+BUILTIN_MACROS = {
+    "FLT_MAX": "3.402823466e+38F", "FLT_MIN": "1.175494351e-38F",
+    "FLT_EPSILON": "1.192092896e-07F", "FLT_TRUE_MIN": "1.401298464e-45F",
+    "DBL_MAX": "1.7976931348623158e+308", "DBL_MIN": "2.2250738585072014e-308",
+    "DBL_EPSILON": "2.2204460492503131e-16", "FLT_DIG": "6", "DBL_DIG": "15",
+    "FLT_MANT_DIG": "24", "DBL_MANT_DIG": "53",
+    "CHAR_BIT": "8", "SCHAR_MIN": "(-128)", "SCHAR_MAX": "127", "UCHAR_MAX": "255",
+    "CHAR_MIN": "(-128)", "CHAR_MAX": "127", "SHRT_MIN": "(-32768)", "SHRT_MAX": "32767",
+    "USHRT_MAX": "65535", "INT_MIN": "(-2147483647 - 1)", "INT_MAX": "2147483647",
+    "UINT_MAX": "4294967295U", "LONG_MIN": "(-9223372036854775807L - 1)",
+    "LONG_MAX": "9223372036854775807L", "ULONG_MAX": "18446744073709551615UL",
+    "LLONG_MIN": "(-9223372036854775807LL - 1)", "LLONG_MAX": "9223372036854775807LL",
+    "ULLONG_MAX": "18446744073709551615ULL",
+    "INFINITY": "__int_as_float(0x7f800000)", "NAN": "__int_as_float(0x7fffffff)",
+    "HUGE_VALF": "__int_as_float(0x7f800000)", "HUGE_VAL": "__longlong_as_double(0x7ff0000000000000LL)",
+    "M_E": "2.7182818284590452354", "M_LOG2E": "1.4426950408889634074",
+    "M_LOG10E": "0.43429448190325182765", "M_LN2": "0.69314718055994530942",
+    "M_LN10": "2.30258509299404568402", "M_PI": "3.14159265358979323846",
+    "M_PI_2": "1.57079632679489661923", "M_PI_4": "0.78539816339744830962",
+    "M_1_PI": "0.31830988618379067154", "M_2_PI": "0.63661977236758134308",
+    "M_2_SQRTPI": "1.12837916709551257390", "M_SQRT2": "1.41421356237309504880",
+    "M_SQRT1_2": "0.70710678118654752440",
+    "CUDART_INF_F": "__int_as_float(0x7f800000)", "CUDART_NAN_F": "__int_as_float(0x7fffffff)",
+    "CUDART_INF": "__longlong_as_double(0x7ff0000000000000LL)",
+    "CUDART_NAN": "__longlong_as_double(0xfff8000000000000LL)",
+    "CUDART_PI_F": "3.141592654f", "CUDART_PI": "3.1415926535897931e+0",
+    "CUDART_PIO2_F": "1.570796327f", "CUDART_SQRT_2_F": "1.414213562f",
+    "CUDART_MAX_NORMAL_F": "3.402823466e+38F", "CUDART_MIN_DENORM_F": "1.401298464e-45F",
+    "CUDART_ZERO_F": "0.0f", "CUDART_ONE_F": "1.0f", "CUDART_L2E_F": "1.442695041f",
+    "CUDART_LN2_F": "0.693147181f",
+}
 
 
 def read_source(path: str | Path) -> str:
@@ -63,6 +101,9 @@ def preprocess(text: str, filename: str) -> str:
 
     p = _P()
     p.line_directive = "#line"
+    for name, value in BUILTIN_MACROS.items():
+        if not re.search(r"^\s*#\s*define\s+" + name + r"\b", text, re.M):
+            p.define(f"{name} {value}")
     base = str(Path(filename).parent) if filename else "."
     p.add_path(base)
     p.parse(text, source=filename)
@@ -88,7 +129,8 @@ _CPP_WORDS = [
     (re.compile(r"\b(?:class|namespace|using)\b\s+\w"), "C++ classes and namespaces are outside the subset"),
     (re.compile(r"\w::\w|\bstd::"), "C++ scope (::) is outside the subset"),
     (re.compile(r"\b(?:new|delete)\b\s*[\w\[]"), "C++ new/delete are outside the subset"),
-    (re.compile(r"\bauto\s+\w+\s*="), "C++ auto is outside the subset; write the type"),
+    (re.compile(r"\b(?:__half2?|__nv_bfloat162?)\b"), "half-precision types (__half, __nv_bfloat16) are "
+     "outside simt's subset; use float"),
 ]
 _TYPE_WORDS = ("void|bool|char|short|int|long|unsigned|signed|float|double|"
                + "|".join(sorted(TYPEDEFS)))
@@ -177,6 +219,36 @@ def reference_params(text: str, filename: str) -> tuple[str, dict[str, frozenset
     return "".join(out), {k: frozenset(v) for k, v in refs.items()}
 
 
+# a declarator ``T &x = ...`` (or ``T *&p = ...``) inside a function: the word before the
+# '&' is the type's last word (a keyword such as return or case cannot end a type)
+_LOCAL_REF = re.compile(r"\b([A-Za-z_]\w*)\s*(?:\*\s*)*(?:\bconst\s*)?(?<!&)&(?!&)\s*([A-Za-z_]\w*)\s*=(?!=)")
+_NOT_TYPES = frozenset(("return", "case", "sizeof", "goto", "else", "do", "throw"))
+
+
+def local_references(text: str, filename: str) -> tuple[str, frozenset]:
+    """Reference variables declared in function bodies (``float &x = a[i];``,
+    ``const P &p = ps[k];``, ``auto &v = ...``): the ``&`` blanked (length-preserving) and
+    the set of ``(file, line, name)`` of each such declarator, which the lowering binds to
+    its initializer's register or memory instead of copying it.  Only a declaration with
+    an initializer is one (C++ requires it), which also keeps ``a & b`` expressions out."""
+    out = list(text)
+    found = set()
+    depth = 0
+    marks = [(m.start(), m.group(0)) for m in re.finditer(r"[{}]", text)]
+    k = 0
+    for m in _LOCAL_REF.finditer(text):
+        while k < len(marks) and marks[k][0] < m.start():
+            depth += 1 if marks[k][1] == "{" else -1
+            k += 1
+        if depth <= 0 or m.group(1) in _NOT_TYPES:
+            continue
+        amp = text.index("&", m.end(1))
+        out[amp] = " "
+        co = _coord_of(text, m.start(2), filename)
+        found.add((co.file, co.line, m.group(2)))
+    return "".join(out), frozenset(found)
+
+
 _CAST = re.compile(r"\b(?:static|reinterpret|const)_cast\s*<")
 
 
@@ -215,8 +287,8 @@ def rewrite_cuda(text: str, filename: str) -> str:
             raise CompileError(msg, _coord_of(text, m.start(), filename))
     m = _REFERENCE.search(text)
     if m:
-        raise CompileError("C++ reference variables (T &x = ...) are outside the subset; use the "
-                           "variable itself or a pointer (a function's parameters may be references)",
+        raise CompileError("a C++ reference must be initialized where it is declared (T &x = v;), "
+                           "and a struct cannot hold one",
                            _coord_of(text, text.index("&", m.start()), filename))
     # extern "C" { ... }  -> blank the words and the braces
     out = list(text)
@@ -299,7 +371,7 @@ def _unit_class():
 
     class Unit(c_ast.FileAST):
         """A FileAST with what the template expander made (``parse``)."""
-        __slots__ = ("simt_names", "simt_templates", "simt_refs")
+        __slots__ = ("simt_names", "simt_templates", "simt_refs", "simt_local_refs")
     return Unit
 
 
@@ -335,10 +407,14 @@ def parse(text: str, filename: str = "<kernel>", requests=()):
     from .templates import Expander
 
     Unit = _unit_class()
-    pre = coop.rewrite(preprocess(text, filename), filename)
-    expander = Expander(pre, filename)
+    pre = smem_struct.rewrite(coop.rewrite(preprocess(text, filename), filename), filename)
+    pre, enum_names = enums.rewrite(pre, filename)
+    expander = Expander(pre, filename, enum_names)
     pre, names = expander.expand(requests)
     pre, refs = reference_params(pre, filename)
+    pre, local_refs = local_references(pre, filename)
+    # C23's auto takes a plain identifier: ``auto *p = q`` deduces the same pointer type
+    pre = re.sub(r"\bauto((?:\s*\*)+)", lambda m: "auto" + _blank(m.group(1).replace("*", " ")), pre)
     body = rewrite_cuda(pre, filename)
     if not re.match(r"\s*#\s*line", body):
         body = f'#line 1 "{filename}"\n' + body
@@ -360,6 +436,7 @@ def parse(text: str, filename: str = "<kernel>", requests=()):
         unit.simt_names = names
         unit.simt_templates = expander
         unit.simt_refs = refs
+        unit.simt_local_refs = local_refs
         return unit
     except ParseError as e:
         msg = str(e)

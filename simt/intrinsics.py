@@ -193,6 +193,25 @@ def _match(b, name, args, node, want):
     return _val(T.UINT, d)
 
 
+@_reg("__reduce_add_sync __reduce_min_sync __reduce_max_sync __reduce_and_sync "
+      "__reduce_or_sync __reduce_xor_sync", "warp", False)
+def _redux(b, name, args, node, want):
+    """sm_80's ``redux.sync``: every lane of ``mask`` gets the reduction over those lanes
+    (int and unsigned for add/min/max, unsigned for the bitwise ones)."""
+    _nargs(b, name, args, node, 2)
+    vals = [b.rvalue(a) for a in args]
+    v = vals[1]
+    if not isinstance(v.ctype, Scalar) or v.ctype.is_float:
+        raise _no_overload(b, name, vals, node)
+    signed = (name in ("__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync")
+              and T.promote(v.ctype) == T.INT)
+    t = T.INT if signed else T.UINT
+    mask = b.convert(vals[0], T.UINT, args[0]).op
+    d = b.reg(t.dtype)
+    b.emit(Op.CALL, node, dst=d, args=(mask, b.convert(v, t, args[1]).op), sub=name)
+    return _val(t, d)
+
+
 @_reg("__lanemask_lt __lanemask_le __lanemask_gt __lanemask_ge __laneid", "warp", True)
 def _lanemask(b, name, args, node, want):
     _nargs(b, name, args, node, 0)

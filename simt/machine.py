@@ -1334,6 +1334,25 @@ def _w_match(m, ins, sel, act, full):
     m.wr(ins.dst, sel, bits.ravel(), act, full)
 
 
+_REDUX = {"add": (np.add, 0), "min": (np.minimum, None), "max": (np.maximum, None),
+          "and": (np.bitwise_and, None), "or": (np.bitwise_or, 0), "xor": (np.bitwise_xor, 0)}
+
+
+def _w_redux(m, ins, sel, act, full):
+    act2 = act.reshape(-1, 32)
+    mask = np.broadcast_to(np.asarray(m.rd(ins.args[0], sel), np.uint32), act.shape).reshape(-1, 32)
+    dt = np.dtype(ins.dst.dtype)
+    v = np.broadcast_to(np.asarray(m.rd(ins.args[1], sel), dt), act.shape).reshape(-1, 32)
+    part = act2 & ((mask >> np.arange(32, dtype=np.uint32)) & 1).astype(bool)
+    fn, ident = _REDUX[ins.sub.split("_")[3]]
+    if ident is None:           # min/max/and: the identity is the type's extreme
+        info = np.iinfo(dt)
+        ident = {"min": info.max, "max": info.min, "and": info.max}[ins.sub.split("_")[3]]
+    wide = np.where(part, v.astype(np.int64), np.int64(ident))
+    r = fn.reduce(wide, axis=1).astype(dt)        # add wraps as the 32-bit hardware does
+    m.wr(ins.dst, sel, np.repeat(r, 32), act, full)
+
+
 def _w_lanemask(m, ins, sel, act, full):
     lane = np.arange(32, dtype=np.uint64)
     name = ins.sub
@@ -1357,6 +1376,7 @@ WARP_CALLS = {
     "__ballot_sync": _w_vote, "__any_sync": _w_vote, "__all_sync": _w_vote, "__uni_sync": _w_vote,
     "__shfl_sync": _w_shfl, "__shfl_up_sync": _w_shfl, "__shfl_down_sync": _w_shfl,
     "__shfl_xor_sync": _w_shfl, "__match_any_sync": _w_match,
+    **{f"__reduce_{k}_sync": _w_redux for k in _REDUX},
     "__lanemask_lt": _w_lanemask, "__lanemask_le": _w_lanemask, "__lanemask_gt": _w_lanemask,
     "__lanemask_ge": _w_lanemask, "__laneid": _w_lanemask, "clock": _w_clock,
 }

@@ -174,7 +174,9 @@ def _end_of_decl(text: str, pos: int) -> int:
     return -1
 
 
-def _parse_params(s: str, co: Coord) -> list[TParam]:
+def _parse_params(s: str, co: Coord, enums=frozenset()) -> list[TParam]:
+    """A template's parameters; a value parameter of an enum type (``enums``) keeps the
+    enum's name as its type (its instances spell the enumerator: ``k<Mode::Mul>``)."""
     out = []
     for part in split_args(s):
         if not part:
@@ -187,11 +189,13 @@ def _parse_params(s: str, co: Coord) -> list[TParam]:
             out.append(TParam("type", words[1], default=default))
         elif len(words) >= 2 and " ".join(words[:-1]) in _INT_TYPES:
             out.append(TParam("value", words[-1], " ".join(words[:-1]), default))
+        elif len(words) == 2 and words[0] in enums:
+            out.append(TParam("value", words[1], words[0], default))
         elif "..." in part:
             raise CompileError("template parameter packs are outside simt's subset", co)
         else:
             raise CompileError(f"template parameter '{part}': simt takes typename/class "
-                               "parameters and integer or bool values", co)
+                               "parameters and integer, bool or enum values", co)
     return out
 
 
@@ -209,8 +213,11 @@ def _fparams(decl: str, name: str) -> list[tuple[str, int]]:
     return out
 
 
-def find_templates(text: str, filename: str) -> tuple[str, list[Template]]:
-    """The text with every file-scope template blanked out (lines kept), and the templates."""
+def find_templates(text: str, filename: str, enums=frozenset()) -> tuple[str, list[Template]]:
+    """The text with every file-scope template blanked out (lines kept), and the templates.
+    Explicit instantiations (``template __global__ void k<float>(float *);``) are blanked:
+    an instance is written when a launch or a call asks for it."""
+    text = re.sub(r"\btemplate\s+(?!<)[^;{}]*;", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
     out = list(text)
     found: list[Template] = []
     depth = 0
@@ -230,7 +237,7 @@ def find_templates(text: str, filename: str) -> tuple[str, list[Template]]:
         plist = text[m.end():close].strip()
         if not plist:
             raise CompileError("explicit specializations (template <>) are outside simt's subset", co)
-        params = _parse_params(plist, co)
+        params = _parse_params(plist, co, enums)
         decl_start = close + 1
         end = _end_of_decl(text, decl_start)
         if end < 0:
@@ -337,9 +344,9 @@ class Instance:
 class Expander:
     """Instantiates a file's templates on request and writes the instances into its text."""
 
-    def __init__(self, text: str, filename: str):
+    def __init__(self, text: str, filename: str, enums=frozenset()):
         self.filename = filename
-        self.text, self.templates = find_templates(text, filename)
+        self.text, self.templates = find_templates(text, filename, enums)
         self.colmaps: dict[str, tuple] = {}      # instance ident -> (template, line starts, replacements)
         self.by_name = {}
         for t in self.templates:
@@ -355,9 +362,11 @@ class Expander:
                 self.consts[m.group(1)] = eval_int(m.group(2), self.consts, Coord(filename, 1))
             except CompileError:
                 pass
-        for m in re.finditer(r"\benum\b[^{;]*\{([^}]*)\}", self.text):
+        self.enumerators: dict[str, dict[int, str]] = {}    # enum -> value -> its spelling
+        for m in re.finditer(r"\benum\b\s*(\w*)[^{;]*\{([^}]*)\}", self.text):
             nxt = 0
-            for item in m.group(1).split(","):
+            names = self.enumerators.setdefault(m.group(1), {})
+            for item in m.group(2).split(","):
                 if not item.strip():
                     continue
                 nm, _, val = item.partition("=")
@@ -366,6 +375,8 @@ class Expander:
                 except CompileError:
                     break
                 self.consts[nm.strip()] = nxt
+                scoped = m.group(1) and nm.strip().startswith(m.group(1) + "__")
+                names.setdefault(nxt, nm.strip().replace("__", "::", 1) if scoped else nm.strip())
                 nxt += 1
 
     # -------------------------------------------------------------- requests
@@ -394,9 +405,21 @@ class Expander:
                 if _INT_TYPES.get(p.vtype) == "bool":
                     val = int(bool(val))
                 v = str(val)
+                if p.vtype in self.enumerators:
+                    v = self.enumerators[p.vtype].get(val, f"({p.vtype}){val}")
                 bound[p.name] = literal(p, val)
             args.append(v)
         return Instance(name, tuple(args))
+
+    def _value(self, p: TParam, canonical: str) -> int:
+        """A value argument's integer from its canonical spelling (``Mode::Mul`` for an
+        enum's, ``(Mode)7`` for an enum value without an enumerator)."""
+        if p.vtype in self.enumerators:
+            for v, spelled in self.enumerators[p.vtype].items():
+                if spelled == canonical:
+                    return v
+            return int(canonical.rsplit(")", 1)[-1])
+        return int(canonical)
 
     def request(self, spelled: str, co: Coord | None = None) -> Instance | None:
         """``reduce<float, 256>`` (or ``reduce`` for a template whose parameters all have
@@ -406,6 +429,8 @@ class Expander:
         if not m or m.group(1) not in self.by_name:
             return None
         args = split_args(m.group(2)) if m.group(2) is not None else []
+        # a scoped enumerator as the launch spells it (Mode::Mul) is Mode__Mul in the text
+        args = [re.sub(r"\b(\w+)\s*::\s*(\w+)", r"\1__\2", a) for a in args]
         return self.instance(m.group(1), [a for a in args if a], co)
 
     # -------------------------------------------------------------- expansion
@@ -473,7 +498,7 @@ class Expander:
 
     def _bind(self, inst: Instance) -> dict[str, str]:
         t = self.by_name[inst.name]
-        return {p.name: (a if p.kind == "type" else literal(p, int(a)))
+        return {p.name: (a if p.kind == "type" else literal(p, self._value(p, a)))
                 for p, a in zip(t.params, inst.args)}
 
     def _call(self, src: str, name: str, start: int, lt: int, env: dict[str, str], co: Coord,

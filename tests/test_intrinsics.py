@@ -179,3 +179,44 @@ def test_uniform_address_atomic_is_warp_aggregated_like_nvcc():
     assert per_line[2]["l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"] == 4        # 4 warps
     assert per_line[3]["l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"] == 16       # 4 warps x 4 bins
     assert per_line[4]["l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"] == 4 * 8    # varying: 8 lanes/word
+
+
+REDUX = r'''
+extern "C" __global__ void redux(const int *v, int *o, unsigned int *u) {
+    int t = threadIdx.x;
+    int x = v[t];
+    if (t & 1) {                                  // odd lanes only: the mask's even lanes are absent
+        o[4 * t + 0] = __reduce_add_sync(0xaaaaaaaau, x);
+        o[4 * t + 1] = __reduce_min_sync(0xaaaaaaaau, x);
+        o[4 * t + 2] = __reduce_max_sync(0xaaaaaaaau, x);
+    } else {
+        o[4 * t + 3] = __reduce_add_sync(0x55555555u, x);
+    }
+    u[3 * t + 0] = __reduce_and_sync(0xffffffffu, (unsigned)x | 0x100u);
+    u[3 * t + 1] = __reduce_or_sync(0xffffffffu, (unsigned)x);
+    u[3 * t + 2] = __reduce_xor_sync(0xffffffffu, (unsigned)x);
+}
+'''
+
+
+def test_reduce_sync_intrinsics_reduce_over_the_masks_lanes():
+    rng = np.random.default_rng(3)
+    v = rng.integers(-1000, 1000, 64).astype(np.int32)
+    v[5] = 2**31 - 1                     # add wraps like the hardware
+    v[7] = 1000
+    (_, o, u), _ = run(REDUX, "redux", 1, 64, [v, np.zeros(256, np.int32), np.zeros(192, np.uint32)])
+    o = o.reshape(64, 4)
+    u = u.reshape(64, 3)
+    for w in range(2):
+        lanes = v[32 * w:32 * w + 32]
+        odd, even = lanes[1::2], lanes[0::2]
+        for t in range(32 * w, 32 * w + 32):
+            if t & 1:
+                assert o[t, 0] == (odd.astype(np.int64).sum() + 2**31) % 2**32 - 2**31
+                assert o[t, 1] == odd.min() and o[t, 2] == odd.max()
+            else:
+                assert o[t, 3] == even.sum()
+        uu = lanes.view(np.uint32)
+        assert (u[32 * w:32 * w + 32, 0] == np.bitwise_and.reduce(uu | 0x100)).all()
+        assert (u[32 * w:32 * w + 32, 1] == np.bitwise_or.reduce(uu)).all()
+        assert (u[32 * w:32 * w + 32, 2] == np.bitwise_xor.reduce(uu)).all()
