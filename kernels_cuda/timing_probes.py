@@ -44,6 +44,7 @@ class TimingProbe:
     # the module's __constant__/__device__ variables the host sets before the launch
     # (cudaMemcpyToSymbol): name -> values, drawn after the arguments
     symbols: Callable[[int, np.random.Generator], dict] | None = None
+    shared: int = 0               # dynamic shared memory per block, bytes
 
     @property
     def sizes(self) -> list[int]:
@@ -69,7 +70,7 @@ class TimingProbe:
             if k.startswith("symbol:"):
                 backend.get_global(self.source, k[7:], v.shape, v.dtype).set(v)
         dev = [backend.to_device(a) if isinstance(a, np.ndarray) and a.ndim > 0 else a for a in host]
-        backend.launch(self.source, self.kernel, self.grid(n), self.block, dev, 0)
+        backend.launch(self.source, self.kernel, self.grid(n), self.block, dev, self.shared)
         return {}
 
 
@@ -542,6 +543,50 @@ UNSEEN13 = [
                 source=_P14, note="1056 blocks, 62 elements a thread"),
 ]
 PROBES += UNSEEN13
+
+# probe-unseen14 (session 14): C++ from samples and courses (SharedMemory<T>, references,
+# auto, enum class, struct ?:, a struct by value, __reduce_*_sync)
+_P15 = "probes15.cu"
+SUM_BLOCKS = 1024
+ADAM = np.dtype({"names": ["lr", "beta1", "beta2", "eps", "c1", "c2"], "formats": ["<f4"] * 6})
+SOFTMAX_COLS = 1024
+
+
+def _adam_args(n, rng):
+    h = np.zeros((), ADAM)
+    b1, b2, t = 0.9, 0.999, 10
+    h["lr"], h["beta1"], h["beta2"], h["eps"] = 1e-3, b1, b2, 1e-8
+    h["c1"], h["c2"] = 1 / (1 - b1 ** t), 1 / (1 - b2 ** t)
+    return [_f32(n, rng), _f32(n, rng), _f32(n, rng) * 0.1, np.abs(_f32(n, rng)) * 0.01, h[()], _i32(n)]
+
+
+def _combine_args(n, rng):
+    return [rng.integers(-1000, 1000, n).astype(np.int32), np.zeros(1, np.int32), _i32(n)]
+
+
+UNSEEN14 = [
+    TimingProbe("probe/smem-sum-double", "probe-unseen14", "block_sum_smem<double, 256>", 1 << 24, 256,
+                lambda n: SUM_BLOCKS, lambda n, rng: [rng.standard_normal(n), np.zeros(SUM_BLOCKS), np.uint32(n)],
+                source=_P15, shared=256 * 8, note="SharedMemory<double>, 1024 blocks"),
+    TimingProbe("probe/smem-sum-float512", "probe-unseen14", "block_sum_smem<float, 512>", 1 << 24, 512,
+                lambda n: 2 * SUM_BLOCKS,
+                lambda n, rng: [_f32(n, rng), np.zeros(2 * SUM_BLOCKS, np.float32), np.uint32(n)],
+                source=_P15, shared=512 * 4, note="SharedMemory<float>, 2048 blocks of 512"),
+    TimingProbe("probe/argmax-struct", "probe-unseen14", "argmax_blocks", 1 << 24, 256, lambda n: SUM_BLOCKS,
+                lambda n, rng: [_f32(n, rng), np.zeros(2 * SUM_BLOCKS, np.int32), _i32(n)], source=_P15,
+                note="the ArgMax structs written into an int array"),
+    TimingProbe("probe/adam-step", "probe-unseen14", "adam_step", 1 << 24, 256, lambda n: n // 1024,
+                _adam_args, source=_P15, note="4 elements a thread"),
+    TimingProbe("probe/warp-combine-sum", "probe-unseen14", "warp_combine<Combine::Sum>", 1 << 24, 256,
+                lambda n: SUM_BLOCKS, _combine_args, source=_P15),
+    TimingProbe("probe/warp-combine-max", "probe-unseen14", "warp_combine<Combine::Max>", 1 << 24, 256,
+                lambda n: SUM_BLOCKS, _combine_args, source=_P15),
+    TimingProbe("probe/softmax-warp-rows", "probe-unseen14", "softmax_warp_rows", 1 << 24, 256,
+                lambda n: n // SOFTMAX_COLS // 8,
+                lambda n, rng: [_f32(n, rng), np.zeros(n, np.float32), _i32(n // SOFTMAX_COLS),
+                                _i32(SOFTMAX_COLS)], source=_P15, note="16384 rows of 1024, a warp a row"),
+]
+PROBES += UNSEEN14
 _BY_ID = {p.id: p for p in PROBES}
 
 
