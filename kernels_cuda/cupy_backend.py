@@ -12,6 +12,13 @@ too (for ``a * b + c`` written in one expression; nvcc also fuses a product stor
 local and added later, the emulator does not, so fixed-order float kernels meant to
 match bit for bit write the product inside the sum).
 
+C library headers: NVRTC has no ``<cfloat>``, ``<climits>``, ``<cmath>``, ``<math.h>`` or
+``<stdio.h>`` (nvcc takes them from the host compiler) and no ``FLT_MAX`` or ``INFINITY``
+without them, so a file written for nvcc fails there.  Each module is compiled with an
+include directory of small stand-ins for those headers (``host_headers``) that define
+what simt's front end predefines (``simt.frontend.BUILTIN_MACROS``), and with that set
+pre-included, so the GPU compiles what the emulator reads.
+
 Timing (``timed=True``): each launch runs ``warmup`` times, then ``repeat`` times, each
 run timed alone with a pair of CUDA events, and the median is kept.  Before every run
 the buffers the kernel may write (pointer parameters not declared ``const``) are put
@@ -287,6 +294,38 @@ def throughput(ms: float | None, elements: int, nbytes: int, copy_bw: float | No
 # ------------------------------------------------------------------ the backend
 
 _MODULES: dict = {}
+_HOST_HEADERS: dict = {}
+# stand-ins for the C library headers NVRTC lacks: header -> the macros' name prefixes
+_STAND_INS = {
+    ("cfloat", "float.h"): ("FLT_", "DBL_"),
+    ("climits", "limits.h"): ("CHAR_", "SCHAR_", "UCHAR_", "SHRT_", "USHRT_", "INT_", "UINT_",
+                              "LONG_", "ULONG_", "LLONG_", "ULLONG_"),
+    ("cmath", "math.h"): ("INFINITY", "NAN", "HUGE_VAL", "M_"),
+    ("cstdio", "stdio.h", "cstdlib", "stdlib.h"): (),      # printf and malloc are NVRTC's own
+}
+
+
+def host_headers() -> Path:
+    """A directory (made once per process) of stand-ins for the C library headers NVRTC
+    lacks, each defining its part of ``simt.frontend.BUILTIN_MACROS`` unless already
+    defined, and ``simt_host_macros.h`` with all of them (pre-included)."""
+    if "dir" not in _HOST_HEADERS:
+        import tempfile
+
+        from simt.frontend import BUILTIN_MACROS
+        d = Path(tempfile.mkdtemp(prefix="simt-nvrtc-"))
+
+        def defs(prefixes) -> str:
+            return "".join(f"#ifndef {k}\n#define {k} {v}\n#endif\n" for k, v in BUILTIN_MACROS.items()
+                           if k.startswith(prefixes))
+        every = ()
+        for names, prefixes in _STAND_INS.items():
+            every += prefixes
+            for name in names:
+                (d / name).write_text(f"#pragma once\n{defs(prefixes) if prefixes else ''}")
+        (d / "simt_host_macros.h").write_text("#pragma once\n" + defs(every))
+        _HOST_HEADERS["dir"] = d
+    return _HOST_HEADERS["dir"]
 _NAME_EXPRESSIONS: dict = {}       # (path, text) -> template kernels asked for, in order
 
 
@@ -347,7 +386,9 @@ class CupyBackend:
         key = (str(path), text, self.options, tuple(names))
         if key not in _MODULES:
             cupy = self.cupy
-            opts = self.options + (f"-I{Path(path).resolve().parent}",)
+            hdrs = host_headers()
+            opts = self.options + (f"-I{Path(path).resolve().parent}", f"-I{hdrs}",
+                                   f"--pre-include={hdrs / 'simt_host_macros.h'}")
             mod = (cupy.RawModule(code=text, options=opts, name_expressions=tuple(names)) if names
                    else cupy.RawModule(code=text, options=opts))
             try:

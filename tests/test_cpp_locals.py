@@ -192,3 +192,34 @@ def test_half_precision_is_an_error_naming_its_place():
     with pytest.raises(CompileError) as e:
         simt.Module.from_source(src, "bad.cu")
     assert str(e.value).startswith("bad.cu:2:36") and "__half" in str(e.value), str(e.value)
+
+
+HEADERS = r'''
+#include <cmath>
+#include <math.h>
+#include <cstdio>
+#include <stdlib.h>
+#include <float.h>
+#include <limits.h>
+extern "C" __global__ void consts(float *f, long long *l) {
+    f[0] = INFINITY; f[1] = -FLT_MAX; f[2] = (float)M_PI; f[3] = FLT_EPSILON; f[4] = HUGE_VALF;
+    l[0] = INT_MIN; l[1] = UINT_MAX; l[2] = LLONG_MAX; l[3] = CHAR_BIT;
+}
+'''
+
+
+@pytest.mark.gpu
+def test_c_library_constants_compile_and_agree_on_the_gpu(tmp_path):
+    """NVRTC has no <cfloat>, <cmath>, <stdio.h>, ...: --real supplies stand-ins
+    (kernels_cuda.cupy_backend.host_headers) so a file written for nvcc compiles, with
+    the values the emulator uses."""
+    gpu_or_skip()
+    from kernels_cuda import crosscheck
+    p = tmp_path / "consts.cu"
+    p.write_text(HEADERS)
+    args = [np.zeros(5, np.float32), np.zeros(4, np.int64)]
+    _, after, _ = crosscheck.real_launch(str(p), "consts", 1, 1, args, repeat=1)
+    (f, l), _ = run(HEADERS, "consts", 1, 1, [a.copy() for a in args])
+    np.testing.assert_array_equal(after[0], f)
+    np.testing.assert_array_equal(after[1], l)
+    assert f[0] == np.inf and l[2] == 2**63 - 1
