@@ -823,10 +823,7 @@ def _struct_array(text: str, dt, rng, where: str):
 
     t = text.strip()
     if t.startswith("@"):
-        try:
-            a = np.load(Path(t[1:]), allow_pickle=False)
-        except (OSError, ValueError) as e:
-            raise _usage(f"{where}: cannot load {t[1:]}: {e}") from None
+        a = _load_npy(t[1:], where)
         if a.dtype.names != dt.names:
             raise _usage(f"{where} points to structs with members {', '.join(dt.names)}; "
                          f"{t[1:]} holds {a.dtype}")
@@ -872,20 +869,25 @@ def _struct_array(text: str, dt, rng, where: str):
     return out
 
 
+def _load_npy(path: str, where: str):
+    """A ``.npy`` file named by an argument (``@file.npy``), or a usage error naming it."""
+    import numpy as np
+    try:
+        return np.load(Path(path), allow_pickle=False)
+    except (OSError, ValueError) as e:
+        raise _usage(f"{where}: cannot load {path}: {e}") from None
+
+
 def _record_arg(text: str, p, where: str):
     """A struct or vector passed by value (numpy structured scalar, ``simt.byvalue``):
     ``{0.5,1024}`` (every member in order), ``{alpha=0.5,n=1024}`` (by name, the others
     zero), nested braces for nested members, ``Params={...}`` (the struct's name first) or
     ``@value.npy`` (a numpy structured scalar or one-element array with the same members)."""
-    import numpy as np
     from simt import argspec, byvalue
 
     t = text.strip()
     if t.startswith("@"):
-        try:
-            value = np.load(Path(t[1:]), allow_pickle=False)
-        except (OSError, ValueError) as e:
-            raise _usage(f"{where}: cannot load {t[1:]}: {e}") from None
+        value = _load_npy(t[1:], where)
         if not value.dtype.names:
             raise _usage(f"{where} is a {p.ctype} passed by value; {t[1:]} holds {value.dtype} "
                          "values, not a numpy structured value")
