@@ -101,8 +101,9 @@ def preprocess(text: str, filename: str) -> str:
 
     p = _P()
     p.line_directive = "#line"
+    own = set(re.findall(r"^\s*#\s*define\s+(\w+)", text, re.M))
     for name, value in BUILTIN_MACROS.items():
-        if not re.search(r"^\s*#\s*define\s+" + name + r"\b", text, re.M):
+        if name not in own:
             p.define(f"{name} {value}")
     base = str(Path(filename).parent) if filename else "."
     p.add_path(base)

@@ -790,16 +790,12 @@ class KernelBuilder:
                 for r, src in zip(fields, v.fields):
                     self.emit(Op.MOV, node, dst=r, args=(src,))
             return
-        r = self.reg(T.storage_dtype(ct), True, name)
-        sym = Sym("var", ct, r)
-        if node.init is not None:
-            if isinstance(node.init, c_ast.InitList):
-                raise self.err("brace initializer for a scalar", node.init)
-            v = self.convert(self.rvalue(node.init), ct, node.init, assign=True)
-            self.declare(name, sym, node)
-            self.emit(Op.MOV, node, dst=r, args=(v.op,))
-        else:
-            self.declare(name, sym, node)
+        if node.init is None:
+            self.declare(name, Sym("var", ct, self.reg(T.storage_dtype(ct), True, name)), node)
+            return
+        if isinstance(node.init, c_ast.InitList):
+            raise self.err("brace initializer for a scalar", node.init)
+        self.bind_copy(node, name, ct, self.convert(self.rvalue(node.init), ct, node.init, assign=True))
 
     def decl_reference(self, node):
         """``T &x = lv;``: ``x`` names ``lv``'s register(s) or memory (its address computed

@@ -1344,10 +1344,10 @@ def _w_redux(m, ins, sel, act, full):
     dt = np.dtype(ins.dst.dtype)
     v = np.broadcast_to(np.asarray(m.rd(ins.args[1], sel), dt), act.shape).reshape(-1, 32)
     part = act2 & ((mask >> np.arange(32, dtype=np.uint32)) & 1).astype(bool)
-    fn, ident = _REDUX[ins.sub.split("_")[3]]
+    op = ins.sub.split("_")[3]                       # __reduce_<op>_sync
+    fn, ident = _REDUX[op]
     if ident is None:           # min/max/and: the identity is the type's extreme
-        info = np.iinfo(dt)
-        ident = {"min": info.max, "max": info.min, "and": info.max}[ins.sub.split("_")[3]]
+        ident = np.iinfo(dt).min if op == "max" else np.iinfo(dt).max
     wide = np.where(part, v.astype(np.int64), np.int64(ident))
     r = fn.reduce(wide, axis=1).astype(dt)        # add wraps as the 32-bit hardware does
     m.wr(ins.dst, sel, np.repeat(r, 32), act, full)

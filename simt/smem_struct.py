@@ -32,7 +32,7 @@ import re
 from .errors import CompileError
 
 _STRUCT = re.compile(r"(?:\btemplate\s*<(?P<params>[^<>]*)>\s*)?"
-                     r"\b(?:struct|class)\s+(?P<name>[A-Za-z_]\w*)\s*(?P<spec><[^<>{};]*>)?\s*\{")
+                     r"\b(?P<kw>struct|class)\s+(?P<name>[A-Za-z_]\w*)\s*(?P<spec><[^<>{};]*>)?\s*\{")
 _OPERATOR = re.compile(r"(?:\b(?:__device__|__host__|__forceinline__|inline)\b\s*)*"
                        r"\boperator\s+(?P<const>const\s+)?(?P<type>[A-Za-z_]\w*)\s*\*\s*\(\s*\)"
                        r"\s*(?:const\s*)?\{")
@@ -41,31 +41,18 @@ _BODY = re.compile(r"\s*extern\s+__shared__\s+(?:__align__\s*\(\s*\d+\s*\)\s*)?(
                    r"(?:\(\s*(?:const\s+)?[A-Za-z_]\w*\s*\*\s*\)\s*)?(?P=arr)\s*;\s*")
 
 
-def _close(text: str, open_pos: int) -> int:
-    depth = 0
-    for i in range(open_pos, len(text)):
-        depth += {"{": 1, "}": -1}.get(text[i], 0)
-        if depth == 0:
-            return i
-    return -1
-
-
-def _blank(s: str) -> str:
-    return re.sub(r"[^\n]", " ", s)
-
-
 def rewrite(text: str, filename: str) -> str:
     """The file's ``SharedMemory<T>``-style structs as function templates (see the module
     docstring); a struct with other member functions is an error naming it."""
     if not re.search(r"\b(?:struct|class)\b", text):
         return text
-    from .frontend import _coord_of
+    from .frontend import _blank, _coord_of, _match_brace
 
     out, pos = [], 0
     for m in _STRUCT.finditer(text):
         if m.start() < pos or text.count("{", 0, m.start()) != text.count("}", 0, m.start()):
             continue                                     # inside an earlier struct or a function
-        close = _close(text, m.end() - 1)
+        close = _match_brace(text, m.end() - 1)
         semi = text.find(";", close)
         if close < 0 or semi < 0 or text[close + 1:semi].strip():
             continue
@@ -76,7 +63,7 @@ def rewrite(text: str, filename: str) -> str:
         for om in _OPERATOR.finditer(body):
             if om.start() < k:
                 continue
-            oc = _close(body, om.end() - 1)
+            oc = _match_brace(body, om.end() - 1)
             inner = body[om.end():oc]
             if oc < 0 or not _BODY.fullmatch(inner):
                 break
@@ -91,8 +78,7 @@ def rewrite(text: str, filename: str) -> str:
                                "an extern __shared__ array (the CUDA samples' SharedMemory<T>); "
                                "write a __device__ function taking the struct",
                                _coord_of(text, m.start(), filename))
-        start = text.rindex("struct" if "struct" in text[m.start():m.start("name")] else "class",
-                            m.start(), m.start("name"))
+        start = m.start("kw")
         orig = text[start:semi + 1]
         if m.group("spec") is not None:                 # template <> struct X<double>: dropped
             out.append(text[pos:m.start()] + _blank(text[m.start():semi + 1]))
