@@ -160,4 +160,24 @@ __global__ void cal_bar(int *out, int reps) {
     if (x == -1) out[0] = x;
 }
 
+// a warp reads its row, then reads it again: with 64 warps on each SM and rows of 8 KiB
+// the GPU touches 66 MiB between a sector's two reads, about L2's size, so part of the
+// second pass comes from DRAM again (timing_investigation/retouch/)
+__global__ void cal_reread(const float *x, float *y, int rows, int cols) {
+    int w = (blockIdx.x * blockDim.x + threadIdx.x) >> 5, lane = threadIdx.x & 31;
+    if (w >= rows)
+        return;
+    const float *r = x + (size_t)w * cols;
+    float s = 0.f;
+    for (int c = lane; c < cols; c += 32)
+        s += r[c];
+    for (int o = 16; o; o >>= 1)
+        s += __shfl_xor_sync(0xffffffffu, s, o);
+    float t = 0.f;
+    for (int c = lane; c < cols; c += 32)
+        t += r[c] * s;
+    if (lane == 0)
+        y[w] = t;
 }
+
+}  // extern "C"

@@ -23,6 +23,8 @@ CAS_BUSY_N = 1 << 20                  # contended CAS loops: about 4 waves of bl
 CAS_SMALL_N = 1 << 14                 # ... and 64 blocks, all resident at once
 MID_WORDS = 1 << 24                   # a 64 MiB table: partly in L2
 FAR_WORDS = 1 << 26                   # 256 MiB: mostly not
+REREAD_WORDS = 1 << 26                # cal_reread: 256 MiB in rows of ...
+REREAD_COLS = 2048                    # ... 8 KiB, a warp each, 8 a block
 
 
 def _benches(sms: int):
@@ -98,6 +100,10 @@ def _benches(sms: int):
         ("ratom_far", "cal_gatom", n4 // 256, 256, 0,
          lambda b: [b.zeros(FAR_WORDS, np.int32),
                     b.to_device(rng.integers(0, FAR_WORDS, n4).astype(np.int32)), np.int32(n4)]),
+        # a warp re-reading its row after the GPU touched about L2's size in between
+        ("reread", "cal_reread", REREAD_WORDS // REREAD_COLS // 8, 256, 0,
+         lambda b: [b.to_device(np.ones(REREAD_WORDS, np.float32)), b.zeros(REREAD_WORDS // REREAD_COLS, np.float32),
+                    np.int32(REREAD_WORDS // REREAD_COLS), np.int32(REREAD_COLS)]),
         ("stream", "cal_stream", n4 // 256, 256, 0,
          lambda b: [b.to_device(np.ones(n4, np.float32)), b.zeros(n4, np.float32), np.int32(n4)]),
         # one block per SM (the shared memory it asks for leaves room for one)
@@ -151,10 +157,15 @@ def measure_gpu(repeat: int = 20, only=None) -> tuple[dict, dict]:
 
 def count_emulator(sms: int, sample_blocks: int = 64) -> dict:
     """The emulator's metrics for every microbenchmark (grids sampled, then extrapolated)."""
+    from dataclasses import replace
     from kernels_cuda.backend import EmulatorBackend
+    from simt import timing
+    # which re-touches wait on DRAM follows a profile's l2_retouch_bytes, which reread
+    # measures: the counts here wait on L2 for all of them, not on the profile being made
+    plain = replace(timing.load_profile(None), l2_retouch_bytes=0.0)
     out = {}
     for key, kern, grid, block, shared, args in _benches(sms):
-        be = EmulatorBackend(sanitize=False, sample_blocks=sample_blocks)
+        be = EmulatorBackend(sanitize=False, sample_blocks=sample_blocks, gpu=plain)
         be.launch(SRC, kern, grid, block, args(be), shared)
         out[key] = be.launches[-1].metrics
     return out
@@ -215,6 +226,8 @@ def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
         prof.combine_p = solve_combine_p(prof, c["stream"], busy("stream"))
     if all(k in us for k in ("gather_mid", "gather_far", "ratom_far")):
         _derive_l2_reuse(prof, c, us, float(info.get("l2_mib") or 50.0) * 2**20)
+    if "reread" in us:
+        _derive_retouch(prof, c["reread"], us["reread"], float(info.get("l2_mib") or 50.0) * 2**20)
     return prof
 
 
@@ -256,6 +269,20 @@ def _derive_l2_reuse(prof: Profile, c: dict, us: dict, l2_bytes: float) -> None:
     prof.l2_reuse_bytes = int(round(prof.l2_reuse_bytes / 2**16)) * 2**16
     prof.dram_random_eff = round(prof.dram_random_eff, 4)
     prof.dram_rewrite_cost = round(prof.dram_rewrite_cost, 4)
+
+
+def _derive_retouch(prof: Profile, m: dict, us: float, l2_bytes: float) -> None:
+    """``l2_retouch_bytes``: the GPU-wide bytes between a block's two touches of a sector
+    at which half such re-touches miss L2, the value that makes the model predict the
+    measured time of ``reread`` (each warp's second pass over its 8 KiB row; with the
+    steepness ``counters.RETOUCH_STEEPNESS`` measured by Nsight Compute, see
+    timing_investigation/retouch/).  Searched between a tenth of L2 and four times it."""
+    from simt import timing
+
+    def off(x):
+        prof.l2_retouch_bytes = x
+        return timing.predict(m, REREAD_WORDS // REREAD_COLS // 8, 256, 0, prof).ms * 1e3 - us
+    prof.l2_retouch_bytes = int(round(_bisect(off, l2_bytes / 10, 4 * l2_bytes) / 2**16)) * 2**16
 
 
 def _derive_blocks(prof: Profile, c: dict, busy) -> None:

@@ -61,6 +61,10 @@ REGS = "simt__registers_per_thread.max"
 # reads its inputs from DRAM each time it is timed, a smaller one finds them in L2
 # (which latency its first loads wait, machine.LAT)
 L2_BYTES = 50 * 1024 * 1024
+RETOUCH_BINS_PER_OCTAVE = 4   # re-touch distances: a bin per quarter octave of bytes ...
+RETOUCH_BINS = 40 * RETOUCH_BINS_PER_OCTAVE                 # ... up to 2^40 a block
+RETOUCH_QUANTILES = 8         # simt__l2_retouch_block_bytes.q0 .. q7
+RETOUCH_STEEPNESS = 5.8       # how sharply re-touches start to miss (simt.timing.retouch_miss)
 L2_SLICES = 64          # Hopper's L2 is hashed over many slices ...
 SLICE_SPAN = 512        # ... a slice per 512 bytes of a small region (ncu on the H100:
                         # one 128-byte line sits in one slice, 1 KiB of bins spreads over
@@ -689,6 +693,60 @@ class Counters:
         self.sector_bmin: np.ndarray | None = None          # first / last block requesting it
         self.sector_bmax: np.ndarray | None = None
         self.divergence: dict[int, list[int]] = defaultdict(lambda: [0, 0])   # pc -> [executions, splits]
+        # re-touch distances (a launch larger than L2): when each global sector was last
+        # touched, on a clock of the sectors the batch has touched; per allocation, how
+        # many loads and atomics touched a sector again within the batch, binned by the
+        # bytes each block touched in between (RETOUCH_BINS_PER_OCTAVE bins per octave)
+        self.last_touch: np.ndarray | None = None
+        self.clock = 0
+        self.batch_clock0 = 0
+        self.batch_blocks = 1
+        self.retouch: np.ndarray | None = None              # (allocations, RETOUCH_BINS)
+        self.retouch_sum: np.ndarray | None = None          # ... and their distances, summed
+        self.retouch_bytes = 0.0        # a profile's l2_retouch_bytes and the resident blocks
+        self.retouch_resident = 0       # it gives: which re-touches wait on DRAM (0: none)
+
+    def begin_batch(self, nblocks: int) -> None:
+        """A new batch of resident blocks: re-touch distances count from here."""
+        self.batch_clock0 = self.clock
+        self.batch_blocks = max(1, nblocks)
+
+    def _retouches(self, s: np.ndarray, kind: str) -> np.ndarray | None:
+        """Loads and atomics that touch a sector again within the batch: record the bytes
+        each block of the batch touched in between (the clock's advance over the batch's
+        blocks; ``timing.retouch_miss`` turns it into GPU-wide bytes with the resident
+        blocks).  Every access moves the sector's stamp to now, and the clock on by the
+        sectors touched.  Returns which of ``s`` wait on DRAM: with ``retouch_bytes`` set,
+        a re-touch misses with the probability ``timing.retouch_miss`` gives its distance
+        (drawn from a hash of the sector, so runs repeat).  Limitations: warps of a batch
+        run in the emulator's order, a sector's several requests by one instruction count
+        once each, re-touches in another batch are not counted (blocks of another wave,
+        which L2 serves as it served the rest of the launch), and which re-touches wait on
+        DRAM follows the one profile the launch names (the latency of a prediction for
+        another GPU too)."""
+        lt = self.last_touch
+        miss = None
+        if kind != "st":
+            prev = lt[s]
+            again = prev >= self.batch_clock0
+            if again.any():
+                d = (self.clock - prev[again]) * (32.0 / self.batch_blocks)
+                b = np.clip(np.floor(np.log2(np.maximum(d, 1.0)) * RETOUCH_BINS_PER_OCTAVE),
+                            0, RETOUCH_BINS - 1).astype(np.int64)
+                sa = s[again]
+                a = np.searchsorted(self._alloc_first, sa, "right") - 1
+                a = np.maximum(a, 0)
+                np.add.at(self.retouch, (a, b), 1)
+                np.add.at(self.retouch_sum, (a, b), d)
+                if self.retouch_bytes and self.retouch_resident:
+                    p = 1.0 / (1.0 + (self.retouch_bytes / (d * self.retouch_resident)) ** RETOUCH_STEEPNESS)
+                    u = (((sa.astype(np.uint64) * np.uint64(2654435761)) & np.uint64(0xFFFFFFFF))
+                         + 0.5) / 4294967296.0      # in (0, 1): no sector misses at p = 0
+                    miss = np.zeros(len(s), bool)
+                    miss[np.flatnonzero(again)] = u < p
+        lt[s] = self.clock
+        self.clock += len(s)
+        return miss
 
     def add(self, pc: int, name: str, value):
         v = float(value)
@@ -762,10 +820,15 @@ class Counters:
                     plain = self._l1_missed_lines(mat, act, gwarps, pc, plain)
             self.l2_lines[kind] += plain
         self.fresh_rows = None
+        miss = self._retouches(s, kind) if self.last_touch is not None and len(s) else None
         if self.first_read is not None and len(s):
             if srow is None and kind != "st":
                 srow = np.repeat(np.arange(len(per_row)), len(s) // len(per_row))
             self._dram_waits(s, srow if kind != "st" else None, len(per_row), kind, dram_key)
+            if miss is not None and miss.any():     # re-touches L2 let go of wait on DRAM too
+                rows = self.fresh_rows if self.fresh_rows is not None else np.zeros(len(per_row), bool)
+                rows[srow[miss]] = True
+                self.fresh_rows = rows
         if self.sector_reqs is not None and len(s):
             if kind != "st":                # loads and atomics read the sector from DRAM
                 self.touched[s] = True
@@ -930,7 +993,15 @@ class Counters:
                     sp[0] = min(sp[0], lo_b)
                     sp[1] = max(sp[1], hi_b)
 
-    def _extrapolated(self, marks: np.ndarray, per: int, scale: float) -> tuple[int, int, int, int]:
+    @property
+    def _alloc_first(self) -> np.ndarray:
+        a = getattr(self, "_alloc_first_arr", None)
+        if a is None or len(a) != len(self.alloc_sectors):
+            a = self._alloc_first_arr = np.array([lo for lo, _ in self.alloc_sectors] or [0], np.int64)
+        return a
+
+    def _extrapolated(self, marks: np.ndarray, per: int, scale: float,
+                      scattered_out: set | None = None) -> tuple[int, int, int, int]:
         """Marked DRAM units (``per`` sectors each) of a sample, extrapolated to the grid:
         (units moved once, those of them in scattered allocations, units touched again,
         bytes of the allocations touched again).
@@ -951,7 +1022,7 @@ class Counters:
         if not self.alloc_sectors:
             return int(round(np.count_nonzero(marks) * scale)), 0, 0, 0
         total = scattered = again = span = 0.0
-        for lo, hi in self.alloc_sectors:
+        for i, (lo, hi) in enumerate(self.alloc_sectors):
             a, b = lo // per, -(-hi // per)
             sub = marks[a:b]
             n = np.count_nonzero(sub)
@@ -961,11 +1032,30 @@ class Counters:
             first = min(n * scale, b - a)
             total += first
             if runs > SCATTER_RUNS_SHARE * n * (1.0 - n / (b - a)) + 1:
+                if scattered_out is not None:
+                    scattered_out.add(i)
                 scattered += first
                 if n * scale > b - a:
                     again += n * scale - (b - a)
                     span += (hi - lo) * 32
         return int(round(total)), int(round(scattered)), int(round(again)), int(span)
+
+    def _retouch_metrics(self, scattered: set, scale: float) -> dict[str, float]:
+        """Re-touches within a batch by loads and atomics, extrapolated, and the bytes a
+        block touched in between at RETOUCH_QUANTILES evenly spaced quantiles (q0 the
+        lowest; each the mean distance of the bin it falls in).  Allocations touched at random are
+        left out: their re-touches are ``simt__dram_reread_chunks64`` 's (L2 keeps a share
+        of such a table, ``timing.reread_miss``)."""
+        keep = [i for i in range(len(self.retouch)) if i not in scattered]
+        h = self.retouch[keep].sum(axis=0)
+        dsum = self.retouch_sum[keep].sum(axis=0)
+        n = float(h.sum())
+        out = {"simt__l2_retouch_sectors.sum": int(round(n * scale))}
+        cum = np.cumsum(h)
+        for q in range(RETOUCH_QUANTILES):
+            b = int(np.searchsorted(cum, (q + 0.5) / RETOUCH_QUANTILES * n)) if n else 0
+            out[f"simt__l2_retouch_block_bytes.q{q}"] = int(round(dsum[b] / h[b])) if n else 0
+        return out
 
     def metrics(self, scale: float = 1.0) -> dict[str, float]:
         """Totals; ``scale`` extrapolates a sample of blocks to the whole grid."""
@@ -992,7 +1082,8 @@ class Counters:
             if len(t) % 2:
                 chunks = np.r_[chunks, t[-1]]
             # (a scattered allocation's units once, and its re-touches apart)
-            rd, rd_scat, rd_again, rd_span = self._extrapolated(chunks, 2, scale)
+            scat: set = set()
+            rd, rd_scat, rd_again, rd_span = self._extrapolated(chunks, 2, scale, scat)
             wr, wr_scat, wr_again, wr_span = self._extrapolated(self.written, 1, scale)
             out["simt__dram_read_chunks64.sum"] = rd
             out["simt__dram_written_sectors.sum"] = wr
@@ -1006,6 +1097,8 @@ class Counters:
             out["simt__dram_reread_chunks64.sum"] = rd_again
             out["simt__dram_rewritten_sectors.sum"] = wr_again
             out["simt__dram_retouched_bytes.max"] = max(rd_span, wr_span)
+            if self.retouch is not None:
+                out.update(self._retouch_metrics(scat, scale))
         # the busiest address: lanes from the sampled blocks, extrapolated by the share of
         # blocks that hit it (a histogram bin: all of them; a per-block counter: one)
         hot_lanes = 0

@@ -195,6 +195,7 @@ class Machine:
         ring = max([int(LAT["loads_in_flight"]), *self.ld_depth.values()])
         self.inflight = np.zeros((b.W, ring), np.float64)   # the last loads' completions
         self.ifl_ptr = np.zeros(b.W, np.int64)
+        L.counters.begin_batch(b.nb)
         if self.sanitizer is not None:
             self.sanitizer.begin_batch(self)
 

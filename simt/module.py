@@ -305,6 +305,11 @@ class Launch:
         # whose memory does not fit the L2 (timing a small launch again finds it in L2)
         if sum(device.sizes) > C.L2_BYTES:
             self.counters.first_read = np.full(nsec, -1, np.int64)
+            # ... and a block's re-touch of data L2 may have let go since (timing.retouch_miss)
+            self.counters.last_touch = np.full(nsec, -1, np.int64)
+            self.counters.retouch = np.zeros((max(1, len(device.starts)), C.RETOUCH_BINS))
+            self.counters.retouch_sum = np.zeros_like(self.counters.retouch)
+            self._retouch_latency(gpu)
         self.counters.sector_bmin = np.full(nsec, np.iinfo(np.int32).max, np.int32)
         self.counters.sector_bmax = np.full(nsec, -1, np.int32)
         self.counters.run_blocks = self.run_blocks
@@ -322,6 +327,21 @@ class Launch:
         self.block_cursor = 0
         self.error: SimtError | None = None
         self.done = False
+
+    def _retouch_latency(self, gpu) -> None:
+        """Which of a block's re-touches wait on DRAM depends on the GPU (its L2, its
+        resident blocks): the profile this launch names decides it (the default one if
+        none), for the critical paths the timing model reads."""
+        from . import timing
+        try:
+            prof = gpu if isinstance(gpu, timing.Profile) else timing.load_profile(gpu)
+        except UsageError:
+            prof = timing.load_profile(None)
+        if not prof.l2_retouch_bytes:
+            return
+        bps = timing._occupancy(prof, self.cfg.block.size, self.shared_bytes, self.kernel.registers)
+        self.counters.retouch_bytes = prof.l2_retouch_bytes
+        self.counters.retouch_resident = min(self.n_blocks, bps * prof.sm_count)
 
     # ------------------------------------------------------------- arguments
     def _bind(self, args: list) -> list:

@@ -14,8 +14,9 @@ are counted as the SASS issue slots they stand for, simt.issue):
     dram            (distinct 64-byte chunks read x 64 B + distinct 32-byte sectors written
                     x 32 B) / DRAM bandwidth; a table touched at random at a lower rate,
                     its stores' sectors read first and written back at a cost, and its
-                    re-touches that miss L2 (beyond the share of it L2 keeps) again
-                    (dram_time_us)
+                    re-touches that miss L2 (beyond the share of it L2 keeps) again,
+                    and a block's re-reads that miss because the GPU touched about L2's
+                    size in between (retouch_miss) again (dram_time_us)
     l2              all global sectors x 32 B / L2 bandwidth (re-reads hit L2)
     l2_lines        128-byte lines per load / store request, summed / (active SMs x the
                     lines per cycle a scattered load / store reaches)
@@ -51,8 +52,9 @@ are counted as the SASS issue slots they stand for, simt.issue):
 Active SMs are min(SMs, blocks); waves come from occupancy (threads, blocks, shared
 memory and registers per SM; registers per thread estimated from the IR, simt.occupancy).
 
-Limitations: no cache model beyond "first touch goes to DRAM, re-reads to L2" and
-"L2 keeps l2_reuse_bytes of a table touched at random"; no
+Limitations: no cache model beyond "first touch goes to DRAM, re-reads to L2",
+"L2 keeps l2_reuse_bytes of a table touched at random" and "a block's re-read misses
+once the GPU touched about l2_retouch_bytes in between"; no
 instruction mix beyond machine.OP_COST (an FMA and a load cost the same issue slot); the
 slots follow only the rewrites simt.issue lists, not nvcc's constant folding of fully
 unrolled loops; registers nvcc spends on unrolled loops are not seen (the estimate is low
@@ -121,6 +123,8 @@ class Profile:
     l2_reuse_bytes: float = 0.0  # of a table touched at random, the bytes L2 keeps (0: none)
     dram_random_eff: float = 0.0  # a re-touch's DRAM miss moves at this share of dram_gbs (0: 1)
     dram_rewrite_cost: float = 0.0  # a re-written sector's write-back costs this many read sectors (0: 1)
+    l2_retouch_bytes: float = 0.0  # a block's re-touch misses L2 half the time after the GPU
+    #                                touched this many bytes in between (0: re-touches hit)
     max_threads_sm: int = 2048
     max_blocks_sm: int = 32
     shared_per_sm: int = 228 * 1024
@@ -198,7 +202,7 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
     waves = max(1, math.ceil(grid_blocks / (prof.sm_count * bps)))
     clock_per_us = prof.clock_ghz * 1e3
     sectors = sum(g(k, 0) for k in (C.SECT_LD, C.SECT_ST, C.SECT_ATOM, C.SECT_RED))
-    dram_us = dram_time_us(metrics, prof)
+    dram_us = dram_time_us(metrics, prof, min(grid_blocks, prof.sm_count * bps))
     comp = {
         "dram": dram_us,
         "l2": sectors * 32 / (prof.l2_gbs * 1e3),
@@ -244,17 +248,19 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
                       bound=bound, occupancy_blocks_per_sm=bps, waves=waves)
 
 
-def dram_time_us(metrics: dict, prof: Profile) -> float:
+def dram_time_us(metrics: dict, prof: Profile, resident_blocks: int = 0) -> float:
     """DRAM time: distinct 64-byte chunks read and 32-byte sectors written at the streaming
     bandwidth, those of scattered allocations (``simt__dram_scattered_*``: a chunk here and
     there, each opening a DRAM row) at ``dram_random_eff`` of it and a scattered sector
-    written back at ``dram_rewrite_cost`` read sectors, plus the re-touches that miss L2
-    (``reread_miss``)."""
+    written back at ``dram_rewrite_cost`` read sectors, plus the re-touches that miss L2:
+    of a randomly touched table (``reread_miss``) and a block's own re-reads after the
+    GPU's ``resident_blocks`` touched more than L2 holds (``retouch_miss``)."""
     g = metrics.get
     if "simt__dram_read_chunks64.sum" not in metrics:
         return g("simt__dram_footprint_sectors.sum", 0) * 32 / (prof.dram_gbs * 1e3)
     scat_rd, scat_wr = g("simt__dram_scattered_chunks64.sum", 0), g("simt__dram_scattered_sectors_written.sum", 0)
     stream = 2 * (g("simt__dram_read_chunks64.sum") - scat_rd) + g("simt__dram_written_sectors.sum", 0) - scat_wr
+    stream += g("simt__l2_retouch_sectors.sum", 0) * retouch_miss(metrics, prof, resident_blocks)
     wb = prof.dram_rewrite_cost or 1.0
     # (a sector filled before a partial write costs a 64-byte read, as any DRAM read)
     rand = 2 * (scat_rd + g("simt__dram_fill_sectors.sum", 0)) + scat_wr * wb
@@ -274,6 +280,23 @@ def reread_miss(metrics: dict, prof: Profile) -> float:
     if not prof.l2_reuse_bytes:
         return 1.0
     return max(0.0, 1.0 - prof.l2_reuse_bytes / span)
+
+
+def retouch_miss(metrics: dict, prof: Profile, resident_blocks: int) -> float:
+    """The share of a block's re-touches (``simt__l2_retouch_sectors``) that miss L2.
+    Between its two touches of a sector every resident block touches about as many
+    bytes as this one (``simt__l2_retouch_block_bytes.q*``, quantiles over the
+    re-touches), so the GPU touches d = that x ``resident_blocks`` bytes in between, and
+    the sector misses with probability 1 / (1 + (C / d)^k): C = ``l2_retouch_bytes``
+    (calibrate's ``reread`` launch) and k = ``counters.RETOUCH_STEEPNESS``, from Nsight Compute's DRAM
+    bytes over a sweep of a warp re-reading its row (timing_investigation/retouch/: C is
+    L2's size and some more, what L1 holds; stores count as much as loads)."""
+    if not prof.l2_retouch_bytes or not metrics.get("simt__l2_retouch_sectors.sum"):
+        return 0.0
+    qs = [metrics.get(f"simt__l2_retouch_block_bytes.q{q}", 0) for q in range(C.RETOUCH_QUANTILES)]
+    per = [1.0 / (1.0 + (prof.l2_retouch_bytes / (q * max(1, resident_blocks))) ** C.RETOUCH_STEEPNESS)
+           if q else 0.0 for q in qs]
+    return sum(per) / len(per)
 
 
 CAL_BLOCKS_PER_SM = 8       # calibrate's "blocks" launch: waves of 8 empty blocks per SM

@@ -432,3 +432,65 @@ def test_a_scattered_store_reads_its_sectors_first():
                  sanitize=False)
     assert res.metrics["simt__dram_written_sectors.sum"] == n * 4 // 32
     assert res.metrics["simt__dram_fill_sectors.sum"] == 0 == res.metrics["simt__dram_scattered_sectors_written.sum"]
+
+
+TWO_PASS_SRC = '''extern "C" __global__ void two_pass(const float *x, float *y, int cols, int write) {
+    int w = (blockIdx.x * blockDim.x + threadIdx.x) >> 5, lane = threadIdx.x & 31;
+    const float *r = x + (size_t)w * cols;
+    float s = 0.f;
+    for (int c = lane; c < cols; c += 32) s += r[c];
+    for (int c = lane; c < cols; c += 32) {
+        if (write) y[(size_t)w * cols + c] = r[c] * s;
+        else s += r[c];
+    }
+    if (!write && lane == 0) y[w] = s;
+}
+extern "C" __global__ void one_pass(const float *x, float *y, int cols, int write) {
+    int w = (blockIdx.x * blockDim.x + threadIdx.x) >> 5, lane = threadIdx.x & 31;
+    for (int c = lane; c < cols; c += 32) y[(size_t)w * cols + c] = 2.f * x[(size_t)w * cols + c];
+}'''
+ROWS, COLS = 1 << 14, 1 << 10          # 64 MiB of rows of 4 KiB, a warp each: more than L2
+
+
+@pytest.mark.parametrize("sample", [16, 64])
+def test_a_blocks_re_reads_count_the_bytes_it_touched_in_between(sample):
+    """A warp reads its 4 KiB row twice.  Every sector of x is re-read once, within the
+    batch, after the block (8 warps) touched 32 KiB: the rest of each row and the start
+    of it again, wherever the sector sits.  Writing the row out in the second pass adds
+    the stores made in between, 0 to 32 KiB more by where the sector sits.  A kernel
+    reading each row once re-touches nothing.  The counts extrapolate from the sample."""
+    x = np.ones(ROWS * COLS, np.float32)
+    grid = ROWS // 8
+    for write in (0, 1):
+        _, res = run(TWO_PASS_SRC, "two_pass", grid, 256, [x, np.zeros(ROWS * COLS, np.float32),
+                     np.int32(COLS), np.int32(write)], sanitize=False, sample_blocks=sample)
+        m = res.metrics
+        assert m["simt__l2_retouch_sectors.sum"] == ROWS * COLS * 4 // 32
+        q = [m[f"simt__l2_retouch_block_bytes.q{i}"] for i in range(8)]
+        if not write:
+            assert q == [8 * COLS * 4] * 8
+        else:       # quantiles of distances spread evenly over 32..64 KiB (bins' means)
+            assert q == sorted(q) and 8 * COLS * 4 <= q[0] < q[4] < q[7] <= 16 * COLS * 4
+            assert abs(q[4] - 12 * COLS * 4) < 0.1 * 12 * COLS * 4
+    _, res = run(TWO_PASS_SRC, "one_pass", grid, 256, [x, np.zeros(ROWS * COLS, np.float32),
+                 np.int32(COLS), np.int32(1)], sanitize=False, sample_blocks=sample)
+    assert res.metrics["simt__l2_retouch_sectors.sum"] == 0
+
+
+def test_re_touches_of_a_table_touched_at_random_are_left_to_its_own_model():
+    """A random gather's table (a scattered allocation) is re-touched at random: those
+    re-touches are priced by how much of the table L2 keeps (simt__dram_reread_chunks64),
+    not by the distance between a block's own touches."""
+    src = '''extern "C" __global__ void gather4(const int *idx, const int *tab, int *out, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x, s = 0;
+        for (int k = 0; k < 4; k++) s += tab[idx[k * n + i]];
+        out[i] = s;
+    }'''
+    rng = np.random.default_rng(2)
+    n, table = 1 << 15, 1 << 24                 # a 64 MiB table: the launch exceeds L2
+    idx = rng.integers(0, table, 4 * n).astype(I32)
+    assert len(np.unique(idx // 8)) < 4 * n - 1000      # a thousand sectors touched again
+    _, res = run(src, "gather4", n // 256, 256, [idx, np.ones(table, I32), np.zeros(n, I32), np.int32(n)],
+                 sanitize=False)
+    assert res.metrics["simt__dram_scattered_chunks64.sum"] > 0
+    assert res.metrics["simt__l2_retouch_sectors.sum"] == 0

@@ -762,6 +762,63 @@ def test_retouches_miss_l2_beyond_the_share_it_keeps():
         assert timing.dram_time_us({**base, "simt__dram_retouched_bytes.max": 1}, prof) == pytest.approx(17 * stream_us)
 
 
+def test_a_blocks_re_reads_miss_l2_once_the_gpu_touched_about_its_size_between():
+    """A block's re-touch misses L2 with probability 1 / (1 + (C / d)^k), d the bytes
+    the GPU's resident blocks touched in between (each block's, from the emulator, times
+    the resident blocks): half at d = C (calibrated, L2's size and some of L1's), hardly
+    any at half of it, nearly all at twice.  Each miss is read again at the streaming
+    rate; a profile without C counts none."""
+    k = counters.RETOUCH_STEEPNESS
+    for gpu, l2_mib in (("h100", 50), ("h200", 60)):
+        prof = timing.load_profile(gpu)
+        c = prof.l2_retouch_bytes
+        assert 0.9 * l2_mib * 2**20 < c < 1.4 * l2_mib * 2**20
+        resident = 1056
+        at = lambda d: {"simt__dram_read_chunks64.sum": 1 << 20, "simt__l2_retouch_sectors.sum": 1 << 21,
+                        **{f"simt__l2_retouch_block_bytes.q{i}": d / resident for i in range(8)}}
+        assert timing.retouch_miss(at(c), prof, resident) == pytest.approx(0.5)
+        assert timing.retouch_miss(at(c / 2), prof, resident) == pytest.approx(1 / (1 + 2 ** k))
+        assert 1 / (1 + 2 ** k) < 0.02
+        assert timing.retouch_miss(at(2 * c), prof, resident) > 0.98
+        # the same block bytes with half the blocks resident: half the distance
+        assert timing.retouch_miss(at(c), prof, resident // 2) == pytest.approx(1 / (1 + 2 ** k))
+        # quantiles average: half of them at c / 2, half at 2c
+        mixed = {**at(c), **{f"simt__l2_retouch_block_bytes.q{i}": (c / 2 if i < 4 else 2 * c) / resident
+                             for i in range(8)}}
+        assert timing.retouch_miss(mixed, prof, resident) == pytest.approx(0.5)
+        stream_us = timing.dram_time_us({"simt__dram_read_chunks64.sum": 1 << 20}, prof)
+        assert timing.dram_time_us(at(c), prof, resident) == pytest.approx(1.5 * stream_us)
+        prof.l2_retouch_bytes = 0.0
+        assert timing.dram_time_us(at(c), prof, resident) == pytest.approx(stream_us)
+
+
+def test_re_reads_that_miss_l2_wait_on_dram():
+    """The launch's profile decides which re-touches miss (its C, the blocks it holds),
+    and those loads wait on DRAM: each warp's second pass over its row is on the critical
+    path, so the blocks take longer than with a profile whose L2 held every row."""
+    from dataclasses import replace
+    from kern import run
+    from simt.machine import LAT
+    src = '''extern "C" __global__ void two_pass(const float *x, float *y, int cols) {
+        int w = (blockIdx.x * blockDim.x + threadIdx.x) >> 5, lane = threadIdx.x & 31;
+        const float *r = x + (size_t)w * cols;
+        float s = 0.f;
+        for (int c = lane; c < cols; c += 32) s += r[c];
+        for (int c = lane; c < cols; c += 32) y[(size_t)w * cols + c] = r[c] * s;
+    }'''
+    rows, cols = 1 << 14, 1 << 10
+    x = np.ones(rows * cols, np.float32)
+    cycles = {}
+    for name, c in (("holds", 1e12), ("misses", 1e6)):
+        prof = replace(timing.load_profile("h100"), l2_retouch_bytes=c)
+        _, res = run(src, "two_pass", rows // 8, 256, [x, np.zeros(rows * cols, np.float32), np.int32(cols)],
+                     sanitize=False, sample_blocks=16, gpu=prof)
+        cycles[name] = res.metrics["simt__block_cycles.mean"]
+    extra = LAT["dram"] - LAT["global"]
+    # 32 trips of the second loop, each waiting on its load (they cannot pass the stores)
+    assert cycles["misses"] - cycles["holds"] > 8 * extra
+
+
 def _l2miss_source() -> str:
     """The kernels of the l2miss sweep (timing_investigation/l2miss/l2miss_mb.py)."""
     import re
