@@ -587,6 +587,46 @@ UNSEEN14 = [
                                 _i32(SOFTMAX_COLS)], source=_P15, note="16384 rows of 1024, a warp a row"),
 ]
 PROBES += UNSEEN14
+
+# probe-unseen15 (session 15): kernels that read their data twice (or three times) in
+# the shapes course code writes them; whether the second read finds it in L2 depends on
+# what the GPU touched in between (timing.retouch_miss)
+_P16 = "probes16.cu"
+LN_COLS, LNB_COLS, RMS_COLS, SM3_COLS, CENTER_COLS = 2048, 4096, 512, 8192, 4096
+
+
+def _ln_warp_args(n, rng):
+    return [_f32(n, rng), _f32(LN_COLS, rng), _f32(LN_COLS, rng), np.zeros(n, np.float32),
+            _i32(n // LN_COLS), _i32(LN_COLS), np.float32(1e-5)]
+
+
+UNSEEN15 = [
+    TimingProbe("probe/layernorm-warp", "probe-unseen15", "layernorm_warp", 1 << 24, 256,
+                lambda n: n // LN_COLS // 8, _ln_warp_args, source=_P16,
+                note="8192 rows of 2048, a warp a row"),
+    TimingProbe("probe/layernorm-warp-small", "probe-unseen15", "layernorm_warp", 1 << 22, 256,
+                lambda n: n // LN_COLS // 8, _ln_warp_args, source=_P16,
+                note="2048 rows of 2048: the launch fits L2"),
+    TimingProbe("probe/layernorm-block", "probe-unseen15", "layernorm_block<256>", 1 << 24, 256,
+                lambda n: n // LNB_COLS,
+                lambda n, rng: [_f32(n, rng), np.zeros(n, np.float32), _i32(LNB_COLS), np.float32(1e-5)],
+                source=_P16, note="4096 rows of 4096, a block of 256 a row"),
+    TimingProbe("probe/rmsnorm-warp", "probe-unseen15", "rmsnorm_warp", 1 << 24, 256,
+                lambda n: n // RMS_COLS // 8,
+                lambda n, rng: [_f32(n, rng), _f32(RMS_COLS, rng), np.zeros(n, np.float32),
+                                _i32(n // RMS_COLS), _i32(RMS_COLS), np.float32(1e-6)],
+                source=_P16, note="32768 rows of 512, a warp a row, __restrict__"),
+    TimingProbe("probe/softmax3-block", "probe-unseen15", "softmax3_block", 1 << 24, 512,
+                lambda n: n // SM3_COLS,
+                lambda n, rng: [_f32(n, rng), np.zeros(n, np.float32), _i32(SM3_COLS)],
+                source=_P16, note="2048 rows of 8192, a block of 512 a row, three passes"),
+    TimingProbe("probe/center-columns", "probe-unseen15", "center_columns", 1 << 24, 256,
+                lambda n: CENTER_COLS // 256,
+                lambda n, rng: [_f32(n, rng), np.zeros(n, np.float32), _i32(n // CENTER_COLS),
+                                _i32(CENTER_COLS)],
+                source=_P16, note="4096 x 4096, a thread a column, 16 blocks"),
+]
+PROBES += UNSEEN15
 _BY_ID = {p.id: p for p in PROBES}
 
 
