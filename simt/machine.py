@@ -47,7 +47,8 @@ LAT = {"issue": 0.38, "alu": 4.0, "math": 16.0, "warp": 24.0, "shared": 30.0, "l
 # to the release (docs/results/timing_investigation/tree/: 64 barriers in one block on
 # the H100 cost 16, 20, 28, 44, 76 cycles each at 2, 4, 8, 16, 32 warps)
 # global: a load served by L2; dram: one whose sectors no earlier instruction brought into
-# L2, in a launch whose memory exceeds L2 (counters.L2_BYTES).  dram is the cost of each
+# L2, in a launch whose memory (and the restore of its writable buffers before each timed
+# run, Launch._restored_bytes) exceeds L2 (counters.L2_BYTES).  dram is the cost of each
 # further level of a chain of dependent loads streaming from DRAM at full occupancy
 # (docs/results/timing_investigation/loaded/: 430 ns a level on the H200, 490 on the H100)
 # loads_in_flight: outside loops, the global loads a warp keeps in flight; inside a loop,

@@ -137,6 +137,34 @@ def test_loads_from_dram_wait_longer_than_loads_from_l2():
         assert 2 * LAT["global"] + drain <= small[k] < 2 * LAT["global"] + drain + 60
 
 
+def test_restoring_what_a_launch_writes_can_push_its_inputs_out_of_l2():
+    """``--real`` copies each writable buffer back from a snapshot before every timed
+    run: twice its bytes through L2.  A launch whose memory fits L2 but whose writable
+    buffers' restore does not leave room is cold when timed (its first loads wait on
+    DRAM); the same buffer declared const is not restored, and the launch stays warm."""
+    from simt.machine import LAT
+    src = """
+    extern "C" __global__ void chain_w(const int *a, int *out, int *scratch) {
+        out[threadIdx.x] = a[a[threadIdx.x] + 64];
+    }
+    extern "C" __global__ void chain_c(const int *a, int *out, const int *scratch) {
+        out[threadIdx.x] = a[a[threadIdx.x] + 64];
+    }"""
+    mod = simt.Module.from_source(src, "restore.cu")
+    mib = 1 << 20
+    assert 24 * mib + 16 * mib < counters.L2_BYTES < 24 * mib + 3 * 16 * mib
+    cyc = {}
+    for k in ("chain_w", "chain_c"):
+        dev = simt.Device()
+        args = [dev.to_device(np.arange(6 * mib, dtype=np.int32)), dev.zeros(32, np.int32),
+                dev.zeros(4 * mib, np.int32)]
+        res = mod.get_function(k).launch(dev, simt.LaunchConfig.of(1, 32), args, sanitize=False)
+        cyc[k] = res.metrics["simt__block_cycles.max"]
+    drain = LAT["global"]
+    assert 2 * LAT["dram"] + drain <= cyc["chain_w"] < 2 * LAT["dram"] + drain + 60
+    assert 2 * LAT["global"] + drain <= cyc["chain_c"] < 2 * LAT["global"] + drain + 60
+
+
 def test_a_loop_reading_its_sectors_again_finds_them_in_l2():
     """The first trip through a load fetches from DRAM; later trips re-reading the same
     sectors (here a chain: each address waits on the last value) wait LAT["global"]."""
