@@ -17,7 +17,11 @@ C library headers: NVRTC has no ``<cfloat>``, ``<climits>``, ``<cmath>``, ``<mat
 without them, so a file written for nvcc fails there.  Each module is compiled with an
 include directory of small stand-ins for those headers (``host_headers``) that define
 what simt's front end predefines (``simt.frontend.BUILTIN_MACROS``), and with that set
-pre-included, so the GPU compiles what the emulator reads.
+pre-included, so the GPU compiles what the emulator reads.  Half precision: a file that
+includes ``<cuda_fp16.h>`` reaches NVRTC unchanged (CuPy's NVRTC has the header); one
+that uses ``__half``/``half`` without including it, which the emulator accepts, gets it
+pre-included.  ``__half`` parameters take ``numpy.float16`` scalars and CuPy ``float16``
+arrays.
 
 Timing (``timed=True``): each launch runs ``warmup`` times, then ``repeat`` times, each
 run timed alone with a pair of CUDA events, and the median is kept.  Before every run
@@ -195,6 +199,7 @@ _C_SCALARS = {
     "long long": np.int64, "long long int": np.int64,
     "unsigned long long": np.uint64, "unsigned long long int": np.uint64,
     "size_t": np.uint64, "float": np.float32, "double": np.float64, "bool": np.bool_,
+    "__half": np.float16, "half": np.float16,
     "int8_t": np.int8, "uint8_t": np.uint8, "int16_t": np.int16, "uint16_t": np.uint16,
     "int32_t": np.int32, "uint32_t": np.uint32, "int64_t": np.int64, "uint64_t": np.uint64,
 }
@@ -327,6 +332,18 @@ def host_headers() -> Path:
         _HOST_HEADERS["dir"] = d
     return _HOST_HEADERS["dir"]
 _NAME_EXPRESSIONS: dict = {}       # (path, text) -> template kernels asked for, in order
+_USES_HALF = re.compile(r"\b(?:__half|half)\b")
+_FP16_HEADERS = re.compile(r'^\s*#\s*include\s*[<"](?:cuda_fp16\.h|cuda_fp16\.hpp|cuda_bf16\.h|'
+                           r'cuda_fp8\.h|mma\.h)[>"]', re.M)
+
+
+def fp16_options(text: str) -> tuple:
+    """``--pre-include=cuda_fp16.h`` for a file that uses ``__half`` (or ``half``) without
+    including a header that declares it; nothing otherwise."""
+    text = _strip_comments(text)
+    if _USES_HALF.search(text) and not _FP16_HEADERS.search(text):
+        return ("--pre-include=cuda_fp16.h",)
+    return ()
 
 
 class CupyBackend:
@@ -388,7 +405,7 @@ class CupyBackend:
             cupy = self.cupy
             hdrs = host_headers()
             opts = self.options + (f"-I{Path(path).resolve().parent}", f"-I{hdrs}",
-                                   f"--pre-include={hdrs / 'simt_host_macros.h'}")
+                                   f"--pre-include={hdrs / 'simt_host_macros.h'}") + fp16_options(text)
             mod = (cupy.RawModule(code=text, options=opts, name_expressions=tuple(names)) if names
                    else cupy.RawModule(code=text, options=opts))
             try:

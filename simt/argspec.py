@@ -16,9 +16,10 @@ initializes one (``record``): ``{0.5,1024}`` gives every member in order,
 nested members (``{{1,2},{0,0,0,1},3}``, ``{v={0,0,0,1}}``), and the struct's name may
 come first (``Params={0.5,1024}``, ``float4={1,2,3,4}``).
 
-``TYPE`` is a numpy name (``int8`` .. ``int64``, ``uint8`` .. ``uint64``, ``float32``,
-``float64``) or a C name (``int``, ``unsigned``, ``float``, ``double``, ``char``,
-``uchar``, ``short``, ``long``, ``size_t``).  Dimensions are separated by ``x`` (or
+``TYPE`` is a numpy name (``int8`` .. ``int64``, ``uint8`` .. ``uint64``, ``float16``,
+``float32``, ``float64``) or a C name (``int``, ``unsigned``, ``float``, ``double``,
+``char``, ``uchar``, ``short``, ``long``, ``size_t``, ``half`` / ``__half``: numpy
+``float16``, whose values round to nearest even as ``__float2half`` rounds them).  Dimensions are separated by ``x`` (or
 ``,``).  ``randint(lo, hi)`` draws from ``[lo, hi)`` like numpy; ``uniform`` defaults to
 ``[0, 1)``, ``normal`` to mean 0 and standard deviation 1.  ``@path`` loads a ``.npy``
 file; with a ``TYPE`` the values are converted (only when they survive the conversion
@@ -52,7 +53,7 @@ INITS = ("zeros", "ones", "full(v)", "arange", "uniform", "normal", "randint(lo,
 
 DTYPES: dict[str, np.dtype] = {
     **{n: np.dtype(n) for n in ("int8", "int16", "int32", "int64", "uint8", "uint16",
-                                "uint32", "uint64", "float32", "float64")},
+                                "uint32", "uint64", "float16", "float32", "float64")},
     # C spellings, as in the kernel's parameter list
     "char": np.dtype(np.int8), "schar": np.dtype(np.int8), "uchar": np.dtype(np.uint8),
     "short": np.dtype(np.int16), "ushort": np.dtype(np.uint16),
@@ -61,6 +62,7 @@ DTYPES: dict[str, np.dtype] = {
     "longlong": np.dtype(np.int64), "ulonglong": np.dtype(np.uint64),
     "size_t": np.dtype(np.uint64),
     "float": np.dtype(np.float32), "double": np.dtype(np.float64),
+    "half": np.dtype(np.float16), "__half": np.dtype(np.float16),
 }
 
 #: Refuse arrays larger than this many bytes (the emulator could not touch them anyway).
@@ -114,7 +116,7 @@ def _dtype(spec: str, name: str) -> np.dtype:
     try:
         return DTYPES[name]
     except KeyError:
-        raise _bad(spec, f"a type among {', '.join(list(DTYPES)[:10])} "
+        raise _bad(spec, f"a type among {', '.join(list(DTYPES)[:11])} "
                          f"(or a C name such as int, float, unsigned), not {name!r}") from None
 
 

@@ -4,6 +4,12 @@ Scalars map one-to-one onto numpy dtypes, so arithmetic wraps and rounds the way
 does (int32 overflow, float32 rounding).  ``usual_arith`` implements C's usual
 arithmetic conversions (integer promotion, then the common real type).
 
+``__half`` (``half``, ``cuda_fp16.h``) is a 2-byte IEEE binary16 scalar stored as numpy
+``float16``.  In CUDA it is a class with converting constructors and conversion
+operators, not an arithmetic type: ``usual_arith`` does not apply to it (the lowering
+types its operators as ``cuda_fp16.hpp`` overloads them, ``simt.lower``).  ``__half2``
+is the vector of two (4 bytes, aligned to 4; members ``x`` and ``y``).
+
 Limitations: ``long`` is 64-bit (LP64, as nvcc on Linux); ``long double`` is treated as
 ``double``; enums are ``int``; bit-fields and unions are outside the subset.
 """
@@ -43,6 +49,11 @@ class Scalar(CType):
     @property
     def is_bool(self) -> bool:
         return self.dtype.kind == "b"
+
+    @property
+    def is_half(self) -> bool:
+        """``__half``: a float in storage, a class type in C++ (no built-in arithmetic)."""
+        return self.dtype == np.float16
 
     @property
     def size(self) -> int:
@@ -168,6 +179,7 @@ LONG = _s("long", np.int64, 4)
 ULONG = _s("unsigned long", np.uint64, 4)
 LLONG = _s("long long", np.int64, 5)
 ULLONG = _s("unsigned long long", np.uint64, 5)
+HALF = _s("__half", np.float16, 99)
 FLOAT = _s("float", np.float32, 100)
 DOUBLE = _s("double", np.float64, 101)
 VOID = Void()
@@ -188,7 +200,7 @@ TYPEDEFS: dict[str, CType] = {
     "size_t": ULONG, "ptrdiff_t": LONG, "uint8_t": UCHAR, "int8_t": SCHAR,
     "uint16_t": USHORT, "int16_t": SHORT, "uint32_t": UINT, "int32_t": INT,
     "uint64_t": ULLONG, "int64_t": LLONG, "uint": UINT, "ushort": USHORT, "uchar": UCHAR,
-    "ulong": ULONG, "half": FLOAT,
+    "ulong": ULONG, "half": HALF, "__half": HALF,
 }
 for _n, _e in (("char", CHAR), ("uchar", UCHAR), ("short", SHORT), ("ushort", USHORT),
                ("int", INT), ("uint", UINT), ("long", LONG), ("ulong", ULONG),
@@ -196,7 +208,16 @@ for _n, _e in (("char", CHAR), ("uchar", UCHAR), ("short", SHORT), ("ushort", US
     for _k in (1, 2, 3, 4):
         TYPEDEFS[f"{_n}{_k}"] = Vector(f"{_n}{_k}", _e, _k)
 TYPEDEFS["dim3"] = Vector("dim3", UINT, 3)
+HALF2 = TYPEDEFS["__half2"] = TYPEDEFS["half2"] = Vector("__half2", HALF, 2)     # cuda_fp16.h
 VECTOR_NAMES = {k for k, v in TYPEDEFS.items() if isinstance(v, Vector)}
+
+# C++ functional casts (``__half(0.5f)``, ``float(h)``): the front end writes each as a call
+# of a placeholder of the type name's length (``simt.frontend``, length-preserving), which
+# the lowering reads as the conversion.  Placeholder -> (type name, type).
+FUNCTIONAL_CASTS: dict[str, tuple[str, Scalar]] = {
+    "__Hc__": ("__half", HALF), "_Hc_": ("half", HALF), "_Fc__": ("float", FLOAT),
+    "__Dc__": ("double", DOUBLE), "_Ic": ("int", INT),
+}
 
 
 def scalar_from_names(names: list[str]) -> Scalar | None:
@@ -273,4 +294,5 @@ SCALAR_BY_DTYPE = {np.dtype(np.bool_): BOOL, np.dtype(np.int8): CHAR, np.dtype(n
                    np.dtype(np.int16): SHORT, np.dtype(np.uint16): USHORT,
                    np.dtype(np.int32): INT, np.dtype(np.uint32): UINT,
                    np.dtype(np.int64): LLONG, np.dtype(np.uint64): ULLONG,
-                   np.dtype(np.float32): FLOAT, np.dtype(np.float64): DOUBLE}
+                   np.dtype(np.float16): HALF, np.dtype(np.float32): FLOAT,
+                   np.dtype(np.float64): DOUBLE}

@@ -6,6 +6,10 @@ into C23 attributes (``__global__`` -> ``[[global]]``, ``__shared__`` -> ``[[sha
 ``extern "C"`` blanked), and pycparser parses with ``dialect="c23"``.  A one-line
 typedef prelude followed by ``#line 1`` keeps coordinates true.
 
+``#include <cuda_fp16.h>`` is dropped like every header pcpp cannot find (``__half`` and
+``half`` are built-in types here, its intrinsics built-in functions, its ``CUDART_*_FP16``
+constants predefined); the text that reaches NVRTC under ``--real`` keeps it.
+
 Limitations: columns on a line that contains a macro expansion are those of the
 expanded text; function templates are instantiated as text first (``simt.templates``),
 C++ casts become C casts, a function's reference parameters and local reference
@@ -24,7 +28,7 @@ import re
 from pathlib import Path
 
 from . import coop, enums, smem_struct
-from .ctypes_ import TYPEDEFS
+from .ctypes_ import FUNCTIONAL_CASTS, TYPEDEFS
 from .errors import CompileError, Coord, UsageError
 from .templates import close_paren, skip_string, split_spans
 
@@ -62,6 +66,14 @@ BUILTIN_MACROS = {
     "CUDART_MAX_NORMAL_F": "3.402823466e+38F", "CUDART_MIN_DENORM_F": "1.401298464e-45F",
     "CUDART_ZERO_F": "0.0f", "CUDART_ONE_F": "1.0f", "CUDART_L2E_F": "1.442695041f",
     "CUDART_LN2_F": "0.693147181f",
+    # <cuda_fp16.h>'s (its own definitions, through __ushort_as_half)
+    "CUDART_INF_FP16": "__ushort_as_half((unsigned short)0x7C00U)",
+    "CUDART_NAN_FP16": "__ushort_as_half((unsigned short)0x7FFFU)",
+    "CUDART_MIN_DENORM_FP16": "__ushort_as_half((unsigned short)0x0001U)",
+    "CUDART_MAX_NORMAL_FP16": "__ushort_as_half((unsigned short)0x7BFFU)",
+    "CUDART_NEG_ZERO_FP16": "__ushort_as_half((unsigned short)0x8000U)",
+    "CUDART_ZERO_FP16": "__ushort_as_half((unsigned short)0x0000U)",
+    "CUDART_ONE_FP16": "__ushort_as_half((unsigned short)0x3C00U)",
 }
 
 
@@ -130,8 +142,10 @@ _CPP_WORDS = [
     (re.compile(r"\b(?:class|namespace|using)\b\s+\w"), "C++ classes and namespaces are outside the subset"),
     (re.compile(r"\w::\w|\bstd::"), "C++ scope (::) is outside the subset"),
     (re.compile(r"\b(?:new|delete)\b\s*[\w\[]"), "C++ new/delete are outside the subset"),
-    (re.compile(r"\b(?:__half2?|__nv_bfloat162?)\b"), "half-precision types (__half, __nv_bfloat16) are "
-     "outside simt's subset; use float"),
+    (re.compile(r"\b(?:__nv_bfloat162?|nv_bfloat162?)\b"), "__nv_bfloat16 (cuda_bf16.h) is not "
+     "supported yet; use __half (cuda_fp16.h) or float"),
+    (re.compile(r"\b__half2?_raw\b"), "__half_raw is not supported yet; make a half from its bits "
+     "with __ushort_as_half(bits)"),
 ]
 _TYPE_WORDS = ("void|bool|char|short|int|long|unsigned|signed|float|double|"
                + "|".join(sorted(TYPEDEFS)))
@@ -279,9 +293,21 @@ def _c_casts(text: str, filename: str) -> str:
         text = text[:m.start()] + head + text[po + 1:i] + "))" + text[i + 1:]
 
 
+_FUNCTIONAL = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|\b('
+                         + "|".join(n for n, _ in FUNCTIONAL_CASTS.values()) + r")(?=\s*\((?!\s*\*))")
+_PLACEHOLDER = {n: p for p, (n, _) in FUNCTIONAL_CASTS.items()}
+
+
+def _functional_casts(text: str) -> str:
+    """``T(e)`` for T in ``ctypes_.FUNCTIONAL_CASTS`` (``__half(0.5f)``, ``float(h)``): the
+    type name becomes its placeholder, a function the lowering reads as the cast (strings
+    and declarators such as ``float (*p)[4]`` are left alone)."""
+    return _FUNCTIONAL.sub(lambda m: _PLACEHOLDER[m.group(1)] if m.group(1) else m.group(0), text)
+
+
 def rewrite_cuda(text: str, filename: str) -> str:
     """Length-preserving rewrite of CUDA words into the C23 the parser reads."""
-    text = _c_casts(text, filename)
+    text = _functional_casts(_c_casts(text, filename))
     for rx, msg in _CPP_WORDS:
         m = rx.search(text)
         if m:

@@ -2,8 +2,9 @@
 
 One table, ``INTRINSICS``: name -> ``Spec(kind, pure, lower)``.  Overloads follow
 NVRTC (C++): ``sqrt(float)`` is the float overload, ``atomicAdd`` exists for int,
-unsigned, unsigned long long, float and double only, and ``atomicCAS`` on a ``float*``
-is rejected as NVRTC rejects it.
+unsigned, unsigned long long, float, double and ``__half`` only, and ``atomicCAS`` on a
+``float*`` is rejected as NVRTC rejects it.  The half-precision functions of
+``cuda_fp16.h`` are one table, ``_HALF`` (signature and how each lowers).
 """
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from typing import Callable
 import numpy as np
 
 from . import ctypes_ as T
+from pycparser import c_ast
+
 from .ctypes_ import Pointer, Scalar, usual_arith
 from .ir import Const, Op
 
@@ -52,6 +55,13 @@ def _no_overload(b, name, vals, node):
                  f'(argument types are: ({types}))', node)
 
 
+def _ambiguous_half(b, name, vals, node, use):
+    types = ", ".join(str(v.ctype) for v in vals)
+    return b.err(f'more than one instance of overloaded function "{name}" matches the argument '
+                 f"list (argument types are: ({types})): a __half converts to float and to every "
+                 f"integer type; use {use}, or convert with __half2float", node)
+
+
 def _val(t, op):
     from .lower import Val
     return Val(t, op)
@@ -59,7 +69,7 @@ def _val(t, op):
 
 # ------------------------------------------------------------------ atomics
 _ATOMIC_TYPES = {
-    "add": (T.INT, T.UINT, T.ULLONG, T.FLOAT, T.DOUBLE),
+    "add": (T.INT, T.UINT, T.ULLONG, T.FLOAT, T.DOUBLE, T.HALF),
     "sub": (T.INT, T.UINT),
     "exch": (T.INT, T.UINT, T.ULLONG, T.FLOAT),
     "min": (T.INT, T.UINT, T.LLONG, T.ULLONG),
@@ -90,6 +100,9 @@ def _lower_atomic(b, name, args, node, want):
     _nargs(b, name, args, node, 3 if op == "cas" else 2)
     vals = [b.rvalue(a) for a in args]
     p = vals[0]
+    if isinstance(p.ctype, Pointer) and p.ctype.base == T.HALF2:
+        raise b.err(f"{name} on a __half2 is not supported yet: use atomicAdd on each __half "
+                    "(reinterpret the pointer as __half *)", node)
     if not isinstance(p.ctype, Pointer) or not any(_same_scalar(p.ctype.base, t) for t in _ATOMIC_TYPES[op]):
         raise _no_overload(b, name, vals, node)
     if p.ctype.const:
@@ -141,6 +154,10 @@ def _shfl_type(b, v, name, vals, node):
     t = v.ctype
     if not isinstance(t, Scalar):
         raise _no_overload(b, name, vals, node)
+    if t.is_half:                       # cuda_fp16.h's overloads of the shuffles
+        if name.startswith("__shfl"):
+            return t
+        raise _no_overload(b, name, vals, node)
     if t not in _SHFL_TYPES:
         t = T.promote(t) if not t.is_float else T.FLOAT
     return t
@@ -150,6 +167,16 @@ def _shfl_type(b, v, name, vals, node):
 def _shfl(b, name, args, node, want):
     _nargs(b, name, args, node, 3, 4)
     vals = [b.rvalue(a) for a in args]
+    if vals[1].ctype == T.HALF2:            # cuda_fp16.h's overload: the 32-bit pair moves whole
+        # (here as two shuffles of one half each: the same lanes, two instructions counted)
+        fields = [_shfl_ops(b, name, args, [vals[0], _val(T.HALF, f), *vals[2:]], node).op
+                  for f in vals[1].fields]
+        from .lower import Val
+        return Val(T.HALF2, None, fields)
+    return _shfl_ops(b, name, args, vals, node)
+
+
+def _shfl_ops(b, name, args, vals, node):
     t = _shfl_type(b, vals[1], name, vals, node)
     mask = b.convert(vals[0], T.UINT, args[0]).op
     var = b.convert(vals[1], t, args[1]).op
@@ -313,8 +340,9 @@ def _math(b, name, args, node, want):
     vals = [b.rvalue(a) for a in args]
     if not all(isinstance(v.ctype, Scalar) for v in vals):
         raise _no_overload(b, name, vals, node)
-    if ftype is None:   # C++ overload: float if every argument is float, else double
-        ftype = T.FLOAT if all(v.ctype == T.FLOAT for v in vals) else T.DOUBLE
+    if ftype is None:   # C++ overload: float if every argument is float (or a __half,
+        # whose operator float() is the best conversion to float), else double
+        ftype = T.FLOAT if all(v.ctype in (T.FLOAT, T.HALF) for v in vals) else T.DOUBLE
     ops = [b.convert(v, ftype, a).op for v, a in zip(vals, args)]
     d = b.reg(ftype.dtype)
     # fast intrinsics (__expf, ...) compute what the IEEE function does here, but cost less
@@ -330,6 +358,8 @@ def _minmax(b, name, args, node, want):
     vals = [b.rvalue(a) for a in args]
     if not all(isinstance(v.ctype, Scalar) for v in vals):
         raise _no_overload(b, name, vals, node)
+    if any(v.ctype.is_half for v in vals):
+        raise _ambiguous_half(b, name, vals, node, "__hmin / __hmax")
     t = usual_arith(vals[0].ctype, vals[1].ctype)
     forced = {"umin": T.UINT, "umax": T.UINT, "llmin": T.LLONG, "llmax": T.LLONG,
               "ullmin": T.ULLONG, "ullmax": T.ULLONG}
@@ -350,6 +380,8 @@ def _abs(b, name, args, node, want):
     v = b.rvalue(args[0])
     if not isinstance(v.ctype, Scalar):
         raise _no_overload(b, name, [v], node)
+    if v.ctype.is_half:
+        raise _ambiguous_half(b, name, [v], node, "__habs")
     t = {"labs": T.LONG, "llabs": T.LLONG}.get(name, v.ctype if v.ctype.is_float else T.promote(v.ctype))
     a = b.convert(v, t, args[0]).op
     d = b.reg(t.dtype)
@@ -367,7 +399,7 @@ def _make_vec(b, name, args, node, want):
 
 
 for _vn in sorted(T.VECTOR_NAMES):
-    if _vn != "dim3":
+    if _vn != "dim3" and not _vn.startswith("__"):       # (make_half2, not make___half2)
         INTRINSICS["make_" + _vn] = Spec("vector", True, _make_vec)
 
 
@@ -392,6 +424,11 @@ def _printf(b, name, args, node, want):
     ops = []
     for a in args[1:]:
         v = b.rvalue(a)
+        if not isinstance(v.ctype, (Scalar, Pointer)):
+            raise b.err(f"printf cannot print a {v.ctype}; pass its members", a)
+        if isinstance(v.ctype, Scalar) and v.ctype.is_half:
+            raise b.err("printf cannot print a __half (a class passed through '...': %f would "
+                        "read its 2 bytes as a double); pass __half2float(h)", a)
         if isinstance(v.ctype, Scalar) and v.ctype.is_float:
             v = b.convert(v, T.DOUBLE, a)   # varargs promote float to double
         elif isinstance(v.ctype, Scalar):
@@ -419,3 +456,212 @@ def _clock(b, name, args, node, want):
     d = b.reg(t.dtype)
     b.emit(Op.CALL, node, dst=d, args=(), sub="clock")
     return _val(t, d)
+
+
+# ------------------------------------------------------------- half precision
+# cuda_fp16.h: name -> (parameter types, result type, how it lowers).  Arguments convert
+# to the parameter types as C++ converts them (a float to __half rounds, a __half to
+# float is exact).  Lowerings:
+#   ("bin", sub[, after])  Op.BIN of simt.ops.BINOPS, then optionally a call on the result
+#   ("fma", after)         Op.FMA on halves (rounded once), then optionally a call
+#   ("neg",)               Op.UN neg (the sign bit)
+#   ("call", sub)          Op.CALL of simt.ops.CALLS
+#   ("cvt", round)         a C conversion, after rounding the half (``m_hrint`` ...) if asked
+H, F, D, H2 = T.HALF, T.FLOAT, T.DOUBLE, T.HALF2
+_HALF: dict[str, tuple] = {
+    "__hadd": ((H, H), H, ("bin", "h_add")), "__hsub": ((H, H), H, ("bin", "h_sub")),
+    "__hmul": ((H, H), H, ("bin", "h_mul")), "__hdiv": ((H, H), H, ("bin", "h_div")),
+    "__hadd_rn": ((H, H), H, ("bin", "h_add")), "__hsub_rn": ((H, H), H, ("bin", "h_sub")),
+    "__hmul_rn": ((H, H), H, ("bin", "h_mul")),
+    "__hadd_sat": ((H, H), H, ("bin", "h_add", "m_hsat")),
+    "__hsub_sat": ((H, H), H, ("bin", "h_sub", "m_hsat")),
+    "__hmul_sat": ((H, H), H, ("bin", "h_mul", "m_hsat")),
+    "__hfma": ((H, H, H), H, ("fma", None)), "__hfma_sat": ((H, H, H), H, ("fma", "m_hsat")),
+    "__hfma_relu": ((H, H, H), H, ("fma", "m_hrelu")),
+    "__hneg": ((H,), H, ("neg",)), "__habs": ((H,), H, ("call", "m_habs")),
+    "__hmax": ((H, H), H, ("call", "m_hmax")), "__hmin": ((H, H), H, ("call", "m_hmin")),
+    "__hmax_nan": ((H, H), H, ("call", "m_hmax_nan")), "__hmin_nan": ((H, H), H, ("call", "m_hmin_nan")),
+    "__heq": ((H, H), T.BOOL, ("bin", "eq")), "__hne": ((H, H), T.BOOL, ("bin", "h_ne")),
+    "__hlt": ((H, H), T.BOOL, ("bin", "lt")), "__hle": ((H, H), T.BOOL, ("bin", "le")),
+    "__hgt": ((H, H), T.BOOL, ("bin", "gt")), "__hge": ((H, H), T.BOOL, ("bin", "ge")),
+    "__hequ": ((H, H), T.BOOL, ("bin", "h_equ")), "__hneu": ((H, H), T.BOOL, ("bin", "ne")),
+    "__hltu": ((H, H), T.BOOL, ("bin", "h_ltu")), "__hleu": ((H, H), T.BOOL, ("bin", "h_leu")),
+    "__hgtu": ((H, H), T.BOOL, ("bin", "h_gtu")), "__hgeu": ((H, H), T.BOOL, ("bin", "h_geu")),
+    "__hisnan": ((H,), T.BOOL, ("call", "m_hisnan")), "__hisinf": ((H,), T.INT, ("call", "m_hisinf")),
+    "__float2half": ((F,), H, ("call", "m_hcvt_rn")), "__double2half": ((D,), H, ("call", "m_hcvt_rn")),
+    "__half2float": ((H,), F, ("cvt", None)),
+    "__half2char_rz": ((H,), T.SCHAR, ("cvt", None)), "__half2uchar_rz": ((H,), T.UCHAR, ("cvt", None)),
+    "__half_as_short": ((H,), T.SHORT, ("call", "m_h_as_s")),
+    "__half_as_ushort": ((H,), T.USHORT, ("call", "m_h_as_us")),
+    "__short_as_half": ((T.SHORT,), H, ("call", "m_s_as_h")),
+    "__ushort_as_half": ((T.USHORT,), H, ("call", "m_us_as_h")),
+}
+_HMATH = "sqrt rsqrt rcp exp exp2 exp10 log log2 log10 sin cos trunc ceil floor rint".split()
+for _m in _HMATH:
+    _HALF["h" + _m] = ((H,), H, ("call", "m_h" + _m))
+_ROUND = {"rn": "m_hrint", "rz": None, "rd": "m_hfloor", "ru": "m_hceil"}
+for _r in _ROUND:
+    _HALF["__float2half_" + _r] = ((F,), H, ("call", "m_hcvt_" + _r))
+    for _p, _t in (("int", T.INT), ("uint", T.UINT), ("short", T.SHORT), ("ushort", T.USHORT),
+                   ("ll", T.LLONG), ("ull", T.ULLONG)):
+        _HALF[f"__{_p}2half_{_r}"] = ((_t,), H, ("call", "m_hcvt_" + _r))
+        _HALF[f"__half2{_p}_{_r}"] = ((H,), _t, ("cvt", _ROUND[_r]))
+# __hadd(a, __hmul(b, c)) is one fma.rn.f16 on the GPU (ptxas contracts add.f16 and mul.f16
+# without a rounding modifier); the _rn and _sat forms are never contracted.  The value:
+# whether the product is subtracted
+_CONTRACT = {"__hadd": False, "__hsub": True, "__hadd2": False, "__hsub2": True}
+
+# the __half2 forms: each half of the pair as the scalar function computes it
+_HALF2_OF = {"__hadd2": "__hadd", "__hsub2": "__hsub", "__hmul2": "__hmul", "__h2div": "__hdiv",
+             "__hadd2_rn": "__hadd_rn", "__hsub2_rn": "__hsub_rn", "__hmul2_rn": "__hmul_rn",
+             "__hadd2_sat": "__hadd_sat", "__hsub2_sat": "__hsub_sat", "__hmul2_sat": "__hmul_sat",
+             "__hfma2": "__hfma", "__hfma2_sat": "__hfma_sat", "__hfma2_relu": "__hfma_relu",
+             "__hneg2": "__hneg", "__habs2": "__habs", "__hmax2": "__hmax", "__hmin2": "__hmin",
+             "__hmax2_nan": "__hmax_nan", "__hmin2_nan": "__hmin_nan",
+             **{"h2" + m: "h" + m for m in _HMATH}}
+# packing and unpacking __half2: name -> (parameter types, result type, the result's
+# members from the arguments' members), each member converted to the result's type
+_F2 = T.TYPEDEFS["float2"]
+_HALF2_PACK: dict[str, tuple] = {
+    "__halves2half2": ((H, H), H2, lambda a, b: [a[0], b[0]]),
+    "make_half2": ((H, H), H2, lambda a, b: [a[0], b[0]]),
+    "__half2half2": ((H,), H2, lambda a: [a[0], a[0]]),
+    "__float2half2_rn": ((F,), H2, lambda a: [a[0], a[0]]),
+    "__floats2half2_rn": ((F, F), H2, lambda a, b: [a[0], b[0]]),
+    "__float22half2_rn": ((_F2,), H2, lambda a: [a[0], a[1]]),
+    "__half22float2": ((H2,), _F2, lambda a: [a[0], a[1]]),
+    "__low2half": ((H2,), H, lambda a: [a[0]]), "__high2half": ((H2,), H, lambda a: [a[1]]),
+    "__low2float": ((H2,), F, lambda a: [a[0]]), "__high2float": ((H2,), F, lambda a: [a[1]]),
+    "__lows2half2": ((H2, H2), H2, lambda a, b: [a[0], b[0]]),
+    "__highs2half2": ((H2, H2), H2, lambda a, b: [a[1], b[1]]),
+    "__lowhigh2highlow": ((H2,), H2, lambda a: [a[1], a[0]]),
+    "__low2half2": ((H2,), H2, lambda a: [a[0], a[0]]),
+    "__high2half2": ((H2,), H2, lambda a: [a[1], a[1]]),
+}
+
+
+def _half_args(b, name, args, node, sig) -> list:
+    """The arguments converted to the parameter types ``sig``: a list of Vals."""
+    _nargs(b, name, args, node, len(sig))
+    vals = [b.rvalue(a) for a in args]
+    if not all(isinstance(v.ctype, Scalar) or v.ctype in (H2, _F2) for v in vals):
+        raise _no_overload(b, name, vals, node)
+    return [b.convert(v, t, a) for v, t, a in zip(vals, sig, args)]
+
+
+def _is_call(a, name: str) -> bool:
+    return isinstance(a, c_ast.FuncCall) and isinstance(a.name, c_ast.ID) and a.name.name == name \
+        and a.args is not None and len(a.args.exprs) == 2
+
+
+def _contracted(b, name, args, node):
+    """``__hadd(x, __hmul(a, c))`` (either side; ``__hsub``, the ``2`` forms): the fma,
+    or None."""
+    pair = name.endswith("2")
+    mul, t = ("__hmul2", H2) if pair else ("__hmul", H)
+    for k, a in enumerate(args):
+        if len(args) == 2 and _is_call(a, mul):
+            x, y = _half_args(b, mul, list(a.args.exprs), a, (t, t))
+            (c,) = _half_args(b, name, [args[1 - k]], node, (t,))
+            if _CONTRACT[name]:             # a*c - x = fma(a, c, -x);  x - a*c = fma(-a, c, x)
+                neg = b.negate_fields if pair else b.negate
+                c, x = (neg(c, node), x) if k == 0 else (c, neg(x, node))
+            return _fields_apply(b, "__hfma", [x, y, c], node) if pair else \
+                _half_apply(b, "__hfma", [x.op, y.op, c.op], node)
+    return None
+
+
+def _val_fields(t, fields):
+    from .lower import Val
+    return Val(t, None, list(fields))
+
+
+def _half_apply(b, name, ops, node):
+    """The half function ``name`` on operands already of its parameter types."""
+    sig, rt, how = _HALF[name]
+    kind = how[0]
+    if kind == "call":
+        return _half_call(b, how[1], rt, ops, node)
+    if kind == "neg":
+        return b.negate(_val(H, ops[0]), node)
+    if kind == "cvt":
+        v = _val(H, ops[0]) if how[1] is None else _half_call(b, how[1], H, ops, node)
+        return b.convert(v, rt, node, explicit=True)
+    if kind == "bin":
+        v, after = b.half_bin(how[1], rt, ops[0], ops[1], node), how[2] if len(how) > 2 else None
+    else:                                   # "fma"
+        d = b.reg(np.float16)
+        b.emit(Op.FMA, node, dst=d, args=tuple(ops))
+        v, after = _val(H, d), how[1]
+    return _half_call(b, after, rt, [v.op], node) if after else v
+
+
+def _fields_apply(b, name, vals, node):
+    """A __half2 function: the scalar ``name`` on each half of the pair."""
+    return _val_fields(H2, [_half_apply(b, name, [v.fields[k] for v in vals], node).op
+                            for k in range(2)])
+
+
+def _lower_half(b, name, args, node, want):
+    if name in _CONTRACT:
+        f = _contracted(b, name, args, node)
+        if f is not None:
+            return f
+    if name in _HALF2_OF:
+        scalar = _HALF2_OF[name]
+        return _fields_apply(b, scalar, _half_args(b, name, args, node, (H2,) * len(_HALF[scalar][0])),
+                             node)
+    if name in _HALF2_PACK:
+        sig, rt, pick = _HALF2_PACK[name]
+        vals = _half_args(b, name, args, node, sig)
+        parts = pick(*([_val(H if v.ctype == H2 else F, f) for f in v.fields] if v.fields is not None
+                       else [v] for v in vals))
+        et = rt.elem if isinstance(rt, T.Vector) else rt
+        ops = [b.convert(p, et, node).op for p in parts]
+        return _val_fields(rt, ops) if isinstance(rt, T.Vector) else _val(rt, ops[0])
+    return _half_apply(b, name, [v.op for v in _half_args(b, name, args, node, _HALF[name][0])], node)
+
+
+def _half_call(b, sub, rt, ops, node):
+    """One call of simt.ops.CALLS (folded when its operands are constants)."""
+    if all(isinstance(o, Const) for o in ops):
+        from .ops import CALLS
+        with np.errstate(all="ignore"):
+            r = CALLS[sub](*(np.asarray(o.value) for o in ops))
+        return _val(rt, Const(np.asarray(r).astype(rt.dtype)[()]))
+    d = b.reg(rt.dtype)
+    b.emit(Op.CALL, node, dst=d, args=tuple(ops), sub=sub)
+    return _val(rt, d)
+
+
+for _n in (*_HALF, *_HALF2_OF, *_HALF2_PACK):
+    INTRINSICS[_n] = Spec("half", True, _lower_half)
+
+
+def _hadd_overloads(b, name, args, node, want):
+    """``__hadd``: the half function when an argument is a __half, the integer one
+    (``int __hadd(int, int)``, the halving add) when none is; a __half beside another type
+    matches both (ambiguous, as NVRTC says)."""
+    if len(args) == 2:
+        kinds = [b.type_of(a) for a in args]
+        halves = [isinstance(t, Scalar) and t.is_half for t in kinds]
+        if any(halves) and not all(halves):
+            raise _ambiguous_half(b, name, [_val(t, None) for t in kinds], node,
+                                  "__float2half(x) for the other argument")
+        if not any(halves):
+            return _int2(b, name, args, node, want)
+    return _lower_half(b, name, args, node, want)
+
+
+INTRINSICS["__hadd"] = Spec("half", True, _hadd_overloads)
+
+
+def _not_yet(b, name, args, node, want):
+    raise b.err(f'"{name}" (cuda_fp16.h) is not supported yet: compare or add the .x and .y '
+                "halves of the __half2 one by one", node)
+
+
+for _n in ("__heq2 __hne2 __hlt2 __hle2 __hgt2 __hge2 __hequ2 __hneu2 __hltu2 __hleu2 __hgtu2 "
+           "__hgeu2 __hbeq2 __hbne2 __hblt2 __hble2 __hbgt2 __hbge2 __hbequ2 __hbneu2 __hbltu2 "
+           "__hbleu2 __hbgtu2 __hbgeu2 __heq2_mask __hne2_mask __hisnan2 __hcmadd").split():
+    INTRINSICS[_n] = Spec("half", False, _not_yet)

@@ -8,6 +8,17 @@ the GPU bit for bit.  A local reference variable (``float &x = a[i];``) names it
 initializer's register or memory; ``auto`` takes its initializer's type; a struct or
 vector kernel parameter passed by value is one launch uniform per member.
 
+``__half`` is typed as ``cuda_fp16.hpp`` types it: a class whose operators ``+ - * /``
+and comparisons take two halves (``__hadd``, ``__heq`` ...; the result rounded once to
+half), whose compound assignments convert their right side to half (``h += 0.5f``), and
+which converts implicitly to and from every arithmetic type where one target type is
+asked for (initialization, assignment, arguments, ``return``, casts, conditions).  An
+operator between a half and another arithmetic type is ambiguous there (the half may
+become a float or an integer, or the other operand a half), and NVRTC rejects it: so
+does the lowering, naming the place.  ``a * b + c`` on halves is one ``fma.rn.f16``, as
+ptxas contracts ``__hmul`` and ``__hadd`` under ``--fmad=true``.  ``__half2`` values take
+the same operators ``+ - * /`` (and unary ``-``, ``+=`` ...) half by half.
+
 Limitations: struct members are scalars, pointers, vector types and other structs (no
 arrays), no unions, no ``goto``, no recursion, no taking the address of a scalar
 local, no ``__shared__`` variables at file scope.  File-scope ``__constant__`` and
@@ -133,6 +144,10 @@ class ModuleVar:
         return ("csym." if self.space == "constant" else "gsym.") + self.name
 
 
+def _is_half(t) -> bool:
+    return isinstance(t, Scalar) and t.is_half
+
+
 def _agg(t) -> bool:
     """A value of several fields: a built-in vector type or a user's struct."""
     return isinstance(t, (Vector, Struct))
@@ -206,7 +221,9 @@ _BUILTIN_VECS = {"threadIdx": "tid", "blockIdx": "ctaid", "blockDim": "ntid", "g
 _ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod",
           "&": "and", "|": "or", "^": "xor", "<<": "shl", ">>": "shr"}
 _CMP = {"==": "eq", "!=": "ne", "<": "lt", ">": "gt", "<=": "le", ">=": "ge"}
-_PURE_CALLS = {n for n, spec in INTRINSICS.items() if spec.pure}
+# the operators cuda_fp16.hpp defines on two halves: their BIN operation (simt.ops.BINOPS)
+_HALF_ARITH = {"+": "h_add", "-": "h_sub", "*": "h_mul", "/": "h_div"}
+_PURE_CALLS = {n for n, spec in INTRINSICS.items() if spec.pure} | set(T.FUNCTIONAL_CASTS)
 
 
 def _inferred(tnode) -> bool:
@@ -1281,6 +1298,9 @@ class KernelBuilder:
         if op in ("++", "--", "p++", "p--"):
             return self.incdec(node, op[-2:], prefix=not op.startswith("p"))
         v = self.rvalue(node.expr)
+        if v.ctype == T.HALF2 and op in ("-", "+"):      # __hneg2
+            return v if op == "+" else Val(v.ctype, None, [
+                self.negate(Val(T.HALF, f), node).op for f in v.fields])
         if op == "!":
             c = self.to_bool(v, node)
             if isinstance(c, Const):
@@ -1309,6 +1329,9 @@ class KernelBuilder:
         lv = self.lvalue(node.expr)
         old = self.load(lv, node)
         one = Val(T.INT, Const(np.int32(1)))
+        if _is_half(lv.ctype) or lv.ctype == T.HALF2:    # cuda_fp16.hpp's ++ adds the half 1.0
+            h1 = Const(np.float16(1))
+            one = Val(T.HALF, h1) if _is_half(lv.ctype) else Val(T.HALF2, None, [h1, h1])
         if isinstance(lv.ctype, Pointer):
             new = Val(lv.ctype, self.index_addr(old, one, node, sub=(op == "--")))
         else:
@@ -1357,7 +1380,17 @@ class KernelBuilder:
         else:
             c = self.rvalue(other)
             x, y = self.rvalue(m.left), self.rvalue(m.right)
-        if not all(isinstance(v.ctype, Scalar) for v in (x, y, c)):
+        if all(v.ctype == T.HALF2 for v in (x, y, c)):      # __hfma2, half by half
+            if node.op == "-":
+                x, c = (x, self.negate_fields(c, node)) if mul_left else (self.negate_fields(x, node), c)
+            fields = []
+            for fx, fy, fc in zip(x.fields, y.fields, c.fields):
+                d = self.reg(np.float16)
+                self.emit(Op.FMA, node, dst=d, args=(fx, fy, fc))
+                fields.append(d)
+            return Val(T.HALF2, None, fields)
+        halves = [_is_half(v.ctype) for v in (x, y, c)]
+        if not all(isinstance(v.ctype, Scalar) for v in (x, y, c)) or any(halves) and not all(halves):
             prod = self.binop("*", x, y, m)
             return self.binop(node.op, prod, c, node) if mul_left else self.binop(node.op, c, prod, node)
         pt = usual_arith(x.ctype, y.ctype)
@@ -1376,6 +1409,10 @@ class KernelBuilder:
         self.emit(Op.FMA, node, dst=d, args=(x.op, y.op, c.op))
         return Val(rt, d)
 
+    def negate_fields(self, v: Val, node) -> Val:
+        """-v of a __half2, half by half."""
+        return Val(v.ctype, None, [self.negate(Val(T.HALF, f), node).op for f in v.fields])
+
     def negate(self, v: Val, node) -> Val:
         if isinstance(v.op, Const):
             return Val(v.ctype, Const(-v.op.value))
@@ -1384,8 +1421,19 @@ class KernelBuilder:
         return Val(v.ctype, d)
 
     def arith(self, op, a: Val, b: Val, node) -> Val:
+        if T.HALF2 in (a.ctype, b.ctype):
+            if a.ctype != b.ctype or op not in _HALF_ARITH:
+                raise self.err(f'no operator "{op}" matches these operands (operand types are: '
+                               f"{a.ctype} {op} {b.ctype}): cuda_fp16.hpp defines + - * / on two "
+                               "__half2", node)
+            return Val(T.HALF2, None, [self.half_bin(_HALF_ARITH[op], T.HALF, x, y, node).op
+                                       for x, y in zip(a.fields, b.fields)])
         if not isinstance(a.ctype, Scalar) or not isinstance(b.ctype, Scalar):
             raise self.err(f'operand types are incompatible ("{a.ctype}" and "{b.ctype}") for "{op}"', node)
+        if _is_half(a.ctype) or _is_half(b.ctype):
+            if a.ctype != b.ctype or op not in _HALF_ARITH:
+                raise self.half_mix(op, a, b, node)
+            return self.half_bin(_HALF_ARITH[op], T.HALF, a.op, b.op, node)
         if op in ("<<", ">>"):
             if a.ctype.is_float or b.ctype.is_float:
                 raise self.err(f'expression must have integral type for "{op}"', node)
@@ -1438,8 +1486,13 @@ class KernelBuilder:
             if isinstance(b.ctype, Scalar):
                 ops = (a.op, self.convert(b, T.LLONG, node).op)
         else:
+            if T.HALF2 in (a.ctype, b.ctype):
+                raise self.err(f'comparing {a.ctype} with {b.ctype} is not supported yet: '
+                               "compare the .x and .y halves", node)
             if not isinstance(a.ctype, Scalar) or not isinstance(b.ctype, Scalar):
                 raise self.err(f'operand types are incompatible ("{a.ctype}" and "{b.ctype}")', node)
+            if (_is_half(a.ctype) or _is_half(b.ctype)) and a.ctype != b.ctype:
+                raise self.half_mix(op, a, b, node)
             t = usual_arith(a.ctype, b.ctype)
             ops = (self.convert(a, t, node).op, self.convert(b, t, node).op)
         if isinstance(ops[0], Const) and isinstance(ops[1], Const):
@@ -1448,6 +1501,58 @@ class KernelBuilder:
         d = self.reg(np.bool_)
         self.emit(Op.BIN, node, dst=d, args=ops, sub=_CMP[op])
         return Val(T.BOOL, d)
+
+    def half_bin(self, sub: str, rt: Scalar, x, y, node) -> Val:
+        """A BIN operation of ``simt.ops.HALF_BINOPS`` on two half operands (folded when
+        both are constants)."""
+        if isinstance(x, Const) and isinstance(y, Const):
+            from .ops import BINOPS
+            return Val(rt, Const(np.asarray(BINOPS[sub](x.value, y.value)).astype(rt.dtype)[()]))
+        d = self.reg(rt.dtype)
+        self.emit(Op.BIN, node, dst=d, args=(x, y), sub=sub)
+        return Val(rt, d)
+
+    def half_mix(self, op: str, a: Val, b: Val, node) -> CompileError:
+        """NVRTC's error for an operator that mixes __half with another type (or that
+        cuda_fp16.hpp does not define on halves)."""
+        ta, tb = a.ctype, b.ctype
+        if ta == tb:
+            why = (f'cuda_fp16.hpp defines no "{op}" on __half, and its conversions to float '
+                   "and to each integer type make the built-in one ambiguous")
+        else:
+            why = ("the __half may convert to float or to an integer type, or the other operand "
+                   "to __half; write __half2float(h) or __float2half(x) to say which")
+        return self.err(f'more than one operator "{op}" matches these operands (operand types '
+                        f'are: {ta} {op} {tb}): {why}', node)
+
+    def half_compound(self, lv: LVal, bop: str, node) -> Val:
+        """``h op= e`` on a half (or a __half2): ``operator op=(__half &, const __half &)``,
+        the only candidate, so ``e`` converts to half; ``h += a * b`` on halves is one fma
+        (one per half of a __half2)."""
+        t = lv.ctype
+        if bop not in _HALF_ARITH:
+            raise self.err(f'no operator "{bop}=" matches these operands (operand types are: '
+                           f"{t} {bop}= ...): cuda_fp16.hpp defines += -= *= /= on {t}", node)
+        cur = self.load(lv, node)
+        r = node.rvalue
+        if bop in ("+", "-") and isinstance(r, c_ast.BinaryOp) and r.op == "*":
+            x, y = self.rvalue(r.left), self.rvalue(r.right)
+            if x.ctype == t and y.ctype == t:
+                neg = self.negate_fields if t == T.HALF2 else self.negate
+                if bop == "-":
+                    x = neg(x, node)
+                fields = []
+                for fx, fy, fc in (zip(x.fields, y.fields, cur.fields) if t == T.HALF2
+                                   else [(x.op, y.op, cur.op)]):
+                    d = self.reg(np.float16)
+                    self.emit(Op.FMA, node, dst=d, args=(fx, fy, fc))
+                    fields.append(d)
+                return Val(t, None, fields) if t == T.HALF2 else Val(t, fields[0])
+            rv = self.binop("*", x, y, r)
+        else:
+            rv = self.rvalue(r)
+        rv = self.convert(rv, t, r, assign=True)
+        return self.arith(bop, cur, rv, node)
 
     def pure(self, node) -> bool:
         """True when evaluating node for inactive lanes is harmless (no loads, stores, calls)."""
@@ -1536,6 +1641,9 @@ class KernelBuilder:
 
     def common(self, a: Val, b: Val, node):
         if isinstance(a.ctype, Scalar) and isinstance(b.ctype, Scalar):
+            if (_is_half(a.ctype) or _is_half(b.ctype)) and a.ctype != b.ctype:
+                raise self.err(f'operand types are incompatible ("{a.ctype}" and "{b.ctype}"): '
+                               "each converts to the other; convert one side explicitly", node)
             return usual_arith(a.ctype, b.ctype)
         if isinstance(a.ctype, Pointer):
             return a.ctype
@@ -1552,11 +1660,13 @@ class KernelBuilder:
             v = self.convert(self.rvalue(node.rvalue), lv.ctype, node.rvalue, assign=True)
         else:
             bop = op[:-1]
-            if bop in ("+", "-") and isinstance(lv.ctype, Scalar) and lv.ctype.is_float and \
+            if _is_half(lv.ctype) or lv.ctype == T.HALF2:
+                v = self.half_compound(lv, bop, node)
+            elif bop in ("+", "-") and isinstance(lv.ctype, Scalar) and lv.ctype.is_float and \
                     isinstance(node.rvalue, c_ast.BinaryOp) and node.rvalue.op == "*":
                 cur = self.load(lv, node)
                 x, y = self.rvalue(node.rvalue.left), self.rvalue(node.rvalue.right)
-                if all(isinstance(q.ctype, Scalar) for q in (x, y)) and \
+                if all(isinstance(q.ctype, Scalar) and not q.ctype.is_half for q in (x, y)) and \
                         usual_arith(usual_arith(x.ctype, y.ctype), cur.ctype) == lv.ctype and \
                         usual_arith(x.ctype, y.ctype).is_float:
                     t = lv.ctype
@@ -1568,10 +1678,14 @@ class KernelBuilder:
                     v = Val(t, d)
                 else:
                     prod = self.binop("*", x, y, node.rvalue)
+                    if _is_half(prod.ctype):
+                        raise self.half_mix(op, cur, prod, node)
                     v = self.convert(self.binop(bop, cur, prod, node), lv.ctype, node)
             else:
                 cur = self.load(lv, node)
                 r = self.rvalue(node.rvalue)
+                if _is_half(r.ctype) and isinstance(lv.ctype, Scalar):
+                    raise self.half_mix(op, cur, r, node)
                 v = self.convert(self.binop(bop, cur, r, node), lv.ctype, node)
         self.store(lv, v, node)
         return v
@@ -1622,7 +1736,10 @@ class KernelBuilder:
             from .ops import cast_value
             return Const(cast_value(np.asarray(op.value), dtype)[()])
         d = self.reg(dtype)
-        self.emit(Op.CAST, node, dst=d, args=(op,))
+        if dtype == np.float16:         # __float2half & co: nearest even, NaN made canonical
+            self.emit(Op.CALL, node, dst=d, args=(op,), sub="m_hcvt_rn")
+        else:
+            self.emit(Op.CAST, node, dst=d, args=(op,))
         return d
 
     # ------------------------------------------------------------------- calls
@@ -1642,6 +1759,11 @@ class KernelBuilder:
             return self.deduced_call(tm, name, args, node)
         if name in INTRINSICS:
             return lower_intrinsic(self, name, args, node, want)
+        if name in T.FUNCTIONAL_CASTS:          # T(e), as the front end wrote it
+            spelled, to = T.FUNCTIONAL_CASTS[name]
+            if len(args) != 1:
+                raise self.err(f"{spelled}(...) takes one value to convert, got {len(args)}", node)
+            return self.convert(self.rvalue(args[0]), to, node, explicit=True)
         raise self.err(f'identifier "{name}" is undefined', node.name)
 
     def group_method(self, node):

@@ -8,6 +8,16 @@ Limitations: integer division by zero yields 0 (the GPU yields an unspecified va
 shifts by the type width or more yield 0 (undefined in C); single-precision math
 functions (``expf``, ``sinf``...) use numpy's correctly rounded results, which can
 differ from CUDA's in the last ulp or two; ``fmaf`` is computed in double and rounded.
+
+Half precision (``__half``, numpy ``float16``): ``+ - * /`` of two halves are exact and
+rounded once to half (numpy computes them in float32, whose 24 bits make that one
+rounding exact); ``fma`` is rounded once (the sum in double, rounded to odd, then to
+half); conversions to half round as asked (``to_half``: nearest even, toward zero, down,
+up), overflowing to infinity or to the largest finite half as the rounding says.  A NaN
+any of them produces is the GPU's canonical half NaN, 0x7FFF.  Limitations: ``hexp``,
+``hlog``, ``hsqrt``, ``hsin`` ... are the correctly rounded values (the GPU's approximate
+instructions can differ in the last place); NaNs that only pass through a negation, an
+absolute value, a move or a conversion to float keep numpy's bits.
 """
 from __future__ import annotations
 
@@ -66,20 +76,27 @@ def cast_value(a, dtype: np.dtype):
     if dtype.kind == "b":
         return a != 0
     if a.dtype.kind == "f" and dtype.kind in "iu":
-        with np.errstate(invalid="ignore"):
-            t = np.trunc(a)
-            if dtype.kind == "u":
-                # CUDA saturates float->unsigned; negative values give 0
-                info = np.iinfo(dtype)
-                t = np.clip(np.nan_to_num(t, nan=0.0), 0, info.max)
-            else:
-                info = np.iinfo(dtype)
-                t = np.clip(np.nan_to_num(t, nan=0.0), info.min, info.max)
-            return t.astype(dtype)
+        # CUDA saturates (negative values give 0 for unsigned types) and gives 0 for NaN.
+        # The upper bound 2^n - 1 may round up to 2^n in the float type (int32 in float32):
+        # values that reach 2^n are set to the bound after the conversion, which wraps them
+        info = np.iinfo(dtype)
+        src = a if a.dtype.itemsize >= 4 else a.astype(np.float32)      # (a half: exact)
+        ft = src.dtype.type
+        with np.errstate(invalid="ignore", over="ignore"):
+            t = np.clip(np.nan_to_num(np.trunc(src), nan=0.0), ft(info.min), ft(info.max))
+            r = t.astype(dtype)
+            over = t >= ft(float(info.max) + 1.0)
+            if over.any():
+                r = np.where(over, dtype.type(info.max), r)
+            return r
+    if dtype == np.float16:
+        return to_half(a)
     return a.astype(dtype)
 
 
 def _fma(a, b, c):
+    if a.dtype == np.float16:
+        return _hfma(a, b, c)
     if a.dtype == np.float32:
         return (a.astype(np.float64) * b + c.astype(np.float64) if np.ndim(c) else
                 a.astype(np.float64) * b + np.float64(c)).astype(np.float32)
@@ -147,6 +164,146 @@ def _mulhi(a, b, signed, bits):
         np.array(out, dtype=object).astype(np.int64)
 
 
+# ------------------------------------------------------------------ half precision
+_H = np.float16
+H_NAN = np.uint16(0x7FFF).view(np.float16)      # the GPU's canonical half NaN
+_TOWARD = {"rz": None, "rd": -np.inf, "ru": np.inf}
+
+
+def _canon(r):
+    """A half result with every NaN made the GPU's canonical NaN (0x7FFF)."""
+    r = np.asarray(r).astype(_H, copy=False)
+    nan = np.isnan(r)
+    return np.where(nan, H_NAN, r) if nan.any() else r
+
+
+def to_half(x, mode: str = "rn"):
+    """``x`` (any scalar type) rounded to half: to nearest even (``rn``, ``__float2half``,
+    ``__int2half_rn``, ``__double2half``), toward zero (``rz``), down (``rd``) or up (``ru``).
+    Through double, which holds every float and every integer that does not overflow a
+    half exactly; numpy rounds double to half correctly (nearest even, subnormals, inf)."""
+    x = np.asarray(x)
+    if x.dtype == _H:
+        return x
+    wide = x.astype(np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        h = wide.astype(_H)
+        if mode != "rn":
+            back = h.astype(np.float64)
+            if mode == "rz":
+                step = np.abs(back) > np.abs(wide)
+                to = np.where(wide < 0, _H(np.inf), _H(-np.inf))
+            else:
+                step = back > wide if mode == "rd" else back < wide
+                to = _H(_TOWARD[mode])
+            h = np.where(step, np.nextafter(h, to), h)
+    return _canon(h)
+
+
+def _hbin(f):
+    """A binary operation on halves, exact in float32 and rounded once to half."""
+    def g(a, b):
+        with np.errstate(all="ignore"):
+            return _canon(f(np.asarray(a, _H), np.asarray(b, _H)))
+    return g
+
+
+def _hfma(a, b, c):
+    """``a * b + c`` on halves rounded once: the product is exact in double; the sum is
+    rounded to odd there (an inexact sum whose last bit is 0 moves one ulp toward the
+    exact value, from TwoSum's error term), which 53 >= 11 + 2 bits make safe to round
+    again, to half."""
+    a, b, c = (np.asarray(v).astype(np.float64) for v in (a, b, c))
+    with np.errstate(all="ignore"):
+        p = a * b
+        s = p + c
+        bb = s - p
+        err = (p - (s - bb)) + (c - bb)
+        even = (s.view(np.int64) & 1) == 0
+        fix = (err != 0) & even & np.isfinite(s)
+        if np.any(fix):
+            s = np.where(fix, np.nextafter(s, np.where(err > 0, np.inf, -np.inf)), s)
+        return _canon(s.astype(_H))
+
+
+def _hmax(a, b):
+    """``__hmax``: a NaN operand gives the other (two give NaN); +0 > -0."""
+    a, b = np.asarray(a, _H), np.asarray(b, _H)
+    zero = (a == 0) & (b == 0)
+    r = np.where(zero, np.where(np.signbit(a) & np.signbit(b), _H(-0.0), _H(0.0)), np.fmax(a, b))
+    return _canon(r)
+
+
+def _hmin(a, b):
+    """``__hmin``: a NaN operand gives the other (two give NaN); -0 < +0."""
+    a, b = np.asarray(a, _H), np.asarray(b, _H)
+    zero = (a == 0) & (b == 0)
+    r = np.where(zero, np.where(np.signbit(a) | np.signbit(b), _H(-0.0), _H(0.0)), np.fmin(a, b))
+    return _canon(r)
+
+
+def _nan_of(a, b, r):
+    """``__hmax_nan`` / ``__hmin_nan``: NaN when either operand is one."""
+    return np.where(np.isnan(np.asarray(a, _H)) | np.isnan(np.asarray(b, _H)), H_NAN, r).astype(_H)
+
+
+def _hmath(f):
+    """A math function of a half: computed in double and rounded once to half."""
+    def g(x):
+        with np.errstate(all="ignore"):
+            return to_half(f(np.asarray(x).astype(np.float64)))
+    return g
+
+
+def _sat(x):
+    """Clamp a half to [+0, 1]; NaN and -0 give +0 (PTX's ``.sat``)."""
+    x = np.asarray(x, _H)
+    return np.where(np.isnan(x) | (x <= 0), _H(0), np.minimum(x, _H(1))).astype(_H)
+
+
+def _hisinf(x):
+    x = np.asarray(x, _H)
+    return np.where(np.isinf(x), np.where(x > 0, 1, -1), 0).astype(np.int32)
+
+
+# BIN operations on halves (simt.lower, the operators of cuda_fp16.hpp and __hadd ...):
+# name -> fn(a, b); comparisons "h_ne" (ordered: false when either is NaN, __hne) and the
+# unordered ones (true when either is NaN: __hequ, __hltu, ...; operator!= is __hneu, "ne")
+HALF_BINOPS = {
+    "h_add": _hbin(np.add), "h_sub": _hbin(np.subtract), "h_mul": _hbin(np.multiply),
+    "h_div": _hbin(np.true_divide),
+    "h_ne": lambda a, b: np.less(a, b) | np.greater(a, b),
+    "h_equ": lambda a, b: ~(np.less(a, b) | np.greater(a, b)),
+    "h_ltu": lambda a, b: ~np.greater_equal(a, b), "h_leu": lambda a, b: ~np.greater(a, b),
+    "h_gtu": lambda a, b: ~np.less_equal(a, b), "h_geu": lambda a, b: ~np.less(a, b),
+}
+
+# lane-wise calls on halves (simt.intrinsics), under "m_h..." names: pure math for
+# simt.uniformity, ordinary instructions for the timing model
+HALF_CALLS = {
+    "m_hcvt_rn": to_half, "m_hcvt_rz": lambda x: to_half(x, "rz"),
+    "m_hcvt_rd": lambda x: to_half(x, "rd"), "m_hcvt_ru": lambda x: to_half(x, "ru"),
+    "m_habs": lambda x: np.abs(np.asarray(x, _H)), "m_hmax": _hmax, "m_hmin": _hmin,
+    "m_hmax_nan": lambda a, b: _nan_of(a, b, _hmax(a, b)),
+    "m_hmin_nan": lambda a, b: _nan_of(a, b, _hmin(a, b)),
+    "m_hsat": _sat, "m_hrelu": lambda x: _canon(np.where(np.asarray(x, _H) < 0, _H(0), x)),
+    "m_hisnan": lambda x: np.isnan(np.asarray(x, _H)), "m_hisinf": _hisinf,
+    "m_htrunc": lambda x: _canon(np.trunc(np.asarray(x, _H))),
+    "m_hceil": lambda x: _canon(np.ceil(np.asarray(x, _H))),
+    "m_hfloor": lambda x: _canon(np.floor(np.asarray(x, _H))),
+    "m_hrint": lambda x: _canon(np.rint(np.asarray(x, _H))),
+    "m_hsqrt": _hmath(np.sqrt), "m_hrsqrt": _hmath(lambda x: 1 / np.sqrt(x)),
+    "m_hrcp": _hmath(lambda x: 1 / x), "m_hexp": _hmath(np.exp), "m_hexp2": _hmath(np.exp2),
+    "m_hexp10": _hmath(lambda x: np.power(10.0, x)), "m_hlog": _hmath(np.log),
+    "m_hlog2": _hmath(np.log2), "m_hlog10": _hmath(np.log10), "m_hsin": _hmath(np.sin),
+    "m_hcos": _hmath(np.cos),
+    "m_h_as_s": lambda x: np.asarray(x, _H).view(np.int16),
+    "m_h_as_us": lambda x: np.asarray(x, _H).view(np.uint16),
+    "m_s_as_h": lambda x: np.asarray(x).astype(np.int16).view(_H),
+    "m_us_as_h": lambda x: np.asarray(x).astype(np.uint16).view(_H),
+}
+
+
 _MATH = {
     "sqrt": np.sqrt, "rsqrt": lambda x: (1 / np.sqrt(x)).astype(np.asarray(x).dtype),
     "cbrt": np.cbrt, "exp": np.exp, "exp2": np.exp2, "exp10": lambda x: np.power(x.dtype.type(10), x),
@@ -211,3 +368,5 @@ CALLS.update({
     "__urhadd": lambda a, b: ((np.asarray(a).astype(np.uint64) + np.asarray(b).astype(np.uint64) + np.uint64(1)) >> np.uint64(1)).astype(np.uint32),
     "isnan": np.isnan, "isinf": np.isinf, "isfinite": np.isfinite, "signbit": np.signbit,
 })
+BINOPS.update(HALF_BINOPS)
+CALLS.update(HALF_CALLS)

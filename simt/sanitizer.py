@@ -17,8 +17,13 @@
   Threads of different blocks are not compared (they synchronize through atomics and
   fences, as the last-block and look-back patterns do).
 
-Limitations: shared racecheck works on 4-byte words (two threads writing different bytes
-of one word are reported; global racecheck compares the bytes of narrower accesses);
+Shared racecheck and initcheck keep their state per unit of shared memory: a 4-byte word,
+or in a kernel with narrower accesses that may touch shared memory (``__half``, ``short``,
+``char``) the narrowest one's size (``_shared_unit``), so that threads writing different
+halves or bytes of one word do not race, as compute-sanitizer (which checks bytes) says.
+
+Limitations: global racecheck keeps 4-byte words (a narrower access conflicts only on
+the bytes it touches);
 atomics neither race with each other nor are checked against plain accesses; global
 memory is race-checked within a block only (compute-sanitizer does not check it at all).
 """
@@ -28,7 +33,9 @@ from collections import defaultdict
 
 import numpy as np
 
+from .ctypes_ import Vector, sizeof
 from .errors import LaunchError
+from .ir import Op
 
 _KIND_TEXT = {"RAW": "Read-after-write", "WAR": "Write-after-read", "WAW": "Write-after-write"}
 
@@ -47,14 +54,15 @@ class Sanitizer:
         # cycle would keep the batch's arrays alive until a full garbage collection)
         self.ir = launch.ir
         self.device = launch.device
+        self.unit = _shared_unit(launch.ir)
         self.hazards: dict[tuple[str, int, int], int] = defaultdict(int)
         self.g_hazards: dict[tuple[str, int, int], int] = defaultdict(int)
         self.uninit: dict[int, list] = {}
 
     # -------------------------------------------------------------- batches
     def begin_batch(self, m):
-        words = max(1, m.b.nb * (m.S // 4))
-        self.words_per_block = m.S // 4
+        words = max(1, m.b.nb * (m.S // self.unit))
+        self.words_per_block = m.S // self.unit
         self.w_thr = np.full(words, -1, np.int64)
         self.w_pc = np.zeros(words, np.int32)
         self.r_thr = np.full(words, -1, np.int64)
@@ -117,10 +125,11 @@ class Sanitizer:
 
     # --------------------------------------------------------------- access
     @staticmethod
-    def _words(byte, t, size):
-        """The 4-byte words an access covers, with the thread of each."""
-        nwords = max(1, size // 4)
-        x0 = byte >> 2
+    def _words(byte, t, size, unit=4):
+        """The units (4-byte words unless ``unit`` says less) an access covers, with the
+        thread of each."""
+        nwords = max(1, size // unit)
+        x0 = byte >> (unit.bit_length() - 1)
         if nwords > 1:
             return (x0[:, None] + np.arange(nwords)).ravel(), np.repeat(t, nwords)
         return x0, t
@@ -136,8 +145,8 @@ class Sanitizer:
                     mask, b = np.uint8(15), None
                 self._check_global(ins, x, tw, kind, min(size, 4), mask, b)
             elif space == "shared":
-                x, tw = self._words(byte, t, size)
-                self._check(ins, x, tw, kind, min(size, 4))
+                x, tw = self._words(byte, t, size, self.unit)
+                self._check(ins, x, tw, kind, min(size, self.unit))
 
     def _check(self, ins, x, t, kind, nbytes=4):
         pc = ins.pc
@@ -355,6 +364,18 @@ class Sanitizer:
                                        f"({n} reads of words no thread of the block had written)",
                                severity="warning"))
         return out
+
+
+def _shared_unit(ir) -> int:
+    """The bytes shared-memory racecheck tracks together: 4, or the element size of the
+    narrowest load, store or atomic that may touch shared memory (1 or 2)."""
+    unit = 4
+    for ins in ir.code:
+        if ins.op in (Op.LOAD, Op.STORE, Op.ATOM) and ins.ctype is not None \
+                and ins.info.get("space") in (None, "shared"):
+            t = ins.ctype.elem if isinstance(ins.ctype, Vector) else ins.ctype
+            unit = min(unit, sizeof(t))
+    return unit
 
 
 def _ascending(x: np.ndarray) -> bool:

@@ -896,7 +896,8 @@ def _record_arg(text: str, p, where: str):
                      f"{byvalue.example(p.ctype)}, not {text!r}")
     else:
         tname, value = argspec.record(t)
-        if tname is not None and tname != p.ctype.name:
+        from simt.ctypes_ import TYPEDEFS
+        if tname is not None and tname != p.ctype.name and TYPEDEFS.get(tname) != p.ctype:
             raise _usage(f"{where} is a {p.ctype}, not {tname}: write {p.ctype.name}={{...}} or "
                          "just the braces")
     return byvalue.pack(p.ctype, value, where, spec=text)
