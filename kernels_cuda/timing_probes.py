@@ -627,6 +627,44 @@ UNSEEN15 = [
                 source=_P16, note="4096 x 4096, a thread a column, 16 blocks"),
 ]
 PROBES += UNSEEN15
+
+# probe-unseen16 (session 15): half precision (__half, __half2, conversions, float
+# accumulators), as course code writes it
+_P17 = "probes17.cu"
+HGEMV_COLS, HSOFTMAX_COLS, GRID_STRIDE_BLOCKS = 4096, 1024, 1056
+
+
+def _f16(n, rng):
+    return rng.random(n, dtype=np.float32).astype(np.float16)
+
+
+UNSEEN16 = [
+    TimingProbe("probe/haxpy", "probe-unseen16", "haxpy", 1 << 24, 256, lambda n: n // 256,
+                lambda n, rng: [_i32(n), np.float16(0.5), _f16(n, rng), _f16(n, rng)], source=_P17),
+    TimingProbe("probe/h2axpy", "probe-unseen16", "h2axpy", 1 << 24, 256, lambda n: n // 2 // 256,
+                lambda n, rng: [_i32(n // 2), np.float16(0.5), _f16(n, rng), _f16(n, rng)], source=_P17,
+                note="__half2: two elements a thread"),
+    TimingProbe("probe/to-half", "probe-unseen16", "to_half", 1 << 24, 256, lambda n: GRID_STRIDE_BLOCKS,
+                lambda n, rng: [_f32(n, rng), np.zeros(n, np.float16), _i32(n)], source=_P17,
+                note="1056 blocks, grid-stride"),
+    TimingProbe("probe/hsum", "probe-unseen16", "hsum", 1 << 24, 256, lambda n: GRID_STRIDE_BLOCKS,
+                lambda n, rng: [_f16(n, rng), np.zeros(1, np.float32), _i32(n)], source=_P17,
+                note="1056 blocks, float accumulation, a shared-memory tree"),
+    TimingProbe("probe/hgemv-warp", "probe-unseen16", "hgemv_warp", 1 << 24, 256,
+                lambda n: n // HGEMV_COLS // 8,
+                lambda n, rng: [_f16(n, rng), _f32(HGEMV_COLS, rng), np.zeros(n // HGEMV_COLS, np.float32),
+                                _i32(n // HGEMV_COLS), _i32(HGEMV_COLS)], source=_P17,
+                note="4096 x 4096 halves, a warp a row"),
+    TimingProbe("probe/hsoftmax-warp", "probe-unseen16", "hsoftmax_warp", 1 << 24, 256,
+                lambda n: n // HSOFTMAX_COLS // 8,
+                lambda n, rng: [_f16(n, rng), np.zeros(n, np.float16), _i32(n // HSOFTMAX_COLS),
+                                _i32(HSOFTMAX_COLS)], source=_P17,
+                note="16384 rows of 1024 halves, three passes"),
+    TimingProbe("probe/hhist", "probe-unseen16", "hhist", 1 << 24, 256, lambda n: GRID_STRIDE_BLOCKS,
+                lambda n, rng: [_f16(n, rng), np.zeros(256, np.uint32), _i32(n)], source=_P17,
+                note="256 bins, shared atomics, 1056 blocks"),
+]
+PROBES += UNSEEN16
 _BY_ID = {p.id: p for p in PROBES}
 
 
