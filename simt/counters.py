@@ -679,6 +679,7 @@ class Counters:
         self.alu_weights: np.ndarray | None = None          # simt.issue.alu_pipe_weights, per pc
         self.touched: np.ndarray | None = None              # global sectors read (DRAM footprint)
         self.alloc_sectors: list = []                        # per allocation: (first, end) sector
+        self.alloc_first = np.zeros(1, np.int64)             # ... their first sectors, ascending
         self.written: np.ndarray | None = None              # global sectors written back
         self.regions: dict[int, list] = {}                  # allocation -> [L2 transactions, lo, hi, replays,
         #                                                     of them atomicCAS transactions, CAS replays]
@@ -734,7 +735,7 @@ class Counters:
                 b = np.clip(np.floor(np.log2(np.maximum(d, 1.0)) * RETOUCH_BINS_PER_OCTAVE),
                             0, RETOUCH_BINS - 1).astype(np.int64)
                 sa = s[again]
-                a = np.searchsorted(self._alloc_first, sa, "right") - 1
+                a = np.searchsorted(self.alloc_first, sa, "right") - 1
                 a = np.maximum(a, 0)
                 np.add.at(self.retouch, (a, b), 1)
                 np.add.at(self.retouch_sum, (a, b), d)
@@ -992,13 +993,6 @@ class Counters:
                 else:
                     sp[0] = min(sp[0], lo_b)
                     sp[1] = max(sp[1], hi_b)
-
-    @property
-    def _alloc_first(self) -> np.ndarray:
-        a = getattr(self, "_alloc_first_arr", None)
-        if a is None or len(a) != len(self.alloc_sectors):
-            a = self._alloc_first_arr = np.array([lo for lo, _ in self.alloc_sectors] or [0], np.int64)
-        return a
 
     def _extrapolated(self, marks: np.ndarray, per: int, scale: float,
                       scattered_out: set | None = None) -> tuple[int, int, int, int]:
