@@ -34,6 +34,7 @@ INST = "smsp__inst_executed.sum"
 THREAD_INST = "smsp__thread_inst_executed.sum"
 RATIO = "smsp__thread_inst_executed_per_inst_executed.ratio"
 SHARED_ATOM = "smsp__inst_executed_op_shared_atom.sum"
+WAVES_ATOM = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"
 GLOBAL_ATOM_INST = "smsp__inst_executed_op_global_atom.sum"
 GLOBAL_RED_INST = "smsp__inst_executed_op_global_red.sum"
 BRANCH_DIVERGENT = "smsp__branch_targets_threads_divergent.sum"
@@ -92,6 +93,7 @@ LABELS = {
     THREAD_INST: "thread instructions executed",
     CONST_LD: "__constant__ loads (per warp)",
     CONST_REPLAYS: "__constant__ load replays (lanes of a warp reading different words)",
+    WAVES_ATOM: "shared-atomic wavefronts (lanes on one word merge; words sharing a bank do not)",
 }
 
 

@@ -589,7 +589,10 @@ class Machine:
             gwarps = self.gwarp0 + warps
             if space == "shared":
                 if kind in ("atom", "red"):
+                    # a pass through the banks per distinct word in the busiest bank: lanes
+                    # on one word merge, as a load's broadcast (timing_investigation/satom/)
                     cnt.add(p, C.SHARED_ATOM, nw)
+                    cnt.add(p, C.WAVES_ATOM, int(C.wavefronts(mat - SHARED_BASE, act, size)[0].sum()))
                     continue
                 waves, ideal = C.wavefronts(mat - SHARED_BASE, act, size)
                 tw = int(waves.sum())

@@ -24,7 +24,8 @@ are counted as the SASS issue slots they stand for, simt.issue):
                     + cycles expensive operations keep a sub-partition busy (integer division,
                     __match_any_sync per distinct value, ...: machine.OP_COST, measured)
                     / (active SMs x 4 sub-partitions x clock)
-    shared          shared wavefronts / (active SMs x wavefronts per second)
+    shared          shared wavefronts (loads, stores and atomics: an atomic's lanes on one
+                    word merge) / (active SMs x wavefronts per second)
     l1              128-byte lines of global load requests, L1 hits included / (active SMs x
                     the same rate: L1's data pipe serves a line a cycle)
     shared_atomics  serialized shared-atomic steps / (active SMs x steps per second)
@@ -218,7 +219,8 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         "issue": max(g(C.ISSUE_SLOTS, g(C.INST, 0)) / prof.issue_ipc,
                      _rate(g(C.ALU_SLOTS, 0), prof.alu_ipc)) / (active * clock_per_us)
                  + g(C.ISSUE_EXTRA, 0) / (active * SUBPARTITIONS * clock_per_us),
-        "shared": (g(C.WAVES_LD, 0) + g(C.WAVES_ST, 0)) / (active * prof.shared_waves_per_us_sm),
+        "shared": (g(C.WAVES_LD, 0) + g(C.WAVES_ST, 0) + g(C.WAVES_ATOM, 0))
+                  / (active * prof.shared_waves_per_us_sm),
         # every 128-byte line a global load request touches, L1 hits too, passes L1's data
         # pipe, which serves a line a cycle as it serves a shared wavefront
         # (timing_investigation/l1/: 0.99 lines per cycle per SM at 4-32 lines a request)

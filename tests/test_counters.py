@@ -494,3 +494,32 @@ def test_re_touches_of_a_table_touched_at_random_are_left_to_its_own_model():
                  sanitize=False)
     assert res.metrics["simt__dram_scattered_chunks64.sum"] > 0
     assert res.metrics["simt__l2_retouch_sectors.sum"] == 0
+
+
+def test_shared_atomic_wavefronts_equal_nsight_compute():
+    """A shared atomicAdd passes through the banks once per distinct word in its busiest
+    bank (lanes on one word merge, words sharing a bank do not): for each lane pattern of
+    the satom sweep, the emulator's wavefronts per instruction equal what Nsight Compute
+    counted on the H100 (docs/results/timing_investigation/satom/ncu_satom_h100.csv; the
+    patterns are the sweep's own, satom_cases.py)."""
+    import importlib.util
+    import re
+    from pathlib import Path
+    from kernels_cuda.ncu_check import parse_ncu_csv
+    from simt import counters
+    d = Path(__file__).resolve().parents[1] / "docs" / "results" / "timing_investigation" / "satom"
+    src = re.search(r"SRC = r'''(.*?)'''", (d / "satom_mb.py").read_text(), re.S).group(1)
+    spec = importlib.util.spec_from_file_location("satom_cases", d / "satom_cases.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    cases = mod.cases()
+    ncu = parse_ncu_csv((d / "ncu_satom_h100.csv").read_text())
+    assert len(ncu) == len(cases) == 10
+    for (name, tab), rec in zip(cases.items(), ncu):
+        _, res = run(src, "satom", 1, 256, [tab, np.zeros(1, I32), np.int32(64)], sanitize=False)
+        m = res.metrics
+        got = m[counters.WAVES_ATOM] / m[counters.SHARED_ATOM]
+        want = rec["metrics"][counters.WAVES_ATOM] / rec["metrics"][counters.SHARED_ATOM]
+        assert got == pytest.approx(want, rel=1e-12), name
+        if name.startswith("bank"):
+            assert got == int(name[4:])
