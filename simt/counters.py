@@ -659,6 +659,13 @@ def wavefronts(off2d: np.ndarray, act2d: np.ndarray, size: int) -> tuple[np.ndar
     return waves, ideal
 
 
+def retouch_miss_p(d, l2_retouch_bytes: float):
+    """The chance a re-touch misses L2 after the GPU touched ``d`` bytes in between:
+    1 / (1 + (C / d)^k), C a profile's ``l2_retouch_bytes``, k RETOUCH_STEEPNESS
+    (timing_investigation/retouch/)."""
+    return 1.0 / (1.0 + (l2_retouch_bytes / d) ** RETOUCH_STEEPNESS)
+
+
 class Counters:
     """Per-launch totals, per source line and per warp."""
 
@@ -742,7 +749,7 @@ class Counters:
                 np.add.at(self.retouch, (a, b), 1)
                 np.add.at(self.retouch_sum, (a, b), d)
                 if self.retouch_bytes and self.retouch_resident:
-                    p = 1.0 / (1.0 + (self.retouch_bytes / (d * self.retouch_resident)) ** RETOUCH_STEEPNESS)
+                    p = retouch_miss_p(d * self.retouch_resident, self.retouch_bytes)
                     u = (((sa.astype(np.uint64) * np.uint64(2654435761)) & np.uint64(0xFFFFFFFF))
                          + 0.5) / 4294967296.0      # in (0, 1): no sector misses at p = 0
                     miss = np.zeros(len(s), bool)

@@ -590,9 +590,7 @@ def _half_apply(b, name, ops, node):
     if kind == "bin":
         v, after = b.half_bin(how[1], rt, ops[0], ops[1], node), how[2] if len(how) > 2 else None
     else:                                   # "fma"
-        d = b.reg(np.float16)
-        b.emit(Op.FMA, node, dst=d, args=tuple(ops))
-        v, after = _val(H, d), how[1]
+        v, after = b.half_fma(*(_val(H, o) for o in ops), node), how[1]
     return _half_call(b, after, rt, [v.op], node) if after else v
 
 

@@ -1299,8 +1299,7 @@ class KernelBuilder:
             return self.incdec(node, op[-2:], prefix=not op.startswith("p"))
         v = self.rvalue(node.expr)
         if v.ctype == T.HALF2 and op in ("-", "+"):      # __hneg2
-            return v if op == "+" else Val(v.ctype, None, [
-                self.negate(Val(T.HALF, f), node).op for f in v.fields])
+            return v if op == "+" else self.negate_fields(v, node)
         if op == "!":
             c = self.to_bool(v, node)
             if isinstance(c, Const):
@@ -1383,12 +1382,7 @@ class KernelBuilder:
         if all(v.ctype == T.HALF2 for v in (x, y, c)):      # __hfma2, half by half
             if node.op == "-":
                 x, c = (x, self.negate_fields(c, node)) if mul_left else (self.negate_fields(x, node), c)
-            fields = []
-            for fx, fy, fc in zip(x.fields, y.fields, c.fields):
-                d = self.reg(np.float16)
-                self.emit(Op.FMA, node, dst=d, args=(fx, fy, fc))
-                fields.append(d)
-            return Val(T.HALF2, None, fields)
+            return self.half_fma(x, y, c, node)
         halves = [_is_half(v.ctype) for v in (x, y, c)]
         if not all(isinstance(v.ctype, Scalar) for v in (x, y, c)) or any(halves) and not all(halves):
             prod = self.binop("*", x, y, m)
@@ -1408,6 +1402,16 @@ class KernelBuilder:
         d = self.reg(rt.dtype)
         self.emit(Op.FMA, node, dst=d, args=(x.op, y.op, c.op))
         return Val(rt, d)
+
+    def half_fma(self, x: Val, y: Val, c: Val, node) -> Val:
+        """x * y + c rounded once (``fma.rn.f16``): on halves, or half by half on __half2s."""
+        pair = x.ctype == T.HALF2
+        fields = []
+        for fx, fy, fc in (zip(x.fields, y.fields, c.fields) if pair else [(x.op, y.op, c.op)]):
+            d = self.reg(np.float16)
+            self.emit(Op.FMA, node, dst=d, args=(fx, fy, fc))
+            fields.append(d)
+        return Val(T.HALF2, None, fields) if pair else Val(T.HALF, fields[0])
 
     def negate_fields(self, v: Val, node) -> Val:
         """-v of a __half2, half by half."""
@@ -1538,16 +1542,9 @@ class KernelBuilder:
         if bop in ("+", "-") and isinstance(r, c_ast.BinaryOp) and r.op == "*":
             x, y = self.rvalue(r.left), self.rvalue(r.right)
             if x.ctype == t and y.ctype == t:
-                neg = self.negate_fields if t == T.HALF2 else self.negate
                 if bop == "-":
-                    x = neg(x, node)
-                fields = []
-                for fx, fy, fc in (zip(x.fields, y.fields, cur.fields) if t == T.HALF2
-                                   else [(x.op, y.op, cur.op)]):
-                    d = self.reg(np.float16)
-                    self.emit(Op.FMA, node, dst=d, args=(fx, fy, fc))
-                    fields.append(d)
-                return Val(t, None, fields) if t == T.HALF2 else Val(t, fields[0])
+                    x = (self.negate_fields if t == T.HALF2 else self.negate)(x, node)
+                return self.half_fma(x, y, cur, node)
             rv = self.binop("*", x, y, r)
         else:
             rv = self.rvalue(r)

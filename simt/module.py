@@ -358,7 +358,7 @@ class Launch:
             return
         bps = timing._occupancy(prof, self.cfg.block.size, self.shared_bytes, self.kernel.registers)
         self.counters.retouch_bytes = prof.l2_retouch_bytes
-        self.counters.retouch_resident = min(self.n_blocks, bps * prof.sm_count)
+        self.counters.retouch_resident = timing.resident_blocks(prof, self.n_blocks, bps)
 
     # ------------------------------------------------------------- arguments
     def _bind(self, args: list) -> list:

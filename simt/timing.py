@@ -182,6 +182,11 @@ def _occupancy(prof: Profile, threads_per_block: int, shared_bytes: int, regs: i
     return max(1, min(occupancy_limits(prof, threads_per_block, shared_bytes, regs).values()))
 
 
+def resident_blocks(prof: Profile, grid_blocks: int, blocks_per_sm: int) -> int:
+    """Blocks the GPU holds at once: the grid, or every SM full."""
+    return min(grid_blocks, prof.sm_count * blocks_per_sm)
+
+
 def occupancy_report(r, prof: Profile) -> dict:
     """What limits a launch's occupancy (a ``LaunchResult``), for reports: blocks per SM,
     the limit that sets it (the first of threads, blocks, shared memory, registers that
@@ -203,7 +208,7 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
     waves = max(1, math.ceil(grid_blocks / (prof.sm_count * bps)))
     clock_per_us = prof.clock_ghz * 1e3
     sectors = sum(g(k, 0) for k in (C.SECT_LD, C.SECT_ST, C.SECT_ATOM, C.SECT_RED))
-    dram_us = dram_time_us(metrics, prof, min(grid_blocks, prof.sm_count * bps))
+    dram_us = dram_time_us(metrics, prof, resident_blocks(prof, grid_blocks, bps))
     comp = {
         "dram": dram_us,
         "l2": sectors * 32 / (prof.l2_gbs * 1e3),
@@ -296,8 +301,7 @@ def retouch_miss(metrics: dict, prof: Profile, resident_blocks: int) -> float:
     if not prof.l2_retouch_bytes or not metrics.get("simt__l2_retouch_sectors.sum"):
         return 0.0
     qs = [metrics.get(f"simt__l2_retouch_block_bytes.q{q}", 0) for q in range(C.RETOUCH_QUANTILES)]
-    per = [1.0 / (1.0 + (prof.l2_retouch_bytes / (q * max(1, resident_blocks))) ** C.RETOUCH_STEEPNESS)
-           if q else 0.0 for q in qs]
+    per = [C.retouch_miss_p(q * max(1, resident_blocks), prof.l2_retouch_bytes) if q else 0.0 for q in qs]
     return sum(per) / len(per)
 
 

@@ -422,22 +422,10 @@ def test_math_functions_are_correctly_rounded_halves():
 # ----------------------------------------------------------------- memory
 
 def test_shared_memory_tree_reduction_in_half():
-    src = r'''
-    #include <cuda_fp16.h>
-    extern "C" __global__ void reduce(const __half *x, __half *out) {
-        __shared__ __half s[256];
-        unsigned t = threadIdx.x;
-        s[t] = x[blockIdx.x * blockDim.x + t];
-        __syncthreads();
-        for (unsigned stride = blockDim.x / 2; stride > 0; stride >>= 1) {
-            if (t < stride) s[t] += s[t + stride];
-            __syncthreads();
-        }
-        if (t == 0) out[blockIdx.x] = s[0];
-    }'''
+    """GPU_SRC's hreduce (which the gpu test runs on the GPU too) against numpy."""
     rng = np.random.default_rng(4)
     x = rng.uniform(0, 1, 4 * 256).astype(H)
-    (_, out), res = run(src, "reduce", 4, 256, [x, np.zeros(4, H)])
+    (_, out), res = run(GPU_SRC, "hreduce", 4, 256, [x, np.zeros(4, H)])
     s = x.reshape(4, 256).copy()
     st = 128
     while st:
