@@ -6,7 +6,8 @@ layout ``simt.ctypes_`` computes for memory; a vector's members are x, y, z, w),
 same bytes go to the GPU, where CuPy passes a one-element numpy array by value.  ``pack``
 builds that value from what a caller has: a numpy structured scalar (or one-element
 array) with the same members, a tuple or list (every member, in order), a dict (members
-by name, the others zero), nested for nested members, or the strings of an ``--arg``
+by name, the others zero), nested for nested members and array members (a sequence of
+the elements, or a numpy array shaped like the member), or the strings of an ``--arg``
 spec (``simt.argspec.record``).  A pointer member takes an address, or a device array
 through the caller's ``pointer`` function.  The emulator then reads each leaf member
 from those bytes at its offset into the launch uniform that stands for it
@@ -25,7 +26,7 @@ import numpy as np
 
 from . import ctypes_ as T
 from .argspec import _number
-from .ctypes_ import Pointer, Vector
+from .ctypes_ import Array, Pointer, Vector
 from .errors import UsageError
 from .lower import _agg, _leaves, _members
 
@@ -44,7 +45,13 @@ def example(t) -> str:
     """A spec for a value of ``t`` (zeros), for messages: ``{alpha=0,n=0}``, ``{0,0,0,0}``."""
     if isinstance(t, Vector):
         return "{" + ",".join("0" * t.n) + "}"
-    return "{" + ",".join(f"{n}={example(mt) if _agg(mt) else 0}" for n, mt, _ in _members(t)) + "}"
+    if isinstance(t, Array):
+        return "{" + ",".join([_example(t.elem)] * t.length) + "}"
+    return "{" + ",".join(f"{n}={_example(mt)}" for n, mt, _ in _members(t)) + "}"
+
+
+def _example(t) -> str:
+    return example(t) if _agg(t) or isinstance(t, Array) else "0"
 
 
 def pack(t, value, where: str, spec: str | None = None, pointer=None) -> np.void:
@@ -71,10 +78,33 @@ def _flatten(t, v, where, path, off, spec, pointer):
     """(byte offset, numpy scalar) of every leaf member of ``v`` as a value of ``t``."""
     mem = _members(t)
     for (n, mt, o), x in zip(mem, _items(t, v, [m[0] for m in mem], where, path)):
-        if _agg(mt):
-            yield from _flatten(mt, x, where, f"{path}{n}.", off + o, spec, pointer)
-        else:
-            yield off + o, _leaf(mt, x, where, path + n, spec, pointer)
+        yield from _member(mt, x, where, path + n, off + o, spec, pointer)
+
+
+def _member(mt, x, where, path, off, spec, pointer):
+    """``_flatten`` of one member (or array element) ``path`` of type ``mt`` at ``off``."""
+    if isinstance(mt, Array):
+        es = T.sizeof(mt.elem)
+        for k, e in enumerate(_elements(mt, x, where, path)):
+            yield from _member(mt.elem, e, where, f"{path}[{k}]", off + k * es, spec, pointer)
+    elif _agg(mt):
+        yield from _flatten(mt, x, where, path + ".", off, spec, pointer)
+    else:
+        yield off, _leaf(mt, x, where, path, spec, pointer)
+
+
+def _elements(t, v, where, path) -> list:
+    """The values of an array member's elements in ``v`` (None: zero)."""
+    if v is None:
+        return [None] * t.length
+    label = f"{where}, member {path} ({t})"
+    if not isinstance(v, (tuple, list, np.ndarray)) or isinstance(v, np.ndarray) and v.ndim == 0:
+        raise UsageError(f"{label} is an array: give its {t.length} elements in braces, e.g. "
+                         f"{example(t)}, not {v!r}")
+    if len(v) != t.length:
+        raise UsageError(f"{label} has {t.length} element{'s' if t.length != 1 else ''}, got "
+                         f"{len(v)} value{'s' if len(v) != 1 else ''}")
+    return list(v)
 
 
 def _items(t, v, names, where, path) -> list:

@@ -124,9 +124,10 @@ class Vector(CType):
 
 @dataclass(frozen=True)
 class Struct(CType):
-    """A user-defined struct of scalars, pointers, vectors and structs, laid out as C (and
-    nvcc) lay it out: each member at the next multiple of its alignment, the size rounded
-    up to the largest alignment.  Limitations: no array members, no bit-fields."""
+    """A user-defined struct of scalars, pointers, vectors, structs and fixed-size arrays
+    of them, laid out as C (and nvcc) lay it out: each member at the next multiple of its
+    alignment (an array's is its element's), the size rounded up to the largest
+    alignment.  Limitations: no flexible array members, no bit-fields."""
     name: str
     members: tuple          # ((name, CType, offset), ...)
     size: int
@@ -140,6 +141,9 @@ class Struct(CType):
     def dtype(self) -> np.dtype:
         """The numpy structured dtype with the same layout (for host arrays)."""
         def fmt(t):
+            if isinstance(t, Array):              # float v[4]: a subarray, (2, 3) for m[2][3]
+                dims, elem = array_dims(t)
+                return np.dtype((fmt(elem), dims))
             if isinstance(t, Vector):
                 return np.dtype((storage_dtype(t.elem), (t.n,)))
             return t.dtype if isinstance(t, Struct) else storage_dtype(t)

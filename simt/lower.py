@@ -19,11 +19,26 @@ does the lowering, naming the place.  ``a * b + c`` on halves is one ``fma.rn.f1
 ptxas contracts ``__hmul`` and ``__hadd`` under ``--fmad=true``.  ``__half2`` values take
 the same operators ``+ - * /`` (and unary ``-``, ``+=`` ...) half by half.
 
-Limitations: struct members are scalars, pointers, vector types and other structs (no
-arrays), no unions, no ``goto``, no recursion, no taking the address of a scalar
-local, no ``__shared__`` variables at file scope.  File-scope ``__constant__`` and
-``__device__`` variables (scalars and arrays of scalars, constant initializers) are
-module memory (``ModuleVar``); a file-scope ``const`` scalar is a compile-time constant.
+A struct member may be a fixed-size array (``float v[4]``, ``float m[2][3]``, arrays of
+structs), with C's layout (``simt.ctypes_``).  A variable of such a struct type (a local,
+a device function's by-value parameter, a kernel's by-value parameter the body modifies)
+lives in the thread's local frame, as a local array does, so its array members are
+indexed like local arrays, by constants or by values; in memory (global, shared) the
+member is an address like any other.  A value of it in registers (a function's result,
+a by-value kernel parameter read in place) holds every element as a leaf
+(``_leaves``: ``v[0]``, ``v[1]`` ...); an index into it picks one, a run-time index
+through a chain of selects.
+
+Limitations: struct members are scalars, pointers, vector types, other structs and
+fixed-size arrays of them (no flexible array members, no bit-fields), no unions, no
+``goto``, no recursion, no taking the address of a scalar local, no ``__shared__``
+variables at file scope.  File-scope ``__constant__`` and ``__device__`` variables
+(scalars and arrays of scalars, constant initializers) are module memory (``ModuleVar``);
+a file-scope ``const`` scalar is a compile-time constant.  A variable of a struct type
+with an array member is always in local memory, so ``p[i] = q`` after ``q = p[i]``
+stores every member (``simt.cse`` drops the unchanged ones only for structs in
+registers), where nvcc, keeping ``q`` in registers when every index is a constant,
+stores only the changed ones.
 """
 from __future__ import annotations
 
@@ -162,33 +177,54 @@ def _members(t) -> list:
 
 def _leaves(t, off: int = 0, path: str = "") -> list:
     """[(path, scalar or pointer CType, byte offset)] of an aggregate, nested vector and
-    struct members flattened in order: the registers a value of it lives in."""
+    struct members and array members' elements flattened in order (``p.v[1]``): the
+    registers a value of it lives in."""
     out = []
     for n, mt, o in _members(t):
-        if _agg(mt):
-            out += _leaves(mt, off + o, f"{path}{n}.")
-        else:
-            out.append((path + n, mt, off + o))
+        out += _value_leaves(mt, off + o, path + n)
     return out
+
+
+def _value_leaves(t, off: int, path: str) -> list:
+    """``_leaves`` of a value of any type named ``path``: itself when it is a scalar or a
+    pointer, its elements' leaves when it is an array (``v[0]``, ``v[1]`` ...)."""
+    if isinstance(t, Array):
+        es = T.sizeof(t.elem)
+        return [x for k in range(t.length) for x in _value_leaves(t.elem, off + k * es, f"{path}[{k}]")]
+    if _agg(t):
+        return _leaves(t, off, path + ".")
+    return [(path, t, off)]
+
+
+def _nleaves(t) -> int:
+    """How many leaves (registers) a value of ``t`` has."""
+    return len(_value_leaves(t, 0, ""))
+
+
+def _has_array(t) -> bool:
+    """A struct with an array member, at any depth (its variables live in local memory)."""
+    return isinstance(t, Struct) and any(isinstance(mt, Array) or _has_array(mt) for _, mt, _ in t.members)
 
 
 def _member_slots(t, k: int) -> slice:
     """The registers (of ``_leaves``) member k of an aggregate occupies."""
     mem = _members(t)
-    start = sum(len(_leaves(mt)) if _agg(mt) else 1 for _, mt, _ in mem[:k])
-    mt = mem[k][1]
-    return slice(start, start + (len(_leaves(mt)) if _agg(mt) else 1))
+    start = sum(_nleaves(mt) for _, mt, _ in mem[:k])
+    return slice(start, start + _nleaves(mem[k][1]))
 
 
-def _modified_names(body, ref_callees=frozenset(), ref_vars=frozenset()) -> set[str]:
+def _modified_names(body, ref_callees=frozenset(), ref_vars=frozenset(),
+                    indexed=False) -> set[str]:
     """Variables a function body may modify, whole or a member of them: the name at the
     root of a ``.`` chain (``n``, ``p.a.x``) that is assigned to (=, op=), incremented,
     passed to a function (or template) in ``ref_callees``, which may write it through a
-    reference parameter, or bound to a reference variable named in ``ref_vars``."""
+    reference parameter, or bound to a reference variable named in ``ref_vars``.
+    ``indexed``: the chain may go through subscripts too (``p.v[j] = 1`` modifies a
+    struct ``p`` with an array member ``v``, or writes through a pointer member)."""
     out: set[str] = set()
 
     def root(e):
-        while isinstance(e, c_ast.StructRef) and e.type == ".":
+        while isinstance(e, c_ast.StructRef) and e.type == "." or indexed and isinstance(e, c_ast.ArrayRef):
             e = e.name
         if isinstance(e, c_ast.ID):
             out.add(e.name)
@@ -215,6 +251,38 @@ def _modified_names(body, ref_callees=frozenset(), ref_vars=frozenset()) -> set[
             self.generic_visit(n)
     V().visit(body)
     return out
+
+
+def _array_escapes(body, name: str, t) -> bool:
+    """Whether ``body`` uses an array member of the struct variable ``name`` (of type ``t``)
+    as an array, not element by element: decaying to a pointer (``float *q = p.v``) or
+    under ``&`` (``&p.v[1]``, ``&p``), which needs the struct in memory.  (Any variable of
+    that name counts, shadowing or not.)"""
+    parent, ids, stack = {}, [], [body]
+    while stack:
+        n = stack.pop()
+        for _, c in n.children():
+            parent[id(c)] = n
+            stack.append(c)
+        if isinstance(n, c_ast.ID) and n.name == name:
+            ids.append(n)
+    for n in ids:
+        up = parent.get(id(n))
+        if isinstance(up, c_ast.StructRef) and up.field is n:
+            continue                                   # a member's name, not the variable
+        cur, ct = n, t
+        while True:
+            if isinstance(up, c_ast.StructRef) and up.type == "." and up.name is cur and _agg(ct):
+                ct = next((mt for m, mt, _ in _members(ct) if m == up.field.name), None)
+            elif isinstance(up, c_ast.ArrayRef) and up.name is cur and isinstance(ct, Array):
+                ct = ct.elem
+            else:
+                break
+            cur, up = up, parent.get(id(up))
+        op = up.op if isinstance(up, c_ast.UnaryOp) else None
+        if op == "&" or isinstance(ct, Array) and op != "sizeof":
+            return True
+    return False
 
 
 _BUILTIN_VECS = {"threadIdx": "tid", "blockIdx": "ctaid", "blockDim": "ntid", "gridDim": "nctaid"}
@@ -381,23 +449,67 @@ class KernelBuilder:
         return r
 
     def init_fields(self, t, init) -> list:
-        """The leaf values (``_leaves``) of a brace initializer of an aggregate: nested
-        braces for nested members or a value of the member's type, missing ones zero."""
-        mem, out = _members(t), []
-        if len(init.exprs) > len(mem):
-            raise self.err("too many initializer values", init)
-        for k, (_, mt, _) in enumerate(mem):
-            e = init.exprs[k] if k < len(init.exprs) else None
-            if e is None:
-                leaves = _leaves(mt) if _agg(mt) else [("", mt, 0)]
-                out += [Const(np.zeros((), T.storage_dtype(lt))[()]) for _, lt, _ in leaves]
-            elif _agg(mt) and isinstance(e, c_ast.InitList):
-                out += self.init_fields(mt, e)
-            elif _agg(mt):
-                out += list(self.convert(self.rvalue(e), mt, e, assign=True).fields)
-            else:
-                out.append(self.convert(self.rvalue(e), mt, e, assign=True).op)
+        """The leaf values (``_value_leaves``) of a brace initializer of an aggregate or an
+        array: nested braces for nested members and elements, a value of the member's
+        type, or, with the braces left out (C's brace elision), the values of the
+        member's own leaves in order (``{1, 2, 3, 4, 5}`` for ``{float v[4]; int n;}``);
+        what the initializer leaves out is zero."""
+        out = []
+        subs = [t.elem] * t.length if isinstance(t, Array) else [mt for _, mt, _ in _members(t)]
+        k = 0
+        for mt in subs:
+            k = self.init_one(mt, init.exprs, k, out)
+        if k < len(init.exprs):
+            raise self.err("too many initializer values", init.exprs[k])
         return out
+
+    def init_one(self, mt, exprs, k: int, out: list) -> int:
+        """Append the leaves of one member (or element) of type ``mt`` initialized from
+        ``exprs[k:]`` (``init_fields``) to ``out``; the index of the next expression."""
+        e = exprs[k] if k < len(exprs) else None
+        if e is None:
+            out += [Const(np.zeros((), T.storage_dtype(lt))[()]) for _, lt, _ in _value_leaves(mt, 0, "")]
+            return k
+        aggregate = _agg(mt) or isinstance(mt, Array)
+        if isinstance(mt, Array) and isinstance(e, c_ast.Constant) and e.type == "string":
+            raise self.err("initializing a char array from a string literal is outside simt's "
+                           "subset; give its characters in braces", e)
+        if isinstance(e, c_ast.InitList):
+            if not aggregate:
+                raise self.err("brace initializer for a scalar", e)
+            out += self.init_fields(mt, e)
+        elif isinstance(mt, Array) or _agg(mt) and not _agg(self.type_of(e)):
+            subs = [mt.elem] * mt.length if isinstance(mt, Array) else [t for _, t, _ in _members(mt)]
+            for st in subs:                  # braces elided: the member's leaves follow
+                k = self.init_one(st, exprs, k, out)
+            return k
+        elif _agg(mt):
+            out += list(self.convert(self.rvalue(e), mt, e, assign=True).fields)
+        else:
+            out.append(self.convert(self.rvalue(e), mt, e, assign=True).op)
+        return k + 1
+
+    def local_slot(self, ct) -> Const:
+        """The address of a fresh slot of the thread's local frame for a value of ``ct``."""
+        align = max(T.alignof(ct), 4)
+        off = -(-self.local_frame // align) * align
+        self.local_frame = off + T.sizeof(ct)
+        return Const(np.int64(LOCAL_BASE + off))
+
+    def agg_var(self, ct, name: str) -> Sym:
+        """A variable of a struct or vector type: one register per leaf, or, for a struct
+        with an array member, a slot of the local frame (as a local array gets), where
+        its arrays can be indexed by run-time values."""
+        if _has_array(ct):
+            return Sym("mem", ct, self.local_slot(ct))
+        return Sym("vvar", ct, None, self.field_regs(ct, name))
+
+    def set_var(self, sym: Sym, v: Val, node) -> None:
+        """Store a struct or vector value into a variable ``agg_var`` made."""
+        if sym.kind == "mem":
+            self.store(LVal(sym.ctype, "mem", addr=sym.op), v, node)
+        else:
+            self.store(LVal(sym.ctype, "vreg", fields=sym.fields), v, node)
 
     def field_regs(self, t, prefix: str) -> list[Reg]:
         """One variable register per field of a vector type or struct value (nested
@@ -498,9 +610,13 @@ class KernelBuilder:
             if getattr(d, "bitsize", None) is not None:
                 raise self.err("bit-fields are outside simt's subset", d)
             mt = self.ctype(d.type)
-            if not isinstance(mt, (Scalar, Pointer, Vector, Struct)):
+            dims, elem = T.array_dims(mt)
+            if None in dims:
+                raise self.err(f'struct member "{d.name}" of type {mt}: flexible array members are '
+                               "outside simt's subset; give the array a size", d)
+            if not isinstance(elem, (Scalar, Pointer, Vector, Struct)):
                 raise self.err(f'struct member "{d.name}" of type {mt}: only scalar, pointer, vector '
-                               "and struct members are supported (no arrays)", d)
+                               "and struct members and fixed-size arrays of them are supported", d)
             if d.name in seen:
                 raise self.err(f'struct has two members named "{d.name}"', d)
             seen.add(d.name)
@@ -582,6 +698,8 @@ class KernelBuilder:
         ref_callees |= set(self.lw.refs) | {d.split("<")[0] for d in self.lw.refs}
         assigned = _modified_names(fdef.body, frozenset(ref_callees),
                                    frozenset(n for _, _, n in self.lw.local_refs))
+        indexed = _modified_names(fdef.body, frozenset(ref_callees),
+                                  frozenset(n for _, _, n in self.lw.local_refs), indexed=True)
         for p in (ftype.args.params if ftype.args else []):
             if isinstance(p, c_ast.EllipsisParam):
                 raise self.err("variadic kernels are not allowed", p)
@@ -593,7 +711,9 @@ class KernelBuilder:
             if not isinstance(pt, (Scalar, Pointer, Vector, Struct)):
                 raise self.err(f"unsupported parameter type {pt}", p)
             if _agg(pt):                # a struct or vector passed by value
-                params.append(self.by_value_param(p, pt, p.name in assigned))
+                modified = (p.name in indexed or _array_escapes(fdef.body, p.name, pt)
+                            if _has_array(pt) else p.name in assigned)
+                params.append(self.by_value_param(p, pt, modified))
                 continue
             u = self.uniform(f"param:{p.name}", T.storage_dtype(pt))
             u.name = p.name
@@ -631,11 +751,11 @@ class KernelBuilder:
             fields.append((path, lt, off, u))
         ops = [f[3] for f in fields]
         if modified:
-            regs = self.field_regs(pt, p.name)
-            for r, u in zip(regs, ops):
-                self.emit(Op.MOV, p, dst=r, args=(u,))
-            ops = regs
-        self.declare(p.name, Sym("vvar", pt, None, ops), p)
+            sym = self.agg_var(pt, p.name)
+            self.set_var(sym, Val(pt, None, ops), p)
+            self.declare(p.name, sym, p)
+        else:
+            self.declare(p.name, Sym("vvar", pt, None, ops), p)
         return Param(p.name, pt, None, fields)
 
     # ------------------------------------------------------------- statements
@@ -794,8 +914,8 @@ class KernelBuilder:
             self.decl_local_array(node, name, ct, volatile)
             return
         if _agg(ct):
-            fields = self.field_regs(ct, name)
-            self.declare(name, Sym("vvar", ct, None, fields), node)
+            sym = self.agg_var(ct, name)
+            self.declare(name, sym, node)
             if node.init is not None:
                 if isinstance(node.init, c_ast.InitList):
                     v = Val(ct, None, self.init_fields(ct, node.init))
@@ -804,8 +924,7 @@ class KernelBuilder:
                 if not _agg(v.ctype):
                     raise self.err(f'a value of type "{v.ctype}" cannot be used to initialize an '
                                    f'entity of type "{ct}"', node.init)
-                for r, src in zip(fields, v.fields):
-                    self.emit(Op.MOV, node, dst=r, args=(src,))
+                self.set_var(sym, v, node)
             return
         if node.init is None:
             self.declare(name, Sym("var", ct, self.reg(T.storage_dtype(ct), True, name)), node)
@@ -849,10 +968,9 @@ class KernelBuilder:
     def bind_copy(self, node, name, ct, v: Val):
         """Declare ``name`` as a fresh variable of type ``ct`` holding ``v``."""
         if _agg(ct):
-            fields = self.field_regs(ct, name)
-            self.declare(name, Sym("vvar", ct, None, fields), node)
-            for r, src in zip(fields, v.fields):
-                self.emit(Op.MOV, node, dst=r, args=(src,))
+            sym = self.agg_var(ct, name)
+            self.declare(name, sym, node)
+            self.set_var(sym, v, node)
             return
         r = self.reg(T.storage_dtype(ct), True, name)
         self.declare(name, Sym("var", ct, r), node)
@@ -878,28 +996,31 @@ class KernelBuilder:
                                Const(np.int64(SHARED_BASE + off)), volatile=volatile), node)
 
     def decl_local_array(self, node, name, ct: Array, volatile=False):
+        init = node.init
+        if init is not None and not isinstance(init, c_ast.InitList):
+            raise self.err(f'array "{name}" must be initialized with a brace initializer', init)
         if ct.length is None:
-            if isinstance(node.init, c_ast.InitList):
-                ct = Array(ct.elem, len(node.init.exprs))
-            else:
+            if init is None:
                 raise self.err(f'array "{name}" needs a size', node)
-        align = max(T.alignof(ct), 4)
-        off = -(-self.local_frame // align) * align
-        self.local_frame = off + T.sizeof(ct)
-        base = Const(np.int64(LOCAL_BASE + off))
+            ct = Array(ct.elem, self.init_length(ct.elem, init.exprs))
+        base = self.local_slot(ct)
         self.declare(name, Sym("array", ct, base, volatile=volatile), node)
-        if node.init is not None:
-            if not isinstance(node.init, c_ast.InitList) or isinstance(ct.elem, Array):
-                raise self.err("only flat brace initializers are supported for local arrays", node.init)
-            exprs = node.init.exprs
-            if len(exprs) > ct.length:
-                raise self.err("too many initializer values", node.init)
-            esz = T.sizeof(ct.elem)
-            for k in range(ct.length):   # C zero-fills the rest
-                v = self.rvalue(exprs[k]) if k < len(exprs) else Val(T.INT, Const(np.int32(0)))
-                v = self.convert(v, ct.elem, node.init, assign=True)
-                self.emit(Op.STORE, node.init, args=(Const(np.int64(LOCAL_BASE + off + k * esz)), v.op),
-                          ctype=ct.elem)
+        if init is not None:             # every leaf, element by element (C zero-fills the rest)
+            for (_, lt, off), f in zip(_value_leaves(ct, 0, ""), self.init_fields(ct, init)):
+                self.emit(Op.STORE, init, args=(self.ptr_add_bytes(base, off, init), f), ctype=lt)
+
+    def init_length(self, elem, exprs) -> int:
+        """The length of an array of ``elem`` sized by its initializer (``int a[] = {...}``):
+        how many elements ``exprs`` initialize, braces elided or not (``init_one``)."""
+        mark, nregs, frame = len(self.code), len(self.regs), self.local_frame
+        n = k = 0
+        while k < len(exprs):
+            k = self.init_one(elem, exprs, k, [])
+            n += 1
+        del self.code[mark:]
+        del self.regs[nregs:]
+        self.local_frame = frame
+        return n
 
     def expr_stmt(self, node):
         self.expr(node, want=False)
@@ -1046,6 +1167,10 @@ class KernelBuilder:
 
     def load(self, lv: LVal, node) -> Val:
         if isinstance(lv.ctype, Array):                      # arrays decay to pointers
+            if lv.kind != "mem":
+                raise self.err(f'the array member of "{lv.name}" lives in registers (a struct '
+                               "parameter or value), so it has no address: index it, or copy the "
+                               "struct into a local variable first", node)
             return Val(Pointer(lv.ctype.elem, lv.const, lv.volatile), lv.addr)
         if lv.kind == "reg":
             return Val(lv.ctype, lv.reg)
@@ -1220,12 +1345,13 @@ class KernelBuilder:
         k = ct.fields.index(field)
         _, mt, off = _members(ct)[k]
         slots = _member_slots(ct, k)
+        several = _agg(mt) or isinstance(mt, Array)      # (an array member: its elements' leaves)
         if isinstance(base, Val):
-            return Val(mt, None, base.fields[slots]) if _agg(mt) else Val(mt, base.fields[slots.start])
+            return Val(mt, None, base.fields[slots]) if several else Val(mt, base.fields[slots.start])
         if base.kind == "vreg":
-            if _agg(mt):
-                return LVal(mt, "vreg", fields=base.fields[slots])
-            return LVal(mt, "reg", reg=base.fields[slots.start])
+            if several:
+                return LVal(mt, "vreg", fields=base.fields[slots], name=base.name)
+            return LVal(mt, "reg", reg=base.fields[slots.start], name=base.name)
         addr = self.ptr_add_bytes(base.addr, off, node)
         return LVal(mt, "mem", addr=addr, const=base.const, volatile=base.volatile)
 
@@ -1260,7 +1386,12 @@ class KernelBuilder:
         return d
 
     def e_ArrayRef(self, node):
-        b = self.rvalue(node.name)
+        a = self.expr(node.name)
+        if isinstance(a, (Val, LVal)) and isinstance(a.ctype, Array) and a.fields is not None:
+            return self.register_index(a, node)
+        b = self.load(a, node.name) if isinstance(a, LVal) else a
+        if b is None:
+            raise self.err("expression has no value (void)", node.name)
         i = self.rvalue(node.subscript)
         if isinstance(i.ctype, Pointer) and isinstance(b.ctype, Scalar):
             b, i = i, b
@@ -1269,6 +1400,39 @@ class KernelBuilder:
         return LVal(b.ctype.base, "mem", addr=self.index_addr(b, i, node), const=b.ctype.const,
                     volatile=b.ctype.volatile,
                     name=node.name.name if isinstance(node.name, c_ast.ID) else "")
+
+    def register_index(self, a, node):
+        """``a[i]`` where the array ``a`` lives in registers (an array member of a struct
+        value or of a by-value kernel parameter read in place): a constant index picks
+        its element's registers, a run-time one selects each leaf from the elements, as
+        nvcc reads a small array it keeps in registers (the result is a value; a run-time
+        index outside the array reads element 0, as no memory is read, memcheck has
+        nothing to see)."""
+        t = a.ctype
+        i = self.rvalue(node.subscript)
+        if not isinstance(i.ctype, Scalar) or i.ctype.is_float:
+            raise self.err("expression must have integral type", node.subscript)
+        n = _nleaves(t.elem)
+        several = _agg(t.elem) or isinstance(t.elem, Array)
+        if isinstance(i.op, Const):
+            k = int(i.op.value)
+            if not 0 <= k < t.length:
+                raise self.err(f"array index {k} is outside the array (type {t})", node.subscript)
+            f = a.fields[k * n:(k + 1) * n]
+            if isinstance(a, LVal):
+                return (LVal(t.elem, "vreg", fields=f, name=a.name) if several
+                        else LVal(t.elem, "reg", reg=f[0], name=a.name))
+            return Val(t.elem, None, f) if several else Val(t.elem, f[0])
+        idx = self.convert(i, T.promote(i.ctype), node.subscript).op
+        out = list(a.fields[:n])
+        for k in range(1, t.length):
+            hit = self.reg(np.bool_)
+            self.emit(Op.BIN, node, dst=hit, args=(idx, Const(np.array(k, idx.dtype)[()])), sub="eq")
+            for j in range(n):
+                d = self.reg(out[j].dtype)
+                self.emit(Op.SELECT, node, dst=d, args=(hit, a.fields[k * n + j], out[j]))
+                out[j] = d
+        return Val(t.elem, None, out) if several else Val(t.elem, out[0])
 
     def e_UnaryOp(self, node):
         op = node.op
@@ -1630,10 +1794,11 @@ class KernelBuilder:
 
     def type_of(self, node) -> CType:
         """The type of an expression, without keeping the code that computes it."""
-        mark, nregs = len(self.code), len(self.regs)
+        mark, nregs, frame = len(self.code), len(self.regs), self.local_frame
         t = self.rvalue(node).ctype
         del self.code[mark:]
         del self.regs[nregs:]
+        self.local_frame = frame
         return t
 
     def common(self, a: Val, b: Val, node):
@@ -1828,10 +1993,9 @@ class KernelBuilder:
             if isinstance(v, LVal):
                 self.scopes[-1][p.name] = _ref_sym(v)
             elif _agg(pt):
-                fields = self.field_regs(pt, p.name)
-                for r, f in zip(fields, v.fields):
-                    self.emit(Op.MOV, node, dst=r, args=(f,))
-                self.scopes[-1][p.name] = Sym("vvar", pt, None, fields)
+                sym = self.agg_var(pt, p.name)
+                self.set_var(sym, v, node)
+                self.scopes[-1][p.name] = sym
             else:
                 r = self.reg(T.storage_dtype(pt), True, p.name)
                 self.emit(Op.MOV, node, dst=r, args=(v.op,))

@@ -850,19 +850,18 @@ def _struct_array(text: str, dt, rng, where: str):
     out = None
     for f in dt.names:
         ft = dt.fields[f][0]
-        try:
-            if ft.names:                              # a struct member: its members the same
-                v = _struct_array(f"{dims}={per.get(f, 'zeros')}", ft, rng, f"{where}, member {f}")
-            elif ft.subdtype is not None:             # a vector member (float3): one more dimension
-                base, shape = ft.subdtype
-                v = argspec.parse(f"{base.name}{dims[:-1]}x{'x'.join(map(str, shape))}]="
-                                  f"{per.get(f, 'zeros')}", default_dtype=base).build(rng, base_dir=Path.cwd())
-            else:
-                v = argspec.parse(f"{ft.name}{dims}={per.get(f, 'zeros')}", default_dtype=ft).build(
+        # a vector or array member (float3, float v[4], float m[2][3]): more dimensions
+        base, shape = ft.subdtype or (ft, ())
+        sub = f"{dims[:-1]}x{'x'.join(map(str, shape))}]" if shape else dims
+        if base.names:                       # a struct member or an array of them: its members the same
+            v = _struct_array(f"{sub}={per.get(f, 'zeros')}", base, rng, f"{where}, member {f}")
+        else:
+            try:
+                v = argspec.parse(f"{base.name}{sub}={per.get(f, 'zeros')}", default_dtype=base).build(
                     rng, base_dir=Path.cwd())
-        except UsageError as e:
-            raise _usage(f"{where}, member {f} ({ft.name}): {e.message}; give each member its "
-                         "own values with [N]={member=INIT, ...}") from None
+            except UsageError as e:
+                raise _usage(f"{where}, member {f} ({base.name}): {e.message}; give each member its "
+                             "own values with [N]={member=INIT, ...}") from None
         if out is None:
             out = np.zeros(v.shape[:v.ndim - len(ft.shape)], dt)
         out[f] = v
