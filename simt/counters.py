@@ -14,6 +14,8 @@ from collections import defaultdict
 
 import numpy as np
 
+from .arrivals import Arrivals
+
 from .spaces import GLOBAL_BASE
 
 SHARED_LD = "smsp__inst_executed_op_shared_ld.sum"
@@ -692,6 +694,8 @@ class Counters:
         self.written: np.ndarray | None = None              # global sectors written back
         self.regions: dict[int, list] = {}                  # allocation -> [L2 transactions, lo, hi, replays,
         #                                                     of them atomicCAS transactions, CAS replays]
+        self.arrivals: dict[int, tuple] = {}                # allocation -> when its transactions were
+        #                                                     issued: (all, all but plain stores)
         self.l2_lines: dict[str, int] = defaultdict(int)    # kind -> 128-byte lines per request, summed
         self.l1_lines = 0                                   # ... of loads, L1 hits included
         self.l1_prev: dict[int, tuple] = {}                 # load pc -> (each lane's last line there, warps seen)
@@ -935,14 +939,21 @@ class Counters:
         return int(np.count_nonzero(new & (k != big)))
 
     def l2_transactions(self, alloc: int, trans: int, lo: int, hi: int, serialized: int = 0,
-                        cas: bool = False, plain: bool = False):
+                        cas: bool = False, plain: bool = False, clocks=None, weights=None):
         """Stores and atomics reach L2 as transactions; those aimed at a small region
         (a histogram's bins) funnel into one L2 slice and queue there.  ``serialized``:
         how many of them replay an address an earlier lane of the same request hit (an
         atomic's same-address lanes), which the L2's atomic unit runs one after another.
         ``cas``: they are atomicCAS transactions (counted apart: they cost more, and their
         retries depend on how many warps contend, see ``simt.timing``).  ``plain``: they
-        are plain stores (counted apart too: spread over every slice, they queue nowhere)."""
+        are plain stores (counted apart too: spread over every slice, they queue nowhere).
+        ``clocks``, ``weights``: each warp's issue cycle and transactions (simt.arrivals)."""
+        if clocks is not None:
+            arr = self.arrivals.get(alloc)
+            if arr is None:
+                arr = self.arrivals[alloc] = (Arrivals(), Arrivals())
+            for a in arr[:1] if plain else arr:
+                a.add(clocks, weights)
         r = self.regions.get(alloc)
         if r is None:
             r = self.regions[alloc] = [0, lo, hi, 0, 0, 0, 0]
@@ -1121,18 +1132,25 @@ class Counters:
         out["simt__global_hot_sector_requests.max"] = int(round(hot_req))
         # L2 transactions (stores + atomics) per slice for the busiest allocation: spread
         # over min(L2_SLICES, span / SLICE_SPAN) slices
-        best = (0.0, 0.0, 0.0, 0.0)
-        for trans, lo, hi, ser, cas, cas_ser, plain in self.regions.values():
+        best, when = (0.0, 0.0, 0.0, 0.0), None
+        for alloc, (trans, lo, hi, ser, cas, cas_ser, plain) in self.regions.items():
             slices = min(L2_SLICES, max(1, -(-(hi - lo + 1) // SLICE_SPAN)))
-            if slices == L2_SLICES:
+            spread = slices == L2_SLICES
+            if spread:
                 # plain stores spread over every slice queue in none: what they cost is
                 # the lines they reach L2 in (l2_lines, cal_scatter) and L2's bandwidth
                 # (an array of structs written member by member: probe/particles-aos)
                 trans -= plain
             if trans * scale / slices > best[0]:
                 best = tuple(v * scale / slices for v in (trans, ser, cas, cas_ser))
+                arr = self.arrivals.get(alloc)
+                when = arr[1 if spread else 0] if arr else None
         for name, v in zip(("transactions", "serialized", "cas_transactions", "cas_serialized"), best):
             out[f"simt__l2_slice_{name}.max"] = int(round(v))
+        if when is not None and when.n:
+            # when the busiest slice's transactions were issued (simt.arrivals)
+            for q, v in enumerate(when.quantiles()):
+                out[f"simt__l2_slice_arrival_cycles.q{q}"] = round(v, 1)
         # lanes a lockstep batch runs at once: a CAS loop's retries grow with them
         out["simt__lockstep_threads.max"] = self.lockstep_threads
         out["simt__shared_atomic_hot_address_lanes.max"] = int(round(self.shared_hot_max))

@@ -635,7 +635,9 @@ class Machine:
                     lo, hi = int(a.min()), int(a.max())
                     alloc = int(np.searchsorted(self.L.alloc_starts, lo, side="right")) - 1
                     cnt.l2_transactions(alloc, int(sec.sum()), lo, hi, replays,
-                                        cas=kind == "atom" and ins.sub == "cas", plain=kind == "st")
+                                        cas=kind == "atom" and ins.sub == "cas", plain=kind == "st",
+                                        clocks=self.wclock[warps] if self.rt is not None else None,
+                                        weights=sec)
                 cnt.add(p, sct, int(sec.sum()))
                 cnt.add_warp(sct, gwarps, sec)
                 cnt.add_warp("simt__global_requests", gwarps, 1)

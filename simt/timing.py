@@ -9,7 +9,9 @@ are counted as the SASS issue slots they stand for, simt.issue):
                   + constant^p + local^p + global_atomics^p + contention^p + latency^p)^(1/p)
 
     (a p-norm: the largest component dominates, the others add less and less as p grows;
-    p is measured, see ``combine``: 0, the largest alone, on the H100 and the H200)
+    p is measured, see ``combine``: 0, the largest alone, on the H100 and the H200), or
+    launch + slice_queue where that is larger
+
 
     dram            (distinct 64-byte chunks read x 64 B + distinct 32-byte sectors written
                     x 32 B) / DRAM bandwidth; a table touched at random at a lower rate,
@@ -40,6 +42,8 @@ are counted as the SASS issue slots they stand for, simt.issue):
                     replaying an address of their request at the one-address atomic rate;
                     atomicCAS transactions x cas_cost, their retries rescaled from the
                     emulator's lockstep batch to the contenders the GPU has in flight (cas_retries)
+    slice_queue     when that slice's queue empties: contention's work arriving when the
+                    blocks issued it (simt.arrivals), in each wave (slice_queue_us)
     latency         blocks' critical paths (the emulator tracks when every lane's registers
                     are ready: a global load waits ~290 cycles from L2 and 850 from DRAM, a
                     warp keeps the loads of 4 loop trips in flight, ALU latency hides behind
@@ -70,7 +74,10 @@ import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from . import counters as C
+from .arrivals import QUANTILES as ARRIVAL_QUANTILES
 from .occupancy import blocks_by_registers
 from .errors import UsageError
 
@@ -86,6 +93,9 @@ LOCAL_STORE_LINES_PER_US = 30360.0
 # distinct adjacent words a request
 CONST_PASS_CYCLES = 2.0
 DEFAULT_GPU = "h100"
+# a launch is reported bound by "latency+contention" when the slice's queue ends this
+# much later than the largest component alone would (slice_queue_us)
+QUEUE_BOUND = 1.05
 
 
 @dataclass
@@ -249,8 +259,16 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
                             + g("simt__global_requests.max", 0) * (prof.ilp_latency_us or prof.mem_latency_us)
                             + g("simt__barriers.max", 0) * prof.barrier_us),
     }
+    busy = combine(comp, prof)
     bound = max(comp, key=comp.get)
-    total_us = prof.launch_us + combine(comp, prof)
+    if prof.l2_transaction_us and "simt__l2_slice_arrival_cycles.q0" in metrics:
+        # the busiest slice's queue, fed as the blocks issue its transactions: atomics at
+        # the end of every block of one wave queue after the blocks' loops
+        comp["slice_queue"] = slice_queue_us(metrics, comp["contention"], comp["latency"], waves)
+        if comp["slice_queue"] > QUEUE_BOUND * busy:
+            bound = "latency+contention"
+        busy = max(busy, comp["slice_queue"])
+    total_us = prof.launch_us + busy
     return Prediction(ms=total_us / 1e3, components_us={k: round(v, 3) for k, v in comp.items()},
                       bound=bound, occupancy_blocks_per_sm=bps, waves=waves)
 
@@ -357,6 +375,26 @@ def slice_busy_us(metrics: dict, prof: Profile, cas_factor: float = 1.0) -> floa
     cas_t, cas_s = g("simt__l2_slice_cas_transactions.max", 0), g("simt__l2_slice_cas_serialized.max", 0)
     return (busy(g("simt__l2_slice_transactions.max", 0) - cas_t, g("simt__l2_slice_serialized.max", 0) - cas_s)
             + busy(cas_t, cas_s) * cas_factor)
+
+
+def slice_queue_us(metrics: dict, busy_us: float, latency_us: float, waves: int) -> float:
+    """When the busiest L2 slice's queue empties, ``busy_us`` of work arriving as the
+    blocks issue it.  Its transactions arrive at the quantiles of
+    ``simt__l2_slice_arrival_cycles`` (cycles into a block's life, simt.arrivals) scaled
+    to the life of a wave, ``latency_us / waves``, in each of the ``waves`` waves; a queue
+    served in order at its rate ends at the latest a_j + (work arriving from a_j on)
+    over the arrivals a_j.  Atomics spread over the blocks' lives or over many waves
+    overlap the loops (the larger of the two, as before); those every block issues last,
+    in one wave, follow them: a privatized histogram's flush to global memory
+    (docs/results/timing_investigation/hloop/).  At least ``busy_us``."""
+    life = metrics.get("simt__block_cycles.mean", 0)
+    qs = np.array([metrics.get(f"simt__l2_slice_arrival_cycles.q{q}", 0.0) for q in range(ARRIVAL_QUANTILES)])
+    if busy_us <= 0 or latency_us <= 0 or not life:
+        return busy_us
+    wave = latency_us / max(1, waves)
+    t = np.sort((np.arange(max(1, waves))[:, None] + np.minimum(qs / life, 1.0)[None, :]).ravel()) * wave
+    left = busy_us * (len(t) - np.arange(len(t))) / len(t)    # the work arriving from each on
+    return float(max(busy_us, (t + left).max()))
 
 
 def cas_retries(metrics: dict, prof: Profile, grid_threads: int, resident_threads: int) -> float:

@@ -913,3 +913,81 @@ def test_bank_conflicts_of_shared_atomics_cost_their_wavefronts():
     assert got["bank32"].bound == "shared"
     assert got["bank32"].ms > 8 * got["free"].ms
     assert got["same"].ms == pytest.approx(got["free"].ms, rel=0.05)
+
+
+# ------------------------------------------------------------------ the slice's queue
+
+def test_arrivals_keep_their_quantiles_through_compaction():
+    """simt.arrivals keeps a bounded summary of when transactions were issued: its
+    weighted quantiles survive the compaction of a long launch's million arrivals."""
+    from simt.arrivals import Arrivals
+    rng = np.random.default_rng(1)
+    a = Arrivals()
+    t = rng.uniform(0, 1000, 1 << 20)
+    w = rng.integers(1, 5, t.size)
+    for k in range(0, t.size, 4096):
+        a.add(t[k:k + 4096], w[k:k + 4096])
+    assert a.n <= 16 * 2048 + 4096
+    o = np.argsort(t)
+    cw = np.cumsum(w[o])
+    exact = [t[o][np.searchsorted(cw, (q + 0.5) / 8 * cw[-1])] for q in range(8)]
+    assert a.quantiles() == pytest.approx(exact, abs=2.0)
+    assert Arrivals().quantiles() == [0.0] * 8
+
+
+FLUSH_SRC = """
+extern "C" __global__ void flush_last(const float *x, unsigned *bins, int n) {
+    unsigned acc = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        acc += (unsigned)(x[i] * 4.0f);
+    atomicAdd(&bins[threadIdx.x & 255], acc);        // every block's atomics come last
+}
+extern "C" __global__ void flush_first(const float *x, unsigned *bins, int n) {
+    atomicAdd(&bins[threadIdx.x & 255], 1u);         // ... or first
+    unsigned acc = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        acc += (unsigned)(x[i] * 4.0f);
+    if (acc == 0xffffffffu) bins[0] = acc;
+}"""
+
+
+def _flush(kernel, grid=264, n=1 << 20):
+    mod = simt.Module.from_source(FLUSH_SRC, "flush.cu")
+    dev = simt.Device()
+    args = [dev.to_device(np.ones(n, np.float32)), dev.zeros(256, np.uint32), np.int32(n)]
+    return mod.get_function(kernel).launch(dev, simt.LaunchConfig.of(grid, 256), args,
+                                           sanitize=False, sample_blocks=8)
+
+
+def test_atomics_issued_last_queue_after_the_loops():
+    """A block that loops and then adds to 256 global bins issues its atomics at the end
+    of its life (the arrival quantiles sit at its last cycles); in one wave they queue at
+    the bins' slice after the loops, so the launch takes latency + contention, where the
+    same atomics issued first overlap the loops (the larger of the two)."""
+    prof = timing.load_profile("h100")
+    last, first = _flush("flush_last"), _flush("flush_first")
+    m = last.metrics
+    life = m["simt__block_cycles.mean"]
+    qs = [m[f"simt__l2_slice_arrival_cycles.q{q}"] for q in range(8)]
+    assert min(qs) > 0.9 * life
+    assert max(first.metrics[f"simt__l2_slice_arrival_cycles.q{q}"] for q in range(8)) < 0.1 * life
+    p = timing.predict_result(last, prof)
+    c = p.components_us
+    assert p.waves == 1 and c["contention"] > 0.2 * c["latency"]
+    assert p.bound == "latency+contention"
+    # all arrivals at phase q / life of the one wave: the queue ends at that + all the work
+    assert c["slice_queue"] == pytest.approx(min(qs) / life * c["latency"] + c["contention"], rel=0.01)
+    q = timing.predict_result(first, prof).components_us
+    assert q["slice_queue"] == pytest.approx(max(q["latency"], q["contention"]), rel=0.05)
+
+
+def test_slice_queue_of_many_waves_is_the_larger_component():
+    """Arrivals spread over many waves overlap the blocks' work: the queue ends about when
+    the larger of the two does, plus at most a wave's share of the other."""
+    m = {"simt__block_cycles.mean": 1000.0}
+    m.update({f"simt__l2_slice_arrival_cycles.q{q}": 1000.0 * (q + 0.5) / 8 for q in range(8)})
+    assert timing.slice_queue_us(m, 10.0, 100.0, 50) == pytest.approx(100.0, rel=0.03)
+    assert timing.slice_queue_us(m, 100.0, 10.0, 50) == pytest.approx(100.0, rel=0.03)
+    # one wave, arrivals spread evenly over the life: the first arrival plus all the work
+    assert timing.slice_queue_us(m, 100.0, 100.0, 1) == pytest.approx(100.0 / 16 + 100.0)
+    assert timing.slice_queue_us({}, 5.0, 100.0, 1) == 5.0
