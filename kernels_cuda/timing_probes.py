@@ -665,6 +665,46 @@ UNSEEN16 = [
                 note="256 bins, shared atomics, 1056 blocks"),
 ]
 PROBES += UNSEEN16
+
+# probe-unseen17 (session 16): loops that end with a flush to global atomics (privatized
+# histograms, counts, reductions), and a per-thread struct with an array member
+_P18 = "probes18.cu"
+
+
+def _u8(n, rng):
+    return rng.integers(0, 256, n, dtype=np.uint8)
+
+
+def _ints(n, rng, hi=1 << 30):
+    return rng.integers(0, hi, n, dtype=np.int32)
+
+
+UNSEEN17 = [
+    TimingProbe("probe/hist64-u8", "probe-unseen17", "hist64_u8", 1 << 24, 256, lambda n: GRID_STRIDE_BLOCKS,
+                lambda n, rng: [_u8(n, rng), np.zeros(64, np.uint32), _i32(n)], source=_P18,
+                note="64 shared bins of bytes, 1056 blocks, 64 global atomics a block"),
+    TimingProbe("probe/hist1024-i32", "probe-unseen17", "hist1024_i32", 1 << 24, 256, lambda n: GRID_STRIDE_BLOCKS,
+                lambda n, rng: [_ints(n, rng), np.zeros(1024, np.uint32), _i32(n)], source=_P18,
+                note="1024 shared bins, 1056 blocks, 1024 global atomics a block"),
+    TimingProbe("probe/hist128-weighted", "probe-unseen17", "hist128_weighted", 1 << 24, 256,
+                lambda n: GRID_STRIDE_BLOCKS,
+                lambda n, rng: [_ints(n, rng), _f32(n, rng), np.zeros(128, np.float32), _i32(n)], source=_P18,
+                note="128 float bins, float shared and global atomics"),
+    TimingProbe("probe/count-above", "probe-unseen17", "count_above", 1 << 24, 256, lambda n: GRID_STRIDE_BLOCKS,
+                lambda n, rng: [_f32(n, rng), np.zeros(1, np.uint32), np.float32(0.5), _i32(n)], source=_P18,
+                note="one atomicAdd a thread on one word, at the end"),
+    TimingProbe("probe/dot-warp-atomic", "probe-unseen17", "dot_warp_atomic", 1 << 24, 256,
+                lambda n: GRID_STRIDE_BLOCKS,
+                lambda n, rng: [_f32(n, rng), _f32(n, rng), np.zeros(1, np.float32), _i32(n)], source=_P18,
+                note="one atomicAdd a warp on one word, at the end"),
+    TimingProbe("probe/minmax-block", "probe-unseen17", "minmax_block", 1 << 24, 256, lambda n: GRID_STRIDE_BLOCKS,
+                lambda n, rng: [_ints(n, rng), np.array([0x7fffffff, -0x7fffffff - 1], np.int32), _i32(n)],
+                source=_P18, note="a block's shared tree, atomicMin/atomicMax a block"),
+    TimingProbe("probe/quarter-sums", "probe-unseen17", "quarter_sums", 1 << 24, 256, lambda n: GRID_STRIDE_BLOCKS,
+                lambda n, rng: [_f32(n, rng), np.zeros(4 * GRID_STRIDE_BLOCKS * 256, np.float32), _i32(n)],
+                source=_P18, note="a struct with a float[4] member per thread, four streams"),
+]
+PROBES += UNSEEN17
 _BY_ID = {p.id: p for p in PROBES}
 
 
