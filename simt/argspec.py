@@ -112,7 +112,17 @@ def _bad(spec: str, expected: str) -> UsageError:
     return UsageError(f"bad argument spec {spec!r}: expected {expected}")
 
 
+# CUDA's vector types as array element types: float4[1024]=uniform is a float32 array of
+# shape (1024, 4), what a float4 * parameter points to (a by-value float4 takes braces)
+_VECTOR_BASES = {"char": "int8", "uchar": "uint8", "short": "int16", "ushort": "uint16",
+                 "int": "int32", "uint": "uint32", "long": "int64", "ulong": "uint64",
+                 "longlong": "int64", "ulonglong": "uint64", "float": "float32", "double": "float64"}
+VECTOR_ARRAYS = {f"{b}{k}": (np.dtype(d), k) for b, d in _VECTOR_BASES.items() for k in (1, 2, 3, 4)}
+
+
 def _dtype(spec: str, name: str) -> np.dtype:
+    if name in VECTOR_ARRAYS:
+        return VECTOR_ARRAYS[name][0]
     try:
         return DTYPES[name]
     except KeyError:
@@ -229,6 +239,9 @@ def parse(spec: str, default_dtype: np.dtype | str | None = None) -> ArgSpec:
         return ArgSpec(spec, dtype, None, "value", (init,))
 
     shape = _dims(spec, dims)
+    if tname in VECTOR_ARRAYS:
+        # an array of CUDA vectors (float4[1024]): that many rows of the components
+        shape = shape + (VECTOR_ARRAYS[tname][1],)
     nbytes = math.prod(shape) * dtype.itemsize
     if nbytes > MAX_BYTES:
         raise _bad(spec, f"an array of at most {MAX_BYTES >> 30} GiB, not {nbytes / 2**30:.1f} GiB")

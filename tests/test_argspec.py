@@ -196,3 +196,24 @@ def test_file_errors(tmp_path):
     np.save(tmp_path / "s.npy", np.array(["a", "b"]))
     with pytest.raises(UsageError, match="expected integers or floats"):
         make_arg(f"@{tmp_path / 's.npy'}")
+
+
+@pytest.mark.parametrize("spec, dtype, shape", [
+    ("float4[1000]=uniform", np.float32, (1000, 4)),
+    ("int2[8]=arange", np.int32, (8, 2)),
+    ("uchar3[4x5]=zeros", np.uint8, (4, 5, 3)),
+    ("double2[3]=[1,2,3,4,5,6]", np.float64, (3, 2)),
+])
+def test_arrays_of_cuda_vectors(spec, dtype, shape):
+    """float4[N] is what a float4 * parameter points to: N rows of four float32."""
+    a = make_arg(spec, rng())
+    assert a.dtype == dtype and a.shape == shape
+    if spec.startswith("int2"):
+        same(a, np.arange(16, dtype=np.int32).reshape(8, 2))
+    if spec.startswith("double2"):
+        same(a, np.arange(1, 7, dtype=np.float64).reshape(3, 2))
+
+
+def test_a_vector_scalar_still_takes_braces():
+    with pytest.raises(UsageError, match="dimensions for an array"):
+        parse("float4=uniform")

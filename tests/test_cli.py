@@ -466,3 +466,30 @@ def test_calibrate_derive_rebuilds_a_profile_without_a_gpu(tmp_path):
     nogpu = subprocess.run([sys.executable, "-m", "tui.cli", "calibrate"],
                            cwd=ROOT, capture_output=True, text=True)
     assert nogpu.returncode == 2 and "--real" in nogpu.stderr
+
+
+VEC4_CU = """
+extern "C" __global__ void vec4(const float4 *a, float4 *b, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) { float4 v = a[i]; v.x *= 2.f; v.w += v.y; b[i] = v; }
+}
+"""
+
+
+def test_run_file_with_float4_arrays(simt, tmp_path):
+    """--arg 'float4[N]=...' fills a float4 * parameter; --out writes its (N, 4) rows."""
+    src = tmp_path / "vec4.cu"
+    src.write_text(VEC4_CU)
+    dest = tmp_path / "b.npy"
+    rc, out, err = simt("run", src, "--grid", 4, "--block", 256, "--arg", "float4[1000]=uniform",
+                        "--arg", "float4[1000]=zeros", "--arg", "int32=1000", "--seed", 3,
+                        "--out", f"b={dest}")
+    assert rc == 0, err
+    from simt.argspec import make_arg
+    a = make_arg("float4[1000]=uniform", np.random.default_rng(3))
+    b = np.load(dest)
+    want = a.copy()
+    want[:, 0] *= 2
+    want[:, 3] += want[:, 1]
+    assert b.shape == (1000, 4)
+    assert np.array_equal(b, want)
