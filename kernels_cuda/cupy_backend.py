@@ -247,8 +247,9 @@ def kernel_params(text: str, kernel: str) -> list[KParam] | None:
     inner = text[m.end():i - 1].strip()
     if not inner or inner == "void":
         return []
+    from simt.templates import split_args
     params = []
-    for raw in inner.split(","):
+    for raw in split_args(inner):                    # (commas inside Arr<float, 4> do not split)
         decl = re.sub(r"\b(__restrict__|restrict|__restrict|volatile|__grid_constant__)\b", " ", raw)
         decl = re.sub(r"(\w+)\s*\[\s*\]", r"* \1", decl)
         is_pointer = "*" in decl

@@ -47,6 +47,9 @@ def example(t) -> str:
         return "{" + ",".join("0" * t.n) + "}"
     if isinstance(t, Array):
         return "{" + ",".join([_example(t.elem)] * t.length) + "}"
+    if isinstance(t, T.Union):
+        n, mt, _ = t.members[0]
+        return "{" + f"{n}={_example(mt)}" + "}"
     return "{" + ",".join(f"{n}={_example(mt)}" for n, mt, _ in _members(t)) + "}"
 
 
@@ -76,9 +79,40 @@ def leaf_values(t, rec) -> list:
 
 def _flatten(t, v, where, path, off, spec, pointer):
     """(byte offset, numpy scalar) of every leaf member of ``v`` as a value of ``t``."""
+    if isinstance(t, T.Union):
+        yield from _union(t, v, where, path, off, spec, pointer)
+        return
     mem = _members(t)
     for (n, mt, o), x in zip(mem, _items(t, v, [m[0] for m in mem], where, path)):
         yield from _member(mt, x, where, path + n, off + o, spec, pointer)
+
+
+def _union(t, v, where, path, off, spec, pointer):
+    """``_flatten`` of a union: its bytes (a numpy structured value), or one member's value
+    (a dict naming it, or a one-element tuple for the first member); zero when None."""
+    label = f"{where}, member {path[:-1]} ({t})" if path else where
+    if v is None:
+        return
+    if isinstance(v, np.ndarray) and v.dtype.names and v.size == 1:
+        v = v.reshape(-1)[0]
+    if isinstance(v, np.void):
+        if v.dtype.itemsize != t.size:
+            raise UsageError(f"{label}: a {t} has {t.size} bytes; the numpy value has {v.dtype.itemsize}")
+        yield off, np.frombuffer(v.tobytes(), np.uint8).copy().view(np.dtype((np.void, t.size)))[0]
+        return
+    names = [m[0] for m in t.members]
+    if isinstance(v, dict):
+        if len(v) != 1 or next(iter(v)) not in names:
+            raise UsageError(f"{label}: a {t} takes one of its members by name, e.g. {example(t)} "
+                             f"(its members: {', '.join(names)})")
+        (n, x), = v.items()
+    elif isinstance(v, (tuple, list)) and len(v) == 1:
+        n, x = names[0], v[0]
+    else:
+        raise UsageError(f"{label}: a {t} takes one member's value in braces: its first member "
+                         f"({{0}}) or one by name ({example(t)})")
+    mt = dict((m[0], m[1]) for m in t.members)[n]
+    yield from _member(mt, x, where, path + n, off, spec, pointer)
 
 
 def _member(mt, x, where, path, off, spec, pointer):

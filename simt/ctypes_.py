@@ -11,7 +11,9 @@ types its operators as ``cuda_fp16.hpp`` overloads them, ``simt.lower``).  ``__h
 is the vector of two (4 bytes, aligned to 4; members ``x`` and ``y``).
 
 Limitations: ``long`` is 64-bit (LP64, as nvcc on Linux); ``long double`` is treated as
-``double``; enums are ``int``; bit-fields and unions are outside the subset.
+``double``; enums are ``int``; bit-fields are outside the subset.  A union (``Union``) is
+laid out as nvcc lays it out: every member at offset 0, the size of the largest member
+rounded up to the largest alignment.
 """
 from __future__ import annotations
 
@@ -132,6 +134,7 @@ class Struct(CType):
     members: tuple          # ((name, CType, offset), ...)
     size: int
     align: int
+    display: str = field(default="", compare=False)   # a class template instance: Pair<float>
 
     @property
     def fields(self) -> tuple[str, ...]:
@@ -152,10 +155,34 @@ class Struct(CType):
                          "offsets": [o for _, _, o in self.members], "itemsize": self.size})
 
     def __str__(self) -> str:
-        return f"struct {self.name}"
+        return f"struct {self.display or self.name}"
 
 
-def make_struct(name: str, members: list) -> Struct:
+@dataclass(frozen=True)
+class Union(Struct):
+    """A union: every member at offset 0, the size that of the largest rounded up to the
+    largest alignment (nvcc's layout).  Its value is its bytes: ``words`` (unsigned
+    integers as wide as its alignment, at most 8 bytes) are what a copy moves."""
+
+    @property
+    def words(self) -> list:
+        """[(name, unsigned Scalar, byte offset)] covering the union's bytes."""
+        w = min(self.align, 8)
+        t = {1: UCHAR, 2: USHORT, 4: UINT, 8: ULLONG}[w]
+        return [(f"_w{k}", t, k * w) for k in range(self.size // w)]
+
+    def __str__(self) -> str:
+        return f"union {self.display or self.name}"
+
+
+def make_union(name: str, members: list, display: str = "") -> Union:
+    """A Union from [(name, CType)]: C's layout (every member at 0)."""
+    size = max((sizeof(t) for _, t in members), default=0)
+    align = max((alignof(t) for _, t in members), default=1)
+    return Union(name, tuple((n, t, 0) for n, t in members), -(-size // align) * align, align, display)
+
+
+def make_struct(name: str, members: list, display: str = "") -> Struct:
     """A Struct from [(name, CType)], with C's layout."""
     out, off, align = [], 0, 1
     for n, t in members:
@@ -164,7 +191,7 @@ def make_struct(name: str, members: list) -> Struct:
         out.append((n, t, off))
         off += sizeof(t)
         align = max(align, a)
-    return Struct(name, tuple(out), -(-off // align) * align if out else 0, align)
+    return Struct(name, tuple(out), -(-off // align) * align if out else 0, align, display)
 
 
 def _s(name, dt, rank):

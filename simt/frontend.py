@@ -11,11 +11,14 @@ typedef prelude followed by ``#line 1`` keeps coordinates true.
 constants predefined); the text that reaches NVRTC under ``--real`` keeps it.
 
 Limitations: columns on a line that contains a macro expansion are those of the
-expanded text; function templates are instantiated as text first (``simt.templates``),
-C++ casts become C casts, a function's reference parameters and local reference
-variables are read as references (``reference_params``, ``local_references``), ``auto``
-reaches the lowering as C23's inferred type; other C++ (namespaces, classes) is rejected
-with an error naming the line.  The limits and constants of ``<cfloat>``, ``<climits>``,
+expanded text; namespaces are flattened (``simt.namespaces``), function and class templates
+are instantiated as text first (``simt.templates``), classes' member functions become
+file-scope functions (``simt.classes``), C++ casts become C casts, a function's reference
+parameters and local reference variables are read as references (``reference_params``,
+``local_references``), ``auto`` reaches the lowering as C23's inferred type, and the parser
+reads ``T(args)`` and ``T{args}`` as expressions and ``T v(args);`` as a declaration
+(``simt.classes.BraceCall``, ``CtorInit``); other C++ is rejected with an error naming
+the line.  The limits and constants of ``<cfloat>``, ``<climits>``,
 ``<cmath>`` and ``<math_constants.h>`` (``FLT_MAX``, ``INT_MAX``, ``INFINITY``, ``M_PI``,
 ``CUDART_INF_F``, ...) are predefined, as nvcc's implicit ``cuda_runtime.h`` makes most of
 them visible.
@@ -27,7 +30,7 @@ import io
 import re
 from pathlib import Path
 
-from . import coop, enums, smem_struct
+from . import classes, coop, enums, namespaces, smem_struct
 from .ctypes_ import FUNCTIONAL_CASTS, TYPEDEFS
 from .errors import CompileError, Coord, UsageError
 from .templates import close_paren, skip_string, split_spans
@@ -139,7 +142,11 @@ def preprocess(text: str, filename: str) -> str:
 
 _CPP_WORDS = [
     (re.compile(r"\bdynamic_cast\s*<"), "dynamic_cast is outside the subset; use a C cast such as (int*)p"),
-    (re.compile(r"\b(?:class|namespace|using)\b\s+\w"), "C++ classes and namespaces are outside the subset"),
+    (re.compile(r"\b(?:namespace|using)\b\s+\w"), "this namespace or using declaration is outside "
+     "the subset (simt reads namespace blocks at file scope, using namespace, using X = T at file "
+     "scope and namespace aliases)"),
+    (re.compile(r"\bclass\b\s+\w"), "a class declared here is outside the subset: define it "
+     "(class X { ... };) at file scope"),
     (re.compile(r"\w::\w|\bstd::"), "C++ scope (::) is outside the subset"),
     (re.compile(r"\b(?:new|delete)\b\s*[\w\[]"), "C++ new/delete are outside the subset"),
     (re.compile(r"\b(?:__nv_bfloat162?|nv_bfloat162?)\b"), "__nv_bfloat16 (cuda_bf16.h) is not "
@@ -199,8 +206,11 @@ def reference_params(text: str, filename: str) -> tuple[str, dict[str, frozenset
     blanked (length-preserving) and, per function, the indices of its reference
     parameters, which the lowering binds to the caller's variable or memory instead of
     a copy.  A kernel cannot take one (its arguments come from the host): an error there.
-    Only file-scope declarators are read (``extern "C" { ... }`` counts as file scope);
-    a reference variable inside a function stays outside the subset."""
+    A function returning a reference (``float &at(float *p, int i)``) has its ``&`` blanked
+    too and the index -1 among its reference parameters (the caller gets the variable its
+    ``return`` names, ``simt.methods``).  Only file-scope declarators are read (``extern
+    "C" { ... }`` counts as file scope); a reference variable inside a function stays
+    outside the subset."""
     extern_braces = set()
     for m in re.finditer(r'extern\s*"C"\s*\{', text):
         extern_braces.update((m.end() - 1, _match_brace(text, m.end() - 1)))
@@ -220,7 +230,16 @@ def reference_params(text: str, filename: str) -> tuple[str, dict[str, frozenset
         if depth != 0 or m.group(1) in _NOT_FUNCTIONS:
             continue
         close = close_paren(text, m.end())
+        is_function = re.match(r"\s*(?:const\s*)?[{;]", text[close:close + 80]) is not None
+        rm = re.search(r"[\w>]\s*(?<!&)(&)\s*$", text[last_end:m.start()]) if is_function else None
+        if rm:                                          # T &f(...): returns a reference
+            out[last_end + rm.start(1)] = " "
+            refs.setdefault(m.group(1), set()).add(-1)
         for k, (a, b) in enumerate(split_spans(text, m.end(), close - 1)):
+            eq = re.search(r"(?<![=!<>])=(?!=)", text[a:b]) if is_function else None
+            if eq:
+                raise CompileError("default arguments are outside simt's subset; give every argument "
+                                   "at the call", _coord_of(text, a + eq.start(), filename))
             pm = _REF_PARAM.match(text, a, b)
             if not pm or pm.end() != b:
                 continue
@@ -370,10 +389,10 @@ def rewrite_cuda(text: str, filename: str) -> str:
 
 def _struct_tags_as_types(text: str) -> str:
     """C++ (and CUDA) lets ``struct P { ... };`` be used as ``P``; C needs a typedef.
-    After each file-scope struct definition not already inside a typedef, append
-    ``typedef struct P P;`` on the same line (the one place this rewrite adds text)."""
+    After each file-scope struct (or union) definition not already inside a typedef,
+    append ``typedef struct P P;`` on the same line (the one place this rewrite adds text)."""
     out, pos, depth = [], 0, 0
-    for m in re.finditer(r"\bstruct\s+([A-Za-z_]\w*)\s*\{|[{}]", text):
+    for m in re.finditer(r"\b(struct|union)\s+([A-Za-z_]\w*)\s*\{|[{}]", text):
         tok = m.group(0)
         if tok == "}":
             depth -= 1
@@ -385,8 +404,8 @@ def _struct_tags_as_types(text: str) -> str:
         semi = text.find(";", close) if close >= 0 else -1
         if semi < 0:
             continue
-        name = m.group(1)
-        out.append(text[pos:semi + 1] + f" typedef struct {name} {name};")
+        name = m.group(2)
+        out.append(text[pos:semi + 1] + f" typedef {m.group(1)} {name} {name};")
         pos = semi + 1
     out.append(text[pos:])
     return "".join(out)
@@ -398,23 +417,30 @@ def _unit_class():
 
     class Unit(c_ast.FileAST):
         """A FileAST with what the template expander made (``parse``)."""
-        __slots__ = ("simt_names", "simt_templates", "simt_refs", "simt_local_refs")
+        __slots__ = ("simt_names", "simt_templates", "simt_refs", "simt_local_refs", "simt_classes")
     return Unit
 
 
-def _template_columns(tree, expander, names) -> None:
-    """Give the nodes of each template instance the template's own columns."""
+def _template_columns(tree, expander, names, class_table=None) -> None:
+    """Give the nodes of each template instance the template's own columns (a member
+    function of a class template's instance: the class template's)."""
     from pycparser import c_ast
 
     for ext in tree.ext:
-        if not (isinstance(ext, c_ast.FuncDef) and ext.decl.name in names):
+        if not isinstance(ext, c_ast.FuncDef):
+            continue
+        key = ext.decl.name
+        if key not in names:
+            m = class_table.by_ident.get(key) if class_table is not None else None
+            key = m.cls if m is not None and m.cls in names else None
+        if key is None:
             continue
         stack = [ext]
         while stack:
             node = stack.pop()
             c = node.coord
             if c is not None and c.line:
-                line, col = expander.colmap(ext.decl.name, c.line, c.column or 0)
+                line, col = expander.colmap(key, c.line, c.column or 0)
                 node.coord = type(c)(c.file, line, col)
             stack.extend(ch for _, ch in node.children())
 
@@ -428,16 +454,18 @@ def parse(text: str, filename: str = "<kernel>", requests=()):
     ``requests``: template instances to write in (``simt.templates.Instance``); the AST
     carries ``simt_names`` (instance identifier -> C++ spelling) and ``simt_templates``
     (the file's ``simt.templates.Expander``)."""
-    from pycparser import c_parser
+    from pycparser import c_ast, c_parser
     from pycparser.c_parser import ParseError
 
     from .templates import Expander
 
     Unit = _unit_class()
-    pre = smem_struct.rewrite(coop.rewrite(preprocess(text, filename), filename), filename)
+    pre = namespaces.rewrite(coop.rewrite(preprocess(text, filename), filename), filename)
+    pre = smem_struct.rewrite(pre, filename)
     pre, enum_names = enums.rewrite(pre, filename)
     expander = Expander(pre, filename, enum_names)
     pre, names = expander.expand(requests)
+    pre, class_table = classes.rewrite(pre, filename)
     pre, refs = reference_params(pre, filename)
     pre, local_refs = local_references(pre, filename)
     # C23's auto takes a plain identifier: ``auto *p = q`` deduces the same pointer type
@@ -455,15 +483,64 @@ def parse(text: str, filename: str = "<kernel>", requests=()):
                     msg = f"{msg} before '{tok.value}'"
             raise ParseError(f"{coord}: {msg}")
 
+        # C++: T(args) and T{args} as expressions, T v(args); and T v{args}; as declarations
+        def _starts_expression(self, tok=None):
+            if super()._starts_expression(tok):
+                return True
+            t = tok or self._peek()
+            return (tok is None and t is not None and t.type == "TYPEID"
+                    and self._peek_type(2) in ("LPAREN", "LBRACE"))
+
+        def _parse_primary_expression(self):
+            tok = self._peek()
+            if tok is not None and tok.type == "TYPEID" and self._peek_type(2) in ("LPAREN", "LBRACE"):
+                self._advance()
+                coord = self._tok_coord(tok)
+                name = c_ast.ID(tok.value, coord)
+                if self._peek_type() == "LBRACE":
+                    init = self._parse_initializer()
+                    return classes.BraceCall(name, c_ast.ExprList(list(init.exprs), coord), coord)
+                self._advance()
+                args = None
+                if not self._accept("RPAREN"):
+                    args = self._parse_argument_expression_list()
+                    self._expect("RPAREN")
+                return c_ast.FuncCall(name, args, coord)
+            return super()._parse_primary_expression()
+
+        def _parse_init_declarator(self, id_only=False):
+            if len(self._scope_stack) > 1 and self._peek_type() == "ID":
+                nxt, third = self._peek_type(2), self._peek(3)
+                # T v(U{...}) and T v(U(1, ...)) construct v (they cannot declare a function)
+                typed_arg = third is not None and third.type == "TYPEID" and (
+                    self._peek_type(4) == "LBRACE" or self._peek_type(4) == "LPAREN" and
+                    self._peek_type(5) not in (None, "ID", "TYPEID", "RPAREN", "TIMES", "LPAREN")
+                    and not self._starts_declaration(self._peek(5)))
+                direct = nxt == "LPAREN" and third is not None and (typed_arg or (
+                    third.type not in ("RPAREN", "ELLIPSIS") and not self._starts_declaration(third)))
+                if direct or nxt == "LBRACE":
+                    tok = self._advance()
+                    decl = c_ast.TypeDecl(declname=tok.value, type=None, quals=None, align=None,
+                                          coord=self._tok_coord(tok))
+                    decl.attributes = []
+                    if nxt == "LBRACE":
+                        return {"decl": decl, "init": self._parse_initializer()}
+                    lp = self._advance()
+                    args = self._parse_argument_expression_list()
+                    self._expect("RPAREN")
+                    return {"decl": decl, "init": classes.CtorInit(list(args.exprs), self._tok_coord(lp))}
+            return super()._parse_init_declarator(id_only)
+
     parser = _Parser(dialect="c23")
     try:
         tree = parser.parse(src, filename)
-        _template_columns(tree, expander, names)
+        _template_columns(tree, expander, names, class_table)
         unit = Unit(tree.ext, tree.coord)
         unit.simt_names = names
         unit.simt_templates = expander
         unit.simt_refs = refs
         unit.simt_local_refs = local_refs
+        unit.simt_classes = class_table
         return unit
     except ParseError as e:
         msg = str(e)

@@ -29,9 +29,14 @@ a by-value kernel parameter read in place) holds every element as a leaf
 (``_leaves``: ``v[0]``, ``v[1]`` ...); an index into it picks one, a run-time index
 through a chain of selects.
 
-Limitations: struct members are scalars, pointers, vector types, other structs and
-fixed-size arrays of them (no flexible array members, no bit-fields), no unions, no
-``goto``, no recursion, no taking the address of a scalar local, no ``__shared__``
+A union's value is its bytes (``simt.ctypes_.Union.words``); a union variable (or a
+struct holding one) always lives in the local frame, where its members share their
+bytes, and a member of a union value in registers is read through a local slot.  C++
+classes' member functions, constructors and operators are ``simt.methods``'.
+
+Limitations: struct members are scalars, pointers, vector types, other structs, unions
+and fixed-size arrays of them (no flexible array members, no bit-fields, no anonymous
+members), no ``goto``, no recursion, no taking the address of a scalar local, no ``__shared__``
 variables at file scope.  File-scope ``__constant__`` and ``__device__`` variables
 (scalars and arrays of scalars, constant initializers) are module memory (``ModuleVar``);
 a file-scope ``const`` scalar is a compile-time constant.  A variable of a struct type
@@ -48,11 +53,13 @@ import numpy as np
 from pycparser import c_ast
 
 from . import ctypes_ as T
-from .ctypes_ import Array, CType, Pointer, Scalar, Struct, Vector, usual_arith
+from .ctypes_ import Array, CType, Pointer, Scalar, Struct, Union, Vector, usual_arith
+from .classes import MEMINIT, MEMLIST, CtorInit
 from .cse import eliminate_common_loads
 from .errors import CompileError, Coord
 from .intrinsics import INTRINSICS, lower_intrinsic
 from .ir import Const, Ins, KernelIR, Op, Reg, Uniform
+from .methods import ClassLowering
 from .spaces import LOCAL_BASE, SHARED_ALIGN, SHARED_BASE
 
 
@@ -178,7 +185,9 @@ def _members(t) -> list:
 def _leaves(t, off: int = 0, path: str = "") -> list:
     """[(path, scalar or pointer CType, byte offset)] of an aggregate, nested vector and
     struct members and array members' elements flattened in order (``p.v[1]``): the
-    registers a value of it lives in."""
+    registers a value of it lives in.  A union's are its bytes, as words (``Union.words``)."""
+    if isinstance(t, Union):
+        return [(path + n, wt, off + o) for n, wt, o in t.words]
     out = []
     for n, mt, o in _members(t):
         out += _value_leaves(mt, off + o, path + n)
@@ -202,8 +211,17 @@ def _nleaves(t) -> int:
 
 
 def _has_array(t) -> bool:
-    """A struct with an array member, at any depth (its variables live in local memory)."""
-    return isinstance(t, Struct) and any(isinstance(mt, Array) or _has_array(mt) for _, mt, _ in t.members)
+    """A struct with an array member, or a union, at any depth (its variables live in local
+    memory: a union because its members share their bytes)."""
+    return isinstance(t, Union) or isinstance(t, Struct) and any(
+        isinstance(mt, Array) or _has_array(mt) for _, mt, _ in t.members)
+
+
+def _has_union(t) -> bool:
+    """A union, or a struct holding one (or an array of them), at any depth."""
+    while isinstance(t, Array):
+        t = t.elem
+    return isinstance(t, Union) or isinstance(t, Struct) and any(_has_union(mt) for _, mt, _ in t.members)
 
 
 def _member_slots(t, k: int) -> slice:
@@ -214,14 +232,18 @@ def _member_slots(t, k: int) -> slice:
 
 
 def _modified_names(body, ref_callees=frozenset(), ref_vars=frozenset(),
-                    indexed=False) -> set[str]:
+                    indexed=False, methods=frozenset()) -> set[str]:
     """Variables a function body may modify, whole or a member of them: the name at the
     root of a ``.`` chain (``n``, ``p.a.x``) that is assigned to (=, op=), incremented,
     passed to a function (or template) in ``ref_callees``, which may write it through a
     reference parameter, or bound to a reference variable named in ``ref_vars``.
     ``indexed``: the chain may go through subscripts too (``p.v[j] = 1`` modifies a
-    struct ``p`` with an array member ``v``, or writes through a pointer member)."""
+    struct ``p`` with an array member ``v``, or writes through a pointer member).
+    ``methods``: the names of non-const member functions (``simt.classes``): calling one
+    on ``p`` (``p.scale(2)``) may modify ``p``; so may ``p[i] = v`` and ``p(x)`` where a
+    class defines a non-const ``operator[]`` or ``operator()``."""
     out: set[str] = set()
+    indexed = indexed or "operator[]" in methods
 
     def root(e):
         while isinstance(e, c_ast.StructRef) and e.type == "." or indexed and isinstance(e, c_ast.ArrayRef):
@@ -239,6 +261,9 @@ def _modified_names(body, ref_callees=frozenset(), ref_vars=frozenset(),
             if isinstance(n.name, c_ast.ID) and n.name.name in ref_callees and n.args is not None:
                 for a in n.args.exprs:
                     root(a)
+            if isinstance(n.name, c_ast.StructRef) and n.name.type == "." and n.name.field.name in methods \
+                    or isinstance(n.name, c_ast.ID) and "operator()" in methods:
+                root(n.name.name if isinstance(n.name, c_ast.StructRef) else n.name)
             self.generic_visit(n)
 
         def visit_Assignment(self, n):
@@ -306,6 +331,14 @@ def _const_decl(tnode) -> bool:
     return "const" in (getattr(tnode, "quals", None) or ())
 
 
+def _spelling(t) -> str:
+    """A type as the text of a template argument: a struct by its tag (``Pair__t1a2b3c4d``,
+    a class template's instance), others as C spells them."""
+    if isinstance(t, Pointer):
+        return f"{'const ' if t.const else ''}{_spelling(t.base)} *"
+    return t.name if isinstance(t, Struct) else str(t)
+
+
 def _coord(node, file: str) -> Coord:
     c = getattr(node, "coord", None)
     if c is None:
@@ -340,9 +373,24 @@ class Lowerer:
         self.host_vars: dict[str, Coord] = {}         # other file-scope variables
         self.typedefs: dict[str, CType] = {}           # file-scope typedefs
         self.structs: dict[str, Struct] = {}           # struct tags
+        # C++ classes (simt.classes): their member functions by identifier (not callable by name)
+        from .classes import ClassTable
+        self.classes: ClassTable = getattr(ast, "simt_classes", None) or ClassTable()
+        self.methods: dict[str, c_ast.FuncDef] = {}
+        self.has_ops = self.classes.has_operators
+        self.construct_memo: dict = {}                 # simt.methods.needs_construction
         for ext in ast.ext:
-            if isinstance(ext, c_ast.FuncDef):
+            if isinstance(ext, c_ast.FuncDef) and ext.decl.name in self.classes.by_ident:
+                self.methods[ext.decl.name] = ext
+            elif isinstance(ext, c_ast.FuncDef):
                 name = self.names.get(ext.decl.name, ext.decl.name)
+                tm = self.templates
+                if name in self.funcs or tm is not None and name in tm.by_name:
+                    at = _coord(self.funcs[name], filename) if name in self.funcs else \
+                        Coord(tm.by_name[name].file, tm.by_name[name].line)
+                    raise CompileError(f'function "{name}" is defined twice (first at {at.file}:{at.line}; '
+                                       "simt reads namespaces as one scope and has no overloading of "
+                                       "functions, so a name may be defined once)", _coord(ext, filename))
                 self.funcs[name] = ext
                 if "global" in self._attrs(ext.decl):
                     self.kernels.append(name)
@@ -410,7 +458,7 @@ class Lowerer:
         return KernelBuilder(self, self.funcs[name]).build()
 
 
-class KernelBuilder:
+class KernelBuilder(ClassLowering):
     def __init__(self, lw: Lowerer, fdef: c_ast.FuncDef):
         self.lw = lw
         self.file = lw.file
@@ -427,7 +475,9 @@ class KernelBuilder:
         self.dyn_shared: list[tuple[str, CType, Coord]] = []
         self.local_frame = 0
         self.loops: list[tuple[int, int, list[Ins]]] = []   # (break level, continue level, continue jumps)
-        self.funcs: list[tuple[str, int, Reg | None, CType]] = []   # inlining stack
+        self.funcs: list[tuple] = []    # inlining stack: (name, level, ret, rtype, ref state, C++ name)
+        self.this_stack: list = []      # per inlined function: (Method, its object) or None
+        self._type_memo: dict = {}      # id(node) -> (node, type): simt.methods.type_of_memo
         self.builtin_regs: dict[str, Reg] = {}
         self.fences: list[int] = []    # pcs a __threadfence() stands before (simt.cse)
 
@@ -454,6 +504,8 @@ class KernelBuilder:
         type, or, with the braces left out (C's brace elision), the values of the
         member's own leaves in order (``{1, 2, 3, 4, 5}`` for ``{float v[4]; int n;}``);
         what the initializer leaves out is zero."""
+        if isinstance(t, Union):
+            return self.union_leaves(t, init.exprs, init)
         out = []
         subs = [t.elem] * t.length if isinstance(t, Array) else [mt for _, mt, _ in _members(t)]
         k = 0
@@ -471,6 +523,9 @@ class KernelBuilder:
             out += [Const(np.zeros((), T.storage_dtype(lt))[()]) for _, lt, _ in _value_leaves(mt, 0, "")]
             return k
         aggregate = _agg(mt) or isinstance(mt, Array)
+        if isinstance(mt, Union) and not isinstance(e, c_ast.InitList) and self.type_of(e) != mt:
+            out += self.union_leaves(mt, [e], e)        # braces elided: the first member
+            return k + 1
         if isinstance(mt, Array) and isinstance(e, c_ast.Constant) and e.type == "string":
             raise self.err("initializing a char array from a string literal is outside simt's "
                            "subset; give its characters in braces", e)
@@ -488,6 +543,31 @@ class KernelBuilder:
         else:
             out.append(self.convert(self.rvalue(e), mt, e, assign=True).op)
         return k + 1
+
+    def union_init(self, lv: LVal, exprs, node) -> None:
+        """``{x}`` into a union in memory: its bytes zeroed, then its first member from ``x``
+        (C's rule)."""
+        t = lv.ctype
+        for _, wt, off in t.words:
+            self.emit(Op.STORE, node, args=(self.ptr_add_bytes(lv.addr, off, node),
+                                            Const(np.zeros((), wt.dtype)[()])), ctype=wt)
+        if not exprs:
+            return
+        mn, mt, _ = t.members[0]
+        out: list = []
+        k = self.init_one(mt, exprs, 0, out)
+        if k < len(exprs):
+            raise self.err("too many initializer values (a union takes one, for its first member)",
+                           exprs[k])
+        self.store_leaves(self.member(lv, mn, node), out, node)
+
+    def union_leaves(self, t, exprs, node) -> list:
+        """The words of a union initialized from ``{exprs}`` (through a local slot)."""
+        if not exprs:
+            return [Const(np.zeros((), wt.dtype)[()]) for _, wt, _ in t.words]
+        lv = LVal(t, "mem", addr=self.local_slot(t))
+        self.union_init(lv, exprs, node)
+        return list(self.load(lv, node).fields)
 
     def local_slot(self, ct) -> Const:
         """The address of a fresh slot of the thread's local frame for a value of ``ct``."""
@@ -593,22 +673,26 @@ class KernelBuilder:
         if isinstance(node, c_ast.Struct):
             return self.struct_type(node)
         if isinstance(node, c_ast.Union):
-            raise self.err("unions are outside simt's subset", node)
+            return self.struct_type(node, union=True)
         if isinstance(node, c_ast.FuncDecl):
             raise self.err("function pointers are outside simt's subset", node)
         raise self.err(f"unsupported type construct {type(node).__name__}", node)
 
-    def struct_type(self, node) -> Struct:
-        """A struct definition (registered under its tag) or a reference to one."""
+    def struct_type(self, node, union: bool = False) -> Struct:
+        """A struct (or union) definition (registered under its tag) or a reference to one."""
+        kw = "union" if union else "struct"
         if node.decls is None:
             st = self.lw.structs.get(node.name)
             if st is None:
-                raise self.err(f'incomplete type "struct {node.name}" (define it before use)', node)
+                raise self.err(f'incomplete type "{kw} {node.name}" (define it before use)', node)
             return st
         members, seen = [], set()
         for d in node.decls:
             if getattr(d, "bitsize", None) is not None:
                 raise self.err("bit-fields are outside simt's subset", d)
+            if d.name is None and isinstance(d.type, (c_ast.Union, c_ast.Struct)):
+                raise self.err(f"anonymous {'unions' if isinstance(d.type, c_ast.Union) else 'structs'} "
+                               "as members are outside simt's subset; give the member a name", d)
             mt = self.ctype(d.type)
             dims, elem = T.array_dims(mt)
             if None in dims:
@@ -621,11 +705,12 @@ class KernelBuilder:
                 raise self.err(f'struct has two members named "{d.name}"', d)
             seen.add(d.name)
             members.append((d.name, mt))
-        st = T.make_struct(node.name or "(anonymous)", members)
+        make = T.make_union if union else T.make_struct
+        st = make(node.name or "(anonymous)", members, self.lw.names.get(node.name, ""))
         if node.name:
             old = self.lw.structs.get(node.name)
             if old is not None and old != st:
-                raise self.err(f'struct "{node.name}" is defined twice', node)
+                raise self.err(f'{kw} "{node.name}" is defined twice', node)
             self.lw.structs[node.name] = st
         return st
 
@@ -694,12 +779,15 @@ class KernelBuilder:
         params = []
         # (functions with reference parameters, by their identifier in the text and, for
         # a template's instances, the template's name that a deduced call spells)
-        ref_callees = {i for i, d in self.lw.names.items() if d in self.lw.refs}
-        ref_callees |= set(self.lw.refs) | {d.split("<")[0] for d in self.lw.refs}
+        with_refs = {f for f, ks in self.lw.refs.items() if any(k >= 0 for k in ks)}
+        ref_callees = {i for i, d in self.lw.names.items() if d in with_refs}
+        ref_callees |= with_refs | {d.split("<")[0] for d in with_refs}
+        mutating = frozenset(self.lw.classes.mutating)
         assigned = _modified_names(fdef.body, frozenset(ref_callees),
-                                   frozenset(n for _, _, n in self.lw.local_refs))
+                                   frozenset(n for _, _, n in self.lw.local_refs), methods=mutating)
         indexed = _modified_names(fdef.body, frozenset(ref_callees),
-                                  frozenset(n for _, _, n in self.lw.local_refs), indexed=True)
+                                  frozenset(n for _, _, n in self.lw.local_refs), indexed=True,
+                                  methods=mutating)
         for p in (ftype.args.params if ftype.args else []):
             if isinstance(p, c_ast.EllipsisParam):
                 raise self.err("variadic kernels are not allowed", p)
@@ -712,7 +800,7 @@ class KernelBuilder:
                 raise self.err(f"unsupported parameter type {pt}", p)
             if _agg(pt):                # a struct or vector passed by value
                 modified = (p.name in indexed or _array_escapes(fdef.body, p.name, pt)
-                            if _has_array(pt) else p.name in assigned)
+                            if _has_array(pt) else p.name in assigned) or _has_union(pt)
                 params.append(self.by_value_param(p, pt, modified))
                 continue
             u = self.uniform(f"param:{p.name}", T.storage_dtype(pt))
@@ -891,6 +979,13 @@ class KernelBuilder:
     def s_Decl(self, node):
         if isinstance(node.type, c_ast.FuncDecl):
             return  # a prototype
+        self.decl_variable(node)
+        if node.name and "const" in (node.quals or ()):    # written only by its initializer
+            sym = self.scopes[-1].get(node.name)
+            if sym is not None and sym.kind in ("var", "vvar", "mem", "array"):
+                sym.const = True
+
+    def decl_variable(self, node):
         attrs = Lowerer._attrs(node)
         co = self.co(node)
         if (co.file, co.line, node.name) in self.lw.local_refs:
@@ -911,11 +1006,26 @@ class KernelBuilder:
         if "static" in storage:
             raise self.err("static local variables are outside simt's subset", node)
         if isinstance(ct, Array):
+            if isinstance(node.init, CtorInit):
+                raise self.err(f'array "{name}" cannot be initialized with parentheses', node.init)
             self.decl_local_array(node, name, ct, volatile)
+            elem = T.array_dims(ct)[1]
+            info = self.class_info(elem)
+            if node.init is None and info is not None and self.has_user_ctors(elem) and not info.default_ctor:
+                raise self.err(f'no default constructor exists for class "{info.name}"', node)
+            if node.init is None and self.needs_construction(ct):
+                self.default_construct(self.sym_lval(self.lookup(name), name, node), node)
             return
         if _agg(ct):
             sym = self.agg_var(ct, name)
             self.declare(name, sym, node)
+            if self.init_declared(self.sym_lval(sym, name, node), node.init, node):
+                return
+            if isinstance(ct, Union) and isinstance(node.init, (c_ast.InitList, CtorInit)):
+                if isinstance(node.init, CtorInit):
+                    raise self.err("a union is initialized with braces (its first member)", node.init)
+                self.union_init(self.sym_lval(sym, name, node), node.init.exprs, node)
+                return
             if node.init is not None:
                 if isinstance(node.init, c_ast.InitList):
                     v = Val(ct, None, self.init_fields(ct, node.init))
@@ -929,8 +1039,14 @@ class KernelBuilder:
         if node.init is None:
             self.declare(name, Sym("var", ct, self.reg(T.storage_dtype(ct), True, name)), node)
             return
-        if isinstance(node.init, c_ast.InitList):
-            raise self.err("brace initializer for a scalar", node.init)
+        if isinstance(node.init, (CtorInit, c_ast.InitList)) and len(node.init.exprs) == 1 and \
+                not isinstance(node.init.exprs[0], c_ast.InitList):
+            init = node.init.exprs[0]              # int x(5); int x{5};
+            self.bind_copy(node, name, ct, self.convert(self.rvalue(init), ct, init, assign=True))
+            return
+        if isinstance(node.init, (CtorInit, c_ast.InitList)):
+            raise self.err("brace initializer for a scalar" if isinstance(node.init, c_ast.InitList)
+                           else f"too many values to initialize a {ct}", node.init)
         self.bind_copy(node, name, ct, self.convert(self.rvalue(node.init), ct, node.init, assign=True))
 
     def decl_reference(self, node):
@@ -1118,7 +1234,11 @@ class KernelBuilder:
 
     def s_Return(self, node):
         if self.funcs:
-            fname, level, ret, rtype = self.funcs[-1]
+            _, level, ret, rtype, ref, fname = self.funcs[-1]
+            if ref is not None:
+                self.return_reference(ref, rtype, ret, node)
+                self.emit(Op.KILL, node, level=level, sub="return")
+                return
             if node.expr is not None:
                 if ret is None:
                     raise self.err(f'a void function "{fname}" may not return a value', node)
@@ -1206,8 +1326,10 @@ class KernelBuilder:
             if mv is not None and mv.space == "constant":
                 raise self.err(f'__constant__ variable "{v.name}" cannot be written in device '
                                "code (set it from the host: --symbol, Module.get_global)", node)
-            raise self.err("expression must be a modifiable lvalue (it is reached through a "
-                           "pointer to const)", node)
+            why = ("it is reached through a pointer to const" if v.kind == "mem" else
+                   "it is const: a const variable, or a member of a const object or of the "
+                   "object of a const member function")
+            raise self.err(f"expression must be a modifiable lvalue ({why})", node)
         return v
 
     def store(self, lv: LVal, v: Val, node):
@@ -1229,6 +1351,8 @@ class KernelBuilder:
     def e_ID(self, node):
         name = node.name
         sym = self.lookup(name)
+        if sym is None and name == "this":
+            return self.this_pointer(node)
         if sym is None:
             if name in _BUILTIN_VECS:         # the whole vector: dim3 b = blockDim;
                 t = T.TYPEDEFS["dim3" if name in ("blockDim", "gridDim") else "uint3"]
@@ -1239,6 +1363,10 @@ class KernelBuilder:
                 return Val(T.BOOL, Const(np.bool_(name == "true")))
             if name in ("NULL",):
                 return Val(T.INT, Const(np.int32(0)))
+            if self.this_stack and self.this_stack[-1] is not None:
+                got = self.bare_member(name, node)
+                if got is not None:
+                    return got
             mv = self.lw.module_vars.get(name)
             if mv is not None:             # its address is bound at launch (Launch._bind)
                 u = self.uniform(mv.uniform_name, np.int64)
@@ -1253,10 +1381,14 @@ class KernelBuilder:
                                f"variable ({at.file}:{at.line}); declare it __device__ or "
                                "__constant__, or pass it as a parameter", node)
             raise self.err(f'identifier "{name}" is undefined', node)
+        return self.sym_lval(sym, name, node)
+
+    def sym_lval(self, sym: Sym, name: str, node):
+        """What a variable's name stands for: its register(s) or memory, or a value."""
         if sym.kind == "var":
-            return LVal(sym.ctype, "reg", reg=sym.op, name=name)
+            return LVal(sym.ctype, "reg", reg=sym.op, name=name, const=sym.const)
         if sym.kind == "vvar":
-            return LVal(sym.ctype, "vreg", fields=sym.fields, name=name)
+            return LVal(sym.ctype, "vreg", fields=sym.fields, name=name, const=sym.const)
         if sym.kind == "param":
             return Val(sym.ctype, sym.op)
         if sym.kind in ("array", "mem"):      # arrays, and scalars living in shared memory
@@ -1328,7 +1460,9 @@ class KernelBuilder:
         if node.type == "." and isinstance(node.name, c_ast.ID) and node.name.name in _BUILTIN_VECS \
                 and self.lookup(node.name.name) is None:
             return self.builtin(node.name.name, field, node)
-        if node.type == "->":
+        if node.type == "->" and self.is_this(node.name):
+            base = self.this_object(node.name)
+        elif node.type == "->":
             p = self.rvalue(node.name)
             if not isinstance(p.ctype, Pointer):
                 raise self.err('expression must have pointer type for "->"', node)
@@ -1336,22 +1470,33 @@ class KernelBuilder:
                         volatile=p.ctype.volatile)
         else:
             base = self.expr(node.name)
+        return self.member(base, field, node, node.field)
+
+    def member(self, base, field: str, node, fnode=None):
+        """Member ``field`` of a struct or vector value or lvalue ``base``."""
         ct = base.ctype
         if not _agg(ct):
             raise self.err(f'expression of type "{ct}" has no member "{field}"', node)
         if field not in ct.fields:
             raise self.err(f'{"class" if isinstance(ct, Vector) else ""} "{ct}" has no member '
-                           f'"{field}"'.lstrip(), node.field)
+                           f'"{field}"'.lstrip(), fnode or node)
         k = ct.fields.index(field)
         _, mt, off = _members(ct)[k]
+        if isinstance(ct, Union) and not (isinstance(base, LVal) and base.kind == "mem"):
+            slot = self.local_slot(ct)          # a union value's bytes, read as the member's type
+            self.store(LVal(ct, "mem", addr=slot), Val(ct, None, list(base.fields)), node)
+            base = LVal(ct, "mem", addr=slot, const=isinstance(base, Val) or base.const)
+        if isinstance(base, LVal) and base.kind == "mem":
+            addr = self.ptr_add_bytes(base.addr, off, node)
+            return LVal(mt, "mem", addr=addr, const=base.const, volatile=base.volatile)
         slots = _member_slots(ct, k)
         several = _agg(mt) or isinstance(mt, Array)      # (an array member: its elements' leaves)
         if isinstance(base, Val):
             return Val(mt, None, base.fields[slots]) if several else Val(mt, base.fields[slots.start])
         if base.kind == "vreg":
             if several:
-                return LVal(mt, "vreg", fields=base.fields[slots], name=base.name)
-            return LVal(mt, "reg", reg=base.fields[slots.start], name=base.name)
+                return LVal(mt, "vreg", fields=base.fields[slots], name=base.name, const=base.const)
+            return LVal(mt, "reg", reg=base.fields[slots.start], name=base.name, const=base.const)
         addr = self.ptr_add_bytes(base.addr, off, node)
         return LVal(mt, "mem", addr=addr, const=base.const, volatile=base.volatile)
 
@@ -1389,6 +1534,8 @@ class KernelBuilder:
         a = self.expr(node.name)
         if isinstance(a, (Val, LVal)) and isinstance(a.ctype, Array) and a.fields is not None:
             return self.register_index(a, node)
+        if isinstance(a, (Val, LVal)) and isinstance(a.ctype, Struct):
+            return self.subscript_call(a, node)
         b = self.load(a, node.name) if isinstance(a, LVal) else a
         if b is None:
             raise self.err("expression has no value (void)", node.name)
@@ -1452,6 +1599,14 @@ class KernelBuilder:
                 raise self.err(f'taking the address of local variable "{lv.name}" is outside simt\'s '
                                "subset (declare it as a one-element array)", node)
             return Val(Pointer(lv.ctype, lv.const), lv.addr)
+        if op == "*" and self.is_this(node.expr):
+            return self.this_object(node.expr)
+        if self.lw.has_ops and op in ("-", "+", "!", "~", "++", "--", "p++", "p--"):
+            got = self.operator_call(op.lstrip("p"), [node.expr] + ([c_ast.Constant("int", "0", node.coord)]
+                                                             if op.startswith("p") else []),
+                                     node, kind="postfix" if op.startswith("p") else "prefix")
+            if got is not NotImplemented:
+                return got
         if op == "*":
             p = self.rvalue(node.expr)
             if not isinstance(p.ctype, Pointer):
@@ -1510,6 +1665,10 @@ class KernelBuilder:
 
     def e_BinaryOp(self, node):
         op = node.op
+        if self.lw.has_ops:
+            got = self.operator_call(op, [node.left, node.right], node)
+            if got is not NotImplemented:
+                return got
         if op in ("&&", "||"):
             return self.logical(node)
         # contract a*b+c into fma for floats (nvcc -fmad=true)
@@ -1719,6 +1878,8 @@ class KernelBuilder:
         """True when evaluating node for inactive lanes is harmless (no loads, stores, calls)."""
         if isinstance(node, (c_ast.ArrayRef, c_ast.Assignment)):
             return False
+        if self.lw.has_ops and self.overloaded_node(node):
+            return False
         if isinstance(node, c_ast.UnaryOp) and node.op in ("*", "++", "--", "p++", "p--"):
             return False
         if isinstance(node, c_ast.StructRef) and node.type == "->":
@@ -1793,11 +1954,15 @@ class KernelBuilder:
         return Val(t, None, res) if _agg(t) else Val(t, res)
 
     def type_of(self, node) -> CType:
-        """The type of an expression, without keeping the code that computes it."""
+        """The type of an expression, without keeping the code that computes it (nor the
+        registers, built-in registers, local memory and fences that code made)."""
         mark, nregs, frame = len(self.code), len(self.regs), self.local_frame
+        builtins, nfences = dict(self.builtin_regs), len(self.fences)
         t = self.rvalue(node).ctype
         del self.code[mark:]
         del self.regs[nregs:]
+        del self.fences[nfences:]
+        self.builtin_regs = builtins
         self.local_frame = frame
         return t
 
@@ -1816,6 +1981,10 @@ class KernelBuilder:
         raise self.err(f'operand types are incompatible ("{a.ctype}" and "{b.ctype}")', node)
 
     def e_Assignment(self, node):
+        if self.lw.has_ops and node.op != "=":
+            got = self.operator_call(node.op, [node.lvalue, node.rvalue], node)
+            if got is not NotImplemented:
+                return got
         lv = self.lvalue(node.lvalue)
         op = node.op
         if op == "=":
@@ -1860,6 +2029,8 @@ class KernelBuilder:
         if _agg(to) or _agg(fr):
             if isinstance(to, Vector) and isinstance(fr, Vector) and to.elem == fr.elem and to.n == fr.n:
                 return Val(to, None, v.fields)
+            if self.conversion_rank(fr, to) and self.class_info(to) is not None:
+                return self.construct_with(to, [v], node)     # a converting constructor
             raise self.err(f'no suitable conversion from "{fr}" to "{to}"', node)
         if isinstance(to, Pointer):
             if isinstance(fr, Pointer):
@@ -1906,14 +2077,35 @@ class KernelBuilder:
 
     # ------------------------------------------------------------------- calls
     def e_FuncCall(self, node, want=True):
-        if isinstance(node.name, c_ast.StructRef) and node.name.type == ".":
+        if isinstance(node.name, c_ast.StructRef):
+            if node.name.type == "->" or self.class_info(self.type_of(node.name.name)) is not None:
+                return self.method_call(node, want)
             node = self.group_method(node)
-        if not isinstance(node.name, c_ast.ID):
-            raise self.err("calls through function pointers are outside simt's subset", node)
-        name = self.lw.names.get(node.name.name, node.name.name)
         args = list(node.args.exprs) if node.args else []
+        if not isinstance(node.name, c_ast.ID):
+            f = self.operand(node.name) if self.lw.has_ops else None
+            got = self.functor_call(f, args, node) if f is not None else NotImplemented
+            if got is NotImplemented:
+                raise self.err("calls through function pointers are outside simt's subset", node)
+            return got
+        name = self.lw.names.get(node.name.name, node.name.name)
+        if name in (MEMINIT, MEMLIST) and self.this_stack and self.this_stack[-1] is not None:
+            return self.member_init(node)
         if self.lookup(name) is not None:
-            raise self.err(f'"{name}" is a variable, not a function', node)
+            got = self.functor_call(self.operand(node.name), args, node) if self.lw.has_ops \
+                else NotImplemented
+            if got is NotImplemented:
+                raise self.err(f'"{name}" is a variable, not a function', node)
+            return got
+        if self.this_stack and self.this_stack[-1] is not None:
+            got = self.bare_call(name, args, node)
+            if got is not NotImplemented:
+                return got
+        if name in self.lw.classes.qualified:
+            return self.qualified_call(name, args, node)
+        t = self.is_type_name(name)
+        if t is not None:
+            return self.construct_temp(t, node)
         if name in self.lw.funcs and name not in INTRINSICS:
             return self.inline_call(name, args, node)
         tm = self.lw.templates
@@ -1952,27 +2144,33 @@ class KernelBuilder:
         so that the module writes it in and lowers again."""
         from .templates import deduce
         vals = [self.operand(a) for a in args]
-        types = [str(Pointer(v.ctype.elem) if isinstance(v.ctype, Array) else v.ctype) for v in vals]
+        types = [_spelling(Pointer(v.ctype.elem) if isinstance(v.ctype, Array) else v.ctype) for v in vals]
         co = self.co(node)
-        inst = tm.instance(name, deduce(tm.by_name[name], types, co), co)
+        inst = tm.instance(name, deduce(tm.by_name[name], types, co, tm), co)
         if inst.display not in self.lw.funcs:
             raise NeedInstance(inst)
         return self.inline_call(inst.display, args, node, vals)
 
-    def inline_call(self, name, args, node, pre=None):
-        fdef = self.lw.funcs[name]
+    def inline_call(self, name, args, node, pre=None, this=None, fdef=None, display=None):
+        """Inline function ``name`` (a member function: its ``fdef``, the object ``this``, a
+        value or an lvalue, and ``display``, its C++ name) called with ``args`` (nodes, or
+        values already evaluated: ``pre``)."""
+        fdef = fdef or self.lw.funcs[name]
+        display = display or name
+        method = self.lw.classes.by_ident.get(fdef.decl.name)
         if "global" in Lowerer._attrs(fdef.decl):
             raise self.err(f'calling a __global__ function ("{name}") from a kernel needs dynamic '
                            "parallelism, which simt does not emulate", node)
         if any(f[0] == name for f in self.funcs):
-            raise self.err(f'recursive call to "{name}" is outside simt\'s subset', node)
+            raise self.err(f'recursive call to "{display}" is outside simt\'s subset', node)
         ftype = fdef.decl.type
         rtype = self.ctype(ftype.type, allow_void=True)
         plist = [p for p in (ftype.args.params if ftype.args else [])
                  if not (self.ctype(p.type, allow_void=True) == T.VOID and p.name is None)]
         if len(plist) != len(args):
             raise self.err(f'too {"few" if len(args) < len(plist) else "many"} arguments in call to '
-                           f'"{name}" (expected {len(plist)}, got {len(args)})', node)
+                           f'"{display}" (expected {len(plist)}, got {len(args)})', node)
+        obj = self.bind_this(method, this, node) if method is not None else None
         vals = []
         refs = self.lw.refs.get(name, frozenset())
         for i, (p, a) in enumerate(zip(plist, args)):
@@ -2001,19 +2199,29 @@ class KernelBuilder:
                 self.emit(Op.MOV, node, dst=r, args=(v.op,))
                 self.scopes[-1][p.name] = Sym("var", pt, r)
         ret = None
-        if rtype != T.VOID:
+        returns_ref = (method is not None and method.ref_return) or -1 in refs
+        ref = {"const": _const_decl(ftype.type)} if returns_ref else None
+        if ref is not None:
+            ret = self.reg(np.int64, True, f"{display}.ret")
+        elif rtype != T.VOID:
             if _agg(rtype):
-                ret = self.field_regs(rtype, f"{name}.ret")
+                ret = self.field_regs(rtype, f"{display}.ret")
             else:
-                ret = self.reg(T.storage_dtype(rtype), True, f"{name}.ret")
+                ret = self.reg(T.storage_dtype(rtype), True, f"{display}.ret")
         self.emit(Op.BODYINIT, node)
         self.push()
-        self.funcs.append((name, self.depth, ret, rtype))
+        self.funcs.append((name, self.depth, ret, rtype, ref, display))
+        self.this_stack.append((method, obj) if method is not None else None)
+        if method is not None and method.kind == "ctor":
+            self.ctor_prologue(method, obj, fdef, node)
         self.stmt(fdef.body)
+        self.this_stack.pop()
         self.funcs.pop()
         self.pop()
         self.scopes = saved_scopes
         self.loops = saved_loops
+        if ref is not None:
+            return self.returned_reference(ref, rtype, ret, display, node)
         if ret is None:
             return None
         if _agg(rtype):

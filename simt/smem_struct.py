@@ -19,8 +19,8 @@ whatever its declared type.  A struct (template or not) is rewritten only if it 
 nothing but such operators: each body is one ``extern __shared__`` array declaration and a
 ``return`` of that array (cast or not).
 
-Limitations: other member functions, operators and constructors are outside the subset
-(an error names the struct); the object must be used as the temporary ``Name<T>()``
+A struct with other members is left to ``simt.classes`` (where a conversion operator is
+an error naming it).  Limitations: the object must be used as the temporary ``Name<T>()``
 converted on the spot, not stored (``SharedMemory<T> s; T *p = s;`` is an error); the
 lines of a rewritten struct keep their numbers but its columns are those of the rewritten
 text.
@@ -28,8 +28,6 @@ text.
 from __future__ import annotations
 
 import re
-
-from .errors import CompileError
 
 _STRUCT = re.compile(r"(?:\btemplate\s*<(?P<params>[^<>]*)>\s*)?"
                      r"\b(?P<kw>struct|class)\s+(?P<name>[A-Za-z_]\w*)\s*(?P<spec><[^<>{};]*>)?\s*\{")
@@ -43,10 +41,10 @@ _BODY = re.compile(r"\s*extern\s+__shared__\s+(?:__align__\s*\(\s*\d+\s*\)\s*)?(
 
 def rewrite(text: str, filename: str) -> str:
     """The file's ``SharedMemory<T>``-style structs as function templates (see the module
-    docstring); a struct with other member functions is an error naming it."""
+    docstring); other structs are left as they are."""
     if not re.search(r"\b(?:struct|class)\b", text):
         return text
-    from .frontend import _blank, _coord_of, _match_brace
+    from .frontend import _blank, _match_brace
 
     out, pos = [], 0
     for m in _STRUCT.finditer(text):
@@ -73,11 +71,7 @@ def rewrite(text: str, filename: str) -> str:
         rest.append(body[k:])
         leftover = re.sub(r"\b(?:public|private|protected)\s*:", "", "".join(rest))
         if not ops or leftover.strip(" \t\n;"):
-            raise CompileError(f'"{m.group("name")}": member functions, operators and constructors '
-                               "are outside simt's subset, except conversion operators that return "
-                               "an extern __shared__ array (the CUDA samples' SharedMemory<T>); "
-                               "write a __device__ function taking the struct",
-                               _coord_of(text, m.start(), filename))
+            continue                                     # another class: simt.classes reads it
         start = m.start("kw")
         orig = text[start:semi + 1]
         if m.group("spec") is not None:                 # template <> struct X<double>: dropped

@@ -11,8 +11,18 @@ literal of the parameter's type.  Instances are named ``name__t<hash>`` in the t
 show and what ``--real`` hands NVRTC as a name expression.  ``#line`` directives keep each
 instance's coordinates on the template's lines.
 
-Limitations: function templates only (no class templates, explicit specializations
-``template <>``, template template parameters or parameter packs); a call that names some
+A class template (``template <typename T, int N> struct Vec { T v[N]; ... };``) is
+instantiated the same way where a ``Vec<float, 4>`` is named (a type in a declaration, a
+parameter, another template's argument: ``Pair<Vec<float, 2>>``): the instance is the
+struct ``Vec__t<hash>`` (its own name inside it, the injected class name and its
+constructors', replaced too), written before the first file-scope declaration that needs
+it, and its member functions are ``simt.classes``'.  A function template's parameter
+declared as a class template's instance (``const Vec<T, N> &v``) deduces ``T`` and ``N``
+from the argument's instance.
+
+Limitations: no explicit or partial specializations (``template <>``, ``struct X<T *>``),
+members of class templates defined outside the class, member templates, template
+template parameters or parameter packs; a call that names some
 of its arguments must name all that have no default (deduction fills only calls that name
 none); deduction matches a parameter declared ``T``, ``T *`` or ``const T *`` against the
 argument's type; value arguments are integer constant expressions of literals, enumerators
@@ -65,7 +75,8 @@ class Template:
     line: int                  # the declaration's first line (for #line)
     file: str
     is_kernel: bool
-    fparams: list[tuple[str, int]] = field(default_factory=list)   # (base word, pointer depth)
+    fparams: list[tuple] = field(default_factory=list)   # (base word, pointer depth, its <args>)
+    is_class: bool = False     # a class template (template <typename T> struct Pair {...};)
 
     def signature(self) -> str:
         ps = ", ".join(("typename " + p.name) if p.kind == "type" else f"{p.vtype} {p.name}"
@@ -199,7 +210,9 @@ def _parse_params(s: str, co: Coord, enums=frozenset()) -> list[TParam]:
     return out
 
 
-def _fparams(decl: str, name: str) -> list[tuple[str, int]]:
+def _fparams(decl: str, name: str) -> list[tuple[str, int, list | None]]:
+    """(base word, pointer depth, the base's template arguments or None) of each parameter
+    of a function template (``const Vec<T, N> &v``: ``("Vec", 0, ["T", "N"])``)."""
     m = re.search(r"\b" + re.escape(name) + r"\s*\(", decl)
     if not m:
         return []
@@ -208,8 +221,15 @@ def _fparams(decl: str, name: str) -> list[tuple[str, int]]:
     for raw in split_args(decl[m.end():i - 1]):
         raw = re.sub(r"\b(const|volatile|restrict|__restrict__|__restrict)\b", " ", raw)
         raw = re.sub(r"\[\s*\w*\s*\]", "*", raw)
+        targs = None
+        lt = raw.find("<")
+        if lt >= 0:
+            close = match_angle(raw, lt)
+            if close > 0:
+                targs = split_args(raw[lt + 1:close])
+                raw = raw[:lt] + " " + raw[close + 1:]
         words = re.findall(r"[A-Za-z_]\w*", raw)
-        out.append((words[0] if words else "", raw.count("*")))
+        out.append((words[0] if words else "", raw.count("*"), targs))
     return out
 
 
@@ -243,10 +263,28 @@ def find_templates(text: str, filename: str, enums=frozenset()) -> tuple[str, li
         if end < 0:
             raise CompileError("cannot find the end of this template", co)
         decl = text[decl_start:end]
-        nm = re.search(r"([A-Za-z_]\w*)\s*\(", re.sub(r"__launch_bounds__\s*\([^)]*\)|__align__\s*\([^)]*\)",
-                                                      lambda x: " " * len(x.group(0)), decl))
-        if not nm or re.match(r"\s*(struct|class|union)\b", decl):
-            raise CompileError("only function templates are in simt's subset", co)
+        cm = re.match(r"\s*(?:struct|class)\s+([A-Za-z_]\w*)\s*(<)?", decl)
+        if cm:                                        # a class template: ends at its ;
+            if cm.group(2):
+                raise CompileError("partial specializations of class templates are outside simt's "
+                                   "subset", co)
+            if not decl.rstrip().endswith(";"):
+                semi = re.match(r"\s*;", text[end:])
+                if not semi:
+                    raise CompileError("a class template must end with ';' after its closing brace", co)
+                end += semi.end()
+                decl = text[decl_start:end]
+            nm = cm
+        else:
+            head = decl[:decl.find("(")] if "(" in decl else decl
+            if "::" in head:
+                raise CompileError("a member of a class template defined outside the class is outside "
+                                   "simt's subset; define it inside the class", co)
+            nm = re.search(r"([A-Za-z_]\w*)\s*\(", re.sub(r"__launch_bounds__\s*\([^)]*\)|"
+                                                       r"__align__\s*\([^)]*\)",
+                                                       lambda x: " " * len(x.group(0)), decl))
+            if not nm or re.match(r"\s*union\b", decl):
+                raise CompileError("only function and class templates are in simt's subset", co)
         for k in range(m.start(), end):
             if out[k] != "\n":
                 out[k] = " "
@@ -256,8 +294,8 @@ def find_templates(text: str, filename: str, enums=frozenset()) -> tuple[str, li
         name = nm.group(1)
         dco = _line_of(text, decl_start, filename)
         found.append(Template(name, params, decl, m.start(), decl_start, end, dco.line,
-                              dco.file or filename, "__global__" in decl[:nm.start()],
-                              _fparams(decl, name)))
+                              dco.file or filename, not cm and "__global__" in decl[:nm.start()],
+                              [] if cm else _fparams(decl, name), is_class=bool(cm)))
     return "".join(out), found
 
 
@@ -348,6 +386,7 @@ class Expander:
         self.filename = filename
         self.text, self.templates = find_templates(text, filename, enums)
         self.colmaps: dict[str, tuple] = {}      # instance ident -> (template, line starts, replacements)
+        self.instances: dict[str, Instance] = {}    # instance ident -> instance
         self.by_name = {}
         for t in self.templates:
             if t.name in self.by_name:
@@ -457,8 +496,10 @@ class Expander:
                 new = "if"
             elif w[0] in "\"'":
                 continue
-            elif w == t.name and not renamed and re.match(r"\s*\(", src[end:]):
+            elif w == t.name and not renamed and re.match(r"\s*\(", src[end:]) and not t.is_class:
                 new, renamed = inst.ident, True
+            elif w == t.name and t.is_class and not re.match(r"\s*<", src[end:]):
+                new = inst.ident                    # the class's own name (and its constructors')
             elif w in self.by_name and re.match(r"\s*<", src[end:]):
                 co = Coord(t.file, t.line + src.count("\n", 0, m.start()))
                 call = self._call(src, w, m.start(), src.index("<", end), env, co, todo)
@@ -509,9 +550,27 @@ class Expander:
         close = match_angle(src, lt)
         if close < 0:
             return None
-        callee = self.instance(name, split_args(_subst(src[lt + 1:close], env)), co)
+        callee = self.instance(name, split_args(self._nested(_subst(src[lt + 1:close], env), co, todo)), co)
         todo.append(callee)
         return callee.ident + "\n" * src.count("\n", start, close + 1), close + 1
+
+    def _nested(self, s: str, co: Coord, todo: list[Instance]) -> str:
+        """Template arguments with their own template-ids (``Pair<Vec<float, 2>>``) named
+        by their instances."""
+        if "<" not in s:
+            return s
+        rx = re.compile(r"\b(" + "|".join(map(re.escape, self.by_name)) + r")\s*<")
+        out, pos = [], 0
+        for m in rx.finditer(s):
+            if m.start() < pos:
+                continue
+            call = self._call(s, m.group(1), m.start(), m.end() - 1, {}, co, todo)
+            if call is None:
+                continue
+            out.append(s[pos:m.start()] + call[0])
+            pos = call[1]
+        out.append(s[pos:])
+        return "".join(out)
 
     def _calls(self, text: str, offset: int, todo: list[Instance]) -> str:
         """Replace the template calls ``tname<args>`` in code outside the templates (at
@@ -553,8 +612,13 @@ class Expander:
             starts = [0] + [j + 1 for j, c in enumerate(body) if c == "\n"]
             self.colmaps[inst.ident] = (t, starts, reps)
         by_t: dict[str, list[str]] = {}
+        classes = []
         for inst, body in done.items():
-            by_t.setdefault(inst.name, []).append(body)
+            self.instances[inst.ident] = inst
+            if self.by_name[inst.name].is_class:
+                classes.append((inst, body))
+            else:
+                by_t.setdefault(inst.name, []).append(body)
         # write each template's instances after the (blanked) template
         pieces = []
         for t, seg in zip(sorted(self.templates, key=lambda t: t.start), segs):
@@ -569,7 +633,85 @@ class Expander:
             pieces.append(ins + f'\n#line {end_co.line} "{end_co.file or self.filename}"\n' + " " * col)
         pieces.append(segs[-1])
         names = {inst.ident: inst.display for inst in done}
-        return "".join(pieces), names
+        return self._place_classes("".join(pieces), classes), names
+
+    def _place_classes(self, text: str, classes: list) -> str:
+        """Write each class template instance before the first file-scope declaration that
+        names it (or that names an instance naming it), as C needs a struct defined before
+        its use; an instance nothing names is left out."""
+        if not classes:
+            return text
+        from .frontend import _coord_of
+        bounds = _boundaries(text)
+        at: dict[str, int] = {}
+        for inst, _ in classes:
+            m = re.search(r"\b" + re.escape(inst.ident) + r"\b", text)
+            if m:
+                at[inst.ident] = bounds[bisect.bisect_right(bounds, m.start()) - 1]
+        bodies = {inst.ident: body for inst, body in classes}
+        uses = {a: [b for b in bodies if b != a and re.search(r"\b" + b + r"\b", bodies[a])] for a in bodies}
+        changed = True
+        while changed:                              # what an instance names goes before it
+            changed = False
+            for a, bs in uses.items():
+                for b in bs:
+                    if a in at and at.get(b, math.inf) > at[a]:
+                        at[b] = at[a]
+                        changed = True
+        order: list[str] = []
+
+        def visit(a, seen=()):
+            if a in order or a in seen:
+                return
+            for b in uses[a]:
+                visit(b, seen + (a,))
+            order.append(a)
+        for a in bodies:
+            visit(a)
+        inserts: dict[int, list[str]] = {}
+        for ident in order:
+            if ident in at:
+                inserts.setdefault(at[ident], []).append(ident)
+        for pos in sorted(inserts, reverse=True):
+            co = _coord_of(text, pos, self.filename)
+            ins = ""
+            for ident in inserts[pos]:
+                t = self.by_name[self.instances[ident].name]
+                ins += f'\n#line {t.line} "{t.file}"\n' + " " * _col0(self.text, t.decl_start) + bodies[ident]
+            ins += f'\n#line {co.line} "{co.file or self.filename}"\n' + " " * max(0, co.col - 1)
+            text = text[:pos] + ins + text[pos:]
+        return text
+
+
+def _boundaries(text: str) -> list[int]:
+    """Positions where a file-scope declaration may begin: the start, after a ``;`` or a
+    function body's ``}`` at file scope, and inside ``extern "C" {``."""
+    from .frontend import _match_brace
+    extern = set()
+    for m in re.finditer(r'extern\s*"C"\s*\{', text):
+        extern.update((m.end() - 1, _match_brace(text, m.end() - 1)))
+    out, depth, i, bodies = [0], 0, 0, []
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c in "\"'":
+            i = skip_string(text, i)
+            continue
+        if i in extern:
+            out.append(i + 1)
+        elif c == "{":
+            if depth == 0:
+                bodies.append(text[:i].rstrip().endswith(")") or
+                              bool(re.search(r"\)\s*(?:const\s*)?$", text[max(0, i - 40):i])))
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0 and bodies and bodies.pop():
+                out.append(i + 1)
+        elif c == ";" and depth == 0:
+            out.append(i + 1)
+        i += 1
+    return sorted(set(out))
 
 
 def _col0(text: str, pos: int) -> int:
@@ -584,11 +726,23 @@ def _subst(text: str, env: dict[str, str]) -> str:
     return rx.sub(lambda m: env[m.group(1)] if m.group(1) else m.group(0), text)
 
 
-def deduce(t: Template, arg_types: list[str], co: Coord) -> list[str]:
+def deduce(t: Template, arg_types: list[str], co: Coord, expander=None) -> list[str]:
     """Template arguments of a call that names none, from its arguments' C types
-    (spellings such as ``float``, ``unsigned int *``)."""
+    (spellings such as ``float``, ``unsigned int *``, ``struct Pair__t1a2b3c4d``); a
+    parameter declared as a class template's instance (``const Vec<T, N> &v``) takes its
+    arguments from the argument's instance (``expander``: whose instances they are)."""
     got: dict[str, str] = {}
-    for (base, depth), at in zip(t.fparams, arg_types):
+    for (base, depth, targs), at in zip(t.fparams, arg_types):
+        if targs is not None:
+            tag = at.replace("const ", "").replace("*", " ").split()[-1] if at.split() else ""
+            inst = expander.instances.get(tag) if expander is not None else None
+            if inst is None or inst.name != base:
+                continue
+            for ta, p, val in zip(targs, expander.by_name[base].params, inst.args):
+                ta = ta.strip()
+                if ta in {q.name for q in t.params} and ta not in got:
+                    got[ta] = re.sub(r"\b(\w+)\s*::\s*(\w+)", r"\1__\2", val)
+            continue
         if base in got or base not in {p.name for p in t.params if p.kind == "type"}:
             continue
         stars = at.count("*")

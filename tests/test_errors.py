@@ -18,7 +18,7 @@ def compile_error(src):
 @pytest.mark.parametrize("src,where,words", [
     ('__global__ void k(int *a) {\n  a[0] = ;\n}', "bad.cu:2:", "before ';'"),
     ('__global__ void k(int *a) {\n  a[0] = 1\n}', "bad.cu:3:1", "syntax error"),
-    ('template <typename T>\nstruct S { T x; };', "bad.cu:1:1", "only function templates"),
+    ('template <typename T>\nstruct S<T *> { T x; };', "bad.cu:1:1", "partial specializations"),
     ('__global__ void k(int &a) {}', "bad.cu:1:23", "references"),
     ('__global__ void k(float *a) {\n  a[0] = *dynamic_cast<float *>(a);\n}', "bad.cu:2:11", "dynamic_cast"),
     ('__global__ void k(int *a) {\n  a[0] = missing + 1;\n}', "bad.cu:2:10", 'identifier "missing" is undefined'),

@@ -228,8 +228,8 @@ def test_file_scope_enums_typedefs_and_constexpr_are_constants():
 
 
 @pytest.mark.parametrize("src, msg", [
-    ('union U { float x; };\nextern "C" __global__ void k(union U *p) {}',
-     "b.cu:1:7: error: unions are outside simt's subset"),
+    ('struct S { int t; union { float x; int i; }; };\nextern "C" __global__ void k(S *p) {}',
+     "b.cu:1:25: error: anonymous unions as members are outside simt's subset"),
     ('enum { A, A };\nextern "C" __global__ void k(int *p) {}', 'b.cu:1:11: error: "A" has already been declared'),
 ])
 def test_file_scope_declaration_errors(src, msg):

@@ -102,7 +102,8 @@ def test_struct_initializer_padding_and_sizeof():
 @pytest.mark.parametrize("src, msg", [
     ("struct A { int n; float v[]; };\n__global__ void k(struct A *a) {}", "flexible array members"),
     ("struct A { int b : 3; };\n__global__ void k(struct A *a) {}", "bit-fields"),
-    ("union U { int i; float f; };\n__global__ void k(union U *u) {}", "unions are outside"),
+    ("union U { int i; float f; };\nunion U { int i; };\n__global__ void k(union U *u) {}",
+     'union "U" is defined twice'),
     ("struct A { int x; };\n__global__ void k(A a) { a.y = 1; }", 'no member "y"'),
     ("struct A { int x; };\n__global__ void k(A *a) { a->y = 1; }", 'no member "y"'),
     ("__global__ void k(struct B *b) {}", 'incomplete type "struct B"'),
