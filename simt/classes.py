@@ -29,7 +29,8 @@ of them.  ``static const``/``constexpr`` data members become file-scope constant
 ``Class__name``; ``Class::name`` anywhere in the file is written ``Class__name`` (the same
 length).  Member functions defined outside the class (``float V3::dot(...) const {...}``)
 and non-member operator functions (``float3 operator+(float3 a, float3 b)``, as
-helper_math.h writes them) are renamed in place.  ``class`` is read as ``struct`` and the
+helper_math.h writes them) are renamed in place (a ``union`` with member functions or
+constructors is rewritten as a struct is).  ``class`` is read as ``struct`` and the
 access labels (``public:``) are blanked: access is not checked.
 
 Limitations (each an error naming the place): inheritance, virtual functions, friends,
@@ -54,7 +55,7 @@ MEMINIT = "__simt_meminit"            # member(args): direct-initialization
 MEMLIST = "__simt_memlist"            # member{args}: list-initialization
 _SYM = r"(?:\(\s*\)|\[\s*\]|->\*?|<<=|>>=|\+\+|--|&&|\|\||<<|>>|[-+*/%^&|~!=<>]=?|,)"
 _OPERATOR = re.compile(r"\boperator\b\s*(" + _SYM + r")?")
-_HEAD = re.compile(r"\b(struct|class)\s+([A-Za-z_]\w*)\s*(?:\bfinal\b\s*)?(:(?!:)[^{};]*)?\{")
+_HEAD = re.compile(r"\b(struct|class|union)\s+([A-Za-z_]\w*)\s*(?:\bfinal\b\s*)?(:(?!:)[^{};]*)?\{")
 _SPECIFIERS = ("__device__", "__host__", "__forceinline__", "__inline__", "__noinline__", "inline",
                "constexpr", "explicit", "static", "virtual", "friend")
 _TRAILER_WORDS = ("const", "noexcept", "override", "final", "volatile", "__restrict__")
@@ -222,7 +223,7 @@ class _Rewriter:
     # ---------------------------------------------------------------- classes
     def run(self) -> tuple[str, ClassTable]:
         t = self.text
-        if not re.search(r"\b(?:struct|class|operator)\b", t):
+        if not re.search(r"\b(?:struct|class|union|operator)\b", t):
             return t, self.table
         extern = self.extern_braces()
         out, pos = [], 0

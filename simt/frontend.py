@@ -17,8 +17,9 @@ file-scope functions (``simt.classes``), C++ casts become C casts, a function's 
 parameters and local reference variables are read as references (``reference_params``,
 ``local_references``), ``auto`` reaches the lowering as C23's inferred type, and the parser
 reads ``T(args)`` and ``T{args}`` as expressions and ``T v(args);`` as a declaration
-(``simt.classes.BraceCall``, ``CtorInit``); other C++ is rejected with an error naming
-the line.  The limits and constants of ``<cfloat>``, ``<climits>``,
+(``simt.classes.BraceCall``, ``CtorInit``), and a braced list as a ``return`` value or a
+call's argument (an InitList the lowering list-initializes: ``KernelBuilder.braced``);
+lambdas (``_LAMBDA``) and other C++ are rejected with an error naming the line.  The limits and constants of ``<cfloat>``, ``<climits>``,
 ``<cmath>`` and ``<math_constants.h>`` (``FLT_MAX``, ``INT_MAX``, ``INFINITY``, ``M_PI``,
 ``CUDART_INF_F``, ...) are predefined, as nvcc's implicit ``cuda_runtime.h`` makes most of
 them visible.
@@ -324,8 +325,18 @@ def _functional_casts(text: str) -> str:
     return _FUNCTIONAL.sub(lambda m: _PLACEHOLDER[m.group(1)] if m.group(1) else m.group(0), text)
 
 
+# a lambda's introducer where an expression starts: [captures](params), [captures] { or
+# [captures] mutable / -> (``a[i](x)`` and attributes ``[[...]]`` do not match)
+_LAMBDA = re.compile(r"(?:[=(,{;:?]|\breturn\b)\s*(\[[^\[\]]*\])\s*(?:\(|\{|mutable\b|->)")
+
+
 def rewrite_cuda(text: str, filename: str) -> str:
     """Length-preserving rewrite of CUDA words into the C23 the parser reads."""
+    m = _LAMBDA.search(text)
+    if m:
+        raise CompileError(f"lambda expressions ({m.group(1)}(...) {{ ... }}) are outside simt's "
+                           "subset; write a __device__ function, or a struct with operator() "
+                           "holding what the lambda captures", _coord_of(text, m.start(1), filename))
     text = _functional_casts(_c_casts(text, filename))
     for rx, msg in _CPP_WORDS:
         m = rx.search(text)
@@ -507,6 +518,30 @@ def parse(text: str, filename: str = "<kernel>", requests=()):
                     self._expect("RPAREN")
                 return c_ast.FuncCall(name, args, coord)
             return super()._parse_primary_expression()
+
+        # C++: return {a, b}; and f({a, b}): a braced list that initializes the function's
+        # return value or the parameter (``Lowerer.braced``)
+        def _parse_jump_statement(self):
+            if self._peek_type() == "RETURN" and self._peek_type(2) == "LBRACE":
+                tok = self._advance()
+                brace = self._tok_coord(self._peek())
+                init = self._parse_initializer()
+                init.coord = brace                      # the list's place: its '{'
+                self._expect("SEMI")
+                return c_ast.Return(init, self._tok_coord(tok))
+            return super()._parse_jump_statement()
+
+        def _parse_argument_expression_list(self):
+            exprs = []
+            while True:
+                if self._peek_type() == "LBRACE":
+                    brace = self._tok_coord(self._peek())
+                    exprs.append(self._parse_initializer())
+                    exprs[-1].coord = brace
+                else:
+                    exprs.append(self._parse_assignment_expression())
+                if not self._accept("COMMA"):
+                    return c_ast.ExprList(exprs, exprs[0].coord)
 
         def _parse_init_declarator(self, id_only=False):
             if len(self._scope_stack) > 1 and self._peek_type() == "ID":

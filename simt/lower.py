@@ -125,6 +125,7 @@ class Sym:
     fields: list | None = None
     volatile: bool = False        # a volatile array or shared variable (simt.cse)
     const: bool = False           # memory a reference to const names
+    value: object = None          # a constexpr/const integer local's value (``const_int``)
 
 
 def _ref_sym(lv: LVal) -> Sym:
@@ -331,6 +332,23 @@ def _const_decl(tnode) -> bool:
     return "const" in (getattr(tnode, "quals", None) or ())
 
 
+def _plain_constant(node) -> bool:
+    """Whether an initializer is made only of constants, names, casts and operators without
+    side effects (no calls, assignments, ++/--): one ``KernelBuilder.folded`` may evaluate
+    a second time without changing the code it keeps."""
+    if isinstance(node, (c_ast.Constant, c_ast.ID, c_ast.Typename)):
+        return True
+    if isinstance(node, c_ast.UnaryOp):
+        return node.op in ("-", "+", "~", "!", "sizeof") and _plain_constant(node.expr)
+    if isinstance(node, c_ast.BinaryOp):
+        return _plain_constant(node.left) and _plain_constant(node.right)
+    if isinstance(node, c_ast.TernaryOp):
+        return all(_plain_constant(n) for n in (node.cond, node.iftrue, node.iffalse))
+    if isinstance(node, c_ast.Cast):
+        return _plain_constant(node.expr)
+    return False
+
+
 def _spelling(t) -> str:
     """A type as the text of a template argument: a struct by its tag (``Pair__t1a2b3c4d``,
     a class template's instance), others as C spells them."""
@@ -469,6 +487,7 @@ class KernelBuilder(ClassLowering):
         self.uniforms: dict[str, Uniform] = {}
         self.depth = 0
         self.max_depth = 0
+        self.folding = 0                 # > 0: const_int is evaluating (Sym.value applies)
         self.scopes: list[dict[str, Sym]] = [{}]
         self.static_shared = 0
         self.shared_symbols: list = []
@@ -764,7 +783,11 @@ class KernelBuilder(ClassLowering):
         return np.array(out, elem.dtype)
 
     def const_int(self, node) -> int:
-        v = self.rvalue(node)
+        self.folding += 1                # constexpr/const integer locals read as their values
+        try:
+            v = self.rvalue(node)
+        finally:
+            self.folding -= 1
         if not isinstance(v.op, Const) or not isinstance(v.ctype, Scalar) or v.ctype.is_float:
             raise self.err("expression must have a constant integer value", node)
         return int(v.op.value)
@@ -984,6 +1007,12 @@ class KernelBuilder(ClassLowering):
             sym = self.scopes[-1].get(node.name)
             if sym is not None and sym.kind in ("var", "vvar", "mem", "array"):
                 sym.const = True
+        if node.name and node.init is not None and (
+                "const" in (node.quals or ()) or "constexpr" in (node.storage or ())):
+            sym = self.scopes[-1].get(node.name)
+            if sym is not None and sym.kind == "var" and isinstance(sym.ctype, Scalar) \
+                    and not sym.ctype.is_float and _plain_constant(node.init):
+                sym.value = self.folded(node.init, sym.ctype)
 
     def decl_variable(self, node):
         attrs = Lowerer._attrs(node)
@@ -1236,13 +1265,19 @@ class KernelBuilder(ClassLowering):
         if self.funcs:
             _, level, ret, rtype, ref, fname = self.funcs[-1]
             if ref is not None:
+                if isinstance(node.expr, c_ast.InitList):
+                    raise self.err(f'a function returning a reference ("{fname}") cannot return a '
+                                   "braced list", node.expr)
                 self.return_reference(ref, rtype, ret, node)
                 self.emit(Op.KILL, node, level=level, sub="return")
                 return
             if node.expr is not None:
                 if ret is None:
                     raise self.err(f'a void function "{fname}" may not return a value', node)
-                v = self.convert(self.rvalue(node.expr), rtype, node.expr, assign=True)
+                if isinstance(node.expr, c_ast.InitList):
+                    v = self.braced(rtype, node.expr)
+                else:
+                    v = self.convert(self.rvalue(node.expr), rtype, node.expr, assign=True)
                 if _agg(rtype):
                     for r, f in zip(ret, v.fields):
                         self.emit(Op.MOV, node, dst=r, args=(f,))
@@ -1262,6 +1297,10 @@ class KernelBuilder(ClassLowering):
         if meth is None:
             raise self.err(f"'{type(node).__name__}' expressions are outside simt's subset", node)
         return meth(node) if want else self._discard(meth, node)
+
+    def e_InitList(self, node):
+        raise self.err("a braced list is in simt's subset only where it initializes a variable, "
+                       "a return value (return {a, b};) or a function's argument (f({a, b}))", node)
 
     def _discard(self, meth, node):
         if isinstance(node, c_ast.UnaryOp) and node.op in ("p++", "p--"):
@@ -1351,6 +1390,8 @@ class KernelBuilder(ClassLowering):
     def e_ID(self, node):
         name = node.name
         sym = self.lookup(name)
+        if sym is not None and sym.value is not None and self.folding:
+            return Val(sym.ctype, sym.value)
         if sym is None and name == "this":
             return self.this_pointer(node)
         if sym is None:
@@ -1953,6 +1994,23 @@ class KernelBuilder(ClassLowering):
         ins_else.target = len(self.code)
         return Val(t, None, res) if _agg(t) else Val(t, res)
 
+    def folded(self, node, t):
+        """The constant value of the initializer ``node`` converted to ``t``, or None; the
+        code that computes it is not kept (as in ``type_of``)."""
+        mark, nregs, frame = len(self.code), len(self.regs), self.local_frame
+        builtins, nfences = dict(self.builtin_regs), len(self.fences)
+        self.folding += 1
+        try:
+            v = self.convert(self.rvalue(node), t, node, assign=True)
+        finally:
+            self.folding -= 1
+            del self.code[mark:]
+            del self.regs[nregs:]
+            del self.fences[nfences:]
+            self.builtin_regs = builtins
+            self.local_frame = frame
+        return v.op if isinstance(v.op, Const) else None
+
     def type_of(self, node) -> CType:
         """The type of an expression, without keeping the code that computes it (nor the
         registers, built-in registers, local memory and fences that code made)."""
@@ -2177,7 +2235,13 @@ class KernelBuilder(ClassLowering):
             pt = self.ctype(p.type)
             if isinstance(pt, Array):
                 pt = Pointer(pt.elem)
-            e = pre[i] if pre is not None else (self.operand(a) if i in refs else self.rvalue(a))
+            if pre is None and isinstance(a, c_ast.InitList):
+                if i in refs and not _const_decl(p.type):
+                    raise self.err(f'a braced list cannot bind to the non-const reference parameter '
+                                   f'"{p.name}" of "{display}"', a)
+                e = self.braced(pt, a)               # f({a, b}): the parameter list-initialized
+            else:
+                e = pre[i] if pre is not None else (self.operand(a) if i in refs else self.rvalue(a))
             if i in refs and isinstance(e, LVal) and e.ctype == pt:
                 vals.append((p, pt, e))              # a reference: the caller's own lvalue
                 continue

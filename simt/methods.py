@@ -334,6 +334,21 @@ class ClassLowering:
         self.init_object(obj, args, node, brace, value_init=True)
         return self.load(obj, node)
 
+    def braced(self, t, init):
+        """``return {a, b};`` and ``f({a, b})``: the braced list ``init`` (an InitList)
+        list-initializes a temporary of the return value's or the parameter's type ``t``."""
+        from .lower import Val
+        if isinstance(t, Scalar):
+            if len(init.exprs) > 1:
+                raise self.err(f"too many values to initialize a {t}", init)
+            if not init.exprs:
+                return Val(t, Const(np.zeros((), T.storage_dtype(t))[()]))
+            return self.convert(self.rvalue(init.exprs[0]), t, init.exprs[0], assign=True)
+        if not _agg(t):
+            raise self.err(f'a braced list cannot initialize a value of type "{t}"', init)
+        return self.construct_temp(t, BraceCall(None, c_ast.ExprList(list(init.exprs), init.coord),
+                                                init.coord))
+
     def construct_with(self, t, vals, node):
         """A temporary of class ``t`` made by its converting constructor from ``vals``."""
         info = self.class_info(t)

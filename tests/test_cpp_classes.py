@@ -286,6 +286,44 @@ extern "C" __global__ void by_value(Params prm, Params grown, float *out, int n)
     grown.grow();
     out[i] = prm.apply(i) + twice(prm, 1.0f) + grown.apply(1.0f) * 100.0f;
 }
+
+struct P3 { float x, y, z; };                 // braced returns and arguments
+__device__ P3 padd(P3 a, P3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+__device__ P3 pzero() { return {}; }
+__device__ float psum(const P3 &p) { return p.x + p.y * 10 + p.z * 100; }
+__device__ V3 vmid(float s) { return {s, s + 1, s + 2}; }      // through V3's constructor
+__device__ float vsum(V3 v) { return v.x + v.y + v.z; }
+__device__ float3 f3(float v) { return {v, 2 * v, 3 * v}; }
+__device__ int izero() { return {}; }
+union Word {                                  // a union with a constructor and member functions
+    float f;
+    unsigned int u;
+    __device__ Word(float v) : f(v) {}
+    __device__ unsigned int bits() const { return u; }
+    __device__ void clear_sign() { u &= 0x7fffffffu; }
+};
+union Raw { float f; unsigned u; };
+
+extern "C" __global__ void braced(const float *x, float *o, unsigned int *bits, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    constexpr int K = 3;
+    const int L = K * 2 + 1;
+    static_assert(K == 3, "K is three");
+    static_assert(L == 7 && sizeof(P3) == K * 4, "P3 holds K floats");
+    P3 a = padd({x[i], 1, 2}, pzero());
+    float3 f = f3(x[i]);
+    o[i * 4 + 0] = psum(padd(a, {1, 1, 1})) + izero();
+    o[i * 4 + 1] = vsum(vmid(x[i])) + vsum({1.0f, 2.0f, 3.0f}) * 10;
+    o[i * 4 + 2] = f.x + f.y + f.z * 10 + K + L;
+    Word w(-x[i]);
+    w.clear_sign();
+    Raw r;
+    r.f = -x[i];
+    r.u &= 0x7fffffffu;
+    o[i * 4 + 3] = w.f + r.f * 100;
+    bits[i] = w.bits();
+}
 '''
 
 PARAMS = np.dtype([("alpha", F32), ("n", I32)])
@@ -399,6 +437,15 @@ def test_functions_returning_references():
     (o, _, _), _ = run(SRC, "references", 1, 64, [np.zeros(2 * n, F32), x, I32(n)])
     np.testing.assert_array_equal(o[:n], 2 * x + 1)
     np.testing.assert_array_equal(o[n:], (4 + 60 + 800 + (x - 1) + 0 + 2000).astype(F32))
+
+
+def test_braced_returns_and_arguments_unions_with_members_and_static_assert():
+    n = 50
+    x = (np.arange(n) % 9).astype(F32)
+    (_, o, bits, _), _ = run(SRC, "braced", 1, 64, [x, np.zeros(4 * n, F32), np.zeros(n, np.uint32), I32(n)])
+    want = np.stack([x + 321, 3 * x + 3 + 60, 33 * x + 10, 101 * x], axis=1).astype(F32)
+    np.testing.assert_array_equal(o.reshape(n, 4), want)
+    np.testing.assert_array_equal(bits, x.view(np.uint32))
 
 
 def test_namespaces_are_flattened():
@@ -543,6 +590,22 @@ def test_class_templates_with_type_and_integer_parameters():
     ("__device__ float f(float a, float b = 2.0f) { return a + b; }", "bad.cu:1:37", "default arguments"),
     ("struct A {\n  float x;\n  template <typename T> __device__ T get() const { return x; }\n};",
      "bad.cu:3:3", "template inside a function or struct"),
+    ('extern "C" __global__ void k(float *o) {\n  auto sq = [](float v) { return v * v; };\n'
+     "  o[0] = sq(2.0f);\n}", "bad.cu:2:13", "lambda expressions ([](...) { ... }) are outside"),
+    ('extern "C" __global__ void k(float *o) {\n  float s = 2, acc = 0;\n'
+     "  auto f = [=](float v) { return v * s; };\n  auto g = [&acc](float v) { acc += v; };\n"
+     "  g(f(1.0f)); o[0] = acc;\n}", "bad.cu:3:12", "lambda expressions ([=](...)"),
+    ("template <typename F> __device__ float apply(F f, float v) { return f(v); }\n"
+     'extern "C" __global__ void k(float *o) { o[0] = apply([&](float v) { return v; }, 1.0f); }',
+     "bad.cu:2:55", "lambda expressions ([&](...)"),
+    ("struct P { float x, y; };\n__device__ void g(P &p) { p.x = 1; }\n"
+     'extern "C" __global__ void k(float *o) { g({1, 2}); o[0] = 0; }', "bad.cu:3:44",
+     'a braced list cannot bind to the non-const reference parameter "p"'),
+    ("struct P { float x, y; };\n"
+     'extern "C" __global__ void k(float *o) { P p = {1, 2}; o[0] = p.x + ({1, 2}).y; }', "bad.cu:2:",
+     "syntax error"),
+    ('extern "C" __global__ void k(float *o, int n) {\n  const int m = n;\n'
+     '  static_assert(m == 3, "m");\n  o[0] = m;\n}', "bad.cu:3:17", "constant integer value"),
 ])
 def test_unsupported_class_features_are_errors_naming_the_place(src, where, words):
     if "__global__" not in src:
@@ -589,3 +652,5 @@ def test_cpp_classes_match_the_gpu(tmp_path):
                                       I32(100)])
     prm = np.array((2.0, 3), PARAMS)[()]
     both("by_value", 1, 64, [prm, prm, np.zeros(40, F32), I32(40)])
+    x = (np.arange(50) % 9).astype(F32)
+    both("braced", 1, 64, [x, np.zeros(200, F32), np.zeros(50, np.uint32), I32(50)])
