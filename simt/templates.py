@@ -559,31 +559,24 @@ class Expander:
         by their instances."""
         if "<" not in s:
             return s
-        rx = re.compile(r"\b(" + "|".join(map(re.escape, self.by_name)) + r")\s*<")
-        out, pos = [], 0
-        for m in rx.finditer(s):
-            if m.start() < pos:
-                continue
-            call = self._call(s, m.group(1), m.start(), m.end() - 1, {}, co, todo)
-            if call is None:
-                continue
-            out.append(s[pos:m.start()] + call[0])
-            pos = call[1]
-        out.append(s[pos:])
-        return "".join(out)
+        return self._replace_calls(s, todo, lambda at: co)
 
     def _calls(self, text: str, offset: int, todo: list[Instance]) -> str:
         """Replace the template calls ``tname<args>`` in code outside the templates (at
         ``offset`` in the text) by instance names, queueing the instances."""
         if not self.by_name:
             return text
+        return self._replace_calls(text, todo, lambda at: _line_of(self.text, offset + at, self.filename))
+
+    def _replace_calls(self, text: str, todo: list[Instance], coord_at) -> str:
+        """``text`` with each ``tname<args>`` of a known template replaced by its instance's
+        name (queued in ``todo``); ``coord_at(position)`` gives the call's coordinates."""
         rx = re.compile(r"\b(" + "|".join(map(re.escape, self.by_name)) + r")\s*<")
         out, pos = [], 0
         for m in rx.finditer(text):
             if m.start() < pos:
                 continue
-            co = _line_of(self.text, offset + m.start(), self.filename)
-            call = self._call(text, m.group(1), m.start(), m.end() - 1, {}, co, todo)
+            call = self._call(text, m.group(1), m.start(), m.end() - 1, {}, coord_at(m.start()), todo)
             if call is None:
                 continue
             out.append(text[pos:m.start()] + call[0])
