@@ -21,7 +21,9 @@ pre-included, so the GPU compiles what the emulator reads.  Half precision: a fi
 includes ``<cuda_fp16.h>`` reaches NVRTC unchanged (CuPy's NVRTC has the header); one
 that uses ``__half``/``half`` without including it, which the emulator accepts, gets it
 pre-included.  ``__half`` parameters take ``numpy.float16`` scalars and CuPy ``float16``
-arrays.
+arrays.  ``__nv_bfloat16`` (``<cuda_bf16.h>``, which the file must include) has no numpy
+dtype: its parameters take ``numpy.uint16`` bit patterns and CuPy ``uint16`` arrays, so
+they travel as the same 16-bit values the emulator holds.
 
 Timing (``timed=True``): each launch runs ``warmup`` times, then ``repeat`` times, each
 run timed alone with a pair of CUDA events, and the median is kept.  Before every run
@@ -200,6 +202,7 @@ _C_SCALARS = {
     "unsigned long long": np.uint64, "unsigned long long int": np.uint64,
     "size_t": np.uint64, "float": np.float32, "double": np.float64, "bool": np.bool_,
     "__half": np.float16, "half": np.float16,
+    "__nv_bfloat16": np.uint16, "nv_bfloat16": np.uint16,     # bit patterns (16-bit buffers)
     "int8_t": np.int8, "uint8_t": np.uint8, "int16_t": np.int16, "uint16_t": np.uint16,
     "int32_t": np.int32, "uint32_t": np.uint32, "int64_t": np.int64, "uint64_t": np.uint64,
 }

@@ -19,7 +19,10 @@ come first (``Params={0.5,1024}``, ``float4={1,2,3,4}``).
 ``TYPE`` is a numpy name (``int8`` .. ``int64``, ``uint8`` .. ``uint64``, ``float16``,
 ``float32``, ``float64``) or a C name (``int``, ``unsigned``, ``float``, ``double``,
 ``char``, ``uchar``, ``short``, ``long``, ``size_t``, ``half`` / ``__half``: numpy
-``float16``, whose values round to nearest even as ``__float2half`` rounds them).  Dimensions are separated by ``x`` (or
+``float16``, whose values round to nearest even as ``__float2half`` rounds them;
+``bfloat16`` / ``__nv_bfloat16`` / ``nv_bfloat16``: numpy has no bfloat16, so the value is
+``uint16`` bit patterns, each the float32 value rounded to nearest even as
+``__float2bfloat16`` rounds it; the TYPE must be written, it is never taken from the kernel).  Dimensions are separated by ``x`` (or
 ``,``).  ``randint(lo, hi)`` draws from ``[lo, hi)`` like numpy; ``uniform`` defaults to
 ``[0, 1)``, ``normal`` to mean 0 and standard deviation 1.  ``@path`` loads a ``.npy``
 file; with a ``TYPE`` the values are converted (only when they survive the conversion
@@ -65,6 +68,9 @@ DTYPES: dict[str, np.dtype] = {
     "half": np.dtype(np.float16), "__half": np.dtype(np.float16),
 }
 
+#: the names of __nv_bfloat16 (arrays of uint16 bit patterns)
+BF16_NAMES = ("bfloat16", "__nv_bfloat16", "nv_bfloat16")
+
 #: Refuse arrays larger than this many bytes (the emulator could not touch them anyway).
 MAX_BYTES = 1 << 32
 
@@ -85,6 +91,7 @@ class ArgSpec:
     init: str                       # "value", "zeros", "ones", "full", "arange", "uniform",
                                     # "normal", "randint", "list", "file"
     params: tuple = ()              # numbers for the initialiser, or (path,) for "file"
+    bf16: bool = False              # bfloat16: built as float32, rounded to uint16 bits
 
     @property
     def is_array(self) -> bool:
@@ -96,7 +103,7 @@ class ArgSpec:
 
     def describe(self) -> str:
         """``float32[1024x1024]`` / ``int32`` / ``@a.npy`` — for messages."""
-        t = self.dtype.name if self.dtype is not None else ""
+        t = "bfloat16" if self.bf16 else self.dtype.name if self.dtype is not None else ""
         if self.shape is not None:
             return f"{t}[{'x'.join(map(str, self.shape))}]"
         if self.init == "file" and self.dtype is None:
@@ -105,6 +112,12 @@ class ArgSpec:
 
     def build(self, rng: np.random.Generator | None = None, base_dir: str | Path | None = None):
         """The value: a numpy scalar or a C-contiguous numpy array."""
+        if self.bf16:
+            from dataclasses import replace
+            from .ops import to_bf16
+            v = _build(replace(self, dtype=np.dtype(np.float32), bf16=False), rng, base_dir)
+            r = to_bf16(np.asarray(v, np.float32))
+            return np.ascontiguousarray(r) if np.ndim(v) else np.uint16(r)
         return _build(self, rng, base_dir)
 
 
@@ -207,7 +220,7 @@ def parse(spec: str, default_dtype: np.dtype | str | None = None) -> ArgSpec:
             raise _bad(spec, "a file name after '@', e.g. @data.npy")
         return ArgSpec(spec, default_dtype, None, "file", (path,))
 
-    if text in DTYPES:
+    if text in DTYPES or text in BF16_NAMES:
         raise _bad(spec, f"'=' and a value after the type, e.g. {text}=1 or {text}[1024]=zeros")
     m = _SPEC_RE.match(text)
     if m is None:
@@ -217,6 +230,10 @@ def parse(spec: str, default_dtype: np.dtype | str | None = None) -> ArgSpec:
             return ArgSpec(spec, default_dtype, None, "value", (text,))
         raise _bad(spec, GRAMMAR)
     tname, dims, init = m.group("type"), m.group("dims"), m.group("init")
+    if tname in BF16_NAMES:             # parsed as float32, built as rounded uint16 bits
+        from dataclasses import replace
+        got = parse(text.replace(tname, "float32", 1))
+        return replace(got, text=spec, dtype=np.dtype(np.uint16), bf16=True)
     if tname is None:
         if default_dtype is None:
             raise _bad(spec, "a type before '=' or '[', e.g. int32=5 or float32[1024]=uniform")

@@ -8,7 +8,9 @@ arithmetic conversions (integer promotion, then the common real type).
 ``float16``.  In CUDA it is a class with converting constructors and conversion
 operators, not an arithmetic type: ``usual_arith`` does not apply to it (the lowering
 types its operators as ``cuda_fp16.hpp`` overloads them, ``simt.lower``).  ``__half2``
-is the vector of two (4 bytes, aligned to 4; members ``x`` and ``y``).
+is the vector of two (4 bytes, aligned to 4; members ``x`` and ``y``).  ``__nv_bfloat16``
+(``nv_bfloat16``, ``cuda_bf16.h``) is typed the same way but held as its uint16 bit
+pattern (the top half of a float32); ``simt.ops`` widens it for every operation.
 
 Limitations: ``long`` is 64-bit (LP64, as nvcc on Linux); ``long double`` is treated as
 ``double``; enums are ``int``; bit-fields are outside the subset.  A union (``Union``) is
@@ -56,6 +58,11 @@ class Scalar(CType):
     def is_half(self) -> bool:
         """``__half``: a float in storage, a class type in C++ (no built-in arithmetic)."""
         return self.dtype == np.float16
+
+    @property
+    def is_bf16(self) -> bool:
+        """``__nv_bfloat16``: uint16 bits in storage, a class type in C++."""
+        return self.name == "__nv_bfloat16"
 
     @property
     def size(self) -> int:
@@ -211,6 +218,9 @@ ULONG = _s("unsigned long", np.uint64, 4)
 LLONG = _s("long long", np.int64, 5)
 ULLONG = _s("unsigned long long", np.uint64, 5)
 HALF = _s("__half", np.float16, 99)
+# __nv_bfloat16 (cuda_bf16.h): held as its uint16 bit pattern (numpy has no bfloat16); a
+# class type like __half (never usual_arith's: the lowering types its operators)
+BF16 = _s("__nv_bfloat16", np.uint16, 98)
 FLOAT = _s("float", np.float32, 100)
 DOUBLE = _s("double", np.float64, 101)
 VOID = Void()
@@ -232,6 +242,7 @@ TYPEDEFS: dict[str, CType] = {
     "uint16_t": USHORT, "int16_t": SHORT, "uint32_t": UINT, "int32_t": INT,
     "uint64_t": ULLONG, "int64_t": LLONG, "uint": UINT, "ushort": USHORT, "uchar": UCHAR,
     "ulong": ULONG, "half": HALF, "__half": HALF,
+    "__nv_bfloat16": BF16, "nv_bfloat16": BF16,
 }
 for _n, _e in (("char", CHAR), ("uchar", UCHAR), ("short", SHORT), ("ushort", USHORT),
                ("int", INT), ("uint", UINT), ("long", LONG), ("ulong", ULONG),
@@ -248,6 +259,7 @@ VECTOR_NAMES = {k for k, v in TYPEDEFS.items() if isinstance(v, Vector)}
 FUNCTIONAL_CASTS: dict[str, tuple[str, Scalar]] = {
     "__Hc__": ("__half", HALF), "_Hc_": ("half", HALF), "_Fc__": ("float", FLOAT),
     "__Dc__": ("double", DOUBLE), "_Ic": ("int", INT),
+    "__BFc________": ("__nv_bfloat16", BF16), "_BFc_______": ("nv_bfloat16", BF16),
 }
 
 

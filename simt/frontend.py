@@ -150,8 +150,9 @@ _CPP_WORDS = [
      "(class X { ... };) at file scope"),
     (re.compile(r"\w::\w|\bstd::"), "C++ scope (::) is outside the subset"),
     (re.compile(r"\b(?:new|delete)\b\s*[\w\[]"), "C++ new/delete are outside the subset"),
-    (re.compile(r"\b(?:__nv_bfloat162?|nv_bfloat162?)\b"), "__nv_bfloat16 (cuda_bf16.h) is not "
-     "supported yet; use __half (cuda_fp16.h) or float"),
+    (re.compile(r"\b(?:__nv_bfloat162|nv_bfloat162|__nv_bfloat16_raw)\b"), "__nv_bfloat162 and "
+     "__nv_bfloat16_raw (cuda_bf16.h) are not supported yet; use __nv_bfloat16 one value at a "
+     "time (__ushort_as_bfloat16(bits) makes one from its bits)"),
     (re.compile(r"\b__half2?_raw\b"), "__half_raw is not supported yet; make a half from its bits "
      "with __ushort_as_half(bits)"),
 ]

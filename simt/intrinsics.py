@@ -154,7 +154,7 @@ def _shfl_type(b, v, name, vals, node):
     t = v.ctype
     if not isinstance(t, Scalar):
         raise _no_overload(b, name, vals, node)
-    if t.is_half:                       # cuda_fp16.h's overloads of the shuffles
+    if t.is_half or t.is_bf16:          # cuda_fp16.h's and cuda_bf16.h's overloads of the shuffles
         if name.startswith("__shfl"):
             return t
         raise _no_overload(b, name, vals, node)
@@ -358,7 +358,7 @@ def _minmax(b, name, args, node, want):
     vals = [b.rvalue(a) for a in args]
     if not all(isinstance(v.ctype, Scalar) for v in vals):
         raise _no_overload(b, name, vals, node)
-    if any(v.ctype.is_half for v in vals):
+    if any(v.ctype.is_half or v.ctype.is_bf16 for v in vals):
         raise _ambiguous_half(b, name, vals, node, "__hmin / __hmax")
     t = usual_arith(vals[0].ctype, vals[1].ctype)
     forced = {"umin": T.UINT, "umax": T.UINT, "llmin": T.LLONG, "llmax": T.LLONG,
@@ -380,7 +380,7 @@ def _abs(b, name, args, node, want):
     v = b.rvalue(args[0])
     if not isinstance(v.ctype, Scalar):
         raise _no_overload(b, name, [v], node)
-    if v.ctype.is_half:
+    if v.ctype.is_half or v.ctype.is_bf16:
         raise _ambiguous_half(b, name, [v], node, "__habs")
     t = {"labs": T.LONG, "llabs": T.LLONG}.get(name, v.ctype if v.ctype.is_float else T.promote(v.ctype))
     a = b.convert(v, t, args[0]).op
@@ -426,6 +426,9 @@ def _printf(b, name, args, node, want):
         v = b.rvalue(a)
         if not isinstance(v.ctype, (Scalar, Pointer)):
             raise b.err(f"printf cannot print a {v.ctype}; pass its members", a)
+        if isinstance(v.ctype, Scalar) and v.ctype.is_bf16:
+            raise b.err("printf cannot print a __nv_bfloat16 (a class passed through '...'); pass "
+                        "__bfloat162float(h)", a)
         if isinstance(v.ctype, Scalar) and v.ctype.is_half:
             raise b.err("printf cannot print a __half (a class passed through '...': %f would "
                         "read its 2 bytes as a double); pass __half2float(h)", a)
@@ -546,6 +549,9 @@ def _half_args(b, name, args, node, sig) -> list:
     vals = [b.rvalue(a) for a in args]
     if not all(isinstance(v.ctype, Scalar) or v.ctype in (H2, _F2) for v in vals):
         raise _no_overload(b, name, vals, node)
+    if any(isinstance(v.ctype, Scalar) and v.ctype.is_bf16 for v in vals):
+        raise b.err(f'"{name}" on a __nv_bfloat16 is not supported yet: convert with '
+                    "__bfloat162float(h) and use the float function", node)
     return [b.convert(v, t, a) for v, t, a in zip(vals, sig, args)]
 
 
@@ -663,3 +669,84 @@ for _n in ("__heq2 __hne2 __hlt2 __hle2 __hgt2 __hge2 __hequ2 __hneu2 __hltu2 __
            "__hgeu2 __hbeq2 __hbne2 __hblt2 __hble2 __hbgt2 __hbge2 __hbequ2 __hbneu2 __hbltu2 "
            "__hbleu2 __hbgtu2 __hbgeu2 __heq2_mask __hne2_mask __hisnan2 __hcmadd").split():
     INTRINSICS[_n] = Spec("half", False, _not_yet)
+
+
+# ------------------------------------------------------------------ bfloat16
+# cuda_bf16.h: name -> (parameter types, result type, how it lowers), as _HALF, on
+# __nv_bfloat16 values held as uint16 bit patterns (simt.ops.BF16_BINOPS / BF16_CALLS):
+#   ("bin", sub)     Op.BIN of simt.ops.BINOPS
+#   ("call", sub)    Op.CALL of simt.ops.CALLS
+#   ("cvt", round)   to float (exact), rounded to an integral value (``m_rint`` ...) if
+#                    asked, then a C conversion (truncating, saturating)
+B = T.BF16
+_BF16: dict[str, tuple] = {
+    "__hadd": ((B, B), B, ("bin", "b_add")), "__hsub": ((B, B), B, ("bin", "b_sub")),
+    "__hmul": ((B, B), B, ("bin", "b_mul")), "__hdiv": ((B, B), B, ("bin", "b_div")),
+    "__hadd_rn": ((B, B), B, ("bin", "b_add")), "__hsub_rn": ((B, B), B, ("bin", "b_sub")),
+    "__hmul_rn": ((B, B), B, ("bin", "b_mul")),
+    "__hfma": ((B, B, B), B, ("call", "m_bfma")),
+    "__hneg": ((B,), B, ("call", "m_bneg")), "__habs": ((B,), B, ("call", "m_babs")),
+    "__hmax": ((B, B), B, ("call", "m_bmax")), "__hmin": ((B, B), B, ("call", "m_bmin")),
+    "__heq": ((B, B), T.BOOL, ("bin", "b_eq")), "__hlt": ((B, B), T.BOOL, ("bin", "b_lt")),
+    "__hle": ((B, B), T.BOOL, ("bin", "b_le")), "__hgt": ((B, B), T.BOOL, ("bin", "b_gt")),
+    "__hge": ((B, B), T.BOOL, ("bin", "b_ge")), "__hneu": ((B, B), T.BOOL, ("bin", "b_ne")),
+    "__float2bfloat16": ((F,), B, ("call", "m_bcvt_rn")),
+    "__double2bfloat16": ((D,), B, ("call", "m_bcvt_rn")),
+    "__bfloat162float": ((B,), F, ("cvt", None)),
+    "__bfloat16_as_ushort": ((B,), T.USHORT, ("call", "m_bbits")),
+    "__ushort_as_bfloat16": ((T.USHORT,), B, ("call", "m_bbits")),
+    "__bfloat16_as_short": ((B,), T.SHORT, ("call", "m_bbits_s")),
+    "__short_as_bfloat16": ((T.SHORT,), B, ("call", "m_bfrom_s")),
+}
+_BROUND = {"rn": "m_rint", "rz": None, "rd": "m_floor", "ru": "m_ceil"}
+for _r in _BROUND:
+    _BF16["__float2bfloat16_" + _r] = ((F,), B, ("call", "m_bcvt_" + _r))
+    for _p, _t in (("int", T.INT), ("uint", T.UINT), ("short", T.SHORT), ("ushort", T.USHORT)):
+        _BF16[f"__{_p}2bfloat16_{_r}"] = ((_t,), B, ("call", "m_bcvt_" + _r))
+        _BF16[f"__bfloat162{_p}_{_r}"] = ((B,), _t, ("cvt", _BROUND[_r]))
+
+
+def _bf16_apply(b, name, ops, node):
+    sig, rt, how = _BF16[name]
+    if how[0] == "bin":
+        return b.half_bin(how[1], rt, ops[0], ops[1], node)
+    if how[0] == "call":
+        return _half_call(b, how[1], rt, ops, node)
+    v = _half_call(b, "m_b2f", F, ops, node)            # "cvt"
+    if how[1] is not None:
+        v = _half_call(b, how[1], F, [v.op], node)
+    return b.convert(v, rt, node, explicit=True)
+
+
+def _lower_bf16(b, name, args, node, want):
+    sig = _BF16[name][0]
+    _nargs(b, name, args, node, len(sig))
+    vals = [b.rvalue(a) for a in args]
+    if not all(isinstance(v.ctype, Scalar) for v in vals):
+        raise _no_overload(b, name, vals, node)
+    return _bf16_apply(b, name, [b.convert(v, t, a).op for v, t, a in zip(vals, sig, args)], node)
+
+
+def _bf16_overloads(prev):
+    """A name cuda_fp16.h (or the integer intrinsics) also declares: the bfloat16 function
+    when every argument is a __nv_bfloat16, the earlier one when none is; a mix is
+    ambiguous, as NVRTC says."""
+    def lower(b, name, args, node, want):
+        kinds = [b.type_of(a) for a in args]
+        bfs = [isinstance(t, Scalar) and t.is_bf16 for t in kinds]
+        if any(bfs) and not all(bfs):
+            types = ", ".join(str(t) for t in kinds)
+            raise b.err(f'more than one instance of overloaded function "{name}" matches the '
+                        f"argument list (argument types are: ({types})): a __nv_bfloat16 converts "
+                        "to float and to every integer type; convert with __float2bfloat16(x) or "
+                        "__bfloat162float(h)", node)
+        if any(bfs):
+            return _lower_bf16(b, name, args, node, want)
+        return prev.lower(b, name, args, node, want)
+    return lower
+
+
+for _n in _BF16:
+    _prev = INTRINSICS.get(_n)
+    INTRINSICS[_n] = Spec("bf16", True, _lower_bf16) if _prev is None else \
+        Spec(_prev.kind, _prev.pure, _bf16_overloads(_prev))

@@ -18,6 +18,10 @@ become a float or an integer, or the other operand a half), and NVRTC rejects it
 does the lowering, naming the place.  ``a * b + c`` on halves is one ``fma.rn.f16``, as
 ptxas contracts ``__hmul`` and ``__hadd`` under ``--fmad=true``.  ``__half2`` values take
 the same operators ``+ - * /`` (and unary ``-``, ``+=`` ...) half by half.
+``__nv_bfloat16`` (``cuda_bf16.hpp``) is typed the same way, its values uint16 bit
+patterns that only ``simt.ops.BF16_BINOPS`` / ``BF16_CALLS`` read (``b_add``,
+``m_bcvt_rn``, ``m_b2f`` ...): every conversion from or to it goes through those, never
+through a C cast of the bits; ``a * b + c`` on them is one ``fma.rn.bf16`` (``m_bfma``).
 
 A struct member may be a fixed-size array (``float v[4]``, ``float m[2][3]``, arrays of
 structs), with C's layout (``simt.ctypes_``).  A variable of such a struct type (a local,
@@ -171,6 +175,10 @@ def _is_half(t) -> bool:
     return isinstance(t, Scalar) and t.is_half
 
 
+def _is_bf16(t) -> bool:
+    return isinstance(t, Scalar) and t.is_bf16
+
+
 def _agg(t) -> bool:
     """A value of several fields: a built-in vector type or a user's struct."""
     return isinstance(t, (Vector, Struct))
@@ -317,6 +325,9 @@ _ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod",
 _CMP = {"==": "eq", "!=": "ne", "<": "lt", ">": "gt", "<=": "le", ">=": "ge"}
 # the operators cuda_fp16.hpp defines on two halves: their BIN operation (simt.ops.BINOPS)
 _HALF_ARITH = {"+": "h_add", "-": "h_sub", "*": "h_mul", "/": "h_div"}
+# and those cuda_bf16.hpp defines on two __nv_bfloat16 (the comparisons too)
+_BF16_ARITH = {"+": "b_add", "-": "b_sub", "*": "b_mul", "/": "b_div"}
+_BF16_ONE = np.uint16(0x3F80)
 _PURE_CALLS = {n for n, spec in INTRINSICS.items() if spec.pure} | set(T.FUNCTIONAL_CASTS)
 
 
@@ -1179,6 +1190,8 @@ class KernelBuilder(ClassLowering):
             return v.op
         if not isinstance(v.ctype, (Scalar, Pointer)):
             raise self.err(f'expression of type "{v.ctype}" cannot be used as a condition', node)
+        if _is_bf16(v.ctype):                   # its float value: -0 is false
+            v = Val(T.FLOAT, self.bf16_call("m_b2f", np.float32, v.op, node))
         if isinstance(v.op, Const):
             return Const(np.bool_(v.op.value != 0))
         zero = Const(np.zeros((), v.op.dtype)[()])
@@ -1660,6 +1673,8 @@ class KernelBuilder(ClassLowering):
         v = self.rvalue(node.expr)
         if v.ctype == T.HALF2 and op in ("-", "+"):      # __hneg2
             return v if op == "+" else self.negate_fields(v, node)
+        if _is_bf16(v.ctype) and op in ("-", "+"):        # __hneg: the sign bit
+            return v if op == "+" else self.negate(v, node)
         if op == "!":
             c = self.to_bool(v, node)
             if isinstance(c, Const):
@@ -1688,6 +1703,8 @@ class KernelBuilder(ClassLowering):
         lv = self.lvalue(node.expr)
         old = self.load(lv, node)
         one = Val(T.INT, Const(np.int32(1)))
+        if _is_bf16(lv.ctype):                           # cuda_bf16.hpp's ++ adds 1.0 too
+            one = Val(T.BF16, Const(_BF16_ONE))
         if _is_half(lv.ctype) or lv.ctype == T.HALF2:    # cuda_fp16.hpp's ++ adds the half 1.0
             h1 = Const(np.float16(1))
             one = Val(T.HALF, h1) if _is_half(lv.ctype) else Val(T.HALF2, None, [h1, h1])
@@ -1747,6 +1764,12 @@ class KernelBuilder(ClassLowering):
             if node.op == "-":
                 x, c = (x, self.negate_fields(c, node)) if mul_left else (self.negate_fields(x, node), c)
             return self.half_fma(x, y, c, node)
+        if all(_is_bf16(v.ctype) for v in (x, y, c)) and \
+                not all(isinstance(v.op, Const) for v in (x, y)):
+            # fma.rn.bf16: ptxas contracts mul.bf16 and add.bf16 (cuda_bf16.hpp's operators)
+            if node.op == "-":
+                x, c = (x, self.negate(c, node)) if mul_left else (self.negate(x, node), c)
+            return self.bf16_fma(x, y, c, node)
         halves = [_is_half(v.ctype) for v in (x, y, c)]
         if not all(isinstance(v.ctype, Scalar) for v in (x, y, c)) or any(halves) and not all(halves):
             prod = self.binop("*", x, y, m)
@@ -1777,11 +1800,23 @@ class KernelBuilder(ClassLowering):
             fields.append(d)
         return Val(T.HALF2, None, fields) if pair else Val(T.HALF, fields[0])
 
+    def bf16_fma(self, x: Val, y: Val, c: Val, node) -> Val:
+        """x * y + c on __nv_bfloat16s rounded once (``fma.rn.bf16``)."""
+        d = self.reg(np.uint16)
+        self.emit(Op.CALL, node, dst=d, args=(x.op, y.op, c.op), sub="m_bfma")
+        return Val(T.BF16, d)
+
     def negate_fields(self, v: Val, node) -> Val:
         """-v of a __half2, half by half."""
         return Val(v.ctype, None, [self.negate(Val(T.HALF, f), node).op for f in v.fields])
 
     def negate(self, v: Val, node) -> Val:
+        if _is_bf16(v.ctype):                   # flips the sign bit of the uint16 pattern
+            if isinstance(v.op, Const):
+                return Val(v.ctype, Const(np.uint16(int(v.op.value) ^ 0x8000)))
+            d = self.reg(np.uint16)
+            self.emit(Op.CALL, node, dst=d, args=(v.op,), sub="m_bneg")
+            return Val(v.ctype, d)
         if isinstance(v.op, Const):
             return Val(v.ctype, Const(-v.op.value))
         d = self.reg(v.op.dtype)
@@ -1798,6 +1833,10 @@ class KernelBuilder(ClassLowering):
                                        for x, y in zip(a.fields, b.fields)])
         if not isinstance(a.ctype, Scalar) or not isinstance(b.ctype, Scalar):
             raise self.err(f'operand types are incompatible ("{a.ctype}" and "{b.ctype}") for "{op}"', node)
+        if _is_bf16(a.ctype) or _is_bf16(b.ctype):
+            if a.ctype != b.ctype or op not in _BF16_ARITH:
+                raise self.half_mix(op, a, b, node)
+            return self.half_bin(_BF16_ARITH[op], T.BF16, a.op, b.op, node)
         if _is_half(a.ctype) or _is_half(b.ctype):
             if a.ctype != b.ctype or op not in _HALF_ARITH:
                 raise self.half_mix(op, a, b, node)
@@ -1859,8 +1898,11 @@ class KernelBuilder(ClassLowering):
                                "compare the .x and .y halves", node)
             if not isinstance(a.ctype, Scalar) or not isinstance(b.ctype, Scalar):
                 raise self.err(f'operand types are incompatible ("{a.ctype}" and "{b.ctype}")', node)
-            if (_is_half(a.ctype) or _is_half(b.ctype)) and a.ctype != b.ctype:
+            if (_is_half(a.ctype) or _is_half(b.ctype) or _is_bf16(a.ctype) or _is_bf16(b.ctype)) \
+                    and a.ctype != b.ctype:
                 raise self.half_mix(op, a, b, node)
+            if _is_bf16(a.ctype):               # compared as the floats they are
+                return self.half_bin("b_" + _CMP[op], T.BOOL, a.op, b.op, node)
             t = usual_arith(a.ctype, b.ctype)
             ops = (self.convert(a, t, node).op, self.convert(b, t, node).op)
         if isinstance(ops[0], Const) and isinstance(ops[1], Const):
@@ -1884,12 +1926,16 @@ class KernelBuilder(ClassLowering):
         """NVRTC's error for an operator that mixes __half with another type (or that
         cuda_fp16.hpp does not define on halves)."""
         ta, tb = a.ctype, b.ctype
+        if _is_bf16(ta) or _is_bf16(tb):
+            t, hdr, to_f, from_f = "__nv_bfloat16", "cuda_bf16.hpp", "__bfloat162float", "__float2bfloat16"
+        else:
+            t, hdr, to_f, from_f = "__half", "cuda_fp16.hpp", "__half2float", "__float2half"
         if ta == tb:
-            why = (f'cuda_fp16.hpp defines no "{op}" on __half, and its conversions to float '
+            why = (f'{hdr} defines no "{op}" on {t}, and its conversions to float '
                    "and to each integer type make the built-in one ambiguous")
         else:
-            why = ("the __half may convert to float or to an integer type, or the other operand "
-                   "to __half; write __half2float(h) or __float2half(x) to say which")
+            why = (f"the {t} may convert to float or to an integer type, or the other operand "
+                   f"to {t}; write {to_f}(h) or {from_f}(x) to say which")
         return self.err(f'more than one operator "{op}" matches these operands (operand types '
                         f'are: {ta} {op} {tb}): {why}', node)
 
@@ -2026,7 +2072,8 @@ class KernelBuilder(ClassLowering):
 
     def common(self, a: Val, b: Val, node):
         if isinstance(a.ctype, Scalar) and isinstance(b.ctype, Scalar):
-            if (_is_half(a.ctype) or _is_half(b.ctype)) and a.ctype != b.ctype:
+            if (_is_half(a.ctype) or _is_half(b.ctype) or _is_bf16(a.ctype) or _is_bf16(b.ctype)) \
+                    and a.ctype != b.ctype:
                 raise self.err(f'operand types are incompatible ("{a.ctype}" and "{b.ctype}"): '
                                "each converts to the other; convert one side explicitly", node)
             return usual_arith(a.ctype, b.ctype)
@@ -2051,6 +2098,18 @@ class KernelBuilder(ClassLowering):
             bop = op[:-1]
             if _is_half(lv.ctype) or lv.ctype == T.HALF2:
                 v = self.half_compound(lv, bop, node)
+            elif _is_bf16(lv.ctype):            # operator op=(__nv_bfloat16 &, const __nv_bfloat16 &)
+                if bop not in _BF16_ARITH:
+                    raise self.err(f'no operator "{bop}=" matches these operands (operand types '
+                                   f"are: {lv.ctype} {bop}= ...): cuda_bf16.hpp defines += -= *= /= "
+                                   "on __nv_bfloat16", node)
+                cur, r = self.load(lv, node), node.rvalue
+                if bop in ("+", "-") and isinstance(r, c_ast.BinaryOp) and r.op == "*" and \
+                        _is_bf16(self.type_of(r.left)) and _is_bf16(self.type_of(r.right)):
+                    x, y = self.rvalue(r.left), self.rvalue(r.right)      # one fma.rn.bf16
+                    v = self.bf16_fma(self.negate(x, node) if bop == "-" else x, y, cur, node)
+                else:
+                    v = self.arith(bop, cur, self.convert(self.rvalue(r), T.BF16, r), node)
             elif bop in ("+", "-") and isinstance(lv.ctype, Scalar) and lv.ctype.is_float and \
                     isinstance(node.rvalue, c_ast.BinaryOp) and node.rvalue.op == "*":
                 cur = self.load(lv, node)
@@ -2115,10 +2174,26 @@ class KernelBuilder(ClassLowering):
                     return Val(to, self.to_bool(v, node))
                 return Val(to, self.cast_op(v.op, to.dtype, node))
             if isinstance(fr, Scalar):
+                if fr.is_bf16 and to != fr:     # operator float(), then float to the target
+                    v = Val(T.FLOAT, self.bf16_call("m_b2f", np.float32, v.op, node))
+                    if to == T.FLOAT:
+                        return v
+                elif to.is_bf16 and to != fr:   # __float2bfloat16 & co: nearest even
+                    return Val(to, self.bf16_call("m_bcvt_rn", np.uint16, v.op, node))
                 if to.is_bool:
                     return Val(to, self.to_bool(v, node))
                 return Val(to, self.cast_op(v.op, to.dtype, node))
         raise self.err(f'no suitable conversion from "{fr}" to "{to}"', node)
+
+    def bf16_call(self, sub, dtype, op, node):
+        """One CALL of ``simt.ops.BF16_CALLS`` on one operand (folded on a constant)."""
+        if isinstance(op, Const):
+            from .ops import CALLS
+            with np.errstate(all="ignore"):
+                return Const(np.asarray(CALLS[sub](np.asarray(op.value))).astype(dtype)[()])
+        d = self.reg(dtype)
+        self.emit(Op.CALL, node, dst=d, args=(op,), sub=sub)
+        return d
 
     def cast_op(self, op, dtype: np.dtype, node):
         if op.dtype == dtype:

@@ -18,6 +18,11 @@ any of them produces is the GPU's canonical half NaN, 0x7FFF.  Limitations: ``he
 ``hlog``, ``hsqrt``, ``hsin`` ... are the correctly rounded values (the GPU's approximate
 instructions can differ in the last place); NaNs that only pass through a negation, an
 absolute value, a move or a conversion to float keep numpy's bits.
+
+bfloat16 (``__nv_bfloat16``): uint16 bit patterns, widened to float32 (exact) for every
+operation and rounded once back (``to_bf16``: nearest even, toward zero, down, up; a NaN
+made 0x7FFF); ``BF16_BINOPS`` and ``BF16_CALLS`` below.  ``/`` is the float32 quotient
+rounded to bfloat16, as ``__hdiv`` computes it (the same value as one rounding).
 """
 from __future__ import annotations
 
@@ -370,3 +375,122 @@ CALLS.update({
 })
 BINOPS.update(HALF_BINOPS)
 CALLS.update(HALF_CALLS)
+
+
+# ------------------------------------------------------------------ bfloat16
+# ``__nv_bfloat16`` (cuda_bf16.h) lives in registers and memory as its uint16 bit pattern
+# (numpy has no bfloat16): the top 16 bits of the float32 of the same value.  Every
+# operation below widens to float32 (exact), computes, and rounds once to bfloat16.
+# ``+ - * /`` rounded to float32 first and then to bfloat16 equal the one rounding of the
+# exact result (24 >= 2 * 8 + 2 bits, and the same exponent range).  A NaN any of them
+# produces is the canonical 0x7FFF (as ``cvt.rn.bf16.f32`` and the bf16 ALU give it).
+B_NAN = np.uint16(0x7FFF)
+
+
+def bf16_to_float(x):
+    """The float32 values of bf16 bit patterns (exact)."""
+    return (np.asarray(x).astype(np.uint16).astype(np.uint32) << np.uint32(16)).view(np.float32)
+
+
+def _f32_round_to_odd(x):
+    """float64 (or any) values to float32 rounded to odd, which keeps a sticky bit for
+    the second rounding to bfloat16 (53 and 24 >= 8 + 2 bits)."""
+    x = np.asarray(x)
+    if x.dtype == np.float32:
+        return x
+    wide = x.astype(np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        f = wide.astype(np.float32)
+        inexact = (f.astype(np.float64) != wide) & ~np.isnan(wide)
+        even = (f.view(np.uint32) & np.uint32(1)) == 0
+        fix = inexact & even
+        if np.any(fix):
+            f = np.where(fix, np.nextafter(f, np.where(wide > f, np.float32(np.inf),
+                                                       np.float32(-np.inf)).astype(np.float32)), f)
+    return np.asarray(f, np.float32)
+
+
+def to_bf16(x, mode: str = "rn"):
+    """The numeric value ``x`` (any scalar type, never bf16 bits) rounded to bfloat16 bits:
+    to nearest even (``rn``), toward zero (``rz``), down (``rd``) or up (``ru``)."""
+    f = _f32_round_to_odd(np.asarray(x) if np.asarray(x).dtype.kind == "f" else
+                          np.asarray(x).astype(np.float64))
+    u = np.asarray(f, np.float32).view(np.uint32)
+    hi, lo = u >> np.uint32(16), u & np.uint32(0xFFFF)
+    neg = (u >> np.uint32(31)) == 1
+    if mode == "rn":
+        r = (u + np.uint32(0x7FFF) + (hi & np.uint32(1))) >> np.uint32(16)
+    elif mode == "rz":
+        r = hi
+    else:
+        away = (lo != 0) & (neg if mode == "rd" else ~neg)
+        r = hi + away.astype(np.uint32)
+    r = np.where(np.isnan(f), np.uint32(B_NAN), r)
+    return np.asarray(r).astype(np.uint16)
+
+
+def _bbin(f):
+    def g(a, b):
+        with np.errstate(all="ignore"):
+            return to_bf16(f(bf16_to_float(a), bf16_to_float(b)).astype(np.float32))
+    return g
+
+
+def _bcmp(f):
+    return lambda a, b: f(bf16_to_float(a), bf16_to_float(b))
+
+
+def _bfma(a, b, c):
+    """``a * b + c`` rounded once: the product is exact in double, the sum rounded to odd
+    there (as ``_hfma``), then to odd in float32, then to nearest even in bfloat16."""
+    a, b, c = (bf16_to_float(v).astype(np.float64) for v in (a, b, c))
+    with np.errstate(all="ignore"):
+        p = a * b
+        s = p + c
+        bb = s - p
+        err = (p - (s - bb)) + (c - bb)
+        even = (s.view(np.int64) & 1) == 0
+        fix = (err != 0) & even & np.isfinite(s)
+        if np.any(fix):
+            s = np.where(fix, np.nextafter(s, np.where(err > 0, np.inf, -np.inf)), s)
+        return to_bf16(s)
+
+
+def _bminmax(hf):
+    def g(a, b):
+        return to_bf16(hf(bf16_to_float(a), bf16_to_float(b)))
+    return g
+
+
+def _fmax0(a, b):
+    zero = (a == 0) & (b == 0)
+    return np.where(zero, np.where(np.signbit(a) & np.signbit(b), np.float32(-0.0), np.float32(0.0)),
+                    np.fmax(a, b)).astype(np.float32)
+
+
+def _fmin0(a, b):
+    zero = (a == 0) & (b == 0)
+    return np.where(zero, np.where(np.signbit(a) | np.signbit(b), np.float32(-0.0), np.float32(0.0)),
+                    np.fmin(a, b)).astype(np.float32)
+
+
+BF16_BINOPS = {
+    "b_add": _bbin(np.add), "b_sub": _bbin(np.subtract), "b_mul": _bbin(np.multiply),
+    "b_div": _bbin(np.true_divide),
+    "b_eq": _bcmp(np.equal), "b_ne": _bcmp(np.not_equal), "b_lt": _bcmp(np.less),
+    "b_gt": _bcmp(np.greater), "b_le": _bcmp(np.less_equal), "b_ge": _bcmp(np.greater_equal),
+}
+
+BF16_CALLS = {
+    "m_bcvt_rn": to_bf16, "m_bcvt_rz": lambda x: to_bf16(x, "rz"),
+    "m_bcvt_rd": lambda x: to_bf16(x, "rd"), "m_bcvt_ru": lambda x: to_bf16(x, "ru"),
+    "m_b2f": bf16_to_float,
+    "m_bneg": lambda x: np.asarray(x).astype(np.uint16) ^ np.uint16(0x8000),
+    "m_babs": lambda x: np.asarray(x).astype(np.uint16) & np.uint16(0x7FFF),
+    "m_bmax": _bminmax(_fmax0), "m_bmin": _bminmax(_fmin0), "m_bfma": _bfma,
+    "m_bbits": lambda x: np.asarray(x).astype(np.uint16),
+    "m_bbits_s": lambda x: np.asarray(x).astype(np.uint16).view(np.int16),
+    "m_bfrom_s": lambda x: np.asarray(x).astype(np.int16).view(np.uint16),
+}
+BINOPS.update(BF16_BINOPS)
+CALLS.update(BF16_CALLS)

@@ -187,12 +187,12 @@ def test_builtin_vectors_copied_whole():
     np.testing.assert_array_equal(o, want)
 
 
-def test_bfloat16_is_an_error_naming_its_place():
-    # (__half is supported: tests/test_half.py)
-    src = '#include <cuda_bf16.h>\nextern "C" __global__ void k(const __nv_bfloat16 *a) { }'
+def test_bfloat162_is_an_error_naming_its_place():
+    # (__half and __nv_bfloat16 are supported: tests/test_half.py, tests/test_bf16.py)
+    src = '#include <cuda_bf16.h>\nextern "C" __global__ void k(const __nv_bfloat162 *a) { }'
     with pytest.raises(CompileError) as e:
         simt.Module.from_source(src, "bad.cu")
-    assert str(e.value).startswith("bad.cu:2:36") and "__nv_bfloat16" in str(e.value), str(e.value)
+    assert str(e.value).startswith("bad.cu:2:36") and "__nv_bfloat162" in str(e.value), str(e.value)
     assert "not supported yet" in str(e.value)
 
 
