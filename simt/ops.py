@@ -218,7 +218,14 @@ def _hfma(a, b, c):
     rounded to odd there (an inexact sum whose last bit is 0 moves one ulp toward the
     exact value, from TwoSum's error term), which 53 >= 11 + 2 bits make safe to round
     again, to half."""
-    a, b, c = (np.asarray(v).astype(np.float64) for v in (a, b, c))
+    return _canon(_fma_odd(*(np.asarray(v).astype(np.float64) for v in (a, b, c))).astype(_H))
+
+
+def _fma_odd(a, b, c):
+    """``a * b + c`` in double, rounded to odd: the product of two narrow floats is exact
+    there, and an inexact sum whose last bit is 0 moves one ulp toward the exact value
+    (from TwoSum's error term), so rounding it again to a narrower format is a single
+    rounding of the exact value."""
     with np.errstate(all="ignore"):
         p = a * b
         s = p + c
@@ -228,7 +235,7 @@ def _hfma(a, b, c):
         fix = (err != 0) & even & np.isfinite(s)
         if np.any(fix):
             s = np.where(fix, np.nextafter(s, np.where(err > 0, np.inf, -np.inf)), s)
-        return _canon(s.astype(_H))
+        return s
 
 
 def _hmax(a, b):
@@ -443,17 +450,7 @@ def _bcmp(f):
 def _bfma(a, b, c):
     """``a * b + c`` rounded once: the product is exact in double, the sum rounded to odd
     there (as ``_hfma``), then to odd in float32, then to nearest even in bfloat16."""
-    a, b, c = (bf16_to_float(v).astype(np.float64) for v in (a, b, c))
-    with np.errstate(all="ignore"):
-        p = a * b
-        s = p + c
-        bb = s - p
-        err = (p - (s - bb)) + (c - bb)
-        even = (s.view(np.int64) & 1) == 0
-        fix = (err != 0) & even & np.isfinite(s)
-        if np.any(fix):
-            s = np.where(fix, np.nextafter(s, np.where(err > 0, np.inf, -np.inf)), s)
-        return to_bf16(s)
+    return to_bf16(_fma_odd(*(bf16_to_float(v).astype(np.float64) for v in (a, b, c))))
 
 
 def _bminmax(hf):
