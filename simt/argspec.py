@@ -42,6 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .ctypes_ import TYPEDEFS, Vector
 from .errors import UsageError
 
 __all__ = ["ArgSpec", "parse", "make_arg", "record", "is_record", "DTYPES", "MAX_BYTES", "GRAMMAR"]
@@ -125,12 +126,10 @@ def _bad(spec: str, expected: str) -> UsageError:
     return UsageError(f"bad argument spec {spec!r}: expected {expected}")
 
 
-# CUDA's vector types as array element types: float4[1024]=uniform is a float32 array of
-# shape (1024, 4), what a float4 * parameter points to (a by-value float4 takes braces)
-_VECTOR_BASES = {"char": "int8", "uchar": "uint8", "short": "int16", "ushort": "uint16",
-                 "int": "int32", "uint": "uint32", "long": "int64", "ulong": "uint64",
-                 "longlong": "int64", "ulonglong": "uint64", "float": "float32", "double": "float64"}
-VECTOR_ARRAYS = {f"{b}{k}": (np.dtype(d), k) for b, d in _VECTOR_BASES.items() for k in (1, 2, 3, 4)}
+# CUDA's vector types (simt.ctypes_'s) as array element types: float4[1024]=uniform is a
+# float32 array of shape (1024, 4), what a float4 * parameter points to (a by-value
+# float4 takes braces)
+VECTOR_ARRAYS = {name: (t.elem.dtype, t.n) for name, t in TYPEDEFS.items() if isinstance(t, Vector)}
 
 
 def _dtype(spec: str, name: str) -> np.dtype:

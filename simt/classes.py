@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from .errors import CompileError, Coord
-from .templates import close_paren, skip_string
+from .templates import close_paren, skip_string, split_spans
 
 MEMINIT = "__simt_meminit"            # member(args): direct-initialization
 MEMLIST = "__simt_memlist"            # member{args}: list-initialization
@@ -147,23 +147,9 @@ def _skip_ws(text: str, i: int, end: int | None = None) -> int:
 
 
 def _split(text: str, a: int, b: int) -> list[tuple[int, int]]:
-    """(start, end) of each comma-separated part of ``text[a:b]`` outside brackets."""
-    out, depth, i, start = [], 0, a, a
-    while i < b:
-        c = text[i]
-        if c in "\"'":
-            i = skip_string(text, i)
-            continue
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif c == "," and depth == 0:
-            out.append((start, i))
-            start = i + 1
-        i += 1
-    out.append((start, b))
-    return out
+    """(start, end) of each comma-separated part of ``text[a:b]`` outside (), [], {} and
+    string literals (a ``<`` in an initializer is a comparison here, not a bracket)."""
+    return split_spans(text, a, b, brackets="()[]{}", strings=True)
 
 
 def _closing(text: str, i: int) -> int:

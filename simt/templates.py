@@ -124,20 +124,27 @@ def angle_call(text: str, lt: int) -> tuple[int, int] | None:
     return close, po
 
 
-def split_spans(s: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+def split_spans(s: str, start: int = 0, end: int | None = None, brackets: str = "<>()[]",
+                strings: bool = False) -> list[tuple[int, int]]:
     """(start, end) of each top-level comma-separated part of s[start:end] (an argument
-    or parameter list: commas inside (), [] and <> do not split)."""
+    or parameter list: commas inside the ``brackets`` pairs, by default (), [] and <>, do
+    not split; with ``strings``, nor commas in string and character literals)."""
     end = len(s) if end is None else end
-    out, depth, a = [], 0, start
-    for i in range(start, end):
+    opens, closes = brackets[0::2], brackets[1::2]
+    out, depth, a, i = [], 0, start, start
+    while i < end:
         c = s[i]
-        if c in "<([":
+        if strings and c in "\"'":
+            i = skip_string(s, i)
+            continue
+        if c in opens:
             depth += 1
-        elif c in ">)]":
+        elif c in closes:
             depth -= 1
         elif c == "," and depth == 0:
             out.append((a, i))
             a = i + 1
+        i += 1
     out.append((a, end))
     return out
 
