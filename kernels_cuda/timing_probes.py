@@ -705,6 +705,58 @@ UNSEEN17 = [
                 source=_P18, note="a struct with a float[4] member per thread, four streams"),
 ]
 PROBES += UNSEEN17
+
+# probe-unseen18 (session 17): kernel kinds no probe had tried (a register-tiled SGEMM,
+# run-time integer division, a data-dependent while loop, 64-bit integer work, byte
+# outputs, double atomics on global bins, 16-byte loads of text, double exp/log)
+_P19 = "probes19.cu"
+SGEMM, NCHW = 1024, (8, 24, 223, 223)
+
+
+def _nchw_args(n, rng):
+    N_, C_, H_, W_ = NCHW
+    return [_f32(N_ * C_ * H_ * W_, rng), np.zeros(N_ * C_ * H_ * W_, np.float32)] + [_i32(d) for d in NCHW]
+
+
+def _text(nvec, rng):
+    """16 nvec bytes of text: lower-case letters and spaces, a newline about every 40."""
+    alphabet = np.frombuffer(b"abcdefghijklmnopqrstuvwxyz     \n", np.uint8)
+    p = np.full(len(alphabet), (1 - 1 / 40) / (len(alphabet) - 1))
+    p[-1] = 1 / 40
+    return rng.choice(alphabet, size=16 * nvec, p=p)
+
+
+UNSEEN18 = [
+    TimingProbe("probe/sgemm-reg4x4", "probe-unseen18", "sgemm_reg4x4", SGEMM, (16, 16),
+                lambda n: (n // 64, n // 64),
+                lambda n, rng: [_f32(n * n, rng), _f32(n * n, rng), np.zeros(n * n, np.float32), _i32(n)],
+                source=_P19, note="1024^3, 64 x 64 tiles, 4 x 4 outputs a thread"),
+    TimingProbe("probe/nchw-to-nhwc", "probe-unseen18", "nchw_to_nhwc", int(np.prod(NCHW)), 256,
+                lambda n: GRID_STRIDE_BLOCKS, _nchw_args, source=_P19,
+                note="8 x 24 x 223 x 223 floats, dimensions passed at run time"),
+    TimingProbe("probe/collatz", "probe-unseen18", "collatz_steps", 1 << 22, 256, lambda n: n // 256,
+                lambda n, rng: [rng.integers(1, 1 << 20, n).astype(np.uint32), np.zeros(n, np.uint32), _i32(n)],
+                source=_P19, note="starts below 2^20, 64-bit values, a while loop"),
+    TimingProbe("probe/hamming-u64", "probe-unseen18", "hamming_u64", 1 << 24, 256, lambda n: n // 256,
+                lambda n, rng: [rng.integers(0, 1 << 63, n, dtype=np.uint64), np.uint64(0x0123456789ABCDEF),
+                                np.zeros(n, np.uint8), _i32(n)],
+                source=_P19, note="__popcll of a 64-bit xor, one byte out"),
+    TimingProbe("probe/splitmix", "probe-unseen18", "splitmix_fill", 1 << 24, 256, lambda n: GRID_STRIDE_BLOCKS,
+                lambda n, rng: [np.zeros(n, np.uint32), np.uint64(12345), _i32(n)],
+                source=_P19, note="three 64-bit multiplies a thread, grid-stride"),
+    TimingProbe("probe/hist-double-direct", "probe-unseen18", "hist_double_direct", 1 << 24, 256,
+                lambda n: n // 256,
+                lambda n, rng: [_ints(n, rng), rng.random(n), np.zeros(1024, np.float64), _i32(n)],
+                source=_P19, note="atomicAdd(double) on 1024 global bins, one a thread"),
+    TimingProbe("probe/count-newlines", "probe-unseen18", "count_newlines_vec", 1 << 22, 256,
+                lambda n: GRID_STRIDE_BLOCKS,
+                lambda n, rng: [_text(n, rng), np.zeros(1, np.uint32), _i32(n)],
+                source=_P19, note="64 MiB of text as uint4, one atomicAdd a warp"),
+    TimingProbe("probe/softplus-double", "probe-unseen18", "softplus_double", 1 << 22, 256, lambda n: n // 256,
+                lambda n, rng: [rng.standard_normal(n) * 4, np.zeros(n, np.float64), _i32(n)],
+                source=_P19, note="log1p(exp(.)) in double"),
+]
+PROBES += UNSEEN18
 _BY_ID = {p.id: p for p in PROBES}
 
 
