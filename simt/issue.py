@@ -37,7 +37,8 @@ from __future__ import annotations
 import numpy as np
 
 from .ir import Const, Op, Reg
-from .loops import add_step, def_before, loop_test, loops, writers
+from .loops import add_step, constant_trips, def_before, loop_test, loops, writers
+from .promote import folded_offsets, register_locals
 
 FREE = {Op.MOV, Op.LOOPINIT, Op.BODYINIT, Op.ELSE, Op.JUMP}
 UNROLL = 4                 # trips nvcc unrolls a loop of unknown trip count by
@@ -58,13 +59,59 @@ def issue_weights(ir) -> np.ndarray:
             w[p] = 0.0
         elif ins.op == Op.LOAD and ins.info.get("space") == "const" and ins.info.get("uniform_addr"):
             w[p] = 0.0      # an operand from the constant bank (c[0x3][...]), or a uniform-pipe ULDC
+    for p, ins in enumerate(code):
+        if w[p] == 1.0:
+            w[p] = _wide_slots(ins)
     for p in _address_only(code):
         w[p] = ADDRESS
     for control in _unrolled(ir).values():
         for p in control:
             w[p] = min(w[p], 1.0 / UNROLL)
+    w[sorted(compile_time(ir))] = 0.0
     ir._simt_issue_weights = w
     return w
+
+
+def compile_time(ir) -> frozenset:
+    """The pcs that leave nothing to issue in nvcc's code once it unrolls the loops with
+    constant trip counts fully (``loops.constant_trips``): those loops' control (counter,
+    compare, test, jumps), the address arithmetic it folds into immediate offsets, and
+    the local loads and stores of arrays it keeps in registers, with their addresses
+    (``simt.promote``).  The machine's clock passes over them too."""
+    got = getattr(ir, "_simt_compile_time", None)
+    if got is not None:
+        return got
+    code = ir.code
+    out = set(folded_offsets(ir, _address_only(code)))
+    for (top, back), control in _unrolled(ir).items():
+        if constant_trips(code, top, back) is not None:
+            out.update(control)
+            out.update(p for p in (top - 1, back) if code[p].op in (Op.LOOPINIT, Op.JUMP))
+            out.update(p for p in range(top, back + 1) if code[p].op == Op.BODYINIT)
+    moves = register_locals(ir)
+    out |= moves | _address_only(code, moves) if moves else set()
+    ir._simt_compile_time = frozenset(out)
+    return ir._simt_compile_time
+
+
+def _wide_slots(ins) -> float:
+    """SASS instructions of an integer operation on 64-bit values: sm_90's integer units are
+    32 bits wide, so an add, compare, shift, logic operation or select is two (``IADD3`` and
+    ``IADD3.X``, ``ISETP`` and ``ISETP.EX``, ...) and a multiply three (``IMAD.WIDE.U32`` and
+    two ``IMAD``), two by a constant (the Collatz loop of probes19.cu: 16 SASS a trip where
+    the IR has 9).  Anything else is one."""
+    if ins.op not in (Op.BIN, Op.UN, Op.SELECT) or ins.op == Op.UN and ins.sub not in ("not", "neg"):
+        return 1.0
+    vals = [a for a in ins.args if isinstance(a, (Reg, Const))]
+    if ins.op == Op.SELECT:
+        vals = vals[1:]
+    if not any(type(a) is Reg and a.dtype.kind in "iu" and a.dtype.itemsize == 8 for a in vals):
+        return 1.0
+    if ins.op == Op.BIN and ins.sub == "mul":
+        return 2.0 if any(type(a) is Const for a in vals) else 3.0
+    if ins.op == Op.BIN and ins.sub in ("div", "mod"):
+        return 1.0                         # (a 64-bit division: not measured)
+    return 2.0
 
 
 _ALU_BIN = {"and", "or", "xor", "shr", "eq", "ne", "lt", "gt", "le", "ge"}
@@ -116,9 +163,10 @@ def overlapped_pcs(ir) -> frozenset:
     return ir._simt_overlapped
 
 
-def _address_only(code) -> set[int]:
+def _address_only(code, accesses=None) -> set[int]:
     """The pcs of integer arithmetic (and casts) whose results only ever form the address
-    of a load, store or atomic, directly or through other such instructions."""
+    of a load, store or atomic (of one of the pcs ``accesses``, if given), directly or
+    through other such instructions."""
     uses: dict[int, list] = {p: [] for p in range(len(code))}
     for q, (ins, wr) in enumerate(zip(code, writers(code))):
         for k, (a, d) in enumerate(zip(ins.args or (), wr)):
@@ -133,7 +181,8 @@ def _address_only(code) -> set[int]:
         for p in cand:
             if p in addr or not uses[p]:
                 continue
-            if all((code[q].op in (Op.LOAD, Op.STORE, Op.ATOM) and k == 0) or q in addr
+            if all((code[q].op in (Op.LOAD, Op.STORE, Op.ATOM) and k == 0
+                    and (accesses is None or q in accesses)) or q in addr
                    for q, k in uses[p]):
                 addr.add(p)
                 changed = True

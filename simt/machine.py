@@ -27,8 +27,9 @@ from . import counters as C
 from .ctypes_ import Scalar, Vector, sizeof
 from .errors import LaunchError
 from .ir import Const, Op, Reg
-from .issue import UNROLL, overlapped_pcs
+from .issue import UNROLL, compile_time, overlapped_pcs
 from .loops import add_step, constant_trips, def_before, loop_test, loops
+from .promote import register_locals
 from .ops import BINOPS, CALLS, UNOPS, _fma, cast_value
 from .spaces import GLOBAL_BASE, LOCAL_BASE, SHARED_BASE
 
@@ -95,6 +96,66 @@ OP_COST = {
     "m_sin_f8": (232.0, 64.8),       # sin (double)
     "m_sqrt_f8": (93.0, 30.3),       # sqrt (double)
     "ddiv": (125.0, 30.2),           # double / (IEEE)
+    # the rest, measured in session 17 (docs/results/timing_investigation/math2/, H100):
+    # without them a call cost one slot, and softplus in double (log1p(exp(x))) was
+    # predicted at half its time (probe-unseen18)
+    "m_cbrt_f4": (75.0, 18.8),
+    "m_exp2_f4": (22.0, 7.0),
+    "m_exp10_f4": (42.2, 10.3),
+    "m_expm1_f4": (83.2, 27.8),
+    "m_log2_f4": (93.2, 31.9),
+    "m_log10_f4": (87.5, 31.0),
+    "m_log1p_f4": (89.5, 25.9),
+    "m_asin_f4": (93.2, 25.8),
+    "m_acos_f4": (99.8, 25.8),
+    "m_atan_f4": (83.8, 19.9),
+    "m_sinh_f4": (101.5, 27.7),
+    "m_cosh_f4": (95.2, 24.7),
+    "m_asinh_f4": (155.5, 39.4),
+    "m_acosh_f4": (141.0, 40.2),
+    "m_atanh_f4": (137.8, 35.9),
+    "m_erfc_f4": (123.0, 52.5),
+    "m_lgamma_f4": (160.5, 33.6),
+    "m_tgamma_f4": (139.6, 34.1),
+    "m_atan2_f4": (133.5, 47.7),
+    "m_hypot_f4": (107.8, 30.3),
+    "m_fmod_f4": (154.1, 25.1),
+    "m_log_f4_fast": (17.5, 6.7),
+    "m_sin_f4_fast": (21.0, 6.9),
+    "m_cos_f4_fast": (21.0, 6.9),
+    "m_tan_f4_fast": (41.0, 23.0),
+    "m_log2_f4_fast": (17.5, 6.8),
+    "m_log10_f4_fast": (17.5, 6.8),
+    "m_exp10_f4_fast": (22.0, 6.9),
+    "m_pow_f4_fast": (40.5, 14.8),
+    "m_div_f4_fast": (17.5, 6.8),
+    "m_rsqrt_f8": (68.5, 21.3),
+    "m_cbrt_f8": (267.0, 68.9),
+    "m_exp2_f8": (158.3, 42.4),
+    "m_exp10_f8": (168.5, 47.3),
+    "m_expm1_f8": (226.3, 79.5),
+    "m_log2_f8": (306.8, 110.2),
+    "m_log10_f8": (306.8, 109.8),
+    "m_log1p_f8": (322.8, 114.8),
+    "m_cos_f8": (240.4, 65.8),
+    "m_tan_f8": (262.3, 87.4),
+    "m_asin_f8": (164.5, 41.5),
+    "m_acos_f8": (193.5, 69.4),
+    "m_atan_f8": (277.7, 76.7),
+    "m_sinh_f8": (128.5, 42.6),
+    "m_cosh_f8": (248.5, 77.2),
+    "m_tanh_f8": (307.1, 90.6),
+    "m_asinh_f8": (471.1, 158.7),
+    "m_acosh_f8": (437.3, 148.5),
+    "m_atanh_f8": (437.9, 118.5),
+    "m_erf_f8": (406.8, 118.1),
+    "m_erfc_f8": (531.0, 200.2),
+    "m_lgamma_f8": (363.0, 109.9),
+    "m_tgamma_f8": (413.3, 126.4),
+    "m_pow_f8": (773.8, 267.0),
+    "m_atan2_f8": (384.5, 132.7),
+    "m_hypot_f8": (161.3, 58.0),
+    "m_fmod_f8": (373.3, 106.1),
     # __match_any_sync: a pass per distinct value among the warp's lanes (k of them):
     # latency match[0] + k * match_value[0], issue k * match_value[1]
     "match": (12.0, 0.0),
@@ -193,6 +254,9 @@ class Machine:
         self.shared_hot = np.zeros(max(1, b.nb * self.S // 4))   # atomic lanes per shared word
         self.ld_depth = _load_depths(k)
         self.overlapped = overlapped_pcs(k)
+        self.moves = register_locals(k)           # local accesses that are registers in SASS
+        self.compiled = compile_time(k)           # pcs nvcc leaves nothing of (simt.issue)
+        self.preg = {}                            # their frame offset -> per warp, value ready
         ring = max([int(LAT["loads_in_flight"]), *self.ld_depth.values()])
         self.inflight = np.zeros((b.W, ring), np.float64)   # the last loads' completions
         self.ifl_ptr = np.zeros(b.W, np.int64)
@@ -383,6 +447,9 @@ class Machine:
         their latency), memory and warp-wide instructions wait until their operands are
         ready; every instruction costs an issue slot, expensive ones (``OP_COST``) more."""
         op = ins.op
+        if ins.pc in self.compiled:
+            self._compiled(ins, sel, act, wsel)
+            return
         rw = None
         if op not in _NO_STALL:
             for a in ins.args:
@@ -455,6 +522,41 @@ class Machine:
             self.rt[r.slot][wsel] = t
         if op == Op.ATOM and lat >= LAT["atom_global"]:
             self.wdrain[wsel] = np.maximum(self.wdrain[wsel], t)
+
+    def _compiled(self, ins, sel, act, wsel):
+        """An instruction nvcc leaves nothing of (simt.issue.compile_time): no issue slot,
+        no wait.  A value it computes is ready when its operands are; a local load or store
+        nvcc makes a register move (simt.promote) has no memory latency: the load's value is
+        ready when the value stored at its address was."""
+        op = ins.op
+        if ins.pc not in self.moves:
+            d = ins.dst
+            if op in _DATAFLOW and d is not None:
+                t = None
+                for a in ins.args:
+                    if type(a) is Reg:
+                        r = self.rt[a.slot][wsel]
+                        t = r if t is None else np.maximum(t, r)
+                for r in (d if isinstance(d, list) else (d,)):
+                    self.rt[r.slot][wsel] = self.wclock[wsel] if t is None else t
+            return
+        a = np.asarray(self.rd(ins.args[0], sel))
+        if a.ndim:
+            if not act.any():
+                return
+            a = a[act]
+        addr = int(a.flat[0])
+        ready = self.preg.get(addr)
+        if ins.op == Op.STORE:
+            if ready is None:
+                ready = self.preg[addr] = np.zeros(self.b.W, np.float64)
+            v = ins.args[1]
+            ready[wsel] = self.rt[v.slot][wsel] if type(v) is Reg else self.wclock[wsel]
+        else:
+            t = self.wclock[wsel] if ready is None else ready[wsel]
+            d = ins.dst
+            for r in (d if isinstance(d, list) else (d,)):
+                self.rt[r.slot][wsel] = t
 
     # ------------------------------------------------------------- memory
     def lanes_of(self, sel, idx):

@@ -1,0 +1,156 @@
+"""Local arrays nvcc keeps in registers: the timing model's view of scalar replacement.
+
+simt keeps every local array (and every struct variable) in the thread's local frame and
+executes each access as a load or a store.  nvcc fully unrolls a loop whose trip count is
+a small constant (``loops.constant_trips``) and then replaces an array whose every access
+has an address known at compile time by one register per element: ``float acc[4][4]``
+updated in ``for (i < 4) for (j < 4)`` loops is sixteen registers, and ``acc[i][j] +=
+a[i] * b[j]`` is one FFMA (the register-tiled SGEMM of ``probes19.cu``: 44 M SASS
+instructions where simt executed 1.24 G IR instructions with 16.8 M local loads).
+
+``register_locals`` finds those accesses statically, so that the issue model
+(``simt.issue``) gives them no slot and the machine's clock (``Machine.advance_clock``)
+treats them as register moves: a load's value is ready when the value last stored at its
+address was, with no memory latency.  What the emulator executes and counts is unchanged.
+
+Limitations: an address is "known at compile time" when it is built from constants and
+the counters of enclosing loops with at most 32 constant trips, through adds, subtracts,
+multiplies, shifts and casts; nvcc also promotes after other unrolling and constant
+propagation, and keeps an array in local memory when it would need too many registers
+(here every such array is promoted, whatever its size).
+"""
+from __future__ import annotations
+
+from .ir import Const, Op, Reg
+from .loops import constant_trips, def_before, loop_test, loops
+from .spaces import LOCAL_BASE
+
+_ARITH = {"add", "sub", "mul", "shl"}
+
+
+def register_locals(ir) -> frozenset:
+    """The pcs of local loads and stores that are register moves in nvcc's code."""
+    got = getattr(ir, "_simt_register_locals", None)
+    if got is not None:
+        return got
+    code = ir.code
+    counted = [(top, back, _counter(code, top, back)) for top, back in loops(code)
+               if constant_trips(code, top, back) is not None]
+    writes: dict[int, list[int]] = {}
+    for p, ins in enumerate(code):
+        if isinstance(ins.dst, Reg):
+            writes.setdefault(id(ins.dst), []).append(p)
+
+    def static(x, pc, depth=0):
+        """The local base constant an address is built on (or 0 for a value with none),
+        if the value is known once the constant-trip loops around ``pc`` are unrolled;
+        None if it is not."""
+        if type(x) is Const:
+            v = int(x.value) if x.dtype.kind in "iu" else None
+            return None if v is None else (v if v >= LOCAL_BASE else 0)
+        if type(x) is not Reg or depth > 24:
+            return None
+        if any(c is x and top <= pc <= back for top, back, c in counted):
+            return 0
+        if x.is_var and len(writes.get(id(x), ())) != 1:
+            return None                      # a variable set in more than one place
+        d = def_before(code, x, pc) if not x.is_var else code[writes[id(x)][0]]
+        if d is None:
+            return None
+        if d.op in (Op.MOV, Op.CAST):
+            return static(d.args[0], d.pc, depth + 1)
+        if d.op == Op.BIN and d.sub in _ARITH:
+            a, b = (static(y, d.pc, depth + 1) for y in d.args)
+            if a is None or b is None or (a and b):
+                return None
+            return a or b
+        return None
+
+    arrays: dict[int, list[int]] = {}        # base -> its accesses
+    dynamic: set[int] = set()                # bases with an access not known statically
+    unknown = False
+    for p, ins in enumerate(code):
+        if ins.op not in (Op.LOAD, Op.STORE) or ins.info.get("space") != "local":
+            continue
+        base = static(ins.args[0], p)
+        if base:
+            arrays.setdefault(base, []).append(p)
+        else:
+            b = _base_of(code, ins.args[0], p)
+            if b is None:
+                unknown = True               # a pointer into the frame from elsewhere
+            else:
+                dynamic.add(b)
+    out = frozenset() if unknown else frozenset(
+        p for b, ps in arrays.items() if b not in dynamic for p in ps)
+    ir._simt_register_locals = out
+    return out
+
+
+def _counter(code, top: int, back: int):
+    """The variable a constant-trip loop's test compares."""
+    _, cmp = loop_test(code, top, back)
+    return next(a for a in cmp.args if type(a) is Reg)
+
+
+def _base_of(code, x, pc, depth=0):
+    """The local base constant somewhere in an address's definition, or None."""
+    if type(x) is Const:
+        v = int(x.value) if x.dtype.kind in "iu" else 0
+        return v if v >= LOCAL_BASE else None
+    if type(x) is not Reg or depth > 24:
+        return None
+    d = def_before(code, x, pc)
+    if d is None or d.op not in (Op.MOV, Op.CAST, Op.BIN):
+        return None
+    for y in d.args:
+        b = _base_of(code, y, d.pc, depth + 1)
+        if b is not None:
+            return b
+    return None
+
+
+def folded_offsets(ir, address_pcs) -> frozenset:
+    """The address arithmetic nvcc folds into an access's immediate offset: inside loops it
+    unrolls fully, an address built from constants, those loops' counters and values set
+    before the outermost of them is one base register (computed once, before the loops)
+    plus a constant (``As[k][ty * 4 + i]`` in an unrolled ``k``, ``i`` nest is an ``LDS``
+    with offset ``k * 256 + i * 4``).  ``address_pcs``: the arithmetic that only forms
+    addresses (``simt.issue``)."""
+    code = ir.code
+    counted = [(top, back, _counter(code, top, back)) for top, back in loops(code)
+               if constant_trips(code, top, back) is not None]
+    written: dict[tuple, set] = {}
+
+    def writes_in(top, back):
+        got = written.get((top, back))
+        if got is None:
+            got = written[(top, back)] = {id(code[q].dst) for q in range(top, back + 1)
+                                          if isinstance(code[q].dst, Reg)}
+        return got
+
+    out = set()
+    for p in address_pcs:
+        around = [(t, b, c) for t, b, c in counted if t <= p <= b]
+        if not around:
+            continue
+        top, back = min(t for t, _, _ in around), max(b for _, b, _ in around)
+        counters = {id(c) for _, _, c in around}
+        inside = writes_in(top, back)
+
+        def ok(x, pc, depth=0):
+            if type(x) is Const:
+                return True
+            if type(x) is not Reg or depth > 24:
+                return False
+            if id(x) in counters or id(x) not in inside:
+                return True
+            if x.is_var:
+                return False
+            d = def_before(code, x, pc)
+            return (d is not None and (d.op in (Op.MOV, Op.CAST) or d.op == Op.BIN and d.sub in _ARITH)
+                    and all(ok(y, d.pc, depth + 1) for y in d.args))
+
+        if all(ok(y, p) for y in code[p].args):
+            out.add(p)
+    return frozenset(out)

@@ -1,0 +1,142 @@
+"""What nvcc compiles away (simt.promote, simt.issue.compile_time), 64-bit integer
+operations and the math functions' costs: the timing model's view of SASS."""
+from pathlib import Path
+
+import numpy as np
+
+import simt
+from simt import counters as C
+from simt import machine
+from simt.ir import Op
+from simt.issue import compile_time, issue_weights
+from simt.promote import register_locals
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _fn(src, name):
+    return simt.Module.from_source(src, "t.cu").get_function(name)
+
+
+def _local(ir):
+    return [p for p, i in enumerate(ir.code) if i.op in (Op.LOAD, Op.STORE) and i.info.get("space") == "local"]
+
+
+TILE = r"""
+extern "C" __global__ void tile(const float *x, float *y, int n) {
+    float acc[4][4];
+    float a[4];
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) acc[i][j] = 0.0f;
+    for (int k = 0; k < n; k++) {
+        for (int i = 0; i < 4; i++) a[i] = x[k * 4 + i];
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++) acc[i][j] += a[i] * a[j];
+    }
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) y[(threadIdx.x * 4 + i) * 4 + j] = acc[i][j];
+}
+extern "C" __global__ void dyn(const int *idx, float *y) {
+    float h[8];
+    for (int i = 0; i < 8; i++) h[i] = 0.0f;
+    h[idx[threadIdx.x] & 7] += 1.0f;
+    for (int i = 0; i < 8; i++) y[threadIdx.x * 8 + i] = h[i];
+}
+"""
+
+
+def test_arrays_indexed_by_unrolled_counters_are_registers():
+    """acc[4][4] and a[4], every access indexed by counters of 4-trip loops: all of them
+    register moves, with no issue slot; the loop over k (n trips) keeps its control."""
+    k = _fn(TILE, "tile")
+    ir = k.ir
+    loc = _local(ir)
+    assert loc and set(loc) == set(register_locals(ir))
+    w = issue_weights(ir)
+    assert all(w[p] == 0 for p in loc)
+    fma = [p for p, i in enumerate(ir.code) if i.op == Op.FMA]
+    assert fma and all(w[p] == 1 for p in fma)
+    ct = compile_time(ir)
+    tests = [p for p, i in enumerate(ir.code) if i.op == Op.LOOPTEST]
+    assert len(tests) == 8 and sum(p in ct for p in tests) == 7        # all but k's
+
+
+def test_an_array_with_one_run_time_index_stays_in_local_memory():
+    """h[idx & 7]: nvcc keeps h in local memory, so every access to h stays a load or a
+    store, the constant-indexed ones included."""
+    ir = _fn(TILE, "dyn").ir
+    assert _local(ir) and not register_locals(ir)
+
+
+def test_register_arrays_shorten_the_critical_path_not_the_results():
+    """The same launch with the promotion on and off: identical outputs and instruction
+    counts; the promoted one's block path is under a third as long (no local-load
+    latency on every FMA's accumulator)."""
+    k = _fn(TILE, "tile")
+    x = np.random.default_rng(0).standard_normal(64 * 4).astype(np.float32)
+    out = []
+    for promote in (True, False):
+        if not promote:
+            k.ir._simt_register_locals = frozenset()
+            k.ir._simt_compile_time = frozenset()
+        dev = simt.Device()
+        y = dev.zeros(32 * 16, np.float32)
+        r = k.launch(dev, simt.LaunchConfig.of(1, 32), [dev.to_device(x), y, np.int32(64)], sanitize=False)
+        out.append((y.get(), r.metrics[C.INST], r.metrics["simt__block_cycles.max"]))
+    del k.ir._simt_register_locals, k.ir._simt_compile_time
+    (y1, i1, c1), (y0, i0, c0) = out
+    xs = x.reshape(64, 4).astype(np.float64)
+    assert np.allclose(y1.reshape(32, 4, 4)[0], xs.T @ xs, rtol=1e-5)
+    assert (y1 == y0).all() and i1 == i0
+    assert c1 < c0 / 3
+
+
+def test_addresses_in_unrolled_loops_fold_into_immediate_offsets():
+    """probes19.cu's SGEMM: As[k][ty * 4 + i] in the unrolled k and i loops is one LDS
+    with an immediate offset; in the k loop only the shared loads (4 trips each) and the FMA
+    (16 trips) are left to issue, one slot a trip (sm_90 SASS: 2 LDS.128 and 16 FFMA)."""
+    k = simt.Module.from_file(str(ROOT / "kernels_cuda/probes19.cu")).get_function("sgemm_reg4x4")
+    ir = k.ir
+    w = issue_weights(ir)
+    code = ir.code
+    kloop = [(i.target, j) for j, i in enumerate(code) if i.op == Op.JUMP and i.target is not None
+             and i.target <= j and any(code[p].op == Op.FMA for p in range(i.target, j))
+             and any(code[p].info.get("space") == "shared" for p in range(i.target, j))]
+    top, back = min(kloop, key=lambda r: r[1] - r[0])         # the k loop: shared loads, FMAs
+    left = [code[p].op for p in range(top, back + 1) if w[p]]
+    assert left == [Op.LOAD, Op.LOAD, Op.FMA] and all(w[p] in (0, 1) for p in range(top, back + 1))
+
+
+def test_64_bit_integer_operations_issue_two_instructions():
+    """The Collatz step on unsigned long long: and, compare, multiply by a constant, add,
+    shift, select and the loop compare are two SASS instructions each (16 a trip in
+    sm_90 SASS), the 32-bit step counter one."""
+    src = (ROOT / "kernels_cuda/probes19.cu").read_text()
+    ir = simt.Module.from_source(src, "probes19.cu").get_function("collatz_steps").ir
+    w = issue_weights(ir)
+    wide = [p for p, i in enumerate(ir.code) if i.op in (Op.BIN, Op.SELECT) and w[p] == 2]
+    assert len(wide) == 7
+    narrow = [p for p, i in enumerate(ir.code) if i.op == Op.BIN and i.sub == "add"
+              and i.dst.dtype.itemsize == 4 and w[p] == 1]
+    assert narrow
+
+
+def test_every_math_function_has_a_measured_cost():
+    """Each transcendental simt accepts, in float and in double, is priced from a
+    measurement (timing_investigation/math/, math2/): none is charged a single slot."""
+    cheap = {"floor", "ceil", "round", "trunc", "rint", "nearbyint", "fabs", "fmin", "fmax",
+             "copysign", "fdim", "fma", "remainder", "sqrt"}
+    from simt.intrinsics import _MATH1, _MATH2
+    missing = [f"m_{b}_f{s}" for b in _MATH1 + _MATH2 if b not in cheap for s in (4, 8)
+               if f"m_{b}_f{s}" not in machine.OP_COST]
+    assert missing == []
+
+
+def test_softplus_in_double_is_priced_for_its_log1p():
+    """log1p(exp(x)) in double: 43 + 115 issue cycles a warp beyond one slot each."""
+    k = _fn("""extern "C" __global__ void sp(const double *x, double *y) {
+        y[threadIdx.x] = log1p(exp(x[threadIdx.x])); }""", "sp")
+    dev = simt.Device()
+    r = k.launch(dev, simt.LaunchConfig.of(1, 32), [dev.to_device(np.zeros(32)), dev.zeros(32, np.float64)],
+                 sanitize=False)
+    assert r.metrics[C.ISSUE_EXTRA] == machine.OP_COST["m_exp_f8"][1] + machine.OP_COST["m_log1p_f8"][1]
