@@ -199,7 +199,9 @@ def _match_brace(text: str, open_pos: int) -> int:
     return -1
 
 
-_REF_PARAM = re.compile(r"\s*(?:[A-Za-z_]\w*\s+)*[A-Za-z_]\w*\s*\**\s*(&)\s*[A-Za-z_]\w*\s*$")
+# a reference parameter: T &x, or T &&x (a forwarding reference in a template: what it binds
+# to, a variable or a temporary, is the same binding as T &'s)
+_REF_PARAM = re.compile(r"\s*(?:[A-Za-z_]\w*\s+)*[A-Za-z_]\w*\s*\**\s*(&&?)\s*[A-Za-z_]\w*\s*$")
 _NOT_FUNCTIONS = frozenset(("if", "while", "for", "switch", "return", "sizeof"))
 
 
@@ -250,7 +252,7 @@ def reference_params(text: str, filename: str) -> tuple[str, dict[str, frozenset
                 raise CompileError("a kernel's parameters cannot be C++ references (T &x): "
                                    "its arguments come from the host; pass a pointer",
                                    _coord_of(text, amp, filename))
-            out[amp] = " "
+            out[amp:pm.end(1)] = " " * (pm.end(1) - amp)
             refs.setdefault(m.group(1), set()).add(k)
     return "".join(out), {k: frozenset(v) for k, v in refs.items()}
 
