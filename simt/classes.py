@@ -87,9 +87,12 @@ class Method:
     ref_return: bool = False # returns T & (the caller gets the variable)
     explicit: bool = False   # an explicit constructor (no implicit conversions through it)
     implicit: bool = False   # the default constructor made of default member initializers
+    label: str = ""          # what messages call it, where not Class::name (a lambda's)
 
     @property
     def display(self) -> str:
+        if self.label:
+            return self.label
         return f"{self.cls}::{self.name}" if self.cls else self.name
 
 

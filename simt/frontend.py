@@ -19,7 +19,8 @@ parameters and local reference variables are read as references (``reference_par
 reads ``T(args)`` and ``T{args}`` as expressions and ``T v(args);`` as a declaration
 (``simt.classes.BraceCall``, ``CtorInit``), and a braced list as a ``return`` value or a
 call's argument (an InitList the lowering list-initializes: ``KernelBuilder.braced``);
-lambdas (``_LAMBDA``) and other C++ are rejected with an error naming the line.  The limits and constants of ``<cfloat>``, ``<climits>``,
+lambdas become a class and its ``operator()`` (``simt.lambdas``), and other C++ is rejected
+with an error naming the line.  The limits and constants of ``<cfloat>``, ``<climits>``,
 ``<cmath>`` and ``<math_constants.h>`` (``FLT_MAX``, ``INT_MAX``, ``INFINITY``, ``M_PI``,
 ``CUDART_INF_F``, ...) are predefined, as nvcc's implicit ``cuda_runtime.h`` makes most of
 them visible.
@@ -31,7 +32,7 @@ import io
 import re
 from pathlib import Path
 
-from . import classes, coop, enums, namespaces, smem_struct
+from . import classes, coop, enums, lambdas, namespaces, smem_struct
 from .ctypes_ import FUNCTIONAL_CASTS, TYPEDEFS
 from .errors import CompileError, Coord, UsageError
 from .templates import close_paren, skip_string, split_spans
@@ -148,6 +149,9 @@ _CPP_WORDS = [
      "scope and namespace aliases)"),
     (re.compile(r"\bclass\b\s+\w"), "a class declared here is outside the subset: define it "
      "(class X { ... };) at file scope"),
+    (re.compile(r"\b(?:std|nvstd)\s*::\s*function\b"), "std::function (and nvstd::function) is "
+     "outside simt's subset: keep the lambda in an auto variable, or take it as a template "
+     "parameter (template <typename F> __device__ float apply(F f, float x))"),
     (re.compile(r"\w::\w|\bstd::"), "C++ scope (::) is outside the subset"),
     (re.compile(r"\b(?:new|delete)\b\s*[\w\[]"), "C++ new/delete are outside the subset"),
     (re.compile(r"\b(?:__nv_bfloat162|nv_bfloat162|__nv_bfloat16_raw)\b"), "__nv_bfloat162 and "
@@ -199,7 +203,9 @@ def _match_brace(text: str, open_pos: int) -> int:
     return -1
 
 
-_REF_PARAM = re.compile(r"\s*(?:[A-Za-z_]\w*\s+)*[A-Za-z_]\w*\s*\**\s*(&)\s*[A-Za-z_]\w*\s*$")
+# a reference parameter: T &x, or T &&x (a forwarding reference in a template: what it binds
+# to, a variable or a temporary, is the same binding as T &'s)
+_REF_PARAM = re.compile(r"\s*(?:[A-Za-z_]\w*\s+)*[A-Za-z_]\w*\s*\**\s*(&&?)\s*[A-Za-z_]\w*\s*$")
 _NOT_FUNCTIONS = frozenset(("if", "while", "for", "switch", "return", "sizeof"))
 
 
@@ -250,7 +256,7 @@ def reference_params(text: str, filename: str) -> tuple[str, dict[str, frozenset
                 raise CompileError("a kernel's parameters cannot be C++ references (T &x): "
                                    "its arguments come from the host; pass a pointer",
                                    _coord_of(text, amp, filename))
-            out[amp] = " "
+            out[amp:pm.end(1)] = " " * (pm.end(1) - amp)
             refs.setdefault(m.group(1), set()).add(k)
     return "".join(out), {k: frozenset(v) for k, v in refs.items()}
 
@@ -326,18 +332,8 @@ def _functional_casts(text: str) -> str:
     return _FUNCTIONAL.sub(lambda m: _PLACEHOLDER[m.group(1)] if m.group(1) else m.group(0), text)
 
 
-# a lambda's introducer where an expression starts: [captures](params), [captures] { or
-# [captures] mutable / -> (``a[i](x)`` and attributes ``[[...]]`` do not match)
-_LAMBDA = re.compile(r"(?:[=(,{;:?]|\breturn\b)\s*(\[[^\[\]]*\])\s*(?:\(|\{|mutable\b|->)")
-
-
 def rewrite_cuda(text: str, filename: str) -> str:
     """Length-preserving rewrite of CUDA words into the C23 the parser reads."""
-    m = _LAMBDA.search(text)
-    if m:
-        raise CompileError(f"lambda expressions ({m.group(1)}(...) {{ ... }}) are outside simt's "
-                           "subset; write a __device__ function, or a struct with operator() "
-                           "holding what the lambda captures", _coord_of(text, m.start(1), filename))
     text = _functional_casts(_c_casts(text, filename))
     for rx, msg in _CPP_WORDS:
         m = rx.search(text)
@@ -429,19 +425,22 @@ def _unit_class():
 
     class Unit(c_ast.FileAST):
         """A FileAST with what the template expander made (``parse``)."""
-        __slots__ = ("simt_names", "simt_templates", "simt_refs", "simt_local_refs", "simt_classes")
+        __slots__ = ("simt_names", "simt_templates", "simt_refs", "simt_local_refs", "simt_classes",
+                     "simt_lambdas")
     return Unit
 
 
-def _template_columns(tree, expander, names, class_table=None) -> None:
+def _template_columns(tree, expander, names, class_table=None, lambda_table=None) -> None:
     """Give the nodes of each template instance the template's own columns (a member
-    function of a class template's instance: the class template's)."""
+    function of a class template's instance: the class template's; a lambda's operator():
+    those of the function it is defined in)."""
     from pycparser import c_ast
 
+    owners = {lam.ident: lam.owner for lam in (lambda_table or {}).values()}
     for ext in tree.ext:
         if not isinstance(ext, c_ast.FuncDef):
             continue
-        key = ext.decl.name
+        key = owners.get(ext.decl.name, ext.decl.name)
         if key not in names:
             m = class_table.by_ident.get(key) if class_table is not None else None
             key = m.cls if m is not None and m.cls in names else None
@@ -478,6 +477,7 @@ def parse(text: str, filename: str = "<kernel>", requests=()):
     expander = Expander(pre, filename, enum_names)
     pre, names = expander.expand(requests)
     pre, class_table = classes.rewrite(pre, filename)
+    pre, lambda_table = lambdas.rewrite(pre, filename, class_table)
     pre, refs = reference_params(pre, filename)
     pre, local_refs = local_references(pre, filename)
     # C23's auto takes a plain identifier: ``auto *p = q`` deduces the same pointer type
@@ -485,7 +485,7 @@ def parse(text: str, filename: str = "<kernel>", requests=()):
     body = rewrite_cuda(pre, filename)
     if not re.match(r"\s*#\s*line", body):
         body = f'#line 1 "{filename}"\n' + body
-    src = _PRELUDE + body
+    src = _PRELUDE + (lambdas.PRELUDE if lambda_table else "") + body
     class _Parser(c_parser.CParser):
         def _parse_error(self, msg, coord):
             if not hasattr(coord, "line"):  # only a file name: use the next token's place
@@ -570,13 +570,14 @@ def parse(text: str, filename: str = "<kernel>", requests=()):
     parser = _Parser(dialect="c23")
     try:
         tree = parser.parse(src, filename)
-        _template_columns(tree, expander, names, class_table)
+        _template_columns(tree, expander, names, class_table, lambda_table)
         unit = Unit(tree.ext, tree.coord)
         unit.simt_names = names
         unit.simt_templates = expander
         unit.simt_refs = refs
         unit.simt_local_refs = local_refs
         unit.simt_classes = class_table
+        unit.simt_lambdas = lambda_table
         return unit
     except ParseError as e:
         msg = str(e)

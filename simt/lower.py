@@ -63,6 +63,8 @@ from .cse import eliminate_common_loads
 from .errors import CompileError, Coord
 from .intrinsics import INTRINSICS, lower_intrinsic
 from .ir import Const, Ins, KernelIR, Op, Reg, Uniform
+from .lambdas import AUTO, DEDUCED, LambdaLowering
+from .lambdas import PREFIX as LAMBDA_PREFIX
 from .methods import ClassLowering
 from .spaces import LOCAL_BASE, SHARED_ALIGN, SHARED_BASE
 
@@ -365,6 +367,8 @@ def _spelling(t) -> str:
     a class template's instance), others as C spells them."""
     if isinstance(t, Pointer):
         return f"{'const ' if t.const else ''}{_spelling(t.base)} *"
+    if isinstance(t, Struct) and t.name.startswith(LAMBDA_PREFIX):
+        return f"struct {t.name}"           # a lambda's class has no typedef name
     return t.name if isinstance(t, Struct) else str(t)
 
 
@@ -405,6 +409,7 @@ class Lowerer:
         # C++ classes (simt.classes): their member functions by identifier (not callable by name)
         from .classes import ClassTable
         self.classes: ClassTable = getattr(ast, "simt_classes", None) or ClassTable()
+        self.lambdas: dict = getattr(ast, "simt_lambdas", None) or {}   # tag -> simt.lambdas.Lambda
         self.methods: dict[str, c_ast.FuncDef] = {}
         self.has_ops = self.classes.has_operators
         self.construct_memo: dict = {}                 # simt.methods.needs_construction
@@ -487,7 +492,7 @@ class Lowerer:
         return KernelBuilder(self, self.funcs[name]).build()
 
 
-class KernelBuilder(ClassLowering):
+class KernelBuilder(ClassLowering, LambdaLowering):
     def __init__(self, lw: Lowerer, fdef: c_ast.FuncDef):
         self.lw = lw
         self.file = lw.file
@@ -508,6 +513,7 @@ class KernelBuilder(ClassLowering):
         self.funcs: list[tuple] = []    # inlining stack: (name, level, ret, rtype, ref state, C++ name)
         self.this_stack: list = []      # per inlined function: (Method, its object) or None
         self._type_memo: dict = {}      # id(node) -> (node, type): simt.methods.type_of_memo
+        self.closure_refs: dict = {}    # a lambda's class -> what its by-reference captures name
         self.builtin_regs: dict[str, Reg] = {}
         self.fences: list[int] = []    # pcs a __threadfence() stands before (simt.cse)
 
@@ -688,6 +694,9 @@ class KernelBuilder(ClassLowering):
                 return T.VOID
             if len(names) == 1 and names[0] in T.TYPEDEFS:
                 return T.TYPEDEFS[names[0]]
+            if names == [AUTO]:
+                raise self.err("auto is in simt's subset as a variable's type (auto x = e;) and a "
+                               "lambda's parameter's, not here", node)
             if len(names) == 1 and names[0] in self.lw.typedefs:
                 return self.lw.typedefs[names[0]]
             t = T.scalar_from_names(names)
@@ -822,6 +831,12 @@ class KernelBuilder(ClassLowering):
         indexed = _modified_names(fdef.body, frozenset(ref_callees),
                                   frozenset(n for _, _, n in self.lw.local_refs), indexed=True,
                                   methods=mutating)
+        ref_vars = frozenset(n for _, _, n in self.lw.local_refs)
+        for lam in self.lw.lambdas.values():     # what a lambda captures by reference it may modify
+            body = self.lw.methods[lam.ident].body
+            assigned |= _modified_names(body, frozenset(ref_callees), ref_vars, methods=mutating)
+            indexed |= _modified_names(body, frozenset(ref_callees), ref_vars, indexed=True,
+                                       methods=mutating)
         for p in (ftype.args.params if ftype.args else []):
             if isinstance(p, c_ast.EllipsisParam):
                 raise self.err("variadic kernels are not allowed", p)
@@ -1276,7 +1291,9 @@ class KernelBuilder(ClassLowering):
 
     def s_Return(self, node):
         if self.funcs:
-            _, level, ret, rtype, ref, fname = self.funcs[-1]
+            name, level, ret, rtype, ref, fname = self.funcs[-1]
+            if self.lw.lambdas and self.deduces(name):
+                return self.return_deduced(node)
             if ref is not None:
                 if isinstance(node.expr, c_ast.InitList):
                     raise self.err(f'a function returning a reference ("{fname}") cannot return a '
@@ -2222,6 +2239,8 @@ class KernelBuilder(ClassLowering):
                 raise self.err("calls through function pointers are outside simt's subset", node)
             return got
         name = self.lw.names.get(node.name.name, node.name.name)
+        if name in self.lw.lambdas:
+            return self.closure(node)
         if name in (MEMINIT, MEMLIST) and self.this_stack and self.this_stack[-1] is not None:
             return self.member_init(node)
         if self.lookup(name) is not None:
@@ -2297,9 +2316,12 @@ class KernelBuilder(ClassLowering):
         if any(f[0] == name for f in self.funcs):
             raise self.err(f'recursive call to "{display}" is outside simt\'s subset', node)
         ftype = fdef.decl.type
-        rtype = self.ctype(ftype.type, allow_void=True)
+        lambda_op = bool(self.lw.lambdas) and method is not None and method.cls in self.lw.lambdas
+        deduced = lambda_op and self.is_auto(ftype.type)     # a lambda's return type, deduced
+        rtype = DEDUCED if deduced else self.ctype(ftype.type, allow_void=True)
         plist = [p for p in (ftype.args.params if ftype.args else [])
-                 if not (self.ctype(p.type, allow_void=True) == T.VOID and p.name is None)]
+                 if lambda_op and self.is_auto(p.type) or
+                 not (self.ctype(p.type, allow_void=True) == T.VOID and p.name is None)]
         if len(plist) != len(args):
             raise self.err(f'too {"few" if len(args) < len(plist) else "many"} arguments in call to '
                            f'"{display}" (expected {len(plist)}, got {len(args)})', node)
@@ -2307,16 +2329,19 @@ class KernelBuilder(ClassLowering):
         vals = []
         refs = self.lw.refs.get(name, frozenset())
         for i, (p, a) in enumerate(zip(plist, args)):
-            pt = self.ctype(p.type)
-            if isinstance(pt, Array):
-                pt = Pointer(pt.elem)
-            if pre is None and isinstance(a, c_ast.InitList):
-                if i in refs and not _const_decl(p.type):
-                    raise self.err(f'a braced list cannot bind to the non-const reference parameter '
-                                   f'"{p.name}" of "{display}"', a)
-                e = self.braced(pt, a)               # f({a, b}): the parameter list-initialized
+            if lambda_op and self.is_auto(p.type):      # a generic lambda's auto parameter
+                e, pt = self.auto_arg(p, a, pre[i] if pre is not None else None, i in refs)
             else:
-                e = pre[i] if pre is not None else (self.operand(a) if i in refs else self.rvalue(a))
+                pt = self.ctype(p.type)
+                if isinstance(pt, Array):
+                    pt = Pointer(pt.elem)
+                if pre is None and isinstance(a, c_ast.InitList):
+                    if i in refs and not _const_decl(p.type):
+                        raise self.err(f'a braced list cannot bind to the non-const reference '
+                                       f'parameter "{p.name}" of "{display}"', a)
+                    e = self.braced(pt, a)           # f({a, b}): the parameter list-initialized
+                else:
+                    e = pre[i] if pre is not None else (self.operand(a) if i in refs else self.rvalue(a))
             if i in refs and isinstance(e, LVal) and e.ctype == pt:
                 vals.append((p, pt, e))              # a reference: the caller's own lvalue
                 continue
@@ -2324,7 +2349,7 @@ class KernelBuilder(ClassLowering):
             vals.append((p, pt, self.convert(v, pt, a, assign=True)))
         saved_scopes = self.scopes
         saved_loops = self.loops
-        self.scopes = [{}]
+        self.scopes = [dict(self.closure_scope(method, obj)) if lambda_op else {}]
         self.loops = []
         for p, pt, v in vals:
             if isinstance(v, LVal):
@@ -2342,7 +2367,7 @@ class KernelBuilder(ClassLowering):
         ref = {"const": _const_decl(ftype.type)} if returns_ref else None
         if ref is not None:
             ret = self.reg(np.int64, True, f"{display}.ret")
-        elif rtype != T.VOID:
+        elif rtype is not DEDUCED and rtype != T.VOID:
             if _agg(rtype):
                 ret = self.field_regs(rtype, f"{display}.ret")
             else:
@@ -2355,6 +2380,9 @@ class KernelBuilder(ClassLowering):
             self.ctor_prologue(method, obj, fdef, node)
         self.stmt(fdef.body)
         self.this_stack.pop()
+        if deduced:                     # what its first return made (nothing: void)
+            _, _, ret, rtype, _, _ = self.funcs[-1]
+            rtype = T.VOID if rtype is DEDUCED else rtype
         self.funcs.pop()
         self.pop()
         self.scopes = saved_scopes

@@ -98,6 +98,9 @@ class ClassLowering:
     def this_object(self, node):
         """``*this``: the object a member function runs on."""
         cur = self.current_this()
+        if cur is not None and cur[0].cls in self.lw.lambdas:
+            raise self.err('"this" in a lambda names the object of the member function that defines '
+                           "it: capturing this is outside simt's subset", node)
         if cur is None or cur[1] is None:
             raise self.err('"this" may only be used inside a nonstatic member function', node)
         return cur[1]
@@ -294,12 +297,17 @@ class ClassLowering:
 
     def bare_call(self, name, args, node):
         """``f(args)`` inside a member function where ``f`` is a member function of its
-        class (called on the same object), or NotImplemented."""
+        class (called on the same object) or a member of a class type with ``operator()``
+        (a lambda's capture of another lambda), or NotImplemented."""
         cur = self.current_this()
         if cur is None or cur[0].cls is None:
             return NotImplemented
         info = self.lw.classes.classes[cur[0].cls]
         cands = info.methods.get(name)
+        if not cands and cur[1] is not None:
+            mt = next((t for n, t, _ in getattr(cur[1].ctype, "members", ()) if n == name), None)
+            if "operator()" in getattr(self.class_info(mt), "methods", {}):
+                return self.functor_call(self.member(cur[1], name, node), args, node)
         if not cands or name == info.name:
             return NotImplemented
         return self.call_member(cands, cur[1], args, node)

@@ -590,14 +590,6 @@ def test_class_templates_with_type_and_integer_parameters():
     ("__device__ float f(float a, float b = 2.0f) { return a + b; }", "bad.cu:1:37", "default arguments"),
     ("struct A {\n  float x;\n  template <typename T> __device__ T get() const { return x; }\n};",
      "bad.cu:3:3", "template inside a function or struct"),
-    ('extern "C" __global__ void k(float *o) {\n  auto sq = [](float v) { return v * v; };\n'
-     "  o[0] = sq(2.0f);\n}", "bad.cu:2:13", "lambda expressions ([](...) { ... }) are outside"),
-    ('extern "C" __global__ void k(float *o) {\n  float s = 2, acc = 0;\n'
-     "  auto f = [=](float v) { return v * s; };\n  auto g = [&acc](float v) { acc += v; };\n"
-     "  g(f(1.0f)); o[0] = acc;\n}", "bad.cu:3:12", "lambda expressions ([=](...)"),
-    ("template <typename F> __device__ float apply(F f, float v) { return f(v); }\n"
-     'extern "C" __global__ void k(float *o) { o[0] = apply([&](float v) { return v; }, 1.0f); }',
-     "bad.cu:2:55", "lambda expressions ([&](...)"),
     ("struct P { float x, y; };\n__device__ void g(P &p) { p.x = 1; }\n"
      'extern "C" __global__ void k(float *o) { g({1, 2}); o[0] = 0; }', "bad.cu:3:44",
      'a braced list cannot bind to the non-const reference parameter "p"'),

@@ -138,6 +138,23 @@ def test_if_constexpr_and_unsigned_value_parameters():
     np.testing.assert_array_equal(out, np.arange(32) >> 2)
 
 
+def test_forwarding_reference_parameters_bind_a_variable_or_a_temporary():
+    """``F &&f`` in a function template (a functor passed on as given): a variable binds
+    (its changes are the caller's), a temporary is the parameter's own."""
+    src = r'''
+    struct Counter { int n; __device__ int operator()(int k) { n += k; return n; } };
+    template <typename F> __device__ int call_twice(F &&f, int k) { f(k); return f(k); }
+    extern "C" __global__ void k(int *o) {
+        Counter c{0};
+        int a = call_twice(c, 2);
+        int b = call_twice(Counter{10}, 1);
+        o[threadIdx.x] = a + c.n * 10 + b * 100;
+    }'''
+    m = simt.Module.from_source(src, "f.cu")
+    (out,), _ = launch(m, "k", 1, 32, [np.zeros(32, dtype=np.int32)])
+    np.testing.assert_array_equal(out, np.full(32, 4 + 40 + 1200))
+
+
 @pytest.mark.parametrize("src,kernel,where,msg", [
     ("template <> __global__ void k(int *x) {}\n", None, "e.cu:1:1", "explicit specializations"),
     ("template <int N>\n__global__ void k(int *x) { k<N + 1>(x); }\n", "k<1>", "e.cu:1",
