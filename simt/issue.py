@@ -89,7 +89,8 @@ def compile_time(ir) -> frozenset:
             out.update(p for p in (top - 1, back) if code[p].op in (Op.LOOPINIT, Op.JUMP))
             out.update(p for p in range(top, back + 1) if code[p].op == Op.BODYINIT)
     moves = register_locals(ir)
-    out |= moves | _address_only(code, moves) if moves else set()
+    if moves:
+        out |= moves | _address_only(code, moves)
     ir._simt_compile_time = frozenset(out)
     return ir._simt_compile_time
 

@@ -34,8 +34,7 @@ def register_locals(ir) -> frozenset:
     if got is not None:
         return got
     code = ir.code
-    counted = [(top, back, _counter(code, top, back)) for top, back in loops(code)
-               if constant_trips(code, top, back) is not None]
+    counted = _counted(ir)
     writes: dict[int, list[int]] = {}
     for p, ins in enumerate(code):
         if isinstance(ins.dst, Reg):
@@ -87,10 +86,16 @@ def register_locals(ir) -> frozenset:
     return out
 
 
-def _counter(code, top: int, back: int):
-    """The variable a constant-trip loop's test compares."""
-    _, cmp = loop_test(code, top, back)
-    return next(a for a in cmp.args if type(a) is Reg)
+def _counted(ir) -> list:
+    """(top, back, counter) of each loop nvcc unrolls fully (``loops.constant_trips``), the
+    counter being the variable its test compares; computed once per kernel."""
+    got = getattr(ir, "_simt_counted_loops", None)
+    if got is None:
+        code = ir.code
+        got = ir._simt_counted_loops = [
+            (top, back, next(a for a in loop_test(code, top, back)[1].args if type(a) is Reg))
+            for top, back in loops(code) if constant_trips(code, top, back) is not None]
+    return got
 
 
 def _base_of(code, x, pc, depth=0):
@@ -118,8 +123,7 @@ def folded_offsets(ir, address_pcs) -> frozenset:
     with offset ``k * 256 + i * 4``).  ``address_pcs``: the arithmetic that only forms
     addresses (``simt.issue``)."""
     code = ir.code
-    counted = [(top, back, _counter(code, top, back)) for top, back in loops(code)
-               if constant_trips(code, top, back) is not None]
+    counted = _counted(ir)
     written: dict[tuple, set] = {}
 
     def writes_in(top, back):

@@ -24,3 +24,15 @@ def gpu_or_skip() -> None:
     ok, why = cupy_backend.available()
     if not ok:
         pytest.skip(f"no CUDA device: {why}")
+
+
+def same_bytes_on_gpu(src: str, path, name: str, grid, block, args) -> None:
+    """Run kernel `name` from `src` in the emulator and, written to `path`, through CuPy on
+    the GPU with the same inputs; every array argument must end with the same bytes."""
+    from kernels_cuda import crosscheck
+    emu, _ = run(src, name, grid, block, [a.copy() if isinstance(a, np.ndarray) else a for a in args])
+    path.write_text(src)
+    _, after, _ = crosscheck.real_launch(str(path), name, grid, block, args, repeat=1)
+    for k, (a, e) in enumerate(zip(after, emu)):
+        if a is not None:
+            assert a.tobytes() == np.asarray(e).tobytes(), f"{name}: argument {k + 1}"

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import simt
-from kern import gpu_or_skip, run
+from kern import gpu_or_skip, run, same_bytes_on_gpu
 
 F32, I32 = np.float32, np.int32
 V3_DTYPE = np.dtype([("x", F32), ("y", F32), ("z", F32)])
@@ -615,16 +615,10 @@ def test_unsupported_class_features_are_errors_naming_the_place(src, where, word
 def test_cpp_classes_match_the_gpu(tmp_path):
     """Every kernel above on both backends with the same inputs: the same bytes."""
     gpu_or_skip()
-    from kernels_cuda import crosscheck
     path = tmp_path / "classes.cu"
-    path.write_text(SRC)
 
     def both(kernel, grid, block, args):
-        emu, _ = run(SRC, kernel, grid, block, [a.copy() if isinstance(a, np.ndarray) else a for a in args])
-        _, after, _ = crosscheck.real_launch(str(path), kernel, grid, block, args, repeat=1)
-        for k, (a, e) in enumerate(zip(after, emu)):
-            if a is not None:
-                assert a.tobytes() == np.asarray(e).tobytes(), f"{kernel}: argument {k + 1}"
+        same_bytes_on_gpu(SRC, path, kernel, grid, block, args)
 
     n = 150
     both("vectors", 2, 128, [_pts(n), np.zeros(n, V3_DTYPE), np.zeros(n, F32), I32(n)])

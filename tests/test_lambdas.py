@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import simt
-from kern import gpu_or_skip, run
+from kern import gpu_or_skip, run, same_bytes_on_gpu
 
 F32, I32 = np.float32, np.int32
 
@@ -381,13 +381,7 @@ def test_lambdas_match_the_gpu(tmp_path):
     from kernels_cuda import crosscheck
 
     def both(src, kernel, grid, block, args):
-        path = tmp_path / f"{kernel}.cu"
-        path.write_text(src)
-        emu, _ = run(src, kernel, grid, block, [a.copy() if isinstance(a, np.ndarray) else a for a in args])
-        _, after, _ = crosscheck.real_launch(str(path), kernel, grid, block, args, repeat=1)
-        for k, (a, e) in enumerate(zip(after, emu)):
-            if a is not None:
-                assert a.tobytes() == np.asarray(e).tobytes(), f"{kernel}: argument {k + 1}"
+        same_bytes_on_gpu(src, tmp_path / f"{kernel}.cu", kernel, grid, block, args)
 
     both(SRC, "forms", 1, 64, [_x(50), np.zeros(50, F32), I32(50)])
     both(SRC, "captures", 1, 64, [_x(40, 2), np.zeros(160, F32), I32(40), F32(0.5)])
