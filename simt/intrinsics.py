@@ -352,6 +352,45 @@ def _math(b, name, args, node, want):
     return _val(ftype, d)
 
 
+_SINCOS = {"sincosf": ("sin", "cos", T.FLOAT, False), "__sincosf": ("sin", "cos", T.FLOAT, True),
+           "sincos": ("sin", "cos", None, False)}
+
+
+@_reg(" ".join(_SINCOS), "math", True)
+def _sincos(b, name, args, node, want):
+    """sincosf(x, &s, &c) and its kin: the sine and the cosine, stored through the two
+    pointers (into the variables themselves when they are ``&local``, which nvcc keeps in
+    registers).  Limitations: priced as a sine and a cosine, where CUDA's sincosf shares
+    one range reduction between them."""
+    from .lower import LVal, Val
+    _nargs(b, name, args, node, 3)
+    fs, fc, ftype, fast = _SINCOS[name]
+    v = b.rvalue(args[0])
+    if not isinstance(v.ctype, Scalar):
+        raise _no_overload(b, name, [v], node)
+    if ftype is None:    # C++ overload on the argument: float or double
+        ftype = T.FLOAT if v.ctype in (T.FLOAT, T.HALF) else T.DOUBLE
+    x = b.convert(v, ftype, args[0]).op
+    for fn, pa in ((fs, args[1]), (fc, args[2])):
+        if isinstance(pa, c_ast.UnaryOp) and pa.op == "&":
+            lv = b.lvalue(pa.expr)
+        else:
+            p = b.rvalue(pa)
+            if not isinstance(p.ctype, Pointer):
+                raise b.err(f'argument of type "{p.ctype}" is incompatible with parameter of type '
+                            f'"{ftype} *" in {name}', pa)
+            lv = LVal(p.ctype.base, "mem", addr=p.op, const=p.ctype.const)
+        if lv.const:
+            raise b.err(f"{name} cannot write through a pointer to const", pa)
+        if lv.ctype != ftype:
+            raise b.err(f'argument of type "{lv.ctype} *" is incompatible with parameter of type '
+                        f'"{ftype} *" in {name}', pa)
+        d = b.reg(ftype.dtype)
+        b.emit(Op.CALL, node, dst=d, args=(x,), sub="m_" + fn, info={"fast": True} if fast else {})
+        b.store(lv, Val(ftype, d), pa)
+    return None
+
+
 @_reg("min max umin umax llmin llmax ullmin ullmax", "math", True)
 def _minmax(b, name, args, node, want):
     _nargs(b, name, args, node, 2)
