@@ -757,6 +757,62 @@ UNSEEN18 = [
                 source=_P19, note="log1p(exp(.)) in double"),
 ]
 PROBES += UNSEEN18
+
+# probe-unseen19 (session 18): a Blelloch scan, a scalar CSR SpMV of skewed rows, a
+# shared-memory bitonic sort, a GEMV with one thread a row, an insertion sort in local
+# memory, a byte pattern search, batched Thomas solves, Box-Muller (sincosf)
+_P20 = "probes20.cu"
+GEMV_ROWS, GEMV_COLS = 65536, 512
+THOMAS_M = 64
+
+
+def _csr_args(rows, rng):
+    lens = np.minimum(rng.geometric(1 / 16, rows), 4096)
+    rp = np.concatenate([[0], np.cumsum(lens)]).astype(np.int32)
+    nnz = int(rp[-1])
+    return [rp, rng.integers(0, rows, nnz, dtype=np.int32), _f32(nnz, rng), _f32(rows, rng),
+            np.zeros(rows, np.float32), _i32(rows)]
+
+
+def _thomas_args(ns, rng):
+    m = THOMAS_M * ns
+    z = np.zeros(m, np.float32)
+    return [rng.uniform(-1, 1, m).astype(np.float32), (4 + rng.uniform(0, 1, m)).astype(np.float32),
+            rng.uniform(-1, 1, m).astype(np.float32), _f32(m, rng), z, z.copy(), z.copy(),
+            _i32(THOMAS_M), _i32(ns)]
+
+
+UNSEEN19 = [
+    TimingProbe("probe/blelloch-scan", "probe-unseen19", "blelloch_scan", 1 << 24, 512, lambda n: n // 1024,
+                lambda n, rng: [rng.integers(-100, 100, n, dtype=np.int32), np.zeros(n, np.int32), _i32(n)],
+                source=_P20, note="1024 ints a block, up- and down-sweep, no padding"),
+    TimingProbe("probe/spmv-csr-scalar", "probe-unseen19", "spmv_csr_scalar", 1 << 20, 256,
+                lambda n: n // 256, _csr_args, source=_P20,
+                note="2^20 rows of geometric lengths (mean 16), random columns, a thread a row"),
+    TimingProbe("probe/bitonic-sort-1024", "probe-unseen19", "bitonic_sort_1024", 1 << 24, 512,
+                lambda n: n // 1024,
+                lambda n, rng: [rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32)],
+                source=_P20, note="1024 keys a block sorted in shared memory, 55 steps"),
+    TimingProbe("probe/gemv-row-thread", "probe-unseen19", "gemv_row_thread", GEMV_ROWS, 256,
+                lambda n: n // 256,
+                lambda n, rng: [_f32(n * GEMV_COLS, rng), _f32(GEMV_COLS, rng), np.zeros(n, np.float32),
+                                _i32(n), _i32(GEMV_COLS)],
+                source=_P20, note="65536 x 512 floats, each lane walks its own row"),
+    TimingProbe("probe/insertion-sort16", "probe-unseen19", "insertion_sort16", 1 << 20, 256,
+                lambda n: n // 256, lambda n, rng: [_f32(16 * n, rng), _i32(n)],
+                source=_P20, note="16 floats a thread in a local array indexed at run time"),
+    TimingProbe("probe/pattern-count", "probe-unseen19", "pattern_count", 1 << 26, 256, lambda n: n // 256,
+                lambda n, rng: [_text(n // 16, rng), np.frombuffer(b"ab ", np.uint8).copy(), _i32(3),
+                                _i32(n), np.zeros(1, np.uint32)],
+                source=_P20, note="64 MiB of text, a 3-byte pattern at every position"),
+    TimingProbe("probe/thomas-batch", "probe-unseen19", "thomas_batch", 1 << 16, 256, lambda n: n // 256,
+                _thomas_args, source=_P20, note="2^16 tridiagonal systems of 64, a thread each"),
+    TimingProbe("probe/box-muller", "probe-unseen19", "box_muller", 1 << 23, 256, lambda n: n // 256,
+                lambda n, rng: [rng.integers(0, 1 << 32, 2 * n, dtype=np.uint64).astype(np.uint32),
+                                np.zeros(2 * n, np.float32), _i32(n)],
+                source=_P20, note="2^24 normals: logf, sqrtf, sincosf"),
+]
+PROBES += UNSEEN19
 _BY_ID = {p.id: p for p in PROBES}
 
 
