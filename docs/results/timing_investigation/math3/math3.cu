@@ -10,7 +10,6 @@ extern "C" {
 #define CHAIN_KERNEL(NAME, T, INIT, STEP)                                                  \
 __global__ void NAME(T *out, long long *cyc, int iters, T y) {                             \
     T a = (T)(threadIdx.x % 7) * (T)0.01 + (T)INIT, b = a + (T)0.001, c = a + (T)0.002,    \
-    T a = (T)(threadIdx.x % 7) * (T)0.01 + (T)INIT, b = a + (T)0.001, c = a + (T)0.002,    \
       d = a + (T)0.003;                                                                    \
     int nch = (blockDim.x == 32 && gridDim.x == 1) ? 1 : 4;                                \
     long long t0 = clock64();                                                              \
