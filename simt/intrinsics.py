@@ -301,7 +301,7 @@ def _int2(b, name, args, node, want):
 # -------------------------------------------------------------------- math
 _MATH1 = ("sqrt rsqrt cbrt exp exp2 exp10 expm1 log log2 log10 log1p sin cos tan asin acos atan "
           "sinh cosh tanh asinh acosh atanh floor ceil round trunc rint nearbyint fabs erf erfc "
-          "lgamma tgamma").split()
+          "lgamma tgamma sinpi cospi").split()
 _MATH2 = "pow fmin fmax fmod atan2 hypot copysign fdim remainder".split()
 _MATH3 = ["fma"]
 _FAST = {"__expf": "exp", "__logf": "log", "__sinf": "sin", "__cosf": "cos", "__tanf": "tan",
@@ -353,15 +353,16 @@ def _math(b, name, args, node, want):
 
 
 _SINCOS = {"sincosf": ("sin", "cos", T.FLOAT, False), "__sincosf": ("sin", "cos", T.FLOAT, True),
-           "sincos": ("sin", "cos", None, False)}
+           "sincospif": ("sinpi", "cospi", T.FLOAT, False), "sincos": ("sin", "cos", None, False),
+           "sincospi": ("sinpi", "cospi", None, False)}
 
 
 @_reg(" ".join(_SINCOS), "math", True)
 def _sincos(b, name, args, node, want):
     """sincosf(x, &s, &c) and its kin: the sine and the cosine, stored through the two
     pointers (into the variables themselves when they are ``&local``, which nvcc keeps in
-    registers).  Limitations: priced as a sine and a cosine, where CUDA's sincosf shares
-    one range reduction between them."""
+    registers).  The pair costs what CUDA's shared range reduction costs (math3/), about
+    1.2 sines, not a sine and a cosine."""
     from .lower import LVal, Val
     _nargs(b, name, args, node, 3)
     fs, fc, ftype, fast = _SINCOS[name]
@@ -386,7 +387,10 @@ def _sincos(b, name, args, node, want):
             raise b.err(f'argument of type "{lv.ctype} *" is incompatible with parameter of type '
                         f'"{ftype} *" in {name}', pa)
         d = b.reg(ftype.dtype)
-        b.emit(Op.CALL, node, dst=d, args=(x,), sub="m_" + fn, info={"fast": True} if fast else {})
+        # the pair is priced as one (machine.OP_COST's *_pair rows): the sine carries its
+        # issue cycles, the cosine only its latency
+        b.emit(Op.CALL, node, dst=d, args=(x,), sub="m_" + fn,
+               info={"fast": True, "pair": True} if fast else {"pair": True})
         b.store(lv, Val(ftype, d), pa)
     return None
 

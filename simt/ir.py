@@ -129,6 +129,7 @@ class KernelIR:
     uses_dynamic_shared: bool
     local_frame: int                 # bytes of per-thread local arrays
     shared_symbols: list = field(default_factory=list)   # (name, offset, size, ctype)
+    local_slots: tuple = ()          # (start, end) addresses of each local variable's slot
 
     def lines(self) -> list[int]:
         return sorted({i.coord.line for i in self.code})

@@ -509,6 +509,7 @@ class KernelBuilder(ClassLowering, LambdaLowering):
         self.shared_symbols: list = []
         self.dyn_shared: list[tuple[str, CType, Coord]] = []
         self.local_frame = 0
+        self.local_slots: list[tuple[int, int]] = []   # [start, end) of each local slot
         self.loops: list[tuple[int, int, list[Ins]]] = []   # (break level, continue level, continue jumps)
         self.funcs: list[tuple] = []    # inlining stack: (name, level, ret, rtype, ref state, C++ name)
         self.this_stack: list = []      # per inlined function: (Method, its object) or None
@@ -610,6 +611,7 @@ class KernelBuilder(ClassLowering, LambdaLowering):
         align = max(T.alignof(ct), 4)
         off = -(-self.local_frame // align) * align
         self.local_frame = off + T.sizeof(ct)
+        self.local_slots.append((LOCAL_BASE + off, LOCAL_BASE + self.local_frame))
         return Const(np.int64(LOCAL_BASE + off))
 
     def agg_var(self, ct, name: str) -> Sym:
@@ -874,7 +876,7 @@ class KernelBuilder(ClassLowering, LambdaLowering):
                         uniform_names=self.uniform_names, max_depth=self.max_depth + 2,
                         static_shared=self.static_shared, dynamic_shared_offset=dyn_off,
                         uses_dynamic_shared=bool(self.dyn_shared), local_frame=self.local_frame,
-                        shared_symbols=self.shared_symbols)
+                        shared_symbols=self.shared_symbols, local_slots=tuple(self.local_slots))
 
     def by_value_param(self, p, pt, modified: bool) -> Param:
         """A struct or vector kernel parameter: one launch uniform per leaf member

@@ -156,6 +156,24 @@ OP_COST = {
     "m_atan2_f8": (384.5, 132.7),
     "m_hypot_f8": (161.3, 58.0),
     "m_fmod_f8": (373.3, 106.1),
+    # session 18 (docs/results/timing_investigation/math3/, H100; the H200 agrees): sinpi and
+    # cospi, and the sine-cosine pairs (sincosf, __sincosf, sincospif, sincos, sincospi),
+    # whose sine carries the pair's issue cycles less the cosine's slot, the cosine only
+    # the latency: sincosf costs 1.2 sinf, not sinf + cosf
+    "m_sinpi_f4": (71.3, 26.5),
+    "m_cospi_f4": (77.8, 26.5),
+    "m_sinpi_f8": (189.7, 54.5),
+    "m_cospi_f8": (208.9, 54.0),
+    "m_sin_f4_pair": (98.5, 32.5),
+    "m_cos_f4_pair": (98.5, 0.0),
+    "m_sin_f4_fast_pair": (32.0, 13.8),
+    "m_cos_f4_fast_pair": (32.0, 0.0),
+    "m_sinpi_f4_pair": (79.5, 32.3),
+    "m_cospi_f4_pair": (79.5, 0.0),
+    "m_sin_f8_pair": (216.3, 87.6),
+    "m_cos_f8_pair": (216.3, 0.0),
+    "m_sinpi_f8_pair": (202.3, 67.9),
+    "m_cospi_f8_pair": (202.3, 0.0),
     # __match_any_sync: a pass per distinct value among the warp's lanes (k of them):
     # latency match[0] + k * match_value[0], issue k * match_value[1]
     "match": (12.0, 0.0),
@@ -467,6 +485,11 @@ class Machine:
             _local_store_lines(self, ins, sel, act, full)
         d = ins.dst
         if op in _DATAFLOW:
+            if key in _SLOW_PATH and rw is not None:
+                # nvcc checks the operands and branches to a slow-path subroutine (FCHK, a
+                # range test): the warp waits for them there, and nothing after it in the
+                # program (the next loads) is scheduled above the branch
+                clock = np.maximum(clock, rw)
             self.wclock[wsel] = clock if key is None else clock + busy
             if d is not None:
                 start = clock if rw is None else np.maximum(clock, rw)
@@ -870,6 +893,11 @@ def _warp_matrix(a: np.ndarray, g: np.ndarray):
 
 # a branch (or an if-converted body's predicate) waits for its condition like any other
 # instruction; the rest of the structural ops read nothing the scoreboard tracks
+# operations whose SASS tests the operands and branches to a slow path before the result
+# (IEEE division: FCHK then a CALL, probe/thomas-batch's SASS; sqrtf's range test; the
+# trigonometric functions' large-argument reduction, |x| >= 105615 for sincosf)
+_SLOW_PATH = {"fdiv", "ddiv", "sqrt", "m_sin_f4", "m_cos_f4", "m_tan_f4", "m_sin_f8", "m_cos_f8",
+              "m_tan_f8", "m_sin_f4_pair", "m_sin_f8_pair"}
 _NO_STALL = {Op.ELSE, Op.JUMP, Op.LOOPINIT, Op.BODYINIT, Op.KILL}
 _DATAFLOW = {Op.BIN, Op.UN, Op.CAST, Op.MOV, Op.SELECT, Op.FMA}
 # what waits for a shared store that waited for its data (global loads do not: nvcc
@@ -1009,7 +1037,8 @@ def _cost_key(ins):
         elif ins.sub == "__match_any_sync":
             k = "match"
         elif ins.dst is not None and str(ins.sub).startswith("m_"):
-            k = f"{ins.sub}_f{np.dtype(ins.dst.dtype).itemsize}" + ("_fast" if ins.info.get("fast") else "")
+            k = (f"{ins.sub}_f{np.dtype(ins.dst.dtype).itemsize}" + ("_fast" if ins.info.get("fast") else "")
+                 + ("_pair" if ins.info.get("pair") else ""))
             k = k if k in OP_COST else None
     ins._cost_key = k
     return k
@@ -1073,19 +1102,17 @@ def _distinct_per_warp(v: np.ndarray, a2: np.ndarray) -> np.ndarray:
 
 
 def _local_store_lines(m: Machine, ins, sel, act, full):
-    """A local store whose lanes write different words of their frames: the GPU interleaves
-    local memory by lane (word w of every lane of a warp shares one 128-byte line) and writes
-    it through to L2, so each distinct word is one line to L2 (``simt__local_store_lines``).
-    A store where every lane writes the same word is taken to be a register (nvcc keeps
-    arrays indexed by compile-time constants there)."""
+    """A local store: the GPU interleaves local memory by lane (word w of every lane of a
+    warp shares one 128-byte line) and writes it through to L2, so each distinct word the
+    warp's lanes write is one line to L2 (``simt__local_store_lines``), one when they all
+    write the same word.  Stores nvcc makes register moves (simt.promote: arrays indexed
+    only by constants and fully unrolled loops' counters) never get here."""
     a = m.rd(ins.args[0], sel)
-    if np.ndim(a) == 0:
-        return
-    av = a if full else a[act]
-    if av.size == 0 or av.min() == av.max():       # one word for the whole group
-        return
-    k = _distinct_per_warp(np.asarray(a, np.int64).reshape(-1, 32) // 4, act.reshape(-1, 32))
-    lines = int(k[k > 1].sum())
+    if np.ndim(a) == 0:                   # one word for every lane: a line a warp
+        lines = int(np.count_nonzero(act.reshape(-1, 32).any(axis=1)))
+    else:
+        k = _distinct_per_warp(np.asarray(a, np.int64).reshape(-1, 32) // 4, act.reshape(-1, 32))
+        lines = int(k.sum())
     if lines:
         m.cnt.add(ins.pc, C.LOCAL_STORE_LINES, lines)
 

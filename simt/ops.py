@@ -316,6 +316,21 @@ HALF_CALLS = {
 }
 
 
+def _pi_times(f, x):
+    """f(pi x) with x reduced mod 2 first (exact), so large arguments keep their phase
+    as CUDA's sinpi/cospi do, and exact zeros where they fall (sinpi at integers, signed
+    as x; cospi at half-integers); float arguments are evaluated in double and rounded."""
+    x = np.asarray(x)
+    r = np.fmod(x.astype(np.float64), 2.0)
+    y = f(np.pi * r)
+    frac = np.abs(r - np.trunc(r))
+    if f is np.sin:
+        y = np.where(frac == 0.0, np.copysign(0.0, r), y)
+    else:
+        y = np.where(frac == 0.5, 0.0, y)
+    return y.astype(x.dtype)
+
+
 _MATH = {
     "sqrt": np.sqrt, "rsqrt": lambda x: (1 / np.sqrt(x)).astype(np.asarray(x).dtype),
     "cbrt": np.cbrt, "exp": np.exp, "exp2": np.exp2, "exp10": lambda x: np.power(x.dtype.type(10), x),
@@ -328,6 +343,7 @@ _MATH = {
     "erf": None, "erfc": None, "lgamma": None, "tgamma": None,
     "pow": np.power, "fmin": np.fmin, "fmax": np.fmax, "fmod": np.fmod, "atan2": np.arctan2,
     "hypot": np.hypot, "copysign": np.copysign, "fdim": lambda a, b: np.maximum(a - b, 0),
+    "sinpi": lambda x: _pi_times(np.sin, x), "cospi": lambda x: _pi_times(np.cos, x),
     "remainder": np.remainder, "fma": _fma, "div": np.true_divide, "add": np.add,
     "mul": np.multiply, "sub": np.subtract, "min": np.minimum, "max": np.maximum,
 }

@@ -65,21 +65,28 @@ def register_locals(ir) -> frozenset:
             return a or b
         return None
 
-    arrays: dict[int, list[int]] = {}        # base -> its accesses
-    dynamic: set[int] = set()                # bases with an access not known statically
+    slots = getattr(ir, "local_slots", ())
+
+    def slot(addr):
+        """The start of the local variable whose slot holds ``addr`` (a constant-index
+        access names an element's address, a run-time one its array's base)."""
+        return next((lo for lo, hi in slots if lo <= addr < hi), addr)
+
+    arrays: dict[int, list[int]] = {}        # slot -> its accesses
+    dynamic: set[int] = set()                # slots with an access not known statically
     unknown = False
     for p, ins in enumerate(code):
         if ins.op not in (Op.LOAD, Op.STORE) or ins.info.get("space") != "local":
             continue
         base = static(ins.args[0], p)
         if base:
-            arrays.setdefault(base, []).append(p)
+            arrays.setdefault(slot(base), []).append(p)
         else:
             b = _base_of(code, ins.args[0], p)
             if b is None:
                 unknown = True               # a pointer into the frame from elsewhere
             else:
-                dynamic.add(b)
+                dynamic.add(slot(b))
     out = frozenset() if unknown else frozenset(
         p for b, ps in arrays.items() if b not in dynamic for p in ps)
     ir._simt_register_locals = out

@@ -215,16 +215,16 @@ def test_local_structs_with_array_members():
 
 
 def test_local_struct_lives_in_the_local_frame():
-    """A struct with an array member is a local-memory variable, as a local array is: its
-    constant-index stores look like registers (one word for the warp) and only the
-    run-time index spreads over the lanes' frames."""
+    """A struct with an array member is a local-memory variable, as a local array is (its
+    run-time index keeps it there): its constant-index stores write one line a warp each,
+    the run-time index one per distinct word."""
     ir = fn("k1").ir
     assert ir.local_frame == 32                  # 20 bytes of Acc, rounded to 16
     x = np.ones(64, F32)
     (_, _, _), res = run(SRC, "k1", 1, 64, [x, np.zeros(64, F32), I32(64)])
-    # 4 lines a warp for acc.v[i & 3] += x[i] (4 distinct words), none for the loop's stores
+    # 4 lines a warp for acc.v[i & 3] += x[i] (4 distinct words) and 4 for the loop's stores
     # with their uniform index
-    assert res.metrics["simt__local_store_lines.sum"] == 2 * 4
+    assert res.metrics["simt__local_store_lines.sum"] == 2 * (4 + 4)
 
 
 # ---- 2. global and shared memory --------------------------------------------------------
