@@ -363,7 +363,7 @@ def _sincos(b, name, args, node, want):
     pointers (into the variables themselves when they are ``&local``, which nvcc keeps in
     registers).  The pair costs what CUDA's shared range reduction costs (math3/), about
     1.2 sines, not a sine and a cosine."""
-    from .lower import LVal, Val
+    from .lower import Val
     _nargs(b, name, args, node, 3)
     fs, fc, ftype, fast = _SINCOS[name]
     v = b.rvalue(args[0])
@@ -373,16 +373,13 @@ def _sincos(b, name, args, node, want):
         ftype = T.FLOAT if v.ctype in (T.FLOAT, T.HALF) else T.DOUBLE
     x = b.convert(v, ftype, args[0]).op
     for fn, pa in ((fs, args[1]), (fc, args[2])):
-        if isinstance(pa, c_ast.UnaryOp) and pa.op == "&":
-            lv = b.lvalue(pa.expr)
-        else:
-            p = b.rvalue(pa)
-            if not isinstance(p.ctype, Pointer):
-                raise b.err(f'argument of type "{p.ctype}" is incompatible with parameter of type '
-                            f'"{ftype} *" in {name}', pa)
-            lv = LVal(p.ctype.base, "mem", addr=p.op, const=p.ctype.const)
-        if lv.const:
-            raise b.err(f"{name} cannot write through a pointer to const", pa)
+        # *pa as the lowerer reads an assignment's target (pointer and const checks
+        # included); &x is x itself
+        amp = isinstance(pa, c_ast.UnaryOp) and pa.op == "&"
+        if not amp and not isinstance(pt := b.type_of(pa), Pointer):
+            raise b.err(f'argument of type "{pt}" is incompatible with parameter of type '
+                        f'"{ftype} *" in {name}', pa)
+        lv = b.lvalue(pa.expr if amp else c_ast.UnaryOp("*", pa, pa.coord))
         if lv.ctype != ftype:
             raise b.err(f'argument of type "{lv.ctype} *" is incompatible with parameter of type '
                         f'"{ftype} *" in {name}', pa)

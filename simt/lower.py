@@ -51,6 +51,7 @@ stores only the changed ones.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -1185,14 +1186,11 @@ class KernelBuilder(ClassLowering, LambdaLowering):
     def init_length(self, elem, exprs) -> int:
         """The length of an array of ``elem`` sized by its initializer (``int a[] = {...}``):
         how many elements ``exprs`` initialize, braces elided or not (``init_one``)."""
-        mark, nregs, frame = len(self.code), len(self.regs), self.local_frame
         n = k = 0
-        while k < len(exprs):
-            k = self.init_one(elem, exprs, k, [])
-            n += 1
-        del self.code[mark:]
-        del self.regs[nregs:]
-        self.local_frame = frame
+        with self.discarded():
+            while k < len(exprs):
+                k = self.init_one(elem, exprs, k, [])
+                n += 1
         return n
 
     def expr_stmt(self, node):
@@ -2062,32 +2060,35 @@ class KernelBuilder(ClassLowering, LambdaLowering):
     def folded(self, node, t):
         """The constant value of the initializer ``node`` converted to ``t``, or None; the
         code that computes it is not kept (as in ``type_of``)."""
-        mark, nregs, frame = len(self.code), len(self.regs), self.local_frame
-        builtins, nfences = dict(self.builtin_regs), len(self.fences)
         self.folding += 1
         try:
-            v = self.convert(self.rvalue(node), t, node, assign=True)
+            with self.discarded():
+                v = self.convert(self.rvalue(node), t, node, assign=True)
         finally:
             self.folding -= 1
-            del self.code[mark:]
-            del self.regs[nregs:]
-            del self.fences[nfences:]
-            self.builtin_regs = builtins
-            self.local_frame = frame
         return v.op if isinstance(v.op, Const) else None
 
     def type_of(self, node) -> CType:
         """The type of an expression, without keeping the code that computes it (nor the
         registers, built-in registers, local memory and fences that code made)."""
+        with self.discarded():
+            return self.rvalue(node).ctype
+
+    @contextmanager
+    def discarded(self):
+        """Lower inside the block without keeping what it emits: the code, registers,
+        fences, built-in registers and local slots made there are dropped afterwards."""
         mark, nregs, frame = len(self.code), len(self.regs), self.local_frame
-        builtins, nfences = dict(self.builtin_regs), len(self.fences)
-        t = self.rvalue(node).ctype
-        del self.code[mark:]
-        del self.regs[nregs:]
-        del self.fences[nfences:]
-        self.builtin_regs = builtins
-        self.local_frame = frame
-        return t
+        nslots, nfences, builtins = len(self.local_slots), len(self.fences), dict(self.builtin_regs)
+        try:
+            yield
+        finally:
+            del self.code[mark:]
+            del self.regs[nregs:]
+            del self.fences[nfences:]
+            del self.local_slots[nslots:]
+            self.builtin_regs = builtins
+            self.local_frame = frame
 
     def common(self, a: Val, b: Val, node):
         if isinstance(a.ctype, Scalar) and isinstance(b.ctype, Scalar):

@@ -891,13 +891,13 @@ def _warp_matrix(a: np.ndarray, g: np.ndarray):
     return mat, act, warps
 
 
-# a branch (or an if-converted body's predicate) waits for its condition like any other
-# instruction; the rest of the structural ops read nothing the scoreboard tracks
 # operations whose SASS tests the operands and branches to a slow path before the result
 # (IEEE division: FCHK then a CALL, probe/thomas-batch's SASS; sqrtf's range test; the
 # trigonometric functions' large-argument reduction, |x| >= 105615 for sincosf)
 _SLOW_PATH = {"fdiv", "ddiv", "sqrt", "m_sin_f4", "m_cos_f4", "m_tan_f4", "m_sin_f8", "m_cos_f8",
               "m_tan_f8", "m_sin_f4_pair", "m_sin_f8_pair"}
+# a branch (or an if-converted body's predicate) waits for its condition like any other
+# instruction; the rest of the structural ops read nothing the scoreboard tracks
 _NO_STALL = {Op.ELSE, Op.JUMP, Op.LOOPINIT, Op.BODYINIT, Op.KILL}
 _DATAFLOW = {Op.BIN, Op.UN, Op.CAST, Op.MOV, Op.SELECT, Op.FMA}
 # what waits for a shared store that waited for its data (global loads do not: nvcc

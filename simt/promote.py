@@ -65,12 +65,10 @@ def register_locals(ir) -> frozenset:
             return a or b
         return None
 
-    slots = getattr(ir, "local_slots", ())
-
     def slot(addr):
         """The start of the local variable whose slot holds ``addr`` (a constant-index
         access names an element's address, a run-time one its array's base)."""
-        return next((lo for lo, hi in slots if lo <= addr < hi), addr)
+        return next((lo for lo, hi in ir.local_slots if lo <= addr < hi), addr)
 
     arrays: dict[int, list[int]] = {}        # slot -> its accesses
     dynamic: set[int] = set()                # slots with an access not known statically

@@ -12,7 +12,6 @@ are counted as the SASS issue slots they stand for, simt.issue):
     p is measured, see ``combine``: 0, the largest alone, on the H100 and the H200), or
     launch + slice_queue where that is larger
 
-
     dram            (distinct 64-byte chunks read x 64 B + distinct 32-byte sectors written
                     x 32 B) / DRAM bandwidth; a table touched at random at a lower rate,
                     its stores' sectors read first and written back at a cost, and its
