@@ -37,6 +37,11 @@ THREAD_INST = "smsp__thread_inst_executed.sum"
 RATIO = "smsp__thread_inst_executed_per_inst_executed.ratio"
 SHARED_ATOM = "smsp__inst_executed_op_shared_atom.sum"
 WAVES_ATOM = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"
+# shared loads and stores issued by a warp whose lanes are all predicated off (an
+# if-converted body): no bank is read, but the LSU pipe spends a wavefront on each.  Nsight's
+# l1tex__data_pipe_lsu_wavefronts_mem_shared.sum counts them, its _op_ld / _op_st do not
+# (docs/results/timing_investigation/pred/)
+SHARED_PRED_OFF = "simt__shared_predicated_off.sum"
 GLOBAL_ATOM_INST = "smsp__inst_executed_op_global_atom.sum"
 GLOBAL_RED_INST = "smsp__inst_executed_op_global_red.sum"
 BRANCH_DIVERGENT = "smsp__branch_targets_threads_divergent.sum"

@@ -80,11 +80,32 @@ def _int_const(x):
     return int(x.value) if type(x) is Const and x.dtype.kind in "iu" else None
 
 
-def constant_trips(code, top: int, back: int, limit: int = 32):
+_GEOMETRIC = {"mul": lambda v, c: v * c, "shl": lambda v, c: v << c,
+              "shr": lambda v, c: v >> c, "div": lambda v, c: int(v / c)}
+
+
+def _geometric_step(code, ins, var):
+    """(op, constant) where the chain of MOV/CAST that ends in ``ins`` is ``var * c``,
+    ``var << c``, ``var >> c`` or ``var / c``; else None."""
+    ins = copied_from(code, ins)
+    if ins is None or ins.op != Op.BIN or ins.sub not in _GEOMETRIC or len(ins.args) != 2:
+        return None
+    a, b = ins.args
+    if ins.sub == "mul" and a is not var:
+        a, b = b, a
+    c = _int_const(b)
+    if a is not var or c is None or c <= (1 if ins.sub in ("mul", "div") else 0):
+        return None
+    return ins.sub, c
+
+
+def constant_trips(code, top: int, back: int, limit: int = 32, geometric: bool = False):
     """The trip count of a loop whose counter starts at a constant, steps by a constant
     and is compared with a constant (``for (int k = 14; k >= 0; k--)``), if it is at most
     ``limit``; else None.  nvcc unrolls such a loop fully (poly_horner in probes8.cu: its
-    sixteen coefficient loads all go out before the first FMA)."""
+    sixteen coefficient loads all go out before the first FMA).  ``geometric`` also takes
+    a counter multiplied, divided or shifted by a constant (``for (d = 512; d > 0; d >>=
+    1)``), which nvcc unrolls the same way (blelloch_scan in probes20.cu)."""
     found = loop_test(code, top, back)
     if found is None:
         return None
@@ -105,14 +126,19 @@ def constant_trips(code, top: int, back: int, limit: int = 32):
         return None
     upd = copied_from(code, code[writes[0]])          # the add or sub of the step
     step = _int_const(add_step(code, upd, var, back))
-    if not step:
-        return None
-    step = -step if upd.sub == "sub" else step
+    if step:
+        step = -step if upd.sub == "sub" else step
+        advance = lambda v: v + step                  # noqa: E731
+    else:
+        geo = _geometric_step(code, code[writes[0]], var) if geometric else None
+        if geo is None:
+            return None
+        advance = lambda v: _GEOMETRIC[geo[0]](v, geo[1])   # noqa: E731
     test = BINOPS[cmp.sub]
     trips = 0
     while test(bound, v) if flip else test(v, bound):
         trips += 1
-        v += step
+        v = advance(v)
         if trips > limit:
             return None
     return trips

@@ -455,9 +455,11 @@ class Machine:
             self.pc[wsel] = np.where(jump, ins.target, p + 1)
 
     def predicated_issue(self, p, ins, sel, op, nw):
-        """A predicated-off shared load/store still counts as a shared instruction."""
+        """A predicated-off shared load/store still counts as a shared instruction, and
+        takes a slot of the LSU pipe (a wavefront with no bank)."""
         if ins.info.get("space") == "shared":
             self.cnt.add(p, C.SHARED_LD if op == Op.LOAD else C.SHARED_ST, nw)
+            self.cnt.add(p, C.SHARED_PRED_OFF, nw)
 
     # ------------------------------------------------------------- timing
     def advance_clock(self, ins, sel, act, full, wsel):

@@ -226,12 +226,12 @@ class Kernel:
         self.name = ir.name
         from .regalloc import compact
         from .uniformity import analyse, if_convert, static_spaces
+        for pc, ins in enumerate(ir.code):      # (if_convert's loop analysis reads them)
+            ins.pc = pc
         analyse(ir)
         static_spaces(ir)
         if_convert(ir)
         compact(ir)
-        for pc, ins in enumerate(ir.code):
-            ins.pc = pc
         self.registers = estimate_registers(ir)   # for occupancy (an estimate of nvcc's)
         if ir.static_shared > MAX_STATIC_SHARED:
             raise CompileError(f'kernel "{ir.name}" uses {ir.static_shared} bytes of static shared '

@@ -26,7 +26,8 @@ are counted as the SASS issue slots they stand for, simt.issue):
                     __match_any_sync per distinct value, ...: machine.OP_COST, measured)
                     / (active SMs x 4 sub-partitions x clock)
     shared          shared wavefronts (loads, stores and atomics: an atomic's lanes on one
-                    word merge) / (active SMs x wavefronts per second)
+                    word merge; one for each predicated-off shared access a warp issues)
+                    / (active SMs x wavefronts per second)
     l1              128-byte lines of global load requests, L1 hits included / (active SMs x
                     the same rate: L1's data pipe serves a line a cycle)
     shared_atomics  serialized shared-atomic steps / (active SMs x steps per second)
@@ -233,7 +234,8 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         "issue": max(g(C.ISSUE_SLOTS, g(C.INST, 0)) / prof.issue_ipc,
                      _rate(g(C.ALU_SLOTS, 0), prof.alu_ipc)) / (active * clock_per_us)
                  + g(C.ISSUE_EXTRA, 0) / (active * SUBPARTITIONS * clock_per_us),
-        "shared": (g(C.WAVES_LD, 0) + g(C.WAVES_ST, 0) + g(C.WAVES_ATOM, 0))
+        # (a warp whose lanes are all predicated off still passes the pipe once)
+        "shared": (g(C.WAVES_LD, 0) + g(C.WAVES_ST, 0) + g(C.WAVES_ATOM, 0) + g(C.SHARED_PRED_OFF, 0))
                   / (active * prof.shared_waves_per_us_sm),
         # every 128-byte line a global load request touches, L1 hits too, passes L1's data
         # pipe, which serves a line a cycle as it serves a shared wavefront

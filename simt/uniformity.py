@@ -18,6 +18,7 @@ unless it proves the memory read-only), which errs towards not aggregating.
 from __future__ import annotations
 
 from .ir import Const, KernelIR, Op, Reg, Uniform
+from .loops import constant_trips, loops
 
 _DATAFLOW = {Op.BIN, Op.UN, Op.CAST, Op.MOV, Op.SELECT, Op.FMA}
 _WARP_UNIFORM_CALLS = {"__ballot_sync", "__any_sync", "__all_sync", "__uni_sync", "__activemask",
@@ -150,22 +151,85 @@ def static_spaces(ir: KernelIR) -> None:
 _NO_PREDICATION = {Op.IF, Op.ELSE, Op.LOOPINIT, Op.LOOPTEST, Op.BODYINIT, Op.JUMP, Op.KILL,
                    Op.BAR, Op.SYNCWARP, Op.PRINTF, Op.ASSERT, Op.EXIT, Op.ATOM, Op.CALL}
 PREDICATE_MAX = 16
+_ADDRESS_ARITH = {Op.BIN, Op.UN, Op.CAST, Op.MOV}
+_LONG_ARITH = {"div", "mod", "fdiv", "ddiv"}
+
+
+def body_size(body: list) -> int:
+    """The instructions of a straight-line ``if`` body that nvcc keeps inside it, roughly
+    as SASS counts them: register moves cost nothing, and arithmetic whose result only
+    forms the body's load and store addresses is folded into an address (``LEA``, an
+    immediate offset) or computed above the branch, unconditionally.  A fully unrolled
+    loop's level (``t[offset * (2 * tid + 1) - 1]``, offset a constant) is then its loads,
+    its stores and what combines their values: four SASS instructions in
+    ``blelloch_scan``'s up-sweep, where the IR counts 20."""
+    free = set()
+    for j in range(len(body) - 1, -1, -1):
+        ins = body[j]
+        if ins.op == Op.MOV:
+            free.add(j)
+            continue
+        d = ins.dst
+        if ins.op not in _ADDRESS_ARITH or ins.sub in _LONG_ARITH or not isinstance(d, Reg):
+            continue
+        uses = []                                  # the body's reads of this value
+        for k in range(j + 1, len(body)):
+            u = body[k]
+            for pos, a in enumerate(u.args):
+                if a is d:
+                    uses.append((k, pos))
+            if u.dst is d or (isinstance(u.dst, list) and d in u.dst):
+                break
+        if uses and all((body[k].op in (Op.LOAD, Op.STORE) and pos == 0) or
+                        (k in free and body[k].op != Op.MOV) or
+                        (body[k].op == Op.MOV and k in free and _only_addresses(body, k, free))
+                        for k, pos in uses):
+            free.add(j)
+    return sum(1 for j in range(len(body)) if j not in free)
+
+
+def _only_addresses(body: list, k: int, free: set) -> bool:
+    """Whether the register body[k] (a move) writes is read in the body only as an
+    address or by free arithmetic."""
+    d = body[k].dst
+    seen = False
+    for m in range(k + 1, len(body)):
+        u = body[m]
+        for pos, a in enumerate(u.args):
+            if a is d:
+                seen = True
+                if not ((u.op in (Op.LOAD, Op.STORE) and pos == 0) or (m in free and u.op != Op.MOV)):
+                    return False
+        if u.dst is d:
+            break
+    return seen
 
 
 def if_convert(ir: KernelIR) -> None:
     """nvcc if-converts a short ``if`` with no control flow, atomics or global stores inside:
     its instructions become predicated, issued by every warp that reaches the branch,
     active lanes or not.  Mark them (``info["predicated"]``) so the machine issues and
-    counts them as Nsight does.  Needs ``static_spaces`` first."""
+    counts them as Nsight does.  Needs ``static_spaces`` first.
+    Limitations: "short" is at most ``PREDICATE_MAX`` IR instructions, or, in a loop nvcc
+    unrolls fully, ``body_size``'s estimate of the SASS.  nvcc's own rule is not known: it
+    predicates ``t[bi] += t[ai]`` in a loop whose trips come from blockDim (up_rt in
+    docs/results/timing_investigation/pred/, 20 IR instructions, 7 SASS) and branches
+    around scan_otimizado's down-sweep (two loads and two stores; Nsight's instruction
+    counts), and simt does not tell the two apart: it branches around both."""
     code = ir.code
+    unrolled = [(top, back) for top, back in loops(code)
+                if constant_trips(code, top, back, geometric=True) is not None]
     for p, ins in enumerate(code):
         if ins.op != Op.IF or not ins.info.get("stmt_if"):
             continue
+        # in a loop nvcc unrolls fully, the counter is a constant in each copy and the
+        # address arithmetic folds (body_size); elsewhere the IR's own count
+        size = body_size if any(top < p < back for top, back in unrolled) else len
         t = ins.target
         els = code[t] if t < len(code) and code[t].op == Op.ELSE and code[t].ereg is ins.ereg else None
         bodies = [(p + 1, t)] + ([(t + 1, els.target)] if els is not None else [])
         body = [code[k] for a, b in bodies for k in range(a, b)]
-        if not body or any(b - a > PREDICATE_MAX for a, b in bodies) or \
+        if not body or any(size(code[a:b]) > PREDICATE_MAX for a, b in bodies) or \
                 any(i.op in _NO_PREDICATION for i in body) or \
                 any(i.op == Op.STORE and i.info.get("space") != "shared" for i in body):
             continue

@@ -993,3 +993,19 @@ def test_slice_queue_of_many_waves_is_the_larger_component():
     # one wave, arrivals spread evenly over the life: the first arrival plus all the work
     assert timing.slice_queue_us(m, 100.0, 100.0, 1) == pytest.approx(100.0 / 16 + 100.0)
     assert timing.slice_queue_us({}, 5.0, 100.0, 1) == 5.0
+
+
+def test_predicated_off_shared_accesses_take_the_pipe():
+    """blelloch_scan on the H100 (timing_investigation/pred/): Nsight's shared wavefronts
+    of all kinds exceed its loads' and stores' by one per predicated-off LDS/STS, and the
+    kernel takes what the larger figure costs: a shared access no lane makes still passes
+    the LSU pipe once."""
+    prof = timing.load_profile("h100")
+    m = {counters.WAVES_LD: 764 * 16384, counters.WAVES_ST: 606 * 16384}
+    base = timing.predict(m, 16384, 512, 4096, prof).components_us["shared"]
+    off = timing.predict({**m, counters.SHARED_PRED_OFF: 883 * 16384}, 16384, 512, 4096,
+                         prof).components_us["shared"]
+    assert off == pytest.approx(base * (764 + 606 + 883) / (764 + 606))
+    # the 170 us measured: the banks' wavefronts alone are half of it, with the
+    # predicated-off slots the pipe is busy 83% of it (issue and latency do the rest)
+    assert base < 0.55 * 170.1 and 0.8 * 170.1 < off < 170.1
