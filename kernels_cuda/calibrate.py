@@ -21,6 +21,7 @@ from simt.timing import Profile
 SRC = "calibrate.cu"
 CAS_BUSY_N = 1 << 20                  # contended CAS loops: about 4 waves of blocks
 CAS_SMALL_N = 1 << 14                 # ... and 64 blocks, all resident at once
+CAS_LANE_N = 1 << 21                  # CAS loops on 64 words in lane order, about 8 waves
 MID_WORDS = 1 << 24                   # a 64 MiB table: partly in L2
 FAR_WORDS = 1 << 26                   # 256 MiB: mostly not
 REREAD_WORDS = 1 << 26                # cal_reread: 256 MiB in rows of ...
@@ -70,6 +71,9 @@ def _benches(sms: int):
         ("cas_small", "cal_gcas", CAS_SMALL_N // 256, 256, 0,
          lambda b: [b.zeros(256, np.int32), b.to_device(_bins(256, CAS_SMALL_N)),
                     np.int32(CAS_SMALL_N), np.int32(1)]),
+        ("cas_lane", "cal_gcas", CAS_LANE_N // 256, 256, 0,
+         lambda b: [b.zeros(64, np.int32), b.to_device((np.arange(CAS_LANE_N) % 64).astype(np.int32)),
+                    np.int32(CAS_LANE_N), np.int32(1)]),
         ("gstore_sector", "cal_gstore", na // 256, 256, 0,
          lambda b: [b.zeros(256, np.int32), b.to_device((np.arange(na) % 8).astype(np.int32)), np.int32(na)]),
         ("ilp", "cal_ilp", 1, 32, 0,
@@ -220,6 +224,13 @@ def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
     if all(k in us for k in ("cas_free", "cas_busy", "cas_small")):
         _derive_cas(prof, busy("cas_free"), c["cas_free"],
                     [(busy(k), c[k], n) for k, n in (("cas_small", CAS_SMALL_N), ("cas_busy", CAS_BUSY_N))])
+    if prof.cas_contention and "cas_lane" in us:
+        # the law and the lane-order term each take the other's share out: a few rounds
+        for _ in range(4):
+            _derive_cas_distinct(prof, busy("cas_lane"), c["cas_lane"], CAS_LANE_N)
+            _derive_cas(prof, busy("cas_free"), c["cas_free"],
+                        [(busy(k), c[k], n) for k, n in (("cas_small", CAS_SMALL_N), ("cas_busy", CAS_BUSY_N))])
+        _derive_cas_distinct(prof, busy("cas_lane"), c["cas_lane"], CAS_LANE_N)
     if all(k in us for k in ("stream", "stream_b1", "stream2")):
         _derive_blocks(prof, c, busy)
     elif "stream" in us:
@@ -332,25 +343,50 @@ def _derive_cas(prof: Profile, free_us: float, free: dict, contended: list) -> N
     (same 256 bins); ``cas_contention`` and its slope from CAS loops on the same bins
     that do, with few contenders (a grid the GPU runs at once) and many (about 4 waves):
     the failures per success each measured time implies, per other contender in flight (see
-    ``simt.timing.cas_retries``)."""
+    ``simt.timing.cas_retries``), less what ``cas_distinct`` (if set) adds for the warps
+    whose lanes happen to name different words."""
     from simt import timing
     prof.cas_cost = round(free_us / timing.slice_busy_us(free, prof), 4)
     resident = prof.sm_count * timing._occupancy(prof, 256, 0) * 256
     points = []
     for busy_us, m, grid in contended:
-        need = busy_us / timing.slice_busy_us(m, prof, prof.cas_cost)   # GPU attempts per emulated one
-        lanes = m["simt__atomic_cas_lanes.sum"]
-        failed = m["simt__atomic_cas_failed.sum"] - m.get("simt__atomic_cas_stale.sum", 0)
-        f = failed / lanes
-        ratio = max(need - 1.0 + f, 1e-6) / f                     # GPU failures per emulated one
-        per_success = failed / (lanes - failed)
-        x = timing.cas_contenders(per_success, m["simt__lockstep_threads.max"], grid, resident)
-        points.append((x, ratio / timing.cas_scale(m["simt__lockstep_threads.max"], grid, resident)))
+        x, c = _cas_point(prof, busy_us, m, grid)
+        w = timing.cas_distinct_weight(m, grid, resident) if prof.cas_distinct else 0.0
+        law = (c - w * prof.cas_distinct) / (1.0 - w) if w < 1.0 else c
+        points.append((x, law if law < prof.cas_distinct else c))
     (x1, c1), (x2, c2) = points
     slope = math.log(c1 / c2) / math.log(x2 / x1)
     prof.cas_contention_slope = round(slope, 4)
     prof.cas_contention = round(c1 * (x1 / 32.0) ** slope, 4)
     prof.cas_contenders_max = round(max(x1, x2), 1)       # the law is held beyond this
+
+
+def _cas_point(prof: Profile, busy_us: float, m: dict, grid: int):
+    """(X, c): the contenders in flight a word and the failures per success per other
+    contender that a CAS loop's measured time implies (see ``simt.timing.cas_retries``)."""
+    from simt import timing
+    resident = prof.sm_count * timing._occupancy(prof, 256, 0) * 256
+    need = busy_us / timing.slice_busy_us(m, prof, prof.cas_cost)   # GPU attempts per emulated one
+    lanes = m["simt__atomic_cas_lanes.sum"]
+    failed = m["simt__atomic_cas_failed.sum"] - m.get("simt__atomic_cas_stale.sum", 0)
+    f = failed / lanes
+    ratio = max(need - 1.0 + f, 1e-6) / f                         # GPU failures per emulated one
+    per_success = failed / (lanes - failed)
+    batch = m["simt__lockstep_threads.max"]
+    x = timing.cas_contenders(per_success, batch, grid, resident)
+    return x, ratio / timing.cas_scale(batch, grid, resident)
+
+
+def _derive_cas_distinct(prof: Profile, busy_us: float, m: dict, grid: int) -> None:
+    """``cas_distinct`` from CAS loops on 64 words in lane order (every warp names 32
+    different words) over about 8 waves: the value that makes ``cas_retries`` give the
+    c this time implies, given the hashed law ``_derive_cas`` set."""
+    from simt import timing
+    resident = prof.sm_count * timing._occupancy(prof, 256, 0) * 256
+    x, c = _cas_point(prof, busy_us, m, grid)
+    law = timing.cas_law(x, prof)
+    w = timing.cas_distinct_weight(m, grid, resident)
+    prof.cas_distinct = round(law + (c - law) / w, 4) if w > 0 else 0.0
 
 
 def _per_transaction(busy_us: float, m: dict, same_per_us: float) -> float:

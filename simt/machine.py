@@ -1248,6 +1248,18 @@ _UFUNC_AT = {"add": np.add, "sub": np.subtract, "min": np.minimum, "max": np.max
              "and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}
 
 
+def _lanes_of_distinct_warps(e, gl) -> int:
+    """Lanes whose warp's lanes all name different words (``e``: word index per lane,
+    ``gl``: the lanes' ids; warps of 32)."""
+    wid = np.asarray(gl) // 32
+    order = np.lexsort((e, wid))
+    we, ee = wid[order], np.asarray(e)[order]
+    dup = (we[1:] == we[:-1]) & (ee[1:] == ee[:-1])
+    if not dup.any():
+        return len(wid)
+    return int(np.count_nonzero(~np.isin(wid, we[1:][dup])))
+
+
 def _atom(m: Machine, ins, sel, act, full, aw, w, wsel):
     A, idx, gl, n = m.gather_addr(ins, sel, act, full)
     dt = ins.ctype.dtype
@@ -1267,7 +1279,7 @@ def _atom(m: Machine, ins, sel, act, full, aw, w, wsel):
     else:
         val, cmp_ = operand(ins.args[1]), None
     ret = np.empty(n, dt) if ins.dst is not None else None
-    cas_lanes = cas_failed = cas_stale = 0
+    cas_lanes = cas_failed = cas_stale = cas_distinct = 0
     with np.errstate(all="ignore"):
         for space, byte, pos in parts:
             view = m.view(space, dt)
@@ -1284,6 +1296,7 @@ def _atom(m: Machine, ins, sel, act, full, aw, w, wsel):
                 cas_lanes += len(e)
                 cas_failed += int(np.count_nonzero(miss))
                 cas_stale += int(np.count_nonzero(miss & (before != c)))
+                cas_distinct += _lanes_of_distinct_warps(e, gl if pos is None else gl[pos])
             if ret is not None:
                 if pos is None:
                     ret = r
@@ -1299,6 +1312,7 @@ def _atom(m: Machine, ins, sel, act, full, aw, w, wsel):
         m.cnt.add(p, "simt__atomic_cas_lanes.sum", cas_lanes)
         m.cnt.add(p, "simt__atomic_cas_failed.sum", cas_failed)
         m.cnt.add(p, "simt__atomic_cas_stale.sum", cas_stale)
+        m.cnt.add(p, "simt__atomic_cas_distinct_lanes.sum", cas_distinct)
     pre = []
     for space, byte, pos in parts:
         a = A if pos is None else A[pos]

@@ -126,6 +126,7 @@ class Profile:
     cas_contention: float = 0.0  # CAS failures per success per contender in flight, at 32 contenders
     cas_contention_slope: float = 0.0  # ... falling as (contenders / 32)^-slope (see cas_retries)
     cas_contenders_max: float = 0.0    # ... and held beyond the most contenders calibrated
+    cas_distinct: float = 0.0    # c of a steady state whose warps' CAS lanes all name different words
     overlap: float = 0.0         # fraction of the non-dominant components that adds up
     combine_p: float = 0.0       # components combine as a p-norm (0: the largest alone)
     l2_ld_lines_per_cycle_sm: float = 0.0  # scattered loads: 128-byte-line transactions per cycle per SM
@@ -419,11 +420,20 @@ def cas_retries(metrics: dict, prof: Profile, grid_threads: int, resident_thread
     A CAS that fails because its word held another value before the instruction (a hash
     table's probe finding its slot taken, ``simt__atomic_cas_stale.sum``) lost no race:
     the GPU makes it once, as the emulator did, and it does not count towards S.
+    Warps whose lanes all name different words (lane order: ``out[i % 64]``) retry more
+    in a steady state than c(X) says, which was measured on hashed words whose lanes
+    collide in a warp: ``cal_gcas`` on 64 words in lane order, about 8 waves, gives
+    ``cas_distinct``, and
+        c' = c + d * s * max(0, cas_distinct - c)
+    with d the share of CAS lanes whose warp names different words
+    (``simt__atomic_cas_distinct_lanes.sum``) and s = 1 - C' / grid the share of the grid
+    that runs in the steady state (a grid that fits at once follows c(X) in any pattern).
     Limitations: the emulated sample sets which words contend and how often a success
     changes the word; a value that reaches a fixed point later in the
     grid (a product that becomes 0) is not foreseen, the sample's contention is
-    extrapolated; one law for every access pattern (64 words in lane order retry more in
-    a steady state than it says, see docs/timing.md)."""
+    extrapolated; two patterns only (lanes that collide in a warp or none that do, the
+    CAS data in docs/results/timing_investigation/cas/ vary 25% between runs of one
+    configuration)."""
     g = metrics.get
     lanes = g("simt__atomic_cas_lanes.sum", 0)
     failed = g("simt__atomic_cas_failed.sum", 0)
@@ -435,11 +445,28 @@ def cas_retries(metrics: dict, prof: Profile, grid_threads: int, resident_thread
     per_success = lost / max(succeeded, 1)                  # (S - 1) / 2 in lockstep
     k = cas_scale(g("simt__lockstep_threads.max", 0) or grid_threads, grid_threads, resident_threads)
     x = (per_success + 0.5) * k                             # S / 2 * k
-    xc = min(x, prof.cas_contenders_max) if prof.cas_contenders_max else x
-    c = prof.cas_contention * (xc / 32.0) ** -prof.cas_contention_slope
+    c = cas_law(x, prof)
+    if prof.cas_distinct:
+        c += cas_distinct_weight(metrics, grid_threads, resident_threads) * max(0.0, prof.cas_distinct - c)
     # the GPU makes each stale attempt once, each success once, and c(X) k failures
     # per failure of the lockstep batch
     return (stale + succeeded + c * k * lost) / lanes
+
+
+def cas_law(x: float, prof: Profile) -> float:
+    """c(X) of ``cas_retries``: failures per success per other contender in flight."""
+    xc = min(x, prof.cas_contenders_max) if prof.cas_contenders_max else x
+    return prof.cas_contention * (xc / 32.0) ** -prof.cas_contention_slope
+
+
+def cas_distinct_weight(metrics: dict, grid_threads: int, resident_threads: int) -> float:
+    """d * s of ``cas_retries``: the share of CAS lanes whose warp names different words,
+    times the share of the grid that runs in a steady state."""
+    lanes = metrics.get("simt__atomic_cas_lanes.sum", 0)
+    if not lanes:
+        return 0.0
+    d = metrics.get("simt__atomic_cas_distinct_lanes.sum", 0) / lanes
+    return d * max(0.0, 1.0 - min(resident_threads, grid_threads) / max(grid_threads, 1))
 
 
 def cas_scale(batch: int, grid_threads: int, resident_threads: int) -> float:

@@ -700,6 +700,60 @@ def test_cas_retries_follow_the_contenders_in_flight():
     assert timing.cas_retries(big, prof, 1 << 24, 270336) == pytest.approx((64 + c_held * k * 64000) / 64064)
 
 
+CAS_IDX = r'''
+extern "C" __global__ void cas_idx(int *slots, int words) {
+    int *slot = &slots[threadIdx.x % words];
+    int old = *slot, assumed;
+    do {
+        assumed = old;
+        old = atomicCAS(slot, assumed, assumed + 1);
+    } while (old != assumed);
+}
+'''
+
+
+@pytest.mark.parametrize("threads, words, lanes, failed, distinct", [
+    (64, 32, 96, 32, 96),    # each warp on words 0..31: warp 1 loses its first round to warp 0
+    (32, 16, 48, 16, 16),    # lanes i and i + 16 share a word: the first round has no
+                             # distinct warp, the 16 losers then retry on 16 words
+])
+def test_cas_lanes_of_warps_on_different_words_are_counted(threads, words, lanes, failed, distinct):
+    """``simt__atomic_cas_distinct_lanes.sum``: CAS lanes whose warp's lanes all name
+    different words (lane order), the pattern that retries more in a steady state."""
+    mod = simt.Module.from_source(CAS_IDX, "cas_idx.cu")
+    dev = simt.Device()
+    slots = dev.to_device(np.zeros(words, np.int32))
+    res = mod.get_function("cas_idx").launch(dev, simt.LaunchConfig.of(1, threads), [slots, np.int32(words)])
+    assert slots.get().tolist() == [threads // words] * words
+    m = res.metrics
+    assert (m["simt__atomic_cas_lanes.sum"], m["simt__atomic_cas_failed.sum"],
+            m["simt__atomic_cas_distinct_lanes.sum"]) == (lanes, failed, distinct)
+
+
+def test_lane_order_cas_retries_more_in_a_steady_state():
+    """c' = c + d s (cas_distinct - c): lanes of warps on different words (d) in the
+    steady-state share of the grid (s = 1 - resident / grid) retry at cal_gcas's lane-order
+    rate; a grid that runs at once, or warps whose lanes collide, keep the hashed law."""
+    prof = timing.load_profile("h100")
+    assert prof.cas_distinct > timing.cas_law(1e9, prof)       # 0.52 against 0.28 held
+    m = {"simt__atomic_cas_lanes.sum": 1001 * 64, "simt__atomic_cas_failed.sum": 1000 * 64,
+         "simt__lockstep_threads.max": 32768}
+    grid, resident = 1 << 24, 270336
+    k = timing.cas_scale(32768, grid, resident)
+    c = timing.cas_law(timing.cas_contenders(1000, 32768, grid, resident), prof)
+    hashed = timing.cas_retries(m, prof, grid, resident)
+    assert hashed == pytest.approx((64 + c * k * 64000) / 64064)
+    lane = timing.cas_retries({**m, "simt__atomic_cas_distinct_lanes.sum": 1001 * 64}, prof, grid, resident)
+    s = 1 - resident / grid
+    assert lane == pytest.approx((64 + (c + s * (prof.cas_distinct - c)) * k * 64000) / 64064)
+    # mul-float's 64 products at 2^24: 0.61 of its time with the hashed law, 1.02 now
+    assert lane / hashed == pytest.approx((c + s * (prof.cas_distinct - c)) / c, rel=1e-3)
+    assert 1.6 < lane / hashed < 2.0
+    # all at once: no steady state, the law alone
+    fits = {**m, "simt__atomic_cas_distinct_lanes.sum": 1001 * 64}
+    assert timing.cas_retries(fits, prof, resident, resident) == timing.cas_retries(m, prof, resident, resident)
+
+
 def test_a_sparse_race_costs_few_retries():
     """Keys hashed over a large table: one slot in a hundred has two contenders in the
     lockstep batch, the rest one.  A lone contender never fails, so the GPU's retries are
