@@ -813,6 +813,52 @@ UNSEEN19 = [
                 source=_P20, note="2^24 normals: logf, sqrtf, sincosf"),
 ]
 PROBES += UNSEEN19
+
+# probe-unseen20 (session 19): 64-bit CAS adds in lane order and hashed, an interleaved
+# shared reduction in an unrolled loop, a padded Blelloch scan, a radix digit histogram,
+# an odd-even transposition sort, k-means assignment from __constant__ centroids, a
+# transpose of doubles through shared memory
+_P21 = "probes21.cu"
+
+
+def _f64(n, rng):
+    return rng.random(int(n))
+
+
+UNSEEN20 = [
+    TimingProbe("probe/cas-f64-lane128", "probe-unseen20", "cas_add_f64_lane", 1 << 20, 256,
+                lambda n: n // 256, lambda n, rng: [_f64(n, rng), np.zeros(128), _i32(n)],
+                source=_P21, note="double atomicAdd from 64-bit atomicCAS on sums[i % 128], ~4 waves"),
+    TimingProbe("probe/cas-f64-hashed256", "probe-unseen20", "cas_add_f64_hashed", 1 << 20, 256,
+                lambda n: n // 256,
+                lambda n, rng: [_f64(n, rng), rng.integers(0, 256, n, dtype=np.int32), np.zeros(256), _i32(n)],
+                source=_P21, note="the same on 256 bins drawn at random"),
+    TimingProbe("probe/reduce-interleaved256", "probe-unseen20", "reduce_interleaved256", 1 << 24, 256,
+                lambda n: n // 256, lambda n, rng: [_f32(n, rng), np.zeros(n // 256, np.float32)],
+                source=_P21, note="index = 2 d tid, constant trips (unrolled, predicated), bank conflicts"),
+    TimingProbe("probe/blelloch-padded", "probe-unseen20", "blelloch_padded", 1 << 24, 512,
+                lambda n: n // 1024,
+                lambda n, rng: [rng.integers(-100, 100, n, dtype=np.int32), np.zeros(n, np.int32)],
+                source=_P21, note="1024 ints a block, a word of padding every 32"),
+    TimingProbe("probe/radix-digit-hist", "probe-unseen20", "radix_digit_hist", 1 << 24, 256,
+                lambda n: n // (256 * 16),
+                lambda n, rng: [rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32),
+                                np.zeros(16, np.uint32), _i32(n), _i32(4)],
+                source=_P21, note="16 shared counters, 16 keys a thread, 16 global atomics a block"),
+    TimingProbe("probe/odd-even-sort512", "probe-unseen20", "odd_even_sort512", 1 << 22, 256,
+                lambda n: n // 512, lambda n, rng: [rng.integers(-(1 << 30), 1 << 30, n, dtype=np.int32)],
+                source=_P21, note="512 keys a block, 512 phases of a barrier each"),
+    TimingProbe("probe/kmeans-assign32", "probe-unseen20", "kmeans_assign", 1 << 22, 256,
+                lambda n: n // 256,
+                lambda n, rng: [_f32(n, rng), _f32(n, rng), np.zeros(n, np.int32), _i32(n)],
+                source=_P21, note="nearest of 32 centroids in __constant__ memory",
+                symbols=lambda n, rng: {"c_cx": _f32(32, rng), "c_cy": _f32(32, rng)}),
+    TimingProbe("probe/transpose-f64", "probe-unseen20", "transpose_f64", NT, (32, 8),
+                lambda n: (n // 32, n // 32),
+                lambda n, rng: [rng.standard_normal(n * n), np.zeros(n * n), _i32(n)],
+                source=_P21, note="4096 x 4096 doubles, 32 x 33 tiles"),
+]
+PROBES += UNSEEN20
 _BY_ID = {p.id: p for p in PROBES}
 
 
