@@ -55,7 +55,9 @@ def issue_weights(ir) -> np.ndarray:
     code = ir.code
     w = np.ones(len(code), np.float64)
     for p, ins in enumerate(code):
-        if ins.op in FREE or (ins.op == Op.UN and ins.sub == "neg"):
+        if ins.info.get("select"):
+            pass            # an if-converted assignment is a SEL (or a predicated MOV): a slot
+        elif ins.op in FREE or (ins.op == Op.UN and ins.sub == "neg"):
             w[p] = 0.0
         elif ins.op == Op.LOAD and ins.info.get("space") == "const" and ins.info.get("uniform_addr"):
             w[p] = 0.0      # an operand from the constant bank (c[0x3][...]), or a uniform-pipe ULDC

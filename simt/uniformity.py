@@ -46,6 +46,14 @@ def analyse(ir: KernelIR) -> set[int]:
                     loop_test[pc] = q
                     break
     varying_levels: set[tuple[int, int]] = set()    # (pc of the construct, level) left by some lanes
+    # a named variable's scope starts at the depth of its first write: guards around that
+    # (the `if (i < n)` a loop counter is declared in) hold for all of its writes, so they
+    # make it no less uniform among the lanes that use it
+    scope: dict[int, int] = {}
+    for ins in code:
+        for r in _dsts(ins):
+            if r.is_var:
+                scope.setdefault(id(r), ins.depth)
 
     def is_var(o):
         return isinstance(o, Reg) and id(o) in varying
@@ -60,6 +68,11 @@ def analyse(ir: KernelIR) -> set[int]:
             for lv in [k for k in guard if k > d + 1]:
                 del guard[lv]
             gv = any((g == "V") or is_var(g) for lv, g in guard.items() if lv <= d)
+
+            def guarded(r):
+                """a varying guard opened inside the variable's scope"""
+                d0 = scope.get(id(r), 0)
+                return any((g == "V") or is_var(g) for lv, g in guard.items() if d0 < lv <= d)
             op = ins.op
             if op == Op.IF:
                 guard[d + 1] = ins.args[0]
@@ -89,11 +102,11 @@ def analyse(ir: KernelIR) -> set[int]:
                 if id(r) in varying:
                     continue
                 if op in _DATAFLOW:
-                    v = any(is_var(a) for a in ins.args) or (r.is_var and gv)
+                    v = any(is_var(a) for a in ins.args) or (r.is_var and guarded(r))
                 elif op == Op.CALL and ins.sub.startswith("m_"):
-                    v = any(is_var(a) for a in ins.args) or (r.is_var and gv)
+                    v = any(is_var(a) for a in ins.args) or (r.is_var and guarded(r))
                 elif op == Op.CALL and ins.sub in _WARP_UNIFORM_CALLS:
-                    v = r.is_var and gv
+                    v = r.is_var and guarded(r)
                 else:                       # loads, atomics, shuffles, lane ids
                     v = True
                 if v:
@@ -151,58 +164,59 @@ def static_spaces(ir: KernelIR) -> None:
 _NO_PREDICATION = {Op.IF, Op.ELSE, Op.LOOPINIT, Op.LOOPTEST, Op.BODYINIT, Op.JUMP, Op.KILL,
                    Op.BAR, Op.SYNCWARP, Op.PRINTF, Op.ASSERT, Op.EXIT, Op.ATOM, Op.CALL}
 PREDICATE_MAX = 16
-_ADDRESS_ARITH = {Op.BIN, Op.UN, Op.CAST, Op.MOV}
-_LONG_ARITH = {"div", "mod", "fdiv", "ddiv"}
+_AFFINE = {"add", "sub", "mul", "shl"}
 
 
 def body_size(body: list) -> int:
-    """The instructions of a straight-line ``if`` body that nvcc keeps inside it, roughly
-    as SASS counts them: register moves cost nothing, and arithmetic whose result only
-    forms the body's load and store addresses is folded into an address (``LEA``, an
-    immediate offset) or computed above the branch, unconditionally.  A fully unrolled
-    loop's level (``t[offset * (2 * tid + 1) - 1]``, offset a constant) is then its loads,
-    its stores and what combines their values: four SASS instructions in
-    ``blelloch_scan``'s up-sweep, where the IR counts 20."""
-    free = set()
-    for j in range(len(body) - 1, -1, -1):
-        ins = body[j]
-        if ins.op == Op.MOV:
-            free.add(j)
-            continue
-        d = ins.dst
-        if ins.op not in _ADDRESS_ARITH or ins.sub in _LONG_ARITH or not isinstance(d, Reg):
-            continue
-        uses = []                                  # the body's reads of this value
-        for k in range(j + 1, len(body)):
-            u = body[k]
-            for pos, a in enumerate(u.args):
-                if a is d:
-                    uses.append((k, pos))
-            if u.dst is d or (isinstance(u.dst, list) and d in u.dst):
-                break
-        if uses and all((body[k].op in (Op.LOAD, Op.STORE) and pos == 0) or
-                        (k in free and body[k].op != Op.MOV) or
-                        (body[k].op == Op.MOV and k in free and _only_addresses(body, k, free))
-                        for k, pos in uses):
-            free.add(j)
-    return sum(1 for j in range(len(body)) if j not in free)
+    """The instructions of a straight-line ``if`` body in a fully unrolled loop that nvcc
+    keeps inside it, roughly as SASS counts them.  Register moves cost nothing, and so
+    does the arithmetic of an address that is affine in values from outside the body (adds,
+    subtractions, multiplications and left shifts, the loop's counter a constant in each
+    copy): it folds into one ``LEA`` and an immediate offset, above the branch.
+    ``t[offset * (2 * tid + 1) - 1]`` in ``blelloch_scan``'s up-sweep is its loads, its
+    store and the add: four SASS instructions where the IR counts 20.  An address with
+    anything else on its way (``i + (i >> 5)``, a padded index) keeps all of its
+    arithmetic: ``blelloch_padded`` (probes21.cu) is twelve SASS instructions a level, a
+    branch."""
+    n = len(body)
+    defs: list[list] = []                  # per instruction, per operand: the body's writer
+    last: dict[int, int] = {}
+    for j, ins in enumerate(body):
+        defs.append([last.get(id(a)) if isinstance(a, Reg) else None for a in ins.args])
+        if isinstance(ins.dst, Reg):
+            last[id(ins.dst)] = j
+    uses: list[list] = [[] for _ in range(n)]
+    for k, ins in enumerate(body):
+        for pos, j in enumerate(defs[k]):
+            if j is not None:
+                uses[j].append((k, pos))
+    free = {j for j, ins in enumerate(body)
+            if isinstance(ins.dst, Reg) and (ins.op in (Op.MOV, Op.CAST) or
+                                             (ins.op == Op.BIN and ins.sub in _AFFINE))}
+    changed = True
+    while changed:
+        changed = False
+        for j in sorted(free):
+            ok = uses[j] and all((body[k].op in (Op.LOAD, Op.STORE) and pos == 0) or k in free
+                                 for k, pos in uses[j]) and \
+                all(w is None or w in free for w in defs[j])
+            if not ok:
+                free.discard(j)
+                changed = True
+    return sum(1 for j, ins in enumerate(body) if ins.op != Op.MOV and j not in free)
 
 
-def _only_addresses(body: list, k: int, free: set) -> bool:
-    """Whether the register body[k] (a move) writes is read in the body only as an
-    address or by free arithmetic."""
-    d = body[k].dst
-    seen = False
-    for m in range(k + 1, len(body)):
-        u = body[m]
-        for pos, a in enumerate(u.args):
-            if a is d:
-                seen = True
-                if not ((u.op in (Op.LOAD, Op.STORE) and pos == 0) or (m in free and u.op != Op.MOV)):
-                    return False
-        if u.dst is d:
-            break
-    return seen
+def _written_in(body: list, mov) -> bool:
+    """Whether the register a move copies is written by the body before the move."""
+    src = mov.args[0]
+    if not isinstance(src, Reg):
+        return False
+    for i in body:
+        if i is mov:
+            return False
+        if i.dst is src or (isinstance(i.dst, list) and src in i.dst):
+            return True
+    return False
 
 
 def if_convert(ir: KernelIR) -> None:
@@ -217,6 +231,10 @@ def if_convert(ir: KernelIR) -> None:
     around scan_otimizado's down-sweep (two loads and two stores; Nsight's instruction
     counts), and simt does not tell the two apart: it branches around both."""
     code = ir.code
+    first: dict[int, int] = {}                 # a named variable's first write
+    for q, i in enumerate(code):
+        if isinstance(i.dst, Reg) and i.dst.is_var:
+            first.setdefault(id(i.dst), q)
     unrolled = [(top, back) for top, back in loops(code)
                 if constant_trips(code, top, back, geometric=True) is not None]
     for p, ins in enumerate(code):
@@ -235,3 +253,10 @@ def if_convert(ir: KernelIR) -> None:
             continue
         for i in [ins] + ([els] if els is not None else []) + body:
             i.info["predicated"] = True
+            # a variable that lives on past the body keeps its old value in the lanes that
+            # are off: assigning it a value from outside the body (`best = d; arg = k`) is
+            # a SEL, which simt.issue counts; a value the body computes is written straight
+            # into the variable's register, and a body's own temporaries are registers
+            if i.op == Op.MOV and isinstance(i.dst, Reg) and i.dst.is_var and \
+                    first.get(id(i.dst), p) < p and not _written_in(body, i):
+                i.info["select"] = True

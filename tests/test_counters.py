@@ -178,52 +178,56 @@ def test_short_branches_are_if_converted_like_nvcc():
 
 # the textbook up-sweep / down-sweep of probes20.cu's blelloch_scan, 64 elements
 _BLELLOCH = '''extern "C" __global__ void k(int *out) {
-    __shared__ int t[128];
+    __shared__ int t[132];
     int tid = threadIdx.x;
-    t[2 * tid] = 2 * tid; t[2 * tid + 1] = 2 * tid + 1;
+    t[P(2 * tid)] = 2 * tid; t[P(2 * tid + 1)] = 2 * tid + 1;
     int offset = 1;
     for (int d = LEVELS; d > 0; d >>= 1) {
         __syncthreads();
         if (tid < d) {
             int ai = offset * (2 * tid + 1) - 1;
             int bi = offset * (2 * tid + 2) - 1;
-            t[bi] += t[ai];
+            t[P(bi)] += t[P(ai)];
         }
         offset *= 2;
     }
-    if (tid == 0) t[127] = 0;
+    if (tid == 0) t[P(127)] = 0;
     for (int d = 1; d < 2 * LEVELS; d *= 2) {
         offset >>= 1;
         __syncthreads();
         if (tid < d) {
             int ai = offset * (2 * tid + 1) - 1;
             int bi = offset * (2 * tid + 2) - 1;
-            int v = t[ai];
-            t[ai] = t[bi];
-            t[bi] += v;
+            int v = t[P(ai)];
+            t[P(ai)] = t[P(bi)];
+            t[P(bi)] += v;
         }
     }
     __syncthreads();
-    out[2 * tid] = t[2 * tid]; out[2 * tid + 1] = t[2 * tid + 1];
+    out[2 * tid] = t[P(2 * tid)]; out[2 * tid + 1] = t[P(2 * tid + 1)];
 }'''
 
 
 @pytest.mark.parametrize("levels, unrolled", [("64", True), ("(int)blockDim.x", False)])
-def test_unrolled_sweeps_are_if_converted(levels, unrolled):
+@pytest.mark.parametrize("pad", [False, True])
+def test_unrolled_sweeps_are_if_converted(levels, unrolled, pad):
     """nvcc unrolls a loop whose counter halves from a constant (``d >>= 1``) or doubles
     up to one: each copy's index arithmetic folds into its addresses and the 20-instruction
     IR body is four SASS instructions, predicated (blelloch_scan's SASS: ``@!P1 LDS``).
     With the trips from blockDim the down-sweep stays a branch (as scan_otimizado's does
-    on the GPU: Nsight's instruction counts)."""
-    (out,), res = run(_BLELLOCH.replace("LEVELS", levels), "k", 1, 64, [np.zeros(128, np.int32)],
-                      sanitize=False)
+    on the GPU: Nsight's instruction counts), and so does a padded index (`i + (i >> 5)`:
+    blelloch_padded's SASS keeps the arithmetic, 12 instructions a level, and branches)."""
+    src = ("#define P(i) ((i) + ((i) >> 5))\n" if pad else "#define P(i) (i)\n") + \
+        _BLELLOCH.replace("LEVELS", levels)
+    unrolled = unrolled and not pad
+    (out,), res = run(src, "k", 1, 64, [np.zeros(128, np.int32)], sanitize=False)
     a = np.arange(128)
     assert out.tolist() == (np.cumsum(a) - a).tolist()        # exclusive scan
-    down = res.per_line[23]                                   # t[ai] = t[bi]
+    down = res.per_line[24]                                   # t[ai] = t[bi]
     if unrolled:
         # all 2 warps issue each of the 7 levels; the up-sweep's load too
         assert down["smsp__inst_executed_op_shared_st.sum"] == 7 * 2
-        assert res.per_line[11]["smsp__inst_executed_op_shared_ld.sum"] == 7 * 2 * 2
+        assert res.per_line[12]["smsp__inst_executed_op_shared_ld.sum"] == 7 * 2 * 2
         # levels d = 1 .. 32 leave warp 1 off: its load and store of t[ai] = t[bi] pass
         # the pipe all the same
         assert down["simt__shared_predicated_off.sum"] == 6 * 2

@@ -127,6 +127,42 @@ def test_divergent_constant_load_replays_per_distinct_word():
     assert [issue_weights(fn.ir)[p] for p in ld] == [1.0]
 
 
+def test_constant_loads_in_a_loop_under_a_varying_guard_are_operands():
+    """k-means assignment (probes21.cu): the loop counter is declared inside `if (i < n)`,
+    so it is the same in every lane that runs the loop, and nvcc reads c_cx[k] from the
+    constant bank (ULDC / an FADD operand, no LDC): no pass of the constant cache.  The
+    if-converted `best = d; arg = k` are two selects (FSEL, SEL), an issue slot each."""
+    src = """
+    __constant__ float c_cx[8];
+    extern "C" __global__ void k(const float *px, int *label, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) {
+            float x = px[i], best = 3.4e38f;
+            int arg = 0;
+            for (int k = 0; k < 8; k++) {
+                float dx = x - c_cx[k], d = dx * dx;
+                if (d < best) { best = d; arg = k; }
+            }
+            label[i] = arg;
+        }
+    }
+    """
+    mod = simt.Module.from_source(src, "t.cu")
+    dev = simt.Device()
+    cx = np.linspace(-1, 1, 8).astype(np.float32)
+    mod.get_global(dev, "c_cx").set(cx)
+    px = np.random.default_rng(0).uniform(-1, 1, 100).astype(np.float32)
+    label = dev.zeros(100, np.int32)
+    fn = mod.get_function("k")
+    res = fn.launch(dev, simt.LaunchConfig.of(1, 128), [dev.to_device(px), label, np.int32(100)])
+    np.testing.assert_array_equal(label.get(), np.abs(px[:, None] - cx[None]).argmin(1))
+    assert res.metrics[C.CONST_LD] == 4 * 8 and res.metrics.get(C.CONST_PASSES, 0) == 0
+    w = issue_weights(fn.ir)
+    assert [w[i.pc] for i in fn.ir.code if i.op == simt.ir.Op.LOAD and i.info.get("space") == "const"] == [0.0]
+    sel = [i for i in fn.ir.code if i.info.get("select")]
+    assert [i.dst.name for i in sel] == ["best", "arg"] and all(w[i.pc] == 1.0 for i in sel)
+
+
 @pytest.mark.parametrize("src, where, msg", [
     ("__constant__ float c[4];\n__global__ void k(float *o) { c[threadIdx.x] = 1.0f; }",
      "t.cu:2:", '__constant__ variable "c" cannot be written in device code'),
