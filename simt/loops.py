@@ -81,7 +81,7 @@ def _int_const(x):
 
 
 _GEOMETRIC = {"mul": lambda v, c: v * c, "shl": lambda v, c: v << c,
-              "shr": lambda v, c: v >> c, "div": lambda v, c: int(v / c)}
+              "shr": lambda v, c: v >> c, "div": lambda v, c: (abs(v) // c) * (1 if v >= 0 else -1)}
 
 
 def _geometric_step(code, ins, var):

@@ -63,16 +63,16 @@ def analyse(ir: KernelIR) -> set[int]:
         changed = False
         guard: dict[int, object] = {}      # level -> (condition operand or "V" for varying, owner pc)
         owner: dict[int, int] = {}
+
+        def guarded(r, d):
+            """a varying guard at depth d opened inside the variable's scope"""
+            d0 = scope.get(id(r), 0)
+            return any((g == "V") or is_var(g) for lv, g in guard.items() if d0 < lv <= d)
         for pc, ins in enumerate(code):
             d = ins.depth
             for lv in [k for k in guard if k > d + 1]:
                 del guard[lv]
             gv = any((g == "V") or is_var(g) for lv, g in guard.items() if lv <= d)
-
-            def guarded(r):
-                """a varying guard opened inside the variable's scope"""
-                d0 = scope.get(id(r), 0)
-                return any((g == "V") or is_var(g) for lv, g in guard.items() if d0 < lv <= d)
             op = ins.op
             if op == Op.IF:
                 guard[d + 1] = ins.args[0]
@@ -102,11 +102,11 @@ def analyse(ir: KernelIR) -> set[int]:
                 if id(r) in varying:
                     continue
                 if op in _DATAFLOW:
-                    v = any(is_var(a) for a in ins.args) or (r.is_var and guarded(r))
+                    v = any(is_var(a) for a in ins.args) or (r.is_var and guarded(r, d))
                 elif op == Op.CALL and ins.sub.startswith("m_"):
-                    v = any(is_var(a) for a in ins.args) or (r.is_var and guarded(r))
+                    v = any(is_var(a) for a in ins.args) or (r.is_var and guarded(r, d))
                 elif op == Op.CALL and ins.sub in _WARP_UNIFORM_CALLS:
-                    v = r.is_var and guarded(r)
+                    v = r.is_var and guarded(r, d)
                 else:                       # loads, atomics, shuffles, lane ids
                     v = True
                 if v:
