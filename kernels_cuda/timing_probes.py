@@ -859,6 +859,56 @@ UNSEEN20 = [
                 source=_P21, note="4096 x 4096 doubles, 32 x 33 tiles"),
 ]
 PROBES += UNSEEN20
+
+# probe-unseen21 (session 19): a merge-path merge, RGBA alpha blending through uchar4, a
+# counting-sort scatter, a shared-memory FFT, running sums a thread a row, rule 110 on
+# packed bits, a segmented sum by key with shuffles
+_P22 = "probes22.cu"
+ROWS_I, COLS_I = 16384, 1024
+
+
+def _merge_args(n, rng):
+    h = n // 2
+    return [np.sort(rng.integers(0, 1 << 30, h, dtype=np.int32)), np.sort(rng.integers(0, 1 << 30, h, dtype=np.int32)),
+            np.zeros(n, np.int32), _i32(h), _i32(h)]
+
+
+def _scatter_args(n, rng):
+    keys = rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32)
+    counts = np.bincount(keys & 255, minlength=256)
+    offs = (np.cumsum(counts) - counts).astype(np.uint32)
+    return [keys, offs, np.zeros(n, np.uint32), _i32(n)]
+
+
+def _segment_args(n, rng):
+    runs = rng.geometric(1 / 8, n)
+    keys = np.repeat(np.arange(len(runs), dtype=np.int32), runs)[:n]
+    nk = int(keys[-1]) + 1
+    return [keys, _f32(n, rng), np.zeros(nk, np.float32), _i32(n)]
+
+
+UNSEEN21 = [
+    TimingProbe("probe/merge-path", "probe-unseen21", "merge_path", 1 << 24, 256, lambda n: n // 8 // 256,
+                _merge_args, source=_P22, note="two sorted 2^23-int arrays, 8 outputs a thread after a binary search"),
+    TimingProbe("probe/alpha-blend-rgba", "probe-unseen21", "alpha_blend", 1 << 24, 256, lambda n: n // 256,
+                lambda n, rng: [_u8(4 * n, rng), _u8(4 * n, rng), np.zeros(4 * n, np.uint8), np.float32(0.3), _i32(n)],
+                source=_P22, note="2^24 RGBA pixels through uchar4"),
+    TimingProbe("probe/counting-scatter", "probe-unseen21", "counting_scatter", 1 << 22, 256, lambda n: n // 256,
+                _scatter_args, source=_P22, note="atomicAdd with its result on 256 digit offsets, scattered stores"),
+    TimingProbe("probe/fft1024-shared", "probe-unseen21", "fft1024", 1 << 24, 512, lambda n: n // 1024,
+                lambda n, rng: [_f32(2 * n, rng)], source=_P22,
+                note="2^14 FFTs of 1024 complex floats in shared memory, 10 stages"),
+    TimingProbe("probe/integral-rows", "probe-unseen21", "integral_rows", ROWS_I, 256, lambda n: n // 256,
+                lambda n, rng: [_f32(n * COLS_I, rng), np.zeros(n * COLS_I, np.float32), _i32(n), _i32(COLS_I)],
+                source=_P22, note="16384 rows of 1024 floats, a thread a row (64 blocks)"),
+    TimingProbe("probe/rule110-bits", "probe-unseen21", "rule110", 1 << 24, 256, lambda n: n // 256,
+                lambda n, rng: [rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32),
+                                np.zeros(n, np.uint32), _i32(n)],
+                source=_P22, note="2^29 cells packed 32 a word, one step"),
+    TimingProbe("probe/segmented-sum", "probe-unseen21", "segmented_sum", 1 << 24, 256, lambda n: n // 256,
+                _segment_args, source=_P22, note="sorted keys in runs of mean 8, shuffle scan, an atomic a run"),
+]
+PROBES += UNSEEN21
 _BY_ID = {p.id: p for p in PROBES}
 
 
