@@ -106,6 +106,13 @@ def constant_trips(code, top: int, back: int, limit: int = 32, geometric: bool =
     sixteen coefficient loads all go out before the first FMA).  ``geometric`` also takes
     a counter multiplied, divided or shifted by a constant (``for (d = 512; d > 0; d >>=
     1)``), which nvcc unrolls the same way (blelloch_scan in probes20.cu)."""
+    found = counter_values(code, top, back, limit, geometric)
+    return None if found is None else len(found[1])
+
+
+def counter_values(code, top: int, back: int, limit: int = 32, geometric: bool = False):
+    """(counter, the values it takes on the trips) of a loop ``constant_trips`` counts,
+    else None."""
     found = loop_test(code, top, back)
     if found is None:
         return None
@@ -135,10 +142,43 @@ def constant_trips(code, top: int, back: int, limit: int = 32, geometric: bool =
             return None
         advance = lambda v: _GEOMETRIC[geo[0]](v, geo[1])   # noqa: E731
     test = BINOPS[cmp.sub]
-    trips = 0
+    values = []
     while test(bound, v) if flip else test(v, bound):
-        trips += 1
+        values.append(v)
         v = advance(v)
-        if trips > limit:
+        if len(values) > limit:
             return None
-    return trips
+    return var, values
+
+
+def unrolled_divisors(code) -> None:
+    """Mark each integer division and remainder by the counter of a loop nvcc unrolls
+    fully: the divisor is a constant in each copy, a shift or a mask where every value is
+    a power of two (``info["divisor"] = "pow2"``; fft1024 in probes22.cu:
+    ``tid / half, tid % half`` for half = 1, 2, ..., 512), a multiply-high otherwise
+    (``"const"``)."""
+    for top, back in loops(code):
+        found = counter_values(code, top, back, geometric=True)
+        if found is None:
+            continue
+        var, values = found
+        pow2 = all(v > 0 and v & (v - 1) == 0 for v in values)
+        for p in range(top, back + 1):
+            ins = code[p]
+            if ins.op == Op.BIN and ins.sub in ("div", "mod") and len(ins.args) == 2 and \
+                    _is_copy_of(code, ins.args[1], var, p):
+                ins.info["divisor"] = "pow2" if pow2 else "const"
+
+
+def _is_copy_of(code, x, var, pc: int, hops: int = 4) -> bool:
+    """Whether ``x`` at ``pc`` is ``var`` or a MOV/CAST copy of it."""
+    for _ in range(hops):
+        if x is var:
+            return True
+        if type(x) is not Reg:
+            return False
+        d = def_before(code, x, pc)
+        if d is None or d.op not in (Op.MOV, Op.CAST):
+            return False
+        x, pc = d.args[0], d.pc
+    return False

@@ -1025,10 +1025,12 @@ def _cost_key(ins):
         dt = np.dtype(ins.dst.dtype)
         b = ins.args[1]
         if dt.kind == "f":
-            if not (type(b) is Const and _pow2(abs(float(b.value)))):
+            if not (type(b) is Const and _pow2(abs(float(b.value)))) and ins.info.get("divisor") != "pow2":
                 k = "fdiv" if dt.itemsize == 4 else "ddiv"
         elif dt.kind in "iu" and dt.itemsize <= 4:     # 64-bit division: not measured
-            if type(b) is Const:
+            if ins.info.get("divisor"):                 # an unrolled loop's counter (loops)
+                k = None if ins.info["divisor"] == "pow2" else "idiv_const"
+            elif type(b) is Const:
                 v = abs(int(b.value))
                 k = None if v & (v - 1) == 0 else "idiv_const"
             else:

@@ -225,9 +225,11 @@ class Kernel:
         self.ir = ir
         self.name = ir.name
         from .regalloc import compact
+        from .loops import unrolled_divisors
         from .uniformity import analyse, if_convert, static_spaces
-        for pc, ins in enumerate(ir.code):      # (if_convert's loop analysis reads them)
+        for pc, ins in enumerate(ir.code):      # (the loop analyses read them)
             ins.pc = pc
+        unrolled_divisors(ir.code)
         analyse(ir)
         static_spaces(ir)
         if_convert(ir)

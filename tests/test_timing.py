@@ -443,6 +443,35 @@ def test_expensive_operations_cost_their_measured_latency_and_issue():
     assert got["new"][0] > 64 * OP_COST["idiv"][0] > got["again"][0] > got["const"][0] > got["pow2"][0]
 
 
+@pytest.mark.parametrize("loop, divisor, trips", [
+    ("for (int h = 1; h < 256; h *= 2)", "pow2", 8),      # fft1024's stages: shifts and masks
+    ("for (int h = 3; h < 10; h++)", "const", 7),          # constants, not powers of two
+])
+def test_division_by_an_unrolled_counter_is_by_a_constant(loop, divisor, trips):
+    """nvcc unrolls a loop of constant trips fully, so its counter is a constant in each
+    copy: `tid / half` and `tid % half` in fft1024 (probes22.cu) are a shift and a mask (its
+    SASS has no division), where simt had charged the whole division sequence each time
+    (1.59x fft1024-shared's time); by a constant that is no power of two, a multiply-high."""
+    from simt.machine import OP_COST
+    src = f"""
+    extern "C" __global__ void k(int *out) {{
+        int x = 0;
+        {loop} x += (int)threadIdx.x / h + (int)threadIdx.x % h;
+        out[threadIdx.x] = x;
+    }}"""
+    mod = simt.Module.from_source(src, "t.cu")
+    dev = simt.Device()
+    out = dev.zeros(32, np.int32)
+    res = mod.get_function("k").launch(dev, simt.LaunchConfig.of(1, 32), [out])
+    hs = [1 << j for j in range(8)] if divisor == "pow2" else list(range(3, 10))
+    t = np.arange(32)
+    assert out.get().tolist() == sum(t // h + t % h for h in hs).tolist()
+    marks = [i.info.get("divisor") for i in mod.get_function("k").ir.code if i.op == simt.ir.Op.BIN and i.sub in ("div", "mod")]
+    assert marks == [divisor, divisor]
+    extra = res.metrics.get("simt__issue_extra_cycles.sum", 0)
+    assert extra == (0 if divisor == "pow2" else 2 * trips * OP_COST["idiv_const"][1])
+
+
 def test_math_functions_cost_their_measured_sequences():
     """expf, sinf, pow (double) ... are one IR call but a SASS sequence: each costs its
     OP_COST latency and issue (timing_investigation/math/); __expf costs less than expf;
