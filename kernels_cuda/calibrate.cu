@@ -45,6 +45,12 @@ __global__ void cal_scatter(float *table, const int *idx, int n) {
         table[idx[i]] = (float)i;
 }
 
+// the same from a few blocks, grid-stride: what one SM sends when L2 is not the limit
+__global__ void cal_scatter_gs(float *table, const int *idx, int n) {
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        table[idx[i]] = (float)i;
+}
+
 // L2 bandwidth: every block re-reads the same small buffer
 __global__ void cal_l2(const float4 *in, float *out, int n4, int reps) {
     float acc = 0.0f;

@@ -22,6 +22,7 @@ SRC = "calibrate.cu"
 CAS_BUSY_N = 1 << 20                  # contended CAS loops: about 4 waves of blocks
 CAS_SMALL_N = 1 << 14                 # ... and 64 blocks, all resident at once
 CAS_LANE_N = 1 << 21                  # CAS loops on 64 words in lane order, about 8 waves
+SCATTER_FEW_BLOCKS, SCATTER_FEW_N = 16, 1 << 21    # scattered stores from 16 SMs
 MID_WORDS = 1 << 24                   # a 64 MiB table: partly in L2
 FAR_WORDS = 1 << 26                   # 256 MiB: mostly not
 REREAD_WORDS = 1 << 26                # cal_reread: 256 MiB in rows of ...
@@ -91,6 +92,11 @@ def _benches(sms: int):
         ("scatter", "cal_scatter", n4 // 256, 256, 0,
          lambda b: [b.zeros(1 << 20, np.float32),
                     b.to_device(rng.integers(0, 1 << 20, n4).astype(np.int32)), np.int32(n4)]),
+        # ... and from 16 blocks, one an SM: what an SM sends when L2 is not the limit
+        # (timing_investigation/fewsm/)
+        ("scatter_few", "cal_scatter_gs", SCATTER_FEW_BLOCKS, 256, 0,
+         lambda b: [b.zeros(1 << 20, np.float32),
+                    b.to_device(rng.integers(0, 1 << 20, SCATTER_FEW_N).astype(np.int32)), np.int32(SCATTER_FEW_N)]),
         # random gathers and reductions over tables larger than L2: how many re-touched
         # chunks miss it, and what a miss costs (timing_investigation/l2miss/)
         ("gather_mid", "cal_gather", n4 // 256, 256, 0,
@@ -224,6 +230,9 @@ def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
     if all(k in us for k in ("cas_free", "cas_busy", "cas_small")):
         _derive_cas(prof, busy("cas_free"), c["cas_free"],
                     [(busy(k), c[k], n) for k, n in (("cas_small", CAS_SMALL_N), ("cas_busy", CAS_BUSY_N))])
+    if "scatter_few" in us:     # one SM's scattered store lines a cycle when few send
+        prof.l2_st_lines_alone_per_cycle_sm = round(
+            c["scatter_few"]["simt__l2_lines_st.sum"] / (busy("scatter_few") * clock * 1e3 * SCATTER_FEW_BLOCKS), 5)
     if prof.cas_contention and "cas_lane" in us:
         # the law and the lane-order term each take the other's share out: a few rounds
         for _ in range(4):

@@ -131,6 +131,7 @@ class Profile:
     combine_p: float = 0.0       # components combine as a p-norm (0: the largest alone)
     l2_ld_lines_per_cycle_sm: float = 0.0  # scattered loads: 128-byte-line transactions per cycle per SM
     l2_st_lines_per_cycle_sm: float = 0.0  # scattered stores, the same
+    l2_st_lines_alone_per_cycle_sm: float = 0.0  # ... what one SM sends while few do (0: the above)
     alu_ipc: float = 0.0         # integer ALU pipe slots (simt.issue) per cycle per SM (0: not measured)
     l2_reuse_bytes: float = 0.0  # of a table touched at random, the bytes L2 keeps (0: none)
     dram_random_eff: float = 0.0  # a re-touch's DRAM miss moves at this share of dram_gbs (0: 1)
@@ -226,7 +227,7 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         # a request reaches L2 as one transaction per 128-byte line it touches: a gather
         # or a column-wise store sends one per lane
         "l2_lines": (_rate(g("simt__l2_lines_ld.sum", 0), prof.l2_ld_lines_per_cycle_sm)
-                     + _rate(g("simt__l2_lines_st.sum", 0), prof.l2_st_lines_per_cycle_sm))
+                     + _rate(g("simt__l2_lines_st.sum", 0), st_lines_per_cycle_sm(prof, active)))
                     / (active * clock_per_us),
         # SASS issue slots (simt.issue; IR instructions where a record has none) at the
         # measured rate, plus what expensive operations (integer division,
@@ -397,6 +398,17 @@ def slice_queue_us(metrics: dict, busy_us: float, latency_us: float, waves: int)
     t = np.sort((np.arange(max(1, waves))[:, None] + np.minimum(qs / life, 1.0)[None, :]).ravel()) * wave
     left = busy_us * (len(t) - np.arange(len(t))) / len(t)    # the work arriving from each on
     return float(max(busy_us, (t + left).max()))
+
+
+def st_lines_per_cycle_sm(prof: Profile, active: int) -> float:
+    """Scattered store lines a cycle per active SM: L2 takes the GPU's
+    ``l2_st_lines_per_cycle_sm`` x SMs however many send (what every SM sending measured),
+    and one SM sends at most ``l2_st_lines_alone_per_cycle_sm``: 64 of the H100's SMs
+    send at 0.47 lines a cycle each where all 132 share 0.25 (timing_investigation/fewsm/)."""
+    full = prof.l2_st_lines_per_cycle_sm
+    if not prof.l2_st_lines_alone_per_cycle_sm or active >= prof.sm_count:
+        return full
+    return min(prof.l2_st_lines_alone_per_cycle_sm, full * prof.sm_count / max(active, 1))
 
 
 def cas_retries(metrics: dict, prof: Profile, grid_threads: int, resident_threads: int) -> float:

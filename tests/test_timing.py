@@ -1092,3 +1092,22 @@ def test_predicated_off_shared_accesses_take_the_pipe():
     # the 170 us measured: the banks' wavefronts alone are half of it, with the
     # predicated-off slots the pipe is busy 83% of it (issue and latency do the rest)
     assert base < 0.55 * 170.1 and 0.8 * 170.1 < off < 170.1
+
+
+def test_scattered_stores_from_few_sms():
+    """L2 takes scattered store lines at one rate for the whole GPU (cal_scatter, every SM
+    sending) and one SM sends at most its own (cal_scatter_gs from 16 blocks): 64 SMs with a
+    block each send at their own rate, not at 64/132 of the GPU's (probe/integral-rows,
+    1.68x its time on the H100 before; timing_investigation/fewsm/: 8 to 66 one-block SMs
+    send 0.47-0.33 lines a cycle each, all 132 share 0.25)."""
+    prof = timing.load_profile("h100")
+    full, alone = prof.l2_st_lines_per_cycle_sm, prof.l2_st_lines_alone_per_cycle_sm
+    assert 0.2 < full < 0.3 and 0.4 < alone < 0.5
+    assert timing.st_lines_per_cycle_sm(prof, 132) == full
+    assert timing.st_lines_per_cycle_sm(prof, 8) == alone
+    assert timing.st_lines_per_cycle_sm(prof, 100) == pytest.approx(full * 132 / 100)
+    m = {"simt__l2_lines_st.sum": 1_000_000}
+    t64 = timing.predict(m, 64, 256, 0, prof).components_us["l2_lines"]
+    t132 = timing.predict(m, 132, 256, 0, prof).components_us["l2_lines"]
+    assert t64 == pytest.approx(1e6 / (64 * alone * prof.clock_ghz * 1e3), rel=1e-3)
+    assert t64 > t132 == pytest.approx(1e6 / (132 * full * prof.clock_ghz * 1e3), rel=1e-3)
