@@ -356,7 +356,7 @@ def _derive_cas(prof: Profile, free_us: float, free: dict, contended: list) -> N
     whose lanes happen to name different words."""
     from simt import timing
     prof.cas_cost = round(free_us / timing.slice_busy_us(free, prof), 4)
-    resident = prof.sm_count * timing._occupancy(prof, 256, 0) * 256
+    resident = _resident(prof)
     points = []
     for busy_us, m, grid in contended:
         x, c = _cas_point(prof, busy_us, m, grid)
@@ -370,11 +370,17 @@ def _derive_cas(prof: Profile, free_us: float, free: dict, contended: list) -> N
     prof.cas_contenders_max = round(max(x1, x2), 1)       # the law is held beyond this
 
 
+def _resident(prof: Profile) -> int:
+    """Threads the GPU holds at once in blocks of 256 (cal_gcas's)."""
+    from simt import timing
+    return prof.sm_count * timing._occupancy(prof, 256, 0) * 256
+
+
 def _cas_point(prof: Profile, busy_us: float, m: dict, grid: int):
     """(X, c): the contenders in flight a word and the failures per success per other
     contender that a CAS loop's measured time implies (see ``simt.timing.cas_retries``)."""
     from simt import timing
-    resident = prof.sm_count * timing._occupancy(prof, 256, 0) * 256
+    resident = _resident(prof)
     need = busy_us / timing.slice_busy_us(m, prof, prof.cas_cost)   # GPU attempts per emulated one
     lanes = m["simt__atomic_cas_lanes.sum"]
     failed = m["simt__atomic_cas_failed.sum"] - m.get("simt__atomic_cas_stale.sum", 0)
@@ -391,7 +397,7 @@ def _derive_cas_distinct(prof: Profile, busy_us: float, m: dict, grid: int) -> N
     different words) over about 8 waves: the value that makes ``cas_retries`` give the
     c this time implies, given the hashed law ``_derive_cas`` set."""
     from simt import timing
-    resident = prof.sm_count * timing._occupancy(prof, 256, 0) * 256
+    resident = _resident(prof)
     x, c = _cas_point(prof, busy_us, m, grid)
     law = timing.cas_law(x, prof)
     w = timing.cas_distinct_weight(m, grid, resident)

@@ -7,6 +7,22 @@ from .ir import Const, Op, Reg
 from .ops import BINOPS
 
 
+# arithmetic that keeps an address affine in its inputs: with the inputs known, nvcc folds
+# it into an LEA and an immediate offset (simt.promote, simt.uniformity.body_size)
+AFFINE = {"add", "sub", "mul", "shl"}
+
+
+def first_writes(code) -> dict[int, int]:
+    """id of each named variable -> the pc of its first write (where its scope starts)."""
+    first: dict[int, int] = {}
+    for q, ins in enumerate(code):
+        d = ins.dst
+        for r in (d if isinstance(d, list) else (d,)):
+            if isinstance(r, Reg) and r.is_var:
+                first.setdefault(id(r), q)
+    return first
+
+
 def loops(code) -> list[tuple[int, int]]:
     """(top, back) of each loop, a backward JUMP and its target, innermost first."""
     return sorted(((ins.target, j) for j, ins in enumerate(code)

@@ -1252,14 +1252,10 @@ _UFUNC_AT = {"add": np.add, "sub": np.subtract, "min": np.minimum, "max": np.max
 
 def _lanes_of_distinct_warps(e, gl) -> int:
     """Lanes whose warp's lanes all name different words (``e``: word index per lane,
-    ``gl``: the lanes' ids; warps of 32)."""
-    wid = np.asarray(gl) // 32
-    order = np.lexsort((e, wid))
-    we, ee = wid[order], np.asarray(e)[order]
-    dup = (we[1:] == we[:-1]) & (ee[1:] == ee[:-1])
-    if not dup.any():
-        return len(wid)
-    return int(np.count_nonzero(~np.isin(wid, we[1:][dup])))
+    ``gl``: the lanes' ids, ascending)."""
+    mat, act, _ = _warp_matrix(np.asarray(e, np.int64), np.asarray(gl))
+    n = act.sum(axis=1)
+    return int(n[_distinct_per_warp(mat, act) == n].sum())
 
 
 def _atom(m: Machine, ins, sel, act, full, aw, w, wsel):

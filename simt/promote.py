@@ -22,10 +22,8 @@ propagation, and keeps an array in local memory when it would need too many regi
 from __future__ import annotations
 
 from .ir import Const, Op, Reg
-from .loops import constant_trips, def_before, loop_test, loops
+from .loops import AFFINE, constant_trips, def_before, loop_test, loops
 from .spaces import LOCAL_BASE
-
-_ARITH = {"add", "sub", "mul", "shl"}
 
 
 def register_locals(ir) -> frozenset:
@@ -58,7 +56,7 @@ def register_locals(ir) -> frozenset:
             return None
         if d.op in (Op.MOV, Op.CAST):
             return static(d.args[0], d.pc, depth + 1)
-        if d.op == Op.BIN and d.sub in _ARITH:
+        if d.op == Op.BIN and d.sub in AFFINE:
             a, b = (static(y, d.pc, depth + 1) for y in d.args)
             if a is None or b is None or (a and b):
                 return None
@@ -157,7 +155,7 @@ def folded_offsets(ir, address_pcs) -> frozenset:
             if x.is_var:
                 return False
             d = def_before(code, x, pc)
-            return (d is not None and (d.op in (Op.MOV, Op.CAST) or d.op == Op.BIN and d.sub in _ARITH)
+            return (d is not None and (d.op in (Op.MOV, Op.CAST) or d.op == Op.BIN and d.sub in AFFINE)
                     and all(ok(y, d.pc, depth + 1) for y in d.args))
 
         if all(ok(y, p) for y in code[p].args):

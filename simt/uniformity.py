@@ -18,7 +18,7 @@ unless it proves the memory read-only), which errs towards not aggregating.
 from __future__ import annotations
 
 from .ir import Const, KernelIR, Op, Reg, Uniform
-from .loops import constant_trips, loops
+from .loops import AFFINE, constant_trips, def_before, first_writes, loops
 
 _DATAFLOW = {Op.BIN, Op.UN, Op.CAST, Op.MOV, Op.SELECT, Op.FMA}
 _WARP_UNIFORM_CALLS = {"__ballot_sync", "__any_sync", "__all_sync", "__uni_sync", "__activemask",
@@ -49,11 +49,7 @@ def analyse(ir: KernelIR) -> set[int]:
     # a named variable's scope starts at the depth of its first write: guards around that
     # (the `if (i < n)` a loop counter is declared in) hold for all of its writes, so they
     # make it no less uniform among the lanes that use it
-    scope: dict[int, int] = {}
-    for ins in code:
-        for r in _dsts(ins):
-            if r.is_var:
-                scope.setdefault(id(r), ins.depth)
+    scope = {v: code[q].depth for v, q in first_writes(code).items()}
 
     def is_var(o):
         return isinstance(o, Reg) and id(o) in varying
@@ -164,9 +160,6 @@ def static_spaces(ir: KernelIR) -> None:
 _NO_PREDICATION = {Op.IF, Op.ELSE, Op.LOOPINIT, Op.LOOPTEST, Op.BODYINIT, Op.JUMP, Op.KILL,
                    Op.BAR, Op.SYNCWARP, Op.PRINTF, Op.ASSERT, Op.EXIT, Op.ATOM, Op.CALL}
 PREDICATE_MAX = 16
-_AFFINE = {"add", "sub", "mul", "shl"}
-
-
 def body_size(body: list) -> int:
     """The instructions of a straight-line ``if`` body in a fully unrolled loop that nvcc
     keeps inside it, roughly as SASS counts them.  Register moves cost nothing, and so
@@ -192,7 +185,7 @@ def body_size(body: list) -> int:
                 uses[j].append((k, pos))
     free = {j for j, ins in enumerate(body)
             if isinstance(ins.dst, Reg) and (ins.op in (Op.MOV, Op.CAST) or
-                                             (ins.op == Op.BIN and ins.sub in _AFFINE))}
+                                             (ins.op == Op.BIN and ins.sub in AFFINE))}
     changed = True
     while changed:
         changed = False
@@ -204,19 +197,6 @@ def body_size(body: list) -> int:
                 free.discard(j)
                 changed = True
     return sum(1 for j, ins in enumerate(body) if ins.op != Op.MOV and j not in free)
-
-
-def _written_in(body: list, mov) -> bool:
-    """Whether the register a move copies is written by the body before the move."""
-    src = mov.args[0]
-    if not isinstance(src, Reg):
-        return False
-    for i in body:
-        if i is mov:
-            return False
-        if i.dst is src or (isinstance(i.dst, list) and src in i.dst):
-            return True
-    return False
 
 
 def if_convert(ir: KernelIR) -> None:
@@ -231,10 +211,7 @@ def if_convert(ir: KernelIR) -> None:
     around scan_otimizado's down-sweep (two loads and two stores; Nsight's instruction
     counts), and simt does not tell the two apart: it branches around both."""
     code = ir.code
-    first: dict[int, int] = {}                 # a named variable's first write
-    for q, i in enumerate(code):
-        if isinstance(i.dst, Reg) and i.dst.is_var:
-            first.setdefault(id(i.dst), q)
+    first = first_writes(code)
     unrolled = [(top, back) for top, back in loops(code)
                 if constant_trips(code, top, back, geometric=True) is not None]
     for p, ins in enumerate(code):
@@ -257,6 +234,7 @@ def if_convert(ir: KernelIR) -> None:
             # are off: assigning it a value from outside the body (`best = d; arg = k`) is
             # a SEL, which simt.issue counts; a value the body computes is written straight
             # into the variable's register, and a body's own temporaries are registers
-            if i.op == Op.MOV and isinstance(i.dst, Reg) and i.dst.is_var and \
-                    first.get(id(i.dst), p) < p and not _written_in(body, i):
-                i.info["select"] = True
+            if i.op == Op.MOV and isinstance(i.dst, Reg) and i.dst.is_var and first.get(id(i.dst), p) < p:
+                src = def_before(code, i.args[0], i.pc) if isinstance(i.args[0], Reg) else None
+                if src is None or src.pc < p:
+                    i.info["select"] = True
