@@ -16,6 +16,14 @@ def run(src: str, name: str, grid, block, args, shared: int = 0, **kw):
     return [d.get() if isinstance(d, simt.DeviceArray) else d for d in dargs], res
 
 
+def compile_error(src: str, name: str = "bad.cu") -> str:
+    """The CompileError message simt gives for source text (the test fails without one)."""
+    import pytest
+    with pytest.raises(simt.CompileError) as e:
+        simt.Module.from_source(src, name).check_all()
+    return str(e.value)
+
+
 def gpu_or_skip() -> None:
     """Skip the calling test unless CuPy is installed and sees a CUDA device."""
     import pytest

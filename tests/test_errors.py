@@ -3,16 +3,9 @@ import numpy as np
 import pytest
 
 import simt
-from kern import run
+from kern import compile_error, run
 
 I32 = np.int32
-
-
-def compile_error(src):
-    with pytest.raises(simt.CompileError) as e:
-        m = simt.Module.from_source(src, "bad.cu")
-        m.check_all()
-    return str(e.value)
 
 
 @pytest.mark.parametrize("src,where,words", [
