@@ -130,6 +130,18 @@ def _sync(b, name, args, node, want):
     return None
 
 
+@_reg("__syncthreads_count __syncthreads_and __syncthreads_or", "sync", False)
+def _sync_pred(b, name, args, node, want):
+    """``bar.red``: a ``__syncthreads()`` that also returns, to every thread of the block,
+    how many of the block's threads passed a nonzero predicate (``_count``), or whether
+    all (``_and``) or any (``_or``) of them did."""
+    _nargs(b, name, args, node, 1)
+    pred = b.to_bool(b.rvalue(args[0]), args[0])
+    d = b.reg(np.int32)
+    b.emit(Op.BAR, node, dst=d, args=(pred,), sub=name)
+    return _val(T.INT, d)
+
+
 @_reg("__syncwarp", "sync", False)
 def _syncwarp(b, name, args, node, want):
     _nargs(b, name, args, node, 0, 1)
@@ -296,6 +308,38 @@ def _int2(b, name, args, node, want):
     d = b.reg(rt.dtype)
     b.emit(Op.CALL, node, dst=d, args=tuple(ops), sub=name)
     return _val(rt, d)
+
+
+# Byte and half-word dot products, funnel shifts and byte permutes: one SASS instruction
+# each (IDP.4A, IDP.2A, SHF, PRMT).  __dp4a / __dp2a_* have an int and an unsigned
+# overload, chosen as C++ does: the one whose parameters the arguments match exactly
+# (after integer promotion) on every argument where they differ; neither is ambiguous
+# (``__dp4a(u, v, 0)`` with unsigned u, v, as nvcc says too).
+_DOT = ("__dp4a", "__dp2a_lo", "__dp2a_hi")
+_SHIFT = ("__funnelshift_l", "__funnelshift_lc", "__funnelshift_r", "__funnelshift_rc", "__byte_perm")
+
+
+@_reg(" ".join(_DOT + _SHIFT), "bit", True)
+def _int3(b, name, args, node, want):
+    _nargs(b, name, args, node, 3)
+    vals = [b.rvalue(a) for a in args]
+    if not all(isinstance(v.ctype, Scalar) and not v.ctype.is_float for v in vals):
+        raise _no_overload(b, name, vals, node)
+    t = T.UINT
+    if name in _DOT:
+        exact = [{T.INT: T.promote(v.ctype) == T.INT, T.UINT: T.promote(v.ctype) == T.UINT} for v in vals]
+        fits = [c for c in (T.INT, T.UINT)
+                if all(e[c] or not e[o] for e in exact for o in (T.INT, T.UINT) if o != c)]
+        if len(fits) != 1:
+            types = ", ".join(str(v.ctype) for v in vals)
+            raise b.err(f'more than one instance of overloaded function "{name}" matches the '
+                        f"argument list (argument types are: ({types})): make the arguments all "
+                        "int or all unsigned int", node)
+        t = fits[0]
+    ops = [b.convert(v, t, a).op for v, a in zip(vals, args)]
+    d = b.reg(t.dtype)
+    b.emit(Op.CALL, node, dst=d, args=tuple(ops), sub=name)
+    return _val(t, d)
 
 
 # -------------------------------------------------------------------- math

@@ -266,6 +266,8 @@ class Machine:
         self.rt = [np.zeros(b.W, np.float64) for _ in k.regs] if L.track_time else None
         self.wclock = np.zeros(b.W, np.float64)
         self.wdrain = np.zeros(b.W, np.float64)   # when its global stores and atomics are acknowledged
+        self.bar_yes = np.zeros(b.W, np.int64)     # __syncthreads_count: a warp's passing threads
+        self.bar_live = np.zeros(b.W, np.int64)    # ... and its threads at the barrier
         self.wpend = np.zeros(b.W, np.float64)    # when each warp's last shared store had its data
         self.pending = False                      # (whether any shared store waited yet)
         self.mem_visits = {}                      # pc -> how often each warp ran that load/atomic
@@ -800,12 +802,34 @@ class Machine:
                 f"(line {i1.line} and line {i2.line}); every thread of a block must reach the same barrier",
                 i2.coord, tool="synccheck", block=blk)
         self.state[ws] = RUN
+        bar = self.code[int(pcs[0]) - 1]
+        if bar.dst is not None:
+            self._bar_vote(bar, ws, blk_of, nb)
         if self.rt is not None:
             top = np.zeros(nb)
             np.maximum.at(top, blk_of, self.wclock[ws])
             self.wclock[ws] = top[blk_of] + (LAT["bar"] + LAT["bar_per_warp"] * self.b.wpb)
+            if bar.dst is not None:
+                self.rt[bar.dst.slot][ws] = self.wclock[ws]
         if self.sanitizer is not None:
             self.sanitizer.barrier(self, np.flatnonzero(rel))
+
+
+    def _bar_vote(self, bar, ws, blk_of, nb):
+        """The value of ``__syncthreads_count/_and/_or`` for every thread of the released
+        warps: the vote of their block's live threads (the same barrier for all of a
+        block's warps is checked above; blocks released together here may wait at
+        different barriers, so each block takes its own instruction)."""
+        yes = np.bincount(blk_of, self.bar_yes[ws], minlength=nb).astype(np.int64)
+        live = np.bincount(blk_of, self.bar_live[ws], minlength=nb).astype(np.int64)
+        for b in np.unique(blk_of):
+            sel_w = ws[blk_of == b]
+            ins = self.code[int(self.pc[sel_w[0]]) - 1]
+            if ins.dst is None:
+                continue
+            v = {"__syncthreads_count": yes[b], "__syncthreads_and": int(yes[b] == live[b]),
+                 "__syncthreads_or": int(yes[b] > 0)}[ins.sub]
+            self.regs[ins.dst.slot][(sel_w[:, None] * 32 + LANES).ravel()] = v
 
 
 _TRUE = np.True_
@@ -1601,11 +1625,16 @@ def _bar(m: Machine, ins, sel, act, full, aw, w, wsel):
         wi = int((np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else wsel)[j])
         blk = m.L.block_coords(int(m.b.blocks[m.wblk[wi]]))
         raise LaunchError(
-            f"Barrier error: __syncthreads() reached by only {int(act2.sum())} of the "
+            f"Barrier error: {ins.sub or '__syncthreads'}() reached by only {int(act2.sum())} of the "
             f"{int(alive2.sum())} live threads of warp {wi % m.b.wpb} in block {blk} "
             f"(active mask {_mask_bits(act2[None])[0]:#010x}, expected {_mask_bits(alive2[None])[0]:#010x}); "
             "it sits in divergent code", ins.coord, tool="synccheck", block=blk)
     ws = (np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else wsel)[aw]
+    if ins.dst is not None:     # __syncthreads_count/_and/_or: each warp's share of the vote
+        pred = np.broadcast_to(np.asarray(m.rd(ins.args[0], sel)), act.shape).reshape(-1, 32)
+        act2 = act.reshape(-1, 32)
+        m.bar_yes[ws] = (act2 & pred).sum(axis=1)[aw]
+        m.bar_live[ws] = act2.sum(axis=1)[aw]
     m.cnt.add_warp("simt__barriers", m.gwarp0 + ws, 1)
     m.state[ws] = WAIT
     m.pc[wsel] = m.L.pc_of(ins) + 1

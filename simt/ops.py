@@ -363,6 +363,47 @@ for _n in ("erf", "erfc", "lgamma"):
     _MATH[_n] = _erf_like(_n)
 _MATH["tgamma"] = _erf_like("gamma")
 
+def _dp(a, b, c, n, hi=False):
+    """__dp4a (n = 4) and __dp2a_lo/_hi (n = 2): byte (or half-word) products summed
+    into c, wrapping at 32 bits; signed or unsigned as c's type says."""
+    c = np.asarray(c)
+    signed = c.dtype.kind == "i"
+    wide = np.int64
+    a = np.asarray(a).astype(np.uint32).astype(wide)
+    b = np.asarray(b).astype(np.uint32).astype(wide)
+    acc = c.astype(wide)
+    bits_a = 8 if n == 4 else 16
+    for k in range(n):
+        x = (a >> (bits_a * k)) & ((1 << bits_a) - 1)
+        y = (b >> (8 * (k + (2 if hi else 0)))) & 0xFF
+        if signed:
+            x = np.where(x >= 1 << (bits_a - 1), x - (1 << bits_a), x)
+            y = np.where(y >= 128, y - 256, y)
+        acc = acc + x * y
+    return (acc & 0xFFFFFFFF).astype(np.uint32).astype(c.dtype)
+
+
+def _funnel(lo, hi, sh, left, clamp):
+    """__funnelshift_l/_r(lo, hi, shift): hi:lo as 64 bits shifted by shift mod 32
+    (``_lc``/``_rc``: by min(shift, 32)); the upper word (left) or the lower (right)."""
+    v = (np.asarray(hi).astype(np.uint64) << np.uint64(32)) | np.asarray(lo).astype(np.uint64)
+    sh = np.asarray(sh).astype(np.uint64)
+    sh = np.minimum(sh, np.uint64(32)) if clamp else sh & np.uint64(31)
+    r = (v << sh) >> np.uint64(32) if left else v >> sh
+    return (r & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+
+
+def _byte_perm(x, y, s):
+    """__byte_perm(x, y, s): byte n of the result is byte (s >> 4n) & 7 of y:x."""
+    v = (np.asarray(y).astype(np.uint64) << np.uint64(32)) | np.asarray(x).astype(np.uint64)
+    s = np.asarray(s).astype(np.uint64)
+    r = np.zeros(np.broadcast(v, s).shape, np.uint64)
+    for n in range(4):
+        sel = (s >> np.uint64(4 * n)) & np.uint64(7)
+        r |= ((v >> (sel * np.uint64(8))) & np.uint64(0xFF)) << np.uint64(8 * n)
+    return r.astype(np.uint32)
+
+
 # Pure (lane-wise) intrinsics: name -> fn(*arrays) -> array
 CALLS = {"m_" + k: v for k, v in _MATH.items()}
 CALLS.update({
@@ -395,6 +436,13 @@ CALLS.update({
     "__rhadd": lambda a, b: ((np.asarray(a).astype(np.int64) + b + 1) >> 1).astype(np.int32),
     "__urhadd": lambda a, b: ((np.asarray(a).astype(np.uint64) + np.asarray(b).astype(np.uint64) + np.uint64(1)) >> np.uint64(1)).astype(np.uint32),
     "isnan": np.isnan, "isinf": np.isinf, "isfinite": np.isfinite, "signbit": np.signbit,
+    "__dp4a": lambda a, b, c: _dp(a, b, c, 4), "__dp2a_lo": lambda a, b, c: _dp(a, b, c, 2),
+    "__dp2a_hi": lambda a, b, c: _dp(a, b, c, 2, hi=True),
+    "__funnelshift_l": lambda lo, hi, s: _funnel(lo, hi, s, True, False),
+    "__funnelshift_lc": lambda lo, hi, s: _funnel(lo, hi, s, True, True),
+    "__funnelshift_r": lambda lo, hi, s: _funnel(lo, hi, s, False, False),
+    "__funnelshift_rc": lambda lo, hi, s: _funnel(lo, hi, s, False, True),
+    "__byte_perm": _byte_perm,
 })
 BINOPS.update(HALF_BINOPS)
 CALLS.update(HALF_CALLS)

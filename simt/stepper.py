@@ -63,7 +63,7 @@ def describe(ins) -> str:
     if op == Op.KILL:
         return ins.sub or "kill"
     if op == Op.BAR:
-        return "__syncthreads()"
+        return f"{ins.sub or '__syncthreads'}()"
     return op.name.lower()
 
 

@@ -220,3 +220,130 @@ def test_reduce_sync_intrinsics_reduce_over_the_masks_lanes():
         assert (u[32 * w:32 * w + 32, 0] == np.bitwise_and.reduce(uu | 0x100)).all()
         assert (u[32 * w:32 * w + 32, 1] == np.bitwise_or.reduce(uu)).all()
         assert (u[32 * w:32 * w + 32, 2] == np.bitwise_xor.reduce(uu)).all()
+
+
+# ---------------------------------------------- dp4a, funnel shifts, byte_perm, bar.red
+def _bytes(v, signed):
+    b = [(int(v) >> (8 * k)) & 0xFF for k in range(4)]
+    return [x - 256 if signed and x >= 128 else x for x in b]
+
+
+INT3_SRC = '''extern "C" __global__ void k(const unsigned *a, const unsigned *b, const unsigned *s,
+                                    int *dots, unsigned *udots, int *dp2, unsigned *sh) {
+    int t = threadIdx.x;
+    unsigned x = a[t], y = b[t], z = s[t];
+    dots[t] = __dp4a((int)x, (int)y, -7 * t);
+    udots[t] = __dp4a(x, y, 3u * t);
+    dp2[2 * t] = __dp2a_lo((int)x, (int)y, t);
+    dp2[2 * t + 1] = __dp2a_hi((int)x, (int)y, -t);
+    sh[6 * t] = __funnelshift_l(x, y, z);
+    sh[6 * t + 1] = __funnelshift_lc(x, y, z);
+    sh[6 * t + 2] = __funnelshift_r(x, y, z);
+    sh[6 * t + 3] = __funnelshift_rc(x, y, z);
+    sh[6 * t + 4] = __byte_perm(x, y, z);
+    sh[6 * t + 5] = __byte_perm(x, y, 0x0123);   // byte swap of x
+}'''
+
+
+def _int3_args(n=64, seed=3):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 2**32, n, dtype=np.uint64).astype(U32)
+    b = rng.integers(0, 2**32, n, dtype=np.uint64).astype(U32)
+    s = rng.integers(0, 2**32, n, dtype=np.uint64).astype(U32)
+    s[:8] = [0, 1, 31, 32, 33, 40, 0x7654, 0xFFFF]       # edges: 0, 31/32/33 (mod 32, clamp)
+    return [a, b, s, np.zeros(n, I32), np.zeros(n, U32), np.zeros(2 * n, I32), np.zeros(6 * n, U32)]
+
+
+def _wrap(v, signed):
+    v &= 0xFFFFFFFF
+    return v - (1 << 32) if signed and v >= 1 << 31 else v
+
+
+def test_dp4a_dp2a_funnelshift_byte_perm_by_hand():
+    args = _int3_args()
+    (a, b, s, dots, udots, dp2, sh), _ = run(INT3_SRC, "k", 1, 64, args)
+    for t in range(64):
+        x, y, z = int(a[t]), int(b[t]), int(s[t])
+        sa, sb = _bytes(x, True), _bytes(y, True)
+        assert dots[t] == _wrap(sum(p * q for p, q in zip(sa, sb)) - 7 * t, True)
+        ua, ub = _bytes(x, False), _bytes(y, False)
+        assert udots[t] == _wrap(sum(p * q for p, q in zip(ua, ub)) + 3 * t, False)
+        halves = [(x >> 16 * k) & 0xFFFF for k in range(2)]
+        halves = [h - 65536 if h >= 32768 else h for h in halves]
+        assert dp2[2 * t] == _wrap(halves[0] * sb[0] + halves[1] * sb[1] + t, True)
+        assert dp2[2 * t + 1] == _wrap(halves[0] * sb[2] + halves[1] * sb[3] - t, True)
+        w = (y << 32) | x
+        assert sh[6 * t] == ((w << (z & 31)) >> 32) & 0xFFFFFFFF
+        assert sh[6 * t + 1] == ((w << min(z, 32)) >> 32) & 0xFFFFFFFF
+        assert sh[6 * t + 2] == (w >> (z & 31)) & 0xFFFFFFFF
+        assert sh[6 * t + 3] == (w >> min(z, 32)) & 0xFFFFFFFF
+        src = [(w >> 8 * k) & 0xFF for k in range(8)]
+        assert sh[6 * t + 4] == sum(src[(z >> 4 * n) & 7] << 8 * n for n in range(4))
+        assert sh[6 * t + 5] == int.from_bytes(x.to_bytes(4, "little"), "big")
+    # the rotations SHA-256 writes with them
+    assert sh[6 * 2 + 2] == (int(a[2]) >> 31 | (int(b[2]) << 1)) & 0xFFFFFFFF
+
+
+def test_dp4a_overloads_follow_cpp():
+    from kern import compile_error
+    msg = compile_error('''extern "C" __global__ void k(unsigned *o, unsigned u, unsigned v) {
+        o[0] = __dp4a(u, v, 0);
+    }''')
+    assert "bad.cu:2:16" in msg and "more than one instance" in msg
+    o, _ = one_warp("o[t] = __dp4a(0x01020304, 0x01010101 * (t + 1), 0);")
+    assert o.tolist() == [10 * (t + 1) for t in range(32)]      # 1+2+3+4 times t+1
+
+
+BAR_SRC = '''extern "C" __global__ void k(const int *a, int *out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (threadIdx.x >= 100 + blockIdx.x) return;       // exited threads do not vote
+    int v = i < n ? a[i] : 0;
+    int c = __syncthreads_count(v > 0);
+    int all = __syncthreads_and(v > -5);
+    int any = __syncthreads_or(v > 90);
+    if (threadIdx.x == 3) { out[3 * blockIdx.x] = c; out[3 * blockIdx.x + 1] = all; out[3 * blockIdx.x + 2] = any; }
+}'''
+
+
+def _bar_args(nb=8, block=128, seed=5):
+    rng = np.random.default_rng(seed)
+    n = nb * block - 50
+    a = rng.integers(-6, 95, n).astype(I32)
+    a[: 2 * block] = np.abs(a[: 2 * block])             # blocks 0 and 1: every v > -5
+    return [a, np.zeros(3 * nb, I32), n], nb, block
+
+
+def _bar_expect(a, n, nb, block):
+    out = []
+    for blk in range(nb):
+        idx = [blk * block + t for t in range(min(block, 100 + blk))]
+        v = [a[i] if i < n else 0 for i in idx]
+        out += [sum(x > 0 for x in v), int(all(x > -5 for x in v)), int(any(x > 90 for x in v))]
+    return out
+
+
+@pytest.mark.parametrize("policy", ["lockstep", "random"])
+def test_syncthreads_count_and_or(policy):
+    args, nb, block = _bar_args()
+    (a, out, n), res = run(BAR_SRC, "k", nb, block, args, policy=policy, seed=1)
+    exp = _bar_expect(a, n, nb, block)
+    assert out.tolist() == exp
+    assert exp[1] == 1 and exp[4] == 1 and 0 in exp[1::3]      # both answers of _and occur
+    assert res.metrics["simt__barriers.max"] == 3                # three votes, each a barrier
+
+
+def test_syncthreads_count_in_divergent_code_is_named():
+    src = BAR_SRC.replace("int c = __syncthreads_count(v > 0);",
+                          "int c = threadIdx.x < 40 ? __syncthreads_count(v > 0) : 0;")
+    with pytest.raises(Exception) as e:
+        run(src, "k", 2, 128, _bar_args(nb=2)[0])
+    assert "t.cu:5:" in str(e.value) and "__syncthreads_count() reached by only 8 of the 32" in str(e.value)
+
+
+@pytest.mark.gpu
+def test_int3_and_block_votes_match_the_gpu(tmp_path):
+    from kern import gpu_or_skip, same_bytes_on_gpu
+    gpu_or_skip()
+    same_bytes_on_gpu(INT3_SRC, tmp_path / "int3.cu", "k", 1, 64, _int3_args(256, seed=9)[:7])
+    args, nb, block = _bar_args(nb=16)
+    same_bytes_on_gpu(BAR_SRC, tmp_path / "bar.cu", "k", nb, block, args)
