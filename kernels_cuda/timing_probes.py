@@ -909,6 +909,61 @@ UNSEEN21 = [
                 _segment_args, source=_P22, note="sorted keys in runs of mean 8, shuffle scan, an atomic a run"),
 ]
 PROBES += UNSEEN21
+_P23 = "probes23.cu"
+
+
+def _runs_u8(n, rng, switch=1 / 8):
+    """Bytes 0..3 in runs: a new value after each element with probability `switch`."""
+    starts = rng.random(n) < switch
+    return (np.cumsum(starts) * 7 % 4).astype(np.uint8)
+
+
+def _coo_args(nnz, rng, rows=1 << 20):
+    row = np.sort(rng.integers(0, rows, nnz, dtype=np.int32))
+    col = rng.integers(0, rows, nnz, dtype=np.int32)
+    return [row, col, _f32(nnz, rng), _f32(rows, rng), np.zeros(rows, np.float32), _i32(nnz)]
+
+
+def _spheres(n, rng):
+    z = rng.uniform(3, 8, 32).astype(np.float32)
+    return {"sph_x": (rng.uniform(-0.5, 0.5, 32) * z).astype(np.float32),
+            "sph_y": (rng.uniform(-0.5, 0.5, 32) * z).astype(np.float32),
+            "sph_z": z, "sph_r": rng.uniform(0.1, 0.6, 32).astype(np.float32)}
+
+
+GEMV8_COLS4 = 2048
+UNSEEN22 = [
+    TimingProbe("probe/label-runs", "probe-unseen22", "label_runs", 1 << 24, 256, lambda n: n // 256,
+                lambda n, rng: [_runs_u8(n, rng), np.zeros(n, np.int32), _i32(n)], source=_P23,
+                note="runs of equal bytes labelled in shared memory, rounds until __syncthreads_or is 0"),
+    TimingProbe("probe/count-votes", "probe-unseen22", "count_votes", 1 << 24, 256, lambda n: n // 256 // 64,
+                lambda n, rng: [_f32(n, rng), np.float32(1.0), np.zeros(1, np.uint32), _i32(n)], source=_P23,
+                note="a __syncthreads_count a trip, 64 trips a block, one atomic a block"),
+    TimingProbe("probe/gemv-dp4a", "probe-unseen22", "gemv_dp4a", 8192, 256, lambda n: n * 32 // 256,
+                lambda n, rng: [rng.integers(-2**31, 2**31, n * GEMV8_COLS4, dtype=np.int64).astype(np.int32),
+                                rng.integers(-2**31, 2**31, GEMV8_COLS4, dtype=np.int64).astype(np.int32),
+                                np.zeros(n, np.int32), _i32(n), _i32(GEMV8_COLS4)],
+                source=_P23, note="8192 x 8192 int8 matrix times an int8 vector, __dp4a, a warp a row"),
+    TimingProbe("probe/chacha20", "probe-unseen22", "chacha20", 1 << 21, 256, lambda n: n // 256,
+                lambda n, rng: [rng.integers(0, 2**32, 8, dtype=np.uint64).astype(np.uint32),
+                                np.zeros(16 * n, np.uint32), _i32(n)],
+                source=_P23, note="2^21 ChaCha20 blocks, a thread each, rotations by __funnelshift_l"),
+    TimingProbe("probe/matadd-rows-x", "probe-unseen22", "matadd_rows_x", 4096, (16, 16), lambda n: (n // 16, n // 16),
+                lambda n, rng: [_f32(n * n, rng), _f32(n * n, rng), np.zeros(n * n, np.float32), _i32(n)],
+                source=_P23, note="4096^2 float sum with threadIdx.x along the rows (16 rows a warp)"),
+    TimingProbe("probe/maxpool2x2", "probe-unseen22", "maxpool2", 4096, (32, 8), lambda n: (n // 32, n // 8),
+                lambda n, rng: [_f32(4 * n * n, rng), np.zeros(n * n, np.float32), _i32(n)],
+                source=_P23, note="8192^2 floats pooled 2 x 2 to 4096^2"),
+    TimingProbe("probe/raycast-spheres", "probe-unseen22", "raycast", 2048, (16, 16), lambda n: (n // 16, n // 16),
+                lambda n, rng: [np.zeros(n * n, np.float32), _i32(n), _i32(n), _i32(32)],
+                source=_P23, symbols=_spheres, note="2048^2 rays against 32 spheres in __constant__ memory"),
+    TimingProbe("probe/coo-spmv", "probe-unseen22", "coo_spmv", 1 << 24, 256, lambda n: n // 256,
+                _coo_args, source=_P23, note="2^24 nonzeros sorted by row over 2^20 rows, a float atomicAdd each"),
+    TimingProbe("probe/reverse-dynsmem", "probe-unseen22", "reverse_blocks", 1 << 24, 1024, lambda n: n // 1024,
+                lambda n, rng: [_ints(n, rng), np.zeros(n, np.int32)], source=_P23, shared=4096,
+                note="2^24 ints reversed, each block's chunk through extern __shared__"),
+]
+PROBES += UNSEEN22
 _BY_ID = {p.id: p for p in PROBES}
 
 
