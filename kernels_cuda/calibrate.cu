@@ -93,6 +93,12 @@ __global__ void cal_gatom(int *c, const int *idx, int n) {
     if (i < n) atomicAdd(&c[idx[i]], 1);
 }
 
+// the same with float adds: on one word each waits for the one before it longer
+__global__ void cal_gatom_f(float *c, const int *idx, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) atomicAdd(&c[idx[i]], 1.0f);
+}
+
 // atomicCAS in a retry loop (seed 002's atomicAdd_manual) on c[idx[i]]: val 0 writes back
 // the value it saw, so every CAS succeeds at once (what a CAS lane costs the L2); val 1
 // changes the word, so warps on the same word retry (how the retries grow with the warps

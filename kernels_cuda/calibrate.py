@@ -52,6 +52,8 @@ def _benches(sms: int):
         ("alu_1warp", "cal_alu", 1, 32, 0, lambda b: [b.zeros(1, np.float32), np.int32(2048)]),
         ("gatom_same", "cal_gatom", na // 256, 256, 0,
          lambda b: [b.zeros(256, np.int32), b.to_device(np.zeros(na, np.int32)), np.int32(na)]),
+        ("gatom_same_f", "cal_gatom_f", na // 256, 256, 0,
+         lambda b: [b.zeros(256, np.float32), b.to_device(np.zeros(na, np.int32)), np.int32(na)]),
         ("gatom_spread", "cal_gatom", na // 256, 256, 0,
          lambda b: [b.zeros(na, np.int32), b.to_device(np.arange(na, dtype=np.int32)), np.int32(na)]),
         ("blocks", "cal_empty", sms * 8 * 64, 256, 0, lambda b: [b.zeros(1, np.int32), np.int32(-1)]),
@@ -221,6 +223,9 @@ def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
         shared_waves_per_us_sm=round(waves / busy("shared_conflict") / sms, 2),
         measured={"times_ms": times_ms, "device": info},
     )
+    if "gatom_same_f" in us:     # float adds on one word
+        prof.gatom_same_fp_per_us = round(
+            c["gatom_same_f"]["simt__global_atomic_hot_address_lanes.max"] / busy("gatom_same_f"), 2)
     if "lop" in us:     # the integer ALU pipe's own rate, in its slots (simt.issue)
         prof.alu_ipc = round(c["lop"][C.ALU_SLOTS] / busy("lop") / (sms * clock * 1e3), 4)
     for key, field in (("gather", "ld"), ("scatter", "st")):

@@ -135,6 +135,20 @@ def _lines(sectors: np.ndarray, rows: np.ndarray) -> int:
     return int(new.sum())
 
 
+GATHER_LINES = 4        # a load request touching more lines than this is a gather
+
+
+def _gather_lines(sectors: np.ndarray, rows: np.ndarray, nrows: int) -> int:
+    """The lines of the requests that touch more than ``GATHER_LINES`` lines: what a
+    gather sends to L2 (a coalesced request, however narrow its elements, touches one to
+    four)."""
+    line = sectors // 4
+    new = np.ones(len(line), bool)
+    new[1:] = (line[1:] != line[:-1]) | (rows[1:] != rows[:-1])
+    per = np.bincount(rows[new], minlength=nrows)
+    return int(per[per > GATHER_LINES].sum())
+
+
 L1_SET_SPAN = 2048      # the set hash below repeats every 16 lines (2 KiB)
 
 
@@ -688,6 +702,7 @@ class Counters:
         self.atomics: list[dict] = []       # per warp atomic summary (capped)
         self.hot: dict[int, int] = defaultdict(int)         # global atomic lanes per address
         self.hot_span: dict[int, list] = {}                 # [first, last] block hitting each address
+        self.hot_fp: set[int] = set()                       # ... those a float or double add hit
         self.run_blocks = 1
         self.lockstep_threads = 0                           # threads of the largest batch
         self.shared_hot_max = 0.0                           # most atomic lanes on one shared word of a block
@@ -813,7 +828,11 @@ class Counters:
                 if kind == "ld":
                     self.l1_lines += plain          # every line of a load passes L1's data pipe
                     if gwarps is not None:
-                        plain = self._l1_missed_lines(mat, act, gwarps, pc, plain)
+                        fl, ll = fs // 4, ls // 4
+                        same = row_blocks[1:] == row_blocks[:-1]
+                        shared = bool((same & (fl[1:] <= ll[:-1]) & (ll[1:] >= fl[:-1])).any())
+                        plain = self._l1_missed_lines(mat, act, gwarps, pc, plain,
+                                                      row_blocks if shared else None)
                 self.l2_lines[kind] += plain
                 runs = None
                 mat = None
@@ -835,8 +854,11 @@ class Counters:
             plain = _lines(s, srow)
             if kind == "ld":
                 self.l1_lines += plain
+                wide = _gather_lines(s, srow, len(per_row)) if plain else 0
                 if gwarps is not None:
-                    plain = self._l1_missed_lines(mat, act, gwarps, pc, plain)
+                    missed = self._l1_missed_lines(mat, act, gwarps, pc, plain, row_blocks)
+                    wide, plain = (wide * missed / plain if plain else 0), missed
+                self.l2_lines["ld_gather"] += wide
             self.l2_lines[kind] += plain
         self.fresh_rows = None
         miss = self._retouches(s, kind) if self.last_touch is not None and len(s) else None
@@ -899,12 +921,19 @@ class Counters:
         new = a == -1
         fp[s[new]] = mine[new]
 
-    def _l1_missed_lines(self, mat, act, gwarps, pc, plain: int | None = None) -> int:
+    def _l1_missed_lines(self, mat, act, gwarps, pc, plain: int | None = None,
+                         row_blocks: np.ndarray | None = None) -> int:
         """Lines a load request sends to L2.  L1 keeps what a lane loaded on the previous
         trip through this load (the next element of its CSR row, say), so a line one of
-        the request's lanes held there is a hit.  ``plain``: the request's line count when
-        nothing hits, if the caller knows it.  Limitations: no capacity, and nothing is
-        shared between warps or between different loads."""
+        the request's lanes held there is a hit.  And the warps of a block that run the
+        load together share the SM's L1: a line an earlier warp of the block requested
+        there is not requested again (``row_blocks``, each row's block; None where no two
+        rows of a block can share a line).  A 16 x 16 block whose ``threadIdx.x`` walks
+        down 16 rows has its eight warps read the same 16 lines (``probe/matadd-rows-x``:
+        Nsight counts 77% of its load sectors as L1 hits).  ``plain``: the request's line
+        count when nothing hits, if the caller knows it.  Limitations: no capacity, and
+        nothing is shared between blocks, between different loads, or between warps of a
+        block that the scheduler does not step through the load together."""
         line = ((mat - GLOBAL_BASE) >> 7).astype(np.int32)
         st = self.l1_prev.get(pc)
         if st is None:      # each lane's last line here, and which warps have been here
@@ -934,10 +963,13 @@ class Counters:
             held = np.where(hit, line, -2)
             covered = (line[:, :, None] == held[:, None, :]).any(axis=2)
             miss = act & ~covered
-        elif plain is not None:
+        elif plain is not None and row_blocks is None:
             return plain
         else:
             miss = act
+        if row_blocks is not None and len(row_blocks) > 1 and (row_blocks[1:] == row_blocks[:-1]).any():
+            key = (np.asarray(row_blocks, np.int64)[:, None] << 32) | line.astype(np.int64)
+            return int(len(np.unique(key[miss])))
         k = np.sort(np.where(miss, line, big), axis=1)
         new = np.ones(k.shape, bool)
         new[:, 1:] = k[:, 1:] != k[:, :-1]
@@ -972,8 +1004,9 @@ class Counters:
             r[4] += trans
             r[5] += serialized
 
-    def hot_addresses(self, addrs: np.ndarray, lanes: np.ndarray, blocks=None):
-        """Accumulate global atomic lanes per address (the busiest bounds atomic time)."""
+    def hot_addresses(self, addrs: np.ndarray, lanes: np.ndarray, blocks=None, fp: bool = False):
+        """Accumulate global atomic lanes per address (the busiest bounds atomic time);
+        ``fp``: the atomic is a float or double add (slower on one address)."""
         d = self.hot
         if len(addrs) == 0:
             return
@@ -1008,6 +1041,8 @@ class Counters:
             u, tot = u[top], tot[top]
             if blocks is not None:
                 bmin, bmax = bmin[top], bmax[top]
+        if fp:
+            self.hot_fp.update(u.tolist())
         for k, (a, c) in enumerate(zip(u.tolist(), tot.tolist())):
             d[a] += int(c)
             if blocks is not None:
@@ -1127,6 +1162,8 @@ class Counters:
             frac = min(1.0, (sp[1] - sp[0] + 1) / max(1, self.run_blocks))
             hot_lanes = self.hot[a] * (1 + (scale - 1) * frac)
         out["simt__global_atomic_hot_address_lanes.max"] = int(round(hot_lanes))
+        # (the same lanes again where float or double adds hit that address)
+        out["simt__global_atomic_hot_fp_lanes.max"] = int(round(hot_lanes)) if self.hot and a in self.hot_fp else 0
         hot_req = 0
         if self.sector_reqs is not None and len(self.sector_reqs):
             j = int(np.argmax(self.sector_reqs))
@@ -1159,7 +1196,7 @@ class Counters:
         # lanes a lockstep batch runs at once: a CAS loop's retries grow with them
         out["simt__lockstep_threads.max"] = self.lockstep_threads
         out["simt__shared_atomic_hot_address_lanes.max"] = int(round(self.shared_hot_max))
-        for kind in ("ld", "st"):
+        for kind in ("ld", "st", "ld_gather"):
             out[f"simt__l2_lines_{kind}.sum"] = int(round(self.l2_lines.get(kind, 0) * scale))
         # 128-byte lines of global load requests, L1 hits included (L1's data pipe)
         out["simt__l1_lines_ld.sum"] = int(round(self.l1_lines * scale))

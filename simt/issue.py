@@ -19,8 +19,8 @@ instructions and about 4.75 SASS a trip (4 FFMA; the counter, compare and branch
 
 A second count, ``alu_pipe_weights``, gives the slots that go to the integer ALU pipe:
 logic operations, shifts right (and shifts left by a variable amount: nvcc turns a
-constant left shift into ``IMAD.SHL`` on the FMA pipe), comparisons, selects, min/max,
-conversions of integers to floats.  On sm_90 that pipe takes a warp instruction every
+constant left shift into ``IMAD.SHL`` on the FMA pipe), funnel shifts and byte permutes
+(``SHF``, ``PRMT``), comparisons, selects, min/max, conversions of integers to floats.  On sm_90 that pipe takes a warp instruction every
 other cycle per sub-partition, so a kernel made mostly of them (a xorshift random number
 generator: docs/results/timing_investigation/unseen6/) issues at half the rate; the
 timing model's ``issue`` component takes the larger of the two (``alu_ipc`` is measured
@@ -118,7 +118,10 @@ def _wide_slots(ins) -> float:
 
 
 _ALU_BIN = {"and", "or", "xor", "shr", "eq", "ne", "lt", "gt", "le", "ge"}
-_ALU_CALLS = {"min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax"}
+_ALU_CALLS = {"min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax",
+              # SHF and PRMT: ChaCha20's rotations (probe/chacha20) issue at the pipe's rate
+              "__funnelshift_l", "__funnelshift_lc", "__funnelshift_r", "__funnelshift_rc",
+              "__byte_perm"}
 
 
 def alu_pipe_weights(ir) -> np.ndarray:

@@ -1423,7 +1423,10 @@ def _atomic_serialization(m: Machine, p: int, space: str, mat, act, warps, runs,
         addrs, lens = runs.addr, runs.len
         blk = m.lane_blk[warps * 32][runs.row]
         if space == "global":
-            cnt.hot_addresses(addrs, lens, blocks=m.b.blocks[blk])
+            ins = m.code[p]
+            dt = np.dtype(ins.ctype.dtype)
+            cnt.hot_addresses(addrs, lens, blocks=m.b.blocks[blk],
+                              fp=ins.sub == "add" and dt.kind == "f" and dt.itemsize >= 4)
         else:   # shared atomics contend within a block: key the address by the block
             key = blk * max(m.S, 1) + (addrs - SHARED_BASE)
             m.shared_hot += np.bincount(key // 4, weights=lens, minlength=len(m.shared_hot))

@@ -133,6 +133,7 @@ class Profile:
     l2_st_lines_per_cycle_sm: float = 0.0  # scattered stores, the same
     l2_st_lines_alone_per_cycle_sm: float = 0.0  # ... what one SM sends while few do (0: the above)
     alu_ipc: float = 0.0         # integer ALU pipe slots (simt.issue) per cycle per SM (0: not measured)
+    gatom_same_fp_per_us: float = 0.0  # float/double atomicAdd lanes per us on one address (0: the int rate)
     l2_reuse_bytes: float = 0.0  # of a table touched at random, the bytes L2 keeps (0: none)
     dram_random_eff: float = 0.0  # a re-touch's DRAM miss moves at this share of dram_gbs (0: 1)
     dram_rewrite_cost: float = 0.0  # a re-written sector's write-back costs this many read sectors (0: 1)
@@ -248,7 +249,11 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         "constant": g(C.CONST_PASSES, 0) * CONST_PASS_CYCLES / (active * clock_per_us),
         "local": g(C.LOCAL_STORE_LINES, 0) / LOCAL_STORE_LINES_PER_US,
         "global_atomics": max(g("simt__atomic_global_lanes.sum", 0) / prof.gatom_per_us,
-                              g("simt__global_atomic_hot_address_lanes.max", 0) / prof.gatom_same_per_us),
+                              g("simt__global_atomic_hot_address_lanes.max", 0) / prof.gatom_same_per_us,
+                              # a float add waits for the one before it on the word: 2.4x
+                              # an int add's time (timing_investigation/fatom/)
+                              g("simt__global_atomic_hot_fp_lanes.max", 0) / (prof.gatom_same_fp_per_us
+                                                                               or prof.gatom_same_per_us)),
         # warps queueing on one L2 sector: stores and atomics to shared bins serialize there
         "contention": _slice_us(metrics, prof, grid_blocks * threads_per_block,
                                 prof.sm_count * bps * threads_per_block)
@@ -262,6 +267,12 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
                             + g("simt__global_requests.max", 0) * (prof.ilp_latency_us or prof.mem_latency_us)
                             + g("simt__barriers.max", 0) * prof.barrier_us),
     }
+    if g("simt__l2_slice_transactions.max", 0):
+        # the slices that serve the atomics serve the gathers' lines too, one after the
+        # other (probe/coo-spmv: 2^24 float atomics beside as many gathered x[col]);
+        # a coalesced stream's lines pass at DRAM's pace beside them
+        comp["contention"] += (_rate(g("simt__l2_lines_ld_gather.sum", 0), prof.l2_ld_lines_per_cycle_sm)
+                               / (active * clock_per_us))
     busy = combine(comp, prof)
     bound = max(comp, key=comp.get)
     if prof.l2_transaction_us and "simt__l2_slice_arrival_cycles.q0" in metrics:
