@@ -586,3 +586,72 @@ def test_shared_atomic_wavefronts_equal_nsight_compute():
         assert got == pytest.approx(want, rel=1e-12), name
         if name.startswith("bank"):
             assert got == int(name[4:])
+
+
+MATADD_ROWS_X = '''extern "C" __global__ void k(const float *A, const float *B, float *C, int N) {
+    int r = blockIdx.x * blockDim.x + threadIdx.x;     // threadIdx.x down the rows
+    int c = blockIdx.y * blockDim.y + threadIdx.y;
+    C[r * N + c] = A[r * N + c] + B[r * N + c];
+}'''
+
+
+@pytest.mark.parametrize("policy", ["lockstep", "random"])
+def test_warps_of_a_block_share_l1_lines(policy):
+    """A 16 x 16 block whose threadIdx.x walks down 16 rows: its 8 warps each touch the
+    same 16 lines of A (and of B), which L2 sees once a block; L1's pipe sees every warp's."""
+    N = 64
+    z = np.zeros(N * N, np.float32)
+    _, res = run(MATADD_ROWS_X, "k", (N // 16, N // 16), (16, 16), [z, z.copy(), z.copy(), I32(N)],
+                 sanitize=False, policy=policy, seed=3)
+    m = res.metrics
+    blocks = (N // 16) ** 2
+    assert m["simt__l1_lines_ld.sum"] == blocks * 8 * 16 * 2      # warps x lines x arrays
+    if policy == "lockstep":      # the block's warps run the load together
+        assert m["simt__l2_lines_ld.sum"] == blocks * 16 * 2
+    else:                         # one at a time: each is a request of its own
+        assert blocks * 16 * 2 <= m["simt__l2_lines_ld.sum"] <= blocks * 8 * 16 * 2
+    assert m["simt__l2_lines_ld_gather.sum"] == m["simt__l2_lines_ld.sum"]   # 16 lines a request
+    assert m["simt__l2_lines_st.sum"] == blocks * 8 * 16                       # stores do not merge
+
+
+def test_gather_lines_are_the_wide_requests_only():
+    src = '''extern "C" __global__ void k(const int *idx, const float *x, float *y) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        y[i] = x[idx[i]];
+    }'''
+    idx = (np.arange(256, dtype=np.int64) * 97 % 256 * 64).astype(I32)     # a line a lane
+    _, res = run(src, "k", 2, 128, [idx, np.zeros(256 * 64, np.float32), np.zeros(256, np.float32)],
+                 sanitize=False)
+    m = res.metrics
+    assert m["simt__l2_lines_ld_gather.sum"] == 256                 # x[idx[i]]: 32 lines a warp
+    assert m["simt__l2_lines_ld.sum"] == 256 + 8                    # idx[i]: one line a warp
+
+
+@pytest.mark.parametrize("ctype,fp", [("float", True), ("double", True), ("int", False),
+                                     ("unsigned long long", False)])
+def test_float_adds_on_one_word_are_marked(ctype, fp):
+    src = f'''extern "C" __global__ void k({ctype} *c) {{ atomicAdd(c, ({ctype})threadIdx.x); }}'''
+    dt = {"float": np.float32, "double": np.float64, "int": I32, "unsigned long long": np.uint64}[ctype]
+    (c,), res = run(src, "k", 4, 256, [np.zeros(1, dt)], sanitize=False)
+    assert c[0] == 4 * 255 * 256 // 2
+    # nvcc sums an integer add to one address over the warp first (one lane a warp)
+    lanes = 1024 if fp else 32
+    assert res.metrics["simt__global_atomic_hot_address_lanes.max"] == lanes
+    assert res.metrics["simt__global_atomic_hot_fp_lanes.max"] == (lanes if fp else 0)
+    from simt import timing
+    prof = timing.load_profile("h100")
+    t = timing.predict(res.metrics, 4, 256, 0, prof).components_us["global_atomics"]
+    assert t == pytest.approx(lanes / (prof.gatom_same_fp_per_us if fp else prof.gatom_same_per_us), abs=1e-3)
+
+
+def test_funnel_shifts_go_to_the_alu_pipe():
+    def alu(expr):
+        src = f'''extern "C" __global__ void k(unsigned *o) {{
+            unsigned x = o[threadIdx.x];
+            o[threadIdx.x] = {expr};
+        }}'''
+        _, res = run(src, "k", 1, 32, [np.arange(32, dtype=np.uint32)], sanitize=False)
+        return res.metrics["simt__alu_pipe_slots.sum"]
+    base = alu("x + 3u")
+    assert alu("__funnelshift_l(x, x, 7)") == alu("__byte_perm(x, 0u, 0x0123)") == alu("x ^ 3u") == base + 1
+    assert alu("__dp4a(x, x, 0u)") == base          # IDP.4A: the FMA pipe
