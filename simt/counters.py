@@ -719,6 +719,8 @@ class Counters:
         self.l2_lines: dict[str, int] = defaultdict(int)    # kind -> 128-byte lines per request, summed
         self.l1_lines = 0                                   # ... of loads, L1 hits included
         self.l1_prev: dict[int, tuple] = {}                 # load pc -> (each lane's last line there, warps seen)
+        self.l1_trip: dict[int, np.ndarray] = {}            # load pc -> each warp's trips through it
+        self.l1_block: dict[int, dict] = {}                 # load pc -> (block, trip) -> [warps, lines]
         self.n_warps_total = n_warps_total
         self.sector_reqs: np.ndarray | None = None          # warp requests per global sector
         self.first_read: np.ndarray | None = None           # per global sector, the load (dram_key)
@@ -831,8 +833,10 @@ class Counters:
                         fl, ll = fs // 4, ls // 4
                         same = row_blocks[1:] == row_blocks[:-1]
                         shared = bool((same & (fl[1:] <= ll[:-1]) & (ll[1:] >= fl[:-1])).any())
+                        whole = self.wpb > 1 and len(row_blocks) == self.wpb * (1 + int(np.count_nonzero(
+                            row_blocks[1:] != row_blocks[:-1]))) and pc not in self.l1_block
                         plain = self._l1_missed_lines(mat, act, gwarps, pc, plain,
-                                                      row_blocks if shared else None)
+                                                      row_blocks if shared or not whole else None)
                 self.l2_lines[kind] += plain
                 runs = None
                 mat = None
@@ -967,13 +971,62 @@ class Counters:
             return plain
         else:
             miss = act
-        if row_blocks is not None and len(row_blocks) > 1 and (row_blocks[1:] == row_blocks[:-1]).any():
-            key = (np.asarray(row_blocks, np.int64)[:, None] << 32) | line.astype(np.int64)
-            return int(len(np.unique(key[miss])))
+        if row_blocks is not None and self.wpb > 1:
+            return self._block_lines(pc, rows, np.asarray(row_blocks, np.int64), line, miss)
         k = np.sort(np.where(miss, line, big), axis=1)
         new = np.ones(k.shape, bool)
         new[:, 1:] = k[:, 1:] != k[:, :-1]
         return int(np.count_nonzero(new & (k != big)))
+
+    def _block_lines(self, pc, rows, row_blocks, line, miss) -> int:
+        """The distinct lines the warps of each block ask L2 for at their k-th trip through
+        load ``pc``, counted once a block: the block's warps share the SM's L1, so the line
+        one of them requested is there for the others.  Keyed by (block, trip), so the
+        count does not depend on whether the scheduler runs the block's warps together (a
+        lockstep batch) or one at a time (the stepper, the random order): a key whose
+        warps came in several batches keeps its lines until all the block's warps passed."""
+        tr = self.l1_trip.get(pc)
+        if tr is None:
+            tr = self.l1_trip[pc] = np.zeros(self.n_warps_total, np.int64)
+        trip = tr[rows].copy()
+        tr[rows] += 1
+        key = (row_blocks << 24) | trip
+        r, c = np.nonzero(miss)
+        if not len(r):
+            return 0
+        k, ln = key[r], line[r, c].astype(np.int64)
+        order = np.lexsort((ln, k))
+        k, ln = k[order], ln[order]
+        new = np.ones(len(k), bool)
+        new[1:] = (k[1:] != k[:-1]) | (ln[1:] != ln[:-1])
+        k, ln = k[new], ln[new]
+        ukeys, nrows = np.unique(key, return_counts=True)
+        held = self.l1_block.get(pc)
+        if held is None and (nrows == self.wpb).all():
+            return int(len(k))              # every block whole in this batch: nothing to keep
+        held = self.l1_block.setdefault(pc, {})
+        total = 0
+        starts = np.flatnonzero(np.r_[True, k[1:] != k[:-1]])
+        ends = np.r_[starts[1:], len(k)]
+        lines_of = {int(k[a]): ln[a:b] for a, b in zip(starts, ends)}
+        for kk, cnt in zip(ukeys.tolist(), nrows.tolist()):
+            got = lines_of.get(kk, np.empty(0, np.int64))
+            st = held.get(kk)
+            if st is None:
+                total += len(got)
+                if cnt < self.wpb:
+                    held[kk] = [cnt, set(got.tolist())]
+                continue
+            before = st[1]
+            fresh = [x for x in got.tolist() if x not in before]
+            total += len(fresh)
+            before.update(fresh)
+            st[0] += cnt
+            if st[0] >= self.wpb:
+                del held[kk]
+        if not held:
+            del self.l1_block[pc]
+        return total
 
     def l2_transactions(self, alloc: int, trans: int, lo: int, hi: int, serialized: int = 0,
                         cas: bool = False, plain: bool = False, clocks=None, weights=None):
