@@ -124,28 +124,29 @@ def sorted_sectors(addr2d: np.ndarray, act2d: np.ndarray, size: int):
     return k, new
 
 
+def _line_starts(sectors: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Which sectors (sorted within each row) begin a new 128-byte line of their request."""
+    line = sectors // 4
+    new = np.ones(len(line), bool)
+    new[1:] = (line[1:] != line[:-1]) | (rows[1:] != rows[:-1])
+    return new
+
+
 def _lines(sectors: np.ndarray, rows: np.ndarray) -> int:
     """Distinct 128-byte lines per warp request (sectors sorted within each row): a
     request reaches L2 as one transaction per line it touches."""
-    if not len(sectors):
-        return 0
-    line = sectors // 4
-    new = np.ones(len(line), bool)
-    new[1:] = (line[1:] != line[:-1]) | (rows[1:] != rows[:-1])
-    return int(new.sum())
+    return int(_line_starts(sectors, rows).sum()) if len(sectors) else 0
 
 
 GATHER_LINES = 4        # a load request touching more lines than this is a gather
+L1_BLOCK_KEYS = 4096    # (block, trip) keys a load keeps for a block's later warps (L1 sharing)
 
 
-def _gather_lines(sectors: np.ndarray, rows: np.ndarray, nrows: int) -> int:
-    """The lines of the requests that touch more than ``GATHER_LINES`` lines: what a
-    gather sends to L2 (a coalesced request, however narrow its elements, touches one to
-    four)."""
-    line = sectors // 4
-    new = np.ones(len(line), bool)
-    new[1:] = (line[1:] != line[:-1]) | (rows[1:] != rows[:-1])
-    per = np.bincount(rows[new], minlength=nrows)
+def _gather_lines(rows_of_starts: np.ndarray, nrows: int) -> int:
+    """The lines of the requests that touch more than ``GATHER_LINES`` lines (the rows of
+    ``_line_starts``' lines): what a gather sends to L2 (a coalesced request, however
+    narrow its elements, touches one to four)."""
+    per = np.bincount(rows_of_starts, minlength=nrows)
     return int(per[per > GATHER_LINES].sum())
 
 
@@ -855,10 +856,11 @@ class Counters:
             s = k[new]                      # row-major, so blocks ascend along s
             rb = np.broadcast_to(row_blocks[:, None], k.shape)[new]
             srow = np.nonzero(new)[0]
-            plain = _lines(s, srow)
+            starts = _line_starts(s, srow)
+            plain = int(starts.sum())
             if kind == "ld":
                 self.l1_lines += plain
-                wide = _gather_lines(s, srow, len(per_row)) if plain else 0
+                wide = _gather_lines(srow[starts], len(per_row))
                 if gwarps is not None:
                     missed = self._l1_missed_lines(mat, act, gwarps, pc, plain, row_blocks)
                     wide, plain = (wide * missed / plain if plain else 0), missed
@@ -984,7 +986,9 @@ class Counters:
         one of them requested is there for the others.  Keyed by (block, trip), so the
         count does not depend on whether the scheduler runs the block's warps together (a
         lockstep batch) or one at a time (the stepper, the random order): a key whose
-        warps came in several batches keeps its lines until all the block's warps passed."""
+        warps came in several batches keeps its lines until all the block's warps passed,
+        or until ``L1_BLOCK_KEYS`` younger keys wait (the oldest goes first): warps that
+        never reach the load would otherwise keep theirs for the whole launch."""
         tr = self.l1_trip.get(pc)
         if tr is None:
             tr = self.l1_trip[pc] = np.zeros(self.n_warps_total, np.int64)
@@ -1015,6 +1019,8 @@ class Counters:
             if st is None:
                 total += len(got)
                 if cnt < self.wpb:
+                    if len(held) >= L1_BLOCK_KEYS:      # a block's warps that never come
+                        del held[next(iter(held))]      # (exited, or another branch)
                     held[kk] = [cnt, set(got.tolist())]
                 continue
             before = st[1]
@@ -1209,14 +1215,15 @@ class Counters:
         # the busiest address: lanes from the sampled blocks, extrapolated by the share of
         # blocks that hit it (a histogram bin: all of them; a per-block counter: one)
         hot_lanes = 0
+        hot_fp = False          # float or double adds hit the busiest address
         if self.hot:
             a = max(self.hot, key=self.hot.get)
             sp = self.hot_span.get(a, [0, 0])
             frac = min(1.0, (sp[1] - sp[0] + 1) / max(1, self.run_blocks))
             hot_lanes = self.hot[a] * (1 + (scale - 1) * frac)
+            hot_fp = a in self.hot_fp
         out["simt__global_atomic_hot_address_lanes.max"] = int(round(hot_lanes))
-        # (the same lanes again where float or double adds hit that address)
-        out["simt__global_atomic_hot_fp_lanes.max"] = int(round(hot_lanes)) if self.hot and a in self.hot_fp else 0
+        out["simt__global_atomic_hot_fp_lanes.max"] = int(round(hot_lanes)) if hot_fp else 0
         hot_req = 0
         if self.sector_reqs is not None and len(self.sector_reqs):
             j = int(np.argmax(self.sector_reqs))

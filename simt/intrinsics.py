@@ -327,9 +327,11 @@ def _int3(b, name, args, node, want):
         raise _no_overload(b, name, vals, node)
     t = T.UINT
     if name in _DOT:
-        exact = [{T.INT: T.promote(v.ctype) == T.INT, T.UINT: T.promote(v.ctype) == T.UINT} for v in vals]
-        fits = [c for c in (T.INT, T.UINT)
-                if all(e[c] or not e[o] for e in exact for o in (T.INT, T.UINT) if o != c)]
+        # a candidate fits if no argument matches the other one exactly where it does not
+        ints = [T.promote(v.ctype) == T.INT for v in vals]
+        uns = [T.promote(v.ctype) == T.UINT for v in vals]
+        fits = [c for c, mine, other in ((T.INT, ints, uns), (T.UINT, uns, ints))
+                if all(m or not o for m, o in zip(mine, other))]
         if len(fits) != 1:
             types = ", ".join(str(v.ctype) for v in vals)
             raise b.err(f'more than one instance of overloaded function "{name}" matches the '

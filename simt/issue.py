@@ -20,9 +20,10 @@ instructions and about 4.75 SASS a trip (4 FFMA; the counter, compare and branch
 A second count, ``alu_pipe_weights``, gives the slots that go to the integer ALU pipe:
 logic operations, shifts right (and shifts left by a variable amount: nvcc turns a
 constant left shift into ``IMAD.SHL`` on the FMA pipe), funnel shifts and byte permutes
-(``SHF``, ``PRMT``), comparisons, selects, min/max, conversions of integers to floats.  On sm_90 that pipe takes a warp instruction every
-other cycle per sub-partition, so a kernel made mostly of them (a xorshift random number
-generator: docs/results/timing_investigation/unseen6/) issues at half the rate; the
+(``SHF``, ``PRMT``), comparisons, selects, min/max, conversions of integers to floats.
+On sm_90 that pipe takes a warp instruction every other cycle per sub-partition, so a
+kernel made mostly of them (a xorshift random number generator:
+docs/results/timing_investigation/unseen6/) issues at half the rate; the
 timing model's ``issue`` component takes the larger of the two (``alu_ipc`` is measured
 on ``cal_lop``, chains of shifts and xors).
 

@@ -802,34 +802,30 @@ class Machine:
                 f"(line {i1.line} and line {i2.line}); every thread of a block must reach the same barrier",
                 i2.coord, tool="synccheck", block=blk)
         self.state[ws] = RUN
-        bar = self.code[int(pcs[0]) - 1]
-        if bar.dst is not None:
-            self._bar_vote(bar, ws, blk_of, nb)
+        # blocks released together may wait at different barriers: each vote its own
+        votes = [(ins, pcs == pc) for pc in np.unique(pcs)
+                 if (ins := self.code[int(pc) - 1]).dst is not None]
+        for ins, at in votes:
+            self._bar_vote(ins, ws[at], blk_of[at], nb)
         if self.rt is not None:
             top = np.zeros(nb)
             np.maximum.at(top, blk_of, self.wclock[ws])
             self.wclock[ws] = top[blk_of] + (LAT["bar"] + LAT["bar_per_warp"] * self.b.wpb)
-            if bar.dst is not None:
-                self.rt[bar.dst.slot][ws] = self.wclock[ws]
+            for ins, at in votes:
+                self.rt[ins.dst.slot][ws[at]] = self.wclock[ws[at]]
         if self.sanitizer is not None:
             self.sanitizer.barrier(self, np.flatnonzero(rel))
 
 
-    def _bar_vote(self, bar, ws, blk_of, nb):
-        """The value of ``__syncthreads_count/_and/_or`` for every thread of the released
-        warps: the vote of their block's live threads (the same barrier for all of a
-        block's warps is checked above; blocks released together here may wait at
-        different barriers, so each block takes its own instruction)."""
-        yes = np.bincount(blk_of, self.bar_yes[ws], minlength=nb).astype(np.int64)
-        live = np.bincount(blk_of, self.bar_live[ws], minlength=nb).astype(np.int64)
-        for b in np.unique(blk_of):
-            sel_w = ws[blk_of == b]
-            ins = self.code[int(self.pc[sel_w[0]]) - 1]
-            if ins.dst is None:
-                continue
-            v = {"__syncthreads_count": yes[b], "__syncthreads_and": int(yes[b] == live[b]),
-                 "__syncthreads_or": int(yes[b] > 0)}[ins.sub]
-            self.regs[ins.dst.slot][(sel_w[:, None] * 32 + LANES).ravel()] = v
+    def _bar_vote(self, ins, ws, blk_of, nb):
+        """The value of ``__syncthreads_count/_and/_or`` (``ins``) for every thread of the
+        released warps ``ws`` (whole blocks, all at ``ins``): the vote of their block's live
+        threads."""
+        yes = np.bincount(blk_of, self.bar_yes[ws], minlength=nb)
+        live = np.bincount(blk_of, self.bar_live[ws], minlength=nb)
+        v = {"__syncthreads_count": yes, "__syncthreads_and": yes == live,
+             "__syncthreads_or": yes > 0}[ins.sub][blk_of]
+        self.regs[ins.dst.slot][(ws[:, None] * 32 + LANES).ravel()] = np.repeat(v.astype(np.int32), 32)
 
 
 _TRUE = np.True_
