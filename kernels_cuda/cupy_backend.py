@@ -155,6 +155,15 @@ def copy_bandwidth(nbytes: int = 1 << 30, repeat: int = 10) -> float:
 _SPIN = None
 
 
+def release_pools() -> None:
+    """Hand every block CuPy's memory pools keep back to the driver, so the next arrays
+    are allocated as in a fresh process (timing_check.measure does this per entry)."""
+    cupy = _cupy()
+    cupy.cuda.Device().synchronize()
+    cupy.get_default_memory_pool().free_all_blocks()
+    cupy.get_default_pinned_memory_pool().free_all_blocks()
+
+
 def _spin():
     """Launch a ~100 us spin kernel on the current stream (keeps the GPU busy while the
     host submits the work to be timed)."""

@@ -11,6 +11,13 @@ launch's median milliseconds.  ``predict`` runs the same drivers with the same s
 inputs in the emulator (grids block-sampled) and puts ``simt.timing`` predictions beside
 the measurements: per entry the ratio predicted/measured, and per family whether the
 predicted order of variants is the measured order wherever they differ by more than 25%.
+
+Each (entry, size) is measured from an empty CuPy memory pool, as ``simt run ID --real``
+in a fresh process sees it.  Without that, an entry run after one with 2^24-element
+buffers gets its arrays carved from a block the pool kept, and a latency-bound launch's
+time moved with it: spmv/csr-vector's 3-block launch took 13.7 us in a fresh process and
+19-20.5 us after a 1 GiB buffer was allocated and freed into the pool, on the same H100
+(docs/results/timing_investigation/csrlat/).
 """
 from __future__ import annotations
 
@@ -65,6 +72,8 @@ def measure(ids=None, repeat: int = 10, sizes=None, probes: bool = False) -> dic
             continue
         for n in (sizes or _sizes(e)):
             t0 = time.perf_counter()
+            inp = be = None                  # the last entry's arrays go back to the pool ...
+            cb.release_pools()               # ... and the pool to the driver: a fresh process
             try:
                 inp = e.inputs(n=n, seed=0)
                 be = cb.CupyBackend(timed=True, warmup=2, repeat=repeat)
