@@ -267,10 +267,12 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
                             + g("simt__global_requests.max", 0) * (prof.ilp_latency_us or prof.mem_latency_us)
                             + g("simt__barriers.max", 0) * prof.barrier_us),
     }
-    if g("simt__l2_slice_transactions.max", 0):
+    if g("simt__l2_slice_transactions.max", 0) and g("simt__atomic_global_lanes.sum", 0):
         # the slices that serve the atomics serve the gathers' lines too, one after the
         # other (probe/coo-spmv: 2^24 float atomics beside as many gathered x[col]);
-        # a coalesced stream's lines pass at DRAM's pace beside them
+        # a coalesced stream's lines pass at DRAM's pace beside them.  Plain stores do
+        # not hold a slice so: spmv_csr_vector's few y stores beside 2^16 gathered lines
+        # (timing_investigation/csrlat/, x1m: 19.6 us measured, 33 predicted with them)
         comp["contention"] += (_rate(g("simt__l2_lines_ld_gather.sum", 0), prof.l2_ld_lines_per_cycle_sm)
                                / (active * clock_per_us))
     busy = combine(comp, prof)

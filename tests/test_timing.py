@@ -1078,6 +1078,21 @@ def test_slice_queue_of_many_waves_is_the_larger_component():
     assert timing.slice_queue_us({}, 5.0, 100.0, 1) == 5.0
 
 
+def test_gathered_lines_queue_at_the_slices_of_atomics_only():
+    """probe/coo-spmv: the slices that serve a kernel's atomics serve its gathered lines
+    one after the other.  Plain stores beside the gathers do not: spmv_csr_vector's 11 y
+    stores beside 2^16 gathered x[col] lines took 19.6 us on the H100 where counting the
+    lines in the slice's queue predicted 33 (timing_investigation/csrlat/, x1m)."""
+    prof = timing.load_profile("h100")
+    m = {"simt__l2_lines_ld.sum": 68186, "simt__l2_lines_ld_gather.sum": 65000,
+         "simt__l2_slice_transactions.max": 3}
+    lines_us = 65000 / prof.l2_ld_lines_per_cycle_sm / (3 * prof.clock_ghz * 1e3)
+    stores = timing.predict(m, 3, 256, 0, prof).components_us
+    assert stores["contention"] < 0.01 * lines_us
+    atoms = timing.predict({**m, "simt__atomic_global_lanes.sum": 96}, 3, 256, 0, prof).components_us
+    assert atoms["contention"] == pytest.approx(stores["contention"] + lines_us, rel=1e-3)
+
+
 def test_predicated_off_shared_accesses_take_the_pipe():
     """blelloch_scan on the H100 (timing_investigation/pred/): Nsight's shared wavefronts
     of all kinds exceed its loads' and stores' by one per predicated-off LDS/STS, and the
