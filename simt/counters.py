@@ -140,6 +140,14 @@ def _lines(sectors: np.ndarray, rows: np.ndarray) -> int:
 
 GATHER_LINES = 4        # a load request touching more lines than this is a gather
 L1_BLOCK_KEYS = 4096    # (block, trip) keys a load keeps for a block's later warps (L1 sharing)
+# L1 residency: the lines a block loaded stay in its SM's L1 for its later loads, any load
+# instruction, up to L1_KEEP_LINES lines a block (64 KiB, a quarter of the H100's L1: a
+# block shares it with the SM's others), L1_KEEP_WAYS-way sets, the least recently used
+# line of a set going first; blocks share a table of L1_KEEP_ROWS rows (block modulo the
+# rows: a later block that lands on a row finds another block's tags and misses)
+L1_KEEP_LINES = 512
+L1_KEEP_WAYS = 4
+L1_KEEP_ROWS = 1024
 
 
 def _gather_lines(rows_of_starts: np.ndarray, nrows: int) -> int:
@@ -722,6 +730,7 @@ class Counters:
         self.l1_prev: dict[int, tuple] = {}                 # load pc -> (each lane's last line there, warps seen)
         self.l1_trip: dict[int, np.ndarray] = {}            # load pc -> each warp's trips through it
         self.l1_block: dict[int, dict] = {}                 # load pc -> (block, trip) -> [warps, lines]
+        self.l1_keep: tuple | None = None                   # per block row: L1_KEEP_LINES line tags, their last use
         self.n_warps_total = n_warps_total
         self.sector_reqs: np.ndarray | None = None          # warp requests per global sector
         self.first_read: np.ndarray | None = None           # per global sector, the load (dram_key)
@@ -837,7 +846,8 @@ class Counters:
                         whole = self.wpb > 1 and len(row_blocks) == self.wpb * (1 + int(np.count_nonzero(
                             row_blocks[1:] != row_blocks[:-1]))) and pc not in self.l1_block
                         plain = self._l1_missed_lines(mat, act, gwarps, pc, plain,
-                                                      row_blocks if shared or not whole else None)
+                                                      row_blocks if shared or not whole else None,
+                                                      row_blocks)
                 self.l2_lines[kind] += plain
                 runs = None
                 mat = None
@@ -862,7 +872,7 @@ class Counters:
                 self.l1_lines += plain
                 wide = _gather_lines(srow[starts], len(per_row))
                 if gwarps is not None:
-                    missed = self._l1_missed_lines(mat, act, gwarps, pc, plain, row_blocks)
+                    missed = self._l1_missed_lines(mat, act, gwarps, pc, plain, row_blocks, row_blocks)
                     wide, plain = (wide * missed / plain if plain else 0), missed
                 self.l2_lines["ld_gather"] += wide
             self.l2_lines[kind] += plain
@@ -928,7 +938,7 @@ class Counters:
         fp[s[new]] = mine[new]
 
     def _l1_missed_lines(self, mat, act, gwarps, pc, plain: int | None = None,
-                         row_blocks: np.ndarray | None = None) -> int:
+                         row_blocks: np.ndarray | None = None, blocks: np.ndarray | None = None) -> int:
         """Lines a load request sends to L2.  L1 keeps what a lane loaded on the previous
         trip through this load (the next element of its CSR row, say), so a line one of
         the request's lanes held there is a hit.  And the warps of a block that run the
@@ -936,10 +946,13 @@ class Counters:
         there is not requested again (``row_blocks``, each row's block; None where no two
         rows of a block can share a line).  A 16 x 16 block whose ``threadIdx.x`` walks
         down 16 rows has its eight warps read the same 16 lines (``probe/matadd-rows-x``:
-        Nsight counts 77% of its load sectors as L1 hits).  ``plain``: the request's line
-        count when nothing hits, if the caller knows it.  Limitations: no capacity, and
-        nothing is shared between blocks, between different loads, or between warps of a
-        block that the scheduler does not step through the load together."""
+        Nsight counts 77% of its load sectors as L1 hits).  And a line any of the block's
+        loads brought in before stays for the block's later loads, up to ``L1_KEEP_LINES``
+        lines a block (``blocks``, each row's block; ``_l1_kept``): a small table gathered
+        over and over (spmv's x of 8192 floats: timing_investigation/csrlat/, x8k) hits.
+        ``plain``: the request's line count when nothing hits, if the caller knows it.
+        Limitations: the capacity is a block's, whatever the SM's other blocks hold;
+        nothing is shared between blocks; stores neither fill nor evict."""
         line = ((mat - GLOBAL_BASE) >> 7).astype(np.int32)
         st = self.l1_prev.get(pc)
         if st is None:      # each lane's last line here, and which warps have been here
@@ -969,16 +982,60 @@ class Counters:
             held = np.where(hit, line, -2)
             covered = (line[:, :, None] == held[:, None, :]).any(axis=2)
             miss = act & ~covered
-        elif plain is not None and row_blocks is None:
-            return plain
         else:
             miss = act
+        kept = self._l1_kept(np.asarray(blocks, np.int64), line, act) if blocks is not None else None
+        if kept is not None:
+            miss = miss & ~kept
+        elif miss is act and plain is not None and row_blocks is None:
+            return plain
         if row_blocks is not None and self.wpb > 1:
             return self._block_lines(pc, rows, np.asarray(row_blocks, np.int64), line, miss)
         k = np.sort(np.where(miss, line, big), axis=1)
         new = np.ones(k.shape, bool)
         new[:, 1:] = k[:, 1:] != k[:, :-1]
         return int(np.count_nonzero(new & (k != big)))
+
+    def _l1_kept(self, blocks: np.ndarray, line: np.ndarray, act: np.ndarray) -> np.ndarray | None:
+        """Which active lanes' lines the block's L1 still holds from its earlier loads (None:
+        none); then the request's lines are its most recent.  Per block row, sets of
+        ``L1_KEEP_WAYS`` (block, line) tags (set: line modulo the sets) with the request
+        count of their last use; a missing line takes the least recently used way.  A
+        request's lanes are looked up before any of them fills, so its warps do not hit on
+        each other's lines (the (block, trip) sharing of ``_block_lines`` counts those)."""
+        sets = L1_KEEP_LINES // L1_KEEP_WAYS
+        if self.l1_keep is None:
+            self.l1_keep = (np.full((L1_KEEP_ROWS, sets, L1_KEEP_WAYS), -1, np.int64),
+                            np.zeros((L1_KEEP_ROWS, sets, L1_KEEP_WAYS), np.int64), [0])
+        tags, used, clock = self.l1_keep
+        clock[0] += 1
+        ln = line.astype(np.int64)
+        r = np.broadcast_to((blocks % L1_KEEP_ROWS)[:, None], ln.shape)[act]
+        st = (ln % sets)[act]
+        tag = ((blocks[:, None] << 32) | ln)[act]
+        have = tags[r, st] == tag[:, None]                  # (lanes, ways)
+        hit = have.any(axis=1)
+        if hit.any():
+            used[r[hit], st[hit], have[hit].argmax(axis=1)] = clock[0]
+        if not hit.all():
+            # one fill per distinct (row, line); the k-th new line of a set takes its k-th
+            # least recently used way
+            mr, ms, mt = r[~hit], st[~hit], tag[~hit]
+            key = mr * sets + ms
+            o = np.lexsort((mt, key))
+            mr, ms, mt, key = mr[o], ms[o], mt[o], key[o]
+            one = np.r_[True, (key[1:] != key[:-1]) | (mt[1:] != mt[:-1])]
+            mr, ms, mt, key = mr[one], ms[one], mt[one], key[one]
+            i = np.arange(len(key))
+            rank = i - np.maximum.accumulate(np.where(np.r_[True, key[1:] != key[:-1]], i, 0))
+            way = np.argsort(used[mr, ms], axis=1, kind="stable")[i, rank % L1_KEEP_WAYS]
+            tags[mr, ms, way] = mt
+            used[mr, ms, way] = clock[0]
+        if not hit.any():
+            return None
+        got = np.zeros(act.shape, bool)
+        got[act] = hit
+        return got
 
     def _block_lines(self, pc, rows, row_blocks, line, miss) -> int:
         """The distinct lines the warps of each block ask L2 for at their k-th trip through
