@@ -964,6 +964,41 @@ UNSEEN22 = [
                 note="2^24 ints reversed, each block's chunk through extern __shared__"),
 ]
 PROBES += UNSEEN22
+_P24 = "probes24.cu"
+MIP_NZ = 256
+
+
+def _seg_args(n, rng):
+    seg = np.sort(rng.integers(0, 1024, n, dtype=np.int32))
+    return [seg, rng.integers(-2**31, 2**31 - 1, n, dtype=np.int64).astype(np.int32),
+            np.full(1024, np.iinfo(np.int32).min, np.int32), _i32(n)]
+
+
+UNSEEN23 = [
+    TimingProbe("probe/lut-gather16k", "probe-unseen23", "lut_gather", 1 << 24, 256, lambda n: n // 256,
+                lambda n, rng: [rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32), _f32(4096, rng),
+                                np.zeros(n, np.float32), _i32(n)],
+                source=_P24, note="2^24 lookups at random in a 16 KiB table in global memory"),
+    TimingProbe("probe/gemv-colmajor", "probe-unseen23", "gemv_colmajor", 4096, 256, lambda n: n // 256,
+                lambda n, rng: [_f32(n * n, rng), _f32(n, rng), np.zeros(n, np.float32), _i32(n)],
+                source=_P24, note="4096 x 4096 column-major matrix times a vector, a thread a row"),
+    TimingProbe("probe/mip-z", "probe-unseen23", "mip_z", 512, (32, 8), lambda n: (n // 32, n // 8),
+                lambda n, rng: [_f32(n * n * MIP_NZ, rng), np.zeros(n * n, np.float32), _i32(n), _i32(n),
+                                _i32(MIP_NZ)],
+                source=_P24, note="maximum of 256 slices of 512 x 512 floats, a thread a pixel"),
+    TimingProbe("probe/blur-cols", "probe-unseen23", "blur_cols", 4096, (32, 8), lambda n: (n // 32, n // 8),
+                lambda n, rng: [_f32(n * n, rng), np.zeros(n * n, np.float32), _i32(n), _i32(n)],
+                source=_P24, note="9-tap vertical blur of 4096^2 floats, rows clamped"),
+    TimingProbe("probe/warp-bitonic32", "probe-unseen23", "warp_bitonic32", 1 << 24, 256, lambda n: n // 256,
+                lambda n, rng: [_ints(n, rng), np.zeros(n, np.int32), _i32(n)],
+                source=_P24, note="2^24 ints sorted 32 at a time inside each warp by __shfl_xor_sync"),
+    TimingProbe("probe/axpy-float2", "probe-unseen23", "axpy_float2", 1 << 23, 256, lambda n: n // 256,
+                lambda n, rng: [np.float32(0.75), _f32(2 * n, rng), _f32(2 * n, rng), _i32(n)],
+                source=_P24, note="y = a x + y on 2^23 float2 pairs"),
+    TimingProbe("probe/seg-max", "probe-unseen23", "seg_max", 1 << 24, 256, lambda n: n // 256,
+                _seg_args, source=_P24, note="atomicMax of 2^24 values into 1024 sorted segments"),
+]
+PROBES += UNSEEN23
 _BY_ID = {p.id: p for p in PROBES}
 
 
