@@ -150,6 +150,33 @@ L1_KEEP_WAYS = 4
 L1_KEEP_ROWS = 1024
 
 
+def block_spans(wlo: np.ndarray, whi: np.ndarray, wblk: np.ndarray) -> tuple | None:
+    """How the addresses a launch's atomics hit move with the block index: (the bytes one
+    block's atomics span, the median over blocks; how many more bytes each further block
+    adds, pooled over the runs of consecutive blocks emulated).  From each warp's lowest
+    address, highest + size and block.  Keys sorted by block (a sorted segment's maximum,
+    COO rows) give a small span a block and a slope of a few bytes; random keys (a
+    histogram's bins) give the whole table a block and no slope.  None: no atomics."""
+    ok = whi >= 0
+    if not ok.any():
+        return None
+    b, lo, hi = wblk[ok], wlo[ok], whi[ok]
+    o = np.argsort(b, kind="stable")
+    b, lo, hi = b[o], lo[o], hi[o]
+    first = np.flatnonzero(np.r_[True, b[1:] != b[:-1]])
+    blk = b[first]
+    blo, bhi = np.minimum.reduceat(lo, first), np.maximum.reduceat(hi, first)
+    own = float(np.median(bhi - blo))
+    run = np.flatnonzero(np.r_[True, blk[1:] != blk[:-1] + 1])    # runs of consecutive blocks
+    ends = np.r_[run[1:], len(blk)]
+    long = ends - run > 1
+    if not long.any():
+        return own, 0.0
+    span = (np.maximum.reduceat(bhi, run) - np.minimum.reduceat(blo, run))[long]
+    extra = np.maximum(0.0, span - own).sum()
+    return own, float(extra / (ends - run - 1)[long].sum())
+
+
 def _gather_lines(rows_of_starts: np.ndarray, nrows: int) -> int:
     """The lines of the requests that touch more than ``GATHER_LINES`` lines (the rows of
     ``_line_starts``' lines): what a gather sends to L2 (a coalesced request, however
@@ -723,6 +750,8 @@ class Counters:
         self.written: np.ndarray | None = None              # global sectors written back
         self.regions: dict[int, list] = {}                  # allocation -> [L2 transactions, lo, hi, replays,
         #                                                     of them atomicCAS transactions, CAS replays]
+        self.atom_spans: dict[int, tuple] = {}              # allocation -> per warp: lowest address its
+        #                                                     atomics hit, highest + size, its block
         self.arrivals: dict[int, tuple] = {}                # allocation -> when its transactions were
         #                                                     issued: (all, all but plain stores)
         self.l2_lines: dict[str, int] = defaultdict(int)    # kind -> 128-byte lines per request, summed
@@ -1092,7 +1121,8 @@ class Counters:
         return total
 
     def l2_transactions(self, alloc: int, trans: int, lo: int, hi: int, serialized: int = 0,
-                        cas: bool = False, plain: bool = False, clocks=None, weights=None):
+                        cas: bool = False, plain: bool = False, clocks=None, weights=None,
+                        spans=None):
         """Stores and atomics reach L2 as transactions; those aimed at a small region
         (a histogram's bins) funnel into one L2 slice and queue there.  ``serialized``:
         how many of them replay an address an earlier lane of the same request hit (an
@@ -1100,7 +1130,19 @@ class Counters:
         ``cas``: they are atomicCAS transactions (counted apart: they cost more, and their
         retries depend on how many warps contend, see ``simt.timing``).  ``plain``: they
         are plain stores (counted apart too: spread over every slice, they queue nowhere).
-        ``clocks``, ``weights``: each warp's issue cycle and transactions (simt.arrivals)."""
+        ``clocks``, ``weights``: each warp's issue cycle and transactions (simt.arrivals).
+        ``spans``: (warps, their blocks, each warp's lowest address, its highest + size),
+        for ``block_spans``."""
+        if spans is not None:
+            gw, blk, wlo, whi = spans
+            sp = self.atom_spans.get(alloc)
+            if sp is None:
+                n = self.n_warps_total
+                sp = self.atom_spans[alloc] = (np.full(n, np.iinfo(np.int64).max, np.int64),
+                                               np.full(n, -1, np.int64), np.full(n, -1, np.int64))
+            sp[0][gw] = np.minimum(sp[0][gw], wlo)
+            sp[1][gw] = np.maximum(sp[1][gw], whi)
+            sp[2][gw] = blk
         if clocks is not None:
             arr = self.arrivals.get(alloc)
             if arr is None:
@@ -1291,7 +1333,7 @@ class Counters:
         out["simt__global_hot_sector_requests.max"] = int(round(hot_req))
         # L2 transactions (stores + atomics) per slice for the busiest allocation: spread
         # over min(L2_SLICES, span / SLICE_SPAN) slices
-        best, when = (0.0, 0.0, 0.0, 0.0), None
+        best, when, best_alloc, best_span = (0.0, 0.0, 0.0, 0.0), None, None, 0
         for alloc, (trans, lo, hi, ser, cas, cas_ser, plain) in self.regions.items():
             slices = min(L2_SLICES, max(1, -(-(hi - lo + 1) // SLICE_SPAN)))
             spread = slices == L2_SLICES
@@ -1302,10 +1344,17 @@ class Counters:
                 trans -= plain
             if trans * scale / slices > best[0]:
                 best = tuple(v * scale / slices for v in (trans, ser, cas, cas_ser))
+                best_alloc, best_span = alloc, hi - lo + 1
                 arr = self.arrivals.get(alloc)
                 when = arr[1 if spread else 0] if arr else None
         for name, v in zip(("transactions", "serialized", "cas_transactions", "cas_serialized"), best):
             out[f"simt__l2_slice_{name}.max"] = int(round(v))
+        if best_alloc is not None and best_alloc in self.atom_spans:
+            got = block_spans(*self.atom_spans[best_alloc])
+            if got is not None:
+                out["simt__l2_region_span_bytes.max"] = int(best_span)
+                out["simt__l2_region_block_span_bytes.max"] = round(got[0], 1)
+                out["simt__l2_region_span_per_block.max"] = round(got[1], 3)
         if when is not None and when.n:
             # when the busiest slice's transactions were issued (simt.arrivals)
             for q, v in enumerate(when.quantiles()):

@@ -763,10 +763,18 @@ class Machine:
                 if kind != "ld":
                     lo, hi = int(a.min()), int(a.max())
                     alloc = int(np.searchsorted(self.L.alloc_starts, lo, side="right")) - 1
+                    spans = None
+                    if kind != "st":        # where each warp's atomics land (block_spans)
+                        bids = self.b.blocks[self.wblk[warps]]
+                        if self.L.sample_ids is not None:       # ranks -> the grid's block ids
+                            bids = self.L.sample_ids[bids]
+                        spans = (gwarps, bids,
+                                 np.where(act, mat, np.iinfo(np.int64).max).min(axis=1),
+                                 np.where(act, mat, -1).max(axis=1) + size)
                     cnt.l2_transactions(alloc, int(sec.sum()), lo, hi, replays,
                                         cas=kind == "atom" and ins.sub == "cas", plain=kind == "st",
                                         clocks=self.wclock[warps] if self.rt is not None else None,
-                                        weights=sec)
+                                        weights=sec, spans=spans)
                 cnt.add(p, sct, int(sec.sum()))
                 cnt.add_warp(sct, gwarps, sec)
                 cnt.add_warp("simt__global_requests", gwarps, 1)

@@ -257,6 +257,7 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         # warps queueing on one L2 sector: stores and atomics to shared bins serialize there
         "contention": _slice_us(metrics, prof, grid_blocks * threads_per_block,
                                 prof.sm_count * bps * threads_per_block)
+                      * slices_in_turn(metrics, resident_blocks(prof, grid_blocks, bps))
                       if prof.l2_transaction_us else
                       g("simt__global_hot_sector_requests.max", 0) *
                       (prof.atom_sector_req_us if g("simt__atomic_global_lanes.sum", 0) else prof.sector_req_us),
@@ -411,6 +412,26 @@ def slice_queue_us(metrics: dict, busy_us: float, latency_us: float, waves: int)
     t = np.sort((np.arange(max(1, waves))[:, None] + np.minimum(qs / life, 1.0)[None, :]).ravel()) * wave
     left = busy_us * (len(t) - np.arange(len(t))) / len(t)    # the work arriving from each on
     return float(max(busy_us, (t + left).max()))
+
+
+def slices_in_turn(metrics: dict, resident: int) -> float:
+    """How many times longer the busiest slice's work takes because the slices of a
+    region take turns: the counters spread a region's transactions over the slices its
+    whole span covers (``counters.SLICE_SPAN`` bytes a slice), as Nsight counts them, but
+    the blocks resident at once hit only the part of it their keys reach: one block's
+    span (``simt__l2_region_block_span_bytes``) and ``simt__l2_region_span_per_block``
+    more for each further block (counters.block_spans).  Sorted keys (an atomicMax per
+    sorted segment, probe/seg-max: 2^24 lanes on 1024 words, 16 in flight) keep one slice
+    busy at a time: 10.5 ms on the H100 where the 8 slices working together would take 1.5.
+    Random keys span the region in every block: 1."""
+    g = metrics.get
+    span = g("simt__l2_region_span_bytes.max", 0)
+    if not span:
+        return 1.0
+    whole = min(C.L2_SLICES, max(1, math.ceil(span / C.SLICE_SPAN)))
+    reach = min(span, g("simt__l2_region_block_span_bytes.max", 0)
+                + g("simt__l2_region_span_per_block.max", 0) * max(0, resident - 1))
+    return whole / min(whole, max(1, math.ceil(reach / C.SLICE_SPAN)))
 
 
 def st_lines_per_cycle_sm(prof: Profile, active: int) -> float:

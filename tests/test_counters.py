@@ -689,3 +689,26 @@ def test_funnel_shifts_go_to_the_alu_pipe():
     base = alu("x + 3u")
     assert alu("__funnelshift_l(x, x, 7)") == alu("__byte_perm(x, 0u, 0x0123)") == alu("x ^ 3u") == base + 1
     assert alu("__dp4a(x, x, 0u)") == base          # IDP.4A: the FMA pipe
+
+
+def test_block_spans_follow_sorted_keys_and_not_random_ones():
+    """counters.block_spans: atomicMax into sorted segments (probe/seg-max's pattern: a
+    segment every 4 blocks here) spans one word a block and a word more every 4 blocks;
+    random bins span the whole table in every block and do not grow with the block."""
+    src = r'''extern "C" __global__ void k(const int *seg, const int *v, int *m, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) atomicMax(&m[seg[i]], v[i]);
+    }'''
+    n, rng = 64 * 32, np.random.default_rng(3)
+
+    def spans(seg):
+        _, res = run(src, "k", n // 64, 64, [seg.astype(I32), np.arange(n, dtype=I32),
+                                               np.zeros(1024, I32), np.int32(n)], sanitize=False)
+        m = res.metrics
+        return (m["simt__l2_region_block_span_bytes.max"], m["simt__l2_region_span_per_block.max"],
+                m["simt__l2_region_span_bytes.max"])
+
+    own, slope, whole = spans(np.arange(n) // 256)          # 8 segments, 4 blocks each
+    assert own == 4 and slope == pytest.approx(4 / 4, rel=0.15) and whole == 8 * 4 - 3
+    own, slope, whole = spans(rng.integers(0, 1024, n))
+    assert own > 3000 and slope < 0.05 * own and whole > 4000

@@ -1093,6 +1093,27 @@ def test_gathered_lines_queue_at_the_slices_of_atomics_only():
     assert atoms["contention"] == pytest.approx(stores["contention"] + lines_us, rel=1e-3)
 
 
+def test_slices_take_turns_when_the_resident_blocks_reach_a_part_of_the_region():
+    """probe/seg-max (an atomicMax of 2^24 lanes into 1024 sorted segments): Nsight counts
+    the busiest of the region's 8 slices at 2.1 M of its 16.8 M sectors, as simt does, but
+    the 1056 resident blocks reach 16 words, one slice: 10.5 ms on the H100, where the 8
+    slices working together would take 1.5.  Random keys keep every slice busy."""
+    m = {"simt__l2_region_span_bytes.max": 4096, "simt__l2_region_block_span_bytes.max": 4.0,
+         "simt__l2_region_span_per_block.max": 0.0625}
+    assert timing.slices_in_turn(m, 1056) == 8.0
+    assert timing.slices_in_turn(m, 1) == 8.0
+    assert timing.slices_in_turn({**m, "simt__l2_region_span_per_block.max": 64.0}, 1056) == 1.0
+    assert timing.slices_in_turn({**m, "simt__l2_region_block_span_bytes.max": 4096.0}, 1056) == 1.0
+    assert timing.slices_in_turn({}, 1056) == 1.0
+    prof = timing.load_profile("h100")
+    base = {"simt__l2_slice_transactions.max": 2096160, "simt__l2_slice_serialized.max": 2030592,
+            "simt__atomic_global_lanes.sum": 1 << 24}
+    apart = timing.predict(base, 65536, 256, 0, prof).components_us["contention"]
+    turns = timing.predict({**base, **m}, 65536, 256, 0, prof).components_us["contention"]
+    assert turns == pytest.approx(8 * apart, rel=1e-3)
+    assert 0.7 * 10548 < turns < 1.5 * 10548         # us, the H100's median
+
+
 def test_predicated_off_shared_accesses_take_the_pipe():
     """blelloch_scan on the H100 (timing_investigation/pred/): Nsight's shared wavefronts
     of all kinds exceed its loads' and stores' by one per predicated-off LDS/STS, and the
