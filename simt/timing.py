@@ -38,7 +38,9 @@ are counted as the SASS issue slots they stand for, simt.issue):
                     memory is written through to L2) / lines per second for the whole GPU
     global_atomics  max(atomic lanes / rate, lanes on the busiest address / same-address rate)
     contention      store/atomic transactions (Nsight's sector rule) into the busiest L2 slice
-                    x time per transaction (a slice per 512 bytes of a small region); those
+                    x time per transaction (a slice per 512 bytes of a small region; x the
+                    slices the region covers over those its resident blocks reach at once,
+                    slices_in_turn: sorted keys keep one slice busy at a time); those
                     replaying an address of their request at the one-address atomic rate;
                     atomicCAS transactions x cas_cost, their retries rescaled from the
                     emulator's lockstep batch to the contenders the GPU has in flight (cas_retries)
@@ -57,7 +59,8 @@ are counted as the SASS issue slots they stand for, simt.issue):
 Active SMs are min(SMs, blocks); waves come from occupancy (threads, blocks, shared
 memory and registers per SM; registers per thread estimated from the IR, simt.occupancy).
 
-Limitations: no cache model beyond "first touch goes to DRAM, re-reads to L2",
+Limitations: no cache model beyond "first touch goes to DRAM, re-reads to L2" (L1
+decides only which lines reach L2: counters' L1 sharing and a block's 64 KiB of lines),
 "L2 keeps l2_reuse_bytes of a table touched at random" and "a block's re-read misses
 once the GPU touched about l2_retouch_bytes in between"; no
 instruction mix beyond machine.OP_COST (an FMA and a load cost the same issue slot); the
