@@ -4,25 +4,7 @@ measurements if they compute what they say."""
 import numpy as np
 import pytest
 
-from kernels_cuda import timing_probes
-from kernels_cuda.backend import EmulatorBackend
-
-
-def launch(pid, n, seed=0, policy="lockstep"):
-    """Run probe `pid` at size n; (host inputs, host arrays after, symbols, result)."""
-    p = timing_probes.get(pid)
-    rng = np.random.default_rng(seed)
-    host = p.args(n, rng)
-    syms = p.symbols(n, rng) if p.symbols else {}
-    be = EmulatorBackend(seed=seed, policy=policy, sanitize=True)
-    for k, v in syms.items():
-        be.get_global(p.source, k).set(v)
-    dev = [be.to_device(a) if isinstance(a, np.ndarray) and a.ndim > 0 else a for a in host]
-    be.launch(p.source, p.kernel, p.grid(n), p.block, dev, p.shared)
-    after = [be.to_host(d) if isinstance(a, np.ndarray) and a.ndim > 0 else a for a, d in zip(host, dev)]
-    res = be.launches[-1]
-    assert res.sanitizer == [], [f.as_dict() for f in res.sanitizer]      # no race, no bad access
-    return host, after, syms, res
+from probe_launch import launch
 
 
 @pytest.mark.parametrize("policy", ["lockstep", "random"])

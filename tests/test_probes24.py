@@ -5,46 +5,32 @@ import numpy as np
 import pytest
 
 from kernels_cuda import timing_probes
-from kernels_cuda.backend import EmulatorBackend
-
-
-def launch(pid, n, seed=0, policy="lockstep"):
-    """Run probe `pid` at size n; (host inputs, host arrays after)."""
-    p = timing_probes.get(pid)
-    rng = np.random.default_rng(seed)
-    host = p.args(n, rng)
-    be = EmulatorBackend(seed=seed, policy=policy, sanitize=True)
-    dev = [be.to_device(a) if isinstance(a, np.ndarray) and a.ndim > 0 else a for a in host]
-    be.launch(p.source, p.kernel, p.grid(n), p.block, dev, p.shared)
-    after = [be.to_host(d) if isinstance(a, np.ndarray) and a.ndim > 0 else a for a, d in zip(host, dev)]
-    res = be.launches[-1]
-    assert res.sanitizer == [], [f.as_dict() for f in res.sanitizer]      # no race, no bad access
-    return host, after
+from probe_launch import launch
 
 
 def test_lut_gather():
     n = 256 * 8
-    host, (x, lut, y, _) = launch("probe/lut-gather16k", n)
+    host, (x, lut, y, _), *_ = launch("probe/lut-gather16k", n)
     h = (x.astype(np.uint64) * 2654435761) & 0xFFFFFFFF
     assert y.tolist() == lut[(h >> 20).astype(np.int64)].tolist()
 
 
 def test_gemv_colmajor():
     n = 256
-    host, (A, x, y, _) = launch("probe/gemv-colmajor", n)
+    host, (A, x, y, _), *_ = launch("probe/gemv-colmajor", n)
     exp = A.reshape(n, n).astype(np.float64).T @ x.astype(np.float64)
     np.testing.assert_allclose(y, exp, rtol=1e-4, atol=1e-3)
 
 
 def test_mip_z():
     n = 64
-    host, (vol, out, *_) = launch("probe/mip-z", n)
+    host, (vol, out, *_), *_ = launch("probe/mip-z", n)
     assert out.tolist() == vol.reshape(timing_probes.MIP_NZ, n, n).max(axis=0).ravel().tolist()
 
 
 def test_blur_cols():
     n = 64
-    host, (a, out, *_) = launch("probe/blur-cols", n)
+    host, (a, out, *_), *_ = launch("probe/blur-cols", n)
     img = a.reshape(n, n).astype(np.float64)
     w = np.array([0.05, 0.09, 0.12, 0.15, 0.18, 0.15, 0.12, 0.09, 0.05], np.float32)
     rows = np.clip(np.arange(n)[:, None] + np.arange(-4, 5)[None, :], 0, n - 1)
@@ -55,13 +41,13 @@ def test_blur_cols():
 @pytest.mark.parametrize("policy", ["lockstep", "random"])
 def test_warp_bitonic32(policy):
     n = 256 * 3
-    host, (a, out, _) = launch("probe/warp-bitonic32", n, policy=policy)
+    host, (a, out, _), *_ = launch("probe/warp-bitonic32", n, policy=policy)
     assert out.tolist() == np.sort(a.reshape(-1, 32), axis=1).ravel().tolist()
 
 
 def test_axpy_float2():
     n = 256 * 4
-    host, (a, x, y, _) = launch("probe/axpy-float2", n)
+    host, (a, x, y, _), *_ = launch("probe/axpy-float2", n)
     y0 = host[2]
     # a * u.x + v.x is one fused multiply-add: the exact product, one rounding
     exp = (0.75 * x.astype(np.float64) + y0.astype(np.float64)).astype(np.float32)
@@ -70,7 +56,7 @@ def test_axpy_float2():
 
 def test_seg_max():
     n = 256 * 16
-    host, (seg, v, m, _) = launch("probe/seg-max", n)
+    host, (seg, v, m, _), *_ = launch("probe/seg-max", n)
     exp = np.full(1024, np.iinfo(np.int32).min, np.int64)
     np.maximum.at(exp, seg, v)
     assert m.tolist() == exp.tolist()
