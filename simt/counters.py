@@ -874,9 +874,8 @@ class Counters:
                         shared = bool((same & (fl[1:] <= ll[:-1]) & (ll[1:] >= fl[:-1])).any())
                         whole = self.wpb > 1 and len(row_blocks) == self.wpb * (1 + int(np.count_nonzero(
                             row_blocks[1:] != row_blocks[:-1]))) and pc not in self.l1_block
-                        plain = self._l1_missed_lines(mat, act, gwarps, pc, plain,
-                                                      row_blocks if shared or not whole else None,
-                                                      row_blocks)
+                        plain = self._l1_missed_lines(mat, act, gwarps, pc, row_blocks, plain,
+                                                      share=shared or not whole)
                 self.l2_lines[kind] += plain
                 runs = None
                 mat = None
@@ -901,7 +900,7 @@ class Counters:
                 self.l1_lines += plain
                 wide = _gather_lines(srow[starts], len(per_row))
                 if gwarps is not None:
-                    missed = self._l1_missed_lines(mat, act, gwarps, pc, plain, row_blocks, row_blocks)
+                    missed = self._l1_missed_lines(mat, act, gwarps, pc, row_blocks, plain)
                     wide, plain = (wide * missed / plain if plain else 0), missed
                 self.l2_lines["ld_gather"] += wide
             self.l2_lines[kind] += plain
@@ -966,18 +965,18 @@ class Counters:
         new = a == -1
         fp[s[new]] = mine[new]
 
-    def _l1_missed_lines(self, mat, act, gwarps, pc, plain: int | None = None,
-                         row_blocks: np.ndarray | None = None, blocks: np.ndarray | None = None) -> int:
+    def _l1_missed_lines(self, mat, act, gwarps, pc, blocks: np.ndarray, plain: int | None = None,
+                         share: bool = True) -> int:
         """Lines a load request sends to L2.  L1 keeps what a lane loaded on the previous
         trip through this load (the next element of its CSR row, say), so a line one of
         the request's lanes held there is a hit.  And the warps of a block that run the
         load together share the SM's L1: a line an earlier warp of the block requested
-        there is not requested again (``row_blocks``, each row's block; None where no two
-        rows of a block can share a line).  A 16 x 16 block whose ``threadIdx.x`` walks
+        there is not requested again (``blocks``, each row's block; ``share`` False where
+        no two rows of a block can share a line).  A 16 x 16 block whose ``threadIdx.x`` walks
         down 16 rows has its eight warps read the same 16 lines (``probe/matadd-rows-x``:
         Nsight counts 77% of its load sectors as L1 hits).  And a line any of the block's
         loads brought in before stays for the block's later loads, up to ``L1_KEEP_LINES``
-        lines a block (``blocks``, each row's block; ``_l1_kept``): a small table gathered
+        lines a block (``_l1_kept``): a small table gathered
         over and over (spmv's x of 8192 floats: timing_investigation/csrlat/, x8k) hits.
         ``plain``: the request's line count when nothing hits, if the caller knows it.
         Limitations: the capacity is a block's, whatever the SM's other blocks hold;
@@ -1013,13 +1012,14 @@ class Counters:
             miss = act & ~covered
         else:
             miss = act
-        kept = self._l1_kept(np.asarray(blocks, np.int64), line, act) if blocks is not None else None
+        blocks = np.asarray(blocks, np.int64)
+        kept = self._l1_kept(blocks, line, act)
         if kept is not None:
             miss = miss & ~kept
-        elif miss is act and plain is not None and row_blocks is None:
+        elif miss is act and plain is not None and not share:
             return plain
-        if row_blocks is not None and self.wpb > 1:
-            return self._block_lines(pc, rows, np.asarray(row_blocks, np.int64), line, miss)
+        if share and self.wpb > 1:
+            return self._block_lines(pc, rows, blocks, line, miss)
         k = np.sort(np.where(miss, line, big), axis=1)
         new = np.ones(k.shape, bool)
         new[:, 1:] = k[:, 1:] != k[:, :-1]
@@ -1031,17 +1031,21 @@ class Counters:
         ``L1_KEEP_WAYS`` (block, line) tags (set: line modulo the sets) with the request
         count of their last use; a missing line takes the least recently used way.  A
         request's lanes are looked up before any of them fills, so its warps do not hit on
-        each other's lines (the (block, trip) sharing of ``_block_lines`` counts those)."""
+        each other's lines (the (block, trip) sharing of ``_block_lines`` counts those).
+        A run of lanes on one line (a coalesced request) is looked up once, by its first."""
         sets = L1_KEEP_LINES // L1_KEEP_WAYS
         if self.l1_keep is None:
             self.l1_keep = (np.full((L1_KEEP_ROWS, sets, L1_KEEP_WAYS), -1, np.int64),
                             np.zeros((L1_KEEP_ROWS, sets, L1_KEEP_WAYS), np.int64), [0])
         tags, used, clock = self.l1_keep
         clock[0] += 1
+        dup = np.zeros(act.shape, bool)         # the lane before it is active, on its line
+        dup[:, 1:] = (line[:, 1:] == line[:, :-1]) & act[:, 1:] & act[:, :-1]
+        look = act & ~dup
         ln = line.astype(np.int64)
-        r = np.broadcast_to((blocks % L1_KEEP_ROWS)[:, None], ln.shape)[act]
-        st = (ln % sets)[act]
-        tag = ((blocks[:, None] << 32) | ln)[act]
+        r = np.broadcast_to((blocks % L1_KEEP_ROWS)[:, None], ln.shape)[look]
+        st = (ln % sets)[look]
+        tag = ((blocks[:, None] << 32) | ln)[look]
         have = tags[r, st] == tag[:, None]                  # (lanes, ways)
         hit = have.any(axis=1)
         if hit.any():
@@ -1063,7 +1067,10 @@ class Counters:
         if not hit.any():
             return None
         got = np.zeros(act.shape, bool)
-        got[act] = hit
+        got[look] = hit
+        if dup.any():                           # a run's lanes share its first's answer
+            first = np.maximum.accumulate(np.where(dup, 0, np.arange(act.shape[1])), axis=1)
+            got = np.take_along_axis(got, first, axis=1) & act
         return got
 
     def _block_lines(self, pc, rows, row_blocks, line, miss) -> int:

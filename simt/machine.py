@@ -741,7 +741,8 @@ class Machine:
                         v = self.mem_visits[p] = np.zeros(self.b.W, np.int64)
                     key = ((((self.gwarp0 << 16) | p) << 20) + v[warps])
                     v[warps] += 1
-                sec = cnt.global_access(mat, act, size, self.b.blocks[self.wblk[warps]], runs, kind,
+                ranks = self.b.blocks[self.wblk[warps]]         # each row's block (its rank)
+                sec = cnt.global_access(mat, act, size, ranks, runs, kind,
                                         gwarps=gwarps, pc=p, dram_key=key)
                 if cnt.fresh_rows is not None and self.rt is not None:
                     _wait_dram(self, ins, warps[cnt.fresh_rows], kind)
@@ -765,9 +766,7 @@ class Machine:
                     alloc = int(np.searchsorted(self.L.alloc_starts, lo, side="right")) - 1
                     spans = None
                     if kind != "st":        # where each warp's atomics land (block_spans)
-                        bids = self.b.blocks[self.wblk[warps]]
-                        if self.L.sample_ids is not None:       # ranks -> the grid's block ids
-                            bids = self.L.sample_ids[bids]
+                        bids = ranks if self.L.sample_ids is None else self.L.sample_ids[ranks]
                         spans = (gwarps, bids,
                                  np.where(act, mat, np.iinfo(np.int64).max).min(axis=1),
                                  np.where(act, mat, -1).max(axis=1) + size)
