@@ -38,7 +38,8 @@ from __future__ import annotations
 import numpy as np
 
 from .ir import Const, Op, Reg
-from .loops import add_step, constant_trips, def_before, loop_test, loops, writers
+from .loops import (add_step, def_before, folded_value, full_unrolls, loop_test,
+                    loops, writers)
 from .promote import folded_offsets, register_locals
 
 FREE = {Op.MOV, Op.LOOPINIT, Op.BODYINIT, Op.ELSE, Op.JUMP}
@@ -67,6 +68,10 @@ def issue_weights(ir) -> np.ndarray:
             w[p] = _wide_slots(ins)
     for p in _address_only(code):
         w[p] = ADDRESS
+    for p in _predicate_only(code) | _minmax_selects(code):
+        w[p] = 0.0
+    for p, share in _shared_copies(code, _full(ir)).items():
+        w[p] *= share
     for control in _unrolled(ir).values():
         for p in control:
             w[p] = min(w[p], 1.0 / UNROLL)
@@ -86,11 +91,13 @@ def compile_time(ir) -> frozenset:
         return got
     code = ir.code
     out = set(folded_offsets(ir, _address_only(code)))
+    full = _full(ir)
     for (top, back), control in _unrolled(ir).items():
-        if constant_trips(code, top, back) is not None:
+        if (top, back) in full:
             out.update(control)
             out.update(p for p in (top - 1, back) if code[p].op in (Op.LOOPINIT, Op.JUMP))
             out.update(p for p in range(top, back + 1) if code[p].op == Op.BODYINIT)
+    out.update(_folded_counters(code, full))
     moves = register_locals(ir)
     if moves:
         out |= moves | _address_only(code, moves)
@@ -119,7 +126,7 @@ def _wide_slots(ins) -> float:
 
 
 _ALU_BIN = {"and", "or", "xor", "shr", "eq", "ne", "lt", "gt", "le", "ge"}
-_ALU_CALLS = {"min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax",
+_ALU_CALLS = {"m_min", "m_max",        # IMNMX / FMNMX (min, umin, fminf, ... all lower to these)
               # SHF and PRMT: ChaCha20's rotations (probe/chacha20) issue at the pipe's rate
               "__funnelshift_l", "__funnelshift_lc", "__funnelshift_r", "__funnelshift_rc",
               "__byte_perm"}
@@ -170,6 +177,88 @@ def overlapped_pcs(ir) -> frozenset:
     return ir._simt_overlapped
 
 
+def _uses(code) -> dict[int, list]:
+    """pc -> the (pc, argument index) of each read of what it writes; a read of a variable
+    counts for the nearest write before it (``loops.writers``)."""
+    uses: dict[int, list] = {p: [] for p in range(len(code))}
+    for q, (ins, wr) in enumerate(zip(code, writers(code))):
+        for k, d in enumerate(wr):
+            if d is not None:
+                uses[d].append((q, k))
+    return uses
+
+
+def _through_moves(code, uses, p) -> list:
+    """The reads of what ``p`` writes, looking through the MOVs that copy it on."""
+    out = []
+    for q, k in uses[p]:
+        out += _through_moves(code, uses, q) if code[q].op == Op.MOV else [(q, k)]
+    return out
+
+
+def _is_bool(x) -> bool:
+    return type(x) is Reg and x.dtype.kind == "b"
+
+
+def _predicate_only(code) -> set[int]:
+    """The casts of a ``bool`` to an integer whose value only meets comparisons with zero
+    or with other such casts (``int keep = (up == low); x = keep ? a : b``), and the
+    comparisons of one with zero: a bool lives in a predicate register, and the
+    comparison is the predicate itself (or its negation, folded into its use).  nvcc
+    issues nothing for them; a comparison of two casts is one PLOP3 (it stays)."""
+    uses = _uses(code)
+    casts = {p for p, ins in enumerate(code)
+             if ins.op == Op.CAST and _is_bool(ins.args[0]) and ins.dst.dtype.kind in "iu"}
+
+    def with_zero(q):
+        ins = code[q]
+        return ins.op == Op.BIN and ins.sub in ("eq", "ne") and \
+            any(type(a) is Const and a.value == 0 for a in ins.args)
+
+    def of_casts(q):
+        ins = code[q]
+        return ins.op == Op.BIN and ins.sub in ("eq", "ne") and \
+            all(type(a) is Reg and _defs(code, a, q) in casts for a in ins.args)
+
+    out = set()
+    for p in casts:
+        reads = _through_moves(code, uses, p)
+        if reads and all(with_zero(q) or of_casts(q) for q, _ in reads):
+            out.add(p)
+            out.update(q for q, _ in reads if with_zero(q))
+    return out
+
+
+def _defs(code, x, pc):
+    """The pc of the instruction whose value ``x`` copies at ``pc`` (through MOVs), or None."""
+    d = def_before(code, x, pc)
+    while d is not None and d.op == Op.MOV and type(d.args[0]) is Reg:
+        d = def_before(code, d.args[0], d.pc)
+    return None if d is None else d.pc
+
+
+def _minmax_selects(code) -> set[int]:
+    """The selects of ``c ? min(a, b) : max(a, b)`` (a sorting network's compare and
+    exchange): nvcc writes the min and then, predicated on ``c``, the max into one
+    register (``VIMNMX R, a, b, PT; @P VIMNMX R, a, b, !PT``: warp_bitonic32's sm_90 SASS),
+    so the select issues nothing (when the two values are used nowhere else)."""
+    uses = _uses(code)
+    out = set()
+    for p, ins in enumerate(code):
+        if ins.op != Op.SELECT:
+            continue
+        sides = [def_before(code, a, p) if type(a) is Reg else None for a in ins.args[1:]]
+        if any(d is None or d.op != Op.CALL or d.sub not in ("m_min", "m_max") for d in sides):
+            continue
+        a, b = sides
+        if {a.sub, b.sub} != {"m_min", "m_max"} or \
+                {id(x) for x in a.args} != {id(x) for x in b.args} or len(a.args) != 2:
+            continue
+        if all(uses[d.pc] == [(p, k + 1)] for k, d in enumerate(sides)):
+            out.add(p)
+    return out
+
+
 def _address_only(code, accesses=None) -> set[int]:
     """The pcs of integer arithmetic (and casts) whose results only ever form the address
     of a load, store or atomic (of one of the pcs ``accesses``, if given), directly or
@@ -196,23 +285,101 @@ def _address_only(code, accesses=None) -> set[int]:
     return addr
 
 
+def _full(ir) -> dict:
+    """``loops.full_unrolls`` of the kernel, computed once."""
+    got = getattr(ir, "_simt_full_unrolls", None)
+    if got is None:
+        got = ir._simt_full_unrolls = full_unrolls(ir.code)
+    return got
+
+
+def _folded_counters(code, full: dict) -> set[int]:
+    """The integer arithmetic inside loops nvcc unrolls fully whose operands are all
+    constants in each copy (the counters, and arithmetic of them: ``stride = size >> 1``):
+    nvcc folds it into immediates."""
+    out = set()
+    for (top, back), (_, copies) in full.items():
+        env = copies[0]
+        for p in range(top, back + 1):
+            ins = code[p]
+            if ins.op in (Op.BIN, Op.CAST) and isinstance(ins.dst, Reg) and \
+                    ins.dst.dtype.kind in "iu" and not ins.dst.is_var and \
+                    all(folded_value(code, a, p, env) is not None for a in ins.args):
+                out.add(p)
+    return out
+
+
+_PURE = {Op.BIN, Op.UN, Op.CAST, Op.SELECT, Op.FMA, Op.MOV}
+
+
+def _shared_copies(code, full: dict) -> dict[int, float]:
+    """pc -> the share of its executions nvcc issues, for the arithmetic of a loop nest it
+    unrolls fully that computes the same value in several copies: its operands are not
+    written in the nest, or only by such arithmetic, or are counters.  nvcc computes it
+    once per distinct value of the counters it depends on (common subexpressions across
+    the copies, and code hoisted out of the nest).  warp_bitonic32 (probes24.cu, 15
+    copies): ``(lane & size) == 0`` and ``(lane & stride) == 0`` five times each, as its
+    sm_90 SASS does (5 LOP3 and the predicates folded into 12 PLOP3 / ISETP)."""
+    out: dict[int, float] = {}
+    for root in {r for r, _ in full.values()}:
+        top, back = root
+        writes: dict[int, list[int]] = {}
+        for p in range(top, back + 1):
+            if isinstance(code[p].dst, Reg):
+                writes.setdefault(id(code[p].dst), []).append(p)
+        counters = {c for r, copies in full.values() if r == root for c in copies[0]}
+        deps: dict[int, frozenset] = {}          # foldable pc -> the counters it depends on
+        changed = True
+        while changed:
+            changed = False
+            for p in range(top, back + 1):
+                ins = code[p]
+                if p in deps or ins.op not in _PURE or not isinstance(ins.dst, Reg) or \
+                        ins.info.get("predicated") or ins.info.get("select"):
+                    continue
+                dep = set()
+                for a in ins.args:
+                    if type(a) is not Reg or id(a) not in writes:
+                        continue
+                    if id(a) in counters:
+                        dep.add(id(a))
+                    elif all(q in deps for q in writes[id(a)]):
+                        dep.update(*(deps[q] for q in writes[id(a)]))
+                    else:
+                        break
+                else:
+                    deps[p] = frozenset(dep)
+                    changed = True
+        for (t, b), (r, copies) in full.items():
+            if r != root:
+                continue
+            inner = [(x, y) for x, y in full if t <= x and y <= b and (x, y) != (t, b)]
+            for p in range(t, b + 1):
+                if p in deps and not any(x <= p <= y for x, y in inner):
+                    distinct = {tuple(env.get(c) for c in sorted(deps[p])) for env in copies}
+                    out[p] = len(distinct) / len(copies)
+    return out
+
+
 def _unrolled(ir) -> dict:
     """(top, back) -> control pcs (``_unrolled_control``) of each loop nvcc would unroll;
     computed once per kernel."""
     got = getattr(ir, "_simt_unrolled", None)
     if got is None:
         got = {}
+        full = _full(ir)
         for top, back in loops(ir.code):
-            control = _unrolled_control(ir.code, top, back)
+            control = _unrolled_control(ir.code, top, back, (top, back) in full)
             if control:
                 got[(top, back)] = control
         ir._simt_unrolled = got
     return got
 
 
-def _unrolled_control(code, top: int, back: int) -> list[int]:
+def _unrolled_control(code, top: int, back: int, full: bool = False) -> list[int]:
     """The pcs of a loop's compare, test and counter updates when nvcc would unroll it: its
-    test compares only counters stepped by constants with values the loop leaves alone."""
+    test compares only counters stepped by constants with values the loop leaves alone
+    (or, in a loop it unrolls ``full``y, multiplied, divided or shifted by constants)."""
     found = loop_test(code, top, back)
     if found is None or found[1].op != Op.BIN:
         return []
@@ -226,7 +393,7 @@ def _unrolled_control(code, top: int, back: int) -> list[int]:
             return []                     # computed in the loop: the exit depends on data
         upd = next((code[p] for p in range(back, test, -1) if code[p].dst is a), None)
         step = add_step(code, upd, a, back) if upd is not None else None
-        if step is None or type(step) is not Const:
+        if (step is None or type(step) is not Const) and not (full and upd is not None):
             return []
         control.append(upd.pc)
         src = upd.args[0] if upd.op in (Op.MOV, Op.CAST) and type(upd.args[0]) is Reg else None

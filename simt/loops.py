@@ -126,9 +126,12 @@ def constant_trips(code, top: int, back: int, limit: int = 32, geometric: bool =
     return None if found is None else len(found[1])
 
 
-def counter_values(code, top: int, back: int, limit: int = 32, geometric: bool = False):
+def counter_values(code, top: int, back: int, limit: int = 32, geometric: bool = False,
+                   env: dict | None = None):
     """(counter, the values it takes on the trips) of a loop ``constant_trips`` counts,
-    else None."""
+    else None.  ``env`` (id of a Reg -> value) holds the counters of the loops around this
+    one in one of their unrolled copies: an initial value computed from them by constant
+    arithmetic (``stride = size >> 1``) is then a constant too."""
     found = loop_test(code, top, back)
     if found is None:
         return None
@@ -145,6 +148,8 @@ def counter_values(code, top: int, back: int, limit: int = 32, geometric: bool =
     writes = [p for p in range(top, back + 1) if code[p].dst is var]
     init = def_before(code, var, top)
     v = _int_const(init.args[0]) if init is not None and init.op == Op.MOV else None
+    if v is None and env and init is not None and init.op in (Op.MOV, Op.CAST):
+        v = folded_value(code, init.args[0], init.pc, env)
     if len(writes) != 1 or v is None:
         return None
     upd = copied_from(code, code[writes[0]])          # the add or sub of the step
@@ -165,6 +170,69 @@ def counter_values(code, top: int, back: int, limit: int = 32, geometric: bool =
         if len(values) > limit:
             return None
     return var, values
+
+
+_FOLD = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+         "shl": lambda a, b: a << b, "shr": lambda a, b: a >> b,
+         "div": lambda a, b: (abs(a) // b) * (1 if a >= 0 else -1) if b > 0 else None}
+
+
+def folded_value(code, x, pc: int, env: dict, depth: int = 0):
+    """The value of ``x`` at ``pc`` when it is a constant, a counter in ``env``, or constant
+    arithmetic (add, sub, mul, shifts, division by a positive constant) of those through
+    temporaries and copies; else None."""
+    if type(x) is Const:
+        return _int_const(x)
+    if type(x) is not Reg or depth > 8:
+        return None
+    if id(x) in env:
+        return env[id(x)]
+    if x.is_var:
+        return None                # a variable the loop may change: not folded
+    d = def_before(code, x, pc)
+    if d is None:
+        return None
+    if d.op in (Op.MOV, Op.CAST) and d.dst.dtype.kind in "iu":
+        return folded_value(code, d.args[0], d.pc, env, depth + 1)
+    if d.op == Op.BIN and d.sub in _FOLD and len(d.args) == 2:
+        a = folded_value(code, d.args[0], d.pc, env, depth + 1)
+        b = folded_value(code, d.args[1], d.pc, env, depth + 1) if a is not None else None
+        return None if b is None else _FOLD[d.sub](a, b)
+    return None
+
+
+def full_unrolls(code, limit: int = 32, nest: int = 64) -> dict:
+    """(top, back) -> (root, copies) of each loop nvcc unrolls fully: the (top, back) of
+    the outermost loop of the nest unrolled with it (itself if none is), and its copies in
+    one run of that nest, each the counters' values there (id of each counter Reg, this
+    loop's and those of the fully unrolled loops around it -> value).  A loop is unrolled fully when ``counter_values`` finds its
+    trips (geometric steps included), in each copy of the loops around it: the inner loop
+    of ``for (size = 2; size <= 32; size <<= 1) for (stride = size >> 1; stride > 0;
+    stride >>= 1)`` has 1, 2, ... 5 trips, 15 in all (warp_bitonic32 in probes24.cu).  A
+    nest of more than ``nest`` copies counts each loop alone (at most ``limit`` trips)."""
+    found: dict = {}
+    for top, back in sorted(loops(code), key=lambda r: r[0] - r[1]):     # outermost first
+        outer = [k for k in found if k[0] < top and back < k[1]]
+        root, around = found[max(outer)][:2] if outer else (None, None)
+        copies = _copies(code, top, back, around, limit, nest) if around else None
+        if copies is None:
+            root, copies = (top, back), _copies(code, top, back, [{}], limit, nest)
+        if copies is not None:
+            found[(top, back)] = (root, copies)
+    return found
+
+
+def _copies(code, top, back, around, limit, nest):
+    copies = []
+    for env in around:
+        got = counter_values(code, top, back, limit, True, env)
+        if got is None:
+            return None
+        var, values = got
+        copies += [{**env, id(var): v} for v in values]
+        if len(copies) > nest:
+            return None
+    return copies
 
 
 def unrolled_divisors(code) -> None:

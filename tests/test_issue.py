@@ -133,3 +133,87 @@ def test_an_alu_bound_kernel_is_predicted_at_the_alu_pipe_rate():
     without = timing.predict_result(r, dataclasses.replace(prof, alu_ipc=0.0)).components_us["issue"]
     assert np.isclose(with_alu / without, (m[C.ALU_SLOTS] / prof.alu_ipc) / (m[C.ISSUE_SLOTS] / prof.issue_ipc),
                       rtol=0.05)
+
+
+def _weights_by_line(k):
+    """source line -> the issue slots its IR instructions stand for."""
+    out = {}
+    for p, ins in enumerate(k.ir.code):
+        out[ins.coord.line] = out.get(ins.coord.line, 0.0) + issue_weights(k.ir)[p]
+    return out
+
+
+def test_a_nest_of_shift_stepped_loops_unrolls_fully():
+    """warp_bitonic32 (probes24.cu): ``for (size = 2; size <= 32; size <<= 1) for (stride
+    = size >> 1; stride > 0; stride >>= 1)`` is 15 copies of the compare and exchange in
+    nvcc's sm_90 SASS, with no loop control left: 15 SHFL, 30 VIMNMX (a min and a
+    predicated max), the lane tests once per distinct size and stride (5 LOP3 and the
+    rest folded into 12 PLOP3 / ISETP).  simt: 1 + 2/3 + 2/3 + 1 + 2 slots a copy."""
+    from simt.loops import full_unrolls
+    from simt.issue import compile_time
+    k = _kernel("warp_bitonic32", "kernels_cuda/probes24.cu")
+    code = k.ir.code
+    full = full_unrolls(code)
+    assert sorted(len(c) for _, c in full.values()) == [5, 15]
+    ct = compile_time(k.ir)
+    assert all(p in ct for p, i in enumerate(code)
+               if i.op in (Op.LOOPTEST, Op.LOOPINIT, Op.BODYINIT, Op.JUMP))
+    line = _weights_by_line(k)
+    assert line[66] == line[67] == 0.0                     # the two for statements
+    assert line[68] == 1.0                                 # the shuffle
+    assert np.isclose(line[69], 2 / 3) and np.isclose(line[70], 2 / 3)   # 5 of 15 copies
+    assert line[71] == 1.0                                 # up == low: one PLOP3
+    assert line[72] == 2.0                                 # VIMNMX and @P VIMNMX
+    dev = simt.Device()
+    src, dst = dev.to_device(np.arange(64, 0, -1, dtype=np.int32)), dev.zeros(64, np.int32)
+    r = k.launch(dev, simt.LaunchConfig.of(1, 64), [src, dst, np.int32(64)], sanitize=False)
+    assert np.array_equal(dst.get(), np.r_[np.arange(33, 65), np.arange(1, 33)])
+    rest = sum(issue_weights(k.ir)[p] for p, i in enumerate(code) if not 66 <= i.coord.line <= 74)
+    assert np.isclose(r.metrics[C.ISSUE_SLOTS] / 2, 15 * (1 + 2 / 3 + 2 / 3 + 1 + 2) + rest)
+
+
+def test_a_nest_unrolls_as_far_as_nvcc_does():
+    """bitonic_sort_1024 (probes20.cu): sizes 2 ... 1024 and strides down from each, 55
+    copies of the barrier in nvcc's SASS (56 BAR.SYNC with the one after the nest)."""
+    from simt.loops import full_unrolls
+    k = _kernel("bitonic_sort_1024", "kernels_cuda/probes20.cu")
+    assert sorted(len(c) for _, c in full_unrolls(k.ir.code).values()) == [10, 55]
+
+
+def test_a_bool_held_as_an_int_stays_a_predicate():
+    """``int keep = (a < b) == (c < d); y = keep ? a : b``: the casts of the bools to int
+    and the compare of ``keep`` with zero are predicate operands in SASS; the compare of
+    the two bools is one PLOP3.  A bool stored as an int is a SEL: it stays."""
+    src = """
+    __global__ void k(const int *a, const int *b, int *y, int *z) {
+        int i = threadIdx.x;
+        int p = a[i], q = b[i];
+        int keep = (p < q) == (q < 7);
+        y[i] = keep ? p : q;
+        z[i] = (p < 3);
+    }
+    """
+    k = simt.Module.from_source(src, "k.cu").get_function("k")
+    code, w = k.ir.code, issue_weights(k.ir)
+    casts = [p for p, i in enumerate(code) if i.op == Op.CAST and i.args[0].dtype.kind == "b"]
+    assert [w[p] for p in casts] == [0.0, 0.0, 0.0, 1.0]   # keep's three; z's stays
+    assert _weights_by_line(k)[5] == 3.0                   # two ISETP, one PLOP3
+
+
+def test_a_min_max_select_is_two_instructions():
+    """``c ? min(a, b) : max(a, b)``: a min and a predicated max into one register; a
+    select of anything else stays a SEL."""
+    src = """
+    __global__ void k(const int *a, int *y, int *z) {
+        int i = threadIdx.x;
+        int p = a[i], q = a[i + 32];
+        y[i] = (i & 1) ? min(p, q) : max(p, q);
+        z[i] = (i & 1) ? min(p, q) : p + q;
+    }
+    """
+    k = simt.Module.from_source(src, "k.cu").get_function("k")
+    sel = [issue_weights(k.ir)[p] for p, i in enumerate(k.ir.code) if i.op == Op.SELECT]
+    assert sel == [0.0, 1.0]
+    from simt.issue import alu_pipe_weights
+    mm = [p for p, i in enumerate(k.ir.code) if i.op == Op.CALL and i.sub in ("m_min", "m_max")]
+    assert all(alu_pipe_weights(k.ir)[p] == 1.0 for p in mm)      # IMNMX: the ALU pipe
