@@ -999,6 +999,38 @@ UNSEEN23 = [
                 _seg_args, source=_P24, note="atomicMax of 2^24 values into 1024 sorted segments"),
 ]
 PROBES += UNSEEN23
+_P25 = "probes25.cu"
+
+
+def _v3_args(n, rng):
+    return [rng.standard_normal(3 * n, dtype=np.float32), _i32(n)]
+
+
+UNSEEN24 = [
+    TimingProbe("probe/normalize-float3", "probe-unseen24", "normalize_float3", 1 << 24, 256, lambda n: n // 256,
+                _v3_args, source=_P25, note="2^24 float3 vectors (12 bytes each) normalised in place"),
+    TimingProbe("probe/upsample2x", "probe-unseen24", "upsample2x", 4096, (32, 8), lambda n: (n // 32, n // 8),
+                lambda n, rng: [_f32(n * n, rng), np.zeros(4 * n * n, np.float32), _i32(n), _i32(n)],
+                source=_P25, note="4096^2 floats repeated 2 x 2 into 8192^2, a thread an input pixel"),
+    TimingProbe("probe/quantize-i8", "probe-unseen24", "quantize_i8", 1 << 24, 256, lambda n: n // 256,
+                lambda n, rng: [rng.standard_normal(n, dtype=np.float32), np.zeros(n, np.int8),
+                                np.float32(40.0), _i32(n)],
+                source=_P25, note="2^24 floats rounded to signed bytes, clamped"),
+    TimingProbe("probe/gelu-tanh", "probe-unseen24", "gelu_tanh", 1 << 24, 256, lambda n: n // 256,
+                lambda n, rng: [rng.standard_normal(n, dtype=np.float32), np.zeros(n, np.float32), _i32(n)],
+                source=_P25, note="GELU (tanh form) of 2^24 floats"),
+    TimingProbe("probe/ssd8x8", "probe-unseen24", "ssd8x8", 2048, (32, 8), lambda n: (n // 32, n // 8),
+                lambda n, rng: [_f32(n * n, rng), _f32(64, rng), np.zeros(n * n, np.float32), _i32(n), _i32(n)],
+                source=_P25, note="8x8 sum of squared differences at every position of a 2048^2 image"),
+    TimingProbe("probe/list-push", "probe-unseen24", "list_push", 1 << 24, 256, lambda n: n // 256,
+                lambda n, rng: [rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32),
+                                np.full(4096, -1, np.int32), np.zeros(n, np.int32), _i32(n)],
+                source=_P25, note="2^24 pushes onto 4096 linked lists by atomicExch of the head"),
+    TimingProbe("probe/brev-permute", "probe-unseen24", "brev_permute", 1 << 24, 256, lambda n: n // 256,
+                lambda n, rng: [_f32(n, rng), np.zeros(n, np.float32), _i32(int(n).bit_length() - 1), _i32(n)],
+                source=_P25, note="bit-reversal permutation of 2^24 floats (__brev)"),
+]
+PROBES += UNSEEN24
 _BY_ID = {p.id: p for p in PROBES}
 
 

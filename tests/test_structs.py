@@ -228,3 +228,31 @@ def test_nested_struct_members_match_the_gpu(tmp_path):
     _, after, _ = crosscheck.real_launch(str(path), "nested", 2, 32, ins, repeat=1)
     assert after[0].tobytes() == emu.tobytes()
     np.testing.assert_allclose(after[2], out, rtol=1e-6)
+
+
+def test_a_float3_is_three_word_accesses_aligned_to_four_bytes():
+    """float3 is 12 bytes aligned to 4 (nvcc: three LDG.E / STG.E): an array of them is
+    read and written element by element with no misaligned access, and each whole-vector
+    load or store is three word accesses (float2 and float4 stay one access)."""
+    from simt.ir import Op
+    src = r'''
+    extern "C" __global__ void k(float3 *v, float2 *w, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) {
+            float3 a = v[i];
+            v[i] = make_float3(a.z, a.x, a.y);
+            float2 b = w[i];
+            w[i] = make_float2(b.y, b.x);
+        }
+    }
+    '''
+    k = simt.Module.from_source(src, "k.cu").get_function("k")
+    sizes = [(i.op, i.ctype.size) for i in k.ir.code if i.op in (Op.LOAD, Op.STORE)]
+    assert sizes == [(Op.LOAD, 4)] * 3 + [(Op.STORE, 4)] * 3 + [(Op.LOAD, 8), (Op.STORE, 8)]
+    dev = simt.Device()
+    a = np.arange(3 * 40, dtype=np.float32)
+    b = np.arange(2 * 40, dtype=np.float32)
+    v, w = dev.to_device(a), dev.to_device(b)
+    k.launch(dev, simt.LaunchConfig.of(2, 32), [v, w, np.int32(40)])
+    assert v.get().reshape(40, 3).tolist() == a.reshape(40, 3)[:, [2, 0, 1]].tolist()
+    assert w.get().reshape(40, 2).tolist() == b.reshape(40, 2)[:, [1, 0]].tolist()
