@@ -68,7 +68,8 @@ def issue_weights(ir) -> np.ndarray:
             w[p] = _wide_slots(ins)
     for p in _address_only(code):
         w[p] = ADDRESS
-    for p in _predicate_only(code) | _minmax_selects(code):
+    uses = _uses(code)
+    for p in _predicate_only(code, uses) | _minmax_selects(code, uses):
         w[p] = 0.0
     for p, share in _shared_copies(code, _full(ir)).items():
         w[p] *= share
@@ -200,13 +201,12 @@ def _is_bool(x) -> bool:
     return type(x) is Reg and x.dtype.kind == "b"
 
 
-def _predicate_only(code) -> set[int]:
+def _predicate_only(code, uses) -> set[int]:
     """The casts of a ``bool`` to an integer whose value only meets comparisons with zero
     or with other such casts (``int keep = (up == low); x = keep ? a : b``), and the
     comparisons of one with zero: a bool lives in a predicate register, and the
     comparison is the predicate itself (or its negation, folded into its use).  nvcc
     issues nothing for them; a comparison of two casts is one PLOP3 (it stays)."""
-    uses = _uses(code)
     casts = {p for p, ins in enumerate(code)
              if ins.op == Op.CAST and _is_bool(ins.args[0]) and ins.dst.dtype.kind in "iu"}
 
@@ -237,12 +237,11 @@ def _defs(code, x, pc):
     return None if d is None else d.pc
 
 
-def _minmax_selects(code) -> set[int]:
+def _minmax_selects(code, uses) -> set[int]:
     """The selects of ``c ? min(a, b) : max(a, b)`` (a sorting network's compare and
     exchange): nvcc writes the min and then, predicated on ``c``, the max into one
     register (``VIMNMX R, a, b, PT; @P VIMNMX R, a, b, !PT``: warp_bitonic32's sm_90 SASS),
     so the select issues nothing (when the two values are used nowhere else)."""
-    uses = _uses(code)
     out = set()
     for p, ins in enumerate(code):
         if ins.op != Op.SELECT:
