@@ -127,6 +127,13 @@ class Vector(CType):
     def align(self) -> int:
         return {1: 1, 2: 2, 3: 1, 4: 4}[self.n] * self.elem.size if self.n != 3 else self.elem.size
 
+    @property
+    def one_access(self) -> bool:
+        """Whether nvcc loads and stores it in one instruction (``LDG.64`` for a float2,
+        ``LDG.128`` for a float4); a 3-vector is aligned to its element only, so it is
+        three (a float3: three ``LDG.E``)."""
+        return self.align == self.size
+
     def __str__(self) -> str:
         return self.name
 

@@ -96,8 +96,11 @@ def _int_const(x):
     return int(x.value) if type(x) is Const and x.dtype.kind in "iu" else None
 
 
-_GEOMETRIC = {"mul": lambda v, c: v * c, "shl": lambda v, c: v << c,
-              "shr": lambda v, c: v >> c, "div": lambda v, c: (abs(v) // c) * (1 if v >= 0 else -1)}
+# integer arithmetic nvcc folds when its operands are constants (C's division truncates)
+_FOLD = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+         "shl": lambda a, b: a << b, "shr": lambda a, b: a >> b,
+         "div": lambda a, b: (abs(a) // b) * (1 if a >= 0 else -1) if b > 0 else None}
+_GEOMETRIC = {k: _FOLD[k] for k in ("mul", "shl", "shr", "div")}   # steps of a geometric counter
 
 
 def _geometric_step(code, ins, var):
@@ -172,11 +175,6 @@ def counter_values(code, top: int, back: int, limit: int = 32, geometric: bool =
     return var, values
 
 
-_FOLD = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
-         "shl": lambda a, b: a << b, "shr": lambda a, b: a >> b,
-         "div": lambda a, b: (abs(a) // b) * (1 if a >= 0 else -1) if b > 0 else None}
-
-
 def folded_value(code, x, pc: int, env: dict, depth: int = 0):
     """The value of ``x`` at ``pc`` when it is a constant, a counter in ``env``, or constant
     arithmetic (add, sub, mul, shifts, division by a positive constant) of those through
@@ -205,8 +203,9 @@ def full_unrolls(code, limit: int = 32, nest: int = 64) -> dict:
     """(top, back) -> (root, copies) of each loop nvcc unrolls fully: the (top, back) of
     the outermost loop of the nest unrolled with it (itself if none is), and its copies in
     one run of that nest, each the counters' values there (id of each counter Reg, this
-    loop's and those of the fully unrolled loops around it -> value).  A loop is unrolled fully when ``counter_values`` finds its
-    trips (geometric steps included), in each copy of the loops around it: the inner loop
+    loop's and those of the fully unrolled loops around it -> value).  A loop is unrolled
+    fully when ``counter_values`` finds its trips (geometric steps included), in each copy
+    of the loops around it: the inner loop
     of ``for (size = 2; size <= 32; size <<= 1) for (stride = size >> 1; stride > 0;
     stride >>= 1)`` has 1, 2, ... 5 trips, 15 in all (warp_bitonic32 in probes24.cu).  A
     nest of more than ``nest`` copies counts each loop alone (at most ``limit`` trips)."""

@@ -1365,12 +1365,11 @@ class KernelBuilder(ClassLowering, LambdaLowering):
             return Val(lv.ctype, lv.reg)
         if lv.kind == "vreg":
             return Val(lv.ctype, None, list(lv.fields))
-        if isinstance(lv.ctype, Vector) and lv.ctype.align == lv.ctype.size:
+        if isinstance(lv.ctype, Vector) and lv.ctype.one_access:
             dst = [self.reg(lv.ctype.elem.dtype) for _ in lv.ctype.fields]
             self.emit(Op.LOAD, node, dst=dst, args=(lv.addr,), ctype=lv.ctype)
             return Val(lv.ctype, None, dst)
         if isinstance(lv.ctype, (Struct, Vector)):   # member by member, as nvcc loads it
-            # (a float3 is three 4-byte loads: it is aligned to 4 bytes, not 12)
             dst = []
             for _, mt, off in _leaves(lv.ctype):
                 d = self.reg(T.storage_dtype(mt))
@@ -1410,7 +1409,7 @@ class KernelBuilder(ClassLowering, LambdaLowering):
         elif lv.kind == "vreg":
             for r, f in zip(lv.fields, v.fields):
                 self.emit(Op.MOV, node, dst=r, args=(f,))
-        elif isinstance(lv.ctype, Vector) and lv.ctype.align == lv.ctype.size:
+        elif isinstance(lv.ctype, Vector) and lv.ctype.one_access:
             self.emit(Op.STORE, node, args=(lv.addr, *v.fields), ctype=lv.ctype)
         elif isinstance(lv.ctype, (Struct, Vector)):
             for (_, mt, off), f in zip(_leaves(lv.ctype), v.fields):
