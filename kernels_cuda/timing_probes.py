@@ -1031,6 +1031,26 @@ UNSEEN24 = [
                 source=_P25, note="bit-reversal permutation of 2^24 floats (__brev)"),
 ]
 PROBES += UNSEEN24
+
+_P26 = "probes26.cu"
+UNSEEN25 = [
+    TimingProbe("probe/rank1-update", "probe-unseen25", "rank1_update", 4096, (32, 8), lambda n: (n // 32, n // 8),
+                lambda n, rng: [_f32(n * n, rng), _f32(n, rng), _f32(n, rng), _i32(n)],
+                source=_P26, note="A -= u v^T on a 4096^2 float matrix, a thread an element"),
+    TimingProbe("probe/transpose-inplace", "probe-unseen25", "transpose_inplace", 4096, (32, 8),
+                lambda n: (n // 32, n // 8), lambda n, rng: [_f32(n * n, rng), _i32(n)],
+                source=_P26, note="4096^2 floats transposed in place: threads above the diagonal swap a pair"),
+    TimingProbe("probe/matmul-bt", "probe-unseen25", "matmul_bt", 1024, (32, 8), lambda n: (n // 32, n // 8),
+                lambda n, rng: [_f32(n * n, rng), _f32(n * n, rng), np.zeros(n * n, np.float32), _i32(n)],
+                source=_P26, note="C = A B^T for 1024^2 floats, a thread an output, no shared memory"),
+    TimingProbe("probe/argmin-u64", "probe-unseen25", "argmin_u64", 1 << 24, 256, lambda n: n // 256,
+                lambda n, rng: [rng.random(n, dtype=np.float32), np.full(1, 2**64 - 1, np.uint64), _i32(n)],
+                source=_P26, note="argmin of 2^24 floats: warp shuffles, then a 64-bit atomicMin a warp on one word"),
+    TimingProbe("probe/rational-double", "probe-unseen25", "rational_double", 1 << 24, 256, lambda n: n // 256,
+                lambda n, rng: [rng.uniform(0.0, 2.0, n), np.zeros(n, np.float64), _i32(n)],
+                source=_P26, note="P(x) / Q(x), degree 6 over 6, for 2^24 doubles"),
+]
+PROBES += UNSEEN25
 _BY_ID = {p.id: p for p in PROBES}
 
 
