@@ -1,24 +1,20 @@
 """Per-warp counters of sweep2's kernels from ncu_a_GPU.csv and ncu_b_GPU.csv (and times from
 sweep2_GPU.jsonl):  python table.py h100"""
-import csv
 import json
 import sys
-from collections import defaultdict
 from pathlib import Path
 
 import sweep2
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[4]))
+from kernels_cuda.ncu_check import parse_ncu_csv  # noqa: E402
+
 D = Path(__file__).parent
 g = sys.argv[1] if len(sys.argv) > 1 else "h100"
-rows = defaultdict(dict)
+rows = [{} for _ in sweep2.CASES]        # launch i of both passes: case i's metrics
 for part in "ab":
-    lines = [l for l in open(D / f"ncu_{part}_{g}.csv") if l.startswith('"')]
-    r = list(csv.reader(lines))
-    h = r[0]
-    for x in r[1:]:
-        d = dict(zip(h, x))
-        v = d["Metric Value"].replace(",", "")
-        rows[int(d["ID"])][d["Metric Name"]] = float(v) if v != "n/a" else float("nan")
+    for launch in parse_ncu_csv((D / f"ncu_{part}_{g}.csv").read_text()):
+        rows[launch["id"]].update(launch["metrics"])
 ms = {j["case"]: j["ms"] for j in map(json.loads, open(D / f"sweep2_{g}.jsonl")) if "case" in j}
 W = (1 << 24) / 32
 cols = [("L1 st", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
