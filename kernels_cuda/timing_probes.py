@@ -1051,6 +1051,51 @@ UNSEEN25 = [
                 source=_P26, note="P(x) / Q(x), degree 6 over 6, for 2^24 doubles"),
 ]
 PROBES += UNSEEN25
+
+def _crc_table() -> np.ndarray:
+    """zlib's CRC-32 table (the reflected polynomial 0xEDB88320)."""
+    t = np.arange(256, dtype=np.uint32)
+    for _ in range(8):
+        t = np.where(t & 1, (t >> 1) ^ np.uint32(0xEDB88320), t >> 1).astype(np.uint32)
+    return t
+
+
+def _attention_args(n, rng):
+    nk = 1024
+    return [_f32(n * 16, rng), _f32(nk * 16, rng), _f32(nk * 16, rng), np.zeros(n * 16, np.float32),
+            _i32(n), _i32(nk), np.float32(0.25)]
+
+
+def _invert_args(n, rng):
+    a = rng.uniform(-1.0, 1.0, (n, 4, 4)).astype(np.float32) + 4.0 * np.eye(4, dtype=np.float32)
+    return [a.ravel(), np.zeros(n * 16, np.float32), _i32(n)]
+
+
+_P27 = "probes27.cu"
+UNSEEN26 = [
+    TimingProbe("probe/attention-naive", "probe-unseen26", "attention_naive", 16384, 256, lambda n: n // 256,
+                _attention_args, source=_P27,
+                note="one attention head of width 16, a thread each of 16384 queries, online softmax over 1024 keys"),
+    TimingProbe("probe/rgb-to-hsv", "probe-unseen26", "rgb_to_hsv", 1 << 24, 256, lambda n: n // 256,
+                lambda n, rng: [rng.integers(0, 256, (n, 4), dtype=np.uint8).ravel(), np.zeros(n * 4, np.float32),
+                                _i32(n)],
+                source=_P27, note="2^24 RGBA pixels to HSV floats (a branch on the largest channel)"),
+    TimingProbe("probe/crc32-chunks", "probe-unseen26", "crc32_chunks", 1 << 20, 256, lambda n: n // 256,
+                lambda n, rng: [rng.integers(0, 2**32, n * 16, dtype=np.uint64).astype(np.uint32), _crc_table(),
+                                np.zeros(n, np.uint32), _i32(n)],
+                source=_P27, note="CRC-32 of 2^20 64-byte chunks, a thread a chunk, the table in shared memory"),
+    TimingProbe("probe/conv2d-layer", "probe-unseen26", "conv2d_layer", 1024, (32, 8), lambda n: (n // 32, n // 8, 16),
+                lambda n, rng: [_f32(8 * n * n, rng), np.zeros(16 * n * n, np.float32), _i32(n), _i32(n)],
+                source=_P27, symbols=lambda n, rng: {"c_w": _f32(16 * 8 * 9, rng)},
+                note="3x3 convolution, 8 -> 16 channels of 1024^2, weights in __constant__ memory"),
+    TimingProbe("probe/invert4x4", "probe-unseen26", "invert4x4", 1 << 20, 256, lambda n: n // 256,
+                _invert_args, source=_P27, note="2^20 4x4 float matrices inverted by Gauss-Jordan, a thread each"),
+    TimingProbe("probe/fir64-shared", "probe-unseen26", "fir64_shared", 1 << 24, 256, lambda n: n // 256,
+                lambda n, rng: [_f32(n, rng), np.zeros(n, np.float32), _i32(n)],
+                source=_P27, symbols=lambda n, rng: {"c_fir": _f32(64, rng)},
+                note="a 64-tap FIR filter over 2^24 floats, a shared-memory tile, taps in __constant__"),
+]
+PROBES += UNSEEN26
 _BY_ID = {p.id: p for p in PROBES}
 
 
