@@ -29,7 +29,8 @@ are counted as the SASS issue slots they stand for, simt.issue):
                     word merge; one for each predicated-off shared access a warp issues)
                     / (active SMs x wavefronts per second)
     l1              128-byte lines of global load requests, L1 hits included / (active SMs x
-                    the same rate: L1's data pipe serves a line a cycle)
+                    the same rate: L1's data pipe serves a line a cycle); shared and l1 share
+                    that pipe, so the larger of the two carries both
     shared_atomics  serialized shared-atomic steps / (active SMs x steps per second)
     constant        the constant cache's passes for LDCs (one per distinct address a warp's
                     __constant__ load reads; a warp-uniform one is an operand, no pass)
@@ -279,6 +280,11 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         # (timing_investigation/csrlat/, x1m: 19.6 us measured, 33 predicted with them)
         comp["contention"] += (_rate(g("simt__l2_lines_ld_gather.sum", 0), prof.l2_ld_lines_per_cycle_sm)
                                / (active * clock_per_us))
+    # shared wavefronts and global load lines pass the same data pipe of L1, one after
+    # the other: the one with more work carries both (crc32-chunks: 16 lines a load
+    # request beside table lookups with bank conflicts, timing_investigation/unseen26/)
+    pipe = comp["shared"] + comp["l1"]
+    comp["shared" if comp["shared"] >= comp["l1"] else "l1"] = pipe
     busy = combine(comp, prof)
     bound = max(comp, key=comp.get)
     if prof.l2_transaction_us and "simt__l2_slice_arrival_cycles.q0" in metrics:

@@ -276,6 +276,39 @@ def test_l1_serves_a_line_a_cycle_hits_included():
     assert l1 == pytest.approx(2 * 16 * 32 / prof.shared_waves_per_us_sm, abs=1e-3)
 
 
+def test_shared_wavefronts_and_global_lines_share_l1s_data_pipe():
+    """A kernel that reads global words 64 bytes apart and looks each up in a shared
+    table (probe crc32-chunks, timing_investigation/unseen26/): the load lines and the
+    shared wavefronts pass L1's one data pipe in turn, so the larger of the two
+    components carries both, and the launch takes at least their sum."""
+    src = """
+    extern "C" __global__ void lookups(const unsigned *d, const unsigned *tab, unsigned *out) {
+        __shared__ unsigned t[256];
+        t[threadIdx.x] = tab[threadIdx.x];
+        __syncthreads();
+        unsigned c = 0;
+        for (int w = 0; w < 16; ++w) c = t[(c ^ d[threadIdx.x * 16 + w]) & 255] ^ (c >> 8);
+        out[threadIdx.x] = c;
+    }"""
+    mod = simt.Module.from_source(src, "pipe.cu")
+    dev = simt.Device()
+    rng = np.random.default_rng(0)
+    res = mod.get_function("lookups").launch(
+        dev, simt.LaunchConfig.of(1, 256),
+        [dev.to_device(rng.integers(0, 2**32, 4096, dtype=np.uint64).astype(np.uint32)),
+         dev.to_device(np.arange(256, dtype=np.uint32)), dev.zeros(256, np.uint32)], sanitize=False)
+    m = res.metrics
+    prof = timing.load_profile("h100")
+    rate = prof.shared_waves_per_us_sm
+    lines = m["simt__l1_lines_ld.sum"] / rate
+    waves = (m[counters.WAVES_LD] + m[counters.WAVES_ST]) / rate
+    assert lines > 0 and waves > 0
+    comp = timing.predict(m, 1, 256, 1024, prof).components_us
+    big, small = ("shared", "l1") if waves >= lines else ("l1", "shared")
+    assert comp[big] == pytest.approx(lines + waves, abs=2e-3)
+    assert comp[small] == pytest.approx(min(lines, waves), abs=2e-3)
+
+
 def test_a_barrier_costs_more_the_more_warps_it_joins():
     """__syncthreads() from the last arrival to the release: LAT["bar"] + LAT["bar_per_warp"]
     per warp of the block (tree/ on the H100: 16 cycles at 2 warps, 76 at 32)."""
