@@ -64,14 +64,18 @@ class TimingProbe:
         return out
 
     def run(self, backend, inp: dict) -> dict:
-        host = [v for k, v in inp.items() if k.startswith("arg")]
-        n = self.n
-        for k, v in inp.items():
-            if k.startswith("symbol:"):
-                backend.get_global(self.source, k[7:], v.shape, v.dtype).set(v)
+        self.launch(backend, [v for k, v in inp.items() if k.startswith("arg")],
+                    {k[7:]: v for k, v in inp.items() if k.startswith("symbol:")}, self.n)
+        return {}
+
+    def launch(self, backend, host: list, symbols: dict, n: int) -> list:
+        """Set the ``symbols``, copy the ``host`` arguments over and launch at size ``n``;
+        the arguments as the kernel got them (device arrays for the arrays)."""
+        for k, v in symbols.items():
+            backend.get_global(self.source, k, v.shape, v.dtype).set(v)
         dev = [backend.to_device(a) if isinstance(a, np.ndarray) and a.ndim > 0 else a for a in host]
         backend.launch(self.source, self.kernel, self.grid(n), self.block, dev, self.shared)
-        return {}
+        return dev
 
 
 def _f32(n, rng):

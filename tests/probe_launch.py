@@ -13,10 +13,7 @@ def launch(pid, n, seed=0, policy="lockstep"):
     host = p.args(n, rng)
     syms = p.symbols(n, rng) if p.symbols else {}
     be = EmulatorBackend(seed=seed, policy=policy, sanitize=True)
-    for k, v in syms.items():
-        be.get_global(p.source, k).set(v)
-    dev = [be.to_device(a) if isinstance(a, np.ndarray) and a.ndim > 0 else a for a in host]
-    be.launch(p.source, p.kernel, p.grid(n), p.block, dev, p.shared)
+    dev = p.launch(be, host, syms, n)
     after = [be.to_host(d) if isinstance(a, np.ndarray) and a.ndim > 0 else a for a, d in zip(host, dev)]
     res = be.launches[-1]
     assert res.sanitizer == [], [f.as_dict() for f in res.sanitizer]      # no race, no bad access
