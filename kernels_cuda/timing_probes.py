@@ -1100,6 +1100,46 @@ UNSEEN26 = [
                 note="a 64-tap FIR filter over 2^24 floats, a shared-memory tile, taps in __constant__"),
 ]
 PROBES += UNSEEN26
+
+def _nw_args(n, rng):
+    a = rng.integers(0, 4, n * 32, dtype=np.uint8)
+    b = a.copy()
+    mut = rng.random(n * 32) < 0.3                  # related sequences: 30% of positions differ
+    b[mut] = rng.integers(0, 4, int(mut.sum()), dtype=np.uint8)
+    return [a, b, np.zeros(n, np.int32), _i32(n)]
+
+
+def _knn_args(n, rng):
+    m = 1024
+    return [rng.random(2 * m, dtype=np.float32), rng.random(2 * n, dtype=np.float32),
+            np.zeros(n * 8, np.int32), _i32(m), _i32(n)]
+
+
+_P28 = "probes28.cu"
+UNSEEN27 = [
+    TimingProbe("probe/median3x3-u8", "probe-unseen27", "median3x3_u8", 4096, (32, 8), lambda n: (n // 32, n // 8),
+                lambda n, rng: [rng.integers(0, 256, n * n, dtype=np.uint8), np.zeros(n * n, np.uint8),
+                                _i32(n), _i32(n)],
+                source=_P28, note="3x3 median of a 4096^2 8-bit image, a 19-exchange network in registers"),
+    TimingProbe("probe/nw-batch", "probe-unseen27", "nw_batch", 1 << 17, 32, lambda n: n,
+                _nw_args, source=_P28,
+                note="Needleman-Wunsch scores of 2^17 pairs of 32-base sequences, a block of 32 threads a pair"),
+    TimingProbe("probe/tri-mv-rows", "probe-unseen27", "tri_mv_rows", 4096, 64, lambda n: n // 64,
+                lambda n, rng: [_f32(n * n, rng), _f32(n, rng), np.zeros(n, np.float32), _i32(n)],
+                source=_P28, note="lower-triangular 4096^2 matrix times a vector, a thread a row"),
+    TimingProbe("probe/knn-top8", "probe-unseen27", "knn_top8", 1 << 14, 256, lambda n: n // 256,
+                _knn_args, source=_P28,
+                note="the 8 nearest of 1024 points for each of 2^14 queries, a sorted array indexed at run time"),
+    TimingProbe("probe/cumsum-rows-thread", "probe-unseen27", "cumsum_rows_thread", 1 << 16, 256,
+                lambda n: n // 256,
+                lambda n, rng: [_f32(n * 256, rng), np.zeros(n * 256, np.float32), _i32(n), _i32(256)],
+                source=_P28, note="running sums along 2^16 rows of 256 floats, a thread a row"),
+    TimingProbe("probe/index-add-rows", "probe-unseen27", "index_add_rows", 1 << 16, 256, lambda n: n * 64 // 256,
+                lambda n, rng: [_f32(n * 64, rng), rng.integers(0, 4096, n, dtype=np.int32),
+                                np.zeros(4096 * 64, np.float32), _i32(n)],
+                source=_P28, note="index_add of 2^16 rows of 64 floats into 4096 rows picked at random (float atomics)"),
+]
+PROBES += UNSEEN27
 _BY_ID = {p.id: p for p in PROBES}
 
 
