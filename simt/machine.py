@@ -473,11 +473,17 @@ class Machine:
             self._compiled(ins, sel, act, wsel)
             return
         rw = None
-        if op not in _NO_STALL:
+        if op not in _NO_STALL and not (op is Op.IF and ins.info.get("predicated")):
+            # (an if-converted IF is no branch: the warp goes on, and the predicated
+            # instructions wait for the condition instead, pred_cond)
             for a in ins.args:
                 if type(a) is Reg:
                     r = self.rt[a.slot][wsel]
                     rw = r if rw is None else np.maximum(rw, r)
+            pc_ = ins.info.get("pred_cond")
+            if pc_ is not None:
+                r = self.rt[pc_.slot][wsel]
+                rw = r if rw is None else np.maximum(rw, r)
         clock = self.wclock[wsel] + LAT["issue"]
         if self.pending and op in _AFTER_STORES and ins.pc not in self.ld_depth:
             # (ld_depth's keys are the global loads)

@@ -203,7 +203,9 @@ def if_convert(ir: KernelIR) -> None:
     """nvcc if-converts a short ``if`` with no control flow, atomics or global stores inside:
     its instructions become predicated, issued by every warp that reaches the branch,
     active lanes or not.  Mark them (``info["predicated"]``) so the machine issues and
-    counts them as Nsight does.  Needs ``static_spaces`` first.
+    counts them as Nsight does, and lets a warp go past the ``IF`` without waiting for its
+    condition: each predicated instruction waits for it as for an operand
+    (``info["pred_cond"]``; timing_investigation/l1lat/).  Needs ``static_spaces`` first.
     Limitations: "short" is at most ``PREDICATE_MAX`` IR instructions, or, in a loop nvcc
     unrolls fully, ``body_size``'s estimate of the SASS.  nvcc's own rule is not known: it
     predicates ``t[bi] += t[ai]`` in a loop whose trips come from blockDim (up_rt in
@@ -228,8 +230,13 @@ def if_convert(ir: KernelIR) -> None:
                 any(i.op in _NO_PREDICATION for i in body) or \
                 any(i.op == Op.STORE and i.info.get("space") != "shared" for i in body):
             continue
+        cond = ins.args[0] if ins.args and type(ins.args[0]) is Reg else None
         for i in [ins] + ([els] if els is not None else []) + body:
             i.info["predicated"] = True
+            if cond is not None and i is not ins:
+                # a predicated instruction waits for its predicate as for an operand; the
+                # warp does not wait at the branch (there is none)
+                i.info["pred_cond"] = cond
             # a variable that lives on past the body keeps its old value in the lanes that
             # are off: assigning it a value from outside the body (`best = d; arg = k`) is
             # a SEL, which simt.issue counts; a value the body computes is written straight

@@ -95,6 +95,46 @@ def test_branch_on_a_loaded_value_waits_for_the_load():
     assert cyc["guarded"] >= 3 * lat > cyc["unguarded"] >= 2 * lat
 
 
+def test_an_if_converted_body_does_not_hold_the_warp_for_its_condition():
+    """nvcc makes `if (d < best) { best = d; bi = j; }` a compare and selects (FSETP, FSEL:
+    timing_investigation/l1lat/): the warp goes past it and the next trips' loads go out
+    while this trip's load is on its way.  A body nvcc branches around (a store to
+    global memory) still waits for each trip's load at the branch."""
+    from simt.machine import LAT
+    src = """
+    extern "C" __global__ void nearest(const float *p, int *out, int m) {
+        float best = 3.4e38f; int bi = -1;
+        for (int j = 0; j < m; ++j) {
+            float d = p[j] - threadIdx.x;
+            d = d * d;
+            if (d < best) { best = d; bi = j; }
+        }
+        out[threadIdx.x] = bi;
+    }
+    extern "C" __global__ void branchy(const float *p, int *out, int m) {
+        for (int j = 0; j < m; ++j) {
+            float d = p[j] - threadIdx.x;
+            if (d * d < 1.0f) out[threadIdx.x] = j;
+        }
+    }"""
+    mod = simt.Module.from_source(src, "ifconv.cu")
+    m = 256
+    pts = np.random.default_rng(0).uniform(0, 32, m).astype(np.float32)
+    per_trip, outs = {}, {}
+    for k in ("nearest", "branchy"):
+        assert any(i.info.get("predicated") for i in mod.get_function(k).ir.code) == (k == "nearest")
+        dev = simt.Device()
+        out = dev.zeros(32, np.int32)
+        res = mod.get_function(k).launch(dev, simt.LaunchConfig.of(grid=1, block=32),
+                                         [dev.to_device(pts), out, np.int32(m)], sanitize=False)
+        per_trip[k] = res.metrics["simt__block_cycles.max"] / m
+        outs[k] = out.get()
+    d = (pts[None, :] - np.arange(32)[:, None]) ** 2
+    assert outs["nearest"].tolist() == np.argmin(d, axis=1).tolist()
+    assert per_trip["branchy"] >= LAT["global"]
+    assert per_trip["nearest"] < LAT["global"] / 2
+
+
 BIG = counters.L2_BYTES // 4 + (1 << 20)     # ints: a launch whose memory exceeds L2
 
 
