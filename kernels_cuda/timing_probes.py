@@ -86,6 +86,11 @@ def _i32(n):
     return np.int32(n)
 
 
+def _u32(n, rng):
+    """n uniform random 32-bit unsigned ints."""
+    return rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32)
+
+
 def _cas(pid, nslots, hashed, val, n):
     """CAS-add loops on nslots words: val 0 never retries, val 1 contends (a grid that
     fits the GPU at once for 2^17 threads, many waves for 2^22)."""
@@ -294,7 +299,7 @@ UNSEEN6 = [
                                 _i32(n), _i32(n)],
                 source="probes7.cu"),
     TimingProbe("probe/radix-count", "probe-unseen6", "radix_count", N, 256, lambda n: n // 256,
-                lambda n, rng: [rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32),
+                lambda n, rng: [_u32(n, rng),
                                 np.zeros(n // 256 * 16, np.int32), _i32(n), _i32(4)],
                 source="probes7.cu"),
     TimingProbe("probe/norm2-double", "probe-unseen6", "norm2_double", N, 256, lambda n: n // 256,
@@ -370,8 +375,8 @@ UNSEEN8 = [
                 lambda n, rng: [rng.random(n * n), np.zeros(n * n), _i32(n), np.float64(0.2)],
                 source="probes9.cu"),
     TimingProbe("probe/hist-u64", "probe-unseen8", "hist_u64", N, 256, lambda n: n // 256,
-                lambda n, rng: [rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32),
-                                rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32),
+                lambda n, rng: [_u32(n, rng),
+                                _u32(n, rng),
                                 np.zeros(1024, np.uint64), _i32(n)],
                 source="probes9.cu"),
     TimingProbe("probe/first-above", "probe-unseen8", "first_above", FA_ROWS, 256,
@@ -481,7 +486,7 @@ def _perm_args(n, rng):
 
 
 def _hist_args(bins):
-    return lambda n, rng: [rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32),
+    return lambda n, rng: [_u32(n, rng),
                            np.zeros(bins, np.uint32), np.uint32(bins - 1), _i32(n)]
 
 
@@ -795,7 +800,7 @@ UNSEEN19 = [
                 note="2^20 rows of geometric lengths (mean 16), random columns, a thread a row"),
     TimingProbe("probe/bitonic-sort-1024", "probe-unseen19", "bitonic_sort_1024", 1 << 24, 512,
                 lambda n: n // 1024,
-                lambda n, rng: [rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32)],
+                lambda n, rng: [_u32(n, rng)],
                 source=_P20, note="1024 keys a block sorted in shared memory, 55 steps"),
     TimingProbe("probe/gemv-row-thread", "probe-unseen19", "gemv_row_thread", GEMV_ROWS, 256,
                 lambda n: n // 256,
@@ -812,7 +817,7 @@ UNSEEN19 = [
     TimingProbe("probe/thomas-batch", "probe-unseen19", "thomas_batch", 1 << 16, 256, lambda n: n // 256,
                 _thomas_args, source=_P20, note="2^16 tridiagonal systems of 64, a thread each"),
     TimingProbe("probe/box-muller", "probe-unseen19", "box_muller", 1 << 23, 256, lambda n: n // 256,
-                lambda n, rng: [rng.integers(0, 1 << 32, 2 * n, dtype=np.uint64).astype(np.uint32),
+                lambda n, rng: [_u32(2 * n, rng),
                                 np.zeros(2 * n, np.float32), _i32(n)],
                 source=_P20, note="2^24 normals: logf, sqrtf, sincosf"),
 ]
@@ -846,7 +851,7 @@ UNSEEN20 = [
                 source=_P21, note="1024 ints a block, a word of padding every 32"),
     TimingProbe("probe/radix-digit-hist", "probe-unseen20", "radix_digit_hist", 1 << 24, 256,
                 lambda n: n // (256 * 16),
-                lambda n, rng: [rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32),
+                lambda n, rng: [_u32(n, rng),
                                 np.zeros(16, np.uint32), _i32(n), _i32(4)],
                 source=_P21, note="16 shared counters, 16 keys a thread, 16 global atomics a block"),
     TimingProbe("probe/odd-even-sort512", "probe-unseen20", "odd_even_sort512", 1 << 22, 256,
@@ -878,7 +883,7 @@ def _merge_args(n, rng):
 
 
 def _scatter_args(n, rng):
-    keys = rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32)
+    keys = _u32(n, rng)
     counts = np.bincount(keys & 255, minlength=256)
     offs = (np.cumsum(counts) - counts).astype(np.uint32)
     return [keys, offs, np.zeros(n, np.uint32), _i32(n)]
@@ -906,7 +911,7 @@ UNSEEN21 = [
                 lambda n, rng: [_f32(n * COLS_I, rng), np.zeros(n * COLS_I, np.float32), _i32(n), _i32(COLS_I)],
                 source=_P22, note="16384 rows of 1024 floats, a thread a row (64 blocks)"),
     TimingProbe("probe/rule110-bits", "probe-unseen21", "rule110", 1 << 24, 256, lambda n: n // 256,
-                lambda n, rng: [rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32),
+                lambda n, rng: [_u32(n, rng),
                                 np.zeros(n, np.uint32), _i32(n)],
                 source=_P22, note="2^29 cells packed 32 a word, one step"),
     TimingProbe("probe/segmented-sum", "probe-unseen21", "segmented_sum", 1 << 24, 256, lambda n: n // 256,
@@ -949,7 +954,7 @@ UNSEEN22 = [
                                 np.zeros(n, np.int32), _i32(n), _i32(GEMV8_COLS4)],
                 source=_P23, note="8192 x 8192 int8 matrix times an int8 vector, __dp4a, a warp a row"),
     TimingProbe("probe/chacha20", "probe-unseen22", "chacha20", 1 << 21, 256, lambda n: n // 256,
-                lambda n, rng: [rng.integers(0, 2**32, 8, dtype=np.uint64).astype(np.uint32),
+                lambda n, rng: [_u32(8, rng),
                                 np.zeros(16 * n, np.uint32), _i32(n)],
                 source=_P23, note="2^21 ChaCha20 blocks, a thread each, rotations by __funnelshift_l"),
     TimingProbe("probe/matadd-rows-x", "probe-unseen22", "matadd_rows_x", 4096, (16, 16), lambda n: (n // 16, n // 16),
@@ -980,7 +985,7 @@ def _seg_args(n, rng):
 
 UNSEEN23 = [
     TimingProbe("probe/lut-gather16k", "probe-unseen23", "lut_gather", 1 << 24, 256, lambda n: n // 256,
-                lambda n, rng: [rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32), _f32(4096, rng),
+                lambda n, rng: [_u32(n, rng), _f32(4096, rng),
                                 np.zeros(n, np.float32), _i32(n)],
                 source=_P24, note="2^24 lookups at random in a 16 KiB table in global memory"),
     TimingProbe("probe/gemv-colmajor", "probe-unseen23", "gemv_colmajor", 4096, 256, lambda n: n // 256,
@@ -1027,7 +1032,7 @@ UNSEEN24 = [
                 lambda n, rng: [_f32(n * n, rng), _f32(64, rng), np.zeros(n * n, np.float32), _i32(n), _i32(n)],
                 source=_P25, note="8x8 sum of squared differences at every position of a 2048^2 image"),
     TimingProbe("probe/list-push", "probe-unseen24", "list_push", 1 << 24, 256, lambda n: n // 256,
-                lambda n, rng: [rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32),
+                lambda n, rng: [_u32(n, rng),
                                 np.full(4096, -1, np.int32), np.zeros(n, np.int32), _i32(n)],
                 source=_P25, note="2^24 pushes onto 4096 linked lists by atomicExch of the head"),
     TimingProbe("probe/brev-permute", "probe-unseen24", "brev_permute", 1 << 24, 256, lambda n: n // 256,
@@ -1055,6 +1060,7 @@ UNSEEN25 = [
                 source=_P26, note="P(x) / Q(x), degree 6 over 6, for 2^24 doubles"),
 ]
 PROBES += UNSEEN25
+
 
 def _crc_table() -> np.ndarray:
     """zlib's CRC-32 table (the reflected polynomial 0xEDB88320)."""
@@ -1085,7 +1091,7 @@ UNSEEN26 = [
                                 _i32(n)],
                 source=_P27, note="2^24 RGBA pixels to HSV floats (a branch on the largest channel)"),
     TimingProbe("probe/crc32-chunks", "probe-unseen26", "crc32_chunks", 1 << 20, 256, lambda n: n // 256,
-                lambda n, rng: [rng.integers(0, 2**32, n * 16, dtype=np.uint64).astype(np.uint32), _crc_table(),
+                lambda n, rng: [_u32(n * 16, rng), _crc_table(),
                                 np.zeros(n, np.uint32), _i32(n)],
                 source=_P27, note="CRC-32 of 2^20 64-byte chunks, a thread a chunk, the table in shared memory"),
     TimingProbe("probe/conv2d-layer", "probe-unseen26", "conv2d_layer", 1024, (32, 8), lambda n: (n // 32, n // 8, 16),
@@ -1100,6 +1106,7 @@ UNSEEN26 = [
                 note="a 64-tap FIR filter over 2^24 floats, a shared-memory tile, taps in __constant__"),
 ]
 PROBES += UNSEEN26
+
 
 def _nw_args(n, rng):
     a = rng.integers(0, 4, n * 32, dtype=np.uint8)

@@ -480,9 +480,9 @@ class Machine:
                 if type(a) is Reg:
                     r = self.rt[a.slot][wsel]
                     rw = r if rw is None else np.maximum(rw, r)
-            pc_ = ins.info.get("pred_cond")
-            if pc_ is not None:
-                r = self.rt[pc_.slot][wsel]
+            cond = ins.info.get("pred_cond")
+            if cond is not None:
+                r = self.rt[cond.slot][wsel]
                 rw = r if rw is None else np.maximum(rw, r)
         clock = self.wclock[wsel] + LAT["issue"]
         if self.pending and op in _AFTER_STORES and ins.pc not in self.ld_depth:

@@ -233,7 +233,7 @@ def if_convert(ir: KernelIR) -> None:
         cond = ins.args[0] if ins.args and type(ins.args[0]) is Reg else None
         for i in [ins] + ([els] if els is not None else []) + body:
             i.info["predicated"] = True
-            if cond is not None and i is not ins:
+            if cond is not None and i is not ins and i is not els:
                 # a predicated instruction waits for its predicate as for an operand; the
                 # warp does not wait at the branch (there is none)
                 i.info["pred_cond"] = cond
