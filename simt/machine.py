@@ -75,6 +75,15 @@ OP_COST = {
     "idiv_again_s": (68.0, 18.0),    # signed
     "idiv_again_u": (57.0, 11.0),    # unsigned
     "idiv_const": (22.0, 8.0),       # by a constant other than a power of two (IMAD.HI)
+    # 64-bit / and % (docs/results/timing_investigation/div64/, H100): nvcc tests both
+    # operands' high words; a lane whose operands fit in 32 bits runs the 32-bit sequence,
+    # the others call a 64-bit routine, every time (no reciprocal is kept).  A warp with
+    # lanes of both kinds runs both.
+    "idiv64_u": (340.0, 97.0),       # unsigned, an operand of 2^32 or more: the routine
+    "idiv64_s": (374.0, 109.0),      # signed (or negative)
+    "idiv64_32": (171.0, 31.0),      # both operands under 2^32: the test, then 32 bits
+    "idiv64_const": (38.0, 11.3),    # / by a constant (IMAD.HI.U64 and shifts)
+    "imod64_const": (52.0, 15.5),    # % by a constant
     "fdiv": (54.0, 17.5),            # float / (IEEE): MUFU.RCP, Newton steps, FCHK
     "sqrt": (55.0, 12.0),            # sqrtf (IEEE): MUFU.RSQ and fix-ups
     # math library functions, IEEE (not --use_fast_math): a MUFU or two and a polynomial,
@@ -1060,7 +1069,12 @@ def _cost_key(ins):
         if dt.kind == "f":
             if not (type(b) is Const and _pow2(abs(float(b.value)))) and ins.info.get("divisor") != "pow2":
                 k = "fdiv" if dt.itemsize == 4 else "ddiv"
-        elif dt.kind in "iu" and dt.itemsize <= 4:     # 64-bit division: not measured
+        elif dt.kind in "iu" and dt.itemsize == 8:
+            if type(b) is not Const:
+                k = "idiv64_s" if dt.kind == "i" else "idiv64_u"
+            elif (v := abs(int(b.value))) & (v - 1):
+                k = "idiv64_const" if ins.sub == "div" else "imod64_const"
+        elif dt.kind in "iu" and dt.itemsize <= 4:
             if ins.info.get("divisor"):                 # an unrolled loop's counter (loops)
                 k = None if ins.info["divisor"] == "pow2" else "idiv_const"
             elif type(b) is Const:
@@ -1110,6 +1124,16 @@ def _op_cost(m: Machine, key: str, ins, sel, act, full):
         busy = np.where(again, busy1, busy0)
         on = busy if full else busy[_rows_any(act.reshape(-1, 32))]
         m.cnt.add(ins.pc, C.ISSUE_EXTRA, float(on.sum()))
+        return lat, busy
+    if key in ("idiv64_s", "idiv64_u"):
+        a, b = (np.broadcast_to(np.asarray(m.rd(x, sel)).astype(np.uint64), act.shape) for x in ins.args[:2])
+        short = ((a | b) >> np.uint64(32)) == 0
+        fast = (act & short).reshape(-1, 32).any(axis=1)
+        slow = (act & ~short).reshape(-1, 32).any(axis=1)
+        (lat0, busy0), (lat1, busy1) = OP_COST["idiv64_32"], OP_COST[key]
+        lat = np.where(fast, lat0, 0.0) + np.where(slow, lat1, 0.0)
+        busy = np.where(fast, busy0, 0.0) + np.where(slow, busy1, 0.0)
+        m.cnt.add(ins.pc, C.ISSUE_EXTRA, float(busy.sum()))
         return lat, busy
     lat, busy = OP_COST[key]
     m.cnt.add(ins.pc, C.ISSUE_EXTRA, busy * _active_warps(act, full))

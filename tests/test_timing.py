@@ -516,6 +516,31 @@ def test_expensive_operations_cost_their_measured_latency_and_issue():
     assert got["new"][0] > 64 * OP_COST["idiv"][0] > got["again"][0] > got["const"][0] > got["pow2"][0]
 
 
+def test_a_64_bit_division_costs_the_path_each_lane_takes():
+    """A 64-bit % by a value: lanes whose operands fit in 32 bits take the 32-bit sequence,
+    the others the 64-bit routine (div64/: 340 cycles, 97 of issue), every trip; a warp with
+    both runs both.  % by a constant is the multiply-high sequence."""
+    from simt.machine import OP_COST
+    src = """
+    extern "C" __global__ void chain(unsigned long long *out, unsigned long long d, int big) {
+        unsigned long long x = threadIdx.x + 1000000ull + (threadIdx.x < big ? (1ull << 40) : 0);
+        for (int i = 0; i < 16; i++) x = OP + (x & (1ull << 40));
+        out[threadIdx.x] = x;
+    }"""
+    got = {}
+    for name, op, big in (("short", "x % d", 0), ("long", "x % d", 32), ("mixed", "x % d", 5),
+                          ("const", "x % 1000003ull", 0)):
+        m = _one_warp(src.replace("OP", op), "chain",
+                      lambda dev: [dev.zeros(32, np.uint64), np.uint64(99991), np.int32(big)])
+        got[name] = (m["simt__block_cycles.max"], m.get("simt__issue_extra_cycles.sum", 0))
+    short, long = OP_COST["idiv64_32"], OP_COST["idiv64_u"]
+    assert got["short"][1] == 16 * short[1]
+    assert got["long"][1] == 16 * long[1]
+    assert got["mixed"][1] == 16 * (short[1] + long[1])
+    assert got["const"][1] == 16 * OP_COST["imod64_const"][1]
+    assert got["mixed"][0] > 16 * (short[0] + long[0]) > got["long"][0] > 16 * long[0] > got["short"][0]
+
+
 @pytest.mark.parametrize("loop, divisor, trips", [
     ("for (int h = 1; h < 256; h *= 2)", "pow2", 8),      # fft1024's stages: shifts and masks
     ("for (int h = 3; h < 10; h++)", "const", 7),          # constants, not powers of two
