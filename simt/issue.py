@@ -66,9 +66,12 @@ def issue_weights(ir) -> np.ndarray:
     for p, ins in enumerate(code):
         if w[p] == 1.0:
             w[p] = _wide_slots(ins)
-    for p in _address_only(code):
+    addr = _address_only(code)
+    for p in addr:
         w[p] = ADDRESS
     uses = _uses(code)
+    for p in _free_casts(code, uses) - addr:
+        w[p] = 0.0
     for p in _predicate_only(code, uses) | _minmax_selects(code, uses):
         w[p] = 0.0
     for p, share in _shared_copies(code, _full(ir)).items():
@@ -122,7 +125,7 @@ def _wide_slots(ins) -> float:
     if ins.op == Op.BIN and ins.sub == "mul":
         return 2.0 if any(type(a) is Const for a in vals) else 3.0
     if ins.op == Op.BIN and ins.sub in ("div", "mod"):
-        return 1.0                         # (a 64-bit division: not measured)
+        return 1.0                         # (and machine.OP_COST its sequence)
     return 2.0
 
 
@@ -235,6 +238,86 @@ def _defs(code, x, pc):
     while d is not None and d.op == Op.MOV and type(d.args[0]) is Reg:
         d = def_before(code, d.args[0], d.pc)
     return None if d is None else d.pc
+
+
+def _int(dt) -> bool:
+    return dt.kind in "iu"
+
+
+def _fits(src, dst) -> bool:
+    """Every value of integer type ``src`` is a value of integer type ``dst``."""
+    if src.kind == dst.kind:
+        return src.itemsize <= dst.itemsize
+    return src.kind == "u" and src.itemsize < dst.itemsize
+
+
+def _in_range(code, x, pc, dst, depth: int = 0) -> bool:
+    """Whether the value of operand ``x`` read at ``pc`` provably fits integer type ``dst``:
+    a constant that fits, a load or widening of a type that fits, a min, max or select of
+    such values, an ``and`` with a mask that fits."""
+    if type(x) is Const:
+        v = int(x.value) if np.asarray(x.value).dtype.kind in "iub" else None
+        return v is not None and np.iinfo(dst).min <= v <= np.iinfo(dst).max
+    if type(x) is not Reg or depth > 8:
+        return False
+    if _int(x.dtype) and _fits(x.dtype, dst):
+        return True
+    p = _defs(code, x, pc)
+    if p is None:
+        return False
+    d = code[p]
+    if d.op == Op.CAST:
+        a = d.args[0]
+        return _int(a.dtype) and (_fits(a.dtype, dst) or _in_range(code, a, p, dst, depth + 1))
+    if d.op == Op.CALL and d.sub in ("m_min", "m_max") or d.op == Op.SELECT:
+        vals = d.args[1:] if d.op == Op.SELECT else d.args
+        return all(_in_range(code, a, p, dst, depth + 1) for a in vals)
+    if d.op == Op.BIN and d.sub == "and":
+        return any(_in_range(code, a, p, dst, depth + 1) and
+                   (type(a) is not Const or int(a.value) >= 0) for a in d.args)
+    return False
+
+
+def _free_casts(code, uses) -> set[int]:
+    """Integer conversions nvcc issues nothing for.  A register holds an 8-, 16- or 32-bit
+    integer widened to 32 bits (``LDG.U8`` zero-extends, ``LDG.S8`` sign-extends), so a cast
+    between them is free when it widens or only changes the sign, and a narrowing one is
+    free when the value already fits (``min``/``max`` of bytes: a 3x3 median's network is one
+    ``VIMNMX`` an exchange in sm_90 SASS, where C's promotions put three casts around it)
+    or goes only to stores of the narrow type (``STG.U8`` writes the low byte).  From 64
+    bits to 32 is the low register; an unsigned widening to 64 bits takes ``RZ`` as its
+    high word.  Anything else (a signed widening to 64 bits, a truncation the value needs)
+    is one slot."""
+    out = set()
+    for p, ins in enumerate(code):
+        if ins.op != Op.CAST or not isinstance(ins.dst, Reg) or not _int(ins.dst.dtype):
+            continue
+        src, dst = ins.args[0], ins.dst.dtype
+        if type(src) is Const:
+            out.add(p)                       # folded into an immediate
+            continue
+        if not _int(src.dtype):
+            continue
+        s = src.dtype
+        if dst.itemsize >= s.itemsize and (dst.itemsize <= 4 or s.kind == "u") or \
+                dst.itemsize == 4 < s.itemsize:
+            out.add(p)
+        elif dst.itemsize < 4 and (_in_range(code, src, p, dst) or _only_stored(code, uses, p, dst)):
+            out.add(p)
+    return out
+
+
+def _only_stored(code, uses, p, dst) -> bool:
+    """Whether every read of what ``p`` writes (through MOVs) is the value of a store of
+    integers no wider than ``dst``."""
+    reads = _through_moves(code, uses, p)
+    return bool(reads) and all(code[q].op == Op.STORE and k == 1 and code[q].ctype is not None
+                               and _store_width(code[q]) <= dst.itemsize for q, k in reads)
+
+
+def _store_width(ins) -> int:
+    dt = getattr(ins.ctype, "dtype", None)
+    return dt.itemsize if dt is not None else 8
 
 
 def _minmax_selects(code, uses) -> set[int]:

@@ -217,3 +217,46 @@ def test_a_min_max_select_is_two_instructions():
     from simt.issue import alu_pipe_weights
     mm = [p for p, i in enumerate(k.ir.code) if i.op == Op.CALL and i.sub in ("m_min", "m_max")]
     assert all(alu_pipe_weights(k.ir)[p] == 1.0 for p in mm)      # IMNMX: the ALU pipe
+
+
+def test_a_byte_median_network_is_one_minmax_an_exchange():
+    """median3x3_u8's 19 exchanges of unsigned chars: C widens each byte to int for min and
+    max and narrows the result back, three casts an exchange in the IR; sm_90 SASS has one
+    VIMNMX.U32 for each min and max and nothing else (unseen27/probes28_sass.txt.gz)."""
+    k = _kernel("median3x3_u8", "kernels_cuda/probes28.cu")
+    by_line = _weights_by_line(k)
+    network = [ln for ln in by_line if 29 <= ln <= 35]
+    assert sum(by_line[ln] for ln in network) == 2 * 19
+    casts = [p for p, i in enumerate(k.ir.code) if i.op == Op.CAST and 29 <= i.line <= 35]
+    assert casts and all(issue_weights(k.ir)[p] == 0 for p in casts)
+
+
+def test_integer_casts_cost_what_sass_issues_for_them():
+    """A register holds an 8-, 16- or 32-bit integer widened to 32 bits: widening and sign
+    changes are free, and so is a narrowing to bytes that only goes to a byte store; a
+    narrowing whose value is used again (``(unsigned char)(p + q) * 3``) is one LOP3, and a
+    signed widening to 64 bits one SHF for the high word."""
+    src = """
+    __global__ void k(const unsigned char *a, unsigned char *y, int *z, long long *w) {
+        int i = threadIdx.x;
+        unsigned u = (unsigned)i + 1u;
+        int p = a[i], q = a[i + 32];
+        y[i] = p + q;
+        unsigned char s = p + q;
+        z[i] = s * 3;
+        w[i] = (long long)(p - q) + (long long)u;
+    }
+    """
+    k = simt.Module.from_source(src, "k.cu").get_function("k")
+    code, w = k.ir.code, issue_weights(k.ir)
+    by_line = {}
+    for p, i in enumerate(code):
+        if i.op == Op.CAST and i.args[0].dtype.kind in "iu" and i.dst.dtype.kind in "iu" and w[p] != 1 / 3:
+            by_line.setdefault(i.line, []).append(float(w[p]))
+    assert by_line[3] == [0.0]                # threadIdx.x, an unsigned, into an int
+    assert by_line[4] == [0.0]                # (unsigned)i
+    assert by_line[5] == [0.0, 0.0]           # the loaded bytes, widened
+    assert by_line[6] == [0.0]                # p + q narrowed into a byte store
+    assert by_line[7] == [1.0]                # s = p + q: a truncation that s * 3 needs
+    assert by_line[8] == [0.0]                # s widened again
+    assert by_line[9] == [1.0, 0.0]           # p - q: SHF for the high word; u: RZ
