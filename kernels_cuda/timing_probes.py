@@ -1147,6 +1147,38 @@ UNSEEN27 = [
                 source=_P28, note="index_add of 2^16 rows of 64 floats into 4096 rows picked at random (float atomics)"),
 ]
 PROBES += UNSEEN27
+def _bilateral_syms(n, rng):
+    g = np.exp(-(np.arange(-2, 3)[:, None] ** 2 + np.arange(-2, 3)[None, :] ** 2) / 4.0)
+    return {"c_space": g.astype(np.float32).ravel()}
+
+
+_P29 = "probes29.cu"
+UNSEEN28 = [
+    TimingProbe("probe/modpow-u64", "probe-unseen28", "modpow_u64", 1 << 20, 256, lambda n: n // 256,
+                lambda n, rng: [_u32(n, rng), np.zeros(n, np.uint32), _u32(1, rng)[0],
+                                np.uint64(4294967291), _i32(n)],
+                source=_P29, note="x^e mod p for 2^20 words, 32 square-and-multiply steps of 64-bit % by a parameter"),
+    TimingProbe("probe/digit-sum-u32", "probe-unseen28", "digit_sum_u32", 1 << 24, 256, lambda n: n // 256,
+                lambda n, rng: [_u32(n, rng) >> rng.integers(0, 32, n).astype(np.uint32),
+                                np.zeros(n, np.int32), _i32(n)],
+                source=_P29, note="decimal digit sums of 2^24 words of 1 to 10 digits (/ 10 and % 10 a digit)"),
+    TimingProbe("probe/integral-cols", "probe-unseen28", "integral_cols", 4096, 128, lambda n: n // 128,
+                lambda n, rng: [_f32(n * n, rng), np.zeros(n * n, np.float32), _i32(n), _i32(n)],
+                source=_P29, note="running sums down the 4096 columns of a 4096^2 float image, a thread a column"),
+    TimingProbe("probe/bilateral5x5", "probe-unseen28", "bilateral5x5", 2048, (32, 8), lambda n: (n // 32, n // 8),
+                lambda n, rng: [rng.random(n * n, dtype=np.float32), np.zeros(n * n, np.float32), _i32(n),
+                                _i32(n), np.float32(50.0)],
+                source=_P29, symbols=_bilateral_syms,
+                note="5x5 bilateral filter of a 2048^2 float image, 25 expf a pixel, spatial weights in __constant__"),
+    TimingProbe("probe/rgba-to-planar", "probe-unseen28", "rgba_to_planar", 1 << 24, 256, lambda n: n // 256,
+                lambda n, rng: [_u32(n, rng), np.zeros(n, np.uint8), np.zeros(n, np.uint8),
+                                np.zeros(n, np.uint8), _i32(n)],
+                source=_P29, note="2^24 RGBA pixels (uchar4) split into r, g and b byte planes"),
+    TimingProbe("probe/bucket-of", "probe-unseen28", "bucket_of", 1 << 22, 256, lambda n: n // 256,
+                lambda n, rng: [_f32(n, rng), np.sort(_f32(1024, rng)), np.zeros(n, np.int32), _i32(n)],
+                source=_P29, note="bucket of 2^22 keys among 1024 sorted splitters, binary search in shared memory"),
+]
+PROBES += UNSEEN28
 _BY_ID = {p.id: p for p in PROBES}
 
 
