@@ -254,7 +254,8 @@ def _fits(src, dst) -> bool:
 def _in_range(code, x, pc, dst, depth: int = 0) -> bool:
     """Whether the value of operand ``x`` read at ``pc`` provably fits integer type ``dst``:
     a constant that fits, a load or widening of a type that fits, a min, max or select of
-    such values, an ``and`` with a mask that fits."""
+    such values, an ``and`` with a value that fits (an unsigned ``dst``: a negative operand
+    of a signed one can set bits above it)."""
     if type(x) is Const:
         v = int(x.value) if np.asarray(x.value).dtype.kind in "iub" else None
         return v is not None and np.iinfo(dst).min <= v <= np.iinfo(dst).max
@@ -272,9 +273,8 @@ def _in_range(code, x, pc, dst, depth: int = 0) -> bool:
     if d.op == Op.CALL and d.sub in ("m_min", "m_max") or d.op == Op.SELECT:
         vals = d.args[1:] if d.op == Op.SELECT else d.args
         return all(_in_range(code, a, p, dst, depth + 1) for a in vals)
-    if d.op == Op.BIN and d.sub == "and":
-        return any(_in_range(code, a, p, dst, depth + 1) and
-                   (type(a) is not Const or int(a.value) >= 0) for a in d.args)
+    if d.op == Op.BIN and d.sub == "and" and dst.kind == "u":
+        return any(_in_range(code, a, p, dst, depth + 1) for a in d.args)
     return False
 
 
