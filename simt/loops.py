@@ -253,6 +253,33 @@ def unrolled_divisors(code) -> None:
                 ins.info["divisor"] = "pow2" if pow2 else "const"
 
 
+_STRAIGHT = {Op.BIN, Op.UN, Op.CAST, Op.MOV, Op.SELECT, Op.FMA, Op.LOAD, Op.STORE, Op.CALL}
+
+
+def shared_quotients(code) -> None:
+    """Mark the second of a ``/`` and a ``%`` of the same value by the same constant in
+    straight-line code (``info["divisor"] = "shared"``): nvcc computes the quotient once
+    (a multiply-high) and the remainder from it with one ``IMAD``.  digit_sum_u32's loop
+    (probes29.cu: ``s += x % 10u; x /= 10u;``) is seven SASS instructions a trip, one
+    ``IMAD.WIDE.U32`` of them (unseen28/probes29_sass.txt.gz)."""
+    for p, ins in enumerate(code):
+        if ins.op != Op.BIN or ins.sub not in ("div", "mod") or len(ins.args) != 2 or \
+                type(ins.args[0]) is not Reg or type(ins.args[1]) is not Const:
+            continue
+        x, c = ins.args
+        for q in range(p + 1, len(code)):
+            o = code[q]
+            if o.op not in _STRAIGHT or o.depth != ins.depth:
+                break
+            if o.op == Op.BIN and o.sub in ("div", "mod") and o.sub != ins.sub and len(o.args) == 2 and \
+                    o.args[0] is x and type(o.args[1]) is Const and o.args[1].value == c.value and \
+                    o.dst is not None and o.dst.dtype == ins.dst.dtype:
+                o.info.setdefault("divisor", "shared")
+                break
+            if o.dst is x or (isinstance(o.dst, list) and any(d is x for d in o.dst)):
+                break
+
+
 def _is_copy_of(code, x, var, pc: int, hops: int = 4) -> bool:
     """Whether ``x`` at ``pc`` is ``var`` or a MOV/CAST copy of it."""
     for _ in range(hops):

@@ -1069,6 +1069,8 @@ def _cost_key(ins):
         if dt.kind == "f":
             if not (type(b) is Const and _pow2(abs(float(b.value)))) and ins.info.get("divisor") != "pow2":
                 k = "fdiv" if dt.itemsize == 4 else "ddiv"
+        elif ins.info.get("divisor") == "shared":      # the quotient's other half (loops)
+            k = None
         elif dt.kind in "iu" and dt.itemsize == 8:
             if type(b) is not Const:
                 k = "idiv64_s" if dt.kind == "i" else "idiv64_u"

@@ -225,11 +225,12 @@ class Kernel:
         self.ir = ir
         self.name = ir.name
         from .regalloc import compact
-        from .loops import unrolled_divisors
+        from .loops import shared_quotients, unrolled_divisors
         from .uniformity import analyse, if_convert, static_spaces
         for pc, ins in enumerate(ir.code):      # (the loop analyses read them)
             ins.pc = pc
         unrolled_divisors(ir.code)
+        shared_quotients(ir.code)
         analyse(ir)
         static_spaces(ir)
         if_convert(ir)

@@ -516,6 +516,35 @@ def test_expensive_operations_cost_their_measured_latency_and_issue():
     assert got["new"][0] > 64 * OP_COST["idiv"][0] > got["again"][0] > got["const"][0] > got["pow2"][0]
 
 
+def test_a_quotient_and_remainder_by_one_constant_cost_one_division():
+    """``s += x % 10u; x /= 10u;``: nvcc computes x / 10 once (IMAD.WIDE.U32, SHF) and the
+    remainder from it (one IMAD; digit_sum_u32's SASS, unseen28/); by different constants,
+    or with x written in between, each is its own multiply-high."""
+    from simt.machine import OP_COST
+    src = """
+    extern "C" __global__ void k(unsigned *out) {
+        unsigned x = threadIdx.x * 2654435761u, s = 0;
+        for (int i = 0; i < 9; i++) { BODY }
+        out[threadIdx.x] = s;
+    }"""
+    got = {}
+    for name, body in (("pair", "s += x % 10u; x /= 10u;"), ("two", "s += x % 10u; x /= 7u;"),
+                       ("apart", "s += x % 10u; x ^= s; x /= 10u;")):
+        mod = simt.Module.from_source(src.replace("BODY", body), "t.cu")
+        dev = simt.Device()
+        out = dev.zeros(32, np.uint32)
+        res = mod.get_function("k").launch(dev, simt.LaunchConfig.of(1, 32), [out])
+        got[name] = res.metrics.get("simt__issue_extra_cycles.sum", 0)
+        x, s = np.arange(32, dtype=np.uint64) * 2654435761 % 2 ** 32, np.zeros(32, np.uint64)
+        for _ in range(9):
+            s += x % 10
+            x = (x ^ s if name == "apart" else x) // (10 if name != "two" else 7)
+        assert out.get().tolist() == s.tolist(), name
+    one = OP_COST["idiv_const"][1]
+    assert got["pair"] == 9 * one
+    assert got["two"] == got["apart"] == 9 * 2 * one
+
+
 def test_a_64_bit_division_costs_the_path_each_lane_takes():
     """A 64-bit % by a value: lanes whose operands fit in 32 bits take the 32-bit sequence,
     the others the 64-bit routine (div64/: 340 cycles, 97 of issue), every trip; a warp with
