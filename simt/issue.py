@@ -38,8 +38,8 @@ from __future__ import annotations
 import numpy as np
 
 from .ir import Const, Op, Reg
-from .loops import (add_step, def_before, folded_value, full_unrolls, loop_test,
-                    loops, writers)
+from .loops import (_int_const, add_step, def_before, folded_value, full_unrolls,
+                    loop_test, loops, writers)
 from .promote import folded_offsets, register_locals
 
 FREE = {Op.MOV, Op.LOOPINIT, Op.BODYINIT, Op.ELSE, Op.JUMP}
@@ -244,24 +244,17 @@ def _int(dt) -> bool:
     return dt.kind in "iu"
 
 
-def _fits(src, dst) -> bool:
-    """Every value of integer type ``src`` is a value of integer type ``dst``."""
-    if src.kind == dst.kind:
-        return src.itemsize <= dst.itemsize
-    return src.kind == "u" and src.itemsize < dst.itemsize
-
-
 def _in_range(code, x, pc, dst, depth: int = 0) -> bool:
     """Whether the value of operand ``x`` read at ``pc`` provably fits integer type ``dst``:
     a constant that fits, a load or widening of a type that fits, a min, max or select of
     such values, an ``and`` with a value that fits (an unsigned ``dst``: a negative operand
     of a signed one can set bits above it)."""
     if type(x) is Const:
-        v = int(x.value) if np.asarray(x.value).dtype.kind in "iub" else None
+        v = _int_const(x)
         return v is not None and np.iinfo(dst).min <= v <= np.iinfo(dst).max
     if type(x) is not Reg or depth > 8:
         return False
-    if _int(x.dtype) and _fits(x.dtype, dst):
+    if _int(x.dtype) and np.can_cast(x.dtype, dst, "safe"):
         return True
     p = _defs(code, x, pc)
     if p is None:
@@ -269,7 +262,7 @@ def _in_range(code, x, pc, dst, depth: int = 0) -> bool:
     d = code[p]
     if d.op == Op.CAST:
         a = d.args[0]
-        return _int(a.dtype) and (_fits(a.dtype, dst) or _in_range(code, a, p, dst, depth + 1))
+        return _int(a.dtype) and (np.can_cast(a.dtype, dst, "safe") or _in_range(code, a, p, dst, depth + 1))
     if d.op == Op.CALL and d.sub in ("m_min", "m_max") or d.op == Op.SELECT:
         vals = d.args[1:] if d.op == Op.SELECT else d.args
         return all(_in_range(code, a, p, dst, depth + 1) for a in vals)
@@ -312,12 +305,7 @@ def _only_stored(code, uses, p, dst) -> bool:
     integers no wider than ``dst``."""
     reads = _through_moves(code, uses, p)
     return bool(reads) and all(code[q].op == Op.STORE and k == 1 and code[q].ctype is not None
-                               and _store_width(code[q]) <= dst.itemsize for q, k in reads)
-
-
-def _store_width(ins) -> int:
-    dt = getattr(ins.ctype, "dtype", None)
-    return dt.itemsize if dt is not None else 8
+                               and code[q].ctype.size <= dst.itemsize for q, k in reads)
 
 
 def _minmax_selects(code, uses) -> set[int]:

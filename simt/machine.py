@@ -1130,8 +1130,8 @@ def _op_cost(m: Machine, key: str, ins, sel, act, full):
     if key in ("idiv64_s", "idiv64_u"):
         a, b = (np.broadcast_to(np.asarray(m.rd(x, sel)).astype(np.uint64), act.shape) for x in ins.args[:2])
         short = ((a | b) >> np.uint64(32)) == 0
-        fast = (act & short).reshape(-1, 32).any(axis=1)
-        slow = (act & ~short).reshape(-1, 32).any(axis=1)
+        fast = _rows_any((act & short).reshape(-1, 32))
+        slow = _rows_any((act & ~short).reshape(-1, 32))
         (lat0, busy0), (lat1, busy1) = OP_COST["idiv64_32"], OP_COST[key]
         lat = np.where(fast, lat0, 0.0) + np.where(slow, lat1, 0.0)
         busy = np.where(fast, busy0, 0.0) + np.where(slow, busy1, 0.0)
