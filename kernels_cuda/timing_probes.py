@@ -1179,6 +1179,62 @@ UNSEEN28 = [
                 source=_P29, note="bucket of 2^22 keys among 1024 sorted splitters, binary search in shared memory"),
 ]
 PROBES += UNSEEN28
+
+
+def _persist_grid(n):
+    return min(2 * 132, max(1, n // (16 * 4096)))        # 2 blocks an SM, 16 chunks a block or more
+
+
+def _persist_args(n, rng):
+    return [_f32(n, rng), np.zeros(1, np.uint32), np.zeros(_persist_grid(n), np.float32), np.uint32(n // 4096)]
+
+
+def _pcr_args(n, rng):
+    """Implicit diffusion steps (b = 1 + |a| + |c|, couplings of 500 to 1000): far rows
+    still matter after seven of the eight reductions."""
+    a = -rng.uniform(500.0, 1000.0, (n, 256))
+    c = -rng.uniform(500.0, 1000.0, (n, 256))
+    a[:, 0] = 0.0
+    c[:, -1] = 0.0
+    b = 1.0 - a - c
+    return [a.astype(np.float32).ravel(), b.astype(np.float32).ravel(), c.astype(np.float32).ravel(),
+            _f32(n * 256, rng), np.zeros(n * 256, np.float32)]
+
+
+def _bf16_args(n, rng):
+    u = _f32(n, rng).view(np.uint32)
+    u[::61] = (u[::61] & np.uint32(0xFFFF0000)) | np.uint32(0x8000)      # ties
+    u[::997] = np.uint32(0x7FC00000) | (u[::997] & np.uint32(0x8000FFFF))  # quiet NaNs
+    u[::1999] = np.uint32(0x7F800001) | (u[::1999] & np.uint32(0x80000000))  # signalling NaNs
+    u[::4001] = np.uint32(0x7F7FFFFF)                                      # rounds up to inf
+    return [u.view(np.float32), np.zeros(n, np.uint16), _i32(n)]
+
+
+_P30 = "probes30.cu"
+UNSEEN29 = [
+    TimingProbe("probe/morton3d", "probe-unseen29", "morton3d", 1 << 24, 256, lambda n: n // 256,
+                lambda n, rng: [rng.random(3 * n, dtype=np.float32), np.zeros(n, np.uint32), _i32(n)],
+                source=_P30, note="30-bit Morton codes of 2^24 float3 points in [0,1)^3, bits spread by shifts and masks"),
+    TimingProbe("probe/persistent-chunks", "probe-unseen29", "persistent_chunks", 1 << 25, 256, _persist_grid,
+                _persist_args, source=_P30,
+                note="264 persistent blocks take 4096-float chunks of 2^25 from an atomicAdd counter, summing squares"),
+    TimingProbe("probe/cic-deposit", "probe-unseen29", "cic_deposit", 1 << 20, 256, lambda n: n // 256,
+                lambda n, rng: [rng.random(2 * n, dtype=np.float32) * np.float32(512),
+                                rng.uniform(0.5, 1.5, n).astype(np.float32), np.zeros(512 * 512, np.float32),
+                                _i32(n), _i32(512)],
+                source=_P30, note="cloud-in-cell deposit of 2^20 particles on a 512^2 grid, four float atomicAdd each"),
+    TimingProbe("probe/pcr-tridiag", "probe-unseen29", "pcr_tridiag", 1 << 14, 256, lambda n: n,
+                _pcr_args, source=_P30,
+                note="parallel cyclic reduction of 2^14 tridiagonal systems of 256 unknowns, a block each, in shared memory"),
+    TimingProbe("probe/trilinear3d", "probe-unseen29", "trilinear3d", 1 << 22, 256, lambda n: n // 256,
+                lambda n, rng: [rng.random(128 ** 3, dtype=np.float32), (rng.random(3 * n) * 127).astype(np.float32),
+                                np.zeros(n, np.float32), _i32(n), _i32(128)],
+                source=_P30, note="trilinear samples of a 128^3 float volume at 2^22 random points (8 gathers, 7 lerps)"),
+    TimingProbe("probe/to-bf16-rne", "probe-unseen29", "to_bf16_rne", 1 << 25, 256, lambda n: n // 256,
+                _bf16_args, source=_P30,
+                note="2^25 floats to bfloat16, round to nearest even in integer ops (NaNs kept, quiet), 2-byte stores"),
+]
+PROBES += UNSEEN29
 _BY_ID = {p.id: p for p in PROBES}
 
 
