@@ -28,6 +28,7 @@ from .ctypes_ import Scalar, Vector, sizeof
 from .errors import LaunchError
 from .ir import Const, Op, Reg
 from .issue import UNROLL, compile_time, overlapped_pcs
+from .l1hits import L1Table
 from .loops import add_step, constant_trips, def_before, loop_test, loops
 from .promote import register_locals
 from .ops import BINOPS, CALLS, UNOPS, _fma, cast_value
@@ -289,6 +290,7 @@ class Machine:
         ring = max([int(LAT["loads_in_flight"]), *self.ld_depth.values()])
         self.inflight = np.zeros((b.W, ring), np.float64)   # the last loads' completions
         self.ifl_ptr = np.zeros(b.W, np.int64)
+        self.l1 = L1Table() if L.track_time else None   # uniform loads' L1 hits (simt.l1hits)
         L.counters.begin_batch(b.nb)
         if self.sanitizer is not None:
             self.sanitizer.begin_batch(self)
@@ -761,6 +763,8 @@ class Machine:
                                         gwarps=gwarps, pc=p, dram_key=key)
                 if cnt.fresh_rows is not None and self.rt is not None:
                     _wait_dram(self, ins, warps[cnt.fresh_rows], kind)
+                if self.l1 is not None:
+                    _l1_hits(self, ins, warps, mat, act, size, ranks, kind, cnt.fresh_rows)
                 req, sct = {"ld": (C.REQ_LD, C.SECT_LD), "st": (C.REQ_ST, C.SECT_ST),
                             "atom": (C.REQ_ATOM, C.SECT_ATOM), "red": (C.REQ_RED, C.SECT_RED)}[kind]
                 cnt.add(p, req, nw)
@@ -964,6 +968,30 @@ def _wait_dram(m: Machine, ins, warps: np.ndarray, kind: str) -> None:
         m.inflight[warps, (m.ifl_ptr[warps] - 1) % ring] += extra
     else:
         m.wdrain[warps] = np.maximum(m.wdrain[warps], m.wclock[warps] + LAT["atom_global"] + extra)
+
+
+def _l1_hits(m: Machine, ins, warps, mat, act, size, blocks, kind, fresh) -> None:
+    """A uniform load whose sector an earlier load of its block brought into L1 has its
+    data sooner (``simt.l1hits``): its registers and its slot among the loads in flight
+    move to that time.  A store or atomic drops the sectors it writes."""
+    if kind != "ld":
+        m.l1.write(mat, act, size, blocks)
+        return
+    if ins.dst is None or _cost_key(ins) is not None:
+        return
+    dst = ins.dst if isinstance(ins.dst, list) else [ins.dst]
+    t = m.rt[dst[0].slot][warps]
+    lat = np.full(len(warps), LAT["global"])
+    if fresh is not None:
+        lat[fresh] += LAT["dram"] - LAT["global"]
+    new = m.l1.load(t, lat, mat, act, size, blocks)
+    if new is None:
+        return
+    for r in dst:
+        m.rt[r.slot][warps] = new
+    ring = m.inflight.shape[1]
+    slot = (m.ifl_ptr[warps] - 1) % ring
+    m.inflight[warps, slot] = np.minimum(m.inflight[warps, slot], new)
 
 
 def _load_depths(k) -> dict:

@@ -99,7 +99,8 @@ def test_an_if_converted_body_does_not_hold_the_warp_for_its_condition():
     """nvcc makes `if (d < best) { best = d; bi = j; }` a compare and selects (FSETP, FSEL:
     timing_investigation/l1lat/): the warp goes past it and the next trips' loads go out
     while this trip's load is on its way.  A body nvcc branches around (a store to
-    global memory) still waits for each trip's load at the branch."""
+    global memory) still waits for each trip's load at the branch (each trip's load on a
+    sector of its own, so no trip finds it in L1: simt.l1hits)."""
     from simt.machine import LAT
     src = """
     extern "C" __global__ void nearest(const float *p, int *out, int m) {
@@ -113,13 +114,13 @@ def test_an_if_converted_body_does_not_hold_the_warp_for_its_condition():
     }
     extern "C" __global__ void branchy(const float *p, int *out, int m) {
         for (int j = 0; j < m; ++j) {
-            float d = p[j] - threadIdx.x;
+            float d = p[8 * j] - threadIdx.x;
             if (d * d < 1.0f) out[threadIdx.x] = j;
         }
     }"""
     mod = simt.Module.from_source(src, "ifconv.cu")
     m = 256
-    pts = np.random.default_rng(0).uniform(0, 32, m).astype(np.float32)
+    pts = np.random.default_rng(0).uniform(0, 32, 8 * m).astype(np.float32)
     per_trip, outs = {}, {}
     for k in ("nearest", "branchy"):
         assert any(i.info.get("predicated") for i in mod.get_function(k).ir.code) == (k == "nearest")
@@ -129,7 +130,7 @@ def test_an_if_converted_body_does_not_hold_the_warp_for_its_condition():
                                          [dev.to_device(pts), out, np.int32(m)], sanitize=False)
         per_trip[k] = res.metrics["simt__block_cycles.max"] / m
         outs[k] = out.get()
-    d = (pts[None, :] - np.arange(32)[:, None]) ** 2
+    d = (pts[None, :m] - np.arange(32)[:, None]) ** 2
     assert outs["nearest"].tolist() == np.argmin(d, axis=1).tolist()
     assert per_trip["branchy"] >= LAT["global"]
     assert per_trip["nearest"] < LAT["global"] / 2
