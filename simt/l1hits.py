@@ -14,9 +14,10 @@ slow on the GPU though Nsight counts 97% of their sectors as hits
 cycles a step, the same walk one sector at a time about 170 cycles a trip).
 
 Limitations: only single-sector (uniform) loads are looked up; a coalesced or scattered
-load is always priced as L2, though its sectors may be in L1.  The table is per block
-(blocks on one SM do not share it), holds ``KEEP`` sectors a block and forgets the oldest
-first; a store or atomic of the block drops the sectors it writes.  ``__ldcg`` and other
+load is always priced as L2, though its sectors may be in L1.  Entries are per block
+(blocks on one SM do not share them); a batch's table holds up to ``8 * KEEP`` sectors of
+its blocks together and forgets the older half when full, not by L1's sets and ways; a
+store or atomic of the block drops the sectors it writes.  ``__ldcg`` and other
 cache hints are not seen: a hinted load is looked up as a plain one.
 """
 from __future__ import annotations
@@ -25,7 +26,7 @@ import numpy as np
 
 LAT_L1 = 30.0       # cycles from issue to data for a load that hits L1 (l1unif/'s uchase:
                     # 40 a step, less the emulator's 10 of index arithmetic)
-KEEP = 2048         # sectors a block keeps (64 KiB, a quarter of the H100's L1)
+KEEP = 2048         # sectors (64 KiB, a quarter of the H100's L1); a batch keeps 8 x this
 
 
 class L1Table:
