@@ -36,7 +36,7 @@ class L1Table:
         self.ready: dict[int, float] = {}
 
     @staticmethod
-    def _keys(mat, act, size, blocks):
+    def keys(mat, act, size, blocks) -> np.ndarray:
         """Each row's (block, sector) key if its active lanes read one sector, else -1."""
         big = np.iinfo(np.int64).max
         lo = np.where(act, mat, big).min(axis=1)
@@ -44,34 +44,27 @@ class L1Table:
         one = (lo >> 5) == (hi >> 5)
         return np.where(one, (blocks.astype(np.int64) << 40) | (lo >> 5), -1)
 
-    def load(self, t: np.ndarray, lat: np.ndarray, mat, act, size, blocks) -> np.ndarray | None:
-        """``t``: each row's data-ready time as priced (issue + ``lat``).  Returns the new
-        times (or None when no row hits), and records the misses' fills."""
-        keys = self._keys(mat, act, size, blocks)
+    def load(self, keys: np.ndarray, t: np.ndarray, hit: np.ndarray) -> np.ndarray | None:
+        """``t``: each row's data-ready time as priced (an L2 or DRAM access); ``hit``: its
+        issue + ``LAT_L1``.  Returns the new times (None when no row hits), and records the
+        misses' fills."""
         ready = self.ready
         out = None
         for i in np.flatnonzero(keys >= 0):
             k = int(keys[i])
             r = ready.get(k)
-            if r is None:
-                ready[k] = float(t[i])
-                continue
-            start = float(t[i] - lat[i])
-            if r > start + lat[i]:          # its fill landed after this would have: refill
+            if r is None or r > t[i]:       # not in L1, or its fill lands after a new one would
                 ready[k] = float(t[i])
                 continue
             if out is None:
                 out = t.copy()
-            out[i] = max(start + LAT_L1, r)
+            out[i] = max(hit[i], r)
         if len(ready) > KEEP * 8:
             items = list(ready.items())
             self.ready = dict(items[len(items) // 2:])
         return out
 
-    def write(self, mat, act, size, blocks) -> None:
+    def write(self, keys: np.ndarray) -> None:
         """A store or atomic: the sectors it writes leave the table."""
-        if not self.ready:
-            return
-        keys = self._keys(mat, act, size, blocks)
         for k in keys[keys >= 0].tolist():
             self.ready.pop(k, None)

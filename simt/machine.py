@@ -28,7 +28,7 @@ from .ctypes_ import Scalar, Vector, sizeof
 from .errors import LaunchError
 from .ir import Const, Op, Reg
 from .issue import UNROLL, compile_time, overlapped_pcs
-from .l1hits import L1Table
+from .l1hits import LAT_L1, L1Table
 from .loops import add_step, constant_trips, def_before, loop_test, loops
 from .promote import register_locals
 from .ops import BINOPS, CALLS, UNOPS, _fma, cast_value
@@ -975,16 +975,20 @@ def _l1_hits(m: Machine, ins, warps, mat, act, size, blocks, kind, fresh) -> Non
     data sooner (``simt.l1hits``): its registers and its slot among the loads in flight
     move to that time.  A store or atomic drops the sectors it writes."""
     if kind != "ld":
-        m.l1.write(mat, act, size, blocks)
+        if m.l1.ready:
+            m.l1.write(L1Table.keys(mat, act, size, blocks))
         return
     if ins.dst is None or _cost_key(ins) is not None:
+        return
+    keys = L1Table.keys(mat, act, size, blocks)
+    if not (keys >= 0).any():
         return
     dst = ins.dst if isinstance(ins.dst, list) else [ins.dst]
     t = m.rt[dst[0].slot][warps]
     lat = np.full(len(warps), LAT["global"])
     if fresh is not None:
         lat[fresh] += LAT["dram"] - LAT["global"]
-    new = m.l1.load(t, lat, mat, act, size, blocks)
+    new = m.l1.load(keys, t, t - lat + LAT_L1)
     if new is None:
         return
     for r in dst:
