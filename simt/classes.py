@@ -118,6 +118,9 @@ class ClassTable:
     free_ops: dict[str, list[Method]] = field(default_factory=dict)   # "+" -> non-member operators
     qualified: dict[str, tuple[str, str]] = field(default_factory=dict)  # "V3__zero" -> (V3, zero)
     mutating: set = field(default_factory=set)   # names of non-const member functions and operators
+    # member functions defined outside their class: the default arguments of the declaration
+    # inside it, by parameter index ((Coord, expression text), as frontend.default_snippets reads)
+    defaults: dict[str, dict] = field(default_factory=dict)
 
     @property
     def has_operators(self) -> bool:
@@ -136,6 +139,11 @@ class ClassTable:
 
 def _has_params(params: str) -> bool:
     return params.strip() not in ("", "void")
+
+
+def _all_defaulted(params: str) -> bool:
+    """Every parameter has a default argument (a constructor callable with none)."""
+    return all(re.search(r"(?<![=!<>])=(?!=)", params[a:b]) for a, b in _split(params, 0, len(params)))
 
 
 def _blank(s: str) -> str:
@@ -539,11 +547,6 @@ class _Rewriter:
             raise self.err(f'"{cls}": trailing return types are outside simt\'s subset', j)
         if t.startswith("&", j):
             raise self.err(f'"{cls}": ref-qualified member functions are outside simt\'s subset', j)
-        for a, e in _split(t, po + 1, pc):
-            eq = re.search(r"(?<![=!<>])=(?!=)", t[a:e])
-            if eq:
-                raise self.err(f'"{cls}": default arguments are outside simt\'s subset; give every '
-                               "argument at the call (or add an overload)", a + eq.start())
         it = {"kind": "func", "start": i, "name": fname, "name_start": name_start, "po": po, "pc": pc,
               "ret": ret, "static": static, "explicit": explicit, "const": const,
               "params": t[po + 1:pc], "inits": [], "body": None, "special": None}
@@ -627,6 +630,7 @@ class _Rewriter:
                 info.default_ctor = True
             else:
                 info.user_ctors = True
+                info.default_ctor = info.default_ctor or _all_defaulted(params)
             if f["special"] == "default":
                 return ""
         if name == "operator=":
@@ -638,6 +642,9 @@ class _Rewriter:
             raise self.err(f'"{cls}": {name} is outside simt\'s subset', f["name_start"])
         if f["special"] in ("delete", "prototype"):
             if f["special"] == "prototype":
+                f["defaults"] = {k: (self.co(a + eq.end()), t[a + eq.end():e])
+                                 for k, (a, e) in enumerate(_split(t, f["po"] + 1, f["pc"]))
+                                 for eq in [re.search(r"(?<![=!<>])=(?!=)", t[a:e])] if eq}
                 self.protos.setdefault((cls, name), []).append(f)
             return ""
         ref = False
@@ -657,6 +664,8 @@ class _Rewriter:
             raise self.err(f'"{cls}": a static {name} is outside simt\'s subset', at)
         self.table.add(Method(ident, cls, name, mk, self.co(f["name_start"]), const=f["const"],
                               ref_return=ref, explicit=f["explicit"]))
+        if f.get("defaults"):
+            self.table.defaults[ident] = f["defaults"]
         return self.emit(f, ident, ret, info, nsdmi)
 
     def emit(self, f: dict, ident: str, ret: str, info: ClassInfo, nsdmi: dict) -> str:
@@ -732,8 +741,12 @@ class _Rewriter:
                 f = self.function(k, len(text), cls, fname, m.start(), m.end() - 1)
                 if f["body"] is None:
                     continue
-                proto = self.protos[(cls, fname)][0]
+                protos = self.protos[(cls, fname)]
+                n = len(_split(text, f["po"] + 1, f["pc"])) if _has_params(text[f["po"] + 1:f["pc"]]) else 0
+                proto = next((p for p in protos if len(_split(p["params"], 0, len(p["params"])))
+                              == n and _has_params(p["params"])), protos[0])
                 f["static"], f["explicit"] = proto["static"], proto["explicit"]
+                f["defaults"] = proto.get("defaults")
                 f["in_place"] = True
                 g = self.method(f, self.table.classes[cls], self.nsdmi.get(cls, {}))
                 out.append(text[pos:k] + g)

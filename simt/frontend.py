@@ -209,11 +209,13 @@ _REF_PARAM = re.compile(r"\s*(?:[A-Za-z_]\w*\s+)*[A-Za-z_]\w*\s*\**\s*(&&?)\s*[A
 _NOT_FUNCTIONS = frozenset(("if", "while", "for", "switch", "return", "sizeof"))
 
 
-def reference_params(text: str, filename: str) -> tuple[str, dict[str, frozenset]]:
+def reference_params(text: str, filename: str) -> tuple[str, dict[str, frozenset], dict[str, dict]]:
     """C++ reference parameters of functions (``void f(float &a, const P &p)``): the ``&``
     blanked (length-preserving) and, per function, the indices of its reference
     parameters, which the lowering binds to the caller's variable or memory instead of
     a copy.  A kernel cannot take one (its arguments come from the host): an error there.
+    Default arguments (``float s = 2.0f``) are blanked too and returned per function as
+    ``{index: (Coord of the expression, its text)}`` (``default_exprs`` parses them).
     A function returning a reference (``float &at(float *p, int i)``) has its ``&`` blanked
     too and the index -1 among its reference parameters (the caller gets the variable its
     ``return`` names, ``simt.methods``).  Only file-scope declarators are read (``extern
@@ -224,6 +226,7 @@ def reference_params(text: str, filename: str) -> tuple[str, dict[str, frozenset
         extern_braces.update((m.end() - 1, _match_brace(text, m.end() - 1)))
     out = list(text)
     refs: dict[str, set] = {}
+    defaults: dict[str, dict[int, tuple[Coord, str]]] = {}
     depth, last_end = 0, 0
     for m in re.finditer(r"[{};]|\b([A-Za-z_]\w*)\s*\(", text):
         tok = m.group(0)
@@ -246,8 +249,12 @@ def reference_params(text: str, filename: str) -> tuple[str, dict[str, frozenset
         for k, (a, b) in enumerate(split_spans(text, m.end(), close - 1)):
             eq = re.search(r"(?<![=!<>])=(?!=)", text[a:b]) if is_function else None
             if eq:
-                raise CompileError("default arguments are outside simt's subset; give every argument "
-                                   "at the call", _coord_of(text, a + eq.start(), filename))
+                pos = a + eq.end()
+                defaults.setdefault(m.group(1), {})[k] = (_coord_of(text, pos, filename), text[pos:b])
+                out[a + eq.start():b] = _blank(text[a + eq.start():b])
+                b = a + eq.start()
+                while b > a and text[b - 1].isspace():
+                    b -= 1
             pm = _REF_PARAM.match(text, a, b)
             if not pm or pm.end() != b:
                 continue
@@ -258,7 +265,52 @@ def reference_params(text: str, filename: str) -> tuple[str, dict[str, frozenset
                                    _coord_of(text, amp, filename))
             out[amp:pm.end(1)] = " " * (pm.end(1) - amp)
             refs.setdefault(m.group(1), set()).add(k)
-    return "".join(out), {k: frozenset(v) for k, v in refs.items()}
+    return "".join(out), {k: frozenset(v) for k, v in refs.items()}, defaults
+
+
+_DEFAULT_FN = "__simt_default_"
+
+
+def default_snippets(defaults: dict[str, dict]) -> tuple[str, list]:
+    """Each default argument's expression as a function of its own, ``__simt_default_<i>``,
+    to append to the file (so that its typedefs and constants are in scope) with a
+    ``#line`` that puts it where it was written; and the (function, parameter index,
+    column of the expression, length of the text before it on its line) of each."""
+    parts, keys = [], []
+    for fn, ks in defaults.items():
+        for k, (co, expr) in ks.items():
+            head = f"void {_DEFAULT_FN}{len(keys)}(void) {{ return "
+            parts.append(f'\n#line {co.line} "{co.file}"\n{head}{expr}; }}\n')
+            keys.append((fn, k, co.col, len(head)))
+    return "".join(parts), keys
+
+
+def default_exprs(tree, keys: list) -> dict[str, dict]:
+    """Take the ``default_snippets`` functions out of the parsed file: per function, its
+    default arguments' expressions by parameter index, their columns those of the source."""
+    out: dict[str, dict] = {}
+    if not keys:
+        return out
+    from pycparser import c_ast
+    kept = []
+    for ext in tree.ext:
+        name = ext.decl.name if isinstance(ext, c_ast.FuncDef) else ""
+        if not name.startswith(_DEFAULT_FN):
+            kept.append(ext)
+            continue
+        fn, k, col, head = keys[int(name[len(_DEFAULT_FN):])]
+        expr = ext.body.block_items[0].expr
+        first = expr.coord.line if expr.coord is not None else None
+        stack = [expr]
+        while stack:
+            node = stack.pop()
+            c = node.coord
+            if c is not None and c.line == first and c.column:
+                node.coord = type(c)(c.file, c.line, c.column - head + col - 1)
+            stack.extend(ch for _, ch in node.children())
+        out.setdefault(fn, {})[k] = expr
+    tree.ext[:] = kept
+    return out
 
 
 # a declarator ``T &x = ...`` (or ``T *&p = ...``) inside a function: the word before the
@@ -425,8 +477,8 @@ def _unit_class():
 
     class Unit(c_ast.FileAST):
         """A FileAST with what the template expander made (``parse``)."""
-        __slots__ = ("simt_names", "simt_templates", "simt_refs", "simt_local_refs", "simt_classes",
-                     "simt_lambdas")
+        __slots__ = ("simt_names", "simt_templates", "simt_refs", "simt_defaults", "simt_local_refs",
+                     "simt_classes", "simt_lambdas")
     return Unit
 
 
@@ -478,8 +530,12 @@ def parse(text: str, filename: str = "<kernel>", requests=()):
     pre, names = expander.expand(requests)
     pre, class_table = classes.rewrite(pre, filename)
     pre, lambda_table = lambdas.rewrite(pre, filename, class_table)
-    pre, refs = reference_params(pre, filename)
+    pre, refs, defaults = reference_params(pre, filename)
     pre, local_refs = local_references(pre, filename)
+    for ident, ks in class_table.defaults.items():   # members defined outside their class
+        defaults.setdefault(ident, ks)
+    tail, default_keys = default_snippets(defaults)
+    pre += tail
     # C23's auto takes a plain identifier: ``auto *p = q`` deduces the same pointer type
     pre = re.sub(r"\bauto((?:\s*\*)+)", lambda m: "auto" + _blank(m.group(1).replace("*", " ")), pre)
     body = rewrite_cuda(pre, filename)
@@ -570,11 +626,13 @@ def parse(text: str, filename: str = "<kernel>", requests=()):
     parser = _Parser(dialect="c23")
     try:
         tree = parser.parse(src, filename)
+        defaults = default_exprs(tree, default_keys)
         _template_columns(tree, expander, names, class_table, lambda_table)
         unit = Unit(tree.ext, tree.coord)
         unit.simt_names = names
         unit.simt_templates = expander
         unit.simt_refs = refs
+        unit.simt_defaults = defaults
         unit.simt_local_refs = local_refs
         unit.simt_classes = class_table
         unit.simt_lambdas = lambda_table

@@ -398,6 +398,9 @@ class Lowerer:
         # per function (its C++ name): the indices of its reference parameters (T &x)
         self.refs: dict[str, frozenset] = {self.names.get(k, k): v
                                            for k, v in getattr(ast, "simt_refs", {}).items()}
+        # per function: its default arguments' expressions by parameter index
+        self.defaults: dict[str, dict] = {self.names.get(k, k): v
+                                          for k, v in getattr(ast, "simt_defaults", {}).items()}
         # (file, line, name) of each local reference variable (frontend.local_references)
         self.local_refs: frozenset = getattr(ast, "simt_local_refs", frozenset())
         self.funcs: dict[str, c_ast.FuncDef] = {}
@@ -2325,6 +2328,12 @@ class KernelBuilder(ClassLowering, LambdaLowering):
         plist = [p for p in (ftype.args.params if ftype.args else [])
                  if lambda_op and self.is_auto(p.type) or
                  not (self.ctype(p.type, allow_void=True) == T.VOID and p.name is None)]
+        dflt = self.lw.defaults.get(name, {})
+        if len(args) < len(plist) and all(i in dflt for i in range(len(args), len(plist))):
+            more = [dflt[i] for i in range(len(args), len(plist))]   # default arguments
+            if pre is not None:
+                pre = list(pre) + [self.rvalue(d) for d in more]
+            args = list(args) + more
         if len(plist) != len(args):
             raise self.err(f'too {"few" if len(args) < len(plist) else "many"} arguments in call to '
                            f'"{display}" (expected {len(plist)}, got {len(args)})', node)

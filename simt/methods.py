@@ -29,7 +29,7 @@ names.
 Limitations: a function returning a reference must return the same variable on every
 path when that variable lives in registers (memory may differ: its address is returned);
 overload resolution by types only (an rvalue may bind to a non-const reference
-parameter); no default arguments; constructors of ``__shared__`` objects are not run (as
+parameter; a parameter with a default argument may be left out, ``min_args``); constructors of ``__shared__`` objects are not run (as
 CUDA forbids them to do anything); an array of objects with a default constructor runs it
 element by element, unrolled.
 """
@@ -77,6 +77,14 @@ class ClassLowering:
             pt = self.ctype(p.type)
             out.append((Pointer(pt.elem) if isinstance(pt, Array) else pt, i in refs, _const_decl(p.type)))
         return out
+
+    def min_args(self, m) -> int:
+        """How many arguments a call of member function ``m`` must give: its parameters
+        up to the first of those that have a default argument."""
+        n, dflt = len(self.params_of(m)), self.lw.defaults.get(m.ident, {})
+        while n and n - 1 in dflt:
+            n -= 1
+        return n
 
     def type_of_memo(self, node):
         """``type_of`` once per node (a node's type is the same wherever it is lowered)."""
@@ -229,7 +237,7 @@ class ClassLowering:
         viable = []
         for m in cands:
             ps = self.params_of(m)
-            if len(ps) != len(types):
+            if not self.min_args(m) <= len(types) <= len(ps):
                 continue
             ranks = []
             if m.kind not in ("static", "ctor") and obj is not None:
@@ -273,7 +281,7 @@ class ClassLowering:
             return 0
         if isinstance(pt, Struct) and not isinstance(at, Struct):
             info = self.class_info(pt)
-            if info is not None and any(not c.explicit and len(self.params_of(c)) == 1
+            if info is not None and any(not c.explicit and self.min_args(c) <= 1 <= len(self.params_of(c))
                                         for c in info.ctors()):
                 return 1
         return 0
@@ -383,7 +391,7 @@ class ClassLowering:
             self.store(lv, self.rvalue(args[0]), node)          # the implicit copy constructor
             return
         if info is not None and self.has_user_ctors(t):
-            if not args and not [c for c in info.ctors() if not self.params_of(c)]:
+            if not args and not [c for c in info.ctors() if not self.min_args(c)]:
                 if not info.default_ctor:
                     raise self.err(f'no default constructor exists for class "{info.name}"', node)
                 return
@@ -465,7 +473,7 @@ class ClassLowering:
             got = self.needs_construction(t.elem)
         elif isinstance(t, Struct):
             info = self.class_info(t)
-            got = (info is not None and any(not self.params_of(c) for c in info.ctors())) or \
+            got = (info is not None and any(not self.min_args(c) for c in info.ctors())) or \
                 any(self.needs_construction(mt) for _, mt, _ in t.members)
         memo[key] = got
         return got
@@ -476,7 +484,7 @@ class ClassLowering:
         t = lv.ctype
         info = self.class_info(t)
         if info is not None and not members_only:
-            d = [c for c in info.ctors() if not self.params_of(c)]
+            d = [c for c in info.ctors() if not self.min_args(c)]
             if d:
                 self.inline_call(d[0].ident, [], node, this=lv, fdef=self.method_def(d[0]),
                                  display=d[0].display)

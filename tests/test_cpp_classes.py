@@ -585,9 +585,6 @@ def test_class_templates_with_type_and_integer_parameters():
      'taking the address of local variable "a"'),
     ("struct A {\n  float x;\n  __device__ operator float() const { return x; }\n};", "bad.cu:3:14",
      "conversion operators"),
-    ("struct A {\n  float x;\n  __device__ float f(float y = 1.0f) { return x + y; }\n};", "bad.cu:3:30",
-     "default arguments"),
-    ("__device__ float f(float a, float b = 2.0f) { return a + b; }", "bad.cu:1:37", "default arguments"),
     ("struct A {\n  float x;\n  template <typename T> __device__ T get() const { return x; }\n};",
      "bad.cu:3:3", "template inside a function or struct"),
     ("struct P { float x, y; };\n__device__ void g(P &p) { p.x = 1; }\n"
