@@ -344,6 +344,17 @@ def _int3(b, name, args, node, want):
     return _val(t, d)
 
 
+@_reg("__simt_xorwow_matvec", "bit", True)
+def _xorwow_matvec(b, name, args, node, want):
+    """simt's curand_kernel.h: word k of jump matrix m of a table times the XORWOW state
+    (``simt.curand.xorwow_matvec``)."""
+    _nargs(b, name, args, node, 8)
+    ops = [b.convert(b.rvalue(a), T.UINT if k < 5 else T.INT, a).op for k, a in enumerate(args)]
+    d = b.reg(T.UINT.dtype)
+    b.emit(Op.CALL, node, dst=d, args=tuple(ops), sub=name)
+    return _val(T.UINT, d)
+
+
 # -------------------------------------------------------------------- math
 _MATH1 = ("sqrt rsqrt cbrt exp exp2 exp10 expm1 log log2 log10 log1p sin cos tan asin acos atan "
           "sinh cosh tanh asinh acosh atanh floor ceil round trunc rint nearbyint fabs erf erfc "

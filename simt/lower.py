@@ -61,6 +61,7 @@ from . import ctypes_ as T
 from .ctypes_ import Array, CType, Pointer, Scalar, Struct, Union, Vector, usual_arith
 from .classes import MEMINIT, MEMLIST, CtorInit
 from .cse import eliminate_common_loads
+from .curand import OVERLOADS as CURAND_OVERLOADS
 from .errors import CompileError, Coord
 from .intrinsics import INTRINSICS, lower_intrinsic
 from .ir import Const, Ins, KernelIR, Op, Reg, Uniform
@@ -2266,6 +2267,8 @@ class KernelBuilder(ClassLowering, LambdaLowering):
             return self.construct_temp(t, node)
         if name in self.lw.funcs and name not in INTRINSICS:
             return self.inline_call(name, args, node)
+        if name in CURAND_OVERLOADS and "__curand_xorwow_curand" in self.lw.funcs:
+            return self.curand_call(name, args, node)
         tm = self.lw.templates
         if tm is not None and name in tm.by_name and name not in INTRINSICS:
             return self.deduced_call(tm, name, args, node)
@@ -2295,6 +2298,27 @@ class KernelBuilder(ClassLowering, LambdaLowering):
         args = [ref.name] + (list(node.args.exprs) if node.args else [])
         return c_ast.FuncCall(c_ast.ID(fn, coord=ref.coord), c_ast.ExprList(args, coord=node.coord),
                               coord=node.coord)
+
+    def curand_call(self, name, args, node):
+        """A cuRAND device function (``curand_uniform(&s)``): the header's implementation
+        for the generator its state argument points to (``simt.curand``)."""
+        from .curand import resolve
+        k = CURAND_OVERLOADS[name]
+        a = args[k] if len(args) > k else None
+        amp = isinstance(a, c_ast.UnaryOp) and a.op == "&"
+        st = Pointer(self.type_of(a.expr)) if amp else self.type_of(a) if a is not None else None
+        impl = resolve(name, st.base.name if isinstance(st, Pointer) and isinstance(st.base, Struct)
+                       else None)
+        if impl is None or impl not in self.lw.funcs:
+            shown = ", ".join(str(st if j == k else self.type_of(x)) for j, x in enumerate(args))
+            raise self.err(f'no instance of overloaded function "{name}" matches the argument list '
+                           f"(argument types are: ({shown}); simt's curand_kernel.h has the XORWOW "
+                           "and Philox4_32_10 generators)", node)
+        # the header's functions take the state by reference: &s is s itself (a state
+        # nvcc keeps in registers), any other pointer p is *p
+        args = list(args)
+        args[k] = a.expr if amp else c_ast.UnaryOp("*", a, a.coord)
+        return self.inline_call(impl, args, node, display=name)
 
     def deduced_call(self, tm, name, args, node):
         """A call to a function template that names no arguments: deduce them from the

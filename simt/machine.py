@@ -85,6 +85,10 @@ OP_COST = {
     "idiv64_32": (171.0, 31.0),      # both operands under 2^32: the test, then 32 bits
     "idiv64_const": (38.0, 11.3),    # / by a constant (IMAD.HI.U64 and shifts)
     "imod64_const": (52.0, 15.5),    # % by a constant
+    # curand_init's skip-ahead (simt/include/curand_kernel.h): one word of a jump matrix
+    # times the XORWOW state; cuRAND walks the matrix's 160 rows, loading and XORing the
+    # five words of each row whose bit some lane has set (a fifth of that a word)
+    "xorwow_matvec": (800.0, 384.0),
     "fdiv": (54.0, 17.5),            # float / (IEEE): MUFU.RCP, Newton steps, FCHK
     "sqrt": (55.0, 12.0),            # sqrtf (IEEE): MUFU.RSQ and fix-ups
     # math library functions, IEEE (not --use_fast_math): a MUFU or two and a polynomial,
@@ -1121,6 +1125,8 @@ def _cost_key(ins):
             k = "sqrt"
         elif ins.sub == "__match_any_sync":
             k = "match"
+        elif ins.sub == "__simt_xorwow_matvec":
+            k = "xorwow_matvec"
         elif ins.dst is not None and str(ins.sub).startswith("m_"):
             k = (f"{ins.sub}_f{np.dtype(ins.dst.dtype).itemsize}" + ("_fast" if ins.info.get("fast") else "")
                  + ("_pair" if ins.info.get("pair") else ""))

@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .curand import xorwow_matvec
+
 
 def _cdiv(a, b):
     if a.dtype.kind == "f":
@@ -443,6 +445,7 @@ CALLS.update({
     "__funnelshift_r": lambda lo, hi, s: _funnel(lo, hi, s, False, False),
     "__funnelshift_rc": lambda lo, hi, s: _funnel(lo, hi, s, False, True),
     "__byte_perm": _byte_perm,
+    "__simt_xorwow_matvec": xorwow_matvec,
 })
 BINOPS.update(HALF_BINOPS)
 CALLS.update(HALF_CALLS)
