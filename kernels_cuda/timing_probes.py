@@ -1235,6 +1235,134 @@ UNSEEN29 = [
                 note="2^25 floats to bfloat16, round to nearest even in integer ops (NaNs kept, quiet), 2-byte stores"),
 ]
 PROBES += UNSEEN29
+
+
+def _sha256_k():
+    """SHA-256's round constants: the first 32 bits of the fractional parts of the cube
+    roots of the first 64 primes."""
+    primes = [p for p in range(2, 312) if all(p % q for q in range(2, int(p ** 0.5) + 1))][:64]
+    out = []
+    for p in primes:
+        x = p << 96
+        r = int(round(x ** (1.0 / 3.0)))
+        while r ** 3 > x:
+            r -= 1
+        while (r + 1) ** 3 <= x:
+            r += 1
+        out.append(r & 0xFFFFFFFF)
+    return np.array(out, np.uint32)
+
+
+def _sha256_args(n, rng):
+    """n messages of 0 to 55 random bytes, each padded by SHA-256's rules to one 64-byte
+    block, as 16 big-endian words."""
+    length = rng.integers(0, 56, n)
+    b = rng.integers(0, 256, (n, 64), dtype=np.uint8)
+    pos = np.arange(64)[None, :]
+    b[pos >= length[:, None]] = 0
+    b[np.arange(n), length] = 0x80
+    bits = length * 8
+    b[:, 62] = bits >> 8
+    b[:, 63] = bits & 0xFF
+    words = b.view(">u4").astype(np.uint32).ravel()
+    return [words, np.zeros(n * 8, np.uint32), _i32(n)]
+
+
+IM2COL_C = 64
+
+
+def _graph_csr(n, rng):
+    """An undirected graph on n vertices, mean degree about 16: each vertex draws 4 edges
+    to vertices within 32 ids of it (so there are triangles) and 4 anywhere; self-loops
+    and duplicates dropped, each edge stored both ways.  (row_ptr, col, src), sorted."""
+    u = np.repeat(np.arange(n, dtype=np.int64), 8)
+    near = (u + rng.integers(-32, 33, u.size)) % n
+    far = rng.integers(0, n, u.size)
+    v = np.where(np.arange(u.size) % 8 < 4, near, far)
+    keep = u != v
+    u, v = u[keep], v[keep]
+    key = np.sort(np.concatenate([u * n + v, v * n + u]))
+    key = key[np.r_[True, key[1:] != key[:-1]]]         # (np.unique is much slower here)
+    src, col = (key // n).astype(np.int32), (key % n).astype(np.int32)
+    row_ptr = np.zeros(n + 1, np.int32)
+    np.cumsum(np.bincount(src, minlength=n), out=row_ptr[1:])
+    return row_ptr, col, src
+
+
+def _triangle_args(n, rng):
+    row_ptr, col, src = _graph_csr(n, rng)
+    return [row_ptr, col, src, np.zeros(1, np.uint64), _i32(col.size)]
+
+
+def _jacobi_args(n, rng):
+    """A grid part way to the solution: smooth, with a hot top edge and some noise."""
+    y = np.linspace(0.0, 1.0, n)[:, None]
+    u = (1.0 - y) ** 2 + 0.05 * np.sin(np.linspace(0.0, 20.0, n))[None, :] * y
+    u = u + 0.01 * rng.random((n, n))
+    return [u.astype(np.float32).ravel(), np.zeros(n * n, np.float32), np.zeros(1, np.float32), _i32(n)]
+
+
+def _spmm_args(n, rng):
+    """n sparse rows of 4 to 28 nonzeros (columns uniform over n), x of n rows of 32."""
+    lens = rng.integers(4, 29, n)
+    row_ptr = np.zeros(n + 1, np.int32)
+    np.cumsum(lens, out=row_ptr[1:])
+    nnz = int(row_ptr[-1])
+    return [row_ptr, rng.integers(0, n, nnz, dtype=np.int32), _f32(nnz, rng), _f32(n * 32, rng),
+            np.zeros(n * 32, np.float32), _i32(n)]
+
+
+def _star_polygon(n, rng):
+    """A 64-vertex star: radii alternating 1 and 0.45 (slightly jittered)."""
+    a = np.arange(64) * (2 * np.pi / 64)
+    r = np.where(np.arange(64) % 2 == 0, 1.0, 0.45) * rng.uniform(0.95, 1.05, 64)
+    return {"c_px": (r * np.cos(a)).astype(np.float32), "c_py": (r * np.sin(a)).astype(np.float32)}
+
+
+_P31 = "probes31.cu"
+UNSEEN30 = [
+    TimingProbe("probe/sha256-msgs", "probe-unseen30", "sha256_msgs", 1 << 20, 256, lambda n: n // 256,
+                _sha256_args, source=_P31, symbols=lambda n, rng: {"c_k": _sha256_k()},
+                note="SHA-256 of 2^20 one-block messages, a thread each: 64 rounds, W[64] local, K in __constant__"),
+    TimingProbe("probe/im2col3x3", "probe-unseen30", "im2col3x3", 128, 256,
+                lambda n: -(-IM2COL_C * 9 * n * n // 256),
+                lambda n, rng: [_f32(IM2COL_C * n * n, rng), np.zeros(IM2COL_C * 9 * n * n, np.float32),
+                                _i32(IM2COL_C), _i32(n), _i32(n)],
+                source=_P31, note="im2col of 64 x 128^2 floats for a 3x3 convolution, a thread an output (/ and %)"),
+    TimingProbe("probe/triangle-count", "probe-unseen30", "triangle_count", 1 << 20, 256,
+                lambda n: -(-n * 16 // 256), _triangle_args, source=_P31,
+                note="triangles of a 2^20-vertex graph of degree ~16, a thread an edge, merge walk of sorted lists"),
+    TimingProbe("probe/jacobi-residual", "probe-unseen30", "jacobi_residual", 4096, (32, 8),
+                lambda n: (n // 32, n // 8), _jacobi_args, source=_P31,
+                note="one Jacobi sweep of a 4096^2 grid, max abs(change) by xor shuffles and an int atomicMax a warp"),
+    TimingProbe("probe/spmm-csr-warp", "probe-unseen30", "spmm_csr_warp", 1 << 18, 256, lambda n: n * 32 // 256,
+                _spmm_args, source=_P31,
+                note="CSR (2^18 rows, 4-28 nonzeros) times a dense 32-column matrix, a warp a row, a lane a column"),
+    TimingProbe("probe/point-in-polygon", "probe-unseen30", "point_in_polygon", 1 << 22, 256, lambda n: n // 256,
+                lambda n, rng: [rng.uniform(-1.05, 1.05, 2 * n).astype(np.float32), np.zeros(n, np.uint8), _i32(n)],
+                source=_P31, symbols=_star_polygon,
+                note="even-odd test of 2^22 points against a 64-vertex star polygon in __constant__ memory"),
+]
+PROBES += UNSEEN30
+
+_P32 = "probes32.cu"
+
+
+def _curand(pid, kernel, note, out=np.float32):
+    return TimingProbe(f"probe/{pid}", "probe-curand", kernel, 1 << 20, 256, lambda n: n // 256,
+                       lambda n, rng: [np.zeros(1 if out is np.uint32 else n, out), np.uint64(1234), _i32(n)],
+                       source=_P32, note=note)
+
+
+CURAND = [
+    _curand("curand-init-id", "curand_init_id", "XORWOW curand_init of 2^20 threads, subsequence = thread id"),
+    _curand("curand-init-deep", "curand_init_deep", "XORWOW curand_init with 60 skip-ahead steps a thread"),
+    _curand("xorwow-draws64", "xorwow_draws64", "64 XORWOW uniforms a thread after an init without skip-ahead"),
+    _curand("philox-draws64", "philox_draws64", "64 Philox4_32_10 uniforms a thread, subsequence = thread id"),
+    _curand("xorwow-normals32", "xorwow_normals32", "32 XORWOW normals a thread, subsequence = thread id"),
+    _curand("mc-pi", "mc_pi", "Monte Carlo pi: 64 points a thread, one atomicAdd of its count", np.uint32),
+]
+PROBES += CURAND
 _BY_ID = {p.id: p for p in PROBES}
 
 
@@ -1244,3 +1372,4 @@ def entries() -> list[TimingProbe]:
 
 def get(pid: str) -> TimingProbe:
     return _BY_ID[pid]
+
