@@ -98,10 +98,14 @@ def emulate(entry, n: int):
     return be.launches
 
 
-def predict_table(measured: dict, gpu: str) -> dict:
+def predict_table(measured: dict, gpu: str, only=None, reuse: dict | None = None) -> dict:
+    """Emulate every measured (entry, size) and put the prediction beside the measurement;
+    with ``only`` (ids or families) and ``reuse`` (a table this function wrote), the other
+    rows are ``reuse``'s, unchanged (for a change that cannot move them)."""
     from simt import timing
     prof = timing.load_profile(gpu)
     rows = []
+    kept = {(r["id"], r["n"]): r for r in (reuse or {}).get("rows", [])}
     for eid, by_n in measured["entries"].items():
         try:
             e = _entry(eid)
@@ -109,6 +113,9 @@ def predict_table(measured: dict, gpu: str) -> dict:
             continue
         for n, rec in by_n.items():
             if "error" in rec:
+                continue
+            if only and eid not in only and e.family not in only and (eid, int(n)) in kept:
+                rows.append(kept[(eid, int(n))])
                 continue
             t0 = time.perf_counter()
             try:
@@ -195,14 +202,28 @@ def main(argv=None) -> int:
     p.add_argument("--md")
     p.add_argument("--json")
     p.add_argument("--command", default="")
+    p.add_argument("--only", nargs="*", help="ids or families to emulate; the other rows come from --reuse")
+    p.add_argument("--reuse", help="a table (--json) whose rows stand for those not in --only")
+    g = sub.add_parser("merge", help="add a run's measurements (measure --out) to a measured file")
+    g.add_argument("run")
+    g.add_argument("into")
+    g.add_argument("--note", required=True, help="how the run was made (kept under 'remeasured')")
     a = ap.parse_args(argv)
     if a.cmd == "measure":
         res = measure(a.ids, a.repeat, probes=a.probes)
         with open(a.out, "w") as f:
             json.dump(res, f, indent=1, default=float)
         return 0
+    if a.cmd == "merge":
+        run, into = json.load(open(a.run)), json.load(open(a.into))
+        for eid, by_n in run["entries"].items():
+            into["entries"].setdefault(eid, {}).update(by_n)
+            into.setdefault("remeasured", {})[eid] = a.note
+        with open(a.into, "w") as f:
+            json.dump(into, f, indent=1, default=float)
+        return 0
     measured = json.load(open(a.measured))
-    tab = predict_table(measured, a.gpu)
+    tab = predict_table(measured, a.gpu, a.only, json.load(open(a.reuse)) if a.reuse else None)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(tab, f, indent=1, default=float)

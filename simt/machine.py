@@ -86,9 +86,11 @@ OP_COST = {
     "idiv64_const": (38.0, 11.3),    # / by a constant (IMAD.HI.U64 and shifts)
     "imod64_const": (52.0, 15.5),    # % by a constant
     # curand_init's skip-ahead (simt/include/curand_kernel.h): one word of a jump matrix
-    # times the XORWOW state; cuRAND walks the matrix's 160 rows, loading and XORing the
-    # five words of each row whose bit some lane has set (a fifth of that a word)
-    "xorwow_matvec": (800.0, 384.0),
+    # times the XORWOW state.  cuRAND walks the matrix's 160 rows, loading (L1 hits) and
+    # XORing the five words of each row whose bit some lane has set: 1,800-2,200 SASS
+    # instructions a step at 65% issue (ncu, H100); a fifth of it a word.  Fitted to
+    # probe/curand-init-id and curand-init-deep (docs/results/timing_investigation/unseen30/)
+    "xorwow_matvec": (1800.0, 712.0),
     "fdiv": (54.0, 17.5),            # float / (IEEE): MUFU.RCP, Newton steps, FCHK
     "sqrt": (55.0, 12.0),            # sqrtf (IEEE): MUFU.RSQ and fix-ups
     # math library functions, IEEE (not --use_fast_math): a MUFU or two and a polynomial,

@@ -3,6 +3,7 @@ independent Python XORWOW (seeding, draws, skip-ahead by stepping), Philox4x32-1
 Random123's known answer, the distributions against their formulas, and (GPU) every word
 and uniform against CUDA's own curand_kernel.h bit for bit."""
 import numpy as np
+import pytest
 
 from kern import compile_error, gpu_or_skip, run, same_bytes_on_gpu
 
@@ -145,6 +146,7 @@ def test_curand_errors_name_the_call():
     assert "(float *)" in msg
 
 
+@pytest.mark.gpu
 def test_curand_on_the_gpu(tmp_path):
     gpu_or_skip()
     n = 32

@@ -6,6 +6,7 @@ whose parameters all have defaults is the default constructor).
 The kernel is valid CUDA C++ (the GPU test compiles the same text with NVRTC); inputs are
 small integers so every float result is exact."""
 import numpy as np
+import pytest
 
 from kern import compile_error, gpu_or_skip, run, same_bytes_on_gpu
 
@@ -78,6 +79,7 @@ def test_default_argument_errors_name_their_place():
     assert msg.startswith('bad.cu:2:57: error: too few arguments in call to "A::f" (expected 2, got 0)')
 
 
+@pytest.mark.gpu
 def test_default_arguments_on_the_gpu(tmp_path):
     gpu_or_skip()
     n = 64
