@@ -74,6 +74,8 @@ def issue_weights(ir) -> np.ndarray:
         w[p] = 0.0
     for p in _predicate_only(code, uses) | _minmax_selects(code, uses):
         w[p] = 0.0
+    for p in _fused(code, uses, w):
+        w[p] = 0.0
     for p, share in _shared_copies(code, _full(ir)).items():
         w[p] *= share
     for control in _unrolled(ir).values():
@@ -308,6 +310,92 @@ def _only_stored(code, uses, p, dst) -> bool:
                                and code[q].ctype.size <= dst.itemsize for q, k in reads)
 
 
+_LOGIC = {"and", "or", "xor"}
+_ADDS = {"add", "sub"}
+
+
+def _fused(code, uses, w) -> set[int]:
+    """The 32-bit integer operations nvcc folds into another one's instruction:
+    - a rotation written ``(x >> n) | (x << (32 - n))`` (either order, n a constant or
+      not) is one ``SHF``: its two shifts issue nothing;
+    - a tree of ``& | ^ ~`` over at most three inputs is one ``LOP3`` (any function of
+      three inputs is a lookup table): its inner operations issue nothing;
+    - a chain of adds and subtracts over at most three inputs is one ``IADD3``.
+    An inner operation folds only where its result has no other use.  SHA-256's round
+    (probes31.cu) is 15 SASS instructions where the IR has 38."""
+    out: set[int] = set()
+    wr = writers(code)
+    leaves: dict[int, frozenset] = {}           # pc -> the inputs of its fused instruction
+
+    def only_use(d, q):
+        dst = code[d].dst
+        return isinstance(dst, Reg) and not dst.is_var and len(uses[d]) == 1 and uses[d][0][0] == q
+
+    def kind(ins):
+        if not isinstance(ins.dst, Reg) or not _int(ins.dst.dtype) or ins.dst.dtype.itemsize > 4:
+            return None
+        if ins.op == Op.BIN and ins.sub in _LOGIC or ins.op == Op.UN and ins.sub == "not":
+            return "lop"
+        if ins.op == Op.BIN and ins.sub in _ADDS:
+            return "add"
+        return None
+
+    rotations = set()
+    for q, ins in enumerate(code):
+        if ins.op == Op.BIN and ins.sub == "or" and w[q] == 1.0 and kind(ins):
+            ds = wr[q]
+            pair = _rotation(code, ins, ds)
+            if pair and all(only_use(d, q) for d in pair):
+                out.update(pair)
+                rotations.add(q)
+    for q, ins in enumerate(code):
+        k = kind(ins)
+        if k is None or q in rotations or w[q] != 1.0:
+            continue
+        mine, kids = set(), []
+        for a, d in zip(ins.args, wr[q]):
+            if d is not None and d not in rotations and d in leaves and kind(code[d]) == k and \
+                    only_use(d, q):
+                kids.append(d)
+            else:
+                mine.add(("r", id(a)) if type(a) is Reg else ("c", repr(a)))
+        for d in kids:
+            if len(mine | leaves[d]) <= 3:
+                mine |= leaves[d]
+                out.add(d)
+            else:
+                mine.add(("p", d))
+        leaves[q] = frozenset(mine)
+    return out
+
+
+def _rotation(code, ins, ds):
+    """The pcs of the two shifts of a rotation ``(x >> n) | (x << (32 - n))``, or None."""
+    if len(ds) != 2 or None in ds:
+        return None
+    a, b = (code[d] for d in ds)
+    if {a.op, b.op} != {Op.BIN} or {a.sub, b.sub} != {"shr", "shl"} or a.args[0] is not b.args[0]:
+        return None
+    if type(a.args[0]) is not Reg or a.args[0].dtype.itemsize != 4:
+        return None
+    def source(x, pc):                         # through conversions of the shift amount
+        for _ in range(4):
+            d = def_before(code, x, pc) if type(x) is Reg else None
+            if d is None or d.op not in (Op.CAST, Op.MOV):
+                return x, d
+            x, pc = d.args[0], d.pc
+        return x, None
+
+    (n, dn), (m, dm) = source(a.args[1], a.pc), source(b.args[1], b.pc)
+    if type(n) is Const and type(m) is Const:
+        return ds if int(n.value) + int(m.value) == 32 else None
+    for x, d in ((n, dm), (m, dn)):            # the other amount is 32 - x
+        if d is not None and d.op == Op.BIN and d.sub == "sub" and type(d.args[0]) is Const and \
+                int(d.args[0].value) == 32 and source(d.args[1], d.pc)[0] is x:
+            return ds
+    return None
+
+
 def _minmax_selects(code, uses) -> set[int]:
     """The selects of ``c ? min(a, b) : max(a, b)`` (a sorting network's compare and
     exchange): nvcc writes the min and then, predicated on ``c``, the max into one
@@ -451,8 +539,8 @@ def _unrolled_control(code, top: int, back: int, full: bool = False) -> list[int
     test compares only counters stepped by constants with values the loop leaves alone
     (or, in a loop it unrolls ``full``y, multiplied, divided or shifted by constants)."""
     found = loop_test(code, top, back)
-    if found is None or found[1].op != Op.BIN:
-        return []
+    if found is None or found[1].op != Op.BIN or code[found[0]].info.get("unroll") == 1:
+        return []                         # ('#pragma unroll 1': nvcc keeps every trip's)
     test, cmp = found
     written = {id(code[p].dst) for p in range(top, back + 1) if isinstance(code[p].dst, Reg)}
     control = [cmp.pc, test]

@@ -118,6 +118,11 @@ def _geometric_step(code, ins, var):
     return ins.sub, c
 
 
+# trips nvcc unrolls fully under '#pragma unroll' (without a count): its own limit is a
+# code-size one; SHA-256's 48- and 64-trip loops (probes31.cu) are unrolled, as they say
+PRAGMA_FULL = 1024
+
+
 def constant_trips(code, top: int, back: int, limit: int = 32, geometric: bool = False):
     """The trip count of a loop whose counter starts at a constant, steps by a constant
     and is compared with a constant (``for (int k = 14; k >= 0; k--)``), if it is at most
@@ -138,7 +143,12 @@ def counter_values(code, top: int, back: int, limit: int = 32, geometric: bool =
     found = loop_test(code, top, back)
     if found is None:
         return None
-    _, cmp = found
+    test, cmp = found
+    pragma = code[test].info.get("unroll")     # '#pragma unroll' (0) or '#pragma unroll N'
+    if pragma is not None:
+        if pragma == 1:
+            return None                            # nvcc keeps the loop
+        limit = PRAGMA_FULL if pragma == 0 else pragma
     if cmp.op != Op.BIN or cmp.sub not in ("lt", "le", "gt", "ge", "ne") or len(cmp.args) != 2:
         return None
     var, bound = cmp.args

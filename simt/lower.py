@@ -51,6 +51,7 @@ stores only the changed ones.
 """
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
@@ -906,6 +907,8 @@ class KernelBuilder(ClassLowering, LambdaLowering):
     def stmt(self, node):
         if node is None:
             return
+        if not isinstance(node, (c_ast.Pragma, c_ast.For, c_ast.While, c_ast.DoWhile)):
+            self.unroll_pragma = None            # '#pragma unroll' binds the next statement only
         meth = getattr(self, "s_" + type(node).__name__, None)
         if meth is None:
             if isinstance(node, c_ast.Node) and type(node).__name__ in (
@@ -926,7 +929,11 @@ class KernelBuilder(ClassLowering, LambdaLowering):
         pass
 
     def s_Pragma(self, node):
-        pass  # '#pragma unroll' and friends: accepted, no effect on semantics
+        """``#pragma unroll [N]``: no effect on semantics; kept on the next loop's LOOPTEST
+        (``info["unroll"]``: 0 for fully, else N) for the timing model's view of nvcc's
+        unrolling (``loops.counter_values``).  Other pragmas are accepted and ignored."""
+        m = re.match(r"\s*unroll\b\s*\(?\s*(\d+)?", node.string or "")
+        self.unroll_pragma = (int(m.group(1)) if m.group(1) else 0) if m else None
 
     def s_DeclList(self, node):
         for d in node.decls:
@@ -1240,6 +1247,7 @@ class KernelBuilder(ClassLowering, LambdaLowering):
         ins_if.info["stmt_if"] = True     # a candidate for if-conversion (uniformity.py)
 
     def loop(self, node, init, cond, nxt, body, do_while=False):
+        unroll, self.unroll_pragma = getattr(self, "unroll_pragma", None), None
         self.scopes.append({})
         if init is not None:
             self.stmt(init) if not isinstance(init, c_ast.ExprList) else self.expr(init, want=False)
@@ -1255,6 +1263,8 @@ class KernelBuilder(ClassLowering, LambdaLowering):
             else:
                 c = None
         test = self.emit(Op.LOOPTEST, cond if cond is not None else node, args=(c,) if c is not None else ())
+        if unroll is not None:
+            test.info["unroll"] = unroll
         body_start = len(self.code)
         if jump_body is not None:
             jump_body.target = body_start

@@ -260,3 +260,66 @@ def test_integer_casts_cost_what_sass_issues_for_them():
     assert by_line[7] == [1.0]                # s = p + q: a truncation that s * 3 needs
     assert by_line[8] == [0.0]                # s widened again
     assert by_line[9] == [1.0, 0.0]           # p - q: SHF for the high word; u: RZ
+
+
+def test_rotations_logic_trees_and_add_chains_fuse_as_nvcc_fuses_them():
+    """nvcc writes a rotation as one SHF, any & | ^ ~ tree over three inputs as one LOP3
+    and an add chain over three as one IADD3; an inner result used twice stays, and a
+    fourth input needs a second instruction (sm_90 SASS of SHA-256, probes31.cu)."""
+    src = """
+    __global__ void k(unsigned *o, const unsigned *a, int n) {
+        unsigned x = a[0], y = a[1], z = a[2], v = a[3];
+        o[0] = (x >> 7) | (x << 25);
+        o[1] = (x & y) ^ (~x & z);
+        o[2] = (x & y) ^ (x & z) ^ (y & z);
+        o[3] = x + y + z;
+        o[4] = x + y + z + v;
+        o[5] = (x ^ y ^ z) & v;
+        unsigned t = x & y; o[6] = t ^ z; o[7] = t | v;
+        o[8] = (x << n) | (x >> (32 - n));
+        o[9] = (x >> 7) | (y << 25);
+    }
+    """
+    k = simt.Module.from_source(src, "k.cu").get_function("k")
+    code, w = k.ir.code, issue_weights(k.ir)
+    by_line = {}
+    for p, i in enumerate(code):
+        if i.op in (Op.BIN, Op.UN) and w[p] != 1 / 3:
+            by_line[i.coord.line] = by_line.get(i.coord.line, 0.0) + float(w[p])
+    assert by_line[4] == 1.0                  # SHF.R.W
+    assert by_line[5] == 1.0 and by_line[6] == 1.0     # LOP3 each
+    assert by_line[7] == 1.0 and by_line[8] == 2.0     # IADD3; IADD3 + IADD
+    assert by_line[9] == 2.0                  # four inputs: two LOP3
+    assert by_line[10] == 3.0                 # t, t ^ z, t | v
+    assert by_line[11] == 2.0                 # a rotation by n: 32 - n and one SHF
+    assert by_line[12] == 3.0                 # two registers: no rotation
+
+
+def test_pragma_unroll_unrolls_a_long_constant_loop_fully():
+    """SHA-256's 48- and 64-trip loops carry '#pragma unroll': nvcc unrolls them and keeps
+    W[64] in registers (probes31.cu's SASS: no local memory); without the pragma a loop
+    of more than 32 trips keeps its control, and 'unroll 1' keeps any loop."""
+    from simt import counters as C  # noqa: F401
+    k = _kernel("sha256_msgs", "kernels_cuda/probes31.cu")
+    code = k.ir.code
+    tests = [p for p, i in enumerate(code) if i.op == Op.LOOPTEST]
+    assert [code[p].info.get("unroll") for p in tests] == [0, 0, 0]
+    w = issue_weights(k.ir)
+    assert all(w[p] == 0 for p, i in enumerate(code) if i.op in (Op.LOAD, Op.STORE)
+               and i.info.get("space") == "local")
+    src = """
+    __global__ void k(float *o) {
+        float acc = 0.f;
+        #pragma unroll 1
+        for (int t = 0; t < 8; ++t) acc += o[t];
+        for (int t = 0; t < 64; ++t) acc += o[t];
+        #pragma unroll
+        for (int t = 0; t < 64; ++t) acc += o[t];
+        o[0] = acc;
+    }
+    """
+    k = simt.Module.from_source(src, "k.cu").get_function("k")
+    code, w = k.ir.code, issue_weights(k.ir)
+    tests = [p for p, i in enumerate(code) if i.op == Op.LOOPTEST]
+    assert [code[p].info.get("unroll") for p in tests] == [1, None, 0]
+    assert [float(w[p]) for p in tests] == [1.0, 0.25, 0.0]

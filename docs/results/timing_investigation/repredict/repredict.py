@@ -1,0 +1,46 @@
+"""Re-predict the committed tables after a model change, emulating each (entry, size)
+once for both GPUs (timing_check.predict_table emulates per GPU).  From the repository
+root, no GPU:
+
+    python docs/results/timing_investigation/repredict/repredict.py [catalog] [probes]
+
+writes docs/results/timing_{h100,h200}.{md,json} and timing_probes_{h100,h200}.{md,json}
+with the commands their headers already name (the first line after the title is kept)."""
+import functools
+import json
+import sys
+from pathlib import Path
+
+from kernels_cuda import timing_check
+
+R = Path("docs/results")
+_emulate, _done = timing_check.emulate, {}
+
+
+def _once(entry, n):
+    key = (entry.id, int(n))
+    if key not in _done:
+        _done[key] = _emulate(entry, n)
+    return _done[key]
+
+
+timing_check.emulate = _once
+timing_check._entry = functools.lru_cache(maxsize=None)(timing_check._entry)
+
+
+def main(which):
+    for kind in which:
+        for gpu in ("h100", "h200"):
+            stem = f"timing_{gpu}" if kind == "catalog" else f"timing_probes_{gpu}"
+            measured = json.loads((R / (f"timing_measured_{gpu}.json" if kind == "catalog"
+                                        else f"timing_probes_measured_{gpu}.json")).read_text())
+            tab = timing_check.predict_table(measured, gpu)
+            head = (R / f"{stem}.md").read_text().split("\n")
+            command = next((ln[len("Command: `"):-1] for ln in head if ln.startswith("Command: `")), "")
+            (R / f"{stem}.json").write_text(json.dumps(tab, indent=1, default=float))
+            (R / f"{stem}.md").write_text(timing_check.markdown(tab, command))
+            print(stem, timing_check.markdown(tab, command).split("\n")[4], file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:] or ["catalog", "probes"])
