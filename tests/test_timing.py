@@ -34,7 +34,12 @@ def test_committed_probe_table_is_what_the_model_predicts(gpu):
     tab = json.loads((RESULTS / f"timing_probes_{gpu}.json").read_text())
     prof = timing.load_profile(gpu)
     rows = [r for r in tab["rows"] if "error" not in r]
-    assert {r["id"] for r in rows} == {p.id for p in timing_probes.entries()}
+    # every probe is in the table, but families the measured file says were not run on
+    # this GPU (and why)
+    unmeasured = json.loads((RESULTS / f"timing_probes_measured_{gpu}.json").read_text()).get("unmeasured", {})
+    assert all(why.strip() for why in unmeasured.values())
+    assert {r["id"] for r in rows} == {p.id for p in timing_probes.entries() if p.family not in unmeasured}
+    assert gpu == "h200" or not unmeasured
     for r in rows:
         total = sum(timing.predict(l["metrics"], l["grid_blocks"], l["threads_per_block"],
                                    l["shared_bytes"], prof).ms for l in r["launches"])
