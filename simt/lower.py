@@ -347,6 +347,15 @@ def _const_decl(tnode) -> bool:
     return "const" in (getattr(tnode, "quals", None) or ())
 
 
+def _object_const(decl) -> bool:
+    """Whether a declaration's object itself is const: ``const int x``, ``const float a[3]``
+    and ``float *const p`` are; ``const float *p`` is not (its pointee is: ``p += 1`` is
+    fine, ``*p = v`` is not)."""
+    if isinstance(decl.type, c_ast.PtrDecl):
+        return "const" in (decl.type.quals or ())
+    return "const" in (decl.quals or ())
+
+
 def _plain_constant(node) -> bool:
     """Whether an initializer is made only of constants, names, casts and operators without
     side effects (no calls, assignments, ++/--): one ``KernelBuilder.folded`` may evaluate
@@ -1036,12 +1045,12 @@ class KernelBuilder(ClassLowering, LambdaLowering):
         if isinstance(node.type, c_ast.FuncDecl):
             return  # a prototype
         self.decl_variable(node)
-        if node.name and "const" in (node.quals or ()):    # written only by its initializer
+        if node.name and _object_const(node):    # written only by its initializer
             sym = self.scopes[-1].get(node.name)
             if sym is not None and sym.kind in ("var", "vvar", "mem", "array"):
                 sym.const = True
         if node.name and node.init is not None and (
-                "const" in (node.quals or ()) or "constexpr" in (node.storage or ())):
+                _object_const(node) or "constexpr" in (node.storage or ())):
             sym = self.scopes[-1].get(node.name)
             if sym is not None and sym.kind == "var" and isinstance(sym.ctype, Scalar) \
                     and not sym.ctype.is_float and _plain_constant(node.init):
