@@ -410,7 +410,7 @@ def rewrite_cuda(text: str, filename: str) -> str:
     text = re.sub(r'extern\s*"C"', lambda m: _blank(m.group(0)), text)
 
     def attr_first(word: str, attr: str):
-        rx = re.compile(r"((?:\b(?:extern|static|volatile|const)\b\s+)+)" + word + r"\b")
+        rx = re.compile(r"((?:\b(?:extern|static|volatile|const|inline|constexpr)\b\s+)+)" + word + r"\b")
 
         def sub(m):
             g = m.group(1)
@@ -418,6 +418,9 @@ def rewrite_cuda(text: str, filename: str) -> str:
             return new + " " * (len(m.group(0)) - len(new))
         return rx, sub
 
+    # (blanked first, so that inline __host__ __device__ float f() puts the attribute first)
+    for w in ("__host__", "__forceinline__", "__inline__", "__noinline__", "__managed__"):
+        text = re.sub(r"\b" + w + r"\b", " " * len(w), text)
     for word, attr in (("__shared__", "[[shared]]"), ("__constant__", "[[constant]]"),
                        ("__device__", "[[device]]"), ("__global__", "[[global]]")):
         rx, sub = attr_first(word, attr)
@@ -425,8 +428,6 @@ def rewrite_cuda(text: str, filename: str) -> str:
         text = re.sub(r"\b" + word + r"\b", attr, text)
     text = re.sub(r"\b__restrict__\b", "restrict    ", text)
     text = re.sub(r"\bnullptr\b", "0      ", text)
-    for w in ("__host__", "__forceinline__", "__inline__", "__noinline__", "__managed__"):
-        text = re.sub(r"\b" + w + r"\b", " " * len(w), text)
 
     def blank_call(word: str, s: str) -> str:
         while True:
