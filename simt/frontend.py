@@ -23,7 +23,9 @@ lambdas become a class and its ``operator()`` (``simt.lambdas``), and other C++ 
 with an error naming the line.  The limits and constants of ``<cfloat>``, ``<climits>``,
 ``<cmath>`` and ``<math_constants.h>`` (``FLT_MAX``, ``INT_MAX``, ``INFINITY``, ``M_PI``,
 ``CUDART_INF_F``, ...) are predefined, as nvcc's implicit ``cuda_runtime.h`` makes most of
-them visible.
+them visible, and so are ``__CUDA_ARCH__`` (900), ``__CUDACC__`` and ``__NVCC__``
+(``DEVICE_MACROS``): the text is read once, as nvcc's sm_90 device pass reads it, never as
+its host pass does.
 """
 from __future__ import annotations
 
@@ -81,6 +83,11 @@ BUILTIN_MACROS = {
     "CUDART_ONE_FP16": "__ushort_as_half((unsigned short)0x3C00U)",
 }
 
+# what nvcc defines while it compiles device code: simt stands for sm_90's device pass, so
+# ``#ifdef __CUDA_ARCH__`` takes the device branch.  Only the emulator's preprocessing
+# defines them; under --real NVRTC defines its own (and not __NVCC__, as NVRTC does not).
+DEVICE_MACROS = {"__CUDA_ARCH__": "900", "__CUDACC__": "1", "__NVCC__": "1"}
+
 
 def read_source(path: str | Path) -> str:
     p = Path(path)
@@ -119,7 +126,7 @@ def preprocess(text: str, filename: str) -> str:
     p = _P()
     p.line_directive = "#line"
     own = set(re.findall(r"^\s*#\s*define\s+(\w+)", text, re.M))
-    for name, value in BUILTIN_MACROS.items():
+    for name, value in (BUILTIN_MACROS | DEVICE_MACROS).items():
         if name not in own:
             p.define(f"{name} {value}")
     base = str(Path(filename).parent) if filename else "."
