@@ -10,6 +10,11 @@ typedef prelude followed by ``#line 1`` keeps coordinates true.
 ``half`` are built-in types here, its intrinsics built-in functions, its ``CUDART_*_FP16``
 constants predefined); the text that reaches NVRTC under ``--real`` keeps it.
 
+Host code is skipped as nvcc's device pass skips it: after preprocessing, ``simt.hostcode``
+blanks every file-scope function that is neither ``__global__`` nor ``__device__`` (``int
+main()``, a ``solve()`` wrapper with its launches), host prototypes and host variables of
+host-only types, and hands their names to the lowering for its errors.
+
 Limitations: columns on a line that contains a macro expansion are those of the
 expanded text; namespaces are flattened (``simt.namespaces``), function and class templates
 are instantiated as text first (``simt.templates``), classes' member functions become
@@ -34,7 +39,7 @@ import io
 import re
 from pathlib import Path
 
-from . import classes, coop, enums, lambdas, namespaces, smem_struct
+from . import classes, coop, enums, hostcode, lambdas, namespaces, smem_struct
 from .ctypes_ import FUNCTIONAL_CASTS, TYPEDEFS
 from .errors import CompileError, Coord, UsageError
 from .templates import close_paren, skip_string, split_spans
@@ -488,7 +493,7 @@ def _unit_class():
     class Unit(c_ast.FileAST):
         """A FileAST with what the template expander made (``parse``)."""
         __slots__ = ("simt_names", "simt_templates", "simt_refs", "simt_defaults", "simt_local_refs",
-                     "simt_classes", "simt_lambdas")
+                     "simt_classes", "simt_lambdas", "simt_host")
     return Unit
 
 
@@ -533,7 +538,9 @@ def parse(text: str, filename: str = "<kernel>", requests=()):
     from .templates import Expander
 
     Unit = _unit_class()
-    pre = namespaces.rewrite(coop.rewrite(preprocess(text, filename), filename), filename)
+    pre, host = hostcode.blank(preprocess(text, filename))
+    host_names = {name: (kind, _coord_of(pre, pos, filename)) for kind, name, pos in host}
+    pre = namespaces.rewrite(coop.rewrite(pre, filename), filename)
     pre = smem_struct.rewrite(pre, filename)
     pre, enum_names = enums.rewrite(pre, filename)
     expander = Expander(pre, filename, enum_names)
@@ -646,6 +653,7 @@ def parse(text: str, filename: str = "<kernel>", requests=()):
         unit.simt_local_refs = local_refs
         unit.simt_classes = class_table
         unit.simt_lambdas = lambda_table
+        unit.simt_host = host_names
         return unit
     except ParseError as e:
         msg = str(e)

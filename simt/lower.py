@@ -418,6 +418,11 @@ class Lowerer:
         self.module_vars: dict[str, ModuleVar] = {}   # __constant__ / __device__ variables
         self.consts: dict[str, Val] = {}              # file-scope const scalars
         self.host_vars: dict[str, Coord] = {}         # other file-scope variables
+        # host-only functions the front end blanked (simt.hostcode), and host variables of
+        # types only host code has
+        host = getattr(ast, "simt_host", None) or {}
+        self.host_funcs: dict[str, Coord] = {n: co for n, (k, co) in host.items() if k == "function"}
+        self.host_vars.update((n, co) for n, (k, co) in host.items() if k == "variable")
         self.typedefs: dict[str, CType] = {}           # file-scope typedefs
         self.structs: dict[str, Struct] = {}           # struct tags
         # C++ classes (simt.classes): their member functions by identifier (not callable by name)
@@ -1459,6 +1464,8 @@ class KernelBuilder(ClassLowering, LambdaLowering):
                 return self.lw.consts[name]
             if name in self.lw.funcs or name in INTRINSICS:
                 raise self.err(f'function "{name}" used as a value (call it with parentheses)', node)
+            if name in self.lw.host_funcs:
+                raise self.err(self.host_call(name), node)
             if name in self.lw.host_vars:
                 at = self.lw.host_vars[name]
                 raise self.err(f'identifier "{name}" is undefined in device code: it is a host '
@@ -2288,7 +2295,15 @@ class KernelBuilder(ClassLowering, LambdaLowering):
             if len(args) != 1:
                 raise self.err(f"{spelled}(...) takes one value to convert, got {len(args)}", node)
             return self.convert(self.rvalue(args[0]), to, node, explicit=True)
+        if name in self.lw.host_funcs:
+            raise self.err(self.host_call(name), node.name)
         raise self.err(f'identifier "{name}" is undefined', node.name)
+
+    def host_call(self, name: str) -> str:
+        at = self.lw.host_funcs[name]
+        return (f'calling a __host__ function("{name}") from device code is not allowed: it is '
+                f"declared at {at.file}:{at.line} without __device__ (declare it __device__, or "
+                "__host__ __device__ to keep it for the host too)")
 
     def group_method(self, node):
         """``g.m(args)`` on a cooperative group (``simt.coop``): the call

@@ -185,6 +185,9 @@ class Module:
                 if name in self.lowerer.funcs:
                     raise UsageError(f"{name} in {self.filename} is a __device__ function, not a "
                                      f"__global__ kernel (kernels: {names})")
+                if name in self.lowerer.host_funcs:
+                    raise UsageError(f"{name} in {self.filename} is a host function, which simt "
+                                     f"skips; it runs __global__ kernels (kernels: {names})")
                 raise UsageError(f"no kernel named {name!r} in {self.filename} (kernels: {names})")
             for _ in range(MAX_INSTANCES):
                 try:
