@@ -40,8 +40,11 @@ classes' member functions, constructors and operators are ``simt.methods``'.
 
 Limitations: struct members are scalars, pointers, vector types, other structs, unions
 and fixed-size arrays of them (no flexible array members, no bit-fields, no anonymous
-members), no ``goto``, no recursion, no taking the address of a scalar local, no ``__shared__``
-variables at file scope.  File-scope ``__constant__`` and ``__device__`` variables
+members), no ``goto``, no recursion, no ``__shared__`` variables at file scope.  The address
+of a variable held in registers (``&lo``) is a ``RegTarget``: followed only through ``*p``,
+``p->m`` and ``p[0]`` (in the function it is passed to, or a pointer variable initialized
+with it), each the variable itself, as nvcc's inlining makes it; any other use of it as an
+address is an error, where the GPU would move the variable to local memory.  File-scope ``__constant__`` and ``__device__`` variables
 (scalars and arrays of scalars, constant initializers) are module memory (``ModuleVar``);
 a file-scope ``const`` scalar is a compile-time constant.  A variable of a struct type
 with an array member is always in local memory, so ``p[i] = q`` after ``q = p[i]``
@@ -125,9 +128,29 @@ class LVal:
     volatile: bool = False        # ... or to volatile (simt.cse never merges its loads)
 
 
+@dataclass(eq=False)
+class RegTarget:
+    """The address of a variable nvcc keeps in registers (``&lo`` for ``float lo``): the
+    value of a pointer that only ``*p``, ``p->m`` and ``p[0]`` may follow, each naming the
+    variable itself, as a pointer parameter bound to ``&lo`` becomes after nvcc inlines
+    the callee (``minmax(x, &lo, &hi)``).  It never reaches an instruction: using it as
+    an address (arithmetic, a store, a cast to another type, an atomic) is an error
+    (``KernelBuilder.emit``), where the GPU would move the variable to local memory."""
+    lv: "LVal"
+    coord: Coord
+
+    def error(self) -> str:
+        return (f'the address of local variable "{self.lv.name}" (taken at line '
+                f"{self.coord.line}) is used here as an address: simt follows a pointer to a "
+                "register variable only through *p, p->m and p[0], which nvcc's inlining turns "
+                "into the variable itself; declare it as a one-element array to use its address "
+                "otherwise")
+
+
 @dataclass
 class Sym:
     kind: str                     # "var" | "param" | "array" (address constant) | "vvar"
+                                  # | "regptr" (a pointer holding a RegTarget)
     ctype: CType
     op: object = None             # Reg / Uniform / Const(address)
     fields: list | None = None
@@ -284,7 +307,7 @@ def _modified_names(body, ref_callees=frozenset(), ref_vars=frozenset(),
             self.generic_visit(n)
 
         def visit_UnaryOp(self, n):
-            if n.op in ("++", "--", "p++", "p--"):
+            if n.op in ("++", "--", "p++", "p--", "&"):     # (&x: written through the pointer)
                 root(n.expr)
             self.generic_visit(n)
     V().visit(body)
@@ -545,6 +568,9 @@ class KernelBuilder(ClassLowering, LambdaLowering):
         return _coord(node, self.file)
 
     def emit(self, op: Op, node, **kw) -> Ins:
+        for a in kw.get("args", ()):
+            if isinstance(a, RegTarget):
+                raise self.err(a.error(), node)
         ins = Ins(op, self.co(node) if not isinstance(node, Coord) else node, self.depth, **kw)
         self.code.append(ins)
         return ins
@@ -1164,6 +1190,9 @@ class KernelBuilder(ClassLowering, LambdaLowering):
             self.declare(name, sym, node)
             self.set_var(sym, v, node)
             return
+        if isinstance(v.op, RegTarget):         # float *p = &x;  (p names x)
+            self.declare(name, Sym("regptr", ct, v.op), node)
+            return
         r = self.reg(T.storage_dtype(ct), True, name)
         self.declare(name, Sym("var", ct, r), node)
         self.emit(Op.MOV, node, dst=r, args=(v.op,))
@@ -1225,6 +1254,8 @@ class KernelBuilder(ClassLowering, LambdaLowering):
             raise self.err(f'expression of type "{v.ctype}" cannot be used as a condition', node)
         if _is_bf16(v.ctype):                   # its float value: -0 is false
             v = Val(T.FLOAT, self.bf16_call("m_b2f", np.float32, v.op, node))
+        if isinstance(v.op, RegTarget):         # a variable's address is never null
+            return Const(np.bool_(True))
         if isinstance(v.op, Const):
             return Const(np.bool_(v.op.value != 0))
         zero = Const(np.zeros((), v.op.dtype)[()])
@@ -1404,6 +1435,10 @@ class KernelBuilder(ClassLowering, LambdaLowering):
 
     def lvalue(self, node) -> LVal:
         v = self.expr(node)
+        if isinstance(v, Val) and isinstance(v.op, RegTarget):
+            raise self.err(f'pointer "{getattr(node, "name", "")}" holds the address of local '
+                           f'variable "{v.op.lv.name}" (line {v.op.coord.line}), and simt cannot '
+                           "change it: nvcc's inlining makes *p that variable itself", node)
         if not isinstance(v, LVal):
             raise self.err("expression must be a modifiable lvalue", node)
         if isinstance(v.ctype, Array):
@@ -1480,7 +1515,7 @@ class KernelBuilder(ClassLowering, LambdaLowering):
             return LVal(sym.ctype, "reg", reg=sym.op, name=name, const=sym.const)
         if sym.kind == "vvar":
             return LVal(sym.ctype, "vreg", fields=sym.fields, name=name, const=sym.const)
-        if sym.kind == "param":
+        if sym.kind in ("param", "regptr"):
             return Val(sym.ctype, sym.op)
         if sym.kind in ("array", "mem"):      # arrays, and scalars living in shared memory
             return LVal(sym.ctype, "mem", addr=sym.op, name=name, volatile=sym.volatile, const=sym.const)
@@ -1557,8 +1592,9 @@ class KernelBuilder(ClassLowering, LambdaLowering):
             p = self.rvalue(node.name)
             if not isinstance(p.ctype, Pointer):
                 raise self.err('expression must have pointer type for "->"', node)
-            base = LVal(p.ctype.base, "mem", addr=p.op, const=p.ctype.const,
-                        volatile=p.ctype.volatile)
+            base = replace(p.op.lv, const=p.op.lv.const or p.ctype.const) \
+                if isinstance(p.op, RegTarget) else \
+                LVal(p.ctype.base, "mem", addr=p.op, const=p.ctype.const, volatile=p.ctype.volatile)
         else:
             base = self.expr(node.name)
         return self.member(base, field, node, node.field)
@@ -1635,6 +1671,10 @@ class KernelBuilder(ClassLowering, LambdaLowering):
             b, i = i, b
         if not isinstance(b.ctype, Pointer):
             raise self.err("expression must have pointer-to-object type", node)
+        if isinstance(b.op, RegTarget):              # (&x)[0]: x itself
+            if not (isinstance(i.op, Const) and int(i.op.value) == 0):
+                raise self.err(b.op.error(), node)
+            return replace(b.op.lv, const=b.op.lv.const or b.ctype.const)
         return LVal(b.ctype.base, "mem", addr=self.index_addr(b, i, node), const=b.ctype.const,
                     volatile=b.ctype.volatile,
                     name=node.name.name if isinstance(node.name, c_ast.ID) else "")
@@ -1686,6 +1726,8 @@ class KernelBuilder(ClassLowering, LambdaLowering):
             lv = self.expr(node.expr)
             if not isinstance(lv, LVal):
                 raise self.err("expression must be an lvalue or a function designator", node)
+            if lv.kind in ("reg", "vreg") and not (lv.kind == "reg" and lv.reg.builtin):
+                return Val(Pointer(lv.ctype, lv.const), RegTarget(lv, self.co(node)))
             if lv.kind != "mem":
                 raise self.err(f'taking the address of local variable "{lv.name}" is outside simt\'s '
                                "subset (declare it as a one-element array)", node)
@@ -1704,6 +1746,8 @@ class KernelBuilder(ClassLowering, LambdaLowering):
                 raise self.err('operand of "*" must be a pointer', node)
             if p.ctype.base == T.VOID:
                 raise self.err("a void* cannot be dereferenced", node)
+            if isinstance(p.op, RegTarget):          # *&x: the variable itself
+                return replace(p.op.lv, const=p.op.lv.const or p.ctype.const)
             return LVal(p.ctype.base, "mem", addr=p.op, const=p.ctype.const, volatile=p.ctype.volatile)
         if op in ("++", "--", "p++", "p--"):
             return self.incdec(node, op[-2:], prefix=not op.startswith("p"))
@@ -2200,6 +2244,8 @@ class KernelBuilder(ClassLowering, LambdaLowering):
                     if fr.const and not to.const:
                         raise self.err(f'a value of type "{fr}" cannot be used to initialize an entity of '
                                        f'type "{to}" (it drops const)', node)
+                if isinstance(v.op, RegTarget) and to.base != fr.base:
+                    raise self.err(v.op.error(), node)   # (float *)&i: its bytes, in memory
                 return Val(to, v.op)
             if isinstance(fr, Scalar) and not fr.is_float:
                 if not explicit and not (isinstance(v.op, Const) and int(v.op.value) == 0):
@@ -2418,6 +2464,8 @@ class KernelBuilder(ClassLowering, LambdaLowering):
                 sym = self.agg_var(pt, p.name)
                 self.set_var(sym, v, node)
                 self.scopes[-1][p.name] = sym
+            elif isinstance(v.op, RegTarget):        # f(&x): *p, p->m, p[0] name x
+                self.scopes[-1][p.name] = Sym("regptr", pt, v.op)
             else:
                 r = self.reg(T.storage_dtype(pt), True, p.name)
                 self.emit(Op.MOV, node, dst=r, args=(v.op,))
