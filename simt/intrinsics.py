@@ -8,6 +8,7 @@ unsigned, unsigned long long, float, double and ``__half`` only, and ``atomicCAS
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -511,15 +512,33 @@ def _ldg(b, name, args, node, want):
     return b.load(LVal(p.ctype.base, "mem", addr=p.op), node)
 
 
+# one conversion of a printf format (machine._py_format reads the same)
+_CONVERSION = re.compile(r"%([-+ #0]*\d*(?:\.\d+)?)(?:hh|h|ll|l|z|j|t)?([diouxXeEfgGcsp%])")
+
+
 @_reg("printf", "io", False)
 def _printf(b, name, args, node, want):
+    """printf: the format must be a string literal.  A ``%s`` of a string literal is written
+    into the format here; a ``%s`` of any other ``char *`` reads the string from memory
+    when the instruction runs (``machine._printf``: global and constant memory only)."""
+    from .lower import c_string_bytes
     if not args:
         raise b.err('too few arguments in call to "printf"', node)
-    fmt = b.rvalue(args[0])
-    if not isinstance(fmt.op, Const) or not isinstance(fmt.op.value, str):
+    if not (isinstance(args[0], c_ast.Constant) and args[0].type == "string"
+            and args[0].value.startswith('"')):
+        b.rvalue(args[0])
         raise b.err("printf needs a string literal format", args[0])
-    ops = []
-    for a in args[1:]:
+    text = c_string_bytes(args[0].value).decode("utf-8", "replace")
+    specs = [m for m in _CONVERSION.finditer(text) if m.group(2) != "%"]
+    ops, strings, out, pos = [], [], [], 0
+    for k, a in enumerate(args[1:]):
+        spec = specs[k] if k < len(specs) else None
+        if spec is not None and spec.group(2) == "s" and isinstance(a, c_ast.Constant) \
+                and a.type == "string" and a.value.startswith('"'):
+            s = c_string_bytes(a.value).decode("utf-8", "replace")     # "%-6s" % "xyz", in place
+            out += [text[pos:spec.start()], (("%" + spec.group(1) + "s") % s).replace("%", "%%")]
+            pos = spec.end()
+            continue
         v = b.rvalue(a)
         if not isinstance(v.ctype, (Scalar, Pointer)):
             raise b.err(f"printf cannot print a {v.ctype}; pass its members", a)
@@ -529,13 +548,18 @@ def _printf(b, name, args, node, want):
         if isinstance(v.ctype, Scalar) and v.ctype.is_half:
             raise b.err("printf cannot print a __half (a class passed through '...': %f would "
                         "read its 2 bytes as a double); pass __half2float(h)", a)
-        if isinstance(v.ctype, Scalar) and v.ctype.is_float:
+        if spec is not None and spec.group(2) == "s":
+            if not (isinstance(v.ctype, Pointer) and v.ctype.base in (T.CHAR, T.UCHAR, T.SCHAR)):
+                raise b.err(f'printf\'s %s needs a char *, got a value of type "{v.ctype}"', a)
+            strings.append(len(ops))
+        elif isinstance(v.ctype, Scalar) and v.ctype.is_float:
             v = b.convert(v, T.DOUBLE, a)   # varargs promote float to double
         elif isinstance(v.ctype, Scalar):
             v = b.convert(v, T.promote(v.ctype), a)
         ops.append(v.op)
-    text = fmt.op.value[1:-1].encode("utf-8").decode("unicode_escape")
-    b.emit(Op.PRINTF, node, args=tuple(ops), sub=text)
+    text = "".join(out) + text[pos:]
+    b.emit(Op.PRINTF, node, args=tuple(ops), sub=text,
+           info={"strings": tuple(strings)} if strings else {})
     if want:
         return _val(T.INT, Const(np.int32(0)))
     return None

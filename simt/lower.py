@@ -182,6 +182,7 @@ class ModuleVar:
     init: np.ndarray              # its initial bytes (C zero-fills what is not initialized)
     const: bool                   # device code cannot write it (__constant__ or const)
     coord: Coord
+    literal: bool = False         # a string literal's bytes (``name``: its text, quoted)
 
     @property
     def shape(self) -> tuple:
@@ -379,6 +380,13 @@ def _object_const(decl) -> bool:
     return "const" in (decl.quals or ())
 
 
+def c_string_bytes(raw: str) -> bytes:
+    """The bytes of a C string literal as written (quoted, escapes and all; without the
+    NUL): C's escapes decoded, other characters as the file's UTF-8."""
+    body = raw[1:-1]
+    return body.encode("utf-8").decode("unicode_escape").encode("latin-1")
+
+
 def _plain_constant(node) -> bool:
     """Whether an initializer is made only of constants, names, casts and operators without
     side effects (no calls, assignments, ++/--): one ``KernelBuilder.folded`` may evaluate
@@ -441,6 +449,7 @@ class Lowerer:
         self.module_vars: dict[str, ModuleVar] = {}   # __constant__ / __device__ variables
         self.consts: dict[str, Val] = {}              # file-scope const scalars
         self.host_vars: dict[str, Coord] = {}         # other file-scope variables
+        self.literals: dict[str, ModuleVar] = {}      # string literals used as pointers
         # host-only functions the front end blanked (simt.hostcode), and host variables of
         # types only host code has
         host = getattr(ast, "simt_host", None) or {}
@@ -1524,7 +1533,7 @@ class KernelBuilder(ClassLowering, LambdaLowering):
     def e_Constant(self, node):
         t, s = node.type, node.value
         if t == "string":
-            return Val(Pointer(T.CHAR, True), Const(s))
+            return Val(Pointer(T.CHAR, True), self.string_literal(node))
         if t == "char":
             body = s[1:-1]
             val = ord(bytes(body, "utf-8").decode("unicode_escape")) if body.startswith("\\") else ord(body)
@@ -1566,6 +1575,26 @@ class KernelBuilder(ClassLowering, LambdaLowering):
             if info.min <= val <= info.max:
                 return Val(ct, Const(ct.dtype.type(val)))
         raise self.err(f"integer constant {s} is too large", node)
+
+    def string_literal(self, node) -> Uniform:
+        """The address of a string literal's bytes, NUL-terminated: read-only memory of the
+        module (a ``ModuleVar`` marked ``literal``, allocated at the first launch as
+        nvcc's ``$str`` arrays are, in global memory)."""
+        raw = node.value
+        if not raw.startswith('"'):
+            raise self.err("wide and prefixed string literals (L\"...\", u8\"...\") are outside "
+                           "simt's subset", node)
+        mv = self.lw.literals.get(raw)
+        if mv is None:
+            try:
+                data = np.frombuffer(c_string_bytes(raw) + b"\0", np.int8).copy()
+            except UnicodeError:
+                raise self.err("cannot read the escapes of this string literal (\\u beyond "
+                               "Latin-1 is outside simt's subset)", node) from None
+            mv = ModuleVar(raw, Array(T.CHAR, len(data)), np.dtype(np.int8), "global",
+                           data.view(np.uint8), True, self.co(node), literal=True)
+            self.lw.literals[raw] = mv
+        return self.uniform(mv.uniform_name, np.int64)
 
     def e_ExprList(self, node):
         v = None

@@ -209,7 +209,7 @@ class Module:
         """A ``__constant__``/``__device__`` variable's memory on ``device``, as a
         DeviceArray (``.set()`` is cudaMemcpyToSymbol, ``.get()`` cudaMemcpyFromSymbol;
         CuPy's ``RawModule.get_global``).  Launches of this module on the device use it."""
-        var = self.lowerer.module_vars.get(name)
+        var = self.lowerer.module_vars.get(name) or self.lowerer.literals.get(name)
         if var is None:
             names = ", ".join(self.lowerer.module_vars) or "none"
             raise UsageError(f"no __constant__ or __device__ variable named {name!r} in "
