@@ -156,6 +156,23 @@ def preprocess(text: str, filename: str) -> str:
     return re.sub(r'^(\s*#\s*line\s+\d+\s+)"([^"]*)"', fix, text, flags=re.M)
 
 
+# a string, a character literal, or a number whose digits may be separated (C++14, C23)
+_NUMBERS = re.compile(r'"(?:\\.|[^"\\\n])*"|\b\d(?:[\w.]|\'(?=[0-9A-Za-z])|(?<=[eEpP])[+-])*'
+                      r"|'(?:\\.|[^'\\\n])*'")
+
+
+def digit_separators(text: str) -> str:
+    """``1'000'000`` -> ``1000000  ``: the separators out of each number, which keeps its
+    place (its first column) and the columns after it, so that no later rewrite mistakes a
+    separator for a character literal's quote."""
+    def sub(m):
+        t = m.group(0)
+        if t[0] in "\"'" or "'" not in t:
+            return t
+        return t.replace("'", "") + " " * t.count("'")
+    return _NUMBERS.sub(sub, text)
+
+
 _CPP_WORDS = [
     (re.compile(r"\bdynamic_cast\s*<"), "dynamic_cast is outside the subset; use a C cast such as (int*)p"),
     (re.compile(r"\b(?:namespace|using)\b\s+\w"), "this namespace or using declaration is outside "
@@ -538,7 +555,7 @@ def parse(text: str, filename: str = "<kernel>", requests=()):
     from .templates import Expander
 
     Unit = _unit_class()
-    pre, host = hostcode.blank(preprocess(text, filename))
+    pre, host = hostcode.blank(digit_separators(preprocess(text, filename)))
     host_names = {name: (kind, _coord_of(pre, pos, filename)) for kind, name, pos in host}
     pre = namespaces.rewrite(coop.rewrite(pre, filename), filename)
     pre = smem_struct.rewrite(pre, filename)

@@ -48,9 +48,6 @@ def _match(text: str, i: int, open_: str, close: str) -> int:
     n = len(text)
     while i < n:
         c = text[i]
-        if c == "'" and i > 0 and text[i - 1].isalnum() and text[i + 1:i + 2].isalnum():
-            i += 1                       # a digit separator (1'000), not a character literal
-            continue
         if c in "\"'":
             i = skip_string(text, i)
             continue
@@ -130,7 +127,7 @@ def blank(text: str) -> tuple[str, list[tuple[str, str, int]]]:
         if text.startswith("//", i) or text.startswith("/*", i):
             i = _skip_comment(text, i)
             continue
-        if c in "\"'" and not (c == "'" and i > 0 and text[i - 1].isalnum()):
+        if c in "\"'":
             i = skip_string(text, i)
             continue
         if c == "}":                     # the end of a namespace or extern "C" block
