@@ -3,8 +3,11 @@
 Route (DESIGN.md): pcpp expands ``#define``/``#include`` (unknown headers such as
 ``<cuda_runtime.h>`` are dropped), then a length-preserving rewrite turns CUDA words
 into C23 attributes (``__global__`` -> ``[[global]]``, ``__shared__`` -> ``[[shared]]``,
-``extern "C"`` blanked), and pycparser parses with ``dialect="c23"``.  A one-line
-typedef prelude followed by ``#line 1`` keeps coordinates true.
+``extern "C"``, ``__grid_constant__``, ``__launch_bounds__(...)``, ``__align__(...)`` and
+``__attribute__((...))`` blanked: a struct keeps C's natural alignment; ``__restrict`` and
+``__restrict__`` are ``restrict``; inline PTX ``asm(...)`` is an error), and pycparser
+parses with ``dialect="c23"``.  A one-line typedef prelude followed by ``#line 1`` keeps
+coordinates true.
 
 ``#include <cuda_fp16.h>`` is dropped like every header pcpp cannot find (``__half`` and
 ``half`` are built-in types here, its intrinsics built-in functions, its ``CUDART_*_FP16``
@@ -183,6 +186,8 @@ _CPP_WORDS = [
     (re.compile(r"\b(?:std|nvstd)\s*::\s*function\b"), "std::function (and nvstd::function) is "
      "outside simt's subset: keep the lambda in an auto variable, or take it as a template "
      "parameter (template <typename F> __device__ float apply(F f, float x))"),
+    (re.compile(r"\b(?:asm|__asm__|__asm)\b\s*(?:(?:volatile|__volatile__|goto)\b\s*)*\("),
+     "inline PTX asm is outside simt's subset"),
     (re.compile(r"\w::\w|\bstd::"), "C++ scope (::) is outside the subset"),
     (re.compile(r"\b(?:new|delete)\b\s*[\w\[]"), "C++ new/delete are outside the subset"),
     (re.compile(r"\b(?:__nv_bfloat162|nv_bfloat162|__nv_bfloat16_raw)\b"), "__nv_bfloat162 and "
@@ -448,7 +453,8 @@ def rewrite_cuda(text: str, filename: str) -> str:
         return rx, sub
 
     # (blanked first, so that inline __host__ __device__ float f() puts the attribute first)
-    for w in ("__host__", "__forceinline__", "__inline__", "__noinline__", "__managed__"):
+    for w in ("__host__", "__forceinline__", "__inline__", "__noinline__", "__managed__",
+              "__grid_constant__"):
         text = re.sub(r"\b" + w + r"\b", " " * len(w), text)
     for word, attr in (("__shared__", "[[shared]]"), ("__constant__", "[[constant]]"),
                        ("__device__", "[[device]]"), ("__global__", "[[global]]")):
@@ -456,6 +462,7 @@ def rewrite_cuda(text: str, filename: str) -> str:
         text = rx.sub(sub, text)
         text = re.sub(r"\b" + word + r"\b", attr, text)
     text = re.sub(r"\b__restrict__\b", "restrict    ", text)
+    text = re.sub(r"\b__restrict\b", "restrict  ", text)
     text = re.sub(r"\bnullptr\b", "0      ", text)
 
     def blank_call(word: str, s: str) -> str:
@@ -476,6 +483,7 @@ def rewrite_cuda(text: str, filename: str) -> str:
 
     text = blank_call("__launch_bounds__", text)
     text = blank_call("__align__", text)
+    text = blank_call("__attribute__", text)
     return _struct_tags_as_types(text)
 
 
