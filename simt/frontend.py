@@ -176,6 +176,19 @@ def digit_separators(text: str) -> str:
     return _NUMBERS.sub(sub, text)
 
 
+# std:: functions that name CUDA's own device overloads (std::min(a, b) is min(a, b))
+STD_FUNCTIONS = ("min", "max", "abs", "sqrt", "exp", "floor", "ceil", "fabs")
+_STD_CALL = re.compile(r"\bstd\s*::\s*(?=(?:" + "|".join(STD_FUNCTIONS) + r")\s*\()")
+
+
+def std_functions(text: str) -> str:
+    """``std::min(a, b)`` -> ``     min(a, b)``: the qualification blanked for the functions
+    of ``STD_FUNCTIONS``, whose device overloads in CUDA's headers are the same functions
+    as the unqualified ones (a float argument stays float).  Other ``std::`` names stay,
+    and ``rewrite_cuda`` rejects them."""
+    return _STD_CALL.sub(lambda m: _blank(m.group(0)), text)
+
+
 _CPP_WORDS = [
     (re.compile(r"\bdynamic_cast\s*<"), "dynamic_cast is outside the subset; use a C cast such as (int*)p"),
     (re.compile(r"\b(?:namespace|using)\b\s+\w"), "this namespace or using declaration is outside "
@@ -188,7 +201,9 @@ _CPP_WORDS = [
      "parameter (template <typename F> __device__ float apply(F f, float x))"),
     (re.compile(r"\b(?:asm|__asm__|__asm)\b\s*(?:(?:volatile|__volatile__|goto)\b\s*)*\("),
      "inline PTX asm is outside simt's subset"),
-    (re.compile(r"\w::\w|\bstd::"), "C++ scope (::) is outside the subset"),
+    (re.compile(r"\bstd\s*::"), "std:: is outside simt's subset (but for std::" + ", std::".join(STD_FUNCTIONS)
+     + ", which name CUDA's own device functions)"),
+    (re.compile(r"\w::\w"), "C++ scope (::) is outside the subset"),
     (re.compile(r"\b(?:new|delete)\b\s*[\w\[]"), "C++ new/delete are outside the subset"),
     (re.compile(r"\b(?:__nv_bfloat162|nv_bfloat162|__nv_bfloat16_raw)\b"), "__nv_bfloat162 and "
      "__nv_bfloat16_raw (cuda_bf16.h) are not supported yet; use __nv_bfloat16 one value at a "
@@ -563,7 +578,7 @@ def parse(text: str, filename: str = "<kernel>", requests=()):
     from .templates import Expander
 
     Unit = _unit_class()
-    pre, host = hostcode.blank(digit_separators(preprocess(text, filename)))
+    pre, host = hostcode.blank(std_functions(digit_separators(preprocess(text, filename))))
     host_names = {name: (kind, _coord_of(pre, pos, filename)) for kind, name, pos in host}
     pre = namespaces.rewrite(coop.rewrite(pre, filename), filename)
     pre = smem_struct.rewrite(pre, filename)
