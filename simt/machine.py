@@ -1796,6 +1796,10 @@ def _assert(m: Machine, ins, sel, act, full, aw, w, wsel):
         j = int(np.flatnonzero(bad)[0])
         lane = int(m.lanes_of(sel, np.array([j]))[0])
         thread, block = m.thread_block(lane)
+        if ins.info.get("trap"):
+            raise LaunchError(f"__trap() called in thread {thread} of block {block}: the kernel "
+                              "stops (on the GPU: unspecified launch failure)", ins.coord,
+                              tool="trap", thread=thread, block=block)
         raise LaunchError(f"Assertion failed in thread {thread} of block {block}", ins.coord,
                           tool="assert", thread=thread, block=block)
 
