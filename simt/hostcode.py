@@ -31,6 +31,7 @@ _DEVICE = re.compile(r"\b(?:__global__|__device__|constexpr)\b")
 _TAIL = re.compile(r"\)\s*(?:(?:const|noexcept|override|final|volatile)\b\s*)*(?:->\s*[\w:<>,*&\s]+)?$")
 _TRANSPARENT = re.compile(r'(?:\b(?:inline\s+)?namespace\b[\w\s:]*|\bextern\s*"C"\s*)$')
 _HOST_TYPES = re.compile(r"\bstd\s*::|\bcuda[A-Za-z]*_t\b|\bcublas\w*_t\b")
+_NEXT = re.compile(r"[#/\"'{};]")       # what the scan stops at
 _BASIC = frozenset("void bool char short int long unsigned signed float double size_t".split())
 
 
@@ -114,6 +115,10 @@ def blank(text: str) -> tuple[str, list[tuple[str, str, int]]]:
         out[a:b] = re.sub(r"[^\n]", " ", text[a:b])
 
     while i < n:
+        m = _NEXT.search(text, i)
+        if m is None:
+            break
+        i = m.start()
         c = text[i]
         if c == "#" and text[text.rfind("\n", 0, i) + 1:i].strip() == "":
             j = i
@@ -137,7 +142,7 @@ def blank(text: str) -> tuple[str, list[tuple[str, str, int]]]:
             _declaration(text, head, i + 1, wipe, found)
             i = head = i + 1
             continue
-        if c != "{":
+        if c != "{":                     # a / that starts no comment
             i += 1
             continue
         h = text[head:i]
