@@ -249,6 +249,7 @@ TYPEDEFS: dict[str, CType] = {
     "uint16_t": USHORT, "int16_t": SHORT, "uint32_t": UINT, "int32_t": INT,
     "uint64_t": ULLONG, "int64_t": LLONG, "uint": UINT, "ushort": USHORT, "uchar": UCHAR,
     "ulong": ULONG, "half": HALF, "__half": HALF,
+    "uintptr_t": ULONG, "intptr_t": LONG, "ssize_t": LONG,      # 64-bit, as on Linux x86-64
     "__nv_bfloat16": BF16, "nv_bfloat16": BF16,
 }
 for _n, _e in (("char", CHAR), ("uchar", UCHAR), ("short", SHORT), ("ushort", USHORT),

@@ -3,12 +3,20 @@
 Route (DESIGN.md): pcpp expands ``#define``/``#include`` (unknown headers such as
 ``<cuda_runtime.h>`` are dropped), then a length-preserving rewrite turns CUDA words
 into C23 attributes (``__global__`` -> ``[[global]]``, ``__shared__`` -> ``[[shared]]``,
-``extern "C"`` blanked), and pycparser parses with ``dialect="c23"``.  A one-line
-typedef prelude followed by ``#line 1`` keeps coordinates true.
+``extern "C"``, ``__grid_constant__``, ``__launch_bounds__(...)``, ``__align__(...)`` and
+``__attribute__((...))`` blanked: a struct keeps C's natural alignment; ``__restrict`` and
+``__restrict__`` are ``restrict``; inline PTX ``asm(...)`` is an error), and pycparser
+parses with ``dialect="c23"``.  A one-line typedef prelude followed by ``#line 1`` keeps
+coordinates true.
 
 ``#include <cuda_fp16.h>`` is dropped like every header pcpp cannot find (``__half`` and
 ``half`` are built-in types here, its intrinsics built-in functions, its ``CUDART_*_FP16``
 constants predefined); the text that reaches NVRTC under ``--real`` keeps it.
+
+Host code is skipped as nvcc's device pass skips it: after preprocessing, ``simt.hostcode``
+blanks every file-scope function that is neither ``__global__`` nor ``__device__`` (``int
+main()``, a ``solve()`` wrapper with its launches), host prototypes and host variables of
+host-only types, and hands their names to the lowering for its errors.
 
 Limitations: columns on a line that contains a macro expansion are those of the
 expanded text; namespaces are flattened (``simt.namespaces``), function and class templates
@@ -23,7 +31,9 @@ lambdas become a class and its ``operator()`` (``simt.lambdas``), and other C++ 
 with an error naming the line.  The limits and constants of ``<cfloat>``, ``<climits>``,
 ``<cmath>`` and ``<math_constants.h>`` (``FLT_MAX``, ``INT_MAX``, ``INFINITY``, ``M_PI``,
 ``CUDART_INF_F``, ...) are predefined, as nvcc's implicit ``cuda_runtime.h`` makes most of
-them visible.
+them visible, and so are ``__CUDA_ARCH__`` (900), ``__CUDACC__`` and ``__NVCC__``
+(``DEVICE_MACROS``): the text is read once, as nvcc's sm_90 device pass reads it, never as
+its host pass does.
 """
 from __future__ import annotations
 
@@ -32,7 +42,7 @@ import io
 import re
 from pathlib import Path
 
-from . import classes, coop, enums, lambdas, namespaces, smem_struct
+from . import classes, coop, enums, hostcode, lambdas, namespaces, smem_struct
 from .ctypes_ import FUNCTIONAL_CASTS, TYPEDEFS
 from .errors import CompileError, Coord, UsageError
 from .templates import close_paren, skip_string, split_spans
@@ -81,6 +91,11 @@ BUILTIN_MACROS = {
     "CUDART_ONE_FP16": "__ushort_as_half((unsigned short)0x3C00U)",
 }
 
+# what nvcc defines while it compiles device code: simt stands for sm_90's device pass, so
+# ``#ifdef __CUDA_ARCH__`` takes the device branch.  Only the emulator's preprocessing
+# defines them; under --real NVRTC defines its own (and not __NVCC__, as NVRTC does not).
+DEVICE_MACROS = {"__CUDA_ARCH__": "900", "__CUDACC__": "1", "__NVCC__": "1"}
+
 
 def read_source(path: str | Path) -> str:
     p = Path(path)
@@ -119,7 +134,7 @@ def preprocess(text: str, filename: str) -> str:
     p = _P()
     p.line_directive = "#line"
     own = set(re.findall(r"^\s*#\s*define\s+(\w+)", text, re.M))
-    for name, value in BUILTIN_MACROS.items():
+    for name, value in (BUILTIN_MACROS | DEVICE_MACROS).items():
         if name not in own:
             p.define(f"{name} {value}")
     base = str(Path(filename).parent) if filename else "."
@@ -144,6 +159,36 @@ def preprocess(text: str, filename: str) -> str:
     return re.sub(r'^(\s*#\s*line\s+\d+\s+)"([^"]*)"', fix, text, flags=re.M)
 
 
+# a string, a character literal, or a number whose digits may be separated (C++14, C23)
+_NUMBERS = re.compile(r'"(?:\\.|[^"\\\n])*"|\b\d(?:[\w.]|\'(?=[0-9A-Za-z])|(?<=[eEpP])[+-])*'
+                      r"|'(?:\\.|[^'\\\n])*'")
+
+
+def digit_separators(text: str) -> str:
+    """``1'000'000`` -> ``1000000  ``: the separators out of each number, which keeps its
+    place (its first column) and the columns after it, so that no later rewrite mistakes a
+    separator for a character literal's quote."""
+    def sub(m):
+        t = m.group(0)
+        if t[0] in "\"'" or "'" not in t:
+            return t
+        return t.replace("'", "") + " " * t.count("'")
+    return _NUMBERS.sub(sub, text)
+
+
+# std:: functions that name CUDA's own device overloads (std::min(a, b) is min(a, b))
+STD_FUNCTIONS = ("min", "max", "abs", "sqrt", "exp", "floor", "ceil", "fabs")
+_STD_CALL = re.compile(r"\bstd\s*::\s*(?=(?:" + "|".join(STD_FUNCTIONS) + r")\s*\()")
+
+
+def std_functions(text: str) -> str:
+    """``std::min(a, b)`` -> ``     min(a, b)``: the qualification blanked for the functions
+    of ``STD_FUNCTIONS``, whose device overloads in CUDA's headers are the same functions
+    as the unqualified ones (a float argument stays float).  Other ``std::`` names stay,
+    and ``rewrite_cuda`` rejects them."""
+    return _STD_CALL.sub(lambda m: _blank(m.group(0)), text)
+
+
 _CPP_WORDS = [
     (re.compile(r"\bdynamic_cast\s*<"), "dynamic_cast is outside the subset; use a C cast such as (int*)p"),
     (re.compile(r"\b(?:namespace|using)\b\s+\w"), "this namespace or using declaration is outside "
@@ -154,7 +199,11 @@ _CPP_WORDS = [
     (re.compile(r"\b(?:std|nvstd)\s*::\s*function\b"), "std::function (and nvstd::function) is "
      "outside simt's subset: keep the lambda in an auto variable, or take it as a template "
      "parameter (template <typename F> __device__ float apply(F f, float x))"),
-    (re.compile(r"\w::\w|\bstd::"), "C++ scope (::) is outside the subset"),
+    (re.compile(r"\b(?:asm|__asm__|__asm)\b\s*(?:(?:volatile|__volatile__|goto)\b\s*)*\("),
+     "inline PTX asm is outside simt's subset"),
+    (re.compile(r"\bstd\s*::"), "std:: is outside simt's subset (but for std::" + ", std::".join(STD_FUNCTIONS)
+     + ", which name CUDA's own device functions)"),
+    (re.compile(r"\w::\w"), "C++ scope (::) is outside the subset"),
     (re.compile(r"\b(?:new|delete)\b\s*[\w\[]"), "C++ new/delete are outside the subset"),
     (re.compile(r"\b(?:__nv_bfloat162|nv_bfloat162|__nv_bfloat16_raw)\b"), "__nv_bfloat162 and "
      "__nv_bfloat16_raw (cuda_bf16.h) are not supported yet; use __nv_bfloat16 one value at a "
@@ -410,7 +459,7 @@ def rewrite_cuda(text: str, filename: str) -> str:
     text = re.sub(r'extern\s*"C"', lambda m: _blank(m.group(0)), text)
 
     def attr_first(word: str, attr: str):
-        rx = re.compile(r"((?:\b(?:extern|static|volatile|const)\b\s+)+)" + word + r"\b")
+        rx = re.compile(r"((?:\b(?:extern|static|volatile|const|inline|constexpr)\b\s+)+)" + word + r"\b")
 
         def sub(m):
             g = m.group(1)
@@ -418,15 +467,18 @@ def rewrite_cuda(text: str, filename: str) -> str:
             return new + " " * (len(m.group(0)) - len(new))
         return rx, sub
 
+    # (blanked first, so that inline __host__ __device__ float f() puts the attribute first)
+    for w in ("__host__", "__forceinline__", "__inline__", "__noinline__", "__managed__",
+              "__grid_constant__"):
+        text = re.sub(r"\b" + w + r"\b", " " * len(w), text)
     for word, attr in (("__shared__", "[[shared]]"), ("__constant__", "[[constant]]"),
                        ("__device__", "[[device]]"), ("__global__", "[[global]]")):
         rx, sub = attr_first(word, attr)
         text = rx.sub(sub, text)
         text = re.sub(r"\b" + word + r"\b", attr, text)
     text = re.sub(r"\b__restrict__\b", "restrict    ", text)
+    text = re.sub(r"\b__restrict\b", "restrict  ", text)
     text = re.sub(r"\bnullptr\b", "0      ", text)
-    for w in ("__host__", "__forceinline__", "__inline__", "__noinline__", "__managed__"):
-        text = re.sub(r"\b" + w + r"\b", " " * len(w), text)
 
     def blank_call(word: str, s: str) -> str:
         while True:
@@ -446,6 +498,7 @@ def rewrite_cuda(text: str, filename: str) -> str:
 
     text = blank_call("__launch_bounds__", text)
     text = blank_call("__align__", text)
+    text = blank_call("__attribute__", text)
     return _struct_tags_as_types(text)
 
 
@@ -480,7 +533,7 @@ def _unit_class():
     class Unit(c_ast.FileAST):
         """A FileAST with what the template expander made (``parse``)."""
         __slots__ = ("simt_names", "simt_templates", "simt_refs", "simt_defaults", "simt_local_refs",
-                     "simt_classes", "simt_lambdas")
+                     "simt_classes", "simt_lambdas", "simt_host")
     return Unit
 
 
@@ -525,7 +578,9 @@ def parse(text: str, filename: str = "<kernel>", requests=()):
     from .templates import Expander
 
     Unit = _unit_class()
-    pre = namespaces.rewrite(coop.rewrite(preprocess(text, filename), filename), filename)
+    pre, host = hostcode.blank(std_functions(digit_separators(preprocess(text, filename))))
+    host_names = {name: (kind, _coord_of(pre, pos, filename)) for kind, name, pos in host}
+    pre = namespaces.rewrite(coop.rewrite(pre, filename), filename)
     pre = smem_struct.rewrite(pre, filename)
     pre, enum_names = enums.rewrite(pre, filename)
     expander = Expander(pre, filename, enum_names)
@@ -638,6 +693,7 @@ def parse(text: str, filename: str = "<kernel>", requests=()):
         unit.simt_local_refs = local_refs
         unit.simt_classes = class_table
         unit.simt_lambdas = lambda_table
+        unit.simt_host = host_names
         return unit
     except ParseError as e:
         msg = str(e)

@@ -8,6 +8,7 @@ unsigned, unsigned long long, float, double and ``__half`` only, and ``atomicCAS
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -293,6 +294,71 @@ def _bit(b, name, args, node, want):
     return _val(rt, d)
 
 
+# conversions and classifications of cuda_runtime's math API: (argument type, result type)
+_CONV = {
+    "__double2float_rn": (T.DOUBLE, T.FLOAT), "__double2int_rn": (T.DOUBLE, T.INT),
+    "__float2ll_rn": (T.FLOAT, T.LLONG), "__ll2float_rn": (T.LLONG, T.FLOAT),
+    "__isnanf": (T.FLOAT, T.INT), "__isinff": (T.FLOAT, T.INT), "__finitef": (T.FLOAT, T.INT),
+    "lroundf": (T.FLOAT, T.LONG), "llroundf": (T.FLOAT, T.LLONG),
+    "lround": (T.DOUBLE, T.LONG), "llround": (T.DOUBLE, T.LLONG),
+    "lrintf": (T.FLOAT, T.LONG), "llrintf": (T.FLOAT, T.LLONG),
+    "lrint": (T.DOUBLE, T.LONG), "llrint": (T.DOUBLE, T.LLONG),
+}
+_BIT.update(_CONV)
+for _n in _CONV:
+    INTRINSICS[_n] = Spec("math", True, _bit)
+
+
+@_reg("ldexpf ldexp", "math", True)
+def _ldexp(b, name, args, node, want):
+    """ldexpf(x, n) = x * 2^n, rounded once (subnormal results included)."""
+    _nargs(b, name, args, node, 2)
+    vals = [b.rvalue(a) for a in args]
+    if not all(isinstance(v.ctype, Scalar) for v in vals) or vals[1].ctype.is_float:
+        raise _no_overload(b, name, vals, node)
+    ft = T.FLOAT if name == "ldexpf" or vals[0].ctype in (T.FLOAT, T.HALF) else T.DOUBLE
+    ops = (b.convert(vals[0], ft, args[0]).op, b.convert(vals[1], T.INT, args[1]).op)
+    d = b.reg(ft.dtype)
+    b.emit(Op.CALL, node, dst=d, args=ops, sub="m_ldexp")
+    return _val(ft, d)
+
+
+# frexpf(x, &e) and modff(x, &ip): (the value's call, the stored part's call, its type)
+_SPLIT = {"frexpf": ("m_frexp_m", "m_frexp_e", T.INT, T.FLOAT),
+          "frexp": ("m_frexp_m", "m_frexp_e", T.INT, None),
+          "modff": ("m_modf_frac", "m_modf_int", None, T.FLOAT),
+          "modf": ("m_modf_frac", "m_modf_int", None, None)}
+
+
+@_reg(" ".join(_SPLIT), "math", True)
+def _split(b, name, args, node, want):
+    """frexpf(x, &e): the mantissa in [0.5, 1), the exponent stored through the pointer;
+    modff(x, &ip): the fractional part, the integral part stored (both with x's sign).
+    The pointer may be ``&local`` (the variable itself) or any other ``int *``/``float *``."""
+    _nargs(b, name, args, node, 2)
+    fv, fp, pt, ft = _SPLIT[name]
+    v = b.rvalue(args[0])
+    if not isinstance(v.ctype, Scalar):
+        raise _no_overload(b, name, [v], node)
+    ft = ft or (T.FLOAT if v.ctype in (T.FLOAT, T.HALF) else T.DOUBLE)
+    pt = pt or ft
+    x = b.convert(v, ft, args[0]).op
+    pa = args[1]
+    amp = isinstance(pa, c_ast.UnaryOp) and pa.op == "&"
+    if not amp and not isinstance(b.type_of(pa), Pointer):
+        raise _no_overload(b, name, [v, _val(b.type_of(pa), None)], node)
+    lv = b.lvalue(pa.expr if amp else c_ast.UnaryOp("*", pa, pa.coord))
+    if lv.ctype != pt:
+        raise b.err(f'argument of type "{lv.ctype} *" is incompatible with parameter of type '
+                    f'"{pt} *" in {name}', pa)
+    part = b.reg(pt.dtype)
+    b.emit(Op.CALL, node, dst=part, args=(x,), sub=fp)
+    b.store(lv, _val(pt, part), pa)
+    d = b.reg(ft.dtype)
+    b.emit(Op.CALL, node, dst=d, args=(x,), sub=fv)
+    return _val(ft, d)
+
+
 _INT2 = {"__mulhi": T.INT, "__umulhi": T.UINT, "__mul24": T.INT, "__umul24": T.UINT,
          "__mul64hi": T.LLONG, "__umul64hi": T.ULLONG, "__sad": T.INT, "__usad": T.UINT,
          "__hadd": T.INT, "__uhadd": T.UINT, "__rhadd": T.INT, "__urhadd": T.UINT}
@@ -511,15 +577,72 @@ def _ldg(b, name, args, node, want):
     return b.load(LVal(p.ctype.base, "mem", addr=p.op), node)
 
 
+@_reg("__stcg __stcs __stwt __stwb", "memory", False)
+def _st_hint(b, name, args, node, want):
+    """__stcs(p, v) and the other cache-hinted stores: ``*p = v`` (simt has no cache
+    policies for stores: the hint changes nothing here)."""
+    _nargs(b, name, args, node, 2)
+    p = b.rvalue(args[0])
+    if not isinstance(p.ctype, Pointer) or p.ctype.const or p.ctype.base == T.VOID:
+        raise _no_overload(b, name, [p, b.rvalue(args[1])], node)
+    from .lower import LVal
+    v = b.convert(b.rvalue(args[1]), p.ctype.base, args[1])
+    b.store(LVal(p.ctype.base, "mem", addr=p.op), v, node)
+    return None
+
+
+@_reg("__builtin_expect __builtin_assume", "misc", True)
+def _builtin_hint(b, name, args, node, want):
+    """__builtin_expect(x, c) is x (a long, as GCC declares it); __builtin_assume(c) is a
+    no-op whose argument is not evaluated (clang's rule)."""
+    if name == "__builtin_assume":
+        _nargs(b, name, args, node, 1)
+        b.type_of(args[0])
+        return None
+    _nargs(b, name, args, node, 2)
+    v = b.rvalue(args[0])
+    b.rvalue(args[1])
+    if not isinstance(v.ctype, Scalar):
+        raise _no_overload(b, name, [v], node)
+    return b.convert(v, T.LONG, args[0])
+
+
+@_reg("__trap", "io", False)
+def _trap(b, name, args, node, want):
+    """__trap(): the launch stops with an error naming the thread, as a failed assert
+    does (on the GPU: cudaErrorLaunchFailure, "unspecified launch failure")."""
+    _nargs(b, name, args, node, 0)
+    b.emit(Op.ASSERT, node, args=(Const(np.bool_(False)),), info={"trap": True})
+    return None
+
+
+# one conversion of a printf format (machine._py_format reads the same)
+_CONVERSION = re.compile(r"%([-+ #0]*\d*(?:\.\d+)?)(?:hh|h|ll|l|z|j|t)?([diouxXeEfgGcsp%])")
+
+
 @_reg("printf", "io", False)
 def _printf(b, name, args, node, want):
+    """printf: the format must be a string literal.  A ``%s`` of a string literal is written
+    into the format here; a ``%s`` of any other ``char *`` reads the string from memory
+    when the instruction runs (``machine._printf``: global and constant memory only)."""
+    from .lower import c_string_bytes
     if not args:
         raise b.err('too few arguments in call to "printf"', node)
-    fmt = b.rvalue(args[0])
-    if not isinstance(fmt.op, Const) or not isinstance(fmt.op.value, str):
+    if not (isinstance(args[0], c_ast.Constant) and args[0].type == "string"
+            and args[0].value.startswith('"')):
+        b.rvalue(args[0])
         raise b.err("printf needs a string literal format", args[0])
-    ops = []
-    for a in args[1:]:
+    text = c_string_bytes(args[0].value).decode("utf-8", "replace")
+    specs = [m for m in _CONVERSION.finditer(text) if m.group(2) != "%"]
+    ops, strings, out, pos = [], [], [], 0
+    for k, a in enumerate(args[1:]):
+        spec = specs[k] if k < len(specs) else None
+        if spec is not None and spec.group(2) == "s" and isinstance(a, c_ast.Constant) \
+                and a.type == "string" and a.value.startswith('"'):
+            s = c_string_bytes(a.value).decode("utf-8", "replace")     # "%-6s" % "xyz", in place
+            out += [text[pos:spec.start()], (("%" + spec.group(1) + "s") % s).replace("%", "%%")]
+            pos = spec.end()
+            continue
         v = b.rvalue(a)
         if not isinstance(v.ctype, (Scalar, Pointer)):
             raise b.err(f"printf cannot print a {v.ctype}; pass its members", a)
@@ -529,13 +652,18 @@ def _printf(b, name, args, node, want):
         if isinstance(v.ctype, Scalar) and v.ctype.is_half:
             raise b.err("printf cannot print a __half (a class passed through '...': %f would "
                         "read its 2 bytes as a double); pass __half2float(h)", a)
-        if isinstance(v.ctype, Scalar) and v.ctype.is_float:
+        if spec is not None and spec.group(2) == "s":
+            if not (isinstance(v.ctype, Pointer) and v.ctype.base in (T.CHAR, T.UCHAR, T.SCHAR)):
+                raise b.err(f'printf\'s %s needs a char *, got a value of type "{v.ctype}"', a)
+            strings.append(len(ops))
+        elif isinstance(v.ctype, Scalar) and v.ctype.is_float:
             v = b.convert(v, T.DOUBLE, a)   # varargs promote float to double
         elif isinstance(v.ctype, Scalar):
             v = b.convert(v, T.promote(v.ctype), a)
         ops.append(v.op)
-    text = fmt.op.value[1:-1].encode("utf-8").decode("unicode_escape")
-    b.emit(Op.PRINTF, node, args=tuple(ops), sub=text)
+    text = "".join(out) + text[pos:]
+    b.emit(Op.PRINTF, node, args=tuple(ops), sub=text,
+           info={"strings": tuple(strings)} if strings else {})
     if want:
         return _val(T.INT, Const(np.int32(0)))
     return None

@@ -40,8 +40,11 @@ classes' member functions, constructors and operators are ``simt.methods``'.
 
 Limitations: struct members are scalars, pointers, vector types, other structs, unions
 and fixed-size arrays of them (no flexible array members, no bit-fields, no anonymous
-members), no ``goto``, no recursion, no taking the address of a scalar local, no ``__shared__``
-variables at file scope.  File-scope ``__constant__`` and ``__device__`` variables
+members), no ``goto``, no recursion, no ``__shared__`` variables at file scope.  The address
+of a variable held in registers (``&lo``) is a ``RegTarget``: followed only through ``*p``,
+``p->m`` and ``p[0]`` (in the function it is passed to, or a pointer variable initialized
+with it), each the variable itself, as nvcc's inlining makes it; any other use of it as an
+address is an error, where the GPU would move the variable to local memory.  File-scope ``__constant__`` and ``__device__`` variables
 (scalars and arrays of scalars, constant initializers) are module memory (``ModuleVar``);
 a file-scope ``const`` scalar is a compile-time constant.  A variable of a struct type
 with an array member is always in local memory, so ``p[i] = q`` after ``q = p[i]``
@@ -126,9 +129,29 @@ class LVal:
     volatile: bool = False        # ... or to volatile (simt.cse never merges its loads)
 
 
+@dataclass(eq=False)
+class RegTarget:
+    """The address of a variable nvcc keeps in registers (``&lo`` for ``float lo``): the
+    value of a pointer that only ``*p``, ``p->m`` and ``p[0]`` may follow, each naming the
+    variable itself, as a pointer parameter bound to ``&lo`` becomes after nvcc inlines
+    the callee (``minmax(x, &lo, &hi)``).  It never reaches an instruction: using it as
+    an address (arithmetic, a store, a cast to another type, an atomic) is an error
+    (``KernelBuilder.emit``), where the GPU would move the variable to local memory."""
+    lv: "LVal"
+    coord: Coord
+
+    def error(self) -> str:
+        return (f'the address of local variable "{self.lv.name}" (taken at line '
+                f"{self.coord.line}) is used here as an address: simt follows a pointer to a "
+                "register variable only through *p, p->m and p[0], which nvcc's inlining turns "
+                "into the variable itself; declare it as a one-element array to use its address "
+                "otherwise")
+
+
 @dataclass
 class Sym:
     kind: str                     # "var" | "param" | "array" (address constant) | "vvar"
+                                  # | "regptr" (a pointer holding a RegTarget)
     ctype: CType
     op: object = None             # Reg / Uniform / Const(address)
     fields: list | None = None
@@ -160,6 +183,7 @@ class ModuleVar:
     init: np.ndarray              # its initial bytes (C zero-fills what is not initialized)
     const: bool                   # device code cannot write it (__constant__ or const)
     coord: Coord
+    literal: bool = False         # a string literal's bytes (``name``: its text, quoted)
 
     @property
     def shape(self) -> tuple:
@@ -285,7 +309,7 @@ def _modified_names(body, ref_callees=frozenset(), ref_vars=frozenset(),
             self.generic_visit(n)
 
         def visit_UnaryOp(self, n):
-            if n.op in ("++", "--", "p++", "p--"):
+            if n.op in ("++", "--", "p++", "p--", "&"):     # (&x: written through the pointer)
                 root(n.expr)
             self.generic_visit(n)
     V().visit(body)
@@ -346,6 +370,22 @@ def _inferred(tnode) -> bool:
 def _const_decl(tnode) -> bool:
     """Whether a declarator's outermost referred-to type is const (``const T &x``)."""
     return "const" in (getattr(tnode, "quals", None) or ())
+
+
+def _object_const(decl) -> bool:
+    """Whether a declaration's object itself is const: ``const int x``, ``const float a[3]``
+    and ``float *const p`` are; ``const float *p`` is not (its pointee is: ``p += 1`` is
+    fine, ``*p = v`` is not)."""
+    if isinstance(decl.type, c_ast.PtrDecl):
+        return "const" in (decl.type.quals or ())
+    return "const" in (decl.quals or ())
+
+
+def c_string_bytes(raw: str) -> bytes:
+    """The bytes of a C string literal as written (quoted, escapes and all; without the
+    NUL): C's escapes decoded, other characters as the file's UTF-8."""
+    body = raw[1:-1]
+    return body.encode("utf-8").decode("unicode_escape").encode("latin-1")
 
 
 def _plain_constant(node) -> bool:
@@ -410,6 +450,12 @@ class Lowerer:
         self.module_vars: dict[str, ModuleVar] = {}   # __constant__ / __device__ variables
         self.consts: dict[str, Val] = {}              # file-scope const scalars
         self.host_vars: dict[str, Coord] = {}         # other file-scope variables
+        self.literals: dict[str, ModuleVar] = {}      # string literals used as pointers
+        # host-only functions the front end blanked (simt.hostcode), and host variables of
+        # types only host code has
+        host = getattr(ast, "simt_host", None) or {}
+        self.host_funcs: dict[str, Coord] = {n: co for n, (k, co) in host.items() if k == "function"}
+        self.host_vars.update((n, co) for n, (k, co) in host.items() if k == "variable")
         self.typedefs: dict[str, CType] = {}           # file-scope typedefs
         self.structs: dict[str, Struct] = {}           # struct tags
         # C++ classes (simt.classes): their member functions by identifier (not callable by name)
@@ -532,6 +578,9 @@ class KernelBuilder(ClassLowering, LambdaLowering):
         return _coord(node, self.file)
 
     def emit(self, op: Op, node, **kw) -> Ins:
+        for a in kw.get("args", ()):
+            if isinstance(a, RegTarget):
+                raise self.err(a.error(), node)
         ins = Ins(op, self.co(node) if not isinstance(node, Coord) else node, self.depth, **kw)
         self.code.append(ins)
         return ins
@@ -1043,12 +1092,12 @@ class KernelBuilder(ClassLowering, LambdaLowering):
         if isinstance(node.type, c_ast.FuncDecl):
             return  # a prototype
         self.decl_variable(node)
-        if node.name and "const" in (node.quals or ()):    # written only by its initializer
+        if node.name and _object_const(node):    # written only by its initializer
             sym = self.scopes[-1].get(node.name)
             if sym is not None and sym.kind in ("var", "vvar", "mem", "array"):
                 sym.const = True
         if node.name and node.init is not None and (
-                "const" in (node.quals or ()) or "constexpr" in (node.storage or ())):
+                _object_const(node) or "constexpr" in (node.storage or ())):
             sym = self.scopes[-1].get(node.name)
             if sym is not None and sym.kind == "var" and isinstance(sym.ctype, Scalar) \
                     and not sym.ctype.is_float and _plain_constant(node.init):
@@ -1157,6 +1206,9 @@ class KernelBuilder(ClassLowering, LambdaLowering):
             self.declare(name, sym, node)
             self.set_var(sym, v, node)
             return
+        if isinstance(v.op, RegTarget):         # float *p = &x;  (p names x)
+            self.declare(name, Sym("regptr", ct, v.op), node)
+            return
         r = self.reg(T.storage_dtype(ct), True, name)
         self.declare(name, Sym("var", ct, r), node)
         self.emit(Op.MOV, node, dst=r, args=(v.op,))
@@ -1218,6 +1270,8 @@ class KernelBuilder(ClassLowering, LambdaLowering):
             raise self.err(f'expression of type "{v.ctype}" cannot be used as a condition', node)
         if _is_bf16(v.ctype):                   # its float value: -0 is false
             v = Val(T.FLOAT, self.bf16_call("m_b2f", np.float32, v.op, node))
+        if isinstance(v.op, RegTarget):         # a variable's address is never null
+            return Const(np.bool_(True))
         if isinstance(v.op, Const):
             return Const(np.bool_(v.op.value != 0))
         zero = Const(np.zeros((), v.op.dtype)[()])
@@ -1400,6 +1454,10 @@ class KernelBuilder(ClassLowering, LambdaLowering):
 
     def lvalue(self, node) -> LVal:
         v = self.expr(node)
+        if isinstance(v, Val) and isinstance(v.op, RegTarget):
+            raise self.err(f'pointer "{getattr(node, "name", "")}" holds the address of local '
+                           f'variable "{v.op.lv.name}" (line {v.op.coord.line}), and simt cannot '
+                           "change it: nvcc's inlining makes *p that variable itself", node)
         if not isinstance(v, LVal):
             raise self.err("expression must be a modifiable lvalue", node)
         if isinstance(v.ctype, Array):
@@ -1460,6 +1518,8 @@ class KernelBuilder(ClassLowering, LambdaLowering):
                 return self.lw.consts[name]
             if name in self.lw.funcs or name in INTRINSICS:
                 raise self.err(f'function "{name}" used as a value (call it with parentheses)', node)
+            if name in self.lw.host_funcs:
+                raise self.err(self.host_call(name), node)
             if name in self.lw.host_vars:
                 at = self.lw.host_vars[name]
                 raise self.err(f'identifier "{name}" is undefined in device code: it is a host '
@@ -1474,7 +1534,7 @@ class KernelBuilder(ClassLowering, LambdaLowering):
             return LVal(sym.ctype, "reg", reg=sym.op, name=name, const=sym.const)
         if sym.kind == "vvar":
             return LVal(sym.ctype, "vreg", fields=sym.fields, name=name, const=sym.const)
-        if sym.kind == "param":
+        if sym.kind in ("param", "regptr"):
             return Val(sym.ctype, sym.op)
         if sym.kind in ("array", "mem"):      # arrays, and scalars living in shared memory
             return LVal(sym.ctype, "mem", addr=sym.op, name=name, volatile=sym.volatile, const=sym.const)
@@ -1483,7 +1543,7 @@ class KernelBuilder(ClassLowering, LambdaLowering):
     def e_Constant(self, node):
         t, s = node.type, node.value
         if t == "string":
-            return Val(Pointer(T.CHAR, True), Const(s))
+            return Val(Pointer(T.CHAR, True), self.string_literal(node))
         if t == "char":
             body = s[1:-1]
             val = ord(bytes(body, "utf-8").decode("unicode_escape")) if body.startswith("\\") else ord(body)
@@ -1526,6 +1586,26 @@ class KernelBuilder(ClassLowering, LambdaLowering):
                 return Val(ct, Const(ct.dtype.type(val)))
         raise self.err(f"integer constant {s} is too large", node)
 
+    def string_literal(self, node) -> Uniform:
+        """The address of a string literal's bytes, NUL-terminated: read-only memory of the
+        module (a ``ModuleVar`` marked ``literal``, allocated at the first launch as
+        nvcc's ``$str`` arrays are, in global memory)."""
+        raw = node.value
+        if not raw.startswith('"'):
+            raise self.err("wide and prefixed string literals (L\"...\", u8\"...\") are outside "
+                           "simt's subset", node)
+        mv = self.lw.literals.get(raw)
+        if mv is None:
+            try:
+                data = np.frombuffer(c_string_bytes(raw) + b"\0", np.int8).copy()
+            except UnicodeError:
+                raise self.err("cannot read the escapes of this string literal (\\u beyond "
+                               "Latin-1 is outside simt's subset)", node) from None
+            mv = ModuleVar(raw, Array(T.CHAR, len(data)), np.dtype(np.int8), "global",
+                           data.view(np.uint8), True, self.co(node), literal=True)
+            self.lw.literals[raw] = mv
+        return self.uniform(mv.uniform_name, np.int64)
+
     def e_ExprList(self, node):
         v = None
         for e in node.exprs:
@@ -1551,8 +1631,9 @@ class KernelBuilder(ClassLowering, LambdaLowering):
             p = self.rvalue(node.name)
             if not isinstance(p.ctype, Pointer):
                 raise self.err('expression must have pointer type for "->"', node)
-            base = LVal(p.ctype.base, "mem", addr=p.op, const=p.ctype.const,
-                        volatile=p.ctype.volatile)
+            base = replace(p.op.lv, const=p.op.lv.const or p.ctype.const) \
+                if isinstance(p.op, RegTarget) else \
+                LVal(p.ctype.base, "mem", addr=p.op, const=p.ctype.const, volatile=p.ctype.volatile)
         else:
             base = self.expr(node.name)
         return self.member(base, field, node, node.field)
@@ -1629,6 +1710,10 @@ class KernelBuilder(ClassLowering, LambdaLowering):
             b, i = i, b
         if not isinstance(b.ctype, Pointer):
             raise self.err("expression must have pointer-to-object type", node)
+        if isinstance(b.op, RegTarget):              # (&x)[0]: x itself
+            if not (isinstance(i.op, Const) and int(i.op.value) == 0):
+                raise self.err(b.op.error(), node)
+            return replace(b.op.lv, const=b.op.lv.const or b.ctype.const)
         return LVal(b.ctype.base, "mem", addr=self.index_addr(b, i, node), const=b.ctype.const,
                     volatile=b.ctype.volatile,
                     name=node.name.name if isinstance(node.name, c_ast.ID) else "")
@@ -1680,6 +1765,8 @@ class KernelBuilder(ClassLowering, LambdaLowering):
             lv = self.expr(node.expr)
             if not isinstance(lv, LVal):
                 raise self.err("expression must be an lvalue or a function designator", node)
+            if lv.kind in ("reg", "vreg") and not (lv.kind == "reg" and lv.reg.builtin):
+                return Val(Pointer(lv.ctype, lv.const), RegTarget(lv, self.co(node)))
             if lv.kind != "mem":
                 raise self.err(f'taking the address of local variable "{lv.name}" is outside simt\'s '
                                "subset (declare it as a one-element array)", node)
@@ -1698,6 +1785,8 @@ class KernelBuilder(ClassLowering, LambdaLowering):
                 raise self.err('operand of "*" must be a pointer', node)
             if p.ctype.base == T.VOID:
                 raise self.err("a void* cannot be dereferenced", node)
+            if isinstance(p.op, RegTarget):          # *&x: the variable itself
+                return replace(p.op.lv, const=p.op.lv.const or p.ctype.const)
             return LVal(p.ctype.base, "mem", addr=p.op, const=p.ctype.const, volatile=p.ctype.volatile)
         if op in ("++", "--", "p++", "p--"):
             return self.incdec(node, op[-2:], prefix=not op.startswith("p"))
@@ -2194,6 +2283,8 @@ class KernelBuilder(ClassLowering, LambdaLowering):
                     if fr.const and not to.const:
                         raise self.err(f'a value of type "{fr}" cannot be used to initialize an entity of '
                                        f'type "{to}" (it drops const)', node)
+                if isinstance(v.op, RegTarget) and to.base != fr.base:
+                    raise self.err(v.op.error(), node)   # (float *)&i: its bytes, in memory
                 return Val(to, v.op)
             if isinstance(fr, Scalar) and not fr.is_float:
                 if not explicit and not (isinstance(v.op, Const) and int(v.op.value) == 0):
@@ -2289,7 +2380,15 @@ class KernelBuilder(ClassLowering, LambdaLowering):
             if len(args) != 1:
                 raise self.err(f"{spelled}(...) takes one value to convert, got {len(args)}", node)
             return self.convert(self.rvalue(args[0]), to, node, explicit=True)
+        if name in self.lw.host_funcs:
+            raise self.err(self.host_call(name), node.name)
         raise self.err(f'identifier "{name}" is undefined', node.name)
+
+    def host_call(self, name: str) -> str:
+        at = self.lw.host_funcs[name]
+        return (f'calling a __host__ function("{name}") from device code is not allowed: it is '
+                f"declared at {at.file}:{at.line} without __device__ (declare it __device__, or "
+                "__host__ __device__ to keep it for the host too)")
 
     def group_method(self, node):
         """``g.m(args)`` on a cooperative group (``simt.coop``): the call
@@ -2404,6 +2503,8 @@ class KernelBuilder(ClassLowering, LambdaLowering):
                 sym = self.agg_var(pt, p.name)
                 self.set_var(sym, v, node)
                 self.scopes[-1][p.name] = sym
+            elif isinstance(v.op, RegTarget):        # f(&x): *p, p->m, p[0] name x
+                self.scopes[-1][p.name] = Sym("regptr", pt, v.op)
             else:
                 r = self.reg(T.storage_dtype(pt), True, p.name)
                 self.emit(Op.MOV, node, dst=r, args=(v.op,))

@@ -1755,14 +1755,34 @@ def _printf(m: Machine, ins, sel, act, full, aw, w, wsel):
     idx = np.flatnonzero(act)
     vals = [np.broadcast_to(np.asarray(m.rd(o, sel)), act.shape)[idx] for o in ins.args]
     fmt = _py_format(ins.sub)
+    strings = ins.info.get("strings", ()) if ins.info else ()
     for k in range(len(idx)):
         if len(m.stdout) >= m.L.max_printf:
             return
-        args = tuple(v[k].item() for v in vals)
+        args = tuple(_c_string(m, int(v[k]), ins) if j in strings else v[k].item()
+                     for j, v in enumerate(vals))
         try:
             m.stdout.append(fmt % args)
         except (TypeError, ValueError):
             m.stdout.append(ins.sub + " " + " ".join(map(str, args)))
+
+
+def _c_string(m: Machine, addr: int, ins) -> str:
+    """The NUL-terminated string at ``addr`` for printf's %s: read from global memory
+    (string literals, __constant__ and __device__ arrays, kernel arguments), up to the end
+    of its allocation; a null pointer prints "(null)", as the GPU's printf does."""
+    if addr == 0:
+        return "(null)"
+    if addr >= SHARED_BASE:
+        raise LaunchError(f"printf's %s at line {ins.coord.line} reads a string in shared or "
+                          "local memory, which simt's printf does not follow (it reads global "
+                          "and constant memory)", ins.coord, tool="printf")
+    k = int(np.searchsorted(m.L.alloc_starts, addr, side="right")) - 1
+    if k < 0 or addr >= m.L.alloc_ends[k]:
+        raise LaunchError(f"printf's %s at line {ins.coord.line} reads address {hex(addr)}, "
+                          "which is not inside any allocation", ins.coord, tool="memcheck")
+    buf = m.L.device.buf[addr - GLOBAL_BASE:int(m.L.alloc_ends[k]) - GLOBAL_BASE].tobytes()
+    return buf.split(b"\0", 1)[0].decode("utf-8", "replace")
 
 
 def _py_format(fmt: str) -> str:
@@ -1778,6 +1798,10 @@ def _assert(m: Machine, ins, sel, act, full, aw, w, wsel):
         j = int(np.flatnonzero(bad)[0])
         lane = int(m.lanes_of(sel, np.array([j]))[0])
         thread, block = m.thread_block(lane)
+        if ins.info.get("trap"):
+            raise LaunchError(f"__trap() called in thread {thread} of block {block}: the kernel "
+                              "stops (on the GPU: unspecified launch failure)", ins.coord,
+                              tool="trap", thread=thread, block=block)
         raise LaunchError(f"Assertion failed in thread {thread} of block {block}", ins.coord,
                           tool="assert", thread=thread, block=block)
 

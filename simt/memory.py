@@ -151,7 +151,8 @@ class Device:
         its initializer the first time a launch or the host asks for it, then kept."""
         got = self.module_vars.setdefault(owner, {})
         if var.name not in got:
-            kind = "__constant__" if var.space == "constant" else "__device__"
+            kind = "string literal" if var.literal else \
+                "__constant__" if var.space == "constant" else "__device__"
             arr = self.empty(var.shape, var.dtype, f"{kind} {var.name}")
             arr.set(var.initial)
             got[var.name] = arr

@@ -185,6 +185,9 @@ class Module:
                 if name in self.lowerer.funcs:
                     raise UsageError(f"{name} in {self.filename} is a __device__ function, not a "
                                      f"__global__ kernel (kernels: {names})")
+                if name in self.lowerer.host_funcs:
+                    raise UsageError(f"{name} in {self.filename} is a host function, which simt "
+                                     f"skips; it runs __global__ kernels (kernels: {names})")
                 raise UsageError(f"no kernel named {name!r} in {self.filename} (kernels: {names})")
             for _ in range(MAX_INSTANCES):
                 try:
@@ -206,7 +209,7 @@ class Module:
         """A ``__constant__``/``__device__`` variable's memory on ``device``, as a
         DeviceArray (``.set()`` is cudaMemcpyToSymbol, ``.get()`` cudaMemcpyFromSymbol;
         CuPy's ``RawModule.get_global``).  Launches of this module on the device use it."""
-        var = self.lowerer.module_vars.get(name)
+        var = self.lowerer.module_vars.get(name) or self.lowerer.literals.get(name)
         if var is None:
             names = ", ".join(self.lowerer.module_vars) or "none"
             raise UsageError(f"no __constant__ or __device__ variable named {name!r} in "

@@ -406,6 +406,17 @@ def _byte_perm(x, y, s):
     return r.astype(np.uint32)
 
 
+def _round_away(x):
+    """C's round(): to nearest, halves away from zero (x - trunc(x) is exact)."""
+    x = np.asarray(x)
+    t = np.trunc(x)
+    return np.where(np.abs(x - t) >= x.dtype.type(0.5), t + np.sign(x), t).astype(x.dtype)
+
+
+def _frexp_e(x):
+    return np.frexp(x)[1].astype(np.int32)
+
+
 # Pure (lane-wise) intrinsics: name -> fn(*arrays) -> array
 CALLS = {"m_" + k: v for k, v in _MATH.items()}
 CALLS.update({
@@ -445,6 +456,24 @@ CALLS.update({
     "__funnelshift_r": lambda lo, hi, s: _funnel(lo, hi, s, False, False),
     "__funnelshift_rc": lambda lo, hi, s: _funnel(lo, hi, s, False, True),
     "__byte_perm": _byte_perm,
+    "__double2float_rn": lambda x: np.asarray(x).astype(np.float32),
+    "__double2int_rn": lambda x: _round_half_even_int(x, np.int32),
+    "__float2ll_rn": lambda x: _round_half_even_int(x, np.int64),
+    "__ll2float_rn": lambda x: np.asarray(x).astype(np.float32),
+    "__isnanf": lambda x: np.isnan(x).astype(np.int32),
+    "__isinff": lambda x: np.isinf(x).astype(np.int32),
+    "__finitef": lambda x: np.isfinite(x).astype(np.int32),
+    **{n: (lambda x, dt=dt: cast_value(_round_away(x), dt))
+       for n, dt in (("lroundf", np.int64), ("llroundf", np.int64), ("lround", np.int64),
+                     ("llround", np.int64))},
+    **{n: (lambda x, dt=dt: _round_half_even_int(x, dt))
+       for n, dt in (("lrintf", np.int64), ("llrintf", np.int64), ("lrint", np.int64),
+                     ("llrint", np.int64))},
+    "m_ldexp": lambda x, n: np.ldexp(x, np.asarray(n).astype(np.int32)).astype(np.asarray(x).dtype),
+    "m_frexp_m": lambda x: np.frexp(x)[0].astype(np.asarray(x).dtype),
+    "m_frexp_e": _frexp_e,
+    "m_modf_frac": lambda x: np.modf(x)[0].astype(np.asarray(x).dtype),
+    "m_modf_int": lambda x: np.modf(x)[1].astype(np.asarray(x).dtype),
     "__simt_xorwow_matvec": xorwow_matvec,
 })
 BINOPS.update(HALF_BINOPS)

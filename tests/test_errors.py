@@ -25,7 +25,8 @@ I32 = np.int32
      "recursive"),
     ('__global__ void k(int *a) {\n  __shared__ float big[20000];\n  big[0] = 1; a[0] = big[0];\n}',
      "bad.cu:1:17", "48 KiB"),
-    ('__global__ void k(int *a) {\n  int x; int *p = &x;\n}', "bad.cu:2:", "address of local"),
+    ('__global__ void k(int *a) {\n  int x; int *p = &x;\n  a[0] = p[1];\n}', "bad.cu:3:10",
+     'the address of local variable "x" (taken at line 2) is used here as an address'),
 ])
 def test_compile_errors_name_the_place(src, where, words):
     msg = compile_error(src)

@@ -1,0 +1,83 @@
+"""Cache-hinted stores, rounding conversions, ldexpf/frexpf/modff, the float
+classifications, __builtin_expect/__builtin_assume and __trap, against numpy."""
+import math
+
+import numpy as np
+import pytest
+
+import simt
+from kern import compile_error, run
+
+F32 = np.float32
+
+
+def _round_away(v):
+    return np.array([math.copysign(math.floor(abs(float(a)) + 0.5), a) for a in v])
+
+
+def test_rounding_conversions_and_splits():
+    src = """
+__global__ void k(const float *x, float *y, long long *l, int *iv) {
+  int t = threadIdx.x;
+  float v = x[t];
+  l[t * 6 + 0] = lroundf(v); l[t * 6 + 1] = llroundf(v); l[t * 6 + 2] = lrintf(v);
+  l[t * 6 + 3] = llrintf(v); l[t * 6 + 4] = __float2ll_rn(v * 1e9f); l[t * 6 + 5] = lround((double)v);
+  int e; float m = frexpf(v, &e);
+  float ip; float fr = modff(v, &ip);
+  int *pe = iv + 64 * 5 + t;
+  y[t * 6 + 0] = ldexpf(v, t - 32); y[t * 6 + 1] = m + frexpf(v, pe) * 0; y[t * 6 + 2] = fr;
+  y[t * 6 + 3] = ip; y[t * 6 + 4] = __double2float_rn((double)v / 3.0);
+  y[t * 6 + 5] = __ll2float_rn(123456789012345LL + t);
+  iv[t * 5 + 0] = e; iv[t * 5 + 1] = __double2int_rn((double)v);
+  iv[t * 5 + 2] = __isnanf(v / 0.0f * 0.0f); iv[t * 5 + 3] = __isinff(v / 0.0f);
+  iv[t * 5 + 4] = __finitef(v) + sizeof(__isnanf(v)) * 10;
+}"""
+    x = np.random.default_rng(5).uniform(-40, 40, 64).astype(F32)
+    x[:6] = [2.5, -2.5, 0.5, -0.49999997, 1.5, 3.5]
+    args = [x, np.zeros(64 * 6, F32), np.zeros(64 * 6, np.int64), np.zeros(64 * 6, np.int32)]
+    (_, y, l, iv), _ = run(src, "k", 1, 64, args)
+    y, l, e = y.reshape(64, 6), l.reshape(64, 6), iv[320:384]
+    iv = iv[:320].reshape(64, 5)
+    for c in (0, 1, 5):
+        assert l[:, c].tolist() == _round_away(x).tolist()
+    for c in (2, 3):
+        assert l[:, c].tolist() == np.rint(x).tolist()
+    assert l[:, 4].tolist() == np.rint((x * F32(1e9)).astype(np.float64)).tolist()
+    m, ex = np.frexp(x)
+    fr, ip = np.modf(x)
+    np.testing.assert_array_equal(y[:, 0], np.ldexp(x, np.arange(64) - 32).astype(F32))
+    np.testing.assert_array_equal(y[:, 1], m)
+    np.testing.assert_array_equal(y[:, 2], fr)
+    np.testing.assert_array_equal(y[:, 3], ip)
+    np.testing.assert_array_equal(y[:, 4], (x.astype(np.float64) / 3.0).astype(F32))
+    np.testing.assert_array_equal(y[:, 5], (123456789012345 + np.arange(64)).astype(F32))
+    assert iv[:, 0].tolist() == ex.tolist() and e.tolist() == ex.tolist()
+    assert iv[:, 1].tolist() == np.rint(x).tolist()
+    assert iv[:, 2:].tolist() == [[1, 1, 41]] * 64
+
+
+def test_cache_hinted_stores_and_builtins():
+    src = """
+__global__ void k(const float *x, double *d, float4 *q) {
+  int t = threadIdx.x;
+  if (__builtin_expect(t < 64, 1)) { __builtin_assume(t >= 0); }
+  __stcs(d + t, (double)x[t]); __stcg(d + 64 + t, 1); __stwt(d + 128 + t, 2.0 * x[t]);
+  __stwb(d + 192 + t, (double)__builtin_expect(t, 0));
+  __stcs(q + t, make_float4(x[t], 1, 2, 3));
+}"""
+    x = np.arange(64, dtype=F32)
+    (_, d, q), _ = run(src, "k", 1, 64, [x, np.zeros(256, np.float64), np.zeros(256, F32)])
+    assert d.tolist() == x.tolist() + [1.0] * 64 + (2 * x).tolist() + list(range(64))
+    np.testing.assert_array_equal(q.reshape(64, 4), np.stack([x, x * 0 + 1, x * 0 + 2, x * 0 + 3], 1))
+    assert compile_error("__global__ void k(const float *y) {\n  __stcs(y, 1.0f);\n}") == (
+        'bad.cu:2:3: error: no instance of overloaded function "__stcs" matches the argument list '
+        "(argument types are: (const float *, float))")
+
+
+def test_trap_stops_the_launch_naming_the_thread():
+    src = "__global__ void k(int *y) {\n  if (threadIdx.x == 5) __trap();\n  y[threadIdx.x] = 1;\n}"
+    with pytest.raises(simt.LaunchError) as e:
+        run(src, "k", 1, 32, [np.zeros(32, np.int32)])
+    assert e.value.tool == "trap"
+    assert str(e.value) == ("t.cu:2:25: error: __trap() called in thread (5, 0, 0) of block "
+                            "(0, 0, 0): the kernel stops (on the GPU: unspecified launch failure)")

@@ -1,0 +1,33 @@
+"""Spellings real kernels use that change nothing in simt: ``uintptr_t``/``intptr_t``/
+``ssize_t`` (64-bit), ``__restrict``, ``__grid_constant__``, ``__attribute__((...))``; and
+inline PTX, which is an error naming its place."""
+import numpy as np
+
+from kern import compile_error, run
+
+
+def test_typedefs_and_blanked_words():
+    src = """#include <cstdint>
+struct __attribute__((aligned(8))) P { float a; int n; };
+__device__ __attribute__((always_inline)) float twice(float v) { return 2 * v; }
+__global__ void k(const float *__restrict x, float *__restrict y, long long *l,
+                  const __grid_constant__ P p) {
+  int t = threadIdx.x;
+  bool aligned = reinterpret_cast<uintptr_t>(x) % 16 == 0;
+  intptr_t ip = -3; ssize_t ss = 4;
+  l[t] = (uintptr_t)(x + t) - (uintptr_t)x + ip * ss + sizeof(uintptr_t) * 100 + sizeof(ssize_t) * 1000;
+  y[t] = aligned ? twice(x[t]) * p.a + p.n : -1.0f;
+}"""
+    x = np.arange(8, dtype=np.float32)
+    (_, y, l, _), _ = run(src, "k", 1, 8, [x, np.zeros(8, np.float32), np.zeros(8, np.int64),
+                                             (np.float32(1.5), np.int32(7))])
+    np.testing.assert_array_equal(y, 2 * x * np.float32(1.5) + 7)
+    assert l.tolist() == [4 * t - 12 + 800 + 8000 for t in range(8)]
+
+
+def test_inline_ptx_is_an_error_naming_its_place():
+    src = ('__device__ unsigned lane() {\n  unsigned r;\n  asm volatile("mov.u32 %0, %%laneid;" : '
+           '"=r"(r));\n  return r;\n}\n__global__ void k(int *y) { y[0] = lane(); }')
+    assert compile_error(src) == "bad.cu:3:3: error: inline PTX asm is outside simt's subset"
+    assert compile_error('__global__ void k(int *y) {\n  int r; __asm__ ("mov.u32 %0, 1;" : "=r"(r));\n}'
+                         ) == "bad.cu:2:10: error: inline PTX asm is outside simt's subset"
