@@ -36,10 +36,13 @@ def main(which):
                                         else f"timing_probes_measured_{gpu}.json")).read_text())
             tab = timing_check.predict_table(measured, gpu)
             head = (R / f"{stem}.md").read_text().split("\n")
-            command = next((ln[len("Command: `"):-1] for ln in head if ln.startswith("Command: `")), "")
+            line = next((ln for ln in head if ln.startswith("Command: ")), None)
+            text = timing_check.markdown(tab, "x").split("\n")
+            if line is not None:                      # the header's command, verbatim
+                text[text.index("Command: `x`")] = line
             (R / f"{stem}.json").write_text(json.dumps(tab, indent=1, default=float))
-            (R / f"{stem}.md").write_text(timing_check.markdown(tab, command))
-            print(stem, timing_check.markdown(tab, command).split("\n")[4], file=sys.stderr, flush=True)
+            (R / f"{stem}.md").write_text("\n".join(text))
+            print(stem, text[4], file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":
