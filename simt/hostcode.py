@@ -43,23 +43,6 @@ def _skip_comment(text: str, i: int) -> int:
     return len(text) if j < 0 else j + 2
 
 
-def _match(text: str, i: int, open_: str, close: str) -> int:
-    """The index of the bracket closing the one at ``i`` (-1 if none)."""
-    depth = 0
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if c in "\"'":
-            i = skip_string(text, i)
-            continue
-        if c == open_:
-            depth += 1
-        elif c == close:
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    return -1
 
 
 def _function_name(head: str) -> tuple[str, int] | None:
@@ -106,6 +89,7 @@ def blank(text: str) -> tuple[str, list[tuple[str, str, int]]]:
     """``text`` with its host-only functions, prototypes and unreadable host variables
     blanked, and ``(kind, name, offset of the name)`` for each, kind "function" or
     "variable"."""
+    from .frontend import _match_brace
     out = list(text)
     found: list[tuple[str, str, int]] = []
     head = 0                   # where the current file-scope declaration starts
@@ -149,7 +133,7 @@ def blank(text: str) -> tuple[str, list[tuple[str, str, int]]]:
         if _TRANSPARENT.search(h):
             i = head = i + 1
             continue
-        close = _match(text, i, "{", "}")
+        close = _match_brace(text, i)
         if close < 0:
             return "".join(out), found   # unbalanced: the parser says where
         got = _function_name(h.rstrip())
