@@ -2,10 +2,12 @@
 once for both GPUs (timing_check.predict_table emulates per GPU).  From the repository
 root, no GPU:
 
-    python docs/results/timing_investigation/repredict/repredict.py [catalog] [probes]
+    python docs/results/timing_investigation/repredict/repredict.py [catalog] [probes] [--from-metrics]
 
 writes docs/results/timing_{h100,h200}.{md,json} and timing_probes_{h100,h200}.{md,json}
-with the commands their headers already name (the first line after the title is kept)."""
+with the commands their headers already name (the first line after the title is kept).
+--from-metrics predicts again from the counters the tables recorded, emulating nothing
+(after a profile change)."""
 import functools
 import json
 import sys
@@ -28,13 +30,31 @@ timing_check.emulate = _once
 timing_check._entry = functools.lru_cache(maxsize=None)(timing_check._entry)
 
 
-def main(which):
+def from_metrics(stem: str, gpu: str) -> dict:
+    """A table's predictions again from the counters it recorded (a profile change that
+    leaves the emulation alone)."""
+    from simt import timing
+    prof = timing.load_profile(gpu)
+    tab = json.loads((R / f"{stem}.json").read_text())
+    for r in tab["rows"]:
+        if "error" in r:
+            continue
+        for lt in r["launches"]:
+            p = timing.predict(lt["metrics"], lt["grid_blocks"], lt["threads_per_block"], lt["shared_bytes"], prof)
+            lt.update(predicted_ms=p.ms, bound=p.bound, components_us=p.components_us)
+        r["predicted_ms"] = sum(lt["predicted_ms"] for lt in r["launches"])
+        r["ratio"] = r["predicted_ms"] / r["measured_ms"] if r["measured_ms"] else None
+    tab["order"] = timing_check.order_check(tab["rows"])
+    return tab
+
+
+def main(which, metrics_only=False):
     for kind in which:
         for gpu in ("h100", "h200"):
             stem = f"timing_{gpu}" if kind == "catalog" else f"timing_probes_{gpu}"
             measured = json.loads((R / (f"timing_measured_{gpu}.json" if kind == "catalog"
                                         else f"timing_probes_measured_{gpu}.json")).read_text())
-            tab = timing_check.predict_table(measured, gpu)
+            tab = from_metrics(stem, gpu) if metrics_only else timing_check.predict_table(measured, gpu)
             head = (R / f"{stem}.md").read_text().split("\n")
             line = next((ln for ln in head if ln.startswith("Command: ")), None)
             text = timing_check.markdown(tab, "x").split("\n")
@@ -46,4 +66,5 @@ def main(which):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:] or ["catalog", "probes"])
+    args = [a for a in sys.argv[1:] if a != "--from-metrics"]
+    main(args or ["catalog", "probes"], "--from-metrics" in sys.argv)
