@@ -8,7 +8,6 @@ unsigned, unsigned long long, float, double and ``__half`` only, and ``atomicCAS
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -19,6 +18,7 @@ from pycparser import c_ast
 
 from .ctypes_ import Pointer, Scalar, usual_arith
 from .ir import Const, Op
+from .ops import PRINTF_CONVERSION
 
 
 @dataclass(frozen=True)
@@ -616,8 +616,6 @@ def _trap(b, name, args, node, want):
     return None
 
 
-# one conversion of a printf format (machine._py_format reads the same)
-_CONVERSION = re.compile(r"%([-+ #0]*\d*(?:\.\d+)?)(?:hh|h|ll|l|z|j|t)?([diouxXeEfgGcsp%])")
 
 
 @_reg("printf", "io", False)
@@ -633,7 +631,7 @@ def _printf(b, name, args, node, want):
         b.rvalue(args[0])
         raise b.err("printf needs a string literal format", args[0])
     text = c_string_bytes(args[0].value).decode("utf-8", "replace")
-    specs = [m for m in _CONVERSION.finditer(text) if m.group(2) != "%"]
+    specs = [m for m in PRINTF_CONVERSION.finditer(text) if m.group(2) != "%"]
     ops, strings, out, pos = [], [], [], 0
     for k, a in enumerate(args[1:]):
         spec = specs[k] if k < len(specs) else None

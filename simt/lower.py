@@ -2423,8 +2423,9 @@ class KernelBuilder(ClassLowering, LambdaLowering):
             raise self.err(f'no instance of overloaded function "{name}" matches the argument list '
                            f"(argument types are: ({shown}); simt's curand_kernel.h has the XORWOW "
                            "and Philox4_32_10 generators)", node)
-        # the header's functions take the state by reference: &s is s itself (a state
-        # nvcc keeps in registers), any other pointer p is *p
+        # the header's functions take the state by reference: &s is s itself, any other
+        # pointer p is *p.  (Through a pointer, a local XORWOW state's words would be local
+        # loads and stores; by reference simt.promote keeps them in registers, as nvcc does)
         args = list(args)
         args[k] = a.expr if amp else c_ast.UnaryOp("*", a, a.coord)
         return self.inline_call(impl, args, node, display=name)

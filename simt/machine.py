@@ -31,7 +31,7 @@ from .issue import UNROLL, compile_time, overlapped_pcs
 from .l1hits import LAT_L1, L1Table
 from .loops import add_step, constant_trips, def_before, loop_test, loops
 from .promote import register_locals
-from .ops import BINOPS, CALLS, UNOPS, _fma, cast_value
+from .ops import BINOPS, CALLS, PRINTF_CONVERSION, UNOPS, _fma, cast_value
 from .spaces import GLOBAL_BASE, LOCAL_BASE, SHARED_BASE
 
 RUN, WAIT, DONE = 0, 1, 2
@@ -1786,9 +1786,8 @@ def _c_string(m: Machine, addr: int, ins) -> str:
 
 
 def _py_format(fmt: str) -> str:
-    import re
-    return re.sub(r"%([-+ #0]*\d*(?:\.\d+)?)(?:hh|h|ll|l|z|j|t)?([diouxXeEfgGcsp%])",
-                  lambda mt: "%" + mt.group(1) + ({"p": "x", "u": "d"}.get(mt.group(2), mt.group(2))), fmt)
+    return PRINTF_CONVERSION.sub(
+        lambda mt: "%" + mt.group(1) + ({"p": "x", "u": "d"}.get(mt.group(2), mt.group(2))), fmt)
 
 
 def _assert(m: Machine, ins, sel, act, full, aw, w, wsel):

@@ -26,6 +26,8 @@ rounded to bfloat16, as ``__hdiv`` computes it (the same value as one rounding).
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from .curand import xorwow_matvec
@@ -404,6 +406,11 @@ def _byte_perm(x, y, s):
         sel = (s >> np.uint64(4 * n)) & np.uint64(7)
         r |= ((v >> (sel * np.uint64(8))) & np.uint64(0xFF)) << np.uint64(8 * n)
     return r.astype(np.uint32)
+
+
+# one conversion of a printf format: flags, width, precision, length, conversion
+# (intrinsics._printf reads formats with it, machine._py_format turns them into Python's)
+PRINTF_CONVERSION = re.compile(r"%([-+ #0]*\d*(?:\.\d+)?)(?:hh|h|ll|l|z|j|t)?([diouxXeEfgGcsp%])")
 
 
 def _round_away(x):
