@@ -342,7 +342,7 @@ _MATH = {
     "sin": np.sin, "cos": np.cos, "tan": np.tan, "asin": np.arcsin, "acos": np.arccos,
     "atan": np.arctan, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh, "asinh": np.arcsinh,
     "acosh": np.arccosh, "atanh": np.arctanh, "floor": np.floor, "ceil": np.ceil,
-    "round": lambda x: np.copysign(np.floor(np.abs(x) + x.dtype.type(0.5)), x),
+    "round": lambda x: _round_away(x),    # floor(|x| + 0.5) would take 0.49999997f to 1
     "trunc": np.trunc, "rint": np.rint, "nearbyint": np.rint, "fabs": np.abs,
     "erf": None, "erfc": None, "lgamma": None, "tgamma": None,
     "pow": np.power, "fmin": np.fmin, "fmax": np.fmax, "fmod": np.fmod, "atan2": np.arctan2,

@@ -81,3 +81,21 @@ def test_trap_stops_the_launch_naming_the_thread():
     assert e.value.tool == "trap"
     assert str(e.value) == ("t.cu:2:25: error: __trap() called in thread (5, 0, 0) of block "
                             "(0, 0, 0): the kernel stops (on the GPU: unspecified launch failure)")
+
+
+def test_roundf_halves_away_and_keeps_the_largest_float_below_a_half():
+    """roundf(0.49999997f) is 0: adding 0.5 first rounds up to 1 in float."""
+    src = """
+__global__ void k(const float *x, float *y, const double *xd, double *yd) {
+  int t = threadIdx.x;
+  y[t] = roundf(x[t]);
+  yd[t] = round(xd[t]);
+}"""
+    x = np.array([0.49999997, -0.49999997, 0.5, -0.5, 2.5, -2.5, 1.4999999, 8388609.0, -0.3, 0.0,
+                  np.inf, -np.inf], F32)
+    xd = np.array([0.49999999999999994, -0.49999999999999994, 0.5, -2.5, 4503599627370497.0, -0.3,
+                   1.5, 0.0, 7.5, -7.5, np.inf, -np.inf])
+    (_, y, _, yd), _ = run(src, "k", 1, 12, [x, np.zeros(12, F32), xd, np.zeros(12)])
+    assert y.tolist() == [0.0, -0.0, 1.0, -1.0, 3.0, -3.0, 1.0, 8388609.0, -0.0, 0.0, np.inf, -np.inf]
+    assert np.array_equal(np.signbit(y), np.signbit(np.array([0, -0.0, 1, -1, 3, -3, 1, 1, -0.0, 0, 1, -1], F32)))
+    assert yd.tolist() == [0.0, -0.0, 1.0, -3.0, 4503599627370497.0, -0.0, 2.0, 0.0, 8.0, -8.0, np.inf, -np.inf]
