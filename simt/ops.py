@@ -7,7 +7,8 @@ toward zero as in C (numpy floors).
 Limitations: integer division by zero yields 0 (the GPU yields an unspecified value);
 shifts by the type width or more yield 0 (undefined in C); single-precision math
 functions (``expf``, ``sinf``...) use numpy's correctly rounded results, which can
-differ from CUDA's in the last ulp or two; ``fmaf`` is computed in double and rounded.
+differ from CUDA's in the last ulp or two.  A fused multiply-add (nvcc's contraction of
+``a * b + c``, ``fma``, ``fmaf``) rounds once, as FFMA and DFMA do (``_ffma``, ``_dfma``).
 
 Half precision (``__half``, numpy ``float16``): ``+ - * /`` of two halves are exact and
 rounded once to half (numpy computes them in float32, whose 24 bits make that one
@@ -26,7 +27,9 @@ rounded to bfloat16, as ``__hdiv`` computes it (the same value as one rounding).
 """
 from __future__ import annotations
 
+import math
 import re
+from fractions import Fraction
 
 import numpy as np
 
@@ -104,12 +107,86 @@ def cast_value(a, dtype: np.dtype):
 
 
 def _fma(a, b, c):
+    """``a * b + c`` rounded once (FFMA, DFMA): what nvcc's contraction and ``fma``/``fmaf``
+    give.  float: ``_ffma``; double: ``_dfma``."""
     if a.dtype == np.float16:
         return _hfma(a, b, c)
     if a.dtype == np.float32:
-        return (a.astype(np.float64) * b + c.astype(np.float64) if np.ndim(c) else
-                a.astype(np.float64) * b + np.float64(c)).astype(np.float32)
-    return a * b + c
+        return _ffma(a, b, c)
+    return _dfma(a, b, c)
+
+
+_LOW28 = np.int64(0xFFFFFFF)
+
+
+def _ffma(a, b, c):
+    """float ``a * b + c`` rounded once.  The product is exact in double and the sum is
+    rounded there; rounding that again to float is the single rounding of the exact value
+    unless the double sum fell on a midpoint between two floats (its low 29 bits
+    1000...0, or more zeros below a subnormal float's last place), the rare case that
+    ``_fma_odd`` settles by rounding to odd."""
+    s = np.asarray(a, np.float64) * b + np.asarray(c, np.float64)
+    if ((s.view(np.int64) & _LOW28) == 0).any():
+        s = _fma_odd(*(np.asarray(v).astype(np.float64) for v in (a, b, c)))
+    return s.astype(np.float32)
+
+
+_SPLIT = 134217729.0                    # 2^27 + 1: Veltkamp's splitter for doubles
+
+
+def _dfma(a, b, c):
+    """double ``a * b + c`` rounded once.  Boldo and Melquiond's emulation (rounding to
+    odd): the product exactly as ph + pl (Dekker), (th, tl) = TwoSum(c, ph), then
+    RN(th + RO(tl + pl)).  That holds where the product's last bit is above the subnormal
+    range (|ph| > 2^-960) and nothing overflows; elsewhere a zero factor gives IEEE's
+    sum of the zero product and c, and the rest (a tiny product, an overflow, infinities,
+    NaN: rare) is ``_dfma1``'s, lane by lane."""
+    with np.errstate(all="ignore"):
+        a = np.asarray(a, np.float64)
+        b = np.asarray(b, np.float64)
+        c = np.asarray(c, np.float64)
+        ph = a * b
+        t = _SPLIT * a
+        ah = t - (t - a)
+        al = a - ah
+        t = _SPLIT * b
+        bh = t - (t - b)
+        bl = b - bh
+        pl = ((ah * bh - ph) + ah * bl + al * bh) + al * bl
+        th = c + ph
+        z = th - c
+        tl = (c - (th - z)) + (ph - z)
+        v = tl + pl                                     # rounded to odd: TwoSum's error says
+        z = v - tl                                      # which way an inexact even sum moves
+        e = (tl - (v - z)) + (pl - z)
+        fix = (e != 0) & ((v.view(np.int64) & 1) == 0)
+        if fix.any():
+            v = np.where(fix, np.nextafter(v, np.where(e > 0, np.inf, -np.inf)), v)
+        r = th + v
+        ok = (np.abs(ph) > 2.0 ** -960) & np.isfinite(r)
+        if ok.all():
+            return r
+        a, b, c, r = np.broadcast_arrays(a, b, c, r)
+        zero = (a == 0) | (b == 0)
+        r = np.where(zero, a * b + c, r)                # an exact zero product: signed zeros too
+        for k in zip(*np.nonzero(~(ok | zero))) if r.ndim else ([()] if not (ok or zero) else []):
+            r[k] = _dfma1(float(a[k]), float(b[k]), float(c[k]))
+        return r
+
+
+def _dfma1(a: float, b: float, c: float) -> float:
+    """One lane of ``_dfma``'s exceptions."""
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return a * b + c                    # the product is +-inf or NaN, as the unfused one
+    if not math.isfinite(c):
+        return c                            # a finite product: c's infinity, or NaN
+    e = Fraction(a) * Fraction(b) + Fraction(c)
+    if e == 0:
+        return 0.0                          # an exact cancellation is +0 under round to nearest
+    try:
+        return float(e)                     # int / int, correctly rounded (subnormals too)
+    except OverflowError:
+        return math.inf if e > 0 else -math.inf
 
 
 def _popc(x):
