@@ -1363,6 +1363,60 @@ CURAND = [
     _curand("mc-pi", "mc_pi", "Monte Carlo pi: 64 points a thread, one atomicAdd of its count", np.uint32),
 ]
 PROBES += CURAND
+
+_P33 = "probes33.cu"
+FA_HEADS = 16
+FA_D = 32
+B64 = np.frombuffer(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", np.int8).copy()
+
+
+def _fa_args(n, rng):
+    """q, k, v of 16 heads of n rows of 32, scale 1/sqrt(32)."""
+    q, k, v = (_f32(FA_HEADS * n * FA_D, rng) for _ in range(3))
+    return [q, k, v, np.zeros(FA_HEADS * n * FA_D, np.float32), _i32(n), np.float32(FA_D ** -0.5)]
+
+
+def _fft_args(n, rng):
+    """n complex points (float pairs), the stage's output, tw[m] = exp(-2 pi i m / n) for
+    m < n / 2, span 1024 (or n / 2 when smaller)."""
+    tw = np.exp(-2j * np.pi * np.arange(n // 2) / n).astype(np.complex64)
+    return [_f32(2 * n, rng), np.zeros(2 * n, np.float32), tw.view(np.float32).copy(), _i32(n),
+            _i32(min(1024, n // 2))]
+
+
+def _nms_args(n, rng):
+    """n boxes (x1, y1, x2, y2) in a 1024-pixel square, in n / 16 clusters of jittered
+    boxes 16-64 pixels wide, so that many pairs overlap; the mask n x n/64 words; 0.5."""
+    c = rng.uniform(0, 960, (max(1, n // 16), 2))[rng.integers(0, max(1, n // 16), n)]
+    xy = c + rng.normal(0, 6, (n, 2))
+    wh = rng.uniform(16, 64, (n, 2))
+    boxes = np.concatenate([xy, xy + wh], axis=1).astype(np.float32)
+    return [boxes.ravel(), np.zeros(n * (-(-n // 64)), np.uint64), _i32(n), np.float32(0.5)]
+
+
+UNSEEN31 = [
+    TimingProbe("probe/bloom-insert", "probe-unseen31", "bloom_insert", 1 << 22, 256, lambda n: -(-n // 256),
+                lambda n, rng: [_u32(n, rng), np.zeros(1 << 19, np.uint32), _i32(n), np.uint32((1 << 24) - 1)],
+                source=_P33, note="Bloom filter: 2^22 keys, 4 atomicOr each into 2^24 bits (2 MiB), results unused"),
+    TimingProbe("probe/flash-attn-rows", "probe-unseen31", "flash_attn_rows", 512, 128,
+                lambda n: (n // 128, FA_HEADS), _fa_args, source=_P33,
+                note="attention with an online softmax, 16 heads of 512 queries and keys, d 32, a thread a query"),
+    TimingProbe("probe/base64-encode", "probe-unseen31", "base64_encode", 1 << 22, 256, lambda n: -(-n // 256),
+                lambda n, rng: [rng.integers(0, 256, 3 * n, dtype=np.uint8), np.zeros(4 * n, np.int8), _i32(n)],
+                source=_P33, symbols=lambda n, rng: {"c_b64": B64},
+                note="base64 of 12 MiB: 3 byte loads, 4 lookups in a __constant__ alphabet and a char4 store a thread"),
+    TimingProbe("probe/fft-stage", "probe-unseen31", "fft_stage", 1 << 22, 256, lambda n: -(-n // 512),
+                _fft_args, source=_P33,
+                note="a radix-2 stage (span 1024) of a 2^22-point cuComplex FFT, twiddles gathered at stride 2048"),
+    TimingProbe("probe/nms-mask", "probe-unseen31", "nms_mask", 8192, 64,
+                lambda n: (-(-n // 64), -(-n // 64)), _nms_args, source=_P33,
+                note="NMS IoU masks of 8192 clustered boxes, a block a 64 x 64 tile, the upper triangle only"),
+    TimingProbe("probe/redux-count", "probe-unseen31", "redux_count", 1 << 24, 256, lambda n: 1024,
+                lambda n, rng: [rng.integers(-1000, 1000, n, dtype=np.int32), np.zeros(1024 * 8, np.uint32),
+                                _i32(n), _i32(250)],
+                source=_P33, note="count above a threshold: a grid-stride loop of 2^24 ints, __reduce_add_sync a trip"),
+]
+PROBES += UNSEEN31
 _BY_ID = {p.id: p for p in PROBES}
 
 
