@@ -13,7 +13,7 @@ git log -1 --format=%H 2>/dev/null
 FAM="probe-unseen31"
 [ "$G" = h200 ] && FAM="$FAM probe-unseen30 probe-curand"
 python3 -m kernels_cuda.timing_check measure --probes $FAM --out $OUT/p_unseen31_$G.json 2>&1 | tail -20
-python3 -m pytest -q -m gpu tests/test_cucomplex.py 2>&1 | tail -4
+python3 -m pytest -q -m gpu tests/test_cucomplex.py tests/test_fma.py tests/test_math_additions.py 2>&1 | tail -4
 if [ "$NCU" = 1 ]; then
   (cd /tmp && nvcc -arch=sm_90 -cubin -I/usr/local/cuda/include -o p33.cubin $OLDPWD/kernels_cuda/probes33.cu && cuobjdump -sass p33.cubin | gzip > $OUT/probes33_sass.txt.gz; cuobjdump -res-usage p33.cubin > $OUT/probes33_res.txt 2>&1) || echo "nvcc failed"
   M=gpu__time_duration.sum,sm__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors.sum,lts__t_sectors_op_red.max,lts__t_sectors_op_atom.max,lts__t_sectors_op_red.sum,lts__t_sector_hit_rate.pct,l1tex__t_sector_hit_rate.pct,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,smsp__inst_executed_op_shared_ld.sum,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio,l1tex__data_pipe_lsu_wavefronts_mem_const.sum,idc__requests.sum
