@@ -140,7 +140,7 @@ def preprocess(text: str, filename: str) -> str:
     base = str(Path(filename).parent) if filename else "."
     p.add_path(base)
     from .curand import INCLUDE_DIR
-    p.add_path(str(INCLUDE_DIR))        # simt's own curand_kernel.h
+    p.add_path(str(INCLUDE_DIR))        # simt's own curand_kernel.h and cuComplex.h
     p.parse(text, source=filename)
     out = io.StringIO()
     p.write(out)
