@@ -1167,6 +1167,13 @@ def _op_cost(m: Machine, key: str, ins, sel, act, full):
         on = busy if full else busy[_rows_any(act.reshape(-1, 32))]
         m.cnt.add(ins.pc, C.ISSUE_EXTRA, float(on.sum()))
         return lat, busy
+    if key == "fdiv":
+        a, b = (np.broadcast_to(np.asarray(m.rd(x, sel), np.float32), act.shape) for x in ins.args[:2])
+        extra = fdiv_slow_path(a, b, act)
+        lat0, busy0 = OP_COST["fdiv"]
+        lat, busy = lat0 + FDIV_SLOW_LATENCY * extra, busy0 + extra
+        m.cnt.add(ins.pc, C.ISSUE_EXTRA, busy0 * _active_warps(act, full) + float(extra.sum()))
+        return lat, busy
     if key in ("idiv64_s", "idiv64_u"):
         a, b = (np.broadcast_to(np.asarray(m.rd(x, sel)).astype(np.uint64), act.shape) for x in ins.args[:2])
         short = ((a | b) >> np.uint64(32)) == 0
@@ -1180,6 +1187,32 @@ def _op_cost(m: Machine, key: str, ins, sel, act, full):
     lat, busy = OP_COST[key]
     m.cnt.add(ins.pc, C.ISSUE_EXTRA, busy * _active_warps(act, full))
     return lat, busy
+
+
+# IEEE float division's slow path: FCHK sends a warp to a subroutine when some lane's
+# operands are outside what the reciprocal and its Newton steps get right.  The SASS it
+# adds a warp, from docs/results/timing_investigation/fchk/ (sm__inst_executed per class of
+# operands, H100; 15.8 a division in all without it): a zero, subnormal, infinite or NaN
+# operand 38-42 (0 / x 37.5, inf / x and x / 0 41.5), a quotient or a divisor near the ends
+# of the range 42-48 (1e30 / 1e-20, 1e-30 / 1e20, 1 / 3e38: 47.5; 1e-37 / 3, 1e19 / 1e-19:
+# 42.5).  The times per division follow the counts (one instruction a cycle).  The bounds
+# below are what those classes fix (3e38 / 3 stays fast), not FCHK's documented rule (there
+# is none); the latency is an estimate (a chain of dependent instructions and branches).
+FDIV_SLOW_SPECIAL, FDIV_SLOW_RANGE = 38.0, 48.0
+FDIV_SLOW_LATENCY = 4.0              # cycles of latency per extra instruction
+
+
+def fdiv_slow_path(a: np.ndarray, b: np.ndarray, act: np.ndarray) -> np.ndarray:
+    """Per warp (rows of 32 lanes): the SASS instructions float a / b adds for its slow path
+    (0 where every active lane takes the fast one)."""
+    ea = ((np.ascontiguousarray(a, np.float32).view(np.uint32) >> 23) & 0xFF).astype(np.int32)
+    eb = ((np.ascontiguousarray(b, np.float32).view(np.uint32) >> 23) & 0xFF).astype(np.int32)
+    special = (ea == 0) | (ea == 255) | (eb == 0) | (eb == 255)
+    d = ea - eb
+    rng = ~special & ((eb >= 253) | (ea <= 25) | (d >= 127) | (d <= -126))
+    act = act.reshape(-1, 32)
+    return np.where(_rows_any((rng.reshape(-1, 32) & act)), FDIV_SLOW_RANGE,
+                    np.where(_rows_any(special.reshape(-1, 32) & act), FDIV_SLOW_SPECIAL, 0.0))
 
 
 def _same_divisor(m: Machine, ins, sel, act) -> np.ndarray:

@@ -2,12 +2,13 @@
 once for both GPUs (timing_check.predict_table emulates per GPU).  From the repository
 root, no GPU:
 
-    python docs/results/timing_investigation/repredict/repredict.py [catalog] [probes] [--from-metrics]
+    python docs/results/timing_investigation/repredict/repredict.py [catalog] [probes] [--from-metrics] [--only ID|FAMILY ...]
 
 writes docs/results/timing_{h100,h200}.{md,json} and timing_probes_{h100,h200}.{md,json}
 with the commands their headers already name (the first line after the title is kept).
 --from-metrics predicts again from the counters the tables recorded, emulating nothing
-(after a profile change)."""
+(after a profile change).  --only emulates just those ids or families and keeps every
+other row as the table has it (a model change that cannot move them)."""
 import functools
 import json
 import sys
@@ -48,13 +49,15 @@ def from_metrics(stem: str, gpu: str) -> dict:
     return tab
 
 
-def main(which, metrics_only=False):
+def main(which, metrics_only=False, only=None):
     for kind in which:
         for gpu in ("h100", "h200"):
             stem = f"timing_{gpu}" if kind == "catalog" else f"timing_probes_{gpu}"
             measured = json.loads((R / (f"timing_measured_{gpu}.json" if kind == "catalog"
                                         else f"timing_probes_measured_{gpu}.json")).read_text())
-            tab = from_metrics(stem, gpu) if metrics_only else timing_check.predict_table(measured, gpu)
+            reuse = json.loads((R / f"{stem}.json").read_text()) if only else None
+            tab = from_metrics(stem, gpu) if metrics_only else timing_check.predict_table(
+                measured, gpu, only=only, reuse=reuse)
             head = (R / f"{stem}.md").read_text().split("\n")
             line = next((ln for ln in head if ln.startswith("Command: ")), None)
             text = timing_check.markdown(tab, "x").split("\n")
@@ -66,5 +69,7 @@ def main(which, metrics_only=False):
 
 
 if __name__ == "__main__":
-    args = [a for a in sys.argv[1:] if a != "--from-metrics"]
-    main(args or ["catalog", "probes"], "--from-metrics" in sys.argv)
+    argv = sys.argv[1:]
+    only = argv[argv.index("--only") + 1:] if "--only" in argv else None
+    args = [a for a in (argv[:argv.index("--only")] if only else argv) if a != "--from-metrics"]
+    main(args or ["catalog", "probes"], "--from-metrics" in sys.argv, only)
