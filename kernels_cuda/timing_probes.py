@@ -1417,6 +1417,65 @@ UNSEEN31 = [
                 source=_P33, note="count above a threshold: a grid-stride loop of 2^24 ints, __reduce_add_sync a trip"),
 ]
 PROBES += UNSEEN31
+
+_P34 = "probes34.cu"
+
+
+def _dct_matrix() -> np.ndarray:
+    """The orthonormal 8-point DCT-II matrix, C[u, x] = alpha(u) cos((2x + 1) u pi / 16)."""
+    u, x = np.meshgrid(np.arange(8), np.arange(8), indexing="ij")
+    c = np.cos((2 * x + 1) * u * np.pi / 16) * np.where(u == 0, np.sqrt(1 / 8), np.sqrt(2 / 8))
+    return c.astype(np.float32)
+
+
+def _records(n, rng):
+    """n 16-byte ASCII records: integers of 1 to 13 digits, a third negative, right-aligned
+    after spaces (the records as uint32 words, and the values)."""
+    digits = rng.integers(1, 14, n)
+    v = (rng.random(n) * 10.0 ** digits).astype(np.int64)
+    v = np.where(rng.random(n) < 1 / 3, -v, v)
+    out = np.full((n, 16), ord(" "), np.uint8)
+    a = np.abs(v)
+    nd = 1 + sum((a >= 10 ** k).astype(np.int64) for k in range(1, 15))
+    for k in range(15, 0, -1):
+        put = 15 - k < nd
+        out[put, k] = (ord("0") + (a[put] // 10 ** (15 - k)) % 10).astype(np.uint8)
+    neg = np.nonzero(v < 0)[0]
+    out[neg, 15 - nd[neg]] = ord("-")
+    return out.ravel().view(np.uint32).copy(), v
+
+
+def _rot_args(n, rng):
+    a = np.deg2rad(30.0)
+    return [rng.integers(0, 256, n * n, dtype=np.uint8), np.zeros(n * n, np.uint8), _i32(n), _i32(n),
+            np.float32(np.cos(a)), np.float32(np.sin(a))]
+
+
+UNSEEN32 = [
+    TimingProbe("probe/newton-cubic", "probe-unseen32", "newton_cubic", 1 << 22, 256, lambda n: -(-n // 256),
+                lambda n, rng: [rng.uniform(0.1, 3.0, n).astype(np.float32),
+                                rng.uniform(-100.0, 100.0, n).astype(np.float32),
+                                np.zeros(n, np.float32), np.zeros(n, np.int32), _i32(n)],
+                source=_P34, note="Newton's method on x^3 + a x + b a thread, a division a step, 2^22 cubics"),
+    TimingProbe("probe/dct8x8", "probe-unseen32", "dct8x8", 2048, 64, lambda n: (n // 8, n // 8),
+                lambda n, rng: [_f32(n * n, rng), np.zeros(n * n, np.float32), _i32(n)],
+                source=_P34, symbols=lambda n, rng: {"c_dct": _dct_matrix().ravel()},
+                note="8x8 DCT of a 2048^2 float image, a block a tile, the DCT matrix in __constant__"),
+    TimingProbe("probe/warp-radix-sort32", "probe-unseen32", "warp_radix_sort32", 1 << 22, 256,
+                lambda n: n // 256, lambda n, rng: [_u32(n, rng), np.zeros(n, np.uint32)],
+                source=_P34, note="every warp sorts its 32 keys: 32 ballot splits through shared memory"),
+    TimingProbe("probe/atoi-fixed16", "probe-unseen32", "atoi_fixed16", 1 << 22, 256, lambda n: -(-n // 256),
+                lambda n, rng: [_records(n, rng)[0], np.zeros(n, np.int64), _i32(n)],
+                source=_P34, note="2^22 16-byte decimal records to int64: a uint4 load, 16 bytes a thread"),
+    TimingProbe("probe/rotate-nearest", "probe-unseen32", "rotate_nearest", 4096, (32, 8),
+                lambda n: (n // 32, n // 8), _rot_args, source=_P34,
+                note="a 4096^2 byte image rotated 30 degrees, nearest source pixel"),
+    TimingProbe("probe/triad-double2", "probe-unseen32", "triad_double2", 1 << 22, 256, lambda n: -(-n // 256),
+                lambda n, rng: [np.zeros(2 * n), rng.standard_normal(2 * n), rng.standard_normal(2 * n),
+                                np.float64(3.0), _i32(n)],
+                source=_P34, note="STREAM triad on 2^22 double2 (64 MiB an array)"),
+]
+PROBES += UNSEEN32
 _BY_ID = {p.id: p for p in PROBES}
 
 
