@@ -3,14 +3,13 @@ sub-partition keeps one warp at most): the slope of the time over L is the cost 
 to one warp. Run on the GPU machine from the repository root:
 python3 docs/results/timing_investigation/unseen31/flash_sweep.py"""
 import json
-from pathlib import Path
 
 import cupy as cp
 import numpy as np
 
-src = (Path(__file__).resolve().parents[4] / "kernels_cuda" / "probes33.cu").read_text()
-inc = Path(cp.cuda.get_cuda_path() or "/usr/local/cuda") / "include"
-mod = cp.RawModule(code=src, options=("--std=c++17", f"-I{inc}"))
+from kernels_cuda.cupy_backend import CupyBackend
+
+mod, _ = CupyBackend().module("probes33.cu")     # as timing_check compiles it (simt's macros)
 k = mod.get_function("flash_attn_rows")
 out = {}
 for L in (256, 512, 1024, 2048):
