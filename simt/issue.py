@@ -451,6 +451,24 @@ def _full(ir) -> dict:
     return got
 
 
+def const_pair_pcs(ir) -> frozenset:
+    """Loads from ``__constant__`` memory at addresses that differ by lane, inside a loop
+    nvcc unrolls fully: it reads two consecutive words of such a load's trips with one
+    ``LDC.64`` when it can prove them 8-byte aligned (``probe/dct8x8``'s
+    ``c_dct[8 tx + x]``, x = 0..7: four ``LDC.64``, docs/results/timing_investigation/
+    unseen32/).  The machine pairs the trips whose addresses show it
+    (``machine._const_counters``)."""
+    got = getattr(ir, "_simt_const_pairs", None)
+    if got is None:
+        code = ir.code
+        full = _full(ir)
+        got = ir._simt_const_pairs = frozenset(
+            p for p, ins in enumerate(code)
+            if ins.op == Op.LOAD and ins.info.get("space") == "const" and not ins.info.get("uniform_addr")
+            and any(top <= p <= back for top, back in full))
+    return got
+
+
 def _folded_counters(code, full: dict) -> set[int]:
     """The integer arithmetic inside loops nvcc unrolls fully whose operands are all
     constants in each copy (the counters, and arithmetic of them: ``stride = size >> 1``):

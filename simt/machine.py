@@ -27,7 +27,7 @@ from . import counters as C
 from .ctypes_ import Scalar, Vector, sizeof
 from .errors import LaunchError
 from .ir import Const, Op, Reg
-from .issue import UNROLL, compile_time, overlapped_pcs
+from .issue import UNROLL, compile_time, const_pair_pcs, overlapped_pcs
 from .l1hits import LAT_L1, L1Table
 from .loops import add_step, constant_trips, def_before, loop_test, loops
 from .promote import register_locals
@@ -290,6 +290,8 @@ class Machine:
         self.shared_hot = np.zeros(max(1, b.nb * self.S // 4))   # atomic lanes per shared word
         self.ld_depth = _load_depths(k)
         self.overlapped = overlapped_pcs(k)
+        self.const_pairs = const_pair_pcs(k)      # __constant__ loads nvcc may pair (LDC.64)
+        self.const_prev = {}                      # their pc -> each lane's last word, paired
         self.moves = register_locals(k)           # local accesses that are registers in SASS
         self.compiled = compile_time(k)           # pcs nvcc leaves nothing of (simt.issue)
         self.preg = {}                            # their frame offset -> per warp, value ready
@@ -924,7 +926,28 @@ def _const_counters(m: Machine, p: int, ins, a: np.ndarray, g: np.ndarray) -> No
     if replays:
         m.cnt.add(p, C.CONST_REPLAYS, replays)
     if not ins.info.get("uniform_addr"):
-        m.cnt.add(p, C.CONST_PASSES, len(warps) + replays)
+        passes = len(warps) + replays
+        if p in m.const_pairs:
+            passes -= _const_pair_passes(m, p, mat, act, warps)
+        m.cnt.add(p, C.CONST_PASSES, passes)
+
+
+def _const_pair_passes(m: Machine, p: int, mat: np.ndarray, act: np.ndarray, warps: np.ndarray) -> int:
+    """The passes of this constant load that the previous trip's ``LDC.64`` already made:
+    those of the warps each of whose active lanes reads the word after the one it read
+    last time, that one 8-byte aligned and not itself the second of a pair
+    (``issue.const_pair_pcs``; nvcc proves the alignment, this sees it)."""
+    last, second = m.const_prev.get(p) or m.const_prev.setdefault(
+        p, (np.full(m.T, -1, np.int64), np.zeros(m.T, bool)))
+    lanes = warps[:, None] * 32 + np.arange(32)
+    prev, was2 = last[lanes], second[lanes]
+    ok = (mat == prev + 4) & (prev % 8 == 0) & (prev >= 0) & ~was2
+    paired = np.all(ok | ~act, axis=1) & act.any(axis=1)
+    last[lanes[act]] = mat[act]
+    second[lanes[act]] = np.broadcast_to(paired[:, None], act.shape)[act]
+    if not paired.any():
+        return 0
+    return len(C.Runs(mat[paired], act[paired]).addr)      # their distinct words: their passes
 
 
 def _warp_matrix(a: np.ndarray, g: np.ndarray):
