@@ -87,6 +87,19 @@ __global__ void cal_lop(unsigned *out, int iters) {
     if ((a ^ b ^ c ^ d) == 0xffffffffu) out[blockIdx.x] = a;
 }
 
+// the bit-counting pipe (POPC; __clz's FLO and __brev's BREV take it too): four
+// independent population counts a trip, their sums on the ALU and FMA pipes
+__global__ void cal_popc(unsigned *out, int iters) {
+    unsigned a = threadIdx.x * 0x9e3779b9u, s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    for (int i = 0; i < iters; i++) {
+        s0 += __popc(a ^ (4u * i));
+        s1 += __popc(a ^ (4u * i + 1u));
+        s2 += __popc(a ^ (4u * i + 2u));
+        s3 += __popc(a ^ (4u * i + 3u));
+    }
+    if ((s0 ^ s1 ^ s2 ^ s3) == 0xffffffffu) out[blockIdx.x] = s0;
+}
+
 // global atomics: idx chooses the address pattern (all one, distinct, 256 bins)
 __global__ void cal_gatom(int *c, const int *idx, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -49,6 +49,7 @@ def _benches(sms: int):
                     np.int32(l2n4), np.int32(64)]),
         ("alu", "cal_alu", blocks, 256, 0, lambda b: [b.zeros(blocks, np.float32), np.int32(2048)]),
         ("lop", "cal_lop", blocks, 256, 0, lambda b: [b.zeros(blocks, np.uint32), np.int32(2048)]),
+        ("popc", "cal_popc", blocks, 256, 0, lambda b: [b.zeros(blocks, np.uint32), np.int32(2048)]),
         ("alu_1warp", "cal_alu", 1, 32, 0, lambda b: [b.zeros(1, np.float32), np.int32(2048)]),
         ("gatom_same", "cal_gatom", na // 256, 256, 0,
          lambda b: [b.zeros(256, np.int32), b.to_device(np.zeros(na, np.int32)), np.int32(na)]),
@@ -228,6 +229,8 @@ def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
             c["gatom_same_f"]["simt__global_atomic_hot_address_lanes.max"] / busy("gatom_same_f"), 2)
     if "lop" in us:     # the integer ALU pipe's own rate, in its slots (simt.issue)
         prof.alu_ipc = round(c["lop"][C.ALU_SLOTS] / busy("lop") / (sms * clock * 1e3), 4)
+    if "popc" in us:    # the bit-counting pipe's (simt.issue.BIT_PIPE)
+        prof.bit_ipc = round(c["popc"][C.BIT_SLOTS] / busy("popc") / (sms * clock * 1e3), 4)
     for key, field in (("gather", "ld"), ("scatter", "st")):
         if key in us:   # the table stays in L2: the line transactions are the whole cost
             setattr(prof, f"l2_{field}_lines_per_cycle_sm", round(

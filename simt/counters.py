@@ -61,6 +61,7 @@ CONST_PASSES = "simt__const_ldc_passes.sum"     # the constant cache's passes fo
 # markers are free, an unrolled loop's control counts once per 4 trips)
 ISSUE_SLOTS = "simt__issue_slots.sum"
 ALU_SLOTS = "simt__alu_pipe_slots.sum"   # of those, the integer ALU pipe's (simt.issue)
+BIT_SLOTS = "simt__bit_pipe_slots.sum"   # POPC, FLO, BREV: the bit-counting pipe's (simt.issue)
 # registers per thread nvcc would give the kernel, estimated from the IR (simt.occupancy):
 # with threads and shared memory, what limits the blocks an SM holds at once
 REGS = "simt__registers_per_thread.max"
@@ -744,6 +745,7 @@ class Counters:
         self.shared_hot_max = 0.0                           # most atomic lanes on one shared word of a block
         self.slot_weights: np.ndarray | None = None         # simt.issue.issue_weights, per pc
         self.alu_weights: np.ndarray | None = None          # simt.issue.alu_pipe_weights, per pc
+        self.bit_weights: np.ndarray | None = None          # simt.issue.bit_pipe_weights, per pc
         self.touched: np.ndarray | None = None              # global sectors read (DRAM footprint)
         self.alloc_sectors: list = []                        # per allocation: (first, end) sector
         self.alloc_first = np.zeros(1, np.int64)             # ... their first sectors, ascending
@@ -1286,7 +1288,8 @@ class Counters:
         out[INST] = int(round(inst * scale))
         out[THREAD_INST] = int(round(self.total.get(THREAD_INST, 0.0) * scale))
         out[RATIO] = round(self.total.get(THREAD_INST, 0.0) / inst, 4) if inst else 0.0
-        for key, weights in ((ISSUE_SLOTS, self.slot_weights), (ALU_SLOTS, self.alu_weights)):
+        for key, weights in ((ISSUE_SLOTS, self.slot_weights), (ALU_SLOTS, self.alu_weights),
+                             (BIT_SLOTS, self.bit_weights)):
             if weights is not None:
                 slots = sum(d.get(INST, 0) * weights[pc] for pc, d in enumerate(self.per_pc) if d)
                 out[key] = int(round(slots * scale))

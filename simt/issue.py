@@ -151,6 +151,22 @@ def alu_pipe_weights(ir) -> np.ndarray:
     return w
 
 
+# the bit-counting intrinsics: SASS instructions on the pipe that takes a warp's POPC,
+# FLO (__clz) or BREV in 8 cycles (16 lanes a cycle an SM): docs/results/timing_investigation/
+# bitops/ (H100: 8.6 cycles a warp-instruction a sub-partition; __ffs is BREV then FLO)
+BIT_PIPE = {"__popc": 1.0, "__clz": 1.0, "__brev": 1.0, "__ffs": 2.0,
+            "__popcll": 2.0, "__clzll": 2.0, "__brevll": 2.0, "__ffsll": 4.0}
+
+
+def bit_pipe_weights(ir) -> np.ndarray:
+    """Per pc, the SASS instructions that go to the bit-counting pipe (``BIT_PIPE``)."""
+    got = getattr(ir, "_simt_bit_weights", None)
+    if got is None:
+        got = ir._simt_bit_weights = np.array(
+            [BIT_PIPE.get(ins.sub, 0.0) if ins.op == Op.CALL else 0.0 for ins in ir.code], np.float64)
+    return got
+
+
 def _alu_pipe(ins) -> bool:
     op = ins.op
     if op == Op.BIN:

@@ -137,6 +137,7 @@ class Profile:
     l2_st_lines_per_cycle_sm: float = 0.0  # scattered stores, the same
     l2_st_lines_alone_per_cycle_sm: float = 0.0  # ... what one SM sends while few do (0: the above)
     alu_ipc: float = 0.0         # integer ALU pipe slots (simt.issue) per cycle per SM (0: not measured)
+    bit_ipc: float = 0.0         # POPC/FLO/BREV per cycle per SM (simt.issue.BIT_PIPE; 0: not measured)
     gatom_same_fp_per_us: float = 0.0  # float/double atomicAdd lanes per us on one address (0: the int rate)
     l2_reuse_bytes: float = 0.0  # of a table touched at random, the bytes L2 keeps (0: none)
     dram_random_eff: float = 0.0  # a re-touch's DRAM miss moves at this share of dram_gbs (0: 1)
@@ -239,7 +240,8 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         # __match_any_sync, ...) keep a sub-partition busy beyond one slot
         # (or the integer ALU pipe's slots at its own, half, rate where they dominate)
         "issue": max(g(C.ISSUE_SLOTS, g(C.INST, 0)) / prof.issue_ipc,
-                     _rate(g(C.ALU_SLOTS, 0), prof.alu_ipc)) / (active * clock_per_us)
+                     _rate(g(C.ALU_SLOTS, 0), prof.alu_ipc),
+                     _rate(g(C.BIT_SLOTS, 0), prof.bit_ipc)) / (active * clock_per_us)
                  + g(C.ISSUE_EXTRA, 0) / (active * SUBPARTITIONS * clock_per_us),
         # (a warp whose lanes are all predicated off still passes the pipe once)
         "shared": (g(C.WAVES_LD, 0) + g(C.WAVES_ST, 0) + g(C.WAVES_ATOM, 0) + g(C.SHARED_PRED_OFF, 0))

@@ -135,6 +135,37 @@ def test_an_alu_bound_kernel_is_predicted_at_the_alu_pipe_rate():
                       rtol=0.05)
 
 
+def test_bit_pipe_slots_of_the_bit_counting_intrinsics():
+    """cal_popc's trip: four __popc (SASS: four POPC); __ffs is BREV then FLO (two), the
+    64-bit forms two; nothing else goes to that pipe."""
+    from simt.issue import BIT_PIPE, bit_pipe_weights
+    k = _kernel("cal_popc")
+    b = bit_pipe_weights(k.ir)
+    top, back = _loop(k.ir.code)
+    assert b[top:back + 1].sum() == 4.0 and b.sum() == 4.0
+    assert BIT_PIPE["__ffs"] == 2.0 and BIT_PIPE["__popcll"] == 2.0 and BIT_PIPE["__clz"] == 1.0
+
+
+def test_a_popc_bound_kernel_is_predicted_at_the_bit_pipe_rate():
+    """Where bit-pipe slots over bit_ipc exceed the other two rates, they set the issue
+    component (probe/warp-radix-sort32: 0.67 -> 0.98 of its H100 time); the H200 profile,
+    with no cal_popc time, ignores them."""
+    import dataclasses
+    from simt import timing
+    k = _kernel("cal_popc")
+    dev = simt.Device()
+    r = k.launch(dev, simt.LaunchConfig.of(264, 256), [dev.zeros(264, np.uint32), np.int32(64)],
+                 sanitize=False)
+    prof = timing.load_profile("h100")
+    m = r.metrics
+    assert m[C.BIT_SLOTS] == 264 * 8 * 64 * 4
+    assert 0.45 < prof.bit_ipc < 0.5 and timing.load_profile("h200").bit_ipc == 0.0
+    assert m[C.BIT_SLOTS] / prof.bit_ipc > max(m[C.ISSUE_SLOTS] / prof.issue_ipc, m[C.ALU_SLOTS] / prof.alu_ipc)
+    with_bit = timing.predict_result(r, prof).components_us["issue"]
+    without = timing.predict_result(r, dataclasses.replace(prof, bit_ipc=0.0)).components_us["issue"]
+    assert with_bit > 1.5 * without
+
+
 def _weights_by_line(k):
     """source line -> the issue slots its IR instructions stand for."""
     out = {}
