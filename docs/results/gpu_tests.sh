@@ -1,8 +1,9 @@
 #!/bin/bash
 # bash docs/results/gpu_tests.sh, from the repository root on a GPU machine with .whl
 # (pycparser, pcpp, textual's wheels if the TUI test should run) carried: the GPU tests
-# into $OUT/pytest_gpu_<gpu>.txt, and probe-unseen30 / probe-curand timed into
-# $OUT/p_unseen30_<gpu>.json (the run of docs/results/timing_investigation/unseen30/).
+# into $OUT/pytest_gpu_<gpu>.txt and, on an H200, the probe families no H200 has timed
+# yet (probe-unseen30, probe-curand, probe-unseen31, probe-unseen32) into
+# $OUT/p_h200_new.json.
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl >/dev/null 2>&1
 export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1
 name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
@@ -10,4 +11,5 @@ case "$name" in *H200*) g=h200 ;; *H100*) g=h100 ;; *) g=gpu ;; esac
 { echo "# $name, bash docs/results/gpu_tests.sh: python -m pytest -q -m gpu -p no:cacheprovider"
   python3 -m pytest -q -m gpu -p no:cacheprovider 2>&1 | tail -25; } > $OUT/pytest_gpu_$g.txt
 tail -4 $OUT/pytest_gpu_$g.txt
-python3 -m kernels_cuda.timing_check measure --probes probe-unseen30 probe-curand --out $OUT/p_unseen30_$g.json 2>&1 | tail -12
+[ "$g" = h200 ] && python3 -m kernels_cuda.timing_check measure --probes probe-unseen30 probe-curand \
+  probe-unseen31 probe-unseen32 --out $OUT/p_h200_new.json 2>&1 | tail -26
