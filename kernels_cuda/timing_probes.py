@@ -1476,6 +1476,47 @@ UNSEEN32 = [
                 source=_P34, note="STREAM triad on 2^22 double2 (64 MiB an array)"),
 ]
 PROBES += UNSEEN32
+
+_P35 = "probes35.cu"
+
+
+def _bitmap_args(n, rng):
+    """a 2^25-bit bitmap (a third of the bits set), its per-word prefix counts, n queries."""
+    words = 1 << 20
+    bits = (rng.integers(0, 1 << 32, words, dtype=np.uint64) & rng.integers(0, 1 << 32, words, dtype=np.uint64)
+            | (rng.random(words) < 0.1)).astype(np.uint32)
+    counts = np.unpackbits(bits.view(np.uint8)).reshape(words, 32).sum(axis=1)
+    prefix = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.uint32)
+    return [bits, prefix, rng.integers(0, words * 32, n, dtype=np.int64).astype(np.uint32),
+            np.zeros(n, np.uint32), _i32(n)]
+
+
+def _nbody_args(n, rng):
+    b = np.concatenate([rng.standard_normal((n, 3)), rng.uniform(0.5, 1.5, (n, 1))], axis=1)
+    return [b.astype(np.float32).ravel(), np.zeros(4 * n, np.float32), _i32(n), np.float32(0.01)]
+
+
+UNSEEN33 = [
+    TimingProbe("probe/mandelbrot-double", "probe-unseen33", "mandelbrot_double", 2048, (32, 8),
+                lambda n: (n // 32, n // 8), lambda n, rng: [np.zeros(n * n, np.int32), _i32(n), _i32(n), _i32(256)],
+                source=_P35, note="Mandelbrot set on 2048^2 points in double precision, at most 256 steps"),
+    TimingProbe("probe/rgb565-unpack", "probe-unseen33", "rgb565_unpack", 1 << 24, 256, lambda n: -(-n // 256),
+                lambda n, rng: [rng.integers(0, 1 << 16, n, dtype=np.uint16), np.zeros(3 * n, np.uint8), _i32(n)],
+                source=_P35, note="2^24 RGB565 pixels to 8-bit RGB: a 16-bit load, three byte stores a thread"),
+    TimingProbe("probe/warp-transpose32", "probe-unseen33", "warp_transpose32", 1 << 24, 256,
+                lambda n: n // 32 // 256, lambda n, rng: [rng.integers(-1000, 1000, n, dtype=np.int32),
+                                                         np.zeros(n, np.int32)],
+                source=_P35, note="32x32 int tiles transposed a warp each by 32 shuffles of a local array"),
+    TimingProbe("probe/bitmap-rank", "probe-unseen33", "bitmap_rank", 1 << 22, 256, lambda n: -(-n // 256),
+                _bitmap_args, source=_P35, note="2^22 rank queries on a 2^25-bit bitmap: a prefix and a popcount"),
+    TimingProbe("probe/kmeans-update16", "probe-unseen33", "kmeans_update16", 1 << 22, 256, lambda n: -(-n // 256),
+                lambda n, rng: [_f32(2 * n, rng), rng.integers(0, 16, n, dtype=np.int32), np.zeros(48, np.float32),
+                                _i32(n)],
+                source=_P35, note="k-means sums: 2^22 points, three float atomicAdd each onto 16 x 3 words"),
+    TimingProbe("probe/nbody-tiled", "probe-unseen33", "nbody_tiled", 16384, 128, lambda n: n // 128,
+                _nbody_args, source=_P35, note="an n-body step over 16384 float4 bodies, tiles of 128 in shared memory"),
+]
+PROBES += UNSEEN33
 _BY_ID = {p.id: p for p in PROBES}
 
 
