@@ -238,7 +238,8 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         # SASS issue slots (simt.issue; IR instructions where a record has none) at the
         # measured rate, plus what expensive operations (integer division,
         # __match_any_sync, ...) keep a sub-partition busy beyond one slot
-        # (or the integer ALU pipe's slots at its own, half, rate where they dominate)
+        # (or the integer ALU pipe's slots at its own, half, rate where they dominate, or
+        # the bit-counting pipe's POPC/FLO/BREV at its quarter rate: simt.issue.BIT_PIPE)
         "issue": max(g(C.ISSUE_SLOTS, g(C.INST, 0)) / prof.issue_ipc,
                      _rate(g(C.ALU_SLOTS, 0), prof.alu_ipc),
                      _rate(g(C.BIT_SLOTS, 0), prof.bit_ipc)) / (active * clock_per_us)
