@@ -937,8 +937,9 @@ def _const_pair_passes(m: Machine, p: int, mat: np.ndarray, act: np.ndarray, war
     those of the warps each of whose active lanes reads the word after the one it read
     last time, that one 8-byte aligned and not itself the second of a pair
     (``issue.const_pair_pcs``; nvcc proves the alignment, this sees it)."""
-    last, second = m.const_prev.get(p) or m.const_prev.setdefault(
-        p, (np.full(m.T, -1, np.int64), np.zeros(m.T, bool)))
+    if p not in m.const_prev:
+        m.const_prev[p] = (np.full(m.T, -1, np.int64), np.zeros(m.T, bool))
+    last, second = m.const_prev[p]
     lanes = warps[:, None] * 32 + np.arange(32)
     prev, was2 = last[lanes], second[lanes]
     ok = (mat == prev + 4) & (prev % 8 == 0) & (prev >= 0) & ~was2

@@ -412,6 +412,13 @@ def _pi_times(f, x):
     return y.astype(x.dtype)
 
 
+def _round_away(x):
+    """C's round(): to nearest, halves away from zero (x - trunc(x) is exact)."""
+    x = np.asarray(x)
+    t = np.trunc(x)
+    return np.where(np.abs(x - t) >= x.dtype.type(0.5), t + np.sign(x), t).astype(x.dtype)
+
+
 _MATH = {
     "sqrt": np.sqrt, "rsqrt": lambda x: (1 / np.sqrt(x)).astype(np.asarray(x).dtype),
     "cbrt": np.cbrt, "exp": np.exp, "exp2": np.exp2, "exp10": lambda x: np.power(x.dtype.type(10), x),
@@ -419,7 +426,7 @@ _MATH = {
     "sin": np.sin, "cos": np.cos, "tan": np.tan, "asin": np.arcsin, "acos": np.arccos,
     "atan": np.arctan, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh, "asinh": np.arcsinh,
     "acosh": np.arccosh, "atanh": np.arctanh, "floor": np.floor, "ceil": np.ceil,
-    "round": lambda x: _round_away(x),    # floor(|x| + 0.5) would take 0.49999997f to 1
+    "round": _round_away,                 # floor(|x| + 0.5) would take 0.49999997f to 1
     "trunc": np.trunc, "rint": np.rint, "nearbyint": np.rint, "fabs": np.abs,
     "erf": None, "erfc": None, "lgamma": None, "tgamma": None,
     "pow": np.power, "fmin": np.fmin, "fmax": np.fmax, "fmod": np.fmod, "atan2": np.arctan2,
@@ -488,13 +495,6 @@ def _byte_perm(x, y, s):
 # one conversion of a printf format: flags, width, precision, length, conversion
 # (intrinsics._printf reads formats with it, machine._py_format turns them into Python's)
 PRINTF_CONVERSION = re.compile(r"%([-+ #0]*\d*(?:\.\d+)?)(?:hh|h|ll|l|z|j|t)?([diouxXeEfgGcsp%])")
-
-
-def _round_away(x):
-    """C's round(): to nearest, halves away from zero (x - trunc(x) is exact)."""
-    x = np.asarray(x)
-    t = np.trunc(x)
-    return np.where(np.abs(x - t) >= x.dtype.type(0.5), t + np.sign(x), t).astype(x.dtype)
 
 
 def _frexp_e(x):

@@ -117,16 +117,23 @@ def test_alu_pipe_slots_follow_sass_pipes():
     assert a[top:back + 1].sum() - a[loop_ctl].sum() == 13
 
 
+def _pipe_bound(name):
+    """calibrate.cu's kernel ``name`` on 264 blocks of 256 threads, 64 trips: its result
+    and the H100 profile."""
+    from simt import timing
+    k = _kernel(name)
+    dev = simt.Device()
+    r = k.launch(dev, simt.LaunchConfig.of(264, 256), [dev.zeros(264, np.uint32), np.int32(64)],
+                 sanitize=False)
+    return r, timing.load_profile("h100")
+
+
 def test_an_alu_bound_kernel_is_predicted_at_the_alu_pipe_rate():
     """Where ALU-pipe slots over alu_ipc exceed all slots over issue_ipc, they set the
     issue component; a profile without alu_ipc ignores them."""
     import dataclasses
     from simt import timing
-    k = _kernel("cal_lop")
-    dev = simt.Device()
-    r = k.launch(dev, simt.LaunchConfig.of(264, 256), [dev.zeros(264, np.uint32), np.int32(64)],
-                 sanitize=False)
-    prof = timing.load_profile("h100")
+    r, prof = _pipe_bound("cal_lop")
     m = r.metrics
     assert m[C.ALU_SLOTS] / prof.alu_ipc > m[C.ISSUE_SLOTS] / prof.issue_ipc
     with_alu = timing.predict_result(r, prof).components_us["issue"]
@@ -152,11 +159,7 @@ def test_a_popc_bound_kernel_is_predicted_at_the_bit_pipe_rate():
     with no cal_popc time, ignores them."""
     import dataclasses
     from simt import timing
-    k = _kernel("cal_popc")
-    dev = simt.Device()
-    r = k.launch(dev, simt.LaunchConfig.of(264, 256), [dev.zeros(264, np.uint32), np.int32(64)],
-                 sanitize=False)
-    prof = timing.load_profile("h100")
+    r, prof = _pipe_bound("cal_popc")
     m = r.metrics
     assert m[C.BIT_SLOTS] == 264 * 8 * 64 * 4
     assert 0.45 < prof.bit_ipc < 0.5 and timing.load_profile("h200").bit_ipc == 0.0
