@@ -14,6 +14,6 @@ tail -4 $OUT/pytest_gpu_$g.txt
 if [ "$g" = h200 ]; then
   python3 -m kernels_cuda.timing_check measure --probes probe-unseen30 probe-curand \
     probe-unseen31 probe-unseen32 probe-unseen33 --out $OUT/p_h200_new.json 2>&1 | tail -32
-  python3 -m tui.cli calibrate --real --update simt/profiles/h200.json --out $OUT/h200.json >/dev/null
+  python3 -m kernels_cuda.calibrate --real --update simt/profiles/h200.json --out $OUT/h200.json >/dev/null
   grep -n bit_ipc $OUT/h200.json
 fi
