@@ -1517,6 +1517,65 @@ UNSEEN33 = [
                 _nbody_args, source=_P35, note="an n-body step over 16384 float4 bodies, tiles of 128 in shared memory"),
 ]
 PROBES += UNSEEN33
+
+_P36 = "probes36.cu"
+
+
+def _lbm_args(n, rng):
+    w = np.array([4 / 9] + [1 / 9] * 4 + [1 / 36] * 4)
+    f = w[:, None] * (1.0 + 0.05 * rng.standard_normal((9, n * n)))
+    return [f.astype(np.float32).ravel(), np.zeros(9 * n * n, np.float32), _i32(n), _i32(n), np.float32(1.2)]
+
+
+def _xnor_args(n, rng):
+    kw = 16
+    return [rng.integers(0, 1 << 64, n * kw, dtype=np.uint64), rng.integers(0, 1 << 64, n * kw, dtype=np.uint64),
+            np.zeros(n * n, np.int32), _i32(n), _i32(n), _i32(kw)]
+
+
+def _ising_symbols(n, rng):
+    beta = 0.44
+    return {"c_boltz": np.array([1.0, 1.0, 1.0, np.exp(-4 * beta), np.exp(-8 * beta)], np.float32)}
+
+
+def _perm_dims(n):
+    """(d0, d1, d2, d3) of probe/permute4d's input: 8 x d1 x 128 x 128 for a large n, 8 x d1 x 8 x 8
+    for a test's small one."""
+    d = 128 if n >= 1 << 20 else 8
+    return 8, n // (8 * d * d), d, d
+
+
+def _jacobi_args(n, rng):
+    """2^k-point right-hand sides, 256 a block, each block's scaled so its vote ends after 3 to
+    1000 sweeps (tolerance 1e-5)."""
+    blocks = n // 256
+    scale = 2e-5 * 10.0 ** rng.uniform(-0.3, 0.8, blocks)
+    rhs = (scale[:, None] * rng.standard_normal((blocks, 256))).astype(np.float32).ravel()
+    return [rhs, np.zeros(n, np.float32), np.zeros(blocks, np.int32), _i32(1000), np.float32(1e-5)]
+
+
+UNSEEN34 = [
+    TimingProbe("probe/lbm-d2q9", "probe-unseen34", "lbm_d2q9", 2048, (32, 8), lambda n: (n // 32, n // 8),
+                _lbm_args, source=_P36, note="a D2Q9 lattice-Boltzmann step on a periodic 2048^2 grid, nine float planes"),
+    TimingProbe("probe/hog-cells", "probe-unseen34", "hog_cells", 2048, (8, 8), lambda n: (n // 8, n // 8),
+                lambda n, rng: [rng.integers(0, 256, n * n, dtype=np.uint8), np.zeros((n // 8) ** 2 * 9, np.float32),
+                                _i32(n), _i32(n)],
+                source=_P36, note="HOG histograms of a 2048^2 byte image: atan2f, 9 shared float bins a 8x8 cell"),
+    TimingProbe("probe/xnor-gemm", "probe-unseen34", "xnor_gemm", 2048, (32, 8), lambda n: (n // 32, n // 8),
+                _xnor_args, source=_P36, note="a 2048 x 2048 binary matrix product over 1024 bits: 16 popcounts of 64-bit xors"),
+    TimingProbe("probe/ising-checker", "probe-unseen34", "ising_checker", 4096, (32, 8),
+                lambda n: (n // 64, n // 8),
+                lambda n, rng: [rng.choice(np.array([-1, 1], np.int8), n * n), _i32(n), _i32(0), np.uint32(12345)],
+                source=_P36, symbols=_ising_symbols,
+                note="a Metropolis half-sweep of a 4096^2 Ising lattice of byte spins (beta 0.44)"),
+    TimingProbe("probe/permute4d", "probe-unseen34", "permute4d", 1 << 23, 256, lambda n: min(2048, -(-n // 256)),
+                lambda n, rng: [_f32(n, rng), np.zeros(n, np.float32), *map(_i32, _perm_dims(n))],
+                source=_P36, note="transpose(1, 0, 3, 2) of an 8 x 64 x 128 x 128 float tensor, indices by int division"),
+    TimingProbe("probe/jacobi-converge", "probe-unseen34", "jacobi_converge", 1 << 21, 256, lambda n: n // 256,
+                _jacobi_args, source=_P36,
+                note="8192 blocks each run Jacobi sweeps on 256 points until a __syncthreads_count vote says done"),
+]
+PROBES += UNSEEN34
 _BY_ID = {p.id: p for p in PROBES}
 
 
