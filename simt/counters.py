@@ -62,6 +62,10 @@ CONST_PASSES = "simt__const_ldc_passes.sum"     # the constant cache's passes fo
 ISSUE_SLOTS = "simt__issue_slots.sum"
 ALU_SLOTS = "simt__alu_pipe_slots.sum"   # of those, the integer ALU pipe's (simt.issue)
 BIT_SLOTS = "simt__bit_pipe_slots.sum"   # POPC, FLO, BREV: the bit-counting pipe's (simt.issue)
+# warps' arrivals at a __syncthreads() (BAR.SYNC) and at a __syncthreads_count/_and/_or
+# (BAR.RED, then B2R for the result): an SM's barrier unit takes them one after another
+BAR_WARPS = "simt__barrier_warps.sum"
+VOTE_WARPS = "simt__vote_barrier_warps.sum"
 # registers per thread nvcc would give the kernel, estimated from the IR (simt.occupancy):
 # with threads and shared memory, what limits the blocks an SM holds at once
 REGS = "simt__registers_per_thread.max"

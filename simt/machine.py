@@ -41,13 +41,19 @@ RUN, WAIT, DONE = 0, 1, 2
 # IR instruction because the IR has more instructions than SASS).
 LAT = {"issue": 0.38, "alu": 4.0, "math": 16.0, "warp": 24.0, "shared": 30.0, "local": 30.0,
        "global": 290.0, "dram": 850.0, "atom_shared": 40.0, "atom_global": 400.0, "bar": 12.0,
-       "bar_per_warp": 2.0, "loads_in_flight": 4.0, "const": 26.0}
+       "bar_per_warp": 2.0, "bar_vote": 17.0, "bar_vote_per_warp": 4.0, "vote_result": 35.0,
+       "loads_in_flight": 4.0, "const": 26.0}
 # const: an LDC from the constant cache.  One thread's chain j = tab[j] takes 37.7 cycles a
 # step on the H200 (docs/results/timing_investigation/const/); the emulator's step is this
 # plus the index's widening, scaling and base add (4 cycles each): 38
 # bar + bar_per_warp x the block's warps: a __syncthreads() from the last warp's arrival
 # to the release (docs/results/timing_investigation/tree/: 64 barriers in one block on
 # the H100 cost 16, 20, 28, 44, 76 cycles each at 2, 4, 8, 16, 32 warps)
+# bar_vote (+ bar_vote_per_warp x warps): the same for __syncthreads_count/_and/_or
+# (BAR.RED), whose result reaches a register vote_result later (B2R.RESULT): one block
+# looping on a vote takes 42, 59, 163 cycles a trip at 2, 8, 32 warps, 117, 129, 188 where
+# the loop's exit waits for the result, and 159, 184, 298 in probe/jacobi-converge's loop
+# (docs/results/timing_investigation/barred/, H100; 35 splits the two contexts' waits)
 # global: a load served by L2; dram: one whose sectors no earlier instruction brought into
 # L2, in a launch whose memory (and the restore of its writable buffers before each timed
 # run, Launch._restored_bytes) exceeds L2 (counters.L2_BYTES).  dram is the cost of each
@@ -846,7 +852,8 @@ class Machine:
             np.maximum.at(top, blk_of, self.wclock[ws])
             self.wclock[ws] = top[blk_of] + (LAT["bar"] + LAT["bar_per_warp"] * self.b.wpb)
             for ins, at in votes:
-                self.rt[ins.dst.slot][ws[at]] = self.wclock[ws[at]]
+                self.wclock[ws[at]] = top[blk_of[at]] + (LAT["bar_vote"] + LAT["bar_vote_per_warp"] * self.b.wpb)
+                self.rt[ins.dst.slot][ws[at]] = self.wclock[ws[at]] + LAT["vote_result"]
         if self.sanitizer is not None:
             self.sanitizer.barrier(self, np.flatnonzero(rel))
 
@@ -1771,6 +1778,7 @@ def _bar(m: Machine, ins, sel, act, full, aw, w, wsel):
         m.bar_yes[ws] = (act2 & pred).sum(axis=1)[aw]
         m.bar_live[ws] = act2.sum(axis=1)[aw]
     m.cnt.add_warp("simt__barriers", m.gwarp0 + ws, 1)
+    m.cnt.add(m.L.pc_of(ins), C.VOTE_WARPS if ins.dst is not None else C.BAR_WARPS, len(ws))
     m.state[ws] = WAIT
     m.pc[wsel] = m.L.pc_of(ins) + 1
     m.release()

@@ -6,7 +6,8 @@ and a rate measured on the GPU by ``simt calibrate --real`` (microbenchmarks in
 are counted as the SASS issue slots they stand for, simt.issue):
 
     t = launch + (dram^p + l2^p + l2_lines^p + issue^p + shared^p + l1^p + shared_atomics^p
-                  + constant^p + local^p + global_atomics^p + contention^p + latency^p)^(1/p)
+                  + constant^p + barrier^p + local^p + global_atomics^p + contention^p
+                  + latency^p)^(1/p)
 
     (a p-norm: the largest component dominates, the others add less and less as p grows;
     p is measured, see ``combine``: 0, the largest alone, on the H100 and the H200), or
@@ -35,6 +36,8 @@ are counted as the SASS issue slots they stand for, simt.issue):
     constant        the constant cache's passes for LDCs (one per distinct address a warp's
                     __constant__ load reads; a warp-uniform one is an operand, no pass)
                     x CONST_PASS_CYCLES / (active SMs x clock)
+    barrier         warps' arrivals at __syncthreads() x BAR_WARP_CYCLES and at
+                    __syncthreads_count/_and/_or x VOTE_WARP_CYCLES / (active SMs x clock)
     local           128-byte lines of local stores whose lanes write different words (local
                     memory is written through to L2) / lines per second for the whole GPU
     global_atomics  max(atomic lanes / rate, lanes on the busiest address / same-address rate)
@@ -96,6 +99,12 @@ LOCAL_STORE_LINES_PER_US = 30360.0
 # request): cm_div in docs/results/timing_investigation/const/, 2.0 on the H200 at 1 to 32
 # distinct adjacent words a request
 CONST_PASS_CYCLES = 2.0
+# SM cycles the barrier unit takes per warp arriving at a __syncthreads() (BAR.SYNC) and
+# at a __syncthreads_count/_and/_or (BAR.RED and its B2R): 8 to 32 blocks an SM looping on
+# barriers take 1.4-1.8 and 3.2-3.8 cycles a warp a trip on the H100, whatever the block
+# size (docs/results/timing_investigation/barred/); one block alone is far faster
+BAR_WARP_CYCLES = 1.6
+VOTE_WARP_CYCLES = 3.6
 DEFAULT_GPU = "h100"
 # a launch is reported bound by "latency+contention" when the slice's queue ends this
 # much later than the largest component alone would (slice_queue_us)
@@ -254,6 +263,9 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         "shared_atomics": g("simt__atomic_shared_serialized_steps.sum", 0) / (active * prof.satom_per_us_sm),
         # the constant cache serves an LDC one distinct address at a time
         "constant": g(C.CONST_PASSES, 0) * CONST_PASS_CYCLES / (active * clock_per_us),
+        # the SM's barrier unit takes the warps' arrivals one after another
+        "barrier": (g(C.BAR_WARPS, 0) * BAR_WARP_CYCLES + g(C.VOTE_WARPS, 0) * VOTE_WARP_CYCLES)
+                   / (active * clock_per_us),
         "local": g(C.LOCAL_STORE_LINES, 0) / LOCAL_STORE_LINES_PER_US,
         "global_atomics": max(g("simt__atomic_global_lanes.sum", 0) / prof.gatom_per_us,
                               g("simt__global_atomic_hot_address_lanes.max", 0) / prof.gatom_same_per_us,
