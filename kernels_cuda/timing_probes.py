@@ -1576,6 +1576,96 @@ UNSEEN34 = [
                 note="8192 blocks each run Jacobi sweeps on 256 points until a __syncthreads_count vote says done"),
 ]
 PROBES += UNSEEN34
+
+_P37 = "probes37.cu"
+# a complete prefix code (Kraft sum 1): 2 symbols of 2 bits, 2 of 3, 1 of 4, 4 of 5, 16 of 8
+_HUFF_LENS = np.array([2] * 2 + [3] * 2 + [4] + [5] * 4 + [8] * 16)
+
+
+def _huffman_code():
+    """Canonical codes for _HUFF_LENS and the 256-entry table (symbol << 4 | length) that
+    the next 8 bits of the stream look up."""
+    codes, code, prev = np.zeros(len(_HUFF_LENS), np.int64), 0, _HUFF_LENS[0]
+    for s, ln in enumerate(_HUFF_LENS):
+        code <<= int(ln - prev)
+        codes[s], prev = code, ln
+        code += 1
+    lut = np.zeros(256, np.uint16)
+    for s, (c, ln) in enumerate(zip(codes, _HUFF_LENS)):
+        lo = int(c) << (8 - int(ln))
+        lut[lo:lo + (1 << (8 - int(ln)))] = (s << 4) | int(ln)
+    return codes, lut
+
+
+def _huffman_args(n, rng, per=32):
+    """n chunks of `per` symbols drawn with probability 2^-length, encoded MSB-first."""
+    codes, lut = _huffman_code()
+    sym = rng.choice(len(_HUFF_LENS), n * per, p=0.5 ** _HUFF_LENS.astype(float))
+    ln = _HUFF_LENS[sym].astype(np.int32)
+    ends = np.cumsum(ln, dtype=np.int64)
+    pos = ends - ln
+    j = np.arange(8, dtype=np.int32)
+    bit = ((codes.astype(np.int32)[sym][:, None] >> np.maximum(0, ln[:, None] - 1 - j)) & 1).astype(np.uint8)
+    keep = j < ln[:, None]
+    total = int(ends[-1])
+    arr = np.zeros((total + 95) // 32 * 32 + 32, np.uint8)        # a spare word past the end
+    arr[(pos[:, None] + j)[keep & (bit == 1)]] = 1
+    words = np.frombuffer(np.packbits(arr).tobytes(), ">u4").astype(np.uint32)
+    start = pos[::per].astype(np.uint32)
+    return [words, start, lut, np.zeros(n * per, np.uint8), _i32(n), _i32(per)]
+
+
+def _pagerank_args(n, rng):
+    """a graph of n vertices whose in-degrees follow a heavy tail (1 to 512, mean about 8),
+    sources uniform: CSR by destination, ranks, out-degrees."""
+    deg = np.minimum(512, np.maximum(1, (rng.pareto(1.6, n) * 4).astype(np.int64) + 1)).astype(np.int32)
+    rowptr = np.concatenate([[0], np.cumsum(deg)]).astype(np.int32)
+    src = rng.integers(0, n, int(rowptr[-1]), dtype=np.int32)
+    outdeg = np.bincount(src, minlength=n).astype(np.int32)
+    rank = rng.uniform(0.5, 1.5, n).astype(np.float32) / n
+    return [rowptr, src, rank, outdeg, np.zeros(n, np.float32), _i32(n), np.float32(0.85)]
+
+
+def _sddmm_args(n, rng):
+    """n nonzeros, 16 a row in row order over n / 16 rows of a, columns uniform over
+    2^16 rows of b (a test's small n: n / 16 of them); 64 floats a row."""
+    rows, cols = n // 16, min(1 << 16, max(64, n // 16))
+    return [_f32(rows * 64, rng), _f32(cols * 64, rng), np.repeat(np.arange(rows, dtype=np.int32), 16),
+            rng.integers(0, cols, n, dtype=np.int32), np.zeros(n, np.float32), _i32(n)]
+
+
+def _lz77_args(n, rng):
+    """a text that repeats a 4 KiB block with 1% of its bytes changed; half the offsets
+    4096 (long matches), half uniform in 1..4096 (mostly none)."""
+    block = rng.integers(0, 256, 4096, dtype=np.uint8)
+    text = np.resize(block, n)
+    hit = rng.random(n) < 0.01
+    text[hit] = rng.integers(0, 256, int(hit.sum()), dtype=np.uint8)
+    off = np.where(rng.random(n) < 0.5, 4096, rng.integers(1, 4097, n)).astype(np.int32)
+    return [text, off, np.zeros(n, np.uint8), _i32(n)]
+
+
+UNSEEN35 = [
+    TimingProbe("probe/huffman-decode", "probe-unseen35", "huffman_decode", 1 << 20, 256,
+                lambda n: -(-n // 256), _huffman_args, source=_P37,
+                note="2^20 chunks of 32 prefix-coded symbols (2 to 8 bits), a thread a chunk, a shared 256-entry table"),
+    TimingProbe("probe/pagerank-pull", "probe-unseen35", "pagerank_pull", 1 << 20, 256, lambda n: -(-n // 256),
+                _pagerank_args, source=_P37,
+                note="a PageRank pull step on 2^20 vertices, heavy-tailed in-degrees, a division an edge"),
+    TimingProbe("probe/sddmm-rows", "probe-unseen35", "sddmm_rows", 1 << 22, 256, lambda n: -(-n // 256),
+                _sddmm_args, source=_P37,
+                note="SDDMM: 2^22 nonzeros, a 64-float dot product of two gathered rows each, float4 loads"),
+    TimingProbe("probe/lz77-match", "probe-unseen35", "lz77_match", 1 << 24, 256, lambda n: -(-n // 256),
+                _lz77_args, source=_P37, note="LZ77 match lengths (at most 32) at 2^24 positions of a repetitive text"),
+    TimingProbe("probe/xent-loss", "probe-unseen35", "xent_loss", 1 << 22, 256, lambda n: -(-n // 256),
+                lambda n, rng: [(3 * _f32(10 * n, rng)), rng.integers(0, 10, n, dtype=np.int32),
+                                np.zeros(1, np.float32), _i32(n)],
+                source=_P37, note="cross-entropy of 2^22 rows of 10 logits: expf, logf, a float atomicAdd a warp on one word"),
+    TimingProbe("probe/uchar4-scan", "probe-unseen35", "uchar4_scan", 1 << 24, 256, lambda n: -(-n // 4 // 256),
+                lambda n, rng: [rng.integers(0, 256, n, dtype=np.uint8), np.zeros(n, np.uint32), _i32(n // 4)],
+                source=_P37, note="block scans of 2^24 bytes read as uchar4, 1024 a block, into uint4"),
+]
+PROBES += UNSEEN35
 _BY_ID = {p.id: p for p in PROBES}
 
 
