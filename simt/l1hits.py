@@ -13,8 +13,17 @@ slow on the GPU though Nsight counts 97% of their sectors as hits
 (docs/results/timing_investigation/l1unif/: on the H100 a uniform chase through L1 is 40
 cycles a step, the same walk one sector at a time about 170 cycles a trip).
 
-Limitations: only single-sector (uniform) loads are looked up; a coalesced or scattered
-load is always priced as L2, though its sectors may be in L1.  Entries are per block
+A load of several sectors (coalesced or scattered) is looked up only against what the
+same warp read at the same load on its previous trip (``TripSectors``): where every active
+lane's sector is among those, the request is an L1 hit, its data back ``LAT_L1`` after
+issue or when the previous trip's data arrived.  A warp comparing bytes one a trip
+(``probe/lz77-match``: 87% of its load sectors hit L1, 87% issue-active on the H100) reads
+the same two sectors trip after trip; one that moves every lane on to new sectors, or
+whose lanes scatter, misses.
+
+Limitations: a several-sector load finds only its own previous trip's sectors, not the
+block's other loads' or other warps'; any global store or atomic of a warp forgets what
+its loads read.  Entries are per block
 (blocks on one SM do not share them); a batch's table holds up to ``8 * KEEP`` sectors of
 its blocks together and forgets the older half when full, not by L1's sets and ways; a
 store or atomic of the block drops the sectors it writes.  ``__ldcg`` and other
@@ -68,3 +77,46 @@ class L1Table:
         """A store or atomic: the sectors it writes leave the table."""
         for k in keys[keys >= 0].tolist():
             self.ready.pop(k, None)
+
+
+class TripSectors:
+    """Per load instruction: the sectors each warp's lanes read on its previous trip there,
+    and when that data arrived (several-sector loads' L1 hits)."""
+
+    def __init__(self, n_warps: int):
+        self.n = n_warps
+        self.at: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def load(self, pc: int, warps: np.ndarray, sec: np.ndarray, act: np.ndarray, t: np.ndarray,
+             hit_t: np.ndarray) -> np.ndarray | None:
+        """``sec``: each lane's sector (rows of ``warps``); ``t``: each row's data-ready time
+        as priced; ``hit_t``: its issue + ``LAT_L1``.  Rows whose active lanes all read
+        sectors the warp's lanes read here last trip get max(``hit_t``, that trip's ready
+        time); returns the new times (None when no row hits) and records this trip."""
+        st = self.at.get(pc)
+        if st is None:
+            st = self.at[pc] = (np.full((self.n, 32), -1, np.int64), np.zeros(self.n))
+        prev, ready = st
+        pv = prev[warps]
+        out = None
+        anyact = act.any(axis=1)
+        same = (sec == pv) | ~act
+        # a row can hit only if most of its lanes stayed on their own sector: then look
+        # for the movers' sectors among all the lanes' last ones
+        cand = np.flatnonzero(anyact & (pv >= 0).any(axis=1) & (same.sum(axis=1) >= 16))
+        if len(cand):
+            c_sec, c_act, c_pv = sec[cand], act[cand], pv[cand]
+            held = (c_sec[:, :, None] == c_pv[:, None, :]).any(axis=2) | ~c_act
+            hit = cand[held.all(axis=1)]
+            if len(hit):
+                out = t.copy()
+                out[hit] = np.maximum(hit_t[hit], ready[warps[hit]])
+        new_t = t if out is None else out
+        prev[warps] = np.where(act, sec, -1)
+        ready[warps] = np.where(anyact, new_t, ready[warps])
+        return out
+
+    def forget(self, warps: np.ndarray) -> None:
+        """A global store or atomic of these warps: their loads find nothing of last trip."""
+        for prev, _ in self.at.values():
+            prev[warps] = -1

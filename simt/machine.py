@@ -28,7 +28,7 @@ from .ctypes_ import Scalar, Vector, sizeof
 from .errors import LaunchError
 from .ir import Const, Op, Reg
 from .issue import UNROLL, compile_time, const_pair_pcs, overlapped_pcs
-from .l1hits import LAT_L1, L1Table
+from .l1hits import LAT_L1, L1Table, TripSectors
 from .loops import add_step, constant_trips, def_before, loop_test, loops
 from .promote import register_locals
 from .ops import BINOPS, CALLS, PRINTF_CONVERSION, UNOPS, _fma, cast_value
@@ -305,6 +305,7 @@ class Machine:
         self.inflight = np.zeros((b.W, ring), np.float64)   # the last loads' completions
         self.ifl_ptr = np.zeros(b.W, np.int64)
         self.l1 = L1Table() if L.track_time else None   # uniform loads' L1 hits (simt.l1hits)
+        self.l1_trips = TripSectors(b.W) if L.track_time else None   # several-sector loads'
         L.counters.begin_batch(b.nb)
         if self.sanitizer is not None:
             self.sanitizer.begin_batch(self)
@@ -1014,18 +1015,27 @@ def _l1_hits(m: Machine, ins, warps, mat, act, size, blocks, kind, fresh) -> Non
     if kind != "ld":
         if m.l1.ready:
             m.l1.write(L1Table.keys(mat, act, size, blocks))
+        if m.l1_trips.at:
+            m.l1_trips.forget(warps)
         return
     if ins.dst is None or _cost_key(ins) is not None:
         return
     keys = L1Table.keys(mat, act, size, blocks)
-    if not (keys >= 0).any():
-        return
     dst = ins.dst if isinstance(ins.dst, list) else [ins.dst]
     t = m.rt[dst[0].slot][warps]
     lat = np.full(len(warps), LAT["global"])
     if fresh is not None:
         lat[fresh] += LAT["dram"] - LAT["global"]
-    new = m.l1.load(keys, t, t - lat + LAT_L1)
+    hit_t = t - lat + LAT_L1
+    new = m.l1.load(keys, t, hit_t) if (keys >= 0).any() else None
+    multi = keys < 0
+    if multi.any():
+        # several sectors: L1 hits on what the warp read here last trip (simt.l1hits)
+        rows = np.flatnonzero(multi)
+        t2 = m.l1_trips.load(m.L.pc_of(ins), warps[rows], mat[rows] >> 5, act[rows], t[rows], hit_t[rows])
+        if t2 is not None:
+            new = t.copy() if new is None else new
+            new[rows] = t2
     if new is None:
         return
     for r in dst:
