@@ -1666,6 +1666,62 @@ UNSEEN35 = [
                 source=_P37, note="block scans of 2^24 bytes read as uchar4, 1024 a block, into uint4"),
 ]
 PROBES += UNSEEN35
+
+_P38 = "probes38.cu"
+
+
+def _cdf_args(n, rng):
+    w = rng.pareto(1.2, 1024) + 0.01
+    cdf = np.cumsum(w) / w.sum()
+    cdf[-1] = 1.0
+    return [cdf.astype(np.float32), rng.random(n).astype(np.float32), np.zeros(n, np.int32), _i32(n)]
+
+
+def _hash_table(slots, keys):
+    """keys placed by linear probing from (key * 2654435761) mod slots; 0 marks empty."""
+    table = np.zeros(slots, np.uint32)
+    home = ((keys.astype(np.uint64) * 2654435761) & (slots - 1)).astype(np.int64)
+    for k, h in zip(keys.tolist(), home.tolist()):
+        while table[h]:
+            h = (h + 1) & (slots - 1)
+        table[h] = k
+    return table
+
+
+def _hash_probe_args(n, rng):
+    """n queries, half of them present, in a table of 2n slots at load factor 0.7 (at most 2^20)."""
+    slots = 1 << max(6, min(20, int(n).bit_length()))
+    keys = np.unique(rng.integers(1, 1 << 31, int(slots * 0.75), dtype=np.uint32))[:int(slots * 0.7)]
+    rng.shuffle(keys)
+    table = _hash_table(slots, keys)
+    present = rng.random(n) < 0.5
+    q = np.where(present, keys[rng.integers(0, len(keys), n)], rng.integers(1, 1 << 31, n, dtype=np.uint32) | 1 << 31)
+    return [table, np.uint32(slots - 1), q.astype(np.uint32), np.zeros(n, np.int32), _i32(n)]
+
+
+UNSEEN36 = [
+    TimingProbe("probe/warp-scan-u64", "probe-unseen36", "warp_scan_u64", 1 << 24, 256, lambda n: -(-n // 256),
+                lambda n, rng: [rng.integers(0, 1 << 40, n, dtype=np.uint64), np.zeros(n, np.uint64), _i32(n)],
+                source=_P38, note="warp scans of 2^24 64-bit ints by __shfl_up_sync (two shuffles a step)"),
+    TimingProbe("probe/cdf-sample", "probe-unseen36", "cdf_sample", 1 << 22, 256, lambda n: -(-n // 256),
+                _cdf_args, source=_P38, note="2^22 inverse-CDF samples by binary search in a shared 1024-entry table"),
+    TimingProbe("probe/kahan-dot", "probe-unseen36", "kahan_dot", 1 << 24, 256, lambda n: 1024,
+                lambda n, rng: [_f32(n, rng), _f32(n, rng), np.zeros(1024 * 256, np.float32), _i32(n)],
+                source=_P38, note="Kahan-summed dot products of 2^24 floats, 64 a thread, 1024 blocks"),
+    TimingProbe("probe/warp-hash-probe", "probe-unseen36", "warp_hash_probe", 1 << 20, 256, lambda n: -(-n // 256),
+                _hash_probe_args, source=_P38,
+                note="2^20 lookups (half present) in a 2^20-slot linear-probing table, a warp a key, 32 slots a ballot"),
+    TimingProbe("probe/downsample2x", "probe-unseen36", "downsample2x", 4096, (32, 8),
+                lambda n: (n // 64, n // 16),
+                lambda n, rng: [rng.integers(0, 256, 4 * n * n, dtype=np.uint8).view(np.uint32).copy(),
+                                np.zeros(n * n // 4, np.uint32), _i32(n), _i32(n)],
+                source=_P38, note="2x2 box downsample of a 4096^2 uchar4 image"),
+    TimingProbe("probe/estrin-double", "probe-unseen36", "estrin_double", 1 << 22, 256, lambda n: -(-n // 256),
+                lambda n, rng: [rng.uniform(-1.0, 1.0, n), rng.standard_normal(16) / np.arange(1, 17),
+                                np.zeros(n), _i32(n)],
+                source=_P38, note="a degree-15 polynomial at 2^22 points by Estrin's scheme, in double precision"),
+]
+PROBES += UNSEEN36
 _BY_ID = {p.id: p for p in PROBES}
 
 
