@@ -82,8 +82,34 @@ def issue_weights(ir) -> np.ndarray:
         for p in control:
             w[p] = min(w[p], 1.0 / UNROLL)
     w[sorted(compile_time(ir))] = 0.0
+    for p in _divergence_checked(ir):
+        w[p] += DIVERGENCE_CHECK
     ir._simt_issue_weights = w
     return w
+
+
+# nvcc's check before a warp-synchronous vote or shuffle that it cannot prove the whole
+# warp reaches (UMOV of the mask, BRA.DIV to an out-of-line WARPSYNC.COLLECTIVE path):
+# probe/warp-hash-probe's ballots in a loop that breaks on data (unseen36/, sm_90 SASS)
+DIVERGENCE_CHECK = 2.0
+_WARP_SYNC = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync",
+              "__any_sync", "__all_sync", "__uni_sync", "__match_any_sync"}
+
+
+def _divergence_checked(ir) -> list[int]:
+    """The warp-synchronous calls inside an ``if`` or a loop nvcc does not unroll fully: there
+    nvcc tests for divergence first (a loop adds two mask levels, an ``if`` one; the
+    shuffles of a fully unrolled loop at the top level, as in a warp reduction, have no test)."""
+    code = ir.code
+    lps, full = loops(code), _full(ir)
+    out = []
+    for p, ins in enumerate(code):
+        if ins.op != Op.CALL or ins.sub not in _WARP_SYNC:
+            continue
+        enc = [lp for lp in lps if lp[0] <= p <= lp[1]]
+        if ins.depth > 2 * len(enc) or any(lp not in full for lp in enc):
+            out.append(p)
+    return out
 
 
 def compile_time(ir) -> frozenset:
