@@ -1722,6 +1722,55 @@ UNSEEN36 = [
                 source=_P38, note="a degree-15 polynomial at 2^22 points by Estrin's scheme, in double precision"),
 ]
 PROBES += UNSEEN36
+
+_P39 = "probes39.cu"
+
+
+def _hough_args(n, rng):
+    """an n x n edge map: 3% of the pixels at random and 8 straight lines."""
+    img = (rng.random((n, n)) < 0.03)
+    for _ in range(8):
+        x0, y0, x1, y1 = rng.integers(0, n, 4)
+        t = np.linspace(0, 1, 2 * n)
+        img[(y0 + t * (y1 - y0)).astype(int), (x0 + t * (x1 - x0)).astype(int)] = True
+    nrho = 2 * int(np.ceil(np.sqrt(2) * n)) + 3
+    return [img.astype(np.uint8).ravel(), _i32(n), _i32(n), np.zeros(180 * nrho, np.int32), _i32(nrho)]
+
+
+def _hough_symbols(n, rng):
+    t = np.deg2rad(np.arange(180))
+    return {"c_cos": np.cos(t).astype(np.float32), "c_sin": np.sin(t).astype(np.float32)}
+
+
+def _text_args(n, rng):
+    """n bytes of mixed-case ASCII text with spaces and digits."""
+    alphabet = np.frombuffer(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,", np.uint8)
+    return [alphabet[rng.integers(0, len(alphabet), n)].copy(), np.zeros(n, np.uint8), _i32(n // 4)]
+
+
+UNSEEN37 = [
+    TimingProbe("probe/hough-vote", "probe-unseen37", "hough_vote", 1024, (32, 8), lambda n: (n // 32, n // 8),
+                _hough_args, source=_P39, symbols=_hough_symbols,
+                note="Hough voting of a 1024^2 edge map (3% noise, 8 lines): 180 atomicAdd an edge pixel"),
+    TimingProbe("probe/bicubic-resize", "probe-unseen37", "bicubic_resize", 2048, (32, 8),
+                lambda n: (-(-3 * n // 2 // 32), -(-3 * n // 2 // 8)),
+                lambda n, rng: [_f32(n * n, rng), _i32(n), _i32(n), np.zeros(9 * n * n // 4, np.float32),
+                                _i32(3 * n // 2), _i32(3 * n // 2)],
+                source=_P39, note="a 2048^2 float image resized to 3072^2 by Catmull-Rom, 16 taps a pixel"),
+    TimingProbe("probe/haar2d", "probe-unseen37", "haar2d", 4096, (32, 8), lambda n: (n // 64, n // 16),
+                lambda n, rng: [_f32(n * n, rng), np.zeros(n * n, np.float32), _i32(n)],
+                source=_P39, note="one level of the 2-D Haar transform of a 4096^2 float image into four quadrants"),
+    TimingProbe("probe/stencil-rows4", "probe-unseen37", "stencil_rows4", 4096, (32, 8), lambda n: (n // 32, n // 32),
+                lambda n, rng: [_f32(n * n, rng), np.zeros(n * n, np.float32), _i32(n)],
+                source=_P39, note="a 5-point stencil on 4096^2 floats, four rows a thread kept in registers"),
+    TimingProbe("probe/upper-char4", "probe-unseen37", "upper_char4", 1 << 24, 256, lambda n: -(-n // 4 // 256),
+                _text_args, source=_P39, note="2^24 bytes of ASCII upper-cased four a thread as char4"),
+    TimingProbe("probe/dist-matrix", "probe-unseen37", "dist_matrix", 4096, (16, 16), lambda n: (n // 16, n // 16),
+                lambda n, rng: [np.concatenate([rng.standard_normal((n, 3)), np.zeros((n, 1))], axis=1)
+                                .astype(np.float32).ravel(), np.zeros(n * n, np.float32), _i32(n)],
+                source=_P39, note="the 4096^2 distance matrix of 3-D points, 16 x 16 tiles through shared memory"),
+]
+PROBES += UNSEEN37
 _BY_ID = {p.id: p for p in PROBES}
 
 
