@@ -1771,6 +1771,38 @@ UNSEEN37 = [
                 source=_P39, note="the 4096^2 distance matrix of 3-D points, 16 x 16 tiles through shared memory"),
 ]
 PROBES += UNSEEN37
+
+_P40 = "probes40.cu"
+
+
+def _gray_scott_args(n, rng):
+    u = np.ones(n * n, np.float32)
+    v = np.zeros(n * n, np.float32)
+    seed = rng.random(n * n) < 0.1
+    u[seed], v[seed] = 0.5, 0.25
+    return [u, v, np.zeros(n * n, np.float32), np.zeros(n * n, np.float32), _i32(n),
+            np.float32(0.16), np.float32(0.08), np.float32(0.035), np.float32(0.065), np.float32(1.0)]
+
+
+UNSEEN38 = [
+    TimingProbe("probe/bitmat-transpose", "probe-unseen38", "bitmat_transpose", 1 << 24, 256,
+                lambda n: -(-n // 256), lambda n, rng: [_u32(n, rng), np.zeros(n, np.uint32), _i32(n)],
+                source=_P40, note="2^24 words as 32x32 bit matrices, each transposed by a warp's 32 ballots"),
+    TimingProbe("probe/gray-scott", "probe-unseen38", "gray_scott", 4096, (32, 8), lambda n: (n // 32, n // 8),
+                _gray_scott_args, source=_P40, note="a Gray-Scott reaction-diffusion step on two 4096^2 float fields"),
+    TimingProbe("probe/rgb-to-yuv420", "probe-unseen38", "rgb_to_yuv420", 4096, (32, 8),
+                lambda n: (n // 64, n // 16),
+                lambda n, rng: [rng.integers(0, 256, 3 * n * n, dtype=np.uint8), np.zeros(n * n, np.uint8),
+                                np.zeros(n * n // 4, np.uint8), np.zeros(n * n // 4, np.uint8), _i32(n), _i32(n)],
+                source=_P40, note="a 4096^2 RGB image to planar YUV 4:2:0, a thread a 2x2 block"),
+    TimingProbe("probe/trapz-integrate", "probe-unseen38", "trapz_integrate", 1 << 24, 256, lambda n: 1024,
+                lambda n, rng: [np.zeros(1), _i32(n), np.float32(20.0)],
+                source=_P40, note="the trapezoid rule for sinf(x) expf(-x) over 2^24 intervals, a double atomicAdd a block"),
+    TimingProbe("probe/col-softmax", "probe-unseen38", "col_softmax", 1 << 16, 256, lambda n: -(-n // 256),
+                lambda n, rng: [_f32(256 * n, rng), np.zeros(256 * n, np.float32), _i32(256), _i32(n)],
+                source=_P40, note="softmax down each column of a 256 x 2^16 matrix, a thread a column"),
+]
+PROBES += UNSEEN38
 _BY_ID = {p.id: p for p in PROBES}
 
 
