@@ -851,9 +851,11 @@ class Machine:
         if self.rt is not None:
             top = np.zeros(nb)
             np.maximum.at(top, blk_of, self.wclock[ws])
-            self.wclock[ws] = top[blk_of] + (LAT["bar"] + LAT["bar_per_warp"] * self.b.wpb)
+            wait = np.full(len(ws), LAT["bar"] + LAT["bar_per_warp"] * self.b.wpb)
+            for _, at in votes:
+                wait[at] = LAT["bar_vote"] + LAT["bar_vote_per_warp"] * self.b.wpb
+            self.wclock[ws] = top[blk_of] + wait
             for ins, at in votes:
-                self.wclock[ws[at]] = top[blk_of[at]] + (LAT["bar_vote"] + LAT["bar_vote_per_warp"] * self.b.wpb)
                 self.rt[ins.dst.slot][ws[at]] = self.wclock[ws[at]] + LAT["vote_result"]
         if self.sanitizer is not None:
             self.sanitizer.barrier(self, np.flatnonzero(rel))
@@ -1030,8 +1032,9 @@ def _l1_hits(m: Machine, ins, warps, mat, act, size, blocks, kind, fresh) -> Non
     new = m.l1.load(keys, t, hit_t) if (keys >= 0).any() else None
     multi = keys < 0
     if multi.any():
-        # several sectors: L1 hits on what the warp read here last trip (simt.l1hits)
-        rows = np.flatnonzero(multi)
+        # several sectors: L1 hits on what the warp read here last trip (simt.l1hits);
+        # most loads are such (a coalesced one spans 4 sectors): no row copies then
+        rows = slice(None) if multi.all() else np.flatnonzero(multi)
         t2 = m.l1_trips.load(m.L.pc_of(ins), warps[rows], mat[rows] >> 5, act[rows], t[rows], hit_t[rows])
         if t2 is not None:
             new = t.copy() if new is None else new
@@ -1787,10 +1790,11 @@ def _bar(m: Machine, ins, sel, act, full, aw, w, wsel):
         act2 = act.reshape(-1, 32)
         m.bar_yes[ws] = (act2 & pred).sum(axis=1)[aw]
         m.bar_live[ws] = act2.sum(axis=1)[aw]
+    pc = m.L.pc_of(ins)
     m.cnt.add_warp("simt__barriers", m.gwarp0 + ws, 1)
-    m.cnt.add(m.L.pc_of(ins), C.VOTE_WARPS if ins.dst is not None else C.BAR_WARPS, len(ws))
+    m.cnt.add(pc, C.VOTE_WARPS if ins.dst is not None else C.BAR_WARPS, len(ws))
     m.state[ws] = WAIT
-    m.pc[wsel] = m.L.pc_of(ins) + 1
+    m.pc[wsel] = pc + 1
     m.release()
     return False
 
