@@ -1803,6 +1803,94 @@ UNSEEN38 = [
                 source=_P40, note="softmax down each column of a 256 x 2^16 matrix, a thread a column"),
 ]
 PROBES += UNSEEN38
+
+_P41 = "probes41.cu"
+
+
+def _xtime(b):
+    return ((b << 1) ^ (0x1B if b & 0x80 else 0)) & 0xFF
+
+
+def aes_sbox() -> list[int]:
+    """AES's S-box from GF(2^8) inverses (powers of the generator 3) and the affine map."""
+    exp, log, x = [0] * 255, [0] * 256, 1
+    for i in range(255):
+        exp[i], log[x] = x, i
+        x ^= _xtime(x)
+    rotl = lambda b, k: ((b << k) | (b >> (8 - k))) & 0xFF
+    sbox = [0x63] * 256
+    for a in range(1, 256):
+        v = exp[(255 - log[a]) % 255]
+        sbox[a] = v ^ rotl(v, 1) ^ rotl(v, 2) ^ rotl(v, 3) ^ rotl(v, 4) ^ 0x63
+    return sbox
+
+
+def aes_round_keys(key: bytes) -> np.ndarray:
+    """AES-128's 44 expanded key words, big-endian."""
+    sb = aes_sbox()
+    w = [int.from_bytes(key[4 * i:4 * i + 4], "big") for i in range(4)]
+    rcon = 1
+    for i in range(4, 44):
+        t = w[i - 1]
+        if i % 4 == 0:
+            t = ((t << 8) | (t >> 24)) & 0xFFFFFFFF
+            t = int.from_bytes(bytes(sb[b] for b in t.to_bytes(4, "big")), "big") ^ (rcon << 24)
+            rcon = _xtime(rcon)
+        w.append(w[i - 4] ^ t)
+    return np.array(w, np.uint32)
+
+
+def _aes_args(n, rng):
+    sb = aes_sbox()
+    te0 = np.array([(_xtime(s) << 24) | (s << 16) | (s << 8) | (_xtime(s) ^ s) for s in sb], np.uint32)
+    return [rng.integers(0, 256, 16 * n, dtype=np.uint8), np.zeros(16 * n, np.uint8), te0,
+            np.array(sb, np.uint32), _i32(n)]
+
+
+ROPE_HEADS, ROPE_D, DW_CHANNELS = 32, 128, 32
+
+
+def _rope_args(n, rng):
+    tokens = n // (ROPE_HEADS * ROPE_D // 2)
+    return [_f32(2 * n, rng), _i32(tokens), _i32(ROPE_HEADS), _i32(ROPE_D), np.float32(10000.0)]
+
+
+def _cc_args(m, rng):
+    v = max(m // 4, 1)
+    lab = rng.permutation(v).astype(np.int32)
+    return [rng.integers(0, v, m, dtype=np.int32), rng.integers(0, v, m, dtype=np.int32), lab, lab.copy(), _i32(m)]
+
+
+def _match_keys(n, rng):
+    """Keys of 1024 bins that drift slowly along the array, as an image's do: a base value
+    a run of 64 elements plus noise of 0-3, so a warp holds a few distinct keys."""
+    base = (np.arange(n) // 64 * 37) % 1021
+    return (base + rng.integers(0, 4, n)).astype(np.uint32)
+
+
+UNSEEN39 = [
+    TimingProbe("probe/gcd-pairs", "probe-unseen39", "gcd_pairs", 1 << 22, 256, lambda n: -(-n // 256),
+                lambda n, rng: [rng.integers(1, 1 << 31, n, dtype=np.uint32), rng.integers(1, 1 << 31, n, dtype=np.uint32),
+                                np.zeros(n, np.uint32), _i32(n)],
+                source=_P41, note="Euclid's gcd of 2^22 pairs of random 31-bit ints by unsigned remainders"),
+    TimingProbe("probe/aes128-ttable", "probe-unseen39", "aes128_ttable", 1 << 20, 256, lambda n: -(-n // 256),
+                _aes_args, source=_P41,
+                symbols=lambda n, rng: {"c_rk": aes_round_keys(bytes(rng.integers(0, 256, 16, dtype=np.uint8)))},
+                note="AES-128 ECB over 2^20 16-byte blocks, one T-table and the S-box in shared memory"),
+    TimingProbe("probe/rope-pairs", "probe-unseen39", "rope_pairs", 1 << 23, 256, lambda n: -(-n // 256),
+                _rope_args, source=_P41, note="rotary embeddings on 4096 tokens x 32 heads x 128, powf and sincosf a pair"),
+    TimingProbe("probe/depthwise3x3", "probe-unseen39", "depthwise3x3", 512, (32, 8),
+                lambda n: (-(-n // 32), -(-n // 8), DW_CHANNELS),
+                lambda n, rng: [_f32(DW_CHANNELS * n * n, rng), _f32(9 * DW_CHANNELS, rng),
+                                np.zeros(DW_CHANNELS * n * n, np.float32), _i32(n), _i32(n)],
+                source=_P41, note="a depthwise 3x3 convolution of 32 channels of 512^2, zero padded"),
+    TimingProbe("probe/cc-min-pass", "probe-unseen39", "cc_min_pass", 1 << 22, 256, lambda n: -(-n // 256),
+                _cc_args, source=_P41, note="a min-label pass over 2^22 random edges of 2^20 vertices, atomicMin"),
+    TimingProbe("probe/match-hist", "probe-unseen39", "match_hist", 1 << 24, 256, lambda n: n // 256,
+                lambda n, rng: [_match_keys(n, rng), np.zeros(1024, np.uint32), _i32(n)],
+                source=_P41, note="a 1024-bin histogram of 2^24 drifting keys, warps aggregating by __match_any_sync"),
+]
+PROBES += UNSEEN39
 _BY_ID = {p.id: p for p in PROBES}
 
 
