@@ -46,6 +46,21 @@ def test_committed_probe_table_is_what_the_model_predicts(gpu):
         assert total == pytest.approx(r["predicted_ms"], rel=1e-9), r["id"]
 
 
+@pytest.mark.parametrize("stem", ["timing_h100", "timing_h200", "timing_probes_h100", "timing_probes_h200"])
+def test_committed_rows_with_barriers_carry_the_barrier_counters(stem):
+    """A launch that waits at barriers reports how many warps arrived
+    (``simt__barrier_warps.sum`` or, for votes, ``simt__vote_barrier_warps.sum``, which
+    the barrier component reads): a row emulated
+    before that counter existed reads as no barrier work and must be emulated again, not
+    re-predicted from its old counters (session 32 found 84 such launches and emulated
+    every table again)."""
+    tab = json.loads((RESULTS / f"{stem}.json").read_text())
+    stale = [(r["id"], r["n"]) for r in tab["rows"] if "error" not in r for l in r["launches"]
+             if l["metrics"].get("simt__barriers.max", 0) > 0
+             and counters.BAR_WARPS not in l["metrics"] and counters.VOTE_WARPS not in l["metrics"]]
+    assert not stale, stale[:5]
+
+
 def test_profiles_are_derived_from_their_recorded_times():
     """``simt calibrate --derive`` rebuilds each committed profile from the microbenchmark
     times it recorded: no parameter was edited by hand."""

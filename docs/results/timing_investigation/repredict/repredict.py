@@ -2,13 +2,14 @@
 once for both GPUs (timing_check.predict_table emulates per GPU).  From the repository
 root, no GPU:
 
-    python docs/results/timing_investigation/repredict/repredict.py [catalog] [probes] [--from-metrics] [--only ID|FAMILY ...]
+    python docs/results/timing_investigation/repredict/repredict.py [catalog] [probes] [--from-metrics] [--jobs N] [--only ID|FAMILY ...]
 
 writes docs/results/timing_{h100,h200}.{md,json} and timing_probes_{h100,h200}.{md,json}
 with the commands their headers already name (the first line after the title is kept).
 --from-metrics predicts again from the counters the tables recorded, emulating nothing
 (after a profile change).  --only emulates just those ids or families and keeps every
-other row as the table has it (a model change that cannot move them)."""
+other row as the table has it (a model change that cannot move them).  --jobs N emulates
+in N processes first (the emulator is deterministic: the same tables, sooner)."""
 import functools
 import json
 import sys
@@ -24,7 +25,38 @@ def _once(entry, n):
     key = (entry.id, int(n))
     if key not in _done:
         _done[key] = _emulate(entry, n)
+    if isinstance(_done[key], Exception):
+        raise _done[key]
     return _done[key]
+
+
+def _work(key):
+    try:
+        return key, _emulate(timing_check._entry(key[0]), key[1])
+    except Exception as ex:                              # kept, raised where the table asks
+        return key, ex
+
+
+def emulate_all(which, only, jobs):
+    """Emulate every (entry, size) the tables in ``which`` will ask for, in ``jobs``
+    processes, into the cache ``_once`` reads."""
+    import multiprocessing
+    keys = []
+    for kind in which:
+        for gpu in ("h100", "h200"):
+            measured = json.loads((R / (f"timing_measured_{gpu}.json" if kind == "catalog"
+                                        else f"timing_probes_measured_{gpu}.json")).read_text())
+            for eid, by_n in measured["entries"].items():
+                try:
+                    e = timing_check._entry(eid)
+                except Exception:
+                    continue
+                if only and eid not in only and e.family not in only:
+                    continue
+                keys += [(eid, int(n)) for n, rec in by_n.items() if "error" not in rec and (eid, int(n)) not in keys]
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        for key, got in pool.imap_unordered(_work, keys):
+            _done[key] = got
 
 
 timing_check.emulate = _once
@@ -49,7 +81,9 @@ def from_metrics(stem: str, gpu: str) -> dict:
     return tab
 
 
-def main(which, metrics_only=False, only=None):
+def main(which, metrics_only=False, only=None, jobs=1):
+    if jobs > 1 and not metrics_only:
+        emulate_all(which, only, jobs)
     for kind in which:
         for gpu in ("h100", "h200"):
             stem = f"timing_{gpu}" if kind == "catalog" else f"timing_probes_{gpu}"
@@ -71,5 +105,7 @@ def main(which, metrics_only=False, only=None):
 if __name__ == "__main__":
     argv = sys.argv[1:]
     only = argv[argv.index("--only") + 1:] if "--only" in argv else None
-    args = [a for a in (argv[:argv.index("--only")] if only else argv) if a != "--from-metrics"]
-    main(args or ["catalog", "probes"], "--from-metrics" in sys.argv, only)
+    argv = argv[:argv.index("--only")] if only else argv
+    jobs = int(argv[argv.index("--jobs") + 1]) if "--jobs" in argv else 1
+    args = [a for a in argv if a not in ("--from-metrics", "--jobs", str(jobs))]
+    main(args or ["catalog", "probes"], "--from-metrics" in sys.argv, only, jobs)
