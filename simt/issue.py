@@ -20,7 +20,8 @@ instructions and about 4.75 SASS a trip (4 FFMA; the counter, compare and branch
 A second count, ``alu_pipe_weights``, gives the slots that go to the integer ALU pipe:
 logic operations, shifts right (and shifts left by a variable amount: nvcc turns a
 constant left shift into ``IMAD.SHL`` on the FMA pipe), funnel shifts and byte permutes
-(``SHF``, ``PRMT``), comparisons, selects, min/max, conversions of integers to floats.
+(``SHF``, ``PRMT``), comparisons, selects, min/max, conversions of integers to floats,
+warp votes (``VOTE``: ``__ballot_sync``, ``__any_sync``, ...).
 On sm_90 that pipe takes a warp instruction every other cycle per sub-partition, so a
 kernel made mostly of them (a xorshift random number generator:
 docs/results/timing_investigation/unseen6/) issues at half the rate; the
@@ -76,6 +77,7 @@ def issue_weights(ir) -> np.ndarray:
         w[p] = 0.0
     for p in _fused(code, uses, w):
         w[p] = 0.0
+    w[sorted(dead_code(code))] = 0.0
     for p, share in _shared_copies(code, _full(ir)).items():
         w[p] *= share
     for control in _unrolled(ir).values():
@@ -94,6 +96,52 @@ def issue_weights(ir) -> np.ndarray:
 DIVERGENCE_CHECK = 2.0
 _WARP_SYNC = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync",
               "__any_sync", "__all_sync", "__uni_sync", "__match_any_sync"}
+
+
+_PURE = {Op.BIN, Op.UN, Op.CAST, Op.FMA, Op.SELECT}
+_CONTROL = {Op.IF, Op.ELSE, Op.LOOPINIT, Op.LOOPTEST, Op.BODYINIT, Op.JUMP, Op.KILL, Op.BAR,
+            Op.SYNCWARP, Op.EXIT, Op.PRINTF, Op.ASSERT}
+
+
+def _regs(args):
+    for a in args:
+        if type(a) is Reg:
+            yield a
+        elif isinstance(a, (tuple, list)):
+            yield from _regs(a)
+
+
+def dead_code(code) -> set[int]:
+    """The pcs of pure operations (arithmetic, casts, selects) whose result nothing reads
+    before it is written again in the same straight-line run: nvcc removes them.  The IR
+    has them where ``simt.cse`` turned a repeated load into a copy and left the load's
+    address arithmetic behind (``t[k]`` read twice: the second ``k * 4 + t`` feeds
+    nothing).  Backwards through each run, with everything live at its end."""
+    starts = {ins.target for ins in code if ins.target >= 0}
+    dead: set[int] = set()
+    rewritten: set[int] = set()          # slots whose next access after this pc is a write
+    read: set[int] = set()               # slots read after this pc (in the run)
+    ends = True                          # the run ends the kernel: what it does not read is dead
+    for p in range(len(code) - 1, -1, -1):
+        ins = code[p]
+        if ins.op in _CONTROL or ins.target >= 0:
+            rewritten, read, ends = set(), set(), ins.op == Op.EXIT
+        d = ins.dst
+        if ins.op in _PURE and type(d) is Reg and (d.slot in rewritten or (ends and d.slot not in read)):
+            dead.add(p)
+            continue
+        for r in (d if isinstance(d, list) else (d,) if d is not None else ()):
+            if type(r) is Reg:
+                rewritten.add(r.slot)
+        for r in _regs(ins.args):
+            rewritten.discard(r.slot)
+            read.add(r.slot)
+        if ins.ereg is not None:
+            rewritten.discard(ins.ereg.slot)
+            read.add(ins.ereg.slot)
+        if p in starts:
+            rewritten, read, ends = set(), set(), False
+    return dead
 
 
 def _divergence_checked(ir) -> list[int]:
@@ -161,7 +209,10 @@ _ALU_BIN = {"and", "or", "xor", "shr", "eq", "ne", "lt", "gt", "le", "ge"}
 _ALU_CALLS = {"m_min", "m_max",        # IMNMX / FMNMX (min, umin, fminf, ... all lower to these)
               # SHF and PRMT: ChaCha20's rotations (probe/chacha20) issue at the pipe's rate
               "__funnelshift_l", "__funnelshift_lc", "__funnelshift_r", "__funnelshift_rc",
-              "__byte_perm"}
+              "__byte_perm",
+              # VOTE: probe/bitmat-transpose's 32 ballots a warp keep the ALU pipe 89% busy
+              # (ncu's pipe counters, timing_investigation/votes/)
+              "__ballot_sync", "__any_sync", "__all_sync", "__uni_sync", "__activemask"}
 
 
 def alu_pipe_weights(ir) -> np.ndarray:

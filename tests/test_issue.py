@@ -2,6 +2,7 @@
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import simt
 from simt import counters as C
@@ -155,14 +156,15 @@ def test_bit_pipe_slots_of_the_bit_counting_intrinsics():
 
 def test_a_popc_bound_kernel_is_predicted_at_the_bit_pipe_rate():
     """Where bit-pipe slots over bit_ipc exceed the other two rates, they set the issue
-    component (probe/warp-radix-sort32: 0.67 -> 0.98 of its H100 time); the H200 profile,
-    with no cal_popc time, ignores them."""
+    component (probe/warp-radix-sort32: 0.67 -> 0.98 of its H100 time); cal_popc gives
+    both GPUs the same rate (0.4738 and 0.4735 a cycle an SM: one SM design)."""
     import dataclasses
     from simt import timing
     r, prof = _pipe_bound("cal_popc")
     m = r.metrics
     assert m[C.BIT_SLOTS] == 264 * 8 * 64 * 4
-    assert 0.45 < prof.bit_ipc < 0.5 and timing.load_profile("h200").bit_ipc == 0.0
+    h200 = timing.load_profile("h200").bit_ipc
+    assert 0.45 < prof.bit_ipc < 0.5 and h200 == pytest.approx(prof.bit_ipc, rel=0.01)
     assert m[C.BIT_SLOTS] / prof.bit_ipc > max(m[C.ISSUE_SLOTS] / prof.issue_ipc, m[C.ALU_SLOTS] / prof.alu_ipc)
     with_bit = timing.predict_result(r, prof).components_us["issue"]
     without = timing.predict_result(r, dataclasses.replace(prof, bit_ipc=0.0)).components_us["issue"]
@@ -381,3 +383,53 @@ def test_votes_nvcc_cannot_prove_converged_carry_its_divergence_test():
     p = timing_probes.get("probe/warp-hash-probe")
     slots = timing_check.emulate(p, p.n)[0].metrics["simt__issue_slots.sum"]
     assert 0.85 <= slots / 44_262_401 <= 1.0
+
+
+def test_a_merged_loads_address_arithmetic_is_dead_code():
+    """``t[k] ^ rot(t[k])`` loads t[k] once (simt.cse, as nvcc does) and the second
+    ``k * 4 + t`` feeds nothing: nvcc drops it, so it costs no slot.  The two spellings
+    of one computation cost the same, and AES's T-table rounds (probe/aes128-ttable,
+    unseen39/) come within 10% of the 24.5 M instructions Nsight counts (46.4 M before)."""
+    from simt.issue import dead_code
+    from kernels_cuda import timing_check, timing_probes
+    twice = """
+    __global__ void k(const unsigned *t, const unsigned *s, unsigned *o) {
+        unsigned x = s[threadIdx.x];
+        o[threadIdx.x] = t[(x >> 8) & 255] ^ __funnelshift_r(t[(x >> 8) & 255], t[(x >> 8) & 255], 8);
+    }
+    """
+    once = """
+    __global__ void k(const unsigned *t, const unsigned *s, unsigned *o) {
+        unsigned x = s[threadIdx.x];
+        unsigned v = t[(x >> 8) & 255];
+        o[threadIdx.x] = v ^ __funnelshift_r(v, v, 8);
+    }
+    """
+    a = simt.Module.from_source(twice, "k.cu").get_function("k").ir
+    b = simt.Module.from_source(once, "k.cu").get_function("k").ir
+    assert len(dead_code(a.code)) >= 8 and not dead_code(b.code)
+    assert issue_weights(a).sum() == issue_weights(b).sum()
+    p = timing_probes.get("probe/aes128-ttable")
+    slots = timing_check.emulate(p, p.n)[0].metrics["simt__issue_slots.sum"]
+    assert 0.9 <= slots / 24_510_464 <= 1.15
+
+
+def test_warp_votes_go_to_the_integer_alu_pipe():
+    """probe/bitmat-transpose's loop is shift, LOP3, ISETP, VOTE and a select, 32 times
+    a warp: ncu (timing_investigation/votes/) finds the ALU pipe 89% busy and the warps
+    stalled on math-pipe throttle, so VOTE is an ALU-pipe instruction.  Counted there,
+    the kernel is bound by the ALU pipe's half rate, not by issue."""
+    from simt import timing
+    from simt.issue import alu_pipe_weights
+    from kernels_cuda import timing_check, timing_probes
+    from kernels_cuda.backend import source_path
+    ir = simt.Module.from_file(source_path("probes40.cu")).get_function("bitmat_transpose").ir
+    alu = alu_pipe_weights(ir)
+    votes = [p for p, i in enumerate(ir.code) if i.op == Op.CALL and i.sub == "__ballot_sync"]
+    assert votes and all(alu[p] == issue_weights(ir)[p] > 0 for p in votes)
+    p = timing_probes.get("probe/bitmat-transpose")
+    r = timing_check.emulate(p, p.n)[0]
+    prof = timing.load_profile("h100")
+    m = r.metrics
+    assert m[C.ALU_SLOTS] / prof.alu_ipc > m[C.ISSUE_SLOTS] / prof.issue_ipc
+    assert 0.75 <= timing.predict_result(r, prof).ms / 0.2037 <= 1.25        # 0.665 before
