@@ -62,7 +62,8 @@ def issue_weights(ir) -> np.ndarray:
             pass            # an if-converted assignment is a SEL (or a predicated MOV): a slot
         elif ins.op in FREE or (ins.op == Op.UN and ins.sub == "neg"):
             w[p] = 0.0
-        elif ins.op == Op.LOAD and ins.info.get("space") == "const" and ins.info.get("uniform_addr"):
+        elif ins.op == Op.LOAD and ins.info.get("space") == "const" and ins.info.get("uniform_addr") \
+                and p not in uniform_ldc_pcs(ir):
             w[p] = 0.0      # an operand from the constant bank (c[0x3][...]), or a uniform-pipe ULDC
     for p, ins in enumerate(code):
         if w[p] == 1.0:
@@ -560,6 +561,57 @@ def const_pair_pcs(ir) -> frozenset:
             if ins.op == Op.LOAD and ins.info.get("space") == "const" and not ins.info.get("uniform_addr")
             and any(top <= p <= back for top, back in full))
     return got
+
+
+def uniform_ldc_pcs(ir) -> frozenset:
+    """Loads from ``__constant__`` memory at an address the same in every lane that
+    changes from trip to trip of a loop nvcc does not unroll fully, where the loop's body
+    branches in SASS: on a condition that differs by lane (an ``if`` it does not
+    predicate), or to a slow path (a float division, ``sqrtf``, a sine: ``FCHK`` and a
+    ``CALL``, machine._SLOW_PATH).  nvcc keeps such a loop's counter in an ordinary
+    register and reads the table with ``LDC c[0x3][R]``: an instruction, and a pass of
+    the constant cache a warp (``probe/raycast-spheres``: four a trip over 32 spheres;
+    ``probe/point-in-polygon``, whose division branches; sm_90 SASS,
+    docs/results/timing_investigation/unseen22/ and unseen30/).  Where the body does not branch (``probe/fir64-shared``'s
+    ``#pragma unroll 16``), the counter is a uniform register and the load a ``ULDC``,
+    which costs nothing here, like an operand from the constant bank.
+    Limitations: what nvcc decides from is not documented; this is the rule its SASS
+    follows on the probes."""
+    got = getattr(ir, "_simt_uniform_ldc", None)
+    if got is not None:
+        return got
+    from .machine import _SLOW_PATH, _cost_key
+    code = ir.code
+    full = _full(ir)
+    wr = writers(code)
+    out = set()
+    for top, back in loops(code):
+        if (top, back) in full or not any(
+                (code[q].op == Op.IF and code[q].info.get("varying_cond") and not code[q].info.get("predicated"))
+                or _cost_key(code[q]) in _SLOW_PATH for q in range(top, back + 1)):
+            continue
+        written = {id(code[q].dst) for q in range(top, back + 1) if isinstance(code[q].dst, Reg)}
+        for p in range(top, back + 1):
+            ins = code[p]
+            if ins.op == Op.LOAD and ins.info.get("space") == "const" and ins.info.get("uniform_addr") \
+                    and _changes_by_trip(code, wr, p, 0, top, back, written):
+                out.add(p)
+    ir._simt_uniform_ldc = frozenset(out)
+    return ir._simt_uniform_ldc
+
+
+def _changes_by_trip(code, wr, p, k, top, back, written, depth: int = 0) -> bool:
+    """Whether argument k of pc p can differ between trips of the loop top..back: it
+    comes, through arithmetic in the loop, from a variable the loop writes."""
+    a = code[p].args[k]
+    if type(a) is not Reg:
+        return False
+    w = wr[p][k]
+    if w is None or not top <= w <= back:
+        return id(a) in written              # set before this trip: carried if the loop writes it
+    if depth > 16:
+        return True
+    return any(_changes_by_trip(code, wr, w, j, top, back, written, depth + 1) for j in range(len(code[w].args)))
 
 
 def _folded_counters(code, full: dict) -> set[int]:

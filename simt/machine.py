@@ -27,7 +27,7 @@ from . import counters as C
 from .ctypes_ import Scalar, Vector, sizeof
 from .errors import LaunchError
 from .ir import Const, Op, Reg
-from .issue import UNROLL, compile_time, const_pair_pcs, overlapped_pcs
+from .issue import UNROLL, compile_time, const_pair_pcs, overlapped_pcs, uniform_ldc_pcs
 from .l1hits import LAT_L1, L1Table, TripSectors
 from .loops import add_step, constant_trips, def_before, loop_test, loops
 from .promote import register_locals
@@ -297,6 +297,7 @@ class Machine:
         self.ld_depth = _load_depths(k)
         self.overlapped = overlapped_pcs(k)
         self.const_pairs = const_pair_pcs(k)      # __constant__ loads nvcc may pair (LDC.64)
+        self.uniform_ldc = uniform_ldc_pcs(k)     # ... and warp-uniform ones it reads with LDC
         self.const_prev = {}                      # their pc -> each lane's last word, paired
         self.moves = register_locals(k)           # local accesses that are registers in SASS
         self.compiled = compile_time(k)           # pcs nvcc leaves nothing of (simt.issue)
@@ -923,7 +924,7 @@ def _mod(a: np.ndarray, d: int) -> np.ndarray:
 def _const_counters(m: Machine, p: int, ins, a: np.ndarray, g: np.ndarray) -> None:
     """A load from ``__constant__`` memory goes through the constant cache, not L1 and L2.
     nvcc reads a warp-uniform one as an operand from the constant bank (no instruction
-    of its own); any other is an ``LDC``, which the constant cache serves one distinct
+    of its own), except in the loops ``issue.uniform_ldc_pcs`` finds; any other is an ``LDC``, which the constant cache serves one distinct
     address at a time: lanes reading different words replay it (``C.CONST_REPLAYS``), and
     each pass costs the SM ``timing.CONST_PASS_CYCLES`` (``C.CONST_PASSES``).
     Limitations: constant-cache misses (a table larger than its 2 KiB a SM, read at
@@ -935,7 +936,7 @@ def _const_counters(m: Machine, p: int, ins, a: np.ndarray, g: np.ndarray) -> No
     m.cnt.add(p, C.CONST_LD, len(warps))
     if replays:
         m.cnt.add(p, C.CONST_REPLAYS, replays)
-    if not ins.info.get("uniform_addr"):
+    if not ins.info.get("uniform_addr") or p in m.uniform_ldc:
         passes = len(warps) + replays
         if p in m.const_pairs:
             passes -= _const_pair_passes(m, p, mat, act, warps)

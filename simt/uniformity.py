@@ -111,6 +111,8 @@ def analyse(ir: KernelIR) -> set[int]:
     for ins in code:
         if ins.op == Op.LOAD and not is_var(ins.args[0]):
             ins.info["uniform_addr"] = True     # (simt.issue: a __constant__ operand)
+        if ins.op == Op.IF and ins.args and is_var(ins.args[0]):
+            ins.info["varying_cond"] = True     # lanes may go both ways (simt.issue.uniform_ldc_pcs)
         if ins.op == Op.ATOM and ins.sub in _AGGREGATABLE and ins.ctype.dtype.kind in "iu" \
                 and isinstance(ins.args[0], (Reg, Const, Uniform)) and not is_var(ins.args[0]) \
                 and (ins.dst is None or (ins.sub in ("add", "sub") and not is_var(ins.args[1]))):
