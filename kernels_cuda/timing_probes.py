@@ -1891,6 +1891,83 @@ UNSEEN39 = [
                 source=_P41, note="a 1024-bin histogram of 2^24 drifting keys, warps aggregating by __match_any_sync"),
 ]
 PROBES += UNSEEN39
+
+_P42 = "probes42.cu"
+CUCKOO_EMPTY = np.uint32(0xFFFFFFFF)
+
+
+def _list_args(n, rng):
+    """One random linked list over n nodes: next[] in a random order, the tail pointing at
+    itself, rank 1 a node (0 at the tail)."""
+    order = rng.permutation(n).astype(np.int32)
+    nxt = np.empty(n, np.int32)
+    nxt[order[:-1]] = order[1:]
+    nxt[order[-1]] = order[-1]
+    rank = np.ones(n, np.int32)
+    rank[order[-1]] = 0
+    return [nxt, rank, np.zeros(n, np.int32), np.zeros(n, np.int32), _i32(n)]
+
+
+def _rbk_args(n, rng):
+    """Sorted keys in runs of 1-40 (a mean of about 20), and random values."""
+    runs = rng.integers(1, 41, n // 8 + 64)
+    keys = np.repeat(np.arange(runs.size, dtype=np.int32), runs)[:n]
+    return [keys, _f32(n, rng), np.zeros(int(keys[-1]) + 1, np.float32), _i32(n)]
+
+
+def cuckoo_h1(q, mask):
+    return (q.astype(np.uint64) * 2654435761 % (1 << 32)).astype(np.uint32) & np.uint32(mask)
+
+
+def cuckoo_h2(q, mask):
+    m = ((q ^ np.uint32(0x5BD1E995)).astype(np.uint64) * 0x27D4EB2F % (1 << 32)).astype(np.uint32)
+    return (m >> np.uint32(7)) & np.uint32(mask)
+
+
+def _cuckoo_args(n, rng):
+    """A table of n (key, value) slots about 40% full: each key in its first slot where that
+    is free, else in its second; n queries, half of them stored keys."""
+    mask = n - 1
+    keys = np.unique(rng.integers(0, 1 << 31, int(0.45 * n), dtype=np.uint32))
+    rng.shuffle(keys)
+    table = np.full((n, 2), CUCKOO_EMPTY, np.uint32)
+    s1 = cuckoo_h1(keys, mask)
+    _, first = np.unique(s1, return_index=True)
+    table[s1[first], 0], table[s1[first], 1] = keys[first], first.astype(np.uint32)
+    rest = np.setdiff1d(np.arange(keys.size), first)
+    s2 = cuckoo_h2(keys[rest], mask)
+    free = table[s2, 0] == CUCKOO_EMPTY
+    _, once = np.unique(s2, return_index=True)
+    ok = np.intersect1d(np.flatnonzero(free), once)
+    table[s2[ok], 0], table[s2[ok], 1] = keys[rest[ok]], rest[ok].astype(np.uint32)
+    stored = table[table[:, 0] != CUCKOO_EMPTY, 0]
+    q = np.where(rng.random(n) < 0.5, rng.choice(stored, n), rng.integers(0, 1 << 31, n, dtype=np.uint32))
+    return [q.astype(np.uint32), table.ravel(), np.zeros(n, np.int32), _i32(n), np.uint32(mask)]
+
+
+DROPOUT_COLS = 4096
+
+
+UNSEEN40 = [
+    TimingProbe("probe/pointer-jump", "probe-unseen40", "pointer_jump", 1 << 22, 256, lambda n: -(-n // 256),
+                _list_args, source=_P42, note="one pointer-jumping step of list ranking over a random list of 2^22 nodes"),
+    TimingProbe("probe/kmer-count", "probe-unseen40", "kmer_count", 1 << 24, 256, lambda n: -(-(n - 7) // 256),
+                lambda n, rng: [rng.integers(0, 4, n, dtype=np.uint8), np.zeros(1 << 16, np.uint32), _i32(n)],
+                source=_P42, note="8-mer counts of 2^24 random bases into 4^8 bins by atomicAdd"),
+    TimingProbe("probe/reduce-by-key", "probe-unseen40", "reduce_by_key", 1 << 24, 256, lambda n: -(-n // 256),
+                _rbk_args, source=_P42, note="sums of 2^24 values by sorted keys (runs of 1-40), a warp's segmented scan"),
+    TimingProbe("probe/batched-gemm8", "probe-unseen40", "batched_gemm8", 1 << 16, 64, lambda n: n,
+                lambda n, rng: [_f32(64 * n, rng), _f32(64 * n, rng), np.zeros(64 * n, np.float32), _i32(n)],
+                source=_P42, note="2^16 products of 8x8 float matrices, 64 threads a product through shared memory"),
+    TimingProbe("probe/cuckoo-lookup", "probe-unseen40", "cuckoo_lookup", 1 << 22, 256, lambda n: -(-n // 256),
+                _cuckoo_args, source=_P42, note="2^22 cuckoo-hash lookups in a 2^22-slot table of (key, value) pairs"),
+    TimingProbe("probe/bias-relu-dropout", "probe-unseen40", "bias_relu_dropout", 1 << 24, 256,
+                lambda n: -(-n // 256),
+                lambda n, rng: [_f32(n, rng), _f32(DROPOUT_COLS, rng), np.zeros(n, np.float32), np.zeros(n, np.uint8),
+                                _i32(n), _i32(DROPOUT_COLS), np.uint32(0x1234567)],
+                source=_P42, note="bias + ReLU + dropout (keep 7/8 by an integer hash) over 2^24 floats, 4096 columns"),
+]
+PROBES += UNSEEN40
 _BY_ID = {p.id: p for p in PROBES}
 
 
