@@ -222,6 +222,7 @@ def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
         # (a replayed same-address lane costs 1 / gatom_same_per_us, measured above)
         l2_transaction_us=round(_per_transaction(busy("gatom_bins"), c["gatom_bins"], gatom_same), 7),
         shared_waves_per_us_sm=round(waves / busy("shared_conflict") / sms, 2),
+        l2_mib=float(info.get("l2_mib") or 0.0),
         measured={"times_ms": times_ms, "device": info},
     )
     if "gatom_same_f" in us:     # float adds on one word

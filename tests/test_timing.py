@@ -1302,3 +1302,21 @@ def test_scattered_stores_from_few_sms():
     t132 = timing.predict(m, 132, 256, 0, prof).components_us["l2_lines"]
     assert t64 == pytest.approx(1e6 / (64 * alone * prof.clock_ghz * 1e3), rel=1e-3)
     assert t64 > t132 == pytest.approx(1e6 / (132 * full * prof.clock_ghz * 1e3), rel=1e-3)
+
+
+@pytest.mark.parametrize("words, ratio", [(256, 1.0), (1 << 20, 1.2)])
+def test_atomics_spread_over_every_slice_scale_with_the_l2s_size(words, ratio):
+    """2^24 atomicAdds at random words of a 4 MiB region take 1.19 times as long on the
+    H100 (50 MiB of L2) as on the H200 (60 MiB); over 1 KiB, the same (timing_investigation/
+    spread/). A region that reaches every slice has the GPU's slices: the contention
+    component follows the L2's size there, and only there."""
+    from pathlib import Path
+    from kernels_cuda.backend import EmulatorBackend
+    src = str(Path(__file__).resolve().parents[1] / "docs/results/timing_investigation/spread/spread.cu")
+    be = EmulatorBackend(seed=0, sanitize=False, sample_blocks=64)
+    n = 1 << 20
+    be.launch(src, "spread_rnd", n // 256, 256, [be.zeros(words, np.uint32), np.uint32(words - 1), np.int32(n)])
+    r = be.launches[-1]
+    h100, h200 = (timing.predict_result(r, timing.load_profile(g)) for g in ("h100", "h200"))
+    assert h100.bound == h200.bound == "contention"
+    assert h100.components_us["contention"] / h200.components_us["contention"] == pytest.approx(ratio, rel=0.01)
