@@ -1968,6 +1968,81 @@ UNSEEN40 = [
                 source=_P42, note="bias + ReLU + dropout (keep 7/8 by an integer hash) over 2^24 floats, 4096 columns"),
 ]
 PROBES += UNSEEN40
+
+_P43 = "probes43.cu"
+def grid_side(n: int) -> int:
+    """grid-neighbors' cells a side: about 8 particles a cell (32 at 2^18 particles)."""
+    return max(2, round((n / 8) ** (1 / 3)))
+
+
+def _jfa_args(n, rng):
+    """A mid-run jump-flooding state: 70% of pixels hold one of 4000 seeds, the rest none."""
+    seeds = rng.integers(0, n, (4000, 2), dtype=np.int32)
+    cur = seeds[rng.integers(0, 4000, n * n)]
+    cur[rng.random(n * n) >= 0.7] = -1
+    return [cur.ravel(), np.zeros(2 * n * n, np.int32), _i32(n), _i32(16)]
+
+
+def _strings_args(n, rng):
+    lens = rng.integers(1, 65, n)
+    off = np.concatenate([[0], np.cumsum(lens)]).astype(np.int32)
+    return [rng.integers(32, 127, int(off[-1]), dtype=np.uint8), off, np.zeros(n, np.uint32), _i32(n)]
+
+
+def _stereo_args(n, rng):
+    left = rng.integers(0, 256, (n, n), dtype=np.uint8)
+    right = np.roll(left, -7, axis=1) ^ rng.integers(0, 4, (n, n), dtype=np.uint8)
+    return [left.ravel(), right.ravel(), np.zeros(n * n, np.uint8), _i32(n), _i32(n)]
+
+
+def sobol_directions(rng) -> np.ndarray:
+    """32 direction numbers a dimension for 4 dimensions: van der Corput's (bit 31 - k)
+    for the first, random words for the others."""
+    first = (np.uint64(1) << (np.uint64(31) - np.arange(32, dtype=np.uint64))).astype(np.uint32)
+    return np.concatenate([first, _u32(3 * 32, rng)])
+
+
+def _grid_args(n, rng):
+    """n particles in the unit cube sorted by cell of a g^3 grid, each cell's range."""
+    g = grid_side(n)
+    pos = rng.random((n, 3), dtype=np.float32)
+    cell = _grid_cells(pos, g)
+    order = np.argsort(cell, kind="stable")
+    pos, cell = pos[order], cell[order]
+    start = np.searchsorted(cell, np.arange(g ** 3), "left").astype(np.int32)
+    end = np.searchsorted(cell, np.arange(g ** 3), "right").astype(np.int32)
+    p4 = np.zeros((n, 4), np.float32)
+    p4[:, :3] = pos
+    return [p4.ravel(), start, end, np.zeros(n, np.int32), _i32(n), _i32(g), np.float32((1.0 / g) ** 2)]
+
+
+def _grid_cells(pos, g):
+    c = np.minimum((pos * g).astype(np.int64), g - 1)
+    return (c[:, 2] * g + c[:, 1]) * g + c[:, 0]
+
+
+POLY_P = 2147483647
+
+
+UNSEEN41 = [
+    TimingProbe("probe/jump-flood", "probe-unseen41", "jump_flood", 2048, (32, 8), lambda n: (-(-n // 32), -(-n // 8)),
+                _jfa_args, source=_P43, note="a jump-flooding step (k = 16) of a 2048^2 Voronoi diagram of 4000 seeds"),
+    TimingProbe("probe/fnv-strings", "probe-unseen41", "fnv_strings", 1 << 20, 256, lambda n: -(-n // 256),
+                _strings_args, source=_P43, note="FNV-1a of 2^20 strings of 1-64 bytes, a lane a string"),
+    TimingProbe("probe/stereo-sad", "probe-unseen41", "stereo_sad", 1024, (32, 8), lambda n: (-(-n // 32), -(-n // 8)),
+                _stereo_args, source=_P43, note="3x3 SAD stereo matching over 32 disparities on 1024^2 bytes"),
+    TimingProbe("probe/sobol-points", "probe-unseen41", "sobol_points", 1 << 22, 256, lambda n: (-(-n // 256), 4),
+                lambda n, rng: [np.zeros(4 * n, np.uint32), _i32(n)], source=_P43,
+                symbols=lambda n, rng: {"c_sobol": sobol_directions(rng)},
+                note="2^22 4-D Sobol points by Gray code, __ffs and __constant__ direction numbers"),
+    TimingProbe("probe/grid-neighbors", "probe-unseen41", "grid_neighbors", 1 << 18, 256, lambda n: -(-n // 256),
+                _grid_args, source=_P43, note="neighbour counts of 2^18 particles sorted into a 32^3 grid, 27 cells each"),
+    TimingProbe("probe/polymul-mod", "probe-unseen41", "polymul_mod", 4096, 256, lambda n: -(-(2 * n - 1) // 256),
+                lambda n, rng: [rng.integers(0, POLY_P, n, dtype=np.uint32), rng.integers(0, POLY_P, n, dtype=np.uint32),
+                                np.zeros(2 * n - 1, np.uint32), _i32(n), np.uint32(POLY_P)],
+                source=_P43, note="the product of two 4096-term polynomials mod 2^31 - 1, a 64-bit % a term"),
+]
+PROBES += UNSEEN41
 _BY_ID = {p.id: p for p in PROBES}
 
 
