@@ -190,6 +190,21 @@ def _gather_lines(rows_of_starts: np.ndarray, nrows: int) -> int:
     return int(per[per > GATHER_LINES].sum())
 
 
+L1_TAGS_PER_CYCLE = 4   # lines a gather's request L1 looks up a cycle (timing_investigation/l1gather/)
+
+
+def l1_gather_waves(mat: np.ndarray, act: np.ndarray, size: int, rows_of_starts: np.ndarray, nrows: int) -> int:
+    """The cycles L1's data pipe takes for a gather's requests (one row each): the lines a
+    request touches, four a cycle, or its bank conflicts (the most distinct words one of
+    the 32 four-byte banks holds, as for shared memory: ``wavefronts``), whichever is more.
+    On the H100 a request of 32 lines takes 32.2 cycles when its lanes share one bank and
+    8.6 when they fall in 32 (or 2-4 a bank); 16 lines 16.1 and 4.8; one word a lane or a
+    byte, hit or miss alike (l1gather/)."""
+    lines = np.bincount(rows_of_starts, minlength=nrows)
+    waves, _ = wavefronts(mat, act, size)
+    return int(np.maximum(-(-lines // L1_TAGS_PER_CYCLE), waves).sum())
+
+
 L1_SET_SPAN = 2048      # the set hash below repeats every 16 lines (2 KiB)
 
 
@@ -762,6 +777,7 @@ class Counters:
         #                                                     issued: (all, all but plain stores)
         self.l2_lines: dict[str, int] = defaultdict(int)    # kind -> 128-byte lines per request, summed
         self.l1_lines = 0                                   # ... of loads, L1 hits included
+        self.l1_waves = 0                                   # ... and the cycles L1 takes for them
         self.l1_prev: dict[int, tuple] = {}                 # load pc -> (each lane's last line there, warps seen)
         self.l1_trip: dict[int, np.ndarray] = {}            # load pc -> each warp's trips through it
         self.l1_block: dict[int, dict] = {}                 # load pc -> (block, trip) -> [warps, lines]
@@ -874,6 +890,7 @@ class Counters:
                 plain = int((ls // 4 - fs // 4 + 1).sum())
                 if kind == "ld":
                     self.l1_lines += plain          # every line of a load passes L1's data pipe
+                    self.l1_waves += plain          # (a contiguous range: a wavefront a line)
                     if gwarps is not None:
                         fl, ll = fs // 4, ls // 4
                         same = row_blocks[1:] == row_blocks[:-1]
@@ -904,6 +921,7 @@ class Counters:
             plain = int(starts.sum())
             if kind == "ld":
                 self.l1_lines += plain
+                self.l1_waves += l1_gather_waves(mat, act, size, srow[starts], len(per_row))
                 wide = _gather_lines(srow[starts], len(per_row))
                 if gwarps is not None:
                     missed = self._l1_missed_lines(mat, act, gwarps, pc, row_blocks, plain)
@@ -1380,6 +1398,8 @@ class Counters:
             out[f"simt__l2_lines_{kind}.sum"] = int(round(self.l2_lines.get(kind, 0) * scale))
         # 128-byte lines of global load requests, L1 hits included (L1's data pipe)
         out["simt__l1_lines_ld.sum"] = int(round(self.l1_lines * scale))
+        # the cycles L1's data pipe takes for them (l1_gather_waves)
+        out["simt__l1_wavefronts_ld.sum"] = int(round(self.l1_waves * scale))
         out["simt__warp_inst.max"] = int(self.warp_inst.max()) if len(self.warp_inst) else 0
         if self.finish.any():
             nb = max(1, self.run_blocks)

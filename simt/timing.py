@@ -29,8 +29,9 @@ are counted as the SASS issue slots they stand for, simt.issue):
     shared          shared wavefronts (loads, stores and atomics: an atomic's lanes on one
                     word merge; one for each predicated-off shared access a warp issues)
                     / (active SMs x wavefronts per second)
-    l1              128-byte lines of global load requests, L1 hits included / (active SMs x
-                    the same rate: L1's data pipe serves a line a cycle); shared and l1 share
+    l1              the cycles L1 takes for global load requests (a line each; a gather four
+                    lines a cycle or its bank conflicts, counters.l1_gather_waves) / (active SMs x
+                    the same rate: L1's data pipe serves a wavefront a cycle); shared and l1 share
                     that pipe, so the larger of the two carries both
     shared_atomics  serialized shared-atomic steps / (active SMs x steps per second)
     constant        the constant cache's passes for LDCs (one per distinct address a warp's
@@ -261,7 +262,7 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         # every 128-byte line a global load request touches, L1 hits too, passes L1's data
         # pipe, which serves a line a cycle as it serves a shared wavefront
         # (timing_investigation/l1/: 0.99 lines per cycle per SM at 4-32 lines a request)
-        "l1": g("simt__l1_lines_ld.sum", 0) / (active * prof.shared_waves_per_us_sm),
+        "l1": g("simt__l1_wavefronts_ld.sum", g("simt__l1_lines_ld.sum", 0)) / (active * prof.shared_waves_per_us_sm),
         "shared_atomics": g("simt__atomic_shared_serialized_steps.sum", 0) / (active * prof.satom_per_us_sm),
         # the constant cache serves an LDC one distinct address at a time
         "constant": g(C.CONST_PASSES, 0) * CONST_PASS_CYCLES / (active * clock_per_us),
