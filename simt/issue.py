@@ -572,9 +572,10 @@ def uniform_ldc_pcs(ir) -> frozenset:
     register and reads the table with ``LDC c[0x3][R]``: an instruction, and a pass of
     the constant cache a warp (``probe/raycast-spheres``: four a trip over 32 spheres;
     ``probe/point-in-polygon``, whose division branches; sm_90 SASS,
-    docs/results/timing_investigation/unseen22/ and unseen30/).  Where the body does not branch (``probe/fir64-shared``'s
-    ``#pragma unroll 16``), the counter is a uniform register and the load a ``ULDC``,
-    which costs nothing here, like an operand from the constant bank.
+    docs/results/timing_investigation/unseen22/ and unseen30/).  Where the body does not
+    branch (``probe/fir64-shared``'s ``#pragma unroll 16``), the counter is a uniform
+    register and the load a ``ULDC``, which costs nothing here, like an operand from the
+    constant bank.
     Limitations: what nvcc decides from is not documented; this is the rule its SASS
     follows on the probes."""
     got = getattr(ir, "_simt_uniform_ldc", None)

@@ -924,8 +924,9 @@ def _mod(a: np.ndarray, d: int) -> np.ndarray:
 def _const_counters(m: Machine, p: int, ins, a: np.ndarray, g: np.ndarray) -> None:
     """A load from ``__constant__`` memory goes through the constant cache, not L1 and L2.
     nvcc reads a warp-uniform one as an operand from the constant bank (no instruction
-    of its own), except in the loops ``issue.uniform_ldc_pcs`` finds; any other is an ``LDC``, which the constant cache serves one distinct
-    address at a time: lanes reading different words replay it (``C.CONST_REPLAYS``), and
+    of its own), except in the loops ``issue.uniform_ldc_pcs`` finds; any other is an
+    ``LDC``, which the constant cache serves one distinct address at a time: lanes
+    reading different words replay it (``C.CONST_REPLAYS``), and
     each pass costs the SM ``timing.CONST_PASS_CYCLES`` (``C.CONST_PASSES``).
     Limitations: constant-cache misses (a table larger than its 2 KiB a SM, read at
     scattered words, costs about twice as much: timing_investigation/const/) are not

@@ -259,10 +259,12 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         # (a warp whose lanes are all predicated off still passes the pipe once)
         "shared": (g(C.WAVES_LD, 0) + g(C.WAVES_ST, 0) + g(C.WAVES_ATOM, 0) + g(C.SHARED_PRED_OFF, 0))
                   / (active * prof.shared_waves_per_us_sm),
-        # every 128-byte line a global load request touches, L1 hits too, passes L1's data
-        # pipe, which serves a line a cycle as it serves a shared wavefront
-        # (timing_investigation/l1/: 0.99 lines per cycle per SM at 4-32 lines a request)
-        "l1": g("simt__l1_wavefronts_ld.sum", g("simt__l1_lines_ld.sum", 0)) / (active * prof.shared_waves_per_us_sm),
+        # global load requests, L1 hits too, pass L1's data pipe, which serves a wavefront
+        # a cycle as it serves a shared one: a line of a coalesced request; a gather's lines
+        # four a cycle, or its bank conflicts (counters.l1_gather_waves; timing_investigation/
+        # l1/ and l1gather/)
+        "l1": g("simt__l1_wavefronts_ld.sum", g("simt__l1_lines_ld.sum", 0))
+              / (active * prof.shared_waves_per_us_sm),
         "shared_atomics": g("simt__atomic_shared_serialized_steps.sum", 0) / (active * prof.satom_per_us_sm),
         # the constant cache serves an LDC one distinct address at a time
         "constant": g(C.CONST_PASSES, 0) * CONST_PASS_CYCLES / (active * clock_per_us),
