@@ -2043,6 +2043,62 @@ UNSEEN41 = [
                 source=_P43, note="the product of two 4096-term polynomials mod 2^31 - 1, a 64-bit % a term"),
 ]
 PROBES += UNSEEN41
+
+_P44 = "probes44.cu"
+SMB_COLS, DIA_OFFSETS = 1024, (-1024, -32, -1, 0, 1, 32, 1024)
+
+
+def _smb_args(rows, rng):
+    y = rng.random((rows, SMB_COLS), dtype=np.float32)
+    y /= y.sum(axis=1, keepdims=True)
+    return [y.ravel(), _f32(rows * SMB_COLS, rng), np.zeros(rows * SMB_COLS, np.float32), _i32(rows), _i32(SMB_COLS)]
+
+
+def _dia_args(n, rng):
+    k = len(DIA_OFFSETS)
+    return [_f32(k * n, rng), np.array(DIA_OFFSETS, np.int32), _i32(k), _f32(n, rng), np.zeros(n, np.float32), _i32(n)]
+
+
+def _bigint_args(count, rng):
+    a, b = _u32(32 * count, rng), _u32(32 * count, rng)
+    ones = rng.random(count) < 0.25                    # a quarter of the pairs: long carry chains
+    b.reshape(count, 32)[ones] = ~a.reshape(count, 32)[ones]
+    b.reshape(count, 32)[ones, rng.integers(0, 8)] += np.uint32(1)
+    return [a, b, np.zeros(32 * count, np.uint32), np.zeros(count, np.uint32), _i32(count)]
+
+
+def _key16_args(n, rng, nkeys=1 << 20):
+    keys = rng.integers(0, 1 << 32, (nkeys, 4), dtype=np.uint64).astype(np.uint32)
+    keys[:, 0] &= np.uint32(0xFF)                      # a shared high word: ties go on to the next
+    keys = keys[np.lexsort(keys.T[::-1])]
+    q = keys[rng.integers(0, nkeys, n)].copy()
+    q[rng.random(n) < 0.5, 3] ^= np.uint32(1)          # half of the queries absent
+    return [keys.ravel(), _i32(nkeys), q.ravel(), np.zeros(n, np.int32), _i32(n)]
+
+
+def _quat_args(n, rng):
+    q = rng.standard_normal((n, 4)).astype(np.float32)
+    q /= np.linalg.norm(q, axis=1, keepdims=True)
+    return [q.ravel(), _f32(4 * n, rng), np.zeros(4 * n, np.float32), _i32(n)]
+
+
+UNSEEN42 = [
+    TimingProbe("probe/softmax-backward", "probe-unseen42", "softmax_backward", 16384, 256,
+                lambda n: -(-n * 32 // 256), _smb_args, source=_P44,
+                note="a softmax's backward pass over 16384 rows of 1024, a warp a row"),
+    TimingProbe("probe/dia-spmv", "probe-unseen42", "dia_spmv", 1 << 22, 256, lambda n: -(-n // 256),
+                _dia_args, source=_P44, note="SpMV of a 2^22-row matrix in DIA format, 7 diagonals"),
+    TimingProbe("probe/laplace3d-zmarch", "probe-unseen42", "laplace3d_zmarch", 256, (32, 8),
+                lambda n: (-(-n // 32), -(-n // 8)), lambda n, rng: [_f32(n ** 3, rng), np.zeros(n ** 3, np.float32), _i32(n)],
+                source=_P44, note="a 7-point Laplacian of a 256^3 grid, a thread a column marching along z"),
+    TimingProbe("probe/bigint-add", "probe-unseen42", "bigint_add", 1 << 17, 256, lambda n: -(-n * 32 // 256),
+                _bigint_args, source=_P44, note="2^17 additions of 1024-bit integers, a warp each, carries by ballots"),
+    TimingProbe("probe/key16-search", "probe-unseen42", "key16_search", 1 << 22, 256, lambda n: -(-n // 256),
+                _key16_args, source=_P44, note="2^22 binary searches over 2^20 sorted 16-byte keys"),
+    TimingProbe("probe/quat-rotate", "probe-unseen42", "quat_rotate", 1 << 23, 256, lambda n: -(-n // 256),
+                _quat_args, source=_P44, note="2^23 float4 points rotated by their own unit quaternions"),
+]
+PROBES += UNSEEN42
 _BY_ID = {p.id: p for p in PROBES}
 
 
