@@ -182,25 +182,23 @@ def block_spans(wlo: np.ndarray, whi: np.ndarray, wblk: np.ndarray) -> tuple | N
     return own, float(extra / (ends - run - 1)[long].sum())
 
 
-def _gather_lines(rows_of_starts: np.ndarray, nrows: int) -> int:
-    """The lines of the requests that touch more than ``GATHER_LINES`` lines (the rows of
-    ``_line_starts``' lines): what a gather sends to L2 (a coalesced request, however
+def _gather_lines(per: np.ndarray) -> int:
+    """The lines of the requests that touch more than ``GATHER_LINES`` lines (``per``:
+    each request's lines): what a gather sends to L2 (a coalesced request, however
     narrow its elements, touches one to four)."""
-    per = np.bincount(rows_of_starts, minlength=nrows)
     return int(per[per > GATHER_LINES].sum())
 
 
 L1_TAGS_PER_CYCLE = 4   # lines a gather's request L1 looks up a cycle (timing_investigation/l1gather/)
 
 
-def l1_gather_waves(mat: np.ndarray, act: np.ndarray, size: int, rows_of_starts: np.ndarray, nrows: int) -> int:
+def l1_gather_waves(mat: np.ndarray, act: np.ndarray, size: int, lines: np.ndarray) -> int:
     """The cycles L1's data pipe takes for a gather's requests (one row each): the lines a
     request touches, four a cycle, or its bank conflicts (the most distinct words one of
     the 32 four-byte banks holds, as for shared memory: ``wavefronts``), whichever is more.
     On the H100 a request of 32 lines takes 32.2 cycles when its lanes share one bank and
     8.6 when they fall in 32 (or 2-4 a bank); 16 lines 16.1 and 4.8; one word a lane or a
-    byte, hit or miss alike (l1gather/)."""
-    lines = np.bincount(rows_of_starts, minlength=nrows)
+    byte, hit or miss alike (l1gather/).  ``lines``: each request's lines."""
     waves, _ = wavefronts(mat, act, size)
     return int(np.maximum(-(-lines // L1_TAGS_PER_CYCLE), waves).sum())
 
@@ -921,8 +919,9 @@ class Counters:
             plain = int(starts.sum())
             if kind == "ld":
                 self.l1_lines += plain
-                self.l1_waves += l1_gather_waves(mat, act, size, srow[starts], len(per_row))
-                wide = _gather_lines(srow[starts], len(per_row))
+                lines = np.bincount(srow[starts], minlength=len(per_row))
+                self.l1_waves += l1_gather_waves(mat, act, size, lines)
+                wide = _gather_lines(lines)
                 if gwarps is not None:
                     missed = self._l1_missed_lines(mat, act, gwarps, pc, row_blocks, plain)
                     wide, plain = (wide * missed / plain if plain else 0), missed

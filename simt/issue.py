@@ -38,10 +38,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .cse import _BOUNDARY as STRAIGHT_LINE_BREAKS, _PURE as ARITHMETIC
 from .ir import Const, Op, Reg
 from .loops import (_int_const, add_step, def_before, folded_value, full_unrolls,
                     loop_test, loops, writers)
 from .promote import folded_offsets, register_locals
+from .regalloc import regs_of
 
 FREE = {Op.MOV, Op.LOOPINIT, Op.BODYINIT, Op.ELSE, Op.JUMP}
 UNROLL = 4                 # trips nvcc unrolls a loop of unknown trip count by
@@ -99,19 +101,6 @@ _WARP_SYNC = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_s
               "__any_sync", "__all_sync", "__uni_sync", "__match_any_sync"}
 
 
-_PURE = {Op.BIN, Op.UN, Op.CAST, Op.FMA, Op.SELECT}
-_CONTROL = {Op.IF, Op.ELSE, Op.LOOPINIT, Op.LOOPTEST, Op.BODYINIT, Op.JUMP, Op.KILL, Op.BAR,
-            Op.SYNCWARP, Op.EXIT, Op.PRINTF, Op.ASSERT}
-
-
-def _regs(args):
-    for a in args:
-        if type(a) is Reg:
-            yield a
-        elif isinstance(a, (tuple, list)):
-            yield from _regs(a)
-
-
 def dead_code(code) -> set[int]:
     """The pcs of pure operations (arithmetic, casts, selects) whose result nothing reads
     before it is written again in the same straight-line run: nvcc removes them.  The IR
@@ -125,21 +114,16 @@ def dead_code(code) -> set[int]:
     ends = True                          # the run ends the kernel: what it does not read is dead
     for p in range(len(code) - 1, -1, -1):
         ins = code[p]
-        if ins.op in _CONTROL or ins.target >= 0:
+        if ins.op in STRAIGHT_LINE_BREAKS or ins.target >= 0:
             rewritten, read, ends = set(), set(), ins.op == Op.EXIT
         d = ins.dst
-        if ins.op in _PURE and type(d) is Reg and (d.slot in rewritten or (ends and d.slot not in read)):
+        if ins.op in ARITHMETIC and type(d) is Reg and (d.slot in rewritten or (ends and d.slot not in read)):
             dead.add(p)
             continue
-        for r in (d if isinstance(d, list) else (d,) if d is not None else ()):
-            if type(r) is Reg:
-                rewritten.add(r.slot)
-        for r in _regs(ins.args):
+        rewritten.update(r.slot for r in regs_of(d))
+        for r in (*regs_of(ins.args), *regs_of(ins.ereg)):
             rewritten.discard(r.slot)
             read.add(r.slot)
-        if ins.ereg is not None:
-            rewritten.discard(ins.ereg.slot)
-            read.add(ins.ereg.slot)
         if p in starts:
             rewritten, read, ends = set(), set(), False
     return dead

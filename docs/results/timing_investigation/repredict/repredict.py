@@ -41,7 +41,7 @@ def emulate_all(which, only, jobs):
     """Emulate every (entry, size) the tables in ``which`` will ask for, in ``jobs``
     processes, into the cache ``_once`` reads."""
     import multiprocessing
-    keys = []
+    keys = {}                                            # (id, n) -> None, in table order
     for kind in which:
         for gpu in ("h100", "h200"):
             measured = json.loads((R / (f"timing_measured_{gpu}.json" if kind == "catalog"
@@ -53,7 +53,7 @@ def emulate_all(which, only, jobs):
                     continue
                 if only and eid not in only and e.family not in only:
                     continue
-                keys += [(eid, int(n)) for n, rec in by_n.items() if "error" not in rec and (eid, int(n)) not in keys]
+                keys.update(dict.fromkeys((eid, int(n)) for n, rec in by_n.items() if "error" not in rec))
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
         for key, got in pool.imap_unordered(_work, keys):
             _done[key] = got
