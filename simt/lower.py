@@ -65,6 +65,7 @@ from . import ctypes_ as T
 from .ctypes_ import Array, CType, Pointer, Scalar, Struct, Union, Vector, usual_arith
 from .classes import MEMINIT, MEMLIST, CtorInit
 from .cse import eliminate_common_loads
+from .licm import hoist_condition_loads
 from .curand import OVERLOADS as CURAND_OVERLOADS
 from .errors import CompileError, Coord
 from .intrinsics import INTRINSICS, lower_intrinsic
@@ -920,6 +921,7 @@ class KernelBuilder(ClassLowering, LambdaLowering):
                 self.declare(p.name, Sym("param", pt, u), p)
         self.stmt(fdef.body)
         self.emit(Op.EXIT, Coord(self.file, self.code[-1].coord.line if self.code else decl.coord.line))
+        hoist_condition_loads(self.code, self.fences)
         eliminate_common_loads(self.code, self.fences, new_reg=lambda dt: self.reg(dt))
         # dynamic shared memory starts after the static arrays
         dyn_off = -(-self.static_shared // SHARED_ALIGN) * SHARED_ALIGN

@@ -2,14 +2,16 @@
 
 Lowering gives every temporary its own register; a big kernel has hundreds, and each
 is an array of one value per lane of the batch.  A temporary lives from its definition
-to its last use, both inside one statement of structured code, so its live range is an
+to its last use, mostly inside one statement of structured code, so its live range is an
 interval of the instruction list; temporaries whose intervals do not overlap share a
-slot (slots are per lane, so warps at different instructions never collide).  Named
+slot (slots are per lane, so warps at different instructions never collide).  A
+temporary written before a loop and read inside it (a condition's load that
+``simt.licm`` moved out) lives to the loop's end, as every trip reads it.  Named
 variables and built-ins keep their own slots.
 """
 from __future__ import annotations
 
-from .ir import KernelIR, Reg
+from .ir import KernelIR, Op, Reg
 
 
 def regs_of(x):
@@ -32,6 +34,11 @@ def compact(ir: KernelIR) -> None:
             byid[k] = r
             first.setdefault(k, pc)
             last[k] = pc
+    for top, back in sorted(((ins.target, j) for j, ins in enumerate(ir.code)
+                             if ins.op == Op.JUMP and 0 <= ins.target <= j), key=lambda r: r[1] - r[0]):
+        for k, f in first.items():                 # innermost loops first: ranges grow outwards
+            if f < top <= last[k] < back:
+                last[k] = back
     pinned = [r for r in ir.regs if r.is_var or r.builtin]
     temps = sorted((k for k, r in byid.items() if not (r.is_var or r.builtin)), key=lambda k: first[k])
     slots: list[Reg] = []
