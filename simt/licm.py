@@ -15,6 +15,9 @@ loop runs on every test, before any branch of ``&&`` / ``||``), its loads (not
 the loop except by another moved instruction.  Only loops with no store, atomic,
 barrier, ``__syncwarp``, fence or ``printf`` anywhere inside are touched: the value read
 before the loop is then the value every test would read, so the results do not change.
+A loop that waits on a plain (not ``volatile``) load for another thread's write, as in
+``while (flag[0] == 0) {}``, then waits for ever as nvcc's code does on the GPU, and the
+emulator's step budget reports it; ``volatile`` (or an atomic) makes it work on both.
 
 Limitations: nvcc also hoists loads from a loop's body, and past stores it can prove do
 not alias (``__restrict__``); simt moves only condition loads of loops that write no

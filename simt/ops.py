@@ -437,13 +437,30 @@ _MATH = {
 }
 
 
+def _gamma_pole(name, x: float) -> float:
+    """CUDA's value where Python's math raises: lgamma at 0 and the negative integers is
+    +inf; tgamma is +-inf at +-0, NaN at the negative integers, and overflows to +inf."""
+    import math
+    if name == "lgamma":
+        return math.inf
+    if x == 0:
+        return math.copysign(math.inf, x)
+    return math.nan if x < 0 else math.inf
+
+
 def _erf_like(name):
     import math
     f = getattr(math, name)
 
+    def safe(x):
+        try:
+            return f(x)
+        except (ValueError, OverflowError):
+            return _gamma_pole(name if name == "lgamma" else "tgamma", x)
+
     def g(x):
         x = np.asarray(x)
-        return np.vectorize(f, otypes=[np.float64])(x).astype(x.dtype)
+        return np.vectorize(safe, otypes=[np.float64])(x).astype(x.dtype)
     return g
 
 

@@ -83,3 +83,20 @@ def test_the_moved_value_keeps_its_register_through_the_loop():
         for j in range(off[t], off[t + 1]):
             h = ((h ^ int(v[j])) * 16777619 + j * 3 + 1) & 0xFFFFFFFF
         assert out[t] == np.uint32(h).view(I32), t
+
+
+def test_a_spin_on_a_plain_load_never_sees_the_write_as_on_the_gpu():
+    """nvcc loads a non-volatile flag once before a spin loop, which then never ends; the
+    emulator does the same and its step budget says so, where a volatile flag works
+    (round-robin: the spinning warp loads the flag before the other block sets it)."""
+    import simt
+    src = '''extern "C" __global__ void k(FLAG *flag, int *out) {
+        if (blockIdx.x == 1) { if (threadIdx.x == 0) { __threadfence(); atomicExch((int *)flag, 1); } return; }
+        if (threadIdx.x == 0) { while (flag[0] == 0) { } out[0] = 7; }
+    }'''
+    args = [np.zeros(1, I32), np.zeros(1, I32)]
+    (_, out), _ = run(src.replace("FLAG", "volatile int"), "k", 2, 32, args, step_budget=20000,
+                     policy="round-robin")
+    assert out[0] == 7
+    with pytest.raises(simt.SimtError, match="step budget exceeded"):
+        run(src.replace("FLAG", "int"), "k", 2, 32, args, step_budget=20000, policy="round-robin")

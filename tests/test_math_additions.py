@@ -99,3 +99,21 @@ __global__ void k(const float *x, float *y, const double *xd, double *yd) {
     assert y.tolist() == [0.0, -0.0, 1.0, -1.0, 3.0, -3.0, 1.0, 8388609.0, -0.0, 0.0, np.inf, -np.inf]
     assert np.array_equal(np.signbit(y), np.signbit(np.array([0, -0.0, 1, -1, 3, -3, 1, 1, -0.0, 0, 1, -1], F32)))
     assert yd.tolist() == [0.0, -0.0, 1.0, -3.0, 4503599627370497.0, -0.0, 2.0, 0.0, 8.0, -8.0, np.inf, -np.inf]
+
+
+def test_gamma_functions_at_their_poles_give_cudas_values():
+    """lgammaf is +inf at 0 and the negative integers; tgammaf is +-inf at +-0, NaN at
+    the negative integers and +inf past FLT_MAX, as CUDA returns (Python's math raises)."""
+    src = """
+__global__ void k(const float *x, float *lg, float *tg) {
+  int t = threadIdx.x;
+  lg[t] = lgammaf(x[t]); tg[t] = tgammaf(x[t]);
+}"""
+    x = np.array([0.0, -0.0, -1.0, -3.0, 1.0, 5.0, 40.0, -2.5], F32)
+    (_, lg, tg), _ = run(src, "k", 1, 8, [x, np.zeros(8, F32), np.zeros(8, F32)])
+    np.testing.assert_array_equal(lg[:4], [np.inf] * 4)
+    np.testing.assert_allclose(lg[4:], [math.lgamma(v) for v in x[4:]], rtol=1e-6)
+    np.testing.assert_array_equal(tg[:2], [np.inf, -np.inf])
+    assert np.isnan(tg[2]) and np.isnan(tg[3])
+    np.testing.assert_allclose(tg[[4, 5, 7]], [1.0, 24.0, math.gamma(-2.5)], rtol=1e-6)
+    assert tg[6] == np.inf
