@@ -2099,6 +2099,162 @@ UNSEEN42 = [
                 _quat_args, source=_P44, note="2^23 float4 points rotated by their own unit quaternions"),
 ]
 PROBES += UNSEEN42
+
+_P45 = "probes45.cu"
+SAT_R, BMH_CHUNK, BMH_PATTERN = 7, 256, b"tgcatgca"
+VOXELS = 1 << 18
+
+
+def _chol_args(n, rng):
+    """n SPD 4x4 matrices B B^T + I (B standard normal), row-major."""
+    b = rng.standard_normal((n, 4, 4)).astype(np.float32)
+    a = np.einsum("nij,nkj->nik", b, b) + np.eye(4, dtype=np.float32)
+    return [a.astype(np.float32).ravel(), np.zeros(16 * n, np.float32), _i32(n)]
+
+
+def sat_of(img: np.ndarray) -> np.ndarray:
+    """The (h+1) x (w+1) summed-area table of a u8 image, zero first row and column, mod 2^32."""
+    h, w = img.shape
+    s = np.zeros((h + 1, w + 1), np.int64)
+    s[1:, 1:] = img.astype(np.int64).cumsum(0).cumsum(1)
+    return (s & 0xFFFFFFFF).astype(np.uint32)
+
+
+def _sat_args(n, rng):
+    """An n x n random u8 image's summed-area table."""
+    img = rng.integers(0, 256, (n, n), dtype=np.uint8)
+    return [sat_of(img).ravel(), np.zeros(n * n, np.uint8), _i32(n), _i32(n), _i32(SAT_R)]
+
+
+def _bmh_args(n, rng):
+    """n bytes of random lowercase letters, one of 8 the pattern's (so the skips are short),
+    with the pattern planted about every 1000 bytes."""
+    alpha = np.frombuffer(b"acgtuvwxyz", np.uint8)
+    text = alpha[rng.integers(0, alpha.size, n)]
+    m = len(BMH_PATTERN)
+    at = rng.integers(0, n - m + 1, max(1, n // 1000))
+    text[at[:, None] + np.arange(m)] = np.frombuffer(BMH_PATTERN, np.uint8)
+    nchunks = -(-(n - m + 1) // BMH_CHUNK)
+    return [text, _i32(n), np.frombuffer(BMH_PATTERN, np.uint8).copy(), _i32(m), np.zeros(nchunks, np.int32)]
+
+
+def _voxel_args(n, rng):
+    """n points in random cells of VOXELS (a quarter of n at small n) with float4 features."""
+    cells = min(VOXELS, max(1, n // 4))
+    return [rng.integers(0, cells, n, dtype=np.int32), _f32(4 * n, rng),
+            np.full(4 * cells, -np.inf, np.float32), _i32(n)]
+
+
+UNSEEN43 = [
+    TimingProbe("probe/cholesky4-batch", "probe-unseen43", "cholesky4_batch", 1 << 22, 256, lambda n: -(-n // 256),
+                _chol_args, source=_P45, note="Cholesky factors of 2^22 SPD 4x4 float matrices, a thread each (rsqrtf)"),
+    TimingProbe("probe/sat-box-filter", "probe-unseen43", "sat_box_filter", 4096, (32, 8),
+                lambda n: (-(-n // 32), -(-n // 8)), _sat_args, source=_P45,
+                note="a 15x15 box mean of a 4096^2 u8 image by four summed-area-table lookups a pixel"),
+    TimingProbe("probe/daub4-step", "probe-unseen43", "daub4_step", 1 << 24, 256, lambda n: -(-n // 256),
+                lambda n, rng: [_f32(2 * n, rng), np.zeros(n, np.float32), np.zeros(n, np.float32), _i32(n)],
+                source=_P45, note="one Daubechies-4 wavelet level of 2^25 floats, the next pair by shuffles"),
+    TimingProbe("probe/bmh-count", "probe-unseen43", "bmh_count", 1 << 26, 256,
+                lambda n: -(-(-(-(n - len(BMH_PATTERN) + 1) // BMH_CHUNK)) // 256), _bmh_args, source=_P45,
+                note="Boyer-Moore-Horspool counts of an 8-byte pattern in 2^26 bytes, a thread a 256-byte chunk"),
+    TimingProbe("probe/poisson-knuth", "probe-unseen43", "poisson_knuth", 1 << 23, 256, lambda n: -(-n // 256),
+                lambda n, rng: [(0.5 + 31.5 * rng.random(n)).astype(np.float32), np.zeros(n, np.uint32), _i32(n),
+                                np.uint32(0x2545F491)],
+                source=_P45, note="2^23 Poisson samples (lambda 0.5-32) by Knuth's product of uniforms"),
+    TimingProbe("probe/voxel-max", "probe-unseen43", "voxel_max", 1 << 22, 256, lambda n: -(-n // 256),
+                _voxel_args, source=_P45,
+                note="max-pooling of 2^22 points' float4 features into 2^18 voxels by int atomicMax / atomicMin"),
+]
+PROBES += UNSEEN43
+
+_P46 = "probes46.cu"
+BSR_GAP, BIN_STEPS = 16, 512
+
+
+def _expm_args(n, rng):
+    """n 3x3 double matrices, standard normal scaled by 0.1-3 (0 to 5 squarings)."""
+    a = rng.standard_normal((n, 9)) * (0.1 + 2.9 * rng.random((n, 1)))
+    return [a.ravel(), np.zeros(9 * n, np.float64), _i32(n)]
+
+
+def _bsr_args(nb, rng):
+    """A BSR matrix of nb block rows with 4-12 4x4 blocks each at increasing block columns
+    (gaps of 1-16, from about the diagonal, wrapping), and x."""
+    cnt = rng.integers(4, 13, nb)
+    rowptr = np.concatenate([[0], np.cumsum(cnt)]).astype(np.int32)
+    gaps = rng.integers(1, BSR_GAP + 1, int(rowptr[-1]))
+    first = np.repeat(np.arange(nb) - 2 * BSR_GAP, cnt)
+    within = np.cumsum(gaps) - np.repeat(np.cumsum(gaps)[rowptr[:-1]] - gaps[rowptr[:-1]], cnt)
+    bcol = ((first + within) % nb).astype(np.int32)
+    return [rowptr, bcol, _f32(16 * rowptr[-1], rng), _f32(4 * nb, rng), np.zeros(4 * nb, np.float32), _i32(nb)]
+
+
+def varint_encode(vals: np.ndarray) -> np.ndarray:
+    """The unsigned LEB128 bytes of the u32 values, one after another."""
+    v = vals.astype(np.uint64)
+    lens = np.ones(v.size, np.int64)
+    for k in range(1, 5):
+        lens += v >= (1 << (7 * k))
+    off = np.concatenate([[0], np.cumsum(lens)])
+    out = np.zeros(int(off[-1]), np.uint8)
+    for k in range(5):
+        has = lens > k
+        byte = (v[has] >> np.uint64(7 * k)) & np.uint64(0x7F)
+        more = (lens[has] > k + 1).astype(np.uint64) << np.uint64(7)
+        out[off[:-1][has] + k] = (byte | more).astype(np.uint8)
+    return out
+
+
+def _varint_args(n, rng):
+    """About n bytes of varints: values of 7, 14, 21, 28 or 32 bits (weights 8:4:2:1:1),
+    cut at n bytes on a value's end; base = the values ending before each 32-byte window."""
+    nvals = n // 2 + n // 8 + 64                       # about 1.2 n bytes, cut to n
+    bits = np.array([7, 14, 21, 28, 32])[rng.choice(5, nvals, p=[0.5, 0.25, 0.125, 0.0625, 0.0625])]
+    vals = (rng.integers(0, 1 << 32, nvals, dtype=np.uint64) & ((np.uint64(1) << bits.astype(np.uint64)) - np.uint64(1)))
+    enc = varint_encode(vals)[:n]
+    ends = np.flatnonzero(enc < 0x80)
+    enc = enc[:ends[-1] + 1] if ends.size else enc[:0]
+    nw = -(-n // 32)
+    is_end = np.zeros(32 * nw, np.int64)
+    is_end[:enc.size] = enc < 0x80
+    base = np.concatenate([[0], np.cumsum(is_end.reshape(nw, 32).sum(1))[:-1]]).astype(np.int32)
+    return [enc, base, np.zeros(int(is_end.sum()), np.uint32), _i32(enc.size)]
+
+
+def _binom_args(n, rng):
+    return [(5 + 25 * rng.random(n)).astype(np.float32), (1 + 99 * rng.random(n)).astype(np.float32),
+            (0.25 + 9.75 * rng.random(n)).astype(np.float32), np.float32(0.02), np.float32(0.30),
+            np.zeros(n, np.float32)]
+
+
+def _negbin_args(n, rng):
+    r = (0.5 + 19.5 * rng.random(n)).astype(np.float32)
+    p = (0.05 + 0.9 * rng.random(n)).astype(np.float32)
+    k = rng.negative_binomial(r.astype(np.float64), p.astype(np.float64)).astype(np.int32)
+    return [k, r, p, np.zeros(n, np.float32), _i32(n)]
+
+
+UNSEEN44 = [
+    TimingProbe("probe/expm3-double", "probe-unseen44", "expm3_double", 1 << 21, 128, lambda n: -(-n // 128),
+                _expm_args, source=_P46,
+                note="2^21 exponentials of 3x3 double matrices, Taylor degree 10 after 0-5 halvings, then squarings"),
+    TimingProbe("probe/bsr-spmv4", "probe-unseen44", "bsr_spmv4", 1 << 19, 256, lambda n: -(-4 * n // 256),
+                _bsr_args, source=_P46, note="BSR SpMV, 2^19 block rows of 4-12 4x4 float blocks, a thread a scalar row"),
+    TimingProbe("probe/redblack-gs", "probe-unseen44", "redblack_gs", 4096, (32, 8),
+                lambda n: (-(-n // 64), -(-n // 8)),
+                lambda n, rng: [_f32(n * n, rng), _f32(n * n, rng), _i32(n), _i32(1), np.float32(1.0 / (n * n))],
+                source=_P46, note="one colour's red-black Gauss-Seidel half-step on a 4096^2 float grid, in place"),
+    TimingProbe("probe/binomial-option", "probe-unseen44", "binomial_option", 2048, 256, lambda n: n,
+                _binom_args, source=_P46,
+                note="2048 European calls on 512-step binomial trees, a 256-thread block each, two barriers a step"),
+    TimingProbe("probe/varint-decode", "probe-unseen44", "varint_decode", 1 << 25, 256, lambda n: -(-n // 256),
+                _varint_args, source=_P46,
+                note="LEB128 varints in 2^25 bytes (1-5 bytes each), a warp a 32-byte window, slots by ballot and popc"),
+    TimingProbe("probe/negbin-logpmf", "probe-unseen44", "negbin_logpmf", 1 << 24, 256, lambda n: -(-n // 256),
+                _negbin_args, source=_P46,
+                note="negative-binomial log-pmfs of 2^24 counts: three lgammaf, a logf and a log1pf each"),
+]
+PROBES += UNSEEN44
 _BY_ID = {p.id: p for p in PROBES}
 
 
