@@ -1220,6 +1220,14 @@ def _op_cost(m: Machine, key: str, ins, sel, act, full):
         lat, busy = lat0 + FDIV_SLOW_LATENCY * extra, busy0 + extra
         m.cnt.add(ins.pc, C.ISSUE_EXTRA, busy0 * _active_warps(act, full) + float(extra.sum()))
         return lat, busy
+    if key == "m_lgamma_f4":
+        x = np.broadcast_to(np.asarray(m.rd(ins.args[0], sel), np.float32), act.shape)
+        extra = lgammaf_paths(x, act) - LGAMMAF_MEASURED_PATH
+        lat0, busy0 = OP_COST[key]
+        lat, busy = lat0 + FDIV_SLOW_LATENCY * extra, busy0 + extra
+        on = _rows_any(act.reshape(-1, 32))
+        m.cnt.add(ins.pc, C.ISSUE_EXTRA, float((busy0 + extra)[on].sum()))
+        return lat, busy
     if key in ("idiv64_s", "idiv64_u"):
         a, b = (np.broadcast_to(np.asarray(m.rd(x, sel)).astype(np.uint64), act.shape) for x in ins.args[:2])
         short = ((a | b) >> np.uint64(32)) == 0
@@ -1246,6 +1254,34 @@ def _op_cost(m: Machine, key: str, ins, sel, act, full):
 # is none); the latency is an estimate (a chain of dependent instructions and branches).
 FDIV_SLOW_SPECIAL, FDIV_SLOW_RANGE = 38.0, 48.0
 FDIV_SLOW_LATENCY = 4.0              # cycles of latency per extra instruction
+
+
+# lgammaf, as nvcc inlines it (sm_90 SASS of probe/negbin-logpmf, probes46.cu): a test of
+# |x| against 3, then 7.8 or 1.5 and 0.7, picks one of five polynomial paths, and a test of
+# x < 0 adds the reflection (sinpi and a log) for negative arguments.  A warp runs every
+# path one of its active lanes needs.  Per path, the SASS instructions: |x| >= 7.8 (Stirling,
+# a log and a reciprocal) 42, [3, 7.8) 13, [1.5, 3) 13, [0.7, 1.5) 14, below 0.7 (a log) 35;
+# each subtree entered costs its test and branch (2), and the head and the sign test 9.  A
+# negative argument that is not an integer takes 56 more, one below 1e-19 26, a pole 4.
+# OP_COST's m_lgamma_f4 was measured (math2/) on a chain near 2.5: one path, 24 instructions.
+LGAMMAF_MEASURED_PATH = 24.0
+_LGAMMAF_RANGES = ((7.8, np.inf, 42.0), (3.0, 7.8, 13.0), (1.5, 3.0, 13.0), (0.7, 1.5, 14.0), (0.0, 0.7, 35.0))
+
+
+def lgammaf_paths(x: np.ndarray, act: np.ndarray) -> np.ndarray:
+    """Per warp (rows of 32 lanes): the SASS instructions lgammaf runs for the arguments of
+    its active lanes (0 for a warp with none)."""
+    a2 = act.reshape(-1, 32)
+    xs = np.asarray(x, np.float32).reshape(-1, 32)
+    ax = np.abs(xs)
+    some = lambda m: (m & a2).any(axis=1)
+    n = 9.0 + 2.0 * some(ax >= 3) + 2.0 * some(ax < 3) + 2.0 * some(ax < 1.5)
+    for lo, hi, cost in _LGAMMAF_RANGES:
+        n = n + cost * some((ax >= lo) & (ax < hi))
+    neg = xs < 0
+    pole = neg & (np.floor(ax) == ax)
+    n = n + 56.0 * some(neg & ~pole & (ax >= 1e-19)) + 26.0 * some(neg & (ax < 1e-19)) + 4.0 * some(pole)
+    return np.where(a2.any(axis=1), n, 0.0)
 
 
 def fdiv_slow_path(a: np.ndarray, b: np.ndarray, act: np.ndarray) -> np.ndarray:
