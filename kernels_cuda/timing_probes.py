@@ -2255,6 +2255,102 @@ UNSEEN44 = [
                 note="negative-binomial log-pmfs of 2^24 counts: three lgammaf, a logf and a log1pf each"),
 ]
 PROBES += UNSEEN44
+
+_P47 = "probes47.cu"
+HIST_GRID, HEAT_STEPS, HEAT_TILE = 1056, 16, 256
+
+
+def matmul_rect_dims(m: int) -> tuple[int, int, int]:
+    """(M, N, K) of probe/matmul-rect at size m: none a multiple of 16 or 32 but M."""
+    return m, 3 * m // 4 + 5, m // 2 + 9
+
+
+def _mr_args(m, rng):
+    M, N, K = matmul_rect_dims(m)
+    return [_f32(M * K, rng), _f32(K * N, rng), np.zeros(M * N, np.float32), _i32(M), _i32(N), _i32(K)]
+
+
+def _hist_bytes_args(n, rng):
+    """n bytes (a multiple of 4) like an image's: most near 100 (normal, sd 12), a tenth
+    anywhere, read as n / 4 words."""
+    b = np.clip(np.rint(100 + 12 * rng.standard_normal(n)), 0, 255).astype(np.uint8)
+    anywhere = rng.random(n) < 0.1
+    b[anywhere] = rng.integers(0, 256, int(anywhere.sum()), dtype=np.uint8)
+    return [b.view(np.uint32), _i32(n // 4), np.zeros(256, np.uint32)]
+
+
+UNSEEN45 = [
+    TimingProbe("probe/matmul-rect", "probe-unseen45", "matmul_rect", 2048, (16, 16),
+                lambda m: (-(-matmul_rect_dims(m)[1] // 16), -(-m // 16)), _mr_args, source=_P47,
+                note="C = A B for 2048 x 1033 times 1033 x 1541 floats, 16 x 32 and 32 x 16 shared tiles"),
+    TimingProbe("probe/hist256-warp-private", "probe-unseen45", "hist256_warp_private", 1 << 27, 256,
+                lambda n: min(HIST_GRID, -(-n // 4096)), _hist_bytes_args, source=_P47,
+                note="a 256-bin histogram of 128 MiB of image-like bytes, a shared sub-histogram a warp"),
+    TimingProbe("probe/conv7x7-tiled", "probe-unseen45", "conv7x7_tiled", 4096, (16, 16),
+                lambda n: (-(-n // 10), -(-n // 10)),
+                lambda n, rng: [_f32(n * n, rng), np.zeros(n * n, np.float32), _i32(n), _i32(n)], source=_P47,
+                symbols=lambda n, rng: {"c_filt7": (rng.random(49, dtype=np.float32) / 24.5).astype(np.float32)},
+                note="7x7 convolution of a 4096^2 float image, __constant__ filter, 16^2 input tiles, 10^2 outputs"),
+    TimingProbe("probe/reduce-modulo", "probe-unseen45", "reduce_modulo", 1 << 24, 256, lambda n: -(-n // 256),
+                lambda n, rng: [rng.integers(-1000, 1001, n, dtype=np.int32), np.zeros(-(-n // 256), np.int32), _i32(n)],
+                source=_P47, note="Harris's reduction #1 of 2^24 ints, a block of 256 each: tid % (2 s), divergent"),
+    TimingProbe("probe/gemv-block-row", "probe-unseen45", "gemv_block_row", 16384, 256, lambda n: n,
+                lambda n, rng: [_f32(n * 4096, rng), _f32(4096, rng), np.zeros(n, np.float32), _i32(4096)],
+                source=_P47, note="16384 x 4096 floats times a vector, a block of 256 a row, a shared tree"),
+    TimingProbe("probe/heat1d-multistep", "probe-unseen45", "heat1d_multistep", 1 << 24, HEAT_TILE,
+                lambda n: -(-n // (HEAT_TILE - 2 * HEAT_STEPS)),
+                lambda n, rng: [_f32(n, rng), np.zeros(n, np.float32), _i32(n), np.float32(0.25)], source=_P47,
+                note="16 steps of the 1-D heat equation on 2^24 floats in one launch, 256-cell shared tiles"),
+]
+PROBES += UNSEEN45
+
+_P48 = "probes48.cu"
+RS_N, INTERP_K = 1024, 256
+
+
+def gather_shape(n: int) -> tuple[int, int]:
+    """(rows, cols) of the matrix probe/gather-ldg walks by columns at size n."""
+    rows = 1 << ((int(n).bit_length() - 1) // 2)
+    return rows, -(-n // rows)
+
+
+def _gather_args(n, rng):
+    rows, cols = gather_shape(n)
+    i = np.arange(n, dtype=np.int64)
+    return [_f32(rows * cols, rng), ((i % rows) * cols + i // rows).astype(np.int32), np.zeros(n, np.float32), _i32(n)]
+
+
+def _interp_args(n, rng):
+    """256 distinct increasing breakpoints in [0, 1) (values a random walk), x uniform on
+    [-0.02, 1.02)."""
+    xs = (np.sort(rng.choice(1 << 24, INTERP_K, replace=False)) / float(1 << 24)).astype(np.float32)
+    ys = np.cumsum(rng.standard_normal(INTERP_K)).astype(np.float32)
+    x = (-0.02 + 1.04 * rng.random(n)).astype(np.float32)
+    return [xs, ys, x, np.zeros(n, np.float32), _i32(n)]
+
+
+UNSEEN46 = [
+    TimingProbe("probe/atomic-sum-naive", "probe-unseen46", "atomic_sum_naive", 1 << 21, 256, lambda n: -(-n // 256),
+                lambda n, rng: [rng.integers(0, 4, n).astype(np.float32), np.zeros(1, np.float32), _i32(n)],
+                source=_P48, note="the sum of 2^21 floats by an atomicAdd a thread on one word"),
+    TimingProbe("probe/rank-sort1024", "probe-unseen46", "rank_sort1024", 1 << 20, 256, lambda n: -(-n // RS_N),
+                lambda n, rng: [rng.integers(0, 5000, n, dtype=np.int32), np.zeros(n, np.int32), _i32(n)],
+                source=_P48, note="2^20 ints sorted 1024 a block by rank, 1024 shared broadcast reads a key"),
+    TimingProbe("probe/ripple", "probe-unseen46", "ripple", 4096, (16, 16), lambda n: (-(-n // 16), -(-n // 16)),
+                lambda n, rng: [np.zeros(4 * n * n, np.uint8), _i32(n), _i32(37)], source=_P48,
+                note="CUDA by Example's ripple on a 4096^2 uchar4 image: sqrtf, cosf and a division a pixel"),
+    TimingProbe("probe/grad3d-mag", "probe-unseen46", "grad3d_mag", 256, (8, 8, 4),
+                lambda n: (-(-n // 8), -(-n // 8), -(-n // 4)),
+                lambda n, rng: [_f32(n ** 3, rng), np.zeros(n ** 3, np.float32), _i32(n)], source=_P48,
+                note="gradient magnitude of a 256^3 float volume, 8 x 8 x 4 blocks on a 3-D grid"),
+    TimingProbe("probe/gather-ldg", "probe-unseen46", "gather_ldg", 1 << 24, 256, lambda n: -(-n // 256),
+                _gather_args, source=_P48,
+                note="2^24 floats gathered by __ldg through an index array walking a 4096^2 matrix by columns"),
+    TimingProbe("probe/interp-scan", "probe-unseen46", "interp_scan", 1 << 22, 256, lambda n: -(-n // 256),
+                _interp_args, source=_P48,
+                note="piecewise-linear interpolation of 2^22 points, 256 shared breakpoints by a linear scan with break"),
+]
+PROBES += UNSEEN46
 _BY_ID = {p.id: p for p in PROBES}
 
 
