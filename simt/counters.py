@@ -199,7 +199,7 @@ def l1_gather_waves(mat: np.ndarray, act: np.ndarray, size: int, lines: np.ndarr
     On the H100 a request of 32 lines takes 32.2 cycles when its lanes share one bank and
     8.6 when they fall in 32 (or 2-4 a bank); 16 lines 16.1 and 4.8; one word a lane or a
     byte, hit or miss alike (l1gather/).  ``lines``: each request's lines."""
-    waves, _ = wavefronts(mat, act, size)
+    waves, _ = wavefronts(mat, act, size, half16=False)
     return int(np.maximum(-(-lines // L1_TAGS_PER_CYCLE), waves).sum())
 
 
@@ -695,11 +695,27 @@ def lanes_per_address(addr2d: np.ndarray, act2d: np.ndarray, full: bool = False)
     return steps, n_addr
 
 
-def wavefronts(off2d: np.ndarray, act2d: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """Shared-memory wavefronts and the ideal count per warp row."""
+LATTICE_MIN_STRIDE = 64      # bytes between lanes: each lane its own 64-byte DRAM chunk
+LATTICE_SHARE = 0.9          # of an allocation's gather rows, for it to count as a lattice walk
+
+
+def wavefronts(off2d: np.ndarray, act2d: np.ndarray, size: int, half16: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Shared-memory wavefronts and the ideal count per warp row.
+
+    The banks serve a phase of the warp at a time: all 32 lanes for 4-byte words, a
+    half-warp for 8 bytes, and a half-warp for 16 bytes too (each lane's four words: a
+    phase of 64 words, two a bank at best). A phase takes as many wavefronts as the most
+    distinct words one bank holds, one at least. ncu counts 2 wavefronts for an
+    ``LDS.128`` whose lanes all read one address and 2 for one whose half-warps read one
+    address each in the same banks, 4 for 16 lanes' 16-byte words twice over
+    (``probe/flash-attn-rows``, ``probe/matmul-rect`` and ``probe/sgemm-reg4x4``,
+    docs/results/timing_investigation/unseen31/, unseen45/, unseen18/): not the 4 of a
+    quarter-warp a phase. ``half16`` False keeps the quarter-warp for L1's data banks
+    (``l1_gather_waves``: global gathers, measured with 4-byte words only)."""
     nw = off2d.shape[0]
     words_per_lane = max(1, size // 4)
-    lanes_per_phase = 32 // words_per_lane
+    lanes_per_phase = 16 if words_per_lane >= 4 and half16 else 32 // words_per_lane
+    width = lanes_per_phase * words_per_lane           # words a phase
     w0 = off2d >> 2
     if words_per_lane > 1:
         words = (w0[:, :, None] + np.arange(words_per_lane)).reshape(nw, 32 * words_per_lane)
@@ -707,9 +723,10 @@ def wavefronts(off2d: np.ndarray, act2d: np.ndarray, size: int) -> tuple[np.ndar
     else:
         words, act = w0, act2d
     phases = 32 // lanes_per_phase
-    words = words.reshape(nw * phases, 32)
-    act = act.reshape(nw * phases, 32)
-    if nw and lanes_per_phase * words_per_lane == 32 and act2d.all():
+    words = words.reshape(nw * phases, width)
+    act = act.reshape(nw * phases, width)
+    ideal_per_phase = max(1, width // 32)
+    if nw and width == 32 and act2d.all():
         # every phase on 32 consecutive words (32 banks) or on one word (a broadcast)
         w1 = words[:, :1]
         if np.array_equal(words, w1 + _LANES) or np.array_equal(words, np.broadcast_to(w1, words.shape)):
@@ -723,14 +740,21 @@ def wavefronts(off2d: np.ndarray, act2d: np.ndarray, size: int) -> tuple[np.ndar
     k = np.sort(np.where(act, key, fill), axis=1)
     new = np.ones(k.shape, bool)
     new[:, 1:] = k[:, 1:] != k[:, :-1]
-    rows = np.repeat(np.arange(k.shape[0]), 32)
+    rows = np.repeat(np.arange(k.shape[0]), width)
     b = (k >> 40).ravel()
     per_bank = np.bincount(rows * 32 + b, weights=new.ravel(), minlength=k.shape[0] * 32)
     per_row = per_bank.reshape(-1, 32).max(axis=1)
     has = act.any(axis=1)
     per_row = np.where(has, np.maximum(per_row, 1), 0).astype(np.int64)
     waves = per_row.reshape(nw, phases).sum(axis=1)
-    ideal = has.reshape(nw, phases).sum(axis=1)
+    # the ideal: a phase's distinct words over the 32 banks (a 16-byte phase of 16 lanes
+    # on 64 distinct words needs 2)
+    distinct = new.sum(axis=1) if width > 32 else None
+    if distinct is not None:
+        ideal_rows = np.where(has, np.maximum(1, -(-distinct // 32)), 0)
+    else:
+        ideal_rows = has.astype(np.int64)
+    ideal = ideal_rows.reshape(nw, phases).sum(axis=1)
     return waves, ideal
 
 
@@ -766,6 +790,8 @@ class Counters:
         self.touched: np.ndarray | None = None              # global sectors read (DRAM footprint)
         self.alloc_sectors: list = []                        # per allocation: (first, end) sector
         self.alloc_first = np.zeros(1, np.int64)             # ... their first sectors, ascending
+        self.lattice: dict[int, list] = {}                   # allocation -> [gather rows, of them
+        #                                                      lanes a constant stride apart, the stride]
         self.written: np.ndarray | None = None              # global sectors written back
         self.regions: dict[int, list] = {}                  # allocation -> [L2 transactions, lo, hi, replays,
         #                                                     of them atomicCAS transactions, CAS replays]
@@ -921,6 +947,8 @@ class Counters:
                 self.l1_lines += plain
                 lines = np.bincount(srow[starts], minlength=len(per_row))
                 self.l1_waves += l1_gather_waves(mat, act, size, lines)
+                if self.alloc_sectors:
+                    self._note_lattice(mat, act)
                 wide = _gather_lines(lines)
                 if gwarps is not None:
                     missed = self._l1_missed_lines(mat, act, gwarps, pc, row_blocks, plain)
@@ -963,6 +991,27 @@ class Counters:
             self.sector_bmin[idx] = np.minimum(self.sector_bmin[idx], first)
             self.sector_bmax[idx] = np.maximum(self.sector_bmax[idx], last)
         return per_row
+
+    def _note_lattice(self, mat: np.ndarray, act: np.ndarray) -> None:
+        """Per allocation, the gather rows whose 32 lanes read addresses a constant stride
+        of ``LATTICE_MIN_STRIDE`` bytes or more apart (a column of a row-major matrix), and
+        that stride: such a walk comes back to a sector's next words after the threads of
+        one pass down the column, not at random (``_extrapolated``)."""
+        full = act.all(axis=1)
+        if not full.any():
+            return
+        m = mat[full]
+        d = np.diff(m, axis=1)
+        lat = (d == d[:, :1]).all(axis=1) & (np.abs(d[:, 0]) >= LATTICE_MIN_STRIDE)
+        a = np.searchsorted(self.alloc_first, (m[:, 0] - GLOBAL_BASE) // 32, "right") - 1
+        for i in np.unique(a):
+            rows = a == i
+            rec = self.lattice.setdefault(int(i), [0, 0, 0])
+            rec[0] += int(np.count_nonzero(rows))
+            hit = rows & lat
+            rec[1] += int(np.count_nonzero(hit))
+            if hit.any():
+                rec[2] = int(np.abs(d[hit, 0]).max())
 
     def _dram_waits(self, s: np.ndarray, srow, nrows: int, kind: str, key) -> None:
         """Which rows of a load or atomic request wait on DRAM (``fresh_rows``): those with
@@ -1279,8 +1328,21 @@ class Counters:
                 scattered += first
                 if n * scale > b - a:
                     again += n * scale - (b - a)
-                    span += (hi - lo) * 32
+                    span += self._retouch_span(i, (hi - lo) * 32)
         return int(round(total)), int(round(scattered)), int(round(again)), int(span)
+
+    def _retouch_span(self, i: int, nbytes: int) -> int:
+        """The bytes between a scattered allocation's re-touches of a unit, for
+        ``timing.reread_miss``: the allocation's size for a gather at random; for one whose
+        gathers mostly walk a lattice (``_note_lattice``), the units of one pass down it,
+        nbytes / stride lattice points, a sector each, as the threads after it come back
+        for the sector's next words (``probe/gather-ldg``'s column walk of a 64 MiB matrix:
+        4096 rows, 128 KiB between re-touches, which L2 holds; ncu reads 134 MB from DRAM
+        where every re-touch missing would be 600)."""
+        rec = self.lattice.get(i)
+        if rec is None or not rec[2] or rec[1] < LATTICE_SHARE * rec[0]:
+            return nbytes
+        return min(nbytes, nbytes // rec[2] * 32)
 
     def _retouch_metrics(self, scattered: set, scale: float) -> dict[str, float]:
         """Re-touches within a batch by loads and atomics, extrapolated, and the bytes a

@@ -547,6 +547,34 @@ def const_pair_pcs(ir) -> frozenset:
     return got
 
 
+def shared_vector_pcs(ir) -> frozenset:
+    """Loads from shared memory inside a loop nvcc unrolls fully: it reads the words that
+    consecutive trips of such a load take, one after another in each lane, with one
+    ``LDS.64`` or ``LDS.128`` when it can prove them 8- or 16-byte aligned
+    (``probe/matmul-rect``'s ``As[ty][k]``, k = 0..31: eight ``LDS.128``, ncu counts 131 M
+    shared loads where the scalar loads are 210 M; ``probe/sgemm-reg4x4``'s
+    ``As[k][ty * 4 + i]``, i = 0..3: one).  The machine groups the trips whose addresses
+    show it (``machine._shared_vector``)."""
+    got = getattr(ir, "_simt_shared_vectors", None)
+    if got is None:
+        code = ir.code
+        full = _full(ir)
+        got = ir._simt_shared_vectors = frozenset(
+            p for p, ins in enumerate(code)
+            if ins.op == Op.LOAD and ins.info.get("space") == "shared" and not ins.info.get("volatile")
+            and ins.ctype is not None and _size_of(ins.ctype) in (4, 8)
+            and any(top <= p <= back for top, back in full))
+    return got
+
+
+def _size_of(ct) -> int:
+    from .ctypes_ import sizeof
+    try:
+        return sizeof(ct)
+    except TypeError:
+        return 0
+
+
 def uniform_ldc_pcs(ir) -> frozenset:
     """Loads from ``__constant__`` memory at an address the same in every lane that
     changes from trip to trip of a loop nvcc does not unroll fully, where the loop's body

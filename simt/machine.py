@@ -27,7 +27,7 @@ from . import counters as C
 from .ctypes_ import Scalar, Vector, sizeof
 from .errors import LaunchError
 from .ir import Const, Op, Reg
-from .issue import UNROLL, compile_time, const_pair_pcs, overlapped_pcs, uniform_ldc_pcs
+from .issue import UNROLL, compile_time, const_pair_pcs, overlapped_pcs, shared_vector_pcs, uniform_ldc_pcs
 from .l1hits import LAT_L1, L1Table, TripSectors
 from .loops import add_step, constant_trips, def_before, loop_test, loops
 from .promote import register_locals
@@ -299,6 +299,8 @@ class Machine:
         self.const_pairs = const_pair_pcs(k)      # __constant__ loads nvcc may pair (LDC.64)
         self.uniform_ldc = uniform_ldc_pcs(k)     # ... and warp-uniform ones it reads with LDC
         self.const_prev = {}                      # their pc -> each lane's last word, paired
+        self.shared_vec = shared_vector_pcs(k)    # shared loads nvcc may widen (LDS.64/.128)
+        self.shared_prev = {}                     # their pc -> each lane's group: start, bytes
         self.moves = register_locals(k)           # local accesses that are registers in SASS
         self.compiled = compile_time(k)           # pcs nvcc leaves nothing of (simt.issue)
         self.preg = {}                            # their frame offset -> per warp, value ready
@@ -757,9 +759,17 @@ class Machine:
                     cnt.add(p, C.WAVES_ATOM, int(C.wavefronts(mat - SHARED_BASE, act, size)[0].sum()))
                     continue
                 waves, ideal = C.wavefronts(mat - SHARED_BASE, act, size)
+                ld = kind == "ld"
+                if ld and p in self.shared_vec:
+                    # trips that widen the previous trip's load: no instruction, and only
+                    # the wavefronts the wider access adds
+                    joined, waves, ideal = _shared_vector(self, p, mat - SHARED_BASE, act, warps, size,
+                                                          waves, ideal)
+                    if joined:
+                        nw -= joined
+                        cnt.add(p, C.INST, -joined)
                 tw = int(waves.sum())
                 ti = int(ideal.sum())
-                ld = kind == "ld"
                 cnt.add(p, C.SHARED_LD if ld else C.SHARED_ST, nw)
                 cnt.add(p, C.WAVES_LD if ld else C.WAVES_ST, tw)
                 cnt.add(p, C.CONFL_LD if ld else C.CONFL_ST, tw - ti)
@@ -961,6 +971,65 @@ def _const_pair_passes(m: Machine, p: int, mat: np.ndarray, act: np.ndarray, war
     if not paired.any():
         return 0
     return len(C.Runs(mat[paired], act[paired]).addr)      # their distinct words: their passes
+
+
+SHARED_VECTOR_BYTES = 16          # LDS.128
+
+
+def _shared_vector(m: Machine, p: int, off: np.ndarray, act: np.ndarray, warps: np.ndarray, size: int,
+                   waves: np.ndarray, ideal: np.ndarray):
+    """A shared load ``issue.shared_vector_pcs`` found: a warp each of whose active lanes
+    reads the word after the one it read at this load last time (a trip of a loop nvcc
+    unrolls fully), where the load that trip began, widened by this word, stays within
+    ``SHARED_VECTOR_BYTES`` and aligned to its width, is part of that load (nvcc proves the
+    alignment, this sees it).  Returns (warps joined, their waves and ideal replaced by
+    what the widening adds, the others' as given)."""
+    if p not in m.shared_prev:
+        m.shared_prev[p] = (np.full(m.T, -1, np.int64), np.full(m.T, -1, np.int64), np.zeros(m.T, np.int64))
+    start, last, width = m.shared_prev[p]
+    lanes = warps[:, None] * 32 + LANES
+    st, la, wd = start[lanes], last[lanes], width[lanes]
+    new_w = wd + size
+    ok = (la >= 0) & (off == la + size) & (new_w <= SHARED_VECTOR_BYTES) & (st % np.where(new_w > 8, 16, 8) == 0)
+    join = np.all(ok | ~act, axis=1) & act.any(axis=1)
+    # the same width in every lane of a joined warp (they began together)
+    if join.any():
+        w0 = np.where(act, wd, 0).max(axis=1)
+        join &= np.all((wd == w0[:, None]) | ~act, axis=1)
+    n = int(np.count_nonzero(join))
+    if n:
+        rows = np.flatnonzero(join)
+        a2 = act[rows]
+        old_waves = np.zeros(n, np.int64)
+        new_waves = np.zeros(n, np.int64)
+        old_ideal = np.zeros(n, np.int64)
+        new_ideal = np.zeros(n, np.int64)
+        wrow = np.where(a2, wd[rows], 0).max(axis=1)
+        for w in np.unique(wrow):
+            sel = wrow == w
+            s2, a3 = st[rows][sel], a2[sel]
+            s2 = np.where(a3, s2, 0)
+            # (a 12-byte group is on its way to 16: priced as the 16 it becomes)
+            ow, oi = C.wavefronts(s2, a3, _vector_width(int(w)))
+            nw_, ni = C.wavefronts(s2, a3, _vector_width(int(w) + size))
+            old_waves[sel], old_ideal[sel], new_waves[sel], new_ideal[sel] = ow, oi, nw_, ni
+        waves = waves.copy()
+        ideal = ideal.copy()
+        waves[rows] = new_waves - old_waves
+        ideal[rows] = np.minimum(new_ideal - old_ideal, waves[rows])
+    # each lane's group: widened where its warp joined, begun anew elsewhere
+    jl = np.broadcast_to(join[:, None], act.shape) & act
+    fresh = act & ~jl
+    start[lanes[fresh]] = off[fresh]
+    width[lanes[fresh]] = size
+    width[lanes[jl]] = wd[jl] + size
+    last[lanes[act]] = off[act]
+    return n, waves, ideal
+
+
+def _vector_width(b: int) -> int:
+    """The access a group of ``b`` bytes is priced as: 4, 8 or 16."""
+    return 4 if b <= 4 else 8 if b <= 8 else 16
 
 
 def _warp_matrix(a: np.ndarray, g: np.ndarray):

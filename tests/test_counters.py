@@ -515,6 +515,23 @@ def test_a_sampled_random_gather_touches_its_table_once_and_again():
             assert m["simt__dram_reread_chunks64.sum"] == 0 == m["simt__dram_retouched_bytes.max"]
 
 
+def test_a_column_walk_comes_back_to_its_sectors_within_a_pass():
+    """A gather walking a row-major matrix down its columns (lanes a row apart) touches
+    each sector once a column, a pass of the column's rows later: the bytes between
+    re-touches are the pass's sectors, not the table's size as for a random gather, so
+    L2 keeps them (probe/gather-ldg: ncu reads 134 MB, not the 600 MB every re-touch
+    missing would give). The random gather above keeps the table's size."""
+    rows = cols = 512                                  # 1 MiB of ints, a column of 512 rows
+    n = rows * cols
+    i = np.arange(n)
+    idx = ((i % rows) * cols + i // rows).astype(I32)
+    _, res = run(SCATTER_SRC, "gather", n // 256, 256, [idx, np.ones(n, I32), np.zeros(n, I32)],
+                 sanitize=False, sample_blocks=16)
+    m = res.metrics
+    assert m["simt__dram_reread_chunks64.sum"] > 0                   # re-touches beyond the table
+    assert m["simt__dram_retouched_bytes.max"] == rows * 32          # one pass: a sector a row
+
+
 def test_a_scattered_store_reads_its_sectors_first():
     """Scattered 4-byte stores write part of a sector each: the sectors are filled before
     they are written back (a coalesced stream of whole sectors needs no fill)."""

@@ -1,0 +1,70 @@
+"""Shared loads nvcc widens (machine._shared_vector): in a loop it unrolls fully, the
+trips of one shared load that read each lane's next word become one LDS.64 / LDS.128
+where the first is aligned; and a 16-byte access takes its wavefronts a half-warp at a
+time (counters.wavefronts).  The counts are ncu's for probe/matmul-rect (131,112,960
+shared loads), probe/flash-attn-rows (2,097,152 loads, 4,261,120 wavefronts) and
+probe/sgemm-reg4x4 (21.7 M wavefronts)."""
+import numpy as np
+import pytest
+
+from simt import counters as C
+from kern import run
+
+SHLD, WAVES = "smsp__inst_executed_op_shared_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
+
+
+def _row_dot(k_expr: str, trips: int = 32, pragma: str = "#pragma unroll", offset: int = 0):
+    """One warp: each half-warp's row of a 2 x 40 float tile dotted with a shared vector,
+    ``s[row * 40 + OFF + k]`` for k < trips (rows 160 bytes apart)."""
+    src = f'''extern "C" __global__ void k(const float *x, float *out) {{
+        __shared__ float s[2 * 40];
+        __shared__ float v[32];
+        int t = threadIdx.x, row = t >> 4;
+        for (int i = t; i < 80; i += 32) s[i] = x[i];
+        v[t] = x[t];
+        __syncthreads();
+        float acc = 0.0f;
+        {pragma}
+        for (int k = 0; k < {trips}; ++k) acc += s[{k_expr}] * v[k];
+        out[t] = acc;
+    }}'''
+    x = np.arange(80, dtype=np.float32) / 7
+    (_, out), res = run(src, "k", 1, 32, [x, np.zeros(32, np.float32)])
+    row = np.arange(32) >> 4
+    k = np.arange(trips)
+    exp = np.array([(x[r * 40 + offset + k] * x[k]).sum() for r in row], np.float32)
+    np.testing.assert_allclose(out, exp, rtol=1e-5)
+    return res.metrics
+
+
+def test_consecutive_words_of_an_unrolled_loop_are_one_lds128_a_four():
+    m = _row_dot("row * 40 + k")
+    # s: 8 LDS.128 (each half-warp one address: 2 wavefronts); v[k], one address for the
+    # warp, 8 more (2 wavefronts each too)
+    assert m[SHLD] == 8 + 8
+    assert m[WAVES] == 8 * 2 + 8 * 2
+
+
+def test_a_misaligned_start_gives_narrower_loads():
+    m = _row_dot("row * 40 + 2 + k", offset=2)      # 8-byte aligned: LDS.64 to the next 16
+    # 2 + 32 words from word 2: LDS.64 (words 2, 3), then LDS.128s from word 4 on, the
+    # last two words an LDS.64: 1 + 7 + 1 (and v's 8)
+    assert m[SHLD] == 9 + 8
+
+
+def test_a_loop_nvcc_does_not_unroll_keeps_its_scalar_loads():
+    m = _row_dot("row * 40 + k", pragma="#pragma unroll 1")
+    assert m[SHLD] == 32 + 32
+    assert m[WAVES] == 32 + 32
+
+
+@pytest.mark.parametrize("offsets, waves", [
+    (np.zeros(32), 2),                                   # one address: a wavefront a half-warp
+    (np.where(np.arange(32) < 16, 0, 128), 2),           # one address a half-warp, same banks
+    (np.arange(32) * 16, 4),                             # 512 distinct bytes
+    ((np.arange(32) % 16) * 16, 4),                      # 256 bytes, twice
+    (np.arange(32) * 32, 8),                             # every other 16 bytes: 2-way a half
+])
+def test_a_16_byte_access_is_served_a_half_warp_at_a_time(offsets, waves):
+    w, _ = C.wavefronts(np.asarray(offsets, np.int64)[None], np.ones((1, 32), bool), 16)
+    assert w.tolist() == [waves]
