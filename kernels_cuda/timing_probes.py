@@ -2351,6 +2351,112 @@ UNSEEN46 = [
                 note="piecewise-linear interpolation of 2^22 points, 256 shared breakpoints by a linear scan with break"),
 ]
 PROBES += UNSEEN46
+
+_P49 = "probes49.cu"
+FW_N, EQ_GRID = 1024, 1056
+
+
+def jds_matrix(rows: int, rng) -> tuple:
+    """A sparse rows x rows matrix in JDS format: row lengths 1 + Poisson(11) (at most 64),
+    columns within 4096 of the diagonal (wrapping), values standard normal.  (jd_ptr,
+    perm, cols, vals): perm[r] the original row of sorted row r (lengths decreasing),
+    jagged diagonal d at jd_ptr[d] + r for the sorted rows r < jd_ptr[d+1] - jd_ptr[d]."""
+    lens = np.minimum(1 + rng.poisson(11, rows), 64)
+    perm = np.argsort(-lens, kind="stable")
+    sl = lens[perm]
+    counts = (sl[None, :] > np.arange(int(sl[0]))[:, None]).sum(1)
+    jd_ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
+    nnz = int(jd_ptr[-1])
+    r = np.repeat(np.arange(rows), sl)
+    d = np.arange(nnz) - np.repeat(np.cumsum(sl) - sl, sl)
+    pos = jd_ptr[d] + r
+    cols = np.zeros(nnz, np.int32)
+    cols[pos] = (perm[r] + rng.integers(-4096, 4097, nnz)) % rows
+    vals = np.zeros(nnz, np.float32)
+    vals[pos] = rng.standard_normal(nnz).astype(np.float32)
+    return jd_ptr, perm.astype(np.int32), cols, vals
+
+
+def _jds_args(rows, rng):
+    jd_ptr, perm, cols, vals = jds_matrix(rows, rng)
+    return [jd_ptr, perm, cols, vals, _f32(rows, rng), np.zeros(rows, np.float32), _i32(rows),
+            _i32(jd_ptr.size - 1)]
+
+
+def _equalize_args(n, rng):
+    """n image-like bytes (a multiple of 4; as for probe/hist256-warp-private) and their
+    cumulative histogram; cdf_min its smallest nonzero entry."""
+    b = np.clip(np.rint(100 + 12 * rng.standard_normal(n)), 0, 255).astype(np.uint8)
+    anywhere = rng.random(n) < 0.1
+    b[anywhere] = rng.integers(0, 256, int(anywhere.sum()), dtype=np.uint8)
+    cdf = np.cumsum(np.bincount(b, minlength=256)).astype(np.uint32)
+    return [cdf, np.uint32(cdf[cdf > 0][0]), b, np.zeros(n, np.uint8), _i32(n // 4)]
+
+
+def _atomics9_init(n):
+    return np.array([0, 10 * n + 12345, 0, 0xFFFFFFFF, 0, 0, 0xFFFFFFFF, 0, 0x12345678], np.uint32)
+
+
+UNSEEN47 = [
+    TimingProbe("probe/matmul-t32-rows4", "probe-unseen47", "matmul_t32_rows4", 4096, (32, 8),
+                lambda n: (n // 32, n // 32),
+                lambda n, rng: [_f32(n * (n // 8), rng), _f32(n // 8 * n, rng), np.zeros(n * n, np.float32), _i32(n),
+                                _i32(n // 8)],
+                source=_P49,
+                note="C = A B, 4096 x 512 times 512 x 4096 floats, 32 x 32 shared tiles, 32 x 8 threads, 4 outputs each"),
+    TimingProbe("probe/spmv-jds", "probe-unseen47", "spmv_jds", 1 << 21, 256, lambda n: -(-n // 256),
+                _jds_args, source=_P49,
+                note="SpMV in JDS format, 2^21 rows of 1-64 nonzeros (mean 12) near the diagonal, a thread a sorted row"),
+    TimingProbe("probe/equalize-lut-u8", "probe-unseen47", "equalize_lut_u8", 1 << 27, 256,
+                lambda n: min(EQ_GRID, -(-n // 1024)), _equalize_args, source=_P49,
+                note="histogram equalization of 128 MiB of image-like bytes through a shared 256-entry table, uchar4"),
+    TimingProbe("probe/fwht1024-shared", "probe-unseen47", "fwht1024_shared", 1 << 25, 256, lambda n: n // FW_N,
+                lambda n, rng: [_f32(n, rng), np.zeros(n, np.float32)], source=_P49,
+                note="Walsh-Hadamard transforms of 2^15 blocks of 1024 floats in shared memory, NVIDIA's radix-4 stages"),
+    TimingProbe("probe/lane-switch4", "probe-unseen47", "lane_switch4", 1 << 23, 256, lambda n: -(-n // 256),
+                lambda n, rng: [_f32(n, rng), np.zeros(n, np.float32), _i32(n)], source=_P49,
+                note="a switch on threadIdx.x % 4 into four different 32-step loops, 2^23 threads"),
+    TimingProbe("probe/atomic-intrinsics9", "probe-unseen47", "atomic_intrinsics9", 1 << 20, 256,
+                lambda n: -(-n // 256), lambda n, rng: [_atomics9_init(n), _i32(n)], source=_P49,
+                note="simpleAtomicIntrinsics by 2^20 threads: add, sub, max, min, inc, dec, and, or, xor on nine words"),
+]
+PROBES += UNSEEN47
+
+_P50 = "probes50.cu"
+SAXPY_GRID, SB_N, DFT_BLOCK = 264, 32, 128
+
+
+def _sturm_args(nmat, rng):
+    """nmat symmetric tridiagonal 32 x 32 matrices: diagonals uniform on [-4, 4),
+    off-diagonals standard normal (the 32nd of each unused)."""
+    return [(-4 + 8 * rng.random(SB_N * nmat)).astype(np.float32), _f32(SB_N * nmat, rng),
+            np.zeros(SB_N * nmat, np.float32), _i32(nmat)]
+
+
+UNSEEN48 = [
+    TimingProbe("probe/saxpy-gridstride264", "probe-unseen48", "saxpy_gridstride", 1 << 25, 256,
+                lambda n: SAXPY_GRID, lambda n, rng: [np.float32(1.5), _f32(n, rng), _f32(n, rng), _i32(n)],
+                source=_P50, note="SAXPY on 2^25 floats by a grid-stride loop, 264 blocks of 256 (two an SM)"),
+    TimingProbe("probe/cbrt-even-only", "probe-unseen48", "cbrt_even_only", 1 << 24, 256, lambda n: -(-n // 256),
+                lambda n, rng: [_f32(n, rng), np.zeros(n, np.float32), _i32(n)], source=_P50,
+                note="odd threads return at once, even ones take 16 Newton steps of a cube root, 2^24 threads"),
+    TimingProbe("probe/dft-naive", "probe-unseen48", "dft_naive", 4096, DFT_BLOCK, lambda n: -(-n // DFT_BLOCK),
+                lambda n, rng: [_f32(2 * n, rng), np.zeros(2 * n, np.float32), _i32(n)], source=_P50,
+                note="the naive DFT of 4096 complex floats, a thread a frequency (32 blocks of 128), sincosf a term"),
+    TimingProbe("probe/sturm-bisect32", "probe-unseen48", "sturm_bisect32", 1 << 15, 256, lambda n: -(-n // 8),
+                _sturm_args, source=_P50,
+                note="eigenvalues of 2^15 tridiagonal 32 x 32 matrices by 24 Sturm-count bisections, a warp a matrix"),
+    TimingProbe("probe/blur5x5-u8", "probe-unseen48", "blur_u8", 4096, (16, 16), lambda n: (-(-n // 16), -(-n // 16)),
+                lambda n, rng: [rng.integers(0, 256, n * n, dtype=np.uint8), np.zeros(n * n, np.uint8), _i32(n),
+                                _i32(n)],
+                source=_P50, note="PMPP's blur of a 4096^2 byte image: the in-image pixels of a 5 x 5 window, an int division"),
+    TimingProbe("probe/conv5x5-cached-halo", "probe-unseen48", "conv5x5_cached_halo", 4096, (16, 16),
+                lambda n: (-(-n // 16), -(-n // 16)),
+                lambda n, rng: [_f32(n * n, rng), np.zeros(n * n, np.float32), _i32(n), _i32(n)], source=_P50,
+                symbols=lambda n, rng: {"c_filt5": (rng.random(25, dtype=np.float32) / 12.5).astype(np.float32)},
+                note="5x5 convolution of a 4096^2 float image, 16^2 shared tiles, the halo read from global memory"),
+]
+PROBES += UNSEEN48
 _BY_ID = {p.id: p for p in PROBES}
 
 
