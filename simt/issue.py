@@ -536,14 +536,19 @@ def const_pair_pcs(ir) -> frozenset:
     ``c_dct[8 tx + x]``, x = 0..7: four ``LDC.64``, docs/results/timing_investigation/
     unseen32/).  The machine pairs the trips whose addresses show it
     (``machine._const_counters``)."""
-    got = getattr(ir, "_simt_const_pairs", None)
+    return _loads_in_full_unrolls(ir, "_simt_const_pairs", lambda ins: ins.info.get("space") == "const"
+                                  and not ins.info.get("uniform_addr"))
+
+
+def _loads_in_full_unrolls(ir, attr: str, keep) -> frozenset:
+    """The pcs of the loads ``keep(ins)`` accepts inside loops nvcc unrolls fully,
+    computed once per kernel (kept as ``attr`` on the IR)."""
+    got = getattr(ir, attr, None)
     if got is None:
-        code = ir.code
         full = _full(ir)
-        got = ir._simt_const_pairs = frozenset(
-            p for p, ins in enumerate(code)
-            if ins.op == Op.LOAD and ins.info.get("space") == "const" and not ins.info.get("uniform_addr")
-            and any(top <= p <= back for top, back in full))
+        got = frozenset(p for p, ins in enumerate(ir.code)
+                        if ins.op == Op.LOAD and keep(ins) and any(top <= p <= back for top, back in full))
+        setattr(ir, attr, got)
     return got
 
 
@@ -555,16 +560,9 @@ def shared_vector_pcs(ir) -> frozenset:
     shared loads where the scalar loads are 210 M; ``probe/sgemm-reg4x4``'s
     ``As[k][ty * 4 + i]``, i = 0..3: one).  The machine groups the trips whose addresses
     show it (``machine._shared_vector``)."""
-    got = getattr(ir, "_simt_shared_vectors", None)
-    if got is None:
-        code = ir.code
-        full = _full(ir)
-        got = ir._simt_shared_vectors = frozenset(
-            p for p, ins in enumerate(code)
-            if ins.op == Op.LOAD and ins.info.get("space") == "shared" and not ins.info.get("volatile")
-            and ins.ctype is not None and _size_of(ins.ctype) in (4, 8)
-            and any(top <= p <= back for top, back in full))
-    return got
+    return _loads_in_full_unrolls(ir, "_simt_shared_vectors", lambda ins: ins.info.get("space") == "shared"
+                                  and not ins.info.get("volatile") and ins.ctype is not None
+                                  and _size_of(ins.ctype) in (4, 8))
 
 
 def _size_of(ct) -> int:

@@ -18,3 +18,16 @@ def launch(pid, n, seed=0, policy="lockstep"):
     res = be.launches[-1]
     assert res.sanitizer == [], [f.as_dict() for f in res.sanitizer]      # no race, no bad access
     return host, after, syms, res
+
+
+def conv_same(img: np.ndarray, filt: np.ndarray) -> np.ndarray:
+    """The k x k correlation of a square image with zeros outside it, in float64 (the
+    reference of the tiled convolution probes)."""
+    k = filt.shape[0]
+    n = img.shape[0]
+    P = np.pad(img.astype(np.float64), k // 2)
+    out = np.zeros((n, n))
+    for dy in range(k):
+        for dx in range(k):
+            out += filt[dy, dx] * P[dy:dy + n, dx:dx + n]
+    return out

@@ -4,7 +4,7 @@ measurements if they compute what they say."""
 import numpy as np
 
 from kernels_cuda import timing_probes as tp
-from probe_launch import launch
+from probe_launch import conv_same, launch
 
 
 def test_matmul_rect():
@@ -28,12 +28,7 @@ def test_hist256_warp_private():
 def test_conv7x7_tiled():
     n = 37                                          # 4 x 4 blocks, the last ones partly outside
     host, (img, out, w, h), syms, _ = launch("probe/conv7x7-tiled", n)
-    f = syms["c_filt7"].astype(np.float64).reshape(7, 7)
-    P = np.pad(img.reshape(n, n).astype(np.float64), 3)
-    exp = np.zeros((n, n))
-    for dy in range(7):
-        for dx in range(7):
-            exp += f[dy, dx] * P[dy:dy + n, dx:dx + n]
+    exp = conv_same(img.reshape(n, n), syms["c_filt7"].astype(np.float64).reshape(7, 7))
     np.testing.assert_allclose(out.reshape(n, n), exp, rtol=1e-4, atol=1e-5)
 
 
