@@ -611,6 +611,34 @@ def uniform_ldc_pcs(ir) -> frozenset:
     return ir._simt_uniform_ldc
 
 
+def inorder_pcs(ir) -> frozenset:
+    """The arithmetic inside a loop nvcc does not unroll fully whose body branches to a
+    slow path (a float division's ``FCHK`` and ``CALL``, ``sqrtf``'s range test, a
+    sine's large-argument reduction: machine._SLOW_PATH).  The branch splits the body
+    into basic blocks, and nvcc schedules within each: it does not move one trip's work
+    between another trip's long-latency result and its use.  So there an instruction
+    waits for its operands before it issues, as the hardware's scoreboard makes it.
+    ``probe/dft-naive`` (a ``sincosf`` and a broadcast load a trip, one warp a
+    sub-partition) takes 226 cycles a trip on the H100 and the H200, and the machine now
+    gives 224, where letting the arithmetic pass its readiness along gave 73
+    (docs/results/timing_investigation/unseen48/).  A ``MOV`` issues nothing (register
+    renaming) and never waits.  Elsewhere the machine lets arithmetic pass its readiness
+    along without waiting, as unrolled and interleaved trips hide it."""
+    got = getattr(ir, "_simt_inorder", None)
+    if got is not None:
+        return got
+    from .machine import _SLOW_PATH, _cost_key
+    code = ir.code
+    full = _full(ir)
+    out = set()
+    for top, back in loops(code):
+        if (top, back) in full or not any(_cost_key(code[q]) in _SLOW_PATH for q in range(top, back + 1)):
+            continue
+        out.update(p for p in range(top, back + 1) if code[p].op in _PURE and code[p].op != Op.MOV)
+    ir._simt_inorder = frozenset(out)
+    return ir._simt_inorder
+
+
 def _changes_by_trip(code, wr, p, k, top, back, written, depth: int = 0) -> bool:
     """Whether argument k of pc p can differ between trips of the loop top..back: it
     comes, through arithmetic in the loop, from a variable the loop writes."""

@@ -27,7 +27,7 @@ from . import counters as C
 from .ctypes_ import Scalar, Vector, sizeof
 from .errors import LaunchError
 from .ir import Const, Op, Reg
-from .issue import UNROLL, compile_time, const_pair_pcs, overlapped_pcs, shared_vector_pcs, uniform_ldc_pcs
+from .issue import UNROLL, compile_time, const_pair_pcs, inorder_pcs, overlapped_pcs, shared_vector_pcs, uniform_ldc_pcs
 from .l1hits import LAT_L1, L1Table, TripSectors
 from .loops import add_step, constant_trips, def_before, loop_test, loops
 from .promote import register_locals
@@ -301,6 +301,7 @@ class Machine:
         self.const_prev = {}                      # their pc -> each lane's last word, paired
         self.shared_vec = shared_vector_pcs(k)    # shared loads nvcc may widen (LDS.64/.128)
         self.shared_prev = {}                     # their pc -> each lane's group: start, bytes
+        self.inorder = inorder_pcs(k)             # arithmetic that waits for its operands
         self.moves = register_locals(k)           # local accesses that are registers in SASS
         self.compiled = compile_time(k)           # pcs nvcc leaves nothing of (simt.issue)
         self.preg = {}                            # their frame offset -> per warp, value ready
@@ -524,10 +525,11 @@ class Machine:
             _local_store_lines(self, ins, sel, act, full)
         d = ins.dst
         if op in _DATAFLOW:
-            if key in _SLOW_PATH and rw is not None:
+            if rw is not None and (key in _SLOW_PATH or ins.pc in self.inorder):
                 # nvcc checks the operands and branches to a slow-path subroutine (FCHK, a
                 # range test): the warp waits for them there, and nothing after it in the
-                # program (the next loads) is scheduled above the branch
+                # program (the next loads) is scheduled above the branch; in such a loop's
+                # body its arithmetic waits for its operands too (issue.inorder_pcs)
                 clock = np.maximum(clock, rw)
             self.wclock[wsel] = clock if key is None else clock + busy
             if d is not None:
