@@ -725,7 +725,6 @@ def wavefronts(off2d: np.ndarray, act2d: np.ndarray, size: int, half16: bool = T
     phases = 32 // lanes_per_phase
     words = words.reshape(nw * phases, width)
     act = act.reshape(nw * phases, width)
-    ideal_per_phase = max(1, width // 32)
     if nw and width == 32 and act2d.all():
         # every phase on 32 consecutive words (32 banks) or on one word (a broadcast)
         w1 = words[:, :1]
@@ -748,12 +747,8 @@ def wavefronts(off2d: np.ndarray, act2d: np.ndarray, size: int, half16: bool = T
     per_row = np.where(has, np.maximum(per_row, 1), 0).astype(np.int64)
     waves = per_row.reshape(nw, phases).sum(axis=1)
     # the ideal: a phase's distinct words over the 32 banks (a 16-byte phase of 16 lanes
-    # on 64 distinct words needs 2)
-    distinct = new.sum(axis=1) if width > 32 else None
-    if distinct is not None:
-        ideal_rows = np.where(has, np.maximum(1, -(-distinct // 32)), 0)
-    else:
-        ideal_rows = has.astype(np.int64)
+    # on 64 distinct words needs 2; a phase of 32 words, one)
+    ideal_rows = np.where(has, np.maximum(1, -(-new.sum(axis=1) // 32)), 0)
     ideal = ideal_rows.reshape(nw, phases).sum(axis=1)
     return waves, ideal
 

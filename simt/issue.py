@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cse import _BOUNDARY as STRAIGHT_LINE_BREAKS, _PURE as ARITHMETIC
+from .cse import _BOUNDARY as STRAIGHT_LINE_BREAKS, _PURE as ARITHMETIC, _size
 from .ir import Const, Op, Reg
 from .loops import (_int_const, add_step, def_before, folded_value, full_unrolls,
                     loop_test, loops, writers)
@@ -562,15 +562,7 @@ def shared_vector_pcs(ir) -> frozenset:
     show it (``machine._shared_vector``)."""
     return _loads_in_full_unrolls(ir, "_simt_shared_vectors", lambda ins: ins.info.get("space") == "shared"
                                   and not ins.info.get("volatile") and ins.ctype is not None
-                                  and _size_of(ins.ctype) in (4, 8))
-
-
-def _size_of(ct) -> int:
-    from .ctypes_ import sizeof
-    try:
-        return sizeof(ct)
-    except TypeError:
-        return 0
+                                  and _size(ins.ctype) in (4, 8))
 
 
 def uniform_ldc_pcs(ir) -> frozenset:
@@ -591,16 +583,10 @@ def uniform_ldc_pcs(ir) -> frozenset:
     got = getattr(ir, "_simt_uniform_ldc", None)
     if got is not None:
         return got
-    from .machine import _SLOW_PATH, _cost_key
     code = ir.code
-    full = _full(ir)
     wr = writers(code)
     out = set()
-    for top, back in loops(code):
-        if (top, back) in full or not any(
-                (code[q].op == Op.IF and code[q].info.get("varying_cond") and not code[q].info.get("predicated"))
-                or _cost_key(code[q]) in _SLOW_PATH for q in range(top, back + 1)):
-            continue
+    for top, back in _branchy_loops(ir, varying_ifs=True):
         written = {id(code[q].dst) for q in range(top, back + 1) if isinstance(code[q].dst, Reg)}
         for p in range(top, back + 1):
             ins = code[p]
@@ -627,16 +613,27 @@ def inorder_pcs(ir) -> frozenset:
     got = getattr(ir, "_simt_inorder", None)
     if got is not None:
         return got
-    from .machine import _SLOW_PATH, _cost_key
     code = ir.code
-    full = _full(ir)
     out = set()
-    for top, back in loops(code):
-        if (top, back) in full or not any(_cost_key(code[q]) in _SLOW_PATH for q in range(top, back + 1)):
-            continue
+    for top, back in _branchy_loops(ir, varying_ifs=False):
         out.update(p for p in range(top, back + 1) if code[p].op in _PURE and code[p].op != Op.MOV)
     ir._simt_inorder = frozenset(out)
     return ir._simt_inorder
+
+
+def _branchy_loops(ir, varying_ifs: bool) -> list[tuple[int, int]]:
+    """(top, back) of the loops nvcc does not unroll fully whose body branches in SASS: to
+    a slow path (machine._SLOW_PATH), or, with ``varying_ifs``, on a condition that
+    differs by lane (an ``if`` it does not predicate)."""
+    from .machine import _SLOW_PATH, _cost_key
+    code = ir.code
+    full = _full(ir)
+
+    def branches(ins) -> bool:
+        return _cost_key(ins) in _SLOW_PATH or (varying_ifs and ins.op == Op.IF and ins.info.get("varying_cond")
+                                                and not ins.info.get("predicated"))
+    return [(top, back) for top, back in loops(code)
+            if (top, back) not in full and any(branches(code[q]) for q in range(top, back + 1))]
 
 
 def _changes_by_trip(code, wr, p, k, top, back, written, depth: int = 0) -> bool:

@@ -25,14 +25,12 @@ memory, and no loop's body.  A ``do``-``while`` loop's condition is left where i
 """
 from __future__ import annotations
 
+from .cse import _PURE
 from .ir import Ins, Op, Reg
+from .loops import loops
+from .regalloc import regs_of
 
-_PURE = {Op.BIN, Op.UN, Op.CAST, Op.FMA, Op.SELECT}
 _WRITES = {Op.STORE, Op.ATOM, Op.BAR, Op.SYNCWARP, Op.PRINTF}
-
-
-def _regs(x):
-    return [r for r in (x if isinstance(x, list) else (x,)) if type(r) is Reg]
 
 
 def hoist_condition_loads(code: list[Ins], fences=()) -> int:
@@ -41,21 +39,19 @@ def hoist_condition_loads(code: list[Ins], fences=()) -> int:
     (updated in place where they move).  Returns how many loads were moved."""
     writes: dict[int, int] = {}                # id(register) -> how many instructions write it
     for ins in code:
-        for r in _regs(ins.dst):
+        for r in regs_of(ins.dst):
             writes[id(r)] = writes.get(id(r), 0) + 1
     moved = 0
     # innermost loops first; a move keeps every pc outside [LOOPINIT, end of the moved
     # prefix) where it was, so the other loops' pcs stay valid
-    for top, back in sorted(((ins.target, j) for j, ins in enumerate(code)
-                             if ins.op == Op.JUMP and 0 < ins.target <= j),
-                            key=lambda r: r[1] - r[0]):
+    for top, back in loops(code):
         init = top - 1
-        if code[init].op != Op.LOOPINIT:
+        if init < 0 or code[init].op != Op.LOOPINIT:
             continue                           # a do-while loop: its condition runs after the body
         if any(code[p].op in _WRITES for p in range(top, back + 1)) \
                 or any(top <= f <= back for f in fences):
             continue
-        written = {id(r) for p in range(top, back + 1) for r in _regs(code[p].dst)}
+        written = {id(r) for p in range(top, back + 1) for r in regs_of(code[p].dst)}
         hoist: list[int] = []
         invariant: set[int] = set()
         end = top
@@ -77,7 +73,8 @@ def hoist_condition_loads(code: list[Ins], fences=()) -> int:
                for ins in code) or any(init <= f < end for f in fences):
             continue
         depth = code[init].depth
-        rest = [p for p in range(top, end) if p not in set(hoist)]
+        moving = set(hoist)
+        rest = [p for p in range(top, end) if p not in moving]
         block = [code[p] for p in hoist] + [code[init]] + [code[p] for p in rest]
         for p in hoist:
             code[p].depth = depth

@@ -1297,7 +1297,7 @@ def _op_cost(m: Machine, key: str, ins, sel, act, full):
         lat0, busy0 = OP_COST[key]
         lat, busy = lat0 + FDIV_SLOW_LATENCY * extra, busy0 + extra
         on = _rows_any(act.reshape(-1, 32))
-        m.cnt.add(ins.pc, C.ISSUE_EXTRA, float((busy0 + extra)[on].sum()))
+        m.cnt.add(ins.pc, C.ISSUE_EXTRA, float(busy[on].sum()))
         return lat, busy
     if key in ("idiv64_s", "idiv64_u"):
         a, b = (np.broadcast_to(np.asarray(m.rd(x, sel)).astype(np.uint64), act.shape) for x in ins.args[:2])

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .ir import KernelIR, Op, Reg
-from .regalloc import regs_of
+from .ir import KernelIR, Reg
+from .regalloc import live_ranges
 
 REGS_PER_SM = 65536        # Hopper (and Ampere): 64 K 32-bit registers per SM
 REG_ALLOC_UNIT = 256       # registers are given to a warp in units of 256
@@ -43,26 +43,7 @@ def _width(r: Reg) -> int:
 
 def live_peak(ir: KernelIR) -> int:
     """The most 32-bit registers' worth of IR values live at one instruction."""
-    first: dict[int, int] = {}
-    last: dict[int, int] = {}
-    byid: dict[int, Reg] = {}
-    for pc, ins in enumerate(ir.code):
-        for r in (*regs_of(ins.args), *regs_of(ins.dst), *regs_of(ins.ereg)):
-            k = id(r)
-            byid[k] = r
-            first.setdefault(k, pc)
-            last[k] = pc
-    # a value defined before a loop and mentioned inside it stays live to the back edge
-    loops = [(ins.target, pc) for pc, ins in enumerate(ir.code)
-             if ins.op == Op.JUMP and 0 <= ins.target < pc]
-    changed = bool(loops)
-    while changed:
-        changed = False
-        for top, back in loops:
-            for k in byid:
-                if first[k] < top <= last[k] < back:
-                    last[k] = back
-                    changed = True
+    first, last, byid = live_ranges(ir.code)
     if not ir.code:
         return 0
     delta = np.zeros(len(ir.code) + 1, np.int64)

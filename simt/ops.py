@@ -438,8 +438,9 @@ _MATH = {
 
 
 def _gamma_pole(name, x: float) -> float:
-    """CUDA's value where Python's math raises: lgamma at 0 and the negative integers is
-    +inf; tgamma is +-inf at +-0, NaN at the negative integers, and overflows to +inf."""
+    """CUDA's value where Python's math raises (``name``: ``lgamma`` or ``gamma``, which
+    is tgamma): lgamma at 0 and the negative integers is +inf; tgamma is +-inf at +-0,
+    NaN at the negative integers, and overflows to +inf."""
     import math
     if name == "lgamma":
         return math.inf
@@ -456,7 +457,7 @@ def _erf_like(name):
         try:
             return f(x)
         except (ValueError, OverflowError):
-            return _gamma_pole(name if name == "lgamma" else "tgamma", x)
+            return _gamma_pole(name, x)
 
     def g(x):
         x = np.asarray(x)

@@ -24,21 +24,34 @@ def regs_of(x):
                 yield y
 
 
-def compact(ir: KernelIR) -> None:
+def live_ranges(code) -> tuple[dict[int, int], dict[int, int], dict[int, Reg]]:
+    """Per register (by id): the pc of its first and of its last mention, and the register.
+    A value mentioned before a loop and inside it stays live to the loop's back edge (a
+    loop: a backward ``JUMP``), nested loops included.  Shared by ``compact`` and
+    ``simt.occupancy.live_peak``."""
     first: dict[int, int] = {}
     last: dict[int, int] = {}
     byid: dict[int, Reg] = {}
-    for pc, ins in enumerate(ir.code):
-        for r in list(regs_of(ins.args)) + list(regs_of(ins.dst)) + list(regs_of(ins.ereg)):
+    for pc, ins in enumerate(code):
+        for r in (*regs_of(ins.args), *regs_of(ins.dst), *regs_of(ins.ereg)):
             k = id(r)
             byid[k] = r
             first.setdefault(k, pc)
             last[k] = pc
-    for top, back in sorted(((ins.target, j) for j, ins in enumerate(ir.code)
-                             if ins.op == Op.JUMP and 0 <= ins.target <= j), key=lambda r: r[1] - r[0]):
-        for k, f in first.items():                 # innermost loops first: ranges grow outwards
-            if f < top <= last[k] < back:
-                last[k] = back
+    loops = [(ins.target, pc) for pc, ins in enumerate(code) if ins.op == Op.JUMP and 0 <= ins.target < pc]
+    changed = bool(loops)
+    while changed:
+        changed = False
+        for top, back in loops:
+            for k in byid:
+                if first[k] < top <= last[k] < back:
+                    last[k] = back
+                    changed = True
+    return first, last, byid
+
+
+def compact(ir: KernelIR) -> None:
+    first, last, byid = live_ranges(ir.code)
     pinned = [r for r in ir.regs if r.is_var or r.builtin]
     temps = sorted((k for k, r in byid.items() if not (r.is_var or r.builtin)), key=lambda k: first[k])
     slots: list[Reg] = []
