@@ -137,6 +137,19 @@ def _line_starts(sectors: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return new
 
 
+def _own_sector_extra(per_row: np.ndarray, act: np.ndarray, line_rows: np.ndarray) -> int:
+    """Sectors beyond the first of each line, summed over the store requests whose active
+    lanes each write part of a sector of their own (lanes 32 bytes or more apart).  L1
+    passes such a request's partial sectors on to L2 one by one, whether the warp's stores
+    come back to back or a loop trip apart, and L2 takes each at about 0.6 of a line's time
+    (``timing.PARTIAL_SECTOR_SHARE``; docs/results/timing_investigation/wmerge/, pstore/).
+    Where two lanes share a sector, L1 merges a warp's back-to-back stores into it, and
+    the request is priced by its lines alone."""
+    lines = np.bincount(line_rows, minlength=len(per_row))
+    own = per_row == np.count_nonzero(act, axis=1)
+    return int((per_row - lines)[own].sum())
+
+
 def _lines(sectors: np.ndarray, rows: np.ndarray) -> int:
     """Distinct 128-byte lines per warp request (sectors sorted within each row): a
     request reaches L2 as one transaction per line it touches."""
@@ -938,6 +951,8 @@ class Counters:
             srow = np.nonzero(new)[0]
             starts = _line_starts(s, srow)
             plain = int(starts.sum())
+            if kind == "st":
+                self.l2_lines["st_partial"] += _own_sector_extra(per_row, act, srow[starts])
             if kind == "ld":
                 self.l1_lines += plain
                 lines = np.bincount(srow[starts], minlength=len(per_row))
@@ -1452,6 +1467,8 @@ class Counters:
         out["simt__shared_atomic_hot_address_lanes.max"] = int(round(self.shared_hot_max))
         for kind in ("ld", "st", "ld_gather"):
             out[f"simt__l2_lines_{kind}.sum"] = int(round(self.l2_lines.get(kind, 0) * scale))
+        # partial sectors beyond a line's first that scattered stores send L2 (_own_sector_extra)
+        out["simt__l2_partial_sectors_st.sum"] = int(round(self.l2_lines.get("st_partial", 0) * scale))
         # 128-byte lines of global load requests, L1 hits included (L1's data pipe)
         out["simt__l1_lines_ld.sum"] = int(round(self.l1_lines * scale))
         # the cycles L1's data pipe takes for them (l1_gather_waves)

@@ -106,6 +106,11 @@ CONST_PASS_CYCLES = 2.0
 # size (docs/results/timing_investigation/barred/); one block alone is far faster
 BAR_WARP_CYCLES = 1.6
 VOTE_WARP_CYCLES = 3.6
+# what L2 takes for a partial sector beyond the first of its line, in a store request
+# whose lanes each write a sector of their own, as a share of a line's time
+# (l2_st_lines_per_cycle_sm): 0.56-0.70 on the H200 for records of 12-64 bytes written a
+# field a loop trip (wmerge: 128 MiB), 0.6 on the H100 for bytes 32 apart (pstore)
+PARTIAL_SECTOR_SHARE = 0.6
 DEFAULT_GPU = "h100"
 # a launch is reported bound by "latency+contention" when the slice's queue ends this
 # much later than the largest component alone would (slice_queue_us)
@@ -245,7 +250,9 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         # a request reaches L2 as one transaction per 128-byte line it touches: a gather
         # or a column-wise store sends one per lane
         "l2_lines": (_rate(g("simt__l2_lines_ld.sum", 0), prof.l2_ld_lines_per_cycle_sm)
-                     + _rate(g("simt__l2_lines_st.sum", 0), st_lines_per_cycle_sm(prof, active)))
+                     + _rate(g("simt__l2_lines_st.sum", 0)
+                             + PARTIAL_SECTOR_SHARE * g("simt__l2_partial_sectors_st.sum", 0),
+                             st_lines_per_cycle_sm(prof, active)))
                     / (active * clock_per_us),
         # SASS issue slots (simt.issue; IR instructions where a record has none) at the
         # measured rate, plus what expensive operations (integer division,

@@ -729,3 +729,31 @@ def test_block_spans_follow_sorted_keys_and_not_random_ones():
     assert own == 4 and slope == pytest.approx(4 / 4, rel=0.15) and whole == 8 * 4 - 3
     own, slope, whole = spans(rng.integers(0, 1024, n))
     assert own > 3000 and slope < 0.05 * own and whole > 4000
+
+
+@pytest.mark.parametrize("ctype, k, partial", [
+    ("float", 8, 24),            # lanes 32 bytes apart: 8 lines, 32 sectors, 24 beyond a line's first
+    ("float", 16, 16),           # 64 bytes apart: 16 lines, 2 sectors each
+    ("float", 32, 0),            # 128 bytes apart: a sector a line, nothing beyond it
+    ("float", 4, 0),             # 16 bytes apart: two lanes a sector, which L1 merges
+    ("unsigned char", 32, 24),   # bytes 32 apart, as probe/huffman-decode writes
+    ("double", 4, 24),           # 8-byte fields 32 bytes apart
+])
+def test_partial_sectors_of_stores_whose_lanes_each_have_a_sector(ctype, k, partial):
+    """A warp's store whose lanes each write part of a sector of their own reaches L2 as its
+    partial sectors one by one (timing_investigation/wmerge/): counted beyond the first of
+    each line, per store instruction, for a record of k fields written field by field."""
+    src = f'''extern "C" __global__ void k({ctype} *out) {{
+        int t = threadIdx.x;
+        #pragma unroll
+        for (int f = 0; f < {k}; ++f) out[t * {k} + f] = ({ctype})(t + f);
+    }}'''
+    dt = {"float": np.float32, "unsigned char": np.uint8, "double": np.float64}[ctype]
+    out = np.zeros(32 * k, dt)
+    _, res = run(src, "k", 1, 32, [out], sanitize=False)
+    assert res.metrics["simt__l2_partial_sectors_st.sum"] == k * partial
+    half = np.zeros(32 * k, dt)                     # 16 lanes: half the sectors, as many a lane
+    src16 = src.replace("int t = threadIdx.x;", "int t = threadIdx.x; if (t >= 16) return;")
+    _, res = run(src16, "k", 1, 32, [half], sanitize=False)
+    lines = max(1, 16 * k * dt().itemsize // 128)
+    assert res.metrics["simt__l2_partial_sectors_st.sum"] == (k * (16 - lines) if partial else 0)

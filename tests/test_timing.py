@@ -1320,3 +1320,16 @@ def test_atomics_spread_over_every_slice_scale_with_the_l2s_size(words, ratio):
     h100, h200 = (timing.predict_result(r, timing.load_profile(g)) for g in ("h100", "h200"))
     assert h100.bound == h200.bound == "contention"
     assert h100.components_us["contention"] / h200.components_us["contention"] == pytest.approx(ratio, rel=0.01)
+
+
+def test_partial_sectors_cost_a_share_of_a_line():
+    """A partial sector beyond a line's first costs L2 0.6 of a line's time
+    (timing.PARTIAL_SECTOR_SHARE; timing_investigation/wmerge/: 0.56-0.70 on the H200,
+    pstore/: 0.6 on the H100): 8 lines and 24 such sectors a request price as 22.4 lines."""
+    prof = timing.load_profile("h200")
+    lines = {"simt__l2_lines_st.sum": 8_000_000}
+    both = dict(lines, **{"simt__l2_partial_sectors_st.sum": 24_000_000})
+    t_lines = timing.predict(lines, 1024, 256, 0, prof).components_us["l2_lines"]
+    t_both = timing.predict(both, 1024, 256, 0, prof).components_us["l2_lines"]
+    assert timing.PARTIAL_SECTOR_SHARE == 0.6
+    assert t_both == pytest.approx(t_lines * (8 + 0.6 * 24) / 8, rel=1e-3)
