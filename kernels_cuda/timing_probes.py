@@ -2457,6 +2457,161 @@ UNSEEN48 = [
                 note="5x5 convolution of a 4096^2 float image, 16^2 shared tiles, the halo read from global memory"),
 ]
 PROBES += UNSEEN48
+
+_P51 = "probes51.cu"
+GT_ROWS, GT_COLS, PT_BUCKETS, PT_STRIDE, BM_BINS, RSA_LEN, IIR_H, IIR_SIGMA = 128, 512, 8, 32, 4096, 4096, 1024, 8.0
+
+
+def _u49_gemv_args(rows, rng):
+    return [_f32(rows * GT_COLS, rng), _f32(GT_COLS, rng), np.zeros(rows, np.float32), _i32(rows), _i32(GT_COLS)]
+
+
+def _u49_partition_args(n, rng):
+    """n uniform random keys, the start of each bucket k & 7's range (the exclusive prefix
+    sum of the bucket counts), the bucket cursors at 0 (bucket b's at word 32 b), out
+    zeroed."""
+    keys = _u32(n, rng)
+    counts = np.bincount(keys & (PT_BUCKETS - 1), minlength=PT_BUCKETS)
+    start = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.uint32)
+    return [keys, start, np.zeros(PT_BUCKETS * PT_STRIDE, np.uint32), np.zeros(n, np.uint32), _i32(n)]
+
+
+def _u49_binmax_args(n, rng):
+    return [_f32(n, rng), rng.integers(0, BM_BINS, n, dtype=np.int32), np.full(BM_BINS, -np.inf, np.float32),
+            _i32(n)]
+
+
+def _u49_sorted_args(rows, rng):
+    """rows x RSA_LEN ints, each row non-decreasing (steps 0-2 from a random start) except in
+    a random half of the rows, where one element at a uniform position drops below its left
+    neighbour."""
+    a = rng.integers(0, 3, (rows, RSA_LEN), dtype=np.int32)
+    a[:, 0] = rng.integers(-1 << 20, 1 << 20, rows, dtype=np.int32)
+    a = np.cumsum(a, axis=1, dtype=np.int32)
+    bad = np.flatnonzero(rng.random(rows) < 0.5)
+    p = rng.integers(0, RSA_LEN - 1, bad.size)
+    a[bad, p + 1] = a[bad, p] - 1
+    return [a.reshape(-1), np.full(rows, -1, np.int32), _i32(RSA_LEN)]
+
+
+def _u49_deriche_coefs(sigma: float) -> list:
+    """(a0, a1, a2, a3, b1, b2, coefp, coefn) of the CUDA Samples' recursiveGaussian, order 0,
+    as float32."""
+    alpha = 1.695 / max(sigma, 0.1)
+    ema, ema2 = np.exp(-alpha), np.exp(-2 * alpha)
+    b1, b2 = -2 * ema, ema2
+    k = (1 - ema) * (1 - ema) / (1 + 2 * alpha * ema - ema2)
+    a0, a1, a2, a3 = k, k * (alpha - 1) * ema, k * (alpha + 1) * ema, -k * ema2
+    return [np.float32(c) for c in (a0, a1, a2, a3, b1, b2, (a0 + a1) / (1 + b1 + b2), (a2 + a3) / (1 + b1 + b2))]
+
+
+def _u49_iir_args(w, rng):
+    return [rng.random(w * IIR_H, dtype=np.float32), np.zeros(w * IIR_H, np.float32), _i32(w), _i32(IIR_H),
+            *_u49_deriche_coefs(IIR_SIGMA)]
+
+
+UNSEEN49 = [
+    TimingProbe("probe/gemv-tile32", "probe-unseen49", "gemv_tile32", 1 << 17, GT_ROWS, lambda n: -(-n // GT_ROWS),
+                _u49_gemv_args, source=_P51,
+                note="y = A x, 2^17 x 512 floats staged through an unpadded [128][32] shared tile, a thread its row"),
+    TimingProbe("probe/partition8-atomic", "probe-unseen49", "partition8_atomic", 1 << 21, 256,
+                lambda n: -(-n // 256), _u49_partition_args, source=_P51,
+                note="2^21 keys split into 8 buckets, an atomicAdd a key on its bucket's cursor (a 128-byte line each)"),
+    TimingProbe("probe/partition8-match", "probe-unseen49", "partition8_match", 1 << 21, 256,
+                lambda n: -(-n // 256), _u49_partition_args, source=_P51,
+                note="the same split by warp-aggregated atomics: __match_any_sync groups, an atomicAdd a group"),
+    TimingProbe("probe/bin-max-cas", "probe-unseen49", "bin_max_cas", 1 << 22, 256, lambda n: -(-n // 256),
+                _u49_binmax_args, source=_P51,
+                note="per-bin max of 2^22 floats in 4096 random bins by an atomicCAS loop on the float's bits"),
+    TimingProbe("probe/rows-sorted-and", "probe-unseen49", "rows_sorted_and", 1 << 14, 256, lambda n: n,
+                _u49_sorted_args, source=_P51,
+                note="are 2^14 rows of 4096 ints sorted? a block a row, leaving at the first failed __syncthreads_and"),
+    TimingProbe("probe/recursive-gaussian", "probe-unseen49", "recursive_gaussian", 1 << 14, 64,
+                lambda n: -(-n // 64), _u49_iir_args, source=_P51,
+                note="CUDA Samples' recursiveGaussian down the columns of a 16384 x 1024 float image, a thread a column"),
+]
+PROBES += UNSEEN49
+
+_P52 = "probes52.cu"
+MOE_E, GN_C, GN_G, JH_GRID, LG_K, LG_NOUT, GS_N, GS_C = 64, 256, 32, 264, 64, 256, 4, 32
+
+
+def _u50_moe_args(ntok, rng):
+    """ntok tokens' router logits over 64 experts (standard normal); outputs int2, float2."""
+    return [_f32(ntok * MOE_E, rng), np.zeros(2 * ntok, np.int32), np.zeros(2 * ntok, np.float32), _i32(ntok)]
+
+
+def group_norm_shape(n: int) -> tuple[int, int, int, int]:
+    """(N, C, G, HW) of probe/group-norm at size n: HW = n, a batch of n // 128 (1 to 32),
+    256 channels in 32 groups."""
+    return max(1, min(32, n // 128)), GN_C, GN_G, n
+
+
+def _u50_gn_args(n, rng):
+    N, C, G, HW = group_norm_shape(n)
+    x = (0.5 + 2.0 * rng.standard_normal(N * C * HW)).astype(np.float32)
+    return [x, (1.0 + 0.1 * rng.standard_normal(C)).astype(np.float32), _f32(C, rng),
+            np.zeros(N * C * HW, np.float32), _i32(C), _i32(HW), _i32(G), np.float32(1e-5)]
+
+
+def _u50_jh_args(n, rng):
+    """Two correlated byte images of n pixels (a multiple of 4): a near 128 (normal, sd 40),
+    b = a + normal noise (sd 6), both clipped to [0, 255]."""
+    a = np.clip(np.rint(128 + 40 * rng.standard_normal(n)), 0, 255)
+    b = np.clip(np.rint(a + 6 * rng.standard_normal(n)), 0, 255)
+    return [a.astype(np.uint8), b.astype(np.uint8), np.zeros(64 * 64, np.uint32), _i32(n // 4)]
+
+
+def _u50_lg_args(m, rng):
+    """m rows of 64 inputs (standard normal), the 64 x 256 weights (normal, sd 1/8) and the
+    bias (normal, sd 1/2)."""
+    return [_f32(m * LG_K, rng), (rng.standard_normal(LG_K * LG_NOUT) / 8).astype(np.float32),
+            (rng.standard_normal(LG_NOUT) / 2).astype(np.float32), np.zeros(m * LG_NOUT, np.float32), _i32(m),
+            _i32(LG_NOUT)]
+
+
+def grid_sample_grid(N: int, side: int) -> np.ndarray:
+    """probe/grid-sample-bilinear's sampling grid (N x side x side float2, x then y): the
+    output pixels' normalized centres rotated by 0.3 + 0.05 k radians (sample k), scaled
+    by 1.1 and rippled by 0.02 sin, about a tenth of them falling outside [-1, 1]."""
+    u = (2 * np.arange(side) + 1) / side - 1
+    X, Y = np.meshgrid(u, u)
+    out = np.empty((N, side, side, 2), np.float32)
+    for k in range(N):
+        th = 0.3 + 0.05 * k
+        gx = 1.1 * (np.cos(th) * X - np.sin(th) * Y) + 0.02 * np.sin(9 * Y)
+        gy = 1.1 * (np.sin(th) * X + np.cos(th) * Y) + 0.02 * np.sin(7 * X)
+        out[k, :, :, 0], out[k, :, :, 1] = gx, gy
+    return out.ravel()
+
+
+def _u50_gs_args(side, rng):
+    return [_f32(GS_N * GS_C * side * side, rng), grid_sample_grid(GS_N, side),
+            np.zeros(GS_N * GS_C * side * side, np.float32), _i32(GS_N), _i32(GS_C), _i32(side), _i32(side),
+            _i32(side), _i32(side)]
+
+
+UNSEEN50 = [
+    TimingProbe("probe/moe-top2-thread", "probe-unseen50", "moe_top2_thread", 1 << 20, 256, lambda n: -(-n // 256),
+                _u50_moe_args, source=_P52,
+                note="MoE router top-2 of 64 logits for 2^20 tokens, a thread a token (its own 256-byte row)"),
+    TimingProbe("probe/moe-top2-warp", "probe-unseen50", "moe_top2_warp", 1 << 20, 256, lambda n: -(-n // 8),
+                _u50_moe_args, source=_P52,
+                note="MoE router top-2 of 64 logits for 2^20 tokens, a warp a token: float2 lanes, 2 shuffle maxima, ballots"),
+    TimingProbe("probe/group-norm", "probe-unseen50", "group_norm", 4096, 256,
+                lambda n: group_norm_shape(n)[0] * GN_G, _u50_gn_args, source=_P52,
+                note="GroupNorm of a 32 x 256 x 64 x 64 float batch in 32 groups, a block a (sample, group), two passes"),
+    TimingProbe("probe/joint-hist64", "probe-unseen50", "joint_hist64", 1 << 26, 256, lambda n: JH_GRID,
+                _u50_jh_args, source=_P52,
+                note="64 x 64-bin joint histogram of two correlated 64 MiB byte images, shared atomics, 264 blocks"),
+    TimingProbe("probe/linear-bias-gelu", "probe-unseen50", "linear_bias_gelu", 1 << 16, (16, 16),
+                lambda m: (LG_NOUT // 64, -(-m // 16)), _u50_lg_args, source=_P52,
+                note="Y = gelu(X W + b), 2^16 x 64 times 64 x 256, 16 x 64 tiles with K whole in shared, erff epilogue"),
+    TimingProbe("probe/grid-sample-bilinear", "probe-unseen50", "grid_sample_bilinear", 512, 256,
+                lambda n: -(-GS_N * n * n // 256), _u50_gs_args, source=_P52,
+                note="bilinear grid_sample of a 4 x 32 x 512 x 512 batch through a rotated, rippled grid, zeros outside"),
+]
+PROBES += UNSEEN50
 _BY_ID = {p.id: p for p in PROBES}
 
 
