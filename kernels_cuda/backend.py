@@ -20,11 +20,22 @@ def auto_sample(cfg, kernel=None) -> int | None:
     """``--sample-blocks auto``: emulate about 2^18 threads of a grid with more than 2^22;
     2^15 if the kernel has an atomicCAS (a CAS loop's lockstep retries cost the square of
     the threads emulated at once, and the timing model rescales them to the GPU's
-    contenders whatever the sample: simt.timing.cas_retries)."""
+    contenders whatever the sample: simt.timing.cas_retries); none up to 2^24 threads if an
+    atomic runs only after a read of its own word (``whole_if_guarded``)."""
     if cfg.threads <= (1 << 22):
         return None
     threads = (1 << 15) if kernel is not None and has_cas(kernel) else (1 << 18)
-    return max(1, threads // cfg.block.size)
+    return whole_if_guarded(cfg, kernel, max(1, threads // cfg.block.size))
+
+
+def whole_if_guarded(cfg, kernel, sample: int | None) -> int | None:
+    """No sample (the launch emulated whole) for a kernel with an atomic behind a read of
+    its own word, up to ``simt.guarded.WHOLE_THREADS``: the late blocks' skipped atomics
+    do not survive a sample (simt.guarded)."""
+    from simt.guarded import WHOLE_THREADS, has_guarded_atomic
+    if sample and kernel is not None and cfg.threads <= WHOLE_THREADS and has_guarded_atomic(kernel):
+        return None
+    return sample
 
 
 def has_cas(kernel) -> bool:
@@ -92,7 +103,9 @@ class EmulatorBackend:
         return arr.get()
 
     def _sample(self, cfg, kernel=None) -> int | None:
-        return auto_sample(cfg, kernel) if self.sample_blocks == "auto" else self.sample_blocks
+        if self.sample_blocks == "auto":
+            return auto_sample(cfg, kernel)
+        return whole_if_guarded(cfg, kernel, self.sample_blocks)
 
     def get_global(self, source: str, name: str, shape=None, dtype=None):
         """A ``__constant__``/``__device__`` variable of the file as a DeviceArray
