@@ -15,7 +15,7 @@ for pid in ("probe/partition8-atomic", "probe/partition8-match"):
     orig = be.launch
 
     def spy(source, kernel, grid, block, args, shared_mem=0):
-        seen.extend(int(a.data.ptr) for a in args if hasattr(a, "data"))
+        seen.extend(int(a.data.ptr) for a in args if hasattr(getattr(a, "data", None), "ptr"))
         return orig(source, kernel, grid, block, args, shared_mem)
 
     be.launch = spy
