@@ -7,8 +7,12 @@ python atomret.py > atomret_GPU.jsonl      median of 9 CUDA-event timings each
 python atomret.py --once [NAME ...]       one launch each (for ncu)"""
 import json
 import sys
+from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "racy"))
+from sweep import timed  # noqa: E402
 
 SRC = r'''
 extern "C" {
@@ -75,14 +79,8 @@ def main():
         if once:
             fn()
             continue
-        s, t = cp.cuda.Event(), cp.cuda.Event()
-        for _ in range(3):
-            fn()
-        ms = []
-        for _ in range(9):
-            s.record(); fn(); t.record(); t.synchronize()
-            ms.append(cp.cuda.get_elapsed_time(s, t))
-        print(json.dumps({"case": name, "kernel": kern, "pattern": p, "ms": round(float(np.median(ms)), 4)}), flush=True)
+        ms = timed(fn)       # median of 9 CUDA-event timings after 3 warm-ups
+        print(json.dumps({"case": name, "kernel": kern, "pattern": p, "ms": round(ms, 4)}), flush=True)
     cp.cuda.Device().synchronize()
 
 

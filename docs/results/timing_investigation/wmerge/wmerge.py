@@ -8,8 +8,12 @@ python wmerge.py --once [NAME ...]          one launch each (for ncu)
 python wmerge.py --src                      the CUDA source (for nvcc / cuobjdump)"""
 import json
 import sys
+from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "racy"))
+from sweep import timed  # noqa: E402
 
 TYPES = {1: "unsigned char", 2: "unsigned short", 4: "float", 8: "double"}
 KS = (2, 3, 4, 5, 6, 8, 12, 16, 32)
@@ -63,15 +67,9 @@ def main():
         if once:
             fn()
             continue
-        s, t = cp.cuda.Event(), cp.cuda.Event()
-        for _ in range(3):
-            fn()
-        ms = []
-        for _ in range(9):
-            s.record(); fn(); t.record(); t.synchronize()
-            ms.append(cp.cuda.get_elapsed_time(s, t))
+        ms = timed(fn)       # median of 9 CUDA-event timings after 3 warm-ups
         print(json.dumps({"case": name, "e": e, "k": k, "kind": kind, "bytes": size, "records": rec,
-                          "ms": round(float(np.median(ms)), 4)}), flush=True)
+                          "ms": round(ms, 4)}), flush=True)
     cp.cuda.Device().synchronize()
 
 
