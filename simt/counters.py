@@ -82,6 +82,7 @@ L2_SLICES = 64          # Hopper's L2 is hashed over many slices ...
 SLICE_SPAN = 512        # ... a slice per 512 bytes of a small region (ncu on the H100:
                         # one 128-byte line sits in one slice, 1 KiB of bins spreads over
                         # more; docs/results/timing_investigation/slices/)
+HASH_SPAN = 16 << 10    # up to 16 KiB, where a region falls decides its slices (region_slices)
 
 METRICS = [SHARED_LD, SHARED_ST, WAVES_LD, WAVES_ST, CONFL_LD, CONFL_ST, REQ_LD, REQ_ST,
            REQ_ATOM, REQ_RED, SECT_LD, SECT_ST, SECT_ATOM, SECT_RED, RATIO]
@@ -135,6 +136,21 @@ def _line_starts(sectors: np.ndarray, rows: np.ndarray) -> np.ndarray:
     new = np.ones(len(line), bool)
     new[1:] = (line[1:] != line[:-1]) | (rows[1:] != rows[:-1])
     return new
+
+
+def region_slices(lo: int, hi: int, gpu_lo: int | None) -> int:
+    """The L2 slices a region of addresses lo..hi spreads over.  Up to ``HASH_SPAN``, where
+    it falls decides (``gpu_lo``: its first address's offset on the GPU, memory.POOL_UNIT):
+    each kilobyte puts its lines 0, 1, 4, 5 in one slice and 2, 3, 6, 7 in another, and
+    the next kilobyte in a new pair (timing_investigation/l2map/, H100), so 1 KiB of bins
+    on a kilobyte boundary has two slices and the same 512 bytes on takes four
+    (atomret/, unseen49/).  Larger regions, and those of unknown place, a slice per
+    ``SLICE_SPAN`` bytes."""
+    span = hi - lo + 1
+    if gpu_lo is None or span > HASH_SPAN:
+        return min(L2_SLICES, max(1, -(-span // SLICE_SPAN)))
+    blocks = range(gpu_lo >> 8, ((gpu_lo + span - 1) >> 8) + 1)     # 256-byte blocks
+    return min(L2_SLICES, len({(b >> 2, b & 1) for b in blocks}))
 
 
 def _own_sector_extra(per_row: np.ndarray, act: np.ndarray, line_rows: np.ndarray) -> int:
@@ -1437,8 +1453,10 @@ class Counters:
         # L2 transactions (stores + atomics) per slice for the busiest allocation: spread
         # over min(L2_SLICES, span / SLICE_SPAN) slices
         best, when, best_alloc, best_span = (0.0, 0.0, 0.0, 0.0), None, None, 0
+        gpu = getattr(self, "alloc_gpu", [])
         for alloc, (trans, lo, hi, ser, cas, cas_ser, plain) in self.regions.items():
-            slices = min(L2_SLICES, max(1, -(-(hi - lo + 1) // SLICE_SPAN)))
+            base, off = gpu[alloc] if 0 <= alloc < len(gpu) else (lo, None)
+            slices = region_slices(lo, hi, None if off is None else off + lo - base)
             spread = slices == L2_SLICES
             if spread:
                 # plain stores spread over every slice queue in none: what they cost is

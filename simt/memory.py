@@ -14,6 +14,13 @@ from .errors import UsageError
 from .spaces import ALLOC_ALIGN, GLOBAL_BASE
 
 _GUARD = 256
+# where CuPy's memory pool and the driver put an allocation on the GPU, for the L2 slice
+# hash (simt.counters.region_slices): the pool rounds each allocation up to 512 bytes, the
+# driver packs those under 2 MiB one after another in a 2 MiB page and starts larger ones
+# on a 2 MiB boundary (probe/partition8-atomic's 32-byte array then 1 KiB of cursors came
+# out at 0x...000 and 0x...200: timing_investigation/unseen49/alignment_h200.txt)
+POOL_UNIT = 512
+POOL_PAGE = 2 << 20
 
 # glibc malloc, tuned once when the first launch runs (see tune_host_allocator)
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
@@ -105,6 +112,10 @@ class Device:
         self.ends: list[int] = []
         self.names: list[str] = []
         self.sizes: list[int] = []
+        # each allocation's offset in its 2 MiB page on the GPU (POOL_UNIT), None for a
+        # module's variables, which live in the module's own segment
+        self.gpu_offsets: list[int | None] = []
+        self._page_used = POOL_PAGE        # bytes of the current small-allocation page taken
         self.module_vars: dict = {}        # Lowerer -> {name: DeviceArray}
 
     def _grow(self, need: int):
@@ -116,10 +127,22 @@ class Device:
         nb[: len(self.buf)] = self.buf
         self.buf = nb
 
-    def malloc(self, nbytes: int, name: str = "") -> int:
+    def _gpu_offset(self, nbytes: int) -> int:
+        """Where the pool and the driver would put an allocation of ``nbytes`` in its 2 MiB
+        page, allocations made in this order from an empty pool (POOL_UNIT)."""
+        r = -(-nbytes // POOL_UNIT) * POOL_UNIT          # (an empty array takes nothing)
+        if r >= POOL_PAGE:
+            return 0
+        if self._page_used + r > POOL_PAGE:
+            self._page_used = 0
+        off, self._page_used = self._page_used, self._page_used + r
+        return off
+
+    def malloc(self, nbytes: int, name: str = "", pool: bool = True) -> int:
         nbytes = int(nbytes)
         if nbytes < 0:
             raise UsageError(f"cannot allocate {nbytes} bytes")
+        self.gpu_offsets.append(self._gpu_offset(nbytes) if pool else None)
         off = -(-self.top // ALLOC_ALIGN) * ALLOC_ALIGN
         self._grow(off + nbytes + _GUARD)
         ptr = GLOBAL_BASE + off
@@ -130,10 +153,10 @@ class Device:
         self.top = off + max(nbytes, 1) + _GUARD
         return ptr
 
-    def empty(self, shape, dtype, name: str = "") -> DeviceArray:
+    def empty(self, shape, dtype, name: str = "", pool: bool = True) -> DeviceArray:
         shape = (int(shape),) if np.ndim(shape) == 0 else tuple(int(s) for s in shape)
         dt = np.dtype(dtype)
-        ptr = self.malloc(int(np.prod(shape, dtype=np.int64)) * dt.itemsize, name)
+        ptr = self.malloc(int(np.prod(shape, dtype=np.int64)) * dt.itemsize, name, pool)
         return DeviceArray(self, ptr, shape, dt, name)
 
     def zeros(self, shape, dtype, name: str = "") -> DeviceArray:
@@ -153,7 +176,7 @@ class Device:
         if var.name not in got:
             kind = "string literal" if var.literal else \
                 "__constant__" if var.space == "constant" else "__device__"
-            arr = self.empty(var.shape, var.dtype, f"{kind} {var.name}")
+            arr = self.empty(var.shape, var.dtype, f"{kind} {var.name}", pool=False)
             arr.set(var.initial)
             got[var.name] = arr
         return got[var.name]

@@ -307,6 +307,8 @@ class Launch:
         self.counters.alloc_sectors = [((a - GLOBAL_BASE) // 32, -(-(e - GLOBAL_BASE) // 32))
                                        for a, e in zip(device.starts, device.ends)]
         self.counters.alloc_first = np.array([lo for lo, _ in self.counters.alloc_sectors] or [0], np.int64)
+        # where each allocation would sit in its 2 MiB page on the GPU (the slice hash)
+        self.counters.alloc_gpu = list(zip(device.starts, device.gpu_offsets))
         self.counters.written = np.zeros(nsec, bool)
         self.counters.sector_reqs = np.zeros(nsec, np.int32)
         # loads whose sectors come from DRAM wait longer (machine.LAT["dram"]), in a launch

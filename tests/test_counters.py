@@ -757,3 +757,40 @@ def test_partial_sectors_of_stores_whose_lanes_each_have_a_sector(ctype, k, part
     _, res = run(src16, "k", 1, 32, [half], sanitize=False)
     lines = max(1, 16 * k * dt().itemsize // 128)
     assert res.metrics["simt__l2_partial_sectors_st.sum"] == (k * (16 - lines) if partial else 0)
+
+
+@pytest.mark.parametrize("span, gpu_lo, slices", [
+    (1024, 0, 2),            # a kilobyte on a kilobyte boundary: lines 0,1,4,5 and 2,3,6,7
+    (1024, 512, 4),          # the same 512 bytes on: two kilobytes, two pairs
+    (512, 0, 2), (256, 0, 1), (4096, 0, 8), (16384, 0, 32),
+    (1024, None, 2), (512, None, 1),   # of unknown place: a slice per 512 bytes
+    (1 << 20, 0, counters.L2_SLICES),
+])
+def test_region_slices_follow_l2s_hash(span, gpu_lo, slices):
+    assert counters.region_slices(0, span - 1, gpu_lo) == slices
+
+
+def test_allocations_are_placed_as_cupys_pool_places_them():
+    """A 32-byte array then 1 KiB of cursors, as probe/partition8-atomic allocates them:
+    the cursors sit 512 bytes into their page on the GPU (unseen49/alignment_h200.txt), so
+    8 counters 128 bytes apart reach four slices; large arrays start a 2 MiB page and
+    module variables have no place in the pool."""
+    from simt.memory import Device
+    d = Device()
+    d.malloc(8 << 20)                    # keys
+    d.malloc(32)                         # bucket starts
+    d.malloc(1024)                       # cursors
+    d.malloc(8 << 20)                    # out
+    d.malloc(0)                          # an empty array takes nothing
+    d.malloc(100)
+    d.malloc(4, "__device__ x", pool=False)
+    assert d.gpu_offsets == [0, 0, 512, 0, 1536, 1536, None]
+    src = '''extern "C" __global__ void k(const int *first, int *cur, int *out) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        out[i] = atomicAdd(&cur[32 * (i & 7)], 1);
+    }'''
+    for first, slices in ((8, 4), (256, 2)):        # 32 bytes before the cursors, or 1 KiB
+        args = [np.zeros(first, I32), np.zeros(256, I32), np.zeros(2048, I32)]
+        _, res = run(src, "k", 8, 256, args, sanitize=False)
+        # 2048 lanes on 8 words: the busiest slice takes all of its words' lanes
+        assert res.metrics["simt__l2_slice_transactions.max"] == 2048 // slices, first
