@@ -2612,6 +2612,69 @@ UNSEEN50 = [
                 note="bilinear grid_sample of a 4 x 32 x 512 x 512 batch through a rotated, rippled grid, zeros outside"),
 ]
 PROBES += UNSEEN50
+
+_P53 = "probes53.cu"
+GB_KEYS, GB_GRID, L2_COLS = 1024, 264, 256
+
+
+def _u51_box_grid(block):
+    """A 3-D grid covering the n^3 volume with 3-D blocks of shape ``block``."""
+    return lambda n: tuple(-(-n // b) for b in block)
+
+
+def _u51_box_args(n, rng):
+    return [_f32(n ** 3, rng), np.zeros(n ** 3, np.float32), _i32(n), _i32(n), _i32(n)]
+
+
+def _u51_groupby_args(n, rng):
+    """n keys uniform in [0, 1024) and n standard normal values; sums (double) and counts
+    (unsigned long long) zeroed."""
+    return [rng.integers(0, GB_KEYS, n, dtype=np.int32), _f32(n, rng), np.zeros(GB_KEYS, np.float64),
+            np.zeros(GB_KEYS, np.uint64), _i32(GB_KEYS), _i32(n)]
+
+
+def _u51_l2norm_args(dtype):
+    def args(rows, rng):
+        return [rng.standard_normal(rows * L2_COLS).astype(dtype), np.zeros(rows * L2_COLS, dtype), _i32(rows),
+                _i32(L2_COLS)]
+    return args
+
+
+def _u51_fingerprints(n, rng):
+    """n 1024-bit words (32 u32 each), a bit set with probability 1/8 (the AND of three
+    uniform words)."""
+    w = rng.integers(0, 1 << 32, n, dtype=np.uint32)
+    w &= rng.integers(0, 1 << 32, n, dtype=np.uint32)
+    w &= rng.integers(0, 1 << 32, n, dtype=np.uint32)
+    return w
+
+
+def _u51_tanimoto_args(nfp, rng):
+    return [_u51_fingerprints(nfp * 32, rng), _u51_fingerprints(32, rng), np.zeros(nfp, np.float32), _i32(nfp)]
+
+
+UNSEEN51 = [
+    TimingProbe("probe/box27-b32x4x4", "probe-unseen51", "box27_3d", 256, (32, 4, 4), _u51_box_grid((32, 4, 4)),
+                _u51_box_args, source=_P53,
+                note="27-point box mean of a 256^3 float volume, __ldg, 3-D blocks of 32 x 4 x 4 (a warp 32 x in a row)"),
+    TimingProbe("probe/box27-b4x4x32", "probe-unseen51", "box27_3d", 256, (4, 4, 32), _u51_box_grid((4, 4, 32)),
+                _u51_box_args, source=_P53,
+                note="the same box mean with blocks of 4 x 4 x 32: a warp 4 x by 4 y by 2 z, eight 16-byte pieces a load"),
+    TimingProbe("probe/groupby-aos-dyn", "probe-unseen51", "groupby_aos_dyn", 1 << 24, 256, lambda n: GB_GRID,
+                _u51_groupby_args, source=_P53, shared=GB_KEYS * 8,
+                note="group-by sum and count of 2^24 floats on 1024 keys: {float, unsigned} structs in extern "
+                     "__shared__, shared atomics, double and u64 global atomicAdds"),
+    TimingProbe("probe/l2norm-rows16-float", "probe-unseen51", "l2norm_rows16<float>", 1 << 17, 256,
+                lambda n: -(-n // 16), _u51_l2norm_args(np.float32), source=_P53,
+                note="template instance: 2^17 rows of 256 floats to unit L2 norm, a tiled_partition<16> a row"),
+    TimingProbe("probe/l2norm-rows16-double", "probe-unseen51", "l2norm_rows16<double>", 1 << 17, 256,
+                lambda n: -(-n // 16), _u51_l2norm_args(np.float64), source=_P53,
+                note="the double instance of the same template: 2^17 rows of 256 doubles, twice the bytes"),
+    TimingProbe("probe/tanimoto-redux", "probe-unseen51", "tanimoto_redux", 1 << 21, 256, lambda n: -(-n // 8),
+                _u51_tanimoto_args, source=_P53,
+                note="Tanimoto similarity of a query to 2^21 1024-bit fingerprints, a warp each, 2 __reduce_add_sync"),
+]
+PROBES += UNSEEN51
 _BY_ID = {p.id: p for p in PROBES}
 
 
