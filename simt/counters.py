@@ -814,6 +814,7 @@ class Counters:
         self.touched: np.ndarray | None = None              # global sectors read (DRAM footprint)
         self.alloc_sectors: list = []                        # per allocation: (first, end) sector
         self.alloc_first = np.zeros(1, np.int64)             # ... their first sectors, ascending
+        self.alloc_gpu: list = []                            # ... (start, offset on the GPU or None)
         self.lattice: dict[int, list] = {}                   # allocation -> [gather rows, of them
         #                                                      lanes a constant stride apart, the stride]
         self.written: np.ndarray | None = None              # global sectors written back
@@ -1453,7 +1454,7 @@ class Counters:
         # L2 transactions (stores + atomics) per slice for the busiest allocation: spread
         # over min(L2_SLICES, span / SLICE_SPAN) slices
         best, when, best_alloc, best_span = (0.0, 0.0, 0.0, 0.0), None, None, 0
-        gpu = getattr(self, "alloc_gpu", [])
+        gpu = self.alloc_gpu
         for alloc, (trans, lo, hi, ser, cas, cas_ser, plain) in self.regions.items():
             base, off = gpu[alloc] if 0 <= alloc < len(gpu) else (lo, None)
             slices = region_slices(lo, hi, None if off is None else off + lo - base)

@@ -13,10 +13,9 @@ backends (``kernels_cuda.backend``) emulate such a launch whole up to ``WHOLE_TH
 
 Limitations: the test is syntactic.  The load and the atomic must compute their address
 by the same expression (value numbers in program order, not across a loop's back edge
-or a write between them), and any ``if`` or loop
-test on a value derived from the load, whose scope holds the atomic, counts, whether or
-not the word settles (a CAS loop whose first attempt is unconditional, ``do { ... }
-while``, does not count).
+or a write between them), and any ``if`` or loop test on a value derived from the load,
+whose scope holds the atomic, counts, whether or not the word settles (a CAS loop whose
+first attempt is unconditional, ``do { ... } while``, does not count).
 """
 from __future__ import annotations
 
@@ -85,18 +84,20 @@ def _address_keys(code) -> list:
 def guarded_atomics(code) -> list[int]:
     """The pcs of the global atomics that only run where a test on a load of their own
     address (the same value number, ``_address_keys``) let the thread through."""
+    atoms = [a for a, ins in enumerate(code) if ins.op is Op.ATOM and ins.args
+             and ins.info.get("space") not in ("shared", "local")]
+    if not atoms:
+        return []
+    keys = _address_keys(code)
+    jumps = [(j, ins.target) for j, ins in enumerate(code) if ins.op is Op.JUMP]
     out = []
-    keys = None
-    for a, ins in enumerate(code):
-        if ins.op is not Op.ATOM or ins.info.get("space") in ("shared", "local") or not ins.args:
-            continue
-        keys = keys or _address_keys(code)
+    for a in atoms:
         loads = [j for j in range(a) if code[j].op is Op.LOAD and keys[j] == keys[a]
                  and code[j].info.get("space") not in ("shared", "local")]
         for g in range(a):
             if code[g].op not in (Op.IF, Op.LOOPTEST) or not g < a < _scope_end(code, g):
                 continue
-            if any(code[j].op is Op.JUMP and g < code[j].target <= a for j in range(g)):
+            if any(j < g < t <= a for j, t in jumps):
                 continue            # a do-while: its first trip jumps past the test
             if any(j < g and _condition_reads_load(code, j, g) for j in loads):
                 out.append(a)
@@ -105,5 +106,10 @@ def guarded_atomics(code) -> list[int]:
 
 
 def has_guarded_atomic(kernel) -> bool:
-    """Whether a kernel (``simt.Kernel``) has a guarded global atomic (``guarded_atomics``)."""
-    return bool(guarded_atomics(kernel.ir.code))
+    """Whether a kernel (``simt.Kernel``) has a guarded global atomic (``guarded_atomics``),
+    found once per kernel."""
+    ir = kernel.ir
+    got = getattr(ir, "_simt_guarded", None)
+    if got is None:
+        got = ir._simt_guarded = bool(guarded_atomics(ir.code))
+    return got
