@@ -724,6 +724,50 @@ def lanes_per_address(addr2d: np.ndarray, act2d: np.ndarray, full: bool = False)
     return steps, n_addr
 
 
+# SASS instructions of one pass of nvcc's loop for a float atomicAdd on shared memory (LDS,
+# FADD, ATOMS.CAST.SPIN, ISETP, BRA), and the BSSY / BSYNC around it: sm_90 has no
+# floating-point add among its shared atomics (probe/groupby-aos-dyn's SASS,
+# docs/results/timing_investigation/spin/)
+SPIN_PASS_INST = 5
+SPIN_LOOP_INST = 2
+
+
+def spin_atomic(ins) -> bool:
+    """Whether an atomic is a floating-point add or subtract: on shared memory nvcc makes it
+    a compare-and-swap loop (``spin_passes``)."""
+    return ins.sub in ("add", "sub") and np.dtype(ins.ctype.dtype).kind == "f"
+
+
+def spin_passes(off2d: np.ndarray, act2d: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per warp row, the passes of a shared-memory CAS loop (``ATOMS.CAST.SPIN``) and the
+    wavefronts of each of its two shared accesses (the ``LDS`` of the word and the CAS),
+    summed over the passes.
+
+    A pass succeeds for one lane of each bank (a bank pair and half-warp for 8-byte words);
+    the others, lanes on the same word included, go round again.  So a warp makes as many
+    passes as its busiest bank has lanes, and pass j's accesses take as many wavefronts
+    as the busiest bank has lanes left.  probe/groupby-aos-dyn (32 lanes on 1024 keys of 8
+    bytes: 16 banks) makes 4.83 passes a warp by this rule, and the GPU ran its loop's LDS
+    4.92 times a warp, with 29.3 shared wavefronts against the rule's 30.1 (Nsight Compute,
+    H200).  Limitations: lanes on one word are counted apart in the wavefronts too (an LDS
+    would broadcast them), and a pass that fails because another warp wrote the word in
+    between (hot words shared by a block's warps) is not counted."""
+    nw = off2d.shape[0]
+    if size >= 8:
+        key = ((np.arange(32) // 16) * 16)[None, :] + ((off2d >> 3) & 15)
+        phases = 2
+    else:
+        key = (off2d >> 2) & 31
+        phases = 1
+    rows = np.repeat(np.arange(nw), 32).reshape(nw, 32)
+    cnt = np.bincount((rows * 32 + key)[act2d], minlength=nw * 32).reshape(nw, phases, 32 // phases)
+    k = cnt.max(axis=(1, 2))
+    waves = np.zeros(nw, np.int64)
+    for j in range(int(k.max()) if nw else 0):
+        waves += np.maximum(cnt - j, 0).max(axis=2).sum(axis=1)
+    return k.astype(np.int64), waves
+
+
 LATTICE_MIN_STRIDE = 64      # bytes between lanes: each lane its own 64-byte DRAM chunk
 LATTICE_SHARE = 0.9          # of an allocation's gather rows, for it to count as a lattice walk
 

@@ -515,6 +515,16 @@ class Machine:
                 r = self.rt[cond.slot][wsel]
                 rw = r if rw is None else np.maximum(rw, r)
         clock = self.wclock[wsel] + LAT["issue"]
+        if op == Op.ATOM and C.spin_atomic(ins):
+            spin = _spin_cycles(self, ins, sel, act, full)
+            if spin is not None:
+                # nvcc's CAS loop on shared memory: the warp leaves it when its last lane's
+                # pass succeeds, and its result (the old value) is ready then
+                done = (clock if rw is None else np.maximum(clock, rw)) + spin
+                self.wclock[wsel] = done
+                for r in (() if ins.dst is None else ins.dst if isinstance(ins.dst, list) else (ins.dst,)):
+                    self.rt[r.slot][wsel] = done
+                return
         if self.pending and op in _AFTER_STORES and ins.pc not in self.ld_depth:
             # (ld_depth's keys are the global loads)
             clock = np.maximum(clock, self.wpend[wsel] + LAT["issue"])
@@ -754,6 +764,16 @@ class Machine:
             nw = len(warps)
             gwarps = self.gwarp0 + warps
             if space == "shared":
+                if kind in ("atom", "red") and C.spin_atomic(ins):
+                    # a float add is nvcc's CAS loop: an LDS and an ATOMS.CAST a pass, as
+                    # many passes as the busiest bank has lanes (counters.spin_passes)
+                    k, waves = C.spin_passes(mat - SHARED_BASE, act, size)
+                    passes, w = int(k.sum()), int(waves.sum())
+                    for name, v in ((C.SHARED_ATOM, passes), (C.WAVES_ATOM, w), (C.SHARED_LD, passes),
+                                    (C.WAVES_LD, w),
+                                    (C.INST, C.SPIN_PASS_INST * passes + (C.SPIN_LOOP_INST - 1) * nw)):
+                        cnt.add(p, name, v)
+                    continue
                 if kind in ("atom", "red"):
                     # a pass through the banks per distinct word in the busiest bank: lanes
                     # on one word merge, as a load's broadcast (timing_investigation/satom/)
@@ -1032,6 +1052,28 @@ def _shared_vector(m: Machine, p: int, off: np.ndarray, act: np.ndarray, warps: 
 def _vector_width(b: int) -> int:
     """The access a group of ``b`` bytes is priced as: 4, 8 or 16."""
     return 4 if b <= 4 else 8 if b <= 8 else 16
+
+
+# one pass of a shared-memory CAS loop: LDS, FADD, ATOMS.CAST.SPIN, ISETP, then the branch
+SPIN_PASS_CYCLES = LAT["shared"] + LAT["atom_shared"] + 2 * LAT["alu"]
+
+
+def _spin_cycles(m: Machine, ins, sel, act, full):
+    """Per warp of the group, the cycles nvcc's CAS loop for a float atomicAdd on shared
+    memory takes (``counters.spin_passes`` passes, a dependent chain each); None where the
+    atomic is on global memory (a native RED/ATOM)."""
+    A, idx, gl, n = m.gather_addr(ins, sel, act, full)
+    if not n or int(A[0]) < SHARED_BASE or int(A[0]) >= LOCAL_BASE:
+        return None
+    nrows = act.size // 32
+    mat = np.zeros(nrows * 32, np.int64)
+    if idx is None:
+        mat[:] = A
+    else:
+        mat[idx] = A
+    k, _ = C.spin_passes(mat.reshape(nrows, 32) - SHARED_BASE, act.reshape(nrows, 32),
+                         np.dtype(ins.ctype.dtype).itemsize)
+    return k * SPIN_PASS_CYCLES
 
 
 def _warp_matrix(a: np.ndarray, g: np.ndarray):
