@@ -62,6 +62,7 @@ CONST_PASSES = "simt__const_ldc_passes.sum"     # the constant cache's passes fo
 ISSUE_SLOTS = "simt__issue_slots.sum"
 ALU_SLOTS = "simt__alu_pipe_slots.sum"   # of those, the integer ALU pipe's (simt.issue)
 BIT_SLOTS = "simt__bit_pipe_slots.sum"   # POPC, FLO, BREV: the bit-counting pipe's (simt.issue)
+FP64_SLOTS = "simt__fp64_pipe_slots.sum"  # DADD, DMUL, DFMA, DSETP: the FP64 pipe's (simt.issue)
 # warps' arrivals at a __syncthreads() (BAR.SYNC) and at a __syncthreads_count/_and/_or
 # (BAR.RED, then B2R for the result): an SM's barrier unit takes them one after another
 BAR_WARPS = "simt__barrier_warps.sum"
@@ -724,12 +725,13 @@ def lanes_per_address(addr2d: np.ndarray, act2d: np.ndarray, full: bool = False)
     return steps, n_addr
 
 
-# SASS instructions of one pass of nvcc's loop for a float atomicAdd on shared memory (LDS,
-# FADD, ATOMS.CAST.SPIN, ISETP, BRA), and the BSSY / BSYNC around it: sm_90 has no
-# floating-point add among its shared atomics (probe/groupby-aos-dyn's SASS,
-# docs/results/timing_investigation/spin/)
-SPIN_PASS_INST = 5
+# nvcc's loop for a float atomicAdd on shared memory (sm_90 has no floating-point add among
+# its shared atomics): SASS instructions a pass (LDS, FADD, ATOMS.CAST.SPIN, ISETP, BRA and
+# one more; 6.0 a pass in spin/'s sweep, ncu) and around the loop (BSSY, BSYNC), and the
+# CAS's wavefronts a pass (2, whatever the lanes: ncu, spin/)
+SPIN_PASS_INST = 6
 SPIN_LOOP_INST = 2
+SPIN_CAS_WAVES = 2
 
 
 def spin_atomic(ins) -> bool:
@@ -740,31 +742,31 @@ def spin_atomic(ins) -> bool:
 
 def spin_passes(off2d: np.ndarray, act2d: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     """Per warp row, the passes of a shared-memory CAS loop (``ATOMS.CAST.SPIN``) and the
-    wavefronts of each of its two shared accesses (the ``LDS`` of the word and the CAS),
-    summed over the passes.
+    wavefronts of its ``LDS`` of the words, summed over the passes.
 
-    A pass succeeds for one lane of each bank (a bank pair and half-warp for 8-byte words);
-    the others, lanes on the same word included, go round again.  So a warp makes as many
-    passes as its busiest bank has lanes, and pass j's accesses take as many wavefronts
-    as the busiest bank has lanes left.  probe/groupby-aos-dyn (32 lanes on 1024 keys of 8
-    bytes: 16 banks) makes 4.83 passes a warp by this rule, and the GPU ran its loop's LDS
-    4.92 times a warp, with 29.3 shared wavefronts against the rule's 30.1 (Nsight Compute,
-    H200).  Limitations: lanes on one word are counted apart in the wavefronts too (an LDS
-    would broadcast them), and a pass that fails because another warp wrote the word in
-    between (hot words shared by a block's warps) is not counted."""
+    A pass succeeds for one lane of each bank (of each bank pair and half-warp for 8-byte
+    words), lanes on the same word included; the others go round again.  So a warp makes as
+    many passes as its busiest bank has lanes, and pass j's load is an ordinary ``LDS`` of
+    the lanes left (``wavefronts``: distinct words in the busiest bank; taken here as the
+    lanes after the first j of each bank, in lane order).  Nsight Compute on the H200
+    (docs/results/timing_investigation/spin/, one warp a block): passes, loads and load
+    wavefronts as this rule says for all eleven lane patterns, and two CAS wavefronts a
+    pass (``SPIN_CAS_WAVES``).  Limitations: a pass that fails because another warp wrote
+    the word in between is not counted (8 warps of a block on the same 32 words made 3.8
+    passes instead of 1, on random words 3.70 instead of 3.47)."""
     nw = off2d.shape[0]
     if size >= 8:
         key = ((np.arange(32) // 16) * 16)[None, :] + ((off2d >> 3) & 15)
-        phases = 2
     else:
         key = (off2d >> 2) & 31
-        phases = 1
-    rows = np.repeat(np.arange(nw), 32).reshape(nw, 32)
-    cnt = np.bincount((rows * 32 + key)[act2d], minlength=nw * 32).reshape(nw, phases, 32 // phases)
-    k = cnt.max(axis=(1, 2))
+    hit = (key[:, :, None] == np.arange(32)) & act2d[:, :, None]          # row, lane, key
+    rank = ((np.cumsum(hit, axis=1) - 1) * hit).sum(axis=2)                # among its key's lanes
+    k = np.where(act2d, rank + 1, 0).max(axis=1) if nw else np.zeros(0, np.int64)
     waves = np.zeros(nw, np.int64)
     for j in range(int(k.max()) if nw else 0):
-        waves += np.maximum(cnt - j, 0).max(axis=2).sum(axis=1)
+        left = act2d & (rank >= j)
+        w, _ = wavefronts(off2d, left, size)
+        waves += np.where(left.any(axis=1), w, 0)
     return k.astype(np.int64), waves
 
 
@@ -855,6 +857,7 @@ class Counters:
         self.slot_weights: np.ndarray | None = None         # simt.issue.issue_weights, per pc
         self.alu_weights: np.ndarray | None = None          # simt.issue.alu_pipe_weights, per pc
         self.bit_weights: np.ndarray | None = None          # simt.issue.bit_pipe_weights, per pc
+        self.fp64_weights: np.ndarray | None = None         # simt.issue.fp64_pipe_weights, per pc
         self.touched: np.ndarray | None = None              # global sectors read (DRAM footprint)
         self.alloc_sectors: list = []                        # per allocation: (first, end) sector
         self.alloc_first = np.zeros(1, np.int64)             # ... their first sectors, ascending
@@ -1443,7 +1446,7 @@ class Counters:
         out[THREAD_INST] = int(round(self.total.get(THREAD_INST, 0.0) * scale))
         out[RATIO] = round(self.total.get(THREAD_INST, 0.0) / inst, 4) if inst else 0.0
         for key, weights in ((ISSUE_SLOTS, self.slot_weights), (ALU_SLOTS, self.alu_weights),
-                             (BIT_SLOTS, self.bit_weights)):
+                             (BIT_SLOTS, self.bit_weights), (FP64_SLOTS, self.fp64_weights)):
             if weights is not None:
                 slots = sum(d.get(INST, 0) * weights[pc] for pc, d in enumerate(self.per_pc) if d)
                 out[key] = int(round(slots * scale))

@@ -769,8 +769,8 @@ class Machine:
                     # many passes as the busiest bank has lanes (counters.spin_passes)
                     k, waves = C.spin_passes(mat - SHARED_BASE, act, size)
                     passes, w = int(k.sum()), int(waves.sum())
-                    for name, v in ((C.SHARED_ATOM, passes), (C.WAVES_ATOM, w), (C.SHARED_LD, passes),
-                                    (C.WAVES_LD, w),
+                    for name, v in ((C.SHARED_ATOM, passes), (C.WAVES_ATOM, C.SPIN_CAS_WAVES * passes),
+                                    (C.SHARED_LD, passes), (C.WAVES_LD, w),
                                     (C.INST, C.SPIN_PASS_INST * passes + (C.SPIN_LOOP_INST - 1) * nw)):
                         cnt.add(p, name, v)
                     continue
@@ -1054,8 +1054,12 @@ def _vector_width(b: int) -> int:
     return 4 if b <= 4 else 8 if b <= 8 else 16
 
 
-# one pass of a shared-memory CAS loop: LDS, FADD, ATOMS.CAST.SPIN, ISETP, then the branch
-SPIN_PASS_CYCLES = LAT["shared"] + LAT["atom_shared"] + 2 * LAT["alu"]
+# one pass of a shared-memory CAS loop (LDS, FADD, ATOMS.CAST.SPIN, ISETP, the branch), and
+# what each further wavefront of its LDS adds: one warp a block on the H200, 32 passes
+# on one word 95.2 cycles a pass, 32 words in one bank 127.3 (1.9 a wavefront past the
+# first; docs/results/timing_investigation/spin/)
+SPIN_PASS_CYCLES = 95.0
+SPIN_WAVE_CYCLES = 1.9
 
 
 def _spin_cycles(m: Machine, ins, sel, act, full):
@@ -1071,9 +1075,9 @@ def _spin_cycles(m: Machine, ins, sel, act, full):
         mat[:] = A
     else:
         mat[idx] = A
-    k, _ = C.spin_passes(mat.reshape(nrows, 32) - SHARED_BASE, act.reshape(nrows, 32),
-                         np.dtype(ins.ctype.dtype).itemsize)
-    return k * SPIN_PASS_CYCLES
+    k, waves = C.spin_passes(mat.reshape(nrows, 32) - SHARED_BASE, act.reshape(nrows, 32),
+                             np.dtype(ins.ctype.dtype).itemsize)
+    return k * SPIN_PASS_CYCLES + (waves - k) * SPIN_WAVE_CYCLES
 
 
 def _warp_matrix(a: np.ndarray, g: np.ndarray):

@@ -39,12 +39,12 @@ extern "C" __global__ void kg(const int *slot, float *out) {
 '''
 
 LANES = np.arange(32)
-PATTERNS = {                       # slot of each lane -> (passes, wavefronts of each access)
-    "own bank": (LANES, 1, 1),
+PATTERNS = {               # slot of each lane -> (passes, the passes' LDS wavefronts), as ncu
+    "own bank": (LANES, 1, 1),                      # counted them (spin/ncu_spin_h200.csv)
     "stride 2 (16 banks)": (LANES * 2, 2, 2 + 1),
     "stride 32 (one bank)": (LANES * 32, 32, sum(range(1, 33))),
-    "one word": (np.zeros(32, int), 32, sum(range(1, 33))),
-    "pairs on a word": (LANES // 2, 2, 2 + 1),
+    "one word": (np.zeros(32, int), 32, 32),        # the LDS broadcasts: one wavefront a pass
+    "pairs on a word": (LANES // 2, 2, 1 + 1),
 }
 
 
@@ -58,27 +58,56 @@ def _counts(slot, reps=1):
 def test_passes_and_wavefronts_per_lane_pattern(name):
     slot, passes, waves = PATTERNS[name]
     m = _counts(slot)
-    assert m[C.SHARED_ATOM] == passes            # one ATOMS.CAST a pass
-    assert m[C.WAVES_ATOM] == waves
+    assert m[C.SHARED_ATOM] == passes            # one ATOMS.CAST a pass, two wavefronts each
+    assert m[C.WAVES_ATOM] == C.SPIN_CAS_WAVES * passes
     reads = 1024 // 32                            # the copy out: a conflict-free LDS each
     assert m[C.SHARED_LD] == passes + reads       # and one LDS a pass
     assert m[C.WAVES_LD] == waves + reads
 
 
 def test_instructions_follow_the_passes():
-    """Five SASS instructions a pass and two around the loop, in the issue slots too."""
+    """Six SASS instructions a pass, in the issue slots too."""
     one, many = _counts(LANES), _counts(LANES * 32)
     assert many[C.INST] - one[C.INST] == C.SPIN_PASS_INST * 31
     assert many[C.ISSUE_SLOTS] - one[C.ISSUE_SLOTS] == C.SPIN_PASS_INST * 31
 
 
 def test_the_warp_waits_for_its_passes():
-    """A pass is a dependent chain (LDS, FADD, CAS): a warp on one bank takes 31 passes
-    longer than a warp on 32 banks, ten times over."""
-    from simt.machine import SPIN_PASS_CYCLES
+    """A pass is a dependent chain (LDS, FADD, CAS) whose load takes longer the more
+    wavefronts it has: a warp on 32 words of one bank takes 31 passes and 496 load
+    wavefronts longer than a warp on 32 banks, ten times over."""
+    from simt.machine import SPIN_PASS_CYCLES, SPIN_WAVE_CYCLES
     one = _counts(LANES, reps=10)["simt__block_cycles.mean"]
     many = _counts(LANES * 32, reps=10)["simt__block_cycles.mean"]
-    assert many - one == pytest.approx(10 * 31 * SPIN_PASS_CYCLES, rel=0.02)
+    extra = 31 * SPIN_PASS_CYCLES + (528 - 32) * SPIN_WAVE_CYCLES
+    assert many - one == pytest.approx(10 * extra, rel=0.02)
+
+
+def test_the_sweep_matches_nsight_compute():
+    """The passes, loads and wavefronts of spin/'s eleven lane patterns, one warp a block,
+    are what Nsight Compute counted on the H200 (a block of one warp: no other warp's CAS
+    makes a pass fail)."""
+    import re
+    import sys
+    from pathlib import Path
+    from kernels_cuda.ncu_check import parse_ncu_csv
+    d = Path(__file__).resolve().parents[1] / "docs" / "results" / "timing_investigation" / "spin"
+    sys.path.insert(0, str(d))
+    import spin_cases
+    recs = parse_ncu_csv((d / "ncu_spin_h200.csv").read_text())
+    cases = spin_cases.cases()
+    assert len(recs) == 2 * len(cases) == 22
+    src = re.search(r"SRC = r'''(.*?)'''", (d / "spin_mb.py").read_text(), re.S).group(1)
+    for (name, tab), rec in zip(cases.items(), recs[1::2]):          # the one-warp launches
+        (_, _, _), res = run(src, "spin", 1, 32, [tab, np.zeros(132 * 8, np.float32), np.int32(64)],
+                             sanitize=False)
+        m, want = res.metrics, rec["metrics"]
+        per = 132 * 512                            # the GPU's warp atomics; here 64
+        for key in (C.SHARED_ATOM, C.WAVES_ATOM):
+            assert m[key] / 64 == pytest.approx(want[key] / per, abs=1e-9), (name, key)
+        # loads: the table's index a trip and a pass's LDS, and thread 0's two at the end
+        for key in (C.SHARED_LD, C.WAVES_LD):
+            assert (m[key] - 2) / 64 == pytest.approx((want[key] - 2 * 132) / per, abs=1e-9), (name, key)
 
 
 def test_doubles_pass_per_half_warp_and_bank_pair():
