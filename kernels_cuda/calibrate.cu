@@ -100,6 +100,18 @@ __global__ void cal_popc(unsigned *out, int iters) {
     if ((s0 ^ s1 ^ s2 ^ s3) == 0xffffffffu) out[blockIdx.x] = s0;
 }
 
+// the FP64 pipe (DFMA): four independent double FMA chains a trip
+__global__ void cal_dfma(double *out, int iters) {
+    double a = threadIdx.x * 1e-3, b = a + 0.25, c = a + 0.5, d = a + 0.75;
+    for (int i = 0; i < iters; i++) {
+        a = a * 0.999 + 1e-3;
+        b = b * 0.999 + 1e-3;
+        c = c * 0.999 + 1e-3;
+        d = d * 0.999 + 1e-3;
+    }
+    if (a + b + c + d == -1.0) out[blockIdx.x] = a;
+}
+
 // global atomics: idx chooses the address pattern (all one, distinct, 256 bins)
 __global__ void cal_gatom(int *c, const int *idx, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -50,6 +50,7 @@ def _benches(sms: int):
         ("alu", "cal_alu", blocks, 256, 0, lambda b: [b.zeros(blocks, np.float32), np.int32(2048)]),
         ("lop", "cal_lop", blocks, 256, 0, lambda b: [b.zeros(blocks, np.uint32), np.int32(2048)]),
         ("popc", "cal_popc", blocks, 256, 0, lambda b: [b.zeros(blocks, np.uint32), np.int32(2048)]),
+        ("dfma", "cal_dfma", blocks, 256, 0, lambda b: [b.zeros(blocks, np.float64), np.int32(2048)]),
         ("alu_1warp", "cal_alu", 1, 32, 0, lambda b: [b.zeros(1, np.float32), np.int32(2048)]),
         ("gatom_same", "cal_gatom", na // 256, 256, 0,
          lambda b: [b.zeros(256, np.int32), b.to_device(np.zeros(na, np.int32)), np.int32(na)]),
@@ -232,6 +233,8 @@ def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
         prof.alu_ipc = round(c["lop"][C.ALU_SLOTS] / busy("lop") / (sms * clock * 1e3), 4)
     if "popc" in us:    # the bit-counting pipe's (simt.issue.BIT_PIPE)
         prof.bit_ipc = round(c["popc"][C.BIT_SLOTS] / busy("popc") / (sms * clock * 1e3), 4)
+    if "dfma" in us:    # the FP64 pipe's (simt.issue.fp64_pipe_weights)
+        prof.fp64_ipc = round(c["dfma"][C.FP64_SLOTS] / busy("dfma") / (sms * clock * 1e3), 4)
     for key, field in (("gather", "ld"), ("scatter", "st")):
         if key in us:   # the table stays in L2: the line transactions are the whole cost
             setattr(prof, f"l2_{field}_lines_per_cycle_sm", round(

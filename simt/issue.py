@@ -229,6 +229,40 @@ def bit_pipe_weights(ir) -> np.ndarray:
     return got
 
 
+# the FP64 pipe: an sm_90 SM has 64 FP64 lanes, half its FP32 rate, so a kernel made mostly
+# of double adds, multiplies, FMAs and comparisons issues at half the rate (fp64_ipc,
+# measured on cal_dfma: four independent DFMA chains)
+_FP64_BIN = {"add", "sub", "mul", "eq", "ne", "lt", "gt", "le", "ge"}
+
+
+def fp64_pipe_weights(ir) -> np.ndarray:
+    """Per pc, the issue slots (``issue_weights``) that go to the FP64 pipe: ``DADD``,
+    ``DMUL``, ``DFMA`` and ``DSETP``.  Limitations: conversions to and from doubles (a
+    quarter of that rate on sm_90) and the math library's double paths (``OP_COST``
+    measures those whole) are not counted here."""
+    got = getattr(ir, "_simt_fp64_weights", None)
+    if got is not None:
+        return got
+    w = issue_weights(ir).copy()
+    for p, ins in enumerate(ir.code):
+        if not _fp64_pipe(ins):
+            w[p] = 0.0
+    ir._simt_fp64_weights = w
+    return w
+
+
+def _is_f64(x) -> bool:
+    """A double in a register (a double constant beside a float is the front end's C
+    promotion, which nvcc folds back into a float operation where it is exact)."""
+    return type(x) is Reg and x.dtype.kind == "f" and x.dtype.itemsize == 8
+
+
+def _fp64_pipe(ins) -> bool:
+    if ins.op == Op.BIN and ins.sub in _FP64_BIN:
+        return any(_is_f64(a) for a in ins.args[:2])
+    return ins.op == Op.FMA and ins.dst is not None and _is_f64(ins.dst)
+
+
 def _alu_pipe(ins) -> bool:
     op = ins.op
     if op == Op.BIN:

@@ -153,6 +153,7 @@ class Profile:
     l2_st_lines_alone_per_cycle_sm: float = 0.0  # ... what one SM sends while few do (0: the above)
     alu_ipc: float = 0.0         # integer ALU pipe slots (simt.issue) per cycle per SM (0: not measured)
     bit_ipc: float = 0.0         # POPC/FLO/BREV per cycle per SM (simt.issue.BIT_PIPE; 0: not measured)
+    fp64_ipc: float = 0.0        # DADD/DMUL/DFMA/DSETP per cycle per SM (simt.issue.fp64_pipe_weights; 0: not measured)
     gatom_same_fp_per_us: float = 0.0  # float/double atomicAdd lanes per us on one address (0: the int rate)
     l2_reuse_bytes: float = 0.0  # of a table touched at random, the bytes L2 keeps (0: none)
     dram_random_eff: float = 0.0  # a re-touch's DRAM miss moves at this share of dram_gbs (0: 1)
@@ -202,13 +203,20 @@ class Prediction:
                 "blocks_per_sm": self.occupancy_blocks_per_sm, "waves": self.waves}
 
 
+# shared memory the driver keeps for each resident block beside what it asks for (sm_80 and
+# later: cudaDevAttrReservedSharedMemoryPerBlock, 1 KiB), so 77 KiB blocks fit two to an
+# SM's 228 KiB, not three (CUDA's occupancy calculator does the same)
+SHARED_RESERVED_PER_BLOCK = 1024
+
+
 def occupancy_limits(prof: Profile, threads_per_block: int, shared_bytes: int, regs: int = 0) -> dict:
     """Blocks an SM can hold by each of its limits: threads, blocks, shared memory and
     registers (``regs``: registers per thread, 0 for no register limit; simt.occupancy)."""
     warps = -(-threads_per_block // 32)
     return {"threads": prof.max_threads_sm // (warps * 32),
             "blocks": prof.max_blocks_sm,
-            "shared memory": prof.shared_per_sm // shared_bytes if shared_bytes else prof.max_blocks_sm,
+            "shared memory": prof.shared_per_sm // (shared_bytes + SHARED_RESERVED_PER_BLOCK)
+                             if shared_bytes else prof.max_blocks_sm,
             "registers": min(prof.max_blocks_sm, blocks_by_registers(regs, threads_per_block))}
 
 
@@ -258,10 +266,12 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         # measured rate, plus what expensive operations (integer division,
         # __match_any_sync, ...) keep a sub-partition busy beyond one slot
         # (or the integer ALU pipe's slots at its own, half, rate where they dominate, or
-        # the bit-counting pipe's POPC/FLO/BREV at its quarter rate: simt.issue.BIT_PIPE)
+        # the bit-counting pipe's POPC/FLO/BREV at its quarter rate: simt.issue.BIT_PIPE,
+        # or the FP64 pipe's double arithmetic at its half rate)
         "issue": max(g(C.ISSUE_SLOTS, g(C.INST, 0)) / prof.issue_ipc,
                      _rate(g(C.ALU_SLOTS, 0), prof.alu_ipc),
-                     _rate(g(C.BIT_SLOTS, 0), prof.bit_ipc)) / (active * clock_per_us)
+                     _rate(g(C.BIT_SLOTS, 0), prof.bit_ipc),
+                     _rate(g(C.FP64_SLOTS, 0), prof.fp64_ipc)) / (active * clock_per_us)
                  + g(C.ISSUE_EXTRA, 0) / (active * SUBPARTITIONS * clock_per_us),
         # (a warp whose lanes are all predicated off still passes the pipe once)
         "shared": (g(C.WAVES_LD, 0) + g(C.WAVES_ST, 0) + g(C.WAVES_ATOM, 0) + g(C.SHARED_PRED_OFF, 0))

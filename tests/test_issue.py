@@ -171,6 +171,61 @@ def test_a_popc_bound_kernel_is_predicted_at_the_bit_pipe_rate():
     assert with_bit > 1.5 * without
 
 
+FP64_KERNELS = r'''
+__global__ void dmix(double *x, const float *f, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    double a = x[i];
+    float g = f[i];
+    double b = a * a + 1.5;            // DFMA
+    double c = b - a;                  // DADD
+    if (c < a) c = c * 0.5;            // DSETP, DMUL
+    float h = g * g + 1.5f;            // FFMA: not the FP64 pipe
+    int k = i * 3 + 1;                 // integer: not the FP64 pipe
+    x[i] = c + h + k;
+}
+'''
+
+
+def test_fp64_pipe_slots_of_double_arithmetic():
+    """cal_dfma's trip: four DFMA (SASS), all on the FP64 pipe; in a mixed kernel the
+    double FMA, add, comparison and multiply go there, float and integer work does not."""
+    from simt.issue import fp64_pipe_weights
+    k = _kernel("cal_dfma")
+    f = fp64_pipe_weights(k.ir)
+    top, back = _loop(k.ir.code)
+    assert f[top:back + 1].sum() == 4.0 and f.sum() == 4.0 + 4.0 + 4.0     # and the set-up, the test
+    k = simt.Module.from_source(FP64_KERNELS, "d.cu").get_function("dmix")
+    by_line = {}
+    for p, ins in enumerate(k.ir.code):
+        by_line[ins.coord.line] = by_line.get(ins.coord.line, 0.0) + fp64_pipe_weights(k.ir)[p]
+    assert by_line[7] == 1.0 and by_line[8] == 1.0 and by_line[9] == 2.0
+    assert by_line[10] == 0.0 and by_line[11] == 0.0
+    assert by_line[12] == 2.0          # (c + h) + k: two DADD after the conversions
+
+
+def test_a_dfma_bound_kernel_is_predicted_at_the_fp64_pipe_rate():
+    """cal_dfma (four DFMA chains) issues at the FP64 pipe's rate, half the FP32 pipes':
+    fp64_ipc 1.958 on the H200 against issue_ipc 4.33 (simt calibrate --real --update
+    --only dfma, session 35).  The H100's profile has no measurement yet (0: ignored)."""
+    import dataclasses
+    from simt import timing
+    k = _kernel("cal_dfma")
+    dev = simt.Device()
+    r = k.launch(dev, simt.LaunchConfig.of(264, 256), [dev.zeros(264, np.float64), np.int32(64)],
+                 sanitize=False)
+    prof = timing.load_profile("h200")
+    m = r.metrics
+    assert m[C.FP64_SLOTS] == 264 * 8 * (64 * 4 + 4 + 4)
+    assert 1.9 < prof.fp64_ipc < 2.05 and prof.issue_ipc > 2 * prof.fp64_ipc
+    assert timing.load_profile("h100").fp64_ipc == 0.0
+    with_fp64 = timing.predict_result(r, prof).components_us["issue"]
+    without = timing.predict_result(r, dataclasses.replace(prof, fp64_ipc=0.0)).components_us["issue"]
+    assert with_fp64 / without == pytest.approx(
+        (m[C.FP64_SLOTS] / prof.fp64_ipc) / (m[C.ISSUE_SLOTS] / prof.issue_ipc), rel=2e-3)
+    assert with_fp64 > 1.8 * without
+
+
 def _weights_by_line(k):
     """source line -> the issue slots its IR instructions stand for."""
     out = {}

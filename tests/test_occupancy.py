@@ -73,3 +73,17 @@ def test_run_reports_what_limits_occupancy():
     assert look["occupancy"]["registers_per_thread_est"] == look["metrics"][C.REGS]
     text = subprocess.run(cmd, capture_output=True, text=True).stdout
     assert "5 blocks per SM (limited by registers (~" in text
+
+
+def test_each_block_keeps_a_kibibyte_of_shared_memory_back():
+    """The driver reserves 1 KiB of shared memory for every resident block (sm_80 on), so
+    blocks of 76 KiB fit two to an SM's 228 KiB, not three; 57 KiB blocks fit three, not four,
+    and blocks that ask for no shared memory are not limited by it."""
+    from simt import timing
+    prof = timing.load_profile("h100")
+    assert prof.shared_per_sm == 228 * 1024
+    lim = timing.occupancy_limits
+    assert lim(prof, 256, 76 * 1024)["shared memory"] == 2
+    assert lim(prof, 128, 57 * 1024)["shared memory"] == 3
+    assert lim(prof, 128, 56 * 1024)["shared memory"] == 4           # 4 x 57 KiB = 228 KiB
+    assert lim(prof, 64, 0)["shared memory"] == prof.max_blocks_sm
