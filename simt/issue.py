@@ -237,7 +237,7 @@ _FP64_BIN = {"add", "sub", "mul", "eq", "ne", "lt", "gt", "le", "ge"}
 
 def fp64_pipe_weights(ir) -> np.ndarray:
     """Per pc, the issue slots (``issue_weights``) that go to the FP64 pipe: ``DADD``,
-    ``DMUL``, ``DFMA`` and ``DSETP``.  Limitations: conversions to and from doubles (a
+    ``DMUL``, ``DFMA`` (a contracted ``a * b + c`` or ``fma()``) and ``DSETP``.  Limitations: conversions to and from doubles (a
     quarter of that rate on sm_90) and the math library's double paths (``OP_COST``
     measures those whole) are not counted here."""
     got = getattr(ir, "_simt_fp64_weights", None)
@@ -260,7 +260,8 @@ def _is_f64(x) -> bool:
 def _fp64_pipe(ins) -> bool:
     if ins.op == Op.BIN and ins.sub in _FP64_BIN:
         return any(_is_f64(a) for a in ins.args[:2])
-    return ins.op == Op.FMA and ins.dst is not None and _is_f64(ins.dst)
+    return (ins.op == Op.FMA or ins.op == Op.CALL and ins.sub == "m_fma") and ins.dst is not None \
+        and _is_f64(ins.dst)
 
 
 def _alu_pipe(ins) -> bool:

@@ -177,7 +177,7 @@ __global__ void dmix(double *x, const float *f, int n) {
     if (i >= n) return;
     double a = x[i];
     float g = f[i];
-    double b = a * a + 1.5;            // DFMA
+    double b = fma(a, a, 1.5);         // DFMA
     double c = b - a;                  // DADD
     if (c < a) c = c * 0.5;            // DSETP, DMUL
     float h = g * g + 1.5f;            // FFMA: not the FP64 pipe
