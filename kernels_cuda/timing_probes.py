@@ -2675,6 +2675,189 @@ UNSEEN51 = [
                 note="Tanimoto similarity of a query to 2^21 1024-bit fingerprints, a warp each, 2 __reduce_add_sync"),
 ]
 PROBES += UNSEEN51
+_P54 = "probes54.cu"
+DQ_GROUP, HV_NREF, HT_BATCH, COO_NNZ_PER_ROW = 64, 64, 6, 16     # as in probes54.cu (the first two)
+
+
+def _u52_dequant_args(nw, rng):
+    """nw words of eight uniform 4-bit codes and a __half scale a group of 64 weights (in
+    [0.005, 0.02)); the 8 nw floats out zeroed."""
+    return [_u32(nw, rng), (0.005 + 0.015 * rng.random(-(-8 * nw // DQ_GROUP))).astype(np.float16),
+            np.zeros(8 * nw, np.float32), _i32(nw)]
+
+
+def eytzinger_size(n: int) -> int:
+    """probe/eytzinger-search's tree for n queries: the perfect tree of about 16 n keys."""
+    return (1 << (4 + max(n - 1, 1).bit_length())) - 1
+
+
+def eytzinger_layout(keys: np.ndarray) -> np.ndarray:
+    """The sorted keys (2^h - 1 of them) in BFS order, 1-based: node k at depth d = floor(log2 k),
+    p = k - 2^d along its level, holds in-order rank (2p + 1) 2^(h-1-d) - 1; slot 0 a spare."""
+    nt = len(keys)
+    h = nt.bit_length()
+    k = np.arange(1, nt + 1)
+    d = np.floor(np.log2(k)).astype(np.int64)
+    rank = (2 * (k - (1 << d)) + 1) * (1 << (h - 1 - d)) - 1
+    out = np.zeros(nt + 1, np.int32)
+    out[1:] = keys[rank]
+    return out
+
+
+def _u52_eytz_args(n, rng):
+    """eytzinger_size(n) distinct sorted keys (gaps 1 to 8) in Eytzinger order, n queries
+    uniform over [0, the largest key + 64) (some above every key)."""
+    nt = eytzinger_size(n)
+    keys = np.cumsum(rng.integers(1, 9, nt)).astype(np.int32)
+    return [eytzinger_layout(keys), rng.integers(0, int(keys[-1]) + 64, n, dtype=np.int32),
+            np.zeros(n, np.int32), _i32(nt), _i32(n)]
+
+
+def gauss_weights(r=4, sigma=2.0) -> np.ndarray:
+    """c_gauss: the normalized 2r + 1 Gaussian taps, zero after them (17 floats)."""
+    t = np.exp(-0.5 * (np.arange(-r, r + 1) / sigma) ** 2)
+    out = np.zeros(17, np.float32)
+    out[:2 * r + 1] = t / t.sum()
+    return out
+
+
+def coo_rows(nnz: int, nrows: int, rng) -> np.ndarray:
+    """nnz row indices uniform over [0, nrows), sorted, without a sort: the uniform order
+    statistics are the partial sums of nnz + 1 exponential spacings over their total."""
+    s = np.cumsum(rng.exponential(size=nnz + 1))
+    return np.minimum((nrows * s[:-1] / s[-1]).astype(np.int64), nrows - 1).astype(np.int32)
+
+
+def _u52_coo_args(nnz, rng):
+    """nnz entries on nnz / 16 sorted rows, values normal with mean 2 (about two rows in three
+    all positive: both branches of the float atomic minimum decide some rows)."""
+    nrows = max(nnz // COO_NNZ_PER_ROW, 1)
+    return [coo_rows(nnz, nrows, rng), _f32(nnz, rng) + np.float32(2), np.zeros(nrows, np.int32),
+            np.full(nrows, np.inf, np.float32), _i32(nnz)]
+
+
+def geo_refs(rng) -> np.ndarray:
+    """HV_NREF GeoRef structs (lat, lon, cos lat, 0) as 4 floats each: latitudes uniform in
+    [-1.3, 1.3], longitudes in [-pi, pi)."""
+    lat = rng.uniform(-1.3, 1.3, HV_NREF)
+    lon = rng.uniform(-np.pi, np.pi, HV_NREF)
+    return np.stack([lat, lon, np.cos(lat), np.zeros(HV_NREF)], 1).astype(np.float32).ravel()
+
+
+def _u52_hav_args(n, rng):
+    pts = np.stack([rng.uniform(-1.4, 1.4, n), rng.uniform(-np.pi, np.pi, n)], 1).astype(np.float32).ravel()
+    return [pts, geo_refs(rng), np.zeros(n, np.int32), np.zeros(n, np.float32), _i32(n)]
+
+
+def _u52_herm_args(n, rng):
+    """HT_BATCH complex double matrices of n x 3n/2 (re, im interleaved, standard normal),
+    room for their 3n/2 x n conjugate transposes, rows n, cols 3n/2."""
+    m = HT_BATCH * n * (3 * n // 2)
+    return [rng.standard_normal(2 * m), np.zeros(2 * m), _i32(n), _i32(3 * n // 2)]
+
+
+UNSEEN52 = [
+    TimingProbe("probe/dequant-int4", "probe-unseen52", "dequant_int4", 1 << 23, 128, lambda n: -(-n // 128),
+                _u52_dequant_args, source=_P54,
+                note="2^26 4-bit weights (eight a u32) to float with a __half scale a group of 64: 32 MiB in, "
+                     "256 MiB out by two float4 stores a thread"),
+    TimingProbe("probe/eytzinger-search", "probe-unseen52", "eytzinger_lower_bound", 1 << 20, 256,
+                lambda n: 264, _u52_eytz_args, source=_P54,
+                note="lower bound of 2^20 queries in a 2^24-key Eytzinger tree (64 MiB): 24 dependent loads a "
+                     "query, ~16 queries a thread of a 264-block grid-stride loop, __ffs"),
+    TimingProbe("probe/gauss-sep-fused", "probe-unseen52", "gauss_sep_fused<4>", 4096, (32, 8),
+                lambda n: (-(-n // 32), -(-n // 32)), lambda n, rng: [_f32(n * n, rng), np.zeros(n * n, np.float32),
+                                                                      _i32(n), _i32(n)],
+                source=_P54, symbols=lambda n, rng: {"c_gauss": gauss_weights()},
+                note="9-tap separable Gaussian of a 4096^2 float image fused in one kernel: a 40 x 40 haloed "
+                     "tile and a 40 x 32 row-pass tile in __shared__ 2-D arrays, weights in __constant__, "
+                     "template on the radius"),
+    TimingProbe("probe/coo-row-stats", "probe-unseen52", "coo_row_stats", 1 << 24, 256, lambda n: -(-n // 256),
+                _u52_coo_args, source=_P54,
+                note="COO to CSR row lengths and row minima of 2^24 entries on 2^20 sorted rows: an atomicAdd and "
+                     "a float-as-int atomicMin/atomicMax an entry, two or three addresses a warp"),
+    TimingProbe("probe/haversine-nearest", "probe-unseen52", "haversine_nearest", 1 << 20, 192,
+                lambda n: -(-n // 192), _u52_hav_args, source=_P54,
+                note="nearest of 64 references to each of 2^20 points by haversine distance, 2 sinf, an asinf "
+                     "and a sqrtf a pair, blocks of 192, references as structs in shared"),
+    TimingProbe("probe/herm-transpose-z", "probe-unseen52", "herm_transpose_batched", 1024, (32, 8),
+                lambda n: (-(-(3 * n // 2) // 32), -(-n // 32), HT_BATCH), _u52_herm_args, source=_P54,
+                note="conjugate transpose of 6 complex double 1024 x 1536 matrices (144 MiB each way), a 3-D grid, "
+                     "a 32 x 33 double2 shared tile"),
+]
+PROBES += UNSEEN52
+
+_P55 = "probes55.cu"
+RT_K, WIN_CH, ILP_GRID, CHASE_GRID, CHASE_BLOCK, CHASE_STEPS = 256, 19456, 66, 132, 32, 2048
+SMIX_WORDS, SMIX_ITERS, DFMA_ITERS = 4096, 1024, 512
+
+
+def _u53_regtile_args(n, rng):
+    """A (n x RT_K) and B (RT_K x n) standard normal floats, C zeroed; M = N = n."""
+    return [_f32(n * RT_K, rng), _f32(RT_K * n, rng), np.zeros(n * n, np.float32), _i32(n), _i32(n), _i32(RT_K)]
+
+
+def _u53_window_args(n, rng):
+    return [_f32(n, rng), np.zeros(n, np.float32), _i32(n), _i32(WIN_CH)]
+
+
+def _u53_ilp4_args(n, rng):
+    """n floats as four streams of n // 4; a float4 of sums for each of the grid's threads."""
+    return [_f32(n, rng), np.zeros(ILP_GRID * 256 * 4, np.float32), _i32(n // 4)]
+
+
+def _u53_chase_cycle(size, rng) -> np.ndarray:
+    """next[] of one random cycle through all size indices."""
+    perm = rng.permutation(size).astype(np.int32)
+    nxt = np.empty(size, np.int32)
+    nxt[perm] = np.roll(perm, -1)
+    return nxt
+
+
+def _u53_chase_args(steps):
+    def args(size, rng):
+        return [_u53_chase_cycle(size, rng), np.zeros(CHASE_GRID * CHASE_BLOCK, np.int32), _i32(steps), _i32(size)]
+    return args
+
+
+def _u53_smix_args(n, rng):
+    """n threads (blocks of 256), 4096 random words a block."""
+    return [_u32(n // 256 * SMIX_WORDS, rng), np.zeros(n, np.uint32), _i32(SMIX_ITERS)]
+
+
+def _u53_dfma_args(n, rng):
+    return [rng.standard_normal(n), np.zeros(n, np.float64), np.zeros(n, np.uint32), _i32(n), _i32(DFMA_ITERS)]
+
+
+UNSEEN53 = [
+    TimingProbe("probe/regtile8x8-lb", "probe-unseen53", "regtile8x8_lb", 2560, 256,
+                lambda n: (-(-n // 128), -(-n // 128)), _u53_regtile_args, source=_P55,
+                note="SGEMM 2560 x 256 times 256 x 2560, __launch_bounds__(256, 2), a thread an 8 x 8 register "
+                     "tile (64 scalar accumulators) of a 128 x 128 block tile, float4 shared reads: 2 blocks an SM "
+                     "by registers, so the 400 blocks take two rounds"),
+    TimingProbe("probe/smem-window-76k", "probe-unseen53", "smem_window_dyn", 1 << 25, 256,
+                lambda n: -(-n // WIN_CH), _u53_window_args, source=_P55, shared=WIN_CH * 4,
+                note="17-tap clamped window sum over 2^25 floats in chunks of 19456 staged in 76 KiB of dynamic "
+                     "shared memory: 2 blocks an SM with the 1 KiB a block reserves (3 without)"),
+    TimingProbe("probe/stream-ilp4-66blk", "probe-unseen53", "stream_ilp4_few", 1 << 25, 256,
+                lambda n: ILP_GRID, _u53_ilp4_args, source=_P55,
+                note="66 blocks (half the SMs) of 256 threads summing four 32 MiB streams, four independent "
+                     "loads a thread an iteration: DRAM rate set by the loads in flight"),
+    TimingProbe("probe/chase-l2-32m", "probe-unseen53", "chase_l2_few", 1 << 23, CHASE_BLOCK,
+                lambda n: CHASE_GRID, _u53_chase_args(CHASE_STEPS), source=_P55,
+                note="one warp an SM (132 x 32 threads) each chasing 2048 steps of a random cycle of 2^23 ints "
+                     "(32 MiB, inside L2 on the whole): dependent-load latency"),
+    TimingProbe("probe/smem-stride-mix", "probe-unseen53", "smem_stride_mix", 1056 * 256, 256,
+                lambda n: n // 256, _u53_smix_args, source=_P55,
+                note="1056 blocks whose 8 warps read shared words at strides 1, 2, 3, 4, 8, 16, 32, 33 for 1024 "
+                     "dependent rounds: 65 bank wavefronts a block-round, the shared pipe the limit"),
+    TimingProbe("probe/dfma-imix", "probe-unseen53", "dfma_imix", 1056 * 256, 256, lambda n: -(-n // 256),
+                _u53_dfma_args, source=_P55,
+                note="512 rounds of eight independent double FMA chains stepped twice beside a 32-bit xorshift a "
+                     "thread (16 DFMAs to 6 integer operations), 270336 threads: the FP64 pipe's 64 lanes a "
+                     "clock an SM"),
+]
+PROBES += UNSEEN53
 _BY_ID = {p.id: p for p in PROBES}
 
 
