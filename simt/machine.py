@@ -29,7 +29,7 @@ from .errors import LaunchError
 from .ir import Const, Op, Reg
 from .issue import UNROLL, compile_time, const_pair_pcs, inorder_pcs, overlapped_pcs, shared_vector_pcs, uniform_ldc_pcs
 from .l1hits import LAT_L1, L1Table, TripSectors
-from .loops import add_step, constant_trips, def_before, loop_test, loops
+from .loops import add_step, constant_trips, copied_from, def_before, loop_test, loops
 from .promote import register_locals
 from .ops import BINOPS, CALLS, PRINTF_CONVERSION, UNOPS, _fma, cast_value
 from .spaces import GLOBAL_BASE, LOCAL_BASE, SHARED_BASE
@@ -1201,11 +1201,13 @@ def _load_depths(k) -> dict:
 
 
 def _runtime_stride(code, top: int, back: int) -> bool:
-    """Whether a loop steps its counter by a value known only at run time (``i +=
-    blockDim.x * gridDim.x``, ``c += blockDim.x``, ``i += stride``).  nvcc does not unroll
-    such a loop (sm_90 SASS of probes3.cu's softmax_rows and probes2.cu's
-    vecadd_gridstride: one load per array, no unrolled copies), so a warp has one trip's
-    loads in flight, not ``loads_in_flight`` trips'.  A constant step (``k++``, ``c +=
+    """Whether a loop steps its counter by a value known only at run time in unsigned
+    arithmetic (``i += blockDim.x * gridDim.x``, ``c += blockDim.x``: C adds an int and
+    an unsigned as unsigned).  nvcc does not unroll such a loop (sm_90 SASS of probes3.cu's
+    softmax_rows and probes2.cu's vecadd_gridstride: one load per array, no unrolled
+    copies), so a warp has one trip's loads in flight, not ``loads_in_flight`` trips'.
+    A signed step (``int stride = ...; i += stride``) is unrolled where the body does not
+    branch.  A constant step (``k++``, ``c +=
     32``) is unrolled (gemv_warp: 16 trips).  Anything else is taken as unrolled."""
     found = loop_test(code, top, back)
     if found is None:
@@ -1230,7 +1232,19 @@ def _runtime_stride(code, top: int, back: int) -> bool:
         upd = next((code[p] for p in range(back, test, -1) if code[p].dst is var), None)
         step = add_step(code, upd, var, back) if upd is not None else None
         if step is not None:
-            return type(step) is not Const
+            if type(step) is Const:
+                return False
+            add = copied_from(code, upd)
+            # a signed counter cannot wrap (C leaves that undefined), so nvcc computes the
+            # trip count and unrolls a straight-line body by 4 after all (kahan_dot's int
+            # stride: 10 LDG, two a trip; histogram_register's: 4 in the unrolled body;
+            # stream_ilp4_few's int T: 16, unseen53/); an unsigned add (i += blockDim.x *
+            # gridDim.x, whose product is unsigned) can wrap.  A body that branches
+            # (best.cu's spmv_csr_vector: four guarded pairs of loads a trip) is taken as
+            # not unrolled: no SASS has shown otherwise
+            signed = add is not None and add.dst is not None and add.dst.dtype.kind == "i"
+            branches = any(code[p].op in (Op.IF, Op.LOOPTEST) for p in range(top, back + 1) if p != test)
+            return not signed or branches
     return False
 
 

@@ -441,9 +441,12 @@ def test_loops_are_software_pipelined():
 
 
 def test_loops_with_a_run_time_stride_are_not_pipelined():
-    """nvcc does not unroll a loop whose step is known only at run time (grid-stride,
-    ``c += blockDim.x``): a warp has one trip's loads in flight and waits a latency a trip
-    (timing_investigation/softmax/: SASS of softmax_rows and vecadd_gridstride)."""
+    """nvcc does not unroll a loop whose counter steps by an unsigned value known only at
+    run time (grid-stride, ``c += blockDim.x``): a warp has one trip's loads in flight and
+    waits a latency a trip (timing_investigation/softmax/: SASS of softmax_rows and
+    vecadd_gridstride).  A signed step cannot wrap, so nvcc unrolls a straight-line body
+    by 4 (kahan_dot, histogram_register, stream_ilp4_few: unseen53/); a body that branches
+    is taken as not unrolled."""
     src = """
     extern "C" __global__ void by_block(const float *x, float *out, int n) {
         float s = 0.0f;
@@ -464,12 +467,24 @@ def test_loops_with_a_run_time_stride_are_not_pipelined():
         float s = 0.0f;
         for (int j = threadIdx.x; j < n; j += 32) s += x[j];
         out[threadIdx.x] = s;
+    }
+    extern "C" __global__ void by_int_stride(const float *x, float *out, int n) {
+        int stride = blockDim.x * gridDim.x;
+        float s = 0.0f;
+        for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) s += x[i];
+        out[threadIdx.x] = s;
+    }
+    extern "C" __global__ void by_param_branching(const float *x, float *out, int n, int step) {
+        float s = 0.0f;
+        for (int i = threadIdx.x; i < n; i += step) { if (x[i] > 0.0f) s += x[i]; }
+        out[threadIdx.x] = s;
     }"""
     from simt.machine import LAT, _load_depths
     mod = simt.Module.from_source(src, "stride.cu")
-    depth = {k: sorted(set(_load_depths(mod.get_function(k).ir).values()))
-             for k in ("by_block", "grid_stride", "by_param", "by_const")}
-    assert depth == {"by_block": [1], "grid_stride": [2], "by_param": [2], "by_const": [4]}
+    names = ("by_block", "grid_stride", "by_param", "by_const", "by_int_stride", "by_param_branching")
+    depth = {k: sorted(set(_load_depths(mod.get_function(k).ir).values())) for k in names}
+    assert depth == {"by_block": [1], "grid_stride": [2], "by_param": [8], "by_const": [4],
+                     "by_int_stride": [4], "by_param_branching": [2]}
     trips = 64
     n = 32 * trips
 
