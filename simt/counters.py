@@ -881,6 +881,7 @@ class Counters:
         self.n_warps_total = n_warps_total
         self.sector_reqs: np.ndarray | None = None          # warp requests per global sector
         self.first_read: np.ndarray | None = None           # per global sector, the load (dram_key)
+        self.resident_share: np.ndarray | None = None       # per allocation, the share L2 keeps
         #                                                     that first read it (-1: none; -2: written)
         self.fresh_rows: np.ndarray | None = None           # last load: rows that wait on DRAM
         self.sector_bmin: np.ndarray | None = None          # first / last block requesting it

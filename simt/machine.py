@@ -811,6 +811,8 @@ class Machine:
                                         gwarps=gwarps, pc=p, dram_key=key)
                 if cnt.fresh_rows is not None and self.rt is not None:
                     _wait_dram(self, ins, warps[cnt.fresh_rows], kind)
+                elif cnt.resident_share is not None and kind == "ld" and self.rt is not None:
+                    _gather_misses(self, ins, warps, a, sec)
                 if self.l1 is not None:
                     _l1_hits(self, ins, warps, mat, act, size, ranks, kind, cnt.fresh_rows)
                 req, sct = {"ld": (C.REQ_LD, C.SECT_LD), "st": (C.REQ_ST, C.SECT_ST),
@@ -1111,6 +1113,35 @@ _DATAFLOW = {Op.BIN, Op.UN, Op.CAST, Op.MOV, Op.SELECT, Op.FMA}
 # schedules them above it; ALU and branches only wait for their own operands)
 _AFTER_STORES = {Op.LOAD, Op.STORE, Op.ATOM, Op.CALL, Op.BAR, Op.SYNCWARP, Op.PRINTF,
                  Op.ASSERT, Op.EXIT}
+
+
+GATHER_SECTORS = 5      # a request on more sectors than a coalesced 128-byte line's four
+
+
+def _gather_misses(m: Machine, ins, warps: np.ndarray, a: np.ndarray, sec: np.ndarray) -> None:
+    """A gather (more than ``GATHER_SECTORS`` - 1 sectors a warp) from an allocation L2
+    keeps only a share s of (``Counters.resident_share``) waits on DRAM unless all its k
+    sectors are kept: ``LAT["dram"] - LAT["global"]`` longer, times 1 - s^k.  A warp of 32
+    lanes each chasing its own pointer through 32 MiB on the H200 (s = 0.95) waits on DRAM
+    at 81% of its steps (probe/chase-l2-32m, unseen53/: 399 ns a step).  Limitations: the
+    share is the steady state of a table read at random over and over; which sectors L2
+    keeps is not tracked."""
+    if ins.dst is None or not len(warps):
+        return
+    k = int(np.searchsorted(m.L.alloc_starts, int(a.min()), side="right")) - 1
+    share = m.cnt.resident_share
+    if not (0 <= k < len(share)) or share[k] >= 1.0:
+        return
+    sec = np.asarray(sec)
+    rows = sec >= GATHER_SECTORS
+    if not rows.any():
+        return
+    extra = (LAT["dram"] - LAT["global"]) * (1.0 - share[k] ** sec[rows])
+    w = warps[rows]
+    for r in (ins.dst if isinstance(ins.dst, list) else (ins.dst,)):
+        m.rt[r.slot][w] += extra
+    ring = m.inflight.shape[1]
+    m.inflight[w, (m.ifl_ptr[w] - 1) % ring] += extra
 
 
 def _wait_dram(m: Machine, ins, warps: np.ndarray, kind: str) -> None:

@@ -322,6 +322,8 @@ class Launch:
             self.counters.retouch = np.zeros((max(1, len(device.starts)), C.RETOUCH_BINS))
             self.counters.retouch_sum = np.zeros_like(self.counters.retouch)
             self._retouch_latency(gpu)
+        else:
+            self._partly_resident(device, gpu)
         self.counters.sector_bmin = np.full(nsec, np.iinfo(np.int32).max, np.int32)
         self.counters.sector_bmax = np.full(nsec, -1, np.int32)
         self.counters.run_blocks = self.run_blocks
@@ -355,15 +357,33 @@ class Launch:
                 total += int(self.alloc_ends[k] - self.alloc_starts[k])
         return total
 
+    def _partly_resident(self, device, gpu) -> None:
+        """A launch whose memory fits L2 finds it there when timed again, except that L2
+        keeps only ``l2_reuse_bytes`` of a table read at random (a line that SMs on both
+        of L2's sides read is kept in both: timing_investigation/l2miss/).  Each allocation
+        larger than that keeps that share of its sectors (``Counters.resident_share``), and
+        a gather from it waits on DRAM when one of its sectors is not kept
+        (``machine._gather_misses``)."""
+        prof = self._profile(gpu)
+        c = prof.l2_reuse_bytes
+        share = np.array([min(1.0, c / s) if c and s else 1.0 for s in device.sizes])
+        if (share < 1.0).any():
+            self.counters.resident_share = share
+
+    @staticmethod
+    def _profile(gpu):
+        from . import timing
+        try:
+            return gpu if isinstance(gpu, timing.Profile) else timing.load_profile(gpu)
+        except UsageError:
+            return timing.load_profile(None)
+
     def _retouch_latency(self, gpu) -> None:
         """Which of a block's re-touches wait on DRAM depends on the GPU (its L2, its
         resident blocks): the profile this launch names decides it (the default one if
         none), for the critical paths the timing model reads."""
         from . import timing
-        try:
-            prof = gpu if isinstance(gpu, timing.Profile) else timing.load_profile(gpu)
-        except UsageError:
-            prof = timing.load_profile(None)
+        prof = self._profile(gpu)
         if not prof.l2_retouch_bytes:
             return
         bps = timing._occupancy(prof, self.cfg.block.size, self.shared_bytes, self.kernel.registers)

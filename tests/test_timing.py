@@ -1351,3 +1351,45 @@ def test_partial_sectors_cost_a_share_of_a_line():
     t_both = timing.predict(both, 1024, 256, 0, prof).components_us["l2_lines"]
     assert timing.PARTIAL_SECTOR_SHARE == 0.6
     assert t_both == pytest.approx(t_lines * (8 + 0.6 * 24) / 8, rel=1e-3)
+
+
+def test_a_gather_from_a_table_l2_keeps_part_of_waits_on_dram():
+    """L2 keeps only ``l2_reuse_bytes`` of a table read at random (l2miss/), so in a launch
+    that fits L2 a warp's gather from a larger table waits on DRAM unless every sector it
+    reads is kept: 1 - s^k of the extra latency, s the kept share and k its sectors.  One
+    warp chasing 32 pointers through 32 MiB took 399 ns a step on the H200 where an L2 hit
+    takes 146 (probe/chase-l2-32m, unseen53/); a coalesced load is not a gather."""
+    import dataclasses
+    from simt.machine import GATHER_SECTORS, LAT
+    src = """
+    extern "C" __global__ void chase(const int *next, int *out, int steps) {
+        int p = threadIdx.x * 97;
+        for (int s = 0; s < steps; ++s) p = next[p];
+        out[threadIdx.x] = p;
+    }
+    extern "C" __global__ void walk(const int *next, int *out, int steps) {
+        int p = threadIdx.x, acc = 0;
+        for (int s = 0; s < steps; ++s) { acc += next[p]; p = (p + 32) & 16383; }
+        out[threadIdx.x] = acc;
+    }"""
+    words, steps = 1 << 14, 64                      # a 64 KiB table
+    rng = np.random.default_rng(0)
+    perm = rng.permutation(words).astype(np.int32)
+    nxt = np.empty(words, np.int32)
+    nxt[perm] = np.roll(perm, -1)
+    base = timing.load_profile("h200")
+    mod = simt.Module.from_source(src, "chase.cu")
+
+    def cycles(kernel, keep):
+        dev = simt.Device()
+        prof = dataclasses.replace(base, l2_reuse_bytes=keep)
+        res = mod.get_function(kernel).launch(dev, simt.LaunchConfig.of(1, 32),
+                                              [dev.to_device(nxt), dev.zeros(32, np.int32), np.int32(steps)],
+                                              sanitize=False, gpu=prof)
+        return res.metrics["simt__block_cycles.max"]
+    fits, half = cycles("chase", 1 << 20), cycles("chase", words * 4 // 2)
+    # 32 random sectors a step, each kept with probability 1/2: DRAM nearly every step
+    extra = (LAT["dram"] - LAT["global"]) * (1 - 0.5 ** 30)
+    assert half - fits == pytest.approx(steps * extra, rel=0.05)
+    assert GATHER_SECTORS == 5
+    assert cycles("walk", 1 << 20) == cycles("walk", words * 4 // 2)     # coalesced: 4 sectors
