@@ -65,6 +65,10 @@ def _benches(sms: int):
          lambda b: [b.to_device(np.arange(256, dtype=np.int32)), b.zeros(blocks, np.int32), np.int32(256)]),
         ("gatom_sector", "cal_gatom", na // 256, 256, 0,
          lambda b: [b.zeros(256, np.int32), b.to_device((np.arange(na) % 8).astype(np.int32)), np.int32(na)]),
+        # warps whose 32 lanes add to one word each, the words walking 512 KiB (every slice)
+        ("gatom_spread_same", "cal_gatom", na // 256, 256, 0,
+         lambda b: [b.zeros(1 << 20, np.int32), b.to_device(((np.arange(na) >> 5) % (1 << 20)).astype(np.int32)),
+                    np.int32(na)]),
         ("gatom_bins", "cal_gatom", na // 256, 256, 0,
          lambda b: [b.zeros(256, np.int32), b.to_device(rng.integers(0, 256, na).astype(np.int32)),
                     np.int32(na)]),
@@ -185,6 +189,17 @@ def count_emulator(sms: int, sample_blocks: int = 64) -> dict:
     return out
 
 
+def _spread_same_cost(prof: Profile, busy_us: float, m: dict) -> float:
+    """``spread_same_cost``: the measured time over what the busiest slice's replays give
+    at the one-address rate, once its plain transactions and the slices' scaling with L2's
+    size (``timing.spread_share``) are taken out."""
+    from simt import timing as T
+    trans, ser = m["simt__l2_slice_transactions.max"], m["simt__l2_slice_serialized.max"]
+    share = T.spread_share(m, prof)
+    left = busy_us / share - (trans - ser) * prof.l2_transaction_us
+    return round(max(1.0, left * prof.gatom_same_per_us / ser), 4) if ser else 0.0
+
+
 def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
     sms = int(info.get("sm_count") or 132)
     clock = float(info.get("clock_ghz") or 1.98)
@@ -233,6 +248,8 @@ def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
         prof.alu_ipc = round(c["lop"][C.ALU_SLOTS] / busy("lop") / (sms * clock * 1e3), 4)
     if "popc" in us:    # the bit-counting pipe's (simt.issue.BIT_PIPE)
         prof.bit_ipc = round(c["popc"][C.BIT_SLOTS] / busy("popc") / (sms * clock * 1e3), 4)
+    if "gatom_spread_same" in us:   # same-address replays spread over every slice
+        prof.spread_same_cost = _spread_same_cost(prof, busy("gatom_spread_same"), c["gatom_spread_same"])
     if "dfma" in us:    # the FP64 pipe's (simt.issue.fp64_pipe_weights)
         prof.fp64_ipc = round(c["dfma"][C.FP64_SLOTS] / busy("dfma") / (sms * clock * 1e3), 4)
     for key, field in (("gather", "ld"), ("scatter", "st")):

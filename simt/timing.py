@@ -154,6 +154,8 @@ class Profile:
     alu_ipc: float = 0.0         # integer ALU pipe slots (simt.issue) per cycle per SM (0: not measured)
     bit_ipc: float = 0.0         # POPC/FLO/BREV per cycle per SM (simt.issue.BIT_PIPE; 0: not measured)
     fp64_ipc: float = 0.0        # DADD/DMUL/DFMA/DSETP per cycle per SM (simt.issue.fp64_pipe_weights; 0: not measured)
+    spread_same_cost: float = 0.0  # a region spread over every slice: what its same-address replays
+    #                                cost relative to a small region's (slice_busy_us; 0: the same)
     gatom_same_fp_per_us: float = 0.0  # float/double atomicAdd lanes per us on one address (0: the int rate)
     l2_reuse_bytes: float = 0.0  # of a table touched at random, the bytes L2 keeps (0: none)
     dram_random_eff: float = 0.0  # a re-touch's DRAM miss moves at this share of dram_gbs (0: 1)
@@ -430,11 +432,16 @@ def _slice_us(metrics: dict, prof: Profile, grid_threads: int, resident_threads:
 def slice_busy_us(metrics: dict, prof: Profile, cas_factor: float = 1.0) -> float:
     """The busiest L2 slice's transactions at ``l2_transaction_us``, those that replay an
     address of their request at the one-address rate; its atomicCAS transactions' time
-    multiplied by ``cas_factor``."""
+    multiplied by ``cas_factor``.  In a region spread over every slice the replays cost
+    ``spread_same_cost`` times that: warps whose lanes share two or three words of 4 MiB
+    (sorted keys: a COO's rows) take 1.8-2.2 times what the one-address rate over every
+    slice gives, while on one slice's words they take what it gives (H200,
+    timing_investigation/redgroups/; cal_gatom's ``gatom_spread_same`` measures it)."""
     g = metrics.get
+    same = prof.spread_same_cost if prof.spread_same_cost and _spread(metrics) else 1.0
 
     def busy(trans, ser):
-        return (trans - ser) * prof.l2_transaction_us + ser / prof.gatom_same_per_us
+        return (trans - ser) * prof.l2_transaction_us + same * ser / prof.gatom_same_per_us
 
     cas_t, cas_s = g("simt__l2_slice_cas_transactions.max", 0), g("simt__l2_slice_cas_serialized.max", 0)
     return (busy(g("simt__l2_slice_transactions.max", 0) - cas_t, g("simt__l2_slice_serialized.max", 0) - cas_s)
@@ -449,9 +456,14 @@ def spread_share(metrics: dict, prof: Profile) -> float:
     H100 (50 MiB) as on the H200 (60 MiB), where a 1 KiB region takes the same
     (timing_investigation/spread/).  Limitations: regions of 4-64 KiB hash onto the two
     GPUs' slices differently (the H200 is 1.9 times slower at 16 KiB); not modelled."""
-    if not prof.l2_mib or metrics.get("simt__l2_region_span_bytes.max", 0) < C.L2_SLICES * C.SLICE_SPAN:
+    if not prof.l2_mib or not _spread(metrics):
         return 1.0
     return C.L2_BYTES / (prof.l2_mib * 2 ** 20)
+
+
+def _spread(metrics: dict) -> bool:
+    """Whether the busiest region spans every L2 slice."""
+    return metrics.get("simt__l2_region_span_bytes.max", 0) >= C.L2_SLICES * C.SLICE_SPAN
 
 
 def slice_queue_us(metrics: dict, busy_us: float, latency_us: float, waves: int) -> float:

@@ -1393,3 +1393,52 @@ def test_a_gather_from_a_table_l2_keeps_part_of_waits_on_dram():
     assert half - fits == pytest.approx(steps * extra, rel=0.05)
     assert GATHER_SECTORS == 5
     assert cycles("walk", 1 << 20) == cycles("walk", words * 4 // 2)     # coalesced: 4 sectors
+
+
+REDGROUPS = r"""
+extern "C" __global__ void red2(int *a, int *b, int g_shift, int words_mask, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    int w = i >> 5, lane = i & 31;
+    int word = ((w << g_shift) + (lane >> (5 - g_shift))) & words_mask;
+    atomicAdd(&a[word], 1);
+    if (b) atomicMin(&b[word], i);
+}
+"""
+
+
+def _red2(words_mask, second: bool, prof):
+    mod = simt.Module.from_source(REDGROUPS, "red2.cu")
+    dev = simt.Device()
+    a, b = dev.zeros(1 << 20, np.int32), dev.zeros(1 << 20, np.int32)
+    n = 1 << 20
+    res = mod.get_function("red2").launch(dev, simt.LaunchConfig.of(n // 256, 256),
+                                          [a, b if second else 0, np.int32(1), np.int32(words_mask), np.int32(n)],
+                                          sanitize=False, sample_blocks=64)
+    return res, timing.predict_result(res, prof)
+
+
+def test_same_address_replays_spread_over_every_slice_cost_more():
+    """Warps whose lanes share two words each, the words walking 4 MiB (every slice): the
+    replays cost ``spread_same_cost`` (1.93 on the H200, cal_gatom on 512 KiB) times the
+    one-address rate (timing_investigation/redgroups/: 0.45-0.59 of the time without it,
+    0.82-1.04 with it); on 1 KiB (two slices) they cost the rate itself.  Two arrays
+    reduced at the same rows share every slice: their transactions add up."""
+    import dataclasses
+    prof = timing.load_profile("h200")
+    assert 1.8 < prof.spread_same_cost < 2.1 and timing.load_profile("h100").spread_same_cost == 0.0
+    plain = dataclasses.replace(prof, spread_same_cost=0.0)
+    wide, p_wide = _red2((4 << 20) // 4 - 1, False, prof)
+    _, p_plain = _red2((4 << 20) // 4 - 1, False, plain)
+    m = wide.metrics
+    ser, trans = m["simt__l2_slice_serialized.max"], m["simt__l2_slice_transactions.max"]
+    assert ser > 0.9 * trans
+    assert p_wide.components_us["contention"] / p_plain.components_us["contention"] == pytest.approx(
+        ((trans - ser) * prof.l2_transaction_us + prof.spread_same_cost * ser / prof.gatom_same_per_us)
+        / ((trans - ser) * prof.l2_transaction_us + ser / prof.gatom_same_per_us), rel=1e-3)
+    _, p_small = _red2(255, False, prof)                      # 1 KiB: one slice pair
+    _, p_small_plain = _red2(255, False, plain)
+    assert p_small.components_us["contention"] == pytest.approx(p_small_plain.components_us["contention"])
+    both, _ = _red2((4 << 20) // 4 - 1, True, prof)
+    assert both.metrics["simt__l2_slice_transactions.max"] == pytest.approx(2 * trans, rel=0.02)
+    assert both.metrics["simt__l2_slice_serialized.max"] == pytest.approx(2 * ser, rel=0.02)
