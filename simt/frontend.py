@@ -4,7 +4,8 @@ Route (DESIGN.md): pcpp expands ``#define``/``#include`` (unknown headers such a
 ``<cuda_runtime.h>`` are dropped), then a length-preserving rewrite turns CUDA words
 into C23 attributes (``__global__`` -> ``[[global]]``, ``__shared__`` -> ``[[shared]]``,
 ``extern "C"``, ``__grid_constant__``, ``__launch_bounds__(...)``, ``__align__(...)`` and
-``__attribute__((...))`` blanked: a struct keeps C's natural alignment; ``__restrict`` and
+``__attribute__((...))`` blanked: a struct keeps C's natural alignment, and a kernel's
+launch bounds are read from the source text by ``simt.occupancy.launch_bounds``; ``__restrict`` and
 ``__restrict__`` are ``restrict``; inline PTX ``asm(...)`` is an error), and pycparser
 parses with ``dialect="c23"``.  A one-line typedef prelude followed by ``#line 1`` keeps
 coordinates true.

@@ -21,7 +21,7 @@ from .launch import MAX_STATIC_SHARED, LaunchConfig
 from .lower import Lowerer, NeedInstance, Param
 from .templates import MAX_INSTANCES
 from .issue import alu_pipe_weights, bit_pipe_weights, fp64_pipe_weights, issue_weights
-from .occupancy import estimate_registers
+from .occupancy import bounded_registers, estimate_registers, launch_bounds
 from .memory import Device, DeviceArray
 from .spaces import GLOBAL_BASE, SHARED_ALIGN, SHARED_BASE
 
@@ -238,7 +238,9 @@ class Kernel:
         static_spaces(ir)
         if_convert(ir)
         compact(ir)
-        self.registers = estimate_registers(ir)   # for occupancy (an estimate of nvcc's)
+        # for occupancy (an estimate of nvcc's, within the kernel's __launch_bounds__)
+        self.bounds = launch_bounds(module.text).get(ir.name.split("<")[0])
+        self.registers = bounded_registers(estimate_registers(ir), self.bounds)
         if ir.static_shared > MAX_STATIC_SHARED:
             raise CompileError(f'kernel "{ir.name}" uses {ir.static_shared} bytes of static shared '
                                f"memory; the limit is {MAX_STATIC_SHARED} bytes (48 KiB)", ir.coord)
@@ -268,6 +270,10 @@ class Launch:
                  sample_blocks: int | None = None, track_time: bool = True, gpu=None):
         cfg = LaunchConfig.of(cfg.grid, cfg.block, cfg.shared_mem) if not isinstance(cfg, LaunchConfig) else cfg
         cfg.validate()
+        bounds = kernel.bounds
+        if bounds and cfg.block.size > bounds[0]:
+            raise UsageError(f'block {cfg.block} has {cfg.block.size} threads; kernel "{kernel.name}" is '
+                             f"declared __launch_bounds__({bounds[0]}), and CUDA refuses the launch")
         if policy not in POLICIES:
             raise UsageError(f"unknown scheduling policy {policy!r} (choose from {', '.join(POLICIES)})")
         self.kernel = kernel

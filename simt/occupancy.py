@@ -24,6 +24,8 @@ calibrate.cu's cal_l2) is predicted at the occupancy of its IR.
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from .ir import KernelIR, Reg
@@ -57,6 +59,33 @@ def live_peak(ir: KernelIR) -> int:
 def estimate_registers(ir: KernelIR) -> int:
     """Registers per thread nvcc would give the kernel, estimated (8 at least, 255 at most)."""
     return int(min(255, max(8, live_peak(ir) + REG_OVERHEAD)))
+
+
+_BOUNDS = re.compile(r"__launch_bounds__\s*\(\s*([0-9]+)\s*(?:,\s*([0-9]+)\s*)?(?:,[^)]*)?\)"
+                     r"\s*(?:[A-Za-z_]\w*\s+)*?([A-Za-z_]\w*)\s*[(<]")
+
+
+def launch_bounds(text: str) -> dict:
+    """Kernel name -> (maxThreadsPerBlock, minBlocksPerMultiprocessor) of each
+    ``__launch_bounds__`` with integer literals in ``text`` (minBlocks 1 where absent).
+    Limitations: bounds written with macros or expressions are not read."""
+    out = {}
+    for m in _BOUNDS.finditer(text):
+        out[m.group(3)] = (int(m.group(1)), int(m.group(2) or 1))
+    return out
+
+
+def bounded_registers(regs: int, bounds) -> int:
+    """The registers nvcc gives a kernel under ``__launch_bounds__(max_threads, min_blocks)``:
+    at most what lets min_blocks blocks of max_threads fit an SM (nvcc spills the rest),
+    so (1024) caps a thread at 64 and (256, 2) at 128."""
+    if not bounds:
+        return regs
+    threads, blocks = bounds
+    cap = regs
+    while cap > 8 and blocks_by_registers(cap, threads) < max(1, blocks):
+        cap -= 1
+    return cap
 
 
 def blocks_by_registers(regs_per_thread: int, threads_per_block: int) -> int:

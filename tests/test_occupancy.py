@@ -87,3 +87,32 @@ def test_each_block_keeps_a_kibibyte_of_shared_memory_back():
     assert lim(prof, 128, 57 * 1024)["shared memory"] == 3
     assert lim(prof, 128, 56 * 1024)["shared memory"] == 4           # 4 x 57 KiB = 228 KiB
     assert lim(prof, 64, 0)["shared memory"] == prof.max_blocks_sm
+
+
+def _wide_kernel(bounds: str) -> str:
+    """70 values live at once (loaded, then summed in reverse): more registers than 64."""
+    loads = "\n".join(f"    float a{i} = x[{i} * n + threadIdx.x];" for i in range(70))
+    total = " + ".join(f"a{i}" for i in reversed(range(70)))
+    return (f"__global__ void {bounds} wide(const float *x, float *y, int n) {{\n{loads}\n"
+            f"    y[threadIdx.x] = {total};\n}}\n")
+
+
+def test_launch_bounds_cap_the_registers_and_the_block():
+    """``__launch_bounds__(max_threads, min_blocks)`` makes nvcc fit min_blocks blocks of
+    max_threads on an SM (spilling the rest): (1024) caps a thread at 64 registers,
+    (256, 2) at 128; a launch of more threads than max_threads is refused."""
+    import pytest
+    from simt.occupancy import bounded_registers, launch_bounds
+    free = simt.Module.from_source(_wide_kernel(""), "w.cu").get_function("wide")
+    capped = simt.Module.from_source(_wide_kernel("__launch_bounds__(1024)"), "w.cu").get_function("wide")
+    assert free.registers > 64 and free.bounds is None
+    assert capped.bounds == (1024, 1) and capped.registers == 64
+    assert blocks_by_registers(capped.registers, 1024) == 1
+    assert bounded_registers(200, (256, 2)) == 128 and bounded_registers(95, (256, 2)) == 95
+    assert launch_bounds("__global__ __launch_bounds__(128, 4) void k(int *p) {}") == {"k": (128, 4)}
+    dev = simt.Device()
+    args = [dev.zeros(70 * 2048, np.float32), dev.zeros(2048, np.float32), np.int32(2048)]
+    capped.launch(dev, simt.LaunchConfig.of(1, 1024), args, sanitize=False)
+    with pytest.raises(simt.UsageError, match=r"__launch_bounds__\(512\)"):
+        k = simt.Module.from_source(_wide_kernel("__launch_bounds__(512)"), "w.cu").get_function("wide")
+        k.launch(dev, simt.LaunchConfig.of(1, 1024), args, sanitize=False)
