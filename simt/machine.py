@@ -65,8 +65,11 @@ LAT = {"issue": 0.38, "alu": 4.0, "math": 16.0, "warp": 24.0, "shared": 30.0, "l
 # three give the dozen its SASS has in flight; a loop whose step is known only at run time
 # is not unrolled: one trip's loads, _runtime_stride; one with a constant trip count of at
 # most 32 is unrolled fully: all its trips' loads, loops.constant_trips).  _LOAD_RING: the
-# most it tracks.
+# most it tracks.  _LOAD_CAP: the most a warp keeps in flight, whatever nvcc issues: from
+# 132 blocks of 256 on the H200, 8 loads in flight a warp moved 1.67 TB/s, 16 1.70 and 32
+# 1.51 (docs/results/timing_investigation/mlp/)
 _LOAD_RING = 64
+_LOAD_CAP = 8
 # IR operations that nvcc expands into many SASS instructions or sends to a slow pipe:
 # (latency: cycles from issue until the result is ready; issue: cycles the operation keeps
 # its SM sub-partition busy beyond one instruction slot).  Measured on the H100 with
@@ -1226,7 +1229,7 @@ def _load_depths(k) -> dict:
             # 4 of one it unrolls by 4, 1 of one it does not unroll (a run-time step)
             unrolled[inner] = 1 if _runtime_stride(code, *inner) else \
                 max(base, constant_trips(code, *inner) or 0)
-        out[p] = min(_LOAD_RING, unrolled[inner] * per_trip)
+        out[p] = min(_LOAD_CAP, unrolled[inner] * per_trip)
     k._simt_ld_depth = out
     return out
 
