@@ -736,8 +736,12 @@ SPIN_CAS_WAVES = 2
 
 def spin_atomic(ins) -> bool:
     """Whether an atomic is a floating-point add or subtract: on shared memory nvcc makes it
-    a compare-and-swap loop (``spin_passes``)."""
-    return ins.sub in ("add", "sub") and np.dtype(ins.ctype.dtype).kind == "f"
+    a compare-and-swap loop (``spin_passes``).  Decided once and kept on the instruction
+    (the machine asks at every step of every atomic)."""
+    got = getattr(ins, "_simt_spin", None)
+    if got is None:
+        got = ins._simt_spin = ins.sub in ("add", "sub") and np.dtype(ins.ctype.dtype).kind == "f"
+    return got
 
 
 def spin_passes(off2d: np.ndarray, act2d: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -881,8 +885,8 @@ class Counters:
         self.n_warps_total = n_warps_total
         self.sector_reqs: np.ndarray | None = None          # warp requests per global sector
         self.first_read: np.ndarray | None = None           # per global sector, the load (dram_key)
-        self.resident_share: np.ndarray | None = None       # per allocation, the share L2 keeps
         #                                                     that first read it (-1: none; -2: written)
+        self.resident_share: np.ndarray | None = None       # per allocation, the share L2 keeps
         self.fresh_rows: np.ndarray | None = None           # last load: rows that wait on DRAM
         self.sector_bmin: np.ndarray | None = None          # first / last block requesting it
         self.sector_bmax: np.ndarray | None = None
@@ -1518,9 +1522,9 @@ class Counters:
                 # regions spread over every slice share every slice: their work adds up
                 # (a COO's row counts and row minima: probe/coo-row-stats, unseen52/)
                 every = tuple(a + b for a, b in zip(every, work))
-                if trans * scale / slices > top_spread[0]:
-                    top_spread = (trans * scale / slices, alloc, hi - lo + 1)
-            if trans * scale / slices > best[0]:
+                if work[0] > top_spread[0]:
+                    top_spread = (work[0], alloc, hi - lo + 1)
+            if work[0] > best[0]:
                 best = work
                 best_alloc, best_span = alloc, hi - lo + 1
                 arr = self.arrivals.get(alloc)

@@ -62,13 +62,12 @@ LAT = {"issue": 0.38, "alu": 4.0, "math": 16.0, "warp": 24.0, "shared": 30.0, "l
 # loads_in_flight: outside loops, the global loads a warp keeps in flight; inside a loop,
 # the trips whose loads it keeps in flight (nvcc unrolls a loop of unknown trip count by 4
 # and hoists the unrolled trips' loads: cal_ilp's one load a trip gives 4, spmv/csr-scalar's
-# three give the dozen its SASS has in flight; a loop whose step is known only at run time
-# is not unrolled: one trip's loads, _runtime_stride; one with a constant trip count of at
-# most 32 is unrolled fully: all its trips' loads, loops.constant_trips).  _LOAD_RING: the
-# most it tracks.  _LOAD_CAP: the most a warp keeps in flight, whatever nvcc issues: from
-# 132 blocks of 256 on the H200, 8 loads in flight a warp moved 1.67 TB/s, 16 1.70 and 32
-# 1.51 (docs/results/timing_investigation/mlp/)
-_LOAD_RING = 64
+# three a dozen in its SASS; a loop whose unsigned step is known only at run time is not
+# unrolled: one trip's loads, _runtime_stride; one with a constant trip count of at most 32
+# is unrolled fully: all its trips' loads, loops.constant_trips).  _LOAD_CAP: the most a
+# warp keeps in flight, whatever nvcc issues: from 132 blocks of 256 on the H200, 8 loads
+# in flight a warp moved 1.67 TB/s, 16 1.70 and 32 1.51
+# (docs/results/timing_investigation/mlp/)
 _LOAD_CAP = 8
 # IR operations that nvcc expands into many SASS instructions or sends to a slow pipe:
 # (latency: cycles from issue until the result is ready; issue: cycles the operation keeps
