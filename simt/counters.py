@@ -176,13 +176,33 @@ def _lines(sectors: np.ndarray, rows: np.ndarray) -> int:
 GATHER_LINES = 4        # a load request touching more lines than this is a gather
 L1_BLOCK_KEYS = 4096    # (block, trip) keys a load keeps for a block's later warps (L1 sharing)
 # L1 residency: the lines a block loaded stay in its SM's L1 for its later loads, any load
-# instruction, up to L1_KEEP_LINES lines a block (64 KiB, a quarter of the H100's L1: a
-# block shares it with the SM's others), L1_KEEP_WAYS-way sets, the least recently used
-# line of a set going first; blocks share a table of L1_KEEP_ROWS rows (block modulo the
-# rows: a later block that lands on a row finds another block's tags and misses)
+# instruction, up to its share of the SM's L1 (l1_keep_lines; L1_KEEP_LINES, 64 KiB, where
+# a launch does not say), L1_KEEP_WAYS-way sets, the least recently used line of a set
+# going first; blocks share a table of up to L1_KEEP_ROWS rows (block modulo the rows: a
+# later block that lands on a row finds another block's tags and misses)
 L1_KEEP_LINES = 512
 L1_KEEP_WAYS = 4
 L1_KEEP_ROWS = 1024
+# sm_90's SM has 256 KiB of L1 and shared memory; the driver sets one of these shared
+# carveouts (KiB), the smallest that holds the resident blocks' shared memory and the KiB
+# each reserves (timing.SHARED_RESERVED_PER_BLOCK), and L1 is the rest
+L1_SHARED_BYTES = 256 * 1024
+SHARED_CARVEOUTS_KIB = (0, 8, 16, 32, 64, 100, 132, 164, 196, 228)
+
+
+def l1_keep_lines(blocks_per_sm: int, shared_bytes: int) -> int:
+    """The lines of L1 a block has to itself when ``blocks_per_sm`` blocks of
+    ``shared_bytes`` of shared memory each share an SM: L1 (what the shared carveout
+    leaves) split evenly, in whole sets.  spmv-jds's eight blocks an SM each gather
+    from 42 KiB of x of their own; Nsight counts 30% of its load sectors as L1 hits,
+    where a block keeping 64 KiB would hit on most (timing_investigation/jds/).
+    Limitations: blocks that gather from one table (a small x) hold it once on the GPU,
+    once each here."""
+    bps = max(1, int(blocks_per_sm))
+    need = bps * (int(shared_bytes) + 1024)
+    carve = next((c * 1024 for c in SHARED_CARVEOUTS_KIB if c * 1024 >= need), SHARED_CARVEOUTS_KIB[-1] * 1024)
+    lines = (L1_SHARED_BYTES - carve) // 128 // bps
+    return max(L1_KEEP_WAYS, lines // L1_KEEP_WAYS * L1_KEEP_WAYS)
 
 
 def block_spans(wlo: np.ndarray, whi: np.ndarray, wblk: np.ndarray) -> tuple | None:
@@ -881,7 +901,10 @@ class Counters:
         self.l1_prev: dict[int, tuple] = {}                 # load pc -> (each lane's last line there, warps seen)
         self.l1_trip: dict[int, np.ndarray] = {}            # load pc -> each warp's trips through it
         self.l1_block: dict[int, dict] = {}                 # load pc -> (block, trip) -> [warps, lines]
-        self.l1_keep: tuple | None = None                   # per block row: L1_KEEP_LINES line tags, their last use
+        self.l1_keep: tuple | None = None                   # per block row: l1_keep_lines line tags, their
+        #                                                     last use and the sectors they hold
+        self.l1_keep_lines = L1_KEEP_LINES                  # ... a block's share of its SM's L1
+        self.l1_keep_rows = L1_KEEP_ROWS
         self.n_warps_total = n_warps_total
         self.sector_reqs: np.ndarray | None = None          # warp requests per global sector
         self.first_read: np.ndarray | None = None           # per global sector, the load (dram_key)
@@ -1127,7 +1150,7 @@ class Counters:
         down 16 rows has its eight warps read the same 16 lines (``probe/matadd-rows-x``:
         Nsight counts 77% of its load sectors as L1 hits).  And a line any of the block's
         loads brought in before stays for the block's later loads, up to ``L1_KEEP_LINES``
-        lines a block (``_l1_kept``): a small table gathered
+        lines a block (``_l1_kept``, ``l1_keep_lines``): a small table gathered
         over and over (spmv's x of 8192 floats: timing_investigation/csrlat/, x8k) hits.
         ``plain``: the request's line count when nothing hits, if the caller knows it.
         Limitations: the capacity is a block's, whatever the SM's other blocks hold;
@@ -1164,7 +1187,7 @@ class Counters:
         else:
             miss = act
         blocks = np.asarray(blocks, np.int64)
-        kept = self._l1_kept(blocks, line, act)
+        kept = self._l1_kept(blocks, line, act, ((mat - GLOBAL_BASE) >> 5) & 3)
         if kept is not None:
             miss = miss & ~kept
         elif miss is act and plain is not None and not share:
@@ -1176,45 +1199,65 @@ class Counters:
         new[:, 1:] = k[:, 1:] != k[:, :-1]
         return int(np.count_nonzero(new & (k != big)))
 
-    def _l1_kept(self, blocks: np.ndarray, line: np.ndarray, act: np.ndarray) -> np.ndarray | None:
-        """Which active lanes' lines the block's L1 still holds from its earlier loads (None:
-        none); then the request's lines are its most recent.  Per block row, sets of
-        ``L1_KEEP_WAYS`` (block, line) tags (set: line modulo the sets) with the request
-        count of their last use; a missing line takes the least recently used way.  A
-        request's lanes are looked up before any of them fills, so its warps do not hit on
-        each other's lines (the (block, trip) sharing of ``_block_lines`` counts those).
-        A run of lanes on one line (a coalesced request) is looked up once, by its first."""
-        sets = L1_KEEP_LINES // L1_KEEP_WAYS
+    def _l1_kept(self, blocks: np.ndarray, line: np.ndarray, act: np.ndarray,
+                 sector: np.ndarray) -> np.ndarray | None:
+        """Which active lanes' sectors the block's L1 still holds from its earlier loads
+        (None: none); then the request's lines are its most recent.  Per block row, sets of
+        ``L1_KEEP_WAYS`` (block, line) tags (set: line modulo the sets), each with the
+        sectors of its line it holds and the request count of its last use; a missing line
+        takes the least recently used way.  L1 is sectored: a miss fetches the sectors the
+        request asked for, not the whole line, so a gather that brought one sector of a
+        line into L1 hits there only on that sector (spmv-jds's gathers of x,
+        timing_investigation/jds/).  A request's lanes are looked up before any of them
+        fills, so its warps do not hit on each other's lines (the (block, trip) sharing of
+        ``_block_lines`` counts those).  A run of lanes on one line (a coalesced request)
+        is looked up once, by its first, for all the sectors the run reads."""
+        sets, nrows = self.l1_keep_lines // L1_KEEP_WAYS, self.l1_keep_rows
         if self.l1_keep is None:
-            self.l1_keep = (np.full((L1_KEEP_ROWS, sets, L1_KEEP_WAYS), -1, np.int64),
-                            np.zeros((L1_KEEP_ROWS, sets, L1_KEEP_WAYS), np.int64), [0])
-        tags, used, clock = self.l1_keep
+            self.l1_keep = (np.full((nrows, sets, L1_KEEP_WAYS), -1, np.int64),
+                            np.zeros((nrows, sets, L1_KEEP_WAYS), np.int64),
+                            np.zeros((nrows, sets, L1_KEEP_WAYS), np.uint8), [0])
+        tags, used, held, clock = self.l1_keep
         clock[0] += 1
         dup = np.zeros(act.shape, bool)         # the lane before it is active, on its line
         dup[:, 1:] = (line[:, 1:] == line[:, :-1]) & act[:, 1:] & act[:, :-1]
         look = act & ~dup
+        # the sectors each run of lanes on one line reads: its first lane's and its dups'
+        bits = np.where(act, np.left_shift(1, sector.astype(np.int64)), 0).astype(np.uint8).ravel()
+        at = np.flatnonzero(look.ravel())
+        need = np.bitwise_or.reduceat(bits, at) if len(at) else bits[:0]
         ln = line.astype(np.int64)
-        r = np.broadcast_to((blocks % L1_KEEP_ROWS)[:, None], ln.shape)[look]
+        r = np.broadcast_to((blocks % nrows)[:, None], ln.shape)[look]
         st = (ln % sets)[look]
         tag = ((blocks[:, None] << 32) | ln)[look]
-        have = tags[r, st] == tag[:, None]                  # (lanes, ways)
-        hit = have.any(axis=1)
-        if hit.any():
-            used[r[hit], st[hit], have[hit].argmax(axis=1)] = clock[0]
-        if not hit.all():
-            # one fill per distinct (row, line); the k-th new line of a set takes its k-th
-            # least recently used way
-            mr, ms, mt = r[~hit], st[~hit], tag[~hit]
+        have = tags[r, st] == tag[:, None]                  # (runs, ways)
+        present = have.any(axis=1)
+        way = have.argmax(axis=1)
+        hit = np.zeros(len(r), bool)
+        if present.any():
+            pr, ps, pw = r[present], st[present], way[present]
+            got = held[pr, ps, pw]
+            hit[present] = (got & need[present]) == need[present]
+            used[pr, ps, pw] = clock[0]
+            # the sectors a present line lacked are fetched into it (lines a request
+            # repeats OR their needs in: np.bitwise_or.at)
+            np.bitwise_or.at(held, (pr, ps, pw), need[present])
+        if not present.all():
+            # one fill per distinct (row, line), of the sectors its runs read; the k-th new
+            # line of a set takes its k-th least recently used way
+            mr, ms, mt, mn = r[~present], st[~present], tag[~present], need[~present]
             key = mr * sets + ms
             o = np.lexsort((mt, key))
-            mr, ms, mt, key = mr[o], ms[o], mt[o], key[o]
-            one = np.r_[True, (key[1:] != key[:-1]) | (mt[1:] != mt[:-1])]
-            mr, ms, mt, key = mr[one], ms[one], mt[one], key[one]
+            mr, ms, mt, mn, key = mr[o], ms[o], mt[o], mn[o], key[o]
+            first = np.flatnonzero(np.r_[True, (key[1:] != key[:-1]) | (mt[1:] != mt[:-1])])
+            mn = np.bitwise_or.reduceat(mn, first)
+            mr, ms, mt, key = mr[first], ms[first], mt[first], key[first]
             i = np.arange(len(key))
             rank = i - np.maximum.accumulate(np.where(np.r_[True, key[1:] != key[:-1]], i, 0))
-            way = np.argsort(used[mr, ms], axis=1, kind="stable")[i, rank % L1_KEEP_WAYS]
-            tags[mr, ms, way] = mt
-            used[mr, ms, way] = clock[0]
+            w = np.argsort(used[mr, ms], axis=1, kind="stable")[i, rank % L1_KEEP_WAYS]
+            tags[mr, ms, w] = mt
+            used[mr, ms, w] = clock[0]
+            held[mr, ms, w] = mn
         if not hit.any():
             return None
         got = np.zeros(act.shape, bool)

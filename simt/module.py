@@ -321,6 +321,7 @@ class Launch:
         # loads whose sectors come from DRAM wait longer (machine.LAT["dram"]), in a launch
         # whose memory does not fit the L2 (timing a small launch again finds it in L2,
         # unless restoring what it writes before each timed run pushes it out)
+        self._l1_share(gpu)
         if sum(device.sizes) + 2 * self._restored_bytes() > C.L2_BYTES:
             self.counters.first_read = np.full(nsec, -1, np.int64)
             # ... and a block's re-touch of data L2 may have let go since (timing.retouch_miss)
@@ -383,6 +384,17 @@ class Launch:
             return gpu if isinstance(gpu, timing.Profile) else timing.load_profile(gpu)
         except UsageError:
             return timing.load_profile(None)
+
+    def _l1_share(self, gpu) -> None:
+        """The lines of L1 each block keeps (counters.l1_keep_lines): the SM's L1 split
+        among the blocks the GPU holds there at once (the profile this launch names, the
+        default one if none)."""
+        from . import timing
+        prof = self._profile(gpu)
+        bps = timing._occupancy(prof, self.cfg.block.size, self.shared_bytes, self.kernel.registers)
+        per_sm = max(1, min(bps, -(-self.n_blocks // prof.sm_count)))
+        self.counters.l1_keep_lines = C.l1_keep_lines(per_sm, self.shared_bytes)
+        self.counters.l1_keep_rows = min(C.L1_KEEP_ROWS, self.run_blocks)
 
     def _retouch_latency(self, gpu) -> None:
         """Which of a block's re-touches wait on DRAM depends on the GPU (its L2, its

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from kern import run
+import simt
 from simt import counters
 
 I32 = np.int32
@@ -259,11 +260,14 @@ def test_l1_keeps_the_line_a_lane_loaded_on_its_previous_trip():
 
 
 def test_l1_keeps_a_small_table_a_block_gathers_again_and_again():
-    """A block's earlier loads leave their lines in L1 for its later ones, up to
-    counters.L1_KEEP_LINES lines a block: x of 8192 floats (256 lines) gathered at random
+    """A block's earlier loads leave their lines in L1 for its later ones, up to its share
+    of the SM's L1 (counters.l1_keep_lines: all of it for a grid of one block an SM, what
+    the shared carveout leaves): x of 8192 floats (256 lines) gathered at random
     by spmv_csr_vector cost 13.5 us on the H100, about what x of 600 did (12.8), where
     sending every gathered line to L2 predicted 20.5 (timing_investigation/csrlat/, x8k).
-    Another block does not see them, and a table that does not fit goes on missing."""
+    Another block does not see them, and a table that does not fit goes on missing.  L1 is
+    sectored: a line holds the 32-byte sectors loads fetched into it, so a word of the
+    line's next sector misses once more."""
     src = r'''extern "C" __global__ void k(const int *idx, const float *x, float *o, int trips) {
         int t = blockIdx.x * blockDim.x + threadIdx.x;
         float s = 0.0f;
@@ -271,24 +275,26 @@ def test_l1_keeps_a_small_table_a_block_gathers_again_and_again():
             s += x[idx[k * gridDim.x * blockDim.x + t]];
         o[t] = s;
     }'''
-    keep, trips = counters.L1_KEEP_LINES // 2, 16    # a table of half the lines a block keeps
+    keep, trips = counters.l1_keep_lines(1, 0) // 2, 16    # a table of half the lines a block keeps
 
-    def x_lines(blocks, groups):
-        # trip k: thread t of each block reads a word of line (t + 8k) % keep of group k % groups,
-        # so a lane's line changes every trip and every trip touches each of a group's lines once
+    def x_lines(blocks, groups, words=8):
+        # trip k: thread t of each block reads word k % words of line (t + 8k) % keep of group
+        # k % groups, so a lane's line changes every trip and every trip touches each of a
+        # group's lines once (8 words: all in the line's first sector)
         t = np.arange(keep)
         k = np.arange(trips)[:, None, None]
         line = (t[None, None, :] + 8 * k) % keep + keep * (k % groups)
-        idx = np.broadcast_to(line * 32 + k % 32, (trips, blocks, keep)).astype(I32).ravel()
+        idx = np.broadcast_to(line * 32 + k % words, (trips, blocks, keep)).astype(I32).ravel()
         _, res = run(src, "k", blocks, keep, [idx, np.ones(keep * groups * 32, np.float32),
                                               np.zeros(keep * blocks, np.float32), np.int32(trips)],
                      sanitize=False)
-        # idx's own lines: 8 a block a trip (256 ints), never read again
-        return res.metrics["simt__l2_lines_ld.sum"] - 8 * blocks * trips
+        # idx's own lines: keep / 32 a block a trip (keep ints), never read again
+        return res.metrics["simt__l2_lines_ld.sum"] - keep // 32 * blocks * trips
 
     assert x_lines(1, 1) == keep                   # each line once, then hits
     assert x_lines(3, 1) == 3 * keep               # blocks do not share
     assert x_lines(1, 4) == keep * trips           # twice what it keeps: all miss (LRU)
+    assert x_lines(1, 1, words=32) == 2 * keep     # trips 8-15 read the lines' second sector
 
 
 @pytest.mark.parametrize("expr, trans, replays, in_slice", [
@@ -794,3 +800,20 @@ def test_allocations_are_placed_as_cupys_pool_places_them():
         _, res = run(src, "k", 8, 256, args, sanitize=False)
         # 2048 lanes on 8 words: the busiest slice takes all of its words' lanes
         assert res.metrics["simt__l2_slice_transactions.max"] == 2048 // slices, first
+
+
+def test_l1_is_split_among_the_blocks_an_sm_holds():
+    """A block keeps lines in its share of the SM's L1: 256 KiB less the smallest shared
+    carveout that holds the resident blocks' shared memory and reserved KiB, over those
+    blocks (spmv-jds's eight blocks an SM, timing_investigation/jds/)."""
+    assert counters.l1_keep_lines(1, 0) == (256 - 8) * 1024 // 128        # 1 KiB reserved: 8 KiB carveout
+    assert counters.l1_keep_lines(8, 0) == 248                            # 248 KiB over 8 blocks
+    assert counters.l1_keep_lines(2, 48 * 1024) == (256 - 100) * 8 // 2   # 98 KiB: the 100 KiB carveout
+    assert counters.l1_keep_lines(32, 0) == 56                            # whole sets of 4 ways
+    src = r'''extern "C" __global__ void k(float *o) { o[blockIdx.x * blockDim.x + threadIdx.x] = 1.0f; }'''
+    mod = simt.Module.from_source(src, "t.cu")
+    dev = simt.Device()
+    for grid, block, lines in [(132, 256, 1984), (132 * 8, 256, 248), (132 * 4, 1024, 992), (264, 1024, 992)]:
+        out = dev.to_device(np.zeros(grid * block, np.float32))
+        launch = mod.get_function("k").prepare(dev, simt.LaunchConfig.of(grid, block, 0), [out], gpu="h200")
+        assert launch.counters.l1_keep_lines == lines, (grid, block)
