@@ -2858,6 +2858,236 @@ UNSEEN53 = [
                      "clock an SM"),
 ]
 PROBES += UNSEEN53
+
+_P57 = "probes57.cu"
+U55_CHASE_SIZE, U55_CHASE_STEPS, U55_TAIL_ITERS, U55_BINS, U55_ROW, U55_XYZ_GRID = 1 << 21, 192, 3000, 4096, 1024, 1056
+
+
+def _u55_chase_args(steps):
+    def args(nblk, rng):
+        """next[] of one random cycle through U55_CHASE_SIZE ints (8 MiB), 32 ints out a block."""
+        perm = rng.permutation(U55_CHASE_SIZE).astype(np.int32)
+        nxt = np.empty(U55_CHASE_SIZE, np.int32)
+        nxt[perm] = np.roll(perm, -1)
+        return [nxt, np.zeros(nblk * 32, np.int32), _i32(steps), _i32(U55_CHASE_SIZE)]
+    return args
+
+
+def _u55_tail_args(iters):
+    def args(nblk, rng):
+        return [rng.uniform(-1.0, 1.0, nblk * 1024).astype(np.float32), np.zeros(nblk * 1024, np.float32),
+                _i32(iters)]
+    return args
+
+
+def _u55_atomic_args(n, rng):
+    """n bin indices uniform over U55_BINS and n values 0 .. 3 (float sums exact in any order)."""
+    return [rng.integers(0, U55_BINS, n).astype(np.int32), rng.integers(0, 4, n).astype(np.float32),
+            np.zeros(U55_BINS, np.float32), _i32(n)]
+
+
+def _u55_xyz_args(n, rng):
+    return [_f32(3 * n, rng), np.zeros(U55_XYZ_GRID, np.float32), _i32(n)]
+
+
+UNSEEN55 = [
+    TimingProbe("probe/chase-warp-blocks32", "probe-unseen55", "chase_warp_blocks", 132 * 32 * 4, 32, lambda n: n,
+                _u55_chase_args(U55_CHASE_STEPS), source=_P57,
+                note="16896 blocks of one warp (32 an SM by the blocks limit: 4 waves), each warp following 192 "
+                     "steps of a random cycle of 2^21 ints (8 MiB, in L2) with all lanes on one word: L2 latency"),
+    TimingProbe("probe/fma-tail-133", "probe-unseen55", "fma_tail", 133, 1024, lambda n: n,
+                _u55_tail_args(U55_TAIL_ITERS), source=_P57,
+                note="133 blocks of 1024 threads, 3000 rounds of eight independent FMA chains a thread: one SM "
+                     "runs two blocks (a one-block tail), so twice the time of 132 blocks, FP32 issue-bound"),
+    TimingProbe("probe/atomic-f32-rand4096", "probe-unseen55", "atomic_f32_rand", 1 << 24, 256,
+                lambda n: -(-n // 256), _u55_atomic_args, source=_P57,
+                note="2^24 float atomicAdds (RED) at random addresses among 4096 bins (16 KiB), a warp's lanes on "
+                     "~32 sectors: L2's atomic units"),
+    TimingProbe("probe/butterfly-center1024", "probe-unseen55", "butterfly_center1024", 1 << 14, 1024,
+                lambda n: n, lambda n, rng: [_f32(n * U55_ROW, rng), np.zeros(n * U55_ROW, np.float32)],
+                source=_P57,
+                note="2^14 rows of 1024 floats centred by a block of 1024 threads each, the row sum by a "
+                     "butterfly in shared memory: 21 __syncthreads() a row (barrier latency at 32 warps a block)"),
+    TimingProbe("probe/xyz-sum-x", "probe-unseen55", "xyz_sum_x", 1 << 24, 256, lambda n: U55_XYZ_GRID,
+                _u55_xyz_args, source=_P57,
+                note="sum of the x of 2^24 xyz float triples (192 MiB) by 1056 blocks of 256 grid-striding: a load "
+                     "every 12 bytes, every sector moved for a third of it used (DRAM)"),
+    TimingProbe("probe/axpy-block32", "probe-unseen55", "axpy_b32", 1 << 22, 32, lambda n: -(-n // 32),
+                lambda n, rng: [np.float32(1.5), _f32(n, rng), _f32(n, rng), _i32(n)], source=_P57,
+                note="y = a x + y over 2^22 floats in 2^17 blocks of 32 threads, one element a thread: the rate "
+                     "blocks start at, 32 an SM"),
+]
+PROBES += UNSEEN55
+
+# probe-unseen54 (probes56.cu): kernels as a CUDA course's students write them in weeks 6-10,
+# predicted before their first GPU run
+_P56 = "probes56.cu"
+U54_TILE, U54_ROWS, U54_NQ_MAXD = 32, 8, 32          # TU_TILE, TU_ROWS, NQ_MAXD in probes56.cu
+U54_SELL_C, U54_SELL_SIGMA, U54_NQ_DEPTH, U54_MERGE_W = 32, 256, 5, 32
+_U54_CACHE: dict = {}          # (what, size) -> the host data of _u54_nq_prefixes / _u54_bfs_state
+
+
+def _u54_transpose_args(n, rng):
+    """An n x 3n/2 uint8 image (uniform bytes) and room for its transpose."""
+    c = 3 * n // 2
+    return [rng.integers(0, 256, n * c, dtype=np.uint8), np.zeros(n * c, np.uint8), _i32(n), _i32(c)]
+
+
+def _u54_life_args(n, rng):
+    """An n x n Life board (n a multiple of 32), each cell alive with probability 1/2, packed
+    32 cells a word."""
+    return [_u32(n * (n // 32), rng), np.zeros(n * (n // 32), np.uint32), _i32(n), _i32(n // 32)]
+
+
+def _u54_sell_csr(n, rng):
+    """probe/spmv-sell32-sigma's matrix as (row lengths, columns, values) in row order: rows
+    of 4 to 36 entries, one in 64 of 64 to 128; three entries in four within 64 columns of
+    the diagonal, the rest anywhere."""
+    L = rng.integers(4, 37, n)
+    long_ = rng.random(n) < 1 / 64
+    L[long_] = rng.integers(64, 129, int(long_.sum()))
+    nnz = int(L.sum())
+    row_of = np.repeat(np.arange(n), L)
+    near = rng.random(nnz) < 0.75
+    cols = np.where(near, np.clip(row_of + rng.integers(-64, 65, nnz), 0, n - 1), rng.integers(0, n, nnz))
+    return L, cols.astype(np.int32), _f32(nnz, rng)
+
+
+def _u54_sell_args(n, rng):
+    """The CSR of _u54_sell_csr in SELL-32-sigma (rows sorted longest first within windows
+    of 256, slices of 32 padded with value 0 and column 0), x standard normal, y zeroed."""
+    L, cols, vals = _u54_sell_csr(n, rng)
+    rowstart = np.concatenate([[0], np.cumsum(L)[:-1]])
+    row_of = np.repeat(np.arange(n), L)
+    jj = np.arange(len(cols)) - rowstart[row_of]
+    perm = np.lexsort((-L, np.arange(n) // U54_SELL_SIGMA))
+    slot = np.empty(n, np.int64)
+    slot[perm] = np.arange(n)
+    nsl = -(-n // U54_SELL_C)
+    Ls = np.zeros(nsl * U54_SELL_C, np.int64)
+    Ls[:n] = L[perm]
+    slice_len = Ls.reshape(nsl, U54_SELL_C).max(1)
+    slice_ptr = np.concatenate([[0], np.cumsum(U54_SELL_C * slice_len)])
+    s = slot[row_of]
+    k = slice_ptr[s // U54_SELL_C] + jj * U54_SELL_C + s % U54_SELL_C
+    C = np.zeros(int(slice_ptr[-1]), np.int32)
+    V = np.zeros(int(slice_ptr[-1]), np.float32)
+    C[k], V[k] = cols, vals
+    return [slice_ptr.astype(np.int32), slice_len.astype(np.int32), C, V, perm.astype(np.int32), _f32(n, rng),
+            np.zeros(n, np.float32), _i32(n)]
+
+
+def _u54_nq_prefixes(nboard: int, depth: int = U54_NQ_DEPTH):
+    """Every valid placement of the first depth rows of an nboard-queens board, in
+    lexicographic order of the rows' lowest-bit-first choices, as the next row's masks
+    (occupied columns, left diagonals, right diagonals: uint32 arrays; kept, not to copy)."""
+    key = ("nq", nboard, depth)
+    if key not in _U54_CACHE:
+        _U54_CACHE[key] = _u54_nq_build(nboard, depth)
+    return _U54_CACHE[key]
+
+
+def _u54_nq_build(nboard: int, depth: int):
+    full = (1 << nboard) - 1
+    out = []
+
+    def rec(d, c, l, r):
+        if d == depth:
+            out.append((c, l, r))
+            return
+        avail = full & ~(c | l | r)
+        while avail:
+            b = avail & -avail
+            avail ^= b
+            rec(d + 1, c | b, ((l | b) << 1) & full, (r | b) >> 1)
+    rec(0, 0, 0, 0)
+    a = np.array(out, np.uint32).reshape(-1, 3)
+    return a[:, 0].copy(), a[:, 1].copy(), a[:, 2].copy()
+
+
+def _u54_nq_args(n, rng):
+    c, l, r = _u54_nq_prefixes(n)
+    return [c, l, r, np.zeros(len(c), np.uint32), np.zeros(1, np.uint64), _i32(n), _i32(len(c))]
+
+
+def _u54_bfs_state(n: int):
+    """probe/bfs-queue-expand's graph and BFS state, the same for a given n (its own seed):
+    n vertices of out-degree 2 to 14, neighbours uniform; a BFS from vertex 0 run to the
+    level whose expansion finds the most vertices; (row_ptr, adj, frontier shuffled,
+    dist with -1 beyond that level, the level), the last size's kept (not to copy)."""
+    key = ("bfs", n)
+    if key not in _U54_CACHE:
+        for k in [k for k in _U54_CACHE if k[0] == "bfs"]:
+            del _U54_CACHE[k]
+        _U54_CACHE[key] = _u54_bfs_build(n)
+    return _U54_CACHE[key]
+
+
+def _u54_bfs_build(n: int):
+    rng = np.random.default_rng(5454 + n)
+    deg = rng.integers(2, 15, n)
+    row_ptr = np.concatenate([[0], np.cumsum(deg)]).astype(np.int64)
+    adj = rng.integers(0, n, int(row_ptr[-1])).astype(np.int32)
+    dist = np.full(n, -1, np.int32)
+    dist[0] = 0
+    levels, front = [], np.array([0], np.int64)
+    while front.size:
+        levels.append(front)
+        cnt = row_ptr[front + 1] - row_ptr[front]
+        idx = np.repeat(row_ptr[front] - np.cumsum(cnt) + cnt, cnt) + np.arange(int(cnt.sum()))
+        nb = np.unique(adj[idx])
+        front = nb[dist[nb] < 0]
+        dist[front] = len(levels)
+    lev = int(np.argmax([len(f) for f in levels[1:]]))      # levels[lev + 1] the largest found
+    d0 = np.where((dist >= 0) & (dist <= lev), dist, -1).astype(np.int32)
+    frontier = rng.permutation(levels[lev]).astype(np.int32)
+    return row_ptr.astype(np.int32), adj, frontier, d0, lev
+
+
+def _u54_bfs_args(n, rng):
+    row_ptr, adj, frontier, d0, lev = _u54_bfs_state(n)
+    return [row_ptr, adj, frontier, _i32(len(frontier)), d0.copy(), np.zeros(n, np.int32), np.zeros(1, np.int32),
+            _i32(lev)]
+
+
+def _u54_merge_args(n, rng):
+    """n ints in [0, 2^20) (ties), sorted in runs of 32 (the last one shorter where 32 does not
+    divide n)."""
+    a = rng.integers(0, 1 << 20, n, dtype=np.int32)
+    m = n // U54_MERGE_W * U54_MERGE_W
+    a[:m] = np.sort(a[:m].reshape(-1, U54_MERGE_W), axis=1).ravel()
+    a[m:] = np.sort(a[m:])
+    return [a, np.zeros(n, np.int32), _i32(n), _i32(U54_MERGE_W)]
+
+
+UNSEEN54 = [
+    TimingProbe("probe/transpose-u8-rect", "probe-unseen54", "transpose_u8_rect", 6000, (U54_TILE, U54_ROWS),
+                lambda n: (-(-(3 * n // 2) // U54_TILE), -(-n // U54_TILE)), _u54_transpose_args, source=_P56,
+                note="transpose of a 6000 x 9000 uint8 image through a 32 x 33-byte shared tile (partial tiles at "
+                     "both edges; 2-way bank conflicts on three column reads in four), 32 bytes a warp access"),
+    TimingProbe("probe/life-bits-popc", "probe-unseen54", "life_bits_popc", 16384, (32, 8),
+                lambda n: (-(-(n // 32) // 32), -(-n // 8)), _u54_life_args, source=_P56,
+                note="one Life step of a 16384^2 board packed 32 cells a word, a thread a word, 96 __popc of 3-bit "
+                     "windows of its rows widened to 34 bits: the POPC pipe and integer issue"),
+    TimingProbe("probe/spmv-sell32-sigma", "probe-unseen54", "spmv_sell32", 1 << 20, 256, lambda n: -(-n // 256),
+                _u54_sell_args, source=_P56,
+                note="SpMV in SELL-32-sigma (sigma 256), 2^20 rows of 4-36 entries and one in 64 of 64-128 padding "
+                     "its slice, 3/4 of columns within 64 of the diagonal: values and columns streamed, x gathered"),
+    TimingProbe("probe/nqueens-prefix", "probe-unseen54", "nqueens_prefix", 13, 256,
+                lambda n: -(-len(_u54_nq_prefixes(n)[0]) // 256), _u54_nq_args, source=_P56,
+                note="13-queens counted from its 31100 five-row prefixes (122 blocks), a thread each, iterative "
+                     "bitmask backtracking with its stack in local memory: divergent trip counts, local stores "
+                     "of lanes at different depths in different lines"),
+    TimingProbe("probe/bfs-queue-expand", "probe-unseen54", "bfs_queue_expand", 1 << 21, 256,
+                lambda n: -(-len(_u54_bfs_state(n)[2]) // 256), _u54_bfs_args, source=_P56,
+                note="the largest level of a queue-based BFS of a 2^21-vertex random graph (out-degree 2-14): "
+                     "atomicCAS on dist a neighbour, atomicAdd on one queue tail a vertex found"),
+    TimingProbe("probe/merge-pass-w32", "probe-unseen54", "merge_pass", 1 << 24, 256,
+                lambda n: -(-n // (2 * U54_MERGE_W * 256)), _u54_merge_args, source=_P56,
+                note="a bottom-up merge-sort pass over 2^24 ints, a thread merging two runs of 32: lanes 256 bytes "
+                     "apart, 32 lines a warp access, data-dependent loop exits"),
+]
+PROBES += UNSEEN54
 _BY_ID = {p.id: p for p in PROBES}
 
 
