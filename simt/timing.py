@@ -61,11 +61,14 @@ are counted as the SASS issue slots they stand for, simt.issue):
                     (block_start_us + its path + DRAM queueing, dram_queue_us x u / (1 - u)
                     at DRAM utilisation u)
 
-Active SMs are min(SMs, blocks); waves come from occupancy (threads, blocks, shared
+Active SMs are min(SMs, blocks), and the per-SM components divide the work by
+blocks / ceil(blocks / SMs): the SMs given the most blocks set the pace (133 blocks: one SM
+runs two); waves come from occupancy (threads, blocks, shared
 memory and registers per SM; registers per thread estimated from the IR, simt.occupancy).
 
 Limitations: no cache model beyond "first touch goes to DRAM, re-reads to L2" (L1
-decides only which lines reach L2: counters' L1 sharing and a block's 64 KiB of lines),
+decides only which lines reach L2: counters' L1 sharing, and a block's share of its SM's
+sectored L1, counters.l1_keep_lines),
 "L2 keeps l2_reuse_bytes of a table touched at random" and "a block's re-read misses
 once the GPU touched about l2_retouch_bytes in between"; no
 instruction mix beyond machine.OP_COST (an FMA and a load cost the same issue slot); the
@@ -250,6 +253,10 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
     g = metrics.get
     bps = _occupancy(prof, threads_per_block, shared_bytes, int(g(C.REGS, 0)))
     active = max(1, min(prof.sm_count, grid_blocks))
+    # the SM-bound components go at the pace of the SMs that get the most blocks,
+    # ceil(blocks / SMs) each: a grid of 133 blocks has one SM run two, and takes twice a
+    # block's time where its issue is the limit (fma-tail-133, timing_investigation/unseen55/)
+    sms = grid_blocks / math.ceil(grid_blocks / prof.sm_count) if grid_blocks > 0 else 1
     waves = max(1, math.ceil(grid_blocks / (prof.sm_count * bps)))
     clock_per_us = prof.clock_ghz * 1e3
     sectors = sum(g(k, 0) for k in (C.SECT_LD, C.SECT_ST, C.SECT_ATOM, C.SECT_RED))
@@ -263,7 +270,7 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
                      + _rate(g("simt__l2_lines_st.sum", 0)
                              + PARTIAL_SECTOR_SHARE * g("simt__l2_partial_sectors_st.sum", 0),
                              st_lines_per_cycle_sm(prof, active)))
-                    / (active * clock_per_us),
+                    / (sms * clock_per_us),
         # SASS issue slots (simt.issue; IR instructions where a record has none) at the
         # measured rate, plus what expensive operations (integer division,
         # __match_any_sync, ...) keep a sub-partition busy beyond one slot
@@ -273,23 +280,23 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         "issue": max(g(C.ISSUE_SLOTS, g(C.INST, 0)) / prof.issue_ipc,
                      _rate(g(C.ALU_SLOTS, 0), prof.alu_ipc),
                      _rate(g(C.BIT_SLOTS, 0), prof.bit_ipc),
-                     _rate(g(C.FP64_SLOTS, 0), prof.fp64_ipc)) / (active * clock_per_us)
-                 + g(C.ISSUE_EXTRA, 0) / (active * SUBPARTITIONS * clock_per_us),
+                     _rate(g(C.FP64_SLOTS, 0), prof.fp64_ipc)) / (sms * clock_per_us)
+                 + g(C.ISSUE_EXTRA, 0) / (sms * SUBPARTITIONS * clock_per_us),
         # (a warp whose lanes are all predicated off still passes the pipe once)
         "shared": (g(C.WAVES_LD, 0) + g(C.WAVES_ST, 0) + g(C.WAVES_ATOM, 0) + g(C.SHARED_PRED_OFF, 0))
-                  / (active * prof.shared_waves_per_us_sm),
+                  / (sms * prof.shared_waves_per_us_sm),
         # global load requests, L1 hits too, pass L1's data pipe, which serves a wavefront
         # a cycle as it serves a shared one: a line of a coalesced request; a gather's lines
         # four a cycle, or its bank conflicts (counters.l1_gather_waves; timing_investigation/
         # l1/ and l1gather/)
         "l1": g("simt__l1_wavefronts_ld.sum", g("simt__l1_lines_ld.sum", 0))
-              / (active * prof.shared_waves_per_us_sm),
-        "shared_atomics": g("simt__atomic_shared_serialized_steps.sum", 0) / (active * prof.satom_per_us_sm),
+              / (sms * prof.shared_waves_per_us_sm),
+        "shared_atomics": g("simt__atomic_shared_serialized_steps.sum", 0) / (sms * prof.satom_per_us_sm),
         # the constant cache serves an LDC one distinct address at a time
-        "constant": g(C.CONST_PASSES, 0) * CONST_PASS_CYCLES / (active * clock_per_us),
+        "constant": g(C.CONST_PASSES, 0) * CONST_PASS_CYCLES / (sms * clock_per_us),
         # the SM's barrier unit takes the warps' arrivals one after another
         "barrier": (g(C.BAR_WARPS, 0) * BAR_WARP_CYCLES + g(C.VOTE_WARPS, 0) * VOTE_WARP_CYCLES)
-                   / (active * clock_per_us),
+                   / (sms * clock_per_us),
         "local": g(C.LOCAL_STORE_LINES, 0) / LOCAL_STORE_LINES_PER_US,
         "global_atomics": max(g("simt__atomic_global_lanes.sum", 0) / prof.gatom_per_us,
                               g("simt__global_atomic_hot_address_lanes.max", 0) / prof.gatom_same_per_us,
@@ -319,7 +326,7 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         # not hold a slice so: spmv_csr_vector's few y stores beside 2^16 gathered lines
         # (timing_investigation/csrlat/, x1m: 19.6 us measured, 33 predicted with them)
         comp["contention"] += (_rate(g("simt__l2_lines_ld_gather.sum", 0), prof.l2_ld_lines_per_cycle_sm)
-                               / (active * clock_per_us))
+                               / (sms * clock_per_us))
     # shared wavefronts and global load lines pass the same data pipe of L1, one after
     # the other: the one with more work carries both (crc32-chunks: 16 lines a load
     # request beside table lookups with bank conflicts, timing_investigation/unseen26/)

@@ -1445,3 +1445,16 @@ def test_same_address_replays_spread_over_every_slice_cost_more():
     both, _ = _red2((4 << 20) // 4 - 1, True, prof)
     assert both.metrics["simt__l2_slice_transactions.max"] == pytest.approx(2 * trans, rel=0.02)
     assert both.metrics["simt__l2_slice_serialized.max"] == pytest.approx(2 * ser, rel=0.02)
+
+
+@pytest.mark.parametrize("blocks, per_sm", [(100, 1), (132, 1), (133, 2), (264, 2), (1000, 8)])
+def test_the_sms_given_most_blocks_set_the_pace(blocks, per_sm):
+    """SM-bound work (here issue slots, the same for every block) takes ceil(blocks / SMs)
+    blocks' worth of one SM's time: a grid of 133 blocks of 1024 threads has one SM run two,
+    and probe/fma-tail-133 takes 0.217 ms on the H200 where 132 blocks would take half
+    (timing_investigation/unseen55/)."""
+    prof = timing.load_profile("h200")
+    slots = 1e7                                     # a block's issue slots
+    one = slots / (prof.issue_ipc * prof.clock_ghz * 1e3)
+    p = timing.predict({counters.ISSUE_SLOTS: slots * blocks, counters.REGS: 32}, blocks, 1024, 0, prof)
+    assert p.components_us["issue"] == pytest.approx(per_sm * one, rel=1e-5)    # (rounded to ns)
