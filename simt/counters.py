@@ -15,6 +15,7 @@ from collections import defaultdict
 import numpy as np
 
 from .arrivals import Arrivals
+from .occupancy import SHARED_RESERVED_PER_BLOCK
 
 from .spaces import GLOBAL_BASE
 
@@ -185,7 +186,7 @@ L1_KEEP_WAYS = 4
 L1_KEEP_ROWS = 1024
 # sm_90's SM has 256 KiB of L1 and shared memory; the driver sets one of these shared
 # carveouts (KiB), the smallest that holds the resident blocks' shared memory and the KiB
-# each reserves (timing.SHARED_RESERVED_PER_BLOCK), and L1 is the rest
+# each reserves (occupancy.SHARED_RESERVED_PER_BLOCK), and L1 is the rest
 L1_SHARED_BYTES = 256 * 1024
 SHARED_CARVEOUTS_KIB = (0, 8, 16, 32, 64, 100, 132, 164, 196, 228)
 
@@ -199,7 +200,7 @@ def l1_keep_lines(blocks_per_sm: int, shared_bytes: int) -> int:
     Limitations: blocks that gather from one table (a small x) hold it once on the GPU,
     once each here."""
     bps = max(1, int(blocks_per_sm))
-    need = bps * (int(shared_bytes) + 1024)
+    need = bps * (int(shared_bytes) + SHARED_RESERVED_PER_BLOCK)
     carve = next((c * 1024 for c in SHARED_CARVEOUTS_KIB if c * 1024 >= need), SHARED_CARVEOUTS_KIB[-1] * 1024)
     lines = (L1_SHARED_BYTES - carve) // 128 // bps
     return max(L1_KEEP_WAYS, lines // L1_KEEP_WAYS * L1_KEEP_WAYS)
@@ -1149,12 +1150,12 @@ class Counters:
         no two rows of a block can share a line).  A 16 x 16 block whose ``threadIdx.x`` walks
         down 16 rows has its eight warps read the same 16 lines (``probe/matadd-rows-x``:
         Nsight counts 77% of its load sectors as L1 hits).  And a line any of the block's
-        loads brought in before stays for the block's later loads, up to ``L1_KEEP_LINES``
-        lines a block (``_l1_kept``, ``l1_keep_lines``): a small table gathered
+        loads brought in before stays for the block's later loads, up to its share of the
+        SM's L1 (``_l1_kept``, ``l1_keep_lines``): a small table gathered
         over and over (spmv's x of 8192 floats: timing_investigation/csrlat/, x8k) hits.
         ``plain``: the request's line count when nothing hits, if the caller knows it.
-        Limitations: the capacity is a block's, whatever the SM's other blocks hold;
-        nothing is shared between blocks; stores neither fill nor evict."""
+        Limitations: nothing is shared between blocks (a table they all gather from is
+        kept once for each); stores neither fill nor evict."""
         line = ((mat - GLOBAL_BASE) >> 7).astype(np.int32)
         st = self.l1_prev.get(pc)
         if st is None:      # each lane's last line here, and which warps have been here
@@ -1249,9 +1250,9 @@ class Counters:
             key = mr * sets + ms
             o = np.lexsort((mt, key))
             mr, ms, mt, mn, key = mr[o], ms[o], mt[o], mn[o], key[o]
-            first = np.flatnonzero(np.r_[True, (key[1:] != key[:-1]) | (mt[1:] != mt[:-1])])
-            mn = np.bitwise_or.reduceat(mn, first)
-            mr, ms, mt, key = mr[first], ms[first], mt[first], key[first]
+            grp = np.flatnonzero(np.r_[True, (key[1:] != key[:-1]) | (mt[1:] != mt[:-1])])
+            mn = np.bitwise_or.reduceat(mn, grp)
+            mr, ms, mt, key = mr[grp], ms[grp], mt[grp], key[grp]
             i = np.arange(len(key))
             rank = i - np.maximum.accumulate(np.where(np.r_[True, key[1:] != key[:-1]], i, 0))
             w = np.argsort(used[mr, ms], axis=1, kind="stable")[i, rank % L1_KEEP_WAYS]

@@ -14,6 +14,7 @@ import numpy as np
 
 from . import byvalue
 from . import counters as C
+from . import timing
 from .errors import CompileError, SimtError, UsageError
 from .frontend import parse, read_source
 from .ir import KernelIR
@@ -318,19 +319,23 @@ class Launch:
         self.counters.alloc_gpu = list(zip(device.starts, device.gpu_offsets))
         self.counters.written = np.zeros(nsec, bool)
         self.counters.sector_reqs = np.zeros(nsec, np.int32)
+        # the GPU the launch is timed for (its profile, the default one if it names none)
+        # decides a block's share of L1 and which of its loads wait on DRAM
+        prof = self._profile(gpu)
+        bps = timing._occupancy(prof, self.cfg.block.size, self.shared_bytes, self.kernel.registers)
+        self._l1_share(prof, bps)
         # loads whose sectors come from DRAM wait longer (machine.LAT["dram"]), in a launch
         # whose memory does not fit the L2 (timing a small launch again finds it in L2,
         # unless restoring what it writes before each timed run pushes it out)
-        self._l1_share(gpu)
         if sum(device.sizes) + 2 * self._restored_bytes() > C.L2_BYTES:
             self.counters.first_read = np.full(nsec, -1, np.int64)
             # ... and a block's re-touch of data L2 may have let go since (timing.retouch_miss)
             self.counters.last_touch = np.full(nsec, -1, np.int64)
             self.counters.retouch = np.zeros((max(1, len(device.starts)), C.RETOUCH_BINS))
             self.counters.retouch_sum = np.zeros_like(self.counters.retouch)
-            self._retouch_latency(gpu)
+            self._retouch_latency(prof, bps)
         else:
-            self._partly_resident(device, gpu)
+            self._partly_resident(device, prof)
         self.counters.sector_bmin = np.full(nsec, np.iinfo(np.int32).max, np.int32)
         self.counters.sector_bmax = np.full(nsec, -1, np.int32)
         self.counters.run_blocks = self.run_blocks
@@ -364,14 +369,13 @@ class Launch:
                 total += int(self.alloc_ends[k] - self.alloc_starts[k])
         return total
 
-    def _partly_resident(self, device, gpu) -> None:
+    def _partly_resident(self, device, prof) -> None:
         """A launch whose memory fits L2 finds it there when timed again, except that L2
         keeps only ``l2_reuse_bytes`` of a table read at random (a line that SMs on both
         of L2's sides read is kept in both: timing_investigation/l2miss/).  Each allocation
         larger than that keeps that share of its sectors (``Counters.resident_share``), and
         a gather from it waits on DRAM when one of its sectors is not kept
         (``machine._gather_misses``)."""
-        prof = self._profile(gpu)
         c = prof.l2_reuse_bytes
         share = np.array([min(1.0, c / s) if c and s else 1.0 for s in device.sizes])
         if (share < 1.0).any():
@@ -379,32 +383,23 @@ class Launch:
 
     @staticmethod
     def _profile(gpu):
-        from . import timing
         try:
             return gpu if isinstance(gpu, timing.Profile) else timing.load_profile(gpu)
         except UsageError:
             return timing.load_profile(None)
 
-    def _l1_share(self, gpu) -> None:
+    def _l1_share(self, prof, bps: int) -> None:
         """The lines of L1 each block keeps (counters.l1_keep_lines): the SM's L1 split
-        among the blocks the GPU holds there at once (the profile this launch names, the
-        default one if none)."""
-        from . import timing
-        prof = self._profile(gpu)
-        bps = timing._occupancy(prof, self.cfg.block.size, self.shared_bytes, self.kernel.registers)
+        among the blocks the GPU holds there at once (``bps`` an SM at most)."""
         per_sm = max(1, min(bps, -(-self.n_blocks // prof.sm_count)))
         self.counters.l1_keep_lines = C.l1_keep_lines(per_sm, self.shared_bytes)
         self.counters.l1_keep_rows = min(C.L1_KEEP_ROWS, self.run_blocks)
 
-    def _retouch_latency(self, gpu) -> None:
+    def _retouch_latency(self, prof, bps: int) -> None:
         """Which of a block's re-touches wait on DRAM depends on the GPU (its L2, its
-        resident blocks): the profile this launch names decides it (the default one if
-        none), for the critical paths the timing model reads."""
-        from . import timing
-        prof = self._profile(gpu)
+        resident blocks, ``bps`` an SM), for the critical paths the timing model reads."""
         if not prof.l2_retouch_bytes:
             return
-        bps = timing._occupancy(prof, self.cfg.block.size, self.shared_bytes, self.kernel.registers)
         self.counters.retouch_bytes = prof.l2_retouch_bytes
         self.counters.retouch_resident = timing.resident_blocks(prof, self.n_blocks, bps)
 
@@ -516,7 +511,6 @@ class Launch:
     def _predict(self, metrics: dict) -> float | None:
         if self.gpu is None:
             return None
-        from . import timing
         prof = self.gpu if isinstance(self.gpu, timing.Profile) else timing.load_profile(self.gpu)
         return round(timing.predict(metrics, self.n_blocks, self.cfg.block.size,
                                     self.shared_bytes, prof).ms, 6)

@@ -61,6 +61,11 @@ def estimate_registers(ir: KernelIR) -> int:
     return int(min(255, max(8, live_peak(ir) + REG_OVERHEAD)))
 
 
+# shared memory the driver keeps for each resident block beside what it asks for (sm_80 and
+# later: cudaDevAttrReservedSharedMemoryPerBlock, 1 KiB), so 77 KiB blocks fit two to an
+# SM's 228 KiB, not three (CUDA's occupancy calculator does the same)
+SHARED_RESERVED_PER_BLOCK = 1024
+
 _BOUNDS = re.compile(r"__launch_bounds__\s*\(\s*([0-9]+)\s*(?:,\s*([0-9]+)\s*)?(?:,[^)]*)?\)"
                      r"\s*(?:[A-Za-z_]\w*\s+)*?([A-Za-z_]\w*)\s*[(<]")
 

@@ -89,7 +89,7 @@ import numpy as np
 
 from . import counters as C
 from .arrivals import QUANTILES as ARRIVAL_QUANTILES
-from .occupancy import blocks_by_registers
+from .occupancy import SHARED_RESERVED_PER_BLOCK, blocks_by_registers
 from .errors import UsageError
 
 PROFILE_DIR = Path(__file__).resolve().parent / "profiles"
@@ -206,12 +206,6 @@ class Prediction:
     def as_dict(self) -> dict:
         return {"ms": self.ms, "components_us": self.components_us, "bound": self.bound,
                 "blocks_per_sm": self.occupancy_blocks_per_sm, "waves": self.waves}
-
-
-# shared memory the driver keeps for each resident block beside what it asks for (sm_80 and
-# later: cudaDevAttrReservedSharedMemoryPerBlock, 1 KiB), so 77 KiB blocks fit two to an
-# SM's 228 KiB, not three (CUDA's occupancy calculator does the same)
-SHARED_RESERVED_PER_BLOCK = 1024
 
 
 def occupancy_limits(prof: Profile, threads_per_block: int, shared_bytes: int, regs: int = 0) -> dict:
