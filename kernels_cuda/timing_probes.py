@@ -59,13 +59,15 @@ class TimingProbe:
         rng = np.random.default_rng(seed)
         host = self.args(n, rng)
         out = {f"arg{k}": a for k, a in enumerate(host)}
+        out["n"] = n                 # the grid is sized for the n the arrays were drawn at
         if self.symbols is not None:
             out.update({f"symbol:{k}": v for k, v in self.symbols(n, rng).items()})
         return out
 
     def run(self, backend, inp: dict) -> dict:
         self.launch(backend, [v for k, v in inp.items() if k.startswith("arg")],
-                    {k[7:]: v for k, v in inp.items() if k.startswith("symbol:")}, self.n)
+                    {k[7:]: v for k, v in inp.items() if k.startswith("symbol:")},
+                    int(inp.get("n", self.n)))
         return {}
 
     def launch(self, backend, host: list, symbols: dict, n: int) -> list:

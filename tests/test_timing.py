@@ -1458,3 +1458,17 @@ def test_the_sms_given_most_blocks_set_the_pace(blocks, per_sm):
     one = slots / (prof.issue_ipc * prof.clock_ghz * 1e3)
     p = timing.predict({counters.ISSUE_SLOTS: slots * blocks, counters.REGS: 32}, blocks, 1024, 0, prof)
     assert p.components_us["issue"] == pytest.approx(per_sm * one, rel=1e-5)    # (rounded to ns)
+
+
+def test_a_probe_launches_the_grid_of_the_n_its_inputs_were_drawn_at():
+    """timing_check may draw a probe's inputs at another n than its default: the launch
+    must size its grid for the arrays it got, not for the default's."""
+    from kernels_cuda import timing_probes
+    from kernels_cuda.backend import EmulatorBackend
+    p = timing_probes.get("probe/load-stride1")
+    n = 1 << 14
+    be = EmulatorBackend(seed=0, policy="lockstep", sanitize=False)
+    p.run(be, p.inputs(n=n, seed=0))
+    (res,) = be.launches
+    assert p.grid(n) == 64 != p.grid(p.n)
+    assert res.config.grid.size == 64
