@@ -318,6 +318,25 @@ def test_atomic_replays_counted_for_the_l2_slice(expr, trans, replays, in_slice)
     assert m["simt__l2_slice_serialized.max"] == replays * in_slice // trans
 
 
+def test_a_small_regions_slice_serves_its_share_of_the_spread_regions_too():
+    """The busiest slice is the hot small region's work plus the share every slice gets of
+    the regions spread over all of them (a BFS's queue tail beside its CAS on dist,
+    timing_investigation/bfsq/), not the larger of the two."""
+    src = r'''extern "C" __global__ void k(int *tail, int *big) {
+        int t = blockIdx.x * blockDim.x + threadIdx.x;
+        atomicAdd(tail, 1);                          // nvcc aggregates: one lane a warp
+        atomicAdd(&big[(t * 97) & 65535], 1);        // 256 KiB: every slice
+    }'''
+    grid, block = 64, 256
+    args = [np.zeros(1, I32), np.zeros(65536, I32)]
+    _, res = run(src, "k", grid, block, args, sanitize=False)
+    hot = grid * block // 32                         # one word: one slice, a warp's atomic each
+    share = grid * block / counters.L2_SLICES        # the spread atomics' share of a slice
+    assert res.metrics["simt__l2_slice_transactions.max"] == round(hot + share) == 768
+    _, alone = run(src.replace("atomicAdd(tail, 1);", ""), "k", grid, block, args, sanitize=False)
+    assert alone.metrics["simt__l2_slice_transactions.max"] == round(share)
+
+
 # ----------------------------------------------------------------------------- atomics
 # One warp's atomicAdd(&c[idx[lane]], 1) on an int array: Nsight's
 # l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum on an H200.  The warps below are data,
