@@ -79,6 +79,7 @@ L2_BYTES = 50 * 1024 * 1024
 RETOUCH_BINS_PER_OCTAVE = 4   # re-touch distances: a bin per quarter octave of bytes ...
 RETOUCH_BINS = 40 * RETOUCH_BINS_PER_OCTAVE                 # ... up to 2^40 a block
 RETOUCH_QUANTILES = 8         # simt__l2_retouch_block_bytes.q0 .. q7
+RETOUCH_BUCKET_SHIFT = 8      # the re-touch clock's buckets for counting distinct lines (64 lines)
 RETOUCH_STEEPNESS = 5.8       # how sharply re-touches start to miss (simt.timing.retouch_miss)
 L2_SLICES = 64          # Hopper's L2 is hashed over many slices ...
 SLICE_SPAN = 512        # ... a slice per 512 bytes of a small region (ncu on the H100:
@@ -925,6 +926,9 @@ class Counters:
         self.batch_blocks = 1
         self.retouch: np.ndarray | None = None              # (allocations, RETOUCH_BINS)
         self.retouch_sum: np.ndarray | None = None          # ... and their distances, summed
+        self.retouch_scat: np.ndarray | None = None         # ... those of lone chunks, per allocation
+        self.line_touch: np.ndarray | None = None           # per 128-byte line, its last touch (clock)
+        self.line_buckets: np.ndarray | None = None         # lines last touched in each bucket of the batch's clock
         self.retouch_bytes = 0.0        # a profile's l2_retouch_bytes and the resident blocks
         self.retouch_resident = 0       # it gives: which re-touches wait on DRAM (0: none)
 
@@ -932,14 +936,16 @@ class Counters:
         """A new batch of resident blocks: re-touch distances count from here."""
         self.batch_clock0 = self.clock
         self.batch_blocks = max(1, nblocks)
+        if self.line_buckets is not None:
+            self.line_buckets[:] = 0
 
     def _retouches(self, s: np.ndarray, kind: str) -> np.ndarray | None:
         """Loads and atomics that touch a sector again within the batch: record the bytes
-        each block of the batch touched in between (the clock's advance over the batch's
-        blocks; ``timing.retouch_miss`` turns it into GPU-wide bytes with the resident
-        blocks).  Every access moves the sector's stamp to now, and the clock on by the
-        sectors touched.  Returns which of ``s`` wait on DRAM: with ``retouch_bytes`` set,
-        a re-touch misses with the probability ``timing.retouch_miss`` gives its distance
+        each block of the batch touched in between (the distinct 128-byte lines the batch
+        touched since, over its blocks; ``timing.retouch_miss`` turns it into GPU-wide
+        bytes with the resident blocks).  Every access moves its sectors' and lines'
+        stamps to now, and the clock on by four a line.  Returns which of ``s`` wait on
+        DRAM: with ``retouch_bytes`` set, a re-touch misses with the probability ``timing.retouch_miss`` gives its distance
         (drawn from a hash of the sector, so runs repeat).  Limitations: warps of a batch
         run in the emulator's order, a sector's several requests by one instruction count
         once each, re-touches in another batch are not counted (blocks of another wave,
@@ -948,18 +954,53 @@ class Counters:
         another GPU too)."""
         lt = self.last_touch
         miss = None
+        c0 = self.batch_clock0
+        lines = np.unique(s >> 2)
+        if self.line_touch is None:
+            self.line_touch = np.full(len(lt) // 4 + 1, -1, np.int64)
+            self.line_buckets = np.zeros(1 << 12, np.int64)
+        old = self.line_touch[lines]                # each line's last touch before this one
+        cnt_b = self.line_buckets
+        cur = (self.clock - c0) >> RETOUCH_BUCKET_SHIFT
+        if cur >= len(cnt_b):
+            cnt_b = self.line_buckets = np.concatenate([cnt_b, np.zeros(max(len(cnt_b), cur + 1), np.int64)])
         if kind != "st":
             prev = lt[s]
-            again = prev >= self.batch_clock0
+            again = prev >= c0
             if again.any():
-                d = (self.clock - prev[again]) * (32.0 / self.batch_blocks)
+                # the distinct lines the batch touched since: those whose last touch came
+                # after (a line's last touch in buckets of the clock).  An instruction's
+                # warps are one access here, its lines one stamp: half of that access's
+                # lines come after the sector's touch, and half of this one's before it
+                cum = np.cumsum(cnt_b[:cur + 1])
+                pb = (prev[again] - c0) >> RETOUCH_BUCKET_SHIFT
+                # (this access's lines not touched since the sector was: last touched in
+                # its bucket or before, or not in the batch)
+                ob = np.where(old >= c0, (old - c0) >> RETOUCH_BUCKET_SHIFT, -1)
+                fresh = np.cumsum(np.bincount(ob + 1, minlength=cur + 2))
+                after = cum[-1] - cum[pb] + 0.5 * (cnt_b[pb] + fresh[pb + 1])
+                d = np.maximum(after, 1.0) * (128.0 / self.batch_blocks)
                 b = np.clip(np.floor(np.log2(np.maximum(d, 1.0)) * RETOUCH_BINS_PER_OCTAVE),
                             0, RETOUCH_BINS - 1).astype(np.int64)
                 sa = s[again]
                 a = np.searchsorted(self.alloc_first, sa, "right") - 1
                 a = np.maximum(a, 0)
-                np.add.at(self.retouch, (a, b), 1)
-                np.add.at(self.retouch_sum, (a, b), d)
+                # what a miss reads: DRAM serves 64-byte chunks, so a sector re-touched
+                # without the other of its pair costs two (a lane's word of a walked row);
+                # a chunk's two sectors, one each
+                ch, inv, cnt = np.unique(sa >> 1, return_inverse=True, return_counts=True)
+                w = 2.0 / cnt[inv]
+                np.add.at(self.retouch, (a, b), w)
+                np.add.at(self.retouch_sum, (a, b), d * w)
+                # a chunk alone in its 128-byte line (the lane's word of a walked row, rows
+                # 256 bytes apart) is read at DRAM's scattered rate if it misses, a line's
+                # two at the streaming rate (timing.dram_time_us)
+                ln = ch >> 1
+                alone = np.ones(len(ch), bool)
+                alone[1:] &= ln[1:] != ln[:-1]
+                alone[:-1] &= ln[:-1] != ln[1:]
+                if alone.any():
+                    np.add.at(self.retouch_scat, a, np.where(alone[inv], w, 0.0))
                 if self.retouch_bytes and self.retouch_resident:
                     p = retouch_miss_p(d * self.retouch_resident, self.retouch_bytes)
                     u = (((sa.astype(np.uint64) * np.uint64(2654435761)) & np.uint64(0xFFFFFFFF))
@@ -967,7 +1008,17 @@ class Counters:
                     miss = np.zeros(len(s), bool)
                     miss[np.flatnonzero(again)] = u < p
         lt[s] = self.clock
-        self.clock += len(s)
+        # L2 keeps 128-byte lines, whatever sectors of them were fetched: what lies between
+        # two touches is the distinct lines touched in between (lanes walking rows of their
+        # own a word a step, 256 bytes apart, hold a line each where they read a sector:
+        # merge_pass; a small table gathered over and over takes its lines' room once:
+        # spmv_csr_scalar's x; timing_investigation/walk/)
+        inb = old >= c0
+        if inb.any():
+            np.subtract.at(cnt_b, (old[inb] - c0) >> RETOUCH_BUCKET_SHIFT, 1)
+        self.line_touch[lines] = self.clock
+        cnt_b[cur] += len(lines)
+        self.clock += 4 * len(lines)
         return miss
 
     def add(self, pc: int, name: str, value):
@@ -996,7 +1047,7 @@ class Counters:
 
     def global_access(self, mat: np.ndarray, act: np.ndarray, size: int, row_blocks: np.ndarray,
                       runs: "Runs | None" = None, kind: str = "ld", gwarps=None, pc: int | None = None,
-                      dram_key: int | None = None):
+                      dram_key: int | None = None, dep: np.ndarray | None = None):
         """One warp instruction's global access: returns the distinct sectors per warp row and
         records the DRAM footprint and the warp requests per sector (contention at L2)."""
         if act.all() and mat.shape[0] and (_contiguous(mat.reshape(-1), size)
@@ -1023,7 +1074,7 @@ class Counters:
                         whole = self.wpb > 1 and len(row_blocks) == self.wpb * (1 + int(np.count_nonzero(
                             row_blocks[1:] != row_blocks[:-1]))) and pc not in self.l1_block
                         plain = self._l1_missed_lines(mat, act, gwarps, pc, row_blocks, plain,
-                                                      share=shared or not whole)
+                                                      share=shared or not whole, dep=dep)
                 self.l2_lines[kind] += plain
                 runs = None
                 mat = None
@@ -1054,7 +1105,7 @@ class Counters:
                     self._note_lattice(mat, act)
                 wide = _gather_lines(lines)
                 if gwarps is not None:
-                    missed = self._l1_missed_lines(mat, act, gwarps, pc, row_blocks, plain)
+                    missed = self._l1_missed_lines(mat, act, gwarps, pc, row_blocks, plain, dep=dep)
                     wide, plain = (wide * missed / plain if plain else 0), missed
                 self.l2_lines["ld_gather"] += wide
             self.l2_lines[kind] += plain
@@ -1141,10 +1192,13 @@ class Counters:
         fp[s[new]] = mine[new]
 
     def _l1_missed_lines(self, mat, act, gwarps, pc, blocks: np.ndarray, plain: int | None = None,
-                         share: bool = True) -> int:
+                         share: bool = True, dep: np.ndarray | None = None) -> int:
         """Lines a load request sends to L2.  L1 keeps what a lane loaded on the previous
         trip through this load (the next element of its CSR row, say), so a line one of
-        the request's lanes held there is a hit.  And the warps of a block that run the
+        the request's lanes held there is a hit, unless the warp's address waited for
+        that trip's value (``dep``, per row: the machine's ready times): then every warp
+        of the SM steps once a load latency and the lines of all of them must fit, which
+        the block's LRU share decides.  And the warps of a block that run the
         load together share the SM's L1: a line an earlier warp of the block requested
         there is not requested again (``blocks``, each row's block; ``share`` False where
         no two rows of a block can share a line).  A 16 x 16 block whose ``threadIdx.x`` walks
@@ -1178,6 +1232,15 @@ class Counters:
             hit = pl == line
             if not full:
                 hit &= act
+            if dep is not None and dep.any():
+                # a warp whose address waited for its previous trip's load steps once a
+                # load latency, as every warp of the SM does: between a lane's two trips
+                # the SM's other lanes touch their lines too, so the line is held only if
+                # they all fit, which the block's LRU share decides (_l1_kept).  A
+                # pipelined walk comes back before the line can go (hit on the miss).
+                # Lanes walking two runs of 32 ints, 8 blocks an SM: Nsight counts 7% of
+                # the load sectors as L1 hits, 94.5% at 2 blocks (timing_investigation/walk/)
+                hit &= ~dep[:, None]
             prev[rows] = line if full else np.where(act, line, pl)
             seen[rows] = True
         big = np.iinfo(np.int32).max
@@ -1204,7 +1267,7 @@ class Counters:
                  sector: np.ndarray) -> np.ndarray | None:
         """Which active lanes' sectors the block's L1 still holds from its earlier loads
         (None: none); then the request's lines are its most recent.  Per block row, sets of
-        ``L1_KEEP_WAYS`` (block, line) tags (set: line modulo the sets), each with the
+        ``L1_KEEP_WAYS`` (block, line) tags (set: a fold of the line's bits modulo the sets), each with the
         sectors of its line it holds and the request count of its last use; a missing line
         takes the least recently used way.  L1 is sectored: a miss fetches the sectors the
         request asked for, not the whole line, so a gather that brought one sector of a
@@ -1229,7 +1292,9 @@ class Counters:
         need = np.bitwise_or.reduceat(bits, at) if len(at) else bits[:0]
         ln = line.astype(np.int64)
         r = np.broadcast_to((blocks % nrows)[:, None], ln.shape)[look]
-        st = (ln % sets)[look]
+        # (the set from the line's bits folded: rows 4 KiB apart, a line a lane, spread
+        # over the sets as over the GPU's, where the line modulo the sets put them in 31)
+        st = ((ln ^ (ln >> 6) ^ (ln >> 12)) % sets)[look]
         tag = ((blocks[:, None] << 32) | ln)[look]
         have = tags[r, st] == tag[:, None]                  # (runs, ways)
         present = have.any(axis=1)
@@ -1468,7 +1533,8 @@ class Counters:
         return min(nbytes, nbytes // rec[2] * 32)
 
     def _retouch_metrics(self, scattered: set, scale: float) -> dict[str, float]:
-        """Re-touches within a batch by loads and atomics, extrapolated, and the bytes a
+        """Re-touches within a batch by loads and atomics, extrapolated, in the sectors
+        DRAM reads if they miss (a 64-byte chunk for a sector re-touched alone), and the bytes a
         block touched in between at RETOUCH_QUANTILES evenly spaced quantiles (q0 the
         lowest; each the mean distance of the bin it falls in).  Allocations touched at random are
         left out: their re-touches are ``simt__dram_reread_chunks64`` 's (L2 keeps a share
@@ -1477,7 +1543,8 @@ class Counters:
         h = self.retouch[keep].sum(axis=0)
         dsum = self.retouch_sum[keep].sum(axis=0)
         n = float(h.sum())
-        out = {"simt__l2_retouch_sectors.sum": int(round(n * scale))}
+        out = {"simt__l2_retouch_sectors.sum": int(round(n * scale)),
+               "simt__l2_retouch_scattered_sectors.sum": int(round(self.retouch_scat[keep].sum() * scale))}
         cum = np.cumsum(h)
         for q in range(RETOUCH_QUANTILES):
             b = int(np.searchsorted(cum, (q + 0.5) / RETOUCH_QUANTILES * n)) if n else 0

@@ -310,6 +310,11 @@ class Machine:
         ring = max([int(LAT["loads_in_flight"]), *self.ld_depth.values()])
         self.inflight = np.zeros((b.W, ring), np.float64)   # the last loads' completions
         self.ifl_ptr = np.zeros(b.W, np.int64)
+        # per global load (pc): when each warp's last trip's value was ready, and whether this trip's
+        # address waited for it (a walk whose next index comes from the data: counters'
+        # L1 then keeps the lane's line only as its LRU share does, _l1_missed_lines)
+        self.ld_done = {}
+        self.ld_dep = np.zeros(b.W, bool)
         self.l1 = L1Table() if L.track_time else None   # uniform loads' L1 hits (simt.l1hits)
         self.l1_trips = TripSectors(b.W) if L.track_time else None   # several-sector loads'
         L.counters.begin_batch(b.nb)
@@ -580,6 +585,8 @@ class Machine:
             clock = np.maximum(clock, self.inflight[ws, (ptr - self.ld_depth[ins.pc]) % ring])
             start = clock if rw is None else np.maximum(clock, rw)
             self.inflight[ws, ptr] = start + lat
+            done = self.ld_done.get(ins.pc)
+            self.ld_dep[ws] = False if rw is None or done is None else rw >= done[ws]
             self.ifl_ptr[ws] = (ptr + 1) % ring
         else:
             if rw is not None:
@@ -810,13 +817,21 @@ class Machine:
                     v[warps] += 1
                 ranks = self.b.blocks[self.wblk[warps]]         # each row's block (its rank)
                 sec = cnt.global_access(mat, act, size, ranks, runs, kind,
-                                        gwarps=gwarps, pc=p, dram_key=key)
+                                        gwarps=gwarps, pc=p, dram_key=key,
+                                        dep=self.ld_dep[warps] if self.rt is not None and kind == "ld" else None)
                 if cnt.fresh_rows is not None and self.rt is not None:
                     _wait_dram(self, ins, warps[cnt.fresh_rows], kind)
                 elif cnt.resident_share is not None and kind == "ld" and self.rt is not None:
                     _gather_misses(self, ins, warps, a, sec)
                 if self.l1 is not None:
                     _l1_hits(self, ins, warps, mat, act, size, ranks, kind, cnt.fresh_rows)
+                if kind == "ld" and self.rt is not None and ins.dst is not None:
+                    # when this trip's value is ready (L1 hits and DRAM waits counted)
+                    d0 = ins.dst[0] if isinstance(ins.dst, list) else ins.dst
+                    done = self.ld_done.get(p)
+                    if done is None:
+                        done = self.ld_done[p] = np.full(self.b.W, np.inf)
+                    done[warps] = self.rt[d0.slot][warps]
                 req, sct = {"ld": (C.REQ_LD, C.SECT_LD), "st": (C.REQ_ST, C.SECT_ST),
                             "atom": (C.REQ_ATOM, C.SECT_ATOM), "red": (C.REQ_RED, C.SECT_RED)}[kind]
                 cnt.add(p, req, nw)

@@ -333,6 +333,7 @@ class Launch:
             self.counters.last_touch = np.full(nsec, -1, np.int64)
             self.counters.retouch = np.zeros((max(1, len(device.starts)), C.RETOUCH_BINS))
             self.counters.retouch_sum = np.zeros_like(self.counters.retouch)
+            self.counters.retouch_scat = np.zeros(len(self.counters.retouch))
             self._retouch_latency(prof, bps)
         else:
             self._partly_resident(device, prof)

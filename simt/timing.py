@@ -346,16 +346,21 @@ def dram_time_us(metrics: dict, prof: Profile, resident_blocks: int = 0) -> floa
     there, each opening a DRAM row) at ``dram_random_eff`` of it and a scattered sector
     written back at ``dram_rewrite_cost`` read sectors, plus the re-touches that miss L2:
     of a randomly touched table (``reread_miss``) and a block's own re-reads after the
-    GPU's ``resident_blocks`` touched more than L2 holds (``retouch_miss``)."""
+    GPU's ``resident_blocks`` touched more than L2 holds (``retouch_miss``), those of a
+    64-byte chunk alone in its line (``simt__l2_retouch_scattered_sectors``) at the
+    scattered rate."""
     g = metrics.get
     if "simt__dram_read_chunks64.sum" not in metrics:
         return g("simt__dram_footprint_sectors.sum", 0) * 32 / (prof.dram_gbs * 1e3)
     scat_rd, scat_wr = g("simt__dram_scattered_chunks64.sum", 0), g("simt__dram_scattered_sectors_written.sum", 0)
     stream = 2 * (g("simt__dram_read_chunks64.sum") - scat_rd) + g("simt__dram_written_sectors.sum", 0) - scat_wr
-    stream += g("simt__l2_retouch_sectors.sum", 0) * retouch_miss(metrics, prof, resident_blocks)
+    rt_miss = retouch_miss(metrics, prof, resident_blocks)
+    rt_scat = g("simt__l2_retouch_scattered_sectors.sum", 0)
+    stream += (g("simt__l2_retouch_sectors.sum", 0) - rt_scat) * rt_miss
     wb = prof.dram_rewrite_cost or 1.0
-    # (a sector filled before a partial write costs a 64-byte read, as any DRAM read)
-    rand = 2 * (scat_rd + g("simt__dram_fill_sectors.sum", 0)) + scat_wr * wb
+    # (a sector filled before a partial write costs a 64-byte read, as any DRAM read;
+    # a re-touched chunk alone in its line, as a scattered one)
+    rand = 2 * (scat_rd + g("simt__dram_fill_sectors.sum", 0)) + scat_wr * wb + rt_scat * rt_miss
     rand += reread_miss(metrics, prof) * (2 * (g("simt__dram_reread_chunks64.sum", 0) + g("simt__dram_refill_sectors.sum", 0))
                                           + g("simt__dram_rewritten_sectors.sum", 0) * wb)
     return (stream + rand / (prof.dram_random_eff or 1.0)) * 32 / (prof.dram_gbs * 1e3)

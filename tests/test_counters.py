@@ -318,6 +318,63 @@ def test_atomic_replays_counted_for_the_l2_slice(expr, trans, replays, in_slice)
     assert m["simt__l2_slice_serialized.max"] == replays * in_slice // trans
 
 
+def test_a_walk_whose_next_index_comes_from_the_data_keeps_only_what_l1_holds():
+    """Lanes walking rows of their own (64 ints, two lines): a lane's line from its
+    previous trip hits L1 where the trips are pipelined; where the address waits for the
+    previous trip's value, the SM's lanes must all fit, and 200 KiB of shared memory
+    leave L1 224 lines for the block's 512 (timing_investigation/walk/)."""
+    assert counters.l1_keep_lines(1, 200 * 1024) == 224
+
+    def lines_to_l2(step):
+        src = f'''extern "C" __global__ void k(const int *x, int *out) {{
+            extern __shared__ int pad[];
+            int t = threadIdx.x;
+            const int *row = x + t * 64;
+            int s = 0, i = 0;
+            while (i < 64) {{ int v = row[i]; s += v; i += {step}; }}
+            pad[t] = s;
+            out[t] = pad[t];
+        }}'''
+        _, res = run(src, "k", 1, 512, [np.arange(512 * 64, dtype=I32), np.zeros(512, I32)],
+                     shared=200 * 1024, sanitize=False)
+        return res.metrics["simt__l2_lines_ld.sum"]
+
+    assert lines_to_l2("1") == 512 * 2                 # a counter: each lane's two lines once
+    # from the data: 512 lines in 224 of L1, most trips miss (those in sets that hold
+    # four lines or fewer stay)
+    assert lines_to_l2("1 + (v >> 30)") > 0.5 * 512 * 64
+
+
+@pytest.mark.parametrize("stride, word, alone", [
+    (16, "0", False),                # lanes 64 bytes apart: two lanes' chunks a line
+    (32, "16 * (i & 1)", True),      # 128 bytes apart, a chunk a trip: alone in its line
+])
+def test_l2_retouches_count_lines_and_the_chunks_dram_reads(stride, word, alone):
+    """What lies between two touches is the distinct 128-byte lines touched, L2's unit of
+    room: a block's 256 lanes 64 or 128 bytes apart hold 128 or 256 lines, not 256
+    sectors, and touching them again adds nothing.  A sector
+    re-touched without its pair counts the two sectors of the 64-byte chunk DRAM reads, and a
+    chunk alone in its line is a scattered read (timing_investigation/walk/)."""
+    src = f'''extern "C" __global__ void k(const int *x, int *out) {{
+        int t = blockIdx.x * blockDim.x + threadIdx.x;
+        int s = 0;
+        for (int i = 0; i < 4; ++i) s += x[t * {stride} + {word} + (s >> 30)];
+        out[t] = s;
+    }}'''
+    grid, block = 8192, 256            # 256-512 MiB of rows: past L2, re-touches tracked
+    n = grid * block
+    _, res = run(src, "k", grid, block, [np.zeros(n * stride, I32), np.zeros(n, I32)],
+                 sanitize=False, sample_blocks=8)
+    m = res.metrics
+    touches = 3 if not alone else 2                      # a lane's re-touches of a sector
+    assert m["simt__l2_retouch_sectors.sum"] == 2 * touches * n    # a lone sector: its chunk
+    assert m["simt__l2_retouch_scattered_sectors.sum"] == (2 * touches * n if alone else 0)
+    # between a lane's two reads of its sector the block touched each of its lanes' lines:
+    # distinct lines, however often (the alternating lanes touch theirs twice)
+    lines = block * stride * 4 // 128
+    assert m["simt__l2_retouch_block_bytes.q4"] == lines * 128
+
+
 def test_a_small_regions_slice_serves_its_share_of_the_spread_regions_too():
     """The busiest slice is the hot small region's work plus the share every slice gets of
     the regions spread over all of them (a BFS's queue tail beside its CAS on dist,
