@@ -3090,6 +3090,247 @@ UNSEEN54 = [
                      "apart, 32 lines a warp access, data-dependent loop exits"),
 ]
 PROBES += UNSEEN54
+# probe-unseen56 (probes58.cu): an HPC course's homework set on irregular and memory-bound
+# kernels as a competent graduate student writes it, predicted before its first GPU run
+_P58 = "probes58.cu"
+U56_SG_WARPS, U56_SG_HASH, U56_SG_MINLEN, U56_SG_MAXLEN, U56_SG_BAND = 8, 256, 4, 12, 512
+U56_AC_BLOCK, U56_AC_CHUNK, U56_AC_NPAT, U56_AC_MINLEN, U56_AC_MAXLEN = 256, 128, 64, 4, 8
+U56_AC_TILE = U56_AC_BLOCK * U56_AC_CHUNK                 # text bytes a block
+U56_AC_CODE = {ord("A"): 0, ord("C"): 1, ord("T"): 2, ord("G"): 3}    # ac_code in probes58.cu
+U56_RW_STEPS, U56_RW_SEED, U56_RW_RESTART, U56_RW_DANGLING = 32, 0x2545F491, 38, 0.03
+U56_LJ_A = (1.0 / 0.8442) ** (1.0 / 3.0)                 # lattice spacing at density 0.8442
+U56_LJ_CUT, U56_LJ_SKIN, U56_LJ_JITTER, U56_LJ_BLOCK = 2.5, 0.3, 0.15, 128
+
+
+def _u56_distinct(keys):
+    """The distinct values of an int64 array, sorted (np.unique, by one sort)."""
+    k = np.sort(keys)
+    return k[np.concatenate([[True], k[1:] != k[:-1]])] if len(k) else k
+
+
+def _u56_csr(n, rng):
+    """An n x n CSR matrix: rows of 4 to 12 distinct sorted columns (a few fewer where a draw
+    repeats), three in four within U56_SG_BAND of the diagonal (cyclically), the rest
+    anywhere; values +-1 .. +-4 (float sums of their products exact in any order)."""
+    L = rng.integers(U56_SG_MINLEN, U56_SG_MAXLEN + 1, n)
+    row = np.repeat(np.arange(n, dtype=np.int64), L)
+    m = len(row)
+    near = rng.random(m) < 0.75
+    col = np.where(near, (row + rng.integers(-U56_SG_BAND, U56_SG_BAND + 1, m)) % n, rng.integers(0, n, m))
+    key = _u56_distinct(row * n + col)
+    row, col = key // n, key % n
+    ptr = np.concatenate([[0], np.cumsum(np.bincount(row, minlength=n))]).astype(np.int32)
+    val = (rng.integers(1, 5, len(col)) * rng.choice([-1, 1], len(col))).astype(np.float32)
+    return ptr, col.astype(np.int32), val
+
+
+def _u56_products(ptr, col, val):
+    """Every product A[r, k] A[k, j] of A A as (r, j, value) arrays (A in CSR)."""
+    n = len(ptr) - 1
+    ptr = ptr.astype(np.int64)
+    row_a = np.repeat(np.arange(n, dtype=np.int64), np.diff(ptr))
+    cnt = ptr[col + 1] - ptr[col]                     # entries of row k, for each entry (r, k)
+    first = np.repeat(ptr[col] - (np.cumsum(cnt) - cnt), cnt) + np.arange(int(cnt.sum()))
+    return np.repeat(row_a, cnt), col[first].astype(np.int64), np.repeat(val, cnt) * val[first]
+
+
+def _u56_spgemm_args(n, rng):
+    """A (_u56_csr), C's row offsets (the symbolic phase: distinct columns a row of A A) and
+    C's columns and values zeroed."""
+    ptr, col, val = _u56_csr(n, rng)
+    r, j, _ = _u56_products(ptr, col, val)
+    u = _u56_distinct(r * n + j)
+    c_ptr = np.concatenate([[0], np.cumsum(np.bincount(u // n, minlength=n))]).astype(np.int32)
+    nnz = int(c_ptr[-1])
+    return [ptr, col, val, c_ptr, np.zeros(nnz, np.int32), np.zeros(nnz, np.float32), _i32(n)]
+
+
+def _u56_nedges(m):
+    return 3 * m * m - 4 * m + 1
+
+
+def _u56_mesh(m, rng):
+    """An m x m grid of points jittered by up to 0.2, each square split by one diagonal, the
+    vertices numbered at random: the edges (i, j) with i < j sorted by i then j (int32, E x
+    2) and their dual faces' normals (float32, E x 2), along the edge from i to j, of length
+    0.4 to 0.8."""
+    perm = rng.permutation(m * m)
+    yy, xx = np.divmod(np.arange(m * m), m)
+    pts = np.stack([xx, yy], 1) + rng.uniform(-0.2, 0.2, (m * m, 2))
+    g = np.arange(m * m).reshape(m, m)
+    a = np.concatenate([g[:, :-1].ravel(), g[:-1, :].ravel(), g[:-1, :-1].ravel()])
+    b = np.concatenate([g[:, 1:].ravel(), g[1:, :].ravel(), g[1:, 1:].ravel()])
+    d = pts[b] - pts[a]
+    nrm = d * (rng.uniform(0.4, 0.8, len(a)) / np.hypot(d[:, 0], d[:, 1]))[:, None]
+    i, j = perm[a], perm[b]
+    flip = i > j
+    i, j = np.where(flip, j, i), np.where(flip, i, j)
+    nrm[flip] *= -1.0
+    order = np.lexsort((j, i))
+    return np.stack([i, j], 1)[order].astype(np.int32), nrm[order].astype(np.float32)
+
+
+def _u56_flux_args(m, rng):
+    """_u56_mesh, u standard normal at the m^2 vertices, the residual zeroed."""
+    edges, nrm = _u56_mesh(m, rng)
+    return [edges, nrm, _f32(m * m, rng), np.zeros(m * m, np.float32), _i32(len(edges))]
+
+
+def _u56_ac_patterns(rng):
+    """U56_AC_NPAT distinct random DNA patterns (bytes) of U56_AC_MINLEN to U56_AC_MAXLEN bases."""
+    out: list[bytes] = []
+    while len(out) < U56_AC_NPAT:
+        p = bytes(rng.choice(np.frombuffer(b"ACGT", np.uint8), int(rng.integers(U56_AC_MINLEN, U56_AC_MAXLEN + 1))))
+        if p not in out:
+            out.append(p)
+    return out
+
+
+def _u56_ac_automaton(pats):
+    """The Aho-Corasick automaton of pats: (go (states x 4, the transitions with the failure
+    links resolved), term (the pattern ending at a state, -1 none), dlink (the nearest proper
+    suffix state ending a pattern, -1 none)), int32, states in trie insertion order."""
+    go, term = [[-1] * 4], [-1]
+    for pid, p in enumerate(pats):
+        s = 0
+        for ch in p:
+            c = U56_AC_CODE[ch]
+            if go[s][c] < 0:
+                go[s][c] = len(go)
+                go.append([-1] * 4)
+                term.append(-1)
+            s = go[s][c]
+        term[s] = pid
+    fail, dlink, queue = [0] * len(go), [-1] * len(go), []
+    for c in range(4):
+        if go[0][c] < 0:
+            go[0][c] = 0
+        else:
+            queue.append(go[0][c])
+    for s in queue:                                   # breadth first: queue grows as it is read
+        f = fail[s]
+        dlink[s] = f if term[f] >= 0 else dlink[f]
+        for c in range(4):
+            t = go[s][c]
+            if t < 0:
+                go[s][c] = go[f][c]
+            else:
+                fail[t] = go[f][c]
+                queue.append(t)
+    return np.array(go, np.int32), np.array(term, np.int32), np.array(dlink, np.int32)
+
+
+def _u56_ac_args(n, rng):
+    """The automaton of _u56_ac_patterns and n random bases (ASCII, n a multiple of
+    U56_AC_TILE) as little-endian 32-bit words; the per-pattern and per-chunk counts zeroed."""
+    go, term, dlink = _u56_ac_automaton(_u56_ac_patterns(rng))
+    text = np.frombuffer(b"ACGT", np.uint8)[rng.integers(0, 4, n)]
+    return [text.view(np.uint32), go, term, dlink, _i32(len(term)), np.zeros(U56_AC_NPAT, np.uint32),
+            np.zeros(n // U56_AC_CHUNK, np.uint32), _i32(n // 4)]
+
+
+def _u56_rw_graph(n, rng):
+    """A random directed graph in CSR: out-degrees 1 + floor(5 Lomax(1.8)) up to 1024 (mean
+    about 7), 3% of the vertices dangling (none); neighbours uniform."""
+    deg = np.minimum(1 + np.floor(rng.pareto(1.8, n) * 5).astype(np.int64), 1024)
+    deg[rng.random(n) < U56_RW_DANGLING] = 0
+    ptr = np.concatenate([[0], np.cumsum(deg)]).astype(np.int32)
+    return ptr, rng.integers(0, n, int(ptr[-1])).astype(np.int32)
+
+
+def _u56_rw_args(n, rng):
+    """_u56_rw_graph and n walkers at random starts; ends, lengths and visits zeroed."""
+    ptr, adj = _u56_rw_graph(n, rng)
+    return [ptr, adj, rng.integers(0, n, n).astype(np.int32), np.zeros(n, np.int32), np.zeros(n, np.int32),
+            np.zeros(n, np.uint32), _i32(n), _i32(U56_RW_STEPS), np.uint32(U56_RW_SEED),
+            np.uint32(U56_RW_RESTART)]
+
+
+def _u56_lj_system(m, rng):
+    """m^3 atoms on a simple cubic lattice of spacing U56_LJ_A (x fastest), each coordinate
+    jittered by up to U56_LJ_JITTER spacings, in a periodic box of side m U56_LJ_A; and the
+    Verlet list within cutoff + skin, built from the lattice offsets that can reach it:
+    (positions N x 4 float32 (w 0), neighbours maxnn x N (neigh[k, i] atom i's k-th, in
+    offset order; 0 past its count), counts, box)."""
+    a, N = U56_LJ_A, m ** 3
+    box = m * a
+    z, y, x = (c.ravel() for c in np.meshgrid(np.arange(m), np.arange(m), np.arange(m), indexing="ij"))
+    pos = np.zeros((N, 4), np.float32)
+    pos[:, :3] = (np.stack([x, y, z], 1) + rng.uniform(-U56_LJ_JITTER, U56_LJ_JITTER, (N, 3))) * a
+    p = pos[:, :3].astype(np.float64)
+    rl = U56_LJ_CUT + U56_LJ_SKIN
+    reach = rl / a + 2 * np.sqrt(3) * U56_LJ_JITTER
+    k = int(reach)
+    offs = [(ox, oy, oz) for oz in range(-k, k + 1) for oy in range(-k, k + 1) for ox in range(-k, k + 1)
+            if 0 < ox * ox + oy * oy + oz * oz <= reach * reach]
+    assert m > 2 * k, "each neighbour once: offsets distinct mod m"
+    nbr = np.empty((len(offs), N), np.int32)
+    keep = np.empty((len(offs), N), bool)
+    for o, (ox, oy, oz) in enumerate(offs):
+        j = (((z + oz) % m) * m + (y + oy) % m) * m + (x + ox) % m
+        d = p - p[j]
+        d -= box * np.rint(d / box)
+        nbr[o], keep[o] = j, (d * d).sum(1) < rl * rl
+    cnt = keep.sum(0).astype(np.int32)
+    slot = np.cumsum(keep, 0, dtype=np.int32) - 1
+    neigh = np.zeros((int(cnt.max()), N), np.int32)
+    neigh[slot[keep], np.nonzero(keep)[1]] = nbr[keep]
+    return pos, neigh, cnt, box
+
+
+def _u56_lj_args(m, rng):
+    pos, neigh, cnt, box = _u56_lj_system(m, rng)
+    return [pos, neigh, cnt, np.zeros_like(pos), _i32(m ** 3), np.float32(box), np.float32(U56_LJ_CUT ** 2)]
+
+
+def _u56_su3(nmat, rng):
+    """nmat random SU(3) matrices (nmat x 3 x 3 complex64): rows 0 and 1 complex normal,
+    orthonormalised, row 2 the conjugate of their cross product."""
+    z = rng.standard_normal((nmat, 2, 3)) + 1j * rng.standard_normal((nmat, 2, 3))
+    r0 = z[:, 0] / np.linalg.norm(z[:, 0], axis=1, keepdims=True)
+    r1 = z[:, 1] - (np.conj(r0) * z[:, 1]).sum(1, keepdims=True) * r0
+    r1 /= np.linalg.norm(r1, axis=1, keepdims=True)
+    return np.stack([r0, r1, np.conj(np.cross(r0, r1))], 1).astype(np.complex64)
+
+
+def _u56_dslash_args(L, rng):
+    """L^4 sites: 4 SU(3) links a site (site-major, then mu), a complex normal colour vector
+    a site, out zeroed; complex as float pairs."""
+    vol = L ** 4
+    U = _u56_su3(4 * vol, rng)
+    chi = (rng.standard_normal((vol, 3)) + 1j * rng.standard_normal((vol, 3))).astype(np.complex64)
+    return [U.view(np.float32).ravel(), chi.view(np.float32).ravel(), np.zeros(6 * vol, np.float32), _i32(L)]
+
+
+UNSEEN56 = [
+    TimingProbe("probe/spgemm-hash-warp", "probe-unseen56", "spgemm_hash_warp", 1 << 18, 256,
+                lambda n: -(-n // U56_SG_WARPS), _u56_spgemm_args, source=_P58,
+                note="numeric phase of SpGEMM C = A A, 2^18 rows of 4-12 entries (3/4 within 512 of the diagonal): "
+                     "a warp a row, its ~64 products into 256 shared hash slots (atomicCAS, linear probing, float "
+                     "atomicAdd), compacted by ballots"),
+    TimingProbe("probe/edge-flux-scatter", "probe-unseen56", "edge_flux", 1024, 256,
+                lambda n: -(-_u56_nedges(n) // 256), _u56_flux_args, source=_P58,
+                note="finite-volume edge loop on a 1024^2-vertex triangulated mesh numbered at random (3.1M edges "
+                     "sorted by first vertex): two gathers, a Rusanov flux and two float atomicAdds an edge"),
+    TimingProbe("probe/aho-corasick-dna", "probe-unseen56", "aho_corasick_dna", 1 << 26, U56_AC_BLOCK,
+                lambda n: n // U56_AC_TILE, _u56_ac_args, source=_P58,
+                note="64 DNA patterns of 4-8 bases counted in 2^26 bases by an Aho-Corasick automaton in shared "
+                     "memory, a thread 128 bases of a padded shared tile, output links followed on a match"),
+    TimingProbe("probe/random-walk-restart", "probe-unseen56", "random_walk_restart", 1 << 20, 256,
+                lambda n: -(-n // 256), _u56_rw_args, source=_P58,
+                note="2^20 random walks with restart (15%) of up to 32 steps on a 2^20-vertex power-law graph "
+                     "(3% dangling: walks end early), dependent CSR gathers, a modulo and a visit atomicAdd a step"),
+    TimingProbe("probe/lj-verlet-forces", "probe-unseen56", "lj_forces", 80, U56_LJ_BLOCK,
+                lambda n: -(-n ** 3 // U56_LJ_BLOCK), _u56_lj_args, source=_P58,
+                note="Lennard-Jones forces of 80^3 atoms (a jittered lattice at density 0.8442) from a transposed "
+                     "Verlet list of 72-86 neighbours (cutoff 2.5, skin 0.3): float4 gathers, minimum image, a "
+                     "division a pair in the cutoff"),
+    TimingProbe("probe/staggered-dslash", "probe-unseen56", "staggered_dslash", 32, 256,
+                lambda n: -(-n ** 4 // 256), _u56_dslash_args, source=_P58,
+                note="staggered Dirac operator on a 32^4 periodic lattice, a thread a site: 8 SU(3) links (72-byte "
+                     "float2 structs, 288 MiB) and 8 neighbour colour vectors, phases from the coordinates"),
+]
+PROBES += UNSEEN56
 _BY_ID = {p.id: p for p in PROBES}
 
 
