@@ -32,7 +32,7 @@ def main():
             continue
         g = mb.SMS * k
         lanes = g * mb.BLOCK
-        if kern == "merge_pass":
+        if kern.startswith("merge_pass"):
             args = (lambda m, rng, r=r, k=k, lanes=lanes: [mb.data(r, k, rng), np.zeros(lanes * r, np.int32),
                                                          np.int32(lanes * r), np.int32(r // 2)])
         else:

@@ -5,7 +5,9 @@ next step, against the lines the SM's lanes hold at once and how fast a lane ste
   its next index depending on the value it loaded (one load latency a step, as
   probe/merge-pass-w32's merge);
 - ``ind``: the same walk with the index a plain counter (loads independent of each other);
-- ``merge``: probes56.cu's merge_pass, runs of R / 2.
+- ``merge``: probes56.cu's merge_pass, runs of R / 2;
+- ``mergecg`` (session 37, second run): the same with its stores by ``__stcg`` (cached in L2
+  only), to see whether the output lines take L1's room.
 
 A grid of 132 x k blocks of 256 threads (one wave, k blocks an SM), so the SM's lanes hold
 k x 256 x R x 4 / 128 input lines, and the GPU's k x 132 x 256 x R x 4 bytes.  Median of
@@ -53,12 +55,26 @@ extern "C" __global__ void merge_pass(const int *in, int *out, int n, int width)
     while (i < mid) out[k++] = in[i++];
     while (j < hi) out[k++] = in[j++];
 }
+extern "C" __global__ void merge_pass_cg(const int *in, int *out, int n, int width) {
+    int g = blockIdx.x * blockDim.x + threadIdx.x;
+    long long lo = (long long)g * 2 * width;
+    if (lo >= n) return;
+    int i = (int)lo, mid = (int)min(lo + width, (long long)n), hi = (int)min(lo + 2 * width, (long long)n);
+    int j = mid, k = (int)lo;
+    while (i < mid && j < hi) {
+        if (in[i] <= in[j]) __stcg(&out[k++], in[i++]);
+        else __stcg(&out[k++], in[j++]);
+    }
+    while (i < mid) __stcg(&out[k++], in[i++]);
+    while (j < hi) __stcg(&out[k++], in[j++]);
+}
 '''
 SMS, BLOCK = 132, 256
 # (case, kernel, R ints a lane, k blocks an SM)
 CASES = ([(f"{kind}_r{r}_k{k}", f"walk_{kind}", r, k) for kind in ("dep", "ind") for r in (32, 64)
           for k in (1, 2, 4, 6, 8)]
-         + [(f"merge_r64_k{k}", "merge_pass", 64, k) for k in (1, 2, 4, 6, 8)])
+         + [(f"merge_r64_k{k}", "merge_pass", 64, k) for k in (1, 2, 4, 6, 8)]
+         + [(f"mergecg_r64_k{k}", "merge_pass_cg", 64, k) for k in (2, 4, 6, 8)])
 
 
 def data(r: int, k: int, rng) -> np.ndarray:
@@ -82,7 +98,7 @@ def main():
         x = cp.asarray(data(r, k, np.random.default_rng(r * 10 + k)))
         n = int(x.size)
         out = cp.zeros(n, cp.int32)
-        if kern == "merge_pass":
+        if kern.startswith("merge_pass"):
             run = lambda: f((g,), (BLOCK,), (x, out, np.int32(n), np.int32(r // 2)))
         else:
             run = lambda: f((g,), (BLOCK,), (x, out, np.int32(r)))
