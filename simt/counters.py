@@ -928,7 +928,7 @@ class Counters:
         self.retouch_sum: np.ndarray | None = None          # ... and their distances, summed
         self.retouch_scat: np.ndarray | None = None         # ... those of lone chunks, per allocation
         self.line_touch: np.ndarray | None = None           # per 128-byte line, its last touch (clock)
-        self.line_buckets: np.ndarray | None = None         # lines last touched in each bucket of the batch's clock
+        self.line_buckets: np.ndarray | None = None         # lines last touched in each clock bucket
         self.retouch_bytes = 0.0        # a profile's l2_retouch_bytes and the resident blocks
         self.retouch_resident = 0       # it gives: which re-touches wait on DRAM (0: none)
 
@@ -945,8 +945,9 @@ class Counters:
         touched since, over its blocks; ``timing.retouch_miss`` turns it into GPU-wide
         bytes with the resident blocks).  Every access moves its sectors' and lines'
         stamps to now, and the clock on by four a line.  Returns which of ``s`` wait on
-        DRAM: with ``retouch_bytes`` set, a re-touch misses with the probability ``timing.retouch_miss`` gives its distance
-        (drawn from a hash of the sector, so runs repeat).  Limitations: warps of a batch
+        DRAM: with ``retouch_bytes`` set, a re-touch misses with the probability
+        ``timing.retouch_miss`` gives its distance (drawn from a hash of the sector, so
+        runs repeat).  Limitations: warps of a batch
         run in the emulator's order, a sector's several requests by one instruction count
         once each, re-touches in another batch are not counted (blocks of another wave,
         which L2 serves as it served the rest of the launch), and which re-touches wait on
@@ -1267,8 +1268,8 @@ class Counters:
                  sector: np.ndarray) -> np.ndarray | None:
         """Which active lanes' sectors the block's L1 still holds from its earlier loads
         (None: none); then the request's lines are its most recent.  Per block row, sets of
-        ``L1_KEEP_WAYS`` (block, line) tags (set: a fold of the line's bits modulo the sets), each with the
-        sectors of its line it holds and the request count of its last use; a missing line
+        ``L1_KEEP_WAYS`` (block, line) tags (set: a fold of the line's bits modulo the
+        sets), each with the sectors of its line it holds and the request count of its last use; a missing line
         takes the least recently used way.  L1 is sectored: a miss fetches the sectors the
         request asked for, not the whole line, so a gather that brought one sector of a
         line into L1 hits there only on that sector (spmv-jds's gathers of x,
@@ -1543,8 +1544,9 @@ class Counters:
         h = self.retouch[keep].sum(axis=0)
         dsum = self.retouch_sum[keep].sum(axis=0)
         n = float(h.sum())
+        scat = float(self.retouch_scat[keep].sum())
         out = {"simt__l2_retouch_sectors.sum": int(round(n * scale)),
-               "simt__l2_retouch_scattered_sectors.sum": int(round(self.retouch_scat[keep].sum() * scale))}
+               "simt__l2_retouch_scattered_sectors.sum": int(round(scat * scale))}
         cum = np.cumsum(h)
         for q in range(RETOUCH_QUANTILES):
             b = int(np.searchsorted(cum, (q + 0.5) / RETOUCH_QUANTILES * n)) if n else 0

@@ -310,9 +310,10 @@ class Machine:
         ring = max([int(LAT["loads_in_flight"]), *self.ld_depth.values()])
         self.inflight = np.zeros((b.W, ring), np.float64)   # the last loads' completions
         self.ifl_ptr = np.zeros(b.W, np.int64)
-        # per global load (pc): when each warp's last trip's value was ready, and whether this trip's
-        # address waited for it (a walk whose next index comes from the data: counters'
-        # L1 then keeps the lane's line only as its LRU share does, _l1_missed_lines)
+        # per global load (pc): when each warp's last trip's value was ready, and whether
+        # this trip's address waited for it (a walk whose next index comes from the data:
+        # counters' L1 then keeps the lane's line only as its LRU share does,
+        # _l1_missed_lines)
         self.ld_done = {}
         self.ld_dep = np.zeros(b.W, bool)
         self.l1 = L1Table() if L.track_time else None   # uniform loads' L1 hits (simt.l1hits)
