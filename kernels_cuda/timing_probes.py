@@ -3331,6 +3331,247 @@ UNSEEN56 = [
                      "float2 structs, 288 MiB) and 8 neighbour colour vectors, phases from the coordinates"),
 ]
 PROBES += UNSEEN56
+
+# probe-unseen57 (probes59.cu): a computer-graphics and game-physics course's CUDA assignments as
+# a student who knows CUDA basics writes them, predicted before their first GPU run
+_P59 = "probes59.cu"
+U57_ZB_W, U57_ZB_H, U57_ZB_R, U57_ZB_SNAP, U57_ZB_TILE = 1920, 1080, 4.0, 16, 16
+U57_SK_BONES = 64
+U57_CL_DT, U57_CL_DRAG = 1e-3, 0.99
+U57_SPH_RHO0, U57_SPH_K, U57_SPH_VISC, U57_SPH_H, U57_SPH_JITTER = 1000.0, 3.0, 0.5, 0.05, 0.1
+U57_SAP_SCAN, U57_SAP_YZ, U57_SAP_HALF = 32, 24.0, (0.5, 1.5)
+U57_PCF_SM, U57_PCF_R, U57_PCF_BIAS, U57_PCF_NEAR, U57_PCF_FAR = 2048, 2, 1e-3, 10.0, 500.0
+U57_PCF_BOXES, U57_PCF_SIDE, U57_PCF_HEIGHT = 2000, (4, 40), 6.0
+
+
+def _u57_zb_args(n, rng):
+    """n small triangles on a U57_ZB_W x U57_ZB_H screen, in mesh-like order (sorted by the
+    U57_ZB_TILE-pixel tile of their centre, tiles row by row): centres uniform, vertices up
+    to U57_ZB_R pixels away snapped to 1/U57_ZB_SNAP pixel (so the edge functions are exact
+    in float32), about half clockwise (culled); depths 0.05-0.95 a triangle, +-0.02 a vertex.
+    verts (3 n float3 as 9 n floats) and the z-buffer cleared to all ones."""
+    W, H, T = U57_ZB_W, U57_ZB_H, U57_ZB_TILE
+    c = rng.random((n, 2)) * [W, H]
+    c = c[np.argsort((c[:, 1] // T) * (W // T + 1) + c[:, 0] // T, kind="stable")]
+    xy = np.round((c[:, None, :] + rng.uniform(-U57_ZB_R, U57_ZB_R, (n, 3, 2))) * U57_ZB_SNAP) / U57_ZB_SNAP
+    z = rng.uniform(0.05, 0.95, (n, 1)) + rng.uniform(-0.02, 0.02, (n, 3))
+    verts = np.concatenate([xy, z[..., None]], 2).astype(np.float32)
+    return [verts.ravel(), np.full(W * H, np.iinfo(np.uint64).max, np.uint64), _i32(n), _i32(W), _i32(H)]
+
+
+def _u57_rot(m, rng):
+    """m random rotation matrices (m x 3 x 3, float64) from unit quaternions."""
+    q = rng.standard_normal((m, 4))
+    w, x, y, z = (q / np.linalg.norm(q, axis=1, keepdims=True)).T
+    return np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
+                     2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+                     2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)], 1).reshape(m, 3, 3)
+
+
+def _u57_skin_args(n, rng):
+    """n vertices of a mesh ordered along its skeleton: vertex v's first bone v 64 / n, three
+    more within 2 of it (clamped), weights random (the first largest), a third of the vertices
+    with two bones only, summing to 1; positions in [-1, 1]^3, unit normals; 64 bones, a
+    rotation and a translation in [-0.5, 0.5]^3 each (3 x 4 row-major); outputs zeroed."""
+    nb = U57_SK_BONES
+    first = np.arange(n, dtype=np.int64) * nb // n
+    idx = np.clip(first[:, None] + rng.integers(-2, 3, (n, 4)), 0, nb - 1)
+    idx[:, 0] = first
+    w = rng.random((n, 4)) ** 2
+    w[:, 0] += 1.0
+    w[rng.random(n) < 1 / 3, 2:] = 0.0
+    w /= w.sum(1, keepdims=True)
+    nrm = rng.standard_normal((n, 3))
+    nrm /= np.linalg.norm(nrm, axis=1, keepdims=True)
+    bones = np.concatenate([_u57_rot(nb, rng), rng.uniform(-0.5, 0.5, (nb, 3, 1))], 2)
+    return [rng.uniform(-1, 1, 3 * n).astype(np.float32), nrm.astype(np.float32).ravel(),
+            idx.astype(np.int32).ravel(), w.astype(np.float32).ravel(), bones.astype(np.float32).ravel(),
+            np.zeros(3 * n, np.float32), np.zeros(3 * n, np.float32), _i32(n)]
+
+
+def _u57_cloth_params(m):
+    """(rest, ks, kd, dt, mass) of an m x m cloth of 1 m x 1 m and 1 kg: ks dt^2 / mass = 0.05,
+    kd dt / mass = 0.1."""
+    mass, dt = 1.0 / (m * m), U57_CL_DT
+    return 1.0 / (m - 1), 0.05 * mass / (dt * dt), 0.1 * mass / dt, dt, mass
+
+
+def _u57_cloth_args(m, rng):
+    """An m x m cloth lying in the plane y = 1 (x and z in [-0.5, 0.5], x fastest), every
+    particle moved by up to 5% of the rest length, the previous positions up to 1% of it
+    further (random velocities of up to 10 rest lengths a second); float4 with w 1, out zeroed."""
+    rest, ks, kd, dt, mass = _u57_cloth_params(m)
+    zz, xx = np.divmod(np.arange(m * m), m)
+    pos = np.ones((m * m, 4))
+    pos[:, 0], pos[:, 2] = xx * rest - 0.5, zz * rest - 0.5
+    pos[:, :3] += rng.uniform(-0.05, 0.05, (m * m, 3)) * rest
+    prev = pos.copy()
+    prev[:, :3] += rng.uniform(-0.01, 0.01, (m * m, 3)) * rest
+    return [pos.astype(np.float32).ravel(), prev.astype(np.float32).ravel(), np.zeros(4 * m * m, np.float32),
+            _i32(m), _i32(m), np.float32(rest), np.float32(ks), np.float32(kd), np.float32(dt), np.float32(mass)]
+
+
+def _u57_sph_hash(cx, cy, cz, mask):
+    """cell_hash in probes59.cu for int64 cell coordinates (negative ones wrap as unsigned)."""
+    M = 0xFFFFFFFF
+    return (((cx * 73856093) & M) ^ ((cy * 19349663) & M) ^ ((cz * 83492791) & M)) & mask
+
+
+def _u57_sph_args(g, rng):
+    """A block of fluid 2g x g x g cells of side h: 16 g^3 particles on a lattice of spacing h/2
+    jittered by up to U57_SPH_JITTER spacings, sorted by the hash of their cell (stable), the
+    table the power of two at least the particles (8 buckets a cell, a tenth of the cells
+    sharing one); bucket b's [start, end) (start
+    -1 when empty); velocities normal 0.1 m/s, densities rho0 (1 + 0.02 N(0, 1)), pressures
+    k (rho - rho0); mass rho0 (h/2)^3; acc zeroed."""
+    h = U57_SPH_H
+    a = h / 2
+    z, y, x = (c.ravel() for c in np.meshgrid(np.arange(2 * g), np.arange(2 * g), np.arange(4 * g), indexing="ij"))
+    n = len(x)
+    pos = np.zeros((n, 4), np.float32)
+    pos[:, :3] = (np.stack([x, y, z], 1) + 0.5 + rng.uniform(-U57_SPH_JITTER, U57_SPH_JITTER, (n, 3))) * a
+    cell = np.floor(pos[:, :3] / np.float32(h)).astype(np.int64)
+    mask = (1 << int(np.ceil(np.log2(n)))) - 1
+    hsh = _u57_sph_hash(cell[:, 0], cell[:, 1], cell[:, 2], mask)
+    order = np.argsort(hsh, kind="stable")
+    pos, hsh = pos[order], hsh[order]
+    cnt = np.bincount(hsh, minlength=mask + 1)
+    end = np.cumsum(cnt).astype(np.int32)
+    start = np.where(cnt > 0, end - cnt, -1).astype(np.int32)
+    vel = np.zeros((n, 4), np.float32)
+    vel[:, :3] = rng.normal(0.0, 0.1, (n, 3))
+    rho = (U57_SPH_RHO0 * (1 + 0.02 * rng.standard_normal(n))).astype(np.float32)
+    prs = (U57_SPH_K * (rho.astype(np.float64) - U57_SPH_RHO0)).astype(np.float32)
+    return [pos.ravel(), vel.ravel(), rho, prs, start, end, np.zeros(4 * n, np.float32), _i32(n),
+            np.float32(h), np.float32(U57_SPH_RHO0 * a ** 3), np.float32(U57_SPH_VISC), np.uint32(mask)]
+
+
+def _u57_sap_args(n, rng):
+    """n boxes of half-extents U57_SAP_HALF (uniform) centred uniformly in a level
+    n 2 / U57_SAP_SCAN long (x) and U57_SAP_YZ across (y, z): U57_SAP_SCAN boxes on average
+    start within a box's x interval after its start, about one in 36 of them overlaps it in y
+    and z; sorted by lo.x, as structs (lo, hi) of 6 floats; pairs (int2) for 2 n, the counter
+    zeroed."""
+    L = n * 2.0 / U57_SAP_SCAN
+    c = rng.random((n, 3)) * [L, U57_SAP_YZ, U57_SAP_YZ]
+    e = rng.uniform(*U57_SAP_HALF, (n, 3))
+    b = np.concatenate([c - e, c + e], 1).astype(np.float32)
+    b = b[np.argsort(b[:, 0], kind="stable")]
+    return [b.ravel(), _i32(n), np.zeros(4 * n, np.int32), np.zeros(1, np.int32), _i32(2 * n)]
+
+
+def _u57_look_at(eye, target, up):
+    """A right-handed view matrix (4 x 4, float64) looking from eye at target."""
+    f = np.subtract(target, eye, dtype=np.float64)
+    f /= np.linalg.norm(f)
+    s = np.cross(f, up)
+    s /= np.linalg.norm(s)
+    u = np.cross(s, f)
+    V = np.eye(4)
+    V[0, :3], V[1, :3], V[2, :3] = s, u, -f
+    V[:3, 3] = -V[:3, :3] @ np.asarray(eye, np.float64)
+    return V
+
+
+def _u57_perspective(fovy, aspect, near, far):
+    """An OpenGL projection matrix (NDC z in [-1, 1])."""
+    t = 1.0 / np.tan(np.radians(fovy) / 2)
+    return np.array([[t / aspect, 0, 0, 0], [0, t, 0, 0],
+                     [0, 0, (far + near) / (near - far), 2 * far * near / (near - far)], [0, 0, -1, 0]])
+
+
+def _u57_light_vp():
+    """The spot light's view-projection: from (-30, 60, 20) at (0, 0, 50), 90 degrees."""
+    return _u57_perspective(90.0, 1.0, U57_PCF_NEAR, U57_PCF_FAR) @ _u57_look_at((-30, 60, 20), (0, 0, 50), (0, 1, 0))
+
+
+def _u57_pcf_scene(w, h, sm, rng):
+    """The G-buffer of a w x h view of the ground plane y = 0 from a camera at (0, 8, -10)
+    looking at (0, 0, 40) (60 degrees): world positions (x, 0, z, 1), the sky (above the
+    horizon or beyond 300 m) w = 0; and the spot light's sm x sm shadow map: the ground's NDC
+    depth (mapped to [0, 1]) at each texel centre, U57_PCF_BOXES flat roofs (rectangles of
+    U57_PCF_SIDE texels a side at random) U57_PCF_HEIGHT nearer the light along its axis; texels whose ray
+    misses the ground between the light's near and far planes at depth 1."""
+    P = _u57_perspective(60.0, w / h, 0.1, 500.0)
+    V = _u57_look_at((0, 8, -10), (0, 0, 40), (0, 1, 0))
+    inv = np.linalg.inv(P @ V)
+    x = (2 * (np.arange(w) + 0.5) / w - 1)[None, :]
+    y = (1 - 2 * (np.arange(h) + 0.5) / h)[:, None]
+    ndc = np.stack(np.broadcast_arrays(x, y, np.ones((h, w)), np.ones((h, w))), -1)
+    far = ndc @ inv.T
+    d = far[..., :3] / far[..., 3:] - np.array([0, 8, -10.0])
+    down = d[..., 1] < 0
+    t = np.where(down, -8.0 / np.where(down, d[..., 1], -1.0), 0.0)
+    hit = down & (t * np.linalg.norm(d, axis=-1) < 300.0)
+    g = np.zeros((h, w, 4))
+    g[..., 0], g[..., 2], g[..., 3] = t * d[..., 0], -10 + t * d[..., 2], 1.0
+    g[~hit] = 0.0
+    # the shadow map: the ground under each texel centre, by the light's inverse
+    Vl = _u57_look_at((-30, 60, 20), (0, 0, 50), (0, 1, 0))
+    Li = np.linalg.inv(_u57_light_vp())
+    tc = 2 * (np.arange(sm) + 0.5) / sm - 1
+    ones = np.ones((sm, sm))
+    with np.errstate(divide="ignore", invalid="ignore"):     # rays that never reach the ground
+        ray = []
+        for zn in (-1.0, 1.0):
+            q = np.stack(np.broadcast_arrays(tc[None, :], tc[:, None], zn * ones, ones), -1) @ Li.T
+            ray.append(q[..., :3] / q[..., 3:])
+        a, b = ray
+        s = a[..., 1] / (a[..., 1] - b[..., 1])               # where the near-far segment meets y = 0
+        gp = a + s[..., None] * (b - a)
+        ze = -(gp @ Vl[2, :3] + Vl[2, 3])                       # distance along the light's axis
+        for _ in range(U57_PCF_BOXES):
+            r0, c0 = rng.integers(0, sm, 2)
+            hh, ww = rng.integers(U57_PCF_SIDE[0], U57_PCF_SIDE[1] + 1, 2)
+            ze[r0:r0 + hh, c0:c0 + ww] -= U57_PCF_HEIGHT
+        n_, f_ = U57_PCF_NEAR, U57_PCF_FAR
+        depth = 0.5 * ((f_ + n_) / (f_ - n_) - 2 * f_ * n_ / ((f_ - n_) * ze)) + 0.5
+        valid = (s > 0) & (s < 1)
+        depth = np.where(valid, depth, 1.0)
+    return g.astype(np.float32).reshape(-1), depth.astype(np.float32).reshape(-1)
+
+
+def _u57_pcf_args(w, rng):
+    """A w x (9 w / 16) view (_u57_pcf_scene), its visibility zeroed; U57_PCF_SM^2 shadow map."""
+    h = w * 9 // 16
+    gpos, depth = _u57_pcf_scene(w, h, U57_PCF_SM, rng)
+    return [gpos, depth, np.zeros(w * h, np.float32), _i32(w), _i32(h), _i32(U57_PCF_SM), np.float32(U57_PCF_BIAS)]
+
+
+UNSEEN57 = [
+    TimingProbe("probe/zbuffer-raster", "probe-unseen57", "zbuffer_raster", 1 << 21, 256,
+                lambda n: -(-n // 256), _u57_zb_args, source=_P59,
+                note="z-buffer rasterization of 2^21 small triangles (vertices within 4 px, half back-facing) on "
+                     "1920x1080, a thread a triangle: bounding-box loop with edge functions, depth test by a 64-bit "
+                     "atomicMin on (depth << 32 | id) a covered pixel"),
+    TimingProbe("probe/lbs-skinning", "probe-unseen57", "lbs_skin", 1 << 22, 256,
+                lambda n: -(-n // 256), _u57_skin_args, source=_P59,
+                note="linear blend skinning of 2^22 vertices, a thread a vertex: 4 of 64 bone matrices (3x4, "
+                     "palette in shared memory) blended, position and normal (rsqrtf) transformed; float3 "
+                     "arrays, int4 indices, float4 weights"),
+    TimingProbe("probe/cloth-spring-step", "probe-unseen57", "cloth_step", 2048, (16, 16),
+                lambda n: (-(-n // 16), -(-n // 16)), _u57_cloth_args, source=_P59,
+                note="mass-spring cloth step on a 2048^2 grid, a thread a particle: 8 structural and shear springs "
+                     "(float4 gathers of two buffers, a sqrt and three divisions each), Verlet into a third buffer, "
+                     "two corners pinned"),
+    TimingProbe("probe/sph-hash-forces", "probe-unseen57", "sph_forces", 32, 256,
+                lambda n: -(-16 * n ** 3 // 256), _u57_sph_args, source=_P59,
+                note="SPH pressure and viscosity forces of 2^19 particles (8 a cell of side h, ~33 within h), "
+                     "sorted by a spatial hash into 2^19 buckets: 27 hashed buckets a particle, spiky gradient "
+                     "and viscosity Laplacian (sqrt, division) a neighbour"),
+    TimingProbe("probe/sap-broadphase", "probe-unseen57", "sap_pairs", 1 << 20, 256,
+                lambda n: -(-n // 256), _u57_sap_args, source=_P59,
+                note="sweep-and-prune broad phase of 2^20 boxes sorted on x, a thread a box scanning ~32 forward "
+                     "while x overlaps (24-byte structs), ~1 pair a box appended by atomicAdd on one counter"),
+    TimingProbe("probe/shadow-pcf5x5", "probe-unseen57", "shadow_pcf", 3840, (16, 16),
+                lambda n: (-(-n // 16), -(-(n * 9 // 16) // 16)), _u57_pcf_args, source=_P59,
+                symbols=lambda n, rng: {"c_light_vp": _u57_light_vp().astype(np.float32).ravel()},
+                note="shadow-map lookup with 5x5 PCF for a 3840x2160 G-buffer of ground (39% sky), a thread a "
+                     "pixel: light matrix from __constant__, 25 clamped gathers and depth compares in a 2048^2 "
+                     "float map (perspective spot light, 2000 occluders)"),
+]
+PROBES += UNSEEN57
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
@@ -3340,4 +3581,3 @@ def entries() -> list[TimingProbe]:
 
 def get(pid: str) -> TimingProbe:
     return _BY_ID[pid]
-
