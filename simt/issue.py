@@ -717,8 +717,11 @@ def _shared_copies(code, full: dict) -> dict[int, float]:
         top, back = root
         writes: dict[int, list[int]] = {}
         for p in range(top, back + 1):
-            if isinstance(code[p].dst, Reg):
-                writes.setdefault(id(code[p].dst), []).append(p)
+            # (a vector load writes a list of registers: probe/sph-hash-forces' float4 pos[j]
+            # in a loop inside the unrolled nest was taken as written nowhere, its
+            # arithmetic as computed once for all 27 copies)
+            for r in regs_of(code[p].dst):
+                writes.setdefault(id(r), []).append(p)
         counters = {c for r, copies in full.values() if r == root for c in copies[0]}
         deps: dict[int, frozenset] = {}          # foldable pc -> the counters it depends on
         changed = True

@@ -488,3 +488,18 @@ def test_warp_votes_go_to_the_integer_alu_pipe():
     m = r.metrics
     assert m[C.ALU_SLOTS] / prof.alu_ipc > m[C.ISSUE_SLOTS] / prof.issue_ipc
     assert 0.75 <= timing.predict_result(r, prof).ms / 0.2037 <= 1.25        # 0.665 before
+
+
+def test_arithmetic_on_a_vector_load_in_an_unrolled_nest_is_issued_every_trip():
+    """sph_forces (probes59.cu): a loop over a bucket's particles inside the 27 cells'
+    nest nvcc unrolls fully; ``pos[j]`` is a float4 load, whose four registers are written
+    in the nest, so the distance arithmetic on them is issued on every trip of the inner
+    loop (its sm_90 SASS: 3 FADD, FMUL, 2 FFMA, 2 FSETP a trip), not once for the 27
+    copies as an operand written nowhere would be."""
+    k = _kernel("sph_forces", "kernels_cuda/probes59.cu")
+    w = issue_weights(k.ir)
+    code = k.ir.code
+    loads = [p for p, i in enumerate(code) if i.op == Op.LOAD and isinstance(i.dst, list)]
+    ld = next(p for p in loads if code[p].depth > 0)       # pos[j]: the first one in the nest
+    after = [p for p in range(ld + 1, ld + 18) if code[p].op in (Op.BIN, Op.FMA)]
+    assert len(after) >= 6 and all(w[p] == 1.0 for p in after)
