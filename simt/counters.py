@@ -900,7 +900,7 @@ class Counters:
         self.l2_lines: dict[str, int] = defaultdict(int)    # kind -> 128-byte lines per request, summed
         self.l1_lines = 0                                   # ... of loads, L1 hits included
         self.l1_waves = 0                                   # ... and the cycles L1 takes for them
-        self.l1_prev: dict[int, tuple] = {}                 # load pc -> (each lane's last line there, warps seen)
+        self.l1_prev: dict[int, tuple] = {}                 # load pc -> (each lane's last sector there, warps seen)
         self.l1_trip: dict[int, np.ndarray] = {}            # load pc -> each warp's trips through it
         self.l1_block: dict[int, dict] = {}                 # load pc -> (block, trip) -> [warps, lines]
         self.l1_keep: tuple | None = None                   # per block row: l1_keep_lines line tags, their
@@ -1195,7 +1195,7 @@ class Counters:
     def _l1_missed_lines(self, mat, act, gwarps, pc, blocks: np.ndarray, plain: int | None = None,
                          share: bool = True, dep: np.ndarray | None = None) -> int:
         """Lines a load request sends to L2.  L1 keeps what a lane loaded on the previous
-        trip through this load (the next element of its CSR row, say), so a line one of
+        trip through this load (the next element of its CSR row, say), so a sector one of
         the request's lanes held there is a hit, unless the warp's address waited for
         that trip's value (``dep``, per row: the machine's ready times): then every warp
         of the SM steps once a load latency and the lines of all of them must fit, which
@@ -1212,8 +1212,13 @@ class Counters:
         Limitations: nothing is shared between blocks (a table they all gather from is
         kept once for each); stores neither fill nor evict."""
         line = ((mat - GLOBAL_BASE) >> 7).astype(np.int32)
+        # L1 is sectored: a miss brings in the sectors asked for, so what the lane held from
+        # its last trip is a sector, and a lane stepping a word a trip along its row misses
+        # once a sector, not once a line (Nsight: 87% of the load sectors of walk/'s `ind`
+        # walks hit L1, 7 of a sector's 8 words)
+        sec = ((mat - GLOBAL_BASE) >> 5).astype(np.int32)
         st = self.l1_prev.get(pc)
-        if st is None:      # each lane's last line here, and which warps have been here
+        if st is None:      # each lane's last sector here, and which warps have been here
             st = self.l1_prev[pc] = (np.empty((self.n_warps_total, 32), np.int32),
                                      np.zeros(self.n_warps_total, bool))
         prev, seen = st
@@ -1224,13 +1229,13 @@ class Counters:
         if not been.any():                  # a first trip: nothing held yet
             seen[rows] = True
             if full:
-                prev[rows] = line
+                prev[rows] = sec
             else:
-                prev[rows] = np.where(act, line, -1)
+                prev[rows] = np.where(act, sec, -1)
             hit = None
         else:
             pl = np.where(been[:, None], prev[rows], -1)
-            hit = pl == line
+            hit = pl == sec
             if not full:
                 hit &= act
             if dep is not None and dep.any():
@@ -1242,12 +1247,12 @@ class Counters:
                 # Lanes walking two runs of 32 ints, 8 blocks an SM: Nsight counts 7% of
                 # the load sectors as L1 hits, 94.5% at 2 blocks (timing_investigation/walk/)
                 hit &= ~dep[:, None]
-            prev[rows] = line if full else np.where(act, line, pl)
+            prev[rows] = sec if full else np.where(act, sec, pl)
             seen[rows] = True
         big = np.iinfo(np.int32).max
         if hit is not None and hit.any():
-            held = np.where(hit, line, -2)
-            covered = (line[:, :, None] == held[:, None, :]).any(axis=2)
+            held = np.where(hit, sec, -2)
+            covered = (sec[:, :, None] == held[:, None, :]).any(axis=2)
             miss = act & ~covered
         else:
             miss = act

@@ -29,7 +29,7 @@ from .errors import LaunchError
 from .ir import Const, Op, Reg
 from .issue import UNROLL, compile_time, const_pair_pcs, inorder_pcs, overlapped_pcs, shared_vector_pcs, uniform_ldc_pcs
 from .l1hits import LAT_L1, L1Table, TripSectors
-from .loops import add_step, constant_trips, copied_from, def_before, loop_test, loops
+from .loops import add_step, constant_trips, copied_from, def_before, full_unrolls, loop_test, loops
 from .promote import register_locals
 from .ops import BINOPS, CALLS, PRINTF_CONVERSION, UNOPS, _fma, cast_value
 from .spaces import GLOBAL_BASE, LOCAL_BASE, SHARED_BASE
@@ -297,6 +297,7 @@ class Machine:
         self.mem_visits = {}                      # pc -> how often each warp ran that load/atomic
         self.shared_hot = np.zeros(max(1, b.nb * self.S // 4))   # atomic lanes per shared word
         self.ld_depth = _load_depths(k)
+        self.ld_unrolled = _unrolled_loads(k)
         self.overlapped = overlapped_pcs(k)
         self.const_pairs = const_pair_pcs(k)      # __constant__ loads nvcc may pair (LDC.64)
         self.uniform_ldc = uniform_ldc_pcs(k)     # ... and warp-uniform ones it reads with LDC
@@ -817,9 +818,11 @@ class Machine:
                     key = ((((self.gwarp0 << 16) | p) << 20) + v[warps])
                     v[warps] += 1
                 ranks = self.b.blocks[self.wblk[warps]]         # each row's block (its rank)
+                dep = None
+                if self.rt is not None and kind == "ld":
+                    dep = np.ones(len(warps), bool) if p in self.ld_unrolled else self.ld_dep[warps]
                 sec = cnt.global_access(mat, act, size, ranks, runs, kind,
-                                        gwarps=gwarps, pc=p, dram_key=key,
-                                        dep=self.ld_dep[warps] if self.rt is not None and kind == "ld" else None)
+                                        gwarps=gwarps, pc=p, dram_key=key, dep=dep)
                 if cnt.fresh_rows is not None and self.rt is not None:
                     _wait_dram(self, ins, warps[cnt.fresh_rows], kind)
                 elif cnt.resident_share is not None and kind == "ld" and self.rt is not None:
@@ -1214,6 +1217,30 @@ def _l1_hits(m: Machine, ins, warps, mat, act, size, blocks, kind, fresh) -> Non
     ring = m.inflight.shape[1]
     slot = (m.ifl_ptr[warps] - 1) % ring
     m.inflight[warps, slot] = np.minimum(m.inflight[warps, slot], new)
+
+
+def _unrolled_loads(k) -> frozenset:
+    """The global loads whose innermost loop nvcc unrolls fully (``loops.full_unrolls``).
+    Their trips are separate instructions in SASS, so a lane's sector from the previous
+    trip is still in L1 only if L1 has kept it (``Counters._l1_kept``), not because the
+    trips are pipelined.  probe/staggered-dslash reads each 72-byte link in three unrolled
+    trips of three loads while the SM's other warps read theirs. Nsight counts 63% of its
+    load sectors as L1 hits; 74% with one block an SM and 88 KiB of L1, and 29% with two
+    and 48 KiB (timing_investigation/dslash/).  Computed once per kernel."""
+    got = getattr(k, "_simt_unrolled_loads", None)
+    if got is not None:
+        return got
+    code = k.code
+    full = full_unrolls(code)
+    inner_first = loops(code)
+    out = set()
+    for p, ins in enumerate(code):
+        if ins.op == Op.LOAD and ins.info.get("space") not in ("shared", "local", "const"):
+            inner = next(((a, b) for a, b in inner_first if a <= p <= b), None)
+            if inner is not None and inner in full:
+                out.add(p)
+    k._simt_unrolled_loads = frozenset(out)
+    return k._simt_unrolled_loads
 
 
 def _load_depths(k) -> dict:
