@@ -3572,6 +3572,183 @@ UNSEEN57 = [
 ]
 PROBES += UNSEEN57
 
+# probe-unseen58 (probes60.cu): a computer-vision course's CUDA assignments as a student who
+# knows CUDA basics writes them, predicted before their first GPU run
+_P60 = "probes60.cu"
+U58_HARRIS_K = 0.04
+U58_RECTS, U58_NOISE = 400, 4             # the scene: rectangles, +- noise in 1/256 steps
+U58_LK_SHIFT, U58_LK_BLOBS, U58_LK_MIN_DET = (0.4, -0.3), 1500, 1e-8
+U58_UF_BLOBS, U58_UF_RADIUS = 0.004, (2, 12)
+U58_WARP_ROT, U58_WARP_SCALE, U58_WARP_PERSP = 8.0, 0.85, (0.25, 0.15)
+
+
+def _u58_h(w):
+    """The height of a w-wide 16:9 image."""
+    return w * 9 // 16
+
+
+def _u58_scene(w, h, rng):
+    """A w x h test card in multiples of 1/256 within [0.1, 0.6]: a diagonal ramp,
+    U58_RECTS rectangles a 1920 x 1080 (8-200 px a side at that width, in proportion) of
+    random grey levels over it and +- U58_NOISE/256 noise, float64 (h x w)."""
+    yy, xx = np.mgrid[0:h, 0:w]
+    img = 0.2 + 0.1 * (xx / w + yy / h)
+    for _ in range(max(20, U58_RECTS * w * h // (1920 * 1080))):
+        x0, y0 = rng.integers(0, w), rng.integers(0, h)
+        sw, sh = rng.integers(8, 201, 2) * max(w, 64) // 1920 + 2
+        img[y0:y0 + sh, x0:x0 + sw] = rng.uniform(0.1, 0.6)
+    img = np.round(img * 256) + rng.integers(-U58_NOISE, U58_NOISE + 1, (h, w))
+    return np.clip(img, 26, 154) / 256.0
+
+
+def _u58_harris_args(w, rng):
+    """A w x (9 w / 16) test card (_u58_scene) as float32; the response zeroed; k."""
+    h = _u58_h(w)
+    return [_u58_scene(w, h, rng).astype(np.float32).ravel(), np.zeros(w * h, np.float32), _i32(w), _i32(h),
+            np.float32(U58_HARRIS_K)]
+
+
+def _u58_lk_frames(w, h, rng):
+    """Two frames of a smooth scene (U58_LK_BLOBS Gaussian blobs a 1920 x 1080, at least 40,
+    sigma 3-20 px, over a ramp) moved
+    by U58_LK_SHIFT pixels between them, each rounded to a multiple of 1/256 in [0, 1]."""
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
+    m = max(40, U58_LK_BLOBS * w * h // (1920 * 1080))
+    cx, cy = rng.uniform(0, w, m), rng.uniform(0, h, m)
+    s, a = rng.uniform(3, 20, m), rng.uniform(-0.3, 0.3, m)
+    frames = []
+    for du, dv in ((0.0, 0.0), U58_LK_SHIFT):
+        f = 0.4 + 0.1 * (xx / w - yy / h)
+        for k in range(m):
+            # only the blob's +-4 sigma box: the rest is below 1/256
+            r = int(4 * s[k]) + 1
+            x0, x1 = max(int(cx[k]) - r, 0), min(int(cx[k]) + r, w)
+            y0, y1 = max(int(cy[k]) - r, 0), min(int(cy[k]) + r, h)
+            if x0 >= x1 or y0 >= y1:
+                continue
+            X, Y = xx[y0:y1, x0:x1] - du - cx[k], yy[y0:y1, x0:x1] - dv - cy[k]
+            f[y0:y1, x0:x1] += a[k] * np.exp(-(X * X + Y * Y) / (2 * s[k] ** 2))
+        frames.append(np.clip(np.round(f * 256), 0, 256) / 256.0)
+    return frames
+
+
+def _u58_lk_args(w, rng):
+    """Frames 0 and 1 (_u58_lk_frames, w x (9 w / 16), float32), u and v zeroed, min_det."""
+    h = _u58_h(w)
+    f0, f1 = _u58_lk_frames(w, h, rng)
+    return [f0.astype(np.float32).ravel(), f1.astype(np.float32).ravel(), np.zeros(w * h, np.float32),
+            np.zeros(w * h, np.float32), _i32(w), _i32(h), np.float32(U58_LK_MIN_DET)]
+
+
+def _u58_census_args(w, rng):
+    """A w x (9 w / 16) uint8 test card (_u58_scene times 256, so many ties), signatures zeroed."""
+    h = _u58_h(w)
+    return [np.round(_u58_scene(w, h, rng) * 256).astype(np.uint8).ravel(), np.zeros(w * h, np.uint32),
+            _i32(w), _i32(h)]
+
+
+def _u58_sobel(img):
+    """Sobel gx, gy (y down) of an h x w float image, zero on the border, float64."""
+    gx, gy = np.zeros_like(img), np.zeros_like(img)
+    h, w = img.shape
+
+    def p(dy, dx):
+        return img[1 + dy:h - 1 + dy, 1 + dx:w - 1 + dx]
+    gx[1:-1, 1:-1] = (p(-1, 1) + 2 * p(0, 1) + p(1, 1)) - (p(-1, -1) + 2 * p(0, -1) + p(1, -1))
+    gy[1:-1, 1:-1] = (p(1, -1) + 2 * p(1, 0) + p(1, 1)) - (p(-1, -1) + 2 * p(-1, 0) + p(-1, 1))
+    return gx, gy
+
+
+def _u58_nms_args(w, rng):
+    """The Sobel magnitude and direction (atan2(gy, gx)) of a w x (9 w / 16) test card,
+    float32; the output zeroed."""
+    h = _u58_h(w)
+    gx, gy = _u58_sobel(_u58_scene(w, h, rng))
+    return [np.hypot(gx, gy).astype(np.float32).ravel(), np.arctan2(gy, gx).astype(np.float32).ravel(),
+            np.zeros(w * h, np.float32), _i32(w), _i32(h)]
+
+
+def _u58_uf_fg(w, h, rng):
+    """A w x h binary image (uint8 0/1): discs of radius U58_UF_RADIUS px centred at
+    U58_UF_BLOBS a pixel, XOR a 2% speckle, so blobs merge into irregular components (about
+    half the pixels foreground) and isolated pixels appear."""
+    yy, xx = np.mgrid[0:h, 0:w]
+    fg = np.zeros((h, w), bool)
+    m = max(1, int(U58_UF_BLOBS * w * h))
+    for cx, cy, r in zip(rng.uniform(0, w, m), rng.uniform(0, h, m), rng.uniform(*U58_UF_RADIUS, m)):
+        x0, x1, y0, y1 = max(int(cx - r), 0), min(int(cx + r) + 1, w), max(int(cy - r), 0), min(int(cy + r) + 1, h)
+        if x0 < x1 and y0 < y1:
+            fg[y0:y1, x0:x1] |= (xx[y0:y1, x0:x1] - cx) ** 2 + (yy[y0:y1, x0:x1] - cy) ** 2 <= r * r
+    fg ^= rng.random((h, w)) < 0.02
+    return fg.astype(np.uint8)
+
+
+def _u58_uf_args(w, rng):
+    """A w x (9 w / 16) binary image (_u58_uf_fg) and its labels before the first pass:
+    each foreground pixel its own parent, the background -1."""
+    h = _u58_h(w)
+    fg = _u58_uf_fg(w, h, rng).ravel()
+    return [fg, np.where(fg != 0, np.arange(w * h), -1).astype(np.int32), _i32(w), _i32(h)]
+
+
+def _u58_homography(w, h):
+    """The destination -> source homography of a w x h image (3 x 3, float64): the source
+    rotated U58_WARP_ROT degrees and scaled by U58_WARP_SCALE about its centre, then tilted
+    by U58_WARP_PERSP (in half-widths); a quarter or so of the destination maps outside."""
+    t = np.radians(U58_WARP_ROT)
+    s = U58_WARP_SCALE
+    A = np.array([[s * np.cos(t), -s * np.sin(t), 0], [s * np.sin(t), s * np.cos(t), 0],
+                  [U58_WARP_PERSP[0], U58_WARP_PERSP[1], 1.0]])
+    N = np.array([[2.0 / w, 0, -1], [0, 2.0 / w, -h / w], [0, 0, 1]])       # pixels -> centred, half-widths
+    fwd = np.linalg.inv(N) @ A @ N                                          # source -> destination
+    return np.linalg.inv(fwd)
+
+
+def _u58_warp_args(w, rng):
+    """A w x (9 w / 16) RGBA source (uint8, 4 a pixel: the test card, its transpose-ish
+    ramp, noise, 255), the destination of the same size zeroed."""
+    h = _u58_h(w)
+    card = np.round(_u58_scene(w, h, rng) * 256)
+    yy, xx = np.mgrid[0:h, 0:w]
+    src = np.stack([card, (xx * 7 + yy * 3) % 256, rng.integers(0, 256, (h, w)), np.full((h, w), 255)], -1)
+    return [src.astype(np.uint8).ravel(), np.zeros(4 * w * h, np.uint8), _i32(w), _i32(h), _i32(w), _i32(h)]
+
+
+def _u58_grid(w):
+    return (-(-w // 16), -(-_u58_h(w) // 16))
+
+
+UNSEEN58 = [
+    TimingProbe("probe/harris-response", "probe-unseen58", "harris_response", 1920, (16, 16), _u58_grid,
+                _u58_harris_args, source=_P60,
+                note="Harris corner response on a 1920x1080 float image, a thread a pixel: Sobel gradients at the "
+                     "25 pixels of its 5x5 window straight from global memory (200 loads), R = det - k tr^2"),
+    TimingProbe("probe/lucas-kanade-flow", "probe-unseen58", "lk_flow", 1920, (16, 16), _u58_grid,
+                _u58_lk_args, source=_P60,
+                note="Lucas-Kanade optical flow on two 1920x1080 float frames, a thread a pixel: central-difference "
+                     "gradients and It over a 5x5 window (150 loads), the 2x2 system by Cramer's rule (two divisions) "
+                     "where textured enough (~half the pixels)"),
+    TimingProbe("probe/census5x5", "probe-unseen58", "census5x5", 3840, (16, 16), _u58_grid,
+                _u58_census_args, source=_P60,
+                note="5x5 census transform of a 3840x2160 uint8 image: 20x20 byte tile with clamped halo in shared "
+                     "memory (strided load loop), 24 compares a pixel packed into a uint32"),
+    TimingProbe("probe/canny-nms", "probe-unseen58", "canny_nms", 4096, (16, 16), _u58_grid,
+                _u58_nms_args, source=_P60,
+                note="Canny non-maximum suppression on 4096x2304 float magnitude and direction images, a thread a "
+                     "pixel: 4-sector branch on the angle, two neighbour gathers along it"),
+    TimingProbe("probe/uf-ccl-link", "probe-unseen58", "uf_link", 4096, (16, 16), _u58_grid,
+                _u58_uf_args, source=_P60,
+                note="first union-find labelling pass on a 4096x2304 binary image (~half foreground: discs + "
+                     "speckle), a thread a pixel: root finding through int parents for itself, left and up, "
+                     "linked by atomicMin"),
+    TimingProbe("probe/warp-perspective", "probe-unseen58", "warp_perspective", 3840, (16, 16), _u58_grid,
+                _u58_warp_args, source=_P60,
+                symbols=lambda n, rng: {"c_homog": _u58_homography(n, _u58_h(n)).astype(np.float32).ravel()},
+                note="perspective warp of a 3840x2160 uchar4 image, homography in __constant__ (a division a "
+                     "pixel), 4 bilinear uchar4 gathers, out-of-bounds pixels zeroed"),
+]
+PROBES += UNSEEN58
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
