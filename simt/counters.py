@@ -1199,7 +1199,8 @@ class Counters:
         the request's lanes held there is a hit, unless the warp's address waited for
         that trip's value (``dep``, per row: the machine's ready times): then every warp
         of the SM steps once a load latency and the lines of all of them must fit, which
-        the block's LRU share decides.  And the warps of a block that run the
+        the block's LRU share decides.  The machine sets ``dep`` too for a load in a loop
+        nvcc unrolls fully, whose trips are separate loads (``Machine.ld_unrolled``).  And the warps of a block that run the
         load together share the SM's L1: a line an earlier warp of the block requested
         there is not requested again (``blocks``, each row's block; ``share`` False where
         no two rows of a block can share a line).  A 16 x 16 block whose ``threadIdx.x`` walks
