@@ -1200,10 +1200,11 @@ class Counters:
         that trip's value (``dep``, per row: the machine's ready times): then every warp
         of the SM steps once a load latency and the lines of all of them must fit, which
         the block's LRU share decides.  The machine sets ``dep`` too for a load in a loop
-        nvcc unrolls fully, whose trips are separate loads (``Machine.ld_unrolled``).  And the warps of a block that run the
-        load together share the SM's L1: a line an earlier warp of the block requested
-        there is not requested again (``blocks``, each row's block; ``share`` False where
-        no two rows of a block can share a line).  A 16 x 16 block whose ``threadIdx.x`` walks
+        nvcc unrolls fully, whose trips are separate loads (``Machine.ld_unrolled``).
+        And the warps of a block that run the load together share the SM's L1: a line an
+        earlier warp of the block requested there is not requested again (``blocks``,
+        each row's block; ``share`` False where no two rows of a block can share a line).
+        A 16 x 16 block whose ``threadIdx.x`` walks
         down 16 rows has its eight warps read the same 16 lines (``probe/matadd-rows-x``:
         Nsight counts 77% of its load sectors as L1 hits).  And a line any of the block's
         loads brought in before stays for the block's later loads, up to its share of the
@@ -1275,8 +1276,8 @@ class Counters:
         """Which active lanes' sectors the block's L1 still holds from its earlier loads
         (None: none); then the request's lines are its most recent.  Per block row, sets of
         ``L1_KEEP_WAYS`` (block, line) tags (set: a fold of the line's bits modulo the
-        sets), each with the sectors of its line it holds and the request count of its last use; a missing line
-        takes the least recently used way.  L1 is sectored: a miss fetches the sectors the
+        sets), each with the sectors of its line it holds and the request count of its
+        last use; a missing line takes the least recently used way.  L1 is sectored: a miss fetches the sectors the
         request asked for, not the whole line, so a gather that brought one sector of a
         line into L1 hits there only on that sector (spmv-jds's gathers of x,
         timing_investigation/jds/).  A request's lanes are looked up before any of them

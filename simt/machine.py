@@ -1228,19 +1228,18 @@ def _unrolled_loads(k) -> frozenset:
     load sectors as L1 hits; 74% with one block an SM and 88 KiB of L1, and 29% with two
     and 48 KiB (timing_investigation/dslash/).  Computed once per kernel."""
     got = getattr(k, "_simt_unrolled_loads", None)
-    if got is not None:
-        return got
+    if got is None:
+        full = full_unrolls(k.code)
+        got = k._simt_unrolled_loads = frozenset(p for p, inner in _global_loads(k).items() if inner in full)
+    return got
+
+
+def _global_loads(k) -> dict:
+    """pc -> the innermost loop (top, back) holding it, or None, of each global load."""
     code = k.code
-    full = full_unrolls(code)
     inner_first = loops(code)
-    out = set()
-    for p, ins in enumerate(code):
-        if ins.op == Op.LOAD and ins.info.get("space") not in ("shared", "local", "const"):
-            inner = next(((a, b) for a, b in inner_first if a <= p <= b), None)
-            if inner is not None and inner in full:
-                out.add(p)
-    k._simt_unrolled_loads = frozenset(out)
-    return k._simt_unrolled_loads
+    return {p: next(((a, b) for a, b in inner_first if a <= p <= b), None) for p, ins in enumerate(code)
+            if ins.op == Op.LOAD and ins.info.get("space") not in ("shared", "local", "const")}
 
 
 def _load_depths(k) -> dict:
@@ -1252,20 +1251,15 @@ def _load_depths(k) -> dict:
     if got is not None:
         return got
     code = k.code
-    inner_first = loops(code)
     base = int(LAT["loads_in_flight"])
-    is_ld = [ins.op == Op.LOAD and ins.info.get("space") not in ("shared", "local", "const")
-             for ins in code]
+    loads = _global_loads(k)
     out = {}
     unrolled: dict = {}
-    for p, ins in enumerate(code):
-        if not is_ld[p]:
-            continue
-        inner = next(((a, b) for a, b in inner_first if a <= p <= b), None)
+    for p, inner in loads.items():
         if inner is None:
             out[p] = base
             continue
-        per_trip = sum(is_ld[inner[0]:inner[1] + 1])
+        per_trip = sum(1 for q in loads if inner[0] <= q <= inner[1])
         if inner not in unrolled:
             # trips in flight: all of a loop nvcc unrolls fully (a constant trip count),
             # 4 of one it unrolls by 4, 1 of one it does not unroll (a run-time step)
