@@ -3749,6 +3749,487 @@ UNSEEN58 = [
 ]
 PROBES += UNSEEN58
 
+# probe-unseen59 (probes61.cu): a bioinformatics course's CUDA assignments as a student who
+# knows CUDA basics writes them, predicted before their first GPU run
+_P61 = "probes61.cu"
+U59_ISO, U59_ISO_GC = 1 << 16, (0.34, 0.48)     # the background's GC fraction: a level every 64 kb
+U59_ALU_LEN, U59_ALU_GC, U59_ALU_COVER = 300, 0.55, 0.09
+U59_L1_LEN, U59_L1_GC, U59_L1_COVER, U59_L1_FRAG = 6000, 0.38, 0.05, (200, 2000)
+U59_MICRO_EVERY, U59_MICRO_UNITS, U59_MICRO_LEN = 5000, ("CA", "A", "GATA", "TTC"), (20, 60)
+U59_NGAP_EVERY, U59_NGAP_MAX = 4_000_000, 10_000       # N runs in the ASCII genomes
+U59_PWM_MOTIF = "CCACCAGGGGGC"                          # a CTCF-like core
+U59_PWM_CONS = (0.60, 0.85, 0.70, 0.90, 0.95, 0.80, 0.90, 0.95, 0.95, 0.90, 0.70, 0.55)
+U59_PWM_BG = (0.295, 0.205, 0.205, 0.295)               # A C G T
+U59_PWM_SITES = 2000                                    # a planted motif site every 2 kb
+U59_SW_LEN, U59_SW_MATCH, U59_SW_MISMATCH, U59_SW_OPEN, U59_SW_EXTEND = 48, 2, -3, 5, 2
+U59_READ_LEN, U59_COV_REF, U59_ERR = 100, 8, 0.01       # the reference: 8 bases a read (~12x)
+U59_QT_MAXLEN, U59_QT_MINLEN, U59_QT_THR = 150, 35, 20
+U59_GC_WIN, U59_GC_BLOCK = 1000, 256
+
+
+def _u59_bases(m, gc, rng, seg=None):
+    """m random base codes (uint8, A C G T = 0 1 2 3): over bases k seg .. (k + 1) seg - 1
+    the GC fraction gc[k] (a scalar gc: all m), rounded to 1/128, C and G alike, A and T
+    alike (a byte a base through a 256-entry table)."""
+    u = rng.integers(0, 256, m, dtype=np.uint8)
+    levels = np.atleast_1d(gc)
+    seg = seg or m
+    out = np.empty(m, np.uint8)
+    for k, g in enumerate(levels):
+        c = int(round(g * 128))                 # table entries of C (and of G)
+        lut = np.repeat(np.arange(4, dtype=np.uint8), [128 - c, c, c, 128 - c])
+        out[k * seg:(k + 1) * seg] = lut[u[k * seg:(k + 1) * seg]]
+    return out
+
+
+def _u59_paste(seq, mask, cons, starts, offs, lens, rc, rate, rng):
+    """Copy cons[offs : offs + lens] (reverse-complemented where rc) to seq at starts, each
+    copy's bases mutated to random ones with its probability rate, dropping what falls past
+    the end; mask is set over the copies."""
+    lens = lens.astype(np.int64)
+    tot = int(lens.sum())
+    if tot == 0:
+        return
+    k = np.arange(tot) - np.repeat(np.cumsum(lens) - lens, lens)
+    dst = np.repeat(starts.astype(np.int64), lens) + k
+    r = np.repeat(rc, lens)
+    src = np.where(r, np.repeat(offs + lens - 1, lens) - k, np.repeat(offs, lens) + k)
+    b = np.where(r, 3 - cons[src], cons[src]).astype(np.uint8)
+    mut = rng.random(tot) < np.repeat(rate, lens)
+    b[mut] = rng.integers(0, 4, int(mut.sum()))
+    keep = dst < len(seq)
+    seq[dst[keep]] = b[keep]
+    mask[dst[keep]] = True
+
+
+def _u59_genome(n, rng):
+    """n bases of a genome, as codes (uint8, A C G T = 0 1 2 3) and its repeat mask (bool):
+    a background drawn base by base with a GC fraction drawn in U59_ISO_GC for every 64 kb
+    (isochores, 41% on average), then interspersed repeats: copies of a 300-base GC-rich
+    'Alu' consensus (5'-truncated to 150-300 bases) over ~9% of it and 5'-truncated
+    fragments (200-2000 bases) of a 6000-base AT-rich 'L1' over ~5%, either strand, 5-15% of
+    each copy's bases mutated; and microsatellites ((CA)n, (A)n, (GATA)n, (TTC)n of 20-60
+    bases, 2% mutated) one every ~5 kb."""
+    seq = _u59_bases(n, rng.uniform(*U59_ISO_GC, -(-n // U59_ISO)), rng, U59_ISO)
+    mask = np.zeros(n, bool)
+    alu = _u59_bases(U59_ALU_LEN, U59_ALU_GC, rng)
+    l1 = _u59_bases(U59_L1_LEN, U59_L1_GC, rng)
+    for cons, cover, lo, hi in ((alu, U59_ALU_COVER, U59_ALU_LEN // 2, U59_ALU_LEN),
+                                (l1, U59_L1_COVER, *U59_L1_FRAG)):
+        m = max(1, int(cover * n / ((lo + hi) / 2)))
+        lens = rng.integers(lo, hi + 1, m)
+        _u59_paste(seq, mask, cons, rng.integers(0, n, m), len(cons) - lens, lens, rng.random(m) < 0.5,
+                   rng.uniform(0.05, 0.15, m), rng)
+    code = {"A": 0, "C": 1, "G": 2, "T": 3}
+    lo, hi = U59_MICRO_LEN
+    units = np.array([[code[c] for c in (u * hi)[:hi]] for u in U59_MICRO_UNITS], np.uint8).ravel()
+    m = max(1, n // U59_MICRO_EVERY)
+    _u59_paste(seq, mask, units, rng.integers(0, n, m), hi * rng.integers(0, len(U59_MICRO_UNITS), m),
+               rng.integers(lo, hi + 1, m), np.zeros(m, bool), np.full(m, 0.02), rng)
+    return seq, mask
+
+
+def _u59_ascii(seq, mask, rng):
+    """The genome as FASTA text would hold it (uint8 ASCII): ACGT, lower case over the
+    repeats (soft-masked), and runs of N (assembly gaps, up to U59_NGAP_MAX long, at least
+    one) every ~U59_NGAP_EVERY bases."""
+    n = len(seq)
+    txt = np.frombuffer(b"ACGT", np.uint8)[seq]
+    txt[mask] |= 0x20
+    for _ in range(max(1, n // U59_NGAP_EVERY)):
+        g = int(rng.integers(1, max(2, min(U59_NGAP_MAX, n // 20))))
+        s = int(rng.integers(0, n - g))
+        txt[s:s + g] = ord("N")
+    return txt
+
+
+def _u59_pack_args(n, rng):
+    """An n-base ASCII genome (_u59_genome, _u59_ascii) padded with N to a multiple of 16
+    (as uint8: the kernel reads it as uint4), the packed words zeroed."""
+    nw = -(-n // 16)
+    txt = np.full(16 * nw, ord("N"), np.uint8)
+    txt[:n] = _u59_ascii(*_u59_genome(n, rng), rng)
+    return [txt, np.zeros(nw, np.uint32), _i32(nw)]
+
+
+def _u59_pwm_probs():
+    """The motif's base probabilities (12 x 4, A C G T): U59_PWM_CONS on U59_PWM_MOTIF's
+    base at each position, the rest shared equally by the other three."""
+    p = np.repeat(((1.0 - np.array(U59_PWM_CONS)) / 3)[:, None], 4, 1)
+    p[np.arange(12), ["ACGT".index(c) for c in U59_PWM_MOTIF]] = U59_PWM_CONS
+    return p
+
+
+def _u59_pwm():
+    """The motif's log-odds scores log2(p / background) (12 x 4, float64), rounded to
+    multiples of 1/64 (so every sum of 12 is exact in float32, in any order)."""
+    return np.round(np.log2(_u59_pwm_probs() / np.array(U59_PWM_BG)) * 64) / 64
+
+
+def _u59_pwm_args(n, rng):
+    """An n-base genome as codes (_u59_genome) with a motif site drawn from the motif's
+    probabilities planted every ~U59_PWM_SITES bases (either strand), the scores zeroed."""
+    seq, mask = _u59_genome(n, rng)
+    m = max(1, n // U59_PWM_SITES)
+    p = _u59_pwm_probs()
+    sites = np.minimum((rng.random((m, 12, 1)) > np.cumsum(p, 1)[None]).sum(2), 3).astype(np.uint8)   # m x 12
+    _u59_paste(seq, mask, sites.ravel(), rng.integers(0, n, m), 12 * np.arange(m), np.full(m, 12),
+               rng.random(m) < 0.5, np.zeros(m), rng)
+    return [seq, np.zeros(n, np.float32), _i32(n)]
+
+
+def _u59_sw_args(n, rng):
+    """n (query, target) pairs of 48 base codes each (uint8, pair-major), scores zeroed.  A
+    target is a 48-base window of a genome (_u59_genome, 64 bases a pair); three in four
+    queries come from the same locus shifted by -8 .. 8 bases, with 3% substitutions and, in
+    a third of them, an insertion or a deletion of 1-4 bases at a random point (a read
+    against its candidate locus); the rest from random loci (false candidates)."""
+    L = U59_SW_LEN
+    g, _ = _u59_genome(64 * n + 4 * L, rng)
+    t0 = rng.integers(L, 64 * n + L, n)
+    j = np.arange(L)[None, :]
+    target = g[t0[:, None] + j]
+    hom = rng.random(n) < 0.75
+    q0 = np.where(hom, t0 + rng.integers(-8, 9, n), rng.integers(L, 64 * n + L, n))
+    kind = np.where(hom & (rng.random(n) < 1 / 3), rng.choice([-1, 1], n), 0)    # -1 deletion, 1 insertion
+    at, d = rng.integers(0, L, n)[:, None], rng.integers(1, 5, n)[:, None]
+    idx = np.where((kind[:, None] < 0) & (j >= at), j + d, j)                    # deleted: skip d bases
+    idx = np.where((kind[:, None] > 0) & (j >= at + d), j - d, idx)              # inserted: d new bases
+    query = g[q0[:, None] + idx]
+    new = (kind[:, None] > 0) & (j >= at) & (j < at + d)
+    sub = new | (rng.random((n, L)) < 0.03)
+    query[sub] = rng.integers(0, 4, int(sub.sum()))
+    return [query.astype(np.uint8).ravel(), target.astype(np.uint8).ravel(), np.zeros(n, np.int32), _i32(n)]
+
+
+def _u59_cov_args(n, rng):
+    """n reads of 100 bases on a reference of 8 n bases (_u59_genome; ~12x coverage), in the
+    aligner's output order (unsorted): start positions uniform up to 30 bases before the
+    end (so reads overhang it), bases the reference's (random past its end) with 1%
+    substitution errors, as codes (uint8, read-major); the counts (4 a position) zeroed."""
+    ref_len = U59_COV_REF * n
+    g, _ = _u59_genome(ref_len, rng)
+    start = rng.integers(0, ref_len - 30, n)
+    pos = start[:, None] + np.arange(U59_READ_LEN)[None, :]
+    inside = pos < ref_len
+    b = np.where(inside, g[np.minimum(pos, ref_len - 1)], rng.integers(0, 4, pos.shape)).astype(np.uint8)
+    err = rng.random(pos.shape) < U59_ERR
+    b[err] = (b[err] + rng.integers(1, 4, int(err.sum()))) % 4
+    return [b.ravel(), start.astype(np.int32), np.zeros(4 * ref_len, np.int32), _i32(n), _i32(ref_len)]
+
+
+def _u59_gc_args(n, rng):
+    """An n-base ASCII genome (_u59_genome, _u59_ascii: soft-masked repeats, N gaps), the
+    n - 999 window fractions zeroed."""
+    return [_u59_ascii(*_u59_genome(n, rng), rng), np.zeros(n - U59_GC_WIN + 1, np.float32), _i32(n)]
+
+
+def _u59_qt_args(n, rng):
+    """n reads' Phred+33 qualities (uint8, 150 bytes a read, 0 past a read's end), their
+    lengths (int32: 150, or 20-149 for one in six, adapter-clipped), the kept lengths
+    zeroed and the threshold U59_QT_THR.  A read's qualities decline from ~37 towards the
+    3' end (by ~14 at base 150), with a per-read offset (sd 3) and per-base noise (sd 4),
+    and one read in seven ends in an Illumina Q2 tail ('#') from a point in its second
+    half; all within 2-41."""
+    M = U59_QT_MAXLEN
+    lens = np.where(rng.random(n) < 1 / 6, rng.integers(20, M, n), M)
+    pos = np.arange(M)[None, :]
+    q = 37 - 14 * (pos / M) ** 2.5 + rng.normal(0, 3, (n, 1)) + rng.normal(0, 4, (n, M))
+    tail = np.where(rng.random(n) < 1 / 7, rng.integers(M // 2, M, n), M)[:, None]
+    q = np.where(pos >= tail, 2, np.clip(np.round(q), 2, 41))
+    q = np.where(pos < lens[:, None], q + 33, 0).astype(np.uint8)
+    return [q.ravel(), lens.astype(np.int32), np.zeros(n, np.int32), _i32(n), _i32(U59_QT_THR)]
+
+
+UNSEEN59 = [
+    TimingProbe("probe/dna-pack-2bit", "probe-unseen59", "dna_pack_2bit", 1 << 27, 256,
+                lambda n: -(-n // (16 * 256)), _u59_pack_args, source=_P61,
+                note="2-bit packing of a 2^27-base ASCII genome (soft-masked, N gaps), a thread a uint4 of 16 "
+                     "bases: upper-casing, a compare chain a base, shifts and ORs into one uint32 store"),
+    TimingProbe("probe/pwm-scan", "probe-unseen59", "pwm_scan", 1 << 26, 256, lambda n: -(-n // 256),
+                _u59_pwm_args, source=_P61,
+                symbols=lambda n, rng: {"c_pwm": _u59_pwm().astype(np.float32).ravel()},
+                note="12-long PWM motif scan of a 2^26-base byte-coded genome, a thread a position: 24 byte loads "
+                     "(overlapping neighbours') indexing a __constant__ float[12][4] by the base (divergent "
+                     "constant addresses), both strands, a float score a position"),
+    TimingProbe("probe/sw-affine-batch", "probe-unseen59", "sw_affine_batch", 1 << 17, 128,
+                lambda n: -(-n // 128), _u59_sw_args, source=_P61,
+                note="Smith-Waterman with affine gaps on 131072 pairs of 48 x 48 byte-coded bases, a thread a "
+                     "pair (128 a block): 2304 cells of integer max chains, H and F rows in 49-int local "
+                     "arrays, the target byte reloaded a cell (48-byte stride across a warp)"),
+    TimingProbe("probe/coverage-pileup", "probe-unseen59", "coverage_pileup", 1 << 19, 256,
+                lambda n: -(-n * U59_READ_LEN // 256), _u59_cov_args, source=_P61,
+                note="pileup of 524288 unsorted 100-base reads on a 4.2 Mbase reference (~12x), a thread a "
+                     "base: an int division, then an atomicAdd into 16 MB of (position, base) counts, runs of "
+                     "100 neighbouring positions a read"),
+    TimingProbe("probe/gc-window", "probe-unseen59", "gc_window", 1 << 26, U59_GC_BLOCK,
+                lambda n: -(-(n - U59_GC_WIN + 1) // U59_GC_BLOCK), _u59_gc_args, source=_P61,
+                note="GC fraction of every 1000-base window of a 2^26-base ASCII genome, 256 windows a block: a "
+                     "1280-byte tile (5x the block's bases) staged as flags in shared memory, 5-flag sums, an "
+                     "8-step Hillis-Steele scan (16 barriers), a prefix array, a float division a window"),
+    TimingProbe("probe/quality-trim", "probe-unseen59", "quality_trim", 1 << 19, 256, lambda n: -(-n // 8),
+                _u59_qt_args, source=_P61,
+                note="BWA 3' quality trimming of 524288 reads of up to 150 Phred+33 bytes, a warp a read: rounds "
+                     "of 32 positions from the 3' end, a 5-step __shfl_up_sync scan, a ballot for the stop, a "
+                     "10-shuffle arg-max; 86% of the reads stop in the first round, the Q2-tailed run on to 4"),
+]
+PROBES += UNSEEN59
+
+# probe-unseen60 (probes62.cu): a wireless-communications course's CUDA assignments as a
+# student who knows CUDA basics writes them, predicted before their first GPU run
+_P62 = "probes62.cu"
+U60_QAM_SNR_DB = 12.0                     # qam16-demap: Es / N0
+U60_VIT_STEPS, U60_VIT_EBN0_DB, U60_VIT_PM_LOW = 64, 4.0, -1000.0
+U60_VIT_G = (0o171, 0o133)
+U60_LDPC_DEG, U60_LDPC_DEG_P, U60_LDPC_VDEG = (6, 7, 8), (0.25, 0.5, 0.25), 3
+U60_LDPC_SCALE, U60_LDPC_ESN0_DB = 0.75, 2.0
+U60_OFDM_N, U60_OFDM_CP, U60_OFDM_TAPS, U60_OFDM_SNR_DB, U60_OFDM_EST_DB = 4096, 288, 16, 20.0, 30.0
+U60_RS_N, U60_RS_K, U60_RS_POLY, U60_RS_ERRS = 255, 223, 0x11D, 3.0
+U60_CFO_FRAME, U60_CFO_FFT, U60_CFO_EPS, U60_CFO_SNR_DB = 30720, 2048, 0.5, 15.0
+
+
+def _u60_cnoise(shape, var, rng):
+    """Circular complex Gaussian noise of variance var (var / 2 a dimension), complex128."""
+    return np.sqrt(var / 2) * (rng.standard_normal(shape) + 1j * rng.standard_normal(shape))
+
+
+def _u60_c2f(z):
+    """Complex values as interleaved float32 (float2: re, im)."""
+    z = np.ascontiguousarray(z, np.complex64)
+    return z.view(np.float32).ravel()
+
+
+def _u60_qam16_points():
+    """16-QAM's points by their 4-bit labels b0 b1 b2 b3 (b0 the most significant), Gray
+    mapped as TS 38.211: (1 - 2 b0)(2 - (1 - 2 b2)) + j (1 - 2 b1)(2 - (1 - 2 b3)), over
+    sqrt(10) (unit mean energy); complex128."""
+    lab = np.arange(16)
+    b = [(lab >> (3 - k)) & 1 for k in range(4)]
+    return ((1 - 2 * b[0]) * (2 - (1 - 2 * b[2])) + 1j * (1 - 2 * b[1]) * (2 - (1 - 2 * b[3]))) / np.sqrt(10)
+
+
+def _u60_qam_args(n, rng):
+    """n 16-QAM symbols of uniform random labels through an AWGN channel at Es/N0 =
+    U60_QAM_SNR_DB (interleaved float32), the 4 n LLRs zeroed, n, the noise variance N0."""
+    n0 = 10 ** (-U60_QAM_SNR_DB / 10)
+    y = _u60_qam16_points()[rng.integers(0, 16, n)] + _u60_cnoise(n, n0, rng)
+    return [_u60_c2f(y), np.zeros(4 * n, np.float32), _i32(n), np.float32(n0)]
+
+
+def _u60_qam_symbols(n, rng):
+    pts = _u60_qam16_points()
+    return {"c_qam_re": pts.real.astype(np.float32), "c_qam_im": pts.imag.astype(np.float32)}
+
+
+def _u60_conv_encode(bits):
+    """The K = 7 rate-1/2 code (U60_VIT_G, bit 6 the newest input) of each row of a uint8
+    0/1 array (codewords x steps) from the zero state: (codewords x steps x 2) 0/1."""
+    ncw, T = bits.shape
+    reg = np.zeros(ncw, np.int64)
+    out = np.zeros((ncw, T, 2), np.uint8)
+    par = np.array([bin(v).count("1") & 1 for v in range(128)], np.uint8)
+    for t in range(T):
+        reg = (bits[:, t].astype(np.int64) << 6) | (reg >> 1)     # bits 0-5: the state before
+        out[:, t, 0], out[:, t, 1] = par[reg & U60_VIT_G[0]], par[reg & U60_VIT_G[1]]
+    return out
+
+
+def _u60_vit_args(ncw, rng):
+    """ncw codewords of U60_VIT_STEPS random bits (the last 6 zero, so the trellis ends in
+    state 0) encoded by the K = 7 code, BPSK (0 -> +1) through AWGN at Eb/N0 =
+    U60_VIT_EBN0_DB: the received float32 soft values, 2 a step; the path metrics before
+    the first step (0 for state 0, U60_VIT_PM_LOW for the others), those after zeroed, the
+    decisions (uint64 a step) zeroed, the step count."""
+    T = U60_VIT_STEPS
+    bits = rng.integers(0, 2, (ncw, T)).astype(np.uint8)
+    bits[:, T - 6:] = 0
+    code = _u60_conv_encode(bits)
+    sigma = np.sqrt(1 / (2 * 0.5 * 10 ** (U60_VIT_EBN0_DB / 10)))
+    rx = (1.0 - 2.0 * code) + sigma * rng.standard_normal(code.shape)
+    pm = np.full((ncw, 64), U60_VIT_PM_LOW, np.float32)
+    pm[:, 0] = 0
+    return [rx.astype(np.float32).ravel(), pm.ravel(), np.zeros(64 * ncw, np.float32),
+            np.zeros(ncw * T, np.uint64), _i32(T)]
+
+
+def _u60_ldpc_graph(m, rng):
+    """A random regular-ish Tanner graph of m check nodes: check degrees from U60_LDPC_DEG
+    (probabilities U60_LDPC_DEG_P), each edge's variable node from a random permutation of
+    the sockets of variables of degree U60_LDPC_VDEG (so multiple edges may occur); the CSR
+    row pointers (int32, m + 1) and the edges' variables (int64)."""
+    deg = rng.choice(U60_LDPC_DEG, m, p=U60_LDPC_DEG_P)
+    row_ptr = np.zeros(m + 1, np.int64)
+    np.cumsum(deg, out=row_ptr[1:])
+    ne = int(row_ptr[-1])
+    nvar = -(-ne // U60_LDPC_VDEG)
+    col = rng.permutation(np.repeat(np.arange(nvar), U60_LDPC_VDEG))[:ne]
+    return row_ptr.astype(np.int32), col
+
+
+def _u60_ldpc_args(m, rng):
+    """A Tanner graph of m checks (_u60_ldpc_graph) and the first iteration's
+    variable-to-check messages: each edge the channel LLR 2 y / sigma^2 of its variable,
+    the all-zero codeword's BPSK (+1) through AWGN at Es/N0 = U60_LDPC_ESN0_DB (~4% of them
+    negative), float32 in CSR order; c2v zeroed; m; the scaling factor."""
+    row_ptr, col = _u60_ldpc_graph(m, rng)
+    sigma2 = 1 / (2 * 10 ** (U60_LDPC_ESN0_DB / 10))
+    nvar = int(col.max()) + 1
+    llr = 2 * (1 + np.sqrt(sigma2) * rng.standard_normal(nvar)) / sigma2
+    return [row_ptr, llr[col].astype(np.float32), np.zeros(len(col), np.float32), _i32(m),
+            np.float32(U60_LDPC_SCALE)]
+
+
+def _u60_ofdm_channel(N, rng):
+    """A Rayleigh multipath channel's frequency response on N subcarriers (complex128):
+    U60_OFDM_TAPS complex Gaussian taps, one a sample, of an exponential power delay profile
+    (each tap 1 dB below the one before), unit total power."""
+    p = 10 ** (-np.arange(U60_OFDM_TAPS) / 10)
+    taps = _u60_cnoise(U60_OFDM_TAPS, 1.0, rng) * np.sqrt(p / p.sum())
+    return np.fft.fft(taps, N)
+
+
+def _u60_ofdm_args(nsym, rng):
+    """nsym OFDM symbols of U60_OFDM_N subcarriers: random QPSK data through one Rayleigh
+    channel (_u60_ofdm_channel) with noise at U60_OFDM_SNR_DB, each symbol's frequency-domain
+    values after the U60_OFDM_CP slots of its row of N + CP (which hold unit-power noise, the
+    stale time-domain prefix), interleaved float32; the channel estimates (the response plus
+    estimation noise U60_OFDM_EST_DB below it); the equalized output zeroed; nsym, N, CP."""
+    N, cp = U60_OFDM_N, U60_OFDM_CP
+    H = _u60_ofdm_channel(N, rng)
+    X = ((1 - 2 * rng.integers(0, 2, (nsym, N))) + 1j * (1 - 2 * rng.integers(0, 2, (nsym, N)))) / np.sqrt(2)
+    rx = np.empty((nsym, N + cp), np.complex64)
+    rx[:, :cp] = _u60_cnoise((nsym, cp), 1.0, rng)
+    rx[:, cp:] = H * X + _u60_cnoise((nsym, N), 10 ** (-U60_OFDM_SNR_DB / 10), rng)
+    Hest = H + _u60_cnoise(N, 10 ** (-U60_OFDM_EST_DB / 10), rng)
+    return [_u60_c2f(rx), _u60_c2f(Hest), np.zeros(2 * nsym * N, np.float32), _i32(nsym), _i32(N), _i32(cp)]
+
+
+def _u60_gf_tables():
+    """GF(256) by U60_RS_POLY (alpha = 2): the log table (uint8, 256, log[0] = 0 unused)
+    and the antilog table (uint8, 510: alpha^i for i < 510, so log a + log b needs no
+    reduction)."""
+    exp = np.zeros(510, np.uint8)
+    log = np.zeros(256, np.uint8)
+    x = 1
+    for i in range(510):
+        exp[i] = x
+        if i < 255:
+            log[x] = i
+        x <<= 1
+        if x & 0x100:
+            x ^= U60_RS_POLY
+    return log, exp
+
+
+def _u60_rs_encode(msg):
+    """Systematic RS(255, 223) codewords of the rows of a uint8 array (codewords x 223):
+    the message then the remainder of msg(x) x^32 by g(x) = (x - alpha)(x - alpha^2) ...
+    (x - alpha^32), highest degree first (uint8, codewords x 255)."""
+    log, exp = _u60_gf_tables()
+    lg, ex = log.astype(np.int64), exp.astype(np.int64)
+    mul = np.zeros((256, 256), np.uint8)                     # the full product table
+    a = np.arange(1, 256)
+    mul[1:, 1:] = ex[(lg[a][:, None] + lg[a][None, :])]
+    g = np.array([1], np.uint8)                              # g's coefficients, highest first
+    for i in range(1, U60_RS_N - U60_RS_K + 1):
+        g = np.concatenate([g, [0]]) ^ np.concatenate([[0], mul[g, exp[i]]])
+    nk = U60_RS_N - U60_RS_K
+    par = np.zeros((msg.shape[0], nk), np.uint8)
+    for i in range(U60_RS_K):
+        fb = msg[:, i] ^ par[:, 0]
+        par = np.concatenate([par[:, 1:], np.zeros((msg.shape[0], 1), np.uint8)], 1) ^ mul[fb][:, g[1:]]
+    return np.concatenate([msg, par], 1)
+
+
+def _u60_rs_args(ncw, rng):
+    """ncw RS(255, 223) codewords of random messages (_u60_rs_encode), each with a Poisson
+    (mean U60_RS_ERRS, at most 16) number of byte errors of random nonzero values at random
+    places (~5% error-free), uint8; the GF(256) log and antilog tables; the 32 ncw
+    syndromes zeroed; ncw."""
+    cw = _u60_rs_encode(rng.integers(0, 256, (ncw, U60_RS_K), dtype=np.uint8))
+    nerr = np.minimum(rng.poisson(U60_RS_ERRS, ncw), 16)
+    pos = np.argsort(rng.random((ncw, U60_RS_N)), axis=1)[:, :16]        # 16 distinct places a codeword
+    val = rng.integers(1, 256, (ncw, 16), dtype=np.uint8)
+    val[np.arange(16)[None, :] >= nerr[:, None]] = 0
+    np.bitwise_xor.at(cw, (np.repeat(np.arange(ncw), 16), pos.ravel()), val.ravel())
+    log, exp = _u60_gf_tables()
+    return [cw.ravel(), log, exp, np.zeros(32 * ncw, np.uint8), _i32(ncw)]
+
+
+def _u60_cfo_symbols(L, fft):
+    """Where the OFDM symbols lie in a frame of L samples, LTE's way at an FFT of fft: slots
+    of 7 symbols, the first with a cyclic prefix of fft * 160 / 2048 samples, the others
+    fft * 144 / 2048, one after the other (the last cut off at L): (start, cp) a symbol."""
+    out, k, j = [], 0, 0
+    while k < L:
+        cp = fft * (160 if j % 7 == 0 else 144) // 2048
+        out.append((k, cp))
+        k += cp + fft
+        j += 1
+    return out
+
+
+def _u60_cfo_args(n, rng):
+    """n complex samples in frames of U60_CFO_FRAME (the last partial), each frame OFDM
+    symbols laid out by _u60_cfo_symbols at an FFT of U60_CFO_FFT: QPSK on the 75 / 256
+    of the subcarriers each side of DC (1200 of 2048, as LTE's 20 MHz), DC empty, unit power,
+    the cyclic prefixes copied; rotated by exp(j 2 pi eps n / U60_CFO_FFT), eps the frame's offset uniform
+    within +-U60_CFO_EPS subcarrier spacings, n the sample's index in its frame, plus noise
+    at U60_CFO_SNR_DB; interleaved float32; the offsets (float32, a frame); the output
+    zeroed; n, the frame length, the FFT size."""
+    L, N = U60_CFO_FRAME, U60_CFO_FFT
+    nf = -(-n // L)
+    lay = _u60_cfo_symbols(L, N)
+    used = np.r_[1:N * 75 // 256 + 1, N - N * 75 // 256:N]              # 1200 of 2048, DC empty
+    F = np.zeros((nf * len(lay), N), np.complex128)
+    qpsk = 1 - 2 * rng.integers(0, 2, (2, len(F), len(used)))
+    F[:, used] = qpsk[0] + 1j * qpsk[1]
+    t = np.fft.ifft(F, axis=1) * (N / np.sqrt(2 * len(used)))              # unit power
+    frame = np.empty((nf, L), np.complex128)
+    for j, (k, cp) in enumerate(lay):
+        sym = np.concatenate([t[j::len(lay), N - cp:], t[j::len(lay)]], axis=1)
+        m = min(cp + N, L - k)
+        frame[:, k:k + m] = sym[:, :m]
+    eps = rng.uniform(-U60_CFO_EPS, U60_CFO_EPS, nf)
+    x = frame.ravel()[:n] * np.exp(2j * np.pi * np.repeat(eps, L)[:n] * (np.arange(n) % L) / N)
+    x += _u60_cnoise(n, 10 ** (-U60_CFO_SNR_DB / 10), rng)
+    return [_u60_c2f(x), eps.astype(np.float32), np.zeros(2 * n, np.float32), _i32(n), _i32(L), _i32(N)]
+
+
+UNSEEN60 = [
+    TimingProbe("probe/qam16-demap-llr", "probe-unseen60", "qam16_demap", 1 << 23, 256, lambda n: -(-n // 256),
+                _u60_qam_args, source=_P62, symbols=_u60_qam_symbols,
+                note="max-log 16-QAM demapping of 2^23 noisy symbols (12 dB), a thread a float2 symbol: 16 "
+                     "constellation points from __constant__ (two float tables), a distance and 4 fminf into one "
+                     "of two minima each, 4 float LLRs stored apart, a reciprocal"),
+    TimingProbe("probe/viterbi-acs", "probe-unseen60", "viterbi_acs", 1 << 15, 64, lambda n: n,
+                _u60_vit_args, source=_P62,
+                note="Viterbi add-compare-select of the K=7 rate-1/2 code over 64 steps for 2^15 codewords, a "
+                     "block of 64 threads a codeword: shared double-buffered path metrics, broadcast soft-value "
+                     "loads, a ballot and two __syncthreads a step, one uint64 of decisions a step"),
+    TimingProbe("probe/ldpc-minsum-check", "probe-unseen60", "ldpc_check_minsum", 1 << 21, 256,
+                lambda n: -(-n // 256), _u60_ldpc_args, source=_P62,
+                note="min-sum LDPC check-node update for 2^21 checks of degree 6-8 (CSR, ~14.7M edges), a "
+                     "thread a check: two passes over its contiguous float messages (min, second min, sign "
+                     "parity), scaled by 0.75"),
+    TimingProbe("probe/ofdm-equalize", "probe-unseen60", "ofdm_equalize_zf", 4096, 256,
+                lambda n: -(-(n * U60_OFDM_N) // 256), _u60_ofdm_args, source=_P62,
+                note="zero-forcing equalization of 4096 OFDM symbols of 4096 subcarriers, a thread a "
+                     "(symbol, subcarrier): float2 load past a 288-slot cyclic prefix, channel estimate "
+                     "(32 KiB, cached), integer div/mod, two divisions"),
+    TimingProbe("probe/rs-syndromes", "probe-unseen60", "rs_syndromes", 1 << 16, 256, lambda n: -(-n // 8),
+                _u60_rs_args, source=_P62,
+                note="RS(255,223) syndromes of 2^16 byte codewords, a block 8 codewords, a thread a syndrome: "
+                     "GF(256) log/antilog tables copied to shared bytes, 255 serial Horner steps of 3 shared "
+                     "lookups, a branch and a broadcast byte load"),
+    TimingProbe("probe/cfo-correct-rotate", "probe-unseen60", "cfo_correct", 1 << 24, 256,
+                lambda n: -(-n // 256), _u60_cfo_args, source=_P62,
+                note="carrier-frequency-offset correction of 2^24 complex samples (LTE-like OFDM frames of "
+                     "30720), a thread a sample: per-frame eps gather, integer div/mod, sincosf of phases up to "
+                     "~47 rad, a complex rotation"),
+]
+PROBES += UNSEEN60
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
