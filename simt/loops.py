@@ -122,8 +122,21 @@ def _geometric_step(code, ins, var):
 # code-size one; SHA-256's 48- and 64-trip loops (probes31.cu) are unrolled, as they say
 PRAGMA_FULL = 1024
 
+# trips nvcc unrolls fully without a pragma
+UNROLL_TRIPS = 32
+# beyond UNROLL_TRIPS, an innermost loop that reads or writes a local array is unrolled
+# fully while its trips times its body's instructions (uniformity.body_size, less the
+# counter's compare and step) stay within this: nvcc's unroller counts the array it then
+# keeps in registers as a saving.  timing_investigation/unroll/ (sm_90): an int array
+# indexed by the counter of an inner loop is unrolled up to 256, 128, 48 and 16 trips for
+# bodies of 11, 17, 41 and 105 such instructions (kept at 512, 180, 64, 32), where the
+# same bodies without the array stop at 180, 64, 16 and none; Smith-Waterman's 48-trip
+# row loop (probe/sw-affine-batch: 23 such instructions) is unrolled, its H and F rows
+# in 199 registers.
+UNROLL_LOCAL_SIZE = 2600
 
-def constant_trips(code, top: int, back: int, limit: int = 32, geometric: bool = False):
+
+def constant_trips(code, top: int, back: int, limit: int = UNROLL_TRIPS, geometric: bool = False):
     """The trip count of a loop whose counter starts at a constant, steps by a constant
     and is compared with a constant (``for (int k = 14; k >= 0; k--)``), if it is at most
     ``limit``; else None.  nvcc unrolls such a loop fully (poly_horner in probes8.cu: its
@@ -134,7 +147,7 @@ def constant_trips(code, top: int, back: int, limit: int = 32, geometric: bool =
     return None if found is None else len(found[1])
 
 
-def counter_values(code, top: int, back: int, limit: int = 32, geometric: bool = False,
+def counter_values(code, top: int, back: int, limit: int = UNROLL_TRIPS, geometric: bool = False,
                    env: dict | None = None):
     """(counter, the values it takes on the trips) of a loop ``constant_trips`` counts,
     else None.  ``env`` (id of a Reg -> value) holds the counters of the loops around this
@@ -177,12 +190,49 @@ def counter_values(code, top: int, back: int, limit: int = 32, geometric: bool =
         advance = lambda v: _GEOMETRIC[geo[0]](v, geo[1])   # noqa: E731
     test = BINOPS[cmp.sub]
     values = []
+    boosted = pragma is not None or limit != UNROLL_TRIPS
     while test(bound, v) if flip else test(v, bound):
         values.append(v)
         v = advance(v)
         if len(values) > limit:
-            return None
+            if boosted:
+                return None
+            boosted, limit = True, max(limit, _local_array_limit(code, top, back, var))
+            if len(values) > limit:
+                return None
     return var, values
+
+
+_CONTROL = {Op.LOOPINIT, Op.LOOPTEST, Op.BODYINIT, Op.JUMP, Op.IF, Op.ELSE}
+
+
+def _local_array_limit(code, top: int, back: int, var) -> int:
+    """The trips nvcc unrolls fully an innermost loop to whose local loads or stores the
+    counter ``var`` leads (an array it indexes): UNROLL_LOCAL_SIZE over its body's
+    instructions; 0 for other loops (a curandState's members, at fixed offsets, are in
+    registers unrolled or not: xorwow_draws64's 64-trip loop stays, probes32.cu)."""
+    body = code[top:back + 1]
+    if any(ins.op == Op.JUMP and ins.target is not None and ins.target <= q + top
+           for q, ins in enumerate(body[:-1])):
+        return 0                                           # an inner loop
+    if not any(ins.op in (Op.LOAD, Op.STORE) and ins.info.get("space") == "local" and
+               _reaches(code, ins.args[0], top + q, var, top) for q, ins in enumerate(body)):
+        return 0
+    from .uniformity import body_size
+    size = body_size([ins for ins in body if ins.op not in _CONTROL]) - 2
+    return UNROLL_LOCAL_SIZE // max(size, 1)
+
+
+def _reaches(code, x, pc: int, var, top: int, depth: int = 0) -> bool:
+    """Whether ``x`` at ``pc`` is computed from ``var`` through the loop body's arithmetic."""
+    if x is var:
+        return True
+    if type(x) is not Reg or x.is_var or depth > 8:
+        return False
+    d = def_before(code, x, pc)
+    if d is None or d.pc < top:
+        return False
+    return any(_reaches(code, a, d.pc, var, top, depth + 1) for a in (d.args or ()))
 
 
 def folded_value(code, x, pc: int, env: dict, depth: int = 0):
@@ -209,7 +259,7 @@ def folded_value(code, x, pc: int, env: dict, depth: int = 0):
     return None
 
 
-def full_unrolls(code, limit: int = 32, nest: int = 64) -> dict:
+def full_unrolls(code, limit: int = UNROLL_TRIPS, nest: int = 64) -> dict:
     """(top, back) -> (root, copies) of each loop nvcc unrolls fully: the (top, back) of
     the outermost loop of the nest unrolled with it (itself if none is), and its copies in
     one run of that nest, each the counters' values there (id of each counter Reg, this

@@ -3,12 +3,14 @@ operations and the math functions' costs: the timing model's view of SASS."""
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import simt
 from simt import counters as C
 from simt import machine
 from simt.ir import Op
 from simt.issue import compile_time, issue_weights
+from simt.loops import constant_trips, loops
 from simt.promote import register_locals
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,6 +68,64 @@ def test_an_array_with_one_run_time_index_stays_in_local_memory():
     store, the constant-indexed ones included."""
     ir = _fn(TILE, "dyn").ir
     assert _local(ir) and not register_locals(ir)
+
+
+ROW = r"""
+extern "C" __global__ void row(const int *q, int *out, int rows) {
+    int H[N];
+    for (int k = 0; k < N; ++k) H[k] = 0;
+    int best = 0;
+    for (int r = 0; r < rows; ++r) {
+        int prev = 0, c = q[r];
+        for (int k = 0; k < N; ++k) {
+            int h = max(H[k] - 2, prev) + ((c + k) & 3);
+            BODY
+            prev = H[k];
+            H[k] = h;
+            best = max(best, h);
+        }
+    }
+    out[threadIdx.x] = best;
+}
+"""
+
+
+@pytest.mark.parametrize("trips, extra, unrolled", [
+    (48, 0, True), (180, 0, True), (512, 0, False), (128, 3, True), (180, 3, False),
+    (48, 15, True), (64, 15, False), (32, 15, True)])
+def test_a_loop_over_a_local_array_unrolls_past_32_trips_as_far_as_nvcc_does(trips, extra, unrolled):
+    """nvcc (sm_90) unrolls an inner loop over a local int array fully up to a code size,
+    and then keeps the array in registers (timing_investigation/unroll/, H[N] of a
+    Smith-Waterman row: 180 trips unrolled and 512 kept; with 3 more operations a trip 128
+    and 180, with 15 more 48 and 64); a loop of 32 trips or fewer is unrolled as before."""
+    body = "".join(f"h = (h ^ {b + 3}) + {b + 1};" for b in range(extra))
+    ir = _fn(ROW.replace("N]", f"{trips}]").replace("< N", f"< {trips}").replace("BODY", body), "row").ir
+    assert _local(ir)
+    assert bool(register_locals(ir)) == unrolled
+    inner = max(loops(ir.code), key=lambda t: (constant_trips(ir.code, *t, limit=4096) or 0, t[0]))
+    assert (constant_trips(ir.code, *inner) == trips) == unrolled
+
+
+def test_a_struct_in_a_long_loop_does_not_unroll_it():
+    """A local struct whose members the loop reads at fixed offsets (a curandState) is in
+    registers unrolled or not: nvcc keeps xorwow_draws64's 64-trip loop (probes32.cu), and
+    so does simt's count of it."""
+    src = r"""
+    struct S { unsigned a, b; };
+    extern "C" __global__ void draws(unsigned *out) {
+        S s = {threadIdx.x, 7u};
+        unsigned acc = 0;
+        for (int k = 0; k < 64; ++k) {
+            s.a = s.a * 1664525u + s.b;
+            acc += s.a >> 9;
+        }
+        out[threadIdx.x] = acc;
+    }
+    """
+    ir = _fn(src, "draws").ir
+    (top, back), = loops(ir.code)
+    assert constant_trips(ir.code, top, back) is None
+    assert constant_trips(ir.code, top, back, limit=64) == 64
 
 
 def test_register_arrays_shorten_the_critical_path_not_the_results():
