@@ -4230,6 +4230,574 @@ UNSEEN60 = [
 ]
 PROBES += UNSEEN60
 
+# probe-unseen61 (probes63.cu): a text-processing course's CUDA assignments as a student
+# who knows CUDA basics writes them, predicted before their first GPU run
+_P63 = "probes63.cu"
+U61_WORDS = tuple((
+    "the of and to a in is it you that he was for on are with as I his they be at one have this "
+    "from or had by not word but what some we can out other were all there when up use your how "
+    "said an each she which do their time if will way about many then them write would like so "
+    "these her long make thing see him two has look more day could go come did number sound no "
+    "most people my over know water than call first who may down side been now find any new work "
+    "part take get place made live where after back little only round man year came show every "
+    "good me give our under name very through just form sentence great think say help low line "
+    "differ turn cause much mean before move right boy old too same tell does set three want air "
+    "well also play small end put home read hand port large spell add even land here must big "
+    "high such follow act why ask men change went light kind off need house picture try us again "
+    "animal point mother world near build self earth father head stand own page should country "
+    "found answer school grow study still learn plant cover food sun four between state keep eye "
+    "never last let thought city tree cross farm hard start might story saw far sea draw left late "
+    "run while press close night real life few north open seem together next white children begin "
+    "got walk example ease paper group always music those both mark often letter until mile river "
+    "car feet care second book carry took science eat room friend began idea fish mountain stop "
+    "once base hear horse cut sure watch color face wood main enough plain girl usual young ready "
+    "above ever red list though feel talk bird soon body dog family direct pose leave song measure "
+    "door product black short numeral class wind question happen complete ship area half rock "
+    "order fire south problem piece told knew pass since top whole king space heard best hour "
+    "better true during hundred five remember step early hold west ground interest reach fast "
+    "verb sing listen six table travel less morning ten simple several vowel toward war lay "
+    "against pattern slow center love person money serve appear road map rain rule govern pull "
+    "cold notice voice unit power town fine certain fly fall lead cry dark machine note wait plan "
+    "figure star box noun field rest correct able pound done beauty drive stood contain front "
+    "teach week final gave green oh quick develop ocean warm free minute strong special mind "
+    "behind clear tail produce fact street inch multiply nothing course stay wheel full force "
+    "blue object decide surface deep moon island foot system busy test record boat common gold "
+    "possible plane stead dry wonder laugh thousand ago ran check game shape equate hot miss "
+    "brought heat snow tire bring yes distant fill east paint language among Monday London Paris "
+    "Alice Bob Mr Mrs Dr 1999 2024 42 3.5 100 12 7 OK e.g. i.e. don't it's I'm can't you're"
+).split())
+U61_LATIN1 = ("café", "naïve", "façade", "résumé", "über", "Müller", "Zürich", "señor", "año", "jalapeño",
+              "déjà", "fiancée", "crème", "brûlée", "São", "Málaga", "Köln", "Ångström", "smörgåsbord",
+              "piñata", "Bjørn", "Genève", "Düsseldorf", "garçon", "rôle", "élan", "¥500", "£20", "½", "©")
+U61_CJK = ("東京", "日本語", "北京", "中文", "漢字", "学生", "大学", "電車", "寿司", "你好", "谢谢", "上海",
+           "ありがとう", "カタカナ", "ひらがな", "한국어", "서울", "東京都渋谷区", "中华人民共和国", "「こんにちは」")
+U61_EMOJI = ("😀", "👍", "🎉", "❤️", "🚀", "🙂", "👋🏽", "🇫🇷", "☕", "✨", "😂", "🤔", "🔥", "👨‍👩‍👧", "𝄞")
+U61_WORD_P = (0.955, 0.03, 0.01, 0.005)       # a word: English, Latin-1, CJK, emoji
+U61_SEPS = ((" ", 0.80), (", ", 0.07), (". ", 0.055), ("? ", 0.006), ("! ", 0.004), ("; ", 0.004),
+            (": ", 0.004), (" - ", 0.004), (".  ", 0.01), (".\n", 0.02), (".\n\n\t", 0.012),
+            (" (", 0.004), (") ", 0.004), ("\"", 0.003))
+U61_UTF8_CHUNK, U61_UTF8_BAD_EVERY = 64, 1 << 16      # a corrupted place every 64 KiB
+U61_UTF8_BAD = (b"\xe9", b"\x80", b"\xbf\xbf", b"\xc0\xaf", b"\xe0\x80\xaf", b"\xe0\x82\xa9",
+                b"\xf0\x8f\xbf\xbf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xff", b"\xfe",
+                b"\xf8\x88\x80\x80\x80", b"\xe4\xb8 ", b"\xf0\x9f\x98 ", b"\xc3 ")
+U61_DATE_RE = r"[12][0-9]{3}-[01][0-9]-[0-3][0-9]"      # dfa-regex-lines: an ISO date
+U61_DFA_WORDS_A_LINE, U61_DFA_LOG_P, U61_DFA_DATE_P, U61_DFA_NEAR_P = 14, 0.3, 0.008, 0.012
+U61_DFA_NEAR = ("2024/03/15", "15.03.2024", "03-15-2024", "555-867-5309", "2024-3-15", "1999-2003",
+                "978-0-13-110362-7", "2021-22", "v2024-13-A", "1234-5678", "12:30", "10-4", "4-2-1",
+                "2023-1Q", "1040-EZ")
+U61_CSV_FIRST = ("James", "Mary", "John", "Patricia", "Robert", "Jennifer", "Michael", "Linda", "David",
+                 "Elizabeth", "William", "Barbara", "Richard", "Susan", "Joseph", "Jessica", "Thomas", "Sarah",
+                 "Wei", "Priya", "Carlos", "Fatima", "Hiroshi", "Olga", "Ahmed", "Ana", "Luca", "Chloe",
+                 "Mohammed", "Sofia", "Noah", "Emma", "Liam", "Olivia", "Mateo", "Aisha", "Ivan", "Yuki")
+U61_CSV_LAST = ("Smith", "Johnson", "Williams", "Brown", "Jones", "Garcia", "Miller", "Davis", "Rodriguez",
+                "Martinez", "Hernandez", "Lopez", "Gonzalez", "Wilson", "Anderson", "Thomas", "Taylor",
+                "Moore", "Jackson", "Martin", "Lee", "Perez", "Thompson", "White", "Harris", "Sanchez",
+                "Clark", "Ramirez", "Lewis", "Robinson", "Walker", "Young", "Allen", "King", "Wright",
+                "Nguyen", "Chen", "Patel", "Kim", "Okafor", "Kowalski", "Rossi", "Muller", "Tanaka", "Ivanova")
+U61_CSV_CITY = ("New York", "Los Angeles", "Chicago", "Houston", "Phoenix", "Philadelphia", "San Antonio",
+                "San Diego", "Dallas", "Austin", "Seattle", "Denver", "Boston", "Portland", "Atlanta", "Miami",
+                "Toronto", "London", "Berlin", "Madrid", "Lyon", "Osaka", "Sydney", "Nairobi", "Lima")
+U61_CSV_PRODUCT = ("USB-C cable 2m", "wireless mouse", "mechanical keyboard", "27in monitor", "laptop stand",
+                   "webcam HD", "noise cancelling headphones", "desk lamp", "office chair", "notebook A5",
+                   "ballpoint pens (10)", "external SSD 1TB", "HDMI adapter", "phone case", "coffee mug",
+                   "water bottle", "backpack", "power bank 20000mAh", "smart plug", "printer paper")
+U61_CSV_STATUS = ("shipped", "delivered", "pending", "cancelled", "returned", "processing")
+U61_CSV_HEADER = "order_id,order_date,customer,city,product,quantity,unit_price,discount,status,rating,comment"
+U61_CSV_DISCOUNT = ("0", "0", "0", "0.05", "0.1", "0.15", "0.2", "0.25")
+U61_LEV_MAX = 32
+U61_LEV_KIND_P = (0.55, 0.30, 0.12, 0.03)      # levenshtein-short: words, names, addresses, one string empty
+U61_LEV_STREETS = ("Maple", "Oak", "Pine", "Cedar", "Elm", "Washington", "Lincoln", "Jefferson", "Lake",
+                   "Hill", "Park", "Sunset", "Riverside", "Highland", "Church", "Mill", "Spring", "Meadow")
+U61_LEV_SUFFIX = ("Street", "Avenue", "Road", "Boulevard", "Lane", "Drive", "Court", "Place", "Terrace")
+U61_LEV_DIRS = ("", "", "North ", "South ", "East ", "West ")
+U61_LEV_RELATED, U61_LEV_EDITS = 0.7, 4       # 70% of the pairs an edited copy (up to 4 edits)
+U61_RLE_PALETTE = 16                          # rle-encode-runs: palette indices 0 .. 15
+U61_RLE_KINDS = ((0.55, 1, 4), (0.35, 5, 40), (0.10, 60, 600))   # (share of runs, shortest, longest)
+
+
+def _u61_pool(strings):
+    """Byte strings (str as UTF-8) packed for _u61_join: (the bytes (uint8), the start and
+    the length (int64) of each)."""
+    bs = [s.encode() if isinstance(s, str) else bytes(s) for s in strings]
+    ln = np.array([len(b) for b in bs], np.int64)
+    off = np.zeros(len(bs), np.int64)
+    np.cumsum(ln[:-1], out=off[1:])
+    return np.frombuffer(b"".join(bs), np.uint8), off, ln
+
+
+def _u61_join(pool, ids):
+    """The concatenation of the pool's (_u61_pool) strings ids (uint8)."""
+    blob, off, ln = pool
+    lens = ln[ids]
+    ends = np.cumsum(lens)
+    tot = int(ends[-1]) if len(ends) else 0
+    it = np.int32 if tot < (1 << 31) else np.int64
+    return blob[np.arange(tot, dtype=it) + np.repeat((off[ids] - (ends - lens)).astype(it), lens)]
+
+
+def _u61_zipf(m):
+    """Zipf-Mandelbrot probabilities over m ranks, p ~ 1 / (rank + 2.7)."""
+    p = 1.0 / (np.arange(m) + 2.7)
+    return p / p.sum()
+
+
+def _u61_word_vocab(intl=True):
+    """The words of the natural text and their probabilities: English words (Zipf by their
+    order in U61_WORDS), then, with intl, Latin-1 words, CJK words and emoji
+    (U61_WORD_P: 95.5 / 3 / 1 / 0.5 %, Zipf within each)."""
+    groups = (U61_WORDS, U61_LATIN1, U61_CJK, U61_EMOJI) if intl else (U61_WORDS,)
+    share = U61_WORD_P if intl else (1.0,)
+    words = [w for g in groups for w in g]
+    p = np.concatenate([s * _u61_zipf(len(g)) for g, s in zip(groups, share)])
+    return words, p / p.sum()
+
+
+def _u61_prose_vocab(intl, seps):
+    """The words of _u61_word_vocab, the same capitalised, then the separators seps; the
+    words' probabilities; which separators end a sentence."""
+    words, pw = _u61_word_vocab(intl)
+    caps = [w[:1].upper() + w[1:] for w in words]
+    ends = np.array([x.rstrip(" \n\t").endswith((".", "?", "!")) for x in seps])
+    return words + caps + list(seps), pw, ends
+
+
+def _u61_prose(m, rng, pw, ps, ends):
+    """m words and the separators after them as ids into a _u61_prose_vocab (int64 each):
+    the words drawn by pw, capitalised at the start and after a sentence's end, the
+    separators by ps."""
+    nw = len(pw)
+    w = rng.choice(nw, m, p=pw)
+    s = rng.choice(len(ps), m, p=ps)
+    return w + nw * np.r_[True, ends[s[:-1]]], 2 * nw + s
+
+
+def _u61_text(nbytes, rng, intl=True):
+    """nbytes of natural-looking UTF-8 text (uint8): Zipf-drawn words (_u61_word_vocab: with
+    intl ~4.5% of them Latin-1, CJK or emoji), capitalised where a sentence starts, between
+    separators drawn from U61_SEPS (spaces, commas, full stops with one or two spaces, the
+    odd bracket or quote, line ends, paragraph breaks indented by a tab); cut at a
+    character boundary, padded with spaces to nbytes."""
+    seps = [s for s, _ in U61_SEPS]
+    ps = np.array([p for _, p in U61_SEPS])
+    ps /= ps.sum()
+    vocab, pw, ends = _u61_prose_vocab(intl, seps)
+    pool = _u61_pool(vocab)
+    per = float(pw @ pool[2][:len(pw)] + ps @ pool[2][2 * len(pw):])
+    parts, have = [], 0
+    while have < nbytes:
+        m = int((nbytes - have) / per * 1.03) + 16
+        tok = np.empty(2 * m, np.int64)
+        tok[0::2], tok[1::2] = _u61_prose(m, rng, pw, ps, ends)
+        parts.append(_u61_join(pool, tok))
+        have += len(parts[-1])
+    t = np.concatenate(parts)[:nbytes].copy()
+    k = nbytes
+    while k > 0 and (t[k - 1] & 0xC0) == 0x80:      # a character cut off at the end: blank it
+        k -= 1
+    if k > 0 and t[k - 1] >= 0xC0:
+        k -= 1
+    t[k:] = ord(" ")
+    return t
+
+
+def _u61_utf8_corrupt(t, nbad, rng):
+    """Overwrite nbad random places of the text t (in place) with one of U61_UTF8_BAD: a raw
+    Latin-1 byte, stray continuation bytes, overlong forms ('/' in 2 and 3 bytes, an e-acute
+    in 3, U+FFFF in 4), an encoded surrogate, a code point past U+10FFFF, bytes never in
+    UTF-8 (FE, FF, a 5-byte form), sequences cut short by a space or the text's end; a place
+    may cut a character it lands in, leaving its other bytes stray too.  The places (int64,
+    sorted)."""
+    pos = np.sort(rng.integers(0, len(t), nbad))
+    for p in pos:
+        b = U61_UTF8_BAD[int(rng.integers(0, len(U61_UTF8_BAD)))]
+        m = min(len(b), len(t) - int(p))
+        t[p:p + m] = np.frombuffer(b[:m], np.uint8)
+    return pos
+
+
+def _u61_utf8_args(n, rng):
+    """n bytes of text (_u61_text, Latin-1, CJK and emoji among mostly ASCII) with a
+    corrupted place (_u61_utf8_corrupt) every ~U61_UTF8_BAD_EVERY bytes (at least 2), n,
+    the ceil(n / 64) chunk flags zeroed, the chunk count."""
+    t = _u61_text(n, rng)
+    _u61_utf8_corrupt(t, max(2, n // U61_UTF8_BAD_EVERY), rng)
+    nch = -(-n // U61_UTF8_CHUNK)
+    return [t, _i32(n), np.zeros(nch, np.uint8), _i32(nch)]
+
+
+def _u61_regex_items(pat):
+    """The regular expression pat of a small subset (literals, backslash escapes, \\d, \\w,
+    [classes] with ranges and ^, ., quantifiers ? * + {m} {m,} {m,n}; no groups or
+    alternation) as (the set of the 128 ASCII codes it takes (bool), fewest, most (None:
+    unbounded)) an item."""
+    def esc(ch):
+        named = {"d": "0123456789", "w": "0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"}
+        s = np.zeros(128, bool)
+        s[[ord(c) for c in named.get(ch, ch)]] = True
+        return s
+    items, i = [], 0
+    while i < len(pat):
+        if pat[i] == "\\":
+            s, i = esc(pat[i + 1]), i + 2
+        elif pat[i] == "[":
+            j, s = i + 1, np.zeros(128, bool)
+            neg = pat[j] == "^"
+            j += neg
+            first = True
+            while first or pat[j] != "]":
+                first = False
+                if pat[j] == "\\":
+                    s |= esc(pat[j + 1])
+                    j += 2
+                elif pat[j + 1] == "-" and pat[j + 2] != "]":
+                    s[ord(pat[j]):ord(pat[j + 2]) + 1] = True
+                    j += 3
+                else:
+                    s[ord(pat[j])] = True
+                    j += 1
+            if neg:
+                s = ~s
+                s[10] = False
+            i = j + 1
+        elif pat[i] == ".":
+            s, i = np.ones(128, bool), i + 1
+            s[10] = False
+        else:
+            s, i = esc(pat[i]), i + 1
+        lo, hi = 1, 1
+        if i < len(pat) and pat[i] in "?*+":
+            lo, hi = {"?": (0, 1), "*": (0, None), "+": (1, None)}[pat[i]]
+            i += 1
+        elif i < len(pat) and pat[i] == "{":
+            j = pat.index("}", i)
+            a = pat[i + 1:j].split(",")
+            lo = int(a[0])
+            hi = lo if len(a) == 1 else (int(a[1]) if a[1] else None)
+            i = j + 1
+        items.append((s, lo, hi))
+    return items
+
+
+def _u61_dfa(pat):
+    """The DFA that finds pat (_u61_regex_items) anywhere in a line, by subset construction
+    over the positions of the items written out (an item {m,n} as m required copies and
+    n - m optional ones, {m,} as m and a repeated one): a state is the set of positions
+    reached, position 0 kept in every set (the match may start at any byte), and every set
+    holding the end merged into one absorbing accepting state.  (The transition table
+    (uint8, states x 128, state 0 the start), the accepting flags (uint8, states).)"""
+    elems = []
+    for s, lo, hi in _u61_regex_items(pat):
+        elems += [(s, "one")] * lo + ([(s, "star")] if hi is None else [(s, "opt")] * (hi - lo))
+    end = len(elems)
+
+    def close(S):
+        S, stack = set(S), list(S)
+        while stack:
+            i = stack.pop()
+            if i < end and elems[i][1] != "one" and i + 1 not in S:
+                S.add(i + 1)
+                stack.append(i + 1)
+        return frozenset(S)
+
+    acc = frozenset([-1])
+    states = [close({0})]
+    index = {states[0]: 0}
+    table = []
+    k = 0
+    while k < len(states):
+        S, row = states[k], []
+        for c in range(128):
+            if S == acc:
+                T = acc
+            else:
+                T = close({0} | {i if elems[i][1] == "star" else i + 1 for i in S if i < end and elems[i][0][c]})
+                T = acc if end in T else T
+            if T not in index:
+                index[T] = len(states)
+                states.append(T)
+            row.append(index[T])
+        table.append(row)
+        k += 1
+    return np.array(table, np.uint8), np.array([S == acc for S in states], np.uint8)
+
+
+def _u61_dfa_text(nlines, rng):
+    """nlines lines of mixed text (uint8, each ending in '\\n') and their offsets (int32,
+    nlines + 1: line i is text[off[i] : off[i + 1] - 1]): ASCII words (_u61_prose)
+    between U61_SEPS separators and a line end after a word with probability
+    1 / U61_DFA_WORDS_A_LINE (lines of 0 to a few hundred bytes, geometric in words; the
+    paragraph breaks leave empty lines); U61_DFA_LOG_P of the lines start with a log
+    timestamp ('2023-07-14 09:12:55 INFO'), U61_DFA_DATE_P of the other words are ISO
+    dates and U61_DFA_NEAR_P near misses (U61_DFA_NEAR: other date formats, phone and ISBN
+    numbers, ranges)."""
+    seps = [s.replace("\t", "") for s, _ in U61_SEPS]
+    ps = np.array([p for _, p in U61_SEPS])
+    ps = (1 - 1 / U61_DFA_WORDS_A_LINE) * ps / ps.sum()
+    ps[seps.index(".\n")] += 1 / U61_DFA_WORDS_A_LINE
+    eol = np.array([x.endswith("\n") for x in seps])
+    nd = 4000
+    day = rng.integers(0, 365 * 40, nd)
+    dates = [str(np.datetime64("1990-01-01") + int(d)) for d in day]
+    logs = [f"{d} {int(h):02d}:{int(m):02d}:{int(s):02d} {lv}" for d, h, m, s, lv in
+            zip(dates, rng.integers(0, 24, nd), rng.integers(0, 60, nd), rng.integers(0, 60, nd),
+                rng.choice(["INFO", "WARN", "ERROR", "DEBUG"], nd, p=[0.6, 0.2, 0.05, 0.15]))]
+    prose, pw, ends = _u61_prose_vocab(False, seps)
+    vocab = prose + dates + logs + list(U61_DFA_NEAR)
+    pool = _u61_pool(vocab)
+    s0, d0, l0, q0 = 2 * len(pw), len(prose), len(prose) + nd, len(prose) + 2 * nd
+    parts, lines = [], 0
+    while lines < nlines:
+        m = int((nlines - lines) * U61_DFA_WORDS_A_LINE * 1.1) + 64
+        w, s = _u61_prose(m, rng, pw, ps, ends)
+        u = rng.random(m)
+        w = np.where(u < U61_DFA_DATE_P, d0 + rng.integers(0, nd, m), w)
+        w = np.where((u >= U61_DFA_DATE_P) & (u < U61_DFA_DATE_P + U61_DFA_NEAR_P),
+                     q0 + rng.integers(0, len(U61_DFA_NEAR), m), w)
+        first = np.r_[True, eol[s[:-1] - s0]]               # the word starts a line
+        w = np.where(first & (rng.random(m) < U61_DFA_LOG_P), l0 + rng.integers(0, nd, m), w)
+        tok = np.empty(2 * m, np.int64)
+        tok[0::2], tok[1::2] = w, s
+        parts.append(_u61_join(pool, tok))
+        lines += int((parts[-1] == 10).sum())
+    t = np.concatenate(parts)
+    nl = np.flatnonzero(t == 10)[:nlines]
+    t = t[:nl[-1] + 1]
+    off = np.zeros(nlines + 1, np.int32)
+    off[1:] = nl + 1
+    return t, off
+
+
+def _u61_dfa_args(nlines, rng):
+    """nlines lines (_u61_dfa_text), the offsets, nlines, the ISO date's DFA (_u61_dfa of
+    U61_DATE_RE: 27 states), its accepting flags, the state count, the match flags zeroed."""
+    t, off = _u61_dfa_text(nlines, rng)
+    delta, acc = _u61_dfa(U61_DATE_RE)
+    return [t, off, _i32(nlines), delta.ravel(), acc, _i32(len(acc)), np.zeros(nlines, np.uint8)]
+
+
+def _u61_csv(nbytes, rng):
+    """The first nbytes (uint8) of an orders export: the header U61_CSV_HEADER, then rows of
+    an order number (from 1000001 on), an ISO date (2019-2024), a customer ('First Last'),
+    a city, a product (some with spaces or brackets), a quantity (1-12, mostly small), a
+    unit price (0.99-999.99, log-uniform, 2 decimals), a discount, a status, a rating (1-5,
+    empty for 40%) and a free-text comment (0-12 ASCII words, empty for 60%); no field
+    quoted (the text has no commas), the last row cut short."""
+    words, pw = _u61_word_vocab(False)
+    days = [str(np.datetime64("2019-01-01") + d) for d in range(6 * 365)]
+    cust = [f"{a} {b}" for a in U61_CSV_FIRST for b in U61_CSV_LAST]
+    cols = [[str(k) for k in range(1000, 10000)], [f"{k:03d}" for k in range(1000)], days, cust,
+            list(U61_CSV_CITY), list(U61_CSV_PRODUCT), [str(k) for k in range(1, 13)],
+            [f"{k // 100}.{k % 100:02d}" for k in range(99, 100000)], list(U61_CSV_DISCOUNT),
+            list(U61_CSV_STATUS), [""] + [str(k) for k in range(1, 6)], words, [",", "\n", " ", ""]]
+    base = np.cumsum([0] + [len(c) for c in cols])
+    pool = _u61_pool([s for c in cols for s in c])
+    comma, nl, sp, empty = base[12], base[12] + 1, base[12] + 2, base[12] + 3
+    rows = int(nbytes / 75) + 32
+    while True:
+        r = np.arange(rows)
+        price = np.clip(np.round(np.exp(rng.uniform(np.log(0.99), np.log(999.99), rows)) * 100), 99, 99999)
+        qty = np.minimum(rng.geometric(0.45, rows), 12)
+        rating = np.where(rng.random(rows) < 0.4, 0, rng.choice(5, rows, p=[0.05, 0.07, 0.15, 0.33, 0.40]) + 1)
+        nw = np.where(rng.random(rows) < 0.6, 0, rng.integers(1, 13, rows))
+        fields = [base[0] + (1000001 + r) // 1000 - 1000, base[1] + (1000001 + r) % 1000,
+                  base[2] + rng.integers(0, len(days), rows), base[3] + rng.integers(0, len(cust), rows),
+                  base[4] + rng.integers(0, len(U61_CSV_CITY), rows),
+                  base[5] + rng.choice(len(U61_CSV_PRODUCT), rows, p=_u61_zipf(len(U61_CSV_PRODUCT))),
+                  base[6] + qty - 1, base[7] + price.astype(np.int64) - 99,
+                  base[8] + rng.integers(0, len(U61_CSV_DISCOUNT), rows),
+                  base[9] + rng.choice(len(U61_CSV_STATUS), rows, p=[0.35, 0.45, 0.08, 0.05, 0.04, 0.03]),
+                  base[10] + rating]
+        seps = [empty, empty] + [comma] * 9               # the order number's two parts joined
+        tok = np.empty((rows, 2 * len(fields) + 2 * 12 + 1), np.int64)
+        for k, (f, s) in enumerate(zip(fields, seps)):
+            tok[:, 2 * k], tok[:, 2 * k + 1] = s, f
+        c0 = 2 * len(fields)
+        tok[:, c0] = comma
+        for k in range(12):                               # the comment: nw words, spaces between
+            here = k < nw
+            tok[:, c0 + 1 + 2 * k] = np.where(here, base[11] + rng.choice(len(words), rows, p=pw), empty)
+            tok[:, c0 + 2 + 2 * k] = np.where(here & (k + 1 < nw), sp, empty)
+        tok[:, -1] = nl
+        head = np.frombuffer((U61_CSV_HEADER + "\n").encode(), np.uint8)
+        t = np.concatenate([head, _u61_join(pool, tok.ravel())])
+        if len(t) >= nbytes:
+            return t[:nbytes].copy()
+        rows *= 2
+
+
+def _u61_csv_args(n, rng):
+    """The first n bytes of an orders CSV (_u61_csv), n, the field-start positions zeroed
+    (as many as there are: the host counted them), the counter zeroed."""
+    t = _u61_csv(n, rng)
+    nf = 1 + int(np.count_nonzero((t[:-1] == ord(",")) | (t[:-1] == ord("\n"))))
+    return [t, _i32(n), np.zeros(nf, np.int32), np.zeros(1, np.int32)]
+
+
+def _u61_wc_args(n, rng):
+    """n bytes of text (_u61_text: mostly ASCII words, some Latin-1, CJK and emoji, double
+    spaces, line and paragraph breaks, tabs), n, the counter zeroed (uint32)."""
+    return [_u61_text(n, rng), _i32(n), np.zeros(1, np.uint32)]
+
+
+def _u61_lev_pools(rng):
+    """The strings the pairs come from, ASCII (uint8, rows of U61_LEV_MAX padded with 0)
+    with their lengths, for the three kinds: English words (U61_WORDS, Zipf), names
+    ('First Last', 'F. Last' or 'First M. Last' of the CSV's names) and street addresses
+    ('1234 North Maple Avenue Apt 5', cut to 32 bytes); and each pool's Zipf probabilities."""
+    addr = []
+    for _ in range(3000):
+        a = f"{int(rng.integers(1, 10000))} {rng.choice(U61_LEV_DIRS)}{rng.choice(U61_LEV_STREETS)} " \
+            f"{rng.choice(U61_LEV_SUFFIX)}"
+        if rng.random() < 0.4:
+            a += f" Apt {int(rng.integers(1, 400))}{rng.choice(['', 'B', 'C'])}"
+        addr.append(a[:U61_LEV_MAX])
+    names = [f"{a} {b}" for a in U61_CSV_FIRST for b in U61_CSV_LAST]
+    names += [f"{a[0]}. {b}" for a in U61_CSV_FIRST for b in U61_CSV_LAST[:15]]
+    names += [f"{a} {c}. {b}" for a in U61_CSV_FIRST for b, c in zip(U61_CSV_LAST[:15], "ABCDEFGHJKLMNPR")]
+    out = []
+    for pool, zipf in ((U61_WORDS, True), (names, False), (addr, False)):
+        m = np.zeros((len(pool), U61_LEV_MAX), np.uint8)
+        ln = np.array([len(s) for s in pool], np.int64)
+        for k, s in enumerate(pool):
+            m[k, :len(s)] = np.frombuffer(s.encode(), np.uint8)
+        p = _u61_zipf(len(pool)) if zipf else np.full(len(pool), 1 / len(pool))
+        out.append((m, ln, p))
+    return out
+
+
+def _u61_lev_edit(m, ln, rng):
+    """One random edit of each row of m (strings, padded) in place, lengths ln updated: a
+    substitution (40%), a deletion (20%), an insertion (20%: not past U61_LEV_MAX) or a
+    swap of two neighbours (20%), of a random lower-case letter where one goes in; rows of
+    length 0 get an insertion."""
+    rows, L = m.shape
+    j = np.arange(L)[None, :]
+    kind = rng.choice(4, rows, p=[0.4, 0.2, 0.2, 0.2])
+    kind = np.where(ln == 0, 2, kind)
+    kind = np.where((kind == 2) & (ln >= L), 0, kind)
+    pos = (rng.random(rows) * np.maximum(ln, 1)).astype(np.int64)
+    pos = np.where(kind == 2, (rng.random(rows) * (ln + 1)).astype(np.int64), pos)
+    letter = rng.integers(ord("a"), ord("z") + 1, rows).astype(np.uint8)
+    r = np.arange(rows)
+    sub = kind == 0
+    m[r[sub], pos[sub]] = letter[sub]
+    dele = (kind == 1) & (ln > 0)
+    src = np.where(dele[:, None] & (j >= pos[:, None]), np.minimum(j + 1, L - 1), j)
+    ins = kind == 2
+    src = np.where(ins[:, None] & (j > pos[:, None]), j - 1, src)
+    new = m[r[:, None], src]
+    new[r[ins], pos[ins]] = letter[ins]
+    ln += ins.astype(np.int64) - dele.astype(np.int64)
+    new[j >= ln[:, None]] = 0
+    swp = (kind == 3) & (pos + 1 < ln)
+    a, b = new[r[swp], pos[swp]].copy(), new[r[swp], pos[swp] + 1].copy()
+    new[r[swp], pos[swp]], new[r[swp], pos[swp] + 1] = b, a
+    m[:] = new
+
+
+def _u61_lev_args(n, rng):
+    """n string pairs as a spelling corrector and a record linker make them (ASCII, a row of
+    32 bytes a string, 0 past its length; lengths int32 0-32): a string a word, a name or an
+    address (_u61_lev_pools, U61_LEV_KIND_P: 55 / 30 / 12 %) and in 70% of the pairs its
+    partner a copy with 0 to 4 random edits (_u61_lev_edit), in the rest another string of
+    the same kind; in 3% one of the two is empty.  The pairs in random order, the distances
+    zeroed, n."""
+    pools = _u61_lev_pools(rng)
+    kind = rng.choice(4, n, p=U61_LEV_KIND_P)
+    src = np.where(kind == 3, rng.integers(0, 3, n), kind)
+    A = np.zeros((n, U61_LEV_MAX), np.uint8)
+    la = np.zeros(n, np.int64)
+    B, lb = A.copy(), la.copy()
+    for k, (m, ln, p) in enumerate(pools):
+        sel = np.flatnonzero(src == k)
+        ia, ib = rng.choice(len(ln), len(sel), p=p), rng.choice(len(ln), len(sel), p=p)
+        A[sel], la[sel], B[sel], lb[sel] = m[ia], ln[ia], m[ib], ln[ib]
+    rel = rng.random(n) < U61_LEV_RELATED
+    B[rel], lb[rel] = A[rel], la[rel]
+    ne = np.where(rel, rng.integers(0, U61_LEV_EDITS + 1, n), 0)
+    for e in range(1, U61_LEV_EDITS + 1):
+        sel = np.flatnonzero(ne >= e)
+        m, ln = B[sel], lb[sel]
+        _u61_lev_edit(m, ln, rng)
+        B[sel], lb[sel] = m, ln
+    empty = kind == 3
+    side = rng.random(n) < 0.5
+    A[empty & side], la[empty & side] = 0, 0
+    B[empty & ~side], lb[empty & ~side] = 0, 0
+    return [A.ravel(), la.astype(np.int32), B.ravel(), lb.astype(np.int32), np.zeros(n, np.int32), _i32(n)]
+
+
+def _u61_rle_stream(n, rng):
+    """n bytes of palette indices (uint8, 0 .. U61_RLE_PALETTE - 1) in runs, as a paletted
+    bitmap's raster stream: runs of 1-4 (55%: dithering and edges), 5-40 (35%: strokes)
+    and 60-600 (10%: flat areas) bytes, log-uniform within each class, each run a colour
+    other than the run before's (the background colour 0 a third of the time)."""
+    parts, have = [], 0
+    shares = np.array([s for s, _, _ in U61_RLE_KINDS])
+    while have < n:
+        m = int((n - have) / 40) + 16
+        k = rng.choice(len(shares), m, p=shares)
+        lo = np.array([a for _, a, _ in U61_RLE_KINDS])[k]
+        hi = np.array([b for _, _, b in U61_RLE_KINDS])[k]
+        ln = np.floor(np.exp(rng.uniform(np.log(lo), np.log(hi + 1)))).astype(np.int64)
+        parts.append(ln)
+        have += int(ln.sum())
+    ln = np.concatenate(parts)
+    P = U61_RLE_PALETTE
+    want = np.where(rng.random(len(ln)) < 1 / 3, 0, rng.integers(1, P, len(ln)))
+    while True:                           # a run's colour differs from the one before
+        same = np.flatnonzero(want[1:] == want[:-1]) + 1
+        if len(same) == 0:
+            break
+        want[same] = (want[same] + rng.integers(1, P, len(same))) % P
+    return np.repeat(want.astype(np.uint8), ln)[:n].copy()
+
+
+def _u61_rle_args(n, rng):
+    """An n-byte run stream (_u61_rle_stream), the exclusive prefix sum of its run-start
+    flags (int32, the host's scan), n, the run values (uint8) and lengths (int32) zeroed,
+    as many as there are runs."""
+    s = _u61_rle_stream(n, rng)
+    start = np.r_[True, s[1:] != s[:-1]]
+    idx = (np.cumsum(start) - start).astype(np.int32)
+    nr = int(start.sum())
+    return [s, idx, _i32(n), np.zeros(nr, np.uint8), np.zeros(nr, np.int32)]
+
+
+UNSEEN61 = [
+    TimingProbe("probe/utf8-validate", "probe-unseen61", "utf8_validate", 1 << 26, 256,
+                lambda n: -(-n // (U61_UTF8_CHUNK * 256)), _u61_utf8_args, source=_P63,
+                note="UTF-8 validation of 64 MiB of mostly-ASCII text (Latin-1, CJK, emoji, ~1000 corrupted "
+                     "places), a thread a 64-byte chunk: a byte loop (64-byte stride across a warp), a branchy "
+                     "decoder of 2-4 byte sequences reading past the chunk's end, a look-back at the chunk's start"),
+    TimingProbe("probe/dfa-regex-lines", "probe-unseen61", "dfa_match_lines", 1 << 20, 256,
+                lambda n: -(-n // 256), _u61_dfa_args, source=_P63,
+                note="an ISO-date regex's 27-state DFA over 2^20 text lines (0-560 bytes, ~47 on average, 10% "
+                     "empty, ~31% matching), a thread a line: the uint8 [27][128] table copied to shared memory, "
+                     "a byte load from a different line a lane and a dependent shared lookup a step, stopping at "
+                     "a match"),
+    TimingProbe("probe/csv-field-starts", "probe-unseen61", "csv_field_starts", 1 << 26, 256,
+                lambda n: -(-n // (32 * 8 * 8)), _u61_csv_args, source=_P63,
+                note="field starts of a 64 MiB orders CSV (~11 fields a row), a warp a 256-byte segment in 8 "
+                     "rounds: two byte loads a lane, __ballot_sync and __popc, one atomicAdd a warp on one "
+                     "counter (262144 in all), the positions stored compacted"),
+    TimingProbe("probe/word-count-warp", "probe-unseen61", "word_count_warp", 1 << 25, 256,
+                lambda n: -(-n // 256), _u61_wc_args, source=_P63,
+                note="word count of 32 MiB of text, a thread a byte: two byte loads, space tests, a 5-step "
+                     "__shfl_down_sync reduction, one atomicAdd a warp on one counter (2^20 in all)"),
+    TimingProbe("probe/levenshtein-short", "probe-unseen61", "levenshtein_short", 1 << 18, 256,
+                lambda n: -(-n // 256), _u61_lev_args, source=_P63,
+                note="Levenshtein distance of 2^18 pairs of words, names and addresses (0-32 bytes), a thread a "
+                     "pair: the two-row DP in int[33] local arrays (dynamic indices), a byte reload a cell, "
+                     "divergent trip counts (a warp runs its longest pair)"),
+    TimingProbe("probe/rle-encode-runs", "probe-unseen61", "rle_encode_runs", 1 << 25, 256,
+                lambda n: -(-n // 256), _u61_rle_args, source=_P63,
+                note="run-length encoding of a 32 MiB paletted raster stream (runs of 1-600, ~30 bytes on "
+                     "average), a thread a byte: two byte loads, the run starts (~3%) scan forward to the run's "
+                     "end (a warp waits for its longest run), gather their index from an int prefix array"),
+]
+PROBES += UNSEEN61
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
