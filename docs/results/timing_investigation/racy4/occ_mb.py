@@ -40,20 +40,9 @@ def main(want):
             if bins is None:
                 bins = cp.asarray(P.bins_for(kind))
             s = smem_for(b)
-            args = (bins, hist, np.int32(P.N))
-            grid, block = ((P.N + 255) // 256,), (256,)
-            g = lambda *a: f(grid, block, args, shared_mem=s)  # noqa: E731
-            g()
-            times = []
-            for _ in range(1 if want else 7):
-                e0, e1 = cp.cuda.Event(), cp.cuda.Event()
-                e0.record()
-                g()
-                e1.record()
-                e1.synchronize()
-                times.append(cp.cuda.get_elapsed_time(e0, e1))
-            print(json.dumps({"case": name, "bins": kind, "blocks_per_sm": b, "smem": s,
-                              "ms": float(np.median(times))}), flush=True)
+            ms = P.timed(f, ((P.N + 255) // 256,), (256,), (bins, hist, np.int32(P.N)), 1 if want else 7, s)
+            print(json.dumps({"case": name, "bins": kind, "blocks_per_sm": b, "smem": s, "ms": ms}),
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -69,14 +69,15 @@ def bins_for(kind):
     return b.astype(np.uint8)
 
 
-def timed(f, grid, block, args, reps):
+def timed(f, grid, block, args, reps, shared_mem=0):
+    """The median of ``reps`` CUDA-event timings of a launch, after one to warm up."""
     import cupy as cp
-    f(grid, block, args)
+    f(grid, block, args, shared_mem=shared_mem)
     times = []
     for _ in range(reps):
         a, b = cp.cuda.Event(), cp.cuda.Event()
         a.record()
-        f(grid, block, args)
+        f(grid, block, args, shared_mem=shared_mem)
         b.record()
         b.synchronize()
         times.append(cp.cuda.get_elapsed_time(a, b))
