@@ -130,6 +130,7 @@ class KernelIR:
     local_frame: int                 # bytes of per-thread local arrays
     shared_symbols: list = field(default_factory=list)   # (name, offset, size, ctype)
     local_slots: tuple = ()          # (start, end) addresses of each local variable's slot
+    fences: tuple = ()               # pcs a __threadfence() stands before (no instruction)
 
     def lines(self) -> list[int]:
         return sorted({i.coord.line for i in self.code})

@@ -26,6 +26,7 @@ memory, and no loop's body.  A ``do``-``while`` loop's condition is left where i
 from __future__ import annotations
 
 from .cse import _PURE
+from .ctypes_ import sizeof
 from .ir import Ins, Op, Reg
 from .loops import loops
 from .regalloc import regs_of
@@ -85,3 +86,262 @@ def hoist_condition_loads(code: list[Ins], fences=()) -> int:
                 ins.target = new_top
         moved += sum(code[p].op == Op.LOAD for p in hoist)
     return moved
+
+
+# 4-byte registers nvcc spends, at most, on the loads it hoists out of one kept loop
+HOIST_WORDS = 64
+
+
+def hoisted_loads(ir) -> dict[int, tuple[int, int]]:
+    """Global loads of a fully unrolled loop nest that nvcc loads once, before the kept
+    loop around the nest: pc -> (the pc of that loop's ``LOOPINIT``, the load's visits in
+    one trip of it).
+
+    In ``for (i < n) { for (j < 48) ... t[j] ... }`` with the inner loop unrolled
+    (``loops.full_unrolls``), ``t[0]`` .. ``t[47]`` are 48 loads at addresses that do
+    not change with ``i``; when nothing in the outer loop writes global memory, nvcc
+    loads them into registers once, before it (probe/sw-affine-batch: 96 load requests a
+    warp on the H200, its 48 query bytes and its 48 target bytes, where reading the
+    source makes 2,352).  A load qualifies when it runs on every trip of its nest, which
+    runs on every trip of the kept loop; its address is built from constants, the
+    unrolled counters and values the kept loop does not write; the kept loop has no
+    global store, atomic, fence, barrier or ``printf``; and the kept loop's hoisted
+    loads need at most ``HOIST_WORDS`` registers.
+
+    Limitations: nvcc's own limit is its register allocation, not a fixed count; and it
+    also hoists invariant loads of loops it does not unroll, which simt does only for
+    their conditions (``hoist_condition_loads``)."""
+    got = getattr(ir, "_simt_hoisted_loads", None)
+    if got is not None:
+        return got
+    from .loops import full_unrolls
+    code = ir.code
+    fences = ir.fences
+    full = full_unrolls(code)
+    kept = [lp for lp in loops(code) if lp not in full]
+    out: dict[int, tuple[int, int]] = {}
+    words: dict[tuple[int, int], int] = {}
+    for (top, back), (root, copies) in full.items():
+        if not copies:
+            continue
+        around = [lp for lp in kept if lp[0] < root[0] and root[1] < lp[1]]
+        if not around:
+            continue
+        otop, oback = min(around, key=lambda lp: lp[1] - lp[0])     # the innermost kept loop
+        if otop < 1 or code[otop - 1].op != Op.LOOPINIT:
+            continue
+        if any(_writes_global(code[p]) for p in range(otop, oback + 1)) \
+                or any(otop <= f <= oback for f in fences):
+            continue
+        # the nest runs on every trip of the kept loop, the load on every trip of its loop
+        nest = [lp for lp in full if root[0] <= lp[0] and lp[1] <= root[1] and lp[0] <= top and back <= lp[1]]
+        if any(code[lp[0] - 1].depth != code[_enclosing(nest + [(otop, oback)], lp)[0]].depth + 1
+               for lp in nest):
+            continue
+        counters = set(copies[0])
+        written = {id(r) for p in range(otop, oback + 1) for r in regs_of(code[p].dst)}
+        deeper = [lp for lp in loops(code) if top < lp[0] and lp[1] < back]
+        for p in range(top, back + 1):
+            ins = code[p]
+            if ins.op != Op.LOAD or ins.info.get("space") in ("shared", "local", "const") \
+                    or ins.info.get("volatile") or ins.depth != code[top].depth + 1 \
+                    or any(lp[0] <= p <= lp[1] for lp in deeper) or any(f == p for f in fences):
+                continue
+            if not _invariant(code, ins.args[0], p, counters, written, otop):
+                continue
+            w = max(1, -(-sizeof(ins.ctype) // 4)) if ins.ctype is not None else 1
+            out[p] = (otop - 1, len(copies))
+            words[(otop, oback)] = words.get((otop, oback), 0) + w * len(copies)
+    over = {lp for lp, n in words.items() if n > HOIST_WORDS}
+    if over:
+        out = {p: v for p, v in out.items() if (v[0] + 1) not in {lp[0] for lp in over}}
+    ir._simt_hoisted_loads = out
+    return out
+
+
+def _enclosing(nest, lp):
+    """The innermost loop of ``nest`` around ``lp`` (not ``lp`` itself)."""
+    return min((o for o in nest if o[0] < lp[0] and lp[1] < o[1]), key=lambda o: o[1] - o[0])
+
+
+def _writes_global(ins) -> bool:
+    if ins.op in (Op.ATOM, Op.BAR, Op.PRINTF) or ins.op == Op.CALL and ins.sub and "fence" in ins.sub:
+        return True
+    return ins.op == Op.STORE and ins.info.get("space") not in ("shared", "local")
+
+
+def _invariant(code, x, pc: int, counters: set, written: set, otop: int, depth: int = 0) -> bool:
+    """Whether ``x`` at ``pc`` is built from constants, the unrolled ``counters`` and
+    values the kept loop (from ``otop``) does not write, through pure arithmetic."""
+    if type(x) is not Reg:
+        return True
+    if id(x) in counters or id(x) not in written:
+        return True
+    if x.is_var or depth > 24:
+        return False
+    d = None
+    for q in range(pc - 1, otop - 1, -1):
+        if code[q].dst is x:
+            d = code[q]
+            break
+    if d is None or (d.op not in _PURE and d.op not in (Op.MOV, Op.CAST)):
+        return False
+    return all(_invariant(code, a, d.pc, counters, written, otop, depth + 1) for a in d.args)
+
+
+def repeated_loads(ir) -> dict[int, tuple[int, tuple]]:
+    """Global loads of an innermost fully unrolled loop that read, in some of its copies,
+    an address an earlier copy (or an earlier load of the same copy) already read: nvcc
+    loads each distinct address of the copies once and keeps it in a register.  pc ->
+    (the pc of the loop's ``LOOPINIT``, per copy in order: whether that copy's load is a
+    repeat).
+
+    probe/harris-response sums Sobel gradients at the 5 pixels of a window row, the ``dx``
+    loop unrolled: its copies' 40 loads read 3 rows x 7 columns, and the SASS has 21
+    ``LDG`` there (Nsight: 105 load requests a warp a pixel where reading the source makes
+    200).  An address is compared as a sum of terms (constants, the loop's counter, and
+    values the loop does not write, each times a constant) through adds, subtracts,
+    multiplies by constants, shifts and casts; a load qualifies when it runs on every
+    trip, is not ``volatile``, and the loop has no global store, atomic, barrier, fence or
+    ``printf``.
+
+    Limitations: an address that reaches the same value by other arithmetic (``(a + 1) *
+    w`` against ``a * w + w``) counts as another; nvcc's merging across loops it keeps and
+    across a nest's outer copies is not modelled."""
+    got = getattr(ir, "_simt_repeated_loads", None)
+    if got is not None:
+        return got
+    from .loops import full_unrolls
+    code = ir.code
+    out: dict[int, tuple[int, tuple]] = {}
+    full = full_unrolls(code)
+    every = loops(code)
+    for (top, back), (root, copies) in full.items():
+        if top < 1 or code[top - 1].op != Op.LOOPINIT or len(copies) < 2 \
+                or any(top < a and b < back for a, b in every):
+            continue
+        if any(_writes_global(code[p]) for p in range(top, back + 1)) \
+                or any(top <= f <= back for f in ir.fences):
+            continue
+        written = {id(r) for p in range(top, back + 1) for r in regs_of(code[p].dst)}
+        ctr = [k for k in copies[0] if k in written]
+        if len(ctr) != 1:
+            continue
+        ctr = ctr[0]
+        # one run of this loop: its copies' counter values, in order
+        values = [c[ctr] for c in copies[: _run_length(copies, ctr)]]
+        forms = {}
+        for p in range(top, back + 1):
+            ins = code[p]
+            if ins.op != Op.LOAD or ins.info.get("space") in ("shared", "local", "const") \
+                    or ins.info.get("volatile") or not _every_trip(code, top, p):
+                continue
+            f = _linear(code, ins.args[0], p, ctr, written, top)
+            if f is not None:
+                forms[p] = (f, sizeof(ins.ctype) if ins.ctype is not None else 0)
+        if len(forms) < 1:
+            continue
+        seen = set()
+        rep: dict[int, list[bool]] = {p: [] for p in forms}
+        for v in values:
+            for p, (f, size) in forms.items():
+                key = (size, frozenset((a, c) for a, c in _at(f, ctr, v).items() if c))
+                rep[p].append(key in seen)
+                seen.add(key)
+        for p, r in rep.items():
+            if any(r):
+                out[p] = (top - 1, tuple(r))
+    ir._simt_repeated_loads = out
+    return out
+
+
+def _run_length(copies, ctr) -> int:
+    """How many copies one run of the loop has (its counter's values before they repeat
+    for the next copy of an unrolled loop around it)."""
+    first = copies[0]
+    others = [k for k in first if k != ctr]
+    n = 1
+    while n < len(copies) and all(copies[n].get(k) == first.get(k) for k in others):
+        n += 1
+    return n
+
+
+def _at(form: dict, ctr, v) -> dict:
+    """``form`` with the counter's term folded into the constant."""
+    out = {a: c for a, c in form.items() if a != ctr}
+    if ctr in form:
+        out[1] = out.get(1, 0) + form[ctr] * int(v)
+    return out
+
+
+def _linear(code, x, pc: int, ctr, written: set, top: int, depth: int = 0):
+    """``x`` at ``pc`` as {term: integer coefficient}: 1 for the constant, ``ctr`` for the
+    loop's counter, a value the loop does not write (by id) or an instruction of the loop
+    that does not depend on the counter (by ("pc", pc)); None if it is none of these."""
+    from .ir import Const, Uniform
+    if type(x) is Const:
+        return {1: int(x.value)} if x.dtype.kind in "iu" else None
+    if type(x) is Uniform:
+        return {("uniform", x.index): 1}
+    if type(x) is not Reg or depth > 24:
+        return None
+    if id(x) == ctr:
+        return {ctr: 1}
+    if id(x) not in written:
+        return {id(x): 1}
+    d = next((code[q] for q in range(pc - 1, top - 1, -1) if code[q].dst is x), None)
+    if d is None or x.is_var and (not _every_trip(code, top, d.pc) or any(
+            code[q].dst is x for q in range(d.pc + 1, _back(code, top) + 1))):
+        return None                 # a variable must be set once a trip, before its use
+    if d.op in (Op.MOV, Op.CAST):
+        if d.op == Op.CAST and x.dtype.kind not in "iu":
+            return None
+        return _linear(code, d.args[0], d.pc, ctr, written, top, depth + 1)
+    if d.op == Op.BIN and d.sub in ("add", "sub", "mul", "shl") and x.dtype.kind in "iu":
+        a, b = (_linear(code, y, d.pc, ctr, written, top, depth + 1) for y in d.args)
+        if a is not None and b is not None:
+            if d.sub in ("add", "sub"):
+                s = -1 if d.sub == "sub" else 1
+                return {k: a.get(k, 0) + s * b.get(k, 0) for k in set(a) | set(b)}
+            if d.sub == "shl" and set(b) == {1}:
+                return {k: c << b[1] for k, c in a.items()}
+            if d.sub == "mul" and set(b) == {1}:
+                return {k: c * b[1] for k, c in a.items()}
+            if d.sub == "mul" and set(a) == {1}:
+                return {k: c * a[1] for k, c in b.items()}
+    if not _uses(code, d, ctr, top, depth):
+        return {("pc", d.pc): 1}
+    return None
+
+
+def _uses(code, d, ctr, top: int, depth: int = 0) -> bool:
+    """Whether instruction ``d`` (in the loop) reads the counter, through the loop's own
+    instructions."""
+    if depth > 24:
+        return True
+    for a in d.args or ():
+        if type(a) is not Reg:
+            continue
+        if id(a) == ctr:
+            return True
+        w = next((code[q] for q in range(d.pc - 1, top - 1, -1) if code[q].dst is a), None)
+        if w is not None and _uses(code, w, ctr, top, depth + 1):
+            return True
+    return False
+
+
+def _every_trip(code, top: int, p: int) -> bool:
+    """Whether instruction ``p`` runs on every trip of the loop at ``top``: between them
+    it is nested in bodies (the loop's, an inlined function's), not in an ``if``."""
+    d = code[p].depth
+    for q in range(p - 1, top, -1):
+        if code[q].depth < d:
+            if code[q].op != Op.BODYINIT:
+                return False
+            d = code[q].depth
+    return d == code[top].depth
+
+
+def _back(code, top: int) -> int:
+    """The pc of the backward jump to ``top``."""
+    return max(j for j, ins in enumerate(code) if ins.op == Op.JUMP and ins.target == top)

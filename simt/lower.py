@@ -933,7 +933,8 @@ class KernelBuilder(ClassLowering, LambdaLowering):
                         uniform_names=self.uniform_names, max_depth=self.max_depth + 2,
                         static_shared=self.static_shared, dynamic_shared_offset=dyn_off,
                         uses_dynamic_shared=bool(self.dyn_shared), local_frame=self.local_frame,
-                        shared_symbols=self.shared_symbols, local_slots=tuple(self.local_slots))
+                        shared_symbols=self.shared_symbols, local_slots=tuple(self.local_slots),
+                        fences=tuple(self.fences))
 
     def by_value_param(self, p, pt, modified: bool) -> Param:
         """A struct or vector kernel parameter: one launch uniform per leaf member

@@ -30,6 +30,7 @@ from .ir import Const, Op, Reg
 from .issue import UNROLL, compile_time, const_pair_pcs, inorder_pcs, overlapped_pcs, shared_vector_pcs, uniform_ldc_pcs
 from .l1hits import LAT_L1, L1Table, TripSectors
 from .loops import add_step, constant_trips, copied_from, def_before, full_unrolls, loop_test, loops
+from .licm import hoisted_loads, repeated_loads
 from .promote import register_locals
 from .ops import BINOPS, CALLS, PRINTF_CONVERSION, UNOPS, _fma, cast_value
 from .spaces import GLOBAL_BASE, LOCAL_BASE, SHARED_BASE
@@ -307,6 +308,18 @@ class Machine:
         self.inorder = inorder_pcs(k)             # arithmetic that waits for its operands
         self.moves = register_locals(k)           # local accesses that are registers in SASS
         self.compiled = compile_time(k)           # pcs nvcc leaves nothing of (simt.issue)
+        # loads whose later visits read a register nvcc loaded before (simt.licm): pc ->
+        # (the LOOPINIT pc where a warp's visits start again, the visits that load, and
+        # None: the later ones re-read; or per visit whether it is a repeat)
+        self.reuse = {q: (init, n, None) for q, (init, n) in hoisted_loads(k).items()}
+        self.reuse.update({q: (init, len(rep), np.array(rep)) for q, (init, rep) in repeated_loads(k).items()
+                           if q not in self.reuse})
+        self.hoist_resets: dict[int, list[int]] = {}    # the LOOPINIT pc -> those loads
+        for q, (init, _, _) in self.reuse.items():
+            self.hoist_resets.setdefault(init, []).append(q)
+        self.hoist_pcs = (set(self.reuse) | set(self.hoist_resets)) if self.reuse else None
+        self.hvisits = {q: np.zeros(b.W, np.int64) for q in self.reuse}   # each warp's, this entry
+        self.counting = True                      # (False while a hoisted load re-reads)
         self.preg = {}                            # their frame offset -> per warp, value ready
         ring = max([int(LAT["loads_in_flight"]), *self.ld_depth.values()])
         self.inflight = np.zeros((b.W, ring), np.float64)   # the last loads' completions
@@ -439,7 +452,12 @@ class Machine:
                     "raise the limit with --step-budget)", ins.coord, tool="simt")
 
     # ------------------------------------------------------------- execute
-    def exec(self, p: int, w: np.ndarray):
+    def exec(self, p: int, w: np.ndarray, counted: bool = True, hoist: bool = True):
+        """Run instruction ``p`` for warps ``w``; ``counted=False``: a load nvcc made once,
+        before the loop (``_hoisted``), whose value is already in a register: no issue, no
+        memory access counted, the value ready at once."""
+        if self.hoist_pcs is not None and hoist and p in self.hoist_pcs:
+            return self._hoisted(p, w)
         ins = self.code[p]
         n = len(w)
         if n == 1:
@@ -471,7 +489,7 @@ class Machine:
                     self.cnt.add(p, C.INST, nw)
                 if op in (Op.LOAD, Op.STORE):
                     self.predicated_issue(p, ins, sel, op, n_off)
-        if nact:
+        if nact and counted:
             cnt = self.cnt
             cnt.add(p, C.INST, nw if (full or ins.info.get("predicated")) else int(np.count_nonzero(aw)))
             cnt.add(p, C.THREAD_INST, nact)
@@ -486,14 +504,40 @@ class Machine:
                 cnt.warp_inst[gw] += aw
                 cnt.warp_thread_inst[gw] += _rows_count(act2)
         if self.rt is not None and nact:
-            self.advance_clock(ins, sel, act, full, wsel)
+            if counted:
+                self.advance_clock(ins, sel, act, full, wsel)
+            else:
+                self.rt[ins.dst.slot][wsel] = self.wclock[wsel]
+        self.counting = counted
         jump = HANDLERS[op](self, ins, sel, act, full, aw, w, wsel) if (nact or op in _ALWAYS) else None
+        self.counting = True
         if jump is None:
             self.pc[wsel] = p + 1
         elif jump is True:
             self.pc[wsel] = ins.target
         elif jump is not False:
             self.pc[wsel] = np.where(jump, ins.target, p + 1)
+
+    def _hoisted(self, p: int, w: np.ndarray):
+        """A load of ``licm.hoisted_loads`` or ``licm.repeated_loads`` (or the ``LOOPINIT``
+        where a warp's visits to them start again).  A hoisted load's visits in the first
+        trip of its kept loop are loads, counted; later ones read the registers nvcc
+        loaded them into.  A repeated load's visits in the copies that repeat an address
+        read that register; the others are loads."""
+        for q in self.hoist_resets.get(p, ()):
+            self.hvisits[q][w] = 0
+        h = self.reuse.get(p)
+        if h is None:
+            return self.exec(p, w, hoist=False)
+        v = self.hvisits[p]
+        i = v[w]
+        v[w] += 1
+        again = i >= h[1] if h[2] is None else h[2][i % h[1]]
+        if not again.any():
+            return self.exec(p, w, hoist=False)
+        if not again.all():
+            self.exec(p, w[~again], hoist=False)
+        self.exec(p, w[again], counted=False, hoist=False)
 
     def predicated_issue(self, p, ins, sel, op, nw):
         """A predicated-off shared load/store still counts as a shared instruction, and
@@ -758,6 +802,8 @@ class Machine:
     def access_counters(self, p, ins, parts, A, gl, size, kind, pre=None):
         """Per-warp shared wavefronts / global sectors for this access (``pre``: per part,
         the warp matrix and address runs an atomic already computed)."""
+        if not self.counting:
+            return
         cnt = self.cnt
         for j, (space, byte, pos) in enumerate(parts):
             if space == "local":

@@ -100,3 +100,96 @@ def test_a_spin_on_a_plain_load_never_sees_the_write_as_on_the_gpu():
     assert out[0] == 7
     with pytest.raises(simt.SimtError, match="step budget exceeded"):
         run(src.replace("FLAG", "int"), "k", 2, 32, args, step_budget=20000, policy="round-robin")
+
+
+# a row of a dynamic-programming table against a fixed target: the inner loop is unrolled
+# (8 trips) and reads t[j] at addresses the outer loop does not change
+DP = '''extern "C" __global__ void k(const int *t, const int *q, int *out, int n) {{
+    int p = threadIdx.x, s = 0;
+    const int *tp = t + p * 8;
+    for (int i = 0; i < n; i++) {{
+        int qc = q[p * 64 + i];
+        for (int j = 0; j < 8; j++) {{
+            s += (qc == tp[{idx}]) ? 3 : -1;
+            {extra}
+        }}
+    }}
+    out[p] = s;
+}}'''
+
+
+def _dp(idx="j", extra="", n=16):
+    rng = np.random.default_rng(3)
+    t = rng.integers(0, 4, 32 * 64).astype(I32)
+    q = rng.integers(0, 4, 32 * 64).astype(I32)
+    (_, _, out, _), res = run(DP.format(idx=idx, extra=extra), "k", 1, 32, [t, q, np.zeros(32, I32), I32(n)])
+    return out, res.metrics, t, q
+
+
+def _dp_expected(t, q, n, idx=lambda i, j: j):
+    return np.array([sum(3 if q[p * 64 + i] == t[p * 8 + idx(i, j)] else -1
+                         for i in range(n) for j in range(8)) for p in range(32)], I32)
+
+
+def test_loads_of_an_unrolled_loop_invariant_in_the_kept_loop_are_made_once():
+    """t[p*8 + j], j = 0..7 in an unrolled loop inside a kept loop of 16 trips: nvcc loads
+    the 8 words once, before the kept loop (probe/sw-affine-batch: the H200's 96 load
+    requests a warp, where the source reads 2,352); q[...] is read on every trip."""
+    out, m, t, q = _dp()
+    np.testing.assert_array_equal(out, _dp_expected(t, q, 16))
+    assert m[REQ_LD] == 8 + 16
+    # the results and the count do not depend on how often the kept loop runs
+    out, m, t, q = _dp(n=40)
+    np.testing.assert_array_equal(out, _dp_expected(t, q, 40))
+    assert m[REQ_LD] == 8 + 40
+
+
+@pytest.mark.parametrize("idx, extra, loads", [
+    # the address moves with the kept loop's counter: a new word every trip
+    ("(i + j) & 7", "", 16 * 8 + 16),
+    # a global store in the kept loop may change t: every trip reads it again
+    ("j", "out[p] = s;", 16 * 8 + 16),
+])
+def test_what_the_kept_loop_may_change_is_read_on_every_trip(idx, extra, loads):
+    out, m, t, q = _dp(idx, extra)
+    exp = _dp_expected(t, q, 16, (lambda i, j: (i + j) & 7) if idx != "j" else (lambda i, j: j))
+    np.testing.assert_array_equal(out, exp)
+    assert m[REQ_LD] == loads
+
+
+def test_more_hoisted_words_than_registers_allow_stay_in_the_loop():
+    """80 words (an 80-trip unrolled loop) are more than ``licm.HOIST_WORDS``: nvcc would
+    spill them; simt keeps the loads in the loop."""
+    from simt.licm import HOIST_WORDS, hoisted_loads
+    src = DP.format(idx="j", extra="").replace("j < 8", "j < 80").replace("p * 8", "p * 80")
+    assert 80 > HOIST_WORDS
+    assert not hoisted_loads(Module.from_source(src).get_function("k").ir)
+    assert hoisted_loads(Module.from_source(DP.format(idx="j", extra="")).get_function("k").ir)
+
+
+# each copy of the unrolled loop reads three neighbours: the copies' 12 loads read 6 words
+STENCIL = '''extern "C" __global__ void k(const float *x, float *out) {{
+    int t = threadIdx.x;
+    float s = 0.0f;
+    for (int j = 0; j < 4; j++) {{
+        s += x[t + j] * 2.0f + x[t + j + 1] - x[t + j + 2] * 0.5f;
+        {extra}
+    }}
+    out[t] = s;
+}}'''
+
+
+@pytest.mark.parametrize("extra, loads", [("", 6), ("out[t] = s;", 12)])
+def test_an_unrolled_loop_loads_each_distinct_address_once(extra, loads):
+    """nvcc loads x[t + 0] .. x[t + 5] once for the 4 copies (probe/harris-response: the
+    SASS's 21 loads for its copies' 40, Nsight's 105 requests a warp a pixel where the
+    source makes 200); with a global store in the loop, every copy loads again."""
+    from simt.licm import repeated_loads
+    x = np.random.default_rng(5).random(64).astype(np.float32)
+    src = STENCIL.format(extra=extra)
+    (_, out), res = run(src, "k", 1, 32, [x, np.zeros(32, np.float32)])
+    exp = np.array([sum(np.float32(x[t + j] * 2.0 + x[t + j + 1] - x[t + j + 2] * 0.5) for j in range(4))
+                    for t in range(32)], np.float32)
+    np.testing.assert_allclose(out, exp, rtol=1e-6)
+    assert res.metrics[REQ_LD] == loads
+    assert bool(repeated_loads(Module.from_source(src).get_function("k").ir)) == (not extra)
