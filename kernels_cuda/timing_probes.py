@@ -4798,6 +4798,174 @@ UNSEEN61 = [
 ]
 PROBES += UNSEEN61
 
+# probe-unseen62 (probes64.cu): a computational-finance course's CUDA assignments as a
+# student who knows CUDA basics writes them, predicted before their first GPU run
+_P64 = "probes64.cu"
+U62_R = 0.04                                       # the risk-free rate (continuous), all probes
+U62_GREEK_EXPIRIES = (7, 14, 30, 60, 91, 182, 273, 365, 548, 730)     # bs-greeks-fd: days
+U62_MC_S0, U62_MC_K, U62_MC_VOL, U62_MC_T, U62_MC_STEPS = 100.0, 100.0, 0.3, 0.25, 63
+U62_MC_SEED = 20240601
+U62_TREE_STEPS = 1024                              # as #defined in probes64.cu
+U62_BB_DAYS, U62_BB_WINDOW, U62_BB_K = 2048, 20, 2.0
+U62_PF_FACTORS, U62_PF_SHORT = 20, 0.2             # portfolio-variance: factors, share of shorts
+U62_OB_MID, U62_OB_LEVELS, U62_OB_DIST = 10000, 2048, 25.0
+U62_OB_CANCEL, U62_OB_ODD, U62_OB_FAR = 0.08, 0.2, 0.015
+
+
+def _u62_chain(n, rng):
+    """n listed options on a few hundred underlyings (float32 each): spots log-uniform
+    over 5-500, strikes at log-moneyness N(0, 0.15) (clipped to +-0.6) rounded to 0.5,
+    expiries from U62_GREEK_EXPIRIES (days), volatilities a base of 15-60% plus a smile
+    (0.25 times the squared log-moneyness over the square root of the expiry in years)."""
+    nu = max(1, min(400, n // 8))
+    spot = np.exp(rng.uniform(np.log(5.0), np.log(500.0), nu))
+    base = rng.uniform(0.15, 0.6, nu)
+    u = rng.integers(0, nu, n)
+    S = spot[u]
+    m = np.clip(rng.normal(0.0, 0.15, n), -0.6, 0.6)
+    K = np.maximum(np.round(S * np.exp(m) * 2) / 2, 0.5)
+    T = rng.choice(np.array(U62_GREEK_EXPIRIES, np.float64), n) / 365.0
+    vol = base[u] + 0.25 * np.log(K / S) ** 2 / np.sqrt(T)
+    return [a.astype(np.float32) for a in (S, K, T, np.minimum(vol, 1.5))]
+
+
+def _u62_greeks_args(n, rng):
+    """n options (_u62_chain), half of them puts (uint8 flags), the rate, the price and
+    the four Greeks zeroed (float32), n."""
+    S, K, T, vol = _u62_chain(n, rng)
+    put = (rng.random(n) < 0.5).astype(np.uint8)
+    return [S, K, T, vol, put, np.float32(U62_R)] + [np.zeros(n, np.float32) for _ in range(5)] + [_i32(n)]
+
+
+def _u62_mc_args(n, rng):
+    """The Asian call's terms (U62_MC_*: at the money, 30% volatility, a quarter's 63
+    daily fixings), the seed, the blocks' sums and sums of squares zeroed (ceil(n / 256)),
+    n paths."""
+    nb = -(-n // 256)
+    return [np.float32(U62_MC_S0), np.float32(U62_MC_K), np.float32(U62_R), np.float32(U62_MC_VOL),
+            np.float32(U62_MC_T), _i32(U62_MC_STEPS), np.uint32(U62_MC_SEED),
+            np.zeros(nb, np.float32), np.zeros(nb, np.float32), _i32(n)]
+
+
+def _u62_tree_args(n, rng):
+    """n American puts (float32 each): spots 20-200 (log-uniform), strikes at 0.8-1.25 of
+    the spot rounded to 1, expiries 0.1-2 years, volatilities 15-60%; the rate; the prices
+    zeroed; n."""
+    S = np.exp(rng.uniform(np.log(20.0), np.log(200.0), n))
+    K = np.maximum(np.round(S * np.exp(rng.uniform(np.log(0.8), np.log(1.25), n))), 1.0)
+    T = rng.uniform(0.1, 2.0, n)
+    vol = rng.uniform(0.15, 0.6, n)
+    return [S.astype(np.float32), K.astype(np.float32), T.astype(np.float32), vol.astype(np.float32),
+            np.float32(U62_R), np.zeros(n, np.float32), _i32(n)]
+
+
+def _u62_prices(nseries, ndays, rng):
+    """nseries daily close series of ndays (float64, series x days), in cents: starts
+    log-uniform over 5-500, annual volatilities 15-70%, drifts N(6%, 10%), Student-t (4
+    degrees of freedom) daily shocks scaled to the volatility."""
+    s0 = np.exp(rng.uniform(np.log(5.0), np.log(500.0), nseries))
+    vol = rng.uniform(0.15, 0.7, nseries)[:, None] / np.sqrt(252)
+    mu = rng.normal(0.06, 0.1, nseries)[:, None] / 252
+    z = rng.standard_t(4, (nseries, ndays)) / np.sqrt(2.0)
+    z[:, 0] = 0
+    logp = np.log(s0)[:, None] + np.cumsum(mu - 0.5 * vol ** 2 + vol * z, axis=1)
+    return np.maximum(np.round(np.exp(logp) * 100) / 100, 0.01)
+
+
+def _u62_bb_args(n, rng):
+    """n closes (float32): ceil(n / U62_BB_DAYS) series (_u62_prices) one after the other,
+    the last cut short; the days a series, n; the middle, upper and lower bands zeroed
+    (float32), the signals zeroed (int8)."""
+    ns = -(-n // U62_BB_DAYS)
+    px = _u62_prices(ns, U62_BB_DAYS, rng).ravel()[:n].astype(np.float32)
+    return [px, _i32(U62_BB_DAYS), _i32(n), np.zeros(n, np.float32), np.zeros(n, np.float32),
+            np.zeros(n, np.float32), np.zeros(n, np.int8)]
+
+
+def _u62_cov(n, rng):
+    """A factor model's annual covariance of n assets (float32, n x n, row-major): loadings
+    on U62_PF_FACTORS factors (the market's N(1, 0.3), the others' N(0, 0.5)), factor
+    volatilities 18% (the market) and 4-10%, specific volatilities 15-45% on the diagonal."""
+    B = rng.normal(0.0, 0.5, (n, U62_PF_FACTORS))
+    B[:, 0] = rng.normal(1.0, 0.3, n)
+    f = np.r_[0.18, rng.uniform(0.04, 0.10, U62_PF_FACTORS - 1)]
+    Bf = (B * f).astype(np.float32)
+    cov = Bf @ Bf.T
+    cov[np.diag_indices(n)] += (rng.uniform(0.15, 0.45, n) ** 2).astype(np.float32)
+    return cov
+
+
+def _u62_pf_args(n, rng):
+    """n assets' covariance (_u62_cov) flattened, the weights (float32: gamma-distributed
+    sizes, U62_PF_SHORT of them short, summing to 1), n, (cov w) zeroed, the variance zeroed."""
+    cov = _u62_cov(n, rng)
+    w = rng.gamma(0.5, 1.0, n) * np.where(rng.random(n) < U62_PF_SHORT, -1.0, 1.0)
+    w /= w.sum()
+    return [cov.ravel(), w.astype(np.float32), _i32(n), np.zeros(n, np.float32), np.zeros(1, np.float32)]
+
+
+def _u62_orders(n, rng):
+    """n limit orders (int32 price ticks, int32 sizes, uint8 sides 0 bid / 1 ask) around a
+    mid of U62_OB_MID ticks: bids 1 + Exp(U62_OB_DIST) ticks below it (floored), asks as
+    far above, U62_OB_FAR of them at a stale price uniform over half to one and a half
+    times the mid; sizes round lots (100 x Geometric(0.45)), U62_OB_ODD odd lots of 1-99
+    shares, U62_OB_CANCEL zero (cancelled)."""
+    side = (rng.random(n) < 0.5).astype(np.uint8)
+    dist = 1 + np.floor(rng.exponential(U62_OB_DIST, n)).astype(np.int64)
+    price = np.where(side == 1, U62_OB_MID + dist, U62_OB_MID - dist)
+    far = rng.random(n) < U62_OB_FAR
+    price[far] = rng.integers(U62_OB_MID // 2, U62_OB_MID * 3 // 2, int(far.sum()))
+    u = rng.random(n)
+    qty = np.where(u < U62_OB_CANCEL, 0,
+                   np.where(u < U62_OB_CANCEL + U62_OB_ODD, rng.integers(1, 100, n),
+                            100 * rng.geometric(0.45, n)))
+    return price.astype(np.int32), qty.astype(np.int32), side
+
+
+def _u62_ob_args(n, rng):
+    """n orders (_u62_orders), n, the book's lowest tick (U62_OB_LEVELS / 2 below the mid)
+    and its level count, the depths (uint64, 2 x levels) and order counts (uint32) zeroed,
+    the dropped counter zeroed."""
+    price, qty, side = _u62_orders(n, rng)
+    L = U62_OB_LEVELS
+    return [price, qty, side, _i32(n), _i32(U62_OB_MID - L // 2), _i32(L), np.zeros(2 * L, np.uint64),
+            np.zeros(2 * L, np.uint32), np.zeros(1, np.uint32)]
+
+
+UNSEEN62 = [
+    TimingProbe("probe/bs-greeks-fd", "probe-unseen62", "bs_greeks_fd", 1 << 22, 256, lambda n: -(-n // 256),
+                _u62_greeks_args, source=_P64,
+                note="Black-Scholes price and finite-difference Greeks of 2^22 calls and puts, a thread an "
+                     "option: six inlined closed-form prices (logf, sqrtf, expf, two erff each, a divergent "
+                     "call/put branch), 4 coalesced float loads and a byte, 5 float stores"),
+    TimingProbe("probe/asian-mc-xorshift", "probe-unseen62", "asian_call_mc", 1 << 20, 256,
+                lambda n: -(-n // 256), _u62_mc_args, source=_P64,
+                note="Monte Carlo arithmetic Asian call, 2^20 paths of 63 daily fixings, a thread a path: "
+                     "xorshift32 and Box-Muller (logf, sqrtf, cosf) and an expf a step, no memory in the loop, "
+                     "then a two-array shared tree reduction (9 barriers) and two stores a block"),
+    TimingProbe("probe/american-put-tree", "probe-unseen62", "american_put_binomial", 2048, 256, lambda n: n,
+                _u62_tree_args, source=_P64,
+                note="American puts on a 1024-step CRR binomial tree, 2048 options, a 256-thread block an "
+                     "option: ping-pong float columns in shared memory (8 KiB), one barrier a step, each node a "
+                     "shared pair load, an expf for its spot and an fmaxf against early exercise"),
+    TimingProbe("probe/bollinger-bands", "probe-unseen62", "bollinger_bands", 1 << 24, 256,
+                lambda n: -(-n // 256), _u62_bb_args, source=_P64,
+                note="20-day Bollinger bands of 2^24 closes (8192 series of 2048 days), a thread a close: "
+                     "integer modulo, 20 overlapping float loads (L1 hits) summed with squares, a sqrtf, three "
+                     "float stores and a byte signal"),
+    TimingProbe("probe/portfolio-variance-warp", "probe-unseen62", "portfolio_variance_warp", 8192, 256,
+                lambda n: -(-n // 8), _u62_pf_args, source=_P64,
+                note="portfolio variance w^T Sigma w over an 8192 x 8192 float covariance (256 MiB), a warp "
+                     "a row: 256 coalesced row loads and weight loads (L1/L2) a lane, a 5-step "
+                     "__shfl_xor_sync sum, one float atomicAdd a warp on one address (8192 in all)"),
+    TimingProbe("probe/orderbook-depth", "probe-unseen62", "orderbook_depth", 1 << 24, 256,
+                lambda n: -(-n // 256), _u62_ob_args, source=_P64,
+                note="order-book depth of 2^24 limit orders into 2 x 2048 price levels, a thread an order: "
+                     "three loads, a uint64 and a uint32 global atomicAdd on skewed levels (exponential in "
+                     "the distance from the mid), ~1.5% dropped to one counter, 8% cancelled"),
+]
+PROBES += UNSEEN62
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
