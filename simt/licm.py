@@ -309,25 +309,30 @@ def _linear(code, x, pc: int, ctr, written: set, top: int, depth: int = 0):
                 return {k: c * b[1] for k, c in a.items()}
             if d.sub == "mul" and set(a) == {1}:
                 return {k: c * a[1] for k, c in b.items()}
-    if not _uses(code, d, ctr, top, depth):
+    if _fixed(code, d, ctr, written, top):
         return {("pc", d.pc): 1}
     return None
 
 
-def _uses(code, d, ctr, top: int, depth: int = 0) -> bool:
-    """Whether instruction ``d`` (in the loop) reads the counter, through the loop's own
-    instructions."""
-    if depth > 24:
-        return True
+def _fixed(code, d, ctr, written: set, top: int, depth: int = 0) -> bool:
+    """Whether instruction ``d`` (in the loop) computes the same value in every copy: pure
+    arithmetic on values the loop does not write, or on temporaries it computes so in the
+    same trip; not on the counter, nor on a variable the loop writes (``s & 0`` where
+    ``s`` is a running sum is a new value every trip)."""
+    if depth > 24 or (d.op not in _PURE and d.op not in (Op.MOV, Op.CAST)):
+        return False
     for a in d.args or ():
-        if type(a) is not Reg:
+        if type(a) is not Reg or id(a) not in written:
             continue
         if id(a) == ctr:
-            return True
+            return False
         w = next((code[q] for q in range(d.pc - 1, top - 1, -1) if code[q].dst is a), None)
-        if w is not None and _uses(code, w, ctr, top, depth + 1):
-            return True
-    return False
+        if w is None or a.is_var and (not _every_trip(code, top, w.pc) or any(
+                code[q].dst is a for q in range(w.pc + 1, _back(code, top) + 1))):
+            return False            # a loop-carried value, or a variable set more than once
+        if not _fixed(code, w, ctr, written, top, depth + 1):
+            return False
+    return True
 
 
 def _every_trip(code, top: int, p: int) -> bool:

@@ -193,3 +193,17 @@ def test_an_unrolled_loop_loads_each_distinct_address_once(extra, loads):
     np.testing.assert_allclose(out, exp, rtol=1e-6)
     assert res.metrics[REQ_LD] == loads
     assert bool(repeated_loads(Module.from_source(src).get_function("k").ir)) == (not extra)
+
+
+def test_an_address_built_on_a_running_value_is_not_a_repeat():
+    """``a[t + (s & 0)]`` reads one word, but through the running sum ``s``: each copy waits
+    for the last (a chain), so its loads are not taken as one (tests/test_timing.py's
+    chain of L1 hits relies on it)."""
+    from simt.licm import repeated_loads
+    src = '''extern "C" __global__ void again(const int *a, int *out) {
+        int s = 0;
+        for (int r = 0; r < 8; r++) s += a[threadIdx.x + (s & 0)];
+        out[threadIdx.x] = s;
+    }'''
+    assert repeated_loads(Module.from_source(src).get_function("again").ir) == {}
+    assert repeated_loads(Module.from_source(src.replace("(s & 0)", "(r - r)")).get_function("again").ir)
