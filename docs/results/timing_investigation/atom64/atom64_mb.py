@@ -5,12 +5,10 @@ address; 64: 64 addresses 8 bytes apart), results unused (RED).  Median of 7 CUD
 timings: ns an add on the busiest address = ms / (2^24 / k).
 python docs/results/timing_investigation/atom64/atom64_mb.py > atom64_GPU.jsonl"""
 import json
-import sys
 
 import cupy as cp
 import numpy as np
 
-sys.path.insert(0, "../warpslots")
 SRC = r'''
 extern "C" __global__ void add_u32(unsigned *p, int k, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) atomicAdd(&p[(i % k) * 2], 1u); }
