@@ -113,6 +113,11 @@ LABELS = {
 }
 
 
+# a warp that exits before this share of its block's life frees its slot for another
+# block (simt.timing.warp_slot_share); later ones are taken to hold it to the block's end
+EARLY_EXIT = 0.25
+
+
 def sorted_sectors(addr2d: np.ndarray, act2d: np.ndarray, size: int):
     """Per warp row: the sorted sector ids (inactive lanes repeat an active one) and a mask
     of the first occurrence of each distinct sector.  Accesses straddling two sectors
@@ -1689,6 +1694,15 @@ class Counters:
             blk = self.finish[: nb * self.wpb].reshape(nb, self.wpb).max(axis=1)
             out["simt__block_cycles.mean"] = round(float(blk.mean()), 1)
             out["simt__block_cycles.max"] = round(float(blk.max()), 1)
+            # where in the grid the longest block lies (its rank among the emulated blocks,
+            # which are in the grid's order): it cannot end before it starts
+            out["simt__block_cycles.max_at"] = round((int(blk.argmax()) + 0.5) / nb, 4)
+            # a warp's slot on the SM frees when it exits, before its block ends
+            # (timing_investigation/warpslots/): the warps that exit early in their
+            # block's life count their own life, the others their block's
+            fin = self.finish[: nb * self.wpb].reshape(nb, self.wpb)
+            eff = np.where(fin < EARLY_EXIT * blk[:, None], fin, blk[:, None])
+            out["simt__warp_cycles.mean"] = round(float(eff.mean()), 1)
         for name in ("simt__global_requests", "simt__barriers"):
             arr = self.warp_extra.get(name)
             out[name + ".max"] = int(arr.max()) if arr is not None and len(arr) else 0

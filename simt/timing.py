@@ -308,7 +308,9 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
                       (prof.atom_sector_req_us if g("simt__atomic_global_lanes.sum", 0) else prof.sector_req_us),
         # the emulator's critical path of each block (per-lane ready times, see machine.py),
         # blocks scheduled in waves over the SMs
-        "latency": _latency_us(metrics, prof, grid_blocks, bps, waves, dram_us) if "simt__block_cycles.mean" in metrics else
+        "latency": _latency_us(metrics, prof, grid_blocks, bps, waves, dram_us,
+                               slot_limits(prof, threads_per_block, shared_bytes, int(g(C.REGS, 0))))
+                   if "simt__block_cycles.mean" in metrics else
                    waves * (prof.block_wave_us + g("simt__warp_inst.max", 0) * prof.warp_cpi / clock_per_us
                             + g("simt__global_requests.max", 0) * (prof.ilp_latency_us or prof.mem_latency_us)
                             + g("simt__barriers.max", 0) * prof.barrier_us),
@@ -398,8 +400,42 @@ def retouch_miss(metrics: dict, prof: Profile, resident_blocks: int) -> float:
 CAL_BLOCKS_PER_SM = 8       # calibrate's "blocks" launch: waves of 8 empty blocks per SM
 
 
+def slot_limits(prof: Profile, threads_per_block: int, shared_bytes: int, regs: int) -> tuple[int, int]:
+    """(warps a block has, blocks an SM holds by the limits a block keeps until its last
+    warp exits: its block slot, shared memory and registers)."""
+    lim = occupancy_limits(prof, threads_per_block, shared_bytes, regs)
+    return -(-threads_per_block // 32), min(lim["blocks"], lim["shared memory"], lim["registers"])
+
+
+def warp_slot_share(metrics: dict, prof: Profile, bps: int, slots: tuple[int, int], life_us: float) -> float:
+    """The share of its life a block holds an SM for, when the SM's warp slots (not its
+    block slots, shared memory or registers) limit its occupancy: a warp's slot frees when
+    the warp exits, and another block starts once its warps fit, so blocks whose warps
+    exit at different times overlap more than ``bps`` at a time.  An SM then serves a block
+    in the larger of its warps' mean life x its warps / the SM's warp slots, and its life
+    / the blocks the other limits allow.  On the H200, 132 x 64 blocks of 256 threads
+    whose warp 0 spins and whose other warps exit at once take 0.45 of the time all eight
+    spinning do, and 128-thread blocks 0.55; with 56 KiB of shared memory a block, or 127
+    registers a thread, they take the same (timing_investigation/warpslots/: registers
+    are held a block at a time, 16 blocks of 256 threads at 10-16 registers).  The warps'
+    mean life counts those that exit early in their block's life (counters.EARLY_EXIT).
+    probe/rle-encode-runs: a run's first lane scans to its end, most warps exit at once.
+
+    Limitations: the register limit is the estimate's (simt.occupancy), often below
+    nvcc's count, so kernels nvcc gives 17-32 registers may overlap here where the GPU
+    does not (probe/pagerank-pull: 27 in nvcc's count, 12 estimated)."""
+    wpb, others = slots
+    warp, blk = metrics.get("simt__warp_cycles.mean", 0), metrics.get("simt__block_cycles.mean", 0)
+    max_warps = prof.max_threads_sm // 32
+    if not warp or not blk or others <= bps or bps != prof.max_threads_sm // (wpb * 32):
+        return 1.0                  # (the warp slots are not what limits the blocks)
+    warp_life = life_us - (blk - warp) / (prof.clock_ghz * 1e3)
+    per_block = max(warp_life * wpb / max_warps, life_us / others)
+    return min(1.0, per_block * bps / life_us)
+
+
 def _latency_us(metrics: dict, prof: Profile, grid_blocks: int, bps: int, waves: int,
-                dram_us: float) -> float:
+                dram_us: float, slots: tuple[int, int] = (0, 0)) -> float:
     """The blocks' critical paths in waves over the SMs.  A wave of w blocks per SM takes
     the longer of scheduling them (w x ``block_wave_us`` / 8, empty blocks) and a block's
     life: ``block_start_us`` + its critical path + the time its loads queue at DRAM,
@@ -414,8 +450,19 @@ def _latency_us(metrics: dict, prof: Profile, grid_blocks: int, bps: int, waves:
         return max(top, waves * mean) + waves * prof.block_wave_us
     w = max(1, min(bps, -(-grid_blocks // prof.sm_count)))
     sched = w * prof.block_wave_us / CAL_BLOCKS_PER_SM
-    life = queued_life(prof.block_start_us + mean, dram_us / waves, prof.dram_queue_us)
-    return max(prof.block_start_us + top, waves * max(sched, life))
+    # blocks whose warps exit early overlap more (warp_slot_share): fewer, fuller waves,
+    # each with more of the launch's DRAM traffic to queue behind
+    share = warp_slot_share(metrics, prof, bps, slots, prof.block_start_us + mean) if slots[0] else 1.0
+    full = waves * share
+    life = queued_life(prof.block_start_us + mean, dram_us / full, prof.dram_queue_us)
+    last = 0.0
+    if share < 1.0:
+        # the longest block starts once the blocks before it have made room: at block i of
+        # the grid, (i / the blocks an SM now holds at once - 1) lives in (pagerank-pull:
+        # its hub vertices' blocks, anywhere in the grid)
+        at = metrics.get("simt__block_cycles.max_at", 1.0) * grid_blocks
+        last = max(0.0, at * share / (prof.sm_count * bps) - 1.0) * life
+    return max(prof.block_start_us + top + last, waves * sched, full * life)
 
 
 def queued_life(c: float, d: float, a: float) -> float:
