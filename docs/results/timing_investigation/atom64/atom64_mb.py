@@ -5,9 +5,14 @@ address; 64: 64 addresses 8 bytes apart), results unused (RED).  Median of 7 CUD
 timings: ns an add on the busiest address = ms / (2^24 / k).
 python docs/results/timing_investigation/atom64/atom64_mb.py > atom64_GPU.jsonl"""
 import json
+import sys
+from pathlib import Path
 
 import cupy as cp
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "warpslots"))
+from warpslots_mb import timed  # noqa: E402  (median of 7 CUDA-event timings)
 
 SRC = r'''
 extern "C" __global__ void add_u32(unsigned *p, int k, int n) {
@@ -20,16 +25,6 @@ extern "C" __global__ void add_both(unsigned long long *p, unsigned *q, int k, i
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) { atomicAdd(&p[i % k], 1ull); atomicAdd(&q[i % k], 1u); } }
 '''
-
-
-def timed(fn, reps=7):
-    s, e = cp.cuda.Event(), cp.cuda.Event()
-    fn()
-    out = []
-    for _ in range(reps):
-        s.record(); fn(); e.record(); e.synchronize()
-        out.append(cp.cuda.get_elapsed_time(s, e))
-    return float(np.median(out))
 
 
 def main():
