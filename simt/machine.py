@@ -507,7 +507,8 @@ class Machine:
             if counted:
                 self.advance_clock(ins, sel, act, full, wsel)
             else:
-                self.rt[ins.dst.slot][wsel] = self.wclock[wsel]
+                for r in (ins.dst if isinstance(ins.dst, list) else (ins.dst,)):
+                    self.rt[r.slot][wsel] = self.wclock[wsel]
         self.counting = counted
         jump = HANDLERS[op](self, ins, sel, act, full, aw, w, wsel) if (nact or op in _ALWAYS) else None
         self.counting = True

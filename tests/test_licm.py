@@ -207,3 +207,20 @@ def test_an_address_built_on_a_running_value_is_not_a_repeat():
     }'''
     assert repeated_loads(Module.from_source(src).get_function("again").ir) == {}
     assert repeated_loads(Module.from_source(src.replace("(s & 0)", "(r - r)")).get_function("again").ir)
+
+
+def test_a_vector_load_repeated_across_copies_reads_its_registers():
+    """float2 loads of neighbouring pairs in an unrolled loop: the copies' 8 loads read 5
+    pairs, and each lane still gets its sums."""
+    src = '''extern "C" __global__ void k(const float2 *x, float *out) {
+        int t = threadIdx.x;
+        float s = 0.0f;
+        for (int j = 0; j < 4; j++) { float2 a = x[t + j], b = x[t + j + 1]; s += a.x * b.y - a.y; }
+        out[t] = s;
+    }'''
+    x = np.random.default_rng(2).random((40, 2)).astype(np.float32)
+    (_, out), res = run(src, "k", 1, 32, [x, np.zeros(32, np.float32)])
+    exp = np.array([sum(np.float32(x[t + j, 0] * x[t + j + 1, 1] - x[t + j, 1]) for j in range(4))
+                    for t in range(32)], np.float32)
+    np.testing.assert_allclose(out, exp, rtol=1e-5)
+    assert res.metrics[REQ_LD] == 5
