@@ -4966,6 +4966,172 @@ UNSEEN62 = [
 ]
 PROBES += UNSEEN62
 
+# probe-unseen63 (probes65.cu): an audio / signal-processing course's CUDA assignments as a
+# student who knows CUDA basics writes them, predicted before their first GPU run
+_P65 = "probes65.cu"
+U63_FS = 48000                                     # the audio's sample rate, Hz
+U63_SEG = 4096                                     # _u63_audio: samples a segment (tone, noise or silence)
+U63_FIR_TAPS, U63_FIR_CUTOFF = 63, 4000.0          # fir-const-tile: as #defined; the low-pass cutoff, Hz
+U63_BQ_SAMPLES, U63_BQ_SECTIONS = 256, 4           # biquad-cascade: samples a channel; NSEC
+U63_FFT_N = 256                                    # fft256-shared: points a frame
+U63_RMS_FRAME, U63_RMS_HOP = 1024, 512             # frame-rms-hann: as #defined
+U63_ZCR_FRAME = 512                                # zcr-ballot: as #defined
+U63_MEL_FS, U63_MEL_BINS, U63_MEL_BANDS = 16000, 513, 64   # mel-filterbank: a 1024-point FFT's bins
+
+
+def _u63_audio(n, rng):
+    """n samples (float32, within +-1) of segments of U63_SEG: 50% voiced tones (a
+    fundamental of 80-400 Hz and its 2nd and 3rd harmonics, amplitudes 0.05-0.8, a little
+    noise), 30% noise (white, 0.02-0.3 rms), 20% near-silence (1e-4 rms noise)."""
+    nseg = -(-n // U63_SEG)
+    kind = rng.choice(3, nseg, p=[0.5, 0.3, 0.2])
+    f0 = rng.uniform(80.0, 400.0, nseg)
+    amp = np.where(kind == 0, rng.uniform(0.05, 0.8, nseg), 0.0)
+    nsd = np.choose(kind, [0.005 * np.ones(nseg), rng.uniform(0.02, 0.3, nseg), 1e-4 * np.ones(nseg)])
+    seg = np.arange(n) // U63_SEG
+    ph = 2 * np.pi * np.repeat(f0 / U63_FS, U63_SEG)[:n] * np.arange(n)
+    x = np.repeat(amp, U63_SEG)[:n] * (0.6 * np.sin(ph) + 0.25 * np.sin(2 * ph + 1.0) + 0.15 * np.sin(3 * ph + 2.0))
+    x += nsd[seg] * rng.standard_normal(n)
+    return np.clip(x, -1.0, 1.0).astype(np.float32)
+
+
+def _u63_fir_taps():
+    """A Hamming-windowed sinc low-pass of U63_FIR_TAPS taps, cutoff U63_FIR_CUTOFF at
+    U63_FS, unit gain at DC (float32)."""
+    m = np.arange(U63_FIR_TAPS) - (U63_FIR_TAPS - 1) / 2
+    fc = U63_FIR_CUTOFF / U63_FS
+    h = 2 * fc * np.sinc(2 * fc * m) * np.hamming(U63_FIR_TAPS)
+    return (h / h.sum()).astype(np.float32)
+
+
+def _u63_fir_args(n, rng):
+    """n samples of audio (_u63_audio), the output zeroed, n."""
+    return [_u63_audio(n, rng), np.zeros(n, np.float32), _i32(n)]
+
+
+def _u63_peaking(f0, gain_db, q, fs=U63_FS):
+    """RBJ's peaking-EQ biquads (arrays of centre frequencies, gains in dB, Qs): (..., 5)
+    float64 b0, b1, b2, a1, a2, normalized by a0."""
+    A = 10 ** (gain_db / 40)
+    w0 = 2 * np.pi * f0 / fs
+    alpha = np.sin(w0) / (2 * q)
+    cw = np.cos(w0)
+    a0 = 1 + alpha / A
+    return np.stack([(1 + alpha * A) / a0, -2 * cw / a0, (1 - alpha * A) / a0, -2 * cw / a0,
+                     (1 - alpha / A) / a0], axis=-1)
+
+
+def _u63_bq_args(n, rng):
+    """n // U63_BQ_SAMPLES channels of U63_BQ_SAMPLES samples (float32, interleaved: sample
+    t of channel c at t * nch + c), each a tone of 50-5000 Hz (amplitude 0.1-0.5) plus noise
+    (0.01-0.1 rms); each channel's U63_BQ_SECTIONS peaking EQs (centres 60-12000 Hz
+    log-uniform, gains -12..12 dB, Qs 0.5-4) flattened (float32, channel x section x 5);
+    the output zeroed; nch, the samples a channel."""
+    nch, ns = n // U63_BQ_SAMPLES, U63_BQ_SAMPLES
+    f = np.exp(rng.uniform(np.log(50.0), np.log(5000.0), nch))
+    a = rng.uniform(0.1, 0.5, nch)
+    ph = rng.uniform(0, 2 * np.pi, nch)
+    t = np.arange(ns)[:, None]
+    x = a * np.sin(2 * np.pi * f / U63_FS * t + ph) + rng.uniform(0.01, 0.1, nch) * rng.standard_normal((ns, nch))
+    sh = (nch, U63_BQ_SECTIONS)
+    sos = _u63_peaking(np.exp(rng.uniform(np.log(60.0), np.log(12000.0), sh)), rng.uniform(-12.0, 12.0, sh),
+                       rng.uniform(0.5, 4.0, sh))
+    return [x.astype(np.float32).ravel(), sos.astype(np.float32).ravel(), np.zeros(ns * nch, np.float32),
+            _i32(nch), _i32(ns)]
+
+
+def _u63_fft_args(n, rng):
+    """n complex points (interleaved float32: a stereo pair of _u63_audio, left the real
+    parts and right the imaginary ones), the output zeroed (2n floats), n // U63_FFT_N frames."""
+    x = np.empty(2 * n, np.float32)
+    x[0::2] = _u63_audio(n, rng)
+    x[1::2] = _u63_audio(n, rng)
+    return [x, np.zeros(2 * n, np.float32), _i32(n // U63_FFT_N)]
+
+
+def _u63_rms_frames(n):
+    return max(0, (n - U63_RMS_FRAME) // U63_RMS_HOP + 1)
+
+
+def _u63_rms_args(n, rng):
+    """n samples of audio (_u63_audio), the frames (U63_RMS_FRAME long, U63_RMS_HOP apart)
+    that fit, the RMS and dB levels zeroed (float32)."""
+    nf = _u63_rms_frames(n)
+    return [_u63_audio(n, rng), _i32(nf), np.zeros(nf, np.float32), np.zeros(nf, np.float32)]
+
+
+def _u63_zcr_args(n, rng):
+    """n samples of audio (_u63_audio), n // U63_ZCR_FRAME frames, their rates zeroed."""
+    nf = n // U63_ZCR_FRAME
+    return [_u63_audio(n, rng), _i32(nf), np.zeros(nf, np.float32)]
+
+
+def _u63_mel_bank():
+    """The U63_MEL_BANDS triangular mel filters (HTK's mel scale, 0 to U63_MEL_FS / 2,
+    unit peaks) on U63_MEL_BINS bins, sparse: first bins, lengths and offsets (int32) and
+    the packed weights (float32)."""
+    mel = lambda f: 2595 * np.log10(1 + f / 700)
+    imel = lambda m: 700 * (10 ** (m / 2595) - 1)
+    edges = imel(np.linspace(0, mel(U63_MEL_FS / 2), U63_MEL_BANDS + 2)) / (U63_MEL_FS / 2) * (U63_MEL_BINS - 1)
+    start, length, off, w = [], [], [], []
+    for m in range(U63_MEL_BANDS):
+        lo, c, hi = edges[m:m + 3]
+        k = np.arange(int(np.floor(lo)) + 1, int(np.ceil(hi)))
+        wk = np.where(k <= c, (k - lo) / (c - lo), (hi - k) / (hi - c))
+        start.append(k[0])
+        length.append(len(k))
+        off.append(sum(length[:-1]))
+        w.append(wk)
+    return (np.array(start, np.int32), np.array(length, np.int32), np.array(off, np.int32),
+            np.concatenate(w).astype(np.float32))
+
+
+def _u63_mel_args(n, rng):
+    """n // U63_MEL_BANDS frames' power spectra (float32, frame x U63_MEL_BINS): a spectral
+    tilt (1 + k / 8)^-1.5 times a frame gain log-uniform over 1e-6-1 times exponential
+    (chi-squared, 2 degrees of freedom) fluctuations; the filterbank (_u63_mel_bank); the
+    log-mel energies zeroed (n), n."""
+    nf = n // U63_MEL_BANDS
+    tilt = (1 + np.arange(U63_MEL_BINS) / 8.0) ** -1.5
+    g = np.exp(rng.uniform(np.log(1e-6), 0.0, nf)).astype(np.float32)
+    P = rng.standard_exponential((nf, U63_MEL_BINS), np.float32) * tilt.astype(np.float32) * g[:, None]
+    return [P.ravel(), *_u63_mel_bank(), np.zeros(n, np.float32), _i32(n)]
+
+
+UNSEEN63 = [
+    TimingProbe("probe/fir-const-tile", "probe-unseen63", "fir_const_tile", 1 << 23, 256, lambda n: -(-n // 256),
+                _u63_fir_args, source=_P65, symbols=lambda n, rng: {"c_taps": _u63_fir_taps()},
+                note="63-tap FIR low-pass over 2^23 samples, a thread an output: a 318-float shared tile (1-2 "
+                     "coalesced loads a thread, one barrier), then 63 FMAs each with a uniform __constant__ tap "
+                     "and a conflict-free shared load, one coalesced store"),
+    TimingProbe("probe/biquad-cascade", "probe-unseen63", "biquad_cascade", 1 << 23, 256,
+                lambda n: -(-(n // U63_BQ_SAMPLES) // 256), _u63_bq_args, source=_P65,
+                note="8th-order IIR equalizer (4 biquads, transposed DF-II) on 32768 channels of 256 samples, a "
+                     "thread a channel (128 blocks, under one wave): 20 coefficients in registers, a sequential "
+                     "loop of a coalesced load, a 4-section dependent FMA chain and a store a sample"),
+    TimingProbe("probe/fft256-shared", "probe-unseen63", "fft256_shared", 1 << 24, 128, lambda n: n // U63_FFT_N,
+                _u63_fft_args, source=_P65,
+                note="256-point complex FFTs of 2^24 float2 points (65536 frames), a 128-thread block a frame: "
+                     "a bit-reversed (__brev) scatter into shared memory, 8 radix-2 stages of one butterfly a "
+                     "thread (sincosf twiddle, integer div/mod, 2 float2 shared loads and stores, a barrier)"),
+    TimingProbe("probe/frame-rms-hann", "probe-unseen63", "frame_rms_hann", 1 << 25, 256, _u63_rms_frames,
+                _u63_rms_args, source=_P65,
+                note="short-time RMS / dBFS of 2^25 samples in Hann-windowed 1024-sample frames at a 512 hop "
+                     "(65535 frames), a 256-thread block a frame: 4 cosf-windowed squares a thread (each sample "
+                     "read twice, the second often from L2), an 8-barrier shared tree, sqrtf and log10f"),
+    TimingProbe("probe/zcr-ballot", "probe-unseen63", "zcr_ballot", 1 << 26, 256,
+                lambda n: -(-(n // U63_ZCR_FRAME) // 8), _u63_zcr_args, source=_P65,
+                note="zero-crossing rate of 2^26 samples in 512-sample frames, a warp a frame: 16 steps of two "
+                     "coalesced float loads (the second shifted by one, mostly L1 hits), a sign compare, "
+                     "__ballot_sync and __popc; one store a warp"),
+    TimingProbe("probe/mel-filterbank", "probe-unseen63", "mel_filterbank", 1 << 23, 256, lambda n: -(-n // 256),
+                _u63_mel_args, source=_P65,
+                note="64-band log-mel energies of 131072 power spectra of 513 bins (268 MiB), a thread a "
+                     "(frame, band): the band's start/length/offset loads, a loop of 3-42 weight x bin products "
+                     "(trip counts diverging across a warp's 32 bands), a logf and one store"),
+]
+PROBES += UNSEEN63
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
