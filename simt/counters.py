@@ -1691,7 +1691,8 @@ class Counters:
         out["simt__warp_inst.max"] = int(self.warp_inst.max()) if len(self.warp_inst) else 0
         if self.finish.any():
             nb = max(1, self.run_blocks)
-            blk = self.finish[: nb * self.wpb].reshape(nb, self.wpb).max(axis=1)
+            fin = self.finish[: nb * self.wpb].reshape(nb, self.wpb)
+            blk = fin.max(axis=1)
             out["simt__block_cycles.mean"] = round(float(blk.mean()), 1)
             out["simt__block_cycles.max"] = round(float(blk.max()), 1)
             # where in the grid the longest block lies (its rank among the emulated blocks,
@@ -1700,7 +1701,6 @@ class Counters:
             # a warp's slot on the SM frees when it exits, before its block ends
             # (timing_investigation/warpslots/): the warps that exit early in their
             # block's life count their own life, the others their block's
-            fin = self.finish[: nb * self.wpb].reshape(nb, self.wpb)
             eff = np.where(fin < EARLY_EXIT * blk[:, None], fin, blk[:, None])
             out["simt__warp_cycles.mean"] = round(float(eff.mean()), 1)
         for name in ("simt__global_requests", "simt__barriers"):

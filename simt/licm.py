@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from .cse import _PURE
 from .ctypes_ import sizeof
-from .ir import Ins, Op, Reg
-from .loops import loops
+from .ir import Const, Ins, Op, Reg, Uniform
+from .loops import full_unrolls, loops
 from .regalloc import regs_of
 
 _WRITES = {Op.STORE, Op.ATOM, Op.BAR, Op.SYNCWARP, Op.PRINTF}
@@ -114,24 +114,18 @@ def hoisted_loads(ir) -> dict[int, tuple[int, int]]:
     got = getattr(ir, "_simt_hoisted_loads", None)
     if got is not None:
         return got
-    from .loops import full_unrolls
     code = ir.code
-    fences = ir.fences
     full = full_unrolls(code)
-    kept = [lp for lp in loops(code) if lp not in full]
+    every = loops(code)
+    kept = [lp for lp in every if lp not in full]
     out: dict[int, tuple[int, int]] = {}
-    words: dict[tuple[int, int], int] = {}
+    words: dict[int, int] = {}                  # a kept loop's LOOPINIT pc -> its hoisted words
     for (top, back), (root, copies) in full.items():
-        if not copies:
-            continue
         around = [lp for lp in kept if lp[0] < root[0] and root[1] < lp[1]]
-        if not around:
+        if not copies or not around:
             continue
         otop, oback = min(around, key=lambda lp: lp[1] - lp[0])     # the innermost kept loop
-        if otop < 1 or code[otop - 1].op != Op.LOOPINIT:
-            continue
-        if any(_writes_global(code[p]) for p in range(otop, oback + 1)) \
-                or any(otop <= f <= oback for f in fences):
+        if otop < 1 or code[otop - 1].op != Op.LOOPINIT or _writes_global(ir, otop, oback):
             continue
         # the nest runs on every trip of the kept loop, the load on every trip of its loop
         nest = [lp for lp in full if root[0] <= lp[0] and lp[1] <= root[1] and lp[0] <= top and back <= lp[1]]
@@ -139,54 +133,20 @@ def hoisted_loads(ir) -> dict[int, tuple[int, int]]:
                for lp in nest):
             continue
         counters = set(copies[0])
-        written = {id(r) for p in range(otop, oback + 1) for r in regs_of(code[p].dst)}
-        deeper = [lp for lp in loops(code) if top < lp[0] and lp[1] < back]
+        written = _written(code, otop, oback)
+        deeper = [lp for lp in every if top < lp[0] and lp[1] < back]
         for p in range(top, back + 1):
             ins = code[p]
-            if ins.op != Op.LOAD or ins.info.get("space") in ("shared", "local", "const") \
-                    or ins.info.get("volatile") or ins.depth != code[top].depth + 1 \
-                    or any(lp[0] <= p <= lp[1] for lp in deeper) or any(f == p for f in fences):
-                continue
-            if not _invariant(code, ins.args[0], p, counters, written, otop):
+            if not _global_load(ins) or ins.depth != code[top].depth + 1 \
+                    or any(lp[0] <= p <= lp[1] for lp in deeper) or p in ir.fences \
+                    or not _same_each_trip(code, ins.args[0], p, otop, oback, written, counters):
                 continue
             w = max(1, -(-sizeof(ins.ctype) // 4)) if ins.ctype is not None else 1
             out[p] = (otop - 1, len(copies))
-            words[(otop, oback)] = words.get((otop, oback), 0) + w * len(copies)
-    over = {lp for lp, n in words.items() if n > HOIST_WORDS}
-    if over:
-        out = {p: v for p, v in out.items() if (v[0] + 1) not in {lp[0] for lp in over}}
+            words[otop - 1] = words.get(otop - 1, 0) + w * len(copies)
+    out = {p: v for p, v in out.items() if words[v[0]] <= HOIST_WORDS}
     ir._simt_hoisted_loads = out
     return out
-
-
-def _enclosing(nest, lp):
-    """The innermost loop of ``nest`` around ``lp`` (not ``lp`` itself)."""
-    return min((o for o in nest if o[0] < lp[0] and lp[1] < o[1]), key=lambda o: o[1] - o[0])
-
-
-def _writes_global(ins) -> bool:
-    if ins.op in (Op.ATOM, Op.BAR, Op.PRINTF) or ins.op == Op.CALL and ins.sub and "fence" in ins.sub:
-        return True
-    return ins.op == Op.STORE and ins.info.get("space") not in ("shared", "local")
-
-
-def _invariant(code, x, pc: int, counters: set, written: set, otop: int, depth: int = 0) -> bool:
-    """Whether ``x`` at ``pc`` is built from constants, the unrolled ``counters`` and
-    values the kept loop (from ``otop``) does not write, through pure arithmetic."""
-    if type(x) is not Reg:
-        return True
-    if id(x) in counters or id(x) not in written:
-        return True
-    if x.is_var or depth > 24:
-        return False
-    d = None
-    for q in range(pc - 1, otop - 1, -1):
-        if code[q].dst is x:
-            d = code[q]
-            break
-    if d is None or (d.op not in _PURE and d.op not in (Op.MOV, Op.CAST)):
-        return False
-    return all(_invariant(code, a, d.pc, counters, written, otop, depth + 1) for a in d.args)
 
 
 def repeated_loads(ir) -> dict[int, tuple[int, tuple]]:
@@ -211,19 +171,14 @@ def repeated_loads(ir) -> dict[int, tuple[int, tuple]]:
     got = getattr(ir, "_simt_repeated_loads", None)
     if got is not None:
         return got
-    from .loops import full_unrolls
     code = ir.code
     out: dict[int, tuple[int, tuple]] = {}
-    full = full_unrolls(code)
     every = loops(code)
-    for (top, back), (root, copies) in full.items():
+    for (top, back), (root, copies) in full_unrolls(code).items():
         if top < 1 or code[top - 1].op != Op.LOOPINIT or len(copies) < 2 \
-                or any(top < a and b < back for a, b in every):
+                or any(top < a and b < back for a, b in every) or _writes_global(ir, top, back):
             continue
-        if any(_writes_global(code[p]) for p in range(top, back + 1)) \
-                or any(top <= f <= back for f in ir.fences):
-            continue
-        written = {id(r) for p in range(top, back + 1) for r in regs_of(code[p].dst)}
+        written = _written(code, top, back)
         ctr = [k for k in copies[0] if k in written]
         if len(ctr) != 1:
             continue
@@ -233,14 +188,10 @@ def repeated_loads(ir) -> dict[int, tuple[int, tuple]]:
         forms = {}
         for p in range(top, back + 1):
             ins = code[p]
-            if ins.op != Op.LOAD or ins.info.get("space") in ("shared", "local", "const") \
-                    or ins.info.get("volatile") or not _every_trip(code, top, p):
-                continue
-            f = _linear(code, ins.args[0], p, ctr, written, top)
-            if f is not None:
-                forms[p] = (f, sizeof(ins.ctype) if ins.ctype is not None else 0)
-        if len(forms) < 1:
-            continue
+            if _global_load(ins) and _every_trip(code, top, p):
+                f = _linear(code, ins.args[0], p, ctr, written, top, back)
+                if f is not None:
+                    forms[p] = (f, sizeof(ins.ctype) if ins.ctype is not None else 0)
         seen = set()
         rep: dict[int, list[bool]] = {p: [] for p in forms}
         for v in values:
@@ -248,11 +199,57 @@ def repeated_loads(ir) -> dict[int, tuple[int, tuple]]:
                 key = (size, frozenset((a, c) for a, c in _at(f, ctr, v).items() if c))
                 rep[p].append(key in seen)
                 seen.add(key)
-        for p, r in rep.items():
-            if any(r):
-                out[p] = (top - 1, tuple(r))
+        out.update((p, (top - 1, tuple(r))) for p, r in rep.items() if any(r))
     ir._simt_repeated_loads = out
     return out
+
+
+def _global_load(ins) -> bool:
+    return ins.op == Op.LOAD and ins.info.get("space") not in ("shared", "local", "const") \
+        and not ins.info.get("volatile")
+
+
+def _writes_global(ir, top: int, back: int) -> bool:
+    """Whether the loop top..back may write global memory (or order it: a barrier, a
+    fence, ``printf``)."""
+    return any(ins.op in (Op.ATOM, Op.BAR, Op.PRINTF)
+               or ins.op == Op.STORE and ins.info.get("space") not in ("shared", "local")
+               for ins in ir.code[top:back + 1]) or any(top <= f <= back for f in ir.fences)
+
+
+def _written(code, top: int, back: int) -> set:
+    """ids of the registers the loop top..back writes."""
+    return {id(r) for p in range(top, back + 1) for r in regs_of(code[p].dst)}
+
+
+def _enclosing(nest, lp):
+    """The innermost loop of ``nest`` around ``lp`` (not ``lp`` itself)."""
+    return min((o for o in nest if o[0] < lp[0] and lp[1] < o[1]), key=lambda o: o[1] - o[0])
+
+
+def _def_in_trip(code, x, pc: int, top: int, back: int):
+    """The instruction of this trip of the loop top..back that gave ``x`` its value at
+    ``pc``; None for a value carried from the last trip, or a variable set more than once
+    a trip or not on every trip."""
+    d = next((code[q] for q in range(pc - 1, top - 1, -1) if code[q].dst is x), None)
+    if d is not None and x.is_var and (not _every_trip(code, top, d.pc) or any(
+            code[q].dst is x for q in range(d.pc + 1, back + 1))):
+        return None
+    return d
+
+
+def _same_each_trip(code, x, pc: int, top: int, back: int, written: set, fixed=(), depth: int = 0) -> bool:
+    """Whether ``x`` at ``pc`` has the same value on every trip of the loop top..back:
+    built by pure arithmetic from constants, values the loop does not write and the
+    registers ``fixed`` (an unrolled nest's counters), through temporaries and variables
+    set once a trip.  A running sum, or the loop's own counter, is not (``s & 0`` is a new
+    value every trip)."""
+    if type(x) is not Reg or id(x) in fixed or id(x) not in written:
+        return True
+    d = _def_in_trip(code, x, pc, top, back) if depth <= 24 else None
+    if d is None or (d.op not in _PURE and d.op not in (Op.MOV, Op.CAST)):
+        return False
+    return all(_same_each_trip(code, a, d.pc, top, back, written, fixed, depth + 1) for a in d.args)
 
 
 def _run_length(copies, ctr) -> int:
@@ -274,11 +271,10 @@ def _at(form: dict, ctr, v) -> dict:
     return out
 
 
-def _linear(code, x, pc: int, ctr, written: set, top: int, depth: int = 0):
+def _linear(code, x, pc: int, ctr, written: set, top: int, back: int, depth: int = 0):
     """``x`` at ``pc`` as {term: integer coefficient}: 1 for the constant, ``ctr`` for the
     loop's counter, a value the loop does not write (by id) or an instruction of the loop
-    that does not depend on the counter (by ("pc", pc)); None if it is none of these."""
-    from .ir import Const, Uniform
+    whose value is the same on every trip (by ("pc", pc)); None if it is none of these."""
     if type(x) is Const:
         return {1: int(x.value)} if x.dtype.kind in "iu" else None
     if type(x) is Uniform:
@@ -289,16 +285,15 @@ def _linear(code, x, pc: int, ctr, written: set, top: int, depth: int = 0):
         return {ctr: 1}
     if id(x) not in written:
         return {id(x): 1}
-    d = next((code[q] for q in range(pc - 1, top - 1, -1) if code[q].dst is x), None)
-    if d is None or x.is_var and (not _every_trip(code, top, d.pc) or any(
-            code[q].dst is x for q in range(d.pc + 1, _back(code, top) + 1))):
-        return None                 # a variable must be set once a trip, before its use
+    d = _def_in_trip(code, x, pc, top, back)
+    if d is None:
+        return None
     if d.op in (Op.MOV, Op.CAST):
         if d.op == Op.CAST and x.dtype.kind not in "iu":
             return None
-        return _linear(code, d.args[0], d.pc, ctr, written, top, depth + 1)
+        return _linear(code, d.args[0], d.pc, ctr, written, top, back, depth + 1)
     if d.op == Op.BIN and d.sub in ("add", "sub", "mul", "shl") and x.dtype.kind in "iu":
-        a, b = (_linear(code, y, d.pc, ctr, written, top, depth + 1) for y in d.args)
+        a, b = (_linear(code, y, d.pc, ctr, written, top, back, depth + 1) for y in d.args)
         if a is not None and b is not None:
             if d.sub in ("add", "sub"):
                 s = -1 if d.sub == "sub" else 1
@@ -309,30 +304,9 @@ def _linear(code, x, pc: int, ctr, written: set, top: int, depth: int = 0):
                 return {k: c * b[1] for k, c in a.items()}
             if d.sub == "mul" and set(a) == {1}:
                 return {k: c * a[1] for k, c in b.items()}
-    if _fixed(code, d, ctr, written, top):
+    if _same_each_trip(code, x, pc, top, back, written):
         return {("pc", d.pc): 1}
     return None
-
-
-def _fixed(code, d, ctr, written: set, top: int, depth: int = 0) -> bool:
-    """Whether instruction ``d`` (in the loop) computes the same value in every copy: pure
-    arithmetic on values the loop does not write, or on temporaries it computes so in the
-    same trip; not on the counter, nor on a variable the loop writes (``s & 0`` where
-    ``s`` is a running sum is a new value every trip)."""
-    if depth > 24 or (d.op not in _PURE and d.op not in (Op.MOV, Op.CAST)):
-        return False
-    for a in d.args or ():
-        if type(a) is not Reg or id(a) not in written:
-            continue
-        if id(a) == ctr:
-            return False
-        w = next((code[q] for q in range(d.pc - 1, top - 1, -1) if code[q].dst is a), None)
-        if w is None or a.is_var and (not _every_trip(code, top, w.pc) or any(
-                code[q].dst is a for q in range(w.pc + 1, _back(code, top) + 1))):
-            return False            # a loop-carried value, or a variable set more than once
-        if not _fixed(code, w, ctr, written, top, depth + 1):
-            return False
-    return True
 
 
 def _every_trip(code, top: int, p: int) -> bool:
@@ -345,8 +319,3 @@ def _every_trip(code, top: int, p: int) -> bool:
                 return False
             d = code[q].depth
     return d == code[top].depth
-
-
-def _back(code, top: int) -> int:
-    """The pc of the backward jump to ``top``."""
-    return max(j for j, ins in enumerate(code) if ins.op == Op.JUMP and ins.target == top)

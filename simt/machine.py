@@ -509,9 +509,7 @@ class Machine:
             else:
                 for r in (ins.dst if isinstance(ins.dst, list) else (ins.dst,)):
                     self.rt[r.slot][wsel] = self.wclock[wsel]
-        self.counting = counted
         jump = HANDLERS[op](self, ins, sel, act, full, aw, w, wsel) if (nact or op in _ALWAYS) else None
-        self.counting = True
         if jump is None:
             self.pc[wsel] = p + 1
         elif jump is True:
@@ -538,7 +536,11 @@ class Machine:
             return self.exec(p, w, hoist=False)
         if not again.all():
             self.exec(p, w[~again], hoist=False)
-        self.exec(p, w[again], counted=False, hoist=False)
+        self.counting = False                     # (access_counters counts nothing)
+        try:
+            self.exec(p, w[again], counted=False, hoist=False)
+        finally:
+            self.counting = True
 
     def predicated_issue(self, p, ins, sel, op, nw):
         """A predicated-off shared load/store still counts as a shared instruction, and

@@ -245,7 +245,8 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
             prof: Profile) -> Prediction:
     """Predicted time of one launch from its counters (``LaunchResult.metrics``)."""
     g = metrics.get
-    bps = _occupancy(prof, threads_per_block, shared_bytes, int(g(C.REGS, 0)))
+    lim = occupancy_limits(prof, threads_per_block, shared_bytes, int(g(C.REGS, 0)))
+    bps = max(1, min(lim.values()))
     active = max(1, min(prof.sm_count, grid_blocks))
     # the SM-bound components go at the pace of the SMs that get the most blocks,
     # ceil(blocks / SMs) each: a grid of 133 blocks has one SM run two, and takes twice a
@@ -309,7 +310,7 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         # the emulator's critical path of each block (per-lane ready times, see machine.py),
         # blocks scheduled in waves over the SMs
         "latency": _latency_us(metrics, prof, grid_blocks, bps, waves, dram_us,
-                               slot_limits(prof, threads_per_block, shared_bytes, int(g(C.REGS, 0))))
+                               -(-threads_per_block // 32), lim)
                    if "simt__block_cycles.mean" in metrics else
                    waves * (prof.block_wave_us + g("simt__warp_inst.max", 0) * prof.warp_cpi / clock_per_us
                             + g("simt__global_requests.max", 0) * (prof.ilp_latency_us or prof.mem_latency_us)
@@ -400,14 +401,7 @@ def retouch_miss(metrics: dict, prof: Profile, resident_blocks: int) -> float:
 CAL_BLOCKS_PER_SM = 8       # calibrate's "blocks" launch: waves of 8 empty blocks per SM
 
 
-def slot_limits(prof: Profile, threads_per_block: int, shared_bytes: int, regs: int) -> tuple[int, int]:
-    """(warps a block has, blocks an SM holds by the limits a block keeps until its last
-    warp exits: its block slot, shared memory and registers)."""
-    lim = occupancy_limits(prof, threads_per_block, shared_bytes, regs)
-    return -(-threads_per_block // 32), min(lim["blocks"], lim["shared memory"], lim["registers"])
-
-
-def warp_slot_share(metrics: dict, prof: Profile, bps: int, slots: tuple[int, int], life_us: float) -> float:
+def warp_slot_share(metrics: dict, prof: Profile, bps: int, wpb: int, lim: dict, life_us: float) -> float:
     """The share of its life a block holds an SM for, when the SM's warp slots (not its
     block slots, shared memory or registers) limit its occupancy: a warp's slot frees when
     the warp exits, and another block starts once its warps fit, so blocks whose warps
@@ -424,10 +418,10 @@ def warp_slot_share(metrics: dict, prof: Profile, bps: int, slots: tuple[int, in
     Limitations: the register limit is the estimate's (simt.occupancy), often below
     nvcc's count, so kernels nvcc gives 17-32 registers may overlap here where the GPU
     does not (probe/pagerank-pull: 27 in nvcc's count, 12 estimated)."""
-    wpb, others = slots
+    others = min(lim["blocks"], lim["shared memory"], lim["registers"])   # held to the block's end
     warp, blk = metrics.get("simt__warp_cycles.mean", 0), metrics.get("simt__block_cycles.mean", 0)
     max_warps = prof.max_threads_sm // 32
-    if not warp or not blk or others <= bps or bps != prof.max_threads_sm // (wpb * 32):
+    if not warp or not blk or others <= bps or bps != lim["threads"]:
         return 1.0                  # (the warp slots are not what limits the blocks)
     warp_life = life_us - (blk - warp) / (prof.clock_ghz * 1e3)
     per_block = max(warp_life * wpb / max_warps, life_us / others)
@@ -435,7 +429,7 @@ def warp_slot_share(metrics: dict, prof: Profile, bps: int, slots: tuple[int, in
 
 
 def _latency_us(metrics: dict, prof: Profile, grid_blocks: int, bps: int, waves: int,
-                dram_us: float, slots: tuple[int, int] = (0, 0)) -> float:
+                dram_us: float, wpb: int, lim: dict) -> float:
     """The blocks' critical paths in waves over the SMs.  A wave of w blocks per SM takes
     the longer of scheduling them (w x ``block_wave_us`` / 8, empty blocks) and a block's
     life: ``block_start_us`` + its critical path + the time its loads queue at DRAM,
@@ -452,7 +446,7 @@ def _latency_us(metrics: dict, prof: Profile, grid_blocks: int, bps: int, waves:
     sched = w * prof.block_wave_us / CAL_BLOCKS_PER_SM
     # blocks whose warps exit early overlap more (warp_slot_share): fewer, fuller waves,
     # each with more of the launch's DRAM traffic to queue behind
-    share = warp_slot_share(metrics, prof, bps, slots, prof.block_start_us + mean) if slots[0] else 1.0
+    share = warp_slot_share(metrics, prof, bps, wpb, lim, prof.block_start_us + mean)
     full = waves * share
     life = queued_life(prof.block_start_us + mean, dram_us / full, prof.dram_queue_us)
     last = 0.0

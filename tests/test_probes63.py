@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 
 from kernels_cuda import timing_probes as tp
-from kernels_cuda.backend import EmulatorBackend
-from probe_launch import launch
+from probe_launch import launch, run
 
 
 def test_family_lists_six():
@@ -17,16 +16,6 @@ def test_family_lists_six():
                    "probe/word-count-warp", "probe/levenshtein-short", "probe/rle-encode-runs"]
     assert all(tp.get(i).source == "probes63.cu" and tp.get(i).note for i in ids)
 
-
-def run(pid, host, n, policy="lockstep"):
-    """Probe pid's kernel on hand-made arguments host, its grid sized for n, with the
-    sanitizer on (as probe_launch.launch): the host arrays after."""
-    p = tp.get(pid)
-    be = EmulatorBackend(seed=0, policy=policy, sanitize=True)
-    dev = p.launch(be, host, {}, n)
-    res = be.launches[-1]
-    assert res.sanitizer == [], [f.as_dict() for f in res.sanitizer]
-    return [be.to_host(d) if isinstance(a, np.ndarray) and a.ndim > 0 else a for a, d in zip(host, dev)]
 
 
 # ---- utf8-validate ----

@@ -5,8 +5,7 @@ import numpy as np
 import pytest
 
 from kernels_cuda import timing_probes as tp
-from kernels_cuda.backend import EmulatorBackend
-from probe_launch import launch
+from probe_launch import launch, run
 
 
 def test_family_lists_six():
@@ -15,16 +14,6 @@ def test_family_lists_six():
                    "probe/frame-rms-hann", "probe/zcr-ballot", "probe/mel-filterbank"]
     assert all(tp.get(i).source == "probes65.cu" and tp.get(i).note for i in ids)
 
-
-def run(pid, host, n, policy="lockstep", symbols=None):
-    """Probe pid's kernel on hand-made arguments host, its grid sized for n, with the
-    sanitizer on (as probe_launch.launch): the host arrays after."""
-    p = tp.get(pid)
-    be = EmulatorBackend(seed=0, policy=policy, sanitize=True)
-    dev = p.launch(be, host, symbols or {}, n)
-    res = be.launches[-1]
-    assert res.sanitizer == [], [f.as_dict() for f in res.sanitizer]
-    return [be.to_host(d) if isinstance(a, np.ndarray) and a.ndim > 0 else a for a, d in zip(host, dev)]
 
 
 def test_audio():

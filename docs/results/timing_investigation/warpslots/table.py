@@ -5,7 +5,7 @@ python docs/results/timing_investigation/warpslots/table.py"""
 import json
 from pathlib import Path
 
-from simt.timing import load_profile, slot_limits, warp_slot_share, _occupancy
+from simt.timing import load_profile, occupancy_limits, warp_slot_share
 
 HERE = Path(__file__).parent
 prof = load_profile("h200")
@@ -26,7 +26,7 @@ for src, b, k, s, r, ms in rows:
     w = b // 32
     L = 40000.0
     m = {"simt__warp_cycles.mean": L * k / w, "simt__block_cycles.mean": L}
-    bps = _occupancy(prof, b, s, r)
-    model = warp_slot_share(m, prof, bps, slot_limits(prof, b, s, r), L / (prof.clock_ghz * 1e3))
+    lim = occupancy_limits(prof, b, s, r)
+    model = warp_slot_share(m, prof, min(lim.values()), b // 32, lim, L / (prof.clock_ghz * 1e3))
     base = full.get((src, b, s, r))
     print(f"| {src} | {b} | {k} of {w} | {s} | {r} | {ms:.4f} | {ms / base:.2f} | {model:.2f} |")
