@@ -14,6 +14,7 @@ from collections import defaultdict
 
 import numpy as np
 
+from . import racy
 from .arrivals import Arrivals
 from .occupancy import SHARED_RESERVED_PER_BLOCK
 
@@ -900,6 +901,12 @@ class Counters:
         #                                                     of them atomicCAS transactions, CAS replays]
         self.atom_spans: dict[int, tuple] = {}              # allocation -> per warp: lowest address its
         #                                                     atomics hit, highest + size, its block
+        self.racy: dict[int, list] = {}                     # allocation -> [plain store sectors counted
+        #                                                     here, their sends, (arrival group, shared
+        #                                                     sector) pairs] (simt.racy)
+        self.arrival: np.ndarray | None = None              # per warp: its arrival group (simt.racy)
+        self.loaded: set[int] = set()                       # allocations plain loads read
+        self.stream_seen: dict[int, np.ndarray] = {}        # load pc -> warps that made it once
         self.arrivals: dict[int, tuple] = {}                # allocation -> when its transactions were
         #                                                     issued: (all, all but plain stores)
         self.l2_lines: dict[str, int] = defaultdict(int)    # kind -> 128-byte lines per request, summed
@@ -1442,6 +1449,32 @@ class Counters:
             r[4] += trans
             r[5] += serialized
 
+    def stream_load(self, mat: np.ndarray, act: np.ndarray, ranks: np.ndarray,
+                    gwarps: np.ndarray, pc: int) -> None:
+        """A load of 1- or 2-byte elements: a data stream's rows set their warps' arrival
+        groups (simt.racy.arrival_groups) on a warp's first trip through the load; on
+        later trips each warp is its own group (the warps have drifted apart)."""
+        first = racy.arrival_groups(mat, act, ranks)
+        if first is not None:
+            if self.arrival is None:
+                self.arrival = np.arange(self.n_warps_total)
+            seen = self.stream_seen.get(pc)
+            if seen is None:
+                seen = self.stream_seen[pc] = np.zeros(self.n_warps_total, bool)
+            self.arrival[gwarps] = np.where(seen[gwarps], gwarps, gwarps[first])
+            seen[gwarps] = True
+
+    def plain_store(self, alloc: int, sectors: int, mat: np.ndarray, act: np.ndarray,
+                    ranks: np.ndarray, gwarps: np.ndarray) -> None:
+        """A plain store's sends and racy sectors (simt.racy.plain_store_counts)."""
+        groups = gwarps if self.arrival is None else self.arrival[gwarps]
+        sends, pairs = racy.plain_store_counts(mat, act, ranks, groups)
+        r = self.racy.setdefault(alloc, [0, 0, 0, 0])
+        r[0] += sectors
+        r[1] += sends
+        r[2] += pairs
+        r[3] += int(act.any(axis=1).sum())
+
     def hot_addresses(self, addrs: np.ndarray, lanes: np.ndarray, blocks=None, fp: bool = False):
         """Accumulate global atomic lanes per address (the busiest bounds atomic time);
         ``fp``: the atomic is a float or double add (slower on one address)."""
@@ -1632,6 +1665,7 @@ class Counters:
         # over min(L2_SLICES, span / SLICE_SPAN) slices; those spread over every slice, summed,
         # and added to the busiest small region's: its slice serves its share of them too
         small, small_alloc, small_span = (0.0, 0.0, 0.0, 0.0), None, 0
+        racy_misses = {}                # racy regions: their L1 misses a slice, their store warps
         every, top_spread = (0.0, 0.0, 0.0, 0.0), (0.0, None, 0)
         gpu = self.alloc_gpu
         for alloc, (trans, lo, hi, ser, cas, cas_ser, plain) in self.regions.items():
@@ -1643,6 +1677,14 @@ class Counters:
                 # the lines they reach L2 in (l2_lines, cal_scatter) and L2's bandwidth
                 # (an array of structs written member by member: probe/particles-aos)
                 trans -= plain
+            elif alloc in self.racy:
+                # plain stores reach the slice merged, and a racy read-modify-write's
+                # loads miss L1 after them (simt.racy; simt.timing prices the misses)
+                counted, sends, pairs, stores = self.racy[alloc]
+                trans += sends - counted
+                if alloc in self.loaded:
+                    racy_misses[alloc] = (racy.MISS_PER_GROUP_SECTOR * pairs * scale / slices,
+                                          stores * scale)
             work = tuple(v * scale / slices for v in (trans, ser, cas, cas_ser))
             if spread:
                 # regions spread over every slice share every slice: their work adds up
@@ -1667,6 +1709,11 @@ class Counters:
             when = arr[1 if spread_part else 0] if arr else None
         for name, v in zip(("transactions", "serialized", "cas_transactions", "cas_serialized"), best):
             out[f"simt__l2_slice_{name}.max"] = int(round(v))
+        if small_alloc in racy_misses:
+            # the busiest small region's, if racy: its L1 misses, and the warp stores it had
+            misses, stores = racy_misses[small_alloc]
+            out["simt__l2_slice_racy_misses.max"] = int(round(misses))
+            out["simt__racy_store_warps.sum"] = int(round(stores))
         if best_alloc is not None and best_alloc in self.atom_spans:
             got = block_spans(*self.atom_spans[best_alloc])
             if got is not None:

@@ -900,9 +900,15 @@ class Machine:
                     rn = runs if runs is not None else C.Runs(mat, act)
                     sec = rn.atomic_sectors(size, self.L.alloc_starts)
                     replays = int(sec.sum()) - distinct
-                if kind != "ld":
+                if kind == "ld":
+                    cnt.loaded.add(int(np.searchsorted(self.L.alloc_starts, int(a.min()), side="right")) - 1)
+                    if size <= 2:       # several warps' elements in one line (simt.racy)
+                        cnt.stream_load(mat, act, ranks, gwarps, p)
+                else:
                     lo, hi = int(a.min()), int(a.max())
                     alloc = int(np.searchsorted(self.L.alloc_starts, lo, side="right")) - 1
+                    if kind == "st" and hi - lo < C.L2_SLICES * C.SLICE_SPAN:
+                        cnt.plain_store(alloc, int(sec.sum()), mat, act, ranks, gwarps)
                     spans = None
                     if kind != "st":        # where each warp's atomics land (block_spans)
                         bids = ranks if self.L.sample_ids is None else self.L.sample_ids[ranks]

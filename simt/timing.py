@@ -87,7 +87,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import counters as C
+from . import counters as C, racy
 from .arrivals import QUANTILES as ARRIVAL_QUANTILES
 from .occupancy import SHARED_RESERVED_PER_BLOCK, blocks_by_registers
 from .errors import UsageError
@@ -469,11 +469,15 @@ def queued_life(c: float, d: float, a: float) -> float:
 def _slice_us(metrics: dict, prof: Profile, grid_threads: int, resident_threads: int) -> float:
     """The busiest L2 slice's time: atomicCAS transactions cost ``cas_cost`` times more,
     and their retries are rescaled from the emulator's lockstep batch to the contenders
-    the GPU has in flight (``cas_retries``)."""
+    the GPU has in flight (``cas_retries``); a racy region's L1 misses cost
+    ``racy.MISS_COST`` transactions each, those after the first stores on their SM."""
+    # a racy read-modify-write's loads that miss L1 after other warps' stores (simt.racy)
+    misses = (metrics.get("simt__l2_slice_racy_misses.max", 0) * racy.MISS_COST * prof.l2_transaction_us
+              * racy.after_stores(metrics.get("simt__racy_store_warps.sum", 0), resident_threads / 32))
     if not metrics.get("simt__l2_slice_cas_transactions.max", 0):
-        return slice_busy_us(metrics, prof)
+        return slice_busy_us(metrics, prof) + misses
     return slice_busy_us(metrics, prof, (prof.cas_cost or 1.0) * cas_retries(
-        metrics, prof, grid_threads, resident_threads))
+        metrics, prof, grid_threads, resident_threads)) + misses
 
 
 def slice_busy_us(metrics: dict, prof: Profile, cas_factor: float = 1.0) -> float:

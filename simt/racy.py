@@ -1,0 +1,100 @@
+"""Racy plain stores to a small region: what reaches its L2 slice.
+
+A racy ``hist[bin]++`` (a plain load and a plain store, no atomic) has many warps store to
+the same few sectors.  The busiest L2 slice does not see every store sector
+(timing_investigation/racy/ - racy4/, Nsight Compute on the H100 and the H200):
+
+- **L1 merges the stores of an SM's warps to a sector while they wait to leave the SM.**
+  The racy catalog kernels send a sector about once for each block that stored to it
+  (4.0 sends a warp counted so against Nsight's 4.2 (1-byte data) and 5.4 (int data)
+  L1-to-L2 write sectors, racy2/).  ``plain_store_counts`` counts a store instruction's
+  distinct (block, sector) pairs as its sends.
+- **The load of the read-modify-write then misses L1** where partial-sector stores of
+  several warps reached the sector close together (racy4/'s timed loads).  Warps whose
+  data came in one L1 line (four warps of 1-byte data, one of 4-byte data) issue
+  together and count as one storer: Nsight's misses are ``MISS_PER_GROUP_SECTOR`` of
+  the distinct (arrival group, sector) pairs of such stores (1.87, 3.47 and 4.72 misses
+  a warp for 1-, 2- and 4-byte data, racy/; 0.27 x the pairs gives 2.0, 3.3 and 4.7).
+- **A miss costs the slice ``MISS_COST`` store sends** (racy2/: 0.93 and 2.27 ns a write
+  and a read sector on the H100; racy4/: 0.67 and 2.7 ns on the H200).
+
+With these, `racy/`'s 29 launches (its 27 and the catalog's two) come out within 1.5x for
+20 (H100) and 19 (H200), where counting every store sector at the atomic rate gives 11 and
+10 (racy5/).
+
+A grid-stride loop's warps drift apart over its trips (racy/: `k4` and `k16` miss 2-3
+times as often a trip as one trip does): after a warp's first trip through the data load,
+it is its own group.
+
+Limitations: lanes crowding one word (`dark`, 0.24x) and regions of 4-16 KiB with
+4-byte data are off; 8-byte and wider data count as one warp a group.  The merging is
+taken to happen whether or not the slice is saturated (when it keeps up, the stores are
+not what bounds the launch).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+MISS_PER_GROUP_SECTOR = 0.27    # L1 misses per distinct (arrival group, shared sector) of a racy store
+MISS_COST = 3.0                 # an L1 miss's work on the slice, in store sends
+LINE = 128
+
+
+def arrival_groups(mat: np.ndarray, act: np.ndarray, ranks: np.ndarray) -> np.ndarray | None:
+    """A streaming load's arrival groups: per warp row, the first row (of its block) whose
+    lanes read the same 128-byte line.  None unless every active row reads within one line
+    and no line is read by two blocks (a table or bins read by every block, or rows that
+    span lines, leave the groups as they were)."""
+    live = act.any(axis=1)
+    if not live.any():
+        return None
+    big = np.iinfo(np.int64).max
+    lo = np.where(act, mat, big).min(axis=1)
+    hi = np.where(act, mat, -1).max(axis=1)
+    line = lo // LINE
+    if ((hi // LINE) != line)[live].any():
+        return None
+    rows = np.flatnonzero(live)
+    order = rows[np.lexsort((rows, line[rows]))]
+    ln, rk = line[order], ranks[order]
+    new = np.ones(len(order), bool)
+    new[1:] = ln[1:] != ln[:-1]
+    if (rk[1:] != rk[:-1])[~new[1:]].any():
+        return None                  # a line two blocks read: not a data stream
+    first = order[np.maximum.accumulate(np.where(new, np.arange(len(order)), 0))]
+    out = np.arange(len(mat))
+    out[order] = first
+    return out
+
+
+def plain_store_counts(mat: np.ndarray, act: np.ndarray, ranks: np.ndarray,
+                       groups: np.ndarray) -> tuple[int, int]:
+    """A plain store instruction's sends (distinct (block, sector) pairs) and its distinct
+    (arrival group, sector) pairs among the sectors two or more warps of a block stored
+    to (``groups``: each row's arrival group, any ids)."""
+    r, c = np.nonzero(act)
+    if not len(r):
+        return 0, 0
+    sec = mat[r, c] // 32
+    # distinct (row, sector): a warp's lanes on one sector are one store
+    rs = np.unique(np.stack([r.astype(np.int64), sec]), axis=1)
+    r, sec = rs[0], rs[1]
+    bs = np.unique(np.stack([ranks[r].astype(np.int64), sec]), axis=1, return_inverse=True,
+                   return_counts=True)
+    keys, inv, cnt = bs
+    inv = inv.reshape(-1)
+    shared = cnt[inv] > 1
+    if not shared.any():
+        return keys.shape[1], 0
+    gs = np.unique(np.stack([np.asarray(groups)[r[shared]].astype(np.int64), sec[shared]]), axis=1)
+    return keys.shape[1], gs.shape[1]
+
+
+def after_stores(store_warps: float, resident_warps: float) -> float:
+    """The share of a racy region's warp stores whose read-modify-write can follow another
+    warp's store on its SM: all but the first that each of the GPU's resident warp slots
+    makes (a launch of one wave, one element a thread, loads every bin before any warp
+    stores: `histogram/naive` at 8192 elements, 32 blocks)."""
+    if store_warps <= 0:
+        return 0.0
+    return max(0.0, 1.0 - resident_warps / store_warps)
