@@ -11,25 +11,28 @@ the same few sectors.  The busiest L2 slice does not see every store sector
   distinct (block, sector) pairs as its sends.
 - **The load of the read-modify-write then misses L1** where partial-sector stores of
   several warps reached the sector close together (racy4/'s timed loads).  Warps whose
-  data came in one L1 line (four warps of 1-byte data, one of 4-byte data) issue
-  together and count as one storer: Nsight's misses are ``MISS_PER_GROUP_SECTOR`` of
-  the distinct (arrival group, sector) pairs of such stores (1.87, 3.47 and 4.72 misses
+  data came in one fill (four warps of 1-byte data, one of 4-byte data: a run of warps
+  each sharing a line with the one before) issue together and count as one storer.
+  Nsight's misses are ``MISS_PER_GROUP_SECTOR`` of the distinct (arrival group, sector)
+  pairs of such stores (1.87, 3.47 and 4.72 misses
   a warp for 1-, 2- and 4-byte data, racy/; 0.27 x the pairs gives 2.0, 3.3 and 4.7).
 - **A miss costs the slice ``MISS_COST`` store sends** (racy2/: 0.93 and 2.27 ns a write
   and a read sector on the H100; racy4/: 0.67 and 2.7 ns on the H200).
 
-With these, `racy/`'s 29 launches (its 27 and the catalog's two) come out within 1.5x for
-20 (H100) and 19 (H200), where counting every store sector at the atomic rate gives 11 and
-10 (racy5/).
+With these, 30 of the 41 racy launches measured on the H100 (racy/, racy2/) and 25 of the
+43 on the H200 (racy/, racy4/) come out within 1.5x, where counting every store sector at
+the atomic rate gives 15 and 13; twelve more, predicted before their first run, 9 of 12
+(racy5/).
 
 A grid-stride loop's warps drift apart over its trips (racy/: `k4` and `k16` miss 2-3
 times as often a trip as one trip does): after a warp's first trip through the data load,
 it is its own group.
 
-Limitations: lanes crowding one word (`dark`, 0.24x) and regions of 4-16 KiB with
-4-byte data are off; 8-byte and wider data count as one warp a group.  The merging is
-taken to happen whether or not the slice is saturated (when it keeps up, the stores are
-not what bounds the launch).
+Limitations: lanes crowding a few sectors merge less than this (`dark` 0.18x, Gaussian
+bytes 0.53x); uniform bytes on the H200 miss a third as often (512 bytes of bins: 1.62x);
+regions of 4-16 KiB with 4-byte data are off; loads of 4-byte or wider elements leave
+each warp its own group.  The merging is taken to happen whether or not the slice is
+saturated (when it keeps up, the stores are not what bounds the launch).
 """
 from __future__ import annotations
 
@@ -41,26 +44,31 @@ LINE = 128
 
 
 def arrival_groups(mat: np.ndarray, act: np.ndarray, ranks: np.ndarray) -> np.ndarray | None:
-    """A streaming load's arrival groups: per warp row, the first row (of its block) whose
-    lanes read the same 128-byte line.  None unless every active row reads within one line
-    and no line is read by two blocks (a table or bins read by every block, or rows that
-    span lines, leave the groups as they were)."""
+    """A streaming load's arrival groups: per warp row, the first row of its run of rows
+    (in a block) that read a common 128-byte line, each from the one before (warps whose
+    elements share lines get them from one fill: four warps of bytes, or of 3-byte pixels
+    read a channel at a time).  None unless every active row reads one or two lines and
+    no line is read by more than two blocks (bins or a table every block reads leave the
+    groups as they were)."""
     live = act.any(axis=1)
     if not live.any():
         return None
     big = np.iinfo(np.int64).max
-    lo = np.where(act, mat, big).min(axis=1)
-    hi = np.where(act, mat, -1).max(axis=1)
-    line = lo // LINE
-    if ((hi // LINE) != line)[live].any():
-        return None
+    lo = np.where(act, mat, big).min(axis=1) // LINE
+    hi = np.where(act, mat, -1).max(axis=1) // LINE
     rows = np.flatnonzero(live)
-    order = rows[np.lexsort((rows, line[rows]))]
-    ln, rk = line[order], ranks[order]
+    if (hi[rows] - lo[rows] > 1).any():
+        return None
+    order = rows[np.lexsort((rows, lo[rows]))]
+    a, b, rk = lo[order], hi[order], ranks[order]
+    # a line read by rows of three blocks or more is not a data stream
+    lines = np.concatenate([a, b[b != a]])
+    blocks = np.concatenate([rk, rk[b != a]])
+    pairs = np.unique(np.stack([lines, blocks]), axis=1)
+    if len(pairs[0]) and np.bincount(pairs[0] - pairs[0].min()).max() > 2:
+        return None
     new = np.ones(len(order), bool)
-    new[1:] = ln[1:] != ln[:-1]
-    if (rk[1:] != rk[:-1])[~new[1:]].any():
-        return None                  # a line two blocks read: not a data stream
+    new[1:] = (a[1:] > np.maximum.accumulate(b)[:-1]) | (rk[1:] != rk[:-1])
     first = order[np.maximum.accumulate(np.where(new, np.arange(len(order)), 0))]
     out = np.arange(len(mat))
     out[order] = first

@@ -78,12 +78,16 @@ def test_arrival_groups():
     act = np.ones(mat.shape, bool)
     ranks = np.repeat([0, 1], 4)
     assert racy.arrival_groups(mat, act, ranks).tolist() == [0, 0, 0, 0, 4, 4, 4, 4]
-    # ints: a line a warp
+    # ints: a line a warp; 8-byte elements: two lines a warp, none shared
     assert racy.arrival_groups(base + np.arange(8)[:, None] * 128 + 4 * lanes, act, ranks).tolist() == list(range(8))
-    # bins every block reads: not a data stream
-    assert racy.arrival_groups(np.full(mat.shape, base), act, ranks) is None
-    # a warp across two lines
-    assert racy.arrival_groups(base + np.arange(8)[:, None] * 256 + 8 * lanes, act, ranks) is None
+    assert racy.arrival_groups(base + np.arange(8)[:, None] * 256 + 8 * lanes, act, ranks).tolist() == list(range(8))
+    # one channel of 3-byte pixels: four warps read three lines, each sharing one with the next
+    assert racy.arrival_groups(base + np.arange(8)[:, None] * 96 + 3 * lanes, act,
+                               np.zeros(8, int)).tolist() == [0, 0, 0, 0, 4, 4, 4, 4]
+    # bins every block reads (four blocks here): not a data stream
+    assert racy.arrival_groups(np.full(mat.shape, base), act, np.repeat([0, 1, 2, 3], 2)) is None
+    # a warp across three lines
+    assert racy.arrival_groups(base + np.arange(8)[:, None] * 512 + 16 * lanes, act, ranks) is None
 
 
 def test_misses_wait_for_a_second_round_of_warps():
