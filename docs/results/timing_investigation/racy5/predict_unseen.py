@@ -2,7 +2,7 @@
 measurements (unseen_GPU.jsonl) beside them, the ratios.  From the repository root:
 
     python docs/results/timing_investigation/racy5/predict_unseen.py > docs/results/timing_investigation/racy5/unseen_predicted.txt
-    python docs/results/timing_investigation/racy5/predict_unseen.py --table h200
+    python docs/results/timing_investigation/racy5/predict_unseen.py --table h200 [PREDICTIONS_FILE]
 """
 import json
 import sys
@@ -42,7 +42,7 @@ def predict():
 
 def table(gpu):
     pred = {}
-    for line in (HERE / "unseen_predicted.txt").read_text().splitlines():
+    for line in (HERE / (sys.argv[3] if len(sys.argv) > 3 else "unseen_predicted.txt")).read_text().splitlines():
         if line and not line.startswith("#"):
             f = line.split()
             pred[f[0]] = float(f[1 + GPUS.index(gpu)])
