@@ -903,7 +903,7 @@ class Counters:
         #                                                     atomics hit, highest + size, its block
         self.racy: dict[int, list] = {}                     # allocation -> [plain store sectors counted
         #                                                     here, their sends, (arrival group, shared
-        #                                                     sector) pairs] (simt.racy)
+        #                                                     sector) pairs, warp stores] (simt.racy)
         self.arrival: np.ndarray | None = None              # per warp: its arrival group (simt.racy)
         self.loaded: set[int] = set()                       # allocations plain loads read
         self.stream_seen: dict[int, np.ndarray] = {}        # load pc -> warps that made it once
