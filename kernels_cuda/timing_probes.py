@@ -5132,6 +5132,163 @@ UNSEEN63 = [
 ]
 PROBES += UNSEEN63
 
+# probe-unseen64 (probes66.cu): a databases / query-processing course's GPU operators as a
+# student who knows CUDA basics writes them, predicted before their first GPU run
+_P66 = "probes66.cu"
+U64_QTY_MAX, U64_DISC_MAX = 50, 10                 # select-q6-ballot: quantity 1..50, discount 0..10 (%)
+U64_SEL_QMAX, U64_SEL_DLO, U64_SEL_DHI = 24, 5, 7  # quantity < 24, discount within 5..7 (~12.5% kept)
+U64_KEY_RANGE = 1 << 30                            # build keys: distinct in [0, 2^30); misses above
+U64_PROBE_RATIO, U64_MATCH = 4, 0.5                # hash-probe-count: probe rows a build row; the share matching
+U64_NGROUPS, U64_ZIPF_S = 64, 1.1                  # groupby64-smem: NGROUPS; the groups' Zipf exponent
+U64_GB_BLOCKS = 1024                               # its grid's cap (a grid-stride loop beyond)
+U64_RP_BUCKETS, U64_RP_TILE = 256, 4096            # radix-part-hist: as #defined
+U64_BM_VALUES = 16                                 # bitmap-index-or: BM_VALUES
+
+
+def _u64_hash(k):
+    """The murmur3 finalizer of each key (as hash32 in probes66.cu): uint32."""
+    h = np.asarray(k).astype(np.uint32)
+    h ^= h >> np.uint32(16)
+    h *= np.uint32(0x85EBCA6B)
+    h ^= h >> np.uint32(13)
+    h *= np.uint32(0xC2B2AE35)
+    h ^= h >> np.uint32(16)
+    return h
+
+
+def _u64_cap(nbuild):
+    """The hash table's slots for nbuild keys: the power of two >= 2 nbuild (load <= 1/2)."""
+    return 1 << max(1, int(2 * nbuild - 1).bit_length())
+
+
+def _u64_keys(m, rng):
+    """m distinct keys drawn uniformly from [0, U64_KEY_RANGE), in random order (int32)."""
+    return rng.choice(U64_KEY_RANGE, int(m), replace=False).astype(np.int32)
+
+
+def _u64_table(keys, cap):
+    """The linear-probing table (tkeys, tvals: int32, cap slots, -1 empty) of the distinct
+    keys, tvals the keys' row ids, built in rounds: every unplaced key tries its current
+    slot, the lowest row among those trying a free slot takes it, the rest move on one."""
+    mask = cap - 1
+    tk = np.full(cap, -1, np.int32)
+    tv = np.full(cap, -1, np.int32)
+    h = (_u64_hash(keys) & np.uint32(mask)).astype(np.int64)
+    pend = np.arange(len(keys))
+    while len(pend):
+        slot = h[pend]
+        free = np.flatnonzero(tk[slot] == -1)
+        _, first = np.unique(slot[free], return_index=True)
+        won = free[first]
+        tk[slot[won]] = keys[pend[won]]
+        tv[slot[won]] = pend[won]
+        left = np.ones(len(pend), bool)
+        left[won] = False
+        pend = pend[left]
+        h[pend] = (h[pend] + 1) & mask
+    return tk, tv
+
+
+def _u64_sel_args(n, rng):
+    """A lineitem-like table of n rows: quantity uniform 1..U64_QTY_MAX and discount
+    uniform 0..U64_DISC_MAX (int32); the row ids out (n, zeroed), the counter; the bounds."""
+    qty = rng.integers(1, U64_QTY_MAX + 1, n).astype(np.int32)
+    disc = rng.integers(0, U64_DISC_MAX + 1, n).astype(np.int32)
+    return [qty, disc, np.zeros(n, np.int32), np.zeros(1, np.int32), _i32(U64_SEL_QMAX), _i32(U64_SEL_DLO),
+            _i32(U64_SEL_DHI), _i32(n)]
+
+
+def _u64_build_args(n, rng):
+    """n distinct build keys (_u64_keys), the empty table (_u64_cap(n) slots of keys and
+    row ids, -1), its mask, n."""
+    cap = _u64_cap(n)
+    return [_u64_keys(n, rng), np.full(cap, -1, np.int32), np.full(cap, -1, np.int32), _i32(cap - 1), _i32(n)]
+
+
+def _u64_probe_args(n, rng):
+    """n probe keys against the table (_u64_table) of max(1, n // U64_PROBE_RATIO) build
+    keys: a share U64_MATCH of them a build key drawn uniformly (foreign keys), the rest
+    from [U64_KEY_RANGE, 2^31 - 1) (no match); the table, its mask; the match ids (n,
+    zeroed), the counter; n."""
+    nb = max(1, n // U64_PROBE_RATIO)
+    bkeys = _u64_keys(nb, rng)
+    cap = _u64_cap(nb)
+    tk, tv = _u64_table(bkeys, cap)
+    hit = rng.random(n) < U64_MATCH
+    keys = np.where(hit, bkeys[rng.integers(0, nb, n)], rng.integers(U64_KEY_RANGE, 2 ** 31 - 1, n))
+    return [keys.astype(np.int32), tk, tv, _i32(cap - 1), np.zeros(n, np.int32), np.zeros(1, np.uint32), _i32(n)]
+
+
+def _u64_zipf_groups(n, rng):
+    """n group ids in 0..U64_NGROUPS-1, Zipf-distributed (the rank-r group's weight
+    r^-U64_ZIPF_S, the hottest ~25% of the rows), the ranks shuffled over the ids (int32)."""
+    w = np.arange(1, U64_NGROUPS + 1, dtype=np.float64) ** -U64_ZIPF_S
+    ids = rng.permutation(U64_NGROUPS)
+    return ids[rng.choice(U64_NGROUPS, n, p=w / w.sum())].astype(np.int32)
+
+
+def _u64_gb_args(n, rng):
+    """n rows: the group ids (_u64_zipf_groups) and prices in cents uniform 1..100000
+    (int32); the sums (uint64) and counts (uint32) of the U64_NGROUPS groups zeroed; n."""
+    return [_u64_zipf_groups(n, rng), rng.integers(1, 100001, n).astype(np.int32),
+            np.zeros(U64_NGROUPS, np.uint64), np.zeros(U64_NGROUPS, np.uint32), _i32(n)]
+
+
+def _u64_rp_grid(n):
+    return -(-n // U64_RP_TILE)
+
+
+def _u64_rp_args(n, rng):
+    """n hashed join keys (_u64_hash of random ints below 2^30: uniform 32-bit), the
+    bucket x block histogram matrix zeroed (uint32), n."""
+    keys = _u64_hash(rng.integers(0, U64_KEY_RANGE, n))
+    return [keys, np.zeros(U64_RP_BUCKETS * _u64_rp_grid(n), np.uint32), _i32(n)]
+
+
+def _u64_bm_args(n, rng):
+    """A low-cardinality column of n rows (values 0..U64_BM_VALUES-1, value v's weight
+    0.7^v, rows in random order: int32); the U64_BM_VALUES bitmaps of ceil(n / 32) words
+    zeroed (uint32), the words a bitmap, n."""
+    w = 0.7 ** np.arange(U64_BM_VALUES)
+    nw = -(-n // 32)
+    return [rng.choice(U64_BM_VALUES, n, p=w / w.sum()).astype(np.int32),
+            np.zeros(U64_BM_VALUES * nw, np.uint32), _i32(nw), _i32(n)]
+
+
+UNSEEN64 = [
+    TimingProbe("probe/select-q6-ballot", "probe-unseen64", "select_ballot", 1 << 24, 256, lambda n: -(-n // 256),
+                _u64_sel_args, source=_P66,
+                note="TPC-H Q6-style selection over 2^24 rows of two int columns (~12.5% kept), a thread a row: "
+                     "two coalesced loads, __ballot_sync, one atomicAdd a warp on a single counter (shfl'd), "
+                     "the kept row ids stored packed at __popc offsets"),
+    TimingProbe("probe/hash-build-cas", "probe-unseen64", "hash_build", 1 << 22, 256, lambda n: -(-n // 256),
+                _u64_build_args, source=_P66,
+                note="hash-join build of 2^22 distinct int keys into a 2^23-slot open-addressing table (load "
+                     "1/2, 32 MiB of keys and row ids), a thread a key: murmur3 hash, atomicCAS at scattered "
+                     "slots with linear probing (~1.5 tries), a scattered store of the row id"),
+    TimingProbe("probe/hash-probe-count", "probe-unseen64", "hash_probe", 1 << 24, 256, lambda n: -(-n // 256),
+                _u64_probe_args, source=_P66,
+                note="hash-join probe of 2^24 int keys (half matching) against a host-built 2^23-slot table of "
+                     "2^22 keys, a thread a key: dependent scattered loads along its linear-probing chain "
+                     "(lengths diverging in a warp), the match id stored, a ballot + one atomicAdd a warp"),
+    TimingProbe("probe/groupby64-smem", "probe-unseen64", "groupby_sum", 1 << 24, 256,
+                lambda n: min(-(-n // 256), U64_GB_BLOCKS), _u64_gb_args, source=_P66,
+                note="group-by SUM/COUNT of 2^24 rows into 64 Zipf-skewed groups (the hottest ~25% of rows), "
+                     "1024 blocks grid-striding: a 64-bit and a 32-bit shared atomicAdd a row (same-address "
+                     "conflicts in a warp), then 2 global atomics a group a block"),
+    TimingProbe("probe/radix-part-hist", "probe-unseen64", "radix_part_hist", 1 << 24, 256, _u64_rp_grid,
+                _u64_rp_args, source=_P66,
+                note="radix-partition histogram pass over 2^24 uniform hashed keys, a block a 4096-key tile: 16 "
+                     "coalesced loads and shared atomicAdds on 256 top-byte buckets a thread, the block's "
+                     "histogram stored uncombined as a column of a 256 x 4096 matrix (stride 4096 words)"),
+    TimingProbe("probe/bitmap-index-or", "probe-unseen64", "bitmap_index", 1 << 24, 256, lambda n: -(-n // 256),
+                _u64_bm_args, source=_P66,
+                note="bitmap-index build over a 2^24-row column of 16 skewed values (0.7^v), a thread a row: "
+                     "one coalesced load and a global atomicOr on its value's 32-bit word (a warp's 32 atomics "
+                     "on ~8 words), 16 bitmaps of 2^19 words"),
+]
+PROBES += UNSEEN64
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
