@@ -763,16 +763,20 @@ SPIN_CAS_WAVES = 2
 
 
 def spin_atomic(ins) -> bool:
-    """Whether an atomic is a floating-point add or subtract: on shared memory nvcc makes it
-    a compare-and-swap loop (``spin_passes``).  Decided once and kept on the instruction
-    (the machine asks at every step of every atomic)."""
+    """Whether an atomic is a floating-point add or subtract, or a 64-bit integer one: on
+    shared memory nvcc makes it a compare-and-swap loop (``spin_passes``; sm_90's SASS for
+    ``atomicAdd`` on a ``__shared__ unsigned long long`` is ``LDS.64; IADD; ATOMS.CAST.SPIN.64``,
+    timing_investigation/unseen64/).  Decided once and kept on the instruction (the
+    machine asks at every step of every atomic)."""
     got = getattr(ins, "_simt_spin", None)
     if got is None:
-        got = ins._simt_spin = ins.sub in ("add", "sub") and np.dtype(ins.ctype.dtype).kind == "f"
+        dt = np.dtype(ins.ctype.dtype)
+        got = ins._simt_spin = ins.sub in ("add", "sub") and (dt.kind == "f" or dt.itemsize == 8)
     return got
 
 
-def spin_passes(off2d: np.ndarray, act2d: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+def spin_passes(off2d: np.ndarray, act2d: np.ndarray, size: int,
+                blocks: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per warp row, the passes of a shared-memory CAS loop (``ATOMS.CAST.SPIN``) and the
     wavefronts of its ``LDS`` of the words, summed over the passes.
 
@@ -783,9 +787,17 @@ def spin_passes(off2d: np.ndarray, act2d: np.ndarray, size: int) -> tuple[np.nda
     lanes after the first j of each bank, in lane order).  Nsight Compute on the H200
     (docs/results/timing_investigation/spin/, one warp a block): passes, loads and load
     wavefronts as this rule says for all eleven lane patterns, and two CAS wavefronts a
-    pass (``SPIN_CAS_WAVES``).  Limitations: a pass that fails because another warp wrote
-    the word in between is not counted (8 warps of a block on the same 32 words made 3.8
-    passes instead of 1, on random words 3.70 instead of 3.47)."""
+    pass (``SPIN_CAS_WAVES``).
+
+    ``blocks`` (each row's block): a pass also fails when another warp of the block wrote
+    the word in between.  A row's L lanes on a word that W of the block's warps hit
+    together take L x (W + 1) / 2 passes (the warps succeed one after another), and the
+    row makes the larger of that, over its words, and its banks' passes; each further pass
+    loads the word alone (a broadcast LDS wavefront).  spin/ (8 warps a block on the H200,
+    every warp on the same words): 3.77 passes a warp where each lane has its own word (4.5
+    here), 142 with all 32 lanes on one (144), 3.70 for 32 lanes on random words of 1024
+    (4.5); 4 words in each bank lose the most, 7.7 passes where this gives 4.5.
+    unseen64/'s 64-bit group sums, a quarter of the lanes on one word: 33 passes, 36 here."""
     nw = off2d.shape[0]
     if size >= 8:
         key = ((np.arange(32) // 16) * 16)[None, :] + ((off2d >> 3) & 15)
@@ -799,7 +811,32 @@ def spin_passes(off2d: np.ndarray, act2d: np.ndarray, size: int) -> tuple[np.nda
         left = act2d & (rank >= j)
         w, _ = wavefronts(off2d, left, size)
         waves += np.where(left.any(axis=1), w, 0)
-    return k.astype(np.int64), waves
+    k = k.astype(np.float64)
+    if blocks is not None and nw > 1:
+        extra = np.maximum(_cross_warp_passes(off2d, act2d, size, blocks) - k, 0.0)
+        k += extra
+        waves = waves + extra
+    return k, waves
+
+
+def _cross_warp_passes(off2d: np.ndarray, act2d: np.ndarray, size: int, blocks: np.ndarray) -> np.ndarray:
+    """Per row, the passes its words take with other warps of its block on them
+    (``spin_passes``): the most, over its words, of its lanes on the word x (warps of the
+    block on it + 1) / 2."""
+    r, c = np.nonzero(act2d)
+    if not len(r):
+        return np.zeros(off2d.shape[0])
+    word = (off2d[r, c] // size).astype(np.int64)         # < 2^18: a block's shared memory
+    # lanes of each (row, word), then warps of each (block, word)
+    rw, lanes = np.unique((r.astype(np.int64) << 18) | word, return_counts=True)
+    row = rw >> 18
+    blk = np.asarray(blocks).astype(np.int64)[row]
+    _, inv, warps = np.unique((blk << 18) | (rw & ((1 << 18) - 1)), return_inverse=True,
+                              return_counts=True)
+    lost = lanes * (warps[inv.reshape(-1)] + 1) / 2.0
+    out = np.zeros(off2d.shape[0])
+    np.maximum.at(out, row, lost)
+    return out
 
 
 LATTICE_MIN_STRIDE = 64      # bytes between lanes: each lane its own 64-byte DRAM chunk

@@ -572,7 +572,7 @@ class Machine:
                 rw = r if rw is None else np.maximum(rw, r)
         clock = self.wclock[wsel] + LAT["issue"]
         if op == Op.ATOM and C.spin_atomic(ins):
-            spin = _spin_cycles(self, ins, sel, act, full)
+            spin = _spin_cycles(self, ins, sel, act, full, self.wblk[wsel])
             if spin is not None:
                 # nvcc's CAS loop on shared memory: the warp leaves it when its last lane's
                 # pass succeeds, and its result (the old value) is ready then
@@ -827,8 +827,8 @@ class Machine:
                 if kind in ("atom", "red") and C.spin_atomic(ins):
                     # a float add is nvcc's CAS loop: an LDS and an ATOMS.CAST a pass, as
                     # many passes as the busiest bank has lanes (counters.spin_passes)
-                    k, waves = C.spin_passes(mat - SHARED_BASE, act, size)
-                    passes, w = int(k.sum()), int(waves.sum())
+                    k, waves = C.spin_passes(mat - SHARED_BASE, act, size, self.wblk[warps])
+                    passes, w = int(round(k.sum())), int(round(waves.sum()))
                     for name, v in ((C.SHARED_ATOM, passes), (C.WAVES_ATOM, C.SPIN_CAS_WAVES * passes),
                                     (C.SHARED_LD, passes), (C.WAVES_LD, w),
                                     (C.INST, C.SPIN_PASS_INST * passes + (C.SPIN_LOOP_INST - 1) * nw)):
@@ -1140,7 +1140,7 @@ SPIN_PASS_CYCLES = 95.0
 SPIN_WAVE_CYCLES = 1.9
 
 
-def _spin_cycles(m: Machine, ins, sel, act, full):
+def _spin_cycles(m: Machine, ins, sel, act, full, blocks=None):
     """Per warp of the group, the cycles nvcc's CAS loop for a float atomicAdd on shared
     memory takes (``counters.spin_passes`` passes, a dependent chain each); None where the
     atomic is on global memory (a native RED/ATOM)."""
@@ -1154,7 +1154,8 @@ def _spin_cycles(m: Machine, ins, sel, act, full):
     else:
         mat[idx] = A
     k, waves = C.spin_passes(mat.reshape(nrows, 32) - SHARED_BASE, act.reshape(nrows, 32),
-                             np.dtype(ins.ctype.dtype).itemsize)
+                             np.dtype(ins.ctype.dtype).itemsize,
+                             blocks if blocks is not None and len(blocks) == nrows else None)
     return k * SPIN_PASS_CYCLES + (waves - k) * SPIN_WAVE_CYCLES
 
 
