@@ -1505,7 +1505,7 @@ class Counters:
                     ranks: np.ndarray, gwarps: np.ndarray) -> None:
         """A plain store's sends and racy sectors (simt.racy.plain_store_counts)."""
         groups = gwarps if self.arrival is None else self.arrival[gwarps]
-        sends, pairs = racy.plain_store_counts(mat, act, ranks, groups)
+        sends, pairs = racy.plain_store_counts(mat, act, ranks, groups, sectors)
         r = self.racy.setdefault(alloc, [0, 0, 0, 0])
         r[0] += sectors
         r[1] += sends

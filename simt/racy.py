@@ -63,9 +63,9 @@ def arrival_groups(mat: np.ndarray, act: np.ndarray, ranks: np.ndarray) -> np.nd
     a, b, rk = lo[order], hi[order], ranks[order]
     # a line read by rows of three blocks or more is not a data stream
     lines = np.concatenate([a, b[b != a]])
-    blocks = np.concatenate([rk, rk[b != a]])
-    pairs = np.unique(np.stack([lines, blocks]), axis=1)
-    if len(pairs[0]) and np.bincount(pairs[0] - pairs[0].min()).max() > 2:
+    blocks = np.concatenate([rk, rk[b != a]]).astype(np.int64)
+    pairs = np.unique(((lines - lines.min()) << 24) | blocks)   # distinct (line, block)
+    if np.unique(pairs >> 24, return_counts=True)[1].max() > 2:
         return None
     new = np.ones(len(order), bool)
     new[1:] = (a[1:] > np.maximum.accumulate(b)[:-1]) | (rk[1:] != rk[:-1])
@@ -76,26 +76,36 @@ def arrival_groups(mat: np.ndarray, act: np.ndarray, ranks: np.ndarray) -> np.nd
 
 
 def plain_store_counts(mat: np.ndarray, act: np.ndarray, ranks: np.ndarray,
-                       groups: np.ndarray) -> tuple[int, int]:
+                       groups: np.ndarray, sectors: int | None = None) -> tuple[int, int]:
     """A plain store instruction's sends (distinct (block, sector) pairs) and its distinct
     (arrival group, sector) pairs among the sectors two or more warps of a block stored
-    to (``groups``: each row's arrival group, any ids)."""
-    r, c = np.nonzero(act)
-    if not len(r):
+    to (``groups``: each row's arrival group, any ids).  ``sectors``: the rows' distinct
+    sectors, summed, if known: rows whose sectors no other row shares (a coalesced store)
+    are those sends at once."""
+    live = act.any(axis=1)
+    if not live.any():
         return 0, 0
+    big = np.iinfo(np.int64).max
+    lo = np.where(act, mat, big).min(axis=1)[live] // 32
+    hi = np.where(act, mat, -1).max(axis=1)[live] // 32
+    if sectors is not None:
+        order = np.argsort(lo, kind="stable")
+        if (hi[order][:-1] < lo[order][1:]).all():
+            return sectors, 0
+    r, c = np.nonzero(act)
     sec = mat[r, c] // 32
+    sec = sec - sec.min()                         # < 2^36: keys below pack (id, sector)
+    r = r.astype(np.int64)
     # distinct (row, sector): a warp's lanes on one sector are one store
-    rs = np.unique(np.stack([r.astype(np.int64), sec]), axis=1)
-    r, sec = rs[0], rs[1]
-    bs = np.unique(np.stack([ranks[r].astype(np.int64), sec]), axis=1, return_inverse=True,
-                   return_counts=True)
-    keys, inv, cnt = bs
-    inv = inv.reshape(-1)
-    shared = cnt[inv] > 1
+    rs = np.unique((r << 36) | sec)
+    r, sec = rs >> 36, rs & ((1 << 36) - 1)
+    bkeys, inv, cnt = np.unique((np.asarray(ranks)[r].astype(np.int64) << 36) | sec,
+                                return_inverse=True, return_counts=True)
+    shared = cnt[inv.reshape(-1)] > 1
     if not shared.any():
-        return keys.shape[1], 0
-    gs = np.unique(np.stack([np.asarray(groups)[r[shared]].astype(np.int64), sec[shared]]), axis=1)
-    return keys.shape[1], gs.shape[1]
+        return len(bkeys), 0
+    gs = np.unique((np.asarray(groups)[r[shared]].astype(np.int64) << 36) | sec[shared])
+    return len(bkeys), len(gs)
 
 
 def after_stores(store_warps: float, resident_warps: float) -> float:
