@@ -87,6 +87,8 @@ SLICE_SPAN = 512        # ... a slice per 512 bytes of a small region (ncu on th
                         # one 128-byte line sits in one slice, 1 KiB of bins spreads over
                         # more; docs/results/timing_investigation/slices/)
 HASH_SPAN = 16 << 10    # up to 16 KiB, where a region falls decides its slices (region_slices)
+CONCENTRATION_SPAN = 64 << 10   # regions up to this size: where in them the atomics fall
+CONCENTRATION_BLOCK_SPAN = 0.5  # ... counted when a block's atomics span this share of the region
 
 METRICS = [SHARED_LD, SHARED_ST, WAVES_LD, WAVES_ST, CONFL_LD, CONFL_ST, REQ_LD, REQ_ST,
            REQ_ATOM, REQ_RED, SECT_LD, SECT_ST, SECT_ATOM, SECT_RED, RATIO]
@@ -938,6 +940,8 @@ class Counters:
         #                                                     of them atomicCAS transactions, CAS replays]
         self.atom_spans: dict[int, tuple] = {}              # allocation -> per warp: lowest address its
         #                                                     atomics hit, highest + size, its block
+        self.blocks256: dict[int, np.ndarray] = {}          # allocation -> atomic transactions per
+        #                                                     256-byte block of its first 64 KiB
         self.racy: dict[int, list] = {}                     # allocation -> [plain store sectors counted
         #                                                     here, their sends, (arrival group, shared
         #                                                     sector) pairs, warp stores] (simt.racy)
@@ -1486,6 +1490,23 @@ class Counters:
             r[4] += trans
             r[5] += serialized
 
+    def atomic_blocks(self, alloc: int, start: int, mat: np.ndarray, act: np.ndarray,
+                      sec: np.ndarray) -> None:
+        """Where an atomic's transactions fall in its allocation: each row's transactions
+        shared among its active lanes, counted per 256-byte block (the first
+        ``CONCENTRATION_SPAN`` bytes; ``busiest_slice_share``)."""
+        r, c = np.nonzero(act)
+        if not len(r):
+            return
+        b = (mat[r, c] - start) >> 8
+        keep = b < CONCENTRATION_SPAN >> 8
+        if not keep.any():
+            return
+        w = (sec / np.maximum(act.sum(axis=1), 1))[r]
+        got = np.bincount(b[keep], weights=w[keep], minlength=CONCENTRATION_SPAN >> 8)
+        have = self.blocks256.get(alloc)
+        self.blocks256[alloc] = got if have is None else have + got
+
     def stream_load(self, mat: np.ndarray, act: np.ndarray, ranks: np.ndarray,
                     gwarps: np.ndarray, pc: int) -> None:
         """A load of 1- or 2-byte elements: a data stream's rows set their warps' arrival
@@ -1511,6 +1532,37 @@ class Counters:
         r[1] += sends
         r[2] += pairs
         r[3] += int(act.any(axis=1).sum())
+
+    def busiest_slice_share(self, alloc: int, lo: int, hi: int, slices: int, gpu_off) -> float:
+        """The share of a region's atomic transactions its busiest L2 slice takes, where the
+        sample shows it (0 otherwise: the even share, 1 / ``slices``).  Regions of 1-64 KiB
+        whose every block spans most of the region (keys at random, not sorted: a sampled
+        block then sees the grid's distribution) and whose busiest slice, less three
+        standard deviations of its count, holds more than its even share: an order book's
+        levels near the mid (probe/orderbook-depth, unseen62/: 29 times the even share
+        on one 512-byte chunk).  Slices as ``region_slices`` places them: up to
+        ``HASH_SPAN`` on a known GPU offset, lines 0, 1, 4, 5 of each kilobyte on one and
+        2, 3, 6, 7 on another; otherwise a slice per ``SLICE_SPAN`` bytes."""
+        cnt = self.blocks256.get(alloc)
+        span = hi - lo + 1
+        if cnt is None or slices < 2 or span > CONCENTRATION_SPAN or alloc not in self.atom_spans:
+            return 0.0
+        got = block_spans(*self.atom_spans[alloc])
+        if got is None or got[0] < CONCENTRATION_BLOCK_SPAN * span:
+            return 0.0
+        total = cnt.sum()
+        if total <= 0:
+            return 0.0
+        b = np.arange(len(cnt))
+        if gpu_off is not None and span <= HASH_SPAN:
+            g = b + (int(gpu_off) >> 8)                 # its 256-byte blocks on the GPU
+            key = ((g >> 2) << 1) | (g & 1)
+        else:
+            key = b >> 1
+        per = np.bincount(key, weights=cnt)
+        top = per.max()
+        top = max(total / slices, top - 3.0 * np.sqrt(top))
+        return float(top / total)
 
     def hot_addresses(self, addrs: np.ndarray, lanes: np.ndarray, blocks=None, fp: bool = False):
         """Accumulate global atomic lanes per address (the busiest bounds atomic time);
@@ -1723,6 +1775,11 @@ class Counters:
                     racy_misses[alloc] = (racy.MISS_PER_GROUP_SECTOR * pairs * scale / slices,
                                           stores * scale)
             work = tuple(v * scale / slices for v in (trans, ser, cas, cas_ser))
+            share = self.busiest_slice_share(alloc, lo, hi, slices, off)
+            if share * slices > 1.0:
+                # most of the region's atomics on one slice: that slice's work, alone
+                work = tuple(v * share * slices for v in work)
+                spread = False
             if spread:
                 # regions spread over every slice share every slice: their work adds up
                 # (a COO's row counts and row minima: probe/coo-row-stats, unseen52/)

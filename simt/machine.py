@@ -915,6 +915,8 @@ class Machine:
                         spans = (gwarps, bids,
                                  np.where(act, mat, np.iinfo(np.int64).max).min(axis=1),
                                  np.where(act, mat, -1).max(axis=1) + size)
+                        if hi - lo < C.CONCENTRATION_SPAN:
+                            cnt.atomic_blocks(alloc, int(self.L.alloc_starts[alloc]), mat, act, sec)
                     cnt.l2_transactions(alloc, int(sec.sum()), lo, hi, replays,
                                         cas=kind == "atom" and ins.sub == "cas", plain=kind == "st",
                                         clocks=self.wclock[warps] if self.rt is not None else None,
