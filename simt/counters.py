@@ -946,7 +946,6 @@ class Counters:
         #                                                     here, their sends, (arrival group, shared
         #                                                     sector) pairs, warp stores] (simt.racy)
         self.arrival: np.ndarray | None = None              # per warp: its arrival group (simt.racy)
-        self.loaded: set[int] = set()                       # allocations plain loads read
         self.stream_seen: dict[int, np.ndarray] = {}        # load pc -> warps that made it once
         self.arrivals: dict[int, tuple] = {}                # allocation -> when its transactions were
         #                                                     issued: (all, all but plain stores)
@@ -1533,6 +1532,11 @@ class Counters:
         r[2] += pairs
         r[3] += int(act.any(axis=1).sum())
 
+    def _read(self, lo: int, hi: int) -> bool:
+        """Whether loads (or atomics) of the launch read any sector of lo..hi."""
+        t = self.touched
+        return t is not None and bool(t[(lo - GLOBAL_BASE) // 32:(hi - GLOBAL_BASE) // 32 + 1].any())
+
     def busiest_slice_share(self, alloc: int, lo: int, hi: int, slices: int, gpu_off) -> float:
         """The share of a region's atomic transactions its busiest L2 slice takes, where the
         sample shows it (0 otherwise: the even share, 1 / ``slices``).  Regions of 1-64 KiB
@@ -1771,7 +1775,7 @@ class Counters:
                 # loads miss L1 after them (simt.racy; simt.timing prices the misses)
                 counted, sends, pairs, stores = self.racy[alloc]
                 trans += sends - counted
-                if alloc in self.loaded:
+                if self._read(lo, hi):
                     racy_misses[alloc] = (racy.MISS_PER_GROUP_SECTOR * pairs * scale / slices,
                                           stores * scale)
             work = tuple(v * scale / slices for v in (trans, ser, cas, cas_ser))

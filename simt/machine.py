@@ -901,7 +901,6 @@ class Machine:
                     sec = rn.atomic_sectors(size, self.L.alloc_starts)
                     replays = int(sec.sum()) - distinct
                 if kind == "ld":
-                    cnt.loaded.add(int(np.searchsorted(self.L.alloc_starts, int(a.min()), side="right")) - 1)
                     if size <= 2:       # several warps' elements in one line (simt.racy)
                         cnt.stream_load(mat, act, ranks, gwarps, p)
                 else:

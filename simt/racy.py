@@ -43,6 +43,12 @@ MISS_COST = 3.0                 # an L1 miss's work on the slice, in store sends
 LINE = 128
 
 
+def _row_bounds(mat: np.ndarray, act: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's lowest and highest active address."""
+    return (np.where(act, mat, np.iinfo(np.int64).max).min(axis=1),
+            np.where(act, mat, -1).max(axis=1))
+
+
 def arrival_groups(mat: np.ndarray, act: np.ndarray, ranks: np.ndarray) -> np.ndarray | None:
     """A streaming load's arrival groups: per warp row, the first row of its run of rows
     (in a block) that read a common 128-byte line, each from the one before (warps whose
@@ -53,9 +59,7 @@ def arrival_groups(mat: np.ndarray, act: np.ndarray, ranks: np.ndarray) -> np.nd
     live = act.any(axis=1)
     if not live.any():
         return None
-    big = np.iinfo(np.int64).max
-    lo = np.where(act, mat, big).min(axis=1) // LINE
-    hi = np.where(act, mat, -1).max(axis=1) // LINE
+    lo, hi = (b // LINE for b in _row_bounds(mat, act))
     rows = np.flatnonzero(live)
     if (hi[rows] - lo[rows] > 1).any():
         return None
@@ -85,9 +89,7 @@ def plain_store_counts(mat: np.ndarray, act: np.ndarray, ranks: np.ndarray,
     live = act.any(axis=1)
     if not live.any():
         return 0, 0
-    big = np.iinfo(np.int64).max
-    lo = np.where(act, mat, big).min(axis=1)[live] // 32
-    hi = np.where(act, mat, -1).max(axis=1)[live] // 32
+    lo, hi = (b[live] // 32 for b in _row_bounds(mat, act))
     if sectors is not None:
         order = np.argsort(lo, kind="stable")
         if (hi[order][:-1] < lo[order][1:]).all():
