@@ -350,6 +350,32 @@ def test_l1_serves_a_line_a_cycle_hits_included():
     assert l1 == pytest.approx(2 * 16 * 32 / prof.shared_waves_per_us_sm, abs=1e-3)
 
 
+def test_sectors_l1_serves_do_not_reach_l2():
+    """The l2 component counts a load's sectors at the share of its lines that miss L1:
+    a warp whose lanes slide over the lines it read the trip before (probe/mel-filterbank)
+    sends L2 only its new lines' sectors, and a load that always misses sends them all."""
+    src = """
+    extern "C" __global__ void slide(const float *t, float *out, int reps, int step) {
+        float s = 0.0f;
+        for (int r = 0; r < reps; r++) s += t[threadIdx.x * 8 + r * step];
+        out[threadIdx.x] = s;
+    }"""
+    mod = simt.Module.from_source(src, "slide.cu")
+    dev = simt.Device()
+    got = {}
+    for step in (1, 256):                   # a word on each trip; new lines every trip
+        m = mod.get_function("slide").launch(
+            dev, simt.LaunchConfig.of(1, 32), [dev.to_device(np.ones(1 << 14, np.float32)),
+                                               dev.zeros(32, np.float32), np.int32(32), np.int32(step)],
+            sanitize=False).metrics
+        miss = m["simt__l2_lines_ld.sum"] / m["simt__l1_lines_ld.sum"]
+        sectors = m["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] * miss \
+            + m["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"]
+        assert timing.l2_sectors(m) == pytest.approx(sectors)
+        got[step] = miss
+    assert got[1] < 0.2 and got[256] == 1.0
+
+
 def test_shared_wavefronts_and_global_lines_share_l1s_data_pipe():
     """A kernel that reads global words 64 bytes apart and looks each up in a shared
     table (probe crc32-chunks, timing_investigation/unseen26/): the load lines and the
