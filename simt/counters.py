@@ -177,6 +177,33 @@ def _own_sector_extra(per_row: np.ndarray, act: np.ndarray, line_rows: np.ndarra
     return int((per_row - lines)[own].sum())
 
 
+def _trip_sector_extra(mat: np.ndarray, act: np.ndarray, size: int) -> int:
+    """Partial sectors beyond the first of each line, summed over store requests whose
+    lanes share sectors (fewer than 32 bytes apart) and that a warp makes a loop trip after
+    its store at the same instruction.  L1 merges a warp's back-to-back stores into the
+    sectors they share (``_own_sector_extra``), but not stores a trip apart: each partial
+    sector reaches L2 on its own (docs/results/timing_investigation/wmerge/: 4-byte fields
+    24 bytes apart, a trip apart, take 0.74 of the time of fields 32 bytes apart; unrolled,
+    0.36).  A sector is partial where the request's lanes write fewer than 32 of its bytes."""
+    sec = np.where(act, mat // 32, -1)
+    sec.sort(axis=1)
+    new = np.ones(sec.shape, bool)
+    new[:, 1:] = sec[:, 1:] != sec[:, :-1]
+    new &= sec >= 0
+    rows, cols = np.nonzero(new)
+    if not len(rows):
+        return 0
+    ends = np.append(cols[1:], sec.shape[1])
+    ends[np.append(rows[1:] != rows[:-1], True)] = sec.shape[1]
+    partial = (ends - cols) * size < 32
+    s, r = sec[rows, cols][partial], rows[partial]
+    if not len(s):
+        return 0
+    line_new = np.ones(len(s), bool)
+    line_new[1:] = (s[1:] // 4 != s[:-1] // 4) | (r[1:] != r[:-1])
+    return int(len(s) - line_new.sum())
+
+
 def _lines(sectors: np.ndarray, rows: np.ndarray) -> int:
     """Distinct 128-byte lines per warp request (sectors sorted within each row): a
     request reaches L2 as one transaction per line it touches."""
@@ -950,6 +977,8 @@ class Counters:
         self.arrivals: dict[int, tuple] = {}                # allocation -> when its transactions were
         #                                                     issued: (all, all but plain stores)
         self.l2_lines: dict[str, int] = defaultdict(int)    # kind -> 128-byte lines per request, summed
+        self.last_st_pc: np.ndarray | None = None           # per warp: the pc of its last global store
+        self.unrolled_stores: frozenset = frozenset()       # store pcs in loops nvcc unrolls fully
         self.l1_lines = 0                                   # ... of loads, L1 hits included
         self.l1_waves = 0                                   # ... and the cycles L1 takes for them
         self.l1_prev: dict[int, tuple] = {}                 # load pc -> (each lane's last sector there, warps seen)
@@ -1098,6 +1127,18 @@ class Counters:
             return
         np.add.at(arr, gw, values)
 
+    def _store_trip(self, gwarps, pc) -> np.ndarray | None:
+        """Per row: whether its warp's last global store was this one (a loop trip ago);
+        records this store as each warp's last."""
+        if gwarps is None or pc is None:
+            return None
+        if self.last_st_pc is None:
+            self.last_st_pc = np.full(len(self.warp_inst), -1, np.int64)
+        gw = np.asarray(gwarps)
+        again = (self.last_st_pc[gw] == pc) & (pc not in self.unrolled_stores)
+        self.last_st_pc[gw] = pc
+        return again
+
     def global_access(self, mat: np.ndarray, act: np.ndarray, size: int, row_blocks: np.ndarray,
                       runs: "Runs | None" = None, kind: str = "ld", gwarps=None, pc: int | None = None,
                       dram_key: int | None = None, dep: np.ndarray | None = None):
@@ -1128,6 +1169,8 @@ class Counters:
                             row_blocks[1:] != row_blocks[:-1]))) and pc not in self.l1_block
                         plain = self._l1_missed_lines(mat, act, gwarps, pc, row_blocks, plain,
                                                       share=shared or not whole, dep=dep)
+                if kind == "st":
+                    self._store_trip(gwarps, pc)
                 self.l2_lines[kind] += plain
                 runs = None
                 mat = None
@@ -1150,6 +1193,11 @@ class Counters:
             plain = int(starts.sum())
             if kind == "st":
                 self.l2_lines["st_partial"] += _own_sector_extra(per_row, act, srow[starts])
+                again = self._store_trip(gwarps, pc)
+                if again is not None:
+                    again &= per_row < np.count_nonzero(act, axis=1)     # lanes sharing sectors
+                    if again.any():
+                        self.l2_lines["st_partial"] += _trip_sector_extra(mat[again], act[again], size)
             if kind == "ld":
                 self.l1_lines += plain
                 lines = np.bincount(srow[starts], minlength=len(per_row))

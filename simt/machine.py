@@ -299,6 +299,7 @@ class Machine:
         self.shared_hot = np.zeros(max(1, b.nb * self.S // 4))   # atomic lanes per shared word
         self.ld_depth = _load_depths(k)
         self.ld_unrolled = _unrolled_loads(k)
+        self.cnt.unrolled_stores = _unrolled_stores(k)
         self.overlapped = overlapped_pcs(k)
         self.const_pairs = const_pair_pcs(k)      # __constant__ loads nvcc may pair (LDC.64)
         self.uniform_ldc = uniform_ldc_pcs(k)     # ... and warp-uniform ones it reads with LDC
@@ -1291,12 +1292,25 @@ def _unrolled_loads(k) -> frozenset:
     return got
 
 
-def _global_loads(k) -> dict:
-    """pc -> the innermost loop (top, back) holding it, or None, of each global load."""
+def _unrolled_stores(k) -> frozenset:
+    """The global stores whose innermost loop nvcc unrolls fully: their trips are back to
+    back in SASS, and L1 merges what they share (``counters._trip_sector_extra``).
+    Computed once per kernel."""
+    got = getattr(k, "_simt_unrolled_stores", None)
+    if got is None:
+        full = full_unrolls(k.code)
+        got = k._simt_unrolled_stores = frozenset(p for p, inner in _global_loads(k, Op.STORE).items()
+                                                  if inner in full)
+    return got
+
+
+def _global_loads(k, op=Op.LOAD) -> dict:
+    """pc -> the innermost loop (top, back) holding it, or None, of each global load (or
+    store)."""
     code = k.code
     inner_first = loops(code)
     return {p: next(((a, b) for a, b in inner_first if a <= p <= b), None) for p, ins in enumerate(code)
-            if ins.op == Op.LOAD and ins.info.get("space") not in ("shared", "local", "const")}
+            if ins.op == op and ins.info.get("space") not in ("shared", "local", "const")}
 
 
 def _load_depths(k) -> dict:

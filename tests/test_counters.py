@@ -817,6 +817,22 @@ def test_block_spans_follow_sorted_keys_and_not_random_ones():
     assert own > 3000 and slope < 0.05 * own and whole > 4000
 
 
+@pytest.mark.parametrize("unrolled, partial", [(False, 5 * 18), (True, 0)])
+def test_partial_sectors_of_stores_a_loop_trip_apart(unrolled, partial):
+    """Lanes 24 bytes apart share sectors: L1 merges such stores back to back (a loop nvcc
+    unrolls fully), but a loop trip apart each request's partial sectors reach L2 one by
+    one (timing_investigation/wmerge/): 24 sectors in 6 lines, 18 beyond a line's first,
+    on each trip after the first."""
+    bound = "6" if unrolled else "k"
+    src = f'''extern "C" __global__ void rec(float *out, int k) {{
+        int t = threadIdx.x;
+        for (int f = 0; f < {bound}; ++f) out[t * 6 + f] = (float)(t + f);
+    }}'''
+    (out, _), res = run(src, "rec", 1, 32, [np.zeros(32 * 6, np.float32), np.int32(6)], sanitize=False)
+    assert (out.reshape(32, 6) == np.arange(32)[:, None] + np.arange(6)).all()
+    assert res.metrics["simt__l2_partial_sectors_st.sum"] == partial
+
+
 @pytest.mark.parametrize("ctype, k, partial", [
     ("float", 8, 24),            # lanes 32 bytes apart: 8 lines, 32 sectors, 24 beyond a line's first
     ("float", 16, 16),           # 64 bytes apart: 16 lines, 2 sectors each
