@@ -5289,6 +5289,458 @@ UNSEEN64 = [
 ]
 PROBES += UNSEEN64
 
+# probe-unseen65 (probes67.cu): a robotics course's CUDA assignments (localization, mapping,
+# manipulation) as a student who knows CUDA basics writes them, predicted before their first
+# GPU run
+_P67 = "probes67.cu"
+U65_PF_LM = 32                                     # pf-landmark-weight: PF_LM landmarks, one measurement each
+U65_PF_WORLD = 20.0                                # landmarks uniform in [0, 20 m)^2
+U65_PF_POSE = (8.0, 11.0, 0.7)                     # the robot's true pose (m, m, rad)
+U65_PF_NOISE = (0.05, 0.01)                        # the measurements' noise (range m, bearing rad)
+U65_PF_SIG_R, U65_PF_SIG_B = 0.2, 0.05             # the sensor model's (inflated) widths (m, rad)
+U65_PF_SPREAD = (0.15, 0.15, 0.03)                 # the particles' spread about the true pose
+U65_RS_SIG = (0.05, 0.05, 0.01)                    # pf-systematic-resample: the weights' likelihood widths
+U65_OG_RES, U65_OG_SIDE = 0.05, 1024               # occgrid-bresenham-atomic: 5 cm cells, a 1024^2 grid
+U65_OG_ORIGIN = -25.6                              # the grid's corner (x and y, m): it spans [-25.6, 25.6)
+U65_OG_BEAMS = 1024                                # beams a scan, over 360 degrees
+U65_OG_ROOM = (10.0, 7.0)                          # the room's half extents (m)
+U65_OG_PATH = (6.0, 3.5)                           # the scans' poses on an ellipse of these semi-axes
+U65_OG_NOISE = 0.01                                # range noise (m)
+U65_OG_FREE, U65_OG_OCC = -4, 9                    # OG_FREE, OG_OCC as #defined
+U65_ICP_TILE = 256                                 # icp-nn-shared: ICP_TILE (== the block)
+U65_ICP_ROT, U65_ICP_SHIFT = 3.0, (0.10, -0.05, 0.02)  # the source's offset: degrees about z, metres
+U65_ROOM = (4.0, 3.0, 2.5)                         # room clouds: half length, half width, height (m)
+U65_CLOUD_NOISE = 0.005                            # their noise (m)
+U65_VOX_LEAF = 0.05                                # voxel-downsample-atomic: 5 cm voxels
+U65_FK_DOF = 7                                     # fk-jacobian-7dof: FK_DOF
+# the KUKA LBR iiwa 7 R800's standard DH table (a, d in m; alpha in rad) and joint limits (deg)
+U65_FK_A = (0.0,) * 7
+U65_FK_D = (0.34, 0.0, 0.40, 0.0, 0.40, 0.0, 0.126)
+U65_FK_ALPHA = (-np.pi / 2, np.pi / 2, np.pi / 2, -np.pi / 2, -np.pi / 2, np.pi / 2, 0.0)
+U65_FK_LIMITS = (170, 120, 170, 120, 170, 120, 175)
+
+
+def _u65_wrap(a):
+    """Angles wrapped into [-pi, pi)."""
+    return (np.asarray(a) + np.pi) % (2 * np.pi) - np.pi
+
+
+def _u65_particles(n, rng, spread=U65_PF_SPREAD):
+    """n particles (x, y, theta: float32 each) drawn about U65_PF_POSE with spreads
+    `spread`, theta wrapped into [-pi, pi)."""
+    x0, y0, t0 = U65_PF_POSE
+    px = x0 + spread[0] * rng.standard_normal(n)
+    py = y0 + spread[1] * rng.standard_normal(n)
+    pth = _u65_wrap(t0 + spread[2] * rng.standard_normal(n))
+    return px.astype(np.float32), py.astype(np.float32), pth.astype(np.float32)
+
+
+def _u65_pf_args(n, rng):
+    """n particles (_u65_particles), the weights out (n) and their sum (1) zeroed, the
+    inverse variances of range and bearing, n."""
+    px, py, pth = _u65_particles(n, rng)
+    return [px, py, pth, np.zeros(n, np.float32), np.zeros(1, np.float32),
+            np.float32(1 / U65_PF_SIG_R ** 2), np.float32(1 / U65_PF_SIG_B ** 2), _i32(n)]
+
+
+def _u65_pf_symbols(n, rng):
+    """U65_PF_LM landmarks uniform in the world and their range and bearing from the true
+    pose with Gaussian noise U65_PF_NOISE (bearings wrapped): c_lm_x, c_lm_y, c_z_r, c_z_b
+    (float32)."""
+    lx, ly = rng.uniform(0, U65_PF_WORLD, (2, U65_PF_LM))
+    x0, y0, t0 = U65_PF_POSE
+    r = np.hypot(lx - x0, ly - y0) + U65_PF_NOISE[0] * rng.standard_normal(U65_PF_LM)
+    b = _u65_wrap(np.arctan2(ly - y0, lx - x0) - t0 + U65_PF_NOISE[1] * rng.standard_normal(U65_PF_LM))
+    return {"c_lm_x": lx.astype(np.float32), "c_lm_y": ly.astype(np.float32),
+            "c_z_r": r.astype(np.float32), "c_z_b": b.astype(np.float32)}
+
+
+def _u65_rs_args(n, rng):
+    """n particles (_u65_particles) and their weights' CDF (float32; the weights a
+    Gaussian likelihood of their offsets from the true pose, widths U65_RS_SIG: an
+    effective sample size of ~8% of n), the new set and parent ids out (zeroed), u0
+    uniform in [0, 1), n."""
+    px, py, pth = _u65_particles(n, rng)
+    x0, y0, t0 = U65_PF_POSE
+    s = U65_RS_SIG
+    ll = ((px - x0) / s[0]) ** 2 + ((py - y0) / s[1]) ** 2 + (_u65_wrap(pth - t0) / s[2]) ** 2
+    w = np.exp(-0.5 * (ll.astype(np.float64) - ll.min()))
+    cdf = np.cumsum(w) / w.sum()
+    return [cdf.astype(np.float32), px, py, pth, np.zeros(n, np.float32), np.zeros(n, np.float32),
+            np.zeros(n, np.float32), np.zeros(n, np.int32), np.float32(rng.random()), _i32(n)]
+
+
+def _u65_og_pillars():
+    """The room's 14 round pillars (x, y, radius), off the scans' path: 6 on an inner
+    ellipse, 8 on an outer one."""
+    a = np.arange(6) * np.pi / 3 + 0.3
+    b = np.arange(8) * np.pi / 4 + 0.2
+    x = np.r_[3.0 * np.cos(a), 8.3 * np.cos(b)]
+    y = np.r_[1.5 * np.sin(a), 5.5 * np.sin(b)]
+    r = np.r_[np.full(6, 0.4), np.full(8, 0.3)]
+    return x, y, r
+
+
+def _u65_og_cast(px, py, ang):
+    """The range from (px, py) along angles ang to the nearest wall of the room (half
+    extents U65_OG_ROOM, centred on 0) or pillar (_u65_og_pillars)."""
+    c, s = np.cos(ang), np.sin(ang)
+    X, Y = U65_OG_ROOM
+    with np.errstate(divide="ignore"):
+        tx = np.where(c > 0, (X - px) / c, np.where(c < 0, (-X - px) / c, np.inf))
+        ty = np.where(s > 0, (Y - py) / s, np.where(s < 0, (-Y - py) / s, np.inf))
+    t = np.minimum(tx, ty)
+    for cx, cy, r in zip(*_u65_og_pillars()):
+        ux, uy = cx - px, cy - py
+        bb = ux * c + uy * s
+        disc = bb * bb - (ux * ux + uy * uy - r * r)
+        th = bb - np.sqrt(np.maximum(disc, 0.0))
+        t = np.where((disc >= 0) & (th > 0), np.minimum(t, th), t)
+    return t
+
+
+def _u65_og_scans(n, rng):
+    """n lidar beams (float32 x, y pairs of their hits, world coordinates) of ceil(n /
+    U65_OG_BEAMS) scans taken along the path ellipse (the sensor's positions: float32
+    pairs), each scan's U65_OG_BEAMS beams evenly over 360 degrees from a random heading,
+    ranges to the room's walls and pillars with Gaussian noise U65_OG_NOISE."""
+    ns = -(-n // U65_OG_BEAMS)
+    phi = np.sort(rng.uniform(0, 2 * np.pi, ns))
+    sx = U65_OG_PATH[0] * np.cos(phi) + 0.2 * rng.standard_normal(ns)
+    sy = U65_OG_PATH[1] * np.sin(phi) + 0.2 * rng.standard_normal(ns)
+    scan = np.arange(n) // U65_OG_BEAMS
+    ang = rng.uniform(0, 2 * np.pi, ns)[scan] + (np.arange(n) % U65_OG_BEAMS) * (2 * np.pi / U65_OG_BEAMS)
+    r = _u65_og_cast(sx[scan], sy[scan], ang) + U65_OG_NOISE * rng.standard_normal(n)
+    hit = np.stack([sx[scan] + r * np.cos(ang), sy[scan] + r * np.sin(ang)], 1)
+    return hit.astype(np.float32).ravel(), np.stack([sx, sy], 1).astype(np.float32).ravel()
+
+
+def _u65_og_args(n, rng):
+    """n beams' hits and their scans' sensor positions (_u65_og_scans), the grid's log-odds
+    (U65_OG_SIDE^2 int32) zeroed, beams a scan, the grid's corner, cells a metre, its
+    width and height, n."""
+    hit, org = _u65_og_scans(n, rng)
+    return [hit, org, np.zeros(U65_OG_SIDE * U65_OG_SIDE, np.int32), _i32(U65_OG_BEAMS),
+            np.float32(U65_OG_ORIGIN), np.float32(U65_OG_ORIGIN), np.float32(1 / U65_OG_RES),
+            _i32(U65_OG_SIDE), _i32(U65_OG_SIDE), _i32(n)]
+
+
+def _u65_room_cloud(m, rng):
+    """m points (float32, m x 3) of a depth scan of a room: its floor, four walls (half
+    extents U65_ROOM[:2], height U65_ROOM[2], centred on 0) and a 1 m cube on the floor at
+    (1.5, 1), sampled uniformly by area, with Gaussian noise U65_CLOUD_NOISE, in random order."""
+    X, Y, H = U65_ROOM
+    # (origin, edge u, edge v) of each face
+    faces = [((-X, -Y, 0), (2 * X, 0, 0), (0, 2 * Y, 0)),
+             ((-X, -Y, 0), (2 * X, 0, 0), (0, 0, H)), ((-X, Y, 0), (2 * X, 0, 0), (0, 0, H)),
+             ((-X, -Y, 0), (0, 2 * Y, 0), (0, 0, H)), ((X, -Y, 0), (0, 2 * Y, 0), (0, 0, H)),
+             ((1.0, 0.5, 1.0), (1, 0, 0), (0, 1, 0)),
+             ((1.0, 0.5, 0), (1, 0, 0), (0, 0, 1)), ((1.0, 1.5, 0), (1, 0, 0), (0, 0, 1)),
+             ((1.0, 0.5, 0), (0, 1, 0), (0, 0, 1)), ((2.0, 0.5, 0), (0, 1, 0), (0, 0, 1))]
+    o, u, v = (np.array([f[k] for f in faces], np.float64) for k in range(3))
+    area = np.linalg.norm(np.cross(u, v), axis=1)
+    f = rng.choice(len(faces), m, p=area / area.sum())
+    st = rng.random((m, 2))
+    p = o[f] + st[:, :1] * u[f] + st[:, 1:] * v[f] + U65_CLOUD_NOISE * rng.standard_normal((m, 3))
+    return p.astype(np.float32)
+
+
+def _u65_icp_args(n, rng):
+    """n source points (a room cloud, _u65_room_cloud, turned U65_ICP_ROT degrees about z
+    and shifted U65_ICP_SHIFT: the scan before alignment) and as many target points (another
+    cloud of the room), flattened float32; nearest ids and squared distances out (zeroed)."""
+    a = np.radians(U65_ICP_ROT)
+    rot = np.array([[np.cos(a), -np.sin(a), 0], [np.sin(a), np.cos(a), 0], [0, 0, 1]])
+    src = _u65_room_cloud(n, rng).astype(np.float64) @ rot.T + np.array(U65_ICP_SHIFT)
+    dst = _u65_room_cloud(n, rng)
+    return [src.astype(np.float32).ravel(), _i32(n), dst.ravel(), _i32(n), np.zeros(n, np.int32),
+            np.zeros(n, np.float32)]
+
+
+def _u65_vox_grid(pts):
+    """The voxel grid of a cloud (m x 3 float32): its lower corner (the points' minima,
+    float32) and the voxels a side (gx, gy, gz) of U65_VOX_LEAF covering the points."""
+    lo = pts.min(axis=0)
+    inv = np.float32(1 / U65_VOX_LEAF)
+    dims = np.floor((pts.max(axis=0) - lo) * inv).astype(np.int64) + 1
+    return lo, tuple(int(d) for d in dims)
+
+
+def _u65_vox_args(n, rng):
+    """n points of a room cloud (_u65_room_cloud, flattened); the voxel sums (x, y, z:
+    float32) and counts (int32) of its grid (_u65_vox_grid, ~1.1 M voxels) zeroed; the
+    grid's corner, voxels a metre, dimensions; n."""
+    pts = _u65_room_cloud(n, rng)
+    lo, (gx, gy, gz) = _u65_vox_grid(pts)
+    nv = gx * gy * gz
+    return [pts.ravel(), np.zeros(nv, np.float32), np.zeros(nv, np.float32), np.zeros(nv, np.float32),
+            np.zeros(nv, np.int32), lo[0], lo[1], lo[2], np.float32(1 / U65_VOX_LEAF), _i32(gx), _i32(gy),
+            _i32(gz), _i32(n)]
+
+
+def _u65_fk_args(n, rng):
+    """n joint configurations uniform within the joint limits (n x 7 float32, radians,
+    flattened); the poses (n x 12) and Jacobians (n x 42) out zeroed; n."""
+    lim = np.radians(np.array(U65_FK_LIMITS, np.float64))
+    q = rng.uniform(-lim, lim, (n, U65_FK_DOF))
+    return [q.astype(np.float32).ravel(), np.zeros(12 * n, np.float32), np.zeros(42 * n, np.float32), _i32(n)]
+
+
+def _u65_fk_symbols(n, rng):
+    """The DH table: c_dh_a, c_dh_d, c_dh_ca, c_dh_sa (float32; cos and sin of alpha rounded
+    to 0 and +-1 where they are)."""
+    al = np.array(U65_FK_ALPHA)
+    return {"c_dh_a": np.array(U65_FK_A, np.float32), "c_dh_d": np.array(U65_FK_D, np.float32),
+            "c_dh_ca": np.round(np.cos(al), 12).astype(np.float32),
+            "c_dh_sa": np.round(np.sin(al), 12).astype(np.float32)}
+
+
+UNSEEN65 = [
+    TimingProbe("probe/pf-landmark-weight", "probe-unseen65", "pf_weight", 1 << 20, 256, lambda n: -(-n // 256),
+                _u65_pf_args, source=_P67, symbols=_u65_pf_symbols,
+                note="particle-filter measurement update of 2^20 particles (SoA x, y, theta) against 32 landmarks "
+                     "in __constant__ memory, a thread a particle: a sqrtf, an atan2f and a bearing wrapped by "
+                     "while loops a landmark, one expf; the weights summed by 5 __shfl_down_sync a warp and one "
+                     "float atomicAdd a warp on a single word"),
+    TimingProbe("probe/pf-systematic-resample", "probe-unseen65", "systematic_resample", 1 << 22, 256,
+                lambda n: -(-n // 256), _u65_rs_args, source=_P67,
+                note="systematic resampling of 2^22 particles, a thread an output particle: a 22-step binary "
+                     "search of (u0 + i) / n in the weights' 16 MiB CDF (dependent loads, the top levels shared by "
+                     "every thread), then 3 gathers of the chosen particle's x, y, theta (a few heavy particles "
+                     "chosen by many neighbouring threads) and 4 coalesced stores"),
+    TimingProbe("probe/occgrid-bresenham-atomic", "probe-unseen65", "occgrid_update", 1 << 17, 256,
+                lambda n: -(-n // 256), _u65_og_args, source=_P67,
+                note="occupancy-grid update from 128 lidar scans of 1024 beams in a 20 x 14 m room with pillars, "
+                     "a thread a beam: Bresenham's line from the sensor's cell to the hit's over a 1024^2 int "
+                     "log-odds grid (5 cm cells, ~125 cells a beam, lengths diverging in a warp), an int atomicAdd "
+                     "a cell (a warp's lanes mostly on the same cell near the sensor)"),
+    TimingProbe("probe/icp-nn-shared", "probe-unseen65", "icp_nearest", 1 << 14, 256, lambda n: -(-n // 256),
+                _u65_icp_args, source=_P67,
+                note="ICP correspondences: brute-force nearest neighbour of 2^14 source points among 2^14 target "
+                     "points (float3), a thread a source point, the targets staged through shared memory 256 at "
+                     "a time: 3 broadcast shared loads, 3 subtracts, a dot and a compare-select a pair (2^28 pairs)"),
+    TimingProbe("probe/voxel-downsample-atomic", "probe-unseen65", "voxel_accumulate", 1 << 22, 256,
+                lambda n: -(-n // 256), _u65_vox_args, source=_P67,
+                note="voxel-grid downsample of a 2^22-point room cloud (float3, random order) into 5 cm voxels "
+                     "of a dense 161 x 121 x 51 grid (1 M voxels), a thread a point: 3 floorf, then 3 float and 1 "
+                     "int global atomicAdd on its voxel's sums and count (~50 K voxels hit, ~85 points each)"),
+    TimingProbe("probe/fk-jacobian-7dof", "probe-unseen65", "fk_jacobian", 1 << 20, 256, lambda n: -(-n // 256),
+                _u65_fk_args, source=_P67, symbols=_u65_fk_symbols,
+                note="forward kinematics and geometric Jacobian of a 7-DOF arm (KUKA iiwa DH table in __constant__) "
+                     "for 2^20 joint configurations, a thread one: 7 sincosf and 3x3 rotation products, 7 cross "
+                     "products; strided stores of a 3x4 pose and a 6x7 Jacobian a thread (216 B, uncoalesced)"),
+]
+PROBES += UNSEEN65
+
+# probe-unseen66 (probes68.cu): a computational-neuroscience course's spiking and rate
+# network kernels as a student who knows CUDA basics writes them, predicted before their
+# first GPU run
+_P68 = "probes68.cu"
+U66_LIF_DT_TAU = 0.05                              # lif-euler-refrac: dt 0.5 ms over tau_m 10 ms
+U66_LIF_VREST, U66_LIF_VRESET, U66_LIF_VTH = -65.0, -70.0, -50.0   # mV
+U66_LIF_RM, U66_LIF_TREF = 1.0, 4                  # R_m (I in mV); refractory steps (2 ms)
+U66_LIF_I_MEAN, U66_LIF_I_SD = 25.0, 8.0           # the input currents' normal law
+U66_LIF_REFRAC = 0.1                               # the share of neurons refractory (1 .. t_ref steps left)
+U66_IZ_EXC = 0.8                                   # izhikevich-ballot: the excitatory share (the first ones)
+U66_IZ_UPSTROKE = 0.03                             # the share caught on a spike's upstroke (v in -45 .. 25)
+U66_HH_PARAMS = (120.0, 36.0, 0.3, 50.0, -77.0, -54.387, 1.0, 0.01)  # c_hh: gNa gK gL ENa EK EL Cm dt
+U66_HH_I_MEAN, U66_HH_I_SD = 10.0, 3.0             # hh-expeuler-const: injected currents (uA/cm^2)
+U66_HH_POOL, U66_HH_POOL_DT = 128, 0.025           # the neurons and ms step of the host's trajectory pool
+U66_FANOUT = 100                                   # syn-csr-atomic, stdp-traces: mean synapses a neuron
+U66_SPIKE_P = 0.03                                 # the share of neurons that spiked this step
+U66_INH = 0.2                                      # syn-csr-atomic: the inhibitory share (the last ones)
+U66_W_EXC, U66_W_INH, U66_W_Q = 0.5, 2.0, 1.0 / 1024   # weights: uniform (0, 0.5] / [-2, 0), multiples of 2^-10
+U66_STDP_AP, U66_STDP_AM, U66_STDP_WMAX = 0.01, 0.012, 1.0   # stdp-traces: A+, A-, w_max
+U66_STDP_TRACE = 0.2                               # the traces' mean (exponential law)
+U66_RN_TILE, U66_RN_G = 256, 1.5                   # ratenet-smem-tile: RN_TILE; W's gain (N(0, g^2 / N))
+U66_RN_DT_TAU, U66_RN_GAIN = 0.1, 1.0
+
+
+def _u66_lif_args(n, rng):
+    """n LIF neurons: v uniform in [v_reset, v_th) (float32), a share U66_LIF_REFRAC
+    refractory (1 .. t_ref steps left, the rest 0: int32), input currents normal
+    (U66_LIF_I_MEAN, U66_LIF_I_SD); the spike flags (uint8, zeroed); the constants, n."""
+    v = rng.uniform(U66_LIF_VRESET, U66_LIF_VTH, n).astype(np.float32)
+    ref = np.where(rng.random(n) < U66_LIF_REFRAC, rng.integers(1, U66_LIF_TREF + 1, n), 0).astype(np.int32)
+    cur = rng.normal(U66_LIF_I_MEAN, U66_LIF_I_SD, n).astype(np.float32)
+    return [v, ref, cur, np.zeros(n, np.uint8), np.float32(U66_LIF_DT_TAU), np.float32(U66_LIF_VREST),
+            np.float32(U66_LIF_VRESET), np.float32(U66_LIF_VTH), np.float32(U66_LIF_RM), _i32(U66_LIF_TREF),
+            _i32(n)]
+
+
+def _u66_iz_args(n, rng):
+    """n Izhikevich neurons as in Izhikevich (2003): the first U66_IZ_EXC of them
+    excitatory (regular spiking to chattering, r uniform: a 0.02, b 0.2, c -65 + 15 r^2,
+    d 8 - 6 r^2; thalamic input 5 N(0, 1)), the rest inhibitory (a 0.02 + 0.08 r, b 0.25 -
+    0.05 r, c -65, d 2; input 2 N(0, 1)); v near rest (N(-65, 3)) but a share
+    U66_IZ_UPSTROKE on a spike's upstroke (uniform in -45 .. 25), u = b v; all float32;
+    the spike list (n, zeroed) and its counter; n."""
+    ne = int(round(n * U66_IZ_EXC))
+    exc = np.arange(n) < ne
+    r = rng.random(n)
+    a = np.where(exc, 0.02, 0.02 + 0.08 * r)
+    b = np.where(exc, 0.2, 0.25 - 0.05 * r)
+    c = np.where(exc, -65 + 15 * r * r, -65.0)
+    d = np.where(exc, 8 - 6 * r * r, 2.0)
+    cur = np.where(exc, 5.0, 2.0) * rng.standard_normal(n)
+    v = np.where(rng.random(n) < U66_IZ_UPSTROKE, rng.uniform(-45, 25, n), rng.normal(-65, 3, n))
+    f = np.float32
+    return [v.astype(f), (b * v).astype(f), a.astype(f), b.astype(f), c.astype(f), d.astype(f), cur.astype(f),
+            np.zeros(n, np.int32), np.zeros(1, np.int32), _i32(n)]
+
+
+def _u66_hh_rates(v):
+    """The HH rates (alpha_m, beta_m, alpha_h, beta_h, alpha_n, beta_n) at v (mV), as
+    hh_step computes them (vtrap), in float64."""
+    def vtrap(x, y):
+        small = np.abs(x / y) < 1e-6
+        return np.where(small, y * (1 - x / y / 2), x / np.expm1(np.where(small, 1.0, x / y)))
+    return (0.1 * vtrap(-(v + 40), 10.0), 4 * np.exp(-(v + 65) / 18), 0.07 * np.exp(-(v + 65) / 20),
+            1 / (1 + np.exp(-(v + 35) / 10)), 0.01 * vtrap(-(v + 55), 10.0), 0.125 * np.exp(-(v + 65) / 80))
+
+
+def _u66_hh_sim(v, m, h, nn, cur, dt, steps, params=U66_HH_PARAMS):
+    """steps steps of dt of hh_step's scheme on the HH neurons (float64); the states after
+    and the upward crossings of 0 mV of each."""
+    gna, gk, gl, ena, ek, el, cm = params[:7]
+    v, m, h, nn = (np.array(x, np.float64) for x in (v, m, h, nn))
+    count = np.zeros(v.shape, np.int64)
+    for _ in range(steps):
+        am, bm, ah, bh, an, bn = _u66_hh_rates(v)
+        m = am / (am + bm) + (m - am / (am + bm)) * np.exp(-dt * (am + bm))
+        h = ah / (ah + bh) + (h - ah / (ah + bh)) * np.exp(-dt * (ah + bh))
+        nn = an / (an + bn) + (nn - an / (an + bn)) * np.exp(-dt * (an + bn))
+        vn = v + dt * (cur - gna * m ** 3 * h * (v - ena) - gk * nn ** 4 * (v - ek) - gl * (v - el)) / cm
+        count += (v < 0) & (vn >= 0)
+        v = vn
+    return v, m, h, nn, count
+
+
+_U66_HH_POOL = []
+
+
+def _u66_hh_pool():
+    """The states (V, m, h, n, I: float64) of U66_HH_POOL HH neurons (I normal
+    (U66_HH_I_MEAN, U66_HH_I_SD), started at rest) every 4 steps of U66_HH_POOL_DT ms
+    from 15 ms to 50 ms: snapshots of tonically firing neurons (computed once)."""
+    if not _U66_HH_POOL:
+        rng = np.random.default_rng(66)
+        k = U66_HH_POOL
+        cur = rng.normal(U66_HH_I_MEAN, U66_HH_I_SD, k)
+        v = np.full(k, -65.0)
+        rates = _u66_hh_rates(v)
+        m, h, nn = (rates[2 * g] / (rates[2 * g] + rates[2 * g + 1]) for g in range(3))
+        snaps = []
+        for s in range(int(round(50 / U66_HH_POOL_DT))):
+            v, m, h, nn, _ = _u66_hh_sim(v, m, h, nn, cur, U66_HH_POOL_DT, 1)
+            if s * U66_HH_POOL_DT >= 15 and s % 4 == 0:
+                snaps.append(np.stack([v, m, h, nn, cur]))
+        _U66_HH_POOL.append(np.concatenate(snaps, axis=1))
+    return _U66_HH_POOL[0]
+
+
+def _u66_hh_args(n, rng):
+    """n HH neurons, each the state (V, m, h, n: float32) and current (I) of a snapshot
+    drawn from _u66_hh_pool; the spike counts (int32, zeroed); n."""
+    pool = _u66_hh_pool()
+    s = pool[:, rng.integers(0, pool.shape[1], n)].astype(np.float32)
+    return [s[0].copy(), s[1].copy(), s[2].copy(), s[3].copy(), s[4].copy(), np.zeros(n, np.int32), _i32(n)]
+
+
+def _u66_hh_syms(n, rng):
+    return {"c_hh": np.array(U66_HH_PARAMS, np.float32)}
+
+
+def _u66_weights(nexc, ninh, rng):
+    """nexc excitatory synapses' weights uniform in (0, U66_W_EXC], then ninh inhibitory
+    ones' in [-U66_W_INH, 0), multiples of U66_W_Q (sums of a few hundred exact in float32)."""
+    q = np.r_[rng.integers(1, int(U66_W_EXC / U66_W_Q) + 1, nexc, dtype=np.int32),
+              -rng.integers(1, int(U66_W_INH / U66_W_Q) + 1, ninh, dtype=np.int32)]
+    return q.astype(np.float32) * np.float32(U66_W_Q)
+
+
+def _u66_csr_args(n, rng):
+    """n neurons with Poisson (U66_FANOUT) out-degrees, each synapse's target uniform
+    (row_ptr int32 n + 1, post int32), weights (_u66_weights: the last U66_INH of the
+    neurons inhibitory); spike flags (uint8, a share U66_SPIKE_P set); the input currents
+    zeroed (float32); n."""
+    deg = rng.poisson(U66_FANOUT, n)
+    row_ptr = np.zeros(n + 1, np.int64)
+    np.cumsum(deg, out=row_ptr[1:])
+    nsyn = int(row_ptr[-1])
+    post = rng.integers(0, n, nsyn, dtype=np.int32)
+    first_inh = int(row_ptr[n - int(round(n * U66_INH))])
+    w = _u66_weights(first_inh, nsyn - first_inh, rng)
+    spk = (rng.random(n) < U66_SPIKE_P).astype(np.uint8)
+    return [spk, row_ptr.astype(np.int32), post, w, np.zeros(n, np.float32), _i32(n)]
+
+
+def _u66_stdp_args(n, rng):
+    """n synapses among max(1, n // U66_FANOUT) neurons, sorted by source (the sources'
+    degrees multinomial: ~Poisson), targets uniform (int32); weights uniform in [0, w_max)
+    (float32); pre- and postsynaptic traces exponential (mean U66_STDP_TRACE, float32),
+    spike flags (uint8, a share U66_SPIKE_P); A+, A-, w_max, n."""
+    nn = max(1, n // U66_FANOUT)
+    deg = rng.multinomial(n, np.full(nn, 1.0 / nn))
+    pre = np.repeat(np.arange(nn, dtype=np.int32), deg)
+    post = rng.integers(0, nn, n, dtype=np.int32)
+    w = rng.uniform(0, U66_STDP_WMAX, n).astype(np.float32)
+    x = rng.exponential(U66_STDP_TRACE, nn).astype(np.float32)
+    y = rng.exponential(U66_STDP_TRACE, nn).astype(np.float32)
+    spk = (rng.random(nn) < U66_SPIKE_P).astype(np.uint8)
+    return [w, pre, post, x, y, spk, np.float32(U66_STDP_AP), np.float32(U66_STDP_AM), np.float32(U66_STDP_WMAX),
+            _i32(n)]
+
+
+def _u66_rn_args(n, rng):
+    """A rate network of n units: W (n x n, row-major) N(0, U66_RN_G^2 / n) (the chaotic
+    regime), rates uniform in (-0.5, 0.5), inputs N(0, 0.1^2), all float32; the new rates
+    (zeroed); dt/tau, gain, n."""
+    W = (rng.standard_normal((n, n), np.float32) * np.float32(U66_RN_G / np.sqrt(n))).ravel()
+    r = rng.uniform(-0.5, 0.5, n).astype(np.float32)
+    return [W, r, (0.1 * rng.standard_normal(n)).astype(np.float32), np.zeros(n, np.float32),
+            np.float32(U66_RN_DT_TAU), np.float32(U66_RN_GAIN), _i32(n)]
+
+
+UNSEEN66 = [
+    TimingProbe("probe/lif-euler-refrac", "probe-unseen66", "lif_step", 1 << 24, 256, lambda n: -(-n // 256),
+                _u66_lif_args, source=_P68,
+                note="leaky integrate-and-fire update of 2^24 neurons, a thread a neuron: v and the refractory "
+                     "counter loaded, the 10% refractory ones reset without loading their input current, the "
+                     "rest one Euler FMA step and a threshold test (~2.5% spike), v, counter and a spike byte "
+                     "stored"),
+    TimingProbe("probe/izhikevich-ballot", "probe-unseen66", "izhikevich_step", 1 << 22, 256,
+                lambda n: -(-n // 256), _u66_iz_args, source=_P68,
+                note="Izhikevich network update of 2^22 neurons (80% excitatory), a thread a neuron: 7 coalesced "
+                     "loads, 4 sub-steps of the quadratic v / linear u Euler updates with a reset branch (~2.5% "
+                     "fire), the firing neurons compacted into a spike list by __ballot_sync, one atomicAdd a "
+                     "warp and __popc"),
+    TimingProbe("probe/hh-expeuler-const", "probe-unseen66", "hh_step", 1 << 20, 256, lambda n: -(-n // 256),
+                _u66_hh_args, source=_P68, symbols=_u66_hh_syms,
+                note="Hodgkin-Huxley update of 2^20 tonically firing neurons, a thread a neuron: 10 sub-steps of "
+                     "exponential Euler on m, h, n (9 expf, 2 vtrap branches and ~13 float divisions a "
+                     "sub-step) and forward Euler on V with __constant__ conductances, counting 0 mV crossings "
+                     "(~0.6% a step); compute-bound"),
+    TimingProbe("probe/syn-csr-atomic", "probe-unseen66", "propagate_csr", 1 << 19, 256, lambda n: -(-n // 256),
+                _u66_csr_args, source=_P68,
+                note="spike propagation over 2^19 neurons with ~100 random targets each (52M synapses, CSR), a "
+                     "thread a neuron: only the ~3% that spiked (about one lane a warp) walk their row serially, "
+                     "a target and a weight load (contiguous along the lane's row) and a scattered float "
+                     "atomicAdd a synapse"),
+    TimingProbe("probe/stdp-traces", "probe-unseen66", "stdp_update", 1 << 24, 256, lambda n: -(-n // 256),
+                _u66_stdp_args, source=_P68,
+                note="pair-based STDP over 2^24 synapses of 167772 neurons (COO sorted by source), a thread a "
+                     "synapse: coalesced pre/post index loads, two byte gathers of spike flags (source runs, "
+                     "random targets), then only for the ~6% with a spiking end a weight load, trace gathers, "
+                     "FMAs, a clip and a store"),
+    TimingProbe("probe/ratenet-smem-tile", "probe-unseen66", "rate_step", 8192, U66_RN_TILE,
+                lambda n: -(-n // U66_RN_TILE), _u66_rn_args, source=_P68,
+                note="one Euler step of a dense 8192-unit rate network (256 MiB W, row-major), a thread a row "
+                     "(32 blocks only): the rates staged through a 256-float shared tile (2 barriers a tile), "
+                     "each thread's loads walking its own row (32 rows, 32 lines a warp load), tanhf at the end"),
+]
+PROBES += UNSEEN66
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
