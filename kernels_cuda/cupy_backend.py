@@ -359,6 +359,24 @@ def fp16_options(text: str) -> tuple:
     return ()
 
 
+class StructGlobal:
+    """A ``__constant__``/``__device__`` variable of vectors or structs on the GPU: its bytes
+    in a CuPy uint8 array, set and read as the numpy structured array of its layout."""
+
+    def __init__(self, raw, shape: tuple, dtype: np.dtype):
+        self.raw, self.shape, self.dtype = raw, shape, dtype
+
+    def set(self, host) -> None:
+        self.raw.set(np.ascontiguousarray(np.asarray(host, self.dtype)).view(np.uint8).reshape(-1))
+
+    def get(self) -> np.ndarray:
+        return self.raw.get().view(self.dtype).reshape(self.shape)
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.get()
+        return a if dtype is None else a.astype(dtype)
+
+
 class CupyBackend:
     """Runs the catalog's launches on the GPU through CuPy; same interface as
     ``EmulatorBackend``.  ``launches`` holds a ``LaunchTiming`` per launch, in order.
@@ -397,6 +415,8 @@ class CupyBackend:
     def to_host(self, arr) -> np.ndarray:
         if isinstance(arr, np.ndarray):
             return arr
+        if isinstance(arr, StructGlobal):
+            return arr.get()
         return self.cupy.asnumpy(arr)
 
     # ---- modules
@@ -437,7 +457,11 @@ class CupyBackend:
         over its memory (``RawModule.get_global``): ``.set()`` writes it, ``to_host`` reads it."""
         ptr = _named(self.module(source)[0].get_global, name, source,
                      "__constant__ or __device__ variable")
-        return self.cupy.ndarray(tuple(shape), np.dtype(dtype), memptr=ptr)
+        dtype = np.dtype(dtype)
+        if dtype.names:             # a struct or vector variable: CuPy has no structured dtypes
+            n = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+            return StructGlobal(self.cupy.ndarray((n,), np.uint8, memptr=ptr), tuple(shape), dtype)
+        return self.cupy.ndarray(tuple(shape), dtype, memptr=ptr)
 
     def total_ms(self) -> float | None:
         """Sum of the timed launches' medians (None if any launch was not timed)."""

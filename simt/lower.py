@@ -45,7 +45,7 @@ of a variable held in registers (``&lo``) is a ``RegTarget``: followed only thro
 ``p->m`` and ``p[0]`` (in the function it is passed to, or a pointer variable initialized
 with it), each the variable itself, as nvcc's inlining makes it; any other use of it as an
 address is an error, where the GPU would move the variable to local memory.  File-scope ``__constant__`` and ``__device__`` variables
-(scalars and arrays of scalars, constant initializers) are module memory (``ModuleVar``);
+(scalars, vectors, pointer-free structs and arrays of them, constant initializers) are module memory (``ModuleVar``);
 a file-scope ``const`` scalar is a compile-time constant.  A variable of a struct type
 with an array member is always in local memory, so ``p[i] = q`` after ``q = p[i]``
 stores every member (``simt.cse`` drops the unchanged ones only for structs in
@@ -170,6 +170,24 @@ def _ref_sym(lv: LVal) -> Sym:
         return Sym("vvar", lv.ctype, None, lv.fields)
     return Sym("array" if isinstance(lv.ctype, Array) else "mem", lv.ctype, lv.addr,
                volatile=lv.volatile, const=lv.const)
+
+
+def _plain_struct(t) -> bool:
+    """Whether a struct holds only scalars, vectors, plain structs and arrays of them."""
+    for _, mt, _ in t.members:
+        mt = T.array_dims(mt)[1]
+        if not (isinstance(mt, (Scalar, Vector)) or isinstance(mt, Struct) and _plain_struct(mt)):
+            return False
+    return True
+
+
+def _element_dtype(elem) -> np.dtype:
+    """The numpy dtype of a module variable's elements: a scalar's, or for a vector or a
+    struct the structured dtype with its layout (``float2``: fields x and y)."""
+    if isinstance(elem, Vector):
+        return np.dtype({"names": list(elem.fields), "formats": [elem.elem.dtype] * elem.n,
+                         "offsets": [i * elem.elem.size for i in range(elem.n)], "itemsize": elem.size})
+    return elem.dtype
 
 
 @dataclass
@@ -522,15 +540,18 @@ class Lowerer:
                 raise CompileError(f'array "{name}" needs a size', co)
             ct = Array(ct.elem, len(node.init.exprs))
         elem = T.array_dims(ct)[1]
-        if not isinstance(elem, Scalar):
+        if isinstance(elem, Struct) and not _plain_struct(elem):
             raise CompileError(f'{"__constant__" if space == "constant" else "__device__"} '
-                               f'variable "{name}" of type {ct}: only scalars and arrays of '
-                               "scalars are supported", co)
+                               f'variable "{name}" of type {ct}: a struct with pointer members '
+                               "is outside simt's subset here", co)
+        if not isinstance(elem, (Scalar, Vector, Struct)):
+            raise CompileError(f'{"__constant__" if space == "constant" else "__device__"} '
+                               f'variable "{name}" of type {ct}: only scalars, vectors, structs '
+                               "and arrays of them are supported", co)
         init = np.zeros(T.sizeof(ct), np.uint8)
         if node.init is not None:
-            vals = b.const_init(node.init, ct)
-            init[: vals.nbytes] = vals.view(np.uint8)
-        self.module_vars[name] = ModuleVar(name, ct, elem.dtype, space, init,
+            init = b.const_init(node.init, ct)
+        self.module_vars[name] = ModuleVar(name, ct, _element_dtype(elem), space, init,
                                            "const" in quals or space == "constant", co)
 
     @staticmethod
@@ -830,35 +851,50 @@ class KernelBuilder(ClassLowering, LambdaLowering):
         return v
 
     def const_init(self, node, ct: CType) -> np.ndarray:
-        """The values of a file-scope variable's initializer, flattened in C order (what
-        it does not cover stays zero): a constant, or braces nested like the array."""
-        out: list = []
+        """The bytes of a file-scope variable's initializer, laid out as ``ct`` (what it
+        does not cover stays zero): a constant, or braces nested like the array, and for a
+        vector or struct element its members' values in order (``{{1.f, 2.f}, {3.f, 4.f}}``
+        for a ``float2[2]``)."""
+        buf = np.zeros(T.sizeof(ct), np.uint8)
+        elem = T.array_dims(ct)[1]
 
-        def walk(n, t):
+        def put(n, t, off):
+            v = self.const_value(n, t).op.value
+            buf[off:off + t.size] = np.array(v, t.dtype).reshape(1).view(np.uint8)
+
+        def walk(n, t, off):
             if isinstance(t, Array):
                 if not isinstance(n, c_ast.InitList):
                     raise self.err(f"initializer for an array of type {t} must be in braces", n)
-                if isinstance(t.elem, Array) and not any(isinstance(e, c_ast.InitList) for e in n.exprs):
+                if isinstance(t.elem, Array) and isinstance(elem, Scalar) \
+                        and not any(isinstance(e, c_ast.InitList) for e in n.exprs):
                     total = T.sizeof(t) // T.sizeof(elem)      # braces elided: C order
                     if len(n.exprs) > total:
                         raise self.err("too many initializer values", n)
-                    out.extend(self.const_value(e, elem).op.value for e in n.exprs)
-                    out.extend([0] * (total - len(n.exprs)))
+                    for i, e in enumerate(n.exprs):
+                        put(e, elem, off + i * elem.size)
                     return
                 if len(n.exprs) > t.length:
                     raise self.err("too many initializer values", n)
-                for e in n.exprs:
-                    walk(e, t.elem)
-                per = T.sizeof(t.elem) // T.sizeof(elem)
-                out.extend([0] * ((t.length - len(n.exprs)) * per))
+                for i, e in enumerate(n.exprs):
+                    walk(e, t.elem, off + i * T.sizeof(t.elem))
+                return
+            if isinstance(t, (Vector, Struct)):
+                if not isinstance(n, c_ast.InitList):
+                    raise self.err(f"initializer for {t} must be in braces", n)
+                members = ([(f, t.elem, i * t.elem.size) for i, f in enumerate(t.fields)]
+                           if isinstance(t, Vector) else list(t.members))
+                if len(n.exprs) > len(members):
+                    raise self.err("too many initializer values", n)
+                for e, (_, mt, mo) in zip(n.exprs, members):
+                    walk(e, mt, off + mo)
                 return
             if isinstance(n, c_ast.InitList):
                 raise self.err("brace initializer for a scalar", n)
-            out.append(self.const_value(n, t).op.value)
+            put(n, t, off)
 
-        elem = T.array_dims(ct)[1]
-        walk(node, ct)
-        return np.array(out, elem.dtype)
+        walk(node, ct, 0)
+        return buf
 
     def const_int(self, node) -> int:
         self.folding += 1                # constexpr/const integer locals read as their values

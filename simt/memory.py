@@ -88,6 +88,14 @@ class DeviceArray:
         return self._view().copy()
 
     def set(self, host) -> None:
+        if self.dtype.names is not None:       # structs and vectors: their bytes, as cudaMemcpy
+            raw = np.ascontiguousarray(host)
+            if raw.dtype.names is None:
+                if raw.nbytes != self.nbytes:
+                    raise UsageError(f"cannot copy {raw.nbytes} bytes ({raw.dtype} {raw.shape}) "
+                                     f"into {self.nbytes} ({self.shape} of {self.dtype})")
+                self._view()[...] = raw.view(np.uint8).view(self.dtype).reshape(self.shape)
+                return
         a = np.asarray(host, dtype=self.dtype)
         if a.shape != self.shape and a.size != self.size:
             raise UsageError(f"cannot copy an array of shape {a.shape} into {self.shape}")

@@ -227,6 +227,82 @@ def test_cli_bad_symbol_is_a_usage_error(conv_cu, capsys, sym, msg):
     assert rc == 2 and msg in err and "Traceback" not in err
 
 
+VEC = """
+struct Lm { float x, y; int id; };
+__constant__ float2 c_g[4];
+__constant__ float2 c_init[2] = {{1.f, 2.f}, {3.f, 4.f}};
+__constant__ Lm c_lm[3] = {{1.f, 2.f, 7}, {3.f, 4.f, 8}};
+__constant__ int2 c_e[2];
+extern "C" __global__ void k(float *out, int *ids, int n) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= n) return;
+    float2 g = c_g[t & 3];
+    out[t] = g.x * 10.f + g.y + c_init[t & 1].x + c_lm[t % 3].y;
+    ids[t] = c_lm[t % 3].id + c_e[t & 1].y;
+}
+"""
+
+
+def _vec_want(g, e, t):
+    return (g[t & 3, 0] * 10 + g[t & 3, 1] + np.array([1, 3])[t & 1] + np.array([2, 4, 0])[t % 3],
+            np.array([7, 8, 0])[t % 3] + e[t & 1, 1])
+
+
+def test_constant_arrays_of_vectors_and_structs():
+    """__constant__ float2 / int2 / struct arrays: braces per element initialize them (the
+    rest zero), the host sets them from their bytes or a structured array, and a kernel
+    reads their members."""
+    mod = simt.Module.from_source(VEC, "vec.cu")
+    dev = simt.Device()
+    g = np.arange(8, dtype=np.float32).reshape(4, 2)
+    e = np.array([[1, 2], [3, 4]], np.int32)
+    mod.get_global(dev, "c_g").set(g)                               # a float array's bytes
+    ce = mod.get_global(dev, "c_e")
+    ce.set(np.rec.fromarrays([e[:, 0], e[:, 1]], dtype=ce.dtype))   # or its structured array
+    lm = mod.get_global(dev, "c_lm").get()
+    assert lm["id"].tolist() == [7, 8, 0] and lm["y"].tolist() == [2, 4, 0]
+    out, ids = dev.zeros(40, np.float32), dev.zeros(40, np.int32)
+    mod.get_function("k").launch(dev, simt.LaunchConfig.of(2, 32), [out, ids, np.int32(40)])
+    want_out, want_ids = _vec_want(g, e, np.arange(40))
+    assert (out.get() == want_out).all() and (ids.get() == want_ids).all()
+    with pytest.raises(simt.UsageError, match="cannot copy 12 bytes"):
+        mod.get_global(dev, "c_g").set(np.zeros(3, np.float32))
+
+
+def test_cli_symbol_sets_vector_members(tmp_path, capsys):
+    path = tmp_path / "vec.cu"
+    path.write_text(VEC)
+    rc, d, err = _cli_json(capsys, "run", path, "--grid", 1, "--block", 32, "--arg", "float32[32]=zeros",
+                           "--arg", "int32[32]=zeros", "--arg", 32, "--json",
+                           "--symbol", "c_g={x=arange,y=full(2)}", "--symbol", "c_e={y=[5,6]}")
+    assert rc == 0, err
+    arrays = {a["name"]: a for a in d["arrays"]}
+    g = np.stack([np.arange(4), np.full(4, 2)], 1).astype(np.float32)
+    want_out, want_ids = _vec_want(g, np.array([[0, 5], [0, 6]]), np.arange(32))
+    assert arrays["out"]["sum"] == pytest.approx(float(want_out.sum()))
+    assert arrays["ids"]["sum"] == int(want_ids.sum())
+    rc = main(["run", str(path), "--grid", "1", "--block", "32", "--arg", "float32[32]=zeros",
+               "--arg", "int32[32]=zeros", "--arg", "32", "--symbol", "c_g={z=ones}"])
+    _, err = capsys.readouterr()
+    assert rc == 2 and "bad member initializer 'z=ones'" in err and "Traceback" not in err
+
+
+@pytest.mark.gpu
+def test_real_matches_emulator_with_vector_and_struct_constants(tmp_path, capsys):
+    """--real sets and reads the same bytes of float2 / struct __constant__ arrays."""
+    gpu_or_skip()
+    path = tmp_path / "vec.cu"
+    path.write_text(VEC)
+    base = ["run", path, "--grid", 2, "--block", 32, "--arg", "float32[40]=zeros", "--arg", "int32[40]=zeros",
+            "--arg", 40, "--symbol", "c_g={x=arange,y=full(2)}", "--symbol", "c_e={y=[5,6]}", "--json"]
+    rc, emu, _ = _cli_json(capsys, *base, "--no-sanitize")
+    assert rc == 0
+    rc, real, err = _cli_json(capsys, *base, "--real", "--repeat", 3)
+    assert rc == 0, err
+    pick = {a["name"]: (a["sum"], a["first"]) for a in emu["arrays"]}
+    assert {a["name"]: (a["sum"], a["first"]) for a in real["arrays"]} == pick
+
+
 @pytest.mark.gpu
 def test_real_matches_emulator_with_module_variables(conv_cu, capsys):
     """`simt run FILE.cu --real` sets the same __constant__/__device__ variables on the GPU

@@ -761,6 +761,15 @@ def _build_symbols(args, mod, path) -> dict:
         if name in out:
             raise _usage(f"--symbol {name} is given twice")
         decl = _var_decl(var)
+        if var.dtype.names:                                # vectors or structs: member by member
+            dims = "x".join(map(str, var.shape)) or "1"
+            v = _struct_array(rest if rest.startswith(("@", "[")) else f"[{dims}]={rest}", var.dtype,
+                              rng, f"--symbol {name} ({decl})")
+            if v.size != math.prod(var.shape):
+                raise _usage(f"--symbol {text!r}: {decl} holds {math.prod(var.shape)} elements, "
+                             f"got {v.size}")
+            out[name] = np.array(v.reshape(var.shape), order="C")
+            continue
         spec_text = rest
         if "=" not in rest and not rest.startswith("@"):     # VALUE for the declared type
             spec_text = (f"{var.dtype.name}[{'x'.join(map(str, var.shape))}]={rest}"
