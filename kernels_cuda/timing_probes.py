@@ -5741,6 +5741,380 @@ UNSEEN66 = [
 ]
 PROBES += UNSEEN66
 
+# probe-unseen67 (probes69.cu): a quantum-computing course's state-vector simulator as a
+# student who knows CUDA basics writes it (single-precision complex amplitudes, float2;
+# double reductions and sampling table), predicted before its first GPU run
+_P69 = "probes69.cu"
+U67_GATE_TARGET = 2                                # gate1q-const: the target qubit (partners 32 bytes apart)
+U67_CNOT_CONTROL = 0                               # cnot-ctrl-skip: the control qubit (the target: the top one)
+U67_HT_LOG = 10                                    # hadamard-smem-tile: HT_LOG (the tile 2^10 amplitudes)
+U67_EZ_BLOCK = 256                                 # expect-z-shfl: EZ_BLOCK
+U67_EZ_ZSHARE = 0.5                                # the chance a qubit is in the Pauli-Z string
+U67_SHOTS_DIV = 16                                 # sample-bsearch: shots = amplitudes / 16
+U67_QAOA_DEG, U67_QAOA_GAMMA = 3, 0.8              # qaoa-phase-sincos: a random 3-regular graph; gamma
+U67_QAOA_MAX_EDGES = 128                           # QAOA_MAX_EDGES
+
+
+def _u67_state(n, rng):
+    """A random state of n amplitudes (complex normal, normalized: Haar-random) as
+    interleaved float32 (cuFloatComplex: re, im)."""
+    z = rng.standard_normal(2 * n, np.float32)
+    z64 = z.astype(np.float64)
+    z /= np.float32(np.sqrt(z64 @ z64))
+    return z
+
+
+def _u67_nq(n):
+    """The number of qubits of an n-amplitude state (n a power of 2)."""
+    nq = int(n).bit_length() - 1
+    assert n == 1 << nq, n
+    return nq
+
+
+def _u67_gate1q_args(n, rng):
+    """A random state of n amplitudes; the target qubit U67_GATE_TARGET; n / 2 pairs."""
+    return [_u67_state(n, rng), _i32(U67_GATE_TARGET), _i32(n // 2)]
+
+
+def _u67_u3(theta, phi, lam):
+    """The U3(theta, phi, lambda) gate (complex128 2x2)."""
+    c, s = np.cos(theta / 2), np.sin(theta / 2)
+    return np.array([[c, -np.exp(1j * lam) * s], [np.exp(1j * phi) * s, np.exp(1j * (phi + lam)) * c]])
+
+
+def _u67_gate1q_syms(n, rng):
+    """c_gate_re, c_gate_im: a U3 gate of random angles (theta uniform in (0, pi), phi and
+    lambda in (0, 2 pi)), row-major, float32."""
+    u = _u67_u3(rng.uniform(0, np.pi), rng.uniform(0, 2 * np.pi), rng.uniform(0, 2 * np.pi)).ravel()
+    return {"c_gate_re": u.real.astype(np.float32), "c_gate_im": u.imag.astype(np.float32)}
+
+
+def _u67_cnot_args(n, rng):
+    """A random state of n amplitudes; control qubit U67_CNOT_CONTROL, target the top qubit;
+    n / 2 pairs."""
+    return [_u67_state(n, rng), _i32(U67_CNOT_CONTROL), _i32(_u67_nq(n) - 1), _i32(n // 2)]
+
+
+def _u67_ht_args(n, rng):
+    """A random state of n amplitudes (n a multiple of the 2^U67_HT_LOG tile)."""
+    assert n % (1 << U67_HT_LOG) == 0, n
+    return [_u67_state(n, rng)]
+
+
+def _u67_ez_args(n, rng):
+    """A random state of n amplitudes; a Pauli-Z string's mask (each qubit in it with chance
+    U67_EZ_ZSHARE, at least one; uint32); the result (float64, zeroed); n."""
+    nq = _u67_nq(n)
+    bits = rng.random(nq) < U67_EZ_ZSHARE
+    bits[rng.integers(0, nq)] = True
+    mask = np.uint32(int(np.sum(bits.astype(np.int64) << np.arange(nq))))
+    return [_u67_state(n, rng), mask, np.zeros(1, np.float64), _i32(n)]
+
+
+def _u67_sample_args(n, rng):
+    """The inclusive prefix sum (float64) of a random n-amplitude state's probabilities
+    (the state float32 as the simulator holds it, |a|^2 summed in float64); n / U67_SHOTS_DIV
+    uniform numbers in [0, 1) (float64); the shots (int32, zeroed); n, the shot count."""
+    z = _u67_state(n, rng).astype(np.float64)
+    cdf = np.cumsum(z[0::2] ** 2 + z[1::2] ** 2)
+    ns = max(1, n // U67_SHOTS_DIV)
+    return [cdf, rng.random(ns), np.zeros(ns, np.int32), _i32(n), _i32(ns)]
+
+
+def _u67_regular_graph(nv, deg, rng):
+    """A random simple deg-regular graph on nv vertices (the pairing model, redrawn until
+    it has no loop and no double edge): its edges (u < v) as an int (E, 2) array."""
+    assert nv * deg % 2 == 0 and nv > deg, (nv, deg)
+    while True:
+        pts = rng.permutation(np.repeat(np.arange(nv), deg)).reshape(-1, 2)
+        e = np.sort(pts, axis=1)
+        if (e[:, 0] != e[:, 1]).all() and len(np.unique(e[:, 0] * nv + e[:, 1])) == len(e):
+            return e
+
+
+def _u67_qaoa_args(n, rng):
+    """A random state of n amplitudes; the edge count of a U67_QAOA_DEG-regular graph on
+    the nq qubits; gamma U67_QAOA_GAMMA (float32); n."""
+    return [_u67_state(n, rng), _i32(_u67_nq(n) * U67_QAOA_DEG // 2), np.float32(U67_QAOA_GAMMA), _i32(n)]
+
+
+def _u67_qaoa_syms(n, rng):
+    """c_edge_u, c_edge_v: a random U67_QAOA_DEG-regular graph on the nq qubits (int32,
+    zero-padded to U67_QAOA_MAX_EDGES)."""
+    e = _u67_regular_graph(_u67_nq(n), U67_QAOA_DEG, rng)
+    u, v = np.zeros(U67_QAOA_MAX_EDGES, np.int32), np.zeros(U67_QAOA_MAX_EDGES, np.int32)
+    u[:len(e)], v[:len(e)] = e[:, 0], e[:, 1]
+    return {"c_edge_u": u, "c_edge_v": v}
+
+
+UNSEEN67 = [
+    TimingProbe("probe/qsim-gate1q-const", "probe-unseen67", "apply_gate_1q", 1 << 25, 256,
+                lambda n: -(-(n // 2) // 256), _u67_gate1q_args, source=_P69, symbols=_u67_gate1q_syms,
+                note="a general single-qubit gate (U3, 2x2 complex in __constant__ re/im arrays) on qubit 2 of "
+                     "a 25-qubit float2 state (256 MiB), a thread an amplitude pair: the index with a zero "
+                     "inserted at bit 2, two 8-byte loads 32 bytes apart (a warp's two loads covering alternate "
+                     "32-byte runs of the same lines), 4 complex multiply-adds, two stores; in place"),
+    TimingProbe("probe/qsim-cnot-skip", "probe-unseen67", "apply_cnot", 1 << 25, 256,
+                lambda n: -(-(n // 2) // 256), _u67_cnot_args, source=_P69,
+                note="CNOT (control qubit 0, target the top qubit 24) on a 25-qubit float2 state, a thread a "
+                     "target pair: the even-index half of every warp returns at once, the odd lanes swap two "
+                     "amplitudes 128 MiB apart (every other 8 bytes of each line read and written)"),
+    TimingProbe("probe/qsim-hadamard-smem-tile", "probe-unseen67", "hadamard_low_tile", 1 << 25,
+                (1 << U67_HT_LOG) // 2, lambda n: n >> U67_HT_LOG, _u67_ht_args, source=_P69,
+                note="Hadamards on the 10 low qubits of a 25-qubit float2 state in one pass, a block of 512 "
+                     "threads a 1024-amplitude tile in shared memory (8 KiB): 10 radix-2 butterfly stages (a "
+                     "pair a thread a stage, strides 1 .. 512 amplitudes, 4 multiplies by 1/sqrt 2) each ending "
+                     "in a barrier; coalesced load and store of the tile"),
+    TimingProbe("probe/qsim-expect-z-shfl", "probe-unseen67", "expect_z", 1 << 25, U67_EZ_BLOCK,
+                lambda n: -(-n // U67_EZ_BLOCK), _u67_ez_args, source=_P69,
+                note="the expectation value of a Pauli-Z string on a 25-qubit float2 state, a thread an "
+                     "amplitude: |a|^2 in double, its sign the parity of __popc(index & mask), a double "
+                     "__shfl_down_sync warp sum, warp sums through shared memory, a second warp's shuffle sum "
+                     "and one double atomicAdd a block (131072 onto one address)"),
+    TimingProbe("probe/qsim-sample-bsearch", "probe-unseen67", "sample_shots", 1 << 24, 256,
+                lambda n: -(-max(1, n // U67_SHOTS_DIV) // 256), _u67_sample_args, source=_P69,
+                note="2^20 measurement shots of a 24-qubit state, a thread a shot: a 24-step binary search "
+                     "of its uniform double in the 128 MiB double prefix sum of the probabilities (dependent "
+                     "gathers: the top levels shared by all shots and cached, the deep ones random lines)"),
+    TimingProbe("probe/qsim-qaoa-phase-sincos", "probe-unseen67", "qaoa_cost_phase", 1 << 24, 256,
+                lambda n: -(-n // 256), _u67_qaoa_args, source=_P69, symbols=_u67_qaoa_syms,
+                note="QAOA's MaxCut cost layer on a 24-qubit float2 state (random 3-regular graph, 36 edges in "
+                     "__constant__ memory), a thread an amplitude: a 36-trip loop of two uniform constant loads, "
+                     "shifts and xors counting the cut edges, sincosf of -gamma cut, a complex multiply; "
+                     "compute-bound"),
+]
+PROBES += UNSEEN67
+
+# probe-unseen68 (probes70.cu): a geospatial / climate-modelling course's raster, terrain,
+# advection and column-physics kernels as a student who knows CUDA basics writes them,
+# predicted before their first GPU run
+_P70 = "probes70.cu"
+U68_CS = 30.0                                      # the DEMs' cell size (m)
+U68_TERRAIN_SIGMA, U68_TERRAIN_H = 40.0, 0.8       # the terrain's roughness: sd (m) at 1 km spacing, Hurst exponent
+U68_SEA = 0.2                                      # the share of a DEM at sea level (0 m, flat)
+U68_ZONE_CELLS = 16384                             # zonal-stats-atomic: mean cells a zone (Voronoi regions)
+U68_ZONE_BLOCK = 8                                 # the zones' boundaries follow a grid of 8 x 8 cells
+U68_NODATA = -9999.0                               # zonal-stats-atomic: the sea cells' value
+U68_IDW_NST = 1024                                 # idw-smem-stations: stations
+U68_IDW_TILE = 256                                 # IDW_TILE (blocks of 16 x 16)
+U68_SL_DT = 300.0                                  # semilag-latlon: the step (s) at 4096 latitudes (scaled as 1 / n)
+U68_SL_U0, U68_SL_U1, U68_SL_V0 = 20.0, 15.0, 8.0  # the winds' amplitudes (m/s)
+U68_NLEV = 64                                      # satadj-columns: NLEV
+U68_PTOP, U68_PSFC = 1000.0, 100000.0              # the top and bottom levels' pressures (Pa)
+U68_RH_MEAN, U68_SUPERSAT = 0.8, 0.12              # the levels' relative humidity: mean, share above 1
+U68_CLOUDY = 0.25                                  # the share of the levels with RH <= 0.97 holding cloud water
+U68_VS_HOBS = 16.618                               # viewshed-ballot: the observer's eye above ground (m): a
+                                                   # 15 m tower, not whole metres (no exact line-of-sight ties)
+
+
+def _u68_up(a, m):
+    """The k x k array a resampled bilinearly onto m x m points (the corners kept), float32."""
+    k = a.shape[0]
+    t = np.linspace(0, k - 1, m, dtype=np.float32)
+    i0 = np.minimum(t.astype(np.int64), k - 2)
+    w = t - i0.astype(np.float32)
+    r = a[:, i0] * (1 - w) + a[:, i0 + 1] * w
+    out = r[i0, :]
+    out *= (1 - w)[:, None]
+    r1 = r[i0 + 1, :]
+    r1 *= w[:, None]
+    out += r1
+    return out
+
+
+def _u68_terrain(s, rng):
+    """An s x s DEM (float32, row-major, whole metres): fractal terrain built coarse to fine
+    (4 x 4 points doubled to s x s, each level adding normal noise of sd U68_TERRAIN_SIGMA
+    (spacing / 1 km)^U68_TERRAIN_H, at most 400 m), shifted so that a share U68_SEA of it
+    lies below 0, that part set to 0 (the sea: flat)."""
+    sizes = [s]
+    while sizes[-1] > 4:
+        sizes.append(-(-sizes[-1] // 2))
+    z = np.zeros((sizes[-1], sizes[-1]), np.float32)
+    for m in sizes[::-1]:
+        if z.shape[0] != m:
+            z = _u68_up(z, m)
+        sd = min(U68_TERRAIN_SIGMA * (U68_CS * s / m / 1000) ** U68_TERRAIN_H, 400.0)
+        z += rng.standard_normal((m, m), np.float32) * np.float32(sd)
+    step = max(1, s // 256)
+    z -= np.float32(np.quantile(z[::step, ::step], U68_SEA))
+    np.maximum(z, 0, out=z)
+    return np.rint(z, out=z)
+
+
+def _u68_horn_args(n, rng):
+    """An n x n DEM (_u68_terrain, float32), slope and aspect (float32, zeroed), the cell
+    size U68_CS, nx = ny = n."""
+    dem = _u68_terrain(n, rng).ravel()
+    return [dem, np.zeros(n * n, np.float32), np.zeros(n * n, np.float32), np.float32(U68_CS), _i32(n), _i32(n)]
+
+
+def _u68_zones(n, nz, rng):
+    """n cells' zone ids (int32, 0 .. nz - 1): the first n cells of an s x s raster (s =
+    ceil(sqrt n)) cut into the Voronoi regions of nz random seeds, resolved on a grid of
+    U68_ZONE_BLOCK x U68_ZONE_BLOCK cells, the ids shuffled."""
+    s = int(np.ceil(np.sqrt(n)))
+    c = -(-s // U68_ZONE_BLOCK)
+    seeds = rng.uniform(0, c, (nz, 2)).astype(np.float32)
+    yy, xx = np.mgrid[0:c, 0:c].astype(np.float32) + np.float32(0.5)
+    pts = np.c_[yy.ravel(), xx.ravel()]
+    zc = np.empty(c * c, np.int32)
+    sn = (seeds * seeds).sum(1)
+    for a in range(0, c * c, 4096):         # nearest seed: |p|^2 - 2 p.s + |s|^2, |p|^2 dropped
+        zc[a:a + 4096] = np.argmin(sn[None, :] - 2 * pts[a:a + 4096] @ seeds.T, axis=1)
+    zc = rng.permutation(nz).astype(np.int32)[zc].reshape(c, c)
+    z = np.repeat(np.repeat(zc, U68_ZONE_BLOCK, 0), U68_ZONE_BLOCK, 1)[:s, :s]
+    return np.ascontiguousarray(z).ravel()[:n]
+
+
+def _u68_zonal_nz(n):
+    return max(4, n // U68_ZONE_CELLS)
+
+
+def _u68_zonal_args(n, rng):
+    """n cells: the elevations of a DEM (_u68_terrain, whole metres, float32) with the sea
+    as U68_NODATA, their zones (_u68_zones, n // U68_ZONE_CELLS of them, at least 4), the
+    nodata value; per zone the sum (float32, 0), count (int32, 0), min (int32: +inf's
+    float bits) and max (int32: 0.0f's bits); n."""
+    s = int(np.ceil(np.sqrt(n)))
+    dem = _u68_terrain(s, rng).ravel()[:n]
+    dem[dem == 0] = np.float32(U68_NODATA)
+    nz = _u68_zonal_nz(n)
+    zone = _u68_zones(n, nz, rng)
+    return [dem, zone, np.float32(U68_NODATA), np.zeros(nz, np.float32), np.zeros(nz, np.int32),
+            np.full(nz, 0x7F800000, np.int32), np.zeros(nz, np.int32), _i32(n)]
+
+
+def _u68_idw_args(n, rng):
+    """U68_IDW_NST stations uniform over an n x n grid (x, y in cells, float32), their
+    temperatures (a smooth field over the grid plus N(0, 1), float32), their count; the
+    grid (float32, zeroed), nx = ny = n."""
+    k = U68_IDW_NST
+    sx = rng.uniform(0, n, k).astype(np.float32)
+    sy = rng.uniform(0, n, k).astype(np.float32)
+    val = 12 + 8 * np.sin(2 * np.pi * sx / n) * np.cos(2 * np.pi * sy / n) - 6 * sy / n + rng.standard_normal(k)
+    return [sx, sy, val.astype(np.float32), _i32(k), np.zeros(n * n, np.float32), _i32(n), _i32(n)]
+
+
+def _u68_sl_fields(nlon, nlat):
+    """semilag-latlon's tracer and winds on an nlon x nlat grid (float32, row j at latitude
+    -90 + (j + 0.5) 180 / nlat, column i at longitude 360 i / nlon): q = 1 + 0.5 cos^2(lat)
+    cos(3 lon) + 0.3 sin(2 lat) sin(5 lon); u = cos(lat) (U0 + U1 sin^2(lat) sin(2 lon)), a
+    solid-body flow with a wave (u / cos(lat) finite at the poles); v = V0 cos(lat) sin(3 lon)."""
+    lat = (-0.5 * np.pi + (np.arange(nlat) + 0.5) * np.pi / nlat)[:, None]
+    lon = (np.arange(nlon) * 2 * np.pi / nlon)[None, :]
+    f = np.float32
+    q = (1 + (0.5 * np.cos(lat) ** 2).astype(f) * np.cos(3 * lon).astype(f)
+         + (0.3 * np.sin(2 * lat)).astype(f) * np.sin(5 * lon).astype(f))
+    u = np.cos(lat).astype(f) * (U68_SL_U0 + (U68_SL_U1 * np.sin(lat) ** 2).astype(f) * np.sin(2 * lon).astype(f))
+    v = (U68_SL_V0 * np.cos(lat)).astype(f) * np.sin(3 * lon).astype(f)
+    return q.ravel(), u.ravel(), v.ravel()
+
+
+def _u68_sl_args(n, rng):
+    """A global grid of 2n longitudes x n latitudes: the tracer q, winds u and v
+    (_u68_sl_fields, float32), the new tracer (zeroed); the step U68_SL_DT 4096 / n (an
+    equatorial Courant number of ~1.2 at any n), nlon, nlat."""
+    q, u, v = _u68_sl_fields(2 * n, n)
+    return [q, u, v, np.zeros(2 * n * n, np.float32), np.float32(U68_SL_DT * 4096 / n), _i32(2 * n), _i32(n)]
+
+
+def _u68_plev():
+    """The NLEV levels' pressures (Pa, top first: U68_PTOP to U68_PSFC, closer near the
+    ground) and masses per area dp / g (kg/m^2), float64."""
+    e = (np.arange(U68_NLEV + 1) / U68_NLEV) ** 1.5
+    edges = U68_PTOP / 2 + (U68_PSFC - U68_PTOP / 2) * e
+    return 0.5 * (edges[1:] + edges[:-1]), np.diff(edges) / 9.80665
+
+
+def _u68_qsat(t, p):
+    """Magnus' saturation specific humidity (kg/kg) at t (K) and p (Pa), as qsat computes it."""
+    tc = t - 273.15
+    es = 610.94 * np.exp(17.625 * tc / (tc + 243.04))
+    return 0.622 * es / (p - 0.378 * es)
+
+
+def _u68_satadj_args(n, rng):
+    """n columns of U68_NLEV levels, level-major (float32): temperatures a dry-adiabatic-ish
+    profile Ts (p / ps)^0.19 (Ts uniform 265 .. 305 K a column, at least 205 K) plus N(0,
+    1.5^2) K; humidities qv = RH qsat with RH normal about U68_RH_MEAN (a share
+    U68_SUPERSAT above 1, within 0.05 .. 1.08); cloud water uniform in (0, 3e-4) on the levels with RH > 0.97 and a
+    share U68_CLOUDY of the others (0 elsewhere); the columns' condensation (zeroed); n."""
+    p, _ = _u68_plev()
+    p = p.astype(np.float32)[:, None]
+    ts = rng.uniform(265, 305, n).astype(np.float32)[None, :]
+    t = np.maximum(ts * (p / np.float32(U68_PSFC)) ** np.float32(0.19), np.float32(205))
+    t += rng.normal(0, 1.5, (U68_NLEV, n)).astype(np.float32)
+    from statistics import NormalDist
+    sd = (1 - U68_RH_MEAN) / NormalDist().inv_cdf(1 - U68_SUPERSAT)
+    rh = np.clip(rng.normal(U68_RH_MEAN, sd, (U68_NLEV, n)), 0.05, 1.08).astype(np.float32)
+    qv = rh * _u68_qsat(t, p)
+    cloudy = (rh > 0.97) | (rng.random((U68_NLEV, n), np.float32) < U68_CLOUDY)
+    qc = np.where(cloudy, rng.uniform(0, 3e-4, (U68_NLEV, n)).astype(np.float32), np.float32(0))
+    return [t.ravel(), qv.astype(np.float32).ravel(), qc.ravel(), np.zeros(n, np.float32), _i32(n)]
+
+
+def _u68_satadj_syms(n, rng):
+    p, dpg = _u68_plev()
+    return {"c_plev": p.astype(np.float32), "c_dpg": dpg.astype(np.float32)}
+
+
+def _u68_vs_observer(dem, n):
+    """The highest cell of the n x n DEM's central window (n / 4 wide): (ox, oy)."""
+    a, b = 3 * n // 8, max(3 * n // 8 + 1, 5 * n // 8)
+    win = dem.reshape(n, n)[a:b, a:b]
+    oy, ox = np.unravel_index(np.argmax(win), win.shape)
+    return int(ox) + a, int(oy) + a
+
+
+def _u68_vs_args(n, rng):
+    """An n x n DEM (_u68_terrain, float32), the visibility flags (uint8, zeroed), the
+    visible count (int32, 0); the observer (_u68_vs_observer: a lookout on the central
+    hilltop) U68_VS_HOBS above ground, the cell size U68_CS, nx = ny = n."""
+    dem = _u68_terrain(n, rng).ravel()
+    ox, oy = _u68_vs_observer(dem, n)
+    return [dem, np.zeros(n * n, np.uint8), np.zeros(1, np.int32), _i32(ox), _i32(oy), np.float32(U68_VS_HOBS),
+            np.float32(U68_CS), _i32(n), _i32(n)]
+
+
+UNSEEN68 = [
+    TimingProbe("probe/horn-slope-aspect", "probe-unseen68", "horn_slope_aspect", 4096, (32, 8),
+                lambda n: (-(-n // 32), -(-n // 8)), _u68_horn_args, source=_P70,
+                note="slope and aspect of a 4096 x 4096 DEM by Horn's 3x3 method, a thread a cell (32 x 8 "
+                     "blocks): 8 neighbour loads (3 rows, L1-shared), 2 float divisions, sqrtf, atanf and "
+                     "atan2f with ESRI's aspect branches (20% flat sea cells skip atan2f), two float stores"),
+    TimingProbe("probe/zonal-stats-atomic", "probe-unseen68", "zonal_stats", 1 << 24, 256, lambda n: -(-n // 256),
+                _u68_zonal_args, source=_P70,
+                note="zonal statistics of a 2^24-cell DEM over 1024 Voronoi zones (contiguous, so a warp's "
+                     "lanes mostly share a zone), a thread a cell: value and zone loads, the 20% nodata cells "
+                     "return, the rest 4 global atomics (float atomicAdd sum, int count, atomicMin/atomicMax "
+                     "on the float bits) on a few same addresses a warp"),
+    TimingProbe("probe/idw-smem-stations", "probe-unseen68", "idw_grid", 1024, (16, 16),
+                lambda n: (-(-n // 16), -(-n // 16)), _u68_idw_args, source=_P70,
+                note="inverse-distance-weighted interpolation of 1024 stations onto a 1024 x 1024 grid, a "
+                     "thread a cell: the stations staged 256 at a time through shared memory (broadcast "
+                     "reads, 2 barriers a tile), a float division and 3 FMAs a station; compute-bound"),
+    TimingProbe("probe/semilag-latlon", "probe-unseen68", "semilag_advect", 4096, (32, 8),
+                lambda n: (-(-2 * n // 32), -(-n // 8)), _u68_sl_args, source=_P70,
+                note="one semi-Lagrangian advection step on a global 8192 x 4096 lat-lon grid, a thread a cell: "
+                     "u and v loads, cosf and 2 divisions for the departure point (1-2 cells back: the winds "
+                     "vanish at the poles like cos(lat)), periodic wrap and pole clamp, then a 4-point bilinear "
+                     "gather of the tracer (2 rows) and a store"),
+    TimingProbe("probe/satadj-columns", "probe-unseen68", "satadj_columns", 1 << 19, 256, lambda n: -(-n // 256),
+                _u68_satadj_args, source=_P70, symbols=_u68_satadj_syms,
+                note="saturation adjustment of 2^19 atmospheric columns of 64 levels (level-major, coalesced), "
+                     "a thread a column: per level 3 loads, a __constant__ pressure, Magnus' qsat (expf, a "
+                     "division), then divergent branches: ~12% supersaturated levels 2 Newton steps (one "
+                     "more expf), ~25% evaporating cloud water, stores only where changed"),
+    TimingProbe("probe/viewshed-ballot", "probe-unseen68", "viewshed", 1024, (32, 8),
+                lambda n: (-(-n // 32), -(-n // 8)), _u68_vs_args, source=_P70,
+                note="viewshed of a hilltop observer on a 1024 x 1024 DEM, a thread a target cell walking its "
+                     "line of sight one cell at a time (as many steps as it is far: ~350 on average, a "
+                     "warp's lanes within 31 of each other), a DEM gather and a float division a step, the "
+                     "visible cells counted by __ballot_sync, __popc and one atomicAdd a warp"),
+]
+PROBES += UNSEEN68
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
