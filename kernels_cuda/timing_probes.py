@@ -6115,6 +6115,546 @@ UNSEEN68 = [
 ]
 PROBES += UNSEEN68
 
+# probe-unseen70 (probes72.cu): a radar / sensor-array signal-processing course's pulse
+# compression, corner turn, Doppler, CFAR, beamforming and covariance kernels as a student
+# who knows CUDA basics writes them (complex samples as float2), predicted before their
+# first GPU run
+_P72 = "probes72.cu"
+U70_PC_TAPS = 64                                   # pulse-compress-smem: PC_TAPS (the chirp replica's length)
+U70_PC_BW = 0.8                                    # the chirp's swept band over the sample rate
+U70_PC_PULSE_DIV = 16                              # pulses = range samples / 16
+U70_PC_TARGETS = 24                                # point targets (a delayed, Doppler-shifted chirp each)
+U70_PC_AMP_DB = (-10.0, 10.0)                      # their per-sample echo power over the noise (uniform dB)
+U70_CT_TILE, U70_CT_ROWS = 32, 8                   # corner-turn-window: CT_TILE, CT_ROWS
+U70_CT_PULSE_DIV = 16                              # pulses = range bins / 16
+U70_TARGETS = 32                                   # corner-turn-window, doppler-dft-shfl: targets in the cube
+U70_SNR_DB = (10.0, 30.0)                          # their range-compressed SNR (uniform dB)
+U70_DD_PULSES = 32                                 # doppler-dft-shfl: DD_PULSES (a warp a range bin)
+U70_CF_DOPP_DIV = 32                               # cfar-ca-atomic: Doppler bins = range bins / 32
+U70_CF_GUARD, U70_CF_TRAIN = 2, 16                 # guard and training cells on each side
+U70_CF_PFA = 1e-4                                  # the design false-alarm rate (alpha from it, 2 x train cells)
+U70_CF_ALPHA = 2 * U70_CF_TRAIN * (U70_CF_PFA ** (-1.0 / (2 * U70_CF_TRAIN)) - 1)
+U70_CF_TARGETS = 64                                # Swerling-1 targets in the map
+U70_CF_TSNR_DB = (10.0, 25.0)                      # their mean SNR (uniform dB)
+U70_CF_CNR_DB, U70_CF_CSPREAD = 40.0, 1.5          # the zero-Doppler clutter ridge: CNR at range 0, sd (bins)
+U70_CF_CRANGE = 0.05                               # the clutter falls as (1 + r / (0.05 nrange))^-3
+U70_CF_MAXDET_DIV = 256                            # the detection list's room: cells / 256
+U70_CFAR_DTYPE = np.dtype([("guard", "<i4"), ("train", "<i4"), ("alpha", "<f4")])   # struct CfarParams
+U70_BF_NCH, U70_BF_NBEAM = 16, 16                  # beamform-const: BF_NCH, BF_NBEAM (half-wavelength ULA)
+U70_BF_SOURCES = ((0.3, 0.0), (-0.55, 30.0), (0.72, 25.0))   # (sin angle, element SNR dB): a target, 2 jammers
+U70_CV_NCH, U70_CV_NSNAP = 16, 32                  # covariance-smem: CV_NCH, CV_NSNAP
+U70_CV_JAMMERS = ((-0.4, 30.0), (0.15, 20.0), (0.6, 25.0))   # (sin angle, JNR dB) of the jammers
+
+
+def _u70_f32(z):
+    """Complex samples as the interleaved float32 (re, im) a cuFloatComplex array holds, flat."""
+    return np.ascontiguousarray(z, np.complex64).view(np.float32).ravel()
+
+
+def _u70_noise(shape, rng):
+    """Complex white noise CN(0, 1) of the shape (complex64)."""
+    w = rng.standard_normal(tuple(shape) + (2,), np.float32) * np.float32(np.sqrt(0.5))
+    return w.view(np.complex64)[..., 0]
+
+
+def _u70_chirp(taps=U70_PC_TAPS):
+    """A linear-FM chirp of taps samples sweeping U70_PC_BW of the band, unit magnitude
+    (complex128)."""
+    k = np.arange(taps) - (taps - 1) / 2
+    return np.exp(1j * np.pi * U70_PC_BW * k * k / taps)
+
+
+def _u70_pc_shape(n):
+    """pulse-compress-smem's cube at size n: (pulses, range samples)."""
+    return max(1, n // U70_PC_PULSE_DIV), n
+
+
+def _u70_pc_args(n, rng):
+    """Raw (uncompressed) echoes of max(1, n / 16) pulses of n samples (pulse-major): CN(0, 1)
+    noise plus U70_PC_TARGETS chirp echoes, each at a random delay (the last ones cut by
+    the pulse's end), amplitude (U70_PC_AMP_DB) and start phase, its phase advancing by a
+    random Doppler frequency from pulse to pulse; the chirp replica; the output (zeroed);
+    n, pulses.  All cuFloatComplex (interleaved float32)."""
+    npulse, nrange = _u70_pc_shape(n)
+    x = _u70_noise((npulse, nrange), rng)
+    h = _u70_chirp()
+    p = np.arange(npulse)
+    for _ in range(U70_PC_TARGETS):
+        r0 = int(rng.integers(0, max(1, nrange - U70_PC_TAPS // 2)))
+        amp = 10 ** (rng.uniform(*U70_PC_AMP_DB) / 20)
+        ph = np.exp(1j * (rng.uniform(0, 2 * np.pi) + 2 * np.pi * rng.uniform(-0.5, 0.5) * p))
+        m = min(U70_PC_TAPS, nrange - r0)
+        x[:, r0:r0 + m] += (amp * ph[:, None] * h[None, :m]).astype(np.complex64)
+    return [_u70_f32(x), _u70_f32(h), np.zeros(2 * npulse * nrange, np.float32), _i32(nrange), _i32(npulse)]
+
+
+def _u70_cube(npulse, nrange, rng):
+    """A range-compressed CPI (npulse x nrange, complex64): CN(0, 1) noise plus
+    min(U70_TARGETS, nrange) point targets in distinct range bins, each of SNR U70_SNR_DB,
+    a random start phase and a Doppler tone across the pulses."""
+    z = _u70_noise((npulse, nrange), rng)
+    k = min(U70_TARGETS, nrange)
+    r = rng.choice(nrange, k, replace=False)
+    amp = 10 ** (rng.uniform(*U70_SNR_DB, k) / 20)
+    fd = rng.uniform(-0.5, 0.5, k)
+    ph = rng.uniform(0, 2 * np.pi, k)
+    z[:, r] += (amp * np.exp(1j * (ph + 2 * np.pi * np.outer(np.arange(npulse), fd)))).astype(np.complex64)
+    return z
+
+
+def _u70_ct_shape(n):
+    """corner-turn-window's cube at size n: (pulses, range bins)."""
+    return max(1, n // U70_CT_PULSE_DIV), n
+
+
+def _u70_ct_args(n, rng):
+    """A range-compressed CPI (_u70_cube) of max(1, n / 16) pulses of n range bins,
+    pulse-major; the slow-time Hann window (float32, symmetric); the range-major output
+    (zeroed); pulses, n."""
+    npulse, nrange = _u70_ct_shape(n)
+    return [_u70_f32(_u70_cube(npulse, nrange, rng)), np.hanning(npulse).astype(np.float32),
+            np.zeros(2 * npulse * nrange, np.float32), _i32(npulse), _i32(nrange)]
+
+
+def _u70_dd_args(n, rng):
+    """A CPI of U70_DD_PULSES pulses and n range bins (_u70_cube), Hann-windowed in slow
+    time and corner-turned (range-major: a range bin's pulses contiguous); the Doppler
+    output (zeroed); n."""
+    z = _u70_cube(U70_DD_PULSES, n, rng) * np.hanning(U70_DD_PULSES).astype(np.float32)[:, None]
+    return [_u70_f32(z.T), np.zeros(2 * U70_DD_PULSES * n, np.float32), _i32(n)]
+
+
+def _u70_cf_shape(n):
+    """cfar-ca-atomic's map at size n: (Doppler bins, range bins)."""
+    return max(1, n // U70_CF_DOPP_DIV), n
+
+
+def _u70_cf_map(ndopp, nrange, rng):
+    """A range-Doppler power map (ndopp x nrange, Doppler-major, float32): exponential
+    noise (mean 1) plus a zero-Doppler clutter ridge (Gaussian in Doppler, sd
+    U70_CF_CSPREAD bins wrapping round, U70_CF_CNR_DB at range 0 falling as (1 + r / (0.05
+    nrange))^-3), speckled likewise, plus U70_CF_TARGETS Swerling-1 targets (mean SNR
+    U70_CF_TSNR_DB) at random cells, a quarter of each straddling into the next range bin."""
+    d = np.arange(ndopp)
+    dd = np.minimum(d, ndopp - d)
+    ridge = np.exp(-0.5 * (dd / U70_CF_CSPREAD) ** 2)
+    fall = (1 + np.arange(nrange) / (U70_CF_CRANGE * nrange)) ** -3.0
+    mean = 1 + 10 ** (U70_CF_CNR_DB / 10) * np.outer(ridge, fall).astype(np.float32)
+    pw = mean * rng.standard_exponential((ndopp, nrange), np.float32)
+    k = U70_CF_TARGETS
+    td, tr = rng.integers(0, ndopp, k), rng.integers(0, nrange, k)
+    tp = 10 ** (rng.uniform(*U70_CF_TSNR_DB, k) / 10) * rng.standard_exponential(k)
+    np.add.at(pw, (td, tr), tp.astype(np.float32))
+    ok = tr + 1 < nrange
+    np.add.at(pw, (td[ok], tr[ok] + 1), (0.25 * tp[ok]).astype(np.float32))
+    return pw.astype(np.float32)
+
+
+def _u70_cf_args(n, rng):
+    """A power map (_u70_cf_map) of max(1, n / 32) Doppler bins by n range bins; the
+    detection list (range, Doppler: int32, SNR: float32; room for max(16, cells / 256),
+    zeroed), its counter (int32, zeroed), its room; n, the Doppler bins."""
+    ndopp, nrange = _u70_cf_shape(n)
+    room = max(16, ndopp * nrange // U70_CF_MAXDET_DIV)
+    return [_u70_cf_map(ndopp, nrange, rng).ravel(), np.zeros(room, np.int32), np.zeros(room, np.int32),
+            np.zeros(room, np.float32), np.zeros(1, np.int32), _i32(room), _i32(nrange), _i32(ndopp)]
+
+
+def _u70_cfar_params(guard=U70_CF_GUARD, train=U70_CF_TRAIN, alpha=U70_CF_ALPHA):
+    """struct CfarParams as a numpy structured scalar (guard, train, alpha)."""
+    return np.array((guard, train, alpha), U70_CFAR_DTYPE)
+
+
+def _u70_cf_syms(n, rng):
+    return {"c_cfar": _u70_cfar_params()}
+
+
+def _u70_ula(u, nch):
+    """A half-wavelength uniform linear array's steering vectors toward sin-angles u: (len(u),
+    nch) complex128, exp(i pi c u)."""
+    return np.exp(1j * np.pi * np.outer(np.atleast_1d(u), np.arange(nch)))
+
+
+def _u70_bf_args(n, rng):
+    """n snapshots of a U70_BF_NCH-element half-wavelength ULA, snapshot-major (a snapshot's
+    channels contiguous): CN(0, 1) element noise plus the U70_BF_SOURCES (complex Gaussian
+    waveforms at their SNRs) from their directions; the U70_BF_NBEAM beams' outputs
+    (beam-major, zeroed); n.  cuFloatComplex."""
+    u, snr = np.array(U70_BF_SOURCES).T
+    s = _u70_noise((n, len(u)), rng) * (10 ** (snr / 20)).astype(np.float32)
+    x = _u70_noise((n, U70_BF_NCH), rng) + (s @ _u70_ula(u, U70_BF_NCH)).astype(np.complex64)
+    return [_u70_f32(x), np.zeros(2 * U70_BF_NBEAM * n, np.float32), _i32(n)]
+
+
+def _u70_bf_steer():
+    """The beams' steering weights (U70_BF_NBEAM x U70_BF_NCH, complex128): beam b toward
+    sin-angle -1 + (2 b + 1) / U70_BF_NBEAM (evenly in sine space), normalized by 1 / NCH."""
+    u = -1 + (2 * np.arange(U70_BF_NBEAM) + 1) / U70_BF_NBEAM
+    return _u70_ula(u, U70_BF_NCH) / U70_BF_NCH
+
+
+def _u70_bf_syms(n, rng):
+    """c_steer: _u70_bf_steer as float2 (re, im) pairs, float32 (NBEAM * NCH, 2)."""
+    w = _u70_bf_steer().ravel()
+    return {"c_steer": np.stack([w.real, w.imag], 1).astype(np.float32)}
+
+
+def _u70_cv_args(n, rng):
+    """n range gates of U70_CV_NSNAP snapshots of a U70_CV_NCH-element half-wavelength ULA
+    (each gate channel-major: a channel's snapshots contiguous): CN(0, 1) noise plus the
+    U70_CV_JAMMERS (complex Gaussian waveforms at their JNRs); R (n x NCH x NCH, zeroed);
+    n.  cuFloatComplex."""
+    u, jnr = np.array(U70_CV_JAMMERS).T
+    s = _u70_noise((n, len(u), U70_CV_NSNAP), rng) * (10 ** (jnr / 20)).astype(np.float32)[:, None]
+    a = _u70_ula(u, U70_CV_NCH).astype(np.complex64)                    # (jammers, channels)
+    x = _u70_noise((n, U70_CV_NCH, U70_CV_NSNAP), rng) + np.einsum("kc,gks->gcs", a, s)
+    return [_u70_f32(x), np.zeros(2 * n * U70_CV_NCH * U70_CV_NCH, np.float32), _i32(n)]
+
+
+UNSEEN70 = [
+    TimingProbe("probe/radar-pulse-compress-smem", "probe-unseen70", "pulse_compress", 8192, 256,
+                lambda n: (-(-n // 256), _u70_pc_shape(n)[0]), _u70_pc_args, source=_P72,
+                note="time-domain pulse compression of 512 pulses of 8192 complex samples (pulse-major), a "
+                     "thread an output sample: the block copies the 64-tap conjugated chirp replica into shared "
+                     "memory (one barrier), then 64 complex multiply-adds of 8-byte input loads sliding along "
+                     "the pulse (coalesced, each sample re-read by 64 threads through L1) and broadcast shared "
+                     "reads, a bounds test each tap"),
+    TimingProbe("probe/radar-corner-turn-window", "probe-unseen70", "corner_turn_window", 16384,
+                (U70_CT_TILE, U70_CT_ROWS),
+                lambda n: (-(-n // U70_CT_TILE), -(-_u70_ct_shape(n)[0] // U70_CT_TILE)), _u70_ct_args,
+                source=_P72,
+                note="corner turn of a 1024-pulse x 16384-range-bin complex cube (128 MiB, pulse-major to "
+                     "range-major) through a 32 x 33 float2 shared tile (blocks of 32 x 8, 4 samples a thread), "
+                     "each sample scaled by its pulse's Hann weight (a float load) on the way in; coalesced "
+                     "8-byte loads and stores; memory-bound"),
+    TimingProbe("probe/radar-doppler-dft-shfl", "probe-unseen70", "doppler_dft_warp", 1 << 17, 256,
+                lambda n: -(-n // 8), _u70_dd_args, source=_P72,
+                note="Doppler processing of 2^17 range bins of a 32-pulse CPI (range-major, windowed) as a "
+                     "naive DFT, a warp a range bin and lane d Doppler bin d: one coalesced 8-byte load a "
+                     "lane, then 32 steps of two __shfl_sync broadcasts of a pulse, a sincosf of -2 pi p d / 32 "
+                     "(|angle| up to 190) and a complex multiply-add; compute-bound"),
+    TimingProbe("probe/radar-cfar-ca-atomic", "probe-unseen70", "cfar_ca", 16384, 256,
+                lambda n: (-(-n // 256), _u70_cf_shape(n)[0]), _u70_cf_args, source=_P72,
+                symbols=_u70_cf_syms,
+                note="cell-averaging CFAR along range over a 512 x 16384 range-Doppler power map (2^23 cells, "
+                     "range contiguous), a thread a cell: a 16-trip loop over the training cells (2 guard, 16 "
+                     "each side) with two bounds-tested float loads a trip (L1-shared sliding window), window and "
+                     "threshold from a __constant__ struct, a division; the ~0.011% detections (64 targets, the "
+                     "rest false alarms at the design rate 1e-4) each append to a list by one global atomicAdd"),
+    TimingProbe("probe/radar-beamform-const", "probe-unseen70", "beamform", 1 << 18, 256,
+                lambda n: (-(-n // 256), U70_BF_NBEAM), _u70_bf_args, source=_P72, symbols=_u70_bf_syms,
+                note="narrowband beamforming of 2^18 snapshots of a 16-element array into 16 beams, a thread a "
+                     "(beam, snapshot): 16 complex multiply-adds of conjugated steering weights from a "
+                     "__constant__ float2 table (uniform over the block) and channel samples stored snapshot-major "
+                     "(8-byte loads 128 bytes apart across lanes, each line used over the channel loop), the 32 "
+                     "MiB input re-read by the 16 beams' blocks; a coalesced store"),
+    TimingProbe("probe/radar-covariance-smem", "probe-unseen70", "covariance", 8192, (U70_CV_NCH, U70_CV_NCH),
+                lambda n: n, _u70_cv_args, source=_P72,
+                note="sample covariance matrices R = X X^H / 32 of 8192 range gates (16 channels x 32 snapshots "
+                     "each, channel-major), a block of 16 x 16 threads a gate: the gate's 4 KiB of snapshots "
+                     "staged in shared memory (one barrier), then a thread an element of R, 32 complex "
+                     "multiply-adds reading rows i and j of the tile (the j rows 256 bytes apart: 16-way bank "
+                     "conflicts), two divisions, an 8-byte store"),
+]
+PROBES += UNSEEN70
+
+# probe-unseen69 (probes71.cu): a computational-chemistry / molecular-simulation course's
+# kernels (g(r), Lennard-Jones forces over a Verlet list, an Ewald structure factor,
+# Metropolis trial moves, a direct Coulomb grid, a harmonic angle term) as a student who
+# knows CUDA basics writes them, predicted before their first GPU run
+_P71 = "probes71.cu"
+U69_RHO = 0.8                                      # the LJ liquid's reduced density (sigma = 1)
+U69_JITTER = 0.1                                   # lattice jitter: uniform +- this share of the spacing an axis
+U69_RDF_TILE, U69_RDF_BINS = 256, 256              # rdf-smem-hist: RDF_TILE, RDF_BINS (r_max half the box)
+U69_LJ_SIGMA = (1.0, 0.95, 1.05, 0.9)              # lj-nlist-const: the four types' sigma, epsilon, shares
+U69_LJ_EPS = (1.0, 0.8, 1.2, 0.6)
+U69_LJ_SHARE = (0.4, 0.3, 0.2, 0.1)
+U69_LJ_RC, U69_LJ_SKIN, U69_LJ_MAXNB = 2.5, 0.3, 128   # the cutoff, the Verlet skin, the slots of a row
+U69_WATER_RHO = 0.0334                             # water molecules a cubic angstrom
+U69_SPCE_Q = (-0.8476, 0.4238)                     # SPC/E's charges (O, H), O-H (angstrom), H-O-H (degrees)
+U69_SPCE_OH, U69_SPCE_HOH = 1.0, 109.47
+U69_SK_KCUT, U69_SK_BLOCK = 1.0, 256               # ewald-sk-shfl: |k| <= 1 / angstrom, half k-space; threads
+U69_MC_ATOMS, U69_MC_BLOCK = 512, 128              # mc-trial-double: atoms a system (8^3 sites), MC_BLOCK
+U69_MC_RC, U69_MC_T, U69_MC_DELTA = 2.5, 1.2, 0.15  # the cutoff, kT (beta = 1 / kT), the largest step an axis
+U69_DCS_MAX, U69_DCS_WATERS = 4000, 1300           # coulomb-grid-const: DCS_MAX_ATOMS; the water box's molecules
+U69_ANG_CHAIN, U69_ANG_BOND, U69_ANG_RHO = 64, 0.97, 0.85   # angle-harmonic-atomic: beads a chain, bond, density
+U69_ANG_K = (20.0, 25.0, 30.0, 40.0)               # the angle types' K (energy / rad^2) and theta0 (degrees)
+U69_ANG_THETA0 = (109.5, 115.0, 120.0, 130.0)
+U69_ANG_SD = 12.0                                  # the angles' spread about their theta0 (degrees)
+
+
+def _u69_lattice(n, rng, rho):
+    """n atoms on a jittered simple cubic lattice at number density rho (an equilibrated
+    liquid's stand-in): n of the m^3 >= n sites chosen at random (kept in site order),
+    each atom moved uniformly by up to U69_JITTER of the spacing along each axis; (the
+    positions (n, 3) float64 in [0, box), box, m, the atoms' sites)."""
+    box = (n / rho) ** (1 / 3)
+    m = max(1, int(round(n ** (1 / 3))))
+    while m ** 3 < n:
+        m += 1
+    sites = np.sort(rng.choice(m ** 3, n, replace=False)) if m ** 3 > n else np.arange(n)
+    ijk = np.stack([sites // (m * m), sites // m % m, sites % m], 1)
+    pos = (ijk + 0.5 + rng.uniform(-U69_JITTER, U69_JITTER, (n, 3))) * (box / m)
+    return pos, box, m, sites
+
+
+def _u69_float4(xyz, w=None):
+    """(n, 3) positions and a fourth column (zeros if None) as float4s (float32, flat)."""
+    w = np.zeros(len(xyz)) if w is None else w
+    return np.c_[xyz, w].astype(np.float32).ravel()
+
+
+def _u69_rdf_args(n, rng):
+    """n atoms of an LJ liquid (_u69_lattice at U69_RHO) as float4 (w 0); the histogram
+    (U69_RDF_BINS uint32, zeroed); box, the bins an r unit (r_max = box / 2), r_max^2, n."""
+    pos, box, _, _ = _u69_lattice(n, rng, U69_RHO)
+    rmax = box / 2
+    return [_u69_float4(pos), np.zeros(U69_RDF_BINS, np.uint32), np.float32(box),
+            np.float32(U69_RDF_BINS / rmax), np.float32(rmax * rmax), _i32(n)]
+
+
+def _u69_nlist(pos, box, m, sites, rl, max_nb):
+    """The Verlet list of the lattice atoms (_u69_lattice): each atom's neighbours within
+    rl (minimum image), found among the sites a lattice offset away that the jitter can
+    bring within rl, in the offsets' order; (nlist (n, max_nb) int32, the unused slots 0;
+    the counts (n,) int32)."""
+    n = len(pos)
+    a = box / m
+    lim = rl / a + 2 * U69_JITTER * np.sqrt(3)
+    reach = int(np.ceil(lim))
+    assert m > 2 * reach, "box too small for the list"
+    r = np.arange(-reach, reach + 1)
+    off = np.stack(np.meshgrid(r, r, r, indexing="ij"), -1).reshape(-1, 3)
+    d = np.sqrt((off * off).sum(1))
+    off = off[(d > 0) & (d < lim)]
+    atom_of = np.full(m ** 3, -1, np.int64)
+    atom_of[sites] = np.arange(n)
+    ijk = (sites // (m * m), sites // m % m, sites % m)
+    xyz = [np.ascontiguousarray(pos[:, d]) for d in range(3)]
+    nlist = np.zeros((n, max_nb), np.int32)
+    cnt = np.zeros(n, np.int64)
+    for o in off:
+        j = atom_of[(((ijk[0] + o[0]) % m) * m + (ijk[1] + o[1]) % m) * m + (ijk[2] + o[2]) % m]
+        r2 = np.zeros(n)
+        for d in range(3):
+            dv = xyz[d][j] - xyz[d]
+            dv -= box * np.rint(dv / box)
+            r2 += dv * dv
+        i = np.flatnonzero((j >= 0) & (r2 < rl * rl))
+        nlist[i, cnt[i]] = j[i]
+        cnt[i] += 1
+    assert cnt.max() <= max_nb
+    return nlist, cnt.astype(np.int32)
+
+
+def _u69_lj_args(n, rng):
+    """n atoms of a four-type LJ liquid (_u69_lattice at U69_RHO; types drawn with the
+    shares U69_LJ_SHARE, stored as floats in w), their Verlet list (_u69_nlist, radius
+    cutoff + skin, U69_LJ_MAXNB slots a row, flat) and counts; the forces (float4, zeroed);
+    box, the cutoff squared, max_nb, n."""
+    pos, box, m, sites = _u69_lattice(n, rng, U69_RHO)
+    types = rng.choice(len(U69_LJ_SHARE), n, p=U69_LJ_SHARE)
+    nlist, cnt = _u69_nlist(pos, box, m, sites, U69_LJ_RC + U69_LJ_SKIN, U69_LJ_MAXNB)
+    return [_u69_float4(pos, types), nlist.ravel(), cnt, np.zeros(4 * n, np.float32), np.float32(box),
+            np.float32(U69_LJ_RC ** 2), _i32(U69_LJ_MAXNB), _i32(n)]
+
+
+def _u69_lj_table():
+    """c_lj: (epsilon, sigma^2) of each type pair by Lorentz-Berthelot (float32 structs)."""
+    s, e = np.array(U69_LJ_SIGMA), np.array(U69_LJ_EPS)
+    t = np.zeros(len(s) ** 2, [("eps", "<f4"), ("sig2", "<f4")])
+    t["eps"] = np.sqrt(np.outer(e, e)).ravel()
+    t["sig2"] = (((s[:, None] + s[None, :]) / 2) ** 2).ravel()
+    return t
+
+
+def _u69_water(nmol, rng):
+    """nmol SPC/E water molecules at U69_WATER_RHO: the oxygens on a jittered lattice
+    (_u69_lattice), each molecule turned at random, the atoms (O H H a molecule) wrapped
+    into the box; (positions (3 nmol, 3) float64, charges (3 nmol,), box)."""
+    o, box, _, _ = _u69_lattice(nmol, rng, U69_WATER_RHO)
+    u = rng.standard_normal((nmol, 3))
+    u /= np.linalg.norm(u, axis=1, keepdims=True)
+    w = rng.standard_normal((nmol, 3))
+    w -= (w * u).sum(1, keepdims=True) * u
+    w /= np.linalg.norm(w, axis=1, keepdims=True)
+    half = np.radians(U69_SPCE_HOH) / 2
+    h1 = o + U69_SPCE_OH * (np.cos(half) * u + np.sin(half) * w)
+    h2 = o + U69_SPCE_OH * (np.cos(half) * u - np.sin(half) * w)
+    xyz = np.mod(np.stack([o, h1, h2], 1).reshape(-1, 3), box)
+    xyz[xyz >= box] = 0.0
+    q = np.tile([U69_SPCE_Q[0], U69_SPCE_Q[1], U69_SPCE_Q[1]], nmol)
+    return xyz, q, box
+
+
+def _u69_kvecs(box, kcut=U69_SK_KCUT):
+    """The k-vectors 2 pi (nx, ny, nz) / box of a cubic box with 0 < |k| <= kcut, one of
+    each +-k pair (nx > 0, or nx = 0 and ny > 0, or nx = ny = 0 and nz > 0), by |k|;
+    (nk, 3) float64."""
+    r = np.arange(-int(kcut * box / (2 * np.pi)) - 1, int(kcut * box / (2 * np.pi)) + 2)
+    nv = np.stack(np.meshgrid(r, r, r, indexing="ij"), -1).reshape(-1, 3)
+    n2 = (nv * nv).sum(1)
+    half = (nv[:, 0] > 0) | ((nv[:, 0] == 0) & ((nv[:, 1] > 0) | ((nv[:, 1] == 0) & (nv[:, 2] > 0))))
+    nv = nv[half & (n2 > 0) & (n2 * (2 * np.pi / box) ** 2 <= kcut * kcut)]
+    return 2 * np.pi * nv[np.argsort((nv * nv).sum(1), kind="stable")] / box
+
+
+def _u69_sk_nk(n):
+    """ewald-sk-shfl's blocks: the k-vectors of a box of n water molecules."""
+    return len(_u69_kvecs((n / U69_WATER_RHO) ** (1 / 3)))
+
+
+def _u69_sk_args(n, rng):
+    """A box of n SPC/E waters (_u69_water): the 3n atoms (x, y, z, q: float4); its
+    k-vectors (_u69_kvecs, float4, w 0); S(k) (float2, zeroed); 3n."""
+    xyz, q, box = _u69_water(n, rng)
+    kv = _u69_kvecs(box)
+    return [_u69_float4(xyz, q), _u69_float4(kv), np.zeros(2 * len(kv), np.float32), _i32(3 * n)]
+
+
+def _u69_mc_args(n, rng):
+    """n independent LJ systems of U69_MC_ATOMS atoms (8^3 sites, every one filled, at
+    U69_RHO), each jittered on its own (float4, w 0, flat); each system's trial: an atom
+    (int32), its new position (float4: the old one moved uniformly by up to U69_MC_DELTA an
+    axis, wrapped), a uniform random number (float32); the acceptance counts (int32,
+    zeroed); box, the cutoff squared, beta, the atoms a system."""
+    na = U69_MC_ATOMS
+    m = int(round(na ** (1 / 3)))
+    box = (na / U69_RHO) ** (1 / 3)
+    a = np.float32(box / m)
+    g = np.arange(na)
+    ijk = (np.stack([g // (m * m), g // m % m, g % m], 1) + 0.5).astype(np.float32)
+    pos = np.empty((n, na, 4), np.float32)
+    pos[:, :, :3] = ijk + (rng.random((n, na, 3), np.float32) * np.float32(2 * U69_JITTER)
+                           - np.float32(U69_JITTER))
+    pos[:, :, :3] *= a
+    pos[:, :, 3] = 0
+    who = rng.integers(0, na, n).astype(np.int32)
+    new = pos[np.arange(n), who, :3].astype(np.float64) + rng.uniform(-U69_MC_DELTA, U69_MC_DELTA, (n, 3))
+    new = np.mod(new, box)
+    new[new >= box] = 0.0
+    return [pos.ravel(), who, _u69_float4(new), rng.random(n, np.float32), np.zeros(n, np.int32),
+            np.float32(box), np.float32(U69_MC_RC ** 2), np.float32(1 / U69_MC_T), _i32(na)]
+
+
+def _u69_dcs_box():
+    """coulomb-grid-const's water box side (angstrom)."""
+    return (U69_DCS_WATERS / U69_WATER_RHO) ** (1 / 3)
+
+
+def _u69_dcs_args(n, rng):
+    """An n^3 grid over the box of U69_DCS_WATERS waters (spacing box / n): the potential
+    (float32, zeroed); the spacing, the atoms (3 U69_DCS_WATERS), n, n, n."""
+    return [np.zeros(n ** 3, np.float32), np.float32(_u69_dcs_box() / n), _i32(3 * U69_DCS_WATERS), _i32(n),
+            _i32(n), _i32(n)]
+
+
+def _u69_dcs_table(xyz, q):
+    """c_atoms: the atoms (x, y, z, q) as float4 structs, zero past the last."""
+    t = np.zeros(U69_DCS_MAX, [("x", "<f4"), ("y", "<f4"), ("z", "<f4"), ("w", "<f4")])
+    for k, name in enumerate("xyz"):
+        t[name][:len(q)] = xyz[:, k]
+    t["w"][:len(q)] = q
+    return t
+
+
+def _u69_dcs_syms(n, rng):
+    xyz, q, _ = _u69_water(U69_DCS_WATERS, rng)
+    return {"c_atoms": _u69_dcs_table(xyz, q)}
+
+
+def _u69_polymer(nchains, rng):
+    """A melt of nchains random AB copolymer chains of U69_ANG_CHAIN beads (types 0/1 at
+    random) at bead density U69_ANG_RHO: each chain a random walk of U69_ANG_BOND bonds
+    from a uniform start, the angle at each inner bead drawn about the theta0 of its
+    type (the sum of the three beads' types) with spread U69_ANG_SD (clipped to 60 .. 178
+    degrees), wrapped into the box; (positions (nchains * chain, 3) float64, the angles
+    (nchains * (chain - 2), 4): i, j, k, type; box)."""
+    c = U69_ANG_CHAIN
+    box = (nchains * c / U69_ANG_RHO) ** (1 / 3)
+    bt = rng.integers(0, 2, (nchains, c))
+    at = bt[:, :-2] + bt[:, 1:-1] + bt[:, 2:]
+    th = np.radians(np.clip(np.array(U69_ANG_THETA0)[at] + U69_ANG_SD * rng.standard_normal(at.shape), 60, 178))
+    pos = np.empty((nchains, c, 3))
+    pos[:, 0] = rng.uniform(0, box, (nchains, 3))
+    b = rng.standard_normal((nchains, 3))
+    b /= np.linalg.norm(b, axis=1, keepdims=True)
+    pos[:, 1] = pos[:, 0] + U69_ANG_BOND * b
+    for t in range(1, c - 1):
+        p = rng.standard_normal((nchains, 3))
+        p -= (p * b).sum(1, keepdims=True) * b
+        p /= np.linalg.norm(p, axis=1, keepdims=True)
+        b = -np.cos(th[:, t - 1, None]) * b + np.sin(th[:, t - 1, None]) * p
+        pos[:, t + 1] = pos[:, t] + U69_ANG_BOND * b
+    pos = np.mod(pos.reshape(-1, 3), box)
+    pos[pos >= box] = 0.0
+    j = (np.arange(nchains)[:, None] * c + np.arange(1, c - 1)).ravel()
+    return pos, np.stack([j - 1, j, j + 1, at.ravel()], 1).astype(np.int32), box
+
+
+def _u69_ang_args(n, rng):
+    """n angles of a copolymer melt (_u69_polymer, the chains needed, the last one's
+    angles cut short): the beads (float4, w 0), the angles (int4, flat), the forces (3 a
+    bead, float32, zeroed), the angle energies (float32, zeroed); box, n."""
+    pos, ang, box = _u69_polymer(-(-n // (U69_ANG_CHAIN - 2)), rng)
+    return [_u69_float4(pos), ang[:n].ravel(), np.zeros(3 * len(pos), np.float32), np.zeros(n, np.float32),
+            np.float32(box), _i32(n)]
+
+
+def _u69_ang_table():
+    """c_ang: (K, theta0 in radians) of each angle type (float32 structs)."""
+    t = np.zeros(len(U69_ANG_K), [("k", "<f4"), ("theta0", "<f4")])
+    t["k"] = U69_ANG_K
+    t["theta0"] = np.radians(U69_ANG_THETA0)
+    return t
+
+
+UNSEEN69 = [
+    TimingProbe("probe/rdf-smem-hist", "probe-unseen69", "rdf_hist", 8192, U69_RDF_TILE,
+                lambda n: -(-n // U69_RDF_TILE), _u69_rdf_args, source=_P71,
+                note="g(r) histogram of 8192 LJ-liquid atoms, a thread an atom (32 blocks of 256 only): all 8192 "
+                     "positions staged through a 256-float4 shared tile (2 barriers a tile), a minimum image by 3 "
+                     "rintf a pair, ~52% of the 67M ordered pairs within r_max = box/2 taking sqrtf, a "
+                     "float-to-int bin and a shared-memory atomicAdd into 256 bins; the block histogram added to "
+                     "the global one at the end"),
+    TimingProbe("probe/lj-nlist-const", "probe-unseen69", "lj_nlist", 1 << 19, 128, lambda n: -(-n // 128),
+                _u69_lj_args, source=_P71, symbols=lambda n, rng: {"c_lj": _u69_lj_table()},
+                note="Lennard-Jones forces of 2^19 atoms of a four-type liquid over a padded Verlet list (128 "
+                     "slots a row, row-major, ~78 neighbours listed), a thread an atom: a scattered "
+                     "neighbour-index load (rows 512 B apart), a float4 gather, a minimum image by 3 divisions and "
+                     "rintf, ~72% within the cutoff taking the type pair's epsilon/sigma^2 from a __constant__ "
+                     "struct table (divergent addresses), 2 divisions and ~12 FMAs; a float4 store"),
+    TimingProbe("probe/ewald-sk-shfl", "probe-unseen69", "structure_factor", 16384, U69_SK_BLOCK, _u69_sk_nk,
+                _u69_sk_args, source=_P71,
+                note="Ewald structure factor of a box of 16384 SPC/E waters (49152 atoms, 768 KiB of float4) at "
+                     "its 4144 k-vectors with |k| <= 1/A, a block of 256 a k-vector: every block strides over all "
+                     "the atoms (L2-resident), a sincosf (phases up to ~140 rad) and 2 FMAs an atom, then "
+                     "__shfl_down_sync reductions within warps and across the 8 warps through shared memory; "
+                     "trig-bound"),
+    TimingProbe("probe/mc-trial-double", "probe-unseen69", "mc_trial", 16384, U69_MC_BLOCK, lambda n: n,
+                _u69_mc_args, source=_P71,
+                note="one Metropolis trial move in each of 16384 independent 512-atom LJ systems (128 MiB of "
+                     "float4), a block of 128 a system: each thread 4 atoms, two minimum-image distances (6 "
+                     "divisions, 6 rintf) an atom, the ~10% within the cutoff taking a double division and double "
+                     "FMAs, the energy change summed in double and reduced by a shared-memory tree (7 barriers); "
+                     "thread 0 tests exp(-beta dE) (double exp, ~33% accepted) and writes the atom and a count"),
+    TimingProbe("probe/coulomb-grid-const", "probe-unseen69", "coulomb_grid", 64, (16, 16),
+                lambda n: (-(-n // 16), -(-n // 16), n), _u69_dcs_args, source=_P71, symbols=_u69_dcs_syms,
+                note="direct Coulomb summation of a 1300-water box (3900 atoms in a __constant__ float4 array) "
+                     "onto a 64^3 grid, a thread a point (16x16 blocks, blockIdx.z a plane): 3900 iterations of "
+                     "uniform __constant__ loads, 3 subtractions, 3 FMAs, rsqrtf and an FMA, one store a point; "
+                     "compute-bound (1.0G interactions)"),
+    TimingProbe("probe/angle-harmonic-atomic", "probe-unseen69", "angle_forces", 1 << 22, 256,
+                lambda n: -(-n // 256), _u69_ang_args, source=_P71,
+                symbols=lambda n, rng: {"c_ang": _u69_ang_table()},
+                note="harmonic angle term of 2^22 angles of a bead-spring AB copolymer melt (chains of 64, angles "
+                     "in chain order), a thread an angle: an int4 load, 3 float4 gathers of consecutive beads, 6 "
+                     "minimum images by division and rintf, 2 sqrtf, acosf, 13 more divisions, K and theta0 from a "
+                     "__constant__ struct table by type (4 types), an energy store and 9 scattered float "
+                     "atomicAdds (each bead's words hit by three angles)"),
+]
+PROBES += UNSEEN69
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
