@@ -14,7 +14,6 @@ into a 4 KiB array of 1024 words, with idx chosen as
 n = 2^24, 256 threads a block.  Median of 9 CUDA-event timings after 3 warm-ups.
 python micro.py > micro_GPU.jsonl on the GPU;  predict.py here gives simt's."""
 import json
-import sys
 
 import numpy as np
 
