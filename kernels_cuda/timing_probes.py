@@ -6655,6 +6655,472 @@ UNSEEN69 = [
 ]
 PROBES += UNSEEN69
 
+# probe-unseen71 (probes73.cu): an agent-based modelling / computational-epidemiology
+# course's lattice, network and agent kernels as a student who knows CUDA basics writes
+# them (counter-based hash random numbers), predicted before their first GPU run
+_P73 = "probes73.cu"
+U71_SIR_P = (0.70, 0.05, 0.25)                     # sir-lattice-hash: the S, I, R shares (uniform over the lattice)
+U71_SIR_BETA, U71_SIR_TINF, U71_SIR_OMEGA = 0.15, 7, 0.01   # infection by one neighbour, infectious steps, R -> S
+U71_SCH_P = (0.10, 0.45, 0.45)                     # schelling-cas-move: the empty, group 1, group 2 shares
+U71_SCH_TOL, U71_SCH_TRIES = 0.375, 4              # happy with >= 3/8 of the occupied neighbours alike; tries
+U71_CT_DEG = 16                                    # contact-sir-csr: mean contacts an agent (Poisson)
+U71_CT_P = (0.85, 0.05, 0.10)                      # the S, I, R shares
+U71_CT_BETA, U71_CT_GAMMA = 0.05, 0.1              # infection a contact, recovery a step
+U71_RW_L, U71_RW_STEPS = 1024, 32                  # walkers-hist-atomic: the lattice side, lazy steps a launch
+U71_RW_START = 0.5                                 # the walkers start uniform in the central 0.5 L x 0.5 L square
+U71_YS_MU, U71_YS_SIGMA = 100.0, 1.0               # yardsale-float-atomic: wealth 1 + floor(lognormal(ln mu, sigma))
+U71_YS_FRAC, U71_YS_BLOCK = 0.1, 256               # the stake's share of the poorer one's wealth; YS_BLOCK
+U71_FF_P = (0.55, 0.44, 0.01)                      # forestfire-smem-halo: the empty, tree, fire shares
+U71_FF_GROW, U71_FF_LIGHT, U71_FF_TILE = 0.01, 1e-4, 16   # p (growth), f (lightning), FF_TILE
+
+
+def _u71_seed(rng):
+    return np.uint32(rng.integers(0, 1 << 32))
+
+
+def _u71_sir_args(n, rng):
+    """An n x n lattice (bytes, row-major): states S / I / R (0 / 1 / 2) drawn with shares
+    U71_SIR_P, the infectious cells' timers uniform in 1 .. t_inf (the others 0); the new
+    states and timers (zeroed), the new-infection counter; omega, t_inf, a seed (uint32), n."""
+    st = rng.choice(3, n * n, p=U71_SIR_P).astype(np.uint8)
+    tm = np.where(st == 1, rng.integers(1, U71_SIR_TINF + 1, n * n), 0).astype(np.uint8)
+    return [st, tm, np.zeros(n * n, np.uint8), np.zeros(n * n, np.uint8), np.zeros(1, np.int32),
+            np.float32(U71_SIR_OMEGA), _i32(U71_SIR_TINF), _u71_seed(rng), _i32(n)]
+
+
+def _u71_sir_syms(n, rng):
+    return {"c_pinf": (1 - (1 - U71_SIR_BETA) ** np.arange(9)).astype(np.float32)}
+
+
+def _u71_sch_args(n, rng):
+    """An n x n Schelling lattice (int32: 0 empty, 1 / 2 the groups, shares U71_SCH_P); the
+    claims (-1), the new lattice (a copy), the unhappy counter; tol, tries, a seed, n."""
+    g = rng.choice(3, n * n, p=U71_SCH_P).astype(np.int32)
+    return [g, np.full(n * n, -1, np.int32), g.copy(), np.zeros(1, np.int32), np.float32(U71_SCH_TOL),
+            _i32(U71_SCH_TRIES), _u71_seed(rng), _i32(n)]
+
+
+def _u71_csr_args(n, rng):
+    """n agents with Poisson (U71_CT_DEG) contacts each, uniform (row_ptr int32 n + 1,
+    contacts int32); states (uint8) with shares U71_CT_P; the infection flags (int32,
+    zeroed), the new states (a copy), the new-infection counter; beta, gamma, a seed, n."""
+    deg = rng.poisson(U71_CT_DEG, n)
+    row_ptr = np.zeros(n + 1, np.int64)
+    np.cumsum(deg, out=row_ptr[1:])
+    contacts = rng.integers(0, n, int(row_ptr[-1]), dtype=np.int32)
+    st = rng.choice(3, n, p=U71_CT_P).astype(np.uint8)
+    return [st, row_ptr.astype(np.int32), contacts, np.zeros(n, np.int32), st.copy(), np.zeros(1, np.int32),
+            np.float32(U71_CT_BETA), np.float32(U71_CT_GAMMA), _u71_seed(rng), _i32(n)]
+
+
+def _u71_rw_args(n, rng):
+    """n walkers (x, y: int32) uniform in the central U71_RW_START square of a U71_RW_L
+    lattice; its density (int32, zeroed); steps, a seed, L, n."""
+    L = U71_RW_L
+    lo = int(L * (1 - U71_RW_START) / 2)
+    hi = L - lo
+    return [rng.integers(lo, hi, n, dtype=np.int32), rng.integers(lo, hi, n, dtype=np.int32),
+            np.zeros(L * L, np.int32), _i32(U71_RW_STEPS), _u71_seed(rng), _i32(L), _i32(n)]
+
+
+def _u71_ys_args(n, rng):
+    """n agents' wealths, 1 + floor(lognormal(ln U71_YS_MU, U71_YS_SIGMA)) (whole units in
+    float32, so that the atomic sums are exact), the new wealths (a copy), the traded
+    volume (float32, zeroed); frac, a seed, n."""
+    w = (1 + np.floor(rng.lognormal(np.log(U71_YS_MU), U71_YS_SIGMA, n))).astype(np.float32)
+    return [w, w.copy(), np.zeros(1, np.float32), np.float32(U71_YS_FRAC), _u71_seed(rng), _i32(n)]
+
+
+def _u71_ff_args(n, rng):
+    """An n x n forest (bytes: 0 empty, 1 tree, 2 fire, shares U71_FF_P; n a multiple of
+    U71_FF_TILE); the next state (zeroed), the fire counter; p, f, a seed, n."""
+    st = rng.choice(3, n * n, p=U71_FF_P).astype(np.uint8)
+    return [st, np.zeros(n * n, np.uint8), np.zeros(1, np.int32), np.float32(U71_FF_GROW), np.float32(U71_FF_LIGHT),
+            _u71_seed(rng), _i32(n)]
+
+
+UNSEEN71 = [
+    TimingProbe("probe/sir-lattice-hash", "probe-unseen71", "sir_lattice_step", 4096, (16, 16),
+                lambda n: (-(-n // 16), -(-n // 16)), _u71_sir_args, source=_P73, symbols=_u71_sir_syms,
+                note="SIRS step on a 4096^2 periodic byte lattice, 16x16 blocks, a thread a cell: state and timer "
+                     "bytes loaded, the 70% susceptible cells loop over 8 neighbours with two % wraps each and "
+                     "draw a hash uniform against a __constant__ table (~1/3 of them have an infectious "
+                     "neighbour), ~4% of the cells newly infected, each doing one global atomicAdd on a single "
+                     "counter, the infectious count down, the recovered hash a waning draw; two bytes stored"),
+    TimingProbe("probe/schelling-cas-move", "probe-unseen71", "schelling_step", 4096, (32, 8),
+                lambda n: (-(-n // 32), -(-n // 8)), _u71_sch_args, source=_P73,
+                note="Schelling step on a 4096^2 periodic int32 lattice (10% empty), 32x8 blocks, a thread a "
+                     "cell: 8 wrapped neighbour loads with % and a similarity test, the ~21% unhappy agents "
+                     "hashing up to 4 random cells (random gathers) and claiming the first empty one with "
+                     "atomicCAS (two scattered stores on success), the unhappy counted by __ballot_sync and one "
+                     "atomicAdd a warp"),
+    TimingProbe("probe/contact-sir-csr", "probe-unseen71", "contact_sir_step", 1 << 21, 256,
+                lambda n: -(-n // 256), _u71_csr_args, source=_P73,
+                note="SIR step on a random contact network of 2^21 agents with ~16 contacts each (CSR), a thread "
+                     "an agent: only the 5% infectious (under two lanes a warp) walk their contact row serially, "
+                     "a random state-byte gather, a hash draw for the ~85% susceptible contacts and an atomicOr "
+                     "flag plus a counter atomicAdd for the ~5% infected; a recovery draw"),
+    TimingProbe("probe/walkers-hist-atomic", "probe-unseen71", "random_walk_hist", 1 << 22, 256,
+                lambda n: -(-n // 256), _u71_rw_args, source=_P73,
+                note="2^22 random walkers on a periodic 1024^2 lattice (starting in its central quarter), a thread "
+                     "a walker: 32 lazy steps, each two hash32 calls, an unsigned % 5 switch (divergent) and a % "
+                     "wrap, then one int atomicAdd into the density (16 walkers a cell on average); "
+                     "compute-bound integer work"),
+    TimingProbe("probe/yardsale-float-atomic", "probe-unseen71", "yard_sale_step", 1 << 24, U71_YS_BLOCK,
+                lambda n: -(-n // U71_YS_BLOCK), _u71_ys_args, source=_P73,
+                note="yard-sale wealth exchange over 2^24 agents, a thread an agent: a hash partner (unsigned %), "
+                     "a random wealth gather, a floored stake and two float atomicAdds (one coalesced, one "
+                     "scattered) onto the new wealths, then a 256-float shared-memory tree sum of the stakes (9 "
+                     "barriers) and one float atomicAdd a block"),
+    TimingProbe("probe/forestfire-smem-halo", "probe-unseen71", "forest_fire_step", 8192, (U71_FF_TILE, U71_FF_TILE),
+                lambda n: (n // U71_FF_TILE, n // U71_FF_TILE), _u71_ff_args, source=_P73,
+                note="Drossel-Schwabl forest-fire step on an 8192^2 periodic byte lattice, 16x16 blocks: the tile "
+                     "and a wrapped one-cell halo (edge and corner threads' extra byte loads, four % each thread) "
+                     "staged in an 18x18 shared byte array, the trees scanning 9 shared bytes (~7.5% catch fire), "
+                     "hash draws for the trees and the empty cells, a byte stored, new fires counted by shared "
+                     "atomicAdd and one global atomicAdd a block"),
+]
+PROBES += UNSEEN71
+
+# probe-unseen72 (probes74.cu): a numerical ODE/SDE and optimization course's kernels
+# (batched RK4 on Lorenz systems, an adaptive Dormand-Prince integrator in double,
+# Euler-Maruyama Ornstein-Uhlenbeck paths, a particle-swarm step with a 64-bit atomicMin
+# best, simulated annealing on a QUBO, a knapsack GA generation in shared memory) as a
+# student who knows CUDA basics writes them, predicted before their first GPU run
+_P74 = "probes74.cu"
+U72_L_STEPS, U72_L_DT = 200, 0.005                 # rk4-lorenz: L_STEPS steps of dt (1 time unit)
+U72_L_SIGMA, U72_L_BETA = 10.0, 8.0 / 3.0          # the shared Lorenz parameters
+U72_L_RHO = (20.0, 32.0)                           # each system's rho, uniform (the sweep)
+U72_DP_MAX, U72_DP_TEND, U72_DP_H0, U72_DP_TOL = 5000, 4.0, 0.01, 1e-6   # dopri-vdp: DP_MAX_STEPS, t_end, h0, tol
+U72_DP_LOGMU = (-1.0, 1.0)                         # log10 mu uniform: mu 0.1 .. 10
+U72_EM_STEPS = 256                                 # em-ou-max: EM_STEPS of dt (1 time unit)
+U72_EM_THETA, U72_EM_MU, U72_EM_SIGMA = 2.0, 0.5, 0.4   # dX = theta (mu - X) dt + sigma dW
+U72_EM_SEED = 7272
+U72_PSO_DIM, U72_PSO_XSD = 16, 1.0                 # pso-rastrigin: PSO_DIM; positions N(0, xsd^2) an axis (mid-run)
+U72_PSO_W, U72_PSO_C1, U72_PSO_C2, U72_PSO_VMAX = 0.72, 1.49, 1.49, 1.0   # inertia, pulls, velocity clamp
+U72_PSO_SPREAD, U72_PSO_VSD = 0.3, 0.3             # pbest: the better of x and x + N(0, spread^2); v ~ N(0, vsd^2)
+U72_PSO_SEED = 1234
+U72_SA_N, U72_SA_MOVES = 64, 64                    # sa-qubo: SA_N; the moves a chain (an argument)
+U72_SA_Q = 8                                       # Q's entries: integers in [-U72_SA_Q, U72_SA_Q] / 4
+U72_SA_T0, U72_SA_ALPHA, U72_SA_SEED = 3.0, 0.95, 99
+U72_SA_BLOCK = 128
+U72_GA_POP, U72_GA_TOUR, U72_GA_GENES = 128, 4, 64  # ga-knapsack: GA_POP (a block), GA_TOUR, GA_GENES
+U72_GA_ITEM = (1, 100)                             # item weights and values: integers uniform in this range
+U72_GA_FILL = 115                                  # bits set in the population with probability this / 256
+U72_GA_PMUT, U72_GA_SEED = 0.1, 4242
+
+
+def _u72_hash(x):
+    """hash32 (lowbias32) of uint32 x, as probes74.cu computes it."""
+    x = np.asarray(x, np.uint32)
+    x = x ^ (x >> np.uint32(16))
+    x = x * np.uint32(0x7feb352d)
+    x = x ^ (x >> np.uint32(15))
+    x = x * np.uint32(0x846ca68b)
+    return x ^ (x >> np.uint32(16))
+
+
+def _u72_unif(h):
+    """uniform01: the top 24 bits over 2^24 (float64, exact)."""
+    return (np.asarray(h, np.uint32) >> np.uint32(8)).astype(np.float64) / 16777216.0
+
+
+def _u72_lorenz_args(n, rng):
+    """n Lorenz systems: x, y uniform in +-15, +-20, z in 5 .. 45, rho uniform in U72_L_RHO
+    (all float32); sigma, beta, dt, n."""
+    f = np.float32
+    return [rng.uniform(-15, 15, n).astype(f), rng.uniform(-20, 20, n).astype(f), rng.uniform(5, 45, n).astype(f),
+            rng.uniform(*U72_L_RHO, n).astype(f), f(U72_L_SIGMA), f(U72_L_BETA), f(U72_L_DT), _i32(n)]
+
+
+def _u72_lorenz_ref(x, y, z, rho, sigma=U72_L_SIGMA, beta=U72_L_BETA, dt=U72_L_DT, steps=U72_L_STEPS):
+    """rk4_lorenz's steps in float64: the final x, y, z."""
+    x, y, z, r = (np.array(a, np.float64) for a in (x, y, z, rho))
+    sigma, beta, dt = float(sigma), float(beta), float(dt)
+
+    def f(x, y, z):
+        return sigma * (y - x), x * (r - z) - y, x * y - beta * z
+    for _ in range(steps):
+        k1 = f(x, y, z)
+        k2 = f(*(a + 0.5 * dt * k for a, k in zip((x, y, z), k1)))
+        k3 = f(*(a + 0.5 * dt * k for a, k in zip((x, y, z), k2)))
+        k4 = f(*(a + dt * k for a, k in zip((x, y, z), k3)))
+        x, y, z = (a + dt / 6 * (p + 2 * q + 2 * s + t) for a, p, q, s, t in zip((x, y, z), k1, k2, k3, k4))
+    return x, y, z
+
+
+def _u72_dp_tableau():
+    """Dormand-Prince 5(4): a (7 x 7, row-major), b (5th order), e (b minus the 4th-order b*)."""
+    a = np.zeros((7, 7))
+    a[1, :1] = [1 / 5]
+    a[2, :2] = [3 / 40, 9 / 40]
+    a[3, :3] = [44 / 45, -56 / 15, 32 / 9]
+    a[4, :4] = [19372 / 6561, -25360 / 2187, 64448 / 6561, -212 / 729]
+    a[5, :5] = [9017 / 3168, -355 / 33, 46732 / 5247, 49 / 176, -5103 / 18656]
+    a[6, :6] = [35 / 384, 0, 500 / 1113, 125 / 192, -2187 / 6784, 11 / 84]
+    b = np.r_[a[6, :6], 0.0]
+    bs = np.array([5179 / 57600, 0, 7571 / 16695, 393 / 640, -92097 / 339200, 187 / 2100, 1 / 40])
+    return a, b, b - bs
+
+
+def _u72_dp_syms(n, rng):
+    a, b, e = _u72_dp_tableau()
+    return {"c_dp_a": a.ravel(), "c_dp_b": b, "c_dp_e": e}
+
+
+def _u72_vdp_args(n, rng):
+    """n Van der Pol oscillators: y0, y1 uniform in +-2, mu log-uniform (U72_DP_LOGMU), all
+    float64; the step counters (int32, zeroed); t_end, h0, tol, n."""
+    return [rng.uniform(-2, 2, n), rng.uniform(-2, 2, n), 10.0 ** rng.uniform(*U72_DP_LOGMU, n),
+            np.zeros(n, np.int32), np.zeros(n, np.int32), np.float64(U72_DP_TEND), np.float64(U72_DP_H0),
+            np.float64(U72_DP_TOL), _i32(n)]
+
+
+def _u72_dopri_ref(y0, y1, mu, t_end=U72_DP_TEND, h0=U72_DP_H0, tol=U72_DP_TOL, max_steps=U72_DP_MAX):
+    """dopri_vdp's integration (float64, the systems side by side): y0, y1, accepted and
+    rejected steps, and the smallest |err - 1| of any step's error test."""
+    a, b, e = _u72_dp_tableau()
+    y = np.stack([np.array(y0, np.float64), np.array(y1, np.float64)])
+    mu = np.asarray(mu, np.float64)
+    k = len(mu)
+    t, h = np.zeros(k), np.full(k, float(h0))
+    acc, rej = np.zeros(k, np.int64), np.zeros(k, np.int64)
+    gap = np.full(k, np.inf)
+
+    def rhs(y, m):
+        return np.stack([y[1], m * (1 - y[0] * y[0]) * y[1] - y[0]])
+    for _ in range(max_steps):
+        on = np.flatnonzero(t < t_end)
+        if len(on) == 0:
+            break
+        hh = np.where(t[on] + h[on] > t_end, t_end - t[on], h[on])
+        yy, m = y[:, on], mu[on]
+        ks = [rhs(yy, m)]
+        for s in range(1, 7):
+            ks.append(rhs(yy + hh * sum(a[s, j] * ks[j] for j in range(s)), m))
+        yn = yy + hh * sum(b[s] * ks[s] for s in range(7))
+        se = sum(e[s] * ks[s] for s in range(7))
+        sc = tol + tol * np.maximum(np.abs(yy), np.abs(yn))
+        err = np.sqrt((((hh * se) / sc) ** 2).sum(axis=0) / 2)
+        ok = err <= 1
+        gap[on] = np.minimum(gap[on], np.abs(err - 1))
+        t[on[ok]] += hh[ok]
+        y[:, on[ok]] = yn[:, ok]
+        acc[on[ok]] += 1
+        rej[on[~ok]] += 1
+        h[on] = hh * np.minimum(5.0, np.maximum(0.2, 0.9 * np.maximum(err, 1e-10) ** -0.2))
+    return y[0], y[1], acc, rej, gap
+
+
+def _u72_em_args(n, rng):
+    """n OU paths' starts (float32, N(U72_EM_MU, 0.5^2)); their ends and maxima (zeroed);
+    theta, mu, sigma, dt, seed, n."""
+    f = np.float32
+    return [rng.normal(U72_EM_MU, 0.5, n).astype(f), np.zeros(n, f), np.zeros(n, f), f(U72_EM_THETA), f(U72_EM_MU),
+            f(U72_EM_SIGMA), f(1.0 / U72_EM_STEPS), np.uint32(U72_EM_SEED), _i32(n)]
+
+
+def _u72_em_ref(x0, theta=U72_EM_THETA, mu=U72_EM_MU, sigma=U72_EM_SIGMA, dt=1.0 / U72_EM_STEPS,
+                seed=U72_EM_SEED, steps=U72_EM_STEPS):
+    """em_ou_max's paths in float64 (the same hashed normals): the ends and maxima."""
+    x = np.array(x0, np.float64)
+    mx = x.copy()
+    i = np.arange(len(x), dtype=np.uint32)
+    for k in range(steps):
+        c = np.uint32(seed) + np.uint32(2) * (i * np.uint32(steps) + np.uint32(k))
+        u1 = ((_u72_hash(c) >> np.uint32(8)).astype(np.float64) + 1) / 16777216.0
+        u2 = _u72_unif(_u72_hash(c + np.uint32(1)))
+        z = np.sqrt(-2 * np.log(u1)) * np.cos(6.28318531 * u2)
+        x = x + theta * (mu - x) * dt + sigma * np.sqrt(dt) * z
+        mx = np.maximum(mx, x)
+    return x, mx
+
+
+def _u72_rastrigin(x):
+    """Rastrigin's function of the rows of x (n x d), float64."""
+    x = np.asarray(x, np.float64)
+    return 10.0 * x.shape[-1] + (x * x - 10 * np.cos(2 * np.pi * x)).sum(axis=-1)
+
+
+def _u72_pso_args(n, rng):
+    """A swarm of n particles in U72_PSO_DIM dimensions mid-run: x N(0, U72_PSO_XSD^2),
+    personal bests the better (Rastrigin) of x and x + N(0, U72_PSO_SPREAD^2), their
+    values, velocities N(0, U72_PSO_VSD^2) (row-major n x dim, float32); the global best
+    (the best personal best) and its key (f bits << 32 | index, uint64); w, c1, c2, vmax,
+    seed, n."""
+    f = np.float32
+    d = U72_PSO_DIM
+    x = rng.normal(0, U72_PSO_XSD, (n, d)).astype(f)
+    pb = (x + rng.normal(0, U72_PSO_SPREAD, (n, d))).astype(f)
+    pb = np.where((_u72_rastrigin(pb) < _u72_rastrigin(x))[:, None], pb, x)
+    pf = _u72_rastrigin(pb).astype(f)
+    v = rng.normal(0, U72_PSO_VSD, (n, d)).astype(f)
+    g = int(np.argmin(pf))
+    key = np.array([(int(pf[g:g + 1].view(np.uint32)[0]) << 32) | g], np.uint64)
+    return [x.ravel(), v.ravel(), pb.ravel(), pf, pb[g].copy(), key, f(U72_PSO_W), f(U72_PSO_C1), f(U72_PSO_C2),
+            f(U72_PSO_VMAX), np.uint32(U72_PSO_SEED), _i32(n)]
+
+
+def _u72_pso_ref(x, v, pb, pf, gbest, key, w=U72_PSO_W, c1=U72_PSO_C1, c2=U72_PSO_C2, vmax=U72_PSO_VMAX,
+                 seed=U72_PSO_SEED):
+    """pso_rastrigin's step in float64: x, v, pbest, pbest_f, the improved mask and the
+    new values."""
+    d = U72_PSO_DIM
+    x, v, pb = (np.array(a, np.float64).reshape(-1, d) for a in (x, v, pb))
+    k = np.arange(x.size, dtype=np.uint32).reshape(-1, d)
+    r1 = _u72_unif(_u72_hash(np.uint32(seed) + np.uint32(2) * k))
+    r2 = _u72_unif(_u72_hash(np.uint32(seed) + np.uint32(2) * k + np.uint32(1)))
+    v = np.clip(w * v + c1 * r1 * (pb - x) + c2 * r2 * (np.asarray(gbest, np.float64) - x), -vmax, vmax)
+    x = x + v
+    f = 10.0 * d + (x * x - 10 * np.cos(6.28318531 * x)).sum(axis=1)
+    imp = f < pf
+    return x, v, np.where(imp[:, None], x, pb), np.where(imp, f, pf), imp, f
+
+
+def _u72_sa_q(rng):
+    """A random symmetric QUBO matrix (SA_N x SA_N, float32): integers uniform in
+    [-U72_SA_Q, U72_SA_Q] over 4 (energies and their sums exact in float32)."""
+    q = rng.integers(-U72_SA_Q, U72_SA_Q + 1, (U72_SA_N, U72_SA_N))
+    q = np.triu(q) + np.triu(q, 1).T
+    return (q / 4).astype(np.float32)
+
+
+def _u72_sa_args(n, rng):
+    """One QUBO (_u72_sa_q, flat) and n chains' random bits (uint8, n x SA_N) with their
+    energies x^T Q x (float32); the bits, energies and best energies out (zeroed); t0,
+    alpha, seed, the moves (U72_SA_MOVES), n."""
+    Q = _u72_sa_q(rng)
+    x = rng.integers(0, 2, (n, U72_SA_N)).astype(np.uint8)
+    xf = x.astype(np.float64)
+    e0 = np.einsum("ci,ij,cj->c", xf, Q.astype(np.float64), xf).astype(np.float32)
+    return [Q.ravel(), x.ravel(), e0, np.zeros(n * U72_SA_N, np.uint8), np.zeros(n, np.float32),
+            np.zeros(n, np.float32), np.float32(U72_SA_T0), np.float32(U72_SA_ALPHA), np.uint32(U72_SA_SEED),
+            _i32(U72_SA_MOVES), _i32(n)]
+
+
+def _u72_sa_ref(Q, x0, e0, t0=U72_SA_T0, alpha=U72_SA_ALPHA, seed=U72_SA_SEED, moves=U72_SA_MOVES):
+    """sa_qubo's chains (exact arithmetic in float64; T in float32 as the kernel steps it):
+    the bits, energies, best energies and the smallest |u - exp(-dE / T)| of a test."""
+    N = U72_SA_N
+    Q = np.asarray(Q, np.float64).reshape(N, N)
+    x = np.array(x0, np.float64).reshape(-1, N)
+    e = np.array(e0, np.float64)
+    best = e.copy()
+    c = np.arange(len(e), dtype=np.uint32)
+    rows = np.arange(len(e))
+    T = np.float32(t0)
+    gap = np.inf
+    for m in range(moves):
+        h = _u72_hash(np.uint32(seed) + c * np.uint32(moves) + np.uint32(m))
+        i = (h & np.uint32(N - 1)).astype(np.int64)
+        s = (Q[i] * x).sum(axis=1)
+        qii = Q[i, i]
+        dE = qii + 2 * (s - qii * x[rows, i])
+        dE = np.where(x[rows, i] != 0, -dE, dE)
+        u = _u72_unif(h)
+        p = np.exp(-dE / np.float64(T))
+        up = dE > 0
+        if up.any():
+            gap = min(gap, np.abs(u - p)[up].min())
+        ok = (dE <= 0) | (u < p)
+        x[rows[ok], i[ok]] = 1 - x[rows[ok], i[ok]]
+        e = np.where(ok, e + dE, e)
+        best = np.minimum(best, e)
+        T = np.float32(T * np.float32(alpha))
+    return x.astype(np.uint8).ravel(), e, best, gap
+
+
+def _u72_ks_items():
+    """The knapsack's items (fixed): weights and values (int32) integers uniform in
+    U72_GA_ITEM, the capacity half the weights' sum."""
+    r = np.random.default_rng(72)
+    w = r.integers(U72_GA_ITEM[0], U72_GA_ITEM[1] + 1, U72_GA_GENES).astype(np.int32)
+    v = r.integers(U72_GA_ITEM[0], U72_GA_ITEM[1] + 1, U72_GA_GENES).astype(np.int32)
+    return w, v, int(w.sum()) // 2
+
+
+def _u72_ga_args(n, rng):
+    """n genomes (uint64, each bit set with probability U72_GA_FILL / 256; n a multiple of
+    U72_GA_POP); the children, fitnesses and islands' best (zeroed); cap, p_mut, seed, n."""
+    bits = rng.integers(0, 256, (n, U72_GA_GENES), dtype=np.uint8) < U72_GA_FILL
+    pop = np.packbits(bits, axis=1, bitorder="little").view("<u8").ravel().astype(np.uint64)
+    return [pop, np.zeros(n, np.uint64), np.zeros(n, np.int32), np.zeros(n // U72_GA_POP, np.int32),
+            _i32(_u72_ks_items()[2]), np.float32(U72_GA_PMUT), np.uint32(U72_GA_SEED), _i32(n)]
+
+
+def _u72_ga_syms(n, rng):
+    w, v, _ = _u72_ks_items()
+    return {"c_ks_w": w, "c_ks_v": v}
+
+
+def _u72_ga_ref(pop, cap=None, p_mut=U72_GA_PMUT, seed=U72_GA_SEED):
+    """ga_knapsack's generation in numpy: fitnesses, children, islands' best."""
+    w, v, cap0 = _u72_ks_items()
+    cap = cap0 if cap is None else cap
+    pop = np.asarray(pop, np.uint64)
+    n = len(pop)
+    bits = np.unpackbits(pop.view(np.uint8).reshape(n, 8), axis=1, bitorder="little").astype(np.int64)
+    ws, vs = bits @ w.astype(np.int64), bits @ v.astype(np.int64)
+    fit = np.where(ws <= cap, vs, cap - ws)
+    P, isl = U72_GA_POP, np.arange(n) // U72_GA_POP * U72_GA_POP
+    ctr = np.uint32(seed) + np.uint32(16) * np.arange(n, dtype=np.uint32)
+    parents = []
+    for q in range(2):
+        best = (_u72_hash(ctr) % np.uint32(P)).astype(np.int64)
+        ctr = ctr + np.uint32(1)
+        for _ in range(1, U72_GA_TOUR):
+            cand = (_u72_hash(ctr) % np.uint32(P)).astype(np.int64)
+            ctr = ctr + np.uint32(1)
+            best = np.where(fit[isl + cand] > fit[isl + best], cand, best)
+        parents.append(isl + best)
+    mask = (_u72_hash(ctr).astype(np.uint64) << np.uint64(32)) | _u72_hash(ctr + np.uint32(1)).astype(np.uint64)
+    child = (pop[parents[0]] & mask) | (pop[parents[1]] & ~mask)
+    hm = _u72_hash(ctr + np.uint32(2))
+    flip = np.uint64(1) << (hm & np.uint32(63)).astype(np.uint64)
+    child = np.where(_u72_unif(hm) < p_mut, child ^ flip, child)
+    return fit, child, fit.reshape(-1, P).max(axis=1)
+
+
+UNSEEN72 = [
+    TimingProbe("probe/rk4-lorenz-sweep", "probe-unseen72", "rk4_lorenz", 1 << 20, 256, lambda n: -(-n // 256),
+                _u72_lorenz_args, source=_P74,
+                note="classical RK4 on 2^20 independent Lorenz systems (a sweep over rho), a thread a system: 3 "
+                     "coalesced float loads and rho, 200 fixed steps of 4 right-hand sides (~70 float FMAs/adds "
+                     "a step, all in registers), 3 stores; compute-bound"),
+    TimingProbe("probe/dopri-vdp-double", "probe-unseen72", "dopri_vdp", 1 << 16, 128, lambda n: -(-n // 128),
+                _u72_vdp_args, source=_P74, symbols=_u72_dp_syms,
+                note="adaptive Dormand-Prince 5(4) in double on 2^16 Van der Pol oscillators (mu log-uniform "
+                     "0.1 .. 10) to t = 4 (tol 1e-6), a thread a system: the tableau from __constant__ double "
+                     "arrays, 7 stages a try into a k[7][2] array, the error norm's sqrt and a double pow a try, "
+                     "the number of tries data-dependent (11 .. ~110, mean ~41; a warp's slowest lane ~88)"),
+    TimingProbe("probe/em-ou-pathmax", "probe-unseen72", "em_ou_max", 1 << 20, 256, lambda n: -(-n // 256),
+                _u72_em_args, source=_P74,
+                note="Euler-Maruyama on 2^20 Ornstein-Uhlenbeck paths of 256 steps, a thread a path: each step 2 "
+                     "lowbias32 hashes (integer multiplies), a Box-Muller normal (logf, sqrtf, cosf) and 3 FMAs, "
+                     "a running fmaxf; one load and 2 stores a path; SFU/integer-bound"),
+    TimingProbe("probe/pso-rastrigin-atomicmin", "probe-unseen72", "pso_rastrigin", 1 << 20, 256,
+                lambda n: -(-n // 256), _u72_pso_args, source=_P74,
+                note="one particle-swarm step of 2^20 particles on the 16-D Rastrigin function (x, v, pbest "
+                     "row-major: a warp's lanes 64 B apart), a thread a particle: 2 hashes, a gbest broadcast, "
+                     "cosf and ~10 FMAs a dimension, x and v stored; the particles improving their personal best "
+                     "(~50%) rewrite their 16-float row and do a 64-bit atomicMin on one packed (f, index) key"),
+    TimingProbe("probe/sa-qubo-smem", "probe-unseen72", "sa_qubo", 1 << 15, U72_SA_BLOCK,
+                lambda n: -(-n // U72_SA_BLOCK), _u72_sa_args, source=_P74,
+                note="simulated annealing on one 64-variable QUBO with 2^15 chains, a thread a chain (256 blocks "
+                     "of 128): Q staged into 16 KiB of shared memory, the chain's bits in a 64-byte local array, "
+                     "64 moves each a hash, a 64-term row dot product (row i random per lane: sQ[i*64 + j] puts "
+                     "a warp on one bank, ~25-way conflicts) and an expf Metropolis test"),
+    TimingProbe("probe/ga-knapsack-tournament", "probe-unseen72", "ga_knapsack", 1 << 22, U72_GA_POP,
+                lambda n: n // U72_GA_POP, _u72_ga_args, source=_P74, symbols=_u72_ga_syms,
+                note="one knapsack GA generation on 2^22 64-bit genomes in islands of 128 (a block an island), a "
+                     "thread an individual: 64 iterations of a bit test and two __constant__ loads (uniform "
+                     "index) for the fitness, genomes and fitnesses in shared memory, 2 tournaments of 4 (random "
+                     "shared reads, 8 hashes), uniform crossover and a one-bit mutation, the island's best by "
+                     "__shfl_down_sync and shared memory"),
+]
+PROBES += UNSEEN72
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
