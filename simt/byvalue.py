@@ -26,19 +26,11 @@ import numpy as np
 
 from . import ctypes_ as T
 from .argspec import _number
-from .ctypes_ import Array, Pointer, Vector
+from .ctypes_ import Array, Pointer, Vector, record_dtype
 from .errors import UsageError
 from .lower import _agg, _leaves, _members
 
 __all__ = ["record_dtype", "pack", "leaf_values", "example"]
-
-
-def record_dtype(t) -> np.dtype:
-    """The numpy structured dtype of a struct or vector value, C's layout and size."""
-    if isinstance(t, Vector):
-        return np.dtype({"names": list(t.fields), "formats": [t.elem.dtype] * t.n,
-                         "offsets": [k * t.elem.size for k in range(t.n)], "itemsize": t.size})
-    return t.dtype
 
 
 def example(t) -> str:

@@ -160,21 +160,27 @@ def region_slices(lo: int, hi: int, gpu_lo: int | None) -> int:
     span = hi - lo + 1
     if gpu_lo is None or span > HASH_SPAN:
         return min(L2_SLICES, max(1, -(-span // SLICE_SPAN)))
-    blocks = range(gpu_lo >> 8, ((gpu_lo + span - 1) >> 8) + 1)     # 256-byte blocks
-    return min(L2_SLICES, len({(b >> 2, b & 1) for b in blocks}))
+    blocks = np.arange(gpu_lo >> 8, ((gpu_lo + span - 1) >> 8) + 1)     # 256-byte blocks
+    return min(L2_SLICES, len(np.unique(_hashed_slice(blocks))))
 
 
-def _own_sector_extra(per_row: np.ndarray, act: np.ndarray, line_rows: np.ndarray) -> int:
+def _hashed_slice(blocks: np.ndarray) -> np.ndarray:
+    """A key for the L2 slice each 256-byte block on the GPU (its address >> 8) falls in:
+    a kilobyte's lines 0, 1, 4, 5 (its blocks 0 and 2) go to one slice, 2, 3, 6, 7 to
+    another, and the next kilobyte to a new pair (``region_slices``)."""
+    return ((blocks >> 2) << 1) | (blocks & 1)
+
+
+def _own_sector_extra(per_row: np.ndarray, lanes: np.ndarray, line_rows: np.ndarray) -> int:
     """Sectors beyond the first of each line, summed over the store requests whose active
     lanes each write part of a sector of their own (lanes 32 bytes or more apart).  L1
     passes such a request's partial sectors on to L2 one by one, whether the warp's stores
     come back to back or a loop trip apart, and L2 takes each at about 0.6 of a line's time
     (``timing.PARTIAL_SECTOR_SHARE``; docs/results/timing_investigation/wmerge/, pstore/).
     Where two lanes share a sector, L1 merges a warp's back-to-back stores into it, and
-    the request is priced by its lines alone."""
+    the request is priced by its lines alone.  ``lanes``: each request's active lanes."""
     lines = np.bincount(line_rows, minlength=len(per_row))
-    own = per_row == np.count_nonzero(act, axis=1)
-    return int((per_row - lines)[own].sum())
+    return int((per_row - lines)[per_row == lanes].sum())
 
 
 def _trip_sector_extra(mat: np.ndarray, act: np.ndarray, size: int) -> int:
@@ -1192,10 +1198,11 @@ class Counters:
             starts = _line_starts(s, srow)
             plain = int(starts.sum())
             if kind == "st":
-                self.l2_lines["st_partial"] += _own_sector_extra(per_row, act, srow[starts])
+                lanes = np.count_nonzero(act, axis=1)
+                self.l2_lines["st_partial"] += _own_sector_extra(per_row, lanes, srow[starts])
                 again = self._store_trip(gwarps, pc)
                 if again is not None:
-                    again &= per_row < np.count_nonzero(act, axis=1)     # lanes sharing sectors
+                    again &= per_row < lanes                # lanes sharing sectors
                     if again.any():
                         self.l2_lines["st_partial"] += _trip_sector_extra(mat[again], act[again], size)
             if kind == "ld":
@@ -1607,10 +1614,9 @@ class Counters:
             return 0.0
         b = np.arange(len(cnt))
         if gpu_off is not None and span <= HASH_SPAN:
-            g = b + (int(gpu_off) >> 8)                 # its 256-byte blocks on the GPU
-            key = ((g >> 2) << 1) | (g & 1)
+            key = _hashed_slice(b + (int(gpu_off) >> 8))    # its 256-byte blocks on the GPU
         else:
-            key = b >> 1
+            key = b // (SLICE_SPAN >> 8)
         per = np.bincount(key, weights=cnt)
         top = per.max()
         top = max(total / slices, top - 3.0 * np.sqrt(top))

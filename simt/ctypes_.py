@@ -332,6 +332,14 @@ def usual_arith(a: Scalar, b: Scalar) -> Scalar:
     return _UNSIGNED_OF.get(s, s)
 
 
+def record_dtype(t) -> np.dtype:
+    """The numpy structured dtype of a struct or vector value, C's layout and size."""
+    if isinstance(t, Vector):
+        return np.dtype({"names": list(t.fields), "formats": [t.elem.dtype] * t.n,
+                         "offsets": [k * t.elem.size for k in range(t.n)], "itemsize": t.size})
+    return t.dtype
+
+
 def storage_dtype(t: CType) -> np.dtype:
     """numpy dtype a value of type t lives in, per lane."""
     if isinstance(t, Scalar):

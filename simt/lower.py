@@ -172,24 +172,6 @@ def _ref_sym(lv: LVal) -> Sym:
                volatile=lv.volatile, const=lv.const)
 
 
-def _plain_struct(t) -> bool:
-    """Whether a struct holds only scalars, vectors, plain structs and arrays of them."""
-    for _, mt, _ in t.members:
-        mt = T.array_dims(mt)[1]
-        if not (isinstance(mt, (Scalar, Vector)) or isinstance(mt, Struct) and _plain_struct(mt)):
-            return False
-    return True
-
-
-def _element_dtype(elem) -> np.dtype:
-    """The numpy dtype of a module variable's elements: a scalar's, or for a vector or a
-    struct the structured dtype with its layout (``float2``: fields x and y)."""
-    if isinstance(elem, Vector):
-        return np.dtype({"names": list(elem.fields), "formats": [elem.elem.dtype] * elem.n,
-                         "offsets": [i * elem.elem.size for i in range(elem.n)], "itemsize": elem.size})
-    return elem.dtype
-
-
 @dataclass
 class ModuleVar:
     """A ``__constant__`` or ``__device__`` variable: module memory that every kernel of
@@ -540,18 +522,14 @@ class Lowerer:
                 raise CompileError(f'array "{name}" needs a size', co)
             ct = Array(ct.elem, len(node.init.exprs))
         elem = T.array_dims(ct)[1]
-        if isinstance(elem, Struct) and not _plain_struct(elem):
-            raise CompileError(f'{"__constant__" if space == "constant" else "__device__"} '
-                               f'variable "{name}" of type {ct}: a struct with pointer members '
-                               "is outside simt's subset here", co)
+        what = f'{"__constant__" if space == "constant" else "__device__"} variable "{name}" of type {ct}'
+        if isinstance(elem, Struct) and any(isinstance(lt, Pointer) for _, lt, _ in _leaves(elem)):
+            raise CompileError(f"{what}: a struct with pointer members is outside simt's subset here", co)
         if not isinstance(elem, (Scalar, Vector, Struct)):
-            raise CompileError(f'{"__constant__" if space == "constant" else "__device__"} '
-                               f'variable "{name}" of type {ct}: only scalars, vectors, structs '
-                               "and arrays of them are supported", co)
-        init = np.zeros(T.sizeof(ct), np.uint8)
-        if node.init is not None:
-            init = b.const_init(node.init, ct)
-        self.module_vars[name] = ModuleVar(name, ct, _element_dtype(elem), space, init,
+            raise CompileError(f"{what}: only scalars, vectors, structs and arrays of them are supported", co)
+        init = np.zeros(T.sizeof(ct), np.uint8) if node.init is None else b.const_init(node.init, ct)
+        dtype = elem.dtype if isinstance(elem, Scalar) else T.record_dtype(elem)
+        self.module_vars[name] = ModuleVar(name, ct, dtype, space, init,
                                            "const" in quals or space == "constant", co)
 
     @staticmethod
@@ -879,11 +857,10 @@ class KernelBuilder(ClassLowering, LambdaLowering):
                 for i, e in enumerate(n.exprs):
                     walk(e, t.elem, off + i * T.sizeof(t.elem))
                 return
-            if isinstance(t, (Vector, Struct)):
+            if _agg(t):
                 if not isinstance(n, c_ast.InitList):
                     raise self.err(f"initializer for {t} must be in braces", n)
-                members = ([(f, t.elem, i * t.elem.size) for i, f in enumerate(t.fields)]
-                           if isinstance(t, Vector) else list(t.members))
+                members = _members(t)
                 if len(n.exprs) > len(members):
                     raise self.err("too many initializer values", n)
                 for e, (_, mt, mo) in zip(n.exprs, members):

@@ -1288,7 +1288,7 @@ def _unrolled_loads(k) -> frozenset:
     got = getattr(k, "_simt_unrolled_loads", None)
     if got is None:
         full = full_unrolls(k.code)
-        got = k._simt_unrolled_loads = frozenset(p for p, inner in _global_loads(k).items() if inner in full)
+        got = k._simt_unrolled_loads = frozenset(p for p, inner in _global_accesses(k).items() if inner in full)
     return got
 
 
@@ -1299,14 +1299,14 @@ def _unrolled_stores(k) -> frozenset:
     got = getattr(k, "_simt_unrolled_stores", None)
     if got is None:
         full = full_unrolls(k.code)
-        got = k._simt_unrolled_stores = frozenset(p for p, inner in _global_loads(k, Op.STORE).items()
+        got = k._simt_unrolled_stores = frozenset(p for p, inner in _global_accesses(k, Op.STORE).items()
                                                   if inner in full)
     return got
 
 
-def _global_loads(k, op=Op.LOAD) -> dict:
+def _global_accesses(k, op=Op.LOAD) -> dict:
     """pc -> the innermost loop (top, back) holding it, or None, of each global load (or
-    store)."""
+    of each global instruction of ``op``)."""
     code = k.code
     inner_first = loops(code)
     return {p: next(((a, b) for a, b in inner_first if a <= p <= b), None) for p, ins in enumerate(code)
@@ -1323,7 +1323,7 @@ def _load_depths(k) -> dict:
         return got
     code = k.code
     base = int(LAT["loads_in_flight"])
-    loads = _global_loads(k)
+    loads = _global_accesses(k)
     out = {}
     unrolled: dict = {}
     for p, inner in loads.items():

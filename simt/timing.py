@@ -343,7 +343,6 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
                       bound=bound, occupancy_blocks_per_sm=bps, waves=waves)
 
 
-
 def l2_sectors(metrics: dict) -> float:
     """The sectors global accesses move between L1 and L2: stores', atomics' and
     reductions' all, a load's at the share of its lines that miss L1 (``simt__l2_lines_ld``
@@ -351,11 +350,10 @@ def l2_sectors(metrics: dict) -> float:
     whose lanes re-read the lines their neighbours read the trip before: Nsight's L2 sees
     14.4 M sectors of its 246.7 M, this share gives 15.0 M."""
     g = metrics.get
-    sectors = sum(g(k, 0) for k in (C.SECT_LD, C.SECT_ST, C.SECT_ATOM, C.SECT_RED))
     l1_lines = g("simt__l1_lines_ld.sum", 0)
-    if l1_lines and "simt__l2_lines_ld.sum" in metrics:
-        sectors -= g(C.SECT_LD, 0) * (1 - min(1.0, g("simt__l2_lines_ld.sum") / l1_lines))
-    return sectors
+    missed = min(1.0, g("simt__l2_lines_ld.sum") / l1_lines) \
+        if l1_lines and "simt__l2_lines_ld.sum" in metrics else 1.0
+    return g(C.SECT_LD, 0) * missed + sum(g(k, 0) for k in (C.SECT_ST, C.SECT_ATOM, C.SECT_RED))
 
 
 def dram_time_us(metrics: dict, prof: Profile, resident_blocks: int = 0) -> float:
