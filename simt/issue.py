@@ -163,11 +163,72 @@ def compile_time(ir) -> frozenset:
             out.update(p for p in (top - 1, back) if code[p].op in (Op.LOOPINIT, Op.JUMP))
             out.update(p for p in range(top, back + 1) if code[p].op == Op.BODYINIT)
     out.update(_folded_counters(code, full))
+    out.update(loop_invariant_pcs(ir))
     moves = register_locals(ir)
     if moves:
         out |= moves | _address_only(code, moves)
     ir._simt_compile_time = frozenset(out)
     return ir._simt_compile_time
+
+
+def loop_invariant_pcs(ir) -> frozenset:
+    """The arithmetic inside a loop nvcc does not unroll fully whose value is the same on
+    every trip: its operands are constants, values set before the loop that the loop does
+    not write, or such arithmetic's results.  nvcc computes it once before the loop (LLVM's
+    loop-invariant code motion): ``dt / 6.0f`` in an RK4 step, ``blockDim.x * gridDim.x``
+    in a grid-stride loop.  ``probe/rk4-lorenz-sweep``'s sm_90 SASS comes to about 46
+    instructions a step, ``0.5f * dt`` and ``dt / 6.0f`` computed before the loop, where
+    simt counted 55 slots and three float divisions' measured sequences a step
+    (docs/results/timing_investigation/unseen72/).  Loops are taken outermost: what is
+    invariant in an inner loop only (computed once a trip of the outer one) is not moved.
+    Loads and calls are never moved (what a load reads may change), copies (``MOV``) issue
+    nothing anyway, and an integer division or remainder only by a nonzero constant (it
+    may trap).  A value reaches its use as invariant only from a write that runs on
+    every path to the use in the trip (no lower depth between them) and that nothing in
+    the loop writes after it on the way back to the use."""
+    got = getattr(ir, "_simt_invariant", None)
+    if got is not None:
+        return got
+    code = ir.code
+    full = _full(ir)
+    lps = loops(code)
+    wr = writers(code)
+    out: set[int] = set()
+    for top, back in lps:
+        if (top, back) in full or any(t <= top and back <= b and (t, b) != (top, back) for t, b in lps):
+            continue                                # fully unrolled, or not outermost
+        writes: dict[int, list[int]] = {}
+        for q in range(top, back + 1):
+            for r in regs_of(code[q].dst):
+                writes.setdefault(id(r), []).append(q)
+        inner = [(t, b) for t, b in lps if top <= t and b <= back and (t, b) != (top, back)]
+        inv: set[int] = set()
+
+        def invariant(p: int, k: int) -> bool:
+            a = code[p].args[k]
+            if type(a) is not Reg:
+                return True
+            w = wr[p][k]
+            if w is None or not top <= w <= back:
+                return id(a) not in writes
+            if w not in inv or min(code[q].depth for q in range(w + 1, p + 1)) < code[w].depth:
+                return False
+            # written again on the way back to p (an inner loop around p but not w)
+            return not any(w < t <= p <= b and any(p < q <= b for q in writes[id(a)]) for t, b in inner)
+
+        for p in range(top, back + 1):
+            ins = code[p]
+            if ins.op not in _PURE or type(ins.dst) is not Reg or ins.info.get("predicated") \
+                    or ins.info.get("select") or ins.info.get("volatile") or not ins.args:
+                continue
+            if ins.op == Op.BIN and ins.sub in ("div", "mod") and ins.dst.dtype.kind in "iu" and \
+                    not (type(ins.args[1]) is Const and ins.args[1].value != 0):
+                continue
+            if all(invariant(p, k) for k in range(len(ins.args))):
+                inv.add(p)
+        out.update(p for p in inv if code[p].op != Op.MOV)
+    ir._simt_invariant = frozenset(out)
+    return ir._simt_invariant
 
 
 def _wide_slots(ins) -> float:
@@ -658,15 +719,16 @@ def inorder_pcs(ir) -> frozenset:
 
 def _branchy_loops(ir, varying_ifs: bool) -> list[tuple[int, int]]:
     """(top, back) of the loops nvcc does not unroll fully whose body branches in SASS: to
-    a slow path (machine._SLOW_PATH), or, with ``varying_ifs``, on a condition that
+    a slow path (machine._SLOW_PATH) it does not move before the loop, or, with ``varying_ifs``, on a condition that
     differs by lane (an ``if`` it does not predicate)."""
     from .machine import _SLOW_PATH, _cost_key
     code = ir.code
     full = _full(ir)
+    hoisted = loop_invariant_pcs(ir)          # (a division nvcc moves before the loop)
 
     def branches(ins) -> bool:
-        return _cost_key(ins) in _SLOW_PATH or (varying_ifs and ins.op == Op.IF and ins.info.get("varying_cond")
-                                                and not ins.info.get("predicated"))
+        return (_cost_key(ins) in _SLOW_PATH and ins.pc not in hoisted) or (
+            varying_ifs and ins.op == Op.IF and ins.info.get("varying_cond") and not ins.info.get("predicated"))
     return [(top, back) for top, back in loops(code)
             if (top, back) not in full and any(branches(code[q]) for q in range(top, back + 1))]
 

@@ -503,3 +503,67 @@ def test_arithmetic_on_a_vector_load_in_an_unrolled_nest_is_issued_every_trip():
     ld = next(p for p in loads if code[p].depth > 0)       # pos[j]: the first one in the nest
     after = [p for p in range(ld + 1, ld + 18) if code[p].op in (Op.BIN, Op.FMA)]
     assert len(after) >= 6 and all(w[p] == 1.0 for p in after)
+
+
+_INVARIANT = r"""
+extern "C" __global__ void inv_src(float *v, float dt, int n) {
+    float x = v[threadIdx.x];
+    for (int s = 0; s < n; s++)
+        x += dt / 6.0f * x;
+    v[threadIdx.x] = x;
+}
+extern "C" __global__ void inv_hand(float *v, float dt, int n) {
+    float x = v[threadIdx.x];
+    float h = dt / 6.0f;
+    for (int s = 0; s < n; s++)
+        x += h * x;
+    v[threadIdx.x] = x;
+}
+extern "C" __global__ void inv_mixed(float *v, const float *t, float dt, int n, int d) {
+    float x = v[threadIdx.x], h = 0.0f;
+    for (int i = threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+        x += h * 2.0f;
+        h = dt * 3.0f;
+        x += t[0] * 5.0f;
+        x += (float)(n / d);
+        for (int j = 0; j < n; j++)
+            x += i * 0.5f;
+    }
+    v[threadIdx.x] = x;
+}
+"""
+
+
+def test_loop_invariant_arithmetic_is_computed_once_before_the_loop():
+    """nvcc moves ``dt / 6.0f`` (a division, with its slow-path check) out of the loop:
+    the loop as written costs what it costs with the quotient hoisted by hand, in slots
+    and in the warp's cycles."""
+    from simt.issue import loop_invariant_pcs
+    mod = simt.Module.from_source(_INVARIANT)
+    got = {}
+    for name in ("inv_src", "inv_hand"):
+        k = mod.get_function(name)
+        code = k.ir.code
+        top, back = _loop(code)
+        got[name] = issue_weights(k.ir)[top:back + 1].sum()
+        dev = simt.Device()
+        v = dev.to_device(np.full(32, 1.0, np.float32))
+        r = k.launch(dev, simt.LaunchConfig.of(1, 32), [v, np.float32(0.01), np.int32(100)], sanitize=False)
+        got[name + "_cycles"] = r.metrics["simt__warp_cycles.mean"]
+        assert np.allclose(v.get(), (1 + np.float32(0.01) / np.float32(6.0)) ** 100, rtol=1e-4)
+        if name == "inv_src":
+            div = [p for p in range(top, back) if code[p].op == Op.BIN and code[p].sub == "div"]
+            assert div and set(div) <= loop_invariant_pcs(k.ir)
+    assert got["inv_src"] == got["inv_hand"] == 1.75     # the FFMA; counter, compare, branch a 4-trip unroll
+    assert got["inv_src_cycles"] == pytest.approx(got["inv_hand_cycles"], rel=0.02)
+
+
+def test_only_what_is_the_same_on_every_trip_leaves_the_loop():
+    """Moved: ``dt * 3.0f`` and the grid stride ``blockDim.x * gridDim.x``.  Kept: ``h``'s
+    use (0 on the first trip), a load's result, an integer division by a variable (it may
+    trap), and arithmetic of the outer counter in the inner loop."""
+    from simt.issue import loop_invariant_pcs
+    k = simt.Module.from_source(_INVARIANT).get_function("inv_mixed")
+    code = k.ir.code
+    moved = sorted((code[p].sub, tuple(str(a) for a in code[p].args)) for p in loop_invariant_pcs(k.ir))
+    assert moved == [("mul", ("$dt", "3.0")), ("mul", ("$ntid.x", "$nctaid.x"))]
