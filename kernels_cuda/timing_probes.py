@@ -7121,6 +7121,1075 @@ UNSEEN72 = [
 PROBES += UNSEEN72
 
 
+# probe-unseen73 (probes75.cu): an applied-cryptography / computer-security course's
+# kernels (a salted-SHA-256 PIN brute force with an early-exit flag, AES-128 CTR with four
+# T-tables in shared memory, RC4-drop keystreams with the permutation in local memory,
+# Miller-Rabin on 64-bit candidates by Montgomery multiplication, a Bloom-filter membership
+# test, a repeating-key XOR frequency analysis privatized in shared memory) as a student
+# who knows CUDA basics writes them, predicted before their first GPU run
+_P75 = "probes75.cu"
+U73_PIN_DIGITS, U73_PIN_SALT = 6, 4                # pin-crack: PIN_DIGITS, SALT_WORDS
+U73_PIN_TRIES = 8                                  # PINs a thread (the grid: n / (256 * this) blocks)
+U73_PIN_AT = (0.5, 0.75)                           # the leaked PIN: uniform in this fraction of the n tried
+U73_RC4_KEYLEN, U73_RC4_DROP, U73_RC4_OUT = 16, 256, 16   # rc4-drop: RC4_KEYLEN, RC4_DROP, RC4_OUT
+U73_MR_BASES = (2, 325, 9375, 28178, 450775, 9780504, 1795265022)   # miller-rabin: c_mr_bases
+U73_BLOOM_K, U73_BLOOM_MAXLOG = 7, 29              # bloom-query: BLOOM_K; the filter's bits at most 2^this
+U73_BLOOM_BITS_A_KEY = 128                         # the filter: 128 bits a query (2^29 at 2^22 queries)
+U73_BLOOM_PRESENT = 0.5                            # the fraction of queries inserted in the filter
+U73_XK_KEYLEN, U73_XK_MAXLEN, U73_XK_TRIPS = 13, 32, 16   # xor-hist: the key's length, XK_MAXLEN, words a thread
+# xor-hist's plaintext: English letter frequencies (per cent), spaces and a little punctuation
+U73_XK_TEXT = {" ": 18.0, "e": 10.2, "t": 7.5, "a": 6.7, "o": 6.1, "i": 5.7, "n": 5.6, "s": 5.3, "h": 5.0,
+               "r": 5.0, "d": 3.5, "l": 3.3, "u": 2.3, "c": 2.3, "m": 2.0, "w": 1.9, "f": 1.8, "g": 1.6,
+               "y": 1.6, "p": 1.6, "b": 1.2, "v": 0.8, "k": 0.6, "x": 0.15, "j": 0.12, "q": 0.1, "z": 0.07,
+               ",": 1.0, ".": 0.9, "\n": 0.4, "T": 0.3, "I": 0.3, "'": 0.2}
+
+
+def _u73_sha256_pin(salt, pin):
+    """SHA-256 (hashlib) of salt (uint32 words, big-endian) || pin's U73_PIN_DIGITS ASCII
+    digits, as 8 uint32 words."""
+    import hashlib
+    msg = np.asarray(salt, ">u4").tobytes() + b"%0*d" % (U73_PIN_DIGITS, int(pin))
+    return np.frombuffer(hashlib.sha256(msg).digest(), ">u4").astype(np.uint32)
+
+
+def _u73_pin_args(n, rng):
+    """A random salt (4 uint32), the digest of the PIN drawn uniformly in U73_PIN_AT of
+    0 .. n - 1 (8 uint32), the flag (int32, 0) and the found PIN (int32, -1); n the PINs
+    tried (<= 10^6)."""
+    assert n <= 10 ** U73_PIN_DIGITS
+    salt = _u32(U73_PIN_SALT, rng)
+    pin = int(rng.integers(int(U73_PIN_AT[0] * n), int(U73_PIN_AT[1] * n)))
+    return [salt, _u73_sha256_pin(salt, pin), np.zeros(1, np.int32), np.full(1, -1, np.int32), _i32(n)]
+
+
+def _u73_pin_ref(salt, target, n):
+    """The first PIN of 0 .. n - 1 whose digest is target (hashlib), or -1."""
+    t = np.asarray(target, np.uint32)
+    for pin in range(int(n)):
+        if (_u73_sha256_pin(salt, pin) == t).all():
+            return pin
+    return -1
+
+
+def _u73_aes_te():
+    """AES's encryption T-tables Te0 .. Te3 (4 x 256 uint32, flat; Te0[x] = 2s, s, s, 3s
+    big-endian, Te_k = Te0 rotated right by 8 k) and the S-box (256 uint8)."""
+    sb = aes_sbox()
+    te0 = np.array([(_xtime(s) << 24) | (s << 16) | (s << 8) | (_xtime(s) ^ s) for s in sb], np.uint32)
+    tes = [te0] + [(te0 >> np.uint32(8 * k)) | (te0 << np.uint32(32 - 8 * k)) for k in (1, 2, 3)]
+    return np.concatenate(tes).astype(np.uint32), np.array(sb, np.uint8)
+
+
+def _u73_aes_encrypt(s, rk):
+    """AES-128 of the blocks s (k x 4 big-endian uint32 words) under the round keys rk (44
+    words), by the T-tables in numpy."""
+    te, sb = _u73_aes_te()
+    te = te.reshape(4, 256).astype(np.uint32)
+    sb = sb.astype(np.uint32)
+    rk = np.asarray(rk, np.uint32)
+    s = [np.asarray(s, np.uint32)[:, c] ^ rk[c] for c in range(4)]
+    m = np.uint32(0xFF)
+
+    def byte(x, k):                                     # byte k from the top of x
+        return (x >> np.uint32(24 - 8 * k)) & m
+    for r in range(1, 10):
+        s = [te[0][byte(s[c], 0)] ^ te[1][byte(s[(c + 1) % 4], 1)] ^ te[2][byte(s[(c + 2) % 4], 2)]
+             ^ te[3][byte(s[(c + 3) % 4], 3)] ^ rk[4 * r + c] for c in range(4)]
+    return np.stack([((sb[byte(s[c], 0)] << np.uint32(24)) | (sb[byte(s[(c + 1) % 4], 1)] << np.uint32(16))
+                     | (sb[byte(s[(c + 2) % 4], 2)] << np.uint32(8)) | sb[byte(s[(c + 3) % 4], 3)]) ^ rk[40 + c]
+                     for c in range(4)], axis=1).astype(np.uint32)
+
+
+def _u73_aes_args(n, rng):
+    """n random 16-byte plaintext blocks (uint32 words, 4 n) and the ciphertext (zeroed);
+    the T-tables, the S-box, a random key's 44 round keys; a random 64-bit nonce (two
+    words), n."""
+    te, sb = _u73_aes_te()
+    key = bytes(rng.integers(0, 256, 16, dtype=np.uint8))
+    return [_u32(4 * n, rng), np.zeros(4 * n, np.uint32), te, sb, aes_round_keys(key), *_u32(2, rng), _i32(n)]
+
+
+def _u73_aes_ctr_ref(pt, rk, nonce0, nonce1):
+    """aes128_ctr's ciphertext (uint32 words) of the plaintext words pt."""
+    n = len(pt) // 4
+    ctr = np.zeros((n, 4), np.uint32)
+    ctr[:, 0], ctr[:, 1], ctr[:, 3] = nonce0, nonce1, np.arange(n, dtype=np.uint32)
+    ks = _u73_aes_encrypt(ctr, rk).byteswap()          # keystream bytes in memory order
+    return np.asarray(pt, np.uint32) ^ ks.ravel()
+
+
+def _u73_rc4_args(n, rng):
+    """n random 16-byte keys (uint8, n x 16), the keystream (uint8, n x RC4_OUT, zeroed), n."""
+    return [rng.integers(0, 256, n * U73_RC4_KEYLEN, dtype=np.uint8), np.zeros(n * U73_RC4_OUT, np.uint8), _i32(n)]
+
+
+def _u73_rc4_ref(keys, keylen=U73_RC4_KEYLEN, drop=U73_RC4_DROP, out=U73_RC4_OUT):
+    """RC4-drop[drop] of each key (rows of keylen bytes), the keys side by side: the next
+    `out` keystream bytes (uint8, k x out)."""
+    K = np.asarray(keys, np.uint8).reshape(-1, keylen).astype(np.int64)
+    k = len(K)
+    rows = np.arange(k)
+    S = np.tile(np.arange(256, dtype=np.int64), (k, 1))
+    j = np.zeros(k, np.int64)
+    for i in range(256):
+        j = (j + S[:, i] + K[:, i % keylen]) & 255
+        si, sj = S[:, i].copy(), S[rows, j]
+        S[:, i], S[rows, j] = sj, si
+    i = 0
+    j[:] = 0
+    res = np.zeros((k, out), np.uint8)
+    for t in range(drop + out):
+        i = (i + 1) & 255
+        j = (j + S[:, i]) & 255
+        si, sj = S[:, i].copy(), S[rows, j]
+        S[:, i], S[rows, j] = sj, si
+        if t >= drop:
+            res[:, t - drop] = S[rows, (S[:, i] + S[rows, j]) & 255]
+    return res
+
+
+def _u73_mr_args(n, rng):
+    """n random odd 64-bit candidates with the top bit set (uint64); the flags (int32) and
+    the prime count (uint32, one), zeroed; n."""
+    c = rng.integers(0, 1 << 63, n, dtype=np.uint64) | np.uint64((1 << 63) | 1)
+    return [c, np.zeros(n, np.int32), np.zeros(1, np.uint32), _i32(n)]
+
+
+def _u73_is_prime(N):
+    """Miller-Rabin with U73_MR_BASES (exact below 2^64), as miller_rabin64 decides."""
+    N = int(N)
+    if N < 4 or N % 2 == 0:
+        return N in (2, 3)
+    d, s = N - 1, 0
+    while d % 2 == 0:
+        d, s = d // 2, s + 1
+    for a in U73_MR_BASES:
+        a %= N
+        if a == 0:
+            continue
+        x = pow(a, d, N)
+        if x in (1, N - 1):
+            continue
+        for _ in range(s - 1):
+            x = x * x % N
+            if x == N - 1:
+                break
+        else:
+            return False
+    return True
+
+
+def _u73_mr_ref(cand):
+    """miller_rabin64's flags (int32)."""
+    return np.array([_u73_is_prime(c) for c in np.asarray(cand, np.uint64).tolist()], np.int32)
+
+
+def _u73_fmix32(h):
+    h = np.asarray(h, np.uint32)
+    h = h ^ (h >> np.uint32(16))
+    h = h * np.uint32(0x85EBCA6B)
+    h = h ^ (h >> np.uint32(13))
+    h = h * np.uint32(0xC2B2AE35)
+    return h ^ (h >> np.uint32(16))
+
+
+def _u73_bloom_bits(keys, mask):
+    """The BLOOM_K filter bits of each key (uint32, k x BLOOM_K), as bloom_query probes them."""
+    keys = np.asarray(keys, np.uint64)
+    h1 = _u73_fmix32((keys & np.uint64(0xFFFFFFFF)).astype(np.uint32))
+    h2 = _u73_fmix32((keys >> np.uint64(32)).astype(np.uint32)) | np.uint32(1)
+    k = np.arange(U73_BLOOM_K, dtype=np.uint32)
+    return (h1[:, None] + k[None, :] * h2[:, None]) & np.uint32(mask)
+
+
+def _u73_bloom_log2(n):
+    """log2 of the filter's bits for n queries: U73_BLOOM_BITS_A_KEY a query, 2^10 .. 2^29."""
+    return min(U73_BLOOM_MAXLOG, max(10, int(np.ceil(np.log2(U73_BLOOM_BITS_A_KEY * n)))))
+
+
+def _u73_bloom_args(n, rng):
+    """n random 64-bit keys (uint64; a U73_BLOOM_PRESENT share of them inserted, at random
+    places); a filter of 2^min(29, log2(128 n)) bits (uint32 words), random bits at density
+    1/2 (an optimally loaded filter) with the inserted keys' bits set; the hits (uint8,
+    zeroed), the bit mask, n."""
+    lg = _u73_bloom_log2(n)
+    mask = (1 << lg) - 1
+    keys = rng.integers(0, 2 ** 64 - 1, n, dtype=np.uint64, endpoint=True)
+    filt = _u32(1 << (lg - 5), rng)
+    present = rng.random(n) < U73_BLOOM_PRESENT
+    bits = _u73_bloom_bits(keys[present], mask).ravel()
+    np.bitwise_or.at(filt, bits >> np.uint32(5), np.uint32(1) << (bits & np.uint32(31)))
+    return [keys, filt, np.zeros(n, np.uint8), np.uint32(mask), _i32(n)]
+
+
+def _u73_bloom_ref(keys, filt, mask):
+    """bloom_query's hits (uint8) and the bits each query reads before it stops."""
+    bits = _u73_bloom_bits(keys, mask)
+    on = (np.asarray(filt, np.uint32)[bits >> np.uint32(5)] >> (bits & np.uint32(31))) & np.uint32(1)
+    hit = on.all(axis=1)
+    probes = np.where(hit, U73_BLOOM_K, np.argmin(on, axis=1) + 1)
+    return hit.astype(np.uint8), probes
+
+
+def _u73_text(n, rng):
+    """n bytes of English-like text (uint8) drawn from U73_XK_TEXT's frequencies."""
+    ch = np.frombuffer("".join(U73_XK_TEXT).encode(), np.uint8)
+    p = np.array(list(U73_XK_TEXT.values()))
+    return ch[rng.choice(len(ch), n, p=p / p.sum())]
+
+
+def _u73_xor_args(n, rng):
+    """n bytes (a multiple of 4) of English-like text XORed with a random U73_XK_KEYLEN-byte
+    key repeated (uint32 words); the histogram (keylen x 256 uint32, zeroed), keylen, the
+    words."""
+    assert n % 4 == 0
+    key = rng.integers(0, 256, U73_XK_KEYLEN, dtype=np.uint8)
+    ct = _u73_text(n, rng) ^ np.resize(key, n)
+    return [ct.view(np.uint32), np.zeros(U73_XK_KEYLEN * 256, np.uint32), _i32(U73_XK_KEYLEN), _i32(n // 4)]
+
+
+def _u73_xor_ref(ct, keylen):
+    """xor_pos_hist's histogram: byte counts a position mod keylen (uint32, keylen x 256, flat)."""
+    b = np.asarray(ct, np.uint32).view(np.uint8)
+    pos = np.arange(len(b)) % keylen
+    return np.bincount(pos * 256 + b, minlength=keylen * 256).astype(np.uint32)
+
+
+UNSEEN73 = [
+    TimingProbe("probe/pin-sha256-earlyexit", "probe-unseen73", "pin_crack", 10 ** 6, 256,
+                lambda n: -(-n // (256 * U73_PIN_TRIES)), _u73_pin_args, source=_P75,
+                note="brute force of a salted 6-digit PIN against a leaked SHA-256 digest: 10^6 PINs, 489 blocks "
+                     "of 256 threads each trying up to 8 PINs a grid apart; a PIN is 6 integer % and / by 10, a "
+                     "one-block SHA-256 (W[64] schedule, 64 rounds of rotates/xors, K from __constant__ at a "
+                     "uniform index) and an 8-word compare; every try first reads a volatile found flag, and the "
+                     "PIN sits 50-75% of the way through, so the grid quits after 4-6 of its 8 rounds (5 at seed "
+                     "0); integer-ALU-bound at low occupancy (~3.7 blocks an SM)"),
+    TimingProbe("probe/aes128-ctr-4tables", "probe-unseen73", "aes128_ctr", 1 << 22, 256, lambda n: -(-n // 256),
+                _u73_aes_args, source=_P75,
+                note="AES-128 CTR over 2^22 16-byte blocks (64 MiB in, 64 MiB out), a thread a block: the four "
+                     "1 KiB T-tables, the byte S-box and 44 round keys staged into shared memory every block, 9 "
+                     "rounds of 16 table lookups at data-dependent indices (random banks: ~3-4-way conflicts a "
+                     "lookup) plus 4 round-key broadcasts, a last round of 16 S-box byte reads, one uint4 load and "
+                     "store; shared-memory-bound"),
+    TimingProbe("probe/rc4-drop256-local", "probe-unseen73", "rc4_drop", 1 << 18, 256, lambda n: -(-n // 256),
+                _u73_rc4_args, source=_P75,
+                note="RC4-drop[256] keystreams for 2^18 16-byte keys, a thread a key: its 256-byte permutation S a "
+                     "local array (local memory), 256 byte stores to fill it, a 256-step key schedule (S[k] "
+                     "uniform, S[j] at a random byte a lane, the key byte from global, 16 B a lane apart) and 272 "
+                     "keystream steps (3 random-index loads, 2 stores), the last 16 bytes stored 16 B a lane "
+                     "apart; local-memory-latency-bound, ~4 dependent local accesses a step"),
+    TimingProbe("probe/miller-rabin-mont64", "probe-unseen73", "miller_rabin64", 1 << 16, 256,
+                lambda n: -(-n // 256), _u73_mr_args, source=_P75,
+                note="Miller-Rabin on 2^16 random odd 64-bit candidates (top bit set; ~4.5% prime), a thread a "
+                     "candidate: Newton's inverse, a 64-bit % and 64 modular doublings to set up Montgomery form, "
+                     "then per witness base (7 in __constant__) ~63 Montgomery squarings and ~31 multiplies "
+                     "(__umul64hi, 64-bit IMADs, a data-dependent branch a bit); composites leave after base 1, "
+                     "primes run all 7, so ~3/4 of warps wait on one prime lane (~7x the work); primes counted by "
+                     "atomicAdd; 64-bit-integer-multiply-bound and divergent"),
+    TimingProbe("probe/bloom-query-earlyexit", "probe-unseen73", "bloom_query", 1 << 22, 256,
+                lambda n: -(-n // 256), _u73_bloom_args, source=_P75,
+                note="Bloom-filter membership of 2^22 64-bit keys against a 2^29-bit (64 MiB, beyond L2) filter "
+                     "half full, a thread a key: two fmix32 hashes, then up to 7 4-byte loads at random words "
+                     "(double hashing), each behind the last one's test: stopping at the first clear bit; half the "
+                     "keys are members (7 probes), the rest stop after ~2, so warps run the slowest lane's 7; a "
+                     "uint8 store a key; "
+                     "DRAM-latency-bound random gather"),
+    TimingProbe("probe/xor-keypos-hist-smem", "probe-unseen73", "xor_pos_hist", 1 << 24, 256,
+                lambda n: -(-(n // 4) // (256 * U73_XK_TRIPS)), _u73_xor_args, source=_P75,
+                note="frequency analysis of a repeating-key XOR ciphertext: 2^24 bytes of English-like text XOR a "
+                     "13-byte key, 1024 blocks of 256 threads each reading 16 words grid-stride (coalesced), 4 "
+                     "(% 13, shared atomicAdd) a word into a 13 x 256 per-block histogram (skewed bytes: "
+                     "~18% spaces, same-address and bank collisions among lanes), zeroing and merging 3328 bins a "
+                     "block (an atomicAdd a non-zero bin, <= 33 of 256 a position); shared-atomic-bound"),
+]
+PROBES += UNSEEN73
+
+
+# probe-unseen74 (probes76.cu): a computational-fluid-dynamics course's kernels (a D2Q9
+# lattice-Boltzmann step with the populations cell by cell and bounce-back, MUSCL-minmod
+# upwind advection, a red-black SOR half-sweep of a pressure Poisson equation, a 3-D heat
+# step staged in shared memory, RK2 tracers with bilinear interpolation, the CFL step's
+# maximum by a shared tree and atomicMax) as a student who knows CUDA basics writes them
+_P76 = "probes76.cu"
+U74_LBM_N = 2048                                   # lbm: an n x n periodic channel (walls: rows 0 and n - 1)
+U74_LBM_OMEGA, U74_LBM_U0 = 1.6, 0.08              # BGK rate (tau 0.625); the inflow profile's peak speed
+U74_LBM_CYL = (0.25, 0.5, 0.1)                     # the cylinder: centre (x, y) and radius, fractions of n
+U74_LBM_NOISE = 0.01                               # rho 1 + N(0, noise^2), velocities + N(0, noise^2)
+U74_AD_N = 4096                                    # advect: an n x n periodic grid
+U74_AD_K, U74_AD_U0 = 8, 1.0                       # Taylor-Green velocity: k vortex pairs an axis, peak speed
+U74_AD_C = 0.4                                     # cx = cy = dt / dx (Courant number at the peak speed)
+U74_AD_SQUARES = 8                                 # squares of q = 1 (side n / 16) over a smooth background
+U74_SOR_N = 8192                                   # sor: nx = n, ny = n / 2
+U74_SOR_OMEGA, U74_SOR_COLOR = 1.8, 0              # over-relaxation; the colour swept (red: (i + j) even)
+U74_SOR_RHS = 0.1                                  # h^2 rhs ~ N(0, this^2)
+U74_HT_N, U74_HT_ALPHA = 320, 0.125                # heat3d: an n^3 grid; dt / h^2 (stable below 1/6)
+U74_HT_BLOCK = (32, 4, 4)                          # HX, HY, HZ
+U74_TR_N, U74_TR_GRID = 1 << 22, 1024              # tracers: particles; the velocity grid's side
+U74_TR_MODES, U74_TR_UMAX, U74_TR_DT = 6, 1.5, 0.5  # stream-function modes, peak speed (cells), dt
+U74_CFL_N, U74_CFL_BLOCK = 1 << 24, 256            # cfl: cells; CFL_BLOCK
+U74_CFL_GAMMA, U74_CFL_INVDX = 1.4, 4096.0         # gamma; 1 / dx = 1 / dy
+
+
+def _u74_d2q9():
+    """The D2Q9 lattice as probes76.cu's constants: ex, ey, w, opp."""
+    ex = np.array([0, 1, 0, -1, 0, 1, -1, -1, 1])
+    ey = np.array([0, 0, 1, 0, -1, 1, 1, -1, -1])
+    w = np.array([4 / 9] + [1 / 9] * 4 + [1 / 36] * 4)
+    return ex, ey, w, np.array([0, 3, 4, 1, 2, 7, 8, 5, 6])
+
+
+def _u74_feq(rho, ux, uy):
+    """D2Q9 equilibria (9 x shape of rho, float64)."""
+    ex, ey, w, _ = _u74_d2q9()
+    eu = 3 * (ex[:, None, None] * ux + ey[:, None, None] * uy)
+    return w[:, None, None] * rho * (1 + eu + 0.5 * eu * eu - 1.5 * (ux * ux + uy * uy))
+
+
+def _u74_lbm_solid(n):
+    """The n x n channel's solid cells (uint8): rows 0 and n - 1 and the cylinder U74_LBM_CYL."""
+    y, x = np.mgrid[0:n, 0:n]
+    cx, cy, r = (c * n for c in U74_LBM_CYL)
+    s = (x - cx) ** 2 + (y - cy) ** 2 <= r * r
+    s[0, :] = s[-1, :] = True
+    return s.astype(np.uint8)
+
+
+def _u74_lbm_args(n, rng):
+    """An n x n D2Q9 channel mid-run: fluid cells at equilibrium for rho 1 + noise and a
+    parabolic profile of peak U74_LBM_U0 plus noise, solid cells at rest (w); f cell by
+    cell (f[(y n + x) 9 + q], float32), f_out (zeroed), the solid mask, omega, nx, ny."""
+    solid = _u74_lbm_solid(n)
+    y = np.arange(n)[:, None]
+    prof = U74_LBM_U0 * 4 * y * (n - 1 - y) / (n - 1) ** 2
+    rho = 1 + U74_LBM_NOISE * rng.standard_normal((n, n))
+    ux = prof + U74_LBM_NOISE * rng.standard_normal((n, n))
+    uy = U74_LBM_NOISE * rng.standard_normal((n, n))
+    f = _u74_feq(rho, ux, uy)
+    f[:, solid != 0] = _u74_d2q9()[2][:, None]
+    return [f.transpose(1, 2, 0).astype(np.float32).ravel(), np.zeros(9 * n * n, np.float32), solid.ravel(),
+            np.float32(U74_LBM_OMEGA), _i32(n), _i32(n)]
+
+
+def _u74_lbm_ref(f_in, solid, n, omega=U74_LBM_OMEGA):
+    """lbm_d2q9_aos's step in float64: f_out (cell by cell, flat)."""
+    ex, ey, w, opp = _u74_d2q9()
+    f = np.asarray(f_in, np.float64).reshape(n, n, 9).transpose(2, 0, 1)
+    fs = np.stack([np.roll(f[q], (ey[q], ex[q]), axis=(0, 1)) for q in range(9)])
+    rho = fs.sum(axis=0)
+    ux = (ex[:, None, None] * fs).sum(axis=0) / rho
+    uy = (ey[:, None, None] * fs).sum(axis=0) / rho
+    out = fs + float(omega) * (_u74_feq(rho, ux, uy) - fs)
+    sol = np.asarray(solid).reshape(n, n) != 0
+    out[:, sol] = fs[opp][:, sol]
+    return out.transpose(1, 2, 0).ravel()
+
+
+def _u74_ad_fields(n, rng):
+    """The advection grid's q (a smooth background and U74_AD_SQUARES random squares of 1),
+    u, v (Taylor-Green, U74_AD_K vortex pairs an axis), n x n float32."""
+    y, x = np.mgrid[0:n, 0:n] / n
+    q = 0.5 + 0.25 * np.sin(2 * np.pi * 3 * x) * np.sin(2 * np.pi * 2 * y)
+    side = max(n // 16, 2)
+    for _ in range(U74_AD_SQUARES):
+        i, j = rng.integers(0, n - side, 2)
+        q[j:j + side, i:i + side] = 1.0
+    k = 2 * np.pi * U74_AD_K
+    u = U74_AD_U0 * np.sin(k * x) * np.cos(k * y)
+    v = -U74_AD_U0 * np.cos(k * x) * np.sin(k * y)
+    return [a.astype(np.float32) for a in (q, u, v)]
+
+
+def _u74_ad_args(n, rng):
+    """q, u, v (_u74_ad_fields, flat), q_new (zeroed), cx, cy, nx, ny."""
+    q, u, v = _u74_ad_fields(n, rng)
+    return [q.ravel(), u.ravel(), v.ravel(), np.zeros(n * n, np.float32), np.float32(U74_AD_C),
+            np.float32(U74_AD_C), _i32(n), _i32(n)]
+
+
+def _u74_minmod(a, b):
+    return np.where(a * b <= 0, 0.0, np.where(np.abs(a) < np.abs(b), a, b))
+
+
+def _u74_face(l, c, r, rr, vel):
+    return np.where(vel > 0, c + 0.5 * _u74_minmod(c - l, r - c), r - 0.5 * _u74_minmod(r - c, rr - r))
+
+
+def _u74_ad_ref(q, u, v, nx, ny, cx=U74_AD_C, cy=U74_AD_C):
+    """advect_muscl's step in float64 (ny x nx): q_new, and the fraction of faces whose
+    minmod returns 0."""
+    q, u, v = (np.asarray(a, np.float64).reshape(ny, nx) for a in (q, u, v))
+
+    def sh(a, d, ax):                       # a[.. i + d ..], periodic
+        return np.roll(a, -d, axis=ax)
+    ue, uw = 0.5 * (u + sh(u, 1, 1)), 0.5 * (sh(u, -1, 1) + u)
+    vn, vs = 0.5 * (v + sh(v, 1, 0)), 0.5 * (sh(v, -1, 0) + v)
+    fe = ue * _u74_face(sh(q, -1, 1), q, sh(q, 1, 1), sh(q, 2, 1), ue)
+    fw = uw * _u74_face(sh(q, -2, 1), sh(q, -1, 1), q, sh(q, 1, 1), uw)
+    fn = vn * _u74_face(sh(q, -1, 0), q, sh(q, 1, 0), sh(q, 2, 0), vn)
+    fs = vs * _u74_face(sh(q, -2, 0), sh(q, -1, 0), q, sh(q, 1, 0), vs)
+    qn = q - float(cx) * (fe - fw) - float(cy) * (fn - fs)
+    up = np.where(ue > 0, (q - sh(q, -1, 1)) * (sh(q, 1, 1) - q), (sh(q, 1, 1) - q) * (sh(q, 2, 1) - sh(q, 1, 1)))
+    return qn.ravel(), float((up <= 0).mean())
+
+
+def _u74_sor_args(n, rng):
+    """An nx x ny (n x n / 2) pressure field mid-solve (uniform in +-1) and the right-hand
+    side (N(0, U74_SOR_RHS^2) / h^2), float32; omega, h2, color, nx, ny."""
+    nx, ny = n, n // 2
+    h2 = np.float32((1.0 / (nx - 1)) ** 2)
+    p = rng.uniform(-1, 1, nx * ny).astype(np.float32)
+    rhs = (rng.normal(0, U74_SOR_RHS, nx * ny) / np.float64(h2)).astype(np.float32)
+    return [p, rhs, np.float32(U74_SOR_OMEGA), h2, _i32(U74_SOR_COLOR), _i32(nx), _i32(ny)]
+
+
+def _u74_sor_ref(p, rhs, omega, h2, color, nx, ny):
+    """sor_redblack's half-sweep in float64 (the updated cells read only the other
+    colour): p after (flat) and the mask of updated cells."""
+    P = np.asarray(p, np.float64).reshape(ny, nx).copy()
+    R = np.asarray(rhs, np.float64).reshape(ny, nx)
+    j, i = np.mgrid[0:ny, 0:nx]
+    m = (i >= 1) & (j >= 1) & (i < nx - 1) & (j < ny - 1) & ((i + j) % 2 == color)
+    nb = np.zeros_like(P)
+    nb[1:-1, 1:-1] = P[1:-1, :-2] + P[1:-1, 2:] + P[:-2, 1:-1] + P[2:, 1:-1]
+    gs = 0.25 * (nb - float(h2) * R)
+    P[m] = P[m] + float(omega) * (gs[m] - P[m])
+    return P.ravel(), m.ravel()
+
+
+def _u74_ht_grid(n):
+    bx, by, bz = U74_HT_BLOCK
+    return (-(-n // bx), -(-n // by), -(-n // bz))
+
+
+def _u74_ht_args(n, rng):
+    """An n^3 temperature field (x fastest): a hot sphere (1) in a cold box (0) plus
+    uniform noise in [0, 0.1), float32; T_new (zeroed), alpha, nx, ny, nz."""
+    z, y, x = np.ogrid[0:n, 0:n, 0:n]
+    c = (n - 1) / 2
+    hot = ((x - c) ** 2 + (y - c) ** 2 + (z - c) ** 2) <= (n / 4) ** 2
+    T = hot.astype(np.float32) + rng.uniform(0, 0.1, (n, n, n)).astype(np.float32)
+    return [T.ravel(), np.zeros(n ** 3, np.float32), np.float32(U74_HT_ALPHA), _i32(n), _i32(n), _i32(n)]
+
+
+def _u74_ht_ref(T, n, alpha=U74_HT_ALPHA):
+    """heat3d_smem's step in float64 (the boundary faces copied): T_new (flat)."""
+    T = np.asarray(T, np.float64).reshape(n, n, n)
+    out = T.copy()
+    c = T[1:-1, 1:-1, 1:-1]
+    lap = (T[1:-1, 1:-1, :-2] + T[1:-1, 1:-1, 2:] + T[1:-1, :-2, 1:-1] + T[1:-1, 2:, 1:-1] + T[:-2, 1:-1, 1:-1]
+           + T[2:, 1:-1, 1:-1] - 6 * c)
+    out[1:-1, 1:-1, 1:-1] = c + float(alpha) * lap
+    return out.ravel()
+
+
+def _u74_tr_field(rng, g=U74_TR_GRID):
+    """A periodic divergence-free velocity on a g x g grid (cell units): u = dpsi/dy, v =
+    -dpsi/dx of U74_TR_MODES random Fourier modes (wavenumbers 1 .. 8), scaled to a peak
+    speed of U74_TR_UMAX, float32 (row j, column i)."""
+    y, x = np.mgrid[0:g, 0:g] * (2 * np.pi / g)
+    u = np.zeros((g, g))
+    v = np.zeros((g, g))
+    for _ in range(U74_TR_MODES):
+        kx, ky = rng.integers(-8, 9, 2)
+        a, ph = rng.normal(), rng.uniform(0, 2 * np.pi)
+        s = a * np.cos(kx * x + ky * y + ph)
+        u += ky * s
+        v -= kx * s
+    sc = U74_TR_UMAX / max(np.abs(u).max(), np.abs(v).max(), 1e-12)
+    return (u * sc).astype(np.float32), (v * sc).astype(np.float32)
+
+
+def _u74_tr_args(n, rng):
+    """n tracers uniform over the U74_TR_GRID^2 domain (cell units, float32) and the
+    velocity grid (_u74_tr_field, flat); dt, nx, ny, np."""
+    g = U74_TR_GRID
+    top = np.float32(np.nextafter(np.float32(g), np.float32(0)))
+    px = np.minimum(rng.uniform(0, g, n).astype(np.float32), top)
+    py = np.minimum(rng.uniform(0, g, n).astype(np.float32), top)
+    u, v = _u74_tr_field(rng)
+    return [px, py, u.ravel(), v.ravel(), np.float32(U74_TR_DT), _i32(g), _i32(g), _i32(n)]
+
+
+def _u74_bilinear(f, x, y):
+    g1, g0 = f.shape
+    fx, fy = np.floor(x), np.floor(y)
+    ax, ay = x - fx, y - fy
+    i0, j0 = fx.astype(np.int64) % g0, fy.astype(np.int64) % g1
+    i1, j1 = (i0 + 1) % g0, (j0 + 1) % g1
+    return (1 - ay) * ((1 - ax) * f[j0, i0] + ax * f[j0, i1]) + ay * ((1 - ax) * f[j1, i0] + ax * f[j1, i1])
+
+
+def _u74_tr_ref(px, py, u, v, dt=U74_TR_DT, g=U74_TR_GRID):
+    """advect_tracers' step in float64: the new x, y (wrapped into [0, g))."""
+    u, v = (np.asarray(a, np.float64).reshape(g, g) for a in (u, v))
+    x, y = np.asarray(px, np.float64), np.asarray(py, np.float64)
+    xm = x + 0.5 * dt * _u74_bilinear(u, x, y)
+    ym = y + 0.5 * dt * _u74_bilinear(v, x, y)
+    return (x + dt * _u74_bilinear(u, xm, ym)) % g, (y + dt * _u74_bilinear(v, xm, ym)) % g
+
+
+def _u74_cfl_args(n, rng):
+    """A 2-D Euler state of n cells (float32): rho uniform in [0.2, 2), u, v N(0, 1), p
+    log-uniform 0.1 .. 10; max_bits ([0], int32); gamma, 1/dx, 1/dy, n."""
+    f = np.float32
+    return [rng.uniform(0.2, 2.0, n).astype(f), rng.standard_normal(n).astype(f), rng.standard_normal(n).astype(f),
+            (10.0 ** rng.uniform(-1, 1, n)).astype(f), np.zeros(1, np.int32), f(U74_CFL_GAMMA), f(U74_CFL_INVDX),
+            f(U74_CFL_INVDX), _i32(n)]
+
+
+def _u74_cfl_ref(rho, u, v, p, gamma=U74_CFL_GAMMA, inv_dx=U74_CFL_INVDX, inv_dy=U74_CFL_INVDX):
+    """cfl_max's speeds in float64 (each cell's)."""
+    rho, u, v, p = (np.asarray(a, np.float64) for a in (rho, u, v, p))
+    c = np.sqrt(float(np.float32(gamma)) * p / rho)
+    return (np.abs(u) + c) * inv_dx + (np.abs(v) + c) * inv_dy
+
+
+UNSEEN74 = [
+    TimingProbe("probe/lbm-d2q9-aos-bounceback", "probe-unseen74", "lbm_d2q9_aos", U74_LBM_N, (32, 8),
+                lambda n: (-(-n // 32), -(-n // 8)), _u74_lbm_args, source=_P76,
+                note="one D2Q9 lattice-Boltzmann step on a 2048^2 periodic channel, the populations stored cell by "
+                     "cell (f[cell*9 + q]: a warp's loads of one q 36 B apart, 9 of them sharing lines), a thread "
+                     "a cell: 9 pulled loads with % wrap and __constant__ lattice tables, BGK collision (~80 "
+                     "flops, two divisions), 9 stores; ~3% solid cells (walls, a cylinder) branch to bounce-back; "
+                     "memory-bound, 302 MB moved"),
+    TimingProbe("probe/advect-muscl-minmod", "probe-unseen74", "advect_muscl", U74_AD_N, (32, 8),
+                lambda n: (-(-n // 32), -(-n // 8)), _u74_ad_args, source=_P76,
+                note="a flux-form MUSCL upwind advection step on a 4096^2 periodic grid, a thread a cell: a 9-point "
+                     "cross of q (+-2 in x and y) and 6 velocity loads (row neighbours coalesced, column ones a "
+                     "row apart, all reused through L1/L2), 8 % wraps, 4 faces each upwinded on the face "
+                     "velocity's sign with a minmod limiter (Taylor-Green field: signs warp-uniform but at cell "
+                     "borders), one store; memory/integer-bound"),
+    TimingProbe("probe/sor-redblack-poisson", "probe-unseen74", "sor_redblack", U74_SOR_N, (32, 8),
+                lambda n: (-(-n // 32), -(-(n // 2) // 8)), _u74_sor_args, source=_P76,
+                note="one red half-sweep of red-black SOR (omega 1.8) on an 8192 x 4096 float pressure grid, a "
+                     "thread a cell of the whole grid: the other colour's threads return at once (every other "
+                     "lane: 50% SIMT efficiency), the red ones read 4 neighbours and rhs (every sector of both "
+                     "arrays touched) and store every other word in place; memory-bound"),
+    TimingProbe("probe/heat3d-7pt-smem", "probe-unseen74", "heat3d_smem", U74_HT_N, U74_HT_BLOCK,
+                _u74_ht_grid, _u74_ht_args, source=_P76,
+                note="an explicit 3-D heat step on a 320^3 float grid, 32x4x4 blocks staging the tile and a "
+                     "one-cell halo (no corners; 34x6x6 floats) in shared memory, the halo loaded by the "
+                     "tile's edge threads in 6 branches (the x halo's diverge: 2 lanes a warp; y and z "
+                     "whole warps), one barrier, a 7-point stencil from shared memory; ~262 MB moved plus the "
+                     "halo's re-reads"),
+    TimingProbe("probe/tracers-bilinear-rk2", "probe-unseen74", "advect_tracers", U74_TR_N, 256,
+                lambda n: -(-n // 256), _u74_tr_args, source=_P76,
+                note="a midpoint (RK2) step of 2^22 passive tracers, uniformly random over a periodic 1024^2 "
+                     "velocity grid (u, v: 8 MB, L2-resident), a thread a tracer: 4 bilinear interpolations of 4 "
+                     "random gathers each (16 scattered 4-byte loads), floorf and 6 % ops each, the wrap back "
+                     "into the domain; coalesced position load and store; gather/L2-bound"),
+    TimingProbe("probe/cfl-euler-atomicmax", "probe-unseen74", "cfl_max", U74_CFL_N, U74_CFL_BLOCK,
+                lambda n: -(-n // U74_CFL_BLOCK), _u74_cfl_args, source=_P76,
+                note="the CFL step of a 2-D Euler state of 2^24 cells: 4 coalesced float loads a thread, a "
+                     "division, sqrtf and 2 fabsf a cell, a 256-float shared tree reduction (8 barriers, fmaxf) "
+                     "and one atomicMax a block (65536) on one int holding the float's bits; memory-bound, "
+                     "256 MB read"),
+]
+PROBES += UNSEEN74
+
+
+# probe-unseen75: a deep-learning inference / ML-systems course's operator kernels (an int8
+# GEMV with int32 accumulation, RMSNorm of half rows with a block a row, NeoX rotary
+# embeddings on grouped-query queries and keys, a mean EmbeddingBag with offsets, a per-row
+# top-k by insertion and warp shuffles, top-1 mixture-of-experts routing with atomicAdd
+# slots) as a student who knows CUDA basics writes them
+_P77 = "probes77.cu"
+U75_GEMV_K = 4096                                  # gemv-i8: GEMV_K (int8 columns a row)
+U75_GEMV_WSCALE = (0.002, 0.02)                    # per-row weight scales, uniform
+U75_GEMV_XSCALE = 0.05                             # the activations' scale
+U75_RMS_H, U75_RMS_BLOCK, U75_RMS_EPS = 4096, 256, 1e-6   # rmsnorm: RMS_H, RMS_BLOCK, eps
+U75_RMS_GAMMA = (0.5, 1.5)                         # gamma uniform (half)
+U75_ROPE_D, U75_ROPE_HQ, U75_ROPE_HK = 128, 32, 8  # rope: ROPE_D, ROPE_HQ, ROPE_HK
+U75_ROPE_THETA, U75_ROPE_SEQ = 10000.0, 2048       # base; positions t % SEQ (a prefill batch of 2048-token sequences)
+U75_BAG_D, U75_BAG_ROWS, U75_BAG_MAXLEN = 128, 1 << 18, 40   # embbag: BAG_D; table rows (at most); bag lengths 0 .. MAXLEN
+U75_BAG_SKEW, U75_BAG_HASH = 3, 0x9E3779B1         # index rank floor(rows u^SKEW), row = rank * HASH mod rows
+U75_TOPK_K, U75_TOPK_V, U75_TOPK_SD = 8, 32000, 2.0   # topk: TOPK_K, TOPK_V; logits N(0, SD^2)
+U75_MOE_E, U75_MOE_CF = 8, 1.25                    # moe: MOE_E; capacity ceil(CF tokens / E)
+U75_MOE_BIAS = (0.6, 0.3, 0.15, 0.0, 0.0, -0.15, -0.3, -0.6)   # gate logits N(0, 1) + this expert bias
+
+
+def _u75_gemv_args(n, rng):
+    """n rows of U75_GEMV_K int8 weights (uniform in -127 .. 127, row-major), the int8
+    activations x (same), per-row scales (float32, uniform in U75_GEMV_WSCALE); x_scale,
+    y (zeroed), n."""
+    W = rng.integers(-127, 128, n * U75_GEMV_K, dtype=np.int8)
+    x = rng.integers(-127, 128, U75_GEMV_K, dtype=np.int8)
+    ws = rng.uniform(*U75_GEMV_WSCALE, n).astype(np.float32)
+    return [W, x, ws, np.float32(U75_GEMV_XSCALE), np.zeros(n, np.float32), _i32(n)]
+
+
+def _u75_gemv_ref(W, x, ws, xs=U75_GEMV_XSCALE):
+    """gemv_i8's y: the exact int32 dot products times the scales, rounded as the kernel
+    rounds (float(acc) * w_scale, then * x_scale, in float32); and the dot products."""
+    acc = np.asarray(W).reshape(-1, U75_GEMV_K).astype(np.int64) @ np.asarray(x).astype(np.int64)
+    y = (acc.astype(np.float32) * np.asarray(ws, np.float32)) * np.float32(xs)
+    return y, acc
+
+
+def _u75_rms_args(n, rng):
+    """n rows of U75_RMS_H halves (N(0, 1)), gamma (U75_RMS_GAMMA uniform, half), y (zeroed
+    half); eps, n."""
+    x = rng.standard_normal(n * U75_RMS_H, dtype=np.float32).astype(np.float16)
+    g = rng.uniform(*U75_RMS_GAMMA, U75_RMS_H).astype(np.float16)
+    return [x, g, np.zeros(n * U75_RMS_H, np.float16), np.float32(U75_RMS_EPS), _i32(n)]
+
+
+def _u75_rms_ref(x, g, eps=U75_RMS_EPS):
+    """rmsnorm_block's rows: each thread's float32 sum of squares in the kernel's order, the
+    shared tree, 1 / sqrt in float64 rounded to float32, then (v * inv) * gamma rounded to
+    half; and the inverse RMS a row."""
+    H, B = U75_RMS_H, U75_RMS_BLOCK
+    v = np.asarray(x, np.float16).astype(np.float32).reshape(-1, H // B, B)
+    ss = np.zeros((v.shape[0], B), np.float32)
+    for j in range(H // B):
+        ss = ss + v[:, j] * v[:, j]                 # exact squares (11-bit halves), one rounding a step
+    s = B // 2
+    while s > 0:
+        ss = ss.copy()
+        ss[:, :s] = ss[:, :s] + ss[:, s:2 * s]
+        s //= 2
+    mean = ss[:, 0] / np.float32(H) + np.float32(eps)
+    inv = (1.0 / np.sqrt(mean.astype(np.float64))).astype(np.float32)
+    y = (v.reshape(-1, H) * inv[:, None]) * np.asarray(g, np.float16).astype(np.float32)
+    return y.astype(np.float16).ravel(), inv
+
+
+def _u75_rope_args(n, rng):
+    """n tokens' queries (n x HQ x D) and keys (n x HK x D), float32 N(0, 1); positions t %
+    U75_ROPE_SEQ (int32); theta, n."""
+    q = rng.standard_normal(n * U75_ROPE_HQ * U75_ROPE_D, dtype=np.float32)
+    k = rng.standard_normal(n * U75_ROPE_HK * U75_ROPE_D, dtype=np.float32)
+    pos = (np.arange(n) % U75_ROPE_SEQ).astype(np.int32)
+    return [q, k, pos, np.float32(U75_ROPE_THETA), _i32(n)]
+
+
+def _u75_rope_ref(q, k, pos, theta=U75_ROPE_THETA):
+    """rope_neox's q and k: the frequency rounded to float32, the angle pos * freq in
+    float32 (as the kernel), the rotation in float64."""
+    D, half = U75_ROPE_D, U75_ROPE_D // 2
+    i = np.arange(half)
+    inv = (np.float64(np.float32(theta)) ** (-2.0 * i / D)).astype(np.float32)
+    ang = (np.asarray(pos).astype(np.float32)[:, None] * inv[None, :]).astype(np.float64)
+    c, s = np.cos(ang)[:, None, :], np.sin(ang)[:, None, :]
+    out = []
+    for a, h in ((q, U75_ROPE_HQ), (k, U75_ROPE_HK)):
+        a = np.asarray(a, np.float64).reshape(len(pos), h, D)
+        x1, x2 = a[..., :half], a[..., half:]
+        out.append(np.concatenate([x1 * c - x2 * s, x2 * c + x1 * s], axis=-1).ravel())
+    return out
+
+
+def _u75_bag_args(n, rng):
+    """n bags: a table of min(U75_BAG_ROWS, 4 n) rows of U75_BAG_D floats (N(0, 1)), the
+    indices (int32: power-law ranks floor(rows u^U75_BAG_SKEW) spread over the table by a
+    multiplicative hash), offsets (n + 1, int32; bag lengths uniform in 0 .. U75_BAG_MAXLEN),
+    out (zeroed, n x D); n."""
+    rows = min(U75_BAG_ROWS, 4 * n)
+    table = rng.standard_normal(rows * U75_BAG_D, dtype=np.float32)
+    lens = rng.integers(0, U75_BAG_MAXLEN + 1, n)
+    offsets = np.concatenate([[0], np.cumsum(lens)]).astype(np.int32)
+    rank = np.floor(rows * rng.random(int(offsets[-1])) ** U75_BAG_SKEW).astype(np.uint64)
+    idx = ((rank * np.uint64(U75_BAG_HASH)) % np.uint64(rows)).astype(np.int32)
+    return [table, idx, offsets, np.zeros(n * U75_BAG_D, np.float32), _i32(n)]
+
+
+def _u75_bag_ref(table, idx, offsets):
+    """embedding_bag_mean's out: each bag's rows summed in order in float32, divided by the
+    count in float32 (zeros for an empty bag)."""
+    T = np.asarray(table, np.float32).reshape(-1, U75_BAG_D)
+    off = np.asarray(offsets, np.int64)
+    start, lens = off[:-1], np.diff(off)
+    s = np.zeros((len(lens), U75_BAG_D), np.float32)
+    idx = np.asarray(idx, np.int64)
+    for j in range(int(lens.max(initial=0))):
+        on = lens > j
+        s[on] = s[on] + T[idx[start[on] + j]]
+    cnt = np.maximum(lens, 1).astype(np.float32)
+    return np.where(lens[:, None] > 0, s / cnt[:, None], np.float32(0)).astype(np.float32).ravel()
+
+
+def _u75_topk_args(n, rng):
+    """n rows of U75_TOPK_V logits (float32, N(0, U75_TOPK_SD^2)); top values and indices
+    (zeroed, n x K); n."""
+    x = rng.standard_normal(n * U75_TOPK_V, dtype=np.float32) * np.float32(U75_TOPK_SD)
+    return [x, np.zeros(n * U75_TOPK_K, np.float32), np.zeros(n * U75_TOPK_K, np.int32), _i32(n)]
+
+
+def _u75_topk_ref(x):
+    """topk_warp's values and indices: each row's K largest, descending, the lower index
+    first among equals."""
+    x = np.asarray(x, np.float32).reshape(-1, U75_TOPK_V)
+    idx = np.argsort(-x, axis=1, kind="stable")[:, :U75_TOPK_K].astype(np.int32)
+    return np.take_along_axis(x, idx, axis=1).ravel(), idx.ravel()
+
+
+def _u75_moe_cap(n):
+    return int(np.ceil(U75_MOE_CF * n / U75_MOE_E))
+
+
+def _u75_moe_args(n, rng):
+    """n tokens' gate logits (n x E, float32: N(0, 1) plus the expert's U75_MOE_BIAS), the
+    experts' counters (zeroed), buckets of tokens (-1) and weights (zeroed), E x capacity,
+    the tokens' slots (zeroed); capacity (_u75_moe_cap), n."""
+    g = (rng.standard_normal((n, U75_MOE_E)) + np.asarray(U75_MOE_BIAS)).astype(np.float32)
+    cap = _u75_moe_cap(n)
+    return [g.ravel(), np.zeros(U75_MOE_E, np.int32), np.full(U75_MOE_E * cap, -1, np.int32),
+            np.zeros(U75_MOE_E * cap, np.float32), np.zeros(n, np.int32), _i32(cap), _i32(n)]
+
+
+def _u75_moe_ref(g):
+    """moe_route_top1's choice: each token's expert (the first of the largest logits), its
+    softmax probability (float64) and the experts' counts."""
+    g = np.asarray(g, np.float32).reshape(-1, U75_MOE_E)
+    best = np.argmax(g, axis=1)
+    d = g.astype(np.float64) - g.max(axis=1, keepdims=True)
+    p = 1.0 / np.exp(d).sum(axis=1)
+    return best, p, np.bincount(best, minlength=U75_MOE_E)
+
+
+UNSEEN75 = [
+    TimingProbe("probe/gemv-i8-char4-warp", "probe-unseen75", "gemv_i8", 1 << 16, 256, lambda n: -(-n // 8),
+                _u75_gemv_args, source=_P77,
+                note="int8 weight-only GEMV, 2^16 rows of 4096 int8 weights (256 MiB) times an int8 vector, a "
+                     "warp a row (8 a block): 32 trips a lane of a coalesced char4 load of W (a warp 128 B "
+                     "contiguous a trip) and a char4 of x (4 KiB, cached), 4 integer multiply-adds into an int32; "
+                     "__shfl_down_sync sum, lane 0 scales by two floats and stores; DRAM-bound streaming"),
+    TimingProbe("probe/rmsnorm-half-block-row", "probe-unseen75", "rmsnorm_block", 1 << 14, U75_RMS_BLOCK,
+                lambda n: n, _u75_rms_args, source=_P77,
+                note="RMSNorm of 2^14 half rows of 4096 (128 MiB in, 128 MiB out), a block of 256 a row: 16 "
+                     "strided 2-byte loads a thread (a warp 64 B) summing squares in float, an 8-level shared "
+                     "tree with __syncthreads, rsqrtf, then a second pass re-reading the row's 8 KiB (L1/L2) "
+                     "with gamma, stores of halves"),
+    TimingProbe("probe/rope-neox-gqa", "probe-unseen75", "rope_neox", 8192, 256,
+                lambda n: -(-n * (U75_ROPE_HQ + U75_ROPE_HK) * (U75_ROPE_D // 2) // 256), _u75_rope_args,
+                source=_P77,
+                note="NeoX rotary embeddings in place on 8192 tokens' queries (32 heads) and keys (8 heads) of "
+                     "dim 128 (160 MiB, read and written), a thread a pair (i, i + 64): integer div/mod for "
+                     "the indices, powf and sincosf (angles up to 2047 rad), a warp-uniform branch picking q "
+                     "or k, two coalesced loads and two stores 256 B apart"),
+    TimingProbe("probe/embbag-mean-offsets", "probe-unseen75", "embedding_bag_mean", 1 << 16, U75_BAG_D,
+                lambda n: n, _u75_bag_args, source=_P77,
+                note="EmbeddingBag(mean) of 2^16 bags (lengths uniform 0 .. 40, ~1.3M lookups) from a 2^18 x "
+                     "128 float table (128 MiB), a block of 128 a bag, a thread a column: offsets, then a "
+                     "loop of an index load (a warp broadcast) and a 512 B row gather; power-law indices "
+                     "(rank u^3: ~46% of lookups on the hottest 10% of rows, 1.6% on row 0) hashed over "
+                     "the table"),
+    TimingProbe("probe/topk-warp-insert", "probe-unseen75", "topk_warp", 1024, 128, lambda n: -(-n // 4),
+                _u75_topk_args, source=_P77,
+                note="top-8 of 1024 rows of a 32000-logit vocabulary (131 MB), a warp a row (only 1024 warps): "
+                     "1000 trips a lane of a coalesced load and a compare with its 8th best, rarer divergent "
+                     "insertions shifting local arrays (tv[8], ti[8]; ~45 a lane), then 8 rounds of a 5-step "
+                     "__shfl_xor_sync argmax on (value, index) and a dynamic local read"),
+    TimingProbe("probe/moe-top1-atomic-slots", "probe-unseen75", "moe_route_top1", 1 << 21, 256,
+                lambda n: -(-n // 256), _u75_moe_args, source=_P77,
+                note="top-1 MoE routing of 2^21 tokens over 8 experts, a thread a token: 8 gate logits (a 32 B "
+                     "row a lane), argmax, 8 expf and a division, then atomicAdd on its expert's counter (8 "
+                     "hot words, the returned slot used; biased gates: 27% of tokens on expert 0) and "
+                     "scattered stores into the bucket; ~14% dropped past capacity 1.25 n / 8"),
+]
+PROBES += UNSEEN75
+
+
+# probe-unseen76 (probes78.cu): a graph-analytics course's CUDA assignments on CSR graphs
+# with power-law-ish degrees (triangle counting over degree-oriented edges, a label-
+# propagation pass of connected components by atomicMin, a BFS level through a block's
+# shared-memory queue, a degree histogram privatized in shared memory, the Jaccard
+# similarity of every edge's endpoints by binary search, a k-core peeling round by
+# atomicSub) as a student who knows CUDA basics writes them
+_P78 = "probes78.cu"
+U76_AVG_DEG = 16                   # Chung-Lu graphs: n * avg / 2 endpoint pairs drawn (avg this but for jaccard)
+U76_GAMMA = 2.3                    # weights (i + x0)^(-1 / (gamma - 1)): degrees a power law of exponent gamma
+U76_X0_DIV = 512                   # x0 = max(4, n / U76_X0_DIV): caps the hubs' degree (~40 times the mean)
+U76_SEED = 7676                    # the graphs' own seed (the same graph for a given n)
+U76_TC_BLOCK = 256                 # TC_BLOCK
+U76_BQ_CAP = 2048                  # BQ_CAP
+U76_DH_BINS = 256                  # DH_BINS
+U76_DH_N = 1 << 24                 # degree-hist: vertices (row offsets only)
+U76_JC_N, U76_JC_AVG = 1 << 18, 8   # jaccard: vertices, and a sparser graph (mean degree ~8)
+U76_BFS_N = 1 << 20                # bfs: vertices
+U76_KC_K, U76_KC_ROUND = 16, 1     # kcore-peel: k, and the peeling rounds already done
+U76_KC_N = 1 << 21                 # kcore-peel: vertices
+_U76_CACHE: dict = {}
+
+
+def _u76_cached(kind, n, build):
+    """build(n) once per (kind, n); only the latest n of a kind kept."""
+    key = (kind, n)
+    if key not in _U76_CACHE:
+        for k in [k for k in _U76_CACHE if k[0] == kind]:
+            del _U76_CACHE[k]
+        _U76_CACHE[key] = build(n)
+    return _U76_CACHE[key]
+
+
+def _u76_expected_degrees(n, avg=U76_AVG_DEG):
+    """The Chung-Lu weights of n vertices scaled to their expected degrees (float64)."""
+    a = 1.0 / (U76_GAMMA - 1.0)
+    x0 = max(4.0, n / U76_X0_DIV)
+    e = 1.0 - a
+    edges = (x0 + np.arange(n + 1, dtype=np.float64)) ** e          # the weight's integral over [i, i + 1)
+    p = np.diff(edges) / (edges[-1] - edges[0])
+    return p * (n * avg)
+
+
+def _u76_build_graph(n, avg=U76_AVG_DEG):
+    """A Chung-Lu graph on n vertices: n * avg / 2 pairs, each endpoint drawn with
+    probability proportional to (i + x0)^(-1 / (gamma - 1)) (inverse CDF), ids shuffled so
+    the hubs are anywhere; self-loops and duplicates dropped, both directions kept: (row_ptr,
+    col, src) with each row's columns sorted (int32; src the entries' rows)."""
+    rng = np.random.default_rng(U76_SEED + n + avg)
+    a = 1.0 / (U76_GAMMA - 1.0)
+    e = 1.0 - a
+    x0 = max(4.0, n / U76_X0_DIV)
+    lo, hi = x0 ** e, (x0 + n) ** e
+    m = n * avg // 2
+    perm = rng.permutation(n).astype(np.int64)
+
+    def draw():
+        x = (lo + rng.random(m) * (hi - lo)) ** (1.0 / e)
+        return perm[np.minimum((x - x0).astype(np.int64), n - 1)]
+    s, d = draw(), draw()
+    keep = s != d
+    s, d = s[keep], d[keep]
+    key = np.concatenate([s * n + d, d * n + s])
+    key.sort()
+    key = key[np.r_[True, key[1:] != key[:-1]]]
+    src = (key // n).astype(np.int32)
+    col = (key % n).astype(np.int32)
+    row_ptr = np.zeros(n + 1, np.int64)
+    np.cumsum(np.bincount(src, minlength=n), out=row_ptr[1:])
+    return row_ptr.astype(np.int32), col, src
+
+
+def _u76_graph(n, avg=U76_AVG_DEG):
+    return _u76_cached(f"graph{avg}", n, lambda n: _u76_build_graph(n, avg))
+
+
+def _u76_csr(src, col, n):
+    """The CSR row offsets of entries sorted by row (int32)."""
+    row_ptr = np.zeros(n + 1, np.int64)
+    np.cumsum(np.bincount(src, minlength=n), out=row_ptr[1:])
+    return row_ptr.astype(np.int32)
+
+
+def _u76_orient(row_ptr, col, src):
+    """The edges oriented from the lower to the higher (degree, id): (row_ptr, col, src)
+    of the oriented CSR (rows stay sorted)."""
+    n = len(row_ptr) - 1
+    deg = np.diff(row_ptr).astype(np.int64)
+    rank = deg * n + np.arange(n)
+    up = rank[src] < rank[col]
+    s, c = src[up], col[up]
+    return _u76_csr(s, c, n), c, s
+
+
+def _u76_row_pairs(row_ptr):
+    """Every ordered pair (i, j) of entries in the same row (i == j included): entry
+    indices (int64)."""
+    lens = np.diff(row_ptr).astype(np.int64)
+    rows = np.repeat(np.arange(len(lens)), lens)
+    cnt = lens[rows]                                      # pairs an entry heads
+    i = np.repeat(np.arange(len(rows)), cnt)
+    start = np.cumsum(cnt) - cnt
+    j = row_ptr[rows][np.repeat(np.arange(len(rows)), cnt)] + (np.arange(int(cnt.sum())) - np.repeat(start, cnt))
+    return i, j
+
+
+def _u76_tc_state(n):
+    return _u76_cached("tc", n, lambda n: _u76_orient(*_u76_graph(n)))
+
+
+def _u76_tc_args(n, rng):
+    """The degree-oriented CSR of _u76_graph(n) (row_ptr, col, src; m ~ n * 8 entries), the
+    total (uint64, zeroed), m."""
+    row_ptr, col, src = _u76_tc_state(n)
+    return [row_ptr, col, src, np.zeros(1, np.uint64), _i32(len(col))]
+
+
+def _u76_tc_ref(row_ptr, col, src):
+    """Per oriented edge, the common out-neighbours of its ends (int64): their sum is the
+    triangle count."""
+    n = len(row_ptr) - 1
+    i, j = _u76_row_pairs(row_ptr)
+    keys = src.astype(np.int64) * n + col
+    q = col[i].astype(np.int64) * n + col[j]               # (x, y) both out-neighbours of one u
+    p = np.searchsorted(keys, q)
+    hit = (p < len(keys)) & (keys[np.minimum(p, len(keys) - 1)] == q)
+    return np.bincount(i[hit], minlength=len(col))
+
+
+def _u76_common(row_ptr, col, src):
+    """|N(u) & N(v)| of each CSR entry (u, v) (int64)."""
+    n = len(row_ptr) - 1
+    i, j = _u76_row_pairs(row_ptr)
+    q = np.sort(col[i].astype(np.int64) * n + col[j])     # (x, y) with a common neighbour, once a neighbour
+    keys = src.astype(np.int64) * n + col
+    return np.searchsorted(q, keys, side="right") - np.searchsorted(q, keys, side="left")
+
+
+def _u76_push(row_ptr, col, src, label):
+    """One label-propagation pass: each vertex's label the least of its own and its
+    neighbours'."""
+    nxt = np.array(label, np.int32)
+    np.minimum.at(nxt, col, np.asarray(label)[src])
+    return nxt
+
+
+def _u76_cc_args(n, rng):
+    """_u76_graph(n), the labels after the first pass from label = id (the second pass's
+    input) and their copy for label_next (int32), changed (zeroed), n."""
+    row_ptr, col, src = _u76_graph(n)
+    lab = _u76_push(row_ptr, col, src, np.arange(n, dtype=np.int32))
+    return [row_ptr, col, lab, lab.copy(), np.zeros(1, np.int32), _i32(n)]
+
+
+def _u76_bfs_dist(row_ptr, col, source=0):
+    """BFS levels from source (int32, -1 where unreached)."""
+    n = len(row_ptr) - 1
+    dist = np.full(n, -1, np.int32)
+    dist[source] = 0
+    front = np.array([source], np.int64)
+    while front.size:
+        nb = _u76_bfs_ref(row_ptr, col, front, dist >= 0)
+        dist[nb] = dist[front[0]] + 1
+        front = nb.astype(np.int64)
+    return dist
+
+
+def _u76_bfs_build(n):
+    """A BFS of _u76_graph(n) from vertex 0 up to the level whose expansion walks the most
+    edges: (frontier in a random (queue) order, visited, level (-1 unvisited), the level)."""
+    row_ptr, col, src = _u76_graph(n)
+    rng = np.random.default_rng(U76_SEED + 1 + n)
+    dist = _u76_bfs_dist(row_ptr, col)
+    deg = np.diff(row_ptr).astype(np.int64)
+    walked = np.bincount(dist[dist >= 0], weights=deg[dist >= 0])
+    lev = int(np.argmax(walked))
+    lvl = np.where(dist <= lev, dist, -1).astype(np.int32)
+    return rng.permutation(np.flatnonzero(dist == lev)).astype(np.int32), (lvl >= 0).astype(np.int32), lvl, lev
+
+
+def _u76_bfs_state(n):
+    return _u76_cached("bfs", n, _u76_bfs_build)
+
+
+def _u76_bfs_args(n, rng):
+    """_u76_graph(n) with a BFS from vertex 0 at its heaviest level: frontier, its size,
+    visited and level (int32), the next frontier (n, zeroed), its size (zeroed), the level."""
+    row_ptr, col, src = _u76_graph(n)
+    front, vis, lvl, lev = _u76_bfs_state(n)
+    return [row_ptr, col, front, _i32(len(front)), vis.copy(), lvl.copy(), np.zeros(n, np.int32),
+            np.zeros(1, np.int32), _i32(lev)]
+
+
+def _u76_bfs_ref(row_ptr, col, front, visited):
+    """The vertices the frontier's expansion finds: the unvisited neighbours (sorted int32)."""
+    front = np.asarray(front, np.int64)
+    cnt = (row_ptr[front + 1] - row_ptr[front]).astype(np.int64)
+    idx = np.repeat(row_ptr[front].astype(np.int64) - np.cumsum(cnt) + cnt, cnt) + np.arange(int(cnt.sum()))
+    nb = np.unique(col[idx])
+    return nb[np.asarray(visited)[nb] == 0].astype(np.int32)
+
+
+def _u76_dh_args(n, rng):
+    """The row offsets of an n-vertex Chung-Lu graph (no adjacency built: each degree
+    Poisson of its expected degree, the vertices shuffled; int32), the histogram (uint32,
+    zeroed), n."""
+    deg = rng.poisson(rng.permutation(_u76_expected_degrees(n)))
+    row_ptr = np.zeros(n + 1, np.int64)
+    np.cumsum(deg, out=row_ptr[1:])
+    return [row_ptr.astype(np.int32), np.zeros(U76_DH_BINS, np.uint32), _i32(n)]
+
+
+def _u76_dh_ref(row_ptr):
+    deg = np.diff(np.asarray(row_ptr, np.int64))
+    return np.bincount(np.minimum(deg, U76_DH_BINS - 1), minlength=U76_DH_BINS).astype(np.uint32)
+
+
+def _u76_jc_args(n, rng):
+    """_u76_graph(n, U76_JC_AVG) (row_ptr, col, src; nnz ~ 8 n entries), the weights
+    (float32, zeroed), nnz."""
+    row_ptr, col, src = _u76_graph(n, U76_JC_AVG)
+    return [row_ptr, col, src, np.zeros(len(col), np.float32), _i32(len(col))]
+
+
+def _u76_jc_ref(row_ptr, col, src):
+    """Each entry's Jaccard similarity (float32, |N(u) & N(v)| / |N(u) | N(v)| rounded once)."""
+    c = _u76_common(row_ptr, col, src)
+    deg = np.diff(row_ptr).astype(np.int64)
+    return (c.astype(np.float32) / (deg[src] + deg[col] - c).astype(np.float32)).astype(np.float32)
+
+
+def _u76_peel(row_ptr, col, src, alive, deg, k):
+    """One peeling round (as kcore_peel): alive, deg after it and the removed mask."""
+    alive = np.asarray(alive).astype(bool)
+    rem = alive & (np.asarray(deg) < k)
+    dec = np.bincount(col[rem[src] & alive[col]], minlength=len(alive))
+    return (alive & ~rem).astype(np.uint8), (deg - dec).astype(np.int32), rem
+
+
+def _u76_kc_build(n):
+    row_ptr, col, src = _u76_graph(n)
+    alive, deg = np.ones(n, np.uint8), np.diff(row_ptr).astype(np.int32)
+    for _ in range(U76_KC_ROUND):
+        alive, deg, _ = _u76_peel(row_ptr, col, src, alive, deg, U76_KC_K)
+    return alive, deg
+
+
+def _u76_kc_args(n, rng):
+    """_u76_graph(n) after U76_KC_ROUND peeling rounds at k = U76_KC_K: alive (uint8) and
+    the live degrees (int32, a removed vertex's left as the round left it), their copies
+    for the next state, the removal count (zeroed), k, n."""
+    row_ptr, col, src = _u76_graph(n)
+    alive, deg = _u76_cached("kcore", n, _u76_kc_build)
+    return [row_ptr, col, alive, deg, alive.copy(), deg.copy(), np.zeros(1, np.int32), _i32(U76_KC_K), _i32(n)]
+
+
+UNSEEN76 = [
+    TimingProbe("probe/tc-oriented-merge", "probe-unseen76", "tc_oriented_edges", 1 << 20, U76_TC_BLOCK,
+                lambda n: -(-len(_u76_tc_state(n)[1]) // U76_TC_BLOCK), _u76_tc_args, source=_P78,
+                note="triangle count of a 2^20-vertex power-law graph (8.4M edges; degrees median 9, max 640) with "
+                     "its edges oriented low -> high degree, a thread an oriented edge: edge_src and col coalesced, "
+                     "two random row_ptr pairs, then a merge walk of two sorted out-lists (0-43 entries; trips "
+                     "mean 26, a warp's slowest ~43; two dependent col loads a trip, divergent exits), a 256-int "
+                     "shared tree reduction (8 barriers) and one 64-bit atomicAdd a block"),
+    TimingProbe("probe/cc-labelprop-atomicmin", "probe-unseen76", "cc_label_push", 1 << 20, 256,
+                lambda n: -(-n // 256), _u76_cc_args, source=_P78,
+                note="the second label-propagation pass of connected components on a 2^20-vertex power-law graph "
+                     "(16.8M CSR entries), a thread a vertex: its row walked (degree median 9, max 640: a warp's "
+                     "slowest lane ~126 trips), label[v] gathered at random, 48% of entries an atomicMin (result "
+                     "unused) on a random label_next word, then one atomicOr a pushing vertex on one flag"),
+    TimingProbe("probe/bfs-smem-frontier", "probe-unseen76", "bfs_block_queue", U76_BFS_N, 256,
+                lambda n: -(-len(_u76_bfs_state(n)[0]) // 256), _u76_bfs_args, source=_P78,
+                note="the BFS level of a 2^20-vertex power-law graph that walks the most edges (846k frontier "
+                     "vertices in a random queue order, 11.2M entries, 90% already visited, 97k found), a thread a "
+                     "frontier vertex: random row_ptr reads, an atomicExch on a random visited word an entry, the "
+                     "~130 found a block queued by shared atomicAdd into a 2048-int shared queue (no overflow), "
+                     "one global atomicAdd a block to reserve space and the queue copied out"),
+    TimingProbe("probe/degree-hist-smem", "probe-unseen76", "degree_hist", U76_DH_N, 256, lambda n: -(-n // 256),
+                _u76_dh_args, source=_P78,
+                note="the degree histogram (256 bins) of a 2^24-vertex power-law graph from its row offsets (64 "
+                     "MB), a thread a vertex: two coalesced int loads, a shared atomicAdd into the block's bins "
+                     "(degrees 3-10 take 57%: a warp's lanes on ~18 bins, up to ~5 on one), the bins zeroed "
+                     "first and then added to the global histogram by one atomicAdd each non-zero bin (~47 a "
+                     "block, the same 256 words from every block)"),
+    TimingProbe("probe/jaccard-bsearch", "probe-unseen76", "jaccard_edges", U76_JC_N, 256,
+                lambda n: -(-len(_u76_graph(n, U76_JC_AVG)[1]) // 256), _u76_jc_args, source=_P78,
+                note="the Jaccard similarity of every CSR entry's endpoints in a 2^18-vertex power-law graph of "
+                     "mean degree 8 (2.1M entries; degrees median 4, max 340), a thread an entry: the shorter "
+                     "neighbour list walked (mean 14 entries, a warp's slowest ~46), each neighbour binary-searched "
+                     "in the longer list (up to 9 dependent col loads), a float division and a coalesced store"),
+    TimingProbe("probe/kcore-peel-atomicsub", "probe-unseen76", "kcore_peel", U76_KC_N, 256,
+                lambda n: -(-n // 256), _u76_kc_args, source=_P78,
+                note="the second peeling round of the 16-core of a 2^21-vertex power-law graph (23% of vertices "
+                     "still alive), a thread a vertex: alive (bytes) and deg read coalesced, the 10% of vertices "
+                     "live below degree 16 (scattered) walk their row (4.2M entries in all): a random alive byte "
+                     "and an atomicSub on a live neighbour's degree (hubs take many), one atomicAdd a removal on "
+                     "one counter"),
+]
+PROBES += UNSEEN76
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
