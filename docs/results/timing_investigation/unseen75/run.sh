@@ -10,7 +10,7 @@ G=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -q H200 &
 echo "gpu $G"
 python3 -m kernels_cuda.timing_check measure --probes probe-unseen75 --out $OUT/p_unseen75_$G.json 2>&1 | tail -30
 if [ "$NCU" = 1 ]; then
-  (cd /tmp && nvcc -arch=sm_90 -cubin -I/usr/local/cuda/include -o p77.cubin $OLDPWD/kernels_cuda/probes77.cu && cuobjdump -sass p77.cubin | gzip > $OUT/probes77_sass.txt.gz; cuobjdump -res-usage p77.cubin > $OUT/probes77_res.txt 2>&1) || echo "nvcc failed"
+  (cd /tmp && nvcc -arch=sm_90 -cubin -include cfloat -I/usr/local/cuda/include -o p77.cubin $OLDPWD/kernels_cuda/probes77.cu && cuobjdump -sass p77.cubin | gzip > $OUT/probes77_sass.txt.gz; cuobjdump -res-usage p77.cubin > $OUT/probes77_res.txt 2>&1) || echo "nvcc failed"
   M=gpu__time_duration.sum,smsp__inst_executed_pipe_fp64.sum,launch__occupancy_limit_shared_mem,launch__occupancy_limit_registers,sm__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors.sum,lts__t_sector_hit_rate.pct,l1tex__t_sector_hit_rate.pct,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,smsp__inst_executed_op_shared_ld.sum,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio,idc__requests.sum,smsp__average_warp_latency_issue_stalled_barrier.ratio
   for id in gemv-i8-char4-warp rmsnorm-half-block-row rope-neox-gqa embbag-mean-offsets topk-warp-insert moe-top1-atomic-slots; do
     timeout 120 ncu --metrics $M --csv python3 docs/results/timing_investigation/run_entry.py probe/$id 0 > $OUT/ncu_$id.csv 2>&1; echo "ncu $id rc=$?"
