@@ -998,6 +998,8 @@ class Counters:
         self.sector_reqs: np.ndarray | None = None          # warp requests per global sector
         self.first_read: np.ndarray | None = None           # per global sector, the load (dram_key)
         #                                                     that first read it (-1: none; -2: written)
+        self.first_wave: np.ndarray | None = None           # ... and the GPU wave of the block
+        self.rank_wave: np.ndarray | None = None            # per emulated block (rank), its wave
         self.resident_share: np.ndarray | None = None       # per allocation, the share L2 keeps
         self.fresh_rows: np.ndarray | None = None           # last load: rows that wait on DRAM
         self.sector_bmin: np.ndarray | None = None          # first / last block requesting it
@@ -1222,7 +1224,7 @@ class Counters:
         if self.first_read is not None and len(s):
             if srow is None and kind != "st":
                 srow = np.repeat(np.arange(len(per_row)), len(s) // len(per_row))
-            self._dram_waits(s, srow if kind != "st" else None, len(per_row), kind, dram_key)
+            self._dram_waits(s, srow if kind != "st" else None, len(per_row), kind, dram_key, row_blocks)
             if miss is not None and miss.any():     # re-touches L2 let go of wait on DRAM too
                 rows = self.fresh_rows if self.fresh_rows is not None else np.zeros(len(per_row), bool)
                 rows[srow[miss]] = True
@@ -1275,7 +1277,7 @@ class Counters:
             if hit.any():
                 rec[2] = int(np.abs(d[hit, 0]).max())
 
-    def _dram_waits(self, s: np.ndarray, srow, nrows: int, kind: str, key) -> None:
+    def _dram_waits(self, s: np.ndarray, srow, nrows: int, kind: str, key, row_blocks=None) -> None:
         """Which rows of a load or atomic request wait on DRAM (``fresh_rows``): those with
         a sector that nothing earlier brought into L2, neither it nor its 64-byte neighbour
         (DRAM reads both; an atomic's L2 fetches the sector before it operates).  ``key``
@@ -1283,8 +1285,13 @@ class Counters:
         warp's trip through it: a sector that the same instruction first asked for on the
         same trip counts as DRAM for every warp asking for it (they wait on the same
         fetch), so stepping one warp at a time gives what a group of warps does, while a
-        later trip (a loop reading the sector again) finds it in L2.  A store leaves its
-        sector in L2.  Limitations: L2 never evicts within a launch."""
+        later trip (a loop reading the sector again) finds it in L2.  That holds for the
+        warps of one wave of the launch: a block of a later wave (``rank_wave``: its linear
+        id over the GPU's resident blocks) finds in L2 what a block of an earlier wave
+        brought there, as a sampled batch that spans the launch's waves would otherwise
+        have every block wait for data they all read (a table, a weight vector) as the
+        first wave does.  A store leaves its sector in L2.  Limitations: L2 never evicts
+        within a launch; blocks are taken to start in the order of their ids."""
         fp = self.first_read
         if kind == "st" or key is None:
             fp[s[fp[s] == -1]] = -2
@@ -1292,6 +1299,15 @@ class Counters:
         mine = np.asarray(key, np.int64)[srow]
         a, b = fp[s], fp[np.minimum(s ^ 1, len(fp) - 1)]
         far = ((a == -1) | (a == mine)) & ((b == -1) | (b == mine))
+        if self.rank_wave is not None and row_blocks is not None:
+            # each sector's earliest wave to ask: before this request, or in it (the
+            # machine issues an instruction for a batch's warps at once)
+            wave = self.rank_wave[np.asarray(row_blocks)[srow]]
+            fw = self.first_wave
+            unseen = s[fw[s] < 0]
+            fw[unseen] = np.iinfo(np.int64).max
+            np.minimum.at(fw, s, wave)
+            far &= ~(fw[s] < wave)                      # an earlier wave brought it
         if far.any():
             rows = np.zeros(nrows, bool)
             rows[srow[far]] = True
