@@ -998,7 +998,7 @@ class Counters:
         self.sector_reqs: np.ndarray | None = None          # warp requests per global sector
         self.first_read: np.ndarray | None = None           # per global sector, the load (dram_key)
         #                                                     that first read it (-1: none; -2: written)
-        self.first_wave: np.ndarray | None = None           # ... and the GPU wave of the block
+        self.first_wave: np.ndarray | None = None           # ... and the earliest GPU wave to ask for it
         self.rank_wave: np.ndarray | None = None            # per emulated block (rank), its wave
         self.resident_share: np.ndarray | None = None       # per allocation, the share L2 keeps
         self.fresh_rows: np.ndarray | None = None           # last load: rows that wait on DRAM
@@ -1277,7 +1277,7 @@ class Counters:
             if hit.any():
                 rec[2] = int(np.abs(d[hit, 0]).max())
 
-    def _dram_waits(self, s: np.ndarray, srow, nrows: int, kind: str, key, row_blocks=None) -> None:
+    def _dram_waits(self, s: np.ndarray, srow, nrows: int, kind: str, key, row_blocks) -> None:
         """Which rows of a load or atomic request wait on DRAM (``fresh_rows``): those with
         a sector that nothing earlier brought into L2, neither it nor its 64-byte neighbour
         (DRAM reads both; an atomic's L2 fetches the sector before it operates).  ``key``
@@ -1299,15 +1299,12 @@ class Counters:
         mine = np.asarray(key, np.int64)[srow]
         a, b = fp[s], fp[np.minimum(s ^ 1, len(fp) - 1)]
         far = ((a == -1) | (a == mine)) & ((b == -1) | (b == mine))
-        if self.rank_wave is not None and row_blocks is not None:
+        if self.rank_wave is not None:
             # each sector's earliest wave to ask: before this request, or in it (the
             # machine issues an instruction for a batch's warps at once)
             wave = self.rank_wave[np.asarray(row_blocks)[srow]]
-            fw = self.first_wave
-            unseen = s[fw[s] < 0]
-            fw[unseen] = np.iinfo(np.int64).max
-            np.minimum.at(fw, s, wave)
-            far &= ~(fw[s] < wave)                      # an earlier wave brought it
+            np.minimum.at(self.first_wave, s, wave)
+            far &= ~(self.first_wave[s] < wave)         # an earlier wave brought it
         if far.any():
             rows = np.zeros(nrows, bool)
             rows[srow[far]] = True

@@ -332,7 +332,7 @@ class Launch:
             # each emulated block's wave on the GPU (what an earlier wave left in L2)
             ids = np.arange(self.run_blocks) if self.sample_ids is None else np.asarray(self.sample_ids)
             self.counters.rank_wave = ids // max(1, bps * prof.sm_count)
-            self.counters.first_wave = np.full(nsec, -1, np.int64)
+            self.counters.first_wave = np.full(nsec, np.iinfo(np.int64).max, np.int64)   # (none yet)
             # ... and a block's re-touch of data L2 may have let go since (timing.retouch_miss)
             self.counters.last_touch = np.full(nsec, -1, np.int64)
             self.counters.retouch = np.zeros((max(1, len(device.starts)), C.RETOUCH_BINS))
