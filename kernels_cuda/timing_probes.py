@@ -8190,6 +8190,1223 @@ UNSEEN76 = [
 PROBES += UNSEEN76
 
 
+# probe-unseen80 (probes82.cu): a recommender-systems / sparse-ML course's kernels
+# (embedding-bag sum pooling over variable-length bags, signed feature hashing into buckets
+# by float atomicAdd, user-item dot-product scores tiled in shared memory, per-user top-k
+# by a warp's insertion lists and shuffle merge, Hogwild-style MF SGD with atomicAdd
+# updates, a CSR user-item matrix times item factors a thread a row) as a student who
+# knows CUDA basics writes them
+_P82 = "probes82.cu"
+_P82_EB_DIM = 64                  # EB_DIM
+_P82_EB_ROWS = 4                  # embbag: table rows per bag (2^19 x 64 floats, 128 MB, at the default)
+_P82_EB_MEAN, _P82_EB_MAX = 16, 128   # bag lengths geometric of this mean, capped
+_P82_EB_ZIPF = 1.05               # the rows' popularity: Zipf exponent over the table
+_P82_FH_VOCAB = 1 << 22           # hash-features: distinct raw feature ids
+_P82_FH_ZIPF = 1.0                # their frequency: Zipf exponent
+_P82_FH_BUCKETS = 1 << 20         # n_buckets
+_P82_FH_SEED = 0x9E3779B9
+_P82_SC_FACT, _P82_SC_TS = 64, 16  # FACT, TS
+_P82_SC_ITEMS = 4                 # score: items per user (n users, 4 n items)
+_P82_TK = 10                      # TOPK
+_P82_TK_ITEMS = 2048              # topk: items a user's row
+_P82_TK_RANK = 16                 # topk: scores a rank-16 product plus item bias and noise
+_P82_MF_K = 32                    # MF_K
+_P82_MF_USERS, _P82_MF_ITEMS = 8, 32   # mf-sgd: n / 8 users, n / 32 items
+_P82_MF_ZIPF_U, _P82_MF_ZIPF_I = 0.5, 0.7   # their activity / popularity: Zipf exponents
+_P82_MF_LR, _P82_MF_REG = 0.01, 0.02
+_P82_SP_F = 8                     # SP_F
+_P82_SP_ITEMS = 8                 # spmm: n / 8 items
+_P82_SP_SCALE, _P82_SP_ALPHA, _P82_SP_MAX = 8.0, 3.0, 512   # row lengths: 1 + Lomax(alpha, scale), capped
+_P82_SP_ZIPF = 0.9                # the items' popularity: Zipf exponent
+
+
+def _p82_zipf(rng, size, n_ids, s):
+    """size draws of ids in [0, n_ids) with P(rank k) ~ (k + 1)^-s, the ranks scattered over
+    the ids by a random permutation (int64)."""
+    w = np.cumsum(np.arange(1, n_ids + 1, dtype=np.float64) ** -s)
+    rank = np.minimum(np.searchsorted(w, rng.random(size) * w[-1], side="right"), n_ids - 1)
+    return rng.permutation(n_ids)[rank]
+
+
+def _p82_eb_args(n, rng):
+    """n bags: lengths geometric of mean _P82_EB_MEAN capped at _P82_EB_MAX, their rows
+    Zipf-popular over a table of _P82_EB_ROWS n rows (int32 indices, offsets n + 1); the
+    table (float32 N(0, 0.1^2), rows x EB_DIM), out (zeroed, n x EB_DIM), n."""
+    rows = max(256, _P82_EB_ROWS * n)
+    lens = np.minimum(rng.geometric(1.0 / _P82_EB_MEAN, n), _P82_EB_MAX)
+    offsets = np.zeros(n + 1, np.int64)
+    np.cumsum(lens, out=offsets[1:])
+    idx = _p82_zipf(rng, int(offsets[-1]), rows, _P82_EB_ZIPF).astype(np.int32)
+    table = (0.1 * rng.standard_normal(rows * _P82_EB_DIM)).astype(np.float32)
+    return [table, idx, offsets.astype(np.int32), np.zeros(n * _P82_EB_DIM, np.float32), _i32(n)]
+
+
+def _p82_eb_ref(table, idx, offsets):
+    """The bags' sums (float64, n x EB_DIM)."""
+    t = np.asarray(table, np.float64).reshape(-1, _P82_EB_DIM)
+    offsets = np.asarray(offsets, np.int64)
+    n = len(offsets) - 1
+    bag = np.repeat(np.arange(n), np.diff(offsets))
+    out = np.zeros((n, _P82_EB_DIM))
+    np.add.at(out, bag, t[np.asarray(idx)])
+    return out
+
+
+def _p82_fmix32(h):
+    """MurmurHash3's finalizer of uint32 h, as probes82.cu computes it."""
+    h = np.asarray(h, np.uint32)
+    h = h ^ (h >> np.uint32(16))
+    h = h * np.uint32(0x85EBCA6B)
+    h = h ^ (h >> np.uint32(13))
+    h = h * np.uint32(0xC2B2AE35)
+    return h ^ (h >> np.uint32(16))
+
+
+def _p82_fh_args(n, rng):
+    """n feature occurrences: ids (uint32, random 32-bit labels of _P82_FH_VOCAB features
+    drawn Zipf(_P82_FH_ZIPF)) and values (float32 counts 1..4); the buckets (float32,
+    zeroed), seed, n_buckets, n."""
+    labels = rng.integers(0, 1 << 32, _P82_FH_VOCAB, dtype=np.uint64).astype(np.uint32)
+    feat = labels[_p82_zipf(rng, n, _P82_FH_VOCAB, _P82_FH_ZIPF)]
+    val = rng.integers(1, 5, n).astype(np.float32)
+    return [feat, val, np.zeros(_P82_FH_BUCKETS, np.float32), np.uint32(_P82_FH_SEED), _i32(_P82_FH_BUCKETS),
+            _i32(n)]
+
+
+def _p82_fh_ref(feat, val, seed=_P82_FH_SEED, n_buckets=_P82_FH_BUCKETS):
+    """The buckets' signed sums (float64; integers, exact in float32) and each occurrence's
+    bucket."""
+    h = _p82_fmix32(np.asarray(feat, np.uint32) ^ np.uint32(seed))
+    b = (h % np.uint32(n_buckets)).astype(np.int64)
+    sign = np.where(h >> np.uint32(31), -1.0, 1.0)
+    return np.bincount(b, weights=sign * np.asarray(val, np.float64), minlength=n_buckets), b
+
+
+def _p82_sc_args(n, rng):
+    """n users (a multiple of TS) and _P82_SC_ITEMS n items: U and V (float32 N(0, 0.3^2),
+    rows of FACT), S (zeroed, n x items), n, items."""
+    assert n % _P82_SC_TS == 0
+    m = _P82_SC_ITEMS * n
+    U = (0.3 * rng.standard_normal(n * _P82_SC_FACT)).astype(np.float32)
+    V = (0.3 * rng.standard_normal(m * _P82_SC_FACT)).astype(np.float32)
+    return [U, V, np.zeros(n * m, np.float32), _i32(n), _i32(m)]
+
+
+def _p82_sc_ref(U, V):
+    """U V^T in float64 (n x items)."""
+    U = np.asarray(U, np.float64).reshape(-1, _P82_SC_FACT)
+    V = np.asarray(V, np.float64).reshape(-1, _P82_SC_FACT)
+    return U @ V.T
+
+
+def _p82_tk_args(n, rng, items=_P82_TK_ITEMS):
+    """n users' scores over `items` items (float32, row-major n x items): a rank-16 product
+    of N(0, 1/4) factors plus an item bias N(0, 1) and noise N(0, 0.1^2); top_idx (int32)
+    and top_val (float32) zeroed (n x TOPK), n, items."""
+    A = rng.normal(0, 0.5, (n, _P82_TK_RANK)).astype(np.float32)
+    B = rng.normal(0, 0.5, (_P82_TK_RANK, items)).astype(np.float32)
+    s = A @ B
+    s += rng.normal(0, 1, items).astype(np.float32)
+    s += rng.normal(0, 0.1, s.shape).astype(np.float32)
+    return [s.ravel(), np.zeros(n * _P82_TK, np.int32), np.zeros(n * _P82_TK, np.float32), _i32(n), _i32(items)]
+
+
+def _p82_tk_ref(scores, n_items):
+    """Each row's TOPK (item, score), best first, ties to the lower item."""
+    s = np.asarray(scores, np.float32).reshape(-1, n_items)
+    order = np.argsort(-s, axis=1, kind="stable")[:, :_P82_TK]
+    return order.astype(np.int32), np.take_along_axis(s, order, axis=1)
+
+
+def _p82_mf_args(n, rng):
+    """n ratings (user, item: Zipf-active users of n / 8, Zipf-popular items of n / 32,
+    int32; ratings 1..5 float32), P and Q (float32 N(0.3, 0.1^2), rows of MF_K), lr, reg, n."""
+    nu, ni = max(32, n // _P82_MF_USERS), max(32, n // _P82_MF_ITEMS)
+    u = _p82_zipf(rng, n, nu, _P82_MF_ZIPF_U).astype(np.int32)
+    i = _p82_zipf(rng, n, ni, _P82_MF_ZIPF_I).astype(np.int32)
+    r = rng.integers(1, 6, n).astype(np.float32)
+    P = rng.normal(0.3, 0.1, nu * _P82_MF_K).astype(np.float32)
+    Q = rng.normal(0.3, 0.1, ni * _P82_MF_K).astype(np.float32)
+    return [u, i, r, P, Q, np.float32(_P82_MF_LR), np.float32(_P82_MF_REG), _i32(n)]
+
+
+def _p82_mf_ref(u, i, r, P, Q, lr=_P82_MF_LR, reg=_P82_MF_REG):
+    """P and Q after every rating's update computed from the rows before any (float64):
+    what the kernel gives when no rating reads a row another has already updated."""
+    K = _P82_MF_K
+    P0 = np.asarray(P, np.float64).reshape(-1, K)
+    Q0 = np.asarray(Q, np.float64).reshape(-1, K)
+    pu, qi = P0[u], Q0[i]
+    err = np.asarray(r, np.float64) - (pu * qi).sum(axis=1)
+    P1, Q1 = P0.copy(), Q0.copy()
+    np.add.at(P1, u, lr * (err[:, None] * qi - reg * pu))
+    np.add.at(Q1, i, lr * (err[:, None] * pu - reg * qi))
+    return P1, Q1, err
+
+
+def _p82_sp_args(n, rng):
+    """A user-item matrix of n users and n / 8 items in CSR (row_ptr, col sorted and
+    distinct a row, int32; ratings 1..5 float32): row lengths 1 + Lomax(_P82_SP_ALPHA,
+    _P82_SP_SCALE) capped at _P82_SP_MAX before duplicates drop, items Zipf-popular; the
+    item factors V (float32 N(0, 0.2^2), rows of SP_F), out (zeroed, n x SP_F), n."""
+    items = max(64, n // _P82_SP_ITEMS)
+    lens = np.minimum(1 + (_P82_SP_SCALE * (rng.random(n) ** (-1.0 / _P82_SP_ALPHA) - 1)).astype(np.int64),
+                      _P82_SP_MAX)
+    rows = np.repeat(np.arange(n, dtype=np.int64), lens)
+    key = np.sort(rows * items + _p82_zipf(rng, len(rows), items, _P82_SP_ZIPF))
+    key = key[np.r_[True, key[1:] != key[:-1]]]              # (np.unique is slow on numpy 2.4)
+    src, col = key // items, (key % items).astype(np.int32)
+    row_ptr = np.zeros(n + 1, np.int64)
+    np.cumsum(np.bincount(src, minlength=n), out=row_ptr[1:])
+    val = rng.integers(1, 6, len(col)).astype(np.float32)
+    V = rng.normal(0, 0.2, items * _P82_SP_F).astype(np.float32)
+    return [row_ptr.astype(np.int32), col, val, V, np.zeros(n * _P82_SP_F, np.float32), _i32(n)]
+
+
+def _p82_sp_ref(row_ptr, col, val, V):
+    """The product in float64 (n x SP_F)."""
+    row_ptr = np.asarray(row_ptr, np.int64)
+    n = len(row_ptr) - 1
+    src = np.repeat(np.arange(n), np.diff(row_ptr))
+    out = np.zeros((n, _P82_SP_F))
+    np.add.at(out, src, np.asarray(val, np.float64)[:, None] * np.asarray(V, np.float64).reshape(-1, _P82_SP_F)[col])
+    return out
+
+
+UNSEEN80 = [
+    TimingProbe("probe/rec-embbag-sum-dim", "probe-unseen80", "embbag_sum", 1 << 17, 256,
+                lambda n: -(-n * _P82_EB_DIM // 256), _p82_eb_args, source=_P82,
+                note="embedding-bag sum pooling of 2^17 bags (lengths geometric: mean 16, median 11, 1-128) over a "
+                     "2^19 x 64 float table (128 MB; rows Zipf(1.05)-popular, the top 1% of rows take 74% of the 2.1M "
+                     "lookups), a thread an output element (bag, d): two warps a bag, each trip a broadcast index "
+                     "load and a coalesced 128-byte gather of a row's half, no divergence within a warp, a block's 4 "
+                     "bags of unequal length (its longest ~33 trips), one coalesced store; memory-bound"),
+    TimingProbe("probe/rec-hash-trick-atomic", "probe-unseen80", "hash_features", 1 << 24, 256,
+                lambda n: -(-n // 256), _p82_fh_args, source=_P82,
+                note="signed feature hashing (the hashing trick) of 2^24 (feature id, count) occurrences into 2^20 "
+                     "float buckets (4 MB, L2-resident), a thread an occurrence: two coalesced loads, MurmurHash3's "
+                     "finalizer, an unsigned modulo, and a float atomicAdd (result unused) of +-count on the bucket; "
+                     "ids Zipf(1.0) over 4M features (the top one 6.3% of occurrences, ~1M atomics on one word): a "
+                     "warp's lanes on ~30 distinct scattered buckets, up to ~6 lanes on one"),
+    TimingProbe("probe/rec-score-tiled-smem", "probe-unseen80", "score_tiled", 1 << 12, (_P82_SC_TS, _P82_SC_TS),
+                lambda n: (_P82_SC_ITEMS * n // _P82_SC_TS, n // _P82_SC_TS), _p82_sc_args, source=_P82,
+                note="dot-product scores S = U V^T of 4096 users x 16384 items over 64 factors (8.6 GFLOP; S 256 MB "
+                     "written once, coalesced), 16 x 16 blocks a 16 x 16 tile of S: 4 steps of a U tile and a V tile "
+                     "staged in shared memory (V's padded to 17 columns: conflict-free reads, its stores 2 "
+                     "wavefronts), 2 barriers a step, 16 FMAs a step from two shared loads each (one a broadcast); "
+                     "shared-load / FMA bound"),
+    TimingProbe("probe/rec-topk-warp-merge", "probe-unseen80", "topk_per_user", 1 << 15, 128,
+                lambda n: -(-n * 32 // 128), _p82_tk_args, source=_P82,
+                note="top-10 items of each of 2^15 users from a row of 2048 float scores (256 MB, row-major; rank-16 "
+                     "products plus item bias and noise), a warp a user: 64 strided coalesced trips a lane, a score "
+                     "that beats the lane's 10th inserted into its sorted local-memory list (~28 insertions a lane, "
+                     "a warp's busiest ~35; the shifting loop divergent), then 10 rounds of a 5-step (value, index) "
+                     "shuffle argmax over the lists' heads, lane 0 storing"),
+    TimingProbe("probe/rec-mf-sgd-atomic", "probe-unseen80", "mf_sgd_atomic", 1 << 20, 256,
+                lambda n: -(-n // 256), _p82_mf_args, source=_P82,
+                note="Hogwild-style matrix-factorization SGD over 2^20 ratings (131k users x 32k items, 32 factors; P "
+                     "16 MB and Q 4 MB, L2-resident), a thread a rating: user, item, rating coalesced, then its P "
+                     "and Q rows read (a warp's lanes on 32 different 128-byte rows a load), a 32-term dot product "
+                     "and 64 float atomicAdds (results unused) back onto the same rows; users Zipf(0.5), items "
+                     "Zipf(0.7) (the top item 1.4% of ratings: 14k same-address updates on each of its 32 words)"),
+    TimingProbe("probe/rec-spmm-csr-rowthread", "probe-unseen80", "spmm_csr_rows", 1 << 21, 256,
+                lambda n: -(-n // 256), _p82_sp_args, source=_P82,
+                note="a 2^21-user x 2^18-item CSR interaction matrix (9.4M entries, row lengths 1 + Lomax(3, 8): "
+                     "median 3, mean 4.5, max ~430, a warp's longest row ~26) times the 8-factor item matrix (8 MB, "
+                     "L2-resident), a thread a user row: col and val walked per lane (lanes on different rows: "
+                     "uncoalesced), a Zipf(0.9)-popular item's 32-byte factor row gathered, 8 FMAs into a local "
+                     "accumulator array a trip, 8 strided stores; load-imbalanced and latency-bound"),
+]
+PROBES += UNSEEN80
+
+
+# probe-unseen79 (probes81.cu): a seismic-imaging / exploration-geophysics course's kernels
+# (an 8th-order 2-D acoustic wave-equation step from global memory, a 3-D 25-point
+# Laplacian marching z with a shared-memory tile, NMO correction with interpolation and a
+# stretch mute, CMP stacking by float atomicAdd, Kirchhoff time migration along diffraction
+# hyperbolas, a per-trace running-window AGC) as a student who knows CUDA basics writes them
+_P81 = "probes81.cu"
+_P81_FD8 = np.array([-2.84722222, 1.6, -0.2, 0.0253968254, -0.00178571429], np.float32)   # c_fd8 (c0 .. c4)
+_P81_WAVE_N, _P81_WAVE_BLOCK = 4096, (32, 8)       # wave2d-fd8: an n x n grid; blockDim
+_P81_WAVE_V = (1500.0, 4500.0)                     # velocity (m/s) from the top to the bottom, +-5% noise
+_P81_WAVE_DT, _P81_WAVE_H = 1e-3, 10.0             # time step (s) and grid spacing (m)
+_P81_ST_N, _P81_ST_BLOCK = 1024, (32, 16)          # stencil25: nx = ny = n, nz = n / 8 + 8; blockDim (S_BX, S_BY)
+_P81_ST_ZCH = 16                                   # S_ZCH: the planes a block marches (gridDim.z the slabs)
+_P81_NT, _P81_DT = 2048, 0.002                     # traces: samples and sample interval (s): 4.096 s
+_P81_DECAY, _P81_TAPER = 1.5, 64                   # trace amplitude exp(-t / decay); the last samples tapered to 0
+_P81_NMO_N, _P81_NMO_FOLD = 1 << 25, 64            # nmo: samples (16384 traces); traces a CMP
+_P81_NMO_OFF = (100.0, 50.0)                       # offsets: first and increment (m): 100 .. 3250
+_P81_NMO_V = (1500.0, 800.0, 0.05)                 # vrms(t0) = (v0 + k t0) (1 + U(-p, p)) a CMP
+_P81_NMO_SMUTE = 0.5                               # stretch mute
+_P81_STK_N, _P81_STK_CHAN = 1 << 25, 256           # stack: samples (16384 traces: 64 shots of 256 channels)
+_P81_STK_DS, _P81_STK_DG, _P81_STK_NEAR = 50.0, 25.0, 100.0   # shot and receiver spacing, near offset (m)
+_P81_STK_DBIN, _P81_STK_X0 = 12.5, -6.25           # CMP bin width and origin (midpoints mid-bin)
+_P81_STK_VMUTE = 4000.0                            # the input's mute: zero where t < offset / vmute
+_P81_KM_N, _P81_KM_APER = 1 << 23, 100             # kirchhoff: image points (4096 traces x 2048); aperture (traces)
+_P81_KM_DX, _P81_KM_V = 12.5, (1500.0, 500.0)      # trace spacing (m); vrms(t0) = v0 + k t0
+_P81_AGC_N, _P81_AGC_HALF = 1 << 21, 62            # agc: samples (2048 traces); the window's half-length
+_P81_AGC_NT, _P81_AGC_DT = 1024, 0.004             # agc's traces: samples and interval (s): 4.096 s
+_P81_AGC_DEAD = 1 / 64                             # the fraction of dead (all-zero) traces
+
+
+def _p81_traces(ntr, nt, rng, dt=_P81_DT):
+    """ntr x nt float32 noise traces (dt apart): N(0, 1) times exp(-t / _P81_DECAY), the last
+    _P81_TAPER samples tapered by cos^2 to exactly zero at the end."""
+    t = np.arange(nt) * dt
+    env = np.exp(-t / _P81_DECAY)
+    k = min(_P81_TAPER, nt)
+    env[nt - k:] *= np.cos(0.5 * np.pi * np.arange(k) / (k - 1)) ** 2
+    env[-1] = 0.0
+    return (rng.standard_normal((ntr, nt), dtype=np.float32) * env.astype(np.float32)).ravel()
+
+
+def _p81_wave_args(n, rng):
+    """An n x n grid: u and u_prev N(0, 1) (float32), vdt2 = (v dt / h)^2 with v rising
+    linearly from _P81_WAVE_V[0] to [1] down the grid, +-5% noise; nx, nz."""
+    u = rng.standard_normal(n * n, dtype=np.float32)
+    up = rng.standard_normal(n * n, dtype=np.float32)
+    v = np.linspace(*_P81_WAVE_V, n)[:, None] * rng.uniform(0.95, 1.05, (n, n))
+    vdt2 = ((v * _P81_WAVE_DT / _P81_WAVE_H) ** 2).astype(np.float32).ravel()
+    return [u, up, vdt2, _i32(n), _i32(n)]
+
+
+def _p81_wave_ref(u, up, vdt2, nx, nz):
+    """wave2d_fd8 in float64: the new u_prev (edges untouched)."""
+    c = _P81_FD8.astype(np.float64)
+    U = np.asarray(u, np.float64).reshape(nz, nx)
+    out = np.array(up, np.float64).reshape(nz, nx)
+    R = 4
+    s = (slice(R, nz - R), slice(R, nx - R))
+    lap = 2 * c[0] * U[s]
+    for k in range(1, R + 1):
+        lap = lap + c[k] * (U[R:nz - R, R - k:nx - R - k] + U[R:nz - R, R + k:nx - R + k] +
+                            U[R - k:nz - R - k, R:nx - R] + U[R + k:nz - R + k, R:nx - R])
+    out[s] = 2 * U[s] - out[s] + np.asarray(vdt2, np.float64).reshape(nz, nx)[s] * lap
+    return out.ravel()
+
+
+def _p81_st_args(n, rng):
+    """A volume nx = ny = n, nz = n / 8 + 8 (float32 N(0, 1)), out zeroed; nx, ny, nz."""
+    nz = n // 8 + 8
+    return [rng.standard_normal(n * n * nz, dtype=np.float32), np.zeros(n * n * nz, np.float32), _i32(n), _i32(n),
+            _i32(nz)]
+
+
+def _p81_st_ref(vol, nx, ny, nz):
+    """stencil25_zmarch in float64 (zero within 4 points of a face)."""
+    c = _P81_FD8.astype(np.float64)
+    V = np.asarray(vol, np.float64).reshape(nz, ny, nx)
+    out = np.zeros_like(V)
+    R = 4
+    zs, ys, xs = slice(R, nz - R), slice(R, ny - R), slice(R, nx - R)
+    acc = 3 * c[0] * V[zs, ys, xs]
+    for k in range(1, R + 1):
+        acc = acc + c[k] * (V[zs, ys, R - k:nx - R - k] + V[zs, ys, R + k:nx - R + k] +
+                            V[zs, R - k:ny - R - k, xs] + V[zs, R + k:ny - R + k, xs] +
+                            V[R - k:nz - R - k, ys, xs] + V[R + k:nz - R + k, ys, xs])
+    out[zs, ys, xs] = acc
+    return out.ravel()
+
+
+def _p81_nmo_args(n, rng, nt=_P81_NT):
+    """n samples of ntr = n / nt traces (_p81_traces), CMP gathers of _P81_NMO_FOLD traces with
+    offsets _P81_NMO_OFF[0] + k _P81_NMO_OFF[1] (k the trace in its CMP), vrms (ncmp x nt)
+    per _P81_NMO_V; out zeroed; dt, smute, fold, nt, ntr (all float32 / int32)."""
+    ntr = n // nt
+    fold = _P81_NMO_FOLD
+    off = (_P81_NMO_OFF[0] + _P81_NMO_OFF[1] * (np.arange(ntr) % fold)).astype(np.float32)
+    ncmp = -(-ntr // fold)
+    t0 = np.arange(nt) * _P81_DT
+    v0, k, p = _P81_NMO_V
+    vrms = ((v0 + k * t0)[None, :] * rng.uniform(1 - p, 1 + p, (ncmp, 1))).astype(np.float32).ravel()
+    return [_p81_traces(ntr, nt, rng), off, vrms, np.zeros(ntr * nt, np.float32), np.float32(_P81_DT),
+            np.float32(_P81_NMO_SMUTE), _i32(fold), _i32(nt), _i32(ntr)]
+
+
+def _p81_nmo_ref(data, off, vrms, dt, smute, fold, nt, ntr):
+    """nmo_correct in float64: out, the kept mask and the smallest margin of a mute or
+    end-of-trace test."""
+    dt, smute = float(dt), float(smute)
+    D = np.asarray(data, np.float64).reshape(ntr, nt)
+    tr = np.arange(ntr)[:, None]
+    it = np.arange(nt)[None, :]
+    t0 = it * dt
+    x = np.asarray(off, np.float64)[:, None]
+    v = np.asarray(vrms, np.float64).reshape(-1, nt)[tr // fold, it]
+    t = np.sqrt(t0 * t0 + x * x / (v * v))
+    s = t / dt
+    i0 = np.floor(s).astype(np.int64)
+    keep = (it > 0) & (t - t0 <= smute * t0) & (i0 + 1 < nt)
+    i0c = np.minimum(i0, nt - 2)
+    w = s - i0c
+    val = (1 - w) * np.take_along_axis(D, i0c, 1) + w * np.take_along_axis(D, i0c + 1, 1)
+    m = np.abs(t - t0 - smute * t0)[it.repeat(ntr, 0) > 0]
+    return np.where(keep, val, 0.0).ravel(), keep.ravel(), m.min()
+
+
+def _p81_stk_geom(ntr):
+    """Shot-ordered geometry of ntr traces (_P81_STK_CHAN channels a shot, end-on): sx, gx
+    (float32) and the number of bins covering every midpoint."""
+    tr = np.arange(ntr)
+    sx = (tr // _P81_STK_CHAN) * _P81_STK_DS
+    gx = sx + _P81_STK_NEAR + (tr % _P81_STK_CHAN) * _P81_STK_DG
+    xm = 0.5 * (sx + gx)
+    nbins = int((xm.max() - _P81_STK_X0) // _P81_STK_DBIN) + 1
+    return sx.astype(np.float32), gx.astype(np.float32), nbins
+
+
+def _p81_stk_args(n, rng, nt=_P81_NT):
+    """n samples of ntr = n / nt NMO-corrected traces in shot order (_p81_traces, zero where
+    t < offset / _P81_STK_VMUTE), their geometry (_p81_stk_geom), the stack (nbins x nt) and
+    fold zeroed; x0, dbin, nbins, nt, ntr."""
+    ntr = n // nt
+    sx, gx, nbins = _p81_stk_geom(ntr)
+    d = _p81_traces(ntr, nt, rng).reshape(ntr, nt)
+    t = np.arange(nt) * _P81_DT
+    d[t[None, :] < (gx - sx)[:, None] / _P81_STK_VMUTE] = 0.0
+    return [d.ravel(), sx, gx, np.zeros(nbins * nt, np.float32), np.zeros(nbins, np.int32), np.float32(_P81_STK_X0),
+            np.float32(_P81_STK_DBIN), _i32(nbins), _i32(nt), _i32(ntr)]
+
+
+def _p81_stk_ref(data, sx, gx, x0, dbin, nbins, nt, ntr):
+    """cmp_stack in float64: the stack (nbins x nt, flat) and the fold."""
+    xm = 0.5 * (np.asarray(sx, np.float64) + np.asarray(gx, np.float64))
+    b = np.floor((xm - float(x0)) / float(dbin)).astype(np.int64)
+    ok = (b >= 0) & (b < nbins)
+    st = np.zeros((nbins, nt))
+    np.add.at(st, b[ok], np.asarray(data, np.float64).reshape(ntr, nt)[ok])
+    return st.ravel(), np.bincount(b[ok], minlength=nbins)[:nbins]
+
+
+def _p81_km_args(n, rng, nt=_P81_NT):
+    """A zero-offset section of nx = n / nt traces (_p81_traces), vrms(t0) per _P81_KM_V
+    (float32), the image zeroed; dx, dt, aper, nt, nx."""
+    nx = n // nt
+    v = (_P81_KM_V[0] + _P81_KM_V[1] * np.arange(nt) * _P81_DT).astype(np.float32)
+    return [_p81_traces(nx, nt, rng), v, np.zeros(nx * nt, np.float32), np.float32(_P81_KM_DX), np.float32(_P81_DT),
+            _i32(_P81_KM_APER), _i32(nt), _i32(nx)]
+
+
+def _p81_km_ref(data, vrms, dx, dt, aper, nt, nx):
+    """kirchhoff_tmig in float64: the image (flat) and the number of summed terms a point."""
+    dx, dt = float(dx), float(dt)
+    D = np.asarray(data, np.float64).reshape(nx, nt)
+    t0 = np.arange(nt) * dt
+    s = 4.0 / np.asarray(vrms, np.float64) ** 2
+    img = np.zeros((nx, nt))
+    cnt = np.zeros((nx, nt), np.int64)
+    ix = np.arange(nx)
+    for d in range(-aper, aper + 1):
+        j = ix + d
+        okx = (j >= 0) & (j < nx)
+        if not okx.any():
+            continue
+        h = d * dx
+        t = np.sqrt(t0 * t0 + h * h * s)
+        ft = t / dt
+        it = np.floor(ft).astype(np.int64)
+        okt = it < nt - 1
+        itc = np.minimum(it, nt - 2)
+        w = ft - itc
+        obl = np.where(t > 0, t0 / np.where(t > 0, t, 1), 1.0)
+        jj = j[okx]
+        a = (1 - w) * D[jj][:, itc] + w * D[jj][:, itc + 1]
+        img[okx] += np.where(okt, obl * a, 0.0)
+        cnt[okx] += okt
+    return img.ravel(), cnt.ravel()
+
+
+def _p81_agc_args(n, rng, nt=_P81_AGC_NT):
+    """n samples of ntr = n / nt traces (_p81_traces, _P81_AGC_DT apart), a _P81_AGC_DEAD
+    fraction of them dead (zero); out zeroed; half, nt, ntr."""
+    ntr = n // nt
+    d = _p81_traces(ntr, nt, rng, _P81_AGC_DT).reshape(ntr, nt)
+    d[rng.random(ntr) < _P81_AGC_DEAD] = 0.0
+    return [d.ravel(), np.zeros(ntr * nt, np.float32), _i32(_P81_AGC_HALF), _i32(nt), _i32(ntr)]
+
+
+def _p81_agc_ref(data, half, nt, ntr):
+    """agc_trace in float64: each sample over its clipped window's RMS (zero windows zero)."""
+    D = np.asarray(data, np.float64).reshape(ntr, nt)
+    c = np.concatenate([np.zeros((ntr, 1)), np.cumsum(D * D, axis=1)], axis=1)
+    it = np.arange(nt)
+    lo, hi = np.maximum(it - half, 0), np.minimum(it + half, nt - 1)
+    rms = np.sqrt((c[:, hi + 1] - c[:, lo]) / (hi - lo + 1))
+    return np.where(rms > 0, D / np.where(rms > 0, rms, 1), 0.0).ravel()
+
+
+UNSEEN79 = [
+    TimingProbe("probe/wave2d-fd8-global", "probe-unseen79", "wave2d_fd8", _P81_WAVE_N, _P81_WAVE_BLOCK,
+                lambda n: (-(-n // 32), -(-n // 8)), _p81_wave_args, source=_P81,
+                note="one leapfrog step of the 2-D acoustic wave equation, 8th order in space, on a 4096 x 4096 "
+                     "grid, a thread a point in 32 x 8 blocks: the 17-point cross read straight from global "
+                     "memory (8 loads at +-1..4 columns, coalesced and overlapping; 8 at +-1..4 rows, 16 KB "
+                     "apart), __constant__ weights at uniform indices, u_prev and vdt2 read and u_prev "
+                     "overwritten in place; 3 x 64 MB read, 64 MB written; memory-bound with L1/L2 reuse"),
+    TimingProbe("probe/stencil25-zmarch-smem", "probe-unseen79", "stencil25_zmarch", _P81_ST_N, _P81_ST_BLOCK,
+                lambda n: (n // 32, n // 16, -(-(n // 8) // _P81_ST_ZCH)), _p81_st_args, source=_P81,
+                note="the 3-D 25-point (8th-order) Laplacian of a 1024 x 1024 x 136 volume, Micikevicius-style: "
+                     "16384 blocks of 32 x 16 threads (2^23), each marching its x-y tile up a slab of 16 planes "
+                     "(8 x 16 = 128 interior planes): the 9-plane column queue primed with 8 loads, then each "
+                     "plane staged into a 24 x 40 float shared tile with a 4-point halo (halo rows by the first 4 "
+                     "thread rows, halo columns by the first 4 lanes of each row: divergent, 4-lane requests) "
+                     "between two barriers, the z-neighbours in two 4-float per-thread arrays shifted a plane, "
+                     "16 shared reads (a warp a tile row: no bank conflicts) and one coalesced store a point; "
+                     "570 MB read ~1.5 times (the slabs' z halos), 570 MB written; memory-bound"),
+    TimingProbe("probe/nmo-interp-stretchmute", "probe-unseen79", "nmo_correct", _P81_NMO_N, 256,
+                lambda n: -(-n // 256), _p81_nmo_args, source=_P81,
+                note="NMO correction of 16384 traces x 2048 samples (256 CMPs of 64 offsets, 100 .. 3250 m), a "
+                     "thread an output sample: 2 integer divisions, offset (broadcast) and vrms (coalesced) "
+                     "loads, sqrtf and 2 float divisions, then the ~83% unmuted samples (a stretch mute that "
+                     "cuts the early times of far offsets: some warps divergent) gather 2 neighbouring samples "
+                     "of their own trace at t >= t0 (a warp's addresses ascending, mostly 1-2 lines); 128 MB "
+                     "read, 128 MB written; memory-bound"),
+    TimingProbe("probe/cmp-stack-atomicadd", "probe-unseen79", "cmp_stack", _P81_STK_N, 256,
+                lambda n: -(-n // 256), _p81_stk_args, source=_P81,
+                note="CMP stacking of 16384 NMO-corrected traces x 2048 samples in shot order (64 shots x 256 "
+                     "channels end-on, into 512 bins of fold up to 64), a thread a sample: an integer division, "
+                     "sx and gx broadcast loads, a float division for the bin, the ~80% unmuted samples (zeros "
+                     "from the mute: divergent warps near it) float-atomicAdd into the bin's stack trace (a "
+                     "warp on 32 consecutive words; the bins of resident blocks mostly distinct: one shot's "
+                     "traces fall in different bins), one int atomicAdd a trace for the fold; 128 MB read, "
+                     "~27M float reductions on 4 MB"),
+    TimingProbe("probe/kirchhoff-tmig-aperture", "probe-unseen79", "kirchhoff_tmig", _P81_KM_N, 256,
+                lambda n: -(-n // 256), _p81_km_args, source=_P81,
+                note="Kirchhoff time migration of a 4096-trace x 2048-sample zero-offset section (32 MB, "
+                     "L2-resident), a thread an image point (a warp 32 consecutive t0 of one trace): a loop over "
+                     "the 201 traces within +-100 of its own (fewer within 100 of the edges), each trip a sqrtf, "
+                     "2 float divisions (t / dt, the obliquity t0 / t), and an interpolating gather of 2 "
+                     "neighbouring samples of trace j at t(t0) (a warp's lanes on nearby samples: 1-2 lines); "
+                     "the few times past a trace's end skipped; ~1.6G inner trips, compute/latency-bound"),
+    TimingProbe("probe/agc-running-pertrace", "probe-unseen79", "agc_trace", _P81_AGC_N, 256,
+                lambda n: -(-(n // _P81_AGC_NT) // 256), _p81_agc_args, source=_P81,
+                note="AGC of a 2048-trace line of 1024 samples (1/64 dead), a thread a whole trace: 8 blocks of "
+                     "256 (8 SMs busy, 8 warps each), a running sum of squares over a 125-sample window slid "
+                     "along the trace (~1090 sequential steps), each step 3 loads (the sample, the one entering, "
+                     "the one leaving) and a store with a warp's lanes 4 KB apart (32 lines an access, each "
+                     "line reused over 32 steps from L1), a sqrtf and 2 float divisions; 8 MB read, 8 MB "
+                     "written by 4-byte scattered stores; latency/L1-bound, the GPU nearly idle"),
+]
+PROBES += UNSEEN79
+
+
+# probe-unseen77 (probes79.cu): a medical-imaging reconstruction course's kernels (CT and
+# MRI: flat-field and log pre-processing of raw counts, Ram-Lak filtering by a shared-memory
+# convolution, pixel-driven filtered backprojection, a ray-marching forward projector, MRI
+# radial k-space gridding with a Kaiser-Bessel kernel by float atomics, a HU histogram and
+# min/max of a CT volume for windowing) as a student who knows CUDA basics writes them
+_P79 = "probes79.cu"
+_P79_FF_N, _P79_FF_DET = 1 << 26, 512 * 512     # flatfield-log: readings (256 views), detector pixels a view
+_P79_FF_DARK, _P79_FF_FLAT = (100.0, 8.0), (40000.0, 0.05)   # dark: mean, sd (counts); flat: mean, relative sd
+_P79_FF_PMAX, _P79_FF_STARVED = 6.0, 0.01        # line integrals uniform in [0, PMAX); readings behind metal
+_P79_FF_TMIN, _P79_FF_C2, _P79_FF_C3 = 1e-4, 0.02, 0.002   # the clamp, the beam-hardening polynomial
+_P79_RL_DET = 768                                # RL_DET: bins a projection (also fbp's n_det for N = 512)
+_P79_ANGLES = 720                                # projections over 180 degrees (0.25 degree apart)
+_P79_RL_BLOCK = 256
+_P79_MU = 0.02                                   # the phantom's density 1 in 1 / pixel (water at 1 mm pixels)
+_P79_BP_N, _P79_BP_MAX = 512, 1024               # fbp: the image side; BP_MAX_ANGLES
+_P79_FP_N, _P79_FP_STEP = 256, 1.0               # forward projection: the image side (n_det = N); FP_STEP
+_P79_KB_W, _P79_KB_LUT, _P79_KB_ALPHA = 4, 512, 2.0   # KB_W, KB_LUT, the grid's oversampling
+_P79_KB_G = 512                                  # the oversampled grid's side (a 256 x 256 image)
+_P79_KB_READ = 512                               # samples a radial spoke (n / this spokes)
+_P79_KB_N = 1 << 18                              # samples (512 spokes)
+_P79_HU_N, _P79_HU_SIDE = 1 << 24, 256           # hu-hist: voxels (256 slices of 256 x 256); the slice side
+_P79_HU_MIN, _P79_HU_W, _P79_HU_BINS, _P79_HU_VPT = -1024, 4, 1024, 16   # HU_MIN, HU_BIN_WIDTH, HU_BINS, ..._PER_THREAD
+_P79_HU_BLOCK = 256
+_P79_HU_METAL = 2e-4                             # voxels of metal (HU 3000 .. 12000, past the last bin)
+
+# the modified Shepp-Logan phantom (Toft): density, semi-axes a, b, centre x0, y0 (the
+# unit disc), rotation in degrees
+_P79_SHEPP = [(1.0, .69, .92, 0.0, 0.0, 0.0), (-.8, .6624, .874, 0.0, -.0184, 0.0),
+              (-.2, .11, .31, .22, 0.0, -18.0), (-.2, .16, .41, -.22, 0.0, 18.0), (.1, .21, .25, 0.0, .35, 0.0),
+              (.1, .046, .046, 0.0, .1, 0.0), (.1, .046, .046, 0.0, -.1, 0.0), (.1, .046, .023, -.08, -.605, 0.0),
+              (.1, .023, .023, 0.0, -.606, 0.0), (.1, .023, .046, .06, -.605, 0.0)]
+
+
+def _p79_ff_args(n, rng, det=_P79_FF_DET):
+    """n raw readings (uint16, view-major, det pixels a view): dark + (flat - dark) exp(-p)
+    with p uniform in [0, _P79_FF_PMAX) plus Poisson-like noise (normal, sd the square
+    root of the counts), a fraction _P79_FF_STARVED starved (the dark level plus noise);
+    the dark and flat frames (float32, det); proj (zeroed); t_min, c2, c3, det, n."""
+    f = np.float32
+    dark = rng.normal(*_P79_FF_DARK, det).astype(f)
+    flat = (_P79_FF_FLAT[0] * (1 + _P79_FF_FLAT[1] * rng.standard_normal(det))).astype(f)
+    p = rng.random(n, dtype=f) * f(_P79_FF_PMAX)
+    p[rng.random(n, dtype=f) < _P79_FF_STARVED] = 40.0
+    c = np.exp(-p)
+    del p
+    if n % det == 0:
+        C = c.reshape(-1, det)
+        C *= flat - dark
+        C += dark
+    else:
+        d = np.arange(n) % det
+        c *= (flat - dark)[d]
+        c += dark[d]
+    c += np.sqrt(c) * rng.standard_normal(n, dtype=f)
+    raw = np.clip(np.rint(c), 0, 65535).astype(np.uint16)
+    del c
+    return [raw, dark, flat, np.zeros(n, f), f(_P79_FF_TMIN), f(_P79_FF_C2), f(_P79_FF_C3), _i32(det), _i32(n)]
+
+
+def _p79_ff_ref(raw, dark, flat, t_min=_P79_FF_TMIN, c2=_P79_FF_C2, c3=_P79_FF_C3):
+    """flatfield_log in float64: the corrected line integrals and the clamped mask."""
+    d = np.arange(len(raw)) % len(dark)
+    dk = dark[d].astype(np.float64)
+    t = (raw.astype(np.float64) - dk) / (flat[d].astype(np.float64) - dk)
+    clamped = t < np.float32(t_min)
+    p = -np.log(np.maximum(t, np.float64(np.float32(t_min))))
+    return p * (1 + p * (np.float32(c2) + p * np.float32(c3))), clamped
+
+
+def _p79_shepp_sino(n_angles, n_det, side, mu=_P79_MU):
+    """The analytic parallel-beam sinogram (n_angles x n_det, float64) of the modified
+    Shepp-Logan phantom filling the disc of radius side / 2 (densities times mu): angle a
+    at a pi / n_angles, bin d at d - (n_det - 1) / 2."""
+    th = np.arange(n_angles)[:, None] * np.pi / n_angles
+    t = (np.arange(n_det) - 0.5 * (n_det - 1))[None, :]
+    r = 0.5 * side
+    out = np.zeros((n_angles, n_det))
+    for A, a, b, x0, y0, phi in _P79_SHEPP:
+        a, b, x0, y0 = a * r, b * r, x0 * r, y0 * r
+        ph = np.deg2rad(phi)
+        s2 = (a * np.cos(th - ph)) ** 2 + (b * np.sin(th - ph)) ** 2
+        tau = t - x0 * np.cos(th) - y0 * np.sin(th)
+        out += np.where(tau * tau < s2, 2 * A * mu * a * b * np.sqrt(np.maximum(s2 - tau * tau, 0)) / s2, 0.0)
+    return out
+
+
+def _p79_shepp_image(side, mu=_P79_MU):
+    """The modified Shepp-Logan phantom on side x side unit pixels (float32; pixel (x, y)
+    at (x - (side-1)/2, (side-1)/2 - y), row 0 at the top)."""
+    c = np.arange(side) - 0.5 * (side - 1)
+    X, Y = c[None, :], -c[:, None]
+    r = 0.5 * side
+    img = np.zeros((side, side))
+    for A, a, b, x0, y0, phi in _P79_SHEPP:
+        ph = np.deg2rad(phi)
+        xr = (X - x0 * r) * np.cos(ph) + (Y - y0 * r) * np.sin(ph)
+        yr = -(X - x0 * r) * np.sin(ph) + (Y - y0 * r) * np.cos(ph)
+        img += np.where((xr / (a * r)) ** 2 + (yr / (b * r)) ** 2 <= 1, A * mu, 0.0)
+    return img.astype(np.float32)
+
+
+def _p79_ramlak_h(n_det=_P79_RL_DET):
+    """The band-limited Ram-Lak kernel on 2 n_det - 1 taps (float32, centre n_det - 1):
+    1/4 at 0, -1 / (pi k)^2 at odd k, 0 at even k."""
+    k = np.arange(-(n_det - 1), n_det)
+    h = np.where(k % 2 == 1, -1.0 / (np.pi * np.maximum(np.abs(k), 1)) ** 2, 0.0)
+    h[n_det - 1] = 0.25
+    return h.astype(np.float32)
+
+
+def _p79_rl_args(n, rng):
+    """n projections of the analytic Shepp-Logan sinogram (n x RL_DET, angles pi / n apart,
+    the phantom 512 pixels across; float32), the Ram-Lak kernel, filt (zeroed), n."""
+    sino = _p79_shepp_sino(n, _P79_RL_DET, _P79_BP_N).astype(np.float32)
+    return [sino.ravel(), _p79_ramlak_h(), np.zeros(n * _P79_RL_DET, np.float32), _i32(n)]
+
+
+def _p79_ramlak_ref(sino, h, n_det=_P79_RL_DET):
+    """ramlak_filter in float64: each projection convolved with h (the centre tap at 0)."""
+    P = np.asarray(sino, np.float64).reshape(-1, n_det)
+    k = np.arange(n_det)
+    H = np.asarray(h, np.float64)[k[None, :] - k[:, None] + n_det - 1]      # H[k, t] = h[t - k + n_det - 1]
+    return P @ H
+
+
+def _p79_bp_shape(N):
+    """fbp's detector bins for an N x N image: 3 N / 2 (the corners' circle inside)."""
+    return 3 * N // 2
+
+
+def _p79_bp_args(n, rng, n_angles=_P79_ANGLES):
+    """The Ram-Lak-filtered analytic Shepp-Logan sinogram (n_angles x 3n/2, float32) of
+    the phantom n pixels across, the image (n x n, zeroed), scale pi / n_angles, n_angles,
+    n_det, n."""
+    nd = _p79_bp_shape(n)
+    sino = _p79_shepp_sino(n_angles, nd, n)
+    q = _p79_ramlak_ref(sino, _p79_ramlak_h(nd), nd).astype(np.float32)
+    return [q.ravel(), np.zeros(n * n, np.float32), np.float32(np.pi / n_angles), _i32(n_angles), _i32(nd), _i32(n)]
+
+
+def _p79_bp_syms(n, rng, n_angles=_P79_ANGLES):
+    """c_cos and c_sin (BP_MAX_ANGLES float32, the first n_angles set)."""
+    th = np.arange(n_angles) * np.pi / n_angles
+    c, s = np.zeros(_P79_BP_MAX, np.float32), np.zeros(_P79_BP_MAX, np.float32)
+    c[:n_angles], s[:n_angles] = np.cos(th), np.sin(th)
+    return {"c_cos": c, "c_sin": s}
+
+
+def _p79_bp_ref(q, cos_t, sin_t, scale, n_angles, n_det, N):
+    """fbp_backproject in float64 (the float32 trig tables): the N x N image."""
+    Q = np.asarray(q, np.float64).reshape(n_angles, n_det)
+    c = np.arange(N) - 0.5 * (N - 1)
+    X, Y = c[None, :], -c[:, None]
+    img = np.zeros((N, N))
+    for a in range(n_angles):
+        t = X * np.float64(cos_t[a]) + Y * np.float64(sin_t[a]) + 0.5 * (n_det - 1)
+        i0 = np.floor(t).astype(np.int64)
+        w = t - i0
+        ok = (i0 >= 0) & (i0 < n_det - 1)
+        i0c = np.clip(i0, 0, n_det - 2)
+        img += np.where(ok, (1 - w) * Q[a, i0c] + w * Q[a, i0c + 1], 0.0)
+    return img * np.float64(scale)
+
+
+def _p79_fp_args(n, rng, n_angles=_P79_ANGLES):
+    """The Shepp-Logan phantom (n x n float32), the sinogram (n_angles x n, zeroed), N, n_det
+    (= n), n_angles."""
+    return [_p79_shepp_image(n).ravel(), np.zeros(n_angles * n, np.float32), _i32(n), _i32(n), _i32(n_angles)]
+
+
+def _p79_fp_steps(N, n_det):
+    """forward_project's samples a ray (as the kernel computes them in float32), and the
+    distance of 2 L / FP_STEP from an integer (the truncation's margin)."""
+    f = np.float32
+    off = (np.arange(n_det, dtype=f) - f(0.5) * f(n_det - 1)).astype(f)
+    R = f(0.5) * f(N)
+    inside = np.abs(off) < R
+    L = np.sqrt(np.maximum(R * R - off * off, f(0))).astype(f)
+    x = (f(2) * L / f(_P79_FP_STEP)).astype(f)
+    steps = np.where(inside, x.astype(np.int64), 0)
+    gap = np.abs(x - np.rint(x))[inside & (x > 0)]
+    return steps, (gap.min() if gap.size else np.inf)
+
+
+def _p79_fp_ref(img, N, n_det, n_angles):
+    """forward_project in float64 (the kernel's sample counts; a sample skipped unless its
+    2 x 2 pixels are in the image): the sinogram (n_angles x n_det)."""
+    I = np.asarray(img, np.float64).reshape(N, N)
+    steps, _ = _p79_fp_steps(N, n_det)
+    th = np.arange(n_angles) * np.float64(np.float32(np.pi) / n_angles)
+    c, s = np.cos(th)[:, None], np.sin(th)[:, None]
+    off = (np.arange(n_det) - 0.5 * (n_det - 1))[None, :]
+    half = 0.5 * (N - 1)
+    out = np.zeros((n_angles, n_det))
+    u0 = -0.5 * steps * _P79_FP_STEP + 0.5 * _P79_FP_STEP
+    for k in range(int(steps.max(initial=0))):
+        u = (u0 + k * _P79_FP_STEP)[None, :]
+        px = off * c - u * s + half
+        py = half - (off * s + u * c)
+        ix, iy = np.floor(px).astype(np.int64), np.floor(py).astype(np.int64)
+        fx, fy = px - ix, py - iy
+        ok = (k < steps)[None, :] & (ix >= 0) & (ix < N - 1) & (iy >= 0) & (iy < N - 1)
+        ix, iy = np.clip(ix, 0, N - 2), np.clip(iy, 0, N - 2)
+        v = (1 - fy) * ((1 - fx) * I[iy, ix] + fx * I[iy, ix + 1]) + fy * ((1 - fx) * I[iy + 1, ix] + fx * I[iy + 1, ix + 1])
+        out += np.where(ok, v, 0.0)
+    return out * _P79_FP_STEP
+
+
+def _p79_kb_lut():
+    """The Kaiser-Bessel kernel of width KB_W for oversampling _P79_KB_ALPHA (Beatty's
+    beta) at KB_LUT distances 0 .. KB_W / 2 (float32, 1 at 0)."""
+    W, a = _P79_KB_W, _P79_KB_ALPHA
+    beta = np.pi * np.sqrt((W / a) ** 2 * (a - 0.5) ** 2 - 0.8)
+    d = np.linspace(0, W / 2, _P79_KB_LUT)
+    v = np.i0(beta * np.sqrt(np.maximum(1 - (2 * d / W) ** 2, 0)))
+    return (v / v[0]).astype(np.float32)
+
+
+def _p79_kb_args(n, rng, G=_P79_KB_G):
+    """n radial k-space samples (n / KB_READ spokes at angles pi / spokes apart, KB_READ
+    readout points from -(G/2 - KB_W) to +(G/2 - KB_W) in grid cells; kx, ky float32),
+    their values (n x 2 float32: complex normal times 1 / (1 + |k| / 4)^2, the energy at
+    the centre), the ramp density weights |k| (float32, the centre's a quarter step), the
+    KB table, the grid (G x G x 2, zeroed), G, n."""
+    f = np.float32
+    nr = min(n, _P79_KB_READ)
+    spokes = -(-n // nr)
+    kmax = G / 2 - _P79_KB_W
+    r = np.linspace(-kmax, kmax, nr)
+    phi = np.arange(spokes) * np.pi / spokes
+    kx = (np.cos(phi)[:, None] * r[None, :]).ravel()[:n]
+    ky = (np.sin(phi)[:, None] * r[None, :]).ravel()[:n]
+    k = np.hypot(kx, ky)
+    amp = 1.0 / (1 + k / 4) ** 2
+    data = (rng.standard_normal((n, 2)) * amp[:, None]).astype(f)
+    dcf = np.maximum(k, (r[1] - r[0]) / 4).astype(f)
+    return [kx.astype(f), ky.astype(f), data, dcf, _p79_kb_lut(), np.zeros((G * G, 2), f), _i32(G), _i32(n)]
+
+
+def _p79_kb_ref(kx, ky, data, dcf, lut, G):
+    """grid_kspace_kb in float64 (the kernel's float32 cells and table indices): the grid
+    (G*G x 2) and the taps a sample spread (the in-grid ones)."""
+    f = np.float32
+    gx = (np.asarray(kx, f) + f(0.5) * f(G)).astype(f)
+    gy = (np.asarray(ky, f) + f(0.5) * f(G)).astype(f)
+    vr = (data[:, 0].astype(f) * dcf).astype(np.float64)
+    vi = (data[:, 1].astype(f) * dcf).astype(np.float64)
+    scale = np.float64(f((_P79_KB_LUT - 1) / (0.5 * _P79_KB_W)))
+    x0 = np.floor(gx).astype(np.int64) - _P79_KB_W // 2 + 1
+    y0 = np.floor(gy).astype(np.int64) - _P79_KB_W // 2 + 1
+
+    def weight(c, g):                      # fma(|c - g|, scale, 0.5) rounded to float32, truncated
+        d = np.abs((c.astype(f) - g).astype(f)).astype(np.float64)
+        return np.asarray(lut, np.float64)[np.asarray(d * scale + 0.5).astype(f).astype(np.int64)]
+    out = np.zeros((G * G, 2))
+    taps = np.zeros(len(gx), np.int64)
+    for j in range(_P79_KB_W):
+        y = y0 + j
+        oky = (y >= 0) & (y < G)
+        wy = weight(np.clip(y, 0, G - 1), gy)
+        for i in range(_P79_KB_W):
+            x = x0 + i
+            ok = oky & (x >= 0) & (x < G)
+            w = weight(np.clip(x, 0, G - 1), gx) * wy
+            cell = y[ok] * G + x[ok]
+            np.add.at(out[:, 0], cell, (vr * w)[ok])
+            np.add.at(out[:, 1], cell, (vi * w)[ok])
+            taps += ok
+    return out, taps
+
+
+def _p79_hu_volume(n, rng):
+    """n voxels (int16 HU, slices of _P79_HU_SIDE^2, z slowest) of a synthetic chest CT:
+    air (-1000) around an elliptical body of soft tissue (40) under a fat layer (-100), two
+    lungs (-850) that grow and shrink along z, a spine (700) and a sternum (400), noise sd 15
+    HU, clipped below at -1024, a fraction _P79_HU_METAL of metal voxels (3000 .. 12000)."""
+    S = _P79_HU_SIDE
+    nz = -(-n // (S * S))
+    c = ((np.arange(S, dtype=np.float32) + 0.5) / S * 2 - 1)
+    X, Y = c[None, :], c[:, None]
+    vol = np.empty((nz, S, S), np.int16)
+    for z in range(nz):
+        zz = (z + 0.5) / nz
+        e = (X / 0.85) ** 2 + (Y / 0.6) ** 2
+        hu = np.where(e <= 1, np.where(e > 0.82, -100.0, 40.0), -1000.0)
+        lr = 0.18 + 0.12 * np.sin(np.pi * zz)
+        for sx in (-0.38, 0.38):
+            hu = np.where(((X - sx) / (0.9 * lr + 0.08)) ** 2 + ((Y + 0.02) / (1.2 * lr + 0.1)) ** 2 <= 1, -850.0, hu)
+        hu = np.where(X ** 2 + (Y - 0.42) ** 2 <= 0.1 ** 2, 700.0, hu)
+        hu = np.where((X / 0.06) ** 2 + ((Y + 0.5) / 0.03) ** 2 <= 1, 400.0, hu)
+        hu = hu + rng.normal(0, 15, (S, S))
+        vol[z] = np.maximum(np.rint(hu), -1024).astype(np.int16)
+    v = vol.ravel()[:n].copy()
+    m = rng.random(n) < _P79_HU_METAL
+    v[m] = rng.integers(3000, 12001, int(m.sum())).astype(np.int16)
+    return v
+
+
+def _p79_hu_args(n, rng):
+    """_p79_hu_volume(n), the histogram (uint32 HU_BINS, zeroed), vmin INT_MAX and vmax
+    INT_MIN (int32), n."""
+    return [_p79_hu_volume(n, rng), np.zeros(_P79_HU_BINS, np.uint32), np.array([2 ** 31 - 1], np.int32),
+            np.array([-2 ** 31], np.int32), _i32(n)]
+
+
+def _p79_hu_ref(vol):
+    """hu_hist_minmax: the histogram (uint32; C's truncating division, then clamped),
+    minimum and maximum."""
+    v = np.asarray(vol, np.int64)
+    b = np.clip(np.trunc((v - _P79_HU_MIN) / _P79_HU_W).astype(np.int64), 0, _P79_HU_BINS - 1)
+    return np.bincount(b, minlength=_P79_HU_BINS).astype(np.uint32), int(v.min()), int(v.max())
+
+
+UNSEEN77 = [
+    TimingProbe("probe/ct-flatfield-log", "probe-unseen77", "flatfield_log", _P79_FF_N, 256,
+                lambda n: -(-n // 256), _p79_ff_args, source=_P79,
+                note="CT pre-processing of 2^26 raw uint16 detector readings (256 views of a 512 x 512 panel), a "
+                     "thread a reading: the 2-byte count coalesced, the pixel's dark and flat frames (1 MiB each, "
+                     "re-read every view from L2) by i % n_det (a runtime integer modulo), a float division, a "
+                     "clamp (1% starved, ~0.4% clamped), logf and a cubic by Horner, one coalesced float store; "
+                     "memory-bound (6 bytes a reading)"),
+    TimingProbe("probe/ramlak-conv-smem", "probe-unseen77", "ramlak_filter", _P79_ANGLES, _P79_RL_BLOCK,
+                lambda n: (_P79_RL_DET // _P79_RL_BLOCK, n), _p79_rl_args, source=_P79,
+                note="Ram-Lak filtering of a 720 x 768 Shepp-Logan sinogram by direct convolution, a block 256 bins "
+                     "of one projection (grid 3 x 720): the projection (3 KiB) and the 1535-tap kernel (6 KiB) "
+                     "staged in shared memory, then 768 trips a thread of a broadcast s_p[k] load, a consecutive "
+                     "s_h[t - k + 767] load (conflict-free) and an FMA; shared-load/FMA bound, one store a thread"),
+    TimingProbe("probe/fbp-backproject-const", "probe-unseen77", "fbp_backproject", _P79_BP_N, (16, 16),
+                lambda n: (-(-n // 16), -(-n // 16)), _p79_bp_args, source=_P79, symbols=_p79_bp_syms,
+                note="pixel-driven filtered backprojection of a 720 x 768 filtered sinogram (2.1 MiB, L2/L1 "
+                     "resident) into a 512 x 512 image, 16 x 16 blocks, a thread a pixel: 720 trips of cos/sin "
+                     "from __constant__ tables (uniform index), floorf, and two neighbouring sinogram loads "
+                     "(a warp's lanes within a few bins of each other along a projection) with a lerp; the bounds "
+                     "test always true (the detector covers the image's corners); one store a pixel"),
+    TimingProbe("probe/raymarch-forward-proj", "probe-unseen77", "forward_project", _P79_FP_N, 256,
+                lambda n: -(-(_P79_ANGLES * n) // 256), _p79_fp_args, source=_P79,
+                note="ray-marching forward projection of a 256 x 256 Shepp-Logan image (256 KiB) to 720 x 256 rays, a "
+                     "thread a ray (a warp 32 neighbouring bins of one angle): cosf/sinf, the chord through the "
+                     "field-of-view disc sampled every pixel (22 .. 255 samples, mean ~201; a warp's slowest lane "
+                     "~223), each sample 2 floorf, a 4-way bounds test and 4 bilinear loads (2 x 2 pixels) at "
+                     "scattered 2-D positions (L1/L2 hits), one store a ray"),
+    TimingProbe("probe/mri-grid-kb-atomic", "probe-unseen77", "grid_kspace_kb", _P79_KB_N, 256,
+                lambda n: -(-n // 256), _p79_kb_args, source=_P79,
+                note="MRI gridding of 2^18 radial k-space samples (512 spokes of 512) onto a 512 x 512 complex grid "
+                     "(2 MiB) with a 4 x 4 Kaiser-Bessel kernel, a thread a sample: kx, ky, float2 data and dcf "
+                     "coalesced, 20 nearest-entry lookups (4 row weights, 16 column weights) in a 2 KiB table, 16 "
+                     "taps of 2 float atomicAdds (8.4M atomics); neighbouring lanes ~1 cell apart along a spoke "
+                     "share 3 of 4 columns, and every spoke crosses the centre (the cells there take ~2000 updates "
+                     "each)"),
+    TimingProbe("probe/ct-hu-hist-minmax", "probe-unseen77", "hu_hist_minmax", _P79_HU_N, _P79_HU_BLOCK,
+                lambda n: -(-n // (_P79_HU_BLOCK * _P79_HU_VPT)), _p79_hu_args, source=_P79,
+                note="windowing statistics of a 2^24-voxel int16 chest CT (256 slices of 256 x 256, 60% air), 4096 "
+                     "blocks of 256 threads, 16 voxels a thread (coalesced 2-byte loads): a 1024-bin shared "
+                     "histogram (zeroed, 4 KiB) by shared atomicAdd (a warp's 32 neighbouring voxels on ~15 "
+                     "distinct bins, ~5 lanes on the commonest), running min/max, 5 shuffle rounds and an atomicMin "
+                     "and atomicMax a warp on two words, then the block's non-zero bins (~20 of 1024) added to "
+                     "global"),
+]
+PROBES += UNSEEN77
+
+
+# probe-unseen78 (probes80.cu): a data-compression course's CUDA assignments (frame-of-
+# reference bit unpacking, delta + zigzag encoding with a varint byte count, scan-less
+# per-block run-length encoding by __ballot_sync, canonical Huffman decoding bit by bit
+# from a shared table, LZ77's longest match in a shared-memory window, byte frequencies
+# and per-chunk entropy by shared atomics) as a student who knows CUDA basics writes them
+_P80 = "probes80.cu"
+P80_FOR_FRAME = 128                 # FOR_FRAME
+P80_FOR_W = (4, 20)                 # for-unpack: each frame's width uniform in this range (inclusive)
+P80_FOR_BASE = 1 << 20              # for-unpack: frame bases uniform in [-this, this)
+P80_DZ_STEP = 20.0                  # delta-zigzag: steps Laplace of this scale (rounded) ...
+P80_DZ_JUMP, P80_DZ_JUMP_P = 1 << 16, 0.01   # ... but for jumps uniform in +-P80_DZ_JUMP with this probability
+P80_RLE_BLOCK = 256                 # RLE_BLOCK
+P80_RLE_SHORT, P80_RLE_LONG, P80_RLE_PLONG = 3.0, 40.0, 0.3   # run lengths: geometric, means short / long
+P80_RLE_SYMS = 16                   # rle: a run's byte uniform in [0, this)
+P80_HUF_MAXLEN, P80_HUF_CHUNK = 15, 16       # HUF_MAXLEN, HUF_CHUNK
+P80_HUF_ZIPF = 1.1                  # huffman: symbol r's frequency ~ 1 / (r + 2)^this (ranks shuffled over bytes)
+P80_HUF_SEED = 8080                 # huffman: the alphabet's own seed (one code for every stream)
+P80_LZ_TILE, P80_LZ_WIN, P80_LZ_MAXM, P80_LZ_MINM = 128, 256, 32, 3   # LZ_TILE, LZ_WIN, LZ_MAXM, LZ_MINM
+P80_LZ_VOCAB, P80_LZ_WLEN = 2048, (2, 10)   # lz77: a vocabulary of words of 2..10 letters, drawn by Zipf rank
+P80_LZ_SEED = 8081                  # lz77: the vocabulary's own seed
+P80_ENT_CHUNK = 16384               # byte-entropy: bytes a chunk (a block)
+P80_ENT_MIX = (0.5, 0.25, 0.25)     # byte-entropy: chunks text-like / uniform random / sparse (mostly zeros)
+P80_ENT_TEXT, P80_ENT_ZERO = 64, 0.85   # text chunks: 64 printable symbols by Zipf rank; sparse: P(zero)
+
+
+def _p80_for_pack(vals, width, word_off):
+    """Pack vals (n <= frames * P80_FOR_FRAME, each below 2^width of its frame) LSB-first:
+    frame f's values from word word_off[f], value j at bit j * width[f] (uint32 words)."""
+    nf = len(width)
+    w = np.repeat(np.asarray(width, np.int64), P80_FOR_FRAME)
+    v = np.zeros(nf * P80_FOR_FRAME, np.uint64)
+    v[:len(vals)] = np.asarray(vals, np.uint64)
+    j = np.tile(np.arange(P80_FOR_FRAME, dtype=np.int64), nf)
+    bit = np.repeat(np.asarray(word_off, np.int64) * 32, P80_FOR_FRAME) + j * w
+    word = bit >> 5
+    s = v << (bit & 31).astype(np.uint64)
+    nw = int(word_off[-1]) + 4 * int(width[-1])
+    lo = np.bincount(word, weights=(s & np.uint64(0xffffffff)).astype(np.float64), minlength=nw + 1)
+    hi = np.bincount(word + 1, weights=(s >> np.uint64(32)).astype(np.float64), minlength=nw + 1)
+    return (lo + hi)[:nw].astype(np.uint32)                 # disjoint bits: the float sums are exact
+
+
+def _p80_for_args(n, rng):
+    """n values in frames of P80_FOR_FRAME (the last padded): widths uniform in P80_FOR_W,
+    bases uniform in +-P80_FOR_BASE, each value its base plus a uniform width-bit offset;
+    packed (uint32), base, width, word_off (int32), out (int32, zeroed), n."""
+    nf = -(-n // P80_FOR_FRAME)
+    width = rng.integers(P80_FOR_W[0], P80_FOR_W[1] + 1, nf).astype(np.int32)
+    base = rng.integers(-P80_FOR_BASE, P80_FOR_BASE, nf).astype(np.int32)
+    word_off = np.zeros(nf, np.int64)
+    np.cumsum(4 * width[:-1].astype(np.int64), out=word_off[1:])
+    r = rng.integers(0, 1 << 32, n, dtype=np.uint64)
+    off = r >> (32 - np.repeat(width.astype(np.uint64), P80_FOR_FRAME)[:n])
+    return [_p80_for_pack(off, width, word_off), base, width, word_off.astype(np.int32), np.zeros(n, np.int32),
+            _i32(n)]
+
+
+def _p80_for_ref(packed, base, width, word_off, n):
+    """The unpacked values (int32, base + offset wrapping as the GPU's int add does)."""
+    i = np.arange(n, dtype=np.int64)
+    f = i // P80_FOR_FRAME
+    w = np.asarray(width, np.int64)[f]
+    bit = (i % P80_FOR_FRAME) * w
+    word = np.asarray(word_off, np.int64)[f] + (bit >> 5)
+    p = np.append(np.asarray(packed, np.uint64), np.uint64(0))
+    two = p[word] | (p[word + 1] << np.uint64(32))
+    v = (two >> (bit & 31).astype(np.uint64)) & ((np.uint64(1) << w.astype(np.uint64)) - np.uint64(1))
+    return (np.asarray(base, np.int64)[f] + v.astype(np.int64)).astype(np.uint32).view(np.int32)
+
+
+def _p80_dz_args(n, rng):
+    """A sensor-like int32 series (a random walk: rounded Laplace steps of scale P80_DZ_STEP,
+    1% jumps uniform in +-P80_DZ_JUMP, from a uniform start), zz (uint32, zeroed), the
+    byte total (uint64, zeroed), n."""
+    step = np.rint(rng.laplace(0.0, P80_DZ_STEP, n)).astype(np.int64)
+    jump = rng.random(n) < P80_DZ_JUMP_P
+    step[jump] = rng.integers(-P80_DZ_JUMP, P80_DZ_JUMP, int(jump.sum()))
+    step[0] = rng.integers(-1 << 24, 1 << 24)
+    return [np.cumsum(step).astype(np.int32), np.zeros(n, np.uint32), np.zeros(1, np.uint64), _i32(n)]
+
+
+def _p80_dz_ref(x):
+    """(zigzag deltas (uint32), their total LEB128 varint bytes)."""
+    d = np.diff(np.asarray(x, np.int64), prepend=0).astype(np.uint64).astype(np.uint32).view(np.int32)
+    z = (d.view(np.uint32) << np.uint32(1)) ^ (d >> 31).view(np.uint32)
+    bits = np.floor(np.log2((z | np.uint32(1)).astype(np.float64))).astype(np.int64) + 1
+    return z, int(((bits + 6) // 7).sum())
+
+
+def _p80_rle_args(n, rng):
+    """n bytes in runs (lengths geometric: mean P80_RLE_SHORT, or with probability
+    P80_RLE_PLONG mean P80_RLE_LONG; each run's byte uniform below P80_RLE_SYMS, a
+    neighbour's by chance), run_sym (uint8), run_len (uint16), block_runs (int32), zeroed; n."""
+    m = n // 4 + 16
+    long_ = rng.random(m) < P80_RLE_PLONG
+    lens = np.where(long_, rng.geometric(1 / P80_RLE_LONG, m), rng.geometric(1 / P80_RLE_SHORT, m))
+    while lens.sum() < n:
+        lens = np.concatenate([lens, lens])
+    sym = rng.integers(0, P80_RLE_SYMS, len(lens)).astype(np.uint8)
+    data = np.repeat(sym, lens)[:n]
+    nb = -(-n // P80_RLE_BLOCK)
+    return [data, np.zeros(n, np.uint8), np.zeros(n, np.uint16), np.zeros(nb, np.int32), _i32(n)]
+
+
+def _p80_rle_ref(data):
+    """(run_sym, run_len as the kernel leaves them in zeroed arrays, block_runs): runs cut
+    at every P80_RLE_BLOCK-byte piece, piece b's k-th run at slot b * P80_RLE_BLOCK + k."""
+    x = np.asarray(data)
+    n = len(x)
+    i = np.arange(n)
+    head = (i % P80_RLE_BLOCK == 0)
+    head[1:] |= x[1:] != x[:-1]
+    hpos = np.flatnonzero(head)
+    lens = np.diff(np.append(hpos, n))
+    blk = hpos // P80_RLE_BLOCK
+    counts = np.bincount(blk, minlength=-(-n // P80_RLE_BLOCK))
+    rank = np.arange(len(hpos)) - np.repeat(np.cumsum(counts) - counts, counts)
+    slot = blk * P80_RLE_BLOCK + rank
+    sym = np.zeros(n, np.uint8)
+    ln = np.zeros(n, np.uint16)
+    sym[slot] = x[hpos]
+    ln[slot] = lens
+    return sym, ln, counts.astype(np.int32)
+
+
+def _p80_huff_lengths(freq):
+    """Huffman code lengths of the frequencies (heapq merging, ties by insertion)."""
+    import heapq
+    heap = [(float(f), k, [k]) for k, f in enumerate(freq)]
+    heapq.heapify(heap)
+    depth = np.zeros(len(freq), np.int64)
+    nxt = len(freq)
+    while len(heap) > 1:
+        f1, _, a = heapq.heappop(heap)
+        f2, _, b = heapq.heappop(heap)
+        depth[a + b] += 1
+        heapq.heappush(heap, (f1 + f2, nxt, a + b))
+        nxt += 1
+    return depth
+
+
+def _p80_huff_code():
+    """The course's byte alphabet: probabilities (float64, 256; Zipf rank P80_HUF_ZIPF over a
+    shuffle of the bytes), code lengths, canonical codes (deflate's assignment: shorter
+    first, then by symbol), count[0..MAXLEN] (int32) and the symbols in code order (uint8)."""
+    rng = np.random.default_rng(P80_HUF_SEED)
+    p = np.empty(256)
+    p[rng.permutation(256)] = 1.0 / (np.arange(256) + 2.0) ** P80_HUF_ZIPF
+    p /= p.sum()
+    lens = _p80_huff_lengths(p)
+    count = np.bincount(lens, minlength=P80_HUF_MAXLEN + 1).astype(np.int32)
+    order = np.lexsort((np.arange(256), lens))
+    codes = np.zeros(256, np.int64)
+    code = 0
+    for k, s in enumerate(order):                            # consecutive codes, shifted at each new length
+        if k > 0:
+            code = (code + 1) << int(lens[s] - lens[order[k - 1]])
+        else:
+            code = 0
+        codes[s] = code
+    return p, lens, codes, count, order.astype(np.uint8)
+
+
+def _p80_huff_stream(n, rng):
+    """n symbols (rounded up to whole chunks of P80_HUF_CHUNK) drawn from _p80_huff_code's
+    probabilities and encoded MSB-first: (symbols uint8, stream uint32 words, each chunk's
+    first bit int32)."""
+    p, lens, codes, count, order = _p80_huff_code()
+    nc = -(-n // P80_HUF_CHUNK)
+    sym = rng.choice(256, nc * P80_HUF_CHUNK, p=p).astype(np.uint8)
+    L = lens[sym]
+    start = np.zeros(len(sym), np.int64)
+    np.cumsum(L[:-1], out=start[1:])
+    nw = (int(start[-1] + L[-1]) + 31) // 32 + 1              # whole words, and one spare
+    # each code left-aligned at its bit in a 64-bit window over words start >> 5 and the next
+    v = codes[sym].astype(np.uint64) << (64 - (start & 31) - L).astype(np.uint64)
+    word = start >> 5
+    hi = np.bincount(word, weights=(v >> np.uint64(32)).astype(np.float64), minlength=nw + 1)
+    lo = np.bincount(word + 1, weights=(v & np.uint64(0xffffffff)).astype(np.float64), minlength=nw + 1)
+    words = (hi + lo)[:nw].astype(np.uint32)                 # disjoint bits: the float sums are exact
+    return sym, words, start[::P80_HUF_CHUNK].astype(np.int32)
+
+
+def _p80_huff_args(n, rng):
+    """_p80_huff_stream(n): the stream, chunk starts, count (int32[16]), the symbols in code
+    order (uint8[256]), out (uint8, zeroed), the chunks."""
+    p, lens, codes, count, order = _p80_huff_code()
+    sym, words, starts = _p80_huff_stream(n, rng)
+    return [words, starts, count, order, np.zeros(len(sym), np.uint8), _i32(len(starts))]
+
+
+def _p80_huff_ref(words, starts, count, order):
+    """Decode each chunk's P80_HUF_CHUNK symbols (all chunks at once, puff's canonical walk)."""
+    w = np.asarray(words, np.int64)
+    pos = np.asarray(starts, np.int64).copy()
+    nc = len(pos)
+    out = np.zeros((nc, P80_HUF_CHUNK), np.uint8)
+    cnt = np.asarray(count, np.int64)
+    for k in range(P80_HUF_CHUNK):
+        code = np.zeros(nc, np.int64)
+        first = np.zeros(nc, np.int64)
+        index = np.zeros(nc, np.int64)
+        done = np.zeros(nc, bool)
+        for ln in range(1, P80_HUF_MAXLEN + 1):
+            b = (w[pos >> 5] >> (31 - (pos & 31))) & 1
+            pos = np.where(done, pos, pos + 1)
+            code |= b
+            hit = ~done & (code - first < cnt[ln])
+            out[hit, k] = np.asarray(order)[index[hit] + code[hit] - first[hit]]
+            done |= hit
+            index += cnt[ln]
+            first = (first + cnt[ln]) << 1
+            code <<= 1
+        assert done.all()
+    return out.ravel()
+
+
+def _p80_lz_vocab():
+    """P80_LZ_VOCAB random lowercase words (bytes) of P80_LZ_WLEN letters, by rank."""
+    rng = np.random.default_rng(P80_LZ_SEED)
+    lens = rng.integers(P80_LZ_WLEN[0], P80_LZ_WLEN[1] + 1, P80_LZ_VOCAB)
+    return [bytes(rng.integers(97, 123, int(k)).astype(np.uint8)) for k in lens]
+
+
+def _p80_lz_text(n, rng):
+    """n bytes of made-up prose: words drawn by Zipf rank (1 / (r + 1)) from _p80_lz_vocab,
+    a space after each, a ". " in place of the space after 1 word in 12 (uint8)."""
+    vocab = _p80_lz_vocab()
+    pr = 1.0 / np.arange(1, P80_LZ_VOCAB + 1)
+    pr /= pr.sum()
+    out, have = [], 0
+    while have < n:
+        idx = rng.choice(P80_LZ_VOCAB, n // 5 + 64, p=pr)
+        dot = rng.random(len(idx)) < 1 / 12
+        s = b"".join(vocab[i] + (b". " if d else b" ") for i, d in zip(idx.tolist(), dot.tolist()))
+        out.append(s)
+        have += len(s)
+    return np.frombuffer(b"".join(out)[:n], np.uint8).copy()
+
+
+def _p80_lz_args(n, rng):
+    """_p80_lz_text(n), match (int32, zeroed), n."""
+    return [_p80_lz_text(n, rng), np.zeros(n, np.int32), _i32(n)]
+
+
+def _p80_lz_ref(text):
+    """Each position's longest match within P80_LZ_WIN back (at most P80_LZ_MAXM bytes, the
+    nearest of the longest), as len << 16 | dist, 0 below P80_LZ_MINM (int32)."""
+    x = np.asarray(text, np.int16)
+    n = len(x)
+    p = np.arange(n)
+    cap = np.minimum(P80_LZ_MAXM, n - p)
+    best_len = np.zeros(n, np.int64)
+    best_d = np.zeros(n, np.int64)
+    pad = np.concatenate([x, np.full(P80_LZ_MAXM, -1, np.int16)])
+    for d in range(1, min(P80_LZ_WIN, n - 1) + 1):
+        eq = np.zeros(n + P80_LZ_MAXM, bool)
+        eq[d:n] = pad[d:n] == pad[:n - d]
+        ln = np.zeros(n, np.int64)
+        alive = np.ones(n, bool)
+        for k in range(P80_LZ_MAXM):
+            alive &= eq[k:k + n] & (k < cap)
+            if not alive.any():
+                break
+            ln += alive
+        better = ln > best_len
+        best_len[better] = ln[better]
+        best_d[better] = d
+    best_d[best_len < P80_LZ_MINM] = 0
+    best_len[best_len < P80_LZ_MINM] = 0
+    return ((best_len << 16) | best_d).astype(np.int32)
+
+
+def _p80_ent_kinds(nchunks, rng):
+    """Each chunk's kind: 0 text-like, 1 uniform random, 2 sparse (P80_ENT_MIX)."""
+    return rng.choice(3, nchunks, p=P80_ENT_MIX)
+
+
+def _p80_ent_args(n, rng):
+    """n bytes (a whole number of P80_ENT_CHUNK chunks) of mixed content read as uint32
+    words: a text-like chunk's bytes from P80_ENT_TEXT printable symbols by Zipf rank, a
+    random chunk's uniform, a sparse chunk's zero with probability P80_ENT_ZERO else uniform;
+    freq (uint32[256], zeroed), entropy (float32, zeroed), the words a chunk."""
+    nc = n // P80_ENT_CHUNK
+    kind = _p80_ent_kinds(nc, rng)
+    rep = np.repeat(kind, P80_ENT_CHUNK)
+    pr = 1.0 / np.arange(1, P80_ENT_TEXT + 1)
+    sym = (32 + rng.permutation(95)[:P80_ENT_TEXT]).astype(np.uint8)
+    text = sym[rng.choice(P80_ENT_TEXT, len(rep), p=pr / pr.sum())]
+    uni = rng.integers(0, 256, len(rep), dtype=np.uint8)
+    sparse = np.where(rng.random(len(rep)) < P80_ENT_ZERO, np.uint8(0), uni)
+    data = np.where(rep == 0, text, np.where(rep == 1, uni, sparse)).astype(np.uint8)
+    return [data.view(np.uint32), np.zeros(256, np.uint32), np.zeros(nc, np.float32),
+            _i32(P80_ENT_CHUNK // 4)]
+
+
+def _p80_ent_ref(words, chunk_words):
+    """(the file's byte frequencies (uint32[256]), each chunk's entropy in bits a byte (float64))."""
+    b = np.asarray(words).view(np.uint8).reshape(-1, 4 * chunk_words)
+    h = np.stack([np.bincount(r, minlength=256) for r in b])
+    p = h / (4.0 * chunk_words)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        e = -np.where(h > 0, p * np.log2(p), 0.0).sum(axis=1)
+    return h.sum(axis=0).astype(np.uint32), e
+
+
+UNSEEN78 = [
+    TimingProbe("probe/for-bitunpack", "probe-unseen78", "for_unpack", 1 << 25, 256, lambda n: -(-n // 256),
+                _p80_for_args, source=_P80,
+                note="frame-of-reference decoding of 2^25 ints bit-packed in frames of 128 (widths uniform 4-20 "
+                     "bits, ~50 MB packed), a thread a value: 3 broadcast frame-header loads (width, base, word "
+                     "offset), one or two unaligned-but-coalesced packed word loads (lanes 4-20 bits apart: a "
+                     "warp's 32 values in 4-20 consecutive words), shifts and a mask, a coalesced int store "
+                     "(128 MB); memory-bound"),
+    TimingProbe("probe/delta-zigzag-varint", "probe-unseen78", "delta_zigzag", 1 << 25, 256,
+                lambda n: -(-n // 256), _p80_dz_args, source=_P80,
+                note="delta + zigzag encoding of a 2^25-int random-walk series, a block 256 values staged in "
+                     "shared memory (plus the one before), a coalesced uint store a value, __clz for its varint "
+                     "length, a 5-step __shfl_down_sync warp sum, the 8 warps' sums in shared and one 64-bit "
+                     "atomicAdd a block on one counter (131k blocks; ~1.06 varint bytes a value); memory-bound"),
+    TimingProbe("probe/rle-ballot-compact", "probe-unseen78", "rle_block_compact", 1 << 25, P80_RLE_BLOCK,
+                lambda n: -(-n // P80_RLE_BLOCK), _p80_rle_args, source=_P80,
+                note="run-length encoding of 32 MiB of bytes (runs of 16 symbols, mean ~15 bytes; 7% of bytes "
+                     "head a run once the 256-byte pieces cut them, ~18 runs a block), a block a piece: a coalesced "
+                     "byte load into shared, the previous byte from shared, __ballot_sync + __popc for each head's "
+                     "slot, thread 0 scanning the 8 warps' counts serially (4 barriers a block), heads writing "
+                     "symbol bytes and ushort lengths into the block's slots (sparse, scattered stores) and an "
+                     "int count a block"),
+    TimingProbe("probe/huffman-canonical-bitserial", "probe-unseen78", "huff_canonical_decode", 1 << 24, 256,
+                lambda n: -(-n // (P80_HUF_CHUNK * 256)), _p80_huff_args, source=_P80,
+                note="canonical Huffman decoding of 2^24 byte symbols (Zipf alphabet, code lengths 3-11, 6.4 bits "
+                     "a symbol on average, a 13 MB stream) in chunks of 16, a thread a chunk (2^20 threads): "
+                     "tables in shared memory, each symbol decoded bit by bit (a global word load a bit, the lanes' "
+                     "words ~13 B x 32 apart: uncoalesced but L1-resident; a shared count load, a compare and a "
+                     "branch a bit; divergent exits: a warp runs its longest code, ~10.5 bits), a byte store a "
+                     "symbol (lanes 16 B apart)"),
+    TimingProbe("probe/lz77-smem-window", "probe-unseen78", "lz77_window_match", 1 << 20, P80_LZ_TILE,
+                lambda n: -(-n // P80_LZ_TILE), _p80_lz_args, source=_P80,
+                note="LZ77 longest-match search at 2^20 positions of made-up prose (2048-word Zipf vocabulary; 26% "
+                     "of positions match >= 3 bytes, 5.4 on average), a block 128 positions with the 256 bytes "
+                     "before and 32 after staged in 416 B of shared memory, a thread a position trying all 256 "
+                     "distances: a byte-compare while loop a distance (shared byte loads, a warp's lanes on 8-9 "
+                     "consecutive words; most lanes fail the first compare, a warp's longest partial match ~1 "
+                     "byte: ~2 trips), a best-length update; 256 x ~2 dependent shared loads a thread; compute/"
+                     "shared-bound"),
+    TimingProbe("probe/byte-entropy-smem", "probe-unseen78", "byte_entropy", 1 << 26, 256,
+                lambda n: n // P80_ENT_CHUNK, _p80_ent_args, source=_P80,
+                note="byte frequencies and order-0 entropy of 64 MiB in 16 KiB chunks (half text-like: 64 "
+                     "symbols by Zipf rank, ~4.9 bits a byte; a quarter uniform, 8.0; a quarter 85% zeros, 1.8), a "
+                     "block a chunk: 16 coalesced uint loads a thread, 4 shared atomicAdds each into 256 bins "
+                     "(zero-heavy chunks: most of a warp on one bin), a global atomicAdd a non-zero bin onto the "
+                     "same 256 words, a log2f a bin and an 8-step shared tree reduction (11 barriers a block)"),
+]
+PROBES += UNSEEN78
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
