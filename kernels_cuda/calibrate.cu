@@ -112,6 +112,20 @@ __global__ void cal_dfma(double *out, int iters) {
     if (a + b + c + d == -1.0) out[blockIdx.x] = a;
 }
 
+// the FMA pipe's heavy half, which takes 64-bit integer products (IMAD.WIDE.U32 and IMADs)
+// at half its rate: four independent chains of 64-bit multiply-adds by values nvcc cannot
+// see, v = v * c + d
+__global__ void cal_imad(unsigned long long *out, unsigned long long c, unsigned long long d, int iters) {
+    unsigned long long a = threadIdx.x, b = a + 1ull, e = a + 2ull, f = a + 3ull;
+    for (int i = 0; i < iters; i++) {
+        a = a * c + d;
+        b = b * c + d;
+        e = e * c + d;
+        f = f * c + d;
+    }
+    if ((a ^ b ^ e ^ f) == 0xffffffffffffffffull) out[blockIdx.x] = a;
+}
+
 // global atomics: idx chooses the address pattern (all one, distinct, 256 bins)
 __global__ void cal_gatom(int *c, const int *idx, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -51,6 +51,8 @@ def _benches(sms: int):
         ("lop", "cal_lop", blocks, 256, 0, lambda b: [b.zeros(blocks, np.uint32), np.int32(2048)]),
         ("popc", "cal_popc", blocks, 256, 0, lambda b: [b.zeros(blocks, np.uint32), np.int32(2048)]),
         ("dfma", "cal_dfma", blocks, 256, 0, lambda b: [b.zeros(blocks, np.float64), np.int32(2048)]),
+        ("imad", "cal_imad", blocks, 256, 0,
+         lambda b: [b.zeros(blocks, np.uint64), np.uint64(0x9E3779B97F4A7C15), np.uint64(12345), np.int32(2048)]),
         ("alu_1warp", "cal_alu", 1, 32, 0, lambda b: [b.zeros(1, np.float32), np.int32(2048)]),
         ("gatom_same", "cal_gatom", na // 256, 256, 0,
          lambda b: [b.zeros(256, np.int32), b.to_device(np.zeros(na, np.int32)), np.int32(na)]),
@@ -252,6 +254,8 @@ def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
         prof.spread_same_cost = _spread_same_cost(prof, busy("gatom_spread_same"), c["gatom_spread_same"])
     if "dfma" in us:    # the FP64 pipe's (simt.issue.fp64_pipe_weights)
         prof.fp64_ipc = round(c["dfma"][C.FP64_SLOTS] / busy("dfma") / (sms * clock * 1e3), 4)
+    if "imad" in us:    # the FMA pipe's heavy half's, in 64-bit products' turns (simt.issue.imad_pipe_weights)
+        prof.imad_ipc = round(c["imad"][C.IMAD_SLOTS] / busy("imad") / (sms * clock * 1e3), 4)
     for key, field in (("gather", "ld"), ("scatter", "st")):
         if key in us:   # the table stays in L2: the line transactions are the whole cost
             setattr(prof, f"l2_{field}_lines_per_cycle_sm", round(

@@ -65,6 +65,7 @@ ISSUE_SLOTS = "simt__issue_slots.sum"
 ALU_SLOTS = "simt__alu_pipe_slots.sum"   # of those, the integer ALU pipe's (simt.issue)
 BIT_SLOTS = "simt__bit_pipe_slots.sum"   # POPC, FLO, BREV: the bit-counting pipe's (simt.issue)
 FP64_SLOTS = "simt__fp64_pipe_slots.sum"  # DADD, DMUL, DFMA, DSETP: the FP64 pipe's (simt.issue)
+IMAD_SLOTS = "simt__imad_pipe_slots.sum"  # 64-bit integer products' turns on the FMA pipe's heavy half (simt.issue)
 # warps' arrivals at a __syncthreads() (BAR.SYNC) and at a __syncthreads_count/_and/_or
 # (BAR.RED, then B2R for the result): an SM's barrier unit takes them one after another
 BAR_WARPS = "simt__barrier_warps.sum"
@@ -962,6 +963,7 @@ class Counters:
         self.alu_weights: np.ndarray | None = None          # simt.issue.alu_pipe_weights, per pc
         self.bit_weights: np.ndarray | None = None          # simt.issue.bit_pipe_weights, per pc
         self.fp64_weights: np.ndarray | None = None         # simt.issue.fp64_pipe_weights, per pc
+        self.imad_weights: np.ndarray | None = None         # simt.issue.imad_pipe_weights, per pc
         self.touched: np.ndarray | None = None              # global sectors read (DRAM footprint)
         self.alloc_sectors: list = []                        # per allocation: (first, end) sector
         self.alloc_first = np.zeros(1, np.int64)             # ... their first sectors, ascending
@@ -1769,8 +1771,9 @@ class Counters:
         out[THREAD_INST] = int(round(self.total.get(THREAD_INST, 0.0) * scale))
         out[RATIO] = round(self.total.get(THREAD_INST, 0.0) / inst, 4) if inst else 0.0
         for key, weights in ((ISSUE_SLOTS, self.slot_weights), (ALU_SLOTS, self.alu_weights),
-                             (BIT_SLOTS, self.bit_weights), (FP64_SLOTS, self.fp64_weights)):
-            if weights is not None:
+                             (BIT_SLOTS, self.bit_weights), (FP64_SLOTS, self.fp64_weights),
+                             (IMAD_SLOTS, self.imad_weights)):
+            if weights is not None and (key != IMAD_SLOTS or weights.any()):
                 slots = sum(d.get(INST, 0) * weights[pc] for pc, d in enumerate(self.per_pc) if d)
                 out[key] = int(round(slots * scale))
         if self.touched is not None:

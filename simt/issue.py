@@ -39,7 +39,7 @@ from __future__ import annotations
 import numpy as np
 
 from .cse import _BOUNDARY as STRAIGHT_LINE_BREAKS, _PURE as ARITHMETIC, _size
-from .ir import Const, Op, Reg
+from .ir import Const, Op, Reg, Uniform
 from .loops import (_int_const, add_step, def_before, folded_value, full_unrolls,
                     loop_test, loops, writers)
 from .promote import folded_offsets, register_locals
@@ -58,6 +58,7 @@ def issue_weights(ir) -> np.ndarray:
     if got is not None:
         return got
     code = ir.code
+    wide_products(ir)
     w = np.ones(len(code), np.float64)
     for p, ins in enumerate(code):
         if ins.info.get("select"):
@@ -234,9 +235,12 @@ def loop_invariant_pcs(ir) -> frozenset:
 def _wide_slots(ins) -> float:
     """SASS instructions of an integer operation on 64-bit values: sm_90's integer units are
     32 bits wide, so an add, compare, shift, logic operation or select is two (``IADD3`` and
-    ``IADD3.X``, ``ISETP`` and ``ISETP.EX``, ...) and a multiply three (``IMAD.WIDE.U32`` and
-    two ``IMAD``), two by a constant (the Collatz loop of probes19.cu: 16 SASS a trip where
-    the IR has 9).  Anything else is one."""
+    ``IADD3.X``, ``ISETP`` and ``ISETP.EX``, ...) and a product what ``PRODUCT_SASS`` says:
+    of two 64-bit values three (``IMAD.WIDE.U32`` and two ``IMAD``), by a 32-bit value two
+    (the Collatz loop's 3n + 1 in probes19.cu: 16 SASS a trip where the IR has 9), of two
+    32-bit values one (``IMAD.WIDE``), ``__umul64hi`` seven.  Anything else is one."""
+    if (k := ins.info.get("product64")) is not None:
+        return PRODUCT_SASS[k]
     if ins.op not in (Op.BIN, Op.UN, Op.SELECT) or ins.op == Op.UN and ins.sub not in ("not", "neg"):
         return 1.0
     vals = [a for a in ins.args if isinstance(a, (Reg, Const))]
@@ -245,7 +249,7 @@ def _wide_slots(ins) -> float:
     if not any(type(a) is Reg and a.dtype.kind in "iu" and a.dtype.itemsize == 8 for a in vals):
         return 1.0
     if ins.op == Op.BIN and ins.sub == "mul":
-        return 2.0 if any(type(a) is Const for a in vals) else 3.0
+        return 2.0                         # by a power of two: the two words' shifts
     if ins.op == Op.BIN and ins.sub in ("div", "mod"):
         return 1.0                         # (and machine.OP_COST its sequence)
     return 2.0
@@ -288,6 +292,89 @@ def bit_pipe_weights(ir) -> np.ndarray:
         got = ir._simt_bit_weights = np.array(
             [BIT_PIPE.get(ins.sub, 0.0) if ins.op == Op.CALL else 0.0 for ins in ir.code], np.float64)
     return got
+
+
+# 64-bit integer products on the FMA pipe's heavy half, which takes a warp's IMAD every
+# other cycle a sub-partition and an IMAD.WIDE(.U32) in two such turns
+# (docs/results/timing_investigation/mont64/: with four warps a sub-partition, a step of
+# v = v * c + d takes 33.5 cycles, 8.4 a warp; of __umul64hi 77.6, 19.4 a warp).  In turns:
+# a product of two 64-bit values is an IMAD.WIDE.U32 and two IMADs (4), by a 32-bit value
+# (a widened int, a constant under 2^32) one IMAD fewer (3), of two 32-bit values one
+# IMAD.WIDE (2); __umul64hi / __mul64hi four IMAD.WIDE.U32 linked by carries and an
+# IMAD.MOV (9, of 7 SASS instructions, the rest on the ALU pipe).
+IMAD_TURNS = {"mul": 4.0, "mul_half": 3.0, "mul_narrow": 2.0, "__umul64hi": 9.0, "__mul64hi": 9.0}
+PRODUCT_SASS = {"mul": 3.0, "mul_half": 2.0, "mul_narrow": 1.0, "__umul64hi": 7.0, "__mul64hi": 7.0}
+
+
+def wide_products(ir) -> dict[int, str]:
+    """The 64-bit integer products of a kernel, pc -> ``IMAD_TURNS`` key, also kept on each
+    instruction as ``info["product64"]`` (machine.OP_COST's latencies read it).  A product
+    of two values that fit in 32 bits (widened ints, small constants: ``(size_t)row * n``)
+    is one IMAD.WIDE, ``mul_narrow``; one by a power of two is shifts, not a product."""
+    got = getattr(ir, "_simt_wide_products", None)
+    if got is not None:
+        return got
+    out, lps = {}, loops(ir.code)
+    for p, ins in enumerate(ir.code):
+        if ins.op == Op.CALL and ins.sub in ("__umul64hi", "__mul64hi"):
+            out[p] = ins.sub
+        elif ins.op == Op.BIN and ins.sub == "mul" and ins.dst is not None and \
+                ins.dst.dtype.kind in "iu" and ins.dst.dtype.itemsize == 8:
+            a = ins.args[:2]
+            consts = [abs(int(x.value)) for x in a if type(x) is Const]
+            if any(v & (v - 1) == 0 for v in consts):
+                continue
+            fits = [_fits_32(ir.code, lps, x, p) for x in a]
+            out[p] = "mul_narrow" if all(fits) else "mul_half" if any(fits) else "mul"
+    for p, k in out.items():
+        ir.code[p].info["product64"] = k
+    ir._simt_wide_products = out
+    return out
+
+
+def _fits_32(code, lps, x, pc: int, depth: int = 0) -> bool:
+    """Whether a 64-bit operand at ``pc`` is a 32-bit value: a constant that fits, or a
+    register whose reaching writes (the nearest before ``pc``, and a write later in a loop
+    around ``pc``, whose value comes round the back edge) widen an integer of 4 bytes or
+    fewer, or copy such a value."""
+    if type(x) is Const:
+        return -(1 << 31) <= int(x.value) < (1 << 32)
+    if type(x) is Uniform:                 # a parameter, blockDim, gridDim
+        return x.dtype.kind in "iub" and x.dtype.itemsize <= 4
+    if type(x) is not Reg or depth > 6:
+        return False
+    d = def_before(code, x, pc)
+    if d is None:
+        return False
+    ws = [d] + [code[q] for top, back in lps if top <= pc <= back
+                for q in range(pc, back + 1) if code[q].dst is x]
+    for w in ws:
+        a = w.args[0] if w.args else None
+        if w.op == Op.CAST and type(a) in (Reg, Uniform) and a.dtype.kind in "iub" and a.dtype.itemsize <= 4:
+            continue
+        if w.op in (Op.CAST, Op.MOV) and a is not None and _fits_32(code, lps, a, w.pc, depth + 1):
+            continue
+        return False
+    return True
+
+
+def imad_pipe_weights(ir) -> np.ndarray:
+    """Per pc, the FMA pipe's half-rate turns of 64-bit integer products (``IMAD_TURNS``,
+    in proportion to the instruction's issue slots, so a product nvcc folds into an
+    address or computes before the loop costs what its slots do).  Limitations: 32-bit
+    IMADs and an access's address arithmetic (one IMAD.WIDE or LEA, ``ADDRESS``) are left
+    to the issue rate."""
+    got = getattr(ir, "_simt_imad_weights", None)
+    if got is not None:
+        return got
+    slots = issue_weights(ir)
+    addr = _address_only(ir.code)
+    w = np.zeros(len(ir.code), np.float64)
+    for p, k in wide_products(ir).items():
+        if slots[p] and p not in addr:
+            w[p] = slots[p] * IMAD_TURNS[k] / _wide_slots(ir.code[p])
+    ir._simt_imad_weights = w
+    return w
 
 
 # the FP64 pipe: an sm_90 SM has 64 FP64 lanes, half its FP32 rate, so a kernel made mostly

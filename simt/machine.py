@@ -27,7 +27,8 @@ from . import counters as C
 from .ctypes_ import Scalar, Vector, sizeof
 from .errors import LaunchError
 from .ir import Const, Op, Reg
-from .issue import UNROLL, compile_time, const_pair_pcs, inorder_pcs, overlapped_pcs, shared_vector_pcs, uniform_ldc_pcs
+from .issue import (UNROLL, compile_time, const_pair_pcs, inorder_pcs, overlapped_pcs, shared_vector_pcs,
+                    uniform_ldc_pcs, wide_products)
 from .l1hits import LAT_L1, L1Table, TripSectors
 from .loops import add_step, constant_trips, copied_from, def_before, full_unrolls, loop_test, loops
 from .licm import hoisted_loads, repeated_loads
@@ -93,6 +94,13 @@ OP_COST = {
     "idiv64_s": (374.0, 109.0),      # signed (or negative)
     "idiv64_32": (171.0, 31.0),      # both operands under 2^32: the test, then 32 bits
     "idiv64_const": (38.0, 11.3),    # / by a constant (IMAD.HI.U64 and shifts)
+    # 64-bit integer products (docs/results/timing_investigation/mont64/, H200, one warp):
+    # a step of v = v * c + d takes 17.9 cycles (IMAD.WIDE.U32, two IMADs and the carry's
+    # IADD3, the add folded in), of v = __umul64hi(v, c) ^ d 39.7 (four IMAD.WIDE.U32
+    # linked by carries); less the add's or xor's 4 (emulated: 18.0 and 40.0).  Their pipe's
+    # half rate is issue.imad_pipe_weights', not an issue cost here
+    "imul64": (14.0, 0.0),
+    "mulhi64": (36.0, 0.0),
     "imod64_const": (52.0, 15.5),    # % by a constant
     # curand_init's skip-ahead (simt/include/curand_kernel.h): one word of a jump matrix
     # times the XORWOW state.  cuRAND walks the matrix's 160 rows, loading (L1 hits) and
@@ -309,6 +317,7 @@ class Machine:
         self.inorder = inorder_pcs(k)             # arithmetic that waits for its operands
         self.moves = register_locals(k)           # local accesses that are registers in SASS
         self.compiled = compile_time(k)           # pcs nvcc leaves nothing of (simt.issue)
+        wide_products(k)                          # marks 64-bit products (OP_COST's imul64)
         # loads whose later visits read a register nvcc loaded before (simt.licm): pc ->
         # (the LOOPINIT pc where a warp's visits start again, the visits that load, and
         # None: the later ones re-read; or per visit whether it is a repeat)
@@ -1440,6 +1449,8 @@ def _cost_key(ins):
                 k = None if v & (v - 1) == 0 else "idiv_const"
             else:
                 k = "idiv_s" if dt.kind == "i" else "idiv_u"
+    elif (w := ins.info.get("product64")) is not None:
+        k = None if w == "mul_narrow" else "mulhi64" if w.startswith("__") else "imul64"
     elif op == Op.CALL:
         if ins.sub == "m_sqrt" and ins.dst is not None and np.dtype(ins.dst.dtype) == np.float32:
             k = "sqrt"

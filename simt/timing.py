@@ -157,6 +157,7 @@ class Profile:
     alu_ipc: float = 0.0         # integer ALU pipe slots (simt.issue) per cycle per SM (0: not measured)
     bit_ipc: float = 0.0         # POPC/FLO/BREV per cycle per SM (simt.issue.BIT_PIPE; 0: not measured)
     fp64_ipc: float = 0.0        # DADD/DMUL/DFMA/DSETP per cycle per SM (simt.issue.fp64_pipe_weights; 0: not measured)
+    imad_ipc: float = 0.0        # 64-bit products' IMAD turns per cycle per SM (simt.issue.imad_pipe_weights; 0: not measured)
     spread_same_cost: float = 0.0  # a region spread over every slice: what its same-address replays
     #                                cost relative to a small region's (slice_busy_us; 0: the same)
     gatom_same_fp_per_us: float = 0.0  # float/double atomicAdd lanes per us on one address (0: the int rate)
@@ -271,11 +272,13 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         # __match_any_sync, ...) keep a sub-partition busy beyond one slot
         # (or the integer ALU pipe's slots at its own, half, rate where they dominate, or
         # the bit-counting pipe's POPC/FLO/BREV at its quarter rate: simt.issue.BIT_PIPE,
-        # or the FP64 pipe's double arithmetic at its half rate)
+        # or the FP64 pipe's double arithmetic at its half rate, or 64-bit integer products'
+        # IMADs on the FMA pipe's heavy half at its half rate)
         "issue": max(g(C.ISSUE_SLOTS, g(C.INST, 0)) / prof.issue_ipc,
                      _rate(g(C.ALU_SLOTS, 0), prof.alu_ipc),
                      _rate(g(C.BIT_SLOTS, 0), prof.bit_ipc),
-                     _rate(g(C.FP64_SLOTS, 0), prof.fp64_ipc)) / (sms * clock_per_us)
+                     _rate(g(C.FP64_SLOTS, 0), prof.fp64_ipc),
+                     _rate(g(C.IMAD_SLOTS, 0), prof.imad_ipc)) / (sms * clock_per_us)
                  + g(C.ISSUE_EXTRA, 0) / (sms * SUBPARTITIONS * clock_per_us),
         # (a warp whose lanes are all predicated off still passes the pipe once)
         "shared": (g(C.WAVES_LD, 0) + g(C.WAVES_ST, 0) + g(C.WAVES_ATOM, 0) + g(C.SHARED_PRED_OFF, 0))

@@ -226,6 +226,80 @@ def test_a_dfma_bound_kernel_is_predicted_at_the_fp64_pipe_rate():
     assert with_fp64 > 1.8 * without
 
 
+PRODUCT_KERNELS = r'''
+__global__ void products(unsigned long long *x, const int *r, unsigned long long c, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned long long v = x[i];
+    unsigned long long a = v * c;                       // two 64-bit values
+    unsigned long long b = v * 1000003ull;              // by a 32-bit constant
+    size_t k = (size_t)r[i] * n;                        // two widened ints: IMAD.WIDE
+    unsigned long long h = __umul64hi(v, c);            // four IMAD.WIDE.U32 and carries
+    unsigned long long s = v * 8ull;                    // a shift
+    x[i] = a + b + k + h + s;
+}
+'''
+
+
+def test_64bit_products_take_the_fma_pipes_heavy_half_by_their_sass():
+    """A 64-bit product's SASS (issue slots) and its turns on the FMA pipe's heavy half
+    (issue.imad_pipe_weights): IMAD.WIDE.U32 and two IMADs (3, 4 turns), one IMAD fewer by
+    a 32-bit value (2, 3), one IMAD.WIDE for two widened ints (1, 2), __umul64hi 7 and 9;
+    a power of two is shifts (no turns).  cal_imad's trip: four products, 16 turns."""
+    from simt.issue import imad_pipe_weights
+    k = simt.Module.from_source(PRODUCT_KERNELS, "p.cu").get_function("products")
+    w, t = issue_weights(k.ir), imad_pipe_weights(k.ir)
+    line = lambda ln, a: sum(a[p] for p, ins in enumerate(k.ir.code)
+                             if ins.coord.line == ln and ins.info.get("product64"))
+    assert [line(ln, w) for ln in (5, 6, 7, 8)] == [3.0, 2.0, 1.0, 7.0]
+    assert [line(ln, t) for ln in (5, 6, 7, 8, 9)] == [4.0, 3.0, 2.0, 9.0, 0.0]
+    k = _kernel("cal_imad")
+    top, back = _loop(k.ir.code)
+    assert imad_pipe_weights(k.ir)[top:back + 1].sum() == 16.0 == imad_pipe_weights(k.ir).sum()
+
+
+def test_dependent_64bit_products_wait_what_the_gpu_measured():
+    """One warp's dependent chains (timing_investigation/mont64/, H200, clock64): a step
+    of v = v * c + d took 17.9 cycles, of __umul64hi(v, c) ^ d 39.7; simt's warp clock
+    over 256 steps, less a launch of none."""
+    mod = simt.Module.from_file(str(ROOT / "docs/results/timing_investigation/mont64/mont64.cu"))
+
+    def per_step(kernel):
+        got = []
+        for steps in (0, 256):
+            dev = simt.Device()
+            r = mod.get_function(kernel).launch(
+                dev, simt.LaunchConfig.of(1, 32), [dev.to_device(np.arange(1, 33, dtype=np.uint64)),
+                                                   np.uint64(0x9E3779B97F4A7C15), np.uint64(12345),
+                                                   np.int32(steps), dev.zeros(1, np.int64)], sanitize=False)
+            got.append(r.metrics["simt__warp_cycles.mean"])
+        return (got[1] - got[0]) / 256
+
+    assert per_step("chain_mul64") == pytest.approx(17.9, rel=0.05)
+    assert per_step("chain_mulhi64") == pytest.approx(39.7, rel=0.05)
+
+
+def test_a_kernel_of_64bit_products_is_predicted_at_the_imad_rate():
+    """cal_imad (four chains of 64-bit multiply-adds) issues at the rate of the FMA pipe's
+    heavy half: imad_ipc 1.81 turns a cycle an SM on the H200 (simt calibrate --real
+    --update --only imad, session 44), not at issue_ipc's 4.33 slots.  The H100's profile
+    has no measurement yet (0: ignored)."""
+    import dataclasses
+    from simt import timing
+    k = _kernel("cal_imad")
+    dev = simt.Device()
+    r = k.launch(dev, simt.LaunchConfig.of(264, 256),
+                 [dev.zeros(264, np.uint64), np.uint64(3), np.uint64(1), np.int32(64)], sanitize=False)
+    prof = timing.load_profile("h200")
+    m = r.metrics
+    assert m[C.IMAD_SLOTS] == 264 * 8 * 64 * 16
+    assert 1.7 < prof.imad_ipc < 2.0 and timing.load_profile("h100").imad_ipc == 0.0
+    with_imad = timing.predict_result(r, prof).components_us["issue"]
+    without = timing.predict_result(r, dataclasses.replace(prof, imad_ipc=0.0)).components_us["issue"]
+    assert with_imad / without == pytest.approx(
+        (m[C.IMAD_SLOTS] / prof.imad_ipc) / (m[C.ISSUE_SLOTS] / prof.issue_ipc), rel=2e-3)
+    assert with_imad > 1.3 * without
+
+
 def _weights_by_line(k):
     """source line -> the issue slots its IR instructions stand for."""
     out = {}
