@@ -280,7 +280,7 @@ def test_dependent_64bit_products_wait_what_the_gpu_measured():
 
 def test_a_kernel_of_64bit_products_is_predicted_at_the_imad_rate():
     """cal_imad (four chains of 64-bit multiply-adds) issues at the rate of the FMA pipe's
-    heavy half: imad_ipc 1.81 turns a cycle an SM on the H200 (simt calibrate --real
+    heavy half: imad_ipc 1.93 turns a cycle an SM on the H200 (simt calibrate --real
     --update --only imad, session 44), not at issue_ipc's 4.33 slots.  The H100's profile
     has no measurement yet (0: ignored)."""
     import dataclasses
