@@ -9407,6 +9407,645 @@ UNSEEN78 = [
 PROBES += UNSEEN78
 
 
+# probe-unseen81 (probes83.cu): a computational-photography course's kernels (Malvar-He-Cutler
+# demosaicing with a switch on the CFA phase, a bilateral filter from a shared-memory tile,
+# a Debevec HDR merge with the response curve in __constant__ memory, Reinhard's
+# log-average luminance by block reductions and atomics, the guided filter's coefficients
+# from double summed-area tables, 3-D LUT colour grading with trilinear float4 gathers) as
+# a student who knows CUDA basics writes them
+_P83 = "probes83.cu"
+_P83_DM_N, _P83_DM_BLOCK, _P83_DM_WHITE = 4096, (32, 8), 4095      # demosaic: an n x n RGGB mosaic, 12 bits
+_P83_DM_NOISE = 0.01                                                # sensor noise (of white) on the scene
+_P83_BL_N, _P83_BL_R, _P83_BL_TILE = 2048, 5, 16                    # bilateral: n x n; BL_R; BL_TILE
+_P83_BL_SS, _P83_BL_SR = 3.0, 0.1                                   # spatial and range sigmas
+_P83_BL_PATCH, _P83_BL_NOISE = 32, 0.05                             # the image: flat 32x32 patches + N(0, noise^2)
+_P83_HDR_N, _P83_HDR_K = 1 << 23, 5                                 # hdr-merge: pixels; HDR_K exposures
+_P83_HDR_DT = 4.0 ** np.arange(-5, 0)                               # exposure times 1/1024 .. 1/4 s
+_P83_HDR_GAMMA = (2.1, 2.2, 2.3)                                    # each channel's response z = 255 (E dt)^(1/gamma)
+_P83_HDR_LNE = (float(np.log(11.5)), 1.8, 0.2)                      # ln E: N(mean, sd^2) a pixel, + N(0, 0.2^2) a channel
+_P83_HDR_ZNOISE = 0.5                                               # read noise in 8-bit steps before rounding
+_P83_LL_N, _P83_LL_BLOCK, _P83_LL_DELTA = 1 << 24, 256, 1e-4        # loglum: pixels; LL_BLOCK; delta
+_P83_LL_LNL = (float(np.log(0.18)), 1.5, 0.2)                       # ln L: N(mean, sd^2) a pixel, + N(0, 0.2^2) a channel
+_P83_GF_N, _P83_GF_R, _P83_GF_EPS = 2048, 8, 1e-3                   # guided: n x n; radius; eps
+_P83_GF_NOISE = 0.05                                                # p = I + N(0, noise^2)
+_P83_LUT_N, _P83_LUT_PIX, _P83_LUT_W = 33, 1 << 24, 4096            # lut3d: LUT_N; pixels; the image's width
+_P83_LUT_NOISE = 0.008                                              # the image's per-channel noise (of 1)
+
+
+def _p83_scene(W, H, noise, rng):
+    """A synthetic photo, H x W x 3 float32 in [0, 1]: smooth colour waves (+-0.3) plus a
+    256-pixel checkerboard of +-0.25 steps (sharp edges), plus N(0, noise^2), clipped (a
+    few per cent of the pixels black or blown out)."""
+    f = np.float32
+    x = np.arange(W, dtype=f)[None, :]
+    y = np.arange(H, dtype=f)[:, None]
+    chk = ((np.arange(W)[None, :] // 256 + np.arange(H)[:, None] // 256) % 2).astype(f) * f(0.5) - f(0.25)
+    img = np.empty((H, W, 3), f)
+    for c, (fx, fy, ph) in enumerate([(1 / 517, 1 / 389, 0.0), (1 / 433, 1 / 601, 1.0), (1 / 353, 1 / 277, 2.0)]):
+        img[:, :, c] = f(0.5) + f(0.3) * np.sin(x * f(fx) + f(ph)) * np.cos(y * f(fy)) + chk
+        img[:, :, c] += rng.standard_normal((H, W), dtype=f) * f(noise)
+    return np.clip(img, 0, 1)
+
+
+def _p83_dm_args(n, rng):
+    """An n x n RGGB mosaic of _p83_scene (12 bits, uint16: R at even x and y); the RGB
+    floats (3 n^2, zeroed); inv_white, W, H."""
+    img = _p83_scene(n, n, _P83_DM_NOISE, rng)
+    yy, xx = np.mgrid[0:n, 0:n]
+    ch = np.where((yy & 1) == 0, np.where((xx & 1) == 0, 0, 1), np.where((xx & 1) == 0, 1, 2))
+    raw = np.rint(np.take_along_axis(img, ch[:, :, None], axis=2)[:, :, 0] * _P83_DM_WHITE).astype(np.uint16)
+    return [raw.ravel(), np.zeros(3 * n * n, np.float32), np.float32(1.0 / _P83_DM_WHITE), _i32(n), _i32(n)]
+
+
+def _p83_demosaic_ref(raw, W, H, inv_white=1.0 / _P83_DM_WHITE):
+    """demosaic_mhc in float64: H x W x 3 in [0, 1]."""
+    P = np.pad(np.asarray(raw, np.float64).reshape(H, W), 2, mode="reflect")
+
+    def t(dx, dy):
+        return P[2 + dy:2 + dy + H, 2 + dx:2 + dx + W]
+    c = t(0, 0)
+    n, s, w, e = t(0, -1), t(0, 1), t(-1, 0), t(1, 0)
+    nn, ss, ww, ee = t(0, -2), t(0, 2), t(-2, 0), t(2, 0)
+    diag = t(-1, -1) + t(1, -1) + t(-1, 1) + t(1, 1)
+    g_rb = (4 * c + 2 * (n + s + w + e) - (nn + ss + ww + ee)) / 8
+    x_rb = (6 * c + 2 * diag - 1.5 * (nn + ss + ww + ee)) / 8
+    hor = (5 * c + 4 * (w + e) - diag - (ww + ee) + 0.5 * (nn + ss)) / 8
+    ver = (5 * c + 4 * (n + s) - diag - (nn + ss) + 0.5 * (ww + ee)) / 8
+    yy, xx = np.mgrid[0:H, 0:W]
+    ph = ((yy & 1) << 1) | (xx & 1)
+    r = np.select([ph == 0, ph == 1, ph == 2], [c, hor, ver], x_rb)
+    g = np.select([ph == 0, ph == 3], [g_rb, g_rb], c)
+    b = np.select([ph == 0, ph == 1, ph == 2], [x_rb, ver, hor], c)
+    return np.clip(np.stack([r, g, b], axis=2) * float(np.float32(inv_white)), 0, 1)
+
+
+def _p83_bl_weights():
+    """c_spatial: exp(-(dx^2 + dy^2) / (2 sigma_s^2)) over the 11x11 window (float32, flat)."""
+    d = np.arange(-_P83_BL_R, _P83_BL_R + 1)
+    return np.exp(-(d[:, None] ** 2 + d[None, :] ** 2) / (2 * _P83_BL_SS ** 2)).astype(np.float32).ravel()
+
+
+def _p83_bl_syms(n, rng):
+    return {"c_spatial": _p83_bl_weights()}
+
+
+def _p83_bl_args(n, rng):
+    """An n x n grey image (float32 in [0, 1]): flat _P83_BL_PATCH-pixel patches of random
+    levels 0.1 .. 0.9 plus N(0, _P83_BL_NOISE^2); the output (zeroed); 1 / (2 sigma_r^2), W, H."""
+    k = -(-n // _P83_BL_PATCH)
+    lev = rng.uniform(0.1, 0.9, (k, k)).astype(np.float32)
+    img = np.repeat(np.repeat(lev, _P83_BL_PATCH, 0), _P83_BL_PATCH, 1)[:n, :n]
+    img = np.clip(img + rng.standard_normal((n, n), dtype=np.float32) * np.float32(_P83_BL_NOISE), 0, 1)
+    return [img.ravel(), np.zeros(n * n, np.float32), np.float32(1.0 / (2 * _P83_BL_SR ** 2)), _i32(n), _i32(n)]
+
+
+def _p83_bilateral_ref(img, W, H, inv_2sr2=1.0 / (2 * _P83_BL_SR ** 2)):
+    """bilateral_smem in float64 (edge-clamped window): H x W."""
+    R = _P83_BL_R
+    im = np.asarray(img, np.float64).reshape(H, W)
+    P = np.pad(im, R, mode="edge")
+    ws = _p83_bl_weights().astype(np.float64).reshape(2 * R + 1, 2 * R + 1)
+    num = np.zeros((H, W))
+    den = np.zeros((H, W))
+    for dy in range(2 * R + 1):
+        for dx in range(2 * R + 1):
+            v = P[dy:dy + H, dx:dx + W]
+            wt = ws[dy, dx] * np.exp(-(v - im) ** 2 * float(np.float32(inv_2sr2)))
+            num += wt * v
+            den += wt
+    return num / den
+
+
+def _p83_hdr_curve():
+    """c_g (3 x 256 float32): g_c(z) = gamma_c ln(max(z, 0.5) / 255); c_log_dt (float32)."""
+    z = np.maximum(np.arange(256), 0.5) / 255.0
+    g = np.stack([gm * np.log(z) for gm in _P83_HDR_GAMMA]).astype(np.float32)
+    return g, np.log(_P83_HDR_DT).astype(np.float32)
+
+
+def _p83_hdr_syms(n, rng):
+    g, ldt = _p83_hdr_curve()
+    return {"c_g": g.ravel(), "c_log_dt": ldt}
+
+
+def _p83_hdr_args(n, rng):
+    """HDR_K exposures (dt _P83_HDR_DT) of n RGB pixels, uint8, exposure after exposure
+    (each n x 3 interleaved): ln E per pixel N(_P83_HDR_LNE), each channel's + N(0, 0.2^2),
+    z = rint(255 (E dt)^(1 / gamma_c) + N(0, 0.5^2)) clipped; the radiance (3 n floats,
+    zeroed); n."""
+    f = np.float32
+    mu, sd, csd = _P83_HDR_LNE
+    lnE = rng.standard_normal(n, dtype=f) * f(sd) + f(mu)
+    lnE = lnE[:, None] + rng.standard_normal((n, 3), dtype=f) * f(csd)
+    ig = (1.0 / np.array(_P83_HDR_GAMMA)).astype(f)
+    ldr = np.empty((_P83_HDR_K, n, 3), np.uint8)
+    for k, dt in enumerate(_P83_HDR_DT):
+        v = f(255) * np.exp((lnE + f(np.log(dt))) * ig) + rng.standard_normal((n, 3), dtype=f) * f(_P83_HDR_ZNOISE)
+        ldr[k] = np.clip(np.rint(v), 0, 255)
+    return [ldr.ravel(), np.zeros(3 * n, np.float32), _i32(n)]
+
+
+def _p83_hdr_ref(ldr, n):
+    """hdr_merge in float64 (the float32 tables): the radiance (n x 3) and the mask of
+    channel samples that fell back to the middle exposure."""
+    g, ldt = (a.astype(np.float64) for a in _p83_hdr_curve())
+    z = np.asarray(ldr).reshape(_P83_HDR_K, n, 3).astype(np.int64)
+    w = np.where(z <= 127, z, 255 - z).astype(np.float64)
+    gz = g[np.arange(3)[None, None, :], z]
+    num = (w * (gz - ldt[:, None, None])).sum(axis=0)
+    den = w.sum(axis=0)
+    m = _P83_HDR_K // 2
+    fb = den == 0
+    lnE = np.where(fb, gz[m] - ldt[m], num / np.where(fb, 1, den))
+    return np.exp(lnE), fb
+
+
+def _p83_ll_args(n, rng):
+    """n HDR RGB pixels (float32, interleaved): ln L per pixel N(_P83_LL_LNL), each
+    channel's + N(0, 0.2^2); the sum of logs (one float, zeroed) and the max's bits (one
+    uint32, zeroed); delta, n."""
+    f = np.float32
+    mu, sd, csd = _P83_LL_LNL
+    lnL = rng.standard_normal(n, dtype=f) * f(sd) + f(mu)
+    rgb = np.exp(lnL[:, None] + rng.standard_normal((n, 3), dtype=f) * f(csd))
+    return [rgb.ravel(), np.zeros(1, f), np.zeros(1, np.uint32), f(_P83_LL_DELTA), _i32(n)]
+
+
+def _p83_loglum_ref(rgb, delta=_P83_LL_DELTA):
+    """loglum_reduce's sum of log(delta + L) (float64) and largest L (float32, L
+    computed in float32 as the kernel writes it, unfused)."""
+    c = np.asarray(rgb, np.float32).reshape(-1, 3)
+    f = np.float32
+    L = f(0.2126) * c[:, 0] + f(0.7152) * c[:, 1] + f(0.0722) * c[:, 2]
+    return float(np.log(float(np.float32(delta)) + L.astype(np.float64)).sum()), L.max()
+
+
+def _p83_sat(x):
+    """A summed-area table in float64 with a zero first row and column ((H+1) x (W+1))."""
+    S = np.zeros((x.shape[0] + 1, x.shape[1] + 1))
+    S[1:, 1:] = np.asarray(x, np.float64).cumsum(axis=0).cumsum(axis=1)
+    return S
+
+
+def _p83_gf_images(n, rng):
+    """The guide I (n x n float32 in [0, 1]: _p83_scene's luminance) and p = I + N(0,
+    _P83_GF_NOISE^2), both as float64 (the SATs' inputs)."""
+    img = _p83_scene(n, n, 0.0, rng)
+    I = (img @ np.array([0.2126, 0.7152, 0.0722], np.float32)).astype(np.float64)
+    p = I + rng.standard_normal((n, n)) * _P83_GF_NOISE
+    return I, p
+
+
+def _p83_gf_args(n, rng):
+    """The SATs of I, p, I*I and I*p (_p83_gf_images; float64 (n+1)^2 each, flat); a and b
+    (n^2 floats, zeroed); r, eps, W, H."""
+    I, p = _p83_gf_images(n, rng)
+    sats = [_p83_sat(a).ravel() for a in (I, p, I * I, I * p)]
+    return sats + [np.zeros(n * n, np.float32), np.zeros(n * n, np.float32), _i32(_P83_GF_R),
+                   np.float32(_P83_GF_EPS), _i32(n), _i32(n)]
+
+
+def _p83_guided_ref(sI, sP, sII, sIP, r, eps, W, H):
+    """guided_ab in float64 from the same SATs: a and b (H x W)."""
+    y, x = np.mgrid[0:H, 0:W]
+    x0, x1 = np.maximum(x - r, 0), np.minimum(x + r, W - 1)
+    y0, y1 = np.maximum(y - r, 0), np.minimum(y + r, H - 1)
+    cnt = ((x1 - x0 + 1) * (y1 - y0 + 1)).astype(np.float64)
+
+    def box(S):
+        S = np.asarray(S, np.float64).reshape(H + 1, W + 1)
+        return (S[y1 + 1, x1 + 1] - S[y0, x1 + 1] - S[y1 + 1, x0] + S[y0, x0]) / cnt
+    mI, mP, mII, mIP = (box(S) for S in (sI, sP, sII, sIP))
+    a = (mIP - mI * mP) / (mII - mI * mI + float(np.float32(eps)))
+    return a, mP - a * mI
+
+
+def _p83_lut_table():
+    """The grading LUT (LUT_N^3 x 4 float32, [b][g][r], alpha 1): a smoothstep contrast
+    curve half-blended in, saturation 1.25 about Rec. 709 luma, a warm tint (R x 1.04, B x
+    0.94), clipped to [0, 1]."""
+    t = np.linspace(0.0, 1.0, _P83_LUT_N)
+    b, g, r = np.meshgrid(t, t, t, indexing="ij")
+    rgb = np.stack([r, g, b], axis=-1)
+    rgb = 0.5 * rgb + 0.5 * (3 * rgb ** 2 - 2 * rgb ** 3)
+    Y = rgb @ np.array([0.2126, 0.7152, 0.0722])
+    rgb = Y[..., None] + 1.25 * (rgb - Y[..., None])
+    rgb = np.clip(rgb * np.array([1.04, 1.0, 0.94]), 0, 1)
+    return np.concatenate([rgb, np.ones(rgb.shape[:-1] + (1,))], axis=-1).astype(np.float32)
+
+
+def _p83_lut_args(n, rng):
+    """n RGBA8 pixels (uint8, n x 4) in rows of _P83_LUT_W: smooth colour waves plus N(0,
+    _P83_LUT_NOISE^2) a channel, alpha (x ^ y) & 255; the output (zeroed); the LUT (flat
+    float32); n."""
+    f = np.float32
+    i = np.arange(n, dtype=np.int64)
+    x, y = (i % _P83_LUT_W).astype(f), (i // _P83_LUT_W).astype(f)
+    px = np.empty((n, 4), np.uint8)
+    waves = [np.sin(x / f(211) + y / f(377)), np.sin(x / f(163) - y / f(251) + f(1)), np.cos((x + y) / f(293))]
+    for c, wv in enumerate(waves):
+        v = f(0.5) + f(0.4) * wv + rng.standard_normal(n, dtype=f) * f(_P83_LUT_NOISE)
+        px[:, c] = np.clip(np.rint(v * f(255)), 0, 255)
+    px[:, 3] = (i % _P83_LUT_W ^ i // _P83_LUT_W) & 255
+    return [px.ravel(), np.zeros(4 * n, np.uint8), _p83_lut_table().ravel(), _i32(n)]
+
+
+def _p83_lut_ref(px, lut=None):
+    """lut3d_apply: the graded pixels (n x 4 uint8; the coordinates in float32 as the
+    kernel computes them, the lerps in float64) and the unrounded RGB (n x 3)."""
+    N = _P83_LUT_N
+    lut = (_p83_lut_table() if lut is None else np.asarray(lut, np.float32)).astype(np.float64).reshape(N, N, N, 4)
+    p = np.asarray(px, np.uint8).reshape(-1, 4)
+    f = p[:, :3].astype(np.float32) / np.float32(255) * np.float32(N - 1)
+    i = np.minimum(f.astype(np.int64), N - 2)
+    t = (f - i.astype(np.float32)).astype(np.float64)
+    ir, ig, ib = i.T
+    tr, tg, tb = (t[:, k:k + 1] for k in range(3))
+
+    def at(db, dg, dr):
+        return lut[ib + db, ig + dg, ir + dr, :3]
+
+    def lerp(a, b, s):
+        return a + s * (b - a)
+    c0 = lerp(lerp(at(0, 0, 0), at(0, 0, 1), tr), lerp(at(0, 1, 0), at(0, 1, 1), tr), tg)
+    c1 = lerp(lerp(at(1, 0, 0), at(1, 0, 1), tr), lerp(at(1, 1, 0), at(1, 1, 1), tr), tg)
+    v = lerp(c0, c1, tb)
+    out = np.empty_like(p)
+    out[:, :3] = np.floor(np.clip(v, 0, 1) * 255 + 0.5)
+    out[:, 3] = p[:, 3]
+    return out, v
+
+
+def _p83_grid2(bx, by):
+    return lambda n: (-(-n // bx), -(-n // by))
+
+
+UNSEEN81 = [
+    TimingProbe("probe/demosaic-mhc-rggb", "probe-unseen81", "demosaic_mhc", _P83_DM_N, _P83_DM_BLOCK,
+                _p83_grid2(*_P83_DM_BLOCK), _p83_dm_args, source=_P83,
+                note="Malvar-He-Cutler demosaicing of a 4096^2 12-bit RGGB mosaic (uint16), 32x8 blocks, a thread "
+                     "a pixel: 13 taps of the 5x5 neighbourhood (2-byte loads, rows +-2 apart, reflect-101 index "
+                     "fixes), then a switch on the CFA phase (a warp's lanes alternate two phases: 2-way "
+                     "divergent) of ~15 FMAs, three clamped floats stored interleaved (stride-3 stores, 12 B a "
+                     "pixel); memory-bound, 2 B in / 12 B out a pixel"),
+    TimingProbe("probe/bilateral-smem-r5", "probe-unseen81", "bilateral_smem", _P83_BL_N,
+                (_P83_BL_TILE, _P83_BL_TILE), _p83_grid2(_P83_BL_TILE, _P83_BL_TILE), _p83_bl_args, source=_P83,
+                symbols=_p83_bl_syms,
+                note="bilateral filter (11x11 window, sigma_s 3, sigma_r 0.1) of a 2048^2 float image, 16x16 "
+                     "blocks: a 26x26 tile with its edge-clamped halo staged in shared memory (3 loads a thread, "
+                     "a / and % each), then 121 taps a pixel each a shared load (a warp spans two tile rows 26 "
+                     "apart: some 2-way bank conflicts), a uniform __constant__ weight and an expf; "
+                     "compute-bound (SFU and FMA)"),
+    TimingProbe("probe/hdr-merge-const-crf", "probe-unseen81", "hdr_merge", _P83_HDR_N, 256,
+                lambda n: -(-n // 256), _p83_hdr_args, source=_P83, symbols=_p83_hdr_syms,
+                note="Debevec HDR merge of 5 8-bit RGB exposures of 2^23 pixels, a thread a pixel: 15 byte loads "
+                     "(interleaved RGB, each exposure 24 MiB apart), a hat weight and a c_g[c * 256 + z] "
+                     "__constant__ lookup indexed by each lane's own pixel value (divergent constant reads, ~26 "
+                     "distinct addresses a warp), a division and an expf a channel; ~0.6% of channel samples "
+                     "saturated in every exposure take a rarely divergent fallback branch; 3 floats stored "
+                     "interleaved"),
+    TimingProbe("probe/loglum-atomic-reduce", "probe-unseen81", "loglum_reduce", _P83_LL_N, _P83_LL_BLOCK,
+                lambda n: -(-n // _P83_LL_BLOCK), _p83_ll_args, source=_P83,
+                note="Reinhard's log-average and maximum luminance of a 2^24-pixel HDR RGB float image, a thread "
+                     "a pixel (3 stride-3 float loads, a logf): two 256-float shared-memory tree reductions side "
+                     "by side (8 steps, 9 barriers), then 65536 blocks each doing one float atomicAdd and one "
+                     "uint atomicMax on the same two words (contended global atomics)"),
+    TimingProbe("probe/guided-sat-double", "probe-unseen81", "guided_ab", _P83_GF_N, (32, 8), _p83_grid2(32, 8),
+                _p83_gf_args, source=_P83,
+                note="the guided filter's coefficient pass (radius 8, eps 1e-3) on a 2048^2 image from four "
+                     "double summed-area tables of 2049^2 (rows of 2049 doubles, unaligned), 32x8 blocks, a "
+                     "thread a pixel: 16 double loads (4 corners of 4 tables, rows 17 apart, columns 17 apart: "
+                     "L1/L2 reuse between neighbouring rows), 4 double divisions by the count and one for a, "
+                     "two floats stored; FP64 plus memory"),
+    TimingProbe("probe/lut3d-trilinear-float4", "probe-unseen81", "lut3d_apply", _P83_LUT_PIX, 256,
+                lambda n: -(-n // 256), _p83_lut_args, source=_P83,
+                note="3-D LUT colour grading of 2^24 RGBA8 pixels (smooth colour waves plus ~2 levels of noise, rows of 4096) "
+                     "through a 33^3 float4 LUT (575 KB, L2-resident), a thread a pixel: one uchar4 load, 8 "
+                     "data-dependent 16-byte gathers (a warp's 32 pixels fall in ~9 distinct neighbouring LUT "
+                     "cells), 7 float4 lerps (~28 FMAs), a uchar4 store"),
+]
+PROBES += UNSEEN81
+
+
+# probe-unseen82 (probes84.cu): a finite-element-methods course's kernels (P1 element
+# integrals by a 7-point rule, CSR assembly by atomicAdd, a matrix-free Q1 stiffness apply
+# in shared memory, a CSR residual with Jacobi preconditioning in double, CG's fused
+# update and dot product, Dirichlet conditions by symmetric elimination on a plate with
+# holes) as a student who knows CUDA basics writes them
+_P84 = "probes84.cu"
+_P84_JITTER = 0.15                # the triangulations' interior vertices moved up to this x h an axis
+_P84_QL1 = np.array([0.33333333, 0.05971587, 0.47014206, 0.47014206, 0.79742699, 0.10128651, 0.10128651],
+                    np.float32)   # c_ql1, c_ql2, c_qw: the 7-point rule as the .cu holds it
+_P84_QL2 = np.array([0.33333333, 0.47014206, 0.05971587, 0.47014206, 0.10128651, 0.79742699, 0.10128651],
+                    np.float32)
+_P84_QW = np.array([0.225, 0.13239415, 0.13239415, 0.13239415, 0.12593918, 0.12593918, 0.12593918], np.float32)
+_P84_KQ1 = np.array([[4, -1, -2, -1], [-1, 4, -1, -2], [-2, -1, 4, -1], [-1, -2, -1, 4]]) / 6.0   # c_kq1
+_P84_LOGK = (-1.0, 1.0)           # per-element conductivities: log10 uniform in this range (0.1 .. 10)
+_P84_ALPHA = 0.37                 # cg-update: the step length
+_P84_HOLES, _P84_HOLE_R = 8, 0.035   # dirichlet: an 8 x 8 grid of circular holes of this radius
+_P84_HOLE_T = 1.0                 # the holes' temperature g (0 on the outer boundary)
+
+
+def _p84_side(n, per=1):
+    """The mesh side m with per m^2 == n (n = 2 m^2 triangles, m^2 quads, (m + 1)^2 nodes)."""
+    m = int(np.sqrt(n // per) + 0.5)
+    assert per * m * m == n, (n, per)
+    return m
+
+
+def _p84_mesh(m, rng, jitter=_P84_JITTER):
+    """A triangulation of the unit square: m x m squares, each split along its (i, j) -
+    (i + 1, j + 1) diagonal into (v, v + 1, v + M + 1) and (v, v + M + 1, v + M) (counter-
+    clockwise; M = m + 1, v = j M + i, element 2 (j m + i) + t), the interior vertices moved
+    by up to jitter h an axis; X, Y (float64) and tri (int32, n x 3)."""
+    M = m + 1
+    h = 1.0 / m
+    jj, ii = np.divmod(np.arange(M * M), M)
+    X, Y = ii * h, jj * h
+    inner = (ii > 0) & (ii < m) & (jj > 0) & (jj < m)
+    X = X + np.where(inner, rng.uniform(-jitter, jitter, M * M) * h, 0.0)
+    Y = Y + np.where(inner, rng.uniform(-jitter, jitter, M * M) * h, 0.0)
+    sj, si = np.divmod(np.arange(m * m), m)
+    v = sj * M + si
+    tri = np.empty((m * m, 2, 3), np.int64)
+    tri[:, 0] = np.stack([v, v + 1, v + M + 1], axis=1)
+    tri[:, 1] = np.stack([v, v + M + 1, v + M], axis=1)
+    return X, Y, tri.reshape(-1, 3).astype(np.int32)
+
+
+def _p84_pattern(m):
+    """The P1 matrix's CSR pattern on _p84_mesh's vertices: each row's columns v - M - 1, v -
+    M, v - 1, v, v + 1, v + M, v + M + 1 where they exist (sorted); row_ptr, col_ind (int32)
+    and pos (M^2 x 7, int64: where row v's k-th neighbour sits, -1 if absent)."""
+    M = m + 1
+    jj, ii = np.divmod(np.arange(M * M), M)
+    offs = np.array([-M - 1, -M, -1, 0, 1, M, M + 1])
+    has = np.stack([(ii > 0) & (jj > 0), jj > 0, ii > 0, np.ones(M * M, bool), ii < m, jj < m,
+                    (ii < m) & (jj < m)], axis=1)
+    row_ptr = np.zeros(M * M + 1, np.int64)
+    np.cumsum(has.sum(axis=1), out=row_ptr[1:])
+    pos = np.where(has, row_ptr[:-1, None] + np.cumsum(has, axis=1) - 1, -1)
+    col = (np.arange(M * M)[:, None] + offs)[has]
+    return row_ptr.astype(np.int32), col.astype(np.int32), pos
+
+
+def _p84_entry(pos, M, rows, cols):
+    """Where entry (rows, cols) of the pattern sits in col_ind / val (int64)."""
+    lut = np.full(2 * M + 3, -1)
+    lut[np.array([-M - 1, -M, -1, 0, 1, M, M + 1]) + M + 1] = np.arange(7)
+    d = np.asarray(cols, np.int64) - np.asarray(rows, np.int64)
+    k = lut[np.clip(d + M + 1, 0, 2 * M + 2)]
+    p = pos[rows, k]
+    assert (k >= 0).all() and (p >= 0).all()
+    return p
+
+
+def _p84_geom(X, Y, tri):
+    """Each triangle's signed det (twice its area), and the barycentric gradients gx, gy (3 x
+    n_elem), float64."""
+    x = np.asarray(X, np.float64)[tri.T]
+    y = np.asarray(Y, np.float64)[tri.T]
+    det = (x[1] - x[0]) * (y[2] - y[0]) - (x[2] - x[0]) * (y[1] - y[0])
+    gx = np.stack([y[1] - y[2], y[2] - y[0], y[0] - y[1]]) / det
+    gy = np.stack([x[2] - x[1], x[0] - x[2], x[1] - x[0]]) / det
+    return det, gx, gy
+
+
+def _p84_assemble(m, tri, Ke, fe=None, pattern=None):
+    """The global CSR values (float64) of element matrices Ke (n_elem x 3 x 3) on _p84_mesh's
+    pattern (_p84_pattern(m), or the one given), and the right-hand side of the load vectors
+    fe (n_elem x 3) if given."""
+    M = m + 1
+    row_ptr, col, pos = pattern or _p84_pattern(m)
+    tri = np.asarray(tri, np.int64).reshape(-1, 3)
+    Ke = np.asarray(Ke, np.float64).reshape(-1, 3, 3)
+    val = np.zeros(len(col))
+    for a in range(3):
+        for c in range(3):
+            val += np.bincount(_p84_entry(pos, M, tri[:, a], tri[:, c]), Ke[:, a, c], minlength=len(col))
+    if fe is None:
+        return val
+    fe = np.asarray(fe, np.float64).reshape(-1, 3)
+    return val, sum(np.bincount(tri[:, a], fe[:, a], minlength=M * M) for a in range(3))
+
+
+def _p84_stiffness(m, rng):
+    """The P1 stiffness matrix of a jittered _p84_mesh of side m with a conductivity a
+    element (log10 uniform in _P84_LOGK): row_ptr, col_ind (int32), val (float64); X, Y."""
+    X, Y, tri = _p84_mesh(m, rng)
+    kap = 10.0 ** rng.uniform(*_P84_LOGK, len(tri))
+    det, gx, gy = _p84_geom(X, Y, tri)
+    Ke = (0.5 * np.abs(det) * kap)[:, None, None] * (gx.T[:, :, None] * gx.T[:, None, :] +
+                                                     gy.T[:, :, None] * gy.T[:, None, :])
+    pat = _p84_pattern(m)
+    return pat[0], pat[1], _p84_assemble(m, tri, Ke, pattern=pat), X, Y
+
+
+# ---- p1-element-integrals ----
+
+def _p84_el_args(n, rng):
+    """A jittered _p84_mesh of n = 2 m^2 triangles: X, Y (float32), tri (int32, flat); Ke,
+    fe, area (zeroed, 9 n, 3 n, n float32); n."""
+    X, Y, tri = _p84_mesh(_p84_side(n, 2), rng)
+    f = np.float32
+    return [X.astype(f), Y.astype(f), tri.ravel(), np.zeros(9 * n, f), np.zeros(3 * n, f), np.zeros(n, f), _i32(n)]
+
+
+def _p84_el_ref(X, Y, tri):
+    """p1_element_integrals in float64 (the rule's float32 constants): Ke (n x 3 x 3), fe (n x
+    3), area."""
+    tri = np.asarray(tri, np.int64).reshape(-1, 3)
+    det, gx, gy = _p84_geom(X, Y, tri)
+    A = 0.5 * np.abs(det)
+    x = np.asarray(X, np.float64)[tri.T]
+    y = np.asarray(Y, np.float64)[tri.T]
+    kint = np.zeros(len(tri))
+    fe = np.zeros((len(tri), 3))
+    for l1, l2, w in zip(*(a.astype(np.float64) for a in (_P84_QL1, _P84_QL2, _P84_QW))):
+        lam = np.array([1.0 - l1 - l2, l1, l2])
+        xq, yq = lam @ x, lam @ y
+        kint += w * A * (1 + 0.5 * np.sin(2 * np.pi * xq) * np.sin(2 * np.pi * yq))
+        fe += (w * A * 2 * np.pi ** 2 * np.sin(np.pi * xq) * np.sin(np.pi * yq))[:, None] * lam
+    Ke = kint[:, None, None] * (gx.T[:, :, None] * gx.T[:, None, :] + gy.T[:, :, None] * gy.T[:, None, :])
+    return Ke, fe, A
+
+
+# ---- fem-assemble-csr-atomic ----
+
+def _p84_as_args(n, rng):
+    """The element matrices and load vectors of p1_element_integrals (its numpy reference,
+    float32) on a jittered mesh of n = 2 m^2 triangles: tri (int32, flat), Ke (9 n), fe (3 n);
+    the pattern's row_ptr, col_ind (int32); val and b (zeroed float32); n."""
+    m = _p84_side(n, 2)
+    X, Y, tri = _p84_mesh(m, rng)
+    Ke, fe, _ = _p84_el_ref(X.astype(np.float32), Y.astype(np.float32), tri)
+    row_ptr, col, _ = _p84_pattern(m)
+    f = np.float32
+    return [tri.ravel(), Ke.astype(f).ravel(), fe.astype(f).ravel(), row_ptr, col, np.zeros(len(col), f),
+            np.zeros((m + 1) ** 2, f), _i32(n)]
+
+
+# ---- q1-matfree-apply ----
+
+def _p84_q1_args(n, rng):
+    """An N x N Q1 mesh (n = N^2 elements): u uniform in +-1 on the (N + 1)^2 nodes, kappa a
+    element log10 uniform in _P84_LOGK (float32); y (zeroed); N."""
+    N = _p84_side(n)
+    f = np.float32
+    return [rng.uniform(-1, 1, (N + 1) ** 2).astype(f), (10.0 ** rng.uniform(*_P84_LOGK, n)).astype(f),
+            np.zeros((N + 1) ** 2, f), _i32(N)]
+
+
+def _p84_q1_ref(u, kappa):
+    """q1_stiffness_apply in float64 (element by element, scattered): y."""
+    N = int(np.sqrt(len(kappa)) + 0.5)
+    M = N + 1
+    U = np.asarray(u, np.float64).reshape(M, M)
+    k = np.asarray(kappa, np.float64).reshape(N, N)
+    # the element's local nodes (0,0), (1,0), (1,1), (0,1) as (dj, di) slices of the nodes
+    corner = [(0, 0), (0, 1), (1, 1), (1, 0)]
+    ue = [U[dj:dj + N, di:di + N] for dj, di in corner]
+    Y = np.zeros((M, M))
+    for a, (dj, di) in enumerate(corner):
+        Y[dj:dj + N, di:di + N] += k * sum(_P84_KQ1[a, b] * ue[b] for b in range(4))
+    Y[0], Y[-1], Y[:, 0], Y[:, -1] = U[0], U[-1], U[:, 0], U[:, -1]
+    return Y.ravel()
+
+
+# ---- csr-residual-jacobi ----
+
+def _p84_rj_args(n, rng):
+    """The P1 stiffness matrix (_p84_stiffness) on n = M^2 vertices: row_ptr, col_ind, val
+    (float64); x and b (N(0, 1) float64); r, z (zeroed); n."""
+    row_ptr, col, val, *_ = _p84_stiffness(_p84_side(n) - 1, rng)
+    return [row_ptr, col, val, rng.standard_normal(n), rng.standard_normal(n), np.zeros(n), np.zeros(n), _i32(n)]
+
+
+def _p84_csr_rows(row_ptr):
+    """Each CSR entry's row (int64)."""
+    row_ptr = np.asarray(row_ptr, np.int64)
+    return np.repeat(np.arange(len(row_ptr) - 1), np.diff(row_ptr))
+
+
+def _p84_rj_ref(row_ptr, col, val, x, b):
+    """r = b - A x and z = r / diag (float64)."""
+    rows = _p84_csr_rows(row_ptr)
+    n = len(row_ptr) - 1
+    Ax = np.bincount(rows, val * np.asarray(x)[col], minlength=n)
+    diag = np.ones(n)
+    on = rows == col
+    diag[rows[on]] = val[on]
+    r = b - Ax
+    return r, r / diag
+
+
+# ---- cg-update-dot ----
+
+def _p84_cg_args(n, rng):
+    """CG mid-solve: x, r, p, q N(0, 1) (float64); z (zeroed); inv_diag uniform in 0.1 .. 1;
+    alpha; rz (one zeroed double); n."""
+    x, r, p, q = (rng.standard_normal(n) for _ in range(4))
+    return [x, r, np.zeros(n), p, q, rng.uniform(0.1, 1.0, n), np.float64(_P84_ALPHA), np.zeros(1), _i32(n)]
+
+
+def _p84_cg_ref(x, r, p, q, inv_diag, alpha=_P84_ALPHA):
+    """x, r, z and (r, z) in float64 (the kernel's fused multiply-adds rounded once)."""
+    x = x + alpha * p
+    r = r - alpha * q
+    z = inv_diag * r
+    return x, r, z, float(np.dot(r, z))
+
+
+# ---- dirichlet-holes-csr ----
+
+def _p84_holes(X, Y, m):
+    """The Dirichlet nodes of the plate with holes: the outer boundary and the nodes within
+    _P84_HOLE_R of one of the _P84_HOLES^2 hole centres; (is_dir bool, g float64: _P84_HOLE_T
+    in the holes, 0 elsewhere)."""
+    M = m + 1
+    jj, ii = np.divmod(np.arange(M * M), M)
+    outer = (ii == 0) | (jj == 0) | (ii == m) | (jj == m)
+    H = _P84_HOLES
+    cx = (np.floor(np.clip(X, 0, 1 - 1e-12) * H) + 0.5) / H
+    cy = (np.floor(np.clip(Y, 0, 1 - 1e-12) * H) + 0.5) / H
+    hole = (X - cx) ** 2 + (Y - cy) ** 2 <= _P84_HOLE_R ** 2
+    return outer | hole, np.where(hole & ~outer, _P84_HOLE_T, 0.0)
+
+
+def _p84_dr_args(n, rng):
+    """The P1 stiffness matrix (_p84_stiffness) on n = M^2 vertices: row_ptr, col_ind, val
+    (float64); b (N(0, 1) float64: the load vector), g and is_dir (int32) of _p84_holes; n."""
+    m = _p84_side(n) - 1
+    row_ptr, col, val, X, Y = _p84_stiffness(m, rng)
+    is_dir, g = _p84_holes(X, Y, m)
+    return [row_ptr, col, val, rng.standard_normal(n), g, is_dir.astype(np.int32), _i32(n)]
+
+
+def _p84_dr_ref(row_ptr, col, val, b, g, is_dir):
+    """dirichlet_csr in float64: val, b (each row's subtractions in column order)."""
+    rows = _p84_csr_rows(row_ptr)
+    d = np.asarray(is_dir) != 0
+    val = np.array(val, np.float64)
+    b = np.array(b, np.float64)
+    elim = ~d[rows] & d[col]
+    for k in np.flatnonzero(elim):              # in order: a row's updates in column order
+        b[rows[k]] -= val[k] * g[col[k]]
+    val[elim] = 0.0
+    val[d[rows]] = (col == rows)[d[rows]].astype(np.float64)
+    b[d] = g[d]
+    return val, b
+
+
+UNSEEN82 = [
+    TimingProbe("probe/fem-p1-element-quad7", "probe-unseen82", "p1_element_integrals", 1 << 23, 256,
+                lambda n: -(-n // 256), _p84_el_args, source=_P84,
+                note="P1 element integrals of 2^23 triangles (a 2048 x 2048 jittered grid of squares, 4.2M vertices), a "
+                     "thread an element: its 3 vertex indices loaded at a 12-byte stride and 6 coordinates gathered "
+                     "(neighbouring lanes share vertices), the area and barycentric gradients (one float division), then"
+                     " a 7-point rule from __constant__ (uniform index) with 4 sinf a point (28 a thread) for the "
+                     "conductivity and the source, and 13 stores: the 3 x 3 Ke at a 36-byte stride, fe at 12 bytes, the "
+                     "area; ALU-heavy (sinf's range reduction and polynomial) with ~52 bytes written an element"),
+    TimingProbe("probe/fem-assemble-csr-atomic", "probe-unseen82", "assemble_csr_atomic", 1 << 21, 128,
+                lambda n: -(-n // 128), _p84_as_args, source=_P84,
+                note="global CSR assembly of 2^21 P1 element matrices (a 1024 x 1024 grid, 1.05M rows, 7.3M nonzeros: "
+                     "val 29 MB, L2-resident) with atomicAdd, a thread an element (blocks of 128): 3 vertex indices and "
+                     "12 Ke/fe values loaded at 9- and 3-float strides, 3 row_ptr pairs, 9 linear searches of a row's "
+                     "sorted columns for the column (4.0 trips on average, a warp's longest ~4.7; break on the match: "
+                     "divergent), 9 float atomicAdds into val and 3 into b (results unused); consecutive elements share "
+                     "vertices, so 2 lanes of a warp often add to one address"),
+    TimingProbe("probe/fem-q1-matfree-smem", "probe-unseen82", "q1_stiffness_apply", 1 << 24, (16, 16),
+                lambda n: (-(-(_p84_side(n) + 1) // 16), -(-(_p84_side(n) + 1) // 16)), _p84_q1_args, source=_P84,
+                note="matrix-free Q1 stiffness apply y = A u on a 4096 x 4096 element mesh (16.8M nodes, a conductivity "
+                     "an element), blocks of 16 x 16 nodes (257 x 257 blocks, the last row and column of blocks 1/16 "
+                     "busy): an 18 x 18 tile of u and a 17 x 17 tile of kappa loaded into shared memory by two strided "
+                     "loops (2 trips each, bounds-checked, the tiles' rows not 128-byte aligned), one barrier, then each"
+                     " interior node sums its 4 elements' rows: 20 shared loads and 16 uniform __constant__ loads into "
+                     "~20 FMAs, one coalesced store; boundary nodes copy u; memory-bound"),
+    TimingProbe("probe/fem-csr-residual-jacobi", "probe-unseen82", "csr_residual_jacobi", 1 << 22, 256,
+                lambda n: -(-n // 256), _p84_rj_args, source=_P84,
+                note="r = b - A x and z = r / diag(A) in double for the P1 stiffness matrix of a 2047 x 2047 jittered "
+                     "triangulation (2^22 rows, 29.3M nonzeros: 7 an interior row, 3 to 6 on the boundary; val 235 MB "
+                     "and col_ind 117 MB), a thread a row: a row_ptr pair, then per entry col and val (a warp's lanes 7 "
+                     "entries apart: the sectors shared across trips) and x[col] gathered at offsets -M-1 .. M+1 (L1/L2 "
+                     "hits), a compare picking the diagonal, one double division; memory-bound"),
+    TimingProbe("probe/fem-cg-update-dot", "probe-unseen82", "cg_update_dot", 1 << 23, 256,
+                lambda n: -(-n // 256), _p84_cg_args, source=_P84,
+                note="CG's fused update for 2^23 doubles: x += alpha p, r -= alpha q, z = inv_diag r, coalesced (5 "
+                     "loads, 3 stores, 537 MB), then (r, z) by a 256-thread shared-memory tree (9 barriers, the active "
+                     "threads halving) and one double atomicAdd a block on a single address (32768 of them); memory-"
+                     "bound with a reduction tail"),
+    TimingProbe("probe/fem-dirichlet-holes-csr", "probe-unseen82", "dirichlet_csr", 1 << 22, 256,
+                lambda n: -(-n // 256), _p84_dr_args, source=_P84,
+                note="Dirichlet conditions on a 2^22-row double CSR system (P1 stiffness of a 2048 x 2048-vertex "
+                     "jittered plate with an 8 x 8 grid of circular holes: 24.8% of the rows Dirichlet, outer boundary "
+                     "plus holes) by symmetric elimination, a thread a row: a Dirichlet row rewrites its ~7 values to "
+                     "0/1 and b = g; another row loads every entry's column flag (an int gather) and, where set (1% of "
+                     "rows), subtracts val * g and zeros the entry; 17% of warps straddle a hole's edge (both branches),"
+                     " 19% lie wholly in a hole; memory-bound"),
+]
+PROBES += UNSEEN82
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
