@@ -10,7 +10,9 @@ SRC = (Path(__file__).resolve().parent / "uldc.cu").read_text()
 ITERS = 16384
 
 
-def main():
+def setup():
+    """The module with its tables filled, and run(kernel, words, grid, block, warps_sm),
+    which times a launch (median of 5 after 2 warm-ups) and prints its JSON line."""
     import cupy as cp
     mod = cp.RawModule(code=SRC)
     rng = np.random.default_rng(0)
@@ -20,24 +22,29 @@ def main():
     sms, clock = dev["multiProcessorCount"], 1.98e9
     print(json.dumps({"gpu": dev["name"].decode(), "sms": sms}), flush=True)
     s, e = cp.cuda.Event(), cp.cuda.Event()
-    for kernel in ("uldc_one", "uldc_two", "ldc_two"):
+
+    def run(kernel, words, grid, block, warps_sm):
         f = mod.get_function(kernel)
+        out = cp.zeros(grid * block, cp.float32)
+        args = (out, np.int32(ITERS), np.int32(words - 1))
+        for _ in range(2):
+            f((grid,), (block,), args)
+        ts = []
+        for _ in range(5):
+            s.record(); f((grid,), (block,), args); e.record(); e.synchronize()
+            ts.append(cp.cuda.get_elapsed_time(s, e))
+        ms = float(np.median(ts))
+        print(json.dumps({"kernel": kernel, "table_bytes": words * 4, "warps_per_sm": warps_sm, "ms": round(ms, 4),
+                          "cycles_per_warp_trip_sm": round(ms * 1e-3 * clock / (warps_sm * ITERS), 2)}), flush=True)
+    return sms, run
+
+
+def main():
+    sms, run = setup()
+    for kernel in ("uldc_one", "uldc_two", "ldc_two"):
         for words in (64, 256, 512, 1024, 2048, 4096) + ((8192,) if kernel == "uldc_one" else ()):
             for grid, block in ((1, 32), (sms * 8, 256)):
-                out = cp.zeros(grid * block, cp.float32)
-                args = (out, np.int32(ITERS), np.int32(words - 1))
-                for _ in range(2):
-                    f((grid,), (block,), args)
-                ts = []
-                for _ in range(5):
-                    s.record(); f((grid,), (block,), args); e.record(); e.synchronize()
-                    ts.append(cp.cuda.get_elapsed_time(s, e))
-                ms = float(np.median(ts))
-                warps_sm = max(1, grid * block // 32 // sms) if grid > 1 else 1
-                print(json.dumps({"kernel": kernel, "table_bytes": words * 4, "warps_per_sm": warps_sm,
-                                  "ms": round(ms, 4),
-                                  "cycles_per_warp_trip_sm": round(ms * 1e-3 * clock / (warps_sm * ITERS), 2)}),
-                      flush=True)
+                run(kernel, words, grid, block, 1 if grid == 1 else grid * block // 32 // sms)
 
 
 if __name__ == "__main__":
