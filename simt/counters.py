@@ -1773,6 +1773,7 @@ class Counters:
         for key, weights in ((ISSUE_SLOTS, self.slot_weights), (ALU_SLOTS, self.alu_weights),
                              (BIT_SLOTS, self.bit_weights), (FP64_SLOTS, self.fp64_weights),
                              (IMAD_SLOTS, self.imad_weights)):
+            # (no IMAD count where a kernel has no 64-bit product: its counters stay as they were)
             if weights is not None and (key != IMAD_SLOTS or weights.any()):
                 slots = sum(d.get(INST, 0) * weights[pc] for pc, d in enumerate(self.per_pc) if d)
                 out[key] = int(round(slots * scale))

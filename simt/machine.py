@@ -94,14 +94,14 @@ OP_COST = {
     "idiv64_s": (374.0, 109.0),      # signed (or negative)
     "idiv64_32": (171.0, 31.0),      # both operands under 2^32: the test, then 32 bits
     "idiv64_const": (38.0, 11.3),    # / by a constant (IMAD.HI.U64 and shifts)
+    "imod64_const": (52.0, 15.5),    # % by a constant
     # 64-bit integer products (docs/results/timing_investigation/mont64/, H200, one warp):
     # a step of v = v * c + d takes 17.9 cycles (IMAD.WIDE.U32, two IMADs and the carry's
     # IADD3, the add folded in), of v = __umul64hi(v, c) ^ d 39.7 (four IMAD.WIDE.U32
     # linked by carries); less the add's or xor's 4 (emulated: 18.0 and 40.0).  Their pipe's
-    # half rate is issue.imad_pipe_weights', not an issue cost here
+    # half rate is issue.imad_pipe_weights's, not an issue cost here
     "imul64": (14.0, 0.0),
     "mulhi64": (36.0, 0.0),
-    "imod64_const": (52.0, 15.5),    # % by a constant
     # curand_init's skip-ahead (simt/include/curand_kernel.h): one word of a jump matrix
     # times the XORWOW state.  cuRAND walks the matrix's 160 rows, loading (L1 hits) and
     # XORing the five words of each row whose bit some lane has set: 1,800-2,200 SASS
