@@ -333,29 +333,23 @@ def wide_products(ir) -> dict[int, str]:
 
 
 def _fits_32(code, lps, x, pc: int, depth: int = 0) -> bool:
-    """Whether a 64-bit operand at ``pc`` is a 32-bit value: a constant that fits, or a
-    register whose reaching writes (the nearest before ``pc``, and a write later in a loop
-    around ``pc``, whose value comes round the back edge) widen an integer of 4 bytes or
-    fewer, or copy such a value."""
+    """Whether an operand at ``pc`` is a 32-bit value: an integer of 4 bytes or fewer, a
+    constant that fits, or a register whose reaching writes (the nearest before ``pc``, and
+    a write later in a loop around ``pc``, whose value comes round the back edge) widen or
+    copy such a value."""
     if type(x) is Const:
         return -(1 << 31) <= int(x.value) < (1 << 32)
-    if type(x) is Uniform:                 # a parameter, blockDim, gridDim
-        return x.dtype.kind in "iub" and x.dtype.itemsize <= 4
-    if type(x) is not Reg or depth > 6:
+    if type(x) not in (Reg, Uniform) or depth > 6:
         return False
-    d = def_before(code, x, pc)
+    if x.dtype.kind in "iub" and x.dtype.itemsize <= 4:
+        return True
+    d = def_before(code, x, pc) if type(x) is Reg else None
     if d is None:
         return False
     ws = [d] + [code[q] for top, back in lps if top <= pc <= back
                 for q in range(pc, back + 1) if code[q].dst is x]
-    for w in ws:
-        a = w.args[0] if w.args else None
-        if w.op == Op.CAST and type(a) in (Reg, Uniform) and a.dtype.kind in "iub" and a.dtype.itemsize <= 4:
-            continue
-        if w.op in (Op.CAST, Op.MOV) and a is not None and _fits_32(code, lps, a, w.pc, depth + 1):
-            continue
-        return False
-    return True
+    return all(w.op in (Op.CAST, Op.MOV) and w.args and _fits_32(code, lps, w.args[0], w.pc, depth + 1)
+               for w in ws)
 
 
 def imad_pipe_weights(ir) -> np.ndarray:
