@@ -10046,6 +10046,2190 @@ UNSEEN82 = [
 PROBES += UNSEEN82
 
 
+# probe-unseen88 (probes90.cu): an operations-research / dynamic-programming course's
+# kernels (a 0/1 knapsack DP row, an LCS anti-diagonal wavefront step over a batch of
+# string pairs, a multistage-DAG relaxation by 64-bit atomicMin, a simplex tableau pivot
+# with shared staging, a Monte Carlo (s, S) inventory simulation, the Hungarian
+# algorithm's row reduction) as a student who knows CUDA basics writes them
+_P90 = "probes90.cu"
+_P90_KS_PRIOR = 16                        # knapsack-dp-row: items already in the table
+_P90_KS_WFRAC = (1 / 256, 1 / 16)         # item weights: integers uniform in these fractions of the capacity
+_P90_KS_VAL = (100, 5000)                 # item values: integers uniform in this range
+_P90_LCS_L = 1024                         # lcs-antidiag-step: each string's length (the table L+1 x L+1)
+_P90_LCS_DISTINCT = 64                    # distinct random DNA pairs, repeated over the batch
+_P90_DAG_DEG = (4, 12)                    # dag-stage-relax: out-degree uniform in this range (mean 8)
+_P90_DAG_SPAN = 512                       # heads within +-_P90_DAG_SPAN of the tail's index (mod n)
+_P90_DAG_LEN = (1, 1000)                  # arc lengths: integers uniform
+_P90_DAG_DIST = (20000, 40000)            # stage k's distances: integers uniform
+_P90_DAG_UNREACHED = 0.05                 # the fraction of stage k not reached (dist -1)
+_P90_PV_TX, _P90_PV_TY = 32, 8            # simplex-pivot: PV_TX, PV_TY
+_P90_INV_DAYS, _P90_INV_LEAD, _P90_INV_MAX = 90, 3, 48   # inventory: DAYS, LEAD, POIS_MAX
+_P90_INV_LAM = 10.0                       # Poisson daily demand's mean
+_P90_INV_REPS = 128                       # replications a policy (consecutive threads)
+_P90_INV_S_LO, _P90_INV_GAP = (10, 64), (10, 64)   # s = 10 + (q % 64); S = s + 10 + 2 (q // 64 % 64)
+_P90_INV_COST = (1, 25, 100, 2)           # h (holding a unit-day), p (a lost unit), K (an order), c (a unit ordered)
+_P90_INV_SEED = 9090
+_P90_HR_BLOCK = 256                       # hungarian-row-reduce: HR_BLOCK
+_P90_HR_COST = (1, 10000)                 # cost = an integer uniform in this range + the row's offset
+_P90_HR_OFFSET = 100000                   # rows' offsets: integers uniform in 0 .. this
+
+
+def _p90_hash(x):
+    """hash32 (lowbias32) of uint32 x, as probes90.cu computes it."""
+    x = np.asarray(x, np.uint32)
+    x = x ^ (x >> np.uint32(16))
+    x = x * np.uint32(0x7feb352d)
+    x = x ^ (x >> np.uint32(15))
+    x = x * np.uint32(0x846ca68b)
+    return x ^ (x >> np.uint32(16))
+
+
+def _p90_knapsack_args(n, rng):
+    """A 0/1 knapsack table's row after _P90_KS_PRIOR random items at capacities 0 .. n-1
+    (int32; item weights uniform in _P90_KS_WFRAC of n, values in _P90_KS_VAL), the next
+    row (zeroed); the next item's weight and value (drawn alike), cap = n - 1."""
+    lo, hi = max(1, int(n * _P90_KS_WFRAC[0])), max(2, int(n * _P90_KS_WFRAC[1]))
+    dp = np.zeros(n, np.int32)
+    for _ in range(_P90_KS_PRIOR):
+        w, v = int(rng.integers(lo, hi + 1)), int(rng.integers(*_P90_KS_VAL, endpoint=True))
+        dp = _p90_knapsack_ref(dp, w, v)
+    w, v = int(rng.integers(lo, hi + 1)), int(rng.integers(*_P90_KS_VAL, endpoint=True))
+    return [dp, np.zeros(n, np.int32), _i32(w), _i32(v), _i32(n - 1)]
+
+
+def _p90_knapsack_ref(dp, w, v):
+    """knapsack_row: max(dp[c], dp[c - w] + v) where c >= w."""
+    out = np.array(dp, np.int32)
+    w = int(w)
+    if w < len(dp):
+        out[w:] = np.maximum(dp[w:], dp[:len(dp) - w] + np.int32(v))
+    return out
+
+
+def _p90_lcs_step_ref(A, B, d2, d1, cur, d, L):
+    """lcs_diag_step in numpy: cur with diagonal d's cells of every pair written (A, B:
+    pairs x L uint8; the diagonals pairs x (L + 1), flat)."""
+    L = int(L)
+    W = L + 1
+    A, B = np.asarray(A).reshape(-1, L), np.asarray(B).reshape(-1, L)
+    d2, d1 = np.asarray(d2).reshape(-1, W), np.asarray(d1).reshape(-1, W)
+    out = np.array(cur).reshape(-1, W)
+    i = np.arange(max(0, d - L), min(d, L) + 1)
+    j = d - i
+    inner = (i > 0) & (j > 0)
+    val = np.zeros((len(A), len(i)), np.int32)
+    ii, jj = i[inner], j[inner]
+    match = A[:, ii - 1] == B[:, jj - 1]
+    val[:, inner] = np.where(match, d2[:, ii - 1] + 1, np.maximum(d1[:, ii - 1], d1[:, ii]))
+    out[:, i] = val
+    return out.ravel()
+
+
+def _p90_lcs_diagonals(A, B, L, upto):
+    """Diagonals upto - 1 and upto of the LCS tables of the pairs (A, B) (cells off the
+    table 0), by _p90_lcs_step_ref from diagonal 0."""
+    W = L + 1
+    z = np.zeros(len(A) * W, np.int32)
+    d2, d1 = z, z
+    for d in range(upto + 1):
+        d2, d1 = d1, _p90_lcs_step_ref(A, B, d2, d1, z, d, L)
+    return d2, d1
+
+
+def _p90_lcs_args(n, rng, L=_P90_LCS_L):
+    """n pairs of random length-L DNA strings (bytes 'ACGT'; _P90_LCS_DISTINCT distinct
+    pairs repeated), their LCS tables' anti-diagonals L - 2 and L - 1 (int32, a pair's L +
+    1 cells by row, computed exactly), the diagonal out (zeroed); d = L, L, n."""
+    k = min(n, _P90_LCS_DISTINCT)
+    alpha = np.frombuffer(b"ACGT", np.uint8)
+    A = alpha[rng.integers(0, 4, (k, L))]
+    B = alpha[rng.integers(0, 4, (k, L))]
+    d2, d1 = _p90_lcs_diagonals(A, B, L, L - 1)
+    reps = -(-n // k)
+    tile = lambda a, w: np.tile(a.reshape(k, w), (reps, 1))[:n].ravel()
+    return [tile(A, L), tile(B, L), tile(d2, L + 1), tile(d1, L + 1), np.zeros(n * (L + 1), np.int32),
+            _i32(L), _i32(L), _i32(n)]
+
+
+def _p90_lcs_full(a, b):
+    """The LCS length of byte strings a and b (the textbook DP)."""
+    t = np.zeros((len(a) + 1, len(b) + 1), np.int64)
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            t[i, j] = t[i - 1, j - 1] + 1 if a[i - 1] == b[j - 1] else max(t[i - 1, j], t[i, j - 1])
+    return int(t[-1, -1])
+
+
+def _p90_dag_args(n, rng):
+    """One stage of a multistage DAG, n nodes to n: CSR arcs (out-degree uniform in
+    _P90_DAG_DEG, heads within +-_P90_DAG_SPAN of the tail mod n, lengths in _P90_DAG_LEN),
+    stage k's distances (uniform in _P90_DAG_DIST, -1 for a _P90_DAG_UNREACHED fraction),
+    stage k+1's keys all ones (uint64); n."""
+    deg = rng.integers(_P90_DAG_DEG[0], _P90_DAG_DEG[1] + 1, n)
+    row_ptr = np.zeros(n + 1, np.int32)
+    row_ptr[1:] = np.cumsum(deg)
+    m = int(row_ptr[-1])
+    tail = np.repeat(np.arange(n), deg)
+    col = ((tail + rng.integers(-_P90_DAG_SPAN, _P90_DAG_SPAN + 1, m)) % n).astype(np.int32)
+    ln = rng.integers(_P90_DAG_LEN[0], _P90_DAG_LEN[1] + 1, m).astype(np.int32)
+    dist = rng.integers(_P90_DAG_DIST[0], _P90_DAG_DIST[1] + 1, n).astype(np.int32)
+    dist[rng.random(n) < _P90_DAG_UNREACHED] = -1
+    return [row_ptr, col, ln, dist, np.full(n, 2 ** 64 - 1, np.uint64), _i32(n)]
+
+
+def _p90_dag_ref(row_ptr, col, ln, dist, best):
+    """stage_relax in numpy: best folded with min over arcs of (dist + len) << 32 | tail."""
+    out = np.array(best, np.uint64)
+    deg = np.diff(row_ptr)
+    tail = np.repeat(np.arange(len(dist)), deg)
+    ok = dist[tail] >= 0
+    key = ((dist[tail].astype(np.uint64) + ln.astype(np.uint64)) << np.uint64(32)) | tail.astype(np.uint64)
+    np.minimum.at(out, col[ok], key[ok])
+    return out
+
+
+def _p90_simplex_args(n, rng):
+    """The first simplex tableau of max c x s.t. A x <= b, x >= 0 with n constraints and n
+    variables (float32, (n + 1) x (2n + 1) row-major: [A | I | b] rows, the objective row
+    [-c | 0 | 0]; A uniform in 0.1 .. 1, b in n/4 .. n/2, c in 1 .. 10); the pivot by
+    Dantzig's rule (the most negative reduced cost) and the ratio test: copies of the pivot
+    row and column, the pivot, r, rows, cols."""
+    rows, cols = n + 1, 2 * n + 1
+    T = np.zeros((rows, cols), np.float32)
+    T[:n, :n] = rng.uniform(0.1, 1.0, (n, n))
+    T[np.arange(n), n + np.arange(n)] = 1
+    T[:n, -1] = rng.uniform(n / 4, n / 2, n)
+    T[n, :n] = -rng.uniform(1, 10, n)
+    c = int(np.argmin(T[n, :-1]))
+    col = T[:n, c]
+    ratio = np.where(col > 0, T[:n, -1] / np.where(col > 0, col, 1), np.inf)
+    r = int(np.argmin(ratio))
+    return [T.ravel(), T[r].copy(), T[:, c].copy(), np.float32(T[r, c]), _i32(r), _i32(rows), _i32(cols)]
+
+
+def _p90_simplex_ref(T, prow, pcol, piv, r, rows, cols):
+    """simplex_pivot in float64 (the multiplier pcol / piv rounded to float32 first)."""
+    T = np.asarray(T, np.float64).reshape(rows, cols)
+    f = (np.asarray(pcol, np.float32) / np.float32(piv)).astype(np.float64)
+    out = T - f[:, None] * np.asarray(prow, np.float64)[None, :]
+    out[r] = (np.asarray(prow, np.float32) / np.float32(piv)).astype(np.float64)
+    return out
+
+
+def _p90_pois_cdf(lam=_P90_INV_LAM, kmax=_P90_INV_MAX):
+    """c_pois_cdf: P(D <= k) for a Poisson(lam) D, times 2^32 rounded down (uint32), the
+    last entry 0xffffffff."""
+    from math import exp, factorial
+    F = np.cumsum([exp(-lam) * lam ** k / factorial(k) for k in range(kmax)])
+    c = np.minimum(np.floor(F * 2.0 ** 32), 2.0 ** 32 - 1).astype(np.uint64)
+    c[-1] = 2 ** 32 - 1
+    return c.astype(np.uint32)
+
+
+def _p90_inv_syms(n, rng):
+    return {"c_pois_cdf": _p90_pois_cdf()}
+
+
+def _p90_inv_args(n, rng):
+    """n replications of (s, S) policies, _P90_INV_REPS consecutive threads a policy, policy
+    q: s = 10 + q % 64, S = s + 10 + 2 (q // 64 % 64) (int32); costs and units lost out
+    (zeroed); h, p, K, c, seed, n."""
+    q = np.arange(n) // _P90_INV_REPS
+    s = (_P90_INV_S_LO[0] + q % _P90_INV_S_LO[1]).astype(np.int32)
+    S = (s + _P90_INV_GAP[0] + 2 * (q // _P90_INV_S_LO[1] % _P90_INV_GAP[1])).astype(np.int32)
+    return [s, S, np.zeros(n, np.int32), np.zeros(n, np.int32), *map(_i32, _P90_INV_COST),
+            np.uint32(_P90_INV_SEED), _i32(n)]
+
+
+def _p90_inv_ref(s, S, h=1, p=25, K=100, c=2, seed=_P90_INV_SEED, days=_P90_INV_DAYS, lead=_P90_INV_LEAD):
+    """inventory_sS in numpy, the replications side by side: the total costs, the units
+    lost and the number of orders placed."""
+    s, S = np.asarray(s, np.int64), np.asarray(S, np.int64)
+    cdf = _p90_pois_cdf()
+    t = np.arange(len(s), dtype=np.uint32)
+    stock, on_order, due = S.copy(), np.zeros_like(S), np.full_like(S, -1)
+    cost, lost, orders = np.zeros_like(S), np.zeros_like(S), np.zeros_like(S)
+    for day in range(days):
+        arr = (on_order > 0) & (due == day)
+        stock = stock + np.where(arr, on_order, 0)
+        on_order = np.where(arr, 0, on_order)
+        u = _p90_hash(np.uint32(seed) + t * np.uint32(days) + np.uint32(day))
+        D = np.minimum(np.searchsorted(cdf, u, side="left"), len(cdf) - 1)
+        short = np.maximum(D - stock, 0)
+        lost += short
+        cost += p * short
+        stock = np.maximum(stock - D, 0)
+        cost += h * stock
+        order = (on_order == 0) & (stock <= s)
+        on_order = np.where(order, S - stock, on_order)
+        due = np.where(order, day + lead, due)
+        cost += np.where(order, K + c * (S - stock), 0)
+        orders += order
+    return cost, lost, orders
+
+
+def _p90_hr_args(n, rng):
+    """An n x n assignment problem's costs (int32, row-major): an integer uniform in
+    _P90_HR_COST plus the row's offset (uniform in 0 .. _P90_HR_OFFSET); row minima out
+    (zeroed); n."""
+    off = rng.integers(0, _P90_HR_OFFSET + 1, (n, 1))
+    C = (rng.integers(_P90_HR_COST[0], _P90_HR_COST[1] + 1, (n, n)) + off).astype(np.int32)
+    return [C.ravel(), np.zeros(n, np.int32), _i32(n)]
+
+
+UNSEEN88 = [
+    TimingProbe("probe/knapsack-dp-row", "probe-unseen88", "knapsack_row", 1 << 24, 256, lambda n: -(-n // 256),
+                _p90_knapsack_args, source=_P90,
+                note="one row of the 0/1 knapsack DP at 2^24 capacities (int32), a thread a capacity: a coalesced "
+                     "load of dp[c], for c >= w (all but ~1%: w = 153308 at seed 0) a second load dp[c - w] shifted "
+                     "by the item's weight (28 mod 32: each warp's second load straddles two 128-byte lines), a "
+                     "max and a coalesced store; memory-bound streaming"),
+    TimingProbe("probe/lcs-antidiag-step", "probe-unseen88", "lcs_diag_step", 1 << 14, 256,
+                lambda n: -(-n * (_P90_LCS_L + 1) // 256), _p90_lcs_args, source=_P90,
+                note="one anti-diagonal wavefront step (the main one, d = L) of the LCS tables of 2^14 pairs of "
+                     "1024-base DNA strings, a thread a cell (16.8M cells, the flat index split by a division "
+                     "and a modulo by 1025): a byte of A ascending and a byte of B descending in address, then "
+                     "either diag2[t-1] (a quarter of cells: matches) or diag1[t-1] and diag1[t] (int32, a pair's "
+                     "1025-int rows unaligned), one int store; memory-bound with a data-dependent branch"),
+    TimingProbe("probe/dag-stage-relax", "probe-unseen88", "stage_relax", 1 << 20, 256, lambda n: -(-n // 256),
+                _p90_dag_args, source=_P90,
+                note="one stage of shortest paths on a multistage DAG (2^20 nodes to 2^20, out-degree 4 .. 12, "
+                     "~8.4M arcs to heads within +-512 of the tail), a thread a tail node: its CSR row_ptr pair "
+                     "and distance, 5% unreached returning early, then per arc (a variable trip count, divergent "
+                     "within warps) a col and len load and a 64-bit atomicMin of (dist + len) << 32 | tail on "
+                     "the head's key, ~8 atomics an address spread over a ~1000-node window"),
+    TimingProbe("probe/simplex-pivot", "probe-unseen88", "simplex_pivot", 4096, (_P90_PV_TX, _P90_PV_TY),
+                lambda n: (-(-(2 * n + 1) // _P90_PV_TX), -(-(n + 1) // _P90_PV_TY)), _p90_simplex_args,
+                source=_P90,
+                note="the Gauss-Jordan pivot of a dense 4097 x 8193 float simplex tableau (4096 constraints and "
+                     "variables plus slacks), 32 x 8 tiles: a block stages 32 floats of the pivot row copy and 8 "
+                     "of the pivot column copy in shared memory (one barrier), then each thread does a division "
+                     "and a multiply-subtract on its entry; the row pitch (8193 floats) leaves rows unaligned "
+                     "to 128 B, one load and one store an entry; memory-bound 2-D"),
+    TimingProbe("probe/inventory-ss-montecarlo", "probe-unseen88", "inventory_sS", 1 << 19, 256,
+                lambda n: -(-n // 256), _p90_inv_args, source=_P90, symbols=_p90_inv_syms,
+                note="Monte Carlo of 4096 (s, S) inventory policies x 128 replications (2^19 threads), 90 days (a "
+                     "quarter) each: a lowbias32 hash a day, Poisson(10) demand by a linear search of a 48-entry "
+                     "__constant__ CDF table (~11 compares, lanes at different indices, data-dependent trip "
+                     "count 1 .. ~19), lost-sale and reorder branches (an order every ~3-18 days, divergent), "
+                     "integer costs in registers; two loads and two stores a thread; compute/latency-bound"),
+    TimingProbe("probe/hungarian-row-reduce", "probe-unseen88", "hungarian_row_reduce", 8192, _P90_HR_BLOCK,
+                lambda n: n, _p90_hr_args, source=_P90,
+                note="the Hungarian algorithm's row reduction of an 8192 x 8192 int32 cost matrix, a block of 256 "
+                     "a row: a strided coalesced min over the 32 KiB row (32 loads a thread), an 8-step shared-"
+                     "memory tree reduction with a barrier a step, then the row (just read) re-read and "
+                     "stored minus the minimum; memory-bound with block reductions"),
+]
+PROBES += UNSEEN88
+
+
+# probe-unseen83 (probes85.cu): a computational-geometry course's kernels (point in polygon
+# by ray casting against a shared-memory polygon, nearest site over a uniform grid of
+# buckets, tiled all-pairs segment intersection counting with atomics, shoelace areas and
+# centroids of small polygons by atomicAdd, the Delaunay in-circle test of a triangle mesh
+# in double, the column pass of an exact distance transform) as a student who knows CUDA
+# basics writes them
+_P85 = "probes85.cu"
+_P85_PIP_NV = 320                 # pip-raycast: the polygon's vertices (PIP_MAX_V 512 at most)
+_P85_PIP_BOX = 1.2                # pip-raycast: the query points uniform in [-this, this]^2
+_P85_NS_SITES = 2                 # nearest-site: n / this sites ...
+_P85_NS_PER_CELL = 4              # ... in G x G cells of this many on average
+_P85_SEG_SPAN = 4096              # seg-pairs: integer endpoints in [0, this)
+_P85_SEG_LEN = (20, 120)          # seg-pairs: the segments' lengths, uniform
+_P85_SEG_TILE = 128               # seg-pairs: SEG_TILE
+_P85_PA_K = (3, 13)               # area-centroid: vertices a polygon, uniform in this range (inclusive)
+_P85_PA_SPAN = 1024.0             # area-centroid: the polygons' centres uniform in [0, this)^2
+_P85_PA_R = (0.5, 4.0)            # area-centroid: the polygons' radii
+_P85_PA_CW = 0.25                 # area-centroid: the fraction of polygons clockwise (holes: negative area)
+_P85_DT_H, _P85_DT_JIT = 16, 4    # incircle: the grid's spacing and the interior vertices' integer jitter
+_P85_EDT_R = (3, 24)              # edt-columns: the obstacle disks' radii (pixels)
+_P85_EDT_FILL = 0.04              # edt-columns: the disks' share of the pixels (before overlaps)
+_P85_EDT_DOTS = 2e-4              # edt-columns: isolated feature pixels, a fraction of the pixels
+
+
+# ---- pip-raycast ----
+
+def _p85_polygon(rng, nv=_P85_PIP_NV):
+    """A star-shaped (so simple) non-convex blob of nv vertices around the origin,
+    counter-clockwise: angles evenly spaced and jittered, radius 0.75 + 0.2 sin(5 a + phi)
+    times a 10% jitter a vertex; vx, vy (float32)."""
+    a = (np.arange(nv) + rng.uniform(-0.3, 0.3, nv)) * (2 * np.pi / nv)
+    r = (0.75 + 0.2 * np.sin(5 * a + rng.uniform(0, 2 * np.pi))) * rng.uniform(0.9, 1.1, nv)
+    return (r * np.cos(a)).astype(np.float32), (r * np.sin(a)).astype(np.float32)
+
+
+def _p85_pip_args(n, rng):
+    """n query points uniform in [-_P85_PIP_BOX, _P85_PIP_BOX]^2 (px, py float32), the
+    polygon (_p85_polygon: vx, vy), nv, inside (zeroed uint8), n."""
+    b = _P85_PIP_BOX
+    px = rng.uniform(-b, b, n).astype(np.float32)
+    py = rng.uniform(-b, b, n).astype(np.float32)
+    vx, vy = _p85_polygon(rng)
+    return [px, py, vx, vy, _i32(len(vx)), np.zeros(n, np.uint8), _i32(n)]
+
+
+def _p85_pip_ref(px, py, vx, vy):
+    """pip_raycast in float32, operation for operation: inside (uint8)."""
+    c = np.zeros(len(px), bool)
+    nv = len(vx)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for a in range(nv):
+            b = (a - 1) % nv
+            xa, ya, xb, yb = vx[a], vy[a], vx[b], vy[b]
+            cross = (ya > py) != (yb > py)
+            xi = (xb - xa) * (py - ya) / (yb - ya) + xa
+            c ^= cross & (px < xi)
+    return c.astype(np.uint8)
+
+
+# ---- nearest-site-grid ----
+
+def _p85_ns_grid(n):
+    """The sites' count and the grid's side G for n queries."""
+    ns = max(n // _P85_NS_SITES, 1)
+    return ns, max(int(np.sqrt(ns / _P85_NS_PER_CELL)), 1)
+
+
+def _p85_cell(x, y, G):
+    """The cell of points in [0, 1)^2 as the kernel computes it (float32 products)."""
+    g = np.float32(G)
+    cx = np.minimum((x.astype(np.float32) * g).astype(np.int64), G - 1)
+    cy = np.minimum((y.astype(np.float32) * g).astype(np.int64), G - 1)
+    return cy * G + cx
+
+
+def _p85_ns_args(n, rng):
+    """n queries uniform in [0, 1)^2 (qx, qy float32, random order); n / 2 sites uniform in
+    [0, 1)^2 counting-sorted by cell of a G x G grid (4 a cell on average): sx, sy, cell_start
+    (G^2 + 1 int32); G; nearest (int32) and dist2 (float32) zeroed; n."""
+    ns, G = _p85_ns_grid(n)
+    sx = rng.random(ns).astype(np.float32)
+    sy = rng.random(ns).astype(np.float32)
+    cell = _p85_cell(sx, sy, G)
+    order = np.argsort(cell, kind="stable")
+    start = np.zeros(G * G + 1, np.int64)
+    np.cumsum(np.bincount(cell, minlength=G * G), out=start[1:])
+    qx = rng.random(n).astype(np.float32)
+    qy = rng.random(n).astype(np.float32)
+    return [qx, qy, sx[order], sy[order], start.astype(np.int32), _i32(G), np.zeros(n, np.int32),
+            np.zeros(n, np.float32), _i32(n)]
+
+
+def _p85_ns_ref(qx, qy, sx, sy, cell_start, G):
+    """For each query, the sites of its 3 x 3 cells in the kernel's order (float64): the
+    nearest's sorted index (-1 if none), its squared distance, the second-nearest's, and
+    how many sites were scanned."""
+    G = int(G)
+    c = _p85_cell(qx, qy, G)
+    cy, cx = np.divmod(c, G)
+    n = len(qx)
+    near = np.full(n, -1)
+    d1 = np.full(n, np.inf)
+    d2 = np.full(n, np.inf)
+    scanned = np.zeros(n, np.int64)
+    for i in range(n):
+        ks = [np.arange(cell_start[gy * G + gx], cell_start[gy * G + gx + 1])
+              for gy in range(max(cy[i] - 1, 0), min(cy[i] + 1, G - 1) + 1)
+              for gx in range(max(cx[i] - 1, 0), min(cx[i] + 1, G - 1) + 1)]
+        k = np.concatenate(ks)
+        scanned[i] = len(k)
+        if len(k):
+            d = (sx[k].astype(np.float64) - qx[i]) ** 2 + (sy[k].astype(np.float64) - qy[i]) ** 2
+            j = np.argsort(d, kind="stable")
+            near[i], d1[i] = k[j[0]], d[j[0]]
+            if len(k) > 1:
+                d2[i] = d[j[1]]
+    return near, d1, d2, scanned
+
+
+# ---- seg-pairs-tiled-atomic ----
+
+def _p85_segments(n, rng, span=_P85_SEG_SPAN, length=_P85_SEG_LEN):
+    """n segments with integer endpoints in [0, span): the first uniform, the second at a
+    uniform angle and a length uniform in `length`, rounded and clipped; (n, 4) float64."""
+    x1 = rng.integers(0, span, n).astype(np.float64)
+    y1 = rng.integers(0, span, n).astype(np.float64)
+    a = rng.uniform(0, 2 * np.pi, n)
+    L = rng.uniform(*length, n)
+    x2 = np.clip(np.rint(x1 + L * np.cos(a)), 0, span - 1)
+    y2 = np.clip(np.rint(y1 + L * np.sin(a)), 0, span - 1)
+    return np.stack([x1, y1, x2, y2], axis=1)
+
+
+def _p85_seg_args(n, rng, span=_P85_SEG_SPAN, length=_P85_SEG_LEN):
+    """_p85_segments as float4s (float32, flat 4 n); cnt (zeroed int32 n), total (one zeroed
+    int32), n."""
+    s = _p85_segments(n, rng, span, length)
+    return [s.astype(np.float32).ravel(), np.zeros(n, np.int32), np.zeros(1, np.int32), _i32(n)]
+
+
+def _p85_seg_ref(seg, chunk=1024):
+    """Proper crossings of every pair (exact int64 orientations): cnt (int64 n), total."""
+    s = np.asarray(seg).reshape(-1, 4).astype(np.int64)
+    n = len(s)
+    cnt = np.zeros(n, np.int64)
+
+    def orient(ax, ay, bx, by, cx, cy):
+        return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+
+    for i0 in range(0, n, chunk):
+        p = s[i0:i0 + chunk, None, :]
+        q = s[None, :, :]
+        o1 = orient(p[..., 0], p[..., 1], p[..., 2], p[..., 3], q[..., 0], q[..., 1])
+        o2 = orient(p[..., 0], p[..., 1], p[..., 2], p[..., 3], q[..., 2], q[..., 3])
+        o3 = orient(q[..., 0], q[..., 1], q[..., 2], q[..., 3], p[..., 0], p[..., 1])
+        o4 = orient(q[..., 0], q[..., 1], q[..., 2], q[..., 3], p[..., 2], p[..., 3])
+        hit = (np.sign(o1) * np.sign(o2) < 0) & (np.sign(o3) * np.sign(o4) < 0)
+        cnt[i0:i0 + chunk] = hit.sum(axis=1)
+    return cnt, int(cnt.sum() // 2)
+
+
+# ---- polygon-area-centroid-atomic ----
+
+def _p85_pa_polys(n, rng):
+    """Vertex counts of small polygons totalling n vertices: uniform in _P85_PA_K, the last
+    one taking what is left (3 .. 15) (int64)."""
+    lo, hi = _P85_PA_K
+    k = rng.integers(lo, hi + 1, n // lo + 2)
+    cs = np.cumsum(k)
+    m = int(np.searchsorted(cs, n, side="right"))      # polygons that fit whole
+    k = k[:m]
+    rest = n - int(k.sum())
+    if rest >= lo or m == 0:
+        k = np.append(k, rest)
+    elif rest > 0:
+        k[-1] += rest
+    assert k.sum() == n and k.min() >= min(lo, n)
+    return k
+
+
+def _p85_pa_args(n, rng):
+    """Random star-shaped polygons of _p85_pa_polys(n) vertices (x, y float32: centres
+    uniform in [0, 1024)^2, radius uniform in 0.5 .. 4, each vertex at 0.5 .. 1 of it, at
+    sorted uniform angles; a quarter clockwise), each vertex's polygon (poly_of int32),
+    start (P + 1 int32); area2, mx, my (zeroed float32 P); n (edges = vertices)."""
+    k = _p85_pa_polys(n, rng)
+    P = len(k)
+    poly = np.repeat(np.arange(P), k)
+    cw = rng.random(P) < _P85_PA_CW
+    a = rng.uniform(0, 2 * np.pi, n)
+    a = a[np.lexsort((np.where(cw[poly], -a, a), poly))]
+    R = rng.uniform(*_P85_PA_R, P)[poly] * rng.uniform(0.5, 1.0, n)
+    cx = rng.uniform(0, _P85_PA_SPAN, P)[poly]
+    cy = rng.uniform(0, _P85_PA_SPAN, P)[poly]
+    x = (cx + R * np.cos(a)).astype(np.float32)
+    y = (cy + R * np.sin(a)).astype(np.float32)
+    start = np.zeros(P + 1, np.int64)
+    np.cumsum(k, out=start[1:])
+    z = np.zeros(P, np.float32)
+    return [x, y, poly.astype(np.int32), start.astype(np.int32), z, z.copy(), z.copy(), _i32(n)]
+
+
+def _p85_pa_ref(x, y, poly_of, start):
+    """poly_area_centroid in float64: area2, mx, my, and each polygon's sum of the terms'
+    magnitudes (|cr|, |(ax + bx) cr|, |(ay + by) cr|: the scale of float32's rounding)."""
+    poly_of = np.asarray(poly_of, np.int64)
+    start = np.asarray(start, np.int64)
+    e = np.arange(len(x))
+    f = e + 1
+    f = np.where(f == start[poly_of + 1], start[poly_of], f)
+    x = np.asarray(x, np.float64)
+    y = np.asarray(y, np.float64)
+    s = start[poly_of]
+    ax, ay, bx, by = x[e] - x[s], y[e] - y[s], x[f] - x[s], y[f] - y[s]
+    cr = ax * by - bx * ay
+    P = len(start) - 1
+    out = []
+    for v in (cr, (ax + bx) * cr, (ay + by) * cr):
+        out.append(np.bincount(poly_of, v, minlength=P))
+    scale = [np.bincount(poly_of, np.abs(v), minlength=P) for v in (cr, (ax + bx) * cr, (ay + by) * cr)]
+    return out[0], out[1], out[2], scale
+
+
+# ---- delaunay-incircle-f64 ----
+
+def _p85_side(n):
+    """The mesh side m with 2 m^2 == n triangles."""
+    m = int(np.sqrt(n // 2) + 0.5)
+    assert 2 * m * m == n, n
+    return m
+
+
+def _p85_mesh(m, rng):
+    """A jittered grid triangulation of m x m squares, vertices (i, j) at (16 i, 16 j) plus
+    an integer jitter in [-4, 4] an axis inside (X, Y float32, exact integers), each square
+    split along its (i, j) - (i + 1, j + 1) diagonal into (v, v + 1, v + M + 1) and (v, v +
+    M + 1, v + M) (counter-clockwise; M = m + 1, v = j M + i, triangle 2 (j m + i) + t); tri
+    and nbr (the neighbour across the edge opposite vertex k, -1 on the boundary), int32
+    flat 3 n."""
+    M = m + 1
+    h, J = _P85_DT_H, _P85_DT_JIT
+    jj, ii = np.divmod(np.arange(M * M), M)
+    inner = (ii > 0) & (ii < m) & (jj > 0) & (jj < m)
+    X = ii * h + np.where(inner, rng.integers(-J, J + 1, M * M), 0)
+    Y = jj * h + np.where(inner, rng.integers(-J, J + 1, M * M), 0)
+    sj, si = np.divmod(np.arange(m * m), m)
+    v = sj * M + si
+    s = np.arange(m * m)
+    tri = np.empty((m * m, 2, 3), np.int64)
+    tri[:, 0] = np.stack([v, v + 1, v + M + 1], axis=1)
+    tri[:, 1] = np.stack([v, v + M + 1, v + M], axis=1)
+    nbr = np.empty((m * m, 2, 3), np.int64)
+    # A (t 0): opposite v the right square's B, opposite v + 1 its own B, opposite v + M + 1
+    # the lower square's B; B (t 1): opposite v the upper square's A, opposite v + M + 1 the
+    # left square's A, opposite v + M its own A
+    nbr[:, 0, 0] = np.where(si < m - 1, 2 * (s + 1) + 1, -1)
+    nbr[:, 0, 1] = 2 * s + 1
+    nbr[:, 0, 2] = np.where(sj > 0, 2 * (s - m) + 1, -1)
+    nbr[:, 1, 0] = np.where(sj < m - 1, 2 * (s + m), -1)
+    nbr[:, 1, 1] = np.where(si > 0, 2 * (s - 1), -1)
+    nbr[:, 1, 2] = 2 * s
+    return (X.astype(np.float32), Y.astype(np.float32), tri.reshape(-1).astype(np.int32),
+            nbr.reshape(-1).astype(np.int32))
+
+
+def _p85_ic_args(n, rng):
+    """_p85_mesh of n = 2 m^2 triangles: X, Y, tri, nbr; illegal (zeroed uint8 n), n_illegal
+    (one zeroed int32), n."""
+    X, Y, tri, nbr = _p85_mesh(_p85_side(n), rng)
+    return [X, Y, tri, nbr, np.zeros(n, np.uint8), np.zeros(1, np.int32), _i32(n)]
+
+
+def _p85_ic_ref(X, Y, tri, nbr):
+    """delaunay_incircle exactly (int64): illegal (uint8 bit flags), the count, and the
+    in-circle determinants (n x 3, 0 where there is no neighbour)."""
+    X = np.asarray(X).astype(np.int64)
+    Y = np.asarray(Y).astype(np.int64)
+    T = np.asarray(tri, np.int64).reshape(-1, 3)
+    N = np.asarray(nbr, np.int64).reshape(-1, 3)
+    n = len(T)
+    det = np.zeros((n, 3), np.int64)
+    flags = np.zeros(n, np.int64)
+    for k in range(3):
+        has = N[:, k] >= 0
+        u = np.where(has, N[:, k], 0)
+        e0, e1 = T[:, (k + 1) % 3], T[:, (k + 2) % 3]
+        W = T[u]
+        is_apex = (W != e0[:, None]) & (W != e1[:, None])
+        d = W[np.arange(n), 2 - np.argmax(is_apex[:, ::-1], axis=1)]      # the last match (the loop's)
+        adx, ady = X[T[:, 0]] - X[d], Y[T[:, 0]] - Y[d]
+        bdx, bdy = X[T[:, 1]] - X[d], Y[T[:, 1]] - Y[d]
+        cdx, cdy = X[T[:, 2]] - X[d], Y[T[:, 2]] - Y[d]
+        D = ((adx * adx + ady * ady) * (bdx * cdy - cdx * bdy) + (bdx * bdx + bdy * bdy) * (cdx * ady - adx * cdy)
+             + (cdx * cdx + cdy * cdy) * (adx * bdy - bdx * ady))
+        D = np.where(has, D, 0)
+        det[:, k] = D
+        flags |= (D > 0).astype(np.int64) << k
+    return flags.astype(np.uint8), int((det > 0).sum()), det
+
+
+# ---- edt-columns ----
+
+def _p85_edt_shape(n):
+    """W x H with W about 4 H (8192 x 2048 at 2^24)."""
+    H = max(int(np.sqrt(n // 4)), 1)
+    return n // H, H
+
+
+def _p85_edt_image(W, H, rng):
+    """A W x H obstacle map (uint8 0/1, row-major): disks of radius uniform in _P85_EDT_R at
+    uniform centres, as many (at least 2) as would cover _P85_EDT_FILL of the area at a radius
+    of rms(_P85_EDT_R) (~3% after overlaps and edges), plus isolated pixels."""
+    img = np.zeros((H, W), np.uint8)
+    r_mean2 = np.mean(np.square(_P85_EDT_R))
+    K = max(2, int(_P85_EDT_FILL * W * H / (np.pi * r_mean2)))
+    cx = rng.uniform(0, W, K)
+    cy = rng.uniform(0, H, K)
+    R = rng.uniform(*_P85_EDT_R, K)
+    for x0, y0, r in zip(cx, cy, R):
+        xa, xb = max(int(x0 - r), 0), min(int(x0 + r) + 1, W)
+        ya, yb = max(int(y0 - r), 0), min(int(y0 + r) + 1, H)
+        if xa >= xb or ya >= yb:
+            continue
+        yy, xx = np.ogrid[ya:yb, xa:xb]
+        img[ya:yb, xa:xb] |= ((xx + 0.5 - x0) ** 2 + (yy + 0.5 - y0) ** 2 <= r * r).astype(np.uint8)
+    dots = rng.random((H, W)) < _P85_EDT_DOTS
+    img[dots] = 1
+    return img.ravel()
+
+
+def _p85_edt_args(n, rng):
+    """_p85_edt_image of _p85_edt_shape(n); g (zeroed int32 W H); W, H."""
+    W, H = _p85_edt_shape(n)
+    return [_p85_edt_image(W, H, rng), np.zeros(W * H, np.int32), _i32(W), _i32(H)]
+
+
+def _p85_edt_ref(img, W, H):
+    """The distance along each column to its nearest feature pixel, W + H where none (int64)."""
+    W, H = int(W), int(H)
+    f = np.asarray(img).reshape(H, W) != 0
+    y = np.arange(H)[:, None]
+    big = 4 * (W + H)
+    above = np.maximum.accumulate(np.where(f, y, -big), axis=0)
+    below = np.minimum.accumulate(np.where(f, y, big)[::-1], axis=0)[::-1]
+    g = np.minimum(np.minimum(y - above, below - y), W + H)
+    return g.ravel()
+
+
+UNSEEN83 = [
+    TimingProbe("probe/geo-pip-raycast-smem", "probe-unseen83", "pip_raycast", 1 << 21, 256,
+                lambda n: -(-n // 256), _p85_pip_args, source=_P85,
+                note="even-odd point-in-polygon (PNPOLY ray casting) of 2^21 query points uniform in [-1.2, 1.2]^2 "
+                     "(31.5% inside) against one 320-vertex star-shaped non-convex blob, a thread a point: the "
+                     "polygon staged into 2 x 2 KiB of shared memory by a strided loop (2 trips), one barrier, then 320"
+                     " edge iterations of 4 shared loads (one address a warp: broadcasts) and 2 float compares; ~4.9 "
+                     "edges a point straddle its y and take the branch with an IEEE float division (divergent: ~34% of"
+                     " a warp's edges have a lane in it); coalesced loads, a uint8 store; shared-load/ALU-bound"),
+    TimingProbe("probe/geo-nearest-site-grid", "probe-unseen83", "nearest_site_grid", 1 << 21, 256,
+                lambda n: -(-n // 256), _p85_ns_args, source=_P85,
+                note="nearest-site search of 2^21 queries (uniform in the unit square, random order) among 2^20 "
+                     "uniform sites counting-sorted into a 512 x 512 grid of buckets (4 a cell on average, sites 8 MB "
+                     "and cell_start 1 MB: L2-resident), a thread a query: its cell from 2 float products, then the "
+                     "3 x 3 cells around it: a cell_start pair each (scattered gathers) and ~36 sites scanned (a "
+                     "warp's longest lane ~48: divergent trip counts), the sites' x and y gathered (contiguous within "
+                     "a cell, unrelated across lanes), a squared distance and compare-select each; an int and a float"
+                     " stored; latency/gather-bound"),
+    TimingProbe("probe/geo-seg-pairs-tiled-atomic", "probe-unseen83", "seg_intersect_count", 1 << 15,
+                _P85_SEG_TILE, lambda n: (-(-n // _P85_SEG_TILE), -(-n // _P85_SEG_TILE)), _p85_seg_args,
+                source=_P85,
+                note="proper-crossing count among 2^15 segments (integer endpoints in [0, 4096)^2, lengths 20 .. 120, "
+                     "float4s), all 537M pairs in 128 x 128 tiles: a 256 x 256 grid of 128-thread blocks, the 32640 "
+                     "below the diagonal returning at once; the others stage the j tile (2 KiB of float4) into shared"
+                     " memory, one barrier, and each thread tests its segment against the 128 (j > i on the diagonal "
+                     "tiles): 4 orientation predicates (~24 FADD/FMUL/FMA), 2 products and compares, the float4 read as"
+                     " a shared broadcast; ~96k crossings (1.8e-4 of pairs) each an atomicAdd on cnt[j], then a thread "
+                     "with hits adds them to cnt[i] and to one global total; compute-bound"),
+    TimingProbe("probe/geo-poly-area-centroid-atomic", "probe-unseen83", "poly_area_centroid", 1 << 23, 256,
+                lambda n: -(-n // 256), _p85_pa_args, source=_P85,
+                note="shoelace areas and centroid moments of 1.05M small random polygons (3 .. 13 vertices, 8 on "
+                     "average, a quarter clockwise; 2^23 vertices = edges), a thread an edge: poly_of coalesced, "
+                     "start[p] and start[p + 1] and the first vertex gathered (the same few addresses a warp: L1 "
+                     "hits), its two vertices (coalesced, the next one wrapping to the first), a cross product "
+                     "relative to the first vertex, then 3 float atomicAdds into area2[p], mx[p], my[p] (a warp's 32 "
+                     "lanes on ~5 polygons: ~6.5 lanes an address, 25M atomics on 12.6 MB of sums); atomic-bound"),
+    TimingProbe("probe/geo-delaunay-incircle-f64", "probe-unseen83", "delaunay_incircle", 1 << 23, 256,
+                lambda n: -(-n // 256), _p85_ic_args, source=_P85,
+                note="Delaunay in-circle test of a 2^23-triangle mesh (a 2048 x 2048 jittered grid, 4.2M vertices with "
+                     "integer coordinates as float: 34 MB), a thread a triangle in grid order: 3 vertex indices and 3 "
+                     "neighbour indices (12-byte strides), 6 coordinates gathered and widened to double, then for each "
+                     "neighbour (all 3 but on the boundary) its 3 vertex indices (a gather) to find the apex, the "
+                     "apex's coordinates and a double in-circle determinant (~20 DMUL/DFMA/DADD); the diagonals are "
+                     "illegal half the time (a data-dependent flag, no divergence), a uint8 flags store; the count by"
+                     " 5 __shfl_down_sync and one int atomicAdd a warp on a single counter; gather- and FP64-bound"),
+    TimingProbe("probe/geo-edt-column-scan", "probe-unseen83", "edt_columns", 1 << 24, 256,
+                lambda n: -(-_p85_edt_shape(n)[0] // 256), _p85_edt_args, source=_P85,
+                note="column pass of an exact distance transform (Meijster) on an 8192 x 2048 uint8 obstacle map (~730 "
+                     "disks of radius 3 .. 24 plus isolated pixels: 3% features, 7% of the columns featureless), a "
+                     "thread a column: only 32 blocks of 256 (256 warps for 132 SMs); a forward scan of 2048 rows (a "
+                     "uint8 load, a warp's 32 bytes in one sector, rows 8 KB apart; a compare and an int store) and a"
+                     " backward scan of 2047 (re-loading the int just written, a min, a store): 4095 trips of a "
+                     "load-use chain a thread, 64 MB of ints written twice; latency-bound at low occupancy"),
+]
+PROBES += UNSEEN83
+
+
+# probe-unseen87 (probes89.cu): a dense numerical-linear-algebra course's kernels (an LU
+# step's rank-1 Schur-complement update in double, a Householder reflector applied to a
+# block of columns, a tiled Cholesky's diagonal-tile kernel in shared memory, a round of
+# parallel Jacobi rotations on column pairs with converged pairs skipped, modified
+# Gram-Schmidt's projections by atomicAdd, batched 8 x 8 Gauss-Jordan inverses with
+# partial pivoting) as a student who knows CUDA basics writes them
+_P89 = "probes89.cu"
+_P89_LU_KDIV = 32                   # lu-schur: the pivot step k = n // this (the update after k steps)
+_P89_LU_B = (32, 8)                 # LU_BX, LU_BY
+_P89_HH_M, _P89_HH_K = 8192, 1000   # householder: m rows (column-major), the QR step k (v zero above row k)
+_P89_HH_BLOCK = 256                 # HH_BLOCK
+_P89_CH_T = 32                      # chol-tile: CH_T (a tile's side; blockDim (32, 32))
+_P89_JAC_TOL = 1e-6                 # jacobi: pairs with |a_pq| <= tol sqrt(|a_pp a_qq|) skipped
+_P89_JAC_ACTIVE = 0.5               # the share of the round's pairs still above the threshold
+_P89_JAC_ROUND = 7                  # the round of the round-robin ordering
+_P89_JAC_OFF, _P89_JAC_PQ = 0.01, 0.05   # off-diagonal entries N(0, off^2), the active a_pq N(0, pq^2)
+_P89_JAC_BLOCK = 256
+_P89_MGS_COLS, _P89_MGS_K = 256, 37     # mgs: the matrix's columns, the step k (columns k+1 .. projected)
+_P89_MGS_B, _P89_MGS_ROWS = (32, 8), 32  # MGS_BX, MGS_BY; MGS_ROWS
+_P89_INV_N, _P89_INV_BLOCK = 8, 128     # inv8: INV_N; threads a block
+
+
+# ---- lu-schur-rank1-double ----
+
+def _p89_lu_k(n):
+    return n // _P89_LU_KDIV
+
+
+def _p89_lu_grid(n):
+    t = n - _p89_lu_k(n) - 1
+    return (-(-t // _P89_LU_B[0]), -(-t // _P89_LU_B[1]))
+
+
+def _p89_lu_args(n, rng):
+    """An n x n diagonally dominant matrix (float64, row-major: entries uniform in +-1, n
+    added to the diagonal) as it stands after k = n // _P89_LU_KDIV LU steps: column k
+    below the diagonal already divided by the pivot A[k][k] (the multipliers); n, k."""
+    k = _p89_lu_k(n)
+    A = rng.uniform(-1, 1, (n, n))
+    A[np.arange(n), np.arange(n)] += n
+    A[k + 1:, k] /= A[k, k]
+    return [A.ravel(), _i32(n), _i32(k)]
+
+
+def _p89_lu_ref(A, n, k):
+    """lu_schur_update in float64: A with A[k+1:, k+1:] -= outer(A[k+1:, k], A[k, k+1:])."""
+    A = np.array(A, np.float64).reshape(n, n)
+    A[k + 1:, k + 1:] -= np.outer(A[k + 1:, k], A[k, k + 1:])
+    return A.ravel()
+
+
+# ---- householder-apply-cols ----
+
+def _p89_hh_vec(x):
+    """The Householder vector of x (LAPACK's larfg, v[0] = 1) and tau: H x = beta e1."""
+    x = np.asarray(x, np.float64)
+    beta = -np.copysign(np.linalg.norm(x), x[0])
+    v = x / (x[0] - beta)
+    v[0] = 1.0
+    return v, 2.0 / (v @ v), beta
+
+
+def _p89_hh_args(n, rng, m=_P89_HH_M, k=_P89_HH_K):
+    """n columns of m rows, column-major (float32, N(0, 1)); the reflector of a random
+    N(0, 1) column's rows k .. m-1 (v float32 of length m, zero above k, v[k] = 1) and
+    tau = 2 / v^T v; m, n, k."""
+    A = rng.standard_normal((n, m), dtype=np.float32)
+    v = np.zeros(m, np.float32)
+    vk, tau, _ = _p89_hh_vec(rng.standard_normal(m - k))
+    v[k:] = vk
+    return [A.ravel(), v, np.float32(tau), _i32(m), _i32(n), _i32(k)]
+
+
+def _p89_hh_ref(A, v, tau, m, ncols, k):
+    """householder_apply in float64: each column's rows k.. minus tau (v^T a) v."""
+    A = np.array(A, np.float64).reshape(ncols, m)
+    v = np.asarray(v, np.float64)[k:]
+    w = float(tau) * (A[:, k:] @ v)
+    A[:, k:] -= np.outer(w, v)
+    return A.ravel()
+
+
+# ---- cholesky-tile32-smem ----
+
+def _p89_ch_args(n, rng):
+    """n SPD 32 x 32 tiles (float32, row-major, exactly symmetric): B B^T / 32 + I for B
+    N(0, 1) (eigenvalues about 1 .. 5); n."""
+    t = _P89_CH_T
+    B = rng.standard_normal((n, t, t))
+    T = (B @ B.transpose(0, 2, 1) / t + np.eye(t)).astype(np.float32)
+    T = np.triu(T) + np.triu(T, 1).transpose(0, 2, 1)
+    return [T.ravel(), _i32(n)]
+
+
+def _p89_ch_ref(T):
+    """The Cholesky factors in float64 (n x 32 x 32, zeros above the diagonal)."""
+    t = _P89_CH_T
+    return np.linalg.cholesky(np.asarray(T, np.float64).reshape(-1, t, t))
+
+
+# ---- jacobi-rotate-cols-thresh ----
+
+def _p89_round_robin(n, r):
+    """Round r's n/2 disjoint pairs of the round-robin (chess tournament) ordering: player 0
+    fixed, the others rotated r places; pair k (positions k and n-1-k) as top < bot."""
+    pos = np.r_[0, 1 + (np.arange(n - 1) + r) % (n - 1)]
+    a, b = pos[:n // 2], pos[::-1][:n // 2]
+    return np.minimum(a, b).astype(np.int32), np.maximum(a, b).astype(np.int32)
+
+
+def _p89_jac_args(n, rng):
+    """A symmetric n x n float32 matrix late in a Jacobi sweep (row-major): diagonal uniform
+    in 1 .. 10, off-diagonal N(0, _P89_JAC_OFF^2); of round _P89_JAC_ROUND's pairs (top,
+    bot; int32) a random _P89_JAC_ACTIVE share have a_pq N(0, _P89_JAC_PQ^2), the others a
+    converged a_pq (uniform within +-0.3 of the threshold tol sqrt(a_pp a_qq)); the pairs'
+    a_pp, a_qq, a_pq gathered (float32); tol, n."""
+    f = np.float32
+    M = rng.standard_normal((n, n), dtype=f) * f(_P89_JAC_OFF)
+    A = np.triu(M, 1)
+    del M
+    A += A.T
+    d = rng.uniform(1, 10, n).astype(f)
+    A[np.arange(n), np.arange(n)] = d
+    top, bot = _p89_round_robin(n, _P89_JAC_ROUND)
+    on = rng.random(n // 2) < _P89_JAC_ACTIVE
+    thr = _P89_JAC_TOL * np.sqrt(d[top].astype(np.float64) * d[bot])
+    g = np.where(on, rng.normal(0, _P89_JAC_PQ, n // 2), rng.uniform(-0.3, 0.3, n // 2) * thr).astype(f)
+    A[top, bot] = g
+    A[bot, top] = g
+    return [A.ravel(), top, bot, d[top].copy(), d[bot].copy(), g, f(_P89_JAC_TOL), _i32(n)]
+
+
+def _p89_jac_rot(app, aqq, apq, tol=_P89_JAC_TOL):
+    """The rotations (float64) of jacobi_rotate_cols: active mask, c, s."""
+    a, d, g = (np.asarray(x, np.float64) for x in (app, aqq, apq))
+    on = np.abs(g) > tol * np.sqrt(np.abs(a * d))
+    theta = (d - a) / (2 * np.where(on, g, 1.0))
+    t = np.where(theta >= 0, 1.0, -1.0) / (np.abs(theta) + np.sqrt(theta * theta + 1))
+    c = 1 / np.sqrt(t * t + 1)
+    return on, np.where(on, c, 1.0), np.where(on, t * c, 0.0)
+
+
+def _p89_jac_ref(A, top, bot, app, aqq, apq, tol=_P89_JAC_TOL):
+    """A J in float64 (the active pairs' columns rotated); the active mask, c, s."""
+    n = len(top) * 2
+    A = np.array(A, np.float64).reshape(n, n)
+    on, c, s = _p89_jac_rot(app, aqq, apq, tol)
+    p, q = top[on], bot[on]
+    ap, aq = A[:, p].copy(), A[:, q].copy()
+    A[:, p] = c[on] * ap - s[on] * aq
+    A[:, q] = s[on] * ap + c[on] * aq
+    return A.ravel(), on, c, s
+
+
+# ---- mgs-project-atomic ----
+
+def _p89_mgs_grid(n):
+    return (-(-(_P89_MGS_COLS - _P89_MGS_K - 1) // _P89_MGS_B[0]), -(-n // _P89_MGS_ROWS))
+
+
+def _p89_mgs_args(n, rng):
+    """A tall n x _P89_MGS_COLS matrix (float32, row-major, N(0, 1)); q its column k
+    normalized (float32, unit norm); r (zeroed); m = n, the columns, k."""
+    A = rng.standard_normal((n, _P89_MGS_COLS), dtype=np.float32)
+    q = A[:, _P89_MGS_K].astype(np.float64)
+    q = (q / np.linalg.norm(q)).astype(np.float32)
+    return [A.ravel(), q, np.zeros(_P89_MGS_COLS, np.float32), _i32(n), _i32(_P89_MGS_COLS), _i32(_P89_MGS_K)]
+
+
+def _p89_mgs_ref(A, q, m, ncols, k):
+    """r in float64: q^T a_j for j > k, zeros up to k."""
+    r = np.asarray(q, np.float64) @ np.asarray(A, np.float64).reshape(m, ncols)
+    r[:k + 1] = 0
+    return r
+
+
+# ---- inv8-gauss-jordan-pivot ----
+
+def _p89_inv_args(n, rng):
+    """n 8 x 8 matrices (float32, row-major, entries N(0, 1)); the inverses (zeroed), info
+    (int32, zeroed); n."""
+    m = _P89_INV_N * _P89_INV_N
+    return [rng.standard_normal(n * m, dtype=np.float32), np.zeros(n * m, np.float32), np.zeros(n, np.int32),
+            _i32(n)]
+
+
+def _p89_inv_pivots(A):
+    """How many row swaps partial pivoting makes on each matrix (float64 elimination)."""
+    N = _P89_INV_N
+    a = np.array(A, np.float64).reshape(-1, N, N)
+    idx = np.arange(len(a))
+    swaps = np.zeros(len(a), np.int64)
+    for k in range(N):
+        p = k + np.argmax(np.abs(a[:, k:, k]), axis=1)
+        swaps += p != k
+        rk, rp = a[idx, k].copy(), a[idx, p].copy()
+        a[idx, k], a[idx, p] = rp, rk
+        piv = a[:, k, k].copy()
+        a[:, k + 1:] -= a[:, k + 1:, k:k + 1] / piv[:, None, None] * a[:, k:k + 1, :]
+    return swaps
+
+
+UNSEEN87 = [
+    TimingProbe("probe/lu-schur-rank1-double", "probe-unseen87", "lu_schur_update", 4096, _P89_LU_B, _p89_lu_grid,
+                _p89_lu_args, source=_P89,
+                note="one right-looking LU step's rank-1 Schur-complement update in double on a 4096^2 row-major "
+                     "matrix after k = 128 steps: the 3967^2 trailing block (rows and columns from 129: each warp's "
+                     "row segment of 32 doubles starts 8 bytes past a 256-byte line), a thread an element under 32 x "
+                     "8 blocks (124 x 496 of them): the row's multiplier A[i][k] (one address a warp), the pivot row's "
+                     "A[k][j] (shared by the grid, L2-resident) and A[i][j] loaded, one DFMA, A[i][j] stored; "
+                     "memory-bound (~250 MB moved)"),
+    TimingProbe("probe/householder-apply-cols", "probe-unseen87", "householder_apply", 4096, _P89_HH_BLOCK,
+                lambda n: n, _p89_hh_args, source=_P89,
+                note="a Householder reflector (QR step k = 1000, v zero above row k) applied to 4096 float columns of "
+                     "8192 rows (column-major, 128 MB), a block of 256 a column: each thread strides the column's "
+                     "7192 active rows (28 or 29 trips, coalesced, starting 32 bytes into a line) for v^T a_j, a "
+                     "256-entry "
+                     "shared-memory tree (8 barriers, the active threads halving), then a second pass over the same "
+                     "rows (v and the column reloaded, mostly L1/L2 hits) storing a_j - tau w v; memory-bound"),
+    TimingProbe("probe/cholesky-tile32-smem", "probe-unseen87", "chol_tile32", 1 << 13, (_P89_CH_T, _P89_CH_T),
+                lambda n: n, _p89_ch_args, source=_P89,
+                note="in-place Cholesky of 8192 independent SPD 32 x 32 float tiles (a tiled Cholesky's diagonal "
+                     "blocks), a block of 32 x 32 threads a tile: one coalesced load into a 32 x 32 shared array, then "
+                     "32 steps of 3 barriers each (96): one thread's sqrtf, 31 - k threads dividing the column, and "
+                     "the "
+                     "trailing update by the threads on or below the diagonal right of k (a shrinking triangle: whole "
+                     "warps idle late on) reading s[ty][k] (a warp's broadcast) and s[tx][k] (a column: a 32-way "
+                     "bank conflict); one store with the upper triangle zeroed; barrier- and shared-memory-bound"),
+    TimingProbe("probe/jacobi-rotate-cols-thresh", "probe-unseen87", "jacobi_rotate_cols", 6144, _P89_JAC_BLOCK,
+                lambda n: (-(-(n // 2) // _P89_JAC_BLOCK), n), _p89_jac_args, source=_P89,
+                note="one round of parallel cyclic Jacobi on a symmetric 6144^2 float matrix (151 MB): the round-robin "
+                     "ordering's 3072 disjoint column pairs rotated, A <- A J, grid (12, 6144), a thread a pair in a "
+                     "row"
+                     " (blockIdx.y the row): the pair's a_pp, a_qq, a_pq loaded (coalesced), a random half of the "
+                     "pairs "
+                     "already converged and skipped (divergent lanes), the rest computing the rotation (3 sqrtf, 3 "
+                     "divisions) and rotating A[i][p], A[i][q] (past the first warp p ascends and q descends with the "
+                     "lane: two coalesced runs per warp, lanes missing where skipped); memory-bound with divergence"),
+    TimingProbe("probe/mgs-project-atomic", "probe-unseen87", "mgs_project_atomic", 1 << 17, _P89_MGS_B,
+                _p89_mgs_grid, _p89_mgs_args, source=_P89,
+                note="modified Gram-Schmidt step k = 37's projections r_j = q^T a_j of a 2^17 x 256 row-major float "
+                     "matrix (128 MB) onto its later 218 columns, blocks of 32 x 8 threads (grid 7 x 4096, the last "
+                     "column block 26 lanes busy): each thread 4 rows of one column (a warp's 32 columns coalesced, "
+                     "rows 1 KB apart, q[i] one address a warp), the 8 partial sums a column added in shared memory "
+                     "after a barrier, then one float atomicAdd a column a block (4096 atomics on each of 218 "
+                     "addresses, ~0.9M in all); memory-bound with contended atomics"),
+    TimingProbe("probe/inv8-gauss-jordan-pivot", "probe-unseen87", "inv8_gauss_jordan", 1 << 18, _P89_INV_BLOCK,
+                lambda n: -(-n // _P89_INV_BLOCK), _p89_inv_args, source=_P89,
+                note="inverses of 2^18 random 8 x 8 float matrices (entries N(0, 1), row-major: a warp's lanes 256 "
+                     "bytes apart, 64 MB in and out) by Gauss-Jordan with partial pivoting, a thread a matrix: the "
+                     "augmented [A | I] in an 8 x 16 per-thread array (local memory: the pivot row's index is data-"
+                     "dependent), a column a step: a pivot search, a row swap where needed (~5.3 swaps of 8 a matrix, "
+                     "differing across lanes), one division, 16 scalings and 7 x 16 FMAs; ~1100 float operations "
+                     "and as many local accesses a thread, compute/local-memory-bound"),
+]
+PROBES += UNSEEN87
+
+
+# probe-unseen84 (probes86.cu): a statistical-physics Monte Carlo course's kernels (a 2D
+# Ising checkerboard Metropolis half-sweep with a hand-written Philox RNG, a 3D Potts
+# half-sweep with per-site xorshift states, photon transport through a slab, random walkers
+# in a porous medium, multiple-walker Wang-Landau on 8 x 8 Ising lattices, a
+# parallel-tempering energy and magnetization reduction)
+_P86 = "probes86.cu"
+_P86_IS_L, _P86_IS_PATCH, _P86_IS_FLIP = 8192, 8, 38   # ising2d: side; PATCH^2 domains, flips w.p. FLIP / 256
+_P86_IS_BETA, _P86_IS_H = 0.4406868, 0.05              # ising2d: beta (critical), field h
+_P86_IS_SWEEP, _P86_IS_SEED = 17, 0x5EED86             # ising2d: the Philox counter's sweep word, the key
+_P86_PO_L, _P86_PO_Q, _P86_PO_BETA = 320, 4, 0.6       # potts3d: side, q (POTTS_Q), beta (beta_c ~ 0.63)
+_P86_PH_N = 1 << 22                                    # photon-slab: photons
+_P86_PH_MUA, _P86_PH_MUS, _P86_PH_G, _P86_PH_D = 0.1, 10.0, 0.9, 1.0   # mu_a, mu_s (1/mm), HG g, thickness (mm)
+_P86_PH_BINS, _P86_PH_MAX, _P86_PH_SEED = 64, 2000, 2024
+_P86_WK_L, _P86_WK_OPEN, _P86_WK_STEPS = 2048, 179, 256  # walk-porous: grid side, open w.p. OPEN / 256, WALK_STEPS
+_P86_WK_SEED = 31337
+_P86_WL_L, _P86_WL_STEPS, _P86_WL_SEED = 8, 256, 8642  # wang-landau: side, steps a launch, seed
+_P86_WL_BLOCK = 128
+_P86_PT_L, _P86_PT_BETA = 128, (0.30, 0.60)            # pt-reduce: replica side; betas linear over the replicas
+
+
+def _p86_unif(r):
+    """uniform01: the top 24 bits over 2^24 (float64, exact)."""
+    return (np.asarray(r, np.uint32) >> np.uint32(8)).astype(np.float64) / 16777216.0
+
+
+def _p86_hash(x):
+    """hash32 (lowbias32) of uint32 x."""
+    x = np.asarray(x, np.uint32)
+    x = x ^ (x >> np.uint32(16))
+    x = x * np.uint32(0x7feb352d)
+    x = x ^ (x >> np.uint32(15))
+    x = x * np.uint32(0x846ca68b)
+    return x ^ (x >> np.uint32(16))
+
+
+def _p86_xorshift(x):
+    """xorshift32 of uint32 x."""
+    x = np.asarray(x, np.uint32)
+    x = x ^ (x << np.uint32(13))
+    x = x ^ (x >> np.uint32(17))
+    return x ^ (x << np.uint32(5))
+
+
+def _p86_philox(c0, c1, key):
+    """philox2x32_10's first word of the counters (c0, c1) under key (uint32 arrays)."""
+    c0, c1 = np.asarray(c0, np.uint32), np.asarray(c1, np.uint32)
+    key = np.uint32(key)
+    M = np.uint64(0xD256D193)
+    for _ in range(10):
+        prod = M * c0.astype(np.uint64)
+        hi = (prod >> np.uint64(32)).astype(np.uint32)
+        lo = (prod & np.uint64(0xffffffff)).astype(np.uint32)
+        c0, c1 = hi ^ key ^ c1, lo
+        key = np.uint32((int(key) + 0x9E3779B9) & 0xffffffff)
+    return c0
+
+
+def _p86_ising_args(n, rng):
+    """An n x n Ising lattice mid-run (int8): domains of _P86_IS_PATCH^2 sites of random
+    sign, each spin flipped with probability _P86_IS_FLIP / 256; n, color 0, beta, h,
+    sweep, seed."""
+    P = _P86_IS_PATCH
+    c = -(-n // P)
+    dom = rng.choice(np.array([-1, 1], np.int8), (c, c))
+    s = np.repeat(np.repeat(dom, P, axis=0), P, axis=1)[:n, :n]
+    flip = rng.integers(0, 256, (n, n), dtype=np.uint8) < _P86_IS_FLIP
+    s = np.where(flip, -s, s).astype(np.int8)
+    return [s.ravel(), _i32(n), _i32(0), np.float32(_P86_IS_BETA), np.float32(_P86_IS_H),
+            np.uint32(_P86_IS_SWEEP), np.uint32(_P86_IS_SEED)]
+
+
+def _p86_ising_ref(spin, L, color=0, beta=_P86_IS_BETA, h=_P86_IS_H, sweep=_P86_IS_SWEEP, seed=_P86_IS_SEED):
+    """ising2d_philox's half-sweep: the new spins, the flip mask (sites of the colour) and
+    the smallest |u - exp(-beta dE)| of a test with dE > 0."""
+    L = int(L)
+    s = np.asarray(spin, np.int8).reshape(L, L).astype(np.int32)
+    y, x = np.mgrid[0:L, 0:L]
+    on = ((x + y) & 1) == (int(color) & 1)
+    nb = np.roll(s, 1, 0) + np.roll(s, -1, 0) + np.roll(s, 1, 1) + np.roll(s, -1, 1)
+    f = np.float32
+    dE = (f(2.0) * s.astype(f)) * (nb.astype(f) + f(h))
+    site = (y * L + x).astype(np.uint32)
+    u = _p86_unif(_p86_philox(site, np.full_like(site, sweep), seed))
+    arg = (-f(beta)) * dE
+    p = np.exp(arg.astype(np.float64))
+    up = on & (dE > 0)
+    gap = np.abs(u - p)[up].min() if up.any() else np.inf
+    flip = on & ((dE <= 0) | (u < p))
+    return np.where(flip, -s, s).astype(np.int8).ravel(), flip.ravel(), gap
+
+
+def _p86_potts_args(n, rng):
+    """An n^3 q = 4 Potts lattice at a hot start (uint8 states uniform in 0 .. 3), each
+    site's xorshift32 state (uint32, uniform nonzero); n, parity 0, beta."""
+    v = n * n * n
+    return [rng.integers(0, _P86_PO_Q, v, dtype=np.uint8), rng.integers(1, 1 << 32, v, dtype=np.uint32), _i32(n),
+            _i32(0), np.float32(_P86_PO_BETA)]
+
+
+def _p86_potts_ref(spin, state, L, parity=0, beta=_P86_PO_BETA):
+    """potts3d_metropolis's half-sweep: spins, states, the mask of flipped sites and the
+    smallest |u - exp(-beta dE)| of a test with dE > 0."""
+    L, q = int(L), _P86_PO_Q
+    s = np.asarray(spin, np.uint8).reshape(L, L, L).astype(np.int32)
+    st = np.array(state, np.uint32).reshape(L, L, L)
+    z, y, x = np.mgrid[0:L, 0:L, 0:L]
+    on = ((x + y + z) & 1) == (int(parity) & 1)
+    r1 = _p86_xorshift(st)
+    snew = (s + 1 + (r1 % np.uint32(q - 1)).astype(np.int32)) % q
+    dE = np.zeros_like(s)
+    for ax in range(3):
+        for sh in (1, -1):
+            nb = np.roll(s, sh, ax)
+            dE += (nb == s).astype(np.int32) - (nb == snew).astype(np.int32)
+    r2 = _p86_xorshift(r1)
+    u = _p86_unif(r2)
+    p = np.exp((-np.float32(beta) * dE.astype(np.float32)).astype(np.float64))
+    up = on & (dE > 0)
+    gap = np.abs(u - p)[up].min() if up.any() else np.inf
+    acc = on & ((dE <= 0) | (u < p))
+    out = np.where(acc, snew, s).astype(np.uint8)
+    st = np.where(on, r2, st)
+    return out.ravel(), st.ravel(), acc.ravel(), gap
+
+
+def _p86_photon_args(n, rng):
+    """The tally (3 uint32: reflected, transmitted, dropped) and the absorption depth
+    histogram (_P86_PH_BINS uint32), zeroed; mu_a, mu_s, g, d, seed, n."""
+    f = np.float32
+    return [np.zeros(3, np.uint32), np.zeros(_P86_PH_BINS, np.uint32), f(_P86_PH_MUA), f(_P86_PH_MUS), f(_P86_PH_G),
+            f(_P86_PH_D), np.uint32(_P86_PH_SEED), _i32(n)]
+
+
+def _p86_photon_ref(n, mu_a=_P86_PH_MUA, mu_s=_P86_PH_MUS, g=_P86_PH_G, d=_P86_PH_D, seed=_P86_PH_SEED,
+                    max_steps=_P86_PH_MAX):
+    """photon_slab's photons in float64 (the same random words): the tally, the depth
+    histogram, each photon's free paths taken, and the smallest distance of any test from
+    its threshold (a position from 0 or d, an absorbed depth from a bin edge)."""
+    f = np.float32
+    g, d = float(f(g)), float(f(d))
+    mu_t = f(mu_a) + f(mu_s)
+    albedo = float(f(mu_s) / mu_t)
+    mu_t = float(mu_t)
+    st = _p86_hash(np.uint32(seed) + np.arange(n, dtype=np.uint32)) | np.uint32(1)
+    z, mu = np.zeros(n), np.ones(n)
+    fate = np.full(n, 2)
+    steps = np.zeros(n, np.int64)
+    gap = np.inf
+    live = np.arange(n)
+    for k in range(max_steps):
+        if len(live) == 0:
+            break
+        steps[live] += 1
+        s1 = _p86_xorshift(st[live])
+        u = ((s1 >> np.uint32(8)).astype(np.float64) + 1) / 16777216.0
+        zl = z[live] + (-np.log(u) / mu_t) * mu[live]
+        z[live] = zl
+        gap = min(gap, np.abs(zl).min() if k else np.inf, np.abs(zl - d).min())   # the first path goes in: z = s >= 0
+        refl, trans = zl < 0, zl > d
+        fate[live[refl]], fate[live[trans]] = 0, 1
+        s2 = _p86_xorshift(s1)
+        absb = ~refl & ~trans & (_p86_unif(s2) >= albedo)
+        fate[live[absb]] = 3
+        s3 = _p86_xorshift(s2)
+        s4 = _p86_xorshift(s3)
+        tmp = (1 - g * g) / (1 - g + 2 * g * _p86_unif(s3))
+        ct = np.clip((1 + g * g - tmp * tmp) / (2 * g), -1, 1)
+        phi = 6.28318531 * _p86_unif(s4)
+        m = mu[live]
+        mu[live] = np.clip(m * ct + np.sqrt(np.maximum(0, 1 - m * m)) * np.sqrt(1 - ct * ct) * np.cos(phi), -1, 1)
+        st[live] = s4
+        live = live[~(refl | trans | absb)]
+    tally = np.array([(fate == 0).sum(), (fate == 1).sum(), (fate == 2).sum()], np.uint32)
+    a = fate == 3
+    pos = z[a] / d * _P86_PH_BINS
+    if a.any():
+        gap = min(gap, (np.abs(pos - np.round(pos)) * d / _P86_PH_BINS).min())
+    hist = np.bincount(np.minimum(pos.astype(np.int64), _P86_PH_BINS - 1), minlength=_P86_PH_BINS).astype(np.uint32)
+    return tally, hist, steps, gap
+
+
+def _p86_porous(rng, L=_P86_WK_L):
+    """An L x L site-percolation medium (uint8, 1 open w.p. _P86_WK_OPEN / 256 ~ 0.70, above
+    the threshold 0.593)."""
+    return (rng.integers(0, 256, L * L, dtype=np.uint8) < _P86_WK_OPEN).astype(np.uint8)
+
+
+def _p86_walk_args(n, rng):
+    """The porous grid (_p86_porous), n walkers' starts at uniformly random open sites (x, y
+    int32), blocked counts (zeroed); L, seed, n."""
+    L = _P86_WK_L
+    grid = _p86_porous(rng)
+    sites = np.flatnonzero(grid)[rng.integers(0, int(grid.sum()), n)]
+    return [grid, (sites % L).astype(np.int32), (sites // L).astype(np.int32), np.zeros(n, np.int32), _i32(L),
+            np.uint32(_P86_WK_SEED), _i32(n)]
+
+
+def _p86_walk_ref(grid, px, py, L=_P86_WK_L, seed=_P86_WK_SEED, steps=_P86_WK_STEPS):
+    """walk_porous's walks (exact): x, y, blocked."""
+    L = int(L)
+    x, y = np.array(px, np.int64), np.array(py, np.int64)
+    st = _p86_hash(np.uint32(seed) + np.arange(len(x), dtype=np.uint32)) | np.uint32(1)
+    blk = np.zeros(len(x), np.int64)
+    grid = np.asarray(grid)
+    for _ in range(steps):
+        st = _p86_xorshift(st)
+        dr = (st >> np.uint32(30)).astype(np.int64)
+        nx = x + (dr == 0) - (dr == 1)
+        ny = y + (dr == 2) - (dr == 3)
+        inside = (nx >= 0) & (nx < L) & (ny >= 0) & (ny < L)
+        ok = inside.copy()
+        ok[inside] = grid[ny[inside] * L + nx[inside]] != 0
+        x, y = np.where(ok, nx, x), np.where(ok, ny, y)
+        blk += ~ok
+    return x.astype(np.int32), y.astype(np.int32), blk.astype(np.int32)
+
+
+def _p86_wl_energy(spins):
+    """The energies -sum over bonds s_i s_j of 8 x 8 periodic lattices (rows of 64 int8)."""
+    s = np.asarray(spins, np.int64).reshape(-1, _P86_WL_L, _P86_WL_L)
+    return -(s * (np.roll(s, -1, 1) + np.roll(s, -1, 2))).sum(axis=(1, 2)).astype(np.int32)
+
+
+def _p86_wl_lng():
+    """A Wang-Landau run's ln g(E) after its first stages (float32, 65 bins E = -128 .. 128):
+    the infinite-temperature Gaussian 64 ln 2 - E^2 / 256 (128 bonds of variance 1)."""
+    E = np.arange(-128, 129, 4, dtype=np.float64)
+    return (64 * np.log(2.0) - E * E / 256).astype(np.float32)
+
+
+def _p86_wl_args(n, rng):
+    """n walkers' 8 x 8 lattices (int8, walker-major), walker w's spins up w.p. p_w uniform
+    in 0.5 .. 0.9 (energies from ~0 down to ~-100), their energies (int32), ln g
+    (_p86_wl_lng), the histogram (65 uint32, zeroed); steps, seed, n."""
+    p = rng.uniform(0.5, 0.9, (n, 1))
+    spins = np.where(rng.random((n, _P86_WL_L * _P86_WL_L)) < p, 1, -1).astype(np.int8)
+    return [spins.ravel(), _p86_wl_energy(spins), _p86_wl_lng(), np.zeros(65, np.uint32), _i32(_P86_WL_STEPS),
+            np.uint32(_P86_WL_SEED), _i32(n)]
+
+
+def _p86_wl_ref(spins, energy, lng, steps=_P86_WL_STEPS, seed=_P86_WL_SEED):
+    """wang_landau_ising8's walks (float32 ln g differences as the kernel takes them):
+    spins, energies, the histogram and the smallest |u - exp(dl)| of a test with dl < 0."""
+    s = np.array(spins, np.int64).reshape(-1, 64)
+    n = len(s)
+    E = np.array(energy, np.int64)
+    lng = np.asarray(lng, np.float32)
+    st = _p86_hash(np.uint32(seed) + np.arange(n, dtype=np.uint32)) | np.uint32(1)
+    hist = np.zeros(65, np.int64)
+    rows = np.arange(n)
+    gap = np.inf
+    for _ in range(int(steps)):
+        st = _p86_xorshift(st)
+        k = (st >> np.uint32(26)).astype(np.int64)
+        x, y = k % 8, k // 8
+        nb = (s[rows, y * 8 + (x + 1) % 8] + s[rows, y * 8 + (x + 7) % 8] + s[rows, ((y + 1) % 8) * 8 + x] +
+              s[rows, ((y + 7) % 8) * 8 + x])
+        En = E + 2 * s[rows, k] * nb
+        st = _p86_xorshift(st)
+        u = _p86_unif(st)
+        dl = lng[(E + 128) // 4] - lng[(En + 128) // 4]
+        p = np.exp(dl.astype(np.float64))
+        dn = dl < 0
+        if dn.any():
+            gap = min(gap, np.abs(u - p)[dn].min())
+        acc = (dl >= 0) | (u < p)
+        s[rows[acc], k[acc]] *= -1
+        E = np.where(acc, En, E)
+        hist += np.bincount((E + 128) // 4, minlength=65)
+    return s.astype(np.int8).ravel(), E.astype(np.int32), hist.astype(np.uint32), gap
+
+
+def _p86_onsager_m(beta):
+    """The 2D Ising model's spontaneous magnetization (Onsager-Yang; 0 above T_c)."""
+    b = np.asarray(beta, np.float64)
+    return np.where(b > 0.5 * np.log(1 + np.sqrt(2)), np.abs(1 - np.sinh(2 * b) ** -4.0) ** 0.125, 0.0)
+
+
+def _p86_pt_args(n, rng):
+    """n replicas of a _P86_PT_L^2 Ising lattice (int32 spins, replica-major), replica r at
+    beta linear in _P86_PT_BETA, its spins up independently w.p. (1 + m(beta)) / 2 with m
+    Onsager's magnetization (0 above T_c, ~0.99 at 0.6); E and M (zeroed); L."""
+    L = _P86_PT_L
+    m = _p86_onsager_m(np.linspace(*_P86_PT_BETA, n))
+    thr = np.round((1 + m) / 2 * 65536).astype(np.int64)[:, None]
+    up = rng.integers(0, 65536, (n, L * L), dtype=np.uint16) < thr
+    spin = np.where(up, np.int32(1), np.int32(-1)).astype(np.int32)
+    return [spin.ravel(), np.zeros(n, np.int32), np.zeros(n, np.int32), _i32(L)]
+
+
+def _p86_pt_ref(spin, L=_P86_PT_L):
+    """pt_energy_reduce's E and M of each replica."""
+    L = int(L)
+    s = np.asarray(spin, np.int64).reshape(-1, L, L)
+    E = -(s * (np.roll(s, -1, 2) + np.roll(s, -1, 1))).sum(axis=(1, 2))
+    return E.astype(np.int32), s.sum(axis=(1, 2)).astype(np.int32)
+
+
+UNSEEN84 = [
+    TimingProbe("probe/ising2d-philox-checker", "probe-unseen84", "ising2d_philox", _P86_IS_L, (32, 8),
+                lambda n: (-(-(n // 2) // 32), -(-n // 8)), _p86_ising_args, source=_P86,
+                note="one checkerboard Metropolis half-sweep of an 8192^2 2D Ising lattice of int8 spins (domains of "
+                     "8x8 with 15% flipped, beta_c, h 0.05), a thread a site of the colour (2^25 threads, 32 x 8 "
+                     "blocks): 5 byte loads (centre and 4 periodic neighbours by %, a warp's lanes 2 bytes apart), "
+                     "a hand-written Philox-2x32-10 (10 rounds of __umulhi, mul, xors) and an expf a site, a byte "
+                     "store where the flip is accepted (~36% of the colour's sites); integer-compute bound"),
+    TimingProbe("probe/potts3d-xorshift-state", "probe-unseen84", "potts3d_metropolis", _P86_PO_L, 256,
+                lambda n: -(-(n // 2 * n * n) // 256), _p86_potts_args, source=_P86,
+                note="one checkerboard Metropolis half-sweep of a 320^3 q=4 Potts model (uint8 states, hot start, "
+                     "beta 0.6), a thread a site of one parity from a flat index split by / and % (4 run-time "
+                     "integer divisions): 7 byte loads (6 periodic neighbours, +-L^2 = 100 KiB apart), the site's "
+                     "xorshift32 state loaded and stored (L^3 words indexed by site: half of every sector used), 2 "
+                     "xorshifts, a % 3, a 6-neighbour count and an expf; memory-bound"),
+    TimingProbe("probe/photon-slab-hg", "probe-unseen84", "photon_slab", _P86_PH_N, 256, lambda n: -(-n // 256),
+                _p86_photon_args, source=_P86,
+                note="photon transport through a 1 mm slab (mu_a 0.1, mu_s 10 /mm, Henyey-Greenstein g 0.9), a "
+                     "thread a photon of 2^22 until it is reflected, transmitted or absorbed: each free path 4 "
+                     "xorshift32s, a logf, a division, 2 sqrtf, a cosf; the trip count geometric-like (mean ~17, "
+                     "a warp's slowest lane ~57, max ~170): divergent; one atomicAdd a photon at the end, on 2 "
+                     "tally words (~80% of photons) or a 64-bin depth histogram"),
+    TimingProbe("probe/walk-porous-blocked", "probe-unseen84", "walk_porous", 1 << 20, 256, lambda n: -(-n // 256),
+                _p86_walk_args, source=_P86,
+                note="2^20 random walkers on a 2048^2 site-percolation grid (uint8, 70% open, 4 MiB: L2-resident), "
+                     "a thread a walker, 256 moves each a xorshift32, a 4-way if/else chain on the direction "
+                     "(divergent), bounds tests and a byte gather of the target site (walkers scattered: a sector "
+                     "a lane); ~30% of moves refused; positions loaded once, stored once"),
+    TimingProbe("probe/wang-landau-ising8", "probe-unseen84", "wang_landau_ising8", 1 << 18, _P86_WL_BLOCK,
+                lambda n: -(-n // _P86_WL_BLOCK), _p86_wl_args, source=_P86,
+                note="multiple-walker Wang-Landau on 2^18 8x8 periodic Ising lattices, a thread a walker (blocks of "
+                     "128): the walker's 64 spins copied into a local char array (64 byte loads, walker-major: "
+                     "lanes 64 B apart), 256 flips each 2 xorshift32s, 5 local-memory loads at a random site, 2 "
+                     "shared ln g reads, an expf and a shared-memory atomicAdd on a 65-bin histogram (visits "
+                     "spread over ~40 bins, at most ~6% in one); the spins stored back, the block's bins added "
+                     "to global memory"),
+    TimingProbe("probe/pt-energy-reduce", "probe-unseen84", "pt_energy_reduce", 4096, 256, lambda n: n,
+                _p86_pt_args, source=_P86,
+                note="parallel-tempering measurement on 4096 replicas of a 128^2 Ising lattice of int32 spins (256 "
+                     "MiB), a block of 256 a replica: each thread 64 sites (coalesced), the right and down neighbours "
+                     "by % L and / L (the down row re-read through the cache), E and M in registers, then a "
+                     "shared-memory tree reduction of two ints with __syncthreads each level; memory-bound"),
+]
+PROBES += UNSEEN84
+
+
+# probe-unseen86 (probes88.cu): a radio-astronomy instrumentation course's kernels (a
+# polyphase filter bank's FIR front end on 8-bit ADC samples, an FX correlator's X engine
+# in shared memory, brute-force incoherent dedispersion of an 8-bit filterbank,
+# visibility gridding with a convolution function and float atomicAdd, per-channel
+# mean/sigma RFI flagging with block reductions, a phase-shift tied-array beamformer with
+# sincosf) as a student who knows CUDA basics writes them
+_P88 = "probes88.cu"
+_P88_PFB_TAPS, _P88_PFB_NCHAN = 8, 4096      # pfb-fir: PFB_TAPS; channels (n = nchan x nspec outputs)
+_P88_PFB_SIGMA = 12.0                        # the ADC noise's rms (counts)
+_P88_PFB_TONE = (1000 / 4096, 20.0)          # a sine tone: frequency (cycles a sample: period 4096), amplitude
+_P88_XM_NANT, _P88_XM_TCHUNK = 64, 32        # fx-xmac: XM_NANT, XM_TCHUNK
+_P88_XM_NBL, _P88_XM_BLOCK = 2080, 256       # XM_NBL (the autos included); threads a block (a thread a baseline)
+_P88_XM_NTIME = 128                          # time samples integrated (n = channels, blockIdx.y)
+_P88_XM_SNR = 0.25                           # the sky signal's power over each antenna's noise power (1)
+_P88_DD_NCHAN = 256                          # dedisperse: channels of the filterbank
+_P88_DD_FTOP, _P88_DD_BW = 1500.0, 300.0     # the band (MHz): channel c centred at ftop - (c + 1/2) bw / nchan
+_P88_DD_TSAMP, _P88_DD_DDM = 64e-6, 1.0      # sample time (s), DM step (pc cm^-3); trial d has DM d x ddm
+_P88_DD_KDM = 4148.808                       # the dispersion constant (s MHz^2 cm^3 pc^-1)
+_P88_DD_MEAN, _P88_DD_SIGMA = 96.0, 12.0     # the 8-bit samples' level and rms (times a bandpass gain)
+_P88_DD_PULSE = (0.45, 40.0, 3)              # a dispersed pulse: DM (a fraction of the trials), amplitude, width
+_P88_GV_NANT, _P88_GV_RMAX = 64, 4000.0      # grid-vis: antennas within this radius (m), r = RMAX u^2 (a core)
+_P88_GV_LAT, _P88_GV_DEC, _P88_GV_HA = -30.7, -45.0, 4.0   # latitude, declination (deg), hour angles +- (h)
+_P88_GV_LAMBDA = 0.21                        # the wavelength (m)
+_P88_GV_GSIZE, _P88_GV_SUP, _P88_GV_OVER = 2048, 7, 8    # the uv grid's side, GRID_SUP, GRID_OVER
+_P88_GV_SRC, _P88_GV_NOISE = (0.002, -0.001), 0.5        # a 1 Jy point source at (l, m); the noise's rms a part
+_P88_RFI_NT, _P88_RFI_THRESH = 8192, 5.0     # rfi-flag: time samples a channel (n = nchan x ntime); thresh (sigma)
+_P88_RFI_NINT = 64                           # the power's integrations: sigma = mean / sqrt(64)
+_P88_RFI_BURSTS = 4                          # broadband bursts (2 .. 8 samples of +12 sigma in every channel)
+_P88_RFI_NB, _P88_RFI_CW = 0.01, 0.005       # fractions of channels with intermittent / constant narrowband RFI
+_P88_BF_NANT, _P88_BF_NBEAM, _P88_BF_NTIME = 64, 64, 256   # beamform: BF_NANT, beams (8 x 8), samples (a block)
+_P88_BF_F0, _P88_BF_DF = 1.35e9, 0.78125e6   # channel c at F0 + c DF (Hz)
+_P88_BF_RMAX, _P88_BF_STEP = 1500.0, 1.0e-4  # the station's radius (m); the beams' spacing (rad)
+_P88_BF_SRC, _P88_BF_SNR = 27, 0.1           # a source centred on this beam, its power over the antennas' noise
+
+
+def _p88_pfb_coeffs(nchan=_P88_PFB_NCHAN):
+    """The prototype filter: a Hann-windowed sinc over PFB_TAPS x nchan taps (float32,
+    h[p nchan + c])."""
+    L = _P88_PFB_TAPS * nchan
+    k = np.arange(L)
+    return (np.sinc((k - L / 2 + 0.5) / nchan) * np.hanning(L)).astype(np.float32)
+
+
+def _p88_pfb_args(n, rng, nchan=None):
+    """8-bit ADC samples ((nspec + PFB_TAPS - 1) nchan int8: Gaussian noise of rms
+    _P88_PFB_SIGMA plus a sine tone, rounded and clipped), the coefficients, y (zeroed),
+    nchan, nspec (n = nchan nspec)."""
+    nchan = nchan or _P88_PFB_NCHAN
+    nspec = n // nchan
+    L = (nspec + _P88_PFB_TAPS - 1) * nchan
+    f, a = _P88_PFB_TONE
+    x = rng.standard_normal(L, dtype=np.float32) * np.float32(_P88_PFB_SIGMA)
+    x += np.resize((a * np.sin(2 * np.pi * f * np.arange(4096))).astype(np.float32), L)     # periodic
+    x = np.clip(np.rint(x), -128, 127).astype(np.int8)
+    return [x, _p88_pfb_coeffs(nchan), np.zeros(nchan * nspec, np.float32), _i32(nchan), _i32(nspec)]
+
+
+def _p88_pfb_ref(x, h, nchan, nspec):
+    """pfb_fir's outputs in float64 (nspec x nchan)."""
+    X = np.asarray(x, np.float64)[:(nspec + _P88_PFB_TAPS - 1) * nchan].reshape(-1, nchan)
+    H = np.asarray(h, np.float64).reshape(_P88_PFB_TAPS, nchan)
+    return sum(H[p] * X[p:p + nspec] for p in range(_P88_PFB_TAPS))
+
+
+def _p88_xm_tables():
+    """The baselines (i <= j, row by row): ant1, ant2 (int32, XM_NBL each)."""
+    i, j = np.triu_indices(_P88_XM_NANT)
+    return i.astype(np.int32), j.astype(np.int32)
+
+
+def _p88_xm_args(n, rng, ntime=_P88_XM_NTIME):
+    """Channelized voltages V[t][chan][ant] (complex64 as float pairs) of n channels: unit
+    complex noise an antenna plus a common sky signal of power _P88_XM_SNR times a gain
+    (0.9 .. 1.1) and a delay phase 2 pi tau_a c / n per antenna; ant1, ant2; vis (zeroed,
+    n x XM_NBL pairs); nchan, ntime."""
+    na = _P88_XM_NANT
+    c64 = np.complex64
+    s = (rng.standard_normal((ntime, n, 1), np.float32) + 1j * rng.standard_normal((ntime, n, 1), np.float32))
+    s *= np.float32(np.sqrt(_P88_XM_SNR / 2))
+    g = rng.uniform(0.9, 1.1, na)
+    tau = rng.uniform(-8, 8, na)
+    ph = (g * np.exp(2j * np.pi * np.outer(np.arange(n), tau) / n)).astype(c64)       # n x na
+    V = (rng.standard_normal((ntime, n, na), np.float32) + 1j * rng.standard_normal((ntime, n, na), np.float32))
+    V *= np.float32(np.sqrt(0.5))
+    V += s.astype(c64) * ph[None]
+    V = V.astype(c64)
+    a1, a2 = _p88_xm_tables()
+    return [V.view(np.float32).ravel(), a1, a2, np.zeros(2 * n * len(a1), np.float32), _i32(n), _i32(ntime)]
+
+
+def _p88_xm_ref(V, nchan, ntime):
+    """fx_xmac's visibilities (complex128, nchan x XM_NBL)."""
+    Vc = np.asarray(V, np.float32).view(np.complex64).reshape(ntime, nchan, _P88_XM_NANT).astype(np.complex128)
+    a1, a2 = _p88_xm_tables()
+    return np.einsum("tcb,tcb->cb", Vc[:, :, a1], np.conj(Vc[:, :, a2]))
+
+
+def _p88_dd_shape(n):
+    """n = ndm x nout with nout = 32 ndm: (ndm, nout)."""
+    ndm = int(np.sqrt(n // 32) + 0.5)
+    assert 32 * ndm * ndm == n, n
+    return ndm, 32 * ndm
+
+
+def _p88_dd_delays(ndm, nchan=_P88_DD_NCHAN):
+    """delay[d][c] in samples (int32): K DM_d (f_c^-2 - f_0^-2) / tsamp rounded, f_c the
+    channels' centres (channel 0 the highest, delay 0)."""
+    f = _P88_DD_FTOP - (np.arange(nchan) + 0.5) * _P88_DD_BW / nchan
+    dm = np.arange(ndm) * _P88_DD_DDM
+    return np.rint(_P88_DD_KDM * np.outer(dm, f ** -2.0 - f[0] ** -2.0) / _P88_DD_TSAMP).astype(np.int32)
+
+
+def _p88_dd_args(n, rng, nchan=_P88_DD_NCHAN):
+    """An 8-bit filterbank fb[chan][time] (uint8, nin = nout + the largest delay samples):
+    Gaussian noise of level _P88_DD_MEAN and rms _P88_DD_SIGMA times a bandpass gain (0.7 ..
+    1.3, smooth), a boxcar pulse of _P88_DD_PULSE's amplitude and width dispersed at trial
+    round(0.45 ndm)'s delays arriving (channel 0) at nout / 3; the delays (ndm x nchan,
+    int32); out (zeroed, ndm x nout); nchan, nin, nout."""
+    ndm, nout = _p88_dd_shape(n)
+    delay = _p88_dd_delays(ndm, nchan)
+    nin = nout + int(delay.max())
+    gain = 1.0 + 0.3 * np.sin(np.linspace(0, 3 * np.pi, nchan))[:, None]
+    fb = rng.standard_normal((nchan, nin), np.float32) * _P88_DD_SIGMA + _P88_DD_MEAN
+    fb *= gain.astype(np.float32)
+    frac, amp, width = _P88_DD_PULSE
+    dp = int(round(frac * ndm))
+    t0 = nout // 3
+    for c in range(nchan):
+        fb[c, t0 + delay[dp, c]:t0 + delay[dp, c] + width] += amp
+    fb = np.clip(np.rint(fb), 0, 255).astype(np.uint8)
+    return [fb.ravel(), delay.ravel(), np.zeros(ndm * nout, np.float32), _i32(nchan), _i32(nin), _i32(nout)]
+
+
+def _p88_dd_ref(fb, delay, nchan, nin, nout):
+    """dedisperse's outputs (float64, ndm x nout; integer sums, exact)."""
+    F = np.asarray(fb, np.float64).reshape(nchan, nin)
+    D = np.asarray(delay).reshape(-1, nchan)
+    t = np.arange(nout)
+    return np.stack([F[np.arange(nchan)[:, None], t[None, :] + D[d][:, None]].sum(axis=0) for d in range(len(D))])
+
+
+def _p88_gcf():
+    """grid_vis's convolution function, exp(-(|x| / 2.52)^2) sinc(x / 1.55), at x = k /
+    GRID_OVER - (GRID_SUP / 2 + 1), k = 0 .. (GRID_SUP + 1) GRID_OVER (float32)."""
+    x = np.arange((_P88_GV_SUP + 1) * _P88_GV_OVER + 1) / _P88_GV_OVER - (_P88_GV_SUP // 2 + 1)
+    return (np.exp(-(np.abs(x) / 2.52) ** 2) * np.sinc(x / 1.55)).astype(np.float32)
+
+
+def _p88_gv_uv(n, rng):
+    """u, v (float64, wavelengths) of n visibilities, time-major (visibility i: baseline i %
+    nbl, time i // nbl) of _P88_GV_NANT antennas (a core-heavy random layout) tracking a
+    source at _P88_GV_DEC from hour angle -_P88_GV_HA to +_P88_GV_HA."""
+    na = _P88_GV_NANT
+    r = _P88_GV_RMAX * rng.random(na) ** 2
+    th = rng.uniform(0, 2 * np.pi, na)
+    E, N = r * np.cos(th), r * np.sin(th)
+    lat, dec = np.radians(_P88_GV_LAT), np.radians(_P88_GV_DEC)
+    X, Y, Z = -np.sin(lat) * N, E, np.cos(lat) * N
+    i, j = np.triu_indices(na, 1)
+    nbl = len(i)
+    bx, by, bz = X[j] - X[i], Y[j] - Y[i], Z[j] - Z[i]
+    ntimes = -(-n // nbl)
+    H = np.radians(15 * _P88_GV_HA) * np.linspace(-1, 1, max(ntimes, 2))[:ntimes]
+    k = np.arange(n)
+    h, b = H[k // nbl], k % nbl
+    u = (np.sin(h) * bx[b] + np.cos(h) * by[b]) / _P88_GV_LAMBDA
+    v = (-np.sin(dec) * np.cos(h) * bx[b] + np.sin(dec) * np.sin(h) * by[b] + np.cos(dec) * bz[b]) / _P88_GV_LAMBDA
+    return u, v
+
+
+def _p88_gv_args(n, rng, gsize=_P88_GV_GSIZE):
+    """u, v (float32), the visibilities (a 1 Jy point source at _P88_GV_SRC plus complex
+    noise, float pairs), weights (uniform 0.5 .. 1.5), the convolution function, the grid
+    (zeroed, gsize^2 pairs), 1 / du (the longest possible baseline 16 cells inside the
+    edge), gsize, n."""
+    u, v = _p88_gv_uv(n, rng)
+    l0, m0 = _P88_GV_SRC
+    vis = np.exp(-2j * np.pi * (u * l0 + v * m0)) + _P88_GV_NOISE * (rng.standard_normal(n) +
+                                                                     1j * rng.standard_normal(n))
+    wt = rng.uniform(0.5, 1.5, n).astype(np.float32)
+    du = 2 * _P88_GV_RMAX / _P88_GV_LAMBDA / (gsize // 2 - 16)
+    return [u.astype(np.float32), v.astype(np.float32), vis.astype(np.complex64).view(np.float32), wt, _p88_gcf(),
+            np.zeros(2 * gsize * gsize, np.float32), np.float32(1 / du), _i32(gsize), _i32(n)]
+
+
+def _p88_gv_cells(u, v, inv_du, gsize):
+    """grid_vis's nearest cells and oversampled offsets (iu, iv, fu, fv, int64), the
+    fused u * inv_du + gsize / 2 rounded once to float32 (ties to even, as rintf), and the
+    mask of those whose footprint is on the grid."""
+    inv, g2 = np.float64(np.float32(inv_du)), np.float64(gsize // 2)
+    out = []
+    for w in (u, v):
+        g = (np.asarray(w, np.float32).astype(np.float64) * inv + g2).astype(np.float32)
+        i = np.rint(g).astype(np.int64)
+        fr = (g - i.astype(np.float32)) * np.float32(_P88_GV_OVER)
+        f = np.rint(fr).astype(np.int64)
+        out += [i, f]
+    iu, fu, iv, fv = out
+    h = _P88_GV_SUP // 2
+    on = (iu - h >= 0) & (iu + h < gsize) & (iv - h >= 0) & (iv + h < gsize)
+    return iu, iv, fu, fv, on
+
+
+def _p88_gv_ref(u, v, vis, wt, inv_du, gsize):
+    """grid_vis's grid (complex128, gsize x gsize) and the on-grid mask."""
+    iu, iv, fu, fv, on = _p88_gv_cells(u, v, inv_du, gsize)
+    c = _p88_gcf().astype(np.float64)
+    val = np.asarray(vis, np.float32).view(np.complex64).astype(np.complex128) * np.asarray(wt, np.float64)
+    G = np.zeros(gsize * gsize, np.complex128)
+    h, O = _P88_GV_SUP // 2, _P88_GV_OVER
+    k = np.flatnonzero(on)
+    for dy in range(-h, h + 1):
+        for dx in range(-h, h + 1):
+            kern = c[(dx + h + 1) * O - fu[k]] * c[(dy + h + 1) * O - fv[k]]
+            np.add.at(G, (iv[k] + dy) * gsize + iu[k] + dx, kern * val[k])
+    return G.reshape(gsize, gsize), on
+
+
+def _p88_rfi_args(n, rng, ntime=_P88_RFI_NT):
+    """Detected power data[chan][time] (float32, n // ntime channels): a smooth bandpass
+    mean (60 .. 140) with Gaussian noise of rms mean / sqrt(_P88_RFI_NINT); _P88_RFI_BURSTS
+    broadband bursts (2 .. 8 samples, +12 sigma in every channel), intermittent narrowband
+    RFI in a fraction _P88_RFI_NB of the channels (on 3% of the samples in runs of ~16, +10
+    .. +30 sigma) and constant narrowband RFI (+50 sigma) in a fraction _P88_RFI_CW; the
+    flags (zeroed, uint8), the counts (zeroed, int32 a channel), ntime, thresh."""
+    nchan = n // ntime
+    c = (np.arange(nchan) + 0.5) / nchan
+    mean = 60 + 80 * np.sin(np.pi * c) ** 0.5 * (1 + 0.05 * np.sin(40 * np.pi * c))
+    sig = mean / np.sqrt(_P88_RFI_NINT)
+    d = rng.standard_normal((nchan, ntime), np.float32)
+    for _ in range(_P88_RFI_BURSTS):
+        t0, w = int(rng.integers(0, ntime - 8)), int(rng.integers(2, 9))
+        d[:, t0:t0 + w] += 12
+    ch = rng.permutation(nchan)
+    nnb, ncw = max(1, round(_P88_RFI_NB * nchan)), max(1, round(_P88_RFI_CW * nchan))
+    for k in ch[:nnb]:
+        on = np.repeat(rng.random(ntime // 16 + 1) < 0.03, 16)[:ntime]
+        d[k, on] += rng.uniform(10, 30, on.sum()).astype(np.float32)
+    d[ch[nnb:nnb + ncw]] += 50
+    d *= sig[:, None].astype(np.float32)
+    d += mean[:, None].astype(np.float32)
+    return [d.ravel(), np.zeros(nchan * ntime, np.uint8), np.zeros(nchan, np.int32), _i32(ntime),
+            np.float32(_P88_RFI_THRESH)]
+
+
+def _p88_rfi_ref(data, ntime, thresh=_P88_RFI_THRESH):
+    """rfi_flag in float64: the data after (flagged samples the mean), the flags (uint8),
+    the counts, and the smallest |(|x - mean| - thresh sigma)| / sigma of any sample."""
+    X = np.asarray(data, np.float64).reshape(-1, ntime)
+    m = X.mean(axis=1, keepdims=True)
+    s = np.sqrt((X * X).mean(axis=1, keepdims=True) - m * m)
+    z = np.abs(X - m) - thresh * s
+    f = z > 0
+    return np.where(f, m, X).ravel(), f.astype(np.uint8).ravel(), f.sum(axis=1), (np.abs(z) / s).min()
+
+
+def _p88_bf_ants(rng):
+    """The station's antenna positions (float32 x, y in metres), uniform in a disc of
+    _P88_BF_RMAX: drawn from their own fixed seed."""
+    r = np.random.default_rng(8686)
+    rad = _P88_BF_RMAX * np.sqrt(r.random(_P88_BF_NANT))
+    th = r.uniform(0, 2 * np.pi, _P88_BF_NANT)
+    return (rad * np.cos(th)).astype(np.float32), (rad * np.sin(th)).astype(np.float32)
+
+
+def _p88_bf_syms(n, rng):
+    x, y = _p88_bf_ants(rng)
+    return {"c_ant_x": x, "c_ant_y": y}
+
+
+def _p88_bf_beams():
+    """An 8 x 8 grid of beam directions (l, m) _P88_BF_STEP apart, centred (float32)."""
+    k = (np.arange(8) - 3.5) * _P88_BF_STEP
+    L, M = np.meshgrid(k, k)
+    return L.ravel().astype(np.float32), M.ravel().astype(np.float32)
+
+
+def _p88_bf_args(n, rng, ntime=_P88_BF_NTIME):
+    """Voltages V[chan][ant][time] (complex64 as float pairs; n // (NBEAM NTIME) channels):
+    unit complex noise an antenna plus a signal of power _P88_BF_SNR from beam _P88_BF_SRC's
+    direction (phase exp(-i k (x l + y m)) an antenna); the channels' frequencies, the beams'
+    l and m (float32); power (zeroed, nbeam x nchan x ntime); nchan, ntime."""
+    nchan = n // (_P88_BF_NBEAM * _P88_BF_NTIME)
+    ax, ay = (a.astype(np.float64) for a in _p88_bf_ants(rng))
+    bl, bm = _p88_bf_beams()
+    freq = (_P88_BF_F0 + np.arange(nchan) * _P88_BF_DF).astype(np.float32)
+    k = 2 * np.pi * freq.astype(np.float64) / 299792458.0
+    l0, m0 = float(bl[_P88_BF_SRC]), float(bm[_P88_BF_SRC])
+    ph = np.exp(-1j * k[:, None] * (ax * l0 + ay * m0)[None, :])                           # nchan x nant
+    s = rng.standard_normal((nchan, 1, ntime)) + 1j * rng.standard_normal((nchan, 1, ntime))
+    s *= np.sqrt(_P88_BF_SNR / 2)
+    V = (rng.standard_normal((nchan, _P88_BF_NANT, ntime)) +
+         1j * rng.standard_normal((nchan, _P88_BF_NANT, ntime))) * np.sqrt(0.5) + s * ph[:, :, None]
+    return [V.astype(np.complex64).view(np.float32).ravel(), freq, bl, bm,
+            np.zeros(_P88_BF_NBEAM * nchan * ntime, np.float32), _i32(nchan), _i32(ntime)]
+
+
+def _p88_bf_ref(V, freq, bl, bm, nchan, ntime, ants=None):
+    """beamform's powers in float64 (nbeam x nchan x ntime)."""
+    ax, ay = (a.astype(np.float64) for a in (ants or _p88_bf_ants(None)))
+    Vc = np.asarray(V, np.float32).view(np.complex64).reshape(nchan, _P88_BF_NANT, ntime).astype(np.complex128)
+    k = 2 * np.pi * np.asarray(freq, np.float64) / 299792458.0
+    ph = np.exp(1j * k[None, :, None] * (np.outer(np.asarray(bl, np.float64), ax) +
+                                         np.outer(np.asarray(bm, np.float64), ay))[:, None, :])   # beam x chan x ant
+    B = np.einsum("bca,cat->bct", ph, Vc)
+    return np.abs(B) ** 2
+
+
+UNSEEN86 = [
+    TimingProbe("probe/pfb-fir-int8", "probe-unseen86", "pfb_fir", 1 << 26, 256, lambda n: -(-n // 256),
+                _p88_pfb_args, source=_P88,
+                note="a polyphase filter bank's FIR front end on 2^26 outputs (4096 channels x 16384 spectra) of 8-bit "
+                     "real ADC samples (Gaussian noise, rms 12 counts, plus a tone), a thread an output: 8 taps each a "
+                     "coalesced float coefficient load (h: 128 KB, L1/L2-resident) and a coalesced int8 load 4096 "
+                     "bytes apart (each sample read by 8 threads of different spectra: L2 hits), an int division and "
+                     "modulo for (s, c), one coalesced float store; memory-bound (67 MB in, 268 MB out)"),
+    TimingProbe("probe/fx-xmac-smem", "probe-unseen86", "fx_xmac", 2048, _P88_XM_BLOCK,
+                lambda n: (-(-_P88_XM_NBL // _P88_XM_BLOCK), n), _p88_xm_args, source=_P88,
+                note="an FX correlator's X engine for 64 antennas (2080 baselines with the autos) on 2048 channels x "
+                     "128 time samples of complex64 voltages V[t][chan][ant] (134 MB), a thread a baseline (grid 9 x "
+                     "2048, the 9th block of a channel 1/8 busy), blockIdx.y the channel: 4 chunks of 32 samples x "
+                     "64 antennas staged in 16 KB of shared memory by each of a channel's 9 blocks (512-byte "
+                     "coalesced runs, 8 loads a thread; the other 8 blocks' copies L2 hits), 2 barriers a chunk, "
+                     "then 32 iterations of 2 LDS.64 (a warp's antenna i one or a few: broadcasts; j consecutive) "
+                     "and 4 FMAs; shared-load/FMA-bound, one coalesced 8-byte store a thread"),
+    TimingProbe("probe/dedisp-bruteforce-u8", "probe-unseen86", "dedisperse", 1 << 21, 256,
+                lambda n: (-(-_p88_dd_shape(n)[1] // 256), _p88_dd_shape(n)[0]), _p88_dd_args, source=_P88,
+                note="brute-force incoherent dedispersion of an 8-bit filterbank (256 channels, 1200-1500 MHz, 64 us "
+                     "samples, 12.3k samples: 3.2 MB, L2-resident) for 256 DM trials (0 .. 255 pc cm^-3, delays up "
+                     "to 4.1k samples) x 8192 output samples, a thread an output: 256 channel iterations of a "
+                     "uniform delay-table load (a row a DM trial) and a byte load at time t + delay (a warp's 32 "
+                     "bytes contiguous, misaligned by the delay), converted and summed in float; L1/L2-bound with "
+                     "heavy reuse across trials"),
+    TimingProbe("probe/uv-grid-atomic", "probe-unseen86", "grid_vis", 1 << 19, 256, lambda n: -(-n // 256),
+                _p88_gv_args, source=_P88,
+                note="gridding 2^19 visibilities (64 antennas, core-heavy layout, an 8-hour track, time-major: a "
+                     "warp's lanes different baselines) onto a 2048 x 2048 complex64 uv grid (32 MB), a thread a "
+                     "visibility: u, v, vis, weight loads, rintf cell and oversampled offset, then a 7 x 7 footprint "
+                     "of gathered tabulated convolution weights and 98 float atomicAdds (real and imaginary parts "
+                     "of each cell; results unused) scattered by baseline, the short baselines piling onto the "
+                     "grid's central cells (contention); atomic-bound"),
+    TimingProbe("probe/rfi-flag-sigma", "probe-unseen86", "rfi_flag", 1 << 26, 256,
+                lambda n: n // _P88_RFI_NT, _p88_rfi_args, source=_P88,
+                note="per-channel mean/sigma RFI flagging of 8192 channels x 8192 float power samples (268 MB; "
+                     "broadband bursts, intermittent and constant narrowband RFI, ~0.2% flagged), a block of 256 a "
+                     "channel: a coalesced strided pass (32 trips) summing x and x^2, a 2-array shared-memory tree "
+                     "reduction (8 levels, a barrier each), sqrtf, then a second pass re-reading the channel's 32 KB "
+                     "(L1/L2 hits in part) with a data-dependent branch (flagged: the mean stored back) and a byte "
+                     "flag store a sample, a shared atomicAdd from the threads that flagged any and one count a "
+                     "block; memory-bound"),
+    TimingProbe("probe/beamform-sincos", "probe-unseen86", "beamform", 1 << 20, _P88_BF_NTIME,
+                lambda n: (1, n // (_P88_BF_NBEAM * _P88_BF_NTIME), _P88_BF_NBEAM), _p88_bf_args, source=_P88,
+                symbols=_p88_bf_syms,
+                note="a phase-shift tied-array beamformer: 64 beams x 64 channels x 256 samples (2^20 outputs) from "
+                     "64 antennas' complex64 voltages V[chan][ant][time] (8 MB, read once a beam: L2 hits), a thread "
+                     "an output (grid 1 x 64 x 64): 64 antenna iterations of two uniform __constant__ loads, a "
+                     "float sincosf of a phase up to ~20 rad (fast path), a coalesced 8-byte load and 4 FMAs, then "
+                     "|B|^2 stored; compute-bound (sincosf's range reduction and polynomials)"),
+]
+PROBES += UNSEEN86
+
+
+# probe-unseen85 (probes87.cu): a computer-networking / packet-processing course's kernels,
+# a thread a packet: an IPv4 router's fast path (header checksum over IHL words read byte
+# by byte, TTL decrement with RFC 1624's incremental checksum), longest-prefix match in a
+# leaf-pushed 8-8-8-8 multibit trie (pointer chasing), first-match ACL classification
+# against rules in __constant__ memory, the Toeplitz RSS hash a bit at a time with a
+# shared-memory queue histogram, a count-min sketch of per-flow bytes (MurmurHash3 and
+# global atomicAdds) and an Aho-Corasick IDS scan of payloads with the DFA in shared memory.
+_P87 = "probes87.cu"
+P87_SLOT = 64                                      # ipv4-forward: HDR_SLOT, bytes a header's slot
+P87_OPT = 0.25                                     # headers with options: IHL 6 .. 15 uniform (else 5)
+P87_BAD = 0.02                                     # headers with one bit flipped (a bad checksum)
+P87_TTL1 = 0.01                                    # headers arriving with TTL 1 (expired here)
+P87_TTL0 = ((64, 0.6), (128, 0.3), (255, 0.1))     # initial TTLs and their shares, minus 0 .. 24 hops
+P87_TRIE_FAN, P87_TRIE_CHILD = 256, 0x80000000     # lpm-trie: TRIE_FANOUT, TRIE_CHILD
+P87_PFX = 30000                                    # routes drawn (before removing duplicates)
+P87_PFX_NESTED = 0.25                              # of them more-specifics (at most /24) of another route
+P87_PFX_LEN = {8: 0.003, 12: 0.005, 13: 0.005, 14: 0.007, 15: 0.01, 16: 0.07, 17: 0.02, 18: 0.03, 19: 0.05,
+               20: 0.06, 21: 0.05, 22: 0.1, 23: 0.08, 24: 0.49, 25: 0.004, 26: 0.004, 27: 0.004, 28: 0.003,
+               29: 0.002, 30: 0.001, 32: 0.002}   # route lengths (a BGP table's shape: half /24s)
+P87_HIT = 0.85                                     # lookups inside a random route (else uniform addresses)
+P87_ACL_MAX, P87_ACL_RULES = 1024, 512             # acl: ACL_MAX_RULES; the rules (the last a catch-all)
+P87_ACL_MIX = (0.6, 0.3, 0.1)                      # packets aimed at one of the first 32 rules, any rule, none
+P87_ACL_PORTS = (22, 25, 53, 80, 123, 443, 993, 3306, 5432, 8080)   # the rules' well-known ports
+P87_RSS_KEY = bytes.fromhex("6d5a56da255b0ec24167253d43a38fb0d0ca2bcbae7b30b477cb2da38030f20c6a42b73bbeac01fa")
+P87_RSS_INDIR, P87_RSS_QUEUES = 128, 16            # rss: RSS_INDIR (entry k -> queue k % 16), RSS_QUEUES
+P87_FLOWS, P87_ZIPF = 1 << 16, 1.1                 # traces: flows, Zipf exponent of their packet counts
+P87_LENS = ((64, 0.45), (576, 0.1), (1500, 0.35))  # packet lengths (bytes), the rest uniform 65 .. 1499
+P87_CMS_DEPTH, P87_CMS_WIDTH = 4, 65536            # cms: CMS_DEPTH rows of CMS_WIDTH counters
+P87_CMS_SEEDS = (0x9747b28c, 0x3c6ef372, 0xa54ff53a, 0x510e527f)
+P87_AC_MAX = 88                                    # ids: AC_MAX_STATES
+P87_AC_PATTERNS = (b"/etc/passwd", b"cmd.exe", b"<script", b"UNION SELECT", b"/bin/sh", b"../../", b"wget ",
+                   b"\x90" * 8, b"eval(", b"xp_cmdshell", b"%00", b"() {")   # signatures (bit k: pattern k)
+P87_IDS_KINDS = (0.4, 0.5)                         # payloads: HTTP-like text, random bytes (TLS), the rest DNS-ish
+P87_IDS_ATTACK = 0.03                              # payloads with one signature written in at random
+P87_SNAP = 256                                     # ids: the capture's snap length (payload bytes kept)
+P87_IDS_WORDS = ("GET ", "POST ", "HTTP/1.1\r\n", "Host: ", "www.example.com", "User-Agent: Mozilla/5.0 ",
+                 "Accept: */*\r\n", "Cookie: session=", "Content-Length: ", "/index.html", "/images/",
+                 "/etc/hosts", "/bin/", "select ", "UNION ", "<scr", "evaluate", "./", "cmd", "%20", "() ",
+                 "application/json", "text/html; charset=utf-8", "\r\n", " ", "=", "&", "?id=", "0", "1",
+                 "42", "abc", "the ", "and ", "login", "user", "password", "wgetrc", "exe", "ssh")
+
+
+def _p87_fold(s):
+    """The 16-bit one's-complement fold of sums s (int64 array)."""
+    s = np.asarray(s, np.int64)
+    while (s >> 16).any():
+        s = (s & 0xffff) + (s >> 16)
+    return s
+
+
+def _p87_hdr_sum(h):
+    """One's-complement sums (folded) of each header's IHL * 2 16-bit words (h: n x 64 uint8)."""
+    s = np.zeros(len(h), np.int64)
+    for a in range(0, len(h), 1 << 15):
+        c = h[a:a + (1 << 15)]
+        w = np.ascontiguousarray(c[:, :60]).view(">u2").astype(np.int32)
+        s[a:a + len(c)] = (w * (np.arange(30) < 2 * (c[:, :1] & 15))).sum(axis=1)
+    return _p87_fold(s)
+
+
+def _p87_set_csum(h):
+    """Write the header checksum (bytes 10-11) of every row of h."""
+    h[:, 10:12] = 0
+    c = 0xffff - _p87_hdr_sum(h)
+    h[:, 10], h[:, 11] = c >> 8, c & 0xff
+
+
+def _p87_ipv4_args(n, rng):
+    """n IPv4 headers in 64-byte slots (uint8, n x 64 flat): version 4, IHL 5 (IHL 6 .. 15
+    for a P87_OPT share, the option bytes random), TOS, total length, id, DF, TTL (an
+    initial TTL of P87_TTL0 less 0 .. 24 hops; P87_TTL1 of them 1), protocol TCP/UDP/ICMP,
+    random addresses, a correct checksum, then P87_BAD of them with one random bit of bytes
+    1 .. IHL*4-1 flipped; the slot's bytes past the header random (a reused ring buffer);
+    the status bytes (zeroed), n."""
+    h = np.frombuffer(rng.bytes(n * P87_SLOT), np.uint8).reshape(n, P87_SLOT).copy()
+    ihl = np.where(rng.random(n) < P87_OPT, rng.integers(6, 16, n), 5)
+    h[:, 0] = 0x40 | ihl
+    h[:, 1] = rng.choice([0, 0, 0, 0x10, 0xb8], n)
+    tot = ihl * 4 + rng.choice([0, 32, 512, 1460], n, p=[0.4, 0.1, 0.1, 0.4])
+    h[:, 2], h[:, 3] = tot >> 8, tot & 0xff
+    h[:, 6] = np.where(rng.random(n) < 0.6, 0x40, 0)
+    h[:, 7] = 0
+    t0 = rng.choice([t for t, _ in P87_TTL0], n, p=[p for _, p in P87_TTL0])
+    ttl = np.where(rng.random(n) < P87_TTL1, 1, t0 - rng.integers(0, 25, n))
+    h[:, 8] = ttl
+    h[:, 9] = rng.choice([6, 17, 1], n, p=[0.7, 0.25, 0.05])
+    _p87_set_csum(h)
+    bad = np.flatnonzero(rng.random(n) < P87_BAD)
+    byte = 1 + (rng.random(len(bad)) * (ihl[bad] * 4 - 1)).astype(np.int64)
+    h[bad, byte] ^= (1 << rng.integers(0, 8, len(bad))).astype(np.uint8)
+    return [h.ravel(), np.zeros(n, np.uint8), _i32(n)]
+
+
+def _p87_ipv4_ref(hdr):
+    """ipv4_forward in numpy: the slots after (TTL less one and the checksum recomputed
+    from scratch where forwarded) and the status (0 forwarded, 1 bad header, 2 TTL <= 1)."""
+    h = np.array(hdr, np.uint8).reshape(-1, P87_SLOT)
+    ok = (h[:, 0] >> 4 == 4) & ((h[:, 0] & 15) >= 5)
+    ok &= _p87_hdr_sum(h) == 0xffff
+    exp = ok & (h[:, 8] <= 1)
+    fwd = ok & ~exp
+    g = h[fwd].copy()
+    g[:, 8] -= 1
+    _p87_set_csum(g)
+    h[fwd] = g
+    return h.ravel(), np.where(fwd, 0, np.where(exp, 2, 1)).astype(np.uint8)
+
+
+def _p87_routes():
+    """The routing table (fixed, drawn once): P87_PFX routes in 160 random /8s (not 0, 10,
+    127 or 224+), lengths from P87_PFX_LEN, P87_PFX_NESTED of them more-specifics (1 .. 8
+    bits longer, at most /24) of another route of length <= 23; duplicates removed; next hops 1 .. 64.
+    (lengths, prefixes, next hops), uint32 prefixes with their host bits zero."""
+    global _P87_ROUTES
+    if _P87_ROUTES is None:
+        r = np.random.default_rng(8787)
+        s8 = r.choice(np.setdiff1d(np.arange(1, 224), [10, 127]), 160, replace=False).astype(np.uint64)
+        k = list(P87_PFX_LEN)
+        pl = np.array(list(P87_PFX_LEN.values()))
+        nb = int(P87_PFX * (1 - P87_PFX_NESTED))
+        ln = r.choice(k, nb, p=pl / pl.sum()).astype(np.int64)
+        a = (r.choice(s8, nb) << np.uint64(24)) | r.integers(0, 1 << 24, nb).astype(np.uint64)
+        par = r.choice(np.flatnonzero(ln <= 23), P87_PFX - nb)
+        ln2 = np.minimum(ln[par] + r.integers(1, 9, len(par)), 24)
+        a2 = a[par] | (r.integers(0, 1 << 32, len(par)).astype(np.uint64)
+                       & ((np.uint64(1) << (32 - ln[par]).astype(np.uint64)) - np.uint64(1)))
+        ln, a = np.r_[ln, ln2], np.r_[a, a2]
+        a = a & ~((np.uint64(1) << (32 - ln).astype(np.uint64)) - np.uint64(1)) & np.uint64(0xffffffff)
+        key, first = np.unique((ln.astype(np.uint64) << np.uint64(32)) | a, return_index=True)
+        ln, a = (key >> np.uint64(32)).astype(np.int64), (key & np.uint64(0xffffffff)).astype(np.uint32)
+        nh = r.integers(1, 65, len(key)).astype(np.uint32)
+        _P87_ROUTES = ln, a, nh
+    return _P87_ROUTES
+
+
+_P87_ROUTES = None
+_P87_TRIE = None
+
+
+def _p87_trie():
+    """_p87_routes as a leaf-pushed 8-8-8-8 multibit trie (uint32, 256 entries a node, the
+    root node 0): routes inserted shortest first, a route of length L in (8l, 8l + 8] filling
+    2^(8l + 8 - L) entries of its level-l node with its next hop; a node made for a longer
+    route starts as 256 copies of the entry it replaces (leaf pushing), the entry then
+    TRIE_CHILD | its index."""
+    global _P87_TRIE
+    if _P87_TRIE is None:
+        ln, a, nh = _p87_routes()
+        nodes = [np.zeros(P87_TRIE_FAN, np.uint32)]
+        for L, p, h in zip(ln.tolist(), a.tolist(), nh.tolist()):
+            lv = (L - 1) // 8
+            node = 0
+            for d in range(lv):
+                c = (p >> (24 - 8 * d)) & 0xff
+                e = int(nodes[node][c])
+                if not e & P87_TRIE_CHILD:
+                    nodes.append(np.full(P87_TRIE_FAN, e, np.uint32))
+                    e = P87_TRIE_CHILD | (len(nodes) - 1)
+                    nodes[node][c] = e
+                node = e & ~P87_TRIE_CHILD
+            c = (p >> (24 - 8 * lv)) & 0xff
+            span = nodes[node][c:c + (1 << (8 * lv + 8 - L))]
+            assert not (span & P87_TRIE_CHILD).any()
+            span[:] = h
+        _P87_TRIE = np.concatenate(nodes)
+    return _P87_TRIE
+
+
+def _p87_lpm_args(n, rng):
+    """The trie (_p87_trie), n destination addresses (uint32: P87_HIT of them a random
+    route's prefix with random host bits, the rest uniform), the next hops (zeroed), n."""
+    ln, a, nh = _p87_routes()
+    k = rng.integers(0, len(ln), n)
+    host = rng.integers(0, 1 << 32, n, dtype=np.uint64)
+    hm = (np.uint64(1) << (32 - ln[k]).astype(np.uint64)) - np.uint64(1)
+    hit = (a[k].astype(np.uint64) | (host & hm)).astype(np.uint32)
+    addr = np.where(rng.random(n) < P87_HIT, hit, _u32(n, rng))
+    return [_p87_trie(), addr, np.zeros(n, np.uint32), _i32(n)]
+
+
+def _p87_lpm_ref(addr):
+    """Longest-prefix match of addr against _p87_routes by length, longest first (not the
+    trie): the next hops (0 if none) and the matching route's length (-1 if none)."""
+    ln, a, nh = _p87_routes()
+    addr = np.asarray(addr, np.uint32).astype(np.uint64)
+    out = np.zeros(len(addr), np.uint32)
+    mlen = np.full(len(addr), -1)
+    for L in range(32, -1, -1):
+        sel = np.flatnonzero(ln == L)
+        if not len(sel):
+            continue
+        todo = np.flatnonzero(mlen < 0)
+        key = addr[todo] & (np.uint64(0xffffffff) ^ ((np.uint64(1) << np.uint64(32 - L)) - np.uint64(1)))
+        order = np.argsort(a[sel])
+        pa = a[sel][order].astype(np.uint64)
+        j = np.minimum(np.searchsorted(pa, key), len(pa) - 1)
+        f = pa[j] == key
+        out[todo[f]] = nh[sel][order][j[f]]
+        mlen[todo[f]] = L
+    return out, mlen
+
+
+def _p87_trie_depth(addr):
+    """The trie levels a lookup of each address reads (1 .. 4)."""
+    t = _p87_trie()
+    addr = np.asarray(addr, np.uint32).astype(np.int64)
+    node = np.zeros(len(addr), np.int64)
+    depth = np.zeros(len(addr), np.int64)
+    live = np.ones(len(addr), bool)
+    for lv in range(4):
+        e = t[node * P87_TRIE_FAN + ((addr >> (24 - 8 * lv)) & 0xff)].astype(np.int64)
+        depth += live
+        live &= (e & P87_TRIE_CHILD) != 0
+        node = np.where(live, e & ~P87_TRIE_CHILD, 0)
+    return depth
+
+
+_P87_SITES = (np.random.default_rng(8788).integers(1, 224, 24) << 24
+              | np.random.default_rng(8789).integers(0, 256, 24) << 16)   # the ACL's sites: 24 /16 networks
+
+
+def _p87_pool_hosts(k, rng):
+    """k addresses in the ACL's sites (_P87_SITES), the low 16 bits random."""
+    return (_P87_SITES[rng.integers(0, 24, k)] | rng.integers(0, 1 << 16, k)).astype(np.uint32)
+
+
+def _p87_acl_rules():
+    """The ACL (fixed): P87_ACL_RULES rules as (src_ip, src_mask, dst_ip, dst_mask, sport,
+    dport, proto) uint32 arrays: prefixes of hosts in the sites (_p87_pool_hosts), source
+    length 0/8/16/24/32 with p .2/.05/.3/.3/.15, destination's .05/.05/.3/.35/.25;
+    protocol TCP .55, UDP .3, any .15; source port any (.85) or 1024 .. 65535;
+    destination port one of P87_ACL_PORTS (.6), 1024 .. 65535 (.1), a 64-port range
+    (.15) or any; ordered loosely most specific first (prefix bits, +8 for a protocol,
+    +16/10/4 for a port/range/1024+, plus N(0, 6^2) noise); the last rule a catch-all (all
+    zero masks, any protocol and port)."""
+    r = np.random.default_rng(8790)
+    R = P87_ACL_RULES
+    lens = np.array([0, 8, 16, 24, 32])
+
+    def pfx(p):
+        L = r.choice(lens, R, p=p)
+        m = np.where(L == 0, 0, (0xffffffff << (32 - L)) & 0xffffffff).astype(np.uint32)
+        return _p87_pool_hosts(R, r) & m, m
+    si, sm = pfx([0.2, 0.05, 0.3, 0.3, 0.15])
+    di, dm = pfx([0.05, 0.05, 0.3, 0.35, 0.25])
+    proto = r.choice([6, 17, 0], R, p=[0.55, 0.3, 0.15]).astype(np.uint32)
+    sport = np.where(r.random(R) < 0.85, 65535 << 16, 65535 << 16 | 1024).astype(np.uint32)
+    kind = r.choice(4, R, p=[0.6, 0.1, 0.15, 0.15])
+    wk = r.choice(P87_ACL_PORTS, R)
+    lo64 = r.integers(1024, 65536 - 64, R)
+    dport = np.select([kind == 0, kind == 1, kind == 2], [wk << 16 | wk, 65535 << 16 | 1024, (lo64 + 63) << 16 | lo64],
+                      65535 << 16).astype(np.uint32)
+    # the more specific rules first (bits of prefix, a protocol 8, a port 16 .. 0), loosely
+    spec = [bin(int(x)).count("1") for x in sm + 0] + np.array([bin(int(x)).count("1") for x in dm])
+    spec = spec + 8 * (proto != 0) + np.array([16, 4, 10, 0])[kind] + r.normal(0, 6, R)
+    rules = [f[np.argsort(-spec, kind="stable")] for f in (si, sm, di, dm, sport, dport, proto)]
+    for f in rules:
+        f[-1] = 0
+    rules[4][-1] = rules[5][-1] = 65535 << 16
+    return rules
+
+
+def _p87_acl_syms(n, rng):
+    names = ("src_ip", "src_mask", "dst_ip", "dst_mask", "sport", "dport", "proto")
+    out = {}
+    for k, f in zip(names, _p87_acl_rules()):
+        v = np.zeros(P87_ACL_MAX, np.uint32)
+        v[:len(f)] = f
+        out["c_acl_" + k] = v
+    return out
+
+
+def _p87_acl_args(n, rng):
+    """n packets (src, dst, ports sport << 16 | dport, uint32; protocol uint8), each aimed
+    at a rule (P87_ACL_MIX: one of the first 32, any rule but the last, none): a site host
+    inside the rule's prefixes, its protocol (TCP or UDP if any), ports uniform in its
+    ranges (an ephemeral source port where any); an aimless packet random site hosts, TCP
+    or UDP and random ports; the match (zeroed), nrules, n."""
+    si, sm, di, dm, sp, dp, pr = _p87_acl_rules()
+    R = P87_ACL_RULES
+    kind = rng.choice(3, n, p=P87_ACL_MIX)
+    t = np.where(kind == 0, rng.integers(0, 32, n), rng.integers(0, R - 1, n))
+    src = si[t] | (_p87_pool_hosts(n, rng) & ~sm[t])
+    dst = di[t] | (_p87_pool_hosts(n, rng) & ~dm[t])
+    proto = np.where(pr[t] == 0, rng.choice([6, 17], n), pr[t])
+    slo, shi = sp[t] & 0xffff, sp[t] >> 16
+    slo = np.where(shi - slo == 65535, 32768, slo)
+    sport = slo + (rng.random(n) * (shi - slo + 1)).astype(np.uint32)
+    dlo, dhi = dp[t] & 0xffff, dp[t] >> 16
+    dport = dlo + (rng.random(n) * (dhi - dlo + 1)).astype(np.uint32)
+    none = kind == 2
+    src[none], dst[none] = _p87_pool_hosts(none.sum(), rng), _p87_pool_hosts(none.sum(), rng)
+    proto[none] = rng.choice([6, 17], none.sum())
+    sport[none], dport[none] = rng.integers(1024, 65536, none.sum()), rng.integers(0, 65536, none.sum())
+    return [src.astype(np.uint32), dst.astype(np.uint32), (sport << 16 | dport).astype(np.uint32),
+            proto.astype(np.uint8), np.zeros(n, np.int32), _i32(R), _i32(n)]
+
+
+def _p87_acl_ref(src, dst, ports, proto, nrules=P87_ACL_RULES):
+    """The first rule each packet matches (-1 if none), rule by rule in numpy."""
+    si, sm, di, dm, sp, dp, pr = _p87_acl_rules()
+    src, dst, ports = (np.asarray(x, np.uint32) for x in (src, dst, ports))
+    proto = np.asarray(proto).astype(np.uint32)
+    s, d = ports >> 16, ports & 0xffff
+    m = np.full(len(src), -1, np.int32)
+    for r in range(nrules):
+        hit = (m < 0) & ((src & sm[r]) == si[r]) & ((dst & dm[r]) == di[r]) & ((pr[r] == 0) | (proto == pr[r]))
+        hit &= (s >= (sp[r] & 0xffff)) & (s <= sp[r] >> 16) & (d >= (dp[r] & 0xffff)) & (d <= dp[r] >> 16)
+        m[hit] = r
+    return m
+
+
+def _p87_trace(n, rng):
+    """A trace of n packets over P87_FLOWS flows (packets a flow Zipf(P87_ZIPF) by a random
+    rank): a flow a client (uniform address, a Linux ephemeral port 32768 .. 60999) to one
+    of 256 servers on port 443 (.6), 80 (.25), 53 (.1, UDP) or 22; src, dst, ports
+    (sport << 16 | dport) uint32, protocol uint8, and each packet's length (uint16, from
+    P87_LENS, the rest uniform 65 .. 1499)."""
+    F = P87_FLOWS
+    servers = _u32(256, rng)
+    dport = rng.choice([443, 80, 53, 22], F, p=[0.6, 0.25, 0.1, 0.05])
+    fsrc, fdst = _u32(F, rng), servers[rng.integers(0, 256, F)]
+    fports = (rng.integers(32768, 61000, F) << 16 | dport).astype(np.uint32)
+    fproto = np.where(dport == 53, 17, 6).astype(np.uint8)
+    w = 1.0 / np.arange(1, F + 1) ** P87_ZIPF
+    rank = rng.permutation(F)
+    f = rank[rng.choice(F, n, p=w / w.sum())]
+    k = rng.choice(4, n, p=[p for _, p in P87_LENS] + [1 - sum(p for _, p in P87_LENS)])
+    ln = np.where(k < 3, np.array([v for v, _ in P87_LENS] + [0])[k], rng.integers(65, 1500, n)).astype(np.uint16)
+    return fsrc[f], fdst[f], fports[f], fproto[f], ln
+
+
+def _p87_rss_syms(n, rng):
+    return {"c_rss_key": np.frombuffer(P87_RSS_KEY, np.uint8).copy(),
+            "c_rss_indir": (np.arange(P87_RSS_INDIR) % P87_RSS_QUEUES).astype(np.uint8)}
+
+
+def _p87_rss_args(n, rng):
+    """A trace (_p87_trace): src, dst, ports; the hashes (uint32), queues (uint8) and the
+    queues' packet counts (uint32 x RSS_QUEUES), zeroed; n."""
+    src, dst, ports, _, _ = _p87_trace(n, rng)
+    return [src, dst, ports, np.zeros(n, np.uint32), np.zeros(n, np.uint8), np.zeros(P87_RSS_QUEUES, np.uint32),
+            _i32(n)]
+
+
+def _p87_toeplitz(data, key=P87_RSS_KEY):
+    """The Toeplitz hash (Microsoft RSS) of the rows of data (uint8, k x m), Python ints
+    over the key as one big integer: bit j of the input (MSB first) XORs in key bits j ..
+    j + 31."""
+    K = int.from_bytes(key, "big")
+    nk = 8 * len(key)
+    data = np.asarray(data, np.uint8)
+    bits = np.unpackbits(data, axis=1)
+    h = np.zeros(len(data), np.uint64)
+    for j in range(bits.shape[1]):
+        win = (K >> (nk - 32 - j)) & 0xffffffff
+        h ^= np.where(bits[:, j] == 1, np.uint64(win), np.uint64(0))
+    return h.astype(np.uint32)
+
+
+def _p87_rss_ref(src, dst, ports):
+    """rss_toeplitz in numpy: hashes, queues and the queues' counts."""
+    words = np.stack([np.asarray(x, np.uint32) for x in (src, dst, ports)], axis=1).astype(">u4")
+    h = _p87_toeplitz(words.view(np.uint8).reshape(-1, 12))
+    q = ((h & np.uint32(P87_RSS_INDIR - 1)) % P87_RSS_QUEUES).astype(np.uint8)
+    return h, q, np.bincount(q, minlength=P87_RSS_QUEUES).astype(np.uint32)
+
+
+def _p87_cms_syms(n, rng):
+    return {"c_cms_seed": np.array(P87_CMS_SEEDS, np.uint32)}
+
+
+def _p87_cms_args(n, rng):
+    """A trace (_p87_trace): src, dst, ports, protocol, lengths; the sketch (uint32,
+    CMS_DEPTH x CMS_WIDTH, zeroed); n."""
+    return [*_p87_trace(n, rng), np.zeros(P87_CMS_DEPTH * P87_CMS_WIDTH, np.uint32), _i32(n)]
+
+
+def _p87_murmur(src, dst, ports, proto, seed):
+    """MurmurHash3_x86_32 of the 16-byte keys (src, dst, ports, proto) as uint32 words."""
+    u = np.uint32
+
+    def rotl(x, r):
+        return (x << u(r)) | (x >> u(32 - r))
+    h = np.full(len(src), seed, u)
+    for k in (src, dst, ports, proto):
+        k = np.asarray(k).astype(u) * u(0xcc9e2d51)
+        k = rotl(k, 15) * u(0x1b873593)
+        h = rotl(h ^ k, 13) * u(5) + u(0xe6546b64)
+    h ^= u(16)
+    h ^= h >> u(16)
+    h *= u(0x85ebca6b)
+    h ^= h >> u(13)
+    h *= u(0xc2b2ae35)
+    return h ^ (h >> u(16))
+
+
+def _p87_cms_ref(src, dst, ports, proto, ln):
+    """cms_update in numpy: the sketch (uint32, the sums mod 2^32) and each packet's
+    column in every row (CMS_DEPTH x n)."""
+    cols = np.stack([_p87_murmur(src, dst, ports, proto, s) & np.uint32(P87_CMS_WIDTH - 1) for s in P87_CMS_SEEDS])
+    sk = np.zeros((P87_CMS_DEPTH, P87_CMS_WIDTH), np.uint64)
+    for r in range(P87_CMS_DEPTH):
+        np.add.at(sk[r], cols[r], np.asarray(ln, np.uint64))
+    return (sk & np.uint64(0xffffffff)).astype(np.uint32).ravel(), cols
+
+
+def _p87_ac():
+    """The Aho-Corasick automaton of P87_AC_PATTERNS as a full DFA: the transitions
+    (uint16, states x 256, row-major) and each state's pattern bits (uint32, its own and
+    its failure chain's)."""
+    goto, out = [{}], [0]
+    for k, p in enumerate(P87_AC_PATTERNS):
+        s = 0
+        for c in p:
+            if c not in goto[s]:
+                goto.append({})
+                out.append(0)
+                goto[s][c] = len(goto) - 1
+            s = goto[s][c]
+        out[s] |= 1 << k
+    S = len(goto)
+    assert S <= P87_AC_MAX
+    delta = np.zeros((S, 256), np.uint16)
+    fail = [0] * S
+    queue = []
+    for c, t in goto[0].items():
+        delta[0, c] = t
+        queue.append(t)
+    while queue:
+        s = queue.pop(0)
+        out[s] |= out[fail[s]]
+        delta[s] = delta[fail[s]]
+        for c, t in goto[s].items():
+            fail[t] = int(delta[fail[s], c])
+            delta[s, c] = t
+            queue.append(t)
+    return delta.ravel(), np.array(out, np.uint32)
+
+
+def _p87_ids_args(n, rng):
+    """n captured payloads back to back (uint8) and their offsets (uint32, n + 1): wire
+    lengths 64 .. 200 (.4), 200 .. 1400 (.15) or 1400 .. 1460 (.45, full segments), the
+    first P87_SNAP bytes of each captured; P87_IDS_KINDS of them slices of HTTP-like text
+    (P87_IDS_WORDS, some near-misses of the signatures), random bytes (TLS), the rest
+    random bytes below 128 (DNS-ish); P87_IDS_ATTACK of them with a random signature
+    written at a random place; the DFA (_p87_ac), the alerts (zeroed), the alert count
+    (zeroed), the states, n."""
+    k = rng.choice(3, n, p=[0.4, 0.15, 0.45])
+    ln = np.select([k == 0, k == 1], [rng.integers(64, 200, n), rng.integers(200, 1400, n)],
+                   rng.integers(1400, 1461, n))
+    ln = np.minimum(ln, P87_SNAP)
+    off = np.r_[0, np.cumsum(ln)].astype(np.uint32)
+    pay = np.frombuffer(rng.bytes(int(off[-1])), np.uint8).copy()
+    kind = rng.choice(3, n, p=[*P87_IDS_KINDS, 1 - sum(P87_IDS_KINDS)])
+    text = np.frombuffer("".join(rng.choice(P87_IDS_WORDS, 120000)).encode(), np.uint8)
+    start = rng.integers(0, len(text) - P87_SNAP, n)
+    for a in range(0, n, 4096):                                   # 4096 payloads at a time
+        b = min(a + 4096, n)
+        c = pay[off[a]:off[b]]
+        pos = np.arange(len(c)) - np.repeat(off[a:b] - off[a], ln[a:b])    # each byte's place in its payload
+        pk = np.repeat(kind[a:b], ln[a:b])
+        c[pk == 0] = text[(np.repeat(start[a:b], ln[a:b]) + pos)[pk == 0]]
+        c[pk == 2] &= 0x7f
+    for i in np.flatnonzero(rng.random(n) < P87_IDS_ATTACK):
+        p = P87_AC_PATTERNS[rng.integers(0, len(P87_AC_PATTERNS))]
+        at = off[i] + rng.integers(0, ln[i] - len(p) + 1)
+        pay[at:at + len(p)] = np.frombuffer(p, np.uint8)
+    trans, out = _p87_ac()
+    return [pay, off, trans, out, np.zeros(n, np.uint32), np.zeros(1, np.uint32), _i32(len(out)), _i32(n)]
+
+
+def _p87_ids_ref(pay, off):
+    """The signatures in each payload by bytes.find (not the automaton): the alert masks."""
+    pay = np.asarray(pay, np.uint8).tobytes()
+    off = np.asarray(off, np.int64)
+    m = np.zeros(len(off) - 1, np.uint32)
+    for i in range(len(m)):
+        s = pay[off[i]:off[i + 1]]
+        for k, p in enumerate(P87_AC_PATTERNS):
+            if p in s:
+                m[i] |= 1 << k
+    return m
+
+
+UNSEEN85 = [
+    TimingProbe("probe/ipv4-ttl-checksum", "probe-unseen85", "ipv4_forward", 1 << 21, 256, lambda n: -(-n // 256),
+                _p87_ipv4_args, source=_P87,
+                note="an IPv4 router's fast path over 2^21 headers in 64-byte slots, a thread a header: IHL * 2 "
+                     "16-bit one's-complement words summed from byte loads (lanes 64 B apart, IHL 5 for 75%, 6 "
+                     ".. 15 else: a warp loops to its largest), a carry-fold while loop, then (2% bad checksums, 1% "
+                     "TTL 1 leave early) TTL decremented and the checksum patched by RFC 1624's incremental "
+                     "update, 3 byte stores into the slot and a status byte; memory-bound, byte-granular"),
+    TimingProbe("probe/lpm-multibit-trie", "probe-unseen85", "lpm_lookup", 1 << 22, 256, lambda n: -(-n // 256),
+                _p87_lpm_args, source=_P87,
+                note="longest-prefix match of 2^22 IPv4 destinations in a leaf-pushed 8-8-8-8 multibit trie "
+                     "(~29k routes shaped like a BGP table, half of them /24s; ~17k 1 KiB nodes, 17 MiB of uint32), "
+                     "a thread a lookup (85% inside a route, 15% uniform): a coalesced address load, then 1 .. 4 "
+                     "dependent random 4-byte loads (root, /8 node, /16 node, /24 node: mean 2.8, 85% of lookups "
+                     "end in a /16 node, every warp reaches one and ~39% a /24 node), a coalesced store; "
+                     "latency-bound pointer chasing in an L2-sized table"),
+    TimingProbe("probe/acl-first-match-const", "probe-unseen85", "acl_classify", 1 << 20, 256,
+                lambda n: -(-n // 256), _p87_acl_args, source=_P87, symbols=_p87_acl_syms,
+                note="first-match classification of 2^20 5-tuples against a 512-rule ACL kept field by field in "
+                     "__constant__ memory (7 uint32 tables), a thread a packet: a loop over the rules with masked "
+                     "prefix compares, a protocol test and two port-range tests, breaking at the first match; "
+                     "the index r is warp-uniform (constant broadcasts) but the lanes leave at different rules "
+                     "(specific rules first; median first match 25, mean ~137) and nearly every warp holds a "
+                     "packet that falls through to the broad rules at the end, so warps run ~506 of the 512 "
+                     "rules; ALU/branch-bound"),
+    TimingProbe("probe/rss-toeplitz-queues", "probe-unseen85", "rss_toeplitz", 1 << 22, 256,
+                lambda n: -(-n // 256), _p87_rss_args, source=_P87, symbols=_p87_rss_syms,
+                note="receive-side scaling for 2^22 packets (a Zipf trace over 2^16 flows), a thread a packet: "
+                     "the Toeplitz hash of the 96-bit (src, dst, sport, dport) a bit at a time (96 iterations of "
+                     "a bit test, a conditional XOR and a shift pulling in a key bit from __constant__ memory, "
+                     "uniform across the warp; the 3 words in a local array), a 128-entry indirection table in "
+                     "__constant__ memory at a per-lane index, the queue counted by a shared atomicAdd onto 16 "
+                     "counters and 16 global atomicAdds a block; integer compute-bound"),
+    TimingProbe("probe/cms-flow-bytes", "probe-unseen85", "cms_update", 1 << 22, 256, lambda n: -(-n // 256),
+                _p87_cms_args, source=_P87, symbols=_p87_cms_syms,
+                note="a count-min sketch of per-flow bytes over 2^22 packets (Zipf(1.1) over 2^16 flows: the "
+                     "top flow ~14% of packets), a thread a packet: 5 coalesced loads (the 5-tuple and the "
+                     "length), then for each of 4 rows a 4-word MurmurHash3 (~30 integer ops) and an atomicAdd "
+                     "of the length onto one of 65536 counters (a 1 MiB sketch in L2; heavy flows put several "
+                     "lanes of a warp on one address); global-atomic-bound"),
+    TimingProbe("probe/ids-aho-corasick-smem", "probe-unseen85", "ids_scan", 1 << 19, 128, lambda n: -(-n // 128),
+                _p87_ids_args, source=_P87,
+                note="an IDS scan of 2^19 packet payloads captured with a 256-byte snap length (~108 MB; 40% "
+                     "64-200 B, 60% cut at 256 B; HTTP-like text, random TLS bytes; ~3% alerting) against 12 "
+                     "signatures, a thread a packet: the Aho-Corasick DFA (86 states x 256 uint16, 43 KiB: 5 "
+                     "blocks of 128 an SM) staged in shared memory, then a byte at a time a global byte load "
+                     "(the lanes in 32 different payloads), a shared transition at a data-dependent row (bank "
+                     "conflicts) and an output-mask OR; a warp runs to its longest payload (256 in "
+                     "nearly all, the mean 206); latency/shared-bound, divergent"),
+]
+PROBES += UNSEEN85
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
