@@ -276,7 +276,7 @@ def full_unrolls(code, limit: int = UNROLL_TRIPS, nest: int = 64) -> dict:
         copies = _copies(code, top, back, around, limit, nest) if around else None
         if copies is None:
             root, copies = (top, back), _copies(code, top, back, [{}], limit, nest)
-        if copies is not None:
+        if copies:              # (a loop of no trips, `for (s = 0; s < 0; ...)`: nvcc drops it)
             found[(top, back)] = (root, copies)
     return found
 

@@ -40,6 +40,26 @@ def test_a_loop_whose_exit_depends_on_data_is_not_unrolled():
     assert w[next(p for p in range(top, back) if k.ir.code[p].op == Op.LOOPTEST)] == 1
 
 
+def test_a_loop_of_no_trips_beside_an_unrolled_one_runs():
+    """`for (s = 0; s < 0; ++s)`, as a benchmark's sweep writes it at its first setting
+    (timing_investigation/wmerge3/), has no copies to unroll: nvcc drops it.  It used to
+    stop issue_weights with an IndexError; now the kernel runs and stores what C says."""
+    src = """extern "C" __global__ void k(float *out, int n) {
+        int c = blockIdx.x * blockDim.x + threadIdx.x;
+        if (c >= n) return;
+        float x = c * 0.5f;
+        for (int s = 0; s < 0; ++s) x = fmaf(sinf(x), 0.5f, x);
+    #pragma unroll
+        for (int f = 0; f < 3; ++f) out[c * 3 + f] = x + f;
+    }"""
+    k = simt.Module.from_source(src, "k.cu").get_function("k")
+    dev = simt.Device()
+    out = dev.zeros(3 * 40, np.float32)
+    k.launch(dev, simt.LaunchConfig.of(2, 32), [out, np.int32(40)])
+    want = np.arange(40, dtype=np.float32)[:, None] * 0.5 + np.arange(3, dtype=np.float32)
+    assert np.array_equal(out.get(), want.ravel())
+
+
 def test_index_arithmetic_of_an_access_is_one_slot():
     """in[i]: widen i, scale by 4, add the base: three IR instructions, one IMAD.WIDE."""
     k = _kernel("saxpy", "kernels_cuda/probes2.cu")
