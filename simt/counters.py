@@ -14,7 +14,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from . import racy
+from . import constcache, racy
 from .arrivals import Arrivals
 from .occupancy import SHARED_RESERVED_PER_BLOCK
 
@@ -59,6 +59,8 @@ SCATTER_RUNS_SHARE = 0.6
 CONST_LD = "simt__const_load_requests.sum"      # warp loads from __constant__ memory
 CONST_REPLAYS = "simt__const_replays.sum"       # their extra passes: distinct addresses - 1
 CONST_PASSES = "simt__const_ldc_passes.sum"     # the constant cache's passes for LDCs (timing)
+CONST_MISS_CYCLES = "simt__const_miss_cycles.sum"   # ... and what their misses add (simt.constcache)
+CONST_MISS_STREAMS = "simt__const_miss_streams.max"  # ... the tables such a loop reads a trip
 # the SASS instructions the executed IR stands for (simt.issue: register copies and loop
 # markers are free, an unrolled loop's control counts once per 4 trips)
 ISSUE_SLOTS = "simt__issue_slots.sum"
@@ -987,6 +989,8 @@ class Counters:
         self.l2_lines: dict[str, int] = defaultdict(int)    # kind -> 128-byte lines per request, summed
         self.last_st_pc: np.ndarray | None = None           # per warp: the pc of its last global store
         self.unrolled_stores: frozenset = frozenset()       # store pcs in loops nvcc unrolls fully
+        self.kept_loop: dict = {}                           # pc -> innermost loop nvcc keeps
+        self.const_span: dict = {}                          # LDC pc -> (lowest, highest) address
         self.l1_lines = 0                                   # ... of loads, L1 hits included
         self.l1_waves = 0                                   # ... and the cycles L1 takes for them
         self.l1_prev: dict[int, tuple] = {}                 # load pc -> (each lane's last sector there, warps seen)
@@ -1900,6 +1904,14 @@ class Counters:
             out[f"simt__l2_lines_{kind}.sum"] = int(round(self.l2_lines.get(kind, 0) * scale))
         # partial sectors beyond a line's first that scattered stores send L2 (_own_sector_extra)
         out["simt__l2_partial_sectors_st.sum"] = int(round(self.l2_lines.get("st_partial", 0) * scale))
+        if self.const_span:
+            # SM cycles the constant cache's misses add to the LDCs' passes, at full
+            # occupancy (a loop reading several tables a trip: simt.constcache)
+            extra = constcache.pass_extra(self.const_span, self.kept_loop)
+            cyc = sum(self.per_pc[pc].get(CONST_PASSES, 0) * e for pc, (e, _) in extra.items() if e)
+            if cyc:
+                out[CONST_MISS_CYCLES] = int(round(cyc * scale))
+                out[CONST_MISS_STREAMS] = max(k for e, k in extra.values() if e)
         # 128-byte lines of global load requests, L1 hits included (L1's data pipe)
         out["simt__l1_lines_ld.sum"] = int(round(self.l1_lines * scale))
         # the cycles L1's data pipe takes for them (l1_gather_waves)

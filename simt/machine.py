@@ -308,6 +308,7 @@ class Machine:
         self.ld_depth = _load_depths(k)
         self.ld_unrolled = _unrolled_loads(k)
         self.cnt.unrolled_stores = _unrolled_stores(k)
+        self.cnt.kept_loop = _kept_loops(k)
         self.overlapped = overlapped_pcs(k)
         self.const_pairs = const_pair_pcs(k)      # __constant__ loads nvcc may pair (LDC.64)
         self.uniform_ldc = uniform_ldc_pcs(k)     # ... and warp-uniform ones it reads with LDC
@@ -1049,10 +1050,12 @@ def _const_counters(m: Machine, p: int, ins, a: np.ndarray, g: np.ndarray) -> No
     ``LDC``, which the constant cache serves one distinct address at a time: lanes
     reading different words replay it (``C.CONST_REPLAYS``), and
     each pass costs the SM ``timing.CONST_PASS_CYCLES`` (``C.CONST_PASSES``).
-    Limitations: constant-cache misses (a table larger than its 2 KiB a SM, read at
-    scattered words, costs about twice as much: timing_investigation/const/) are not
-    counted, and a pointer into constant memory passed around as a plain pointer counts
-    as a global access when nothing tells where it points."""
+    The addresses each ``LDC`` walks are kept (``cnt.const_span``): a loop reading several
+    tables a trip misses the cache (``simt.constcache``).
+    Limitations: the misses of one table read at scattered words (larger than its 2 KiB
+    a SM: about twice the cost, timing_investigation/const/) are not counted, and a
+    pointer into constant memory passed around as a plain pointer counts as a global
+    access when nothing tells where it points."""
     mat, act, warps = _warp_matrix(a, g)
     replays = len(C.Runs(mat, act).addr) - len(warps)       # distinct words - 1, per warp
     m.cnt.add(p, C.CONST_LD, len(warps))
@@ -1063,6 +1066,11 @@ def _const_counters(m: Machine, p: int, ins, a: np.ndarray, g: np.ndarray) -> No
         if p in m.const_pairs:
             passes -= _const_pair_passes(m, p, mat, act, warps)
         m.cnt.add(p, C.CONST_PASSES, passes)
+        got = mat[act]
+        if got.size:                       # the addresses it walks (simt.constcache)
+            lo, hi = int(got.min()), int(got.max())
+            old = m.cnt.const_span.get(p)
+            m.cnt.const_span[p] = (lo, hi) if old is None else (min(lo, old[0]), max(hi, old[1]))
 
 
 def _const_pair_passes(m: Machine, p: int, mat: np.ndarray, act: np.ndarray, warps: np.ndarray) -> int:
@@ -1298,6 +1306,21 @@ def _unrolled_loads(k) -> frozenset:
     if got is None:
         full = full_unrolls(k.code)
         got = k._simt_unrolled_loads = frozenset(p for p, inner in _global_accesses(k).items() if inner in full)
+    return got
+
+
+def _kept_loops(k) -> dict:
+    """pc -> the innermost loop (top, back) around it that nvcc keeps as a loop (does not
+    unroll fully), None outside any; computed once per kernel."""
+    got = getattr(k, "_simt_kept_loops", None)
+    if got is None:
+        full = full_unrolls(k.code)
+        kept = sorted((r for r in loops(k.code) if r not in full), key=lambda r: r[0] - r[1])   # outermost first
+        got = {}
+        for top, back in kept:
+            for p in range(top, back + 1):
+                got[p] = (top, back)        # inner loops overwrite their outer ones
+        k._simt_kept_loops = got
     return got
 
 

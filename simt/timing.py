@@ -87,7 +87,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import counters as C, racy
+from . import constcache, counters as C, racy
 from .arrivals import QUANTILES as ARRIVAL_QUANTILES
 from .occupancy import SHARED_RESERVED_PER_BLOCK, blocks_by_registers
 from .errors import UsageError
@@ -290,8 +290,14 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         "l1": g("simt__l1_wavefronts_ld.sum", g("simt__l1_lines_ld.sum", 0))
               / (sms * prof.shared_waves_per_us_sm),
         "shared_atomics": g("simt__atomic_shared_serialized_steps.sum", 0) / (sms * prof.satom_per_us_sm),
-        # the constant cache serves an LDC one distinct address at a time
-        "constant": g(C.CONST_PASSES, 0) * CONST_PASS_CYCLES / (sms * clock_per_us),
+        # the constant cache serves an LDC one distinct address at a time, and misses
+        # where a loop reads several tables a trip, the more the more warps an SM
+        # (simt.constcache)
+        "constant": (g(C.CONST_PASSES, 0) * CONST_PASS_CYCLES
+                     + g(C.CONST_MISS_CYCLES, 0)
+                     * constcache.miss_share(resident_warps(prof, grid_blocks, threads_per_block, bps),
+                                             int(g(C.CONST_MISS_STREAMS, 0))))
+                    / (sms * clock_per_us),
         # the SM's barrier unit takes the warps' arrivals one after another
         "barrier": (g(C.BAR_WARPS, 0) * BAR_WARP_CYCLES + g(C.VOTE_WARPS, 0) * VOTE_WARP_CYCLES)
                    / (sms * clock_per_us),
@@ -344,6 +350,12 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
     total_us = prof.launch_us + busy
     return Prediction(ms=total_us / 1e3, components_us={k: round(v, 3) for k, v in comp.items()},
                       bound=bound, occupancy_blocks_per_sm=bps, waves=waves)
+
+
+def resident_warps(prof: Profile, grid_blocks: int, threads_per_block: int, bps: int) -> float:
+    """Warps an SM holds at once: its blocks (``bps``, or the grid's share where it has
+    fewer) x the warps a block."""
+    return min(bps, grid_blocks / prof.sm_count) * -(-threads_per_block // 32)
 
 
 def l2_sectors(metrics: dict) -> float:

@@ -1,0 +1,90 @@
+"""The constant cache's misses when a loop reads several ``__constant__`` tables a trip.
+
+An ``LDC`` costs the SM ``timing.CONST_PASS_CYCLES`` (2.0) a pass while the words a
+loop reads stay in the constant cache.  Where a trip reads a word from each of K tables
+(streams of words far apart, as an access list's fields kept as separate arrays), the
+warps of an SM walking them at different points evict each other's lines, and each
+pass costs more: measured on the H200 with 64 warps an SM
+(docs/results/timing_investigation/cmiss/), SM cycles a pass:
+
+    streams K             1    2    3    4    5    6    7    8
+    each walks 256 B     2.1  2.0  2.0  2.0  4.1  5.9  7.4  9.3
+    each walks 2 KB      2.1  2.1  5.5  9.2 14.2 16.4 17.0 20.1
+    each walks 4 KB      2.2  2.2  6.8 10.9 16.0 17.6 18.0 21.1
+
+The same words as one table of K-word records (a trip's words adjacent) cost 2.0-2.2 at
+every size: one stream.  ``probe/acl-first-match-const`` (seven tables of 4 KB walked
+over 2 KB) took about 17 a request on the GPU.  With fewer warps an SM the misses are
+fewer (``cmiss_warps_h200.jsonl``, 4 KB tables): of the extra cycles at 64 warps, three or
+four streams cost none at 8 warps, 0.71-0.79 at 16 and 0.91-0.93 at 32; seven or eight
+cost 0.67-0.76 at 8 and 0.92-0.93 at 16.  That follows the lines the SM's warps read at
+once, warps x streams: ``miss_share`` = 1 - (``HELD_LINES`` / (warps x streams))^2 with
+32 lines held gives 0, 0.56-0.75, 0.89-0.94 and 0.67-0.75, 0.92-0.94 there.
+
+Limitations: measured on the H200 only (the H100's constant cache is taken to be the
+same); streams beyond eight cost what eight do; one table read at scattered words by a
+warp's lanes (``probe/hdr-merge-const-crf``, ``const/``'s stride-32 sweep: up to twice
+the cost) is not counted here.
+"""
+from __future__ import annotations
+
+import math
+
+WALKED = (256, 2048, 4096)                 # bytes each stream walks: the table's columns
+PASS_CYCLES = {                            # streams -> SM cycles a pass at each WALKED
+    1: (2.1, 2.1, 2.2), 2: (2.0, 2.1, 2.2), 3: (2.0, 5.5, 6.8), 4: (2.0, 9.2, 10.9),
+    5: (4.1, 14.2, 16.0), 6: (5.9, 16.4, 17.6), 7: (7.4, 17.0, 18.0), 8: (9.3, 20.1, 21.1),
+}
+BASE_CYCLES = 2.0                          # timing.CONST_PASS_CYCLES: what every pass costs
+HELD_LINES = 32                            # the lines the SM's warps read at once that the cache holds
+STREAM_GAP = 64                            # words of two loads this far apart: one stream
+
+
+def extra_cycles(streams: int, walked: int) -> float:
+    """SM cycles a pass costs beyond ``BASE_CYCLES`` for a loop reading ``streams`` streams,
+    each over ``walked`` bytes (interpolated on log2 of the bytes between the measured
+    sizes, held at their ends).  One or two streams cost the base (their 2.0-2.2 are
+    ``const/``'s 2.0 within the sweeps' spread)."""
+    if streams <= 2:
+        return 0.0
+    row = PASS_CYCLES[min(streams, 8)]
+    x = math.log2(min(max(walked, WALKED[0]), WALKED[-1]))
+    for (a, ca), (b, cb) in zip(zip(WALKED, row), zip(WALKED[1:], row[1:])):
+        la, lb = math.log2(a), math.log2(b)
+        if x <= lb:
+            return max(0.0, ca + (cb - ca) * (x - la) / (lb - la) - BASE_CYCLES)
+    return max(0.0, row[-1] - BASE_CYCLES)
+
+
+def miss_share(warps: float, streams: int) -> float:
+    """The share of the extra cycles (measured at 64 warps an SM) that ``warps`` resident
+    warps an SM reading ``streams`` streams a trip pay."""
+    held = warps * streams
+    return 0.0 if held <= HELD_LINES else 1.0 - (HELD_LINES / held) ** 2
+
+
+def pass_extra(spans: dict, loop_of: dict) -> dict:
+    """pc -> (extra SM cycles a pass of that ``LDC`` costs at 64 warps an SM, the streams
+    its loop reads).  ``spans``: pc -> (lowest,
+    highest) address it read; ``loop_of``: pc -> the innermost loop nvcc keeps (not
+    unrolled fully) around it, or None.  The loads of one loop whose address ranges lie
+    within ``STREAM_GAP`` bytes of each other read one stream; each stream walks its
+    range."""
+    groups: dict = {}
+    for pc, (lo, hi) in spans.items():
+        groups.setdefault(loop_of.get(pc), []).append((lo, hi, pc))
+    out = {}
+    for members in groups.values():
+        members.sort()
+        streams = []                       # [lo, hi, pcs]
+        for lo, hi, pc in members:
+            if streams and lo <= streams[-1][1] + STREAM_GAP:
+                streams[-1][1] = max(streams[-1][1], hi)
+                streams[-1][2].append(pc)
+            else:
+                streams.append([lo, hi, [pc]])
+        for lo, hi, pcs in streams:
+            extra = extra_cycles(len(streams), hi - lo + 4)
+            for pc in pcs:
+                out[pc] = (extra, len(streams))
+    return out

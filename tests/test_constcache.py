@@ -1,0 +1,89 @@
+"""The constant cache's misses when a loop reads several __constant__ tables a trip
+(simt.constcache; measured in docs/results/timing_investigation/cmiss/ on the H200)."""
+import numpy as np
+import pytest
+
+import simt
+from simt import constcache, timing
+from simt import counters as C
+
+SMS, BLOCKS_PER_SM = 132, 8
+
+
+def _walk(k: int, layout: str) -> str:
+    """cmiss.py's kernel: a trip reads word j of k tables, 4 KB apart ("sep") or as
+    k-word records of one table ("rec"), by an index nvcc keeps in a vector register."""
+    if layout == "sep":
+        decl = "\n".join(f"__constant__ unsigned int c_t{t}[1024];" for t in range(k))
+        reads = " ^ ".join(f"c_t{t}[j]" for t in range(k))
+    else:
+        decl = f"__constant__ unsigned int c_rec[{1024 * k}];"
+        reads = " ^ ".join(f"c_rec[j * {k} + {t}]" for t in range(k))
+    return f'''{decl}
+extern "C" __global__ void walk(unsigned int *out, int iters, int mask) {{
+    unsigned int s = threadIdx.x;
+    int z = threadIdx.x >> 10;
+    for (int a = 0; a < iters; a++) {{
+        int j = (a + z) & mask;
+        s = s * 3u + ({reads});
+    }}
+    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}}
+'''
+
+
+def _run(k: int, layout: str, blocks_per_sm: int = BLOCKS_PER_SM):
+    """Emulate 512 trips over the tables' first 512 words (2 KB a table) on a grid of
+    blocks_per_sm blocks of 256 an SM; the launch and the H200's prediction."""
+    f = simt.Module.from_source(_walk(k, layout), "c.cu").get_function("walk")
+    dev = simt.Device()
+    grid = SMS * blocks_per_sm
+    out = dev.zeros(grid * 256, np.uint32)
+    r = f.launch(dev, simt.LaunchConfig.of(grid, 256), [out, np.int32(512), np.int32(511)],
+                 sanitize=False, sample_blocks=2)
+    prof = timing.load_profile("h200")
+    return r, timing.predict_result(r, prof), prof
+
+
+def _cycles_per_pass(r, p, prof) -> float:
+    return p.components_us["constant"] * SMS * prof.clock_ghz * 1e3 / r.metrics[C.CONST_PASSES]
+
+
+def test_seven_tables_a_trip_cost_what_the_h200_measured():
+    """Seven tables 4 KB apart walked over 2 KB each (probe/acl-first-match-const's
+    layout): 17.0 SM cycles a pass at 64 warps an SM (cmiss_h200.jsonl), where one table's
+    words cost 2.0; at 8 warps an SM 0.67 of the extra (12.7 measured)."""
+    r, p, prof = _run(7, "sep")
+    assert r.metrics[C.CONST_MISS_STREAMS] == 7
+    assert r.metrics[C.CONST_MISS_CYCLES] == pytest.approx(r.metrics[C.CONST_PASSES] * 15.0, rel=1e-6)
+    assert _cycles_per_pass(r, p, prof) == pytest.approx(2.0 + 15.0 * constcache.miss_share(64, 7), abs=0.01)
+    assert 16.9 < _cycles_per_pass(r, p, prof) < 17.1
+    r8, p8, _ = _run(7, "sep", blocks_per_sm=1)
+    assert 11.5 < _cycles_per_pass(r8, p8, prof) < 13.0
+
+
+def test_the_same_words_as_records_of_one_table_do_not_miss():
+    """The seven words of a trip adjacent, in one table of 7-word records: one stream,
+    2.0-2.2 cycles a pass measured at every size; no miss counter."""
+    r, p, prof = _run(7, "rec")
+    assert C.CONST_MISS_CYCLES not in r.metrics
+    assert _cycles_per_pass(r, p, prof) == pytest.approx(timing.CONST_PASS_CYCLES)
+
+
+def test_extra_cycles_follow_the_measured_table():
+    assert constcache.extra_cycles(1, 4096) == 0.0
+    assert constcache.extra_cycles(2, 4096) == 0.0            # 2.2 measured: the base
+    assert constcache.extra_cycles(4, 256) == 0.0
+    assert constcache.extra_cycles(7, 2048) == pytest.approx(15.0)
+    assert constcache.extra_cycles(5, 256) == pytest.approx(2.1)
+    assert constcache.extra_cycles(5, 64) == pytest.approx(2.1)      # held below 256 B
+    assert constcache.extra_cycles(3, 1024) == pytest.approx((5.5 - 2.0) * 2 / 3)   # 2/3 of the way in log2
+    assert constcache.extra_cycles(12, 2048) == constcache.extra_cycles(8, 2048)
+
+
+def test_fewer_warps_an_sm_miss_less():
+    """cmiss_warps_h200.jsonl: 3-4 streams miss nothing at 8 warps an SM, most at 32."""
+    assert constcache.miss_share(8, 3) == 0.0
+    assert constcache.miss_share(8, 4) == 0.0
+    assert 0.5 < constcache.miss_share(16, 4) < 0.8
+    assert constcache.miss_share(64, 3) > 0.95
