@@ -453,19 +453,16 @@ def test_type_error_in_users_kernel_names_file_line_col(simt, tmp_path):
     _user_error(rc, out, err, f"{bad}:2:10: error: identifier \"missing\" is undefined")
 
 
-def test_calibrate_derive_rebuilds_a_profile_without_a_gpu(tmp_path):
+def test_calibrate_derive_rebuilds_a_profile_without_a_gpu(simt, tmp_path, monkeypatch):
+    """(In-process: the microbenchmarks' emulation is shared with test_timing's
+    test_profiles_are_derived_from_their_recorded_times, calibrate.count_emulator.)"""
+    monkeypatch.chdir(ROOT)
     out = tmp_path / "h100.json"
-    r = subprocess.run([sys.executable, "-m", "tui.cli", "calibrate", "--derive",
-                        "simt/profiles/h100.json", "--out", str(out)],
-                       cwd=ROOT, capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    rc, _, err = simt("calibrate", "--derive", "simt/profiles/h100.json", "--out", out)
+    assert rc == 0, err
     assert json.loads(out.read_text()) == json.loads((ROOT / "simt/profiles/h100.json").read_text())
-    bad = subprocess.run([sys.executable, "-m", "tui.cli", "calibrate", "--derive", "nope.json"],
-                         cwd=ROOT, capture_output=True, text=True)
-    assert bad.returncode == 2 and "nope.json" in bad.stderr and "Traceback" not in bad.stderr
-    nogpu = subprocess.run([sys.executable, "-m", "tui.cli", "calibrate"],
-                           cwd=ROOT, capture_output=True, text=True)
-    assert nogpu.returncode == 2 and "--real" in nogpu.stderr
+    _user_error(*simt("calibrate", "--derive", "nope.json"), "nope.json")
+    _user_error(*simt("calibrate"), "--real")
 
 
 VEC4_CU = """

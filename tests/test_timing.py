@@ -71,15 +71,12 @@ def test_profiles_are_derived_from_their_recorded_times():
     """``simt calibrate --derive`` rebuilds each committed profile from the microbenchmark
     times it recorded: no parameter was edited by hand."""
     from kernels_cuda import calibrate
-    counts = {}                        # the emulator's counts, once per SM count (deterministic)
     for gpu in ("h100", "h200"):
         path = Path(timing.__file__).parent / "profiles" / f"{gpu}.json"
         committed = json.loads(path.read_text())
         times, info = calibrate._load_recorded(path)
-        sms = int(info["sm_count"])
-        if sms not in counts:
-            counts[sms] = calibrate.count_emulator(sms)
-        again = json.loads(calibrate.derive(gpu, times, counts[sms], info).to_json())
+        # (the emulator's counts, once a process per SM count: calibrate.count_emulator)
+        again = json.loads(calibrate.derive(gpu, times, calibrate.count_emulator(int(info["sm_count"])), info).to_json())
         assert again == committed, gpu
         # measured on cal_stream: 0 (the largest component alone) or an exponent
         assert committed["combine_p"] == 0.0 or 1.0 <= committed["combine_p"] <= 32.0
