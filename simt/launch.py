@@ -78,6 +78,11 @@ class LaunchConfig:
     def validate(self) -> None:
         """Raise UsageError for a launch CUDA would refuse."""
         b, g = self.block, self.grid
+        for what, d in (("blockDim", b), ("gridDim", g)):
+            for name, v in zip("xyz", d.as_tuple()):
+                if v < 1:
+                    raise UsageError(f"{what}.{name} = {v}: CUDA refuses a launch with a dimension below 1 "
+                                     f"(invalid configuration)")
         if b.size > MAX_THREADS_PER_BLOCK:
             raise UsageError(
                 f"block {b} has {b.size} threads; CUDA allows at most {MAX_THREADS_PER_BLOCK} per block")

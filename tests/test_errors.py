@@ -148,3 +148,18 @@ def test_syncwarp_orders_a_warps_shared_accesses(sync, races):
     (out,), res = run(src, "k", 1, 32, [np.zeros(1, np.float32)])
     found = [f for f in res.sanitizer if f.tool == "racecheck"]
     assert bool(found) == races, found
+
+
+@pytest.mark.parametrize("grid,block,words", [
+    (0, 256, "gridDim.x = 0"),
+    ((4, 0), 32, "gridDim.y = 0"),
+    (4, (32, 0), "blockDim.y = 0"),
+])
+def test_a_launch_with_an_empty_dimension_is_refused(grid, block, words):
+    """CUDA refuses a grid or block with a dimension of 0 (invalid configuration); the
+    emulator says so, where it used to divide by the zero blocks it ran."""
+    k = simt.Module.from_source('extern "C" __global__ void k(int *a) { a[threadIdx.x] = 1; }', "k.cu").get_function("k")
+    dev = simt.Device()
+    a = dev.zeros(64, np.int32)
+    with pytest.raises(simt.UsageError, match=words):
+        k.launch(dev, simt.LaunchConfig.of(grid, block), [a])
