@@ -5,17 +5,25 @@ import zlib
 
 import numpy as np
 
-from probe_launch import launch
+from kernels_cuda import timing_probes as tp
+from probe_launch import launch, run
 
 
 def test_attention_naive_is_softmax_of_scores_times_values():
-    n = 256
-    host, (q, k, v, o, _, nk, scale), *_ = launch("probe/attention-naive", n)
+    """One block of 256 queries over 192 keys (the probe has 1024: 5x the emulation,
+    the same code), then the probe's own inputs' shape."""
+    n, nk = 256, 192
+    rng = np.random.default_rng(0)
+    host = [rng.standard_normal(n * 16).astype(np.float32), rng.standard_normal(nk * 16).astype(np.float32),
+            rng.standard_normal(nk * 16).astype(np.float32), np.zeros(n * 16, np.float32),
+            np.int32(n), np.int32(nk), np.float32(0.25)]
+    q, k, v, o, _, _, scale = run("probe/attention-naive", host, n)
     s = (q.reshape(n, 16).astype(np.float64) * float(scale)) @ k.reshape(-1, 16).T.astype(np.float64)
     p = np.exp(s - s.max(axis=1, keepdims=True))
     exp = (p / p.sum(axis=1, keepdims=True)) @ v.reshape(-1, 16).astype(np.float64)
-    assert int(nk) == 1024
     np.testing.assert_allclose(o.reshape(n, 16), exp, rtol=2e-4, atol=2e-5)
+    args = tp.get("probe/attention-naive").args(256, np.random.default_rng(0))
+    assert int(args[5]) == 1024 and len(args[1]) == 1024 * 16
 
 
 def test_rgb_to_hsv_matches_colorsys_rules():
