@@ -1,5 +1,8 @@
 """The constant cache's misses when a loop reads several __constant__ tables a trip
 (simt.constcache; measured in docs/results/timing_investigation/cmiss/ on the H200)."""
+import importlib.util
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -8,34 +11,23 @@ from simt import constcache, timing
 from simt import counters as C
 
 SMS, BLOCKS_PER_SM = 132, 8
+ROOT = Path(__file__).resolve().parents[1]
 
 
-def _walk(k: int, layout: str) -> str:
-    """cmiss.py's kernel: a trip reads word j of k tables, 4 KB apart ("sep") or as
-    k-word records of one table ("rec"), by an index nvcc keeps in a vector register."""
-    if layout == "sep":
-        decl = "\n".join(f"__constant__ unsigned int c_t{t}[1024];" for t in range(k))
-        reads = " ^ ".join(f"c_t{t}[j]" for t in range(k))
-    else:
-        decl = f"__constant__ unsigned int c_rec[{1024 * k}];"
-        reads = " ^ ".join(f"c_rec[j * {k} + {t}]" for t in range(k))
-    return f'''{decl}
-extern "C" __global__ void walk(unsigned int *out, int iters, int mask) {{
-    unsigned int s = threadIdx.x;
-    int z = threadIdx.x >> 10;
-    for (int a = 0; a < iters; a++) {{
-        int j = (a + z) & mask;
-        s = s * 3u + ({reads});
-    }}
-    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
-}}
-'''
+def _cmiss():
+    """docs/results/timing_investigation/cmiss/cmiss.py, whose kernels the GPU timed."""
+    spec = importlib.util.spec_from_file_location("cmiss", ROOT / "docs/results/timing_investigation/cmiss/cmiss.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def _run(k: int, layout: str, blocks_per_sm: int = BLOCKS_PER_SM):
     """Emulate 512 trips over the tables' first 512 words (2 KB a table) on a grid of
     blocks_per_sm blocks of 256 an SM; the launch and the H200's prediction."""
-    f = simt.Module.from_source(_walk(k, layout), "c.cu").get_function("walk")
+    # a trip reads word j of k tables, 4 KB apart ("sep") or as k-word records of one
+    # table ("rec"), by an index nvcc keeps in a vector register
+    f = simt.Module.from_source(_cmiss().src(k, layout), "c.cu").get_function("walk")
     dev = simt.Device()
     grid = SMS * blocks_per_sm
     out = dev.zeros(grid * 256, np.uint32)
