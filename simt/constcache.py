@@ -65,14 +65,16 @@ def miss_share(warps: float, streams: int) -> float:
 
 def pass_extra(spans: dict, loop_of: dict) -> dict:
     """pc -> (extra SM cycles a pass of that ``LDC`` costs at 64 warps an SM, the streams
-    its loop reads).  ``spans``: pc -> (lowest,
-    highest) address it read; ``loop_of``: pc -> the innermost loop nvcc keeps (not
-    unrolled fully) around it, or None.  The loads of one loop whose address ranges lie
-    within ``STREAM_GAP`` bytes of each other read one stream; each stream walks its
-    range."""
+    its loop reads).  ``spans``: pc -> (lowest, highest) address it read; ``loop_of``: pc
+    -> the innermost loop nvcc keeps (not unrolled fully) around it, or None.  The loads
+    of one loop whose address ranges lie within ``STREAM_GAP`` bytes of each other read
+    one stream; each stream walks its range.  Loads outside any loop are read once a
+    warp, not walked: none."""
     groups: dict = {}
     for pc, (lo, hi) in spans.items():
-        groups.setdefault(loop_of.get(pc), []).append((lo, hi, pc))
+        loop = loop_of.get(pc)
+        if loop is not None:
+            groups.setdefault(loop, []).append((lo, hi, pc))
     out = {}
     for members in groups.values():
         members.sort()

@@ -79,3 +79,20 @@ def test_fewer_warps_an_sm_miss_less():
     assert constcache.miss_share(8, 4) == 0.0
     assert 0.5 < constcache.miss_share(16, 4) < 0.8
     assert constcache.miss_share(64, 3) > 0.95
+
+
+def test_tables_read_once_outside_a_loop_do_not_miss():
+    """Five tables read once a thread, outside any loop: each warp reads each word once,
+    nothing walks the tables, and no miss is counted."""
+    decl = "\n".join(f"__constant__ unsigned int c_t{t}[1024];" for t in range(5))
+    src = decl + '''
+extern "C" __global__ void once(unsigned int *out) {
+    int j = threadIdx.x >> 10;
+    out[blockIdx.x * blockDim.x + threadIdx.x] = c_t0[j] ^ c_t1[j] ^ c_t2[j] ^ c_t3[j] ^ c_t4[j];
+}'''
+    f = simt.Module.from_source(src, "c.cu").get_function("once")
+    dev = simt.Device()
+    out = dev.zeros(SMS * 256, np.uint32)
+    r = f.launch(dev, simt.LaunchConfig.of(SMS, 256), [out], sanitize=False, sample_blocks=2)
+    assert r.metrics[C.CONST_PASSES] > 0
+    assert C.CONST_MISS_CYCLES not in r.metrics
