@@ -36,7 +36,8 @@ are counted as the SASS issue slots they stand for, simt.issue):
     shared_atomics  serialized shared-atomic steps / (active SMs x steps per second)
     constant        the constant cache's passes for LDCs (one per distinct address a warp's
                     __constant__ load reads; a warp-uniform one is an operand, no pass)
-                    x CONST_PASS_CYCLES / (active SMs x clock)
+                    x CONST_PASS_CYCLES, plus the misses of a loop reading several tables
+                    a trip (simt.constcache) / (active SMs x clock)
     barrier         warps' arrivals at __syncthreads() x BAR_WARP_CYCLES and at
                     __syncthreads_count/_and/_or x VOTE_WARP_CYCLES / (active SMs x clock)
     local           128-byte lines of local stores whose lanes write different words (local
