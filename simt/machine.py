@@ -1057,7 +1057,8 @@ def _const_counters(m: Machine, p: int, ins, a: np.ndarray, g: np.ndarray) -> No
     pointer into constant memory passed around as a plain pointer counts as a global
     access when nothing tells where it points."""
     mat, act, warps = _warp_matrix(a, g)
-    replays = len(C.Runs(mat, act).addr) - len(warps)       # distinct words - 1, per warp
+    words = C.Runs(mat, act).addr                           # each warp's distinct words
+    replays = len(words) - len(warps)                       # distinct words - 1, per warp
     m.cnt.add(p, C.CONST_LD, len(warps))
     if replays:
         m.cnt.add(p, C.CONST_REPLAYS, replays)
@@ -1066,9 +1067,8 @@ def _const_counters(m: Machine, p: int, ins, a: np.ndarray, g: np.ndarray) -> No
         if p in m.const_pairs:
             passes -= _const_pair_passes(m, p, mat, act, warps)
         m.cnt.add(p, C.CONST_PASSES, passes)
-        got = mat[act]
-        if got.size:                       # the addresses it walks (simt.constcache)
-            lo, hi = int(got.min()), int(got.max())
+        if len(words):                     # the addresses it walks (simt.constcache)
+            lo, hi = int(words.min()), int(words.max())
             old = m.cnt.const_span.get(p)
             m.cnt.const_span[p] = (lo, hi) if old is None else (min(lo, old[0]), max(hi, old[1]))
 

@@ -257,7 +257,8 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
     waves = max(1, math.ceil(grid_blocks / (prof.sm_count * bps)))
     clock_per_us = prof.clock_ghz * 1e3
     sectors = l2_sectors(metrics)
-    dram_us = dram_time_us(metrics, prof, resident_blocks(prof, grid_blocks, bps))
+    resident = resident_blocks(prof, grid_blocks, bps)
+    dram_us = dram_time_us(metrics, prof, resident)
     comp = {
         "dram": dram_us,
         "l2": sectors * 32 / (prof.l2_gbs * 1e3),
@@ -296,7 +297,7 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         # (simt.constcache)
         "constant": (g(C.CONST_PASSES, 0) * CONST_PASS_CYCLES
                      + g(C.CONST_MISS_CYCLES, 0)
-                     * constcache.miss_share(resident_warps(prof, grid_blocks, threads_per_block, bps),
+                     * constcache.miss_share(resident / prof.sm_count * -(-threads_per_block // 32),
                                              int(g(C.CONST_MISS_STREAMS, 0))))
                     / (sms * clock_per_us),
         # the SM's barrier unit takes the warps' arrivals one after another
@@ -312,7 +313,7 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         # warps queueing on one L2 sector: stores and atomics to shared bins serialize there
         "contention": _slice_us(metrics, prof, grid_blocks * threads_per_block,
                                 prof.sm_count * bps * threads_per_block)
-                      * slices_in_turn(metrics, resident_blocks(prof, grid_blocks, bps))
+                      * slices_in_turn(metrics, resident)
                       * spread_share(metrics, prof)
                       if prof.l2_transaction_us else
                       g("simt__global_hot_sector_requests.max", 0) *
@@ -351,12 +352,6 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
     total_us = prof.launch_us + busy
     return Prediction(ms=total_us / 1e3, components_us={k: round(v, 3) for k, v in comp.items()},
                       bound=bound, occupancy_blocks_per_sm=bps, waves=waves)
-
-
-def resident_warps(prof: Profile, grid_blocks: int, threads_per_block: int, bps: int) -> float:
-    """Warps an SM holds at once: its blocks (``bps``, or the grid's share where it has
-    fewer) x the warps a block."""
-    return min(bps, grid_blocks / prof.sm_count) * -(-threads_per_block // 32)
 
 
 def l2_sectors(metrics: dict) -> float:
