@@ -165,10 +165,17 @@ def counter_values(code, top: int, back: int, limit: int = UNROLL_TRIPS, geometr
     if cmp.op != Op.BIN or cmp.sub not in ("lt", "le", "gt", "ge", "ne") or len(cmp.args) != 2:
         return None
     var, bound = cmp.args
-    flip = type(var) is not Reg
+    flip = type(var) is not Reg or (type(bound) is Reg and not _written(code, top, back, var)
+                                    and _written(code, top, back, bound))
     if flip:
         var, bound = bound, var
-    bound = _int_const(bound)
+    if type(bound) is Reg and env:
+        # a bound from the loops around (``for (j = 0; j < s; j++)`` in an unrolled s
+        # loop: a Runge-Kutta tableau's rows, probes74.cu's dopri_vdp) is a constant in
+        # each of their copies, and nvcc unrolls the inner loop there too
+        bound = folded_value(code, bound, cmp.pc, env)
+    else:
+        bound = _int_const(bound)
     if type(var) is not Reg or not var.is_var or bound is None:
         return None
     writes = [p for p in range(top, back + 1) if code[p].dst is var]
@@ -201,6 +208,23 @@ def counter_values(code, top: int, back: int, limit: int = UNROLL_TRIPS, geometr
             if len(values) > limit:
                 return None
     return var, values
+
+
+def _written(code, top: int, back: int, reg) -> bool:
+    return any(code[p].dst is reg for p in range(top, back + 1))
+
+
+def bounded_by_outer(code, top: int, back: int):
+    """The counter of a loop whose test compares it with a register, not a constant (``j <
+    s``), or None: such a loop has constant trips only in the copies of an unrolled loop
+    around it (``full_unrolls``)."""
+    found = loop_test(code, top, back)
+    if found is None or found[1].op != Op.BIN or len(found[1].args) != 2:
+        return None
+    a, b = found[1].args
+    if type(a) is not Reg or type(b) is not Reg:
+        return None
+    return a if _written(code, top, back, a) else b if _written(code, top, back, b) else None
 
 
 _CONTROL = {Op.LOOPINIT, Op.LOOPTEST, Op.BODYINIT, Op.JUMP, Op.IF, Op.ELSE}

@@ -22,7 +22,7 @@ propagation, and keeps an array in local memory when it would need too many regi
 from __future__ import annotations
 
 from .ir import Const, Op, Reg
-from .loops import AFFINE, constant_trips, def_before, loop_test, loops
+from .loops import AFFINE, bounded_by_outer, constant_trips, def_before, full_unrolls, loop_test, loops
 from .spaces import LOCAL_BASE
 
 
@@ -95,9 +95,13 @@ def _counted(ir) -> list:
     got = getattr(ir, "_simt_counted_loops", None)
     if got is None:
         code = ir.code
-        got = ir._simt_counted_loops = [
-            (top, back, next(a for a in loop_test(code, top, back)[1].args if type(a) is Reg))
-            for top, back in loops(code) if constant_trips(code, top, back) is not None]
+        got = [(top, back, next(a for a in loop_test(code, top, back)[1].args if type(a) is Reg))
+               for top, back in loops(code) if constant_trips(code, top, back) is not None]
+        # and those bounded by the counter of an unrolled loop around them (j < s)
+        full = full_unrolls(code)
+        got += [(top, back, var) for top, back in loops(code)
+                if (top, back) in full and (var := bounded_by_outer(code, top, back)) is not None]
+        ir._simt_counted_loops = got
     return got
 
 

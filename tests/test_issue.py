@@ -60,6 +60,47 @@ def test_a_loop_of_no_trips_beside_an_unrolled_one_runs():
     assert np.array_equal(out.get(), want.ravel())
 
 
+@pytest.mark.parametrize("test", ["j < s", "s > j"])
+def test_a_loop_bounded_by_an_unrolled_counter_unrolls_too(test):
+    """A triangular nest (``for (s = 1; s < 6; s++) for (j = 0; j < s; j++)``, a
+    Runge-Kutta tableau's rows, probes74.cu's dopri_vdp) has an inner loop of constant
+    trips in each copy of the outer one, and nvcc unrolls both: 15 copies, the counters'
+    values in each, and the local array they index kept in registers."""
+    from simt.loops import full_unrolls, loops
+    from simt.promote import register_locals
+    src = """extern "C" __global__ void k(float *out, const float *a) {
+        int i = threadIdx.x;
+        float kk[6];
+        kk[0] = a[i];
+        for (int s = 1; s < 6; s++) {
+            float sum = 0.0f;
+            for (int j = 0; TEST; j++) sum += a[s * 8 + j] * kk[j];
+            kk[s] = sum + 1.0f;
+        }
+        out[i] = kk[5];
+    }""".replace("TEST", test)
+    f = simt.Module.from_source(src, "k.cu").get_function("k")
+    code = f.ir.code
+    outer, inner = sorted(loops(code), key=lambda r: r[0])
+    found = full_unrolls(code)
+    root, copies = found[inner]
+    assert root == outer and len(copies) == 15
+    assert sorted(tuple(sorted(c.values())) for c in copies) == sorted(
+        tuple(sorted((s, j))) for s in range(1, 6) for j in range(s))
+    assert register_locals(f.ir)
+    a = np.random.default_rng(0).standard_normal(64).astype(np.float32)
+    dev = simt.Device()
+    out, da = dev.zeros(32, np.float32), dev.to_device(a)
+    f.launch(dev, simt.LaunchConfig.of(1, 32), [out, da])
+    kk = [a[:32].astype(np.float32)]
+    for s in range(1, 6):
+        acc = np.zeros(32, np.float32)
+        for j in range(s):
+            acc = (acc + np.float32(a[s * 8 + j]) * kk[j]).astype(np.float32)
+        kk.append((acc + np.float32(1.0)).astype(np.float32))
+    np.testing.assert_allclose(out.get(), kk[5], rtol=1e-5)
+
+
 def test_index_arithmetic_of_an_access_is_one_slot():
     """in[i]: widen i, scale by 4, add the base: three IR instructions, one IMAD.WIDE."""
     k = _kernel("saxpy", "kernels_cuda/probes2.cu")
