@@ -12230,6 +12230,2172 @@ UNSEEN85 = [
 PROBES += UNSEEN85
 
 
+# probe-unseen94 (probes96.cu): a computational-astrophysics course's kernels (direct-sum
+# N-body gravity with shared-memory tiles, a cloud-in-cell mass deposit by global atomics,
+# the particle-mesh force interpolation, a friends-of-friends linking sweep on a cell list,
+# power-spectrum shell binning in shared memory, a leapfrog kick-drift with a kinetic-energy
+# reduction) as a student who knows CUDA basics writes them
+_P96 = "probes96.cu"
+P96_NB_N, P96_NB_TILE = 1 << 13, 128               # nbody: bodies; NB_TILE (the block)
+P96_NB_G, P96_NB_EPS = 1.0, 0.02                   # G; the Plummer softening length (N-body units)
+P96_NB_RMAX = 20.0                                 # the Plummer sphere (scale 1, mass 1) cut at this radius
+P96_HALO_FRAC = 0.5                                # clustered particles: the fraction in halos
+P96_HALO_MMIN, P96_HALO_SLOPE = 20, 1.9            # halo sizes: dN/dM ~ M^-slope from MMIN to n / 64
+P96_HALO_C = 0.1                                   # a halo's Gaussian sigma: C M^(1/3) mean separations
+P96_CIC_NG = 128                                   # cic / pm: the mesh's side
+P96_FOF_B, P96_FOF_CELL = 0.2, 0.6                 # fof: the linking length; the cells' side (>= it), in mean separations
+P96_PK_NG, P96_PK_GRID = 384, 528                  # pk: the FFT grid's side; the most blocks (4 x 132 SMs)
+P96_PK_K0 = 20.0                                   # pk: P(k) = k / (1 + (k / K0)^2)^2, k in fundamental modes
+P96_LF_DT, P96_LF_BOX = 0.01, 1.0                  # leapfrog: dt, the box
+P96_LF_VSD, P96_LF_ASD = 0.02, 0.5                 # velocity and acceleration components N(0, sd^2)
+
+
+def _p96_plummer_args(n, rng):
+    """n bodies of a Plummer sphere (scale radius 1, total mass 1, cut at P96_NB_RMAX): x,
+    y, z, m (float32, m = 1 / n); ax, ay, az, pot (zeroed); G, eps^2, n."""
+    f = np.float32
+    umax = (1 + 1 / P96_NB_RMAX ** 2) ** -1.5           # the mass fraction inside RMAX
+    r = 1 / np.sqrt(rng.uniform(0, umax, n) ** (-2 / 3) - 1)
+    ct = rng.uniform(-1, 1, n)
+    ph = rng.uniform(0, 2 * np.pi, n)
+    st = np.sqrt(1 - ct * ct)
+    return [(r * st * np.cos(ph)).astype(f), (r * st * np.sin(ph)).astype(f), (r * ct).astype(f),
+            np.full(n, 1 / n, f), *[np.zeros(n, f) for _ in range(4)], f(P96_NB_G), f(P96_NB_EPS ** 2), _i32(n)]
+
+
+def _p96_nbody_ref(x, y, z, m, G=P96_NB_G, eps2=P96_NB_EPS ** 2):
+    """nbody_accel_pot in float64: ax, ay, az and the potential (self term left out)."""
+    p = np.stack([np.asarray(a, np.float64) for a in (x, y, z)], axis=1)
+    m = np.asarray(m, np.float64)
+    n = len(m)
+    acc, pot = np.zeros((n, 3)), np.zeros(n)
+    for a in range(0, n, 512):
+        d = p[None, :, :] - p[a:a + 512, None, :]
+        rinv = 1 / np.sqrt((d * d).sum(axis=2) + float(eps2))
+        acc[a:a + 512] = ((m * rinv ** 3)[:, :, None] * d).sum(axis=1)
+        w = m * rinv
+        w[np.arange(len(w)), np.arange(a, a + len(w))] = 0
+        pot[a:a + 512] = -w.sum(axis=1)
+    G = float(G)
+    return G * acc[:, 0], G * acc[:, 1], G * acc[:, 2], G * pot
+
+
+def _p96_clustered(n, rng):
+    """n positions in the periodic unit box (n x 3 float32, in [0, 1)), in random order:
+    P96_HALO_FRAC of them in Gaussian halos (sizes dN/dM ~ M^-P96_HALO_SLOPE from
+    P96_HALO_MMIN to n / 64, sigma P96_HALO_C M^(1/3) mean separations: a peak overdensity
+    of ~60), the rest uniform."""
+    sep = n ** (-1 / 3)
+    mmax = max(2 * P96_HALO_MMIN, n // 64)
+    nh = int(n * P96_HALO_FRAC)
+    a = 1 - P96_HALO_SLOPE
+    sizes = []
+    tot = 0
+    while tot < nh:
+        m = int((P96_HALO_MMIN ** a + rng.random() * (mmax ** a - P96_HALO_MMIN ** a)) ** (1 / a))
+        m = min(m, nh - tot)
+        sizes.append(m)
+        tot += m
+    sizes = np.array(sizes)
+    k = np.repeat(np.arange(len(sizes)), sizes)
+    sig = P96_HALO_C * sizes ** (1 / 3) * sep
+    hp = rng.random((len(sizes), 3))[k] + rng.standard_normal((nh, 3)) * sig[k, None]
+    p = (np.concatenate([hp, rng.random((n - nh, 3))]) % 1.0)[rng.permutation(n)].astype(np.float32)
+    p[p >= 1] = 0                                        # float32 rounding up to 1
+    return p
+
+
+def _p96_cic_cells(x, ng):
+    """The CIC cells (i0, i1) and weights (w0, w1) of coordinates x along one axis, in
+    float32 as the kernels compute them."""
+    g = np.asarray(x, np.float32) * np.float32(ng) - np.float32(0.5)
+    i = np.floor(g).astype(np.int64)
+    f = g - i.astype(np.float32)
+    return (i + ng) % ng, (i + 1) % ng, np.float32(1) - f, f
+
+
+def _p96_cic_args(n, rng, ng=P96_CIC_NG):
+    """n clustered particles (_p96_clustered: x, y, z float32); the density mesh (ng^3,
+    zeroed); the particle mass ng^3 / n (a mean density of 1), ng, n."""
+    p = _p96_clustered(n, rng)
+    return [p[:, 0].copy(), p[:, 1].copy(), p[:, 2].copy(), np.zeros(ng ** 3, np.float32),
+            np.float32(ng ** 3 / n), _i32(ng), _i32(n)]
+
+
+def _p96_cic_ref(x, y, z, pmass, ng):
+    """cic_deposit3d's mesh: the float32 weights as the kernel forms them, summed in float64."""
+    cx, cy, cz = _p96_cic_cells(x, ng), _p96_cic_cells(y, ng), _p96_cic_cells(z, ng)
+    rho = np.zeros(ng ** 3)
+    for c in range(2):
+        for b in range(2):
+            for a in range(2):
+                w = np.float32(pmass) * cx[2 + a] * cy[2 + b] * cz[2 + c]
+                rho += np.bincount((cz[c] * ng + cy[b]) * ng + cx[a], w.astype(np.float64), ng ** 3)
+    return rho
+
+
+def _p96_pm_mesh(rho, ng):
+    """The PM mesh acceleration (float32 gx, gy, gz, x fastest) of the density rho (ng^3,
+    x fastest, box 1, 4 pi G = 1): Poisson's equation solved by FFT (-k^2 phi_k = delta_k),
+    then minus phi's central differences."""
+    d = np.asarray(rho, np.float64).reshape(ng, ng, ng)           # [z, y, x]
+    dk = np.fft.rfftn(d - d.mean())
+    k = 2 * np.pi * np.fft.fftfreq(ng, 1 / ng)
+    kz = 2 * np.pi * np.fft.rfftfreq(ng, 1 / ng)
+    k2 = k[:, None, None] ** 2 + k[None, :, None] ** 2 + kz[None, None, :] ** 2
+    k2[0, 0, 0] = 1
+    phi = np.fft.irfftn(-dk / k2, d.shape, axes=(0, 1, 2))
+    h = 1 / ng
+    return [(-(np.roll(phi, -1, ax) - np.roll(phi, 1, ax)) / (2 * h)).astype(np.float32).ravel()
+            for ax in (2, 1, 0)]
+
+
+def _p96_pm_args(n, rng, ng=P96_CIC_NG):
+    """n clustered particles (x, y, z float32) and the mesh acceleration of their own CIC
+    density (_p96_pm_mesh: gx, gy, gz); ax, ay, az (zeroed), ng, n."""
+    p = _p96_clustered(n, rng)
+    x, y, z = p[:, 0].copy(), p[:, 1].copy(), p[:, 2].copy()
+    g = _p96_pm_mesh(_p96_cic_ref(x, y, z, ng ** 3 / n, ng), ng)
+    return [x, y, z, *g, *[np.zeros(n, np.float32) for _ in range(3)], _i32(ng), _i32(n)]
+
+
+def _p96_pm_ref(x, y, z, gx, gy, gz, ng):
+    """pm_interp_accel in float64 (the float32 weights): ax, ay, az."""
+    cx, cy, cz = _p96_cic_cells(x, ng), _p96_cic_cells(y, ng), _p96_cic_cells(z, ng)
+    out = [np.zeros(len(cx[0])) for _ in range(3)]
+    for c in range(2):
+        for b in range(2):
+            for a in range(2):
+                idx = (cz[c] * ng + cy[b]) * ng + cx[a]
+                w = (cx[2 + a] * cy[2 + b] * cz[2 + c]).astype(np.float64)
+                for o, g in zip(out, (gx, gy, gz)):
+                    o += w * np.asarray(g, np.float64)[idx]
+    return out
+
+
+def _p96_fof_ncell(n):
+    """fof's cells a side: about P96_FOF_CELL mean separations each (268 for 2^22)."""
+    return max(3, int(n ** (1 / 3) / P96_FOF_CELL))
+
+
+def _p96_fof_args(n, rng):
+    """n clustered particles (_p96_clustered) sorted by cell (side 1 / ncell, _p96_fof_ncell:
+    ~0.22 particles a cell on average; cell index x fastest): px, py, pz (float32),
+    cell_start / cell_end (int32, ncell^3, -1 / 0 for an empty cell), the labels (their own
+    indices: the first sweep), the new labels (zeroed), the changed counter (zeroed);
+    b^2 (b = P96_FOF_B mean separations), ncell, n."""
+    nc = _p96_fof_ncell(n)
+    p = _p96_clustered(n, rng)
+    c = np.minimum((p * np.float32(nc)).astype(np.int64), nc - 1)
+    cid = (c[:, 2] * nc + c[:, 1]) * nc + c[:, 0]
+    o = np.argsort(cid, kind="stable")
+    p, cid = p[o], cid[o]
+    cnt = np.bincount(cid, minlength=nc ** 3)
+    end = np.cumsum(cnt)
+    start = np.where(cnt > 0, end - cnt, -1)
+    end = np.where(cnt > 0, end, 0)
+    b = P96_FOF_B * n ** (-1 / 3)
+    return [p[:, 0].copy(), p[:, 1].copy(), p[:, 2].copy(), start.astype(np.int32), end.astype(np.int32),
+            np.arange(n, dtype=np.int32), np.zeros(n, np.int32), np.zeros(1, np.int32), np.float32(b * b),
+            _i32(nc), _i32(n)]
+
+
+def _p96_fof_ref(px, py, pz, labels, b2):
+    """One sweep by brute force over all pairs (float64, minimum image): the new labels and
+    the smallest |r^2 - b^2| / b^2 of any pair (rounding cannot flip a link when it is
+    well above 1e-6)."""
+    p = np.stack([np.asarray(a, np.float64) for a in (px, py, pz)], axis=1)
+    lab = np.asarray(labels, np.int64)
+    n = len(p)
+    out = lab.copy()
+    gap = np.inf
+    b2 = float(b2)
+    for a in range(0, n, 1024):
+        d = p[None, :, :] - p[a:a + 1024, None, :]
+        d -= np.rint(d)
+        r2 = (d * d).sum(axis=2)
+        gap = min(gap, np.abs(r2 - b2).min() / b2)
+        out[a:a + 1024] = np.where(r2 < b2, lab[None, :], n + 1).min(axis=1)
+    return out, gap
+
+
+def _p96_pk_model(k):
+    return k / (1 + (k / P96_PK_K0) ** 2) ** 2
+
+
+def _p96_pk_args(ng, rng):
+    """An rfftn grid (ng x ng x (ng/2 + 1), flat float2 as float32 pairs) of a Gaussian
+    random field with power _p96_pk_model(|k|) (complex normal modes, the DC mode 0); the
+    shells' power and weights (nbins = ng / 2, zeroed); ng, nbins."""
+    nz = ng // 2 + 1
+    k = np.fft.fftfreq(ng, 1 / ng)
+    kk = np.sqrt(k[:, None, None] ** 2 + k[None, :, None] ** 2 + np.arange(nz)[None, None, :] ** 2)
+    amp = np.sqrt(_p96_pk_model(kk) / 2).astype(np.float32).ravel()
+    d = rng.standard_normal((ng * ng * nz, 2), dtype=np.float32)
+    d *= amp[:, None]
+    return [d.ravel(), np.zeros(ng // 2, np.float32), np.zeros(ng // 2, np.uint32), _i32(ng), _i32(ng // 2)]
+
+
+def _p96_pk_ref(dk, ng, nbins):
+    """pk_shell_bin's shells in numpy (the bin from float32 sqrt as the kernel takes it):
+    the power sums (float64) and the weights."""
+    nz = ng // 2 + 1
+    k = np.fft.fftfreq(ng, 1 / ng).astype(np.int64)
+    k2 = k[:, None, None] ** 2 + k[None, :, None] ** 2 + np.arange(nz)[None, None, :] ** 2
+    b = (np.sqrt(k2.astype(np.float32)) + np.float32(0.5)).astype(np.int64).ravel()
+    kz = np.broadcast_to(np.arange(nz), (ng, ng, nz)).ravel()
+    w = np.where((kz == 0) | (kz == ng // 2), 1, 2)
+    d = np.asarray(dk, np.float64).reshape(-1, 2)
+    p = (d * d).sum(axis=1)
+    on = (b > 0) & (b < nbins)
+    return (np.bincount(b[on], (w * p)[on], nbins), np.bincount(b[on], w[on], nbins).astype(np.uint32))
+
+
+def _p96_lf_args(n, rng):
+    """n particles: positions (float4: clustered x, y, z in [0, 1), w the mass: log-normal,
+    mean ~1), velocities (float4, N(0, P96_LF_VSD^2) a component, w 0), accelerations
+    (float4, N(0, P96_LF_ASD^2), w 0), all as flat float32; the kinetic energy (zeroed);
+    dt, box, n."""
+    f = np.float32
+    pos = np.zeros((n, 4), f)
+    pos[:, :3] = _p96_clustered(n, rng) * f(P96_LF_BOX)
+    pos[:, 3] = rng.lognormal(-0.125, 0.5, n)
+    vel = np.zeros((n, 4), f)
+    vel[:, :3] = rng.normal(0, P96_LF_VSD, (n, 3))
+    acc = np.zeros((n, 4), f)
+    acc[:, :3] = rng.normal(0, P96_LF_ASD, (n, 3))
+    return [pos.ravel(), vel.ravel(), acc.ravel(), np.zeros(1, f), f(P96_LF_DT), f(P96_LF_BOX), _i32(n)]
+
+
+def _p96_lf_ref(pos, vel, acc, dt=P96_LF_DT, box=P96_LF_BOX):
+    """leapfrog_kick_drift in float64: the new positions (n x 4, wrapped), velocities (n x
+    4) and the kinetic energy."""
+    p, v, a = (np.array(x, np.float64).reshape(-1, 4) for x in (pos, vel, acc))
+    dt, box = float(dt), float(box)
+    v[:, :3] += dt * a[:, :3]
+    p[:, :3] += dt * v[:, :3]
+    p[:, :3] -= box * np.floor(p[:, :3] / box)
+    return p, v, 0.5 * (p[:, 3] * (v[:, :3] ** 2).sum(axis=1)).sum()
+
+
+UNSEEN94 = [
+    TimingProbe("probe/plummer-direct-accpot", "probe-unseen94", "nbody_accel_pot", P96_NB_N, P96_NB_TILE,
+                lambda n: -(-n // P96_NB_TILE), _p96_plummer_args, source=_P96,
+                note="direct-sum softened gravity on a 2^13-body Plummer sphere, a thread a body (64 blocks of "
+                     "128: half the SMs get one block of 4 warps, the rest none): x, y, z, m from 4 separate "
+                     "float arrays staged 128 bodies a tile into 4 shared arrays, then 128 interactions a tile "
+                     "(4 shared broadcast loads, rsqrtf, ~12 FMAs/multiplies, an index compare guarding the "
+                     "potential) for 8192 in all; latency-bound (few warps a scheduler), 4 stores a body"),
+    TimingProbe("probe/cic-mass-deposit-3d", "probe-unseen94", "cic_deposit3d", 1 << 22, 256,
+                lambda n: -(-n // 256), _p96_cic_args, source=_P96,
+                note="cloud-in-cell deposit of 2^22 clustered particles (half in Gaussian halos up to 2^16 "
+                     "particles, in random order) onto a periodic 128^3 float mesh (8 MiB, L2-resident), a thread "
+                     "a particle: 3 coalesced loads, floorf and % wraps, then 8 float atomicAdds at scattered "
+                     "addresses (two x-neighbours share a 32-byte sector; particles in a halo's core collide on "
+                     "cells); global-atomic-bound"),
+    TimingProbe("probe/pm-cic-force-gather", "probe-unseen94", "pm_interp_accel", 1 << 22, 256,
+                lambda n: -(-n // 256), _p96_pm_args, source=_P96,
+                note="particle-mesh force interpolation for 2^22 clustered particles in random order from three "
+                     "periodic 128^3 float acceleration meshes (24 MiB, L2-resident), a thread a particle: 3 "
+                     "coalesced loads, CIC cells and weights in small local arrays, 8 cells x 3 meshes = 24 "
+                     "scattered 4-byte gathers, 3 coalesced stores; L2 gather-bound"),
+    TimingProbe("probe/fof-cell-minlabel", "probe-unseen94", "fof_link_step", 1 << 22, 256,
+                lambda n: -(-n // 256), _p96_fof_args, source=_P96,
+                note="one friends-of-friends label sweep over 2^22 clustered particles sorted by cell (268^3 "
+                     "cells of 0.6 mean separations, 77 MB each for cell_start and cell_end; linking length 0.2 "
+                     "separations), a thread a particle: 27 neighbour cells with % wraps, a cell_start load "
+                     "(lanes of a warp in a run of nearby cells) and a -1 skip each (~86% of cells empty), then "
+                     "the cell's particles (3 loads, 3 rintf minimum images, a distance test, a dependent label "
+                     "load when linked); ~60 candidates a particle on average but up to ~560 in halo cores, "
+                     "so warps in halos run long (divergent, latency-bound); one global atomicAdd on a single "
+                     "counter for each particle whose label drops (~15%)"),
+    TimingProbe("probe/pk-shell-smem-hist", "probe-unseen94", "pk_shell_bin", P96_PK_NG, 256,
+                lambda n: min(P96_PK_GRID, -(-(n * n * (n // 2 + 1)) // 256)), _p96_pk_args, source=_P96,
+                note="power-spectrum shell binning of a 384^3 rfftn grid (384 x 384 x 193 float2 modes, 228 MB), "
+                     "528 blocks of 256 in a grid-stride loop (~210 modes a thread): integer % and / by ng "
+                     "for the wavenumbers, sqrtf, a coalesced 8-byte load and two shared atomicAdds (float power, "
+                     "uint weight) onto 192 bins (neighbouring lanes mostly hit the same shell: same-address "
+                     "conflicts), then 2 x 192 global atomicAdds a block"),
+    TimingProbe("probe/leapfrog-kd-ekin", "probe-unseen94", "leapfrog_kick_drift", 1 << 22, 256,
+                lambda n: -(-n // 256), _p96_lf_args, source=_P96,
+                note="a leapfrog kick-drift of 2^22 particles, a thread a particle: float4 position (w the mass), "
+                     "velocity and acceleration loads (16 B a lane, coalesced), 6 FMAs, 3 divisions and floorf "
+                     "for the periodic wrap, 2 float4 stores, then the kinetic energy by an 8-level shared tree "
+                     "reduction (a __syncthreads each) and one float atomicAdd a block; memory-bound (~320 MB "
+                     "moved)"),
+]
+PROBES += UNSEEN94
+
+
+# probe-unseen90 (probes92.cu): a sparse iterative-solvers course's kernels (a CSR-vector
+# SpMV a warp a row, BiCGSTAB's fused update with two double dot products by a block
+# reduction and atomics, one level of a level-scheduled triangular solve, a multigrid
+# cycle's residual-and-restrict and prolong-and-correct steps on a 2-D Poisson grid, a
+# weighted-Jacobi sweep with a KL-expansion coefficient computed on the fly) as a student
+# who knows CUDA basics writes them, predicted before their first GPU run
+_P92 = "probes92.cu"
+_P92_SPMV_N = 1 << 20                              # csr-vector-spmv: rows
+_P92_SPMV_LEN = (16, 80)                           # a row's nonzeros: uniform in this range (mean 48)
+_P92_SPMV_HALF = 8192                              # columns in a window of 2 x this rows around the row
+_P92_SPMV_BLOCK = 256                              # 8 warps (rows) a block
+_P92_BI_N = 1 << 24                                # bicgstab-update: elements
+_P92_BI_BLOCK = 256                                # DOT_BLOCK
+_P92_BI_ALPHA = 0.62                               # alpha; omega is (t . s) / (t . t) of the data
+_P92_BI_T = (1.3, 0.5)                             # t = A s made as 1.3 s + 0.5 N(0, 1)
+_P92_TRSV_N = 1 << 22                              # sptrsv-level: rows of L
+_P92_TRSV_LEVELS, _P92_TRSV_LEVEL = 4, 2           # rows a level n / levels; the probe solves level 2
+_P92_TRSV_DEPS = (4, 12)                           # off-diagonals a row above level 0 (before duplicates go)
+_P92_TRSV_WIN = 1024                               # a dependency among the 1024 rows of its level just below the row
+_P92_TRSV_DIAG = (4.0, 8.0)                        # the diagonal uniform in this range, off-diagonals in +-1
+_P92_TRSV_BLOCK = 256
+_P92_MG_NC = 4097                                  # restrict / prolong: coarse points a side (fine 2 nc - 1)
+_P92_MG_NOISE = 0.01                               # u: the smooth solution plus this N(0, 1) noise
+_P92_MG_BLOCK = (32, 8)
+_P92_KL_N = 4096                                   # wjacobi-kl: grid points a side
+_P92_KL_M = 8                                      # KL_M
+_P92_KL_MODES = ((1, 1), (1, 2), (2, 1), (2, 2), (1, 3), (3, 1), (2, 3), (3, 2))   # (p, q) / pi of each mode
+_P92_KL_OMEGA = 0.8                                # the Jacobi weight
+
+
+def _p92_spmv_matrix(n, rng, lens=_P92_SPMV_LEN, half=_P92_SPMV_HALF):
+    """An n x n CSR matrix (row_ptr, col int32; val float32): row lengths uniform in lens,
+    the columns distinct and sorted, one a bin of the row's window of min(n, 2 half)
+    columns around the diagonal (clipped to the matrix), values uniform in +-1."""
+    ln = rng.integers(lens[0], lens[1] + 1, n)
+    row_ptr = np.zeros(n + 1, np.int64)
+    row_ptr[1:] = np.cumsum(ln)
+    nnz = int(row_ptr[-1])
+    span = min(n, 2 * half)
+    start = np.clip(np.arange(n) - span // 2, 0, n - span)
+    row = np.repeat(np.arange(n, dtype=np.int32), ln)
+    k = np.arange(nnz, dtype=np.int64) - np.repeat(row_ptr[:-1], ln)
+    w = span // ln[row]                                     # each nonzero a bin of w columns
+    col = start[row] + k * w + (rng.random(nnz, dtype=np.float32) * w).astype(np.int64)
+    val = rng.uniform(-1, 1, nnz).astype(np.float32)
+    return row_ptr.astype(np.int32), col.astype(np.int32), val
+
+
+def _p92_spmv_args(n, rng):
+    """_p92_spmv_matrix(n); x (float32, N(0, 1)); y (zeroed); n."""
+    row_ptr, col, val = _p92_spmv_matrix(n, rng)
+    return [row_ptr, col, val, rng.standard_normal(n, dtype=np.float32), np.zeros(n, np.float32), _i32(n)]
+
+
+def _p92_spmv_ref(row_ptr, col, val, x):
+    """A x in float64 (empty rows 0)."""
+    row_ptr = np.asarray(row_ptr, np.int64)
+    n = len(row_ptr) - 1
+    row = np.repeat(np.arange(n), np.diff(row_ptr))
+    return np.bincount(row, weights=np.asarray(val, np.float64) * np.asarray(x, np.float64)[col], minlength=n)
+
+
+def _p92_bicg_args(n, rng):
+    """BiCGSTAB mid-run: x, p, s, r0hat N(0, 1), t = 1.3 s + 0.5 N(0, 1) (float32); r
+    (zeroed); alpha, omega = (t . s) / (t . t) (float32); dots (2 doubles, zeroed); n."""
+    f = np.float32
+    x, p, s, r0 = (rng.standard_normal(n, dtype=f) for _ in range(4))
+    t = (_P92_BI_T[0] * s + _P92_BI_T[1] * rng.standard_normal(n, dtype=f)).astype(f)
+    td = t.astype(np.float64)
+    omega = f(td @ s.astype(np.float64) / (td @ td))
+    return [x, np.zeros(n, f), p, s, t, r0, f(_P92_BI_ALPHA), omega, np.zeros(2, np.float64), _i32(n)]
+
+
+def _p92_bicg_ref(x, p, s, t, r0, alpha, omega):
+    """bicgstab_update in float64: x, r and the dots (r0 . r, r . r)."""
+    x, p, s, t, r0 = (np.asarray(a, np.float64) for a in (x, p, s, t, r0))
+    alpha, omega = float(alpha), float(omega)
+    xn = x + alpha * p + omega * s
+    r = s - omega * t
+    return xn, r, np.array([r0 @ r, r @ r])
+
+
+def _p92_trsv_matrix(n, rng, levels=_P92_TRSV_LEVELS, deps=_P92_TRSV_DEPS, win=_P92_TRSV_WIN):
+    """A sparse lower-triangular n x n matrix in CSR with its level schedule: every row a
+    level drawn at random (n / levels rows a level, n a multiple of levels); a row of level
+    l > 0 depends on rows before it (column < row) of lower levels, its first dependency in
+    level l - 1 and the others in a level uniform in 0 .. l - 1, each among the `win` rows of
+    that level just below the row (duplicates dropped; the few rows near the top with no
+    such row keep fewer); the columns sorted, the diagonal last. Values: off-diagonals
+    uniform in +-1, the diagonal uniform in _P92_TRSV_DIAG (float32). Returns row_ptr,
+    col, val (CSR), level_rows (each level's rows ascending, levels one after another),
+    level_ptr and each row's level."""
+    lev = np.repeat(np.arange(levels, dtype=np.int32), n // levels)
+    rng.shuffle(lev)
+    level_rows = np.argsort(lev, kind="stable").astype(np.int32)
+    level_ptr = np.arange(levels + 1) * (n // levels)
+    below = np.zeros((levels, n), np.int32)                # below[m, i]: rows of level m before row i
+    for mm in range(levels - 1):
+        np.cumsum(lev[:-1] == mm, out=below[mm, 1:])
+    k = np.where(lev > 0, rng.integers(deps[0], deps[1] + 1, n, dtype=np.int32), 0)
+    row = np.repeat(np.arange(n, dtype=np.int32), k)
+    lr = lev[row]
+    m = rng.integers(0, np.maximum(lr, 1), dtype=np.int32)
+    m[np.r_[0, np.cumsum(k)[:-1]][k > 0]] = lr[np.r_[0, np.cumsum(k)[:-1]][k > 0]] - 1   # a row's first: l - 1
+    pos = below[m, row]
+    lo = np.maximum(pos - win, 0)
+    r = lo + (rng.random(len(row), dtype=np.float32) * (pos - lo)).astype(np.int32)
+    ok = pos > 0
+    col = level_rows[level_ptr[m[ok]] + r[ok]]
+    key = np.sort(row[ok].astype(np.int64) * n + col)
+    key = key[np.r_[True, key[1:] != key[:-1]]] if len(key) else key
+    orow, ocol = key // n, key % n
+    cnt = np.bincount(orow, minlength=n) + 1
+    row_ptr = np.zeros(n + 1, np.int64)
+    row_ptr[1:] = np.cumsum(cnt)
+    nnz = int(row_ptr[-1])
+    colv = np.empty(nnz, np.int64)
+    val = np.empty(nnz, np.float32)
+    opos = np.arange(len(key)) + orow                       # each row's off-diagonals shift by the diagonals before
+    colv[opos] = ocol
+    val[opos] = rng.uniform(-1, 1, len(key))
+    dpos = row_ptr[1:] - 1
+    colv[dpos] = np.arange(n)
+    val[dpos] = rng.uniform(*_P92_TRSV_DIAG, n)
+    return (row_ptr.astype(np.int32), colv.astype(np.int32), val, level_rows.astype(np.int32),
+            level_ptr.astype(np.int32), lev)
+
+
+def _p92_trsv_solve(row_ptr, col, val, level_rows, level_ptr, b, x, first, last):
+    """Levels first .. last - 1 of the level-scheduled solve, level by level in float64 (x
+    of the earlier levels given): x with those levels' rows solved (float64)."""
+    row_ptr = np.asarray(row_ptr, np.int64)
+    n = len(row_ptr) - 1
+    x = np.array(x, np.float64)
+    rowid = np.repeat(np.arange(n), np.diff(row_ptr))
+    dpos = row_ptr[1:] - 1
+    off = np.ones(len(col), bool)
+    off[dpos] = False
+    lev = np.empty(n, np.int64)
+    for m in range(len(level_ptr) - 1):
+        lev[level_rows[level_ptr[m]:level_ptr[m + 1]]] = m
+    val = np.asarray(val, np.float64)
+    for m in range(first, last):
+        rows = level_rows[level_ptr[m]:level_ptr[m + 1]]
+        sel = off & (lev[rowid] == m)
+        s = np.bincount(rowid[sel], weights=val[sel] * x[col[sel]], minlength=n)
+        x[rows] = (np.asarray(b, np.float64)[rows] - s[rows]) / val[dpos[rows]]
+    return x
+
+
+def _p92_trsv_args(n, rng):
+    """_p92_trsv_matrix(n); b (float32, N(0, 1)); x with levels 0 .. _P92_TRSV_LEVEL - 1
+    solved (float32, the rest 0); the probe level's start and end in level_rows."""
+    row_ptr, col, val, level_rows, level_ptr, lev = _p92_trsv_matrix(n, rng)
+    b = rng.standard_normal(n, dtype=np.float32)
+    x = _p92_trsv_solve(row_ptr, col, val, level_rows, level_ptr, b, np.zeros(n), 0, _P92_TRSV_LEVEL)
+    L = _P92_TRSV_LEVEL
+    return [row_ptr, col, val, level_rows, b, x.astype(np.float32), _i32(level_ptr[L]), _i32(level_ptr[L + 1])]
+
+
+def _p92_mg_fine(nf, rng):
+    """A fine nf x nf grid (spacing 1 / (nf - 1)): u = sin(pi x) sin(pi y) plus
+    _P92_MG_NOISE N(0, 1) noise inside, 0 on the boundary; f = 2 pi^2 sin(pi x) sin(pi y)
+    (both float32, row-major)."""
+    sn = np.sin(np.pi * np.linspace(0.0, 1.0, nf)).astype(np.float32)
+    sm = np.outer(sn, sn)
+    u = sm + np.float32(_P92_MG_NOISE) * rng.standard_normal((nf, nf), dtype=np.float32)
+    u[0, :] = u[-1, :] = u[:, 0] = u[:, -1] = 0
+    return u.ravel(), (np.float32(2 * np.pi ** 2) * sm).ravel()
+
+
+def _p92_restrict_args(nc, rng):
+    """_p92_mg_fine(2 nc - 1): u, f; rc (nc x nc, zeroed); nf, nc, 1 / h^2 (float32)."""
+    nf = 2 * nc - 1
+    u, f = _p92_mg_fine(nf, rng)
+    return [u, f, np.zeros(nc * nc, np.float32), _i32(nf), _i32(nc), np.float32((nf - 1) ** 2)]
+
+
+def _p92_restrict_ref(u, f, nc, inv_h2):
+    """restrict_residual in float64: the coarse residual (nc x nc, flat) and the fine one."""
+    nf = 2 * nc - 1
+    U = np.asarray(u, np.float64).reshape(nf, nf)
+    F = np.asarray(f, np.float64).reshape(nf, nf)
+    R = np.zeros((nf, nf))
+    R[1:-1, 1:-1] = F[1:-1, 1:-1] - (4 * U[1:-1, 1:-1] - U[1:-1, :-2] - U[1:-1, 2:] - U[:-2, 1:-1]
+                                     - U[2:, 1:-1]) * float(inv_h2)
+    rc = np.zeros((nc, nc))
+    c = R[2:-2:2, 2:-2:2]
+    e = R[1:-3:2, 2:-2:2] + R[3:-1:2, 2:-2:2] + R[2:-2:2, 1:-3:2] + R[2:-2:2, 3:-1:2]
+    k = R[1:-3:2, 1:-3:2] + R[1:-3:2, 3:-1:2] + R[3:-1:2, 1:-3:2] + R[3:-1:2, 3:-1:2]
+    rc[1:-1, 1:-1] = (4 * c + 2 * e + k) / 16
+    return rc.ravel(), R.ravel()
+
+
+def _p92_prolong_args(nc, rng):
+    """_p92_mg_fine(2 nc - 1)'s u; the coarse error ec (nc x nc, float32: a smooth mode
+    plus N(0, 0.1^2) noise inside, 0 on the boundary); nf, nc."""
+    nf = 2 * nc - 1
+    u, _ = _p92_mg_fine(nf, rng)
+    sn = np.sin(np.pi * np.linspace(0.0, 1.0, nc)).astype(np.float32)
+    ec = (np.float32(-0.05) * np.outer(sn, sn) + np.float32(0.1) * rng.standard_normal((nc, nc), dtype=np.float32))
+    ec[0, :] = ec[-1, :] = ec[:, 0] = ec[:, -1] = 0
+    return [u, ec.ravel(), _i32(nf), _i32(nc)]
+
+
+def _p92_prolong_ref(u, ec, nc):
+    """prolong_correct in float32 as the kernel rounds it (bit for bit): u after."""
+    nf = 2 * nc - 1
+    f = np.float32
+    E = np.asarray(ec, f).reshape(nc, nc)
+    U = np.array(u, f).reshape(nf, nf)
+    P = np.zeros((nf, nf), f)
+    P[0::2, 0::2] = E
+    P[0::2, 1::2] = f(0.5) * (E[:, :-1] + E[:, 1:])
+    P[1::2, 0::2] = f(0.5) * (E[:-1, :] + E[1:, :])
+    P[1::2, 1::2] = f(0.25) * (((E[:-1, :-1] + E[:-1, 1:]) + E[1:, :-1]) + E[1:, 1:])
+    U[1:-1, 1:-1] += P[1:-1, 1:-1]
+    return U.ravel()
+
+
+def _p92_kl_syms(n, rng):
+    """One realization of the KL field: a_m = xi_m / sqrt(p^2 + q^2) (xi N(0, 1)), p_m =
+    pi p, q_m = pi q of _P92_KL_MODES (float32)."""
+    pq = np.array(_P92_KL_MODES, np.float64)
+    a = rng.standard_normal(_P92_KL_M) / np.sqrt((pq ** 2).sum(axis=1))
+    return {"c_kl_a": a.astype(np.float32), "c_kl_p": (np.pi * pq[:, 0]).astype(np.float32),
+            "c_kl_q": (np.pi * pq[:, 1]).astype(np.float32)}
+
+
+def _p92_kl_args(n, rng):
+    """An n x n iterate u (float32, N(0, 1) inside, 0 on the boundary), f = 1; u_new
+    (zeroed); omega, h = 1 / (n - 1) (float32), n."""
+    u = rng.standard_normal((n, n), dtype=np.float32)
+    u[0, :] = u[-1, :] = u[:, 0] = u[:, -1] = 0
+    return [u.ravel(), np.ones(n * n, np.float32), np.zeros(n * n, np.float32), np.float32(_P92_KL_OMEGA),
+            np.float32(1.0 / (n - 1)), _i32(n)]
+
+
+def _p92_kappa(x, y, syms):
+    """The KL coefficient exp(sum a sin(p x) sin(q y)) in float64."""
+    s = 0.0
+    for a, p, q in zip(*(np.asarray(syms[k], np.float64) for k in ("c_kl_a", "c_kl_p", "c_kl_q"))):
+        s = s + a * np.sin(p * x) * np.sin(q * y)
+    return np.exp(s)
+
+
+def _p92_kl_ref(u, f, omega, h, n, syms):
+    """wjacobi_kl in float64 (the face midpoints at the kernel's float32 coordinates): u_new."""
+    f32 = np.float32
+    U = np.asarray(u, np.float64).reshape(n, n)
+    F = np.asarray(f, np.float64).reshape(n, n)
+    h32 = f32(h)
+    c = np.arange(n, dtype=f32) * h32                       # j * h in float32
+    hh = f32(0.5) * h32
+    x = c[None, 1:-1].astype(np.float64)
+    y = c[1:-1, None].astype(np.float64)
+    kw = _p92_kappa((c[1:-1] - hh).astype(np.float64)[None, :], y, syms)
+    ke = _p92_kappa((c[1:-1] + hh).astype(np.float64)[None, :], y, syms)
+    ks = _p92_kappa(x, (c[1:-1] - hh).astype(np.float64)[:, None], syms)
+    kn = _p92_kappa(x, (c[1:-1] + hh).astype(np.float64)[:, None], syms)
+    nb = kw * U[1:-1, :-2] + ke * U[1:-1, 2:] + ks * U[:-2, 1:-1] + kn * U[2:, 1:-1]
+    hd = float(h32)
+    uj = (hd * hd * F[1:-1, 1:-1] + nb) / (kw + ke + ks + kn)
+    out = U.copy()
+    out[1:-1, 1:-1] = (1 - float(omega)) * U[1:-1, 1:-1] + float(omega) * uj
+    return out.ravel()
+
+
+UNSEEN90 = [
+    TimingProbe("probe/csr-vector-spmv-band", "probe-unseen90", "csr_vector_spmv", _P92_SPMV_N, _P92_SPMV_BLOCK,
+                lambda n: -(-n // (_P92_SPMV_BLOCK // 32)), _p92_spmv_args, source=_P92,
+                note="CSR SpMV in the vector form on 2^20 rows of 16 .. 80 nonzeros (mean 48, ~50M nonzeros), a "
+                     "warp a row (8 rows a 256-thread block): row_ptr read by every lane, the lanes stride the row "
+                     "32 at a time (coalesced val/col, 1-3 trips, the last partial), x gathered at sorted columns "
+                     "spread over a 16384-row window around the row (L2-resident x), a 5-step __shfl_down_sync "
+                     "sum and one store by lane 0; memory-bound"),
+    TimingProbe("probe/bicgstab-update-2dot", "probe-unseen90", "bicgstab_update", _P92_BI_N, _P92_BI_BLOCK,
+                lambda n: -(-n // _P92_BI_BLOCK), _p92_bicg_args, source=_P92,
+                note="BiCGSTAB's fused update on 2^24 floats, a thread an element: 5 coalesced float loads (x, p, "
+                     "s, t, r0hat) and 2 stores (x, r), the two dot products r0hat.r and r.r in double, a "
+                     "shared-memory tree of 8 barriers over two 256-double arrays, and 2 double atomicAdds a "
+                     "block on the same 2 words (65536 blocks); memory-bound with double arithmetic and a "
+                     "serial tail of same-address atomics"),
+    TimingProbe("probe/sptrsv-level-rows", "probe-unseen90", "sptrsv_level", _P92_TRSV_N, _P92_TRSV_BLOCK,
+                lambda n: -(-(n // _P92_TRSV_LEVELS) // _P92_TRSV_BLOCK), _p92_trsv_args, source=_P92,
+                note="one level (2^20 rows, level 2 of 4) of a level-scheduled sparse lower-triangular solve on "
+                     "a 2^22-row CSR factor, a thread a row: the row from the level's ascending row list "
+                     "(random rows, ~4 apart: row_ptr, b and x read and x written ~16 bytes apart a lane), a "
+                     "serial loop over its 4 .. 12 off-diagonals (lane-dependent trip counts; each row's "
+                     "col/val contiguous, the rows apart) gathering x from rows up to ~4100 below, a float "
+                     "division by the diagonal; latency-bound dependent loads"),
+    TimingProbe("probe/mg-restrict-residual-fw", "probe-unseen90", "restrict_residual", _P92_MG_NC, _P92_MG_BLOCK,
+                lambda n: (-(-n // _P92_MG_BLOCK[0]), -(-n // _P92_MG_BLOCK[1])), _p92_restrict_args,
+                source=_P92,
+                note="a multigrid residual-and-restrict step from an 8193^2 fine grid to 4097^2, a thread a coarse "
+                     "point (32 x 8 blocks): full weighting of 9 fine residuals, each recomputed from u (5 "
+                     "loads) and f through a device function with a boundary test: 45 u (21 distinct) and 9 f "
+                     "loads a thread over 5 fine rows at stride 2 (neighbouring threads share a third of their "
+                     "words; every fine word read), ~60 FMAs, one coalesced store; an odd row pitch (8193 floats)"),
+    TimingProbe("probe/mg-prolong-bilinear-add", "probe-unseen90", "prolong_correct", _P92_MG_NC, _P92_MG_BLOCK,
+                lambda n: (-(-(2 * n - 1) // _P92_MG_BLOCK[0]), -(-(2 * n - 1) // _P92_MG_BLOCK[1])),
+                _p92_prolong_args, source=_P92,
+                note="a multigrid bilinear prolongation and correction on an 8193^2 fine grid from 4097^2, a "
+                     "thread a fine point (32 x 8 blocks): a 4-way if/else on the parities of i and j (odd and "
+                     "even lanes alternate: every warp runs two branches), 1, 2 or 4 coarse loads (each coarse "
+                     "word read by up to 9 threads, L1/L2 hits), u read and written in place; memory-bound"),
+    TimingProbe("probe/wjacobi-kl-coeff-tile", "probe-unseen90", "wjacobi_kl", _P92_KL_N, (16, 16),
+                lambda n: (-(-n // 16), -(-n // 16)), _p92_kl_args, source=_P92, symbols=_p92_kl_syms,
+                note="a weighted-Jacobi sweep for -div(k grad u) = f on a 4096^2 grid, 16 x 16 blocks staging u "
+                     "and a one-point halo in shared memory (edge threads load the halo: divergent), the "
+                     "coefficient exp(8-mode KL expansion) evaluated at the 4 face midpoints on the fly from "
+                     "__constant__ modes (uniform index): 64 sinf and 4 expf a point, a float division; "
+                     "compute-bound (transcendentals)"),
+]
+PROBES += UNSEEN90
+
+
+# probe-unseen89 (probes91.cu): a computational-electromagnetics course's kernels (a 3-D
+# Yee E update with per-cell materials from __constant__ tables, a 2-D TMz Ez update with
+# a CPML and a Ricker point source, a sweep of 1-D FDTD slab runs in shared memory, a
+# thin-wire MoM matrix fill by Gauss-Legendre quadrature, a 2-D near-to-far-field sum by
+# float atomics, a warp-a-row complex MoM matrix-vector product).
+_P91 = "probes91.cu"
+_P91_NMAT = 4                                      # fdtd3d: materials (vacuum, dielectric, lossy, PEC)
+_P91_EPS, _P91_EAF = (1.0, 4.0, 2.0), 0.1          # their eps_r (PEC aside); the lossy one's sigma dt / (2 eps)
+_P91_S3 = 0.5                                      # fdtd3d: the vacuum cb (Courant number; 3-D limit 1/sqrt 3)
+_P91_NPML = 20                                     # fdtd2d: the CPML's depth (cells)
+_P91_PML_M, _P91_PML_SMAX, _P91_PML_KMAX, _P91_PML_AMAX = 3, 1.0, 5.0, 0.05   # grading, sigma dt/eps0, kappa, alpha
+_P91_CA, _P91_CB = 1.0, 0.5                        # fdtd2d: vacuum coefficients (Courant 0.5)
+_P91_SRC_AMP, _P91_SRC_PPW, _P91_SRC_Q = 1.0, 20.0, 33   # the Ricker source: amplitude, points a wavelength, step
+_P91_N1D, _P91_SRC1D, _P91_RECR, _P91_RECT = 256, 20, 10, 244   # fdtd1d: N1D, SRC_1D, REC_R, REC_T
+_P91_STEPS = 800                                   # fdtd1d: steps a run (an argument)
+_P91_DT_EPS0, _P91_T0, _P91_SPREAD = 1.883, 40.0, 12.0   # Sullivan's dt / eps0 (dx 1 cm), the pulse's peak and width
+_P91_SLAB_EPS, _P91_SLAB_SIG = (1.5, 9.0), (0.0, 0.04)   # each run's slab: eps_r and sigma uniform
+_P91_SLAB_LO, _P91_SLAB_W = (60, 100), (10, 60)        # its first cell and thickness, integers uniform
+_P91_NQ = 8                                        # mom-fill: Gauss-Legendre points
+_P91_K0, _P91_WIRE_A = 2 * np.pi, 1e-3             # wavenumber (wavelength 1), wire radius
+_P91_HELIX_R, _P91_HELIX_P, _P91_HELIX_SEG = 0.3, 0.3, 40   # helix radius, pitch, segments a turn
+_P91_NANG, _P91_NTFF_DX, _P91_ETA = 720, 0.1, 376.730313   # ntff: angles, sample spacing, eta0
+_P91_BLOCK = 256
+
+
+def _p91_c2f(z):
+    """Complex values as interleaved float32 (float2: re, im)."""
+    return np.ascontiguousarray(z, np.complex64).view(np.float32).ravel()
+
+
+def _p91_f2c(a):
+    """Interleaved float32 pairs as complex128."""
+    a = np.asarray(a, np.float32).reshape(-1, 2).astype(np.float64)
+    return a[:, 0] + 1j * a[:, 1]
+
+
+def _p91_coefs():
+    """fdtd3d's ca, cb by material (float32): vacuum (1, S), a dielectric (1, S / eps), a
+    lossy dielectric ((1 - f) / (1 + f), S / (eps (1 + f))), PEC (0, 0)."""
+    e, f, s = _P91_EPS, _P91_EAF, _P91_S3
+    ca = [1.0, 1.0, (1 - f) / (1 + f), 0.0]
+    cb = [s / e[0], s / e[1], s / (e[2] * (1 + f)), 0.0]
+    return np.array(ca, np.float32), np.array(cb, np.float32)
+
+
+def _p91_yee_syms(n, rng):
+    ca, cb = _p91_coefs()
+    return {"c_ca": ca, "c_cb": cb}
+
+
+def _p91_yee_mat(n):
+    """An n^3 grid's materials (uint8, x fastest): a dielectric sphere (1) of radius n/4 at
+    the centre, a lossy layer (2) n/32 cells thick from z = 3n/4, a one-cell PEC plate (3)
+    at z = n/8 over x, y in [n/4, 3n/4), vacuum (0) elsewhere."""
+    z, y, x = np.ogrid[:n, :n, :n]
+    c = n / 2
+    m = np.zeros((n, n, n), np.uint8)
+    m[(x - c) ** 2 + (y - c) ** 2 + (z - c) ** 2 < (n / 4) ** 2] = 1
+    m[3 * n // 4:3 * n // 4 + max(1, n // 32)] = 2
+    m[n // 8, n // 4:3 * n // 4, n // 4:3 * n // 4] = 3
+    return m.ravel()
+
+
+def _p91_yee_args(n, rng):
+    """An n^3 Yee grid mid-run: Ex, Ey, Ez, Hx, Hy, Hz standard normal (float32, zero in
+    the PEC cells for E), the materials (_p91_yee_mat); nx, ny, nz."""
+    mat = _p91_yee_mat(n)
+    f = [rng.standard_normal(n ** 3).astype(np.float32) for _ in range(6)]
+    for e in f[:3]:
+        e[mat == 3] = 0
+    return f + [mat, _i32(n), _i32(n), _i32(n)]
+
+
+def _p91_yee_ref(Ex, Ey, Ez, Hx, Hy, Hz, mat, n):
+    """fdtd3d_update_e in float64: the new Ex, Ey, Ez (flat)."""
+    ca, cb = (a.astype(np.float64) for a in _p91_coefs())
+    E = [np.array(a, np.float64).reshape(n, n, n) for a in (Ex, Ey, Ez)]
+    hx, hy, hz = (np.asarray(a, np.float64).reshape(n, n, n) for a in (Hx, Hy, Hz))
+    m = np.asarray(mat).reshape(n, n, n)[1:, 1:, 1:]
+    A, B = ca[m], cb[m]
+    s = np.s_[1:, 1:, 1:]
+    curl = [(hz[s] - hz[1:, :-1, 1:]) - (hy[s] - hy[:-1, 1:, 1:]),
+            (hx[s] - hx[:-1, 1:, 1:]) - (hz[s] - hz[1:, 1:, :-1]),
+            (hy[s] - hy[1:, 1:, :-1]) - (hx[s] - hx[1:, :-1, 1:])]
+    for e, c in zip(E, curl):
+        e[s] = A * e[s] + B * c
+    return [e.ravel() for e in E]
+
+
+def _p91_cpml_profile(n, npml=_P91_NPML):
+    """The CPML's 1-D profiles b, c, kappa over an axis of n cells (float32): at depth d =
+    (npml - i) / npml in the low strip and (i - n + npml + 1) / npml in the high one,
+    sigma = smax d^m, kappa = 1 + (kmax - 1) d^m, alpha = amax (1 - d), b = exp(-(sigma /
+    kappa + alpha)), c = sigma (b - 1) / (sigma kappa + kappa^2 alpha); b = c = 0, kappa = 1
+    outside the strips."""
+    i = np.arange(n)
+    d = np.where(i < npml, (npml - i) / npml, np.where(i >= n - npml, (i - n + npml + 1) / npml, 0.0))
+    sig = _P91_PML_SMAX * d ** _P91_PML_M
+    kap = 1 + (_P91_PML_KMAX - 1) * d ** _P91_PML_M
+    alp = _P91_PML_AMAX * (1 - d)
+    b = np.exp(-(sig / kap + alp))
+    c = sig * (b - 1) / (sig * kap + kap * kap * alp)
+    pml = d > 0
+    return [np.where(pml, v, z).astype(np.float32) for v, z in ((b, 0.0), (c, 0.0), (kap, 1.0))]
+
+
+def _p91_cpml_args(n, rng):
+    """An n x n TMz grid mid-run: Ez, Hx, Hy standard normal, psi_ezx (psi_ezy) N(0, 0.1^2)
+    in the x (y) PML strips and zero elsewhere (float32); the x and y profiles
+    (_p91_cpml_profile); ca, cb, npml, the source cell (n/2 + 3, n/3), its amplitude, the
+    Courant number, points a wavelength, the step; nx, ny."""
+    f = np.float32
+    ez, hx, hy = (rng.standard_normal(n * n).astype(f) for _ in range(3))
+    j, i = np.divmod(np.arange(n * n), n)
+    inx = (i < _P91_NPML) | (i >= n - _P91_NPML)
+    iny = (j < _P91_NPML) | (j >= n - _P91_NPML)
+    px = np.where(inx, 0.1 * rng.standard_normal(n * n), 0).astype(f)
+    py = np.where(iny, 0.1 * rng.standard_normal(n * n), 0).astype(f)
+    prof = _p91_cpml_profile(n)
+    return [ez, hx, hy, px, py] + prof + [p.copy() for p in prof] + [
+        f(_P91_CA), f(_P91_CB), _i32(_P91_NPML), _i32(n // 2 + 3), _i32(n // 3), f(_P91_SRC_AMP), f(_P91_CB),
+        f(_P91_SRC_PPW), _i32(_P91_SRC_Q), _i32(n), _i32(n)]
+
+
+def _p91_ricker(q, courant=_P91_CB, ppw=_P91_SRC_PPW):
+    arg = (np.pi * (courant * q / ppw - 1.0)) ** 2
+    return (1 - 2 * arg) * np.exp(-arg)
+
+
+def _p91_cpml_ref(ez, hx, hy, px, py, bx, cx, kx, by, cy, ky, ca, cb, npml, si, sj, amp, courant, ppw, q, nx, ny):
+    """fdtd2d_cpml_ez in float64: Ez, psi_ezx, psi_ezy (flat)."""
+    sh = (int(ny), int(nx))
+    E, PX, PY = (np.array(a, np.float64).reshape(sh) for a in (ez, px, py))
+    HX, HY = (np.asarray(a, np.float64).reshape(sh) for a in (hx, hy))
+    s = np.s_[1:-1, 1:-1]
+    i = np.arange(1, nx - 1)[None, :]
+    j = np.arange(1, ny - 1)[:, None]
+    dhy = HY[s] - HY[1:-1, :-2]
+    dhx = HX[s] - HX[:-2, 1:-1]
+    b, c, k = (np.asarray(a, np.float64)[1:-1][None, :] for a in (bx, cx, kx))
+    inx = (i < npml) | (i >= nx - npml)
+    p = b * PX[s] + c * dhy
+    PX[s] = np.where(inx, p, PX[s])
+    dhy = np.where(inx, dhy / k + p, dhy)
+    b, c, k = (np.asarray(a, np.float64)[1:-1][:, None] for a in (by, cy, ky))
+    iny = (j < npml) | (j >= ny - npml)
+    p = b * PY[s] + c * dhx
+    PY[s] = np.where(iny, p, PY[s])
+    dhx = np.where(iny, dhx / k + p, dhx)
+    E[s] = float(ca) * E[s] + float(cb) * (dhy - dhx)
+    E[sj, si] += float(amp) * _p91_ricker(int(q), float(courant), float(ppw))
+    return E.ravel(), PX.ravel(), PY.ravel()
+
+
+def _p91_slab_args(n, rng, steps=_P91_STEPS):
+    """n 1-D runs' slabs: eps_r, sigma (float32, uniform in _P91_SLAB_EPS, _P91_SLAB_SIG),
+    first cell and end (int32: lo uniform in _P91_SLAB_LO, thickness in _P91_SLAB_W); the
+    two probes' records (n x steps, zeroed); dt / eps0, t0, spread, steps."""
+    f = np.float32
+    lo = rng.integers(_P91_SLAB_LO[0], _P91_SLAB_LO[1] + 1, n).astype(np.int32)
+    hi = (lo + rng.integers(_P91_SLAB_W[0], _P91_SLAB_W[1] + 1, n)).astype(np.int32)
+    return [rng.uniform(*_P91_SLAB_EPS, n).astype(f), rng.uniform(*_P91_SLAB_SIG, n).astype(f), lo, hi,
+            np.zeros(n * steps, f), np.zeros(n * steps, f), f(_P91_DT_EPS0), f(_P91_T0), f(_P91_SPREAD),
+            _i32(steps)]
+
+
+def _p91_slab_ref(eps, sig, lo, hi, steps=_P91_STEPS, dt_eps0=_P91_DT_EPS0, t0=_P91_T0, spread=_P91_SPREAD):
+    """fdtd1d_slabs's runs in float64, side by side: the records at REC_R and REC_T (n x
+    steps each)."""
+    N = _P91_N1D
+    nb = len(eps)
+    k = np.arange(N)[None, :]
+    inside = (k >= np.asarray(lo)[:, None]) & (k < np.asarray(hi)[:, None])
+    er, sg = np.asarray(eps, np.float64)[:, None], np.asarray(sig, np.float64)[:, None]
+    eaf = float(dt_eps0) * sg / (2 * er)
+    ca = np.where(inside, (1 - eaf) / (1 + eaf), 1.0)
+    cb = np.where(inside, 0.5 / (er * (1 + eaf)), 0.5)
+    ex, hy = np.zeros((nb, N)), np.zeros((nb, N))
+    low, high = np.zeros((2, nb)), np.zeros((2, nb))
+    rr, rt = np.zeros((nb, steps)), np.zeros((nb, steps))
+    for t in range(steps):
+        ex[:, 1:] = ca[:, 1:] * ex[:, 1:] + cb[:, 1:] * (hy[:, :-1] - hy[:, 1:])
+        ex[:, _P91_SRC1D] += np.exp(-0.5 * ((float(t0) - t) / float(spread)) ** 2)
+        ex[:, 0], low = low[1], np.stack([ex[:, 1], low[0]])
+        ex[:, -1], high = high[1], np.stack([ex[:, -2], high[0]])
+        rr[:, t], rt[:, t] = ex[:, _P91_RECR], ex[:, _P91_RECT]
+        hy[:, :-1] += 0.5 * (ex[:, :-1] - ex[:, 1:])
+    return rr, rt
+
+
+def _p91_helix(n):
+    """A helix of n straight segments (_P91_HELIX_SEG a turn, radius _P91_HELIX_R, pitch
+    _P91_HELIX_P) about z: centres, unit tangents, half lengths (float64)."""
+    th = 2 * np.pi * np.arange(n + 1) / _P91_HELIX_SEG
+    p = np.stack([_P91_HELIX_R * np.cos(th), _P91_HELIX_R * np.sin(th), _P91_HELIX_P * th / (2 * np.pi)], 1)
+    d = np.diff(p, axis=0)
+    ln = np.linalg.norm(d, axis=1)
+    return (p[:-1] + p[1:]) / 2, d / ln[:, None], ln / 2
+
+
+def _p91_gauss_syms(n, rng):
+    x, w = np.polynomial.legendre.leggauss(_P91_NQ)
+    return {"c_gx": x.astype(np.float32), "c_gw": w.astype(np.float32)}
+
+
+def _p91_mom_args(n, rng):
+    """The helix's n segments (_p91_helix; float32 centres x, y, z, tangents x, y, z, half
+    lengths), Z (n x n float2, zeroed); k0, the wire radius, n."""
+    c, t, h = _p91_helix(n)
+    f = np.float32
+    return [c[:, 0].astype(f), c[:, 1].astype(f), c[:, 2].astype(f), t[:, 0].astype(f), t[:, 1].astype(f),
+            t[:, 2].astype(f), h.astype(f), np.zeros(2 * n * n, f), f(_P91_K0), f(_P91_WIRE_A), _i32(n)]
+
+
+def _p91_mom_ref(cx, cy, cz, tx, ty, tz, hl, k0=_P91_K0, a=_P91_WIRE_A):
+    """mom_wire_fill's matrix in float64 (complex, n x n), from the float32 geometry."""
+    c = np.stack([cx, cy, cz], 1).astype(np.float64)
+    t = np.stack([tx, ty, tz], 1).astype(np.float64)
+    h = np.asarray(hl, np.float64)
+    k0, a = float(np.float32(k0)), float(np.float32(a))
+    x, w = (v.astype(np.float64) for v in _p91_gauss_syms(0, None).values())
+    z = np.zeros((len(h), len(h)), complex)
+    for q in range(_P91_NQ):
+        pts = c + (h * x[q])[:, None] * t                             # the source points, by column
+        R = np.sqrt(((c[:, None, :] - pts[None, :, :]) ** 2).sum(-1) + a * a)
+        z += w[q] * h[None, :] * np.exp(-1j * k0 * R) / R
+    np.fill_diagonal(z, 2 * np.arcsinh(h / a) - 2j * k0 * h)
+    return z * (t @ t.T) / (4 * np.pi)
+
+
+def _p91_ntff_contour(n, dx=_P91_NTFF_DX):
+    """n samples (n a multiple of 4) at the midpoints of a square contour's cells of dx,
+    n/4 a side, centred on the origin, counter-clockwise from the bottom side: x, y and
+    the outward normals (float64)."""
+    m = n // 4
+    L = m * dx
+    u = -L / 2 + (np.arange(m) + 0.5) * dx
+    lo, hi = np.full(m, -L / 2), np.full(m, L / 2)
+    x = np.concatenate([u, hi, u[::-1], lo])
+    y = np.concatenate([lo, u, hi, u[::-1]])
+    nx = np.concatenate([0 * u, 1 + 0 * u, 0 * u, -1 + 0 * u])
+    ny = np.concatenate([-1 + 0 * u, 0 * u, 1 + 0 * u, 0 * u])
+    return x, y, nx, ny
+
+
+def _p91_ntff_args(n, rng):
+    """The contour (_p91_ntff_contour): x, y, dl (float32); the equivalent currents Jz =
+    nx Hy - ny Hx, Mx = ny Ez, My = -nx Ez (float2) of complex normal phasors Ez (unit
+    variance) and Hx, Hy (variance 1 / eta0^2); the far field (nang float2, zeroed); k0,
+    eta0, n, nang."""
+    x, y, nx, ny = _p91_ntff_contour(n)
+    cn = lambda s: s * (rng.standard_normal(n) + 1j * rng.standard_normal(n)) / np.sqrt(2)
+    ez, hx, hy = cn(1.0), cn(1 / _P91_ETA), cn(1 / _P91_ETA)
+    f = np.float32
+    return [x.astype(f), y.astype(f), np.full(n, _P91_NTFF_DX, f), _p91_c2f(nx * hy - ny * hx), _p91_c2f(ny * ez),
+            _p91_c2f(-nx * ez), np.zeros(2 * _P91_NANG, f), f(_P91_K0), f(_P91_ETA), _i32(n), _i32(_P91_NANG)]
+
+
+def _p91_ntff_ref(xs, ys, dl, jz, mx, my, k0=_P91_K0, eta=_P91_ETA, nang=_P91_NANG):
+    """ntff2d_accumulate's far field in float64 (complex, nang)."""
+    phi = 2 * np.pi * np.arange(nang) / nang
+    cp, sp = np.cos(phi)[:, None], np.sin(phi)[:, None]
+    x, y, w = (np.asarray(a, np.float64)[None, :] for a in (xs, ys, dl))
+    J, MX, MY = (_p91_f2c(a)[None, :] for a in (jz, mx, my))
+    src = float(np.float32(eta)) * J + MY * cp - MX * sp
+    return (w * src * np.exp(1j * float(np.float32(k0)) * (x * cp + y * sp))).sum(axis=1)
+
+
+def _p91_zmv_args(n, rng):
+    """Z (n x n) and I (n) complex normal (unit variance) as float2, V (n float2, zeroed);
+    n."""
+    cn = lambda m: (rng.standard_normal(m, np.float32) + 1j * rng.standard_normal(m, np.float32)) * np.float32(
+        np.sqrt(0.5))
+    return [_p91_c2f(cn(n * n)), _p91_c2f(cn(n)), np.zeros(2 * n, np.float32), _i32(n)]
+
+
+UNSEEN89 = [
+    TimingProbe("probe/fdtd3d-yee-e-material", "probe-unseen89", "fdtd3d_update_e", 256, (32, 8),
+                lambda n: (n // 32, n // 8, n), _p91_yee_args, source=_P91, symbols=_p91_yee_syms,
+                note="the E half of a 3-D Yee FDTD step on a 256^3 grid (block (32, 8), a z-plane a grid layer), a "
+                     "thread a cell: a uint8 material index choosing ca, cb from __constant__ tables (4 materials; "
+                     "varying within a warp only on the sphere's, layer's and plate's borders), then Ex, Ey, Ez "
+                     "read-modify-written and Hx, Hy, Hz read at the cell and at its x-1, y-1 (row above) and "
+                     "z-1 (plane below, 256 KiB back) neighbours; ~37 B a cell of DRAM traffic, memory-bound"),
+    TimingProbe("probe/fdtd2d-cpml-ez-ricker", "probe-unseen89", "fdtd2d_cpml_ez", 4096, (16, 16),
+                lambda n: (n // 16, n // 16), _p91_cpml_args, source=_P91,
+                note="the Ez update of a 4096^2 TMz FDTD grid with a 20-cell CPML on all sides (block (16, 16): a "
+                     "warp two 16-cell row pieces), a thread a cell: Ez read-modify-written, Hx, Hy at the cell "
+                     "and x-1 / y-1; threads in the x (y) strips also read-modify-write a full-grid psi array "
+                     "and read 3 1-D profile floats and divide (x strips diverge inside the warps at i 16..19 "
+                     "and 4076..4079); one thread adds a Ricker wavelet (expf); memory-bound, ~2% PML cells"),
+    TimingProbe("probe/fdtd1d-slab-sweep-smem", "probe-unseen89", "fdtd1d_slabs", 256, _P91_N1D,
+                lambda n: n, _p91_slab_args, source=_P91,
+                note="a sweep of 256 independent 1-D FDTD runs (a slab each of its own eps_r, sigma, position), a "
+                     "block of 256 threads a run (2 blocks an SM: the GPU under-filled) with Ex and Hy in 2 KiB "
+                     "of shared memory, 800 time steps of 3 __syncthreads each: an E update (2 shared reads, a "
+                     "shared RMW), the source thread's expf, 2 threads' boundary shuffles, 2 threads' global "
+                     "record stores, an H update; barrier/shared-latency-bound"),
+    TimingProbe("probe/mom-helix-zfill-gauss", "probe-unseen89", "mom_wire_fill", 4096, (16, 16),
+                lambda n: (-(-n // 16), -(-n // 16)), _p91_mom_args, source=_P91, symbols=_p91_gauss_syms,
+                note="the 4096 x 4096 thin-wire MoM impedance matrix of a 4096-segment helix (block (16, 16), a "
+                     "thread an entry, column fastest: a warp 2 rows x 16 columns): 8 Gauss-Legendre points of the "
+                     "reduced kernel, each ~10 FMAs, a sqrtf, a division and sincosf (kR up to ~195 rad) with "
+                     "the __constant__ node and weight broadcast; the diagonal's lanes (1 in 16 of the diagonal "
+                     "blocks') an asinhf instead; ~13 float loads (the row's broadcast) and a float2 store a "
+                     "thread (128 MiB written); compute/SFU-bound"),
+    TimingProbe("probe/ntff2d-farfield-atomic", "probe-unseen89", "ntff2d_accumulate", 16384, _P91_BLOCK,
+                lambda n: (-(-n // _P91_BLOCK), _P91_NANG), _p91_ntff_args, source=_P91,
+                note="a 2-D near-to-far-field transform: 16384 contour samples (a 4096-cell square) x 720 angles, "
+                     "a thread a pair (grid (64, 720) of 256), two sincosf, 3 float2 and 3 float loads "
+                     "(coalesced, 320 KiB in all: L2-resident), then 2 float atomicAdds on the angle's two "
+                     "far-field words: every thread of a block on the same 2 addresses, 23.6M atomics onto 1440 "
+                     "words; same-address atomic-throughput-bound"),
+    TimingProbe("probe/mom-zmatvec-warp", "probe-unseen89", "zmatvec_warp", 6144, _P91_BLOCK,
+                lambda n: -(-n * 32 // _P91_BLOCK), _p91_zmv_args, source=_P91,
+                note="the complex-float matrix-vector product of an iterative MoM solve, 6144 x 6144 (288 MiB), "
+                     "a warp a row (8 rows a block of 256): 192 trips of a coalesced float2 load of Z, a float2 "
+                     "load of I (L1/L2 hits, shared by all rows) and a cuCfmaf (4 FMAs), then 10 "
+                     "__shfl_down_sync; DRAM-streaming-bound"),
+]
+PROBES += UNSEEN89
+
+
+# probe-unseen93 (probes95.cu): an evolutionary-computation / metaheuristics course's
+# kernels (a GA's TSP tour-length fitness with a block minimum, a flat particle-swarm
+# update, a real-coded GA's tournament/crossover/mutation step, simulated-annealing chains
+# on Schwefel's function, ant-colony pheromone deposit by atomicAdd, ant-colony tour
+# construction by roulette wheels over shared memory), each stochastic kernel with a
+# per-thread xorshift32 state in global memory, as a student who knows CUDA basics
+# writes them
+_P95 = "probes95.cu"
+_P95_TSP_N, _P95_TSP_BLOCK, _P95_TSP_BOX = 64, 256, 100.0   # tsp-fitness: TSP_N, TSP_BLOCK, cities in [0, box)^2
+_P95_PSO_DIM, _P95_PSO_BOX = 30, 5.12                     # pso-update: dim; the box [-box, box] an axis
+_P95_PSO_W, _P95_PSO_C1, _P95_PSO_C2, _P95_PSO_VMAX = 0.729, 1.49445, 1.49445, 2.0
+_P95_PSO_VSD, _P95_PSO_PSD = 1.0, 1.0                     # v ~ N(0, vsd^2); pbest = x + N(0, psd^2) clipped to the box
+_P95_GA_DIM, _P95_GA_TOUR, _P95_GA_BOX = 16, 3, 5.12      # ga-breed: GA_DIM, GA_TOUR, the box [-box, box]
+_P95_GA_PCROSS, _P95_GA_PMUT, _P95_GA_SIGMA = 0.9, 0.0625, 0.3
+_P95_SA_DIM, _P95_SA_ITERS, _P95_SA_BLOCK = 8, 500, 128   # sa-schwefel: SA_DIM, the moves a chain (an argument), block
+_P95_SA_T0, _P95_SA_COOL, _P95_SA_STEP = 200.0, 0.99, 40.0
+_P95_ACO_N, _P95_ACO_BLOCK, _P95_ACO_Q = 128, 128, 1.0    # aco-deposit: ACO_N, block, Q
+_P95_ACO_REV = 3                                          # 2-opt reversals applied to each ant's copy of the base tour
+_P95_AC_N, _P95_AC_BLOCK, _P95_AC_BETA = 32, 128, 2.0     # aco-construct: AC_N, block, eta's exponent (alpha 1)
+
+
+def _p95_xorshift(s):
+    """xorshift32 of uint32 s (probes95.cu's xorshift32), the next state."""
+    s = np.asarray(s, np.uint32)
+    s = s ^ (s << np.uint32(13))
+    s = s ^ (s >> np.uint32(17))
+    return s ^ (s << np.uint32(5))
+
+
+def _p95_u01(s):
+    """rand01 of an already advanced state: its top 24 bits over 2^24 (float32, exact)."""
+    return (np.asarray(s, np.uint32) >> np.uint32(8)).astype(np.float32) * np.float32(1.0 / 16777216.0)
+
+
+def _p95_states(n, rng):
+    """n xorshift32 states (uint32, nonzero)."""
+    return rng.integers(1, 1 << 32, int(n), dtype=np.uint64).astype(np.uint32)
+
+
+def _p95_fma(a, b, c):
+    """fmaf(a, b, c) for float32 arrays: the product exact in float64, one rounding."""
+    return (np.float64(1) * np.asarray(a, np.float32) * np.asarray(b, np.float32)
+            + np.asarray(c, np.float32)).astype(np.float32)
+
+
+def _p95_tsp_args(n, rng):
+    """TSP_N cities' x and y (float32 uniform in [0, box)) and n random tours (int32,
+    each a permutation of the cities, tour after tour); lengths and the blocks' best out
+    (zeroed); n."""
+    m = _P95_TSP_N
+    cx = rng.uniform(0, _P95_TSP_BOX, m).astype(np.float32)
+    cy = rng.uniform(0, _P95_TSP_BOX, m).astype(np.float32)
+    tours = rng.permuted(np.tile(np.arange(m, dtype=np.int32), (int(n), 1)), axis=1)
+    return [tours.ravel(), cx, cy, np.zeros(n, np.float32), np.zeros(-(-n // _P95_TSP_BLOCK), np.float32), _i32(n)]
+
+
+def _p95_tsp_ref(tours, cx, cy):
+    """tsp_fitness in float64: the closed tours' lengths and each block's shortest."""
+    t = np.asarray(tours).reshape(-1, _P95_TSP_N)
+    x, y = np.asarray(cx, np.float64)[t], np.asarray(cy, np.float64)[t]
+    L = np.hypot(np.roll(x, -1, axis=1) - x, np.roll(y, -1, axis=1) - y).sum(axis=1)
+    n = len(L)
+    pad = np.full(-(-n // _P95_TSP_BLOCK) * _P95_TSP_BLOCK, np.inf)
+    pad[:n] = L
+    return L, pad.reshape(-1, _P95_TSP_BLOCK).min(axis=1)
+
+
+def _p95_pso_args(n, rng):
+    """A swarm of n particles in PSO_DIM dimensions mid-run (particle after particle,
+    float32): x uniform in the box, v N(0, vsd^2), pbest x + N(0, psd^2) clipped to the
+    box, gbest one particle's pbest; the states (uint32, one a coordinate); w, c1, c2,
+    vmax, xmin, xmax, dim, total = n * dim."""
+    f, d, b = np.float32, _P95_PSO_DIM, _P95_PSO_BOX
+    t = int(n) * d
+    x = rng.uniform(-b, b, t).astype(f)
+    v = rng.normal(0, _P95_PSO_VSD, t).astype(f)
+    pb = np.clip(x + rng.normal(0, _P95_PSO_PSD, t), -b, b).astype(f)
+    g = pb.reshape(-1, d)[rng.integers(0, n)].copy()
+    return [x, v, pb, g, _p95_states(t, rng), f(_P95_PSO_W), f(_P95_PSO_C1), f(_P95_PSO_C2), f(_P95_PSO_VMAX),
+            f(-b), f(b), _i32(d), _i32(t)]
+
+
+def _p95_pso_ref(x, v, pb, g, st, w=_P95_PSO_W, c1=_P95_PSO_C1, c2=_P95_PSO_C2, vmax=_P95_PSO_VMAX,
+                 box=_P95_PSO_BOX):
+    """pso_update in float64 (float32 constants): x, v, the states, and the smallest
+    distance of an unclamped x + v from a wall (the branch's margin)."""
+    f = np.float32
+    d = len(g)
+    s1 = _p95_xorshift(st)
+    s2 = _p95_xorshift(s1)
+    r1, r2 = _p95_u01(s1).astype(np.float64), _p95_u01(s2).astype(np.float64)
+    xx = np.asarray(x, np.float64)
+    gg = np.tile(np.asarray(g, np.float64), len(xx) // d)
+    vi = (float(f(w)) * np.asarray(v, np.float64) + float(f(c1)) * r1 * (np.asarray(pb, np.float64) - xx)
+          + float(f(c2)) * r2 * (gg - xx))
+    vm = float(f(vmax))
+    vi = np.clip(vi, -vm, vm)
+    xn = xx + vi
+    lo, hi = float(f(-box)), float(f(box))
+    gap = np.minimum(np.abs(xn - lo), np.abs(xn - hi)).min()
+    wall = (xn < lo) | (xn > hi)
+    return np.clip(xn, lo, hi), np.where(wall, 0.0, vi), s2, gap
+
+
+def _p95_sphere(p):
+    """The sphere function of GA_DIM-gene rows (float32 in, float32 out, summed in float64)."""
+    q = np.asarray(p, np.float64).reshape(-1, _P95_GA_DIM)
+    return (q * q).sum(axis=1).astype(np.float32)
+
+
+def _p95_ga_args(n, rng):
+    """A population of n individuals (GA_DIM genes, row-major, float32 uniform in the box)
+    and their sphere fitnesses; the children (zeroed); the states; p_cross, p_mut, sigma,
+    lo, hi, n."""
+    f, b = np.float32, _P95_GA_BOX
+    pop = rng.uniform(-b, b, int(n) * _P95_GA_DIM).astype(f)
+    return [pop, _p95_sphere(pop), np.zeros_like(pop), _p95_states(n, rng), f(_P95_GA_PCROSS), f(_P95_GA_PMUT),
+            f(_P95_GA_SIGMA), f(-b), f(b), _i32(n)]
+
+
+def _p95_ga_ref(pop, fit, st, p_cross=_P95_GA_PCROSS, p_mut=_P95_GA_PMUT, sigma=_P95_GA_SIGMA, box=_P95_GA_BOX):
+    """ga_breed in numpy (float64 arithmetic on the float32 inputs): the children
+    (n x GA_DIM), the states after, the parents (2 x n), the crossover and mutation masks."""
+    f = np.float32
+    D = _P95_GA_DIM
+    P = np.asarray(pop, np.float64).reshape(-1, D)
+    fit = np.asarray(fit, np.float32)
+    n = len(fit)
+    s = np.array(st, np.uint32)
+    parents = []
+    for _ in range(2):
+        s = _p95_xorshift(s)
+        best = (s % np.uint32(n)).astype(np.int64)
+        for _ in range(1, _P95_GA_TOUR):
+            s = _p95_xorshift(s)
+            c = (s % np.uint32(n)).astype(np.int64)
+            best = np.where(fit[c] < fit[best], c, best)
+        parents.append(best)
+    s = _p95_xorshift(s)
+    alpha = _p95_u01(s).astype(np.float64)
+    s = _p95_xorshift(s)
+    cross = _p95_u01(s) < f(p_cross)
+    a, b = P[parents[0]], P[parents[1]]
+    g = np.where(cross[:, None], alpha[:, None] * a + (1 - alpha[:, None]) * b, a)
+    mut = np.zeros((n, D), bool)
+    lo, hi = float(f(-box)), float(f(box))
+    for d in range(D):
+        s = _p95_xorshift(s)
+        m = _p95_u01(s) < f(p_mut)
+        s1 = np.where(m, _p95_xorshift(s), s)
+        s2 = np.where(m, _p95_xorshift(s1), s1)
+        u1 = ((s1 >> np.uint32(8)).astype(np.float64) + 1) / 16777216.0
+        u2 = _p95_u01(s2).astype(np.float64)
+        z = np.sqrt(-2 * np.log(u1)) * np.cos(float(f(6.28318531)) * u2)
+        g[:, d] = np.where(m, np.clip(g[:, d] + float(f(sigma)) * z, lo, hi), g[:, d])
+        mut[:, d] = m
+        s = s2
+    return g, s, np.array(parents), cross, mut
+
+
+def _p95_schwefel(x):
+    """Schwefel's function of SA_DIM-coordinate rows (float64)."""
+    x = np.asarray(x, np.float64).reshape(-1, _P95_SA_DIM)
+    return 418.9829 * _P95_SA_DIM - (x * np.sin(np.sqrt(np.abs(x)))).sum(axis=1)
+
+
+def _p95_sa_args(n, rng):
+    """n chains' starting points (float32 uniform in [-500, 500], row-major n x SA_DIM);
+    f and the best f out (zeroed); the states; t0, cool, step, iters, n."""
+    f = np.float32
+    x = rng.uniform(-500, 500, int(n) * _P95_SA_DIM).astype(f)
+    return [x, np.zeros(n, f), np.zeros(n, f), _p95_states(n, rng), f(_P95_SA_T0), f(_P95_SA_COOL), f(_P95_SA_STEP),
+            _i32(_P95_SA_ITERS), _i32(n)]
+
+
+def _p95_sa_ref(x, st, t0=_P95_SA_T0, cool=_P95_SA_COOL, step=_P95_SA_STEP, iters=_P95_SA_ITERS):
+    """sa_schwefel in float32 numpy (the fma as one rounding): the points, f, the best f,
+    the states, the accepted moves, and the smallest margin of an acceptance test (|df|
+    for df != 0, |u - exp(-df / T)| for df > 0, in float64)."""
+    f = np.float32
+    D = _P95_SA_DIM
+
+    def term(v):
+        v = np.asarray(v, f)
+        return -v * np.sin(np.sqrt(np.abs(v)))
+    p = np.array(x, f).reshape(-1, D)
+    n = len(p)
+    rows = np.arange(n)
+    fv = np.full(n, f(f(418.9829) * f(D)), f)
+    for d in range(D):
+        fv = fv + term(p[:, d])
+    best = fv.copy()
+    s = np.array(st, np.uint32)
+    T = f(t0)
+    acc = np.zeros(n, np.int64)
+    gap = np.inf
+    for _ in range(iters):
+        s = _p95_xorshift(s)
+        d = (s % np.uint32(D)).astype(np.int64)
+        s = _p95_xorshift(s)
+        u = _p95_u01(s)
+        xn = _p95_fma(f(step), f(2) * u - f(1), p[rows, d])
+        xn = np.clip(xn, f(-500), f(500))
+        df = term(xn) - term(p[rows, d])
+        down = df <= 0
+        s2 = np.where(down, s, _p95_xorshift(s))
+        u2 = _p95_u01(s2).astype(np.float64)
+        pr = np.exp(-df.astype(np.float64) / np.float64(T))
+        nz = df != 0
+        if nz.any():
+            gap = min(gap, float(np.abs(df[nz]).min()))
+        if (~down).any():
+            gap = min(gap, float(np.abs(u2 - pr)[~down].min()))
+        ok = down | (u2 < pr)
+        p[rows[ok], d[ok]] = xn[ok]
+        fv = np.where(ok, fv + df, fv).astype(f)
+        best = np.minimum(best, fv)
+        acc += ok
+        s = s2
+        T = f(T * f(cool))
+    return p.ravel(), fv, best, s, acc, gap
+
+
+def _p95_aco_cities(n_cities, seed):
+    """n_cities random cities in the unit square (fixed by seed) and their distance
+    matrix (float64)."""
+    r = np.random.default_rng(seed)
+    c = r.random((n_cities, 2))
+    return c, np.hypot(*(c[:, None, :] - c[None, :, :]).transpose(2, 0, 1))
+
+
+def _p95_aco_base_tour():
+    """The colony's converged tour: nearest neighbour from city 0 over ACO_N fixed cities."""
+    _, dm = _p95_aco_cities(_P95_ACO_N, 93)
+    tour, seen = [0], {0}
+    for _ in range(_P95_ACO_N - 1):
+        row = dm[tour[-1]].copy()
+        row[list(seen)] = np.inf
+        j = int(np.argmin(row))
+        tour.append(j)
+        seen.add(j)
+    return np.array(tour, np.int32)
+
+
+def _p95_aco_args(n, rng):
+    """n ants' closed tours (int32, ant after ant) late in a run: the base tour rotated to
+    a random start, reversed with probability 1/2, then ACO_REV random 2-opt segment
+    reversals; their lengths (float32) over the fixed cities; the pheromone matrix
+    (ACO_N x ACO_N float32 uniform in [0.05, 0.15], after evaporation); Q, n."""
+    N = _P95_ACO_N
+    n = int(n)
+    base = _p95_aco_base_tour()
+    k = (np.arange(N)[None, :] + rng.integers(0, N, (n, 1))) % N
+    k = np.where(rng.random((n, 1)) < 0.5, k, k[:, ::-1])
+    t = base[k]
+    pos = np.arange(N)[None, :]
+    for _ in range(_P95_ACO_REV):
+        a, b = np.sort(rng.integers(0, N, (2, n)), axis=0)
+        a, b = a[:, None], b[:, None]
+        idx = np.where((pos >= a) & (pos <= b), a + b - pos, pos)
+        t = np.take_along_axis(t, idx, axis=1)
+    _, dm = _p95_aco_cities(N, 93)
+    L = dm[t, np.roll(t, -1, axis=1)].sum(axis=1).astype(np.float32)
+    tau = rng.uniform(0.05, 0.15, N * N).astype(np.float32)
+    return [t.astype(np.int32).ravel(), L, tau, np.float32(_P95_ACO_Q), _i32(n)]
+
+
+def _p95_aco_ref(tours, L, tau, Q=_P95_ACO_Q):
+    """aco_deposit in float64: the pheromone matrix after (flat)."""
+    N = _P95_ACO_N
+    t = np.asarray(tours).reshape(-1, N).astype(np.int64)
+    dep = (np.float32(Q) / np.asarray(L, np.float32)).astype(np.float64)
+    out = np.array(tau, np.float64)
+    a, b = t, np.roll(t, -1, axis=1)
+    w = np.repeat(dep, N)
+    np.add.at(out, (a * N + b).ravel(), w)
+    np.add.at(out, (b * N + a).ravel(), w)
+    return out
+
+
+def _p95_ac_args(n, rng):
+    """AC_N random cities' choice_info (float32 tau * (1 / d)^beta, tau uniform in
+    [0.5, 1.5], the diagonal 0) and distances (float32, flat AC_N x AC_N); the tours and
+    lengths out (zeroed); the states; n."""
+    N = _P95_AC_N
+    _, dm = _p95_aco_cities(N, int(rng.integers(1 << 30)))
+    tau = rng.uniform(0.5, 1.5, (N, N))
+    tau = (tau + tau.T) / 2
+    with np.errstate(divide="ignore"):
+        ch = np.where(dm > 0, tau * (1.0 / dm) ** _P95_AC_BETA, 0.0)
+    return [ch.astype(np.float32).ravel(), dm.astype(np.float32).ravel(), np.zeros(int(n) * N, np.int32),
+            np.zeros(n, np.float32), _p95_states(n, rng), _i32(n)]
+
+
+def _p95_ac_ref(choice, dist, st):
+    """aco_construct in float32 numpy, sums in the kernel's order (bit exact): the tours
+    (n x AC_N), lengths, the states, and the smallest relative margin |acc - r| / total
+    of a roulette's stopping test."""
+    f = np.float32
+    N = _P95_AC_N
+    C = np.asarray(choice, f).reshape(N, N)
+    Dm = np.asarray(dist, f).reshape(N, N)
+    s = _p95_xorshift(st)
+    n = len(s)
+    rows = np.arange(n)
+    start = (s % np.uint32(N)).astype(np.int64)
+    vis = np.zeros((n, N), bool)
+    vis[rows, start] = True
+    cur = start.copy()
+    L = np.zeros(n, f)
+    tours = np.zeros((n, N), np.int64)
+    tours[:, 0] = start
+    gap = np.inf
+    for step in range(1, N):
+        total = np.zeros(n, f)
+        for j in range(N):
+            total = np.where(vis[:, j], total, total + C[cur, j]).astype(f)
+        s = _p95_xorshift(s)
+        r = (_p95_u01(s) * total).astype(f)
+        acc = np.zeros(n, f)
+        nxt = np.full(n, -1)
+        done = np.zeros(n, bool)
+        for j in range(N):
+            on = ~done & ~vis[:, j]
+            acc = np.where(on, acc + C[cur, j], acc).astype(f)
+            nxt = np.where(on, j, nxt)
+            gap = min(gap, float((np.abs(acc.astype(np.float64) - r) / total)[on].min()) if on.any() else gap)
+            done |= on & (acc >= r)
+        vis[rows, nxt] = True
+        tours[:, step] = nxt
+        L = (L + Dm[cur, nxt]).astype(f)
+        cur = nxt
+    L = (L + Dm[cur, start]).astype(f)
+    return tours, L, s, gap
+
+
+UNSEEN93 = [
+    TimingProbe("probe/ga-tsp-tourlen-blockmin", "probe-unseen93", "tsp_fitness", 1 << 18, _P95_TSP_BLOCK,
+                lambda n: -(-n // _P95_TSP_BLOCK), _p95_tsp_args, source=_P95,
+                note="a GA's fitness on 2^18 random TSP tours of 64 cities (int32, tour after tour: a warp's lanes "
+                     "256 B apart, 64 loads a lane walking their rows), a thread a tour: 64 cities' x and y staged "
+                     "in shared memory, shared gathers of x and y (random city index) and a sqrtf a leg, the length "
+                     "stored, then the block's shortest by a shared-memory tree reduction (9 barriers in all)"),
+    TimingProbe("probe/pso-flat-update-xorshift", "probe-unseen93", "pso_update", 1 << 19, 256,
+                lambda n: -(-(n * _P95_PSO_DIM) // 256), _p95_pso_args, source=_P95,
+                note="one PSO velocity/position update on 2^19 particles x 30 dimensions (15.7M coordinates, flat "
+                     "particle after particle), a thread a coordinate: i % 30 (an integer modulo) picks gbest's "
+                     "entry (a 120-byte broadcast table), coalesced loads of x, v, pbest and a xorshift32 state, "
+                     "2 draws, ~6 FMAs and clamps (early in a run: ~50% of velocities clamped to vmax, ~2% of "
+                     "positions stopped at a wall); x, v and the state stored; memory-bound (28 B a coordinate)"),
+    TimingProbe("probe/ga-tournament-blx-mutate", "probe-unseen93", "ga_breed", 1 << 20, 256,
+                lambda n: -(-n // 256), _p95_ga_args, source=_P95,
+                note="a real-coded GA's breeding on 2^20 individuals of 16 float genes (row-major), a thread a "
+                     "child: 2 tournaments of 3 (6 xorshift draws, integer modulo by n, random 4-byte gathers "
+                     "from the 4 MB fitness array), the two parents' 64-byte rows gathered at random, arithmetic "
+                     "crossover (p 0.9) and per gene a draw and, 1 in 16, a Box-Muller normal (logf, sqrtf, cosf; "
+                     "divergent); the child's row stored (lanes 64 B apart) and the state"),
+    TimingProbe("probe/sa-schwefel-chains", "probe-unseen93", "sa_schwefel", 1 << 15, _P95_SA_BLOCK,
+                lambda n: -(-n // _P95_SA_BLOCK), _p95_sa_args, source=_P95,
+                note="simulated annealing on the 8-D Schwefel function with 2^15 chains of 500 moves, a thread a "
+                     "chain (256 blocks of 128): the point in a float p[8] indexed by a random coordinate (local "
+                     "memory), each move 2-3 xorshift draws, 2 sinf(sqrtf(fabsf)) terms, a float division and an "
+                     "expf Metropolis test (divergent: ~76% of proposals uphill, drawing again for the test; ~41% "
+                     "of moves accepted), T times 0.99 a move; compute- and latency-bound, few warps an SM"),
+    TimingProbe("probe/aco-deposit-atomicadd", "probe-unseen93", "aco_deposit", 1 << 15, _P95_ACO_BLOCK,
+                lambda n: -(-n // _P95_ACO_BLOCK), _p95_aco_args, source=_P95,
+                note="ant-colony pheromone deposit by 2^15 ants on a 128-city tour (int32 tours, lanes 512 B "
+                     "apart), a thread an ant: one float division, then 128 edges each 2 tour loads and 2 float "
+                     "atomicAdd on the 64 KB 128 x 128 matrix (8.4M atomics); the colony has nearly converged "
+                     "(each tour the base tour rotated/reversed plus 3 2-opt reversals), so ~95% of the "
+                     "atomics land on the base tour's 256 entries and the lanes of a warp on different ones"),
+    TimingProbe("probe/aco-roulette-smem", "probe-unseen93", "aco_construct", 1 << 15, _P95_AC_BLOCK,
+                lambda n: -(-n // _P95_AC_BLOCK), _p95_ac_args, source=_P95,
+                note="ant-colony tour construction on 32 cities by 2^15 ants, a thread an ant (256 blocks of 128): "
+                     "choice_info and distances (2 x 4 KB) staged in shared memory, a 32-bit visited mask; 31 "
+                     "steps each a 32-city sum over the unvisited (a lane's row = its current city, so a warp's "
+                     "reads of column j all hit bank j: a conflict as wide as the warp's distinct current cities, "
+                     "~20) and a roulette scan that breaks early (divergent), one xorshift draw; the tour stored a "
+                     "step at a time (lanes 128 B apart)"),
+]
+PROBES += UNSEEN93
+
+
+# probe-unseen92 (probes94.cu): a high-energy-physics data-analysis course's kernels
+# (calorimeter cell clustering around local-maximum seeds, a weighted dimuon invariant-mass
+# histogram by float atomics, track-hit matching by a binned phi search, an adaptive
+# primary-vertex z fit a block an event, a jet/MET trigger with ballot stream compaction,
+# anti-kt nearest-neighbour distances in shared memory) as a student who knows CUDA basics
+# writes them
+_P94 = "probes94.cu"
+_P94_CALO_NETA, _P94_CALO_NPHI = 64, 64            # calo-cluster: CALO_NETA x CALO_NPHI cells an event
+_P94_CALO_SEED, _P94_CALO_CELL = 1.0, 0.1          # the seed and noise (cell) thresholds, GeV
+_P94_CALO_NOISE = 0.04                             # every cell's electronic noise: N(0, this^2) GeV
+_P94_CALO_SHOWERS, _P94_CALO_EMEAN = 12, 15.0      # showers an event (Poisson), energy Exp(mean) GeV
+_P94_CALO_WIDTH = 0.7                              # a shower's Gaussian width in cells (over 5 x 5 cells)
+_P94_MU_ZM, _P94_MU_ZW = 91.1876, 2.4952           # dimuon: the Z's Breit-Wigner mass and width
+_P94_MU_ZFRAC, _P94_MU_DY = 0.8, 25.0              # Z events; the rest Drell-Yan 40 + Exp(this) GeV
+_P94_MU_RANGE, _P94_MU_BINS = (60.0, 120.0), 240   # the histogram: [m_lo, m_hi) in 0.25 GeV bins
+_P94_MU_PTCUT, _P94_MU_ETACUT = 25.0, 2.4          # both muons: pt >= cut, |eta| <= cut
+_P94_MU_W, _P94_MU_NEG = 0.5, 0.1                  # |generator weight| and the fraction negative (NLO)
+_P94_TRK_R = (0.04, 0.08, 0.12, 0.2, 0.3, 0.45, 0.65, 0.9)   # track-hit: the layer radii (m), c_layer_r
+_P94_TRK_PT = (0.9, 6.0)                           # track pt: 0.9 + Exp(6) GeV; kappa = 0.6 q / pt (2 T)
+_P94_TRK_EFF, _P94_TRK_NOISE = 0.92, 0.1           # a track's hit a layer with this probability; noise hits
+_P94_TRK_EVT, _P94_TRK_NBINS = 256, 64             # tracks an event; phi bins an event's layer (~4 hits a bin)
+_P94_TRK_SMEAR, _P94_TRK_WIN = 0.001, 0.005        # true hits' phi smear and the matching window (rad)
+_P94_VTX_BLOCK, _P94_VTX_NITER = 128, 14           # vertex-fit: VTX_BLOCK, VTX_NITER
+_P94_VTX_NTRK = (16, 64)                           # tracks an event: 16 + Poisson(64)
+_P94_VTX_ZSIG, _P94_VTX_SZ = 40.0, (0.02, 0.3)     # the true z ~ N(0, 40^2) mm; sigma_z log-uniform, mm
+_P94_VTX_PU, _P94_VTX_PUZ = 0.2, 150.0             # pile-up tracks: this fraction, z uniform in +-150 mm
+_P94_VTX_CHI2, _P94_VTX_T0 = 9.0, 4096.0           # chi2cut and the first adaptive pass's temperature
+_P94_TRIG_MAXJ, _P94_TRIG_NJ = 8, 3.2              # trigger: TRIG_MAXJ; jets an event Poisson (clipped)
+_P94_TRIG_PT0, _P94_TRIG_PTMEAN, _P94_TRIG_MET = 20.0, 30.0, 25.0   # jet pt 20 + Exp(30); MET Exp(25) GeV
+_P94_TRIG_CUTS = (40.0, 400.0, 300.0, 150.0)       # hard-jet pt, HT, leading-jet pt and MET thresholds
+_P94_JET_MAXP, _P94_JET_NP = 128, (48, 128)        # antikt-nn: JET_MAXP; particles an event uniform
+_P94_JET_R, _P94_JET_AXES = 0.4, 3                 # the jet radius; jet axes an event
+_P94_JET_INJET, _P94_JET_SPREAD = 0.5, 0.15        # particles around an axis and their eta/phi spread
+
+
+def _p94_calo_args(n, rng):
+    """n calorimeter cells (n / 4096 events of 64 x 64, n a multiple of 4096: the kernel
+    reads a seed's neighbours in its own event; float32 GeV): noise N(0, 0.04^2)
+    everywhere plus Poisson(12) showers an event, each Exp(15) GeV spread over 5 x 5
+    cells by a Gaussian of width 0.7 cells (phi wraps, eta is cut at the edges); the
+    cluster energies, etas and phis (zeroed), the cluster counter; thresholds, n."""
+    cells = _P94_CALO_NETA * _P94_CALO_NPHI
+    nev = -(-n // cells)
+    E = rng.normal(0.0, _P94_CALO_NOISE, (nev, _P94_CALO_NETA, _P94_CALO_NPHI))
+    k = rng.poisson(_P94_CALO_SHOWERS, nev)
+    ev = np.repeat(np.arange(nev), k)
+    ce = rng.uniform(0, _P94_CALO_NETA, len(ev))
+    cp = rng.uniform(0, _P94_CALO_NPHI, len(ev))
+    e0 = rng.exponential(_P94_CALO_EMEAN, len(ev))
+    ie, ip = np.floor(ce).astype(np.int64), np.floor(cp).astype(np.int64)
+    offs = [(de, dp) for de in range(-2, 3) for dp in range(-2, 3)]
+    fr = np.stack([np.exp(-((ie + de + 0.5 - ce) ** 2 + (ip + dp + 0.5 - cp) ** 2) / (2 * _P94_CALO_WIDTH ** 2))
+                   for de, dp in offs])
+    fr /= fr.sum(axis=0)
+    for (de, dp), f in zip(offs, fr):
+        je = ie + de
+        ok = (je >= 0) & (je < _P94_CALO_NETA)
+        np.add.at(E, (ev[ok], je[ok], (ip[ok] + dp) % _P94_CALO_NPHI), (e0 * f)[ok])
+    E = E.astype(np.float32).ravel()[:n]
+    f = np.float32
+    return [E, np.zeros(n, f), np.zeros(n, f), np.zeros(n, f), np.zeros(1, np.int32), f(_P94_CALO_SEED),
+            f(_P94_CALO_CELL), _i32(n)]
+
+
+def _p94_calo_ref(cellE, seed_thr=_P94_CALO_SEED, cell_thr=_P94_CALO_CELL):
+    """calo_cluster in float32, the kernel's order of additions: cluster energy, eta and
+    phi a cell (0 where the cell is no seed) and the seeds' mask."""
+    f = np.float32
+    NE, NP = _P94_CALO_NETA, _P94_CALO_NPHI
+    E = np.asarray(cellE, f).reshape(-1, NE, NP)
+    P = np.pad(E, ((0, 0), (1, 1), (0, 0)), constant_values=-np.inf)
+    seed = E >= f(seed_thr)
+    s, se, sp = (np.zeros_like(E) for _ in range(3))
+    with np.errstate(invalid="ignore"):                       # -inf (outside eta) times 0
+        for de in (-1, 0, 1):
+            for dp in (-1, 0, 1):
+                en = np.roll(P[:, 1 + de:NE + 1 + de, :], -dp, axis=2)
+                seed &= ~(en > E)
+                take = en > f(cell_thr)
+                s = np.where(take, s + en, s)
+                se = np.where(take, se + en * f(de), se)
+                sp = np.where(take, sp + en * f(dp), sp)
+    ie = np.arange(NE, dtype=f)[None, :, None]
+    ip = np.arange(NP, dtype=f)[None, None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        eta = np.where(seed, ie + se / s, f(0))
+        phi = np.where(seed, ip + sp / s, f(0))
+    return np.where(seed, s, f(0)).ravel(), eta.ravel(), phi.ravel(), seed.ravel()
+
+
+def _p94_mu_args(n, rng):
+    """n dimuon events (float32 SoA pt1, eta1, phi1, pt2, eta2, phi2, weight): 80% Z
+    (Breit-Wigner in 40 .. 200 GeV), 20% Drell-Yan 40 + Exp(25); muon 1's pt M/2 U(0.35,
+    1.15), etas N(0, 1.4^2), near back to back in phi (dphi = pi - |N(0, 0.35^2)|), muon
+    2's pt solving the massless pair mass; weights +-0.5 (10% negative); the histogram
+    (zeroed); m_lo, m_hi, nbins, the pt and eta cuts, n."""
+    half = _P94_MU_ZW / 2
+    ulo, uhi = (np.arctan((np.array([40.0, 200.0]) - _P94_MU_ZM) / half) / np.pi + 0.5)
+    mz = _P94_MU_ZM + half * np.tan(np.pi * (rng.uniform(ulo, uhi, n) - 0.5))
+    mdy = 40.0 + rng.exponential(_P94_MU_DY, n)
+    M = np.where(rng.random(n) < _P94_MU_ZFRAC, mz, mdy)
+    pt1 = M / 2 * rng.uniform(0.35, 1.15, n)
+    eta1, eta2 = rng.normal(0, 1.4, n), rng.normal(0, 1.4, n)
+    dphi = (np.pi - np.abs(rng.normal(0, 0.35, n))) * rng.choice([-1.0, 1.0], n)
+    phi1 = rng.uniform(-np.pi, np.pi, n)
+    phi2 = (phi1 + dphi + np.pi) % (2 * np.pi) - np.pi
+    pt2 = M * M / (2 * pt1 * (np.cosh(eta1 - eta2) - np.cos(dphi)))
+    w = np.where(rng.random(n) < _P94_MU_NEG, -_P94_MU_W, _P94_MU_W)
+    f = np.float32
+    return [pt1.astype(f), eta1.astype(f), phi1.astype(f), pt2.astype(f), eta2.astype(f), phi2.astype(f),
+            w.astype(f), np.zeros(_P94_MU_BINS, f), f(_P94_MU_RANGE[0]), f(_P94_MU_RANGE[1]), _i32(_P94_MU_BINS),
+            f(_P94_MU_PTCUT), f(_P94_MU_ETACUT), _i32(n)]
+
+
+def _p94_mu_ref(pt1, eta1, phi1, pt2, eta2, phi2, w, lo=_P94_MU_RANGE[0], hi=_P94_MU_RANGE[1], nbins=_P94_MU_BINS,
+                ptcut=_P94_MU_PTCUT, etacut=_P94_MU_ETACUT):
+    """dimuon_mass_hist in float64: the histogram, each event's bin (-1 if cut or out of
+    range), its position in bins x (nan where cut) and the mass (nan where cut)."""
+    f = np.float32
+    a = [np.asarray(v, np.float64) for v in (pt1, eta1, phi1, pt2, eta2, phi2)]
+    ok = ((np.asarray(pt1) >= f(ptcut)) & (np.asarray(pt2) >= f(ptcut)) & (np.abs(eta1) <= f(etacut))
+          & (np.abs(eta2) <= f(etacut)))
+    mm = 0.1056584
+
+    def p4(pt, eta, phi):
+        px, py, pz = pt * np.cos(phi), pt * np.sin(phi), pt * np.sinh(eta)
+        return np.sqrt(px * px + py * py + pz * pz + mm * mm), px, py, pz
+    A, B = p4(*a[:3]), p4(*a[3:])
+    E, px, py, pz = (u + v for u, v in zip(A, B))
+    m = np.where(ok, np.sqrt(np.maximum(E * E - px * px - py * py - pz * pz, 0)), np.nan)
+    x = (m - lo) / (hi - lo) * nbins
+    with np.errstate(invalid="ignore"):
+        inr = ok & (m >= lo) & (m < hi)
+    b = np.where(inr, np.minimum(np.floor(np.nan_to_num(x)), nbins - 1), -1).astype(np.int64)
+    h = np.bincount(b[inr], weights=np.asarray(w, np.float64)[inr], minlength=nbins)
+    return h, b, x, m
+
+
+def _p94_trk_phi(phi0, kappa, r):
+    """The helix's phi at radius r in float64, wrapped into [0, 2 pi)."""
+    return (np.asarray(phi0, np.float64) + np.arcsin(0.5 * float(np.float32(r)) * np.asarray(kappa, np.float64))) \
+        % (2 * np.pi)
+
+
+def _p94_trk_args(n, rng):
+    """n tracks in events of 256 (float32 phi0 uniform in [0, 2 pi), kappa = 0.6 q / pt, pt
+    0.9 + Exp(6) GeV, q = +-1); the hits (float32 phi, sorted by event, layer and phi): a
+    track's at each of the 8 layers with probability 0.92 at its helix phi smeared by N(0,
+    0.001^2), and 26 noise hits an event and layer uniform; bin_start (int32, events x 8 x
+    64 + 1: the first hit of each event's layer's phi bin); the matches (n x 8) and counts
+    (zeroed); the window, nbins, the tracks an event, n."""
+    f = np.float32
+    E, L, nb = _P94_TRK_EVT, len(_P94_TRK_R), _P94_TRK_NBINS
+    nev = -(-n // E)
+    phi0 = rng.uniform(0, 2 * np.pi, n).astype(f)
+    pt = _P94_TRK_PT[0] + rng.exponential(_P94_TRK_PT[1], n)
+    kappa = (0.6 * rng.choice([-1.0, 1.0], n) / pt).astype(f)
+    tev = np.arange(n) // E
+    nnoise = int(_P94_TRK_NOISE * E)
+    phis, keys = [], []
+    for l, r in enumerate(_P94_TRK_R):
+        true = _p94_trk_phi(phi0, kappa, r) + rng.normal(0, _P94_TRK_SMEAR, n)
+        keep = rng.random(n) < _P94_TRK_EFF
+        p = np.concatenate([true[keep], rng.uniform(0, 2 * np.pi, nev * nnoise)])
+        ev = np.concatenate([tev[keep], np.repeat(np.arange(nev), nnoise)])
+        p = (p % (2 * np.pi)).astype(f)
+        b = np.minimum((p.astype(np.float64) / (2 * np.pi) * nb).astype(np.int64), nb - 1)
+        phis.append(p)
+        keys.append((ev * L + l) * nb + b)
+    phi, key = np.concatenate(phis), np.concatenate(keys)
+    o = np.lexsort((phi, key))
+    phi, key = phi[o], key[o]
+    bin_start = np.concatenate([np.searchsorted(key, np.arange(nev * L * nb)), [len(phi)]]).astype(np.int32)
+    return [phi0, kappa, phi, bin_start, np.zeros(n * L, np.int32), np.zeros(n, np.int32), f(_P94_TRK_WIN),
+            _i32(nb), _i32(E), _i32(n)]
+
+
+def _p94_trk_syms(n, rng):
+    return {"c_layer_r": np.array(_P94_TRK_R, np.float32)}
+
+
+def _p94_trk_ref(phi0, kappa, hit_phi, bin_start, window=_P94_TRK_WIN, nbins=_P94_TRK_NBINS, per_evt=_P94_TRK_EVT,
+                 eps=1e-5):
+    """track_hit_match in float64: the closest of its event's hits on a layer (wrapped
+    |dphi| < window) a track and layer (-1 if none), the matched layers a track, and a mask
+    of the (track, layer) pairs float32 may decide otherwise (two hits within eps, or the
+    best within eps of the window)."""
+    L = len(_P94_TRK_R)
+    n = len(phi0)
+    bs = np.asarray(bin_start, np.int64)
+    hp = np.asarray(hit_phi, np.float64)
+    seg = np.repeat(np.arange(len(bs) - 1) // nbins, np.diff(bs))            # each hit's event * L + layer
+    comp = seg * 8.0 + hp                                                      # sorted: phi < 8
+    tev = np.arange(n) // per_evt
+    best = np.full((n, L), -1, np.int64)
+    amb = np.zeros((n, L), bool)
+    w = float(window)
+    for l, r in enumerate(_P94_TRK_R):
+        sg = tev * L + l
+        a, z = bs[sg * nbins], bs[(sg + 1) * nbins]
+        ln = z - a
+        phi = _p94_trk_phi(phi0, kappa, r)
+        pos = np.searchsorted(comp, sg * 8.0 + phi)
+        cand = a[:, None] + (pos[:, None] - a[:, None] + np.arange(-2, 2)[None, :]) % np.maximum(ln, 1)[:, None]
+        d = np.abs(hp[np.minimum(cand, len(hp) - 1)] - phi[:, None])
+        d = np.where(d > np.pi, 2 * np.pi - d, d)
+        d = np.where(ln[:, None] > 0, d, np.inf)
+        order = np.argsort(d, axis=1)
+        d0 = np.take_along_axis(d, order[:, :1], 1)[:, 0]
+        i0 = np.take_along_axis(cand, order[:, :1], 1)[:, 0]
+        c1 = np.take_along_axis(cand, order[:, 1:], 1)
+        d1 = np.where(c1 == i0[:, None], np.inf, np.take_along_axis(d, order[:, 1:], 1)).min(axis=1)
+        best[:, l] = np.where(d0 < w, i0, -1)
+        amb[:, l] = (np.abs(d0 - w) < eps) | ((d1 - d0 < eps) & (d0 < w + eps))
+    return best, (best >= 0).sum(axis=1), amb
+
+
+def _p94_vtx_args(n, rng):
+    """n events of 16 + Poisson(64) tracks (float32 z0 and sigma_z, mm; evt_start int32):
+    80% from the event's vertex (z ~ N(0, 40^2)) measured with sigma log-uniform in 0.02 ..
+    0.3, 20% pile-up uniform in +-150 mm; the vertices' z, errors and track counts (zeroed);
+    chi2cut, t0, n."""
+    f = np.float32
+    k = _P94_VTX_NTRK[0] + rng.poisson(_P94_VTX_NTRK[1], n)
+    start = np.concatenate([[0], np.cumsum(k)]).astype(np.int32)
+    zv = rng.normal(0, _P94_VTX_ZSIG, n)
+    ev = np.repeat(np.arange(n), k)
+    s = np.exp(rng.uniform(np.log(_P94_VTX_SZ[0]), np.log(_P94_VTX_SZ[1]), len(ev)))
+    z = zv[ev] + rng.normal(0, 1, len(ev)) * s
+    pu = rng.random(len(ev)) < _P94_VTX_PU
+    z = np.where(pu, rng.uniform(-_P94_VTX_PUZ, _P94_VTX_PUZ, len(ev)), z)
+    return [z.astype(f), s.astype(f), start, np.zeros(n, f), np.zeros(n, f), np.zeros(n, np.int32),
+            f(_P94_VTX_CHI2), f(_P94_VTX_T0), _i32(n)]
+
+
+def _p94_vtx_truth(n, rng):
+    """The true vertex z of _p94_vtx_args's events (float64), from a generator in the state
+    _p94_vtx_args got (its first two draws)."""
+    k = _P94_VTX_NTRK[0] + rng.poisson(_P94_VTX_NTRK[1], n)
+    return rng.normal(0, _P94_VTX_ZSIG, n)
+
+
+def _p94_vtx_ref(z, s, start, chi2cut=_P94_VTX_CHI2, t0=_P94_VTX_T0, niter=_P94_VTX_NITER):
+    """vertex_fit in float64: z, its error and the compatible tracks an event, and the
+    smallest |d^2 - chi2cut| an event (the count's margin)."""
+    z, s = np.asarray(z, np.float64), np.asarray(s, np.float64)
+    start = np.asarray(start, np.int64)
+    nev = len(start) - 1
+    ev = np.repeat(np.arange(nev), np.diff(start))
+    w0 = 1 / (s * s)
+    T = float(t0)
+    zv = None
+    for it in range(niter + 1):
+        with np.errstate(over="ignore"):
+            w = w0 if it == 0 else w0 / (1 + np.exp(((z - zv[ev]) ** 2 * w0 - chi2cut) / (2 * T)))
+        sw = np.bincount(ev, w, nev)
+        zv = np.bincount(ev, w * z, nev) / sw
+        if it > 0:
+            T = max(0.5 * T, 1.0)
+    d2 = ((z - zv[ev]) / s) ** 2
+    cnt = np.bincount(ev, d2 < chi2cut, nev).astype(np.int64)
+    gap = np.full(nev, np.inf)
+    np.minimum.at(gap, ev, np.abs(d2 - chi2cut))
+    return zv, 1 / np.sqrt(sw), cnt, gap
+
+
+def _p94_trig_args(n, rng):
+    """n events: jet pts (float32, n x 8 row-major, Poisson(3.2) jets clipped to 8, each 20
+    + Exp(30) GeV, sorted descending, the rest 0), the jet counts (int32), MET Exp(25) GeV;
+    the selected indices and HTs (n, zeroed), the counter; the four thresholds, n."""
+    f = np.float32
+    M = _P94_TRIG_MAXJ
+    nj = np.minimum(rng.poisson(_P94_TRIG_NJ, n), M)
+    pt = _P94_TRIG_PT0 + rng.exponential(_P94_TRIG_PTMEAN, (n, M))
+    pt = -np.sort(-pt, axis=1)
+    pt = np.where(np.arange(M)[None, :] < nj[:, None], pt, 0.0)
+    met = rng.exponential(_P94_TRIG_MET, n)
+    c = _P94_TRIG_CUTS
+    return [pt.astype(f).ravel(), nj.astype(np.int32), met.astype(f), np.zeros(n, np.int32), np.zeros(n, f),
+            np.zeros(1, np.int32), f(c[0]), f(c[1]), f(c[2]), f(c[3]), _i32(n)]
+
+
+def _p94_trig_ref(jet_pt, njet, met, cuts=_P94_TRIG_CUTS):
+    """trigger_select's decision: the passing mask and every event's HT (float32, summed
+    in the kernel's order)."""
+    f = np.float32
+    M = _P94_TRIG_MAXJ
+    pt = np.asarray(jet_pt, f).reshape(-1, M)
+    nj = np.asarray(njet)
+    ht = np.zeros(len(nj), f)
+    nhard = np.zeros(len(nj), np.int64)
+    for j in range(M):
+        on = j < nj
+        ht = np.where(on, ht + pt[:, j], ht)
+        nhard += on & (pt[:, j] > f(cuts[0]))
+    lead = np.where(nj > 0, pt[:, 0], f(0))
+    ok = ((nhard >= 4) & (ht > f(cuts[1]))) | (lead > f(cuts[2])) | (np.asarray(met, f) > f(cuts[3]))
+    return ok, ht
+
+
+def _p94_jet_args(n, rng):
+    """n events of 48 .. 127 particles (float32 pt, eta, phi, n x 128 padded with zeros;
+    npart int32): half around 3 jet axes (eta N(0, 1.5^2), phi uniform) spread N(0,
+    0.15^2) with pt 1 + Exp(8), the rest underlying event (eta uniform +-2.5) with pt 0.5 +
+    Exp(1), phi wrapped into [-pi, pi); the nearest partners and distances (zeroed); R, n."""
+    f = np.float32
+    P = _P94_JET_MAXP
+    npart = rng.integers(_P94_JET_NP[0], _P94_JET_NP[1], n)
+    inj = rng.random((n, P)) < _P94_JET_INJET
+    ax = rng.integers(0, _P94_JET_AXES, (n, P))
+    aeta = rng.normal(0, 1.5, (n, _P94_JET_AXES))
+    aphi = rng.uniform(-np.pi, np.pi, (n, _P94_JET_AXES))
+    rows = np.arange(n)[:, None]
+    eta = np.where(inj, aeta[rows, ax] + rng.normal(0, _P94_JET_SPREAD, (n, P)), rng.uniform(-2.5, 2.5, (n, P)))
+    phi = np.where(inj, aphi[rows, ax] + rng.normal(0, _P94_JET_SPREAD, (n, P)), rng.uniform(-np.pi, np.pi, (n, P)))
+    phi = (phi + np.pi) % (2 * np.pi) - np.pi
+    pt = np.where(inj, 1.0 + rng.exponential(8.0, (n, P)), 0.5 + rng.exponential(1.0, (n, P)))
+    pad = np.arange(P)[None, :] >= npart[:, None]
+    pt, eta, phi = (np.where(pad, 0.0, a).astype(f).ravel() for a in (pt, eta, phi))
+    return [pt, eta, phi, npart.astype(np.int32), np.zeros(n * P, np.int32), np.zeros(n * P, f), f(_P94_JET_R),
+            _i32(n)]
+
+
+def _p94_jet_ref(pt, eta, phi, npart, R=_P94_JET_R):
+    """antikt_nn in float64: each particle's nearest partner (-1: the beam) and distance
+    (padding: -1 and 0), and the relative gap to the runner-up (inf for padding)."""
+    P = _P94_JET_MAXP
+    pt, eta, phi = (np.asarray(a, np.float64).reshape(-1, P) for a in (pt, eta, phi))
+    n = len(pt)
+    on = np.arange(P)[None, :] < np.asarray(npart)[:, None]
+    with np.errstate(divide="ignore"):
+        inv = np.where(on, 1 / (pt * pt), np.inf)
+    deta = eta[:, :, None] - eta[:, None, :]
+    dphi = np.abs(phi[:, :, None] - phi[:, None, :])
+    dphi = np.where(dphi > np.pi, 2 * np.pi - dphi, dphi)
+    with np.errstate(invalid="ignore"):
+        d = np.minimum(inv[:, :, None], inv[:, None, :]) * (deta ** 2 + dphi ** 2) / (float(np.float32(R)) ** 2)
+    d = np.where(on[:, None, :] & ~np.eye(P, dtype=bool)[None], d, np.inf)
+    d = np.concatenate([inv[:, :, None], d], axis=2)           # column 0: the beam
+    srt = np.sort(d, axis=2)
+    j = np.argmin(d, axis=2) - 1
+    best = srt[:, :, 0]
+    with np.errstate(invalid="ignore"):
+        gap = (srt[:, :, 1] - best) / best
+    return (np.where(on, j, -1).ravel(), np.where(on, best, 0).ravel(), np.where(on, gap, np.inf).ravel())
+
+
+UNSEEN92 = [
+    TimingProbe("probe/calo-seed-cluster", "probe-unseen92", "calo_cluster", 1 << 25, 256, lambda n: -(-n // 256),
+                _p94_calo_args, source=_P94,
+                note="calorimeter clustering over 2^25 cells (8192 events of 64 x 64, eta x phi), a thread a cell: "
+                     "a coalesced float load, and for the ~1.1% of cells above the 1 GeV seed threshold (a lane "
+                     "or two a warp) a 3x3 window (phi wrapped with %, eta edges skipped; the neighbours' rows "
+                     "re-read from L1/L2) for the local-maximum test and the energy-weighted sums; every cell "
+                     "stores its cluster energy (0 if no seed), the ~0.24% seeds also eta, phi and one global "
+                     "atomicAdd on a single counter; memory-bound, divergent"),
+    TimingProbe("probe/dimuon-mass-hist", "probe-unseen92", "dimuon_mass_hist", 1 << 22, 256,
+                lambda n: -(-n // 256), _p94_mu_args, source=_P94,
+                note="the weighted dimuon invariant-mass histogram of 2^22 Z -> mu mu candidate events (SoA: "
+                     "4 coalesced loads for the cuts, 2 more for the ~41% passing them), a thread an event: two "
+                     "four-vectors (cosf, sinf, sinhf, 2 sqrtf), the pair mass's sqrtf and a float division for "
+                     "the bin, then the weight's load and a float atomicAdd of it (+-0.5) onto 240 global bins of "
+                     "60-120 GeV (~39% of events; the Z peak puts ~half of them on ~10 bins, several lanes of a "
+                     "warp on one address); atomic/SFU-bound"),
+    TimingProbe("probe/track-hit-binmatch", "probe-unseen92", "track_hit_match", 1 << 20, 256,
+                lambda n: -(-n // 256), _p94_trk_args, source=_P94, symbols=_p94_trk_syms,
+                note="track-hit matching for 2^20 tracks in 4096 events of 256 (phi0 in random order), 8 barrel "
+                     "layers of ~262 hits an event (34 MB of hits, 8 MB of bin offsets: 64 phi bins an event's "
+                     "layer), a thread a track: a layer's radius from __constant__ memory, asinf for the helix "
+                     "phi, its bin and the two beside it (6 int loads at lane-dependent bins of the event's "
+                     "256-byte offset row), then ~4 hits a bin scanned (~12 dependent-index float loads a layer "
+                     "within the event's ~1 KB layer segment, mostly L1 hits; Poisson trip counts a lane, "
+                     "divergent), the hit index stored row-major (lanes 32 B apart); latency/L1-bound"),
+    TimingProbe("probe/vertex-fit-adaptive", "probe-unseen92", "vertex_fit", 1 << 16, _P94_VTX_BLOCK,
+                lambda n: n, _p94_vtx_args, source=_P94,
+                note="adaptive primary-vertex z fits of 2^16 events (16 + Poisson(64) tracks each, 42 MB), a block "
+                     "of 128 an event: 15 passes (the plain weighted mean, then 14 with T halving from 4096 to 1) "
+                     "each re-reading the event's tracks (coalesced, L1/L2 after the first; one block-stride trip: "
+                     "at most ~115 tracks, ~37% of the lanes idle), a float division and an expf Fermi "
+                     "weight a track, then a two-array shared tree reduction (7 levels, a __syncthreads each) and "
+                     "thread 0's division broadcast through shared memory; a last pass counts the compatible "
+                     "tracks by a shared atomicAdd a thread; barrier/latency-bound"),
+    TimingProbe("probe/trigger-ballot-compact", "probe-unseen92", "trigger_select", 1 << 23, 256,
+                lambda n: -(-n // 256), _p94_trig_args, source=_P94,
+                note="a jet/HT/MET trigger over 2^23 events, a thread an event: its jet count, then 0-8 jet pts "
+                     "from an 8-float row (row-major: a 32-byte sector a lane, read unless njet is 0 (4%); "
+                     "Poisson(3.2) trips, divergent), MET loaded only when the jet paths fail (short-circuit ||); the ~6% passing "
+                     "events compacted by __ballot_sync, one global atomicAdd a warp with a passer and __popc "
+                     "of the lower lanes, index and HT stored into the warp's contiguous slots; memory-bound"),
+    TimingProbe("probe/antikt-nn-smem", "probe-unseen92", "antikt_nn", 1 << 16, _P94_JET_MAXP, lambda n: n,
+                _p94_jet_args, source=_P94,
+                note="the anti-kt nearest-neighbour distances of 2^16 events (48-127 particles, padded to 128), a "
+                     "block of 128 an event: pt (as 1/pt^2), eta and phi staged into 3 shared arrays, then a "
+                     "thread a particle loops over all the event's particles (broadcast shared loads), a "
+                     "wrapped dphi branch, fminf, a float division by R^2 a pair and a running minimum; "
+                     "compute-bound (N^2 a block, ~88^2 pairs)"),
+]
+PROBES += UNSEEN92
+
+
+# probe-unseen91 (probes93.cu): a video-coding course's kernels (full-search block motion
+# estimation by SAD in shared memory, HEVC's 8x8 integer DCT in shared memory, dead-zone
+# quantization, H.264's luma deblocking across vertical block edges, H.264's nine intra
+# 4x4 modes costed by SATD, JPEG Huffman symbol statistics by shared atomics) as a student
+# who knows CUDA basics writes them
+_P93 = "probes93.cu"
+_P93_ME_R, _P93_ME_LAMBDA = 8, 4                   # me-sad: ME_R (candidates -8 .. 7 an axis); the MV cost's lambda
+_P93_ME_REGION, _P93_ME_TRUE = 32, 6               # the true motion: a vector in [-6, 5]^2 a 32 x 32 region
+_P93_ME_NOISE = 2.0                                # the current frame: the displaced reference + N(0, 2^2)
+_P93_DCT_LAPLACE = 12.0                            # dct: residuals Laplace(0, 12) rounded, clipped to +-255
+_P93_DCT_FLAT = 0.02                               # the fraction of 8x8 blocks constant +-255 (the extremes)
+_P93_Q_QBITS, _P93_Q_DZ = 16, (1 << 16) // 3       # quant: mf = round(2^qbits / step); dz a third of a step
+_P93_Q_TABLE = np.array([16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55,
+                         14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29, 51, 87, 80, 62,
+                         18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92,
+                         49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99], np.int32)
+_P93_Q_AC, _P93_Q_DC = 300.0, (800.0, 600.0, 60.0)   # coefs: AC Laplace(0, 300 / (1 + u + v)^1.5); DC drift
+_P93_DB_QP = (20, 45)                              # deblock: QP per 8x8 block, uniform in this range
+_P93_DB_BS_P = (0.25, 0.25, 0.25, 0.10, 0.15)      # bS 0 .. 4 per block
+_P93_DB_STEP, _P93_DB_EDGE = 6.0, (0.1, 60.0)      # block offsets N(0, 6^2); 10% of blocks +-60 (real edges)
+_P93_IP_REGION = 16                                # intra: oriented stripes a 16 x 16 region
+_P93_SS_BLOCK = 128                                # symstats: blocks (threads) a thread block
+_P93_ALPHA = np.array([0] * 16 + [4, 4, 5, 6, 7, 8, 9, 10, 12, 13, 15, 17, 20, 22, 25, 28, 32, 36, 40, 45, 50, 56,
+                                  63, 71, 80, 90, 101, 113, 127, 144, 162, 182, 203, 226, 255, 255])
+_P93_BETA = np.array([0] * 16 + [2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13,
+                                 13, 14, 14, 15, 15, 16, 16, 17, 17, 18, 18])
+_P93_TC0 = np.array([[0, 0, 0]] * 17 + [[0, 0, 1]] * 4 + [[0, 1, 1]] * 2 + [[1, 1, 1]] * 4 + [[1, 1, 2]] * 4
+                    + [[1, 2, 3]] * 2 + [[2, 2, 3], [2, 2, 4], [2, 3, 4], [2, 3, 4], [3, 3, 5], [3, 4, 6], [3, 4, 6],
+                                         [4, 5, 7], [4, 5, 8], [4, 6, 9], [5, 7, 10], [6, 8, 11], [6, 8, 13],
+                                         [7, 10, 14], [8, 11, 16], [9, 12, 18], [10, 13, 20], [11, 15, 23],
+                                         [13, 17, 25]])
+_P93_DCT = np.array([[64] * 8, [89, 75, 50, 18, -18, -50, -75, -89], [83, 36, -36, -83, -83, -36, 36, 83],
+                     [75, -18, -89, -50, 50, 89, 18, -75], [64, -64, -64, 64, 64, -64, -64, 64],
+                     [50, -89, 18, 75, -75, -18, 89, -50], [36, -83, 83, -36, -36, 83, -83, 36],
+                     [18, -50, 75, -89, 89, -75, 50, -18]], np.int64)
+
+
+def _p93_dims(n):
+    """A frame of n pixels (n a power of 4 or twice one): w x h, w = h or 2 h."""
+    w = 1 << (int(n).bit_length() // 2)
+    return w, int(n) // w
+
+
+def _p93_zigzag():
+    """JPEG's zigzag order: the natural index of the k-th scanned coefficient."""
+    return np.array(sorted(range(64), key=lambda i: (i // 8 + i % 8, i // 8 if (i // 8 + i % 8) % 2 else i % 8)))
+
+
+def _p93_texture(h, w, rng, cell, amp=200.0):
+    """Smooth float32 texture: uniform noise on a grid of cell-pixel squares, bilinear
+    in between, in [0, amp)."""
+    g = rng.uniform(0, amp, (h // cell + 2, w // cell + 2)).astype(np.float32)
+    ys, xs = np.arange(h) / cell, np.arange(w) / cell
+    y0, x0 = ys.astype(np.int64), xs.astype(np.int64)
+    fy, fx = (ys - y0).astype(np.float32)[:, None], (xs - x0).astype(np.float32)
+    rows = g[y0] * (1 - fy) + g[y0 + 1] * fy
+    return rows[:, x0] * (1 - fx) + rows[:, x0 + 1] * fx
+
+
+def _p93_u8(a):
+    return np.clip(np.rint(a), 0, 255).astype(np.uint8)
+
+
+# ---- me-sad-fullsearch ----
+
+def _p93_me_truth(w, h, rng):
+    """The true motion: a vector (dx, dy) in [-6, 5]^2 a 32 x 32 region, per 8x8 block."""
+    r = _P93_ME_REGION
+    mv = rng.integers(-_P93_ME_TRUE, _P93_ME_TRUE, (2, -(-h // r), -(-w // r)))
+    k = r // 8
+    return mv[0].repeat(k, 0).repeat(k, 1)[:h // 8, :w // 8], mv[1].repeat(k, 0).repeat(k, 1)[:h // 8, :w // 8]
+
+
+def _p93_me_frames(n, rng):
+    """A textured reference frame (4-pixel bilinear cells plus N(0, 8^2) grain) and the
+    current frame: each 8x8 block the reference displaced by its region's true vector
+    (edges clamped) plus N(0, 2^2); uint8, w x h row-major. Also the true vectors."""
+    w, h = _p93_dims(n)
+    ref = _p93_u8(_p93_texture(h, w, rng, 4) + 28 + rng.normal(0, 8, (h, w)))
+    tx, ty = _p93_me_truth(w, h, rng)
+    yy = np.clip(np.arange(h)[:, None] + ty.repeat(8, 0).repeat(8, 1), 0, h - 1)
+    xx = np.clip(np.arange(w)[None, :] + tx.repeat(8, 0).repeat(8, 1), 0, w - 1)
+    cur = _p93_u8(ref[yy, xx] + rng.normal(0, _P93_ME_NOISE, (h, w)))
+    return cur, ref, tx, ty
+
+
+def _p93_me_args(n, rng):
+    """cur, ref (uint8, n pixels, _p93_me_frames); mv (int16, 2 a block) and the best costs
+    (int32) zeroed; w, h, lambda."""
+    w, h = _p93_dims(n)
+    cur, ref, _, _ = _p93_me_frames(n, rng)
+    nb = (w // 8) * (h // 8)
+    return [cur.ravel(), ref.ravel(), np.zeros(2 * nb, np.int16), np.zeros(nb, np.int32), _i32(w), _i32(h),
+            _i32(_P93_ME_LAMBDA)]
+
+
+def _p93_me_ref(cur, ref, w, h, lam=_P93_ME_LAMBDA):
+    """me_sad_fullsearch in numpy: mv (mvx, mvy interleaved), best cost, and the gap
+    between the best and second-best cost a block."""
+    R = _P93_ME_R
+    c = np.asarray(cur, np.int32).reshape(h, w)
+    r = np.pad(np.asarray(ref, np.int32).reshape(h, w), R, mode="edge")
+    costs = []
+    for dy in range(2 * R):
+        for dx in range(2 * R):
+            sh = r[dy:dy + h, dx:dx + w]
+            sad = np.abs(c - sh).reshape(h // 8, 8, w // 8, 8).sum(axis=(1, 3))
+            costs.append(sad + lam * (abs(dx - R) + abs(dy - R)))
+    costs = np.stack(costs).reshape(4 * R * R, -1)
+    key = costs * 256 + np.arange(4 * R * R)[:, None]
+    t = key.argmin(axis=0)
+    mv = np.stack([t % 16 - R, t // 16 - R], axis=1).ravel().astype(np.int16)
+    srt = np.sort(costs, axis=0)
+    return mv, costs.min(axis=0).astype(np.int32), srt[1] - srt[0]
+
+
+# ---- dct8x8-hevc-smem ----
+
+def _p93_dct_args(n, rng):
+    """A residual frame (int16, w x h): Laplace(0, 12) rounded and clipped to +-255, 2% of
+    the 8x8 blocks constant +255 or -255; the coefficients (int16) zeroed; w."""
+    w, h = _p93_dims(n)
+    res = np.clip(np.rint(rng.laplace(0, _P93_DCT_LAPLACE, (h, w))), -255, 255)
+    flat = rng.random((h // 8, w // 8)) < _P93_DCT_FLAT
+    sign = rng.choice([-255, 255], (h // 8, w // 8))
+    m = flat.repeat(8, 0).repeat(8, 1)
+    res = np.where(m, sign.repeat(8, 0).repeat(8, 1), res).astype(np.int16)
+    return [res.ravel(), np.zeros(n, np.int16), _i32(w)]
+
+
+def _p93_dct_ref(res, w):
+    """dct8x8_fwd in numpy (int64): each 8x8 block's (C ((X C^T + 2) >> 2) + 256) >> 9 in
+    the frame's layout."""
+    h = len(res) // w
+    X = np.asarray(res, np.int64).reshape(h // 8, 8, w // 8, 8).transpose(0, 2, 1, 3)
+    tmp = (X @ _P93_DCT.T + 2) >> 2
+    out = (_P93_DCT @ tmp + 256) >> 9
+    return out.transpose(0, 2, 1, 3).reshape(-1)
+
+
+# ---- quant-deadzone ----
+
+def _p93_coefs(nblk, rng):
+    """nblk 8x8 blocks of DCT coefficients (int32, (nblk, 64), natural order): AC
+    Laplace(0, 300 / (1 + u + v)^1.5) rounded, DC 800 + 600 sin(2 pi b / 97) + N(0, 60^2)
+    (a slow drift from block to block), clipped to +-32000."""
+    u, v = np.divmod(np.arange(64), 8)
+    scale = _P93_Q_AC / (1.0 + u + v) ** 1.5
+    c = rng.laplace(0, 1, (nblk, 64)) * scale
+    m, a, s = _P93_Q_DC
+    c[:, 0] = m + a * np.sin(2 * np.pi * np.arange(nblk) / 97) + rng.normal(0, s, nblk)
+    return np.clip(np.rint(c), -32000, 32000).astype(np.int32)
+
+
+def _p93_q_tables():
+    """The quantizer's per-position steps (JPEG's luminance table) and reciprocal
+    multipliers round(2^qbits / step), int32."""
+    return np.rint((1 << _P93_Q_QBITS) / _P93_Q_TABLE).astype(np.int32), _P93_Q_TABLE.copy()
+
+
+def _p93_quant_args(n, rng):
+    """n coefficients (int32: blocks of _p93_coefs, the last cut at n); mf and qstep
+    (int32 x 64); the levels (int16) and reconstructions (int32) zeroed; qbits, dz, n."""
+    mf, qs = _p93_q_tables()
+    return [_p93_coefs(-(-n // 64), rng).ravel()[:n], mf, qs, np.zeros(n, np.int16), np.zeros(n, np.int32),
+            _i32(_P93_Q_QBITS), _i32(_P93_Q_DZ), _i32(n)]
+
+
+def _p93_quant_ref(coef, qbits=_P93_Q_QBITS, dz=_P93_Q_DZ):
+    """quant_deadzone in numpy: levels (int16) and reconstructions (int32)."""
+    mf, qs = _p93_q_tables()
+    c = np.asarray(coef, np.int64)
+    pos = np.arange(len(c)) % 64
+    lv = np.minimum((np.abs(c) * mf[pos] + dz) >> qbits, 2047)
+    lv = np.where(c < 0, -lv, lv)
+    return lv.astype(np.int16), (lv * qs[pos]).astype(np.int32)
+
+
+# ---- deblock-h264-vedge ----
+
+def _p93_db_frame(w, h, rng):
+    """A decoded-looking frame: a smooth texture (16-pixel cells) plus an offset a 8x8
+    block (N(0, 6^2); 10% of blocks +-60 more: real edges) and N(0, 1.5^2) grain, uint8."""
+    off = rng.normal(0, _P93_DB_STEP, (h // 8, w // 8))
+    p, a = _P93_DB_EDGE
+    off += np.where(rng.random(off.shape) < p, rng.choice([-a, a], off.shape), 0)
+    img = _p93_texture(h, w, rng, 16, 160) + 48 + off.astype(np.float32).repeat(8, 0).repeat(8, 1)
+    return _p93_u8(img + rng.normal(0, 1.5, (h, w)).astype(np.float32))
+
+
+def _p93_db_args(n, rng):
+    """The frame (uint8, w x h, _p93_db_frame); bS (0 .. 4 with _P93_DB_BS_P) and QP
+    (uniform _P93_DB_QP) per 8x8 block (uint8, w / 8 a row); w, h."""
+    w, h = _p93_dims(n)
+    img = _p93_db_frame(w, h, rng)
+    nb = (w // 8) * (h // 8)
+    bs = rng.choice(5, nb, p=_P93_DB_BS_P).astype(np.uint8)
+    qp = rng.integers(_P93_DB_QP[0], _P93_DB_QP[1] + 1, nb).astype(np.uint8)
+    return [img.ravel(), bs, qp, _i32(w), _i32(h)]
+
+
+def _p93_db_ref(img, bs, qp, w, h):
+    """deblock_vedge_luma in numpy (every edge at once: their pixels are disjoint): the
+    filtered frame (uint8, flat) and the lines filtered (bool, h x (w / 8 - 1)): by the
+    normal filter, by bS 4."""
+    f = np.asarray(img, np.int64).reshape(h, w).copy()
+    nbx = w // 8
+    xs = 8 * np.arange(1, nbx)
+    blk = (np.arange(h) // 8)[:, None] * nbx + np.arange(1, nbx)[None, :]
+    s = np.asarray(bs, np.int64)[blk]
+    q = np.asarray(qp, np.int64)
+    qpav = (q[blk - 1] + q[blk] + 1) >> 1
+    alpha, beta = _P93_ALPHA[qpav], _P93_BETA[qpav]
+    p0, p1, p2, p3 = (f[:, xs - k] for k in (1, 2, 3, 4))
+    q0, q1, q2, q3 = (f[:, xs + k] for k in (0, 1, 2, 3))
+    on = (s > 0) & (np.abs(p0 - q0) < alpha) & (np.abs(p1 - p0) < beta) & (np.abs(q1 - q0) < beta)
+    ap = (np.abs(p2 - p0) < beta).astype(np.int64)
+    aq = (np.abs(q2 - q0) < beta).astype(np.int64)
+    new = {k: v.copy() for k, v in (("p0", p0), ("p1", p1), ("p2", p2), ("q0", q0), ("q1", q1), ("q2", q2))}
+    # bS < 4
+    nrm = on & (s < 4)
+    tc0 = _P93_TC0[qpav, np.clip(s - 1, 0, 2)]
+    tc = tc0 + ap + aq
+    delta = np.clip((4 * (q0 - p0) + (p1 - q1) + 4) >> 3, -tc, tc)
+    avg = (p0 + q0 + 1) >> 1
+    for key, val, m in (("p0", np.clip(p0 + delta, 0, 255), nrm), ("q0", np.clip(q0 - delta, 0, 255), nrm),
+                        ("p1", p1 + np.clip((p2 + avg - 2 * p1) >> 1, -tc0, tc0), nrm & (ap > 0)),
+                        ("q1", q1 + np.clip((q2 + avg - 2 * q1) >> 1, -tc0, tc0), nrm & (aq > 0))):
+        new[key] = np.where(m, val, new[key])
+    # bS 4
+    st = on & (s == 4)
+    strong = np.abs(p0 - q0) < ((alpha >> 2) + 2)
+    sp, sq = st & (ap > 0) & strong, st & (aq > 0) & strong
+    for key, val, m in (("p0", (p2 + 2 * p1 + 2 * p0 + 2 * q0 + q1 + 4) >> 3, sp),
+                        ("p1", (p2 + p1 + p0 + q0 + 2) >> 2, sp),
+                        ("p2", (2 * p3 + 3 * p2 + p1 + p0 + q0 + 4) >> 3, sp),
+                        ("p0", (2 * p1 + p0 + q1 + 2) >> 2, st & ~sp),
+                        ("q0", (p1 + 2 * p0 + 2 * q0 + 2 * q1 + q2 + 4) >> 3, sq),
+                        ("q1", (p0 + q0 + q1 + q2 + 2) >> 2, sq),
+                        ("q2", (2 * q3 + 3 * q2 + q1 + q0 + p0 + 4) >> 3, sq),
+                        ("q0", (2 * q1 + q0 + p1 + 2) >> 2, st & ~sq)):
+        new[key] = np.where(m, val, new[key])
+    for key, k in (("p0", -1), ("p1", -2), ("p2", -3), ("q0", 0), ("q1", 1), ("q2", 2)):
+        f[:, xs + k] = new[key]
+    return (f & 255).astype(np.uint8).ravel(), nrm, st
+
+
+# ---- intra4x4-satd-modes ----
+
+def _p93_ip_frame(w, h, rng):
+    """A frame with directional structure: a smooth texture (8-pixel cells) plus, a 16 x 16
+    region, stripes of a random orientation and period 4 .. 16 (amplitude 0 .. 50), plus
+    N(0, 2^2) grain; uint8."""
+    r = _P93_IP_REGION
+    sh = (-(-h // r), -(-w // r))
+    th = rng.uniform(0, np.pi, sh).astype(np.float32)
+    per = rng.uniform(4, 16, sh).astype(np.float32)
+    amp = rng.uniform(0, 50, sh).astype(np.float32)
+    ph = rng.uniform(0, 2 * np.pi, sh).astype(np.float32)
+    th, per, amp, ph = (a.repeat(r, 0).repeat(r, 1)[:h, :w] for a in (th, per, amp, ph))
+    y, x = np.arange(h, dtype=np.float32)[:, None], np.arange(w, dtype=np.float32)[None, :]
+    stripes = amp * np.sin(2 * np.pi * (x * np.cos(th) + y * np.sin(th)) / per + ph)
+    return _p93_u8(_p93_texture(h, w, rng, 8, 150) + 50 + stripes + rng.normal(0, 2, (h, w)).astype(np.float32))
+
+
+def _p93_ip_args(n, rng):
+    """The frame (uint8, w x h, _p93_ip_frame); the best modes (uint8) and costs (int32)
+    a 4x4 block zeroed; w, h."""
+    w, h = _p93_dims(n)
+    nb = (w // 4) * (h // 4)
+    return [_p93_ip_frame(w, h, rng).ravel(), np.zeros(nb, np.uint8), np.zeros(nb, np.int32), _i32(w), _i32(h)]
+
+
+def _p93_ip_pred(mode, x, y, T, L, dc):
+    """pred4x4 over all blocks at once: T[:, 1 + k] = p[k, -1], L[:, 1 + k] = p[-1, k]."""
+    def PT(k):
+        return T[:, k + 1]
+
+    def PL(k):
+        return L[:, k + 1]
+    if mode == 0:
+        return PT(x)
+    if mode == 1:
+        return PL(y)
+    if mode == 2:
+        return dc
+    if mode == 3:
+        if x == 3 and y == 3:
+            return (PT(6) + 3 * PT(7) + 2) >> 2
+        return (PT(x + y) + 2 * PT(x + y + 1) + PT(x + y + 2) + 2) >> 2
+    if mode == 4:
+        if x > y:
+            return (PT(x - y - 2) + 2 * PT(x - y - 1) + PT(x - y) + 2) >> 2
+        if x < y:
+            return (PL(y - x - 2) + 2 * PL(y - x - 1) + PL(y - x) + 2) >> 2
+        return (PT(0) + 2 * PT(-1) + PL(0) + 2) >> 2
+    if mode == 5:
+        z, k = 2 * x - y, x - (y >> 1)
+        if z >= 0 and z % 2 == 0:
+            return (PT(k - 1) + PT(k) + 1) >> 1
+        if z > 0:
+            return (PT(k - 2) + 2 * PT(k - 1) + PT(k) + 2) >> 2
+        if z == -1:
+            return (PL(0) + 2 * PL(-1) + PT(0) + 2) >> 2
+        return (PL(y - 1) + 2 * PL(y - 2) + PL(y - 3) + 2) >> 2
+    if mode == 6:
+        z, k = 2 * y - x, y - (x >> 1)
+        if z >= 0 and z % 2 == 0:
+            return (PL(k - 1) + PL(k) + 1) >> 1
+        if z > 0:
+            return (PL(k - 2) + 2 * PL(k - 1) + PL(k) + 2) >> 2
+        if z == -1:
+            return (PL(0) + 2 * PL(-1) + PT(0) + 2) >> 2
+        return (PT(x - 1) + 2 * PT(x - 2) + PT(x - 3) + 2) >> 2
+    if mode == 7:
+        k = x + (y >> 1)
+        if y % 2 == 0:
+            return (PT(k) + PT(k + 1) + 1) >> 1
+        return (PT(k) + 2 * PT(k + 1) + PT(k + 2) + 2) >> 2
+    z, k = x + 2 * y, y + (x >> 1)
+    if z > 5:
+        return PL(3)
+    if z == 5:
+        return (PL(2) + 3 * PL(3) + 2) >> 2
+    if z % 2 == 0:
+        return (PL(k) + PL(k + 1) + 1) >> 1
+    return (PL(k) + 2 * PL(k + 1) + PL(k + 2) + 2) >> 2
+
+
+def _p93_ip_ref(img, w, h):
+    """intra4x4_mode_decision in numpy: the best mode (uint8) and cost (int32) a 4x4 block,
+    and every mode's cost (nb x 9, int64; a huge value where the mode is unavailable)."""
+    f = np.asarray(img, np.int64).reshape(h, w)
+    nby, nbx = h // 4, w // 4
+    by, bx = np.divmod(np.arange(nby * nbx), nbx)
+    y0, x0 = 4 * by, 4 * bx
+    cur = f.reshape(nby, 4, nbx, 4).transpose(0, 2, 1, 3).reshape(-1, 16)
+    has_t, has_l = y0 > 0, x0 > 0
+    has_tr = has_t & (x0 + 4 < w)
+    ym, xm = np.maximum(y0 - 1, 0), np.maximum(x0 - 1, 0)
+    T = np.empty((len(y0), 9), np.int64)
+    L = np.empty((len(y0), 5), np.int64)
+    T[:, 0] = np.where(has_t & has_l, f[ym, xm], 128)
+    L[:, 0] = T[:, 0]
+    for k in range(4):
+        T[:, 1 + k] = np.where(has_t, f[ym, x0 + k], 128)
+        L[:, 1 + k] = np.where(has_l, f[y0 + k, xm], 128)
+    for k in range(4, 8):
+        T[:, 1 + k] = np.where(has_tr, f[ym, np.minimum(x0 + k, w - 1)], T[:, 4])
+    st, sl = T[:, 1:5].sum(axis=1), L[:, 1:5].sum(axis=1)
+    dc = np.where(has_t & has_l, (st + sl + 4) >> 3,
+                  np.where(has_t, (st + 2) >> 2, np.where(has_l, (sl + 2) >> 2, 128)))
+    H = np.array([[1, 1, 1, 1], [1, 1, -1, -1], [1, -1, 1, -1], [1, -1, -1, 1]], np.int64)
+    ok = {0: has_t, 3: has_t, 7: has_t, 1: has_l, 8: has_l, 2: np.ones_like(has_t)}
+    costs = np.empty((len(y0), 9), np.int64)
+    for m in range(9):
+        pred = np.stack([_p93_ip_pred(m, x, y, T, L, dc) * np.ones(len(y0), np.int64)
+                         for y in range(4) for x in range(4)], axis=1)
+        d = (cur - pred).reshape(-1, 4, 4)
+        c = np.abs(H @ d @ H.T).sum(axis=(1, 2)) >> 1
+        costs[:, m] = np.where(ok.get(m, has_t & has_l), c, 1 << 40)
+    best = costs.argmin(axis=1)
+    return best.astype(np.uint8), costs.min(axis=1).astype(np.int32), costs
+
+
+# ---- jpeg-symbol-stats ----
+
+def _p93_ss_args(n, rng):
+    """n / 64 blocks of quantized levels (int16, _p93_coefs through _p93_quant_ref: JPEG's
+    table with a dead zone); the AC (256) and DC (16) histograms (int32) and the nonzero
+    counts a block (uint8) zeroed; the number of blocks."""
+    lev = _p93_quant_ref(_p93_coefs(n // 64, rng).ravel())[0]
+    nb = n // 64
+    return [lev, np.zeros(256, np.int32), np.zeros(16, np.int32), np.zeros(nb, np.uint8), _i32(nb)]
+
+
+def _p93_ss_ref(lev):
+    """jpeg_symbol_stats in numpy: AC and DC histograms (int64) and nonzero counts (uint8)."""
+    L = np.asarray(lev, np.int64).reshape(-1, 64)
+    nb = len(L)
+    dc = np.abs(L[:, 0] - np.r_[0, L[:-1, 0]])
+    dch = np.bincount(np.where(dc > 0, np.floor(np.log2(np.maximum(dc, 1))).astype(np.int64) + 1, 0),
+                      minlength=16)
+    ac = np.zeros(256, np.int64)
+    run = np.zeros(nb, np.int64)
+    zz = _p93_zigzag()
+    for k in range(1, 64):
+        v = L[:, zz[k]]
+        nz = v != 0
+        ac[0xF0] += (run[nz] // 16).sum()
+        a = np.abs(v[nz])
+        size = np.floor(np.log2(a)).astype(np.int64) + 1
+        np.add.at(ac, ((run[nz] % 16) << 4) | size, 1)
+        run = np.where(nz, 0, run + 1)
+    ac[0] += (run > 0).sum()
+    return ac, dch, (L != 0).sum(axis=1).astype(np.uint8)
+
+
+UNSEEN91 = [
+    TimingProbe("probe/me-sad-fullsearch", "probe-unseen91", "me_sad_fullsearch", 1 << 21, (16, 16),
+                lambda n: (_p93_dims(n)[0] // 8, _p93_dims(n)[1] // 8), _p93_me_args, source=_P93,
+                note="full-search block motion estimation on a 2048 x 1024 8-bit frame, a 16 x 16 block an 8x8 "
+                     "block (32768 blocks), a thread one of the 256 candidate vectors in +-8: the block (64 B) "
+                     "and its 23 x 23 reference window (clamped at the borders, 3 strided byte-load trips) "
+                     "staged in shared memory, 64 |cur - ref| terms from shared bytes a thread (the current "
+                     "block broadcast, the window 16 consecutive bytes a half-warp), a lambda-weighted MV cost, "
+                     "an 8-level shared tree minimum with a barrier each; shared-load/ALU-bound"),
+    TimingProbe("probe/dct8x8-hevc-smem", "probe-unseen91", "dct8x8_fwd", 1 << 25, (16, 16),
+                lambda n: (_p93_dims(n)[0] // 16, _p93_dims(n)[1] // 16), _p93_dct_args, source=_P93,
+                note="HEVC's 8x8 integer forward DCT of an 8192 x 4096 int16 residual frame, a 16 x 16 tile (four "
+                     "8x8 blocks) a block: one coalesced short load a thread into shared memory, 8 MACs against "
+                     "the __constant__ basis row u = tx % 8 (8 different constant addresses a warp) over a "
+                     "shared row, a barrier, 8 MACs down a shared int column (row v = ty % 8: 2 constant "
+                     "addresses a warp), one short store; 64 MB read, 64 MB written"),
+    TimingProbe("probe/quant-deadzone-jpeg", "probe-unseen91", "quant_deadzone", 1 << 25, 256,
+                lambda n: -(-n // 256), _p93_quant_args, source=_P93,
+                note="dead-zone quantization of 2^25 int32 DCT coefficients (8x8 blocks stored one after "
+                     "another), a thread a coefficient: a coalesced load, the 64-entry multiplier and step "
+                     "tables read from global at i % 64 (L1-resident), an integer multiply-shift, a clamp, an "
+                     "int16 level and an int32 reconstruction stored; 128 MB read, 192 MB written; memory-bound"),
+    TimingProbe("probe/deblock-h264-vedge", "probe-unseen91", "deblock_vedge_luma", 1 << 26, 256,
+                lambda n: -(-(n // 8) // 256), _p93_db_args, source=_P93,
+                note="H.264's luma deblocking of the vertical 8x8-grid edges of an 8192 x 8192 frame in place, "
+                     "a thread a line of an edge (2^23 threads; a warp's lanes 8 bytes apart on one row): bS "
+                     "(25% 0: those lanes leave) and two QPs per block, alpha/beta from __constant__ tables at "
+                     "a per-lane index, 8 byte loads, the filterSamplesFlag test (~55% of lines filtered: 44% by "
+                     "the normal filter, tc0 from a __constant__ table, 2-4 byte stores; 11% by bS 4's strong "
+                     "one, 2-6 stores); divergent, byte-granular memory traffic"),
+    TimingProbe("probe/intra4x4-satd-modes", "probe-unseen91", "intra4x4_mode_decision", 1 << 25, 128,
+                lambda n: -(-(n // 16) // 128), _p93_ip_args, source=_P93,
+                note="H.264 intra 4x4 mode decision on an 8192 x 4096 8-bit frame, a thread a 4x4 block (2^21 "
+                     "threads): 16 + 13 byte loads (4-byte rows, lanes 4 bytes apart), then the 9 prediction "
+                     "modes in a loop over a switch (a device function per pixel with a nested switch and local "
+                     "edge arrays), each residual's 4x4 Hadamard SATD (~100 integer ops), the cheapest kept; "
+                     "a byte and an int stored; integer compute-bound"),
+    TimingProbe("probe/jpeg-symbol-stats", "probe-unseen91", "jpeg_symbol_stats", 1 << 25, _P93_SS_BLOCK,
+                lambda n: -(-(n // 64) // _P93_SS_BLOCK), _p93_ss_args, source=_P93,
+                note="JPEG Huffman symbol statistics of 2^19 8x8 blocks of int16 levels, a thread a block (lanes "
+                     "128 B apart): the DC difference's size by __clz, 63 zigzag loads through a __constant__ "
+                     "table (uniform index), a data-dependent (run, size) symbol per nonzero level (~15 a block) "
+                     "counted by shared atomicAdd into 256 + 16 bins (EOB and small sizes hot), ZRL loops, then "
+                     "one global atomicAdd per nonzero bin a block; divergent, shared-atomic-bound"),
+]
+PROBES += UNSEEN91
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
