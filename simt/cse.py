@@ -9,13 +9,14 @@ so that the counters (requests, sectors, wavefronts) and the timing model see th
 the GPU makes.
 
 Two loads are one when they are in one straight-line run of the IR (no jump target, no
-branch, mask change, barrier or fence between them), read the same type from addresses
+branch, mask change, barrier or fence between them) or the second is in the body of an
+``if`` (or its ``else``) that follows the first's run, read the same type from addresses
 with the same value number (the same operation on operands with the same value numbers;
 a variable's number changes when it is written), and no store or atomic comes between
 them.  A load through a ``volatile`` pointer is never merged.
 
-Limitations: only within straight-line code (nvcc also merges loads across branches and
-hoists them out of loops); value numbers see no algebra (``a[i + 1]`` and ``a[1 + i]``
+Limitations: only within straight-line code and into the bodies of an ``if`` after it
+(nvcc also merges loads after a join and hoists them out of loops); value numbers see no algebra (``a[i + 1]`` and ``a[1 + i]``
 are two loads); a merged load is checked for races and bounds once, as the GPU makes it
 once.
 """
@@ -76,9 +77,18 @@ def eliminate_common_loads(code: list[Ins], fences=(), new_reg=None) -> int:
             return ("u", a.index)
         return None
 
+    pre_if: dict[int, tuple] = {}       # an if's else-body start -> what held at the if
     for p, ins in enumerate(code):
         op = ins.op
-        if p in starts or op in _BOUNDARY:
+        if p in pre_if and op == Op.ELSE:
+            # an else (its if's target): what held before the if holds in its body too
+            vn, table, loads, affine = (dict(x) for x in pre_if.pop(p))
+        elif op == Op.IF and ins.target is not None and ins.target >= 0:
+            # an if's body runs on some of the lanes that made the loads before it, which
+            # nvcc's value numbering also reuses there (a predicated ``phi -= sm[k] * r``
+            # after ``sm[k] * r3``: plummer_accpot in probes96.cu)
+            pre_if[ins.target] = (dict(vn), dict(table), dict(loads), dict(affine))
+        elif p in starts or op in _BOUNDARY:
             vn.clear()
             table.clear()
             loads.clear()

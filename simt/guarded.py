@@ -72,7 +72,9 @@ def _address_keys(code) -> list:
     for ins in code:
         keys.append(key(ins.args[0]) if ins.args else None)
         d = _slots(ins.dst)
-        if len(d) == 1 and ins.op in (Op.BIN, Op.UN, Op.CAST, Op.MOV, Op.LOAD, Op.FMA, Op.SELECT):
+        if len(d) == 1 and ins.info.get("merged_load"):
+            cur[d[0]] = key(ins.args[0])         # a load simt.cse merged: the word it read
+        elif len(d) == 1 and ins.op in (Op.BIN, Op.UN, Op.CAST, Op.MOV, Op.LOAD, Op.FMA, Op.SELECT):
             e = (ins.op.name, repr(ins.sub), repr(ins.ctype), tuple(key(a) for a in ins.args))
             cur[d[0]] = ("v", table.setdefault(e, len(table)))
         else:

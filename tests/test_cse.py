@@ -128,3 +128,27 @@ def test_a_store_back_after_a_store_that_may_alias_is_kept():
     assert m[REQ_ST] == 3
     out, m = loads("int v = a[t]; a[t] = v; out[t] = v;", "int *a")
     assert m[REQ_ST] == 1                          # a[t] = v is the value already there
+
+
+@pytest.mark.parametrize("body, want, reqs", [
+    # the if's body and its else reuse the load its condition made (each lane made it)
+    ("int v = a[t]; if (v % 3 == 0) out[t] = a[t] * 2; else out[t] = a[t] + 100;",
+     lambda x: np.where(x % 3 == 0, x * 2, x + 100), 1),
+    # a store in the then-branch: the else's lanes did not make it, so they still reuse
+    ("int *w = (int *)a; int v = w[t]; if (v % 2) w[t] = 7; else out[t] = w[t] + 1;",
+     lambda x: np.where(x % 2, 0, x + 1), 1),
+    # a store before the reuse in the same body: loaded again, and the stored value seen
+    ("int *w = (int *)a; int v = w[t]; if (v > 4) { w[t] = v * 10; out[t] = w[t]; }",
+     lambda x: np.where(x > 4, x * 10, 0), 2),
+    # after the join, nothing is reused (one branch may have stored)
+    ("int *w = (int *)a; int v = w[t]; if (v > 4) w[t] = 0; out[t] = w[t] + v;",
+     lambda x: np.where(x > 4, 0, x) + x, 2),
+])
+def test_an_if_body_reuses_the_load_before_it(body, want, reqs):
+    """A load in an ``if``'s body (or its ``else``) of what was loaded before the ``if``
+    is made once, as nvcc's value numbering makes it (probe/plummer-direct-accpot's
+    predicated ``phi -= sm[k] * rinv`` after ``sm[k] * rinv * rinv * rinv``); a store on
+    the way, or a join, keeps both."""
+    out, m = loads(body, params="const int *a")
+    np.testing.assert_array_equal(out, want(np.arange(32) + 1))
+    assert m[REQ_LD] == reqs
