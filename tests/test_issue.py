@@ -525,7 +525,6 @@ def test_pragma_unroll_unrolls_a_long_constant_loop_fully():
     """SHA-256's 48- and 64-trip loops carry '#pragma unroll': nvcc unrolls them and keeps
     W[64] in registers (probes31.cu's SASS: no local memory); without the pragma a loop
     of more than 32 trips keeps its control, and 'unroll 1' keeps any loop."""
-    from simt import counters as C  # noqa: F401
     k = _kernel("sha256_msgs", "kernels_cuda/probes31.cu")
     code = k.ir.code
     tests = [p for p, i in enumerate(code) if i.op == Op.LOOPTEST]
