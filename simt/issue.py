@@ -40,7 +40,7 @@ import numpy as np
 
 from .cse import _BOUNDARY as STRAIGHT_LINE_BREAKS, _PURE as ARITHMETIC, _size
 from .ir import Const, Op, Reg, Uniform
-from .loops import (_int_const, add_step, def_before, folded_value, full_unrolls,
+from .loops import (AFFINE, _int_const, add_step, copied_from, counter_values, def_before, folded_value, full_unrolls,
                     loop_test, loops, writers)
 from .promote import folded_offsets, register_locals
 from .regalloc import regs_of
@@ -730,16 +730,80 @@ def _loads_in_full_unrolls(ir, attr: str, keep) -> frozenset:
 
 
 def shared_vector_pcs(ir) -> frozenset:
-    """Loads from shared memory inside a loop nvcc unrolls fully: it reads the words that
-    consecutive trips of such a load take, one after another in each lane, with one
+    """Loads from shared memory inside a loop nvcc unrolls fully, or by 4 from a start it
+    knows aligned (``_aligned_by_unroll``): it reads the words that consecutive trips of
+    such a load take, one after another in each lane, with one
     ``LDS.64`` or ``LDS.128`` when it can prove them 8- or 16-byte aligned
     (``probe/matmul-rect``'s ``As[ty][k]``, k = 0..31: eight ``LDS.128``, ncu counts 131 M
     shared loads where the scalar loads are 210 M; ``probe/sgemm-reg4x4``'s
     ``As[k][ty * 4 + i]``, i = 0..3: one).  The machine groups the trips whose addresses
     show it (``machine._shared_vector``)."""
-    return _loads_in_full_unrolls(ir, "_simt_shared_vectors", lambda ins: ins.info.get("space") == "shared"
-                                  and not ins.info.get("volatile") and ins.ctype is not None
-                                  and _size(ins.ctype) in (4, 8))
+    keep = (lambda ins: ins.info.get("space") == "shared" and not ins.info.get("volatile")
+            and ins.ctype is not None and _size(ins.ctype) in (4, 8))
+    got = getattr(ir, "_simt_shared_vectors", None)
+    if got is None:
+        got = _loads_in_full_unrolls(ir, "_simt_shared_vectors", keep)
+        code = ir.code
+        got = ir._simt_shared_vectors = got | frozenset(
+            p for top, back, var in _aligned_by_unroll(ir) for p in range(top, back + 1)
+            if code[p].op == Op.LOAD and keep(code[p]) and _size(code[p].ctype) == 4
+            and _affine_in(code, code[p].args[0], p, var, top) is True)
+    return got
+
+
+def _affine_in(code, x, pc: int, var, top: int, depth: int = 0):
+    """True when ``x`` at ``pc`` is the counter ``var`` through adds, subtractions,
+    multiplications and shifts with values from before the loop (``base + 4 * k``);
+    False when it does not depend on ``var``; None otherwise (``(t + r) & 255``, a value
+    loaded in the loop)."""
+    if x is var:
+        return True
+    if type(x) is not Reg or depth > 12:
+        return False if type(x) is not Reg else None
+    d = def_before(code, x, pc)
+    if d is None or d.pc < top:
+        return False if not (x.is_var and any(code[q].dst is x for q in range(top, pc))) else None
+    if d.op in (Op.MOV, Op.CAST):
+        return _affine_in(code, d.args[0], d.pc, var, top, depth + 1)
+    if d.op == Op.BIN and d.sub in AFFINE:
+        got = [_affine_in(code, a, d.pc, var, top, depth + 1) for a in d.args]
+        return None if None in got else any(got)
+    return None
+
+
+def _aligned_by_unroll(ir) -> list:
+    """(top, back, counter) of the loops nvcc unrolls by ``UNROLL`` (not fully) whose
+    counter starts at a constant multiple of ``UNROLL`` and steps by one to a constant
+    bound, a multiple of ``UNROLL`` trips: each unrolled body's first trip has a counter
+    it knows to be a multiple of 4, so consecutive words the four trips read are as
+    aligned as the array, and a shared array's are read with one ``LDS.128``
+    (``probe/plummer-direct-accpot``'s 128-trip ``sx[k]``, ``sy[k]``, ``sz[k]``,
+    ``sm[k]``: four ``LDS.128`` a body of four trips in its sm_90 SASS).  Only 4-byte
+    words: ``probe/radar-pulse-compress-smem``'s ``float2`` trips stay one ``LDS.64``
+    each (a ``float2`` array is known 8-byte aligned, not 16)."""
+    code, full, out = ir.code, _full(ir), []
+    for top, back in _unrolled(ir):
+        if (top, back) in full:
+            continue
+        found = loop_test(code, top, back)
+        if found is None:
+            continue
+        var = next((a for a in found[1].args if type(a) is Reg and a.is_var), None)
+        init = def_before(code, var, top) if var is not None else None
+        v = _int_const(init.args[0]) if init is not None and init.op == Op.MOV else None
+        ups = [code[p] for p in range(top, back + 1) if code[p].dst is var]
+        if v is None or v % UNROLL or len(ups) != 1:
+            continue
+        upd = copied_from(code, ups[0])
+        step = add_step(code, upd, var, back)
+        if type(step) is not Const or _int_const(step) != 1 or upd.sub != "add":
+            continue
+        trips = counter_values(code, top, back, 1 << 20)
+        if trips is not None and len(trips[1]) % UNROLL == 0:
+            # (a run-time trip count leaves a remainder, and the unrolled body's counter is
+            # not known aligned: probe/antikt-nn-smem's 36 scalar LDS)
+            out.append((top, back, var))
+    return out
 
 
 def uniform_ldc_pcs(ir) -> frozenset:

@@ -68,3 +68,31 @@ def test_a_loop_nvcc_does_not_unroll_keeps_its_scalar_loads():
 def test_a_16_byte_access_is_served_a_half_warp_at_a_time(offsets, waves):
     w, _ = C.wavefronts(np.asarray(offsets, np.int64)[None], np.ones((1, 32), bool), 16)
     assert w.tolist() == [waves]
+
+
+@pytest.mark.parametrize("loop, shld", [
+    ("for (int k = 0; k < 128; ++k) acc += s[k] * w;", 32),          # by 4 from 0: LDS.128s
+    ("for (int k = 0; k < n; ++k) acc += s[k] * w;", 128),           # a remainder: scalar
+    ("for (int k = 1; k < 129; ++k) acc += s[k - 1] * w;", 128),     # start not known aligned
+    ("int j = t * n % 128; for (int k = 0; k < 128; ++k) { acc += s[j] * w; j = (j + 1) % 128; }",
+     128),                                                            # not the counter's word
+])
+def test_a_loop_unrolled_by_four_widens_only_what_nvcc_knows_aligned(loop, shld):
+    """nvcc unrolls a 128-trip loop by 4; from a counter that starts at 0 and steps to a
+    constant bound, each body's four consecutive words are one LDS.128 (plummer_accpot's
+    sx[k]: Nsight counts 2,097,152 shared loads, a quarter of the trips; so do
+    probe/rank-sort1024's 8,421,376 and probe/ramlak-conv-smem's 16,588,800).  A run-time
+    bound leaves a remainder, and a start or a word not known aligned stays scalar."""
+    src = f'''extern "C" __global__ void k(const float *x, float *out, int n) {{
+        __shared__ float s[128];
+        int t = threadIdx.x;
+        for (int i = t; i < 128; i += 32) s[i] = x[i];
+        __syncthreads();
+        float acc = 0.0f, w = x[t];
+        {loop}
+        out[t] = acc;
+    }}'''
+    x = np.arange(128, dtype=np.float32) / 7
+    (_, out, _), res = run(src, "k", 1, 32, [x, np.zeros(32, np.float32), np.int32(128)])
+    np.testing.assert_allclose(out, x[:32] * x.astype(np.float64).sum(), rtol=1e-4)
+    assert res.metrics[SHLD] == shld
