@@ -162,6 +162,10 @@ def static_spaces(ir: KernelIR) -> None:
 _NO_PREDICATION = {Op.IF, Op.ELSE, Op.LOOPINIT, Op.LOOPTEST, Op.BODYINIT, Op.JUMP, Op.KILL,
                    Op.BAR, Op.SYNCWARP, Op.PRINTF, Op.ASSERT, Op.EXIT, Op.ATOM, Op.CALL}
 PREDICATE_MAX = 16
+# calls that are one ALU instruction (FMNMX, IMNMX, an absolute value's modifier): nothing
+# to branch around, so a body with them is predicated like any other (probe/loglum's
+# reduction, s_max[t] = fmaxf(s_max[t], s_max[t + s]): @!P0 LDS ... in its sm_90 SASS)
+_ONE_INSTRUCTION = {"m_min", "m_max", "m_fmin", "m_fmax", "m_fabs", "m_abs"}
 def body_size(body: list) -> int:
     """The instructions of a straight-line ``if`` body in a fully unrolled loop that nvcc
     keeps inside it, roughly as SASS counts them.  Register moves cost nothing, and so
@@ -229,7 +233,8 @@ def if_convert(ir: KernelIR) -> None:
         bodies = [(p + 1, t)] + ([(t + 1, els.target)] if els is not None else [])
         body = [code[k] for a, b in bodies for k in range(a, b)]
         if not body or any(size(code[a:b]) > PREDICATE_MAX for a, b in bodies) or \
-                any(i.op in _NO_PREDICATION for i in body) or \
+                any(i.op in _NO_PREDICATION and not (i.op == Op.CALL and i.sub in _ONE_INSTRUCTION)
+                    for i in body) or \
                 any(i.op == Op.STORE and i.info.get("space") != "shared" for i in body):
             continue
         cond = ins.args[0] if ins.args and type(ins.args[0]) is Reg else None

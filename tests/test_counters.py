@@ -178,6 +178,32 @@ def test_short_branches_are_if_converted_like_nvcc():
     assert line["simt__shared_predicated_off.sum"] == 6 * 3
 
 
+@pytest.mark.parametrize("op, want", [("fmaxf(s[t], s[t + stride])", 63.0),
+                                      ("s[t] + s[t + stride]", float(sum(range(64)))),
+                                      ("sinf(s[t + stride]) + s[t]", None)])
+def test_a_body_with_a_min_or_max_is_if_converted_too(op, want):
+    """fmaxf is one FMNMX: nvcc predicates ``if (t < stride) s[t] = fmaxf(...)`` as it does
+    the add (probe/loglum-atomic-reduce's SASS: @!P0 LDS; Nsight's 16,908,288 shared
+    loads), so both warps issue the two loads every trip; a sinf keeps the branch."""
+    src = """extern "C" __global__ void k(float *out) {
+        __shared__ float s[128];
+        int t = threadIdx.x;
+        s[t] = t; s[t + 64] = 0.0f;
+        for (int stride = 64; stride > 0; stride /= 2) {
+            __syncthreads();
+            if (t < stride) s[t] = OP;
+        }
+        if (t == 0) out[0] = s[0];
+    }""".replace("OP", op)
+    (out,), res = run(src, "k", 1, 64, [np.zeros(1, np.float32)], sanitize=False)
+    if want is not None:
+        assert out[0] == want
+    trips = 7
+    loads = res.per_line[7]["smsp__inst_executed_op_shared_ld.sum"]
+    # predicated: both warps every trip; a branch: both warps at stride 64, then warp 0
+    assert loads == (trips * 2 * 2 if want is not None else (2 + 6) * 2)
+
+
 # the textbook up-sweep / down-sweep of probes20.cu's blelloch_scan, 64 elements
 _BLELLOCH = '''extern "C" __global__ void k(int *out) {
     __shared__ int t[132];
