@@ -16,8 +16,8 @@ a variable's number changes when it is written), and no store or atomic comes be
 them.  A load through a ``volatile`` pointer is never merged.
 
 Limitations: only within straight-line code and into the bodies of an ``if`` after it
-(nvcc also merges loads after a join and hoists them out of loops); value numbers see no algebra (``a[i + 1]`` and ``a[1 + i]``
-are two loads); a merged load is checked for races and bounds once, as the GPU makes it
+(nvcc also merges loads after a join and hoists them out of loops); value numbers see no
+algebra (``a[i + 1]`` and ``a[1 + i]`` are two loads); a merged load is checked for races and bounds once, as the GPU makes it
 once.
 """
 from __future__ import annotations

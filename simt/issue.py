@@ -40,8 +40,8 @@ import numpy as np
 
 from .cse import _BOUNDARY as STRAIGHT_LINE_BREAKS, _PURE as ARITHMETIC, _size
 from .ir import Const, Op, Reg, Uniform
-from .loops import (AFFINE, _int_const, add_step, copied_from, counter_values, def_before, folded_value, full_unrolls,
-                    loop_test, loops, writers)
+from .loops import (AFFINE, _int_const, add_step, copied_from, counter_values, def_before,
+                    folded_value, full_unrolls, loop_test, loops, writers)
 from .promote import folded_offsets, register_locals
 from .regalloc import regs_of
 

@@ -165,7 +165,9 @@ PREDICATE_MAX = 16
 # calls that are one ALU instruction (FMNMX, IMNMX, an absolute value's modifier): nothing
 # to branch around, so a body with them is predicated like any other (probe/loglum's
 # reduction, s_max[t] = fmaxf(s_max[t], s_max[t + s]): @!P0 LDS ... in its sm_90 SASS)
-_ONE_INSTRUCTION = {"m_min", "m_max", "m_fmin", "m_fmax", "m_fabs", "m_abs"}
+_ONE_INSTRUCTION = {"m_min", "m_max", "m_fmin", "m_fmax", "m_fabs"}   # (abs is m_fabs too)
+
+
 def body_size(body: list) -> int:
     """The instructions of a straight-line ``if`` body in a fully unrolled loop that nvcc
     keeps inside it, roughly as SASS counts them.  Register moves cost nothing, and so
