@@ -35,7 +35,10 @@ PASS_CYCLES = {                            # streams -> SM cycles a pass at each
     1: (2.1, 2.1, 2.2), 2: (2.0, 2.1, 2.2), 3: (2.0, 5.5, 6.8), 4: (2.0, 9.2, 10.9),
     5: (4.1, 14.2, 16.0), 6: (5.9, 16.4, 17.6), 7: (7.4, 17.0, 18.0), 8: (9.3, 20.1, 21.1),
 }
-BASE_CYCLES = 2.0                          # timing.CONST_PASS_CYCLES: what every pass costs
+# SM cycles every pass of an LDC costs while its words stay in the cache (one distinct
+# address of a warp's request): cm_div in docs/results/timing_investigation/const/, 2.0 on
+# the H200 at 1 to 32 distinct adjacent words a request (timing.CONST_PASS_CYCLES)
+BASE_CYCLES = 2.0
 HELD_LINES = 32                            # the lines the SM's warps read at once that the cache holds
 STREAM_GAP = 64                            # words of two loads this far apart: one stream
 

@@ -40,7 +40,7 @@ import numpy as np
 
 from .cse import _BOUNDARY as STRAIGHT_LINE_BREAKS, _PURE as ARITHMETIC, _size
 from .ir import Const, Op, Reg, Uniform
-from .loops import (AFFINE, _int_const, add_step, copied_from, counter_values, def_before,
+from .loops import (AFFINE, _int_const, add_step, counter_values, def_before,
                     folded_value, full_unrolls, loop_test, loops, writers)
 from .promote import folded_offsets, register_locals
 from .regalloc import regs_of
@@ -783,25 +783,14 @@ def _aligned_by_unroll(ir) -> list:
     each (a ``float2`` array is known 8-byte aligned, not 16)."""
     code, full, out = ir.code, _full(ir), []
     for top, back in _unrolled(ir):
-        if (top, back) in full:
+        # (a run-time trip count leaves a remainder, and the unrolled body's counter is not
+        # known aligned: probe/antikt-nn-smem's 36 scalar LDS; counter_values finds none)
+        got = None if (top, back) in full else counter_values(code, top, back, 1 << 20)
+        if got is None:
             continue
-        found = loop_test(code, top, back)
-        if found is None:
-            continue
-        var = next((a for a in found[1].args if type(a) is Reg and a.is_var), None)
-        init = def_before(code, var, top) if var is not None else None
-        v = _int_const(init.args[0]) if init is not None and init.op == Op.MOV else None
-        ups = [code[p] for p in range(top, back + 1) if code[p].dst is var]
-        if v is None or v % UNROLL or len(ups) != 1:
-            continue
-        upd = copied_from(code, ups[0])
-        step = add_step(code, upd, var, back)
-        if type(step) is not Const or _int_const(step) != 1 or upd.sub != "add":
-            continue
-        trips = counter_values(code, top, back, 1 << 20)
-        if trips is not None and len(trips[1]) % UNROLL == 0:
-            # (a run-time trip count leaves a remainder, and the unrolled body's counter is
-            # not known aligned: probe/antikt-nn-smem's 36 scalar LDS)
+        var, values = got
+        if len(values) >= 2 and values[0] % UNROLL == 0 and values[1] - values[0] == 1 \
+                and len(values) % UNROLL == 0:
             out.append((top, back, var))
     return out
 

@@ -100,10 +100,8 @@ SUBPARTITIONS = 4          # issue schedulers (SMSPs) per SM, each issues one in
 # warp on one of 8 words, 132 x 4 blocks of 256 threads: 34.6 M lines in 1.140 ms; see
 # docs/results/timing_investigation/README.md)
 LOCAL_STORE_LINES_PER_US = 30360.0
-# SM cycles the constant cache takes per pass of an LDC (one distinct address of a warp's
-# request): cm_div in docs/results/timing_investigation/const/, 2.0 on the H200 at 1 to 32
-# distinct adjacent words a request
-CONST_PASS_CYCLES = 2.0
+# SM cycles the constant cache takes per pass of an LDC (simt.constcache, which measured it)
+CONST_PASS_CYCLES = constcache.BASE_CYCLES
 # SM cycles the barrier unit takes per warp arriving at a __syncthreads() (BAR.SYNC) and
 # at a __syncthreads_count/_and/_or (BAR.RED and its B2R): 8 to 32 blocks an SM looping on
 # barriers take 1.4-1.8 and 3.2-3.8 cycles a warp a trip on the H100, whatever the block
