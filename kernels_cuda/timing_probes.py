@@ -14396,6 +14396,1965 @@ UNSEEN91 = [
 PROBES += UNSEEN91
 
 
+# probe-unseen96 (probes98.cu): a deep-learning training course's kernels (the softmax
+# cross-entropy gradient a block a row, LayerNorm's input gradient a warp a row, an AdamW
+# step with global-norm clipping, inverted dropout with a hash RNG and a byte mask, the
+# embedding table's gradient by atomicAdd over Zipf-distributed words, a linear layer's
+# weight gradient X^T dY by 16 x 16 shared-memory tiles) as a student who knows CUDA
+# basics writes them
+_P98 = "probes98.cu"
+P98_XENT_C, P98_XENT_BLOCK, P98_XENT_IGNORE = 1000, 256, -100   # xent: classes, XENT_THREADS, IGNORE_INDEX
+P98_XENT_PAD = 0.05                                # the fraction of rows labelled IGNORE_INDEX
+P98_XENT_SD, P98_XENT_BOOST = 2.0, 6.0             # logits N(0, sd^2), the label's logit + boost
+P98_LN_H, P98_LN_BLOCK, P98_LN_EPS = 768, 256, 1e-5   # layernorm-bwd: the row length, 8 rows a block
+P98_ADAM_BLOCK, P98_ADAM_GRID = 256, 1024          # adamw: the grid-stride launch (at most 1024 blocks)
+P98_ADAM_LR, P98_ADAM_B1, P98_ADAM_B2, P98_ADAM_EPS, P98_ADAM_WD = 1e-3, 0.9, 0.999, 1e-8, 0.01
+P98_ADAM_STEP, P98_ADAM_MAXNORM = 10, 1.0          # the step t (bias corrections), the clip norm
+P98_ADAM_GSD, P98_ADAM_PSD = 1e-3, 0.02            # gradients N(0, gsd^2), parameters N(0, psd^2)
+P98_DROP_P, P98_DROP_SEED = 0.1, 0x5EED98          # dropout: the drop probability, the RNG seed
+P98_EMB_D, P98_EMB_V, P98_EMB_PAD = 256, 32000, 0  # embedding-grad: the row length, vocabulary, padding id
+P98_EMB_SEQ, P98_EMB_MINLEN, P98_EMB_ZIPF = 512, 128, 1.0   # sequences of SEQ tokens, lengths uniform MINLEN .. SEQ
+P98_EMB_Q = 64                                     # dout N(0, 1) rounded to multiples of 1 / Q
+P98_WG_TILE = 16                                   # linear-wgrad: WG_TILE; batch = in_f = out_f = n
+
+
+def _p98_hash(x):
+    """hash32 (lowbias32) of uint32 x, as probes98.cu computes it."""
+    x = np.asarray(x, np.uint32)
+    x = x ^ (x >> np.uint32(16))
+    x = x * np.uint32(0x7feb352d)
+    x = x ^ (x >> np.uint32(15))
+    x = x * np.uint32(0x846ca68b)
+    return x ^ (x >> np.uint32(16))
+
+
+def _p98_xent_args(n, rng):
+    """n rows of P98_XENT_C logits (float32, N(0, P98_XENT_SD^2), the label's logit raised
+    by P98_XENT_BOOST), labels (int32) uniform over the classes with a fraction
+    P98_XENT_PAD of the rows IGNORE_INDEX (at least one row kept); dlogits and loss
+    (zeroed); C, grad_scale = 1 / (rows kept), n."""
+    C = P98_XENT_C
+    lab = rng.integers(0, C, n).astype(np.int32)
+    z = rng.normal(0, P98_XENT_SD, (n, C))
+    z[np.arange(n), lab] += P98_XENT_BOOST
+    ign = rng.random(n) < P98_XENT_PAD
+    ign[0] = False
+    lab[ign] = P98_XENT_IGNORE
+    return [z.astype(np.float32).ravel(), lab, np.zeros(n * C, np.float32), np.zeros(n, np.float32), _i32(C),
+            np.float32(1.0 / (~ign).sum()), _i32(n)]
+
+
+def _p98_xent_ref(logits, labels, grad_scale, C=P98_XENT_C):
+    """softmax_xent_backward in float64: dlogits (rows x C) and the rows' losses."""
+    z = np.asarray(logits, np.float64).reshape(-1, C)
+    lab = np.asarray(labels)
+    keep = lab != P98_XENT_IGNORE
+    m = z.max(axis=1, keepdims=True)
+    e = np.exp(z - m)
+    s = e.sum(axis=1, keepdims=True)
+    p = e / s
+    r = np.flatnonzero(keep)
+    p[r, lab[r]] -= 1.0
+    d = np.where(keep[:, None], p * float(grad_scale), 0.0)
+    loss = np.zeros(len(lab))
+    loss[r] = np.log(s[r, 0]) + m[r, 0] - z[r, lab[r]]
+    return d, loss
+
+
+def _p98_ln_args(n, rng):
+    """n rows of P98_LN_H: dy N(0, 1), x N(0, 1) scaled by a row's own factor (0.5 .. 2)
+    and shifted by N(0, 1), gamma 1 + N(0, 0.1^2) (all float32); the forward pass's saved
+    mean and rstd = 1 / sqrt(var + eps) of x's rows (float64 then float32); dx (zeroed); H,
+    n."""
+    H = P98_LN_H
+    f = np.float32
+    x = (rng.standard_normal((n, H)) * rng.uniform(0.5, 2.0, (n, 1)) + rng.standard_normal((n, 1))).astype(f)
+    dy = rng.standard_normal((n, H)).astype(f)
+    gamma = (1 + 0.1 * rng.standard_normal(H)).astype(f)
+    xd = x.astype(np.float64)
+    mean = xd.mean(axis=1)
+    rstd = 1 / np.sqrt(xd.var(axis=1) + P98_LN_EPS)
+    return [dy.ravel(), x.ravel(), gamma, mean.astype(f), rstd.astype(f), np.zeros(n * H, f), _i32(H), _i32(n)]
+
+
+def _p98_ln_ref(dy, x, gamma, mean, rstd, H=P98_LN_H):
+    """layernorm_backward in float64 (the saved float32 mean and rstd): dx, rows x H."""
+    dy, x = (np.asarray(a, np.float64).reshape(-1, H) for a in (dy, x))
+    mu, rs = (np.asarray(a, np.float64)[:, None] for a in (mean, rstd))
+    xhat = (x - mu) * rs
+    g = dy * np.asarray(gamma, np.float64)
+    return rs * (g - (g.sum(axis=1, keepdims=True) + xhat * (g * xhat).sum(axis=1, keepdims=True)) / H)
+
+
+def _p98_adam_grid(n):
+    return min(P98_ADAM_GRID, -(-n // P98_ADAM_BLOCK))
+
+
+def _p98_adam_args(n, rng):
+    """n parameters mid-training (float32): params N(0, P98_ADAM_PSD^2), grads N(0,
+    P98_ADAM_GSD^2), m N(0, (0.3 gsd)^2), v gsd^2 times uniform 0.2 .. 2 (positive); the
+    gradients' global L2 norm (a one-element float32 array); lr, beta1, beta2, eps, weight
+    decay, the bias corrections 1 - beta^t at t = P98_ADAM_STEP, max_norm (below the norm
+    from 2^21 parameters up: clipping on), n."""
+    f = np.float32
+    gsd = P98_ADAM_GSD
+    g = (rng.standard_normal(n) * gsd).astype(f)
+    norm = np.array([np.sqrt((g.astype(np.float64) ** 2).sum())], f)
+    return [(rng.standard_normal(n) * P98_ADAM_PSD).astype(f), g, (rng.standard_normal(n) * 0.3 * gsd).astype(f),
+            (gsd * gsd * rng.uniform(0.2, 2.0, n)).astype(f), norm, f(P98_ADAM_LR), f(P98_ADAM_B1),
+            f(P98_ADAM_B2), f(P98_ADAM_EPS), f(P98_ADAM_WD), f(1 - P98_ADAM_B1 ** P98_ADAM_STEP),
+            f(1 - P98_ADAM_B2 ** P98_ADAM_STEP), f(P98_ADAM_MAXNORM), _i32(n)]
+
+
+def _p98_adam_ref(p, g, m, v, norm, lr, b1, b2, eps, wd, bc1, bc2, max_norm):
+    """adamw_step in float64 (the float32 scalars): the parameters, m and v after."""
+    p, g, m, v = (np.asarray(a, np.float64) for a in (p, g, m, v))
+    lr, b1, b2, eps, wd, bc1, bc2, max_norm = (float(a) for a in (lr, b1, b2, eps, wd, bc1, bc2, max_norm))
+    clip = min(1.0, max_norm / (float(np.asarray(norm)[0]) + 1e-6))
+    g = g * clip
+    m = b1 * m + (1 - b1) * g
+    v = b2 * v + (1 - b2) * g * g
+    return p - lr * (m / bc1 / (np.sqrt(v / bc2) + eps) + wd * p), m, v
+
+
+def _p98_drop_args(n, rng):
+    """n activations (float32, N(0, 1)); y and the byte mask (zeroed); p, seed, n."""
+    return [_f32(n, rng), np.zeros(n, np.float32), np.zeros(n, np.uint8), np.float32(P98_DROP_P),
+            np.uint32(P98_DROP_SEED), _i32(n)]
+
+
+def _p98_drop_ref(x, p=P98_DROP_P, seed=P98_DROP_SEED):
+    """dropout_forward exactly (float32): y and the mask."""
+    i = np.arange(len(x), dtype=np.uint32)
+    u = (_p98_hash(np.uint32(seed) + i) >> np.uint32(8)).astype(np.float64) / 16777216.0
+    keep = u >= float(np.float32(p))
+    y = np.where(keep, np.asarray(x, np.float32) / (np.float32(1) - np.float32(p)), np.float32(0))
+    return y.astype(np.float32), keep.astype(np.uint8)
+
+
+def _p98_emb_tokens(n, rng):
+    """n token ids (int32) in sequences of P98_EMB_SEQ (the last one maybe shorter): a
+    sequence's first L tokens (L uniform in P98_EMB_MINLEN .. P98_EMB_SEQ) words, the rest
+    P98_EMB_PAD; a word's Zipf rank r (P(r) ~ 1 / r^P98_EMB_ZIPF over the V - 1 words)
+    mapped to its id by a random permutation of 1 .. V - 1 (hot rows scattered)."""
+    V = P98_EMB_V
+    w = 1.0 / np.arange(1, V) ** P98_EMB_ZIPF
+    ids = rng.permutation(np.arange(1, V))
+    tok = ids[rng.choice(V - 1, n, p=w / w.sum())].astype(np.int32)
+    pos = np.arange(n) % P98_EMB_SEQ
+    lens = rng.integers(P98_EMB_MINLEN, P98_EMB_SEQ + 1, -(-n // P98_EMB_SEQ))
+    tok[pos >= lens[np.arange(n) // P98_EMB_SEQ]] = P98_EMB_PAD
+    return tok
+
+
+def _p98_emb_args(n, rng):
+    """n tokens (_p98_emb_tokens); their output gradients (n x P98_EMB_D float32, N(0, 1)
+    rounded to multiples of 1 / P98_EMB_Q: the sums exact in any order); dW (V x D,
+    zeroed); D, the padding id, n."""
+    tok = _p98_emb_tokens(n, rng)
+    dout = (np.round(rng.standard_normal((n, P98_EMB_D)) * P98_EMB_Q) / P98_EMB_Q).astype(np.float32)
+    return [tok, dout.ravel(), np.zeros(P98_EMB_V * P98_EMB_D, np.float32), _i32(P98_EMB_D), _i32(P98_EMB_PAD),
+            _i32(n)]
+
+
+def _p98_emb_ref(tokens, dout, D=P98_EMB_D, V=P98_EMB_V, pad=P98_EMB_PAD):
+    """embedding_backward in float64: dW (V x D)."""
+    tok = np.asarray(tokens)
+    d = np.asarray(dout, np.float64).reshape(-1, D)
+    keep = tok != pad
+    dW = np.zeros((V, D))
+    np.add.at(dW, tok[keep], d[keep])
+    return dW
+
+
+def _p98_wg_grid(n):
+    t = -(-n // P98_WG_TILE)
+    return (t, t)
+
+
+def _p98_wg_args(n, rng):
+    """A linear layer with in_f = out_f = n over a batch of n: X and dY (n x n, float32,
+    N(0, 1) and N(0, 0.1^2)); dW (n x n, zeroed); batch, in_f, out_f."""
+    f = np.float32
+    X = rng.standard_normal((n, n)).astype(f)
+    dY = (0.1 * rng.standard_normal((n, n))).astype(f)
+    return [X.ravel(), dY.ravel(), np.zeros(n * n, f), _i32(n), _i32(n), _i32(n)]
+
+
+def _p98_wg_ref(X, dY, batch, in_f, out_f):
+    """linear_wgrad in float64: dW (in_f x out_f)."""
+    X = np.asarray(X, np.float64)[:batch * in_f].reshape(batch, in_f)
+    dY = np.asarray(dY, np.float64)[:batch * out_f].reshape(batch, out_f)
+    return X.T @ dY
+
+
+UNSEEN96 = [
+    TimingProbe("probe/xent-softmax-grad-rows", "probe-unseen96", "softmax_xent_backward", 1 << 15, P98_XENT_BLOCK,
+                lambda n: n, _p98_xent_args, source=_P98,
+                note="the softmax cross-entropy gradient of 2^15 rows of 1000 logits, a block of 256 a row: three "
+                     "coalesced passes over the row (max, sum of expf, the gradient's store; the row's 4 KB "
+                     "re-read from L1/L2), each of the first two closed by an 8-step shared-memory tree "
+                     "reduction with __syncthreads; one loss store a row; ~5% of the rows (IGNORE_INDEX) only "
+                     "store zeros; memory-bound with barrier-heavy reductions"),
+    TimingProbe("probe/layernorm-bwd-warp", "probe-unseen96", "layernorm_backward", 1 << 15, P98_LN_BLOCK,
+                lambda n: -(-n // (P98_LN_BLOCK // 32)), _p98_ln_args, source=_P98,
+                note="LayerNorm's input gradient for 2^15 rows of 768, a warp a row (8 a block): a first pass "
+                     "reading x, dy and gamma (coalesced, 24 floats a lane each) for two sums, 5 steps of two "
+                     "__shfl_xor_sync, a second pass re-reading the three (the row's 6 KB from L1/L2) and "
+                     "storing dx; memory-bound, 2 floats from DRAM and one to it an element"),
+    TimingProbe("probe/adamw-clip-gridstride", "probe-unseen96", "adamw_step", 1 << 24, P98_ADAM_BLOCK,
+                _p98_adam_grid, _p98_adam_args, source=_P98,
+                note="one AdamW step over 2^24 float parameters, a grid-stride loop of 1024 blocks of 256 (64 "
+                     "elements a thread): the clip factor from a one-float device read (a broadcast), then "
+                     "a streaming update reading param, grad, m, v and writing param, m, v (28 B an "
+                     "element, coalesced) with three float divisions (two by the bias corrections) "
+                     "and a sqrtf an element; memory-bound"),
+    TimingProbe("probe/dropout-hash-bytemask", "probe-unseen96", "dropout_forward", 1 << 25, 256,
+                lambda n: -(-n // 256), _p98_drop_args, source=_P98,
+                note="inverted dropout (p 0.1) of 2^25 floats, a thread an element: a lowbias32 hash of seed + i "
+                     "(2 integer multiplies, 3 shift-xors), a compare, x loaded and divided by 1 - p only by "
+                     "the kept 90% (a divergent if/else, both sides storing), y stored as a float and the mask "
+                     "as a byte (a warp's byte stores one 32 B sector); memory-bound"),
+    TimingProbe("probe/embedding-grad-atomic-zipf", "probe-unseen96", "embedding_backward", 1 << 15, P98_EMB_D,
+                lambda n: n, _p98_emb_args, source=_P98,
+                note="the embedding table's gradient for 2^15 tokens (sequences of 512, ~38% padding, skipped "
+                     "by whole blocks) into a 32000 x 256 float table, a block of 256 a token: a coalesced "
+                     "1 KB read of the token's gradient row and 256 float atomicAdds into its word's row "
+                     "(consecutive addresses); words Zipf(1) over the vocabulary, so the most frequent row "
+                     "takes ~9% of the tokens' atomics (same-address contention), most rows few"),
+    TimingProbe("probe/linear-wgrad-smem16", "probe-unseen96", "linear_wgrad", 768, (P98_WG_TILE, P98_WG_TILE),
+                _p98_wg_grid, _p98_wg_args, source=_P98,
+                note="a linear layer's weight gradient dW = X^T dY (768 x 768, a BERT-base projection, over a "
+                     "batch of 768 tokens), a 16 x 16 block a 16 x 16 tile of dW (48 x 48 blocks): 48 steps "
+                     "each loading a 16 x 16 tile of X and of dY (coalesced 64 B rows) into shared memory, "
+                     "two __syncthreads and 16 FMAs from shared (sX[k][ty] a broadcast, sY[k][tx] "
+                     "conflict-free): 2 shared loads an FMA; ~0.9 GFLOP, shared-memory/compute-bound"),
+]
+PROBES += UNSEEN96
+
+
+# probe-unseen99 (probes101.cu): a statistics / data-science course's kernels (bootstrap
+# means and SDs with a per-thread xorshift32, a Gaussian KDE on a grid with the samples
+# tiled through shared memory, Pearson correlation sums of every column pair with shuffle
+# reductions and float atomics, a shared-memory-privatized histogram for quantiles, 1-D
+# k-nearest-neighbour distances by binary search in sorted references, a two-sample
+# permutation test by a partial Fisher-Yates shuffle of a local index array) as a student
+# who knows CUDA basics writes them, predicted before their first GPU run
+_P101 = "probes101.cu"
+P101_BOOT_M, P101_BOOT_SEED = 1024, 2024           # bootstrap: the sample's size m (draws a replicate), seed
+P101_BOOT_SCORE = (70.0, 12.0)                     # the sample: exam scores N(70, 12^2) rounded, clipped to 0 .. 100
+P101_KDE_NX, P101_KDE_TILE = 2048, 256             # kde: samples, KDE_TILE (== the block)
+P101_KDE_RANGE = (-5.0, 5.0)                       # the grid: n points lo + g (hi - lo) / n
+P101_KDE_MIX = ((0.6, -1.0, 0.6), (0.4, 1.5, 0.9))  # the samples: a two-normal mixture (weight, mean, sd)
+P101_CORR_COLS, P101_CORR_BLOCK, P101_CORR_GRIDX = 8, 256, 128   # pearson: columns, CORR_BLOCK, blocks a pair
+P101_CORR_PAIRS = P101_CORR_COLS * (P101_CORR_COLS - 1) // 2
+P101_CORR_RHO = 0.6                                # the columns' correlation rho^|j - k|
+P101_HIST_BINS, P101_HIST_GRID = 1024, 1024        # hist: HIST_BINS, the most blocks (grid-stride)
+P101_HIST_LO, P101_HIST_HI, P101_HIST_SIGMA = 0.0, 8.0, 0.75   # bins over [lo, hi); values lognormal(0, sigma)
+P101_KNN_K, P101_KNN_NR = 8, 1 << 20             # knn: KNN_K, the (sorted) reference values
+P101_KNN_MIX = ((0.7, 0.0, 1.0), (0.3, 3.0, 0.5))  # references and queries: a two-normal mixture (weight, mean, sd)
+P101_PERM_N, P101_PERM_N1, P101_PERM_SEED = 128, 64, 99   # perm: PERM_N, group A's size, seed
+P101_PERM_BLOCK = 128
+P101_PERM_RT = ((540.0, 90.0), (530.0, 90.0))     # the groups: reaction times (ms) N(mu, sd^2) rounded
+
+
+def _p101_wang(s):
+    """wang_hash of uint32 s, as probes101.cu computes it."""
+    s = np.asarray(s, np.uint32)
+    s = (s ^ np.uint32(61)) ^ (s >> np.uint32(16))
+    s = s * np.uint32(9)
+    s = s ^ (s >> np.uint32(4))
+    s = s * np.uint32(0x27d4eb2d)
+    return s ^ (s >> np.uint32(15))
+
+
+def _p101_xorshift(x):
+    """One xorshift32 step of the uint32 states x: the new states."""
+    x = np.asarray(x, np.uint32)
+    x = x ^ (x << np.uint32(13))
+    x = x ^ (x >> np.uint32(17))
+    return x ^ (x << np.uint32(5))
+
+
+def _p101_boot_data(m, rng):
+    """m exam scores: N(P101_BOOT_SCORE) rounded to integers, clipped to 0 .. 100 (float32)."""
+    mu, sd = P101_BOOT_SCORE
+    return np.clip(np.round(rng.normal(mu, sd, m)), 0, 100).astype(np.float32)
+
+
+def _p101_boot_args(n, rng):
+    """The sample (_p101_boot_data, P101_BOOT_M scores), m, the n replicates' means and
+    SDs (zeroed), seed, n."""
+    return [_p101_boot_data(P101_BOOT_M, rng), _i32(P101_BOOT_M), np.zeros(n, np.float32), np.zeros(n, np.float32),
+            np.uint32(P101_BOOT_SEED), _i32(n)]
+
+
+def _p101_boot_ref(data, nboot, seed=P101_BOOT_SEED):
+    """bootstrap_means in numpy (float32 as the kernel rounds it; the sums of integer
+    scores are exact): the means, SDs and the draws' index counts (nboot x m)."""
+    data = np.asarray(data, np.float32)
+    m = len(data)
+    f = np.float32
+    st = _p101_wang(np.uint32(seed) ^ np.arange(nboot, dtype=np.uint32))
+    s, sq = np.zeros(nboot, f), np.zeros(nboot, f)
+    cnt = np.zeros((nboot, m), np.int32)
+    rows = np.arange(nboot)
+    for _ in range(m):
+        st = _p101_xorshift(st)
+        k = (st % np.uint32(m)).astype(np.int64)
+        np.add.at(cnt, (rows, k), 1)
+        v = data[k]
+        s = (s + v).astype(f)
+        sq = (sq + v * v).astype(f)
+    mean = (s / f(m)).astype(f)
+    var = ((sq - (s * s).astype(f) / f(m)).astype(f) / f(m - 1)).astype(f)
+    return mean, np.sqrt(np.maximum(var, f(0))).astype(f), cnt
+
+
+def _p101_kde_samples(nx, rng):
+    """nx samples (float32) of the two-normal mixture P101_KDE_MIX."""
+    (w0, m0, s0), (w1, m1, s1) = P101_KDE_MIX
+    first = rng.random(nx) < w0
+    return np.where(first, rng.normal(m0, s0, nx), rng.normal(m1, s1, nx)).astype(np.float32)
+
+
+def _p101_kde_args(n, rng):
+    """P101_KDE_NX samples (_p101_kde_samples), nx, the n densities (zeroed), lo, step =
+    (hi - lo) / n, 1 / h (Silverman's h = 1.06 sd nx^-1/5), norm = 1 / (nx h sqrt(2 pi)), n."""
+    x = _p101_kde_samples(P101_KDE_NX, rng)
+    lo, hi = P101_KDE_RANGE
+    h = 1.06 * float(x.std()) * len(x) ** -0.2
+    f = np.float32
+    return [x, _i32(len(x)), np.zeros(n, f), f(lo), f((hi - lo) / n), f(1.0 / h),
+            f(1.0 / (len(x) * h * np.sqrt(2 * np.pi))), _i32(n)]
+
+
+def _p101_kde_ref(x, lo, step, inv_h, norm, ng):
+    """kde_gauss's densities in float64 (the grid points as the kernel's float32 lo + g step)."""
+    g = (np.float32(lo) + np.arange(ng, dtype=np.float32) * np.float32(step)).astype(np.float64)
+    out = np.zeros(ng)
+    x = np.asarray(x, np.float64)
+    for c in range(0, ng, 4096):
+        u = (g[c:c + 4096, None] - x[None, :]) * float(inv_h)
+        out[c:c + 4096] = np.exp(-0.5 * u * u).sum(axis=1) * float(norm)
+    return out
+
+
+def _p101_corr_matrix(c=P101_CORR_COLS, rho=P101_CORR_RHO):
+    return rho ** np.abs(np.subtract.outer(np.arange(c), np.arange(c)))
+
+
+def _p101_pairs(c=P101_CORR_COLS):
+    """The column pairs (j, k), j < k, in pearson_pairs' order (blockIdx.y)."""
+    return [(j, k) for j in range(c) for k in range(j + 1, c)]
+
+
+def _p101_corr_args(n, rng):
+    """An n x P101_CORR_COLS table (float32, column-major) of correlated normals (the
+    correlation rho^|j - k|, column j's mean j / 4 and SD 1 + j / 8), n, the columns, the
+    5 sums of each pair (zeroed)."""
+    c = P101_CORR_COLS
+    L = np.linalg.cholesky(_p101_corr_matrix())
+    z = rng.standard_normal((n, c)) @ L.T
+    X = z * (1 + np.arange(c) / 8) + np.arange(c) / 4
+    return [np.ascontiguousarray(X.T).astype(np.float32).ravel(), _i32(n), _i32(c),
+            np.zeros(5 * P101_CORR_PAIRS, np.float32)]
+
+
+def _p101_corr_ref(X, n, c=P101_CORR_COLS):
+    """pearson_pairs' sums in float64 (pairs x 5) and the correlations they give."""
+    X = np.asarray(X, np.float64).reshape(c, n)
+    out = []
+    for j, k in _p101_pairs(c):
+        a, b = X[j], X[k]
+        out.append([a.sum(), b.sum(), (a * a).sum(), (b * b).sum(), (a * b).sum()])
+    return np.array(out), _p101_corr_from_sums(np.array(out), n)
+
+
+def _p101_corr_from_sums(s, n):
+    """The host's finish: r of each pair from its 5 sums (float64)."""
+    s = np.asarray(s, np.float64).reshape(-1, 5)
+    sa, sb, saa, sbb, sab = s.T
+    return (n * sab - sa * sb) / np.sqrt((n * saa - sa * sa) * (n * sbb - sb * sb))
+
+
+def _p101_hist_args(n, rng):
+    """n lognormal(0, P101_HIST_SIGMA) values (float32), n, lo, 1 / the bin width, the
+    P101_HIST_BINS counts (uint32, zeroed)."""
+    w = (P101_HIST_HI - P101_HIST_LO) / P101_HIST_BINS
+    return [rng.lognormal(0.0, P101_HIST_SIGMA, n).astype(np.float32), _i32(n), np.float32(P101_HIST_LO),
+            np.float32(1.0 / w), np.zeros(P101_HIST_BINS, np.uint32)]
+
+
+def _p101_hist_ref(x, lo=P101_HIST_LO, inv_w=None):
+    """hist_shared's counts (the bin computed in float32 as the kernel does)."""
+    inv_w = np.float32(P101_HIST_BINS / (P101_HIST_HI - P101_HIST_LO) if inv_w is None else inv_w)
+    b = ((np.asarray(x, np.float32) - np.float32(lo)) * inv_w).astype(np.float32)
+    b = np.clip(np.trunc(np.clip(b, -1e9, 1e9)).astype(np.int64), 0, P101_HIST_BINS - 1)
+    return np.bincount(b, minlength=P101_HIST_BINS).astype(np.uint32)
+
+
+def _p101_hist_quantiles(hist, qs, lo=P101_HIST_LO, hi=P101_HIST_HI):
+    """The host's quantiles from the counts: the upper edge of the first bin whose CDF
+    reaches q."""
+    cdf = np.cumsum(np.asarray(hist, np.int64)) / np.sum(hist)
+    w = (hi - lo) / len(hist)
+    return np.array([lo + (np.searchsorted(cdf, q) + 1) * w for q in qs])
+
+
+def _p101_knn_mix(k, rng):
+    """k values (float64) of the two-normal mixture P101_KNN_MIX."""
+    (w0, m0, s0), (w1, m1, s1) = P101_KNN_MIX
+    first = rng.random(k) < w0
+    return np.where(first, rng.normal(m0, s0, k), rng.normal(m1, s1, k))
+
+
+def _p101_knn_args(n, rng):
+    """P101_KNN_NR reference values of the mixture P101_KNN_MIX (float32, sorted), nr, n
+    held-out query values of the same mixture (float32, in random order), n, the K-th
+    neighbour distances (zeroed)."""
+    r = np.sort(_p101_knn_mix(P101_KNN_NR, rng).astype(np.float32))
+    q = _p101_knn_mix(n, rng).astype(np.float32)
+    return [r, _i32(len(r)), q, _i32(n), np.zeros(n, np.float32)]
+
+
+def _p101_knn_ref(r, qs, k=P101_KNN_K):
+    """knn1d_sorted in numpy: each query's distance (float32) to its k-th nearest reference,
+    and where its binary search ended (the first r[i] >= x)."""
+    r, x = np.asarray(r, np.float32), np.asarray(qs, np.float32)
+    nr = len(r)
+    lo = np.searchsorted(r, x, side="left")
+    L, R = lo - 1, lo.copy()
+    big = np.float32(np.finfo(np.float32).max)
+    d = np.zeros(len(x), np.float32)
+    for _ in range(k):
+        dl = np.where(L >= 0, x - r[np.maximum(L, 0)], big).astype(np.float32)
+        dr = np.where(R < nr, r[np.minimum(R, nr - 1)] - x, big).astype(np.float32)
+        left = dl <= dr
+        d = np.where(left, dl, dr)
+        L = L - left
+        R = R + ~left
+    return d, lo
+
+
+def _p101_knn_density(d, nr, k=P101_KNN_K):
+    """The host's k-NN density estimate k / (2 nr d_k) from the distances (float64)."""
+    return k / (2.0 * nr * np.asarray(d, np.float64))
+
+
+def _p101_perm_sample():
+    """The pooled sample (fixed): group A's P101_PERM_N1 reaction times then group B's
+    (integers, float32), N(P101_PERM_RT) rounded, clipped to 150 .. 1500 ms."""
+    r = np.random.default_rng(101)
+    (ma, sa), (mb, sb) = P101_PERM_RT
+    n1, n2 = P101_PERM_N1, P101_PERM_N - P101_PERM_N1
+    x = np.r_[r.normal(ma, sa, n1), r.normal(mb, sb, n2)]
+    return np.clip(np.round(x), 150, 1500).astype(np.float32)
+
+
+def _p101_perm_stat(sa, total, n1=P101_PERM_N1):
+    """perm_test's statistic from group A's sum (float32 as the kernel rounds it)."""
+    f = np.float32
+    sa = np.asarray(sa, f)
+    return ((sa / f(n1)).astype(f) - ((f(total) - sa).astype(f) / f(P101_PERM_N - n1)).astype(f)).astype(f)
+
+
+def _p101_perm_args(n, rng):
+    """The pooled sample (_p101_perm_sample), n1, its total, the observed statistic, seed,
+    the n permutations' statistics (zeroed), the count (uint32, zeroed), n."""
+    x = _p101_perm_sample()
+    n1 = P101_PERM_N1
+    total = np.float32(x.sum())
+    obs = _p101_perm_stat(x[:n1].sum(), total)
+    return [x, _i32(n1), total, np.float32(obs), np.uint32(P101_PERM_SEED), np.zeros(n, np.float32),
+            np.zeros(1, np.uint32), _i32(n)]
+
+
+def _p101_perm_ref(x, n1, total, obs, nperm, seed=P101_PERM_SEED):
+    """perm_test in numpy: the statistics, the count and the chosen index sets (nperm x n1)."""
+    x = np.asarray(x, np.float32)
+    N = P101_PERM_N
+    st = _p101_wang(np.uint32(seed) ^ np.arange(nperm, dtype=np.uint32))
+    idx = np.tile(np.arange(N), (nperm, 1))
+    rows = np.arange(nperm)
+    sa = np.zeros(nperm, np.float32)
+    for i in range(n1):
+        st = _p101_xorshift(st)
+        j = i + (st % np.uint32(N - i)).astype(np.int64)
+        t = idx[:, i].copy()
+        idx[:, i] = idx[rows, j]
+        idx[rows, j] = t
+        sa = (sa + x[idx[:, i]]).astype(np.float32)
+    stat = _p101_perm_stat(sa, total, n1)
+    return stat, int((np.abs(stat) >= np.abs(np.float32(obs))).sum()), idx[:, :n1]
+
+
+UNSEEN99 = [
+    TimingProbe("probe/bootstrap-mean-xorshift", "probe-unseen99", "bootstrap_means", 1 << 16, 256,
+                lambda n: -(-n // 256), _p101_boot_args, source=_P101,
+                note="nonparametric bootstrap of a 1024-score sample's mean and SD, 2^16 replicates, a thread a "
+                     "replicate: 1024 draws each a xorshift32 step, an unsigned % by the runtime m (an integer "
+                     "division sequence) and a random gather from the 4 KB sample (L1-resident: a warp's lanes "
+                     "on ~20 of its 32 lines), two float adds/FMAs; two stores a thread; "
+                     "integer-ALU/L1-gather-bound"),
+    TimingProbe("probe/kde-gauss-grid-smem", "probe-unseen99", "kde_gauss", 1 << 17, P101_KDE_TILE,
+                lambda n: -(-n // P101_KDE_TILE), _p101_kde_args, source=_P101,
+                note="Gaussian kernel density estimate of 2048 samples (a bimodal mixture) on a 2^17-point grid, "
+                     "a thread a grid point: the samples staged into shared memory 256 at a time (8 tiles, 2 "
+                     "barriers each), 2048 shared broadcast reads each with a sub, 2 muls and an expf (2^28 "
+                     "expf in all), one store a thread; SFU/FMA compute-bound"),
+    TimingProbe("probe/pearson-pairs-shfl-atomic", "probe-unseen99", "pearson_pairs", 1 << 21, P101_CORR_BLOCK,
+                lambda n: (min(P101_CORR_GRIDX, -(-n // P101_CORR_BLOCK)), P101_CORR_PAIRS), _p101_corr_args,
+                source=_P101,
+                note="Pearson correlation sums of all 28 pairs of the 8 columns of a 2^21 x 8 column-major float "
+                     "table (64 MB), a 128 x 28 grid of 256-thread blocks (blockIdx.y a pair, decoded by a "
+                     "short while loop): a grid-stride loop of 64 rows a thread, 2 coalesced loads and 5 "
+                     "adds/FMAs a row (each column read by 7 pairs: 448 MB of loads, much of it L2 hits), 5 "
+                     "shuffle reductions, shared memory across the 8 warps, 5 float atomicAdds a block; "
+                     "memory-bound"),
+    TimingProbe("probe/hist-quantile-smem-atomics", "probe-unseen99", "hist_shared", 1 << 24, 256,
+                lambda n: min(P101_HIST_GRID, -(-n // 256)), _p101_hist_args, source=_P101,
+                note="a 1024-bin histogram (for quantiles) of 2^24 lognormal(0, 0.75) floats over [0, 8), 1024 "
+                     "blocks of 256 in a grid-stride loop (64 values a thread): a coalesced load, a float "
+                     "sub/mul, a truncation and clamps, a shared atomicAdd (~80% of the mass in the low 256 "
+                     "bins, the fullest 0.56%; ~30 distinct bins a warp), then ~780 nonzero-bin global "
+                     "atomicAdds a block; 64 MB read; shared-atomic-bound"),
+    TimingProbe("probe/knn1d-bsearch-kdist", "probe-unseen99", "knn1d_sorted", 1 << 22, 256,
+                lambda n: -(-n // 256), _p101_knn_args, source=_P101,
+                note="1-D k-NN density radii: the distance to the 8th nearest of 2^20 sorted reference values "
+                     "(4 MB, L2-resident) for 2^22 held-out queries in random order, a thread a query: a "
+                     "coalesced load, a 20-step binary search (dependent loads, the lanes of a warp at "
+                     "unrelated addresses after the first few steps; the top levels shared and L1-hot), 8 "
+                     "merge steps loading left and right neighbours (mostly the same few lines) with a "
+                     "divergent two-way branch, one coalesced store; latency-bound dependent gathers"),
+    TimingProbe("probe/perm-test-fisher-yates", "probe-unseen99", "perm_test", 1 << 18, P101_PERM_BLOCK,
+                lambda n: -(-n // P101_PERM_BLOCK), _p101_perm_args, source=_P101,
+                note="two-sample permutation test of a difference in means (64 + 64 reaction times, p ~ 0.04), "
+                     "2^18 permutations, a thread a permutation (blocks of 128): the pooled sample in shared "
+                     "memory, a local int[128] index array initialized (128 local stores), a 64-step partial "
+                     "Fisher-Yates shuffle (a xorshift32 step, an unsigned % by 128 - i, 2 local loads and 2 "
+                     "stores at random indices, a shared read), the statistic stored and a global atomicAdd on "
+                     "one counter from the ~4% as extreme; local-memory-bound"),
+]
+PROBES += UNSEEN99
+
+
+# probe-unseen97 (probes99.cu): a multigrid / numerical-PDE solvers course's kernels (a
+# variable-coefficient 7-point residual in 3-D, a red-black SOR half-sweep in 3-D by parity
+# test, a 27-point full-weighting restriction, a y-line Jacobi smoother by the Thomas
+# algorithm in per-thread arrays, a coarse grid's residual norms by a shared tree and two
+# atomics a block, a one-block coarsest-grid red-black solve in shared memory) as a
+# student who knows CUDA basics writes them
+_P99 = "probes99.cu"
+P99_NOISE = 0.05                                   # 3-D iterates: the smooth mode plus this N(0, 1) noise, 0 on the boundary
+P99_VC_N, P99_VC_BLOCK = 256, (32, 4, 2)           # vc7-residual: n^3 points
+P99_VC_LOGA = (-1.0, 1.0)                          # the coefficient a: log10 uniform (0.1 .. 10) a point
+P99_RB_N, P99_RB_BLOCK = 256, (8, 8, 8)            # rbgs3d: n^3 points
+P99_RB_OMEGA, P99_RB_COLOR = 1.2, 0                # over-relaxation; the colour updated (red: i + j + k even)
+P99_FW_NC, P99_FW_BLOCK = 193, (32, 4, 4)          # fw-restrict27: coarse points a side (fine 2 nc - 1 = 385)
+P99_YL_N, P99_YL_NY, P99_YL_BLOCK = 192, 256, (32, 8)   # yline-jacobi: n^3 points; YL_NY (n <= YL_NY)
+P99_YL_EX, P99_YL_EZ, P99_YL_OMEGA = 0.01, 0.01, 0.8    # the weak couplings in x and z; the damping
+P99_RN_N, P99_RN_BLOCK = 4096, (16, 16)            # resnorm2d: n^2 points; NORM_BLOCK = 256
+P99_RN_NOISE = 0.01                                # its u: the smooth solution plus this N(0, 1) noise
+P99_CG_N, P99_CG_BLOCK, P99_CG_SWEEPS = 65, (32, 32), 300   # coarsest-rbgs: n^2 points (CG_N), one block, sweeps
+
+
+def _p99_cdiv(a, b):
+    return -(-a // b)
+
+
+def _p99_grid3(block):
+    return lambda n: (_p99_cdiv(n, block[0]), _p99_cdiv(n, block[1]), _p99_cdiv(n, block[2]))
+
+
+def _p99_iterate3(n, rng):
+    """A 3-D iterate (n^3 float32, k j i): sin(pi x) sin(pi y) sin(pi z) plus P99_NOISE
+    N(0, 1) noise, 0 on the boundary."""
+    s = np.sin(np.pi * np.linspace(0.0, 1.0, n)).astype(np.float32)
+    u = s[:, None, None] * s[None, :, None] * s[None, None, :]
+    u += np.float32(P99_NOISE) * rng.standard_normal((n, n, n), dtype=np.float32)
+    u[[0, -1], :, :] = 0
+    u[:, [0, -1], :] = 0
+    u[:, :, [0, -1]] = 0
+    return u.ravel()
+
+
+def _p99_vc_args(n, rng):
+    """vc7_residual's: u (_p99_iterate3), a (log10 uniform in P99_VC_LOGA), f (N(0, 1)), r
+    (zeroed), all n^3 float32; inv_h2 = (n - 1)^2, n."""
+    u = _p99_iterate3(n, rng)
+    a = (10.0 ** rng.uniform(*P99_VC_LOGA, n ** 3)).astype(np.float32)
+    f = rng.standard_normal(n ** 3, dtype=np.float32)
+    return [u, a, f, np.zeros(n ** 3, np.float32), np.float32((n - 1) ** 2), _i32(n)]
+
+
+def _p99_vc_ref(u, a, f, inv_h2, n):
+    """vc7_residual's r in float64 (0 on the boundary)."""
+    U, A, F = (np.asarray(x, np.float64).reshape(n, n, n) for x in (u, a, f))
+    C = (slice(1, -1),) * 3
+    uc, ac = U[C], A[C]
+    s = np.zeros_like(uc)
+    for ax in range(3):
+        for d in (-1, 1):
+            sl = [slice(1, -1)] * 3
+            sl[ax] = slice(1 + d, n - 1 + d)
+            an, un = A[tuple(sl)], U[tuple(sl)]
+            s += 2 * ac * an / (ac + an) * (uc - un)
+    r = np.zeros((n, n, n))
+    r[C] = F[C] - float(inv_h2) * s
+    return r.ravel()
+
+
+def _p99_rb_args(n, rng):
+    """rbgs3d_sweep's: u (_p99_iterate3), f (N(0, 1)), n^3 float32; h2 = 1 / (n - 1)^2,
+    omega, the colour, n."""
+    u = _p99_iterate3(n, rng)
+    f = rng.standard_normal(n ** 3, dtype=np.float32)
+    return [u, f, np.float32(1.0 / (n - 1) ** 2), np.float32(P99_RB_OMEGA), _i32(P99_RB_COLOR), _i32(n)]
+
+
+def _p99_rb_ref(u, f, h2, omega, color, n):
+    """One half-sweep of red-black SOR in float64: u after."""
+    U = np.array(u, np.float64).reshape(n, n, n)
+    F = np.asarray(f, np.float64).reshape(n, n, n)
+    k, j, i = np.ogrid[:n, :n, :n]
+    mask = ((i + j + k) % 2 == color) & (i > 0) & (j > 0) & (k > 0) & (i < n - 1) & (j < n - 1) & (k < n - 1)
+    nb = np.zeros_like(U)
+    nb[1:-1, 1:-1, 1:-1] = (U[1:-1, 1:-1, :-2] + U[1:-1, 1:-1, 2:] + U[1:-1, :-2, 1:-1] + U[1:-1, 2:, 1:-1]
+                            + U[:-2, 1:-1, 1:-1] + U[2:, 1:-1, 1:-1])
+    gs = (float(h2) * F + nb) / 6
+    w = float(omega)
+    return np.where(mask, (1 - w) * U + w * gs, U).ravel()
+
+
+def _p99_fw_args(n, rng):
+    """fw_restrict27's: the fine residual ((2 n - 1)^3 float32, N(0, 1)), the coarse one
+    (n^3, zeroed), nc = n."""
+    nf = 2 * n - 1
+    return [rng.standard_normal(nf ** 3, dtype=np.float32), np.zeros(n ** 3, np.float32), _i32(n)]
+
+
+def _p99_fw_ref(rf, nc):
+    """The full-weighting restriction in float64 (0 on the coarse boundary)."""
+    nf = 2 * nc - 1
+    R = np.asarray(rf, np.float64).reshape(nf, nf, nf)
+    out = np.zeros((nc, nc, nc))
+    for dk in (-1, 0, 1):
+        for dj in (-1, 0, 1):
+            for di in (-1, 0, 1):
+                w = (2 - abs(di)) * (2 - abs(dj)) * (2 - abs(dk)) / 64
+                out[1:-1, 1:-1, 1:-1] += w * R[2 + dk:2 * nc - 3 + dk:2, 2 + dj:2 * nc - 3 + dj:2,
+                                               2 + di:2 * nc - 3 + di:2]
+    return out.ravel()
+
+
+def _p99_yl_args(n, rng):
+    """yline_jacobi's: u (_p99_iterate3), f (N(0, 1)), u_new (a copy of u: the boundary
+    kept), n^3 float32; ex, ez, h2 = 1 / (n - 1)^2, omega, n."""
+    u = _p99_iterate3(n, rng)
+    f = rng.standard_normal(n ** 3, dtype=np.float32)
+    f32 = np.float32
+    return [u, f, u.copy(), f32(P99_YL_EX), f32(P99_YL_EZ), f32(1.0 / (n - 1) ** 2), f32(P99_YL_OMEGA), _i32(n)]
+
+
+def _p99_yl_ref(u, f, ex, ez, h2, omega, n):
+    """yline_jacobi's sweep in float64 (the lines side by side, Thomas in y): u_new."""
+    U = np.asarray(u, np.float64).reshape(n, n, n)
+    F = np.asarray(f, np.float64).reshape(n, n, n)
+    ex, ez, h2, w = float(ex), float(ez), float(h2), float(omega)
+    diag = 2 + 2 * ex + 2 * ez
+    # right sides d[j] of the interior lines (k, i), j = 1 .. n - 2
+    I = slice(1, -1)
+    d = (h2 * F[I, :, I] + ex * (U[I, :, :-2] + U[I, :, 2:]) + ez * (U[:-2, :, I] + U[2:, :, I]))[:, 1:-1, :]
+    d[:, 0, :] += U[I, 0, I]
+    d[:, -1, :] += U[I, -1, I]
+    m = n - 2
+    cp = np.zeros((m, ) + d[:, 0, :].shape)
+    dp = np.zeros_like(cp)
+    cprev, dprev = 0.0, 0.0
+    for j in range(m):
+        mm = diag + cprev
+        cp[j] = -1 / mm
+        dp[j] = (d[:, j, :] + dprev) / mm
+        cprev, dprev = cp[j], dp[j]
+    x = np.zeros_like(cp)
+    xn = 0.0
+    for j in range(m - 1, -1, -1):
+        xn = dp[j] - cp[j] * xn
+        x[j] = xn
+    out = U.copy()
+    out[I, I, I] = (1 - w) * U[I, I, I] + w * np.transpose(x, (1, 0, 2))
+    return out.ravel()
+
+
+def _p99_rn_args(n, rng):
+    """resnorm2d's: u (n^2 float32: sin(pi x) sin(pi y) plus P99_RN_NOISE N(0, 1) noise, 0 on
+    the boundary), f = 2 pi^2 sin(pi x) sin(pi y) (the smooth part's right side), the sum
+    (1 float64) and the max's bits (1 int32) zeroed; inv_h2 = (n - 1)^2, n."""
+    s = np.sin(np.pi * np.linspace(0.0, 1.0, n))
+    sm = np.outer(s, s)
+    u = (sm + P99_RN_NOISE * rng.standard_normal((n, n))).astype(np.float32)
+    u[[0, -1], :] = 0
+    u[:, [0, -1]] = 0
+    f = (2 * np.pi ** 2 * sm).astype(np.float32)
+    return [u.ravel(), f.ravel(), np.zeros(1, np.float64), np.zeros(1, np.int32), np.float32((n - 1) ** 2), _i32(n)]
+
+
+def _p99_rn_ref(u, f, inv_h2, n):
+    """resnorm2d's interior residual in float64: (sum r^2, max |r|)."""
+    U = np.asarray(u, np.float64).reshape(n, n)
+    F = np.asarray(f, np.float64).reshape(n, n)
+    r = F[1:-1, 1:-1] - float(inv_h2) * (4 * U[1:-1, 1:-1] - U[1:-1, :-2] - U[1:-1, 2:] - U[:-2, 1:-1] - U[2:, 1:-1])
+    return float((r * r).sum()), float(np.abs(r).max())
+
+
+def _p99_cg_args(n, rng):
+    """coarsest_rbgs's: u (n^2 float32: 0 inside, x^2 - y^2 on the boundary), f (N(0, 1)); h2
+    = 1 / (n - 1)^2, the sweeps (P99_CG_SWEEPS), n."""
+    x = np.linspace(0.0, 1.0, n)
+    g = (x[None, :] ** 2 - x[:, None] ** 2).astype(np.float32)
+    u = np.zeros((n, n), np.float32)
+    u[[0, -1], :] = g[[0, -1], :]
+    u[:, [0, -1]] = g[:, [0, -1]]
+    f = rng.standard_normal((n, n), dtype=np.float32)
+    return [u.ravel(), f.ravel(), np.float32(1.0 / (n - 1) ** 2), _i32(P99_CG_SWEEPS), _i32(n)]
+
+
+def _p99_cg_ref(u, f, h2, sweeps, n):
+    """coarsest_rbgs's sweeps in float64 (h2 f rounded to float32 as the kernel stages it)."""
+    U = np.array(u, np.float64).reshape(n, n)
+    hf = (np.float32(h2) * np.asarray(f, np.float32)).astype(np.float64).reshape(n, n)
+    j, i = np.ogrid[:n, :n]
+    masks = [((i + j) % 2 == c) & (i > 0) & (j > 0) & (i < n - 1) & (j < n - 1) for c in (0, 1)]
+    for _ in range(int(sweeps)):
+        for mask in masks:
+            nb = np.zeros_like(U)
+            nb[1:-1, 1:-1] = U[1:-1, :-2] + U[1:-1, 2:] + U[:-2, 1:-1] + U[2:, 1:-1]
+            U = np.where(mask, 0.25 * (hf + nb), U)
+    return U.ravel()
+
+
+UNSEEN97 = [
+    TimingProbe("probe/mg-vc7-residual-harmonic", "probe-unseen97", "vc7_residual", P99_VC_N, P99_VC_BLOCK,
+                _p99_grid3(P99_VC_BLOCK), _p99_vc_args, source=_P99,
+                note="the residual f - A u of the variable-coefficient 7-point operator -div(a grad u) on a 256^3 "
+                     "grid, a thread a point (32 x 4 x 2 blocks, 65536 of them): 7 u and 7 a loads (x neighbours "
+                     "coalesced, y and z ones a row / a plane away, reused through L1/L2), f, one store; 6 face "
+                     "coefficients as harmonic means 2ab / (a + b) (6 float divisions a point); boundary threads "
+                     "store 0; memory-bound with divisions"),
+    TimingProbe("probe/mg-rbsor3d-parity-888", "probe-unseen97", "rbgs3d_sweep", P99_RB_N, P99_RB_BLOCK,
+                _p99_grid3(P99_RB_BLOCK), _p99_rb_args, source=_P99,
+                note="one red half-sweep of red-black SOR (omega 1.2) for the 7-point Poisson problem on a 256^3 "
+                     "grid in place, a thread a point of the whole grid in 8 x 8 x 8 blocks (32768 blocks; a warp "
+                     "4 rows of 8 floats, 32-byte pieces): every other lane returns on (i + j + k) % 2, the rest "
+                     "load 6 neighbours of the other colour and f at stride 2 and store u at stride 2; "
+                     "divergent, memory-bound"),
+    TimingProbe("probe/mg-fw-restrict27-3d", "probe-unseen97", "fw_restrict27", P99_FW_NC, P99_FW_BLOCK,
+                _p99_grid3(P99_FW_BLOCK), _p99_fw_args, source=_P99,
+                note="27-point full-weighting restriction of a 385^3 fine residual (228 MB) to 193^3, a thread a "
+                     "coarse point (32 x 4 x 4 blocks; 193 = 6 x 32 + 1, so the last x-block runs one column): a "
+                     "triple loop of 27 fine loads at stride 2 floats in x (a warp's row 256 bytes, 9 rows a "
+                     "thread, each fine word read by up to 8 threads) with integer weights from abs(), one "
+                     "coalesced store; memory-bound, L1 reuse"),
+    TimingProbe("probe/mg-yline-thomas-local", "probe-unseen97", "yline_jacobi", P99_YL_N, P99_YL_BLOCK,
+                lambda n: (_p99_cdiv(n, P99_YL_BLOCK[0]), _p99_cdiv(n, P99_YL_BLOCK[1])), _p99_yl_args,
+                source=_P99,
+                note="a weighted y-line Jacobi sweep for an anisotropic 192^3 problem (ex = ez = 0.01), a thread a "
+                     "line (i, k) (32 x 8 blocks over x and z: only 144 blocks, 190^2 lines): a Thomas solve of "
+                     "190 unknowns, the forward pass 6 coalesced loads (u's x and z neighbours, f), 2 float "
+                     "divisions and the elimination's cp/dp in per-thread local arrays (2 x 256 floats, 2 KiB), "
+                     "the backward pass reading them back, u and storing u_new; serial, latency- and "
+                     "local-memory-bound"),
+    TimingProbe("probe/mg-resnorm2d-atomic-max", "probe-unseen97", "resnorm2d", P99_RN_N, P99_RN_BLOCK,
+                lambda n: (_p99_cdiv(n, P99_RN_BLOCK[0]), _p99_cdiv(n, P99_RN_BLOCK[1])), _p99_rn_args,
+                source=_P99,
+                note="the residual norms of a 4096^2 coarse grid (5-point Poisson), a thread a point in 16 x 16 "
+                     "blocks (65536 blocks): 5 u and one f load (64-byte row pieces), r^2 in double, a "
+                     "shared-memory tree over 256 doubles and 256 floats (8 levels, 9 barriers), then thread 0's "
+                     "double atomicAdd on sum r^2 and atomicMax on max |r|'s bits: 131072 atomics on 2 words"),
+    TimingProbe("probe/mg-coarsest-rbgs-1block", "probe-unseen97", "coarsest_rbgs", P99_CG_N, P99_CG_BLOCK,
+                lambda n: 1, _p99_cg_args, source=_P99,
+                note="the coarsest-grid solve of a 65^2 Poisson problem by one block of 32 x 32 threads: u and "
+                     "h^2 f staged in 34 KB of shared memory, 300 red-black Gauss-Seidel sweeps, each colour a "
+                     "loop of 4 strided trips over the 63^2 interior (an integer % and / by a runtime m, every "
+                     "other point skipped by parity, 5 shared loads and a store) and a __syncthreads (600 "
+                     "barriers); one SM busy, latency-bound"),
+]
+PROBES += UNSEEN97
+
+
+# probe-unseen98 (probes100.cu): a digital-logic / VLSI CAD course's kernels (bit-parallel
+# simulation of a netlist level with a switch on the gate type, stuck-at fault simulation
+# of a __constant__ circuit in a per-thread array, NLDM arrival-time propagation, HPWL per
+# net with a shared-memory block sum, a RUDY congestion map by float atomics, signature
+# Hamming distances by __popc with a shared histogram) as a student who knows CUDA basics
+# writes them
+_P100 = "probes100.cu"
+P100_LS_W = 4                                      # logic-sim: LS_W 64-bit words a signal (256 patterns)
+P100_GATE_P = (0.15, 0.25, 0.10, 0.20, 0.05, 0.03, 0.17, 0.05)   # AND NAND OR NOR XOR XNOR NOT BUF
+P100_LOCAL_SD, P100_GLOBAL = 2048.0, 0.25          # fan-ins: near the gate's place (N(0, sd) ids) or, at this rate, anywhere
+P100_FS_G, P100_FS_PI, P100_FS_PO = 256, 32, 16    # fault-sim: FS_G gates, FS_PI inputs, FS_PO outputs
+P100_FS_DANGLE, P100_FS_RECENT = 0.5, 0.7         # a fan-in the oldest gate without fan-out / one of the 24 before it
+P100_FS_BLOCK = 128
+P100_NLDM_N, P100_NLDM_T = 7, 8                    # sta: NLDM_N-point axes, NLDM_TYPES cell types
+P100_SLEW_AX = (0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5)        # ns
+P100_LOAD_AX = (0.0005, 0.001, 0.003, 0.01, 0.03, 0.06, 0.12)  # pF
+P100_FANIN_P = (0.15, 0.45, 0.25, 0.15)            # sta: 1, 2, 3, 4 fan-ins
+P100_HPWL_BLOCK = 256
+P100_DEG = ((2, 2, 0.55), (3, 3, 0.18), (4, 4, 0.09), (5, 8, 0.12), (9, 32, 0.05), (33, 128, 0.01))  # net degrees
+P100_PIN_SD = 64.0                                 # hpwl: a pin's cell within N(0, sd) ids of the net's, else anywhere
+P100_RUDY_G = 512                                  # rudy: RUDY_GW = RUDY_GH bins of 1 x 1
+P100_RUDY_HOT, P100_RUDY_HOTS = 0.6, 12            # nets centred in one of HOTS clusters at this rate, else uniform
+P100_RUDY_MAXW = 31.9                              # bbox sides lognormal, at most this
+P100_SIG_WORDS = 8                                 # sig: 256-bit signatures
+P100_SIG_SAME, P100_SIG_NEAR = 0.15, 0.05          # signatures equal to the golden one, 1-4 bits off it
+
+
+def _p100_bytes64(size, rng):
+    """size uniform random uint64 words."""
+    return np.frombuffer(rng.bytes(8 * int(size)), np.uint64).copy()
+
+
+def _p100_fanins(n, nprev, rng):
+    """A fan-in signal id for each of n gates of a level over nprev earlier signals: near
+    the gate's place (g * nprev / n + N(0, P100_LOCAL_SD), clipped), or uniform at rate
+    P100_GLOBAL (int32)."""
+    g = np.arange(n, dtype=np.float64)
+    loc = np.clip(np.rint(g * (nprev / n) + rng.normal(0, P100_LOCAL_SD, n)), 0, nprev - 1)
+    far = rng.integers(0, nprev, n)
+    return np.where(rng.random(n) < P100_GLOBAL, far, loc).astype(np.int32)
+
+
+def _p100_ls_args(n, rng):
+    """A level of n gates over n earlier signals: types (uint8, P100_GATE_P), fan-ins
+    (_p100_fanins; a NOT or BUF's fin1 its fin0), the signals' patterns (uint64, 2n *
+    P100_LS_W: the earlier n random, the level's zeroed); out_base n, n."""
+    t = rng.choice(8, n, p=P100_GATE_P).astype(np.uint8)
+    a, b = _p100_fanins(n, n, rng), _p100_fanins(n, n, rng)
+    b = np.where(t >= 6, a, b).astype(np.int32)
+    val = np.zeros(2 * n * P100_LS_W, np.uint64)
+    val[:n * P100_LS_W] = _p100_bytes64(n * P100_LS_W, rng)
+    return [t, a, b, val, _i32(n), _i32(n)]
+
+
+def _p100_gate(t, x, y):
+    """Gates of types t on words x, y (numpy uint arrays, t broadcast)."""
+    return np.select([t == 0, t == 1, t == 2, t == 3, t == 4, t == 5, t == 6],
+                     [x & y, ~(x & y), x | y, ~(x | y), x ^ y, ~(x ^ y), ~x], x)
+
+
+def _p100_ls_ref(t, a, b, val, out_base):
+    """logic_sim_level's output words (n x P100_LS_W)."""
+    v = np.asarray(val).reshape(-1, P100_LS_W)
+    return _p100_gate(np.asarray(t)[:, None], v[a], v[b])
+
+
+def _p100_fs_circuit():
+    """fault-sim's circuit (fixed, levelized): gate types (P100_GATE_P) and fan-ins (int32,
+    P100_FS_G each); inputs (the first P100_FS_PI) are BUFs of themselves; a fan-in is the
+    oldest gate without fan-out yet at rate P100_FS_DANGLE (so every gate reaches an
+    output), else one of the 24 gates before it at rate P100_FS_RECENT, else any earlier
+    gate; a NOT or BUF has one fan-in (in1 == in0)."""
+    r = np.random.default_rng(98)
+    G, PI = P100_FS_G, P100_FS_PI
+    t = np.full(G, 7, np.int32)
+    t[PI:] = r.choice(8, G - PI, p=P100_GATE_P)
+    i0, i1 = np.arange(G, dtype=np.int32), np.arange(G, dtype=np.int32)
+    fanout = np.zeros(G, np.int64)
+    for g in range(PI, G):
+        pick = []
+        for _ in range(1 if t[g] >= 6 else 2):
+            dangling = [h for h in np.flatnonzero(fanout[:g] == 0) if h not in pick]
+            if dangling and r.random() < P100_FS_DANGLE:
+                h = int(dangling[0])
+            elif r.random() < P100_FS_RECENT:
+                h = int(r.integers(max(0, g - 24), g))
+            else:
+                h = int(r.integers(0, g))
+            pick.append(h)
+            fanout[h] += 1
+        i0[g], i1[g] = pick[0], pick[-1]
+    return t, i0, i1
+
+
+def _p100_fs_syms(n, rng):
+    t, i0, i1 = _p100_fs_circuit()
+    return {"c_fs_type": t, "c_fs_in0": i0, "c_fs_in1": i1}
+
+
+def _p100_fs_sim(pat, fault=None):
+    """The circuit's gate values (P100_FS_G x nwords, uint32) on inputs pat (P100_FS_PI x
+    nwords), fault (gate, stuck value) forced."""
+    t, i0, i1 = _p100_fs_circuit()
+    pat = np.asarray(pat, np.uint32).reshape(P100_FS_PI, -1)
+    v = np.zeros((P100_FS_G, pat.shape[1]), np.uint32)
+    v[:P100_FS_PI] = pat
+    for g in range(P100_FS_G):
+        if g >= P100_FS_PI:
+            v[g] = _p100_gate(t[g], v[i0[g]], v[i1[g]])
+        if fault is not None and g == fault[0]:
+            v[g] = np.uint32(0xffffffff) if fault[1] else np.uint32(0)
+    return v
+
+
+def _p100_fs_args(n, rng):
+    """n 32-pattern words (random) of the P100_FS_PI inputs (uint32, input-major), the
+    good circuit's P100_FS_PO outputs on them, the fault list (every gate stuck-at 0 and
+    1: gate * 2 + value, int32), the detect masks (zeroed, fault-major), n."""
+    pat = rng.integers(0, 1 << 32, P100_FS_PI * n, dtype=np.uint64).astype(np.uint32)
+    good = _p100_fs_sim(pat)[-P100_FS_PO:].ravel()
+    nf = 2 * P100_FS_G
+    return [pat, good, np.arange(nf, dtype=np.int32), np.zeros(nf * n, np.uint32), _i32(n)]
+
+
+def _p100_fs_ref(pat, flist):
+    """fault_sim's detect masks (len(flist) x nwords)."""
+    pat = np.asarray(pat, np.uint32).reshape(P100_FS_PI, -1)
+    good = _p100_fs_sim(pat)[-P100_FS_PO:]
+    out = np.zeros((len(flist), pat.shape[1]), np.uint32)
+    for k, f in enumerate(flist):
+        d = _p100_fs_sim(pat, (int(f) >> 1, int(f) & 1))[-P100_FS_PO:] ^ good
+        out[k] = np.bitwise_or.reduce(d, axis=0)
+    return out
+
+
+def _p100_nldm_tables():
+    """The cell library: axes (float32) and delay / output-slew tables (NLDM_T x 7 x 7,
+    float32, ns): delay d0 + a s + r l + c sqrt(s l), slew s0 + b s + 2.2 r l a type."""
+    s = np.array(P100_SLEW_AX)[:, None]
+    ld = np.array(P100_LOAD_AX)[None, :]
+    d0 = np.array([0.008, 0.006, 0.012, 0.016, 0.02, 0.022, 0.024, 0.03])
+    a = np.array([0.12, 0.1, 0.16, 0.2, 0.15, 0.18, 0.25, 0.14])
+    rr = np.array([4.0, 2.2, 4.8, 6.5, 5.0, 5.2, 6.0, 3.0])
+    c = np.array([0.3, 0.25, 0.4, 0.5, 0.35, 0.4, 0.6, 0.3])
+    s0 = np.array([0.004, 0.003, 0.006, 0.008, 0.006, 0.007, 0.01, 0.005])
+    b = np.array([0.08, 0.06, 0.1, 0.12, 0.09, 0.1, 0.14, 0.07])
+    dt = np.stack([d0[k] + a[k] * s + rr[k] * ld + c[k] * np.sqrt(s * ld) for k in range(P100_NLDM_T)])
+    st = np.stack([s0[k] + b[k] * s + 2.2 * rr[k] * ld for k in range(P100_NLDM_T)])
+    f = np.float32
+    return np.array(P100_SLEW_AX, f), np.array(P100_LOAD_AX, f), dt.astype(f), st.astype(f)
+
+
+def _p100_sta_syms(n, rng):
+    sa, la, dt, st = _p100_nldm_tables()
+    return {"c_slew_ax": sa, "c_load_ax": la, "c_delay_tab": dt.ravel(), "c_oslew_tab": st.ravel()}
+
+
+def _p100_sta_args(n, rng):
+    """A level of n gates over n earlier signals: fan-in lists (CSR, 1-4 fan-ins by
+    P100_FANIN_P, ids by _p100_fanins), wire delays (float32 U(0.001, 0.05) ns), cell
+    types (uint8, uniform), loads (lognormal around 8 fF, 0.4-150 fF, pF); arrival times
+    (U(0, 3) ns) and slews (lognormal around 50 ps, 3-800 ps) of the earlier signals, the
+    level's zeroed (float32, 2n); pred (zeroed); out_base n, n."""
+    k = rng.choice(4, n, p=P100_FANIN_P) + 1
+    ptr = np.zeros(n + 1, np.int32)
+    ptr[1:] = np.cumsum(k)
+    g = np.repeat(np.arange(n), k)
+    loc = np.clip(np.rint(g + rng.normal(0, P100_LOCAL_SD, len(g))), 0, n - 1)
+    idx = np.where(rng.random(len(g)) < P100_GLOBAL, rng.integers(0, n, len(g)), loc).astype(np.int32)
+    f = np.float32
+    wire = rng.uniform(0.001, 0.05, len(g)).astype(f)
+    ct = rng.integers(0, P100_NLDM_T, n).astype(np.uint8)
+    load = np.clip(rng.lognormal(np.log(0.008), 0.8, n), 0.0004, 0.15).astype(f)
+    at = np.zeros(2 * n, f)
+    sl = np.zeros(2 * n, f)
+    at[:n] = rng.uniform(0, 3, n)
+    sl[:n] = np.clip(rng.lognormal(np.log(0.05), 0.7, n), 0.003, 0.8)
+    return [ptr, idx, wire, ct, load, at, sl, np.zeros(n, np.int32), _i32(n), _i32(n)]
+
+
+def _p100_interp(ax, x):
+    """Axis segment and fraction of each x (float64), as sta_level finds them."""
+    ax = np.asarray(ax, np.float64)
+    x = np.asarray(x, np.float64)
+    i = np.clip(np.searchsorted(ax, x, side="left") - 1, 0, len(ax) - 2)
+    return i, (x - ax[i]) / (ax[i + 1] - ax[i])
+
+
+def _p100_sta_ref(ptr, idx, wire, ct, load, at, sl):
+    """sta_level in float64: arrival, slew of the level's signals, the critical fan-in
+    and the gap between each gate's best and second-best arrival (inf for one fan-in)."""
+    sa, la, dt, st = (np.asarray(a, np.float64) for a in _p100_nldm_tables())
+    n = len(ct)
+    k = np.diff(ptr)
+    g = np.repeat(np.arange(n), k)
+    j, fy = _p100_interp(la, np.asarray(load, np.float32)[g])
+    u = np.asarray(idx)
+    i, fx = _p100_interp(sa, np.asarray(sl, np.float32)[u])
+    t = np.asarray(ct, np.int64)[g]
+
+    def lut(tab):
+        return ((1 - fx) * ((1 - fy) * tab[t, i, j] + fy * tab[t, i, j + 1])
+                + fx * ((1 - fy) * tab[t, i + 1, j] + fy * tab[t, i + 1, j + 1]))
+    a = np.asarray(at, np.float64)[u] + np.asarray(wire, np.float64) + lut(dt)
+    so = lut(st)
+    best = np.full(n, -np.inf)
+    np.maximum.at(best, g, a)
+    worst = np.zeros(n)
+    np.maximum.at(worst, g, so)
+    # the first fan-in reaching the max, and the gap to the runner-up
+    first = np.full(n, len(u))
+    hit = np.flatnonzero(a == best[g])
+    np.minimum.at(first, g[hit], hit)
+    pred = u[first]
+    rest = np.where(np.arange(len(u)) == first[g], -np.inf, a)
+    second = np.full(n, -np.inf)
+    np.maximum.at(second, g, rest)
+    return best, worst, pred, best - second
+
+
+def _p100_degrees(n, rng):
+    """n net degrees from P100_DEG (uniform within each range)."""
+    r = rng.choice(len(P100_DEG), n, p=[d[2] for d in P100_DEG])
+    lo = np.array([d[0] for d in P100_DEG])[r]
+    hi = np.array([d[1] for d in P100_DEG])[r]
+    return rng.integers(lo, hi + 1)
+
+
+def _p100_hpwl_args(n, rng):
+    """n nets over n cells: pins (CSR, degrees _p100_degrees), a pin's cell within
+    N(0, P100_PIN_SD) ids of the net's own id, else (rate P100_GLOBAL) anywhere; pin offsets
+    U(-0.5, 0.5); cells mid-placement (id in row-major order on a sqrt(n)-wide grid over a
+    1000 x 1000 die, jittered by N(0, 3)); net weights 1, 1.5 or 2 (80/15/5%) (float32);
+    net_hpwl and the total (zeroed); n."""
+    k = _p100_degrees(n, rng)
+    ptr = np.zeros(n + 1, np.int32)
+    ptr[1:] = np.cumsum(k)
+    m = int(ptr[-1])
+    home = np.repeat(np.arange(n), k)
+    loc = np.clip(np.rint(home + rng.normal(0, P100_PIN_SD, m)), 0, n - 1)
+    cell = np.where(rng.random(m) < P100_GLOBAL, rng.integers(0, n, m), loc).astype(np.int32)
+    f = np.float32
+    side = int(np.ceil(np.sqrt(n)))
+    c = np.arange(n)
+    cx = ((c % side) + 0.5) * (1000.0 / side) + rng.normal(0, 3, n)
+    cy = ((c // side) + 0.5) * (1000.0 / side) + rng.normal(0, 3, n)
+    w = rng.choice(np.array([1.0, 1.5, 2.0]), n, p=[0.8, 0.15, 0.05])
+    return [ptr, cell, rng.uniform(-0.5, 0.5, m).astype(f), rng.uniform(-0.5, 0.5, m).astype(f),
+            cx.astype(f), cy.astype(f), w.astype(f), np.zeros(n, f), np.zeros(1, f), _i32(n)]
+
+
+def _p100_hpwl_ref(ptr, cell, dx, dy, cx, cy, w):
+    """hpwl_nets' per-net weighted HPWL (float32 pin positions, float64 after)."""
+    k = np.diff(ptr)
+    x = (np.asarray(cx, np.float32)[cell] + np.asarray(dx, np.float32)).astype(np.float64)
+    y = (np.asarray(cy, np.float32)[cell] + np.asarray(dy, np.float32)).astype(np.float64)
+    s = ptr[:-1]
+    span = np.maximum.reduceat(x, s) - np.minimum.reduceat(x, s) + np.maximum.reduceat(y, s) - np.minimum.reduceat(y, s)
+    return np.where(k > 0, np.asarray(w, np.float64) * span, 0.0)
+
+
+def _p100_rudy_args(n, rng):
+    """n nets' bounding boxes (float32 n x 4: xmin, ymin, xmax, ymax) on a P100_RUDY_G
+    square die of 1 x 1 bins: centres in one of P100_RUDY_HOTS Gaussian clusters (sd 20)
+    at rate P100_RUDY_HOT, else uniform; sides lognormal (median 0.8, sigma 1, at most
+    P100_RUDY_MAXW); the box clipped to the die; weights as hpwl's; the map (zeroed,
+    float32 G x G); bin_w, bin_h (1.0), n."""
+    G = float(P100_RUDY_G)
+    hot = rng.uniform(60, G - 60, (P100_RUDY_HOTS, 2))
+    k = rng.integers(0, P100_RUDY_HOTS, n)
+    c = np.where((rng.random(n) < P100_RUDY_HOT)[:, None], hot[k] + rng.normal(0, 20, (n, 2)),
+                 rng.uniform(0, G, (n, 2)))
+    wh = np.minimum(rng.lognormal(np.log(0.8), 1.0, (n, 2)), P100_RUDY_MAXW)
+    lo = np.clip(c - wh / 2, 0, G - 1e-3)
+    hi = np.clip(c + wh / 2, 0, G - 1e-3)
+    box = np.concatenate([lo, hi], axis=1).astype(np.float32)
+    w = rng.choice(np.array([1.0, 1.5, 2.0]), n, p=[0.8, 0.15, 0.05]).astype(np.float32)
+    f = np.float32
+    return [box.ravel(), w, np.zeros(P100_RUDY_G * P100_RUDY_G, f), f(1.0), f(1.0), _i32(n)]
+
+
+def _p100_rudy_ref(box, w, bin_w=1.0, bin_h=1.0):
+    """rudy_map's demand map (float64, G x G) and each net's bins."""
+    G = P100_RUDY_G
+    b = np.asarray(box, np.float32).reshape(-1, 4)
+    x0 = (b[:, 0] / np.float32(bin_w)).astype(np.int64)
+    y0 = (b[:, 1] / np.float32(bin_h)).astype(np.int64)
+    x1 = np.minimum((b[:, 2] / np.float32(bin_w)).astype(np.int64), G - 1)
+    y1 = np.minimum((b[:, 3] / np.float32(bin_h)).astype(np.int64), G - 1)
+    nb = (x1 - x0 + 1) * (y1 - y0 + 1)
+    d = np.asarray(w, np.float64) * ((b[:, 2] - b[:, 0]).astype(np.float64) + (b[:, 3] - b[:, 1])) / nb
+    m = np.zeros((G + 1, G + 1))                       # a 2-D difference array
+    np.add.at(m, (y0, x0), d)
+    np.add.at(m, (y0, x1 + 1), -d)
+    np.add.at(m, (y1 + 1, x0), -d)
+    np.add.at(m, (y1 + 1, x1 + 1), d)
+    return m.cumsum(0).cumsum(1)[:G, :G], nb
+
+
+def _p100_golden():
+    return np.random.default_rng(9898).integers(0, 1 << 32, P100_SIG_WORDS, dtype=np.uint64).astype(np.uint32)
+
+
+def _p100_sig_syms(n, rng):
+    return {"c_golden": _p100_golden()}
+
+
+def _p100_sig_args(n, rng):
+    """n 256-bit signatures (uint32, n x 8): the golden one at rate P100_SIG_SAME, it with
+    1-4 random bits flipped at rate P100_SIG_NEAR, else random; dist (uint16) and the
+    histogram (uint32, 257 bins) zeroed; n."""
+    W = P100_SIG_WORDS
+    sig = rng.integers(0, 1 << 32, (n, W), dtype=np.uint64).astype(np.uint32)
+    u = rng.random(n)
+    same, near = u < P100_SIG_SAME, (u >= P100_SIG_SAME) & (u < P100_SIG_SAME + P100_SIG_NEAR)
+    sig[same | near] = _p100_golden()
+    for _ in range(4):
+        rows = np.flatnonzero(near & (rng.random(n) < 0.75))
+        bit = rng.integers(0, 32 * W, len(rows))
+        sig[rows, bit // 32] ^= (np.uint32(1) << (bit % 32).astype(np.uint32))
+    rows = np.flatnonzero(near & (sig == _p100_golden()).all(axis=1))          # at least one bit off
+    sig[rows, 0] ^= np.uint32(1)
+    return [sig.ravel(), np.zeros(n, np.uint16), np.zeros(32 * W + 1, np.uint32), _i32(n)]
+
+
+def _p100_sig_ref(sig):
+    """sig_compare's distances and histogram."""
+    x = np.asarray(sig, np.uint32).reshape(-1, P100_SIG_WORDS) ^ _p100_golden()
+    d = np.unpackbits(x.view(np.uint8), axis=1).sum(axis=1)
+    return d, np.bincount(d, minlength=32 * P100_SIG_WORDS + 1)
+
+
+UNSEEN98 = [
+    TimingProbe("probe/logic-sim-level-switch", "probe-unseen98", "logic_sim_level", 1 << 22, 256,
+                lambda n: -(-n // 256), _p100_ls_args, source=_P100,
+                note="bit-parallel logic simulation of one level of 2^22 gates over 2^22 earlier signals (256 "
+                     "patterns = four 64-bit words a signal, 256 MiB), a thread a gate: type byte and two fan-in "
+                     "ids coalesced, then 4 trips of two 8-byte gathers (rows 32 B, lanes' rows near each other "
+                     "75%, anywhere 25%), a switch over 8 gate types (divergent within a warp) and a store (lanes "
+                     "32 B apart); memory-bound gather"),
+    TimingProbe("probe/fault-sim-local-array", "probe-unseen98", "fault_sim", 1 << 10, P100_FS_BLOCK,
+                lambda n: (-(-n // P100_FS_BLOCK), 2 * P100_FS_G), _p100_fs_args, source=_P100,
+                symbols=_p100_fs_syms,
+                note="stuck-at fault simulation of a 256-gate circuit (__constant__ type / fan-in arrays, uniform "
+                     "index) for 512 faults x 1024 words of 32 patterns (2^19 threads, a block row a fault): "
+                     "32 coalesced input loads into a 256-word per-thread array (local memory, 1 KiB a thread), "
+                     "224 gates of 2 local loads at uniform indices, a switch and a local store, 16 output XORs "
+                     "against the good values; local-memory / compute-bound"),
+    TimingProbe("probe/sta-nldm-level", "probe-unseen98", "sta_level", 1 << 22, 256,
+                lambda n: -(-n // 256), _p100_sta_args, source=_P100, symbols=_p100_sta_syms,
+                note="arrival-time propagation over one level of 2^22 gates (CSR fan-ins 1-4, mean 2.4, gathered "
+                     "near the gate 75%), a thread a gate: a data-dependent axis search for the load, then a fan-in "
+                     "a trip: arrival and slew gathers, an axis search, two bilinear NLDM lookups in __constant__ "
+                     "7x7 tables at lane-dependent (type, i, j) (serialized constant reads), a float division, a "
+                     "max with argmax; divergent trip counts, constant-cache and gather-bound"),
+    TimingProbe("probe/hpwl-block-reduce", "probe-unseen98", "hpwl_nets", 1 << 22, P100_HPWL_BLOCK,
+                lambda n: -(-n // P100_HPWL_BLOCK), _p100_hpwl_args, source=_P100,
+                note="weighted half-perimeter wirelength of 2^22 nets (degrees 2-128, mean ~4.6, 55% two-pin) "
+                     "over 2^22 placed cells, a thread a net: a loop over its pins (CSR, contiguous pin cell / "
+                     "offset loads, cell x, y gathered near the net's id), four fminf / fmaxf, the HPWL stored, "
+                     "then a 256-float shared-memory tree reduction (9 barriers) and one float atomicAdd a block "
+                     "on one word; divergent pin loops, memory-bound"),
+    TimingProbe("probe/rudy-congestion-atomics", "probe-unseen98", "rudy_map", 1 << 21, 256,
+                lambda n: -(-n // 256), _p100_rudy_args, source=_P100,
+                note="a RUDY congestion map: 2^21 nets' float4 bounding boxes (60% around 12 hot spots) onto "
+                     "512 x 512 bins (1 MiB), a thread a net: five float divisions, then a float atomicAdd "
+                     "(result unused) on each bin the box touches (~5 a net, lognormal sides up to 32 bins: "
+                     "divergent nested loops), hot bins contended; global-atomic-bound"),
+    TimingProbe("probe/sig-popc-histogram", "probe-unseen98", "sig_compare", 1 << 23, 256,
+                lambda n: -(-n // 256), _p100_sig_args, source=_P100, symbols=_p100_sig_syms,
+                note="Hamming distances of 2^23 256-bit MISR signatures to a __constant__ golden one, a thread a "
+                     "signature: 8 word loads (lanes 32 B apart), XOR and __popc, a uint16 store, a shared "
+                     "atomicAdd into 257 distance bins (15% at 0, the random ones around 128), the block's "
+                     "nonzero bins atomicAdded to the global histogram; memory-bound with shared atomics"),
+]
+PROBES += UNSEEN98
+
+
+# probe-unseen95 (probes97.cu): a computer-graphics rendering course's kernels (Reinhard
+# tone mapping with sRGB gamma, a depth-only triangle rasterizer folding packed depth keys
+# by 64-bit atomicMin, bilinear texture sampling with wrap addressing, Forward+ tiled light
+# culling in shared memory, a progressive diffuse path tracer with a per-thread xorshift
+# RNG and Russian roulette, Moller-Trumbore ray casting of a mesh of two icospheres) as a student
+# who knows CUDA basics writes them
+_P97 = "probes97.cu"
+P97_TM_EXPOSURE, P97_TM_WHITE = 0.8, 4.0           # tonemap: exposure, Reinhard's white point
+P97_TM_LOGLUM = (-0.5, 1.2)                        # HDR luminance log-normal (mu, sigma of ln L)
+P97_TM_BLACK = 0.01                                # the fraction of pure black pixels
+P97_RS_R = 8.0                                     # raster: vertices within +-R pixels of a centre
+P97_RS_SNAP = 16                                   # vertices snapped to 1/16 pixel
+P97_TX_SIZE = 1024                                 # texture: tw = th (RGBA8, 4 MiB)
+P97_TX_SCALE, P97_TX_ANGLE = 1.3, 25.0             # texels a pixel, the mapping's rotation (degrees)
+P97_FP_TILE, P97_FP_MAX = 16, 256                  # tiled-light-cull: TILE, MAX_TILE_LIGHTS
+P97_FP_DENSITY = 4096 / 2048 ** 2                  # lights a pixel (4096 lights at 2048 x 2048)
+P97_FP_RADIUS = (40.0, 160.0)                      # light radii, pixels, uniform
+P97_FP_ZSCALE = 300.0                              # pixels a depth unit
+P97_PT_SPHERES, P97_PT_MAX_DEPTH = 12, 8           # path-trace: PT_SPHERES, PT_MAX_DEPTH
+P97_PT_ROOM = ((-4.0, -0.5, -10.0), (4.0, 4.5, 2.5))   # the room's corners (ROOM_X0 .. ROOM_Z1)
+P97_PT_CAM = (0.0, 1.5, 2.0)                       # the camera (0, CAM_Y, CAM_Z)
+P97_PT_FRAME, P97_PT_TAN = 7, float(np.tan(np.radians(30.0)))    # the frame (accum holds 7 samples), tan(fov/2)
+P97_RC_TAN = float(np.tan(np.radians(25.0)))       # raycast: tan(fov / 2)
+P97_RC_LIGHT = (0.4, 0.8, 0.45)                    # the light direction (normalized by the host)
+P97_RC_SPHERES = (((-1.1, 0.0, -4.0), 1.0), ((1.3, -0.3, -5.0), 0.7))   # the icospheres' centres and radii
+P97_RC_LEVEL, P97_RC_GROUND = 1, -1.0              # their subdivision (80 faces each), the ground quad's y
+
+
+def _p97_side(n):
+    """Square-ish frame sides for a pixel count n: (width, height), width a power of two."""
+    w = 1 << max(0, (int(n) - 1).bit_length() + 1) // 2
+    return w, -(-int(n) // w)
+
+
+def _p97_tonemap_args(n, rng):
+    """n HDR pixels (float32, interleaved RGB): luminance log-normal (P97_TM_LOGLUM), the
+    colour's channels a uniform 0.2 .. 1 tint scaled to that luminance, P97_TM_BLACK of
+    them exactly black; the RGBA8 out (zeroed); exposure, white, n."""
+    lum = np.exp(rng.normal(*P97_TM_LOGLUM, n))
+    tint = rng.uniform(0.2, 1.0, (n, 3))
+    tl = tint @ np.array([0.2126, 0.7152, 0.0722])
+    rgb = tint * (lum / tl)[:, None]
+    rgb[rng.random(n) < P97_TM_BLACK] = 0.0
+    return [rgb.astype(np.float32).ravel(), np.zeros(4 * n, np.uint8), np.float32(P97_TM_EXPOSURE),
+            np.float32(P97_TM_WHITE), _i32(n)]
+
+
+def _p97_tonemap_ref(hdr, exposure=P97_TM_EXPOSURE, white=P97_TM_WHITE):
+    """tonemap_reinhard in float64: the RGBA8 pixels (n x 4) and the encoded values times
+    255 before rounding (n x 3)."""
+    rgb = np.asarray(hdr, np.float64).reshape(-1, 3) * float(np.float32(exposure))
+    L = rgb @ np.array([0.2126, 0.7152, 0.0722])
+    w2 = float(np.float32(white)) ** 2
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scale = np.where(L > 0, (1 + L / w2) / (1 + L), 0.0)
+    c = np.minimum(rgb * scale[:, None], 1.0)
+    enc = np.where(c <= 0.0031308, 12.92 * c, 1.055 * np.power(c, 1 / 2.4) - 0.055) * 255
+    out = np.full((len(L), 4), 255, np.uint8)
+    out[:, :3] = np.floor(enc + 0.5).astype(np.uint8)
+    return out, enc
+
+
+def _p97_raster_side(n):
+    """The rasterizer's square screen side for n triangles: 2 sqrt(n)."""
+    return 2 * max(1, int(np.sqrt(n)))
+
+
+def _p97_raster_args(n, rng):
+    """n screen-space triangles (float32, 9 a triangle: x, y, z a vertex) on a side x side
+    screen (_p97_raster_side): centres uniform over the screen and P97_RS_R beyond, each
+    vertex within +-P97_RS_R of it, snapped to 1/P97_RS_SNAP pixel (so edge functions are
+    exact), random winding (about half back-facing); depth a triangle's base uniform 0.05
+    .. 0.95 plus +-0.02 a vertex; the z-buffer (uint64, cleared to all ones); n, side, side."""
+    side = _p97_raster_side(n)
+    R = P97_RS_R
+    c = rng.uniform(-R, side + R, (n, 1, 2))
+    xy = np.round((c + rng.uniform(-R, R, (n, 3, 2))) * P97_RS_SNAP) / P97_RS_SNAP
+    z = rng.uniform(0.05, 0.95, (n, 1, 1)) + rng.uniform(-0.02, 0.02, (n, 3, 1))
+    v = np.concatenate([xy, z], axis=2).astype(np.float32)
+    return [v.ravel(), np.full(side * side, 2 ** 64 - 1, np.uint64), _i32(n), _i32(side), _i32(side)]
+
+
+def _p97_raster_ref(verts, width, height):
+    """raster_depth in numpy (a triangle at a time, depth in float64): the front-most
+    triangle of each pixel (-1 none), its depth (inf none), the gap to the second
+    nearest depth there (inf for fewer than two), and the pixel tests (bounding-box trips
+    of the front-facing triangles) and covered pixels."""
+    v = np.asarray(verts, np.float32).reshape(-1, 3, 3).astype(np.float64)
+    best = np.full(width * height, np.inf)
+    second = np.full(width * height, np.inf)
+    tid = np.full(width * height, -1, np.int64)
+    tests = covered = 0
+
+    def edge(ax, ay, bx, by, px, py):
+        return (bx - ax) * (py - ay) - (by - ay) * (px - ax)
+    for t, ((x0, y0, z0), (x1, y1, z1), (x2, y2, z2)) in enumerate(v):
+        area = edge(x0, y0, x1, y1, x2, y2)
+        if area <= 0:
+            continue
+        mnx, mxx = max(int(np.floor(min(x0, x1, x2))), 0), min(int(np.ceil(max(x0, x1, x2))), width - 1)
+        mny, mxy = max(int(np.floor(min(y0, y1, y2))), 0), min(int(np.ceil(max(y0, y1, y2))), height - 1)
+        if mnx > mxx or mny > mxy:
+            continue
+        py, px = np.mgrid[mny:mxy + 1, mnx:mxx + 1]
+        tests += px.size
+        sx, sy = px + 0.5, py + 0.5
+        w0, w1, w2 = edge(x1, y1, x2, y2, sx, sy), edge(x2, y2, x0, y0, sx, sy), edge(x0, y0, x1, y1, sx, sy)
+        ins = (w0 >= 0) & (w1 >= 0) & (w2 >= 0)
+        covered += int(ins.sum())
+        p = (py * width + px)[ins]
+        zz = ((w0 * z0 + w1 * z1 + w2 * z2) / area)[ins]
+        nearer = zz < best[p]
+        second[p] = np.where(nearer, best[p], np.minimum(second[p], zz))
+        tid[p] = np.where(nearer, t, tid[p])
+        best[p] = np.where(nearer, zz, best[p])
+    with np.errstate(invalid="ignore"):
+        gap = second - best
+    return tid, best, gap, tests, covered
+
+
+def _p97_texture(size=P97_TX_SIZE):
+    """The size x size RGBA8 texture (uint8, flat): 64-texel bricks with 4-texel mortar
+    lines, each brick's colour random, per-texel noise (fixed seed)."""
+    r = np.random.default_rng(9795)
+    y, x = np.mgrid[0:size, 0:size]
+    row = y // 32
+    bx = (x + 32 * (row % 2)) // 64
+    mortar = ((y % 32) < 4) | (((x + 32 * (row % 2)) % 64) < 4)
+    pal = r.integers(90, 230, (64, 64, 3))
+    col = pal[row % 64, bx % 64]
+    col = np.where(mortar[..., None], 200, col) + r.integers(-20, 21, (size, size, 3))
+    out = np.full((size, size, 4), 255, np.uint8)
+    out[..., :3] = np.clip(col, 0, 255)
+    return out.ravel()
+
+
+def _p97_tex_args(n, rng):
+    """n pixels of a width x height frame (_p97_side) of a textured wall: uv (float32 pairs)
+    a rotation by P97_TX_ANGLE and a scale of P97_TX_SCALE texels a pixel of the pixel
+    coordinates plus a random offset in -2 .. -1 (at 4096 x 4096 u and v reach -4 .. 5
+    repeats: wrap addressing of negative coordinates too),
+    the diffuse light 0.15 .. 1 smooth across the frame; the texture (_p97_texture); the
+    RGBA8 out (zeroed); tw, th, n."""
+    w, _ = _p97_side(n)
+    i = np.arange(n)
+    x, y = (i % w).astype(np.float64), (i // w).astype(np.float64)
+    a = np.radians(P97_TX_ANGLE)
+    s = P97_TX_SCALE / P97_TX_SIZE
+    off = rng.uniform(-2, -1, 2)
+    uv = np.stack([(np.cos(a) * x - np.sin(a) * y) * s + off[0], (np.sin(a) * x + np.cos(a) * y) * s + off[1]], 1)
+    light = 0.15 + 0.85 * np.abs(np.sin(x / 700 + 0.3) * np.cos(y / 500 + 0.2))
+    return [uv.astype(np.float32).ravel(), light.astype(np.float32), _p97_texture(), np.zeros(4 * n, np.uint8),
+            _i32(P97_TX_SIZE), _i32(P97_TX_SIZE), _i32(n)]
+
+
+def _p97_tex_ref(uv, light, tex, tw=P97_TX_SIZE, th=P97_TX_SIZE):
+    """texture_bilinear in float64: the RGBA8 pixels (n x 4) and the lit values before
+    rounding (n x 3)."""
+    uv = np.asarray(uv, np.float32).reshape(-1, 2)
+    x = uv[:, 0].astype(np.float64) * tw - 0.5
+    y = uv[:, 1].astype(np.float64) * th - 0.5
+    x0, y0 = np.floor(x), np.floor(y)
+    ax, ay = (x - x0)[:, None], (y - y0)[:, None]
+    t = np.asarray(tex).reshape(th, tw, 4)[..., :3].astype(np.float64)
+    ix, iy = x0.astype(np.int64), y0.astype(np.int64)
+
+    def f(dx, dy):
+        return t[(iy + dy) % th, (ix + dx) % tw]
+    c = (1 - ax) * (1 - ay) * f(0, 0) + ax * (1 - ay) * f(1, 0) + (1 - ax) * ay * f(0, 1) + ax * ay * f(1, 1)
+    lit = np.minimum(c * np.asarray(light, np.float64)[:, None], 255.0)
+    out = np.full((len(x), 4), 255, np.uint8)
+    out[:, :3] = np.floor(lit + 0.5).astype(np.uint8)
+    return out, lit
+
+
+def _p97_fp_depth(w, h):
+    """A w x h depth buffer (float32): a floor receding from 0.9 at the bottom to 0.6 at
+    the top, a back wall at 0.6 above the middle, and ten spheres (depth 0.2 .. 0.55 at
+    their centres, bulging towards the camera) of radius h / 16 .. h / 5 (fixed seed)."""
+    r = np.random.default_rng(9596)
+    y, x = np.mgrid[0:h, 0:w].astype(np.float64) + 0.5
+    d = np.where(y > h / 2, 0.6 + 0.3 * (y - h / 2) / (h / 2), 0.6)
+    for _ in range(10):
+        cx, cy = r.uniform(0, w), r.uniform(0, h)
+        rad = r.uniform(h / 16, h / 5)
+        cz = r.uniform(0.2, 0.55)
+        q = ((x - cx) ** 2 + (y - cy) ** 2) / rad ** 2
+        zs = cz - 0.1 * np.sqrt(np.clip(1 - q, 0, 1))
+        d = np.where((q < 1) & (zs < d), zs, d)
+    return d.astype(np.float32)
+
+
+def _p97_fp_args(n, rng, num_lights=None):
+    """An n x n frame's depth (_p97_fp_depth, flat) and num_lights lights (default
+    P97_FP_DENSITY a pixel): x, y uniform over the frame, depth 0.1 .. 0.95, radius
+    P97_FP_RADIUS (float4), colours 0.2 .. 1 a channel (w 0); out (float4, zeroed), the
+    tiles' counts (int32, zeroed); num_lights, zscale, n, n."""
+    nl = int(num_lights or max(1, round(P97_FP_DENSITY * n * n)))
+    lights = np.stack([rng.uniform(0, n, nl), rng.uniform(0, n, nl), rng.uniform(0.1, 0.95, nl),
+                       rng.uniform(*P97_FP_RADIUS, nl)], 1).astype(np.float32)
+    col = np.zeros((nl, 4), np.float32)
+    col[:, :3] = rng.uniform(0.2, 1.0, (nl, 3))
+    tiles = (n // P97_FP_TILE) ** 2
+    return [_p97_fp_depth(n, n).ravel(), lights.ravel(), col.ravel(), np.zeros(4 * n * n, np.float32),
+            np.zeros(tiles, np.int32), _i32(nl), np.float32(P97_FP_ZSCALE), _i32(n), _i32(n)]
+
+
+def _p97_fp_ref(depth, lights, lcolor, n, zscale=P97_FP_ZSCALE):
+    """tiled_light_cull in float64, every light against every pixel (the culling is
+    conservative): the rgb sums (n^2 x 3), each tile's culled count (row-major tiles) and
+    the culling test's smallest |d^2 - r^2| over tiles and lights."""
+    T = P97_FP_TILE
+    z = np.asarray(depth, np.float64).reshape(n, n)
+    L = np.asarray(lights, np.float32).reshape(-1, 4).astype(np.float64)
+    C = np.asarray(lcolor, np.float32).reshape(-1, 4)[:, :3].astype(np.float64)
+    y, x = np.mgrid[0:n, 0:n] + 0.5
+    rgb = np.zeros((n, n, 3))
+    for (lx, ly, lz, lr), c in zip(L, C):
+        d2 = (x - lx) ** 2 + (y - ly) ** 2 + ((z - lz) * zscale) ** 2
+        a = np.where(d2 < lr * lr, (1 - d2 / (lr * lr)) ** 2, 0.0)
+        rgb += a[..., None] * c
+    zt = z.reshape(n // T, T, n // T, T)
+    zmin, zmax = zt.min(axis=(1, 3)).ravel(), zt.max(axis=(1, 3)).ravel()
+    ty, tx = np.divmod(np.arange((n // T) ** 2), n // T)
+    bx0, by0 = (tx * T)[:, None], (ty * T)[:, None]
+    dx = np.maximum(np.maximum(bx0 - L[:, 0], L[:, 0] - (bx0 + T)), 0)
+    dy = np.maximum(np.maximum(by0 - L[:, 1], L[:, 1] - (by0 + T)), 0)
+    dz = np.maximum(np.maximum(zmin[:, None] - L[:, 2], L[:, 2] - zmax[:, None]), 0) * zscale
+    m = dx * dx + dy * dy + dz * dz - L[:, 3] ** 2
+    return rgb.reshape(-1, 3), (m < 0).sum(axis=1), np.abs(m).min()
+
+
+def _p97_pt_scene():
+    """path_trace's spheres (P97_PT_SPHERES, float32 structs): sphere 0 the emitter (radius
+    1.2 at (0, 5.2, -5), its cap 0.5 below the ceiling, radiance (8, 8, 7)), the others
+    resting on the floor, radius 0.25 .. 0.7, x in +-3, z in -8 .. -2.5, albedo 0.25 .. 0.9
+    a channel (fixed seed)."""
+    r = np.random.default_rng(9597)
+    t = np.zeros(P97_PT_SPHERES, [(k, "<f4") for k in ("cx", "cy", "cz", "rad", "ar", "ag", "ab", "er", "eg", "eb")])
+    t[0] = (0.0, P97_PT_ROOM[1][1] + 0.7, -5.0, 1.2, 0, 0, 0, 8.0, 8.0, 7.0)
+    k = P97_PT_SPHERES - 1
+    rad = r.uniform(0.25, 0.7, k)
+    t["cx"][1:], t["cz"][1:], t["rad"][1:] = r.uniform(-3, 3, k), r.uniform(-8, -2.5, k), rad
+    t["cy"][1:] = P97_PT_ROOM[0][1] + rad
+    for c in ("ar", "ag", "ab"):
+        t[c][1:] = r.uniform(0.25, 0.9, k)
+    return t
+
+
+def _p97_pt_args(n, rng):
+    """An n x n image's accumulation buffer (float32, interleaved RGB) holding P97_PT_FRAME
+    earlier samples' sums (uniform 0 .. 0.5 a sample); frame, tan(fov / 2), n, n."""
+    return [rng.uniform(0, 0.5 * P97_PT_FRAME, 3 * n * n).astype(np.float32), np.uint32(P97_PT_FRAME),
+            np.float32(P97_PT_TAN), _i32(n), _i32(n)]
+
+
+def _p97_wang(s):
+    s = np.asarray(s, np.uint32)
+    s = (s ^ np.uint32(61)) ^ (s >> np.uint32(16))
+    s = s * np.uint32(9)
+    s = s ^ (s >> np.uint32(4))
+    s = s * np.uint32(0x27d4eb2d)
+    return s ^ (s >> np.uint32(15))
+
+
+def _p97_pt_ref(width, height, frame=P97_PT_FRAME, tan_half=P97_PT_TAN, scene=None):
+    """path_trace's samples in float64 (the same xorshift draws): the radiance (w h x 3),
+    each path's bounces (the diffuse hits it went on from) and how it ended (0 the emitter,
+    1 Russian roulette, 2 PT_MAX_DEPTH)."""
+    sc = _p97_pt_scene() if scene is None else scene
+    S = {k: sc[k].astype(np.float64) for k in sc.dtype.names}
+    npx = width * height
+    p = np.arange(npx, dtype=np.uint32)
+    st = _p97_wang(p * np.uint32(1973) + np.uint32(frame) * np.uint32(9277) + np.uint32(26699))
+
+    def draw(mask):
+        nonlocal st
+        x = st.copy()
+        x ^= x << np.uint32(13)
+        x ^= x >> np.uint32(17)
+        x ^= x << np.uint32(5)
+        st = np.where(mask, x, st)
+        return (x >> np.uint32(8)).astype(np.float64) / 16777216.0
+    on = np.ones(npx, bool)
+    px, py = (p % width).astype(np.float64), (p // width).astype(np.float64)
+    th = float(np.float32(tan_half))
+    u = ((px + draw(on)) / width * 2 - 1) * (width / height) * th
+    v = (1 - (py + draw(on)) / height * 2) * th
+    d = np.stack([u, v, -np.ones(npx)], 1)
+    d /= np.linalg.norm(d, axis=1, keepdims=True)
+    o = np.tile(np.array(P97_PT_CAM, np.float64), (npx, 1))
+    thr, L = np.ones((npx, 3)), np.zeros((npx, 3))
+    bounces, end = np.zeros(npx, np.int64), np.full(npx, 2)
+    alb = np.stack([S["ar"], S["ag"], S["ab"]], 1)
+    emi = np.stack([S["er"], S["eg"], S["eb"]], 1)
+    cen = np.stack([S["cx"], S["cy"], S["cz"]], 1)
+    lo, hi = np.array(P97_PT_ROOM[0]), np.array(P97_PT_ROOM[1])
+    walb = np.array([[0.7, 0.2, 0.2], [0.2, 0.3, 0.7]] + [[0.7, 0.7, 0.7]] * 4)
+    for depth in range(P97_PT_MAX_DEPTH):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            tw = np.where(d > 0, (hi - o) / d, np.where(d < 0, (lo - o) / d, 1e30))
+        ax = np.argmin(tw, axis=1)                      # ties to the lower axis, as the kernel
+        rows = np.arange(npx)
+        tb = tw[rows, ax]
+        wall = 2 * ax + (d[rows, ax] > 0)
+        hit = np.full(npx, -1)
+        for s in range(P97_PT_SPHERES):
+            oc = o - cen[s]
+            b = (oc * d).sum(1)
+            c = (oc * oc).sum(1) - S["rad"][s] ** 2
+            disc = b * b - c
+            sq = np.sqrt(np.maximum(disc, 0))
+            t = np.where(-b - sq < 1e-4, -b + sq, -b - sq)
+            ok = (disc > 0) & (t > 1e-4) & (t < tb)
+            tb[ok], hit[ok] = t[ok], s
+        hp = o + tb[:, None] * d
+        hs = np.maximum(hit, 0)
+        wn = np.zeros((npx, 3))
+        wn[rows, ax] = np.where(d[rows, ax] > 0, -1.0, 1.0)
+        sph = (hit >= 0)[:, None]
+        nrm = np.where(sph, (hp - cen[hs]) / S["rad"][hs][:, None], wn)
+        em = on & (hit >= 0) & (emi[hs, 0] > 0)
+        L[em] += thr[em] * emi[hs][em]
+        end[em] = 0
+        on &= ~em
+        bounces[on] += 1
+        thr = np.where(on[:, None], thr * np.where(sph, alb[hs], walb[wall]), thr)
+        if depth >= 2:
+            q = thr.max(axis=1)
+            rr = on & (draw(on) >= q)
+            end[rr] = 1
+            on &= ~rr
+            thr = np.where(on[:, None], thr / q[:, None], thr)
+        r1 = 6.2831853 * draw(on)
+        r2 = draw(on)
+        a = np.where((np.abs(nrm[:, 0]) > 0.1)[:, None], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0])
+        tu = np.cross(a, nrm)
+        tu /= np.linalg.norm(tu, axis=1, keepdims=True)
+        tv = np.cross(nrm, tu)
+        nd = (tu * (np.cos(r1) * np.sqrt(r2))[:, None] + tv * (np.sin(r1) * np.sqrt(r2))[:, None]
+              + nrm * np.sqrt(1 - r2)[:, None])
+        d = np.where(on[:, None], nd, d)
+        o = np.where(on[:, None], hp + 1e-3 * nrm, o)
+        if not on.any():
+            break
+    return L, bounces, end
+
+
+def _p97_icosphere(level=2):
+    """A unit icosphere: (vertices, faces) after `level` 4-way subdivisions (20 4^level
+    faces, counter-clockwise seen from outside)."""
+    g = (1 + 5 ** 0.5) / 2
+    vs = [(-1, g, 0), (1, g, 0), (-1, -g, 0), (1, -g, 0), (0, -1, g), (0, 1, g), (0, -1, -g), (0, 1, -g),
+          (g, 0, -1), (g, 0, 1), (-g, 0, -1), (-g, 0, 1)]
+    vs = [np.array(v, np.float64) / np.linalg.norm(v) for v in vs]
+    fs = [(0, 11, 5), (0, 5, 1), (0, 1, 7), (0, 7, 10), (0, 10, 11), (1, 5, 9), (5, 11, 4), (11, 10, 2), (10, 7, 6),
+          (7, 1, 8), (3, 9, 4), (3, 4, 2), (3, 2, 6), (3, 6, 8), (3, 8, 9), (4, 9, 5), (2, 4, 11), (6, 2, 10),
+          (8, 6, 7), (9, 8, 1)]
+    for _ in range(level):
+        mid, nf = {}, []
+
+        def m(a, b):
+            k = (min(a, b), max(a, b))
+            if k not in mid:
+                c = vs[a] + vs[b]
+                vs.append(c / np.linalg.norm(c))
+                mid[k] = len(vs) - 1
+            return mid[k]
+        for a, b, c in fs:
+            ab, bc, ca = m(a, b), m(b, c), m(c, a)
+            nf += [(a, ab, ca), (b, bc, ab), (c, ca, bc), (ab, bc, ca)]
+        fs = nf
+    return np.array(vs), np.array(fs)
+
+
+def _p97_mesh():
+    """raycast_mesh's triangles (float32, 9 a triangle): an icosphere of P97_RC_LEVEL (80
+    faces) for each of P97_RC_SPHERES (both resting on the ground), then a ground quad at
+    y = P97_RC_GROUND (x +-6, z -12 .. 0) as two triangles: 162."""
+    v, f = _p97_icosphere(P97_RC_LEVEL)
+    tri = np.concatenate([v[f] * r + np.array(c) for c, r in P97_RC_SPHERES])
+    g = P97_RC_GROUND
+    quad = np.array([[[-6, g, 0], [6, g, 0], [6, g, -12]], [[-6, g, 0], [6, g, -12], [-6, g, -12]]], np.float64)
+    return np.concatenate([tri, quad]).astype(np.float32).ravel()
+
+
+def _p97_rc_args(n, rng):
+    """The mesh (_p97_mesh), its triangle count; an n x n image's depths (float32), ids
+    (int32) and RGBA8 pixels (zeroed); the unit light direction, tan(fov / 2), n, n."""
+    m = _p97_mesh()
+    ld = np.array(P97_RC_LIGHT) / np.linalg.norm(P97_RC_LIGHT)
+    return [m, _i32(len(m) // 9), np.zeros(n * n, np.float32), np.zeros(n * n, np.int32), np.zeros(4 * n * n, np.uint8),
+            *[np.float32(c) for c in ld], np.float32(P97_RC_TAN), _i32(n), _i32(n)]
+
+
+def _p97_rc_ref(tris, width, height, tan_half=P97_RC_TAN):
+    """raycast_mesh in float64: each pixel's nearest t (0 none), triangle (-1 none) and the
+    gap between its two nearest hits' t (inf for fewer than two)."""
+    T = np.asarray(tris, np.float32).reshape(-1, 3, 3).astype(np.float64)
+    y, x = np.divmod(np.arange(width * height), width)
+    th = float(np.float32(tan_half))
+    d = np.stack([((x + 0.5) / width * 2 - 1) * (width / height) * th, (1 - (y + 0.5) / height * 2) * th,
+                  -np.ones(len(x))], 1)
+    best, second = np.full(len(x), np.inf), np.full(len(x), np.inf)
+    hit = np.full(len(x), -1)
+    for k, (a, b, c) in enumerate(T):
+        e1, e2 = b - a, c - a
+        p = np.cross(d, e2)
+        det = p @ e1
+        with np.errstate(divide="ignore", invalid="ignore"):
+            inv = 1 / det
+            s = -a
+            u = (p @ s) * inv
+            q = np.cross(s, e1)
+            v = (d @ q) * inv
+            t = (q @ e2) * inv
+        ok = (np.abs(det) >= 1e-8) & (u >= 0) & (u <= 1) & (v >= 0) & (u + v <= 1) & (t > 1e-4)
+        nearer = ok & (t < best)
+        second = np.where(nearer, best, np.where(ok, np.minimum(second, t), second))
+        hit = np.where(nearer, k, hit)
+        best = np.where(nearer, t, best)
+    with np.errstate(invalid="ignore"):
+        gap = second - best
+    return np.where(hit >= 0, best, 0.0), hit, gap
+
+
+def _p97_grid16(n):
+    return (-(-n // 16), -(-n // 16))
+
+
+UNSEEN95 = [
+    TimingProbe("probe/reinhard-srgb-tonemap", "probe-unseen95", "tonemap_reinhard", 1 << 24, 256,
+                lambda n: -(-n // 256), _p97_tonemap_args, source=_P97,
+                note="HDR tone mapping of 2^24 pixels, a thread a pixel: interleaved RGB floats (three 4-byte "
+                     "loads 12 bytes apart a lane), a luminance, Reinhard's extended operator (2 divisions), three "
+                     "sRGB encodes (powf above the linear toe; ~1% black pixels skip the operator's branch) and "
+                     "one uchar4 store; 16 bytes a pixel streamed, memory-bound"),
+    TimingProbe("probe/raster-zbuffer-atomicmin64", "probe-unseen95", "raster_depth", 1 << 20, 256,
+                lambda n: -(-n // 256), _p97_raster_args, source=_P97,
+                note="depth-only rasterization of 2^20 small screen-space triangles (vertices within +-8 px of a "
+                     "centre) into a 2048x2048 64-bit z-buffer, a thread a triangle: 9 float loads 36 B apart, "
+                     "half of them back-facing and leaving at once, the rest looping over their clamped bounding "
+                     "box (~93 pixel tests of 3 edge functions; trip counts differ lane to lane) with a 64-bit "
+                     "atomicMin of (depth bits << 32 | index) on each covered pixel (~19 a triangle, scattered, "
+                     "depth complexity ~2.3)"),
+    TimingProbe("probe/texture-bilinear-wrap", "probe-unseen95", "texture_bilinear", 1 << 24, 256,
+                lambda n: -(-n // 256), _p97_tex_args, source=_P97,
+                note="bilinear texturing of 2^24 pixels (a 4096-wide frame of a rotated, 1.3x-minified brick "
+                     "wall), a thread a pixel: a float2 uv and a float light load, 4 uchar4 texel gathers from a "
+                     "1024x1024 RGBA8 texture (4 MiB, L2-resident; a warp's 32 pixels span ~37 texels across and "
+                     "~17 rows) with wrap addressing by two signed % a coordinate, ~30 FMAs, one uchar4 store"),
+    TimingProbe("probe/forward-plus-tile-cull", "probe-unseen95", "tiled_light_cull", 2048, (16, 16), _p97_grid16,
+                _p97_fp_args, source=_P97,
+                note="Forward+ shading of a 2048x2048 frame with 4096 point lights (radius 40-160 px), a 16x16 "
+                     "block a tile: the tile's depth range by shared atomicMin/atomicMax (all 256 threads on 2 "
+                     "words), each thread culling 16 lights (float4 loads, the same for every block) against the "
+                     "tile's box, survivors appended by a shared atomicAdd, then every pixel looping over the "
+                     "tile's lights (2-54, mean ~21; block-uniform trip count, broadcast float4 loads), a float4 "
+                     "store"),
+    TimingProbe("probe/path-trace-rr-bounce", "probe-unseen95", "path_trace", 1024, (16, 16), _p97_grid16,
+                _p97_pt_args, source=_P97, symbols=lambda n, rng: {"c_spheres": _p97_pt_scene()},
+                note="one progressive sample a pixel of a 1024x1024 diffuse path tracer in a closed Cornell-box "
+                     "room, a thread a path: 6 walls and 12 spheres from __constant__ structs a bounce (uniform "
+                     "index in the hit loop, a divergent one for the hit's material), xorshift32 draws, "
+                     "rsqrtf/sqrtf/sinf/cosf a bounce; paths end on the emitter or by Russian roulette after "
+                     "0 .. 8 bounces (mean ~3.6, a warp's longest lane ~7.6), the float RGB accumulation read and "
+                     "written"),
+    TimingProbe("probe/raycast-icosphere-mt", "probe-unseen95", "raycast_mesh", 1024, (16, 16), _p97_grid16,
+                _p97_rc_args, source=_P97,
+                note="primary rays of a 1024x1024 image against a 162-triangle mesh (two 80-face icospheres on "
+                     "a ground quad) read straight from global memory (9 warp-uniform float loads a triangle, L1 "
+                     "hits), a thread a pixel: Moller-Trumbore with a division and early continues a triangle "
+                     "(~40 FP ops), the nearest hit's t, index and a flat-shaded uchar4 stored (~40% of pixels "
+                     "miss); compute-bound"),
+]
+PROBES += UNSEEN95
+
+
+# probe-unseen100 (probes102.cu): a computational plasma physics course's particle-in-cell
+# kernels (2-D CIC charge deposition by atomicAdd, field gather and Boris push of a
+# magnetized 2D3V plasma, test particles in a magnetic mirror leaving through the loss
+# cone, a shared-memory-tiled Jacobi sweep of Poisson's equation in double, the scatter
+# pass of a particle sort by cell with an atomic fill counter, a two-stream run's vx
+# distribution and kinetic energy) as a student who knows CUDA basics writes them,
+# predicted before their first GPU run
+_P102 = "probes102.cu"
+P102_DEP_NG = 512                          # deposit-rho: the periodic grid's side (cells; the box [0, 1)^2)
+P102_DEP_K, P102_DEP_AMP = 4, 0.2          # particles displaced by amp sin(2 pi k u) / (2 pi k) along x and y
+P102_PUSH_NG = 512                         # boris-push: the grid's side
+P102_PUSH_B = (0.2, 0.0, 1.0)              # the uniform magnetic field (bx, by, bz)
+P102_PUSH_QM, P102_PUSH_DT = -1.0, 0.1     # charge/mass (electrons) and the time step
+P102_PUSH_VTH = 0.01                       # thermal speed an axis (v dt ~ half a cell)
+P102_PUSH_E = 0.05                         # E's amplitude (a smooth mode plus 10% noise)
+P102_MIR_BLOCK = 128                       # mirror-trace: threads a block
+P102_MIR_STEPS, P102_MIR_DT = 600, 0.05    # Boris steps at most, of dt (~125 a gyration at b0)
+P102_MIR_B0, P102_MIR_L2 = 1.0, 128.0      # b0 and L^2 (B = b0 (1 + z^2 / L^2) on the axis)
+P102_MIR_ZMAX = 16.0                       # the mirrors (mirror ratio 1 + zmax^2 / L^2 = 3)
+P102_MIR_R0, P102_MIR_Z0 = 2.0, 8.0        # starts: x, y uniform in +-r0, z uniform in +-z0; speed 1, isotropic
+P102_JAC_T = 16                            # poisson-jacobi: JT (blocks JT x JT)
+P102_SORT_NG = 256                         # sort-scatter: cells a side
+P102_SORT_MOVE = 0.2                       # the thermal move since the last sort, in cells (a normal's sd)
+P102_DG_BLOCK, P102_DG_PER = 256, 16       # vdist-diag: threads a block, particles a thread (the grid's size)
+P102_DG_BINS, P102_DG_VMIN = 128, -0.4     # DG_BINS bins from vmin
+P102_DG_V0, P102_DG_VTH = 0.2, 0.02        # the beams' drift (+-v0) and thermal speed (all axes)
+
+
+def _p102_unit(a):
+    """a mod 1 as float32, strictly below 1 (a float64 just under 1 rounds to 1.0f)."""
+    u = (np.asarray(a, np.float64) % 1.0).astype(np.float32)
+    u[u >= 1] = 0
+    return u
+
+
+def _p102_cic(x, y, ng):
+    """The CIC stencil of positions x, y in [0, 1) on an ng x ng periodic grid: the 4 node
+    indices (row-major) and their weights, float64."""
+    gx = np.asarray(x, np.float64) * ng
+    gy = np.asarray(y, np.float64) * ng
+    i, j = gx.astype(np.int64), gy.astype(np.int64)
+    fx, fy = gx - i, gy - j
+    ip, jp = (i + 1) % ng, (j + 1) % ng
+    idx = [j * ng + i, j * ng + ip, jp * ng + i, jp * ng + ip]
+    w = [(1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy]
+    return idx, w
+
+
+# ---- deposit-rho-cic ----
+
+def _p102_dep_args(n, rng):
+    """n particles in random order, x and y uniform in [0, 1) displaced by a k = 4 density
+    mode (float32); rho (ng^2 float32, zeroed); qw = -ng^2 / n (mean density -1), 1 / dx,
+    1 / dy, nx, ny, n."""
+    ng = P102_DEP_NG
+    k = 2 * np.pi * P102_DEP_K
+    u, v = rng.random(n), rng.random(n)
+    x = _p102_unit(u + P102_DEP_AMP * np.sin(k * u) / k)
+    y = _p102_unit(v + P102_DEP_AMP * np.sin(k * v) / k)
+    return [x, y, np.zeros(ng * ng, np.float32), np.float32(-ng * ng / n), np.float32(ng), np.float32(ng),
+            _i32(ng), _i32(ng), _i32(n)]
+
+
+def _p102_dep_ref(x, y, qw):
+    """deposit_rho_cic's rho in float64."""
+    ng = P102_DEP_NG
+    idx, w = _p102_cic(x, y, ng)
+    rho = np.zeros(ng * ng)
+    for a, b in zip(idx, w):
+        np.add.at(rho, a, float(qw) * b)
+    return rho
+
+
+# ---- boris-push-2d3v ----
+
+def _p102_push_field(ng, rng):
+    """Ex, Ey on the ng x ng grid (float32): a smooth (1, 2) mode of amplitude P102_PUSH_E
+    plus 10% noise."""
+    c = np.arange(ng) / ng
+    X, Y = np.meshgrid(c, c)                  # X[j, i] = i / ng
+    ex = P102_PUSH_E * np.sin(2 * np.pi * X) * np.cos(4 * np.pi * Y)
+    ey = -P102_PUSH_E * np.cos(2 * np.pi * X) * np.sin(4 * np.pi * Y)
+    ex = ex + 0.1 * P102_PUSH_E * rng.standard_normal((ng, ng))
+    ey = ey + 0.1 * P102_PUSH_E * rng.standard_normal((ng, ng))
+    return ex.astype(np.float32).ravel(), ey.astype(np.float32).ravel()
+
+
+def _p102_push_args(n, rng):
+    """n particles in random order: x, y uniform in [0, 1), vx, vy, vz N(0, vth^2)
+    (float32); Ex, Ey (_p102_push_field); bx, by, bz, qm, dt, 1 / dx, 1 / dy, lx = ly = 1,
+    nx, ny, n."""
+    f, ng = np.float32, P102_PUSH_NG
+    x, y = _p102_unit(rng.random(n)), _p102_unit(rng.random(n))
+    v = (P102_PUSH_VTH * rng.standard_normal((3, n))).astype(f)
+    ex, ey = _p102_push_field(ng, rng)
+    return [x, y, v[0].copy(), v[1].copy(), v[2].copy(), ex, ey, *map(f, P102_PUSH_B), f(P102_PUSH_QM),
+            f(P102_PUSH_DT), f(ng), f(ng), f(1), f(1), _i32(ng), _i32(ng), _i32(n)]
+
+
+def _p102_push_ref(x, y, vx, vy, vz, ex_grid, ey_grid, b=P102_PUSH_B, qm=P102_PUSH_QM, dt=P102_PUSH_DT):
+    """boris_push_2d3v's step in float64: x, y (wrapped into [0, 1)), vx, vy, vz."""
+    idx, w = _p102_cic(x, y, P102_PUSH_NG)
+    eg = [np.asarray(g, np.float64) for g in (ex_grid, ey_grid)]
+    ex = sum(wk * eg[0][ik] for ik, wk in zip(idx, w))
+    ey = sum(wk * eg[1][ik] for ik, wk in zip(idx, w))
+    h = 0.5 * qm * dt
+    u = np.stack([np.asarray(a, np.float64) for a in (vx, vy, vz)], axis=1)
+    u[:, 0] += h * ex
+    u[:, 1] += h * ey
+    t = h * np.array(b, np.float64)
+    s = 2 * t / (1 + t @ t)
+    wv = u + np.cross(u, t)
+    u = u + np.cross(wv, s)
+    u[:, 0] += h * ex
+    u[:, 1] += h * ey
+    return (np.asarray(x, np.float64) + u[:, 0] * dt) % 1.0, (np.asarray(y, np.float64) + u[:, 1] * dt) % 1.0, \
+        u[:, 0], u[:, 1], u[:, 2]
+
+
+# ---- mirror-trace-losscone ----
+
+def _p102_mir_args(n, rng):
+    """n test particles (float32): x, y uniform in +-r0, z uniform in +-z0, speed 1 in an
+    isotropic direction; steps (int32) and the lost count (one int32) zeroed; b0, 1 / L^2,
+    zmax, qm = 1, dt, nsteps, n."""
+    f = np.float32
+    pos = rng.uniform(-1, 1, (3, n)) * np.array([[P102_MIR_R0], [P102_MIR_R0], [P102_MIR_Z0]])
+    mu = rng.uniform(-1, 1, n)                 # cos of the pitch angle
+    ph = rng.uniform(0, 2 * np.pi, n)
+    st = np.sqrt(1 - mu * mu)
+    vel = np.stack([st * np.cos(ph), st * np.sin(ph), mu])
+    a = [r.astype(f) for r in (*pos, *vel)]
+    return [*a, np.zeros(n, np.int32), np.zeros(1, np.int32), f(P102_MIR_B0), f(1 / P102_MIR_L2),
+            f(P102_MIR_ZMAX), f(1), f(P102_MIR_DT), _i32(P102_MIR_STEPS), _i32(n)]
+
+
+def _p102_mir_ref(x, y, z, vx, vy, vz, nsteps=P102_MIR_STEPS, dt=P102_MIR_DT):
+    """mirror_trace in float64: the state (6 arrays), the steps survived, the lost mask and
+    the smallest | |z| - zmax | any live particle came to after a step."""
+    r = np.stack([np.asarray(a, np.float64) for a in (x, y, z)], axis=1)
+    u = np.stack([np.asarray(a, np.float64) for a in (vx, vy, vz)], axis=1)
+    k = len(r)
+    done = np.full(k, nsteps, np.int64)
+    lost = np.zeros(k, bool)
+    gap = np.inf
+    h = 0.5 * dt
+    b0, il2, zmax = P102_MIR_B0, 1 / P102_MIR_L2, P102_MIR_ZMAX
+    for s in range(nsteps):
+        on = np.flatnonzero(~lost)
+        if len(on) == 0:
+            break
+        p, v = r[on], u[on]
+        b = np.stack([-b0 * p[:, 0] * p[:, 2] * il2, -b0 * p[:, 1] * p[:, 2] * il2,
+                      b0 * (1 + p[:, 2] ** 2 * il2)], axis=1)
+        t = h * b
+        f = 2 / (1 + (t * t).sum(axis=1))
+        wv = v + np.cross(v, t)
+        v = v + f[:, None] * np.cross(wv, t)
+        p = p + v * dt
+        r[on], u[on] = p, v
+        gap = min(gap, np.abs(np.abs(p[:, 2]) - zmax).min())
+        out = np.abs(p[:, 2]) > zmax
+        lost[on[out]] = True
+        done[on[out]] = s + 1
+    return (*r.T, *u.T, done, lost, gap)
+
+
+# ---- poisson-jacobi-smem ----
+
+def _p102_jac_side(n):
+    return int(np.sqrt(n) + 0.5)
+
+
+def _p102_jac_grid(n):
+    s = -(-_p102_jac_side(n) // P102_JAC_T)
+    return (s, s)
+
+
+def _p102_jac_args(n, rng):
+    """A grounded side x side grid (side = sqrt(n); float64, row-major): phi mid-iteration
+    (a smooth guess sin(pi x) sin(pi y) / 4 plus 1e-3 noise, 0 on the walls), rho (6
+    Gaussian blobs of charge +-[50, 200], width a tenth of the box, plus N(0, 1) particle
+    noise); phi_new and the blocks' residuals zeroed; h2 = h^2 (eps0 = 1, h = 1 / (side -
+    1)), nx, ny."""
+    s = _p102_jac_side(n)
+    c = np.linspace(0, 1, s)
+    X, Y = np.meshgrid(c, c)
+    phi = 0.25 * np.sin(np.pi * X) * np.sin(np.pi * Y) + 1e-3 * rng.standard_normal((s, s))
+    phi[0, :] = phi[-1, :] = phi[:, 0] = phi[:, -1] = 0
+    rho = rng.standard_normal((s, s))
+    for _ in range(6):
+        cx, cy = rng.uniform(0.2, 0.8, 2)
+        q = rng.choice([-1, 1]) * rng.uniform(50, 200)
+        rho += q * np.exp(-((X - cx) ** 2 + (Y - cy) ** 2) / (2 * 0.1 ** 2))
+    gx, gy = _p102_jac_grid(n)
+    return [phi.ravel(), np.zeros(s * s), rho.ravel(), np.zeros(gx * gy), np.float64(1 / (s - 1) ** 2), _i32(s),
+            _i32(s)]
+
+
+def _p102_jac_ref(phi, rho, h2, side):
+    """poisson_jacobi's sweep in numpy: phi_new and the blocks' max |change| (row-major by
+    block)."""
+    p = np.asarray(phi, np.float64).reshape(side, side)
+    r = np.asarray(rho, np.float64).reshape(side, side)
+    new = p.copy()
+    new[1:-1, 1:-1] = 0.25 * (p[1:-1, :-2] + p[1:-1, 2:] + p[:-2, 1:-1] + p[2:, 1:-1] + h2 * r[1:-1, 1:-1])
+    d = np.abs(new - p)
+    T = P102_JAC_T
+    g = -(-side // T)
+    dp = np.zeros((g * T, g * T))
+    dp[:side, :side] = d
+    return new.ravel(), dp.reshape(g, T, g, T).max(axis=(1, 3)).ravel()
+
+
+# ---- sort-scatter-cells ----
+
+def _p102_sort_cells(x, y, ng=P102_SORT_NG):
+    x, y = np.asarray(x, np.float32), np.asarray(y, np.float32)
+    return (y * np.float32(ng)).astype(np.int64) * ng + (x * np.float32(ng)).astype(np.int64)
+
+
+def _p102_sort_args(n, rng, ng=P102_SORT_NG):
+    """n particles sorted by cell at the last sort (x, y uniform in [0, 1) then ordered by
+    cell), moved since by v dt with v N(0, vth^2) and vth dt P102_SORT_MOVE of a cell,
+    wrapped (float32; vx, vy, vz the v, vz too); cell_start (the exclusive scan of the new
+    cells' counts) and cell_fill (zeroed), int32 ng^2; the sorted copies and ids (zeroed);
+    1 / dx, 1 / dy, nx, n. ng cells a side (the probe's P102_SORT_NG)."""
+    f = np.float32
+    x0, y0 = _p102_unit(rng.random(n)), _p102_unit(rng.random(n))
+    order = np.argsort(_p102_sort_cells(x0, y0, ng), kind="stable")
+    x0, y0 = x0[order], y0[order]
+    v = rng.standard_normal((3, n)) * (P102_SORT_MOVE / ng)          # dt = 1: a move of v
+    x, y = _p102_unit(x0 + v[0]), _p102_unit(y0 + v[1])
+    counts = np.bincount(_p102_sort_cells(x, y, ng), minlength=ng * ng)
+    start = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int32)
+    vf = v.astype(f)
+    return [x, y, vf[0].copy(), vf[1].copy(), vf[2].copy(), start, np.zeros(ng * ng, np.int32),
+            *[np.zeros(n, f) for _ in range(5)], np.zeros(n, np.int32), f(ng), f(ng), _i32(ng), _i32(n)]
+
+
+# ---- vdist-energy-diag ----
+
+def _p102_dg_grid(n):
+    return -(-n // (P102_DG_BLOCK * P102_DG_PER))
+
+
+def _p102_dg_args(n, rng):
+    """A two-stream plasma's n velocities (float32): vx +-v0 (half each, random order) plus
+    N(0, vth^2), vy, vz N(0, vth^2); the histogram (uint32 DG_BINS) and the energy (one
+    float64) zeroed; vmin, 1 / dv (DG_BINS bins over [vmin, -vmin)), m / 2 = 0.5, n."""
+    f = np.float32
+    beam = np.where(rng.random(n) < 0.5, -P102_DG_V0, P102_DG_V0)
+    v = P102_DG_VTH * rng.standard_normal((3, n))
+    v[0] += beam
+    v = v.astype(f)
+    return [v[0].copy(), v[1].copy(), v[2].copy(), np.zeros(P102_DG_BINS, np.uint32), np.zeros(1, np.float64),
+            f(P102_DG_VMIN), f(P102_DG_BINS / (-2 * P102_DG_VMIN)), f(0.5), _i32(n)]
+
+
+def _p102_dg_ref(vx, vy, vz, vmin=P102_DG_VMIN, inv_dv=P102_DG_BINS / (-2 * P102_DG_VMIN)):
+    """vdist_diag in numpy: the histogram (the bins as float32 computes them) and the
+    kinetic energy in float64."""
+    vx = np.asarray(vx, np.float32)
+    b = np.floor((vx - np.float32(vmin)) * np.float32(inv_dv)).astype(np.int64)
+    ok = (b >= 0) & (b < P102_DG_BINS)
+    hist = np.bincount(b[ok], minlength=P102_DG_BINS).astype(np.uint32)
+    ke = 0.5 * sum((np.asarray(a, np.float64) ** 2).sum() for a in (vx, vy, vz))
+    return hist, ke
+
+
+UNSEEN100 = [
+    TimingProbe("probe/pic2d-cic-charge-atomic", "probe-unseen100", "deposit_rho_cic", 1 << 22, 256,
+                lambda n: -(-n // 256), _p102_dep_args, source=_P102,
+                note="2-D cloud-in-cell charge deposition of 2^22 particles in random order onto a periodic "
+                     "512 x 512 float grid (1 MiB, L2-resident), a thread a particle: 2 coalesced float loads, "
+                     "the bilinear weights, 4 float atomicAdds to the cell's corners (2 rows; lanes' cells "
+                     "random, ~16 particles a cell); global-atomic-bound"),
+    TimingProbe("probe/pic2d3v-boris-gather-push", "probe-unseen100", "boris_push_2d3v", 1 << 22, 256,
+                lambda n: -(-n // 256), _p102_push_args, source=_P102,
+                note="field gather and Boris push of 2^22 particles in random order (2D3V, structure of arrays), "
+                     "a thread a particle: 5 coalesced float loads and 5 stores in place, 8 gathered float loads "
+                     "of Ex, Ey at the cell's 4 nodes of a 512 x 512 grid (2 MiB, L2-resident, lanes' cells "
+                     "random), ~60 float ops (one division) for the weights and the 3-D rotation; "
+                     "memory/L2-bound"),
+    TimingProbe("probe/mirror-boris-losscone", "probe-unseen100", "mirror_trace", 1 << 16, P102_MIR_BLOCK,
+                lambda n: -(-n // P102_MIR_BLOCK), _p102_mir_args, source=_P102,
+                note="2^16 test particles in a magnetic bottle (mirror ratio 3), a thread a particle: up to 600 "
+                     "Boris steps in registers (the field at the particle, a division and ~45 float ops a step), "
+                     "leaving the loop when |z| passes the mirror; ~20% escape through the loss cone after "
+                     "170-600 steps, so every warp runs all 600 steps with some lanes idle; one "
+                     "atomicAdd an escaped particle; compute-bound, divergent"),
+    TimingProbe("probe/poisson-jacobi-dp-tile16", "probe-unseen100", "poisson_jacobi", 1 << 24, (16, 16),
+                _p102_jac_grid, _p102_jac_args, source=_P102,
+                note="one Jacobi sweep of Poisson's equation on a grounded 4096 x 4096 double grid, a thread a "
+                     "node (16 x 16 blocks): phi staged into an 18 x 18 shared tile (edge threads load the "
+                     "halo: 4 divergent branches), rho and phi_new streamed (~3 x 128 MiB), the 5-point update "
+                     "in double, then each block's max |change| by an 8-step shared-memory tree with "
+                     "__syncthreads (one double stored a block); DRAM-bound"),
+    TimingProbe("probe/pic-sort-scatter-cells", "probe-unseen100", "sort_scatter", 1 << 22, 256,
+                lambda n: -(-n // 256), _p102_sort_args, source=_P102,
+                note="the scatter pass of sorting 2^22 particles into 256 x 256 cells (~64 a cell), the "
+                     "particles nearly sorted (sorted last time, moved ~0.2 cell since), a thread a particle: 5 "
+                     "coalesced float loads, a load of the cell's start and an atomicAdd on its fill counter "
+                     "(a warp's lanes in ~6 cells, ~20 of them in one: same-address atomics), then 6 stores to "
+                     "the slots (mostly runs of consecutive slots, some scattered to neighbouring cells)"),
+    TimingProbe("probe/twostream-vdist-ke", "probe-unseen100", "vdist_diag", 1 << 24, P102_DG_BLOCK,
+                _p102_dg_grid, _p102_dg_args, source=_P102,
+                note="a two-stream run's diagnostics over 2^24 particles, a grid-stride loop of 16 particles "
+                     "a thread (4096 blocks of 256): 3 coalesced float loads, v^2 summed, the vx bin (floorf) "
+                     "counted by a shared-memory atomicAdd into 128 bins (two beams: ~30 bins hot, a warp's "
+                     "lanes on ~18), then the energy by __shfl_down_sync, shared memory and one double atomicAdd "
+                     "a block, and ~45 nonzero bins a block added by global atomicAdd to 128 counters"),
+]
+PROBES += UNSEEN100
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
