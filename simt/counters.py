@@ -955,9 +955,9 @@ class Counters:
         self.finish = np.zeros(n_warps_total, np.float64)   # critical-path cycles per warp
         self.wpb = 1
         self.atomics: list[dict] = []       # per warp atomic summary (capped)
-        self.hot: dict[int, int] = defaultdict(int)         # global atomic lanes per address
-        self.hot_span: dict[int, list] = {}                 # [first, last] block hitting each address
-        self.hot_fp: set[int] = set()                       # ... those a float or double add hit
+        self.hot: dict[int, int] = defaultdict(int)         # global atomic chain lanes per sector
+        self.hot_span: dict[int, list] = {}                 # [first, last] block hitting each sector
+        self.hot_fp: dict[int, int] = defaultdict(int)      # ... those of float or double adds
         self.run_blocks = 1
         self.lockstep_threads = 0                           # threads of the largest batch
         self.shared_hot_max = 0.0                           # most atomic lanes on one shared word of a block
@@ -1643,7 +1643,10 @@ class Counters:
 
     def hot_addresses(self, addrs: np.ndarray, lanes: np.ndarray, blocks=None, fp: bool = False):
         """Accumulate global atomic lanes per address (the busiest bounds atomic time);
-        ``fp``: the atomic is a float or double add (slower on one address)."""
+        ``fp``: the atomic is a float or double add (slower on one address).  The caller
+        passes a warp's sectors, each with the most of its lanes on one word: the L2 takes
+        a sector's atomics one after another, whichever of its words they hit, and a warp's
+        lanes on distinct words of it at once (timing_investigation/fpsector/)."""
         d = self.hot
         if len(addrs) == 0:
             return
@@ -1678,10 +1681,11 @@ class Counters:
             u, tot = u[top], tot[top]
             if blocks is not None:
                 bmin, bmax = bmin[top], bmax[top]
-        if fp:
-            self.hot_fp.update(u.tolist())
+        dfp = self.hot_fp
         for k, (a, c) in enumerate(zip(u.tolist(), tot.tolist())):
             d[a] += int(c)
+            if fp:
+                dfp[a] += int(c)
             if blocks is not None:
                 sp = self.hot_span.get(a)
                 lo_b, hi_b = int(bmin[k]), int(bmax[k])
@@ -1809,18 +1813,18 @@ class Counters:
             out["simt__dram_retouched_bytes.max"] = max(rd_span, wr_span)
             if self.retouch is not None:
                 out.update(self._retouch_metrics(scat, scale))
-        # the busiest address: lanes from the sampled blocks, extrapolated by the share of
-        # blocks that hit it (a histogram bin: all of them; a per-block counter: one)
-        hot_lanes = 0
-        hot_fp = False          # float or double adds hit the busiest address
+        # the busiest sector: its chain's lanes from the sampled blocks, extrapolated by the
+        # share of blocks that hit it (a histogram bin: all of them; a per-block counter:
+        # one), and how many of them float or double adds take
+        hot_lanes = hot_fp = 0
         if self.hot:
             a = max(self.hot, key=self.hot.get)
             sp = self.hot_span.get(a, [0, 0])
             frac = min(1.0, (sp[1] - sp[0] + 1) / max(1, self.run_blocks))
             hot_lanes = self.hot[a] * (1 + (scale - 1) * frac)
-            hot_fp = a in self.hot_fp
+            hot_fp = self.hot_fp.get(a, 0) * (1 + (scale - 1) * frac)
         out["simt__global_atomic_hot_address_lanes.max"] = int(round(hot_lanes))
-        out["simt__global_atomic_hot_fp_lanes.max"] = int(round(hot_lanes)) if hot_fp else 0
+        out["simt__global_atomic_hot_fp_lanes.max"] = int(round(hot_fp))
         hot_req = 0
         if self.sector_reqs is not None and len(self.sector_reqs):
             j = int(np.argmax(self.sector_reqs))

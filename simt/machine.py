@@ -1921,7 +1921,11 @@ def _atomic_serialization(m: Machine, p: int, space: str, mat, act, warps, runs,
         if space == "global":
             ins = m.code[p]
             dt = np.dtype(ins.ctype.dtype)
-            cnt.hot_addresses(addrs, lens, blocks=m.b.blocks[blk],
+            # a sector's atomics form one chain: a warp's lanes on it take as long as the
+            # most of them on one word (fpsector/)
+            sec, st = runs._sector_groups()
+            cnt.hot_addresses(sec[st] << 5, np.maximum.reduceat(lens, st) if len(st) else lens,
+                              blocks=m.b.blocks[blk[st]],
                               fp=ins.sub == "add" and dt.kind == "f" and dt.itemsize >= 4)
         else:   # shared atomics contend within a block: key the address by the block
             key = blk * max(m.S, 1) + (addrs - SHARED_BASE)

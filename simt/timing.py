@@ -302,12 +302,13 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         "barrier": (g(C.BAR_WARPS, 0) * BAR_WARP_CYCLES + g(C.VOTE_WARPS, 0) * VOTE_WARP_CYCLES)
                    / (sms * clock_per_us),
         "local": g(C.LOCAL_STORE_LINES, 0) / LOCAL_STORE_LINES_PER_US,
+        # the busiest sector's chain: a float add waits for the one before it, 2.4x an int
+        # add's time (timing_investigation/fatom/, fpsector/)
         "global_atomics": max(g("simt__atomic_global_lanes.sum", 0) / prof.gatom_per_us,
-                              g("simt__global_atomic_hot_address_lanes.max", 0) / prof.gatom_same_per_us,
-                              # a float add waits for the one before it on the word: 2.4x
-                              # an int add's time (timing_investigation/fatom/)
-                              g("simt__global_atomic_hot_fp_lanes.max", 0) / (prof.gatom_same_fp_per_us
-                                                                               or prof.gatom_same_per_us)),
+                              (g("simt__global_atomic_hot_address_lanes.max", 0)
+                               - g("simt__global_atomic_hot_fp_lanes.max", 0)) / prof.gatom_same_per_us
+                              + g("simt__global_atomic_hot_fp_lanes.max", 0) / (prof.gatom_same_fp_per_us
+                                                                                or prof.gatom_same_per_us)),
         # warps queueing on one L2 sector: stores and atomics to shared bins serialize there
         "contention": _slice_us(metrics, prof, grid_blocks * threads_per_block,
                                 prof.sm_count * bps * threads_per_block)

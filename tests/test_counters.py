@@ -807,6 +807,30 @@ def test_float_adds_on_one_word_are_marked(ctype, fp):
     assert t == pytest.approx(lanes / (prof.gatom_same_fp_per_us if fp else prof.gatom_same_per_us), abs=1e-3)
 
 
+@pytest.mark.parametrize("apart,chain", [(1, 2 * 64), (4, 64), (8, 64)])
+def test_adds_on_words_of_one_sector_form_one_chain(apart, chain):
+    # bicgstab's dots[0] and dots[1]: a double add a block on each of two words.  In one
+    # 32-byte sector the L2 takes them one after another (fpsector/: two or four words of a
+    # sector cost what one word costs); 32 bytes apart they are two chains
+    src = f'''extern "C" __global__ void k(double *c) {{
+        if (threadIdx.x == 0) {{ atomicAdd(&c[0], 1.0); atomicAdd(&c[{apart}], 2.0); }}
+    }}'''
+    (c,), res = run(src, "k", 64, 64, [np.zeros(16, np.float64)], sanitize=False)
+    assert c[0] == 64 and c[apart] == 128
+    assert res.metrics["simt__global_atomic_hot_address_lanes.max"] == chain
+    assert res.metrics["simt__global_atomic_hot_fp_lanes.max"] == chain
+
+
+def test_a_warps_lanes_on_words_of_one_sector_cost_the_most_on_one_word():
+    # lane l on word l % 4 of one sector: the sector takes 8 steps a warp, not 32
+    # (fpsector/'s spread kernels: P words cost 1 / P of one word's time)
+    src = '''extern "C" __global__ void k(unsigned *c) { atomicAdd(&c[threadIdx.x % 4], threadIdx.x); }'''
+    (c,), res = run(src, "k", 2, 64, [np.zeros(8, np.uint32)], sanitize=False)
+    assert c.tolist()[:4] == [2 * sum(range(r, 64, 4)) for r in range(4)]
+    assert res.metrics["simt__global_atomic_hot_address_lanes.max"] == 4 * 8
+    assert res.metrics["simt__global_atomic_hot_fp_lanes.max"] == 0
+
+
 def test_funnel_shifts_go_to_the_alu_pipe():
     def alu(expr):
         src = f'''extern "C" __global__ void k(unsigned *o) {{
