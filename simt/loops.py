@@ -3,7 +3,7 @@ how their counters step, and who wrote each operand.  Shared by ``simt.machine``
 a warp keeps in flight) and ``simt.issue`` (issue slots, overlapped waits)."""
 from __future__ import annotations
 
-from .ir import Const, Op, Reg
+from .ir import Const, Op, Reg, Uniform
 from .ops import BINOPS
 
 
@@ -338,6 +338,10 @@ def unrolled_divisors(code) -> None:
 
 
 _STRAIGHT = {Op.BIN, Op.UN, Op.CAST, Op.MOV, Op.SELECT, Op.FMA, Op.LOAD, Op.STORE, Op.CALL}
+# what an instruction dominates, read on from it: straight-line code, ifs (their bodies and
+# else bodies), inlined calls' bodies (a BODYINIT outside a loop) and returns, barriers;
+# not a loop (its trips may write what the instruction read)
+_DOMINATED = _STRAIGHT | {Op.ATOM, Op.IF, Op.ELSE, Op.BODYINIT, Op.KILL, Op.BAR, Op.SYNCWARP}
 
 
 def shared_quotients(code) -> None:
@@ -345,10 +349,16 @@ def shared_quotients(code) -> None:
     straight-line code (``info["divisor"] = "shared"``): nvcc computes the quotient once
     (a multiply-high) and the remainder from it with one ``IMAD``.  digit_sum_u32's loop
     (probes29.cu: ``s += x % 10u; x /= 10u;``) is seven SASS instructions a trip, one
-    ``IMAD.WIDE.U32`` of them (unseen28/probes29_sass.txt.gz)."""
+    ``IMAD.WIDE.U32`` of them (unseen28/probes29_sass.txt.gz).  By a divisor known only at
+    run time (a 32-bit register), ``repeated_divisors``."""
     for p, ins in enumerate(code):
         if ins.op != Op.BIN or ins.sub not in ("div", "mod") or len(ins.args) != 2 or \
-                type(ins.args[0]) is not Reg or type(ins.args[1]) is not Const:
+                type(ins.args[0]) is not Reg:
+            continue
+        if type(ins.args[1]) in (Reg, Uniform):
+            _repeated_divisor(code, p, ins)
+            continue
+        if type(ins.args[1]) is not Const:
             continue
         x, c = ins.args
         for q in range(p + 1, len(code)):
@@ -362,6 +372,74 @@ def shared_quotients(code) -> None:
                 break
             if o.dst is x or (isinstance(o.dst, list) and any(d is x for d in o.dst)):
                 break
+
+
+def _repeated_divisor(code, p: int, ins) -> None:
+    """A ``/`` or ``%`` by a 32-bit value known only at run time: the later ones by the same value in
+    straight-line code reuse the reciprocal nvcc computed for this one
+    (``info["divisor"] = "again"``; the same dividend's other half of the quotient,
+    ``"shared"``: one ``IMAD``).  Straight-line code runs through inlined calls (each a
+    ``BODYINIT`` with its parameters copied in, a ``KILL`` return at its end), so a divisor
+    is followed through the copies to the value they copy; a ``%`` in an ``if`` after the
+    first one reuses it too (the first ran on every lane that gets there).
+    probe/texture-bilinear-wrap's
+    sixteen ``%`` (four inlined ``texel`` calls, ``((x % tw) + tw) % tw`` and the same by
+    ``th``) are two ``MUFU.RCP`` and about eight instructions a remainder in nvcc's SASS
+    (unseen95/probes97_sass.txt.gz)."""
+    x, c = ins.args
+    dt = ins.dst.dtype if ins.dst is not None else None
+    if dt is None or dt.kind not in "iu" or dt.itemsize > 4:
+        return
+    # every lane that reaches what follows ran p: p is at the kernel's top level, or in an
+    # inlined body with nothing but straight-line code before it
+    # (otherwise only what follows within p's own body); then what follows it, ifs and
+    # their else bodies included, up to a loop or the end of that body
+    base = ins.depth
+    for q in range(p - 1, -1, -1):
+        o = code[q]
+        if o.depth < ins.depth:
+            if o.op == Op.BODYINIT and o.depth == ins.depth - 1:
+                base = o.depth
+            break
+        if o.op not in _STRAIGHT:
+            break
+    root = _copied(code, c, p)
+    same_x = True
+    for q in range(p + 1, len(code)):
+        o = code[q]
+        if o.depth < base or o.op not in _DOMINATED:
+            break
+        if o.op == Op.BIN and o.sub in ("div", "mod") and len(o.args) == 2 and type(o.args[1]) in (Reg, Uniform) and \
+                o.dst is not None and o.dst.dtype == dt and _copied(code, o.args[1], q) is root:
+            shared = same_x and o.args[0] is x and o.sub != ins.sub
+            o.info.setdefault("divisor", "shared" if shared else "again")
+        dst = o.dst if isinstance(o.dst, list) else (o.dst,)
+        if any(d is root or d is c for d in dst if d is not None) and not \
+                (o.op == Op.MOV and o.args and _copied(code, o.args[0], q) is root):
+            break
+        if any(d is x for d in dst):
+            same_x = False
+
+
+def _copied(code, r, pc: int, hops: int = 4):
+    """The register ``r`` copies at ``pc``: followed back through MOVs (an inlined call's
+    parameters) while the copy is the last write of it before ``pc``."""
+    if type(r) is Uniform:
+        return r
+    for _ in range(hops):
+        for q in range(pc - 1, -1, -1):
+            o = code[q]
+            dst = o.dst if isinstance(o.dst, list) else (o.dst,)
+            if any(d is r for d in dst):
+                break
+        else:
+            return r
+        if o.op != Op.MOV or not o.args or type(o.args[0]) not in (Reg, Uniform):
+            return r
+        r, pc = o.args[0], q
+        if type(r) is Uniform:          # a launch's scalar parameter: never written
+            return r
+    return r
 
 
 def _is_copy_of(code, x, var, pc: int, hops: int = 4) -> bool:

@@ -1465,7 +1465,9 @@ def _cost_key(ins):
             elif (v := abs(int(b.value))) & (v - 1):
                 k = "idiv64_const" if ins.sub == "div" else "imod64_const"
         elif dt.kind in "iu" and dt.itemsize <= 4:
-            if ins.info.get("divisor"):                 # an unrolled loop's counter (loops)
+            if ins.info.get("divisor") == "again":      # the reciprocal of one before it (loops)
+                k = "idiv_again_s" if dt.kind == "i" else "idiv_again_u"
+            elif ins.info.get("divisor"):               # an unrolled loop's counter (loops)
                 k = None if ins.info["divisor"] == "pow2" else "idiv_const"
             elif type(b) is Const:
                 v = abs(int(b.value))

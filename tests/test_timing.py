@@ -654,6 +654,36 @@ def test_a_quotient_and_remainder_by_one_constant_cost_one_division():
     assert got["two"] == got["apart"] == 9 * 2 * one
 
 
+def test_remainders_by_one_run_time_divisor_share_its_reciprocal():
+    """texture_bilinear's wrap addressing (unseen95/): four inlined texel calls, each
+    ``((x % tw) + tw) % tw``.  nvcc computes tw's reciprocal once (two MUFU.RCP for sixteen
+    remainders by tw and th in its SASS), so after the first each % costs what one by the
+    last trip's divisor costs, in an if after it too; ``i / w`` then ``i % w`` is one
+    division and an IMAD.  A divisor written in between, a first % that only some lanes
+    reach, or a loop (whose trips may change the divisor) starts again."""
+    from simt.machine import OP_COST
+    src = """
+    __device__ int wrap(int x, int w) { return ((x % w) + w) % w; }
+    extern "C" __global__ void k(int *out, int w, int h) {
+        int x = threadIdx.x * 37 - 500;
+        BODY
+    }"""
+    full, again = OP_COST["idiv"][1], OP_COST["idiv_again_s"][1]
+    cases = {
+        "calls": ("out[threadIdx.x] = wrap(x, w) + wrap(x + 1, w) + wrap(x, h);", 2 * full + 4 * again),
+        "pair": ("out[threadIdx.x] = x / w * 1000 + x % w;", full),
+        "rewritten": ("int a = x % w; w = w + 1; out[threadIdx.x] = a + x % w;", 2 * full),
+        "branch": ("int a = x % w; if (x > 0) a += (x + 1) % w; out[threadIdx.x] = a;", full + again),
+        "in_branch": ("int a = 0; if (x > 0) a = x % w; out[threadIdx.x] = a + (x + 1) % w;", 2 * full),
+        "loop": ("int a = x % w; for (int i = 0; i < 3; i++) { a += (x + i) % w; w += 2; } out[threadIdx.x] = a;",
+                 4 * full),
+    }
+    for name, (body, extra) in cases.items():
+        m = _one_warp(src.replace("BODY", body), "k",
+                      lambda dev: [dev.zeros(32, np.int32), np.int32(7), np.int32(5)])
+        assert m.get("simt__issue_extra_cycles.sum", 0) == extra, name
+
+
 def test_a_64_bit_division_costs_the_path_each_lane_takes():
     """A 64-bit % by a value: lanes whose operands fit in 32 bits take the 32-bit sequence,
     the others the 64-bit routine (div64/: 340 cycles, 97 of issue), every trip; a warp with
