@@ -251,13 +251,23 @@ def l1_keep_lines(blocks_per_sm: int, shared_bytes: int) -> int:
     return max(L1_KEEP_WAYS, lines // L1_KEEP_WAYS * L1_KEEP_WAYS)
 
 
-def block_spans(wlo: np.ndarray, whi: np.ndarray, wblk: np.ndarray) -> tuple | None:
+def block_spans(wlo: np.ndarray, whi: np.ndarray, wblk: np.ndarray, qlo: np.ndarray | None = None,
+                qhi: np.ndarray | None = None) -> tuple | None:
     """How the addresses a launch's atomics hit move with the block index: (the bytes one
     block's atomics span, the median over blocks; how many more bytes each further block
-    adds, pooled over the runs of consecutive blocks emulated).  From each warp's lowest
-    address, highest + size and block.  Keys sorted by block (a sorted segment's maximum,
-    COO rows) give a small span a block and a slope of a few bytes; random keys (a
-    histogram's bins) give the whole table a block and no slope.  None: no atomics."""
+    adds; the width blocks reach together less that drift).  From each warp's lowest
+    address, highest + size and block, and (``qlo``, ``qhi``, ``warp_spans``) the same
+    over the middle half of its lanes.
+    - The slope is how far a block's middle (of the middle half of its lanes) moves from
+      one block to the next, pooled over the runs of consecutive blocks emulated.  A run's
+      span less the median block's would add the blocks' spread about it: nearly sorted
+      keys, 16 bytes a block, read as 29 (timing_investigation/sortscatter/).
+    - The width is the median over those runs of their span less the slope's drift, at
+      least one block's span: random keys' blocks together reach the whole table (skewed
+      keys: more than one block reaches, probe/orderbook-depth), sorted keys' one block's.
+    Keys sorted by block (a sorted segment's maximum, COO rows) give a small span and a
+    slope of a few bytes; random keys (a histogram's bins) the whole table and no slope.
+    None: no atomics."""
     ok = whi >= 0
     if not ok.any():
         return None
@@ -267,15 +277,38 @@ def block_spans(wlo: np.ndarray, whi: np.ndarray, wblk: np.ndarray) -> tuple | N
     first = np.flatnonzero(np.r_[True, b[1:] != b[:-1]])
     blk = b[first]
     blo, bhi = np.minimum.reduceat(lo, first), np.maximum.reduceat(hi, first)
+    if qlo is not None:
+        mlo, mhi = np.minimum.reduceat(qlo[ok][o], first), np.maximum.reduceat(qhi[ok][o], first)
+    else:
+        mlo, mhi = blo, bhi
     own = float(np.median(bhi - blo))
     run = np.flatnonzero(np.r_[True, blk[1:] != blk[:-1] + 1])    # runs of consecutive blocks
     ends = np.r_[run[1:], len(blk)]
     long = ends - run > 1
     if not long.any():
-        return own, 0.0
+        return own, 0.0, own
+    mid = (mlo + mhi) / 2.0
+    steps = (ends - run - 1)[long]
+    slope = float(np.abs(mid[ends[long] - 1] - mid[run[long]]).sum() / steps.sum())
     span = (np.maximum.reduceat(bhi, run) - np.minimum.reduceat(blo, run))[long]
-    extra = np.maximum(0.0, span - own).sum()
-    return own, float(extra / (ends - run - 1)[long].sum())
+    return own, slope, max(own, float(np.median(span - slope * steps)))
+
+
+def warp_spans(mat: np.ndarray, act: np.ndarray, size: int) -> tuple:
+    """Per warp (row): its active lanes' lowest address and highest + ``size``, then the
+    same over the middle half of its lanes (a quarter of them left off at each end): where
+    the bulk of its atomics land.  A nearly sorted key's few lanes in the next row of a
+    grid (probe/pic-sort-scatter-cells: a cell's counter 1 KiB away) move the first's
+    middle about from block to block, not the second's (``block_spans``' slope)."""
+    big = np.iinfo(np.int64).max
+    srt = np.sort(np.where(act, mat, big), axis=1)
+    c = act.sum(axis=1)
+    rows = np.arange(len(c))
+    any_ = c > 0
+    lo, hi = np.where(any_, srt[:, 0], big), np.where(any_, srt[rows, np.maximum(c - 1, 0)] + size, -1)
+    qlo = np.where(any_, srt[rows, c // 4], big)
+    qhi = np.where(any_, srt[rows, np.maximum(c - 1 - c // 4, 0)] + size, -1)
+    return lo, hi, qlo, qhi
 
 
 def _gather_lines(per: np.ndarray) -> int:
@@ -1532,18 +1565,22 @@ class Counters:
         retries depend on how many warps contend, see ``simt.timing``).  ``plain``: they
         are plain stores (counted apart too: spread over every slice, they queue nowhere).
         ``clocks``, ``weights``: each warp's issue cycle and transactions (simt.arrivals).
-        ``spans``: (warps, their blocks, each warp's lowest address, its highest + size),
-        for ``block_spans``."""
+        ``spans``: (warps, their blocks, each warp's lowest address, its highest + size,
+        the same over the middle half of its lanes: ``warp_spans``), for ``block_spans``."""
         if spans is not None:
-            gw, blk, wlo, whi = spans
+            gw, blk, wlo, whi, qlo, qhi = spans
             sp = self.atom_spans.get(alloc)
             if sp is None:
                 n = self.n_warps_total
-                sp = self.atom_spans[alloc] = (np.full(n, np.iinfo(np.int64).max, np.int64),
-                                               np.full(n, -1, np.int64), np.full(n, -1, np.int64))
+                big = np.iinfo(np.int64).max
+                sp = self.atom_spans[alloc] = (np.full(n, big, np.int64), np.full(n, -1, np.int64),
+                                               np.full(n, -1, np.int64), np.full(n, big, np.int64),
+                                               np.full(n, -1, np.int64))
             sp[0][gw] = np.minimum(sp[0][gw], wlo)
             sp[1][gw] = np.maximum(sp[1][gw], whi)
             sp[2][gw] = blk
+            sp[3][gw] = np.minimum(sp[3][gw], qlo)
+            sp[4][gw] = np.maximum(sp[4][gw], qhi)
         if clocks is not None:
             arr = self.arrivals.get(alloc)
             if arr is None:
@@ -1895,7 +1932,7 @@ class Counters:
             got = block_spans(*self.atom_spans[best_alloc])
             if got is not None:
                 out["simt__l2_region_span_bytes.max"] = int(best_span)
-                out["simt__l2_region_block_span_bytes.max"] = round(got[0], 1)
+                out["simt__l2_region_block_span_bytes.max"] = round(got[2], 1)
                 out["simt__l2_region_span_per_block.max"] = round(got[1], 3)
         if when is not None and when.n:
             # when the busiest slice's transactions were issued (simt.arrivals)

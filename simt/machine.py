@@ -922,9 +922,7 @@ class Machine:
                     spans = None
                     if kind != "st":        # where each warp's atomics land (block_spans)
                         bids = ranks if self.L.sample_ids is None else self.L.sample_ids[ranks]
-                        spans = (gwarps, bids,
-                                 np.where(act, mat, np.iinfo(np.int64).max).min(axis=1),
-                                 np.where(act, mat, -1).max(axis=1) + size)
+                        spans = (gwarps, bids, *C.warp_spans(mat, act, size))
                         if hi - lo < C.CONCENTRATION_SPAN:
                             cnt.atomic_blocks(alloc, int(self.L.alloc_starts[alloc]), mat, act, sec)
                     cnt.l2_transactions(alloc, int(sec.sum()), lo, hi, replays,

@@ -564,9 +564,12 @@ def slices_in_turn(metrics: dict, resident: int) -> float:
     """How many times longer the busiest slice's work takes because the slices of a
     region take turns: the counters spread a region's transactions over the slices its
     whole span covers (``counters.SLICE_SPAN`` bytes a slice), as Nsight counts them, but
-    the blocks resident at once hit only the part of it their keys reach: one block's
-    span (``simt__l2_region_block_span_bytes``) and ``simt__l2_region_span_per_block``
-    more for each further block (counters.block_spans).  Sorted keys (an atomicMax per
+    the blocks resident at once hit only the part of it their keys reach: the width
+    blocks reach together (``simt__l2_region_block_span_bytes``: one block's span, or a
+    run of blocks' less their drift) and ``simt__l2_region_span_per_block`` more for each
+    further block (counters.block_spans: how far the middle half of its warps' lanes
+    moves, which a nearly sorted key's few lanes a row of cells away do not move,
+    timing_investigation/sortscatter/).  Sorted keys (an atomicMax per
     sorted segment, probe/seg-max: 2^24 lanes on 1024 words, 16 in flight) keep one slice
     busy at a time: 10.5 ms on the H100 where the 8 slices working together would take 1.5.
     Random keys span the region in every block: 1."""

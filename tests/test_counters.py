@@ -865,6 +865,12 @@ def test_block_spans_follow_sorted_keys_and_not_random_ones():
     assert own == 4 and slope == pytest.approx(4 / 4, rel=0.15) and whole == 8 * 4 - 3
     own, slope, whole = spans(rng.integers(0, 1024, n))
     assert own > 3000 and slope < 0.05 * own and whole > 4000
+    # nearly sorted keys (a counting sort's scatter, timing_investigation/sortscatter/): four
+    # words a block, and one lane in 16 a row of cells (1 KiB) further on, which a block
+    # reaches too.  The bulk of each warp's lanes moves 16 bytes a block, and so does the slope
+    i = np.arange(n)
+    own, slope, whole = spans(i // 16 + np.where(i % 16 == 5, 256, 0))
+    assert own == 1024 + 12 + 4 and slope == pytest.approx(16, rel=0.05) and whole > 1024
 
 
 @pytest.mark.parametrize("unrolled, partial", [(False, 5 * 18), (True, 0)])
