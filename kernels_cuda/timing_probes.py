@@ -13788,7 +13788,7 @@ def _p94_vtx_args(n, rng):
 def _p94_vtx_truth(n, rng):
     """The true vertex z of _p94_vtx_args's events (float64), from a generator in the state
     _p94_vtx_args got (its first two draws)."""
-    k = _P94_VTX_NTRK[0] + rng.poisson(_P94_VTX_NTRK[1], n)
+    rng.poisson(_P94_VTX_NTRK[1], n)            # (the track counts' draw, as _p94_vtx_args)
     return rng.normal(0, _P94_VTX_ZSIG, n)
 
 
@@ -13878,7 +13878,6 @@ def _p94_jet_ref(pt, eta, phi, npart, R=_P94_JET_R):
     (padding: -1 and 0), and the relative gap to the runner-up (inf for padding)."""
     P = _P94_JET_MAXP
     pt, eta, phi = (np.asarray(a, np.float64).reshape(-1, P) for a in (pt, eta, phi))
-    n = len(pt)
     on = np.arange(P)[None, :] < np.asarray(npart)[:, None]
     with np.errstate(divide="ignore"):
         inv = np.where(on, 1 / (pt * pt), np.inf)
