@@ -294,20 +294,24 @@ def block_spans(wlo: np.ndarray, whi: np.ndarray, wblk: np.ndarray, qlo: np.ndar
     return own, slope, max(own, float(np.median(span - slope * steps)))
 
 
-def warp_spans(mat: np.ndarray, act: np.ndarray, size: int) -> tuple:
+def warp_spans(mat: np.ndarray, act: np.ndarray, size: int, srt: np.ndarray | None = None) -> tuple:
     """Per warp (row): its active lanes' lowest address and highest + ``size``, then the
     same over the middle half of its lanes (a quarter of them left off at each end): where
     the bulk of its atomics land.  A nearly sorted key's few lanes in the next row of a
     grid (probe/pic-sort-scatter-cells: a cell's counter 1 KiB away) move the first's
-    middle about from block to block, not the second's (``block_spans``' slope)."""
-    big = np.iinfo(np.int64).max
-    srt = np.sort(np.where(act, mat, big), axis=1)
+    middle about from block to block, not the second's (``block_spans``' slope).
+    ``srt``: each row's addresses sorted with the inactive lanes first, as ``Runs.sorted``
+    holds them (sorted here if not given)."""
+    if srt is None:
+        srt = np.sort(np.where(act, mat, -1 - np.arange(mat.shape[1])[None, :]), axis=1)
+    big, n = np.iinfo(np.int64).max, srt.shape[1]
     c = act.sum(axis=1)
     rows = np.arange(len(c))
     any_ = c > 0
-    lo, hi = np.where(any_, srt[:, 0], big), np.where(any_, srt[rows, np.maximum(c - 1, 0)] + size, -1)
-    qlo = np.where(any_, srt[rows, c // 4], big)
-    qhi = np.where(any_, srt[rows, np.maximum(c - 1 - c // 4, 0)] + size, -1)
+    first = np.minimum(n - c, n - 1)                # each row's lowest active lane
+    lo, hi = np.where(any_, srt[rows, first], big), np.where(any_, srt[:, -1] + size, -1)
+    qlo = np.where(any_, srt[rows, np.minimum(first + c // 4, n - 1)], big)
+    qhi = np.where(any_, srt[rows, n - 1 - c // 4] + size, -1)
     return lo, hi, qlo, qhi
 
 
@@ -673,12 +677,14 @@ class Runs:
         self.nw = addr2d.shape[0]
         self.mat, self.act = addr2d, act2d      # lane order, for the L1 pass replay
         self._sg = None                         # _sector_groups, once asked
+        self._sm = None                         # sector_max, once asked
         full = bool(act2d.all())
         if full:                            # no inactive lanes: no placeholder runs
             k = np.sort(addr2d, axis=1)
         else:
             k = np.where(act2d, addr2d, -1 - np.arange(32)[None, :])
             k.sort(axis=1)
+        self.sorted = k                     # each row's addresses, ascending (active ones last)
         new = np.ones(k.shape, bool)
         np.not_equal(k[:, 1:], k[:, :-1], out=new[:, 1:])
         fn = new.ravel()
@@ -714,12 +720,21 @@ class Runs:
             sg = self._sg = sec, np.flatnonzero(g)
         return sg
 
+    def sector_max(self):
+        """(the first run of each (row, sector), its sector's address, the most of its
+        lanes on one address of that sector), computed once."""
+        sm = self._sm
+        if sm is None:
+            sec, st = self._sector_groups()
+            per = np.maximum.reduceat(self.len, st) if len(st) else np.zeros(0, np.int64)
+            sm = self._sm = st, sec[st] << 5, per
+        return sm
+
     def per_sector_max(self) -> np.ndarray:
         """Per row: per sector touched, the most lanes on one address, summed."""
         if not len(self.len):
             return np.zeros(self.nw, np.int64)
-        sec, st = self._sector_groups()
-        per = np.maximum.reduceat(self.len, st)
+        st, _, per = self.sector_max()
         return np.bincount(self.row[st], weights=per, minlength=self.nw).astype(np.int64)
 
     def atomic_sectors(self, size: int = 4, starts: np.ndarray | None = None) -> np.ndarray:

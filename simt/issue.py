@@ -742,12 +742,11 @@ def shared_vector_pcs(ir) -> frozenset:
             and ins.ctype is not None and _size(ins.ctype) in (4, 8))
     got = getattr(ir, "_simt_shared_vectors", None)
     if got is None:
-        got = _loads_in_full_unrolls(ir, "_simt_shared_vectors", keep)
         code = ir.code
-        got = ir._simt_shared_vectors = got | frozenset(
-            p for top, back, var in _aligned_by_unroll(ir) for p in range(top, back + 1)
-            if code[p].op == Op.LOAD and keep(code[p]) and _size(code[p].ctype) == 4
-            and _affine_in(code, code[p].args[0], p, var, top) is True)
+        by4 = frozenset(p for top, back, var in _aligned_by_unroll(ir) for p in range(top, back + 1)
+                        if code[p].op == Op.LOAD and keep(code[p]) and _size(code[p].ctype) == 4
+                        and _affine_in(code, code[p].args[0], p, var, top) is True)
+        got = ir._simt_shared_vectors = _loads_in_full_unrolls(ir, "_simt_shared_vectors_full", keep) | by4
     return got
 
 

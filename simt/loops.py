@@ -375,25 +375,21 @@ def shared_quotients(code) -> None:
 
 
 def _repeated_divisor(code, p: int, ins) -> None:
-    """A ``/`` or ``%`` by a 32-bit value known only at run time: the later ones by the same value in
-    straight-line code reuse the reciprocal nvcc computed for this one
+    """A ``/`` or ``%`` by a 32-bit value known only at run time: the later ones by the
+    same value that it dominates reuse the reciprocal nvcc computed for it
     (``info["divisor"] = "again"``; the same dividend's other half of the quotient,
-    ``"shared"``: one ``IMAD``).  Straight-line code runs through inlined calls (each a
-    ``BODYINIT`` with its parameters copied in, a ``KILL`` return at its end), so a divisor
-    is followed through the copies to the value they copy; a ``%`` in an ``if`` after the
-    first one reuses it too (the first ran on every lane that gets there).
-    probe/texture-bilinear-wrap's
-    sixteen ``%`` (four inlined ``texel`` calls, ``((x % tw) + tw) % tw`` and the same by
-    ``th``) are two ``MUFU.RCP`` and about eight instructions a remainder in nvcc's SASS
-    (unseen95/probes97_sass.txt.gz)."""
+    ``"shared"``: one ``IMAD``).  Dominated: straight-line code after it, through inlined
+    calls (each a ``BODYINIT`` with its parameters copied in, a ``KILL`` return at its
+    end: a divisor is followed through the copies) and into later ``if`` bodies, not into
+    a loop.  probe/texture-bilinear-wrap's sixteen ``%`` (four inlined ``texel`` calls,
+    ``((x % tw) + tw) % tw`` and the same by ``th``) are two ``MUFU.RCP`` and about eight
+    instructions a remainder in nvcc's SASS (unseen95/probes97_sass.txt.gz)."""
     x, c = ins.args
     dt = ins.dst.dtype if ins.dst is not None else None
     if dt is None or dt.kind not in "iu" or dt.itemsize > 4:
         return
-    # every lane that reaches what follows ran p: p is at the kernel's top level, or in an
-    # inlined body with nothing but straight-line code before it
-    # (otherwise only what follows within p's own body); then what follows it, ifs and
-    # their else bodies included, up to a loop or the end of that body
+    # where what follows stays dominated by p: past the end of p's own body only if that
+    # body is an inlined call's and p is in its straight-line start; up to a loop
     base = ins.depth
     for q in range(p - 1, -1, -1):
         o = code[q]
@@ -422,23 +418,15 @@ def _repeated_divisor(code, p: int, ins) -> None:
 
 
 def _copied(code, r, pc: int, hops: int = 4):
-    """The register ``r`` copies at ``pc``: followed back through MOVs (an inlined call's
-    parameters) while the copy is the last write of it before ``pc``."""
-    if type(r) is Uniform:
-        return r
+    """The value ``r`` holds at ``pc``, followed back through MOVs (an inlined call's
+    parameters) to the register or launch parameter they copy."""
     for _ in range(hops):
-        for q in range(pc - 1, -1, -1):
-            o = code[q]
-            dst = o.dst if isinstance(o.dst, list) else (o.dst,)
-            if any(d is r for d in dst):
-                break
-        else:
+        if type(r) is not Reg:          # a launch's scalar parameter: never written
             return r
-        if o.op != Op.MOV or not o.args or type(o.args[0]) not in (Reg, Uniform):
+        d = def_before(code, r, pc)
+        if d is None or d.op != Op.MOV or not d.args or type(d.args[0]) not in (Reg, Uniform):
             return r
-        r, pc = o.args[0], q
-        if type(r) is Uniform:          # a launch's scalar parameter: never written
-            return r
+        r, pc = d.args[0], d.pc
     return r
 
 

@@ -900,6 +900,7 @@ class Machine:
                             "atom": (C.REQ_ATOM, C.SECT_ATOM), "red": (C.REQ_RED, C.SECT_RED)}[kind]
                 cnt.add(p, req, nw)
                 replays = 0             # transactions replaying an address of their request
+                rn = None
                 if kind in ("atom", "red") and ins.info.get("aggregated"):
                     # nvcc reduces over the warp and one lane does the atomic
                     sec = np.ones(nw, np.int64)
@@ -922,7 +923,7 @@ class Machine:
                     spans = None
                     if kind != "st":        # where each warp's atomics land (block_spans)
                         bids = ranks if self.L.sample_ids is None else self.L.sample_ids[ranks]
-                        spans = (gwarps, bids, *C.warp_spans(mat, act, size))
+                        spans = (gwarps, bids, *C.warp_spans(mat, act, size, None if rn is None else rn.sorted))
                         if hi - lo < C.CONCENTRATION_SPAN:
                             cnt.atomic_blocks(alloc, int(self.L.alloc_starts[alloc]), mat, act, sec)
                     cnt.l2_transactions(alloc, int(sec.sum()), lo, hi, replays,
@@ -1923,9 +1924,8 @@ def _atomic_serialization(m: Machine, p: int, space: str, mat, act, warps, runs,
             dt = np.dtype(ins.ctype.dtype)
             # a sector's atomics form one chain: a warp's lanes on it take as long as the
             # most of them on one word (fpsector/)
-            sec, st = runs._sector_groups()
-            cnt.hot_addresses(sec[st] << 5, np.maximum.reduceat(lens, st) if len(st) else lens,
-                              blocks=m.b.blocks[blk[st]],
+            st, sectors, most = runs.sector_max()
+            cnt.hot_addresses(sectors, most, blocks=m.b.blocks[blk[st]],
                               fp=ins.sub == "add" and dt.kind == "f" and dt.itemsize >= 4)
         else:   # shared atomics contend within a block: key the address by the block
             key = blk * max(m.S, 1) + (addrs - SHARED_BASE)
