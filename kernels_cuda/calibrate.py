@@ -16,7 +16,7 @@ import numpy as np
 from pathlib import Path
 
 from simt import counters as C
-from simt.timing import Profile
+from simt.timing import COMBINE_P, Profile
 
 SRC = "calibrate.cu"
 CAS_BUSY_N = 1 << 20                  # contended CAS loops: about 4 waves of blocks
@@ -253,6 +253,7 @@ def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
         l2_transaction_us=round(_per_transaction(busy("gatom_bins"), c["gatom_bins"], gatom_same), 7),
         shared_waves_per_us_sm=round(waves / busy("shared_conflict") / sms, 2),
         l2_mib=float(info.get("l2_mib") or 0.0),
+        combine_p=COMBINE_P,
         measured={"times_ms": times_ms, "device": info},
     )
     if "gatom_same_f" in us:     # float adds on one word
@@ -287,8 +288,6 @@ def derive(name: str, times_ms: dict, counts: dict, info: dict) -> Profile:
         _derive_cas_distinct(prof, busy("cas_lane"), c["cas_lane"], CAS_LANE_N)
     if all(k in us for k in ("stream", "stream_b1", "stream2")):
         _derive_blocks(prof, c, busy)
-    elif "stream" in us:
-        prof.combine_p = solve_combine_p(prof, c["stream"], busy("stream"))
     if all(k in us for k in ("gather_mid", "gather_far", "ratom_far")):
         _derive_l2_reuse(prof, c, us, float(info.get("l2_mib") or 50.0) * 2**20)
     if "reread" in us:
@@ -357,11 +356,12 @@ def _derive_blocks(prof: Profile, c: dict, busy) -> None:
     (two dependent DRAM loads) at eight are latency-bound: the latency per wave L their
     measured times leave once the other components are taken out, their paths m and
     DRAM time per wave d satisfy (L - s - m)(L - d) = a d (``timing.queued_life``), and s
-    is where both give the same a.  cal_stream at eight blocks per SM, where DRAM traffic
-    and latency are about equal, gives p.  They depend on each other a little: iterated
-    to a fixed point."""
+    is where both give the same a.  They depend on each other a little: iterated to a
+    fixed point.  (``combine_p`` is ``timing.COMBINE_P``, fitted on the measured tables;
+    cal_stream at eight blocks per SM, where DRAM traffic and latency are about equal,
+    takes the larger of the two, which ``timing.combine`` joins first.)"""
     from simt import timing
-    prof.combine_p = 0.0
+    prof.combine_p = timing.COMBINE_P
 
     def point(key, shared):
         m = c[key]
@@ -379,13 +379,13 @@ def _derive_blocks(prof: Profile, c: dict, busy) -> None:
         s = _bisect(gap, 0.0, max(min(l1 - m1, l8 - m8), 1e-4))
         prof.block_start_us = round(max(s, 1e-4), 4)
         prof.dram_queue_us = round(max((l8 - s - m8) * (l8 - d8) / d8, 1e-4), 4)
-        prof.combine_p = solve_combine_p(prof, c["stream"], busy("stream"))
 
 
 def _latency_left(comp: dict, p: float, busy_us: float) -> float:
     """The latency component that makes a launch's other components (``comp``) combine,
-    as a p-norm, to ``busy_us``."""
-    others = [v for k, v in comp.items() if k != "latency"]
+    as a p-norm, to ``busy_us`` (DRAM joins latency as the larger of the two first,
+    ``timing.combine``: it is not among the others)."""
+    others = [v for k, v in comp.items() if k not in ("latency", "dram", "slice_queue")]
     if p <= 0:
         return busy_us
     rest = sum(v ** p for v in others)
@@ -455,23 +455,6 @@ def _per_transaction(busy_us: float, m: dict, same_per_us: float) -> float:
     trans = m["simt__l2_slice_transactions.max"]
     ser = m.get("simt__l2_slice_serialized.max", 0)
     return max(busy_us - ser / same_per_us, 0.5 * busy_us) / max(1, trans - ser)
-
-
-def solve_combine_p(prof: Profile, stream_metrics: dict, busy_us: float) -> float:
-    """The p-norm exponent that makes the stream microbenchmark's components add up to
-    its measured busy time (bisection; the norm falls as p grows)."""
-    from simt.timing import pnorm, predict
-    prof.combine_p = 0.0
-    comp = list(predict(stream_metrics, STREAM_GRID, 256, 0, prof).components_us.values())
-
-    def norm(p):
-        return pnorm(comp, p)
-    lo, hi = 1.0, 32.0
-    if busy_us >= norm(lo):
-        return lo
-    if busy_us <= norm(hi):
-        return 0.0                    # no measurable interference: the largest alone
-    return round(_bisect(lambda p: norm(p) - busy_us, lo, hi), 3)
 
 
 def main(argv=None) -> int:
