@@ -16354,6 +16354,2059 @@ UNSEEN100 = [
 PROBES += UNSEEN100
 
 
+# probe-unseen102 (probes104.cu): a reinforcement-learning course's kernels (CartPole
+# environments stepped in parallel under perturbed linear policies, a batched tabular
+# Q-learning step with atomics, a value-iteration sweep in shared-memory tiles, GAE over a
+# time-major rollout, prioritized-replay sampling through a sum tree, a policy MLP's forward
+# pass with action sampling) as a student who knows CUDA basics writes them
+_P104 = "probes104.cu"
+P104_CP_STEPS, P104_CP_EPS, P104_CP_SEED = 200, 0.1, 1040    # cartpole: steps a launch, epsilon, seed
+P104_CP_W, P104_CP_WSD = (0.0, 0.0, 1.0, 1.0), 0.5           # policy weights: these + N(0, wsd^2) each
+P104_CP_MAXLEN, P104_CP_XLIM, P104_CP_THLIM = 500, 2.4, 0.20943951   # CP_MAX_LEN, x and theta limits
+P104_QL_W = 64                                               # qlearn: QL_W (a 64 x 64 grid)
+P104_QL_CELLS = (0.80, 0.15, 0.01, 0.04)                     # free, wall, goal, pit fractions (the map)
+P104_QL_ALPHA, P104_QL_GAMMA, P104_QL_EPS, P104_QL_SEED = 0.1, 0.95, 0.2, 4104
+P104_VI_T = 16                                               # value-iter: VI_T (16 x 16 blocks)
+P104_VI_CELLS = (0.88, 0.01, 0.01, 0.10)                     # free, goal, pit, mud fractions
+P104_VI_REWARD = (-0.04, 1.0, -1.0, -0.5)                    # c_vi_reward (the .cu's initializer)
+P104_VI_GAMMA = 0.99
+P104_GAE_T, P104_GAE_DONE = 256, 1 / 64                      # gae: T (an argument), an episode's end a step
+P104_GAE_GAMMA, P104_GAE_LAM = 0.99, 0.95
+P104_OBS = 8                                                 # MLP_OBS: an observation's floats
+P104_PER_CAP, P104_PER_ALPHA, P104_PER_BETA = 1 << 20, 0.6, 0.4   # per: the buffer, priority exponent, beta
+P104_PER_SEED = 777
+P104_MLP_H, P104_MLP_A, P104_MLP_SEED = 64, 4, 2024          # policy: MLP_H, MLP_A, seed
+P104_BLOCK = 256
+
+
+def _p104_pcg(v):
+    """pcg_hash of uint32 v, as probes104.cu computes it."""
+    v = np.asarray(v, np.uint32)
+    st = v * np.uint32(747796405) + np.uint32(2891336453)
+    w = ((st >> ((st >> np.uint32(28)) + np.uint32(4))) ^ st) * np.uint32(277803737)
+    return (w >> np.uint32(22)) ^ w
+
+
+def _p104_u01(h):
+    """rand01: the top 24 bits over 2^24 (float64, exact; the same value in float32)."""
+    return (np.asarray(h, np.uint32) >> np.uint32(8)).astype(np.float64) / 16777216.0
+
+
+def _p104_grid(n):
+    return -(-n // P104_BLOCK)
+
+
+def _p104_cp_args(n, rng, steps=P104_CP_STEPS):
+    """n CartPole environments at the start of an episode (x, x', theta, theta' uniform in
+    +-0.05, float32), episode lengths, returns and counts (zeroed), the policies' weights
+    (n x 4 row-major, P104_CP_W + N(0, P104_CP_WSD^2)); eps, seed, steps, n."""
+    f = np.float32
+    s = [rng.uniform(-0.05, 0.05, n).astype(f) for _ in range(4)]
+    w = (np.asarray(P104_CP_W) + P104_CP_WSD * rng.standard_normal((n, 4))).astype(f)
+    return s + [np.zeros(n, np.int32), np.zeros(n, f), np.zeros(n, np.int32), w.ravel(), f(P104_CP_EPS),
+                np.uint32(P104_CP_SEED), _i32(steps), _i32(n)]
+
+
+def _p104_cp_ref(x, xd, th, thd, ep_len, ret, eps_done, W, eps=P104_CP_EPS, seed=P104_CP_SEED, steps=P104_CP_STEPS):
+    """cartpole_rollout in float64 (the same hashed draws): x, x', theta, theta', the
+    episode lengths, returns and counts, and each environment's smallest margin of a
+    decision (a policy's |w . s|, a state's distance to a limit) over the run."""
+    x, xd, th, thd = (np.array(a, np.float64) for a in (x, xd, th, thd))
+    L, R, E = np.array(ep_len, np.int64), np.array(ret, np.float64), np.array(eps_done, np.int64)
+    W = np.asarray(W, np.float64).reshape(-1, 4)
+    i = np.arange(len(x), dtype=np.uint32)
+    eps = float(np.float32(eps))
+    gap = np.full(len(x), np.inf)
+    for t in range(steps):
+        c = np.uint32(seed) + np.uint32(8) * (i * np.uint32(steps) + np.uint32(t))
+        h = _p104_pcg(c)
+        rnd = _p104_u01(h) < eps
+        m = W[:, 0] * x + W[:, 1] * xd + W[:, 2] * th + W[:, 3] * thd
+        gap = np.where(rnd, gap, np.minimum(gap, np.abs(m)))
+        a = np.where(rnd, (h & np.uint32(1)) == 1, m > 0)
+        force = np.where(a, 10.0, -10.0)
+        ct, st = np.cos(th), np.sin(th)
+        temp = (force + 0.05 * thd * thd * st) / 1.1
+        thacc = (9.8 * st - ct * temp) / (0.5 * (4 / 3 - 0.1 * ct * ct / 1.1))
+        xacc = temp - 0.05 * thacc * ct / 1.1
+        x, xd, th, thd = x + 0.02 * xd, xd + 0.02 * xacc, th + 0.02 * thd, thd + 0.02 * thacc
+        L += 1
+        gap = np.minimum(gap, np.minimum(np.abs(np.abs(x) - P104_CP_XLIM), np.abs(np.abs(th) - P104_CP_THLIM)))
+        d = (np.abs(x) > P104_CP_XLIM) | (np.abs(th) > P104_CP_THLIM) | (L >= P104_CP_MAXLEN)
+        R[d] += L[d]
+        E[d] += 1
+        L[d] = 0
+        for k, arr in enumerate((x, xd, th, thd)):
+            arr[d] = (_p104_u01(_p104_pcg(c + np.uint32(k + 1))) * 0.1 - 0.05)[d]
+    return x, xd, th, thd, L, R, E, gap
+
+
+def _p104_ql_map(rng):
+    """The gridworld (P104_QL_W^2 uint8 cells: 0 free, 1 wall, 2 goal, 3 pit, drawn with
+    P104_QL_CELLS' fractions) and its free cells (int32, the start cells)."""
+    cells = rng.choice(4, P104_QL_W * P104_QL_W, p=P104_QL_CELLS).astype(np.uint8)
+    return cells, np.flatnonzero(cells == 0).astype(np.int32)
+
+
+def _p104_ql_args(n, rng):
+    """Q (P104_QL_W^2 x 4 float32, N(0, 0.1^2)), dQ and the visit counts (zeroed), the map,
+    n agents' states (uniform over the start cells), the start cells and their count;
+    alpha, gamma, eps, seed, n."""
+    cells, starts = _p104_ql_map(rng)
+    S = P104_QL_W * P104_QL_W
+    Q = (0.1 * rng.standard_normal(S * 4)).astype(np.float32)
+    state = starts[rng.integers(0, len(starts), n)].astype(np.int32)
+    f = np.float32
+    return [Q, np.zeros(S * 4, f), np.zeros(S * 4, np.int32), cells, state, starts, _i32(len(starts)),
+            f(P104_QL_ALPHA), f(P104_QL_GAMMA), f(P104_QL_EPS), np.uint32(P104_QL_SEED), _i32(n)]
+
+
+def _p104_ql_ref(Q, cells, state, starts, alpha=P104_QL_ALPHA, gamma=P104_QL_GAMMA, eps=P104_QL_EPS,
+                 seed=P104_QL_SEED):
+    """qlearn_step in numpy (float64 sums): dQ, the visit counts, the agents' new states,
+    the actions and the terminal mask."""
+    W = P104_QL_W
+    Q = np.asarray(Q, np.float64).reshape(-1, 4)
+    s = np.asarray(state, np.int64)
+    c = np.uint32(seed) + np.uint32(4) * np.arange(len(s), dtype=np.uint32)
+    rnd = _p104_u01(_p104_pcg(c)) < float(np.float32(eps))
+    a = np.where(rnd, _p104_pcg(c + np.uint32(1)) & np.uint32(3), np.argmax(Q[s], axis=1)).astype(np.int64)
+    x, y = s % W, s // W
+    nx = x + np.array([0, 1, 0, -1])[a]
+    ny = y + np.array([-1, 0, 1, 0])[a]
+    ok = (nx >= 0) & (nx < W) & (ny >= 0) & (ny < W)
+    t = np.where(ok, ny * W + nx, 0)
+    ok &= cells[t] != 1
+    s2 = np.where(ok, t, s)
+    typ = cells[s2]
+    term = (typ == 2) | (typ == 3)
+    r = np.where(typ == 2, 1.0, np.where(typ == 3, -1.0, float(np.float32(-0.01))))
+    target = np.where(term, r, r + float(np.float32(gamma)) * Q[s2].max(axis=1))
+    dQ = np.zeros(Q.size)
+    np.add.at(dQ, s * 4 + a, float(np.float32(alpha)) * (target - Q[s, a]))
+    N = np.bincount(s * 4 + a, minlength=Q.size).astype(np.int32)
+    new = np.where(term, np.asarray(starts)[_p104_pcg(c + np.uint32(2)) % np.uint32(len(starts))], s2)
+    return dQ, N, new.astype(np.int32), a, term
+
+
+def _p104_vi_args(n, rng):
+    """An n x n slippery gridworld: V (float32 uniform in +-1, mid-iteration), the cells'
+    types (uint8 by P104_VI_CELLS), V_new and the blocks' residuals (zeroed); gamma, n."""
+    cells = rng.choice(4, n * n, p=P104_VI_CELLS).astype(np.uint8)
+    nb = (n // P104_VI_T) ** 2
+    return [rng.uniform(-1, 1, n * n).astype(np.float32), cells, np.zeros(n * n, np.float32),
+            np.zeros(nb, np.float32), np.float32(P104_VI_GAMMA), _i32(n)]
+
+
+def _p104_vi_grid(n):
+    return (n // P104_VI_T, n // P104_VI_T)
+
+
+def _p104_vi_ref(V, cells, gamma=P104_VI_GAMMA):
+    """value_iter_tile's sweep in float64: V' (n x n) and the blocks' largest changes."""
+    n = int(round(np.sqrt(len(V))))
+    V = np.asarray(V, np.float64).reshape(n, n)
+    typ = np.asarray(cells).reshape(n, n)
+    P = np.pad(V, 1, mode="edge")
+    nb = [P[:-2, 1:-1], P[1:-1, 2:], P[2:, 1:-1], P[1:-1, :-2]]            # up, right, down, left
+    q = [0.8 * nb[a] + 0.1 * nb[(a + 1) % 4] + 0.1 * nb[(a + 3) % 4] for a in range(4)]
+    r = np.asarray(P104_VI_REWARD, np.float32).astype(np.float64)[typ]
+    v = np.where((typ == 1) | (typ == 2), r, r + float(np.float32(gamma)) * np.max(q, axis=0))
+    T = P104_VI_T
+    d = np.abs(v - V).reshape(n // T, T, n // T, T).max(axis=(1, 3))
+    return v, d.ravel()
+
+
+def _p104_gae_args(n, rng, T=P104_GAE_T):
+    """A rollout of T steps of n environments, time-major: rewards N(0, 1), values (T + 1
+    rows) N(0, 1) (float32), episode ends (uint8) with probability P104_GAE_DONE; the
+    advantages and returns (zeroed); gamma, lambda, T, n."""
+    f = np.float32
+    return [rng.standard_normal(T * n).astype(f), rng.standard_normal((T + 1) * n).astype(f),
+            (rng.random(T * n) < P104_GAE_DONE).astype(np.uint8), np.zeros(T * n, f), np.zeros(T * n, f),
+            f(P104_GAE_GAMMA), f(P104_GAE_LAM), _i32(T), _i32(n)]
+
+
+def _p104_gae_ref(rew, val, done, T=P104_GAE_T, gamma=P104_GAE_GAMMA, lam=P104_GAE_LAM):
+    """gae_returns in float64: the advantages and returns (T x n, flat)."""
+    r = np.asarray(rew, np.float64).reshape(T, -1)
+    v = np.asarray(val, np.float64).reshape(T + 1, -1)
+    nd = 1.0 - np.asarray(done).reshape(T, -1)
+    g, gl = float(np.float32(gamma)), float(np.float32(gamma)) * float(np.float32(lam))
+    adv = np.zeros_like(r)
+    A = np.zeros(r.shape[1])
+    for t in range(T - 1, -1, -1):
+        A = r[t] + g * v[t + 1] * nd[t] - v[t] + gl * nd[t] * A
+        adv[t] = A
+    return adv.ravel(), (adv + v[:T]).ravel()
+
+
+def _p104_sumtree(p):
+    """The sum tree of float32 priorities p (len a power of 2): tree[1 ..] summed level by
+    level in float32 (tree[0] unused, 0)."""
+    cap = len(p)
+    tree = np.zeros(2 * cap, np.float32)
+    tree[cap:] = p
+    k = cap
+    while k > 1:
+        tree[k // 2:k] = tree[k:2 * k:2] + tree[k + 1:2 * k:2]
+        k //= 2
+    return tree
+
+
+def _p104_per_args(n, rng, cap=P104_PER_CAP):
+    """A full replay buffer of cap transitions: priorities (|N(0, 1)| + 0.01)^P104_PER_ALPHA
+    in a sum tree (float32, 2 cap), observations and next observations (cap x P104_OBS,
+    N(0, 1)), actions (int32 in 0 .. 3), rewards N(0, 1), done flags (uint8, 1 in 50); the
+    batch's n observations, next observations, actions, rewards, flags, indices and weights
+    (zeroed); p_min, beta, seed, cap, n."""
+    f = np.float32
+    p = ((np.abs(rng.standard_normal(cap)) + 0.01) ** P104_PER_ALPHA).astype(f)
+    d = P104_OBS
+    return [_p104_sumtree(p), rng.standard_normal(cap * d).astype(f), rng.standard_normal(cap * d).astype(f),
+            rng.integers(0, 4, cap).astype(np.int32), rng.standard_normal(cap).astype(f),
+            (rng.random(cap) < 0.02).astype(np.uint8), np.zeros(n * d, f), np.zeros(n * d, f),
+            np.zeros(n, np.int32), np.zeros(n, f), np.zeros(n, np.uint8), np.zeros(n, np.int32), np.zeros(n, f),
+            f(p.min()), f(P104_PER_BETA), np.uint32(P104_PER_SEED), _i32(cap), _i32(n)]
+
+
+def _p104_per_ref(tree, n, p_min, beta=P104_PER_BETA, seed=P104_PER_SEED):
+    """per_sample's descents, in float32 as the kernel does them: the indices and the
+    weights (float64)."""
+    tree = np.asarray(tree, np.float32)
+    cap = len(tree) // 2
+    f = np.float32
+    seg = f(tree[1] / f(n))
+    r = _p104_u01(_p104_pcg(np.uint32(seed) + np.arange(n, dtype=np.uint32))).astype(f)
+    u = ((np.arange(n).astype(f) + r) * seg).astype(f)
+    idx = np.ones(n, np.int64)
+    while idx[0] < cap:
+        left = tree[2 * idx]
+        go = u <= left
+        u = np.where(go, u, (u - left).astype(f))
+        idx = np.where(go, 2 * idx, 2 * idx + 1)
+    p = tree[idx].astype(np.float64)
+    return (idx - cap).astype(np.int32), (p / float(np.float32(p_min))) ** -float(np.float32(beta))
+
+
+def _p104_mlp_args(n, rng):
+    """n observations (n x P104_OBS float32, N(0, 1)); the actions and log-probabilities
+    (zeroed); seed, n."""
+    f = np.float32
+    return [rng.standard_normal(n * P104_OBS).astype(f), np.zeros(n, np.int32), np.zeros(n, f),
+            np.uint32(P104_MLP_SEED), _i32(n)]
+
+
+def _p104_mlp_syms(n, rng):
+    """The policy's parameters (float32, row-major out x in): W1 N(0, 1/8), W2 N(0,
+    1.44/64), W3 N(0, 1/64), biases N(0, 0.1^2)."""
+    f = np.float32
+    d, H, A = P104_OBS, P104_MLP_H, P104_MLP_A
+
+    def w(rows, cols, scale):
+        return (scale * rng.standard_normal(rows * cols) / np.sqrt(cols)).astype(f)
+    return {"c_W1": w(H, d, 1.0), "c_b1": w(H, 1, 0.1), "c_W2": w(H, H, 1.2), "c_b2": w(H, 1, 0.1),
+            "c_W3": w(A, H, 1.0), "c_b3": w(A, 1, 0.1)}
+
+
+def _p104_mlp_ref(obs, syms, seed=P104_MLP_SEED):
+    """policy_forward in float64 (the network from the symbols): the sampled actions, their
+    log-probabilities, the probabilities and the smallest |u - cumulative probability|."""
+    d, H, A = P104_OBS, P104_MLP_H, P104_MLP_A
+    W = {k: np.asarray(v, np.float64) for k, v in syms.items()}
+    x = np.asarray(obs, np.float64).reshape(-1, d)
+    h1 = np.tanh(x @ W["c_W1"].reshape(H, d).T + W["c_b1"])
+    h2 = np.tanh(h1 @ W["c_W2"].reshape(H, H).T + W["c_b2"])
+    lg = h2 @ W["c_W3"].reshape(A, H).T + W["c_b3"]
+    lg = lg - lg.max(axis=1, keepdims=True)
+    p = np.exp(lg) / np.exp(lg).sum(axis=1, keepdims=True)
+    cum = np.cumsum(p, axis=1)
+    u = _p104_u01(_p104_pcg(np.uint32(seed) + np.arange(len(x), dtype=np.uint32)))
+    a = np.minimum((u[:, None] >= cum).sum(axis=1), A - 1)
+    gap = np.abs(u[:, None] - cum[:, :A - 1]).min()
+    return a.astype(np.int32), np.log(p[np.arange(len(x)), a]), p, gap
+
+
+UNSEEN102 = [
+    TimingProbe("probe/cartpole-es-rollout", "probe-unseen102", "cartpole_rollout", 1 << 19, P104_BLOCK, _p104_grid,
+                _p104_cp_args, source=_P104,
+                note="2^19 CartPole environments stepped 200 times, a thread an environment with its own perturbed "
+                     "linear policy: 4 state loads and 4 weights (a 16-byte row a lane), then a register loop of a "
+                     "PCG hash, an epsilon-greedy branch, sinf/cosf, 2 float divisions and ~25 float ops a step; "
+                     "an episode's end (~1 a warp every 5 steps; half the policies balance the pole for all "
+                     "200) resets the state from 4 more hashes in a divergent branch; compute-bound"),
+    TimingProbe("probe/qlearn-gridworld-atomic", "probe-unseen102", "qlearn_step", 1 << 22, P104_BLOCK, _p104_grid,
+                _p104_ql_args, source=_P104,
+                note="one tabular Q-learning step of 2^22 agents in a 64 x 64 gridworld (Q 64 KiB, L1/L2-resident), "
+                     "a thread an agent: its state, 2-3 PCG hashes, epsilon-greedy over the 4 Q values of its "
+                     "random state (gathers), the move checked against the byte map, the next state's 4 Q values, "
+                     "then a float atomicAdd of the TD update and an int atomicAdd of the visit count on "
+                     "(s, a) of 16K slots (~256 agents a slot, lanes' slots random), the new state stored; "
+                     "atomic/L2-bound"),
+    TimingProbe("probe/value-iter-slip-tile16", "probe-unseen102", "value_iter_tile", 8192, (P104_VI_T, P104_VI_T),
+                _p104_vi_grid, _p104_vi_args, source=_P104,
+                note="one value-iteration sweep of a slippery 8192 x 8192 gridworld, a thread a state (16 x 16 "
+                     "blocks, a warp two 64-byte row pieces): V staged into an 18 x 18 shared tile with a clamped "
+                     "halo (4 divergent edge branches), the cell's type byte and its reward from a 4-entry "
+                     "__constant__ table (lanes' indices differ), max over 4 actions of 3-term expectations, V' "
+                     "stored, the block's largest change by __shfl_xor_sync and shared memory; DRAM-bound "
+                     "(~9 bytes a state)"),
+    TimingProbe("probe/gae-timemajor-scan", "probe-unseen102", "gae_returns", 1 << 16, P104_BLOCK, _p104_grid,
+                _p104_gae_args, source=_P104,
+                note="GAE over a PPO rollout of 256 steps of 2^16 environments stored time-major, a thread an "
+                     "environment (256 blocks): a backward loop of 256 steps, each a coalesced float load of the "
+                     "reward and value and a byte load of the done flag (rows 256 KiB apart), a dependent "
+                     "3-FMA recurrence, 2 coalesced float stores; ~285 MB streamed by 2^16 threads; "
+                     "DRAM/latency-bound"),
+    TimingProbe("probe/per-sumtree-sample-gather", "probe-unseen102", "per_sample", 1 << 20, P104_BLOCK, _p104_grid,
+                _p104_per_args, source=_P104,
+                note="prioritized-replay sampling of 2^20 transitions (4096 learners' batches of 256) from a full "
+                     "2^20-transition buffer, a thread a sample: a 20-level descent of the float sum tree (8 MiB, "
+                     "dependent loads, a warp's lanes on one path through the upper levels, apart in the lower), a "
+                     "powf weight, then gathers of the transition's 8-float observation and next observation (a "
+                     "32-byte row a lane, rows random) and its action, reward and flag into the batch; "
+                     "latency-bound"),
+    TimingProbe("probe/policy-mlp-const-sample", "probe-unseen102", "policy_forward", 1 << 17, P104_BLOCK,
+                _p104_grid, _p104_mlp_args, source=_P104, symbols=_p104_mlp_syms,
+                note="a policy MLP (8 -> 64 tanh -> 64 tanh -> 4) on 2^17 observations with softmax sampling, a "
+                     "thread an observation (512 blocks): an 8-float row loaded, ~20 KB of weights read from "
+                     "__constant__ memory at warp-uniform addresses, 4.9K dependent-chain FMAs and 128 tanhf a "
+                     "thread with the hidden layers in 64-float per-thread arrays (local memory unless "
+                     "unrolled), expf/logf and a hashed draw; compute-bound"),
+]
+PROBES += UNSEEN102
+
+# probe-unseen104 (probes106.cu): a medical-ultrasound imaging course's kernels (per-channel
+# time-gain compensation of int16 ADC samples, plane-wave delay-and-sum beamforming with a
+# Hann-apodized expanding aperture, Hilbert-FIR envelope detection and log compression in
+# shared memory, sector scan conversion with bilinear lookups, Kasai colour Doppler over an
+# ensemble, per-frame B-mode histograms with shared atomics) as a student who knows CUDA
+# basics writes them
+_P106 = "probes106.cu"
+P106_C, P106_FS = 1540.0, 20e6                      # sound speed (m/s), sampling rate (Hz)
+P106_TGC_NS, P106_TGC_NCH = 4096, 128               # tgc: samples a channel record, channels
+P106_TGC_SLIDERS = (0.0, 6.0, 12.0, 18.0, 24.0, 30.0, 36.0, 40.0)   # the TGC curve's dB at 8 depths (interpolated)
+P106_TGC_A0, P106_TGC_ATT = 6000.0, 4.0             # ADC speckle std at depth 0 (counts), its decay exp(-ATT s / ns)
+P106_TGC_DC = 40.0                                  # channels' DC offsets: N(0, DC^2) counts
+P106_DAS_CH, P106_DAS_NS, P106_DAS_NX = 128, 2048, 512   # das: DAS_CH, samples a channel, image lines
+P106_DAS_PITCH = 0.3e-3                             # element pitch (m): a 38.4 mm aperture
+P106_DAS_Z = (5e-3, 45e-3)                          # image depths (m)
+P106_DAS_T0, P106_DAS_FNUM = 10.0, 1.5              # delay offset (samples), receive F-number
+P106_HB_TAPS, P106_HB_NS, P106_HB_TILE = 31, 4096, 256   # hilbert: HB_TAPS, samples a line, HB_TILE
+P106_HB_F0, P106_HB_ATT, P106_HB_SMOOTH = 0.2, 2.0, 8     # carrier (cycles a sample), decay, moving-average taps
+P106_HB_REF, P106_HB_DR = 4.0, 60.0                 # log compression: reference envelope, dynamic range (dB)
+P106_SC_FRAMES, P106_SC_NBEAM, P106_SC_NSAMP = 16, 256, 1024   # scan-convert: frames, beams, samples a beam
+P106_SC_SECTOR = np.pi / 2                          # a 90-degree phased-array sector
+P106_SC_R0, P106_SC_DR = 2e-3, 0.15e-3              # radius of sample 0, sample spacing (m)
+P106_SC_BOX = (-0.11, 0.11, 0.0, 0.16)              # the Cartesian image's x and z ranges (m)
+P106_DOP_ENS, P106_DOP_NZ = 16, 512                 # doppler: DOP_ENS, depths a line (pixels depth-fastest)
+P106_DOP_VNYQ, P106_DOP_THRESH = 0.308, 0.1         # Nyquist velocity (m/s), power threshold
+P106_DOP_CLUTTER, P106_DOP_NOISE = 20.0, 0.1        # stationary clutter amplitude, noise std a component
+P106_DOP_VESSELS = ((100, 40, 0.6), (260, 25, -0.5), (400, 60, 0.35))   # (centre depth, radius, peak phase step / pi)
+P106_HI_FRAMES, P106_HI_BX, P106_HI_BINS = 16, 64, 256   # histogram: frames, most blocks a frame, HIST_BINS
+
+
+def _p106_tgc_curve(ns=P106_TGC_NS):
+    """The TGC gains (float32, one a sample): 10^(dB/20), dB interpolated linearly between
+    P106_TGC_SLIDERS at equally spaced depths."""
+    knots = np.linspace(0, ns - 1, len(P106_TGC_SLIDERS))
+    db = np.interp(np.arange(ns), knots, P106_TGC_SLIDERS)
+    return (10.0 ** (db / 20)).astype(np.float32)
+
+
+def _p106_tgc_args(n, rng, ns=P106_TGC_NS, nch=P106_TGC_NCH):
+    """n int16 ADC samples [frame][channel][sample] (speckle N(0, (A0 exp(-ATT s/ns))^2)
+    plus the channel's DC offset, clipped); out (zeroed float32); dc (the offsets as
+    measured, within +-0.5 count), the channels' gains (uniform 0.9 .. 1.1) and the TGC
+    curve (float32); ns, nch, n."""
+    s = np.arange(n) % ns
+    ch = (np.arange(n) // ns) % nch
+    dc = np.round(rng.normal(0, P106_TGC_DC, nch))
+    amp = (P106_TGC_A0 * np.exp(-P106_TGC_ATT * np.arange(ns) / ns)).astype(np.float32)
+    x = rng.standard_normal(n, dtype=np.float32) * amp[s] + dc[ch].astype(np.float32)
+    adc = np.clip(np.round(x), -32768, 32767).astype(np.int16)
+    dcm = (dc + rng.uniform(-0.5, 0.5, nch)).astype(np.float32)
+    return [adc, np.zeros(n, np.float32), dcm, rng.uniform(0.9, 1.1, nch).astype(np.float32),
+            _p106_tgc_curve(ns), _i32(ns), _i32(nch), _i32(n)]
+
+
+def _p106_tgc_ref(adc, dc, gain, tgc, ns=P106_TGC_NS, nch=P106_TGC_NCH):
+    """tgc_convert in float32, as the kernel rounds it."""
+    i = np.arange(len(adc))
+    ch = (i // ns) % nch
+    return (adc.astype(np.float32) - dc[ch]) * gain[ch] * tgc[i % ns]
+
+
+def _p106_elem_x():
+    """The linear array's element positions (float32, m), centred on x = 0."""
+    return ((np.arange(P106_DAS_CH) - (P106_DAS_CH - 1) / 2) * P106_DAS_PITCH).astype(np.float32)
+
+
+def _p106_das_syms(n, rng):
+    return {"c_elem_x": _p106_elem_x()}
+
+
+def _p106_das_args(n, rng, nx=P106_DAS_NX):
+    """RF of a 0-degree plane wave: DAS_CH channels of P106_DAS_NS samples (white speckle
+    N(0, 1), float32); the image (nx lines x n / nx depths, zeroed); x0, dx (the lines
+    across the aperture), z0, dz (P106_DAS_Z), nx, nz, ns, fs/c, t0, F#."""
+    nz = n // nx
+    f = np.float32
+    width = P106_DAS_CH * P106_DAS_PITCH
+    dx = width / nx
+    z0, z1 = P106_DAS_Z
+    return [rng.standard_normal(P106_DAS_CH * P106_DAS_NS, dtype=np.float32), np.zeros(nx * nz, np.float32),
+            f(-width / 2 + dx / 2), f(dx), f(z0), f((z1 - z0) / nz), _i32(nx), _i32(nz), _i32(P106_DAS_NS),
+            f(P106_FS / P106_C), f(P106_DAS_T0), f(P106_DAS_FNUM)]
+
+
+def _p106_das_ref(rf, x0, dx, z0, dz, nx, nz, ns=P106_DAS_NS, fs_c=P106_FS / P106_C, t0=P106_DAS_T0,
+                  fnum=P106_DAS_FNUM):
+    """das_beamform in float64 (nx * nz pixels, depth fastest): the image and the number
+    of channels summed a pixel."""
+    rf = np.asarray(rf, np.float64).reshape(P106_DAS_CH, ns)
+    idx = np.arange(int(nx) * int(nz))
+    x = (float(x0) + (idx // nz) * float(dx))[:, None]
+    z = (float(z0) + (idx % nz) * float(dz))[:, None]
+    half = z / (2 * float(fnum))
+    d = x - _p106_elem_x().astype(np.float64)[None, :]
+    s = (z + np.sqrt(d * d + z * z)) * float(fs_c) - float(t0)
+    i0 = np.floor(s).astype(np.int64)
+    ok = (np.abs(d) <= half) & (i0 >= 0) & (i0 < ns - 1)
+    i0c = np.clip(i0, 0, ns - 2)
+    ch = np.arange(P106_DAS_CH)[None, :]
+    v = rf[ch, i0c] + (s - i0) * (rf[ch, i0c + 1] - rf[ch, i0c])
+    w = 0.5 + 0.5 * np.cos(np.pi * d / half)
+    return np.where(ok, w * v, 0.0).sum(axis=1), ok.sum(axis=1)
+
+
+def _p106_hilbert_taps():
+    """The 31-tap Hilbert FIR (float32): 2 / (pi m) at odd m = k - 15, 0 at even, times a
+    Hamming window."""
+    m = np.arange(P106_HB_TAPS) - P106_HB_TAPS // 2
+    h = np.where(m % 2 != 0, 2 / (np.pi * np.where(m == 0, 1, m)), 0.0)
+    w = 0.54 - 0.46 * np.cos(2 * np.pi * np.arange(P106_HB_TAPS) / (P106_HB_TAPS - 1))
+    return (h * w).astype(np.float32)
+
+
+def _p106_hb_syms(n, rng):
+    return {"c_hilb": _p106_hilbert_taps()}
+
+
+def _p106_hb_args(n, rng, ns=P106_HB_NS):
+    """n // ns RF lines of ns samples (float32): band-limited speckle (quadrature Gaussian
+    noise smoothed over P106_HB_SMOOTH samples, on a carrier of P106_HB_F0 cycles a
+    sample), decaying exp(-ATT s / ns) with depth, about unit std at the top; the B-mode
+    bytes (zeroed); ns, ref, dynamic range (dB)."""
+    lines = n // ns
+    k = P106_HB_SMOOTH
+
+    def band(a):
+        c = np.cumsum(a, axis=1, dtype=np.float32)
+        c[:, k:] -= c[:, :-k].copy()
+        return c / np.float32(np.sqrt(k))
+    i = band(rng.standard_normal((lines, ns), dtype=np.float32))
+    q = band(rng.standard_normal((lines, ns), dtype=np.float32))
+    t = np.arange(ns, dtype=np.float32)
+    ph = np.float32(2 * np.pi * P106_HB_F0) * t
+    env = np.exp(np.float32(-P106_HB_ATT / ns) * t)
+    rf = ((i * np.cos(ph) - q * np.sin(ph)) * env).astype(np.float32)
+    return [rf.ravel(), np.zeros(lines * ns, np.uint8), _i32(ns), np.float32(P106_HB_REF), np.float32(P106_HB_DR)]
+
+
+def _p106_hb_ref(rf, ns=P106_HB_NS, ref=P106_HB_REF, dr=P106_HB_DR):
+    """hilbert_envelope_db in float64: the bytes and the value before rounding (v + 0.5,
+    unclamped)."""
+    x = np.asarray(rf, np.float64).reshape(-1, ns)
+    h = _p106_hilbert_taps().astype(np.float64)
+    half = P106_HB_TAPS // 2
+    xp = np.pad(x, ((0, 0), (half, half)))
+    q = np.zeros_like(x)
+    for k in range(P106_HB_TAPS):                   # q[s] = sum_k h[k] x[s + half - k]
+        q += h[k] * xp[:, 2 * half - k:2 * half - k + ns]
+    env = np.sqrt(x * x + q * q)
+    v = (20 * np.log10(np.maximum(env, 1e-6) / ref) + dr) * (255 / dr) + 0.5
+    return np.floor(np.clip(v, 0.5, 255.5)).astype(np.uint8).ravel(), v.ravel()
+
+
+def _p106_sc_side(n):
+    return int(np.sqrt(n // P106_SC_FRAMES) + 1e-6)
+
+
+def _p106_sc_geom(side):
+    """scan_convert's scalars after side: th0, dth, r0, dr, xmin, dxp, zmin, dzp (floats)."""
+    x0, x1, z0, z1 = P106_SC_BOX
+    return (-P106_SC_SECTOR / 2, P106_SC_SECTOR / (P106_SC_NBEAM - 1), P106_SC_R0, P106_SC_DR,
+            x0, (x1 - x0) / side, z0, (z1 - z0) / side)
+
+
+def _p106_speckle_bytes(shape, rng, dr=P106_HB_DR):
+    """Log-compressed fully developed speckle: Rayleigh envelopes (unit scale) in dB against
+    4, mapped over dr dB to bytes as hilbert_envelope_db maps them."""
+    env = rng.rayleigh(1.0, shape)
+    v = (20 * np.log10(np.maximum(env, 1e-6) / 4.0) + dr) * (255 / dr) + 0.5
+    return np.floor(np.clip(v, 0.5, 255.5)).astype(np.uint8)
+
+
+def _p106_sc_args(n, rng):
+    """P106_SC_FRAMES sector frames of NBEAM x NSAMP speckle bytes; the images (FRAMES x
+    side x side bytes, zeroed, side = sqrt(n / FRAMES)); nbeam, nsamp, side and the
+    geometry (_p106_sc_geom, float32)."""
+    side = _p106_sc_side(n)
+    polar = _p106_speckle_bytes(P106_SC_FRAMES * P106_SC_NBEAM * P106_SC_NSAMP, rng)
+    return [polar, np.zeros(P106_SC_FRAMES * side * side, np.uint8), _i32(P106_SC_NBEAM), _i32(P106_SC_NSAMP),
+            _i32(side)] + [np.float32(g) for g in _p106_sc_geom(side)]
+
+
+def _p106_sc_grid(n):
+    s = -(-_p106_sc_side(n) // 16)
+    return (s, s, P106_SC_FRAMES)
+
+
+def _p106_sc_coords(side):
+    """Every output pixel's polar coordinates in float64 (side x side, row pz): beam fb and
+    sample fs."""
+    th0, dth, r0, dr, xmin, dxp, zmin, dzp = (float(np.float32(g)) for g in _p106_sc_geom(side))
+    x = xmin + np.arange(side) * dxp
+    z = (zmin + np.arange(side) * dzp)[:, None]
+    return (np.arctan2(x, z) - th0) / dth, (np.sqrt(x * x + z * z) - r0) / dr
+
+
+def _p106_sc_ref(polar, side):
+    """scan_convert in float64: the images (FRAMES x side x side bytes), the bilinear value
+    plus 0.5 (0 outside), and each pixel's distance (in beams or samples) from the
+    sector's edge."""
+    nb, ns = P106_SC_NBEAM, P106_SC_NSAMP
+    fb, fs = _p106_sc_coords(side)
+    fs = np.broadcast_to(fs, fb.shape) if fs.shape != fb.shape else fs
+    fb = np.broadcast_to(fb, fs.shape)
+    inside = (fb >= 0) & (fb < nb - 1) & (fs >= 0) & (fs < ns - 1)
+    edge = np.minimum.reduce([np.abs(fb), np.abs(fb - (nb - 1)), np.abs(fs), np.abs(fs - (ns - 1))])
+    b = np.clip(np.floor(fb), 0, nb - 2).astype(np.int64)
+    s = np.clip(np.floor(fs), 0, ns - 2).astype(np.int64)
+    wb, ws = fb - b, fs - s
+    P = np.asarray(polar).reshape(P106_SC_FRAMES, nb, ns).astype(np.float64)
+    v = ((1 - wb) * ((1 - ws) * P[:, b, s] + ws * P[:, b, s + 1])
+         + wb * ((1 - ws) * P[:, b + 1, s] + ws * P[:, b + 1, s + 1])) + 0.5
+    v = np.where(inside, v, 0.0)
+    return np.floor(v).astype(np.uint8).ravel(), v.ravel(), np.broadcast_to(edge, v.shape).ravel()
+
+
+def _p106_dop_args(n, rng):
+    """A colour-Doppler ensemble of DOP_ENS IQ frames of n pixels (complex64 as float32
+    pairs, [k][pixel], pixels depth-fastest in lines of P106_DOP_NZ): stationary clutter
+    (amplitude CLUTTER, a random phase a pixel), blood in the P106_DOP_VESSELS (unit
+    amplitude, a parabolic profile of the phase step across each vessel, a random start
+    phase) and complex noise (std NOISE a component); vel and power (zeroed); n, vnyq,
+    the power threshold."""
+    E = P106_DOP_ENS
+    iz = np.arange(n) % P106_DOP_NZ
+    dphi = np.zeros(n)
+    blood = np.zeros(n, bool)
+    for zc, rad, peak in P106_DOP_VESSELS:
+        u = (iz - zc) / rad
+        inv = np.abs(u) < 1
+        dphi[inv] = np.pi * peak * (1 - u[inv] ** 2)
+        blood |= inv
+    clut = P106_DOP_CLUTTER * np.exp(1j * rng.uniform(0, 2 * np.pi, n))
+    ph0 = rng.uniform(0, 2 * np.pi, n)
+    k = np.arange(E)[:, None]
+    sig = clut[None, :] + np.where(blood, np.exp(1j * (ph0 + k * dphi)), 0)
+    sig = sig + P106_DOP_NOISE * (rng.standard_normal((E, n)) + 1j * rng.standard_normal((E, n)))
+    iq = sig.astype(np.complex64).view(np.float32).ravel()
+    f = np.float32
+    return [iq, np.zeros(n, f), np.zeros(n, f), _i32(n), f(P106_DOP_VNYQ), f(P106_DOP_THRESH)]
+
+
+def _p106_dop_ref(iq, vnyq=P106_DOP_VNYQ, thresh=P106_DOP_THRESH):
+    """doppler_kasai in float64: velocity, power (dB) and the mean power R0 / DOP_ENS."""
+    x = np.asarray(iq, np.float32).view(np.complex64).astype(np.complex128).reshape(P106_DOP_ENS, -1)
+    x = x - x.mean(axis=0)
+    pw = (np.abs(x) ** 2).sum(axis=0) / P106_DOP_ENS
+    r1 = (np.conj(x[:-1]) * x[1:]).sum(axis=0)
+    vel = np.where(pw > thresh, vnyq * np.angle(r1) / np.pi, 0.0)
+    return vel, 10 * np.log10(pw + 1e-12), pw
+
+
+def _p106_hist_side(n):
+    return int(np.sqrt(n // P106_HI_FRAMES) + 1e-6)
+
+
+def _p106_hist_args(n, rng):
+    """P106_HI_FRAMES scan-converted B-mode frames of side x side bytes (side = sqrt(n /
+    FRAMES)): 0 outside the 90-degree sector (scan_convert's geometry), log-compressed
+    speckle bytes inside; hist (FRAMES x HIST_BINS uint32, zeroed); the frame's pixels."""
+    side = _p106_hist_side(n)
+    fb, fs = _p106_sc_coords(side)
+    inside = (fb >= 0) & (fb < P106_SC_NBEAM - 1) & (fs >= 0) & (fs < P106_SC_NSAMP - 1)
+    img = _p106_speckle_bytes((P106_HI_FRAMES, side, side), rng) * inside
+    return [img.astype(np.uint8).ravel(), np.zeros(P106_HI_FRAMES * P106_HI_BINS, np.uint32), _i32(side * side)]
+
+
+def _p106_hist_grid(n):
+    fp = _p106_hist_side(n) ** 2
+    return (min(P106_HI_BX, -(-fp // 256)), P106_HI_FRAMES)
+
+
+def _p106_hist_ref(img, frame_pixels):
+    """bmode_histogram: each frame's counts (FRAMES x HIST_BINS)."""
+    im = np.asarray(img)[:P106_HI_FRAMES * frame_pixels].reshape(P106_HI_FRAMES, -1)
+    return np.stack([np.bincount(r, minlength=P106_HI_BINS) for r in im]).astype(np.uint32)
+
+
+UNSEEN104 = [
+    TimingProbe("probe/us-tgc-int16-channels", "probe-unseen104", "tgc_convert", 1 << 25, 256,
+                lambda n: -(-n // 256), _p106_tgc_args, source=_P106,
+                note="per-channel time-gain compensation of 2^25 int16 ADC samples (64 frames x 128 channels x "
+                     "4096 samples), a thread a sample: a coalesced 2-byte load, an integer % and / for the "
+                     "sample and channel, the channel's DC offset and gain (a warp on one channel: broadcast "
+                     "loads) and the TGC table's gain at the sample (16 KiB, coalesced, cached), one float "
+                     "store; DRAM-bound (6 B a sample)"),
+    TimingProbe("probe/us-das-hann-aperture", "probe-unseen104", "das_beamform", 1 << 20, 256,
+                lambda n: -(-n // 256), _p106_das_args, source=_P106, symbols=_p106_das_syms,
+                note="plane-wave delay-and-sum of a 512 x 2048 pixel image (depth fastest) from 128 channels x "
+                     "2048 RF samples (1 MiB, L2/L1-resident), a thread a pixel: a 128-trip loop over the "
+                     "elements (positions from __constant__, uniform), those inside the expanding F/1.5 "
+                     "aperture (~11 to ~100 of 128, ~6 at the image's sides; a warp's lanes nearly alike) "
+                     "doing sqrtf, a float division, cosf and 2 gathered loads of the channel's samples (a "
+                     "warp's delays adjacent); compute-bound"),
+    TimingProbe("probe/us-hilbert-envelope-db", "probe-unseen104", "hilbert_envelope_db", 1 << 24, P106_HB_TILE,
+                lambda n: (P106_HB_NS // P106_HB_TILE, n // P106_HB_NS), _p106_hb_args, source=_P106,
+                symbols=_p106_hb_syms,
+                note="envelope detection and log compression of 4096 RF lines x 4096 float samples, a block 256 "
+                     "samples of a line (2-D grid): 286 samples with the halo staged in shared memory (zeros "
+                     "past the line's ends), a 31-tap Hilbert FIR (taps from __constant__, uniform; consecutive "
+                     "shared words), sqrtf, log10f, a clamp and one byte stored a sample; 4 B read, 1 B "
+                     "written a sample"),
+    TimingProbe("probe/us-scanconv-sector-bilinear", "probe-unseen104", "scan_convert", 1 << 24, (16, 16),
+                _p106_sc_grid, _p106_sc_args, source=_P106,
+                note="scan conversion of a 16-frame cine loop of 90-degree sectors (256 beams x 1024 byte "
+                     "samples a frame, 4 MiB in all) to 1024 x 1024 byte images, a thread a pixel (16 x 16 "
+                     "blocks, a frame a blockIdx.z): sqrtf, atan2f and 2 float divisions, ~46% of the pixels "
+                     "outside the sector (black; whole blocks out at the corners, divergent blocks along the "
+                     "edges), the rest 4 gathered byte loads (2 beams, adjacent samples) and a bilinear blend, "
+                     "one byte stored a pixel"),
+    TimingProbe("probe/us-doppler-kasai-ensemble", "probe-unseen104", "doppler_kasai", 1 << 21, 256,
+                lambda n: -(-n // 256), _p106_dop_args, source=_P106,
+                note="Kasai colour Doppler on 2^21 pixels with ensembles of 16 IQ frames (float2, [k][pixel]: "
+                     "256 MiB), a thread a pixel: two passes of 16 coalesced 8-byte loads 16 MiB apart (the "
+                     "ensemble mean, then R0 and R1 of the mean-removed samples: the second pass re-reads "
+                     "through L2), atan2f for the pixels above the power threshold (~half, in 3 vessel bands "
+                     "along depth: 10 of a line's 16 warps uniform, 6 split at the walls) and log10f for all; "
+                     "DRAM-bound"),
+    TimingProbe("probe/us-bmode-hist-frames", "probe-unseen104", "bmode_histogram", 1 << 24, 256,
+                _p106_hist_grid, _p106_hist_args, source=_P106,
+                note="grey-level histograms of 16 scan-converted 1024 x 1024 byte B-mode frames, 64 blocks of "
+                     "256 a frame (blockIdx.y), a grid-stride loop of 64 byte loads a thread (coalesced), each "
+                     "an atomicAdd on one of 256 shared bins: ~46% of the pixels black (bin 0, a warp's lanes "
+                     "often all on it), the speckle on ~75 bins peaking near 217; then a global atomicAdd a "
+                     "nonzero bin (~76 a block) into the frame's histogram; shared-atomic-bound"),
+]
+PROBES += UNSEEN104
+
+
+# probe-unseen103 (probes105.cu): an information-retrieval / search-engine course's kernels
+# (BM25 term-at-a-time scoring over an inverted index with float atomicAdd, postings-list
+# intersection by binary search with atomic compaction, document frequencies with a
+# shared-memory histogram for the hot terms, per-query top-k by insertion and a shared-memory
+# merge tree, tf-idf cosine similarity a warp a document, MinHash signatures of shingles) as
+# a student who knows CUDA basics writes them
+_P105 = "probes105.cu"
+P105_VOCAB, P105_ZIPF_S = 1 << 18, 1.0              # term ids: Zipf ranks over the vocabulary
+P105_BM_FRAC = (0.30, 0.25, 0.18, 0.12, 0.09, 0.06)  # bm25: the query terms' shares of the postings
+P105_BM_DOCS = 2                                    # bm25: documents a posting (n_docs = 2 n)
+P105_BM_K1, P105_BM_B = 1.2, 0.75
+P105_BM_DL = (5.5, 0.6, 10, 5000)                   # doc lengths: round(exp(N(mu, sd^2))) clipped
+P105_BM_TF_P = 0.5                                  # tf: geometric(p) (1, 2, ...), at most 20
+P105_IS_GAP_A, P105_IS_GAP_B = 63, 7                # intersect: gaps uniform in 1 .. these (means 32, 4)
+P105_IS_RATIO = 8                                   # intersect: len(b) = 8 len(a)
+P105_DF_HOT, P105_DF_BLOCKS = 2048, 1024            # df_count: DF_HOT; the grid's most blocks
+P105_TK_K, P105_TK_NC, P105_TK_THREADS = 10, 4096, 256   # topk_query: TOPK, NC, blockDim
+P105_TK_GAMMA = (2.0, 2.0)                          # candidate scores: gamma(shape, scale)
+P105_TF_LEN = (16, 112)                             # tfidf: terms drawn a document (uniform), duplicates merged
+P105_ML_LEN, P105_ML_W, P105_ML_H = 256, 5, 128     # minhash: DOC_LEN, SH_W, NUM_HASH
+P105_ML_DUP, P105_ML_EDIT = 4, 0.05                 # every 4th document a copy of the one before with 5% tokens replaced
+P105_MERSENNE = (1 << 31) - 1
+
+
+def _p105_zipf_cdf():
+    p = 1.0 / np.arange(1, P105_VOCAB + 1, dtype=np.float64) ** P105_ZIPF_S
+    return np.cumsum(p / p.sum())
+
+
+def _p105_zipf(size, rng):
+    """size term ids (int32) drawn by Zipf's law over P105_VOCAB ranks."""
+    cdf = _p105_zipf_cdf()
+    return np.minimum(np.searchsorted(cdf, rng.random(size), side="right"), P105_VOCAB - 1).astype(np.int32)
+
+
+def _p105_bm_args(n, rng):
+    """A query's postings: len(P105_BM_FRAC) terms whose lists take those shares of n
+    postings, each list distinct docs ascending drawn from n_docs = P105_BM_DOCS n; tf
+    geometric; term_off, idf (BM25's, from the lists' lengths); doc lengths log-normal;
+    scores zeroed; avgdl, k1, b, the terms, n."""
+    nd = P105_BM_DOCS * n
+    cnt = [int(round(f * n)) for f in P105_BM_FRAC[:-1]]
+    cnt.append(n - sum(cnt))
+    docs = np.concatenate([np.sort(rng.choice(nd, c, replace=False)) for c in cnt]).astype(np.int32)
+    tf = np.minimum(rng.geometric(P105_BM_TF_P, n), 20).astype(np.int32)
+    off = np.r_[0, np.cumsum(cnt)].astype(np.int32)
+    dfs = np.array(cnt, np.float64)
+    idf = np.log((nd - dfs + 0.5) / (dfs + 0.5) + 1.0).astype(np.float32)
+    mu, sd, lo, hi = P105_BM_DL
+    dl = np.clip(np.round(np.exp(rng.normal(mu, sd, nd))), lo, hi).astype(np.int32)
+    return [docs, tf, off, idf, dl, np.zeros(nd, np.float32), np.float32(dl.mean()), np.float32(P105_BM_K1),
+            np.float32(P105_BM_B), _i32(len(cnt)), _i32(n)]
+
+
+def _p105_bm_ref(docs, tf, off, idf, dl, avgdl, k1=P105_BM_K1, b=P105_BM_B):
+    """bm25_postings's scores in float64."""
+    t = np.repeat(np.arange(len(off) - 1), np.diff(off))
+    tf = np.asarray(tf, np.float64)
+    d = np.asarray(dl, np.float64)[docs]
+    w = np.asarray(idf, np.float64)[t] * tf * (k1 + 1) / (tf + k1 * (1 - b + b * d / float(avgdl)))
+    return np.bincount(docs, weights=w, minlength=len(dl))
+
+
+def _p105_is_args(n, rng):
+    """Two ascending postings lists: a (n docs, gaps uniform 1 .. P105_IS_GAP_A) and b
+    (P105_IS_RATIO n docs, gaps 1 .. P105_IS_GAP_B) over about the same range (~1/4 of a
+    in b); out (n, zeroed), count (zeroed)."""
+    a = np.cumsum(rng.integers(1, P105_IS_GAP_A + 1, n)).astype(np.int32)
+    nb = P105_IS_RATIO * n
+    b = np.cumsum(rng.integers(1, P105_IS_GAP_B + 1, nb)).astype(np.int32)
+    return [a, _i32(n), b, _i32(nb), np.zeros(n, np.int32), np.zeros(1, np.int32)]
+
+
+def _p105_df_grid(n):
+    return min(P105_DF_BLOCKS, -(-n // 256))
+
+
+def _p105_df_args(n, rng):
+    """n term ids (Zipf ranks, int32) of a forward index's entries; df (P105_VOCAB, zeroed); n."""
+    return [_p105_zipf(n, rng), np.zeros(P105_VOCAB, np.int32), _i32(n)]
+
+
+def _p105_tk_args(n, rng):
+    """n queries' P105_TK_NC candidate scores (float32, gamma, row-major); the top values
+    and docs (n x K, zeroed); n."""
+    s = rng.gamma(*P105_TK_GAMMA, n * P105_TK_NC).astype(np.float32)
+    return [s, np.zeros(n * P105_TK_K, np.float32), np.zeros(n * P105_TK_K, np.int32), _i32(n)]
+
+
+def _p105_tk_ref(s):
+    """Each query's K best (score, candidate), best first, ties to the lower candidate."""
+    s = np.asarray(s, np.float32).reshape(-1, P105_TK_NC)
+    idx = np.argsort(-s, axis=1, kind="stable")[:, :P105_TK_K].astype(np.int32)
+    return np.take_along_axis(s, idx, axis=1), idx
+
+
+def _p105_idf():
+    """tfidf's idf of each term rank: ln(1 + 1 / (64 p)), p its Zipf probability."""
+    cdf = _p105_zipf_cdf()
+    p = np.diff(np.r_[0.0, cdf])
+    return np.log1p(1.0 / (64.0 * p))
+
+
+def _p105_tf_args(n, rng):
+    """n tf-idf documents (CSR): P105_TF_LEN-uniform Zipf term draws a document, repeats
+    merged into the term's tf, the terms ascending in a row; weights (1 + ln tf) idf
+    (float32), the rows' norms; a dense nonnegative vector over the vocabulary (uniform
+    times idf, float32) and its norm; sim (zeroed); n."""
+    lens = rng.integers(P105_TF_LEN[0], P105_TF_LEN[1] + 1, n)
+    terms = _p105_zipf(int(lens.sum()), rng).astype(np.int64)
+    row = np.repeat(np.arange(n, dtype=np.int64), lens)
+    key, tf = np.unique(row * P105_VOCAB + terms, return_counts=True)
+    r, col = key // P105_VOCAB, (key % P105_VOCAB).astype(np.int32)
+    ptr = np.r_[0, np.cumsum(np.bincount(r, minlength=n))].astype(np.int32)
+    idf = _p105_idf()
+    val = ((1.0 + np.log(tf)) * idf[col]).astype(np.float32)
+    norm = np.sqrt(np.bincount(r, weights=val.astype(np.float64) ** 2, minlength=n)).astype(np.float32)
+    qw = (rng.random(P105_VOCAB) * idf).astype(np.float32)
+    qn = np.float32(np.sqrt((qw.astype(np.float64) ** 2).sum()))
+    return [ptr, col, val, norm, qw, qn, np.zeros(n, np.float32), _i32(n)]
+
+
+def _p105_tf_ref(ptr, col, val, norm, qw, qn):
+    """tfidf_cosine's similarities in float64."""
+    r = np.repeat(np.arange(len(ptr) - 1), np.diff(ptr))
+    dot = np.bincount(r, weights=np.asarray(val, np.float64) * np.asarray(qw, np.float64)[col],
+                      minlength=len(ptr) - 1)
+    nm = np.asarray(norm, np.float64)
+    return np.where(nm > 0, dot / np.where(nm > 0, nm, 1) / float(qn), 0.0)
+
+
+def _p105_ml_args(n, rng):
+    """n documents of P105_ML_LEN Zipf token ids (int32, row-major), every P105_ML_DUP-th a
+    near copy of the one before (each token replaced with probability P105_ML_EDIT); the
+    hash functions' a in [1, p) and b in [0, p) (uint32, p = 2^31 - 1); sig (n x NUM_HASH,
+    zeroed); n."""
+    t = _p105_zipf((n, P105_ML_LEN), rng)
+    dup = np.arange(n) % P105_ML_DUP == P105_ML_DUP - 1
+    dup[0] = False
+    d = np.flatnonzero(dup)
+    edit = rng.random((len(d), P105_ML_LEN)) < P105_ML_EDIT
+    t[d] = np.where(edit, _p105_zipf((len(d), P105_ML_LEN), rng), t[d - 1])
+    ha = rng.integers(1, P105_MERSENNE, P105_ML_H).astype(np.uint32)
+    hb = rng.integers(0, P105_MERSENNE, P105_ML_H).astype(np.uint32)
+    return [t.ravel(), ha, hb, np.zeros(n * P105_ML_H, np.uint32), _i32(n)]
+
+
+def _p105_shingles(tokens):
+    """The FNV-1a hashes (uint32) of each document's SH_W-token shingles (docs x shingles)."""
+    t = np.asarray(tokens, np.int32).reshape(-1, P105_ML_LEN).view(np.uint32)
+    ns = P105_ML_LEN - P105_ML_W + 1
+    h = np.full((t.shape[0], ns), 2166136261, np.uint32)
+    for w in range(P105_ML_W):
+        h = (h ^ t[:, w:w + ns]) * np.uint32(16777619)
+    return h
+
+
+def _p105_ml_ref(tokens, ha, hb):
+    """minhash_sig's signatures (docs x NUM_HASH, uint32)."""
+    h = _p105_shingles(tokens).astype(np.uint64)
+    a = np.asarray(ha, np.uint64)[None, :, None]
+    b = np.asarray(hb, np.uint64)[None, :, None]
+    return ((a * h[:, None, :] + b) % np.uint64(P105_MERSENNE)).min(axis=2).astype(np.uint32)
+
+
+UNSEEN103 = [
+    TimingProbe("probe/bm25-postings-atomicadd", "probe-unseen103", "bm25_postings", 1 << 22, 256,
+                lambda n: -(-n // 256), _p105_bm_args, source=_P105,
+                note="BM25 scoring of a 6-term query term at a time over 2^22 postings (lists of 30% .. 6% of "
+                     "them, docs ascending in a list, drawn from 2^23 documents), a thread a posting: a scan of "
+                     "term_off (1-6 loads, warps uniform but at list edges), 2 coalesced loads, the doc's length "
+                     "gathered (random 4-byte reads over a 32 MiB array, a warp's lanes in ~32 sectors), ~12 "
+                     "float ops and a divide, a float atomicAdd to the doc's score (scattered over 32 MiB; docs in "
+                     "several lists hit again by other threads)"),
+    TimingProbe("probe/postings-intersect-bsearch", "probe-unseen103", "intersect_bsearch", 1 << 21, 256,
+                lambda n: -(-n // 256), _p105_is_args, source=_P105,
+                note="AND of two postings lists, a thread an entry of the short list (2^21 docs) binary-searching "
+                     "the long one (2^24 docs, 64 MiB, over the same range): ~24 dependent loads, the first "
+                     "levels shared by the warp (cached), the last ones scattered; lanes leave on a hit (~1/4 "
+                     "of them, at varying depths: divergent loop); a hit appends by an atomicAdd on one global "
+                     "counter (~8 lanes a warp) and a scattered store"),
+    TimingProbe("probe/df-count-hot-smem", "probe-unseen103", "df_count", 1 << 24, 256, _p105_df_grid,
+                _p105_df_args, source=_P105,
+                note="document frequencies from 2^24 forward-index entries (term ids Zipf over 2^18 terms), a "
+                     "grid-stride loop of 1024 blocks x 256 threads (64 entries a thread, coalesced): the 2048 "
+                     "hottest terms (~63% of entries) by shared-memory atomicAdd into an 8 KiB histogram (a warp's "
+                     "~20 hot lanes on ~17 terms: same-address conflicts), the rest by global atomicAdd scattered "
+                     "over 1 MiB, then each block's ~1500 nonzero hot bins added to df by global atomicAdd"),
+    TimingProbe("probe/topk-query-smem-merge", "probe-unseen103", "topk_query", 8192, P105_TK_THREADS,
+                lambda n: n, _p105_tk_args, source=_P105,
+                note="top-10 of 4096 candidate scores for each of 8192 queries (128 MiB of float scores), a block "
+                     "of 256 a query: each thread 16 coalesced strided loads with insertion into a sorted "
+                     "10-entry local array (a data-dependent shifting loop, few inserts after the first), 20 "
+                     "KiB of lists in shared memory, then 8 rounds of pairwise 10-step merges (half the active "
+                     "threads each round, local temp arrays) with __syncthreads between"),
+    TimingProbe("probe/tfidf-cosine-warp-csr", "probe-unseen103", "tfidf_cosine", 1 << 19, 256,
+                lambda n: -(-n * 32 // 256), _p105_tf_args, source=_P105,
+                note="tf-idf cosine similarity of 2^19 documents (CSR rows of ~55 distinct Zipf terms, 10 .. 107, "
+                     "after merging repeats: ~2.9e7 nonzeros, 218 MiB of ids and weights) with a dense 2^18-term "
+                     "vector, a warp a document: 1-4 coalesced strides over the row, the dense weights gathered "
+                     "by term id (1 MiB, L2-resident, hot terms cached), a 5-step __shfl_down_sync sum, lane 0 "
+                     "divides by the norms; many lanes idle in a row's last stride"),
+    TimingProbe("probe/minhash-shingle-sig", "probe-unseen103", "minhash_sig", 1 << 14, P105_ML_H,
+                lambda n: n, _p105_ml_args, source=_P105,
+                note="MinHash signatures of 2^14 documents of 256 tokens, a block of 128 a document: 252 "
+                     "5-token shingles FNV-1a hashed (2 per thread, overlapping loads) into shared memory, then "
+                     "each thread (a hash function) 252 iterations of a broadcast shared read, a 64-bit multiply-"
+                     "add and a 64-bit modulo by 2^31 - 1 and a min; integer compute-bound"),
+]
+PROBES += UNSEEN103
+
+
+# probe-unseen105 (probes107.cu): an electrical power-systems course's kernels (the Newton
+# power-flow mismatch of a CSR Y-bus in double complex, Monte-Carlo N-1 screening with PTDF
+# and LODF in shared memory, per-bus injections from branch flows by float atomicAdds, a
+# red-black SOR sweep of a mesh grid's DC power flow, economic dispatch by lambda bisection a
+# block a scenario, line limit checks with divergent overload handling) as a student who
+# knows CUDA basics writes them
+_P107 = "probes107.cu"
+P107_BR_EXTRA = 2                                   # the grid: a chain i - i+1 plus n // 2 random branches
+P107_BR_REACH = 256                                 # a random branch's to-bus 2 .. REACH buses past its from-bus
+P107_R, P107_XR, P107_BSH = (0.005, 0.05), (3.0, 10.0), (0.0, 0.05)   # r, x / r, charging (p.u., uniform)
+P107_VM_SD, P107_VA_STEP, P107_VA_WIN = 0.02, 0.002, 64   # |V| 1 + N(0, sd^2); Va a moving sum of WIN N(0, step^2)
+P107_MM_NOISE = 1e-3                                # ybus-mismatch: P_spec, Q_spec the computed S + N(0, noise^2)
+P107_MC_NB, P107_MC_NL, P107_MC_BLOCK = 24, 32, 128  # mc-contingency: MC_NB, MC_NL, the block
+P107_MC_X = (0.05, 0.3)                             # line reactances (p.u.)
+P107_MC_RATE = (0.9, 1.25)                          # rating: the worst base-case N-1 flow times this (uniform)
+P107_MC_SPREAD, P107_MC_SEED, P107_MC_SEED2 = 0.3, 1051, 77
+P107_RB_B, P107_RB_OMEGA = (5.0, 20.0), 1.5         # rbgs-dcpf: line susceptances (uniform), SOR omega
+P107_RB_GEN = 0.02                                  # the fraction of buses with a generator
+P107_ED_NG, P107_ED_MAX_IT, P107_ED_TOL = 256, 60, 1e-4   # ed-lambda: ED_NG, ED_MAX_IT, tol ($/MWh)
+P107_LC_WARN = 0.9                                  # line-limit: WARN_LEVEL
+P107_LC_OUT = 0.02                                  # lines out of service
+P107_LC_MIX = ((0.85, 0.2, 0.88), (0.10, 0.9, 0.98), (0.05, 1.02, 1.5))   # (share, loading range): ok, warn, over
+P107_LC_KIND = (0.7, 0.2, 0.1)                      # overhead, cable, transformer
+P107_LC_TAU = (600.0, 1800.0)                       # OH_TAU, CABLE_TAU
+P107_LC_TMS = 0.5                                   # TRAFO_TMS
+
+
+def _p107_nbr(n):
+    """The branches of an n-bus grid (_p107_grid)."""
+    return n - 1 + n // P107_BR_EXTRA
+
+
+def _p107_grid(n, rng):
+    """A long meshed grid of n buses: the chain i - i+1 and n // 2 random branches from a
+    uniform bus to one 2 .. P107_BR_REACH further (reach uniform; parallel lines possible;
+    every to-bus < n), sorted by (from, to)
+    as a branch table is; series admittance g + jb (r, x / r uniform), total charging bsh
+    (float64); and a voltage profile: Vm 1 + N(0, P107_VM_SD^2), Va a moving sum of
+    P107_VA_WIN normals (neighbours' angles close, ~0.016 rad spread)."""
+    m2 = n // P107_BR_EXTRA
+    off = rng.integers(2, min(P107_BR_REACH, n - 1) + 1, m2)
+    fr = rng.integers(0, n - off)
+    to = fr + off
+    f, t = np.r_[np.arange(n - 1), fr], np.r_[np.arange(1, n), to]
+    o = np.lexsort((t, f))
+    f, t = f[o].astype(np.int32), t[o].astype(np.int32)
+    m = len(f)
+    r = rng.uniform(*P107_R, m)
+    x = r * rng.uniform(*P107_XR, m)
+    z2 = r * r + x * x
+    bsh = rng.uniform(*P107_BSH, m)
+    vm = 1.0 + rng.normal(0, P107_VM_SD, n)
+    c = np.r_[0.0, np.cumsum(rng.normal(0, P107_VA_STEP, n + P107_VA_WIN - 1))]
+    va = c[P107_VA_WIN:] - c[:-P107_VA_WIN]
+    return f, t, r / z2, -x / z2, bsh, vm, va
+
+
+def _p107_ybus(n, f, t, g, b, bsh):
+    """The bus admittance matrix of the branches in CSR: row_ptr, col (int32), values
+    (complex128), columns ascending in a row."""
+    y = g + 1j * b
+    ys = y + 0.5j * bsh
+    rows = np.r_[f, t, f, t].astype(np.int64)
+    key = rows * n + np.r_[f, t, t, f]
+    vals = np.r_[ys, ys, -y, -y]
+    uk, inv = np.unique(key, return_inverse=True)
+    v = np.bincount(inv, vals.real, len(uk)) + 1j * np.bincount(inv, vals.imag, len(uk))
+    row_ptr = np.r_[0, np.cumsum(np.bincount(uk // n, minlength=n))].astype(np.int32)
+    return row_ptr, (uk % n).astype(np.int32), v
+
+
+def _p107_injection(row_ptr, col, Y, V):
+    """S = V conj(Y V) (complex128) of a CSR Y."""
+    n = len(row_ptr) - 1
+    rows = np.repeat(np.arange(n), np.diff(row_ptr))
+    yv = Y * V[col]
+    I = np.bincount(rows, yv.real, n) + 1j * np.bincount(rows, yv.imag, n)
+    return V * np.conj(I)
+
+
+def _p107_mm_args(n, rng):
+    """The grid's Y-bus (CSR; values complex128 as interleaved doubles), the voltages
+    (rectangular, interleaved doubles), P_spec and Q_spec (the injections at V plus
+    N(0, P107_MM_NOISE^2): a Newton iterate near convergence), F (2n doubles, zeroed), n."""
+    f, t, g, b, bsh, vm, va = _p107_grid(n, rng)
+    row_ptr, col, Y = _p107_ybus(n, f, t, g, b, bsh)
+    V = vm * np.exp(1j * va)
+    S = _p107_injection(row_ptr, col, Y, V)
+    Ps = S.real + rng.normal(0, P107_MM_NOISE, n)
+    Qs = S.imag + rng.normal(0, P107_MM_NOISE, n)
+    return [row_ptr, col, Y.view(np.float64), V.view(np.float64), Ps, Qs, np.zeros(2 * n), _i32(n)]
+
+
+def _p107_mm_ref(row_ptr, col, Y, V, Ps, Qs):
+    """ybus_mismatch's F in float64."""
+    S = _p107_injection(row_ptr, col, np.asarray(Y).view(np.complex128), np.asarray(V).view(np.complex128))
+    return np.r_[Ps - S.real, Qs - S.imag]
+
+
+def _p107_mc_net():
+    """The screening's DC model (fixed): a ring of P107_MC_NB buses plus 8 chords (no
+    bridges: every outage leaves the grid connected), reactances uniform in P107_MC_X; base
+    injections (8 generators, the rest loads, the slack bus 0 balancing); PTDF (lines x
+    buses, slack 0) and LODF (lines x lines, -1 on the diagonal), float64; the lines' ends."""
+    r = np.random.default_rng(107)
+    nb, nl = P107_MC_NB, P107_MC_NL
+    f, t = list(range(nb)), [(i + 1) % nb for i in range(nb)]
+    while len(f) < nl:
+        a, c = sorted(r.choice(nb, 2, replace=False))
+        if c - a not in (1, nb - 1) and (a, c) not in zip(f, t):
+            f.append(int(a))
+            t.append(int(c))
+    f, t = np.array(f), np.array(t)
+    x = r.uniform(*P107_MC_X, nl)
+    A = np.zeros((nl, nb))
+    A[np.arange(nl), f] = 1
+    A[np.arange(nl), t] = -1
+    B = A.T @ (A / x[:, None])
+    X = np.zeros((nb, nb))
+    X[1:, 1:] = np.linalg.inv(B[1:, 1:])
+    ptdf = (A @ X) / x[:, None]
+    tr = ptdf[:, f] - ptdf[:, t]                     # flow on l per unit transfer f_k -> t_k
+    lodf = tr / (1 - np.diag(tr))[None, :]
+    np.fill_diagonal(lodf, -1.0)
+    p0 = -r.uniform(0.2, 1.0, nb)
+    gens = r.choice(np.arange(1, nb), 8, replace=False)
+    p0[gens] = r.uniform(1.0, 3.0, 8)
+    p0[0] = -p0[1:].sum()
+    return ptdf, lodf, p0, f, t
+
+
+def _p107_mc_flows(ptdf, lodf, P, k):
+    """Post-contingency flows (samples x lines, float64) of injections P (samples x buses)
+    with line k[s] out (its own flow left as is)."""
+    fl = P @ ptdf.T
+    s = np.arange(len(k))
+    return fl + lodf[:, k].T * fl[s, k][:, None]
+
+
+def _p107_mc_args(n, rng):
+    """The DC model's PTDF and LODF (row-major, float32), base injections, ratings (the
+    worst |flow| over the base case's outages times uniform P107_MC_RATE, float32); the
+    violation counts and worst loadings (zeroed), the insecure counter; spread, the two
+    seeds, n."""
+    ptdf, lodf, p0, *_ = _p107_mc_net()
+    nl = P107_MC_NL
+    post = _p107_mc_flows(ptdf, lodf, np.tile(p0, (nl, 1)), np.arange(nl))
+    post[np.arange(nl), np.arange(nl)] = 0
+    rate = np.abs(post).max(axis=0) * rng.uniform(*P107_MC_RATE, nl)
+    f = np.float32
+    return [ptdf.astype(f).ravel(), lodf.astype(f).ravel(), p0.astype(f), rate.astype(f), np.zeros(n, np.int32),
+            np.zeros(n, f), np.zeros(1, np.int32), f(P107_MC_SPREAD), np.uint32(P107_MC_SEED),
+            np.uint32(P107_MC_SEED2), _i32(n)]
+
+
+def _p107_mc_ref(ptdf, lodf, p0, rate, n, spread=P107_MC_SPREAD, seed=P107_MC_SEED, seed2=P107_MC_SEED2):
+    """mc_contingency in float64 (its hashed draws): violations, worst loading, the outaged
+    lines, and the smallest | |flow| / rate - 1 | a sample's lines come to."""
+    nb, nl = P107_MC_NB, P107_MC_NL
+    ptdf = np.asarray(ptdf, np.float64).reshape(nl, nb)
+    lodf = np.asarray(lodf, np.float64).reshape(nl, nl)
+    s = np.arange(n, dtype=np.uint32)
+    h = _u72_hash(np.uint32(seed) + s[:, None] * np.uint32(nb) + np.arange(nb, dtype=np.uint32)[None, :])
+    P = np.asarray(p0, np.float64) * (1 + float(np.float32(spread)) * (2 * _u72_unif(h) - 1))
+    k = (_u72_hash(np.uint32(seed2) + s) % np.uint32(nl)).astype(np.int64)
+    load = np.abs(_p107_mc_flows(ptdf, lodf, P, k)) / np.asarray(rate, np.float64)
+    load[np.arange(n), k] = 0
+    return (load > 1).sum(axis=1), load.max(axis=1), k, np.abs(load - 1).min(axis=1)
+
+
+def _p107_br_args(n, rng):
+    """The grid's branches (from, to int32; g, b, bsh float32), Vm and Va (float32), P and Q
+    (zeroed, as cudaMemset leaves them), the branch count."""
+    f, t, g, b, bsh, vm, va = _p107_grid(n, rng)
+    c = np.float32
+    return [f, t, g.astype(c), b.astype(c), bsh.astype(c), vm.astype(c), va.astype(c), np.zeros(n, c),
+            np.zeros(n, c), _i32(len(f))]
+
+
+def _p107_br_flows(f, t, g, b, bsh, vm, va):
+    """The pi model's branch flows (P_ft, Q_ft, P_tf, Q_tf) in float64."""
+    g, b, bc, vf, vt = (np.asarray(a, np.float64) for a in (g, b, 0.5 * np.asarray(bsh, np.float64), vm[f], vm[t]))
+    d = np.asarray(va, np.float64)[f] - np.asarray(va, np.float64)[t]
+    s, c = np.sin(d), np.cos(d)
+    vv = vf * vt
+    return (vf * vf * g - vv * (g * c + b * s), -vf * vf * (b + bc) - vv * (g * s - b * c),
+            vt * vt * g - vv * (g * c - b * s), -vt * vt * (b + bc) + vv * (g * s + b * c))
+
+
+def _p107_br_ref(f, t, g, b, bsh, vm, va):
+    """branch_injection's P and Q in float64."""
+    n = len(vm)
+    pft, qft, ptf, qtf = _p107_br_flows(f, t, g, b, bsh, vm, va)
+    return np.bincount(f, pft, n) + np.bincount(t, ptf, n), np.bincount(f, qft, n) + np.bincount(t, qtf, n)
+
+
+def _p107_rb_side(n):
+    return int(np.sqrt(n))
+
+
+def _p107_rb_grid(n):
+    s = _p107_rb_side(n)
+    return (-(-s // 64), -(-s // 8))
+
+
+def _p107_rb_args(n, rng):
+    """A side x side mesh (side = sqrt(n), even): angles N(0, 0.05^2) (the slack's 0),
+    injections (loads -U(0, 0.05), generators +U(0.5, 2) at P107_RB_GEN of the buses), line
+    susceptances to the east and south neighbours uniform in P107_RB_B (0 past the edge), all
+    float32; omega, colour 0, nx, ny."""
+    s = _p107_rb_side(n)
+    f = np.float32
+    th = rng.normal(0, 0.05, (s, s))
+    th[0, 0] = 0
+    P = -rng.uniform(0, 0.05, (s, s))
+    gen = rng.random((s, s)) < P107_RB_GEN
+    P[gen] = rng.uniform(0.5, 2.0, gen.sum())
+    bh = rng.uniform(*P107_RB_B, (s, s))
+    bh[:, -1] = 0
+    bv = rng.uniform(*P107_RB_B, (s, s))
+    bv[-1, :] = 0
+    return [th.astype(f).ravel(), P.astype(f).ravel(), bh.astype(f).ravel(), bv.astype(f).ravel(),
+            f(P107_RB_OMEGA), _i32(0), _i32(s), _i32(s)]
+
+
+def _p107_rb_ref(theta, P, bh, bv, omega, color, side):
+    """rbgs_dcpf's sweep of colour `color` in float64."""
+    th, P, bh, bv = (np.asarray(a, np.float64).reshape(side, side) for a in (theta, P, bh, bv))
+    num, den = P.copy(), np.zeros_like(P)
+    num[:, 1:] += bh[:, :-1] * th[:, :-1]
+    den[:, 1:] += bh[:, :-1]
+    num[:, :-1] += bh[:, :-1] * th[:, 1:]
+    den[:, :-1] += bh[:, :-1]
+    num[1:] += bv[:-1] * th[:-1]
+    den[1:] += bv[:-1]
+    num[:-1] += bv[:-1] * th[1:]
+    den[:-1] += bv[:-1]
+    i, j = np.indices((side, side))
+    upd = ((i + j) % 2 == color) & ((i > 0) | (j > 0))
+    out = th.copy()
+    w = float(np.float32(omega))
+    out[upd] = (1 - w) * th[upd] + w * num[upd] / den[upd]
+    return out.ravel()
+
+
+def _p107_ed_gens():
+    """ED_NG thermal units (fixed): cost a + b P + c P^2 (a 100 .. 1000 $/h, b 15 .. 45
+    $/MWh, c 0.002 .. 0.02 $/MW^2h), Pmin 20 .. 100 MW, Pmax Pmin + 100 .. 500 MW (float32)."""
+    r = np.random.default_rng(105)
+    g = P107_ED_NG
+    pmin = r.uniform(20, 100, g)
+    return [a.astype(np.float32) for a in (r.uniform(100, 1000, g), r.uniform(15, 45, g), r.uniform(0.002, 0.02, g),
+                                           pmin, pmin + r.uniform(100, 500, g))]
+
+
+def _p107_ed_args(n, rng):
+    """The units' a, b, c, Pmin, Pmax; n scenarios' demands (uniform from 30% to 90% of the
+    way from sum Pmin to sum Pmax, float32); dispatch (n x ED_NG), lambda and cost out
+    (zeroed); lambda's bracket [0, max(b + 2 c Pmax) rounded up], tol."""
+    a, b, c, pmin, pmax = _p107_ed_gens()
+    lo, hi = float(pmin.astype(np.float64).sum()), float(pmax.astype(np.float64).sum())
+    d = lo + (hi - lo) * rng.uniform(0.3, 0.9, n)
+    f = np.float32
+    return [a, b, c, pmin, pmax, d.astype(f), np.zeros(n * P107_ED_NG, f), np.zeros(n, f), np.zeros(n, f), f(0.0),
+            f(np.ceil((b.astype(np.float64) + 2 * c * pmax).max())), f(P107_ED_TOL)]
+
+
+def _p107_ed_tree(x):
+    """The kernel's shared-memory tree sum over the last axis (float32, its order)."""
+    x = np.array(x, np.float32)
+    st = x.shape[-1] // 2
+    while st > 0:
+        x[..., :st] += x[..., st:2 * st]
+        st //= 2
+    return x[..., 0]
+
+
+def _p107_ed_ref(a, b, c, pmin, pmax, demand, lam_lo, lam_hi, tol):
+    """ed_lambda's bisection in float32, as the kernel steps it: dispatch (n x ED_NG),
+    lambda, cost (float64, of the float32 dispatch), the iterations, and the smallest
+    relative |sum P - D| of a test."""
+    f = np.float32
+    d = np.asarray(demand, f)
+    n = len(d)
+    lo, hi = np.full(n, lam_lo, f), np.full(n, lam_hi, f)
+    its = np.zeros(n, np.int64)
+    gap = np.inf
+
+    def disp(lam):
+        return np.minimum(np.maximum((lam[:, None] - b[None, :]) / (f(2) * c[None, :]), pmin), pmax)
+    for _ in range(P107_ED_MAX_IT):
+        on = (hi - lo) > f(tol)
+        if not on.any():
+            break
+        lam = f(0.5) * (lo + hi)
+        tot = _p107_ed_tree(disp(lam))
+        gap = min(gap, (np.abs(tot.astype(np.float64) - d) / d)[on].min())
+        lo = np.where(on & (tot < d), lam, lo)
+        hi = np.where(on & ~(tot < d), lam, hi)
+        its += on
+    lam = f(0.5) * (lo + hi)
+    p = disp(lam)
+    pd = p.astype(np.float64)
+    cost = (a.astype(np.float64) + b * pd + c * pd * pd).sum(axis=1)
+    return p, lam, cost, its, gap
+
+
+def _p107_lc_args(n, rng):
+    """The grid's branches and voltages (float32, as branch-injection's), each line in
+    service but for P107_LC_OUT, of a kind (uint8: P107_LC_KIND overhead, cable,
+    transformer) and rated at its from-end current over a loading drawn from P107_LC_MIX
+    (a stressed operating point: ~10% of lines in 0.9 .. 0.98, ~5% overloaded 1.02 .. 1.5);
+    loadings, the warning and overload counters, the overload list (m // 8 entries) zeroed,
+    its length, m."""
+    f, t, g, b, bsh, vm, va = _p107_grid(n, rng)
+    c = np.float32
+    g, b, bsh, vm, va = (a.astype(c) for a in (g, b, bsh, vm, va))
+    m = len(f)
+    status = (rng.random(m) >= P107_LC_OUT).astype(np.uint8)
+    kind = rng.choice(3, m, p=P107_LC_KIND).astype(np.uint8)
+    shares, los, his = zip(*P107_LC_MIX)
+    cls = rng.choice(3, m, p=shares)
+    target = rng.uniform(np.array(los)[cls], np.array(his)[cls])
+    rate = (_p107_lc_current(f, t, g, b, bsh, vm, va) / target).astype(c)
+    cap = m // 8
+    return [f, t, g, b, bsh, status, kind, rate, vm, va, np.zeros(m, c), np.zeros(1, np.int32),
+            np.zeros(1, np.int32), np.zeros(cap, np.int32), np.zeros(cap, c), _i32(cap), _i32(m)]
+
+
+def _p107_lc_current(f, t, g, b, bsh, vm, va):
+    """The from-end current magnitude of the pi model (float64)."""
+    g, b, bsh = (np.asarray(a, np.float64) for a in (g, b, bsh))
+    vf, vt = np.asarray(vm, np.float64)[f], np.asarray(vm, np.float64)[t]
+    d = np.asarray(va, np.float64)[f] - np.asarray(va, np.float64)[t]
+    s, c = np.sin(d), np.cos(d)
+    ir = g * vf - vt * (g * c + b * s)
+    ii = (b + 0.5 * bsh) * vf - vt * (b * c - g * s)
+    return np.sqrt(ir * ir + ii * ii)
+
+
+def _p107_lc_ref(f, t, g, b, bsh, status, kind, rate, vm, va):
+    """line_limit_check in float64: loadings (0 out of service), the warning and overload
+    masks, each line's trip time (nan where not overloaded)."""
+    load = np.where(status != 0, _p107_lc_current(f, t, g, b, bsh, vm, va) / np.asarray(rate, np.float64), 0.0)
+    over = load > 1
+    warn = ~over & (load > P107_LC_WARN)
+    with np.errstate(all="ignore"):
+        tt = _p107_lc_trip(load, kind)
+    return load, warn, over, np.where(over, tt, np.nan)
+
+
+def _p107_lc_trip(load, kind):
+    """The trip time (s) of a line overloaded to `load` (> 1) by its kind: overhead and
+    cable tau ln(L^2 / (L^2 - 1)), a transformer's relay TMS 0.14 / (L^0.02 - 1) (float64)."""
+    load = np.asarray(load, np.float64)
+    l2 = load * load
+    th = np.log(l2 / (l2 - 1))
+    return np.select([kind == 0, kind == 1], [P107_LC_TAU[0] * th, P107_LC_TAU[1] * th],
+                     P107_LC_TMS * 0.14 / (load ** 0.02 - 1))
+
+
+UNSEEN105 = [
+    TimingProbe("probe/pf-ybus-mismatch-csr", "probe-unseen105", "ybus_mismatch", 1 << 21, 256,
+                lambda n: -(-n // 256), _p107_mm_args, source=_P107,
+                note="Newton power-flow mismatch on a 2^21-bus grid, a thread a bus: a CSR row of the Y-bus (2 .. ~10 "
+                     "entries, ~4 on average; 16-byte cuDoubleComplex values and int columns read by consecutive "
+                     "lanes from consecutive rows), V gathered by column (neighbours within 256 buses: mostly "
+                     "cached), a double complex multiply-add an entry, S = V conj(I), 2 doubles in and 2 out a "
+                     "bus; memory-bound, ~280 MB"),
+    TimingProbe("probe/n1-mc-ptdf-lodf-smem", "probe-unseen105", "mc_contingency", 1 << 18, P107_MC_BLOCK,
+                lambda n: -(-n // P107_MC_BLOCK), _p107_mc_args, source=_P107,
+                note="Monte-Carlo N-1 screening of 2^18 samples on a 24-bus, 32-line DC model, a thread a sample "
+                     "(2048 blocks of 128): PTDF (3 KiB) and LODF (4 KiB) staged in shared memory, 24 hashed load "
+                     "factors into a per-thread array, a hashed outage k, then 33 24-term PTDF row dot products "
+                     "(shared reads uniform across the warp, P[b] from the thread's array) and an LODF[l][k] read "
+                     "(k per lane, bank k: no conflicts), fabsf / rate and a compare a line; ~800 FMAs a thread, "
+                     "an atomicAdd on one counter for the insecure samples"),
+    TimingProbe("probe/branch-flow-injection-atomics", "probe-unseen105", "branch_injection", 1 << 21, 256,
+                lambda n: -(-_p107_nbr(n) // 256), _p107_br_args, source=_P107,
+                note="bus injections of a 2^21-bus grid from its ~3.1M branches (sorted by from-bus: a chain "
+                     "i - i+1 and random ones reaching 2 .. 256 buses on), a thread a branch: 5 coalesced loads, "
+                     "4 gathers of Vm and Va at the two ends (nearby), sincosf and ~20 FMAs, then 4 float "
+                     "atomicAdds into P and Q at the from and to buses (a warp's from-buses ~21 consecutive, "
+                     "some repeated; to-buses mostly consecutive plus scattered)"),
+    TimingProbe("probe/dcpf-redblack-sor", "probe-unseen105", "rbgs_dcpf", 1 << 24, (32, 8), _p107_rb_grid,
+                _p107_rb_args, source=_P107,
+                note="one colour's red-black SOR sweep of the DC power flow on a 4096 x 4096 mesh grid, a thread "
+                     "a bus of the colour (2-D blocks of 32 x 8, a warp on every other bus of a row: stride-2 "
+                     "loads and stores), 4 neighbour angles and 4 susceptances (bh, bv) behind edge tests, a "
+                     "division; memory-bound, ~260 MB touched"),
+    TimingProbe("probe/ed-lambda-bisect-block", "probe-unseen105", "ed_lambda", 1 << 15, P107_ED_NG,
+                lambda n: n, _p107_ed_args, source=_P107,
+                note="economic dispatch of 256 units for 2^15 load scenarios by lambda bisection, a block a "
+                     "scenario and a thread a unit: 20 iterations (bracket 0 .. 61 $/MWh down to 1e-4) of a "
+                     "clamped division, a 256-wide shared-memory tree sum (8 levels, a __syncthreads each) and "
+                     "thread 0 moving the bracket in shared memory; then the dispatch stored (coalesced) and "
+                     "the cost summed by one more tree; barrier-bound"),
+    TimingProbe("probe/line-limit-check-divergent", "probe-unseen105", "line_limit_check", 1 << 21, 256,
+                lambda n: -(-_p107_nbr(n) // 256), _p107_lc_args, source=_P107,
+                note="line limit checks of the ~3.1M branches of a 2^21-bus grid, a thread a line: 2% out of "
+                     "service return early, the others load 8 values and gather 4, sincosf, sqrtf and a "
+                     "division for the loading (stored); ~10% warnings do an atomicAdd on one counter, ~5% "
+                     "overloads (in ~80% of warps) switch on the line kind to a logf or powf trip time, an "
+                     "atomicAdd on another counter and two scattered list stores"),
+]
+PROBES += UNSEEN105
+
+
+# probe-unseen101 (probes103.cu): a lattice field theory course's kernels (a 4D U(1)
+# plaquette sum with a shared-memory tree, a Wilson-Dirac operator on 4-spinors in a U(1)
+# background, an SU(2) Kennedy-Pendleton heatbath on a checkerboard, SU(2) Polyakov loops
+# with atomic sums and a histogram, a CG solver's complex dot product in double, a 2D U(1)
+# Metropolis sweep with a shared-memory tile) as a student who knows CUDA basics writes them,
+# predicted before their first GPU run
+_P103 = "probes103.cu"
+P103_PQ_L, P103_PQ_BLOCK = 64, 256                 # u1-plaquette: L (an L^4 lattice), PLAQ_BLOCK
+P103_PQ_EPS = 0.4                                  # the links' noise before the gauge transformation
+P103_WD_L, P103_WD_KAPPA, P103_WD_EPS = 48, 0.124, 0.5   # wilson-dslash: L, kappa, the links' noise
+P103_HB_L, P103_HB_BETA, P103_HB_MU, P103_HB_PARITY = 40, 2.3, 1, 0   # su2-heatbath: L, beta, mu, parity
+P103_HB_SEED, P103_HB_MAXTRY = 2024, 15            # the RNG's seed; HB_MAX_TRY
+P103_SU2_EPS = 0.5                                 # SU(2) links: (1, eps n) normalized, n ~ N(0, 1)^3
+P103_PL_LS, P103_PL_LT, P103_PL_BINS = 64, 8, 64   # su2-polyakov: Ls (n), Lt, PL_BINS
+P103_PL_EPS = 0.35                                 # the time links' spread (a deconfined-looking loop)
+P103_CG_N, P103_CG_BLOCK, P103_CG_GRID = 1 << 24, 256, 1024   # cg-cdot: complex entries, CG_BLOCK, most blocks
+P103_MC_L, P103_MC_TILE, P103_MC_NHIT = 2048, 16, 8   # u1-metropolis-2d: L (n), MC_TILE, MC_NHIT
+P103_MC_BETA, P103_MC_DELTA, P103_MC_EPS = 2.0, 1.0, 0.5   # beta, the proposal's half-width, the links' noise
+P103_MC_MU, P103_MC_PARITY, P103_MC_SEED = 0, 1, 777
+P103_TWOPI = 6.28318531                            # the kernels' 2 pi (a float literal)
+
+# gamma_mu (DeGrand-Rossi), as probes103.cu's __constant__ tables: row s of gamma_mu has
+# (re + i im) in column col
+P103_GCOL = np.array([3, 2, 1, 0, 3, 2, 1, 0, 2, 3, 0, 1, 2, 3, 0, 1])
+P103_GRE = np.array([0, 0, 0, 0, -1, 1, 1, -1, 0, 0, 0, 0, 1, 1, 1, 1], np.float64)
+P103_GIM = np.array([1, 1, -1, -1, 0, 0, 0, 0, 1, -1, -1, 1, 0, 0, 0, 0], np.float64)
+
+
+def _p103_hash(x):
+    """hash32 (lowbias32) of uint32 x, as probes103.cu computes it."""
+    x = np.asarray(x, np.uint32)
+    x = x ^ (x >> np.uint32(16))
+    x = x * np.uint32(0x7feb352d)
+    x = x ^ (x >> np.uint32(15))
+    x = x * np.uint32(0x846ca68b)
+    return x ^ (x >> np.uint32(16))
+
+
+def _p103_unif(h):
+    """uniform01: the top 24 bits over 2^24 (float64, exact)."""
+    return (np.asarray(h, np.uint32) >> np.uint32(8)).astype(np.float64) / 16777216.0
+
+
+def _p103_gammas():
+    """The four gamma matrices (4 x 4 complex) from the tables."""
+    g = np.zeros((4, 4, 4), complex)
+    for mu in range(4):
+        for s in range(4):
+            g[mu, s, P103_GCOL[4 * mu + s]] = P103_GRE[4 * mu + s] + 1j * P103_GIM[4 * mu + s]
+    return g
+
+
+def _p103_u1_links(L, nd, eps, rng):
+    """A U(1) configuration on an L^nd lattice (axes x_{nd-1} .. x_0, site-major links:
+    shape L^nd x nd, float32): theta_mu(x) = eps N(0, 1) + a(x) - a(x + mu) with a(x) uniform
+    in [-pi, pi), wrapped into [-pi, pi): the links look random, the plaquettes are those of
+    the noise alone (mean cos exp(-2 eps^2))."""
+    f = np.float32
+    shape = (L,) * nd
+    a = rng.uniform(-np.pi, np.pi, shape).astype(f)
+    th = np.empty(shape + (nd,), f)
+    for mu in range(nd):
+        th[..., mu] = rng.standard_normal(shape, dtype=f) * f(eps) + a - np.roll(a, -1, axis=nd - 1 - mu)
+    th += f(np.pi)
+    np.mod(th, f(2 * np.pi), out=th)
+    th -= f(np.pi)
+    return th
+
+
+def _p103_plaq_args(L, rng):
+    """The link angles of an L^4 lattice (_p103_u1_links, flat: 4 a site); the blocks' sums
+    (zeroed); L."""
+    vol = L ** 4
+    return [_p103_u1_links(L, 4, P103_PQ_EPS, rng).ravel(), np.zeros(-(-vol // P103_PQ_BLOCK), np.float32), _i32(L)]
+
+
+def _p103_plaq_field(theta, L):
+    """The sum over a site's six plaquettes of cos(theta_P) (float64, an L^4 array, axes t z y x)."""
+    th = np.asarray(theta, np.float64).reshape((L,) * 4 + (4,))
+    out = np.zeros((L,) * 4)
+    for mu in range(3):
+        for nu in range(mu + 1, 4):
+            ang = th[..., mu] + np.roll(th[..., nu], -1, axis=3 - mu) - np.roll(th[..., mu], -1, axis=3 - nu) \
+                - th[..., nu]
+            out += np.cos(ang)
+    return out
+
+
+def _p103_plaq_ref(theta, L, block=P103_PQ_BLOCK):
+    """u1_plaquette's block sums (float64)."""
+    p = _p103_plaq_field(theta, L).ravel()
+    p = np.concatenate([p, np.zeros(-len(p) % block)])
+    return p.reshape(-1, block).sum(axis=1)
+
+
+def _p103_wd_args(L, rng):
+    """An L^4 U(1) background e^(i theta) (_p103_u1_links, float2 a link, flat), a Gaussian
+    4-spinor field (complex N(0, 1) a component, float2), the output (zeroed); kappa, L."""
+    th = _p103_u1_links(L, 4, P103_WD_EPS, rng).ravel()
+    U = np.empty(2 * th.size, np.float32)
+    U[0::2] = np.cos(th)
+    U[1::2] = np.sin(th)
+    del th
+    n = 8 * L ** 4
+    return [U, rng.standard_normal(n, dtype=np.float32) * np.float32(np.sqrt(0.5)), np.zeros(n, np.float32),
+            np.float32(P103_WD_KAPPA), _i32(L)]
+
+
+def _p103_wd_ref(U, psi, L, kappa=P103_WD_KAPPA):
+    """wilson_dslash_u1 in complex128: out (L^4 x 4)."""
+    u = np.asarray(U, np.float64).reshape(-1, 2)
+    u = (u[:, 0] + 1j * u[:, 1]).reshape((L,) * 4 + (4,))
+    p = np.asarray(psi, np.float64).reshape(-1, 2)
+    p = (p[:, 0] + 1j * p[:, 1]).reshape((L,) * 4 + (4,))
+    g = _p103_gammas()
+    acc = np.zeros_like(p)
+    for mu in range(4):
+        ax = 3 - mu
+        hf = u[..., mu, None] * np.roll(p, -1, axis=ax)
+        hb = np.conj(np.roll(u[..., mu], 1, axis=ax))[..., None] * np.roll(p, 1, axis=ax)
+        acc += hf - hf @ g[mu].T + hb + hb @ g[mu].T
+    return (p - kappa * acc).reshape(-1, 4)
+
+
+def _p103_su2(shape, eps, rng):
+    """SU(2) links near the identity: (1, eps n) normalized, n ~ N(0, 1)^3 (float32, shape x 4)."""
+    q = np.empty(shape + (4,))
+    q[..., 0] = 1.0
+    q[..., 1:] = eps * rng.standard_normal(shape + (3,))
+    q /= np.linalg.norm(q, axis=-1, keepdims=True)
+    return q.astype(np.float32)
+
+
+def _p103_qmul(a, b):
+    """Quaternion (SU(2)) products of the last axes, as qmul."""
+    a0, a1, a2, a3 = np.moveaxis(a, -1, 0)
+    b0, b1, b2, b3 = np.moveaxis(b, -1, 0)
+    return np.stack([a0 * b0 - a1 * b1 - a2 * b2 - a3 * b3,
+                     a0 * b1 + b0 * a1 - (a2 * b3 - a3 * b2),
+                     a0 * b2 + b0 * a2 - (a3 * b1 - a1 * b3),
+                     a0 * b3 + b0 * a3 - (a1 * b2 - a2 * b1)], axis=-1)
+
+
+def _p103_qdag(a):
+    return a * np.array([1.0, -1.0, -1.0, -1.0])
+
+
+def _p103_hb_args(L, rng):
+    """An L^4 SU(2) configuration (_p103_su2 at P103_SU2_EPS, float4 a link, 4 a site,
+    flat); beta, mu, parity, seed, L."""
+    return [_p103_su2((L ** 4, 4), P103_SU2_EPS, rng).ravel(), np.float32(P103_HB_BETA), _i32(P103_HB_MU),
+            _i32(P103_HB_PARITY), np.uint32(P103_HB_SEED), _i32(L)]
+
+
+def _p103_hb_sites(L, parity):
+    """su2_heatbath's threads' sites (int64) and their coordinates (4 x vol/2)."""
+    x = 2 * np.arange(L ** 4 // 2)
+    c = np.stack([x // L ** d % L for d in range(4)])
+    flip = (c.sum(axis=0) & 1) != parity
+    return x + flip, c + np.array([1, 0, 0, 0])[:, None] * flip
+
+
+def _p103_hb_ref(U, L, beta=P103_HB_BETA, mu=P103_HB_MU, parity=P103_HB_PARITY, seed=P103_HB_SEED,
+                 max_try=P103_HB_MAXTRY):
+    """su2_heatbath in float64: the links after (vol x 4 x 4), each thread's tries, the
+    staples' k, and the smallest |r4^2 - (1 - lambda^2)| of a test."""
+    Uq = np.asarray(U, np.float64).reshape(-1, 4, 4).copy()
+    x, c = _p103_hb_sites(L, parity)
+    st = [L ** d for d in range(4)]
+
+    def hop(x, cc, s, d):
+        if d > 0:
+            return np.where(cc == L - 1, x - (L - 1) * s, x + s)
+        return np.where(cc == 0, x + (L - 1) * s, x - s)
+    xp = hop(x, c[mu], st[mu], 1)
+    A = np.zeros((len(x), 4))
+    for nu in range(4):
+        if nu == mu:
+            continue
+        xpn, xmn = hop(x, c[nu], st[nu], 1), hop(x, c[nu], st[nu], -1)
+        xpmn = hop(xp, c[nu], st[nu], -1)
+        A += _p103_qmul(_p103_qmul(Uq[xp, nu], _p103_qdag(Uq[xpn, mu])), _p103_qdag(Uq[x, nu]))
+        A += _p103_qmul(_p103_qmul(_p103_qdag(Uq[xpmn, nu]), _p103_qdag(Uq[xmn, mu])), Uq[xmn, nu])
+    k = np.linalg.norm(A, axis=1)
+    alpha = float(np.float32(beta)) * k
+    base = np.uint32(seed) + np.uint32(64) * x.astype(np.uint32)
+    a0 = np.zeros(len(x))
+    ok = np.zeros(len(x), bool)
+    tries = np.zeros(len(x), np.int64)
+    gap = np.inf
+    for t in range(max_try):
+        on = ~ok
+        tries += on
+        r = [_p103_unif(_p103_hash(base + np.uint32(4 * t + j))) for j in range(4)]
+        cs = np.cos(P103_TWOPI * r[1])
+        lam2 = -(np.log(1 - r[0]) + cs * cs * np.log(1 - r[2])) / (2 * alpha)
+        d = r[3] ** 2 - (1 - lam2)
+        gap = min(gap, np.abs(d[on]).min()) if on.any() else gap
+        acc = on & (d <= 0)
+        a0 = np.where(acc, 1 - 2 * lam2, a0)
+        ok |= acc
+    rr = np.sqrt(np.maximum(1 - a0 * a0, 0))
+    ct = 2 * _p103_unif(_p103_hash(base + np.uint32(60))) - 1
+    sn = np.sqrt(1 - ct * ct)
+    ph = P103_TWOPI * _p103_unif(_p103_hash(base + np.uint32(61)))
+    X = np.stack([a0, rr * sn * np.cos(ph), rr * sn * np.sin(ph), rr * ct], axis=1)
+    Vd = _p103_qdag(A / k[:, None])
+    Uq[x[ok], mu] = _p103_qmul(X, Vd)[ok]
+    return Uq, tries, k, gap
+
+
+def _p103_pl_args(Ls, rng):
+    """An Ls^3 x P103_PL_LT SU(2) configuration (_p103_su2: the time links at P103_PL_EPS,
+    the others at P103_SU2_EPS; float4 a link, 4 a site, flat); tr P / 2, the sum and the
+    histogram (zeroed); Ls, Lt."""
+    vol = Ls ** 3 * P103_PL_LT
+    U = _p103_su2((vol, 4), P103_SU2_EPS, rng)
+    U[:, 3] = _p103_su2((vol,), P103_PL_EPS, rng)
+    return [U.ravel(), np.zeros(Ls ** 3, np.float32), np.zeros(1, np.float32), np.zeros(P103_PL_BINS, np.int32),
+            _i32(Ls), _i32(P103_PL_LT)]
+
+
+def _p103_pl_ref(U, Ls, Lt=P103_PL_LT):
+    """tr P / 2 of each spatial site's Polyakov loop (float64)."""
+    Ut = np.asarray(U, np.float64).reshape(Lt, Ls ** 3, 4, 4)[:, :, 3]
+    P = Ut[0]
+    for t in range(1, Lt):
+        P = _p103_qmul(P, Ut[t])
+    return P[:, 0]
+
+
+def _p103_pl_bins(poly):
+    """su2_polyakov's bins of float32 values tr P / 2, as it computes them."""
+    f = np.float32
+    b = ((np.asarray(poly, f) + f(1)) * f(0.5) * f(P103_PL_BINS)).astype(np.int64)
+    return np.clip(b, 0, P103_PL_BINS - 1)
+
+
+def _p103_cg_grid(n):
+    return min(-(-n // P103_CG_BLOCK), P103_CG_GRID)
+
+
+def _p103_cg_args(n, rng):
+    """Two complex vectors of n entries (float2, complex N(0, 1)): p and q = p + 0.5 N
+    (correlated, as r and A p late in a solve); the result (double[2], zeroed); n."""
+    f = np.float32
+    p = rng.standard_normal(2 * n, dtype=f) * f(np.sqrt(0.5))
+    q = p + rng.standard_normal(2 * n, dtype=f) * f(0.5)
+    return [p, q, np.zeros(2, np.float64), _i32(n)]
+
+
+def _p103_cg_ref(p, q):
+    """<p, q> = sum conj(p) q (complex128)."""
+    p = np.asarray(p, np.float64).reshape(-1, 2)
+    q = np.asarray(q, np.float64).reshape(-1, 2)
+    return complex(np.sum(p[:, 0] * q[:, 0] + p[:, 1] * q[:, 1]), np.sum(p[:, 0] * q[:, 1] - p[:, 1] * q[:, 0]))
+
+
+def _p103_mc_grid(L):
+    return (L // P103_MC_TILE, L // P103_MC_TILE)
+
+
+def _p103_mc_args(L, rng):
+    """A 2D U(1) configuration (_p103_u1_links at P103_MC_EPS, 2 angles a site, flat);
+    beta, delta, mu, parity, seed, L."""
+    return [_p103_u1_links(L, 2, P103_MC_EPS, rng).ravel(), np.float32(P103_MC_BETA), np.float32(P103_MC_DELTA),
+            _i32(P103_MC_MU), _i32(P103_MC_PARITY), np.uint32(P103_MC_SEED), _i32(L)]
+
+
+def _p103_mc_ref(theta, L, beta=P103_MC_BETA, delta=P103_MC_DELTA, mu=P103_MC_MU, parity=P103_MC_PARITY,
+                 seed=P103_MC_SEED, nhit=P103_MC_NHIT):
+    """u1_metropolis_2d in float64: the angles after (L x L x 2), the hits accepted a link
+    (its sites' order), and the smallest margin of an accept test (|dS| or |u - exp(-dS)|)."""
+    th = np.asarray(theta, np.float64).reshape(L, L, 2).copy()
+    t0, t1 = th[..., 0], th[..., 1]
+
+    def sh(a, dy, dx):                          # a(y + dy, x + dx)
+        return np.roll(a, (-dy, -dx), axis=(0, 1))
+    if mu == 0:
+        a = sh(t1, 0, 1) - sh(t0, 1, 0) - t1
+        b = sh(t0, -1, 0) + sh(t1, -1, 1) - sh(t1, -1, 0)
+    else:
+        a = sh(t0, 0, -1) - sh(t0, 1, -1) - sh(t1, 0, -1)
+        b = t0 + sh(t1, 0, 1) - sh(t0, 1, 0)
+    y, x = np.nonzero((np.add.outer(np.arange(L), np.arange(L)) & 1) == parity)
+    a, b, t = a[y, x], b[y, x], th[y, x, mu]
+    base = np.uint32(seed) + np.uint32(2 * nhit) * (y * L + x).astype(np.uint32)
+    beta = float(np.float32(beta))
+    s_old = -beta * (np.cos(t + a) + np.cos(t - b))
+    nacc = np.zeros(len(t), np.int64)
+    gap = np.inf
+    for h in range(nhit):
+        tn = t + delta * (2 * _p103_unif(_p103_hash(base + np.uint32(2 * h))) - 1)
+        s_new = -beta * (np.cos(tn + a) + np.cos(tn - b))
+        dS = s_new - s_old
+        u = _p103_unif(_p103_hash(base + np.uint32(2 * h + 1)))
+        p = np.exp(-np.maximum(dS, 0))
+        gap = min(gap, np.abs(dS).min(), np.abs(u - p)[dS > 0].min())
+        acc = (dS <= 0) | (u < p)
+        t = np.where(acc, tn, t)
+        s_old = np.where(acc, s_new, s_old)
+        nacc += acc
+    th[y, x, mu] = t
+    return th, nacc, gap
+
+
+UNSEEN101 = [
+    TimingProbe("probe/u1-plaquette-blocksum", "probe-unseen101", "u1_plaquette", P103_PQ_L, P103_PQ_BLOCK,
+                lambda n: -(-n ** 4 // P103_PQ_BLOCK), _p103_plaq_args, source=_P103,
+                note="the plaquette sum of a 64^4 U(1) lattice (angles, site-major: 4 floats a site), a thread a "
+                     "site: coordinates by 4 runtime % and / L, 16 distinct link loads (its own 4 floats and 12 of "
+                     "its 4 forward neighbours', a warp's lanes 16 B apart, the t neighbour 64^3 sites away), 6 cosf, "
+                     "then a 256-float shared-memory tree (8 levels, 9 barriers) and one store a block"),
+    TimingProbe("probe/wilson-dslash-u1", "probe-unseen101", "wilson_dslash_u1", P103_WD_L, 256,
+                lambda n: -(-n ** 4 // 256), _p103_wd_args, source=_P103,
+                note="the Wilson-Dirac operator on a 48^4 lattice of 4-spinors (float2, 32 B a site) in a U(1) "
+                     "background (float2 links, 4 a site), a thread a site: 8 neighbour spinors (coalesced 32 B "
+                     "rows, the t neighbours 48^3 sites away) and 8 links (8 B loads 32 B apart), 2 x 16 complex "
+                     "products a direction, the gamma tables from __constant__ memory (uniform index), 32 B "
+                     "stored; memory-bound stencil, 170 MiB a field"),
+    TimingProbe("probe/su2-heatbath-kp", "probe-unseen101", "su2_heatbath", P103_HB_L, 256,
+                lambda n: -(-n ** 4 // 2 // 256), _p103_hb_args, source=_P103,
+                note="one SU(2) Kennedy-Pendleton heatbath half-sweep (links of direction mu = 1 on the even "
+                     "sites) of a 40^4 lattice (float4 quaternions, 4 a site), a thread a site: 18 float4 gathers "
+                     "for 6 staples (12 quaternion products), sqrtf, then a rejection loop of 4 hashes, 2 logf "
+                     "and a cosf a try (data-dependent: 1.05 tries a lane on average, a warp's slowest lane ~1.9), "
+                     "the accepted draw's direction (cosf, sinf) and a quaternion product stored 64 B apart"),
+    TimingProbe("probe/su2-polyakov-atomic", "probe-unseen101", "su2_polyakov", P103_PL_LS, 256,
+                lambda n: -(-n ** 3 // 256), _p103_pl_args, source=_P103,
+                note="Polyakov loops of a 64^3 x 8 SU(2) lattice (float4, 4 links a site), a thread a spatial "
+                     "site: 8 time-link loads (float4 64 B apart: a warp's load spans 2 KiB) in a chain of 7 "
+                     "quaternion products, one store, a float atomicAdd of every thread on one address and an "
+                     "int atomicAdd into a 64-bin histogram (a warp's lanes on ~23 bins, the fullest bin 3% of all)"),
+    TimingProbe("probe/cg-cdot-double", "probe-unseen101", "cg_cdot", P103_CG_N, P103_CG_BLOCK, _p103_cg_grid,
+                _p103_cg_args, source=_P103,
+                note="a CG solver's complex dot product <p, q> of 2^24 float2 entries, a grid-stride loop (1024 "
+                     "blocks of 256, 64 trips a thread) of 2 coalesced 8 B loads and 4 double FMAs, then double "
+                     "__shfl_down_sync in two rounds through shared memory and 2 double atomicAdds a block on "
+                     "one 16 B result; memory-bound, 256 MiB read"),
+    TimingProbe("probe/u1-metropolis-2d-smem", "probe-unseen101", "u1_metropolis_2d", P103_MC_L,
+                (P103_MC_TILE, P103_MC_TILE), _p103_mc_grid, _p103_mc_args, source=_P103,
+                note="a 2D U(1) Metropolis half-sweep (x links of the odd sites) of a 2048^2 lattice, 16 x 16 "
+                     "tiles: both link fields' 18 x 18 tile with its halo staged in shared memory (2 strided "
+                     "passes, % L wraps), then every other lane of a warp (the checkerboard) reads 6 shared "
+                     "neighbours and makes 8 hits of 2 hashes, 2 cosf and an expf (~68% accepted), one float "
+                     "stored 8 B apart"),
+]
+PROBES += UNSEEN101
+
+
+# probe-unseen106 (probes108.cu): a computer-architecture course's kernels (simulating
+# hardware in software: an LRU set-associative cache per trace, gshare predictors with
+# their tables in shared memory, a reuse-time histogram, a TLB with page-table walks, an
+# RV32IM instruction-mix counter with atomics, a scoreboarded pipeline swept over
+# configurations) as a student who knows CUDA basics writes them
+_P108 = "probes108.cu"
+P108_CS_SETS, P108_CS_WAYS, P108_CS_LINE = 16, 4, 64     # cache-sim: CS_SETS, CS_WAYS, 64-byte lines
+P108_CS_LEN, P108_CS_BLOCK = 1024, 128                     # accesses a trace (the len argument); threads a block
+P108_CS_MIX = (0.5, 0.35, 0.15)          # an access: the trace's sequential stream, its hot set, or random
+P108_CS_HOT = 48                         # hot lines a trace (random lines in 4 MiB)
+P108_CS_RAND = 1 << 24                   # random accesses: words in 16 MiB
+P108_CS_WRITE = 0.3                      # accesses that are writes (bit 0)
+P108_GS_BITS, P108_GS_BLOCK = 9, 64                        # gshare: GS_BITS, GS_BLOCK
+P108_GS_LEN = 1024                                         # branches a trace (the len argument)
+P108_GS_STATIC = (8, 24)                 # a trace: a loop over this many static branches (uniform, inclusive)
+P108_GS_KINDS = (0.4, 0.25, 0.2, 0.15)   # a static branch: biased, loop exit, correlated, random
+P108_GS_BIAS = 0.92                      # a biased branch goes its way with this probability
+P108_GS_PERIOD = (3, 9)                  # a loop branch: taken but every period-th time (uniform, inclusive)
+P108_RD_WIN, P108_RD_BINS, P108_RD_BLOCK = 256, 10, 256   # reuse-hist: RD_WIN, RD_BINS, RD_BLOCK
+P108_RD_REUSE, P108_RD_MAXLOG = 0.7, 10  # an access reuses the line of the access d back (d = floor 2^U(0, 10))
+P108_TLB_SETS, P108_TLB_WAYS, P108_PT_BITS = 64, 4, 10    # tlb: TLB_SETS, TLB_WAYS, PT_BITS (4 KiB pages)
+P108_TLB_DIRS = 256                      # directory entries (of 1024) with a page table
+P108_TLB_VALID = 0.75                    # the PTEs under them that are valid
+P108_TLB_EMPTY = 8                       # TLB entries left invalid
+P108_TLB_MIX = (0.75, 0.22, 0.03)        # an address: in a TLB-resident page, a page under a present entry, anywhere
+P108_TLB_BLOCK = 256
+P108_IM_CLASSES, P108_IM_BLOCK, P108_IM_GRID = 12, 256, 1024   # instr-mix: IM_CLASSES; the grid-stride loop's grid
+# classes (the kernel's enum order), their opcodes and frequencies in the trace
+P108_IM_OPC = (0x37, 0x17, 0x6F, 0x67, 0x63, 0x03, 0x23, 0x13, 0x33, 0x33, 0x73, None)
+P108_IM_FREQ = (0.03, 0.01, 0.03, 0.02, 0.14, 0.20, 0.10, 0.28, 0.14, 0.03, 0.005, 0.015)
+P108_IM_BAD = (0x00, 0x0B, 0x2B, 0x5B, 0x7F)                 # opcodes not in RV32IM (the illegal class)
+P108_SB_LEN, P108_SB_BLOCK, P108_SB_OPS = 2048, 128, 8     # scoreboard: instructions (len), block, SB_OPS
+# op classes ALU, MUL, DIV, LOAD, STORE, BRANCH, FPU, NOP: their frequencies in the program
+P108_SB_FREQ = (0.40, 0.06, 0.02, 0.22, 0.10, 0.14, 0.05, 0.01)
+P108_SB_MISS, P108_SB_MISPRED = 0.1, 0.08   # loads that miss, branches mispredicted
+P108_SB_DEP = 0.6                        # a source is one of the last 4 registers written (else random)
+# a configuration's latencies (inclusive ranges, uniform) and penalties
+P108_SB_LAT = ((1, 1), (2, 5), (8, 40), (1, 3), (1, 1), (1, 1), (2, 6), (1, 1))
+P108_SB_MISS_PEN, P108_SB_BR_PEN = (10, 100), (1, 10)
+
+
+# ---- cache-sim-lru ----
+
+def _p108_cs_args(n, rng, length=P108_CS_LEN):
+    """n traces of `length` byte addresses (uint32, row-major n x length; multiples of 4,
+    bit 0 set on a write with probability P108_CS_WRITE): each access is the trace's next
+    sequential word (a stream from a random 4 KiB-aligned start), a random word of one of
+    its P108_CS_HOT hot lines, or a random word in 16 MiB (P108_CS_MIX); hits, misses,
+    writebacks (int32, zeroed); len, n."""
+    L = int(length)
+    u = rng.random((n, L), dtype=np.float32)
+    kind = (u >= P108_CS_MIX[0]).astype(np.int8) + (u >= P108_CS_MIX[0] + P108_CS_MIX[1])
+    base = rng.integers(0, 1 << 14, n, dtype=np.uint32) * np.uint32(4096)
+    a = base[:, None] + np.uint32(4) * np.cumsum(kind == 0, axis=1, dtype=np.uint32)
+    hot = rng.integers(0, 1 << 16, (n, P108_CS_HOT), dtype=np.uint32)
+    pick = rng.integers(0, P108_CS_HOT, (n, L), dtype=np.int32)
+    h = np.take_along_axis(hot, pick, 1) * np.uint32(64) + np.uint32(4) * rng.integers(0, 16, (n, L), dtype=np.uint32)
+    np.copyto(a, h, where=kind == 1)
+    del h, pick
+    r = rng.integers(0, P108_CS_RAND, (n, L), dtype=np.uint32) * np.uint32(4)
+    np.copyto(a, r, where=kind == 2)
+    del r
+    a |= (rng.random((n, L), dtype=np.float32) < P108_CS_WRITE).astype(np.uint32)
+    z = [np.zeros(n, np.int32) for _ in range(3)]
+    return [a.ravel(), *z, _i32(L), _i32(n)]
+
+
+def _p108_cs_ref(trace, length=P108_CS_LEN):
+    """cache_sim_lru in numpy (the traces side by side): hits, misses, writebacks."""
+    a = np.asarray(trace, np.int64).reshape(-1, int(length))
+    n, L = a.shape
+    S, W = P108_CS_SETS, P108_CS_WAYS
+    tag = np.full((n, S * W), -1, np.int64)
+    last = np.full((n, S * W), -1, np.int64)
+    dirty = np.zeros((n, S * W), bool)
+    h, m, wb = (np.zeros(n, np.int64) for _ in range(3))
+    rows = np.arange(n)
+    for k in range(L):
+        x = a[:, k]
+        line = x >> 6
+        tg = line // S
+        ways = (line % S * W)[:, None] + np.arange(W)
+        match = tag[rows[:, None], ways] == tg[:, None]
+        hit = match.any(axis=1)
+        way = np.where(hit, match.argmax(axis=1), last[rows[:, None], ways].argmin(axis=1))
+        idx = ways[rows, way]
+        miss = ~hit
+        h += hit
+        m += miss
+        wb += miss & dirty[rows, idx]
+        tag[rows, idx] = tg
+        dirty[rows, idx] = (dirty[rows, idx] & hit) | (x & 1 == 1)
+        last[rows, idx] = k
+    return h, m, wb
+
+
+# ---- gshare-pht-smem ----
+
+def _p108_gs_args(n, rng, length=P108_GS_LEN):
+    """n branch traces of `length` records (uint32, interleaved: record k of trace t at k n
+    + t; the PC, 4-aligned, with bit 0 the outcome): a trace loops over its S static
+    branches (S uniform in P108_GS_STATIC; PCs random 4-aligned in 64 KiB), each biased
+    (its way with probability P108_GS_BIAS), a loop exit (taken but every period-th
+    time, the period uniform in P108_GS_PERIOD), correlated (the previous branch's
+    outcome, maybe inverted) or random (P108_GS_KINDS); the mispredictions (int32) and
+    final histories (uint32) zeroed; len, n."""
+    L, B = int(length), P108_GS_STATIC[1]
+    S = rng.integers(P108_GS_STATIC[0], P108_GS_STATIC[1] + 1, n)
+    pc = np.uint32(0x10000) + np.uint32(4) * rng.integers(0, 1 << 14, (n, B), dtype=np.uint32)
+    kind = rng.choice(4, (n, B), p=P108_GS_KINDS)
+    way = rng.random((n, B)) < 0.5                        # biased: the favoured way; correlated: inverted
+    period = rng.integers(P108_GS_PERIOD[0], P108_GS_PERIOD[1] + 1, (n, B))
+    cnt = np.zeros((n, B), np.int64)
+    rows = np.arange(n)
+    prev = np.zeros(n, bool)
+    out = np.empty((L, n), np.uint32)
+    for k in range(L):
+        j = k % S
+        kd = kind[rows, j]
+        c = cnt[rows, j]
+        cnt[rows, j] = c + 1
+        u = rng.random(n)
+        t = np.where(kd == 0, np.where(way[rows, j], u < P108_GS_BIAS, u >= P108_GS_BIAS),
+                     np.where(kd == 1, c % period[rows, j] != period[rows, j] - 1,
+                              np.where(kd == 2, prev ^ way[rows, j], u < 0.5)))
+        out[k] = pc[rows, j] | t
+        prev = t
+    return [out.ravel(), np.zeros(n, np.int32), np.zeros(n, np.uint32), _i32(L), _i32(n)]
+
+
+def _p108_gs_ref(trace, n):
+    """gshare_train in numpy (the traces side by side): mispredictions, final histories."""
+    r = np.asarray(trace, np.int64).reshape(-1, n)
+    P = 1 << P108_GS_BITS
+    pht = np.full((n, P), 2, np.int64)
+    hist = np.zeros(n, np.int64)
+    miss = np.zeros(n, np.int64)
+    rows = np.arange(n)
+    for k in range(len(r)):
+        taken = r[k] & 1
+        idx = ((r[k] >> 2) ^ hist) & (P - 1)
+        c = pht[rows, idx]
+        miss += (c >= 2) != (taken == 1)
+        pht[rows, idx] = np.where(taken == 1, np.minimum(c + 1, 3), np.maximum(c - 1, 0))
+        hist = ((hist << 1) | taken) & (P - 1)
+    return miss, hist
+
+
+# ---- reuse-time-hist ----
+
+def _p108_rd_args(n, rng):
+    """One trace of n cache-line addresses (uint32, random below 2^31): with probability
+    P108_RD_REUSE an access repeats the line of the access d back, d = floor(2^U(0,
+    P108_RD_MAXLOG)) (log-uniform 1 .. 1023), else a fresh line; the histogram (uint32
+    RD_BINS, zeroed); n."""
+    i = np.arange(n)
+    d = np.floor(2.0 ** rng.uniform(0, P108_RD_MAXLOG, n)).astype(np.int64)
+    src = np.where((rng.random(n) < P108_RD_REUSE) & (i >= d), i - d, i)
+    while True:                                           # each access's first access (pointer jumping)
+        nxt = src[src]
+        if (nxt == src).all():
+            break
+        src = nxt
+    fresh = rng.integers(0, 1 << 31, n, dtype=np.uint32)
+    return [fresh[src], np.zeros(P108_RD_BINS, np.uint32), _i32(n)]
+
+
+def _p108_rd_dist(trace):
+    """Each access's distance back to the last access of its line (0: none)."""
+    a = np.asarray(trace)
+    n = len(a)
+    order = np.lexsort((np.arange(n), a))
+    sa = a[order]
+    same = sa[1:] == sa[:-1]
+    d = np.zeros(n, np.int64)
+    d[order[1:][same]] = order[1:][same] - order[:-1][same]
+    return d
+
+
+def _p108_rd_ref(trace, win=P108_RD_WIN):
+    """reuse_hist's histogram in numpy: ceil(log2 d) of the distances d <= win, the rest
+    in the last bin."""
+    d = _p108_rd_dist(trace)
+    ok = (d >= 1) & (d <= win)
+    b = np.where(ok, np.frexp(np.maximum(d - 1, 0).astype(np.float64))[1], P108_RD_BINS - 1)
+    return np.bincount(b, minlength=P108_RD_BINS).astype(np.uint32)
+
+
+# ---- tlb-walk-batch ----
+
+def _p108_tlb_tables(rng):
+    """A two-level page table and a TLB: the directory (1024 int32, the page table's row
+    or -1; P108_TLB_DIRS rows, random entries), the page tables (uint32 PTEs, rows of
+    1024: a distinct random frame < 2^20 - 1 << 12 | 3 random permission bits << 1 | valid,
+    valid with probability P108_TLB_VALID), the TLB's VPNs and frames (64 sets x 4 ways,
+    uint32: each set random valid pages of its set, P108_TLB_EMPTY entries invalid, VPN
+    0xffffffff)."""
+    D, E = P108_TLB_DIRS, 1 << P108_PT_BITS
+    pdir = np.full(E, -1, np.int32)
+    present = rng.choice(E, D, replace=False)
+    pdir[present] = rng.permutation(D)
+    frames = rng.permutation((1 << 20) - 1)[:D * E].astype(np.uint32).reshape(D, E)
+    valid = rng.random((D, E)) < P108_TLB_VALID
+    perm = rng.integers(0, 8, (D, E), dtype=np.uint32)
+    ptab = (frames << np.uint32(12)) | (perm << np.uint32(1)) | valid.astype(np.uint32)
+    # the valid pages: vpn = dir << PT_BITS | index
+    rowdir = np.empty(D, np.int64)
+    rowdir[pdir[present]] = present
+    r, c = np.nonzero(valid)
+    vpns = (rowdir[r] << P108_PT_BITS) | c
+    tv = np.empty((P108_TLB_SETS, P108_TLB_WAYS), np.int64)
+    for s in range(P108_TLB_SETS):
+        tv[s] = rng.choice(vpns[vpns % P108_TLB_SETS == s], P108_TLB_WAYS, replace=False)
+    tv = tv.ravel()
+    tp = frames[pdir[tv >> P108_PT_BITS], tv & (E - 1)]
+    empty = rng.choice(len(tv), P108_TLB_EMPTY, replace=False)
+    tv[empty] = 0xFFFFFFFF
+    tp[empty] = 0
+    return pdir, ptab.ravel(), tv.astype(np.uint32), tp.astype(np.uint32), vpns
+
+
+def _p108_tlb_args(n, rng):
+    """n virtual addresses (uint32, random offsets): a page in the TLB, a random page under a
+    present directory entry (valid or not) or a random page anywhere (P108_TLB_MIX), in
+    random order; the TLB's VPNs and frames, the directory and page tables
+    (_p108_tlb_tables); the physical addresses (uint32) and outcomes (uint8) zeroed; n."""
+    pdir, ptab, tv, tp, _ = _p108_tlb_tables(rng)
+    u = rng.random(n)
+    live = tv[tv != 0xFFFFFFFF].astype(np.int64)
+    present = np.flatnonzero(pdir >= 0)
+    v_tlb = live[rng.integers(0, len(live), n)]
+    v_dir = (present[rng.integers(0, len(present), n)] << P108_PT_BITS) | rng.integers(0, 1 << P108_PT_BITS, n)
+    v_any = rng.integers(0, 1 << 20, n)
+    vpn = np.where(u < P108_TLB_MIX[0], v_tlb, np.where(u < P108_TLB_MIX[0] + P108_TLB_MIX[1], v_dir, v_any))
+    va = ((vpn << 12) | rng.integers(0, 4096, n)).astype(np.uint32)
+    return [va, tv, tp, pdir, ptab, np.zeros(n, np.uint32), np.zeros(n, np.uint8), _i32(n)]
+
+
+def _p108_tlb_ref(va, tlb_vpn, tlb_ppn, pdir, ptab):
+    """tlb_translate in numpy: the physical addresses and outcomes (0 hit, 1 walk, 2 fault)."""
+    va = np.asarray(va, np.int64)
+    vpn, off = va >> 12, va & 0xFFF
+    tv = np.asarray(tlb_vpn, np.int64).reshape(P108_TLB_SETS, P108_TLB_WAYS)
+    tp = np.asarray(tlb_ppn, np.int64).reshape(P108_TLB_SETS, P108_TLB_WAYS)
+    s = vpn % P108_TLB_SETS
+    m = tv[s] == vpn[:, None]
+    hit = m.any(axis=1)
+    E = 1 << P108_PT_BITS
+    row = np.asarray(pdir, np.int64)[vpn >> P108_PT_BITS]
+    pte = np.where(row >= 0, np.asarray(ptab, np.int64)[np.maximum(row, 0) * E + (vpn & (E - 1))], 0)
+    ok = (pte & 1) == 1
+    pa = np.where(hit, (tp[s, m.argmax(axis=1)] << 12) | off,
+                  np.where(ok, (pte & ~0xFFF) | off, 0xFFFFFFFF))
+    st = np.where(hit, 0, np.where(ok, 1, 2))
+    return pa.astype(np.uint32), st.astype(np.uint8)
+
+
+# ---- rv32-instr-mix ----
+
+def _p108_im_rd_p():
+    """The destination registers' frequencies (x0 2%, ra, sp, a0-a5 the most)."""
+    w = np.zeros(32)
+    w[0], w[1], w[2], w[3], w[4] = 0.02, 0.05, 0.05, 0.01, 0.01
+    w[5:8] = 0.06                    # t0-t2
+    w[8:10] = 0.05                   # s0-s1
+    w[10:16] = 0.07                  # a0-a5
+    w[16:18] = 0.02                  # a6-a7
+    w[18:28] = 0.015                 # s2-s11
+    w[28:32] = 0.01                  # t3-t6
+    return w / w.sum()
+
+
+def _p108_im_args(n, rng):
+    """A decoded RV32IM trace of n instruction words (uint32, random order): classes drawn
+    with P108_IM_FREQ, the opcode set, OP's funct7 0 or 0x20 (ALU) or 1 (MUL/DIV), an
+    illegal class from P108_IM_BAD, rd drawn from _p108_im_rd_p, the other bits random;
+    the class counts (uint32 IM_CLASSES) and rd counts (uint32 32) zeroed; n."""
+    cls = rng.choice(P108_IM_CLASSES, n, p=np.array(P108_IM_FREQ) / sum(P108_IM_FREQ))
+    w = rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32)
+    opc = np.array([0 if o is None else o for o in P108_IM_OPC], np.uint32)[cls]
+    bad = cls == P108_IM_CLASSES - 1
+    opc[bad] = np.array(P108_IM_BAD, np.uint32)[rng.integers(0, len(P108_IM_BAD), int(bad.sum()))]
+    rd = rng.choice(32, n, p=_p108_im_rd_p()).astype(np.uint32)
+    w = (w & np.uint32(~0xFFF & 0xFFFFFFFF)) | (rd << np.uint32(7)) | opc
+    f7 = np.where(cls == 9, 1, np.where(rng.random(n) < 0.3, 0x20, 0)).astype(np.uint32)
+    op = (cls == 8) | (cls == 9)
+    w[op] = (w[op] & np.uint32(0x01FFFFFF)) | (f7[op] << np.uint32(25))
+    return [w, np.zeros(P108_IM_CLASSES, np.uint32), np.zeros(32, np.uint32), _i32(n)]
+
+
+def _p108_im_class(code):
+    """Each word's class as instr_mix decodes it."""
+    w = np.asarray(code, np.uint32)
+    op = w & np.uint32(0x7F)
+    c = np.full(len(w), P108_IM_CLASSES - 1, np.int64)
+    for k, o in enumerate(P108_IM_OPC[:8]):
+        c[op == o] = k
+    c[op == 0x33] = np.where((w[op == 0x33] >> np.uint32(25)) == 1, 9, 8)
+    c[op == 0x73] = 10
+    return c
+
+
+def _p108_im_ref(code):
+    """instr_mix's counts in numpy: per class, per destination register."""
+    c = _p108_im_class(code)
+    rd = (np.asarray(code, np.uint32) >> np.uint32(7)) & np.uint32(31)
+    writes = ~np.isin(c, [4, 6, 10, 11]) & (rd != 0)
+    return (np.bincount(c, minlength=P108_IM_CLASSES).astype(np.uint32),
+            np.bincount(rd[writes], minlength=32).astype(np.uint32))
+
+
+def _p108_im_grid(n):
+    return min(P108_IM_GRID, -(-n // P108_IM_BLOCK))
+
+
+# ---- scoreboard-config-sweep ----
+
+def _p108_sb_prog(length, rng):
+    """A program of `length` instructions (uint32: op | rd << 3 | rs1 << 8 | rs2 << 13 |
+    miss << 18 | mispredicted << 19): ops drawn with P108_SB_FREQ; ALU, MUL, DIV, LOAD and
+    FPU write a random rd in 1..31 (stores, branches and NOPs none); each source is one of
+    the last 4 registers written with probability P108_SB_DEP, else random (a NOP's x0);
+    a load misses with probability P108_SB_MISS, a branch mispredicts with P108_SB_MISPRED."""
+    ops = rng.choice(P108_SB_OPS, length, p=np.array(P108_SB_FREQ) / sum(P108_SB_FREQ))
+    recent = [1, 2, 3, 4]
+    prog = np.zeros(length, np.uint32)
+    for k, op in enumerate(ops):
+        src = [recent[rng.integers(0, 4)] if rng.random() < P108_SB_DEP else int(rng.integers(0, 32)) for _ in (0, 1)]
+        rd = int(rng.integers(1, 32)) if op in (0, 1, 2, 3, 6) else 0
+        if op == 7:
+            src = [0, 0]
+        w = op | rd << 3 | src[0] << 8 | src[1] << 13
+        if op == 3 and rng.random() < P108_SB_MISS:
+            w |= 1 << 18
+        if op == 5 and rng.random() < P108_SB_MISPRED:
+            w |= 1 << 19
+        if rd:
+            recent = recent[1:] + [rd]
+        prog[k] = w
+    return prog
+
+
+def _p108_sb_args(n, rng, length=P108_SB_LEN):
+    """The program (_p108_sb_prog) and n configurations (int32, row-major n x (SB_OPS + 2):
+    the latencies uniform in P108_SB_LAT, the miss and mispredict penalties in
+    P108_SB_MISS_PEN, P108_SB_BR_PEN); the cycles and stalls (int32) zeroed; len, n."""
+    prog = _p108_sb_prog(int(length), rng)
+    lo = np.array([a for a, _ in P108_SB_LAT] + [P108_SB_MISS_PEN[0], P108_SB_BR_PEN[0]])
+    hi = np.array([b for _, b in P108_SB_LAT] + [P108_SB_MISS_PEN[1], P108_SB_BR_PEN[1]])
+    cfg = rng.integers(lo, hi + 1, (n, len(lo))).astype(np.int32)
+    return [prog, cfg.ravel(), np.zeros(n, np.int32), np.zeros(n, np.int32), _i32(length), _i32(n)]
+
+
+def _p108_sb_ref(prog, cfg):
+    """scoreboard_sim in numpy (the configurations side by side): cycles, stalls."""
+    cfg = np.asarray(cfg, np.int64).reshape(-1, P108_SB_OPS + 2)
+    n = len(cfg)
+    ready = np.zeros((n, 32), np.int64)
+    cycle, stall, div_free = (np.zeros(n, np.int64) for _ in range(3))
+    for ins in np.asarray(prog, np.int64):
+        op, rd, r1, r2 = ins & 7, (ins >> 3) & 31, (ins >> 8) & 31, (ins >> 13) & 31
+        lat = cfg[:, op] + (cfg[:, P108_SB_OPS] if op == 3 and (ins >> 18) & 1 else 0)
+        issue = np.maximum(np.maximum(cycle + 1, ready[:, r1]), ready[:, r2])
+        if op == 2:
+            issue = np.maximum(issue, div_free)
+            div_free = issue + lat
+        stall += issue - cycle - 1
+        cycle = issue
+        if rd:
+            ready[:, rd] = issue + lat
+        if op == 5 and (ins >> 19) & 1:
+            cycle = cycle + cfg[:, P108_SB_OPS + 1]
+    return np.maximum(cycle, ready.max(axis=1)), stall
+
+
+UNSEEN106 = [
+    TimingProbe("probe/cache-sim-lru-4way", "probe-unseen106", "cache_sim_lru", 1 << 14, P108_CS_BLOCK,
+                lambda n: -(-n // P108_CS_BLOCK), _p108_cs_args, source=_P108,
+                note="an LRU cache simulator (16 sets x 4 ways of 64-byte lines, write-back) over 2^14 traces of 1024 "
+                     "accesses, a thread a trace (128 blocks of 128): the traces row-major (a warp's lanes 4 KiB "
+                     "apart: 32 sectors a load, each reused over the next 7 iterations if it stays in L1), a tag "
+                     "search of up to 4 ways breaking on a hit (~68% hits, lanes diverge), on a miss an LRU scan "
+                     "of the 4 last-use times and a dirty check (~12% write back); the 64 tags, last-use ints and "
+                     "dirty bytes in per-thread local arrays indexed by the lane's own set (scattered local "
+                     "loads and stores); 3 int stores a thread; latency-bound, divergent"),
+    TimingProbe("probe/gshare-pht-smem", "probe-unseen106", "gshare_train", 1 << 15, P108_GS_BLOCK,
+                lambda n: -(-n // P108_GS_BLOCK), _p108_gs_args, source=_P108,
+                note="gshare predictors (9 history bits XOR the PC, 512 two-bit counters) trained over 2^15 branch "
+                     "traces of 1024 records, a thread a trace (512 blocks of 64): each thread's counters a "
+                     "512-byte row of a 32 KiB shared unsigned-char table (occupancy limited by shared memory), "
+                     "set to 2 by 512 byte stores a thread, then a record a step by a coalesced load "
+                     "(interleaved layout, 128 MiB in all), a shared byte load at a data-dependent index (rows "
+                     "512 B apart: a lane's bank its index / 4, random), a saturating update, a byte store back "
+                     "and the history shift; ~27% mispredicted; a serial shared-memory chain a step"),
+    TimingProbe("probe/reuse-time-hist-smem", "probe-unseen106", "reuse_hist", 1 << 22, P108_RD_BLOCK,
+                lambda n: -(-n // P108_RD_BLOCK), _p108_rd_args, source=_P108,
+                note="a reuse-time histogram over one trace of 2^22 cache-line addresses, a thread an access (16384 "
+                     "blocks of 256): the block's 256 addresses and the 256 before them staged in 2 KiB of shared "
+                     "memory (2 coalesced loads a thread), then each thread scanning back up to 256 shared words "
+                     "for its line, breaking at the first match (~39% of the lanes find none and scan all 256, "
+                     "the mean ~126: nearly every warp runs 256 iterations with lanes idle), the ceil(log2) of "
+                     "the distance counted by a shared atomicAdd into 10 bins (a warp's lanes on ~10 words, "
+                     "~40% on one), 10 global atomicAdds a block; divergent, shared-load-bound"),
+    TimingProbe("probe/tlb-walk-batch", "probe-unseen106", "tlb_translate", 1 << 24, P108_TLB_BLOCK,
+                lambda n: -(-n // P108_TLB_BLOCK), _p108_tlb_args, source=_P108,
+                note="a batch of 2^24 virtual-to-physical translations in random order, a thread an address (65536 "
+                     "blocks of 256): each block stages a 64-set x 4-way TLB (2 KiB) in shared memory, a 4-way "
+                     "tag compare in shared memory (the set random a lane), ~75% hits; the misses (in nearly "
+                     "every warp) walk a two-level page table: a gathered load from the 4 KiB directory, then "
+                     "a gathered PTE load from 1 MiB of page tables (L2-resident), ~8% of the addresses "
+                     "faulting; a coalesced 4-byte load and a 4-byte and a 1-byte store an address; memory-bound"),
+    TimingProbe("probe/rv32-instr-mix-atomics", "probe-unseen106", "instr_mix", 1 << 24, P108_IM_BLOCK,
+                _p108_im_grid, _p108_im_args, source=_P108,
+                note="the instruction mix of a decoded RV32IM trace of 2^24 words (64 MiB, classes in random "
+                     "order), a grid-stride loop over 1024 blocks of 256 (64 words a thread): a coalesced load, "
+                     "the opcode through an 11-case switch (lanes' cases differ: divergent), a shared atomicAdd "
+                     "on 12 class counters (~28% of the lanes on one) and, for the ~72% writing rd != 0, one on "
+                     "32 register counters (a0-a5, t0-t2 the most), then 44 global atomicAdds a block; "
+                     "shared-atomic-bound"),
+    TimingProbe("probe/scoreboard-config-sweep", "probe-unseen106", "scoreboard_sim", 1 << 15, P108_SB_BLOCK,
+                lambda n: -(-n // P108_SB_BLOCK), _p108_sb_args, source=_P108,
+                note="a design-space sweep of a scoreboarded in-order pipeline over 2^15 configurations, a thread a "
+                     "configuration (256 blocks of 128), all running one 2048-instruction program: each step "
+                     "a uniform (broadcast) load of the instruction, its latency from an 8-int per-thread local "
+                     "array, two register ready times read and one written in a 32-int local array (uniform "
+                     "indices: coalesced local accesses), max()es and an unpipelined divider; warp-uniform "
+                     "control flow, a serial chain through local memory a step; the 10-int configuration rows "
+                     "read strided once; latency-bound"),
+]
+PROBES += UNSEEN106
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
