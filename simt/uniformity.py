@@ -224,7 +224,11 @@ def if_convert(ir: KernelIR) -> None:
     first = first_writes(code)
     unrolled = [(top, back) for top, back in loops(code)
                 if constant_trips(code, top, back, geometric=True) is not None]
-    for p, ins in enumerate(code):
+    # innermost first: an ``if`` whose body holds short ``if``s nvcc predicates is
+    # predicated whole (gshare's `if (taken) { if (c < 3) c++; } else { if (c > 0) c--; }`:
+    # @P0 VIADD, @!P0 VIADD, SEL in its sm_90 SASS, no branch; unseen106/)
+    for p in range(len(code) - 1, -1, -1):
+        ins = code[p]
         if ins.op != Op.IF or not ins.info.get("stmt_if"):
             continue
         # in a loop nvcc unrolls fully, the counter is a constant in each copy and the
@@ -236,13 +240,14 @@ def if_convert(ir: KernelIR) -> None:
         body = [code[k] for a, b in bodies for k in range(a, b)]
         if not body or any(size(code[a:b]) > PREDICATE_MAX for a, b in bodies) or \
                 any(i.op in _NO_PREDICATION and not (i.op == Op.CALL and i.sub in _ONE_INSTRUCTION)
+                    and not (i.op in (Op.IF, Op.ELSE) and i.info.get("predicated"))
                     for i in body) or \
                 any(i.op == Op.STORE and i.info.get("space") != "shared" for i in body):
             continue
         cond = ins.args[0] if ins.args and type(ins.args[0]) is Reg else None
         for i in [ins] + ([els] if els is not None else []) + body:
             i.info["predicated"] = True
-            if cond is not None and i is not ins and i is not els:
+            if cond is not None and i is not ins and i is not els and "pred_cond" not in i.info:
                 # a predicated instruction waits for its predicate as for an operand; the
                 # warp does not wait at the branch (there is none)
                 i.info["pred_cond"] = cond
