@@ -21,6 +21,8 @@ reordering), so fences are no-ops; ``__syncwarp`` does not check its mask.
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from . import counters as C
@@ -86,6 +88,14 @@ OP_COST = {
     "idiv_again_s": (68.0, 18.0),    # signed
     "idiv_again_u": (57.0, 11.0),    # unsigned
     "idiv_const": (22.0, 8.0),       # by a constant other than a power of two (IMAD.HI)
+    # ... unsigned, measured beside int % 7 (29.6 cycles a step, 8.1 SMSP cycles) and scaled
+    # to its row: an IMAD.HI and a shift, two more for %, two more where the reciprocal
+    # needs a 33rd bit (7, 10^9 + 7: _magic_add) (docs/results/timing_investigation/
+    # divconst/, H200: u / 10, u % 10, u / 7, u % 7 4.2, 4.8, 5.5, 6.8 SMSP cycles a step)
+    "udiv_const": (7.5, 3.1),
+    "umod_const": (16.7, 3.8),
+    "udiv_const_add": (15.5, 4.7),
+    "umod_const_add": (24.7, 6.4),
     # 64-bit / and % (docs/results/timing_investigation/div64/, H100): nvcc tests both
     # operands' high words; a lane whose operands fit in 32 bits runs the 32-bit sequence,
     # the others call a 64-bit routine, every time (no reciprocal is kept).  A warp with
@@ -95,6 +105,12 @@ OP_COST = {
     "idiv64_32": (171.0, 31.0),      # both operands under 2^32: the test, then 32 bits
     "idiv64_const": (38.0, 11.3),    # / by a constant (IMAD.HI.U64 and shifts)
     "imod64_const": (52.0, 15.5),    # % by a constant
+    # ... where the constant's magic reciprocal needs a 65th bit (7, 2^31 - 1, 2^61 - 1:
+    # nvcc adds ((x - t) >> 1) + t before the last shift; unsigned, _magic_add), H200
+    # (docs/results/timing_investigation/divconst/: 24.8 SMSP cycles a step against 18.5
+    # for % 10 and % (10^9 + 7), whose reciprocals fit in 64 bits)
+    "idiv64_const_add": (56.5, 15.8),
+    "imod64_const_add": (73.0, 21.8),
     # 64-bit integer products (docs/results/timing_investigation/mont64/, H200, one warp):
     # a step of v = v * c + d takes 17.9 cycles (IMAD.WIDE.U32, two IMADs and the carry's
     # IADD3, the add folded in), of v = __umul64hi(v, c) ^ d 39.7 (four IMAD.WIDE.U32
@@ -1462,7 +1478,8 @@ def _cost_key(ins):
             if type(b) is not Const:
                 k = "idiv64_s" if dt.kind == "i" else "idiv64_u"
             elif (v := abs(int(b.value))) & (v - 1):
-                k = "idiv64_const" if ins.sub == "div" else "imod64_const"
+                k = ("idiv64_const" if ins.sub == "div" else "imod64_const") + \
+                    ("_add" if dt.kind == "u" and _magic_add(v, 64) else "")
         elif dt.kind in "iu" and dt.itemsize <= 4:
             if ins.info.get("divisor") == "again":      # the reciprocal of one before it (loops)
                 k = "idiv_again_s" if dt.kind == "i" else "idiv_again_u"
@@ -1470,7 +1487,8 @@ def _cost_key(ins):
                 k = None if ins.info["divisor"] == "pow2" else "idiv_const"
             elif type(b) is Const:
                 v = abs(int(b.value))
-                k = None if v & (v - 1) == 0 else "idiv_const"
+                k = None if v & (v - 1) == 0 else "idiv_const" if dt.kind == "i" else \
+                    ("udiv_const" if ins.sub == "div" else "umod_const") + ("_add" if _magic_add(v, 32) else "")
             else:
                 k = "idiv_s" if dt.kind == "i" else "idiv_u"
     elif (w := ins.info.get("product64")) is not None:
@@ -1488,6 +1506,25 @@ def _cost_key(ins):
             k = k if k in OP_COST else None
     ins._cost_key = k
     return k
+
+
+@functools.lru_cache(maxsize=None)
+def _magic_add(d: int, bits: int) -> bool:
+    """Whether unsigned division of ``bits``-bit values by the constant ``d`` needs the
+    "add" fix-up: no multiplier m < 2^bits and shift s have x / d == (x * m) >> (bits + s)
+    for every x (m d - 2^(bits + s) <= 2^s, Granlund and Montgomery), nor do they for d's
+    odd part on x shifted right by d's trailing zeros (the pre-shift LLVM makes for an
+    even d).  7 and 2^31 - 1 need it in 64 bits, 10 and 10^9 + 7 do not."""
+    def fits(dd: int, width: int) -> bool:
+        for s in range(bits + 1):
+            m = -(-(1 << (width + s)) // dd)
+            if m >= 1 << bits:
+                return False
+            if m * dd - (1 << (width + s)) <= 1 << s:
+                return True
+        return False
+    z = (d & -d).bit_length() - 1
+    return not fits(d, bits) and not (z and fits(d >> z, bits - z))
 
 
 def _pow2(v: float) -> bool:
