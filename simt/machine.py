@@ -93,6 +93,11 @@ OP_COST = {
     # needs a 33rd bit (7, 10^9 + 7: _magic_add) (docs/results/timing_investigation/
     # divconst/, H200: u / 10, u % 10, u / 7, u % 7 4.2, 4.8, 5.5, 6.8 SMSP cycles a step)
     "udiv_const": (7.5, 3.1),
+    # the quotient beside a remainder by the same constant (loops.shared_quotients): the
+    # remainder's sequence computed it, so no issue cost of its own, but it is the
+    # multiply-high and the shift: their latency, not an ALU op's (digit_sum_u32's chain,
+    # x /= 10u beside s += x % 10u; divconst/)
+    "quotient_shared": (7.5, 0.0),
     "umod_const": (16.7, 3.8),
     "udiv_const_add": (15.5, 4.7),
     "umod_const_add": (24.7, 6.4),
@@ -1473,7 +1478,7 @@ def _cost_key(ins):
             if not (type(b) is Const and _pow2(abs(float(b.value)))) and ins.info.get("divisor") != "pow2":
                 k = "fdiv" if dt.itemsize == 4 else "ddiv"
         elif ins.info.get("divisor") == "shared":      # the quotient's other half (loops)
-            k = None
+            k = "quotient_shared" if ins.sub == "div" and type(b) is Const else None
         elif dt.kind in "iu" and dt.itemsize == 8:
             if type(b) is not Const:
                 k = "idiv64_s" if dt.kind == "i" else "idiv64_u"

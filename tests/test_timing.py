@@ -717,9 +717,17 @@ def test_a_quotient_and_remainder_by_one_constant_cost_one_division():
             s += x % 10
             x = (x ^ s if name == "apart" else x) // (10 if name != "two" else 7)
         assert out.get().tolist() == s.tolist(), name
-    one = OP_COST["idiv_const"][1]
-    assert got["pair"] == 9 * one
-    assert got["two"] == got["apart"] == 9 * 2 * one
+    rem, quo, quo7 = OP_COST["umod_const"][1], OP_COST["udiv_const"][1], OP_COST["udiv_const_add"][1]
+    assert got["pair"] == pytest.approx(9 * rem)
+    assert got["two"] == pytest.approx(9 * (rem + quo7))
+    assert got["apart"] == pytest.approx(9 * (rem + quo))
+    # the pair's quotient costs no issue of its own, but it is a multiply-high's result:
+    # the loop's chain through x waits its latency (divconst/), not an ALU op's
+    from simt.machine import _cost_key
+    code = simt.Module.from_source(src.replace("BODY", "s += x % 10u; x /= 10u;"), "t.cu").get_function("k").ir.code
+    assert [_cost_key(i) for i in code if i.op.name == "BIN" and i.sub in ("div", "mod")] == \
+        ["umod_const", "quotient_shared"]
+    assert OP_COST["quotient_shared"] == (OP_COST["udiv_const"][0], 0.0)
 
 
 def test_remainders_by_one_run_time_divisor_share_its_reciprocal():
