@@ -18407,6 +18407,2100 @@ UNSEEN106 = [
 PROBES += UNSEEN106
 
 
+# probe-unseen110 (probes112.cu): a natural-language-processing systems course's kernels
+# (the inference side: a parallel BPE merge pass with a hashed merge table, EmbeddingBag
+# means over variable-length bags, causal attention probabilities of short sequences, hashed
+# n-gram counts by atomics, beam-search top-k pruning, a vocabulary softmax with a
+# temperature) as a student who knows CUDA basics writes them
+_P112 = "probes112.cu"
+P112_BPE_BLOCK = 256                             # bpe-merge: BPE_BLOCK
+P112_BPE_VOCAB, P112_BPE_ZIPF = 16384, 1.0       # token ids Zipf(s) over this many (rank r: 1 / (r + 1)^s)
+P112_BPE_MERGES, P112_BPE_TBITS = 16384, 15      # merges in the table; its slots 2^this (load 0.5)
+P112_EMB_D, P112_EMB_ROWS = 64, 1 << 18          # embbag: EMB_D; the table's rows (64 MiB)
+P112_EMB_LEN = (0, 40)                           # a bag's length: uniform, inclusive
+P112_EMB_ZIPF, P112_EMB_BLOCK = 1.0, 128         # the rows looked up: Zipf(s) over the rows; 2 bags a block
+P112_ATT_L, P112_ATT_DH = 64, 32                 # attn: ATT_L (the block), ATT_DH
+P112_NG_MAX, P112_NG_TBITS = 3, 20               # ngram: NG_MAX; the table's counters 2^this
+P112_NG_VOCAB, P112_NG_ZIPF, P112_NG_BLOCK = 32768, 1.0, 256   # token ids Zipf(s) over this many
+P112_BM_K, P112_BM_BLOCK, P112_BM_VOCAB = 4, 256, 32000        # beam: BM_K, BM_BLOCK, vocab
+P112_BM_LOGIT_SD = 2.0                           # log-probs: log_softmax of N(0, sd^2) logits
+P112_BM_SCORE = (-5.0, -4.0)                     # the beams' scores: uniform, sorted descending
+P112_SM_BLOCK, P112_SM_VOCAB = 256, 32000        # softmax: SM_BLOCK, vocab
+P112_SM_LOGIT_SD, P112_SM_TEMP = 3.0, 0.8        # logits N(0, sd^2); inv_temp = 1 / this
+
+
+def _p112_zipf(size, rng, vocab, s):
+    """size ids in 0 .. vocab - 1 (int32), id r with probability proportional to 1 / (r + 1)^s."""
+    w = 1.0 / np.arange(1, vocab + 1, dtype=np.float64) ** s
+    cdf = np.cumsum(w)
+    cdf /= cdf[-1]
+    return np.minimum(np.searchsorted(cdf, rng.random(int(size)), side="right"), vocab - 1).astype(np.int32)
+
+
+# ---- nlp-bpe-merge-rank ----
+
+def _p112_bpe_slot0(key):
+    """merge_find's first slot of key (int array)."""
+    h = (np.asarray(key, np.uint64) * np.uint64(2654435761)) & np.uint64(0xFFFFFFFF)
+    return ((h ^ (h >> np.uint64(16))) & np.uint64((1 << P112_BPE_TBITS) - 1)).astype(np.int64)
+
+
+def _p112_bpe_table(rng):
+    """The merge table: P112_BPE_MERGES distinct pairs (a, b) of Zipf ids, ranked in the order
+    they first come up in a stream of Zipf pairs (the frequent pairs merge first), the new
+    id P112_BPE_VOCAB + rank; keys (a << 16) | b inserted by rank into 2^P112_BPE_TBITS slots
+    by linear probing from merge_find's hash. keys (-1 empty), ranks, new ids (int32)."""
+    M = P112_BPE_MERGES
+    draws = 16 * M
+    while True:
+        a = _p112_zipf(draws, rng, P112_BPE_VOCAB, P112_BPE_ZIPF).astype(np.int64)
+        b = _p112_zipf(draws, rng, P112_BPE_VOCAB, P112_BPE_ZIPF).astype(np.int64)
+        key = (a << 16) | b
+        u, first = np.unique(key, return_index=True)
+        if len(u) >= M:
+            break
+        draws *= 2
+    key = key[np.sort(first)[:M]]
+    size = 1 << P112_BPE_TBITS
+    keys = np.full(size, -1, np.int32)
+    ranks = np.zeros(size, np.int32)
+    new = np.zeros(size, np.int32)
+    for r, (k, s) in enumerate(zip(key.tolist(), _p112_bpe_slot0(key).tolist())):
+        while keys[s] != -1:
+            s = (s + 1) & (size - 1)
+        keys[s], ranks[s], new[s] = k, r, P112_BPE_VOCAB + r
+    return keys, ranks, new
+
+
+def _p112_bpe_args(n, rng):
+    """n Zipf token ids (int32, < P112_BPE_VOCAB), the output (int32, zeros), the merge table
+    (keys, ranks, new ids), its mask, n."""
+    tok = _p112_zipf(n, rng, P112_BPE_VOCAB, P112_BPE_ZIPF)
+    keys, ranks, new = _p112_bpe_table(rng)
+    return [tok, np.zeros(n, np.int32), keys, ranks, new, _i32((1 << P112_BPE_TBITS) - 1), _i32(n)]
+
+
+def _p112_bpe_ranks(tok, keys, ranks):
+    """The rank of the pair starting at each position (INT_MAX where it is not a merge or at
+    the end), int64."""
+    tok = np.asarray(tok, np.int64)
+    live = keys >= 0
+    order = np.argsort(keys[live])
+    sk, sr = keys[live][order].astype(np.int64), ranks[live][order].astype(np.int64)
+    r = np.full(len(tok), 2 ** 31 - 1, np.int64)
+    if len(tok) > 1:
+        pk = (tok[:-1] << 16) | tok[1:]
+        j = np.minimum(np.searchsorted(sk, pk), len(sk) - 1)
+        r[:-1] = np.where(sk[j] == pk, sr[j], 2 ** 31 - 1)
+    return r
+
+
+def _p112_bpe_ref(tok, keys, ranks, new):
+    """bpe_merge_pass in numpy: the output and where pairs merged (bool)."""
+    big = 2 ** 31 - 1
+    r = _p112_bpe_ranks(tok, keys, ranks)
+    rl = np.concatenate([[big], r[:-1]])
+    rr = np.concatenate([r[1:], [big]])
+    here = (r != big) & (r < rl) & (r <= rr)
+    left = np.concatenate([[False], here[:-1]])
+    newid = np.where(here, P112_BPE_VOCAB + np.where(here, r, 0), 0)
+    out = np.where(here, newid, np.where(left, -1, tok)).astype(np.int32)
+    return out, here
+
+
+# ---- nlp-embbag-mean ----
+
+def _p112_emb_args(n, rng):
+    """The embedding table (P112_EMB_ROWS x P112_EMB_D float32, N(0, 0.1^2)); n bags'
+    lengths uniform in P112_EMB_LEN, their Zipf row indices (int32) and CSR offsets (int32,
+    n + 1); the output (float32 n x EMB_D, zeros); n."""
+    table = (0.1 * rng.standard_normal((P112_EMB_ROWS, P112_EMB_D), dtype=np.float32)).ravel()
+    lens = rng.integers(P112_EMB_LEN[0], P112_EMB_LEN[1] + 1, n)
+    offsets = np.zeros(n + 1, np.int32)
+    np.cumsum(lens, out=offsets[1:])
+    idx = _p112_zipf(int(offsets[-1]), rng, P112_EMB_ROWS, P112_EMB_ZIPF)
+    return [table, idx, offsets, np.zeros(n * P112_EMB_D, np.float32), _i32(n)]
+
+
+def _p112_emb_ref(table, idx, offsets):
+    """embedding_bag_mean in numpy, float32 sums in the kernel's order (exact): n x EMB_D."""
+    T = np.asarray(table, np.float32).reshape(-1, P112_EMB_D)
+    off = np.asarray(offsets, np.int64)
+    start, lens = off[:-1], np.diff(off)
+    s = np.zeros((len(lens), P112_EMB_D), np.float32)
+    for k in range(int(lens.max(initial=0))):
+        live = lens > k
+        s[live] += T[idx[start[live] + k]]
+    return np.where(lens[:, None] > 0, s / np.maximum(lens, 1).astype(np.float32)[:, None], np.float32(0))
+
+
+# ---- nlp-attn-causal-probs ----
+
+def _p112_att_args(n, rng):
+    """n heads' Q and K (n x ATT_L x ATT_DH float32, N(0, 1)), P (n x ATT_L x ATT_L float32,
+    zeros), scale 1 / sqrt(ATT_DH), n."""
+    m = n * P112_ATT_L * P112_ATT_DH
+    return [rng.standard_normal(m, dtype=np.float32), rng.standard_normal(m, dtype=np.float32),
+            np.zeros(n * P112_ATT_L * P112_ATT_L, np.float32), np.float32(1 / np.sqrt(P112_ATT_DH)), _i32(n)]
+
+
+def _p112_att_ref(Q, K, scale):
+    """attn_causal_softmax in float64: n x ATT_L x ATT_L."""
+    L, D = P112_ATT_L, P112_ATT_DH
+    q = np.asarray(Q, np.float64).reshape(-1, L, D)
+    k = np.asarray(K, np.float64).reshape(-1, L, D)
+    s = np.einsum("hid,hjd->hij", q, k) * float(scale)
+    s = np.where(np.tri(L, dtype=bool), s, -np.inf)
+    e = np.exp(s - s.max(axis=2, keepdims=True))
+    return e / e.sum(axis=2, keepdims=True)
+
+
+# ---- nlp-ngram-hash-count ----
+
+def _p112_ng_args(n, rng):
+    """n Zipf token ids (int32, < P112_NG_VOCAB), the counters (uint32 2^P112_NG_TBITS,
+    zeros), table_bits, n."""
+    return [_p112_zipf(n, rng, P112_NG_VOCAB, P112_NG_ZIPF), np.zeros(1 << P112_NG_TBITS, np.uint32),
+            _i32(P112_NG_TBITS), _i32(n)]
+
+
+def _p112_ng_slots(tok, bits=P112_NG_TBITS):
+    """The slots ngram_hash_count counts: a list of NG_MAX arrays, the n-grams of length
+    1 .. NG_MAX (those inside the array)."""
+    tok = np.asarray(tok).astype(np.uint32)
+    h = np.full(len(tok), 2166136261, np.uint32)
+    out = []
+    for k in range(P112_NG_MAX):
+        m = len(tok) - k
+        h = (h[:m] ^ tok[k:]) * np.uint32(16777619)
+        out.append((h ^ (h >> np.uint32(15))) & np.uint32((1 << bits) - 1))
+    return out
+
+
+def _p112_ng_ref(tok, bits=P112_NG_TBITS):
+    """ngram_hash_count in numpy: the counters (uint32)."""
+    return np.bincount(np.concatenate(_p112_ng_slots(tok, bits)), minlength=1 << bits).astype(np.uint32)
+
+
+# ---- nlp-beam-topk-prune ----
+
+def _p112_bm_args(n, rng, vocab=P112_BM_VOCAB):
+    """n batch items: log-probs (n x BM_K x vocab float32: log_softmax of N(0, sd^2) logits,
+    a row at a time), the beams' scores (n x BM_K float32, uniform in P112_BM_SCORE, each
+    item's sorted descending); out_score (float32), out_token, out_parent (int32), zeros, n x
+    BM_K; vocab."""
+    rows = n * P112_BM_K
+    lp = rng.standard_normal((rows, vocab), dtype=np.float32)
+    lp *= np.float32(P112_BM_LOGIT_SD)
+    for r0 in range(0, rows, 256):
+        x = lp[r0:r0 + 256].astype(np.float64)
+        m = x.max(axis=1, keepdims=True)
+        lp[r0:r0 + 256] = x - (m + np.log(np.exp(x - m).sum(axis=1, keepdims=True)))
+    bs = -np.sort(-rng.uniform(*P112_BM_SCORE, (n, P112_BM_K)), axis=1).astype(np.float32)
+    z = n * P112_BM_K
+    return [lp.ravel(), bs.ravel(), np.zeros(z, np.float32), np.zeros(z, np.int32), np.zeros(z, np.int32),
+            _i32(vocab)]
+
+
+def _p112_bm_ref(logp, beam_score, vocab=P112_BM_VOCAB):
+    """beam_topk_prune in numpy: the scores, tokens and parents (n x BM_K)."""
+    K = P112_BM_K
+    bs = np.asarray(beam_score, np.float32).reshape(-1, K)
+    s = (bs[:, :, None] + np.asarray(logp, np.float32).reshape(len(bs), K, vocab)).reshape(len(bs), -1)
+    c = np.argsort(-s, axis=1, kind="stable")[:, :K]
+    return np.take_along_axis(s, c, 1), (c % vocab).astype(np.int32), (c // vocab).astype(np.int32)
+
+
+# ---- nlp-vocab-softmax-temp ----
+
+def _p112_sm_args(n, rng, vocab=P112_SM_VOCAB):
+    """n rows of logits (n x vocab float32, N(0, sd^2)), probs (float32, zeros), lse (float32
+    n, zeros), inv_temp 1 / P112_SM_TEMP, vocab."""
+    x = rng.standard_normal(n * vocab, dtype=np.float32)
+    x *= np.float32(P112_SM_LOGIT_SD)
+    return [x, np.zeros(n * vocab, np.float32), np.zeros(n, np.float32), np.float32(1 / P112_SM_TEMP), _i32(vocab)]
+
+
+def _p112_sm_ref(logits, inv_temp, vocab=P112_SM_VOCAB):
+    """vocab_softmax in float64: probs (n x vocab), lse (n)."""
+    x = np.asarray(logits, np.float64).reshape(-1, vocab) * float(inv_temp)
+    m = x.max(axis=1, keepdims=True)
+    e = np.exp(x - m)
+    s = e.sum(axis=1, keepdims=True)
+    return e / s, (m + np.log(s))[:, 0]
+
+
+UNSEEN110 = [
+    TimingProbe("probe/nlp-bpe-merge-rank", "probe-unseen110", "bpe_merge_pass", 1 << 24, P112_BPE_BLOCK,
+                lambda n: -(-n // P112_BPE_BLOCK), _p112_bpe_args, source=_P112,
+                note="one parallel BPE merge pass over 2^24 Zipf(1) token ids (16K ids): a block stages its 256 "
+                     "tokens and a 2+2 halo in shared memory (coalesced), then looks up the pair at each of its "
+                     "259 positions in a 32K-slot merge table (16K merges, linear probing from a multiplicative "
+                     "hash: random reads of a 128 KiB key array, L1/L2-resident, a data-dependent loop of 2.2 "
+                     "probes on average, 5 at the 90th percentile), rank and slot into shared memory; each thread "
+                     "compares its pair's rank with its neighbours' (~24% of pairs are merges, ~14% of positions "
+                     "merge) and writes one int (a gather of the new id where it merges); memory-bound with a "
+                     "hash probe"),
+    TimingProbe("probe/nlp-embbag-mean", "probe-unseen110", "embedding_bag_mean", 1 << 16, P112_EMB_BLOCK,
+                lambda n: -(-n // (P112_EMB_BLOCK // P112_EMB_D)), _p112_emb_args, source=_P112,
+                note="EmbeddingBag(mean) of 2^16 bags (lengths uniform 0 .. 40, CSR offsets) over a 2^18 x 64 "
+                     "float table (64 MiB), a thread an output feature, 2 bags a block of 128: each trip a "
+                     "broadcast index load and a 256-byte row gather (coalesced within the row, rows Zipf(1): "
+                     "the frequent rows hit L2), a float add; bags of different lengths in one block (a "
+                     "warp stays in one bag); ~1.3M row gathers, gather/memory-bound"),
+    TimingProbe("probe/nlp-attn-causal-probs", "probe-unseen110", "attn_causal_softmax", 1 << 11, P112_ATT_L,
+                lambda n: n, _p112_att_args, source=_P112,
+                note="causal attention probabilities of 2^11 heads (64 sequences x 32 heads) of 64 tokens, head "
+                     "dim 32, a block of 64 threads a head: Q (padded) and K staged in 33 KiB of shared memory, "
+                     "thread i copies its Q row to registers and does i + 1 dot products of 32 (K rows broadcast; "
+                     "lanes' trip counts 1 .. 64: divergent), its score row in a padded shared matrix, expf and a "
+                     "normalisation, then the 64x64 probabilities written coalesced (32 MiB); "
+                     "shared-load/compute-bound"),
+    TimingProbe("probe/nlp-ngram-hash-count", "probe-unseen110", "ngram_hash_count", 1 << 24, P112_NG_BLOCK,
+                lambda n: -(-n // P112_NG_BLOCK), _p112_ng_args, source=_P112,
+                note="hashed unigram, bigram and trigram counts of 2^24 Zipf(1) token ids (32K ids), a thread a "
+                     "position: 3 coalesced (overlapping) token loads, FNV-1a and 3 atomicAdds on uint32 "
+                     "counters in a 2^20-slot (4 MiB) table at hashed slots; the frequent unigrams' slots are "
+                     "hot (the top id ~9% of tokens: several lanes of a warp on one address); atomic-bound"),
+    TimingProbe("probe/nlp-beam-topk-prune", "probe-unseen110", "beam_topk_prune", 512, P112_BM_BLOCK,
+                lambda n: n, _p112_bm_args, source=_P112,
+                note="beam-search top-4 pruning of 512 batch items, a block of 256 an item: 4 beams x 32000 "
+                     "log-probs (250 MiB in all, a coalesced strided sweep, 125 trips a beam) plus the beam's "
+                     "score, each candidate bubbled through the thread's sorted top 4 in registers (4 unrolled "
+                     "compare-and-swaps with a tie test, short if bodies), then 4 rounds of an 8-step shared-memory "
+                     "argmax tree with __syncthreads, the winner's thread popping its list; memory/issue-bound"),
+    TimingProbe("probe/nlp-vocab-softmax-temp", "probe-unseen110", "vocab_softmax", 1024, P112_SM_BLOCK,
+                lambda n: n, _p112_sm_args, source=_P112,
+                note="softmax with temperature over a 32000-word vocabulary for 1024 rows (125 MiB of logits), "
+                     "a block of 256 a row: three strided coalesced sweeps of the row (max, sum of expf, "
+                     "expf and the scaled store; the row's 125 KiB re-read from L2), two 8-step shared-memory "
+                     "tree reductions with __syncthreads, the log-sum-exp stored; memory-bound"),
+]
+PROBES += UNSEEN110
+
+
+# probe-unseen111 (probes113.cu): a geometry-processing course's kernels on triangle meshes
+# (area-weighted vertex normals by float atomics, uniform Laplacian smoothing over a CSR
+# adjacency, quadric-error edge-collapse costs in double, a bounding box and centroid by
+# a shared-memory reduction, welding a triangle soup by hashing quantized positions with
+# a 64-bit atomicCAS table, cotangent mean and angle-defect Gaussian curvature over the
+# ordered one-ring) as a student who knows CUDA basics writes them
+_P113 = "probes113.cu"
+P113_R, P113_RMIN = 1.0, 0.4       # the torus every mesh is: major and minor radius
+P113_NOISE = 0.15                  # each coordinate + N(0, (noise h)^2), h the minor circle's edge 2 pi r / nu
+P113_BLOCK = 256                   # threads a block (all six)
+P113_LAMBDA = 0.5                  # laplacian-smooth: the step
+P113_QEM_EPS = 1e-4                # qem: QEM_EPS (|det| below it times trace^3: singular)
+P113_BB_GRID = 1024                # bbox-centroid: the grid-stride loop's grid (at most)
+P113_WELD_CELL = 1e-4              # weld: the grid cell (the torus spans ~2.8 a side: 15 bits of 21)
+P113_WELD_EMPTY = 0xFFFFFFFFFFFFFFFF
+
+
+def _p113_dims(nv):
+    """The torus's nu x nm vertex grid for nv vertices: nu the largest divisor of nv up to
+    sqrt(nv) (nu around the tube, nm around the ring; both at least 3)."""
+    for d in range(int(np.sqrt(nv)), 2, -1):
+        if nv % d == 0 and nv // d >= 3:
+            return d, nv // d
+    raise ValueError(f"no torus of {nv} vertices")
+
+
+def _p113_pos(nv, rng, noise=P113_NOISE):
+    """A torus's nv vertex positions (float32, nv x 3), row j (around the ring) after row
+    j - 1, each row nu vertices around the tube, each coordinate jittered by P113_NOISE of
+    the tube's edge length (normal)."""
+    nu, nm = _p113_dims(nv)
+    u = 2 * np.pi * np.arange(nu) / nu
+    v = 2 * np.pi * np.arange(nm) / nm
+    rr = P113_R + P113_RMIN * np.cos(u)
+    p = np.empty((nm, nu, 3), np.float32)
+    p[..., 0] = rr[None, :] * np.cos(v)[:, None]
+    p[..., 1] = rr[None, :] * np.sin(v)[:, None]
+    p[..., 2] = (P113_RMIN * np.sin(u))[None, :]
+    p = p.reshape(nv, 3)
+    p += rng.normal(0, noise * 2 * np.pi * P113_RMIN / nu, (nv, 3)).astype(np.float32)
+    return p
+
+
+def _p113_torus(nv, rng, noise=P113_NOISE):
+    """A closed triangle mesh of genus 1: _p113_pos's vertices and 2 nv faces (int32, nv x 2
+    x 3 -> 2 nv x 3), each grid quad cut along a random diagonal (valences 4 .. 8, mean 6),
+    counter-clockwise seen from outside, in quad order (row by row)."""
+    nu, nm = _p113_dims(nv)
+    p = _p113_pos(nv, rng, noise)
+    i = np.tile(np.arange(nu), nm)
+    j = np.repeat(np.arange(nm), nu)
+    A, B = j * nu + i, j * nu + (i + 1) % nu
+    C, D = (j + 1) % nm * nu + (i + 1) % nu, (j + 1) % nm * nu + i
+    diag = (rng.random(nv) < 0.5)[:, None]
+    f1 = np.where(diag, np.stack([A, D, C], 1), np.stack([A, D, B], 1))
+    f2 = np.where(diag, np.stack([A, C, B], 1), np.stack([B, D, C], 1))
+    return p, np.stack([f1, f2], 1).reshape(-1, 3).astype(np.int32)
+
+
+def _p113_ring(faces, nv):
+    """The CSR adjacency: row_ptr (nv + 1) and each vertex's neighbours (int32) in
+    counter-clockwise order (neighbour b of face (v, b, c) followed by c), starting at the
+    lowest-numbered neighbour."""
+    f = faces.astype(np.int64)
+    hv, hb, hc = f.ravel(), np.roll(f, -1, 1).ravel(), np.roll(f, -2, 1).ravel()
+    order = np.argsort(hv * nv + hb)
+    hv, hb, hc = hv[order], hb[order], hc[order]
+    nxt = np.searchsorted(hv * nv + hb, hv * nv + hc)
+    deg = np.bincount(hv, minlength=nv)
+    rp = np.zeros(nv + 1, np.int64)
+    rp[1:] = np.cumsum(deg)
+    col = np.empty(len(hv), np.int32)
+    cur = rp[:-1].copy()
+    for t in range(int(deg.max())):
+        on = t < deg
+        col[rp[:-1][on] + t] = hb[cur[on]]
+        cur = nxt[cur]
+    return rp.astype(np.int32), col
+
+
+# ---- vertex-normals-atomic ----
+
+def _p113_nrm_args(n, rng):
+    """n faces (a torus of n / 2 vertices): positions (float32, 3 a vertex), faces (int32,
+    3 a face), the normals (float32, 3 a vertex, zeroed); n."""
+    p, F = _p113_torus(n // 2, rng)
+    return [p.ravel(), F.ravel(), np.zeros(p.size, np.float32), _i32(len(F))]
+
+
+def _p113_nrm_ref(pos, faces):
+    """vertex_normals_accum in float64: each vertex's sum of its faces' cross products."""
+    p = np.asarray(pos, np.float64).reshape(-1, 3)
+    F = np.asarray(faces, np.int64).reshape(-1, 3)
+    c = np.cross(p[F[:, 1]] - p[F[:, 0]], p[F[:, 2]] - p[F[:, 0]])
+    out = np.zeros_like(p)
+    for k in range(3):
+        np.add.at(out, F[:, k], c)
+    return out
+
+
+# ---- laplacian-smooth-csr ----
+
+def _p113_lap_args(n, rng):
+    """A torus of n vertices: positions, its CSR adjacency (_p113_ring), the smoothed
+    positions (zeroed); lambda, n."""
+    p, F = _p113_torus(n, rng)
+    rp, col = _p113_ring(F, n)
+    return [p.ravel(), rp, col, np.zeros(p.size, np.float32), np.float32(P113_LAMBDA), _i32(n)]
+
+
+def _p113_lap_ref(pos, rp, col, lam=P113_LAMBDA):
+    """laplacian_smooth in float64."""
+    p = np.asarray(pos, np.float64).reshape(-1, 3)
+    rp = np.asarray(rp, np.int64)
+    deg = np.diff(rp)
+    mean = np.add.reduceat(p[np.asarray(col)], rp[:-1], axis=0) / deg[:, None]
+    return p + lam * (mean - p)
+
+
+# ---- qem-edge-collapse ----
+
+def _p113_quadrics(pos, faces):
+    """Each vertex's quadric (float32, 10 a vertex: a2 ab ac ad b2 bc bd c2 cd d2), the sum
+    of its faces' plane quadrics (unit normal, unweighted), accumulated in float64."""
+    p = np.asarray(pos, np.float64).reshape(-1, 3)
+    F = np.asarray(faces, np.int64).reshape(-1, 3)
+    a = p[F[:, 0]]
+    nr = np.cross(p[F[:, 1]] - a, p[F[:, 2]] - a)
+    nr /= np.linalg.norm(nr, axis=1, keepdims=True)
+    pl = np.concatenate([nr, -(nr * a).sum(1, keepdims=True)], 1)
+    K = np.stack([pl[:, r] * pl[:, s] for r in range(4) for s in range(r, 4)], 1)
+    Q = np.zeros((len(p), 10))
+    for k in range(3):
+        np.add.at(Q, F[:, k], K)
+    return Q.astype(np.float32)
+
+
+def _p113_edges(faces):
+    """Each undirected edge once (int32 pairs, lower index first), in face order."""
+    f = np.asarray(faces, np.int64).reshape(-1, 3)
+    a, b = f.ravel(), np.roll(f, -1, 1).ravel()
+    keep = a < b
+    return np.stack([a[keep], b[keep]], 1).astype(np.int32)
+
+
+def _p113_qem_args(n, rng):
+    """n edges (a torus of n / 3 vertices): the vertices' quadrics (_p113_quadrics),
+    positions, edges (int32 pairs), costs (float32) and targets (float32, 3 an edge)
+    zeroed; n."""
+    p, F = _p113_torus(n // 3, rng)
+    E = _p113_edges(F)
+    return [_p113_quadrics(p, F).ravel(), p.ravel(), E.ravel(), np.zeros(len(E), np.float32),
+            np.zeros(3 * len(E), np.float32), _i32(len(E))]
+
+
+def _p113_qeval(q, x):
+    """v^T Q v of quadric rows q (m x 10) at points x (m x 3)."""
+    X, Y, Z = x.T
+    return (q[:, 0] * X * X + 2 * q[:, 1] * X * Y + 2 * q[:, 2] * X * Z + 2 * q[:, 3] * X + q[:, 4] * Y * Y
+            + 2 * q[:, 5] * Y * Z + 2 * q[:, 6] * Y + q[:, 7] * Z * Z + 2 * q[:, 8] * Z + q[:, 9])
+
+
+def _p113_qem_ref(Q, pos, edges, eps=P113_QEM_EPS):
+    """qem_edge_cost in float64: costs, targets (m x 3), the singular mask, the smallest
+    relative distance of |det| / trace^3 from eps and the smallest gap between the best two
+    candidates of a singular edge."""
+    Q = np.asarray(Q, np.float64).reshape(-1, 10)
+    p = np.asarray(pos, np.float64).reshape(-1, 3)
+    E = np.asarray(edges, np.int64).reshape(-1, 2)
+    q = Q[E[:, 0]] + Q[E[:, 1]]
+    M = q[:, [0, 1, 2, 1, 4, 5, 2, 5, 7]].reshape(-1, 3, 3)
+    det = np.linalg.det(M)
+    rel = np.abs(det) / (q[:, 0] + q[:, 4] + q[:, 7]) ** 3
+    sing = rel <= eps
+    x = np.empty((len(q), 3))
+    ok = ~sing
+    x[ok] = np.linalg.solve(M[ok], -q[ok][:, [3, 6, 8], None])[..., 0]
+    cand = np.stack([p[E[:, 0]], p[E[:, 1]], 0.5 * (p[E[:, 0]] + p[E[:, 1]])], 1)[sing]
+    cc = np.stack([_p113_qeval(q[sing], cand[:, k]) for k in range(3)], 1)
+    pick = np.argmin(cc, axis=1)           # the first of equal costs, as the kernel's strict <
+    x[sing] = cand[np.arange(len(cand)), pick]
+    srt = np.sort(cc, axis=1)
+    cgap = (srt[:, 1] - srt[:, 0]).min() / np.abs(srt[:, 0]).max() if len(srt) else np.inf
+    return _p113_qeval(q, x), x, sing, np.abs(rel / eps - 1).min(), cgap
+
+
+# ---- bbox-centroid-smem ----
+
+def _p113_bb_grid(n):
+    return min(P113_BB_GRID, -(-n // P113_BLOCK))
+
+
+def _p113_bb_args(n, rng):
+    """n vertex positions of a torus (_p113_pos, float32, 3 a vertex) and the blocks'
+    partials (float32, 9 a block: min xyz, max xyz, sum xyz, zeroed); n."""
+    return [_p113_pos(n, rng).ravel(), np.zeros(9 * _p113_bb_grid(n), np.float32), _i32(n)]
+
+
+def _p113_bb_ref(pos):
+    """bbox_centroid's partials in float64 (block b's vertices: v / P113_BLOCK = b mod the grid)."""
+    p = np.asarray(pos, np.float64).reshape(-1, 3)
+    g = _p113_bb_grid(len(p))
+    blk = np.arange(len(p)) // P113_BLOCK % g
+    out = np.empty((g, 9))
+    for k in range(3):
+        out[:, k] = np.full(g, np.inf)
+        np.minimum.at(out[:, k], blk, p[:, k])
+        out[:, 3 + k] = np.full(g, -np.inf)
+        np.maximum.at(out[:, 3 + k], blk, p[:, k])
+        out[:, 6 + k] = np.bincount(blk, p[:, k], minlength=g)
+    return out
+
+
+# ---- weld-soup-hash ----
+
+def _p113_weld_args(n, rng):
+    """A triangle soup of n corners (an STL of a torus of n / 6 vertices: each face's 3
+    corners stored, exact copies of the shared positions, in face order; float32, 3 a
+    corner); the hash table's keys (uint64, all WELD_EMPTY; capacity the power of two at
+    or above twice the vertices), representatives (int32, INT_MAX) and the corners' slots
+    (int32, zeroed); the origin (the soup's minimum less a cell), 1 / P113_WELD_CELL, the
+    capacity - 1, n."""
+    p, F = _p113_torus(n // 6, rng)
+    soup = p[F].reshape(-1, 3)
+    cap = 1 << int(2 * (n // 6) - 1).bit_length()
+    o = (soup.min(0) - np.float32(P113_WELD_CELL)).astype(np.float32)
+    return [soup.ravel(), np.full(cap, P113_WELD_EMPTY, np.uint64), np.full(cap, 2 ** 31 - 1, np.int32),
+            np.zeros(len(soup), np.int32), o[0], o[1], o[2], np.float32(1 / P113_WELD_CELL), np.uint32(cap - 1),
+            _i32(len(soup))]
+
+
+def _p113_weld_keys(soup, ox, oy, oz, inv):
+    """weld_hash's cell keys (uint64) in float32 arithmetic, as the kernel computes them."""
+    s = np.asarray(soup, np.float32).reshape(-1, 3)
+    q = [np.floor((s[:, k] - np.float32(o)) * np.float32(inv)).astype(np.uint64)
+         for k, o in enumerate((ox, oy, oz))]
+    return (q[0] << np.uint64(42)) | (q[1] << np.uint64(21)) | q[2]
+
+
+def _p113_fmix64(k):
+    """MurmurHash3's fmix64 of uint64 k."""
+    k = np.asarray(k, np.uint64)
+    with np.errstate(over="ignore"):
+        k = k ^ (k >> np.uint64(33))
+        k = k * np.uint64(0xFF51AFD7ED558CCD)
+        k = k ^ (k >> np.uint64(33))
+        k = k * np.uint64(0xC4CEB9FE1A85EC53)
+        return k ^ (k >> np.uint64(33))
+
+
+# ---- cotan-curvature ----
+
+def _p113_curv_args(n, rng):
+    """A torus of n vertices: positions, its CSR one-rings in counter-clockwise order
+    (_p113_ring), H and K (float32, zeroed); n."""
+    p, F = _p113_torus(n, rng)
+    rp, col = _p113_ring(F, n)
+    return [p.ravel(), rp, col, np.zeros(n, np.float32), np.zeros(n, np.float32), _i32(n)]
+
+
+def _p113_curv_ref(pos, rp, col):
+    """cotan_curvature in float64: H, K, the angle defects and the barycentric areas."""
+    p = np.asarray(pos, np.float64).reshape(-1, 3)
+    rp = np.asarray(rp, np.int64)
+    col = np.asarray(col, np.int64)
+    deg = np.diff(rp)
+    nv = len(p)
+    hv, area, ang = np.zeros((nv, 3)), np.zeros(nv), np.zeros(nv)
+    for t in range(int(deg.max())):
+        on = np.flatnonzero(t < deg)
+        a = p[col[rp[on] + t]] - p[on]
+        b = p[col[rp[on] + (t + 1) % deg[on]]] - p[on]
+        d = b - a
+        c = np.cross(a, b)
+        cr = np.linalg.norm(c, axis=1)
+        ang[on] += np.arctan2(cr, (a * b).sum(1))
+        hv[on] += (-(a * d).sum(1) / cr)[:, None] * b + ((b * d).sum(1) / cr)[:, None] * a
+        area[on] += cr / 6
+    defect = 2 * np.pi - ang
+    return np.linalg.norm(hv, axis=1) / (4 * area), defect / area, defect, area
+
+
+UNSEEN111 = [
+    TimingProbe("probe/mesh-vertex-normals-atomic", "probe-unseen111", "vertex_normals_accum", 1 << 22, P113_BLOCK,
+                lambda n: -(-n // P113_BLOCK), _p113_nrm_args, source=_P113,
+                note="area-weighted vertex normals of a 2^21-vertex torus mesh (1024 x 2048 grid, random diagonals), a"
+                     " thread a face (2^22 faces, 16384 blocks of 256): 3 int index loads (12-byte rows), 9 gathered "
+                     "position floats (AoS, the face's corners in 2 rows of the grid), a cross product, then 9 float "
+                     "atomicAdds (unused result: RED) onto the 3 corners' AoS normals, each vertex hit by its ~6 "
+                     "faces, about half of them in the same warp (its row's quads), the rest a grid row (2048 faces) "
+                     "earlier; 24 MiB positions, 24 MiB normals; atomic-throughput-bound"),
+    TimingProbe("probe/mesh-laplacian-smooth-csr", "probe-unseen111", "laplacian_smooth", 1 << 22, P113_BLOCK,
+                lambda n: -(-n // P113_BLOCK), _p113_lap_args, source=_P113,
+                note="one uniform Laplacian smoothing step of a 2^22-vertex torus mesh (2048 x 2048), a thread a "
+                     "vertex (16384 blocks of 256): 2 row_ptr loads, a loop over the CSR neighbours (valence 4 .. 8, "
+                     "mean 6, a warp's slowest lane ~7.9: divergent tails), each an int load and 3 gathered position "
+                     "floats (neighbours +-1 and +-2048 vertices away: L1/L2 reuse), a division, 3 FMAs and 3 stores "
+                     "(AoS); gather/memory-bound"),
+    TimingProbe("probe/mesh-qem-edge-cost-double", "probe-unseen111", "qem_edge_cost", 3 << 20, P113_BLOCK,
+                lambda n: -(-n // P113_BLOCK), _p113_qem_args, source=_P113,
+                note="Garland-Heckbert edge-collapse costs on the 3 x 2^20 edges of a 2^20-vertex torus (1024 x 1024),"
+                     " a thread an edge (12288 blocks of 256): 2 index loads, the endpoints' 10-float quadrics "
+                     "(40-byte rows ~1 grid row apart) summed in double, a 3x3 determinant; ~63% of the edges solve by"
+                     " Cramer's rule (3 double divisions) and evaluate the quadric once (~70 DFMAs in all), the ~37% "
+                     "singular ones (|det| < 1e-4 trace^3; in ~97% of warps) load 6 position floats and evaluate 3 "
+                     "candidates; a float cost and 3 target floats stored; FP64-bound, divergent"),
+    TimingProbe("probe/mesh-bbox-centroid-smem", "probe-unseen111", "bbox_centroid", 1 << 24, P113_BLOCK,
+                _p113_bb_grid, _p113_bb_args, source=_P113,
+                note="the bounding box and centroid of 2^24 torus vertices (192 MiB AoS), a grid-stride loop over a "
+                     "capped grid of 1024 blocks of 256 (64 trips a thread, each 3 coalesced float loads, 3 fminf, 3 "
+                     "fmaxf and 3 adds), then 3 float3 arrays in 9 KiB of shared memory (12-byte stride: "
+                     "conflict-free) reduced by an 8-step tree (9 shared load pairs and stores a step, a barrier "
+                     "each), 9 floats a block stored; DRAM-streaming-bound"),
+    TimingProbe("probe/mesh-weld-soup-cas-hash", "probe-unseen111", "weld_hash", 3 << 20, P113_BLOCK,
+                lambda n: -(-n // P113_BLOCK), _p113_weld_args, source=_P113,
+                note="welding an STL-style triangle soup of 3 x 2^20 corners (the faces of a 2^19-vertex torus, each "
+                     "vertex's position copied once per incident face, in face order), a thread a corner (12288 blocks"
+                     " of 256): 3 float loads quantized to a 1e-4 grid, a 63-bit cell key, MurmurHash3's fmix64 (two "
+                     "64-bit multiplies), linear probing by 64-bit atomicCAS into a 2^20-slot (8 MiB) table at random "
+                     "slots (filled to 0.5: few extra probes; a warp's 32 corners hold ~12 distinct keys, so lanes CAS"
+                     " the same address), an int atomicMin into 4 MiB of representatives and an int store; "
+                     "atomic-latency-bound, scattered"),
+    TimingProbe("probe/mesh-cotan-curvature", "probe-unseen111", "cotan_curvature", 1 << 22, P113_BLOCK,
+                lambda n: -(-n // P113_BLOCK), _p113_curv_args, source=_P113,
+                note="discrete curvatures of a 2^22-vertex torus mesh (2048 x 2048, jittered), a thread a vertex "
+                     "(16384 blocks of 256): a loop over the counter-clockwise one-ring from CSR (valence 4 .. 8, mean"
+                     " 6, a warp's slowest ~7.9), each trip 2 ring-index loads and 6 gathered position floats (L1/L2 "
+                     "hits), a cross product, sqrtf, atan2f (the angle at the vertex), 2 float divisions (the "
+                     "cotangents) and ~25 FMAs; then a sqrtf and 2 divisions, 2 float stores; compute-bound "
+                     "(divisions, atan2f)"),
+]
+PROBES += UNSEEN111
+
+
+# probe-unseen108 (probes110.cu): a traffic and transportation simulation course's kernels
+# (a Nagel-Schreckenberg step of an ensemble of ring roads, an Intelligent Driver Model
+# car-following step, a Bellman-Ford sweep with atomicMin on a road grid, OD matrices by
+# period from trip records with global atomics, fixed-time signal queues over a 15-minute
+# period, a travel-time histogram in shared memory) as a student who knows CUDA basics
+# writes them
+_P110 = "probes110.cu"
+P110_NS_LEN, P110_NS_VMAX = 4096, 5              # nasch: NS_LEN cells a ring, NS_VMAX
+P110_NS_DENS = (0.05, 0.5)                       # a ring's density (each cell occupied with it), uniform
+P110_NS_PBRAKE, P110_NS_SEED, P110_NS_BLOCK = 0.25, 1108, 256
+P110_IDM_CARS = 1024                             # idm: IDM_CARS vehicles a ring
+P110_IDM_A, P110_IDM_B, P110_IDM_S0, P110_IDM_LEN = 1.0, 1.5, 2.0, 5.0   # a_max, b (m/s^2), s0, length (m)
+P110_IDM_SPACING, P110_IDM_MINGAP = 25.0, 1.0    # the ring: IDM_CARS x spacing m; a bumper gap at least this
+P110_IDM_DT, P110_IDM_BLOCK = 0.2, 256
+P110_IDM_TRUCK = 0.1                             # trucks: v0 25 m/s, T 1.8 s; cars v0 U(30, 36), T U(1.0, 1.6)
+P110_BF_W = (5, 60)                              # bf: link travel times, s (integers, inclusive)
+P110_BF_DROP = 0.1                               # grid links missing (one-way streets, closures)
+P110_BF_RADIUS = 0.5                             # reached: Manhattan distance to the centre <= W x this
+P110_BF_EST = 32                                 # a reached vertex's distance: Manhattan x EST + U[0, 8 EST)
+P110_BF_INF, P110_BF_BLOCK = 0x3FFFFFFF, 256
+P110_OD_DTYPE = np.dtype([("origin", "<i4"), ("dest", "<i4"), ("depart_h", "<f4"), ("dist_km", "<f4")])  # Trip
+P110_OD_ZONES, P110_OD_PERIODS = 512, 4
+P110_OD_ZIPF = 0.8                               # a zone's share of the trip ends ~ rank^-0.8 (random ranks)
+P110_OD_UNMATCHED = 0.03                         # records with a zone -1
+P110_OD_PEAKS = ((0.3, 8.0, 1.0), (0.35, 17.5, 1.2))   # departures: (share, mean h, sd h) of the peaks; rest uniform
+P110_OD_KM = (8.0, 0.7)                          # trip length: lognormal (median km, sigma), to 0.1 km
+P110_OD_BLOCK = 256
+P110_SIG_SECONDS, P110_SIG_LOST = 900, 4         # signal: seconds (an argument), SIG_LOST
+P110_SIG_CYCLE = (60, 150)                       # cycle, s (integers, inclusive)
+P110_SIG_SPLIT = (0.3, 0.7)                      # north-south share of the C - 2 SIG_LOST green seconds
+P110_SIG_LAM = (0.02, 0.20)                      # an approach's arrival probability a second, uniform
+P110_SIG_SAT, P110_SIG_SEED, P110_SIG_BLOCK = 0.5, 2108, 128
+P110_TT_BINS, P110_TT_BIN_S = 256, 15.0          # tt-hist: TT_BINS, TT_BIN_S (+ a bin for invalid records)
+P110_TT_MEDIAN, P110_TT_SIGMA = 420.0, 0.45      # travel times lognormal: median s, sigma
+P110_TT_MISS, P110_TT_CLOCK = 0.05, 0.005        # records not re-identified (exit -1), exit before entry
+P110_TT_STOP = 0.01                              # stopped vehicles: U(1, 3) h (the last bin)
+P110_TT_GRID, P110_TT_BLOCK = 1024, 256
+
+
+def _p110_hash(x):
+    """hash32 (lowbias32) of uint32 x, as probes110.cu computes it."""
+    x = np.asarray(x, np.uint32)
+    x = x ^ (x >> np.uint32(16))
+    x = x * np.uint32(0x7feb352d)
+    x = x ^ (x >> np.uint32(15))
+    x = x * np.uint32(0x846ca68b)
+    return x ^ (x >> np.uint32(16))
+
+
+def _p110_unif(h):
+    """uniform01: the top 24 bits over 2^24 (float64, exact)."""
+    return (np.asarray(h, np.uint32) >> np.uint32(8)).astype(np.float64) / 16777216.0
+
+
+# ---- nasch-ring-ensemble ----
+
+def _p110_ns_args(n, rng):
+    """n cells (a multiple of P110_NS_LEN: n / NS_LEN rings, each of density uniform in
+    P110_NS_DENS, every cell occupied with it), a car's velocity uniform 0 .. NS_VMAX,
+    -1 empty (int32); the next road (all -1); p_brake, seed, n."""
+    L = P110_NS_LEN
+    R = n // L
+    dens = rng.uniform(*P110_NS_DENS, R).astype(np.float32)
+    occ = rng.random((R, L), dtype=np.float32) < dens[:, None]
+    v = rng.integers(0, P110_NS_VMAX + 1, (R, L), dtype=np.int32)
+    v[~occ] = -1
+    return [v.ravel(), np.full(n, -1, np.int32), np.float32(P110_NS_PBRAKE), np.uint32(P110_NS_SEED), _i32(n)]
+
+
+def _p110_ns_ref(road, p_brake=P110_NS_PBRAKE, seed=P110_NS_SEED):
+    """nasch_step in numpy: the next road, and each car's gap (cells to the next car)."""
+    L = P110_NS_LEN
+    r = np.asarray(road, np.int32).reshape(-1, L)
+    ring, c = np.nonzero(r >= 0)
+    v = r[ring, c].astype(np.int64)
+    k = np.arange(len(c))
+    start = np.searchsorted(ring, ring, "left")
+    end = np.searchsorted(ring, ring, "right")
+    nxt = np.where(k + 1 < end, k + 1, start)
+    gap = (c[nxt] - c - 1) % L
+    v = np.minimum(np.minimum(v + 1, P110_NS_VMAX), gap)
+    u = _p110_unif(_p110_hash(np.uint32(seed) + (ring * L + c).astype(np.uint32)))
+    v = v - ((v > 0) & (u < np.float32(p_brake)))
+    out = np.full_like(r, -1)
+    out[ring, (c + v) % L] = v
+    return out.ravel(), gap
+
+
+# ---- idm-ring-carfollow ----
+
+def _p110_idm_args(n, rng):
+    """n vehicles (a multiple of P110_IDM_CARS) on rings of IDM_CARS x P110_IDM_SPACING m, in
+    driving order: bumper gaps P110_IDM_MINGAP plus exponential shares of the rest, from a
+    random offset, wrapped to the ring (float32 x); speeds min(v0, (gap - s0) / T) times
+    U(0.7, 1.1); P110_IDM_TRUCK trucks; x_new, v_new (zeroed), v0, T; a_max, b, s0, length,
+    ring, dt, n."""
+    f = np.float32
+    C = P110_IDM_CARS
+    R = n // C
+    ring = C * P110_IDM_SPACING
+    extra = rng.exponential(1.0, (R, C))
+    extra *= (ring - C * (P110_IDM_LEN + P110_IDM_MINGAP)) / extra.sum(axis=1, keepdims=True)
+    sp = P110_IDM_LEN + P110_IDM_MINGAP + extra                      # front to front: vehicle k to k + 1
+    x = (rng.uniform(0, ring, (R, 1)) + np.cumsum(sp, axis=1) - sp) % ring
+    truck = rng.random((R, C)) < P110_IDM_TRUCK
+    v0 = np.where(truck, 25.0, rng.uniform(30, 36, (R, C)))
+    T = np.where(truck, 1.8, rng.uniform(1.0, 1.6, (R, C)))
+    v = np.minimum(v0, np.maximum(sp - P110_IDM_LEN - P110_IDM_S0, 0) / T) * rng.uniform(0.7, 1.1, (R, C))
+    return [x.astype(f).ravel(), v.astype(f).ravel(), np.zeros(n, f), np.zeros(n, f), v0.astype(f).ravel(),
+            T.astype(f).ravel(), f(P110_IDM_A), f(P110_IDM_B), f(P110_IDM_S0), f(P110_IDM_LEN), f(ring),
+            f(P110_IDM_DT), _i32(n)]
+
+
+def _p110_idm_ref(x, v, v0, T, a=P110_IDM_A, b=P110_IDM_B, s0=P110_IDM_S0, length=P110_IDM_LEN,
+                  ring=P110_IDM_CARS * P110_IDM_SPACING, dt=P110_IDM_DT):
+    """idm_step in float64: x_new, v_new, and the bumper gaps and accelerations."""
+    C = P110_IDM_CARS
+    x, v, v0, T = (np.asarray(a_, np.float64).reshape(-1, C) for a_ in (x, v, v0, T))
+    xl, vl = np.roll(x, -1, axis=1), np.roll(v, -1, axis=1)
+    s = xl - x
+    s = np.where(s < 0, s + ring, s) - length
+    sstar = s0 + np.maximum(0.0, v * T + v * (v - vl) / (2 * np.sqrt(a * b)))
+    acc = a * (1 - (v / v0) ** 4 - (sstar / s) ** 2)
+    vn = np.maximum(v + acc * dt, 0.0)
+    xn = x + 0.5 * (v + vn) * dt
+    xn = np.where(xn >= ring, xn - ring, xn)
+    return xn.ravel(), vn.ravel(), s.ravel(), acc.ravel()
+
+
+# ---- road-bf-relax-atomicmin ----
+
+def _p110_bf_graph(W, rng):
+    """A W x W grid road network (row-major vertices), links to the 4 neighbours, each
+    missing with probability P110_BF_DROP, travel times integers in P110_BF_W: row_ptr,
+    col (sorted in a row), w (int32)."""
+    nv = W * W
+    u = np.arange(nv, dtype=np.int64)
+    r, c = u // W, u % W
+    cand = np.stack([u - W, u - 1, u + 1, u + W], axis=1)
+    ok = np.stack([r > 0, c > 0, c < W - 1, r < W - 1], axis=1) & (rng.random((nv, 4), dtype=np.float32) >= P110_BF_DROP)
+    col = cand[ok].astype(np.int32)
+    row_ptr = np.zeros(nv + 1, np.int32)
+    np.cumsum(ok.sum(axis=1), out=row_ptr[1:])
+    w = rng.integers(P110_BF_W[0], P110_BF_W[1] + 1, len(col), dtype=np.int32)
+    return row_ptr, col, w
+
+
+def _p110_bf_args(n, rng):
+    """A W x W road grid (n = W^2; _p110_bf_graph); a mid-run distance state: vertices
+    within Manhattan distance W P110_BF_RADIUS of the centre reached, at Manhattan x
+    P110_BF_EST + U[0, 8 EST), the rest INF (int32); the next distances (a copy); changed
+    (int32 [1], zeroed); n."""
+    W = int(np.sqrt(n) + 0.5)
+    assert W * W == n
+    row_ptr, col, w = _p110_bf_graph(W, rng)
+    u = np.arange(n, dtype=np.int64)
+    man = np.abs(u // W - W // 2) + np.abs(u % W - W // 2)
+    d = man * P110_BF_EST + rng.integers(0, 8 * P110_BF_EST, n)
+    d = np.where(man <= W * P110_BF_RADIUS, d, P110_BF_INF).astype(np.int32)
+    return [row_ptr, col, w, d, d.copy(), np.zeros(1, np.int32), _i32(n)]
+
+
+def _p110_bf_ref(row_ptr, col, w, dist):
+    """bf_relax in numpy: the next distances and changed."""
+    row_ptr, col, w, dist = (np.asarray(a, np.int64) for a in (row_ptr, col, w, dist))
+    src = np.repeat(np.arange(len(dist)), np.diff(row_ptr))
+    on = dist[src] < P110_BF_INF
+    out = dist.copy()
+    np.minimum.at(out, col[on], dist[src[on]] + w[on])
+    return out.astype(np.int32), int((out < dist).any())
+
+
+# ---- od-matrix-aos-atomics ----
+
+def _p110_od_zone_p():
+    """The zones' shares of trip ends (fixed): rank^-P110_OD_ZIPF, the ranks a random
+    permutation."""
+    Z = P110_OD_ZONES
+    p = np.arange(1, Z + 1, dtype=np.float64) ** -P110_OD_ZIPF
+    p = p[np.random.default_rng(108).permutation(Z)]
+    return p / p.sum()
+
+
+def _p110_od_args(n, rng):
+    """n trip records (P110_OD_DTYPE): origin and destination drawn independently from
+    _p110_od_zone_p, one of them -1 in P110_OD_UNMATCHED of the records; departure hours
+    from the AM and PM peaks (normal) or uniform over the day, mod 24; lengths lognormal
+    (P110_OD_KM) to 0.1 km; the count (int32) and vehicle-km (float32) matrices, PERIODS x
+    ZONES x ZONES flat, zeroed; n_zones, n."""
+    Z = P110_OD_ZONES
+    p = _p110_od_zone_p()
+    t = np.zeros(n, P110_OD_DTYPE)
+    t["origin"] = rng.choice(Z, n, p=p)
+    t["dest"] = rng.choice(Z, n, p=p)
+    bad = np.flatnonzero(rng.random(n) < P110_OD_UNMATCHED)
+    side = rng.random(len(bad)) < 0.5
+    t["origin"][bad[side]] = -1
+    t["dest"][bad[~side]] = -1
+    kind = rng.random(n)
+    h = rng.uniform(0, 24, n)
+    lo = 0.0
+    for share, mean, sd in P110_OD_PEAKS:
+        m = (kind >= lo) & (kind < lo + share)
+        h[m] = rng.normal(mean, sd, int(m.sum()))
+        lo += share
+    t["depart_h"] = np.mod(h, 24.0).astype(np.float32) % np.float32(24)
+    t["dist_km"] = np.maximum(np.round(rng.lognormal(np.log(P110_OD_KM[0]), P110_OD_KM[1], n), 1), 0.1)
+    cells = P110_OD_PERIODS * Z * Z
+    return [t, np.zeros(cells, np.int32), np.zeros(cells, np.float32), _i32(Z), _i32(n)]
+
+
+def _p110_od_period(h):
+    """od_aggregate's period of departure hours h: 0 AM peak [6, 10), 1 midday [10, 15), 2
+    PM peak [15, 19), 3 night."""
+    h = np.asarray(h, np.float64)
+    return np.select([(h >= 6) & (h < 10), (h >= 10) & (h < 15), (h >= 15) & (h < 19)], [0, 1, 2], 3)
+
+
+def _p110_od_ref(trips, n_zones=P110_OD_ZONES):
+    """od_aggregate in numpy: the counts (int64) and vehicle-km (float64), flat."""
+    Z = int(n_zones)
+    ok = (trips["origin"] >= 0) & (trips["dest"] >= 0)
+    t = trips[ok]
+    cell = (_p110_od_period(t["depart_h"]) * Z + t["origin"]) * Z + t["dest"]
+    m = P110_OD_PERIODS * Z * Z
+    return np.bincount(cell, minlength=m), np.bincount(cell, weights=t["dist_km"].astype(np.float64), minlength=m)
+
+
+# ---- signal-queue-fixedtime ----
+
+def _p110_sig_args(n, rng):
+    """n intersections: 4 approaches' arrival probabilities a second (float32, n x 4 flat,
+    uniform in P110_SIG_LAM), cycles (int32, uniform in P110_SIG_CYCLE), north-south greens
+    (the share P110_SIG_SPLIT of C - 2 SIG_LOST, rounded); delay, max queue, served (int32,
+    zeroed); sat_flow, seed, the seconds (P110_SIG_SECONDS), n."""
+    lam = rng.uniform(*P110_SIG_LAM, (n, 4)).astype(np.float32)
+    C = rng.integers(P110_SIG_CYCLE[0], P110_SIG_CYCLE[1] + 1, n).astype(np.int32)
+    g = np.round(rng.uniform(*P110_SIG_SPLIT, n) * (C - 2 * P110_SIG_LOST)).astype(np.int32)
+    z = [np.zeros(n, np.int32) for _ in range(3)]
+    return [lam.ravel(), C, g, *z, np.float32(P110_SIG_SAT), np.uint32(P110_SIG_SEED), _i32(P110_SIG_SECONDS),
+            _i32(n)]
+
+
+def _p110_sig_ref(lam, cycle, green, sat=P110_SIG_SAT, seed=P110_SIG_SEED, seconds=P110_SIG_SECONDS):
+    """signal_queues in numpy (the intersections side by side): delay, max queue, served."""
+    lam = np.asarray(lam, np.float32).reshape(-1, 4).astype(np.float64)
+    C, g = np.asarray(cycle, np.int64), np.asarray(green, np.int64)
+    n = len(C)
+    q = np.zeros((n, 4), np.int64)
+    credit = np.zeros((n, 4), np.float32)
+    delay, qmax, out = (np.zeros(n, np.int64) for _ in range(3))
+    i = np.arange(n, dtype=np.uint32)
+    sat = np.float32(sat)
+    for t in range(seconds):
+        tc = t % C
+        ns = tc < g
+        ew = (tc >= g + P110_SIG_LOST) & (tc < C - P110_SIG_LOST)
+        for a in range(4):
+            h = _p110_hash(np.uint32(seed) + (i * np.uint32(seconds) + np.uint32(t)) * np.uint32(4) + np.uint32(a))
+            q[:, a] += _p110_unif(h) < lam[:, a]
+            on = (ns if a < 2 else ew) & (q[:, a] > 0)
+            credit[:, a] = np.where(on, credit[:, a] + sat, np.float32(0))
+            dep = on & (credit[:, a] >= 1)
+            q[:, a] -= dep
+            credit[:, a] = np.where(dep, credit[:, a] - np.float32(1), credit[:, a])
+            out += dep
+            delay += q[:, a]
+            qmax = np.maximum(qmax, q[:, a])
+    return delay, qmax, out
+
+
+# ---- travel-time-hist-smem ----
+
+def _p110_tt_grid(n):
+    return min(P110_TT_GRID, -(-n // P110_TT_BLOCK))
+
+
+def _p110_tt_args(n, rng):
+    """n detector records in order of entry (seconds of the day, sorted, float32): exits
+    the entry plus a lognormal travel time (P110_TT_MEDIAN, P110_TT_SIGMA), U(1, 3) h for
+    P110_TT_STOP of them, -1 for P110_TT_MISS (not re-identified), U(1, 30) s before the
+    entry for P110_TT_CLOCK; the histogram (uint32, TT_BINS + 1, zeroed); n."""
+    f = np.float32
+    t_in = np.sort(rng.uniform(0, 86400, n)).astype(f)
+    tt = rng.lognormal(np.log(P110_TT_MEDIAN), P110_TT_SIGMA, n)
+    kind = rng.random(n)
+    tt = np.where(kind < P110_TT_STOP, rng.uniform(3600, 3 * 3600, n), tt)
+    tt = np.where((kind >= P110_TT_STOP) & (kind < P110_TT_STOP + P110_TT_CLOCK), -rng.uniform(1, 30, n), tt)
+    t_out = (t_in + tt).astype(f)
+    t_out[(kind >= P110_TT_STOP + P110_TT_CLOCK) & (kind < P110_TT_STOP + P110_TT_CLOCK + P110_TT_MISS)] = -1
+    return [t_in, t_out, np.zeros(P110_TT_BINS + 1, np.uint32), _i32(n)]
+
+
+def _p110_tt_bins(t_in, t_out):
+    """tt_histogram's bin of each record (float32 arithmetic, as the kernel's)."""
+    te = np.asarray(t_out, np.float32)
+    tt = te - np.asarray(t_in, np.float32)
+    bad = (te < 0) | (tt <= 0)
+    b = np.minimum((np.where(bad, 0, tt) / np.float32(P110_TT_BIN_S)).astype(np.int64), P110_TT_BINS - 1)
+    return np.where(bad, P110_TT_BINS, b)
+
+
+def _p110_tt_ref(t_in, t_out):
+    return np.bincount(_p110_tt_bins(t_in, t_out), minlength=P110_TT_BINS + 1)
+
+
+UNSEEN108 = [
+    TimingProbe("probe/nasch-ring-ensemble", "probe-unseen108", "nasch_step", 1 << 25, P110_NS_BLOCK,
+                lambda n: -(-n // P110_NS_BLOCK), _p110_ns_args, source=_P110,
+                note="one Nagel-Schreckenberg step of 8192 ring roads of 4096 cells (2^25 int cells, densities "
+                     "0.05 .. 0.5, ~27% of the cells cars), a thread a cell (131072 blocks of 256): a coalesced "
+                     "int load, the empty lanes exit; a car looks ahead cell by cell (1 .. 5 loads of the next "
+                     "cells, a modulo each, L1/L2 hits; the loop's length differs lane to lane), a hash for "
+                     "random braking (25%) and one scattered-but-near int store into the next road (stores "
+                     "touching nearly every sector); memory-bound, divergent"),
+    TimingProbe("probe/idm-ring-carfollow", "probe-unseen108", "idm_step", 1 << 24, P110_IDM_BLOCK,
+                lambda n: -(-n // P110_IDM_BLOCK), _p110_idm_args, source=_P110,
+                note="one Intelligent Driver Model step of 2^24 vehicles on 16384 ring roads of 1024 (driving order, "
+                     "double-buffered), a thread a vehicle (65536 blocks of 256): coalesced float loads of x, v, "
+                     "v0, T and the leader's x, v (the next element: shifted by one, cache hits), a sqrtf and three "
+                     "float divisions, ~20 float ops, 2 coalesced float stores; 6 x 64 MiB streamed; memory-bound"),
+    TimingProbe("probe/road-bf-relax-atomicmin", "probe-unseen108", "bf_relax", 1 << 22, P110_BF_BLOCK,
+                lambda n: -(-n // P110_BF_BLOCK), _p110_bf_args, source=_P110,
+                note="one Bellman-Ford sweep on a 2048 x 2048 grid road network in CSR (row-major vertices, ~3.6 "
+                     "links each, 10% missing), a thread a vertex (16384 blocks of 256): row_ptr and distance "
+                     "loads, the ~50% reached vertices (a diamond around the centre: warps wholly in or out but "
+                     "at its edge) loop over their 0 .. 4 links (col, w loads 16 B a lane apart) with an int "
+                     "atomicMin on the neighbour's next distance (u +- 1, u +- 2048: near addresses, few "
+                     "collisions), then a __syncthreads_or vote and one store a block that improved"),
+    TimingProbe("probe/od-matrix-aos-atomics", "probe-unseen108", "od_aggregate", 1 << 23, P110_OD_BLOCK,
+                lambda n: -(-n // P110_OD_BLOCK), _p110_od_args, source=_P110,
+                note="OD matrices by period from 2^23 trip records (16-byte Trip structs: AoS, a lane's 16 B "
+                     "loads), a thread a trip (32768 blocks of 256): 3% unmatched exit, a chain of float "
+                     "compares for the period, then an int and a float global atomicAdd into 4 x 512 x 512 "
+                     "matrices (8 MiB, L2-resident; zones Zipf(0.8)-popular, the busiest ~8% of the trip "
+                     "ends: a warp's lanes on distinct cells but for a few hot rows); atomic-throughput-bound"),
+    TimingProbe("probe/signal-queue-fixedtime", "probe-unseen108", "signal_queues", 1 << 14, P110_SIG_BLOCK,
+                lambda n: -(-n // P110_SIG_BLOCK), _p110_sig_args, source=_P110,
+                note="fixed-time two-phase signals at 2^14 intersections over 900 one-second steps, a thread an "
+                     "intersection (128 blocks of 128: under one block an SM): each step a modulo for the phase (each lane its own "
+                     "cycle 60 .. 150 s and split: lanes in different phases), then per approach (4, unrolled) "
+                     "a lowbias32 hash, a Bernoulli arrival, a data-dependent discharge branch on green and "
+                     "int delay/max updates, all in registers (~450 warp instructions a step); 3 int stores; "
+                     "integer/latency-bound, divergent, one warp a scheduler"),
+    TimingProbe("probe/travel-time-hist-smem", "probe-unseen108", "tt_histogram", 1 << 24, P110_TT_BLOCK,
+                _p110_tt_grid, _p110_tt_args, source=_P110,
+                note="a travel-time histogram of 2^24 matched detector records (entry, exit float32), a "
+                     "grid-stride loop over 1024 blocks of 256 (64 records a thread): 2 coalesced float loads, a "
+                     "float division for the 15 s bin, a shared atomicAdd into 257 bins (lognormal times, "
+                     "median 7 min: a warp's lanes over ~20 bins, several on one; 5.5% invalid in one bin), then "
+                     "up to 257 global atomicAdds a block; shared-atomic-bound"),
+]
+PROBES += UNSEEN108
+
+
+# probe-unseen107 (probes109.cu): a computational drug-discovery course's kernels (affinity
+# grid maps interpolated trilinearly for ligand atoms, LJ/Coulomb pair scoring against the
+# pocket through shared-memory tiles, rigid-body pose placement by quaternions, pose RMSD
+# a warp a pose, a fingerprint Tanimoto screen by popcounts with an atomic hit list, each
+# ligand's best pose by a shared-memory reduction) as a student who knows CUDA basics
+# writes them
+_P109 = "probes109.cu"
+P109_LIG_ATOMS, P109_LIG_R = 24, 5.0       # the course's ligand: 24 atoms within 5 A of their centroid
+P109_LIG_TYPES, P109_REC_TYPES = 8, 4      # LIG_TYPES (C, A, N, NA, OA, S, HD, F), REC_TYPES (C, N, O, S)
+P109_GRID_N, P109_GRID_H = 64, 0.375       # grid-map: GRID_N points an axis, 0.375 A apart (a 23.6 A box)
+P109_GRID_O = (2.125, -8.5, 14.25)         # the grid's first point (A)
+P109_GRID_SHIFT = 9.0                      # pose centres: the box's centre + uniform +-this an axis
+P109_OUT_PENALTY = 10.0                    # OUT_PENALTY
+P109_MAP_MEAN, P109_MAP_SD = -0.3, 0.4     # affinity maps' values, normal; the electrostatic map N(0, 1)
+P109_GM_BLOCK = 256
+P109_PS_M, P109_PS_TILE = 256, 128         # pair-score: receptor pocket atoms (the m argument), PS_TILE (the block)
+P109_PS_SHELL = (4.0, 10.0)                # receptor atoms uniform in this shell around the pocket's centre
+P109_PS_SHIFT = 1.5                        # ligand pose centres: the pocket's centre + uniform +-this an axis
+P109_PS_REC_P = (0.6, 0.17, 0.2, 0.03)     # receptor types' frequencies
+P109_PS_CUT2, P109_PS_R2MIN, P109_PS_COUL = 64.0, 2.0, 83.0   # CUTOFF2, R2_MIN, COUL
+# LJ sigma (A), epsilon (kcal/mol) by type, mixed by Lorentz-Berthelot
+P109_LJ_LIG = ((3.4, 0.086), (3.4, 0.086), (3.25, 0.17), (3.25, 0.17), (3.0, 0.21), (3.55, 0.25), (1.07, 0.0157),
+               (2.94, 0.061))
+P109_LJ_REC = ((3.4, 0.086), (3.25, 0.17), (3.0, 0.21), (3.55, 0.25))
+P109_TF_BLOCK = 256
+P109_RM_SIGMA = (0.3, 4.0)                 # rmsd: a pose's per-coordinate noise, log-uniform (A)
+P109_RM_CUT, P109_RM_BLOCK = 2.0, 256      # the success cutoff; 8 poses (warps) a block
+P109_TS_WORDS, P109_TS_NQ = 32, 8          # tanimoto: FP_WORDS, NQ
+P109_TS_BITS = (16, 64)                    # bits set in a database fingerprint: uniform (collisions aside)
+P109_TS_QBITS = (40, 60)                   # bits set in a query
+P109_TS_ANALOG = 0.01                      # molecules that are analogs of a query
+P109_TS_MUT = (0.05, 0.5)                  # an analog: each query bit dropped, and as many added, at this rate
+P109_TS_THRESH, P109_TS_BLOCK = 0.6, 256
+P109_BP_POSES = (16, 4096)                 # best-pose: poses a ligand, log-uniform
+P109_BP_W = (-0.0356, -0.00516, 0.840, -0.0351, -0.587)   # Vina's weights
+P109_BP_WROT, P109_BP_NROT = 0.0585, (0, 10)               # w_rot; rotatable bonds a ligand (uniform, inclusive)
+P109_BP_TERMS = ((40, 120), (600, 1600), (0.2, 6.0), (5, 40), (0, 4))   # the terms, uniform
+P109_BP_BLOCK = 256
+
+
+def _p109_ligand():
+    """The course's ligand (fixed): reference coordinates (24 x 3 float32, centred, within
+    ~P109_LIG_R), types (int32, 0 .. 7) and charges (float32, net zero)."""
+    r = np.random.default_rng(109)
+    d = r.standard_normal((P109_LIG_ATOMS, 3))
+    d /= np.linalg.norm(d, axis=1, keepdims=True)
+    xyz = d * P109_LIG_R * r.random((P109_LIG_ATOMS, 1)) ** (1 / 3)
+    xyz -= xyz.mean(axis=0)
+    types = r.integers(0, P109_LIG_TYPES, P109_LIG_ATOMS).astype(np.int32)
+    q = r.uniform(-0.4, 0.4, P109_LIG_ATOMS)
+    return xyz.astype(np.float32), types, (q - q.mean()).astype(np.float32)
+
+
+def _p109_rotmat(q):
+    """Rotation matrices (k x 3 x 3, float64) of quaternions q (k x 4: w, x, y, z; normalised here)."""
+    q = np.asarray(q, np.float64)
+    w, x, y, z = (q / np.linalg.norm(q, axis=1, keepdims=True)).T
+    return np.stack([np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)], -1),
+                     np.stack([2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)], -1),
+                     np.stack([2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)], -1)], 1)
+
+
+def _p109_box_centre():
+    return np.array(P109_GRID_O) + P109_GRID_N * P109_GRID_H / 2
+
+
+def _p109_poses(n, rng, shift):
+    """The first n atoms of ceil(n / 24) random poses of the ligand (random rotations,
+    centres the box's centre + uniform +-shift an axis): x, y, z (float32), types, charges."""
+    ref, types, q = _p109_ligand()
+    k = -(-n // P109_LIG_ATOMS)
+    R = _p109_rotmat(rng.standard_normal((k, 4)))
+    c = _p109_box_centre() + rng.uniform(-shift, shift, (k, 3))
+    xyz = (np.einsum("pij,aj->pai", R, ref.astype(np.float64)) + c[:, None]).reshape(-1, 3)[:n].astype(np.float32)
+    return xyz[:, 0].copy(), xyz[:, 1].copy(), xyz[:, 2].copy(), np.tile(types, k)[:n], np.tile(q, k)[:n]
+
+
+# ---- grid-map-trilinear ----
+
+def _p109_gm_args(n, rng):
+    """n atoms of poses spread over the grid box (_p109_poses, shift P109_GRID_SHIFT: a few
+    per cent outside it); the affinity maps (8 x 64^3 float32, N(P109_MAP_MEAN,
+    P109_MAP_SD^2)) and the electrostatic map (N(0, 1)); the atoms' and poses' energies
+    (zeroed); the origin, 1 / spacing, natoms, n."""
+    x, y, z, t, q = _p109_poses(n, rng, P109_GRID_SHIFT)
+    g3 = P109_GRID_N ** 3
+    maps = rng.normal(P109_MAP_MEAN, P109_MAP_SD, P109_LIG_TYPES * g3).astype(np.float32)
+    emap = rng.standard_normal(g3, dtype=np.float32)
+    f = np.float32
+    return [x, y, z, t, q, maps, emap, np.zeros(n, f), np.zeros(-(-n // P109_LIG_ATOMS), f), *map(f, P109_GRID_O),
+            f(1 / P109_GRID_H), _i32(P109_LIG_ATOMS), _i32(n)]
+
+
+def _p109_gm_cells(x, y, z):
+    """The atoms' grid coordinates (float32, as the kernel computes them) and whether inside the box."""
+    f = np.float32
+    g = [(np.asarray(a, f) - f(o)) * f(1 / P109_GRID_H) for a, o in zip((x, y, z), P109_GRID_O)]
+    ok = np.ones(len(g[0]), bool)
+    for a in g:
+        ok &= (a >= 0) & (a < P109_GRID_N - 1)
+    return g, ok
+
+
+def _p109_gm_ref(x, y, z, t, q, maps, emap, natoms=P109_LIG_ATOMS):
+    """grid_map_score in float64 from the float32 grid coordinates: atom and pose energies."""
+    g, ok = _p109_gm_cells(x, y, z)
+    G = P109_GRID_N
+    gi = [np.where(ok, np.floor(a), 0).astype(np.int64) for a in g]
+    fr = [np.where(ok, a.astype(np.float64) - i, 0) for a, i in zip(g, gi)]
+    base = (gi[2] * G + gi[1]) * G + gi[0]
+
+    def tri(m, off):
+        m = np.asarray(m, np.float64)
+        c = {(a, b, d): m[off + base + a + b * G + d * G * G] for a in (0, 1) for b in (0, 1) for d in (0, 1)}
+        fx, fy, fz = fr
+        c00 = c[0, 0, 0] + fx * (c[1, 0, 0] - c[0, 0, 0])
+        c10 = c[0, 1, 0] + fx * (c[1, 1, 0] - c[0, 1, 0])
+        c01 = c[0, 0, 1] + fx * (c[1, 0, 1] - c[0, 0, 1])
+        c11 = c[0, 1, 1] + fx * (c[1, 1, 1] - c[0, 1, 1])
+        c0 = c00 + fy * (c10 - c00)
+        c1 = c01 + fy * (c11 - c01)
+        return c0 + fz * (c1 - c0)
+    e = tri(maps, np.asarray(t, np.int64) * G ** 3) + np.asarray(q, np.float64) * tri(emap, 0)
+    e = np.where(ok, e, P109_OUT_PENALTY)
+    pose = np.arange(len(e)) // natoms
+    return e, np.bincount(pose, weights=e, minlength=-(-len(e) // natoms))
+
+
+# ---- lj-coulomb-pocket-tiles ----
+
+def _p109_lj_tables():
+    """c_lj_a, c_lj_b (LIG_TYPES x REC_TYPES, float32): 4 eps sigma^12 and 4 eps sigma^6."""
+    sl, el = np.array(P109_LJ_LIG).T
+    sr, er = np.array(P109_LJ_REC).T
+    s = (sl[:, None] + sr[None]) / 2
+    e = np.sqrt(el[:, None] * er[None])
+    return (4 * e * s ** 12).astype(np.float32), (4 * e * s ** 6).astype(np.float32)
+
+
+def _p109_ps_syms(n, rng):
+    a, b = _p109_lj_tables()
+    return {"c_lj_a": a.ravel(), "c_lj_b": b.ravel()}
+
+
+def _p109_ps_args(n, rng, m=P109_PS_M):
+    """n ligand atoms of poses in the pocket (_p109_poses, shift P109_PS_SHIFT): x, y, z,
+    charges, types; m receptor atoms uniform in the shell P109_PS_SHELL around the pocket's
+    centre (the box's), charges N(0, 0.25^2), types drawn with P109_PS_REC_P (float32,
+    int32); the vdW and electrostatic energies (zeroed); m, n."""
+    lx, ly, lz, lt, lq = _p109_poses(n, rng, P109_PS_SHIFT)
+    d = rng.standard_normal((m, 3))
+    d /= np.linalg.norm(d, axis=1, keepdims=True)
+    r0, r1 = P109_PS_SHELL
+    rr = rng.uniform(r0 ** 3, r1 ** 3, (m, 1)) ** (1 / 3)
+    rec = (_p109_box_centre() + d * rr).astype(np.float32)
+    rq = rng.normal(0, 0.25, m).astype(np.float32)
+    rt = rng.choice(P109_REC_TYPES, m, p=P109_PS_REC_P).astype(np.int32)
+    z = np.zeros(n, np.float32)
+    return [lx, ly, lz, lq, lt, rec[:, 0].copy(), rec[:, 1].copy(), rec[:, 2].copy(), rq, rt, z, z.copy(), _i32(m),
+            _i32(n)]
+
+
+def _p109_ps_ref(lx, ly, lz, lq, lt, rx, ry, rz, rq, rt):
+    """pair_score in float64: vdW and electrostatic energies, the sum of the vdW terms'
+    magnitudes, the fraction of pairs within the cutoff and the smallest |r^2 - cutoff^2|."""
+    L = np.stack([lx, ly, lz], 1).astype(np.float64)
+    R = np.stack([rx, ry, rz], 1).astype(np.float64)
+    r2 = ((L[:, None] - R[None]) ** 2).sum(-1)
+    inside = r2 < P109_PS_CUT2
+    ir2 = 1 / np.maximum(r2, P109_PS_R2MIN)
+    ir6 = ir2 ** 3
+    a, b = (np.asarray(v, np.float64) for v in _p109_lj_tables())
+    lt, rt = np.asarray(lt), np.asarray(rt)
+    vdw = np.where(inside, (a[lt][:, rt] * ir6 - b[lt][:, rt]) * ir6, 0)
+    el = np.where(inside, np.asarray(lq, np.float64)[:, None] * np.asarray(rq, np.float64)[None] * ir2, 0)
+    return (vdw.sum(1), P109_PS_COUL * el.sum(1), np.abs(vdw).sum(1), inside.mean(),
+            np.abs(r2 - P109_PS_CUT2).min())
+
+
+# ---- quaternion-pose-transform ----
+
+def _p109_tf_args(n, rng):
+    """The ligand's reference coordinates (24 x 3 float32, flat); ceil(n / 24) poses'
+    quaternions (N(0, 1) 4-vectors, not normalised) and translations (the box's centre
+    + uniform +-P109_GRID_SHIFT); the placed coordinates (n x 3, zeroed); natoms, n."""
+    k = -(-n // P109_LIG_ATOMS)
+    quat = rng.standard_normal((k, 4), dtype=np.float32)
+    trans = (_p109_box_centre() + rng.uniform(-P109_GRID_SHIFT, P109_GRID_SHIFT, (k, 3))).astype(np.float32)
+    return [_p109_ligand()[0].ravel(), quat.ravel(), trans.ravel(), np.zeros(3 * n, np.float32),
+            _i32(P109_LIG_ATOMS), _i32(n)]
+
+
+def _p109_tf_ref(ref, quat, trans, n, natoms=P109_LIG_ATOMS):
+    """pose_transform in float64: the placed coordinates (n x 3)."""
+    R = _p109_rotmat(np.asarray(quat).reshape(-1, 4))
+    ref = np.asarray(ref, np.float64).reshape(natoms, 3)
+    out = np.einsum("pij,aj->pai", R, ref) + np.asarray(trans, np.float64).reshape(-1, 1, 3)
+    return out.reshape(-1, 3)[:n]
+
+
+# ---- pose-rmsd-warp ----
+
+def _p109_rm_args(n, rng):
+    """n docked poses (n x 24 x 3 float32): the crystal pose (the ligand turned and placed
+    at the box's centre, float32 flat) plus per-coordinate noise N(0, s^2), s log-uniform
+    in P109_RM_SIGMA a pose; the RMSDs (zeroed), the success count (int32[1]), the cutoff,
+    natoms, n."""
+    ref, _, _ = _p109_ligand()
+    R = _p109_rotmat(rng.standard_normal((1, 4)))[0]
+    xtal = (ref.astype(np.float64) @ R.T + _p109_box_centre()).astype(np.float32)
+    s = np.exp(rng.uniform(*np.log(P109_RM_SIGMA), n)).astype(np.float32)
+    poses = rng.standard_normal((n, P109_LIG_ATOMS * 3), dtype=np.float32)
+    poses *= s[:, None]
+    poses += xtal.ravel()
+    return [poses.ravel(), xtal.ravel(), np.zeros(n, np.float32), np.zeros(1, np.int32), np.float32(P109_RM_CUT),
+            _i32(P109_LIG_ATOMS), _i32(n)]
+
+
+def _p109_rm_ref(poses, xtal, natoms=P109_LIG_ATOMS):
+    """pose_rmsd in float64: the RMSDs."""
+    d = np.asarray(poses, np.float64).reshape(-1, natoms * 3) - np.asarray(xtal, np.float64).ravel()
+    return np.sqrt((d * d).sum(1) / natoms)
+
+
+# ---- tanimoto-popc-screen ----
+
+def _p109_ts_queries():
+    """The NQ query fingerprints (fixed; NQ x FP_WORDS uint32, bit p at word p >> 5, bit p &
+    31), each with a number of bits uniform in P109_TS_QBITS; their bit counts (int32)."""
+    r = np.random.default_rng(1091)
+    bits = np.zeros((P109_TS_NQ, 32 * P109_TS_WORDS), bool)
+    for q in range(P109_TS_NQ):
+        bits[q, r.choice(32 * P109_TS_WORDS, r.integers(P109_TS_QBITS[0], P109_TS_QBITS[1] + 1), replace=False)] = 1
+    fp = np.packbits(bits, axis=1, bitorder="little").view("<u4").astype(np.uint32)
+    return fp, bits.sum(1).astype(np.int32)
+
+
+def _p109_ts_syms(n, rng):
+    fp, cnt = _p109_ts_queries()
+    return {"c_query": fp.ravel(), "c_qbits": cnt}
+
+
+def _p109_ts_args(n, rng):
+    """n database fingerprints (n x 32 uint32, flat): k random bit positions (k uniform in
+    P109_TS_BITS, repeats allowed), but P109_TS_ANALOG of them analogs of a random query
+    (each query bit dropped with probability r and about r times the query's bits added,
+    r uniform in P109_TS_MUT); the best similarities and queries (zeroed), the hit list
+    (n // 16 int32, -1) and its count (int32[1]); the threshold, max_hits, n."""
+    W = P109_TS_WORDS
+    fp = np.zeros((n, W), np.uint32)
+    k = rng.integers(P109_TS_BITS[0], P109_TS_BITS[1] + 1, n)
+    pos = rng.integers(0, 32 * W, (n, P109_TS_BITS[1]))
+    rows = np.arange(n)
+    for c in range(P109_TS_BITS[1]):
+        on = rows[k > c]
+        p = pos[on, c]
+        fp[on, p >> 5] |= np.uint32(1) << (p & 31).astype(np.uint32)
+    an = np.flatnonzero(rng.random(n) < P109_TS_ANALOG)
+    qfp, qcnt = _p109_ts_queries()
+    qb = np.unpackbits(qfp.view(np.uint8), axis=1, bitorder="little").astype(bool)
+    qi = rng.integers(0, P109_TS_NQ, len(an))
+    r = rng.uniform(*P109_TS_MUT, len(an))
+    bits = qb[qi] & (rng.random((len(an), 32 * W)) >= r[:, None])
+    add = rng.random((len(an), 32 * W)) < (r * qcnt[qi] / (32 * W))[:, None]
+    fp[an] = np.packbits(bits | add, axis=1, bitorder="little").view("<u4")
+    mh = max(n // 16, 64)
+    return [fp.ravel(), np.zeros(n, np.float32), np.zeros(n, np.int32), np.full(mh, -1, np.int32),
+            np.zeros(1, np.int32), np.float32(P109_TS_THRESH), _i32(mh), _i32(n)]
+
+
+def _p109_ts_ref(db):
+    """tanimoto_screen in numpy: best similarity (float32, as the kernel divides), its
+    query (the first on ties) and the hit mask (best >= threshold)."""
+    qfp, qcnt = _p109_ts_queries()
+    db = np.asarray(db, np.uint32).reshape(-1, P109_TS_WORDS)
+    bits = np.bitwise_count(db).sum(1, dtype=np.int64)
+    inter = np.stack([np.bitwise_count(db & qfp[q]).sum(1, dtype=np.int64) for q in range(P109_TS_NQ)], 1)
+    uni = bits[:, None] + qcnt[None] - inter
+    t = np.where(uni > 0, inter.astype(np.float32) / np.maximum(uni, 1).astype(np.float32), np.float32(0))
+    best = t.max(1)
+    return best, t.argmax(1).astype(np.int32), best >= np.float32(P109_TS_THRESH)
+
+
+# ---- ligand-best-pose-smem ----
+
+_P109_BP_CACHE = {}
+
+
+def _p109_bp_counts(n):
+    """The poses of each ligand for n poses in all (fixed for n): log-uniform in
+    P109_BP_POSES, the last ligand's cut to make n."""
+    if n not in _P109_BP_CACHE:
+        r = np.random.default_rng(1093)
+        lo, hi = np.log(P109_BP_POSES[0]), np.log(P109_BP_POSES[1] + 1)
+        c = np.floor(np.exp(r.uniform(lo, hi, 2 * n // P109_BP_POSES[0] + 1))).astype(np.int64)
+        cs = np.cumsum(c)
+        k = int(np.searchsorted(cs, n)) + 1
+        c = c[:k].copy()
+        c[-1] -= cs[k - 1] - n
+        _P109_BP_CACHE[n] = c
+    return _P109_BP_CACHE[n]
+
+
+def _p109_bp_grid(n):
+    return len(_p109_bp_counts(n))
+
+
+def _p109_bp_syms(n, rng):
+    return {"c_w": np.array(P109_BP_W, np.float32)}
+
+
+def _p109_bp_args(n, rng):
+    """n poses' 5 Vina terms (float32, uniform in P109_BP_TERMS, term-major 5 x n), the
+    ligands' first poses (int32, _p109_bp_counts(n) cumulated, nlig + 1) and rotatable
+    bonds (int32, uniform in P109_BP_NROT); the best scores and poses (zeroed); w_rot, n."""
+    terms = np.concatenate([rng.uniform(a, b, n).astype(np.float32) for a, b in P109_BP_TERMS])
+    c = _p109_bp_counts(n)
+    start = np.r_[0, np.cumsum(c)].astype(np.int32)
+    nrot = rng.integers(P109_BP_NROT[0], P109_BP_NROT[1] + 1, len(c)).astype(np.int32)
+    return [terms, start, nrot, np.zeros(len(c), np.float32), np.zeros(len(c), np.int32), np.float32(P109_BP_WROT),
+            _i32(n)]
+
+
+def _p109_bp_scores(terms, start, nrot, w_rot=P109_BP_WROT):
+    """Each pose's score as best_pose computes it (float32: fused multiply-adds over the
+    terms, then times 1 / (1 + w_rot nrot))."""
+    T = np.asarray(terms, np.float32).reshape(len(P109_BP_W), -1)
+    e = np.zeros(T.shape[1], np.float32)
+    for k, w in enumerate(np.array(P109_BP_W, np.float32)):
+        e = (np.float64(w) * T[k].astype(np.float64) + e).astype(np.float32)
+    counts = np.diff(np.asarray(start, np.int64))
+    nr = np.repeat(np.asarray(nrot, np.int64), counts).astype(np.float32)
+    f = np.float32
+    norm = f(1) / (f(np.float64(w_rot) * nr.astype(np.float64) + 1.0).astype(np.float32))
+    return e * norm
+
+
+def _p109_bp_ref(terms, start, nrot, w_rot=P109_BP_WROT):
+    """best_pose in numpy: each ligand's lowest score and its pose (the first on ties), and
+    the smallest gap between a ligand's best and its runner-up."""
+    e = _p109_bp_scores(terms, start, nrot, w_rot)
+    start = np.asarray(start, np.int64)
+    best, idx, gap = [], [], np.inf
+    for a, b in zip(start[:-1], start[1:]):
+        s = e[a:b]
+        j = int(np.argmin(s))
+        best.append(s[j])
+        idx.append(a + j)
+        if b - a > 1:
+            gap = min(gap, float(np.partition(s, 1)[1]) - float(s[j]))
+    return np.array(best, np.float32), np.array(idx, np.int32), gap
+
+
+UNSEEN107 = [
+    TimingProbe("probe/grid-map-trilinear", "probe-unseen107", "grid_map_score", P109_LIG_ATOMS << 18,
+                P109_GM_BLOCK, lambda n: -(-n // P109_GM_BLOCK), _p109_gm_args, source=_P109,
+                note="AutoDock-style grid-map scoring of 6.3M ligand atoms (2^18 poses of 24 atoms spread over a "
+                     "64^3 box), a thread an atom: 3 coalesced coordinate loads, a type and a charge, the cell "
+                     "from float-to-int conversions, ~4% of the atoms outside the box (a penalty, lanes "
+                     "diverge), two trilinear interpolations of 8 gathered corners each (the atom type's 1 MiB "
+                     "map of 8 and the electrostatic map, 9 MiB in all, L2-resident; a warp's atoms within a "
+                     "few A of each other), the atom's energy stored and a float atomicAdd into its pose's "
+                     "total (a warp's lanes on 2 or 3 addresses); gather-bound"),
+    TimingProbe("probe/lj-coulomb-pocket-tiles", "probe-unseen107", "pair_score", 1 << 19, P109_PS_TILE,
+                lambda n: -(-n // P109_PS_TILE), _p109_ps_args, source=_P109, symbols=_p109_ps_syms,
+                note="Lennard-Jones 12-6 plus Coulomb (dielectric 4r) scoring of 2^19 ligand atoms against 256 "
+                     "pocket atoms, a thread a ligand atom (4096 blocks of 128): the receptor's coordinates, "
+                     "charges and types staged in 5 shared arrays a tile of 128 at a time (2 tiles, "
+                     "__syncthreads), each pair's distance from broadcast shared loads, ~41% of the pairs "
+                     "within the 8 A cutoff (a data-dependent branch, lanes diverge) doing a float division, a "
+                     "clamp and two __constant__ loads indexed by the lane's type (up to 8 addresses a warp); "
+                     "compute-bound"),
+    TimingProbe("probe/quaternion-pose-transform", "probe-unseen107", "pose_transform", P109_LIG_ATOMS << 19,
+                P109_TF_BLOCK, lambda n: -(-n // P109_TF_BLOCK), _p109_tf_args, source=_P109,
+                note="rigid-body placement of 2^19 poses of a 24-atom ligand (12.6M atoms), a thread an atom: "
+                     "the pose's quaternion (4 loads, a warp on 2 or 3 poses) normalised by rsqrtf into a 3x3 "
+                     "rotation, the atom's reference xyz (a 288-byte L1-resident table, 12-byte stride), the "
+                     "pose's translation, 3 interleaved float stores (12-byte stride, 151 MB written); "
+                     "store-bound streaming"),
+    TimingProbe("probe/pose-rmsd-warp", "probe-unseen107", "pose_rmsd", 1 << 19, P109_RM_BLOCK,
+                lambda n: -(-n * 32 // P109_RM_BLOCK), _p109_rm_args, source=_P109,
+                note="RMSD of 2^19 docked poses (24 atoms, 288 bytes each, 151 MB) against the crystal pose, a "
+                     "warp a pose (8 a block): lanes 0-23 each one atom (3 loads of 12-byte stride and the "
+                     "crystal's 3, L1-resident; lanes 24-31 idle), a 5-step __shfl_down_sync sum, lane 0 a "
+                     "sqrtf, a store and for ~52% of the poses an atomicAdd on one global counter; "
+                     "memory-bound"),
+    TimingProbe("probe/tanimoto-popc-screen", "probe-unseen107", "tanimoto_screen", 1 << 20, P109_TS_BLOCK,
+                lambda n: -(-n // P109_TS_BLOCK), _p109_ts_args, source=_P109, symbols=_p109_ts_syms,
+                note="a Tanimoto screen of 2^20 1024-bit fingerprints (128 MiB) against 8 queries, a thread a "
+                     "molecule: 32 word loads down its own 128-byte row (a warp's lanes 128 B apart, each line "
+                     "reused over 8 iterations from L1), a __popc of the word and 8 __popc(word & query) with "
+                     "the queries in __constant__ (uniform index), then 8 int-to-float divisions for the best "
+                     "similarity; ~0.5% of the molecules (analogs) pass 0.6 and take a slot by atomicAdd on one "
+                     "counter; popc/load-bound"),
+    TimingProbe("probe/ligand-best-pose-smem", "probe-unseen107", "best_pose", 1 << 23, P109_BP_BLOCK, _p109_bp_grid,
+                _p109_bp_args, source=_P109, symbols=_p109_bp_syms,
+                note="each ligand's best pose over 2^23 poses in ~11k ligands of 16 .. 4096 poses (log-uniform, "
+                     "mean ~740), a block of 256 a ligand: a strided loop over the ligand's poses (1 .. 16 "
+                     "trips a thread, most blocks' warps idle for part of it), 5 coalesced term loads (term-major, "
+                     "160 MiB) weighted by __constant__ weights and scaled by the ligand's rotatable-bond "
+                     "factor, a running minimum, then an 8-step shared-memory tree reduction of (score, pose) "
+                     "pairs with __syncthreads; memory-bound with load imbalance"),
+]
+PROBES += UNSEEN107
+
+
+# probe-unseen112 (probes114.cu): an operating-systems / systems-programming course's
+# kernels (a bitmap page-frame allocator with atomicOr, per-CPU lock-free free lists by
+# atomicCAS, content-defined chunking by a Rabin-Karp rolling hash, Adler-32 of memory
+# pages, the counting pass of a radix sort of page-table entries, an aging clock sweep of
+# the frame table with warp-aggregated victim lists) as a student who knows CUDA basics
+# writes them
+_P114 = "probes114.cu"
+P114_PA_PROBE, P114_PA_BLOCK = 64, 256     # frame-alloc: PA_MAX_PROBE; threads a block
+P114_PA_FRAMES = 16                        # frames in the bitmap a request (n / 2 words)
+P114_PA_FULL = 0.5                         # bitmap words wholly in use; the others' bits in use with p 1/2
+P114_PA_SEED = 1140
+P114_FL_BLOCK, P114_FL_LEN = 128, 160      # freelist: threads a block (a CPU); nodes on a CPU's free list
+P114_CDC_SEG, P114_CDC_WIN, P114_CDC_BLOCK = 256, 48, 128   # cdc: CDC_SEG, CDC_WIN; threads a block
+P114_RK_BASE, P114_RK_PRIME = 257, 1000000007                 # RK_BASE, RK_PRIME
+P114_CDC_MASK = 0xFFF                      # a cut where the hash's low 12 bits are 0 (~4 KiB chunks)
+P114_CDC_DUP = 8192, 0.25                  # the stream in 8 KiB blocks, this many copies of an earlier one
+P114_AD_PAGE, P114_AD_BLOCK = 4096, 256    # adler: ADLER_PAGE, ADLER_BLOCK
+P114_AD_KINDS = (0.15, 0.35, 0.5)          # pages zero, text (bytes 32..126), random
+P114_PTE_RADIX, P114_PTE_PER, P114_PTE_BLOCK = 256, 16, 256  # pte-radix: PTE_RADIX, PTE_PER_THREAD; threads a block
+P114_PTE_PRESENT, P114_PTE_SWAP = 0.8, 0.3  # present entries; of the others, swap entries (else 0)
+P114_PTE_RUN = 16                          # mean run of consecutive entries mapping consecutive frames
+P114_PTE_FRAMES = 1 << 24                  # physical frames (64 GiB)
+P114_PTE_SHIFT = 8                         # the pass: the frame number's bits 8..15
+P114_CK_BLOCK = 256                        # clock-sweep: threads a block
+P114_CK_FREE, P114_CK_PINNED = 0.10, 0.02  # frames free, pinned
+P114_CK_REF, P114_CK_DIRTY = 0.3, 0.25     # reference and dirty bits set
+P114_CK_COLD = 0.2                         # frames with age 0 or 1 (the others: uniform 2 .. 255)
+P114_CK_SHARED = 0.1                       # frames mapped 2 .. 4 times (the others once)
+P114_F_REF, P114_F_DIRTY, P114_F_PINNED, P114_F_FREE = 1, 2, 4, 8   # the Frame flags
+
+
+def _p114_hash(x):
+    """hash32 (lowbias32) of uint32 x, as probes114.cu computes it."""
+    x = np.asarray(x, np.uint32)
+    x = x ^ (x >> np.uint32(16))
+    x = x * np.uint32(0x7feb352d)
+    x = x ^ (x >> np.uint32(15))
+    x = x * np.uint32(0x846ca68b)
+    return x ^ (x >> np.uint32(16))
+
+
+# ---- frame-alloc-bitmap ----
+
+def _p114_pa_args(n, rng):
+    """A free bitmap of n * P114_PA_FRAMES frames (uint32 words, bit set = in use): a word
+    wholly in use with probability P114_PA_FULL, else random bits (each in use with p 1/2);
+    nwords, the frames out (int32, zeroed), seed, n."""
+    nw = max(1, n * P114_PA_FRAMES // 32)
+    bm = np.where(rng.random(nw) < P114_PA_FULL, np.uint32(0xFFFFFFFF), _u32(nw, rng)).astype(np.uint32)
+    return [bm, _i32(nw), np.zeros(n, np.int32), np.uint32(P114_PA_SEED), _i32(n)]
+
+
+def _p114_pa_start(n, nwords, seed=P114_PA_SEED):
+    """Each request's first bitmap word."""
+    return (_p114_hash(np.uint32(seed) + np.arange(n, dtype=np.uint32)) % np.uint32(nwords)).astype(np.int64)
+
+
+def _p114_pa_serial(bitmap, n, seed=P114_PA_SEED):
+    """The requests served one after another (no contention): the frames and the bitmap after."""
+    bm = np.array(bitmap, np.uint32)
+    nw = len(bm)
+    out = np.full(n, -1, np.int64)
+    for i, w in enumerate(_p114_pa_start(n, nw, seed)):
+        for _ in range(P114_PA_PROBE):
+            if bm[w] != 0xFFFFFFFF:
+                free = ~int(bm[w]) & 0xFFFFFFFF
+                b = (free & -free).bit_length() - 1
+                bm[w] |= np.uint32(1 << b)
+                out[i] = w * 32 + b
+                break
+            w = (w + 1) % nw
+    return out, bm
+
+
+# ---- freelist-cas ----
+
+def _p114_fl_args(n, rng):
+    """ceil(n / P114_FL_BLOCK) CPUs' free lists of P114_FL_LEN nodes each, the pool's nodes
+    dealt to the lists in random order (free_head, free_next: int32, -1 ends a list); the
+    in-use lists empty (used_head, used_next -1); got (int32, zeroed); n."""
+    ncpu = -(-n // P114_FL_BLOCK)
+    lists = rng.permutation(ncpu * P114_FL_LEN).astype(np.int32).reshape(ncpu, P114_FL_LEN)
+    nxt = np.full(ncpu * P114_FL_LEN, -1, np.int32)
+    nxt[lists[:, :-1]] = lists[:, 1:]
+    return [lists[:, 0].copy(), nxt, np.full(ncpu, -1, np.int32), np.full(ncpu * P114_FL_LEN, -1, np.int32),
+            np.zeros(n, np.int32), _i32(n)]
+
+
+def _p114_fl_walk(head, nxt):
+    """The nodes of the list from head (following nxt until -1)."""
+    out = []
+    while head != -1:
+        out.append(int(head))
+        head = nxt[head]
+        assert len(out) <= len(nxt), "a cycle"
+    return out
+
+
+# ---- cdc-rabin-cuts ----
+
+def _p114_cdc_pow():
+    return pow(P114_RK_BASE, P114_CDC_WIN - 1, P114_RK_PRIME)
+
+
+def _p114_cdc_data(n, rng):
+    """n bytes of a backup stream: random bytes in P114_CDC_DUP[0]-byte blocks, a fraction
+    P114_CDC_DUP[1] of the blocks (not the first) copies of a random earlier block."""
+    d = rng.integers(0, 256, n, dtype=np.uint8)
+    B = P114_CDC_DUP[0]
+    for k in np.flatnonzero(rng.random(n // B) < P114_CDC_DUP[1]):
+        if k:
+            s = int(rng.integers(0, k))
+            d[k * B:(k + 1) * B] = d[s * B:(s + 1) * B]
+    return d
+
+
+def _p114_cdc_args(n, rng):
+    """n stream bytes (_p114_cdc_data); mask, pw (RK_BASE^(CDC_WIN - 1) mod RK_PRIME), the
+    cuts (int32, n // 1024 + 64 of them, zeroed), their count (int32[1]), max_cuts, n."""
+    m = n // 1024 + 64
+    return [_p114_cdc_data(n, rng), np.uint32(P114_CDC_MASK), np.uint64(_p114_cdc_pow()), np.zeros(m, np.int32),
+            np.zeros(1, np.int32), _i32(m), _i32(n)]
+
+
+def _p114_cdc_hash(data):
+    """The Rabin-Karp hash of the P114_CDC_WIN bytes ending at each byte (fewer at the start)."""
+    d = np.asarray(data, np.int64)
+    h = np.zeros(len(d), np.int64)
+    pk = 1
+    for k in range(P114_CDC_WIN):
+        h[k:] = (h[k:] + d[:len(d) - k] * pk) % P114_RK_PRIME
+        pk = pk * P114_RK_BASE % P114_RK_PRIME
+    return h
+
+
+def _p114_cdc_ref(data, mask=P114_CDC_MASK):
+    """The cut positions (after each byte whose hash has its low bits zero), ascending."""
+    return np.flatnonzero((_p114_cdc_hash(data) & mask) == 0) + 1
+
+
+def _p114_cdc_grid(n):
+    return -(-(-(-n // P114_CDC_SEG)) // P114_CDC_BLOCK)
+
+
+# ---- adler32-pages ----
+
+def _p114_ad_args(n, rng):
+    """A memory image of n 4 KiB pages (uint32 words, little-endian): each page zero, text
+    (bytes uniform in 32..126) or random bytes (P114_AD_KINDS); the sums out (uint32, zeroed), n."""
+    W = P114_AD_PAGE // 4
+    kind = rng.choice(3, n, p=P114_AD_KINDS)
+    mem = _u32(n * W, rng).reshape(n, W)
+    mem[kind == 0] = 0
+    t = np.flatnonzero(kind == 1)
+    mem[t] = rng.integers(32, 127, (len(t), P114_AD_PAGE), dtype=np.uint8).view("<u4")
+    return [mem.ravel(), np.zeros(n, np.uint32), _i32(n)]
+
+
+def _p114_ad_ref(mem):
+    """zlib's Adler-32 of each page."""
+    import zlib
+    pages = np.ascontiguousarray(mem, "<u4").view(np.uint8).reshape(-1, P114_AD_PAGE)
+    return np.array([zlib.adler32(p.tobytes()) for p in pages], np.uint32)
+
+
+# ---- pte-radix-count ----
+
+def _p114_pte_grid(n):
+    return -(-n // (P114_PTE_PER * P114_PTE_BLOCK))
+
+
+def _p114_pte_args(n, rng):
+    """n x86-64 PTEs (uint64): present (bit 0) with probability P114_PTE_PRESENT, mapping
+    runs of consecutive frames (a run starting at an entry with probability 1 /
+    P114_PTE_RUN, at a random frame of P114_PTE_FRAMES) with random RW/U/A/D/NX bits; the
+    others a swap entry (random bits 1..62) with probability P114_PTE_SWAP, else 0; the
+    counts out (uint32, 256 x grid, zeroed), shift (P114_PTE_SHIFT), n."""
+    new = rng.random(n) < 1.0 / P114_PTE_RUN
+    new[0] = True
+    rid = np.cumsum(new) - 1
+    first = np.flatnonzero(new)
+    pfn = (rng.integers(0, P114_PTE_FRAMES, len(first), dtype=np.int64)[rid] + np.arange(n) - first[rid])
+    pfn %= P114_PTE_FRAMES
+    flags = rng.integers(0, 1 << 7, n, dtype=np.int64) & 0b1100110         # RW, U, A, D
+    nx = rng.random(n) < 0.5
+    pte = (pfn.astype(np.uint64) << np.uint64(12)) | flags.astype(np.uint64) | np.uint64(1)
+    pte |= nx.astype(np.uint64) << np.uint64(63)
+    present = rng.random(n) < P114_PTE_PRESENT
+    swap = rng.random(n) < P114_PTE_SWAP
+    sw = (rng.integers(0, 1 << 62, n, dtype=np.int64).astype(np.uint64) << np.uint64(1))
+    pte = np.where(present, pte, np.where(swap, sw, np.uint64(0)))
+    return [pte, np.zeros(P114_PTE_RADIX * _p114_pte_grid(n), np.uint32), _i32(P114_PTE_SHIFT), _i32(n)]
+
+
+def _p114_pte_ref(pte, shift=P114_PTE_SHIFT):
+    """The digit counts, digit-major (256 x grid) as pte_radix_count stores them."""
+    pte = np.asarray(pte, np.uint64)
+    n = len(pte)
+    g = _p114_pte_grid(n)
+    pres = (pte & np.uint64(1)) != 0
+    pfn = (pte & np.uint64(0x000FFFFFFFFFF000)) >> np.uint64(12)
+    d = ((pfn >> np.uint64(shift)) & np.uint64(255)).astype(np.int64)
+    blk = np.arange(n) // (P114_PTE_PER * P114_PTE_BLOCK)
+    c = np.zeros((P114_PTE_RADIX, g), np.int64)
+    np.add.at(c, (d[pres], blk[pres]), 1)
+    return c.ravel()
+
+
+# ---- clock-age-sweep ----
+
+P114_FRAME = np.dtype({"names": ["flags", "age", "owner", "mapcount"], "formats": ["<u4", "<u4", "<i4", "<i4"],
+                       "offsets": [0, 4, 8, 12], "itemsize": 16})
+
+
+def _p114_ck_args(n, rng):
+    """A frame table of n Frames (P114_FRAME): free or pinned (P114_CK_FREE, P114_CK_PINNED),
+    reference and dirty bits (P114_CK_REF, P114_CK_DIRTY), the age 0 or 1 for a fraction
+    P114_CK_COLD (else 2..255), an owner pid, mapped 2..4 times for P114_CK_SHARED (else
+    once); the evict and write-back lists (int32, n each) and their counts (int32[1]), n."""
+    f = np.zeros(n, P114_FRAME)
+    u = rng.random(n)
+    fl = np.where(u < P114_CK_FREE, P114_F_FREE, np.where(u < P114_CK_FREE + P114_CK_PINNED, P114_F_PINNED, 0))
+    fl |= (rng.random(n) < P114_CK_REF) * P114_F_REF | (rng.random(n) < P114_CK_DIRTY) * P114_F_DIRTY
+    f["flags"] = fl
+    f["age"] = np.where(rng.random(n) < P114_CK_COLD, rng.integers(0, 2, n), rng.integers(2, 256, n))
+    f["owner"] = rng.integers(1, 32768, n)
+    f["mapcount"] = np.where(rng.random(n) < P114_CK_SHARED, rng.integers(2, 5, n), 1)
+    return [f, np.zeros(n, np.int32), np.zeros(1, np.int32), np.zeros(n, np.int32), np.zeros(1, np.int32), _i32(n)]
+
+
+def _p114_ck_ref(frames):
+    """The sweep in numpy: the frame table after, and the (sorted) evict and write-back lists."""
+    f = np.array(frames, P114_FRAME)
+    fl = f["flags"].astype(np.int64)
+    live = (fl & (P114_F_FREE | P114_F_PINNED)) == 0
+    age = np.where(live, (f["age"].astype(np.int64) >> 1) | np.where(fl & P114_F_REF, 0x80, 0), f["age"])
+    fl = np.where(live, fl & ~P114_F_REF, fl)
+    f["flags"], f["age"] = fl, age
+    vic = live & (age == 0) & (f["mapcount"] <= 1)
+    return f, np.flatnonzero(vic & ((fl & P114_F_DIRTY) == 0)), np.flatnonzero(vic & ((fl & P114_F_DIRTY) != 0))
+
+
+UNSEEN112 = [
+    TimingProbe("probe/frame-alloc-bitmap-atomicor", "probe-unseen112", "frame_alloc_bitmap", 1 << 22,
+                P114_PA_BLOCK, lambda n: -(-n // P114_PA_BLOCK), _p114_pa_args, source=_P114,
+                note="a bitmap page-frame allocator serving 2^22 requests against 2^26 frames (an 8 MiB bitmap, 75% "
+                     "in use: half the words full), a thread a request (16384 blocks of 256): a hashed start word "
+                     "(random 4-byte gathers, a lane a line), a scan forward past full words (~2 words a request, "
+                     "lanes diverging on the scan length), the lowest clear bit by __ffs and an atomicOr on the "
+                     "random word, retrying in the word when the bit was taken (requests ~2 a word); a coalesced "
+                     "int store; atomic/latency-bound"),
+    TimingProbe("probe/freelist-cas-percpu", "probe-unseen112", "freelist_move", 1 << 19, P114_FL_BLOCK,
+                lambda n: -(-n // P114_FL_BLOCK), _p114_fl_args, source=_P114,
+                note="per-CPU lock-free free lists (Treiber stacks of node indices), a block a CPU (4096 blocks "
+                     "of 128, 160 nodes a list scattered over a 2.5 MiB pool): each thread pops a node by an "
+                     "atomicCAS loop on its block's one head word (a dependent gather of the next link, then the "
+                     "CAS; all 128 threads on one address, one winner a warp a round: ~32+ rounds a warp) and "
+                     "pushes it on the block's in-use list by a second CAS loop (a store of the link a try); "
+                     "serialized same-address atomics, latency-bound"),
+    TimingProbe("probe/cdc-rabin-karp-cuts", "probe-unseen112", "cdc_rabin_cuts", 1 << 25, P114_CDC_BLOCK,
+                _p114_cdc_grid, _p114_cdc_args, source=_P114,
+                note="content-defined chunking of a 32 MiB backup stream, a thread a 256-byte segment (1024 blocks "
+                     "of 128): a Rabin-Karp rolling hash over a 48-byte window, 303 bytes a thread (47 warm-up), "
+                     "each byte a 1-byte load (lanes 256 B apart: 32 lines a warp load, reused over 32 bytes), "
+                     "two 64-bit products and three 64-bit remainders by the constant 10^9 + 7; a cut (~1 in "
+                     "4096 bytes) appended by a global atomicAdd; integer-compute-bound"),
+    TimingProbe("probe/adler32-pages-smem", "probe-unseen112", "adler32_pages", 1 << 16, P114_AD_BLOCK,
+                lambda n: n, _p114_ad_args, source=_P114,
+                note="Adler-32 of the 2^16 4 KiB pages of a 256 MiB memory image, a block a page (65536 blocks of "
+                     "256): 4 coalesced word loads a thread, 4 bytes a word unpacked into a sum and a "
+                     "position-weighted sum (integer multiply-adds), a shared-memory tree reduction of the two "
+                     "256-entry arrays (8 steps with __syncthreads), thread 0's two 32-bit mods and one store; "
+                     "memory-bound"),
+    TimingProbe("probe/pte-radix-count-smem", "probe-unseen112", "pte_radix_count", 1 << 24, P114_PTE_BLOCK,
+                _p114_pte_grid, _p114_pte_args, source=_P114,
+                note="the counting pass of an LSD radix sort of 2^24 x86-64 PTEs (128 MiB) on the frame number's "
+                     "bits 8..15, 4096 blocks of 256 each counting a 4096-entry tile: 16 coalesced 8-byte loads "
+                     "a thread, the ~80% present entries (a branch) counted by a shared atomicAdd into 256 bins "
+                     "(frames in runs of ~16 consecutive: a warp's lanes on ~2-3 bins, heavy same-address "
+                     "conflicts), the block's 256 counts stored digit-major (stride 4096 words); memory- and "
+                     "shared-atomic-bound"),
+    TimingProbe("probe/clock-age-sweep-ballot", "probe-unseen112", "clock_age_sweep", 1 << 23, P114_CK_BLOCK,
+                lambda n: -(-n // P114_CK_BLOCK), _p114_ck_args, source=_P114,
+                note="one aging-clock sweep of a frame table of 2^23 16-byte Frame structs (128 MiB), a thread a "
+                     "frame (32768 blocks of 256): 4-byte loads of flags, age and mapcount 16 B apart (a warp's "
+                     "loads span 512 B), the ~88% live frames' flags and age stored back, ~11% victims (age "
+                     "0, mapped once) split clean/dirty into two lists by __ballot_sync, one atomicAdd a warp a "
+                     "list by lane 0, __shfl_sync of the base and __popc-ranked scattered int stores; "
+                     "memory-bound"),
+]
+PROBES += UNSEEN112
+
+
+# probe-unseen109 (probes111.cu): a hydrology and water-resources course's kernels (D8 flow
+# directions on a DEM through a shared tile, a pull pass of flow accumulation with an
+# atomicOr change flag, kinematic-wave routing with Newton iterations, Green-Ampt
+# infiltration per cell, reservoir mass balance over stochastic inflow scenarios,
+# catchment statistics by global atomics) as a student who knows CUDA basics writes them
+_P111 = "probes111.cu"
+P111_CELL = 30.0                                    # the DEM's cell size (m)
+P111_DEM_RELIEF, P111_DEM_VALLEY = 400.0, 150.0     # the fall from the top row to the bottom; the valley sides' rise
+P111_DEM_ROUGH, P111_DEM_CELLS = 12.0, 64          # smooth noise (m), on a grid of P111_DEM_CELLS^2 interpolated
+P111_D8_B = 16                                      # d8-flowdir: D8_BX = D8_BY
+P111_DX = (1, 1, 0, -1, -1, -1, 0, 1)               # c_dx, c_dy: E, SE, S, SW, W, NW, N, NE (code 1 << k)
+P111_DY = (0, 1, 1, 1, 0, -1, -1, -1)
+P111_FA_PASSES = 16                                 # flowacc-pass: the passes already done (the input state)
+P111_FA_BLOCK = (32, 8)
+P111_KW_SEG, P111_KW_MAXIT, P111_KW_TOL = 16, 20, 1e-5   # kinwave: KW_SEG, KW_MAXIT, the relative tolerance
+P111_KW_STEPS, P111_KW_DT, P111_KW_BLOCK = 48, 300.0, 128  # time steps (an argument), dt (s)
+P111_KW_LEN = (5e3, 20e3)                           # reach length (m), uniform
+P111_KW_SLOPE = (-4.0, -2.0)                        # log10 of the bed slope, uniform
+P111_KW_MANNING, P111_KW_WIDTH = (0.025, 0.06), (10.0, 80.0)
+P111_KW_QLAT, P111_KW_QBASE = (1e-4, 1e-3), (5.0, 50.0)   # lateral inflow (m^2/s), base flow (m^3/s)
+P111_KW_PEAK, P111_KW_TPEAK = (2.0, 6.0), (8, 30)   # flood peak (times the base flow) and its step
+P111_GA_STEPS, P111_GA_DT, P111_GA_BLOCK = 96, 0.25, 256  # GA_STEPS intervals of dt hours
+P111_GA_RUN = 64                                    # soil classes in patches of this many consecutive cells
+# Rawls, Brakensiek and Miller (1983) (Applied Hydrology, table 4.3.1): texture, effective
+# porosity, suction head psi (cm), Ks (cm/h), and how often the class is drawn
+P111_GA_SOILS = [("sand", 0.417, 4.95, 11.78, 1), ("loamy sand", 0.401, 6.13, 2.99, 2),
+                 ("sandy loam", 0.412, 11.01, 1.09, 4), ("loam", 0.434, 8.89, 0.34, 5),
+                 ("silt loam", 0.486, 16.68, 0.65, 5), ("sandy clay loam", 0.330, 21.85, 0.15, 3),
+                 ("clay loam", 0.309, 20.88, 0.10, 3), ("silty clay loam", 0.432, 27.30, 0.10, 2),
+                 ("sandy clay", 0.321, 23.90, 0.06, 1), ("silty clay", 0.423, 29.22, 0.05, 1),
+                 ("clay", 0.385, 31.63, 0.03, 1)]
+P111_GA_SE = (0.1, 0.6)                             # initial effective saturation, uniform
+P111_GA_PEAK, P111_GA_TPEAK, P111_GA_WIDTH = 4.0, 36, 10.0   # the storm: a Gaussian peak (cm/h, interval, intervals)
+P111_GA_BASE = 0.3                                  # ... on a steady rain (cm/h)
+P111_RES_PTS, P111_RES_DAYS, P111_RES_BLOCK = 16, 365, 128   # RES_PTS; days (an argument)
+P111_RES_CAP, P111_RES_DEAD, P111_RES_S0 = 600.0, 60.0, 350.0   # capacity, dead storage, start (hm^3)
+P111_RES_TABLE = (650.0, 2.0, 48.0, 0.7)            # storage 0 .. 650 hm^3; area 2 + 48 (S / 650)^0.7 km^2
+P111_RES_DEMAND = (12, 12, 14, 16, 22, 30, 34, 32, 24, 16, 12, 12)         # m^3/s a month
+P111_RES_EVAP = (1.0, 1.5, 2.5, 3.5, 5.0, 6.5, 7.0, 6.5, 5.0, 3.0, 1.5, 1.0)  # mm/day a month
+P111_RES_SEASON = (1.6, 1.8, 2.0, 1.7, 1.2, 0.7, 0.4, 0.3, 0.4, 0.6, 0.9, 1.3)  # inflow's monthly factors
+P111_RES_QMEAN, P111_RES_SIGMA, P111_RES_PHI = 18.0, 0.6, 0.9   # inflow (m^3/s): lognormal AR(1) a day
+P111_RES_CLIM = (0.5, 1.2)                          # a scenario's climate factor, uniform
+P111_CS_TILES, P111_CS_BLOCK = 32, 256              # catchment-stats: side / tile catchments a side
+
+
+def _p111_upsample(c, side):
+    """A coarse 2-D grid c bilinearly interpolated to side x side (float32; cell centres
+    aligned, edges clamped)."""
+    out = np.asarray(c, np.float32)
+    for ax in (0, 1):
+        m = out.shape[ax]
+        p = np.clip((np.arange(side) + 0.5) * (m / side) - 0.5, 0, m - 1)
+        i0 = np.minimum(p.astype(np.int64), m - 2)
+        f = (p - i0).astype(np.float32)
+        if ax == 0:
+            out = out[i0] * (1 - f)[:, None] + out[i0 + 1] * f[:, None]
+        else:
+            out = out[:, i0] * (1 - f) + out[:, i0 + 1] * f
+    return out
+
+
+def _p111_noise(side, cells, rng):
+    """Smooth noise (float32, side x side, std ~1): N(0, 1) on a grid of cells x cells,
+    bilinearly interpolated."""
+    return _p111_upsample(rng.standard_normal((cells, cells)), side)
+
+
+def _p111_dem(side, rng):
+    """A side x side DEM (float32, m): a plane falling P111_DEM_RELIEF from the top row to
+    the bottom, a valley down the middle (sides P111_DEM_VALLEY higher), smooth noise of
+    std ~P111_DEM_ROUGH (two octaves: P111_DEM_CELLS and 4 times as many cells a side)
+    and a jitter of up to 1 cm (no ties)."""
+    y = (np.arange(side, dtype=np.float32)[:, None] + 0.5) / side
+    x = (np.arange(side, dtype=np.float32)[None, :] + 0.5) / side
+    c = min(P111_DEM_CELLS, max(2, side // 4))
+    z = (P111_DEM_ROUGH * 0.9) * _p111_noise(side, c, rng)
+    z += (P111_DEM_ROUGH * 0.4) * _p111_noise(side, min(4 * c, max(2, side // 2)), rng)
+    z += np.float32(P111_DEM_RELIEF) * (1 - y) + np.float32(P111_DEM_VALLEY) * np.abs(2 * x - 1) ** 1.5 + 100
+    return z + rng.uniform(0, 0.01, (side, side)).astype(np.float32)
+
+
+def _p111_d8_args(n, rng):
+    """An n x n DEM (_p111_dem, flat); the directions (uint8) and slopes (float32) zeroed;
+    the cell size, nx, ny."""
+    return [_p111_dem(n, rng).ravel(), np.zeros(n * n, np.uint8), np.zeros(n * n, np.float32),
+            np.float32(P111_CELL), _i32(n), _i32(n)]
+
+
+def _p111_d8_ref(dem, cellsize=P111_CELL):
+    """d8_flowdir in float32 numpy (the same roundings): the codes (uint8) and slopes."""
+    z = np.asarray(dem, np.float32)
+    ny, nx = z.shape
+    P = np.pad(z, 1, constant_values=np.finfo(np.float32).max)
+    best = np.zeros_like(z)
+    code = np.zeros(z.shape, np.uint8)
+    with np.errstate(over="ignore"):
+        for k, (dx, dy) in enumerate(zip(P111_DX, P111_DY)):
+            drop = z - P[1 + dy:1 + dy + ny, 1 + dx:1 + dx + nx]
+            if k % 2 == 1:
+                drop = drop * np.float32(0.70710678)
+            m = drop > best
+            best = np.where(m, drop, best)
+            code[m] = 1 << k
+    return code, best / np.float32(cellsize)
+
+
+def _p111_inflows(code):
+    """For each neighbour k, where it drains into the cell (its code points back), as 8
+    bool arrays."""
+    ny, nx = code.shape
+    D = np.pad(code, 1)
+    return [D[1 + dy:1 + dy + ny, 1 + dx:1 + dx + nx] == (1 << ((k + 4) % 8))
+            for k, (dx, dy) in enumerate(zip(P111_DX, P111_DY))]
+
+
+def _p111_acc_pass(code, acc, inflows=None):
+    """flowacc_pass in numpy: 1 + the acc of the neighbours whose code points at the cell."""
+    ny, nx = code.shape
+    inflows = _p111_inflows(code) if inflows is None else inflows
+    A = np.pad(acc, 1)
+    out = np.ones(code.shape, np.int32)
+    for m, dx, dy in zip(inflows, P111_DX, P111_DY):
+        np.add(out, A[1 + dy:1 + dy + ny, 1 + dx:1 + dx + nx], out=out, where=m)
+    return out
+
+
+def _p111_fa_args(n, rng, passes=P111_FA_PASSES):
+    """The D8 codes of an n x n DEM (_p111_dem, uint8, flat), the counts after `passes`
+    passes from 1 everywhere (int32), the next counts (zeroed), the flag (int32, 0), nx, ny."""
+    code = _p111_d8_ref(_p111_dem(n, rng))[0]
+    acc = np.ones((n, n), np.int32)
+    inflows = _p111_inflows(code)
+    for _ in range(passes):
+        acc = _p111_acc_pass(code, acc, inflows)
+    return [code.ravel(), acc.ravel(), np.zeros(n * n, np.int32), np.zeros(1, np.int32), _i32(n), _i32(n)]
+
+
+def _p111_fa_grid(n):
+    return -(-n // P111_FA_BLOCK[0]), -(-n // P111_FA_BLOCK[1])
+
+
+def _p111_kw_args(n, rng, steps=P111_KW_STEPS):
+    """n reaches: upstream inflow hydrographs ((steps + 1) x n, float32, time-major: base
+    flow plus a gamma-shaped flood of peak P111_KW_PEAK times it at a step in
+    P111_KW_TPEAK), the lengths, bed slopes, Manning's n, widths and lateral inflows
+    (float32, uniform in their ranges, the slope log-uniform); the outlet hydrographs (steps
+    x n, zeroed); dt, steps, n."""
+    f = np.float32
+    qb = rng.uniform(*P111_KW_QBASE, n)
+    qp = qb * rng.uniform(*P111_KW_PEAK, n)
+    tp = rng.integers(P111_KW_TPEAK[0], P111_KW_TPEAK[1] + 1, n)
+    t = np.arange(steps + 1)[:, None] / tp
+    q_in = qb + (qp - qb) * (t * np.exp(1 - t)) ** 3
+    return [q_in.astype(f).ravel(), rng.uniform(*P111_KW_LEN, n).astype(f),
+            (10.0 ** rng.uniform(*P111_KW_SLOPE, n)).astype(f), rng.uniform(*P111_KW_MANNING, n).astype(f),
+            rng.uniform(*P111_KW_WIDTH, n).astype(f), rng.uniform(*P111_KW_QLAT, n).astype(f),
+            np.zeros(steps * n, f), f(P111_KW_DT), _i32(steps), _i32(n)]
+
+
+def _p111_kw_ref(q_in, length, slope, manning, width, q_lat, dt=P111_KW_DT, steps=P111_KW_STEPS):
+    """kinwave_route in float64 (the reaches side by side): the outlet hydrographs (steps x
+    n) and the Newton iterations of each segment and step (steps x KW_SEG x n)."""
+    L, S0, nm, W, ql = (np.asarray(a, np.float64) for a in (length, slope, manning, width, q_lat))
+    n = len(L)
+    q_in = np.asarray(q_in, np.float64).reshape(-1, n)
+    beta, dt = 0.6, float(dt)
+    dx = L / P111_KW_SEG
+    alpha = (nm * W ** (2 / 3) / np.sqrt(S0)) ** beta
+    dtdx = dt / dx
+    Q = q_in[0] + ql * dx * np.arange(P111_KW_SEG + 1)[:, None]
+    out = np.zeros((steps, n))
+    its = np.zeros((steps, P111_KW_SEG, n), np.int64)
+    for t in range(1, steps + 1):
+        qup = q_in[t]
+        for i in range(1, P111_KW_SEG + 1):
+            qold = Q[i]
+            ab = alpha * beta * (0.5 * (qold + qup)) ** (beta - 1)
+            qk = (dtdx * qup + ab * qold + dt * ql) / (dtdx + ab)
+            C = dtdx * qup + alpha * qold ** beta + dt * ql
+            on = np.ones(n, bool)
+            for _ in range(P111_KW_MAXIT):
+                f = dtdx * qk + alpha * qk ** beta - C
+                df = dtdx + alpha * beta * qk ** (beta - 1)
+                qn = qk - f / df
+                qn = np.where(qn <= 0, 0.5 * qk, qn)
+                dq = np.abs(qn - qk)
+                qk = np.where(on, qn, qk)
+                its[t - 1, i - 1] += on
+                on &= ~(dq <= P111_KW_TOL * qn)
+                if not on.any():
+                    break
+            Q[i] = qk
+            qup = qk
+        out[t - 1] = Q[P111_KW_SEG]
+    return out, its
+
+
+def _p111_ga_table():
+    """The soil classes' effective porosity, psi (cm) and Ks (cm/h) (float32) and draw weights."""
+    t = np.array([s[1:] for s in P111_GA_SOILS], np.float64)
+    return t[:, 0].astype(np.float32), t[:, 1].astype(np.float32), t[:, 2].astype(np.float32), t[:, 3] / t[:, 3].sum()
+
+
+def _p111_ga_rain():
+    """The storm (float32, cm/h, P111_GA_STEPS intervals): a steady P111_GA_BASE plus a
+    Gaussian peak."""
+    t = np.arange(P111_GA_STEPS)
+    return (P111_GA_BASE + P111_GA_PEAK * np.exp(-0.5 * ((t - P111_GA_TPEAK) / P111_GA_WIDTH) ** 2)).astype(np.float32)
+
+
+def _p111_ga_args(n, rng):
+    """n cells: soil classes (uint8) in patches of P111_GA_RUN cells drawn by the classes'
+    weights, effective saturations uniform in P111_GA_SE and rainfall factors 1 + 0.3 sin
+    along the cells plus N(0, 0.05^2) (float32); F, runoff (float32) and the ponding step
+    (int32) zeroed; dt, n."""
+    w = _p111_ga_table()[3]
+    soil = np.repeat(rng.choice(len(w), -(-n // P111_GA_RUN), p=w), P111_GA_RUN)[:n].astype(np.uint8)
+    rf = 1 + 0.3 * np.sin(np.arange(n) * (2 * np.pi / 4096)) + rng.normal(0, 0.05, n)
+    f = np.float32
+    return [soil, rng.uniform(*P111_GA_SE, n).astype(f), rf.astype(f), np.zeros(n, f), np.zeros(n, f),
+            np.zeros(n, np.int32), f(P111_GA_DT), _i32(n)]
+
+
+def _p111_ga_syms(n, rng):
+    th, psi, ks, _ = _p111_ga_table()
+    return {"c_ks": ks, "c_psi": psi, "c_theta_e": th, "c_rain": _p111_ga_rain()}
+
+
+def _p111_fma32(a, b, c):
+    """fmaf(a, b, c) on float32 arrays (the product exact in float64, one rounding to
+    float64 then float32: double rounding only in ties, ~2^-29 of the cases)."""
+    return (np.float64(1) * a * b + c).astype(np.float32)
+
+
+def _p111_ga_ref(soil, se, rain_fac, dt=P111_GA_DT):
+    """green_ampt in float32 numpy (the kernel's roundings, F += f dt and R += (rate - f) dt
+    fused): F, runoff, the ponding step and the smallest |rate - fcap| / fcap of a test
+    before ponding."""
+    th, psi, ks, _ = _p111_ga_table()
+    c = np.asarray(soil, np.int64)
+    f32 = np.float32
+    k = ks[c]
+    pd = psi[c] * ((f32(1) - np.asarray(se, f32)) * th[c])
+    rf = np.asarray(rain_fac, f32)
+    rain = _p111_ga_rain()
+    dt = f32(dt)
+    F = np.zeros(len(c), f32)
+    R = np.zeros(len(c), f32)
+    tp = np.full(len(c), -1, np.int32)
+    gap = np.inf
+    with np.errstate(divide="ignore"):
+        for t in range(P111_GA_STEPS):
+            rate = rain[t] * rf
+            fcap = np.where(F > 0, k * (f32(1) + pd / np.where(F > 0, F, f32(1))), f32(1e30))
+            fi = np.minimum(rate, fcap)
+            test = (tp < 0) & (F > 0)
+            if test.any():
+                gap = min(gap, float((np.abs(rate - fcap) / fcap)[test].min()))
+            tp = np.where((rate > fcap) & (tp < 0), t, tp).astype(np.int32)
+            F = _p111_fma32(fi, dt, F)
+            R = _p111_fma32(rate - fi, dt, R)
+    return F, R, tp, gap
+
+
+def _p111_res_table():
+    """The storage (hm^3) -> area (km^2) table (float32, P111_RES_PTS points)."""
+    smax, a0, a1, p = P111_RES_TABLE
+    s = np.linspace(0, smax, P111_RES_PTS)
+    return s.astype(np.float32), (a0 + a1 * (s / smax) ** p).astype(np.float32)
+
+
+def _p111_res_args(n, rng, days=P111_RES_DAYS):
+    """n inflow scenarios (float32 m^3/s, days x n, day-major): a lognormal AR(1) a day
+    (lag-one correlation P111_RES_PHI, log std P111_RES_SIGMA) around P111_RES_QMEAN times
+    the month's P111_RES_SEASON factor times the scenario's climate factor (uniform in
+    P111_RES_CLIM); the storage-area table; end storage, spill, lowest storage (float32)
+    and failure days (int32) zeroed; capacity, dead storage, start, days, n."""
+    clim = rng.uniform(*P111_RES_CLIM, n)
+    season = np.log(np.array(P111_RES_SEASON))
+    s = P111_RES_SIGMA
+    x = rng.normal(0, s, n)
+    q = np.zeros((days, n), np.float32)
+    for d in range(days):
+        x = P111_RES_PHI * x + np.sqrt(1 - P111_RES_PHI ** 2) * rng.normal(0, s, n)
+        q[d] = P111_RES_QMEAN * clim * np.exp(season[d % 365 * 12 // 365] + x - s * s / 2)
+    st, ar = _p111_res_table()
+    f = np.float32
+    return [q.ravel(), st, ar, np.zeros(n, f), np.zeros(n, f), np.zeros(n, f), np.zeros(n, np.int32),
+            f(P111_RES_CAP), f(P111_RES_DEAD), f(P111_RES_S0), _i32(days), _i32(n)]
+
+
+def _p111_res_syms(n, rng):
+    return {"c_demand": np.array(P111_RES_DEMAND, np.float32), "c_evap": np.array(P111_RES_EVAP, np.float32)}
+
+
+def _p111_res_ref(inflow, n, cap=P111_RES_CAP, dead=P111_RES_DEAD, s0=P111_RES_S0):
+    """reservoir_sim in float32 numpy (the kernel's roundings, the area's interpolation
+    fused): end storage, spill, lowest storage, failure days, and the table indices
+    visited (days x n: the scan's trips)."""
+    f32 = np.float32
+    st, ar = _p111_res_table()
+    dem = np.array(P111_RES_DEMAND, f32)
+    ev = np.array(P111_RES_EVAP, f32)
+    q = np.asarray(inflow, f32).reshape(-1, n)
+    days = len(q)
+    cap, dead = f32(cap), f32(dead)
+    S = np.full(n, s0, f32)
+    spill = np.zeros(n, f32)
+    low = S.copy()
+    fails = np.zeros(n, np.int32)
+    ks = np.zeros((days, n), np.int64)
+    for d in range(days):
+        m = d % 365 * 12 // 365
+        I = q[d] * f32(0.0864)
+        k = np.zeros(n, np.int64)
+        for _ in range(P111_RES_PTS - 2):
+            k = np.where((k < P111_RES_PTS - 2) & (S > st[np.minimum(k + 1, P111_RES_PTS - 1)]), k + 1, k)
+        ks[d] = k
+        w = (S - st[k]) / (st[k + 1] - st[k])
+        A = _p111_fma32(w, ar[k + 1] - ar[k], ar[k])
+        E = ev[m] * A * f32(0.001)
+        R = np.full(n, dem[m] * f32(0.0864), f32)
+        avail = S + I - E - dead
+        short = avail < R
+        R = np.where(short, np.maximum(avail, f32(0)), R)
+        fails += short
+        S = S + I - E - R
+        over = S > cap
+        spill = np.where(over, spill + (S - cap), spill)
+        S = np.where(over, cap, S)
+        low = np.minimum(low, S)
+    return S, spill, low, fails, ks
+
+
+def _p111_cs_labels(side, rng):
+    """Catchment labels of a side x side grid (int32, flat): tiles of side / P111_CS_TILES
+    cells, their edges shifted by up to a quarter tile a row and a column, numbered in a
+    random order; -1 outside the inscribed circle (the study area)."""
+    t = max(2, side // P111_CS_TILES)
+    nt = -(-side // t)
+    y = np.arange(side)[:, None]
+    x = np.arange(side)[None, :]
+    jx = rng.integers(0, max(1, t // 4), side)[:, None]
+    jy = rng.integers(0, max(1, t // 4), side)[None, :]
+    ty = np.minimum((y + jy) // t, nt - 1)
+    tx = np.minimum((x + jx) // t, nt - 1)
+    lab = rng.permutation(nt * nt)[ty * nt + tx]
+    c = (side - 1) / 2
+    lab = np.where((y - c) ** 2 + (x - c) ** 2 <= (side / 2) ** 2, lab, -1)
+    return lab.astype(np.int32).ravel(), nt * nt
+
+
+def _p111_cs_args(n, rng):
+    """n cells (n a square): catchment labels (_p111_cs_labels), elevations (_p111_dem,
+    float32, m) and storm rainfall (float32, mm: 50 plus smooth noise of std 15, at
+    least 0); the per-catchment count, rainfall and elevation sums zeroed, the highest and
+    lowest elevation (cm) at INT_MIN and INT_MAX; n."""
+    side = int(round(np.sqrt(n)))
+    assert side * side == n, n
+    lab, nb = _p111_cs_labels(side, rng)
+    z = _p111_dem(side, rng).ravel()
+    r = _p111_noise(side, max(2, min(16, side // 4)), rng)
+    r = np.maximum(50 + 15 * r / r.std(), 0).astype(np.float32).ravel()
+    return [lab, z, r, np.zeros(nb, np.int32), np.zeros(nb, np.float32), np.zeros(nb, np.float32),
+            np.full(nb, -2 ** 31, np.int32), np.full(nb, 2 ** 31 - 1, np.int32), _i32(n)]
+
+
+def _p111_cs_ref(lab, z, rain, nb):
+    """catchment_stats in numpy: count, rainfall sum, elevation sum (float64), highest and
+    lowest elevation in whole cm (INT_MIN / INT_MAX where a catchment has no cell)."""
+    lab = np.asarray(lab)
+    on = lab >= 0
+    b = lab[on]
+    zz = np.asarray(z, np.float32)[on]
+    zc = (zz * np.float32(100)).astype(np.int32)
+    cnt = np.bincount(b, minlength=nb).astype(np.int32)
+    rs = np.bincount(b, np.asarray(rain, np.float64)[on], minlength=nb)
+    es = np.bincount(b, zz.astype(np.float64), minlength=nb)
+    zmax = np.full(nb, -2 ** 31, np.int64)
+    zmin = np.full(nb, 2 ** 31 - 1, np.int64)
+    np.maximum.at(zmax, b, zc)
+    np.minimum.at(zmin, b, zc)
+    return cnt, rs, es, zmax.astype(np.int32), zmin.astype(np.int32)
+
+
+UNSEEN109 = [
+    TimingProbe("probe/d8-flowdir-smem-tile", "probe-unseen109", "d8_flowdir", 4096, (P111_D8_B, P111_D8_B),
+                lambda n: (-(-n // P111_D8_B), -(-n // P111_D8_B)), _p111_d8_args, source=_P111,
+                note="D8 flow directions and slopes on a 4096 x 4096 float DEM (64 MiB), a thread a cell in 16 x 16 "
+                     "blocks: the 18 x 18 tile with its halo staged in shared memory by a strided loop (1-2 loads "
+                     "a thread; a warp's 32 loads span parts of 2-3 tile rows, misaligned by one float), then 8 "
+                     "neighbour reads from the tile (indices from __constant__ offsets, uniform), a "
+                     "compare-and-select chain, a byte code and a float slope stored (1 + 4 B a cell); "
+                     "memory-bound stencil"),
+    TimingProbe("probe/flowacc-pull-pass", "probe-unseen109", "flowacc_pass", 4096, P111_FA_BLOCK, _p111_fa_grid,
+                _p111_fa_args, source=_P111,
+                note="one pull pass of flow accumulation on a 4096 x 4096 grid (32 x 8 blocks), mid-run (16 passes "
+                     "done): a thread a cell reads its 8 neighbours' D8 bytes (3 rows, cached), then the int count "
+                     "of each neighbour draining into it (~1 a cell, data-dependent: divergent lanes), stores its "
+                     "count and, where it changed (~14% of the cells), an atomicOr on one global flag; "
+                     "memory-bound with a hot atomic"),
+    TimingProbe("probe/kinwave-newton-reach", "probe-unseen109", "kinwave_route", 1 << 16, P111_KW_BLOCK,
+                lambda n: -(-n // P111_KW_BLOCK), _p111_kw_args, source=_P111,
+                note="kinematic-wave routing of 2^16 river reaches (512 blocks of 128), a thread a reach of 16 "
+                     "segments over 48 time steps: per segment and step a powf linear-scheme guess and a powf "
+                     "right-hand side, then Newton iterations (1-3, mean ~1.7, data-dependent; up to 20) of 2 "
+                     "powf and a division; the segment discharges in a 17-float local array; one coalesced "
+                     "inflow load and one store a step; powf-bound, mildly divergent"),
+    TimingProbe("probe/green-ampt-storm", "probe-unseen109", "green_ampt", 1 << 22, P111_GA_BLOCK,
+                lambda n: -(-n // P111_GA_BLOCK), _p111_ga_args, source=_P111, symbols=_p111_ga_syms,
+                note="Green-Ampt infiltration of 2^22 cells through a 96-interval storm, a thread a cell: the "
+                     "soil class's parameters from __constant__ tables (indices in patches of 64 cells: a warp on "
+                     "1-2 classes), then 96 steps of a uniform __constant__ rain load, a float division for the "
+                     "capacity, fminf, a ponding test and 2 FMAs; 9 B loaded and 12 B stored a cell; "
+                     "compute-bound (division)"),
+    TimingProbe("probe/reservoir-scenarios", "probe-unseen109", "reservoir_sim", 1 << 16, P111_RES_BLOCK,
+                lambda n: -(-n // P111_RES_BLOCK), _p111_res_args, source=_P111, symbols=_p111_res_syms,
+                note="daily reservoir mass balance over 365 days for 2^16 stochastic inflow scenarios (512 "
+                     "blocks of 128, 91 MiB of day-major inflows), a thread a scenario: each day a coalesced "
+                     "inflow load, a linear scan of the 16-point storage-area table in shared memory (~7 trips, "
+                     "lanes differ), a division, the month's demand and evaporation from __constant__, branches "
+                     "for shortage (~3% of the days, in ~21% of the scenarios) and spill (~15% of the "
+                     "scenarios); memory/latency-bound, divergent"),
+    TimingProbe("probe/catchment-stats-atomics", "probe-unseen109", "catchment_stats", 1 << 22, P111_CS_BLOCK,
+                lambda n: -(-n // P111_CS_BLOCK), _p111_cs_args, source=_P111,
+                note="per-catchment statistics of a 2048 x 2048 labelled grid (1024 catchments, tiles of 64 cells "
+                     "with jagged edges, ~21% of the cells outside the study area and skipped), a thread a cell: "
+                     "3 coalesced loads, then 5 global atomics on the cell's catchment (int count, float rain and "
+                     "elevation sums, atomicMax / atomicMin of the elevation in cm): a warp's lanes on 1-2 "
+                     "addresses each, contended; atomic-bound"),
+]
+PROBES += UNSEEN109
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
