@@ -93,14 +93,14 @@ OP_COST = {
     # needs a 33rd bit (7, 10^9 + 7: _magic_add) (docs/results/timing_investigation/
     # divconst/, H200: u / 10, u % 10, u / 7, u % 7 4.2, 4.8, 5.5, 6.8 SMSP cycles a step)
     "udiv_const": (7.5, 3.1),
+    "umod_const": (16.7, 3.8),
+    "udiv_const_add": (15.5, 4.7),
+    "umod_const_add": (24.7, 6.4),
     # the quotient beside a remainder by the same constant (loops.shared_quotients): the
     # remainder's sequence computed it, so no issue cost of its own, but it is the
     # multiply-high and the shift: their latency, not an ALU op's (digit_sum_u32's chain,
     # x /= 10u beside s += x % 10u; divconst/)
     "quotient_shared": (7.5, 0.0),
-    "umod_const": (16.7, 3.8),
-    "udiv_const_add": (15.5, 4.7),
-    "umod_const_add": (24.7, 6.4),
     # 64-bit / and % (docs/results/timing_investigation/div64/, H100): nvcc tests both
     # operands' high words; a lane whose operands fit in 32 bits runs the 32-bit sequence,
     # the others call a 64-bit routine, every time (no reciprocal is kept).  A warp with
