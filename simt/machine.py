@@ -361,6 +361,7 @@ class Machine:
         # counters' L1 then keeps the lane's line only as its LRU share does,
         # _l1_missed_lines)
         self.ld_done = {}
+        self.cas_lost: dict[int, np.ndarray] = {}   # per CAS pc, the word each lane last lost (_cas_retries)
         self.ld_dep = np.zeros(b.W, bool)
         self.l1 = L1Table() if L.track_time else None   # uniform loads' L1 hits (simt.l1hits)
         self.l1_trips = TripSectors(b.W) if L.track_time else None   # several-sector loads'
@@ -1813,6 +1814,22 @@ _UFUNC_AT = {"add": np.add, "sub": np.subtract, "min": np.minimum, "max": np.max
              "and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}
 
 
+def _cas_retries(m: Machine, ins, gl, e, lost) -> int:
+    """Lanes whose last CAS at this instruction lost a race on the word they name again
+    now: a CAS loop's retry.  A lane that lost and went elsewhere (a hash probe moving to
+    the next slot) or left (finding its own key there, as `if (prev == key) break;` does)
+    retried nothing (probe/mesh-weld-soup-cas-hash, unseen111/).  Per instruction, the
+    word each lane last lost (-1: none), over the lanes of the blocks in flight."""
+    last = m.cas_lost.get(ins.pc)
+    if last is None:
+        last = m.cas_lost[ins.pc] = np.full(m.b.W * 32, -1, np.int64)
+    gl = np.asarray(gl)
+    e = np.asarray(e, np.int64)
+    again = int(np.count_nonzero(last[gl] == e))
+    last[gl] = np.where(lost, e, -1)
+    return again
+
+
 def _lanes_of_distinct_warps(e, gl) -> int:
     """Lanes whose warp's lanes all name different words (``e``: word index per lane,
     ``gl``: the lanes' ids, ascending)."""
@@ -1840,7 +1857,7 @@ def _atom(m: Machine, ins, sel, act, full, aw, w, wsel):
     else:
         val, cmp_ = operand(ins.args[1]), None
     ret = np.empty(n, dt) if ins.dst is not None else None
-    cas_lanes = cas_failed = cas_stale = cas_distinct = 0
+    cas_lanes = cas_failed = cas_stale = cas_distinct = cas_retried = 0
     with np.errstate(all="ignore"):
         for space, byte, pos in parts:
             view = m.view(space, dt)
@@ -1854,10 +1871,12 @@ def _atom(m: Machine, ins, sel, act, full, aw, w, wsel):
                 # lane of this instruction (a race its CAS loop retries) or the word held
                 # another value already (stale: a hash probe finding its slot taken)
                 miss = r != c
+                stale = miss & (before != c)
                 cas_lanes += len(e)
                 cas_failed += int(np.count_nonzero(miss))
-                cas_stale += int(np.count_nonzero(miss & (before != c)))
+                cas_stale += int(np.count_nonzero(stale))
                 cas_distinct += _lanes_of_distinct_warps(e, gl if pos is None else gl[pos])
+                cas_retried += _cas_retries(m, ins, gl if pos is None else gl[pos], e, miss & ~stale)
             if ret is not None:
                 if pos is None:
                     ret = r
@@ -1874,6 +1893,7 @@ def _atom(m: Machine, ins, sel, act, full, aw, w, wsel):
         m.cnt.add(p, "simt__atomic_cas_failed.sum", cas_failed)
         m.cnt.add(p, "simt__atomic_cas_stale.sum", cas_stale)
         m.cnt.add(p, "simt__atomic_cas_distinct_lanes.sum", cas_distinct)
+        m.cnt.add(p, "simt__atomic_cas_retried.sum", cas_retried)
     pre = []
     for space, byte, pos in parts:
         a = A if pos is None else A[pos]

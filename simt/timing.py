@@ -614,7 +614,11 @@ def cas_retries(metrics: dict, prof: Profile, grid_threads: int, resident_thread
     more show c of 0.27-0.49, not the law's fall.
     A CAS that fails because its word held another value before the instruction (a hash
     table's probe finding its slot taken, ``simt__atomic_cas_stale.sum``) lost no race:
-    the GPU makes it once, as the emulator did, and it does not count towards S.
+    the GPU makes it once, as the emulator did, and it does not count towards S.  Nor
+    does one whose lane then leaves the word (``simt__atomic_cas_retried.sum`` counts the
+    lanes that CAS the word they lost again): a soup's corners welded by a CAS hash lose
+    to another corner of their own vertex in the same warp and stop there (session 48,
+    unseen111/: 2.31 of the measured time with those counted as races).
     Warps whose lanes all name different words (lane order: ``out[i % 64]``) retry more
     in a steady state than c(X) says, which was measured on hashed words whose lanes
     collide in a warp: ``cal_gcas`` on 64 words in lane order, about 8 waves, gives
@@ -634,6 +638,10 @@ def cas_retries(metrics: dict, prof: Profile, grid_threads: int, resident_thread
     failed = g("simt__atomic_cas_failed.sum", 0)
     stale = g("simt__atomic_cas_stale.sum", 0)
     lost = failed - stale                                   # races lost in the lockstep batch
+    if "simt__atomic_cas_retried.sum" in metrics:
+        # ... that the lane retried: one that lost to a lane writing its own key and left
+        # (a hash insert's `prev == key`) or moved to the next slot waited for nothing
+        lost = min(lost, g("simt__atomic_cas_retried.sum"))
     if not lanes or lost <= 0 or not prof.cas_contention:
         return 1.0
     succeeded = lanes - failed

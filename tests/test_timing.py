@@ -1185,7 +1185,46 @@ def test_stale_cas_failures_are_not_retried_races():
     prof = timing.load_profile("h100")
     only_stale = {**m, "simt__atomic_cas_failed.sum": 2}
     assert timing.cas_retries(only_stale, prof, 4, 270336) == 1.0
+    # lane 3 lost a race but made no second attempt (no loop): nothing to retry
+    assert m["simt__atomic_cas_retried.sum"] == 0
+    assert timing.cas_retries(m, prof, 4, 270336) == 1.0
+    # in a CAS loop the loser tries the same word again: a retried race
+    loop = simt.Module.from_source("""extern "C" __global__ void k(unsigned *slot) {
+        if (threadIdx.x & 1) {
+            unsigned old = slot[1], assumed;
+            do { assumed = old; old = atomicCAS(&slot[1], assumed, assumed + 1u); } while (old != assumed);
+        }
+    }""", "retry.cu")
+    slot = dev.to_device(np.array([7, 0xFFFFFFFF], np.uint32))
+    m = loop.get_function("k").launch(dev, simt.LaunchConfig.of(1, 4), [slot]).metrics
+    assert list(slot.get()) == [7, 1]
+    assert m["simt__atomic_cas_failed.sum"] == m["simt__atomic_cas_retried.sum"] == 1
     assert timing.cas_retries(m, prof, 4, 270336) > 1.0
+
+
+def test_a_cas_that_loses_to_its_own_key_and_leaves_is_no_race():
+    """Welding a triangle soup by a CAS hash (probe/mesh-weld-soup-cas-hash, unseen111/):
+    a vertex's corners in one warp CAS the same empty slot with the same key; one wins,
+    the others get their own key back and leave (`prev == key`).  They lost in lockstep
+    but retry nothing, so the GPU's retry law does not scale them (2.31 of the measured
+    time when it did)."""
+    src = """extern "C" __global__ void k(unsigned *table, const unsigned *keys) {
+        unsigned key = keys[threadIdx.x], h = key & 7u;
+        while (true) {
+            unsigned prev = atomicCAS(&table[h], 0xffffffffu, key);
+            if (prev == 0xffffffffu || prev == key) break;
+            h = (h + 1u) & 7u;
+        }
+    }"""
+    mod = simt.Module.from_source(src, "weld.cu")
+    dev = simt.Device()
+    table = dev.to_device(np.full(8, 0xFFFFFFFF, np.uint32))
+    keys = np.repeat(np.array([3, 11, 4, 5], np.uint32), 8)       # 3 and 11 collide at slot 3
+    m = mod.get_function("k").launch(dev, simt.LaunchConfig.of(1, 32), [table, dev.to_device(keys)]).metrics
+    assert sorted(table.get().tolist()) == sorted([3, 11, 4, 5] + [0xFFFFFFFF] * 4)
+    assert m["simt__atomic_cas_failed.sum"] > 20                   # the same-key losers, and 11's probes
+    assert m["simt__atomic_cas_retried.sum"] == 0
+    assert timing.cas_retries(m, timing.load_profile("h200"), 32, 270336) == 1.0
 
 
 def test_cas_predictions_do_not_depend_on_the_sample():
