@@ -1493,8 +1493,12 @@ def _cost_key(ins):
                 k = None if ins.info["divisor"] == "pow2" else "idiv_const"
             elif type(b) is Const:
                 v = abs(int(b.value))
-                k = None if v & (v - 1) == 0 else "idiv_const" if dt.kind == "i" else \
-                    ("udiv_const" if ins.sub == "div" else "umod_const") + ("_add" if _magic_add(v, 32) else "")
+                if v & (v - 1) == 0:                    # a power of two: a shift or a mask
+                    k = None
+                elif dt.kind == "i":
+                    k = "idiv_const"
+                else:
+                    k = ("udiv_const" if ins.sub == "div" else "umod_const") + ("_add" if _magic_add(v, 32) else "")
             else:
                 k = "idiv_s" if dt.kind == "i" else "idiv_u"
     elif (w := ins.info.get("product64")) is not None:
