@@ -20501,6 +20501,2173 @@ UNSEEN109 = [
 PROBES += UNSEEN109
 
 
+# probe-unseen118 (probes120.cu): a parallel-algorithms course's kernels (sorting,
+# searching, selection: a bitonic sort of key/value tiles in shared memory, batched
+# lower_bound searches, a radix-sort digit histogram with shared atomics, stream
+# compaction with a block scan and one atomic a block, sample-sort bucket assignment by
+# a binary search over shared splitters, k-th element selection of rows by counting) as
+# a student who knows CUDA basics writes them
+_P120 = "probes120.cu"
+P120_BT_TILE, P120_BT_BLOCK = 2048, 1024   # bitonic: BT_TILE keys a tile, BT_TILE / 2 threads a block
+P120_LB_BLOCK = 256                        # lower-bound: threads a block
+P120_LB_M = 2                              # the sorted array: this many elements a query
+P120_LB_MAX = 1 << 30                      # its elements uniform in [0, P120_LB_MAX), then sorted
+P120_LB_HIT = 0.5                          # queries drawn from the array (the others uniform, some out of range)
+P120_RH_RADIX, P120_RH_PER, P120_RH_BLOCK = 256, 16, 256   # radix-hist: RADIX, RH_PER; threads a block
+P120_RH_BITS, P120_RH_SHIFT = 28, 24       # 28-bit keys, the fourth pass (digit bits 24..31: 16 values)
+P120_CS_BLOCK, P120_CS_THR = 256, 0.5      # compact: CS_BLOCK; keep x > thr of N(0, 1) (~31%)
+P120_SS_BUCKETS, P120_SS_PER, P120_SS_BLOCK = 256, 8, 256  # samplesort: SS_BUCKETS, SS_PER; threads a block
+P120_SS_OVER = 16                          # the sample: this many keys a bucket (oversampling)
+P120_SEL_N, P120_SEL_MAX = 512, 1000       # select-kth: SEL_N (a block a row); ints uniform in [0, 1000)
+
+
+# ---- bitonic-kv-tile-smem ----
+
+def _p120_bt_args(n, rng):
+    """n float32 keys N(0, 1) and their indices as the values (int32); n."""
+    return [rng.standard_normal(n).astype(np.float32), np.arange(n, dtype=np.int32), _i32(n)]
+
+
+def _p120_bt_ref(keys):
+    """Every P120_BT_TILE-key tile of keys sorted (the last one possibly partial)."""
+    keys = np.asarray(keys)
+    T = P120_BT_TILE
+    return np.concatenate([np.sort(keys[s:s + T]) for s in range(0, len(keys), T)])
+
+
+# ---- lower-bound-batch ----
+
+def _p120_lb_args(n, rng):
+    """A sorted int32 array of P120_LB_M * n elements uniform in [0, P120_LB_MAX); its
+    length; n queries (int32), P120_LB_HIT of them elements of the array, the others
+    uniform in [-2^24, P120_LB_MAX + 2^24); the positions out (int32, zeroed); n."""
+    m = P120_LB_M * n
+    a = np.sort(rng.integers(0, P120_LB_MAX, m)).astype(np.int32)
+    hit = rng.random(n) < P120_LB_HIT
+    q = np.where(hit, a[rng.integers(0, m, n)], rng.integers(-(1 << 24), P120_LB_MAX + (1 << 24), n))
+    return [a, _i32(m), q.astype(np.int32), np.zeros(n, np.int32), _i32(n)]
+
+
+def _p120_lb_ref(sorted_, queries):
+    """std::lower_bound of each query."""
+    return np.searchsorted(np.asarray(sorted_), np.asarray(queries), side="left")
+
+
+# ---- radix-hist-digit-major ----
+
+def _p120_rh_blocks(n):
+    return -(-n // (P120_RH_BLOCK * P120_RH_PER))
+
+
+def _p120_rh_args(n, rng):
+    """n uint32 keys uniform in [0, 2^P120_RH_BITS); the counts out (uint32, RADIX x
+    blocks, zeroed); shift (P120_RH_SHIFT); n."""
+    keys = rng.integers(0, 1 << P120_RH_BITS, n, dtype=np.uint64).astype(np.uint32)
+    return [keys, np.zeros(P120_RH_RADIX * _p120_rh_blocks(n), np.uint32), _i32(P120_RH_SHIFT), _i32(n)]
+
+
+def _p120_rh_ref(keys, shift=P120_RH_SHIFT):
+    """radix_hist's counts: digit d of block b's tile at d * blocks + b."""
+    keys = np.asarray(keys, np.uint32)
+    n = len(keys)
+    nb = _p120_rh_blocks(n)
+    d = ((keys >> np.uint32(shift)) & np.uint32(P120_RH_RADIX - 1)).astype(np.int64)
+    b = np.arange(n) // (P120_RH_BLOCK * P120_RH_PER)
+    c = np.bincount(d * nb + b, minlength=P120_RH_RADIX * nb)
+    return c.astype(np.uint32)
+
+
+# ---- compact-block-scan ----
+
+def _p120_cs_args(n, rng):
+    """n float32 values N(0, 1); thr (P120_CS_THR); the kept values out (float32, zeroed)
+    and their indices (int32, -1); the count (one int32, 0); n."""
+    return [rng.standard_normal(n).astype(np.float32), np.float32(P120_CS_THR), np.zeros(n, np.float32),
+            np.full(n, -1, np.int32), np.zeros(1, np.int32), _i32(n)]
+
+
+def _p120_cs_ref(x, thr=P120_CS_THR):
+    """The indices kept, ascending."""
+    return np.flatnonzero(np.asarray(x) > np.float32(thr))
+
+
+# ---- samplesort-bucket-smem ----
+
+def _p120_ss_args(n, rng):
+    """n float32 keys N(0, 1); SS_BUCKETS - 1 splitters (float32, ascending): every
+    P120_SS_OVER-th of a sorted sample of P120_SS_OVER * SS_BUCKETS keys (drawn with
+    replacement); the buckets out (uint8, zeroed); n."""
+    keys = rng.standard_normal(n).astype(np.float32)
+    s = np.sort(keys[rng.integers(0, n, P120_SS_OVER * P120_SS_BUCKETS)])
+    split = s[P120_SS_OVER::P120_SS_OVER][:P120_SS_BUCKETS - 1].copy()
+    return [keys, split, np.zeros(n, np.uint8), _i32(n)]
+
+
+def _p120_ss_ref(keys, split):
+    """Each key's bucket: how many splitters are <= it."""
+    return np.searchsorted(np.asarray(split), np.asarray(keys), side="right")
+
+
+# ---- select-kth-rows-count ----
+
+def _p120_sel_args(n, rng):
+    """n / SEL_N rows of SEL_N int32 uniform in [0, P120_SEL_MAX) (n a multiple of SEL_N;
+    ties common); the k-th out (int32, -1); k (the median's rank, SEL_N / 2); rows."""
+    rows = n // P120_SEL_N
+    return [rng.integers(0, P120_SEL_MAX, rows * P120_SEL_N).astype(np.int32), np.full(rows, -1, np.int32),
+            _i32(P120_SEL_N // 2), _i32(rows)]
+
+
+def _p120_sel_ref(a, k=P120_SEL_N // 2):
+    """The k-th smallest of every row."""
+    return np.sort(np.asarray(a).reshape(-1, P120_SEL_N), axis=1)[:, k]
+
+
+UNSEEN118 = [
+    TimingProbe("probe/bitonic-kv-tile-smem", "probe-unseen118", "bitonic_sort_kv", 1 << 22, P120_BT_BLOCK,
+                lambda n: -(-n // P120_BT_TILE), _p120_bt_args, source=_P120,
+                note="the first phase of a bitonic sort of 2^22 (float key, int value) pairs: a block (1024 "
+                     "threads) a 2048-pair tile staged in 16 KiB of shared memory, 66 compare-exchange steps "
+                     "each one pair a thread (lower index 2t - (t & (j-1)): 2-way bank conflicts for j < 32) "
+                     "with a data-dependent swap of key and value and a __syncthreads; coalesced load and "
+                     "store of the tile"),
+    TimingProbe("probe/lower-bound-batch", "probe-unseen118", "lower_bound_batch", 1 << 22, P120_LB_BLOCK,
+                lambda n: -(-n // P120_LB_BLOCK), _p120_lb_args, source=_P120,
+                note="2^22 random queries (half of them hits) binary-searched (lower_bound) in a sorted 2^23-int "
+                     "array (32 MiB), a thread a query: ~23 dependent 4-byte loads at scattered, query-dependent "
+                     "places (the first few levels shared by all warps, the deep ones a sector a lane); "
+                     "latency-bound gathers"),
+    TimingProbe("probe/radix-hist-digit-major", "probe-unseen118", "radix_hist", 1 << 25, P120_RH_BLOCK,
+                lambda n: _p120_rh_blocks(n), _p120_rh_args, source=_P120,
+                note="the counting pass of an LSD radix sort on 2^25 uint32 keys (28-bit, the pass of bits "
+                     "24..31: only 16 of the 256 digits occur), a block 16 keys a thread read coalesced, each "
+                     "key a shared atomicAdd on one of 16 hot counters (a warp's 32 lanes on at most 16 addresses), "
+                     "the 256-bin histogram stored digit-major (a warp's stores 8192 words apart)"),
+    TimingProbe("probe/compact-block-scan", "probe-unseen118", "compact_scan", 1 << 25, P120_CS_BLOCK,
+                lambda n: -(-n // P120_CS_BLOCK), _p120_cs_args, source=_P120,
+                note="stream compaction of 2^25 floats N(0, 1) above 0.5 (~31% kept), a thread an element: a "
+                     "coalesced load, an 8-step Hillis-Steele scan of the flags in double-buffered shared memory "
+                     "(9 __syncthreads), one global atomicAdd a block for its output run, the kept values and "
+                     "their indices stored (contiguous but predicated: ~31% of the lanes)"),
+    TimingProbe("probe/samplesort-bucket-smem", "probe-unseen118", "samplesort_bucket", 1 << 24, P120_SS_BLOCK,
+                lambda n: -(-n // (P120_SS_BLOCK * P120_SS_PER)), _p120_ss_args, source=_P120,
+                note="sample sort's bucket assignment of 2^24 float keys N(0, 1) into 256 buckets, 8 keys a "
+                     "thread (coalesced): 255 splitters staged in shared memory, a binary search of 7-8 steps a "
+                     "key over them (random shared reads, bank conflicts from the third level on), the bucket "
+                     "stored as a byte"),
+    TimingProbe("probe/select-kth-rows-count", "probe-unseen118", "select_kth_rows", 1 << 22, P120_SEL_N,
+                lambda n: n // P120_SEL_N, _p120_sel_args, source=_P120,
+                note="the median of each of 8192 rows of 512 ints (values < 1000: many ties) by counting, a "
+                     "block (512 threads) a row staged in shared memory: each thread 512 broadcast shared reads "
+                     "and two compares an element for its stable rank, the one thread of rank 256 storing; "
+                     "compute-bound (2^31 compare steps)"),
+]
+PROBES += UNSEEN118
+
+
+# probe-unseen116 (probes118.cu): a game-AI / board-game search course's kernels (Othello
+# move generation and mobility on bitboards, flat Monte Carlo playouts of Connect Four a
+# thread a root, Zobrist hashing of chess positions with the keys in shared memory, a
+# lock-free transposition-table store by 64-bit atomicCAS and atomicMax, a Connect Four
+# static evaluation over winning lines in __constant__ memory, a negamax backup of one
+# tree level over CSR children) as a student who knows CUDA basics writes them
+_P118 = "probes118.cu"
+P118_BLOCK = 256                           # threads a block (every kernel)
+P118_OTH_GAMES = 1 << 13                   # othello: random games whose positions are sampled
+P118_OTH_PLIES = (4, 56)                   # positions after 4 .. 56 plies (passes counted)
+P118_OTH_SHIFT = (1, -1, 8, -8, 9, -9, 7, -7)          # as c_oth_shift
+P118_OTH_MASK = (0xfefefefefefefefe, 0x7f7f7f7f7f7f7f7f, 0xffffffffffffffff, 0xffffffffffffffff,
+                 0xfefefefefefefefe, 0x7f7f7f7f7f7f7f7f, 0x7f7f7f7f7f7f7f7f, 0xfefefefefefefefe)
+P118_OTH_START = (0x0000000810000000, 0x0000001008000000)   # black (to move), white: the centre four
+P118_C4_GAMES = 1 << 13                    # connect four: random games whose positions are sampled
+P118_C4_PLAYOUTS, P118_C4_SEED = 16, 0x1160  # c4-playouts: C4_PLAYOUTS; the generators' seed
+P118_C4_PLAY_PLIES = (6, 20)               # playout roots: positions after 6 .. 20 random plies
+P118_C4_EVAL_PLIES = (4, 30)               # eval leaves: after 4 .. 30 random plies
+P118_C4_WEIGHT = (0, 1, 4, 32, 100000)     # c_c4_weight: a line's worth by its stones
+P118_C4_CENTER = 0x7e00000                 # C4_CENTER: column 3
+P118_ZOB_KEYS = 793                        # 768 piece-square keys, side, 16 castling, 8 en passant
+P118_ZOB_SIDE, P118_ZOB_CASTLE, P118_ZOB_EP = 768, 769, 785
+P118_ZOB_PIECES = (2, 32)                  # a board's expected pieces (kings included): uniform
+P118_ZOB_MIX = (8, 2, 2, 2, 1)             # pawns, knights, bishops, rooks, queens: relative odds
+P118_ZOB_EPP = 0.1                         # positions with an en passant file
+P118_TT_PROBE = 16                         # tt-store: TT_PROBE
+P118_TT_OLD = 0.25                         # keys stored before the batch (by linear probing too)
+P118_TT_REPEAT = 0.1                       # stores of keys already in the table
+P118_TT_POOL = 0.7                         # the other stores' keys drawn from a pool this size of them
+P118_TT_DEPTH, P118_TT_OLD_DEPTH = (1, 20), (1, 12)   # depths uniform in these ranges
+P118_NEG_FAN = (30, 10, 1, 60)             # negamax: children a node ~ N(30, 10^2) rounded, clipped
+P118_NEG_SD = 300                          # children's scores ~ N(0, 300^2) rounded (centipawns)
+
+
+def _p118_hash(x):
+    """hash32 (lowbias32) of uint32 x, as probes118.cu computes it."""
+    x = np.asarray(x, np.uint32)
+    x = x ^ (x >> np.uint32(16))
+    x = x * np.uint32(0x7feb352d)
+    x = x ^ (x >> np.uint32(15))
+    x = x * np.uint32(0x846ca68b)
+    return x ^ (x >> np.uint32(16))
+
+
+def _p118_u64(n, rng):
+    """n uniform random nonzero 64-bit unsigned ints."""
+    k = rng.integers(0, 1 << 64, n, dtype=np.uint64)
+    return np.where(k == 0, np.uint64(1), k)
+
+
+# ---- othello-mobility ----
+
+def _p118_shift(b, s):
+    return b << np.uint64(s) if s > 0 else b >> np.uint64(-s)
+
+
+def _p118_oth_moves(P, O):
+    """The legal moves (bitboards) of the player with stones P against O, by the kernel's flood."""
+    P, O = np.asarray(P, np.uint64), np.asarray(O, np.uint64)
+    empty = ~(P | O)
+    moves = np.zeros_like(P)
+    for s, m in zip(P118_OTH_SHIFT, P118_OTH_MASK):
+        m = np.uint64(m)
+        mo = m & O
+        x = _p118_shift(P, s) & mo
+        for _ in range(5):
+            x |= _p118_shift(x, s) & mo
+        moves |= _p118_shift(x, s) & m & empty
+    return moves
+
+
+def _p118_oth_flips(P, O, mv):
+    """The stones of O that P's move mv (one bit a position) turns over."""
+    flips = np.zeros_like(P)
+    for s, m in zip(P118_OTH_SHIFT, P118_OTH_MASK):
+        m = np.uint64(m)
+        mo = m & O
+        x = _p118_shift(mv, s) & mo
+        for _ in range(5):
+            x |= _p118_shift(x, s) & mo
+        flips |= np.where((_p118_shift(x, s) & m & P) != 0, x, np.uint64(0))
+    return flips
+
+
+def _p118_pick_bit(b, rng):
+    """A uniformly random set bit of each b (0 where b is 0)."""
+    b = np.array(b, np.uint64)
+    r = (rng.random(len(b)) * np.bitwise_count(b)).astype(np.int64)
+    for j in range(int(r.max()) if len(b) else 0):
+        sel = r > j
+        b[sel] &= b[sel] - np.uint64(1)
+    return b & (~b + np.uint64(1))
+
+
+def _p118_oth_pool(rng, games=P118_OTH_GAMES, plies=P118_OTH_PLIES):
+    """Positions (the side to move's stones, the other's) of `games` random Othello games
+    (a uniformly random legal move a ply; a side without one passes) after each ply in
+    `plies`, game by game."""
+    P = np.full(games, np.uint64(P118_OTH_START[0]))
+    O = np.full(games, np.uint64(P118_OTH_START[1]))
+    snaps = []
+    for k in range(1, plies[1] + 1):
+        mv = _p118_pick_bit(_p118_oth_moves(P, O), rng)
+        f = _p118_oth_flips(P, O, mv)
+        P, O = O & ~f, P | mv | f                # the mover's stones become the other's
+        if k >= plies[0]:
+            snaps.append((P.copy(), O.copy()))
+    return np.stack([s[0] for s in snaps], 1).ravel(), np.stack([s[1] for s in snaps], 1).ravel()
+
+
+def _p118_oth_args(n, rng):
+    """n Othello positions sampled from _p118_oth_pool (me, opp: uint64); the moves (uint64)
+    and mobility (int32) out, zeroed; n."""
+    me, opp = _p118_oth_pool(rng)
+    k = rng.integers(0, len(me), n)
+    return [me[k], opp[k], np.zeros(n, np.uint64), np.zeros(n, np.int32), _i32(n)]
+
+
+def _p118_oth_ref(me, opp):
+    """othello_mobility in numpy: the side to move's moves and its mobility minus the other's."""
+    a, b = _p118_oth_moves(me, opp), _p118_oth_moves(opp, me)
+    return a, (np.bitwise_count(a).astype(np.int64) - np.bitwise_count(b))
+
+
+def _p118_oth_slow(me, opp):
+    """One position's legal moves square by square and direction by direction (a check of
+    the flood)."""
+    me, opp = int(me), int(opp)
+    out = 0
+    for sq in range(64):
+        if (me | opp) >> sq & 1:
+            continue
+        r, c = divmod(sq, 8)
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                if dr == dc == 0:
+                    continue
+                rr, cc, seen = r + dr, c + dc, 0
+                while 0 <= rr < 8 and 0 <= cc < 8 and opp >> (rr * 8 + cc) & 1:
+                    rr, cc, seen = rr + dr, cc + dc, seen + 1
+                if seen and 0 <= rr < 8 and 0 <= cc < 8 and me >> (rr * 8 + cc) & 1:
+                    out |= 1 << sq
+    return out
+
+
+# ---- connect four (c4-playouts, c4-eval) ----
+
+def _p118_c4_won(b):
+    """Four in a row among the stones b (Tromp's layout), as c4_won."""
+    b = np.asarray(b, np.uint64)
+    w = np.zeros(b.shape, bool)
+    for s in (7, 6, 8, 1):
+        m = b & (b >> np.uint64(s))
+        w |= (m & (m >> np.uint64(2 * s))) != 0
+    return w
+
+
+def _p118_c4_pool(rng, plies, games=P118_C4_GAMES):
+    """Positions (the side to move's stones, all stones; uint64) of `games` random Connect
+    Four games (a uniformly random non-full column a ply) after each ply in `plies`, the
+    games stopped at their first four in a row (no position recorded from then on)."""
+    p = np.zeros(games, np.uint64)
+    al = np.zeros(games, np.uint64)
+    alive = np.ones(games, bool)
+    cur, msk = [], []
+    cols = np.arange(7, dtype=np.uint64)
+    for k in range(1, plies[1] + 1):
+        full = ((al[:, None] >> (np.uint64(7) * cols + np.uint64(5))) & np.uint64(1)) != 0
+        r = rng.random((games, 7))
+        r[full] = -1
+        c = np.argmax(r, axis=1).astype(np.uint64)
+        nxt = al | (al + (np.uint64(1) << (np.uint64(7) * c)))
+        mine = p | (nxt ^ al)
+        alive &= ~_p118_c4_won(mine)
+        p, al = nxt ^ mine, nxt
+        if k >= plies[0]:
+            cur.append(p[alive])
+            msk.append(al[alive])
+    return np.concatenate(cur), np.concatenate(msk)
+
+
+def _p118_c4_sample(n, rng, plies):
+    cur, msk = _p118_c4_pool(rng, plies)
+    k = rng.integers(0, len(cur), n)
+    return cur[k], msk[k]
+
+
+def _p118_xorshift(x):
+    x = np.asarray(x, np.uint32)
+    x = x ^ (x << np.uint32(13))
+    x = x ^ (x >> np.uint32(17))
+    return x ^ (x << np.uint32(5))
+
+
+def _p118_c4_play_args(n, rng):
+    """n Connect Four roots (_p118_c4_pool after P118_C4_PLAY_PLIES plies: cur, mask); the
+    values (float32) and plies (int32) out, zeroed; seed, n."""
+    cur, msk = _p118_c4_sample(n, rng, P118_C4_PLAY_PLIES)
+    return [cur, msk, np.zeros(n, np.float32), np.zeros(n, np.int32), np.uint32(P118_C4_SEED), _i32(n)]
+
+
+def _p118_c4_play_ref(cur, msk, seed=P118_C4_SEED, playouts=P118_C4_PLAYOUTS):
+    """c4_playouts in numpy (the same generators, the roots side by side): the values and
+    the plies played, and each playout's length (n x playouts)."""
+    cur, msk = np.asarray(cur, np.uint64), np.asarray(msk, np.uint64)
+    n = len(cur)
+    st = _p118_hash(np.uint32(seed) + np.arange(n, dtype=np.uint32)) | np.uint32(1)
+    wins, draws, total = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64)
+    length = np.zeros((n, playouts), np.int64)
+    for g in range(playouts):
+        p, al = cur.copy(), msk.copy()
+        moves = np.bitwise_count(al).astype(np.int64)
+        side = np.zeros(n, np.int64)
+        result = np.zeros(n, np.int64)
+        act = moves < 42
+        while act.any():
+            a = np.flatnonzero(act)
+            c = np.zeros(n, np.uint64)
+            need = a
+            while len(need):
+                st[need] = _p118_xorshift(st[need])
+                c[need] = st[need] % np.uint32(7)
+                need = need[((al[need] >> (np.uint64(7) * c[need] + np.uint64(5))) & np.uint64(1)) != 0]
+            nxt = al[a] | (al[a] + (np.uint64(1) << (np.uint64(7) * c[a])))
+            mine = p[a] | (nxt ^ al[a])
+            al[a] = nxt
+            moves[a] += 1
+            total[a] += 1
+            length[a, g] += 1
+            won = _p118_c4_won(mine)
+            result[a[won]] = np.where(side[a[won]] == 0, 1, -1)
+            p[a] = nxt ^ mine
+            side[a] ^= 1
+            act[a[won]] = False
+            act &= moves < 42
+        wins += result > 0
+        draws += result == 0
+    return ((wins + 0.5 * draws) / playouts).astype(np.float32), total, length
+
+
+def _p118_c4_lines():
+    """The 69 winning lines of Connect Four as bitboards (bit 7 column + row), in the order
+    horizontal, vertical, diagonal up, diagonal down."""
+    out = []
+    for dc, dr, cs, rs in ((1, 0, range(4), range(6)), (0, 1, range(7), range(3)), (1, 1, range(4), range(3)),
+                           (1, -1, range(4), range(3, 6))):
+        for c in cs:
+            for r in rs:
+                out.append(sum(1 << (7 * (c + k * dc) + r + k * dr) for k in range(4)))
+    return np.array(out, np.uint64)
+
+
+def _p118_c4_eval_args(n, rng):
+    """n Connect Four leaves (_p118_c4_pool after P118_C4_EVAL_PLIES plies: cur, mask); the
+    scores out (int32, zeroed); n."""
+    cur, msk = _p118_c4_sample(n, rng, P118_C4_EVAL_PLIES)
+    return [cur, msk, np.zeros(n, np.int32), _i32(n)]
+
+
+def _p118_c4_eval_syms(n, rng):
+    return {"c_c4_lines": _p118_c4_lines()}
+
+
+def _p118_c4_eval_ref(cur, msk):
+    """c4_eval in numpy: the side to move's scores."""
+    me = np.asarray(cur, np.uint64)
+    opp = np.asarray(msk, np.uint64) ^ me
+    w = np.array(P118_C4_WEIGHT, np.int64)
+    s = np.zeros(len(me), np.int64)
+    for line in _p118_c4_lines():
+        a = np.bitwise_count(line & me).astype(np.int64)
+        b = np.bitwise_count(line & opp).astype(np.int64)
+        s += np.where(b == 0, w[a], np.where(a == 0, -w[b], 0))
+    c = np.uint64(P118_C4_CENTER)
+    return s + 3 * (np.bitwise_count(me & c).astype(np.int64) - np.bitwise_count(opp & c))
+
+
+# ---- zobrist-chess ----
+
+def _p118_zob_keys():
+    """The Zobrist keys (fixed: 793 random nonzero uint64)."""
+    return _p118_u64(P118_ZOB_KEYS, np.random.default_rng(118))
+
+
+def _p118_zob_args(n, rng):
+    """n chess positions: boards (uint8, n x 64, row-major by position; each square holds
+    a piece with probability k / 64, k uniform in P118_ZOB_PIECES a board, the piece a
+    pawn .. queen by P118_ZOB_MIX and white or black at even odds, no pawns on the first
+    and last ranks (knights there), then one king of each colour on two distinct random
+    squares); states (int32: side to move, random castling rights, an en passant file
+    with probability P118_ZOB_EPP); the keys (_p118_zob_keys); the hashes out (uint64,
+    zeroed); n."""
+    k = rng.integers(P118_ZOB_PIECES[0], P118_ZOB_PIECES[1] + 1, n).astype(np.int32)
+    occ = rng.integers(0, 256, (n, 64), dtype=np.uint8) < (k * 4)[:, None]
+    mix = np.repeat(np.arange(1, 6), np.array(P118_ZOB_MIX) * 16)[:240]
+    lut = np.concatenate([mix, mix + 6]).astype(np.uint8)
+    lut = np.resize(lut, 256)
+    board = lut[rng.integers(0, 256, (n, 64), dtype=np.uint8)]
+    edge = np.zeros(64, bool)
+    edge[:8] = edge[56:] = True
+    pawn = ((board == 1) | (board == 7)) & edge
+    board[pawn] += 1
+    board[~occ] = 0
+    wk = rng.integers(0, 64, n)
+    bk = (wk + rng.integers(1, 64, n)) % 64
+    rows = np.arange(n)
+    board[rows, wk] = 6
+    board[rows, bk] = 12
+    ep = np.where(rng.random(n) < P118_ZOB_EPP, rng.integers(1, 9, n), 0)
+    state = (rng.integers(0, 2, n) | rng.integers(0, 16, n) << 1 | ep << 5).astype(np.int32)
+    return [board.ravel(), state, _p118_zob_keys(), np.zeros(n, np.uint64), _i32(n)]
+
+
+def _p118_zob_ref(board, state, keys):
+    """zobrist_hash in numpy."""
+    keys = np.asarray(keys, np.uint64)
+    b = np.asarray(board).reshape(-1, 64).astype(np.int64)
+    v = np.where(b > 0, keys[np.maximum((b - 1) * 64 + np.arange(64), 0)], np.uint64(0))
+    h = np.bitwise_xor.reduce(v, axis=1)
+    st = np.asarray(state, np.int64)
+    h = h ^ np.where(st & 1, keys[P118_ZOB_SIDE], np.uint64(0))
+    h = h ^ keys[P118_ZOB_CASTLE + ((st >> 1) & 15)]
+    ep = (st >> 5) & 15
+    return h ^ np.where(ep > 0, keys[P118_ZOB_EP + np.maximum(ep - 1, 0)], np.uint64(0))
+
+
+# ---- tt-store ----
+
+def _p118_tt_slots(n):
+    return max(1024, 1 << int(2 * n - 1).bit_length())
+
+
+def _p118_tt_pack(depth, score, move):
+    """The entries' data words: depth << 48 | move << 32 | score's bits."""
+    return ((np.asarray(depth, np.uint64) << np.uint64(48)) | (np.asarray(move, np.uint64) << np.uint64(32))
+            | np.asarray(score, np.int32).view(np.uint32).astype(np.uint64))
+
+
+def _p118_tt_fill(slots, keys, data):
+    """A table of `slots` slots holding distinct keys by linear probing (in rounds: every
+    key not yet placed tries its next slot, the lowest-numbered key taking a contested one;
+    a key finding no free slot among its home and the P118_TT_PROBE - 1 after it is left out)."""
+    tk, td = np.zeros(slots, np.uint64), np.zeros(slots, np.uint64)
+    pos = (keys & np.uint64(slots - 1)).astype(np.int64)
+    pend = np.arange(len(keys))
+    for _ in range(P118_TT_PROBE):
+        s = pos[pend]
+        free = tk[s] == 0
+        sl, first = np.unique(s[free], return_index=True)
+        win = pend[free][first]
+        tk[sl], td[sl] = keys[win], data[win]
+        placed = np.zeros(len(keys), bool)
+        placed[win] = True
+        pend = pend[~placed[pend]]
+        pos[pend] = (pos[pend] + 1) % slots
+    return tk, td
+
+
+def _p118_tt_args(n, rng):
+    """A transposition table of _p118_tt_slots(n) slots (2n rounded up to a power of 2),
+    P118_TT_OLD x as many random keys stored first (depths in P118_TT_OLD_DEPTH; _p118_tt_fill);
+    n stores: keys (a fraction P118_TT_REPEAT of the table's keys, the others drawn from
+    P118_TT_POOL x as many distinct new keys: repeats within the batch), depths uniform in
+    P118_TT_DEPTH, scores uniform in +-3000, moves in 0 .. 4095 (int32); tt_key, tt_data,
+    tt_mask, key, depth, score, move, dropped (int32[1], zeroed), n."""
+    S = _p118_tt_slots(n)
+    nold = int(S * P118_TT_OLD)
+    old = _p118_u64(nold, rng)
+    od = _p118_tt_pack(rng.integers(P118_TT_OLD_DEPTH[0], P118_TT_OLD_DEPTH[1] + 1, nold),
+                       rng.integers(-3000, 3001, nold), rng.integers(0, 4096, nold))
+    tk, td = _p118_tt_fill(S, old, od)
+    old = tk[tk != 0]
+    rep = rng.random(n) < P118_TT_REPEAT
+    pool = _p118_u64(max(1, int(P118_TT_POOL * (~rep).sum())), rng)
+    keys = np.where(rep, old[rng.integers(0, len(old), n)], pool[rng.integers(0, len(pool), n)])
+    i32 = np.int32
+    return [tk, td, _i32(S - 1), keys, rng.integers(P118_TT_DEPTH[0], P118_TT_DEPTH[1] + 1, n).astype(i32),
+            rng.integers(-3000, 3001, n).astype(i32), rng.integers(0, 4096, n).astype(i32), np.zeros(1, i32),
+            _i32(n)]
+
+
+def _p118_tt_ref(tk, td, keys, depth, score, move):
+    """What tt_store leaves, whatever the order of the stores: each key (the table's and
+    the stores', sorted) with its largest data word, and each store's key index."""
+    tk, td = np.asarray(tk, np.uint64), np.asarray(td, np.uint64)
+    used = tk != 0
+    allk = np.concatenate([tk[used], np.asarray(keys, np.uint64)])
+    alld = np.concatenate([td[used], _p118_tt_pack(depth, score, move)])
+    uk, inv = np.unique(allk, return_inverse=True)
+    best = np.zeros(len(uk), np.uint64)
+    np.maximum.at(best, inv, alld)
+    return uk, best, inv[used.sum():]
+
+
+# ---- negamax-level ----
+
+def _p118_neg_args(n, rng):
+    """A tree level of n nodes with ~N(30, 10^2) children each (rounded, clipped to 1 ..
+    60; P118_NEG_FAN): first_child (int32, n + 1 CSR offsets), the children's scores
+    (int32, ~N(0, P118_NEG_SD^2) rounded); score and best_move out (zeroed); n."""
+    mu, sd, lo, hi = P118_NEG_FAN
+    fan = np.clip(np.rint(rng.normal(mu, sd, n)), lo, hi).astype(np.int64)
+    first = np.concatenate([[0], np.cumsum(fan)]).astype(np.int32)
+    child = np.rint(rng.standard_normal(int(first[-1]), dtype=np.float32) * P118_NEG_SD).astype(np.int32)
+    return [first, child, np.zeros(n, np.int32), np.zeros(n, np.int32), _i32(n)]
+
+
+def _p118_neg_ref(first, child):
+    """negamax_level in numpy: the scores and best moves (the first best child)."""
+    first = np.asarray(first, np.int64)
+    v = -np.asarray(child, np.int64)
+    fan = np.diff(first)
+    seg = np.repeat(np.arange(len(fan)), fan)
+    best = np.maximum.reduceat(v, first[:-1])
+    pos = np.arange(len(v)) - first[seg]
+    bm = np.minimum.reduceat(np.where(v == best[seg], pos, 1 << 30), first[:-1])
+    return best, bm
+
+
+UNSEEN116 = [
+    TimingProbe("probe/othello-mobility-bitboard", "probe-unseen116", "othello_mobility", 1 << 22, P118_BLOCK,
+                lambda n: -(-n // P118_BLOCK), _p118_oth_args, source=_P118,
+                note="Othello move generation on 2^22 positions from random games (plies 4..56, ~34 stones), a "
+                     "thread a position: two coalesced 8-byte loads, then the shift-and-mask flood (dumb7fill) twice "
+                     "(the side to move's and the opponent's moves): 8 directions each, a signed shift amount and a "
+                     "wrap mask from __constant__ tables (uniform index), 7 variable 64-bit shifts with ANDs/ORs a "
+                     "direction; two __popcll, an 8-byte and a 4-byte coalesced store; integer-ALU-bound"),
+    TimingProbe("probe/c4-mc-playouts", "probe-unseen116", "c4_playouts", 1 << 15, P118_BLOCK,
+                lambda n: -(-n // P118_BLOCK), _p118_c4_play_args, source=_P118,
+                note="flat Monte Carlo for Connect Four, 2^15 root positions (6..20 random plies in), a thread a "
+                     "root: 16 random games to the end each (~11 plies a game, mean; a warp waits for its longest, "
+                     "~27), a move a xorshift32 draw and unsigned % 7 in a do-while rejecting full columns, a 64-bit "
+                     "add/or to drop the stone and a four-direction shift-and win test; all in registers (two 8-byte "
+                     "loads, two 4-byte stores a thread); divergent, integer-latency-bound with few warps (128 blocks "
+                     "of 256)"),
+    TimingProbe("probe/zobrist-chess-smem", "probe-unseen116", "zobrist_hash", 1 << 21, P118_BLOCK,
+                lambda n: -(-n // P118_BLOCK), _p118_zob_args, source=_P118,
+                note="Zobrist hashing of 2^21 chess positions (64 piece-code bytes a board, row-major: 128 MiB), a "
+                     "thread a position (8192 blocks of 256): the 793 64-bit keys staged into 6.2 KiB of shared "
+                     "memory a block, then 64 one-byte loads a thread (a warp's lanes 64 B apart: 32 lines a load, "
+                     "reused over the loop from L1), the ~29% occupied squares (a branch) XOR a shared key at a "
+                     "random piece-square index (8-byte words, bank conflicts), the state word's side/castling/en "
+                     "passant keys; one 8-byte store; memory/L1-bound"),
+    TimingProbe("probe/tt-store-cas-atomicmax", "probe-unseen116", "tt_store", 1 << 21, P118_BLOCK,
+                lambda n: -(-n // P118_BLOCK), _p118_tt_args, source=_P118,
+                note="storing 2^21 search results in a lock-free transposition table of 2^22 slots (32 MiB of keys, "
+                     "32 MiB of data; a quarter in use before, ~49% after), a thread a store: a 64-bit atomicCAS "
+                     "claiming the key's home slot or the next ones by linear probing (~1.7 slots a store, up to 16; "
+                     "~0.1% dropped and counted by an atomicAdd on one word), then a 64-bit atomicMax of the packed "
+                     "depth/move/score word (keys repeat: ~1.75 stores a distinct key); random 8-byte atomics, "
+                     "latency/atomic-bound"),
+    TimingProbe("probe/c4-eval-lines-const", "probe-unseen116", "c4_eval", 1 << 22, P118_BLOCK,
+                lambda n: -(-n // P118_BLOCK), _p118_c4_eval_args, source=_P118, symbols=_p118_c4_eval_syms,
+                note="static evaluation of 2^22 Connect Four leaves (4..30 random plies in), a thread a position: "
+                     "two coalesced 8-byte loads, then 69 winning lines from a __constant__ mask table (uniform "
+                     "index: broadcast), two __popcll a line and branches on them (~75% of the lines one-sided), a "
+                     "__constant__ weight lookup at a per-lane index (a warp's lanes on ~2-3 weights: serialized "
+                     "constant reads), a centre-column bonus; one 4-byte store; integer compute-bound"),
+    TimingProbe("probe/negamax-level-csr", "probe-unseen116", "negamax_level", 1 << 21, P118_BLOCK,
+                lambda n: -(-n // P118_BLOCK), _p118_neg_args, source=_P118,
+                note="one negamax backup level of 2^21 nodes with ~N(30, 10^2) children each (1..60; 63M int child "
+                     "scores, 252 MiB, CSR offsets), a thread a node: two offset loads, a loop over its children (a "
+                     "lane's scores contiguous, a warp's lanes ~120 B apart: 32 lines a load, reused from L1) "
+                     "negating each and keeping the first maximum; trip counts differ by lane (a warp runs its "
+                     "longest, ~51); two 4-byte stores; memory-bound, divergent"),
+]
+PROBES += UNSEEN116
+
+
+# probe-unseen114 (probes116.cu): a computational materials-science course's kernels (g(r)
+# of a hot FCC crystal by a cell list and global atomics, X-ray intensities of a doped
+# perovskite supercell with its atoms staged in shared tiles, an EAM density pass over a
+# column-major neighbour list, n-fold-way kinetic Monte Carlo event selection in
+# independent replicas, an explicit Allen-Cahn phase-field step in double through a shared
+# tile, a superionic conductor's mean-squared displacement by lag with double atomics) as
+# a student who knows CUDA basics writes them
+_P116 = "probes116.cu"
+P116_RDF_A, P116_RDF_SIG = 1.6, 0.08       # rdf: the FCC lattice constant (LJ sigma); thermal displacement an axis
+P116_RDF_RMAX, P116_RDF_BINS = 2.5, 250    # rmax and its bins (dr 0.01)
+P116_RDF_BLOCK = 128                       # RDF_BLOCK
+P116_XRD_A, P116_XRD_SUPER = 3.905, 8      # xrd: the perovskite's cubic cell (A); the supercell's cells a side
+P116_XRD_LA, P116_XRD_DISP = 0.2, 0.05     # A sites taken by La (else Sr); random displacements (A an axis)
+P116_XRD_OVAC = 0.02                       # O sites vacant (listed with occupancy 0)
+P116_XRD_TILE = 256                        # XRD_TILE (threads a block)
+# Cromer-Mann coefficients (a1..a4, b1..b4, c) of Sr, La, Ti, O (International Tables)
+P116_XRD_CM = ((17.5663, 9.8184, 5.422, 2.6694, 1.5564, 14.0988, 0.1664, 132.376, 2.5064),
+               (20.578, 19.599, 11.3727, 3.28719, 2.94817, 0.244475, 18.7726, 133.124, 2.14678),
+               (9.7595, 7.3558, 1.6991, 1.9021, 7.8508, 0.5, 35.6338, 116.105, 1.2807),
+               (3.0485, 2.2868, 1.5463, 0.867, 13.2771, 5.7011, 0.3239, 32.9089, 0.2508))
+P116_XRD_B = (0.6, 0.6, 0.4, 0.8)          # their Debye-Waller B (A^2)
+P116_EAM_A, P116_EAM_SIG = 3.615, 0.1      # eam: Cu's FCC lattice constant (A); thermal displacement an axis (A)
+P116_EAM_RC, P116_EAM_SKIN, P116_EAM_HC = 4.95, 0.3, 0.5   # cutoff, the list's skin, the cutoff function's width
+P116_EAM_RE, P116_EAM_FE, P116_EAM_BETA, P116_EAM_AEMB = 2.556, 1.0, 6.0, 1.0   # fe exp(-beta (r/re - 1)); -A sqrt
+P116_EAM_VAC, P116_EAM_MAXN = 100, 64      # one site in 100 vacant; the list's slots an atom
+P116_EAM_BLOCK = 128                       # EAM_BLOCK
+P116_KMC_NE, P116_KMC_BLOCK = 64, 256      # kmc: KMC_NE; threads a block
+P116_KMC_E0, P116_KMC_CU = (0.65, 0.50), 0.15   # hop barriers of Fe and Cu (eV); the Cu fraction
+P116_KMC_DE, P116_KMC_BLOCKED = 0.1, 0.02  # the hop's energy change sd (barrier + dE/2); hops blocked (barrier 10 eV)
+P116_KMC_NU, P116_KMC_TEMP = 1e13, 600.0   # attempt frequency (1/s), temperature (K)
+P116_KMC_SEED = 1160
+P116_AC_DT, P116_AC_MOB, P116_AC_KAPPA = 0.05, 1.0, 2.0    # allen-cahn: dt, M, kappa (dx 1)
+P116_AC_MODES, P116_AC_KMAX = 12, 8        # the initial field: tanh of this many random Fourier modes, |k| <= KMAX
+P116_MSD_FRAMES, P116_MSD_LAGS = 64, 32    # msd: frames; lags 1 .. 32 (gridDim.y)
+P116_MSD_BLOCK = 256                       # MSD_BLOCK
+P116_MSD_MOBILE, P116_MSD_STEP, P116_MSD_VIB = 0.25, 0.3, 0.1   # mobile ions; their step sd; the framework's (A)
+P116_MSD_BOX = 100.0                       # sites uniform in a cube of this side (A)
+
+
+def _p116_fcc_m(n):
+    """The FCC lattice's cells a side for n = 4 m^3 sites."""
+    m = int(round((n / 4) ** (1 / 3)))
+    assert 4 * m ** 3 == n, f"n = {n} is not 4 m^3"
+    return m
+
+
+def _p116_fcc(m, a):
+    """The 4 m^3 sites of an FCC lattice of constant a (float64, n x 3), ordered by cell
+    (x fastest) and basis atom."""
+    basis = np.array([[0, 0, 0], [0, 0.5, 0.5], [0.5, 0, 0.5], [0.5, 0.5, 0]])
+    c = np.stack(np.meshgrid(np.arange(m), np.arange(m), np.arange(m), indexing="ij"), -1).reshape(-1, 3)[:, ::-1]
+    return ((c[:, None, :] + basis[None]) * a).reshape(-1, 3)
+
+
+def _p116_rdf_geom(n):
+    """rdf_cells' box (float32), the cells a side and their side (float32: box / ncell)."""
+    box = np.float32(_p116_fcc_m(n) * P116_RDF_A)
+    ncell = int(float(box) // P116_RDF_RMAX)
+    return box, ncell, np.float32(box / np.float32(ncell))
+
+
+def _p116_rdf_cells(pos, n):
+    """Each position's cell as rdf_cells computes it (float32 division, truncation,
+    clamped): the linear index (z * ncell + y) * ncell + x."""
+    box, ncell, cell = _p116_rdf_geom(n)
+    c = np.minimum((pos / cell).astype(np.int64), ncell - 1)
+    return (c[:, 2] * ncell + c[:, 1]) * ncell + c[:, 0]
+
+
+def _p116_rdf_args(n, rng):
+    """A hot FCC crystal (LJ units) of n = 4 m^3 atoms (lattice constant P116_RDF_A,
+    Gaussian displacements P116_RDF_SIG an axis) wrapped into its periodic box, sorted by
+    cell of rdf_cells' cell list: positions as float4 (w 0), cell_start (ncell^3 + 1
+    int32); the histogram (P116_RDF_BINS uint32, zeroed); box, cell, ncell, rmax, the
+    bins an r unit, the bins, n."""
+    box, ncell, cell = _p116_rdf_geom(n)
+    pos = (_p116_fcc(_p116_fcc_m(n), P116_RDF_A) + rng.normal(0, P116_RDF_SIG, (n, 3))).astype(np.float32)
+    pos = np.mod(pos, box).astype(np.float32)
+    pos[pos >= box] = 0.0
+    c = _p116_rdf_cells(pos, n)
+    order = np.argsort(c, kind="stable")
+    start = np.r_[0, np.cumsum(np.bincount(c, minlength=ncell ** 3))].astype(np.int32)
+    return [_u69_float4(pos[order]), start, np.zeros(P116_RDF_BINS, np.uint32), box, cell, _i32(ncell),
+            np.float32(P116_RDF_RMAX), np.float32(P116_RDF_BINS / P116_RDF_RMAX), _i32(P116_RDF_BINS), _i32(n)]
+
+
+def _p116_rdf_ref(pos4, box, rmax=P116_RDF_RMAX, bins=P116_RDF_BINS):
+    """All ordered pairs' minimum-image distances (float64, brute force): the histogram
+    of those below rmax and how many pairs lie within 1e-6 (relative) of a bin edge or
+    of rmax (their bin may differ by one in float32)."""
+    p = np.asarray(pos4, np.float64).reshape(-1, 4)[:, :3]
+    box = float(box)
+    hist = np.zeros(bins, np.int64)
+    near = 0
+    for s in range(0, len(p), 512):
+        d = p[None, :, :] - p[s:s + 512, None, :]
+        d -= box * np.rint(d / box)
+        r = np.sqrt((d * d).sum(-1))
+        r[np.arange(r.shape[0]), np.arange(s, s + r.shape[0])] = np.inf
+        u = r[r < rmax * (1 + 1e-6)] * (bins / rmax)
+        near += int((np.abs(u - np.rint(u)) < 1e-6 * u).sum())
+        hist += np.bincount(np.floor(u[u < bins]).astype(np.int64), minlength=bins)[:bins]
+    return hist, near
+
+
+def _p116_xrd_structure(sup, rng):
+    """A (La_x Sr_1-x) TiO3 perovskite supercell of sup^3 cubic cells (5 sup^3 atoms):
+    fractional positions (A site at the corner, Ti at the centre, O at the face centres;
+    Gaussian displacements P116_XRD_DISP A an axis) and occupancy as float4 (float32,
+    flat), the species (int32: 0 Sr, 1 La, 2 Ti, 3 O; a fraction P116_XRD_LA of the A
+    sites La); P116_XRD_OVAC of the O sites vacant (occupancy 0)."""
+    frac = np.array([[0, 0, 0], [0.5, 0.5, 0.5], [0.5, 0.5, 0], [0.5, 0, 0.5], [0, 0.5, 0.5]])
+    c = np.stack(np.meshgrid(np.arange(sup), np.arange(sup), np.arange(sup), indexing="ij"), -1).reshape(-1, 3)
+    xyz = ((c[:, None, :] + frac[None]) / sup).reshape(-1, 3)
+    sp = np.tile([0, 2, 3, 3, 3], len(c))
+    sp[sp == 0] = np.where(rng.random(len(c)) < P116_XRD_LA, 1, 0)
+    xyz = xyz + rng.normal(0, P116_XRD_DISP / (P116_XRD_A * sup), xyz.shape)
+    occ = np.where((sp == 3) & (rng.random(len(sp)) < P116_XRD_OVAC), 0.0, 1.0)
+    return _u69_float4(xyz, occ), sp.astype(np.int32)
+
+
+def _p116_xrd_hkl(n):
+    """The first n reflections (h, k, l) by h^2 + k^2 + l^2 (then h, k, l), (000)
+    included: int32, n x 3."""
+    R = int(np.ceil((3 * n / (4 * np.pi)) ** (1 / 3))) + 2
+    g = np.arange(-R, R + 1)
+    h, k, l = (a.ravel() for a in np.meshgrid(g, g, g, indexing="ij"))
+    q = h * h + k * k + l * l
+    o = np.lexsort((l, k, h, q))[:n]
+    assert q[o[-1]] < R * R
+    return np.stack([h[o], k[o], l[o]], 1).astype(np.int32)
+
+
+def _p116_xrd_args(n, rng, sup=P116_XRD_SUPER):
+    """xrd_intensity's arguments for n reflections (_p116_xrd_hkl) of a supercell
+    (_p116_xrd_structure(sup)): atoms, species, natoms, hkl (flat), 1 / a^2 (the
+    supercell's side), the intensities (zeroed), n."""
+    at, sp = _p116_xrd_structure(sup, rng)
+    return [at, sp, _i32(len(sp)), _p116_xrd_hkl(n).ravel(), np.float32(1.0 / (P116_XRD_A * sup) ** 2),
+            np.zeros(n, np.float32), _i32(n)]
+
+
+def _p116_xrd_syms(n, rng):
+    return {"c_cm": np.array(P116_XRD_CM, np.float32).ravel(), "c_biso": np.array(P116_XRD_B, np.float32)}
+
+
+def _p116_xrd_f(s2):
+    """The four species' form factors with Debye-Waller at s^2 (float64, len(s2) x 4)."""
+    cm = np.array(P116_XRD_CM, np.float64)
+    s2 = np.asarray(s2, np.float64)[:, None]
+    f = cm[:, 8] + sum(cm[:, g] * np.exp(-cm[:, 4 + g] * s2) for g in range(4))
+    return f * np.exp(-np.array(P116_XRD_B) * s2)
+
+
+def _p116_xrd_ref(atoms, species, hkl, inv_a2):
+    """xrd_intensity in float64: the intensities and F's scale sum_j occ_j |f_j|."""
+    a = np.asarray(atoms, np.float64).reshape(-1, 4)
+    hkl = np.asarray(hkl, np.float64).reshape(-1, 3)
+    f = _p116_xrd_f(0.25 * (hkl * hkl).sum(1) * float(inv_a2))[:, species] * a[:, 3]
+    ph = 2 * np.pi * hkl @ a[:, :3].T
+    F = (f * np.exp(1j * ph)).sum(1)
+    return np.abs(F) ** 2, np.abs(f).sum(1)
+
+
+def _p116_eam_natoms(n):
+    """eam_density's atoms for n = 4 m^3 lattice sites: one in P116_EAM_VAC vacant."""
+    return n - n // P116_EAM_VAC
+
+
+def _p116_eam_offsets():
+    """The FCC neighbour offsets within rc + skin, in half lattice constants (integer
+    vectors with an even sum): 54 of them (shells 1-4), nearest first."""
+    g = np.arange(-3, 4)
+    d = np.stack(np.meshgrid(g, g, g, indexing="ij"), -1).reshape(-1, 3)
+    r2 = (d * d).sum(1)
+    keep = (d.sum(1) % 2 == 0) & (r2 > 0) & (r2 * (P116_EAM_A / 2) ** 2 <= (P116_EAM_RC + P116_EAM_SKIN) ** 2)
+    d = d[keep]
+    return d[np.argsort((d * d).sum(1), kind="stable")]
+
+
+def _p116_eam_lattice(n, rng):
+    """n = 4 m^3 sites of Cu's FCC lattice with n // P116_EAM_VAC random vacancies and
+    thermal displacements: the atoms' positions (float64, wrapped into the box), their
+    padded neighbour lists (the occupied sites within rc + skin of the ideal lattice,
+    atoms x P116_EAM_MAXN, -1 beyond the count), the counts, box."""
+    m = _p116_fcc_m(n)
+    box = m * P116_EAM_A
+    site = np.rint(_p116_fcc(m, P116_EAM_A) / (P116_EAM_A / 2)).astype(np.int64)      # half-constant grid
+    g = 2 * m
+    occ = np.ones(n, bool)
+    occ[rng.choice(n, n // P116_EAM_VAC, replace=False)] = False
+    atom_of = np.full(g ** 3, -1, np.int64)
+    key = (site[:, 2] * g + site[:, 1]) * g + site[:, 0]
+    atom_of[key[occ]] = np.arange(occ.sum())
+    s = site[occ]
+    nb = np.empty((len(s), 0), np.int64)
+    for d in _p116_eam_offsets():
+        t = (s + d) % g
+        nb = np.c_[nb, atom_of[(t[:, 2] * g + t[:, 1]) * g + t[:, 0]]]
+    cnt = (nb >= 0).sum(1)
+    lst = np.full((len(s), P116_EAM_MAXN), -1, np.int64)
+    srt = np.argsort(nb < 0, axis=1, kind="stable")             # the occupied ones first, in shell order
+    lst[:, :nb.shape[1]] = np.take_along_axis(nb, srt, 1)
+    pos = np.mod(s * (P116_EAM_A / 2) + rng.normal(0, P116_EAM_SIG, s.shape), box)
+    return pos, lst, cnt, box
+
+
+def _p116_eam_args(n, rng):
+    """eam_density's arguments for n = 4 m^3 sites (_p116_eam_lattice): positions as
+    float4 (w 0), the list column-major (nbr[k * natoms + i], padding 0), the counts;
+    rho, the embedding energies and their derivatives (zeroed); box, rc, hc, re, fe,
+    beta, A, natoms."""
+    pos, lst, cnt, box = _p116_eam_lattice(n, rng)
+    na, f = len(pos), np.float32
+    return [_u69_float4(pos), np.maximum(lst, 0).T.astype(np.int32).ravel(), cnt.astype(np.int32),
+            np.zeros(na, f), np.zeros(na, f), np.zeros(na, f), f(box), f(P116_EAM_RC), f(P116_EAM_HC),
+            f(P116_EAM_RE), f(P116_EAM_FE), f(P116_EAM_BETA), f(P116_EAM_AEMB), _i32(na)]
+
+
+def _p116_eam_pair(r):
+    """The density contribution f(r) psi((r - rc) / hc) (float64), 0 at r >= rc."""
+    x = (r - P116_EAM_RC) / P116_EAM_HC
+    x4 = x ** 4
+    return np.where(r < P116_EAM_RC, P116_EAM_FE * np.exp(-P116_EAM_BETA * (r / P116_EAM_RE - 1)) * x4 / (1 + x4), 0)
+
+
+def _p116_eam_ref(pos4, nbr, nnum, box):
+    """eam_density in float64 over the list: rho, -A sqrt(rho), -A / (2 sqrt(rho)) and
+    the smallest |r - rc| of a listed pair (pairs at rc may fall either side in float32)."""
+    p = np.asarray(pos4, np.float64).reshape(-1, 4)[:, :3]
+    na = len(p)
+    nb = np.asarray(nbr).reshape(-1, na).T[:, :int(np.max(nnum))]
+    on = np.arange(nb.shape[1])[None, :] < np.asarray(nnum)[:, None]
+    d = p[nb] - p[:, None, :]
+    d -= float(box) * np.rint(d / float(box))
+    r = np.sqrt((d * d).sum(-1))
+    rho = np.where(on, _p116_eam_pair(r), 0).sum(1)
+    sq = np.sqrt(rho)
+    return rho, -P116_EAM_AEMB * sq, -0.5 * P116_EAM_AEMB / sq, np.abs(r[on] - P116_EAM_RC).min()
+
+
+def _p116_pcg(v):
+    """pcg_hash of uint32 v, as probes116.cu computes it."""
+    v = np.asarray(v, np.uint32)
+    with np.errstate(over="ignore"):
+        state = v * np.uint32(747796405) + np.uint32(2891336453)
+        word = ((state >> ((state >> np.uint32(28)) + np.uint32(4))) ^ state) * np.uint32(277803737)
+    return (word >> np.uint32(22)) ^ word
+
+
+def _p116_kmc_args(n, rng):
+    """n KMC replicas of P116_KMC_NE vacancy hops each: barriers (float32, row-major, eV)
+    E0 of the hopping atom (Fe, or Cu with probability P116_KMC_CU) plus half a hop
+    energy change N(0, P116_KMC_DE^2), P116_KMC_BLOCKED of them blocked (10 eV); the
+    replicas' clocks (float32, uniform in 0 .. 1 us), the events (int32, -1); nu, 1 / kT,
+    seed, n."""
+    f = np.float32
+    e = np.where(rng.random((n, P116_KMC_NE)) < P116_KMC_CU, P116_KMC_E0[1], P116_KMC_E0[0])
+    e = e + 0.5 * rng.normal(0, P116_KMC_DE, e.shape)
+    e[rng.random(e.shape) < P116_KMC_BLOCKED] = 10.0
+    return [e.astype(f).ravel(), rng.uniform(0, 1e-6, n).astype(f), np.full(n, -1, np.int32), f(P116_KMC_NU),
+            f(1.0 / (8.617333262e-5 * P116_KMC_TEMP)), np.uint32(P116_KMC_SEED), _i32(n)]
+
+
+def _p116_kmc_ref(barrier, nu=P116_KMC_NU, inv_kT=1.0 / (8.617333262e-5 * P116_KMC_TEMP), seed=P116_KMC_SEED):
+    """kmc_select in float64 (the same hashes): the events, the time steps and the
+    smallest |running sum - target| over a replica's total (the pick may differ within
+    float32 rounding of it)."""
+    E = np.asarray(barrier, np.float64).reshape(-1, P116_KMC_NE)
+    rate = float(np.float32(nu)) * np.exp(-E * float(np.float32(inv_kT)))
+    cum = np.cumsum(rate, 1)
+    tot = cum[:, -1]
+    r = np.arange(len(E), dtype=np.uint32)
+    u1 = (_p116_pcg(np.uint32(seed) + np.uint32(2) * r) >> np.uint32(8)).astype(np.float64) / 16777216.0
+    u2 = ((_p116_pcg(np.uint32(seed) + np.uint32(2) * r + np.uint32(1)) >> np.uint32(8)).astype(np.float64) + 1) \
+        / 16777216.0
+    target = u1 * tot
+    ev = np.minimum((cum <= target[:, None]).sum(1), P116_KMC_NE - 1)
+    gap = (np.abs(cum - target[:, None]) / tot[:, None]).min()
+    return ev, -np.log(u2) / tot, gap
+
+
+def _p116_ac_field(n, rng):
+    """An n x n Allen-Cahn field mid-coarsening (float64): tanh of n / 256 times a sum
+    of P116_AC_MODES random periodic Fourier modes (|k| <= P116_AC_KMAX, unit amplitude,
+    random phase): domains of +-1 with interfaces ~2 cells wide at n = 4096."""
+    phi = np.zeros((n, n))
+    x = 2 * np.pi * np.arange(n) / n
+    for _ in range(P116_AC_MODES):
+        kx, ky = rng.integers(-P116_AC_KMAX, P116_AC_KMAX + 1, 2)
+        a = rng.uniform(0, 2 * np.pi)
+        phi += np.outer(np.cos(ky * x), np.cos(kx * x + a)) - np.outer(np.sin(ky * x), np.sin(kx * x + a))
+    return np.tanh(phi * (n / 256))
+
+
+def _p116_ac_args(n, rng):
+    """allen_cahn_step's arguments on an n x n grid (n a multiple of 16): phi
+    (_p116_ac_field, flat), phi_new (zeroed); dt, M, kappa, 1 / dx^2 (dx 1), nx, ny."""
+    return [_p116_ac_field(n, rng).ravel(), np.zeros(n * n), np.float64(P116_AC_DT), np.float64(P116_AC_MOB),
+            np.float64(P116_AC_KAPPA), np.float64(1.0), _i32(n), _i32(n)]
+
+
+def _p116_ac_ref(phi, n, dt=P116_AC_DT, mob=P116_AC_MOB, kappa=P116_AC_KAPPA):
+    """One explicit Allen-Cahn step in numpy (periodic 5-point Laplacian, dx 1)."""
+    p = np.asarray(phi, np.float64).reshape(n, n)
+    lap = np.roll(p, 1, 0) + np.roll(p, -1, 0) + np.roll(p, 1, 1) + np.roll(p, -1, 1) - 4 * p
+    return (p - dt * mob * (p ** 3 - p - kappa * lap)).ravel()
+
+
+def _p116_msd_traj(n, rng, frames=P116_MSD_FRAMES):
+    """A superionic conductor's unwrapped trajectory: n ions on sites uniform in a cube of
+    P116_MSD_BOX, a fraction P116_MSD_MOBILE of them random walks (steps N(0,
+    P116_MSD_STEP^2) an axis a frame), the framework vibrating about its sites (N(0,
+    P116_MSD_VIB^2)): float64, frames x n x 3, and the mobile mask."""
+    site = rng.uniform(0, P116_MSD_BOX, (n, 3))
+    mob = rng.random(n) < P116_MSD_MOBILE
+    walk = np.cumsum(rng.normal(0, P116_MSD_STEP, (frames, n, 3)), 0)
+    vib = rng.normal(0, P116_MSD_VIB, (frames, n, 3))
+    return site[None] + np.where(mob[None, :, None], walk, vib), mob
+
+
+def _p116_msd_args(n, rng):
+    """msd_lags' arguments: the trajectory (_p116_msd_traj) as float4 (frame-major, w 0),
+    the lags' sums (P116_MSD_LAGS doubles, zeroed), n, the frames."""
+    tr, _ = _p116_msd_traj(n, rng)
+    return [_u69_float4(tr.reshape(-1, 3)), np.zeros(P116_MSD_LAGS), _i32(n), _i32(P116_MSD_FRAMES)]
+
+
+def _p116_msd_ref(traj4, n, frames=P116_MSD_FRAMES, lags=P116_MSD_LAGS):
+    """msd_lags' sums in float64 (from the float32 positions): lag L's sum of squared
+    displacements over atoms and the frames - L origins."""
+    p = np.asarray(traj4, np.float64).reshape(frames, n, 4)[:, :, :3]
+    return np.array([((p[L:] - p[:-L]) ** 2).sum() if L < frames else 0.0 for L in range(1, lags + 1)])
+
+
+UNSEEN114 = [
+    TimingProbe("probe/rdf-cell-list-atomic", "probe-unseen114", "rdf_cells", 4 * 24 ** 3, P116_RDF_BLOCK,
+                lambda n: -(-n // P116_RDF_BLOCK), _p116_rdf_args, source=_P116,
+                note="g(r) of a hot FCC LJ crystal of 55296 atoms (box 38.4 sigma) by a cell list (15^3 cells of "
+                     "12-27 atoms, atoms sorted by cell), a thread an atom (432 blocks of 128): the 27 cells around "
+                     "it walked (~445 float4 loads a thread, a warp's lanes in ~2.9 cells: mostly broadcasts, trip "
+                     "counts differing by lane), a minimum image by 3 divisions and rintf a pair, the ~63 pairs an "
+                     "atom within rmax = 2.5 taking a sqrtf and a global atomicAdd into one of 250 bins (~3.5M "
+                     "atomics on 250 hot words); atomic-bound"),
+    TimingProbe("probe/xrd-perovskite-sf-smem", "probe-unseen114", "xrd_intensity", 1 << 15, P116_XRD_TILE,
+                lambda n: -(-n // P116_XRD_TILE), _p116_xrd_args, source=_P116, symbols=_p116_xrd_syms,
+                note="X-ray intensities of the 32768 lowest-order reflections of an 8x8x8 (La,Sr)TiO3 supercell "
+                     "(2560 atoms), a thread a reflection (128 blocks of 256): 3 strided int loads, 4 species' "
+                     "form factors (20 expf, __constant__ coefficients) into a local array, then the atoms staged "
+                     "through a 256-float4 shared tile (10 tiles, 2 barriers each), a sincosf (phases up to ~200 "
+                     "rad), a dynamically indexed local-array load and 3 FMAs an atom; trig-bound, few blocks"),
+    TimingProbe("probe/eam-density-nlist-colmajor", "probe-unseen114", "eam_density", 4 * 64 ** 3, P116_EAM_BLOCK,
+                lambda n: -(-_p116_eam_natoms(n) // P116_EAM_BLOCK), _p116_eam_args, source=_P116,
+                note="the EAM density pass of 1038091 Cu atoms (an FCC lattice of 2^20 sites with 1% vacancies), "
+                     "a thread an atom: ~54 listed neighbours (4 shells, rc + skin) read from a column-major padded "
+                     "list (coalesced int loads, 224 MB), a float4 gather of each (neighbours of nearby atoms: "
+                     "L1/L2 locality), a minimum image by 3 divisions, the ~42 within rc taking sqrtf, 3 "
+                     "divisions and an expf; rho, -A sqrt(rho) and its derivative stored; memory-bound"),
+    TimingProbe("probe/kmc-nfold-select-rowmajor", "probe-unseen114", "kmc_select", 1 << 18, P116_KMC_BLOCK,
+                lambda n: -(-n // P116_KMC_BLOCK), _p116_kmc_args, source=_P116,
+                note="one n-fold-way KMC step in 2^18 replicas of 64 vacancy hops, a thread a replica: its 64 "
+                     "barriers read row-major (lanes 256 B apart: 32 sectors a load, L1 reuse across trips) with "
+                     "an expf each for the total, 2 PCG hashes, then a second pass re-reading the barriers and "
+                     "recomputing the rates until the running sum passes u1 x total (a break: trips 1-64, mean "
+                     "~32, a warp's slowest ~62), a logf and a division for the time step"),
+    TimingProbe("probe/allen-cahn-tile-double", "probe-unseen114", "allen_cahn_step", 4096, (16, 16),
+                lambda n: (n // 16, n // 16), _p116_ac_args, source=_P116,
+                note="one explicit Allen-Cahn phase-field step in double on a periodic 4096 x 4096 grid (128 MiB in, "
+                     "128 MiB out), 16 x 16 tiles: each thread loads its cell into an 18 x 18 double shared tile, "
+                     "the edge threads a halo cell each (periodic wrap by %), a barrier, a 5-point Laplacian from "
+                     "shared memory and the cubic double-well term (~10 double FMAs); memory-bound"),
+    TimingProbe("probe/msd-lag-tree-atomic", "probe-unseen114", "msd_lags", 1 << 16, P116_MSD_BLOCK,
+                lambda n: (-(-n // P116_MSD_BLOCK), P116_MSD_LAGS), _p116_msd_args, source=_P116,
+                note="the mean-squared displacement of a 2^16-ion trajectory of 64 frames (64 MiB of float4, "
+                     "frame-major) at lags 1-32, a thread an ion and blockIdx.y the lag (256 x 32 blocks of 256): "
+                     "64 - lag trips of two coalesced float4 loads (frames t0 and t0 + lag: each frame read ~48 "
+                     "times over the lags, the trajectory about L2's size) and 3 FMAs, then a double shared-memory "
+                     "tree (8 barriers) and one double atomicAdd a block on the lag's sum"),
+]
+PROBES += UNSEEN114
+
+
+# probe-unseen117 (probes119.cu): a control-systems / state-estimation course's kernels
+# (a batched constant-velocity Kalman step on an array of structs, PID loops on
+# mass-spring-dampers a thread a plant, a state-space model simulated with A, B, C in
+# shared memory, measurement-to-track gating with atomicAdd and a 64-bit atomicMin, a
+# fixed-point Q2.14 biquad low-pass on planar int16 streams, DARE value iteration in
+# double for small LQR problems) as a student who knows CUDA basics writes them
+_P119 = "probes119.cu"
+P119_KF_DT, P119_KF_Q, P119_KF_R = 0.1, 0.5, 4.0     # kf-cv: dt, the acceleration noise's q, the measurement variance
+P119_KF_DTYPE = np.dtype({"names": ["x", "v", "p00", "p01", "p11"], "formats": ["<f4"] * 5,
+                          "offsets": [0, 4, 8, 12, 16], "itemsize": 20})   # struct Track
+P119_PID_STEPS, P119_PID_DT = 1000, 0.005          # pid-msd: PID_STEPS of dt (5 s)
+P119_PID_R, P119_PID_UMAX = 1.0, 10.0              # the setpoint step and the actuator's limit
+P119_PID_KP, P119_PID_KI, P119_PID_KD = (5.0, 30.0), (5.0, 30.0), (2.0, 8.0)   # gains, uniform (the sweep)
+P119_PID_M, P119_PID_C, P119_PID_K = (0.5, 2.0), (0.2, 1.0), (1.0, 5.0)        # plants, uniform
+P119_SS_NX, P119_SS_NU, P119_SS_STEPS = 8, 2, 32   # ss-sim: SS_NX, SS_NU; the steps (an argument)
+P119_SS_RHO = 0.95                                 # A's spectral radius
+P119_SS_BLOCK = 128
+P119_GATE_TRACKS, P119_GATE_MAX = 256, 256         # gnn-gate: the tracks; GATE_MAX_TRACKS
+P119_GATE_CHI2 = 9.21                              # the gate: chi-square 2 dof, 99%
+P119_GATE_AREA = 2000.0                            # tracks and clutter uniform in this square (m)
+P119_GATE_SIG = (3.0, 8.0)                         # innovation standard deviations a axis, uniform (m)
+P119_GATE_CLUTTER = 0.2                            # the fraction of measurements that are clutter
+P119_IIR_NSEC, P119_IIR_Q, P119_IIR_NSAMP = 2, 14, 512   # iir-q14: IIR_NSEC, IIR_Q, samples a channel
+P119_IIR_FC = 0.05                                 # the Butterworth low-pass's cutoff (of the sample rate)
+P119_IIR_LOUD = 16                                 # every 16th channel a full-scale square wave (clips)
+P119_DARE_NX, P119_DARE_MAX, P119_DARE_TOL = 2, 1000, 1e-8    # dare: DARE_NX, DARE_MAX_IT, tol
+P119_DARE_DT = 0.1                                 # the plants' forward-Euler step
+P119_DARE_BLOCK = 128
+
+
+def _p119_kf_args(n, rng):
+    """n tracks mid-run (struct Track: x uniform +-1000, v N(0, 10^2), p00 in 1 .. 20, p11
+    in 0.5 .. 10, correlation in -0.5 .. 0.9), measurements drawn from the prediction's
+    distribution (z ~ N(x + dt v, p00' + r): the NIS is chi-square 1), NIS out zeroed; dt,
+    q, r, n."""
+    f = np.float32
+    t = np.zeros(n, P119_KF_DTYPE)
+    t["x"] = rng.uniform(-1000, 1000, n)
+    t["v"] = rng.normal(0, 10, n)
+    p00, p11 = rng.uniform(1, 20, n), rng.uniform(0.5, 10, n)
+    t["p00"], t["p11"] = p00, p11
+    t["p01"] = rng.uniform(-0.5, 0.9, n) * np.sqrt(p00 * p11)
+    dt, q, r = P119_KF_DT, P119_KF_Q, P119_KF_R
+    s = t["p00"] + dt * (2 * t["p01"] + dt * t["p11"]) + q * dt ** 3 / 3 + r
+    z = (t["x"] + dt * t["v"] + rng.standard_normal(n) * np.sqrt(s)).astype(f)
+    return [t, z, np.zeros(n, f), f(dt), f(q), f(r), _i32(n)]
+
+
+def _p119_kf_ref(tracks, z, dt=P119_KF_DT, q=P119_KF_Q, r=P119_KF_R):
+    """kf_cv_step in float64: the tracks' x, v, p00, p01, p11 and the NIS."""
+    x, v, p00, p01, p11 = (np.asarray(tracks[k], np.float64) for k in P119_KF_DTYPE.names)
+    xp = x + dt * v
+    P00 = p00 + dt * (2 * p01 + dt * p11) + q * dt ** 3 / 3
+    P01 = p01 + dt * p11 + q * dt ** 2 / 2
+    P11 = p11 + q * dt
+    s = P00 + r
+    k0, k1 = P00 / s, P01 / s
+    y = np.asarray(z, np.float64) - xp
+    return xp + k0 * y, v + k1 * y, (1 - k0) * P00, (1 - k0) * P01, P11 - k1 * P01, y * y / s
+
+
+def _p119_pid_args(n, rng):
+    """n plants and their PID gains (float32, uniform in the P119_PID_ ranges); x_end, ISE,
+    peak (float32) and settle (int32) out zeroed; r, umax, dt, n."""
+    f = np.float32
+    u = [rng.uniform(*rg, n).astype(f) for rg in (P119_PID_KP, P119_PID_KI, P119_PID_KD, P119_PID_M, P119_PID_C,
+                                                  P119_PID_K)]
+    return u + [np.zeros(n, f), np.zeros(n, f), np.zeros(n, f), np.zeros(n, np.int32), f(P119_PID_R),
+                f(P119_PID_UMAX), f(P119_PID_DT), _i32(n)]
+
+
+def _p119_pid_ref(kp, ki, kd, m, c, k, r=P119_PID_R, umax=P119_PID_UMAX, dt=P119_PID_DT, steps=P119_PID_STEPS):
+    """pid_msd_sim in float64: x_end, ISE, peak, settle, the steps each plant saturates, and
+    each plant's smallest margin of any step's saturation and settling tests (||u| - umax|,
+    ||r - x| - 0.02 r|)."""
+    kp, ki, kd, m, c, k = (np.asarray(a, np.float64) for a in (kp, ki, kd, m, c, k))
+    r, umax, dt = float(np.float32(r)), float(np.float32(umax)), float(np.float32(dt))
+    x, v, integ = (np.zeros(len(kp)) for _ in range(3))
+    e_prev = np.full(len(kp), r)
+    cost, xmax = np.zeros(len(kp)), np.zeros(len(kp))
+    last = np.zeros(len(kp), np.int64)
+    sat = np.zeros(len(kp), np.int64)
+    gap = np.full(len(kp), np.inf)
+    band = float(np.float32(0.02) * np.float32(r))
+    for s in range(steps):
+        e = r - x
+        integ = integ + e * dt
+        u = kp * e + ki * integ + kd * (e - e_prev) / dt
+        gap = np.minimum(gap, np.abs(np.abs(u) - umax))
+        hi = np.abs(u) > umax
+        sat += hi
+        integ = np.where(hi, integ - e * dt, integ)
+        u = np.clip(u, -umax, umax)
+        v = v + (u - c * v - k * x) / m * dt
+        x = x + v * dt
+        cost += e * e * dt
+        xmax = np.maximum(xmax, x)
+        out = np.abs(r - x)
+        gap = np.minimum(gap, np.abs(out - band))
+        last = np.where(out > band, s + 1, last)
+        e_prev = e
+    return x, cost, xmax, last, sat, gap
+
+
+def _p119_ss_model(rng):
+    """The shared model: A (SS_NX^2) N(0, 1) scaled to spectral radius P119_SS_RHO, B
+    (SS_NX x SS_NU) and C (SS_NX) N(0, 1/4), float32 row-major."""
+    nx = P119_SS_NX
+    A = rng.standard_normal((nx, nx))
+    A *= P119_SS_RHO / np.abs(np.linalg.eigvals(A)).max()
+    B = rng.normal(0, 0.5, (nx, P119_SS_NU))
+    C = rng.normal(0, 0.5, nx)
+    return A.astype(np.float32), B.astype(np.float32), C.astype(np.float32)
+
+
+def _p119_ss_args(n, rng):
+    """The model (_p119_ss_model, flat), n initial states (SS_NX x n) and inputs (steps x
+    SS_NU x n), N(0, 1) float32, the outputs (steps x n) zeroed; the steps
+    (P119_SS_STEPS), n."""
+    A, B, C = _p119_ss_model(rng)
+    x0 = rng.standard_normal((P119_SS_NX, n), dtype=np.float32)
+    u = rng.standard_normal((P119_SS_STEPS, P119_SS_NU, n), dtype=np.float32)
+    return [A.ravel(), B.ravel(), C, x0.ravel(), u.ravel(), np.zeros(P119_SS_STEPS * n, np.float32),
+            _i32(P119_SS_STEPS), _i32(n)]
+
+
+def _p119_ss_ref(A, B, C, x0, u):
+    """ss_sim in float64 (the steps u's): the final states (SS_NX x n) and the outputs
+    (steps x n)."""
+    nx, nu = P119_SS_NX, P119_SS_NU
+    A = np.asarray(A, np.float64).reshape(nx, nx)
+    B = np.asarray(B, np.float64).reshape(nx, nu)
+    C = np.asarray(C, np.float64)
+    x = np.asarray(x0, np.float64).reshape(nx, -1)
+    u = np.asarray(u, np.float64).reshape(-1, nu, x.shape[1])
+    ys = []
+    for t in range(len(u)):
+        ys.append(C @ x)
+        x = A @ x + B @ u[t]
+    return x, np.array(ys)
+
+
+def _p119_gate_tracks(rng, ntr=P119_GATE_TRACKS):
+    """ntr tracks: predicted positions uniform in the area, innovation covariances S with
+    standard deviations uniform in P119_GATE_SIG and correlation in +-0.5; (tx, ty, S^-1's
+    s00, s01, s11) float32, and the Cholesky factors of S (float64) to draw from."""
+    tx, ty = rng.uniform(0, P119_GATE_AREA, ntr), rng.uniform(0, P119_GATE_AREA, ntr)
+    sx, sy = rng.uniform(*P119_GATE_SIG, ntr), rng.uniform(*P119_GATE_SIG, ntr)
+    rho = rng.uniform(-0.5, 0.5, ntr)
+    det = (sx * sy) ** 2 * (1 - rho ** 2)
+    s00, s01, s11 = sy * sy / det, -rho * sx * sy / det, sx * sx / det
+    L = np.zeros((ntr, 2, 2))
+    L[:, 0, 0], L[:, 1, 0], L[:, 1, 1] = sx, rho * sy, sy * np.sqrt(1 - rho ** 2)
+    f = np.float32
+    return [tx.astype(f), ty.astype(f), s00.astype(f), s01.astype(f), s11.astype(f)], L
+
+
+def _p119_gate_args(n, rng):
+    """n measurements (mx, my float32): a fraction 1 - P119_GATE_CLUTTER drawn around a
+    random track (N(track, S)), the rest uniform clutter, in random order; the tracks
+    (_p119_gate_tracks); counts (int32) zeroed, nearest keys (uint64) all ones; gate,
+    ntracks, n."""
+    trk, L = _p119_gate_tracks(rng)
+    ntr = len(trk[0])
+    owner = rng.integers(0, ntr, n)
+    d = np.einsum("nij,nj->ni", L[owner], rng.standard_normal((n, 2)))
+    mx = trk[0][owner] + d[:, 0]
+    my = trk[1][owner] + d[:, 1]
+    cl = rng.random(n) < P119_GATE_CLUTTER
+    mx[cl] = rng.uniform(0, P119_GATE_AREA, cl.sum())
+    my[cl] = rng.uniform(0, P119_GATE_AREA, cl.sum())
+    return [mx.astype(np.float32), my.astype(np.float32)] + trk + [
+        np.zeros(ntr, np.int32), np.full(ntr, 2 ** 64 - 1, np.uint64), np.float32(P119_GATE_CHI2), _i32(ntr), _i32(n)]
+
+
+def _p119_gate_d2(mx, my, tx, ty, s00, s01, s11):
+    """The squared Mahalanobis distances (n x tracks, float64)."""
+    dx = np.asarray(mx, np.float64)[:, None] - np.asarray(tx, np.float64)[None, :]
+    dy = np.asarray(my, np.float64)[:, None] - np.asarray(ty, np.float64)[None, :]
+    a, b, c = (np.asarray(s, np.float64)[None, :] for s in (s00, s01, s11))
+    return a * dx * dx + 2 * b * dx * dy + c * dy * dy
+
+
+def _p119_gate_ref(mx, my, tx, ty, s00, s01, s11, gate=P119_GATE_CHI2):
+    """gnn_gate in float64: the counts, each track's nearest measurement (-1 for none) and
+    its d^2, and the smallest margins (|d^2 - gate|; a track's gap between its nearest
+    two d^2 in its gate)."""
+    d2 = _p119_gate_d2(mx, my, tx, ty, s00, s01, s11)
+    g = float(np.float32(gate))
+    inside = d2 < g
+    cnt = inside.sum(axis=0)
+    dd = np.where(inside, d2, np.inf)
+    near = np.where(cnt > 0, np.argmin(dd, axis=0), -1)
+    best = dd.min(axis=0)
+    srt = np.sort(dd, axis=0)
+    two = cnt >= 2
+    sep = (srt[1, two] - srt[0, two]).min() if two.any() else np.inf
+    return cnt, near, best, np.abs(d2 - g).min(), sep
+
+
+def _p119_iir_coefs():
+    """The 4th-order Butterworth low-pass (cutoff P119_IIR_FC) as two RBJ biquads (Q 0.541,
+    then 1.307): b0, b1, b2, a1, a2 a section in Q2.14, int16 (10 values)."""
+    w0 = 2 * np.pi * P119_IIR_FC
+    out = []
+    for q in (0.5 / np.cos(np.pi / 8), 0.5 / np.cos(3 * np.pi / 8)):
+        al = np.sin(w0) / (2 * q)
+        a0 = 1 + al
+        cs = np.cos(w0)
+        out += [(1 - cs) / 2 / a0, (1 - cs) / a0, (1 - cs) / 2 / a0, -2 * cs / a0, (1 - al) / a0]
+    return np.round(np.array(out) * (1 << P119_IIR_Q)).astype(np.int16)
+
+
+def _p119_iir_args(n, rng):
+    """n channels of P119_IIR_NSAMP int16 samples (planar: channel c's contiguous): a sine
+    of a random frequency (0 .. 0.2 of the rate) and amplitude (2000 .. 12000) plus N(0,
+    1500^2) noise; every P119_IIR_LOUD-th channel a +-32000 square wave of period 16 .. 64
+    instead (its overshoot clips); the output zeroed; the coefficients (_p119_iir_coefs);
+    nsamp, n."""
+    T = P119_IIR_NSAMP
+    t = np.arange(T)
+    fr = rng.uniform(0, 0.2, (n, 1))
+    amp = rng.uniform(2000, 12000, (n, 1))
+    ph = rng.uniform(0, 2 * np.pi, (n, 1))
+    x = amp * np.sin(2 * np.pi * fr * t + ph) + rng.normal(0, 1500, (n, T))
+    loud = np.arange(n) % P119_IIR_LOUD == 0
+    per = rng.integers(16, 65, (n, 1))
+    sq = np.where((t + rng.integers(0, 64, (n, 1))) % per < per // 2, 32000.0, -32000.0)
+    x = np.where(loud[:, None], sq, x)
+    x = np.clip(np.round(x), -32768, 32767).astype(np.int16)
+    return [x.ravel(), np.zeros(n * T, np.int16), _p119_iir_coefs(), _i32(T), _i32(n)]
+
+
+def _p119_iir_ref(x, coef, nsamp=P119_IIR_NSAMP):
+    """iir_q14_df1 in int64 (exact), the channels side by side: the output (n x nsamp) and
+    the number of clipped section outputs."""
+    x = np.asarray(x, np.int64).reshape(-1, nsamp)
+    c = np.asarray(coef, np.int64).reshape(P119_IIR_NSEC, 5)
+    n = x.shape[0]
+    st = np.zeros((P119_IIR_NSEC, 4, n), np.int64)          # x1, x2, y1, y2
+    y = np.zeros_like(x)
+    clips = 0
+    for t in range(nsamp):
+        v = x[:, t]
+        for s in range(P119_IIR_NSEC):
+            b0, b1, b2, a1, a2 = c[s]
+            x1, x2, y1, y2 = st[s].copy()
+            acc = b0 * v + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2 + (1 << (P119_IIR_Q - 1))
+            o = acc >> P119_IIR_Q
+            clips += int(((o > 32767) | (o < -32768)).sum())
+            o = np.clip(o, -32768, 32767)
+            st[s] = [v, x1, o, y1]
+            v = o
+        y[:, t] = v
+    return y.astype(np.int16), clips
+
+
+def _p119_dare_plants(n, rng):
+    """n LQR problems: forward-Euler (dt P119_DARE_DT) mass-spring-dampers (m 0.5 .. 2, c 0
+    .. 1, k 0.5 .. 5) driven by a force: A (n x 2 x 2), b (n x 2); Q's diagonal (10^U(0, 2),
+    10^U(-1, 1)) and r 10^U(-2, 0), float64."""
+    dt = P119_DARE_DT
+    m, c, k = rng.uniform(0.5, 2, n), rng.uniform(0, 1, n), rng.uniform(0.5, 5, n)
+    A = np.zeros((n, 2, 2))
+    A[:, 0, 0], A[:, 0, 1] = 1.0, dt
+    A[:, 1, 0], A[:, 1, 1] = -k / m * dt, 1 - c / m * dt
+    B = np.zeros((n, 2))
+    B[:, 1] = dt / m
+    q = np.stack([10 ** rng.uniform(0, 2, n), 10 ** rng.uniform(-1, 1, n)], axis=1)
+    r = 10 ** rng.uniform(-2, 0, n)
+    return A, B, q, r
+
+
+def _p119_dare_args(n, rng):
+    """_p119_dare_plants flattened (float64); P (n x 4) and K (n x 2) out zeroed, the sweeps
+    (int32) zeroed; tol, n."""
+    A, B, q, r = _p119_dare_plants(n, rng)
+    return [A.ravel(), B.ravel(), q.ravel(), r, np.zeros(4 * n), np.zeros(2 * n), np.zeros(n, np.int32),
+            np.float64(P119_DARE_TOL), _i32(n)]
+
+
+def _p119_dare_ref(A, B, q, r, tol=P119_DARE_TOL, max_it=P119_DARE_MAX):
+    """dare_riccati in float64, the problems side by side: P (n x 2 x 2), K (n x 2), the
+    sweeps, and the smallest |log(diff / (tol pmax))| of any convergence test."""
+    nx = P119_DARE_NX
+    A = np.asarray(A, np.float64).reshape(-1, nx, nx)
+    b = np.asarray(B, np.float64).reshape(-1, nx)
+    q = np.asarray(q, np.float64).reshape(-1, nx)
+    r = np.asarray(r, np.float64)
+    n = len(r)
+    P = np.zeros((n, nx, nx))
+    P[:, range(nx), range(nx)] = q
+    it = np.zeros(n, np.int64)
+    on = np.ones(n, bool)
+    gap = np.inf
+
+    def parts(P):
+        PA = P @ A
+        s = r + np.einsum("ni,nij,nj->n", b, P, b)
+        return PA, s, np.einsum("ni,nij->nj", b, PA)
+    for _ in range(max_it):
+        if not on.any():
+            break
+        PA, s, bpa = parts(P)
+        Pn = np.einsum("nki,nkj->nij", A, PA) - bpa[:, :, None] * bpa[:, None, :] / s[:, None, None]
+        Pn[:, range(nx), range(nx)] += q
+        diff = np.abs(Pn - P).max(axis=(1, 2))
+        pmax = np.abs(Pn).max(axis=(1, 2))
+        P = np.where(on[:, None, None], Pn, P)
+        it += on
+        gap = min(gap, np.abs(np.log(diff[on] / (tol * pmax[on]))).min())
+        on &= diff > tol * pmax
+    PA, s, bpa = parts(P)
+    return P, bpa / s[:, None], it, gap
+
+
+UNSEEN117 = [
+    TimingProbe("probe/kf-cv-track-aos", "probe-unseen117", "kf_cv_step", 1 << 22, 256, lambda n: -(-n // 256),
+                _p119_kf_args, source=_P119,
+                note="one constant-velocity Kalman predict + update of 2^22 1-D tracks, a thread a track: the "
+                     "20-byte struct Track (x, v, 3 covariance entries) loaded and stored whole (lanes 20 B "
+                     "apart), a coalesced measurement load, ~25 float ops and 4 divisions, the NIS stored; "
+                     "memory-bound (48 B a track)"),
+    TimingProbe("probe/pid-msd-gain-sweep", "probe-unseen117", "pid_msd_sim", 1 << 17, 256,
+                lambda n: -(-n // 256), _p119_pid_args, source=_P119,
+                note="PID step responses of 2^17 mass-spring-dampers (own m, c, k and gains), a thread a plant: "
+                     "1000 semi-implicit Euler steps each ~20 float ops with 2 divisions (by dt and m), a "
+                     "saturation clamp with conditional integration (branches on u, lanes saturating for "
+                     "different spans) and a 2% band test; 6 coalesced loads and 4 stores a plant; compute-bound"),
+    TimingProbe("probe/statespace-smem-sim", "probe-unseen117", "ss_sim", 1 << 17, P119_SS_BLOCK,
+                lambda n: -(-n // P119_SS_BLOCK), _p119_ss_args, source=_P119,
+                note="x' = A x + B u, y = C x of one 8-state, 2-input model for 2^17 systems over 32 steps, a "
+                     "thread a system (1024 blocks of 128): A, B, C staged in 352 B of shared memory (every lane "
+                     "reads the same word: broadcasts), the state in 8-float per-thread arrays, 88 shared-load "
+                     "FMAs a step, 2 coalesced input loads (component-major) and an output store a step"),
+    TimingProbe("probe/gnn-gate-atomicmin", "probe-unseen117", "gnn_gate", 1 << 20, 256, lambda n: -(-n // 256),
+                _p119_gate_args, source=_P119,
+                note="measurement-to-track gating of 2^20 measurements (80% near one of 256 tracks, 20% clutter, "
+                     "random order) against 256 tracks in 5 KiB of shared memory, a thread a measurement: a "
+                     "broadcast-load Mahalanobis d^2 (~8 FMAs) a track, and for the ~0.85 gated pairs a "
+                     "measurement an int atomicAdd and a 64-bit atomicMin on the track's words (~3500 a track)"),
+    TimingProbe("probe/iir-q14-planar", "probe-unseen117", "iir_q14_df1", 1 << 16, 256, lambda n: -(-n // 256),
+                _p119_iir_args, source=_P119,
+                note="fixed-point Q2.14 4th-order Butterworth low-pass (2 direct-form-I biquads, 64-bit integer "
+                     "multiply-accumulates, rounding shift and int16 saturation) on 2^16 planar int16 channels of "
+                     "512 samples, a thread a channel (256 blocks): a sequential loop of a 2-byte load and store "
+                     "a sample, a warp's lanes 1 KiB apart (each its own sector, reused over 16 samples)"),
+    TimingProbe("probe/lqr-dare-double", "probe-unseen117", "dare_riccati", 1 << 16, P119_DARE_BLOCK,
+                lambda n: -(-n // P119_DARE_BLOCK), _p119_dare_args, source=_P119,
+                note="DARE value iteration in double for 2^16 2-state LQR problems (Euler-discretized "
+                     "mass-spring-dampers), a thread a problem: 2x2 local arrays in loops, ~25 DFMAs, 4 double "
+                     "divisions and 8 fmax/fabs a sweep, until max |dP| <= 1e-8 max |P| (sweeps data-dependent: "
+                     "~10 to ~360, mean ~59, a warp's slowest lane ~2.8x the mean); 9 strided double loads a "
+                     "thread at the start, 7 stores at the end"),
+]
+PROBES += UNSEEN117
+
+
+# probe-unseen113 (probes115.cu): an atmospheric-science / numerical-weather-prediction
+# course's kernels (first-order upwind advection of a tracer on a lat-lon grid, Newton
+# saturation adjustment per column, a gray longwave two-stream sweep, interpolation from
+# sigma levels to pressure levels, a Thomas solve of implicit vertical diffusion, zonal
+# means with a shared-memory reduction and an atomicAdd global mean) as a student who
+# knows CUDA basics writes them
+_P115 = "probes115.cu"
+P115_NLEV = 64                             # NLEV: the column kernels' levels (fields level-major, k = 0 the top)
+P115_SIG_POW = 1.5                         # sigma at level k: ((k + 0.5) / NLEV)^1.5; interfaces (k / NLEV)^1.5
+P115_COL_W = 512                           # the columns are rows of 512 of a patch (smooth orography along a row)
+P115_COL_BLOCK = 128                       # threads a block of the column kernels
+P115_MOUNTAINS = (16, 300.0, 3000.0)       # Gaussian mountains on the unit-square patch: count, height range (m)
+P115_ADV_BLOCK = (32, 8)                   # upwind: 2-D blocks
+P115_ADV_DT = 60.0                         # upwind: the time step (s; Courant ~0.35 at the fastest wind)
+P115_SA_TOL = 1e-3                         # sat-adjust: Newton's stopping step (K)
+P115_SA_RH = (0.5, 1.06)                   # sat-adjust: relative humidity below 300 hPa uniform in this range
+P115_SA_CLOUD = (0.95, 0.7, 5e-4)          # cloud where RH > 0.95, with probability 0.7, qc uniform in (0, 5e-4)
+P115_LW_EMIS = 0.98                        # lw-two-stream: the surface's emissivity
+P115_LW_TAU = (1.0, 6.0)                   # lw-two-stream: each column's water-vapour optical depth, uniform
+P115_PLEV = np.array([10, 20, 30, 50, 70, 100, 150, 200, 250, 300, 400, 500, 700, 850, 925, 1000],
+                     np.float32) * 100     # interp: c_plev (Pa)
+P115_FILL = -999.0                         # interp: the value under the ground
+P115_VD_DZ = (20.0, 1.06)                  # thomas-vdiff: the lowest layer's thickness (m), growing by 1.06 a layer up
+P115_VD_DT = 600.0                         # thomas-vdiff: the time step (s)
+P115_ZM_NLEV, P115_ZM_BLOCK = 37, 256      # zonal-mean: levels (ERA5's 37 pressure levels); ZM_BLOCK
+P115_RD, P115_G, P115_CP, P115_LV, P115_EPS = 287.04, 9.80665, 1004.64, 2.501e6, 0.622
+
+
+def _p115_sigma():
+    """The sigma of the NLEV levels and of the NLEV + 1 interfaces (float64, top down)."""
+    k = np.arange(P115_NLEV + 1, dtype=np.float64)
+    return ((k[:-1] + 0.5) / P115_NLEV) ** P115_SIG_POW, (k / P115_NLEV) ** P115_SIG_POW
+
+
+def _p115_qsat(T, p):
+    """qsat (Bolton's e_s) in float64."""
+    T = np.asarray(T, np.float64)
+    es = 611.2 * np.exp(17.67 * (T - 273.15) / (T - 29.65))
+    return P115_EPS * es / (p - (1 - P115_EPS) * es)
+
+
+def _p115_columns(ncol, rng):
+    """ncol atmospheric columns (float64): the surface height zs (m) from Gaussian mountains
+    on a unit-square patch whose rows of P115_COL_W columns are the columns in order, the
+    surface pressure ps = 101325 exp(-zs / 8000) plus a synoptic wave (+-1500 Pa) and
+    noise, the level pressures sigma ps (NLEV x ncol), the temperature (a 6.5 K/km lapse
+    rate from a surface air temperature 300 - 40 y - 6.5 zs / km, not under 210 K +-2 in
+    the stratosphere, +-0.5 K noise) and the geopotential height (hypsometric, from zs);
+    the row-major position y of each column too."""
+    w = min(ncol, P115_COL_W)
+    x = (np.arange(ncol) % w + 0.5) / w
+    y = (np.arange(ncol) // w + 0.5) / -(-ncol // w)
+    nm, h0, h1 = P115_MOUNTAINS
+    zs = np.zeros(ncol)
+    for _ in range(nm):
+        mx, my, h, r = rng.uniform(0, 1), rng.uniform(0, 1), rng.uniform(h0, h1), rng.uniform(0.02, 0.08)
+        dx = np.minimum(np.abs(x - mx), 1 - np.abs(x - mx))
+        zs += h * np.exp(-(dx * dx + (y - my) ** 2) / (r * r))
+    ps = 101325 * np.exp(-zs / 8000) + 1500 * np.sin(2 * np.pi * (3 * x + 2 * y) + rng.uniform(0, 6.3)) \
+        + rng.normal(0, 100, ncol)
+    sig, _ = _p115_sigma()
+    p = sig[:, None] * ps[None, :]
+    t0 = 300 - 40 * y - 6.5e-3 * zs + rng.normal(0, 1, ncol)
+    T = t0[None, :] * sig[:, None] ** (P115_RD * 6.5e-3 / P115_G)
+    T = np.maximum(T, 210 + rng.normal(0, 2, ncol)[None, :]) + rng.normal(0, 0.5, p.shape)
+    Z = np.empty_like(p)
+    Z[-1] = zs + P115_RD / P115_G * T[-1] * np.log(ps / p[-1])
+    for k in range(P115_NLEV - 2, -1, -1):
+        Z[k] = Z[k + 1] + P115_RD / P115_G * 0.5 * (T[k] + T[k + 1]) * np.log(p[k + 1] / p[k])
+    return zs, ps, p, T, Z, y
+
+
+# ---- upwind-tracer-latlon ----
+
+def _p115_adv_grid(n):
+    bx, by = P115_ADV_BLOCK
+    return -(-n // bx), -(-(n // 2) // by)
+
+
+def _p115_adv_args(n, rng):
+    """An n x n/2 lat-lon grid (row-major, j = 0 the south): a tracer of three Gaussian
+    bells (peak 1.9) on 1 with N(0, 0.01^2) noise; winds u = cos(lat) (40 sin^2(2 lat) - 8
+    + 10 cos(5 lon) + N(0, 1)) and v = cos(lat) (12 sin(6 lon + 2 lat) + N(0, 1)) (m/s;
+    easterlies in the tropics, sign changes along the rows), all float32; qn (zeroed),
+    dlon, dlat, lat0, dt, nlon, nlat."""
+    nlon, nlat = n, n // 2
+    dlon, dlat = 2 * np.pi / nlon, np.pi / nlat
+    lat0 = -np.pi / 2 + dlat / 2
+    lat = (lat0 + np.arange(nlat) * dlat)[:, None]
+    lon = (np.arange(nlon) * dlon)[None, :]
+    cl = np.cos(lat)
+    q = np.ones((nlat, nlon))
+    for _ in range(3):
+        la, lo = rng.uniform(-1, 1), rng.uniform(0, 2 * np.pi)
+        d = np.arccos(np.clip(np.sin(la) * np.sin(lat) + np.cos(la) * cl * np.cos(lon - lo), -1, 1))
+        q += 0.9 * np.exp(-(d / 0.3) ** 2)
+    f = np.float32
+    q = (q + rng.normal(0, 0.01, q.shape)).astype(f)
+    u = (cl * (40 * np.sin(2 * lat) ** 2 - 8 + 10 * np.cos(5 * lon) + rng.normal(0, 1, q.shape))).astype(f)
+    v = (cl * (12 * np.sin(6 * lon + 2 * lat) + rng.normal(0, 1, q.shape))).astype(f)
+    return [q.ravel(), u.ravel(), v.ravel(), np.zeros(nlon * nlat, f), f(dlon), f(dlat), f(lat0), f(P115_ADV_DT),
+            _i32(nlon), _i32(nlat)]
+
+
+def _p115_adv_ref(q, u, v, dlon, dlat, lat0, dt, nlon, nlat):
+    """upwind_advect's step in float64."""
+    q, u, v = (np.asarray(a, np.float64).reshape(nlat, nlon) for a in (q, u, v))
+    lat = (np.float32(lat0) + np.arange(nlat, dtype=np.float32) * np.float32(dlat)).astype(np.float64)[:, None]
+    dx = 6.371e6 * np.cos(lat) * float(dlon)
+    dy = 6.371e6 * float(dlat)
+    qw, qe = np.roll(q, 1, axis=1), np.roll(q, -1, axis=1)
+    dqdx = np.where(u > 0, (q - qw) / dx, (qe - q) / dx)
+    qs = np.vstack([q[:1], q[:-1]])          # the row to the south (the row itself at j = 0)
+    qnr = np.vstack([q[1:], q[-1:]])
+    dqdy = np.where(v > 0, (q - qs) / dy, (qnr - q) / dy)
+    return (q - float(dt) * (u * dqdx + v * dqdy)).ravel()
+
+
+# ---- saturation-adjust-newton ----
+
+def _p115_sa_state(ncol, rng):
+    """T, qv, qc, p (NLEV x ncol, float64) of _p115_columns: RH uniform in P115_SA_RH
+    below 300 hPa, in (0.05, 0.5) above (stratosphere, p < 100 hPa: qv 4e-6); cloud water
+    where RH > 0.95 with probability 0.7, uniform up to 5e-4 kg/kg."""
+    zs, ps, p, T, Z, y = _p115_columns(ncol, rng)
+    rh = np.where(p > 30000, rng.uniform(*P115_SA_RH, p.shape), rng.uniform(0.05, 0.5, p.shape))
+    qv = np.where(p > 10000, rh * _p115_qsat(T, p), 4e-6)
+    th, pc, qmax = P115_SA_CLOUD
+    qc = np.where((rh > th) & (p > 30000) & (rng.uniform(0, 1, p.shape) < pc), rng.uniform(0, qmax, p.shape), 0.0)
+    return T, qv, qc, p
+
+
+def _p115_sa_args(n, rng):
+    """_p115_sa_state's T, qv, qc, p (float32, level-major, NLEV n); the Newton steps a
+    column (int32, zeroed); tol, ncol."""
+    f = np.float32
+    T, qv, qc, p = (a.astype(f).ravel() for a in _p115_sa_state(n, rng))
+    return [T, qv, qc, p, np.zeros(n, np.int32), f(P115_SA_TOL), _i32(n)]
+
+
+def _p115_sa_ref(T, qv, qc, p, tol=P115_SA_TOL):
+    """sat_adjust in float64: T, qv, qc, the Newton steps a column, the active mask, each
+    column's smallest | |dT| - tol | of a step (how near a stopping test came to flipping)
+    and the smallest |qv - qs| / qs of a cloudless cell's activity test."""
+    T, qv, qc, p = (np.array(a, np.float64).reshape(P115_NLEV, -1) for a in (T, qv, qc, p))
+    qs = _p115_qsat(T, p)
+    act = (qv > qs) | (qc > 0)
+    gap_act = np.abs(qv - qs)[~(qc > 0)] / qs[~(qc > 0)]
+    tn = T.copy()
+    on = act.copy()
+    nit = np.zeros(T.shape, np.int64)
+    gap = np.full(T.shape, np.inf)
+    a = P115_LV / P115_CP
+    for _ in range(10):
+        if not on.any():
+            break
+        t, pk, q, t0 = tn[on], p[on], qv[on], T[on]
+        es = 611.2 * np.exp(17.67 * (t - 273.15) / (t - 29.65))
+        den = pk - (1 - P115_EPS) * es
+        qsn = P115_EPS * es / den
+        dqs = qsn * pk / den * 17.67 * 243.5 / (t - 29.65) ** 2
+        dT = (t - t0 - a * (q - qsn)) / (1 + a * dqs)
+        tn[on] = t - dT
+        nit[on] += 1
+        gap[on] = np.minimum(gap[on], np.abs(np.abs(dT) - tol))
+        idx = np.flatnonzero(on.ravel())
+        on.ravel()[idx[np.abs(dT) < tol]] = False
+    dq = np.maximum(qv - _p115_qsat(tn, p), -qc)
+    To = np.where(act, T + a * dq, T)
+    qvo = np.where(act, qv - dq, qv)
+    qco = np.where(act, qc + dq, qc)
+    return To.ravel(), qvo.ravel(), qco.ravel(), nit.sum(axis=0), act.ravel(), gap.min(axis=0), \
+        (gap_act.min() if gap_act.size else np.inf)
+
+
+# ---- lw-two-stream-sweep ----
+
+def _p115_lw_args(n, rng):
+    """n columns of _p115_columns: T (NLEV x n), each layer's optical depth tau_wv
+    (sigma_bot^4 - sigma_top^4) + 0.5 (sigma_bot^2 - sigma_top^2) with tau_wv uniform in
+    P115_LW_TAU a column, its pressure thickness ps dsigma, the surface's temperature (the
+    lowest level's + U(-2, 8) K), all float32; emis; Fup, Fdn (NLEV + 1 rows) and the heating
+    (zeroed); ncol."""
+    f = np.float32
+    zs, ps, p, T, Z, y = _p115_columns(n, rng)
+    _, sh = _p115_sigma()
+    twv = rng.uniform(*P115_LW_TAU, n)
+    tau = twv[None, :] * np.diff(sh ** 4)[:, None] + 0.5 * np.diff(sh ** 2)[:, None]
+    dp = np.diff(sh)[:, None] * ps[None, :]
+    ts = T[-1] + rng.uniform(-2, 8, n)
+    z1 = np.zeros((P115_NLEV + 1) * n, f)
+    return [T.astype(f).ravel(), tau.astype(f).ravel(), dp.astype(f).ravel(), ts.astype(f), f(P115_LW_EMIS), z1,
+            z1.copy(), np.zeros(P115_NLEV * n, f), _i32(n)]
+
+
+def _p115_lw_ref(T, tau, dp, ts, emis=P115_LW_EMIS):
+    """lw_two_stream in float64: Fup, Fdn (NLEV + 1 x ncol) and the heating (NLEV x ncol), flat."""
+    T, tau, dp = (np.asarray(a, np.float64).reshape(P115_NLEV, -1) for a in (T, tau, dp))
+    ts = np.asarray(ts, np.float64)
+    sb = 5.670374e-8
+    tr = np.exp(-1.66 * tau)
+    B = sb * T ** 4
+    fd = np.zeros((P115_NLEV + 1, T.shape[1]))
+    for k in range(P115_NLEV):
+        fd[k + 1] = fd[k] * tr[k] + B[k] * (1 - tr[k])
+    fu = np.zeros_like(fd)
+    fu[-1] = emis * sb * ts ** 4 + (1 - emis) * fd[-1]
+    for k in range(P115_NLEV - 1, -1, -1):
+        fu[k] = fu[k + 1] * tr[k] + B[k] * (1 - tr[k])
+    fn = fu - fd
+    heat = P115_G / P115_CP * (fn[1:] - fn[:-1]) / dp * 86400
+    return fu.ravel(), fd.ravel(), heat.ravel()
+
+
+# ---- interp-sigma-to-plevels ----
+
+def _p115_ip_args(n, rng):
+    """n columns of _p115_columns: p, T, Z (NLEV x n, float32); Tp, Zp (NPLEV x n,
+    zeroed); fill, ncol."""
+    f = np.float32
+    zs, ps, p, T, Z, y = _p115_columns(n, rng)
+    z = np.zeros(len(P115_PLEV) * n, f)
+    return [p.astype(f).ravel(), T.astype(f).ravel(), Z.astype(f).ravel(), z, z.copy(), f(P115_FILL), _i32(n)]
+
+
+def _p115_ip_syms(n, rng):
+    return {"c_plev": P115_PLEV.copy()}
+
+
+def _p115_ip_ref(p, T, Z, plev=P115_PLEV, fill=P115_FILL):
+    """interp_plevels in float64: Tp, Zp (NPLEV x ncol, flat), the bracket k of each
+    (target, column) (-1 under the ground, -2 above the top) and the smallest relative gap
+    between a target and a level pressure."""
+    p, T, Z = (np.asarray(a, np.float64).reshape(P115_NLEV, -1) for a in (p, T, Z))
+    pt = np.asarray(plev, np.float32).astype(np.float64)
+    ncol = p.shape[1]
+    k = np.array([np.searchsorted(p[:, c], pt, side="left") - 1 for c in range(ncol)]).T   # p[k] < pt <= p[k+1]
+    kk = np.clip(k, 0, P115_NLEV - 2)
+    cols = np.arange(ncol)[None, :]
+    p0, p1 = p[kk, cols], p[kk + 1, cols]
+    w = np.log(pt[:, None] / p0) / np.log(p1 / p0)
+    Tp = T[kk, cols] + w * (T[kk + 1, cols] - T[kk, cols])
+    Zp = Z[kk, cols] + w * (Z[kk + 1, cols] - Z[kk, cols])
+    under = pt[:, None] > p[-1][None, :]
+    above = pt[:, None] <= p[0][None, :]
+    Tp = np.where(under, fill, np.where(above, T[0][None, :], Tp))
+    Zp = np.where(under, fill, np.where(above, Z[0][None, :], Zp))
+    k = np.where(under, -1, np.where(above, -2, k))
+    gap = (np.abs(p[:, None, :] - pt[None, :, None]) / pt[None, :, None]).min()
+    return Tp.ravel(), Zp.ravel(), k, gap
+
+
+# ---- thomas-vertical-diffusion ----
+
+def _p115_vd_dz():
+    """The NLEV layer thicknesses (float32, top down): P115_VD_DZ[0] m at the bottom, each
+    layer up P115_VD_DZ[1] times the one below."""
+    d0, r = P115_VD_DZ
+    return (d0 * r ** np.arange(P115_NLEV)[::-1]).astype(np.float32)
+
+
+def _p115_vd_args(n, rng):
+    """n columns: potential temperature (NLEV x n) 290 + U(-5, 5) K at the ground and 3
+    K/km up, N(0, 0.5^2) K noise in the boundary layer (depth h uniform 300 .. 2000 m a
+    column); K at the NLEV - 1 interfaces (level-major) 0.4 u* z (1 - z/h)^2 inside the
+    boundary layer (u* uniform 0.1 .. 0.6 m/s) plus 0.1 m^2/s; all float32; dz, dt, ncol."""
+    f = np.float32
+    dz = _p115_vd_dz().astype(np.float64)
+    zc = np.cumsum(dz[::-1])[::-1] - dz / 2           # level centres' heights (top down)
+    zi = np.cumsum(dz[::-1])[::-1][1:]                 # interface k (between levels k, k + 1) heights
+    h = rng.uniform(300, 2000, n)
+    us = rng.uniform(0.1, 0.6, n)
+    th = 290 + rng.uniform(-5, 5, n)[None, :] + 3e-3 * zc[:, None]
+    th = th + np.where(zc[:, None] < h[None, :], rng.normal(0, 0.5, (P115_NLEV, n)), 0.0)
+    zr = zi[:, None] / h[None, :]
+    K = 0.1 + np.where(zr < 1, 0.4 * us[None, :] * zi[:, None] * (1 - zr) ** 2, 0.0)
+    return [th.astype(f).ravel(), K.astype(f).ravel(), _p115_vd_dz(), f(P115_VD_DT), _i32(n)]
+
+
+def _p115_vd_ref(phi, K, dz, dt=P115_VD_DT):
+    """thomas_vdiff's implicit step in float64 (numpy's banded solve by columns): phi."""
+    nl = P115_NLEV
+    phi = np.asarray(phi, np.float64).reshape(nl, -1)
+    K = np.asarray(K, np.float64).reshape(nl - 1, -1)
+    dz = np.asarray(dz, np.float64)
+    dt = float(dt)
+    up = np.zeros_like(phi)
+    lo = np.zeros_like(phi)
+    up[:-1] = dt * K / (dz[:-1] * 0.5 * (dz[:-1] + dz[1:]))[:, None]
+    lo[1:] = dt * K / (dz[1:] * 0.5 * (dz[:-1] + dz[1:]))[:, None]
+    b = 1 + lo + up
+    cp = np.zeros_like(phi)
+    dp = np.zeros_like(phi)
+    cp[0], dp[0] = -up[0] / b[0], phi[0] / b[0]
+    for k in range(1, nl):
+        m = b[k] + lo[k] * cp[k - 1]
+        cp[k] = -up[k] / m
+        dp[k] = (phi[k] + lo[k] * dp[k - 1]) / m
+    x = np.zeros_like(phi)
+    x[-1] = dp[-1]
+    for k in range(nl - 2, -1, -1):
+        x[k] = dp[k] - cp[k] * x[k + 1]
+    return x.ravel()
+
+
+# ---- zonal-mean-eddy-flux ----
+
+def _p115_zm_args(n, rng):
+    """P115_ZM_NLEV levels of a 2n x n lat-lon grid (level-major, rows of 2n longitudes):
+    T = a level's mean (210 .. 290 K) - 40 sin^2(lat) + a wave of wavenumber 4 .. 8 (3 .. 8 K,
+    the phase turning with latitude), v the same wave's (5 .. 15 m/s, a quarter period plus
+    0.3 .. 1 rad behind: a poleward eddy heat flux) plus N(0, 2^2) noise, T's noise N(0,
+    0.5^2); the area weights cos(lat) / their sum; [T], [v], [v'T'] (nlev x nlat), the
+    levels' global means (zeroed); nlon, nlat (all float32)."""
+    f = np.float32
+    nlon, nlat, nl = 2 * n, n, P115_ZM_NLEV
+    lat = np.radians(-90 + (np.arange(nlat) + 0.5) * 180 / nlat)[:, None]
+    lon = (np.arange(nlon) * 2 * np.pi / nlon)[None, :]
+    T = np.empty((nl, nlat, nlon), f)
+    v = np.empty((nl, nlat, nlon), f)
+    for l in range(nl):
+        m = rng.integers(4, 9)
+        ph = m * lon + 2 * lat + rng.uniform(0, 2 * np.pi)
+        lag = rng.uniform(0.3, 1.0)
+        env = np.cos(lat) ** 2
+        T[l] = 210 + 80 * l / (nl - 1) - 40 * np.sin(lat) ** 2 + rng.uniform(3, 8) * env * np.cos(ph) \
+            + rng.normal(0, 0.5, (nlat, nlon))
+        v[l] = rng.uniform(5, 15) * env * np.cos(ph + np.pi / 2 - lag) * np.sign(lat) \
+            + rng.normal(0, 2, (nlat, nlon))
+    w = np.cos(lat.ravel())
+    z = np.zeros(nl * nlat, f)
+    return [T.ravel(), v.ravel(), (w / w.sum()).astype(f), z, z.copy(), z.copy(), np.zeros(nl, f), _i32(nlon),
+            _i32(nlat)]
+
+
+def _p115_zm_ref(T, v, wlat, nlon, nlat):
+    """zonal_mean in float64: [T], [v], [v'T'] (flat nlev x nlat) and the global means."""
+    T, v = (np.asarray(a, np.float64).reshape(-1, nlat, nlon) for a in (T, v))
+    tm, vm = T.mean(axis=2), v.mean(axis=2)
+    ed = (v * T).mean(axis=2) - vm * tm
+    return tm.ravel(), vm.ravel(), ed.ravel(), tm @ np.asarray(wlat, np.float64)
+
+
+UNSEEN113 = [
+    TimingProbe("probe/upwind-tracer-latlon", "probe-unseen113", "upwind_advect", 5760, P115_ADV_BLOCK,
+                _p115_adv_grid, _p115_adv_args, source=_P115,
+                note="one first-order upwind step of a tracer on a 5760 x 2880 (1/16 degree) lat-lon grid, a "
+                     "thread a point in 32 x 8 blocks: coalesced loads of q, u, v, the upwind neighbours by the "
+                     "wind's sign (east or west in the row, the rows north or south: a block's 8 rows of q and "
+                     "the 2 beside them, reused through L1/L2), an integer % for the periodic wrap, cosf of the latitude, two "
+                     "divisions, one store; sign changes split ~10% of the warps on u, ~13% on v; memory-bound"),
+    TimingProbe("probe/saturation-adjust-newton", "probe-unseen113", "sat_adjust", 1 << 18, P115_COL_BLOCK,
+                lambda n: -(-n // P115_COL_BLOCK), _p115_sa_args, source=_P115,
+                note="saturation adjustment of 2^18 columns of 64 levels (fields level-major: coalesced), a "
+                     "thread a column: 4 loads and a qsat (expf, 2 divisions) a level; the ~9% cells "
+                     "supersaturated or cloudy (scattered over the lanes, below 300 hPa) run ~2 Newton steps "
+                     "(expf, 5 divisions each) and store T, qv, qc; divergent, mixed compute and memory"),
+    TimingProbe("probe/lw-two-stream-sweep", "probe-unseen113", "lw_two_stream", 1 << 18, P115_COL_BLOCK,
+                lambda n: -(-n // P115_COL_BLOCK), _p115_lw_args, source=_P115,
+                note="gray longwave two-stream fluxes of 2^18 columns of 64 layers, a thread a column: a "
+                     "downward sweep (T and tau loaded, expf, T^4, Fdn stored) and an upward one loading T and "
+                     "tau again (64 MiB each: from DRAM) and Fdn back, recomputing expf, storing Fup and the "
+                     "heating rate (a division by dp); level-major, all coalesced; memory-bound with an SFU "
+                     "share"),
+    TimingProbe("probe/interp-sigma-to-plevels", "probe-unseen113", "interp_plevels", 1 << 19, P115_COL_BLOCK,
+                lambda n: -(-n // P115_COL_BLOCK), _p115_ip_args, source=_P115, symbols=_p115_ip_syms,
+                note="T and Z from 64 sigma levels to 16 pressure levels (from __constant__ memory, uniform) "
+                     "in 2^19 columns with mountains, a thread a column: a while loop walking the column's "
+                     "pressures down to each target's bracket (the lanes' brackets differ where the surface "
+                     "pressure does: loads of one warp over 1-3 rows), two logf and 4 loads an interpolation; "
+                     "targets under the ground (~5%: 1000 hPa in ~60% of the columns, 850 hPa over mountains) "
+                     "stored as fill by a divergent branch; 16 coalesced stores of each output"),
+    TimingProbe("probe/thomas-vertical-diffusion", "probe-unseen113", "thomas_vdiff", 1 << 18, P115_COL_BLOCK,
+                lambda n: -(-n // P115_COL_BLOCK), _p115_vd_args, source=_P115,
+                note="an implicit vertical-diffusion step of 2^18 columns of 64 levels, a thread a column: the "
+                     "forward sweep loading K at two interfaces (the same words twice) and phi (level-major, "
+                     "coalesced) and dz (uniform), 4 divisions a level, c' and d' in two 64-float local arrays "
+                     "(256 B a thread each, local-memory stores and loads), the back substitution storing phi; "
+                     "memory- and local-memory-bound"),
+    TimingProbe("probe/zonal-mean-eddy-flux", "probe-unseen113", "zonal_mean", 720, P115_ZM_BLOCK,
+                lambda n: (n, P115_ZM_NLEV), _p115_zm_args, source=_P115,
+                note="zonal means of T and v and the eddy heat flux on 37 levels of a 1440 x 720 grid, a block "
+                     "of 256 a latitude circle (26640 blocks): 5-6 coalesced loads of T and v a thread, 3 "
+                     "running sums, a shared-memory tree reduction of 3 arrays (8 steps with __syncthreads), "
+                     "thread 0's 3 stores and a float atomicAdd into its level's global mean (720 blocks on one "
+                     "address); memory-bound"),
+]
+PROBES += UNSEEN113
+
+
+# probe-unseen115 (probes117.cu): a remote-sensing / satellite-imagery course's kernels
+# (NDVI/NDWI with a land-cover byte from Landsat uint16 DNs, a cloud test and 5 x 5 buffer
+# dilation through a shared tile, zonal statistics privatized in shared memory, bilinear
+# reprojection of a DEM by an affine transform in __constant__, Gaussian maximum-likelihood
+# classification with class statistics in __constant__, change-vector analysis appending
+# changed pixels through one atomic counter) as a student who knows CUDA basics writes them
+_P117 = "probes117.cu"
+P117_FILL = -9999.0                                 # FILL_VALUE: nodata of the float rasters
+P117_LS_SCALE, P117_LS_OFFSET = 2.75e-5, -0.2       # Landsat Collection-2 SR: reflectance = DN scale + offset
+# spectral-indices: the land covers' reflectances (green, red, NIR, SWIR1) and shares of the tile
+P117_SI_COVERS = (("water", (0.05, 0.03, 0.02, 0.01), 0.12), ("bare", (0.12, 0.15, 0.22, 0.28), 0.25),
+                  ("sparse", (0.08, 0.09, 0.23, 0.20), 0.33), ("dense", (0.06, 0.03, 0.40, 0.15), 0.30))
+P117_SI_NOISE = 0.015                               # reflectance noise (std), each band
+P117_SI_CELL = 64                                   # the land-cover patches' scale (pixels)
+P117_SI_TILT, P117_SI_HALF = 12.0, 0.43             # the scene footprint: degrees, half-size / side (DN 0 outside)
+P117_CM_TILE, P117_CM_R = 16, 2                     # cloud-dilate: CM_TILE, CM_R
+P117_CM_CELL = 128                                  # cloud field's scale (pixels)
+P117_CM_Q = (0.72, 0.86)                            # cloud opacity 0 at this quantile of the field, 1 at that
+P117_CM_SNOW, P117_CM_SNOW_CELL = 0.04, 48          # bright, cold, SWIR-dark snow patches: share, scale
+P117_ZS_ZONES, P117_ZS_PER, P117_ZS_BLOCK = 64, 16, 256   # zonal: ZS_ZONES; pixels a thread; block
+P117_ZS_OUT, P117_ZS_CLOUD = 0.15, 0.05             # shares outside the study area (-1) and cloud-filled (-9999)
+P117_RP_BLOCK = (32, 8)                             # reproject: the block
+P117_RP_GT = (27 / 32, 7 / 32, -7 / 32, 27 / 32)    # gt[1], gt[2], gt[4], gt[5]: rotation ~14.5 deg, scale ~0.87
+P117_MLC_BANDS, P117_MLC_CLASSES = 6, 16            # mlc: MLC_BANDS, MLC_CLASSES
+P117_MLC_REJECT = 22.458                            # chi-square, 6 degrees of freedom, 0.999
+P117_MLC_OUTLIERS, P117_MLC_CELL = 0.03, 32         # share of pixels of no class (uniform spectra); patch scale
+P117_CVA_BANDS, P117_CVA_THRESH = 4, 0.08           # cva: CVA_BANDS; the change magnitude's threshold
+P117_CVA_GAIN = (1.03, 0.98, 1.05, 0.96)            # date 2's relative normalisation, a band
+P117_CVA_BIAS = (-0.004, 0.002, -0.006, 0.01)
+P117_CVA_COVERS = ((0.04, 0.05, 0.03, 0.02), (0.10, 0.13, 0.16, 0.24),    # water, soil, crop, forest (B, G, R, NIR)
+                   (0.05, 0.09, 0.06, 0.35), (0.03, 0.05, 0.03, 0.28))
+P117_CVA_CHANGES = ((0.05, 0.06, 0.12, -0.08), (-0.01, -0.02, -0.02, -0.15),   # clearing, flooding,
+                    (0.00, 0.02, -0.02, 0.15), (-0.03, -0.03, -0.07, 0.06))    # crop green-up, regrowth
+P117_CVA_SHARE, P117_CVA_NOISE = 0.06, 0.01         # changed share; noise (std) a band and date
+P117_CVA_AMP = (0.3, 1.5)                           # the change vector scaled by a smooth field in this range
+
+
+def _p117_shape(n):
+    """A raster of at least n pixels for the 1-D kernels: (rows, columns), the columns a
+    power of two near sqrt(n)."""
+    w = 1 << ((int(n).bit_length()) // 2)
+    return -(-int(n) // w), w
+
+
+def _p117_smooth(h, w, cell, rng):
+    """A smooth random field on h x w (float64 in [0, 1)): uniform values on a grid of
+    cell-pixel spacing, bilinearly interpolated."""
+    gh, gw = h // cell + 2, w // cell + 2
+    C = rng.random((gh, gw))
+
+    def interp(m, k):
+        t = (np.arange(m) + 0.5) / cell
+        i0 = np.floor(t).astype(np.int64)
+        A = np.zeros((m, k))
+        A[np.arange(m), i0] = 1 - (t - i0)
+        A[np.arange(m), i0 + 1] = t - i0
+        return A
+    return interp(h, gh) @ C @ interp(w, gw).T
+
+
+def _p117_classes(F, shares):
+    """Classes 0 .. len(shares) - 1 of the field F's values by quantile, in those shares (uint8)."""
+    q = np.quantile(F[::3, ::3], np.cumsum(shares)[:-1])
+    return np.searchsorted(q, F).astype(np.uint8)
+
+
+def _p117_si_args(n, rng):
+    """A Landsat-8 tile of n pixels (rows of _p117_shape(n)): land covers in patches
+    (P117_SI_COVERS), each band's reflectance the cover's plus N(0, P117_SI_NOISE^2),
+    stored as uint16 DNs (P117_LS_SCALE, P117_LS_OFFSET); the four bands 0 outside a
+    footprint tilted P117_SI_TILT degrees; green, red, NIR, SWIR1; NDVI, NDWI and the cover
+    out (zeroed); scale, offset, n."""
+    h, w = _p117_shape(n)
+    cls = _p117_classes(_p117_smooth(h, w, P117_SI_CELL, rng), [c[2] for c in P117_SI_COVERS]).ravel()[:n]
+    y, x = np.divmod(np.arange(n), w)
+    th = np.radians(P117_SI_TILT)
+    u = (x + 0.5 - w / 2) * np.cos(th) + (y + 0.5 - h / 2) * np.sin(th)
+    v = -(x + 0.5 - w / 2) * np.sin(th) + (y + 0.5 - h / 2) * np.cos(th)
+    inside = (np.abs(u) < P117_SI_HALF * w) & (np.abs(v) < P117_SI_HALF * h)
+    bands = []
+    for b in range(4):
+        sig = np.array([c[1][b] for c in P117_SI_COVERS])
+        rho = sig[cls] + P117_SI_NOISE * rng.standard_normal(n, dtype=np.float32)
+        dn = np.clip(np.rint((np.maximum(rho, 0.001) - P117_LS_OFFSET) / P117_LS_SCALE), 1, 65535)
+        bands.append(np.where(inside, dn, 0).astype(np.uint16))
+    return bands + [np.zeros(n, np.float32), np.zeros(n, np.float32), np.zeros(n, np.uint8),
+                    np.float32(P117_LS_SCALE), np.float32(P117_LS_OFFSET), _i32(n)]
+
+
+def _p117_si_ref(g, r, nr, s, scale=P117_LS_SCALE, offset=P117_LS_OFFSET):
+    """spectral_indices in float32 as the kernel rounds it (DN scale + offset fused): NDVI,
+    NDWI, the cover codes (0 fill, 1 water, 2 bare, 3 sparse, 4 dense vegetation) and the
+    smallest distance of an index from a threshold it was tested against."""
+    f = np.float32
+    sc, of = float(f(scale)), float(f(offset))
+    G, R, N, S = (np.asarray(a, np.float64) * sc + of for a in (g, r, nr, s))
+    G, R, N, S = (a.astype(f) for a in (G, R, N, S))
+    vi, wi, mwi = (N - R) / (N + R), (G - N) / (G + N), (G - S) / (G + S)
+    fill = (np.asarray(g) == 0) | (np.asarray(r) == 0) | (np.asarray(nr) == 0) | (np.asarray(s) == 0)
+    water = (wi > 0) | (mwi > f(0.2))
+    c = np.where(water, 1, np.where(vi > f(0.5), 4, np.where(vi > f(0.2), 3, 2)))
+    c = np.where(fill, 0, c).astype(np.uint8)
+    gap = min(np.abs(wi[~fill]).min(), np.abs(mwi[~fill] - 0.2).min(),
+              np.abs(vi[~fill & ~water] - 0.5).min(), np.abs(vi[~fill & ~water] - 0.2).min())
+    return np.where(fill, f(P117_FILL), vi), np.where(fill, f(P117_FILL), wi), c, gap
+
+
+def _p117_cm_bands(h, w, rng):
+    """Blue, red, SWIR1 reflectances and brightness temperature (K) of an h x w scene
+    (float32): land (blue 0.02-0.12, warm) under clouds of a smooth opacity (0 below the
+    P117_CM_Q[0] quantile of a field, 1 above P117_CM_Q[1]: bright, flat spectrum, cold),
+    with snow patches (bright, cold, dark in SWIR) in P117_CM_SNOW of the land."""
+    f = np.float32
+    lb = rng.uniform(0.02, 0.12, (h, w))
+    lr = lb * rng.uniform(1.0, 1.8, (h, w))
+    ls = lb * rng.uniform(1.5, 3.0, (h, w))
+    lt = rng.uniform(292.0, 310.0, (h, w))
+    snow = _p117_smooth(h, w, P117_CM_SNOW_CELL, rng)
+    snow = snow > np.quantile(snow[::3, ::3], 1 - P117_CM_SNOW)
+    lb, lr = np.where(snow, rng.uniform(0.5, 0.8, (h, w)), lb), np.where(snow, rng.uniform(0.5, 0.8, (h, w)), lr)
+    ls, lt = np.where(snow, rng.uniform(0.02, 0.08, (h, w)), ls), np.where(snow, rng.uniform(262, 272, (h, w)), lt)
+    F = _p117_smooth(h, w, P117_CM_CELL, rng)
+    q0, q1 = np.quantile(F[::3, ::3], P117_CM_Q)
+    a = np.clip((F - q0) / (q1 - q0), 0, 1)
+    cb = rng.uniform(0.3, 0.6, (h, w))
+    cr, cs, ct = cb * rng.uniform(0.9, 1.1, (h, w)), cb * rng.uniform(0.6, 1.0, (h, w)), rng.uniform(250, 280, (h, w))
+    return [((1 - a) * l + a * c).astype(f).ravel() for l, c in ((lb, cb), (lr, cr), (ls, cs), (lt, ct))]
+
+
+def _p117_cm_args(n, rng):
+    """An n x n scene (_p117_cm_bands): blue, red, SWIR1, BT (float32), the mask out
+    (zeroed), w, h."""
+    return _p117_cm_bands(n, n, rng) + [np.zeros(n * n, np.uint8), _i32(n), _i32(n)]
+
+
+def _p117_cloud_test(b, r, s, t):
+    """cloud_test in float32 (bool), and the smallest |whiteness - 0.7| of the pixels
+    tested."""
+    f = np.float32
+    b, r, s, t = (np.asarray(a, f) for a in (b, r, s, t))
+    mean = (b + r + s) / f(3)
+    white = (np.abs(b - mean) + np.abs(r - mean) + np.abs(s - mean)) / mean
+    tested = ~((b < f(0.18)) | (t > f(293)))
+    return tested & (white < f(0.7)), np.abs(white[tested] - f(0.7)).min() if tested.any() else np.inf
+
+
+def _p117_cm_ref(b, r, s, t, w, h, radius=P117_CM_R):
+    """cloud_mask_dilate: 2 cloud, 1 within radius (Chebyshev) of a cloud, 0 clear (uint8)."""
+    c = _p117_cloud_test(b, r, s, t)[0].reshape(h, w)
+    P = np.pad(c, radius)
+    near = np.zeros_like(c)
+    for dy in range(2 * radius + 1):
+        for dx in range(2 * radius + 1):
+            near |= P[dy:dy + h, dx:dx + w]
+    return np.where(c, 2, np.where(near, 1, 0)).astype(np.uint8).ravel()
+
+
+def _p117_zs_zones(h, w, rng):
+    """A district map (int32, h x w): the nearest of P117_ZS_ZONES random seeds on a grid
+    of cells of max(1, w // 128) pixels, -1 (outside the study area) where a smooth field
+    is in its top P117_ZS_OUT."""
+    cell = max(1, w // 128)
+    ch, cw = -(-h // cell), -(-w // cell)
+    sy, sx = rng.uniform(0, ch, P117_ZS_ZONES), rng.uniform(0, cw, P117_ZS_ZONES)
+    yy, xx = np.mgrid[0:ch, 0:cw] + 0.5
+    best = np.full((ch, cw), np.inf)
+    z = np.zeros((ch, cw), np.int32)
+    for k in range(P117_ZS_ZONES):
+        d = (yy - sy[k]) ** 2 + (xx - sx[k]) ** 2
+        z = np.where(d < best, k, z)
+        best = np.minimum(best, d)
+    z = np.repeat(np.repeat(z, cell, axis=0), cell, axis=1)[:h, :w]
+    F = _p117_smooth(h, w, 96, rng)
+    return np.where(F > np.quantile(F[::3, ::3], 1 - P117_ZS_OUT), -1, z).astype(np.int32)
+
+
+def _p117_zs_args(n, rng):
+    """n pixels (rows of _p117_shape(n)) of NDVI (float32: a district's own mean
+    U(0, 0.6) plus a smooth field and noise, clipped to +-1; -9999 in cloud blobs,
+    P117_ZS_CLOUD of the pixels) and their districts (_p117_zs_zones); the sums, sums of
+    squares and counts out (zeroed, P117_ZS_ZONES each); n."""
+    h, w = _p117_shape(n)
+    z = _p117_zs_zones(h, w, rng)
+    mu = rng.uniform(0, 0.6, P117_ZS_ZONES)
+    v = mu[np.maximum(z, 0)] + 0.3 * (_p117_smooth(h, w, 32, rng) - 0.5) + 0.05 * rng.standard_normal((h, w))
+    C = _p117_smooth(h, w, 64, rng)
+    v = np.where(C > np.quantile(C[::3, ::3], 1 - P117_ZS_CLOUD), P117_FILL, np.clip(v, -1, 1))
+    return [v.astype(np.float32).ravel()[:n], z.ravel()[:n], np.zeros(P117_ZS_ZONES, np.float32),
+            np.zeros(P117_ZS_ZONES, np.float32), np.zeros(P117_ZS_ZONES, np.uint32), _i32(n)]
+
+
+def _p117_zs_grid(n):
+    return -(-n // (P117_ZS_BLOCK * P117_ZS_PER))
+
+
+def _p117_zs_ref(val, zone):
+    """zonal_stats in float64: sums, sums of squares, counts a district."""
+    v, z = np.asarray(val, np.float64), np.asarray(zone)
+    on = (z >= 0) & (np.asarray(val) != np.float32(P117_FILL))
+    k = P117_ZS_ZONES
+    return (np.bincount(z[on], v[on], minlength=k), np.bincount(z[on], v[on] ** 2, minlength=k),
+            np.bincount(z[on], minlength=k))
+
+
+def _p117_rp_gt(n):
+    """The output n x n grid's transform onto the n x n source (float32, exact dyadic
+    values): rotated and rescaled (P117_RP_GT) about the centre."""
+    a1, a2, b1, b2 = P117_RP_GT
+    return np.array([n / 2 * (1 - a1 - a2), a1, a2, n / 2 * (1 - b1 - b2), b1, b2], np.float32)
+
+
+def _p117_dem(h, w, rng):
+    """A DEM (float32, m): 200 + 1500 times a smooth field (128-pixel cells) + N(0, 5^2)."""
+    return (200 + 1500 * _p117_smooth(h, w, 128, rng) + 5 * rng.standard_normal((h, w))).astype(np.float32)
+
+
+def _p117_rp_args(n, rng):
+    """An n x n source DEM (_p117_dem), sw, sh; the n x n output (zeroed), dw, dh; nodata."""
+    return [_p117_dem(n, n, rng).ravel(), _i32(n), _i32(n), np.zeros(n * n, np.float32), _i32(n), _i32(n),
+            np.float32(P117_FILL)]
+
+
+def _p117_rp_syms(n, rng):
+    return {"c_gt": _p117_rp_gt(n)}
+
+
+def _p117_rp_ref(src, sw, sh, dw, dh, gt):
+    """reproject_bilinear in float64 (the source coordinates exact)."""
+    gt = np.asarray(gt, np.float64)
+    y, x = np.mgrid[0:dh, 0:dw] + 0.5
+    u = gt[0] + gt[1] * x + gt[2] * y - 0.5
+    v = gt[3] + gt[4] * x + gt[5] * y - 0.5
+    u0, v0 = np.floor(u).astype(np.int64), np.floor(v).astype(np.int64)
+    ok = (u0 >= 0) & (v0 >= 0) & (u0 + 1 < sw) & (v0 + 1 < sh)
+    S = np.asarray(src, np.float64).reshape(sh, sw)
+    uc, vc = np.clip(u0, 0, sw - 2), np.clip(v0, 0, sh - 2)
+    fu, fv = u - u0, v - v0
+    top = S[vc, uc] + fu * (S[vc, uc + 1] - S[vc, uc])
+    bot = S[vc + 1, uc] + fu * (S[vc + 1, uc + 1] - S[vc + 1, uc])
+    return np.where(ok, top + fv * (bot - top), P117_FILL).ravel()
+
+
+def _p117_mlc_stats():
+    """The classes' statistics (fixed, drawn once): means U(0.02, 0.45) a band, band
+    standard deviations U(0.008, 0.03), correlations from a random Gram matrix; means,
+    covariances, inverse covariances (float64) and ln det."""
+    r = np.random.default_rng(117)
+    K, B = P117_MLC_CLASSES, P117_MLC_BANDS
+    mean = r.uniform(0.02, 0.45, (K, B))
+    cov = np.zeros((K, B, B))
+    for k in range(K):
+        A = r.normal(size=(B, B))
+        M = A @ A.T + 3 * np.eye(B)
+        sd = r.uniform(0.008, 0.03, B)
+        cov[k] = M / np.sqrt(np.outer(np.diag(M), np.diag(M))) * np.outer(sd, sd)
+    return mean, cov, np.linalg.inv(cov), np.linalg.slogdet(cov)[1]
+
+
+def _p117_mlc_syms(n, rng):
+    mean, cov, icov, logdet = _p117_mlc_stats()
+    f = np.float32
+    return {"c_mean": mean.astype(f).ravel(), "c_icov": icov.astype(f).ravel(), "c_logdet": logdet.astype(f)}
+
+
+def _p117_mlc_args(n, rng):
+    """n pixels (rows of _p117_shape(n)) of a 6-band image (float32, band-sequential):
+    classes in patches (P117_MLC_CELL) drawn from their Gaussians, P117_MLC_OUTLIERS of the
+    pixels uniform U(0, 0.6) a band (no class); labels and distances out (zeroed); the
+    rejection threshold; n."""
+    h, w = _p117_shape(n)
+    K, B = P117_MLC_CLASSES, P117_MLC_BANDS
+    mean, cov, _, _ = _p117_mlc_stats()
+    cls = _p117_classes(_p117_smooth(h, w, P117_MLC_CELL, rng), np.full(K, 1 / K)).ravel()[:n]
+    img = np.empty((n, B))
+    for k in range(K):
+        on = np.flatnonzero(cls == k)
+        img[on] = mean[k] + rng.standard_normal((len(on), B)) @ np.linalg.cholesky(cov[k]).T
+    out = rng.random(n) < P117_MLC_OUTLIERS
+    img[out] = rng.uniform(0, 0.6, (int(out.sum()), B))
+    return [img.T.astype(np.float32).ravel(), np.zeros(n, np.uint8), np.zeros(n, np.float32),
+            np.float32(P117_MLC_REJECT), _i32(n)]
+
+
+def _p117_mlc_ref(img, syms=None, reject=P117_MLC_REJECT):
+    """mlc_classify in float64 on the float32 statistics: labels, Mahalanobis distances to
+    the chosen class, the gap between the best and second-best discriminant and the
+    distance's from the threshold."""
+    syms = syms or _p117_mlc_syms(0, None)
+    K, B = P117_MLC_CLASSES, P117_MLC_BANDS
+    x = np.asarray(img, np.float64).reshape(B, -1).T
+    mean = syms["c_mean"].astype(np.float64).reshape(K, B)
+    icov = syms["c_icov"].astype(np.float64).reshape(K, B, B)
+    d = x[:, None, :] - mean[None]
+    m = np.einsum("nkp,kpq,nkq->nk", d, icov, d)
+    g = m + syms["c_logdet"].astype(np.float64)
+    order = np.argsort(g, axis=1)
+    rows = np.arange(len(x))
+    best, second = order[:, 0], order[:, 1]
+    mb = m[rows, best]
+    lab = np.where(mb > reject, 255, best).astype(np.uint8)
+    return lab, mb, g[rows, second] - g[rows, best], np.abs(mb - reject)
+
+
+def _p117_cva_args(n, rng):
+    """Two dates of n pixels (rows of _p117_shape(n)) of blue, green, red, NIR reflectance
+    (float32, band-sequential): covers (P117_CVA_COVERS) in patches, N(0, P117_CVA_NOISE^2)
+    a band and date; P117_CVA_SHARE of the pixels in blobs changed by one of
+    P117_CVA_CHANGES (a coarser patchwork picks which) scaled by a smooth factor in
+    P117_CVA_AMP; date 2 stored through the inverse of its normalisation (gain, bias);
+    gain, bias, the threshold, the change type, the list (n ints) and its count out
+    (zeroed), n."""
+    h, w = _p117_shape(n)
+    f = np.float32
+    B = P117_CVA_BANDS
+    cov = _p117_classes(_p117_smooth(h, w, 48, rng), [0.1, 0.3, 0.35, 0.25]).ravel()[:n]
+    F = _p117_smooth(h, w, 24, rng)
+    changed = (F > np.quantile(F[::3, ::3], 1 - P117_CVA_SHARE)).ravel()[:n]
+    kind = _p117_classes(_p117_smooth(h, w, 256, rng), [0.25] * 4).ravel()[:n]
+    amp = (P117_CVA_AMP[0] + (P117_CVA_AMP[1] - P117_CVA_AMP[0]) * _p117_smooth(h, w, 16, rng)).ravel()[:n]
+    sig, chg = np.array(P117_CVA_COVERS), np.array(P117_CVA_CHANGES)
+    gain, bias = np.array(P117_CVA_GAIN, f), np.array(P117_CVA_BIAS, f)
+    t1, t2 = np.empty((B, n), f), np.empty((B, n), f)
+    for b in range(B):
+        base = sig[cov, b]
+        t1[b] = base + P117_CVA_NOISE * rng.standard_normal(n, dtype=f)
+        true2 = base + np.where(changed, amp * chg[kind, b], 0) + P117_CVA_NOISE * rng.standard_normal(n, dtype=f)
+        t2[b] = (true2 - bias[b]) / gain[b]
+    return [t1.ravel(), t2.ravel(), gain, bias, f(P117_CVA_THRESH), np.zeros(n, np.uint8), np.zeros(n, np.int32),
+            np.zeros(1, np.int32), _i32(n)]
+
+
+def _p117_cva_ref(t1, t2, gain, bias, thresh=P117_CVA_THRESH):
+    """cva_change in float64: the change types (uint8, 0 unchanged, 1 + the quadrant of
+    atan2(greenness, brightness) change), and for each pixel the distance of its squared
+    magnitude from the threshold's square and (changed pixels) of its angle from a
+    quadrant's edge."""
+    B = P117_CVA_BANDS
+    a = np.asarray(t1, np.float64).reshape(B, -1)
+    c = np.asarray(t2, np.float64).reshape(B, -1) * np.asarray(gain, np.float64)[:, None] + \
+        np.asarray(bias, np.float64)[:, None]
+    d = c - a
+    m2 = (d * d).sum(axis=0)
+    th = float(np.float32(thresh)) ** 2
+    db = np.array([0.3037, 0.2793, 0.4743, 0.5585]) @ d
+    dg = np.array([-0.2848, -0.2435, -0.5436, 0.7243]) @ d
+    ang = np.arctan2(dg, db)
+    q = np.minimum(((ang + np.pi) * (2 / np.pi)).astype(np.int64), 3)
+    on = m2 > th
+    edge = np.abs(((ang + np.pi) % (np.pi / 2) + np.pi / 4) % (np.pi / 2) - np.pi / 4)
+    return np.where(on, 1 + q, 0).astype(np.uint8), np.abs(m2 - th), np.where(on, edge, np.inf)
+
+
+UNSEEN115 = [
+    TimingProbe("probe/landsat-ndvi-ndwi-cover", "probe-unseen115", "spectral_indices", 1 << 24, 256,
+                lambda n: -(-n // 256), _p117_si_args, source=_P117,
+                note="NDVI, NDWI and MNDWI of a 4096 x 4096 Landsat tile, a thread a pixel: 4 coalesced uint16 "
+                     "band loads (band-sequential), the scene's tilted-footprint fill (~26% of the pixels, "
+                     "whole warps mostly) stores -9999 and leaves; else 4 DN-to-reflectance FMAs, 3 float "
+                     "divisions, a threshold chain to a land-cover byte; 2 floats and a byte stored (8 B in, "
+                     "9 B out a pixel); memory-bound streaming"),
+    TimingProbe("probe/cloud-buffer-dilate-smem", "probe-unseen115", "cloud_mask_dilate", 4096,
+                (P117_CM_TILE, P117_CM_TILE), lambda n: (-(-n // P117_CM_TILE), -(-n // P117_CM_TILE)),
+                _p117_cm_args, source=_P117,
+                note="cloud mask and 2-pixel buffer of a 4096 x 4096 scene in 16 x 16 blocks: the 20 x 20 tile with "
+                     "its halo (1.56x the pixels, 1-2 strided trips a thread, misaligned rows) runs the cloud test "
+                     "(4 float loads; ~75% of the pixels out early as dark or warm, else a whiteness with 3 fabsf "
+                     "and a division) into a byte in shared memory; then a 5 x 5 byte scan of the tile for the "
+                     "non-cloud pixels (~78%; ~22% cloud), one byte stored; memory-bound stencil (16 B in, 1 B "
+                     "out a pixel)"),
+    TimingProbe("probe/zonal-ndvi-smem-atomics", "probe-unseen115", "zonal_stats", 1 << 23, P117_ZS_BLOCK,
+                _p117_zs_grid, _p117_zs_args, source=_P117,
+                note="zonal NDVI statistics of a 2048 x 4096 raster over 64 Voronoi districts (~15% outside, ~5% "
+                     "cloud fill skipped) in 2048 blocks of 256, a grid-stride loop of 16 pixels a thread: 2 "
+                     "coalesced loads, then 3 shared atomics (float sum, float sum of squares, count) on the "
+                     "district: ~88% of the warps on one address (up to 32-way serialized), the rest split "
+                     "between 2; at the end 64 x 3 global atomicAdds a block; shared-atomic-bound"),
+    TimingProbe("probe/dem-reproject-bilinear", "probe-unseen115", "reproject_bilinear", 6144, P117_RP_BLOCK,
+                lambda n: (-(-n // P117_RP_BLOCK[0]), -(-n // P117_RP_BLOCK[1])), _p117_rp_args, source=_P117,
+                symbols=_p117_rp_syms,
+                note="bilinear resampling of a 6144 x 6144 float DEM onto a 6144 x 6144 grid rotated ~14.5 deg and "
+                     "scaled 0.87 (the affine transform in __constant__, uniform), 32 x 8 blocks: 4 FMAs for the "
+                     "source coordinates, floorf, a bounds test (~1% of the output outside: corners, nodata "
+                     "stored), 4 gathered loads (a warp's 32 lanes walk a line across the source, 27 columns over 7 "
+                     "rows: each load ~8 row segments of ~4 floats, reused by the neighbouring warps through "
+                     "L1/L2), 3 lerps, one coalesced store; gather/L1-L2-bound"),
+    TimingProbe("probe/mlc-mahalanobis-const", "probe-unseen115", "mlc_classify", 1 << 22, 256,
+                lambda n: -(-n // 256), _p117_mlc_args, source=_P117, symbols=_p117_mlc_syms,
+                note="Gaussian maximum-likelihood classification of 2^22 pixels of a 6-band image into 16 classes, "
+                     "a thread a pixel: 6 coalesced band loads, then per class 6 subtractions and a 6 x 6 "
+                     "quadratic form (42 FMAs) with the means, inverse covariances and ln det from __constant__ "
+                     "memory (uniform addresses, ~700 constant operands a pixel), a compare-and-keep; a byte "
+                     "and a float stored; FMA/constant-bound"),
+    TimingProbe("probe/cva-change-list-atomic", "probe-unseen115", "cva_change", 1 << 23, 256,
+                lambda n: -(-n // 256), _p117_cva_args, source=_P117,
+                note="change-vector analysis of 2^23 pixels of two 4-band dates (band-sequential, 8 coalesced "
+                     "float loads and 8 uniform gain/bias loads a pixel), the squared magnitude against a "
+                     "threshold; the ~5% changed pixels (in blobs: ~81% of the warps have none, the other ~19% "
+                     "diverge, ~30% of their lanes changed) compute 2 tasseled-cap dot products and an atan2f, "
+                     "and append their index through atomicAdd on one global counter (one hot address); a type "
+                     "byte stored a pixel; memory-bound, divergent"),
+]
+PROBES += UNSEEN115
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
