@@ -22668,6 +22668,2274 @@ UNSEEN115 = [
 PROBES += UNSEEN115
 
 
+# probe-unseen121 (probes123.cu): an error-correcting-codes course's kernels (SECDED(72,64)
+# decoding by __popcll against __constant__ masks, a bit-flipping LDPC iteration over a CSR
+# Tanner graph, the Reed-Solomon Chien search with GF(256) log/antilog tables in shared
+# memory, polar encoding butterflies in shared memory, a block deinterleaver of LLRs, BER
+# counting with atomics) as a student who knows CUDA basics writes them, predicted before
+# their first GPU run
+_P123 = "probes123.cu"
+P123_SEC_PAR = 7                                   # secded72: Hamming parity bits (check byte bit 7: overall)
+P123_SEC_P1, P123_SEC_P2 = 0.02, 0.002             # words with one, two flipped bits (of 72)
+P123_LDPC_DEG = (2, 3, 4, 8)                       # ldpc-bitflip: variable degrees ...
+P123_LDPC_DEGP = (0.25, 0.5, 0.1, 0.15)            # ... and their probabilities (mean 3.6)
+P123_LDPC_P = 0.005                                # hard-decision bit errors (all-zero codeword over a BSC)
+P123_RS_N, P123_RS_T = 255, 8                      # rs-chien: RS_N, RS_T (RS(255,239))
+P123_RS_POLY = 0x11D                               # GF(256)'s primitive polynomial x^8 + x^4 + x^3 + x^2 + 1
+P123_RS_FAIL = 0.15                                # codewords with a random degree-8 locator (too many errors)
+P123_POLAR_N, P123_POLAR_K = 1024, 512             # polar-encode: POLAR_N, POLAR_K
+P123_POLAR_Z0 = 0.5                                # the BEC design erasure probability of the info set
+P123_IL_ROWS, P123_IL_COLS = 64, 128               # deinterleave: IL_ROWS x IL_COLS a frame
+P123_IL_EBN0 = 2.0                                 # deinterleave: Eb/N0 (dB) of the samples
+P123_BER_FRAME, P123_BER_EBN0 = 1024, 3.0          # ber-count: BER_FRAME; Eb/N0 (dB): BER ~2.3%
+
+
+def _p123_parity(x):
+    """The parity (0/1, uint64) of each uint64 in x."""
+    x = np.array(x, np.uint64)
+    for s in (32, 16, 8, 4, 2, 1):
+        x ^= x >> np.uint64(s)
+    return x & np.uint64(1)
+
+
+def _p123_sec_tables():
+    """SECDED(72,64)'s layout: data bit j at the j-th position of 3 .. 71 that is no power of
+    two; the masks of the data bits each Hamming parity bit k covers (position & 2^k), and
+    position -> data bit (-1 where none) for positions 0 .. 127."""
+    pos = np.array([p for p in range(1, 72) if p & (p - 1)], np.int64)
+    assert len(pos) == 64
+    masks = np.array([sum(1 << j for j in range(64) if pos[j] >> k & 1) for k in range(P123_SEC_PAR)], np.uint64)
+    p2b = np.full(128, -1, np.int32)
+    p2b[pos] = np.arange(64)
+    return masks, p2b, pos
+
+
+def _p123_sec_encode(d):
+    """The check bytes of the uint64 words d: bits 0..6 the parity of d & mask k, bit 7
+    making all 72 bits even (by byte tables: the parities are linear)."""
+    masks = _p123_sec_tables()[0]
+    v = np.arange(256, dtype=np.uint64)
+    tab = np.zeros((8, 256), np.uint8)
+    for q in range(8):
+        w = v << np.uint64(8 * q)
+        t = _p123_parity(w) << np.uint64(7)
+        for k in range(P123_SEC_PAR):
+            t |= _p123_parity(w & masks[k]) << np.uint64(k)
+        tab[q] = t.astype(np.uint8)
+    by = np.ascontiguousarray(d, np.uint64).view(np.uint8).reshape(-1, 8)    # little-endian bytes
+    c = np.zeros(len(by), np.uint8)
+    for q in range(8):
+        c ^= tab[q][by[:, q]]
+    low = c & np.uint8(0x7F)
+    par7 = (np.unpackbits(np.arange(128, dtype=np.uint8)[:, None], axis=1).sum(axis=1) & 1).astype(np.uint8)
+    return c ^ (par7[low] << np.uint8(7))
+
+
+def _p123_sec_words(n, rng):
+    """n random words and their check bytes, a fraction P123_SEC_P1 with one of the 72 bits
+    flipped, P123_SEC_P2 with two distinct ones (bits 64 .. 71: the check byte's): the
+    original words, the received words and check bytes, and the flips (0, 1, 2) a word."""
+    d0 = rng.integers(0, 2 ** 63, n, dtype=np.int64).astype(np.uint64) * np.uint64(2) + \
+        rng.integers(0, 2, n).astype(np.uint64)
+    c0 = _p123_sec_encode(d0)
+    u = rng.random(n)
+    kind = np.where(u < P123_SEC_P1, 1, np.where(u < P123_SEC_P1 + P123_SEC_P2, 2, 0))
+    b1 = rng.integers(0, 72, n)
+    b2 = (b1 + rng.integers(1, 72, n)) % 72
+    d, c = d0.copy(), c0.astype(np.uint64)
+    for b, on in ((b1, kind >= 1), (b2, kind == 2)):
+        dat = on & (b < 64)
+        d[dat] ^= np.uint64(1) << b[dat].astype(np.uint64)
+        chk = on & (b >= 64)
+        c[chk] ^= np.uint64(1) << (b[chk] - 64).astype(np.uint64)
+    return d0, d, c.astype(np.uint8), kind
+
+
+def _p123_sec_args(n, rng):
+    """n received SECDED(72,64) words (uint64) and check bytes (_p123_sec_words); the
+    corrected words and status bytes (zeroed), the uncorrectable counter (one int32), n."""
+    _, d, c, _ = _p123_sec_words(n, rng)
+    return [d, c, np.zeros(n, np.uint64), np.zeros(n, np.uint8), np.zeros(1, np.int32), _i32(n)]
+
+
+def _p123_sec_syms(n, rng):
+    masks, p2b, _ = _p123_sec_tables()
+    return {"c_sec_mask": masks, "c_sec_pos2bit": p2b}
+
+
+def _p123_sec_ref(d, c):
+    """secded72_correct in numpy: the corrected words, the status bytes, the uncorrectable
+    count."""
+    masks, p2b, _ = _p123_sec_tables()
+    d = np.array(d, np.uint64)
+    c = np.asarray(c, np.uint8).astype(np.uint64)
+    syn = np.zeros(len(d), np.int64)
+    for k in range(P123_SEC_PAR):
+        syn |= ((_p123_parity(d & masks[k]) ^ (c >> np.uint64(k))) & np.uint64(1)).astype(np.int64) << k
+    odd = (_p123_parity(d) ^ _p123_parity(c)).astype(bool)
+    pow2 = (syn & (syn - 1)) == 0                     # 0 or a power of two: a check bit
+    b = p2b[syn]
+    fix = odd & ~pow2 & (b >= 0)
+    d[fix] ^= np.uint64(1) << b[fix].astype(np.uint64)
+    st = np.where(odd, np.where(pow2 | (b >= 0), 1, 2), np.where(syn != 0, 2, 0)).astype(np.uint8)
+    return d, st, int((st == 2).sum())
+
+
+def _p123_ldpc_graph(n, rng):
+    """An irregular rate-1/2 Tanner graph on n variables and n // 2 checks: variable degrees
+    drawn from P123_LDPC_DEG (P123_LDPC_DEGP), the edges' checks a random permutation of
+    edge % m (check degrees E / m, about 7.2, within one); var_ptr (n + 1) and var_chk (int32)."""
+    m = n // 2
+    deg = rng.choice(np.array(P123_LDPC_DEG, np.int32), n, p=P123_LDPC_DEGP).astype(np.int32)
+    ptr = np.zeros(n + 1, np.int32)
+    np.cumsum(deg, out=ptr[1:])
+    E = int(ptr[-1])
+    chk = (np.arange(E, dtype=np.int32) % np.int32(m))
+    rng.shuffle(chk)
+    return ptr, chk
+
+
+def _p123_ldpc_args(n, rng):
+    """The Tanner graph (_p123_ldpc_graph), the syndrome bytes of the hard decisions (the
+    all-zero codeword with bit errors at rate P123_LDPC_P) and the decisions (uint8); the
+    bits out (zeroed); n."""
+    ptr, chk = _p123_ldpc_graph(n, rng)
+    bits = (rng.random(n) < P123_LDPC_P).astype(np.uint8)
+    var = np.repeat(np.arange(n, dtype=np.int32), np.diff(ptr))
+    syn = (np.bincount(chk, weights=bits[var], minlength=n // 2).astype(np.int64) & 1).astype(np.uint8)
+    return [ptr, chk, syn, bits, np.zeros(n, np.uint8), _i32(n)]
+
+
+def _p123_ldpc_ref(ptr, chk, syn, bits):
+    """ldpc_bitflip in numpy: the bits after the iteration and the failed checks a variable."""
+    ptr = np.asarray(ptr, np.int64)
+    n = len(ptr) - 1
+    deg = np.diff(ptr)
+    var = np.repeat(np.arange(n), deg)
+    unsat = np.bincount(var, weights=np.asarray(syn, np.int64)[np.asarray(chk)], minlength=n).astype(np.int64)
+    return (np.asarray(bits, np.uint8) ^ (2 * unsat > deg)).astype(np.uint8), unsat
+
+
+def _p123_gf_tables():
+    """GF(256) (P123_RS_POLY): exp[i] = alpha^i (i < 255; exp[255] = 1) and log (log[0] = 0)."""
+    exp = np.zeros(256, np.uint8)
+    log = np.zeros(256, np.uint8)
+    x = 1
+    for i in range(255):
+        exp[i] = x
+        log[x] = i
+        x <<= 1
+        if x & 0x100:
+            x ^= P123_RS_POLY
+    exp[255] = 1
+    return exp, log
+
+
+def _p123_gf_mul(a, b):
+    """Elementwise GF(256) products of uint8 arrays."""
+    exp, log = _p123_gf_tables()
+    a, b = np.asarray(a, np.uint8), np.asarray(b, np.uint8)
+    p = exp[(log[a].astype(np.int64) + log[b]) % 255]
+    return np.where((a == 0) | (b == 0), 0, p).astype(np.uint8)
+
+
+def _p123_rs_locators(n, rng):
+    """n error locators (n x (RS_T + 1) uint8, coefficient j of x^j): a fraction P123_RS_FAIL
+    random polynomials of degree RS_T (lambda_0 = 1, the rest uniform, lambda_8 nonzero: a
+    decoder failure), the rest prod (1 + alpha^p x) over nu distinct error positions p,
+    nu uniform in 0 .. RS_T; the locators, the error masks (n x RS_N bool) and the failures."""
+    exp, _ = _p123_gf_tables()
+    T, N = P123_RS_T, P123_RS_N
+    fail = rng.random(n) < P123_RS_FAIL
+    nu = rng.integers(0, T + 1, n)
+    pos = np.argsort(rng.random((n, N)), axis=1)[:, :T]
+    lam = np.zeros((n, T + 1), np.uint8)
+    lam[:, 0] = 1
+    mask = np.zeros((n, N), bool)
+    for k in range(T):
+        on = (k < nu) & ~fail
+        X = exp[pos[:, k]]
+        new = lam.copy()
+        new[:, 1:] ^= _p123_gf_mul(X[:, None], lam[:, :-1])
+        lam = np.where(on[:, None], new, lam)
+        mask[np.flatnonzero(on), pos[on, k]] = True
+    rnd = rng.integers(0, 256, (n, T + 1)).astype(np.uint8)
+    rnd[:, 0] = 1
+    rnd[:, T] = rng.integers(1, 256, n)
+    lam = np.where(fail[:, None], rnd, lam)
+    return lam, mask, fail
+
+
+def _p123_rs_args(n, rng):
+    """n codewords' error locators (_p123_rs_locators, flat), the GF(256) exp and log tables
+    (uint8, 256 each); the error-position bytes (n x RS_N) and root counts (zeroed); n."""
+    lam = _p123_rs_locators(n, rng)[0]
+    exp, log = _p123_gf_tables()
+    return [lam.ravel(), exp, log, np.zeros(n * P123_RS_N, np.uint8), np.zeros(n, np.int32), _i32(n)]
+
+
+def _p123_rs_ref(lam):
+    """rs_chien_search in numpy: the root flags (n x RS_N, uint8) and counts."""
+    exp, log = _p123_gf_tables()
+    T, N = P123_RS_T, P123_RS_N
+    lam = np.asarray(lam, np.uint8).reshape(-1, T + 1)
+    t = np.arange(N)
+    val = np.zeros((len(lam), N), np.uint8)
+    for j in range(T + 1):
+        term = exp[(log[lam[:, j]].astype(np.int64)[:, None] + j * (N - t)[None, :]) % N]
+        val ^= np.where(lam[:, j:j + 1] != 0, term, 0).astype(np.uint8)
+    roots = (val == 0).astype(np.uint8)
+    return roots, roots.sum(axis=1).astype(np.int32)
+
+
+def _p123_polar_info():
+    """The K most reliable of the N synthetic channels of x = u F^{(x)n} (Bhattacharyya
+    bounds of a BEC(P123_POLAR_Z0): z -> (2z - z^2, z^2) a level, the upper half the worse),
+    ascending (int32)."""
+    z = np.array([P123_POLAR_Z0])
+    while len(z) < P123_POLAR_N:
+        z = np.concatenate([2 * z - z * z, z * z])
+    return np.sort(np.argsort(z, kind="stable")[:P123_POLAR_K]).astype(np.int32)
+
+
+def _p123_polar_args(n, rng):
+    """n codewords' random info bits (uint8, n x POLAR_K), the info positions
+    (_p123_polar_info); the codewords (n x POLAR_N, zeroed); n."""
+    return [rng.integers(0, 2, n * P123_POLAR_K).astype(np.uint8), _p123_polar_info(),
+            np.zeros(n * P123_POLAR_N, np.uint8), _i32(n)]
+
+
+def _p123_polar_ref(u, info):
+    """polar_encode in numpy: the codewords (n x POLAR_N, uint8)."""
+    N = P123_POLAR_N
+    u = np.asarray(u, np.uint8).reshape(-1, P123_POLAR_K)
+    s = np.zeros((len(u), N), np.uint8)
+    s[:, np.asarray(info)] = u
+    half = 1
+    while half < N:
+        v = s.reshape(len(u), N // (2 * half), 2, half)
+        v[:, :, 0, :] ^= v[:, :, 1, :]
+        half *= 2
+    return s
+
+
+def _p123_sigma(ebn0_db):
+    """The noise deviation of uncoded BPSK at Eb/N0 (dB), unit-energy symbols."""
+    return float(np.sqrt(1.0 / (2.0 * 10 ** (ebn0_db / 10))))
+
+
+def _p123_il_args(n, rng):
+    """n received BPSK samples (float32, n a multiple of IL_ROWS x IL_COLS: frames sent
+    column by column) at P123_IL_EBN0; the LLRs (zeroed), scale 2 / sigma^2, n."""
+    s = _p123_sigma(P123_IL_EBN0)
+    bits = rng.integers(0, 2, n)
+    y = (1.0 - 2.0 * bits + s * rng.standard_normal(n)).astype(np.float32)
+    return [y, np.zeros(n, np.float32), np.float32(2 / s ** 2), _i32(n)]
+
+
+def _p123_il_ref(y, scale):
+    """deinterleave_llr in numpy (float32 products)."""
+    R, C = P123_IL_ROWS, P123_IL_COLS
+    y = np.asarray(y, np.float32).reshape(-1, C, R)            # a frame as sent: column c, row r
+    return (np.float32(scale) * y.transpose(0, 2, 1)).reshape(-1)
+
+
+def _p123_ber_args(n, rng):
+    """n transmitted bits (uint8) and their BPSK samples over AWGN at P123_BER_EBN0 (float32);
+    the frames' error counters (ceil(n / BER_FRAME)) and the total (int32, zeroed); n."""
+    s = _p123_sigma(P123_BER_EBN0)
+    tx = rng.integers(0, 2, n).astype(np.uint8)
+    y = (1.0 - 2.0 * tx + s * rng.standard_normal(n)).astype(np.float32)
+    return [y, tx, np.zeros(-(-n // P123_BER_FRAME), np.int32), np.zeros(1, np.int32), _i32(n)]
+
+
+def _p123_ber_ref(y, tx):
+    """ber_count in numpy: errors a frame and the total."""
+    err = ((np.asarray(y) < 0).astype(np.uint8) != np.asarray(tx)).astype(np.int64)
+    nf = -(-len(err) // P123_BER_FRAME)
+    return np.bincount(np.arange(len(err)) // P123_BER_FRAME, weights=err, minlength=nf).astype(np.int32), \
+        int(err.sum())
+
+
+UNSEEN121 = [
+    TimingProbe("probe/secded72-popc-correct", "probe-unseen121", "secded72_correct", 1 << 24, 256,
+                lambda n: -(-n // 256), _p123_sec_args, source=_P123, symbols=_p123_sec_syms,
+                note="SECDED(72,64) decoding of 2^24 ECC words, a thread a word: a coalesced uint64 and check-byte "
+                     "load, 7 __popcll of the word against __constant__ masks (uniform) and 2 more for the overall "
+                     "parity; ~2% single errors (a __constant__ lookup by syndrome, a bit fixed: ~47% of the warps "
+                     "have such a lane) and ~0.2% double errors (atomicAdd on one counter, ~34K in all); the word "
+                     "and a status byte stored (9 B in, 9 B out a word); memory-bound streaming"),
+    TimingProbe("probe/ldpc-bitflip-csr-gather", "probe-unseen121", "ldpc_bitflip", 1 << 23, 256,
+                lambda n: -(-n // 256), _p123_ldpc_args, source=_P123,
+                note="one Gallager bit-flipping iteration on an irregular rate-1/2 LDPC code with 2^23 variables "
+                     "(degrees 2/3/4/8, mean 3.6; ~30M edges) in CSR form, a thread a variable: 2 row-pointer "
+                     "loads, a loop over its edges (each lane its own contiguous run of int32 check indices) "
+                     "gathering syndrome bytes at random from a 4 MiB array (L2-resident; ~3.5% of the checks "
+                     "failing), the warp running to its largest degree (8 in ~99% of the warps: divergent trips), "
+                     "a compare (~0.6% of the bits flipped), a byte in and out; gather/latency-bound"),
+    TimingProbe("probe/rs-chien-gf256-smem", "probe-unseen121", "rs_chien_search", 1 << 16, 256, lambda n: n,
+                _p123_rs_args, source=_P123,
+                note="Chien search of 2^16 RS(255,239) codewords over GF(256), a block of 256 a codeword, a thread "
+                     "a position: the 256-byte exp and log tables and the 9 locator bytes copied to shared memory, "
+                     "9 terms each a broadcast shared byte read, a uniform branch (degree 0 .. 8), a shared log "
+                     "lookup, an integer multiply and % 255 and a shared exp lookup at a per-lane index (byte "
+                     "gathers, bank conflicts); a byte stored a position, the roots (~3.5 a codeword) counted by a "
+                     "shared atomicAdd; shared-memory/integer-bound"),
+    TimingProbe("probe/polar-encode-butterfly-smem", "probe-unseen121", "polar_encode", 1 << 15,
+                P123_POLAR_N // 2, lambda n: n, _p123_polar_args, source=_P123,
+                note="polar encoding of 2^15 codewords (N = 1024, K = 512), a block of 512 a codeword: the frozen "
+                     "bits zeroed in a 1 KiB shared byte array, the info bits loaded (coalesced bytes) and "
+                     "scattered to their positions (an int32 table, cached), then 10 butterfly stages of one "
+                     "shared byte XOR a thread (integer / and % by the stage's half) each behind a "
+                     "__syncthreads; 2 bytes stored a thread; barrier/shared-memory-bound"),
+    TimingProbe("probe/deinterleave-llr-strided", "probe-unseen121", "deinterleave_llr", 1 << 24, 256,
+                lambda n: -(-n // 256), _p123_il_args, source=_P123,
+                note="block deinterleaving of 2^24 BPSK samples into LLRs (frames of 64 x 128, sent column by "
+                     "column), a thread an output: integer / and % by constants, a float load strided 256 B "
+                     "across the warp (32 sectors a request; each sector's 8 floats read by 8 warps of 4 "
+                     "consecutive blocks: reused through L1 when co-resident, else L2), a multiply, a coalesced "
+                     "store; memory-bound, uncoalesced loads"),
+    TimingProbe("probe/ber-frame-atomics", "probe-unseen121", "ber_count", 1 << 24, 256,
+                lambda n: -(-n // 256), _p123_ber_args, source=_P123,
+                note="bit-error counting of 2^24 BPSK bits at Eb/N0 3 dB (BER ~2.3%), a thread a bit: a float and "
+                     "a byte load, a hard decision; each error (~0.74 a warp) does 2 global atomicAdds, one on its "
+                     "frame's counter (1024-bit frames: ~24 hits each) and one on a single total counter (~380K "
+                     "atomics on one address); atomic-bound"),
+]
+PROBES += UNSEEN121
+
+
+# probe-unseen122 (probes124.cu): a computational-economics / econometrics course's
+# kernels (a value-function-iteration step of a consumption-savings model by grid search
+# with E V in shared memory, bootstrap replicates of an OLS slope with hashed draws, a
+# Gini coefficient's sums of sorted incomes in double with a block's Lorenz share, a
+# household panel simulated with an interpolated policy and a Markov income chain, a
+# yard-sale exchange step with float atomics, order-book depth by price level privatized
+# in shared memory) as a student who knows CUDA basics writes them
+_P124 = "probes124.cu"
+P124_VFI_NA, P124_VFI_BLOCK = 1024, 256          # vfi: VFI_NA asset points, VFI_BLOCK threads a block
+P124_VFI_AMAX = 40.0                             # the asset grid: amax (k / (NA - 1))^2
+P124_VFI_R, P124_VFI_W, P124_VFI_BETA = 0.02, 1.0, 0.95
+P124_INC_RHO, P124_INC_SIG, P124_INC_M = 0.9, 0.2, 3.0   # log income AR(1) (Tauchen, +-M std devs)
+P124_BS_NOBS, P124_BS_SEED = 1024, 2024          # bootstrap: observations (an argument), the RNG seed
+P124_BS_ALPHA, P124_BS_BETA = 1.0, 2.0           # y = alpha + beta x + e, e ~ N(0, (0.5 + 0.5 |x|)^2)
+P124_GINI_BLOCK, P124_GINI_PER = 256, 8          # gini: GINI_BLOCK threads, GINI_PER incomes a thread
+P124_GINI_XM, P124_GINI_ALPHA = 20.0, 1.8        # incomes Pareto(xm, alpha): Gini 1 / (2 alpha - 1)
+P124_SIM_NA, P124_SIM_NZ = 512, 7                # panel: SIM_NA asset points, SIM_NZ income states
+P124_SIM_AMAX, P124_SIM_T, P124_SIM_SEED = 20.0, 256, 777   # the asset grid's top; periods T; seed
+P124_SIM_R, P124_SIM_W = 0.02, 1.0
+P124_SIM_MPS, P124_SIM_SZ, P124_SIM_C0 = 0.9, 0.25, 0.1      # policy a' = max(0, MPS (1+r) a + SZ w z - C0)
+P124_YS_FRAC, P124_YS_SEED, P124_YS_SEED2 = 0.1, 31337, 4711  # yard-sale: the stake's fraction, seeds
+P124_OB_LEVELS, P124_OB_PER, P124_OB_BLOCK = 4096, 16, 256   # orderbook: OB_LEVELS, OB_PER; threads a block
+P124_OB_MID, P124_OB_SCALE = 2048, 25.0          # bids at MID-1-d, asks at MID+d, d ~ floor(Exp(SCALE))
+
+
+def _p124_hash(x):
+    """hash32 (lowbias32) of uint32 x, as probes124.cu computes it."""
+    x = np.asarray(x, np.uint32)
+    x = x ^ (x >> np.uint32(16))
+    x = x * np.uint32(0x7feb352d)
+    x = x ^ (x >> np.uint32(15))
+    x = x * np.uint32(0x846ca68b)
+    return x ^ (x >> np.uint32(16))
+
+
+def _p124_tauchen(nz, rho=P124_INC_RHO, sig=P124_INC_SIG, m=P124_INC_M):
+    """Tauchen's discretization of log z' = rho log z + sig eps on nz points: z (float64,
+    exp of the points, scaled to mean 1 under the chain's stationary law) and P (nz x nz)."""
+    from math import erf, sqrt
+    cdf = np.vectorize(lambda v: 0.5 * (1 + erf(v / sqrt(2))))
+    sy = sig / np.sqrt(1 - rho * rho)
+    g = np.linspace(-m * sy, m * sy, nz)
+    if nz == 1:
+        return np.ones(1), np.ones((1, 1))
+    d = g[1] - g[0]
+    mu = rho * g[:, None]
+    up = cdf((g[None, :] + d / 2 - mu) / sig)
+    lo = cdf((g[None, :] - d / 2 - mu) / sig)
+    P = up - lo
+    P[:, 0] = up[:, 0]
+    P[:, -1] = 1 - lo[:, -1]
+    P /= P.sum(axis=1, keepdims=True)
+    vals, vecs = np.linalg.eig(P.T)
+    pi = np.real(vecs[:, np.argmin(np.abs(vals - 1))])
+    pi /= pi.sum()
+    z = np.exp(g)
+    return z / (pi @ z), P
+
+
+# ---- vfi-bellman-gridsearch ----
+
+def _p124_vfi_agrid():
+    k = np.arange(P124_VFI_NA) / (P124_VFI_NA - 1)
+    return (P124_VFI_AMAX * k * k).astype(np.float32)
+
+
+def _p124_vfi_args(n, rng):
+    """nz = n / VFI_NA income states (Tauchen): a guess of V (nz x VFI_NA, float32: the
+    annuity's log utility log(r a + w z + 0.05) / (1 - beta)), P (nz x nz), the asset grid
+    and z (float32); Vnew and the policy out (zeroed); r, w, beta, nz."""
+    nz = n // P124_VFI_NA
+    f = np.float32
+    a = _p124_vfi_agrid().astype(np.float64)
+    z, P = _p124_tauchen(nz)
+    V = np.log(P124_VFI_R * a[None, :] + P124_VFI_W * z[:, None] + 0.05) / (1 - P124_VFI_BETA)
+    return [V.astype(f).ravel(), P.astype(f).ravel(), a.astype(f), z.astype(f), np.zeros(n, f),
+            np.zeros(n, np.int32), f(P124_VFI_R), f(P124_VFI_W), f(P124_VFI_BETA), _i32(nz)]
+
+
+def _p124_vfi_ref(V, P, agrid, zgrid, r=P124_VFI_R, w=P124_VFI_W, beta=P124_VFI_BETA):
+    """vfi_bellman's update in float64 (from the float32 inputs): the table of values
+    log(c) + beta EV (nz x NA x NA, -inf where c <= 0), the new V and the policy (first argmax)."""
+    nz = len(zgrid)
+    NA = P124_VFI_NA
+    a = np.asarray(agrid, np.float64)
+    V = np.asarray(V, np.float64).reshape(nz, NA)
+    EV = np.asarray(P, np.float64).reshape(nz, nz) @ V
+    cash = (1 + float(np.float32(r))) * a[None, :] + float(np.float32(w)) * np.asarray(zgrid, np.float64)[:, None]
+    c = cash[:, :, None] - a[None, None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        val = np.where(c > 0, np.log(np.where(c > 0, c, 1)) + float(np.float32(beta)) * EV[:, None, :], -np.inf)
+    return val, val.max(axis=2), val.argmax(axis=2)
+
+
+# ---- bootstrap-ols-slope-hash ----
+
+def _p124_bs_data(m, rng):
+    """m observations: x ~ N(0, 1), y = alpha + beta x + (0.5 + 0.5 |x|) N(0, 1) (float32)."""
+    x = rng.standard_normal(m)
+    y = P124_BS_ALPHA + P124_BS_BETA * x + (0.5 + 0.5 * np.abs(x)) * rng.standard_normal(m)
+    return x.astype(np.float32), y.astype(np.float32)
+
+
+def _p124_bs_args(n, rng):
+    """P124_BS_NOBS observations (_p124_bs_data); n replicates' slopes and intercepts out
+    (float32, zeroed); nobs, seed, n."""
+    x, y = _p124_bs_data(P124_BS_NOBS, rng)
+    return [x, y, np.zeros(n, np.float32), np.zeros(n, np.float32), _i32(P124_BS_NOBS), np.uint32(P124_BS_SEED),
+            _i32(n)]
+
+
+def _p124_bs_idx(B, nobs, seed=P124_BS_SEED):
+    """The observations replicate b draws (B x nobs)."""
+    b = np.arange(B, dtype=np.uint32)[:, None]
+    k = np.arange(nobs, dtype=np.uint32)[None, :]
+    return (_p124_hash(np.uint32(seed) + b * np.uint32(nobs) + k) % np.uint32(nobs)).astype(np.int64)
+
+
+def _p124_bs_ref(x, y, B, seed=P124_BS_SEED):
+    """bootstrap_ols's slopes and intercepts in float64."""
+    x, y = np.asarray(x, np.float64), np.asarray(y, np.float64)
+    m = len(x)
+    idx = _p124_bs_idx(B, m, seed)
+    xs, ys = x[idx], y[idx]
+    sx, sy, sxx, sxy = xs.sum(1), ys.sum(1), (xs * xs).sum(1), (xs * ys).sum(1)
+    slope = (m * sxy - sx * sy) / (m * sxx - sx * sx)
+    return slope, (sy - slope * sx) / m
+
+
+# ---- gini-lorenz-double-reduce ----
+
+def _p124_gini_blocks(n):
+    return -(-n // (P124_GINI_BLOCK * P124_GINI_PER))
+
+
+def _p124_gini_args(n, rng):
+    """n incomes (thousands, float32) Pareto(P124_GINI_XM, P124_GINI_ALPHA), sorted
+    ascending; the blocks' shares out (float64, zeroed), the two sums (float64, zeroed); n."""
+    u = np.sort(rng.random(n, dtype=np.float32)).astype(np.float64)
+    x = (P124_GINI_XM * (1.0 - u) ** (-1.0 / P124_GINI_ALPHA)).astype(np.float32)
+    return [x, np.zeros(_p124_gini_blocks(n)), np.zeros(2), _i32(n)]
+
+
+def _p124_gini_ref(x):
+    """The blocks' income shares, sum x, sum (i + 1) x (float64) and the Gini."""
+    x = np.asarray(x, np.float64)
+    n = len(x)
+    C = P124_GINI_BLOCK * P124_GINI_PER
+    share = np.add.reduceat(x, np.arange(0, n, C))
+    s0, s1 = x.sum(), (np.arange(1, n + 1) * x).sum()
+    return share, s0, s1, 2 * s1 / (n * s0) - (n + 1) / n
+
+
+# ---- household-panel-sim ----
+
+def _p124_sim_model():
+    """The simulation's model: the asset grid (SIM_NA, amax (k / (NA - 1))^2), the policy
+    a'(a, z) on it (SIM_NZ x SIM_NA), the chain's CDF rows (SIM_NZ x SIM_NZ, the last
+    column 1) and z, all float32."""
+    f = np.float32
+    k = np.arange(P124_SIM_NA) / (P124_SIM_NA - 1)
+    a = (P124_SIM_AMAX * k * k).astype(f)
+    z, P = _p124_tauchen(P124_SIM_NZ)
+    pol = np.maximum(0.0, P124_SIM_MPS * (1 + P124_SIM_R) * a.astype(np.float64)[None, :]
+                     + P124_SIM_SZ * P124_SIM_W * z[:, None] - P124_SIM_C0)
+    cdf = np.cumsum(P, axis=1)
+    cdf[:, -1] = 1.0
+    return a, pol.astype(f), cdf.astype(f), z.astype(f)
+
+
+def _p124_sim_args(n, rng):
+    """The model (_p124_sim_model: agrid, pol, Pcdf, z, flat); n households' assets
+    (uniform [0, 8), float32) and income states (uniform of SIM_NZ, int32); a, z and the
+    mean consumption out (zeroed); r, w, seed, T, n."""
+    a, pol, cdf, z = _p124_sim_model()
+    f = np.float32
+    return [a, pol.ravel(), cdf.ravel(), z, rng.uniform(0, 8, n).astype(f),
+            rng.integers(0, P124_SIM_NZ, n).astype(np.int32), np.zeros(n, f), np.zeros(n, np.int32), np.zeros(n, f),
+            f(P124_SIM_R), f(P124_SIM_W), np.uint32(P124_SIM_SEED), _i32(P124_SIM_T), _i32(n)]
+
+
+def _p124_sim_ref(a0, z0, T=P124_SIM_T, seed=P124_SIM_SEED):
+    """panel_sim's households (assets in float64, the same hashed draws): final a, z, the
+    mean consumption, the CDF-walk steps taken (households x T) and the smallest distance
+    of a draw u from a CDF value it was compared with."""
+    agrid, pol, cdf, zg = _p124_sim_model()
+    ag, pol, cdf, zg = (np.asarray(v, np.float64) for v in (agrid, pol, cdf, zg))
+    r, w = float(np.float32(P124_SIM_R)), float(np.float32(P124_SIM_W))
+    a = np.array(a0, np.float64)
+    z = np.array(z0, np.int64)
+    n = len(a)
+    h = np.arange(n, dtype=np.uint32)
+    csum = np.zeros(n)
+    steps = np.zeros((n, T), np.int64)
+    gap = np.inf
+    for t in range(T):
+        lo = np.clip(np.searchsorted(ag, a, side="right") - 1, 0, P124_SIM_NA - 2)
+        hi = lo + 1
+        wt = (a - ag[lo]) / (ag[hi] - ag[lo])
+        ap = np.maximum(pol[z, lo] + wt * (pol[z, hi] - pol[z, lo]), 0.0)
+        csum += (1 + r) * a + w * zg[z] - ap
+        a = ap
+        u = (_p124_hash(np.uint32(seed) + h * np.uint32(T) + np.uint32(t)) >> np.uint32(8)) / 16777216.0
+        row = cdf[z, :-1]
+        gap = min(gap, np.abs(row - u[:, None]).min())
+        zn = (u[:, None] >= row).sum(axis=1)       # the rows ascend: the walk's stop
+        steps[:, t] = zn
+        z = zn
+    return a, z, csum / T, steps, gap
+
+
+# ---- yardsale-pair-atomics ----
+
+def _p124_ys_args(n, rng):
+    """n agents' wealths lognormal(0, 1) (float32) and their copy (the new wealths); frac,
+    seed, seed2, n."""
+    w = rng.lognormal(0.0, 1.0, n).astype(np.float32)
+    return [w, w.copy(), np.float32(P124_YS_FRAC), np.uint32(P124_YS_SEED), np.uint32(P124_YS_SEED2), _i32(n)]
+
+
+def _p124_ys_ref(w, frac=P124_YS_FRAC, seed=P124_YS_SEED, seed2=P124_YS_SEED2):
+    """yardsale_step's new wealths (float64), the partners and the trade mask."""
+    w = np.asarray(w, np.float64)
+    n = len(w)
+    i = np.arange(n, dtype=np.uint32)
+    j = (_p124_hash(np.uint32(seed) + i) % np.uint32(n)).astype(np.int64)
+    trade = j != np.arange(n)
+    dm = float(np.float32(frac)) * np.minimum(w, w[j])
+    dm = np.where(_p124_hash(np.uint32(seed2) + i) & np.uint32(1), -dm, dm)
+    dm = np.where(trade, dm, 0.0)
+    out = w.copy()
+    np.add.at(out, np.arange(n), dm)
+    np.add.at(out, j, -dm)
+    return out, j, trade
+
+
+# ---- orderbook-levels-smem-priv ----
+
+def _p124_ob_blocks(n):
+    return -(-n // (P124_OB_BLOCK * P124_OB_PER))
+
+
+def _p124_ob_args(n, rng):
+    """n limit orders: side (uint8, 0 bid / 1 ask, fair coin), distance from the mid d =
+    floor(Exp(P124_OB_SCALE)) capped at MID - 1, price level MID - 1 - d (bid) or MID + d
+    (ask), quantity uniform 1 .. 100 (int32); the book's bid and ask depth (int32, zeroed); n."""
+    side = rng.integers(0, 2, n).astype(np.uint8)
+    d = np.minimum(np.floor(rng.exponential(P124_OB_SCALE, n)), P124_OB_MID - 1).astype(np.int32)
+    price = np.where(side == 1, P124_OB_MID + d, P124_OB_MID - 1 - d).astype(np.int32)
+    qty = rng.integers(1, 101, n).astype(np.int32)
+    return [price, qty, side, np.zeros(P124_OB_LEVELS, np.int32), np.zeros(P124_OB_LEVELS, np.int32), _i32(n)]
+
+
+def _p124_ob_ref(price, qty, side):
+    """The book's bid and ask depth by level."""
+    price, qty, side = np.asarray(price), np.asarray(qty, np.int64), np.asarray(side)
+    L = P124_OB_LEVELS
+    bid = np.bincount(price[side == 0], qty[side == 0], minlength=L)
+    ask = np.bincount(price[side == 1], qty[side == 1], minlength=L)
+    return bid.astype(np.int64), ask.astype(np.int64)
+
+
+UNSEEN122 = [
+    TimingProbe("probe/vfi-bellman-gridsearch", "probe-unseen122", "vfi_bellman", 1 << 17, P124_VFI_BLOCK,
+                lambda n: (P124_VFI_NA // P124_VFI_BLOCK, n // P124_VFI_NA), _p124_vfi_args, source=_P124,
+                note="one value-function-iteration step of a consumption-savings model on 1024 asset points x "
+                     "128 income states (2^17 states, grid (4, 128) of 256 threads): each block first builds E V "
+                     "for its income state in 4 KiB of shared memory (4 entries a thread, a 128-trip loop of a "
+                     "uniform P load and a coalesced V load from L2), then each thread grid-searches all 1024 "
+                     "next assets: a broadcast shared read, logf and an FMA behind a feasibility test (c > 0: "
+                     "lanes with little cash skip the top of the grid) and a running argmax; compute-bound"),
+    TimingProbe("probe/bootstrap-ols-slope-hash", "probe-unseen122", "bootstrap_ols", 1 << 16, 256,
+                lambda n: -(-n // 256), _p124_bs_args, source=_P124,
+                note="2^16 bootstrap replicates of an OLS slope on 1024 observations, a thread a replicate: 1024 "
+                     "draws each a lowbias32 hash, a % by the run-time nobs and two 4-byte gathers at random "
+                     "indices into the 4 KiB x and y arrays (L1-resident; ~29 sectors a warp load), four float "
+                     "running sums; only 2048 warps (low occupancy), 2 stores a replicate"),
+    TimingProbe("probe/gini-lorenz-double-reduce", "probe-unseen122", "gini_lorenz", 1 << 26, P124_GINI_BLOCK,
+                lambda n: _p124_gini_blocks(n), _p124_gini_args, source=_P124,
+                note="the Gini sums of 2^26 sorted float incomes (256 MiB read once, coalesced, 8 a thread "
+                     "blockDim apart): each income converted to double, sum x and sum (i + 1) x by DADD/DFMA, a "
+                     "shared-memory tree reduction of two double arrays (8 steps, __syncthreads each), the "
+                     "block's Lorenz share stored and two double atomicAdds a block on the same two addresses "
+                     "(32768 blocks); memory-bound"),
+    TimingProbe("probe/household-panel-sim", "probe-unseen122", "panel_sim", 1 << 15, 256,
+                lambda n: -(-n // 256), _p124_sim_args, source=_P124,
+                note="2^15 households simulated for 256 periods, a thread a household (128 blocks of 256: fewer "
+                     "blocks than SMs): each period an 8-9-step binary search of the 512-point asset grid "
+                     "(dependent L1 loads at lane-dependent places), two policy loads and a divide for the "
+                     "interpolation, a hash draw and a walk along the 7-state Markov chain's CDF row (0-6 steps, "
+                     "data-dependent: divergent within a warp); latency-bound, 3 stores a household"),
+    TimingProbe("probe/yardsale-pair-atomics", "probe-unseen122", "yardsale_step", 1 << 22, 256,
+                lambda n: -(-n // 256), _p124_ys_args, source=_P124,
+                note="one yard-sale exchange step of 2^22 agents (16 MiB of wealths, L2-resident), a thread an "
+                     "agent: a hashed partner index (% n), a coalesced and a random 4-byte load, then two float "
+                     "atomicAdds (results unused: RED) on the agent's own word (coalesced) and the partner's "
+                     "(random: a sector a lane)"),
+    TimingProbe("probe/orderbook-levels-smem-priv", "probe-unseen122", "orderbook_levels", 1 << 24, P124_OB_BLOCK,
+                lambda n: _p124_ob_blocks(n), _p124_ob_args, source=_P124,
+                note="2^24 limit orders (int price, int qty, uchar side: 144 MiB, coalesced) aggregated into "
+                     "4096 bid and ask levels: 4096 blocks each zero 32 KiB of shared histograms, do 16 orders "
+                     "a thread with a shared atomicAdd on the side's level (side random: both branches in every "
+                     "warp; prices near the mid, exponential scale 25 ticks, so lanes of a warp collide on the "
+                     "best levels: ~2.5 lanes on the hottest), then flush the ~2 x 125 non-empty levels by "
+                     "global atomicAdd (hot: every block hits the best levels)"),
+]
+PROBES += UNSEEN122
+
+
+# probe-unseen120 (probes122.cu): an optics / photonics course's kernels (Fresnel
+# diffraction by direct summation with the aperture tiled through shared memory,
+# sequential ray tracing through a Cooke triplet, thin-film reflectance spectra by the
+# transfer-matrix method in cuFloatComplex, TCSPC decay histograms of T3 records in shared
+# memory, the k-space half of a split-step beam-propagation step, Mie efficiencies of a
+# polydisperse sample in double) as a student who knows CUDA basics writes them,
+# predicted before their first GPU run
+_P122 = "probes122.cu"
+P122_FR_TILE = 256                                 # fresnel: FR_TILE (== threads a 16 x 16 block)
+P122_FR_M = 1024                                   # aperture points (Monte-Carlo samples of the annulus)
+P122_FR_LAM, P122_FR_Z = 633e-6, 500.0             # wavelength and distance, mm (HeNe, 0.5 m)
+P122_FR_RING = (0.25, 0.5)                         # the annular aperture's radii, mm
+P122_FR_HALF = 1.5                                 # the screen: [-1.5, 1.5) mm square
+P122_LT_NSURF = 6                                  # lens-trace: NSURF
+P122_LT_R = (22.01, -435.76, -22.21, 20.29, 79.68, -18.40)    # a Cooke triplet: radii, mm
+P122_LT_T = (3.26, 6.01, 0.99, 4.75, 2.95)                     # vertex spacings, mm
+P122_LT_N = (1.6110, 1.0, 1.5751, 1.0, 1.6110, 1.0)           # the index after each surface
+P122_LT_SEMI = (6.0, 6.0, 4.8, 4.8, 5.6, 5.8)                  # clear semi-apertures, mm
+P122_LT_Z0 = 5.0                                   # the first vertex's z (the rays start at z = 0)
+P122_LT_PUPIL, P122_LT_FIELD = 6.0, 20.0           # rays: uniform in a disk of this radius, field 0 .. 20 deg
+P122_TF_NL, P122_TF_NW = 24, 256                   # thinfilm: NLAYERS; wavelengths a coating
+P122_TF_NH, P122_TF_NLO = 2.35, 1.46               # TiO2 / SiO2 alternating, H first
+P122_TF_LAM0, P122_TF_DLAM = 400.0, 400.0 / 256    # 400 .. 800 nm
+P122_TF_DESIGN, P122_TF_TOL = 550.0, 0.02          # quarter-wave at 550 nm, thicknesses x N(1, 0.02^2)
+P122_TF_NINC, P122_TF_NSUB = 1.0, 1.52             # air, glass
+P122_TC_CH, P122_TC_BINS, P122_TC_SHIFT = 4, 2048, 4   # tcspc: TC_CH, TC_BINS, DT_SHIFT
+P122_TC_PER, P122_TC_BLOCK = 64, 256               # TC_PER records a thread; threads a block
+P122_TC_PERIOD = 12500                             # the sync period in dtime units (80 MHz at 1 ps)
+P122_TC_TAU = (1500.0, 2500.0, 3500.0, 4000.0)     # each channel's lifetime (dtime units)
+P122_TC_IRF = (2000.0, 60.0)                       # the instrument response: N(2000, 60^2)
+P122_TC_BG = 0.1                                   # photons uniform over the period (background)
+P122_TC_OVF, P122_TC_MARK, P122_TC_OTHER = 0.01, 0.002, 0.05   # overflow, marker, channel 4-5 records
+P122_BP_LAM, P122_BP_N0 = 1.55, 1.45               # bpm: wavelength (um) and background index
+P122_BP_DX, P122_BP_DZ = 0.5, 2.0                  # the grid's step and the propagation step, um
+P122_BP_LC = 2.0                                   # the diffuser's correlation length (um): the spectrum's envelope
+P122_MIE_NMAX = 256                                # mie: MIE_NMAX
+P122_MIE_M = 1.59 / 1.33                           # polystyrene in water
+P122_MIE_R = (0.8, 0.7)                            # radii lognormal: median (um), sigma
+P122_MIE_LAM = 0.532 / 1.33                        # the wavelength in water (um)
+P122_MIE_X = (0.2, 120.0)                          # size parameters clipped to this range
+
+
+# ---- fresnel-direct-smem ----
+
+def _p122_fr_grid(n):
+    return (-(-n // 16), -(-n // 16))
+
+
+def _p122_fr_args(n, rng, m=P122_FR_M):
+    """An n x n screen: m aperture points uniform in the annulus P122_FR_RING (float32 x,
+    y) with amplitude area / (m lambda z); m; the intensity (zeroed, n x n); x0 = y0 =
+    -P122_FR_HALF, dx = 2 P122_FR_HALF / n, alpha = pi / (lambda z); nx = ny = n."""
+    f = np.float32
+    r0, r1 = P122_FR_RING
+    r = np.sqrt(rng.uniform(r0 * r0, r1 * r1, m))
+    th = rng.uniform(0, 2 * np.pi, m)
+    area = np.pi * (r1 * r1 - r0 * r0)
+    amp = np.full(m, area / (m * P122_FR_LAM * P122_FR_Z), f)
+    return [(r * np.cos(th)).astype(f), (r * np.sin(th)).astype(f), amp, _i32(m), np.zeros(n * n, f),
+            f(-P122_FR_HALF), f(-P122_FR_HALF), f(2 * P122_FR_HALF / n), f(np.pi / (P122_FR_LAM * P122_FR_Z)),
+            _i32(n), _i32(n)]
+
+
+def _p122_fr_ref(ax, ay, amp, x0, y0, dx, alpha, nx, ny):
+    """fresnel_direct's intensity (float64, ny x nx flattened)."""
+    X = float(x0) + np.arange(nx) * float(dx)
+    Y = float(y0) + np.arange(ny) * float(dx)
+    ax, ay, amp = (np.asarray(a, np.float64) for a in (ax, ay, amp))
+    U = np.zeros((ny, nx), complex)
+    for k in range(len(ax)):
+        U += amp[k] * np.exp(1j * float(alpha) * ((X[None, :] - ax[k]) ** 2 + (Y[:, None] - ay[k]) ** 2))
+    return (np.abs(U) ** 2).ravel()
+
+
+# ---- lens-trace-triplet ----
+
+def _p122_lt_syms(n=None, rng=None):
+    """The prescription: curvatures, vertex z, indices after, semi-apertures (float32)."""
+    f = np.float32
+    zv = P122_LT_Z0 + np.r_[0.0, np.cumsum(P122_LT_T)]
+    return {"c_curv": (1.0 / np.array(P122_LT_R)).astype(f), "c_zv": zv.astype(f),
+            "c_nafter": np.array(P122_LT_N, f), "c_semi": np.array(P122_LT_SEMI, f)}
+
+
+def _p122_lt_trace(x, y, L, M, z_image, semi=P122_LT_SEMI):
+    """lens_trace's rays in float64: spot x, y, lost, and each ray's smallest |r^2 -
+    semi^2| at the surfaces it reached (how near an aperture's edge it passed)."""
+    s = _p122_lt_syms()
+    curv, zv, na = (np.asarray(s[k], np.float64) for k in ("c_curv", "c_zv", "c_nafter"))
+    x, y, L, M = (np.array(a, np.float64) for a in (x, y, L, M))
+    N = np.sqrt(1 - L * L - M * M)
+    z, n1 = np.zeros_like(x), 1.0
+    stop = np.full(len(x), -1)
+    margin = np.full(len(x), np.inf)
+    for k in range(P122_LT_NSURF):
+        on = stop < 0
+        c = curv[k]
+        t0 = (zv[k] - z) / N
+        x, y = x + t0 * L, y + t0 * M
+        F = c * (x * x + y * y)
+        G = N - c * (x * L + y * M)
+        disc = G * G - c * F
+        stop[on & (disc < 0)] = k
+        on = stop < 0
+        t = F / (G + np.sqrt(np.maximum(disc, 0)))
+        x, y, zl = x + t * L, y + t * M, t * N
+        z = zv[k] + zl
+        r2 = x * x + y * y
+        margin[on] = np.minimum(margin[on], np.abs(r2 - semi[k] ** 2)[on])
+        stop[on & (r2 > semi[k] ** 2)] = k
+        on = stop < 0
+        nx, ny, nz = -c * x, -c * y, 1 - c * zl
+        mu = n1 / na[k]
+        cosi = L * nx + M * ny + N * nz
+        kk = 1 - mu * mu * (1 - cosi * cosi)
+        stop[on & (kk < 0)] = k
+        g = np.sqrt(np.maximum(kk, 0)) - mu * cosi
+        L, M, N = mu * L + g * nx, mu * M + g * ny, mu * N + g * nz
+        n1 = na[k]
+    t = (float(z_image) - z) / N
+    ok = stop < 0
+    return np.where(ok, x + t * L, 0.0), np.where(ok, y + t * M, 0.0), stop, margin
+
+
+def _p122_lt_zimage():
+    """The paraxial focus: where a ray parallel to the axis at height 0.01 mm crosses it."""
+    zl = P122_LT_Z0 + sum(P122_LT_T)
+    big = (100.0,) * P122_LT_NSURF
+    y1 = _p122_lt_trace([0.0], [0.01], [0.0], [0.0], zl + 40, big)[1][0]
+    y2 = _p122_lt_trace([0.0], [0.01], [0.0], [0.0], zl + 50, big)[1][0]
+    return zl + 40 + 10 * y1 / (y1 - y2)
+
+
+def _p122_lt_args(n, rng):
+    """n rays (float32 n x 4: x, y, L, M at z = 0): parallel bundles at field angles uniform
+    in 0 .. P122_LT_FIELD degrees (in the y-z plane), the pupil point uniform in a disk of
+    radius P122_LT_PUPIL centred where the chief ray meets z = 0; the spots (zeroed, n x 2)
+    and lost (int32, zeroed); z_image (the paraxial focus), n."""
+    th = np.deg2rad(rng.uniform(0, P122_LT_FIELD, n))
+    r = P122_LT_PUPIL * np.sqrt(rng.random(n))
+    ph = rng.uniform(0, 2 * np.pi, n)
+    rays = np.stack([r * np.cos(ph), r * np.sin(ph) - P122_LT_Z0 * np.tan(th), np.zeros(n), np.sin(th)], axis=1)
+    return [rays.astype(np.float32).ravel(), np.zeros(2 * n, np.float32), np.zeros(n, np.int32),
+            np.float32(_p122_lt_zimage()), _i32(n)]
+
+
+# ---- thinfilm-tmm-complex ----
+
+def _p122_tf_nlayer():
+    return np.where(np.arange(P122_TF_NL) % 2 == 0, P122_TF_NH, P122_TF_NLO).astype(np.float32)
+
+
+def _p122_tf_syms(n=None, rng=None):
+    return {"c_nlayer": _p122_tf_nlayer()}
+
+
+def _p122_tf_args(n, rng):
+    """ceil(n / P122_TF_NW) coatings' layer thicknesses (nm, float32, coating-major):
+    quarter-wave at P122_TF_DESIGN times N(1, P122_TF_TOL^2); R (zeroed, n); lam0, dlam,
+    n_inc, n_sub, nw, n."""
+    f = np.float32
+    nc = -(-n // P122_TF_NW)
+    q = P122_TF_DESIGN / (4.0 * _p122_tf_nlayer().astype(np.float64))
+    d = q[None, :] * (1 + P122_TF_TOL * rng.standard_normal((nc, P122_TF_NL)))
+    return [d.astype(f).ravel(), np.zeros(n, f), f(P122_TF_LAM0), f(P122_TF_DLAM), f(P122_TF_NINC),
+            f(P122_TF_NSUB), _i32(P122_TF_NW), _i32(n)]
+
+
+def _p122_tf_ref(d, n, lam0=P122_TF_LAM0, dlam=P122_TF_DLAM, n_inc=P122_TF_NINC, n_sub=P122_TF_NSUB,
+                 nw=P122_TF_NW):
+    """thinfilm_R's reflectances (float64, n)."""
+    i = np.arange(n)
+    lam = float(np.float32(lam0)) + (i % nw) * float(np.float32(dlam))
+    d = np.asarray(d, np.float64).reshape(-1, P122_TF_NL)[i // nw]
+    nl = _p122_tf_nlayer().astype(np.float64)
+    M = np.broadcast_to(np.eye(2, dtype=complex), (n, 2, 2)).copy()
+    for k in range(P122_TF_NL):
+        dl = 2 * np.pi * nl[k] * d[:, k] / lam
+        A = np.empty((n, 2, 2), complex)
+        A[:, 0, 0] = A[:, 1, 1] = np.cos(dl)
+        A[:, 0, 1] = 1j * np.sin(dl) / nl[k]
+        A[:, 1, 0] = 1j * nl[k] * np.sin(dl)
+        M = M @ A
+    ns, ni = float(np.float32(n_sub)), float(np.float32(n_inc))
+    B = M[:, 0, 0] + M[:, 0, 1] * ns
+    C = M[:, 1, 0] + M[:, 1, 1] * ns
+    return np.abs((ni * B - C) / (ni * B + C)) ** 2
+
+
+# ---- tcspc-t3-hist-smem ----
+
+def _p122_tc_grid(n):
+    return -(-n // (P122_TC_BLOCK * P122_TC_PER))
+
+
+def _p122_tc_args(n, rng):
+    """n HydraHarp T3 records (uint32: bit 31 special, 25..30 channel, 10..24 dtime, 0..9
+    nsync): P122_TC_OVF overflows (special, channel 63), P122_TC_MARK markers (special,
+    channel 1..15), P122_TC_OTHER photons on channels 4 and 5 (not histogrammed), the rest
+    photons on channels 0..3 uniformly, dtime the IRF plus an exponential of the
+    channel's lifetime (P122_TC_BG of them uniform) modulo P122_TC_PERIOD; nsync uniform;
+    the histogram (uint32, zeroed, TC_CH x TC_BINS); n."""
+    u = rng.random(n)
+    ovf = u < P122_TC_OVF
+    mark = (u >= P122_TC_OVF) & (u < P122_TC_OVF + P122_TC_MARK)
+    other = (u >= P122_TC_OVF + P122_TC_MARK) & (u < P122_TC_OVF + P122_TC_MARK + P122_TC_OTHER)
+    ch = np.where(other, rng.integers(4, 6, n), rng.integers(0, P122_TC_CH, n))
+    tau = np.array(P122_TC_TAU + (3000.0, 3000.0))[ch]
+    t = rng.normal(*P122_TC_IRF, n) + rng.exponential(1.0, n) * tau
+    t = np.where(rng.random(n) < P122_TC_BG, rng.uniform(0, P122_TC_PERIOD, n), t)
+    dt = np.floor(t).astype(np.int64) % P122_TC_PERIOD
+    ch = np.where(ovf, 63, np.where(mark, rng.integers(1, 16, n), ch))
+    dt = np.where(ovf, 0, dt)
+    special = (ovf | mark).astype(np.int64)
+    rec = (special << 31) | (ch.astype(np.int64) << 25) | (dt << 10) | rng.integers(0, 1024, n)
+    return [rec.astype(np.uint32), np.zeros(P122_TC_CH * P122_TC_BINS, np.uint32), _i32(n)]
+
+
+def _p122_tc_ref(rec):
+    """tcspc_hist's histogram (int64, TC_CH x TC_BINS flattened)."""
+    rec = np.asarray(rec, np.uint32).astype(np.int64)
+    sp, ch, dt = rec >> 31, (rec >> 25) & 0x3F, (rec >> 10) & 0x7FFF
+    ok = (sp == 0) & (ch < P122_TC_CH)
+    return np.bincount(ch[ok] * P122_TC_BINS + (dt[ok] >> P122_TC_SHIFT), minlength=P122_TC_CH * P122_TC_BINS)
+
+
+# ---- bpm-kspace-propagator ----
+
+def _p122_bp_grid(n):
+    return (-(-n // 32), -(-n // 8))
+
+
+def _p122_bp_params(n):
+    """coef = dz / (2 k), dkx = dky = 2 pi / (n dx), scale = 1 / n^2 (float32)."""
+    k = 2 * np.pi * P122_BP_N0 / P122_BP_LAM
+    dk = 2 * np.pi / (n * P122_BP_DX)
+    return np.float32(P122_BP_DZ / (2 * k)), np.float32(dk), np.float32(dk), np.float32(1.0 / (n * n))
+
+
+def _p122_bp_args(n, rng):
+    """An n x n field spectrum (complex64 as float32 pairs, cuFFT's order) of a beam
+    behind a diffuser: complex Gaussian speckle (variance n^2, an unnormalized FFT's
+    scale of a unit field) under the envelope exp(-(kx^2 + ky^2) lc^2 / 4), lc =
+    P122_BP_LC; coef, dkx, dky, scale, nx = ny = n."""
+    coef, dkx, dky, scale = _p122_bp_params(n)
+    k = np.fft.fftfreq(n, P122_BP_DX) * 2 * np.pi
+    env = np.exp(-(k[None, :] ** 2 + k[:, None] ** 2) * P122_BP_LC ** 2 / 4) * (n / np.sqrt(2))
+    E = np.empty((n, n, 2), np.float32)
+    E[..., 0] = env * rng.standard_normal((n, n))
+    E[..., 1] = env * rng.standard_normal((n, n))
+    return [E.ravel(), coef, dkx, dky, scale, _i32(n), _i32(n)]
+
+
+def _p122_bp_ref(E, coef, dkx, dky, scale, nx, ny):
+    """bpm_kstep's spectrum (complex128, ny x nx flattened)."""
+    E = np.asarray(E, np.float32).view(np.complex64).astype(complex)
+    ix, iy = np.arange(nx), np.arange(ny)
+    kx = np.where(ix < nx // 2, ix, ix - nx) * float(dkx)
+    ky = np.where(iy < ny // 2, iy, iy - ny) * float(dky)
+    ph = -float(coef) * (kx[None, :] ** 2 + ky[:, None] ** 2)
+    return (E.reshape(ny, nx) * float(scale) * np.exp(1j * ph)).ravel()
+
+
+# ---- mie-bhmie-double ----
+
+def _p122_mie_args(n, rng):
+    """n size parameters (float64): 2 pi r / lambda (in water) of radii lognormal
+    (P122_MIE_R), clipped to P122_MIE_X; m; Q_ext, Q_sca (zeroed, float64) and the terms
+    (int32, zeroed); n."""
+    r = rng.lognormal(np.log(P122_MIE_R[0]), P122_MIE_R[1], n)
+    x = np.clip(2 * np.pi * r / P122_MIE_LAM, *P122_MIE_X)
+    return [x, np.float64(P122_MIE_M), np.zeros(n), np.zeros(n), np.zeros(n, np.int32), _i32(n)]
+
+
+def _p122_mie_terms(x, m=P122_MIE_M):
+    """mie_q's nstop and nmx of each x (int64)."""
+    x = np.asarray(x, np.float64)
+    nstop = (x + 4.0 * np.cbrt(x) + 2.0).astype(np.int64)
+    nmx = np.maximum(nstop, np.abs(m * x)).astype(np.int64) + 15
+    nmx = np.minimum(nmx, P122_MIE_NMAX - 1)
+    return np.minimum(nstop, nmx), nmx
+
+
+def _p122_mie_ref(x, m=P122_MIE_M):
+    """mie_q's Q_ext, Q_sca (float64) and nstop, by BHMIE (real m) vectorized."""
+    x = np.asarray(x, np.float64)
+    mx = m * x
+    nstop, nmx = _p122_mie_terms(x, m)
+    K = len(x)
+    D = np.zeros((K, P122_MIE_NMAX))
+    for k in range(int(nmx.max()), 1, -1):
+        on = k <= nmx
+        en = k / mx[on]
+        D[on, k - 1] = en - 1.0 / (D[on, k] + en)
+    psi0, psi1, chi0, chi1 = np.cos(x), np.sin(x), -np.sin(x), np.cos(x)
+    se, ss = np.zeros(K), np.zeros(K)
+    for k in range(1, int(nstop.max()) + 1):
+        on = k <= nstop
+        f = (2.0 * k - 1.0) / x
+        psi, chi = f * psi1 - psi0, f * chi1 - chi0
+        fa = D[:, k] / m + k / x
+        fb = m * D[:, k] + k / x
+        an, ad = fa * psi - psi1, -(fa * chi - chi1)
+        bn, bd = fb * psi - psi1, -(fb * chi - chi1)
+        da, db = an * an + ad * ad, bn * bn + bd * bd
+        a_re, a_im, b_re, b_im = an * an / da, -an * ad / da, bn * bn / db, -bn * bd / db
+        w = 2.0 * k + 1.0
+        se = np.where(on, se + w * (a_re + b_re), se)
+        ss = np.where(on, ss + w * (a_re ** 2 + a_im ** 2 + b_re ** 2 + b_im ** 2), ss)
+        psi0, psi1 = np.where(on, psi1, psi0), np.where(on, psi, psi1)
+        chi0, chi1 = np.where(on, chi1, chi0), np.where(on, chi, chi1)
+    return 2.0 / (x * x) * se, 2.0 / (x * x) * ss, nstop
+
+
+UNSEEN120 = [
+    TimingProbe("probe/fresnel-direct-smem", "probe-unseen120", "fresnel_direct", 512, (16, 16), _p122_fr_grid,
+                _p122_fr_args, source=_P122,
+                note="Fresnel diffraction by direct summation onto a 512 x 512 screen (16 x 16 blocks, a thread a "
+                     "pixel) over 1024 aperture points (Monte-Carlo samples of an annulus): the points staged "
+                     "through shared memory 256 at a time (3 coalesced loads a thread a tile, 2 barriers), each "
+                     "term 3 broadcast shared loads, ~6 FMAs and a sincosf (phases up to ~80 rad: the fast "
+                     "range reduction); compute-bound, one store a pixel"),
+    TimingProbe("probe/lens-trace-triplet", "probe-unseen120", "lens_trace", 1 << 23, 256, lambda n: -(-n // 256),
+                _p122_lt_args, source=_P122, symbols=_p122_lt_syms,
+                note="sequential ray tracing of 2^23 rays through a 6-surface Cooke triplet (prescription in "
+                     "__constant__ memory, warp-uniform indices), a thread a ray: a coalesced float4 load, per "
+                     "surface ~35 float ops, 2 sqrtf and a division; ~29% of the rays (random fields and pupil "
+                     "points) stop early at an aperture (divergent break), float2 spot and int stores"),
+    TimingProbe("probe/thinfilm-tmm-complex", "probe-unseen120", "thinfilm_R", 1 << 21, 256, lambda n: -(-n // 256),
+                _p122_tf_args, source=_P122, symbols=_p122_tf_syms,
+                note="thin-film reflectance spectra by the transfer-matrix method: 8192 perturbed 24-layer "
+                     "TiO2/SiO2 Bragg mirrors x 256 wavelengths, a thread a (coating, wavelength): per layer a "
+                     "__constant__ index, a warp-uniform (broadcast) thickness load, 2 float divisions, a sincosf "
+                     "and a 2x2 cuFloatComplex matrix product (8 cuCmulf); a cuCdivf at the end; compute-bound"),
+    TimingProbe("probe/tcspc-t3-hist-smem", "probe-unseen120", "tcspc_hist", 1 << 24, P122_TC_BLOCK, _p122_tc_grid,
+                _p122_tc_args, source=_P122,
+                note="TCSPC decay histograms of 2^24 HydraHarp T3 records (64 MiB): 1024 blocks of 256 with a "
+                     "grid-stride loop (64 records a thread), bit-field decoding, shared-memory atomicAdd into 4 "
+                     "channels x 2048 bins (32 KiB; exponential decays put many lanes on a few hot bins), ~7% of "
+                     "records skipped; each block zeroes its histogram and adds its ~780 x 4 non-zero bins to the "
+                     "global one by atomicAdd"),
+    TimingProbe("probe/bpm-kspace-propagator", "probe-unseen120", "bpm_kstep", 4096, (32, 8), _p122_bp_grid,
+                _p122_bp_args, source=_P122,
+                note="the k-space half of a split-step beam-propagation step on a 4096 x 4096 complex64 spectrum "
+                     "(128 MiB, in place; 32 x 8 blocks): each element's spatial frequencies from its indices, a "
+                     "sincosf of the paraxial phase (up to ~13 rad), a complex multiply and the 1 / n^2 scale; "
+                     "coalesced float2 load and store, memory-bound"),
+    TimingProbe("probe/mie-bhmie-double", "probe-unseen120", "mie_q", 1 << 18, 128, lambda n: -(-n // 128),
+                _p122_mie_args, source=_P122,
+                note="Mie efficiencies (BHMIE, double) of 2^18 spheres of a lognormal polydisperse sample (size "
+                     "parameter median ~12.6, up to 120), a thread a sphere: a downward D_n recurrence (a double "
+                     "division a step) into a 256-double per-thread local array, then nstop ~ x + 4 x^(1/3) + 2 "
+                     "upward Riccati-Bessel steps with ~7 double divisions each; the recurrence's trips (21 .. 158, "
+                     "mean ~42) follow x, random within a warp (a warp's longest ~88: divergent); local-memory "
+                     "traffic, cbrt/sin/cos once"),
+]
+PROBES += UNSEEN120
+
+
+# probe-unseen119 (probes121.cu): a population-genetics / phylogenetics course's kernels
+# (Felsenstein pruning of per-site likelihoods on a fixed 16-taxon tree, Wright-Fisher drift
+# with selection a thread a locus, a site-frequency spectrum by shared atomics, pairwise
+# p-distance / JC69 matrices with shared tiles, a RELL bootstrap of tree support, per-SNP
+# allele-frequency summaries with Nei's G_ST) as a student who knows CUDA basics writes them
+_P121 = "probes121.cu"
+P121_NTAX = 16                                     # felsenstein: NTAX (a fixed random rooted tree)
+P121_TREE_SEED = 121                               # the tree's topology and branch lengths
+P121_BRLEN = 0.05                                  # branch lengths exponential, this mean (substitutions a site)
+P121_GTR_RATES = (1.0, 3.0, 0.8, 1.2, 4.0, 1.0)    # GTR exchangeabilities AC AG AT CG CT GT
+P121_GTR_PI = (0.3, 0.2, 0.2, 0.3)                 # stationary frequencies A C G T
+P121_FS_GAP = 0.02                                 # leaf bases turned to N (code 4)
+P121_WF_2N, P121_WF_GENS = 64, 40                  # wright-fisher: WF_2N copies, WF_GENS generations
+P121_WF_SSD, P121_WF_SEED = 0.04, 1901             # selection coefficients N(0, ssd^2); the RNG seed
+P121_SFS_NIND = 64                                 # sfs: SFS_NIND diploids (2 SFS_NIND + 1 bins)
+P121_SFS_POP2N = 1000                              # population frequencies k / this, k ~ 1/k (neutral SFS)
+P121_SFS_MISS = 0.0015                             # a genotype missing (code 3) with this probability
+P121_PD_TILE, P121_PD_CHUNK, P121_PD_LEN = 16, 64, 1024   # pdistance: PD_TILE, PD_CHUNK; columns
+P121_PD_CLADES, P121_PD_CLADE_MUT = 8, 0.15        # clade ancestors: this share of an ancestor's columns redrawn
+P121_PD_TIP_MUT = (0.01, 0.08)                     # each sequence's share redrawn from its clade's, uniform
+P121_PD_GAP = 0.02                                 # bases turned to N (code 4)
+P121_RELL_TREES, P121_RELL_SITES = 4, 600          # rell: RELL_TREES; alignment columns (loop trips)
+P121_RELL_SHIFT = (0.0, -0.004, -0.01, -0.05)      # the trees' mean per-site lnL differences
+P121_RELL_SD, P121_RELL_SEED = 0.3, 4040           # the per-site differences' spread; the hash seed
+P121_RELL_BLOCK = 128
+P121_FST_POPS = 8                                  # allele-freq: FST_POPS
+P121_FST_NIND = (24, 40, 16, 60, 32, 20, 48, 36)   # diploids sampled a population
+P121_FST_F = 0.05                                  # Balding-Nichols drift of the populations' frequencies
+P121_FST_PMIN = 5e-4                               # ancestral frequencies ~ 1/p on (PMIN, 1 - PMIN)
+P121_FST_DROP = 0.01                               # a population not genotyped at a SNP (0 copies called)
+
+
+def _p121_hash(x):
+    """hash32 (lowbias32) of uint32 x, as probes121.cu computes it."""
+    x = np.asarray(x, np.uint32)
+    x = x ^ (x >> np.uint32(16))
+    x = x * np.uint32(0x7feb352d)
+    x = x ^ (x >> np.uint32(15))
+    x = x * np.uint32(0x846ca68b)
+    return x ^ (x >> np.uint32(16))
+
+
+def _p121_tree():
+    """The fixed rooted tree: internal node NTAX + k's children (left, right; int32, k in
+    post-order: pairs of random active nodes joined), the branch above node v's GTR
+    transition matrix (float32, (2 NTAX - 2) x 4 x 4, rows from, columns to), pi (float32)."""
+    r = np.random.default_rng(P121_TREE_SEED)
+    T = P121_NTAX
+    active = list(range(T))
+    left, right = [], []
+    for k in range(T - 1):
+        a, c = (active.pop(int(r.integers(len(active)))) for _ in range(2))
+        left.append(a)
+        right.append(c)
+        active.append(T + k)
+    t = r.exponential(P121_BRLEN, 2 * T - 2)
+    pi = np.array(P121_GTR_PI)
+    R = np.zeros((4, 4))
+    R[np.triu_indices(4, 1)] = P121_GTR_RATES
+    R = R + R.T
+    Q = R * pi[None, :]
+    Q -= np.diag(Q.sum(axis=1))
+    Q /= -(pi * np.diag(Q)).sum()                  # one substitution a unit of time
+    d = np.sqrt(pi)
+    lam, U = np.linalg.eigh(d[:, None] * Q / d[None, :])
+    P = np.stack([(U * np.exp(lam * tv)) @ U.T / d[:, None] * d[None, :] for tv in t])
+    return np.array(left, np.int32), np.array(right, np.int32), P.astype(np.float32), pi.astype(np.float32)
+
+
+def _p121_fs_syms(n, rng):
+    left, right, P, pi = _p121_tree()
+    return {"c_left": left, "c_right": right, "c_P": P.ravel(), "c_pi": pi}
+
+
+def _p121_fs_args(n, rng):
+    """An alignment of NTAX taxa and n columns simulated down the tree (the root from pi;
+    uint8, taxon-major, 0..3 = ACGT), P121_FS_GAP of the bases N (4); the per-site lnL
+    out (zeroed), n."""
+    left, right, P, pi = _p121_tree()
+    T = P121_NTAX
+    P = P.astype(np.float64)
+    st = [None] * (2 * T - 1)
+    st[-1] = rng.choice(4, n, p=np.array(P121_GTR_PI)).astype(np.uint8)
+    for k in range(T - 2, -1, -1):
+        for c in (left[k], right[k]):
+            cum = np.cumsum(P[c], axis=1)[:, :3]
+            u = rng.random(n)
+            st[c] = (u[:, None] >= cum[st[T + k]]).sum(axis=1).astype(np.uint8)
+    aln = np.stack(st[:T])
+    aln[rng.random(aln.shape) < P121_FS_GAP] = 4
+    return [aln.ravel(), np.zeros(n, np.float32), _i32(n)]
+
+
+def _p121_fs_ref(aln):
+    """felsenstein_sites' per-site log likelihoods, float64 (the float32 P and pi)."""
+    left, right, P, pi = _p121_tree()
+    T = P121_NTAX
+    aln = np.asarray(aln).reshape(T, -1)
+    P = P.astype(np.float64)
+    L = [(aln[t][:, None] > 3) | (aln[t][:, None] == np.arange(4)) for t in range(T)]
+    L = [x.astype(np.float64) for x in L]
+    for k in range(T - 1):
+        a, c = left[k], right[k]
+        L.append((L[a] @ P[a].T) * (L[c] @ P[c].T))
+    return np.log(L[-1] @ pi.astype(np.float64))
+
+
+def _p121_wf_args(n, rng):
+    """n loci: starting counts (int32) k in 1 .. WF_2N - 1 with probability ~ 1/k (the
+    neutral SFS), selection coefficients N(0, P121_WF_SSD^2) (float32); the counts and
+    fixation generations out (zeroed), seed, n."""
+    k = np.arange(1, P121_WF_2N)
+    c0 = rng.choice(k, n, p=(1 / k) / (1 / k).sum()).astype(np.int32)
+    s = rng.normal(0, P121_WF_SSD, n).astype(np.float32)
+    return [c0, s, np.zeros(n, np.int32), np.zeros(n, np.int32), np.uint32(P121_WF_SEED), _i32(n)]
+
+
+def _p121_wf_ref(c0, sel, seed=P121_WF_SEED):
+    """wright_fisher in numpy (uint32 xorshift32, w in float32 with 1 + s p fused as nvcc
+    fuses it): the final counts, fixation generations (-1 segregating) and the smallest
+    |u - w| of a draw (float64 w)."""
+    N2, G = P121_WF_2N, P121_WF_GENS
+    c = np.array(c0, np.int64)
+    s = np.asarray(sel, np.float32)
+    n = len(c)
+    i = np.arange(n, dtype=np.uint32)
+    st = _p121_hash(np.uint32(seed) ^ (i * np.uint32(0x9E3779B9)))
+    st = np.where(st == 0, np.uint32(1), st).astype(np.uint32)
+    fixed = np.full(n, -1)
+    gap = np.inf
+    for g in range(G):
+        done = (fixed < 0) & ((c == 0) | (c == N2))
+        fixed[done] = g
+        on = fixed < 0
+        if not on.any():
+            break
+        p = (c / N2).astype(np.float32)
+        num = p * (np.float32(1) + s)
+        den = (s.astype(np.float64) * p.astype(np.float64) + 1.0).astype(np.float32)
+        w = num / den
+        w64 = p * (1.0 + s.astype(np.float64)) / (1.0 + s.astype(np.float64) * p)
+        nxt = np.zeros(n, np.int64)
+        for _ in range(N2):
+            x = st[on]
+            x = x ^ (x << np.uint32(13))
+            x = x ^ (x >> np.uint32(17))
+            x = x ^ (x << np.uint32(5))
+            st[on] = x
+            u = (x >> np.uint32(8)).astype(np.float64) / 16777216.0
+            nxt[on] += u < w[on]
+            gap = min(gap, np.abs(u - w64[on]).min())
+        c = np.where(on, nxt, c)
+    fixed[(fixed < 0) & ((c == 0) | (c == N2))] = G
+    return c, fixed, gap
+
+
+def _p121_sfs_args(n, rng):
+    """Genotypes of SFS_NIND diploids at n sites (uint8, individual-major): a site's
+    population frequency k / P121_SFS_POP2N with k ~ 1/k, two allele draws an individual
+    (16-bit uniforms against the frequency), P121_SFS_MISS of the genotypes missing (3);
+    the SFS (uint32, 2 SFS_NIND + 1 bins) and the missing-site count out (zeroed), n."""
+    M = P121_SFS_POP2N
+    k = np.arange(1, M)
+    p = rng.choice(k, n, p=(1 / k) / (1 / k).sum()) / M
+    thr = np.round(p * 65536).astype(np.uint32)
+    g = np.empty((P121_SFS_NIND, n), np.uint8)
+    for j in range(P121_SFS_NIND):
+        a = rng.integers(0, 65536, n, dtype=np.uint32) < thr
+        b = rng.integers(0, 65536, n, dtype=np.uint32) < thr
+        g[j] = a.astype(np.uint8) + b
+        g[j][rng.random(n) < P121_SFS_MISS] = 3
+    return [g.ravel(), np.zeros(2 * P121_SFS_NIND + 1, np.uint32), np.zeros(1, np.uint32), _i32(n)]
+
+
+def _p121_sfs_ref(geno):
+    """sfs_hist in numpy: the SFS (int64) of the sites with no missing genotype, and how
+    many sites have one."""
+    g = np.asarray(geno).reshape(P121_SFS_NIND, -1)
+    miss = (g > 2).any(axis=0)
+    dac = g.astype(np.int64).sum(axis=0)[~miss]
+    return np.bincount(dac, minlength=2 * P121_SFS_NIND + 1), int(miss.sum())
+
+
+def _p121_pd_seqs(n, length, rng):
+    """n aligned sequences of `length` bases (uint8, row-major): a random ancestor, P121_PD_CLADES
+    clade ancestors with P121_PD_CLADE_MUT of its columns redrawn, each sequence its clade's
+    (clades taken in turn) with a share uniform in P121_PD_TIP_MUT redrawn; P121_PD_GAP N (4)."""
+    anc = rng.integers(0, 4, length)
+    clades = np.where(rng.random((P121_PD_CLADES, length)) < P121_PD_CLADE_MUT,
+                      rng.integers(0, 4, (P121_PD_CLADES, length)), anc)
+    mut = rng.uniform(*P121_PD_TIP_MUT, n)[:, None]
+    s = np.where(rng.random((n, length)) < mut, rng.integers(0, 4, (n, length)), clades[np.arange(n) % P121_PD_CLADES])
+    s[rng.random((n, length)) < P121_PD_GAP] = 4
+    return s.astype(np.uint8)
+
+
+def _p121_pd_args(n, rng):
+    """n sequences of P121_PD_LEN columns (_p121_pd_seqs, flat); the p- and JC distance
+    matrices out (float32 n x n, zeroed), n, the length."""
+    s = _p121_pd_seqs(n, P121_PD_LEN, rng)
+    return [s.ravel(), np.zeros(n * n, np.float32), np.zeros(n * n, np.float32), _i32(n), _i32(P121_PD_LEN)]
+
+
+def _p121_pd_ref(seqs, n, length):
+    """pdistance in numpy: the p-distances (float32 diff / valid as the kernel divides; -1
+    no column compared) and the JC69 distances (float64 of those; 10 at p >= 0.75)."""
+    s = np.asarray(seqs).reshape(n, length)
+    oh = (s[:, :, None] == np.arange(4)).astype(np.float64)
+    v = (s < 4).astype(np.float64)
+    valid = np.rint(v @ v.T)
+    same = np.rint(np.einsum("icb,jcb->ij", oh, oh))
+    diff = valid - same
+    p = np.where(valid > 0, diff.astype(np.float32) / np.maximum(valid, 1).astype(np.float32), np.float32(-1))
+    p = p.astype(np.float32)
+    pd = p.astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d = np.where(pd < 0, -1.0, np.where(pd >= 0.75, 10.0, -0.75 * np.log(1 - 4 / 3 * pd)))
+    return p, d
+
+
+def _p121_rell_lnl(nsites, rng):
+    """Per-site log likelihoods of RELL_TREES trees (float32, site-major nsites x trees):
+    a site's lnL -1 - Gamma(2, 3), each tree's plus P121_RELL_SHIFT[t] + N(0, P121_RELL_SD^2)."""
+    base = -1.0 - rng.gamma(2.0, 3.0, nsites)
+    d = np.array(P121_RELL_SHIFT) + rng.normal(0, P121_RELL_SD, (nsites, P121_RELL_TREES))
+    return (base[:, None] + d).astype(np.float32)
+
+
+def _p121_rell_args(n, rng):
+    """P121_RELL_SITES columns' lnL (_p121_rell_lnl, flat); n replicates' sums and the trees'
+    support out (zeroed), nsites, seed, n."""
+    return [_p121_rell_lnl(P121_RELL_SITES, rng).ravel(), np.zeros(n * P121_RELL_TREES, np.float32),
+            np.zeros(P121_RELL_TREES, np.int32), _i32(P121_RELL_SITES), np.uint32(P121_RELL_SEED), _i32(n)]
+
+
+def _p121_rell_ref(site_lnl, nrep, nsites, seed=P121_RELL_SEED):
+    """rell_bootstrap in numpy (float32 sums in the kernel's order): the replicates' sums
+    (nrep x trees), the winners, the support and the smallest gap between a replicate's
+    two largest sums."""
+    T = P121_RELL_TREES
+    L = np.asarray(site_lnl, np.float32).reshape(-1, T)
+    b = np.arange(nrep, dtype=np.uint32)
+    acc = np.zeros((nrep, T), np.float32)
+    for k in range(nsites):
+        s = _p121_hash(np.uint32(seed) + b * np.uint32(nsites) + np.uint32(k)) % np.uint32(nsites)
+        acc = acc + L[s]
+    best = np.argmax(acc, axis=1)
+    top = np.sort(acc.astype(np.float64), axis=1)
+    return acc, best, np.bincount(best, minlength=T), (top[:, -1] - top[:, -2]).min()
+
+
+def _p121_fst_args(n, rng):
+    """n SNPs in FST_POPS populations (population-major uint16): ancestral frequencies ~ 1/p
+    on (P121_FST_PMIN, 1 - PMIN), a population's Balding-Nichols Beta(p (1-F)/F, (1-p)(1-F)/F),
+    called copies 2 (P121_FST_NIND[k] - missing diploids; a SNP's missing rate Beta(0.5,
+    20)), P121_FST_DROP of the (population, SNP) pairs 0 called; derived copies binomial;
+    the pooled frequency, H_T and G_ST out (float32, zeroed), n."""
+    a = np.log(P121_FST_PMIN)
+    p = np.exp(rng.uniform(a, 0, n))
+    p = np.where(rng.random(n) < 0.5, p, 1 - p).clip(P121_FST_PMIN, 1 - P121_FST_PMIN)
+    miss = rng.beta(0.5, 20, n)
+    F = P121_FST_F
+    K = P121_FST_POPS
+    dac, ncall = np.empty((K, n), np.uint16), np.empty((K, n), np.uint16)
+    for k in range(K):
+        pk = rng.beta(p * (1 - F) / F, (1 - p) * (1 - F) / F)
+        called = 2 * (P121_FST_NIND[k] - rng.binomial(P121_FST_NIND[k], miss))
+        called[rng.random(n) < P121_FST_DROP] = 0
+        ncall[k] = called
+        dac[k] = rng.binomial(called, pk)
+    f = np.float32
+    return [dac.ravel(), ncall.ravel(), np.zeros(n, f), np.zeros(n, f), np.zeros(n, f), _i32(n)]
+
+
+def _p121_fst_ref(dac, ncalled):
+    """allele_freq_stats in float64: the pooled frequency, H_T, G_ST and the monomorphic mask."""
+    K = P121_FST_POPS
+    d = np.asarray(dac, np.float64).reshape(K, -1)
+    m = np.asarray(ncalled, np.float64).reshape(K, -1)
+    ok = m >= 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pk = np.where(ok, d / np.where(ok, m, 1), 0)
+        hs = np.where(ok, 2 * pk * (1 - pk), 0).sum(axis=0)
+        npop = ok.sum(axis=0)
+        ds, ns = (d * ok).sum(axis=0), (m * ok).sum(axis=0)
+        mono = (npop == 0) | (ds == 0) | (ds == ns)
+        p = np.where(npop > 0, ds / np.where(ns > 0, ns, 1), 0)
+        ht = np.where(mono, 0, 2 * p * (1 - p))
+        gst = np.where(mono, 0, (ht - hs / np.maximum(npop, 1)) / np.where(mono, 1, ht))
+    return p, ht, gst, mono
+
+
+UNSEEN119 = [
+    TimingProbe("probe/felsenstein-prune-16taxa", "probe-unseen119", "felsenstein_sites", 1 << 20, 256,
+                lambda n: -(-n // 256), _p121_fs_args, source=_P121, symbols=_p121_fs_syms,
+                note="Felsenstein pruning of 2^20 alignment columns on a fixed 16-taxon tree (GTR), a thread a "
+                     "column: 16 coalesced byte loads (taxon-major) into a float L[31][4] per-thread array "
+                     "(local memory, indexed by child ids read from __constant__; 64 stores for the leaves), 15 "
+                     "internal nodes of two 4 x 4 matrix-vector products (32 FMAs, P from __constant__ at uniform "
+                     "addresses, 8 local loads and 4 local stores a node), a logf; one float stored; "
+                     "local-memory/FMA-bound"),
+    TimingProbe("probe/wright-fisher-drift-select", "probe-unseen119", "wright_fisher", 1 << 20, 256,
+                lambda n: -(-n // 256), _p121_wf_args, source=_P121,
+                note="Wright-Fisher drift with selection on 2^20 loci (2N = 64, start counts ~ 1/k, s ~ N(0, "
+                     "0.04^2)), a thread a locus: up to 40 generations, each a float division for the selected "
+                     "frequency and 64 xorshift32 draws (3 shift-xors, a convert, a compare) counted; a locus "
+                     "leaves once lost or fixed (~31% by generation 6, ~70% by 40: a lane's mean 20.5 "
+                     "generations, every warp runs all 40 for its slowest lane); integer-ALU-bound, divergent"),
+    TimingProbe("probe/sfs-hist-smem-atomics", "probe-unseen119", "sfs_hist", 1 << 21, 256,
+                lambda n: -(-n // 256), _p121_sfs_args, source=_P121,
+                note="unfolded site-frequency spectrum of 2^21 SNPs in 64 diploids (128 MB of genotype bytes, "
+                     "individual-major), a thread a site: 64 coalesced byte loads (32 B a warp request) summed, "
+                     "one shared atomicAdd into 129 bins (neutral SFS: ~47% of sites in bins 0-3, 26% in "
+                     "bin 0, a warp's lanes on few addresses) or on a missing-site counter (~9%), then 129 "
+                     "global atomicAdds a block; memory/load-instruction-bound with contended shared atomics"),
+    TimingProbe("probe/pdistance-jc-tiled-smem", "probe-unseen119", "pdistance", 1536,
+                (P121_PD_TILE, P121_PD_TILE), lambda n: (-(-n // P121_PD_TILE), -(-n // P121_PD_TILE)),
+                _p121_pd_args, source=_P121,
+                note="pairwise p-distance and JC69 matrices of 1536 sequences x 1024 columns (bytes), 16 x 16 "
+                     "pairs a block (96 x 96 blocks): two 16 x 64-byte tiles staged in shared memory per chunk (4 "
+                     "global byte loads a thread each), then 64 columns of 2 shared byte loads (sb[tx][c]: 64-byte "
+                     "row stride, 8-way bank conflicts), gap tests and counts; a logf and 2 float stores a pair; "
+                     "shared-memory-bound"),
+    TimingProbe("probe/rell-bootstrap-gather", "probe-unseen119", "rell_bootstrap", 1 << 16, P121_RELL_BLOCK,
+                lambda n: -(-n // P121_RELL_BLOCK), _p121_rell_args, source=_P121,
+                note="RELL bootstrap of 4 trees' support with 2^16 replicates of 600 columns, a thread a "
+                     "replicate (512 blocks of 128): a lowbias32 hash and an unsigned modulo a draw, 4 scalar "
+                     "loads of the drawn column's 16-byte row (random gathers in a 9.6 KB table: L1-resident, "
+                     "~26 of its 75 lines a warp request), 4 float adds; 4 floats stored and one global "
+                     "atomicAdd on 4 support counters; gather/L1-bound"),
+    TimingProbe("probe/allele-freq-gst-stream", "probe-unseen119", "allele_freq_stats", 1 << 23, 256,
+                lambda n: -(-n // 256), _p121_fst_args, source=_P121,
+                note="per-SNP allele-frequency summaries of 2^23 SNPs in 8 populations, a thread a SNP: 16 "
+                     "coalesced uint16 loads (derived and called copies, population-major), a float division "
+                     "and ~5 FLOPs a population (~1% not genotyped, skipped); monomorphic SNPs (~23%, mixed "
+                     "within every warp) store zeros, the rest 3 more divisions (p, H_S, G_ST); 3 floats stored "
+                     "(32 B in, 12 B out a SNP); memory-bound streaming"),
+]
+PROBES += UNSEEN119
+
+
+# probe-unseen123 (probes125.cu): a physical-oceanography course's kernels (a linear
+# shallow-water step on a C-grid with a land mask, RK2 drifters with bilinear
+# interpolation and a random walk, UNESCO EOS-80 density in double, tidal harmonic sums
+# with shared-memory cos/sin tables, an implicit vertical-mixing column solve, basin heat
+# content by shared and global double atomics) as a student who knows CUDA basics writes
+# them, predicted before their first GPU run
+_P125 = "probes125.cu"
+P125_SWE_BLOCK = (32, 8)                           # swe_step: SWE_BX x SWE_BY
+P125_SWE_LAND = 0.26                               # the continents' share of the basin (a land wall around it too)
+P125_SWE_H = (50.0, 5000.0)                        # depth: from the coast's to the abyss's (m)
+P125_SWE_U99, P125_SWE_UMAX = 0.25, 0.5           # |u|, |v|: 99th percentile, clipped at (m/s)
+P125_SWE_ETA = 0.3                                 # sea-surface height's std (m)
+P125_SWE_G, P125_SWE_F0, P125_SWE_BETA = 9.81, 1.0e-4, 1.6e-11   # g, f0 (1/s), beta (1/(m s))
+P125_SWE_DT, P125_SWE_DX = 15.0, 5000.0            # dt (s; gravity waves' CFL ~0.66 at 5000 m), dx (m)
+P125_PT_GRID, P125_PT_STEPS = 2048, 64             # track-particles: the velocity field's side; PT_STEPS
+P125_PT_LAND = 0.30                                # its land share
+P125_PT_U99, P125_PT_UMAX = 1.0, 1.5               # speed: 99th percentile, clipped at (m/s)
+P125_PT_DT, P125_PT_DX, P125_PT_K = 1800.0, 1.0e4, 100.0   # dt (s), dx (m), eddy diffusivity (m^2/s)
+P125_PT_PRE, P125_PT_SEED = 0.05, 125125           # share beached in earlier launches; the RNG's seed
+P125_EOS_NZ, P125_EOS_FILL = 64, -999.0            # eos: levels; the fill of land / below the bottom
+P125_EOS_DZ0, P125_EOS_GROW = 10.0, 1.055          # level thicknesses: 10 m at the top, x1.055 a level (~5.4 km)
+P125_EOS_LAND = 0.30
+P125_TH_NC, P125_TH_CHUNK, P125_TH_NT = 8, 64, 720   # tidal: TH_NC, TH_CHUNK; hours (30 days)
+# the constituents (degrees / hour): M2, S2, N2, K1, O1, M4, MS4, M6 (all 30-day Rayleigh-resolved)
+P125_TH_NAMES = ("M2", "S2", "N2", "K1", "O1", "M4", "MS4", "M6")
+P125_TH_SPEED = (28.9841042, 30.0, 28.4397295, 15.0410686, 13.9430356, 57.9682084, 58.9841042, 86.9523127)
+P125_TH_NOISE, P125_TH_Z0 = 0.05, 0.05             # surge noise (std, m); the mean sea level's std (m)
+P125_VM_NZ, P125_VM_DZ = 64, 10.0                  # vertical-mix: VM_NZ levels of dz (the upper 640 m)
+P125_VM_DT, P125_VM_KBG, P125_VM_KCONV = 3600.0, 1.0e-5, 0.1   # dt (s); Kz background, convective (m^2/s)
+P125_VM_LAND, P125_VM_COOL = 0.25, 0.25            # land share; share of columns cooled at the top (unstable)
+P125_VM_Q = (-250.0, 150.0)                        # surface heat flux range (W/m^2)
+P125_HC_NZ, P125_HC_NB = 50, 8                     # heat-content: HC_NZ levels, HC_NB basins (0: land)
+P125_HC_DZ0, P125_HC_GROW = 10.0, 1.075            # level thicknesses: 10 m, x1.075 a level (~4.8 km)
+P125_HC_LAND = 0.29
+P125_RHO0, P125_CP = 1025.0, 3990.0                # RHO0, CP_SW
+
+
+def _p125_smooth(h, w, cell, rng):
+    """A smooth random field (h x w, float64): N(0, 1) values on a grid of cell x cell
+    squares, interpolated bilinearly."""
+    gh, gw = h // cell + 2, w // cell + 2
+    G = rng.standard_normal((gh, gw))
+    y = (np.arange(h) + 0.5) / cell
+    x = (np.arange(w) + 0.5) / cell
+    j0, i0 = y.astype(np.int64), x.astype(np.int64)
+    fy, fx = (y - j0)[:, None], (x - i0)[None, :]
+    rows = G[j0] * (1 - fy) + G[j0 + 1] * fy
+    return rows[:, i0] * (1 - fx) + rows[:, i0 + 1] * fx
+
+
+def _p125_land(h, w, share, rng):
+    """Continents and islands on an h x w grid: the cells where a smooth field (two
+    scales) is above its (1 - share) quantile; the land map, and q in [0, 1], how far
+    into the ocean a cell lies (0 at the coast, 1 a long way out; the depth's shape)."""
+    L = _p125_smooth(h, w, max(max(h, w) // 12, 3), rng) + 0.35 * _p125_smooth(h, w, max(max(h, w) // 48, 2), rng)
+    thr = np.quantile(L, 1 - share)
+    return L > thr, np.clip((thr - L) / (0.6 * L.std()), 0, 1)
+
+
+def _p125_hshape(ncol):
+    """The horizontal map of ncol columns: rows x columns (ravelled, the first ncol)."""
+    w = 1 << max(int(np.ceil(np.log2(max(ncol, 1)) / 2)), 0)
+    return -(-ncol // w), w
+
+
+def _p125_swe_args(n, rng):
+    """An n x n closed basin (a land wall around it, continents P125_SWE_LAND of it): eta
+    (smooth, std ~P125_SWE_ETA m), u and v from a streamfunction zero at every corner
+    touching land and tapered towards the coasts (so no flow through a coast; the 99th
+    percentile of |u|, |v| P125_SWE_U99, clipped at P125_SWE_UMAX), depth H
+    shoaling to P125_SWE_H[0] at the coasts (0 on land), the mask (uint8, 1 ocean);
+    eta, u, v out (zeroed); g, f0, beta, dt, dx, nx, ny."""
+    f = np.float32
+    land, q = _p125_land(n, n, P125_SWE_LAND, rng)
+    land[0], land[-1], land[:, 0], land[:, -1] = True, True, True, True
+    mask = (~land).astype(np.uint8)
+    H = np.where(land, 0.0, P125_SWE_H[0] + (P125_SWE_H[1] - P125_SWE_H[0]) * np.sqrt(q)).astype(f)
+    # psi[j, i] at the north-east corner of cell (j, i): zero where any of its 4 cells is land
+    lp = np.pad(land, ((0, 1), (0, 1)), constant_values=True)
+    wet = ~(lp[:-1, :-1] | lp[:-1, 1:] | lp[1:, :-1] | lp[1:, 1:])
+    psi = np.where(wet, _p125_smooth(n, n, max(n // 16, 2), rng) * q, 0.0)
+    u = -(psi - np.pad(psi, ((1, 0), (0, 0)))[:-1])          # -(psi NE - psi SE)
+    v = psi - np.pad(psi, ((0, 0), (1, 0)))[:, :-1]           # psi NE - psi NW
+    s = P125_SWE_U99 / np.percentile(np.abs(np.concatenate([u[~land], v[~land]])), 99)
+    u, v = np.clip(u * s, -P125_SWE_UMAX, P125_SWE_UMAX), np.clip(v * s, -P125_SWE_UMAX, P125_SWE_UMAX)
+    eta = np.where(land, 0.0, P125_SWE_ETA * _p125_smooth(n, n, max(n // 8, 2), rng))
+    z = np.zeros(n * n, f)
+    return [eta.astype(f).ravel(), u.astype(f).ravel(), v.astype(f).ravel(), H.ravel(), mask.ravel(),
+            z, z.copy(), z.copy(), f(P125_SWE_G), f(P125_SWE_F0), f(P125_SWE_BETA), f(P125_SWE_DT),
+            f(P125_SWE_DX), _i32(n), _i32(n)]
+
+
+def _p125_swe_grid(n):
+    return -(-n // P125_SWE_BLOCK[0]), -(-n // P125_SWE_BLOCK[1])
+
+
+def _p125_shift(A, dj, di):
+    """A[j + dj, i + di], 0 outside."""
+    h, w = A.shape
+    out = np.zeros_like(A)
+    out[max(-dj, 0):h - max(dj, 0), max(-di, 0):w - max(di, 0)] = A[max(dj, 0):h + min(dj, 0),
+                                                                     max(di, 0):w + min(di, 0)]
+    return out
+
+
+def _p125_swe_ref(eta, u, v, H, mask, n, g=P125_SWE_G, f0=P125_SWE_F0, beta=P125_SWE_BETA, dt=P125_SWE_DT,
+                  dx=P125_SWE_DX):
+    """swe_step in float64: eta, u, v after the step (n x n)."""
+    E, U, V, Hh = (np.asarray(a, np.float64).reshape(n, n) for a in (eta, u, v, H))
+    M = np.asarray(mask).reshape(n, n) != 0
+    sh = _p125_shift
+    j, i = np.arange(n)[:, None], np.arange(n)[None, :]
+    g, f0, beta, dt, dx = (float(np.float32(a)) for a in (g, f0, beta, dt, dx))
+    fe = np.where(i < n - 1, 0.5 * (Hh + sh(Hh, 0, 1)) * U, 0)
+    fw = np.where(i > 0, 0.5 * (Hh + sh(Hh, 0, -1)) * sh(U, 0, -1), 0)
+    fn = np.where(j < n - 1, 0.5 * (Hh + sh(Hh, 1, 0)) * V, 0)
+    fs = np.where(j > 0, 0.5 * (Hh + sh(Hh, -1, 0)) * sh(V, -1, 0), 0)
+    en = np.where(M, E - dt / dx * (fe - fw + fn - fs), 0)
+    fc = f0 + beta * (j - n // 2) * dx
+    vs = V + sh(V, 0, 1) + np.where(j > 0, sh(V, -1, 0) + sh(V, -1, 1), 0)
+    un = np.where(M & (i < n - 1) & sh(M, 0, 1), U + dt * (fc * 0.25 * vs - g * (sh(E, 0, 1) - E) / dx), 0)
+    us = U + sh(U, 1, 0) + np.where(i > 0, sh(U, 0, -1) + sh(U, 1, -1), 0)
+    vn = np.where(M & (j < n - 1) & sh(M, 1, 0), V + dt * (-fc * 0.25 * us - g * (sh(E, 1, 0) - E) / dx), 0)
+    return en, un, vn
+
+
+def _p125_hash(x):
+    """hash32 (lowbias32) of uint32 x, as probes125.cu computes it."""
+    x = np.asarray(x, np.uint32)
+    x = x ^ (x >> np.uint32(16))
+    x = x * np.uint32(0x7feb352d)
+    x = x ^ (x >> np.uint32(15))
+    x = x * np.uint32(0x846ca68b)
+    return x ^ (x >> np.uint32(16))
+
+
+def _p125_pt_field(G, rng):
+    """A G x G surface velocity field (cell centres, m/s): centred differences of a smooth
+    streamfunction tapered to 0 at the coasts (speed's 99th percentile P125_PT_U99,
+    clipped at P125_PT_UMAX), 0 on land
+    (P125_PT_LAND of it, and a wall around it); U, V (float32, G x G) and the mask."""
+    land, q = _p125_land(G, G, P125_PT_LAND, rng)
+    land[0], land[-1], land[:, 0], land[:, -1] = True, True, True, True
+    psi = _p125_smooth(G, G, max(G // 16, 2), rng) * q
+    U = -(np.pad(psi, ((0, 1), (0, 0)))[1:] - np.pad(psi, ((1, 0), (0, 0)))[:-1]) / 2
+    V = (np.pad(psi, ((0, 0), (0, 1)))[:, 1:] - np.pad(psi, ((0, 0), (1, 0)))[:, :-1]) / 2
+    U, V = np.where(land, 0.0, U), np.where(land, 0.0, V)
+    sp = np.sqrt(U * U + V * V)
+    s = np.minimum(P125_PT_U99 / np.percentile(sp[~land], 99), P125_PT_UMAX / np.maximum(sp, 1e-30))
+    return (U * s).astype(np.float32), (V * s).astype(np.float32), (~land).astype(np.uint8)
+
+
+def _p125_pt_args(n, rng, grid=P125_PT_GRID):
+    """n drifters released at random ocean cells of a grid x grid field (_p125_pt_field;
+    x, y within 0.45 of the cell's centre, float32), P125_PT_PRE of them beached in an
+    earlier launch (beached 1 .. PT_STEPS, else 0); U, V, the mask; dt / dx, the kick
+    sqrt(6 K dt) / dx (a uniform kick of variance 2 K dt), seed, nx, ny, n."""
+    U, V, mask = _p125_pt_field(grid, rng)
+    wet = np.flatnonzero(mask.ravel())
+    c = rng.choice(wet, n)
+    cj, ci = np.divmod(c, grid)
+    x = (ci + rng.uniform(-0.45, 0.45, n)).astype(np.float32)
+    y = (cj + rng.uniform(-0.45, 0.45, n)).astype(np.float32)
+    pre = rng.random(n) < P125_PT_PRE
+    beached = np.where(pre, rng.integers(1, P125_PT_STEPS + 1, n), 0).astype(np.int32)
+    f = np.float32
+    return [x, y, beached, U.ravel(), V.ravel(), mask.ravel(), f(P125_PT_DT / P125_PT_DX),
+            f(np.sqrt(6 * P125_PT_K * P125_PT_DT) / P125_PT_DX), np.uint32(P125_PT_SEED), _i32(grid), _i32(grid),
+            _i32(n)]
+
+
+def _p125_pt_ref(px, py, beached, U, V, mask, dt_dx, kick, seed, nx, ny, steps=P125_PT_STEPS):
+    """track_particles in float64: x, y, beached, and the gap: the smallest distance of a
+    drifter's x + 0.5 or y + 0.5 from an integer at a step where crossing it would change
+    whether the drifter beaches (a float rounding there could change the outcome)."""
+    U, V = (np.asarray(a, np.float64).reshape(ny, nx) for a in (U, V))
+    M = np.asarray(mask).reshape(ny, nx) != 0
+    x, y = np.array(px, np.float64), np.array(py, np.float64)
+    b = np.array(beached, np.int64)
+    dt_dx, kick = float(np.float32(dt_dx)), float(np.float32(kick))
+    idx = np.arange(len(x), dtype=np.uint32)
+    on = b == 0
+    gap = np.inf
+
+    def bil(F, x, y):
+        i0, j0 = np.floor(x).astype(np.int64), np.floor(y).astype(np.int64)
+        fx, fy = x - i0, y - j0
+        return (1 - fy) * ((1 - fx) * F[j0, i0] + fx * F[j0, i0 + 1]) + fy * ((1 - fx) * F[j0 + 1, i0] +
+                                                                             fx * F[j0 + 1, i0 + 1])
+
+    def dead(ci, cj):
+        ok = (ci >= 1) & (ci <= nx - 2) & (cj >= 1) & (cj <= ny - 2)
+        return ~ok | ~M[np.clip(cj, 0, ny - 1), np.clip(ci, 0, nx - 1)]
+    for s in range(steps):
+        a = np.flatnonzero(on)
+        if len(a) == 0:
+            break
+        xa, ya = x[a], y[a]
+        u1, v1 = bil(U, xa, ya), bil(V, xa, ya)
+        xm, ym = xa + 0.5 * dt_dx * u1, ya + 0.5 * dt_dx * v1
+        u2, v2 = bil(U, xm, ym), bil(V, xm, ym)
+        ctr = np.uint32(seed) + np.uint32(2) * (idx[a] * np.uint32(steps) + np.uint32(s))
+        r1 = (_p125_hash(ctr) >> np.uint32(8)).astype(np.float64) * (2.0 / 16777216.0) - 1
+        r2 = (_p125_hash(ctr + np.uint32(1)) >> np.uint32(8)).astype(np.float64) * (2.0 / 16777216.0) - 1
+        xa = xa + dt_dx * u2 + kick * r1
+        ya = ya + dt_dx * v2 + kick * r2
+        ci, cj = np.floor(xa + 0.5).astype(np.int64), np.floor(ya + 0.5).astype(np.int64)
+        d = dead(ci, cj)
+        # near a cell edge whose other side beaches differently
+        fx, fy = xa + 0.5 - ci, ya + 0.5 - cj
+        for dd, alt in ((fx, dead(ci - 1, cj)), (1 - fx, dead(ci + 1, cj)), (fy, dead(ci, cj - 1)),
+                        (1 - fy, dead(ci, cj + 1))):
+            k = alt != d
+            if k.any():
+                gap = min(gap, dd[k].min())
+        x[a], y[a] = xa, ya
+        b[a[d]] = s + 1
+        on[a[d]] = False
+    return x, y, b, gap
+
+
+def _p125_eos_levels():
+    """eos's level-centre depths (m, float32): thicknesses P125_EOS_DZ0 x P125_EOS_GROW^k."""
+    dz = P125_EOS_DZ0 * P125_EOS_GROW ** np.arange(P125_EOS_NZ)
+    return (np.cumsum(dz) - dz / 2).astype(np.float32)
+
+
+def _p125_eos_args(n, rng):
+    """n = P125_EOS_NZ x ncol cells (level-major) of an ocean P125_EOS_LAND land, depth
+    up to ~5.4 km: T (deg C) from a surface value of 28 .. 0 (south to north, smooth
+    noise) decaying to 1.5 below a ~800 m thermocline, S (psu) 33.5 .. 37 at the surface
+    to 34.7 at depth, noise; both -999 on land and below the bottom; the level depths z;
+    rho out (zeroed); ncol, n."""
+    f = np.float32
+    ncol = n // P125_EOS_NZ
+    h, w = _p125_hshape(ncol)
+    land, q = _p125_land(h, w, P125_EOS_LAND, rng)
+    z = _p125_eos_levels()
+    depth = 50.0 + 5350.0 * q.ravel()[:ncol]
+    wet = (~land.ravel()[:ncol])[None, :] & (z[:, None] < depth[None, :])
+    lat = np.broadcast_to((np.arange(h) + 0.5)[:, None] / h, (h, w)).ravel()[:ncol]
+    ts = 28.0 * (1 - lat) + 1.5 * _p125_smooth(h, w, max(w // 8, 2), rng).ravel()[:ncol]
+    ss = 35.2 + 0.6 * _p125_smooth(h, w, max(w // 8, 2), rng).ravel()[:ncol]
+    ez, es = np.exp(-z / 800.0)[:, None], np.exp(-z / 400.0)[:, None]
+    T = 1.5 + (np.clip(ts, -1.5, 30.0)[None, :] - 1.5) * ez + 0.1 * rng.standard_normal((P125_EOS_NZ, ncol))
+    S = 34.7 + (np.clip(ss, 33.5, 37.0)[None, :] - 34.7) * es + 0.02 * rng.standard_normal((P125_EOS_NZ, ncol))
+    T = np.where(wet, T, P125_EOS_FILL).astype(f).ravel()
+    S = np.where(wet, S, P125_EOS_FILL).astype(f).ravel()
+    T = np.concatenate([T, np.full(n - len(T), P125_EOS_FILL, f)])
+    S = np.concatenate([S, np.full(n - len(S), P125_EOS_FILL, f)])
+    return [T, S, z, np.zeros(n, f), _i32(ncol), _i32(n)]
+
+
+def _p125_eos80(s, t, p):
+    """UNESCO EOS-80 in-situ density (kg/m^3) of salinity s, temperature t (deg C) and
+    pressure p (bar), float64."""
+    s, t, p = (np.asarray(a, np.float64) for a in (s, t, p))
+    s15 = s * np.sqrt(np.maximum(s, 0))
+    rw = 999.842594 + t * (6.793952e-2 + t * (-9.095290e-3 + t * (1.001685e-4 + t * (-1.120083e-6 +
+                                                                                    t * 6.536332e-9))))
+    r0 = rw + s * (0.824493 + t * (-4.0899e-3 + t * (7.6438e-5 + t * (-8.2467e-7 + t * 5.3875e-9)))) + \
+        s15 * (-5.72466e-3 + t * (1.0227e-4 - t * 1.6546e-6)) + 4.8314e-4 * s * s
+    kw = 19652.21 + t * (148.4206 + t * (-2.327105 + t * (1.360477e-2 - t * 5.155288e-5)))
+    k0 = kw + s * (54.6746 + t * (-0.603459 + t * (1.09987e-2 - t * 6.1670e-5))) + \
+        s15 * (7.944e-2 + t * (1.6483e-2 - t * 5.3009e-4))
+    a = 3.239908 + t * (1.43713e-3 + t * (1.16092e-4 - t * 5.77905e-7)) + \
+        s * (2.2838e-3 + t * (-1.0981e-5 - t * 1.6078e-6)) + 1.91075e-4 * s15
+    b = 8.50935e-5 + t * (-6.12293e-6 + t * 5.2787e-8) + s * (-9.9348e-7 + t * (2.0816e-8 + t * 9.1697e-10))
+    return r0 / (1 - p / (k0 + p * (a + p * b)))
+
+
+def _p125_eos_ref(T, S, z, ncol):
+    """eos80_density in float64: rho (fill where S < 0)."""
+    S = np.asarray(S)
+    k = np.arange(len(S)) // ncol
+    p = 0.1 * np.asarray(z, np.float64)[np.minimum(k, len(z) - 1)]
+    wet = S >= 0
+    return np.where(wet, _p125_eos80(np.where(wet, S, 0), np.where(wet, T, 0), p), P125_EOS_FILL)
+
+
+def _p125_th_omega():
+    """The constituents' angular speeds (rad / hour, float32), c_omega."""
+    return np.radians(np.array(P125_TH_SPEED)).astype(np.float32)
+
+
+def _p125_th_args(n, rng, nt=P125_TH_NT):
+    """nt hours of sea level at n stations (time-major, float32): a mean N(0, Z0^2), M2
+    of 0.2 .. 1.5 m, S2, N2 0.2 .. 0.45 and 0.12 .. 0.25 of it, K1 0.05 .. 0.4 m, O1
+    0.5 .. 0.9 of it, the overtides M4, MS4, M6 0 .. 0.12, 0.06, 0.04 m, phases uniform,
+    plus N(0, P125_TH_NOISE^2) surge; amp, pha (TH_NC x n), mean out (zeroed); nt, n. The
+    true amplitudes and phases (degrees) are _p125_th_truth(n, rng) of the same draws."""
+    A, g, z0 = _p125_th_truth(n, rng)
+    w = np.radians(np.array(P125_TH_SPEED))
+    t = np.arange(nt, dtype=np.float64)[:, None] * w[None, :]
+    basis = np.concatenate([np.cos(t), np.sin(t)], axis=1).astype(np.float32)          # nt x 2 NC
+    coef = np.concatenate([A * np.cos(np.radians(g)), A * np.sin(np.radians(g))]).astype(np.float32)
+    h = basis @ coef + z0.astype(np.float32)[None, :]
+    h += P125_TH_NOISE * rng.standard_normal((nt, n), dtype=np.float32)
+    f = np.float32
+    return [h.ravel(), np.zeros(P125_TH_NC * n, f), np.zeros(P125_TH_NC * n, f), np.zeros(n, f), _i32(nt), _i32(n)]
+
+
+def _p125_th_truth(n, rng):
+    """The stations' tides: amplitudes (m) and phases (deg), TH_NC x n, and mean levels."""
+    m2 = rng.uniform(0.2, 1.5, n)
+    k1 = rng.uniform(0.05, 0.4, n)
+    A = np.stack([m2, m2 * rng.uniform(0.2, 0.45, n), m2 * rng.uniform(0.12, 0.25, n), k1,
+                  k1 * rng.uniform(0.5, 0.9, n), rng.uniform(0, 0.12, n), rng.uniform(0, 0.06, n),
+                  rng.uniform(0, 0.04, n)])
+    return A, rng.uniform(0, 360, (P125_TH_NC, n)), P125_TH_Z0 * rng.standard_normal(n)
+
+
+def _p125_th_syms(n, rng):
+    return {"c_omega": _p125_th_omega()}
+
+
+def _p125_th_ref(h, nt, ns):
+    """tidal_harmonics in float64 (the angles rounded to float32 as the kernel forms
+    them): amplitudes, phases (deg, 0 .. 360), both TH_NC x ns, and the means."""
+    H = np.asarray(h, np.float64).reshape(nt, ns)
+    ang = (_p125_th_omega()[None, :] * np.arange(nt, dtype=np.float32)[:, None]).astype(np.float64)   # nt x NC
+    C = 2.0 / nt * (np.cos(ang).T @ H)
+    S = 2.0 / nt * (np.sin(ang).T @ H)
+    ph = np.degrees(np.arctan2(S, C))
+    return np.sqrt(C * C + S * S), np.where(ph < 0, ph + 360, ph), H.mean(axis=0)
+
+
+def _p125_vm_args(n, rng):
+    """n water columns of P125_VM_NZ levels of P125_VM_DZ m (level-major, float32): kmt
+    0 on land (P125_VM_LAND), 5 .. 63 on the shelves and slopes (~28% of the wet
+    columns), 64 offshore; a
+    mixed layer of 20 .. 120 m at the surface temperature (10 .. 28 C, noise 0.01: small
+    inversions) over a thermocline to 4 C at 640 m; P125_VM_COOL of the columns (in
+    patches) cooled by 0.05 .. 0.6 C over their top 1 .. 6 levels (unstable); the surface
+    heat flux Qs (W/m^2, smooth, P125_VM_Q); dt, dz, kbg, kconv, ncol."""
+    f = np.float32
+    nz = P125_VM_NZ
+    h, w = _p125_hshape(n)
+    land, q = _p125_land(h, w, P125_VM_LAND, rng)
+    land, q = land.ravel()[:n], q.ravel()[:n]
+    kmt = np.where(land, 0, np.clip(np.rint(5 + 59 * q), 5, nz)).astype(np.int32)
+    zc = (np.arange(nz) + 0.5) * P125_VM_DZ
+    ts = rng.uniform(10, 28, n)
+    mld = rng.uniform(20, 120, n)
+    frac = np.clip((zc[:, None] - mld[None, :]) / (640.0 - mld[None, :]), 0, 1)
+    T = ts[None, :] - (ts[None, :] - 4.0) * np.sqrt(frac) + 0.01 * rng.standard_normal((nz, n))
+    cool = _p125_smooth(h, w, max(w // 8, 2), rng).ravel()[:n]
+    cool = cool > np.quantile(cool, 1 - P125_VM_COOL)
+    depth = rng.integers(1, 7, n)
+    dT = rng.uniform(0.05, 0.6, n)
+    T -= np.where(cool[None, :] & (np.arange(nz)[:, None] < depth[None, :]), dT[None, :], 0.0)
+    T = np.where(np.arange(nz)[:, None] < kmt[None, :], T, 0.0).astype(f)
+    Q = P125_VM_Q[0] + (P125_VM_Q[1] - P125_VM_Q[0]) * (0.5 + 0.25 * _p125_smooth(h, w, max(w // 6, 2), rng))
+    Q = np.clip(Q.ravel()[:n], *P125_VM_Q).astype(f)
+    return [T.ravel(), kmt, Q, f(P125_VM_DT), f(P125_VM_DZ), f(P125_VM_KBG), f(P125_VM_KCONV), _i32(n)]
+
+
+def _p125_vm_ref(T, kmt, Qs, dt=P125_VM_DT, dz=P125_VM_DZ, kbg=P125_VM_KBG, kconv=P125_VM_KCONV):
+    """vertical_mix in float64 (the columns side by side): T after the step (level-major)
+    and the share of the wet interfaces that mix convectively."""
+    kmt = np.asarray(kmt, np.int64)
+    n = len(kmt)
+    nz = P125_VM_NZ
+    T0 = np.asarray(T, np.float32).reshape(nz, n)
+    X = T0.astype(np.float64)
+    dt, dz, kbg, kconv = (float(np.float32(a)) for a in (dt, dz, kbg, kconv))
+    r = dt / (dz * dz)
+    k = np.arange(nz)[:, None]
+    inter = k[:-1] < kmt[None, :] - 1                        # interface below level k wet
+    rk = np.where(inter, r * np.where(T0[1:] > T0[:-1], kconv, kbg), 0.0)     # (nz - 1) x n
+    rdn = np.vstack([rk, np.zeros((1, n))])
+    rup = np.vstack([np.zeros((1, n)), rk])
+    a, b, c = -rup, 1 + rup + rdn, -rdn
+    d = X.copy()
+    d[0] += dt * np.asarray(Qs, np.float64) / (P125_RHO0 * P125_CP * dz)
+    cp, dp = np.zeros((nz, n)), np.zeros((nz, n))
+    cp[0], dp[0] = c[0] / b[0], d[0] / b[0]
+    for j in range(1, nz):
+        den = b[j] - a[j] * cp[j - 1]
+        cp[j], dp[j] = c[j] / den, (d[j] - a[j] * dp[j - 1]) / den
+    out = np.zeros((nz, n))
+    x = dp[np.clip(kmt - 1, 0, nz - 1), np.arange(n)]
+    for j in range(nz - 1, -1, -1):
+        x = np.where(j < kmt - 1, dp[j] - cp[j] * x, x)
+        out[j] = np.where(j < kmt, x, X[j])
+    conv = (inter & (T0[1:] > T0[:-1])).sum() / max(inter.sum(), 1)
+    return out.ravel(), conv
+
+
+def _p125_hc_dz():
+    """heat-content's level thicknesses (m, float32), c_hc_dz."""
+    return (P125_HC_DZ0 * P125_HC_GROW ** np.arange(P125_HC_NZ)).astype(np.float32)
+
+
+def _p125_hc_basins(nx, ny):
+    """The basins of an nx x ny lat-lon grid (uint8, ny x nx, row 0 southmost): 1 Southern
+    (south of 45 S), 2 Arctic (north of 65 N), 3 Atlantic (80 W .. 20 E), 4 Indian (20 ..
+    110 E, south of 25 N), 5 the seas north of it, 6 North and 7 South Pacific."""
+    lat = -90 + (np.arange(ny) + 0.5) * 180.0 / ny
+    lon = -180 + (np.arange(nx) + 0.5) * 360.0 / nx
+    la, lo = np.broadcast_arrays(lat[:, None], lon[None, :])
+    b = np.where(lo < -80, 6, np.where(lo < 20, 3, np.where(lo < 110, np.where(la < 25, 4, 5), 6)))
+    b = np.where((b == 6) & (la < 0), 7, b)
+    b = np.where(la < -45, 1, np.where(la > 65, 2, b))
+    return b.astype(np.uint8)
+
+
+def _p125_hc_args(n, rng):
+    """A global grid of n x n/2 cells (dlat 180 / (n/2) degrees; 1440 x 720: 1/4 degree),
+    P125_HC_LAND land plus Antarctica south of 78 S: kmt 0 on land, else the levels above
+    a depth of 200 .. 5500 m (at least 1); T (level-major, deg C, 0 below the bottom)
+    from a surface 28 cos^2(lat) - 1.5 (+ noise, at least -1.8) decaying to 1.5 over ~700 m; basin
+    (_p125_hc_basins, 0 on land); heat, vol out (zeroed, float64, HC_NB); lat0 -90,
+    dlat, nx, ny."""
+    f = np.float32
+    nx, ny = n, n // 2
+    ncol = nx * ny
+    land, q = _p125_land(ny, nx, P125_HC_LAND, rng)
+    lat = -90 + (np.arange(ny) + 0.5) * 180.0 / ny
+    land |= (lat < -78)[:, None]
+    dz = _p125_hc_dz().astype(np.float64)
+    zb = np.cumsum(dz)
+    depth = 200 + 5300 * q.ravel()
+    kmt = np.where(land.ravel(), 0, np.clip(np.searchsorted(zb, depth, side="right"), 1, P125_HC_NZ)).astype(np.int32)
+    zc = zb - dz / 2
+    ts = np.maximum(28 * np.cos(np.radians(lat))[:, None] ** 2 - 1.5 + _p125_smooth(ny, nx, max(nx // 16, 2), rng),
+                    -1.8)
+    T = 1.5 + (ts.ravel()[None, :] - 1.5) * np.exp(-zc / 700)[:, None] + \
+        0.05 * rng.standard_normal((P125_HC_NZ, ncol), dtype=np.float32)
+    T = np.where(np.arange(P125_HC_NZ)[:, None] < kmt[None, :], T, 0.0).astype(f)
+    basin = np.where(land, 0, _p125_hc_basins(nx, ny)).astype(np.uint8)
+    return [T.ravel(), kmt, basin.ravel(), np.zeros(P125_HC_NB), np.zeros(P125_HC_NB), f(-90.0), f(180.0 / ny),
+            _i32(nx), _i32(ny)]
+
+
+def _p125_hc_syms(n, rng):
+    return {"c_hc_dz": _p125_hc_dz()}
+
+
+def _p125_hc_ref(T, kmt, basin, nx, ny, lat0=-90.0, dlat=None):
+    """heat_content in float64: heat (K m^3) and volume (m^3) by basin (HC_NB)."""
+    dlat = 180.0 / ny if dlat is None else float(np.float32(dlat))
+    ncol = nx * ny
+    kmt = np.asarray(kmt, np.int64)
+    dz = _p125_hc_dz().astype(np.float64)
+    Tm = np.asarray(T, np.float64).reshape(P125_HC_NZ, ncol)
+    wetk = np.arange(P125_HC_NZ)[:, None] < kmt[None, :]
+    ht = (np.where(wetk, Tm, 0) * dz[:, None]).sum(axis=0)
+    dep = (wetk * dz[:, None]).sum(axis=0)
+    lat = float(np.float32(lat0)) + (np.arange(ncol) // nx + 0.5) * dlat
+    area = 6371000.0 ** 2 * np.radians(dlat) ** 2 * np.cos(np.radians(lat))
+    b = np.asarray(basin, np.int64)
+    w = kmt > 0
+    return (np.bincount(b[w], (ht * area)[w], P125_HC_NB), np.bincount(b[w], (dep * area)[w], P125_HC_NB))
+
+
+UNSEEN123 = [
+    TimingProbe("probe/swe-cgrid-landmask-step", "probe-unseen123", "swe_step", 4096, P125_SWE_BLOCK,
+                _p125_swe_grid, _p125_swe_args, source=_P125,
+                note="one forward step of the linear shallow-water equations on a 4096 x 4096 C-grid basin (26% "
+                     "continents in blobs plus a land wall), 32 x 8 blocks, a thread a cell: the land mask byte "
+                     "(~26% land cells: 3 zero stores and out; ~8% of warps straddle a coast), then the 5-point "
+                     "flux divergence of H u (H, u, v at the cell and its 4 neighbours, row +-1 loads hitting "
+                     "L1/L2) and the u and v momentum updates with 4-point Coriolis averages and the beta-plane "
+                     "f; 3 float stores a cell (~20 B read from DRAM, 12 B written); memory-bound 2-D stencil"),
+    TimingProbe("probe/drifters-rk2-randomwalk-beach", "probe-unseen123", "track_particles", 1 << 17, 256,
+                lambda n: -(-n // 256), _p125_pt_args, source=_P125,
+                note="2^17 drifters released at random ocean cells of a 2048 x 2048 velocity field (U, V float "
+                     "32 MiB: L2-resident), a thread a drifter, 64 RK2 steps: 4 bilinear interpolations a step "
+                     "(16 gathered loads, 2 sectors each, no locality between lanes), 2 lowbias32 hashes for the "
+                     "random-walk kick, a land-mask byte (~2 cells travelled in the 64 steps); drifters reaching "
+                     "land stop (5% beached before the launch: out at once; ~0.7% more during it, in ~20% of the "
+                     "warps: divergent loop exits); 2 stores (3 for the beached); L2-gather/latency-bound"),
+    TimingProbe("probe/eos80-density-double", "probe-unseen123", "eos80_density", 1 << 24, 256,
+                lambda n: -(-n // 256), _p125_eos_args, source=_P125,
+                note="UNESCO EOS-80 in-situ density of 2^24 cells (64 levels x 512 x 512 columns, level-major) "
+                     "in double, a thread a cell: a salinity load, the fill test (~36% land / below the "
+                     "bottom: store -999 and out; ~40% of the warps mixed), else a temperature load, an int "
+                     "division for the level, a uniform depth load, ~40 double FMAs of nested polynomials, a "
+                     "double sqrt and 2 double divisions, one float store; FP64-bound where wet"),
+    TimingProbe("probe/tidal-harmonics-smem-tables", "probe-unseen123", "tidal_harmonics", 1 << 15, 256,
+                lambda n: -(-n // 256), _p125_th_args, source=_P125, symbols=_p125_th_syms,
+                note="30-day hourly harmonic analysis (8 constituents: M2, S2, N2, K1, O1, M4, MS4, M6) of 2^15 "
+                     "points' sea level (time-major, 94 MB), a thread a point, 128 blocks of 256 (one a SM, 8 "
+                     "warps: latency-exposed): 12 chunks of 64 hours, each the block computing 512 cosf/sinf "
+                     "pairs into shared tables (2 barriers), then 64 trips of a coalesced load and 16 FMAs with "
+                     "broadcast shared reads into 16 register accumulators; the end 8 sqrtf and atan2f, 17 "
+                     "stores; a long per-thread loop at low occupancy"),
+    TimingProbe("probe/vertical-mix-thomas-local", "probe-unseen123", "vertical_mix", 1 << 19, 128,
+                lambda n: -(-n // 128), _p125_vm_args, source=_P125,
+                note="one implicit vertical-diffusion step of 2^19 columns of 64 levels (level-major, coalesced "
+                     "across a warp), a thread a column: 25% land (out at once), kmt 5 .. 64 wet levels (~72% "
+                     "of the wet columns 64; warps run their deepest lane's trips: coastal warps diverge), a "
+                     "forward Thomas sweep reading T level by level, a convective/background Kz choice, 2 float "
+                     "divisions and 2 local-array stores a level (cp[], dp[]: 512 B of local memory a thread), "
+                     "then the back substitution reading them back and storing T; latency/local-memory-bound "
+                     "sequential loops"),
+    TimingProbe("probe/basin-heat-content-atomics", "probe-unseen123", "heat_content", 1440, 256,
+                lambda n: -(-(n * (n // 2)) // 256), _p125_hc_args, source=_P125, symbols=_p125_hc_syms,
+                note="heat content and volume of 7 basins of a global 1/4-degree grid (1440 x 720 columns, 50 "
+                     "levels level-major, 207 MB), a thread a column: ~34% land out at once, else kmt (1 .. 50) "
+                     "trips of a coalesced T load times a uniform __constant__ thickness, a cosf for the area, "
+                     "then 2 double atomicAdds to the block's shared per-basin sums (~80% of the warps' lanes "
+                     "all on one basin: up to 32-way on one address), 16 global double atomicAdds a block; "
+                     "memory-bound with shared-atomic serialization"),
+]
+PROBES += UNSEEN123
+
+
+# probe-unseen124 (probes126.cu): a scientific-visualization course's kernels (marching
+# squares with an edge table in __constant__ memory and an atomic segment list, marching
+# cubes' voxel classification through a __constant__ vertex-count table, volume ray
+# casting with trilinear sampling and early ray termination, RK4 streamlines through a
+# bilinearly sampled vector field, transfer-function colour mapping through a shared RGBA
+# table, the histogram pass of a histogram equalization privatized in shared memory) as a
+# student who knows CUDA basics writes them
+_P126 = "probes126.cu"
+P126_MS_BLOCK = (16, 16)                   # marching-squares: threads a block (a thread a cell)
+P126_MS_WAVES = (11.0, 7.0, 17.0)          # the field's waves across the n x n grid (x, y, diagonal)
+P126_MS_ISO = 0.25                         # the contour's value
+P126_MS_CAP = 8                            # the segment list: room for (n - 1)^2 / P126_MS_CAP segments
+# marching_squares' edge table (as c_ms_edges): up to two segments a case, pairs of edges
+P126_MS_EDGES = np.array([[-1, -1, -1, -1], [3, 0, -1, -1], [0, 1, -1, -1], [3, 1, -1, -1],
+                          [1, 2, -1, -1], [3, 0, 1, 2], [0, 2, -1, -1], [3, 2, -1, -1],
+                          [2, 3, -1, -1], [0, 2, -1, -1], [0, 1, 2, 3], [1, 2, -1, -1],
+                          [1, 3, -1, -1], [0, 1, -1, -1], [3, 0, -1, -1], [-1, -1, -1, -1]])
+P126_MC_BLOCK = (8, 8, 4)                  # mc-classify: threads a block (a thread a voxel)
+P126_MC_BLOBS, P126_MC_ISO = 12, 0.5       # the volume: a sum of Gaussian blobs; the iso value
+P126_MC_SIGMA = (0.05, 0.12)               # a blob's width over the side, uniform
+# the CUDA samples' numVertsTable (as c_num_verts): vertices of each marching-cubes case
+P126_MC_NUM_VERTS = np.array([
+    0, 3, 3, 6, 3, 6, 6, 9, 3, 6, 6, 9, 6, 9, 9, 6, 3, 6, 6, 9, 6, 9, 9, 12, 6, 9, 9, 12, 9, 12, 12, 9,
+    3, 6, 6, 9, 6, 9, 9, 12, 6, 9, 9, 12, 9, 12, 12, 9, 6, 9, 9, 6, 9, 12, 12, 9, 9, 12, 12, 9, 12, 15, 15, 6,
+    3, 6, 6, 9, 6, 9, 9, 12, 6, 9, 9, 12, 9, 12, 12, 9, 6, 9, 9, 12, 9, 12, 12, 15, 9, 12, 12, 15, 12, 15, 15, 12,
+    6, 9, 9, 12, 9, 12, 6, 9, 9, 12, 12, 15, 12, 15, 9, 6, 9, 12, 12, 9, 12, 15, 9, 6, 12, 15, 15, 12, 15, 6, 12, 3,
+    3, 6, 6, 9, 6, 9, 9, 12, 6, 9, 9, 12, 9, 12, 12, 9, 6, 9, 9, 12, 9, 12, 12, 15, 9, 6, 12, 9, 12, 9, 15, 6,
+    6, 9, 9, 12, 9, 12, 12, 15, 9, 12, 12, 15, 12, 15, 15, 12, 9, 12, 12, 9, 12, 15, 15, 12, 12, 9, 15, 6, 15, 12, 6, 3,
+    6, 9, 9, 12, 9, 12, 12, 15, 9, 12, 12, 15, 6, 9, 9, 6, 9, 12, 12, 15, 12, 15, 15, 6, 12, 9, 15, 12, 9, 6, 12, 3,
+    9, 12, 12, 15, 12, 15, 9, 12, 12, 15, 15, 6, 9, 12, 6, 3, 6, 9, 9, 6, 9, 12, 6, 3, 9, 6, 12, 3, 6, 3, 3, 0])
+P126_RC_BLOCK = (16, 16)                   # raycast: threads a block (a thread a pixel)
+P126_RC_DIM, P126_RC_BLOBS = 128, 10       # the volume: DIM^3 floats, a sum of Gaussian blobs
+P126_RC_SIGMA = (0.1, 0.2)                 # a blob's width over DIM, uniform
+P126_RC_VIEW = 1.3                         # the image spans this many times DIM voxels a side
+P126_RC_DIR = (-1.0, -0.6, -0.8)           # the view direction (normalized)
+P126_RC_STEP = 1.0                         # the ray's step, voxels
+P126_RC_TF = (0.2, 0.9, 0.08)              # transfer function: lo, hi, opacity scale a sample
+P126_RC_STOP = 0.95                        # early ray termination's opacity
+P126_SL_GRID, P126_SL_STEPS = 1024, 128    # streamlines: the g x g field (float2); SL_STEPS
+P126_SL_BLOCK = 256
+P126_SL_FLOW = (0.6, 0.25)                 # the field: a uniform flow plus vortices (cells a time unit)
+P126_SL_VORT, P126_SL_GAMMA, P126_SL_CORE = 10, (20.0, 60.0), 12.0   # vortices, |circulation|, core radius
+P126_SL_H = 1.0                            # the RK4 step
+P126_TF_BLOCK = 256                        # tf-colormap: threads a block
+P126_TF_ROW = 512                          # the scalars: rows of a volume, smooth along x, plus noise
+P126_TF_RANGE = (0.1, 0.9)                 # the colour map's range (the data a little wider)
+P126_TF_AMP, P126_TF_NOISE = 0.36, 0.03     # the scalars: 0.5 + AMP sin(..) + N(0, NOISE^2)
+P126_HE_BLOCK, P126_HE_GRID = 256, 1024    # histeq-hist: threads a block; at most this many blocks
+P126_HE_ROW = 8192                         # the image's width
+
+
+def _p126_blobs(n, k, rng, sigma=P126_MC_SIGMA):
+    """An n^3 float32 volume (z, y, x) of k Gaussian blobs: centres uniform in the middle
+    60%, widths uniform in sigma times n, heights uniform in [0.6, 1.2]."""
+    vol = np.zeros((n, n, n), np.float32)
+    ax = np.arange(n, dtype=np.float32)
+    for _ in range(k):
+        c = rng.uniform(0.2 * n, 0.8 * n, 3)
+        s = rng.uniform(*sigma) * n
+        a = rng.uniform(0.6, 1.2)
+        g = [np.exp(-((ax - c[d]) / s) ** 2 / 2).astype(np.float32) for d in range(3)]
+        vol += np.float32(a) * g[2][:, None, None] * g[1][None, :, None] * g[0][None, None, :]
+    return vol
+
+
+# ---- marching-squares-atomic-list ----
+
+def _p126_ms_field(n):
+    """The n x n float32 field (row-major): waves P126_MS_WAVES across it,
+    sin(kx x) cos(ky y) + 0.5 sin(kd (x + y)) (a product of 1-D terms, cheap)."""
+    w = 2 * np.pi / n
+    x = np.arange(n, dtype=np.float64)
+    kx, ky, kd = (w * a for a in P126_MS_WAVES)
+    sd, cd = np.sin(kd * x), np.cos(kd * x)
+    f = (np.sin(kx * x + 0.3)[None, :] * np.cos(ky * x + 1.1)[:, None]
+         + 0.5 * (sd[None, :] * cd[:, None] + cd[None, :] * sd[:, None]))     # 0.5 sin(kd (x + y))
+    return f.astype(np.float32)
+
+
+def _p126_ms_args(n, rng):
+    """The n x n field (flat); the segments out (float4 as 4 float32, zeroed) and their
+    cells (int32, -1), room for (n-1)^2 / P126_MS_CAP; the counter (one int32, 0); iso, w,
+    h, the room."""
+    cap = (n - 1) ** 2 // P126_MS_CAP
+    return [_p126_ms_field(n).ravel(), np.zeros(4 * cap, np.float32), np.full(cap, -1, np.int32),
+            np.zeros(1, np.int32), np.float32(P126_MS_ISO), _i32(n), _i32(n), _i32(cap)]
+
+
+def _p126_ms_ref(f, n, iso=P126_MS_ISO):
+    """marching_squares' segments in float32 as the kernel computes them: (cells, segments
+    n_seg x 4), sorted by cell then by the case's order; and the cases."""
+    f = np.asarray(f, np.float32).reshape(n, n)
+    iso = np.float32(iso)
+    v0, v1, v2, v3 = f[:-1, :-1], f[:-1, 1:], f[1:, 1:], f[1:, :-1]
+    case = (v0 > iso) * 1 + (v1 > iso) * 2 + (v2 > iso) * 4 + (v3 > iso) * 8
+    ys, xs = np.nonzero((case != 0) & (case != 15))
+    c = case[ys, xs]
+    a = [v[ys, xs] for v in (v0, v1, v2, v3)]
+    fx, fy = xs.astype(np.float32), ys.astype(np.float32)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        def t(p, q):
+            return (iso - p) / (q - p)
+        pts = [(fx + t(a[0], a[1]), fy), (fx + np.float32(1), fy + t(a[1], a[2])),
+               (fx + t(a[3], a[2]), fy + np.float32(1)), (fx, fy + t(a[0], a[3]))]
+    cells, segs = [], []
+    for s in range(2):
+        e0, e1 = P126_MS_EDGES[c, 2 * s], P126_MS_EDGES[c, 2 * s + 1]
+        on = e0 >= 0
+        seg = np.zeros((len(c), 4), np.float32)
+        for e in range(4):
+            seg[:, 0:2] = np.where((e0 == e)[:, None], np.stack(pts[e], axis=1), seg[:, 0:2])
+            seg[:, 2:4] = np.where((e1 == e)[:, None], np.stack(pts[e], axis=1), seg[:, 2:4])
+        cells.append(((ys * (n - 1) + xs) * 2 + s)[on])
+        segs.append(seg[on])
+    key = np.concatenate(cells)
+    order = np.argsort(key, kind="stable")
+    return key[order] // 2, np.concatenate(segs)[order], case
+
+
+# ---- mc-classify-numverts ----
+
+def _p126_mc_grid(n):
+    bx, by, bz = P126_MC_BLOCK
+    return (-(-(n - 1) // bx), -(-(n - 1) // by), -(-(n - 1) // bz))
+
+
+def _p126_mc_args(n, rng):
+    """An n^3 volume of P126_MC_BLOBS blobs (flat, x fastest); the voxels' vertex counts
+    and occupied flags out (uint32, (n-1)^3, zeroed); iso, nx, ny, nz."""
+    m = (n - 1) ** 3
+    return [_p126_blobs(n, P126_MC_BLOBS, rng).ravel(), np.zeros(m, np.uint32), np.zeros(m, np.uint32),
+            np.float32(P126_MC_ISO), _i32(n), _i32(n), _i32(n)]
+
+
+def _p126_mc_ref(vol, n, iso=P126_MC_ISO):
+    """mc_classify's vertex counts and occupied flags (flat, (n-1)^3) and the cube indices."""
+    v = np.asarray(vol, np.float32).reshape(n, n, n) < np.float32(iso)
+    corners = [v[:-1, :-1, :-1], v[:-1, :-1, 1:], v[:-1, 1:, 1:], v[:-1, 1:, :-1],
+               v[1:, :-1, :-1], v[1:, :-1, 1:], v[1:, 1:, 1:], v[1:, 1:, :-1]]
+    cube = sum(c.astype(np.int64) << k for k, c in enumerate(corners)).ravel()
+    nv = P126_MC_NUM_VERTS[cube].astype(np.uint32)
+    return nv, (nv > 0).astype(np.uint32), cube
+
+
+# ---- raycast-trilinear-early-exit ----
+
+P126_CAMERA_DTYPE = np.dtype([(m, [("x", "<f4"), ("y", "<f4"), ("z", "<f4")])
+                              for m in ("origin", "right", "up", "dir")])          # struct Camera
+
+
+def _p126_rc_camera(n, dim=P126_RC_DIM):
+    """The orthographic camera of an n x n image (float64 vectors): origin of the centre
+    ray (DIM before the volume's centre, against dir), right and up scaled to a pixel
+    (P126_RC_VIEW DIM / n voxels), dir unit length."""
+    d = np.array(P126_RC_DIR) / np.linalg.norm(P126_RC_DIR)
+    r = np.cross(d, [0.0, 0.0, 1.0])
+    r /= np.linalg.norm(r)
+    u = np.cross(r, d)
+    px = P126_RC_VIEW * dim / n
+    c = np.full(3, (dim - 1) / 2.0)
+    return c - d * dim, r * px, u * px, d
+
+
+def _p126_rc_cam_struct(n, dim=P126_RC_DIM):
+    cam = np.zeros((), P126_CAMERA_DTYPE)
+    for name, vec in zip(("origin", "right", "up", "dir"), _p126_rc_camera(n, dim)):
+        cam[name] = tuple(np.float32(vec))
+    return cam
+
+
+def _p126_rc_args(n, rng, dim=P126_RC_DIM):
+    """A DIM^3 volume of P126_RC_BLOBS blobs of widths P126_RC_SIGMA (flat); dim; the camera (struct Camera) of an
+    n x n image; step, the transfer function (lo, hi, opacity scale); colour and opacity
+    out (float32 n x n, zeroed); width, height."""
+    lo, hi, sc = P126_RC_TF
+    return [_p126_blobs(dim, P126_RC_BLOBS, rng, P126_RC_SIGMA).ravel(), _i32(dim), _p126_rc_cam_struct(n, dim),
+            np.float32(P126_RC_STEP), np.float32(lo), np.float32(hi), np.float32(sc), np.zeros(n * n, np.float32),
+            np.zeros(n * n, np.float32), _i32(n), _i32(n)]
+
+
+def _p126_trilinear(vol, dim, x, y, z):
+    """sample_volume in float64: vol (dim^3 flat) at the points, clamped to dim - 1.001."""
+    v = np.asarray(vol, np.float64)
+    hi = np.float64(np.float32(dim - 1.001))
+    x, y, z = (np.clip(a, 0, hi) for a in (x, y, z))
+    x0, y0, z0 = (np.floor(a).astype(np.int64) for a in (x, y, z))
+    fx, fy, fz = x - x0, y - y0, z - z0
+    i = (z0 * dim + y0) * dim + x0
+    sy, sz = dim, dim * dim
+
+    def lerp(a, b, t):
+        return a * (1 - t) + b * t
+    c0 = lerp(lerp(v[i], v[i + 1], fx), lerp(v[i + sy], v[i + sy + 1], fx), fy)
+    c1 = lerp(lerp(v[i + sz], v[i + sz + 1], fx), lerp(v[i + sz + sy], v[i + sz + sy + 1], fx), fy)
+    return lerp(c0, c1, fz)
+
+
+def _p126_rc_ref(vol, dim, cam, n, step=P126_RC_STEP, tf=P126_RC_TF, stop=P126_RC_STOP):
+    """raycast_composite in float64 (the camera's float32 values): colour, opacity, the
+    samples each ray took, and per ray the smallest gaps of the decisions float32 could
+    flip: an opacity to the stop, a sample's t (or the near end) to the far end."""
+    o, r, u, d = (np.array([cam[m][c] for c in "xyz"], np.float64) for m in ("origin", "right", "up", "dir"))
+    py, px = np.mgrid[0:n, 0:n].reshape(2, -1).astype(np.float64)
+    sx, sy = px - 0.5 * n + 0.5, py - 0.5 * n + 0.5
+    org = o[:, None] + sx[None, :] * r[:, None] + sy[None, :] * u[:, None]
+    hi = dim - 1.0
+    tn, tf_ = np.zeros(n * n), np.full(n * n, 1e30)
+    for a in range(3):
+        if abs(d[a]) < 1e-8:
+            tf_ = np.where((org[a] < 0) | (org[a] > hi), -1.0, tf_)
+            continue
+        t1, t2 = (0 - org[a]) / d[a], (hi - org[a]) / d[a]
+        tn, tf_ = np.maximum(tn, np.minimum(t1, t2)), np.minimum(tf_, np.maximum(t1, t2))
+    lo, hi_, sc = (float(np.float32(v)) for v in tf)
+    C, A = np.zeros(n * n), np.zeros(n * n)
+    steps = np.zeros(n * n, np.int64)
+    gap_t = np.abs(tf_ - tn)                                # hit or miss
+    gap_a = np.full(n * n, np.inf)
+    on = tn <= tf_
+    k = 0
+    while on.any():
+        t = tn + k * step
+        gap_t = np.where(on, np.minimum(gap_t, np.abs(t - tf_)), gap_t)
+        idx = np.flatnonzero(on & (t <= tf_))
+        p = org[:, idx] + t[idx] * d[:, None]
+        s = _p126_trilinear(vol, dim, p[0], p[1], p[2])
+        a = np.clip((s - lo) / (hi_ - lo), 0, 1) * sc
+        C[idx] += (1 - A[idx]) * a * s
+        A[idx] += (1 - A[idx]) * a
+        steps[idx] += 1
+        gap_a[idx] = np.minimum(gap_a[idx], np.abs(A[idx] - stop))
+        on = np.zeros(n * n, bool)
+        on[idx] = A[idx] <= stop
+        k += 1
+    return C, A, steps, gap_a, gap_t
+
+
+# ---- streamline-rk4-bilinear ----
+
+def _p126_sl_field(rng, g=P126_SL_GRID):
+    """The g x g vector field (float32, g x g x 2: vx, vy): P126_SL_FLOW plus P126_SL_VORT
+    Lamb-Oseen-like vortices (centres uniform, circulations +-P126_SL_GAMMA, core
+    P126_SL_CORE): Gamma (-dy, dx) / (r^2 + core^2)."""
+    y, x = np.mgrid[0:g, 0:g].astype(np.float64)
+    vx = np.full((g, g), P126_SL_FLOW[0])
+    vy = np.full((g, g), P126_SL_FLOW[1])
+    for _ in range(P126_SL_VORT):
+        cx, cy = rng.uniform(0, g, 2)
+        gam = rng.uniform(*P126_SL_GAMMA) * rng.choice([-1.0, 1.0])
+        dx, dy = x - cx, y - cy
+        q = gam / (dx * dx + dy * dy + P126_SL_CORE ** 2)
+        vx -= q * dy
+        vy += q * dx
+    return np.stack([vx, vy], axis=-1).astype(np.float32)
+
+
+def _p126_sl_args(n, rng, g=P126_SL_GRID):
+    """The field (_p126_sl_field, flat float2); g; n seeds (float2) uniform in [0, g-1)^2;
+    the lines out (float2, n x SL_STEPS, zeroed) and lengths (int32, -1); h; n."""
+    field = _p126_sl_field(rng, g)
+    seeds = rng.uniform(0, g - 1, (n, 2)).astype(np.float32)
+    return [field.ravel(), _i32(g), seeds.ravel(), np.zeros(2 * n * P126_SL_STEPS, np.float32),
+            np.full(n, -1, np.int32), np.float32(P126_SL_H), _i32(n)]
+
+
+def _p126_bilinear(field, g, x, y):
+    """sample_field in float64: the g x g x 2 field at the points, clamped to g - 1.001."""
+    f = np.asarray(field, np.float64).reshape(g, g, 2)
+    hi = np.float64(np.float32(g - 1.001))
+    x, y = np.clip(x, 0, hi), np.clip(y, 0, hi)
+    x0, y0 = np.floor(x).astype(np.int64), np.floor(y).astype(np.int64)
+    fx, fy = (x - x0)[:, None], (y - y0)[:, None]
+    return ((1 - fy) * ((1 - fx) * f[y0, x0] + fx * f[y0, x0 + 1]) +
+            fy * ((1 - fx) * f[y0 + 1, x0] + fx * f[y0 + 1, x0 + 1]))
+
+
+def _p126_sl_ref(field, g, seeds, h=P126_SL_H, steps=P126_SL_STEPS):
+    """streamline_rk4 in float64: the lines (n x SL_STEPS x 2, zero past the end), the
+    lengths, and each line's smallest distance of a point to the grid's edge (where float32
+    could stop it a step sooner or later)."""
+    p = np.array(seeds, np.float64).reshape(-1, 2)
+    n = len(p)
+    lines = np.zeros((n, steps, 2))
+    length = np.zeros(n, np.int64)
+    gap = np.full(n, np.inf)
+    lim = g - 1.0
+    on = np.ones(n, bool)
+    for s in range(steps):
+        idx = np.flatnonzero(on)
+        q = p[idx]
+        gap[idx] = np.minimum(gap[idx], np.abs(np.concatenate([q, lim - q], axis=1)).min(axis=1))
+        inside = (q >= 0).all(axis=1) & (q <= lim).all(axis=1)
+        on[idx[~inside]] = False
+        idx, q = idx[inside], q[inside]
+        if len(idx) == 0:
+            break
+        lines[idx, s] = q
+        length[idx] += 1
+        k1 = _p126_bilinear(field, g, q[:, 0], q[:, 1])
+        k2 = _p126_bilinear(field, g, *(q + 0.5 * h * k1).T)
+        k3 = _p126_bilinear(field, g, *(q + 0.5 * h * k2).T)
+        k4 = _p126_bilinear(field, g, *(q + h * k3).T)
+        p[idx] = q + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+    return lines, length, gap
+
+
+# ---- tf-colormap-smem-lut ----
+
+def _p126_tf_lut():
+    """The RGBA colour map (256 x 4 uint8): blue through white to red (cool-warm), the
+    opacity a ramp from 0 to 255."""
+    t = np.arange(256) / 255.0
+    r = np.clip(0.23 + 1.6 * t, 0, 1) * np.where(t > 0.5, 1.0 - 0.3 * (t - 0.5), 1.0)
+    g = 1.0 - 1.6 * np.abs(t - 0.5) ** 1.2
+    b = np.clip(1.75 - 1.6 * t, 0, 1) * np.where(t < 0.5, 0.75 + 0.5 * t, 1.0)
+    a = t
+    return np.round(255 * np.clip(np.stack([r, g, b, a], axis=1), 0, 1)).astype(np.uint8)
+
+
+def _p126_tf_args(n, rng):
+    """n float32 scalars (rows of P126_TF_ROW: a smooth wave along each row, a random phase
+    a row, plus noise (P126_TF_AMP, P126_TF_NOISE): ~1.4% outside P126_TF_RANGE); the colour
+    map (uchar4 flat); the RGBA out (uint8 n x 4, zeroed); vmin, vmax; n."""
+    rows = -(-n // P126_TF_ROW)
+    x = np.arange(P126_TF_ROW, dtype=np.float32)
+    ph = rng.uniform(0, 2 * np.pi, rows).astype(np.float32)
+    s = 0.5 + P126_TF_AMP * np.sin(np.float32(2 * np.pi / 160) * x[None, :] + ph[:, None])
+    s = s.ravel()[:n] + rng.normal(0, P126_TF_NOISE, n).astype(np.float32)
+    return [s.astype(np.float32), _p126_tf_lut().ravel(), np.zeros(4 * n, np.uint8),
+            np.float32(P126_TF_RANGE[0]), np.float32(P126_TF_RANGE[1]), _i32(n)]
+
+
+def _p126_tf_ref(s, lut, vmin=P126_TF_RANGE[0], vmax=P126_TF_RANGE[1]):
+    """tf_colormap's RGBA (n x 4 uint8), float32 as the kernel (the blend a fused multiply-add)."""
+    f32 = np.float32
+    t = (np.asarray(s, f32) - f32(vmin)) / (f32(vmax) - f32(vmin))
+    t = np.clip(t, f32(0), f32(1)) * f32(255)
+    j = np.minimum(t.astype(np.int64), 254)
+    f = (t - j.astype(f32)).astype(f32)
+    lut = np.asarray(lut, np.int64).reshape(256, 4)
+    a, b = lut[j], lut[j + 1]
+    v = (f.astype(np.float64)[:, None] * (b - a) + a).astype(f32) + f32(0.5)
+    return v.astype(np.uint8)
+
+
+# ---- histeq-hist-smem ----
+
+def _p126_he_grid(n):
+    return min(P126_HE_GRID, -(-n // P126_HE_BLOCK))
+
+
+def _p126_he_args(n, rng):
+    """n pixels of a dark, low-contrast 8-bit image (rows of P126_HE_ROW: 20 + a slow
+    vertical wave 0..24 + a horizontal one 0..16 + uniform noise 0..8, so values 20..68);
+    the histogram (256 uint32, zeroed); n."""
+    rows = -(-n // P126_HE_ROW)
+    y = np.arange(rows)
+    x = np.arange(P126_HE_ROW)
+    rp = np.round(20 + 12 * (1 + np.sin(2 * np.pi * y / 700.0))).astype(np.uint8)
+    cp = np.round(8 * (1 + np.cos(2 * np.pi * x / 1300.0))).astype(np.uint8)
+    img = (rp[:, None] + cp[None, :]).ravel()[:n]
+    img += rng.integers(0, 9, n, dtype=np.uint8)
+    return [img, np.zeros(256, np.uint32), _i32(n)]
+
+
+def _p126_he_ref(img):
+    return np.bincount(np.asarray(img), minlength=256).astype(np.uint32)
+
+
+UNSEEN124 = [
+    TimingProbe("probe/marching-squares-atomic-list", "probe-unseen124", "marching_squares", 4096, P126_MS_BLOCK,
+                lambda n: (-(-(n - 1) // 16), -(-(n - 1) // 16)), _p126_ms_args, source=_P126,
+                note="marching squares on a 4096^2 float field, a thread a cell (16 x 16 blocks): 4 corner loads "
+                     "(rows shared with the neighbours), a 4-bit case, ~1.2% of the cells crossed by the contour "
+                     "doing a global atomicAdd on one counter for their slots, two edge-table reads from "
+                     "__constant__ (a warp's cases differ), 2 interpolations with a division each and a scattered "
+                     "16-byte segment plus 4-byte cell store"),
+    TimingProbe("probe/mc-classify-numverts", "probe-unseen124", "mc_classify", 320, P126_MC_BLOCK, _p126_mc_grid,
+                _p126_mc_args, source=_P126,
+                note="marching cubes' voxel classification of a 320^3 float volume of Gaussian blobs, a thread a "
+                     "voxel (8 x 8 x 4 blocks: a warp 8 x-neighbours on 4 rows): 8 corner loads from 2 planes, "
+                     "8 compares into a cube index, a __constant__ table read at that index (uniform outside the "
+                     "~0.7% of voxels on the surface), 2 uint stores; memory-bound"),
+    TimingProbe("probe/raycast-trilinear-early-exit", "probe-unseen124", "raycast_composite", 512, P126_RC_BLOCK,
+                lambda n: (-(-n // 16), -(-n // 16)), _p126_rc_args, source=_P126,
+                note="direct volume rendering of a 128^3 float volume (8 MiB, L2-resident) into a 512^2 image, a "
+                     "thread a pixel (16 x 16 blocks): a camera struct by value, the slab test, then up to ~180 "
+                     "samples a voxel apart (mean ~52), each a trilinear interpolation (8 gathered loads around "
+                     "the ray, neighbour rays close) and a division in the transfer function, front-to-back "
+                     "compositing stopped at opacity 0.95 (~30% of the rays); ~9% of the rays miss the box and "
+                     "exit at once, loop trips vary within a warp"),
+    TimingProbe("probe/streamline-rk4-bilinear", "probe-unseen124", "streamline_rk4", 1 << 15, P126_SL_BLOCK,
+                lambda n: -(-n // P126_SL_BLOCK), _p126_sl_args, source=_P126,
+                note="RK4 streamlines from 2^15 random seeds through a 1024^2 float2 field (8 MiB, uniform flow "
+                     "plus 10 vortices), a thread a seed: up to 128 steps of 4 bilinear samples (4 scattered "
+                     "8-byte loads each), every point stored in the seed's row (lanes 1 KiB apart: a sector a "
+                     "store), lines leaving the grid stop early"),
+    TimingProbe("probe/tf-colormap-smem-lut", "probe-unseen124", "tf_colormap", 1 << 25, P126_TF_BLOCK,
+                lambda n: -(-n // P126_TF_BLOCK), _p126_tf_args, source=_P126,
+                note="transfer-function colour mapping of 2^25 float scalars to RGBA bytes, a thread a sample: the "
+                     "256-entry uchar4 colour map staged in shared memory a block, a coalesced float load, a "
+                     "division, two data-dependent shared reads (neighbouring lanes near each other: broadcasts, "
+                     "few conflicts), 4 channel blends and a uchar4 store; memory-bound"),
+    TimingProbe("probe/histeq-hist-smem", "probe-unseen124", "histeq_hist", 1 << 26, P126_HE_BLOCK, _p126_he_grid,
+                _p126_he_args, source=_P126,
+                note="the histogram of a 64 MiB dark 8-bit image (values 20..68) for histogram equalization: 1024 "
+                     "blocks of 256 in a grid-stride loop (256 trips), a byte load and a shared atomicAdd a pixel "
+                     "(neighbouring pixels close in value: many lanes of a warp on one bin), 256 global atomicAdds "
+                     "a block at the end"),
+]
+PROBES += UNSEEN124
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
