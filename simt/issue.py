@@ -75,7 +75,9 @@ def issue_weights(ir) -> np.ndarray:
     for p in addr:
         w[p] = ADDRESS
     uses = _uses(code)
-    for p in _free_casts(code, uses) - addr:
+    for p in (_free_casts(code, uses) | _shift_amount_casts(code, uses)) - addr:
+        w[p] = 0.0
+    for p in _trailing_returns(code):
         w[p] = 0.0
     for p in _predicate_only(code, uses) | _minmax_selects(code, uses):
         w[p] = 0.0
@@ -557,6 +559,33 @@ def _free_casts(code, uses) -> set[int]:
     return out
 
 
+def _shift_amount_casts(code, uses) -> set[int]:
+    """Conversions of a shift's amount (C converts ``b << s`` 's int ``s`` to ``b`` 's
+    64-bit type): ``SHF`` reads the amount's low bits from its 32-bit register, so they
+    issue nothing (probe/othello-mobility-bitboard's flood, unseen116/'s SASS)."""
+    out = set()
+    for p, ins in enumerate(code):
+        if ins.op != Op.CAST or not isinstance(ins.dst, Reg) or not _int(ins.dst.dtype) \
+                or type(ins.args[0]) is not Reg or not _int(ins.args[0].dtype):
+            continue
+        reads = _through_moves(code, uses, p)
+        if reads and all(code[q].op == Op.BIN and code[q].sub in ("shl", "shr") and k == 1
+                         for q, k in reads):
+            out.add(p)
+    return out
+
+
+def _trailing_returns(code) -> set[int]:
+    """The ``return`` that ends an inlined function's body (the next instruction is outside
+    it): nvcc inlines the function, and its last statement's return is no instruction.
+    An early return (more of the function follows) is a branch, and keeps its slot."""
+    out = set()
+    for p, ins in enumerate(code):
+        if ins.op == Op.KILL and ins.sub == "return" and (p + 1 == len(code) or code[p + 1].depth < ins.level):
+            out.add(p)
+    return out
+
+
 def _only_stored(code, uses, p, dst) -> bool:
     """Whether every read of what ``p`` writes (through MOVs) is the value of a store of
     integers no wider than ``dst``."""
@@ -587,11 +616,12 @@ def _fused(code, uses, w) -> set[int]:
         return isinstance(dst, Reg) and not dst.is_var and len(uses[d]) == 1 and uses[d][0][0] == q
 
     def kind(ins):
-        if not isinstance(ins.dst, Reg) or not _int(ins.dst.dtype) or ins.dst.dtype.itemsize > 4:
+        if not isinstance(ins.dst, Reg) or not _int(ins.dst.dtype) or ins.dst.dtype.itemsize > 8:
             return None
+        wide = ins.dst.dtype.itemsize == 8
         if ins.op == Op.BIN and ins.sub in _LOGIC or ins.op == Op.UN and ins.sub == "not":
-            return "lop"
-        if ins.op == Op.BIN and ins.sub in _ADDS:
+            return "lop64" if wide else "lop"
+        if ins.op == Op.BIN and ins.sub in _ADDS and not wide:
             return "add"
         return None
 
@@ -605,7 +635,7 @@ def _fused(code, uses, w) -> set[int]:
                 rotations.add(q)
     for q, ins in enumerate(code):
         k = kind(ins)
-        if k is None or q in rotations or w[q] != 1.0:
+        if k is None or q in rotations or w[q] != (2.0 if k == "lop64" else 1.0):
             continue
         mine, kids = set(), []
         for a, d in zip(ins.args, wr[q]):

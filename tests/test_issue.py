@@ -701,3 +701,33 @@ def test_only_what_is_the_same_on_every_trip_leaves_the_loop():
     code = k.ir.code
     moved = sorted((code[p].sub, tuple(str(a) for a in code[p].args)) for p in loop_invariant_pcs(k.ir))
     assert moved == [("mul", ("$dt", "3.0")), ("mul", ("$ntid.x", "$nctaid.x"))]
+
+
+def test_inlined_returns_shift_amounts_and_wide_logic_cost_what_sass_issues():
+    """A device function's closing ``return`` is no instruction once nvcc inlines it (an
+    early one is a branch); a shift's amount converted to the shifted value's 64-bit type
+    is read from its 32-bit register; and a 64-bit ``&`` ``|`` tree over three inputs is
+    one LOP3 a half (probe/othello-mobility-bitboard's flood: two SHF and four LOP3 a
+    step in unseen116/'s sm_90 SASS)."""
+    src = """
+    __device__ unsigned long long step(unsigned long long x, unsigned long long m, int s) {
+        return x | ((x << s) & m);
+    }
+    __device__ int clampi(int v) {
+        if (v < 0) return 0;
+        return v;
+    }
+    __global__ void k(unsigned long long *o, const unsigned long long *a, int *c, int s) {
+        int i = threadIdx.x;
+        o[i] = step(a[i], a[i + 32], s);
+        c[i] = clampi(c[i]);
+    }
+    """
+    k = simt.Module.from_source(src, "k.cu").get_function("k")
+    code, w = k.ir.code, issue_weights(k.ir)
+    rets = [(i.line, float(w[p])) for p, i in enumerate(code) if i.op == Op.KILL and i.sub == "return"]
+    assert rets == [(3, 0.0), (6, 1.0), (7, 0.0)]
+    line3 = {(i.op, i.sub): float(w[p]) for p, i in enumerate(code) if i.line == 3 and i.op in (Op.BIN, Op.CAST)}
+    assert line3[(Op.CAST, None)] == 0.0      # s, widened for the shift: SHF reads R(s)
+    assert line3[(Op.BIN, "shl")] == 2.0      # SHF.L.U64.HI and SHF.L.U32
+    assert line3[(Op.BIN, "and")] + line3[(Op.BIN, "or")] == 2.0     # one LOP3 a half
