@@ -28,11 +28,13 @@ docs/results/timing_investigation/unseen6/) issues at half the rate; the
 timing model's ``issue`` component takes the larger of the two (``alu_ipc`` is measured
 on ``cal_lop``, chains of shifts and xors).
 
-Limitations: apart from the ALU pipe, a slot is one instruction, whatever its pipe
-(nvcc fuses up to three logic operations into one ``LOP3``; counted one each); nvcc's other rewrites (common
-subexpressions, strength reduction, predication of short branches, address arithmetic
-folded into loads) are not modelled; a loop counts as unrolled by 4 whenever its test
-compares counters that step by constants with values the loop does not change.
+Limitations: apart from the ALU pipe, a slot is one instruction, whatever its pipe;
+of nvcc's rewrites only those named here are modelled (``_fused``'s SHF, LOP3 and IADD3,
+free conversions, if-conversion, unrolling), not common subexpressions, strength
+reduction or loop unswitching: a select on a uniform, loop-invariant condition
+(``s > 0 ? b << s : b >> -s``) costs both arms, where nvcc branches once and runs one; a
+loop counts as unrolled by 4 whenever its test compares counters that step by constants
+with values the loop does not change.
 """
 from __future__ import annotations
 
