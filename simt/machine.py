@@ -34,6 +34,7 @@ from .issue import (UNROLL, compile_time, const_pair_pcs, inorder_pcs, overlappe
 from .l1hits import LAT_L1, L1Table, TripSectors
 from .loops import add_step, constant_trips, copied_from, def_before, full_unrolls, loop_test, loops
 from .licm import hoisted_loads, repeated_loads
+from .localreuse import LocalReuse
 from .promote import register_locals
 from .ops import BINOPS, CALLS, PRINTF_CONVERSION, UNOPS, _fma, cast_value
 from .spaces import GLOBAL_BASE, LOCAL_BASE, SHARED_BASE
@@ -304,6 +305,8 @@ class Machine:
         self.sbuf = np.zeros(max(b.nb * self.S, 16), np.uint8)
         self.Lf = k.local_frame
         self.lbuf = np.zeros(max(T * self.Lf, 16), np.uint8)
+        # when each warp touched each line of its local frame (simt.localreuse)
+        self.loc = LocalReuse(b.W, self.Lf) if self.Lf else None
         # per lane: its index (gathered lanes of a whole group are a slice of it) and the
         # byte in sbuf that shared address 0 of its block maps to, less SHARED_BASE
         self.lane_ids = np.arange(T)
@@ -463,6 +466,7 @@ class Machine:
         while True:
             g = self.pick()
             if g is None:
+                self.finish_batch()
                 return
             p, w = g
             if warp_steps and len(w) > 1:
@@ -483,6 +487,12 @@ class Machine:
                     f"step budget exceeded: warp {bad % self.b.wpb} of block {blk} executed more than "
                     f"{budget} instructions; a loop that never ends? (it is at line {ins.line}; "
                     "raise the limit with --step-budget)", ins.coord, tool="simt")
+
+    def finish_batch(self):
+        """The batch's warps are done: what the counters take at their end."""
+        if self.loc is not None:
+            self.loc.finish(self.cnt, 0)
+            self.loc = None
 
     # ------------------------------------------------------------- execute
     def exec(self, p: int, w: np.ndarray, counted: bool = True, hoist: bool = True):
@@ -843,6 +853,9 @@ class Machine:
         cnt = self.cnt
         for j, (space, byte, pos) in enumerate(parts):
             if space == "local":
+                if self.loc is not None and kind in ("ld", "st"):
+                    mat, act, warps = _warp_matrix(A if pos is None else A[pos], gl if pos is None else gl[pos])
+                    self.loc.touch(cnt, p, (mat - LOCAL_BASE) >> 2, act, warps, size, kind == "st")
                 continue
             if space == "global" and ins.info.get("space") == "const":
                 _const_counters(self, p, ins, A if pos is None else A[pos], gl if pos is None else gl[pos])

@@ -129,6 +129,7 @@ class Stepper:
                     return self._exec_one(self.pending_pc, w)
             g = m.pick()
             if g is None:
+                m.finish_batch()
                 if not self._next_batch():
                     return None
                 m = self.m
@@ -262,7 +263,7 @@ class Stepper:
             "batch": self.batch_index, "regs": m.regs, "M": m.M, "pc": m.pc, "state": m.state,
             "wsteps": m.wsteps, "sbuf": m.sbuf, "lbuf": m.lbuf, "rr": m.rr_next, "step_no": m.step_no,
             "rt": m.rt, "wclock": m.wclock, "inflight": m.inflight, "ifl_ptr": m.ifl_ptr,
-            "shared_hot": m.shared_hot,
+            "shared_hot": m.shared_hot, "loc": m.loc,
             "gbuf": L.device.buf, "counters": L.counters, "sanitizer": L.sanitizer,
             "rng": L.rng.bit_generator.state, "pending": list(self.pending), "pending_pc": self.pending_pc,
             "stdout": list(L.stdout), "done": self.done, "last": self.last,
@@ -280,6 +281,7 @@ class Stepper:
         m.wsteps, m.sbuf, m.lbuf, m.rr_next, m.step_no = s["wsteps"], s["sbuf"], s["lbuf"], s["rr"], s["step_no"]
         m.rt, m.wclock, m.inflight, m.ifl_ptr = s["rt"], s["wclock"], s["inflight"], s["ifl_ptr"]
         m.shared_hot = s["shared_hot"]
+        m.loc = s["loc"]
         L.device.buf[...] = s["gbuf"]
         L.counters = m.cnt = s["counters"]
         L.sanitizer = m.sanitizer = s["sanitizer"]

@@ -14,7 +14,7 @@ are counted as the SASS issue slots they stand for, simt.issue):
     that is larger
 
     dram            (distinct 64-byte chunks read x 64 B + distinct 32-byte sectors written
-                    x 32 B) / DRAM bandwidth; a table touched at random at a lower rate,
+                    x 32 B) / DRAM bandwidth, and local lines' write-backs (local); a table touched at random at a lower rate,
                     its stores' sectors read first and written back at a cost, and its
                     re-touches that miss L2 (beyond the share of it L2 keeps) again,
                     and a block's re-reads that miss because the GPU touched about L2's
@@ -42,6 +42,9 @@ are counted as the SASS issue slots they stand for, simt.issue):
                     __syncthreads_count/_and/_or x VOTE_WARP_CYCLES / (active SMs x clock)
     local           128-byte lines of local stores whose lanes write different words (local
                     memory is written through to L2) / lines per second for the whole GPU
+                    + (local lines loaded that miss L2 + LOCAL_WB_SHARE x dirty local lines
+                    written back) x 128 B / DRAM bandwidth, once the resident warps' frames
+                    outgrow L2 (local_dram_bytes; the rest of the write-backs join dram)
     global_atomics  max(atomic lanes / rate, lanes on the busiest address / same-address rate)
     contention      store/atomic transactions (Nsight's sector rule) into the busiest L2 slice
                     x time per transaction (a slice per 512 bytes of a small region; x the
@@ -88,7 +91,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import constcache, counters as C, racy
+from . import constcache, counters as C, localreuse, racy
 from .arrivals import QUANTILES as ARRIVAL_QUANTILES
 from .occupancy import SHARED_RESERVED_PER_BLOCK, blocks_by_registers
 from .errors import UsageError
@@ -100,6 +103,12 @@ SUBPARTITIONS = 4          # issue schedulers (SMSPs) per SM, each issues one in
 # warp on one of 8 words, 132 x 4 blocks of 256 threads: 34.6 M lines in 1.140 ms; see
 # docs/results/timing_investigation/README.md)
 LOCAL_STORE_LINES_PER_US = 30360.0
+# local memory's DRAM traffic (local_dram_bytes) in the time: a load that misses L2 holds
+# the local pipe for its line's DRAM time (the "local" component), and a dirty line's
+# write-back holds it for this share of that, the rest overlapping as other DRAM traffic
+# does; 0 to 1 moves the nine probes of timing_investigation/lspill2/ from 0.59-0.95 to
+# 0.76-1.47 of their measured times, 0.5 puts them at 0.67-1.21
+LOCAL_WB_SHARE = 0.5
 # SM cycles the constant cache takes per pass of an LDC (simt.constcache, which measured it)
 CONST_PASS_CYCLES = constcache.BASE_CYCLES
 # SM cycles the barrier unit takes per warp arriving at a __syncthreads() (BAR.SYNC) and
@@ -257,6 +266,11 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
     sectors = l2_sectors(metrics)
     resident = resident_blocks(prof, grid_blocks, bps)
     dram_us = dram_time_us(metrics, prof, resident)
+    # local memory beyond L2: its loads that miss wait for DRAM in the local pipe, its
+    # dirty lines' write-backs share DRAM (local_dram_bytes)
+    loc_rd, loc_wb = local_dram_bytes(metrics, prof, resident * -(-threads_per_block // 32))
+    dram_bw = prof.dram_gbs * 1e3
+    dram_us += (1.0 - LOCAL_WB_SHARE) * loc_wb / dram_bw
     comp = {
         "dram": dram_us,
         "l2": sectors * 32 / (prof.l2_gbs * 1e3),
@@ -301,7 +315,8 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         # the SM's barrier unit takes the warps' arrivals one after another
         "barrier": (g(C.BAR_WARPS, 0) * BAR_WARP_CYCLES + g(C.VOTE_WARPS, 0) * VOTE_WARP_CYCLES)
                    / (sms * clock_per_us),
-        "local": g(C.LOCAL_STORE_LINES, 0) / LOCAL_STORE_LINES_PER_US,
+        "local": g(C.LOCAL_STORE_LINES, 0) / LOCAL_STORE_LINES_PER_US
+                 + (loc_rd + LOCAL_WB_SHARE * loc_wb) / dram_bw,
         # the busiest sector's chain: a float add waits for the one before it, 2.4x an int
         # add's time (timing_investigation/fatom/, fpsector/)
         "global_atomics": max(g("simt__atomic_global_lanes.sum", 0) / prof.gatom_per_us,
@@ -390,6 +405,27 @@ def dram_time_us(metrics: dict, prof: Profile, resident_blocks: int = 0) -> floa
     rand += reread_miss(metrics, prof) * (2 * (g("simt__dram_reread_chunks64.sum", 0) + g("simt__dram_refill_sectors.sum", 0))
                                           + g("simt__dram_rewritten_sectors.sum", 0) * wb)
     return (stream + rand / (prof.dram_random_eff or 1.0)) * 32 / (prof.dram_gbs * 1e3)
+
+
+def local_dram_bytes(metrics: dict, prof: Profile, resident_warps: int) -> tuple[float, float]:
+    """Bytes local memory moves through DRAM: (lines loaded that miss L2, dirty lines
+    written back) x 128 B.  A line the warp touched sd distinct lines of its frame before
+    (simt.localreuse's histograms) saw the GPU touch about sd x 128 B x the resident warps
+    in between, and misses with ``counters.retouch_miss_p`` at C = L2's size
+    (``l2_mib``): a frame's lines stay in L2 while the resident frames fit it.  Nsight
+    Compute's DRAM bytes, less simt's global ones, for the nine probes whose frames
+    outgrow L2 (timing_investigation/lspill2/) fit C between 45 MB and L2's 60 MB on the
+    H200; ``l2_retouch_bytes`` (73 MB) halves levenshtein-short's and rc4's reads."""
+    ld, wb = localreuse.histograms(metrics)
+    cap = prof.l2_mib * 2 ** 20
+    if not (any(ld) or any(wb)) or not cap:
+        return 0.0, 0.0
+    p = [C.retouch_miss_p(localreuse.bin_distance(b) * localreuse.LINE_BYTES * max(1, resident_warps), cap)
+         for b in range(localreuse.BINS)]
+    return (sum(n * q for n, q in zip(ld, p)) * localreuse.LINE_BYTES,
+            sum(n * q for n, q in zip(wb, p)) * localreuse.LINE_BYTES)
+
+
 
 
 def reread_miss(metrics: dict, prof: Profile) -> float:
