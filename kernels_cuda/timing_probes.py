@@ -24936,6 +24936,2120 @@ UNSEEN124 = [
 PROBES += UNSEEN124
 
 
+# probe-unseen129 (probes131.cu): a structural-engineering / finite-element course's
+# kernels (a matrix-free Q4 plane-stress K u assembled with atomics, a CSR SpMV of a
+# plane-stress stiffness matrix, a Jacobi-preconditioned CG update with a shared-memory
+# dot product, truss members' forces, stresses and a tension/buckling check, a simply
+# supported beam's deflection by superposition of point loads tiled in shared memory, a
+# von Mises stress histogram privatized in shared memory) as a student who knows CUDA
+# basics writes them
+_P131 = "probes131.cu"
+P131_Q4_NX = 1024                          # q4-internal-force: elements a mesh row (at most)
+P131_Q4_JITTER = 0.2                       # the nodes moved up to this many element sizes each way
+P131_Q4_E, P131_Q4_NU, P131_Q4_T = 210000.0, 0.3, 1.0   # E (MPa), Poisson's ratio, thickness
+P131_Q4_U = (1e-3, 2e-4)                   # displacements: a smooth field of this size plus noise
+P131_CSR_NX = 1024                         # csr-spmv: nodes a mesh row (at most); 2 dofs a node
+P131_CSR_DIAG = 8.0                        # the diagonal: this plus |N(0, 1)|; off-diagonals N(0, 1)
+P131_PCG_BLOCK = 256                       # pcg-update: PCG_BLOCK
+P131_PCG_ALPHA = 0.37
+P131_PCG_DIAG = (1.0, 4.0)                 # diag(K): uniform in this range
+P131_TR_NX = 1024                          # truss: nodes a row of the grid (at most)
+P131_TR_PANEL = 1000.0                     # the panel's side, mm (nodes jittered by 5% of it)
+P131_TR_AREAS = (300.0, 500.0, 800.0, 1200.0, 2000.0, 3000.0)   # round bars' areas, mm^2
+P131_TR_E, P131_TR_FY, P131_TR_ALPHA = 210000.0, 355.0, 0.49   # MPa, MPa, buckling curve c
+P131_TR_SAG, P131_TR_NOISE = 5.0, 0.15     # displacements (mm): a sine sag plus N(0, noise^2) a component
+P131_BEAM_BLOCK, P131_BEAM_LOADS = 256, 1024   # beam: BEAM_TILE; the point loads
+P131_BEAM_L, P131_BEAM_EI = 20.0, 5.0e6    # span (m), EI (kN m^2)
+P131_BEAM_P = (0.5, 2.0)                   # loads (kN): uniform in this range, positions uniform in the span
+P131_VM_BLOCK, P131_VM_PER = 256, 16       # vm-hist: threads a block; points a thread (the grid-stride loop)
+P131_VM_BINS, P131_VM_SMAX = 64, 400.0     # VM_BINS; smax (MPa)
+P131_VM_GP = 8                             # Gauss points an element (sharing a stress level)
+P131_VM_LEVEL = (60.0, 0.5)                # an element's level: lognormal, median (MPa) and sigma of the log
+P131_VM_HYDRO = 30.0                       # an element's mean stress: N(0, this^2)
+
+
+def _p131_side(n, cap):
+    """A grid's row length for about n items: the power of two at or above sqrt(n), at most cap."""
+    return int(min(cap, 1 << int(np.ceil(np.log2(max(np.sqrt(n), 1))))))
+
+
+# ---- q4-internal-force ----
+
+def _p131_q4_mesh(n, rng):
+    """A structured mesh of n Q4 elements, nex = _p131_side(n, P131_Q4_NX) a row (the last
+    row may be partial), unit elements with the nodes jittered by up to P131_Q4_JITTER:
+    (xy float32 2 a node, conn int32 4 an element counter-clockwise, nex)."""
+    nex = _p131_side(n, P131_Q4_NX)
+    ney = -(-n // nex)
+    j, i = np.mgrid[0:ney + 1, 0:nex + 1]
+    xy = np.stack([i, j], axis=-1).astype(np.float64)
+    xy += rng.uniform(-P131_Q4_JITTER, P131_Q4_JITTER, xy.shape)
+    e = np.arange(n)
+    ex, ey = e % nex, e // nex
+    n0 = ey * (nex + 1) + ex
+    conn = np.stack([n0, n0 + 1, n0 + nex + 2, n0 + nex + 1], axis=1).astype(np.int32)
+    return xy.reshape(-1).astype(np.float32), conn.reshape(-1), nex
+
+
+def _p131_q4_args(n, rng):
+    """The mesh (_p131_q4_mesh); u: a smooth field (P131_Q4_U[0] sines across the mesh) plus
+    N(0, P131_Q4_U[1]^2); f out (zeroed); E, nu, t, n."""
+    xy, conn, nex = _p131_q4_mesh(n, rng)
+    p = xy.reshape(-1, 2).astype(np.float64)
+    s, d = P131_Q4_U
+    w = 2 * np.pi / nex
+    smooth = np.stack([np.sin(w * p[:, 0]) * np.cos(0.7 * w * p[:, 1]), np.cos(1.3 * w * p[:, 0] + 0.4 * w * p[:, 1])],
+                      axis=1)
+    u = (s * smooth + d * rng.standard_normal(p.shape)).astype(np.float32)
+    return [xy, u.reshape(-1), conn, np.zeros_like(xy), np.float32(P131_Q4_E), np.float32(P131_Q4_NU),
+            np.float32(P131_Q4_T), _i32(n)]
+
+
+def _p131_q4_ref(xy, u, conn, E=P131_Q4_E, nu=P131_Q4_NU, t=P131_Q4_T):
+    """q4_internal_force in float64: f (2 a node) and each element's smallest det J."""
+    p = np.asarray(xy, np.float64).reshape(-1, 2)
+    U = np.asarray(u, np.float64).reshape(-1, 2)
+    cn = np.asarray(conn).reshape(-1, 4)
+    X, Y = p[cn, 0], p[cn, 1]
+    ue = U[cn]                                              # nelem x 4 x 2
+    c = E / (1 - nu * nu)
+    D11, D12, D33 = c, c * nu, c * (1 - nu) / 2
+    g = 1 / np.sqrt(3)
+    fe = np.zeros_like(ue)
+    dmin = np.full(len(cn), np.inf)
+    for gp in range(4):
+        xi = g if gp & 1 else -g
+        eta = g if gp & 2 else -g
+        dxi = 0.25 * np.array([-(1 - eta), 1 - eta, 1 + eta, -(1 + eta)])
+        deta = 0.25 * np.array([-(1 - xi), -(1 + xi), 1 + xi, 1 - xi])
+        J11, J12, J21, J22 = X @ dxi, Y @ dxi, X @ deta, Y @ deta
+        det = J11 * J22 - J12 * J21
+        dmin = np.minimum(dmin, det)
+        dx = (J22[:, None] * dxi - J12[:, None] * deta) / det[:, None]
+        dy = (-J21[:, None] * dxi + J11[:, None] * deta) / det[:, None]
+        exx = (dx * ue[:, :, 0]).sum(1)
+        eyy = (dy * ue[:, :, 1]).sum(1)
+        gxy = (dy * ue[:, :, 0] + dx * ue[:, :, 1]).sum(1)
+        sxx, syy, sxy = D11 * exx + D12 * eyy, D12 * exx + D11 * eyy, D33 * gxy
+        w = (det * t)[:, None]
+        fe[:, :, 0] += w * (dx * sxx[:, None] + dy * sxy[:, None])
+        fe[:, :, 1] += w * (dy * syy[:, None] + dx * sxy[:, None])
+    f = np.zeros_like(U)
+    np.add.at(f, cn.reshape(-1), fe.reshape(-1, 2))
+    return f.reshape(-1), dmin
+
+
+# ---- csr-spmv-stiffness ----
+
+def _p131_csr_matrix(n, rng):
+    """The CSR matrix (row_ptr, col_idx int32, val float32) of n rows (n even): a Q4
+    plane-stress mesh's sparsity, n / 2 nodes in rows of _p131_side(n / 2, P131_CSR_NX)
+    (the last row partial), 2 dofs a node, a row's columns both dofs of its node's (up to
+    9) neighbours, sorted; values N(0, 1), the diagonal P131_CSR_DIAG + |N(0, 1)|."""
+    nodes = n // 2
+    nx = _p131_side(nodes, P131_CSR_NX)
+    node = np.arange(nodes, dtype=np.int32)
+    ix, iy = node % nx, node // nx
+    nb = []
+    for dj in (-1, 0, 1):
+        for di in (-1, 0, 1):
+            jx, jy = ix + di, iy + dj
+            m = jy * nx + jx
+            nb.append(np.where((jx >= 0) & (jx < nx) & (jy >= 0) & (m < nodes), m, -1).astype(np.int32))
+    nb = np.stack(nb, axis=1)                               # nodes x 9, -1 missing
+    cols = np.stack([2 * nb, 2 * nb + 1], axis=2).reshape(nodes, 1, 18)
+    cols = np.where(nb.repeat(2, axis=1)[:, None, :] >= 0, cols, -1)
+    cols = np.broadcast_to(cols, (nodes, 2, 18)).reshape(n, 18)
+    keep = cols >= 0
+    cnt = keep.sum(axis=1)
+    row_ptr = np.zeros(n + 1, np.int32)
+    np.cumsum(cnt, out=row_ptr[1:])
+    col_idx = cols[keep].astype(np.int32)
+    del cols, keep
+    val = rng.standard_normal(len(col_idx), dtype=np.float32)
+    rows = np.repeat(np.arange(n, dtype=np.int32), cnt)
+    d = np.flatnonzero(col_idx == rows)
+    val[d] = np.float32(P131_CSR_DIAG) + np.abs(val[d])
+    return row_ptr, col_idx, val
+
+
+def _p131_csr_args(n, rng):
+    """The matrix (_p131_csr_matrix); x N(0, 1) (float32); y out (zeroed); n."""
+    rp, ci, v = _p131_csr_matrix(n, rng)
+    return [rp, ci, v, rng.standard_normal(n, dtype=np.float32), np.zeros(n, np.float32), _i32(n)]
+
+
+def _p131_csr_ref(rp, ci, v, x):
+    prod = np.asarray(v, np.float64) * np.asarray(x, np.float64)[ci]
+    return np.add.reduceat(prod, rp[:-1])
+
+
+# ---- pcg-jacobi-update-dot ----
+
+def _p131_pcg_args(n, rng):
+    """x, r (N(0, 1)); z out (zeroed); p, q (N(0, 1)); diag uniform in P131_PCG_DIAG (all
+    float32); alpha; rz (one float32, 0); n."""
+    f = lambda: rng.standard_normal(n, dtype=np.float32)
+    x, r = f(), f()
+    p, q = f(), f()
+    diag = rng.uniform(*P131_PCG_DIAG, n).astype(np.float32)
+    return [x, r, np.zeros(n, np.float32), p, q, diag, np.float32(P131_PCG_ALPHA), np.zeros(1, np.float32), _i32(n)]
+
+
+def _p131_pcg_ref(x, r, p, q, diag, alpha=P131_PCG_ALPHA):
+    """pcg_update in float64: x, r, z and r . z."""
+    a = np.float64(np.float32(alpha))
+    x = np.asarray(x, np.float64) + a * np.asarray(p, np.float64)
+    r = np.asarray(r, np.float64) - a * np.asarray(q, np.float64)
+    z = r / np.asarray(diag, np.float64)
+    return x, r, z, float(r @ z)
+
+
+# ---- truss-member-buckling-check ----
+
+def _p131_truss(n, rng):
+    """n members of an X-braced grid truss, rows of nx = _p131_side(n / 4, P131_TR_NX)
+    nodes: each node's members to the right, up, up-right and up-left in that order (those
+    inside the grid), the first n kept; (ends int32 2 a member, xy float32 2 a node, nx)."""
+    nx = _p131_side(n / 4, P131_TR_NX)
+    ny = -(-n // (4 * nx - 3)) + 2
+    node = np.arange(nx * ny)
+    ix, iy = node % nx, node // nx
+    other = np.stack([np.where(ix < nx - 1, node + 1, -1), np.where(iy < ny - 1, node + nx, -1),
+                      np.where((ix < nx - 1) & (iy < ny - 1), node + nx + 1, -1),
+                      np.where((ix > 0) & (iy < ny - 1), node + nx - 1, -1)], axis=1)
+    start = np.broadcast_to(node[:, None], other.shape)
+    keep = other >= 0
+    ends = np.stack([start[keep], other[keep]], axis=1)[:n]
+    assert len(ends) == n
+    h = P131_TR_PANEL
+    xy = np.stack([ix, iy], axis=1) * h + rng.uniform(-0.05 * h, 0.05 * h, (len(node), 2))
+    return ends.astype(np.int32).reshape(-1), xy.astype(np.float32).reshape(-1), nx
+
+
+def _p131_truss_args(n, rng):
+    """The truss (_p131_truss); areas drawn from P131_TR_AREAS; u: a sine sag of
+    P131_TR_SAG mm across the width plus N(0, P131_TR_NOISE^2) mm (float32); E, fy, alpha;
+    force, stress, util out (zeroed); n."""
+    ends, xy, nx = _p131_truss(n, rng)
+    area = rng.choice(np.array(P131_TR_AREAS, np.float32), n)
+    p = xy.reshape(-1, 2).astype(np.float64)
+    W = (nx - 1) * P131_TR_PANEL
+    u = P131_TR_NOISE * rng.standard_normal(p.shape)
+    u[:, 1] -= P131_TR_SAG * np.sin(np.pi * p[:, 0] / max(W, 1.0))
+    z = lambda: np.zeros(n, np.float32)
+    return [ends, area, xy, u.astype(np.float32).reshape(-1), np.float32(P131_TR_E), np.float32(P131_TR_FY),
+            np.float32(P131_TR_ALPHA), z(), z(), z(), _i32(n)]
+
+
+def _p131_truss_ref(ends, area, xy, u, E=P131_TR_E, fy=P131_TR_FY, alpha=P131_TR_ALPHA):
+    """truss_member_check in float64: force, stress, util, and the slenderness lam (0 for
+    members in tension)."""
+    e = np.asarray(ends).reshape(-1, 2)
+    p = np.asarray(xy, np.float64).reshape(-1, 2)
+    U = np.asarray(u, np.float64).reshape(-1, 2)
+    A = np.asarray(area, np.float64)
+    d = p[e[:, 1]] - p[e[:, 0]]
+    L = np.hypot(d[:, 0], d[:, 1])
+    du = U[e[:, 1]] - U[e[:, 0]]
+    elong = (d * du).sum(1) / L
+    sig = E * elong / L
+    N = sig * A
+    I = A * A / (4 * np.pi)
+    lam = np.where(N < 0, np.sqrt(A * fy / (np.pi ** 2 * E * I / L ** 2)), 0.0)
+    phi = 0.5 * (1 + alpha * (lam - 0.2) + lam * lam)
+    chi = np.where(lam > 0.2, np.minimum(1.0, 1 / (phi + np.sqrt(np.maximum(phi * phi - lam * lam, 0)))), 1.0)
+    return N, sig, np.abs(N) / (chi * A * fy), lam
+
+
+# ---- beam-superposition-smem ----
+
+def _p131_beam_args(n, rng, nloads=P131_BEAM_LOADS):
+    """nloads point loads (a, P) (float32 pairs): positions uniform in the span, P uniform in
+    P131_BEAM_P; nloads, L, EI; deflection and moment out (zeroed); n."""
+    a = rng.uniform(0, P131_BEAM_L, nloads)
+    P = rng.uniform(*P131_BEAM_P, nloads)
+    loads = np.stack([a, P], axis=1).astype(np.float32).reshape(-1)
+    return [loads, _i32(nloads), np.float32(P131_BEAM_L), np.float32(P131_BEAM_EI), np.zeros(n, np.float32),
+            np.zeros(n, np.float32), _i32(n)]
+
+
+def _p131_beam_ref(loads, n, L=P131_BEAM_L, EI=P131_BEAM_EI):
+    """beam_superposition in float64: deflection and moment at x_i = (i + 0.5) L / n."""
+    ld = np.asarray(loads, np.float64).reshape(-1, 2)
+    L = np.float64(np.float32(L))
+    x = (np.arange(n) + 0.5) * (L / n)
+    w = np.zeros(n)
+    M = np.zeros(n)
+    for a, P in ld:
+        b = L - a
+        left = x <= a
+        w += np.where(left, P * b * x * (L * L - b * b - x * x), P * a * (L - x) * (2 * L * x - x * x - a * a))
+        M += np.where(left, P * b * x, P * a * (L - x))
+    return w / (6 * L * np.float64(np.float32(EI))), M / L
+
+
+# ---- vonmises-hist-smem ----
+
+def _p131_vm_grid(n):
+    return max(1, -(-n // (P131_VM_BLOCK * P131_VM_PER)))
+
+
+def _p131_vm_args(n, rng):
+    """n Gauss points' stresses (MPa, six float32 arrays sxx, syy, szz, sxy, syz, szx),
+    P131_VM_GP a element: an element's mean stress N(0, P131_VM_HYDRO^2) on the normal
+    components and a lognormal level P131_VM_LEVEL, each component its level / 2 sqrt(3)
+    times N(0, 1) (von Mises ~ the level); hist out (uint32 VM_BINS, zeroed); smax, n."""
+    ne = -(-n // P131_VM_GP)
+    level = rng.lognormal(np.log(P131_VM_LEVEL[0]), P131_VM_LEVEL[1], ne).astype(np.float32)
+    hydro = rng.normal(0, P131_VM_HYDRO, ne).astype(np.float32)
+    lv = np.repeat(level / np.float32(2 * np.sqrt(3)), P131_VM_GP)[:n]
+    hy = np.repeat(hydro, P131_VM_GP)[:n]
+    comp = [hy + lv * rng.standard_normal(n, dtype=np.float32) for _ in range(3)]
+    comp += [lv * rng.standard_normal(n, dtype=np.float32) for _ in range(3)]
+    return comp + [np.zeros(P131_VM_BINS, np.uint32), np.float32(P131_VM_SMAX), _i32(n)]
+
+
+def _p131_vm_ref(sxx, syy, szz, sxy, syz, szx, smax=P131_VM_SMAX):
+    """vonmises_hist in float64: the histogram, the von Mises stresses and each point's
+    distance (in bins) to the nearest bin edge."""
+    a, b, c, t1, t2, t3 = (np.asarray(v, np.float64) for v in (sxx, syy, szz, sxy, syz, szx))
+    vm = np.sqrt(0.5 * ((a - b) ** 2 + (b - c) ** 2 + (c - a) ** 2) + 3 * (t1 ** 2 + t2 ** 2 + t3 ** 2))
+    s = vm * (P131_VM_BINS / np.float64(np.float32(smax)))
+    k = np.minimum(np.floor(s).astype(np.int64), P131_VM_BINS - 1)
+    edge = np.abs(s - np.round(s))
+    return np.bincount(k, minlength=P131_VM_BINS).astype(np.uint32), vm, edge
+
+
+UNSEEN129 = [
+    TimingProbe("probe/q4-plane-stress-ku-atomic", "probe-unseen129", "q4_internal_force", 1 << 22, 256,
+                lambda n: -(-n // 256), _p131_q4_args, source=_P131,
+                note="matrix-free f = K u of a 1024 x 4096 plane-stress Q4 mesh (2^22 elements), a thread an element "
+                     "(row-major: a warp 32 neighbouring elements): 4 connectivity loads, 4 node gathers of xy and u "
+                     "(float2 as 2 floats, neighbours share nodes), 2 x 2 Gauss points each a Jacobian, a division "
+                     "and ~80 FMAs on small per-thread arrays, then 8 float atomicAdds into f (each node hit by 4 "
+                     "elements, 2 of them in the same warp); compute plus atomics"),
+    TimingProbe("probe/csr-spmv-q4-stiffness", "probe-unseen129", "csr_spmv", 1 << 21, 256,
+                lambda n: -(-n // 256), _p131_csr_args, source=_P131,
+                note="scalar CSR SpMV (a thread a row) of a 2^21-row plane-stress stiffness pattern (2 dofs a "
+                     "node on a 1024-wide node grid: 18 nonzeros a row, ~37.7M in all, columns in 3 runs of 6 "
+                     "around the diagonal and +-2048): a lane's val and col_idx 72 B after its neighbour's "
+                     "(uncoalesced row walks), x gathered near the diagonal (L1/L2 hits); memory-bound"),
+    TimingProbe("probe/pcg-jacobi-update-dot", "probe-unseen129", "pcg_update", 1 << 24, P131_PCG_BLOCK,
+                lambda n: -(-n // P131_PCG_BLOCK), _p131_pcg_args, source=_P131,
+                note="one Jacobi-preconditioned CG update on 2^24 floats, a thread an entry: 5 coalesced loads "
+                     "(x, p, r, q, diag), 3 stores (x, r, z), a float division, then r . z by an 8-step "
+                     "shared-memory tree reduction with __syncthreads and one atomicAdd a block (65536 on one "
+                     "address); streaming memory-bound"),
+    TimingProbe("probe/truss-member-buckling-check", "probe-unseen129", "truss_member_check", 1 << 24, 256,
+                lambda n: -(-n // 256), _p131_truss_args, source=_P131,
+                note="post-processing of 2^24 members of an X-braced grid truss (1024 nodes a row, ~4.2M nodes, 4 "
+                     "members a node: a warp's members from 8 neighbouring nodes), a thread a member: an int2 load, 4 "
+                     "float2 gathers of the end nodes' xy and u (neighbouring, mostly cached), a sqrtf and 4 "
+                     "divisions, and a branch on the force's sign (~half the members in compression, mixed within "
+                     "nearly every warp): tension a multiply, compression a buckling curve with 2 more sqrtf and 4 "
+                     "more divisions; 3 coalesced stores"),
+    TimingProbe("probe/beam-superposition-smem", "probe-unseen129", "beam_superposition", 1 << 20, P131_BEAM_BLOCK,
+                lambda n: -(-n // P131_BEAM_BLOCK), _p131_beam_args, source=_P131,
+                note="deflection and moment of a simply supported beam at 2^20 points under 1024 point loads by "
+                     "superposition, a thread a point: the loads staged into shared memory in 4 tiles of 256 "
+                     "(float2, broadcast reads), a branch on x <= a a load (uniform but in the one warp a load "
+                     "falls in) and ~10 float FMAs a load; compute-bound"),
+    TimingProbe("probe/vonmises-hist-smem", "probe-unseen129", "vonmises_hist", 1 << 24, P131_VM_BLOCK,
+                _p131_vm_grid, _p131_vm_args, source=_P131,
+                note="von Mises stress histogram of 2^24 Gauss points (6 SoA float arrays, 24 B a point): 4096 blocks "
+                     "of 256 in a grid-stride loop (16 trips), 6 coalesced loads, ~15 FMAs and a sqrtf a point, a "
+                     "shared atomicAdd into 64 bins (stresses lognormal, the bins peaking near 6; a warp's points "
+                     "from 4 elements of similar level: many lanes on a few bins), 64 global atomicAdds a block"),
+]
+PROBES += UNSEEN129
+
+# probe-unseen128 (probes130.cu): a quantum-computing course's state-vector and
+# density-matrix simulation kernels (a general two-qubit gate from __constant__ memory,
+# per-qubit measurement marginals by shared atomics, a Pauli-string expectation value by a
+# shared-memory tree reduction, random-circuit sampling into a histogram with global
+# atomics, a noisy gate on a density matrix, a Rabi chevron of Gaussian pulses) as a
+# student who knows CUDA basics writes them
+_P130 = "probes130.cu"
+P130_G2_QA, P130_G2_QB_FROM_TOP = 1, 4            # gate2q: qubits qa = 1 and qb = nq - 4 (21 of 25)
+P130_PX_BLOCK = 256                                # expect-pauli: PX_BLOCK
+P130_SAMP_Q, P130_SHOTS_PER_THREAD = 12, 16        # sample-hist: SAMP_Q, SHOTS_PER_THREAD
+P130_SAMP_BLOCK, P130_SAMP_SEED = 256, 130130
+P130_DM_K, P130_DM_RANK, P130_DM_LAMBDA = 4, 4, 0.05   # density: target qubit, rho's rank, lambda (4p/3)
+P130_DM_BLOCK = (32, 8)
+P130_RABI_STEPS, P130_RABI_ND = 512, 512           # rabi: RABI_STEPS; detunings a row
+P130_RABI_DELTA = 0.3                              # detunings uniform over +-0.3 rad/ns (none exactly 0)
+P130_RABI_OMAX = 0.5                               # amplitudes up to 0.5 rad/ns (pulse areas to ~3.8 pi)
+P130_RABI_TP, P130_RABI_SIGMA = 40.0, 10.0         # the pulse: 40 ns, a Gaussian of sigma 10 ns about its middle
+
+
+def _p130_nq(n):
+    """The number of qubits of an n-amplitude state (n a power of 2)."""
+    nq = int(n).bit_length() - 1
+    assert n == 1 << nq, n
+    return nq
+
+
+def _p130_state(n, rng):
+    """A Haar-random state of n amplitudes (complex normal, normalized) as interleaved
+    float32 (cuFloatComplex: re, im)."""
+    z = rng.standard_normal(2 * n, np.float32)
+    z64 = z.astype(np.float64)
+    z /= np.float32(np.sqrt(z64 @ z64))
+    return z
+
+
+def _p130_cplx(z):
+    """Interleaved float32 (re, im) as complex128."""
+    z = np.asarray(z, np.float64)
+    return z[0::2] + 1j * z[1::2]
+
+
+def _p130_unitary(d, rng):
+    """A Haar-random d x d unitary (complex128): QR of a complex Gaussian, phases fixed."""
+    a = rng.standard_normal((d, d)) + 1j * rng.standard_normal((d, d))
+    q, r = np.linalg.qr(a)
+    return q * (np.diag(r) / np.abs(np.diag(r)))
+
+
+def _p130_insert_zero(i, k):
+    """i with a 0 inserted at bit k (int64 arrays)."""
+    low = i & ((1 << k) - 1)
+    return ((i >> k) << (k + 1)) | low
+
+
+def _p130_g2_qubits(n):
+    return P130_G2_QA, _p130_nq(n) - P130_G2_QB_FROM_TOP
+
+
+def _p130_g2_args(n, rng):
+    """A random state of n amplitudes; qa, qb (_p130_g2_qubits); n / 4 quads."""
+    qa, qb = _p130_g2_qubits(n)
+    return [_p130_state(n, rng), _i32(qa), _i32(qb), _i32(n // 4)]
+
+
+def _p130_g2_syms(n, rng):
+    """c_g2_re, c_g2_im: a Haar-random two-qubit gate, row-major 4 x 4, float32."""
+    g = _p130_unitary(4, rng).ravel()
+    return {"c_g2_re": g.real.astype(np.float32), "c_g2_im": g.imag.astype(np.float32)}
+
+
+def _p130_g2_ref(psi, qa, qb, g_re, g_im):
+    """apply_gate_2q in float64: the new state (complex128)."""
+    a = _p130_cplx(psi)
+    g = (np.asarray(g_re, np.float64) + 1j * np.asarray(g_im, np.float64)).reshape(4, 4)
+    i = np.arange(len(a) // 4, dtype=np.int64)
+    i00 = _p130_insert_zero(_p130_insert_zero(i, qa), qb)
+    idx = np.stack([i00, i00 | (1 << qa), i00 | (1 << qb), i00 | (1 << qa) | (1 << qb)])
+    out = a.copy()
+    out[idx] = g @ a[idx]
+    return out
+
+
+def _p130_marg_args(n, rng):
+    """A random state of n amplitudes; P(q = 1) of each of its nq qubits (float32, zeroed);
+    nq, n."""
+    nq = _p130_nq(n)
+    return [_p130_state(n, rng), np.zeros(nq, np.float32), _i32(nq), _i32(n)]
+
+
+def _p130_marg_ref(psi, nq):
+    """P(qubit q = 1) for q < nq (float64)."""
+    a = _p130_cplx(psi)
+    p = np.abs(a) ** 2
+    i = np.arange(len(p))
+    return np.array([p[(i >> q) & 1 == 1].sum() for q in range(nq)])
+
+
+def _p130_pauli_masks(nq, rng):
+    """A random Pauli string on nq qubits, each qubit I, X, Y or Z alike (at least one X or
+    Y, so that the expectation pairs distinct amplitudes): (xmask, zmask) as uint32."""
+    ops = rng.integers(0, 4, nq)                     # 0 I, 1 X, 2 Y, 3 Z
+    if not ((ops == 1) | (ops == 2)).any():
+        ops[rng.integers(0, nq)] = 1
+    bit = 1 << np.arange(nq, dtype=np.int64)
+    x = int(bit[(ops == 1) | (ops == 2)].sum())
+    z = int(bit[(ops == 2) | (ops == 3)].sum())
+    return np.uint32(x), np.uint32(z)
+
+
+def _p130_px_args(n, rng):
+    """A random state of n amplitudes; a Pauli string (_p130_pauli_masks); the result
+    (float64, zeroed); n."""
+    psi = _p130_state(n, rng)
+    x, z = _p130_pauli_masks(_p130_nq(n), rng)
+    return [psi, x, z, np.zeros(1, np.float64), _i32(n)]
+
+
+def _p130_px_ref(psi, xmask, zmask):
+    """<psi|P|psi> = sum_i i^#Y (-1)^popc(i & z) conj(psi[i ^ x]) psi[i] (float64)."""
+    a = _p130_cplx(psi)
+    x, z = int(xmask), int(zmask)
+    i = np.arange(len(a), dtype=np.int64)
+    par = np.zeros(len(a), np.int64)
+    m = i & z
+    while m.any():
+        par ^= m & 1
+        m = m >> 1
+    ny = bin(x & z).count("1")
+    t = (1j ** ny) * np.where(par == 1, -1.0, 1.0) * np.conj(a[i ^ x]) * a
+    return float(t.sum().real)
+
+
+def _p130_samp_cdf(rng):
+    """The inclusive prefix sum (float64 sum, stored float32) of a Haar-random SAMP_Q-qubit
+    state's probabilities (Porter-Thomas: a random circuit's output distribution)."""
+    a = _p130_cplx(_p130_state(1 << P130_SAMP_Q, rng))
+    return np.cumsum(np.abs(a) ** 2).astype(np.float32)
+
+
+def _p130_samp_args(n, rng):
+    """n shots: the cdf (_p130_samp_cdf); the counts (uint32, 2^SAMP_Q, zeroed); seed, n."""
+    return [_p130_samp_cdf(rng), np.zeros(1 << P130_SAMP_Q, np.uint32), np.uint32(P130_SAMP_SEED), _i32(n)]
+
+
+def _p130_hash(x):
+    """hash32 (lowbias32) of uint32 x, as probes130.cu computes it."""
+    x = np.asarray(x, np.uint32)
+    x = x ^ (x >> np.uint32(16))
+    x = x * np.uint32(0x7feb352d)
+    x = x ^ (x >> np.uint32(15))
+    x = x * np.uint32(0x846ca68b)
+    return x ^ (x >> np.uint32(16))
+
+
+def _p130_samp_ref(cdf, nshots, seed=P130_SAMP_SEED):
+    """sample_histogram's counts (uint32) and the shots' outcomes."""
+    s = np.arange(nshots, dtype=np.uint32)
+    u = ((_p130_hash(np.uint32(seed) + s) >> np.uint32(8)).astype(np.float64) / 16777216.0).astype(np.float32)
+    cdf = np.asarray(cdf, np.float32)
+    x = np.minimum(np.searchsorted(cdf, u, side="right"), len(cdf) - 1)
+    return np.bincount(x, minlength=len(cdf)).astype(np.uint32), x
+
+
+def _p130_samp_grid(n):
+    return -(-n // (P130_SAMP_BLOCK * P130_SHOTS_PER_THREAD))
+
+
+def _p130_rho(dim, rng, rank=P130_DM_RANK):
+    """A random rank-`rank` density matrix (A A^dagger / tr, A complex Gaussian dim x rank)
+    of dimension dim, complex128."""
+    a = rng.standard_normal((dim, rank)) + 1j * rng.standard_normal((dim, rank))
+    rho = a @ a.conj().T
+    return rho / np.trace(rho).real
+
+
+def _p130_dm_args(n, rng):
+    """An n x n density matrix (_p130_rho, row-major interleaved float32); the target qubit
+    (P130_DM_K, at most the top one); lambda; n."""
+    rho = _p130_rho(n, rng).astype(np.complex64)
+    k = min(P130_DM_K, _p130_nq(n) - 1)
+    return [rho.view(np.float32).ravel(), _i32(k), np.float32(P130_DM_LAMBDA), _i32(n)]
+
+
+def _p130_u3(theta, phi, lam):
+    """The U3(theta, phi, lambda) gate (complex128 2x2)."""
+    c, s = np.cos(theta / 2), np.sin(theta / 2)
+    return np.array([[c, -np.exp(1j * lam) * s], [np.exp(1j * phi) * s, np.exp(1j * (phi + lam)) * c]])
+
+
+def _p130_dm_syms(n, rng):
+    """c_u_re, c_u_im: a U3 gate of random angles, row-major 2 x 2, float32."""
+    u = _p130_u3(rng.uniform(0, np.pi), rng.uniform(0, 2 * np.pi), rng.uniform(0, 2 * np.pi)).ravel()
+    return {"c_u_re": u.real.astype(np.float32), "c_u_im": u.imag.astype(np.float32)}
+
+
+def _p130_dm_ref(rho, k, lam, u_re, u_im):
+    """density_gate_depol in float64: the new dim x dim matrix (complex128)."""
+    r = _p130_cplx(rho)
+    dim = int(round(np.sqrt(len(r))))
+    r = r.reshape(dim, dim)
+    u = (np.asarray(u_re, np.float64) + 1j * np.asarray(u_im, np.float64)).reshape(2, 2)
+    i0 = _p130_insert_zero(np.arange(dim // 2, dtype=np.int64), k)
+    idx = np.stack([i0, i0 | (1 << k)])              # 2 x dim/2
+    b = r[idx[:, :, None, None], idx[None, None, :, :]]     # b[a, rp, c, cp]: rows idx[a, rp], columns idx[c, cp]
+    b = np.einsum("ab,bicj,dc->aidj", u, b, u.conj())
+    lam = float(np.float32(lam))
+    mean = 0.5 * (b[0, :, 0, :] + b[1, :, 1, :])
+    out = (1 - lam) * b
+    out[0, :, 0, :] += lam * mean
+    out[1, :, 1, :] += lam * mean
+    res = np.empty_like(r)
+    res[idx[:, :, None, None], idx[None, None, :, :]] = out
+    return res
+
+
+def _p130_dm_grid(n):
+    return (-(-(n // 2) // P130_DM_BLOCK[0]), -(-(n // 2) // P130_DM_BLOCK[1]))
+
+
+def _p130_rabi_params(n, nd=P130_RABI_ND):
+    """delta0, ddelta, omega0, domega, t_pulse, sigma (float32) for n points, nd detunings a
+    row: detunings at the middles of nd bins over +-P130_RABI_DELTA, amplitudes omega0 (i /
+    nd + 1) up to P130_RABI_OMAX."""
+    f = np.float32
+    rows = -(-n // nd)
+    dd = 2 * P130_RABI_DELTA / nd
+    return [f(-P130_RABI_DELTA + 0.5 * dd), f(dd), f(P130_RABI_OMAX / rows), f(P130_RABI_OMAX / rows),
+            f(P130_RABI_TP), f(P130_RABI_SIGMA)]
+
+
+def _p130_rabi_args(n, rng):
+    """P(|1>) out (float32, zeroed); _p130_rabi_params; nd (P130_RABI_ND, or n when fewer); n."""
+    nd = min(P130_RABI_ND, n)
+    return [np.zeros(n, np.float32)] + _p130_rabi_params(n, nd) + [_i32(nd), _i32(n)]
+
+
+def _p130_rabi_ref(delta0, ddelta, omega0, domega, t_pulse, sigma, nd, n, steps=P130_RABI_STEPS):
+    """rabi_chevron in float64 (the float32 parameters as given): P(|1>) of each point."""
+    i = np.arange(n)
+    delta = np.float64(np.float32(delta0) + np.float32(ddelta) * (i % nd).astype(np.float32))
+    omax = np.float64(np.float32(omega0) + np.float32(domega) * (i // nd).astype(np.float32))
+    tp, sg = float(t_pulse), float(sigma)
+    dt = tp / steps
+    c0 = np.ones(n, complex)
+    c1 = np.zeros(n, complex)
+    for s in range(steps):
+        t = (s + 0.5) * dt - 0.5 * tp
+        om = omax * np.exp(-t * t / (2 * sg * sg))
+        w = 0.5 * np.sqrt(delta * delta + om * om)
+        cs, sn = np.cos(w * dt), np.sin(w * dt)
+        nz, nx = 0.5 * delta / w, 0.5 * om / w
+        c0, c1 = (cs - 1j * sn * nz) * c0 - 1j * sn * nx * c1, -1j * sn * nx * c0 + (cs + 1j * sn * nz) * c1
+    return np.abs(c1) ** 2
+
+
+UNSEEN128 = [
+    TimingProbe("probe/qc-gate2q-const-quad", "probe-unseen128", "apply_gate_2q", 1 << 25, 256,
+                lambda n: -(-(n // 4) // 256), _p130_g2_args, source=_P130, symbols=_p130_g2_syms,
+                note="a Haar-random two-qubit gate (4x4 complex in __constant__ re/im arrays, uniform reads) on "
+                     "qubits 1 and 21 of a 25-qubit float2 state (256 MiB), a thread a group of four amplitudes "
+                     "(zeros inserted at bits 1 and 21): four 8-byte loads into a local array (pairs 16 bytes "
+                     "apart, the other pair 16 MiB on; a warp's load covering every other 16 bytes of its lines), "
+                     "16 complex multiply-adds, four stores in place; memory-bound"),
+    TimingProbe("probe/qc-marginals-smem-atomic", "probe-unseen128", "qubit_marginals", 1 << 24, 256,
+                lambda n: -(-n // 256), _p130_marg_args, source=_P130,
+                note="P(q = 1) of each qubit of a 24-qubit float2 state, a thread an amplitude: a coalesced "
+                     "8-byte load, |a|^2, then 24 iterations each a shared float atomicAdd on qubit q's slot by "
+                     "the lanes whose index has bit q (q < 5: half of a warp on one address, divergent; q >= 5: "
+                     "the whole warp or none), 24 global atomicAdds a block onto 24 addresses (65536 blocks)"),
+    TimingProbe("probe/qc-expect-pauli-tree", "probe-unseen128", "expect_pauli", 1 << 25, P130_PX_BLOCK,
+                lambda n: -(-n // P130_PX_BLOCK), _p130_px_args, source=_P130,
+                note="<psi|P|psi> of a random Pauli string (X, Y and Z on a random ~3/4 of the qubits, X/Y on "
+                     "~12 including high ones) on a 25-qubit float2 state (256 MiB), a thread an amplitude: its own "
+                     "coalesced 8-byte load and its partner's psi[i ^ xmask] (a warp's partners one aligned 256-byte "
+                     "run elsewhere in the state, lanes permuted), a complex product, a __popc sign, an 8-level "
+                     "shared-memory tree reduction with a barrier a level (idle halves of warps), one double "
+                     "atomicAdd a block on one address"),
+    TimingProbe("probe/qc-sample-hist-atomic", "probe-unseen128", "sample_histogram", 1 << 24, P130_SAMP_BLOCK,
+                _p130_samp_grid, _p130_samp_args, source=_P130,
+                note="2^24 shots of a 12-qubit random-circuit (Porter-Thomas) distribution, 16 shots a thread "
+                     "(4096 blocks of 256): the 16 KiB float cdf staged into shared memory a block, then a shot "
+                     "a hash, a 12-step binary search in shared memory (data-dependent addresses, bank "
+                     "conflicts at the deep levels) and a global atomicAdd on one of 4096 counters (random "
+                     "outcomes, weighted by probability)"),
+    TimingProbe("probe/qc-density-gate-depol", "probe-unseen128", "density_gate_depol", 1 << 12, P130_DM_BLOCK,
+                _p130_dm_grid, _p130_dm_args, source=_P130, symbols=_p130_dm_syms,
+                note="a U3 gate then a depolarizing channel on qubit 4 of a 12-qubit density matrix (4096^2 "
+                     "float2, 128 MiB, row-major), a 2-D grid of 32 x 8 blocks, a thread a 2x2 block: rows r, r "
+                     "+ 16 and columns c, c + 16 (a warp's 4 loads each 2 x 128-byte runs of one row), U B U^dagger "
+                     "in 16 complex products with the gate from __constant__, 4 stores in place; memory-bound"),
+    TimingProbe("probe/qc-rabi-chevron-sincos", "probe-unseen128", "rabi_chevron", 1 << 18, 256,
+                lambda n: -(-n // 256), _p130_rabi_args, source=_P130,
+                note="a 512 x 512 Rabi chevron (detuning x drive amplitude), a thread a point: 512 steps of a "
+                     "Gaussian pulse, each an expf, a sqrtf, a sincosf (small arguments) and two float "
+                     "divisions for the 2x2 propagator and ~16 FMAs on the two complex amplitudes, all in "
+                     "registers; one 4-byte store a thread; compute-bound (SFU and division sequences)"),
+]
+PROBES += UNSEEN128
+
+
+# probe-unseen127 (probes129.cu): an epidemiology / public-health modelling course's
+# kernels (an agent-based SIR day over a CSR contact network, Reed-Frost chain-binomial
+# outbreaks in double a thread each, case counts by region and age band with global
+# atomics, 7-day moving averages of daily incidence with a shared-memory halo, Cori's
+# renewal-equation R_t with the serial interval in __constant__ memory, a contact survey's
+# age-band matrix privatized in shared memory) as a student who knows CUDA basics writes them
+_P129 = "probes129.cu"
+P129_SIR_BLOCK = 256                       # sir-agent: threads a block (a thread an agent)
+P129_SIR_DEG = (2, 2.0, 5.0, 150)          # contacts: 2 + Poisson(Gamma(shape 2, scale 5)), at most 150
+P129_SIR_LOCAL, P129_SIR_WIN = 0.7, 64     # a contact is local (id within +-WIN) with this probability
+P129_SIR_INIT = (0.87, 0.03, 0.10)         # the day's S, I, R fractions
+P129_SIR_BETA, P129_SIR_GAMMA = 0.06, 0.1  # transmission a contact a day; recovery a day
+P129_SIR_SEEDS = (12701, 12702)            # seed_inf, seed_rec
+P129_RF_BLOCK = 128                        # reed-frost: threads a block (a thread an outbreak)
+P129_RF_POP, P129_RF_MAXGEN = 400, 200     # the population; RF_MAX_GEN
+P129_RF_R0 = (0.5, 3.0)                    # an outbreak's R0 uniform (p = R0 / pop)
+P129_RF_SEED = 127127
+P129_CC_BLOCK = 256                        # case-counts: threads a block (a thread a case)
+P129_CC_REGIONS, P129_CC_BANDS, P129_CC_DAYS = 350, 19, 365   # regions, CC_BANDS, onset days
+P129_CC_ZIPF = 0.8                         # region sizes ~ rank^-ZIPF (ranks shuffled)
+P129_CC_MISSING = (0.01, 0.03, 0.02)       # no region, unknown age (255), no onset day (-1)
+P129_CC_WAVES = ((80.0, 20.0, 0.35), (250.0, 35.0, 0.65))   # onset days: (mean, sd, weight) normals
+P129_MA_TILE, P129_MA_HALO = 256, 13       # incidence-ma7: MA_TILE (blockDim.x), MA_HALO
+P129_MA_DAYS = 1024                        # days a region (rows of the n = regions x days table)
+P129_RT_BLOCK, P129_RT_TAU, P129_RT_SI = 256, 7, 21   # renewal-rt: threads a block, RT_TAU, RT_SI
+P129_RT_DAYS = 512                         # days a region
+P129_RT_SI_MEAN, P129_RT_SI_SD = 4.7, 2.9  # the serial interval: a gamma, discretized to days 1 .. 20
+P129_RT_PRIOR = (1.0, 5.0)                 # the Gamma(a, b) prior of R_t (shape, scale)
+P129_CM_BLOCK, P129_CM_GRID, P129_CM_BANDS = 256, 2048, 16   # contact-matrix: block, at most GRID blocks
+P129_CM_MIX = (0.55, 0.2)                  # a contact: same age +-N(0, 4^2), a generation (30 y) apart, else anyone
+P129_CM_PER = 12                           # contacts a participant (Poisson mean; rows grouped by participant)
+
+
+def _p129_hash(x):
+    """hash32 (lowbias32) of uint32 x, as probes129.cu computes it."""
+    x = np.asarray(x, np.uint32)
+    x = x ^ (x >> np.uint32(16))
+    x = x * np.uint32(0x7feb352d)
+    x = x ^ (x >> np.uint32(15))
+    x = x * np.uint32(0x846ca68b)
+    return x ^ (x >> np.uint32(16))
+
+
+def _p129_unif(h):
+    """uniform01: the top 24 bits over 2^24 (float64, exact)."""
+    return (np.asarray(h, np.uint32) >> np.uint32(8)).astype(np.float64) / 16777216.0
+
+
+# ---- sir-agent-csr-firsthit ----
+
+def _p129_sir_graph(n, rng):
+    """The contact network of n agents in CSR (int32 row_ptr, col): degrees 2 +
+    Poisson(Gamma) (mean 12, heavy-tailed, capped), a contact local (i + offset, |offset|
+    <= P129_SIR_WIN, wrapped) with probability P129_SIR_LOCAL, else anyone; no self-loops."""
+    d0, shape, scale, dmax = P129_SIR_DEG
+    deg = np.minimum(d0 + rng.poisson(rng.gamma(shape, scale, n)), dmax).astype(np.int64)
+    row_ptr = np.zeros(n + 1, np.int64)
+    np.cumsum(deg, out=row_ptr[1:])
+    m = int(row_ptr[-1])
+    src = np.repeat(np.arange(n, dtype=np.int32), deg)
+    off = rng.integers(-P129_SIR_WIN, P129_SIR_WIN, m, dtype=np.int32)
+    off[off >= 0] += 1                                       # +-1 .. +-WIN
+    col = (src + off) % np.int32(n)
+    far = rng.random(m) >= P129_SIR_LOCAL
+    col[far] = rng.integers(0, n, int(far.sum()), dtype=np.int32)
+    self_ = col == src
+    col[self_] = (src[self_] + 1) % np.int32(n)
+    return row_ptr.astype(np.int32), col
+
+
+def _p129_sir_args(n, rng):
+    """The network (_p129_sir_graph); the states (uint8: 0 S, 1 I, 2 R drawn with
+    P129_SIR_INIT); the next states (zeroed) and the new-case counter (one int32, 0); beta,
+    gamma, seed_inf, seed_rec, n."""
+    row_ptr, col = _p129_sir_graph(n, rng)
+    state = rng.choice(3, n, p=P129_SIR_INIT).astype(np.uint8)
+    return [row_ptr, col, state, np.zeros(n, np.uint8), np.zeros(1, np.int32), np.float32(P129_SIR_BETA),
+            np.float32(P129_SIR_GAMMA), np.uint32(P129_SIR_SEEDS[0]), np.uint32(P129_SIR_SEEDS[1]), _i32(n)]
+
+
+def _p129_sir_ref(row_ptr, col, state, beta=P129_SIR_BETA, gamma=P129_SIR_GAMMA, seed_inf=P129_SIR_SEEDS[0],
+                  seed_rec=P129_SIR_SEEDS[1]):
+    """sir_agent_step's day: the next states, the new cases, and each susceptible agent's
+    edges walked (up to and with its first transmission)."""
+    row_ptr, col, state = (np.asarray(a) for a in (row_ptr, col, state))
+    n = len(state)
+    m = int(row_ptr[-1])
+    deg = np.diff(row_ptr.astype(np.int64))
+    src = np.repeat(np.arange(n), deg)
+    e = np.arange(m, dtype=np.uint32)
+    hit = (state[src] == 0) & (state[col[:m]] == 1) & (
+        _p129_unif(_p129_hash(np.uint32(seed_inf) + e)) < np.float64(np.float32(beta)))
+    inf = np.bincount(src[hit], minlength=n) > 0
+    rec = _p129_unif(_p129_hash(np.uint32(seed_rec) + np.arange(n, dtype=np.uint32))) < np.float64(np.float32(gamma))
+    nxt = state.copy()
+    nxt[(state == 0) & inf] = 1
+    nxt[(state == 1) & rec] = 2
+    # the walk: edges up to the first hit, else the whole row
+    first = np.full(n, -1, np.int64)
+    idx = np.flatnonzero(hit)[::-1]
+    first[src[idx]] = idx                                    # the smallest hit edge of each row
+    walked = np.where(first >= 0, first - row_ptr[:-1] + 1, deg)
+    walked = np.where(state == 0, walked, 0)
+    return nxt, int(((state == 0) & inf).sum()), walked
+
+
+# ---- reed-frost-binomial-double ----
+
+def _p129_rf_args(n, rng):
+    """n outbreaks' per-contact probabilities p = R0 / P129_RF_POP, R0 uniform in
+    P129_RF_R0 (float64); final sizes, durations, peaks out (int32, zeroed); pop, seed, n."""
+    p = rng.uniform(*P129_RF_R0, n) / P129_RF_POP
+    return [p, np.zeros(n, np.int32), np.zeros(n, np.int32), np.zeros(n, np.int32), _i32(P129_RF_POP),
+            np.uint32(P129_RF_SEED), _i32(n)]
+
+
+def _p129_rf_ref(p, pop=P129_RF_POP, seed=P129_RF_SEED, max_gen=P129_RF_MAXGEN):
+    """reed_frost_outbreak in float64 (the outbreaks side by side): final sizes, durations,
+    peaks, the inner loop's trips each, and the smallest |u - cdf| of any test."""
+    p = np.asarray(p, np.float64)
+    n = len(p)
+    x = _p129_hash(np.uint32(seed) + np.arange(n, dtype=np.uint32)) | np.uint32(1)
+    S = np.full(n, pop - 1, np.int64)
+    I = np.ones(n, np.int64)
+    total, mx, gen, trips = np.ones(n, np.int64), np.ones(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64)
+    gap = np.inf
+    while True:
+        on = np.flatnonzero((I > 0) & (gen < max_gen))
+        if len(on) == 0:
+            break
+        q = 1.0 - (1.0 - p[on]) ** I[on].astype(np.float64)
+        xo = x[on]
+        xo = xo ^ (xo << np.uint32(13))
+        xo = xo ^ (xo >> np.uint32(17))
+        xo = xo ^ (xo << np.uint32(5))
+        x[on] = xo
+        u = xo.astype(np.float64) * 2.3283064365386963e-10
+        s = S[on]
+        pk = (1.0 - q) ** s.astype(np.float64)
+        cdf = pk.copy()
+        k = np.zeros(len(on), np.int64)
+        while True:
+            gap = min(gap, np.abs(u - cdf)[k < s].min(initial=np.inf))
+            go = np.flatnonzero((u > cdf) & (k < s))
+            if len(go) == 0:
+                break
+            kg = k[go]
+            pk[go] = pk[go] * ((s[go] - kg).astype(np.float64) / (kg + 1) * q[go] / (1.0 - q[go]))
+            k[go] = kg + 1
+            cdf[go] += pk[go]
+        trips[on] += k
+        S[on] -= k
+        I[on] = k
+        total[on] += k
+        mx[on] = np.maximum(mx[on], k)
+        gen[on] += 1
+    return total, gen, mx, trips, gap
+
+
+# ---- case-counts-region-age ----
+
+def _p129_cc_args(n, rng):
+    """A line list of n cases sorted by onset day: region (int32, sizes ~ rank^-P129_CC_ZIPF,
+    -1 for P129_CC_MISSING[0]), age in years (uint8, a broad adult-heavy spread 0 .. 100, 255
+    unknown), onset day (int16, two waves P129_CC_WAVES in 0 .. 364, -1 unknown); the
+    region x band table (int32 regions x CC_BANDS) and the curve (int32 days), zeroed; n."""
+    R = P129_CC_REGIONS
+    w = 1.0 / np.arange(1, R + 1) ** P129_CC_ZIPF
+    w = rng.permutation(w / w.sum())
+    mean, sd, wt = (np.array(c) for c in zip(*P129_CC_WAVES))
+    wave = rng.choice(len(wt), n, p=wt / wt.sum())
+    day = np.clip(np.round(rng.normal(mean[wave], sd[wave])), 0, P129_CC_DAYS - 1).astype(np.int64)
+    day.sort()
+    region = rng.choice(R, n, p=w).astype(np.int32)
+    age = np.clip(np.round(rng.gamma(4.0, 10.0, n)), 0, 100).astype(np.uint8)
+    miss_r, miss_a, miss_d = P129_CC_MISSING
+    region[rng.random(n) < miss_r] = -1
+    age[rng.random(n) < miss_a] = 255
+    day[rng.random(n) < miss_d] = -1
+    return [region, age, day.astype(np.int16), np.zeros(R * P129_CC_BANDS, np.int32),
+            np.zeros(P129_CC_DAYS, np.int32), _i32(n)]
+
+
+def _p129_cc_ref(region, age, onset, regions=P129_CC_REGIONS):
+    """case_counts' table (regions x CC_BANDS, flat) and epidemic curve."""
+    region, age, onset = (np.asarray(a).astype(np.int64) for a in (region, age, onset))
+    band = np.where(age == 255, P129_CC_BANDS - 1, np.minimum(age // 5, P129_CC_BANDS - 2))
+    ok = region >= 0
+    counts = np.bincount(region[ok] * P129_CC_BANDS + band[ok], minlength=regions * P129_CC_BANDS)
+    epi = np.bincount(onset[onset >= 0], minlength=P129_CC_DAYS)
+    return counts.astype(np.int32), epi.astype(np.int32)
+
+
+# ---- incidence-ma7-smem ----
+
+def _p129_waves(nreg, ndays, rng):
+    """nreg regions' expected daily cases (float64 nreg x ndays): a population scale
+    log-normal (median 20 cases a day at a peak), 3 epidemic waves of random centres, widths
+    and heights a region, a weekday reporting dip (days 5 and 6 of the week at 0.6, 0.5)."""
+    t = np.arange(ndays, dtype=np.float64)
+    scale = 20.0 * np.exp(rng.normal(0, 1.2, nreg))
+    lam = np.full((nreg, ndays), 0.05)
+    for _ in range(3):
+        c = rng.uniform(0, ndays, nreg)[:, None]
+        s = rng.uniform(0.02, 0.08, nreg)[:, None] * ndays
+        h = rng.uniform(0.3, 1.0, nreg)[:, None]
+        lam += h * np.exp(-0.5 * ((t[None, :] - c) / s) ** 2)
+    week = np.array([1.0, 1.05, 1.1, 1.05, 1.0, 0.6, 0.5])
+    return lam * scale[:, None] * week[(t.astype(np.int64) + rng.integers(0, 7, nreg)[:, None]) % 7]
+
+
+def _p129_ma_grid(n):
+    return (-(-P129_MA_DAYS // P129_MA_TILE), n // P129_MA_DAYS)
+
+
+def _p129_ma_args(n, rng, ndays=P129_MA_DAYS):
+    """n // ndays regions' daily case counts (int32, rows of ndays: Poisson of _p129_waves);
+    the averages and growth ratios out (float32, zeroed); ndays."""
+    nreg = n // ndays
+    cases = rng.poisson(_p129_waves(nreg, ndays, rng)).astype(np.int32)
+    return [cases.ravel(), np.zeros(nreg * ndays, np.float32), np.zeros(nreg * ndays, np.float32), _i32(ndays)]
+
+
+def _p129_ma_ref(cases, ndays):
+    """incidence_ma7's averages and growth ratios in float32 as the kernel rounds them."""
+    f32 = np.float32
+    c = np.asarray(cases, np.int64).reshape(-1, ndays)
+    cs = np.concatenate([np.zeros((len(c), 1), np.int64), np.cumsum(c, axis=1)], axis=1)
+    t = np.arange(ndays)
+    s = cs[:, t + 1] - cs[:, np.maximum(t - 6, 0)]
+    prev = cs[:, np.maximum(t - 6, 0)] - cs[:, np.maximum(t - 13, 0)]
+    m = np.where(t >= 6, s.astype(f32) / f32(7), s.astype(f32) / (t + 1).astype(f32)).astype(f32)
+    mp = (prev.astype(f32) / f32(7)).astype(f32)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = np.where((t >= 13) & (prev > 0), m / mp, f32(0)).astype(f32)
+    return m.ravel(), g.ravel()
+
+
+# ---- renewal-rt-cori ----
+
+def _p129_rt_si():
+    """The serial-interval weights w[0 .. RT_SI-1] (float32): a gamma of mean P129_RT_SI_MEAN
+    and sd P129_RT_SI_SD, its mass on (s - 0.5, s + 0.5] for s = 1 .. RT_SI-1 (day 1 from
+    0), normalized; w[0] = 0."""
+    k = (P129_RT_SI_MEAN / P129_RT_SI_SD) ** 2
+    th = P129_RT_SI_SD ** 2 / P129_RT_SI_MEAN
+    x = np.linspace(0, P129_RT_SI - 0.5, 200001)
+    pdf = x ** (k - 1) * np.exp(-x / th)
+    cdf = np.concatenate([[0.0], np.cumsum((pdf[1:] + pdf[:-1]) / 2 * np.diff(x))])
+    edges = np.interp(np.r_[0.0, np.arange(1, P129_RT_SI) + 0.5], x, cdf)
+    w = np.r_[0.0, np.diff(edges)]
+    return (w / w.sum()).astype(np.float32)
+
+
+def _p129_rt_syms(n, rng):
+    return {"c_si_w": _p129_rt_si()}
+
+
+def _p129_rt_args(n, rng, ndays=P129_RT_DAYS):
+    """n // ndays regions' daily incidence (float32 counts, rows of ndays: Poisson of
+    _p129_waves); R_t's mean and cv out (float32, zeroed); a, b (P129_RT_PRIOR), ndays, nreg."""
+    nreg = n // ndays
+    inc = rng.poisson(_p129_waves(nreg, ndays, rng)).astype(np.float32)
+    a, b = P129_RT_PRIOR
+    return [inc.ravel(), np.zeros(nreg * ndays, np.float32), np.zeros(nreg * ndays, np.float32), np.float32(a),
+            np.float32(b), _i32(ndays), _i32(nreg)]
+
+
+def _p129_rt_ref(inc, ndays, a=P129_RT_PRIOR[0], b=P129_RT_PRIOR[1]):
+    """renewal_rt in float64: the posterior means and cvs (flat, -1 for t < RT_TAU)."""
+    I = np.asarray(inc, np.float64).reshape(-1, ndays)
+    w = _p129_rt_si().astype(np.float64)
+    lam = np.zeros_like(I)
+    for s in range(1, P129_RT_SI):
+        lam[:, s:] += w[s] * I[:, :-s]
+    ci = np.concatenate([np.zeros((len(I), 1)), np.cumsum(I, axis=1)], axis=1)
+    cl = np.concatenate([np.zeros((len(I), 1)), np.cumsum(lam, axis=1)], axis=1)
+    t = np.arange(ndays)
+    lo = np.maximum(t - P129_RT_TAU + 1, 0)
+    shape = float(np.float32(a)) + ci[:, t + 1] - ci[:, lo]
+    rate = 1.0 / float(np.float32(b)) + cl[:, t + 1] - cl[:, lo]
+    mean = np.where(t >= P129_RT_TAU, shape / rate, -1.0)
+    cv = np.where(t >= P129_RT_TAU, 1.0 / np.sqrt(shape), -1.0)
+    return mean.ravel(), cv.ravel()
+
+
+# ---- contact-matrix-survey-smem ----
+
+def _p129_cm_grid(n):
+    return min(P129_CM_GRID, -(-n // P129_CM_BLOCK))
+
+
+def _p129_cm_ages(m, rng):
+    """m ages in years (int64, 0 .. 89) from a flat-topped population pyramid."""
+    a = np.arange(90)
+    p = np.where(a < 60, 1.0, np.exp(-(a - 60) / 12.0))
+    return rng.choice(90, m, p=p / p.sum())
+
+
+def _p129_cm_args(n, rng):
+    """A survey's n reported contacts, grouped by participant (Poisson(P129_CM_PER) rows a
+    participant): the participant's and the contact's ages (uint8: same age +- N(0, 4^2)
+    with probability P129_CM_MIX[0], 30 years older or younger with P129_CM_MIX[1], else
+    anyone of the population), weights (float32, k / 64 for k uniform in 32 .. 128); the
+    matrix out (float32 16 x 16, zeroed); n."""
+    m = n // P129_CM_PER + 16
+    per = np.maximum(rng.poisson(P129_CM_PER, m), 1)
+    while per.sum() < n:
+        per = np.r_[per, per]
+    part = np.repeat(_p129_cm_ages(len(per), rng), per)[:n]
+    kind = rng.choice(3, n, p=[P129_CM_MIX[0], P129_CM_MIX[1], 1 - sum(P129_CM_MIX)])
+    same = part + np.round(rng.normal(0, 4, n)).astype(np.int64)
+    gen = part + 30 * np.where((rng.random(n) < 0.5) & (part >= 30) | (part + 30 > 89), -1, 1)
+    cont = np.where(kind == 0, same, np.where(kind == 1, gen, _p129_cm_ages(n, rng)))
+    cont = np.clip(cont, 0, 89)
+    wt = (rng.integers(32, 129, n) / 64.0).astype(np.float32)
+    return [part.astype(np.uint8), cont.astype(np.uint8), wt, np.zeros(P129_CM_BANDS ** 2, np.float32), _i32(n)]
+
+
+def _p129_cm_ref(part, cont, w):
+    """contact_matrix's matrix (flat 16 x 16) in float64."""
+    pb = np.minimum(np.asarray(part, np.int64) // 5, P129_CM_BANDS - 1)
+    cb = np.minimum(np.asarray(cont, np.int64) // 5, P129_CM_BANDS - 1)
+    return np.bincount(pb * P129_CM_BANDS + cb, weights=np.asarray(w, np.float64), minlength=P129_CM_BANDS ** 2)
+
+
+UNSEEN127 = [
+    TimingProbe("probe/sir-agent-csr-firsthit", "probe-unseen127", "sir_agent_step", 1 << 21, P129_SIR_BLOCK,
+                lambda n: -(-n // P129_SIR_BLOCK), _p129_sir_args, source=_P129,
+                note="one day of an agent-based SIR model on 2^21 agents over a CSR contact network (~25M "
+                     "contacts, degrees heavy-tailed: mean 12, up to 150; 70% of contacts within +-64 ids, the "
+                     "rest anywhere), a thread an agent: the susceptible 87% walk their row (coalesced-ish col "
+                     "reads, a gathered state byte each, a hash for each infectious contact), stopping at the "
+                     "first transmission; loop trips vary with the degree within a warp; ~2% new cases each an "
+                     "atomicAdd on one counter, a byte store an agent"),
+    TimingProbe("probe/reed-frost-binomial-double", "probe-unseen127", "reed_frost_outbreak", 1 << 17,
+                P129_RF_BLOCK, lambda n: -(-n // P129_RF_BLOCK), _p129_rf_args, source=_P129,
+                note="2^17 Monte-Carlo Reed-Frost chain-binomial outbreaks in a population of 400 in double, a "
+                     "thread an outbreak (R0 uniform 0.5 .. 3): each generation two double pow calls and an "
+                     "xorshift draw, then a binomial by inversion walking the pmf (a double division and a few "
+                     "multiplies a step, one step a new case): minor outbreaks end in a few trips, major ones "
+                     "take up to ~400, so lanes of a warp diverge widely; 3 int stores a thread"),
+    TimingProbe("probe/case-counts-region-age", "probe-unseen127", "case_counts", 1 << 22, P129_CC_BLOCK,
+                lambda n: -(-n // P129_CC_BLOCK), _p129_cc_args, source=_P129,
+                note="a 2^22-case line list sorted by onset day counted by region x 5-year age band (350 x 19 "
+                     "int bins, Zipf-sized regions, random across a warp) and into a 365-day epidemic curve, a "
+                     "thread a case: coalesced int, byte and short loads, two global atomicAdds (the curve's: a "
+                     "warp's lanes nearly all on one day's counter, heavy same-address contention)"),
+    TimingProbe("probe/incidence-ma7-smem", "probe-unseen127", "incidence_ma7", 1 << 24, P129_MA_TILE,
+                _p129_ma_grid, _p129_ma_args, source=_P129,
+                note="7-day trailing moving average and week-on-week growth ratio of 16384 regions x 1024 days "
+                     "of int case counts, a block 256 days of one region (grid 4 x 16384): the tile and a 13-day "
+                     "halo staged in shared memory, 14 shared reads, 2 float divisions, 2 coalesced float stores "
+                     "a thread; memory-bound (64 MiB in, 128 MiB out)"),
+    TimingProbe("probe/renewal-rt-cori", "probe-unseen127", "renewal_rt", 1 << 20, P129_RT_BLOCK,
+                lambda n: -(-n // P129_RT_BLOCK), _p129_rt_args, source=_P129, symbols=_p129_rt_syms,
+                note="Cori's renewal-equation R_t over a 7-day window for 2048 regions x 512 days of float "
+                     "incidence, a thread a (region, day) (an int division and modulo for the indices): 7 x 20 "
+                     "FMAs of __constant__ serial-interval weights (uniform index) with loads of the region's "
+                     "past days (neighbour lanes read neighbour days: each value reloaded ~140 times from "
+                     "L1), a division and a sqrtf; L1/FMA-bound"),
+    TimingProbe("probe/contact-matrix-survey-smem", "probe-unseen127", "contact_matrix", 1 << 24, P129_CM_BLOCK,
+                _p129_cm_grid, _p129_cm_args, source=_P129,
+                note="a social-contact survey's 16 x 16 weighted age-band contact matrix from 2^24 contacts "
+                     "(grouped by participant: a warp's rows share a participant band or two; 55% of contacts "
+                     "within a few years of the participant's age: ~28% on the diagonal bin), 2048 blocks of "
+                     "256 in a grid-stride loop (32 trips): two byte loads and a float load, two integer "
+                     "divisions by 5, a shared float atomicAdd (many lanes on one of 256 bins); 256 global "
+                     "float atomicAdds a block at the end"),
+]
+PROBES += UNSEEN127
+
+
+# probe-unseen126 (probes128.cu): an observational-astronomy course's kernels (CCD
+# calibration and shift-and-add co-addition by atomics, sigma-clipped stacking, a
+# Lomb-Scargle periodogram with shared-memory tiles, aperture photometry a block a star,
+# peak finding on a shared-memory tile with an atomic list, a positional cross-match by
+# binary search on declination) as a student who knows CUDA basics writes them
+_P128 = "probes128.cu"
+P128_SA_FRAMES, P128_SA_SAT = 16, 60000           # calib-shift-add: frames (n = frames x side^2 raw pixels); SA_SAT
+P128_SA_PAD, P128_SA_DITHER = 16, 20.0            # the mosaic's margin a side; dithers uniform in +-this (pixels)
+P128_SA_BIAS, P128_SA_SKY, P128_SA_RON = 1000.0, 800.0, 8.0   # bias level, sky (ADU before the flat), read noise
+P128_SA_SATFRAC = 0.002                           # raw pixels saturated (65535)
+P128_SA_BLOCK = 256
+P128_SC_FRAMES, P128_SC_KAPPA = 16, 3.0           # sigma-clip: frames a stack; kappa
+P128_SC_SKY, P128_SC_NOISE = 1000.0, 30.0         # the frames' level and noise (counts)
+P128_SC_CR_FRAC, P128_SC_CR = 0.01, (300.0, 5000.0)   # values hit by a cosmic ray; its counts, log-uniform
+P128_SC_TRAIL = 2000.0                            # a satellite trail's counts (a 5-pixel-wide line in frame 3)
+P128_SC_BLOCK = 256
+P128_LS_NOBS, P128_LS_TILE = 1024, 256            # lomb-scargle: observations; LS_TILE (the block)
+P128_LS_NIGHTS = 180                              # the observing season (days; a night of 5 in 6 clear)
+P128_LS_F0, P128_LS_DF = 2.0 ** -10, 2.0 ** -14   # trial frequencies f0 + k df (cycles a day; exact in float32)
+P128_LS_PERIOD, P128_LS_AMP, P128_LS_ERR = 0.5643, 0.4, 0.05   # the variable star: period (d), amplitude, noise (mag)
+P128_AP_BOX, P128_AP_THREADS = 25, 128            # aperture-phot: AP_BOX, AP_THREADS (the block)
+P128_AP_R = (4.0, 8.0, 12.0)                      # r_ap, r_in, r_out (pixels)
+P128_AP_SKY, P128_AP_NOISE, P128_AP_PSF = 200.0, 10.0, 1.5   # sky, noise, the Gaussian PSF's sigma (pixels)
+P128_AP_FLUX = (1e3, 1e5)                         # stars' total fluxes, log-uniform
+P128_AP_AREA, P128_AP_SUB = 256, 64               # pixels a star (image side 16 sqrt(n)); positions in 1/64 pixel
+P128_PK_TILE, P128_PK_THRESH = 16, 5.0            # find-peaks: PK_TILE; the threshold (noise sigma 1)
+P128_PK_AREA, P128_PK_PSF = 1000, 1.2             # pixels a star; the PSF's sigma (pixels)
+P128_PK_AMP = (2.0, 300.0)                        # stars' peak amplitudes (sigma), log-uniform
+P128_PK_ROOM = 256                                # the list's room: side^2 / this entries
+P128_XM_RA0, P128_XM_DEC0, P128_XM_SIZE = 150.1, 2.2, 3.0   # cross-match: the field's centre and side (degrees)
+P128_XM_RADIUS, P128_XM_SCATTER = 1.0 / 3600, 0.25 / 3600   # the match radius; the astrometric scatter an axis
+P128_XM_TRUE = 0.6                                # A sources that are B sources (scattered)
+P128_XM_CLUSTER, P128_XM_CL_SIGMA = 0.3, 0.01     # B sources in clusters; a cluster's Gaussian sigma (degrees)
+P128_XM_DEEP, P128_XM_BLOCK = 2, 256              # B's sources per A source; the block
+
+
+def _p128_sa_side(n):
+    return max(8, int(round(np.sqrt(n / P128_SA_FRAMES))))
+
+
+def _p128_sa_args(n, rng):
+    """P128_SA_FRAMES raw frames of side^2 pixels (side = sqrt(n / frames), uint16, frame-
+    major): bias + flat (sky + noise), P128_SA_SATFRAC of the pixels at 65535; the master
+    bias and the flat (float32, side^2: the flat vignetted to 0.9 in the corners, 2%
+    pixel to pixel); each frame's shift (P128_SA_PAD + a dither, float32, the fractions
+    at least 0.05 from 0.5); the mosaic (float32) and its coverage (int32) zeroed; nx, ny,
+    out_nx, out_ny, frames."""
+    F, s = P128_SA_FRAMES, _p128_sa_side(n)
+    f = np.float32
+    yy, xx = np.mgrid[0:s, 0:s]
+    r2 = ((xx - s / 2) ** 2 + (yy - s / 2) ** 2) / (s * s / 2)
+    flat = (1 - 0.1 * r2) * (1 + 0.02 * rng.standard_normal((s, s)))
+    bias = P128_SA_BIAS + 3.0 * rng.standard_normal((s, s))
+    sig = np.sqrt(P128_SA_SKY + P128_SA_RON ** 2)
+    raw = bias + flat * P128_SA_SKY + sig * rng.standard_normal((F, s, s))
+    raw = np.clip(np.round(raw), 0, 65535).astype(np.uint16).ravel()
+    raw[rng.random(raw.size) < P128_SA_SATFRAC] = 65535
+
+    def shift():
+        d = rng.uniform(-P128_SA_DITHER, P128_SA_DITHER, F)
+        fr = d - np.floor(d)
+        d = np.where(np.abs(fr - 0.5) < 0.05, d + 0.1, d)
+        return (P128_SA_PAD + d).astype(f)
+    sx, sy = shift(), shift()
+    o = s + 2 * P128_SA_PAD
+    return [raw, bias.astype(f).ravel(), flat.astype(f).ravel(), sx, sy, np.zeros(o * o, f), np.zeros(o * o, np.int32),
+            _i32(s), _i32(s), _i32(o), _i32(o), _i32(F)]
+
+
+def _p128_sa_ref(raw, bias, flat, sx, sy, nx, out_nx):
+    """calib_shift_add in numpy: the mosaic (float64 sums of the float32 values) and its
+    coverage."""
+    f = np.float32
+    F = len(sx)
+    npix = nx * nx
+    raw = np.asarray(raw).reshape(F, npix)
+    v = (raw.astype(f) - np.asarray(bias, f)) / np.asarray(flat, f)
+    p = np.arange(npix)
+    x, y = (p % nx).astype(f), (p // nx).astype(f)
+    ox = np.floor((x[None] + np.asarray(sx, f)[:, None]) + f(0.5)).astype(np.int64)
+    oy = np.floor((y[None] + np.asarray(sy, f)[:, None]) + f(0.5)).astype(np.int64)
+    ok = (raw < P128_SA_SAT) & (ox >= 0) & (ox < out_nx) & (oy >= 0) & (oy < out_nx)
+    o = (oy * out_nx + ox)[ok]
+    m = out_nx * out_nx
+    return (np.bincount(o, weights=v[ok].astype(np.float64), minlength=m),
+            np.bincount(o, minlength=m).astype(np.int32))
+
+
+def _p128_sc_args(n, rng):
+    """P128_SC_FRAMES registered frames of n pixels (float32, frame-major): level +
+    Gaussian noise, P128_SC_CR_FRAC of the values hit by a cosmic ray, a satellite trail
+    across frame 3; the means (float32) and kept counts (uint8) zeroed; kappa, frames, n."""
+    F = P128_SC_FRAMES
+    fr = P128_SC_SKY + P128_SC_NOISE * rng.standard_normal((F, n))
+    hit = rng.random((F, n)) < P128_SC_CR_FRAC
+    fr[hit] += np.exp(rng.uniform(*np.log(P128_SC_CR), hit.sum()))
+    side = int(np.sqrt(n)) or 1
+    p = np.arange(n)
+    x, y = p % side, p // side
+    fr[3][np.abs((y - 0.3 * side) - 0.4 * x) < 2.5] += P128_SC_TRAIL
+    return [fr.astype(np.float32).ravel(), np.zeros(n, np.float32), np.zeros(n, np.uint8), np.float32(P128_SC_KAPPA),
+            _i32(F), _i32(n)]
+
+
+def _p128_sc_ref(frames, n, kappa=P128_SC_KAPPA, iters=5):
+    """sigma_clip_stack in float64: the survivors' means and counts, the rounds each pixel
+    ran and each pixel's smallest relative gap | |v - mean| - lim | / lim of a test."""
+    V = np.asarray(frames, np.float64).reshape(-1, n)
+    keep = np.ones(V.shape, bool)
+    live = np.ones(n, bool)
+    rounds = np.zeros(n, np.int64)
+    gap = np.full(n, np.inf)
+    for _ in range(iters):
+        c = keep.sum(axis=0)
+        live &= c >= 3
+        if not live.any():
+            break
+        cc = np.maximum(c, 3)
+        mean = (V * keep).sum(axis=0) / cc
+        d = np.abs(V - mean)
+        lim = kappa * np.sqrt(((d * d) * keep).sum(axis=0) / (cc - 1))
+        rel = np.where(keep, np.abs(d - lim) / np.maximum(lim, 1e-30), np.inf).min(axis=0)
+        gap = np.where(live, np.minimum(gap, rel), gap)
+        rounds += live
+        nk = keep & ~(d > lim)
+        changed = (nk != keep).any(axis=0) & live
+        keep[:, changed] = nk[:, changed]
+        live &= changed
+    c = keep.sum(axis=0)
+    return (V * keep).sum(axis=0) / c, c, rounds, gap
+
+
+def _p128_ls_args(n, rng):
+    """An RR Lyrae-like light curve (a skewed sawtooth of P128_LS_PERIOD, amplitude
+    P128_LS_AMP mag, noise P128_LS_ERR) at P128_LS_NOBS times (days, sorted, float32) on
+    5 nights in 6 of a P128_LS_NIGHTS-night season, a few an hour apart in the night; y
+    with its mean removed (float32); the power (n trial frequencies, float32) zeroed; f0,
+    df, y's variance, nobs, n."""
+    m = P128_LS_NOBS
+    nights = np.flatnonzero(rng.random(P128_LS_NIGHTS) < 5 / 6)
+    t = np.sort(rng.choice(nights, m) + 0.15 + rng.uniform(0, 0.4, m))
+    ph = (t / P128_LS_PERIOD) % 1.0
+    mag = P128_LS_AMP * np.where(ph < 0.15, ph / 0.15, (1 - ph) / 0.85) + P128_LS_ERR * rng.standard_normal(m)
+    y = mag - mag.mean()
+    f = np.float32
+    return [t.astype(f), y.astype(f), np.zeros(n, f), f(P128_LS_F0), f(P128_LS_DF), f(y.astype(f).var(ddof=1)),
+            _i32(m), _i32(n)]
+
+
+def _p128_ls_ref(t, y, nfreq, f0=P128_LS_F0, df=P128_LS_DF, var=None, chunk=2048):
+    """lomb_scargle's power in float64 from the kernel's float32 phases (w, 2 w t and
+    w (t - tau) rounded to float32 as the kernel rounds them)."""
+    f = np.float32
+    t = np.asarray(t, f)
+    y64 = np.asarray(y, np.float64)
+    var = float(np.asarray(y, f).var(ddof=1)) if var is None else float(var)
+    out = np.zeros(nfreq)
+    for a in range(0, nfreq, chunk):
+        k = np.arange(a, min(nfreq, a + chunk))
+        w = f(2.0 * f(3.14159265)) * (f(f0) + k.astype(f) * f(df))
+        ph2 = (f(2.0) * w)[:, None] * t[None]
+        tau = (np.arctan2(np.sin(ph2).sum(axis=1), np.cos(ph2).sum(axis=1)).astype(f) / (f(2.0) * w))
+        ph = w[:, None] * (t[None] - tau[:, None])
+        c, s = np.cos(ph.astype(np.float64)), np.sin(ph.astype(np.float64))
+        out[a:a + len(k)] = 0.5 * ((y64 * c).sum(axis=1) ** 2 / (c * c).sum(axis=1) +
+                                   (y64 * s).sum(axis=1) ** 2 / (s * s).sum(axis=1)) / var
+    return out
+
+
+def _p128_ap_side(n):
+    return max(64, 16 * int(np.sqrt(n)))
+
+
+def _p128_ap_args(n, rng):
+    """A star field of side^2 pixels (side 16 sqrt(n), float32): sky + Gaussian noise and
+    n Gaussian stars (sigma P128_AP_PSF, total fluxes log-uniform P128_AP_FLUX) at
+    positions uniform over the image in 1/P128_AP_SUB pixel steps (float32, the
+    photometry's positions exactly the stars'); flux, sky (float32) and aperture pixel
+    counts (int32) zeroed; r_ap, r_in, r_out, nx, ny, n."""
+    s = _p128_ap_side(n)
+    f = np.float32
+    sx = np.floor(rng.uniform(0, s - 1, n) * P128_AP_SUB) / P128_AP_SUB
+    sy = np.floor(rng.uniform(0, s - 1, n) * P128_AP_SUB) / P128_AP_SUB
+    fl = np.exp(rng.uniform(*np.log(P128_AP_FLUX), n))
+    img = (P128_AP_SKY + P128_AP_NOISE * rng.standard_normal(s * s))
+    d = np.arange(-6, 7)
+    X = np.round(sx)[:, None, None].astype(np.int64) + d[None, None, :]
+    Y = np.round(sy)[:, None, None].astype(np.int64) + d[None, :, None]
+    r2 = (X - sx[:, None, None]) ** 2 + (Y - sy[:, None, None]) ** 2
+    val = fl[:, None, None] * np.exp(-r2 / (2 * P128_AP_PSF ** 2)) / (2 * np.pi * P128_AP_PSF ** 2)
+    ok = (X >= 0) & (X < s) & (Y >= 0) & (Y < s)
+    img += np.bincount((Y * s + X)[ok], weights=val[ok], minlength=s * s)
+    return [img.astype(f), sx.astype(f), sy.astype(f), np.zeros(n, f), np.zeros(n, f), np.zeros(n, np.int32),
+            f(P128_AP_R[0]), f(P128_AP_R[1]), f(P128_AP_R[2]), _i32(s), _i32(s), _i32(n)]
+
+
+def _p128_ap_ref(img, sx, sy, side, r=P128_AP_R):
+    """aperture_phot in float64: flux, sky level, aperture pixels, sky pixels."""
+    img = np.asarray(img, np.float64).reshape(side, side)
+    sx, sy = np.asarray(sx, np.float64), np.asarray(sy, np.float64)
+    h = P128_AP_BOX // 2
+    d = np.arange(P128_AP_BOX) - h
+    X = (np.floor(sx + 0.5).astype(np.int64) - 0)[:, None, None] + d[None, None, :]
+    Y = (np.floor(sy + 0.5).astype(np.int64) - 0)[:, None, None] + d[None, :, None]
+    X, Y = np.broadcast_arrays(X, Y)
+    inside = (X >= 0) & (X < side) & (Y >= 0) & (Y < side)
+    v = img[np.clip(Y, 0, side - 1), np.clip(X, 0, side - 1)]
+    r2 = (X - sx[:, None, None]) ** 2 + (Y - sy[:, None, None]) ** 2
+    ap = inside & (r2 <= r[0] ** 2)
+    sk = inside & ~ap & (r2 >= r[1] ** 2) & (r2 <= r[2] ** 2)
+    nap, nsk = ap.sum(axis=(1, 2)), sk.sum(axis=(1, 2))
+    bg = np.where(nsk > 0, (v * sk).sum(axis=(1, 2)) / np.maximum(nsk, 1), 0.0)
+    return (v * ap).sum(axis=(1, 2)) - nap * bg, bg, nap, nsk
+
+
+def _p128_pk_args(n, rng):
+    """A background-subtracted n x n image (float32, noise sigma 1) with n^2 / P128_PK_AREA
+    Gaussian stars (sigma P128_PK_PSF, peaks log-uniform P128_PK_AMP) at random
+    positions; the list (x, y int32, value float32; room n^2 / P128_PK_ROOM) and its length
+    (int32[1]) zeroed; thresh, room, nx, ny."""
+    f = np.float32
+    ns = max(1, n * n // P128_PK_AREA)
+    sx, sy = rng.uniform(0, n, ns), rng.uniform(0, n, ns)
+    amp = np.exp(rng.uniform(*np.log(P128_PK_AMP), ns))
+    img = rng.standard_normal(n * n, dtype=np.float32)
+    d = np.arange(-5, 6)
+    X = np.round(sx)[:, None, None].astype(np.int64) + d[None, None, :]
+    Y = np.round(sy)[:, None, None].astype(np.int64) + d[None, :, None]
+    val = amp[:, None, None] * np.exp(-((X - sx[:, None, None]) ** 2 + (Y - sy[:, None, None]) ** 2)
+                                      / (2 * P128_PK_PSF ** 2))
+    ok = (X >= 0) & (X < n) & (Y >= 0) & (Y < n)
+    img += np.bincount((Y * n + X)[ok], weights=val[ok], minlength=n * n).astype(f)
+    room = max(16, n * n // P128_PK_ROOM)
+    return [img.astype(f), np.zeros(room, np.int32), np.zeros(room, np.int32), np.zeros(room, f),
+            np.zeros(1, np.int32), f(P128_PK_THRESH), _i32(room), _i32(n), _i32(n)]
+
+
+def _p128_pk_ref(img, n, thresh=P128_PK_THRESH):
+    """find_peaks' sources in numpy, in raster order: x, y, value."""
+    a = np.asarray(img, np.float32).reshape(n, n)
+    c = a[1:-1, 1:-1]
+    pk = c > np.float32(thresh)
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            if dx or dy:
+                pk &= a[1 + dy:n - 1 + dy, 1 + dx:n - 1 + dx] < c
+    y, x = np.nonzero(pk)
+    return x + 1, y + 1, c[pk]
+
+
+def _p128_xm_args(n, rng):
+    """Two catalogues in a P128_XM_SIZE-degree field around (P128_XM_RA0, P128_XM_DEC0)
+    (RA, Dec in degrees, float32): B (the deep one) of P128_XM_DEEP n sources uniform over
+    the field but P128_XM_CLUSTER of them in Gaussian clusters (~100 sources each), sorted
+    by Dec; A of n sources, P128_XM_TRUE of them random B sources moved by
+    P128_XM_SCATTER an axis, the rest uniform, in random order; the matches (int32) and
+    separations (float32) zeroed; radius, nb, na."""
+    h = P128_XM_SIZE / 2
+    nb = P128_XM_DEEP * n
+
+    def uniform(m):
+        dec = P128_XM_DEC0 + rng.uniform(-h, h, m)
+        return P128_XM_RA0 + rng.uniform(-h, h, m) / np.cos(np.radians(dec)), dec
+    ncl = int(P128_XM_CLUSTER * nb)
+    cra, cdec = uniform(max(1, ncl // 100))
+    k = rng.integers(0, len(cra), ncl)
+    dec_c = cdec[k] + P128_XM_CL_SIGMA * rng.standard_normal(ncl)
+    ra_c = cra[k] + P128_XM_CL_SIGMA * rng.standard_normal(ncl) / np.cos(np.radians(dec_c))
+    ra_u, dec_u = uniform(nb - ncl)
+    rb, db = np.r_[ra_c, ra_u], np.r_[dec_c, dec_u]
+    o = np.argsort(db.astype(np.float32), kind="stable")
+    rb, db = rb[o], db[o]
+    nt = int(P128_XM_TRUE * n)
+    j = rng.integers(0, nb, nt)
+    da = db[j] + P128_XM_SCATTER * rng.standard_normal(nt)
+    ra_t = rb[j] + P128_XM_SCATTER * rng.standard_normal(nt) / np.cos(np.radians(da))
+    ra_r, dec_r = uniform(n - nt)
+    ra, dec = np.r_[ra_t, ra_r], np.r_[da, dec_r]
+    p = rng.permutation(n)
+    f = np.float32
+    return [ra[p].astype(f), dec[p].astype(f), rb.astype(f), db.astype(f), np.zeros(n, np.int32), np.zeros(n, f),
+            f(P128_XM_RADIUS), _i32(nb), _i32(n)]
+
+
+def _p128_xm_window(dec_a, dec_b, radius=P128_XM_RADIUS):
+    """Each A source's scan: the B range [first, end) with dec in [dec - r, dec + r] (float32)."""
+    f = np.float32
+    dec_a, dec_b = np.asarray(dec_a, f), np.asarray(dec_b, f)
+    return (np.searchsorted(dec_b, dec_a - f(radius), "left"), np.searchsorted(dec_b, dec_a + f(radius), "right"))
+
+
+def _p128_xm_ref(ra_a, dec_a, ra_b, dec_b, radius=P128_XM_RADIUS):
+    """xmatch_nearest in numpy (float32 differences, float64 squares): the nearest B index
+    (-1 for none), its separation (arcsec), and each source's smallest relative gap
+    between its best d^2 and the next candidate's or the radius^2."""
+    f = np.float32
+    ra_a, dec_a, ra_b, dec_b = (np.asarray(a, f) for a in (ra_a, dec_a, ra_b, dec_b))
+    lo, hi = _p128_xm_window(dec_a, dec_b, radius)
+    r2 = float(f(radius) * f(radius))
+    m = np.full(len(ra_a), -1, np.int64)
+    sep = np.full(len(ra_a), -1.0)
+    gap = np.full(len(ra_a), np.inf)
+    for i in range(len(ra_a)):
+        j = np.arange(lo[i], hi[i])
+        dra = ra_b[j] - ra_a[i]
+        dra = np.where(dra > 180, dra - f(360), np.where(dra < -180, dra + f(360), dra))
+        dra = (dra * f(np.cos(np.float64(dec_a[i]) * np.float64(f(3.14159265) / f(180))))).astype(np.float64)
+        dd = (dec_b[j] - dec_a[i]).astype(np.float64)
+        d2 = np.sort(np.r_[dra * dra + dd * dd, r2])
+        k = int(np.argmin(dra * dra + dd * dd)) if len(j) else -1
+        if len(j) and d2[0] < r2:
+            m[i], sep[i] = j[k], np.sqrt(d2[0]) * 3600
+        gap[i] = (d2[1] - d2[0]) / r2 if len(d2) > 1 else np.inf
+    return m, sep, gap
+
+
+UNSEEN126 = [
+    TimingProbe("probe/ccd-calib-shiftadd-atomic", "probe-unseen126", "calib_shift_add", P128_SA_FRAMES << 20,
+                P128_SA_BLOCK, lambda n: -(-n // P128_SA_BLOCK), _p128_sa_args, source=_P128,
+                note="CCD calibration and shift-and-add co-addition of 16 dithered 1024^2 16-bit frames (2^24 raw "
+                     "pixels), a thread a raw pixel: a coalesced ushort load, a bias and a flat load (coalesced, "
+                     "the 4 MiB bias and flat shared by the 16 frames), a float division, two integer divisions "
+                     "for the frame and row, the frame's shift (uniform loads), then two atomicAdds (float and "
+                     "int) on the shifted pixel of a 1056^2 mosaic (a warp's 32 lanes on 32 consecutive words, "
+                     "no same-address conflict in a warp); ~0.2% saturated pixels and those shifted off the "
+                     "mosaic skip them"),
+    TimingProbe("probe/sigma-clip-stack-local", "probe-unseen126", "sigma_clip_stack", 1 << 22, P128_SC_BLOCK,
+                lambda n: -(-n // P128_SC_BLOCK), _p128_sc_args, source=_P128,
+                note="3-sigma-clipped mean of 16 registered 2048^2 float frames (256 MiB), a thread a pixel: 16 "
+                     "coalesced loads (frames 16 MiB apart) into a per-thread float[32] indexed by a loop over "
+                     "nframes (local memory), then clipping rounds of 3 passes each (mean, variance with sqrtf, "
+                     "rejection; one round for most pixels, two for the ~17% a cosmic ray or the trail hit: a warp "
+                     "runs its slowest lane's, ~2.3 rounds) and a final mean pass; a float and a byte stored"),
+    TimingProbe("probe/lomb-scargle-smem-sincos", "probe-unseen126", "lomb_scargle", 1 << 16, P128_LS_TILE,
+                lambda n: -(-n // P128_LS_TILE), _p128_ls_args, source=_P128,
+                note="the Lomb-Scargle periodogram of a 1024-point light curve at 2^16 trial frequencies, a "
+                     "thread a frequency (256 blocks of 256): the times (then times and magnitudes) staged 256 at "
+                     "a time in shared memory (broadcast reads), two passes of 1024 sincosf each (phases up to "
+                     "~9000 rad: the fast path with its range reduction), an atan2f between them and 4 FMAs a "
+                     "term in the second; compute/SFU-bound, one store a thread"),
+    TimingProbe("probe/aperture-phot-block-reduce", "probe-unseen126", "aperture_phot", 1 << 16, P128_AP_THREADS,
+                lambda n: n, _p128_ap_args, source=_P128,
+                note="aperture photometry of 2^16 stars on a 4096^2 float image (64 MiB), a block of 128 a star: "
+                     "the 25 x 25 box around the star shared by the threads (~5 pixels each, k % 25 and k / 25: a "
+                     "warp reads 1-2 rows of 100 bytes), each pixel's r^2 sorting it into the aperture (r <= 4), "
+                     "the sky annulus (8 .. 12) or neither (divergent), then 7-step shared-memory tree reductions "
+                     "of 4 sums with a __syncthreads each; 3 stores by thread 0; a crowded field (a star a 256 "
+                     "pixels: boxes overlap)"),
+    TimingProbe("probe/find-peaks-smem-halo-append", "probe-unseen126", "find_peaks", 8192,
+                (P128_PK_TILE, P128_PK_TILE), lambda n: (-(-n // P128_PK_TILE), -(-n // P128_PK_TILE)),
+                _p128_pk_args, source=_P128,
+                note="source detection on an 8192^2 float image (256 MiB: noise plus ~67k Gaussian stars), a "
+                     "thread a pixel in 16 x 16 blocks: the 18 x 18 tile with its halo loaded by a strided loop "
+                     "(a second trip for 68 of the 256 threads; clamped indices, a warp's loads split over 2-3 "
+                     "rows of 18), a __syncthreads, then the ~1.5% of pixels above 5 sigma compare 8 shared "
+                     "neighbours and the ~55k peaks take a slot by a global atomicAdd on one counter and store "
+                     "x, y, value there"),
+    TimingProbe("probe/xmatch-bsearch-dec-scan", "probe-unseen126", "xmatch_nearest", 1 << 19, P128_XM_BLOCK,
+                lambda n: -(-n // P128_XM_BLOCK), _p128_xm_args, source=_P128,
+                note="nearest-neighbour cross-match of a 2^19-source catalogue against a deeper 2^20-source one "
+                     "in a 3-degree field (1 arcsec radius), a thread an A source (random order): a 20-step "
+                     "binary search of B's sorted Dec (4 MiB, L2-resident; lanes at unrelated places), a cosf, "
+                     "then a scan of the ~195 B sources in the Dec window (more in clustered Dec bands; a warp "
+                     "runs its longest, ~225), 2 loads (each lane its own contiguous run: a sector a lane, reused "
+                     "over 8 trips) and ~10 flops a trip; an int and a float stored"),
+]
+PROBES += UNSEEN126
+
+
+# probe-unseen130 (probes132.cu): a radar signal-processing course's kernels (pulse
+# compression by a time-domain matched filter, range-Doppler processing by a DFT over slow
+# time with shared twiddles, 2-D cell-averaging CFAR on a shared tile with a halo, wideband
+# delay-and-sum beamforming with fractional delays, the clutter-map detector with an
+# exponential map update, a detection-count histogram by global atomics) as a student who
+# knows CUDA basics writes them
+_P132 = "probes132.cu"
+P132_MF_TAPS, P132_MF_BW = 128, 0.8        # matched-filter: the chirp's taps and bandwidth (fraction of fs)
+P132_MF_PULSE_DIV = 64                     # pulses = max(1, n / this) of n range samples
+P132_MF_TARGETS = 12                       # point targets (a chirp echo each, all pulses)
+P132_MF_AMP_DB = (-12.0, 6.0)              # a target echo's amplitude a sample, dB over the noise's
+P132_MF_BLOCK = 256
+P132_DD_PULSES = 64                        # doppler-dft: NPULSE
+P132_DD_BLOCK = (32, 8)                    # a warp 32 range bins of one Doppler bin
+P132_DD_CNR_DB = 35.0                      # the zero-Doppler clutter at range 0 (falls as (1 + r / (n/8))^-3)
+P132_DD_TGT_DIV = 256                      # targets = max(1, n / this): Doppler uniform, SNR U(0, 20) dB
+P132_CF_BLOCK = (16, 16)                   # cfar-2d: CF_TX x CF_TY cells a block
+P132_CF_G, P132_CF_W = 2, 6                # guard cells, guard plus training cells, each side
+P132_CF_PFA = 1e-4                         # alpha from the design false-alarm rate of the 144 cells
+P132_CF_N = (2 * P132_CF_W + 1) ** 2 - (2 * P132_CF_G + 1) ** 2
+P132_CF_ALPHA = P132_CF_N * (P132_CF_PFA ** (-1.0 / P132_CF_N) - 1.0)
+P132_CF_CNR_DB = 30.0                      # the clutter ridge at zero Doppler (rows nd/2 +- 2), range 0
+P132_CF_TGT_DIV = 2048                     # targets = cells / this, SNR U(8, 25) dB, -6 dB on the 8 neighbours
+P132_DS_ELEM, P132_DS_BEAMS = 32, 64       # das-beamform: DS_ELEM, beams (-60..60 degrees)
+P132_DS_SPACING = 2.0                      # element spacing in samples (half a wavelength at fs = 4 fc)
+P132_DS_SOURCES = (-35.0, 5.0, 40.0)       # the sources' angles, degrees (+- 2 at random)
+P132_DS_TONES, P132_DS_BAND = 6, (0.15, 0.35)   # a source: TONES tones of frequencies in BAND (cycles a sample)
+P132_DS_BLOCK = 256
+P132_CM_ROW = 4096                         # clutter-map: range cells a row (an azimuth)
+P132_CM_ALPHA, P132_CM_K = 0.125, 25.0     # the map's update weight; detection at power > K x map
+P132_CM_MAP_DB = 1.0                       # the map's error (sd, dB) against the clutter's true mean
+P132_CM_TGT, P132_CM_TGT_DB = 1e-3, (8.0, 25.0)   # cells with a target; its power over the clutter, dB
+P132_CM_BLOCK = 256
+P132_HG_GATES, P132_HG_DOPP, P132_HG_GPC = 16384, 64, 32   # det-histogram: range gates, Doppler bins, gates a cell
+P132_HG_SCAN = 1024                        # reports a scan (each scan's sorted by Doppler, then range)
+P132_HG_TARGETS, P132_HG_TGT_FRAC = 48, 0.75   # tracked targets; the share of reports from them
+P132_HG_MIN_SNR = 14.0                     # the SNR gate, dB
+P132_HG_BLOCK = 256
+P132_REPORT_DTYPE = np.dtype([("range", "<i4"), ("doppler", "<i4"), ("snr_db", "<f4")])   # struct Report
+
+
+def _p132_cf32(z):
+    """Complex samples as the interleaved float32 (re, im) of a float2 array, flat."""
+    return np.ascontiguousarray(z, np.complex64).view(np.float32).ravel()
+
+
+def _p132_c64(a):
+    """Interleaved float32 (re, im) back to complex128."""
+    return np.asarray(a, np.float32).view(np.complex64).astype(np.complex128)
+
+
+def _p132_noise(shape, rng):
+    """Complex white noise CN(0, 1) of the shape (complex64)."""
+    w = rng.standard_normal(tuple(shape) + (2,), np.float32) * np.float32(np.sqrt(0.5))
+    return w.view(np.complex64)[..., 0]
+
+
+# ---- radar-matched-filter-global ----
+
+def _p132_mf_shape(n):
+    """matched-filter's pulses at size n: (pulses, range samples)."""
+    return max(1, n // P132_MF_PULSE_DIV), n
+
+
+def _p132_chirp(taps=P132_MF_TAPS):
+    """The linear-FM replica: taps samples sweeping P132_MF_BW of the band, unit magnitude."""
+    k = np.arange(taps) - (taps - 1) / 2
+    return np.exp(1j * np.pi * P132_MF_BW * k * k / taps)
+
+
+def _p132_mf_args(n, rng):
+    """max(1, n / 64) pulses of n raw complex samples (pulse-major, float2): CN(0, 1) noise
+    plus P132_MF_TARGETS chirp echoes at random delays (the last ones cut by the pulse's
+    end), amplitudes (P132_MF_AMP_DB) and phases, each advancing by its Doppler a pulse;
+    the replica (float2, P132_MF_TAPS); y (float32, zeroed); ns, L."""
+    npul, ns = _p132_mf_shape(n)
+    L = P132_MF_TAPS
+    h = _p132_chirp(L)
+    x = _p132_noise((npul, ns), rng).astype(np.complex128)
+    p = np.arange(npul)
+    for _ in range(P132_MF_TARGETS):
+        d = int(rng.integers(0, ns))
+        a = 10 ** (rng.uniform(*P132_MF_AMP_DB) / 20)
+        ph = rng.uniform(0, 2 * np.pi) + 2 * np.pi * rng.uniform(-0.5, 0.5) * p
+        m = min(L, ns - d)
+        x[:, d:d + m] += a * np.exp(1j * ph)[:, None] * h[None, :m]
+    return [_p132_cf32(x), _p132_cf32(h), np.zeros(npul * ns, np.float32), _i32(ns), _i32(L)]
+
+
+def _p132_mf_ref(x, h, ns):
+    """matched_filter in complex128: the power (pulses x ns) and each output's bound
+    sum_k |x| |h| (the float32 sums' scale)."""
+    xc = _p132_c64(x).reshape(-1, ns)
+    hc = _p132_c64(h)
+    L = len(hc)
+    xp = np.pad(xc, ((0, 0), (0, L)))
+    acc = np.zeros(xc.shape, np.complex128)
+    scale = np.zeros(xc.shape)
+    for k in range(L):
+        acc += xp[:, k:k + ns] * np.conj(hc[k])
+        scale += np.abs(xp[:, k:k + ns]) * abs(hc[k])
+    return np.abs(acc) ** 2, scale
+
+
+# ---- radar-doppler-dft-smem-twiddle ----
+
+def _p132_dd_args(n, rng):
+    """A CPI of P132_DD_PULSES pulses of n range bins (pulse-major, float2, after pulse
+    compression): CN(0, 1) noise, zero-Doppler clutter (a complex amplitude a range bin,
+    P132_DD_CNR_DB falling as (1 + r / (n / 8))^-3, a 1% fluctuation a pulse) and max(1, n /
+    256) targets (Doppler U(-0.5, 0.5) cycles a pulse, SNR U(0, 20) dB); the Hamming window
+    (float32, 64); rd_db (float32, 64 x n, zeroed); nr."""
+    P = P132_DD_PULSES
+    r = np.arange(n)
+    cnr = P132_DD_CNR_DB - 30 * np.log10(1 + r / max(1.0, n / 8))
+    clut = _p132_noise((1, n), rng).astype(np.complex128) * 10 ** (cnr / 20)
+    x = _p132_noise((P, n), rng).astype(np.complex128)
+    x += clut * (1 + 0.01 * _p132_noise((P, n), rng))
+    p = np.arange(P)[:, None]
+    for _ in range(max(1, n // P132_DD_TGT_DIV)):
+        rb = int(rng.integers(0, n))
+        fd = rng.uniform(-0.5, 0.5)
+        a = 10 ** (rng.uniform(0, 20) / 20)
+        x[:, rb] += a * np.exp(1j * (2 * np.pi * fd * p[:, 0] + rng.uniform(0, 2 * np.pi)))
+    win = np.hamming(P).astype(np.float32)
+    return [_p132_cf32(x), win, np.zeros(P * n, np.float32), _i32(n)]
+
+
+def _p132_dd_ref(x, win, nr):
+    """doppler_dft in complex128: the power (64 x nr, rows fftshifted as the kernel stores
+    them) and each range bin's bound sum_p |win x| (the float32 sums' scale)."""
+    X = _p132_c64(x).reshape(P132_DD_PULSES, nr) * np.asarray(win, np.float64)[:, None]
+    Y = np.fft.fft(X, axis=0)
+    return np.fft.fftshift(np.abs(Y) ** 2, axes=0), np.abs(X).sum(axis=0)
+
+
+# ---- radar-cfar2d-smem-halo ----
+
+def _p132_cf_shape(n):
+    """cfar-2d's map at size n: (Doppler bins, range bins); Doppler bins n / 256 rounded down
+    to a multiple of 16, at least 16 and at most 128."""
+    return min(128, max(16, (n // 256) // 16 * 16)), n
+
+
+def _p132_cf_map(nd, nr, rng):
+    """A range-Doppler power map (nd x nr, Doppler-major, float32): exponential noise (mean
+    1), a clutter ridge on the rows nd/2 +- 2 (P132_CF_CNR_DB at range 0, falling as (1 + r /
+    (nr / 8))^-3 and by 6 dB a row off zero Doppler), and nd nr / 2048 targets (SNR U(8, 25)
+    dB, their 8 neighbours 6 dB down, Doppler wrapping round, range clipped)."""
+    mean = np.ones((nd, nr))
+    cnr = P132_CF_CNR_DB - 30 * np.log10(1 + np.arange(nr) / max(1.0, nr / 8))
+    for k in range(-2, 3):
+        mean[nd // 2 + k] += 10 ** ((cnr - 6 * abs(k)) / 10)
+    for _ in range(max(1, nd * nr // P132_CF_TGT_DIV)):
+        d, r = int(rng.integers(0, nd)), int(rng.integers(0, nr))
+        s = 10 ** (rng.uniform(8, 25) / 10)
+        for dd in (-1, 0, 1):
+            for dr in (-1, 0, 1):
+                if 0 <= r + dr < nr:
+                    mean[(d + dd) % nd, r + dr] += s if dd == dr == 0 else s / 4
+    return (rng.exponential(1.0, (nd, nr)) * mean).astype(np.float32)
+
+
+def _p132_cf_args(n, rng):
+    """The power map (_p132_cf_map, flat); det (uint8, zeroed); thr (float32, zeroed);
+    alpha; nr, nd."""
+    nd, nr = _p132_cf_shape(n)
+    return [_p132_cf_map(nd, nr, rng).ravel(), np.zeros(nd * nr, np.uint8), np.zeros(nd * nr, np.float32),
+            np.float32(P132_CF_ALPHA), _i32(nr), _i32(nd)]
+
+
+def _p132_cf_ref(pw, nd, nr, alpha=P132_CF_ALPHA):
+    """cfar_2d in float64: the thresholds and detections (nd x nr)."""
+    P = np.asarray(pw, np.float64).reshape(nd, nr)
+    W, G = P132_CF_W, P132_CF_G
+    Pp = np.pad(P, ((0, 0), (W, W)))                    # range: zeros off the map
+
+    def box(h):
+        s = np.zeros((nd, nr))
+        for dy in range(-h, h + 1):
+            row = np.roll(Pp, -dy, axis=0)                  # Doppler wraps round
+            for dx in range(-h, h + 1):
+                s += row[:, W + dx:W + dx + nr]
+        return s
+    r = np.arange(nr)
+    cols = np.minimum(r + W, nr - 1) - np.maximum(r - W, 0) + 1
+    gcols = np.minimum(r + G, nr - 1) - np.maximum(r - G, 0) + 1
+    cnt = (2 * W + 1) * cols - (2 * G + 1) * gcols
+    thr = float(np.float32(alpha)) * (box(W) - box(G)) / cnt
+    return thr, P > thr
+
+
+# ---- radar-das-beamform-fracdelay ----
+
+def _p132_ds_taper():
+    """The element taper (c_taper): a Hamming window over DS_ELEM elements, float32."""
+    return np.hamming(P132_DS_ELEM).astype(np.float32)
+
+
+def _p132_ds_args(n, rng):
+    """DS_ELEM elements of n real samples (element-major, float32): N(0, 1) noise plus
+    the sources at P132_DS_SOURCES (+- 2 degrees), each P132_DS_TONES tones (frequencies in
+    P132_DS_BAND, amplitude 0.5, random phases), element m receiving a source at angle th
+    delayed by m spacing sin(th) samples; y (float32, beams x n, zeroed); spacing; ns,
+    beams."""
+    M = P132_DS_ELEM
+    t = np.arange(n, dtype=np.float64)
+    x = rng.standard_normal((M, n))
+    for th in P132_DS_SOURCES:
+        st = np.sin(np.radians(th + rng.uniform(-2, 2)))
+        f = rng.uniform(*P132_DS_BAND, P132_DS_TONES)
+        ph = rng.uniform(0, 2 * np.pi, P132_DS_TONES)
+        for m in range(M):
+            u = t - m * P132_DS_SPACING * st
+            for j in range(P132_DS_TONES):
+                x[m] += 0.5 * np.cos(2 * np.pi * f[j] * u + ph[j])
+    return [x.astype(np.float32).ravel(), np.zeros(P132_DS_BEAMS * n, np.float32), np.float32(P132_DS_SPACING),
+            _i32(n), _i32(P132_DS_BEAMS)]
+
+
+def _p132_ds_syms(n, rng):
+    return {"c_taper": _p132_ds_taper()}
+
+
+def _p132_ds_ref(x, ns, nbeam=P132_DS_BEAMS, spacing=P132_DS_SPACING, taper=None):
+    """das_beamform in float64 but for the sample positions, float32 as the kernel computes
+    them (t + m spacing sin(theta) one fused multiply-add, the angle and its sine float32):
+    y (nbeam x ns) and each output's bound sum_m |taper| (|x0| + |x1|)."""
+    f32 = np.float32
+    taper = _p132_ds_taper() if taper is None else taper
+    X = np.asarray(x, np.float64).reshape(P132_DS_ELEM, ns)
+    b = np.arange(nbeam)
+    theta = (f32(-60.0) + (f32(120.0) * b.astype(f32)) / f32(nbeam - 1)) * f32(3.14159265 / 180.0)
+    st = np.sin(theta.astype(f32).astype(np.float64)).astype(f32).astype(np.float64)
+    t = np.arange(ns, dtype=np.float64)
+    y = np.zeros((nbeam, ns))
+    scale = np.zeros((nbeam, ns))
+    for m in range(P132_DS_ELEM):
+        s = (t[None, :] + float(f32(m) * f32(spacing)) * st[:, None]).astype(f32).astype(np.float64)
+        i0 = np.floor(s).astype(np.int64)
+        fr = s - i0
+        ok = (i0 >= 0) & (i0 + 1 < ns)
+        i0c = np.clip(i0, 0, ns - 2)
+        a, c = X[m][i0c], X[m][i0c + 1]
+        y += np.where(ok, float(taper[m]) * ((1 - fr) * a + fr * c), 0.0)
+        scale += np.where(ok, abs(float(taper[m])) * (np.abs(a) + np.abs(c)), 0.0)
+    return y, scale
+
+
+# ---- radar-clutter-map-censor ----
+
+def _p132_cm_args(n, rng):
+    """n cells (rows of P132_CM_ROW range cells): the clutter's true mean power 1 + CNR,
+    CNR 45 dB - 35 log10(1 + range / 256) plus a lognormal texture (sd 8 dB), at least 0
+    dB; the scan's complex samples (float2) of that mean, P132_CM_TGT of the cells holding a
+    target P132_CM_TGT_DB above the clutter; the map (float32): the true mean off by
+    P132_CM_MAP_DB (sd, dB); det (uint8, 0xff); alpha, k; n."""
+    col = np.arange(n) % P132_CM_ROW
+    cnr = 45.0 - 35.0 * np.log10(1 + col / 256.0) + rng.normal(0, 8.0, n)
+    mean = (1 + 10 ** (np.maximum(cnr, 0.0) / 10)).astype(np.float32)
+    tgt = rng.random(n) < P132_CM_TGT
+    pw = mean * np.where(tgt, 1 + 10 ** (rng.uniform(*P132_CM_TGT_DB, n) / 10), 1.0).astype(np.float32)
+    x = _p132_noise((n,), rng) * np.sqrt(pw).astype(np.float32)
+    cmap = (mean * 10 ** (rng.normal(0, P132_CM_MAP_DB, n) / 10)).astype(np.float32)
+    return [_p132_cf32(x), cmap, np.full(n, 0xff, np.uint8), np.float32(P132_CM_ALPHA), np.float32(P132_CM_K), _i32(n)]
+
+
+def _p132_cm_ref(x, cmap, alpha=P132_CM_ALPHA, k=P132_CM_K):
+    """clutter_map in float64: the new map, the detections and the powers' distance to the
+    threshold over it (where float32 could flip a decision)."""
+    v = np.asarray(x, np.float32).reshape(-1, 2).astype(np.float64)
+    p = v[:, 0] ** 2 + v[:, 1] ** 2
+    m = np.asarray(cmap, np.float64)
+    t = float(np.float32(k)) * m
+    det = p > t
+    new = np.where(det, m, m + float(np.float32(alpha)) * (p - m))
+    return new, det, np.abs(p - t) / t
+
+
+# ---- radar-det-histogram-atomic ----
+
+def _p132_hg_args(n, rng):
+    """n detection reports (struct Report) of scans of P132_HG_SCAN: P132_HG_TGT_FRAC from
+    P132_HG_TARGETS tracked targets (a target's range drifting U(-0.05, 0.05) gates a scan,
+    its reports spread over +-2 gates and +-1 Doppler bin, SNR U(16, 36) dB less 2.5 dB a
+    gate and 3 dB a bin off its centre, plus N(0, 1.5^2)), the rest false alarms (uniform
+    cells, SNR 12 + Exp(2) dB); each scan's reports sorted by (Doppler, range) as a CFAR
+    compaction lists them; count (uint32) and snr_sum (float32) of the cells, zeroed;
+    min_snr, gates a cell, nd; n."""
+    G, D = P132_HG_GATES, P132_HG_DOPP
+    K = P132_HG_TARGETS
+    r0 = rng.uniform(0, G, K)
+    v = rng.uniform(-0.05, 0.05, K)
+    d0 = rng.integers(0, D, K)
+    s0 = rng.uniform(16, 36, K)
+    scan = np.arange(n) // P132_HG_SCAN
+    is_t = rng.random(n) < P132_HG_TGT_FRAC
+    k = rng.integers(0, K, n)
+    dr = rng.integers(-2, 3, n)
+    dd = rng.integers(-1, 2, n)
+    rt = (np.round(r0[k] + v[k] * scan).astype(np.int64) + dr) % G
+    dt = (d0[k] + dd) % D
+    st = s0[k] - 2.5 * np.abs(dr) - 3.0 * np.abs(dd) + rng.normal(0, 1.5, n)
+    rf = rng.integers(0, G, n)
+    df = rng.integers(0, D, n)
+    sf = 12.0 + rng.exponential(2.0, n)
+    rep = np.zeros(n, P132_REPORT_DTYPE)
+    rep["range"] = np.where(is_t, rt, rf)
+    rep["doppler"] = np.where(is_t, dt, df)
+    rep["snr_db"] = np.where(is_t, st, sf)
+    key = (scan * D + rep["doppler"]) * G + rep["range"]
+    rep = rep[np.argsort(key, kind="stable")]
+    cells = (G // P132_HG_GPC) * D
+    return [rep, np.zeros(cells, np.uint32), np.zeros(cells, np.float32), np.float32(P132_HG_MIN_SNR),
+            _i32(P132_HG_GPC), _i32(D), _i32(n)]
+
+
+def _p132_hg_ref(rep, cells, min_snr=P132_HG_MIN_SNR):
+    """det_histogram: the counts (uint32) and SNR sums (float64) of the cells."""
+    ok = rep["snr_db"] >= np.float32(min_snr)
+    cell = (rep["range"][ok] // P132_HG_GPC) * P132_HG_DOPP + rep["doppler"][ok]
+    cnt = np.bincount(cell, minlength=cells).astype(np.uint32)
+    s = np.bincount(cell, weights=rep["snr_db"][ok].astype(np.float64), minlength=cells)
+    return cnt, s
+
+
+UNSEEN130 = [
+    TimingProbe("probe/radar-matched-filter-global", "probe-unseen130", "matched_filter", 16384, P132_MF_BLOCK,
+                lambda n: (-(-n // P132_MF_BLOCK), _p132_mf_shape(n)[0]), _p132_mf_args, source=_P132,
+                note="time-domain pulse compression of 256 pulses of 16384 complex samples (pulse-major, 32 MiB), "
+                     "a thread an output sample: 128 taps of two 8-byte loads from global memory, the echo "
+                     "sliding along the pulse (coalesced, each sample re-read by 128 neighbouring threads through "
+                     "L1) and the replica tap (uniform across the warp), a bounds test each tap (the last 127 "
+                     "samples of a pulse stop early), 4 FMAs a tap, a coalesced power store"),
+    TimingProbe("probe/radar-doppler-dft-smem-twiddle", "probe-unseen130", "doppler_dft", 1 << 16, P132_DD_BLOCK,
+                lambda n: (-(-n // 32), P132_DD_PULSES // 8), _p132_dd_args, source=_P132,
+                note="range-Doppler processing of a 64-pulse CPI of 65536 range bins (pulse-major complex, 32 "
+                     "MiB) by a naive DFT over slow time, a thread a (range bin, Doppler bin), 32 x 8 blocks (a warp "
+                     "one Doppler bin): the block fills 64-entry cos/sin/window tables in shared memory (cosf, "
+                     "sinf, one barrier), then 64 trips of a coalesced 8-byte load (the 8 warps of a block share "
+                     "it through L1, the 8 Doppler blocks of a range tile re-read it from L2), an index modulo 64 "
+                     "and three broadcast shared reads, a complex multiply-add; log10f and a coalesced store into "
+                     "the fftshifted row"),
+    TimingProbe("probe/radar-cfar2d-smem-halo", "probe-unseen130", "cfar_2d", 1 << 15, P132_CF_BLOCK,
+                lambda n: (-(-n // 16), _p132_cf_shape(n)[0] // 16), _p132_cf_args, source=_P132,
+                note="2-D cell-averaging CFAR on a 128 x 32768 range-Doppler power map (16 MiB, range "
+                     "contiguous), a thread a cell, 16 x 16 blocks: a 28 x 28 float tile (the block plus a 6-cell "
+                     "halo, Doppler wrapping by a modulo, zeros past the range ends) loaded in 3-4 strided trips "
+                     "with a division and modulo each, one barrier, then a 13 x 13 double loop over the tile "
+                     "skipping the 5 x 5 guard window (144 shared reads, rows 28 floats apart: 2-way bank "
+                     "conflicts between a warp's two rows), a division by the cell count, a float and a byte "
+                     "store"),
+    TimingProbe("probe/radar-das-beamform-fracdelay", "probe-unseen130", "das_beamform", 1 << 16, P132_DS_BLOCK,
+                lambda n: (-(-n // P132_DS_BLOCK), P132_DS_BEAMS), _p132_ds_args, source=_P132,
+                symbols=_p132_ds_syms,
+                note="wideband delay-and-sum beamforming of a 32-element line array (65536 real samples an "
+                     "element, 8 MiB, L2-resident) into 64 beams, a thread a (sample, beam): a sinf a thread, then "
+                     "32 elements each a fractional delay (floorf, uniform across the block), two neighbouring "
+                     "float loads at an unaligned shift (a warp 33 consecutive floats), linear interpolation "
+                     "and a __constant__ taper weight; the input re-read by the 64 beams' blocks, a coalesced "
+                     "16 MiB store"),
+    TimingProbe("probe/radar-clutter-map-censor", "probe-unseen130", "clutter_map", 1 << 24, P132_CM_BLOCK,
+                lambda n: -(-n // P132_CM_BLOCK), _p132_cm_args, source=_P132,
+                note="the clutter-map detector on 2^24 resolution cells, a thread a cell: a coalesced 8-byte "
+                     "complex load and a 4-byte map load, the power against 25 x the map; the ~0.05% detections "
+                     "store a flag byte only (censoring: the few divergent lanes), the others a flag and the "
+                     "exponentially averaged map (17 bytes a cell moved); memory-bound"),
+    TimingProbe("probe/radar-det-histogram-atomic", "probe-unseen130", "det_histogram", 1 << 22, P132_HG_BLOCK,
+                lambda n: -(-n // P132_HG_BLOCK), _p132_hg_args, source=_P132,
+                note="the detection-count histogram of 2^22 detection reports (12-byte structs, 4096 scans) over "
+                     "32768 coarse (range, Doppler) cells, a thread a report: a strided struct load, the SNR gate "
+                     "(~27% of the reports dropped, divergent), an integer division, then a global atomicAdd of "
+                     "the count (uint) and one of the SNR (float); 3/4 of the reports come from 48 targets, so a "
+                     "few hundred cells take most atomics and a warp's lanes often share a cell (reports sorted "
+                     "by Doppler, then range, within a scan)"),
+]
+PROBES += UNSEEN130
+
+
+# probe-unseen125 (probes127.cu): a seismology / exploration-geophysics course's kernels
+# (a 4th-order 2-D acoustic wave-equation step from a shared-memory tile, recursive STA/LTA
+# picking a channel with an early exit, ambient-noise cross-correlation of station pairs
+# in shared memory, a magnitude-frequency histogram with global atomics, grid-search
+# hypocentre location with stations in __constant__, a tau-p slant stack with linear
+# interpolation) as a student who knows CUDA basics writes them
+_P127 = "probes127.cu"
+P127_W_BLOCK = (16, 16)                    # wave2d-o4: threads a block (a thread a grid point)
+P127_W_DX, P127_W_DT = 10.0, 0.001         # the grid's spacing (m) and the time step (s)
+P127_W_V = (1500.0, 2000.0, 1000.0, 4400.0)   # vel: 1500 + 2000 depth/n, +1000 below 0.6 n, a 4400 m/s disc
+P127_W_RING = (0.25, 4.0, 0.3)             # u: a Ricker ring of radius 0.25 n, width 4 cells, 0.3 cells a step
+P127_W_SRC = 0.01                          # the source sample added at (n / 2, n / 5)
+P127_SL_NS = 1024                          # stalta-pick: samples a channel (time-major record)
+P127_SL_NSTA, P127_SL_NLTA, P127_SL_THR = 20, 200, 4.0   # the averages' lengths, the trigger threshold
+P127_SL_GROUP = 512                        # channels an event (one event's moveout across them)
+P127_SL_T0, P127_SL_SLOPE = (300, 600), (0.05, 0.3)   # arrival at the event's centre; samples a channel away
+P127_SL_AMP, P127_SL_DEAD = (6.0, 18.0), 0.1  # an event's peak amplitude (noise 1) times a channel's coupling
+P127_SL_PERIOD = 12.0                      # the Ricker wavelet's period, samples
+P127_XC_L, P127_XC_MAXLAG = 512, 64        # xcorr-pairs: XC_L, XC_MAXLAG (a block of 2 XC_MAXLAG threads)
+P127_XC_SHIFT, P127_XC_NOISE = 32, 0.7     # station delays 0 .. SHIFT - 1 of a common signal; local noise
+P127_MH_NBINS, P127_MH_MC = 100, 2.0       # mag-hist: MH_NBINS 0.1-unit bins; the completeness magnitude
+P127_MH_B, P127_MH_MMIN = 1.0, 1.0         # Gutenberg-Richter b-value, the smallest magnitude drawn
+P127_MH_DET = (1.5, 0.1)                   # detection probability: logistic, 50% at 1.5, scale 0.1
+P127_HY_NX, P127_HY_NY, P127_HY_NSTA = 128, 128, 48   # hypo-grid: NX_H, NY_H, NSTA
+P127_HY_DH, P127_HY_VP = 0.5, 6.0          # the grid's spacing (km), P velocity (km/s)
+P127_HY_NOISE, P127_HY_T0 = 0.02, 5.0      # the picks' noise (s), the origin time
+P127_TP_NT, P127_TP_NTR, P127_TP_DT = 2048, 256, 0.004   # slant-stack: samples, traces, sampling (s)
+P127_TP_X0, P127_TP_DX = 100.0, 12.5       # offsets: the nearest and the spacing (m)
+P127_TP_PMAX = 0.7e-3                      # slownesses 0 .. PMAX (s/m) over the n p-traces
+P127_TP_BLOCK = 256
+
+
+def _p127_ricker(t, period):
+    """The Ricker wavelet at t (samples or seconds) of the given period (same unit)."""
+    a = (np.pi * np.asarray(t, np.float64) / period) ** 2
+    return (1 - 2 * a) * np.exp(-a)
+
+
+# ---- wave2d-o4-smem ----
+
+def _p127_wave_vel(n):
+    """The n x n velocity model (m/s, float32, row-major, y down): 1500 + 2000 y / n, 1000
+    more below 0.6 n, a 4400 m/s disc of radius 0.1 n at (0.35 n, 0.4 n)."""
+    v0, g, jump, salt = P127_W_V
+    y, x = np.mgrid[0:n, 0:n].astype(np.float64)
+    v = v0 + g * y / n + jump * (y > 0.6 * n)
+    v = np.where((x - 0.35 * n) ** 2 + (y - 0.4 * n) ** 2 < (0.1 * n) ** 2, salt, v)
+    return v.astype(np.float32)
+
+
+def _p127_wave_args(n, rng):
+    """An n x n grid mid-run: u_prev and u_cur a Ricker ring around the source (radius 0.25
+    n, width 4 cells, 0.3 cells apart), plus N(0, 1e-3^2) noise; the velocity model;
+    u_next (filled with -7); dt, dx, nx, ny, the source point (n / 2, n / 5) and sample."""
+    f = np.float32
+    frac, w, step = P127_W_RING
+    sx, sy = n // 2, n // 5
+    y, x = np.mgrid[0:n, 0:n].astype(np.float64)
+    r = np.hypot(x - sx, y - sy)
+    R = frac * n
+    u_cur = _p127_ricker(r - R, w) + rng.normal(0, 1e-3, (n, n))
+    u_prev = _p127_ricker(r - R + step, w) + rng.normal(0, 1e-3, (n, n))
+    return [u_prev.astype(f).ravel(), u_cur.astype(f).ravel(), _p127_wave_vel(n).ravel(),
+            np.full(n * n, -7, f), f(P127_W_DT), f(P127_W_DX), _i32(n), _i32(n), _i32(sx), _i32(sy), f(P127_W_SRC)]
+
+
+def _p127_wave_ref(u_prev, u_cur, vel, n, dt=P127_W_DT, dx=P127_W_DX, sx=None, sy=None, src=P127_W_SRC):
+    """wave2d_o4_smem's step in float64: u_next (n x n; the 2-point border zero)."""
+    sx = n // 2 if sx is None else sx
+    sy = n // 5 if sy is None else sy
+    up, u, v = (np.asarray(a, np.float64).reshape(n, n) for a in (u_prev, u_cur, vel))
+    c0, c1, c2 = -2.5, 4 / 3, -1 / 12
+    out = np.zeros((n, n))
+    s = slice(2, n - 2)
+    c = u[s, s]
+    lap = (2 * c0 * c + c1 * (u[s, 1:n - 3] + u[s, 3:n - 1] + u[1:n - 3, s] + u[3:n - 1, s])
+           + c2 * (u[s, 0:n - 4] + u[s, 4:n] + u[0:n - 4, s] + u[4:n, s]))
+    k = v[s, s] * float(np.float32(dt)) / float(np.float32(dx))
+    out[s, s] = 2 * c - up[s, s] + k * k * lap
+    if 2 <= sx < n - 2 and 2 <= sy < n - 2:
+        out[sy, sx] += float(np.float32(src))
+    return out
+
+
+# ---- stalta-pick-early-exit ----
+
+def _p127_sl_record(n, rng):
+    """A time-major record (P127_SL_NS x n, float64) of N(0, 1) noise plus one event a
+    P127_SL_GROUP channels: a Ricker wavelet arriving at t0 + slope |c - centre|, peak
+    amplitude uniform in P127_SL_AMP times each channel's coupling (uniform 0 .. 1, 0 for
+    P127_SL_DEAD of them); the arrivals too."""
+    ns = P127_SL_NS
+    c = np.arange(n)
+    g = c // P127_SL_GROUP
+    ng = int(g.max()) + 1
+    centre = g * P127_SL_GROUP + rng.uniform(0, P127_SL_GROUP, ng)[g]
+    t0 = rng.uniform(*P127_SL_T0, ng)[g]
+    slope = rng.uniform(*P127_SL_SLOPE, ng)[g]
+    amp = rng.uniform(*P127_SL_AMP, ng)[g]
+    coup = rng.uniform(0, 1, n) * (rng.uniform(0, 1, n) >= P127_SL_DEAD)
+    arr = t0 + slope * np.abs(c - centre)
+    t = np.arange(ns, dtype=np.float64)[:, None]
+    rec = rng.standard_normal((ns, n)) + (amp * coup)[None, :] * _p127_ricker(t - arr[None, :], P127_SL_PERIOD)
+    return rec, arr
+
+
+def _p127_sl_args(n, rng):
+    """n channels of _p127_sl_record (float32, time-major, flat); the picks (int32, -2) and
+    largest ratios (zeroed); nch, ns, nsta, nlta, the threshold."""
+    rec, _ = _p127_sl_record(n, rng)
+    return [rec.astype(np.float32).ravel(), np.full(n, -2, np.int32), np.zeros(n, np.float32), _i32(n),
+            _i32(P127_SL_NS), _i32(P127_SL_NSTA), _i32(P127_SL_NLTA), np.float32(P127_SL_THR)]
+
+
+def _p127_sl_ref(data, nch, ns=P127_SL_NS, nsta=P127_SL_NSTA, nlta=P127_SL_NLTA, thr=P127_SL_THR):
+    """stalta_pick in float64 (the channels side by side): picks, largest ratios, and the
+    smallest |r / thr - 1| of any ratio tested."""
+    x = np.asarray(data, np.float64).reshape(ns, nch)
+    cs, cl = 1.0 / nsta, 1.0 / nlta
+    sta, lta = np.zeros(nch), np.zeros(nch)
+    best = np.zeros(nch)
+    pick = np.full(nch, -1, np.int64)
+    on = np.ones(nch, bool)
+    gap = np.inf
+    for t in range(ns):
+        e = x[t] ** 2
+        sta = cs * e + (1 - cs) * sta
+        lta = cl * e + (1 - cl) * lta
+        if t >= nlta:
+            with np.errstate(invalid="ignore"):
+                r = sta / lta
+            gap = min(gap, np.abs(r[on] / thr - 1).min(initial=np.inf))
+            best = np.where(on, np.maximum(best, r), best)
+            hit = on & (r > thr)
+            pick[hit] = t
+            on &= ~hit
+            if not on.any():
+                break
+    return pick, best, gap
+
+
+# ---- xcorr-pairs-smem ----
+
+def _p127_xc_args(n, rng):
+    """n stations' XC_L-sample windows (float32, row-major): a common white signal delayed
+    by each station's own 0 .. P127_XC_SHIFT - 1 samples plus local N(0, NOISE^2) noise;
+    all pairs a < b (int32 index arrays), the correlations (zeroed), the pairs' count."""
+    L, S = P127_XC_L, P127_XC_SHIFT
+    w = rng.standard_normal(L + S)
+    off = rng.integers(0, S, n)
+    tr = np.stack([w[o:o + L] for o in off]) + P127_XC_NOISE * rng.standard_normal((n, L))
+    pa, pb = np.triu_indices(n, 1)
+    k = len(pa)
+    return [tr.astype(np.float32).ravel(), pa.astype(np.int32), pb.astype(np.int32),
+            np.zeros(k * 2 * P127_XC_MAXLAG, np.float32), _i32(k)]
+
+
+def _p127_xc_offsets(n, rng):
+    """The station delays _p127_xc_args drew from the same rng state."""
+    rng.standard_normal(P127_XC_L + P127_XC_SHIFT)
+    return rng.integers(0, P127_XC_SHIFT, n)
+
+
+def _p127_xc_ref(tr, pa, pb):
+    """xcorr_pairs in float64: the normalised correlations, pairs x 2 XC_MAXLAG."""
+    L, M = P127_XC_L, P127_XC_MAXLAG
+    T = np.asarray(tr, np.float64).reshape(-1, L)
+    A, B = T[np.asarray(pa)], T[np.asarray(pb)]
+    cc = np.zeros((len(A), 2 * M))
+    for j in range(2 * M):
+        lag = j - M
+        if lag >= 0:
+            cc[:, j] = (A[:, :L - lag] * B[:, lag:]).sum(axis=1)
+        else:
+            cc[:, j] = (A[:, -lag:] * B[:, :L + lag]).sum(axis=1)
+    norm = np.sqrt((A * A).sum(axis=1) * (B * B).sum(axis=1))
+    return cc / norm[:, None]
+
+
+# ---- mag-hist-atomic ----
+
+def _p127_mh_mags(n, rng):
+    """n catalogue magnitudes (float32, to 0.01): Gutenberg-Richter (b = P127_MH_B) from
+    P127_MH_MMIN, thinned by a logistic detection probability (P127_MH_DET)."""
+    beta = P127_MH_B * np.log(10)
+    mu, s = P127_MH_DET
+    out = []
+    left = n
+    while left > 0:
+        m = P127_MH_MMIN + rng.exponential(1 / beta, 3 * left + 64)
+        keep = rng.uniform(0, 1, len(m)) < 1 / (1 + np.exp(-(m - mu) / s))
+        out.append(m[keep][:left])
+        left -= len(out[-1])
+    return np.round(np.concatenate(out), 2).astype(np.float32)
+
+
+def _p127_mh_args(n, rng):
+    """n magnitudes (_p127_mh_mags); the histogram, count and sum (zeroed); Mc, n."""
+    return [_p127_mh_mags(n, rng), np.zeros(P127_MH_NBINS, np.int32), np.zeros(1, np.int32),
+            np.zeros(1, np.float32), np.float32(P127_MH_MC), _i32(n)]
+
+
+def _p127_mh_ref(mag, mc=P127_MH_MC):
+    """mag_hist in numpy: the histogram, the count at or above mc, the sum of M - mc
+    (float32 differences summed in float64)."""
+    mag = np.asarray(mag, np.float32)
+    b = (mag * np.float32(10)).astype(np.int32)
+    ok = (b >= 0) & (b < P127_MH_NBINS)
+    hist = np.bincount(b[ok], minlength=P127_MH_NBINS).astype(np.int32)
+    sel = mag >= np.float32(mc)
+    return hist, int(sel.sum()), float((mag[sel] - np.float32(mc)).astype(np.float64).sum())
+
+
+# ---- hypo-grid-search-const ----
+
+def _p127_hy_event(n, rng):
+    """NSTA stations (x, y uniform 0 .. 64 km, z uniform -1 .. 0 km: above sea level), a true
+    hypocentre (x, y uniform 16 .. 48 km, depth uniform 2 .. min(30, the grid's depth))
+    and the P picks (origin P127_HY_T0, straight rays at vp, N(0, NOISE^2) errors): the
+    stations (NSTA x 3), the hypocentre, the picks (float64)."""
+    nz = max(1, n // (P127_HY_NX * P127_HY_NY))
+    side = P127_HY_NX * P127_HY_DH
+    sta = np.stack([rng.uniform(0, side, P127_HY_NSTA), rng.uniform(0, side, P127_HY_NSTA),
+                    rng.uniform(-1, 0, P127_HY_NSTA)], axis=1)
+    h = np.array([rng.uniform(0.25 * side, 0.75 * side), rng.uniform(0.25 * side, 0.75 * side),
+                  rng.uniform(2, max(2.0, min(30.0, (nz - 1) * P127_HY_DH)))])
+    t = P127_HY_T0 + np.linalg.norm(sta - h, axis=1) / P127_HY_VP + rng.normal(0, P127_HY_NOISE, P127_HY_NSTA)
+    return sta, h, t
+
+
+def _p127_hy_syms(n, rng):
+    sta, h, t = _p127_hy_event(n, rng)
+    f = np.float32
+    return {"c_sta_x": sta[:, 0].astype(f), "c_sta_y": sta[:, 1].astype(f), "c_sta_z": sta[:, 2].astype(f),
+            "c_tobs": t.astype(f)}
+
+
+def _p127_hy_args(n, rng):
+    """The misfits of n trial points (NX_H x NY_H x n / (NX_H NY_H), zeroed); x0, y0, z0
+    (0 km), dh, vp, nz."""
+    nz = n // (P127_HY_NX * P127_HY_NY)
+    f = np.float32
+    return [np.zeros(P127_HY_NX * P127_HY_NY * nz, f), f(0), f(0), f(0), f(P127_HY_DH), f(P127_HY_VP), _i32(nz)]
+
+
+def _p127_hy_ref(syms, nz, x0=0.0, y0=0.0, z0=0.0, dh=P127_HY_DH, vp=P127_HY_VP):
+    """hypo_grid in float64: the misfits (nz x NY_H x NX_H, flat)."""
+    sta = np.stack([np.asarray(syms[k], np.float64) for k in ("c_sta_x", "c_sta_y", "c_sta_z")], axis=1)
+    tobs = np.asarray(syms["c_tobs"], np.float64)
+    dh = float(np.float32(dh))
+    z, y, x = np.meshgrid(z0 + dh * np.arange(nz), y0 + dh * np.arange(P127_HY_NY), x0 + dh * np.arange(P127_HY_NX),
+                          indexing="ij")
+    p = np.stack([x.ravel(), y.ravel(), z.ravel()], axis=1)
+    out = np.empty(len(p))
+    for i in range(0, len(p), 1 << 14):
+        tt = np.sqrt(((p[i:i + (1 << 14), None, :] - sta[None, :, :]) ** 2).sum(axis=2)) / float(np.float32(vp))
+        r = tobs[None, :] - tt
+        r -= r.mean(axis=1, keepdims=True)
+        out[i:i + (1 << 14)] = (r * r).sum(axis=1)
+    return out
+
+
+# ---- slant-stack-taup ----
+
+def _p127_tp_gather(rng):
+    """A shot gather (NTR x NT, float64): a direct wave (1500 m/s), a refraction (3200 m/s,
+    intercept 0.35 s), four reflection hyperbolas (t0 0.6 .. 3.2 s, 1800 .. 2900 m/s), each
+    a 25 Hz Ricker wavelet of decreasing amplitude, plus N(0, 0.05^2) noise, the first and
+    last 16 samples tapered to 0; and the offsets (float64)."""
+    nt, ntr, dt = P127_TP_NT, P127_TP_NTR, P127_TP_DT
+    x = P127_TP_X0 + P127_TP_DX * np.arange(ntr)
+    t = dt * np.arange(nt)[None, :]
+    ev = [x / 1500.0, 0.35 + x / 3200.0] + [np.sqrt(t0 ** 2 + (x / v) ** 2) for t0, v in
+                                           ((0.6, 1800.0), (1.3, 2100.0), (2.2, 2500.0), (3.2, 2900.0))]
+    amp = [1.0, 0.6, 0.8, 0.6, 0.45, 0.35]
+    d = sum(a * _p127_ricker(t - e[:, None], 1 / 25.0) for a, e in zip(amp, ev))
+    d = d + 0.05 * rng.standard_normal((ntr, nt))
+    tap = np.ones(nt)
+    tap[:16] = 0
+    tap[-16:] = 0
+    return d * tap[None, :], x
+
+
+def _p127_tp_args(n, rng):
+    """The gather (_p127_tp_gather, float32 row-major) and offsets (float32); the n x NT
+    tau-p panel (zeroed); ntr, nt, dt, p0 (0), dp (PMAX / n)."""
+    d, x = _p127_tp_gather(rng)
+    f = np.float32
+    return [d.astype(f).ravel(), x.astype(f), np.zeros(n * P127_TP_NT, f), _i32(P127_TP_NTR), _i32(P127_TP_NT),
+            f(P127_TP_DT), f(0.0), f(P127_TP_PMAX / n)]
+
+
+def _p127_tp_ref(d, xoff, n_p, dt=P127_TP_DT, p0=0.0, dp=None):
+    """slant_stack in float64: the n_p x NT panel."""
+    nt = P127_TP_NT
+    D = np.asarray(d, np.float64).reshape(-1, nt)
+    x = np.asarray(xoff, np.float64)
+    dt = float(np.float32(dt))
+    dp = float(np.float32(P127_TP_PMAX / n_p if dp is None else dp))
+    tau = dt * np.arange(nt)
+    out = np.zeros((n_p, nt))
+    rows = np.arange(len(x))[:, None]
+    for ip in range(n_p):
+        t = (tau[None, :] + (p0 + ip * dp) * x[:, None]) / dt
+        i0 = np.floor(t).astype(np.int64)
+        ok = (i0 >= 0) & (i0 < nt - 1)
+        i0c = np.clip(i0, 0, nt - 2)
+        w = t - i0
+        v = (1 - w) * D[rows, i0c] + w * D[rows, i0c + 1]
+        out[ip] = np.where(ok, v, 0).sum(axis=0)
+    return out
+
+
+UNSEEN125 = [
+    TimingProbe("probe/wave2d-o4-smem-tile", "probe-unseen125", "wave2d_o4_smem", 4096, P127_W_BLOCK,
+                lambda n: (-(-n // 16), -(-n // 16)), _p127_wave_args, source=_P127,
+                note="one leapfrog step of the 2-D acoustic wave equation, 4th order in space, on a 4096 x 4096 "
+                     "grid, a thread a point in 16 x 16 blocks: u_cur staged into a 20 x 20 shared tile (the "
+                     "centre coalesced in 64-byte row pieces, the 2-wide halo columns by the first 2 lanes of "
+                     "each row: 4-lane requests, the halo rows by the first 2 thread rows), a barrier, the "
+                     "9-point cross from shared memory, u_prev and vel loaded, u_next stored; 3 x 64 MB read, "
+                     "64 MB written; memory-bound"),
+    TimingProbe("probe/stalta-pick-early-exit", "probe-unseen125", "stalta_pick", 1 << 15, 256,
+                lambda n: -(-n // 256), _p127_sl_args, source=_P127,
+                note="recursive STA/LTA picking of a 2^15-channel x 1024-sample time-major DAS record (128 MB), "
+                     "a thread a channel (128 blocks of 256: 2 warps a scheduler): a sequential loop over "
+                     "the samples, each a coalesced 128-byte load a warp (rows 128 KB apart), 2 exponential "
+                     "averages and after 200 samples a float division and threshold test, the loop left at the "
+                     "first trigger (~42% of the channels, at samples ~300 .. ~700, neighbours close); the "
+                     "rest scan all 1024 (every warp has some: mean trips ~800, a warp's most 1024); "
+                     "latency-bound, divergent loop exits"),
+    TimingProbe("probe/xcorr-pairs-smem-lags", "probe-unseen125", "xcorr_pairs", 192, 2 * P127_XC_MAXLAG,
+                lambda n: n * (n - 1) // 2, _p127_xc_args, source=_P127,
+                note="ambient-noise cross-correlation of all 18336 pairs of 192 stations' 512-sample windows, a "
+                     "block of 128 threads a pair: both windows staged into 4 KB of shared memory (coalesced, "
+                     "the 384 KB of traces L2-resident), energies by a shared tree reduction with 8 barriers, "
+                     "then a thread a lag (-64 .. 63) looping over 512 samples: a broadcast and a consecutive "
+                     "shared read, a bounds test and an FMA a trip; a sqrtf and a division; shared-memory "
+                     "bound"),
+    TimingProbe("probe/mag-hist-gr-atomics", "probe-unseen125", "mag_hist", 1 << 22, 256,
+                lambda n: -(-n // 256), _p127_mh_args, source=_P127,
+                note="the magnitude-frequency histogram of a 2^22-event catalogue (Gutenberg-Richter b = 1 above "
+                     "a detection roll-off at M 1.5, 0.01 units), a thread an event: a coalesced load, an int "
+                     "atomicAdd into one of 100 bins (65 used, ~12% of the events in the busiest bin: lanes of "
+                     "a warp on few addresses), and for the ~29% at or above Mc = 2.0 an int and a float "
+                     "atomicAdd on two single global words (~1.2M same-address atomics each); atomic-bound"),
+    TimingProbe("probe/hypo-grid-search-const", "probe-unseen125", "hypo_grid", 1 << 21, 256,
+                lambda n: -(-n // 256), _p127_hy_args, source=_P127, symbols=_p127_hy_syms,
+                note="grid-search earthquake location over 2^21 trial hypocentres (128 x 128 x 128 at 0.5 km), "
+                     "a thread a point: an integer modulo and divisions for its indices, then 2 passes over 48 "
+                     "stations whose coordinates and picks are __constant__ (uniform index: broadcasts), each "
+                     "trip a 3-D distance, sqrtf and a float division (the origin time, then the squared "
+                     "residuals), one coalesced store; compute-bound (96 sqrtf and divisions a thread)"),
+    TimingProbe("probe/slant-stack-taup-interp", "probe-unseen125", "slant_stack", 256, P127_TP_BLOCK,
+                lambda n: (P127_TP_NT // P127_TP_BLOCK, n), _p127_tp_args, source=_P127,
+                note="the linear Radon (tau-p) transform of a 256-trace x 2048-sample shot gather (2 MB, "
+                     "L2-resident) into 256 slownesses, a thread an output sample (8 x 256 blocks of 256): a "
+                     "loop over the 256 traces, each trip the trace's offset (a broadcast), a float division, "
+                     "floorf and a 2-sample interpolating gather of the trace at tau + p x (a warp's lanes on "
+                     "consecutive samples: 1-2 lines), the times past the trace's end skipped (~14% of the "
+                     "trips at the largest p, ~7% overall); ~134M trips, L1/latency-bound"),
+]
+PROBES += UNSEEN125
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
