@@ -106,8 +106,8 @@ LOCAL_STORE_LINES_PER_US = 30360.0
 # local memory's DRAM traffic (local_dram_bytes) in the time: a load that misses L2 holds
 # the local pipe for its line's DRAM time (the "local" component), and a dirty line's
 # write-back holds it for this share of that, the rest overlapping as other DRAM traffic
-# does; 0 to 1 moves the nine probes of timing_investigation/lspill2/ from 0.59-0.95 to
-# 0.76-1.47 of their measured times, 0.5 puts them at 0.67-1.21
+# does: the nine probes of timing_investigation/lspill2/ whose local lines reach DRAM
+# are at 0.59-1.07 of their measured times with 0, 0.73-1.47 with 1, 0.67-1.20 with 0.5
 LOCAL_WB_SHARE = 0.5
 # SM cycles the constant cache takes per pass of an LDC (simt.constcache, which measured it)
 CONST_PASS_CYCLES = constcache.BASE_CYCLES
@@ -414,8 +414,10 @@ def local_dram_bytes(metrics: dict, prof: Profile, resident_warps: int) -> tuple
     in between, and misses with ``counters.retouch_miss_p`` at C = L2's size
     (``l2_mib``): a frame's lines stay in L2 while the resident frames fit it.  Nsight
     Compute's DRAM bytes, less simt's global ones, for the nine probes whose frames
-    outgrow L2 (timing_investigation/lspill2/) fit C between 45 MB and L2's 60 MB on the
-    H200; ``l2_retouch_bytes`` (73 MB) halves levenshtein-short's and rc4's reads."""
+    outgrow L2 (timing_investigation/lspill2/): 45 MB fits levenshtein-short's and rc4's
+    best on the H200 but sends arrays nvcc keeps in registers to DRAM
+    (intra4x4-satd-modes); ``l2_retouch_bytes`` (73 MB) gives those two a third or less of
+    Nsight's reads."""
     ld, wb = localreuse.histograms(metrics)
     cap = prof.l2_mib * 2 ** 20
     if not (any(ld) or any(wb)) or not cap:
