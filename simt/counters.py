@@ -861,8 +861,13 @@ def spin_atomic(ins) -> bool:
     return got
 
 
+# warps of a block that contend for a shared word at once in a CAS loop whose word changes
+# from trip to trip (spin_passes)
+DRIFT_WARPS = 2
+
+
 def spin_passes(off2d: np.ndarray, act2d: np.ndarray, size: int,
-                blocks: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                blocks: np.ndarray | None = None, steady: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per warp row, the passes of a shared-memory CAS loop (``ATOMS.CAST.SPIN``) and the
     wavefronts of its ``LDS`` of the words, summed over the passes.
 
@@ -883,7 +888,15 @@ def spin_passes(off2d: np.ndarray, act2d: np.ndarray, size: int,
     every warp on the same words): 3.77 passes a warp where each lane has its own word (4.5
     here), 142 with all 32 lanes on one (144), 3.70 for 32 lanes on random words of 1024
     (4.5); 4 words in each bank lose the most, 7.7 passes where this gives 4.5.
-    unseen64/'s 64-bit group sums, a quarter of the lanes on one word: 33 passes, 36 here."""
+    unseen64/'s 64-bit group sums, a quarter of the lanes on one word: 33 passes, 36 here.
+
+    ``steady`` (per row): the warp's lanes are spread over several words, or its previous
+    visit of this atomic was on the same word, or this is its first.  Warps whose lanes
+    share a word that changes each trip drift apart into a pipeline, and a warp finds
+    about one other on its word (W = ``DRIFT_WARPS`` at most): `qc-marginals-smem-atomic`
+    (a word a qubit, 24 in turn) and `zonal-ndvi-smem-atomics` (a district a trip) load
+    1.7-1.8 times the words a warp alone would in Nsight's count, where the warps of the
+    block together would make it 4.5 (timing_investigation/spin2/)."""
     nw = off2d.shape[0]
     if size >= 8:
         key = ((np.arange(32) // 16) * 16)[None, :] + ((off2d >> 3) & 15)
@@ -899,16 +912,17 @@ def spin_passes(off2d: np.ndarray, act2d: np.ndarray, size: int,
         waves += np.where(left.any(axis=1), w, 0)
     k = k.astype(np.float64)
     if blocks is not None and nw > 1:
-        extra = np.maximum(_cross_warp_passes(off2d, act2d, size, blocks) - k, 0.0)
+        extra = np.maximum(_cross_warp_passes(off2d, act2d, size, blocks, steady) - k, 0.0)
         k += extra
         waves = waves + extra
     return k, waves
 
 
-def _cross_warp_passes(off2d: np.ndarray, act2d: np.ndarray, size: int, blocks: np.ndarray) -> np.ndarray:
+def _cross_warp_passes(off2d: np.ndarray, act2d: np.ndarray, size: int, blocks: np.ndarray,
+                       steady: np.ndarray | None = None) -> np.ndarray:
     """Per row, the passes its words take with other warps of its block on them
     (``spin_passes``): the most, over its words, of its lanes on the word x (warps of the
-    block on it + 1) / 2."""
+    block on it, at most ``DRIFT_WARPS`` where the row is not ``steady``, + 1) / 2."""
     r, c = np.nonzero(act2d)
     if not len(r):
         return np.zeros(off2d.shape[0])
@@ -919,7 +933,10 @@ def _cross_warp_passes(off2d: np.ndarray, act2d: np.ndarray, size: int, blocks: 
     blk = np.asarray(blocks).astype(np.int64)[row]
     _, inv, warps = np.unique((blk << 18) | (rw & ((1 << 18) - 1)), return_inverse=True,
                               return_counts=True)
-    lost = lanes * (warps[inv.reshape(-1)] + 1) / 2.0
+    w = warps[inv.reshape(-1)]
+    if steady is not None:
+        w = np.where(np.asarray(steady)[row], w, np.minimum(w, DRIFT_WARPS))
+    lost = lanes * (w + 1) / 2.0
     out = np.zeros(off2d.shape[0])
     np.maximum.at(out, row, lost)
     return out

@@ -328,6 +328,7 @@ class Machine:
         self.wpend = np.zeros(b.W, np.float64)    # when each warp's last shared store had its data
         self.pending = False                      # (whether any shared store waited yet)
         self.mem_visits = {}                      # pc -> how often each warp ran that load/atomic
+        self.spin_word = {}                       # pc -> each warp's word at its last CAS loop there
         self.shared_hot = np.zeros(max(1, b.nb * self.S // 4))   # atomic lanes per shared word
         self.ld_depth = _load_depths(k)
         self.ld_unrolled = _unrolled_loads(k)
@@ -873,7 +874,8 @@ class Machine:
                 if kind in ("atom", "red") and C.spin_atomic(ins):
                     # a float add is nvcc's CAS loop: an LDS and an ATOMS.CAST a pass, as
                     # many passes as the busiest bank has lanes (counters.spin_passes)
-                    k, waves = C.spin_passes(mat - SHARED_BASE, act, size, self.wblk[warps])
+                    k, waves = C.spin_passes(mat - SHARED_BASE, act, size, self.wblk[warps],
+                                             _spin_steady(self, p, warps, mat, act, size, True))
                     passes, w = int(round(k.sum())), int(round(waves.sum()))
                     for name, v in ((C.SHARED_ATOM, passes), (C.WAVES_ATOM, C.SPIN_CAS_WAVES * passes),
                                     (C.SHARED_LD, passes), (C.WAVES_LD, w),
@@ -1206,10 +1208,33 @@ def _spin_cycles(m: Machine, ins, sel, act, full, blocks=None):
         mat[:] = A
     else:
         mat[idx] = A
-    k, waves = C.spin_passes(mat.reshape(nrows, 32) - SHARED_BASE, act.reshape(nrows, 32),
-                             np.dtype(ins.ctype.dtype).itemsize,
-                             blocks if blocks is not None and len(blocks) == nrows else None)
+    size = np.dtype(ins.ctype.dtype).itemsize
+    mat, act2 = mat.reshape(nrows, 32), act.reshape(nrows, 32)
+    warps = np.arange(sel.start // 32, sel.start // 32 + nrows) if isinstance(sel, slice) \
+        else np.asarray(sel).reshape(nrows, 32)[:, 0] // 32
+    k, waves = C.spin_passes(mat - SHARED_BASE, act2, size,
+                             blocks if blocks is not None and len(blocks) == nrows else None,
+                             _spin_steady(m, m.L.pc_of(ins), warps, mat, act2, size, False))
     return k * SPIN_PASS_CYCLES + (waves - k) * SPIN_WAVE_CYCLES
+
+
+def _spin_steady(m: Machine, pc: int, warps, mat, act, size: int, commit: bool):
+    """Per row (warps of the batch): whether the warp keeps its block's warps together on
+    the CAS loop at ``pc`` (``counters.spin_passes``): its active lanes are not all on one
+    word (lanes spread over a table meet the other warps there whatever their pace), or
+    that word is the one its previous visit was on, or this is its first visit (the
+    block's warps come to it together).  ``commit`` keeps this visit's words for the next
+    (the counters' call, after the critical path's)."""
+    last = m.spin_word.get(pc)
+    if last is None:
+        last = m.spin_word[pc] = np.full(m.b.W, -1, np.int64)
+    has = act.any(axis=1)
+    word = mat[np.arange(len(mat)), np.argmax(act, axis=1)] // size
+    prev = last[warps]
+    if commit:
+        last[warps] = np.where(has, word, prev)
+    one = ~(act & (mat // size != word[:, None])).any(axis=1)
+    return (prev == word) | (prev < 0) | ~one
 
 
 def _warp_matrix(a: np.ndarray, g: np.ndarray):

@@ -263,7 +263,7 @@ class Stepper:
             "batch": self.batch_index, "regs": m.regs, "M": m.M, "pc": m.pc, "state": m.state,
             "wsteps": m.wsteps, "sbuf": m.sbuf, "lbuf": m.lbuf, "rr": m.rr_next, "step_no": m.step_no,
             "rt": m.rt, "wclock": m.wclock, "inflight": m.inflight, "ifl_ptr": m.ifl_ptr,
-            "shared_hot": m.shared_hot, "loc": m.loc,
+            "shared_hot": m.shared_hot, "loc": m.loc, "spin_word": m.spin_word,
             "gbuf": L.device.buf, "counters": L.counters, "sanitizer": L.sanitizer,
             "rng": L.rng.bit_generator.state, "pending": list(self.pending), "pending_pc": self.pending_pc,
             "stdout": list(L.stdout), "done": self.done, "last": self.last,
@@ -282,6 +282,7 @@ class Stepper:
         m.rt, m.wclock, m.inflight, m.ifl_ptr = s["rt"], s["wclock"], s["inflight"], s["ifl_ptr"]
         m.shared_hot = s["shared_hot"]
         m.loc = s["loc"]
+        m.spin_word = s["spin_word"]
         L.device.buf[...] = s["gbuf"]
         L.counters = m.cnt = s["counters"]
         L.sanitizer = m.sanitizer = s["sanitizer"]

@@ -18,6 +18,14 @@ extern "C" __global__ void k(const int *slot, float *out, int reps) {
     __syncthreads();
     for (int i = threadIdx.x; i < 1024; i += blockDim.x) out[i] = s[i];
 }
+extern "C" __global__ void kw(const int *slot, float *out, int reps) {
+    __shared__ float s[1024];
+    for (int i = threadIdx.x; i < 1024; i += blockDim.x) s[i] = 0.0f;
+    __syncthreads();
+    for (int r = 0; r < reps; ++r) atomicAdd(&s[(slot[threadIdx.x] + 32 * r) & 1023], 1.0f);
+    __syncthreads();
+    for (int i = threadIdx.x; i < 1024; i += blockDim.x) out[i] = s[i];
+}
 extern "C" __global__ void kd(const int *slot, double *out) {
     __shared__ double s[512];
     for (int i = threadIdx.x; i < 512; i += blockDim.x) s[i] = 0.0;
@@ -163,3 +171,17 @@ def test_other_warps_of_the_block_on_a_word_cost_passes(slot, passes):
     (_, out, _), res = run(SRC, "k", 1, 256, [tab.astype(np.int32), np.zeros(1024, np.float32), np.int32(1)])
     assert np.array_equal(out, np.bincount(tab, minlength=1024))
     assert res.metrics[C.SHARED_ATOM] == round(8 * passes)
+
+
+def test_warps_that_move_to_a_new_word_each_trip_drift_apart():
+    """Eight warps whose 32 lanes share a word, the same for every warp, for 4 trips: on
+    the same word every trip the warps stay together, 4.5 passes a lane each trip; when
+    the word moves on each trip, they are together on the first (4.5 a lane) and then
+    drift into a pipeline, about one other warp on a word (C.DRIFT_WARPS: 1.5 a lane)."""
+    tab = np.zeros(256, np.int32)
+    (_, out, _), res = run(SRC, "k", 1, 256, [tab, np.zeros(1024, np.float32), np.int32(4)])
+    assert out[0] == 1024 and res.metrics[C.SHARED_ATOM] == 8 * 4 * 144
+    (_, out, _), res = run(SRC, "kw", 1, 256, [tab, np.zeros(1024, np.float32), np.int32(4)])
+    assert out[[0, 32, 64, 96]].tolist() == [256] * 4 and out.sum() == 1024
+    assert C.DRIFT_WARPS == 2
+    assert res.metrics[C.SHARED_ATOM] == 8 * (144 + 3 * 32 * 1.5)
