@@ -861,6 +861,10 @@ def spin_atomic(ins) -> bool:
     return got
 
 
+# a float or double add on one L2 word takes this many integer adds' time (the profiles'
+# gatom_same_per_us / gatom_same_fp_per_us: 2.40 on the H100 and the H200, fatom/): the
+# busiest chain is the one that takes longest, not the one with the most lanes
+FP_CHAIN_COST = 2.4
 # warps of a block that contend for a shared word at once in a CAS loop whose word changes
 # from trip to trip (spin_passes)
 DRIFT_WARPS = 2
@@ -1887,7 +1891,8 @@ class Counters:
         # one), and how many of them float or double adds take
         hot_lanes = hot_fp = 0
         if self.hot:
-            a = max(self.hot, key=self.hot.get)
+            # (the longest chain: a float add takes FP_CHAIN_COST integer adds' time)
+            a = max(self.hot, key=lambda x: self.hot[x] + (FP_CHAIN_COST - 1) * self.hot_fp.get(x, 0))
             sp = self.hot_span.get(a, [0, 0])
             frac = min(1.0, (sp[1] - sp[0] + 1) / max(1, self.run_blocks))
             hot_lanes = self.hot[a] * (1 + (scale - 1) * frac)

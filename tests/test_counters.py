@@ -996,3 +996,27 @@ def test_a_fully_unrolled_loops_trips_find_in_l1_only_what_l1_kept():
     # warp, at its loads in flight, waited past the last trip's value: Machine.ld_dep)
     assert lines_to_l2("n") <= 2 * 512 + 8 * 512
     assert lines_to_l2("8") == 8 * 512 + 8 * 512     # unrolled: evicted by y's lines each time
+
+
+def test_the_busiest_chain_is_the_longest_not_the_one_with_most_lanes():
+    """An integer count and a float sum on the same cell, as a histogram with weights: the
+    two words get as many lanes, and the float one's chain takes 2.4 times as long
+    (FP_CHAIN_COST), so it is the one reported; with the integer word busier by more than
+    that, the integer one is."""
+    src = '''extern "C" __global__ void k(const int *cell, unsigned *cnt, float *sum, int extra) {
+        int c = cell[blockIdx.x * blockDim.x + threadIdx.x];
+        atomicAdd(&cnt[c], 1u);
+        atomicAdd(&sum[c], 0.5f);
+        for (int e = 0; e < extra; ++e) atomicAdd(&cnt[c], 1u);
+    }'''
+    cell = (np.arange(512) % 64).astype(I32)         # lane l on cell l % 64: 8 lanes a cell
+    (_, cnt, s, _), res = run(src, "k", 2, 256, [cell, np.zeros(64, np.uint32), np.zeros(64, np.float32),
+                                                  I32(0)], sanitize=False)
+    assert cnt.tolist() == [8] * 64 and s.tolist() == [4.0] * 64
+    assert res.metrics["simt__global_atomic_hot_address_lanes.max"] == 8
+    assert res.metrics["simt__global_atomic_hot_fp_lanes.max"] == 8
+    (_, cnt, _, _), res = run(src, "k", 2, 256, [cell, np.zeros(64, np.uint32), np.zeros(64, np.float32),
+                                                 I32(2)], sanitize=False)
+    assert cnt.tolist() == [24] * 64
+    assert res.metrics["simt__global_atomic_hot_address_lanes.max"] == 24
+    assert res.metrics["simt__global_atomic_hot_fp_lanes.max"] == 0
