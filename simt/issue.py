@@ -777,9 +777,19 @@ def shared_vector_pcs(ir) -> frozenset:
         code = ir.code
         by4 = frozenset(p for top, back, var in _aligned_by_unroll(ir) for p in range(top, back + 1)
                         if code[p].op == Op.LOAD and keep(code[p]) and _size(code[p].ctype) == 4
+                        and code[p].depth <= _body_depth(code, top, back)
                         and _affine_in(code, code[p].args[0], p, var, top) is True)
         got = ir._simt_shared_vectors = _loads_in_full_unrolls(ir, "_simt_shared_vectors_full", keep) | by4
     return got
+
+
+def _body_depth(code, top: int, back: int) -> int:
+    """The mask depth of a loop's body: a load deeper than that is under an ``if`` in the
+    body, which nvcc predicates trip by trip and does not widen (``probe/xcorr-pairs-
+    smem-lags``' ``sa[t] * sb[t + lag]`` under ``if (0 <= t + lag < 512)``: one
+    predicated ``LDS`` a trip for each in its sm_90 SASS, Nsight's 76 M shared loads)."""
+    b = next((q for q in range(top, back + 1) if code[q].op == Op.BODYINIT), top)
+    return code[b].depth + 1
 
 
 def _affine_in(code, x, pc: int, var, top: int, depth: int = 0):
