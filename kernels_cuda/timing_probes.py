@@ -27050,6 +27050,1798 @@ UNSEEN125 = [
 PROBES += UNSEEN125
 
 
+# probe-unseen132 (probes134.cu): a network-science / graph-analytics course's kernels (a
+# bottom-up BFS step over a frontier bitmap, the scatter and the update halves of a push-
+# style PageRank iteration, a label-propagation round of community detection, personalized
+# random walks a thread each, the third phase of blocked Floyd-Warshall) as a student who
+# knows CUDA basics writes them
+_P134 = "probes134.cu"
+P134_SEED = 13434                  # the graphs' own seed (the same graph for a given n)
+P134_DMIN, P134_GAMMA, P134_DMAX = 3, 2.5, 1024   # degrees floor(DMIN u^(-1/(GAMMA-1))) capped at DMAX
+P134_P_DANGLE = 0.02               # the fraction of vertices given no edges at all
+P134_BFS_N = 1 << 21               # bfs: vertices
+P134_BFS_SRC = 0                   # bfs: the search's source
+P134_BFS_ALPHA = 14                # bfs: Beamer's alpha (the step given is the first bottom-up one)
+P134_PR_N = 1 << 21                # pagerank-push: vertices
+P134_DAMPING = 0.85
+P134_PR_BLOCK = 256                # PR_BLOCK
+P134_TP_N = 1 << 24                # pagerank-teleport: vertices
+P134_TP_DANGLE = 0.02              # pagerank-teleport: the dangling vertices' rank mass
+P134_LPA_N = 1 << 20               # lpa: vertices
+P134_LPA_DEG = (4, 32)             # lpa: degrees uniform in [4, 32] (LPA_MAX_DEG 32)
+P134_LPA_COMM, P134_LPA_PIN = 64, 0.7   # lpa: communities of 64 (random members), P(neighbour inside)
+P134_LPA_CONV = 0.5                # lpa: the fraction of vertices already holding their community's label
+P134_WALK_LEN = 64                 # WALK_LEN
+P134_WALK_N = 1 << 20              # ppr: walks
+P134_WALK_PER_SRC = 256            # ppr: walks a source (4096 sources at the default size)
+P134_WALK_ALPHA = 0.15             # ppr: the restart probability
+P134_WALK_SEED = 1341
+P134_WALK_GRAPH_N = 1 << 21        # ppr: the graph's vertices (pagerank-push's graph)
+P134_FW_TILE = 32                  # FW_TILE
+P134_FW_N = 4096                   # fw: the matrix's side
+P134_FW_KB = 5                     # fw: the round (pivot tile)
+P134_FW_INF = 1 << 29              # fw: no path yet (INF + INF fits an int)
+P134_FW_PINF = 0.3                 # fw: the fraction of pairs without a path yet
+_P134_CACHE: dict = {}
+
+
+def _p134_cached(kind, n, build):
+    """build(n) once per (kind, n); only the latest n of a kind kept."""
+    key = (kind, n)
+    if key not in _P134_CACHE:
+        for k in [k for k in _P134_CACHE if k[0] == kind]:
+            del _P134_CACHE[k]
+        _P134_CACHE[key] = build(n)
+    return _P134_CACHE[key]
+
+
+def _p134_build_graph(n):
+    """A random directed graph on n vertices in CSR: degree floor(DMIN (1 - u)^(-1/(GAMMA -
+    1))) capped at DMAX (a power law of exponent GAMMA, mean ~8), P_DANGLE of the vertices
+    none; each entry a uniform random vertex (no locality, repeats and self-loops kept):
+    (row_ptr, col) int32."""
+    rng = np.random.default_rng(P134_SEED + n)
+    u = rng.random(n)
+    deg = np.minimum(P134_DMAX, np.floor(P134_DMIN * (1.0 - u) ** (-1.0 / (P134_GAMMA - 1.0)))).astype(np.int64)
+    deg[rng.random(n) < P134_P_DANGLE] = 0
+    row_ptr = np.zeros(n + 1, np.int64)
+    np.cumsum(deg, out=row_ptr[1:])
+    col = rng.integers(0, n, int(row_ptr[-1])).astype(np.int32)
+    return row_ptr.astype(np.int32), col
+
+
+def _p134_graph(n):
+    return _p134_cached("graph", n, _p134_build_graph)
+
+
+def _p134_rows(row_ptr):
+    """Each CSR entry's row (int64)."""
+    return np.repeat(np.arange(len(row_ptr) - 1), np.diff(row_ptr))
+
+
+def _p134_bits(mask):
+    """A bool array as bfs's bitmap: uint32 words, vertex v bit v & 31 of word v >> 5."""
+    n = len(mask)
+    m = np.zeros(-(-n // 32) * 32, bool)
+    m[:n] = mask
+    return np.packbits(m.reshape(-1, 32), axis=1, bitorder="little").view(np.uint32).ravel().copy()
+
+
+def _p134_unbits(words, n):
+    return np.unpackbits(words.view(np.uint8), bitorder="little")[:n].astype(bool)
+
+
+def _p134_bfs_ref(row_ptr, col, frontier, level, parent, depth):
+    """bfs_bottom_up: (next frontier bitmap, level, parent, found, trips) -- trips the
+    neighbours each thread looks at (0 for visited vertices)."""
+    n = len(level)
+    fr = _p134_unbits(frontier, n)
+    rows = _p134_rows(row_ptr)
+    unv = level < 0
+    hit = np.flatnonzero(fr[col] & unv[rows])
+    r = rows[hit]
+    first = np.r_[True, r[1:] != r[:-1]] if len(r) else np.zeros(0, bool)
+    v, e = r[first], hit[first]
+    level, parent = level.copy(), parent.copy()
+    level[v] = depth + 1
+    parent[v] = col[e]
+    nxt = np.zeros(n, bool)
+    nxt[v] = True
+    deg = np.diff(row_ptr).astype(np.int64)
+    trips = np.where(unv, deg, 0)
+    trips[v] = e - row_ptr[v] + 1
+    return _p134_bits(nxt), level, parent, len(v), trips
+
+
+def _p134_bfs_build(n):
+    """The level-synchronous bottom-up BFS from P134_BFS_SRC on the graph (its CSR rows read
+    as in-neighbour lists) run to the first level where a direction-optimizing BFS turns
+    bottom-up (Beamer's test: the frontier's edges over 1/BFS_ALPHA of the unvisited
+    vertices' edges): (frontier bitmap, level, parent, depth)."""
+    row_ptr, col = _p134_graph(n)
+    deg = np.diff(row_ptr).astype(np.int64)
+    level = np.full(n, -1, np.int32)
+    parent = np.full(n, -1, np.int32)
+    level[P134_BFS_SRC] = 0
+    parent[P134_BFS_SRC] = P134_BFS_SRC
+    front = _p134_bits(np.arange(n) == P134_BFS_SRC)
+    depth = 0
+    while True:
+        f = _p134_unbits(front, n)
+        if deg[f].sum() * P134_BFS_ALPHA > deg[level < 0].sum():
+            return front, level, parent, depth
+        front, level, parent, found, _ = _p134_bfs_ref(row_ptr, col, front, level, parent, depth)
+        depth += 1
+        if found == 0:
+            return front, level, parent, depth
+
+
+def _p134_bfs_args(n, rng):
+    row_ptr, col = _p134_graph(n)
+    front, level, parent, depth = _p134_cached("bfs", n, _p134_bfs_build)
+    return [row_ptr, col, front.copy(), np.zeros_like(front), level.copy(), parent.copy(), np.zeros(1, np.int32),
+            np.int32(depth), np.int32(n)]
+
+
+def _p134_rank(n, rng):
+    r = rng.gamma(2.0, size=n)
+    return (r / r.sum()).astype(np.float32)
+
+
+def _p134_push_args(n, rng):
+    row_ptr, col = _p134_graph(n)
+    return [row_ptr, col, _p134_rank(n, rng), np.zeros(n, np.float32), np.zeros(1, np.float32),
+            np.float32(P134_DAMPING), np.int32(n)]
+
+
+def _p134_push_ref(row_ptr, col, rank, damping=P134_DAMPING):
+    """pagerank_push in float64: (acc, dangling)."""
+    deg = np.diff(row_ptr).astype(np.int64)
+    c = np.where(deg > 0, damping * rank.astype(np.float64) / np.maximum(deg, 1), 0.0)
+    acc = np.bincount(col, weights=np.repeat(c, deg), minlength=len(rank))
+    return acc, rank[deg == 0].astype(np.float64).sum()
+
+
+def _p134_tp_args(n, rng):
+    rank = _p134_rank(n, rng)
+    acc = (_p134_rank(n, rng) * np.float32(P134_DAMPING * (1.0 - P134_TP_DANGLE))).astype(np.float32)
+    return [rank, acc, np.array([P134_TP_DANGLE], np.float32), np.zeros(1, np.float32), np.float32(P134_DAMPING),
+            np.int32(n)]
+
+
+def _p134_tp_ref(rank, acc, dangling, damping=P134_DAMPING):
+    """pagerank_teleport in float32 as the kernel computes it: (new rank, L1 change in float64)."""
+    n = np.float32(len(rank))
+    d = np.float32(damping)
+    base = (np.float32(1.0) - d) / n + d * np.float32(dangling) / n
+    r = (base + acc).astype(np.float32)
+    return r, np.abs(r.astype(np.float64) - rank).sum()
+
+
+def _p134_lpa_build(n):
+    """A planted-partition graph (communities of LPA_COMM random members, degrees uniform in
+    LPA_DEG, each neighbour inside the community with probability LPA_PIN else uniform) and
+    mid-run labels (LPA_CONV of the vertices hold their community's smallest member, the rest
+    their own id): (row_ptr, col, label, comm)."""
+    rng = np.random.default_rng(P134_SEED + 1 + n)
+    C = P134_LPA_COMM
+    comm = rng.permutation(n) // C
+    members = np.argsort(comm, kind="stable")               # community c: members[c C .. c C + C)
+    deg = rng.integers(P134_LPA_DEG[0], P134_LPA_DEG[1] + 1, n)
+    row_ptr = np.zeros(n + 1, np.int64)
+    np.cumsum(deg, out=row_ptr[1:])
+    rows = _p134_rows(row_ptr)
+    m = int(row_ptr[-1])
+    inside = rng.random(m) < P134_LPA_PIN
+    col = np.where(inside, members[np.minimum(comm[rows] * C + rng.integers(0, C, m), n - 1)],
+                   rng.integers(0, n, m))
+    rep = members[::C][comm]                                 # members sorted by id within a community
+    label = np.where(rng.random(n) < P134_LPA_CONV, rep, np.arange(n))
+    return row_ptr.astype(np.int32), col.astype(np.int32), label.astype(np.int32), comm
+
+
+def _p134_lpa_args(n, rng):
+    row_ptr, col, label, _ = _p134_cached("lpa", n, _p134_lpa_build)
+    return [row_ptr, col, label.copy(), np.zeros(n, np.int32), np.zeros(1, np.int32), np.int32(n)]
+
+
+def _p134_lpa_ref(row_ptr, col, label):
+    """lpa_mode: (new labels, changed): the most frequent neighbour label, the smallest on a tie."""
+    n = len(label)
+    rows = _p134_rows(row_ptr)
+    lab = label[col].astype(np.int64)
+    m = int(label.max()) + 1
+    key = np.unique(rows * m + lab, return_counts=True)
+    r, l, c = key[0] // m, key[0] % m, key[1]
+    o = np.lexsort((l, -c, r))
+    r, l = r[o], l[o]
+    first = np.r_[True, r[1:] != r[:-1]] if len(r) else np.zeros(0, bool)
+    new = label.copy()
+    new[r[first]] = l[first]
+    return new, int((new != label).sum())
+
+
+def _p134_hash(x):
+    x = np.asarray(x, np.uint32)
+    with np.errstate(over="ignore"):
+        x = x ^ (x >> np.uint32(16))
+        x = x * np.uint32(0x7feb352d)
+        x = x ^ (x >> np.uint32(15))
+        x = x * np.uint32(0x846ca68b)
+        x = x ^ (x >> np.uint32(16))
+    return x
+
+
+def _p134_walk_args(n, rng):
+    g = P134_WALK_GRAPH_N if n >= P134_WALK_N else max(1024, n)
+    row_ptr, col = _p134_graph(g)
+    nsrc = -(-n // P134_WALK_PER_SRC)
+    cand = np.flatnonzero(np.diff(row_ptr) > 0)
+    source = rng.choice(cand, nsrc, replace=False).astype(np.int32)
+    return [row_ptr, col, source, np.full(n, -1, np.int32), np.zeros(g, np.int32), np.int32(P134_WALK_PER_SRC),
+            np.float32(P134_WALK_ALPHA), np.uint32(P134_WALK_SEED), np.int32(n)]
+
+
+def _p134_walk_ref(row_ptr, col, source, n_walks, per=P134_WALK_PER_SRC, alpha=P134_WALK_ALPHA,
+                   seed=P134_WALK_SEED):
+    """ppr_walks: (end vertices, visits, restarts a walk)."""
+    w = np.arange(n_walks, dtype=np.uint32)
+    src = source[w // per].astype(np.int64)
+    v = src.copy()
+    restarts = np.zeros(n_walks, np.int64)
+    a = np.float32(alpha)
+    for k in range(P134_WALK_LEN):
+        with np.errstate(over="ignore"):
+            h = _p134_hash(np.uint32(seed) + w * np.uint32(P134_WALK_LEN) + np.uint32(k))
+        start = row_ptr[v].astype(np.int64)
+        deg = row_ptr[v + 1].astype(np.int64) - start
+        u = (h >> np.uint32(8)).astype(np.float32) * np.float32(1.0 / 16777216.0)
+        back = (deg == 0) | (u < a)
+        pick = _p134_hash(h).astype(np.int64) % np.maximum(deg, 1)
+        v = np.where(back, src, col[np.where(back, 0, start + pick)])
+        restarts += back
+    return v.astype(np.int32), np.bincount(v, minlength=len(row_ptr) - 1).astype(np.int32), restarts
+
+
+def _p134_fw_args(n, rng):
+    d = rng.integers(1, 1001, (n, n)).astype(np.int32)
+    d[rng.random((n, n)) < P134_FW_PINF] = P134_FW_INF
+    np.fill_diagonal(d, 0)
+    kb = min(P134_FW_KB, n // P134_FW_TILE - 1)
+    return [d.ravel(), np.int32(kb), np.int32(n)]
+
+
+def _p134_fw_ref(dist, kb, n):
+    """fw_phase3: the matrix after the round's third phase (the pivot row and column of
+    tiles unchanged)."""
+    T = P134_FW_TILE
+    D = dist.reshape(n, n).astype(np.int64)
+    K = slice(kb * T, kb * T + T)
+    out = D.copy()
+    for k in range(kb * T, kb * T + T):
+        out = np.minimum(out, D[:, k:k + 1] + D[k:k + 1, :])
+    out[K, :] = D[K, :]
+    out[:, K] = D[:, K]
+    return out.astype(np.int32).ravel()
+
+
+UNSEEN132 = [
+    TimingProbe("probe/bfs-bottomup-bitmap", "probe-unseen132", "bfs_bottom_up", P134_BFS_N, 256,
+                lambda n: -(-n // 256), _p134_bfs_args, source=_P134,
+                note="the first bottom-up step (level 5) of a direction-optimizing BFS on a 2^21-vertex random graph "
+                     "with power-law degrees (16.9M CSR entries read as in-neighbours; degree median 4, mean 8, max "
+                     "1024), a thread a vertex: level read coalesced, the 98% unvisited walk their row until a "
+                     "neighbour's bit is set in a 256 KB frontier bitmap (40.5k vertices, 1.9%): random bitmap "
+                     "gathers, 12.3M trips in all (mean 6, a warp's slowest ~30, max 349), early exits; the 239k "
+                     "found store level and parent and do an atomicOr on a next-bitmap word and an atomicAdd on "
+                     "one counter"),
+    TimingProbe("probe/pagerank-push-scatter-atomic", "probe-unseen132", "pagerank_push", P134_PR_N, 256,
+                lambda n: -(-n // 256), _p134_push_args, source=_P134,
+                note="the scatter half of a push-style PageRank iteration on a 2^21-vertex random graph with "
+                     "power-law out-degrees (16.9M entries; degree median 4, max 1024: a warp's longest row ~70), "
+                     "a thread a vertex: row_ptr and rank coalesced, one float division, then a float atomicAdd "
+                     "of d rank / deg on acc[col[e]] per entry (uniform random targets, 8 MB array); the 2% "
+                     "dangling vertices atomicAdd on one global word"),
+    TimingProbe("probe/pagerank-teleport-l1-smem", "probe-unseen132", "pagerank_teleport", P134_TP_N, P134_PR_BLOCK,
+                lambda n: -(-n // P134_PR_BLOCK), _p134_tp_args, source=_P134,
+                note="the update half of a PageRank iteration on 2^24 vertices, a thread a vertex: the dangling sum "
+                     "broadcast from one word, rank and acc read and written coalesced (acc cleared; 256 MB "
+                     "moved), |new - old| summed by a 256-float shared-memory tree reduction (8 barriers) and "
+                     "one float atomicAdd a block on one word; memory-bound"),
+    TimingProbe("probe/lpa-mode-localarray", "probe-unseen132", "lpa_mode", P134_LPA_N, 256,
+                lambda n: -(-n // 256), _p134_lpa_args, source=_P134,
+                note="one synchronous label-propagation round on a 2^20-vertex planted-partition graph (communities of "
+                     "64 random members, degrees uniform 4..32: 18.9M entries, 70% inside), a thread a vertex: "
+                     "the neighbours' labels gathered at random into a 32-int local array, then an O(deg^2) "
+                     "count for the most frequent (mean 394 inner trips, a warp's slowest ~995; local loads and "
+                     "compares), a coalesced store, and an atomicAdd on one counter by the 52% that change"),
+    TimingProbe("probe/ppr-walks-hashed", "probe-unseen132", "ppr_walks", P134_WALK_N, 256,
+                lambda n: -(-n // 256), _p134_walk_args, source=_P134,
+                note="personalized-PageRank random walks, 2^20 walks of 64 steps (4096 sources, 256 walks each: a "
+                     "warp starts on one vertex) on pagerank-push's 2^21-vertex graph (76 MB of CSR), a thread a "
+                     "walk: each step two lowbias32 hashes, a float compare (restart 15%, ~10.5 a walk), a "
+                     "row_ptr pair and a col load at a random, data-dependent vertex (a chain of dependent "
+                     "gathers), an unsigned modulo; the end stored and one atomicAdd on a visit counter; "
+                     "latency-bound"),
+    TimingProbe("probe/fw-blocked-phase3-smem", "probe-unseen132", "fw_phase3", P134_FW_N, (P134_FW_TILE, P134_FW_TILE),
+                lambda n: (n // P134_FW_TILE, n // P134_FW_TILE), _p134_fw_args, source=_P134,
+                note="phase 3 of round 5 of blocked Floyd-Warshall on a 4096 x 4096 int distance matrix (64 MB), a "
+                     "32 x 32-thread block a 32 x 32 tile (128 x 128 blocks; the 255 on the pivot row or column "
+                     "return at once): the pivot row's and column's tiles staged in two 4 KB shared arrays, 32 "
+                     "min-plus relaxations a thread (s_col[ty][k] a broadcast, s_row[k][tx] conflict-free), the "
+                     "element read and written back coalesced"),
+]
+PROBES += UNSEEN132
+
+
+# probe-unseen136 (probes138.cu): a numerical-linear-algebra course's kernels (batched 8 x 8
+# LU with partial pivoting a thread a matrix, Householder QR of tall-skinny panels in shared
+# memory, Givens-rotation least squares a thread a problem, a power-iteration matvec step
+# with atomic dot products, a batched Thomas solve, a blocked transpose with column norms)
+# as a student who knows CUDA basics writes them, predicted before their first GPU run
+_P138 = "probes138.cu"
+P138_LU_N = 8                                      # lu-pivot: LU_N (matrices LU_N x LU_N, row-major, contiguous)
+P138_HH_M, P138_HH_K = 256, 8                      # householder: HH_M rows (blockDim.x), HH_K columns a panel
+P138_GV_M, P138_GV_N = 32, 4                       # givens: GV_M equations, GV_N unknowns a problem
+P138_GV_NOISE = 0.1                                # b = A x_true + N(0, noise^2), x_true uniform in +-1
+P138_TH_N = 128                                    # thomas: TH_N unknowns a system
+P138_TH_DIAG = (2.5, 3.5)                          # b uniform in this range, a and c uniform in +-1 (dominant)
+P138_TILE, P138_TROWS = 32, 8                      # transpose: the tile's side, blockDim.y
+
+
+def _p138_lu_args(n, rng):
+    """n 8 x 8 float32 matrices of N(0, 1) entries (row-major, one after another), piv
+    (LU_N ints a matrix) and info (-1 before the launch), n."""
+    A = rng.standard_normal(n * P138_LU_N * P138_LU_N).astype(np.float32)
+    return [A, np.zeros(n * P138_LU_N, np.int32), np.full(n, -1, np.int32), np.int32(n)]
+
+
+def _p138_lu_ref(A):
+    """getf2 in float32 on the stacked matrices (as lu_pivot_batched does them): the
+    factors (L below, U on and above), the pivot rows, info (first zero pivot + 1)."""
+    N = P138_LU_N
+    a = np.array(A, np.float32).reshape(-1, N, N).copy()
+    m = len(a)
+    piv = np.zeros((m, N), np.int32)
+    info = np.zeros(m, np.int32)
+    idx = np.arange(m)
+    for k in range(N):
+        col = np.abs(a[:, k:, k])
+        pr = k + np.argmax(col, axis=1)                # the first of equal maxima, as the kernel's strict >
+        pmax = col.max(axis=1)
+        piv[:, k] = pr
+        zero = pmax == 0
+        info = np.where(zero & (info == 0), k + 1, info)
+        rk = a[idx, k].copy()
+        a[idx, k] = a[idx, pr]
+        a[idx, pr] = rk
+        ok = ~zero
+        inv = np.float32(1) / np.where(ok, a[:, k, k], np.float32(1))
+        l = a[:, k + 1:, k] * inv[:, None]
+        a[ok, k + 1:, k] = l[ok]
+        upd = a[:, k + 1:, k + 1:] - l[:, :, None] * a[:, k, None, k + 1:]
+        a[ok, k + 1:, k + 1:] = upd[ok]
+    return a.reshape(-1), piv.reshape(-1), info
+
+
+def _p138_hh_args(n, rng):
+    """n column-major 256 x 8 float32 panels of N(0, 1) entries, tau (HH_K a panel), n."""
+    A = rng.standard_normal(n * P138_HH_M * P138_HH_K).astype(np.float32)
+    return [A, np.zeros(n * P138_HH_K, np.float32), np.int32(n)]
+
+
+def _p138_hh_ref(A):
+    """LAPACK's geqrf (numpy.linalg.qr mode 'raw', float64) of each panel: the panels as
+    householder_panel leaves them (column-major) and tau."""
+    M, K = P138_HH_M, P138_HH_K
+    pan = np.asarray(A, np.float64).reshape(-1, K, M)
+    h = np.empty_like(pan)
+    tau = np.empty((len(pan), K))
+    for p in range(len(pan)):
+        h[p], tau[p] = np.linalg.qr(pan[p].T, mode="raw")
+    return h.reshape(-1), tau.reshape(-1)
+
+
+def _p138_gv_args(n, rng):
+    """n least-squares problems of 32 x 4 N(0, 1) matrices and b = A x_true + noise,
+    interleaved (element (r, c) of problem i at (r*4 + c)*n + i, b's r at r*n + i); x
+    (4 a problem) and res, n."""
+    M, N = P138_GV_M, P138_GV_N
+    A = rng.standard_normal((M, N, n)).astype(np.float32)
+    xt = rng.uniform(-1, 1, (N, n))
+    b = (np.einsum("rci,ci->ri", A.astype(np.float64), xt) + P138_GV_NOISE * rng.standard_normal((M, n)))
+    return [A.reshape(-1), b.astype(np.float32).reshape(-1), np.zeros(N * n, np.float32), np.zeros(n, np.float32),
+            np.int32(n)]
+
+
+def _p138_gv_ref(A, b):
+    """The least-squares solutions (x's component j at j*n + i) and residual norms, float64."""
+    M, N = P138_GV_M, P138_GV_N
+    n = len(b) // M
+    Ai = np.asarray(A, np.float64).reshape(M, N, n).transpose(2, 0, 1)
+    bi = np.asarray(b, np.float64).reshape(M, n).T
+    q, r = np.linalg.qr(Ai)
+    x = np.linalg.solve(r, np.einsum("irc,ir->ic", q, bi)[:, :, None])[:, :, 0]
+    res = np.linalg.norm(np.einsum("irc,ic->ir", Ai, x) - bi, axis=1)
+    return x.T.reshape(-1), res
+
+
+def _p138_pw_args(n, rng):
+    """An n x n float32 matrix of N(0, 1/n) entries (row-major), a unit vector x, y, the two
+    sums (zero), n."""
+    A = rng.standard_normal(n * n, dtype=np.float32)
+    A *= np.float32(1 / np.sqrt(n))
+    x = rng.standard_normal(n)
+    x = (x / np.linalg.norm(x)).astype(np.float32)
+    return [A, x, np.zeros(n, np.float32), np.zeros(2, np.float32), np.int32(n)]
+
+
+def _p138_pw_ref(A, x):
+    """y = A x and [x.y, y.y] in float64."""
+    n = len(x)
+    y = np.asarray(A, np.float64).reshape(n, n) @ np.asarray(x, np.float64)
+    return y, np.array([x @ y, y @ y])
+
+
+def _p138_th_args(n, rng):
+    """n diagonally dominant tridiagonal systems of TH_N unknowns, interleaved (unknown k of
+    system i at k*n + i): a, c uniform in +-1 (a's first row, c's last zero), b uniform in
+    P138_TH_DIAG, d N(0, 1); the scratch cp, dp and the solution x (zero), n."""
+    N = P138_TH_N
+    a = rng.uniform(-1, 1, N * n).astype(np.float32)
+    c = rng.uniform(-1, 1, N * n).astype(np.float32)
+    a[:n] = 0
+    c[(N - 1) * n:] = 0
+    b = rng.uniform(*P138_TH_DIAG, N * n).astype(np.float32)
+    d = rng.standard_normal(N * n).astype(np.float32)
+    z = [np.zeros(N * n, np.float32) for _ in range(3)]
+    return [a, b, c, d, *z, np.int32(n)]
+
+
+def _p138_th_ref(a, b, c, d):
+    """The systems' solutions (interleaved as the inputs), float64 Thomas."""
+    N = P138_TH_N
+    a, b, c, d = (np.asarray(v, np.float64).reshape(N, -1) for v in (a, b, c, d))
+    cp = np.empty_like(c)
+    dp = np.empty_like(d)
+    cp[0], dp[0] = c[0] / b[0], d[0] / b[0]
+    for k in range(1, N):
+        m = 1 / (b[k] - a[k] * cp[k - 1])
+        cp[k], dp[k] = c[k] * m, (d[k] - a[k] * dp[k - 1]) * m
+    x = np.empty_like(d)
+    x[-1] = dp[-1]
+    for k in range(N - 2, -1, -1):
+        x[k] = dp[k] - cp[k] * x[k + 1]
+    return x.reshape(-1)
+
+
+def _p138_tr_args(n, rng):
+    """An n x n float32 matrix of N(0, 1) entries, AT and colsq (zero), n."""
+    A = rng.standard_normal(n * n, dtype=np.float32)
+    return [A, np.zeros(n * n, np.float32), np.zeros(n, np.float32), np.int32(n)]
+
+
+def _p138_tr_ref(A, n):
+    """A^T (flattened) and A's column sums of squares (float64)."""
+    a = np.asarray(A).reshape(n, n)
+    return a.T.reshape(-1), (a.astype(np.float64) ** 2).sum(axis=0)
+
+
+UNSEEN136 = [
+    TimingProbe("probe/nla-lu8-pivot-thread", "probe-unseen136", "lu_pivot_batched", 1 << 16, 128,
+                lambda n: -(-n // 128), _p138_lu_args, source=_P138,
+                note="LU with partial pivoting of 2^16 8 x 8 float matrices, a thread a matrix, in place in global "
+                     "memory (row-major matrices one after another: a warp's lanes 256 B apart, every load and "
+                     "store a separate sector, the 8 KiB a warp touches relying on L1): 8 pivot searches of "
+                     "fabsf compares, data-dependent row swaps (divergent: ~3 in 4 of the first 7 steps swap, lane by lane), "
+                     "a reciprocal and ~170 FMAs a matrix; 8 pivot ints and an info int stored"),
+    TimingProbe("probe/nla-householder-panel-smem", "probe-unseen136", "householder_panel", 1 << 13, P138_HH_M,
+                lambda n: n, _p138_hh_args, source=_P138,
+                note="Householder QR (geqr2) of 8192 tall-skinny 256 x 8 column-major float panels, a block of 256 "
+                     "a panel and a thread a row: the panel (8 KiB) staged in shared memory by coalesced loads, "
+                     "then 8 column norms and 28 reflector dot products, each a 256-wide shared-memory tree "
+                     "reduction (8 halving steps, a __syncthreads each, ~370 barriers a block), a sqrtf and a "
+                     "division a column; the panel and tau written back; barrier/latency-bound"),
+    TimingProbe("probe/nla-givens-lsq-interleaved", "probe-unseen136", "givens_lsq", 1 << 18, 256,
+                lambda n: -(-n // 256), _p138_gv_args, source=_P138,
+                note="least squares of 2^18 32 x 4 problems by Givens rotations, a thread a problem, A and b "
+                     "interleaved across the problems (coalesced: 160 float loads a thread, 168 MB in all), each "
+                     "row rotated into a 4 x 5 upper-triangular R in registers (4 rotations a row: a sqrtf, 2 "
+                     "divisions and up to 5 rotated pairs), back substitution, 4 x and a residual norm stored"),
+    TimingProbe("probe/nla-power-matvec-warp", "probe-unseen136", "power_step", 1 << 13, 256,
+                lambda n: -(-n * 32 // 256), _p138_pw_args, source=_P138,
+                note="one power-iteration step on a dense 8192 x 8192 float matrix (256 MB), a warp a row: lanes "
+                     "striding the row (coalesced 128 B a warp load, x re-read from L1/L2 by every warp), 256 FMAs "
+                     "a lane, a 5-step __shfl_down_sync reduction, then lane 0 stores y and does 2 float "
+                     "atomicAdds on the same 2 addresses (x.y and y.y; 16K atomics in all); memory-bound"),
+    TimingProbe("probe/nla-thomas-interleaved", "probe-unseen136", "thomas_batched", 1 << 16, 256,
+                lambda n: -(-n // 256), _p138_th_args, source=_P138,
+                note="the Thomas algorithm on 2^16 tridiagonal systems of 128 unknowns, a thread a system, the "
+                     "diagonals interleaved (unknown k of system i at k*n + i: coalesced): a forward sweep of "
+                     "127 steps loading a, b, c, d and storing c', d' (a division each), then a backward sweep "
+                     "re-reading c', d' and storing x; ~10 float accesses an unknown, 2^23 unknowns, memory-bound "
+                     "with a loop-carried dependence"),
+    TimingProbe("probe/nla-transpose-colnorm", "probe-unseen136", "transpose_colnorm", 1 << 13,
+                (P138_TILE, P138_TROWS), lambda n: (-(-n // P138_TILE), -(-n // P138_TILE)), _p138_tr_args,
+                source=_P138,
+                note="blocked transpose of an 8192 x 8192 float matrix through a padded 32 x 33 shared tile "
+                     "(32 x 8 threads, 4 rows a thread; coalesced loads and stores, conflict-free column reads), "
+                     "plus the column norms^2: the block's first warp sums its tile's 32 columns (32 shared reads "
+                     "a lane, the other 7 warps idle) and does one float atomicAdd a column (8192 addresses, 256 "
+                     "adds each); memory-bound"),
+]
+PROBES += UNSEEN136
+
+# probe-unseen135 (probes137.cu): a GIS / terrain-analysis course's kernels (Horn
+# hillshading, 5x5 focal TPI and relief from a shared-memory tile, IDW interpolation of
+# stations, the R3 viewshed, point-in-parcel by bounding boxes and crossing numbers, an
+# elevation-band x land-cover cross-tabulation with shared atomics) as a student who knows
+# CUDA basics writes them
+_P137 = "probes137.cu"
+P137_CELL = 30.0                                   # the DEMs' cell size (m)
+P137_TERRAIN = ((700.0, 600.0), (260.0, 300.0), (90.0, 120.0), (30.0, 30.0))   # (wavelength cells, amplitude m)
+P137_BASE, P137_NOISE = 1200.0, 1.5                # mean elevation, per-cell noise sd (m)
+P137_HS_ZF, P137_HS_ALT, P137_HS_AZ = 1.0, 45.0, 315.0   # hillshade: z factor, sun altitude, compass azimuth (deg)
+P137_FT = 16                                       # focal_tpi5: the tile (FT)
+P137_IDW_PTS, P137_IDW_CELL = 512, 1.0             # idw: stations, cell size (km)
+P137_VS_OBS_H, P137_VS_TGT_H = 20.0, 2.0           # viewshed: eye (a lookout tower) and target heights (m)
+P137_PIP_GX, P137_PIP_GY = 16, 16                  # pip: parcels on a 16 x 16 grid of unit cells (256)
+P137_PIP_NV = (6, 20)                              # pip: vertices a parcel, uniform
+P137_PIP_R = (0.25, 0.47)                          # pip: a vertex's radius from its cell's centre, uniform
+P137_RC_NLC, P137_RC_NBAND = 16, 8                 # reclass: land-cover classes, elevation bands
+P137_RC_NODATA, P137_RC_NODATA_FRAC = -9999.0, 0.02
+P137_RC_BREAKS = np.array([600, 900, 1100, 1200, 1300, 1500, 1800], np.float32)
+P137_RC_PATCH, P137_RC_W = 16, 4096                # reclass: land cover in runs of 16 cells; rows of 4096
+P137_RC_GRID = 1024                                # reclass: the most blocks (grid-stride loop)
+
+
+def _p137_terrain(rows, cols, rng):
+    """A rows x cols DEM (float32 metres): P137_BASE plus, for each (wavelength, amplitude)
+    of P137_TERRAIN, a product of two sines along a random direction and its normal with
+    random phases, plus N(0, P137_NOISE^2) a cell."""
+    y, x = np.mgrid[0:rows, 0:cols].astype(np.float64)
+    z = np.full((rows, cols), P137_BASE)
+    for lam, amp in P137_TERRAIN:
+        th = rng.uniform(0, np.pi)
+        p0, p1 = rng.uniform(0, 2 * np.pi, 2)
+        u = (x * np.cos(th) + y * np.sin(th)) * (2 * np.pi / lam)
+        v = (-x * np.sin(th) + y * np.cos(th)) * (2 * np.pi / lam)
+        z += amp * np.sin(u + p0) * np.cos(v + p1)
+    z += rng.normal(0, P137_NOISE, (rows, cols))
+    return z.astype(np.float32)
+
+
+def _p137_hs_args(n, rng):
+    """An n x n DEM, the shade bytes (zeroed), nx, ny, the cell size, the z factor, the
+    sun's zenith and its azimuth as a math angle (radians)."""
+    dem = _p137_terrain(n, n, rng).ravel()
+    zen = np.deg2rad(90.0 - P137_HS_ALT)
+    az = np.deg2rad((360.0 - P137_HS_AZ + 90.0) % 360.0)
+    return [dem, np.zeros(n * n, np.uint8), np.int32(n), np.int32(n), np.float32(P137_CELL),
+            np.float32(P137_HS_ZF), np.float32(zen), np.float32(az)]
+
+
+def _p137_hs_ref(dem, n, cell=P137_CELL, zf=P137_HS_ZF, zen=None, az=None):
+    """hillshade_horn in float64 (the shade before truncation, 0 on the border) and bytes."""
+    zen = np.deg2rad(90.0 - P137_HS_ALT) if zen is None else float(zen)
+    az = np.deg2rad((360.0 - P137_HS_AZ + 90.0) % 360.0) if az is None else float(az)
+    Z = dem.reshape(n, n).astype(np.float64)
+    a, b, c = Z[:-2, :-2], Z[:-2, 1:-1], Z[:-2, 2:]
+    d, f = Z[1:-1, :-2], Z[1:-1, 2:]
+    g, h, i = Z[2:, :-2], Z[2:, 1:-1], Z[2:, 2:]
+    dzdx = ((c + 2 * f + i) - (a + 2 * d + g)) / (8 * cell)
+    dzdy = ((g + 2 * h + i) - (a + 2 * b + c)) / (8 * cell)
+    slope = np.arctan(zf * np.hypot(dzdx, dzdy))
+    aspect = np.arctan2(dzdy, -dzdx)
+    hs = np.zeros((n, n))
+    hs[1:-1, 1:-1] = np.maximum(255 * (np.cos(zen) * np.cos(slope) + np.sin(zen) * np.sin(slope)
+                                       * np.cos(az - aspect)), 0)
+    return hs, hs.astype(np.uint8)
+
+
+def _p137_ft_args(n, rng):
+    """An n x n DEM (n a multiple of 16), tpi and relief (zeroed), nx, ny."""
+    dem = _p137_terrain(n, n, rng).ravel()
+    return [dem, np.zeros(n * n, np.float32), np.zeros(n * n, np.float32), np.int32(n), np.int32(n)]
+
+
+def _p137_ft_ref(dem, n):
+    """focal_tpi5 in float32, summing the window row by row as the kernel does: tpi, relief."""
+    Z = dem.reshape(n, n)
+    P = np.pad(Z, 2, mode="edge")
+    s = np.zeros((n, n), np.float32)
+    mn = np.full((n, n), np.inf, np.float32)
+    mx = np.full((n, n), -np.inf, np.float32)
+    for dy in range(5):
+        for dx in range(5):
+            v = P[dy:dy + n, dx:dx + n]
+            s = s + v
+            mn = np.minimum(mn, v)
+            mx = np.maximum(mx, v)
+    mean = (s - Z) / np.float32(24)
+    return (Z - mean).ravel(), (mx - mn).ravel()
+
+
+def _p137_idw_args(n, rng):
+    """P137_IDW_PTS stations uniform over an n x n grid of P137_IDW_CELL cells from (0, 0),
+    their values a smooth field (rainfall-like, mm) plus N(0, 2^2); the output grid
+    (zeroed), nx, ny, x0, y0, cell."""
+    L = n * P137_IDW_CELL
+    px = rng.uniform(0, L, P137_IDW_PTS).astype(np.float32)
+    py = rng.uniform(0, L, P137_IDW_PTS).astype(np.float32)
+    pv = (50 + 20 * np.sin(px / L * 2 * np.pi) * np.cos(py / L * 3 * np.pi)
+          + rng.normal(0, 2, P137_IDW_PTS)).astype(np.float32)
+    return [px, py, pv, np.int32(P137_IDW_PTS), np.zeros(n * n, np.float32), np.int32(n), np.int32(n),
+            np.float32(0.0), np.float32(0.0), np.float32(P137_IDW_CELL)]
+
+
+def _p137_idw_ref(px, py, pv, n, x0=0.0, y0=0.0, cell=P137_IDW_CELL):
+    """idw_grid in float64 (a station within 1e-6 of a centre gives its value)."""
+    c = (np.arange(n) + 0.5) * cell
+    X, Y = x0 + c[None, :], y0 + c[:, None]
+    d2 = (px[:, None, None] - X) ** 2 + (py[:, None, None] - Y) ** 2
+    w = 1.0 / np.maximum(d2, 1e-30)
+    out = (w * pv[:, None, None].astype(np.float64)).sum(axis=0) / w.sum(axis=0)
+    hit = d2 < 1e-12
+    anyhit = hit.any(axis=0)
+    out[anyhit] = pv[hit.argmax(axis=0)[anyhit]]
+    return out.ravel()
+
+
+def _p137_vs_args(n, rng):
+    """An n x n DEM, the visibility bytes (zeroed), nx, ny, the observer (ox, oy) on the
+    highest cell of the central n/2 x n/2 square (a lookout tower on a peak), the eye and
+    target heights."""
+    dem = _p137_terrain(n, n, rng)
+    q = n // 4
+    oy, ox = np.unravel_index(dem[q:n - q, q:n - q].argmax(), (n - 2 * q, n - 2 * q))
+    return [dem.ravel(), np.zeros(n * n, np.uint8), np.int32(n), np.int32(n), np.int32(ox + q), np.int32(oy + q),
+            np.float32(P137_VS_OBS_H), np.float32(P137_VS_TGT_H)]
+
+
+def _p137_vs_ref(dem, n, ox, oy, obs_h=P137_VS_OBS_H, tgt_h=P137_VS_TGT_H):
+    """viewshed_r3 in float32 as the kernel computes it: the visibility bytes and each cell's
+    samples walked (its loop's trips)."""
+    Z = dem.reshape(n, n)
+    f32 = np.float32
+    y, x = np.mgrid[0:n, 0:n]
+    dx, dy = x - ox, y - oy
+    steps = np.maximum(np.abs(dx), np.abs(dy))
+    z0 = Z[oy, ox] + f32(obs_h)
+    dist = np.sqrt((dx * dx + dy * dy).astype(f32))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tslope = (Z + f32(tgt_h) - z0) / dist
+    vis = np.ones((n, n), np.uint8)
+    alive = steps > 1
+    trips = np.zeros((n, n), np.int64)
+    for s in range(1, int(steps.max())):
+        act = alive & (s < steps)
+        if not act.any():
+            break
+        st = np.where(act, steps, 1)
+        cx = ox + np.sign(dx) * (np.abs(s * dx) // st)          # C's division truncates
+        cy = oy + np.sign(dy) * (np.abs(s * dy) // st)
+        cx, cy = np.where(act, cx, ox), np.where(act, cy, oy)
+        d = dist * f32(s) / st.astype(f32)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            sl = (Z[cy, cx] - z0) / d
+        trips += act
+        blk = act & (sl > tslope)
+        vis[blk] = 0
+        alive &= ~blk
+    return vis.ravel(), trips.ravel()
+
+
+def _p137_parcels(rng):
+    """P137_PIP_GX x P137_PIP_GY star-shaped parcels, one in each unit cell (row-major):
+    sorted jittered angles, radii U(P137_PIP_R); (bbox float32 x 4 a parcel, voff, vx, vy)."""
+    vxs, vys, off, box = [], [], [0], []
+    for cy in range(P137_PIP_GY):
+        for cx in range(P137_PIP_GX):
+            k = int(rng.integers(P137_PIP_NV[0], P137_PIP_NV[1] + 1))
+            ang = (np.arange(k) + rng.uniform(0.1, 0.9, k)) * (2 * np.pi / k)
+            r = rng.uniform(*P137_PIP_R, k)
+            px = (cx + 0.5 + r * np.cos(ang)).astype(np.float32)
+            py = (cy + 0.5 + r * np.sin(ang)).astype(np.float32)
+            vxs.append(px)
+            vys.append(py)
+            off.append(off[-1] + k)
+            box.append([px.min(), py.min(), px.max(), py.max()])
+    return (np.array(box, np.float32).ravel(), np.array(off, np.int32), np.concatenate(vxs), np.concatenate(vys))
+
+
+def _p137_pip_args(n, rng):
+    """n GPS points uniform over the parcels' 16 x 16 extent, the parcels (bbox as float4,
+    voff, vx, vy), their number, owner (set to -2), n."""
+    bbox, voff, vx, vy = _p137_parcels(rng)
+    ptx = rng.uniform(0, P137_PIP_GX, n).astype(np.float32)
+    pty = rng.uniform(0, P137_PIP_GY, n).astype(np.float32)
+    return [ptx, pty, bbox, voff, vx, vy, np.int32(len(voff) - 1), np.full(n, -2, np.int32), np.int32(n)]
+
+
+def _p137_pip_ref(ptx, pty, bbox, voff, vx, vy):
+    """pip_parcels in float32 as the kernel computes it: the owner of each point and the
+    bounding boxes it tested."""
+    n = len(ptx)
+    owner = np.full(n, -1, np.int32)
+    tested = np.zeros(n, np.int64)
+    open_ = np.ones(n, bool)
+    B = bbox.reshape(-1, 4)
+    for p in range(len(voff) - 1):
+        tested += open_
+        inb = open_ & ~((ptx < B[p, 0]) | (ptx > B[p, 2]) | (pty < B[p, 1]) | (pty > B[p, 3]))
+        if not inb.any():
+            continue
+        x, y = ptx[inb], pty[inb]
+        s, e = voff[p], voff[p + 1]
+        inside = np.zeros(len(x), bool)
+        j = e - 1
+        for k in range(s, e):
+            with np.errstate(divide="ignore", invalid="ignore"):
+                xc = (vx[j] - vx[k]) * (y - vy[k]) / (vy[j] - vy[k]) + vx[k]
+            inside ^= ((vy[k] > y) != (vy[j] > y)) & (x < xc)
+            j = k
+        idx = np.flatnonzero(inb)[inside]
+        owner[idx] = p
+        open_[idx] = False
+    return owner, tested
+
+
+def _p137_rc_args(n, rng):
+    """n cells of a DEM (rows of P137_RC_W; P137_RC_NODATA_FRAC of them no data) and a land
+    cover (uint8, runs of P137_RC_PATCH cells of a class drawn with p ~ 1 / (k + 1)), the
+    class bytes (zeroed), the histogram (uint32, zeroed), n."""
+    w = min(n, P137_RC_W)
+    dem = _p137_terrain(-(-n // w), w, rng).ravel()[:n].copy()
+    dem[rng.random(n) < P137_RC_NODATA_FRAC] = np.float32(P137_RC_NODATA)
+    p = 1.0 / np.arange(1, P137_RC_NLC + 1)
+    lc = np.repeat(rng.choice(P137_RC_NLC, -(-n // P137_RC_PATCH), p=p / p.sum()).astype(np.uint8),
+                   P137_RC_PATCH)[:n].copy()
+    return [dem, lc, np.zeros(n, np.uint8), np.zeros(P137_RC_NLC * P137_RC_NBAND, np.uint32), np.int32(n)]
+
+
+def _p137_rc_syms(n, rng):
+    return {"c_breaks": P137_RC_BREAKS.copy()}
+
+
+def _p137_rc_ref(dem, lc):
+    """reclass_crosstab: the class bytes and the histogram."""
+    band = np.searchsorted(P137_RC_BREAKS, dem, side="right")
+    cls = lc.astype(np.int64) * P137_RC_NBAND + band
+    nod = dem == np.float32(P137_RC_NODATA)
+    hist = np.bincount(cls[~nod], minlength=P137_RC_NLC * P137_RC_NBAND).astype(np.uint32)
+    return np.where(nod, 255, cls).astype(np.uint8), hist
+
+
+UNSEEN135 = [
+    TimingProbe("probe/gis-hillshade-horn-u8", "probe-unseen135", "hillshade_horn", 4096, (32, 8),
+                lambda n: (-(-n // 32), -(-n // 8)), _p137_hs_args, source=_P137,
+                note="Horn hillshading of a 4096 x 4096 float DEM, a thread a cell (blocks of 32 x 8): 9 global "
+                     "loads of the 3x3 window (rows coalesced, neighbours reused through L1), atanf, sqrtf, "
+                     "atan2f and 5 sinf/cosf a cell (2 of them uniform), one byte stored; compute-heavy stencil"),
+    TimingProbe("probe/gis-focal-tpi5-smem", "probe-unseen135", "focal_tpi5", 4096, (P137_FT, P137_FT),
+                lambda n: (-(-n // P137_FT), -(-n // P137_FT)), _p137_ft_args, source=_P137,
+                note="5x5 focal statistics of a 4096 x 4096 DEM: a 20 x 20 tile (16 x 16 block plus a 2-cell "
+                     "halo, edges clamped) staged in shared memory by a strided loop (2 trips a thread, integer "
+                     "div/mod), then 25 shared reads, a sum, fminf and fmaxf a cell; TPI and relief stored as 2 "
+                     "floats; memory-bound"),
+    TimingProbe("probe/gis-idw-power2-stations", "probe-unseen135", "idw_grid", 2048, (16, 16),
+                lambda n: (-(-n // 16), -(-n // 16)), _p137_idw_args, source=_P137,
+                note="IDW (power 2) of 512 scattered stations onto a 2048 x 2048 grid, a thread a cell (blocks "
+                     "16 x 16): every thread loops over all stations, 3 uniform global loads (warp broadcasts, "
+                     "L1 hits), 2 subs, an FMA pair, an IEEE float division 1/d^2 and 2 accumulations a "
+                     "station, one store; compute-bound on the division"),
+    TimingProbe("probe/gis-viewshed-r3-los", "probe-unseen135", "viewshed_r3", 1024, (16, 16),
+                lambda n: (-(-n // 16), -(-n // 16)), _p137_vs_args, source=_P137,
+                note="R3 viewshed from a lookout on the highest point of the central half of a 1024 x 1024 DEM, "
+                     "a thread a cell (blocks 16 x 16): the line of sight walked sample by sample (up to ~710 "
+                     "trips, ~285 on average, ~24% of cells visible: 2 integer divisions, a float "
+                     "division and a gathered DEM load each, the DEM 4 MiB and L2-resident), stopping at the "
+                     "first blocking sample; the trips differ across a warp (divergent early exits)"),
+    TimingProbe("probe/gis-pip-parcels-bbox-csr", "probe-unseen135", "pip_parcels", 1 << 21, 256,
+                lambda n: -(-n // 256), _p137_pip_args, source=_P137,
+                note="point-in-polygon of 2^21 random points against 256 star-shaped parcels (6-20 vertices, CSR "
+                     "arrays) in row-major order, a thread a point: a uniform float4 bounding-box load and 4 "
+                     "compares a parcel, the crossing-number loop (2-4 vertex loads an edge, a float division on the "
+                     "edges straddling the point's y) "
+                     "for the ~1 box that holds it, a break at the owner (~38% of points, after ~128 boxes) or "
+                     "all 256 boxes; divergent"),
+    TimingProbe("probe/gis-reclass-crosstab-atomics", "probe-unseen135", "reclass_crosstab", 1 << 24, 256,
+                lambda n: min(-(-n // 256), P137_RC_GRID), _p137_rc_args, source=_P137, symbols=_p137_rc_syms,
+                note="elevation-band x land-cover cross-tabulation of 2^24 cells by a grid-stride loop (1024 "
+                     "blocks of 256, 64 trips): a float and a byte loaded, a while loop over 7 __constant__ "
+                     "breaks, a class byte stored, a shared-memory atomicAdd into 128 bins (land cover in runs "
+                     "of 16 and smooth terrain: a warp's lanes mostly on 1-2 bins), 128 global atomicAdds a "
+                     "block at the end"),
+]
+PROBES += UNSEEN135
+
+# probe-unseen131 (probes133.cu): a molecular-dynamics course's kernels (Lennard-Jones
+# forces over a cell list, harmonic bond forces gathered through a CSR bond list, a
+# velocity-Verlet half-kick with a Berendsen thermostat and a kinetic-energy reduction, a
+# radial-distribution-function histogram in shared memory, binning atoms into a cell
+# list by global atomics, a real-space Ewald sum) as a student who knows CUDA basics
+# writes them, predicted before their first GPU run
+_P133 = "probes133.cu"
+P133_RHO, P133_JIT = 0.8, 0.15                     # the liquid: number density; lattice jitter (fraction of a spacing)
+P133_RC = 2.0                                      # lj-cell / cell-bin: the cutoff (the cells at least this wide)
+P133_LJ_BLOCK = 128
+P133_B_CHAIN, P133_B_K, P133_B_R0 = 64, 100.0, 1.0  # bond-csr: chain length, chain bonds' k and r0
+P133_B_STEP = (0.85, 1.15)                         # the chains' random-walk step lengths (uniform)
+P133_B_XL, P133_B_XK, P133_B_XR0 = 0.1, 20.0, 1.5  # crosslinks: n times this many, their k and r0
+P133_VV_BLOCK, P133_VV_MASS = 256, (1.0, 2.0, 4.0, 12.0)   # vv-berendsen: VV_BLOCK; the types' masses
+P133_VV_DT, P133_VV_TAU, P133_VV_T0 = 0.005, 0.1, 1.2      # dt, the thermostat's tau and target temperature
+P133_VV_T = 1.0                                    # the velocities' temperature (v ~ N(0, T / m))
+P133_RDF_BINS, P133_RDF_TILE, P133_RDF_CHUNK = 256, 128, 512   # rdf-smem: RDF_BINS, RDF_TILE (a block), RDF_CHUNK
+P133_CB_MAX, P133_CB_BLOCK = 32, 256               # cell-bin: MAX_PER_CELL; the block
+P133_EW_RCF, P133_EW_ARC = 0.45, 3.0               # ewald-real: rc = this x box, alpha rc = this
+P133_EW_BLOCK = 128
+
+
+def _p133_liquid(n, rng):
+    """n atoms of a liquid-like configuration: n random sites of a K^3 simple cubic
+    lattice (K the least with K^3 >= n) of spacing a = P133_RHO^(-1/3), each jittered
+    uniformly by +-P133_JIT a an axis, in random order (float32, n x 3); the box K a."""
+    K = int(round(n ** (1 / 3)))
+    while K ** 3 < n:
+        K += 1
+    a = P133_RHO ** (-1 / 3)
+    s = rng.choice(K ** 3, n, replace=False)
+    idx = np.stack([s % K, s // K % K, s // (K * K)], axis=1)
+    pos = (idx + 0.5 + rng.uniform(-P133_JIT, P133_JIT, (n, 3))) * a
+    return pos.astype(np.float32), np.float32(K * a)
+
+
+def _p133_f4(xyz, w=None):
+    """n x 3 positions (and w) as a flat float4 array."""
+    p = np.zeros((len(xyz), 4), np.float32)
+    p[:, :3] = xyz
+    if w is not None:
+        p[:, 3] = w
+    return p.ravel()
+
+
+def _p133_cells(xyz, box, rc=P133_RC):
+    """The cell grid (m cells a side, cell_len = box / m >= rc, float32) and each atom's
+    cell as cell_of computes it (float32 division, truncation, clamped)."""
+    m = int(np.floor(float(box) / rc))
+    cl = np.float32(float(box) / m)
+    c = np.clip((np.asarray(xyz, np.float32) / cl).astype(np.int64), 0, m - 1)
+    return m, cl, (c[:, 2] * m + c[:, 1]) * m + c[:, 0]
+
+
+def _p133_lj_args(n, rng):
+    """A liquid (_p133_liquid) sorted by cell (float4), cell_start and cell_end (int32,
+    m^3), the forces (float4, zeroed); box, cell_len, m, rc^2, n."""
+    xyz, box = _p133_liquid(n, rng)
+    m, cl, c = _p133_cells(xyz, box)
+    o = np.argsort(c, kind="stable")
+    c = c[o]
+    cells = np.arange(m ** 3)
+    return [_p133_f4(xyz[o]), np.searchsorted(c, cells, "left").astype(np.int32),
+            np.searchsorted(c, cells, "right").astype(np.int32), np.zeros(4 * n, np.float32), box, cl, _i32(m),
+            np.float32(P133_RC * P133_RC), _i32(n)]
+
+
+def _p133_minimg(d, box):
+    return d - box * np.round(d / box)
+
+
+def _p133_lj_ref(pos, box, rc2=P133_RC ** 2, chunk=256):
+    """All pairs in float64 (minimum image, r^2 < rc2): forces (n x 3), half the pair
+    energies, the smallest |r^2 - rc2| of any pair."""
+    p = np.asarray(pos, np.float64).reshape(-1, 4)[:, :3]
+    box = float(box)
+    n = len(p)
+    f, e, gap = np.zeros((n, 3)), np.zeros(n), np.inf
+    for s in range(0, n, chunk):
+        d = _p133_minimg(p[s:s + chunk, None, :] - p[None, :, :], box)
+        r2 = (d * d).sum(axis=2)
+        r2[np.arange(len(r2)), np.arange(s, s + len(r2))] = np.inf
+        gap = min(gap, np.abs(r2 - rc2).min())
+        on = r2 < rc2
+        ir2 = np.where(on, 1 / np.where(on, r2, 1), 0)
+        ir6 = ir2 ** 3
+        fr = 24 * ir2 * ir6 * (2 * ir6 - 1)
+        f[s:s + chunk] = (fr[:, :, None] * d).sum(axis=1)
+        e[s:s + chunk] = 0.5 * (4 * ir6 * (ir6 - 1)).sum(axis=1)
+    return f, e, gap
+
+
+def _p133_bond_args(n, rng):
+    """n atoms in polymer chains of P133_B_CHAIN (numbered along each chain; random walks
+    of steps P133_B_STEP long from uniform starts, wrapped into the box of density
+    P133_RHO; float4) bonded in sequence (k P133_B_K, r0 P133_B_R0) plus n P133_B_XL
+    crosslinks between random atoms (P133_B_XK, P133_B_XR0); every bond listed at both
+    ends: bond_start (n + 1), bond_partner, (k, r0) float2s; the forces (zeroed); box, n."""
+    box = np.float32((n / P133_RHO) ** (1 / 3))
+    i = np.arange(n)
+    first = i % P133_B_CHAIN == 0
+    u = rng.standard_normal((n, 3))
+    step = u / np.linalg.norm(u, axis=1, keepdims=True) * rng.uniform(*P133_B_STEP, (n, 1))
+    start = rng.uniform(0, float(box), (n, 3))
+    step[first] = start[first]
+    seg = np.cumsum(first) - 1
+    walk = np.cumsum(step, axis=0)
+    base = np.zeros((seg.max() + 1, 3))
+    base[1:] = walk[np.flatnonzero(first)[1:] - 1]
+    xyz = np.mod(walk - base[seg], float(box)).astype(np.float32)
+    xyz = np.minimum(xyz, np.nextafter(box, np.float32(0)))
+    a, b = i[~first] - 1, i[~first]
+    nx = int(n * P133_B_XL)
+    xa, xb = rng.integers(0, n, nx), rng.integers(0, n, nx)
+    ok = xa != xb
+    xa, xb = xa[ok], xb[ok]
+    ea = np.concatenate([a, xa])
+    eb = np.concatenate([b, xb])
+    k = np.concatenate([np.full(len(a), P133_B_K), np.full(len(xa), P133_B_XK)])
+    r0 = np.concatenate([np.full(len(a), P133_B_R0), np.full(len(xa), P133_B_XR0)])
+    src, dst = np.concatenate([ea, eb]), np.concatenate([eb, ea])
+    kk, rr = np.concatenate([k, k]), np.concatenate([r0, r0])
+    o = np.argsort(src, kind="stable")
+    par = np.stack([kk[o], rr[o]], axis=1).astype(np.float32).ravel()
+    bstart = np.searchsorted(src[o], np.arange(n + 1)).astype(np.int32)
+    return [_p133_f4(xyz), bstart, dst[o].astype(np.int32), par, np.zeros(4 * n, np.float32), box, _i32(n)]
+
+
+def _p133_bond_ref(pos, bstart, partner, par, box):
+    """bond_forces in float64: forces (n x 3) and each atom's half of its bonds' energies."""
+    p = np.asarray(pos, np.float64).reshape(-1, 4)[:, :3]
+    n = len(p)
+    owner = np.repeat(np.arange(n), np.diff(bstart))
+    kp = np.asarray(par, np.float64).reshape(-1, 2)
+    d = _p133_minimg(p[owner] - p[partner], float(box))
+    r = np.sqrt((d * d).sum(axis=1))
+    dr = r - kp[:, 1]
+    f = np.zeros((n, 3))
+    np.add.at(f, owner, (-kp[:, 0] * dr / r)[:, None] * d)
+    return f, np.bincount(owner, 0.25 * kp[:, 0] * dr * dr, minlength=n)
+
+
+def _p133_vv_lambda(vx, vy, vz, types):
+    """The Berendsen factor sqrt(1 + dt / tau (T0 / T - 1)), T from the velocities."""
+    m = np.asarray(P133_VV_MASS)[types]
+    v2 = np.asarray(vx, np.float64) ** 2 + np.asarray(vy, np.float64) ** 2 + np.asarray(vz, np.float64) ** 2
+    T = (m * v2).sum() / (3 * len(m))
+    return np.sqrt(1 + P133_VV_DT / P133_VV_TAU * (P133_VV_T0 / T - 1))
+
+
+def _p133_vv_args(n, rng):
+    """n atoms' velocities (v ~ N(0, P133_VV_T / m) an axis) and forces (N(0, 10^2)),
+    float32 SoA, types uniform in the masses (int32); the kinetic energy (one float,
+    zeroed); dt, lambda (from the velocities' temperature), n."""
+    f = np.float32
+    types = rng.integers(0, len(P133_VV_MASS), n).astype(np.int32)
+    sd = np.sqrt(P133_VV_T / np.asarray(P133_VV_MASS))[types]
+    v = [(rng.standard_normal(n) * sd).astype(f) for _ in range(3)]
+    fs = [(10 * rng.standard_normal(n)).astype(f) for _ in range(3)]
+    return [*v, *fs, types, np.zeros(1, f), f(P133_VV_DT), f(_p133_vv_lambda(*v, types)), _i32(n)]
+
+
+def _p133_vv_syms(n, rng):
+    m = np.asarray(P133_VV_MASS, np.float32)
+    return {"c_mass": m, "c_inv_mass": (np.float32(1) / m).astype(np.float32)}
+
+
+def _p133_vv_ref(vx, vy, vz, fx, fy, fz, types, dt=P133_VV_DT, lam=None):
+    """vv_berendsen in float64: the new velocities and the total kinetic energy."""
+    lam = _p133_vv_lambda(vx, vy, vz, types) if lam is None else float(lam)
+    m = np.asarray(P133_VV_MASS)[types]
+    h = 0.5 * float(dt) / m
+    v = [(np.asarray(a, np.float64) + h * np.asarray(b, np.float64)) * lam for a, b in ((vx, fx), (vy, fy), (vz, fz))]
+    return v, (0.5 * m * (v[0] ** 2 + v[1] ** 2 + v[2] ** 2)).sum()
+
+
+def _p133_rdf_args(n, rng):
+    """A liquid (float4, random order), the histogram (RDF_BINS uint32, zeroed); box,
+    rmax (box / 2), inv_dr (RDF_BINS / rmax), n."""
+    xyz, box = _p133_liquid(n, rng)
+    rmax = np.float32(box / 2)
+    return [_p133_f4(xyz), np.zeros(P133_RDF_BINS, np.uint32), box, rmax, np.float32(P133_RDF_BINS / rmax), _i32(n)]
+
+
+def _p133_rdf_ref(pos, box, rmax, inv_dr, chunk=256):
+    """rdf_hist's counts in float64 (every ordered pair), and the smallest distance of a
+    pair's r * inv_dr from a bin edge (inside rmax)."""
+    p = np.asarray(pos, np.float64).reshape(-1, 4)[:, :3]
+    n = len(p)
+    h, gap = np.zeros(P133_RDF_BINS, np.int64), np.inf
+    for s in range(0, n, chunk):
+        d = _p133_minimg(p[s:s + chunk, None, :] - p[None, :, :], float(box))
+        r2 = (d * d).sum(axis=2)
+        r2[np.arange(len(r2)), np.arange(s, s + len(r2))] = np.inf
+        r2 = r2[r2 < float(rmax) ** 2]
+        x = np.sqrt(r2) * float(inv_dr)
+        gap = min(gap, np.abs(x - np.round(x)).min())
+        h += np.bincount(np.minimum(x.astype(np.int64), P133_RDF_BINS), minlength=P133_RDF_BINS + 1)[:-1]
+    return h, gap
+
+
+def _p133_rdf_grid(n):
+    return (-(-n // P133_RDF_TILE), -(-n // P133_RDF_CHUNK))
+
+
+def _p133_cb_args(n, rng):
+    """A liquid (float4, random order: the cells' atoms scattered); the cells' counts
+    (int32, m^3, zeroed), their rows (m^3 x MAX_PER_CELL int32, -1), the overflow count;
+    cell_len, m, n."""
+    xyz, box = _p133_liquid(n, rng)
+    m, cl, _ = _p133_cells(xyz, box)
+    return [_p133_f4(xyz), np.zeros(m ** 3, np.int32), np.full(m ** 3 * P133_CB_MAX, -1, np.int32),
+            np.zeros(1, np.int32), cl, _i32(m), _i32(n)]
+
+
+def _p133_ew_args(n, rng):
+    """A liquid of n charges +-1 (half each, in random order; float4 w), the forces
+    (float4, zeroed); box, alpha (P133_EW_ARC / rc), rc^2 (rc = P133_EW_RCF box), n."""
+    xyz, box = _p133_liquid(n, rng)
+    q = np.where(rng.permutation(n) < n // 2, 1.0, -1.0)
+    rc = P133_EW_RCF * float(box)
+    return [_p133_f4(xyz, q), np.zeros(4 * n, np.float32), box, np.float32(P133_EW_ARC / rc), np.float32(rc * rc),
+            _i32(n)]
+
+
+def _p133_ew_ref(pos, box, alpha, rc2, chunk=256):
+    """ewald_real in float64: forces (n x 3), half the pair energies, the smallest
+    |r^2 - rc2| of any pair."""
+    from math import erfc, pi, sqrt
+    verfc = np.vectorize(erfc)
+    P = np.asarray(pos, np.float64).reshape(-1, 4)
+    p, q = P[:, :3], P[:, 3]
+    n = len(p)
+    a, rc2 = float(alpha), float(rc2)
+    f, e, gap = np.zeros((n, 3)), np.zeros(n), np.inf
+    for s in range(0, n, chunk):
+        d = _p133_minimg(p[s:s + chunk, None, :] - p[None, :, :], float(box))
+        r2 = (d * d).sum(axis=2)
+        r2[np.arange(len(r2)), np.arange(s, s + len(r2))] = np.inf
+        gap = min(gap, np.abs(r2 - rc2).min())
+        on = r2 < rc2
+        r = np.sqrt(np.where(on, r2, 1.0))
+        qq = np.where(on, q[s:s + chunk, None] * q[None, :], 0.0)
+        et = verfc(a * r) / r
+        fr = qq * (et + 2 / sqrt(pi) * a * np.exp(-a * a * r * r)) / (r * r)
+        f[s:s + chunk] = (fr[:, :, None] * d).sum(axis=1)
+        e[s:s + chunk] = 0.5 * (qq * et).sum(axis=1)
+    return f, e, gap
+
+
+UNSEEN131 = [
+    TimingProbe("probe/md131-lj-cell-list", "probe-unseen131", "lj_cell_forces", 1 << 19, P133_LJ_BLOCK,
+                lambda n: -(-n // P133_LJ_BLOCK), _p133_lj_args, source=_P133,
+                note="Lennard-Jones forces on 2^19 atoms of a liquid (density 0.8, cutoff 2.0) over a cell list "
+                     "(43^3 cells of ~6.6 atoms, atoms sorted by cell), a thread an atom: 27 neighbour cells' "
+                     "start/end loads, ~178 float4 candidate loads a thread (a warp's lanes in a few neighbouring "
+                     "cells: mostly L1/L2 hits), 3 minimum-image divides and rintf a candidate, ~15% inside the "
+                     "cutoff doing a divide and ~15 more flops (divergent); one float4 store"),
+    TimingProbe("probe/md131-bond-csr-gather", "probe-unseen131", "bond_forces", 1 << 22, 256,
+                lambda n: -(-n // 256), _p133_bond_args, source=_P133,
+                note="harmonic bond forces on 2^22 atoms of 64-atom polymer chains plus 0.1 n random crosslinks, "
+                     "a thread an atom walking its CSR bond list (2.17 bonds on average, 1-8): bond_start, partner "
+                     "indices and (k, r0) float2s read nearly coalesced, the partners' float4 positions gathered "
+                     "(chain neighbours: beside the thread's own; crosslinks: random over 64 MiB), 3 divides, "
+                     "sqrtf and a divide a bond, one float4 store; memory/gather-bound"),
+    TimingProbe("probe/md131-vv-berendsen-ke", "probe-unseen131", "vv_berendsen", 1 << 24, P133_VV_BLOCK,
+                lambda n: -(-n // P133_VV_BLOCK), _p133_vv_args, source=_P133, symbols=_p133_vv_syms,
+                note="velocity Verlet's second half-kick with Berendsen scaling on 2^24 atoms (SoA float "
+                     "arrays), a thread an atom: 6 coalesced float loads and an int type, 2 __constant__ loads "
+                     "indexed by the type (4 values, divergent addresses within a warp), 3 stores; the kinetic "
+                     "energy by a 256-float shared tree (8 barriers) and one float atomicAdd a block on one "
+                     "address (65536 blocks); streaming memory-bound"),
+    TimingProbe("probe/md131-rdf-smem-tiles", "probe-unseen131", "rdf_hist", 4096, P133_RDF_TILE, _p133_rdf_grid,
+                _p133_rdf_args, source=_P133,
+                note="radial distribution function of 4096 atoms over all ordered pairs, a 2-D grid (32 i-blocks "
+                     "of 128 x 8 j-chunks of 512: 256 blocks), j atoms staged 128 float4 at a time in shared "
+                     "memory (broadcast reads), minimum image with 3 divides, ~52% of pairs inside rmax = box/2 "
+                     "doing a sqrtf and a shared atomicAdd on one of 256 bins (lanes' bins spread, the outer bins "
+                     "busiest), then up to 256 global atomicAdds a block"),
+    TimingProbe("probe/md131-cell-bin-atomic", "probe-unseen131", "cell_bin", 1 << 22, P133_CB_BLOCK,
+                lambda n: -(-n // P133_CB_BLOCK), _p133_cb_args, source=_P133,
+                note="binning 2^22 atoms (random order) into the 87^3 cells (~6.4 atoms each) of a cell list: a "
+                     "coalesced float4 load, 3 divides for the cell, a global atomicAdd on the cell's count "
+                     "(random addresses over 2.6 MB, little same-address contention) returning the slot, the "
+                     "atom's index stored scattered into the cell's 32-int row (84 MB of rows); atomic/latency-"
+                     "bound"),
+    TimingProbe("probe/md131-ewald-real-naive", "probe-unseen131", "ewald_real", 2048, P133_EW_BLOCK,
+                lambda n: -(-n // P133_EW_BLOCK), _p133_ew_args, source=_P133,
+                note="the real-space Ewald sum of 2048 charges (+-1), a thread an atom against all 2047 others "
+                     "read straight from global memory (a warp-uniform float4 address: broadcast L1 hits), "
+                     "minimum image (3 divides, rintf), ~38% inside the cutoff (0.45 box) doing sqrtf, erfcf, "
+                     "expf and 2 divides (every warp takes the branch); only 16 blocks of 128 on the GPU's 132 "
+                     "SMs: latency-bound"),
+]
+PROBES += UNSEEN131
+
+
+# probe-unseen133 (probes135.cu): an actuarial-science / insurance-mathematics course's
+# kernels (Monte-Carlo aggregate claims of a mixed compound Poisson model, chain ladder on
+# bootstrap triangles in shared memory, life-table annuity EPVs from __constant__ q_x, a
+# shared-memory histogram of simulated losses for the VaR, an excess-of-loss tower with
+# warp-shuffle layer totals, frequency-severity GLM premium rating from shared tables) as a
+# student who knows CUDA basics writes them
+_P135 = "probes135.cu"
+P135_CP_STRIDE, P135_CP_MAX = 512, 150            # compound-poisson: CP_STRIDE, CP_MAX_CLAIMS
+P135_CP_LAM, P135_CP_CV = 25.0, 0.3               # lam ~ Gamma of this mean and coefficient of variation
+P135_CP_MU, P135_CP_SIGMA = 7.5, 1.2              # the lognormal severity's parameters
+P135_CP_SEED = 1335
+P135_CL_DEV = 16                                  # chain-ladder: CL_DEV (a block of CL_DEV^2 threads)
+P135_CL_DECAY, P135_CL_NOISE = 0.45, 0.15         # paid pattern 1 - exp(-decay (j + 1)); lognormal noise
+P135_CL_ULR = (0.55, 0.85)                        # a triangle's ultimate loss ratio, uniform
+P135_AN_AGES, P135_AN_RATE = 121, 0.03            # annuity-pv: AN_AGES, the interest rate
+P135_AN_GM = ((0.0007, 5e-5, 1.1), (0.0005, 3e-5, 1.1))   # Gompertz-Makeham A, B, c: males, females
+P135_AN_RETIRED = 0.6                             # pensioners (60 .. 95, no deferral); the rest 25 .. 64
+P135_AN_AMOUNT = (5000.0, 40000.0)                # the annual amount, uniform
+P135_VH_BINS, P135_VH_WIDTH = 1024, 0.25          # loss-hist: VH_BINS, bin_width
+P135_VH_MU, P135_VH_SIGMA = 50.0, 0.4             # losses lognormal: median 50, sigma 0.4
+P135_VH_PER_THREAD = 16                           # the grid: ceil(n / (256 x this)) blocks
+P135_RL_RET = (1e5, 2.5e5, 5e5, 1e6, 2.5e6, 5e6, 1e7, 2.5e7)   # xol-tower: the layers' retentions
+P135_RL_LAST = 2.5e7                              # the top layer's limit (the others up to the next)
+P135_RL_MED, P135_RL_SIGMA = 3e4, 1.0             # attritional claims lognormal (median, sigma)
+P135_RL_LARGE, P135_RL_XM, P135_RL_ALPHA = 0.1, 1e5, 1.3   # the large claims' share; Pareto xm, alpha
+P135_GL_NLEV = (12, 50, 120, 10, 15, 4)           # glm-premium: the factors' levels (GL_K = 6)
+P135_GL_TAB = 256                                 # GL_TAB: each table's entries (padded with 0)
+P135_GL_B0 = (float(np.log(0.08)), float(np.log(2500.0)))   # intercepts: frequency, severity
+P135_GL_SD = (0.25, 0.15)                         # the log relativities: N(0, sd^2)
+P135_GL_LOAD, P135_GL_MIN = 0.35, 50.0            # the loading and the minimum premium
+P135_GL_FULL = 0.7                                # policies of a whole year's exposure
+
+
+def _p135_hash(x):
+    """hash32 (lowbias32) of uint32 x, as probes135.cu computes it."""
+    x = np.asarray(x, np.uint32)
+    x = x ^ (x >> np.uint32(16))
+    x = x * np.uint32(0x7feb352d)
+    x = x ^ (x >> np.uint32(15))
+    x = x * np.uint32(0x846ca68b)
+    return x ^ (x >> np.uint32(16))
+
+
+def _p135_unif(h):
+    """uniform01: the top 24 bits over 2^24 (float32, exact)."""
+    return ((np.asarray(h, np.uint32) >> np.uint32(8)).astype(np.float64) / 16777216.0).astype(np.float32)
+
+
+# ---- compound-poisson-agg ----
+
+def _p135_cp_args(n, rng):
+    """n scenarios' Poisson means (float32, Gamma of mean P135_CP_LAM and cv P135_CP_CV);
+    the aggregates, counts and largest claims (zeroed); mu, sigma, seed, n."""
+    shape = 1.0 / P135_CP_CV ** 2
+    lam = rng.gamma(shape, P135_CP_LAM / shape, n).astype(np.float32)
+    return [lam, np.zeros(n, np.float32), np.zeros(n, np.int32), np.zeros(n, np.float32),
+            np.float32(P135_CP_MU), np.float32(P135_CP_SIGMA), np.uint32(P135_CP_SEED), _i32(n)]
+
+
+def _p135_cp_ref(lam, mu=P135_CP_MU, sigma=P135_CP_SIGMA, seed=P135_CP_SEED):
+    """compound_poisson in numpy (the product of uniforms in float32 as the kernel forms it,
+    the severities in float64): aggregates, counts, largest claims, and the smallest
+    |p / exp(-lam) - 1| of any test of the product (exp(-lam) underflows to 0 in float32
+    past lam ~103: the count then ends where the product underflows, ~100 .. 120)."""
+    lam = np.asarray(lam, np.float32)
+    n = len(lam)
+    base = np.uint32(seed) + np.arange(n, dtype=np.uint32) * np.uint32(P135_CP_STRIDE)
+    L = np.exp(-lam.astype(np.float64)).astype(np.float32)
+    p = _p135_unif(_p135_hash(base))
+    k = np.zeros(n, np.int64)
+    gap = np.inf
+    while True:
+        pos = L > 0
+        gap = min(gap, np.abs(p[pos].astype(np.float64) / L[pos] - 1).min(initial=np.inf))
+        on = np.flatnonzero((p > L) & (k < P135_CP_MAX))
+        if len(on) == 0:
+            break
+        k[on] += 1
+        p[on] = p[on] * _p135_unif(_p135_hash(base[on] + k[on].astype(np.uint32)))
+    S, mx = np.zeros(n), np.zeros(n)
+    for c in range(int(k.max(initial=0))):
+        on = np.flatnonzero(k > c)
+        ctr = base[on] + (k[on] + 1 + 2 * c).astype(np.uint32)
+        u1 = ((_p135_hash(ctr) >> np.uint32(8)).astype(np.float64) + 1) / 16777216.0
+        u2 = _p135_unif(_p135_hash(ctr + np.uint32(1))).astype(np.float64)
+        z = np.sqrt(-2 * np.log(u1)) * np.cos(6.28318531 * u2)
+        x = np.exp(float(mu) + float(sigma) * z)
+        S[on] += x
+        mx[on] = np.maximum(mx[on], x)
+    return S, k, mx, gap
+
+
+# ---- chain-ladder-bootstrap ----
+
+def _p135_cl_triangles(n, rng):
+    """n cumulative paid triangles (n x CL_DEV x CL_DEV, float64, the unknown i + j >=
+    CL_DEV part zero): premiums 1e4 x 1.03^i x uniform 0.8 .. 1.2, a triangle's loss
+    ratio uniform in P135_CL_ULR, the incremental payments the pattern 1 - exp(-decay (j
+    + 1)) times lognormal(0, noise^2) noise."""
+    D = P135_CL_DEV
+    j = np.arange(D)
+    F = 1 - np.exp(-P135_CL_DECAY * (j + 1))
+    dF = np.diff(np.r_[0.0, F])
+    prem = 1e4 * 1.03 ** j[None, :] * rng.uniform(0.8, 1.2, (n, D))
+    ulr = rng.uniform(*P135_CL_ULR, (n, 1))
+    inc = (prem * ulr)[:, :, None] * dF[None, None, :] * rng.lognormal(0, P135_CL_NOISE, (n, D, D))
+    cum = np.cumsum(inc, axis=2)
+    return np.where((j[:, None] + j[None, :] < D)[None], cum, 0.0)
+
+
+def _p135_cl_args(n, rng):
+    """n triangles (_p135_cl_triangles, float32, flat); the factors (n x 15), ultimates,
+    reserves (n x 16) and totals (zeroed)."""
+    D = P135_CL_DEV
+    f = np.float32
+    return [_p135_cl_triangles(n, rng).astype(f).ravel(), np.zeros(n * (D - 1), f), np.zeros(n * D, f),
+            np.zeros(n * D, f), np.zeros(n, f)]
+
+
+def _p135_cl_ref(C):
+    """chain_ladder in float64: factors (n x 15), ultimates, reserves (n x 16), totals."""
+    D = P135_CL_DEV
+    C = np.asarray(C, np.float64).reshape(-1, D, D)
+    n = len(C)
+    f = np.ones((n, D - 1))
+    for t in range(D - 1):
+        num, den = C[:, :D - 1 - t, t + 1].sum(axis=1), C[:, :D - 1 - t, t].sum(axis=1)
+        f[:, t] = np.where(den > 0, num / np.where(den > 0, den, 1), 1.0)
+    ult = np.zeros((n, D))
+    lat = np.zeros((n, D))
+    for i in range(D):
+        lat[:, i] = C[:, i, D - 1 - i]
+        ult[:, i] = lat[:, i] * np.prod(f[:, D - 1 - i:], axis=1)
+    res = ult - lat
+    return f, ult, res, res.sum(axis=1)
+
+
+# ---- annuity-pv-lifetable ----
+
+def _p135_an_qx():
+    """The life table (2 x AN_AGES, float32): q_x = 1 - exp(-(A + B c^x)) of P135_AN_GM,
+    males then females, at most 1, q_120 = 1."""
+    x = np.arange(P135_AN_AGES, dtype=np.float64)
+    q = np.stack([1 - np.exp(-(a + b * c ** x)) for a, b, c in P135_AN_GM])
+    q = np.minimum(q, 1.0)
+    q[:, -1] = 1.0
+    return q.astype(np.float32)
+
+
+def _p135_an_syms(n, rng):
+    return {"c_qx": _p135_an_qx().ravel()}
+
+
+def _p135_an_args(n, rng):
+    """n policies: P135_AN_RETIRED pensioners (age 60 .. 95, no deferral), the rest active
+    members of 25 .. 64 deferred to 65, shuffled together; sex 0/1 (half each); amounts
+    uniform in P135_AN_AMOUNT (int32, int32, int32, float32); the EPVs (zeroed); rate, n."""
+    ret = rng.uniform(0, 1, n) < P135_AN_RETIRED
+    age = np.where(ret, rng.integers(60, 96, n), rng.integers(25, 65, n)).astype(np.int32)
+    defer = np.where(ret, 0, 65 - age).astype(np.int32)
+    sex = rng.integers(0, 2, n).astype(np.int32)
+    amt = rng.uniform(*P135_AN_AMOUNT, n).astype(np.float32)
+    return [age, sex, defer, amt, np.zeros(n, np.float32), np.float32(P135_AN_RATE), _i32(n)]
+
+
+def _p135_an_ref(age, sex, defer, amount, rate=P135_AN_RATE, qx=None):
+    """annuity_pv in float64: the EPVs."""
+    q = (_p135_an_qx() if qx is None else np.asarray(qx)).astype(np.float64).reshape(2, -1)
+    A = q.shape[1]
+    v = 1 / (1 + float(np.float32(rate)))
+    out = np.zeros(len(age))
+    for i, (x, s, d) in enumerate(zip(age, sex, defer)):
+        k = np.arange(A - x)
+        kpx = np.r_[1.0, np.cumprod(1 - q[s, x:])][:-1]
+        out[i] = ((v ** k) * kpx)[k >= d].sum()
+    return out * np.asarray(amount, np.float64)
+
+
+# ---- var-loss-hist ----
+
+def _p135_vh_args(n, rng):
+    """n simulated aggregate losses (float32, lognormal: median P135_VH_MU, sigma
+    P135_VH_SIGMA); the histogram (uint32, zeroed); bin_width, n."""
+    loss = (P135_VH_MU * np.exp(P135_VH_SIGMA * rng.standard_normal(n))).astype(np.float32)
+    return [loss, np.zeros(P135_VH_BINS, np.uint32), np.float32(P135_VH_WIDTH), _i32(n)]
+
+
+def _p135_vh_ref(loss, width=P135_VH_WIDTH):
+    """loss_hist in numpy: the counts (the float32 quotient truncated, the tail bin)."""
+    b = (np.asarray(loss, np.float32) / np.float32(width)).astype(np.int64)
+    return np.bincount(np.minimum(b, P135_VH_BINS - 1), minlength=P135_VH_BINS)
+
+
+# ---- xol-tower-recoveries ----
+
+def _p135_rl_tower():
+    """The tower's retentions and limits (float32): each layer up to the next retention,
+    the top one P135_RL_LAST."""
+    r = np.array(P135_RL_RET)
+    return r.astype(np.float32), np.r_[np.diff(r), P135_RL_LAST].astype(np.float32)
+
+
+def _p135_rl_syms(n, rng):
+    r, l = _p135_rl_tower()
+    return {"c_ret": r, "c_lim": l}
+
+
+def _p135_rl_args(n, rng):
+    """n ground-up claims (float32, rounded to whole units): P135_RL_LARGE of them Pareto
+    (xm P135_RL_XM, alpha P135_RL_ALPHA), the rest lognormal (median P135_RL_MED, sigma
+    P135_RL_SIGMA); net claims (zeroed), the layers' totals (zeroed), n."""
+    large = rng.uniform(0, 1, n) < P135_RL_LARGE
+    x = np.where(large, P135_RL_XM * (1 - rng.uniform(0, 1, n)) ** (-1 / P135_RL_ALPHA),
+                 P135_RL_MED * np.exp(P135_RL_SIGMA * rng.standard_normal(n)))
+    return [np.round(x).astype(np.float32), np.zeros(n, np.float32), np.zeros(len(P135_RL_RET), np.float32),
+            _i32(n)]
+
+
+def _p135_rl_ref(claim):
+    """xol_layers in numpy: the net claims (float32, the kernel's order) and the layers'
+    totals (float64) and the recoveries (n x layers, float32)."""
+    x = np.asarray(claim, np.float32)
+    r, l = _p135_rl_tower()
+    rec = np.zeros_like(x)
+    recs = []
+    for k in range(len(r)):
+        y = np.minimum(np.maximum(x - r[k], np.float32(0)), l[k])
+        recs.append(y)
+        rec = rec + y
+    R = np.stack(recs, axis=1)
+    return x - rec, R.astype(np.float64).sum(axis=0), R
+
+
+# ---- glm-freqsev-premium ----
+
+def _p135_gl_offsets():
+    return np.r_[0, np.cumsum(P135_GL_NLEV)[:-1]].astype(np.int32)
+
+
+def _p135_gl_syms(n, rng):
+    return {"c_off": _p135_gl_offsets()}
+
+
+def _p135_gl_args(n, rng):
+    """n policies' factor levels (uint8, n x GL_K row-major: each factor's levels drawn
+    with Dirichlet(2) probabilities), exposures (float32: P135_GL_FULL of them 1, the rest
+    uniform 0.02 .. 1); the frequency and severity log relativities (GL_TAB float32 each,
+    N(0, sd^2) on the used entries, 0 on the padding and each factor's base level 0);
+    the premiums (zeroed); b0_f, b0_s, loading, min_prem, n."""
+    lev = np.stack([rng.choice(m, n, p=rng.dirichlet(np.full(m, 2.0))) for m in P135_GL_NLEV],
+                   axis=1).astype(np.uint8)
+    expo = np.where(rng.uniform(0, 1, n) < P135_GL_FULL, 1.0, rng.uniform(0.02, 1, n)).astype(np.float32)
+    tabs = []
+    for sd in P135_GL_SD:
+        b = np.zeros(P135_GL_TAB)
+        b[:sum(P135_GL_NLEV)] = rng.normal(0, sd, sum(P135_GL_NLEV))
+        b[_p135_gl_offsets()] = 0.0
+        tabs.append(b.astype(np.float32))
+    f = np.float32
+    return [lev.ravel(), expo, tabs[0], tabs[1], np.zeros(n, f), f(P135_GL_B0[0]), f(P135_GL_B0[1]),
+            f(P135_GL_LOAD), f(P135_GL_MIN), _i32(n)]
+
+
+def _p135_gl_ref(lev, expo, bf, bs, b0_f=P135_GL_B0[0], b0_s=P135_GL_B0[1], loading=P135_GL_LOAD,
+                 min_prem=P135_GL_MIN):
+    """glm_premium in float64: the premiums and the unclamped ones."""
+    K = len(P135_GL_NLEV)
+    idx = _p135_gl_offsets()[None, :] + np.asarray(lev).reshape(-1, K).astype(np.int64)
+    bf, bs = np.asarray(bf, np.float64), np.asarray(bs, np.float64)
+    eta = (float(np.float32(b0_f)) + np.log(np.asarray(expo, np.float64)) + bf[idx].sum(axis=1)
+           + float(np.float32(b0_s)) + bs[idx].sum(axis=1))
+    raw = np.exp(eta) * (1 + float(np.float32(loading)))
+    return np.maximum(raw, float(np.float32(min_prem))), raw
+
+
+UNSEEN133 = [
+    TimingProbe("probe/compound-poisson-aggclaims", "probe-unseen133", "compound_poisson", 1 << 22, 256,
+                lambda n: -(-n // 256), _p135_cp_args, source=_P135,
+                note="Monte-Carlo aggregate claims of 2^22 scenarios of a mixed compound Poisson model, a thread a "
+                     "scenario: one coalesced load of lam (Gamma, mean 25, cv 0.3), an expf, Knuth's Poisson "
+                     "count (a hash and a float multiply a trip, N + 1 trips), then N lognormal claims each 2 "
+                     "hashes, logf, sqrtf, cosf and expf (Box-Muller); N 25 on average, 1 .. ~80, so a warp "
+                     "runs its slowest lane's ~47 (data-dependent loop trips); 3 coalesced stores; "
+                     "compute/SFU-bound, divergent"),
+    TimingProbe("probe/chain-ladder-bootstrap-smem", "probe-unseen133", "chain_ladder", 1 << 17, 256,
+                lambda n: n, _p135_cl_args, source=_P135,
+                note="the chain-ladder method on 2^17 bootstrap pseudo-triangles of 16 x 16 cumulative paid "
+                     "claims (128 MB), a block of 256 threads a triangle: a coalesced load into a 1 KB shared "
+                     "tile, a barrier, 15 threads of the first warp each summing 2 columns over 15 .. 1 rows "
+                     "(conflict-free shared reads) and a division, a barrier, 16 threads projecting their "
+                     "origin year's ultimate (0 .. 15 factor multiplies), a barrier and thread 0 summing 16 "
+                     "reserves; the other 7 warps idle after the load; 48 floats stored a triangle (scattered "
+                     "4-64 B pieces); latency/barrier-bound"),
+    TimingProbe("probe/annuity-epv-lifetable-const", "probe-unseen133", "annuity_pv", 1 << 20, 256,
+                lambda n: -(-n // 256), _p135_an_args, source=_P135, symbols=_p135_an_syms,
+                note="expected present values of deferred whole-life annuities-due for 2^20 policies from a "
+                     "2 x 121 life table in __constant__ memory, a thread a policy: 4 coalesced loads, a loop "
+                     "from the policy's age to 120 (26 .. 96 trips, mean ~57, ages shuffled: a warp runs ~94) "
+                     "each a __constant__ load at a lane-varying index (age + k, sex: ~28 distinct addresses a "
+                     "warp, serialized) and 3 float multiplies/adds, the deferral a per-lane branch; one store"),
+    TimingProbe("probe/var-loss-hist-smem-atomics", "probe-unseen133", "loss_hist", 1 << 24, 256,
+                lambda n: -(-n // (256 * P135_VH_PER_THREAD)), _p135_vh_args, source=_P135,
+                note="the histogram of 2^24 simulated losses (lognormal, median 50, sigma 0.4) into 1024 bins of "
+                     "0.25 (the last the tail) for the VaR, 4096 blocks of 256 in a grid-stride loop of 16 "
+                     "trips: a coalesced load, a float division and a shared-memory atomicAdd (the losses "
+                     "spread over ~340 bins of 0.05% or more: few lanes of a warp collide), then each block adds "
+                     "its ~450 non-zero bins into the global histogram by atomicAdd (~1.8M global atomics on "
+                     "~700 addresses); shared-atomic-bound"),
+    TimingProbe("probe/xol-tower-warp-atomics", "probe-unseen133", "xol_layers", 1 << 24, 256,
+                lambda n: -(-n // 256), _p135_rl_args, source=_P135, symbols=_p135_rl_syms,
+                note="a per-risk excess-of-loss tower of 8 layers (retentions and limits in __constant__: uniform "
+                     "broadcasts) on 2^24 ground-up claims, a thread a claim: a coalesced load, for each layer a "
+                     "min/max recovery and a 5-step __shfl_down_sync warp sum, lane 0 adding a non-zero sum "
+                     "into the layer's total by a float atomicAdd (~20% of the claims reach layer 1, so nearly "
+                     "every warp adds there, ~4.6% .. ~0.005% reach the upper layers: ~2.4 atomics a warp, "
+                     "~1.26M same-address atomics on 8 words), the net claim stored; memory and atomic-bound"),
+    TimingProbe("probe/glm-freqsev-premium-smem", "probe-unseen133", "glm_premium", 1 << 23, 256,
+                lambda n: -(-n // 256), _p135_gl_args, source=_P135, symbols=_p135_gl_syms,
+                note="premium rating of 2^23 policies by a frequency-severity GLM, a thread a policy: each block "
+                     "stages the two 256-entry log-relativity tables into 2 KB of shared memory, then a thread "
+                     "reads its 6 factor levels (bytes, a warp's lanes 6 B apart: 192 contiguous bytes a "
+                     "warp), a __constant__ offset each and 12 data-dependent shared gathers (bank conflicts "
+                     "by the levels' skew), its exposure (logf), 2 expf and a minimum-premium fmaxf; 80 MB "
+                     "read (48 MB levels, 32 MB exposures), 32 MB written; memory/latency-bound"),
+]
+PROBES += UNSEEN133
+
+
+# probe-unseen134 (probes136.cu): a particle-physics detector / data-analysis course's
+# kernels (strip-detector digitization with hashed Gaussian noise, calorimeter seed
+# clustering on a shared-memory tile with a halo, weighted least-squares line fits over
+# CSR hit lists, a dimuon invariant-mass histogram with shared atomics, a Level-1 trigger
+# menu counted by global atomics with prescales, fixed-cone jet sums) as a student who
+# knows CUDA basics writes them
+_P136 = "probes136.cu"
+P136_DG_SEED, P136_DG_LSB, P136_DG_ADC_MAX = 1361, 0.5, 4095   # digitize: seed, mV an ADC count, ADC_MAX
+P136_DG_NOISE, P136_DG_ZS = 4.0, 12.0              # noise sigma and zero-suppression threshold (mV)
+P136_DG_HIT = 0.10                                 # channels with a MIP-like deposit (the rest q = 0)
+P136_DG_BIG = 0.002                                # of them, a large deposit that saturates the ADC
+P136_DG_GAIN, P136_DG_PED = (18.0, 22.0), (300.0, 20.0)   # gain uniform (mV / fC); pedestal N(mean, sd) mV
+P136_CL_TILE, P136_CL_HALO = 16, 2                 # calo-cluster: TILE, HALO
+P136_CL_SHOWERS = 1.0 / 400                        # showers a cell
+P136_CL_E = (1.0, 5.0)                             # shower energy: min + Exp(mean) GeV
+P136_CL_WIDTH = 0.7                                # the shower's Gaussian width, cells
+P136_CL_NOISE = (0.06, 0.12)                       # cell noise sigma (GeV) from the centre to the eta edges
+P136_LF_HITS = (6, 40)                             # line-fit: hits a track, uniform
+P136_LF_Z0, P136_LF_DZ = 40.0, 30.0                # layer k at z = Z0 + k DZ (mm), jittered
+P136_LF_SIGMA = (0.05, 0.1, 0.2)                   # a hit's resolution (mm), uniform choice
+P136_LF_BLOCK = 128
+P136_MH_MU_MAX, P136_MH_BINS = 8, 200              # mass-hist: MU_MAX, NBINS
+P136_MH_LO, P136_MH_BW = 0.0, 1.0                  # histogram from 0 GeV in 1 GeV bins
+P136_MH_Z, P136_MH_MZ, P136_MH_GZ = 0.3, 91.19, 2.5   # events with a Z -> mu mu pair; its mass and width
+P136_MH_PT = (5.0, 15.0)                           # muon pt: min + Exp(mean) GeV
+P136_TR_PATHS = 24                                 # trigger: N_PATHS
+P136_TR_JET, P136_TR_MU, P136_TR_EG, P136_TR_MET = 25.0, 10.0, 12.0, 20.0   # object pt means (Exp) GeV
+P136_TR_MU_P, P136_TR_EG_P = 0.3, 0.4              # the chance an event has a muon (an e/gamma) slot filled
+P136_TR_DTYPE = np.dtype([("jet", "<f4", (4,)), ("mu", "<f4", (2,)), ("eg", "<f4", (2,)), ("met", "<f4"),
+                          ("ht", "<f4")])          # struct L1Event
+# the menu: (type 0 jet 1 mu 2 eg 3 MET 4 HT, multiplicity, threshold GeV, prescale)
+P136_TR_MENU = [(0, 1, 60.0, 100), (0, 1, 90.0, 20), (0, 1, 120.0, 1), (0, 1, 180.0, 1), (0, 2, 40.0, 50),
+                (0, 2, 60.0, 1), (0, 4, 30.0, 10), (0, 4, 40.0, 1), (1, 1, 5.0, 50), (1, 1, 10.0, 5),
+                (1, 1, 20.0, 1), (1, 1, 25.0, 1), (1, 2, 3.0, 1), (1, 2, 8.0, 1), (2, 1, 10.0, 20),
+                (2, 1, 20.0, 1), (2, 1, 30.0, 1), (2, 2, 10.0, 1), (3, 1, 40.0, 10), (3, 1, 60.0, 1),
+                (3, 1, 80.0, 1), (4, 1, 100.0, 10), (4, 1, 200.0, 1), (4, 1, 300.0, 1)]
+P136_JC_PART, P136_JC_AXES, P136_JC_R = 256, 32, 0.4   # jet-cone: PART_EV, JET_AXES, the cone's R
+P136_JC_JETS, P136_JC_JET_PART = 4, 12             # hard jets an event, particles in each
+P136_JC_JET_SPREAD, P136_JC_JET_PT = 0.12, 8.0     # their spread (eta, phi) and pt (Exp mean) GeV
+P136_JC_PT = (0.5, 2.0)                            # soft particles' pt: min + Exp(mean) GeV
+P136_JC_BLOCK = 128
+
+
+def _p136_hash(x):
+    """hash32 (lowbias32) of uint32 x, as probes136.cu computes it."""
+    x = np.asarray(x, np.uint32)
+    x = x ^ (x >> np.uint32(16))
+    x = x * np.uint32(0x7feb352d)
+    x = x ^ (x >> np.uint32(15))
+    x = x * np.uint32(0x846ca68b)
+    return x ^ (x >> np.uint32(16))
+
+
+# ---- strip-digitize-noise ----
+
+def _p136_dg_args(n, rng):
+    """n strip channels: charge q (fC, float32: 0 but for P136_DG_HIT of them, lognormal
+    around 3.5 fC, P136_DG_BIG of those 40-120 fC), gain (uniform P136_DG_GAIN) and
+    pedestal (N(P136_DG_PED)) per channel; adc (uint16, zeroed); noise sigma, lsb, the
+    zero-suppression threshold, seed, n."""
+    f = np.float32
+    hit = rng.random(n) < P136_DG_HIT
+    q = np.where(hit, rng.lognormal(np.log(3.5), 0.3, n), 0.0)
+    big = hit & (rng.random(n) < P136_DG_BIG)
+    q = np.where(big, rng.uniform(40, 120, n), q).astype(f)
+    gain = rng.uniform(*P136_DG_GAIN, n).astype(f)
+    ped = rng.normal(*P136_DG_PED, n).astype(f)
+    return [q, gain, ped, np.zeros(n, np.uint16), f(P136_DG_NOISE), f(P136_DG_LSB), f(P136_DG_ZS),
+            np.uint32(P136_DG_SEED), _i32(n)]
+
+
+def _p136_dg_ref(q, gain, ped, noise=P136_DG_NOISE, lsb=P136_DG_LSB, zs=P136_DG_ZS, seed=P136_DG_SEED):
+    """digitize_hits in float64 (the same hashed normals): the ADC counts (uint16) and a
+    mask of the channels within rounding of a count's edge or of the threshold."""
+    i = np.arange(len(q), dtype=np.uint32)
+    c = np.uint32(seed) + np.uint32(2) * i
+    u1 = ((_p136_hash(c) >> np.uint32(8)).astype(np.float64) + 1) / 16777216.0
+    u2 = (_p136_hash(c + np.uint32(1)) >> np.uint32(8)).astype(np.float64) / 16777216.0
+    z = np.sqrt(-2 * np.log(u1)) * np.cos(2 * np.pi * u2)
+    sig = np.asarray(q, np.float64) * gain + noise * z
+    t = (ped + sig) / lsb + 0.5
+    cnt = np.clip(np.floor(t), 0, P136_DG_ADC_MAX)
+    adc = np.where(sig > zs, cnt, 0).astype(np.uint16)
+    amb = (np.abs(t - np.round(t)) < 2e-3) | (np.abs(sig - zs) < 1e-3)
+    return adc, amb
+
+
+# ---- calo-cluster-smem-halo ----
+
+def _p136_cl_noise(n_eta, n_phi):
+    """The cells' noise sigma (float32, n_eta x n_phi): from P136_CL_NOISE[0] at the
+    centre in eta to [1] at the edges, with a 10% cell-to-cell spread (fixed)."""
+    r = np.random.default_rng(136)
+    eta = np.abs(np.arange(n_eta) - (n_eta - 1) / 2) / max(1, (n_eta - 1) / 2)
+    base = P136_CL_NOISE[0] + (P136_CL_NOISE[1] - P136_CL_NOISE[0]) * eta
+    return (base[:, None] * r.uniform(0.9, 1.1, (n_eta, n_phi))).astype(np.float32)
+
+
+def _p136_cl_args(n, rng):
+    """An n x n calorimeter (eta rows, phi columns): E = noise sigma N(0, 1) plus showers
+    (P136_CL_SHOWERS a cell, energy P136_CL_E, a Gaussian profile of P136_CL_WIDTH cells over
+    the 5 x 5 around a random cell, phi wrapped, nothing past eta's edges), noise (float32);
+    the cluster lists (e, eta, phi float32; cell int32, n * n / 64 long), the counter; max_cl,
+    n_eta, n_phi."""
+    noise = _p136_cl_noise(n, n)
+    E = noise.astype(np.float64) * rng.standard_normal((n, n))
+    k = max(1, int(n * n * P136_CL_SHOWERS))
+    ce, cp = rng.integers(0, n, k), rng.integers(0, n, k)
+    en = P136_CL_E[0] + rng.exponential(P136_CL_E[1], k)
+    d = np.arange(-2, 3)
+    prof = np.exp(-(d[:, None] ** 2 + d[None, :] ** 2) / (2 * P136_CL_WIDTH ** 2))
+    prof /= prof.sum()
+    for dy in d:
+        for dx in d:
+            ie = ce + dy
+            ok = (ie >= 0) & (ie < n)
+            np.add.at(E, (ie[ok], (cp[ok] + dx) % n), en[ok] * prof[dy + 2, dx + 2])
+    m = n * n // 64
+    return [E.astype(np.float32).ravel(), noise.ravel(), np.zeros(m, np.float32), np.zeros(m, np.float32),
+            np.zeros(m, np.float32), np.zeros(m, np.int32), np.zeros(1, np.int32), _i32(m), _i32(n), _i32(n)]
+
+
+def _p136_cl_ref(E, noise, n_eta, n_phi):
+    """calo_cluster's clusters in numpy, ordered by seed cell: cells (int), energies, eta
+    and phi (float64)."""
+    E = np.asarray(E, np.float32).reshape(n_eta, n_phi)
+    nz = np.asarray(noise, np.float32).reshape(n_eta, n_phi)
+    T = np.where(E > np.float32(2) * nz, E, np.float32(0)).astype(np.float64)
+    P = np.pad(np.pad(T, ((0, 0), (2, 2)), mode="wrap"), ((2, 2), (0, 0)))
+
+    def at(dy, dx):
+        return P[2 + dy:2 + dy + n_eta, 2 + dx:2 + dx + n_phi]
+    seed = T > 4 * nz.astype(np.float64)
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            if dy or dx:
+                seed &= at(dy, dx) < T
+    s = se = sp = 0
+    for dy in range(-2, 3):
+        for dx in range(-2, 3):
+            s = s + at(dy, dx)
+            se = se + dy * at(dy, dx)
+            sp = sp + dx * at(dy, dx)
+    ie, ip = np.nonzero(seed)
+    return ie * n_phi + ip, s[seed], ie + se[seed] / s[seed], ip + sp[seed] / s[seed]
+
+
+# ---- track-linefit-csr ----
+
+def _p136_lf_args(n, rng):
+    """n straight tracks x = a + b z (a uniform +-20 mm, b +-0.3), hits on consecutive
+    layers from a random first one (P136_LF_HITS a track, z = Z0 + k DZ + N(0, 0.5) mm),
+    x smeared by the hit's sigma (a choice of P136_LF_SIGMA): offsets (int32, n + 1), z, x
+    and w = 1 / sigma^2 (float32); a, b, chi2 (float32) and ndf (int32) zeroed; n."""
+    f = np.float32
+    nh = rng.integers(P136_LF_HITS[0], P136_LF_HITS[1] + 1, n)
+    off = np.zeros(n + 1, np.int64)
+    np.cumsum(nh, out=off[1:])
+    tot = int(off[-1])
+    trk = np.repeat(np.arange(n), nh)
+    k = np.arange(tot) - off[trk] + rng.integers(0, 5, n)[trk]
+    z = P136_LF_Z0 + P136_LF_DZ * k + rng.normal(0, 0.5, tot)
+    a, b = rng.uniform(-20, 20, n), rng.uniform(-0.3, 0.3, n)
+    sig = np.asarray(P136_LF_SIGMA)[rng.integers(0, len(P136_LF_SIGMA), tot)]
+    x = a[trk] + b[trk] * z + sig * rng.standard_normal(tot)
+    return [off.astype(np.int32), z.astype(f), x.astype(f), (1 / sig ** 2).astype(f), np.zeros(n, f),
+            np.zeros(n, f), np.zeros(n, f), np.zeros(n, np.int32), _i32(n)]
+
+
+def _p136_lf_ref(off, z, x, w):
+    """line_fit's fits in float64: a, b, chi2, ndf."""
+    off = np.asarray(off, np.int64)
+    nh = np.diff(off)
+    trk = np.repeat(np.arange(len(nh)), nh)
+    z, x, w = (np.asarray(v, np.float64) for v in (z, x, w))
+
+    def s(v):
+        return np.bincount(trk, v, len(nh))
+    S, Sz, Szz, Sx, Szx = s(w), s(w * z), s(w * z * z), s(w * x), s(w * z * x)
+    D = S * Szz - Sz * Sz
+    b = (S * Szx - Sz * Sx) / D
+    a = (Szz * Sx - Sz * Szx) / D
+    chi2 = s(w * (x - a[trk] - b[trk] * z) ** 2)
+    return a, b, chi2, nh - 2
+
+
+# ---- dimuon-mass-hist-smem ----
+
+def _p136_mh_args(n, rng):
+    """n events of 2 + Binomial(6, 0.25) muons in MU_MAX slots (pt P136_MH_PT, eta +-2.4,
+    phi +-pi, charge +-1; unused slots 0), P136_MH_Z of them with slots 0 and 1 a Z decay
+    (opposite charges, back to back in phi within 0.3, muon 1's pt set for a mass N(MZ,
+    GZ) when that lands in 5 .. 300 GeV): pt, eta, phi (float32), charge, n_mu (int32);
+    hist (uint32, NBINS, zeroed); m_lo, bw, n."""
+    M = P136_MH_MU_MAX
+    nm = 2 + rng.binomial(6, 0.25, n)
+    live = np.arange(M)[None, :] < nm[:, None]
+    pt = P136_MH_PT[0] + rng.exponential(P136_MH_PT[1], (n, M))
+    eta = rng.uniform(-2.4, 2.4, (n, M))
+    phi = rng.uniform(-np.pi, np.pi, (n, M))
+    q = rng.choice(np.array([-1, 1]), (n, M))
+    z = rng.random(n) < P136_MH_Z
+    q[z, 1] = -q[z, 0]
+    phi[z, 1] = np.angle(np.exp(1j * (phi[z, 0] + np.pi + rng.normal(0, 0.3, z.sum()))))
+    eta[z, 1] = np.clip(eta[z, 0] + rng.normal(0, 1.0, z.sum()), -2.4, 2.4)
+    mz = rng.normal(P136_MH_MZ, P136_MH_GZ, z.sum())
+    p1 = mz ** 2 / (2 * pt[z, 0] * (np.cosh(eta[z, 0] - eta[z, 1]) - np.cos(phi[z, 0] - phi[z, 1])))
+    p1 = np.where((p1 > 5) & (p1 < 300), p1, pt[z, 1])
+    pt[z, 1] = p1
+    f = np.float32
+    return [np.where(live, pt, 0).astype(f).ravel(), np.where(live, eta, 0).astype(f).ravel(),
+            np.where(live, phi, 0).astype(f).ravel(), np.where(live, q, 0).astype(np.int32).ravel(),
+            nm.astype(np.int32), np.zeros(P136_MH_BINS, np.uint32), f(P136_MH_LO), f(P136_MH_BW), _i32(n)]
+
+
+def _p136_mh_ref(pt, eta, phi, charge, n_mu, lo=P136_MH_LO, bw=P136_MH_BW):
+    """mass_hist's histogram in float64 (uint32) and the number of pairs within rounding
+    of a bin's edge."""
+    M = P136_MH_MU_MAX
+    pt, eta, phi = (np.asarray(v, np.float64).reshape(-1, M) for v in (pt, eta, phi))
+    q = np.asarray(charge).reshape(-1, M)
+    nm = np.asarray(n_mu)
+    hist = np.zeros(P136_MH_BINS, np.int64)
+    amb = 0
+    for i in range(M):
+        for j in range(i + 1, M):
+            ok = (j < nm) & (q[:, i] != q[:, j])
+            m2 = 2 * pt[ok, i] * pt[ok, j] * (np.cosh(eta[ok, i] - eta[ok, j]) - np.cos(phi[ok, i] - phi[ok, j]))
+            t = (np.sqrt(np.maximum(m2, 0)) - lo) / bw
+            amb += int((np.abs(t - np.round(t)) < 1e-3).sum())
+            b = np.floor(t).astype(np.int64)
+            hist += np.bincount(b[(b >= 0) & (b < P136_MH_BINS)], minlength=P136_MH_BINS)
+    return hist.astype(np.uint32), amb
+
+
+# ---- l1-trigger-menu-atomics ----
+
+def _p136_tr_args(n, rng):
+    """n Level-1 events (struct L1Event): 4 jets Exp(P136_TR_JET) sorted descending, 2
+    muon and 2 e/gamma slots each filled (Exp(mean) + 3, then sorted) with probability
+    P136_TR_MU_P / P136_TR_EG_P else 0, MET Exp(P136_TR_MET), HT the jets over 30 GeV
+    summed; raw (uint32, N_PATHS), bits (uint32, n), n_acc (uint32, 1) zeroed; n."""
+    ev = np.zeros(n, P136_TR_DTYPE)
+    ev["jet"] = -np.sort(-rng.exponential(P136_TR_JET, (n, 4)), axis=1)
+    for k, mean, p in (("mu", P136_TR_MU, P136_TR_MU_P), ("eg", P136_TR_EG, P136_TR_EG_P)):
+        v = np.where(rng.random((n, 2)) < p, 3 + rng.exponential(mean, (n, 2)), 0.0)
+        ev[k] = -np.sort(-v, axis=1)
+    ev["met"] = rng.exponential(P136_TR_MET, n)
+    ev["ht"] = np.where(ev["jet"] > 30, ev["jet"], 0).sum(axis=1)
+    return [ev, np.zeros(P136_TR_PATHS, np.uint32), np.zeros(n, np.uint32), np.zeros(1, np.uint32), _i32(n)]
+
+
+def _p136_tr_syms(n, rng):
+    t, m, thr, ps = zip(*P136_TR_MENU)
+    return {"c_path_type": np.array(t, np.int32), "c_path_mult": np.array(m, np.int32),
+            "c_path_thr": np.array(thr, np.float32), "c_path_prescale": np.array(ps, np.int32)}
+
+
+def _p136_tr_ref(ev):
+    """The menu's decisions in numpy: fired (bool, n x N_PATHS)."""
+    objs = {0: ev["jet"], 1: ev["mu"], 2: ev["eg"], 3: ev["met"][:, None], 4: ev["ht"][:, None]}
+    return np.stack([(objs[t] > np.float32(thr)).sum(axis=1) >= m for t, m, thr, _ in P136_TR_MENU], axis=1)
+
+
+# ---- jet-cone-broadcast ----
+
+def _p136_jc_args(n, rng):
+    """n jet axes, JET_AXES an event (n a multiple of it): each event's PART_EV particles
+    (P136_JC_JETS hard jets of P136_JC_JET_PART particles spread P136_JC_JET_SPREAD around
+    a random axis, pt Exp(P136_JC_JET_PT), the rest soft, P136_JC_PT, uniform in eta +-2.5
+    and phi; phi wrapped into +-pi), the axes the event's JET_AXES highest-pt particles'
+    eta and phi; p_eta, p_phi, p_pt, ax_eta, ax_phi (float32); j_pt, j_eta, j_phi (float32)
+    and j_n (int32) zeroed; r2 (float32 R^2), n."""
+    ne, P = n // P136_JC_AXES, P136_JC_PART
+    eta = rng.uniform(-2.5, 2.5, (ne, P))
+    phi = rng.uniform(-np.pi, np.pi, (ne, P))
+    pt = P136_JC_PT[0] + rng.exponential(P136_JC_PT[1], (ne, P))
+    h = P136_JC_JETS * P136_JC_JET_PART
+    je, jp = rng.uniform(-2.0, 2.0, (ne, P136_JC_JETS)), rng.uniform(-np.pi, np.pi, (ne, P136_JC_JETS))
+    eta[:, :h] = np.repeat(je, P136_JC_JET_PART, axis=1) + rng.normal(0, P136_JC_JET_SPREAD, (ne, h))
+    phi[:, :h] = np.repeat(jp, P136_JC_JET_PART, axis=1) + rng.normal(0, P136_JC_JET_SPREAD, (ne, h))
+    phi = np.angle(np.exp(1j * phi))
+    pt[:, :h] = 1.0 + rng.exponential(P136_JC_JET_PT, (ne, h))
+    perm = rng.permuted(np.tile(np.arange(P), (ne, 1)), axis=1)      # the jets' particles anywhere in the list
+    eta, phi, pt = (np.take_along_axis(v, perm, axis=1) for v in (eta, phi, pt))
+    top = np.argsort(-pt, axis=1)[:, :P136_JC_AXES]
+    f = np.float32
+    ax_eta, ax_phi = (np.take_along_axis(v, top, axis=1).astype(f).ravel() for v in (eta, phi))
+    return [eta.astype(f).ravel(), phi.astype(f).ravel(), pt.astype(f).ravel(), ax_eta, ax_phi,
+            np.zeros(n, f), np.zeros(n, f), np.zeros(n, f), np.zeros(n, np.int32), f(P136_JC_R ** 2), _i32(n)]
+
+
+def _p136_jc_ref(p_eta, p_phi, p_pt, ax_eta, ax_phi, r2=P136_JC_R ** 2):
+    """jet_cone in numpy (the deltas in float32 as the kernel takes them, the rest in
+    float64): pt, eta, phi, count, and the smallest |dR^2 - r2| of any pair."""
+    P, A = P136_JC_PART, P136_JC_AXES
+    f = np.float32
+    pe, pp, pw = (np.asarray(v, f).reshape(-1, 1, P) for v in (p_eta, p_phi, p_pt))
+    ae, ap = (np.asarray(v, f).reshape(-1, A, 1) for v in (ax_eta, ax_phi))
+    de = (pe - ae).astype(np.float64)
+    dp = pp - ap
+    pi = f(3.14159265)
+    dp = np.where(dp > pi, dp - f(2) * pi, dp)
+    dp = np.where(dp < -pi, dp + f(2) * pi, dp).astype(np.float64)
+    d2 = de * de + dp * dp
+    gap = float(np.abs(d2 - float(f(r2))).min())
+    inn = d2 < float(f(r2))
+    w = np.where(inn, pw.astype(np.float64), 0)
+    spt = w.sum(axis=2)
+    se, sp = (w * de).sum(axis=2), (w * dp).sum(axis=2)
+    safe = np.where(spt > 0, spt, 1)
+    je = np.where(spt > 0, ae[..., 0] + se / safe, ae[..., 0])
+    jp = np.where(spt > 0, ap[..., 0] + sp / safe, ap[..., 0])
+    return spt.ravel(), je.ravel(), jp.ravel(), inn.sum(axis=2).ravel(), gap
+
+
+UNSEEN134 = [
+    TimingProbe("probe/strip-digitize-noise", "probe-unseen134", "digitize_hits", 1 << 24, 256,
+                lambda n: -(-n // 256), _p136_dg_args, source=_P136,
+                note="silicon-strip digitization of 2^24 channels, a thread a channel: 3 coalesced float loads "
+                     "(charge, gain, pedestal), 2 lowbias32 hashes and a Box-Muller normal (logf, sqrtf, cosf), "
+                     "a float division, clamp to 12 bits and zero suppression, one 2-byte store; memory-bound "
+                     "(14 B a channel) with a little SFU work"),
+    TimingProbe("probe/calo-cluster-smem-halo", "probe-unseen134", "calo_cluster", 4096, (P136_CL_TILE, P136_CL_TILE),
+                lambda n: (n // P136_CL_TILE, n // P136_CL_TILE), _p136_cl_args, source=_P136,
+                note="calorimeter seed clustering on a 4096 x 4096 eta-phi grid (phi periodic), 16 x 16 blocks: "
+                     "each block loads its 20 x 20 tile with halo (2 loops of 256 threads, E and noise from two "
+                     "arrays, the halo rows' loads 80 B runs) into shared memory zeroing cells under 2 sigma; a "
+                     "cell over 4 sigma (~1.2%) compares its 8 neighbours and, when a local maximum (~0.24% of "
+                     "cells, divergent), sums the 5 x 5 window from shared memory and appends its cluster with "
+                     "one atomicAdd on a single counter and 4 scattered stores"),
+    TimingProbe("probe/track-linefit-csr", "probe-unseen134", "line_fit", 1 << 18, P136_LF_BLOCK,
+                lambda n: -(-n // P136_LF_BLOCK), _p136_lf_args, source=_P136,
+                note="weighted least-squares straight-line fits of 2^18 tracks (6 .. 40 hits, mean 23; 6M "
+                     "hits), a thread a track: CSR offsets, a loop over the track's own contiguous hits (z, x, w: "
+                     "a warp's lanes ~92 B apart, uncoalesced, loop lengths diverging) for 5 sums, 2 float "
+                     "divisions, then a second pass over the same hits for chi^2 (L1/L2 hits); 4 stores"),
+    TimingProbe("probe/dimuon-mass-hist-smem", "probe-unseen134", "mass_hist", 1 << 20, 256,
+                lambda n: -(-n // 256), _p136_mh_args, source=_P136,
+                note="dimuon invariant-mass histogram of 2^20 events (2 .. 8 muons in 8 fixed slots, mean 3.5), "
+                     "a thread an event: the i < j pair loop (up to 28 pairs, ~6 mean, divergent lengths) "
+                     "re-reading pt/eta/phi/charge from global (lanes 32 B apart), opposite-charge pairs "
+                     "(~half; ~2.6 an event) doing coshf, cosf, sqrtf and a division, 200 bins as shared atomicAdd "
+                     "(the Z peak ~9% of them in 5 bins), the block's nonzero bins added to global with atomics"),
+    TimingProbe("probe/l1-trigger-menu-atomics", "probe-unseen134", "trigger_count", 1 << 22, 256,
+                lambda n: -(-n // 256), _p136_tr_args, source=_P136, symbols=_p136_tr_syms,
+                note="a 24-path Level-1 trigger menu on 2^22 events (40-byte structs of 10 floats, copied to a "
+                     "local), a thread an event: per path 4 __constant__ loads (uniform), a switch over the "
+                     "object type with up to 4 compares; each firing path (~2.9 an event) does a global atomicAdd "
+                     "whose old value is used (prescale modulo) on one of 24 hot counters, the accept bits "
+                     "stored and a global atomicAdd on one counter for the ~45% of events accepted"),
+    TimingProbe("probe/jet-cone-broadcast", "probe-unseen134", "jet_cone", 1 << 20, P136_JC_BLOCK,
+                lambda n: -(-n // P136_JC_BLOCK), _p136_jc_args, source=_P136,
+                note="fixed-cone (R = 0.4) jet sums for 2^20 jet axes, 32 an event (a warp an event, 2^15 "
+                     "events of 256 particles), a thread an axis: 256 iterations each with 2 warp-uniform "
+                     "(broadcast) float loads, 2 subtractions, phi wrapping compares and a dR^2 test, the "
+                     "~5% inside loading pt and adding 3 sums (divergent); compute/issue-bound"),
+]
+PROBES += UNSEEN134
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
