@@ -27247,7 +27247,6 @@ def _p134_lpa_args(n, rng):
 
 def _p134_lpa_ref(row_ptr, col, label):
     """lpa_mode: (new labels, changed): the most frequent neighbour label, the smallest on a tie."""
-    n = len(label)
     rows = _p134_rows(row_ptr)
     lab = label[col].astype(np.int64)
     m = int(label.max()) + 1
