@@ -75,11 +75,12 @@ class LocalReuse:
         rows, cols = _distinct_lines(words, act, span, self.last.shape[1])
         if not len(rows):
             return
+        rows = np.asarray(warps)[rows]          # the matrix's rows are these warps of the batch
         last = self.last
         lx = last[rows, cols]
         seen = lx > 0
         # distinct lines touched since: those whose last touch is later than this one's
-        sd = (last[rows] > lx[:, None]).sum(axis=1)
+        sd = _later(last, rows, lx)
         if not store:
             _count(cnt, pc, LD, sd[seen])
         d = self.dirty[rows, cols]
@@ -105,14 +106,32 @@ class LocalReuse:
             return
         lx = self.last[rows, cols]
         fx = self.first[rows, cols]
-        after = (self.last[rows] > lx[:, None]).sum(axis=1)
-        before = ((self.first[rows] < fx[:, None]) & (self.first[rows] > 0)).sum(axis=1)
+        after = _later(self.last, rows, lx)
+        # (first touches before fx: those not after it, less the lines never touched)
+        before = self.first.shape[1] - _later(self.first, rows, fx - 1) - (self.first[rows] == 0).sum(axis=1)
         self._write_backs(cnt, pc, np.maximum(self.gap[rows, cols], after + before))
         self.dirty[:] = False
 
     @staticmethod
     def _write_backs(cnt, pc, gaps):
         _count(cnt, pc, WB, gaps)
+
+
+def _later(stamps: np.ndarray, rows: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """For each i, how many of row rows[i]'s stamps are greater than x[i] (rows
+    ascending).  Compared lane by lane where each row has few queries, else by sorting
+    each row once and searching it."""
+    n = len(rows)
+    ws, start = np.unique(rows, return_index=True)
+    if n <= 4 * len(ws):
+        return (stamps[rows] > x[:, None]).sum(axis=1)
+    f = stamps.shape[1]
+    srt = np.sort(stamps[ws], axis=1).astype(np.int64)
+    big = int(max(int(srt[:, -1].max()), int(x.max()) if n else 0)) + 2
+    pos = np.repeat(np.arange(len(ws)), np.diff(np.r_[start, n]))
+    flat = (srt + (np.arange(len(ws), dtype=np.int64) * big)[:, None]).ravel()
+    le = np.searchsorted(flat, x.astype(np.int64) + pos * big, side="right") - pos * f
+    return f - le
 
 
 def _count(cnt, pc, name, sd):

@@ -18,6 +18,16 @@ __global__ void sweep(const float* x, float* out, int w) {
     for (int k = w - 1; k >= 0; --k) s = s * 0.5f + a[k];
     out[i] = s;
 }
+
+__global__ void sweep_uneven(const float* x, float* out) {
+    float a[8];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int w = threadIdx.x < 32 ? 4 : 8;         // the second warp's last trips run alone
+    for (int k = 0; k < w; ++k) a[k] = x[i] + k;
+    float s = 0.0f;
+    for (int k = w - 1; k >= 0; --k) s = s * 0.5f + a[k];
+    out[i] = s;
+}
 """
 
 
@@ -42,6 +52,18 @@ def test_stack_distances_and_write_backs_of_a_forward_store_backward_load_sweep(
     # max(7 - j, 2j) = 7, 6, 5, 6, 8, 10, 12, 14: bins 5, 5, 4, 5, 6, 6, 7, 7
     assert _hist(m, LR.WB) == {4: 2, 5: 6, 6: 4, 7: 4}
     assert m["simt__local_store_lines.sum"] == 2 * 8
+
+
+def test_each_warp_keeps_its_own_lines_when_warps_run_apart():
+    """The first warp sweeps 4 words and the second 8, so the second runs its last trips in
+    a group of its own: each warp's lines are its own.  First warp: loads at 0-3 lines
+    (bins 0, 0, 2, 3), write-backs at max(3 - j, 2j) = 3, 2, 4, 6 (bins 3, 2, 4, 5); the
+    second as in the sweep above."""
+    x = np.arange(64, dtype=F32)
+    (_, out), res = run(SRC, "sweep_uneven", 1, 64, [x, np.zeros(64, F32)])
+    assert out[0] == ((x[0] + 3) * 0.5 + x[0] + 2) * 0.5 * 0.5 + (x[0] + 1) * 0.5 + x[0]
+    assert _hist(res.metrics, LR.LD) == {0: 4, 2: 2, 3: 2, 4: 2, 5: 2}
+    assert _hist(res.metrics, LR.WB) == {2: 1, 3: 1, 4: 2, 5: 4, 6: 2, 7: 2}
 
 
 def test_local_traffic_reaches_dram_only_beyond_l2():
