@@ -107,7 +107,7 @@ LOCAL_STORE_LINES_PER_US = 30360.0
 # the local pipe for its line's DRAM time (the "local" component), and a dirty line's
 # write-back holds it for this share of that, the rest overlapping as other DRAM traffic
 # does: the nine probes of timing_investigation/lspill2/ whose local lines reach DRAM
-# are at 0.59-1.07 of their measured times with 0, 0.73-1.47 with 1, 0.67-1.20 with 0.5
+# are at 0.58-1.07 of their measured times with 0, 0.74-1.47 with 1, 0.65-1.20 with 0.5
 LOCAL_WB_SHARE = 0.5
 # SM cycles the constant cache takes per pass of an LDC (simt.constcache, which measured it)
 CONST_PASS_CYCLES = constcache.BASE_CYCLES
