@@ -87,13 +87,12 @@ class LocalReuse:
         gap = np.where(seen & d, np.maximum(self.gap[rows, cols], sd), 0)
         if store:
             # the store before it dirtied this line: written back if it left L2 in between
-            self._write_backs(cnt, pc, gap[d])
+            _count(cnt, pc, WB, gap[d])
             self.dirty[rows, cols] = True
             self.gap[rows, cols] = 0
         else:
             self.gap[rows, cols] = gap
-        ws = rows[np.r_[True, rows[1:] != rows[:-1]]]
-        self.clock[ws] += 1
+        self.clock[rows[_run_starts(rows)]] += 1
         t = self.clock[rows]
         last[rows, cols] = t
         f = self.first[rows, cols]
@@ -107,14 +106,11 @@ class LocalReuse:
         lx = self.last[rows, cols]
         fx = self.first[rows, cols]
         after = _later(self.last, rows, lx)
-        # (first touches before fx: those not after it, less the lines never touched)
-        before = self.first.shape[1] - _later(self.first, rows, fx - 1) - (self.first[rows] == 0).sum(axis=1)
-        self._write_backs(cnt, pc, np.maximum(self.gap[rows, cols], after + before))
+        # (first touches before fx: those not after it, less the warp's lines never touched)
+        never = (self.first == 0).sum(axis=1)
+        before = self.first.shape[1] - _later(self.first, rows, fx - 1) - never[rows]
+        _count(cnt, pc, WB, np.maximum(self.gap[rows, cols], after + before))
         self.dirty[:] = False
-
-    @staticmethod
-    def _write_backs(cnt, pc, gaps):
-        _count(cnt, pc, WB, gaps)
 
 
 def _later(stamps: np.ndarray, rows: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -122,7 +118,8 @@ def _later(stamps: np.ndarray, rows: np.ndarray, x: np.ndarray) -> np.ndarray:
     ascending).  Compared lane by lane where each row has few queries, else by sorting
     each row once and searching it."""
     n = len(rows)
-    ws, start = np.unique(rows, return_index=True)
+    start = _run_starts(rows)
+    ws = rows[start]
     if n <= 4 * len(ws):
         return (stamps[rows] > x[:, None]).sum(axis=1)
     f = stamps.shape[1]
@@ -132,6 +129,11 @@ def _later(stamps: np.ndarray, rows: np.ndarray, x: np.ndarray) -> np.ndarray:
     flat = (srt + (np.arange(len(ws), dtype=np.int64) * big)[:, None]).ravel()
     le = np.searchsorted(flat, x.astype(np.int64) + pos * big, side="right") - pos * f
     return f - le
+
+
+def _run_starts(rows: np.ndarray) -> np.ndarray:
+    """Where each run of equal values of an ascending array starts."""
+    return np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
 
 
 def _count(cnt, pc, name, sd):

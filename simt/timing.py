@@ -14,9 +14,10 @@ are counted as the SASS issue slots they stand for, simt.issue):
     that is larger
 
     dram            (distinct 64-byte chunks read x 64 B + distinct 32-byte sectors written
-                    x 32 B) / DRAM bandwidth, and local lines' write-backs (local); a table touched at random at a lower rate,
-                    its stores' sectors read first and written back at a cost, and its
-                    re-touches that miss L2 (beyond the share of it L2 keeps) again,
+                    x 32 B) / DRAM bandwidth, and local lines' write-backs (local); a table
+                    touched at random at a lower rate, its stores' sectors read first and
+                    written back at a cost, and its re-touches that miss L2 (beyond the
+                    share of it L2 keeps) again,
                     and a block's re-reads that miss because the GPU touched about L2's
                     size in between (retouch_miss) again (dram_time_us)
     l2              all global sectors x 32 B / L2 bandwidth (re-reads hit L2)
@@ -414,10 +415,10 @@ def local_dram_bytes(metrics: dict, prof: Profile, resident_warps: int) -> tuple
     in between, and misses with ``counters.retouch_miss_p`` at C = L2's size
     (``l2_mib``): a frame's lines stay in L2 while the resident frames fit it.  Nsight
     Compute's DRAM bytes, less simt's global ones, for the nine probes whose frames
-    outgrow L2 (timing_investigation/lspill2/): 45 MB fits levenshtein-short's and rc4's
-    best on the H200 but sends arrays nvcc keeps in registers to DRAM
-    (intra4x4-satd-modes); ``l2_retouch_bytes`` (73 MB) gives those two a third or less of
-    Nsight's reads."""
+    outgrow L2 (timing_investigation/lspill2/): L2's 60 MB gives levenshtein-short 857 / 887
+    MB read / written against Nsight's 1039 / 770; 45 MB fits rc4's best but sends arrays
+    nvcc keeps in registers to DRAM (intra4x4-satd-modes); ``l2_retouch_bytes`` (73 MB)
+    gives rc4 a fifth of Nsight's reads."""
     ld, wb = localreuse.histograms(metrics)
     cap = prof.l2_mib * 2 ** 20
     if not (any(ld) or any(wb)) or not cap:
@@ -426,8 +427,6 @@ def local_dram_bytes(metrics: dict, prof: Profile, resident_warps: int) -> tuple
          for b in range(localreuse.BINS)]
     return (sum(n * q for n, q in zip(ld, p)) * localreuse.LINE_BYTES,
             sum(n * q for n, q in zip(wb, p)) * localreuse.LINE_BYTES)
-
-
 
 
 def reread_miss(metrics: dict, prof: Profile) -> float:
