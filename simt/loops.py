@@ -214,17 +214,12 @@ def _written(code, top: int, back: int, reg) -> bool:
     return any(code[p].dst is reg for p in range(top, back + 1))
 
 
-def bounded_by_outer(code, top: int, back: int):
-    """The counter of a loop whose test compares it with a register, not a constant (``j <
-    s``), or None: such a loop has constant trips only in the copies of an unrolled loop
-    around it (``full_unrolls``)."""
+def loop_counter(code, top: int, back: int):
+    """The register a loop's test compares that the loop writes (its counter), or None."""
     found = loop_test(code, top, back)
-    if found is None or found[1].op != Op.BIN or len(found[1].args) != 2:
+    if found is None or found[1].op != Op.BIN:
         return None
-    a, b = found[1].args
-    if type(a) is not Reg or type(b) is not Reg:
-        return None
-    return a if _written(code, top, back, a) else b if _written(code, top, back, b) else None
+    return next((a for a in found[1].args if type(a) is Reg and _written(code, top, back, a)), None)
 
 
 _CONTROL = {Op.LOOPINIT, Op.LOOPTEST, Op.BODYINIT, Op.JUMP, Op.IF, Op.ELSE}

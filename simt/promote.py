@@ -14,15 +14,16 @@ treats them as register moves: a load's value is ready when the value last store
 address was, with no memory latency.  What the emulator executes and counts is unchanged.
 
 Limitations: an address is "known at compile time" when it is built from constants and
-the counters of enclosing loops with at most 32 constant trips, through adds, subtracts,
-multiplies, shifts and casts; nvcc also promotes after other unrolling and constant
+the counters of enclosing loops nvcc unrolls fully (``loops.full_unrolls``), through
+integer arithmetic and casts (an array's base only through adds, subtracts, multiplies and
+left shifts); nvcc also promotes after other unrolling and constant
 propagation, and keeps an array in local memory when it would need too many registers
 (here every such array is promoted, whatever its size).
 """
 from __future__ import annotations
 
 from .ir import Const, Op, Reg
-from .loops import AFFINE, bounded_by_outer, constant_trips, def_before, full_unrolls, loop_test, loops
+from .loops import AFFINE, constant_trips, def_before, full_unrolls, loop_counter, loop_test, loops
 from .spaces import LOCAL_BASE
 
 
@@ -56,11 +57,11 @@ def register_locals(ir) -> frozenset:
             return None
         if d.op in (Op.MOV, Op.CAST):
             return static(d.args[0], d.pc, depth + 1)
-        if d.op == Op.BIN and d.sub in AFFINE:
+        if d.op == Op.BIN:
             a, b = (static(y, d.pc, depth + 1) for y in d.args)
-            if a is None or b is None or (a and b):
+            if a is None or b is None or (a and b) or (a or b) and d.sub not in AFFINE:
                 return None
-            return a or b
+            return a or b         # (any operation of known values: ``x - (y >> 1)``)
         return None
 
     def slot(addr):
@@ -89,20 +90,28 @@ def register_locals(ir) -> frozenset:
     return out
 
 
-def _counted(ir) -> list:
-    """(top, back, counter) of each loop nvcc unrolls fully (``loops.constant_trips``), the
-    counter being the variable its test compares; computed once per kernel."""
+def _counted(ir, every: bool = True) -> list:
+    """(top, back, counter) of each loop nvcc unrolls fully (``loops.full_unrolls``), the
+    counter being the variable its test compares; computed once per kernel.  ``every``
+    False keeps those with constant trips (``loops.constant_trips``) and those bounded by
+    the counter of an unrolled loop around them (``j < s``), leaving out geometric steps
+    and starts set by an outer counter: nvcc does not fold the addresses of such copies
+    into immediates (``pcr_tridiag``'s ``sb[i - s]`` in its unrolled ``s <<= 1`` loop is
+    an ``IADD3`` and an ``LDS`` in each copy, probes30.cu)."""
     got = getattr(ir, "_simt_counted_loops", None)
     if got is None:
         code = ir.code
-        got = [(top, back, next(a for a in loop_test(code, top, back)[1].args if type(a) is Reg))
-               for top, back in loops(code) if constant_trips(code, top, back) is not None]
-        # and those bounded by the counter of an unrolled loop around them (j < s)
-        full = full_unrolls(code)
-        got += [(top, back, var) for top, back in loops(code)
-                if (top, back) in full and (var := bounded_by_outer(code, top, back)) is not None]
-        ir._simt_counted_loops = got
-    return got
+        const = [(top, back, next(a for a in loop_test(code, top, back)[1].args if type(a) is Reg))
+                 for top, back in loops(code) if constant_trips(code, top, back) is not None]
+        seen = {(top, back) for top, back, _ in const}
+        outer, rest = [], []
+        for top, back in full_unrolls(code):
+            var = None if (top, back) in seen else loop_counter(code, top, back)
+            if var is not None:
+                test = loop_test(code, top, back)[1]
+                (outer if all(type(a) is Reg for a in test.args) else rest).append((top, back, var))
+        got = ir._simt_counted_loops = (const + outer, const + outer + rest)
+    return got[every]
 
 
 def _base_of(code, x, pc, depth=0):
@@ -130,7 +139,7 @@ def folded_offsets(ir, address_pcs) -> frozenset:
     with offset ``k * 256 + i * 4``).  ``address_pcs``: the arithmetic that only forms
     addresses (``simt.issue``)."""
     code = ir.code
-    counted = _counted(ir)
+    counted = _counted(ir, every=False)
     written: dict[tuple, set] = {}
 
     def writes_in(top, back):

@@ -70,6 +70,50 @@ def test_an_array_with_one_run_time_index_stays_in_local_memory():
     assert _local(ir) and not register_locals(ir)
 
 
+GIVENS = r"""
+extern "C" __global__ void givens(const float *A, float *x, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float R[4][5];
+    for (int j = 0; j < 4; j++)
+        for (int k = 0; k <= 4; k++) R[j][k] = 0.0f;
+    for (int r = 0; r < 32; r++) {
+        float row[5];
+        for (int c = 0; c <= 4; c++) row[c] = A[(r * 5 + c) * n + i];
+        for (int j = 0; j < 4; j++) {
+            if (row[j] == 0.0f) continue;
+            float h = sqrtf(R[j][j] * R[j][j] + row[j] * row[j]);
+            float c = R[j][j] / h, s = row[j] / h;
+            for (int k = j; k <= 4; k++) {
+                float u = R[j][k], w = row[k];
+                R[j][k] = c * u + s * w;
+                row[k] = c * w - s * u;
+            }
+        }
+    }
+    float xs[4];
+    for (int j = 3; j >= 0; j--) {
+        float s = R[j][4];
+        for (int k = j + 1; k < 4; k++) s -= R[j][k] * xs[k];
+        xs[j] = s / R[j][j];
+    }
+    for (int j = 0; j < 4; j++) x[j * n + i] = xs[j] + R[j >> 1][(j * 3) >> 1];
+}
+"""
+
+
+def test_loops_starting_at_an_outer_counter_index_registers_too():
+    """A Givens least-squares solve (probes138.cu's givens_lsq): ``for (k = j; k <= 4;
+    k++)`` starts at the counter of the unrolled loop around it, and the back substitution's
+    ``k = j + 1`` too; nvcc unrolls both and keeps R, row and xs in registers (41 registers,
+    stack 0), as it does an index like ``(j * 3) >> 1``.  Every local access is a register
+    move, none an issue slot."""
+    ir = _fn(GIVENS, "givens").ir
+    loc = _local(ir)
+    assert len(loc) > 12 and set(loc) == set(register_locals(ir))
+    w = issue_weights(ir)
+    assert all(w[p] == 0 for p in loc)
+
+
 ROW = r"""
 extern "C" __global__ void row(const int *q, int *out, int rows) {
     int H[N];
