@@ -880,14 +880,22 @@ def inorder_pcs(ir) -> frozenset:
     gives 224, where letting the arithmetic pass its readiness along gave 73
     (docs/results/timing_investigation/unseen48/).  A ``MOV`` issues nothing (register
     renaming) and never waits.  Elsewhere the machine lets arithmetic pass its readiness
-    along without waiting, as unrolled and interleaved trips hide it."""
+    along without waiting, as unrolled and interleaved trips hide it, and so it does in a
+    loop kept inside such a loop with no slow path of its own."""
     got = getattr(ir, "_simt_inorder", None)
     if got is not None:
         return got
     code = ir.code
+    branchy = set(_branchy_loops(ir, varying_ifs=False))
+    kept = [lp for lp in loops(code) if lp not in _full(ir)]
     out = set()
-    for top, back in _branchy_loops(ir, varying_ifs=False):
-        out.update(p for p in range(top, back + 1) if code[p].op in _PURE and code[p].op != Op.MOV)
+    for top, back in branchy:
+        # the body's own arithmetic, not that of a loop nvcc keeps inside it with no slow
+        # path of its own: tidal_harmonics' sum over hours (probes125.cu) is scheduled
+        # freely though the loop around it builds cosf tables
+        inner = [(t, b) for t, b in kept if top < t and b < back and (t, b) not in branchy]
+        out.update(p for p in range(top, back + 1) if code[p].op in _PURE and code[p].op != Op.MOV
+                   and not any(t <= p <= b for t, b in inner))
     ir._simt_inorder = frozenset(out)
     return ir._simt_inorder
 

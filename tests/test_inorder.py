@@ -38,3 +38,32 @@ def test_only_the_arithmetic_of_such_loops_waits_and_not_its_moves():
     got = inorder_pcs(ir)
     assert got and all(ir.code[p].op.name in ("BIN", "UN", "CAST", "SELECT", "FMA") for p in got)
     assert not inorder_pcs(Module.from_source(FAST).get_function("dft_naive").ir)
+
+
+NESTED = r"""
+extern "C" __global__ void tables(const float *h, float *out, int nt, int ns) {
+    __shared__ float tab[64];
+    int st = blockIdx.x * blockDim.x + threadIdx.x;
+    float acc = 0.0f;
+    for (int t0 = 0; t0 < nt; t0 += 64) {
+        for (int k = threadIdx.x; k < 64; k += blockDim.x) tab[k] = cosf(0.1f * (t0 + k));
+        __syncthreads();
+        for (int tt = 0; tt < min(64, nt - t0); tt++) acc += h[(t0 + tt) * ns + st] * tab[tt];
+        __syncthreads();
+    }
+    out[st] = acc;
+}
+"""
+
+
+def test_a_loop_without_a_slow_path_inside_a_branchy_one_is_scheduled_freely():
+    """tidal_harmonics (probes125.cu): the loop over chunks builds a cosf table (a range
+    test that branches), and a loop it keeps inside sums the chunk's hours.  Only the table
+    loop's arithmetic waits for its operands; the sum's FMA passes its readiness along, as
+    nvcc's SASS schedules that loop on its own (it was predicted at 2.73 of its H200 time
+    with every trip waiting for its load from DRAM)."""
+    ir = Module.from_source(NESTED).get_function("tables").ir
+    got = inorder_pcs(ir)
+    lines = {ir.code[p].coord.line for p in got}
+    assert 7 in lines                      # the cosf table's arithmetic
+    assert 9 not in lines                  # the sum over hours
