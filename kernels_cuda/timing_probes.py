@@ -28841,6 +28841,1726 @@ UNSEEN134 = [
 PROBES += UNSEEN134
 
 
+# probe-unseen142 (probes144.cu): a cellular-automata / complex-systems course's kernels
+# (Game of Life on bytes and bit-packed with dead-region skipping, Gray-Scott
+# reaction-diffusion from a shared-memory tile, an abelian sandpile toppling step by
+# atomics, an HPP lattice-gas step, 1-D elementary automata over all 256 rules in shared
+# memory) as a student who knows CUDA basics writes them
+_P144 = "probes144.cu"
+P144_LIFE_N, P144_LIFE_P = 8192, 77               # life-byte: the side; cells alive with probability this / 256
+P144_LB_N = 16384                                  # life-bits: the side in cells (n / 32 words a row)
+P144_LB_PATCH = (64, 8)                            # life-bits: patches of 64 rows x 8 words (256 cells)
+P144_LB_LIVE, P144_LB_P = 0.5, 90                 # the share of patches alive; cells in them alive w.p. this / 256
+P144_GS_N, P144_GS_TILE = 4096, 16                 # gray-scott: the side; TILE
+P144_GS_DU, P144_GS_DV, P144_GS_F, P144_GS_K, P144_GS_DT = 0.16, 0.08, 0.035, 0.065, 1.0
+P144_GS_SEEDS, P144_GS_SQ, P144_GS_NOISE = 1 / 512, 16, 0.01   # seeded squares a cell, their side, the noise
+P144_SP_N, P144_SP_BLOCK, P144_SP_HOT = 4096, 16, 0.25   # sandpile: the side; 16 x 16 blocks; share with >= 4 grains
+P144_HPP_N, P144_HPP_P = 8192, 77                 # hpp: the side; each direction's particle there w.p. this / 256
+P144_ECA_W, P144_ECA_STEPS, P144_ECA_BLOCK = 512, 128, 256   # eca: ECA_W, ECA_STEPS, blockDim.x
+P144_ECA_N = 4096                                  # eca: blocks (16 initial rows x 256 rules, the first rule 0)
+
+
+def _p144_bern(rng, size, p256):
+    """size booleans, each true with probability p256 / 256 (from random bytes: the large
+    grids' draws stay small)."""
+    return rng.integers(0, 256, size, dtype=np.uint8) < p256
+
+
+def _p144_life_ref(g):
+    """One Game of Life generation of the periodic 2-D 0/1 array g."""
+    g = np.asarray(g).astype(np.int32)
+    cnt = sum(np.roll(np.roll(g, dy, 0), dx, 1) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dy or dx)
+    return ((cnt == 3) | ((g == 1) & (cnt == 2))).astype(np.uint8)
+
+
+def _p144_life_args(n, rng):
+    """An n x n byte grid, cells alive (1) with probability P144_LIFE_P / 256; the output; w, h."""
+    g = _p144_bern(rng, n * n, P144_LIFE_P).astype(np.uint8)
+    return [g, np.zeros(n * n, np.uint8), _i32(n), _i32(n)]
+
+
+def _p144_unpack(words, n):
+    """n rows of n / 32 uint32 words -> the n x n 0/1 cells (bit b of word wx: cell 32 wx + b)."""
+    return np.unpackbits(np.ascontiguousarray(words, np.uint32).view(np.uint8), bitorder="little").reshape(n, n)
+
+
+def _p144_pack(cells):
+    """The inverse of _p144_unpack."""
+    return np.packbits(np.asarray(cells, np.uint8).ravel(), bitorder="little").view(np.uint32)
+
+
+def _p144_lb_args(n, rng):
+    """An n x n bit-packed grid (n / 32 words a row, n a multiple of 64 and 256): patches of
+    P144_LB_PATCH rows x words, a share P144_LB_LIVE of them holding cells alive with
+    probability P144_LB_P / 256, the rest dead; the output; words a row, rows."""
+    pr, pw = P144_LB_PATCH
+    ww = n // 32
+    live = rng.random((n // pr, ww // pw)) < P144_LB_LIVE
+    mask = np.repeat(np.repeat(live, pr, axis=0), pw * 32, axis=1)
+    cells = _p144_bern(rng, (n, n), P144_LB_P) & mask
+    return [_p144_pack(cells), np.zeros(n * ww, np.uint32), _i32(ww), _i32(n)]
+
+
+def _p144_lb_ref(words, n):
+    """life_bits's output words and whether each word was skipped (its 3 x 3 words dead)."""
+    w = np.asarray(words, np.uint32).reshape(n, n // 32)
+    nz = np.zeros(w.shape, bool)
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            nz |= np.roll(np.roll(w, dy, 0), dx, 1) != 0
+    return _p144_pack(_p144_life_ref(_p144_unpack(w, n))), ~nz.ravel()
+
+
+def _p144_gs_args(n, rng):
+    """An n x n Gray-Scott state (n a multiple of P144_GS_TILE): u = 1, v = 0 but in about
+    n^2 P144_GS_SEEDS random P144_GS_SQ-squares (u = 0.5, v = 0.25), plus uniform noise of
+    +-P144_GS_NOISE (float32); the outputs; du, dv, F, k, dt, n."""
+    u = np.ones((n, n))
+    v = np.zeros((n, n))
+    s = P144_GS_SQ
+    for _ in range(max(1, int(n * n * P144_GS_SEEDS))):
+        y, x = rng.integers(0, n - s, 2)
+        u[y:y + s, x:x + s] = 0.5
+        v[y:y + s, x:x + s] = 0.25
+    u += rng.uniform(-P144_GS_NOISE, P144_GS_NOISE, (n, n))
+    v = np.clip(v + rng.uniform(-P144_GS_NOISE, P144_GS_NOISE, (n, n)), 0, None)
+    return [u.astype(np.float32).ravel(), v.astype(np.float32).ravel(), np.zeros(n * n, np.float32),
+            np.zeros(n * n, np.float32), np.float32(P144_GS_DU), np.float32(P144_GS_DV), np.float32(P144_GS_F),
+            np.float32(P144_GS_K), np.float32(P144_GS_DT), _i32(n)]
+
+
+def _p144_gs_ref(u, v, n, du=P144_GS_DU, dv=P144_GS_DV, f=P144_GS_F, k=P144_GS_K, dt=P144_GS_DT):
+    """One periodic Gray-Scott Euler step in float64: (u', v')."""
+    u = np.asarray(u, np.float64).reshape(n, n)
+    v = np.asarray(v, np.float64).reshape(n, n)
+
+    def lap(a):
+        return np.roll(a, 1, 0) + np.roll(a, -1, 0) + np.roll(a, 1, 1) + np.roll(a, -1, 1) - 4 * a
+    uvv = u * v * v
+    return ((u + dt * (du * lap(u) - uvv + f * (1 - u))).ravel(),
+            (v + dt * (dv * lap(v) + uvv - (f + k) * v)).ravel())
+
+
+def _p144_sp_args(n, rng):
+    """An n x n sandpile (int32): 0 .. 3 grains uniform, plus 4 with probability
+    P144_SP_HOT (unstable); its copy (the output), the topple counter, n."""
+    g = rng.integers(0, 4, n * n, dtype=np.int32) + 4 * (rng.random(n * n, dtype=np.float32) < P144_SP_HOT)
+    g = g.astype(np.int32)
+    return [g, g.copy(), np.zeros(1, np.int32), _i32(n)]
+
+
+def _p144_sp_ref(g, n):
+    """One parallel toppling of the n x n sandpile g (open boundary): the grid, the number
+    of toppling cells."""
+    g = np.asarray(g, np.int64).reshape(n, n)
+    t = (g >= 4).astype(np.int64)
+    out = g - 4 * t
+    out[1:, :] += t[:-1, :]
+    out[:-1, :] += t[1:, :]
+    out[:, 1:] += t[:, :-1]
+    out[:, :-1] += t[:, 1:]
+    return out.astype(np.int32).ravel(), int(t.sum())
+
+
+def _p144_hpp_args(n, rng):
+    """An n x n HPP lattice (bytes, bits 1 E, 2 N, 4 W, 8 S each set with probability
+    P144_HPP_P / 256); the output; n."""
+    g = np.zeros(n * n, np.uint8)
+    for b in range(4):
+        g |= _p144_bern(rng, n * n, P144_HPP_P).astype(np.uint8) << np.uint8(b)
+    return [g, np.zeros(n * n, np.uint8), _i32(n)]
+
+
+def _p144_hpp_ref(g, n):
+    """One HPP step (collide, then stream; N is row y - 1) of the periodic n x n lattice."""
+    c = np.asarray(g, np.uint8).reshape(n, n).copy()
+    ew, ns = c == 5, c == 10
+    c[ew], c[ns] = 10, 5
+    out = (np.roll(c, 1, 1) & 1) | (np.roll(c, -1, 1) & 4) | (np.roll(c, -1, 0) & 2) | (np.roll(c, 1, 0) & 8)
+    return out.astype(np.uint8).ravel()
+
+
+def _p144_eca_args(n, rng):
+    """ceil(n / 256) initial rows of P144_ECA_W cells (bytes 0/1): the first a single live
+    cell in the middle, the others random halves; the final rows and live counts (n); the
+    first rule (0)."""
+    rows = -(-n // 256)
+    init = (rng.random((rows, P144_ECA_W)) < 0.5).astype(np.uint8)
+    init[0] = 0
+    init[0, P144_ECA_W // 2] = 1
+    return [init.ravel(), np.zeros(n * P144_ECA_W, np.uint8), np.zeros(n, np.int32), _i32(0)]
+
+
+def _p144_eca_ref(init, n, first_rule=0, steps=P144_ECA_STEPS):
+    """eca_rules's final rows (n x P144_ECA_W) and live counts for n blocks."""
+    W = P144_ECA_W
+    b = np.arange(n)
+    rule = ((first_rule + b) % 256)[:, None]
+    x = np.asarray(init, np.uint8).reshape(-1, W)[b // 256].astype(np.int64)
+    live = np.zeros(n, np.int64)
+    for _ in range(steps):
+        idx = (np.roll(x, 1, 1) << 2) | (x << 1) | np.roll(x, -1, 1)
+        x = (rule >> idx) & 1
+        live += x.sum(axis=1)
+    return x.astype(np.uint8).ravel(), live.astype(np.int32)
+
+
+UNSEEN142 = [
+    TimingProbe("probe/life-byte-wrap-global", "probe-unseen142", "life_step", P144_LIFE_N, (32, 8),
+                lambda n: (-(-n // 32), -(-n // 8)), _p144_life_args, source=_P144,
+                note="one Game of Life generation on an 8192^2 periodic byte grid (30% alive), 32x8 blocks, a "
+                     "thread a cell: 4 % wraps, 9 byte loads straight from global (3 rows, neighbours shared "
+                     "through L1/L2), a count and compare, one byte stored; memory/L1-bound"),
+    TimingProbe("probe/life-bitpacked-skip", "probe-unseen142", "life_bits", P144_LB_N, (32, 8),
+                lambda n: (-(-(n // 32) // 32), -(-n // 8)), _p144_lb_args, source=_P144,
+                note="bit-packed Game of Life on a 16384^2 periodic grid (512 uint32 words a row), 32x8 blocks, a "
+                     "thread a word: 4 % wraps, 9 coalesced word loads; words whose 3x3 words are all dead (~47%, "
+                     "in half of the 64-row x 8-word patches left empty) store 0 and leave, the others (warps "
+                     "diverging at patch edges) loop over 32 bits, ~3 shifts/ands and a compare a neighbour "
+                     "triple, 9 triples a bit; integer compute-bound"),
+    TimingProbe("probe/grayscott-smem-halo", "probe-unseen142", "gray_scott", P144_GS_N, (P144_GS_TILE, P144_GS_TILE),
+                lambda n: (n // P144_GS_TILE, n // P144_GS_TILE), _p144_gs_args, source=_P144,
+                note="one Gray-Scott reaction-diffusion Euler step on a 4096^2 periodic float grid (u and v), "
+                     "16x16 blocks: u and v tiles with a one-cell halo staged in two 18x18 shared float arrays "
+                     "(border threads' extra loads, the side-halo columns 4-byte scattered reads), one barrier, "
+                     "the 5-point Laplacians from shared memory and ~12 FMAs, two stores; memory-bound "
+                     "(16 B a cell)"),
+    TimingProbe("probe/sandpile-topple-atomics", "probe-unseen142", "sandpile_topple", P144_SP_N,
+                (P144_SP_BLOCK, P144_SP_BLOCK),
+                lambda n: (-(-n // P144_SP_BLOCK), -(-n // P144_SP_BLOCK)), _p144_sp_args, source=_P144,
+                note="one abelian-sandpile toppling step on a 4096^2 int grid (open boundary), 16x16 blocks, a "
+                     "thread a cell: a coalesced load; the ~25% unstable cells (divergent) do 5 global int "
+                     "atomicAdds on the output copy (self -4, four neighbours +1; lanes contiguous, neighbouring "
+                     "rows' cells hit by two warps) and a shared atomicAdd; one global atomicAdd a block on one "
+                     "counter"),
+    TimingProbe("probe/hpp-lattice-gas-gather", "probe-unseen142", "hpp_step", P144_HPP_N, (32, 8),
+                lambda n: (-(-n // 32), -(-n // 8)), _p144_hpp_args, source=_P144,
+                note="one HPP lattice-gas step on an 8192^2 periodic byte grid (each of 4 direction bits set "
+                     "with p 0.3), 32x8 blocks, a thread a cell: 4 % wraps, 4 neighbour byte loads (L1-shared), "
+                     "each passed through the head-on collision rule (two compares) and masked to one bit, "
+                     "one byte stored; memory-bound"),
+    TimingProbe("probe/eca-256rules-smem", "probe-unseen142", "eca_rules", P144_ECA_N, P144_ECA_BLOCK,
+                lambda n: n, _p144_eca_args, source=_P144,
+                note="1-D elementary automata, all 256 rules from 16 initial rows: 4096 blocks of 256 threads, a "
+                     "block a (rule, row) pair, the 512-cell ring in a 2 x 512 shared byte array; 128 steps, "
+                     "each thread 2 cells a step (3 shared byte loads, two % wraps, a shift of the rule, a "
+                     "shared store) and a __syncthreads a step; final row stored, live cells by a shared "
+                     "atomicAdd; shared-memory/barrier-bound"),
+]
+PROBES += UNSEEN142
+
+
+# probe-unseen138 (probes140.cu): a cheminformatics course's kernels (Tanimoto of a query
+# to a fingerprint database, substructure screening by fingerprint masks with atomic hit
+# lists, MinHash signatures of feature lists in shared memory, descriptors from atom
+# lists, Butina neighbour counts over all pairs in shared tiles, Gaussian shape overlap)
+# as a student who knows CUDA basics writes them, predicted before their first GPU run
+_P140 = "probes140.cu"
+P140_FP_WORDS = 16                                 # FP_WORDS: 1024-bit fingerprints as 16 uint64
+P140_FP_AND = 4                                    # database bits: the AND of 4 random words (density 1/16)
+P140_SS_NQ = 8                                     # substruct: NQ query masks
+P140_SS_COMMON = 48                                # bits common to most molecules (3 a word) ...
+P140_SS_COMMON_P = 218                             # ... each set with probability 218 / 256 (~0.85)
+P140_SS_QUERIES = [(3, 0), (8, 0), (1, 1), (14, 0), (3, 1), (6, 1), (2, 2), (10, 2)]   # (common, rare) bits a query
+P140_MH_HASHES, P140_MH_MAX = 128, 128             # minhash: MH_HASHES (a block), MH_MAX_FEAT
+P140_MH_FEAT = (16, 128)                           # features a molecule: uniform integers in this range
+P140_MH_P = 2147483647                             # the hashes' prime 2^31 - 1
+P140_DS_ATOMS = (8, 56)                            # descriptors: atoms a molecule (explicit H), uniform
+P140_DS_ELEM = [(1, 0.45), (6, 0.38), (7, 0.07), (8, 0.07), (9, 0.01), (16, 0.01), (17, 0.01)]   # Z, frequency
+P140_DS_MASS = {1: 1.008, 2: 4.0026, 3: 6.94, 4: 9.0122, 5: 10.81, 6: 12.011, 7: 14.007, 8: 15.999, 9: 18.998,
+                10: 20.180, 11: 22.990, 12: 24.305, 13: 26.982, 14: 28.085, 15: 30.974, 16: 32.06, 17: 35.45,
+                18: 39.948, 19: 39.098, 20: 40.078, 35: 79.904, 53: 126.90}   # c_mass (0 elsewhere)
+P140_BT_ROWS, P140_BT_COLS = 128, 32              # butina: BT_ROWS (a block's threads), BT_COLS (its shared tile)
+P140_BT_FAM = 8                                    # fingerprints a family, mean
+P140_BT_KEEP, P140_BT_NOISE = 0.9, 7               # a member keeps a center's bit w.p. 0.9, adds AND-of-7 noise
+P140_BT_CUTOFF = 0.65                              # Tanimoto cutoff (Butina distance 0.35)
+P140_SH_REF, P140_SH_ATOMS = 24, 32                # shape: reference atoms; CONF_ATOMS slots
+P140_SH_NA = (12, 32)                              # a conformer's atoms: uniform integers in this range
+P140_SH_ALPHA = (0.8367, 1.0065, 1.0466)           # Gaussian exponents of C, N, O (2.41798 / r_vdw^2)
+P140_SH_SD = 1.8                                   # atoms N(0, sd^2) an axis about the molecule's offset
+
+
+def _p140_rand_fp(n, rng, k=P140_FP_AND):
+    """n random fingerprints (uint64, n x FP_WORDS): the AND of k uniform words (a bit set
+    with probability 2^-k)."""
+    w = rng.integers(0, 2 ** 64, (n, P140_FP_WORDS), dtype=np.uint64)
+    for _ in range(k - 1):
+        w &= rng.integers(0, 2 ** 64, (n, P140_FP_WORDS), dtype=np.uint64)
+    return w
+
+
+def _p140_popc(w):
+    """Bits set in each row of uint64 words (int64)."""
+    return np.bitwise_count(np.asarray(w, np.uint64)).astype(np.int64).sum(axis=-1)
+
+
+# ---- tanimoto-query-const ----
+
+def _p140_tn_query():
+    """The query fingerprint (fixed, density 1/16, uint64 FP_WORDS)."""
+    return _p140_rand_fp(1, np.random.default_rng(140))[0]
+
+
+def _p140_tn_args(n, rng):
+    """n database fingerprints (_p140_rand_fp, flat uint64); sim (float32, zeroed); n."""
+    return [_p140_rand_fp(n, rng).ravel(), np.zeros(n, np.float32), _i32(n)]
+
+
+def _p140_tn_syms(n, rng):
+    return {"c_query": _p140_tn_query()}
+
+
+def _p140_tn_ref(fp, query=None):
+    """tanimoto_query in numpy: float32(c) / float32(a + b - c), 0 for an empty union."""
+    q = _p140_tn_query() if query is None else np.asarray(query, np.uint64)
+    fp = np.asarray(fp, np.uint64).reshape(-1, P140_FP_WORDS)
+    c = _p140_popc(fp & q)
+    u = _p140_popc(fp) + _p140_popc(q) - c
+    return np.where(u > 0, c.astype(np.float32) / np.maximum(u, 1).astype(np.float32), np.float32(0))
+
+
+# ---- substruct-screen-atomic-hits ----
+
+def _p140_ss_common():
+    """The common bits' indices (3 a word, fixed positions)."""
+    r = np.random.default_rng(1401)
+    return np.array([w * 64 + b for w in range(P140_FP_WORDS) for b in np.sort(r.choice(64, 3, replace=False))])
+
+
+def _p140_ss_queries():
+    """The NQ query masks (uint64 NQ x FP_WORDS, fixed): query q has P140_SS_QUERIES[q]
+    common and rare (non-common) bits, at random."""
+    r = np.random.default_rng(1402)
+    common = _p140_ss_common()
+    rare = np.setdiff1d(np.arange(64 * P140_FP_WORDS), common)
+    Q = np.zeros((P140_SS_NQ, P140_FP_WORDS), np.uint64)
+    for q, (kc, kr) in enumerate(P140_SS_QUERIES):
+        for b in np.r_[r.choice(common, kc, replace=False), r.choice(rare, kr, replace=False)]:
+            Q[q, b // 64] |= np.uint64(1) << np.uint64(b % 64)
+    return Q
+
+
+def _p140_ss_fps(n, rng):
+    """n database fingerprints (uint64 n x FP_WORDS): random bits (density 1/16) and the
+    P140_SS_COMMON common bits each set with probability P140_SS_COMMON_P / 256."""
+    w = _p140_rand_fp(n, rng)
+    on = rng.integers(0, 256, (n, P140_SS_COMMON), dtype=np.uint8) < P140_SS_COMMON_P
+    for k, b in enumerate(_p140_ss_common()):
+        w[:, b // 64] |= on[:, k].astype(np.uint64) << np.uint64(b % 64)
+    return w
+
+
+def _p140_ss_args(n, rng):
+    """_p140_ss_fps (flat), the queries (flat); match (uint8 n), n_hits (uint32 NQ),
+    hit_list (int32 NQ x cap, -1) ; cap (n), n."""
+    return [_p140_ss_fps(n, rng).ravel(), _p140_ss_queries().ravel(), np.zeros(n, np.uint8),
+            np.zeros(P140_SS_NQ, np.uint32), np.full(P140_SS_NQ * n, -1, np.int32), _i32(n), _i32(n)]
+
+
+def _p140_ss_ref(fp, queries=None):
+    """substruct_screen in numpy: the match masks (uint8) and hits (bool n x NQ)."""
+    Q = _p140_ss_queries() if queries is None else np.asarray(queries, np.uint64).reshape(P140_SS_NQ, -1)
+    fp = np.asarray(fp, np.uint64).reshape(-1, 1, P140_FP_WORDS)
+    hit = ((fp & Q) == Q).all(axis=2)
+    return (hit.astype(np.uint8) << np.arange(P140_SS_NQ, dtype=np.uint8)).sum(axis=1).astype(np.uint8), hit
+
+
+# ---- minhash-block-smem ----
+
+def _p140_mh_ab():
+    """The hash functions' a (1 .. P - 1) and b (0 .. P - 1), uint32 MH_HASHES (fixed)."""
+    r = np.random.default_rng(1403)
+    return (r.integers(1, P140_MH_P, P140_MH_HASHES).astype(np.uint32),
+            r.integers(0, P140_MH_P, P140_MH_HASHES).astype(np.uint32))
+
+
+def _p140_mh_args(n, rng):
+    """n molecules' feature lists (CSR: start int32 n + 1, feat uint32 random ids, counts
+    uniform in P140_MH_FEAT); a, b; sig (uint32 n x MH_HASHES, zeroed); n."""
+    cnt = rng.integers(P140_MH_FEAT[0], P140_MH_FEAT[1] + 1, n)
+    start = np.r_[0, np.cumsum(cnt)].astype(np.int32)
+    feat = rng.integers(0, 2 ** 32, int(start[-1]), dtype=np.uint64).astype(np.uint32)
+    a, b = _p140_mh_ab()
+    return [start, feat, a, b, np.zeros(n * P140_MH_HASHES, np.uint32), _i32(n)]
+
+
+def _p140_mh_ref(start, feat, a=None, b=None):
+    """minhash_sig in numpy (uint64 arithmetic, exact): sig (uint32 n x MH_HASHES)."""
+    if a is None:
+        a, b = _p140_mh_ab()
+    a, b = np.asarray(a, np.uint64), np.asarray(b, np.uint64)
+    start = np.asarray(start)
+    n = len(start) - 1
+    sig = np.full((n, P140_MH_HASHES), 0xffffffff, np.uint64)
+    f = np.asarray(feat, np.uint64)
+    mol = np.repeat(np.arange(n), np.diff(start))
+    h = (f[:, None] * a + b) % np.uint64(P140_MH_P)
+    np.minimum.at(sig, mol, h)
+    return sig.astype(np.uint32).ravel()
+
+
+# ---- mol-descriptors-csr ----
+
+def _p140_ds_mass():
+    m = np.zeros(64, np.float32)
+    for z, w in P140_DS_MASS.items():
+        m[z] = w
+    return m
+
+
+def _p140_ds_args(n, rng):
+    """n molecules' atoms (CSR start int32 n + 1; counts uniform in P140_DS_ATOMS; Z uint8
+    drawn by P140_DS_ELEM; x, y, z float32 N(center, (0.8 cnt^(1/3))^2), the center uniform
+    in +-20); mw, rgyr (float32), n_heavy, n_hetero (int32) zeroed; n."""
+    cnt = rng.integers(P140_DS_ATOMS[0], P140_DS_ATOMS[1] + 1, n)
+    start = np.r_[0, np.cumsum(cnt)].astype(np.int32)
+    na = int(start[-1])
+    zs, p = zip(*P140_DS_ELEM)
+    Z = np.asarray(zs, np.uint8)[rng.choice(len(zs), na, p=np.asarray(p) / sum(p))]
+    sd = np.repeat(0.8 * np.cbrt(cnt), cnt)
+    xyz = [(np.repeat(rng.uniform(-20, 20, n), cnt) + sd * rng.standard_normal(na)).astype(np.float32)
+           for _ in range(3)]
+    f = np.float32
+    return [start, Z, *xyz, np.zeros(n, f), np.zeros(n, np.int32), np.zeros(n, np.int32), np.zeros(n, f), _i32(n)]
+
+
+def _p140_ds_syms(n, rng):
+    return {"c_mass": _p140_ds_mass()}
+
+
+def _p140_ds_ref(start, Z, x, y, z):
+    """mol_descriptors in numpy (float64): mw, n_heavy, n_hetero, rgyr."""
+    start = np.asarray(start, np.int64)
+    cnt = np.diff(start)
+    mol = np.repeat(np.arange(len(cnt)), cnt)
+    Z = np.asarray(Z, np.int64)
+    n = len(cnt)
+    mw = np.bincount(mol, _p140_ds_mass().astype(np.float64)[Z], n)
+    heavy = np.bincount(mol, Z > 1, n).astype(np.int64)
+    het = np.bincount(mol, (Z > 1) & (Z != 6), n).astype(np.int64)
+    c = [np.bincount(mol, np.asarray(v, np.float64), n) / cnt for v in (x, y, z)]
+    r2 = sum(np.bincount(mol, (np.asarray(v, np.float64) - ci[mol]) ** 2, n) for v, ci in zip((x, y, z), c))
+    return mw, heavy, het, np.sqrt(r2 / cnt)
+
+
+# ---- butina-counts-tiled ----
+
+def _p140_bt_fps(n, rng):
+    """n fingerprints in families (uint64 n x FP_WORDS): n / P140_BT_FAM centers of density
+    1/16, each fingerprint a random family's center with each bit kept w.p. P140_BT_KEEP,
+    OR noise of density 2^-P140_BT_NOISE."""
+    nf = max(1, n // P140_BT_FAM)
+    centers = _p140_rand_fp(nf, rng)
+    fam = rng.integers(0, nf, n)
+    bits = np.unpackbits(centers[fam].view(np.uint8), axis=1, bitorder="little")
+    bits &= (rng.random(bits.shape) < P140_BT_KEEP).astype(np.uint8)
+    w = np.packbits(bits, axis=1, bitorder="little").view(np.uint64)
+    return w | _p140_rand_fp(n, rng, P140_BT_NOISE)
+
+
+def _p140_bt_args(n, rng):
+    """_p140_bt_fps (flat), their bit counts (int32); n_nbrs (int32, zeroed); cutoff, n."""
+    fp = _p140_bt_fps(n, rng)
+    return [fp.ravel(), _p140_popc(fp).astype(np.int32), np.zeros(n, np.int32), np.float32(P140_BT_CUTOFF), _i32(n)]
+
+
+def _p140_bt_sim(fp):
+    """All pairs' Tanimoto (float32 c / float32 u as the kernel divides; n x n)."""
+    fp = np.asarray(fp, np.uint64).reshape(-1, P140_FP_WORDS)
+    cnt = _p140_popc(fp)
+    c = np.zeros((len(fp), len(fp)), np.int64)
+    for w in range(P140_FP_WORDS):
+        c += np.bitwise_count(fp[:, None, w] & fp[None, :, w])
+    u = cnt[:, None] + cnt[None, :] - c
+    return np.where(u > 0, c.astype(np.float32) / np.maximum(u, 1).astype(np.float32), np.float32(0))
+
+
+def _p140_bt_ref(fp, cutoff=P140_BT_CUTOFF):
+    """butina_counts in numpy: the neighbour counts (int64)."""
+    s = _p140_bt_sim(fp)
+    np.fill_diagonal(s, -1)
+    return (s >= np.float32(cutoff)).sum(axis=1)
+
+
+# ---- gaussian-shape-overlap ----
+
+def _p140_sh_atoms(k, rng, offset_sd):
+    """k atoms (float32 k x 4: x, y, z N(offset, P140_SH_SD^2), alpha of C, N or O w.p.
+    0.7, 0.15, 0.15), the offset N(0, offset_sd^2) an axis."""
+    a = np.zeros((k, 4), np.float32)
+    a[:, :3] = rng.normal(0, offset_sd, 3) + rng.normal(0, P140_SH_SD, (k, 3))
+    a[:, 3] = np.asarray(P140_SH_ALPHA)[rng.choice(3, k, p=[0.7, 0.15, 0.15])]
+    return a
+
+
+def _p140_sh_args(n, rng):
+    """The reference (P140_SH_REF atoms, float32 flat x 4), n_ref; n conformers (CONF_ATOMS
+    slots, n_atoms uniform in P140_SH_NA, the unused slots zero; offsets sd 1 A), n_atoms
+    (int32); overlap (float32, zeroed); n."""
+    ref = _p140_sh_atoms(P140_SH_REF, rng, 0.0)
+    na = rng.integers(P140_SH_NA[0], P140_SH_NA[1] + 1, n).astype(np.int32)
+    conf = np.zeros((n, P140_SH_ATOMS, 4), np.float32)
+    conf[..., :3] = rng.normal(0, 1.0, (n, 1, 3)) + rng.normal(0, P140_SH_SD, (n, P140_SH_ATOMS, 3))
+    conf[..., 3] = np.asarray(P140_SH_ALPHA, np.float32)[rng.choice(3, (n, P140_SH_ATOMS), p=[0.7, 0.15, 0.15])]
+    conf[np.arange(P140_SH_ATOMS)[None, :] >= na[:, None]] = 0
+    return [ref.ravel(), _i32(P140_SH_REF), conf.ravel(), na, np.zeros(n, np.float32), _i32(n)]
+
+
+def _p140_sh_ref(ref, conf, n_atoms):
+    """shape_overlap in numpy (float64): the overlaps."""
+    r = np.asarray(ref, np.float64).reshape(1, 1, -1, 4)
+    c = np.asarray(conf, np.float64).reshape(-1, P140_SH_ATOMS, 1, 4)
+    r2 = ((c[..., :3] - r[..., :3]) ** 2).sum(axis=-1)
+    s = c[..., 3] + r[..., 3]
+    v = 7.29 * (np.pi / s) ** 1.5 * np.exp(-c[..., 3] * r[..., 3] * r2 / s)
+    on = np.arange(P140_SH_ATOMS)[None, :, None] < np.asarray(n_atoms)[:, None, None]
+    return np.where(on, v, 0).sum(axis=(1, 2))
+
+
+UNSEEN138 = [
+    TimingProbe("probe/chem-tanimoto-query-const", "probe-unseen138", "tanimoto_query", 1 << 21, 256,
+                lambda n: -(-n // 256), _p140_tn_args, source=_P140, symbols=_p140_tn_syms,
+                note="Tanimoto similarity of one 1024-bit query (__constant__, uniform index) to 2^21 database "
+                     "fingerprints, a thread a fingerprint: 16 uint64 loads a thread (row-major, a warp's lanes "
+                     "128 B apart: each load touches 32 lines, all sectors used over the loop), 3 __popcll a word, "
+                     "one float division, a 4-byte store; memory-bound (256 MiB read)"),
+    TimingProbe("probe/chem-substruct-screen-atomics", "probe-unseen138", "substruct_screen", 1 << 20, 128,
+                lambda n: -(-n // 128), _p140_ss_args, source=_P140,
+                note="substructure pre-screen of 2^20 1024-bit fingerprints against 8 query masks staged in "
+                     "shared memory, a thread a molecule: per query a word loop (uint64 loads 128 B apart per lane, "
+                     "re-read for every query) leaving at the first failing word (divergent); each match "
+                     "(~1.2 a molecule, queries passing ~64%, 30%, 5%, 12%, 4%, 2.4%, 0.3%, 0.08%) does an "
+                     "atomicAdd whose old value places a scattered 4-byte store in the query's hit list; "
+                     "a byte mask stored a molecule"),
+    TimingProbe("probe/chem-minhash-block-smem", "probe-unseen138", "minhash_sig", 1 << 15, P140_MH_HASHES,
+                lambda n: n, _p140_mh_args, source=_P140,
+                note="MinHash signatures (128 hash functions) of 2^15 molecules of 16 .. 128 ECFP feature ids "
+                     "(CSR), a block of 128 threads a molecule: the features staged in shared memory, then each "
+                     "thread loops over them (broadcast shared reads) computing (a f + b) mod (2^31 - 1) in "
+                     "64-bit integers (a 64-bit remainder by a constant: multiply-high sequences) and a min; "
+                     "one coalesced signature row stored a block; integer compute-bound"),
+    TimingProbe("probe/chem-descriptors-csr", "probe-unseen138", "mol_descriptors", 1 << 18, 128,
+                lambda n: -(-n // 128), _p140_ds_args, source=_P140, symbols=_p140_ds_syms,
+                note="descriptors of 2^18 molecules of 8 .. 56 atoms (CSR, 8.4M atoms), a thread a molecule: "
+                     "a loop over its own contiguous atoms (a byte Z and 3 floats, lanes ~32 atoms apart, "
+                     "uncoalesced, loop lengths diverging) with a __constant__ mass lookup at a per-lane index "
+                     "(up to 7, typically 3-4 distinct addresses a warp: serialized), heavy/hetero counts and the "
+                     "centroid sums, then "
+                     "a second pass over x, y, z for the radius of gyration; 3 divisions and a sqrtf, 4 stores"),
+    TimingProbe("probe/chem-butina-counts-tiled", "probe-unseen138", "butina_counts", 8192, P140_BT_ROWS,
+                lambda n: (-(-n // P140_BT_ROWS), -(-n // P140_BT_COLS)), _p140_bt_args, source=_P140,
+                note="Butina neighbour counts for 8192 1024-bit fingerprints (all 67M pairs, Tanimoto >= 0.65), a "
+                     "64 x 256 grid of blocks of 128 rows: each block stages 32 column fingerprints (4 KiB, "
+                     "coalesced) in shared memory, a thread loads its own row's 16 words into registers (lanes "
+                     "128 B apart) and per pair does 16 broadcast 8-byte shared loads, ANDs and __popcll, a float "
+                     "division and a compare; a thread with neighbours in the tile (~2%; ~4.8 neighbours a row) does "
+                     "one atomicAdd on its row's count; popc/issue-bound"),
+    TimingProbe("probe/chem-gaussian-shape-overlap", "probe-unseen138", "shape_overlap", 1 << 17, 128,
+                lambda n: -(-n // 128), _p140_sh_args, source=_P140,
+                note="Gaussian shape overlap of 2^17 conformers (12 .. 32 atoms, float4 x, y, z, alpha in 32 "
+                     "slots) with a 24-atom reference staged in shared memory (broadcast float4 reads), a thread "
+                     "a conformer: ~22 x 24 pairs each 2 float divisions, a sqrtf and an expf and ~12 FMAs (the "
+                     "conformer's float4 loads 512 B apart per lane, L1 hits); SFU/FP32 compute-bound, the "
+                     "atom-count loop divergent within a warp"),
+]
+PROBES += UNSEEN138
+
+
+# probe-unseen141 (probes143.cu): a smoothed-particle-hydrodynamics (particle-based fluids)
+# course's kernels (cell-list binning by atomicAdd, a shared-memory Hillis-Steele scan of
+# the cells' counts, poly6 density summation over the 27 neighbour cells, pressure and
+# viscosity forces, a leapfrog step with a velocity limiter, wall and sphere-obstacle
+# boundary handling from __constant__ memory) as a student who knows CUDA basics writes
+# them, predicted before their first GPU run
+_P143 = "probes143.cu"
+P143_H = 0.1                                       # the smoothing length h (the cells' side)
+P143_JIT = 0.2                                     # lattice jitter, +- this of the spacing h / 2 an axis
+P143_RHO0, P143_K_GAS, P143_MU, P143_G = 1000.0, 3.0, 0.5, -9.81   # rest density, EOS stiffness, viscosity, gravity
+P143_VSD = 0.05                                    # sph-forces: velocities N(0, vsd^2) an axis
+P143_SCAN_BLOCK, P143_SCAN_MEAN = 512, 8.0         # scan: SCAN_BLOCK; the cells' counts Poisson(mean)
+P143_LF_DT, P143_LF_VMAX, P143_LF_VSD, P143_LF_ASD = 0.004, 1.4, 0.5, 10.0   # leapfrog: dt, vmax, v and a spreads
+P143_BOX = 3.2                                     # boundary: the box's side (32 cells)
+P143_BD_OUT, P143_BD_VSD = 0.02, 1.0               # positions uniform in [-out, 1 + out] box; v ~ N(0, vsd^2)
+P143_BD_R, P143_BD_REST, P143_BD_FRIC = 0.15, 0.5, 0.1   # obstacle radius / box; restitution; friction
+P143_BLOCK, P143_F_BLOCK = 256, 128              # the blocks (sph-forces: 128)
+
+
+def _p143_consts():
+    """poly6 = 315 / (64 pi h^9), spiky = -45 / (pi h^6), visc_lap = 45 / (pi h^6) and the
+    particle mass that gives a perfect lattice (spacing h / 2) the density P143_RHO0."""
+    h = P143_H
+    poly6, spiky, lap = 315 / (64 * np.pi * h ** 9), -45 / (np.pi * h ** 6), 45 / (np.pi * h ** 6)
+    g = np.arange(-2, 3) * h / 2
+    r2 = (g[:, None, None] ** 2 + g[None, :, None] ** 2 + g[None, None, :] ** 2).ravel()
+    w = np.clip(h * h - r2, 0, None) ** 3
+    return poly6, spiky, lap, P143_RHO0 / (poly6 * w.sum())
+
+
+def _p143_fluid(n, rng):
+    """n particles on random sites of a K^3 lattice of spacing h / 2 (K the least with K^3
+    >= n), jittered uniformly by +-P143_JIT spacings an axis, in random order (float32 n x
+    3); the cells a side m = ceil(K / 2) (each holds at most 8)."""
+    K = int(round(n ** (1 / 3)))
+    while K ** 3 < n:
+        K += 1
+    s = rng.choice(K ** 3, n, replace=False)
+    idx = np.stack([s % K, s // K % K, s // (K * K)], axis=1)
+    pos = (idx + 0.5 + rng.uniform(-P143_JIT, P143_JIT, (n, 3))) * (P143_H / 2)
+    return pos.astype(np.float32), (K + 1) // 2
+
+
+def _p143_f4(xyz):
+    p = np.zeros((len(xyz), 4), np.float32)
+    p[:, :3] = xyz
+    return p.ravel()
+
+
+def _p143_cell(xyz, m):
+    """Each particle's cell as cell_coord computes it (float32 product, truncation, clamp)."""
+    c = np.clip((np.asarray(xyz, np.float32) * np.float32(1 / P143_H)).astype(np.int64), 0, m - 1)
+    return (c[:, 2] * m + c[:, 1]) * m + c[:, 0]
+
+
+def _p143_sorted(n, rng):
+    """A fluid (_p143_fluid) sorted by cell: positions (n x 3 float32), cell_start and
+    cell_end (int32, m^3), m."""
+    xyz, m = _p143_fluid(n, rng)
+    c = _p143_cell(xyz, m)
+    o = np.argsort(c, kind="stable")
+    c = c[o]
+    cells = np.arange(m ** 3)
+    return (xyz[o], np.searchsorted(c, cells, "left").astype(np.int32),
+            np.searchsorted(c, cells, "right").astype(np.int32), m)
+
+
+def _p143_pairs(xyz, start, end, m):
+    """The candidate pairs of the 27 neighbour cells, a pass an (offset, k-th member):
+    yields (i, j) index arrays (i != j included once: j == i when i is its own candidate)."""
+    xyz = np.asarray(xyz, np.float32)
+    n = len(xyz)
+    c = np.clip((xyz * np.float32(1 / P143_H)).astype(np.int64), 0, m - 1)
+    most = int((np.asarray(end) - np.asarray(start)).max())
+    i = np.arange(n)
+    for dz in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                q = c + [dx, dy, dz]
+                ok = ((q >= 0) & (q < m)).all(axis=1)
+                ii, qq = i[ok], q[ok]
+                cc = (qq[:, 2] * m + qq[:, 1]) * m + qq[:, 0]
+                s, e = start[cc].astype(np.int64), end[cc].astype(np.int64)
+                for k in range(most):
+                    on = s + k < e
+                    yield ii[on], (s + k)[on]
+
+
+def _p143_density_ref(xyz, start, end, m, mass=None):
+    """sph_density in float64: the densities, the pressures and the neighbours (within h,
+    self included) of each particle."""
+    poly6, _, _, mass0 = _p143_consts()
+    mass = mass0 if mass is None else float(mass)
+    p = np.asarray(xyz, np.float64)
+    n = len(p)
+    s, cnt = np.zeros(n), np.zeros(n, np.int64)
+    h2 = float(np.float32(P143_H * P143_H))
+    for i, j in _p143_pairs(xyz, start, end, m):
+        r2 = ((p[i] - p[j]) ** 2).sum(axis=1)
+        on = r2 < h2
+        s += np.bincount(i[on], (h2 - r2[on]) ** 3, minlength=n)
+        cnt += np.bincount(i[on], minlength=n)
+    rho = mass * poly6 * s
+    return rho, P143_K_GAS * (rho - P143_RHO0), cnt
+
+
+def _p143_bin_args(n, rng):
+    """A fluid (_p143_fluid, float4, random order); cell_of, cell_count (m^3), slot (int32,
+    zeroed); inv_h, m, n."""
+    xyz, m = _p143_fluid(n, rng)
+    return [_p143_f4(xyz), np.zeros(n, np.int32), np.zeros(m ** 3, np.int32), np.zeros(n, np.int32),
+            np.float32(1 / P143_H), _i32(m), _i32(n)]
+
+
+def _p143_scan_args(n, rng):
+    """n cells' counts (int32, Poisson(P143_SCAN_MEAN)), their starts (zeroed), the blocks'
+    totals (zeroed); n."""
+    return [rng.poisson(P143_SCAN_MEAN, n).astype(np.int32), np.zeros(n, np.int32),
+            np.zeros(-(-n // P143_SCAN_BLOCK), np.int32), _i32(n)]
+
+
+def _p143_scan_ref(count):
+    """scan_cell_counts in numpy: each block's exclusive scan and the blocks' totals."""
+    c = np.asarray(count, np.int64)
+    nb = -(-len(c) // P143_SCAN_BLOCK)
+    pad = np.zeros(nb * P143_SCAN_BLOCK, np.int64)
+    pad[:len(c)] = c
+    b = pad.reshape(nb, P143_SCAN_BLOCK)
+    ex = np.cumsum(b, axis=1) - b
+    return ex.ravel()[:len(c)], b.sum(axis=1)
+
+
+def _p143_density_args(n, rng):
+    """A fluid sorted by cell (_p143_sorted, float4), cell_start, cell_end; rho and press
+    (float32, zeroed); h^2, inv_h, mass, poly6, k_gas, rho0, m, n."""
+    xyz, start, end, m = _p143_sorted(n, rng)
+    poly6, _, _, mass = _p143_consts()
+    f = np.float32
+    return [_p143_f4(xyz), start, end, np.zeros(n, f), np.zeros(n, f), f(P143_H * P143_H), f(1 / P143_H), f(mass),
+            f(poly6), f(P143_K_GAS), f(P143_RHO0), _i32(m), _i32(n)]
+
+
+def _p143_forces_args(n, rng):
+    """A fluid sorted by cell (float4), velocities (float4, N(0, P143_VSD^2) an axis), its
+    densities and pressures (_p143_density_ref, float32), cell_start, cell_end, the
+    accelerations (float4, zeroed); h, inv_h, mass, spiky, visc_lap, mu, gravity, m, n."""
+    xyz, start, end, m = _p143_sorted(n, rng)
+    _, spiky, lap, mass = _p143_consts()
+    rho, press, _ = _p143_density_ref(xyz, start, end, m)
+    f = np.float32
+    v = _p143_f4(rng.normal(0, P143_VSD, (n, 3)))
+    return [_p143_f4(xyz), v, rho.astype(f), press.astype(f), start, end, np.zeros(4 * n, f), f(P143_H),
+            f(1 / P143_H), f(mass), f(spiky), f(lap), f(P143_MU), f(P143_G), _i32(m), _i32(n)]
+
+
+def _p143_forces_ref(pos, vel, rho, press, start, end, m):
+    """sph_forces in float64: the accelerations (n x 3)."""
+    _, spiky, lap, mass = _p143_consts()
+    P = np.asarray(pos, np.float64).reshape(-1, 4)[:, :3]
+    V = np.asarray(vel, np.float64).reshape(-1, 4)[:, :3]
+    rho, press = np.asarray(rho, np.float64), np.asarray(press, np.float64)
+    n, h = len(P), float(np.float32(P143_H))
+    F = np.zeros((n, 3))
+    for i, j in _p143_pairs(P.astype(np.float32), start, end, m):
+        d = P[i] - P[j]
+        r2 = (d * d).sum(axis=1)
+        on = (r2 < h * h) & (i != j)
+        i, j, d, r = i[on], j[on], d[on], np.sqrt(r2[on])
+        hr = h - r
+        fp = -mass * (press[i] + press[j]) / (2 * rho[j]) * spiky * hr * hr / r
+        fv = P143_MU * mass / rho[j] * lap * hr
+        t = fp[:, None] * d + fv[:, None] * (V[j] - V[i])
+        for k in range(3):
+            F[:, k] += np.bincount(i, t[:, k], minlength=n)
+    A = F / rho[:, None]
+    A[:, 2] += P143_G
+    return A
+
+
+def _p143_lf_args(n, rng):
+    """n particles uniform in the box of side P143_BOX, velocities N(0, P143_LF_VSD^2) and
+    accelerations N(0, P143_LF_ASD^2) an axis plus gravity (float4s, w 0); dt, vmax, n."""
+    f = np.float32
+    a = rng.normal(0, P143_LF_ASD, (n, 3))
+    a[:, 2] += P143_G
+    return [_p143_f4(rng.uniform(0, P143_BOX, (n, 3))), _p143_f4(rng.normal(0, P143_LF_VSD, (n, 3))), _p143_f4(a),
+            f(P143_LF_DT), f(P143_LF_VMAX), _i32(n)]
+
+
+def _p143_lf_ref(pos, vel, acc, dt=P143_LF_DT, vmax=P143_LF_VMAX):
+    """sph_leapfrog in float64: positions, velocities (n x 3) and the limited mask."""
+    p, v, a = (np.asarray(x, np.float64).reshape(-1, 4)[:, :3] for x in (pos, vel, acc))
+    dt, vmax = float(np.float32(dt)), float(np.float32(vmax))
+    v = v + dt * a
+    s = np.sqrt((v * v).sum(axis=1))
+    lim = s > vmax
+    v = np.where(lim[:, None], v * (vmax / np.where(lim, s, 1))[:, None], v)
+    return p + dt * v, v, lim
+
+
+def _p143_obst():
+    """The obstacles: spheres of radius P143_BD_R box at the 8 points (0.3 | 0.7) box (x,
+    y, z, r float64 rows; disjoint and clear of the walls)."""
+    L, c = P143_BOX, np.array([0.3, 0.7])
+    g = np.stack(np.meshgrid(c, c, c, indexing="ij"), axis=-1).reshape(-1, 3) * L
+    return np.c_[g, np.full(8, P143_BD_R * L)]
+
+
+def _p143_bd_syms(n, rng):
+    o = _p143_obst()
+    t = np.zeros(8, [("x", "<f4"), ("y", "<f4"), ("z", "<f4"), ("w", "<f4")])
+    for k, name in enumerate("xyzw"):
+        t[name] = o[:, k]
+    return {"c_obst": t}
+
+
+def _p143_bd_args(n, rng):
+    """n particles uniform in [-P143_BD_OUT, 1 + P143_BD_OUT] box an axis (float4),
+    velocities N(0, P143_BD_VSD^2) (float4); box, restitution, friction, n."""
+    f = np.float32
+    L = P143_BOX
+    p = rng.uniform(-P143_BD_OUT * L, (1 + P143_BD_OUT) * L, (n, 3))
+    return [_p143_f4(p), _p143_f4(rng.normal(0, P143_BD_VSD, (n, 3))), f(L), f(P143_BD_REST), f(P143_BD_FRIC),
+            _i32(n)]
+
+
+def _p143_bd_ref(pos, vel, box=P143_BOX, rest=P143_BD_REST, fric=P143_BD_FRIC):
+    """sph_boundary in float64 (obstacles as float32 gives them): positions, velocities,
+    the wall-hit and obstacle-hit masks."""
+    p, v = (np.array(x, np.float64).reshape(-1, 4)[:, :3] for x in (pos, vel))
+    box, rest, fric = float(np.float32(box)), float(np.float32(rest)), float(np.float32(fric))
+    wall = np.zeros(len(p), bool)
+    for k in range(3):
+        lo, hi = p[:, k] < 0, p[:, k] > box
+        p[lo, k], v[lo, k] = 0, rest * np.abs(v[lo, k])
+        p[hi, k], v[hi, k] = box, -rest * np.abs(v[hi, k])
+        wall |= lo | hi
+    hit = np.zeros(len(p), bool)
+    for s in _p143_obst().astype(np.float32).astype(np.float64):
+        d = p - s[:3]
+        d2 = (d * d).sum(axis=1)
+        on = d2 < s[3] * s[3]
+        nrm = d[on] / np.sqrt(d2[on])[:, None]
+        p[on] = s[:3] + s[3] * nrm
+        vn = (v[on] * nrm).sum(axis=1)
+        t = v[on] - vn[:, None] * nrm
+        v[on] = np.where((vn < 0)[:, None], (1 - fric) * t - rest * vn[:, None] * nrm, v[on])
+        hit |= on
+    return p, v, wall, hit
+
+
+UNSEEN141 = [
+    TimingProbe("probe/sph143-bin-atomic", "probe-unseen141", "bin_particles", 1 << 22, P143_BLOCK,
+                lambda n: -(-n // P143_BLOCK), _p143_bin_args, source=_P143,
+                note="cell-list binning of 2^22 fluid particles (random order, a jittered lattice of spacing h/2: "
+                     "<= 8 a cell) into 81^3 cells of side h, a thread a particle: a coalesced float4 load, 3 "
+                     "float multiplies and clamps for the cell, the cell index stored, an atomicAdd on the cell's "
+                     "count (random addresses over 2.1 MB, ~8 particles a counter spread over the grid) returning "
+                     "the slot, stored; atomic/latency-bound"),
+    TimingProbe("probe/sph143-cell-scan-smem", "probe-unseen141", "scan_cell_counts", 1 << 21, P143_SCAN_BLOCK,
+                lambda n: -(-n // P143_SCAN_BLOCK), _p143_scan_args, source=_P143,
+                note="exclusive scan of 2^21 cell counts (the counting sort's offsets), 512 cells a block "
+                     "(4096 blocks): one coalesced int load (shifted by one), a Hillis-Steele scan in a "
+                     "double-buffered 4 KiB shared array (9 steps of 2 shared reads, a write and a barrier), a "
+                     "coalesced store and the block's total; shared-memory/barrier-bound"),
+    TimingProbe("probe/sph143-density-poly6", "probe-unseen141", "sph_density", 1 << 19, P143_BLOCK,
+                lambda n: -(-n // P143_BLOCK), _p143_density_args, source=_P143,
+                note="SPH density summation on 2^19 particles sorted by cell (41^3 cells of <= 8), a thread a "
+                     "particle: the 27 neighbour cells (fewer at the walls: divergent skips), their start/end "
+                     "loads, ~210 float4 candidate loads (a warp's lanes in 4-5 neighbouring cells: L1/L2 hits), "
+                     "~33 within h adding (h^2 - r^2)^3; the density and the EOS pressure stored"),
+    TimingProbe("probe/sph143-press-visc-forces", "probe-unseen141", "sph_forces", 1 << 18, P143_F_BLOCK,
+                lambda n: -(-n // P143_F_BLOCK), _p143_forces_args, source=_P143,
+                note="SPH pressure (spiky gradient) and viscosity (Laplacian) forces on 2^18 particles sorted by "
+                     "cell (32^3 cells of <= 8; blocks of 128), a thread a particle: 27 neighbour cells, ~210 float4 candidate loads, the ~32 within "
+                     "h (~15%) doing sqrtf, 2 divides and ~25 flops plus gathered rho, pressure (float) and "
+                     "velocity (float4) loads of the neighbour; 3 divides and a float4 store"),
+    TimingProbe("probe/sph143-leapfrog-vlimit", "probe-unseen141", "sph_leapfrog", 1 << 22, P143_BLOCK,
+                lambda n: -(-n // P143_BLOCK), _p143_lf_args, source=_P143,
+                note="a leapfrog kick-drift step of 2^22 particles (float4 position, velocity, acceleration: 3 "
+                     "coalesced 16-byte loads, 2 stores), a speed limiter taken by ~5% of lanes (sqrtf, a "
+                     "divide); streaming memory-bound"),
+    TimingProbe("probe/sph143-boundary-obstacles", "probe-unseen141", "sph_boundary", 1 << 22, P143_BLOCK,
+                lambda n: -(-n // P143_BLOCK), _p143_bd_args, source=_P143, symbols=_p143_bd_syms,
+                note="boundary handling of 2^22 particles (float4 position and velocity in, out): 6 wall tests "
+                     "(~11% of particles outside a wall), 8 sphere obstacles from __constant__ float4s (uniform "
+                     "address: broadcast), ~11% of particles inside one doing sqrtf, 3 divides and the "
+                     "restitution/friction response (divergent); memory-bound with light branching"),
+]
+PROBES += UNSEEN141
+
+
+# probe-unseen139 (probes141.cu): a computational-acoustics course's kernels (a 3-D FDTD
+# acoustic wave step, image-source room impulse responses with float atomics, acoustic ray
+# tracing with wall reflections and an energy-time histogram, a direct-FIR convolution
+# reverb with the taps in __constant__ memory, modal synthesis of damped oscillator banks,
+# a small-DFT spectrogram in shared memory) as a student who knows CUDA basics writes them,
+# predicted before their first GPU run
+_P141 = "probes141.cu"
+P141_FD_SIDE, P141_FD_COURANT = 320, 0.5           # fdtd3d: the cube's side (cells); c dt / dx (3-D limit 1/sqrt 3)
+P141_ROOM = (9.0, 6.5, 3.2)                        # the shoebox room (m) of the RIR and ray probes
+P141_SRC, P141_RCV = (2.1, 1.7, 1.4), (6.3, 4.4, 1.2)   # source and receiver (m)
+P141_C = 343.0                                     # speed of sound (m/s)
+P141_IS_FS, P141_IS_LEN = 16000.0, 32000           # image-source: sample rate, RIR length (2 s)
+P141_IS_BETA, P141_IS_ORDER = 0.85, 50             # wall reflection coefficient; the default order an axis
+P141_RT_RAD, P141_RT_EMIN = 0.3, 1e-3              # ray-trace: receiver radius (m), energy cut (-30 dB)
+P141_RT_ALPHA = (0.08, 0.08, 0.12, 0.12, 0.35, 0.55)   # absorption: x walls, y walls, floor, ceiling
+P141_RT_MAXB, P141_RT_BINS = 200, 1000             # RT_MAX_BOUNCES; histogram bins of 1 ms
+P141_RT_SEED = 1390
+P141_FIR_TAPS, P141_FIR_BLOCK = 1024, 256          # FIR_TAPS, FIR_BLOCK
+P141_FIR_DRY, P141_FIR_WET = 0.6, 0.4
+P141_MS_LEN, P141_MS_MODES, P141_MS_FS = 16384, 256, 48000.0   # SOUND_LEN, modes a sound, sample rate
+P141_MS_F = (60.0, 8000.0)                         # mode frequencies, log-uniform (Hz)
+P141_SG_N, P141_SG_BINS, P141_SG_HOP = 256, 128, 128   # DFT_N, DFT_BINS, hop
+P141_SG_FS = 16000.0
+
+
+def _p141_hash(x):
+    """hash32 (lowbias32) of uint32 x, as probes141.cu computes it."""
+    x = np.asarray(x, np.uint32)
+    x = x ^ (x >> np.uint32(16))
+    x = x * np.uint32(0x7feb352d)
+    x = x ^ (x >> np.uint32(15))
+    x = x * np.uint32(0x846ca68b)
+    return x ^ (x >> np.uint32(16))
+
+
+def _p141_unif(h):
+    """uniform01: the top 24 bits over 2^24 (float64, exact)."""
+    return (np.asarray(h, np.uint32) >> np.uint32(8)).astype(np.float64) / 16777216.0
+
+
+def _p141_fdtd_args(n, rng):
+    """A n^3 pressure field and the previous step's (float32, N(0, 1), zero on the walls),
+    p_next (zeroed); courant2, nx, ny, nz."""
+    f = np.float32
+    p = rng.standard_normal((n, n, n), dtype=f)
+    prev = (0.95 * p + 0.05 * rng.standard_normal((n, n, n), dtype=f)).astype(f)
+    for a in (p, prev):
+        a[[0, -1]] = 0
+        a[:, [0, -1]] = 0
+        a[:, :, [0, -1]] = 0
+    return [p.ravel(), prev.ravel(), np.zeros(n ** 3, f), f(P141_FD_COURANT ** 2), _i32(n), _i32(n), _i32(n)]
+
+
+def _p141_fdtd_ref(p, prev, n, courant2=P141_FD_COURANT ** 2):
+    """fdtd3d_acoustic's step in float64 (p and prev flat n^3, z-major): p_next, flat."""
+    p = np.asarray(p, np.float64).reshape(n, n, n)
+    q = np.asarray(prev, np.float64).reshape(n, n, n)
+    out = np.zeros((n, n, n))
+    c = p[1:-1, 1:-1, 1:-1]
+    lap = (p[1:-1, 1:-1, :-2] + p[1:-1, 1:-1, 2:] + p[1:-1, :-2, 1:-1] + p[1:-1, 2:, 1:-1] + p[:-2, 1:-1, 1:-1]
+           + p[2:, 1:-1, 1:-1] - 6 * c)
+    out[1:-1, 1:-1, 1:-1] = 2 * c - q[1:-1, 1:-1, 1:-1] + float(courant2) * lap
+    return out.ravel()
+
+
+def _p141_is_order(n):
+    """The image-source order whose 8 (2 order + 1)^3 images are nearest n."""
+    return max(1, int(round(((n / 8) ** (1 / 3) - 1) / 2)))
+
+
+def _p141_is_total(n):
+    return 8 * (2 * _p141_is_order(n) + 1) ** 3
+
+
+def _p141_is_args(n, rng):
+    """The RIR (float32, P141_IS_LEN, zeroed); the room, source, receiver, beta, fs / c, the
+    order (_p141_is_order(n)) and the RIR's length."""
+    f = np.float32
+    return [np.zeros(P141_IS_LEN, f), *map(f, P141_ROOM), *map(f, P141_SRC), *map(f, P141_RCV), f(P141_IS_BETA),
+            f(P141_IS_FS / P141_C), _i32(_p141_is_order(n)), _i32(P141_IS_LEN)]
+
+
+def _p141_is_ref(order, length=P141_IS_LEN, beta=P141_IS_BETA):
+    """image_source_rir in float64: the RIR, each image's sample (-1 when past the end), its
+    amplitude and its rounding margin (the distance of d fs / c + 0.5 to an integer)."""
+    f = np.float32
+    side = 2 * order + 1
+    idx = np.arange(8 * side ** 3)
+    par, cell = idx & 7, idx >> 3
+    m = np.stack([cell % side, (cell // side) % side, cell // (side * side)]) - order
+    q = np.stack([par & 1, (par >> 1) & 1, par >> 2])
+    L, S, R = (np.array([float(f(v)) for v in t])[:, None] for t in (P141_ROOM, P141_SRC, P141_RCV))
+    img = (1 - 2 * q) * S + 2 * m * L
+    d = np.sqrt(((img - R) ** 2).sum(axis=0))
+    pos = d * float(f(P141_IS_FS / P141_C)) + 0.5
+    k = np.floor(pos).astype(np.int64)
+    margin = np.abs(pos - np.round(pos))
+    refl = (np.abs(m - q) + np.abs(m)).sum(axis=0)
+    amp = float(f(beta)) ** refl / (4 * np.pi * d)
+    ok = k < length
+    rir = np.zeros(length)
+    np.add.at(rir, k[ok], amp[ok])
+    return rir, np.where(ok, k, -1), amp, margin
+
+
+def _p141_rt_syms(n, rng):
+    return {"c_alpha": np.array(P141_RT_ALPHA, np.float32)}
+
+
+def _p141_rt_args(n, rng):
+    """The energy-time histogram (float32, P141_RT_BINS, zeroed) and the rays' bounces
+    (int32, zeroed); the room, source, receiver, radius, e_min, bins a metre (1 ms bins),
+    the bins, seed, n."""
+    f = np.float32
+    return [np.zeros(P141_RT_BINS, f), np.zeros(n, np.int32), *map(f, P141_ROOM), *map(f, P141_SRC),
+            *map(f, P141_RCV), f(P141_RT_RAD), f(P141_RT_EMIN), f(1000.0 / P141_C), _i32(P141_RT_BINS),
+            np.uint32(P141_RT_SEED), _i32(n)]
+
+
+def _p141_rt_ref(n, seed=P141_RT_SEED, alpha=P141_RT_ALPHA):
+    """ray_trace_room in float64, the rays side by side: the histogram, each ray's bounces and
+    two margins: the smallest relative gap of a receiver test (|dist^2 - rad^2| / rad^2, a
+    projection against 0 and t, a bin against an integer) and of the energy cut (|e /
+    e_min - 1|)."""
+    f = np.float32
+    L = np.array([float(f(v)) for v in P141_ROOM])
+    S = np.array([float(f(v)) for v in P141_SRC])
+    R = np.array([float(f(v)) for v in P141_RCV])
+    rad2, emin, bpm = float(f(P141_RT_RAD)) ** 2, float(f(P141_RT_EMIN)), float(f(1000.0 / P141_C))
+    al = np.array([float(f(a)) for a in alpha])
+    i = np.arange(n, dtype=np.uint32)
+    u = 2 * _p141_unif(_p141_hash(np.uint32(seed) + np.uint32(2) * i)) - 1
+    phi = 6.28318531 * _p141_unif(_p141_hash(np.uint32(seed) + np.uint32(2) * i + np.uint32(1)))
+    s = np.sqrt(1 - u * u)
+    d = np.stack([s * np.cos(phi), s * np.sin(phi), u], axis=1)
+    o = np.tile(S, (n, 1))
+    e = np.ones(n)
+    path = np.zeros(n)
+    live = np.ones(n, bool)
+    bounces = np.zeros(n, np.int64)
+    margin = np.full(n, np.inf)
+    e_margin = np.full(n, np.inf)
+    etc = np.zeros(P141_RT_BINS)
+    rows = np.arange(n)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for _ in range(P141_RT_MAXB):
+            if not live.any():
+                break
+            tt = np.where(d > 0, (L - o) / d, np.where(d < 0, -o / d, 1e30))
+            axis = np.argmin(tt, axis=1)
+            t = tt[rows, axis]
+            w = R - o
+            proj = (w * d).sum(axis=1)
+            seg = live & (proj > 0) & (proj < t)
+            pm = np.minimum(np.abs(proj), np.abs(t - proj)) / t
+            dist2 = ((w - proj[:, None] * d) ** 2).sum(axis=1)
+            near = live & (dist2 < 4 * rad2)
+            margin[near] = np.minimum(margin[near], pm[near])
+            hit = seg & (dist2 < rad2)
+            near = live & seg
+            margin[near] = np.minimum(margin[near], np.abs(dist2 - rad2)[near] / rad2)
+            pos = (path + proj) * bpm
+            bins = np.floor(pos).astype(np.int64)
+            margin[hit] = np.minimum(margin[hit], np.abs(pos - np.round(pos))[hit])
+            hb = hit & (bins < P141_RT_BINS)
+            np.add.at(etc, bins[hb], e[hb])
+            o = np.where(live[:, None], o + t[:, None] * d, o)
+            path = np.where(live, path + t, path)
+            pos_dir = d[rows, axis] > 0
+            wall = 2 * axis + pos_dir
+            o[rows[live], axis[live]] = np.where(pos_dir, L[axis], 0.0)[live]
+            d[rows[live], axis[live]] *= -1
+            e = np.where(live, e * (1 - al[wall]), e)
+            bounces += live
+            e_margin[live] = np.minimum(e_margin[live], np.abs(e / emin - 1)[live])
+            live &= e >= emin
+    return etc, bounces, margin, e_margin
+
+
+def _p141_fir_h():
+    """The reverb's early response (fixed): a direct sound at 0, then Gaussian noise with an
+    exponential decay (a time constant of taps / 5) from tap 40 on, float32."""
+    r = np.random.default_rng(141)
+    k = np.arange(P141_FIR_TAPS)
+    h = r.standard_normal(P141_FIR_TAPS) * np.exp(-k / (P141_FIR_TAPS / 5)) * 0.3 * (k >= 40)
+    h[0] = 1.0
+    return h.astype(np.float32)
+
+
+def _p141_fir_syms(n, rng):
+    return {"c_h": _p141_fir_h()}
+
+
+def _p141_fir_args(n, rng):
+    """A dry signal (float32): a sum of 3 sines plus noise 0.1; y (zeroed); dry, wet, n."""
+    f = np.float32
+    t = np.arange(n) / 48000.0
+    x = (0.5 * np.sin(2 * np.pi * 220 * t) + 0.3 * np.sin(2 * np.pi * 587 * t) + 0.2 * np.sin(2 * np.pi * 1320 * t)
+         + 0.1 * rng.standard_normal(n))
+    return [x.astype(f), np.zeros(n, f), f(P141_FIR_DRY), f(P141_FIR_WET), _i32(n)]
+
+
+def _p141_fir_ref(x, h=None, dry=P141_FIR_DRY, wet=P141_FIR_WET):
+    h = _p141_fir_h() if h is None else h
+    x = np.asarray(x, np.float64)
+    return float(np.float32(dry)) * x + float(np.float32(wet)) * np.convolve(x, h.astype(np.float64))[:len(x)]
+
+
+def _p141_ms_args(n, rng):
+    """ceil(n / SOUND_LEN) sounds of P141_MS_MODES modes (float32, sound-major): omega = 2 pi f
+    (f log-uniform in P141_MS_F), decay 1 + f / 400 times U(0.5, 1.5) (1/s), amplitude
+    U(0, 1) / (1 + f / 1000) / 16, phase U(0, 2 pi); out (zeroed); 1 / fs, the modes, n."""
+    f32 = np.float32
+    k = -(-n // P141_MS_LEN) * P141_MS_MODES
+    fr = np.exp(rng.uniform(np.log(P141_MS_F[0]), np.log(P141_MS_F[1]), k))
+    return [(2 * np.pi * fr).astype(f32), ((1 + fr / 400) * rng.uniform(0.5, 1.5, k)).astype(f32),
+            (rng.random(k) / (1 + fr / 1000) / 16).astype(f32), rng.uniform(0, 2 * np.pi, k).astype(f32),
+            np.zeros(n, f32), f32(1 / P141_MS_FS), _i32(P141_MS_MODES), _i32(n)]
+
+
+def _p141_ms_ref(omega, decay, amp, phase, n, n_modes=P141_MS_MODES):
+    """modal_synth in float64 from the float32 t and phase argument the kernel forms."""
+    i = np.arange(n)
+    t = ((i % P141_MS_LEN).astype(np.float32) * np.float32(1 / P141_MS_FS)).astype(np.float64)
+    s = i // P141_MS_LEN
+    out = np.zeros(n)
+    for m in range(n_modes):
+        j = s * n_modes + m
+        w, dd, a, p = (np.asarray(v, np.float64)[j] for v in (omega, decay, amp, phase))
+        arg = (w * t + p).astype(np.float32).astype(np.float64)
+        out += a * np.exp(-dd * t) * np.sin(arg)
+    return out
+
+
+def _p141_sg_args(n, rng):
+    """n frames' signal (float32, hop (n - 1) + DFT_N samples at 16 kHz): a linear chirp from
+    100 Hz to 7 kHz plus noise 0.05; spec (zeroed, n x DFT_BINS); hop, n."""
+    f = np.float32
+    m = P141_SG_HOP * (n - 1) + P141_SG_N
+    t = np.arange(m) / P141_SG_FS
+    T = m / P141_SG_FS
+    x = np.sin(2 * np.pi * (100 * t + (7000 - 100) / (2 * T) * t * t)) + 0.05 * rng.standard_normal(m)
+    return [x.astype(f), np.zeros(n * P141_SG_BINS, f), _i32(P141_SG_HOP), _i32(n)]
+
+
+def _p141_sg_ref(x, n, hop=P141_SG_HOP):
+    """spectrogram_db in float64: (n, DFT_BINS) power in dB."""
+    N = P141_SG_N
+    j = np.arange(N)
+    w = 0.5 - 0.5 * np.cos(2 * np.pi * j / N)
+    fr = np.asarray(x, np.float64)[np.arange(n)[:, None] * hop + j] * w
+    X = np.fft.rfft(fr, axis=1)[:, :P141_SG_BINS]
+    return 10 * np.log10(np.abs(X) ** 2 + 1e-12)
+
+
+UNSEEN139 = [
+    TimingProbe("probe/fdtd3d-acoustic-leapfrog", "probe-unseen139", "fdtd3d_acoustic", P141_FD_SIDE, (32, 8),
+                lambda n: (-(-n // 32), -(-n // 8), n), _p141_fdtd_args, source=_P141,
+                note="one leapfrog step of the 3-D acoustic wave equation on a 320^3 float grid (7-point "
+                     "Laplacian, p = 0 walls), a thread a cell in 32 x 8 blocks, a grid layer per z: 7 loads "
+                     "of p (x neighbours in the same lines, y and z neighbours in other rows/planes, reused "
+                     "through L1/L2), one of p_prev, one store; memory-bound streaming stencil"),
+    TimingProbe("probe/image-source-rir-atomic", "probe-unseen139", "image_source_rir", 8 * 101 ** 3, 256,
+                lambda n: -(-_p141_is_total(n) // 256), _p141_is_args, source=_P141,
+                note="image-source impulse response of a 9 x 6.5 x 3.2 m room, reflection orders +-50 an axis "
+                     "(8.2M images, a thread each): index decomposition by / and %, a sqrtf distance, ~57% "
+                     "of the images within the 2 s RIR (the rest exit early) do a powf and a float atomicAdd "
+                     "into 32000 bins at 16 kHz, the far bins taking ~150-350 images each (same-address "
+                     "contention)"),
+    TimingProbe("probe/raytrace-room-etc", "probe-unseen139", "ray_trace_room", 1 << 20, 256,
+                lambda n: -(-n // 256), _p141_rt_args, source=_P141, symbols=_p141_rt_syms,
+                note="acoustic ray tracing of 2^20 rays in a shoebox room, a thread a ray: hashed direction "
+                     "(cosf/sinf), then up to 200 specular bounces (3 divisions, branches picking the wall, a "
+                     "__constant__ absorption load indexed by the wall) until the energy drops 30 dB: 11 .. ~85 "
+                     "(mean ~23, a warp's longest ~55) bounces a ray (walls 0.08-0.55 absorbing), divergent loop lengths; ~0.13 receiver hits a "
+                     "ray added by float atomicAdd into a 1000-bin histogram; one store a ray"),
+    TimingProbe("probe/fir-reverb-const-smem", "probe-unseen139", "fir_reverb", 1 << 21, P141_FIR_BLOCK,
+                lambda n: -(-n // P141_FIR_BLOCK), _p141_fir_args, source=_P141, symbols=_p141_fir_syms,
+                note="direct-FIR convolution reverb of 2^21 samples with a 1024-tap response in __constant__ "
+                     "memory (uniform index: broadcast), a block 256 outputs staging 1279 inputs in shared "
+                     "memory, a thread an output: 1024 iterations of a constant load, a shared load (consecutive "
+                     "lanes, conflict-free) and an FMA; compute/shared-bound"),
+    TimingProbe("probe/modal-synth-expsin", "probe-unseen139", "modal_synth", 1 << 20, 256,
+                lambda n: -(-n // 256), _p141_ms_args, source=_P141,
+                note="modal synthesis of 64 impact sounds of 16384 samples, 256 damped modes each, a thread a "
+                     "sample: the block's sound's modes staged in shared memory (4 arrays, broadcast reads), 256 "
+                     "iterations of expf and sinf (arguments up to ~1.7e4 rad: the fast range reduction) and 3 "
+                     "multiplies; transcendental/compute-bound, one store a thread"),
+    TimingProbe("probe/spectrogram-dft-smem", "probe-unseen139", "spectrogram_db", 1 << 15, P141_SG_BINS,
+                lambda n: n, _p141_sg_args, source=_P141,
+                note="magnitude spectrogram of 2^15 frames of 256 samples (hop 128), a block a frame of 128 "
+                     "threads: the Hann-windowed frame and a cos/sin table built in shared memory (cosf/sinf), "
+                     "a thread a bin doing a 256-term direct DFT with twiddle index (k j) & 255 (shared reads "
+                     "strided by j: up to 32-way bank conflicts for even j), frame reads broadcast, a log10f in "
+                     "dB and one store"),
+]
+PROBES += UNSEEN139
+
+
+
+# probe-unseen140 (probes142.cu): a GPU data-structures course's CUDA assignments, as a
+# student who knows CUDA basics hands them in: an open-addressing hash table's insert
+# (linear probing, atomicCAS on the keys), a two-function cuckoo table's lookup (64-bit
+# entries), a Bloom filter's query with an early exit, lower_bound in a sorted array through
+# shared-memory splitters, one top-down BFS level with an atomic-tail work queue, and a
+# bitmap intersection with a popcount reduction in shared memory.
+_P142 = "probes142.cu"
+P142_BLOCK = 256                                   # every kernel's block (bitmap_and_count: BM_BLOCK)
+P142_EMPTY = 0xFFFFFFFF                            # HT_EMPTY, NOT_FOUND
+P142_HT_LOAD = 2                                   # ht-insert: capacity the power of two >= 2 n (load <= 0.5)
+P142_CK_SEEDS = (0x12345678, 0x9ABCDEF1)           # cuckoo-lookup: CK_SEED1, CK_SEED2
+P142_CK_FILL = 0.375                               # the table's slots (power of two >= 2 n) this full
+P142_CK_ROUNDS = 200                               # the host build's evict-and-retry rounds
+P142_CK_HIT = 0.5                                  # the queries that are stored keys
+P142_BF_K, P142_BF_BITS, P142_BF_PER_KEY = 7, 4, 10   # bloom: BF_K; m = the power of two >= 4 n bits; m / 10 keys
+P142_BF_HIT = 0.25                                 # the queries that were inserted
+P142_BF_GOLD = 0x9E3779B9                          # h2's xor constant
+P142_SS_SPLIT = 1024                               # splitter-search: SPLIT; m = n rounded up to a multiple
+P142_SS_HIT = 0.5                                  # the queries equal to a key
+P142_BFS_V = 4                                     # bfs: 4 n vertices, frontier n of them
+P142_BFS_DEG = 16                                  # out-degrees uniform in 0 .. 15
+P142_BFS_VISITED = 0.3                             # the other vertices visited before (level 0 .. depth)
+P142_BFS_DEPTH = 3                                 # the frontier's level
+
+
+def _p142_fmix32(h):
+    """murmur3's fmix32 of uint32 h, as probes142.cu computes it."""
+    h = np.asarray(h, np.uint32)
+    with np.errstate(over="ignore"):                # a scalar's product wraps as the GPU's does
+        h = h ^ (h >> np.uint32(16))
+        h = h * np.uint32(0x85EBCA6B)
+        h = h ^ (h >> np.uint32(13))
+        h = h * np.uint32(0xC2B2AE35)
+        return h ^ (h >> np.uint32(16))
+
+
+def _p142_pow2(x):
+    return 1 << max(0, int(x - 1).bit_length())
+
+
+def _p142_uniq(a):
+    """a's distinct values, sorted (by np.sort: numpy's unique is slow on big arrays)."""
+    s = np.sort(a)
+    return s[np.concatenate([[True], s[1:] != s[:-1]])] if len(s) else s
+
+
+def _p142_distinct(count, rng):
+    """count distinct uint32 keys in random order, none all ones."""
+    k = _p142_uniq(_u32(int(count * 1.05) + 64, rng))
+    k = k[k != P142_EMPTY]
+    assert len(k) >= count
+    return rng.permutation(k)[:count]
+
+
+def _p142_ht_args(n, rng):
+    """n distinct keys and values < 2^31 (uint32); the table's keys (all HT_EMPTY) and
+    values (zero), capacity the power of two >= 2 n; capacity, n."""
+    cap = _p142_pow2(P142_HT_LOAD * n)
+    return [np.full(cap, P142_EMPTY, np.uint32), np.zeros(cap, np.uint32), _p142_distinct(n, rng),
+            rng.integers(0, 1 << 31, n, dtype=np.int64).astype(np.uint32), np.uint32(cap), _i32(n)]
+
+
+def _p142_ht_ref(keys, vals, cap):
+    """ht_insert done by one thread after another: the table's keys and values, and the
+    probes (slots looked at) each insert took."""
+    tk = np.full(cap, P142_EMPTY, np.uint32)
+    tv = np.zeros(cap, np.uint32)
+    probes = np.zeros(len(keys), np.int64)
+    home = (_p142_fmix32(keys) & np.uint32(cap - 1)).astype(np.int64)
+    for i, (k, s) in enumerate(zip(keys.tolist(), home.tolist())):
+        p = 1
+        while tk[s] != P142_EMPTY:
+            s = (s + 1) & (cap - 1)
+            p += 1
+        tk[s] = k
+        tv[s] = vals[i]
+        probes[i] = p
+    return tk, tv, probes
+
+
+def _p142_ht_valid(tk, tv, keys, vals, cap):
+    """Whether (tk, tv) is a linear-probing table of exactly (keys, vals), whatever order
+    the inserts ran in: every key once, its value beside it, and no empty slot between a
+    key's home slot and its slot."""
+    full = np.flatnonzero(tk != P142_EMPTY)
+    if len(full) != len(keys) or not np.array_equal(np.sort(tk[full]), np.sort(keys)):
+        return False
+    order = np.argsort(keys)
+    at = np.searchsorted(keys[order], tk[full])
+    if not (tv[full] == vals[order][at]).all():
+        return False
+    home = (_p142_fmix32(tk[full]) & np.uint32(cap - 1)).astype(np.int64)
+    e = (tk == P142_EMPTY).astype(np.int64)
+    empty = np.concatenate([[0], np.cumsum(np.concatenate([e, e]))])      # empties before slot s, twice around
+    end = np.where(full >= home, full, full + cap)
+    return bool(((empty[end] - empty[home]) == 0).all())
+
+
+def _p142_ck_build(keys, vals, slots):
+    """A cuckoo table of `slots` 64-bit entries (key << 32 | value; all ones empty) holding
+    keys, every key at one of its two slots: evict-and-retry rounds in parallel; the keys
+    still homeless after P142_CK_ROUNDS rounds (a component with more keys than slots,
+    rarely more than one or two keys) are left out. The table and whether each key is in."""
+    mask = np.uint32(slots - 1)
+    h = [(_p142_fmix32(keys ^ np.uint32(s)) & mask).astype(np.int64) for s in P142_CK_SEEDS]
+    at = np.full(slots, -1, np.int64)
+    pend = np.arange(len(keys))
+    side = np.zeros(len(keys), np.int64)
+    for _ in range(P142_CK_ROUNDS):
+        if not pend.size:
+            break
+        s = np.where(side[pend] == 0, h[0][pend], h[1][pend])
+        old = at[s]
+        at[s] = pend
+        won = at[s] == pend
+        ev = old[won & (old >= 0)]
+        ev_slot = s[won & (old >= 0)]
+        lost = pend[~won]
+        side[lost] = 1 - side[lost]
+        side[ev] = np.where(h[0][ev] == ev_slot, 1, 0)
+        pend = np.concatenate([lost, ev])
+    assert pend.size <= max(4, len(keys) // 100000), "cuckoo build did not settle"
+    table = np.full(slots, np.uint64(2 ** 64 - 1), np.uint64)
+    f = at >= 0
+    table[f] = (keys[at[f]].astype(np.uint64) << np.uint64(32)) | vals[at[f]].astype(np.uint64)
+    placed = np.zeros(len(keys), bool)
+    placed[at[f]] = True
+    return table, placed
+
+
+def _p142_ck_args(n, rng):
+    """A cuckoo table of the power of two >= 2 n slots, P142_CK_FILL of them full (keys
+    distinct, values < 2^31; the odd key the build could not place left out); n queries,
+    half stored keys (drawn with replacement) and half keys never stored, shuffled; out
+    (zeros), mask, n."""
+    slots = _p142_pow2(2 * n)
+    nk = int(slots * P142_CK_FILL)
+    nh = int(n * P142_CK_HIT)
+    pool = _p142_distinct(nk + n - nh, rng)
+    keys, miss = pool[:nk], pool[nk:]
+    vals = rng.integers(0, 1 << 31, nk, dtype=np.int64).astype(np.uint32)
+    table, placed = _p142_ck_build(keys, vals, slots)
+    keys = keys[placed]
+    q = rng.permutation(np.concatenate([keys[rng.integers(0, len(keys), nh)], miss]))
+    return [table, q, np.zeros(n, np.uint32), np.uint32(slots - 1), _i32(n)]
+
+
+def _p142_ck_ref(table, queries):
+    """cuckoo_lookup in numpy: the values (NOT_FOUND for a miss) and which slot held a hit
+    (1 the first, 2 the second, 0 a miss)."""
+    mask = np.uint32(len(table) - 1)
+    out = np.full(len(queries), P142_EMPTY, np.uint32)
+    where = np.zeros(len(queries), np.int64)
+    for j, s in enumerate(P142_CK_SEEDS):
+        e = table[(_p142_fmix32(queries ^ np.uint32(s)) & mask).astype(np.int64)]
+        hit = (e != np.uint64(2 ** 64 - 1)) & ((e >> np.uint64(32)).astype(np.uint32) == queries) & (where == 0)
+        out[hit] = (e[hit] & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+        where[hit] = j + 1
+    return out, where
+
+
+def _p142_bf_bits(keys, m_bits):
+    """The BF_K bit indices (len(keys) x BF_K, int64) bloom_query tests for each key."""
+    h1 = _p142_fmix32(keys)
+    h2 = _p142_fmix32(keys ^ np.uint32(P142_BF_GOLD)) | np.uint32(1)
+    j = np.arange(P142_BF_K, dtype=np.uint32)
+    return ((h1[:, None] + j[None, :] * h2[:, None]) & np.uint32(m_bits - 1)).astype(np.int64)
+
+
+def _p142_bf_args(n, rng):
+    """A Bloom filter of m = the power of two >= 4 n bits holding m / 10 distinct keys (uint32
+    words); n queries, a quarter of them inserted keys and the rest keys never inserted,
+    shuffled; out (zero bytes), m, n."""
+    m = _p142_pow2(P142_BF_BITS * n)
+    nk = m // P142_BF_PER_KEY
+    nh = int(n * P142_BF_HIT)
+    pool = _p142_distinct(nk + n - nh, rng)
+    keys, other = pool[:nk], pool[nk:]
+    bitset = np.zeros(m, np.uint8)
+    bitset[_p142_bf_bits(keys, m).ravel()] = 1
+    words = np.packbits(bitset, bitorder="little").view(np.uint32)
+    q = rng.permutation(np.concatenate([keys[rng.integers(0, nk, nh)], other]))
+    return [words, q, np.zeros(n, np.uint8), np.uint32(m), _i32(n)]
+
+
+def _p142_bf_ref(words, queries):
+    """bloom_query in numpy: the answers (uint8) and the bits each query tested (its first
+    clear bit's index + 1, BF_K if all set)."""
+    m = len(words) * 32
+    b = _p142_bf_bits(queries, m)
+    bitset = np.unpackbits(words.view(np.uint8), bitorder="little")
+    s = bitset[b].astype(bool)
+    found = s.all(axis=1)
+    tested = np.where(found, P142_BF_K, np.argmin(s, axis=1) + 1)
+    return found.astype(np.uint8), tested
+
+
+def _p142_ss_args(n, rng):
+    """m = n rounded up to a multiple of SPLIT distinct uint32 keys, sorted; n queries, half
+    of them keys and half uniform uint32, shuffled; pos (zeros), m, n."""
+    m = -(-n // P142_SS_SPLIT) * P142_SS_SPLIT
+    keys = np.sort(_p142_distinct(m, rng))
+    nh = int(n * P142_SS_HIT)
+    q = rng.permutation(np.concatenate([keys[rng.integers(0, m, nh)], _u32(n - nh, rng)]))
+    return [keys, q, np.zeros(n, np.int32), _i32(m), _i32(n)]
+
+
+def _p142_ss_ref(keys, queries):
+    """lower_bound: np.searchsorted (int32)."""
+    return np.searchsorted(keys, queries, side="left").astype(np.int32)
+
+
+def _p142_bfs_args(n, rng):
+    """A random directed graph of V = 4 n vertices in CSR (out-degrees uniform 0 .. 15,
+    targets uniform); levels: n distinct frontier vertices at depth, 30% of the others
+    visited before (levels 0 .. depth), the rest -1; the frontier; next_frontier (V zeros),
+    next_tail (one zero); depth, n."""
+    V = P142_BFS_V * n
+    deg = rng.integers(0, P142_BFS_DEG, V)
+    row_ptr = np.concatenate([[0], np.cumsum(deg)]).astype(np.int32)
+    col = rng.integers(0, V, int(row_ptr[-1])).astype(np.int32)
+    perm = rng.permutation(V).astype(np.int32)
+    frontier = perm[:n]
+    level = np.full(V, -1, np.int32)
+    nv = int((V - n) * P142_BFS_VISITED)
+    level[perm[n:n + nv]] = rng.integers(0, P142_BFS_DEPTH + 1, nv)
+    level[frontier] = P142_BFS_DEPTH
+    return [row_ptr, col, level, frontier, np.zeros(V, np.int32), np.zeros(1, np.int32), _i32(P142_BFS_DEPTH),
+            _i32(n)]
+
+
+def _p142_bfs_ref(row_ptr, col, level, frontier, depth=P142_BFS_DEPTH):
+    """bfs_expand in numpy: the levels after and the set of vertices pushed (sorted), and
+    the number of edges the frontier has."""
+    s, e = row_ptr[frontier].astype(np.int64), row_ptr[frontier + 1].astype(np.int64)
+    cnt = e - s
+    idx = np.repeat(s - np.concatenate([[0], np.cumsum(cnt)[:-1]]), cnt) + np.arange(int(cnt.sum()))
+    nb = col[idx]
+    new = _p142_uniq(nb[level[nb] == -1])
+    lv = level.copy()
+    lv[new] = depth + 1
+    return lv, new.astype(np.int32), int(cnt.sum())
+
+
+def _p142_bm_args(n, rng):
+    """Two bitmaps of n words: a's bits set with probability 1/2, b's 1/4 (the AND of two
+    random words); c (zeros), count (one zero); n."""
+    return [_u32(n, rng), _u32(n, rng) & _u32(n, rng), np.zeros(n, np.uint32), np.zeros(1, np.uint32), _i32(n)]
+
+
+def _p142_bm_ref(a, b):
+    """bitmap_and_count in numpy: the intersection and its size."""
+    c = a & b
+    return c, int(np.bitwise_count(c).sum())
+
+
+UNSEEN140 = [
+    TimingProbe("probe/ds-linprobe-insert-cas", "probe-unseen140", "ht_insert", 1 << 22, P142_BLOCK,
+                lambda n: -(-n // P142_BLOCK), _p142_ht_args, source=_P142,
+                note="open-addressing hash table build: 2^22 distinct random 32-bit keys into 2^23 slots (load "
+                     "0.5, 32 MiB of keys + 32 MiB of values), a thread a key: a coalesced key load, fmix32, then "
+                     "linear probing by atomicCAS on the key array at a random slot (~1.5 CAS a key on average, "
+                     "rising as the table fills; a warp's longest run ~5 on average, a few past 20: divergent) and one scattered "
+                     "4-byte value store"),
+    TimingProbe("probe/ds-cuckoo2-lookup-u64", "probe-unseen140", "cuckoo_lookup", 1 << 22, P142_BLOCK,
+                lambda n: -(-n // P142_BLOCK), _p142_ck_args, source=_P142,
+                note="cuckoo hash lookups: 2^22 queries (half stored keys, half absent) in a table of 2^23 "
+                     "64-bit entries (64 MiB, 37.5% full, two murmur-hash slots a key), a thread a query: one "
+                     "random 8-byte gather at the first slot, and a second dependent gather for the ~60% of "
+                     "lanes whose key is not there (misses and second-slot hits; divergent), one coalesced store"),
+    TimingProbe("probe/ds-bloom7-query", "probe-unseen140", "bloom_query", 1 << 22, P142_BLOCK,
+                lambda n: -(-n // P142_BLOCK), _p142_bf_args, source=_P142,
+                note="Bloom filter queries: 2^22 keys (25% inserted) against a 2^24-bit filter (2 MiB of words, "
+                     "L2-resident; 10 bits a key, k = 7, ~50% of bits set), a thread a query: two fmix32 hashes, "
+                     "then up to 7 dependent random 4-byte word loads by double hashing, leaving at the first "
+                     "clear bit (non-members ~2 loads, members 7; a warp runs to its slowest lane, usually 7); "
+                     "one byte stored a query"),
+    TimingProbe("probe/ds-splitter-smem-lbound", "probe-unseen140", "splitter_search", 1 << 22, P142_BLOCK,
+                lambda n: -(-n // P142_BLOCK), _p142_ss_args, source=_P142,
+                note="lower_bound of 2^22 random queries in a sorted array of 2^22 uint32 keys (16 MiB), a "
+                     "thread a query: each block stages 1024 splitters (every 4096th key: a 16 KiB-strided "
+                     "gather) in shared memory, a 10-step binary search there (random banks), then a 12-step "
+                     "binary search in global memory within a 4096-key bucket (dependent scattered loads, "
+                     "the last few in one or two sectors); one coalesced int store"),
+    TimingProbe("probe/ds-bfs-worklist-tail", "probe-unseen140", "bfs_expand", 1 << 20, P142_BLOCK,
+                lambda n: -(-n // P142_BLOCK), _p142_bfs_args, source=_P142,
+                note="one top-down BFS level: a frontier of 2^20 vertices of a random 2^22-vertex CSR graph "
+                     "(out-degrees 0-15, mean 7.5; 30% of vertices visited before), a thread a frontier vertex: a "
+                     "random row_ptr pair, a loop over its neighbours (divergent lengths, ~16 sectors-apart col "
+                     "reads), an atomicCAS on a random level entry an edge (7.9M), and for each of the ~1.9M "
+                     "vertices claimed an atomicAdd on the one queue tail (heavy same-address contention) and a "
+                     "scattered store into the next frontier"),
+    TimingProbe("probe/ds-bitmap-and-popc", "probe-unseen140", "bitmap_and_count", 1 << 24, P142_BLOCK,
+                lambda n: -(-n // P142_BLOCK), _p142_bm_args, source=_P142,
+                note="bitmap set intersection over 2^24 32-bit words (two 64 MiB bitmaps, densities 1/2 and 1/4), "
+                     "a thread a word: two coalesced loads, the AND stored (coalesced), __popc into a 256-entry "
+                     "shared array reduced by an 8-step tree with __syncthreads, one global atomicAdd a block "
+                     "(65536 on one counter); streaming, memory-bound"),
+]
+PROBES += UNSEEN140
+
+
+# probe-unseen137 (probes139.cu): a 3-D point-cloud / LiDAR processing course's kernels
+# (voxel-grid downsampling by atomics, brute-force kNN with shared-memory tiles, PCA
+# surface normals from a range image's neighbours, farthest-point sampling a block a
+# cloud, RANSAC ground-plane hypotheses, a range-image projection with an atomicMin
+# z-buffer) as a student who knows CUDA basics writes them, predicted before their first
+# GPU run
+_P139 = "probes139.cu"
+P139_BEAMS = 64                                    # the simulated LiDAR's beams (a column's points)
+P139_FOV_UP, P139_FOV_DOWN = 3.0, -25.0            # the top and bottom beams' elevations, degrees (uniform)
+P139_SENSOR_H = 1.73                               # the sensor above the ground plane z = -1.73, m
+P139_WALL_R, P139_WALL_AMP = 25.0, 5.0             # facades at horizontal distance R + A sin(3 yaw)
+P139_CARS = 12                                     # parked cars: axis-aligned boxes 4.5 x 1.8 x 1.5 m
+P139_RNOISE = 0.01                                 # range noise, m (sd)
+P139_Q = 16.0                                      # kNN / FPS coordinates quantized to 1/16 m (distances exact)
+P139_VX_ORIGIN = (-32.0, -32.0, -2.5)              # voxel: the crop box's corner
+P139_VX_LEAF, P139_VX_DIMS = 0.25, (256, 256, 16)  # voxel: the leaf (m) and the grid (64 x 64 x 4 m)
+P139_KNN_K, P139_KNN_TILE, P139_KNN_NR = 8, 256, 2048   # knn: KNN_K, KNN_TILE (= the block), the references
+P139_NB_K = 16                                     # normals: NB_K (a 4 x 4 window of the range image)
+P139_FPS_BLOCK, P139_FPS_N, P139_FPS_M = 256, 4096, 256  # fps: FPS_BLOCK, points a cloud, samples a cloud
+P139_RS_TILE, P139_RS_NP = 256, 3072               # ransac: RS_TILE (= the block), the points
+P139_RS_THR, P139_RS_SEED = 0.1, 1370              # ransac: the inlier distance (m), the hash seed
+P139_RI_H, P139_RI_W = 64, 2048                    # range image: H x W
+P139_RI_COLS = 2048                                # range image: columns a sweep (sweeps accumulated)
+
+
+def _p139_boxes():
+    """The parked cars (fixed): P139_CARS boxes (lo, hi corners), centres 5 .. 18 m out."""
+    r = np.random.default_rng(137)
+    rad, ang = r.uniform(5, 18, P139_CARS), r.uniform(-np.pi, np.pi, P139_CARS)
+    cx, cy = rad * np.cos(ang), rad * np.sin(ang)
+    along = r.random(P139_CARS) < 0.5                   # parked along x or along y
+    hx, hy = np.where(along, 2.25, 0.9), np.where(along, 0.9, 2.25)
+    lo = np.stack([cx - hx, cy - hy, np.full(P139_CARS, -P139_SENSOR_H)], 1)
+    hi = np.stack([cx + hx, cy + hy, np.full(P139_CARS, -P139_SENSOR_H + 1.5)], 1)
+    return lo, hi
+
+
+def _p139_scan(cols, rng, sweep_cols=None):
+    """A simulated 64-beam scan of `cols` columns (float64 x, y, z, n = 64 cols, firing
+    order: point c * 64 + b is beam b (0 the top) of column c): each ray's nearest hit of
+    the ground, the facades and the cars, plus range noise. Column c's yaw runs from +pi
+    clockwise over sweep_cols columns (default cols), jittered by a tenth of a column."""
+    sc = sweep_cols or cols
+    el = np.deg2rad(np.linspace(P139_FOV_UP, P139_FOV_DOWN, P139_BEAMS))
+    c = np.arange(cols)
+    yaw = np.pi - 2 * np.pi * ((c % sc) + 0.5 + rng.uniform(-0.1, 0.1, cols)) / sc
+    el, yaw = np.broadcast_arrays(el[None, :], yaw[:, None])
+    d = np.stack([np.cos(el) * np.cos(yaw), np.cos(el) * np.sin(yaw), np.sin(el)], -1).reshape(-1, 3)
+    yaw = yaw.ravel()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(d[:, 2] < 0, P139_SENSOR_H / -d[:, 2], np.inf)
+        t = np.minimum(t, (P139_WALL_R + P139_WALL_AMP * np.sin(3 * yaw)) / np.hypot(d[:, 0], d[:, 1]))
+        lo, hi = _p139_boxes()
+        for b in range(P139_CARS):
+            t1, t2 = lo[b] / d, hi[b] / d
+            tn = np.minimum(t1, t2).max(axis=1)
+            tf = np.maximum(t1, t2).min(axis=1)
+            t = np.where((tn > 0) & (tn <= tf), np.minimum(t, tn), t)
+    t = t + rng.normal(0, P139_RNOISE, len(t))
+    return d * t[:, None]
+
+
+def _p139_quant(p):
+    """Coordinates rounded to 1/P139_Q m, float32 (squared distances exact in float32)."""
+    return (np.round(p * P139_Q) / P139_Q).astype(np.float32)
+
+
+def _p139_voxel_args(n, rng):
+    """A scan's first n points (xyz interleaved float32, n / 64 columns rounded up); the
+    voxels' sums (3 floats) and counts (int32), zeroed; the crop box's corner, 1 / leaf,
+    the grid's dims, n."""
+    p = _p139_scan(-(-n // P139_BEAMS), rng)[:n].astype(np.float32)
+    nv = int(np.prod(P139_VX_DIMS))
+    f = np.float32
+    return [p.ravel(), np.zeros(3 * nv, f), np.zeros(nv, np.int32), *(f(o) for o in P139_VX_ORIGIN),
+            f(1.0 / P139_VX_LEAF), *(_i32(k) for k in P139_VX_DIMS), _i32(n)]
+
+
+def _p139_voxel_ids(pts):
+    """voxel_accumulate's voxel of each point (float32 arithmetic as the kernel's), -1 where cropped."""
+    p = np.asarray(pts, np.float32).reshape(-1, 3)
+    o = np.array(P139_VX_ORIGIN, np.float32)
+    ijk = np.floor((p - o) * np.float32(1.0 / P139_VX_LEAF)).astype(np.int64)
+    nx, ny, nz = P139_VX_DIMS
+    ok = ((ijk >= 0) & (ijk < np.array(P139_VX_DIMS))).all(axis=1)
+    return np.where(ok, (ijk[:, 2] * ny + ijk[:, 1]) * nx + ijk[:, 0], -1)
+
+
+def _p139_voxel_ref(pts):
+    """The voxels' sums (float64, nv x 3) and counts."""
+    v = _p139_voxel_ids(pts)
+    p = np.asarray(pts, np.float64).reshape(-1, 3)[v >= 0]
+    v = v[v >= 0]
+    nv = int(np.prod(P139_VX_DIMS))
+    sums = np.stack([np.bincount(v, p[:, k], nv) for k in range(3)], 1)
+    return sums, np.bincount(v, minlength=nv)
+
+
+def _p139_knn_args(n, rng):
+    """n query points (a scan's, quantized, xyz float32), nq, P139_KNN_NR references (a
+    random subset of another scan, quantized), nr; the indices (int32) and squared
+    distances (float32) out, n x KNN_K, zeroed."""
+    q = _p139_quant(_p139_scan(-(-n // P139_BEAMS), rng)[:n])
+    r = _p139_scan(1024, rng)
+    r = _p139_quant(r[rng.choice(len(r), P139_KNN_NR, replace=False)])
+    return [q.ravel(), _i32(n), r.ravel(), _i32(P139_KNN_NR), np.zeros(n * P139_KNN_K, np.int32),
+            np.zeros(n * P139_KNN_K, np.float32)]
+
+
+def _p139_knn_ref(q, r, k=P139_KNN_K):
+    """The k nearest references of each query (squared distance, then index, ascending):
+    indices and squared distances (float64, exact)."""
+    q = np.asarray(q, np.float64).reshape(-1, 3)
+    r = np.asarray(r, np.float64).reshape(-1, 3)
+    d = ((q[:, None, :] - r[None, :, :]) ** 2).sum(axis=2)
+    o = np.argsort(d, axis=1, kind="stable")[:, :k]
+    return o, np.take_along_axis(d, o, axis=1)
+
+
+def _p139_neighbours(cols):
+    """The organized scan's neighbour indices (int32, n x NB_K): the 4 x 4 window of beams
+    b - 1 .. b + 2 (clamped) and columns c - 1 .. c + 2 (wrapped) of point c * 64 + b."""
+    b = np.arange(P139_BEAMS)
+    c = np.arange(cols)
+    off = np.arange(-1, 3)
+    bb = np.clip(b[:, None] + off[None, :], 0, P139_BEAMS - 1)            # 64 x 4
+    cc = (c[:, None] + off[None, :]) % cols                                  # cols x 4
+    idx = cc[:, None, :, None] * P139_BEAMS + bb[None, :, None, :]           # cols x 64 x 4 x 4
+    return idx.reshape(cols * P139_BEAMS, P139_NB_K).astype(np.int32)
+
+
+def _p139_normal_args(n, rng):
+    """An organized scan of n points (n a multiple of 64; xyz float32), its neighbour
+    indices (_p139_neighbours), the normals and surface variations out (zeroed), n."""
+    cols = n // P139_BEAMS
+    p = _p139_scan(cols, rng).astype(np.float32)
+    return [p.ravel(), _p139_neighbours(cols).ravel(), np.zeros(3 * n, np.float32), np.zeros(n, np.float32),
+            _i32(n)]
+
+
+def _p139_normal_ref(pts, nbr):
+    """normal_pca in float64 (eigh): the normals (toward the origin), the surface
+    variations and each point's eigenvalues (ascending)."""
+    p = np.asarray(pts, np.float64).reshape(-1, 3)
+    g = p[np.asarray(nbr).reshape(len(p), -1)]
+    c = g - g.mean(axis=1, keepdims=True)
+    cov = np.einsum("nki,nkj->nij", c, c) / g.shape[1]
+    w, v = np.linalg.eigh(cov)
+    nrm = v[:, :, 0]
+    nrm = np.where(((nrm * p).sum(axis=1) > 0)[:, None], -nrm, nrm)
+    tr = w.sum(axis=1)
+    return nrm, np.where(tr > 0, w[:, 0] / np.where(tr > 0, tr, 1), 0), w
+
+
+def _p139_fps_args(n, rng):
+    """n / P139_FPS_N clouds of P139_FPS_N points each (random subsets of one scan,
+    quantized, xyz float32, one after another); the distances' scratch (n floats) and
+    the samples' indices (int32, FPS_M a cloud) out, zeroed; N, m."""
+    b = n // P139_FPS_N
+    s = _p139_quant(_p139_scan(1024, rng))
+    p = np.concatenate([s[rng.choice(len(s), P139_FPS_N, replace=False)] for _ in range(b)])
+    return [p.ravel(), np.zeros(n, np.float32), np.zeros(b * P139_FPS_M, np.int32), _i32(P139_FPS_N),
+            _i32(P139_FPS_M)]
+
+
+def _p139_fps_ref(pts, N=P139_FPS_N, m=P139_FPS_M):
+    """Farthest-point sampling from point 0 of each cloud (exact squared distances; ties
+    to the lower index): the indices (clouds x m) and the distances' scratch after the
+    last round (each point's to the first m - 1 samples)."""
+    p = np.asarray(pts, np.float64).reshape(-1, N, 3)
+    b = len(p)
+    dist = np.full((b, N), 1e10)
+    idx = np.zeros((b, m), np.int64)
+    rows = np.arange(b)
+    last = np.zeros(b, np.int64)
+    for s in range(1, m):
+        dist = np.minimum(dist, ((p - p[rows, last][:, None, :]) ** 2).sum(axis=2))
+        last = np.argmax(dist, axis=1)
+        idx[:, s] = last
+    return idx, dist
+
+
+def _p139_ransac_args(n, rng):
+    """P139_RS_NP points (a random subset of a scan, xyz float32), np, thr, seed; the
+    planes (float4 a hypothesis, zeroed) and inlier counts (int32) out; n hypotheses."""
+    s = _p139_scan(1024, rng)
+    p = s[rng.choice(len(s), P139_RS_NP, replace=False)].astype(np.float32)
+    return [p.ravel(), _i32(P139_RS_NP), np.float32(P139_RS_THR), np.uint32(P139_RS_SEED),
+            np.zeros(4 * n, np.float32), np.zeros(n, np.int32), _i32(n)]
+
+
+def _p139_hash(x):
+    """hash32 (lowbias32) of uint32 x, as probes139.cu computes it."""
+    x = np.asarray(x, np.uint32)
+    x = x ^ (x >> np.uint32(16))
+    x = x * np.uint32(0x7feb352d)
+    x = x ^ (x >> np.uint32(15))
+    x = x * np.uint32(0x846ca68b)
+    return x ^ (x >> np.uint32(16))
+
+
+def _p139_ransac_ref(pts, nh, thr=P139_RS_THR, seed=P139_RS_SEED, dtype=np.float64):
+    """ransac_plane's hypotheses with its operations in `dtype` (no fused multiply-adds):
+    the planes (nh x 4), the inlier counts and the draws (nh x 3)."""
+    p = np.asarray(pts, np.float32).reshape(-1, 3).astype(dtype)
+    h = np.arange(nh, dtype=np.uint32)
+    ids = np.stack([_p139_hash(np.uint32(seed) + np.uint32(3) * h + np.uint32(k)) % np.uint32(len(p))
+                    for k in range(3)], 1).astype(np.int64)
+    p0, u, v = p[ids[:, 0]], p[ids[:, 1]] - p[ids[:, 0]], p[ids[:, 2]] - p[ids[:, 0]]
+    nrm = np.cross(u, v).astype(dtype)
+    ln = np.sqrt((nrm * nrm).sum(axis=1)).astype(dtype)
+    ok = ln >= dtype(1e-6)
+    nrm = np.where(ok[:, None], nrm / np.where(ok, ln, 1)[:, None], 0).astype(dtype)
+    d = np.where(ok, -(nrm * p0).sum(axis=1), 0).astype(dtype)
+    cnt = np.zeros(nh, np.int64)
+    for a in range(0, nh, 1024):
+        e = nrm[a:a + 1024] @ p.T + d[a:a + 1024, None]
+        cnt[a:a + 1024] = (np.abs(e) < thr).sum(axis=1)
+    cnt[~ok] = 0
+    return np.concatenate([nrm, d[:, None]], 1), cnt, ids
+
+
+def _p139_range_args(n, rng):
+    """n points (x, y, z, intensity; float32, n x 4) of n / (64 P139_RI_COLS) sweeps of
+    P139_RI_COLS columns each, accumulated; the range image (uint32 H x W, every pixel
+    FLT_MAX's bits); fov_up and fov (radians, the beams' span), H, W, n."""
+    cols = -(-n // P139_BEAMS)
+    p = _p139_scan(cols, rng, sweep_cols=P139_RI_COLS)[:n]
+    x = np.concatenate([p, rng.uniform(0.05, 0.9, (n, 1))], 1).astype(np.float32)
+    img = np.full(P139_RI_H * P139_RI_W, 0x7f7fffff, np.uint32)
+    return [x.ravel(), img, np.float32(np.deg2rad(P139_FOV_UP)),
+            np.float32(np.deg2rad(P139_FOV_UP - P139_FOV_DOWN)), _i32(P139_RI_H), _i32(P139_RI_W), _i32(n)]
+
+
+def _p139_range_ref(pts, H=P139_RI_H, W=P139_RI_W):
+    """range_project in float64: the image (float64 ranges, inf where empty) and a mask of
+    the pixels a point lies within 1e-4 of a column or row edge of (rounding may move it)."""
+    p = np.asarray(pts, np.float32).reshape(-1, 4)[:, :3].astype(np.float64)
+    r = np.sqrt((p * p).sum(axis=1))
+    keep = r >= 0.1
+    p, r = p[keep], r[keep]
+    u = 0.5 * (1 - np.arctan2(p[:, 1], p[:, 0]) / np.pi) * W
+    v = (np.deg2rad(P139_FOV_UP) - np.arcsin(p[:, 2] / r)) / np.deg2rad(P139_FOV_UP - P139_FOV_DOWN) * H
+    col = np.clip(np.floor(u).astype(np.int64), 0, W - 1)
+    row = np.clip(np.floor(v).astype(np.int64), 0, H - 1)
+    img = np.full(H * W, np.inf)
+    np.minimum.at(img, row * W + col, r)
+    edge = (np.abs(u - np.round(u)) < 1e-4) | ((np.abs(v - np.round(v)) < 1e-4) & (v > 0.5) & (v < H - 0.5))
+    bad = np.zeros(H * W, bool)
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            rr, cc = np.clip(row[edge] + dr, 0, H - 1), (col[edge] + dc) % W
+            bad[rr * W + cc] = True
+    return img, bad
+
+
+UNSEEN137 = [
+    TimingProbe("probe/lidar-voxel-atomic", "probe-unseen137", "voxel_accumulate", 1 << 22, 256,
+                lambda n: -(-n // 256), _p139_voxel_args, source=_P139,
+                note="voxel-grid downsampling pass 1 on a 2^22-point simulated 64-beam LiDAR scan (firing order, a "
+                     "warp half a column's beams), a thread a point: 3 strided float loads (12 B a lane), floorf "
+                     "voxel coordinates in a 256 x 256 x 16 crop box of 0.25 m voxels (<1% cropped), then 3 float "
+                     "atomicAdds and an int atomicAdd into the 1M-voxel sums and counts (16 MB); the ground rings "
+                     "near the sensor put hundreds of points on a voxel (heavy same-address contention across "
+                     "warps, little within one)"),
+    TimingProbe("probe/lidar-knn-smem-tiles", "probe-unseen137", "knn_brute", 1 << 15, P139_KNN_TILE,
+                lambda n: -(-n // P139_KNN_TILE), _p139_knn_args, source=_P139,
+                note="brute-force 8-nearest neighbours of 2^15 scan points among 2048 map points, a thread a "
+                     "query (128 blocks of 256: one a SM): 8 tiles of 256 references staged as 3 shared float arrays "
+                     "(broadcast reads), 2048 squared distances a thread, a sorted top-8 kept in local arrays by "
+                     "insertion (a data-dependent, divergent shift loop taken on a few % of candidates); "
+                     "compute/shared-bound"),
+    TimingProbe("probe/lidar-normal-pca", "probe-unseen137", "normal_pca", 1 << 21, 256, lambda n: -(-n // 256),
+                _p139_normal_args, source=_P139,
+                note="PCA surface normals of a 2^21-point organized scan (64 beams x 32768 columns), a thread a "
+                     "point: 16 neighbour indices (64 B a lane, coalesced rows) and 16 gathered xyz triples (a "
+                     "4 x 4 range-image window: columns 768 B apart, mostly cache hits), centroid and 3 x 3 "
+                     "covariance (~100 FMAs), the smallest eigenvalue by acosf/cosf, 3 cross products, rsqrtf, "
+                     "orientation toward the sensor; 12 B + 4 B stored"),
+    TimingProbe("probe/lidar-fps-block", "probe-unseen137", "fps_sample", 1 << 16, P139_FPS_BLOCK,
+                lambda n: n // P139_FPS_N, _p139_fps_args, source=_P139,
+                note="farthest-point sampling of 256 of 4096 points in each of 16 clouds (a 256-thread block a "
+                     "cloud, 16 blocks: the GPU mostly idle), 255 dependent rounds each of 16 points a thread "
+                     "(3 strided loads, a distance, the scratch distance read and written in global memory, a "
+                     "running argmax) then an 8-level shared-memory argmax tree with 9 __syncthreads; "
+                     "latency/barrier-bound"),
+    TimingProbe("probe/lidar-ransac-plane", "probe-unseen137", "ransac_plane", 1 << 16, P139_RS_TILE,
+                lambda n: -(-n // P139_RS_TILE), _p139_ransac_args, source=_P139,
+                note="2^16 RANSAC ground-plane hypotheses over 3072 scan points, a thread a hypothesis: 3 hashed "
+                     "random gathers, a cross product, sqrtf and 3 divisions, then 12 shared tiles of 256 points "
+                     "(3 shared float arrays, broadcast reads) with 3 FMAs, fabsf and a compare-and-count a point "
+                     "(3072 a thread); float4 plane and an int stored; compute-bound"),
+    TimingProbe("probe/lidar-range-image", "probe-unseen137", "range_project", 1 << 22, 256,
+                lambda n: -(-n // 256), _p139_range_args, source=_P139,
+                note="spherical projection of 2^22 LiDAR points (32 accumulated sweeps of 2048 columns, float4 "
+                     "x, y, z, intensity: 16 B a lane, coalesced) into a 64 x 2048 range image, a thread a point: "
+                     "sqrtf, atan2f, asinf, floorf and clamps, then an atomicMin of the range's bits into the "
+                     "512 KB image (a warp's 32 lanes on 32 rows of one column; 32 points a pixel over the grid)"),
+]
+PROBES += UNSEEN137
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
