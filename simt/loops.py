@@ -210,6 +210,80 @@ def counter_values(code, top: int, back: int, limit: int = UNROLL_TRIPS, geometr
     return var, values
 
 
+# a loop nvcc keeps, with a trip count known at run time: the trips it unrolls by, from
+# the size of its body (uniformity.body_size of the body with fully unrolled inner loops
+# expanded, plus RUNTIME_CALL_SIZE a math call): the factor of the first RUNTIME_UNROLL
+# bound it is within, else 1.  timing_investigation/unroll2/ (sm_90 SASS of 291 probe
+# loops with global loads): most bodies are unrolled by 4, bodies past 88 (and loops whose
+# trips nvcc cannot count) not at all.  Small bodies are unrolled by 16 in nvcc's SASS
+# (LLVM's 4, then ptxas' 4 more), but the timed cal_ilp (one load a trip, one warp: 88 us
+# on the H200) runs as 4 trips in flight do (79 us predicted; 41 with 16), so they keep 4
+RUNTIME_UNROLL = ((88, 4),)
+RUNTIME_CALL_SIZE = 8
+
+
+def runtime_unroll(code, top: int, back: int) -> int:
+    """The trips nvcc unrolls a kept loop by when its trip count is known only at run time
+    (RUNTIME_UNROLL): 4 for most bodies, 1 for a large one, and 1 where no variable the
+    test is computed from is stepped by an add (a ``while`` on data, whose trips nvcc
+    cannot count)."""
+    found = loop_test(code, top, back)
+    if found is None or not any(
+            len(ws := [p for p in range(top, back + 1) if code[p].dst is v]) == 1
+            and add_step(code, code[ws[0]], v, back) is not None
+            for v in _test_vars(code, found[0], found[1].args)):
+        return 1
+    from .uniformity import body_size
+    body = _expanded_body(code, top, back, full_unrolls(code))
+    size = body_size(body) + RUNTIME_CALL_SIZE * sum(1 for ins in body if ins.op == Op.CALL)
+    return next((u for bound, u in RUNTIME_UNROLL if size <= bound), 1)
+
+
+def _test_vars(code, test: int, args, depth: int = 0) -> list:
+    """The named variables a loop test's operands are computed from through adds,
+    multiplies, shifts, casts and copies (``i`` in ``i + step < n``): what LLVM's scalar
+    evolution follows to count the trips."""
+    out = []
+    for x in args:
+        if type(x) is not Reg or depth > 3:
+            continue
+        if x.is_var:
+            out.append(x)
+            continue
+        d = def_before(code, x, test)
+        if d is not None and d.op in (Op.BIN, Op.CAST, Op.MOV):
+            out += _test_vars(code, test, d.args, depth + 1)
+    return out
+
+
+def _expanded_body(code, top: int, back: int, full: dict) -> list:
+    """A loop's body without its own control (the test, the counter's step, the jumps), a
+    fully unrolled inner loop's body repeated for each of its trips."""
+    skip = {p for p in range(top, back + 1) if code[p].op in _CONTROL}
+    found = loop_test(code, top, back)
+    if found is not None:
+        skip.add(found[1].pc)
+        for v in found[1].args:
+            ws = [p for p in range(top, back + 1) if getattr(v, "is_var", False) and code[p].dst is v]
+            if ws:
+                skip.add(ws[-1])
+                src = copied_from(code, code[ws[-1]])
+                if src is not None and src.pc is not None and top <= src.pc <= back:
+                    skip.add(src.pc)
+    out, p = [], top
+    while p <= back:
+        inner = next(((t, b) for t, b in full if t == p and (t, b) != (top, back)), None)
+        if inner is not None:
+            trips = constant_trips(code, *inner, limit=PRAGMA_FULL, geometric=True) or len(full[inner][1])
+            out += _expanded_body(code, *inner, full) * trips
+            p = inner[1] + 1
+            continue
+        if p not in skip:
+            out.append(code[p])
+        p += 1
+    return out
+
+
 def _written(code, top: int, back: int, reg) -> bool:
     return any(code[p].dst is reg for p in range(top, back + 1))
 

@@ -32,7 +32,8 @@ from .ir import Const, Op, Reg
 from .issue import (UNROLL, compile_time, const_pair_pcs, inorder_pcs, overlapped_pcs, shared_vector_pcs,
                     uniform_ldc_pcs, wide_products)
 from .l1hits import LAT_L1, L1Table, TripSectors
-from .loops import add_step, constant_trips, copied_from, def_before, full_unrolls, loop_test, loops
+from .loops import (PRAGMA_FULL, add_step, constant_trips, copied_from, def_before, full_unrolls, loop_test,
+                    loops, runtime_unroll)
 from .licm import hoisted_loads, repeated_loads
 from .localreuse import LocalReuse
 from .promote import register_locals
@@ -1424,9 +1425,15 @@ def _load_depths(k) -> dict:
         per_trip = sum(1 for q in loads if inner[0] <= q <= inner[1])
         if inner not in unrolled:
             # trips in flight: all of a loop nvcc unrolls fully (a constant trip count),
-            # 4 of one it unrolls by 4, 1 of one it does not unroll (a run-time step)
-            unrolled[inner] = 1 if _runtime_stride(code, *inner) else \
-                max(base, constant_trips(code, *inner) or 0)
+            # loads_in_flight of a longer constant one, 1 of one with a run-time step,
+            # and as many as nvcc unrolls a run-time trip count by (loops.runtime_unroll)
+            if _runtime_stride(code, *inner):
+                unrolled[inner] = 1
+            elif trips := constant_trips(code, *inner):
+                unrolled[inner] = max(base, trips)
+            else:
+                unrolled[inner] = base if constant_trips(code, *inner, limit=PRAGMA_FULL) else \
+                    runtime_unroll(code, *inner)
         out[p] = min(_LOAD_CAP, unrolled[inner] * per_trip)
     k._simt_ld_depth = out
     return out

@@ -244,3 +244,55 @@ def test_softplus_in_double_is_priced_for_its_log1p():
     r = k.launch(dev, simt.LaunchConfig.of(1, 32), [dev.to_device(np.zeros(32)), dev.zeros(32, np.float64)],
                  sanitize=False)
     assert r.metrics[C.ISSUE_EXTRA] == machine.OP_COST["m_exp_f8"][1] + machine.OP_COST["m_log1p_f8"][1]
+
+
+UNROLLS = r"""
+extern "C" __global__ void small(const float *x, float *out, int n) {
+    float s = 0.0f;
+    for (int j = threadIdx.x; j < n; j += 32) s += x[j];
+    out[threadIdx.x] = s;
+}
+extern "C" __global__ void search(const float *grid, const float *q, int *out, int n) {
+    float a = q[threadIdx.x];
+    int lo = 0, hi = n - 1;
+    while (hi - lo > 1) {
+        int mid = (lo + hi) / 2;
+        if (grid[mid] <= a) lo = mid; else hi = mid;
+    }
+    out[threadIdx.x] = lo;
+}
+extern "C" __global__ void medium(const float *h, float *out, int nt, int ns) {
+    float c[8];
+    for (int k = 0; k < 8; k++) c[k] = 0.0f;
+    for (int t = 0; t < nt; t++) {
+        float x = h[t * ns + threadIdx.x];
+        for (int k = 0; k < 8; k++) c[k] += x * (k + 1);
+    }
+    for (int k = 0; k < 8; k++) out[k * ns + threadIdx.x] = c[k];
+}
+extern "C" __global__ void large(const float *h, float *out, int nt, int ns) {
+    float a = 0.0f, b = 1.0f;
+    for (int t = 0; t < nt; t++) {
+        float x = h[t * ns + threadIdx.x];
+        a += sinf(x) * cosf(a) + expf(-x * b);
+        b = b * 0.5f + logf(1.0f + fabsf(a)) / (1.0f + x * x) + sqrtf(fabsf(b - x));
+        a -= tanhf(b) * powf(fabsf(x) + 1.0f, 0.25f) + erff(a);
+    }
+    out[threadIdx.x] = a + b;
+}
+"""
+
+
+@pytest.mark.parametrize("kernel, trips", [("small", 4), ("search", 1), ("medium", 4), ("large", 1)])
+def test_a_run_time_loop_is_unrolled_as_far_as_its_body_allows(kernel, trips):
+    """nvcc's unroll factor for a loop it keeps, from its SASS (timing_investigation/
+    unroll2/, 291 probe loops): most bodies 4 times (a small one 16 in nvcc's SASS, but
+    the timed cal_ilp keeps 4 trips in flight: loops.RUNTIME_UNROLL), a body of many math
+    calls not at all, and a ``while`` whose trips depend on data (a binary search) not at
+    all."""
+    from simt.loops import runtime_unroll
+    from simt.machine import _load_depths
+    ir = _fn(UNROLLS, kernel).ir
+    top, back = max(loops(ir.code), key=lambda t: t[1] - t[0])
+    assert runtime_unroll(ir.code, top, back) == trips
+    assert {d for p, d in _load_depths(ir).items() if top <= p <= back} == {min(8, trips)}
