@@ -231,7 +231,7 @@ def runtime_unroll(code, top: int, back: int) -> int:
     if found is None or not any(
             len(ws := [p for p in range(top, back + 1) if code[p].dst is v]) == 1
             and add_step(code, code[ws[0]], v, back) is not None
-            for v in _test_vars(code, found[0], found[1].args)):
+            for v in test_vars(code, found[0], found[1].args)):
         return 1
     from .uniformity import body_size
     body = _expanded_body(code, top, back, full_unrolls(code))
@@ -239,7 +239,7 @@ def runtime_unroll(code, top: int, back: int) -> int:
     return next((u for bound, u in RUNTIME_UNROLL if size <= bound), 1)
 
 
-def _test_vars(code, test: int, args, depth: int = 0) -> list:
+def test_vars(code, test: int, args, depth: int = 0) -> list:
     """The named variables a loop test's operands are computed from through adds,
     multiplies, shifts, casts and copies (``i`` in ``i + step < n``): what LLVM's scalar
     evolution follows to count the trips."""
@@ -252,7 +252,7 @@ def _test_vars(code, test: int, args, depth: int = 0) -> list:
             continue
         d = def_before(code, x, test)
         if d is not None and d.op in (Op.BIN, Op.CAST, Op.MOV):
-            out += _test_vars(code, test, d.args, depth + 1)
+            out += test_vars(code, test, d.args, depth + 1)
     return out
 
 

@@ -32,8 +32,8 @@ from .ir import Const, Op, Reg
 from .issue import (UNROLL, compile_time, const_pair_pcs, inorder_pcs, overlapped_pcs, shared_vector_pcs,
                     uniform_ldc_pcs, wide_products)
 from .l1hits import LAT_L1, L1Table, TripSectors
-from .loops import (PRAGMA_FULL, add_step, constant_trips, copied_from, def_before, full_unrolls, loop_test,
-                    loops, runtime_unroll)
+from .loops import (PRAGMA_FULL, add_step, constant_trips, copied_from, full_unrolls, loop_test,
+                    loops, runtime_unroll, test_vars)
 from .licm import hoisted_loads, repeated_loads
 from .localreuse import LocalReuse
 from .promote import register_locals
@@ -1452,22 +1452,7 @@ def _runtime_stride(code, top: int, back: int) -> bool:
     if found is None:
         return False
     test, cmp = found
-    counters: list = []
-
-    def collect(x, depth=0):      # the named variables the loop test reads (i in i + s < n)
-        if type(x) is not Reg or depth > 3 or any(x is c for c in counters):
-            return
-        if x.is_var:
-            counters.append(x)
-            return
-        d = def_before(code, x, test)
-        if d is not None and d.op in (Op.BIN, Op.CAST, Op.MOV):
-            for a in d.args:
-                collect(a, depth + 1)
-
-    for a in cmp.args:
-        collect(a)
-    for var in counters:
+    for var in test_vars(code, test, cmp.args):      # (i in i + s < n)
         upd = next((code[p] for p in range(back, test, -1) if code[p].dst is var), None)
         step = add_step(code, upd, var, back) if upd is not None else None
         if step is not None:
