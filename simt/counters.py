@@ -144,6 +144,24 @@ def sorted_sectors(addr2d: np.ndarray, act2d: np.ndarray, size: int):
     return k, new
 
 
+def _l2_bound(s: np.ndarray, srow: np.ndarray | None, per_row: np.ndarray, mat: np.ndarray,
+              miss: np.ndarray, size: int) -> np.ndarray:
+    """Which of a load's distinct sectors ``s`` (row by row; ``srow`` each one's row, None
+    when every row has ``per_row[0]`` in turn) some lane that missed L1 (``miss``) asked for:
+    only those reach L2, so only they can be L2 re-touches (``Counters._retouches``).  A
+    lane walking its own row a word a trip finds the sector its last trip brought in L1
+    (``Counters._l1_missed_lines``); on the GPU those trips never reach L2, and counting
+    them as re-touches a whole trip of the GPU's lanes apart sent them to DRAM
+    (probe/chem-descriptors-csr, probe/track-linefit-csr: timing_investigation/l1retouch/)."""
+    if srow is None:
+        srow = np.repeat(np.arange(len(per_row)), len(s) // len(per_row))
+    r, c = np.nonzero(miss)
+    a = mat[r, c] - GLOBAL_BASE
+    want = np.concatenate([(r.astype(np.int64) << 40) | (a >> 5),
+                           (r.astype(np.int64) << 40) | ((a + size - 1) >> 5)])
+    return np.isin((srow.astype(np.int64) << 40) | s, want)
+
+
 def _line_starts(sectors: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """Which sectors (sorted within each row) begin a new 128-byte line of their request."""
     line = sectors // 4
@@ -1063,6 +1081,7 @@ class Counters:
         self.l1_lines = 0                                   # ... of loads, L1 hits included
         self.l1_waves = 0                                   # ... and the cycles L1 takes for them
         self.l1_prev: dict[int, tuple] = {}                 # load pc -> (each lane's last sector there, warps seen)
+        self.l1_lane_miss: np.ndarray | None = None        # the last _l1_missed_lines call: its lanes that missed (None: all)
         self.l1_trip: dict[int, np.ndarray] = {}            # load pc -> each warp's trips through it
         self.l1_block: dict[int, dict] = {}                 # load pc -> (block, trip) -> [warps, lines]
         self.l1_keep: tuple | None = None                   # per block row: l1_keep_lines line tags, their
@@ -1227,6 +1246,7 @@ class Counters:
                       dram_key: int | None = None, dep: np.ndarray | None = None):
         """One warp instruction's global access: returns the distinct sectors per warp row and
         records the DRAM footprint and the warp requests per sector (contention at L2)."""
+        lanes_hit = lanes_mat = None        # a load some of whose lanes hit L1: which missed
         if act.all() and mat.shape[0] and (_contiguous(mat.reshape(-1), size)
                                            or (np.diff(mat[:1], axis=1) == size).all()
                                            and (np.diff(mat, axis=1) == size).all()):
@@ -1252,6 +1272,8 @@ class Counters:
                             row_blocks[1:] != row_blocks[:-1]))) and pc not in self.l1_block
                         plain = self._l1_missed_lines(mat, act, gwarps, pc, row_blocks, plain,
                                                       share=shared or not whole, dep=dep)
+                        lanes_hit = self.l1_lane_miss
+                        lanes_mat = mat
                 if kind == "st":
                     self._store_trip(gwarps, pc)
                 self.l2_lines[kind] += plain
@@ -1291,11 +1313,22 @@ class Counters:
                 wide = _gather_lines(lines)
                 if gwarps is not None:
                     missed = self._l1_missed_lines(mat, act, gwarps, pc, row_blocks, plain, dep=dep)
+                    lanes_hit = self.l1_lane_miss
+                    lanes_mat = mat
                     wide, plain = (wide * missed / plain if plain else 0), missed
                 self.l2_lines["ld_gather"] += wide
             self.l2_lines[kind] += plain
         self.fresh_rows = None
-        miss = self._retouches(s, kind) if self.last_touch is not None and len(s) else None
+        miss = None
+        if self.last_touch is not None and len(s):
+            l2 = _l2_bound(s, srow, per_row, lanes_mat, lanes_hit, size) if lanes_hit is not None else None
+            if l2 is None:
+                miss = self._retouches(s, kind)
+            elif l2.any():
+                m2 = self._retouches(s[l2], kind)
+                if m2 is not None:
+                    miss = np.zeros(len(s), bool)
+                    miss[l2] = m2
         if self.first_read is not None and len(s):
             if srow is None and kind != "st":
                 srow = np.repeat(np.arange(len(per_row)), len(s) // len(per_row))
@@ -1457,7 +1490,8 @@ class Counters:
         kept = self._l1_kept(blocks, line, act, ((mat - GLOBAL_BASE) >> 5) & 3)
         if kept is not None:
             miss = miss & ~kept
-        elif miss is act and plain is not None and not share:
+        self.l1_lane_miss = None if miss is act else miss
+        if kept is None and miss is act and plain is not None and not share:
             return plain
         if share and self.wpb > 1:
             return self._block_lines(pc, rows, blocks, line, miss)
