@@ -3,30 +3,36 @@ the H200, as JSON: what each unseen family's predicted.json holds, written befor
 family was first run on a GPU.  Here, no GPU:
 python docs/results/timing_investigation/predict_unseen.py probe-unseen2 > docs/results/timing_investigation/unseen2/predicted.json
 (unseen2, unseen3 and unseen4 were written by copies of this script, one per folder, at
-the commits their READMEs name.)"""
+the commits their READMEs name.)  ``--save FILE`` also pickles the emulated launches, keyed
+(id, n), for repredict.py's ``--load`` once the family has been measured."""
 import json
+import pickle
 import sys
 import time
 from simt import timing
 from kernels_cuda import timing_check, timing_probes
 
 
-def main(family: str) -> dict:
-    out = {}
+def main(family: str, save: str | None = None) -> dict:
+    out, runs = {}, {}
     profs = {g: timing.load_profile(g) for g in ("h100", "h200")}
     for p in timing_probes.entries():
         if p.family != family:
             continue
         t0 = time.perf_counter()
-        launches = timing_check.emulate(p, p.n)
+        launches = runs[(p.id, int(p.n))] = timing_check.emulate(p, p.n)
         s = time.perf_counter() - t0
         out[p.id] = {g: {"predicted_ms": round(sum(timing.predict_result(r, pr).ms for r in launches), 5),
                          "bound": timing.predict_result(launches[0], pr).bound}
                      for g, pr in profs.items()}
         out[p.id]["emulate_s"] = round(s, 1)
         print(p.id, out[p.id], file=sys.stderr, flush=True)
+    if save:
+        with open(save, "wb") as f:
+            pickle.dump(runs, f)
     return out
 
 
 if __name__ == "__main__":
-    print(json.dumps(main(sys.argv[1]), indent=1))
+    print(json.dumps(main(sys.argv[1], sys.argv[sys.argv.index("--save") + 1] if "--save" in sys.argv else None),
+                     indent=1))

@@ -2,16 +2,19 @@
 once for both GPUs (timing_check.predict_table emulates per GPU).  From the repository
 root, no GPU:
 
-    python docs/results/timing_investigation/repredict/repredict.py [catalog] [probes] [--from-metrics] [--jobs N] [--only ID|FAMILY ...]
+    python docs/results/timing_investigation/repredict/repredict.py [catalog] [probes] [--from-metrics] [--jobs N] [--load FILE ...] [--only ID|FAMILY ...]
 
 writes docs/results/timing_{h100,h200}.{md,json} and timing_probes_{h100,h200}.{md,json}
 with the commands their headers already name (the first line after the title is kept).
 --from-metrics predicts again from the counters the tables recorded, emulating nothing
 (after a profile change).  --only emulates just those ids or families and keeps every
 other row as the table has it (a model change that cannot move them).  --jobs N emulates
-in N processes first (the emulator is deterministic: the same tables, sooner)."""
+in N processes first (the emulator is deterministic: the same tables, sooner).  --load FILE
+takes the launches predict_unseen.py --save pickled (a family emulated for its predictions
+at the same commit) instead of emulating them again."""
 import functools
 import json
+import pickle
 import sys
 from pathlib import Path
 
@@ -54,6 +57,7 @@ def emulate_all(which, only, jobs):
                 if only and eid not in only and e.family not in only:
                     continue
                 keys.update(dict.fromkeys((eid, int(n)) for n, rec in by_n.items() if "error" not in rec))
+    keys = [k for k in keys if k not in _done]          # (loaded with --load)
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
         for key, got in pool.imap_unordered(_work, keys):
             _done[key] = got
@@ -107,5 +111,9 @@ if __name__ == "__main__":
     only = argv[argv.index("--only") + 1:] if "--only" in argv else None
     argv = argv[:argv.index("--only")] if only else argv
     jobs = int(argv[argv.index("--jobs") + 1]) if "--jobs" in argv else 1
-    args = [a for a in argv if a not in ("--from-metrics", "--jobs", str(jobs))]
+    loads = [argv[i + 1] for i, a in enumerate(argv) if a == "--load"]
+    for f in loads:
+        with open(f, "rb") as fh:
+            _done.update(pickle.load(fh))
+    args = [a for a in argv if a not in ("--from-metrics", "--jobs", str(jobs), "--load", *loads)]
     main(args or ["catalog", "probes"], "--from-metrics" in sys.argv, only, jobs)
