@@ -30561,6 +30561,1823 @@ UNSEEN137 = [
 ]
 PROBES += UNSEEN137
 
+# probe-unseen146 (probes148.cu): a bioimage-analysis / microscopy course's kernels (a
+# Richardson-Lucy blur-and-ratio step with the PSF in __constant__ memory, spot detection
+# by 5 x 5 local maxima over a threshold in a shared tile with an atomicAdd spot list, a
+# label-propagation iteration of connected-component labelling, the column pass of a
+# rolling-minimum background subtraction, a 12-bit intensity histogram privatized in
+# shared memory, a depth-coded maximum-intensity projection of a 16-bit z-stack) as a
+# student who knows CUDA basics writes them, predicted before their first GPU run
+_P148 = "probes148.cu"
+P148_RL_R = 4                                      # rl-blur-ratio: RL_R (a 9 x 9 PSF)
+P148_RL_SIG = (1.3, 1.8)                           # the PSF: a Gaussian of sigma x, y (normalized, float32)
+P148_RL_BG, P148_RL_EPS = 100.0, 1e-6              # obs ~ Poisson(100), est uniform 80 .. 120; RL_EPS
+P148_SP_R, P148_SP_T = 2, 16                       # spot-localmax: SP_R (5 x 5), SP_T (16 x 16 blocks)
+P148_SP_BG, P148_SP_THRESH = 100, 300              # background Poisson(100); the threshold
+P148_SP_DENSITY = 2048                             # a spot a this many pixels
+P148_SP_AMP, P148_SP_SIG = (300, 1500), 1.2        # spots: Gaussian peaks of these amplitudes, sigma (pixels)
+P148_CC_CELL, P148_CC_CUT = 8, 0.7                 # ccl-propagate: blobs of 8-pixel cells, threshold
+P148_CC_EDGE = 0.25                                # the fine noise added before the threshold (ragged edges)
+P148_BG_R = 25                                     # bg-colmin: BG_R (a 51 x 51 rolling minimum)
+P148_HI_BINS, P148_HI_GRID = 4096, 1024            # hist12: HIST_BINS; the most blocks (grid-stride)
+P148_HI_CELLS, P148_HI_SAT = 0.2, 0.001            # the cells' fraction (300 .. 3000) and saturated (4095)
+P148_MIP_NZ, P148_MIP_BEADS = 128, 32              # mip-argmax: slices; a bead a this many pixels
+
+
+def _p148_psf():
+    """The 9 x 9 PSF: an anisotropic Gaussian (P148_RL_SIG), summing to 1 (float32, flat)."""
+    r = np.arange(-P148_RL_R, P148_RL_R + 1, dtype=np.float64)
+    g = np.exp(-0.5 * (r[None, :] / P148_RL_SIG[0]) ** 2 - 0.5 * (r[:, None] / P148_RL_SIG[1]) ** 2)
+    return (g / g.sum()).astype(np.float32).ravel()
+
+
+def _p148_rl_args(n, rng):
+    """An n x n estimate (uniform 80 .. 120) and observation (Poisson(100)), float32; the
+    ratio (zeroed); w, h."""
+    f = np.float32
+    est = rng.uniform(80, 120, n * n).astype(f)
+    obs = rng.poisson(P148_RL_BG, n * n).astype(f)
+    return [est, obs, np.zeros(n * n, f), _i32(n), _i32(n)]
+
+
+def _p148_rl_syms(n, rng):
+    return {"c_psf": _p148_psf()}
+
+
+def _p148_rl_ref(est, obs, w, h, psf=None):
+    """rl_blur_ratio in float64: obs / (psf correlated with est, zero outside, + eps)."""
+    k = 2 * P148_RL_R + 1
+    psf = (_p148_psf() if psf is None else np.asarray(psf)).astype(np.float64).reshape(k, k)
+    e = np.pad(np.asarray(est, np.float64).reshape(h, w), P148_RL_R)
+    s = np.zeros((h, w))
+    for dy in range(k):
+        for dx in range(k):
+            s += psf[dy, dx] * e[dy:dy + h, dx:dx + w]
+    return (np.asarray(obs, np.float64).reshape(h, w) / (s + P148_RL_EPS)).ravel()
+
+
+def _p148_spot_image(n, rng):
+    """An n x n 16-bit image: Poisson(P148_SP_BG) background plus a Gaussian spot (sigma
+    P148_SP_SIG, amplitude uniform in P148_SP_AMP, centre uniform) a P148_SP_DENSITY pixels,
+    clipped to 4095."""
+    img = rng.poisson(P148_SP_BG, (n, n)).astype(np.float32)
+    k = max(1, n * n // P148_SP_DENSITY)
+    cy, cx = rng.uniform(0, n, k), rng.uniform(0, n, k)
+    amp = rng.uniform(*P148_SP_AMP, k)
+    for dy in range(-3, 4):
+        for dx in range(-3, 4):
+            yy, xx = np.floor(cy).astype(np.int64) + dy, np.floor(cx).astype(np.int64) + dx
+            ok = (yy >= 0) & (yy < n) & (xx >= 0) & (xx < n)
+            d2 = (yy + 0.5 - cy) ** 2 + (xx + 0.5 - cx) ** 2
+            np.add.at(img, (yy[ok], xx[ok]), (amp * np.exp(-0.5 * d2 / P148_SP_SIG ** 2))[ok].astype(np.float32))
+    return np.minimum(np.round(img), 4095).astype(np.uint16)
+
+
+def _p148_spot_args(n, rng):
+    """The spot image (flat uint16), the spot list (n^2 / 256 ints, -1) and count (zeroed);
+    w, h, the threshold, the list's capacity."""
+    cap = max(64, n * n // 256)
+    return [_p148_spot_image(n, rng).ravel(), np.full(cap, -1, np.int32), np.zeros(1, np.int32), _i32(n), _i32(n),
+            _i32(P148_SP_THRESH), _i32(cap)]
+
+
+def _p148_spot_ref(img, w, h, thresh=P148_SP_THRESH):
+    """spot_localmax's spots (sorted flat indices): over thresh, none brighter in 5 x 5."""
+    a = np.asarray(img, np.int64).reshape(h, w)
+    r = P148_SP_R
+    p = np.pad(a, r)
+    mx = np.zeros_like(a)
+    for dy in range(2 * r + 1):
+        for dx in range(2 * r + 1):
+            mx = np.maximum(mx, p[dy:dy + h, dx:dx + w])
+    return np.flatnonzero(((a > thresh) & (a >= mx)).ravel())
+
+
+def _p148_cc_mask(n, rng):
+    """An n x n binary mask (uint8) of blobs: coarse uniform noise on P148_CC_CELL-pixel
+    cells plus P148_CC_EDGE fine noise, over P148_CC_CUT."""
+    c = P148_CC_CELL
+    m = -(-n // c)
+    coarse = rng.random((m, m))
+    up = np.repeat(np.repeat(coarse, c, 0), c, 1)[:n, :n]
+    return ((up + P148_CC_EDGE * rng.random((n, n))) > P148_CC_CUT).astype(np.uint8)
+
+
+def _p148_cc_args(n, rng):
+    """The mask (flat uint8), the first iteration's labels (foreground: index + 1,
+    background 0; int32), the labels out (zeroed), the flag (zeroed); w, h."""
+    mask = _p148_cc_mask(n, rng).ravel()
+    lab = np.where(mask != 0, np.arange(1, n * n + 1), 0).astype(np.int32)
+    return [mask, lab, np.zeros(n * n, np.int32), np.zeros(1, np.int32), _i32(n), _i32(n)]
+
+
+def _p148_cc_ref(mask, lab, w, h):
+    """ccl_propagate: the new labels and whether one changed."""
+    m = np.asarray(mask).reshape(h, w) != 0
+    lab = np.asarray(lab, np.int64).reshape(h, w)
+    big = np.iinfo(np.int64).max
+    nb = np.where(m, lab, big)
+    best = lab.copy()
+    best[:, 1:] = np.minimum(best[:, 1:], nb[:, :-1])
+    best[:, :-1] = np.minimum(best[:, :-1], nb[:, 1:])
+    best[1:, :] = np.minimum(best[1:, :], nb[:-1, :])
+    best[:-1, :] = np.minimum(best[:-1, :], nb[1:, :])
+    out = np.where(m, best, lab)
+    return out.ravel(), bool((out != lab).any())
+
+
+def _p148_bg_image(n, rng):
+    """An n x n 16-bit image: a background ramp 200 .. 400 plus uniform 0 .. 39 noise, and
+    bright cells (+ 300 .. 2000 on 16-pixel squares, a quarter of them)."""
+    y, x = np.mgrid[0:n, 0:n]
+    base = 200 + (200 * (x + y)) // (2 * n)
+    m = -(-n // 16)
+    cells = (rng.random((m, m)) < 0.25) * rng.integers(300, 2001, (m, m))
+    bright = np.repeat(np.repeat(cells, 16, 0), 16, 1)[:n, :n]
+    return (base + rng.integers(0, 40, (n, n)) + bright).astype(np.uint16)
+
+
+def _p148_rowmin(img, w, h, r=P148_BG_R):
+    """The horizontal pass: the minimum of each row over x - r .. x + r (clamped), uint16."""
+    a = np.asarray(img).reshape(h, w)
+    p = np.pad(a, ((0, 0), (r, r)), mode="edge")
+    out = p[:, 0:w].copy()
+    for d in range(1, 2 * r + 1):
+        np.minimum(out, p[:, d:d + w], out=out)
+    return out.ravel()
+
+
+def _p148_bg_args(n, rng):
+    """The image (flat uint16), its row minima (_p148_rowmin), the output (zeroed); w, h."""
+    img = _p148_bg_image(n, rng).ravel()
+    return [img, _p148_rowmin(img, n, n), np.zeros(n * n, np.uint16), _i32(n), _i32(n)]
+
+
+def _p148_bg_ref(img, rowmin, w, h, r=P148_BG_R):
+    """bg_colmin_subtract: img - the column minimum of rowmin over y - r .. y + r (clamped)."""
+    a = np.asarray(rowmin).reshape(h, w)
+    p = np.pad(a, ((r, r), (0, 0)), mode="edge")
+    bg = p[0:h].copy()
+    for d in range(1, 2 * r + 1):
+        np.minimum(bg, p[d:d + h], out=bg)
+    return (np.asarray(img).reshape(h, w).astype(np.int64) - bg).ravel()
+
+
+def _p148_hi_args(n, rng):
+    """n 12-bit pixels (uint16): Poisson(100) background, P148_HI_CELLS of them cells
+    (uniform 300 .. 2999), P148_HI_SAT saturated (4095); the histogram (uint32, zeroed); n."""
+    v = rng.poisson(P148_SP_BG, n)
+    u = rng.random(n)
+    cell = u < P148_HI_CELLS
+    v[cell] = rng.integers(300, 3000, int(cell.sum()))
+    v[u > 1 - P148_HI_SAT] = 4095
+    return [v.astype(np.uint16), np.zeros(P148_HI_BINS, np.uint32), _i32(n)]
+
+
+def _p148_hi_grid(n):
+    return min(P148_HI_GRID, -(-n // 256))
+
+
+def _p148_mip_args(n, rng):
+    """A z-stack of P148_MIP_NZ slices of n pixels (slice-major uint16): uniform 90 .. 129
+    noise plus a bead a P148_MIP_BEADS pixels (a pixel and slice uniform, + 500 .. 3000
+    Gaussian in z of sigma 2 over 7 slices); the MIP (uint16) and depth (uint8), zeroed;
+    n, nz."""
+    nz = P148_MIP_NZ
+    st = rng.integers(90, 130, (nz, n), dtype=np.uint16)
+    k = max(1, n // P148_MIP_BEADS)
+    p, zc, amp = rng.integers(0, n, k), rng.integers(0, nz, k), rng.integers(500, 3001, k)
+    for dz in range(-3, 4):
+        z = zc + dz
+        ok = (z >= 0) & (z < nz)
+        add = (amp * np.exp(-0.5 * dz * dz / 4.0)).astype(np.int64)
+        st[z[ok], p[ok]] = np.minimum(st[z[ok], p[ok]].astype(np.int64) + add[ok], 65535).astype(np.uint16)
+    return [st.ravel(), np.zeros(n, np.uint16), np.zeros(n, np.uint8), _i32(n), _i32(nz)]
+
+
+def _p148_mip_ref(stack, npix, nz):
+    """mip_argmax_u16: each pixel's maximum over the slices and the first slice with it."""
+    s = np.asarray(stack).reshape(nz, npix)
+    return s.max(axis=0), s.argmax(axis=0)
+
+
+UNSEEN146 = [
+    TimingProbe("probe/rl-blur-ratio-constpsf", "probe-unseen146", "rl_blur_ratio", 2048, (16, 16),
+                lambda n: (-(-n // 16), -(-n // 16)), _p148_rl_args, source=_P148, symbols=_p148_rl_syms,
+                note="Richardson-Lucy's blur-and-ratio half-step on a 2048 x 2048 float image, a thread a pixel "
+                     "(16 x 16 blocks): 81 taps of a 9 x 9 PSF from __constant__ memory (uniform index: "
+                     "broadcast) times the estimate read straight from global memory (each value reused by 81 "
+                     "threads through L1/L2; bounds tests a tap), then a float division by obs; FMA/L1-bound"),
+    TimingProbe("probe/spot-localmax-smem-append", "probe-unseen146", "spot_localmax", 8192, (P148_SP_T, P148_SP_T),
+                lambda n: (-(-n // P148_SP_T), -(-n // P148_SP_T)), _p148_spot_args, source=_P148,
+                note="spot detection on an 8192 x 8192 uint16 image: a 20 x 20 tile (16 x 16 plus a 2-pixel "
+                     "halo) staged in shared memory by a strided loop (2-byte coalesced loads, 1.6 loads a "
+                     "thread), then only the pixels over the threshold (~0.6%, the spots' cores) test their "
+                     "5 x 5 neighbourhood in shared memory (divergent, mostly idle warps) and the maxima (~1 "
+                     "a 2048 pixels) append themselves by atomicAdd on one global counter; memory-bound"),
+    TimingProbe("probe/ccl-labelprop-flag", "probe-unseen146", "ccl_propagate", 4096, (32, 8),
+                lambda n: (-(-n // 32), -(-n // 8)), _p148_cc_args, source=_P148,
+                note="one label-propagation iteration of connected-component labelling on a 4096 x 4096 mask of "
+                     "blobs (~42% foreground), a thread a pixel (32 x 8 blocks): a uint8 mask load, an int "
+                     "label load and store for every pixel; foreground pixels (divergent within warps at blob "
+                     "edges) read 4 neighbours' mask bytes and, where set, their labels (row neighbours from "
+                     "the same lines, vertical ones a row away) and those whose label drops (~95% of them on "
+                     "this first pass) do atomicOr(changed, 1) on one word shared by every block"),
+    TimingProbe("probe/bg-rollingmin-col-u16", "probe-unseen146", "bg_colmin_subtract", 4096, (32, 8),
+                lambda n: (-(-n // 32), -(-n // 8)), _p148_bg_args, source=_P148,
+                note="rolling-minimum background subtraction's vertical pass on a 4096 x 4096 uint16 image "
+                     "(32 x 8 blocks): a thread a pixel reads 51 row minima down its column (clamped rows; a "
+                     "warp 64 contiguous bytes a row, each row reused by 51 threads above and below through "
+                     "L1/L2), an unsigned-short min each, then one image load and the difference stored"),
+    TimingProbe("probe/hist12-smem-gridstride", "probe-unseen146", "hist12_smem", 1 << 24, 256, _p148_hi_grid,
+                _p148_hi_args, source=_P148,
+                note="the 4096-bin histogram of 2^24 12-bit camera pixels (uint16), 1024 blocks of 256 in a "
+                     "grid-stride loop (64 pixels a thread, coalesced 2-byte loads): a 16 KiB shared histogram "
+                     "a block zeroed, one shared atomicAdd a pixel (80% of pixels background Poisson(100): "
+                     "~40 hot bins, lanes colliding), then the non-empty bins added into the global "
+                     "histogram by atomicAdd (~1950 a block, 1024 blocks on the same 4096 words)"),
+    TimingProbe("probe/mip-argmax-zstack-u16", "probe-unseen146", "mip_argmax_u16", 1 << 20, 256,
+                lambda n: -(-n // 256), _p148_mip_args, source=_P148,
+                note="depth-coded maximum-intensity projection of a 128-slice z-stack of 1024 x 1024 uint16 "
+                     "pixels (256 MiB), a thread a pixel: 128 coalesced 2-byte loads down the stack (slices 2 "
+                     "MiB apart), a compare and select each; the MIP (uint16) and the slice (uint8) stored; "
+                     "streaming memory-bound"),
+]
+PROBES += UNSEEN146
+
+# probe-unseen145 (probes147.cu): a speech-processing course's kernels (pre-emphasis and
+# Hamming-windowed framing, a log-mel filterbank with the spectra staged in shared memory,
+# Viterbi decoding of an HMM a block an utterance, DTW between pitch contours a thread a
+# pair, frame energy / zero-crossing VAD with atomic counts, greedy CTC decoding with a
+# shared-memory scan) as a student who knows CUDA basics writes them, predicted before
+# their first GPU run
+_P147 = "probes147.cu"
+P147_SR = 16000                                    # the sample rate (Hz)
+P147_FRAME, P147_HOP, P147_ALPHA = 400, 160, 0.97  # preemph-frames: FRAME_LEN, HOP, the pre-emphasis
+P147_NFFT, P147_NBINS, P147_NMEL, P147_FPB = 512, 257, 40, 8   # logmel: FFT size, NBINS, NMEL, FPB
+P147_VIT_S, P147_VIT_T = 32, 64                    # viterbi: VIT_S states, VIT_T frames
+P147_VIT_SELF, P147_VIT_BOOST = 0.6, 4.0           # self-loop mass of A; the true state's emission bonus
+P147_DTW_LEN, P147_DTW_TEMPL = 48, 256             # dtw: DTW_LEN, templates (n pairs = queries x templates)
+P147_VAD_FRAME, P147_VAD_BINS = 256, 64            # vad: VAD_FRAME, VAD_BINS
+P147_VAD_DB_MIN, P147_VAD_DB_BIN = -100.0, 1.5     # vad: the histogram's VAD_DB_MIN, VAD_DB_BIN
+P147_VAD_THR, P147_VAD_ZCR = -40.0, 100            # vad: speech when dB > thr and crossings < this
+P147_CTC_T, P147_CTC_V = 256, 29                   # ctc: CTC_T frames a chunk, CTC_V symbols (blank 0)
+P147_CTC_SWITCH, P147_CTC_BOOST = 0.4, (2.0, 8.0)  # ctc: the label changes w.p. switch a frame; its logit bonus
+
+
+def _p147_preemph_frames(n):
+    """The frames of a signal of n samples."""
+    return (n - P147_FRAME) // P147_HOP + 1
+
+
+def _p147_preemph_args(n, rng):
+    """A signal of n samples (float32): white noise low-passed by an 8-tap moving average
+    ('voice', sd ~0.1) plus N(0, 0.02^2) noise; the frames out (zeroed, frames x
+    FRAME_LEN); alpha, the number of frames."""
+    v = np.convolve(rng.standard_normal(n), np.full(8, 0.1 / np.sqrt(8)), mode="same")
+    x = (v + 0.02 * rng.standard_normal(n)).astype(np.float32)
+    nf = _p147_preemph_frames(n)
+    return [x, np.zeros(nf * P147_FRAME, np.float32), np.float32(P147_ALPHA), _i32(nf)]
+
+
+def _p147_preemph_ref(x, alpha=P147_ALPHA):
+    """preemph_frames in float64: frames (frames x FRAME_LEN)."""
+    x = np.asarray(x, np.float64)
+    y = x - float(np.float32(alpha)) * np.r_[0.0, x[:-1]]
+    nf = _p147_preemph_frames(len(x))
+    k = np.arange(P147_FRAME)
+    idx = np.arange(nf)[:, None] * P147_HOP + k
+    w = 0.54 - 0.46 * np.cos(2 * np.pi * k / (P147_FRAME - 1))
+    return y[idx] * w
+
+
+def _p147_mel_bins():
+    """The triangles' NMEL + 2 FFT-bin edges (int32): NMEL + 2 points even in mel from 0 to
+    SR / 2, as bins floor((NFFT + 1) hz / SR) (strictly increasing)."""
+    mel = lambda f: 2595.0 * np.log10(1.0 + f / 700.0)
+    pts = np.linspace(mel(0.0), mel(P147_SR / 2), P147_NMEL + 2)
+    hz = 700.0 * (10.0 ** (pts / 2595.0) - 1.0)
+    return np.floor((P147_NFFT + 1) * hz / P147_SR).astype(np.int32)
+
+
+def _p147_mel_matrix():
+    """The filterbank as an NMEL x NBINS float64 matrix (the kernel's triangles)."""
+    b = _p147_mel_bins()
+    W = np.zeros((P147_NMEL, P147_NBINS))
+    for m in range(P147_NMEL):
+        lo, mid, hi = int(b[m]), int(b[m + 1]), int(b[m + 2])
+        for k in range(lo, mid):
+            W[m, k] = (k - lo) / (mid - lo)
+        for k in range(mid, hi):
+            W[m, k] = (hi - k) / (hi - mid)
+    return W
+
+
+def _p147_mel_syms(n, rng):
+    return {"c_mel_bin": _p147_mel_bins()}
+
+
+def _p147_power_args(n, rng):
+    """n power spectra (float32, n x NBINS row-major): exponential(1) periodogram noise
+    times a spectral tilt 1 / (1 + k / 16)^2 times a frame gain 10^U(-3, 1); the log-mel
+    out (zeroed, n x NMEL); n."""
+    k = np.arange(P147_NBINS)
+    gain = 10.0 ** rng.uniform(-3, 1, (n, 1))
+    P = (rng.exponential(1.0, (n, P147_NBINS)) * gain / (1.0 + k / 16.0) ** 2).astype(np.float32)
+    return [P.ravel(), np.zeros(n * P147_NMEL, np.float32), _i32(n)]
+
+
+def _p147_logmel_ref(P):
+    """logmel_smem in float64: n x NMEL."""
+    P = np.asarray(P, np.float64).reshape(-1, P147_NBINS)
+    return np.log(np.maximum(P @ _p147_mel_matrix().T, 1e-10))
+
+
+def _p147_vit_model(rng):
+    """An ergodic HMM of VIT_S states: A = VIT_SELF I + (1 - VIT_SELF) Dirichlet(0.5) rows,
+    pi Dirichlet(1); (A, pi) float64."""
+    S = P147_VIT_S
+    A = P147_VIT_SELF * np.eye(S) + (1 - P147_VIT_SELF) * rng.dirichlet(np.full(S, 0.5), S)
+    return A, rng.dirichlet(np.ones(S))
+
+
+def _p147_vit_args(n, rng):
+    """n utterances of VIT_T frames: a state path sampled from the HMM (_p147_vit_model),
+    emission log-likelihoods N(-10, 2^2) plus VIT_BOOST on the path's state (float32, n x
+    VIT_T x VIT_S); log A (row-major, A[j][s] from j to s) and log pi (float32); the
+    backpointers (uint8), paths (int32, n x VIT_T) and best scores (float32) out, zeroed."""
+    S, T = P147_VIT_S, P147_VIT_T
+    A, pi = _p147_vit_model(rng)
+    cA = np.cumsum(A, axis=1)
+    st = np.minimum(np.searchsorted(np.cumsum(pi), rng.random(n)), S - 1)
+    B = rng.normal(-10.0, 2.0, (n, T, S))
+    rows = np.arange(n)
+    for t in range(T):
+        if t:
+            st = np.minimum((cA[st] < rng.random(n)[:, None]).sum(axis=1), S - 1)
+        B[rows, t, st] += P147_VIT_BOOST
+    f = np.float32
+    return [B.astype(f).ravel(), np.log(A).astype(f).ravel(), np.log(pi).astype(f), np.zeros(n * T * S, np.uint8),
+            np.zeros(n * T, np.int32), np.zeros(n, f)]
+
+
+def _p147_viterbi_ref(loglik, logA, logpi):
+    """viterbi_hmm in float32 (the kernel's sums, the first maximum): backpointers (n x T x
+    S, rows t >= 1), paths (n x T), best scores, and the smallest gap between a maximum and
+    the runner-up of any step."""
+    S, T = P147_VIT_S, P147_VIT_T
+    B = np.asarray(loglik, np.float32).reshape(-1, T, S)
+    A = np.asarray(logA, np.float32).reshape(S, S)
+    n = len(B)
+    delta = np.asarray(logpi, np.float32)[None, :] + B[:, 0]
+    bp = np.zeros((n, T, S), np.uint8)
+    gap = np.inf
+    for t in range(1, T):
+        v = delta[:, :, None] + A[None]                     # (n, j, s)
+        arg = np.argmax(v, axis=1)
+        srt = np.sort(v, axis=1)
+        gap = min(gap, float((srt[:, -1] - srt[:, -2]).min()))
+        delta = np.take_along_axis(v, arg[:, None, :], axis=1)[:, 0] + B[:, t]
+        bp[:, t] = arg
+    last = np.argmax(delta, axis=1)
+    best = delta[np.arange(n), last]
+    path = np.zeros((n, T), np.int32)
+    path[:, T - 1] = last
+    for t in range(T - 1, 0, -1):
+        path[:, t - 1] = bp[np.arange(n), t, path[:, t]]
+    return bp, path, best, gap
+
+
+def _p147_contours(k, rng):
+    """k pitch contours of DTW_LEN frames (semitones, float64): a random walk N(0, 0.3^2)
+    a frame around an offset uniform in +-6."""
+    return rng.uniform(-6, 6, (k, 1)) + np.cumsum(rng.normal(0, 0.3, (k, P147_DTW_LEN)), axis=1)
+
+
+def _p147_dtw_args(n, rng):
+    """n (query, template) pairs: min(DTW_TEMPL, n) template contours and ceil(n / that)
+    queries, each a random template time-warped (its frames read at a monotone warp with
+    rates 0.6 .. 1.6) plus N(0, 0.2^2) noise (float32, row-major); the distances out
+    (zeroed); the number of templates, n."""
+    nt = min(P147_DTW_TEMPL, n)
+    nq = -(-n // nt)
+    R = _p147_contours(nt, rng)
+    src = rng.integers(0, nt, nq)
+    L = P147_DTW_LEN
+    rate = rng.uniform(0.6, 1.6, (nq, L))
+    pos = np.cumsum(rate, axis=1)
+    pos = (pos - pos[:, :1]) / (pos[:, -1:] - pos[:, :1]) * (L - 1)
+    Q = np.stack([np.interp(pos[i], np.arange(L), R[src[i]]) for i in range(nq)])
+    Q += rng.normal(0, 0.2, Q.shape)
+    f = np.float32
+    return [Q.astype(f).ravel(), R.astype(f).ravel(), np.zeros(n, f), _i32(nt), _i32(n)]
+
+
+def _p147_dtw_ref(Q, R, n_templ, n):
+    """dtw_pairs in float32 (the kernel's order of operations): the n distances."""
+    L = P147_DTW_LEN
+    Q = np.asarray(Q, np.float32).reshape(-1, L)
+    R = np.asarray(R, np.float32).reshape(-1, L)
+    p = np.arange(n)
+    q, r = Q[p // n_templ], R[p % n_templ]
+    prev = np.full((n, L + 1), np.inf, np.float32)
+    prev[:, 0] = 0
+    for i in range(1, L + 1):
+        cur = np.full((n, L + 1), np.inf, np.float32)
+        for j in range(1, L + 1):
+            c = np.abs(q[:, i - 1] - r[:, j - 1])
+            cur[:, j] = c + np.minimum(prev[:, j], np.minimum(cur[:, j - 1], prev[:, j - 1]))
+        prev = cur
+    return prev[:, L]
+
+
+def _p147_vad_classes(nf, rng):
+    """Frame classes in runs of 5 .. 40 frames: 0 silence, 1 voiced, 2 fricative (each run's
+    class uniform)."""
+    runs = rng.integers(5, 41, nf // 5 + 1)
+    cls = np.repeat(rng.integers(0, 3, len(runs)), runs)[:nf]
+    return cls
+
+
+def _p147_vad_args(n, rng):
+    """A signal of n samples (n // VAD_FRAME frames, float32) in runs of frame classes
+    (_p147_vad_classes): silence N(0, 0.003^2); voiced a (sin + 0.5 sin of the 2nd
+    harmonic) of f0 90 .. 250 Hz, a 0.05 .. 0.5 (a run's), a random phase a frame, plus
+    N(0, 0.01^2); fricative white noise of sd 0.02 .. 0.1 (high zero-crossing rate); the
+    dB energies, decisions (uint8), histogram (VAD_BINS int32) and the count out (zeroed);
+    thr_db, zcr_max, the number of frames."""
+    nf = n // P147_VAD_FRAME
+    F = P147_VAD_FRAME
+    cls = _p147_vad_classes(nf, rng)
+    runid = np.r_[0, np.cumsum(np.diff(cls) != 0)]
+    nr = runid[-1] + 1 if nf else 0
+    amp, f0, sd = rng.uniform(0.05, 0.5, nr)[runid], rng.uniform(90, 250, nr)[runid], rng.uniform(0.02, 0.1, nr)[runid]
+    k = np.arange(F, dtype=np.float32)
+    ph = rng.uniform(0, 2 * np.pi, nf).astype(np.float32)[:, None]
+    w = (2 * np.pi * f0 / P147_SR).astype(np.float32)[:, None]
+    x = np.empty((nf, F), np.float32)
+    for c in range(3):
+        m = cls == c
+        if not m.any():
+            continue
+        if c == 0:
+            x[m] = rng.normal(0, 0.003, (m.sum(), F))
+        elif c == 1:
+            a = amp[m].astype(np.float32)[:, None]
+            x[m] = a * (np.sin(w[m] * k + ph[m]) + 0.5 * np.sin(2 * w[m] * k + ph[m])) + \
+                rng.normal(0, 0.01, (m.sum(), F)).astype(np.float32)
+        else:
+            x[m] = rng.normal(0, 1, (m.sum(), F)).astype(np.float32) * sd[m].astype(np.float32)[:, None]
+    return [x.ravel(), np.zeros(nf, np.float32), np.zeros(nf, np.uint8), np.zeros(P147_VAD_BINS, np.int32),
+            np.zeros(1, np.int32), np.float32(P147_VAD_THR), _i32(P147_VAD_ZCR), _i32(nf)]
+
+
+def _p147_vad_ref(x):
+    """vad_energy_zcr in float64: dB energies, zero crossings, decisions (bool) per frame."""
+    X = np.asarray(x, np.float32).reshape(-1, P147_VAD_FRAME)
+    e = (X.astype(np.float64) ** 2).sum(axis=1)
+    db = 10 * np.log10(e / P147_VAD_FRAME + 1e-10)
+    pos = X >= 0
+    zc = (pos[:, 1:] != pos[:, :-1]).sum(axis=1)
+    return db, zc, (db > P147_VAD_THR) & (zc < P147_VAD_ZCR)
+
+
+def _p147_vad_bins(db):
+    """The kernel's histogram bins of float32 dB values (its float32 arithmetic, clamped)."""
+    db = np.asarray(db, np.float32)
+    b = ((db - np.float32(P147_VAD_DB_MIN)) / np.float32(P147_VAD_DB_BIN)).astype(np.int64)   # truncation
+    return np.clip(b, 0, P147_VAD_BINS - 1)
+
+
+def _p147_ctc_args(n, rng):
+    """n chunks of CTC_T frames of CTC_V logits (float32, n x T x V): a frame-level label
+    path that keeps its label but for a change w.p. CTC_SWITCH a frame (to blank w.p. 0.5,
+    else a letter uniform in 1 .. V-1), logits N(0, 1) plus a bonus uniform in CTC_BOOST
+    on the path's label; the labels (n x T) and lengths out (int32, zeroed)."""
+    T, V = P147_CTC_T, P147_CTC_V
+    lab = np.zeros((n, T), np.int64)
+    cur = np.zeros(n, np.int64)
+    for t in range(T):
+        sw = rng.random(n) < P147_CTC_SWITCH
+        new = np.where(rng.random(n) < 0.5, 0, rng.integers(1, V, n))
+        cur = np.where(sw, new, cur)
+        lab[:, t] = cur
+    z = rng.standard_normal((n, T, V))
+    np.put_along_axis(z, lab[:, :, None], np.take_along_axis(z, lab[:, :, None], 2) +
+                      rng.uniform(*P147_CTC_BOOST, (n, T, 1)), 2)
+    return [z.astype(np.float32).ravel(), np.zeros(n * T, np.int32), np.zeros(n, np.int32)]
+
+
+def _p147_ctc_ref(logits):
+    """ctc_greedy in numpy: labels (n x T, zero-padded), lengths, the frames' argmaxes."""
+    T, V = P147_CTC_T, P147_CTC_V
+    z = np.asarray(logits, np.float32).reshape(-1, T, V)
+    a = np.argmax(z, axis=2)
+    keep = (a != 0) & np.c_[np.ones(len(a), bool), a[:, 1:] != a[:, :-1]]
+    lab = np.zeros(a.shape, np.int32)
+    lens = keep.sum(axis=1).astype(np.int32)
+    for u in range(len(a)):
+        lab[u, :lens[u]] = a[u][keep[u]]
+    return lab, lens, a
+
+
+UNSEEN145 = [
+    TimingProbe("probe/preemph-hamming-framing", "probe-unseen145", "preemph_frames", 1 << 24, 256,
+                lambda n: -(-_p147_preemph_frames(n) * P147_FRAME // 256), _p147_preemph_args, source=_P147,
+                note="pre-emphasis and Hamming-windowed framing of 2^24 samples into 104856 overlapping frames of "
+                     "400 (hop 160), a thread an output sample: 2 float loads of neighbouring samples (coalesced, "
+                     "each sample read by ~2.5 frames, mostly from cache), an integer divide/modulo by 400 and a "
+                     "cosf a thread, one coalesced store; 168 MB written, memory-bound"),
+    TimingProbe("probe/logmel-triangle-smem", "probe-unseen145", "logmel_smem", 1 << 18, P147_NMEL * P147_FPB,
+                lambda n: -(-n // P147_FPB), _p147_power_args, source=_P147, symbols=_p147_mel_syms,
+                note="40-band triangular mel filterbank and logf on 2^18 257-bin power spectra (270 MB), 8 frames "
+                     "a block of 320 threads: the 8 spectra copied coalesced into 8 KiB of shared memory, then a "
+                     "thread a (frame, band) loops over its triangle's 1 .. 32 bins (widening with the band, so "
+                     "lanes of a warp run different trip counts) with a float divide and an FMA a bin, the bin "
+                     "edges from __constant__ (uniform in a warp only within a band), one store a thread"),
+    TimingProbe("probe/viterbi-hmm-block-smem", "probe-unseen145", "viterbi_hmm", 1 << 14, P147_VIT_S,
+                lambda n: n, _p147_vit_args, source=_P147,
+                note="Viterbi decoding of 16384 utterances of 64 frames on a 32-state HMM, a block (one warp) an "
+                     "utterance and a thread a state: the 4 KiB log transition matrix staged in shared memory "
+                     "(read column-wise, conflict-free), 63 steps of a 32-term max-plus scan over a shared "
+                     "broadcast delta, a coalesced emission load and a byte backpointer store, __syncthreads a "
+                     "step; then one thread backtracks 63 dependent global byte loads"),
+    TimingProbe("probe/dtw-pitch-pairs-local", "probe-unseen145", "dtw_pairs", 1 << 17, 128,
+                lambda n: -(-n // 128), _p147_dtw_args, source=_P147,
+                note="DTW between 512 query and 256 template pitch contours of 48 frames (2^17 pairs), a thread a "
+                     "pair: 2304 cells each a template load (a warp's lanes read 32 templates 192 B apart, all "
+                     "48 KiB cached), fabsf, two fminf and an add, the two cost-matrix rows in a dynamically "
+                     "indexed D[2][49] per-thread array (local memory loads and stores); compute/local-bound"),
+    TimingProbe("probe/vad-energy-zcr-atomics", "probe-unseen145", "vad_energy_zcr", 1 << 25, 128,
+                lambda n: -(-(n // P147_VAD_FRAME) // 128), _p147_vad_args, source=_P147,
+                note="energy / zero-crossing voice-activity detection of 2^25 samples in 131072 frames of 256, a "
+                     "thread a frame looping over its samples (a warp's lanes 1 KiB apart: each load touches 32 "
+                     "lines, re-used from L1 over 8 iterations), an FMA and a sign test a sample, log10f, a "
+                     "float and a byte store, then a global atomicAdd into a 64-bin dB histogram (hot bins) and "
+                     "one on a single speech counter by ~40% of the frames"),
+    TimingProbe("probe/ctc-greedy-scan-smem", "probe-unseen145", "ctc_greedy", 1 << 12, P147_CTC_T,
+                lambda n: n, _p147_ctc_args, source=_P147,
+                note="greedy CTC decoding of 4096 chunks of 256 frames x 29 logits (122 MB), a block a chunk and a "
+                     "thread a frame: a 29-iteration argmax over its row (lanes 116 B apart, rows not aligned), "
+                     "the previous frame's argmax from shared memory, an 8-step Hillis-Steele scan of the keep "
+                     "flags (2 __syncthreads a step) and a scattered store of the kept labels"),
+]
+PROBES += UNSEEN145
+
+
+# probe-unseen148 (probes150.cu): a SAT / constraint-solving course's kernels (a 3-CNF
+# formula's satisfied clauses over many assignments with the formula in __constant__,
+# WalkSAT break/make counts from occurrence lists, unit and conflicting clauses under
+# partial assignments by a shared-memory reduction, n-queens counting from prefixes by
+# per-thread backtracking, sudoku candidate bitmasks a block a puzzle, a step of
+# bit-parallel reachability by 64-bit atomicOr) as a student who knows CUDA basics writes
+# them, predicted before their first GPU run
+_P150 = "probes150.cu"
+P150_MS_VARS, P150_MS_CLAUSES = 64, 272            # maxsat: variables (a 64-bit word), MS_CLAUSES (ratio ~4.25)
+P150_WS_RATIO = 4.25                               # walksat: clauses per variable (random 3-SAT near the threshold)
+P150_UC_VARS, P150_UC_CLAUSES = 256, 1088          # unit-count: variables (UC_WORDS * 32), clauses (an argument)
+P150_UC_FRAC = (0.3, 0.7)                          # each partial assignment's assigned fraction, uniform
+P150_UC_BLOCK = 256                                # UC_BLOCK
+P150_NQ_N, P150_NQ_DEPTH = 13, 4                   # nqueens: the board; the rows the prefixes fill
+P150_NQ_BLOCK = 128
+P150_SU_BLANK = (0.45, 0.65)                       # sudoku: each puzzle's fraction of empty cells, uniform
+P150_RE_DEG = 8                                    # reach: out-edges a state
+P150_RE_FRONT = 0.2                                # the states on some search's frontier
+
+
+def _p150_cnf(nvars, m, rng):
+    """m random 3-clauses over nvars variables (3 distinct variables, random signs), DIMACS
+    literals +-(v + 1), int32 (m, 3)."""
+    v = rng.integers(0, nvars, (m, 3))
+    while True:
+        bad = (v[:, 0] == v[:, 1]) | (v[:, 0] == v[:, 2]) | (v[:, 1] == v[:, 2])
+        if not bad.any():
+            break
+        v[bad] = rng.integers(0, nvars, (int(bad.sum()), 3))
+    sign = np.where(rng.random((m, 3)) < 0.5, -1, 1)
+    return (sign * (v + 1)).astype(np.int32)
+
+
+def _p150_lit_true(lits, bits):
+    """Whether each literal (DIMACS, any shape) holds, bits[v] the value of variable v
+    (bits indexed by the literal's variable along the last axes as broadcast)."""
+    return (lits > 0) == (bits != 0)
+
+
+def _p150_ms_args(n, rng):
+    """n random 64-variable assignments (uint64: bit v variable v), the counts (int32,
+    zeroed), n."""
+    return [_u32(n, rng).astype(np.uint64) << np.uint64(32) | _u32(n, rng).astype(np.uint64),
+            np.zeros(n, np.int32), _i32(n)]
+
+
+def _p150_ms_syms(n, rng):
+    return {"c_ms_lits": _p150_cnf(P150_MS_VARS, P150_MS_CLAUSES, rng).ravel()}
+
+
+def _p150_ms_ref(assign, lits):
+    """maxsat_count in numpy: the satisfied clauses of each assignment."""
+    L = np.asarray(lits, np.int64).reshape(-1, 3)
+    v = (np.abs(L) - 1).astype(np.uint64)
+    bits = (np.asarray(assign, np.uint64)[:, None, None] >> v[None]) & np.uint64(1)
+    return _p150_lit_true(L[None], bits).any(axis=2).sum(axis=1).astype(np.int32)
+
+
+def _p150_ws_args(n, rng):
+    """WalkSAT's state for n variables: round(P150_WS_RATIO n) random 3-clauses (lits, int32
+    3 a clause), a random assignment (a byte a variable, 0/1), each clause's true literals
+    (int32), the occurrence lists (CSR: occ_off n + 1, occ the clause indices, each
+    variable's in clause order), break and make (int32, zeroed), n."""
+    m = int(round(P150_WS_RATIO * n))
+    L = _p150_cnf(n, m, rng)
+    assign = (rng.random(n) < 0.5).astype(np.uint8)
+    var = np.abs(L) - 1
+    nt = _p150_lit_true(L, assign[var]).sum(axis=1).astype(np.int32)
+    order = np.argsort(var.ravel(), kind="stable")
+    occ = (order // 3).astype(np.int32)
+    off = np.searchsorted(var.ravel()[order], np.arange(n + 1)).astype(np.int32)
+    return [L.ravel(), nt, assign, off, occ, np.zeros(n, np.int32), np.zeros(n, np.int32), _i32(n)]
+
+
+def _p150_ws_ref(lits, num_true, assign):
+    """walksat_break in numpy: break and make counts of each variable."""
+    L = np.asarray(lits).reshape(-1, 3)
+    var = np.abs(L) - 1
+    t = _p150_lit_true(L, assign[var])
+    nt = np.repeat(num_true, 3).reshape(-1, 3)
+    n = len(assign)
+    brk = np.bincount(var.ravel(), (t & (nt == 1)).ravel(), n).astype(np.int32)
+    mk = np.bincount(var.ravel(), (~t & (nt == 0)).ravel(), n).astype(np.int32)
+    return brk, mk
+
+
+def _p150_bits_to_words(b):
+    """Bool (n, 32 k) to uint32 (n, k) words, bit j of word w variable 32 w + j."""
+    n, nv = b.shape
+    w = (b.reshape(n, nv // 32, 32).astype(np.uint64) << np.arange(32, dtype=np.uint64)).sum(axis=2)
+    return w.astype(np.uint32)
+
+
+def _p150_uc_args(n, rng):
+    """P150_UC_CLAUSES random 3-clauses over P150_UC_VARS variables (lits, int32) and n
+    partial assignments: the assigned masks (each a fraction uniform in P150_UC_FRAC of the
+    variables) and value masks (random bits, unassigned ones too), uint32 8 a partial
+    assignment; units, conflicts, first_unit (int32, zeroed), m, n."""
+    m = P150_UC_CLAUSES
+    L = _p150_cnf(P150_UC_VARS, m, rng)
+    frac = rng.uniform(*P150_UC_FRAC, n)
+    a = _p150_bits_to_words(rng.random((n, P150_UC_VARS)) < frac[:, None])
+    v = _u32(n * P150_UC_VARS // 32, rng)
+    z = lambda: np.zeros(n, np.int32)
+    return [L.ravel(), a.ravel(), v, z(), z(), z(), _i32(m), _i32(n)]
+
+
+def _p150_uc_ref(lits, assigned, value):
+    """unit_count in numpy: units, conflicts and the first unit clause (m if none) of each
+    partial assignment."""
+    L = np.asarray(lits).reshape(-1, 3)
+    m = len(L)
+    var = np.abs(L) - 1
+    w = P150_UC_VARS // 32
+    A = np.asarray(assigned).reshape(-1, w)
+    V = np.asarray(value).reshape(-1, w)
+    sh = (var & 31).astype(np.uint32)
+    a = (A[:, var >> 5] >> sh) & np.uint32(1)               # (n, m, 3)
+    x = (V[:, var >> 5] >> sh) & np.uint32(1)
+    sat = ((a == 1) & _p150_lit_true(L[None], x)).any(axis=2)
+    free = (a == 0).sum(axis=2)
+    unit = ~sat & (free == 1)
+    conf = ~sat & (free == 0)
+    first = np.where(unit.any(axis=1), unit.argmax(axis=1), m)
+    return unit.sum(axis=1).astype(np.int32), conf.sum(axis=1).astype(np.int32), first.astype(np.int32)
+
+
+def _p150_nq_prefixes(N, depth):
+    """Every placement of queens in the first depth rows of an N board that attack no
+    other, in the kernel's order (lowest column first): the column and diagonal masks
+    (cols, ld, rd: uint32) the next row sees."""
+    full = (1 << N) - 1
+    out = [(0, 0, 0)]
+    for _ in range(depth):
+        nxt = []
+        for c, l, r in out:
+            av = ~(c | l | r) & full
+            while av:
+                b = av & -av
+                av ^= b
+                nxt.append((c | b, ((l | b) << 1) & full, (r | b) >> 1))
+        out = nxt
+    return [np.array(col, np.uint32) for col in zip(*out)]
+
+
+def _p150_nq_args(n, rng, N=P150_NQ_N, depth=P150_NQ_DEPTH):
+    """The prefixes of the first depth rows of an N board (the default n, 6404 for 13 and
+    4, takes them all; other n repeat or cut them), count (uint32, zeroed), total (uint64,
+    one, zeroed), N, the rows left, n."""
+    cols, ld, rd = (np.resize(a, n) for a in _p150_nq_prefixes(N, depth))
+    return [cols, ld, rd, np.zeros(n, np.uint32), np.zeros(1, np.uint64), _i32(N), _i32(N - depth), _i32(n)]
+
+
+def _p150_nq_ref(cols, ld, rd, N, rows):
+    """nqueens_count in Python: each prefix's completions and the nodes its loop visits
+    (the trips of the while loop)."""
+    full = (1 << N) - 1
+    cnt = np.zeros(len(cols), np.int64)
+    trips = np.zeros(len(cols), np.int64)
+
+    def go(c, l, r, left):
+        av = ~(c | l | r) & full
+        k, t = 0, 1
+        while av:
+            b = av & -av
+            av ^= b
+            t += 1
+            if left == 1:
+                k += 1
+            else:
+                kk, tt = go(c | b, ((l | b) << 1) & full, (r | b) >> 1, left - 1)
+                k, t = k + kk, t + tt
+        return k, t
+    for i, (c, l, r) in enumerate(zip(cols, ld, rd)):
+        cnt[i], trips[i] = go(int(c), int(l), int(r), rows)
+    return cnt, trips
+
+
+def _p150_su_solved(n, rng):
+    """n random solved sudokus (uint8 (n, 81), digits 1..9): the pattern grid's bands,
+    stacks, rows in a band, columns in a stack and digits shuffled."""
+    r = np.arange(9)
+    base = (3 * (r[:, None] % 3) + r[:, None] // 3 + r[None, :]) % 9
+
+    def perm9():
+        outer = rng.permuted(np.tile(np.arange(3), (n, 1)), axis=1)
+        inner = rng.permuted(np.tile(np.arange(3), (n, 3, 1)), axis=2)
+        return outer[:, r // 3] * 3 + np.take_along_axis(inner[:, :, :], outer[:, :, None], axis=1)[:, r // 3, r % 3]
+    rows, cols = perm9(), perm9()
+    digits = rng.permuted(np.tile(np.arange(9), (n, 1)), axis=1)
+    g = base[rows[:, :, None], cols[:, None, :]]
+    return (np.take_along_axis(digits, g.reshape(n, 81), axis=1) + 1).astype(np.uint8)
+
+
+def _p150_su_args(n, rng):
+    """n sudoku puzzles (uint8, 81 a puzzle, row-major, 0 empty): solved grids with a
+    fraction uniform in P150_SU_BLANK of the cells emptied; cand (uint16, zeroed), singles
+    (int32, zeroed), n."""
+    g = _p150_su_solved(n, rng)
+    blank = rng.random((n, 81)) < rng.uniform(*P150_SU_BLANK, n)[:, None]
+    g[blank] = 0
+    return [g.ravel(), np.zeros(n * 81, np.uint16), np.zeros(n, np.int32), _i32(n)]
+
+
+def _p150_su_ref(grid):
+    """sudoku_candidates in numpy: the candidate masks (n, 81) and the naked singles."""
+    g = np.asarray(grid).reshape(-1, 9, 9).astype(np.int64)
+    onehot = np.where(g[..., None] > 0, 1 << np.maximum(g - 1, 0)[..., None], 0)[..., 0]
+    rowm = np.bitwise_or.reduce(onehot, axis=2)
+    colm = np.bitwise_or.reduce(onehot, axis=1)
+    boxm = np.bitwise_or.reduce(onehot.reshape(-1, 3, 3, 3, 3).transpose(0, 1, 3, 2, 4).reshape(-1, 3, 3, 9), axis=3)
+    r = np.arange(9)
+    used = rowm[:, :, None] | colm[:, None, :] | boxm[:, r[:, None] // 3, r[None, :] // 3]
+    cand = np.where(g == 0, ~used & 0x1ff, 0).reshape(-1, 81)
+    pc = np.array([bin(k).count("1") for k in range(512)])[cand]
+    singles = ((pc == 1) & (g.reshape(-1, 81) == 0)).sum(axis=1)
+    return cand.astype(np.uint16), singles.astype(np.int32)
+
+
+def _p150_re_args(n, rng):
+    """A transition graph of n states, P150_RE_DEG out-edges each to uniform random states
+    (src sorted, dst; int32), and 64 searches' state: visited (uint64, each bit 1/4) and
+    the frontier (visited & two random words, on a P150_RE_FRONT fraction of the states,
+    else 0); next (uint64, zeroed), m = P150_RE_DEG n."""
+    m = P150_RE_DEG * n
+    src = np.repeat(np.arange(n, dtype=np.int32), P150_RE_DEG)
+    dst = rng.integers(0, n, m).astype(np.int32)
+    r64 = lambda: _u32(n, rng).astype(np.uint64) << np.uint64(32) | _u32(n, rng).astype(np.uint64)
+    vis = r64() & r64()
+    front = np.where(rng.random(n) < P150_RE_FRONT, vis & r64() & r64(), np.uint64(0))
+    return [src, dst, front, vis, np.zeros(n, np.uint64), _i32(m)]
+
+
+def _p150_re_ref(src, dst, frontier, visited):
+    """reach_step in numpy: the next frontier."""
+    nxt = np.zeros(len(frontier), np.uint64)
+    np.bitwise_or.at(nxt, dst, frontier[src] & ~visited[dst])
+    return nxt
+
+
+UNSEEN148 = [
+    TimingProbe("probe/maxsat-cnf-const", "probe-unseen148", "maxsat_count", 1 << 20, 256, lambda n: -(-n // 256),
+                _p150_ms_args, source=_P150, symbols=_p150_ms_syms,
+                note="a random 3-CNF formula (64 variables, 272 clauses in __constant__, uniform index: broadcast) "
+                     "evaluated over 2^20 assignments, a thread a 64-bit assignment: 816 literal tests (abs, a "
+                     "64-bit shift and compare) a thread, one coalesced 8-byte load and one 4-byte store; "
+                     "compute-bound"),
+    TimingProbe("probe/walksat-breakmake-csr", "probe-unseen148", "walksat_break", 1 << 20, 256,
+                lambda n: -(-n // 256), _p150_ws_args, source=_P150,
+                note="WalkSAT break and make counts of 2^20 variables of a random 3-SAT formula (4.25 n clauses), "
+                     "a thread a variable: its CSR occurrence list (Poisson, mean 12.75, a warp's longest ~21; "
+                     "coalesced offsets, contiguous per thread), per occurrence a random gather of the clause's true "
+                     "count and its 3 literals (12 contiguous bytes); memory-bound on scattered 32-byte sectors, "
+                     "divergent trip counts"),
+    TimingProbe("probe/unit-clause-smem-reduce", "probe-unseen148", "unit_count", 1 << 15, P150_UC_BLOCK,
+                lambda n: n, _p150_uc_args, source=_P150,
+                note="unit and conflicting clauses of a 1088-clause 3-CNF over 256 variables under 2^15 partial "
+                     "assignments, a block (256 threads) an assignment: the 2 x 8-word masks staged in shared "
+                     "memory, each thread 4-5 clauses (the 13 KB of literals read by every block: L1/L2 hits, "
+                     "stride 12 B), 6 shared bit lookups a clause, then an 8-level shared tree reduction of 3 "
+                     "values with __syncthreads"),
+    TimingProbe("probe/nqueens-prefix-stack", "probe-unseen148", "nqueens_count", 6404, P150_NQ_BLOCK,
+                lambda n: -(-n // P150_NQ_BLOCK), _p150_nq_args, source=_P150,
+                note="13-queens solutions counted from all 6404 four-row prefixes, a thread a prefix (51 blocks of "
+                     "128: a partly filled GPU), iterative backtracking over 9 rows with 4 per-thread 16-word "
+                     "stacks (local memory, dynamically indexed): 311 .. 4538 loop trips a thread (mean ~1450, a "
+                     "warp's slowest ~2350), a dependent chain of local loads/stores a trip; one 64-bit "
+                     "atomicAdd a thread; latency-bound and divergent"),
+    TimingProbe("probe/sudoku-cand-81thr", "probe-unseen148", "sudoku_candidates", 1 << 18, 81, lambda n: n,
+                _p150_su_args, source=_P150,
+                note="candidate bitmasks of every cell of 2^18 sudoku puzzles, a block of 81 threads (3 warps, the "
+                     "last 17 lanes) a puzzle: 81 bytes into shared memory, 27 threads ORing 9 shared bytes each "
+                     "into a row, column or box mask, each cell 3 shared mask reads, a __popc and a shared "
+                     "atomicAdd for a naked single, 2-byte stores (162 B a block); 3 __syncthreads; many tiny "
+                     "blocks"),
+    TimingProbe("probe/reach-bitpar-atomicor", "probe-unseen148", "reach_step", 1 << 20, 256,
+                lambda n: -(-P150_RE_DEG * n // 256), _p150_re_args, source=_P150,
+                note="one step of 64 bit-parallel BFS over a transition graph of 2^20 states and 2^23 edges "
+                     "(uniform random targets), a thread an edge: coalesced src/dst loads, the source's 8-byte "
+                     "frontier word (8 lanes a state: broadcast), for the ~20% of edges with a frontier a random "
+                     "8-byte visited gather and (nearly always: new bits remain) a 64-bit atomicOr at a random "
+                     "address, ~1.6M atomics over 1M words (low contention)"),
+]
+PROBES += UNSEEN148
+
+# probe-unseen143 (probes145.cu): an X-ray crystallography / scattering course's kernels
+# (structure factors over shared-memory atom tiles with sincosf, the Debye formula on a 2D
+# grid with a block reduction, an electron-density map from reflections in __constant__
+# memory, a powder pattern binned by shared atomics, a Patterson pair-vector histogram by
+# global integer atomics, spot indexing against a unit cell) as a student who knows CUDA
+# basics writes them, predicted before their first GPU run
+_P145 = "probes145.cu"
+P145_SF_CELL = (40.0, 50.0, 60.0)                 # structure-factors: the orthorhombic cell (A)
+P145_SF_HKL = (20, 24, 30)                        # |h|, |k|, |l| bounds of the reflections (~2 A)
+P145_SF_ATOMS = 1024                              # atoms in the cell (natoms, an argument)
+P145_SF_B = (10.0, 40.0)                          # B factors uniform in this range (A^2)
+P145_Z = (6, 7, 8, 16)                            # atom types (C, N, O, S) ...
+P145_Z_P = (0.63, 0.17, 0.19, 0.01)               # ... drawn with these probabilities
+P145_DB_NQ = 64                                   # debye: q values (gridDim.y)
+P145_DB_Q = (0.05, 3.0)                           # q from .. to (1/A), evenly spaced
+P145_DB_R = 18.0                                  # the particle's radius (A), atoms uniform in the ball
+P145_DB_F = (6.0, 8.0, 14.0)                      # scattering factors (C, O, Si), equally likely
+P145_DM_CELL = (40.0, 50.0, 60.0)                 # density-map: the cell
+P145_DM_REFL, P145_DM_ATOMS = 1024, 200           # MAX_REFL (the lowest-resolution half-sphere); the model's atoms
+P145_PW_CELL = (61.2, 74.8, 89.5)                 # powder-pattern: a protein's orthorhombic cell
+P145_PW_HKL = (78, 96, 116)                       # hkl uniform in +-these (the box around 2 / lambda)
+P145_PW_LAMBDA, P145_PW_TTH0, P145_PW_DTTH = 1.5406, 5.0, 0.05   # Cu K-alpha1; 2 theta from 5 deg in 0.05 deg bins
+P145_PW_BINS, P145_PW_GRID = 2048, 1024           # PW_BINS; the most blocks (grid-stride beyond)
+P145_PW_IMEAN = 100.0                             # intensities exponential (Wilson) of this mean
+P145_PG = 32                                      # patterson: PG (cells an axis)
+P145_IX_CELL = (40.0, 50.0, 60.0)                 # index-spots: the cell
+P145_IX_HKL = (20, 24, 30)                        # the true spots' hkl bounds
+P145_IX_TRUE, P145_IX_NOISE, P145_IX_TOL = 0.8, 0.03, 0.1   # true spots' share, their noise (fractional sd), tol
+
+
+def _p145_atoms(n, rng):
+    """n atoms of a P2_1 2_1 2_1 cell (n a multiple of 4): an asymmetric unit of n / 4
+    random fractional positions and its 3 screw-axis copies, wrapped into [0, 1) (x, y, z
+    float32), and their atomic numbers (int32, P145_Z with P145_Z_P)."""
+    m = n // 4
+    a = rng.random((m, 3))
+    ops = [a, np.c_[0.5 - a[:, 0], -a[:, 1], 0.5 + a[:, 2]], np.c_[-a[:, 0], 0.5 + a[:, 1], 0.5 - a[:, 2]],
+           np.c_[0.5 + a[:, 0], 0.5 - a[:, 1], -a[:, 2]]]
+    xyz = np.mod(np.concatenate(ops), 1.0).astype(np.float32)
+    xyz = np.where(xyz >= 1.0, np.float32(0), xyz)
+    z = rng.choice(np.array(P145_Z, np.int32), size=m, p=P145_Z_P).astype(np.int32)
+    return xyz[:, 0].copy(), xyz[:, 1].copy(), xyz[:, 2].copy(), np.tile(z, 4)
+
+
+def _p145_sf_args(n, rng, natoms=P145_SF_ATOMS):
+    """n reflections (hkl int32 row-major n x 3, uniform in +-P145_SF_HKL) and natoms atoms
+    (_p145_atoms: x, y, z, f = Z as float32, B uniform in P145_SF_B); Fre, Fim (zeroed);
+    a, b, c, natoms, n."""
+    f = np.float32
+    hkl = np.stack([rng.integers(-m, m + 1, n) for m in P145_SF_HKL], axis=1).astype(np.int32)
+    x, y, z, Z = _p145_atoms(natoms, rng)
+    B = rng.uniform(*P145_SF_B, natoms).astype(f)
+    return [hkl.ravel(), x, y, z, Z.astype(f), B, np.zeros(n, f), np.zeros(n, f), *(f(v) for v in P145_SF_CELL),
+            _i32(natoms), _i32(n)]
+
+
+def _p145_sf_ref(hkl, x, y, z, fa, B, cell=P145_SF_CELL):
+    """structure_factors in float64: Re F, Im F."""
+    h = np.asarray(hkl, np.float64).reshape(-1, 3)
+    a, b, c = (float(np.float32(v)) for v in cell)
+    s2 = 0.25 * ((h[:, 0] / a) ** 2 + (h[:, 1] / b) ** 2 + (h[:, 2] / c) ** 2)
+    ph = 2 * np.pi * (np.outer(h[:, 0], x) + np.outer(h[:, 1], y) + np.outer(h[:, 2], z))
+    w = np.asarray(fa, np.float64) * np.exp(-np.outer(s2, np.asarray(B, np.float64)))
+    return (w * np.cos(ph)).sum(axis=1), (w * np.sin(ph)).sum(axis=1)
+
+
+def _p145_db_args(n, rng):
+    """A nanoparticle of n atoms uniform in a ball of radius P145_DB_R (Cartesian x, y, z
+    float32), scattering factors from P145_DB_F; the P145_DB_NQ q values; I (zeroed); n."""
+    f = np.float32
+    d = rng.normal(size=(n, 3))
+    p = d / np.linalg.norm(d, axis=1)[:, None] * (P145_DB_R * rng.random(n) ** (1 / 3))[:, None]
+    p = p.astype(f)
+    return [p[:, 0].copy(), p[:, 1].copy(), p[:, 2].copy(), rng.choice(np.array(P145_DB_F, f), n),
+            np.linspace(*P145_DB_Q, P145_DB_NQ).astype(f), np.zeros(P145_DB_NQ, f), _i32(n)]
+
+
+def _p145_db_ref(x, y, z, fa, q):
+    """debye_scattering in float64: I at each q (the distances from the float32 positions)."""
+    p = np.stack([x, y, z], axis=1).astype(np.float64)
+    r = np.sqrt(((p[:, None, :] - p[None, :, :]) ** 2).sum(axis=2))
+    ff = np.outer(fa, fa).astype(np.float64)
+    out = []
+    for qv in np.asarray(q, np.float64):
+        qr = qv * r
+        out.append((ff * np.where(qr > 0, np.sin(qr) / np.where(qr > 0, qr, 1), 1.0)).sum())
+    return np.array(out)
+
+
+_P145_DM = {}
+
+
+def _p145_dm_refl():
+    """density_map's reflections (fixed, cached): P145_DM_ATOMS atoms (_p145_atoms with
+    their own seed) of the P145_DM_CELL cell; the P145_DM_REFL lowest-resolution hkl of a
+    half of reciprocal space (l > 0, or l = 0 and k > 0, or l = k = 0 and h > 0), their
+    |F| and phase (F = sum_j Z_j exp(2 pi i h x_j)); h, k, l (int32), |F|, phi (float32),
+    F000 = sum Z and the cell's volume."""
+    if not _P145_DM:
+        r = np.random.default_rng(145)
+        x, y, z, Z = _p145_atoms(P145_DM_ATOMS, r)
+        g = np.arange(-12, 13)
+        h, k, l = (a.ravel() for a in np.meshgrid(g, g, g, indexing="ij"))
+        half = (l > 0) | ((l == 0) & (k > 0)) | ((l == 0) & (k == 0) & (h > 0))
+        h, k, l = h[half], k[half], l[half]
+        a, b, c = P145_DM_CELL
+        d2 = (h / a) ** 2 + (k / b) ** 2 + (l / c) ** 2
+        o = np.lexsort((h, k, l, d2))[:P145_DM_REFL]
+        h, k, l = h[o], k[o], l[o]
+        F = (Z * np.exp(2j * np.pi * (np.outer(h, x) + np.outer(k, y) + np.outer(l, z)))).sum(axis=1)
+        _P145_DM.update(h=h.astype(np.int32), k=k.astype(np.int32), l=l.astype(np.int32),
+                        F=np.abs(F).astype(np.float32), phi=np.angle(F).astype(np.float32), F000=float(Z.sum()),
+                        V=a * b * c)
+    return _P145_DM
+
+
+def _p145_dm_side(n):
+    s = int(round(n ** (1 / 3)))
+    assert s ** 3 == n, "density-map's n is a cube"
+    return s
+
+
+def _p145_dm_args(n, rng):
+    """rho (zeroed, n = s^3 grid points), F000, the volume, nref (P145_DM_REFL), s, s, s."""
+    s = _p145_dm_side(n)
+    d = _p145_dm_refl()
+    return [np.zeros(n, np.float32), np.float32(d["F000"]), np.float32(d["V"]), _i32(P145_DM_REFL), _i32(s), _i32(s),
+            _i32(s)]
+
+
+def _p145_dm_syms(n, rng):
+    d = _p145_dm_refl()
+    return {"c_h": d["h"], "c_k": d["k"], "c_l": d["l"], "c_F": d["F"], "c_phi": d["phi"]}
+
+
+def _p145_dm_ref(s, nref=P145_DM_REFL):
+    """density_map in float64 on an s^3 grid (x fastest) from the first nref reflections."""
+    d = _p145_dm_refl()
+    g = np.arange(s) / s
+    z, y, x = (a.ravel() for a in np.meshgrid(g, g, g, indexing="ij"))
+    h, k, l = (d[c][:nref].astype(np.float64) for c in "hkl")
+    arg = 2 * np.pi * (np.outer(x, h) + np.outer(y, k) + np.outer(z, l)) - d["phi"][:nref].astype(np.float64)
+    tot = (d["F"][:nref].astype(np.float64) * np.cos(arg)).sum(axis=1)
+    return (np.float32(d["F000"]) + 2 * tot) / np.float64(np.float32(d["V"]))
+
+
+def _p145_pw_args(n, rng):
+    """n reflections of the P145_PW_CELL cell (hkl int32 row-major n x 3, uniform in
+    +-P145_PW_HKL: about half beyond 2 / lambda, out of reach), intensities exponential of
+    mean P145_PW_IMEAN (float32); the pattern (PW_BINS, zeroed); a, b, c, lambda, tth0,
+    dtth, n."""
+    f = np.float32
+    hkl = np.stack([rng.integers(-m, m + 1, n) for m in P145_PW_HKL], axis=1).astype(np.int32)
+    return [hkl.ravel(), rng.exponential(P145_PW_IMEAN, n).astype(f), np.zeros(P145_PW_BINS, f),
+            *(f(v) for v in P145_PW_CELL), f(P145_PW_LAMBDA), f(P145_PW_TTH0), f(P145_PW_DTTH), _i32(n)]
+
+
+def _p145_pw_ref(hkl, I, cell=P145_PW_CELL, lam=P145_PW_LAMBDA, tth0=P145_PW_TTH0, dtth=P145_PW_DTTH):
+    """powder_pattern in float64 (the float32 parameters): each reflection's bin (-1 when
+    out of reach or range), weighted intensity, and the distance of its bin position to
+    the nearest bin edge (inf when out)."""
+    h = np.asarray(hkl, np.float64).reshape(-1, 3)
+    a, b, c, lam, tth0, dtth = (float(np.float32(v)) for v in (*cell, lam, tth0, dtth))
+    sth = 0.5 * lam * np.sqrt((h[:, 0] / a) ** 2 + (h[:, 1] / b) ** 2 + (h[:, 2] / c) ** 2)
+    ok = (sth > 0) & (sth < 1)
+    th = np.arcsin(np.where(ok, sth, 0.5))
+    pos = (2 * th * 180 / np.pi - tth0) / dtth
+    ok &= (pos >= 0) & (pos < P145_PW_BINS)
+    lp = (1 + np.cos(2 * th) ** 2) / (np.where(ok, sth, 1) ** 2 * np.cos(th))
+    gap = np.where(ok, np.abs(pos - np.round(pos)), np.inf)
+    return np.where(ok, np.floor(pos), -1).astype(np.int64), np.where(ok, np.asarray(I, np.float64) * lp, 0), gap
+
+
+def _p145_pt_args(n, rng):
+    """n atoms (_p145_atoms: x, y, z float32, Z int32; n a multiple of 4); P (PG^3 uint32,
+    zeroed); n."""
+    x, y, z, Z = _p145_atoms(n, rng)
+    return [x, y, z, Z, np.zeros(P145_PG ** 3, np.uint32), _i32(n)]
+
+
+def _p145_pt_ref(x, y, z, Z):
+    """patterson_hist exactly (the float32 arithmetic of the kernel): the PG^3 histogram."""
+    G = P145_PG
+    idx = []
+    for c in (x, y, z):
+        c = np.asarray(c, np.float32)
+        u = c[None, :] - c[:, None]
+        u = u - np.floor(u)
+        idx.append(np.minimum((u * np.float32(G)).astype(np.int64), G - 1))
+    cell = (idx[2] * G + idx[1]) * G + idx[0]
+    w = np.outer(Z, Z).astype(np.int64)
+    return np.bincount(cell.ravel(), weights=w.ravel(), minlength=G ** 3).astype(np.uint64)
+
+
+def _p145_ix_ub():
+    """index_spots' orientation (fixed): UB = U B, B = diag(1 / a, 1 / b, 1 / c) of the
+    P145_IX_CELL cell, U a random rotation; UB and (UB)^-1 (float64)."""
+    r = np.random.default_rng(1450)
+    qm, rr = np.linalg.qr(r.normal(size=(3, 3)))
+    U = qm * np.sign(np.diag(rr))
+    if np.linalg.det(U) < 0:
+        U[:, 0] = -U[:, 0]
+    UB = U @ np.diag([1 / v for v in P145_IX_CELL])
+    return UB, np.linalg.inv(UB)
+
+
+def _p145_ix_args(n, rng):
+    """n spots' scattering vectors (float3 as float32 n x 3): a share P145_IX_TRUE at UB
+    (hkl + noise) (hkl uniform in +-P145_IX_HKL, the noise N(0, P145_IX_NOISE^2) a
+    component), the rest at UB u for u uniform in the same box (spurious); hkl (int32 n x
+    3), resid (float32), count (1 int32), zeroed; tol, n."""
+    UB, _ = _p145_ix_ub()
+    m = np.array(P145_IX_HKL)
+    hkl = rng.integers(-m, m + 1, (n, 3)).astype(np.float64)
+    frac = np.where((rng.random(n) < P145_IX_TRUE)[:, None], hkl + rng.normal(0, P145_IX_NOISE, (n, 3)),
+                    rng.uniform(-m - 0.5, m + 0.5, (n, 3)))
+    q = (frac @ UB.T).astype(np.float32)
+    return [q.ravel(), np.zeros(3 * n, np.int32), np.zeros(n, np.float32), np.zeros(1, np.int32),
+            np.float32(P145_IX_TOL), _i32(n)]
+
+
+def _p145_ix_syms(n, rng):
+    return {"c_ubinv": _p145_ix_ub()[1].astype(np.float32).ravel()}
+
+
+def _p145_ix_ref(q, tol=P145_IX_TOL):
+    """index_spots in float64 (the float32 matrix): hkl (0 0 0 when not indexed), the
+    residuals, the indexed mask and the smallest distances of a fraction to a half and of
+    a residual to tol."""
+    Ui = _p145_ix_ub()[1].astype(np.float32).astype(np.float64)
+    fr = np.asarray(q, np.float64).reshape(-1, 3) @ Ui.T
+    r = np.sign(fr) * np.floor(np.abs(fr) + 0.5)
+    res = np.sqrt(((fr - r) ** 2).sum(axis=1))
+    ok = res < np.float32(tol)
+    hkl = np.where(ok[:, None], r, 0).astype(np.int32)
+    half = np.abs(np.abs(fr - np.floor(fr)) - 0.5).min()
+    return hkl, res, ok, half, np.abs(res - np.float32(tol)).min()
+
+
+UNSEEN143 = [
+    TimingProbe("probe/xtal-structure-factors", "probe-unseen143", "structure_factors", 1 << 16, 256,
+                lambda n: -(-n // 256), _p145_sf_args, source=_P145,
+                note="structure factors of 2^16 reflections from 1024 atoms of an orthorhombic cell, a thread a "
+                     "reflection (hkl loaded row-major, 12 B apart): atoms staged 256 at a time into 5 shared "
+                     "float arrays (a coalesced load each), then every thread reads the same atom (broadcast) and "
+                     "does an expf Debye-Waller factor, a sincosf of a phase up to ~470 rad and 2 FMAs; 4 tiles, "
+                     "2 stores; compute-bound on the SFU/trig"),
+    TimingProbe("probe/debye-pair-sum", "probe-unseen143", "debye_scattering", 2048, 256,
+                lambda n: (-(-n // 256), P145_DB_NQ), _p145_db_args, source=_P145,
+                note="the Debye scattering formula of a 2048-atom nanoparticle at 64 q values, a 2D grid (8 x 64 "
+                     "blocks of 256): each thread an atom i at one q, looping over all 2048 atoms j from 4 KiB "
+                     "shared tiles (broadcast reads): 3 subtractions, sqrtf, a sinf (argument up to ~110 rad) and "
+                     "a float division a pair (4M pairs a q); a shared-memory tree reduction and one float "
+                     "atomicAdd a block; compute-bound"),
+    TimingProbe("probe/xtal-density-map", "probe-unseen143", "density_map", 64 ** 3, 256,
+                lambda n: -(-n // 256), _p145_dm_args, source=_P145, symbols=_p145_dm_syms,
+                note="an electron-density map on a 64^3 grid from 1024 reflections, a thread a grid point (index "
+                     "split by / and %): a loop over the reflections in __constant__ memory (h, k, l, |F|, phi in "
+                     "5 arrays; every lane the same address: broadcasts), an int-to-float FMA phase and a cosf "
+                     "(argument up to ~80 rad) each; one coalesced store; compute-bound"),
+    TimingProbe("probe/powder-pattern-smem-atomics", "probe-unseen143", "powder_pattern", 1 << 23, 256,
+                lambda n: min(P145_PW_GRID, -(-n // 256)), _p145_pw_args, source=_P145,
+                note="a powder-diffraction pattern of 2^23 reflections of a protein cell, grid-stride (1024 blocks "
+                     "of 256, 32 reflections a thread): hkl (12 B apart) and an intensity loaded, d* by 3 float "
+                     "divisions and sqrtf; ~70% drop out (beyond 2/lambda or 107 deg, divergent), the rest do "
+                     "asinf, 2 cosf and a division and a float atomicAdd into an 8 KiB shared histogram of 2048 "
+                     "bins (density rising with 2 theta); each block then adds its non-zero bins to the global "
+                     "pattern by atomicAdd (~1200 of them a block: ~1.2M global float atomics on 2048 addresses)"),
+    TimingProbe("probe/patterson-pair-atomics", "probe-unseen143", "patterson_hist", 4096, 256,
+                lambda n: -(-n * n // 256), _p145_pt_args, source=_P145,
+                note="a Patterson pair-vector histogram of 4096 atoms of a P2_12_12_1 cell, a thread an ordered "
+                     "pair (2^24 threads, i = p / n and j = p % n by integer division): x_i broadcast and x_j "
+                     "coalesced loads of 3 floats and Z each, 3 floorf wraps and float-to-int bins, one 32-bit "
+                     "integer atomicAdd of Z_i Z_j into a 32^3 grid (128 KiB, scattered, Harker sections hotter)"),
+    TimingProbe("probe/xtal-index-spots", "probe-unseen143", "index_spots", 1 << 23, 256, lambda n: -(-n // 256),
+                _p145_ix_args, source=_P145, symbols=_p145_ix_syms,
+                note="indexing 2^23 diffraction spots against a unit cell, a thread a spot: a float3 load (12 B "
+                     "stride), a 3 x 3 (UB)^-1 product from __constant__ memory, 3 roundf and a sqrtf residual, "
+                     "the residual stored, 3 ints stored row-major (hkl, or zeros when not indexed, ~80% "
+                     "indexed: a divergent branch), a shared atomicAdd a spot indexed and one global atomicAdd a "
+                     "block; memory-bound"),
+]
+PROBES += UNSEEN143
+
+# probe-unseen147 (probes149.cu): a neural-rendering / volume-rendering course's kernels
+# (NeRF positional encoding, an Instant-NGP multiresolution hash encoding, volume
+# rendering of a random ray batch through a 128^3 rgb-sigma grid, a tiny per-sample density
+# MLP with its weights in shared memory, an occupancy-grid update with atomicMax/atomicOr,
+# per-ray sample weights with pdf and cdf by shared-memory scans) as a student who knows
+# CUDA basics writes them, predicted before their first GPU run
+_P149 = "probes149.cu"
+P149_PE_FREQS = 10                                  # nerf_posenc: PE_FREQS (63 floats a point)
+P149_HG_LEVELS, P149_HG_LOG2T = 16, 17             # hashgrid: HG_LEVELS, HG_LOG2_T (2^17 float2 a level)
+P149_HG_BASE, P149_HG_FINE = 16.0, 2048.0          # the coarsest and finest resolutions
+P149_RM_RES = 128                                  # render_rays: RM_RES^3 float4 (rgb, sigma) grid
+P149_RM_NEAR, P149_RM_FAR, P149_RM_SAMPLES = 0.6, 2.4, 192
+P149_CAM_DIST, P149_CAM_FOV = 1.5, 0.35            # cameras on a sphere around the cube's centre; tan half-fov
+P149_MLP = (32, 32, 16)                            # nerf_mlp: MLP_IN, MLP_HID, MLP_OUT
+P149_OCC_RES, P149_OCC_SPR, P149_OCC_THRESH = 128, 64, 1.0   # occupancy: OCC_RES, samples a ray, threshold
+P149_WN_S = 128                                    # ray_weights_pdf: WN_S samples a ray (a block)
+P149_WN_NEAR, P149_WN_FAR = 2.0, 6.0
+
+
+def _p149_blobs():
+    """The scene (fixed): 8 density blobs, centres (8 x 3), radii, peak sigmas, colours."""
+    r = np.random.default_rng(149)
+    return (r.uniform(0.2, 0.8, (8, 3)), r.uniform(0.12, 0.28, 8), r.uniform(40.0, 160.0, 8),
+            r.uniform(0.1, 1.0, (8, 3)))
+
+
+def _p149_field(p):
+    """The scene's sigma and rgb (float64) at points p (..., 3): a sum of bumps
+    s (1 - d^2 / r^2)^2 inside each blob (zero outside all), the colour their sigma-weighted mean."""
+    c, rad, s, col = _p149_blobs()
+    p = np.asarray(p, np.float64)
+    sig = np.zeros(p.shape[:-1])
+    rgb = np.zeros(p.shape)
+    for k in range(len(rad)):
+        d2 = ((p - c[k]) ** 2).sum(axis=-1) / rad[k] ** 2
+        b = s[k] * np.maximum(0.0, 1.0 - d2) ** 2
+        sig += b
+        rgb += b[..., None] * col[k]
+    rgb = np.where(sig[..., None] > 0, rgb / np.maximum(sig, 1e-30)[..., None], 0.0)
+    return sig, rgb
+
+
+def _p149_rays(n, rng):
+    """n random training rays (a shuffled batch over many views): origins on a sphere of
+    radius P149_CAM_DIST around (0.5, 0.5, 0.5), directions (unit) toward the centre
+    within +-P149_CAM_FOV of the view axis; float64 n x 3 each."""
+    v = rng.normal(size=(n, 3))
+    v /= np.linalg.norm(v, axis=1, keepdims=True)
+    o = 0.5 + P149_CAM_DIST * v
+    fwd = -v
+    up0 = np.where(np.abs(fwd[:, 2:3]) < 0.9, [[0.0, 0.0, 1.0]], [[1.0, 0.0, 0.0]])
+    right = np.cross(fwd, up0)
+    right /= np.linalg.norm(right, axis=1, keepdims=True)
+    up = np.cross(right, fwd)
+    u, w = (rng.uniform(-P149_CAM_FOV, P149_CAM_FOV, (n, 1)) for _ in range(2))
+    d = fwd + u * right + w * up
+    return o, d / np.linalg.norm(d, axis=1, keepdims=True)
+
+
+def _p149_pe_args(n, rng):
+    """n points (float32 n x 3, uniform in [-1, 1)); the encoding out (n x 63, zeroed); n."""
+    f = np.float32
+    return [rng.uniform(-1, 1, 3 * n).astype(f), np.zeros(n * (3 + 6 * P149_PE_FREQS), f), _i32(n)]
+
+
+def _p149_pe_ref(x):
+    """nerf_posenc in float64 (the arguments 2^l x exact in float32): n x 63."""
+    p = np.asarray(x, np.float64).reshape(-1, 3)
+    cols = [p]
+    for l in range(P149_PE_FREQS):
+        cols += [np.sin(2.0 ** l * p), np.cos(2.0 ** l * p)]
+    return np.concatenate(cols, axis=1)
+
+
+def _p149_hg_levels():
+    """Each level's scale (float32, base * b^l - 1 with b the growth from P149_HG_BASE to
+    P149_HG_FINE) and vertices an axis (int32, ceil(scale) + 2)."""
+    b = np.exp(np.log(P149_HG_FINE / P149_HG_BASE) / (P149_HG_LEVELS - 1))
+    scale = (P149_HG_BASE * b ** np.arange(P149_HG_LEVELS) - 1.0).astype(np.float32)
+    return scale, (np.ceil(scale.astype(np.float64)) + 2).astype(np.int32)
+
+
+def _p149_hg_args(n, rng):
+    """n points (float32 n x 3, uniform in [0, 1)); the tables (float32 levels x 2^17 x 2,
+    uniform in [-1, 1)); the features out (n x levels x 2, zeroed); n."""
+    f = np.float32
+    t = P149_HG_LEVELS << P149_HG_LOG2T
+    return [rng.uniform(0, 1, 3 * n).astype(f), rng.uniform(-1, 1, 2 * t).astype(f),
+            np.zeros(2 * P149_HG_LEVELS * n, f), _i32(n)]
+
+
+def _p149_hg_syms(n, rng):
+    scale, res = _p149_hg_levels()
+    return {"c_hg_scale": scale, "c_hg_res": res}
+
+
+def _p149_hg_index(x, y, z, res):
+    """grid_index: dense on levels whose grid fits the table, else the spatial hash."""
+    T = 1 << P149_HG_LOG2T
+    if res ** 3 <= T:
+        return (x + y * res + z * res * res).astype(np.int64)
+    u = [a.astype(np.uint32) for a in (x, y, z)]
+    h = u[0] ^ (u[1] * np.uint32(2654435761)) ^ (u[2] * np.uint32(805459861))
+    return (h & np.uint32(T - 1)).astype(np.int64)
+
+
+def _p149_hg_ref(pos, table):
+    """hashgrid_encode (the scaled position x * s + 0.5 rounded once to float32, as the
+    contracted FMA gives it; the blend in float64): n x levels x 2, and the smallest
+    distance of a scaled coordinate to an integer (where rounding could pick another
+    cell; the blend is continuous there)."""
+    scale, res = _p149_hg_levels()
+    p = np.asarray(pos, np.float64).reshape(-1, 3)
+    tab = np.asarray(table, np.float64).reshape(P149_HG_LEVELS, -1, 2)
+    out = np.zeros((len(p), P149_HG_LEVELS, 2))
+    gap = np.inf
+    for l in range(P149_HG_LEVELS):
+        f = (p * np.float64(scale[l]) + 0.5).astype(np.float32).astype(np.float64)
+        g = np.floor(f)
+        gap = min(gap, np.abs(f - np.round(f)).min())
+        i, w = g.astype(np.int64), f - g
+        for c in range(8):
+            cc = [(c >> a) & 1 for a in range(3)]
+            wt = np.prod([w[:, a] if cc[a] else 1 - w[:, a] for a in range(3)], axis=0)
+            idx = _p149_hg_index(i[:, 0] + cc[0], i[:, 1] + cc[1], i[:, 2] + cc[2], int(res[l]))
+            out[:, l] += wt[:, None] * tab[l, idx]
+    return out, gap
+
+
+def _p149_rm_grid():
+    """The 128^3 float4 grid (rgb, sigma; float32, z-major flat): the scene at voxel centres."""
+    R = P149_RM_RES
+    c = (np.arange(R) + 0.5) / R
+    z, y, x = np.meshgrid(c, c, c, indexing="ij")
+    sig, rgb = _p149_field(np.stack([x, y, z], axis=-1))
+    return np.concatenate([rgb, sig[..., None]], axis=-1).astype(np.float32).ravel()
+
+
+def _p149_rm_args(n, rng):
+    """n random rays (origins and unit directions, float32 n x 3); the grid
+    (_p149_rm_grid); near, far, samples; rgb (n x 3), depth, opacity out (zeroed); n."""
+    f = np.float32
+    o, d = _p149_rays(n, rng)
+    return [o.astype(f).ravel(), d.astype(f).ravel(), _p149_rm_grid(), f(P149_RM_NEAR), f(P149_RM_FAR),
+            _i32(P149_RM_SAMPLES), np.zeros(3 * n, f), np.zeros(n, f), np.zeros(n, f), _i32(n)]
+
+
+def _p149_rm_ref(o, d, grid, near=P149_RM_NEAR, far=P149_RM_FAR, ns=P149_RM_SAMPLES):
+    """render_rays (sample positions in float32, compositing in float64): rgb (n x 3),
+    depth, opacity, the samples each ray composited and the smallest distance of a sample
+    coordinate to a voxel face (where rounding could pick the neighbour voxel)."""
+    R = P149_RM_RES
+    f = np.float32
+    o = np.asarray(o, f).reshape(-1, 3)
+    d = np.asarray(d, f).reshape(-1, 3)
+    g = np.asarray(grid, np.float64).reshape(-1, 4)
+    n = len(o)
+    dt = f(f(far) - f(near)) / f(ns)
+    T = np.ones(n)
+    acc = np.zeros((n, 4))
+    live = np.ones(n, bool)
+    used = np.zeros(n, np.int64)
+    gap = np.inf
+    for k in range(ns):
+        t = f(near) + f(f(k) + f(0.5)) * dt
+        p = o + t * d
+        inside = live & ((p >= 0) & (p < 1)).all(axis=1)
+        q = p * f(R)
+        if inside.any():
+            gap = min(gap, np.abs(q[inside] - np.round(q[inside])).min())
+        gi = np.clip(q.astype(np.int64), 0, R - 1)
+        v = g[(gi[:, 2] * R + gi[:, 1]) * R + gi[:, 0]]
+        on = inside & (v[:, 3] > 0)
+        alpha = 1 - np.exp(-v[:, 3] * np.float64(dt))
+        w = np.where(on, T * alpha, 0.0)
+        acc[:, :3] += w[:, None] * v[:, :3]
+        acc[:, 3] += w * np.float64(t)
+        T = np.where(on, T * (1 - alpha), T)
+        used += on
+        live &= ~(on & (T < 1e-3))
+    return acc[:, :3], acc[:, 3], 1 - T, used, gap
+
+
+def _p149_mlp_params(rng):
+    """The MLP's weights (He-normal, row-major out x in) and biases (N(0, 0.1^2)), float32."""
+    i, h, o = P149_MLP
+    f = np.float32
+    ws = []
+    for a, b in ((i, h), (h, o)):
+        ws += [rng.normal(0, np.sqrt(2.0 / a), b * a).astype(f), rng.normal(0, 0.1, b).astype(f)]
+    return ws
+
+
+def _p149_mlp_args(n, rng):
+    """n samples' encoded features (float32 n x 32, uniform in [-1, 1)); W1, b1, W2, b2
+    (_p149_mlp_params); out (n x 16, zeroed); n."""
+    f = np.float32
+    feat = rng.uniform(-1, 1, P149_MLP[0] * n).astype(f)
+    return [feat, *_p149_mlp_params(rng), np.zeros(P149_MLP[2] * n, f), _i32(n)]
+
+
+def _p149_mlp_ref(feat, W1, b1, W2, b2):
+    """nerf_mlp in float64: n x 16 (sigma = exp(o0), then o1 .. o15 raw), and the smallest
+    |pre-ReLU| value."""
+    i, h, o = P149_MLP
+    x = np.asarray(feat, np.float64).reshape(-1, i)
+    z1 = x @ np.asarray(W1, np.float64).reshape(h, i).T + b1
+    h1 = np.maximum(z1, 0)
+    y = h1 @ np.asarray(W2, np.float64).reshape(o, h).T + b2
+    return np.concatenate([np.exp(y[:, :1]), y[:, 1:]], axis=1), np.abs(z1).min()
+
+
+def _p149_occ_args(n, rng):
+    """n samples (float32 n x 3) of n / P149_OCC_SPR random rays, P149_OCC_SPR stratified
+    samples a ray in order (near P149_RM_NEAR to far P149_RM_FAR), and their densities
+    (the scene's sigma, float32, zero outside the blobs); the density grid (uint32 float
+    bits) and occupancy bitfield (uint32 words) zeroed; thresh, n."""
+    f = np.float32
+    rays = -(-n // P149_OCC_SPR)
+    o, d = _p149_rays(rays, rng)
+    dt = (P149_RM_FAR - P149_RM_NEAR) / P149_OCC_SPR
+    t = P149_RM_NEAR + (np.arange(P149_OCC_SPR) + rng.uniform(0, 1, (rays, P149_OCC_SPR))) * dt
+    p = (o[:, None, :] + t[..., None] * d[:, None, :]).reshape(-1, 3)[:n].astype(f)
+    sig = _p149_field(p.astype(np.float64))[0].astype(f)
+    c = P149_OCC_RES ** 3
+    return [p.ravel(), sig, np.zeros(c, np.uint32), np.zeros(c // 32, np.uint32), f(P149_OCC_THRESH), _i32(n)]
+
+
+def _p149_occ_ref(pts, sig, thresh=P149_OCC_THRESH):
+    """occupancy_update in numpy: the density grid's bits and the bitfield (uint32)."""
+    R = P149_OCC_RES
+    p = np.asarray(pts, np.float32).reshape(-1, 3)
+    s = np.asarray(sig, np.float32)
+    ok = ((p >= 0) & (p < 1)).all(axis=1)
+    g = (p[ok] * np.float32(R)).astype(np.int64)
+    cell = (g[:, 2] * R + g[:, 1]) * R + g[:, 0]
+    dens = np.zeros(R ** 3, np.uint32)
+    np.maximum.at(dens, cell, s[ok].view(np.uint32))
+    occ = np.zeros(R ** 3 // 32, np.uint32)
+    hot = s[ok] > np.float32(thresh)
+    np.bitwise_or.at(occ, cell[hot] >> 5, (np.uint32(1) << (cell[hot] & 31).astype(np.uint32)))
+    return dens, occ
+
+
+def _p149_wn_args(n, rng):
+    """n / P149_WN_S rays of P149_WN_S samples (n a multiple): densities (float32; a
+    Gaussian surface of peak 5 .. 50 and width 0.02 .. 0.1 at a random depth plus N(0,
+    0.5^2) noise, clipped at 0; a fifth of the rays noise only) and stratified sample
+    depths (float32, increasing, near to far); the weights and cdf out (zeroed); n."""
+    f = np.float32
+    S, rays = P149_WN_S, n // P149_WN_S
+    dt = (P149_WN_FAR - P149_WN_NEAR) / S
+    t = P149_WN_NEAR + (np.arange(S) + rng.uniform(0, 1, (rays, S))) * dt
+    ts = rng.uniform(2.5, 5.5, (rays, 1))
+    amp = rng.uniform(5, 50, (rays, 1)) * (rng.uniform(0, 1, (rays, 1)) >= 0.2)
+    wid = rng.uniform(0.02, 0.1, (rays, 1))
+    sig = np.maximum(0, amp * np.exp(-((t - ts) / wid) ** 2) + rng.normal(0, 0.5, (rays, S)))
+    return [sig.astype(f).ravel(), t.astype(f).ravel(), np.zeros(n, f), np.zeros(n, f), _i32(n)]
+
+
+def _p149_wn_ref(sig, t):
+    """ray_weights_pdf in float64: weights and cdf (n)."""
+    S = P149_WN_S
+    s = np.asarray(sig, np.float64).reshape(-1, S)
+    t = np.asarray(t, np.float32).reshape(-1, S)
+    delta = np.concatenate([(t[:, 1:] - t[:, :-1]).astype(np.float64), np.full((len(t), 1), 1e10)], axis=1)
+    tau = s * delta
+    excl = np.concatenate([np.zeros((len(t), 1)), np.cumsum(tau, axis=1)[:, :-1]], axis=1)
+    w = np.exp(-excl) * (1 - np.exp(-tau))
+    wp = w + 1e-5
+    pdf = wp / wp.sum(axis=1, keepdims=True)
+    return w.ravel(), np.cumsum(pdf, axis=1).ravel()
+
+
+UNSEEN147 = [
+    TimingProbe("probe/nerf-posenc-rowmajor", "probe-unseen147", "nerf_posenc", 1 << 20, 256,
+                lambda n: -(-n // 256), _p149_pe_args, source=_P149,
+                note="NeRF positional encoding of 2^20 points, a thread a point: 3 floats loaded (12 B a lane), "
+                     "10 frequencies of sinf and cosf on each coordinate (60 of each, arguments up to 512 rad), "
+                     "63 floats stored row-major (a lane's row 252 B from its neighbour's: scattered 4-B stores "
+                     "that fill whole lines only across the loop, 264 MB written); store-bound with SFU work"),
+    TimingProbe("probe/ngp-hashgrid-encode", "probe-unseen147", "hashgrid_encode", 1 << 20, 128,
+                lambda n: -(-n // 128), _p149_hg_args, source=_P149, symbols=_p149_hg_syms,
+                note="Instant-NGP multiresolution hash encoding of 2^20 random points, a thread a point: 16 "
+                     "levels (scale and resolution from __constant__ arrays, warp-uniform), each floorf, 8 "
+                     "corners with trilinear weights and an 8-B float2 gather from the level's 2^17-entry table "
+                     "(16 MiB in all, L2-resident): 4 dense coarse levels, 12 hashed (2 integer multiplies, "
+                     "random addresses, no locality between lanes); a float2 store a level, rows 128 B apart"),
+    TimingProbe("probe/nerf-render-rays-grid", "probe-unseen147", "render_rays", 1 << 18, 128,
+                lambda n: -(-n // 128), _p149_rm_args, source=_P149,
+                note="volume rendering of a batch of 2^18 random rays (each from its own camera around the "
+                     "scene) through a 128^3 float4 rgb-sigma grid (32 MiB), a thread a ray: 192 fixed steps "
+                     "between near and far, samples outside the unit cube (~51%) or in empty space skipped by "
+                     "continue, a 16-B nearest-voxel gather where inside (incoherent across a warp), expf and "
+                     "front-to-back compositing where sigma > 0 (~14 samples a ray on average), the loop broken "
+                     "at transmittance 1e-3 on ~27% of the rays (opaque blobs; ~47% meet no density); divergent "
+                     "trip counts, 5 stores a ray"),
+    TimingProbe("probe/nerf-mlp-smem-weights", "probe-unseen147", "nerf_mlp", 1 << 19, 128,
+                lambda n: -(-n // 128), _p149_mlp_args, source=_P149,
+                note="an Instant-NGP-style tiny density MLP (32 -> 32 ReLU -> 16) on 2^19 samples, a thread a "
+                     "sample (4096 blocks of 128): each block stages the 6.3 KB of weights and biases into "
+                     "shared memory, 32 features loaded (row-major, 128 B a lane), 1536 FMAs a thread each with "
+                     "a warp-uniform (broadcast) shared read, the inputs and hidden layer in 32-float per-thread "
+                     "arrays, one expf, 16 floats stored row-major (64 B a lane); compute/shared-load bound"),
+    TimingProbe("probe/ngp-occupancy-atomicmax", "probe-unseen147", "occupancy_update", 1 << 22, 256,
+                lambda n: -(-n // 256), _p149_occ_args, source=_P149,
+                note="occupancy-grid update from 2^22 ray samples (2^16 random rays of 64 samples in order, a "
+                     "warp half a ray), a thread a sample: a float3 and a density loaded, ~51% outside the cube "
+                     "exit, the rest atomicMax on the float bits of one of 128^3 cells (8 MiB; neighbouring "
+                     "lanes in the same or adjacent cells, ~77% of the values 0) and, for the ~10% of samples "
+                     "denser than the threshold, an atomicOr into a 256 KiB bitfield"),
+    TimingProbe("probe/nerf-weights-pdf-scan", "probe-unseen147", "ray_weights_pdf", 1 << 23, P149_WN_S,
+                lambda n: n // P149_WN_S, _p149_wn_args, source=_P149,
+                note="per-ray volume-rendering weights, pdf and cdf for NeRF's hierarchical sampling on 2^16 "
+                     "rays of 128 samples, a 128-thread block a ray: deltas from the next sample (an offset "
+                     "reload), two Hillis-Steele scans in shared memory (7 steps each, double-buffered, 2 "
+                     "__syncthreads a step), a 7-step shared tree reduction for the sum, 2 expf and a division "
+                     "a thread; 8 B read and 8 B written a sample; barrier/latency-bound"),
+]
+PROBES += UNSEEN147
+
+# probe-unseen144 (probes146.cu): an orbital-mechanics / space-situational-awareness
+# course's kernels (Newton on Kepler's equation over a mixed catalog, RK4 two-body
+# propagation in double, all-pairs conjunction screening through shared tiles and an
+# atomic pair list, ground-station visibility over a day, J2 secular drift of AoS mean
+# elements, orbit-determination range residuals with a block reduction and atomics) as a
+# student who knows CUDA basics writes them, predicted before their first GPU run
+_P146 = "probes146.cu"
+P146_MU, P146_RE, P146_J2, P146_WE = 398600.4418, 6378.137, 1.08262668e-3, 7.2921159e-5   # km^3/s^2, km, -, rad/s
+P146_KEP_NT, P146_KEP_MAX_IT, P146_KEP_TOL = 16, 20, 1e-5   # kepler: KEP_NT, KEP_MAX_IT, KEP_TOL
+P146_KEP_DT = 600.0                                # kepler: the epochs 10 minutes apart
+# kepler's catalog: (fraction, e range, a range km): LEO near-circular, GTO, Molniya, HEO
+P146_KEP_MIX = ((0.65, (0.0, 0.02), (6700.0, 7800.0)), (0.20, (0.55, 0.72), (24000.0, 25500.0)),
+                (0.10, (0.70, 0.74), (26500.0, 26600.0)), (0.05, (0.80, 0.88), (60000.0, 90000.0)))
+P146_RK_STEPS, P146_RK_H = 24, 60.0                # rk4-twobody: steps of h s (24 minutes)
+P146_RK_R, P146_RK_VSD = (6700.0, 8000.0), 0.02    # initial radius uniform; speed circular x (1 + N(0, vsd^2))
+P146_CS_TILE = 256                                 # conjunction: CS_TILE (blockDim.x; a tile a block)
+P146_CS_SHELL = (6778.0, 7578.0)                   # the background objects' radii (400 .. 1200 km altitude)
+P146_CS_CLOUDS, P146_CS_CLOUD_FRAC, P146_CS_CLOUD_SD = 8, 0.1, 60.0   # debris clouds: count, share, N(0, sd^2) km
+P146_CS_THR, P146_CS_CAP = 100.0, 1 << 16          # the screening distance (km) and the pair list's size
+P146_VIS_NST, P146_VIS_NT, P146_VIS_DT = 4, 720, 60.0   # visibility: N_ST, samples, dt (12 hours)
+P146_VIS_THETA0, P146_VIS_MIN_EL = 1.0, 10.0       # Earth rotation angle at t = 0; elevation mask (deg)
+P146_VIS_STATIONS = ((78.23, 15.41), (64.86, -147.85), (37.94, -75.46), (-25.89, 27.69))   # lat, lon (deg)
+P146_VIS_ALT = (400.0, 1500.0)                     # altitudes uniform
+P146_J2_DT = 86400.0                               # j2-secular: a day
+P146_OD_NST, P146_OD_BLOCK = 16, 256               # od-residuals: OD_NST, OD_BLOCK
+P146_OD_EST = (7000.0, np.deg2rad(51.6), 1.2, 0.3, 0.5)   # the estimate: a, inc, raan, u0, theta0
+P146_OD_ERR = (0.0, 1e-6, -1e-6, 2e-6)             # truth minus estimate (a km, inc, raan, u0 rad)
+P146_OD_PASS = (256, 2048)                         # observations a pass (consecutive, 1 s apart), uniform
+P146_OD_SIGMAS = (0.02, 0.03, 0.05)                # each station's range sigma (km), drawn per station
+P146_OD_OUTLIER, P146_OD_THRESH = 0.01, 3.0        # share of gross errors (10 .. 30 sigma); the 3-sigma test
+
+
+def _p146_unit(k, rng):
+    """k random unit vectors (k x 3, float64)."""
+    v = rng.normal(size=(k, 3))
+    return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+
+def _p146_kepler_args(n, rng):
+    """n satellites of the P146_KEP_MIX catalog in random order: M0 uniform [0, 2 pi), e,
+    mean motion sqrt(mu / a^3), a (float32); E and r out (KEP_NT n, zeroed), iterations
+    (int32); dt, n."""
+    f = np.float32
+    kind = rng.choice(len(P146_KEP_MIX), n, p=[m[0] for m in P146_KEP_MIX])
+    e, a = np.zeros(n), np.zeros(n)
+    for k, (_, er, ar) in enumerate(P146_KEP_MIX):
+        sel = kind == k
+        e[sel] = rng.uniform(*er, sel.sum())
+        a[sel] = rng.uniform(*ar, sel.sum())
+    nm = np.sqrt(P146_MU / a ** 3)
+    return [rng.uniform(0, 2 * np.pi, n).astype(f), e.astype(f), nm.astype(f), a.astype(f),
+            np.zeros(P146_KEP_NT * n, f), np.zeros(P146_KEP_NT * n, f), np.zeros(n, np.int32), f(P146_KEP_DT),
+            _i32(n)]
+
+
+def _p146_kepler_m(M0, nmot, dt=P146_KEP_DT):
+    """The mean anomalies (KEP_NT x n, float32 as the kernel forms them: one rounding of
+    M0 + nmot (k dt), then fmodf by float(2 pi))."""
+    m0, nm = np.asarray(M0, np.float64), np.asarray(nmot, np.float64)
+    tw = np.float64(np.float32(6.28318531))
+    out = []
+    for k in range(P146_KEP_NT):
+        kd = np.float64(np.float32(k * np.float32(dt)))
+        out.append(np.fmod(np.float32(m0 + nm * kd).astype(np.float64), tw).astype(np.float32))
+    return np.stack(out)
+
+
+def _p146_kepler_ref(M0, ecc, nmot, sma, dt=P146_KEP_DT):
+    """kepler_ephemeris in float64 from the kernel's float32 mean anomalies: E converged
+    (KEP_NT x n), r, and the kernel's Newton iterations (its start and stopping rule)
+    summed per satellite."""
+    M = _p146_kepler_m(M0, nmot, dt).astype(np.float64)
+    e = np.asarray(ecc, np.float64)[None, :] + 0 * M
+    E = np.where(e < 0.8, M, np.float64(np.float32(np.pi)))
+    its = np.zeros(M.shape, np.int64)
+    on = np.ones(M.shape, bool)
+    for _ in range(P146_KEP_MAX_IT):
+        dE = (E - e * np.sin(E) - M) / (1 - e * np.cos(E))
+        E = np.where(on, E - dE, E)
+        its += on
+        on &= np.abs(dE) >= P146_KEP_TOL
+    Ec = E.copy()
+    for _ in range(5):                                  # polish to full precision
+        Ec = Ec - (Ec - e * np.sin(Ec) - M) / (1 - e * np.cos(Ec))
+    r = np.asarray(sma, np.float64) * (1 - e * np.cos(Ec))
+    return Ec, r, its.sum(axis=0), M
+
+
+def _p146_rk4_args(n, rng):
+    """n satellites: positions at radius uniform in P146_RK_R in random directions,
+    velocities perpendicular (random direction) at circular speed times 1 + N(0,
+    P146_RK_VSD^2), float64 structure of arrays x, y, z, vx, vy, vz; h, steps, n."""
+    r = rng.uniform(*P146_RK_R, n)
+    u = _p146_unit(n, rng)
+    w = _p146_unit(n, rng)
+    t = np.cross(u, w)
+    t /= np.linalg.norm(t, axis=1, keepdims=True)
+    v = np.sqrt(P146_MU / r) * (1 + rng.normal(0, P146_RK_VSD, n))
+    p, vel = u * r[:, None], t * v[:, None]
+    return [p[:, 0].copy(), p[:, 1].copy(), p[:, 2].copy(), vel[:, 0].copy(), vel[:, 1].copy(), vel[:, 2].copy(),
+            np.float64(P146_RK_H), _i32(P146_RK_STEPS), _i32(n)]
+
+
+def _p146_rk4_ref(x, y, z, vx, vy, vz, h=P146_RK_H, steps=P146_RK_STEPS):
+    """rk4_twobody in numpy (float64): the final six arrays."""
+    s = np.stack([np.array(a, np.float64) for a in (x, y, z, vx, vy, vz)])
+
+    def f(s):
+        r2 = s[0] * s[0] + s[1] * s[1] + s[2] * s[2]
+        k = -P146_MU / (r2 * np.sqrt(r2))
+        return np.stack([s[3], s[4], s[5], k * s[0], k * s[1], k * s[2]])
+    for _ in range(steps):
+        k1 = f(s)
+        k2 = f(s + 0.5 * h * k1)
+        k3 = f(s + 0.5 * h * k2)
+        k4 = f(s + h * k3)
+        s = s + h / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
+    return s
+
+
+def _p146_cs_positions(n, rng):
+    """n objects (n x 3, float64 km): P146_CS_CLOUD_FRAC of them in P146_CS_CLOUDS debris
+    clouds (a centre in the shell, N(0, sd^2) each axis), the rest uniform in direction
+    with radii uniform in P146_CS_SHELL; shuffled (catalog order)."""
+    nc = int(n * P146_CS_CLOUD_FRAC)
+    p = _p146_unit(n, rng) * rng.uniform(*P146_CS_SHELL, n)[:, None]
+    cen = _p146_unit(P146_CS_CLOUDS, rng) * rng.uniform(*P146_CS_SHELL, P146_CS_CLOUDS)[:, None]
+    p[:nc] = cen[rng.integers(0, P146_CS_CLOUDS, nc)] + rng.normal(0, P146_CS_CLOUD_SD, (nc, 3))
+    return p[rng.permutation(n)]
+
+
+def _p146_cs_args(n, rng):
+    """n objects' x, y, z (float32, _p146_cs_positions); the pair list (i, j int32, d
+    float32, P146_CS_CAP each, zeroed) and its count (int32[1]); thr, cap, n."""
+    p = _p146_cs_positions(n, rng).astype(np.float32)
+    c = P146_CS_CAP
+    return [p[:, 0].copy(), p[:, 1].copy(), p[:, 2].copy(), np.zeros(c, np.int32), np.zeros(c, np.int32),
+            np.zeros(c, np.float32), np.zeros(1, np.int32), np.float32(P146_CS_THR), _i32(c), _i32(n)]
+
+
+def _p146_cs_ref(px, py, pz, thr=P146_CS_THR):
+    """conjunction_screen's pairs in float64: (i, j) sorted, their distances, and the
+    smallest |d^2 - thr^2| / thr^2 over all pairs j > i (how near a pair is to the test)."""
+    p = np.stack([px, py, pz], 1).astype(np.float64)
+    n = len(p)
+    ii, jj, dd, gap = [], [], [], np.inf
+    for a in range(0, n, 512):
+        d2 = sum((p[a:a + 512, c, None] - p[None, :, c]) ** 2 for c in range(3))
+        i = np.arange(a, min(a + 512, n))[:, None]
+        up = np.arange(n)[None, :] > i
+        rel = np.abs(d2 - thr * thr) / (thr * thr)
+        gap = min(gap, rel[up].min() if up.any() else np.inf)
+        hi, hj = np.nonzero(up & (d2 < thr * thr))
+        ii.append(hi + a)
+        jj.append(hj)
+        dd.append(np.sqrt(d2[hi, hj]))
+    ii, jj, dd = np.concatenate(ii), np.concatenate(jj), np.concatenate(dd)
+    o = np.lexsort((jj, ii))
+    return ii[o], jj[o], dd[o], gap
+
+
+def _p146_grid_cs(n):
+    return (-(-n // P146_CS_TILE), -(-n // P146_CS_TILE))
+
+
+def _p146_vis_stations():
+    """The N_ST stations' Earth-fixed positions on the sphere and up unit vectors (N_ST x 3)."""
+    lat, lon = np.deg2rad(np.array(P146_VIS_STATIONS)).T
+    up = np.stack([np.cos(lat) * np.cos(lon), np.cos(lat) * np.sin(lon), np.sin(lat)], 1)
+    return P146_RE * up, up
+
+
+def _p146_vis_syms(n, rng):
+    pos, up = _p146_vis_stations()
+    return {"c_st_pos": pos.ravel().astype(np.float32), "c_st_up": up.ravel().astype(np.float32)}
+
+
+def _p146_vis_args(n, rng):
+    """n circular orbits: radius R + altitude uniform in P146_VIS_ALT; inclination 53 deg
+    (40%), sun-synchronous 97.5 .. 99 deg (40%) or uniform 30 .. 70 deg (20%); node and
+    argument of latitude uniform (float32); counts, passes (int32) and max elevations
+    (float32) out, N_ST n each; dt, theta0, sin(mask), nt, n."""
+    f = np.float32
+    a = P146_RE + rng.uniform(*P146_VIS_ALT, n)
+    kind = rng.choice(3, n, p=[0.4, 0.4, 0.2])
+    inc = np.where(kind == 0, 53.0, np.where(kind == 1, rng.uniform(97.5, 99, n), rng.uniform(30, 70, n)))
+    k = P146_VIS_NST * n
+    return [a.astype(f), np.deg2rad(inc).astype(f), rng.uniform(0, 2 * np.pi, n).astype(f),
+            rng.uniform(0, 2 * np.pi, n).astype(f), np.zeros(k, np.int32), np.zeros(k, np.int32), np.zeros(k, f),
+            f(P146_VIS_DT), f(P146_VIS_THETA0), f(np.sin(np.deg2rad(P146_VIS_MIN_EL))), _i32(P146_VIS_NT), _i32(n)]
+
+
+def _p146_vis_sel(sma, inc, raan, u0, dt=P146_VIS_DT, theta0=P146_VIS_THETA0, nt=P146_VIS_NT):
+    """The sine of each sample's elevation in float64 (N_ST x n x nt)."""
+    a, i, O, u = (np.asarray(v, np.float64)[:, None] for v in (sma, inc, raan, u0))
+    t = np.arange(nt) * np.float64(np.float32(dt))
+    nm = np.sqrt(P146_MU / a ** 3)
+    su, cu = np.sin(u + nm * t), np.cos(u + nm * t)
+    x = a * (cu * np.cos(O) - su * np.cos(i) * np.sin(O))
+    y = a * (cu * np.sin(O) + su * np.cos(i) * np.cos(O))
+    z = a * su * np.sin(i)
+    th = np.float64(np.float32(theta0)) + P146_WE * t
+    xe, ye = np.cos(th) * x + np.sin(th) * y, -np.sin(th) * x + np.cos(th) * y
+    pos, up = _p146_vis_stations()
+    out = []
+    for p, q in zip(pos, up):
+        r = np.stack([xe - p[0], ye - p[1], z - p[2]])
+        out.append((r[0] * q[0] + r[1] * q[1] + r[2] * q[2]) / np.sqrt((r * r).sum(0)))
+    return np.stack(out)
+
+
+def _p146_vis_ref(sma, inc, raan, u0, **kw):
+    """station_visibility in float64: counts, passes, max elevations (deg, -90 if none),
+    each N_ST x n, and per (station, satellite) the samples within 1e-4 of the mask."""
+    sel = _p146_vis_sel(sma, inc, raan, u0, **kw)
+    thr = np.float64(np.float32(np.sin(np.deg2rad(P146_VIS_MIN_EL))))
+    v = sel > thr
+    rises = v & ~np.concatenate([np.zeros(v.shape[:2] + (1,), bool), v[:, :, :-1]], 2)
+    best = np.where(v, sel, -2).max(axis=2)
+    mx = np.where(v.any(axis=2), np.rad2deg(np.arcsin(np.clip(best, -1, 1))), -90.0)
+    return v.sum(axis=2), rises.sum(axis=2), mx, (np.abs(sel - thr) < 1e-4).sum(axis=2)
+
+
+def _p146_j2_args(n, rng):
+    """n satellites' mean elements as 24-byte structs (a, e, inc, raan, argp, M; float32,
+    n x 6 flat): 80% LEO (a 6700 .. 8000, e < 0.02), 10% MEO (a 26560 +- 100, e < 0.02),
+    10% GTO (a 24000 .. 25500, e 0.68 .. 0.72); inclination uniform 0 .. 110 deg, angles
+    uniform [0, 2 pi); dt, n."""
+    kind = rng.choice(3, n, p=[0.8, 0.1, 0.1])
+    a = np.where(kind == 0, rng.uniform(6700, 8000, n),
+                 np.where(kind == 1, rng.uniform(26460, 26660, n), rng.uniform(24000, 25500, n)))
+    e = np.where(kind == 2, rng.uniform(0.68, 0.72, n), rng.uniform(0, 0.02, n))
+    el = np.stack([a, e, np.deg2rad(rng.uniform(0, 110, n))] + [rng.uniform(0, 2 * np.pi, n) for _ in range(3)], 1)
+    return [el.astype(np.float32).ravel(), np.float32(P146_J2_DT), _i32(n)]
+
+
+def _p146_j2_rates(el):
+    """The J2 secular rates (float64) of the elements (n x 6): RAAN', argp', M'."""
+    el = np.asarray(el, np.float64).reshape(-1, 6)
+    a, e, i = el[:, 0], el[:, 1], el[:, 2]
+    p = a * (1 - e * e)
+    n0 = np.sqrt(P146_MU / a ** 3)
+    k = 1.5 * P146_J2 * (P146_RE / p) ** 2 * n0
+    c = np.cos(i)
+    return -k * c, 0.5 * k * (5 * c * c - 1), n0 + 0.5 * k * np.sqrt(1 - e * e) * (3 * c * c - 1)
+
+
+def _p146_j2_ref(el, dt=P146_J2_DT):
+    """j2_secular_drift in float64: the elements after (n x 6), angles in [0, 2 pi)."""
+    out = np.array(el, np.float64).reshape(-1, 6).copy()
+    for c, r in zip((3, 4, 5), _p146_j2_rates(el)):
+        out[:, c] = np.mod(out[:, c] + r * dt, 2 * np.pi)
+    return out
+
+
+def _p146_od_stations():
+    """OD_NST tracking stations (fixed, OD_NST x 3 km): latitudes uniform -60 .. 70 deg,
+    longitudes uniform, on the sphere."""
+    r = np.random.default_rng(146)
+    lat, lon = np.deg2rad(r.uniform(-60, 70, P146_OD_NST)), r.uniform(-np.pi, np.pi, P146_OD_NST)
+    return P146_RE * np.stack([np.cos(lat) * np.cos(lon), np.cos(lat) * np.sin(lon), np.sin(lat)], 1)
+
+
+def _p146_od_syms(n, rng):
+    return {"c_gs_pos": _p146_od_stations().ravel().astype(np.float32)}
+
+
+def _p146_od_range(t, st, a, inc, raan, u0, theta0):
+    """The range (float64) at times t from stations st of the circular orbit."""
+    t = np.asarray(t, np.float64)
+    nm = np.sqrt(P146_MU / a ** 3)
+    su, cu = np.sin(u0 + nm * t), np.cos(u0 + nm * t)
+    x = a * (cu * np.cos(raan) - su * np.cos(inc) * np.sin(raan))
+    y = a * (cu * np.sin(raan) + su * np.cos(inc) * np.cos(raan))
+    z = a * su * np.sin(inc)
+    th = theta0 + P146_WE * t
+    g = _p146_od_stations()[st]
+    return np.sqrt((np.cos(th) * x + np.sin(th) * y - g[:, 0]) ** 2 + (-np.sin(th) * x + np.cos(th) * y - g[:, 1]) ** 2
+                   + (z - g[:, 2]) ** 2)
+
+
+def _p146_od_args(n, rng):
+    """n range observations in passes of P146_OD_PASS consecutive observations 1 s apart
+    from one station (start uniform over a day, station uniform): times, stations (int32),
+    ranges (the truth orbit, estimate + P146_OD_ERR, plus N(0, sigma^2) and
+    P146_OD_OUTLIER gross errors of +-10 .. 30 sigma), sigmas (the station's, float32);
+    residuals out (zeroed), chi2 (float64[1]), outliers (int32[1]); the estimate's a, inc,
+    raan, u0, theta0, thresh, n."""
+    f = np.float32
+    lens = rng.integers(P146_OD_PASS[0], P146_OD_PASS[1] + 1, n // P146_OD_PASS[0] + 1)
+    lens = lens[:np.searchsorted(np.cumsum(lens), n) + 1]
+    pid = np.repeat(np.arange(len(lens)), lens)[:n]
+    off = np.arange(n) - np.concatenate([[0], np.cumsum(lens)])[pid]
+    t = (rng.uniform(0, 86400, len(lens))[pid] + off).astype(f)
+    st = rng.integers(0, P146_OD_NST, len(lens))[pid].astype(np.int32)
+    sig = np.array(P146_OD_SIGMAS)[np.random.default_rng(147).integers(0, len(P146_OD_SIGMAS), P146_OD_NST)][st]
+    est = np.array(P146_OD_EST)
+    tru = est.copy()
+    tru[:4] += P146_OD_ERR
+    r = _p146_od_range(t, st, *tru) + rng.normal(0, 1, n) * sig
+    bad = rng.random(n) < P146_OD_OUTLIER
+    r[bad] += rng.choice([-1, 1], bad.sum()) * rng.uniform(10, 30, bad.sum()) * sig[bad]
+    return [t, st, r.astype(f), sig.astype(f), np.zeros(n, f), np.zeros(1, np.float64), np.zeros(1, np.int32),
+            *(f(v) for v in est), f(P146_OD_THRESH), _i32(n)]
+
+
+def _p146_od_ref(t, st, rng_obs, sig, est=P146_OD_EST):
+    """od_range_residuals in float64 (the float32 estimate): residuals, chi2, outliers and
+    the smallest ||w| - thresh| over the observations."""
+    e = [np.float64(np.float32(v)) for v in est]
+    res = np.asarray(rng_obs, np.float64) - _p146_od_range(t, st, *e)
+    w = res / np.asarray(sig, np.float64)
+    return res, (w * w).sum(), int((np.abs(w) > P146_OD_THRESH).sum()), np.abs(np.abs(w) - P146_OD_THRESH).min()
+
+
+UNSEEN144 = [
+    TimingProbe("probe/kepler-newton-ephem", "probe-unseen144", "kepler_ephemeris", 1 << 20, 256,
+                lambda n: -(-n // 256), _p146_kepler_args, source=_P146,
+                note="Kepler's equation by Newton for 2^20 satellites (65% near-circular LEO, 20% GTO, 10% Molniya, "
+                     "5% HEO e > 0.8, mixed in catalog order) at 16 epochs, a thread a satellite: 4 coalesced loads, "
+                     "per epoch an fmodf and 1..7 Newton iterations (sinf, cosf, a division; 2 for near-circular "
+                     "orbits, ~4 for eccentric ones: the loop exits at |dE| < 1e-5, so a warp runs as long as its "
+                     "most eccentric lane, ~1.9x the mean), 2 coalesced stores a "
+                     "epoch (time-major); SFU/divergence-bound"),
+    TimingProbe("probe/rk4-twobody-double", "probe-unseen144", "rk4_twobody", 1 << 20, 128,
+                lambda n: -(-n // 128), _p146_rk4_args, source=_P146,
+                note="two-body RK4 in double for 2^20 LEO satellites, 24 steps of 60 s, a thread a satellite: 6 "
+                     "coalesced double loads and stores (structure of arrays), the state and 4 stages in 6-element "
+                     "local arrays (constant indices), per step 4 derivatives each a double sqrt and a double "
+                     "division plus ~60 double FMAs/adds; FP64-bound"),
+    TimingProbe("probe/conjunction-screen-smem", "probe-unseen144", "conjunction_screen", 1 << 14, P146_CS_TILE,
+                _p146_grid_cs, _p146_cs_args, source=_P146,
+                note="all-pairs conjunction screening of 2^14 objects (10% in 8 debris clouds) at 100 km, a 64 x 64 "
+                     "grid of 256 x 256 tiles of the pair matrix: a thread a primary, the tile's 256 secondaries "
+                     "staged in shared memory (3 float arrays, broadcast reads), 256 squared distances a thread "
+                     "(the blocks wholly below the diagonal computed all the same), a pair j > i inside the "
+                     "threshold (~49k pairs, 0.04% of the tests, mostly in clouds) appended by atomicAdd on one "
+                     "global counter and 3 scattered stores"),
+    TimingProbe("probe/ground-station-passes", "probe-unseen144", "station_visibility", 1 << 13, 128,
+                lambda n: -(-n // 128), _p146_vis_args, source=_P146, symbols=_p146_vis_syms,
+                note="ground-station visibility of 8192 circular-orbit satellites from 4 stations over 720 one-"
+                     "minute samples, a thread a satellite (64 blocks of 128: half the SMs): per sample 2 sincosf, a "
+                     "rotation to Earth-fixed, and per station uniform __constant__ loads, a sqrtf, a division and "
+                     "an elevation test whose rare visible branch (a few % of samples) counts, detects rises and "
+                     "tracks the maximum; counters in local arrays; compute-bound, results [station n + i]"),
+    TimingProbe("probe/j2-secular-aos", "probe-unseen144", "j2_secular_drift", 1 << 23, 256,
+                lambda n: -(-n // 256), _p146_j2_args, source=_P146,
+                note="J2 secular drift over a day of 2^23 satellites' mean elements, a 24-byte struct each (array "
+                     "of structs, read whole and written back: 6 strided 4-byte loads and stores a thread, a warp "
+                     "covering 768 contiguous bytes), per thread a sqrtf, a cosf, a few divisions and 3 fmodf "
+                     "wraps; ~400 MB moved, memory-bound"),
+    TimingProbe("probe/od-residual-chi2", "probe-unseen144", "od_range_residuals", 1 << 23, P146_OD_BLOCK,
+                lambda n: -(-n // P146_OD_BLOCK), _p146_od_args, source=_P146, symbols=_p146_od_syms,
+                note="orbit-determination range residuals of 2^23 observations (passes of 256..2048 consecutive "
+                     "observations from one of 16 stations) against a circular-orbit estimate, a thread an "
+                     "observation: 4 coalesced loads, 4 sincosf (3 warp-uniform), a station's position from "
+                     "__constant__ (uniform within a pass), sqrtf and a division, the residual stored; a block's "
+                     "chi^2 and outliers by an 8-level shared-memory tree with __syncthreads, then a double "
+                     "atomicAdd and an int atomicAdd a block on one address"),
+]
+PROBES += UNSEEN144
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
