@@ -147,12 +147,12 @@ def sorted_sectors(addr2d: np.ndarray, act2d: np.ndarray, size: int):
 def _l2_bound(s: np.ndarray, srow: np.ndarray | None, per_row: np.ndarray, mat: np.ndarray,
               miss: np.ndarray, size: int) -> np.ndarray:
     """Which of a load's distinct sectors ``s`` (row by row; ``srow`` each one's row, None
-    when every row has ``per_row[0]`` in turn) some lane that missed L1 (``miss``) asked for:
-    only those reach L2, so only they can be L2 re-touches (``Counters._retouches``).  A
-    lane walking its own row a word a trip finds the sector its last trip brought in L1
-    (``Counters._l1_missed_lines``); on the GPU those trips never reach L2, and counting
-    them as re-touches a whole trip of the GPU's lanes apart sent them to DRAM
-    (probe/chem-descriptors-csr, probe/track-linefit-csr: timing_investigation/l1retouch/)."""
+    when every row has ``per_row[0]`` in turn) some lane asked L2 for (``miss``: the lanes
+    their previous trip's sector did not serve): only those can be L2 re-touches
+    (``Counters._retouches``).  A lane walking its own row a word a trip finds the sector
+    its last trip brought in L1 (``Counters._l1_missed_lines``); on the GPU those trips
+    never reach L2, and counting them as re-touches a whole trip of the GPU's lanes apart
+    sent them to DRAM (probe/chem-descriptors-csr: timing_investigation/l1retouch/)."""
     if srow is None:
         srow = np.repeat(np.arange(len(per_row)), len(s) // len(per_row))
     r, c = np.nonzero(miss)
@@ -1081,7 +1081,8 @@ class Counters:
         self.l1_lines = 0                                   # ... of loads, L1 hits included
         self.l1_waves = 0                                   # ... and the cycles L1 takes for them
         self.l1_prev: dict[int, tuple] = {}                 # load pc -> (each lane's last sector there, warps seen)
-        self.l1_lane_miss: np.ndarray | None = None        # the last _l1_missed_lines call: its lanes that missed (None: all)
+        self.l1_lane_miss: np.ndarray | None = None        # the last _l1_missed_lines call: the lanes no
+                                                            # previous trip's sector served (None: all)
         self.l1_trip: dict[int, np.ndarray] = {}            # load pc -> each warp's trips through it
         self.l1_block: dict[int, dict] = {}                 # load pc -> (block, trip) -> [warps, lines]
         self.l1_keep: tuple | None = None                   # per block row: l1_keep_lines line tags, their
@@ -1486,12 +1487,15 @@ class Counters:
             miss = act & ~covered
         else:
             miss = act
+        # (the lanes a previous trip's sector serves never reach L2: Counters._retouches
+        # leaves them out.  Lines the block's share of L1 keeps do count there: the
+        # re-touch law's C, fitted on rows re-read past L1, takes in what L1 holds)
+        self.l1_lane_miss = None if miss is act else miss
         blocks = np.asarray(blocks, np.int64)
         kept = self._l1_kept(blocks, line, act, ((mat - GLOBAL_BASE) >> 5) & 3)
         if kept is not None:
             miss = miss & ~kept
-        self.l1_lane_miss = None if miss is act else miss
-        if kept is None and miss is act and plain is not None and not share:
+        elif miss is act and plain is not None and not share:
             return plain
         if share and self.wpb > 1:
             return self._block_lines(pc, rows, blocks, line, miss)
