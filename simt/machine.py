@@ -855,7 +855,8 @@ class Machine:
         cnt = self.cnt
         for j, (space, byte, pos) in enumerate(parts):
             if space == "local":
-                if self.loc is not None and kind in ("ld", "st"):
+                # (a local access nvcc keeps in registers, simt.promote, touches no memory)
+                if self.loc is not None and kind in ("ld", "st") and p not in self.moves:
                     mat, act, warps = _warp_matrix(A if pos is None else A[pos], gl if pos is None else gl[pos])
                     self.loc.touch(cnt, p, (mat - LOCAL_BASE) >> 2, act, warps, size, kind == "st")
                 continue
