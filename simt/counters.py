@@ -1247,7 +1247,7 @@ class Counters:
                       dram_key: int | None = None, dep: np.ndarray | None = None):
         """One warp instruction's global access: returns the distinct sectors per warp row and
         records the DRAM footprint and the warp requests per sector (contention at L2)."""
-        lanes_hit = lanes_mat = None        # a load some of whose lanes hit L1: which missed
+        l2 = None                           # which of the sectors s reach L2 (None: all)
         if act.all() and mat.shape[0] and (_contiguous(mat.reshape(-1), size)
                                            or (np.diff(mat[:1], axis=1) == size).all()
                                            and (np.diff(mat, axis=1) == size).all()):
@@ -1273,8 +1273,7 @@ class Counters:
                             row_blocks[1:] != row_blocks[:-1]))) and pc not in self.l1_block
                         plain = self._l1_missed_lines(mat, act, gwarps, pc, row_blocks, plain,
                                                       share=shared or not whole, dep=dep)
-                        lanes_hit = self.l1_lane_miss
-                        lanes_mat = mat
+                        l2 = self._l2_sectors(s, srow, per_row, mat, size)
                 if kind == "st":
                     self._store_trip(gwarps, pc)
                 self.l2_lines[kind] += plain
@@ -1314,15 +1313,13 @@ class Counters:
                 wide = _gather_lines(lines)
                 if gwarps is not None:
                     missed = self._l1_missed_lines(mat, act, gwarps, pc, row_blocks, plain, dep=dep)
-                    lanes_hit = self.l1_lane_miss
-                    lanes_mat = mat
+                    l2 = self._l2_sectors(s, srow, per_row, mat, size)
                     wide, plain = (wide * missed / plain if plain else 0), missed
                 self.l2_lines["ld_gather"] += wide
             self.l2_lines[kind] += plain
         self.fresh_rows = None
         miss = None
         if self.last_touch is not None and len(s):
-            l2 = _l2_bound(s, srow, per_row, lanes_mat, lanes_hit, size) if lanes_hit is not None else None
             if l2 is None:
                 miss = self._retouches(s, kind)
             elif l2.any():
@@ -1420,6 +1417,14 @@ class Counters:
             self.fresh_rows = rows
         new = a == -1
         fp[s[new]] = mine[new]
+
+    def _l2_sectors(self, s, srow, per_row, mat, size: int) -> np.ndarray | None:
+        """After ``_l1_missed_lines``: which of the load's sectors ``s`` reach L2 and can be
+        re-touches there (``_l2_bound``); None for all of them, or where re-touches are not
+        tracked."""
+        if self.l1_lane_miss is None or self.last_touch is None or not len(s):
+            return None
+        return _l2_bound(s, srow, per_row, mat, self.l1_lane_miss, size)
 
     def _l1_missed_lines(self, mat, act, gwarps, pc, blocks: np.ndarray, plain: int | None = None,
                          share: bool = True, dep: np.ndarray | None = None) -> int:
