@@ -32378,6 +32378,2553 @@ UNSEEN144 = [
 PROBES += UNSEEN144
 
 
+# probe-unseen152 (probes154.cu): a network-security / intrusion-detection course's kernels
+# (Aho-Corasick signature matching of packet payloads through a full DFA table a thread a
+# packet, per-flow packet and byte counters by FNV-1a hashing and 64-bit atomicAdd over
+# Zipf-skewed flows, a port-scan detector counting distinct destinations a block a source
+# in a shared bitmap, payload byte entropy a block a packet by a shared histogram and warp
+# shuffles, a per-source token-bucket rate limiter in 64-bit integers, Gaussian-mixture
+# anomaly scores of flow records with the model in __constant__) as a student who knows
+# CUDA basics writes them, predicted before their first GPU run
+_P154 = "probes154.cu"
+P154_PL_MIX = (0.5, 0.3, 0.2)                      # payload lengths: 1..200, 201..1000, MSS (1460)
+P154_PL_MSS = 1460
+P154_PL_KIND = (0.40, 0.45, 0.15)                  # payload content: text, random (encrypted), sparse binary
+P154_PL_SPARSE_ZERO = 0.7                          # sparse binary payloads: the zero bytes
+P154_AC_PATTERNS = 256                             # the signature set (a fixed one)
+P154_AC_INJECT = 0.05                              # packets carrying a signature planted at random
+P154_AC_BLOCK = 128
+P154_FC_FLOWS, P154_FC_ZIPF = 1 << 18, 1.1         # flow-count: distinct flows, Zipf exponent of their packets
+P154_FC_SLOTS = 1 << 20                            # flow-count: counter slots (mask + 1)
+P154_PS_BITS, P154_PS_WORDS, P154_PS_THRESH = 4096, 128, 100.0   # PS_BITS, PS_WORDS (blockDim.x), PS_THRESH
+P154_PS_SCAN = 0.01                                # portscan: the sources that scan
+P154_EN_BLOCK, P154_EN_MIN_LEN, P154_EN_HIGH = 256, 256, 7.0     # payload_entropy: blockDim.x, EN_MIN_LEN, EN_HIGH
+P154_TB_ALPHA, P154_TB_XM, P154_TB_MAXPK = 1.2, 4, 4096   # token bucket: packets a source, Pareto, clipped
+P154_TB_WINDOW = 10_000_000                        # the capture's length, us
+P154_TB_RATE, P154_TB_BURST = 125_000, 15_000      # the policy: bytes/s (1 Mbit/s), burst bytes
+P154_GM_K, P154_GM_D = 32, 16                      # GM_K, GM_D
+P154_GM_ANOM = 0.01                                # gmm: anomalous flows (half an attack cluster, half scattered)
+P154_GM_Q = 0.995                                  # gmm: thresh, this quantile of normal flows' scores
+P154_GM_BLOCK = 128
+_P154_CACHE = {}
+
+
+def _p154_text_table():
+    """A 1024-entry lookup table whose uniform draws give English/HTTP-like text bytes."""
+    if "text" not in _P154_CACHE:
+        freq = {" ": 170, "e": 90, "t": 65, "a": 60, "o": 58, "i": 52, "n": 52, "s": 50, "h": 45, "r": 45,
+                "d": 32, "l": 30, "c": 22, "u": 22, "m": 20, "w": 18, "f": 17, "g": 16, "y": 15, "p": 14,
+                "b": 11, "v": 8, "k": 6, "x": 2, "j": 1, "q": 1, "z": 1, "/": 10, ".": 10, ":": 5, "\r": 10,
+                "\n": 10, "=": 5, "&": 3, "-": 5, "0": 4, "1": 4, "2": 3, "3": 2, "4": 2, "5": 2, "6": 1,
+                "7": 1, "8": 1, "9": 1, "E": 3, "T": 3, "A": 3, "S": 3, "H": 2, "C": 2, "P": 2, "G": 2}
+        ch = np.frombuffer("".join(freq).encode(), np.uint8)
+        w = np.array(list(freq.values()), np.float64)
+        reps = np.floor(w / w.sum() * 1024).astype(np.int64)
+        reps[0] += 1024 - reps.sum()
+        _P154_CACHE["text"] = np.repeat(ch, reps)
+    return _P154_CACHE["text"]
+
+
+def _p154_payloads(n, rng):
+    """n captured payloads, concatenated (uint8) with their offsets (int32, n + 1), and each
+    packet's content kind (0 text, 1 random, 2 sparse binary): lengths 1..200, 201..1000 or
+    1460 (P154_PL_MIX), kinds by P154_PL_KIND."""
+    band = rng.choice(3, n, p=P154_PL_MIX)
+    lens = np.where(band == 0, rng.integers(1, 201, n),
+                    np.where(band == 1, rng.integers(201, 1001, n), P154_PL_MSS))
+    off = np.zeros(n + 1, np.int64)
+    np.cumsum(lens, out=off[1:])
+    kind = rng.choice(3, n, p=P154_PL_KIND).astype(np.int8)
+    pay = rng.integers(0, 256, int(off[-1]), dtype=np.uint8)
+    kb = np.repeat(kind, lens)
+    t = kb == 0
+    pay[t] = _p154_text_table()[rng.integers(0, 1024, int(t.sum()), dtype=np.int16)]
+    z = kb == 2
+    z[z] = rng.random(int(z.sum()), dtype=np.float32) < P154_PL_SPARSE_ZERO
+    pay[z] = 0
+    return pay, off.astype(np.int32), kind
+
+
+_P154_SIGS = [b"/etc/passwd", b"/bin/sh", b"cmd.exe", b"../../", b"UNION SELECT", b"union select", b"<script>",
+              b"xp_cmdshell", b"wget http", b"User-Agent: sqlmap", b"\x90\x90\x90\x90\x90\x90\x90\x90",
+              b"/cgi-bin/", b"phpinfo()", b"eval(base64_decode", b"() { :;};", b"${jndi:ldap", b"%00",
+              b"/wp-admin", b"admin' --", b"or 1=1", b"powershell -enc", b"\x31\xc0\x50\x68", b"/.git/HEAD",
+              b"nc -e", b"chmod 777", b"document.cookie", b"/proc/self/environ", b"CONNECT ", b"MAIL FROM:",
+              b"\xffSMB", b"GET /shell", b"sleep(5)", b"../etc/", b"onerror=", b"javascript:", b"select * from"]
+
+
+def _p154_ac_patterns():
+    """The signature set (fixed, P154_AC_PATTERNS distinct byte strings): _P154_SIGS, then
+    text-like words (4..12 bytes drawn from the text table) and binary ones (4..8 random
+    bytes), half and half."""
+    if "pats" not in _P154_CACHE:
+        rng = np.random.default_rng(1540)
+        tab = _p154_text_table()
+        pats = list(dict.fromkeys(_P154_SIGS))
+        while len(pats) < P154_AC_PATTERNS:
+            if len(pats) % 2:
+                p = tab[rng.integers(0, 1024, rng.integers(4, 13))].tobytes()
+            else:
+                p = rng.integers(0, 256, rng.integers(4, 9), dtype=np.uint8).tobytes()
+            if p not in pats:
+                pats.append(p)
+        _P154_CACHE["pats"] = pats
+    return _P154_CACHE["pats"]
+
+
+def _p154_ac_dfa(pats):
+    """The Aho-Corasick automaton of pats as a full DFA: delta (int32, states x 256, flat,
+    state 0 the root) and each state's number of patterns ending there (int32)."""
+    kids, own = [{}], [0]
+    for p in pats:
+        s = 0
+        for c in p:
+            if c not in kids[s]:
+                kids.append({})
+                own.append(0)
+                kids[s][c] = len(kids) - 1
+            s = kids[s][c]
+        own[s] += 1
+    ns = len(kids)
+    delta = np.zeros((ns, 256), np.int32)
+    out = np.array(own, np.int32)
+    fail = np.zeros(ns, np.int64)
+    order = [0]
+    for s in order:                                          # breadth first
+        if s:
+            delta[s] = delta[fail[s]]
+        for c, u in kids[s].items():
+            fail[u] = delta[fail[s], c] if s else 0
+            out[u] += out[fail[u]]
+            delta[s, c] = u
+            order.append(u)
+    return delta.ravel(), out
+
+
+def _p154_plant(pay, off, pats, rng):
+    """Plant a random pattern of pats at a random place in a P154_AC_INJECT fraction of the
+    payloads at least 20 bytes long (in place); the payloads planted."""
+    n = len(off) - 1
+    lens = np.diff(off)
+    inj = np.flatnonzero((rng.random(n) < P154_AC_INJECT) & (lens >= 20))
+    buf = np.frombuffer(b"".join(pats), np.uint8)
+    plen = np.array([len(p) for p in pats], np.int64)
+    pstart = np.cumsum(plen) - plen
+    pid = rng.integers(0, len(pats), len(inj))
+    pl = plen[pid]
+    pos = (rng.random(len(inj)) * (lens[inj] - pl + 1)).astype(np.int64)
+    r = np.arange(pl.sum()) - np.repeat(np.cumsum(pl) - pl, pl)
+    pay[np.repeat(off[inj] + pos, pl) + r] = buf[np.repeat(pstart[pid], pl) + r]
+    return inj
+
+
+def _p154_ac_args(n, rng):
+    """n payloads (_p154_payloads) with signatures planted in P154_AC_INJECT of them, their
+    offsets, the signature set's DFA (delta, out_cnt), match_cnt and first_end (int32,
+    zeroed), n."""
+    pay, off, _ = _p154_payloads(n, rng)
+    pats = _p154_ac_patterns()
+    _p154_plant(pay, off, pats, rng)
+    if "dfa" not in _P154_CACHE:
+        _P154_CACHE["dfa"] = _p154_ac_dfa(pats)
+    delta, out = _P154_CACHE["dfa"]
+    return [pay, off, delta, out, np.zeros(n, np.int32), np.zeros(n, np.int32), _i32(n)]
+
+
+def _p154_ac_ref(pay, off, pats):
+    """ac_scan_packets by brute force: every occurrence (overlaps too) of every pattern in
+    each payload; the count and the smallest end offset (-1 if none)."""
+    n = len(off) - 1
+    cnt = np.zeros(n, np.int32)
+    first = np.full(n, -1, np.int32)
+    for i in range(n):
+        b = pay[off[i]:off[i + 1]].tobytes()
+        ends = []
+        for p in pats:
+            k = b.find(p)
+            while k >= 0:
+                ends.append(k + len(p) - 1)
+                k = b.find(p, k + 1)
+        cnt[i] = len(ends)
+        first[i] = min(ends, default=-1)
+    return cnt, first
+
+
+def _p154_fc_flows(m, rng):
+    """m distinct-ish flows' 5-tuples plus flags and VLAN as 16-byte FlowKey structs (uint32
+    m x 4): 70% from clients in 10.0.0.0/16, else random sources; destinations from a
+    pool of 5000 servers; ephemeral source ports; destination 443 (50%), 80 (20%), 53
+    (10%, UDP), 22, 25, 123 (UDP) or a random high port; TCP otherwise."""
+    sa = np.where(rng.random(m) < 0.7, (10 << 24) | rng.integers(0, 1 << 16, m), rng.integers(1 << 24, 224 << 24, m))
+    pool = rng.integers(1 << 24, 224 << 24, 5000)
+    da = pool[rng.integers(0, 5000, m)]
+    sp = rng.integers(32768, 61000, m)
+    dp = rng.choice(np.array([443, 80, 53, 22, 25, 123, 0]), m, p=[.5, .2, .1, .05, .05, .05, .05])
+    dp = np.where(dp == 0, rng.integers(1024, 65536, m), dp)
+    pr = np.where((dp == 53) | (dp == 123), 17, 6)
+    flags = np.where(pr == 6, rng.choice(np.array([0x10, 0x18, 0x02, 0x11]), m, p=[.6, .3, .05, .05]), 0)
+    vlan = rng.choice(np.array([0, 10, 20]), m)
+    w = np.stack([sa, da, sp | dp << 16, pr | flags << 8 | vlan << 16], 1)
+    return w.astype(np.uint32)
+
+
+def _p154_ip_lens(n, rng):
+    """n IP packet lengths (uint16): 40% 40..64 (ACKs), 35% 1500, 25% uniform 65..1499."""
+    u = rng.random(n)
+    return np.where(u < 0.4, rng.integers(40, 65, n),
+                    np.where(u < 0.75, 1500, rng.integers(65, 1500, n))).astype(np.uint16)
+
+
+def _p154_fc_args(n, rng):
+    """n packets of P154_FC_FLOWS flows (each packet's flow Zipf(P154_FC_ZIPF) by rank):
+    their FlowKey structs (uint32 n x 4, flat), IP lengths (uint16), bytes (uint64) and
+    pkts (uint32) of P154_FC_SLOTS slots (zeroed), mask, n."""
+    flows = _p154_fc_flows(P154_FC_FLOWS, rng)
+    cdf = np.cumsum(np.arange(1, P154_FC_FLOWS + 1, dtype=np.float64) ** -P154_FC_ZIPF)
+    f = np.minimum(np.searchsorted(cdf, rng.random(n) * cdf[-1]), P154_FC_FLOWS - 1)
+    return [flows[f].ravel(), _p154_ip_lens(n, rng), np.zeros(P154_FC_SLOTS, np.uint64),
+            np.zeros(P154_FC_SLOTS, np.uint32), np.uint32(P154_FC_SLOTS - 1), _i32(n)]
+
+
+def _p154_fnv1a(keys):
+    """32-bit FNV-1a of each FlowKey's first 13 bytes in memory (the 5-tuple)."""
+    b = np.ascontiguousarray(keys, np.uint32).view(np.uint8).reshape(-1, 16)[:, :13].astype(np.uint64)
+    h = np.full(len(b), 2166136261, np.uint64)
+    for j in range(13):
+        h = ((h ^ b[:, j]) * np.uint64(16777619)) & np.uint64(0xffffffff)
+    return h.astype(np.uint32)
+
+
+def _p154_fc_ref(keys, lens, mask):
+    """flow_count in numpy: each slot's bytes (uint64) and packets (uint32)."""
+    slot = (_p154_fnv1a(keys) & np.uint32(mask)).astype(np.int64)
+    m = int(mask) + 1
+    by = np.bincount(slot, np.asarray(lens, np.float64), m).astype(np.uint64)
+    return by, np.bincount(slot, minlength=m).astype(np.uint32)
+
+
+def _p154_ps_args(n, rng):
+    """n sources' connection attempts (CSR by source: src_off int32 n + 1, dst_ip uint32,
+    dst_port uint16): benign sources (1 - P154_PS_SCAN) make lognormal(ln 8, 1) attempts
+    (1..2000) to a few favourite services (a geometric choice among 32 of their own from a
+    20000-server pool, ports 443/80/53/8080), scanners 500..4000 attempts, 60% horizontal
+    (one port, consecutive addresses from a random /16 base), 40% vertical (one address,
+    ports 1.. in a random order); bits_set (int32), est (float32), scanner (uint8), zeroed;
+    n."""
+    scan = rng.random(n) < P154_PS_SCAN
+    cnt = np.where(scan, rng.integers(500, 4001, n),
+                   np.clip(np.rint(rng.lognormal(np.log(8), 1.0, n)), 1, 2000)).astype(np.int64)
+    off = np.zeros(n + 1, np.int64)
+    np.cumsum(cnt, out=off[1:])
+    m = int(off[-1])
+    src = np.repeat(np.arange(n), cnt)
+    k = np.arange(m) - off[src]                              # the attempt's index in its source
+    pool = rng.integers(1 << 24, 224 << 24, 20000)
+    fav = np.minimum(rng.geometric(0.35, m) - 1, 31)
+    seed = rng.integers(0, 1 << 30, n)[src]
+    ip = pool[(seed + fav * 7919) % 20000]
+    port = np.array([443, 80, 53, 8080])[(seed + fav) % 4]
+    horiz = rng.random(n) < 0.6
+    base = rng.integers(1 << 24, 224 << 24, n) & ~0xffff
+    sport = rng.choice(np.array([22, 23, 445, 3389, 80, 8080]), n)
+    key = rng.random(m)                                      # vertical scans: ports in a random order
+    vport = np.empty(m, np.int64)
+    sc = np.flatnonzero(scan[src] & ~horiz[src])
+    order = sc[np.lexsort((key[sc], src[sc]))]
+    vport[order] = k[sc] + 1
+    hs = scan[src] & horiz[src]
+    vs = scan[src] & ~horiz[src]
+    ip = np.where(hs, base[src] + k, np.where(vs, base[src] | 0x1234, ip))
+    port = np.where(hs, sport[src], np.where(vs, vport, port))
+    return [off.astype(np.int32), ip.astype(np.uint32), port.astype(np.uint16), np.zeros(n, np.int32),
+            np.zeros(n, np.float32), np.zeros(n, np.uint8), _i32(n)]
+
+
+def _p154_dst_hash(ip, port):
+    """dst_hash in numpy (uint32 wrap-around)."""
+    M = np.uint64(0xffffffff)
+    h = ((np.asarray(ip, np.uint64) * np.uint64(0x9E3779B1)) & M) ^ ((np.asarray(port, np.uint64) * np.uint64(0x85EBCA6B)) & M)
+    h ^= h >> np.uint64(16)
+    h = (h * np.uint64(0x7FEB352D)) & M
+    h ^= h >> np.uint64(15)
+    return h
+
+
+def _p154_ps_ref(src_off, ip, port):
+    """portscan_distinct in numpy: the bitmap bits set, the linear-counting estimate
+    (float64) and the scanner flags of each source."""
+    n = len(src_off) - 1
+    src = np.repeat(np.arange(n), np.diff(src_off))
+    bit = (_p154_dst_hash(ip, port) & np.uint64(P154_PS_BITS - 1)).astype(np.int64)
+    u = np.unique(src * P154_PS_BITS + bit)
+    bits = np.bincount(u // P154_PS_BITS, minlength=n)
+    z = P154_PS_BITS - bits
+    est = np.where(z == 0, P154_PS_BITS * np.log(P154_PS_BITS), -P154_PS_BITS * np.log(np.maximum(z, 1) / P154_PS_BITS))
+    return bits.astype(np.int32), est, est > P154_PS_THRESH
+
+
+def _p154_en_args(n, rng):
+    """n payloads (_p154_payloads), their offsets, ent (float32) and high (int32), zeroed;
+    n."""
+    pay, off, _ = _p154_payloads(n, rng)
+    return [pay, off, np.zeros(n, np.float32), np.zeros(n, np.int32), _i32(n)]
+
+
+def _p154_en_ref(pay, off):
+    """payload_entropy in numpy: each payload's byte entropy (float64, bits) and flag."""
+    n = len(off) - 1
+    lens = np.diff(off)
+    pk = np.repeat(np.arange(n), lens)
+    c = np.bincount(pk * 256 + pay, minlength=256 * n).reshape(n, 256).astype(np.float64)
+    p = c / np.maximum(lens, 1)[:, None]
+    h = -(p * np.log2(np.where(p > 0, p, 1))).sum(axis=1)
+    return h, (lens >= P154_EN_MIN_LEN) & (h > P154_EN_HIGH)
+
+
+def _p154_tb_args(n, rng):
+    """n sources' packets over a P154_TB_WINDOW capture (CSR by source: src_off int32 n + 1;
+    ts uint64 microseconds since the epoch, ascending a source; IP lengths uint16, as
+    _p154_ip_lens): a source's packet count Pareto(P154_TB_ALPHA, P154_TB_XM) clipped to
+    P154_TB_MAXPK, its start uniform in the window, on/off gaps (80% in a burst at a tenth
+    of the source's mean gap window / count, 20% off at 4.6 times it, exponential); pass
+    (uint8, m), drop_bytes (uint64), drops (int32), zeroed; rate, burst (uint64), n."""
+    cnt = np.minimum(np.floor(P154_TB_XM * (1 - rng.random(n)) ** (-1 / P154_TB_ALPHA)), P154_TB_MAXPK).astype(np.int64)
+    off = np.zeros(n + 1, np.int64)
+    np.cumsum(cnt, out=off[1:])
+    m = int(off[-1])
+    src = np.repeat(np.arange(n), cnt)
+    mean = (P154_TB_WINDOW / cnt)[src]
+    gap = np.floor(rng.exponential(1.0, m) * mean * np.where(rng.random(m) < 0.8, 0.1, 4.6)).astype(np.int64)
+    gap[off[:-1]] = 0
+    cs = np.cumsum(gap)
+    start = 1_700_000_000_000_000 + rng.integers(0, P154_TB_WINDOW, n)
+    ts = (start[src] + cs - cs[off[:-1]][src]).astype(np.uint64)
+    return [off.astype(np.int32), ts, _p154_ip_lens(m, rng), np.zeros(m, np.uint8), np.zeros(n, np.uint64),
+            np.zeros(n, np.int32), np.uint64(P154_TB_RATE), np.uint64(P154_TB_BURST), _i32(n)]
+
+
+def _p154_tb_ref(src_off, ts, lens, rate, burst):
+    """token_bucket in exact rational arithmetic (bytes): the verdicts, dropped bytes and
+    dropped packets."""
+    from fractions import Fraction
+    ok = np.zeros(len(ts), np.uint8)
+    db = np.zeros(len(src_off) - 1, np.uint64)
+    nd = np.zeros(len(src_off) - 1, np.int32)
+    for s in range(len(src_off) - 1):
+        tok, last = Fraction(int(burst)), None
+        for j in range(src_off[s], src_off[s + 1]):
+            t = int(ts[j])
+            if last is not None:
+                tok = min(Fraction(int(burst)), tok + Fraction((t - last) * int(rate), 10 ** 6))
+            last = t
+            if tok >= int(lens[j]):
+                tok -= int(lens[j])
+                ok[j] = 1
+            else:
+                db[s] += np.uint64(lens[j])
+                nd[s] += 1
+    return ok, db, nd
+
+
+def _p154_gm_model():
+    """The mixture (fixed): Dirichlet(2) weights, means N(0, 1.5^2), standard deviations
+    log-uniform 0.3..1.2 a feature; (weights, means, stds) float64, and the float32 symbol
+    values."""
+    if "gm" not in _P154_CACHE:
+        rng = np.random.default_rng(1541)
+        K, D = P154_GM_K, P154_GM_D
+        w = rng.dirichlet(np.full(K, 2.0))
+        mu = rng.normal(0, 1.5, (K, D))
+        sd = np.exp(rng.uniform(np.log(0.3), np.log(1.2), (K, D)))
+        logc = np.log(w) - np.log(sd).sum(axis=1) - 0.5 * D * np.log(2 * np.pi)
+        syms = {"c_gm_mu": mu.astype(np.float32).ravel(), "c_gm_ivar": (1 / sd ** 2).astype(np.float32).ravel(),
+                "c_gm_logc": logc.astype(np.float32)}
+        _P154_CACHE["gm"] = (w, mu, sd, syms)
+        x = _p154_gm_normal(4096, rng)
+        _P154_CACHE["gm_thresh"] = np.float32(np.quantile(_p154_gm_ref(x, syms)[0], P154_GM_Q))
+    return _P154_CACHE["gm"]
+
+
+def _p154_gm_normal(m, rng):
+    """m normal flows drawn from the mixture (float32 m x D)."""
+    w, mu, sd, _ = _p154_gm_model()
+    k = rng.choice(P154_GM_K, m, p=w)
+    x = sd.astype(np.float32)[k]
+    x *= rng.standard_normal((m, P154_GM_D), dtype=np.float32)
+    x += mu.astype(np.float32)[k]
+    return x
+
+
+def _p154_gm_args(n, rng):
+    """n flow records (float32 n x GM_D, flat): normal flows from the mixture but for a
+    P154_GM_ANOM fraction of anomalies, half an attack cluster (means 4 in 4 features, else
+    0; sd 0.3), half uniform in [-6, 6]^D; score (float32), anom (int32), zeroed; thresh
+    (the P154_GM_Q quantile of 4096 normal flows' scores), n."""
+    _p154_gm_model()
+    x = _p154_gm_normal(n, rng)
+    a = rng.random(n)
+    clu = a < P154_GM_ANOM / 2
+    sca = (a >= P154_GM_ANOM / 2) & (a < P154_GM_ANOM)
+    cm = np.zeros(P154_GM_D)
+    cm[[0, 3, 7, 12]] = 4.0
+    x[clu] = cm + 0.3 * rng.standard_normal((int(clu.sum()), P154_GM_D))
+    x[sca] = rng.uniform(-6, 6, (int(sca.sum()), P154_GM_D))
+    return [x.ravel(), np.zeros(n, np.float32), np.zeros(n, np.int32), _P154_CACHE["gm_thresh"], _i32(n)]
+
+
+def _p154_gm_syms(n, rng):
+    return dict(_p154_gm_model()[3])
+
+
+def _p154_gm_ref(x, syms):
+    """gmm_score in float64 from the float32 model: the negative log-likelihoods."""
+    X = np.asarray(x, np.float64).reshape(-1, P154_GM_D)
+    mu = syms["c_gm_mu"].astype(np.float64).reshape(P154_GM_K, P154_GM_D)
+    iv = syms["c_gm_ivar"].astype(np.float64).reshape(P154_GM_K, P154_GM_D)
+    q = ((X[:, None, :] - mu[None]) ** 2 * iv[None]).sum(axis=2)
+    ll = syms["c_gm_logc"].astype(np.float64)[None] - 0.5 * q
+    mx = ll.max(axis=1)
+    return -(mx + np.log(np.exp(ll - mx[:, None]).sum(axis=1))), q
+
+
+UNSEEN152 = [
+    TimingProbe("probe/nids-aho-dfa-thread-pkt", "probe-unseen152", "ac_scan_packets", 1 << 17, P154_AC_BLOCK,
+                lambda n: -(-n // P154_AC_BLOCK), _p154_ac_args, source=_P154,
+                note="Aho-Corasick matching of 2^17 captured payloads (68 MB; lengths 1..200 50%, 201..1000 30%, 1460 "
+                     "20%: mean 520, nearly every warp holds a 1460-byte one) against 256 signatures compiled into a "
+                     "1662-state full DFA (a 1.7 MB int32 table, L2-resident, ~37% of steps at the root), a thread a "
+                     "packet (1024 blocks of 128): per byte a byte load (the lanes in 32 packets: uncoalesced, L1 "
+                     "line reuse) and two dependent gathers (next state, its output count); a serial dependent-load "
+                     "chain of up to 1460 steps, lanes idle once their packet ends; latency-bound and divergent"),
+    TimingProbe("probe/nids-flow-fnv-atomic64", "probe-unseen152", "flow_count", 1 << 22, 256,
+                lambda n: -(-n // 256), _p154_fc_args, source=_P154,
+                note="per-flow counters of 2^22 packets of 2^18 flows (Zipf 1.1 by rank: the busiest flow's slot takes "
+                     "13% of the packets, the top 5 28%) hashed into 2^20 slots, a thread a packet: its 16-byte "
+                     "FlowKey struct and 2-byte length (coalesced, 75 MB), FNV-1a over 13 bytes (13 dependent "
+                     "xor/multiply steps), a 64-bit atomicAdd of the length and a 32-bit atomicAdd of 1 at the "
+                     "slot (12 MB of counters, ~176k slots touched); bound by same-address atomics on the "
+                     "heaviest flows"),
+    TimingProbe("probe/nids-portscan-smem-bitmap", "probe-unseen152", "portscan_distinct", 1 << 17, P154_PS_WORDS,
+                lambda n: n, _p154_ps_args, source=_P154,
+                note="port-scan detection over 2^17 sources' 4.7M connection attempts (6 bytes each, CSR; benign "
+                     "sources lognormal ~8 attempts to a few services, 1% scanners 500..4000 distinct "
+                     "destinations), a block of 128 threads a source: a 512-byte shared bitmap zeroed, the "
+                     "attempts strided over the threads (coalesced 4- and 2-byte loads), an integer hash and a "
+                     "shared atomicOr each, then a __popc a thread, a 5-step warp shuffle, 4 warp sums and a logf "
+                     "by thread 0; 3 __syncthreads; most blocks under 32 attempts: bound by per-block fixed work "
+                     "over many tiny blocks, the scanners' blocks by shared atomics"),
+    TimingProbe("probe/nids-entropy-hist-shfl", "probe-unseen152", "payload_entropy", 1 << 17, P154_EN_BLOCK,
+                lambda n: n, _p154_en_args, source=_P154,
+                note="byte entropy of 2^17 payloads (68 MB, drawn as the Aho-Corasick probe's: 1..1460 bytes, mean "
+                     "520), a block of 256 threads a packet: 256 shared counters zeroed, the payload read a byte a "
+                     "thread (coalesced) and counted by shared atomicAdd (contended on text and zero-heavy "
+                     "payloads), then a thread a bin: a division and a log2f, a 5-step warp-shuffle sum, 8 "
+                     "partials summed by thread 0; 3 __syncthreads; half the packets under 200 bytes leave most "
+                     "threads idle; per-block overhead and shared atomics"),
+    TimingProbe("probe/nids-token-bucket-u64", "probe-unseen152", "token_bucket", 1 << 18, 256,
+                lambda n: -(-n // 256), _p154_tb_args, source=_P154,
+                note="token-bucket rate limiting (1 Mbit/s, 15 KB burst) replayed over 2^18 sources' 4.9M packets "
+                     "(Pareto 1.2 counts: median 7, mean 19, 59 sources at the 4096 cap), a thread a source "
+                     "walking its packets in time order: an 8-byte timestamp and a 2-byte length a packet "
+                     "(contiguous per thread, the lanes in 32 sources: uncoalesced), 64-bit multiply, compare and "
+                     "subtract on micro-byte tokens, a 1-byte verdict store; 1024 blocks in one wave; bound by "
+                     "the longest sources' serial chains (4096 steps against a mean of 19): load imbalance"),
+    TimingProbe("probe/nids-gmm-anomaly-const", "probe-unseen152", "gmm_score", 1 << 21, P154_GM_BLOCK,
+                lambda n: -(-n // P154_GM_BLOCK), _p154_gm_args, source=_P154, symbols=_p154_gm_syms,
+                note="Gaussian-mixture anomaly scores of 2^21 flow records (16 float features, a 64-byte row a "
+                     "thread: strided 4-byte loads, 134 MB) under a 32-component diagonal model in __constant__ "
+                     "(4.2 KB, uniform addresses: broadcast), a thread a flow: 512 subtract-square-multiply-add "
+                     "steps, 32 expf and a logf, a 16-float row and a 32-float log-likelihood array per thread "
+                     "(registers once unrolled), a float and an int store; compute-bound (FP32 FMA with "
+                     "constant-bank operands)"),
+]
+PROBES += UNSEEN152
+
+
+# probe-unseen153 (probes155.cu): a tensor computations / sparse tensor decomposition
+# course's kernels (the mode-1 MTTKRP of a sparse 3-way tensor from COO by float atomics
+# and from CSF a warp a slice, a Khatri-Rao product, the Gram matrix of a tall factor in
+# double over shared-memory tiles, a mode-3 tensor-times-vector of a dense hyperspectral
+# cube a warp a fiber, the Bernoulli-logit GCP loss at stratified samples) as a student
+# who knows CUDA basics writes them, predicted before their first GPU run
+_P155 = "probes155.cu"
+P155_COO_R, P155_CSF_R = 16, 32                    # COO_R, CSF_R: the MTTKRP ranks
+P155_SLICE_SIGMA = 1.0                             # sparse tensors: the users' weights lognormal(0, sigma)
+P155_ZIPF_J, P155_ZIPF_K = 0.8, 1.0                # items and words: Zipf exponents of their popularity
+P155_FIBER_LEN = 4                                 # the mean words of a fiber (a review), geometric
+P155_VAL_P = 0.5                                   # the values: counts, Geometric(p) (1, 2, 3, ...)
+P155_COO_BLOCK, P155_CSF_BLOCK = 256, 64
+P155_KR_R, P155_KR_BLOCK = 16, 512                 # khatri-rao: R (an argument); I = J
+P155_GR_R, P155_GR_ROWS = 32, 512                  # gram: GR_R, GR_ROWS (a block's rows)
+P155_TTV_K, P155_TTV_ENDS = 256, 4                 # ttv: spectral bands (K); endmembers a pixel mixes
+P155_TTV_NOISE, P155_TTV_BLOCK = 0.01, 1024
+P155_GCP_R, P155_GCP_BLOCK = 16, 128               # gcp: GCP_R
+P155_GCP_ONES = 0.5                                # the samples' fraction of the tensor's ones (stratified)
+P155_GCP_ZIPF = (0.9, 0.8, 0.5)                    # the ones' index popularity (Zipf exponents) a mode
+P155_GCP_SIGMA = 0.6                               # factor entries N(0, sigma^2); lambda uniform in (0.5, 2)
+P155_GCP_DTYPE = np.dtype([("i", "<i4"), ("j", "<i4"), ("k", "<i4"), ("x", "<f4")])   # struct Sample
+
+
+def _p155_zipf(N, s, rng, shuffle=True):
+    """A sampler of indices 0 .. N - 1 with Zipf(s) popularity, the popular ones at random
+    places (a permutation): size -> int64 indices (by multinomial counts; in random order,
+    or sorted with shuffle False)."""
+    p = (np.arange(N) + 1.0) ** -s
+    return _p155_sampler(rng.permutation(N), p / p.sum(), rng, shuffle)
+
+
+def _p155_sampler(labels, p, rng, shuffle):
+    def draw(size):
+        x = np.repeat(labels, rng.multinomial(size, p))
+        return rng.permutation(x) if shuffle else x
+    return draw
+
+
+def _p155_dims(n):
+    """The (I, J, K) of a sparse tensor of n nonzeros: I = n / 32 slices (mean 32
+    nonzeros a slice), J = n / 64, K = n / 512, at least 32, 64, 64."""
+    return max(n >> 5, 32), max(n >> 6, 64), max(n >> 9, 64)
+
+
+def _p155_sptensor(n, rng):
+    """n distinct nonzeros of a user x item x word count tensor (reviews) of
+    _p155_dims(n): fibers (a user's review of an item) of Geometric(1 / P155_FIBER_LEN)
+    words (1, 2, ...; mean P155_FIBER_LEN), the user drawn with lognormal(0, P155_SLICE_SIGMA) weights, the
+    item Zipf(P155_ZIPF_J), each word Zipf(P155_ZIPF_K); values Geometric(P155_VAL_P)
+    counts (float32); sorted by (i, j, k): ind_i, ind_j, ind_k (int32), vals, (I, J, K)."""
+    I, J, K = _p155_dims(n)
+    w = rng.lognormal(0.0, P155_SLICE_SIGMA, I)
+    di, dj = _p155_sampler(np.arange(I), w / w.sum(), rng, True), _p155_zipf(J, P155_ZIPF_J, rng)
+    dk = _p155_zipf(K, P155_ZIPF_K, rng)
+    lin = np.zeros(0, np.int64)
+    while len(lin) < n:
+        f = (n - len(lin)) // P155_FIBER_LEN + n // 32 + 16
+        ln = rng.geometric(1.0 / P155_FIBER_LEN, f)
+        ij = np.repeat(di(f) * J + dj(f), ln)
+        lin = np.sort(np.concatenate([lin, ij * K + dk(len(ij))]))
+        lin = lin[np.r_[True, lin[1:] != lin[:-1]]]
+    lin = lin[np.sort(rng.choice(len(lin), n, replace=False))]
+    i, rest = np.divmod(lin, J * K)
+    j, k = np.divmod(rest, K)
+    vals = rng.geometric(P155_VAL_P, n).astype(np.float32)
+    return i.astype(np.int32), j.astype(np.int32), k.astype(np.int32), vals, (I, J, K)
+
+
+def _p155_dense(ind_i, ind_j, ind_k, vals, dims):
+    """The dense tensor (float64) of a COO one (repeated coordinates summed), for the small
+    references."""
+    X = np.zeros(dims)
+    np.add.at(X, (ind_i, ind_j, ind_k), vals)
+    return X
+
+
+def _p155_mttkrp_ref(X, B, C):
+    """The mode-1 MTTKRP of the dense tensor X: M = X_(1) (C kr B), float64 (I x R)."""
+    return np.einsum("ijk,jr,kr->ir", X, np.asarray(B, np.float64), np.asarray(C, np.float64))
+
+
+def _p155_coo_args(n, rng):
+    """_p155_sptensor(n) (COO, sorted), factors B (J x COO_R) and C (K x COO_R) uniform in
+    [0, 1) (float32, row-major, CP-ALS's random start), M (I x COO_R float32, zeroed), nnz."""
+    i, j, k, vals, (I, J, K) = _p155_sptensor(n, rng)
+    B = rng.random((J, P155_COO_R), dtype=np.float32)
+    C = rng.random((K, P155_COO_R), dtype=np.float32)
+    return [i, j, k, vals, B.ravel(), C.ravel(), np.zeros(I * P155_COO_R, np.float32), _i32(n)]
+
+
+def _p155_csf(ind_i, ind_j, I):
+    """The CSF levels of a sorted COO tensor: slice_ptr (I + 1, into the fibers; every
+    slice, empty ones too), fiber_j and fiber_ptr (into the nonzeros), int32."""
+    start = np.flatnonzero(np.r_[True, (ind_i[1:] != ind_i[:-1]) | (ind_j[1:] != ind_j[:-1])])
+    slice_ptr = np.searchsorted(ind_i[start], np.arange(I + 1), side="left")
+    return slice_ptr.astype(np.int32), ind_j[start].astype(np.int32), np.r_[start, len(ind_i)].astype(np.int32)
+
+
+def _p155_csf_args(n, rng):
+    """_p155_sptensor(n) in CSF: slice_ptr, fiber_j, fiber_ptr, kidx (int32), vals; factors
+    B (J x CSF_R), C (K x CSF_R) uniform in [0, 1) float32; M (I x CSF_R, zeroed), I."""
+    i, j, k, vals, (I, J, K) = _p155_sptensor(n, rng)
+    sp, fj, fp = _p155_csf(i, j, I)
+    B = rng.random((J, P155_CSF_R), dtype=np.float32)
+    C = rng.random((K, P155_CSF_R), dtype=np.float32)
+    return [sp, fj, fp, k, vals, B.ravel(), C.ravel(), np.zeros(I * P155_CSF_R, np.float32), _i32(I)]
+
+
+def _p155_csf_coo(slice_ptr, fiber_j, fiber_ptr):
+    """The (i, j) of every nonzero of a CSF tensor (its k are kidx)."""
+    per = np.diff(fiber_ptr)
+    return np.repeat(np.repeat(np.arange(len(slice_ptr) - 1), np.diff(slice_ptr)), per), np.repeat(fiber_j, per)
+
+
+def _p155_kr_dims(n):
+    """khatri_rao's I = J (n elements: I J R <= n)."""
+    return int(np.sqrt(n // P155_KR_R))
+
+
+def _p155_kr_args(n, rng):
+    """Factor matrices A, B (I x R, I = J = sqrt(n / R), R = P155_KR_R) uniform in [0, 1)
+    with unit-norm columns (float32, row-major), K (I J x R float32, zeroed), I, J, R."""
+    I = _p155_kr_dims(n)
+    A, B = (rng.random((I, P155_KR_R)) for _ in range(2))
+    A, B = (X / np.linalg.norm(X, axis=0) for X in (A, B))
+    return [A.astype(np.float32).ravel(), B.astype(np.float32).ravel(), np.zeros(I * I * P155_KR_R, np.float32),
+            _i32(I), _i32(I), _i32(P155_KR_R)]
+
+
+def _p155_kr_ref(A, B, R):
+    """The Khatri-Rao product of A and B (float32, products as float32 rounds them)."""
+    A, B = np.asarray(A).reshape(-1, R), np.asarray(B).reshape(-1, R)
+    return (A[:, None, :] * B[None, :, :]).reshape(-1, R)
+
+
+def _p155_gr_args(n, rng):
+    """A tall nonnegative factor matrix A (n x GR_R float32, row-major): |Gaussian| rows
+    mixed by I + 0.2 U(0, 1) (columns correlated ~0.3, as CP factors get) and columns
+    scaled by lognormal(0, 1); G (GR_R x GR_R float64, zeroed), n."""
+    R = P155_GR_R
+    mix = (np.eye(R) + 0.2 * rng.random((R, R))).astype(np.float32)
+    A = np.abs(rng.standard_normal((n, R), dtype=np.float32)) @ mix
+    A *= rng.lognormal(0.0, 1.0, R).astype(np.float32)
+    return [A.ravel(), np.zeros(R * R, np.float64), _i32(n)]
+
+
+def _p155_ttv_endmembers(K):
+    """P155_TTV_ENDS smooth reflectance spectra over K bands (float64, values in (0, 1)):
+    each a baseline plus three Gaussian absorption/reflection bumps (fixed shapes)."""
+    b = np.arange(K) / K
+    bumps = [((0.15, 0.5, 0.08), (0.55, 0.3, 0.1), (0.8, -0.2, 0.05)),
+             ((0.3, 0.6, 0.12), (0.65, -0.25, 0.06), (0.9, 0.2, 0.1)),
+             ((0.1, -0.1, 0.05), (0.45, 0.45, 0.2), (0.75, 0.3, 0.04)),
+             ((0.25, 0.2, 0.03), (0.5, 0.15, 0.3), (0.95, -0.15, 0.08))]
+    return np.array([0.3 + sum(a * np.exp(-0.5 * ((b - c) / w) ** 2) for c, a, w in e) for e in bumps])
+
+
+def _p155_ttv_args(n, rng):
+    """A hyperspectral cube of n / K pixels x K = P155_TTV_K bands (row-major, the band
+    fastest, float32): each pixel a Dirichlet(0.5) mix of the P155_TTV_ENDS endmember
+    spectra plus N(0, P155_TTV_NOISE^2) noise, clipped at 0; v (K, float32) a sensor band's
+    Gaussian response (centre 0.6 K, sigma K / 10); Y (n / K float32, zeroed), IJ, K."""
+    K = P155_TTV_K
+    p = n // K
+    ab = rng.dirichlet(np.full(P155_TTV_ENDS, 0.5), p).astype(np.float32)
+    X = ab @ _p155_ttv_endmembers(K).astype(np.float32)
+    noise = rng.standard_normal(X.shape, dtype=np.float32)
+    noise *= np.float32(P155_TTV_NOISE)
+    X += noise
+    del noise
+    np.maximum(X, 0, out=X)
+    v = np.exp(-0.5 * ((np.arange(K) - 0.6 * K) / (K / 10)) ** 2).astype(np.float32)
+    return [X.ravel(), v, np.zeros(p, np.float32), _i32(p), _i32(K)]
+
+
+def _p155_gcp_args(n, rng):
+    """n samples of a binary tensor (struct Sample; I = J = n / 64, K = n / 4096, at least
+    64, 64, 32): a P155_GCP_ONES fraction ones (x 1, indices Zipf(P155_GCP_ZIPF) a mode),
+    the rest uniform random zeros (x 0), in random order; factors A, B, C (N(0,
+    P155_GCP_SIGMA^2) float32, row-major, GCP_R columns), Y (float32, zeroed), loss
+    (float64, one, zeroed), n."""
+    dims = (max(n >> 6, 64), max(n >> 6, 64), max(n >> 12, 32))
+    n1 = int(round(P155_GCP_ONES * n))
+    s = np.zeros(n, P155_GCP_DTYPE)
+    for f, N, z in zip("ijk", dims, P155_GCP_ZIPF):
+        s[f] = np.r_[_p155_zipf(N, z, rng)(n1), rng.integers(0, N, n - n1)]
+    s["x"][:n1] = 1.0
+    s = s[rng.permutation(n)]
+    A, B, C = (rng.normal(0.0, P155_GCP_SIGMA, (N, P155_GCP_R)).astype(np.float32).ravel() for N in dims)
+    return [s, A, B, C, np.zeros(n, np.float32), np.zeros(1, np.float64), _i32(n)]
+
+
+def _p155_gcp_syms(n, rng):
+    return {"c_gcp_lambda": rng.uniform(0.5, 2.0, P155_GCP_R).astype(np.float32)}
+
+
+def _p155_gcp_model(s, A, B, C, lam):
+    """The CP model at the samples (float64) and the sum of its terms' magnitudes."""
+    R = P155_GCP_R
+    t = (np.asarray(lam, np.float64) * np.asarray(A, np.float64).reshape(-1, R)[s["i"]]
+         * np.asarray(B, np.float64).reshape(-1, R)[s["j"]] * np.asarray(C, np.float64).reshape(-1, R)[s["k"]])
+    return t.sum(axis=1), np.abs(t).sum(axis=1)
+
+
+def _p155_gcp_ref(s, A, B, C, lam):
+    """gcp_logit_loss in numpy (float64): the derivatives sigmoid(m) - x and the loss
+    sum log(1 + e^m) - x m."""
+    m, _ = _p155_gcp_model(s, A, B, C, lam)
+    x = s["x"].astype(np.float64)
+    return 0.5 * (1.0 + np.tanh(0.5 * m)) - x, float((np.logaddexp(0.0, m) - x * m).sum())
+
+
+UNSEEN153 = [
+    TimingProbe("probe/mttkrp-coo-atomic16", "probe-unseen153", "mttkrp_coo", 1 << 21, P155_COO_BLOCK,
+                lambda n: -(-n // P155_COO_BLOCK), _p155_coo_args, source=_P155,
+                note="mode-1 MTTKRP (rank 16) of a 65536 x 32768 x 4096 user x item x word count tensor with 2^21 "
+                     "nonzeros in COO sorted by (i, j, k), a thread a nonzero: 16 B of coalesced index/value loads, "
+                     "the 64-B rows B[j] (2 MiB) and C[k] (256 KiB) gathered a float a loop trip (32 scattered "
+                     "lines a warp, L2/L1 hits), then 16 float atomicAdds into M[i] (4 MiB): users lognormal-skewed "
+                     "(mean 32 nonzeros, max ~2400), a warp's lanes on ~1.9 rows (42% on one), so 33.5M "
+                     "atomics contended within the warp; atomic-throughput bound"),
+    TimingProbe("probe/mttkrp-csf-warp-slice", "probe-unseen153", "mttkrp_csf", 1 << 22, P155_CSF_BLOCK,
+                lambda n: -(-_p155_dims(n)[0] * 32 // P155_CSF_BLOCK), _p155_csf_args, source=_P155,
+                note="mode-1 MTTKRP (rank 32) of a 131072 x 65536 x 8192 review count tensor of 2^22 nonzeros in CSF "
+                     "(1.14M fibers of ~3.7, 6.5% empty slices), a warp a slice (64-thread blocks, 65536 of them), a "
+                     "lane a rank column: per nonzero 2 broadcast loads (kidx, val) and a dependent coalesced 128-B "
+                     "row of C (1 MiB, L2; the top word 8% of the nonzeros), per fiber a 128-B row of B (8 MiB) "
+                     "and 2 broadcast loads, one coalesced store a slice; no atomics; latency-bound dependent "
+                     "load chains, load imbalance (slices of mean 32, p99 ~210, max ~2200 nonzeros: a tail)"),
+    TimingProbe("probe/khatri-rao-divmod", "probe-unseen153", "khatri_rao", 1 << 26, P155_KR_BLOCK,
+                lambda n: -(-n // P155_KR_BLOCK), _p155_kr_args, source=_P155,
+                note="Khatri-Rao product of two 2048 x 16 factor matrices (128 KiB each, cache-resident) into a "
+                     "4194304 x 16 float matrix (256 MiB), a thread an element (512-thread blocks, 131072 of them): "
+                     "an idx % R, idx / R, row / J, row % J by runtime R and J (int division sequences), 2 cached "
+                     "loads, an FMUL and a fully coalesced store; DRAM write-bandwidth bound"),
+    TimingProbe("probe/gram-ata-smem-f64", "probe-unseen153", "gram_ata", 1 << 20, (32, 8),
+                lambda n: -(-n // P155_GR_ROWS), _p155_gr_args, source=_P155,
+                note="Gram matrix A^T A (32 x 32, double) of a 2^20 x 32 nonnegative float factor (128 MiB, read once "
+                     "coalesced), 2048 blocks of 32 x 8 threads, a block 512 rows as 8 shared tiles of 64 rows (8 "
+                     "KiB, 2 __syncthreads a tile); per row each thread a conflict-free and 4 broadcast shared loads, "
+                     "5 float-to-double conversions and 4 DFMAs into a per-thread acc[4] (2^30 DFMAs in all), then "
+                     "4 double atomicAdds (2M onto 1024 addresses); FP64 / conversion / shared-load bound"),
+    TimingProbe("probe/ttv-mode3-warp-shfl", "probe-unseen153", "ttv_mode3", 1 << 26, P155_TTV_BLOCK,
+                lambda n: -(-(n // P155_TTV_K) * 32 // P155_TTV_BLOCK), _p155_ttv_args, source=_P155,
+                note="mode-3 tensor-times-vector of a 512 x 512 x 256 hyperspectral cube (2^26 floats, 256 MiB, band "
+                     "fastest) with a band response vector, a warp a pixel's 1-KiB fiber (1024-thread blocks: 32 "
+                     "fibers, 8192 blocks): 8 coalesced 128-B loads and FMAs a lane with v (1 KiB) from L1, a "
+                     "5-step __shfl_down_sync reduction, one 4-B store a warp; DRAM read-bandwidth bound"),
+    TimingProbe("probe/gcp-logit-sampled-loss", "probe-unseen153", "gcp_logit_loss", 1 << 22, P155_GCP_BLOCK,
+                lambda n: -(-n // P155_GCP_BLOCK), _p155_gcp_args, source=_P155, symbols=_p155_gcp_syms,
+                note="Bernoulli-logit GCP loss at 2^22 stratified samples (16-B structs, 64 MiB coalesced; "
+                     "half ones with Zipf indices, half uniform zeros, shuffled) of a rank-16 CP model with "
+                     "65536 x 16, 65536 x 16 (4 MiB each) and 1024 x 16 factors, a thread a sample (128-thread "
+                     "blocks): 3 random 64-B rows gathered a float a trip (48 scattered loads, L2 hits) with "
+                     "lambda broadcast from __constant__, 2 expf, a log1pf and a division, a 4-B derivative "
+                     "store; a 5-step double __shfl_down_sync and one double atomicAdd a warp, all 131072 on "
+                     "one address; gather-bound, the serialized atomics a possible floor"),
+]
+PROBES += UNSEEN153
+
+
+# probe-unseen150 (probes152.cu): a time-series analysis / sensor analytics course's kernels
+# (rolling mean and sd of a day of one-minute temperature readings by double running sums, a
+# thread a sensor over time-major data; matrix-profile distance rows from sliding dot products
+# with the queries in shared memory; Holt-Winters grid search with the seasonal state in a
+# per-thread array; SAX words of sliding windows off double prefix sums, __constant__
+# breakpoints and a word histogram by atomicAdd; autocorrelation at 256 lags out of shared
+# memory; a CUSUM change point a warp a series by shuffle scans) as a student who knows CUDA
+# basics writes them, predicted before their first GPU run
+_P152 = "probes152.cu"
+P152_RS_T, P152_RS_WIN = 1440, 60                  # rolling: a day of one-minute readings; RS_WIN (an hour)
+P152_RS_BLOCK = 128
+P152_RS_STUCK, P152_RS_SPIKE = 0.02, 5e-4          # stuck sensors' share; spiky readings' share
+P152_RS_Q = 1 / 16                                 # the sensors' resolution (deg C, a 12-bit DS18B20)
+P152_MP_M, P152_MP_NQ = 128, 64                    # mp-dist: MP_M; the query rows (MP_MAXQ)
+P152_MP_FS = 250                                   # the ECG's sampling rate (Hz)
+P152_MP_PVC = 0.04                                 # premature ventricular beats' share
+P152_HW_T, P152_HW_SEASON = 672, 24                # holt-winters: 4 weeks of hourly load; HW_SEASON
+P152_HW_BLOCK = 256                                # the (alpha, beta, gamma) grid: 8 x 4 x 8
+P152_SX_W, P152_SX_SEG, P152_SX_A = 128, 8, 4      # sax: SAX_W, SAX_SEG, SAX_A
+P152_SX_EPS = 0.01                                 # SAX_EPS
+P152_SX_BREAKS = np.array([-0.67449, 0.0, 0.67449], np.float32)   # c_sax_breaks
+P152_SX_FS = 50                                    # the accelerometer's rate (Hz)
+P152_SX_ACT = (0.3, 0.35, 0.1, 0.1, 0.15)          # idle, walking, running, stairs, other: shares of segments
+P152_AC_LEN, P152_AC_LAGS = 2048, 256              # acf: AC_LEN, AC_LAGS (blockDim.x)
+P152_CS_LEN = 1024                                 # cusum: CS_LEN
+P152_CS_SHIFT = 0.6                                # series with a level shift
+P152_CS_BLOCK = 256                                # 8 warps (series) a block
+
+
+def _p152_rs_temps(n, rng, T=P152_RS_T):
+    """A day of one-minute readings (float32 (T, n), time-major) of n temperature sensors: 80%
+    indoor (level N(21, 1.5), daily swing lognormal around 0.5 deg), 20% outdoor (N(12, 6),
+    swing around 4 deg), peaks near 15:00, a drift (an hourly random walk, interpolated),
+    lognormal noise (median 0.05),
+    quantized to P152_RS_Q; a P152_RS_STUCK share stuck at their first reading, a
+    P152_RS_SPIKE share of readings spiked by 5..20 deg."""
+    out = rng.random(n) < 0.2
+    level = np.where(out, rng.normal(12, 6, n), rng.normal(21, 1.5, n)).astype(np.float32)
+    swing = np.where(out, 4.0, 0.5) * rng.lognormal(0, 0.4, n)
+    phase = 2 * np.pi * (15 + rng.normal(0, 1.5, n)) / 24
+    tod = 2 * np.pi * np.arange(T) / T
+    c = (np.cos(phase) * swing).astype(np.float32)
+    s = (np.sin(phase) * swing).astype(np.float32)
+    x = np.empty((T, n), np.float32)                                 # big arrays in place: x and buf only
+    np.multiply(np.cos(tod).astype(np.float32)[:, None], c, out=x)   # swing * cos(tod - phase)
+    buf = rng.standard_normal((T, n), np.float32)
+    buf *= rng.lognormal(np.log(0.05), 0.5, n).astype(np.float32)    # the noise
+    x += buf
+    np.multiply(np.sin(tod).astype(np.float32)[:, None], s, out=buf)
+    x += buf
+    x += level
+    hours = -(-T // 60) + 1                                          # the drift: an hourly random walk
+    walk = np.cumsum(rng.normal(0, 0.08, (hours, n)), axis=0).astype(np.float32)
+    frac = (np.arange(T) % 60 / 60).astype(np.float32)[:, None]
+    hr = np.arange(T) // 60
+    np.take(walk, hr, axis=0, out=buf)
+    buf *= 1 - frac
+    x += buf
+    np.take(walk, hr + 1, axis=0, out=buf)
+    buf *= frac
+    x += buf
+    del buf
+    k = rng.binomial(T * n, P152_RS_SPIKE)
+    x.ravel()[rng.integers(0, T * n, k)] += rng.uniform(5, 20, k).astype(np.float32)
+    stuck = rng.random(n) < P152_RS_STUCK
+    x[:, stuck] = x[0, stuck]
+    x *= np.float32(1 / P152_RS_Q)
+    np.round(x, out=x)
+    x *= np.float32(P152_RS_Q)
+    return x
+
+
+def _p152_rs_args(n, rng):
+    """n sensors' readings (time-major, flattened), mean and sd (float32 (T - W + 1) n,
+    zeroed), n, T."""
+    m = (P152_RS_T - P152_RS_WIN + 1) * n
+    return [_p152_rs_temps(n, rng).ravel(), np.zeros(m, np.float32), np.zeros(m, np.float32), _i32(n),
+            _i32(P152_RS_T)]
+
+
+def _p152_rs_ref(x, n, T=P152_RS_T):
+    """rolling_stats in numpy (float64): the windows' means and (population) sds, (T - W + 1, n)."""
+    w = np.lib.stride_tricks.sliding_window_view(np.asarray(x, np.float64).reshape(T, n), P152_RS_WIN, axis=0)
+    return w.mean(axis=2), w.std(axis=2)
+
+
+def _p152_ecg(N, rng):
+    """N samples of a one-lead ECG at P152_MP_FS Hz (mV): beats of P, QRS and T waves (Gaussian
+    bumps) at a heart rate wandering in 50..110 bpm, a P152_MP_PVC share of premature
+    ventricular beats (early, wide, no P wave, a compensatory pause), baseline wander, 50 Hz
+    hum and white noise; float32."""
+    fs = P152_MP_FS
+    nb = int(N / fs * 2) + 8
+    hr = np.clip(72 + np.cumsum(rng.normal(0, 1.0, nb)), 50, 110)
+    rr = fs * 60 / hr
+    pvc = rng.random(nb) < P152_MP_PVC
+    rr = np.where(pvc, 0.65 * rr, rr) + np.where(np.roll(pvc, 1), 0.35 * np.roll(rr, 1), 0)
+    beats = np.cumsum(rr) - rr[0] * rng.random()
+    t = np.arange(N, dtype=np.float64)
+    k = np.clip(np.searchsorted(beats, t), 1, nb - 1)
+    x = np.zeros(N)
+    g = lambda ph, c, w: np.exp(-((ph - c) / w) ** 2)
+    for b in (k - 1, k):
+        ph = (t - beats[b]) / fs
+        normal = (0.15 * g(ph, -0.2, 0.025) - 0.1 * g(ph, -0.03, 0.01) + 1.2 * g(ph, 0, 0.012)
+                  - 0.25 * g(ph, 0.03, 0.01) + 0.35 * g(ph, 0.25, 0.05))
+        ectopic = 1.5 * g(ph, 0, 0.04) - 0.6 * g(ph, 0.1, 0.05) - 0.3 * g(ph, 0.3, 0.08)
+        x += np.where(pvc[b], ectopic, normal) * rng.uniform(0.9, 1.1, nb)[b]
+    x += 0.15 * np.sin(2 * np.pi * 0.25 * t / fs + rng.uniform(0, 2 * np.pi))
+    x += 0.1 * np.sin(2 * np.pi * 0.04 * t / fs + rng.uniform(0, 2 * np.pi))
+    x += 0.01 * np.sin(2 * np.pi * 50 * t / fs) + rng.normal(0, 0.02, N)
+    return x.astype(np.float32)
+
+
+def _p152_mp_args(n, rng, nq=P152_MP_NQ):
+    """An ECG with n subsequences of P152_MP_M samples (n + M - 1 samples), the subsequences'
+    means and sds (float32, from float64 sums), nq distinct query starts uniform in [0, n),
+    dist (float32 nq n, zeroed), nq, n."""
+    m = P152_MP_M
+    T = _p152_ecg(n + m - 1, rng)
+    w = np.lib.stride_tricks.sliding_window_view(T.astype(np.float64), m)
+    mu, sig = w.mean(axis=1), w.std(axis=1)
+    q = rng.choice(n, nq, replace=False).astype(np.int32)
+    return [T, mu.astype(np.float32), sig.astype(np.float32), q, np.zeros(nq * n, np.float32), _i32(nq), _i32(n)]
+
+
+def _p152_mp_ref(T, qidx, n):
+    """mp_dist_rows in numpy (float64): the z-normalized Euclidean distances (nq, n), inf in
+    the exclusion zone."""
+    m = P152_MP_M
+    w = np.lib.stride_tricks.sliding_window_view(np.asarray(T, np.float64), m)[:n]
+    z = (w - w.mean(axis=1, keepdims=True)) / w.std(axis=1, keepdims=True)
+    d = np.sqrt(np.maximum(((z[qidx][:, None, :] - z[None]) ** 2).sum(axis=2), 0))
+    d[np.abs(np.arange(n)[None, :] - np.asarray(qidx)[:, None]) < m // 4] = np.inf
+    return d
+
+
+def _p152_hw_load(n, rng, T=P152_HW_T):
+    """n hourly electricity-load series (float32 (n, T), MW) over 4 weeks: a lognormal peak
+    level (median 50), a mix of a residential (morning and evening peaks) and a commercial (9-17
+    plateau) daily shape, weekends 5-20% lower, a slow trend, AR(1) weather-driven deviations
+    (phi 0.9, 2%), 1% white noise; 2% of the series with a 2-8 hour outage."""
+    h = np.arange(T) % 24
+    day = np.arange(T) // 24
+    res = 0.6 + 0.25 * np.exp(-((h - 8) / 1.5) ** 2) + 0.45 * np.exp(-((h - 19) / 2.0) ** 2)
+    com = 0.5 + 0.5 / (1 + np.exp(-(h - 8.5) * 2)) - 0.5 / (1 + np.exp(-(h - 17.5) * 2))
+    mix = rng.random(n)[:, None]
+    shape = mix * res + (1 - mix) * com
+    weekend = np.where((day % 7)[None, :] >= 5, 1 - rng.uniform(0.05, 0.2, n)[:, None], 1.0)
+    trend = 1 + rng.normal(0, 0.0005, n)[:, None] * day[None, :]
+    ar = np.zeros((n, T))
+    e = rng.normal(0, 0.02 * np.sqrt(1 - 0.81), (n, T))
+    for t in range(1, T):
+        ar[:, t] = 0.9 * ar[:, t - 1] + e[:, t]
+    x = rng.lognormal(np.log(50), 0.8, n)[:, None] * shape * weekend * trend * (1 + ar + rng.normal(0, 0.01, (n, T)))
+    out = np.flatnonzero(rng.random(n) < 0.02)
+    start = rng.integers(48, T - 8, len(out))
+    for i, s, L in zip(out, start, rng.integers(2, 9, len(out))):
+        x[i, s:s + L] *= 0.02
+    return x.astype(np.float32)
+
+
+def _p152_hw_args(n, rng):
+    """n load series (float32 n x T), mse (float32 256 n, zeroed), T."""
+    return [_p152_hw_load(n, rng).ravel(), np.zeros(P152_HW_BLOCK * n, np.float32), _i32(P152_HW_T)]
+
+
+def _p152_hw_grid():
+    """The grid's (alpha, beta, gamma), thread i's at i."""
+    i = np.arange(P152_HW_BLOCK)
+    return (i // 32 + 1) / 9, (i // 8 % 4 + 1) / 20, (i % 8 + 1) / 9
+
+
+def _p152_hw_ref(x, T=P152_HW_T):
+    """hw_grid_sse in numpy (float64): the mean squared one-step-ahead error of additive
+    Holt-Winters at every grid point, (n, 256)."""
+    m = P152_HW_SEASON
+    y = np.asarray(x, np.float64).reshape(-1, T)
+    a, b, g = (v[None, :] for v in _p152_hw_grid())
+    m1 = y[:, :m].mean(axis=1)
+    level = np.repeat(m1[:, None], P152_HW_BLOCK, axis=1)
+    trend = np.repeat(((y[:, m:2 * m].mean(axis=1) - m1) / m)[:, None], P152_HW_BLOCK, axis=1)
+    season = np.repeat((y[:, :m] - m1[:, None])[:, None, :], P152_HW_BLOCK, axis=1)
+    sse = np.zeros_like(level)
+    for t in range(m, T):
+        s = season[:, :, t % m]
+        yt = y[:, t:t + 1]
+        sse += (yt - level - trend - s) ** 2
+        nl = a * (yt - s) + (1 - a) * (level + trend)
+        trend = b * (nl - level) + (1 - b) * trend
+        season[:, :, t % m] = g * (yt - nl) + (1 - g) * s
+        level = nl
+    return sse / (T - m)
+
+
+def _p152_sx_accel(N, rng):
+    """N samples of a wrist accelerometer's magnitude (g) at P152_SX_FS Hz over activity
+    segments (durations lognormal, median 30 s) of idle (1 g, noise sd 0.002-0.006, a posture
+    offset), walking (1.6-2.0 Hz steps, amplitude 0.2-0.4 g plus a harmonic), running (2.4-3.0
+    Hz, 0.8-1.5 g), stairs (1.2-1.6 Hz, 0.3-0.5 g) and other (AR(1)-like noise, 0.05-0.15 g),
+    drawn with the shares P152_SX_ACT; float32, its absolute value."""
+    fs = P152_SX_FS
+    nseg = int(N / (fs * 20)) + 8
+    dur = np.maximum(rng.lognormal(np.log(30 * fs), 0.8, nseg).astype(np.int64), 2 * fs)
+    while dur.sum() < N:
+        dur = np.concatenate([dur, dur])
+    act = rng.choice(5, len(dur), p=P152_SX_ACT)
+    seg = np.repeat(np.arange(len(dur)), dur)[:N]
+    a = act[seg]
+    f = np.choose(act, [np.zeros(len(dur)), rng.uniform(1.6, 2.0, len(dur)), rng.uniform(2.4, 3.0, len(dur)),
+                        rng.uniform(1.2, 1.6, len(dur)), np.zeros(len(dur))])
+    amp = np.choose(act, [np.zeros(len(dur)), rng.uniform(0.2, 0.4, len(dur)), rng.uniform(0.8, 1.5, len(dur)),
+                          rng.uniform(0.3, 0.5, len(dur)), np.zeros(len(dur))])
+    noise = np.choose(act, [rng.uniform(0.002, 0.006, len(dur)), np.full(len(dur), 0.05), np.full(len(dur), 0.1),
+                            np.full(len(dur), 0.05), rng.uniform(0.05, 0.15, len(dur))])
+    offset = np.where(act == 0, rng.normal(0, 0.03, len(dur)), 0.0)
+    t = np.arange(N) / fs
+    ph = 2 * np.pi * f[seg] * t + rng.uniform(0, 2 * np.pi, len(dur))[seg]
+    x = 1 + offset[seg] + amp[seg] * (np.sin(ph) + 0.3 * np.sin(2 * ph + 1.0)) + noise[seg] * rng.standard_normal(N)
+    other = a == 4                                   # 'other': noise smoothed over 5 samples (correlated)
+    sm = np.convolve(rng.standard_normal(N + 4), np.ones(5) / np.sqrt(5), "valid")
+    x[other] += (noise[seg] * sm)[other]
+    return np.abs(x).astype(np.float32)              # a magnitude: running's swings fold at 0
+
+
+def _p152_sx_prefix(x):
+    """The prefix sums (float64, len(x) + 1) of x and of its squares."""
+    x = np.asarray(x, np.float64)
+    return np.concatenate([[0.0], np.cumsum(x)]), np.concatenate([[0.0], np.cumsum(x * x)])
+
+
+def _p152_sx_args(n, rng):
+    """n windows of an accelerometer recording (n + SAX_W - 1 samples): its prefix sums P and
+    P2 (float64), words (uint16 n, zeroed), counts (uint32 4^8, zeroed), n."""
+    P, P2 = _p152_sx_prefix(_p152_sx_accel(n + P152_SX_W - 1, rng))
+    return [P, P2, np.zeros(n, np.uint16), np.zeros(P152_SX_A ** P152_SX_SEG, np.uint32), _i32(n)]
+
+
+def _p152_sx_ref(x, n):
+    """sax_words in numpy from the samples (float64): each window's word, and whether it is
+    ambiguous (its sd within 1e-9 of SAX_EPS or a segment's z within 1e-6 of a breakpoint:
+    the kernel's rounding may decide it either way)."""
+    w = np.lib.stride_tricks.sliding_window_view(np.asarray(x, np.float64), P152_SX_W)[:n]
+    mu, sd = w.mean(axis=1, keepdims=True), w.std(axis=1, keepdims=True)
+    paa = w.reshape(n, P152_SX_SEG, -1).mean(axis=2)
+    flat = sd < P152_SX_EPS                          # (n, 1)
+    z = np.where(flat, 0.0, (paa - mu) / np.where(flat, 1, sd))
+    br = P152_SX_BREAKS.astype(np.float64)
+    sym = (z[:, :, None] > br).sum(axis=2)
+    word = (sym * P152_SX_A ** np.arange(P152_SX_SEG - 1, -1, -1)).sum(axis=1)
+    amb = (np.abs(sd[:, 0] - P152_SX_EPS) < 1e-9) | (~flat[:, 0] & (np.abs(z[:, :, None] - br) < 1e-6).any(axis=(1, 2)))
+    return word, amb
+
+
+def _p152_ac_series(n, rng, L=P152_AC_LEN):
+    """n sensor series of L samples (float32 (n, L)): a level (N(50, 20)), a seasonal cycle
+    (period 12-200 samples, log-uniform; amplitude lognormal), AR(1) deviations (phi
+    Beta(8, 2), sd lognormal) and white noise; 5% of the series white noise only."""
+    per = np.exp(rng.uniform(np.log(12), np.log(200), n))
+    amp = rng.lognormal(0, 0.7, n)
+    phi = rng.beta(8, 2, n)
+    e = rng.standard_normal((n, L)) * rng.lognormal(0, 0.5, n)[:, None]
+    ar = np.empty((n, L))
+    ar[:, 0] = e[:, 0] / np.sqrt(1 - phi ** 2)
+    for t in range(1, L):
+        ar[:, t] = phi * ar[:, t - 1] + e[:, t]
+    t = np.arange(L)
+    x = amp[:, None] * np.sin(2 * np.pi * t[None, :] / per[:, None] + rng.uniform(0, 2 * np.pi, n)[:, None]) + ar
+    white = rng.random(n) < 0.05
+    x[white] = 0
+    x += rng.normal(50, 20, n)[:, None] + 0.3 * rng.standard_normal((n, L))
+    return x.astype(np.float32)
+
+
+def _p152_ac_args(n, rng):
+    """n series (float32 n x AC_LEN), acf (float32 256 n, zeroed)."""
+    return [_p152_ac_series(n, rng).ravel(), np.zeros(P152_AC_LAGS * n, np.float32)]
+
+
+def _p152_ac_ref(x):
+    """acf_lags in numpy: the sample autocorrelations (n, 256) by FFT (float64)."""
+    y = np.asarray(x, np.float64).reshape(-1, P152_AC_LEN)
+    y = y - y.mean(axis=1, keepdims=True)
+    f = np.fft.rfft(y, 2 * P152_AC_LEN, axis=1)
+    r = np.fft.irfft(f * np.conj(f), axis=1)[:, :P152_AC_LAGS]
+    return r / r[:, :1]
+
+
+def _p152_cs_adc(n, rng, L=P152_CS_LEN):
+    """n series of L 12-bit ADC counts (uint16 (n, L)): a baseline uniform in 800..3200,
+    Gaussian noise (sd lognormal, median 15 counts), a P152_CS_SHIFT share with a level shift
+    of +-(0.3..3) sd at a uniform place in the middle 80%, sparse spikes (0.1%), clipped to
+    0..4095."""
+    sd = rng.lognormal(np.log(15), 0.5, n).astype(np.float32)
+    x = rng.standard_normal((n, L), np.float32)
+    x *= sd[:, None]
+    x += rng.uniform(800, 3200, n).astype(np.float32)[:, None]
+    shift = rng.random(n) < P152_CS_SHIFT
+    at = rng.integers(L // 10, L - L // 10, n)
+    size = np.where(shift, rng.choice([-1, 1], n) * rng.uniform(0.3, 3, n) * sd, 0).astype(np.float32)
+    for i0 in range(0, n, 4096):                     # in slices: the (n, L) mask is 64 MB at most
+        sl = slice(i0, i0 + 4096)
+        x[sl] += (np.arange(L)[None, :] >= at[sl, None]) * size[sl, None]
+    k = rng.binomial(n * L, 1e-3)
+    x.ravel()[rng.integers(0, n * L, k)] += rng.uniform(200, 1500, k).astype(np.float32)
+    np.rint(x, out=x)
+    np.clip(x, 0, 4095, out=x)
+    return x.astype(np.uint16)
+
+
+def _p152_cs_args(n, rng):
+    """n ADC series (uint16 n x CS_LEN), cp (int32, zeroed), stat (int64, zeroed), n."""
+    return [_p152_cs_adc(n, rng).ravel(), np.zeros(n, np.int32), np.zeros(n, np.int64), _i32(n)]
+
+
+def _p152_cs_ref(adc):
+    """cusum_changepoint in numpy: the change point and the statistic's maximum of each series."""
+    x = np.asarray(adc, np.int64).reshape(-1, P152_CS_LEN)
+    S = np.cumsum(x, axis=1)
+    d = np.abs(P152_CS_LEN * S - np.arange(1, P152_CS_LEN + 1) * S[:, -1:])
+    return d.argmax(axis=1).astype(np.int32), d.max(axis=1)
+
+
+UNSEEN150 = [
+    TimingProbe("probe/rolling-std-dbl-timemajor", "probe-unseen150", "rolling_stats", 1 << 15, P152_RS_BLOCK,
+                lambda n: -(-n // P152_RS_BLOCK), _p152_rs_args, source=_P152,
+                note="rolling mean and sd (an hour's window) of a day of one-minute readings of 2^15 temperature "
+                     "sensors (time-major, 189 MB in, 2 x 181 MB out), a thread a sensor walking 1440 minutes: per "
+                     "step a coalesced 4-byte load of the new reading and of the one leaving the window (60 rows back, "
+                     "7.9 MB earlier: L2), double running sums, two double divisions by 60 and a double sqrt, two "
+                     "coalesced float stores; only 256 blocks of 128 (8 warps an SM): latency- and FP64-bound, ~550 MB "
+                     "moved"),
+    TimingProbe("probe/mprofile-dist-smem-rows", "probe-unseen150", "mp_dist_rows", 1 << 18, 256,
+                lambda n: -(-n // 256), _p152_mp_args, source=_P152,
+                note="64 matrix-profile distance rows over an ECG of 2^18 subsequences of 128 samples, a thread a "
+                     "subsequence: the 64 queries (32 KB) staged in shared memory by each of 1024 blocks, then per "
+                     "query a 128-step dot product (a shared broadcast and a coalesced, L1-reused global load a step), "
+                     "the z-normalized distance from the precomputed means and sds (a division, sqrtf) and a coalesced "
+                     "store (64 MB in all); 2^31 FMAs, L1/LSU- and FMA-bound, 32 KB of shared a block"),
+    TimingProbe("probe/holtwinters-grid-season", "probe-unseen150", "hw_grid_sse", 4096, P152_HW_BLOCK,
+                lambda n: n, _p152_hw_args, source=_P152,
+                note="additive Holt-Winters fitted by grid search to 4096 hourly load series of 672 hours, a block "
+                     "(256 threads) a series and a thread an (alpha, beta, gamma): 648 sequential steps, each a "
+                     "warp-uniform (broadcast) load of the hour's reading, ~12 dependent float ops and the seasonal "
+                     "state read and written in a 24-float per-thread array indexed t % 24 (local memory in the PTX; "
+                     "ptxas -v reports no stack frame, so it may be kept in registers); 11 MB in, 4 MB out: "
+                     "latency/FP32-bound"),
+    TimingProbe("probe/sax-words-prefix-atomic", "probe-unseen150", "sax_words", 1 << 22, 256,
+                lambda n: -(-n // 256), _p152_sx_args, source=_P152,
+                note="SAX words (8 letters of 4, __constant__ breakpoints, uniform index) of 2^22 sliding windows of "
+                     "128 samples of a day of 50 Hz accelerometer magnitude, a thread a window: 9 + 2 double loads "
+                     "from the 2 x 34 MB prefix-sum arrays (adjacent threads adjacent, 128 B strides: L1 reuse), a "
+                     "double sqrt and 8 double divisions by the sd, 24 __constant__ compares, a 2-byte word store, "
+                     "then a global atomicAdd into 65536 word counts: heavily skewed (the idle stretches' flat "
+                     "windows, ~28%, all one word, in runs of thousands: whole warps on one address; the rest over "
+                     "~9000 words, the top 100 holding 60%): contended atomics"),
+    TimingProbe("probe/acf-256lags-smem", "probe-unseen150", "acf_lags", 4096, P152_AC_LAGS,
+                lambda n: n, _p152_ac_args, source=_P152,
+                note="autocorrelations at lags 0..255 of 4096 sensor series of 2048 floats, a block (256 threads) a "
+                     "series: 8 KB coalesced into shared memory, an 8-level shared tree reduction for the mean (11 "
+                     "__syncthreads in all), the series centred in place, then a thread a lag summing 1793..2048 "
+                     "lagged products from shared memory (one broadcast and one conflict-free read an FMA); 2.0e9 "
+                     "FMAs, shared-memory-bandwidth-bound, 32 MB in, 4 MB out"),
+    TimingProbe("probe/cusum-cp-warp-scan", "probe-unseen150", "cusum_changepoint", 1 << 16, P152_CS_BLOCK,
+                lambda n: -(-32 * n // P152_CS_BLOCK), _p152_cs_args, source=_P152,
+                note="CUSUM change points of 2^16 series of 1024 12-bit ADC counts (uint16, 128 MB), a warp a series: "
+                     "a first pass summing 32 coalesced 2-byte loads a lane (64 B a warp load) and a 5-step "
+                     "__shfl_down_sync reduction, a second pass over the same 2 KB (L1/L2 hits) of 32 chunks each a "
+                     "5-step __shfl_up_sync scan, a carry shuffle, two 64-bit multiplies and a running max, then a "
+                     "5-step 64-bit (value, index) shuffle argmax; 8 series a block; memory/shuffle-bound"),
+]
+PROBES += UNSEEN150
+
+
+# probe-unseen154 (probes156.cu): a computational ecology / population dynamics course's
+# kernels (a predator-prey reaction-diffusion step on a landscape grid, an individual-based
+# correlated random walk with area-restricted search, a metapopulation year over a CSR
+# patch network, seed rain by a tiled convolution with a 2Dt dispersal kernel in
+# __constant__, occurrence records binned by atomicAdd/atomicOr, Leslie-matrix projection of
+# many age-structured populations in double) as a student who knows CUDA basics writes
+# them, predicted before their first GPU run
+_P156 = "probes156.cu"
+P156_RD_N = 5120                                   # predprey: the landscape's side (cells)
+P156_RD_BLOCK = (32, 8)
+P156_RD_PATCH = 64                                 # the habitat fields' correlation length (cells)
+P156_RD_PARAMS = dict(r=1.0, K=50.0, a=0.2, h=0.1, e=0.3, m=0.4, DN=0.2, DP=0.1, dt=0.1)
+P156_CRW_SIDE, P156_CRW_PATCH = 2048, 32           # crw: the resource torus' side, its patches' size (cells)
+P156_CRW_STEPS = 64
+P156_CRW_COLONIES = 256                            # the animals' starting colonies (ids contiguous a colony)
+P156_CRW_RICH = 3.0                                # resource > RICH: area-restricted search
+P156_CRW_GAIN, P156_CRW_COST = 1.0, 0.5
+P156_CRW_BLOCK = 64
+P156_MP_DEG = (2, 2 / 13)                          # metapop: in-degree 1 + NegBin(2, 2/13): mean 12, skewed
+P156_MP_SD = 30                                    # a sender's index offset, N(0, SD^2) (patches in landscape order)
+P156_MP_LONG = 0.05                                # edges from anywhere (long-distance dispersal)
+P156_MP_OCC = 0.6                                  # occupied patches
+P156_MP_R, P156_MP_MIG, P156_MP_EXT = 1.2, 0.15, 0.5
+P156_MP_SURV, P156_MP_ALPHA = 0.6, 1.0             # dispersal survival; the kernel's mean distance (km)
+P156_MP_BLOCK = 128
+P156_SD_N = 4096                                   # seed rain: the landscape's side (cells)
+P156_SD_R, P156_SD_TILE = 7, 16                    # SD_R, SD_TILE
+P156_SD_U, P156_SD_P = 3.0, 1.0                    # the 2Dt kernel's scale (cells^2) and shape
+P156_SD_FOREST = 0.55                              # forest where the habitat field exceeds this
+P156_OC_REGION = (-125.0, 24.0, 20.0, 1200, 520)   # occurrence: lon0, lat0, cells a degree, W, H
+P156_OC_WORDS, P156_OC_SPECIES = 8, 256
+P156_OC_HOTSPOTS = 400
+P156_OC_MIX = (0.80, 0.18, 0.02)                   # records in survey datasets, opportunistic, bad coordinates
+P156_OC_DS_MEAN = 200                              # a dataset's mean length (geometric)
+P156_OC_BLOCK = 1024
+P156_LS_AGES, P156_LS_SPECIES = 12, 8
+P156_LS_YEARS, P156_LS_QE = 100, 10.0
+P156_LS_BLOCK = 128
+
+
+def _p156_field(ny, nx, cell, rng):
+    """A smooth habitat field in [0, 1] (float32, ny x nx): uniform values on a grid of
+    cell x cell squares, interpolated bilinearly."""
+    c = rng.random((ny // cell + 2, nx // cell + 2), dtype=np.float32)
+    fy = np.arange(ny, dtype=np.float32) / cell
+    fx = np.arange(nx, dtype=np.float32) / cell
+    iy, ix = fy.astype(np.int64), fx.astype(np.int64)
+    ty, tx = (fy - np.floor(fy))[:, None], (fx - np.floor(fx))[None, :]
+    rows = c[iy] * (1 - ty) + c[iy + 1] * ty
+    return rows[:, ix] * (1 - tx) + rows[:, ix + 1] * tx
+
+
+def _p156_rd_args(n, rng):
+    """An n x n landscape (row-major, float32): prey N = K f^2 U(0.8, 1.2) for a habitat field
+    f (P156_RD_PATCH), predators P = 10 g^3 for another field g, absent where g < 0.3; the
+    next step's N2, P2 (zeroed); nx, ny and P156_RD_PARAMS (float32)."""
+    pr = P156_RD_PARAMS
+    f = _p156_field(n, n, P156_RD_PATCH, rng)
+    N = np.float32(pr["K"]) * f * f * (np.float32(0.8) + np.float32(0.4) * rng.random((n, n), dtype=np.float32))
+    g = _p156_field(n, n, P156_RD_PATCH, rng)
+    P = np.where(g < 0.3, np.float32(0), np.float32(10) * g * g * g)
+    z = lambda: np.zeros(n * n, np.float32)
+    return [N.ravel(), P.ravel(), z(), z(), _i32(n), _i32(n), *(np.float32(pr[k]) for k in
+                                                                 ("r", "K", "a", "h", "e", "m", "DN", "DP", "dt"))]
+
+
+def _p156_rd_ref(N, P, nx, ny, r, K, a, h, e, m, DN, DP, dt):
+    """predprey_rd_step in float64: N2, P2 (ny x nx)."""
+    N = np.asarray(N, np.float64).reshape(ny, nx)
+    P = np.asarray(P, np.float64).reshape(ny, nx)
+    r, K, a, h, e, m, DN, DP, dt = (float(v) for v in (r, K, a, h, e, m, DN, DP, dt))
+
+    def lap(u):                           # zero flux: the edge cells mirrored
+        q = np.pad(u, 1, mode="edge")
+        return q[:-2, 1:-1] + q[2:, 1:-1] + q[1:-1, :-2] + q[1:-1, 2:] - 4 * u
+    f = a * N / (1 + a * h * N)
+    N2 = N + dt * (r * N * (1 - N / K) - f * P + DN * lap(N))
+    P2 = P + dt * (e * f * P - m * P + DP * lap(P))
+    return np.maximum(N2, 0), np.maximum(P2, 0)
+
+
+def _p156_crw_args(n, rng, side=P156_CRW_SIDE, steps=P156_CRW_STEPS):
+    """n animals on a side x side torus of resource cells (10 f^3 for a habitat field f of
+    P156_CRW_PATCH patches; float32): ids contiguous a colony (P156_CRW_COLONIES colonies at
+    uniform places, sizes lognormal(0, 1) weighted), positions the colony's place + N(0, 3^2)
+    each axis; headings uniform in [-pi, pi), energy 100, xorshift32 seeds (odd uint32);
+    side, side, rich, gain, cost, steps, n."""
+    f32 = np.float32
+    R = np.float32(10) * _p156_field(side, side, P156_CRW_PATCH, rng) ** 3
+    nc = min(P156_CRW_COLONIES, n)
+    w = rng.lognormal(0, 1, nc)
+    sizes = rng.multinomial(n, w / w.sum())
+    col = np.repeat(np.arange(nc), sizes)
+    cen = rng.uniform(0, side, (nc, 2))
+    p = np.mod(cen[col] + rng.normal(0, 3, (n, 2)), side).astype(f32)
+    p = np.minimum(p, np.nextafter(f32(side), f32(0)))      # a float32 rounding up to side
+    return [p[:, 0].copy(), p[:, 1].copy(), rng.uniform(-np.pi, np.pi, n).astype(f32), np.full(n, 100, f32),
+            _u32(n, rng) | np.uint32(1), R.ravel(), _i32(side), _i32(side), f32(P156_CRW_RICH),
+            f32(P156_CRW_GAIN), f32(P156_CRW_COST), _i32(steps), _i32(n)]
+
+
+def _p156_xorshift(s):
+    """One xorshift32 step of each uint32 state."""
+    s = s ^ (s << np.uint32(13))
+    s = s ^ (s >> np.uint32(17))
+    return s ^ (s << np.uint32(5))
+
+
+def _p156_crw_ref(x, y, heading, energy, seed, R, W, H, rich, gain, cost, steps):
+    """crw_forage in float64 (the states' integer streams exact): x, y, heading, energy, the
+    final states, and each animal's smallest distance of a looked-up position to a cell
+    edge (where float32 and float64 may pick different cells)."""
+    px, py, th, en = (np.asarray(v, np.float64).copy() for v in (x, y, heading, energy))
+    s = np.asarray(seed, np.uint32).copy()
+    R = np.asarray(R, np.float64).reshape(H, W)
+    margin = np.full(len(px), np.inf)
+    for _ in range(int(steps)):
+        for q in (px, py):
+            margin = np.minimum(margin, np.minimum(q - np.floor(q), np.ceil(q) - q + (q == np.floor(q))))
+        r = R[np.minimum(py.astype(np.int64), H - 1), np.minimum(px.astype(np.int64), W - 1)]
+        en += gain * r
+        inside = r > rich
+        rho = np.where(inside, 0.3, 0.9)
+        ln = np.where(inside, 0.5, 3.0)
+        s = _p156_xorshift(s)
+        u1 = ((s >> np.uint32(8)) | np.uint32(1)) / 2.0 ** 24
+        s = _p156_xorshift(s)
+        u2 = ((s >> np.uint32(8)) | np.uint32(1)) / 2.0 ** 24
+        th += 2 * np.arctan((1 - rho) / (1 + rho) * np.tan(np.pi * (u1 - 0.5)))
+        step = -ln * np.log(u2)
+        px = np.mod(px + step * np.cos(th), W)
+        py = np.mod(py + step * np.sin(th), H)
+        en -= cost * step
+    return px, py, th, en, s, margin
+
+
+def _p156_mp_args(n, rng):
+    """A network of n patches (in landscape order): in-degrees 1 + NegBin(P156_MP_DEG), a
+    sender at an index offset round(N(0, P156_MP_SD^2)) (reflected at the ends) 0.05 km an
+    index apart, or with P156_MP_LONG anywhere 5 .. 50 km away; weights the sender's
+    emigrants arriving, P156_MP_SURV exp(-d / alpha) normalised over its out-edges; CSR
+    (off int32 n + 1, src int32, w float32); K lognormal(3.5, 1), N = K lognormal(0, 0.5) on
+    P156_MP_OCC of the patches else 0 (float32); N2 (zeroed); r, mig, ext, n."""
+    deg = 1 + rng.negative_binomial(*P156_MP_DEG, n)
+    off = np.concatenate([[0], np.cumsum(deg)]).astype(np.int32)
+    m = int(off[-1])
+    dst = np.repeat(np.arange(n, dtype=np.int32), deg)
+    o = np.rint(rng.normal(0, P156_MP_SD, m)).astype(np.int32)
+    o[o == 0] = 1
+    src = dst + o
+    out = (src < 0) | (src >= n)
+    src[out] = dst[out] - o[out]                            # reflected at the ends
+    bad = (src < 0) | (src >= n) | (src == dst)             # (a tiny network only)
+    src[bad] = (dst[bad] + 1) % n
+    del dst
+    d = (np.abs(o) * 0.05).astype(np.float32) + rng.uniform(0, 0.05, m).astype(np.float32)
+    del o
+    far = np.flatnonzero(rng.random(m, dtype=np.float32) < P156_MP_LONG)
+    src[far] = rng.integers(0, n, len(far))
+    d[far] = rng.uniform(5, 50, len(far))
+    raw = np.exp(-d / np.float32(P156_MP_ALPHA))
+    del d
+    w = (np.float32(P156_MP_SURV) * raw / np.bincount(src, raw, n).astype(np.float32)[src]).astype(np.float32)
+    K = rng.lognormal(3.5, 1.0, n).astype(np.float32)
+    N = np.where(rng.random(n) < P156_MP_OCC, K * rng.lognormal(0, 0.5, n), 0).astype(np.float32)
+    return [off, src, w, N, K, np.zeros(n, np.float32),
+            np.float32(P156_MP_R), np.float32(P156_MP_MIG), np.float32(P156_MP_EXT), _i32(n)]
+
+
+def _p156_mp_ref(off, src, w, N, K, r=P156_MP_R, mig=P156_MP_MIG, ext=P156_MP_EXT):
+    """metapop_step in float64: the new densities and the smallest |density - ext| before the
+    quasi-extinction cut."""
+    N, K, w = (np.asarray(v, np.float64) for v in (N, K, w))
+    r, mig, ext = (float(np.float32(v)) for v in (r, mig, ext))
+    g = N * np.exp(r * (1 - N / K))
+    dst = np.repeat(np.arange(len(N)), np.diff(off))
+    out = (1 - mig) * g + mig * np.bincount(dst, w * g[src], len(N))
+    return np.where(out < ext, 0, out), np.abs(out - ext).min()
+
+
+def _p156_sd_kernel():
+    """The 2Dt dispersal kernel on the (2 SD_R + 1)^2 window (float32): the density
+    p / (pi u) (1 + r^2 / u)^-(p + 1) at each cell's centre distance r."""
+    d = np.arange(-P156_SD_R, P156_SD_R + 1)
+    r2 = d[:, None] ** 2 + d[None, :] ** 2
+    u, p = P156_SD_U, P156_SD_P
+    return (p / (np.pi * u) * (1 + r2 / u) ** -(p + 1)).astype(np.float32)
+
+
+def _p156_sd_syms(n, rng):
+    return {"c_disp": _p156_sd_kernel().ravel()}
+
+
+def _p156_sd_args(n, rng):
+    """An n x n forest landscape (row-major, float32): forest where a habitat field (64-cell
+    patches) exceeds P156_SD_FOREST, each forest cell's seed production lognormal(6, 1),
+    0 elsewhere; rain (zeroed); nx, ny."""
+    forest = _p156_field(n, n, 64, rng) > P156_SD_FOREST
+    fec = np.where(forest, rng.lognormal(6, 1, (n, n)), 0).astype(np.float32)
+    return [fec.ravel(), np.zeros(n * n, np.float32), _i32(n), _i32(n)]
+
+
+def _p156_oc_args(n, rng, region=P156_OC_REGION):
+    """n occurrence records (lon, lat float32 degrees, species int32) over the region (lon0,
+    lat0, cells a degree, W, H): P156_OC_MIX of them in survey datasets (geometric lengths
+    of mean P156_OC_DS_MEAN, contiguous, each at a site N(0, 0.3^2) degrees from one of
+    P156_OC_HOTSPOTS hotspots picked Zipf(1), its records N(0, 0.04^2) degrees about it),
+    opportunistic records uniform over the region, and bad coordinates ((0, 0) or lat/lon
+    swapped: outside); the datasets and single records in random order; species Zipf(1.1)
+    over P156_OC_SPECIES; count (int32 W H) and presence (uint32 W H P156_OC_WORDS) zeroed;
+    lon0, lat0, cells a degree (float32), W, H, n."""
+    lon0, lat0, cpd, W, H = region
+    span = np.array([W / cpd, H / cpd])
+    nds = int(round(P156_OC_MIX[0] * n))
+    nop = int(round(P156_OC_MIX[1] * n))
+    nbad = n - nds - nop
+    L = rng.geometric(1 / P156_OC_DS_MEAN, nds // P156_OC_DS_MEAN * 2 + 16)
+    cs = np.cumsum(L)
+    D = int(np.searchsorted(cs, nds)) + 1 if nds else 0
+    L = L[:D]
+    if D:
+        L[-1] -= cs[D - 1] - nds
+    hot = np.array([lon0, lat0]) + rng.random((P156_OC_HOTSPOTS, 2)) * span
+    zw = 1 / np.arange(1, P156_OC_HOTSPOTS + 1)
+    site = hot[rng.choice(P156_OC_HOTSPOTS, D, p=zw / zw.sum())] + rng.normal(0, 0.3, (D, 2))
+    single = np.array([lon0, lat0]) + rng.random((nop + nbad, 2)) * span
+    single[nop:nop + nbad // 2] = 0
+    single[nop + nbad // 2:] = single[nop + nbad // 2:, ::-1].copy()
+    ulen = np.concatenate([L, np.ones(nop + nbad, np.int64)])
+    perm = rng.permutation(len(ulen))
+    u = np.repeat(perm, ulen[perm])
+    ds = u < D
+    pos = np.empty((n, 2), np.float32)
+    pos[ds] = site[u[ds]] + np.float32(0.04) * rng.standard_normal((int(ds.sum()), 2), dtype=np.float32)
+    pos[~ds] = single[u[~ds] - D]
+    sw = 1 / np.arange(1, P156_OC_SPECIES + 1) ** 1.1
+    sp = rng.choice(P156_OC_SPECIES, n, p=sw / sw.sum()).astype(np.int32)
+    return [pos[:, 0].copy(), pos[:, 1].copy(), sp, np.zeros(W * H, np.int32),
+            np.zeros(W * H * P156_OC_WORDS, np.uint32), np.float32(lon0), np.float32(lat0), np.float32(cpd),
+            _i32(W), _i32(H), _i32(n)]
+
+
+def _p156_oc_cells(lon, lat, lon0, lat0, cpd, W, H):
+    """Each record's cell (row-major; -1 outside), binned in float32 as the kernel does."""
+    f = np.float32
+    cx = np.floor((np.asarray(lon, f) - f(lon0)) * f(cpd))
+    cy = np.floor((np.asarray(lat, f) - f(lat0)) * f(cpd))
+    ok = (cx >= 0) & (cx < W) & (cy >= 0) & (cy < H)
+    return np.where(ok, cy * W + cx, -1).astype(np.int64)
+
+
+def _p156_oc_ref(lon, lat, sp, lon0, lat0, cpd, W, H):
+    """occurrence_grid in numpy: count (W H) and presence (W H x P156_OC_WORDS) words."""
+    cell = _p156_oc_cells(lon, lat, lon0, lat0, cpd, W, H)
+    ok = cell >= 0
+    count = np.bincount(cell[ok], minlength=W * H).astype(np.int32)
+    seen = np.zeros((W * H, P156_OC_SPECIES), bool)
+    seen[cell[ok], np.asarray(sp)[ok]] = True
+    return count, _p150_bits_to_words(seen).ravel()
+
+
+# leslie: the species' life histories: age at maturity, juvenile and adult survival,
+# fecundity (female recruits per adult female), Beverton-Holt beta
+P156_LS_HIST = [(1, 0.30, 0.50, 2.6, 1 / 1500),     # small mammal
+                (1, 0.35, 0.60, 1.8, 1 / 1500),     # songbird
+                (2, 0.15, 0.70, 20.0, 1 / 3000),    # amphibian
+                (2, 0.60, 0.88, 0.6, 1 / 800),      # ungulate
+                (4, 0.70, 0.92, 0.6, 1 / 600),      # seabird
+                (5, 0.75, 0.95, 0.6, 1 / 600),      # turtle
+                (3, 0.25, 0.60, 40.0, 1 / 4000),    # fish
+                (3, 0.60, 0.85, 1.0, 1 / 500)]      # raptor
+P156_LS_FREQ = (0.25, 0.2, 0.15, 0.12, 0.1, 0.08, 0.06, 0.04)   # the species' shares of the populations
+P156_LS_ENV = (0.6, 0.1, 0.1)                      # env: lognormal sigma; catastrophe years, their factor
+P156_LS_REGIONS = 256                              # regions, each with its environment series
+
+
+def _p156_ls_rates():
+    """fec, surv (LS_SPECIES x LS_AGES) and beta (LS_SPECIES) from P156_LS_HIST (float64)."""
+    k = np.arange(P156_LS_AGES)
+    h = np.array(P156_LS_HIST)
+    mat, sj, sa, f, beta = (h[:, c:c + 1] for c in range(5))
+    fec = np.where(k >= mat, f, 0.0)
+    surv = np.where(k < mat, sj, sa)
+    return fec, surv, beta[:, 0].copy()
+
+
+def _p156_ls_matrices():
+    """The species' Leslie matrices (LS_SPECIES x LS_AGES x LS_AGES): fecundities on the
+    first row, survivals below the diagonal, the plus group's survival in the corner."""
+    fec, surv, _ = _p156_ls_rates()
+    A = P156_LS_AGES
+    L = np.zeros((P156_LS_SPECIES, A, A))
+    L[:, 0, :] = fec
+    L[:, np.arange(1, A), np.arange(A - 1)] = surv[:, :-1]
+    L[:, A - 1, A - 1] += surv[:, A - 1]
+    return L
+
+
+def _p156_ls_syms(n, rng):
+    fec, surv, beta = _p156_ls_rates()
+    return {"c_fec": fec.ravel(), "c_surv": surv.ravel(), "c_beta": beta}
+
+
+def _p156_ls_args(n, rng, years=P156_LS_YEARS):
+    """n populations in P156_LS_REGIONS regions (contiguous, sizes lognormal(0, 1) weighted;
+    reg int32), species drawn with P156_LS_FREQ (mixed within a region), totals lognormal(log
+    60, 1.3) spread over the ages as the species' stable age distribution times U(0.5, 1.5)
+    (float64, LS_AGES a population); each region's environment series (float64, years a
+    region: lognormal P156_LS_ENV[0], mean 1, times P156_LS_ENV[2] in catastrophe years of
+    probability P156_LS_ENV[1]); nT (zeroed), qe_year (int32, zeroed), n_qe (int32[1]);
+    years, qe, n."""
+    nr = P156_LS_REGIONS
+    w = rng.lognormal(0, 1, nr)
+    reg = np.repeat(np.arange(nr, dtype=np.int32), rng.multinomial(n, w / w.sum()))
+    sp = rng.choice(P156_LS_SPECIES, n, p=np.array(P156_LS_FREQ) / sum(P156_LS_FREQ)).astype(np.int32)
+    ev, v = np.linalg.eig(_p156_ls_matrices())
+    sad = np.abs(np.real(v[np.arange(P156_LS_SPECIES), :, np.argmax(np.real(ev), axis=1)]))
+    sad /= sad.sum(axis=1, keepdims=True)
+    a = sad[sp] * rng.uniform(0.5, 1.5, (n, P156_LS_AGES))
+    a *= (rng.lognormal(np.log(60), 1.3, n) / a.sum(axis=1))[:, None]
+    sg, pc, fc = P156_LS_ENV
+    env = rng.lognormal(-sg * sg / 2, sg, (nr, years)) * np.where(rng.random((nr, years)) < pc, fc, 1.0)
+    return [a.ravel(), sp, reg, env.ravel(), np.zeros(n * P156_LS_AGES), np.zeros(n, np.int32),
+            np.zeros(1, np.int32), _i32(years), np.float64(P156_LS_QE), _i32(n)]
+
+
+def _p156_ls_ref(n0, sp, reg, env, years=P156_LS_YEARS, qe=P156_LS_QE):
+    """leslie_project in numpy (the Leslie matrices applied, recruitment scaled): the final
+    age vectors (n x LS_AGES), the quasi-extinction years (-1 if none) and the smallest
+    |total - qe| / qe over the totals compared."""
+    L = _p156_ls_matrices()[sp]
+    beta = _p156_ls_rates()[2][sp]
+    env = np.asarray(env).reshape(-1, years)[reg]
+    a = np.array(n0, np.float64).reshape(len(sp), -1)
+    year = np.full(len(sp), -1)
+    gap = np.inf
+    for t in range(years):
+        live = year < 0
+        b = np.einsum("pij,pj->pi", L[live], a[live])
+        b[:, 0] *= env[live, t] / (1 + beta[live] * a[live].sum(axis=1))
+        a[live] = b
+        tot = b.sum(axis=1)
+        gap = min(gap, (np.abs(tot - qe) / qe).min(initial=np.inf))
+        year[np.flatnonzero(live)[tot < qe]] = t + 1
+    return a, year, gap
+
+
+def _p156_grid2(block):
+    return lambda n: (-(-n // block[0]), -(-n // block[1]))
+
+
+UNSEEN154 = [
+    TimingProbe("probe/predprey-rd-holling", "probe-unseen154", "predprey_rd_step", P156_RD_N, P156_RD_BLOCK,
+                _p156_grid2(P156_RD_BLOCK), _p156_rd_args, source=_P156,
+                note="one explicit Euler step of a Rosenzweig-MacArthur predator-prey reaction-diffusion model on a "
+                     "5120 x 5120 landscape (26M cells; prey a patchy habitat field, predators absent from 17% of "
+                     "cells), blocks of 32 x 8, a thread a cell: the 5-point stencils of two float fields (the "
+                     "centre and 4 neighbours each, zero-flux edges by index selects; the rows above and below "
+                     "re-read through L1/L2), 2 float divisions (N / K, the Holling denominator) and ~20 FMAs, 2 "
+                     "coalesced stores; 210 MB read, 210 MB written: memory-bound"),
+    TimingProbe("probe/crw-forage-cauchy", "probe-unseen154", "crw_forage", 1 << 20, P156_CRW_BLOCK,
+                lambda n: -(-n // P156_CRW_BLOCK), _p156_crw_args, source=_P156,
+                note="individual-based correlated random walk of 2^20 animals (256 colonies, ids contiguous a colony) "
+                     "for 64 steps on a 2048 x 2048 torus of resource cells (16 MB of floats, L2-resident; 20% of "
+                     "cells rich), a thread an animal in blocks of 64: per step a gather of the cell under the "
+                     "animal (a warp's lanes in nearby cells at first, spreading as they walk), 2 xorshift32 "
+                     "draws, a wrapped-Cauchy turn (tanf, atanf, a float division), an exponential step (logf), "
+                     "cosf and sinf of a heading of up to ~50 rad, 2 fmodf wraps; 45% of steps in rich cells (a "
+                     "data-dependent select of 2 constants, no divergent loop); 20 B loaded and stored a thread: "
+                     "compute-bound on the transcendentals"),
+    TimingProbe("probe/metapop-ricker-csr", "probe-unseen154", "metapop_step", 1 << 21, P156_MP_BLOCK,
+                lambda n: -(-n // P156_MP_BLOCK), _p156_mp_args, source=_P156,
+                note="a year of a metapopulation of 2^21 patches, a thread a patch in blocks of 128: Ricker growth "
+                     "of its own density and, over its incoming CSR edges (in-degree 1 + NegBin(2, 2/13): mean 12, "
+                     "sd 8.5, a warp's longest ~36; 25M edges), a gather of each sender's density and capacity "
+                     "(95% of senders within ~20-60 indices: L1/L2 hits; 5% anywhere: scattered) with an expf and a "
+                     "float division an edge (40% of patches empty, computed all the same); the edges' sources and "
+                     "weights streamed (201 MB, a warp's edges one contiguous run walked a word a lane a trip); "
+                     "memory-bound with divergent trip counts"),
+    TimingProbe("probe/seed-rain-2dt-smem", "probe-unseen154", "seed_rain", P156_SD_N, (P156_SD_TILE, P156_SD_TILE),
+                _p156_grid2((P156_SD_TILE, P156_SD_TILE)), _p156_sd_args, source=_P156, symbols=_p156_sd_syms,
+                note="seed rain of a 4096 x 4096 forest landscape (41% forest, seed production lognormal(6, 1), 0 "
+                     "elsewhere): a 15 x 15 2Dt dispersal kernel in __constant__ (uniform index: broadcast) "
+                     "convolved by 16 x 16 blocks, each staging its 30 x 30 tile with the halo in shared memory "
+                     "(up to 4 bounds-checked loads a thread, 3.5x the tile) then __syncthreads, 225 shared loads "
+                     "and FMAs a thread (a warp's two rows of 16 consecutive floats: no bank conflicts), one "
+                     "coalesced store; 67 MB in, 67 MB out: shared-memory and FMA bound"),
+    TimingProbe("probe/occurrence-grid-atomic", "probe-unseen154", "occurrence_grid", 1 << 24, P156_OC_BLOCK,
+                lambda n: -(-n // P156_OC_BLOCK), _p156_oc_args, source=_P156,
+                note="2^24 species-occurrence records (80% in contiguous survey datasets of ~200 records about 400 "
+                     "Zipf-weighted hotspots, 18% uniform, 2% bad coordinates) binned into a 1200 x 520 grid of "
+                     "0.05-degree cells, a thread a record in blocks of 1024: 3 coalesced loads (12 B), 2 floorf and "
+                     "a region test, then an atomicAdd on the cell's count (2.5 MB) and an atomicOr on one of its 8 "
+                     "presence words (20 MB; species Zipf(1.1), the commonest 21% of records); a warp's 32 records "
+                     "fall in ~12 distinct cells, the top 1% of cells hold ~40% of the records and the busiest "
+                     "~10k: bound by same-address atomics in L2"),
+    TimingProbe("probe/leslie-double-shfl", "probe-unseen154", "leslie_project", 1 << 20, P156_LS_BLOCK,
+                lambda n: -(-n // P156_LS_BLOCK), _p156_ls_args, source=_P156, symbols=_p156_ls_syms,
+                note="Leslie-matrix projection of 2^20 age-structured populations (12 ages; 8 species mixed within "
+                     "each of 256 regions; totals lognormal, median 60) over 100 years in double, a thread a "
+                     "population in blocks of 128: the age vector (96 B, array of structs: strided loads and "
+                     "stores) in a per-thread array, per year 12 DFMAs of births, 12 survival products, a double "
+                     "division (Beverton-Holt) and 12 adds, the vital rates from __constant__ indexed by the lane's "
+                     "species (up to 8 addresses a warp, loop-invariant), the region's environment a load a year; "
+                     "16% stop at quasi-extinction (10% after one year) but 98% of warps keep a lane to the end; a "
+                     "5-step __shfl_down_sync count and one atomicAdd a warp; FP64-bound"),
+]
+PROBES += UNSEEN154
+
+
+# probe-unseen151 (probes153.cu): a discrete element method / granular mechanics course's
+# kernels (contact detection over a cell list's 27 neighbour cells into per-particle
+# contact lists, Hertz-Mindlin contact forces with tangential history added to both grains
+# by atomicAdd, a leapfrog step of Grain structs with quaternions, a rotating drum's walls
+# as planes in __constant__ memory, a Janssen stress profile by shared-memory atomics, the
+# energies in double by warp shuffles) as a student who knows CUDA basics writes them,
+# predicted before their first GPU run
+_P153 = "probes153.cu"
+P153_R, P153_POLY = 5e-4, 0.01                     # grain radius (m): 1 mm glass beads, uniform in R (1 +- POLY)
+P153_RHO, P153_E_STAR, P153_G_STAR = 2500.0, 2.6666667e7, 5.7142857e6   # RHO, E_STAR, G_STAR (E = 5e7 Pa, nu 0.25)
+P153_DAMP, P153_MU, P153_MU_WALL = 0.0611960, 0.5, 0.4                 # DAMP (restitution 0.9), MU, MU_WALL
+P153_DT, P153_G = 4e-6, 9.81                       # the time step (~20% of the Rayleigh time); gravity
+P153_GAP, P153_JIT = 0.002, 0.001                  # bed: lattice spacing 2 R (1 - GAP), jitter sd JIT R a coordinate
+P153_LAYERS = 115                                  # bed: ~this many layers (Lp x Lp columns: Lp^2 ~ grains / LAYERS)
+P153_GAS = 0.1                                     # contact-detect: the share of grains falling above the bed
+P153_MAXC, P153_CD_BLOCK = 16, 128                 # MAX_CONTACTS; contact_detect's block
+P153_SKIN = 0.01                                   # hertz: pairs listed while their gap < SKIN R (the list's skin)
+P153_HM_BLOCK, P153_VV_BLOCK, P153_DW_BLOCK = 256, 64, 256
+P153_DR_ASPECT, P153_DR_FILL, P153_DR_PHI = 1.0, 0.35, 0.6   # drum: length / radius, filled share, packing
+P153_DR_ALPHA, P153_DR_SPIN = np.radians(30.0), 2.0      # the bed's surface angle; the drum's spin (rad/s)
+P153_DR_LINERS = 180                               # N_WALLS - 2: the cylinder's liners
+P153_DR_FLOW, P153_DR_U = 0.1, 0.5                 # the flowing layer's depth (share of the radius), its top speed
+P153_DR_OVL = (0.001, 0.01)                        # the wall layer's overlaps (share of the radius), uniform
+P153_SP_BINS, P153_SP_DZ = 64, 2e-3                # stress-profile: SP_BINS layers of 2 mm from z = 0
+P153_SP_BLOCK, P153_SP_GRID = 256, 1024            # its block; the most blocks (grid-stride beyond)
+P153_EN_BLOCK = 512                                # EN_BLOCK
+P153_GRAIN_DTYPE = np.dtype([(f, "<f4") for f in ("x", "y", "z", "vx", "vy", "vz", "wx", "wy", "wz", "q0", "q1", "q2",
+                                                   "q3", "fx", "fy", "fz", "tx", "ty", "tz", "radius", "inv_mass",
+                                                   "inv_inertia")])          # struct Grain (88 bytes)
+
+
+def _p153_spacing():
+    return 2 * P153_R * (1 - P153_GAP)
+
+
+def _p153_mass(r):
+    return P153_RHO * 4 / 3 * np.pi * np.asarray(r, np.float64) ** 3
+
+
+def _p153_bed(nb, rng, layers=P153_LAYERS):
+    """nb grains of a settled bed: a simple cubic lattice of spacing 2 R (1 - GAP) with
+    Gaussian jitter (sd JIT R), Lp x Lp columns (Lp = round(sqrt(nb / layers))) filled a
+    layer at a time from z = 0 (x fastest), radii uniform in R (1 +- POLY); float32 (nb, 4)
+    x, y, z, r, and Lp."""
+    lp = max(2, int(round(np.sqrt(nb / layers))))
+    k = np.arange(nb)
+    ijk = np.stack([k % lp, (k // lp) % lp, k // (lp * lp)], axis=1)
+    xyz = (ijk + 0.5) * _p153_spacing() + rng.normal(0, P153_JIT * P153_R, (nb, 3))
+    r = P153_R * (1 + rng.uniform(-P153_POLY, P153_POLY, nb))
+    return np.c_[xyz, r].astype(np.float32), lp
+
+
+def _p153_cells(pos, inv_h, g):
+    """Each grain's cell coordinates (as contact_detect computes them: float32 x * inv_h
+    truncated, clamped into the grid g = (gx, gy, gz)) and cell index (x fastest)."""
+    c = (np.asarray(pos, np.float32)[:, :3] * np.float32(inv_h)).astype(np.int64)
+    c = np.clip(c, 0, np.array(g) - 1)
+    return c, (c[:, 2] * g[1] + c[:, 1]) * g[0] + c[:, 0]
+
+
+def _p153_cd_args(n, rng, layers=P153_LAYERS):
+    """n grains: a bed (_p153_bed) of (1 - GAS) n and GAS n falling above it, on a coarse
+    lattice (3 spacings, no two touching) with uniform jitter +-0.9 spacings, from a
+    spacing above the bed up; sorted by cell (cells of 2 R (1 + POLY) over the box); pos
+    (float32 n x 4), cell_start / cell_end (int32, -1 / 0 for empty cells), ncontact (int32,
+    zeroed), contacts (int32 n MAX_CONTACTS, -1), gx, gy, gz, inv_h (float32), n."""
+    ng = int(round(P153_GAS * n))
+    bed, lp = _p153_bed(n - ng, rng, layers)
+    s = _p153_spacing()
+    top = -(-(n - ng) // (lp * lp)) * s
+    lg = max(1, lp // 3)
+    k = np.arange(ng)
+    ijk = np.stack([k % lg, (k // lg) % lg, k // (lg * lg)], axis=1)
+    gas = (ijk + 0.5) * 3 * s + rng.uniform(-0.9 * s, 0.9 * s, (ng, 3)) + [0, 0, top + s]
+    r = P153_R * (1 + rng.uniform(-P153_POLY, P153_POLY, ng))
+    pos = np.concatenate([bed, np.c_[gas, r].astype(np.float32)])
+    height = top + s + (-(-ng // (lg * lg)) * 3 + 1) * s if ng else top + s
+    h = 2 * P153_R * (1 + P153_POLY)
+    g = (int(np.ceil(lp * s / h)), int(np.ceil(lp * s / h)), int(np.ceil(height / h)))
+    inv_h = np.float32(1 / h)
+    cell = _p153_cells(pos, inv_h, g)[1]
+    order = np.argsort(cell, kind="stable")
+    pos, cell = pos[order], cell[order]
+    ncell = g[0] * g[1] * g[2]
+    start = np.full(ncell, -1, np.int32)
+    end = np.zeros(ncell, np.int32)
+    u, first, cnt = np.unique(cell, return_index=True, return_counts=True)
+    start[u] = first
+    end[u] = first + cnt
+    return [pos, start, end, np.zeros(n, np.int32), np.full(n * P153_MAXC, -1, np.int32), _i32(g[0]), _i32(g[1]),
+            _i32(g[2]), inv_h, _i32(n)]
+
+
+def _p153_cd_ref(pos):
+    """contact_detect by brute force in float64: each grain's partners (ascending) and
+    the smallest |d^2 - (ri + rj)^2| / (ri + rj)^2 of all pairs (how close to the cut)."""
+    p = np.asarray(pos, np.float64)
+    d2 = ((p[:, None, :3] - p[None, :, :3]) ** 2).sum(axis=2)
+    rs2 = (p[:, None, 3] + p[None, :, 3]) ** 2
+    hit = d2 < rs2
+    np.fill_diagonal(hit, False)
+    rel = np.abs(d2 - rs2) / rs2
+    np.fill_diagonal(rel, np.inf)
+    return [np.flatnonzero(row) for row in hit], rel.min()
+
+
+def _p153_bed_pairs(pos, lp, cut):
+    """The pairs i < j of lattice neighbours (+x, +y, +z) of a bed (_p153_bed) whose gap
+    |xj - xi| - ri - rj is below cut (the other pairs are more than a spacing apart),
+    sorted by i then j; int32 i, j and the float64 gaps."""
+    nb = len(pos)
+    k = np.arange(nb)
+    ii, jj = [], []
+    for st, ok in ((1, k % lp < lp - 1), (lp, (k // lp) % lp < lp - 1), (lp * lp, k + lp * lp < nb)):
+        i = k[ok & (k + st < nb)]
+        ii.append(i)
+        jj.append(i + st)
+    i, j = np.concatenate(ii), np.concatenate(jj)
+    p = pos.astype(np.float64)
+    gap = np.linalg.norm(p[j, :3] - p[i, :3], axis=1) - p[i, 3] - p[j, 3]
+    keep = gap < cut
+    i, j, gap = i[keep], j[keep], gap[keep]
+    o = np.lexsort((j, i))
+    return i[o].astype(np.int32), j[o].astype(np.int32), gap[o]
+
+
+def _p153_bed_contacts(m, rng, layers, cut):
+    """A bed with at least m pairs below cut: the bed (pos), its first m pairs (i, j,
+    gaps)."""
+    nb = m // 2 + 64
+    while True:
+        pos, lp = _p153_bed(nb, rng, layers)
+        i, j, gap = _p153_bed_pairs(pos, lp, cut)
+        if len(i) >= m:
+            return pos, i[:m], j[:m], gap[:m]
+        nb = int(nb * 1.2) + 64
+
+
+def _p153_unit(v):
+    return v / np.linalg.norm(v, axis=-1, keepdims=True)
+
+
+def _p153_tangent(nrm, rng):
+    """A random unit vector perpendicular to each unit normal."""
+    t = np.cross(nrm, rng.normal(size=nrm.shape))
+    return _p153_unit(t)
+
+
+def _p153_hm_args(m, rng, layers=P153_LAYERS):
+    """m contacts of a settled bed (_p153_bed): its lattice neighbours whose gap is below
+    SKIN R (the neighbour list; ~70% touching), sorted by i; velocities N(0, 5 mm/s) and
+    angular velocities N(0, 10 rad/s) a component (float4, w 0); each touching contact's
+    history a tangential displacement of a random direction and |.| uniform in (0, 1.2)
+    times its sliding limit MU Fn / kt (elastic Fn), 0 for the others (float32 3 m);
+    force, torque (float32 3 a grain, zeroed); dt, m."""
+    pos, ci, cj, gap = _p153_bed_contacts(m, rng, layers, P153_SKIN * P153_R)
+    nb = len(pos)
+    f = np.float32
+    vel = np.c_[rng.normal(0, 5e-3, (nb, 3)), np.zeros(nb)].astype(f)
+    om = np.c_[rng.normal(0, 10.0, (nb, 3)), np.zeros(nb)].astype(f)
+    p = pos.astype(np.float64)
+    nrm = _p153_unit(p[cj, :3] - p[ci, :3])
+    delta = np.maximum(-gap, 0)
+    lim = P153_MU * (2 / 3 * P153_E_STAR * delta) / (4 * P153_G_STAR)      # MU Fn / kt = MU (2/3 sn d) / st
+    mag = rng.uniform(0, 1.2, m) * lim * (delta > 0)
+    hist = (_p153_tangent(nrm, rng) * mag[:, None]).astype(f).ravel()
+    return [pos, vel, om, ci, cj, hist, np.zeros(3 * nb, f), np.zeros(3 * nb, f), f(P153_DT), _i32(m)]
+
+
+def _p153_hm_ref(pos, vel, omega, ci, cj, hist, dt):
+    """hertz_mindlin in float64: the grains' forces and torques (n x 3 each), the new
+    history (m x 3), and the float32 kernel's error bound: each contribution's magnitude
+    times 1e-5 + 2^-20 (ri + rj) / delta (delta, the difference of float32 values of about
+    ri + rj, off by a few ulps of them, and the Hertz force ~ delta^1.5), summed a grain
+    (n x 6) and a contact (m)."""
+    p = np.asarray(pos, np.float64)
+    a, b = p[ci], p[cj]
+    d = b[:, :3] - a[:, :3]
+    dist = np.linalg.norm(d, axis=1)
+    delta = a[:, 3] + b[:, 3] - dist
+    on = delta > 0
+    nrm = d / dist[:, None]
+    reff = a[:, 3] * b[:, 3] / (a[:, 3] + b[:, 3])
+    mi, mj = _p153_mass(a[:, 3]), _p153_mass(b[:, 3])
+    meff = mi * mj / (mi + mj)
+    sq = np.sqrt(reff * np.maximum(delta, 0))
+    sn, st = 2 * P153_E_STAR * sq, 8 * P153_G_STAR * sq
+    ra, rb = a[:, 3:4] * nrm, -b[:, 3:4] * nrm
+    v, w = np.asarray(vel, np.float64)[:, :3], np.asarray(omega, np.float64)[:, :3]
+    vr = v[ci] + np.cross(w[ci], ra) - v[cj] - np.cross(w[cj], rb)
+    vn = (vr * nrm).sum(axis=1)
+    vt = vr - vn[:, None] * nrm
+    fn = 2 / 3 * sn * delta + P153_DAMP * np.sqrt(sn * meff) * vn
+    h = np.asarray(hist, np.float64).reshape(-1, 3)
+    h = h - (h * nrm).sum(axis=1)[:, None] * nrm + vt * dt
+    ft = -st[:, None] * h - (P153_DAMP * np.sqrt(st * meff))[:, None] * vt
+    ftm = np.linalg.norm(ft, axis=1)
+    flim = P153_MU * np.maximum(fn, 0)
+    s = np.where(ftm > flim, flim / np.where(ftm > 0, ftm, 1), 1.0)[:, None]
+    ft, h = ft * s, h * s
+    F = np.where(on[:, None], -fn[:, None] * nrm + ft, 0)
+    Ti = np.where(on[:, None], np.cross(ra, ft), 0)
+    Tj = np.where(on[:, None], np.cross(rb, -ft), 0)
+    rel = 1e-5 + 2.0 ** -20 * (a[:, 3] + b[:, 3]) / np.where(on, delta, 1)
+    n = len(p)
+    force, torque, tol = np.zeros((n, 3)), np.zeros((n, 3)), np.zeros((n, 6))
+    for idx, fv, tv in ((ci, F, Ti), (cj, -F, Tj)):
+        np.add.at(force, idx, fv)
+        np.add.at(torque, idx, tv)
+        np.add.at(tol, idx, np.abs(np.c_[fv, tv]) * rel[:, None])
+    h = np.where(on[:, None], h, 0)
+    return force, torque, h, tol, np.linalg.norm(h, axis=1) * rel
+
+
+def _p153_fill_depth():
+    """The free surface's signed distance from the drum's axis (along the surface's upward
+    normal) that leaves DR_FILL of the cross-section below it, for a unit radius."""
+    lo, hi = -1.0, 1.0
+    for _ in range(60):
+        c = 0.5 * (lo + hi)               # area below the chord at signed distance c
+        frac = (np.pi - np.arccos(c) + c * np.sqrt(1 - c * c)) / np.pi
+        lo, hi = (c, hi) if frac < P153_DR_FILL else (lo, c)
+    return 0.5 * (lo + hi)
+
+
+def _p153_drum_size(n):
+    """The radius and length (m, length DR_ASPECT radii) of the drum holding n grains at
+    DR_FILL and packing fraction DR_PHI (0.15 m for 2^22 grains)."""
+    R = (n * 4 / 3 * P153_R ** 3 / (P153_DR_PHI * P153_DR_FILL * P153_DR_ASPECT)) ** (1 / 3)
+    return R, P153_DR_ASPECT * R
+
+
+def _p153_drum(n, rng, sort=False):
+    """n grains in a drum (_p153_drum_size; axis z from 0, gravity -y) turning at DR_SPIN,
+    drawn 2^20 at a time (_p153_drum_part); in insertion order, or (sort) by cell (cells of
+    2 R (1 + POLY)). float32 (n x 4) pos (x, y, z, r), vel, omega (w 0) and the length."""
+    R, L = _p153_drum_size(n)
+    f = np.float32
+    pos, vel, om = np.zeros((n, 4), f), np.zeros((n, 4), f), np.zeros((n, 4), f)
+    for a in range(0, n, 1 << 20):
+        b = min(n, a + (1 << 20))
+        _p153_drum_part(pos[a:b], vel[a:b], om[a:b], R, L, rng)
+    if sort:
+        h = 2 * P153_R * (1 + P153_POLY)
+        g = int(np.ceil(2 * R / h)) + 1
+        c = np.floor((pos[:, :3] + np.array([R, R, 0], f)) / f(h)).astype(np.int64)
+        o = np.argsort((c[:, 2] * g + c[:, 1]) * g + c[:, 0])
+        del c
+        pos, vel, om = pos[o], vel[o], om[o]
+    return pos, vel, om, L
+
+
+def _p153_drum_part(pos, vel, om, R, L, rng):
+    """Fills pos, vel, omega (float32 k x 4, w 0) with k grains of a drum of radius R and
+    length L: uniform in the cross-section below a free surface at DR_ALPHA (DR_FILL of it)
+    and along z; the wall layer (centres within a radius of the nearest liner or a cap)
+    pushed against it, each overlap uniform in DR_OVL radii; velocities the drum's rotation
+    plus N(0, 1 cm/s), in the flowing layer (DR_FLOW R under the surface) down the slope at
+    up to DR_U with 10% noise; angular velocities N(0, 5 rad/s) plus the spin, or rolling
+    (u / r, 10% noise) in the layer."""
+    n = len(pos)
+    c0 = _p153_fill_depth() * R
+    a = P153_DR_ALPHA
+    up = np.array([-np.sin(a), np.cos(a)])
+    along = np.array([np.cos(a), np.sin(a)])
+    uw = np.zeros((0, 2))                  # (along the surface, up): uniform in [-R, R] x [-R, c0], in the disc
+    while len(uw) < n:
+        k = int(1.5 * (n - len(uw))) + 64
+        cand = np.c_[R * rng.uniform(-1, 1, k), rng.uniform(-R, c0, k)]
+        uw = np.concatenate([uw, cand[(cand ** 2).sum(axis=1) < R * R]])
+    uw = uw[:n]
+    x = uw[:, 0] * along[0] + uw[:, 1] * up[0]
+    y = uw[:, 0] * along[1] + uw[:, 1] * up[1]
+    r = P153_R * (1 + rng.uniform(-P153_POLY, P153_POLY, n))
+    z = rng.uniform(0, L, n)
+    step = 2 * np.pi / P153_DR_LINERS
+    thk = np.round(np.arctan2(y, x) / step) * step          # the nearest liner's angle
+    scale = np.minimum(1.0, (R - r * (1 - rng.uniform(*P153_DR_OVL, n))) / (x * np.cos(thk) + y * np.sin(thk)))
+    x *= scale
+    y *= scale
+    z = np.clip(z, r * (1 - rng.uniform(*P153_DR_OVL, n)), L - r * (1 - rng.uniform(*P153_DR_OVL, n)))
+    depth = c0 - (x * up[0] + y * up[1])
+    u = np.maximum(P153_DR_U * (1 - depth / (P153_DR_FLOW * R)), 0.0)
+    fl = u > 0
+    pos[:, 0], pos[:, 1], pos[:, 2], pos[:, 3] = x, y, z, r
+    vel[:, :3] = rng.normal(0, 0.01, (n, 3))
+    vel[:, 0] += np.where(fl, -u * np.cos(a), -P153_DR_SPIN * y)
+    vel[:, 1] += np.where(fl, -u * np.sin(a), P153_DR_SPIN * x)
+    idx = np.flatnonzero(fl)
+    vel[idx, :3] += rng.normal(size=(len(idx), 3)) * (0.1 * u[idx, None])
+    om[:, :3] = rng.normal(0, 5.0, (n, 3))
+    om[:, 2] += P153_DR_SPIN
+    om[idx, 2] = u[idx] / r[idx] * (1 + 0.1 * rng.normal(size=len(idx)))
+
+
+def _p153_walls(n):
+    """The N_WALLS walls (struct Wall: a point, the inward unit normal; float32 x 6) of n
+    grains' drum (_p153_drum_size: radius R, length L): DR_LINERS liners, liner k touching
+    the circle of radius R at angle 2 pi k / DR_LINERS (its point there, at z = L / 2), then
+    the caps z = 0 and z = L."""
+    R, L = _p153_drum_size(n)
+    th = 2 * np.pi * np.arange(P153_DR_LINERS) / P153_DR_LINERS
+    c, s, zero = np.cos(th), np.sin(th), np.zeros_like(th)
+    liners = np.c_[R * c, R * s, zero + L / 2, -c, -s, zero]
+    caps = np.array([[0, 0, 0, 0, 0, 1], [0, 0, L, 0, 0, -1]])
+    return np.concatenate([liners, caps]).astype(np.float32)
+
+
+def _p153_net_forces(pos, rng):
+    """Grains' net forces and torques before the walls' (float32 n x 4, w 0): a bed's
+    contact forces nearly cancel: N(0, (2 m g)^2) and N(0, (m g R)^2) a component."""
+    m = _p153_mass(pos[:, 3])[:, None]
+    n = len(pos)
+    f, t = np.zeros((n, 4), np.float32), np.zeros((n, 4), np.float32)
+    f[:, :3] = m * (2 * P153_G) * rng.normal(size=(n, 3))
+    t[:, :3] = m * (P153_G * P153_R) * rng.normal(size=(n, 3))
+    return f, t
+
+
+def _p153_dw_args(n, rng):
+    """n grains of a drum (_p153_drum, sorted by cell): pos, vel, omega, force and torque
+    (float4s, _p153_net_forces), spin (float32), n."""
+    pos, vel, om, _ = _p153_drum(n, rng, sort=True)
+    f, t = _p153_net_forces(pos, rng)
+    return [pos, vel, om, f, t, np.float32(P153_DR_SPIN), _i32(n)]
+
+
+def _p153_dw_syms(n, rng):
+    return {"c_walls": _p153_walls(n).ravel()}
+
+
+def _p153_dw_ref(pos, vel, omega, walls, spin):
+    """drum_walls in float64: the walls' forces and torques on each grain (n x 3 each), the
+    walls each touches, the float32 kernel's error bound (as _p153_hm_ref's, delta ~ the
+    radius: n x 6) and the smallest |delta| of all grains and walls (how close to the cut)."""
+    p = np.asarray(pos, np.float64)
+    W = np.asarray(walls, np.float64).reshape(-1, 6)
+    s = ((p[:, None, :3] - W[None, :, :3]) * W[None, :, 3:]).sum(axis=2)
+    delta = p[:, 3:4] - s
+    ii, kk = np.nonzero(delta > 0)
+    d = delta[ii, kk]
+    nrm = W[kk, 3:]
+    r = p[ii, 3]
+    arm = -r[:, None] * nrm
+    c = p[ii, :3] + arm
+    uw = spin * np.c_[-c[:, 1], c[:, 0], np.zeros(len(c))]
+    vr = np.asarray(vel, np.float64)[ii, :3] + np.cross(np.asarray(omega, np.float64)[ii, :3], arm) - uw
+    vn = (vr * nrm).sum(axis=1)
+    sn = 2 * P153_E_STAR * np.sqrt(r * d)
+    fn = np.maximum(2 / 3 * sn * d - P153_DAMP * np.sqrt(sn * _p153_mass(r)) * vn, 0)
+    vt = vr - vn[:, None] * nrm
+    vtm = np.linalg.norm(vt, axis=1)
+    ft = np.where((vtm > 1e-9)[:, None], -P153_MU_WALL * (fn / np.where(vtm > 0, vtm, 1))[:, None] * vt, 0)
+    n = len(p)
+    F, T, tol = np.zeros((n, 3)), np.zeros((n, 3)), np.zeros((n, 6))
+    f, t = fn[:, None] * nrm + ft, np.cross(arm, ft)
+    np.add.at(F, ii, f)
+    np.add.at(T, ii, t)
+    np.add.at(tol, ii, np.abs(np.c_[f, t]) * (1e-5 + 2.0 ** -20 * r / d)[:, None])
+    return F, T, np.bincount(ii, minlength=n), tol, np.abs(delta).min()
+
+
+def _p153_vv_args(n, rng):
+    """n Grain structs: the drum's grains (_p153_drum: position, velocity, angular
+    velocity), _p153_net_forces, random unit quaternions, inverse mass and moment of
+    inertia (2/5 m r^2) from the radius; dt, gravity (0, -g, 0), n."""
+    pos, vel, om, _ = _p153_drum(n, rng)
+    g = np.zeros(n, P153_GRAIN_DTYPE)
+    for k, name in enumerate("xyz"):
+        g[name], g["v" + name], g["w" + name] = pos[:, k], vel[:, k], om[:, k]
+    g["radius"] = pos[:, 3]
+    del vel, om
+    f, t = _p153_net_forces(pos, rng)
+    del pos
+    for k, name in enumerate("xyz"):
+        g["f" + name], g["t" + name] = f[:, k], t[:, k]
+    del f, t
+    q = rng.normal(size=(n, 4)).astype(np.float32)
+    q /= np.linalg.norm(q, axis=1, keepdims=True)
+    for k in range(4):
+        g[f"q{k}"] = q[:, k]
+    del q
+    m = _p153_mass(g["radius"])
+    g["inv_mass"] = 1 / m
+    g["inv_inertia"] = 1 / (0.4 * m * g["radius"].astype(np.float64) ** 2)
+    f32 = np.float32
+    return [g, f32(P153_DT), f32(0), f32(-P153_G), f32(0), _i32(n)]
+
+
+def _p153_vv_ref(g, dt, grav):
+    """verlet_step in float64: the Grain fields after the step (a dict of arrays)."""
+    G = {k: g[k].astype(np.float64) for k in g.dtype.names}
+    x, v, w = (np.c_[G[p + "x"], G[p + "y"], G[p + "z"]] for p in ("", "v", "w"))
+    f, t = np.c_[G["fx"], G["fy"], G["fz"]], np.c_[G["tx"], G["ty"], G["tz"]]
+    v = v + dt * (f * G["inv_mass"][:, None] + np.asarray(grav, np.float64))
+    x = x + dt * v
+    w = w + dt * t * G["inv_inertia"][:, None]
+    q = np.c_[G["q0"], G["q1"], G["q2"], G["q3"]]
+    # the quaternion product (0, w) q: (-w.qv, q0 w + w x qv)
+    dq = 0.5 * np.c_[-(w * q[:, 1:]).sum(axis=1), q[:, :1] * w + np.cross(w, q[:, 1:])]
+    q = _p153_unit(q + dt * dq)
+    out = dict(G)
+    for k, name in enumerate("xyz"):
+        out[name], out["v" + name], out["w" + name] = x[:, k], v[:, k], w[:, k]
+        out["f" + name] = out["t" + name] = np.zeros(len(q))
+    for k in range(4):
+        out[f"q{k}"] = q[:, k]
+    return out
+
+
+def _p153_sp_args(m, rng, layers=P153_LAYERS):
+    """m touching contacts of a settled bed (_p153_bed's lattice neighbours with gap < 0,
+    sorted by i), the force on j of each: the Hertz normal force of its overlap along the
+    branch vector plus a tangential one of a random direction and |.| uniform in (0, MU)
+    times it (float4, w 0); sigma (float32 6 SP_BINS, zeroed), z0 = 0, 1 / SP_DZ, m."""
+    pos, ci, cj, gap = _p153_bed_contacts(m, rng, layers, 0.0)
+    p = pos.astype(np.float64)
+    nrm = _p153_unit(p[cj, :3] - p[ci, :3])
+    reff = p[ci, 3] * p[cj, 3] / (p[ci, 3] + p[cj, 3])
+    fn = 4 / 3 * P153_E_STAR * np.sqrt(reff) * (-gap) ** 1.5
+    fc = fn[:, None] * (nrm + P153_MU * rng.random(m)[:, None] * _p153_tangent(nrm, rng))
+    f = np.float32
+    return [pos, ci, cj, np.c_[fc, np.zeros(m)].astype(f), np.zeros(6 * P153_SP_BINS, f), f(0), f(1 / P153_SP_DZ),
+            _i32(m)]
+
+
+def _p153_sp_ref(pos, ci, cj, fc, z0, inv_dz):
+    """stress_profile in float64: the layers' six components (SP_BINS x 6), each one's
+    sum of |terms| and the contacts a layer (for the float tolerance)."""
+    p = np.asarray(pos, np.float64)
+    a, b = p[ci], p[cj]
+    l = b[:, :3] - a[:, :3]
+    f = np.asarray(fc, np.float64)[:, :3]
+    fl = f[:, :, None] * l[:, None, :]                       # f_a l_b
+    sym = 0.5 * (fl + fl.transpose(0, 2, 1))
+    terms = np.c_[sym[:, 0, 0], sym[:, 1, 1], sym[:, 2, 2], sym[:, 0, 1], sym[:, 0, 2], sym[:, 1, 2]]
+    zc = (np.float32(0.5) * (np.asarray(pos)[ci, 2] + np.asarray(pos)[cj, 2])).astype(np.float32)   # as the kernel
+    b_ = np.clip(((zc - np.float32(z0)) * np.float32(inv_dz)).astype(np.int64), 0, P153_SP_BINS - 1)
+    out, mag = np.zeros((P153_SP_BINS, 6)), np.zeros((P153_SP_BINS, 6))
+    np.add.at(out, b_, terms)
+    np.add.at(mag, b_, np.abs(terms))
+    return out, mag, np.bincount(b_, minlength=P153_SP_BINS)
+
+
+def _p153_en_args(n, rng):
+    """n grains of a drum (_p153_drum): pos, vel, omega (float4s), energy (float64 3,
+    zeroed), g, n."""
+    pos, vel, om, _ = _p153_drum(n, rng)
+    return [pos, vel, om, np.zeros(3, np.float64), np.float32(P153_G), _i32(n)]
+
+
+def _p153_en_ref(pos, vel, omega, grav):
+    """granular_energy in float64 (the squared speeds in float64 too): translational,
+    rotational and potential energy, and the sum of |potential terms|."""
+    r = np.asarray(pos, np.float64)[:, 3]
+    m = 2500.0 * 4.0 / 3.0 * np.pi * r * r * r
+    v2 = (np.asarray(vel, np.float64)[:, :3] ** 2).sum(axis=1)
+    w2 = (np.asarray(omega, np.float64)[:, :3] ** 2).sum(axis=1)
+    ep = m * float(np.float32(grav)) * np.asarray(pos, np.float64)[:, 1]
+    return np.array([(0.5 * m * v2).sum(), (0.2 * m * r * r * w2).sum(), ep.sum()]), np.abs(ep).sum()
+
+
+UNSEEN151 = [
+    TimingProbe("probe/dem-contact-list-27cell", "probe-unseen151", "contact_detect", 1 << 21, P153_CD_BLOCK,
+                lambda n: -(-n // P153_CD_BLOCK), _p153_cd_args, source=_P153,
+                note="contact detection for 2^21 glass beads (1 mm, +-1%) sorted by cell: a settled bed (128 x 128 "
+                     "columns, 116 layers, a jittered cubic lattice) and 10% falling above it, cells of 1.01 mm (127 x "
+                     "127 x 470, 73% empty), a thread a grain (128 a block): 27 neighbour cells (two 4-byte gathers "
+                     "each, x-adjacent cells contiguous), ~27 candidates a bed grain (16-byte float4 loads of nearby "
+                     "sorted grains: L1/L2 hits), ~0.2 for the falling ones (divergent warps where bed meets gas), ~4 "
+                     "contacts a bed grain stored at stride 64 B (a row of 16 slots: scattered 4-byte stores); "
+                     "latency-bound on dependent gathers and the nested loops"),
+    TimingProbe("probe/dem-hertz-mindlin-atomic", "probe-unseen151", "hertz_mindlin", 1 << 22, P153_HM_BLOCK,
+                lambda n: -(-n // P153_HM_BLOCK), _p153_hm_args, source=_P153,
+                note="Hertz-Mindlin forces of 2^22 listed contacts (i < j, sorted by i) of a settled bed of 2.1M "
+                     "grains (a neighbour list with a 0.5% skin: 71% touching, the rest clear their history and exit), "
+                     "a thread a contact: 6 float4 gathers (positions, velocities, angular velocities of both grains: "
+                     "lattice neighbours 1, 135 and 18k grains apart), the 12-byte history read and written, ~110 "
+                     "float ops with 5 sqrtf and 6 divisions, Coulomb's cap for ~1/6, then 12 float atomicAdds (forces "
+                     "and torques of both grains, ~3 lanes of a warp on each i's words): ~36M atomics; atomic- and "
+                     "FP32-bound"),
+    TimingProbe("probe/dem-verlet-aos-quat", "probe-unseen151", "verlet_step", 1 << 22, P153_VV_BLOCK,
+                lambda n: -(-n // P153_VV_BLOCK), _p153_vv_args, source=_P153,
+                note="a leapfrog step of 2^22 Grain structs (88 bytes, 22 floats: AoS), a thread a grain in blocks of "
+                     "64: the whole struct loaded and stored back (a warp 2816 contiguous bytes each way, 738 MB in "
+                     "all), velocity, position, angular velocity, a quaternion update and an rsqrtf renormalisation, "
+                     "force and torque zeroed (~60 flops); DRAM-bound streaming"),
+    TimingProbe("probe/dem-drum-walls-const", "probe-unseen151", "drum_walls", 1 << 22, P153_DW_BLOCK,
+                lambda n: -(-n // P153_DW_BLOCK), _p153_dw_args, source=_P153, symbols=_p153_dw_syms,
+                note="a rotating drum's 182 walls (180 liners of a 0.15 m cylinder and 2 end caps, 24-byte structs in "
+                     "__constant__ memory, the same wall for every lane: broadcast) against 2^22 grains sorted by "
+                     "cell, a thread a grain: 182 plane tests (~7 FP32 ops and a compare each) on a 16-byte position; "
+                     "~1.4% of grains touch a wall (Hertz force with sqrtf, damping, Coulomb friction against the "
+                     "wall's velocity: ~60 flops, 2 more float4 loads) and read-modify-write their force and torque "
+                     "float4s; FP32 compute-bound, the contact branch divergent in ~13% of warps"),
+    TimingProbe("probe/dem-janssen-smem-atomic", "probe-unseen151", "stress_profile", 1 << 21, P153_SP_BLOCK,
+                lambda n: min(P153_SP_GRID, -(-n // P153_SP_BLOCK)), _p153_sp_args, source=_P153,
+                note="a Janssen stress profile of 2^21 touching contacts (sorted by i) of a settled bed of 1M grains, "
+                     "1024 blocks of 256 threads striding over them (8 each): 2 index loads, 2 float4 position gathers "
+                     "and the contact's float4 force, 6 products, then 6 float atomicAdds into shared memory (64 "
+                     "layers x 6, 1.5 KB) where a block's contacts nearly all fall in the same 2 mm layer: 32-way "
+                     "contention on one address a warp, every warp of the SM on the same 6; 2 __syncthreads and ~12 "
+                     "global atomics a block; bound by contended shared atomics"),
+    TimingProbe("probe/dem-energy-shfl-f64", "probe-unseen151", "granular_energy", 1 << 23, P153_EN_BLOCK,
+                lambda n: -(-n // P153_EN_BLOCK), _p153_en_args, source=_P153,
+                note="translational, rotational and potential energies of 2^23 grains in a rotating drum (0.19 m), a "
+                     "thread a grain in blocks of 512: 3 coalesced float4 loads (48 B, 403 MB), ~15 double ops, 5 "
+                     "levels of __shfl_down_sync on 3 doubles (30 shuffles a warp), the 16 warps' partials through "
+                     "shared memory and __syncthreads, a second shuffle reduction in warp 0, then 3 double atomicAdds "
+                     "a block onto the same 3 words (49k in all); DRAM-bound with a serialised atomic tail"),
+]
+PROBES += UNSEEN151
+
+# probe-unseen149 (probes151.cu): a nuclear-reactor physics (Monte Carlo neutron transport)
+# course's kernels (history-based two-group tracking in a 1-D slab reactor with its cross
+# sections in __constant__, a collision-estimator flux tally on a 3-D mesh by global
+# atomics, XSBench-style event-based cross-section lookup by binary search in each
+# nuclide's grid, the fission bank built by a shared-memory block scan, k's batch statistics
+# by warp shuffles and double atomics, SIGMA1 Doppler broadening of a resonance cross
+# section with erf and exp in double) as a student who knows CUDA basics writes them,
+# predicted before their first GPU run
+_P151 = "probes151.cu"
+P151_SL_BOUND = (0.0, 15.0, 40.0, 45.0, 70.0, 75.0, 100.0, 115.0)   # slab: reflector, 3 fuel zones, 2 water gaps (cm)
+P151_SL_FUEL = (1, 3, 5)                           # the fuel regions
+P151_SL_FUEL_XS = ((0.238, 0.0096, 0.0069, 0.0176), (0.833, 0.0862, 0.1358))   # fast St Sa nuSf S12; thermal St Sa nuSf
+P151_SL_WATER_XS = ((0.230, 0.0004, 0.0, 0.0380), (2.0, 0.0197, 0.0))
+P151_SL_LE = 125.0                                 # the source's cosine shape: extrapolated width (cm)
+P151_SL_MAXCOLL = 10000                            # SL_MAXCOLL
+P151_SL_BLOCK = 64
+P151_MT_N, P151_MT_G = 64, 2                       # mesh_tally: MT_NX = MT_NY = MT_NZ; groups
+P151_MT_X0, P151_MT_DX = -192.0, 6.0               # the mesh: x, y from -192 cm in 6 cm cells ...
+P151_MT_Z0, P151_MT_DZ = -24.0, 6.5                # ... z from -24 cm in 6.5 cm cells
+P151_CORE_R, P151_CORE_H = 170.0, 366.0            # the core cylinder (cm); reflectors 20 cm around
+P151_CORE_REFL = 0.15                              # the collisions in the reflectors
+P151_CORE_CHAIN = 16.0                             # collisions a history (geometric mean), consecutive in the bank
+P151_CORE_MFP = 1.2                                # mean free path between a history's collisions (cm)
+P151_CORE_FAST = 8.0                               # collisions before thermal (geometric mean)
+P151_CORE_MAT_P = (0.35, 0.05, 0.60)               # a core collision in fuel, clad, water
+P151_MT_SIGT = ((0.36, 0.55), (0.28, 0.30), (0.68, 3.45), (0.80, 3.00))   # Sigma_t (1/cm): fuel, clad, water, reflector
+P151_XS_NUCS, P151_XS_NGP = 68, 11303              # xs_lookup: nuclides, grid points each (XSBench "small")
+P151_XS_NUM_NUCS = (34, 5, 4, 4, 27, 21, 21, 21, 21, 21, 9, 9)     # nuclides of each material (0: fuel)
+P151_XS_MAT_P = (0.140, 0.052, 0.275, 0.134, 0.154, 0.064, 0.066, 0.055, 0.008, 0.015, 0.025, 0.013)
+P151_XS_EMIN, P151_XS_EMAX = 1e-5, 2e7             # the grids' range (eV)
+P151_XS_SPEC = (0.30, 0.45, 0.25)                  # lookups: thermal Maxwellian, 1/E slowing down, Watt fission
+P151_FB_BLOCK, P151_FB_KEFF, P151_FB_SEED = 512, 1.02, 0x2545F491   # fission_bank: FB_BLOCK, k, the hash seed
+P151_KR_BLOCK, P151_KR_GRID = 256, 1024            # keff_stats: KR_BLOCK, blocks (grid-stride)
+P151_KR_ZERO = 0.12                                # histories that score no fission (kc = 0)
+P151_DB_A, P151_DB_T = 236.006, 900.0              # doppler: U-238's mass ratio, temperature (K)
+P151_DB_KB = 8.617333e-5                           # Boltzmann (eV/K)
+P151_DB_PER_RES = 256                              # grid points a resonance (n / 256 resonances)
+P151_DB_DECADE = 64                                # grid points a decade in the smooth parts
+P151_DB_D, P151_DB_E1 = 20.0, 6.67                 # mean level spacing, the first resonance (eV)
+P151_DB_GG, P151_DB_S0 = 0.023, 1.0e-4             # radiation width (eV), s-wave strength
+P151_DB_POT = 9.0                                  # potential scattering (b)
+P151_DB_EMIN = 1e-2                                # the grid's lowest energy (eV)
+P151_DB_WIN = 4.0                                  # DB_WIN
+P151_DB_BLOCK = 128
+
+
+def _p151_sl_syms(n, rng):
+    """The slab's boundaries and two-group cross sections (fuel in P151_SL_FUEL, water
+    elsewhere): __constant__ float32 arrays."""
+    st, sa, nf = (np.zeros(7 * 2, np.float32) for _ in range(3))
+    s12 = np.zeros(7, np.float32)
+    for r in range(7):
+        fast, th = P151_SL_FUEL_XS if r in P151_SL_FUEL else P151_SL_WATER_XS
+        st[2 * r], sa[2 * r], nf[2 * r], s12[r] = fast
+        st[2 * r + 1], sa[2 * r + 1], nf[2 * r + 1] = th
+    return {"c_sl_bound": np.array(P151_SL_BOUND, np.float32), "c_sl_sigt": st, "c_sl_siga": sa,
+            "c_sl_nusigf": nf, "c_sl_sig12": s12}
+
+
+def _p151_sl_args(n, rng):
+    """n source neutrons: positions (float32) in the fuel zones, density cos(pi (x - c) /
+    P151_SL_LE) about the slab's centre c (rejection); LCG seeds (uint64, random); fate,
+    ncoll (int32), xend, yield (float32), zeroed; n."""
+    b = P151_SL_BOUND
+    c = 0.5 * (b[0] + b[-1])
+    x = np.empty(0)
+    while len(x) < n:
+        u = rng.uniform(b[1], b[-2], 2 * n + 16)
+        fuel = np.isin(np.searchsorted(b, u, side="right") - 1, P151_SL_FUEL)
+        keep = fuel & (rng.random(len(u)) < np.cos(np.pi * (u - c) / P151_SL_LE))
+        x = np.concatenate([x, u[keep]])
+    seed = rng.integers(0, 1 << 63, n, dtype=np.int64).astype(np.uint64) * np.uint64(2) + np.uint64(1)
+    return [x[:n].astype(np.float32), seed, np.zeros(n, np.int32), np.zeros(n, np.int32),
+            np.zeros(n, np.float32), np.zeros(n, np.float32), _i32(n)]
+
+
+def _p151_sl_ref(x0, seed, sy):
+    """slab_history in numpy (float32, the histories advanced together an event at a
+    time): fate, collisions, last position, yield."""
+    f = np.float32
+    B = np.asarray(sy["c_sl_bound"], f)
+    St, Sa, Nf, S12 = (np.asarray(sy[k], f) for k in ("c_sl_sigt", "c_sl_siga", "c_sl_nusigf", "c_sl_sig12"))
+    nreg = len(B) - 1
+    n = len(x0)
+    s = np.array(seed, np.uint64)
+
+    def rand(idx):
+        s[idx] = s[idx] * np.uint64(2862933555777941757) + np.uint64(3037000493)
+        return (s[idx] >> np.uint64(40)).astype(f) * f(1 / 16777216)
+    x = np.array(x0, f)
+    reg = np.searchsorted(B[1:nreg], x, side="right")
+    g = np.zeros(n, np.int64)
+    fate = np.full(n, 3, np.int32)
+    coll = np.zeros(n, np.int32)
+    yld = np.zeros(n, f)
+    idx = np.arange(n)
+    mu = f(2) * rand(idx) - f(1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        while idx.size:
+            idx = idx[coll[idx] < P151_SL_MAXCOLL]
+            if not idx.size:
+                break
+            r, k = reg[idx], reg[idx] * 2 + g[idx]
+            d = -np.log(rand(idx)) / St[k]
+            m = mu[idx]
+            db = np.where(m > 0, (B[np.minimum(r + 1, nreg)] - x[idx]) / m, (B[r] - x[idx]) / m)
+            hit = d < db
+            ci, cr, ck = idx[hit], r[hit], k[hit]                  # collisions
+            x[ci] = x[ci] + d[hit] * m[hit]
+            coll[ci] += 1
+            xi = rand(ci) * St[ck]
+            ab = xi < Sa[ck]
+            fate[ci[ab]] = 2
+            yld[ci[ab]] = Nf[ck[ab]] / Sa[ck[ab]]
+            sc, scr, sck = ci[~ab], cr[~ab], ck[~ab]
+            down = (g[sc] == 0) & (xi[~ab] < Sa[sck] + S12[scr])
+            g[sc[down]] = 1
+            mu[sc] = f(2) * rand(sc) - f(1)
+            bi, br = idx[~hit], r[~hit]                            # boundary crossings
+            right = mu[bi] > 0
+            reg[bi] = np.where(right, br + 1, br - 1)
+            x[bi] = B[np.where(right, br + 1, br)]
+            fate[bi[reg[bi] < 0]] = 0
+            fate[bi[reg[bi] >= nreg]] = 1
+            done = np.zeros(n, bool)
+            done[ci[ab]] = True
+            done[bi[(reg[bi] < 0) | (reg[bi] >= nreg)]] = True
+            idx = idx[~done[idx]]
+    return fate, coll, x, yld
+
+
+_P151_J0 = {}
+
+
+def _p151_j0(x):
+    """Bessel J0 by the trapezoid rule on (1 / pi) int_0^pi cos(x sin t) dt (exact to
+    ~1e-12 for x < 4), tabulated once and interpolated."""
+    if not _P151_J0:
+        t = np.linspace(0.0, np.pi, 257)
+        g = np.linspace(0.0, 4.0, 4001)
+        v = np.cos(np.outer(g, np.sin(t)))
+        _P151_J0["g"], _P151_J0["v"] = g, (v.sum(axis=1) - 0.5 * (v[:, 0] + v[:, -1])) / 256
+    return np.interp(x, _P151_J0["g"], _P151_J0["v"])
+
+
+def _p151_core_sites(n, rng):
+    """n collision sites of a generation in history order: histories of geometric length
+    (mean P151_CORE_CHAIN) born in the core (radius J0(2.405 r / R_e) r, height cos-shaped)
+    or, a P151_CORE_REFL fraction, in the 20 cm radial/axial reflectors (exponentially
+    fewer outwards), each a random walk of exponential flights (mean P151_CORE_MFP) in
+    isotropic directions; the group (fast for a geometric number of collisions, mean
+    P151_CORE_FAST, then thermal), the material (in the core fuel/clad/water with
+    P151_CORE_MAT_P, else reflector 3) and the weight (1 for 65%, else uniform 0.25 .. 1).
+    x, y, z (float64), g, mat (int32), wgt (float32)."""
+    R, H = P151_CORE_R, P151_CORE_H
+    lens = []
+    tot = 0
+    while tot < n:
+        ln = rng.geometric(1 / P151_CORE_CHAIN, max(16, int((n - tot) / P151_CORE_CHAIN * 1.2)))
+        lens.append(ln)
+        tot += int(ln.sum())
+    lens = np.concatenate(lens)
+    lens = lens[:np.searchsorted(np.cumsum(lens), n) + 1]
+    lens[-1] -= int(lens.sum()) - n
+    h = len(lens)
+    # the histories' birth places
+    r = np.empty(0)
+    while len(r) < h:
+        u = R * np.sqrt(rng.random(2 * h + 16))             # uniform in the disc, then J0 accepted
+        r = np.concatenate([r, u[rng.random(len(u)) < _p151_j0(2.405 * u / (R + 7.0))]])
+    r = r[:h]
+    z = np.empty(0)
+    while len(z) < h:
+        u = rng.uniform(0, H, 2 * h + 16)
+        z = np.concatenate([z, u[rng.random(len(u)) < np.cos(np.pi * (u - H / 2) / (H + 14.0))]])
+    z = z[:h]
+    refl = rng.random(h) < P151_CORE_REFL
+    radial = rng.random(h) < 0.6
+    depth = np.minimum(rng.exponential(6.0, h), 20.0)
+    r = np.where(refl & radial, R + depth, r)
+    z = np.where(refl & ~radial, np.where(rng.random(h) < 0.5, -depth, H + depth), z)
+    phi = rng.uniform(0, 2 * np.pi, h)
+    start = np.stack([r * np.cos(phi), r * np.sin(phi), z], axis=1)
+    # the walks
+    first = np.repeat(np.cumsum(lens) - lens, lens)
+    heads = np.cumsum(lens) - lens
+    ln = rng.exponential(P151_CORE_MFP, n)
+    mu = rng.uniform(-1.0, 1.0, n)
+    ph = rng.uniform(0.0, 2 * np.pi, n)
+    st = np.sqrt(1.0 - mu * mu) * ln
+    pos = []
+    for k, d in enumerate((st * np.cos(ph), st * np.sin(ph), mu * ln)):
+        d[heads] = 0.0                                       # a history's first collision at its birth place
+        c = np.cumsum(d)
+        c += np.repeat(start[:, k] - c[heads], lens)
+        pos.append(c)
+    del st, mu, ph, ln
+    k = np.arange(n) - first                                 # the collision's place in its history
+    g = (k >= np.repeat(rng.geometric(1 / P151_CORE_FAST, h) - 1, lens)).astype(np.int32)
+    rr = np.hypot(pos[0], pos[1])
+    core = (rr < R) & (pos[2] > 0) & (pos[2] < H)
+    mat = np.where(core, np.searchsorted(np.cumsum(P151_CORE_MAT_P)[:2], rng.random(n), side="right"), 3)
+    mat = mat.astype(np.int32)
+    wgt = np.where(rng.random(n) < 0.65, 1.0, rng.uniform(0.25, 1.0, n)).astype(np.float32)
+    return pos[0], pos[1], pos[2], g, mat, wgt
+
+
+P151_MT_DTYPE = np.dtype([("x", "<f4"), ("y", "<f4"), ("z", "<f4"), ("wgt", "<f4"), ("g", "<i4"),
+                          ("mat", "<i4")])        # struct CollisionSite
+
+
+def _p151_mt_syms(n, rng):
+    return {"c_mt_sigt": np.array(P151_MT_SIGT, np.float32).ravel()}
+
+
+def _p151_mt_args(n, rng):
+    """n collision sites (_p151_core_sites) as P151_MT_DTYPE structs; flux (float32, 2
+    groups x 64^3) and nscore (int32, 64^3), zeroed; the mesh's origin and inverse cell
+    sizes (float32); n."""
+    x, y, z, g, mat, wgt = _p151_core_sites(n, rng)
+    s = np.zeros(n, P151_MT_DTYPE)
+    s["x"], s["y"], s["z"], s["wgt"], s["g"], s["mat"] = x, y, z, wgt, g, mat
+    c = P151_MT_N ** 3
+    f = np.float32
+    return [s, np.zeros(P151_MT_G * c, f), np.zeros(c, np.int32), f(P151_MT_X0), f(P151_MT_X0), f(P151_MT_Z0),
+            f(1 / P151_MT_DX), f(1 / P151_MT_DZ), _i32(n)]
+
+
+def _p151_mt_ref(sites, sigt):
+    """mesh_tally in numpy: the flux tally (float64, 2 x 64^3) and the score counts."""
+    f = np.float32
+    N = P151_MT_N
+    ix = np.floor((sites["x"] - f(P151_MT_X0)) * f(1 / P151_MT_DX)).astype(np.int64)
+    iy = np.floor((sites["y"] - f(P151_MT_X0)) * f(1 / P151_MT_DX)).astype(np.int64)
+    iz = np.floor((sites["z"] - f(P151_MT_Z0)) * f(1 / P151_MT_DZ)).astype(np.int64)
+    ok = (ix >= 0) & (ix < N) & (iy >= 0) & (iy < N) & (iz >= 0) & (iz < N)
+    cell = ((iz * N + iy) * N + ix)[ok]
+    sc = (sites["wgt"] / np.asarray(sigt, f)[sites["mat"] * P151_MT_G + sites["g"]])[ok]
+    flux = np.bincount(sites["g"][ok] * N ** 3 + cell, sc.astype(np.float64), P151_MT_G * N ** 3)
+    return flux, np.bincount(cell, minlength=N ** 3).astype(np.int32)
+
+
+P151_XS_DTYPE = np.dtype([(k, "<f8") for k in ("energy", "total", "elastic", "absorption", "fission",
+                                               "nu_fission")])     # struct NuclideGridPoint
+
+
+def _p151_xs_grid(ngp, rng):
+    """The nuclides' grids (P151_XS_DTYPE, P151_XS_NUCS x ngp): energies from P151_XS_EMIN
+    to P151_XS_EMAX (the ends exact), 40% log-uniform over the range and 60% over the
+    resolved-resonance range 1 eV .. 100 keV, sorted; absorption a thermal value
+    (U-235 680 b, Pu-239 1000 b, U-238 2.7 b, the others log-uniform 0.01 .. 100 b) times
+    sqrt(0.0253 / E), elastic a potential scattering uniform 2 .. 12 b, both times a
+    lognormal (sd 1.2) resonance factor in the resonance range; fission 0.85 of absorption
+    for U-235 and Pu-239, 0.5 b above 1 MeV for U-238, else 0; nu 2.43 + 0.13 E / MeV."""
+    U = P151_XS_NUCS
+    lo, hi = np.log(P151_XS_EMIN), np.log(P151_XS_EMAX)
+    k = ngp - 2
+    e = np.where(rng.random((U, k)) < 0.4, rng.uniform(lo, hi, (U, k)), rng.uniform(0.0, np.log(1e5), (U, k)))
+    E = np.concatenate([np.full((U, 1), P151_XS_EMIN), np.exp(np.sort(e, axis=1)), np.full((U, 1), P151_XS_EMAX)],
+                       axis=1)
+    a0 = 10.0 ** rng.uniform(-2, 2, U)
+    a0[:3] = (680.0, 1000.0, 2.7)
+    res = np.where((E > 1.0) & (E < 1e5), np.exp(rng.normal(0, 1.2, (U, ngp))), 1.0)
+    ab = a0[:, None] * np.sqrt(0.0253 / E) * res
+    el = rng.uniform(2, 12, U)[:, None] * (0.7 + 0.3 * res)
+    fis = np.zeros((U, ngp))
+    fis[:2] = 0.85 * ab[:2]
+    fis[2] = np.where(E[2] > 1e6, 0.5, 0.0)
+    g = np.zeros((U, ngp), P151_XS_DTYPE)
+    g["energy"], g["total"], g["elastic"], g["absorption"] = E, el + ab, el, ab
+    g["fission"], g["nu_fission"] = fis, (2.43 + 0.13 * E / 1e6) * fis
+    return g.ravel()
+
+
+def _p151_xs_mats(rng):
+    """The 12 materials (XSBench "small"'s sizes): num_nucs, mats (int32 12 x 34: fuel the
+    nuclides 0 .. 33, the others distinct ones of 34 .. 67; unused slots 0) and concs
+    (float64 atoms / b-cm: fuel U-235 8e-4, Pu-239 1e-4, U-238 2.2e-2, O 4.6e-2 (nuclide
+    3), the fission products log-uniform 1e-7 .. 1e-4; the others log-uniform 1e-5 .. 5e-2)."""
+    M = len(P151_XS_NUM_NUCS)
+    mx = max(P151_XS_NUM_NUCS)
+    mats = np.zeros((M, mx), np.int32)
+    concs = np.zeros((M, mx))
+    mats[0] = np.arange(mx)
+    concs[0] = 10.0 ** rng.uniform(-7, -4, mx)
+    concs[0, :4] = (8e-4, 1e-4, 2.2e-2, 4.6e-2)
+    for m in range(1, M):
+        k = P151_XS_NUM_NUCS[m]
+        mats[m, :k] = rng.choice(np.arange(mx, P151_XS_NUCS), k, replace=False)
+        concs[m, :k] = 10.0 ** rng.uniform(-5, np.log10(5e-2), k)
+    return np.array(P151_XS_NUM_NUCS, np.int32), mats.ravel(), concs.ravel()
+
+
+def _p151_xs_energies(n, rng):
+    """n lookup energies (eV) from a thermal reactor's spectrum: P151_XS_SPEC shares of a
+    Maxwellian (E e^(-E / kT), kT 0.05 eV), 1/E (log-uniform 0.5 eV .. 1 MeV) and a Watt
+    fission spectrum (a 0.988 MeV, b 2.249 / MeV), inside the grids' range."""
+    kind = rng.choice(3, n, p=P151_XS_SPEC)
+    th = rng.gamma(2.0, 0.05, n)
+    sd = np.exp(rng.uniform(np.log(0.5), np.log(1e6), n))
+    a, b = 0.988, 2.249
+    mx = a * rng.gamma(1.5, 1.0, n)
+    watt = (mx + a * a * b / 4 + (2 * rng.random(n) - 1) * np.sqrt(a * a * b * mx)) * 1e6
+    e = np.choose(kind, [th, sd, watt])
+    return np.clip(e, P151_XS_EMIN * 1.0001, P151_XS_EMAX * 0.9999)
+
+
+def _p151_xs_args(n, rng, ngp=P151_XS_NGP):
+    """The grids (_p151_xs_grid), the materials (_p151_xs_mats), n particles (energies
+    _p151_xs_energies, materials with P151_XS_MAT_P), out (float64 5 n, zeroed), ngp, the
+    materials' row length, n."""
+    grid = _p151_xs_grid(ngp, rng)
+    num, mats, concs = _p151_xs_mats(rng)
+    e = _p151_xs_energies(n, rng)
+    p = np.array(P151_XS_MAT_P)
+    m = rng.choice(len(p), n, p=p / p.sum()).astype(np.int32)         # (XSBench's add to 1.001)
+    return [grid, num, mats, concs, e, m, np.zeros(5 * n), _i32(ngp), _i32(max(P151_XS_NUM_NUCS)), _i32(n)]
+
+
+def _p151_xs_ref(grid, num, mats, concs, e, m, ngp):
+    """xs_lookup in numpy (np.interp in each nuclide's grid): out (n x 5)."""
+    G = np.asarray(grid).reshape(-1, ngp)
+    mx = len(mats) // len(num)
+    out = np.zeros((len(e), 5))
+    for mm in range(len(num)):
+        sel = m == mm
+        for j in range(num[mm]):
+            u, c = mats[mm * mx + j], concs[mm * mx + j]
+            for q, k in enumerate(("total", "elastic", "absorption", "fission", "nu_fission")):
+                out[sel, q] += c * np.interp(e[sel], G[u]["energy"], G[u][k])
+    return out
+
+
+def _p151_fb_args(n, rng):
+    """n collision sites (_p151_core_sites: x, y, z float32) with their weights and nuSigma_f
+    / Sigma_t (fuel thermal lognormal about 0.55, sd 0.35; fuel fast lognormal about 0.03;
+    elsewhere 0), k, the seed; the bank (x, y, z float32, parent int32; n // 2 entries,
+    zeroed), its count (int32, zeroed), the capacity, n."""
+    x, y, z, g, mat, wgt = _p151_core_sites(n, rng)
+    r = np.where(g == 1, 0.55 * np.exp(rng.normal(0, 0.35, n)), 0.03 * np.exp(rng.normal(0, 0.35, n)))
+    r = np.where(mat == 0, r, 0.0).astype(np.float32)
+    f = np.float32
+    cap = n // 2
+    return [x.astype(f), y.astype(f), z.astype(f), wgt, r, f(P151_FB_KEFF), np.uint32(P151_FB_SEED),
+            np.zeros(cap, f), np.zeros(cap, f), np.zeros(cap, f), np.zeros(cap, np.int32), np.zeros(1, np.int32),
+            _i32(cap), _i32(n)]
+
+
+def _p151_fb_hash(x):
+    """lowbias32 on uint32 arrays."""
+    x = np.asarray(x, np.uint32)
+    x = x ^ (x >> np.uint32(16))
+    x = x * np.uint32(0x7feb352d)
+    x = x ^ (x >> np.uint32(15))
+    x = x * np.uint32(0x846ca68b)
+    return x ^ (x >> np.uint32(16))
+
+
+def _p151_fb_ref(wgt, nusf_st, keff, seed):
+    """The fission neutrons of each site (int64)."""
+    n = len(wgt)
+    u = (_p151_fb_hash(np.arange(n, dtype=np.uint32) ^ np.uint32(seed)) >> np.uint32(8)).astype(np.float32)
+    u = u * np.float32(1 / 16777216)
+    return np.floor(wgt * nusf_st / np.float32(keff) + u).astype(np.int64)
+
+
+def _p151_kr_args(n, rng):
+    """n histories' collision (kc) and track-length (kt) estimates of k (float32): kc 0 for a
+    P151_KR_ZERO fraction, else gamma (shape 2) with the mean making E[kc] 1; kt kc times a
+    lognormal (sd 0.25), or for kc = 0 a 30% chance of a small exponential (mean 0.05);
+    acc (float64 5, zeroed), n."""
+    f = np.float32
+    zero = rng.random(n, dtype=f) < f(P151_KR_ZERO)
+    kc = rng.standard_gamma(f(2.0), n, dtype=f) * f(0.5 / (1 - P151_KR_ZERO))
+    kc[zero] = 0
+    kt = kc * np.exp(f(0.25) * rng.standard_normal(n, dtype=f))
+    m = zero & (rng.random(n, dtype=f) < f(0.3))
+    kt[m] = rng.standard_exponential(int(m.sum()), dtype=f) * f(0.05)
+    return [kc, kt, np.zeros(5), _i32(n)]
+
+
+def _p151_kr_ref(kc, kt):
+    """keff_stats in numpy (float64): the 5 sums."""
+    c, t = np.asarray(kc, np.float64), np.asarray(kt, np.float64)
+    return np.array([c.sum(), (c * c).sum(), t.sum(), (t * t).sum(), (c * t).sum()])
+
+
+def _p151_db_alpha():
+    return P151_DB_A / (P151_DB_KB * P151_DB_T)
+
+
+def _p151_db_res(nres, rng):
+    """U-238-like s-wave resonances: energies from P151_DB_E1 with Wigner-distributed
+    spacings (mean P151_DB_D), neutron widths Porter-Thomas (chi^2, 1 dof) about
+    P151_DB_S0 D sqrt(E), radiation widths P151_DB_GG; peak cross sections 4 pi / k^2
+    Gn / G (2.608e6 ((A + 1) / A)^2 / E barns)."""
+    sp = P151_DB_D * np.sqrt(-4 / np.pi * np.log(rng.random(nres)))
+    er = P151_DB_E1 + np.concatenate([[0.0], np.cumsum(sp[1:])])
+    gn = P151_DB_S0 * P151_DB_D * np.sqrt(er) * rng.chisquare(1, nres)
+    gt = gn + P151_DB_GG
+    s0 = 2.608e6 * ((P151_DB_A + 1) / P151_DB_A) ** 2 / er * gn / gt
+    return er, gt, s0
+
+
+def _p151_db_sigma(E, er, gt, s0):
+    """The 0 K total cross section (b): potential scattering, a 1/v capture of 2.7 b at
+    0.0253 eV and the symmetric Breit-Wigner lines of the 16 resonances nearest each E."""
+    j = np.clip(np.searchsorted(er, E)[:, None] + np.arange(-8, 8)[None], 0, len(er) - 1)
+    lines = s0[j] * (gt[j] / 2) ** 2 / ((E[:, None] - er[j]) ** 2 + (gt[j] / 2) ** 2)
+    jj = np.clip(np.searchsorted(er, E)[:, None] + np.arange(-8, 8)[None], -1, len(er))
+    lines = np.where((jj >= 0) & (jj < len(er)), lines, 0.0)
+    return P151_DB_POT + 2.7 * np.sqrt(0.0253 / E) + lines.sum(axis=1)
+
+
+def _p151_db_args(n, rng):
+    """A linearised U-238-like 0 K cross section on n energies (float64, increasing,
+    distinct, from P151_DB_EMIN): n / P151_DB_PER_RES resonances (_p151_db_res; 1024, to
+    ~20 keV, at the default n), a log grid for the smooth parts (P151_DB_DECADE points a
+    decade, at most n / 4, to 1.5 times the last resonance), the other points shared among
+    the resonances, E_r + G / 2 tan(theta), theta evenly spaced in +-0.499 pi (dense at the
+    peak), topped up with log-uniform points; sig (float64) there; sigT (zeroed), alpha
+    (P151_DB_A / kT), n."""
+    nres = max(1, n // P151_DB_PER_RES)
+    er, gt, s0 = _p151_db_res(nres, rng)
+    emax = 1.5 * er[-1] + 10.0
+    nbase = min(n // 4, int(P151_DB_DECADE * np.log10(emax / P151_DB_EMIN)))
+    th = np.linspace(-0.499 * np.pi, 0.499 * np.pi, (n - nbase) // nres)
+    pts = np.concatenate([(er[:, None] + gt[:, None] / 2 * np.tan(th)[None]).ravel(),
+                          np.geomspace(P151_DB_EMIN, emax, nbase)])
+    E = np.unique(pts[(pts >= P151_DB_EMIN) & (pts <= emax)])
+    while len(E) < n:
+        E = np.unique(np.r_[E, np.exp(rng.uniform(np.log(P151_DB_EMIN), np.log(emax), n - len(E)))])
+    if len(E) > n:
+        E = np.sort(np.r_[E[0], rng.choice(E[1:-1], n - 2, replace=False), E[-1]])
+    return [E, _p151_db_sigma(E, er, gt, s0), np.zeros(n), np.float64(_p151_db_alpha()), _i32(n)]
+
+
+def _p151_db_window(E, alpha, i):
+    """The segments doppler_broaden integrates for energy E[i]: first and last grid index."""
+    y = np.sqrt(alpha * E[i])
+    elo = (y - P151_DB_WIN) ** 2 / alpha if y > P151_DB_WIN else 0.0
+    lo = max(0, min(len(E) - 2, int(np.searchsorted(E, elo, side="right")) - 1))
+    x = np.sqrt(alpha * E)
+    past = np.flatnonzero(x[lo + 1:] - y > P151_DB_WIN)
+    hi = lo + 1 + int(past[0]) if past.size else len(E) - 1
+    return lo, hi
+
+
+def _p151_db_ref(E, sig, alpha, idx):
+    """doppler_broaden in numpy at the energies E[idx] by 8-point Gauss-Legendre quadrature
+    of x^2 sig(x) exp(-(x - y)^2) over the same segments (sig linear in E, each segment cut
+    into pieces no wider than 0.25 in x): float64."""
+    gx, gw = np.polynomial.legendre.leggauss(8)
+    x = np.sqrt(alpha * E)
+    out = []
+    for i in idx:
+        y = x[i]
+        lo, hi = _p151_db_window(E, alpha, i)
+        a, b = x[lo:hi], x[lo + 1:hi + 1]
+        k = np.maximum(1, np.ceil((b - a) / 0.25)).astype(int)
+        seg = np.repeat(np.arange(len(a)), k)
+        j = np.arange(len(seg)) - np.repeat(np.cumsum(k) - k, k)
+        pa = a[seg] + (b - a)[seg] * j / k[seg]
+        pb = a[seg] + (b - a)[seg] * (j + 1) / k[seg]
+        xx = (0.5 * (pa + pb))[:, None] + (0.5 * (pb - pa))[:, None] * gx[None]
+        ee = xx * xx / alpha
+        s = np.interp(ee, E, sig)
+        val = (xx * xx * s * np.exp(-(xx - y) ** 2) * gw[None]).sum(axis=1) * 0.5 * (pb - pa)
+        out.append(val.sum() / (y * y * np.sqrt(np.pi)))
+    return np.array(out)
+
+
+UNSEEN149 = [
+    TimingProbe("probe/slab-history-2group", "probe-unseen149", "slab_history", 1 << 20, P151_SL_BLOCK,
+                lambda n: -(-n // P151_SL_BLOCK), _p151_sl_args, source=_P151, symbols=_p151_sl_syms,
+                note="history-based two-group transport of 2^20 source neutrons in a 115 cm 1-D slab reactor (7 "
+                     "regions, cross sections in __constant__ indexed by each lane's region and group: divergent "
+                     "constant reads), a thread a neutron (blocks of 64): per event a 64-bit LCG step, logf and a "
+                     "division for the flight, a division for the boundary distance, and at a collision 1-2 more "
+                     "draws; ~24 collisions a history on average (plus a few boundary crossings) but 1 .. ~500 "
+                     "(thermal neutrons in the water reflector): a warp's longest ~150, so ~6x the mean; 99% "
+                     "absorbed; 2 coalesced loads and 4 stores a thread; divergence/latency-bound"),
+    TimingProbe("probe/mesh-tally-collision-atomic", "probe-unseen149", "mesh_tally", 1 << 22, 256,
+                lambda n: -(-n // 256), _p151_mt_args, source=_P151, symbols=_p151_mt_syms,
+                note="collision-estimator flux tally of 2^22 collision sites (24-byte structs, 100 MB, read whole: "
+                     "6 strided 4-byte loads a thread) onto a 64^3 mesh x 2 groups (2 MB float + 1 MB int tallies), "
+                     "a thread a site: 3 floorf, a __constant__ Sigma_t by material and group (divergent index), a "
+                     "division and 2 global atomicAdds (float flux, int count) at the site's cell; sites in history "
+                     "order (~16 consecutive collisions ~1 cm apart: a warp's 32 sites fall in ~8 distinct cells, "
+                     "so same-address atomics within a warp) concentrated in the core's centre (41% of the cells "
+                     "ever hit); atomic-throughput-bound"),
+    TimingProbe("probe/xs-lookup-nuclide-bsearch", "probe-unseen149", "xs_lookup", 1 << 20, 256,
+                lambda n: -(-n // 256), _p151_xs_args, source=_P151,
+                note="XSBench-style event-based macroscopic cross-section lookup for 2^20 particles (energies from a "
+                     "thermal reactor spectrum, materials with XSBench small's frequencies: ~15.5 nuclides a lookup "
+                     "on average, 34 in fuel, 4 in the commonest material), a thread a particle: per nuclide a "
+                     "14-step binary search over its 11303 48-byte grid points (a dependent random 8-byte load a "
+                     "step; the 37 MB of grids fit L2) and 2 whole-struct loads, 5 double interpolations into a "
+                     "per-thread 5-double array; 40 B stored a particle; nearly every warp holds a fuel lookup, "
+                     "so runs 34 nuclides (2.2x the mean); L2-latency-bound dependent gathers"),
+    TimingProbe("probe/fission-bank-scan-smem", "probe-unseen149", "fission_bank", 1 << 23, P151_FB_BLOCK,
+                lambda n: -(-n // P151_FB_BLOCK), _p151_fb_args, source=_P151,
+                note="the fission bank of a generation from 2^23 collision sites, a block of 512 sites: a lowbias32 "
+                     "hash and a float division a site, 2 coalesced loads, a Hillis-Steele inclusive scan of the "
+                     "counts in shared memory (9 steps, 18 __syncthreads), one atomicAdd a block on a single "
+                     "counter, then ~0.11 fission neutrons a site on average (0 for ~89% of sites, 2 for 0.1%): 3 "
+                     "position loads and 4 stores each at the bank's place; scan/sync-bound, ~70 MB moved"),
+    TimingProbe("probe/keff-stats-shfl-double", "probe-unseen149", "keff_stats", 1 << 25, P151_KR_BLOCK,
+                lambda n: P151_KR_GRID, _p151_kr_args, source=_P151,
+                note="batch statistics of k over 2^25 histories (2 float estimators, 256 MB read coalesced), a "
+                     "grid-stride loop over 1024 blocks of 256 (128 trips a thread): 5 double accumulators (2 "
+                     "conversions, 3 DFMA, 2 DADD a history), then 5 x 5 double __shfl_down_sync, a shared stage, "
+                     "5 x 3 more shuffles in warp 0 and 5 double atomicAdds a block on 5 addresses; DRAM-bound"),
+    TimingProbe("probe/doppler-sigma1-erf", "probe-unseen149", "doppler_broaden", 1 << 18, P151_DB_BLOCK,
+                lambda n: -(-n // P151_DB_BLOCK), _p151_db_args, source=_P151,
+                note="SIGMA1 Doppler broadening to 900 K of a linearised U-238-like 0 K cross section on 2^18 "
+                     "energies (1024 resonances to ~20 keV, ~256 points each, dense at the peaks, plus a sparse log "
+                     "grid), a thread an energy: an 18-step binary search (dependent 8-byte loads), then for each "
+                     "segment within +-4 thermal widths (mean ~430, 250 .. 1270; a warp's longest ~450: mild "
+                     "divergence) 2 coalesced-ish 8-byte loads, a double sqrt, exp, erf and division and ~40 "
+                     "double FMAs (5 moments); FP64-compute-bound"),
+]
+PROBES += UNSEEN149
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
