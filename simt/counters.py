@@ -85,6 +85,10 @@ RETOUCH_BINS = 40 * RETOUCH_BINS_PER_OCTAVE                 # ... up to 2^40 a b
 RETOUCH_QUANTILES = 8         # simt__l2_retouch_block_bytes.q0 .. q7
 RETOUCH_BUCKET_SHIFT = 8      # the re-touch clock's buckets for counting distinct lines (64 lines)
 RETOUCH_STEEPNESS = 5.8       # how sharply re-touches start to miss (simt.timing.retouch_miss)
+# the most 128-byte lines a store request may touch for L1 to merge it with the warp's next
+# (Counters._store_merge): 36-byte records (9-10 lines a request) merge, 48-byte ones
+# (12-13) never (timing_investigation/smerge/)
+MERGE_LINES = 10
 L2_SLICES = 64          # Hopper's L2 is hashed over many slices ...
 SLICE_SPAN = 512        # ... a slice per 512 bytes of a small region (ncu on the H100:
                         # one 128-byte line sits in one slice, 1 KiB of bins spreads over
@@ -192,16 +196,16 @@ def _hashed_slice(blocks: np.ndarray) -> np.ndarray:
     return ((blocks >> 2) << 1) | (blocks & 1)
 
 
-def _own_sector_extra(per_row: np.ndarray, lanes: np.ndarray, line_rows: np.ndarray) -> int:
-    """Sectors beyond the first of each line, summed over the store requests whose active
-    lanes each write part of a sector of their own (lanes 32 bytes or more apart).  L1
-    passes such a request's partial sectors on to L2 one by one, whether the warp's stores
-    come back to back or a loop trip apart, and L2 takes each at about 0.6 of a line's time
-    (``timing.PARTIAL_SECTOR_SHARE``; docs/results/timing_investigation/wmerge/, pstore/).
-    Where two lanes share a sector, L1 merges a warp's back-to-back stores into it, and
-    the request is priced by its lines alone.  ``lanes``: each request's active lanes."""
-    lines = np.bincount(line_rows, minlength=len(per_row))
-    return int((per_row - lines)[per_row == lanes].sum())
+def _own_sector_extra(per_row: np.ndarray, lanes: np.ndarray, lines: np.ndarray) -> np.ndarray:
+    """Per store request, its sectors beyond the first of each line where its active lanes
+    each write part of a sector of their own (lanes 32 bytes or more apart), else 0.  In a
+    kernel its stores keep busy, L1 passes such a request's partial sectors on to L2 one by
+    one, whether the warp's stores come back to back or a loop trip apart, and L2 takes
+    each at about 0.6 of a line's time (``timing.PARTIAL_SECTOR_SHARE``;
+    docs/results/timing_investigation/wmerge/, pstore/).  Where two lanes share a sector,
+    L1 merges a warp's back-to-back stores into it, and the request is priced by its lines
+    alone.  ``lanes``: each request's active lanes; ``lines``: its 128-byte lines."""
+    return np.where(per_row == lanes, per_row - lines, 0)
 
 
 def _trip_sector_extra(mat: np.ndarray, act: np.ndarray, size: int) -> int:
@@ -1076,6 +1080,9 @@ class Counters:
         self.l2_lines: dict[str, int] = defaultdict(int)    # kind -> 128-byte lines per request, summed
         self.last_st_pc: np.ndarray | None = None           # per warp: the pc of its last global store
         self.unrolled_stores: frozenset = frozenset()       # store pcs in loops nvcc unrolls fully
+        self.st_group: np.ndarray | None = None             # per warp: its last store request's lines
+        self.st_group_extra: np.ndarray | None = None       # ... its partial sectors, if no merge took them
+        self.st_group_pc: np.ndarray | None = None          # ... its pc (-1: too many lines to merge)
         self.kept_loop: dict = {}                           # pc -> innermost loop nvcc keeps
         self.const_span: dict = {}                          # LDC pc -> (lowest, highest) address
         self.l1_lines = 0                                   # ... of loads, L1 hits included
@@ -1230,6 +1237,51 @@ class Counters:
             return
         np.add.at(arr, gw, values)
 
+    def _store_merge(self, gwarps, pc: int | None, line_ids: np.ndarray, line_rows: np.ndarray,
+                     nlines: np.ndarray, extra: np.ndarray, own: np.ndarray) -> None:
+        """What L1 would save by merging a warp's back-to-back store requests: each
+        request of at most ``MERGE_LINES`` lines that comes straight after the warp's
+        previous store (a later instruction, or the next trip of a loop nvcc unrolls
+        fully, with no global load or atomic of the warp between:
+        probe/track-hit-binmatch's stores a layer apart, each layer's hits loaded in
+        between, do not merge) and shares lines with it sends L2 only its lines the
+        previous one did not touch, and neither its partial sectors nor the previous one's
+        (``l2_lines["st_merge_own"]``, ``["st_merge_partial"]`` where each lane writes a
+        sector of its own, ``["st_merge"]`` where lanes share sectors).  Whether L1 does
+        merge them depends on how busy the stores keep it (``timing.store_merge_share``;
+        docs/results/timing_investigation/smerge/: nine floats 36 bytes apart merge six to
+        one after 48 sinf a thread, not at all after 16; requests of twelve lines never).
+        Call before ``_store_trip``.  Limitations: only the previous request is compared,
+        and which of them the GPU merges depends on when its warps reach them, which the
+        emulator does not model."""
+        if gwarps is None or pc is None:
+            return
+        gw = np.asarray(gwarps)
+        if self.st_group is None:
+            self.st_group = np.full((len(self.warp_inst), MERGE_LINES), -1, np.int64)
+            self.st_group_extra = np.zeros(len(self.warp_inst), np.int64)
+            self.st_group_pc = np.full(len(self.warp_inst), -1, np.int64)
+        ok = nlines <= MERGE_LINES
+        cur = np.full((len(nlines), MERGE_LINES), -2, np.int64)
+        pos = np.arange(len(line_ids)) - np.searchsorted(line_rows, line_rows)
+        sel = ok[line_rows]
+        cur[line_rows[sel], pos[sel]] = line_ids[sel]
+        prev_pc = self.last_st_pc[gw] if self.last_st_pc is not None else np.full(len(gw), -1)
+        b2b = ok & (self.st_group_pc[gw] == prev_pc) & (prev_pc >= 0) & (
+            (pc > prev_pc) | ((pc == prev_pc) & (pc in self.unrolled_stores)))
+        if b2b.any():
+            prev = self.st_group[gw]
+            shared = ((cur[:, :, None] == prev[:, None, :]) & (cur[:, :, None] >= 0)).any(axis=2).sum(axis=1)
+            b2b &= shared > 0
+            if b2b.any():
+                o = b2b & own
+                self.l2_lines["st_merge_own"] += int(shared[o].sum())
+                self.l2_lines["st_merge"] += int(shared[b2b & ~own].sum())
+                self.l2_lines["st_merge_partial"] += int(extra[b2b].sum() + self.st_group_extra[gw[b2b]].sum())
+        self.st_group[gw] = cur
+        self.st_group_pc[gw] = np.where(ok, pc, -1)
+        self.st_group_extra[gw] = np.where(b2b | ~ok, 0, extra)
+
     def _store_trip(self, gwarps, pc) -> np.ndarray | None:
         """Per row: whether its warp's last global store was this one (a loop trip ago);
         records this store as each warp's last."""
@@ -1248,6 +1300,8 @@ class Counters:
         """One warp instruction's global access: returns the distinct sectors per warp row and
         records the DRAM footprint and the warp requests per sector (contention at L2)."""
         l2 = None                           # which of the sectors s reach L2 (None: all)
+        if kind != "st" and self.st_group_pc is not None and gwarps is not None:
+            self.st_group_pc[np.asarray(gwarps)] = -1       # parts a warp's stores (_store_merge)
         if act.all() and mat.shape[0] and (_contiguous(mat.reshape(-1), size)
                                            or (np.diff(mat[:1], axis=1) == size).all()
                                            and (np.diff(mat, axis=1) == size).all()):
@@ -1298,7 +1352,10 @@ class Counters:
             plain = int(starts.sum())
             if kind == "st":
                 lanes = np.count_nonzero(act, axis=1)
-                self.l2_lines["st_partial"] += _own_sector_extra(per_row, lanes, srow[starts])
+                nlines = np.bincount(srow[starts], minlength=len(per_row))
+                extra = _own_sector_extra(per_row, lanes, nlines)
+                self.l2_lines["st_partial"] += int(extra.sum())
+                self._store_merge(gwarps, pc, s[starts] >> 2, srow[starts], nlines, extra, per_row == lanes)
                 again = self._store_trip(gwarps, pc)
                 if again is not None:
                     again &= per_row < lanes                # lanes sharing sectors
@@ -2025,6 +2082,11 @@ class Counters:
             out[f"simt__l2_lines_{kind}.sum"] = int(round(self.l2_lines.get(kind, 0) * scale))
         # partial sectors beyond a line's first that scattered stores send L2 (_own_sector_extra)
         out["simt__l2_partial_sectors_st.sum"] = int(round(self.l2_lines.get("st_partial", 0) * scale))
+        # what L1 saves of those and of the lines where it merges back-to-back stores (_store_merge)
+        for key, name in (("st_merge", "lines"), ("st_merge_own", "own_lines"),
+                          ("st_merge_partial", "partial_sectors")):
+            if self.l2_lines.get(key):
+                out[f"simt__l2_st_merge_{name}.sum"] = int(round(self.l2_lines[key] * scale))
         if self.const_span:
             # SM cycles the constant cache's misses add to the LDCs' passes, at full
             # occupancy (a loop reading several tables a trip: simt.constcache)

@@ -22,7 +22,9 @@ are counted as the SASS issue slots they stand for, simt.issue):
                     size in between (retouch_miss) again (dram_time_us)
     l2              all global sectors x 32 B / L2 bandwidth (re-reads hit L2)
     l2_lines        128-byte lines per load / store request, summed / (active SMs x the
-                    lines per cycle a scattered load / store reaches)
+                    lines per cycle a scattered load / store reaches), less what L1 saves
+                    by merging a warp's back-to-back stores where issue work spaces them
+                    out (store_merge_share)
     issue           issue slots (simt.issue) / (active SMs x slots per cycle x clock)
                     + cycles expensive operations keep a sub-partition busy (integer division,
                     __match_any_sync per distinct value, ...: machine.OP_COST, measured)
@@ -123,6 +125,15 @@ VOTE_WARP_CYCLES = 3.6
 # (l2_st_lines_per_cycle_sm): 0.56-0.70 on the H200 for records of 12-64 bytes written a
 # field a loop trip (wmerge: 128 MiB), 0.6 on the H100 for bytes 32 apart (pstore)
 PARTIAL_SECTOR_SHARE = 0.6
+# where L1 merges a warp's back-to-back store requests: from none to all as the kernel's
+# busiest other component goes from this share of the unmerged store lines' time to the
+# next (store_merge_share)
+MERGE_BUSY_LO, MERGE_BUSY_HI, MERGE_SHARED_HI = 0.25, 0.4, 1.0
+# the components whose work spaces a warp's stores out: the issue slots alone (not DRAM's
+# or the latency's: a kernel that only stores waits on its own stores there; not L1's or
+# shared memory's, whose pipe the stores pass: probe/rec-spmm-csr-rowthread, eight floats
+# 32 bytes apart after gathers that keep L1 busy, did not merge, timing_investigation/wmerge3/)
+MERGE_SPACERS = ("issue",)
 DEFAULT_GPU = "h100"
 # a launch is reported bound by "latency+contention" when the slice's queue ends this
 # much later than the largest component alone would (slice_queue_us)
@@ -350,6 +361,14 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         # (timing_investigation/csrlat/, x1m: 19.6 us measured, 33 predicted with them)
         comp["contention"] += (_rate(g("simt__l2_lines_ld_gather.sum", 0), prof.l2_ld_lines_per_cycle_sm)
                                / (sms * clock_per_us))
+    own = g("simt__l2_st_merge_own_lines.sum", 0) + PARTIAL_SECTOR_SHARE * g("simt__l2_st_merge_partial_sectors.sum", 0)
+    shared = g("simt__l2_st_merge_lines.sum", 0)
+    if (own or shared) and comp["l2_lines"] > 0:
+        # back-to-back stores L1 merges where the stores do not keep it busy
+        busy = max(comp[k] for k in MERGE_SPACERS) / comp["l2_lines"]
+        saved = (store_merge_share(busy) * own + store_merge_share(busy, MERGE_SHARED_HI) * shared) \
+            / st_lines_per_cycle_sm(prof, active) / (sms * clock_per_us)
+        comp["l2_lines"] -= min(saved, comp["l2_lines"])
     # shared wavefronts and global load lines pass the same data pipe of L1, one after
     # the other: the one with more work carries both (crc32-chunks: 16 lines a load
     # request beside table lookups with bank conflicts, timing_investigation/unseen26/)
@@ -618,6 +637,24 @@ def slices_in_turn(metrics: dict, resident: int) -> float:
     reach = min(span, g("simt__l2_region_block_span_bytes.max", 0)
                 + g("simt__l2_region_span_per_block.max", 0) * max(0, resident - 1))
     return whole / min(whole, max(1, math.ceil(reach / C.SLICE_SPAN)))
+
+
+def store_merge_share(busy: float, hi: float | None = None) -> float:
+    """The share of the store lines and partial sectors that L1 could save by merging a
+    warp's back-to-back store requests (``counters.Counters._store_merge``) that it does
+    save, given the kernel's busiest other component (``MERGE_SPACERS``) over its
+    unmerged ``l2_lines``: none below MERGE_BUSY_LO, all from ``hi`` (MERGE_BUSY_HI by
+    default), linear in between.  A warp's requests merge when they reach L1 one after
+    the other; where stores are most of the work, the warps' requests interleave in L1's
+    queue.  On the H200 (timing_investigation/smerge/: records of K floats written field
+    by field after S sinf steps): with lanes 32 or 36 bytes apart (a sector each) nothing
+    merged at 0.20-0.23 (S = 16) and six to seven of every seven at 0.57-0.65 (S = 48), and
+    probe/fem-p1-element-quad7 (nine floats, 28 sinf) merged 4.4 of its 6.3 to one (the
+    union of its requests' sectors) at about 0.36;
+    with lanes 24 bytes apart (sharing sectors, MERGE_SHARED_HI) 2.1 of 6 at 0.32 and 5.9
+    of 6 at 1.1."""
+    hi = MERGE_BUSY_HI if hi is None else hi
+    return min(1.0, max(0.0, (busy - MERGE_BUSY_LO) / (hi - MERGE_BUSY_LO)))
 
 
 def st_lines_per_cycle_sm(prof: Profile, active: int) -> float:

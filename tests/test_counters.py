@@ -1047,3 +1047,58 @@ def test_the_busiest_chain_is_the_longest_not_the_one_with_most_lanes():
     assert cnt.tolist() == [24] * 64
     assert res.metrics["simt__global_atomic_hot_address_lanes.max"] == 24
     assert res.metrics["simt__global_atomic_hot_fp_lanes.max"] == 0
+
+
+@pytest.mark.parametrize("k, bound, own, shared, partial", [
+    # 9 floats 36 bytes apart (a sector a lane): 1152 bytes, 9 lines a request, each
+    # request after the first shares all 9 with the one before, and every request's
+    # partial sectors (32 in 9 lines: 23 beyond a line's first) are saved
+    (9, "9", 8 * 9, 0, 9 * 23),
+    (6, "6", 0, 5 * 6, 0),         # 6 floats 24 bytes apart: lanes share sectors, 6 lines
+    (12, "12", 0, 0, 0),           # 48 bytes apart: 12 lines a request, never merged
+    (9, "k", 0, 0, 0),             # a loop nvcc keeps: the stores a trip apart
+])
+def test_back_to_back_stores_count_what_merging_would_save(k, bound, own, shared, partial):
+    """A warp's store requests of at most counters.MERGE_LINES lines that follow its
+    previous store straight away send L2, when L1 merges them, only the lines the previous
+    one did not touch and none of the partial sectors (timing_investigation/smerge/)."""
+    src = f'''extern "C" __global__ void rec(float *out, int k) {{
+        int t = threadIdx.x;
+        #pragma unroll
+        for (int f = 0; f < {bound}; ++f) out[t * {k} + f] = (float)(t + f);
+    }}'''
+    (out, _), res = run(src, "rec", 1, 32, [np.zeros(32 * k, np.float32), np.int32(k)], sanitize=False)
+    assert (out.reshape(32, k) == np.arange(32)[:, None] + np.arange(k)).all()
+    m = res.metrics
+    assert m.get("simt__l2_st_merge_own_lines.sum", 0) == own
+    assert m.get("simt__l2_st_merge_lines.sum", 0) == shared
+    assert m.get("simt__l2_st_merge_partial_sectors.sum", 0) == partial
+
+
+def test_stores_merge_only_where_other_work_spaces_them_out():
+    """Nine floats 36 bytes apart after S sinf steps (timing_investigation/smerge/ on the
+    H200: 0.68 ms at S = 16, stores unmerged; 0.41 at S = 48, merged and issue-bound):
+    the store lines' time stays whole where the stores are the work, and nearly all of it
+    goes where the issue slots take more than MERGE_BUSY_HI of it."""
+    from simt import timing
+    prof = timing.load_profile("h200")
+    l2 = {}
+    for s in (16, 48):
+        src = f'''extern "C" __global__ void rec(float *out, int n) {{
+            int c = blockIdx.x * blockDim.x + threadIdx.x;
+            if (c >= n) return;
+            float v = c * 1e-3f;
+            #pragma unroll 1
+            for (int t = 0; t < {s}; ++t) v = sinf(v) + 1.0f;
+            #pragma unroll
+            for (int f = 0; f < 9; ++f) out[(size_t)c * 9 + f] = v + f;
+        }}'''
+        n = 1 << 23
+        _, res = run(src, "rec", n // 256, 256, [np.zeros(9 * n, np.float32), np.int32(n)],
+                     sanitize=False, sample_blocks=16)
+        p = timing.predict_result(res, prof)
+        l2[s] = p.components_us["l2_lines"]
+        assert p.bound == ("l2_lines" if s == 16 else "issue")
+    assert l2[48] < 0.1 * l2[16]
+    assert timing.store_merge_share(0.2) == 0 and timing.store_merge_share(0.6) == 1
+    assert 0 < timing.store_merge_share(0.6, timing.MERGE_SHARED_HI) < 1
