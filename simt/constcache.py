@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 WALKED = (256, 2048, 4096)                 # bytes each stream walks: the table's columns
 PASS_CYCLES = {                            # streams -> SM cycles a pass at each WALKED
     1: (2.1, 2.1, 2.2), 2: (2.0, 2.1, 2.2), 3: (2.0, 5.5, 6.8), 4: (2.0, 9.2, 10.9),
@@ -41,6 +43,13 @@ PASS_CYCLES = {                            # streams -> SM cycles a pass at each
 BASE_CYCLES = 2.0
 HELD_LINES = 32                            # the lines the SM's warps read at once that the cache holds
 STREAM_GAP = 64                            # words of two loads this far apart: one stream
+TRACK_WARPS = 64                           # warps whose reads tell how often a warp reads a word again
+# a load whose warps read each word this many times or more reads a table it keeps
+# whole, not a stream it walks: probe/leslie-double-shfl reads three tables of a species'
+# rates (1.6 KB) a year, every warp all of them (its lanes' species differ), and costs
+# 2.0 cycles a pass (4.6 ms for 592 M passes on the H200), not the 3.8 of three streams
+# of 768 bytes; cmiss/'s walks read each word once a warp
+HELD_REUSE = 4.0
 
 
 def extra_cycles(streams: int, walked: int) -> float:
@@ -66,17 +75,30 @@ def miss_share(warps: float, streams: int) -> float:
     return 0.0 if held <= HELD_LINES else 1.0 - (HELD_LINES / held) ** 2
 
 
-def pass_extra(spans: dict, loop_of: dict) -> dict:
+def reuse(reads: dict) -> dict:
+    """pc -> how many times, on average, the first ``TRACK_WARPS`` warps to reach that
+    ``LDC`` read each (warp, word) they read there.  ``reads``: pc -> arrays of
+    (warp << 32 | word), one an execution."""
+    out = {}
+    for pc, parts in reads.items():
+        allr = np.concatenate(parts)
+        out[pc] = len(allr) / max(1, len(np.unique(allr)))
+    return out
+
+
+def pass_extra(spans: dict, loop_of: dict, again: dict | None = None) -> dict:
     """pc -> (extra SM cycles a pass of that ``LDC`` costs at 64 warps an SM, the streams
     its loop reads).  ``spans``: pc -> (lowest, highest) address it read; ``loop_of``: pc
     -> the innermost loop nvcc keeps (not unrolled fully) around it, or None.  The loads
     of one loop whose address ranges lie within ``STREAM_GAP`` bytes of each other read
     one stream; each stream walks its range.  Loads outside any loop are read once a
-    warp, not walked: none."""
+    warp, not walked: none; nor loads whose warps read each word ``HELD_REUSE`` times or
+    more (``again``, from ``reuse``): their tables stay in the cache."""
     groups: dict = {}
+    again = again or {}
     for pc, (lo, hi) in spans.items():
         loop = loop_of.get(pc)
-        if loop is not None:
+        if loop is not None and again.get(pc, 1.0) < HELD_REUSE:
             groups.setdefault(loop, []).append((lo, hi, pc))
     out = {}
     for members in groups.values():

@@ -1085,6 +1085,8 @@ class Counters:
         self.st_group_pc: np.ndarray | None = None          # ... its pc (-1: too many lines to merge)
         self.kept_loop: dict = {}                           # pc -> innermost loop nvcc keeps
         self.const_span: dict = {}                          # LDC pc -> (lowest, highest) address
+        self.const_first: dict = {}                         # ... the first warp to read there
+        self.const_reads: dict = {}                         # ... (warp, word) of the first warps' reads
         self.l1_lines = 0                                   # ... of loads, L1 hits included
         self.l1_waves = 0                                   # ... and the cycles L1 takes for them
         self.l1_prev: dict[int, tuple] = {}                 # load pc -> (each lane's last sector there, warps seen)
@@ -2090,7 +2092,7 @@ class Counters:
         if self.const_span:
             # SM cycles the constant cache's misses add to the LDCs' passes, at full
             # occupancy (a loop reading several tables a trip: simt.constcache)
-            extra = constcache.pass_extra(self.const_span, self.kept_loop)
+            extra = constcache.pass_extra(self.const_span, self.kept_loop, constcache.reuse(self.const_reads))
             cyc = sum(self.per_pc[pc].get(CONST_PASSES, 0) * e for pc, (e, _) in extra.items() if e)
             if cyc:
                 out[CONST_MISS_CYCLES] = int(round(cyc * scale))

@@ -25,7 +25,7 @@ import functools
 
 import numpy as np
 
-from . import counters as C
+from . import constcache, counters as C
 from .ctypes_ import Scalar, Vector, sizeof
 from .errors import LaunchError
 from .ir import Const, Op, Reg
@@ -1095,7 +1095,8 @@ def _const_counters(m: Machine, p: int, ins, a: np.ndarray, g: np.ndarray) -> No
     pointer into constant memory passed around as a plain pointer counts as a global
     access when nothing tells where it points."""
     mat, act, warps = _warp_matrix(a, g)
-    words = C.Runs(mat, act).addr                           # each warp's distinct words
+    rn = C.Runs(mat, act)
+    words = rn.addr                                         # each warp's distinct words
     replays = len(words) - len(warps)                       # distinct words - 1, per warp
     m.cnt.add(p, C.CONST_LD, len(warps))
     if replays:
@@ -1109,6 +1110,13 @@ def _const_counters(m: Machine, p: int, ins, a: np.ndarray, g: np.ndarray) -> No
             lo, hi = int(words.min()), int(words.max())
             old = m.cnt.const_span.get(p)
             m.cnt.const_span[p] = (lo, hi) if old is None else (min(lo, old[0]), max(hi, old[1]))
+            # the words the first warps to get here read, for how often each reads a word
+            # again (simt.constcache: tables every warp reads whole stay in the cache)
+            first = m.cnt.const_first.setdefault(p, m.gwarp0)
+            gw = m.gwarp0 + warps[rn.row]
+            t = gw < first + constcache.TRACK_WARPS
+            if t.any():
+                m.cnt.const_reads.setdefault(p, []).append((gw[t].astype(np.int64) << 32) | (words[t] & 0xFFFFFFFF))
 
 
 def _const_pair_passes(m: Machine, p: int, mat: np.ndarray, act: np.ndarray, warps: np.ndarray) -> int:
