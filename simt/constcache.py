@@ -44,6 +44,7 @@ BASE_CYCLES = 2.0
 HELD_LINES = 32                            # the lines the SM's warps read at once that the cache holds
 STREAM_GAP = 64                            # words of two loads this far apart: one stream
 TRACK_WARPS = 64                           # warps whose reads tell how often a warp reads a word again
+TRACK_READS = 256                          # ... over at most this many executions of the load
 # a load whose warps read each word this many times or more reads a table it keeps
 # whole, not a stream it walks: probe/leslie-double-shfl reads three tables of a species'
 # rates (1.6 KB) a year, every warp all of them (its lanes' species differ), and costs
@@ -77,8 +78,8 @@ def miss_share(warps: float, streams: int) -> float:
 
 def reuse(reads: dict) -> dict:
     """pc -> how many times, on average, the first ``TRACK_WARPS`` warps to reach that
-    ``LDC`` read each (warp, word) they read there.  ``reads``: pc -> arrays of
-    (warp << 32 | word), one an execution."""
+    ``LDC`` read each (warp, word) they read there, over its first ``TRACK_READS``
+    executions.  ``reads``: pc -> arrays of (warp << 32 | word), one an execution."""
     out = {}
     for pc, parts in reads.items():
         allr = np.concatenate(parts)

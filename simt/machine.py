@@ -1113,10 +1113,12 @@ def _const_counters(m: Machine, p: int, ins, a: np.ndarray, g: np.ndarray) -> No
             # the words the first warps to get here read, for how often each reads a word
             # again (simt.constcache: tables every warp reads whole stay in the cache)
             first = m.cnt.const_first.setdefault(p, m.gwarp0)
-            gw = m.gwarp0 + warps[rn.row]
-            t = gw < first + constcache.TRACK_WARPS
-            if t.any():
-                m.cnt.const_reads.setdefault(p, []).append((gw[t].astype(np.int64) << 32) | (words[t] & 0xFFFFFFFF))
+            got = m.cnt.const_reads.setdefault(p, [])
+            if len(got) < constcache.TRACK_READS:
+                gw = m.gwarp0 + warps[rn.row]
+                t = gw < first + constcache.TRACK_WARPS
+                if t.any():
+                    got.append((gw[t].astype(np.int64) << 32) | (words[t] & 0xFFFFFFFF))
 
 
 def _const_pair_passes(m: Machine, p: int, mat: np.ndarray, act: np.ndarray, warps: np.ndarray) -> int:
