@@ -86,8 +86,9 @@ RETOUCH_QUANTILES = 8         # simt__l2_retouch_block_bytes.q0 .. q7
 RETOUCH_BUCKET_SHIFT = 8      # the re-touch clock's buckets for counting distinct lines (64 lines)
 RETOUCH_STEEPNESS = 5.8       # how sharply re-touches start to miss (simt.timing.retouch_miss)
 # the most 128-byte lines a store request may touch for L1 to merge it with the warp's next
-# (Counters._store_merge): 36-byte records (9-10 lines a request) merge, 48-byte ones
-# (12-13) never (timing_investigation/smerge/)
+# (Counters._store_merge): 36-byte records (9-10 lines a request) merged after 48 sinf steps
+# a thread, 48-byte ones (12-13) did not (timing_investigation/smerge/; they did after 256,
+# wmerge3/)
 MERGE_LINES = 10
 L2_SLICES = 64          # Hopper's L2 is hashed over many slices ...
 SLICE_SPAN = 512        # ... a slice per 512 bytes of a small region (ncu on the H100:
@@ -1252,7 +1253,8 @@ class Counters:
         sector of its own, ``["st_merge"]`` where lanes share sectors).  Whether L1 does
         merge them depends on how busy the stores keep it (``timing.store_merge_share``;
         docs/results/timing_investigation/smerge/: nine floats 36 bytes apart merge six to
-        one after 48 sinf a thread, not at all after 16; requests of twelve lines never).
+        one after 48 sinf a thread, not at all after 16; requests of twelve lines not
+        after 48).
         Call before ``_store_trip``.  Limitations: only the previous request is compared,
         and which of them the GPU merges depends on when its warps reach them, which the
         emulator does not model."""

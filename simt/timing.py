@@ -125,9 +125,9 @@ VOTE_WARP_CYCLES = 3.6
 # (l2_st_lines_per_cycle_sm): 0.56-0.70 on the H200 for records of 12-64 bytes written a
 # field a loop trip (wmerge: 128 MiB), 0.6 on the H100 for bytes 32 apart (pstore)
 PARTIAL_SECTOR_SHARE = 0.6
-# where L1 merges a warp's back-to-back store requests: from none to all as the kernel's
-# busiest other component goes from this share of the unmerged store lines' time to the
-# next (store_merge_share)
+# where L1 merges a warp's back-to-back store requests: from none to all as the issue
+# slots' time goes from this share of the unmerged l2_lines to the next, for lanes with a
+# sector each and for lanes sharing sectors (store_merge_share)
 MERGE_BUSY_LO, MERGE_BUSY_HI, MERGE_SHARED_HI = 0.25, 0.4, 1.0
 # the components whose work spaces a warp's stores out: the issue slots alone (not DRAM's
 # or the latency's: a kernel that only stores waits on its own stores there; not L1's or
@@ -366,8 +366,8 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
     if (own or shared) and comp["l2_lines"] > 0:
         # back-to-back stores L1 merges where the stores do not keep it busy
         busy = max(comp[k] for k in MERGE_SPACERS) / comp["l2_lines"]
-        saved = (store_merge_share(busy) * own + store_merge_share(busy, MERGE_SHARED_HI) * shared) \
-            / st_lines_per_cycle_sm(prof, active) / (sms * clock_per_us)
+        saved = _rate(store_merge_share(busy) * own + store_merge_share(busy, MERGE_SHARED_HI) * shared,
+                      st_lines_per_cycle_sm(prof, active)) / (sms * clock_per_us)
         comp["l2_lines"] -= min(saved, comp["l2_lines"])
     # shared wavefronts and global load lines pass the same data pipe of L1, one after
     # the other: the one with more work carries both (crc32-chunks: 16 lines a load
