@@ -82,8 +82,9 @@ def reuse(reads: dict) -> dict:
     executions.  ``reads``: pc -> arrays of (warp << 32 | word), one an execution."""
     out = {}
     for pc, parts in reads.items():
-        allr = np.concatenate(parts)
-        out[pc] = len(allr) / max(1, len(np.unique(allr)))
+        if parts:                          # (none where no tracked warp got there)
+            allr = np.concatenate(parts)
+            out[pc] = len(allr) / max(1, len(np.unique(allr)))
     return out
 
 
