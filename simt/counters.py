@@ -1266,6 +1266,10 @@ class Counters:
             self.st_group_extra = np.zeros(len(self.warp_inst), np.int64)
             self.st_group_pc = np.full(len(self.warp_inst), -1, np.int64)
         ok = nlines <= MERGE_LINES
+        if not ok.any():                   # (a transpose's or a row store's 32 lines: nothing to track)
+            self.st_group_pc[gw] = -1
+            self.st_group_extra[gw] = 0
+            return
         cur = np.full((len(nlines), MERGE_LINES), -2, np.int64)
         pos = np.arange(len(line_ids)) - np.searchsorted(line_rows, line_rows)
         sel = ok[line_rows]
