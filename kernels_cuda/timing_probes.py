@@ -34925,6 +34925,3038 @@ UNSEEN149 = [
 PROBES += UNSEEN149
 
 
+
+# probe-unseen155 (probes157.cu): a fracture mechanics / peridynamics course's kernels (bond-
+# based PMB peridynamics of a glass plate with a pre-crack and a hole on a jittered cubic
+# lattice: the horizon neighbour lists built a cell a block through shared memory, the bond
+# forces over fixed-stride neighbour lists with bond breakage, the damage index with a shared
+# histogram and a 64-bit atomicMax crack-tip search, a velocity-Verlet step of AoS node records,
+# the strain energy a warp a node with shuffles and a double atomicAdd, the Williams series
+# crack-tip displacement field in double) as a student who knows CUDA basics writes them,
+# predicted before their first GPU run. Each probe's n is the plate's length in lattice
+# spacings (a multiple of 6): the plate is n x n/2 x P157_NZ nodes less the hole's.
+_P157 = "probes157.cu"
+P157_DX = 1e-3                                     # lattice spacing (m)
+P157_M = 3                                         # horizon delta = M dx = a cell's side
+P157_NZ = 12                                       # the plate's thickness (spacings)
+P157_JITTER = 0.05                                 # node positions jittered U(-J, J) dx each axis
+P157_MAX_NB = 128                                  # PD_MAX_NB
+P157_E, P157_NU, P157_RHO, P157_G0 = 72e9, 0.25, 2440.0, 3.8   # soda-lime glass (bond-based: nu 1/4)
+P157_HOLE = (0.7, 0.62, 0.12)                      # the hole's centre (x / L, y / W) and radius / W
+P157_A0 = 0.3                                      # the pre-crack's length / L (at y = W/2, from x = 0)
+P157_TIP = 0.45                                    # the grown crack's tip / L (the force, damage, energy state)
+P157_KI = 1.1                                      # K_I / K_IC of the loaded state
+P157_KII = 0.05                                    # K_II / K_I
+P157_TBIAX = -0.5                                  # T-stress biaxiality T sqrt(pi a) / K_I
+P157_WM_TERMS = 10                                 # WM_TERMS
+P157_WAKE, P157_PZ = 0.1, 0.5                      # extra broken bonds: near the faces, in the process zone
+P157_DMG_BINS, P157_TIP_DAMAGE = 10, 0.25          # DMG_BINS, TIP_DAMAGE
+P157_NB_N, P157_BF_N, P157_DM_N, P157_VV_N, P157_SE_N, P157_WM_N = 288, 288, 384, 768, 288, 480
+P157_BF_BLOCK, P157_DM_BLOCK, P157_VV_BLOCK, P157_SE_BLOCK, P157_WM_BLOCK = 128, 256, 256, 256, 128
+P157_VV_DT, P157_VV_GRIP, P157_VV_TAU = 1e-7, 0.05, 2e-5   # time step (s), grip speed (m/s), loading time (s)
+P157_NODE_DTYPE = np.dtype([(f, "<f4") for f in ("x", "y", "z", "ux", "uy", "uz", "vx", "vy", "vz", "ax", "ay", "az",
+                                                   "fx", "fy", "fz")] + [("bc", "<i4")])     # struct PDNode (64 B)
+_P157_CACHE = {}
+
+
+def _p157_delta():
+    return P157_M * P157_DX
+
+
+def _p157_material():
+    """PMB constants: the micromodulus c = 18 k / (pi delta^4) (k the bulk modulus), the
+    critical stretch s0 = sqrt(5 G0 / (9 k delta)), the shear modulus, the plane-strain Kolosov
+    constant 3 - 4 nu and K_IC = sqrt(E G0 / (1 - nu^2))."""
+    d = _p157_delta()
+    k = P157_E / (3 * (1 - 2 * P157_NU))
+    return (18 * k / (np.pi * d ** 4), np.sqrt(5 * P157_G0 / (9 * k * d)), P157_E / (2 * (1 + P157_NU)),
+            3 - 4 * P157_NU, np.sqrt(P157_E * P157_G0 / (1 - P157_NU ** 2)))
+
+
+def _p157_lattice(n):
+    """The plate's n x n/2 x P157_NZ lattice nodes outside the hole, numbered cell by cell
+    (cells of 3 x 3 x 3 nodes, x fastest; within a cell x fastest too): i, j, k (int32) and
+    cell_start (int32, cells + 1). Cached."""
+    if n in _P157_CACHE:
+        return _P157_CACHE[n]
+    assert n % 6 == 0, n
+    ny = n // 2
+    m = P157_M
+    ncx, ncy, ncz = n // m, ny // m, P157_NZ // m
+    c = np.arange(ncx * ncy * ncz, dtype=np.int32)[:, None]
+    q = np.arange(m ** 3, dtype=np.int32)[None, :]
+    i = (m * (c % ncx) + q % m).ravel()
+    j = (m * (c // ncx % ncy) + q // m % m).ravel()
+    k = (m * (c // (ncx * ncy)) + q // (m * m)).ravel()
+    hx, hy, hr = P157_HOLE[0] * n, P157_HOLE[1] * ny, P157_HOLE[2] * ny
+    keep = (i + 0.5 - hx) ** 2 + (j + 0.5 - hy) ** 2 >= hr * hr
+    start = np.concatenate([[0], np.cumsum(keep.reshape(-1, m ** 3).sum(axis=1))]).astype(np.int32)
+    if len(_P157_CACHE) > 4:
+        _P157_CACHE.clear()
+    _P157_CACHE[n] = out = (i[keep], j[keep], k[keep], start)
+    return out
+
+
+def _p157_nodes(n):
+    return len(_p157_lattice(n)[0])
+
+
+def _p157_pos(n, rng):
+    """The nodes' reference positions X (float32 nodes x 4: (lattice + 0.5 + U(-J, J)) dx,
+    w the volume dx^3)."""
+    i, j, k, _ = _p157_lattice(n)
+    X = np.empty((len(i), 4), np.float32)
+    for a, v in enumerate((i, j, k)):
+        X[:, a] = (v + 0.5 + rng.uniform(-P157_JITTER, P157_JITTER, len(v))) * P157_DX
+    X[:, 3] = P157_DX ** 3
+    return X
+
+
+def _p157_crack(n):
+    """The crack's plane y (= (n/2 // 2) dx, between two rows of nodes), the pre-crack's
+    length and the grown crack's tip x (m)."""
+    return (n // 2 // 2) * P157_DX, P157_A0 * n * P157_DX, P157_TIP * n * P157_DX
+
+
+def _p157_coefs(n, rng):
+    """Williams series coefficients (float64 WM_TERMS each) of the loaded plate (crack length
+    a = TIP L): a_1 = K_I / sqrt(2 pi) (K_I = P157_KI K_IC), a_2 = T / 4 (T = TBIAX K_I /
+    sqrt(pi a)), b_1 = -K_II / sqrt(2 pi) (K_II = P157_KII K_I); the higher terms a_1 g
+    L^-((m - 1) / 2), g ~ N(0, 0.2^2) (mode I) and N(0, 0.05^2) (mode II)."""
+    *_, kic = _p157_material()
+    L = n * P157_DX
+    ki = P157_KI * kic
+    a1 = ki / np.sqrt(2 * np.pi)
+    scale = a1 * L ** (-(np.arange(1, P157_WM_TERMS + 1) - 1) / 2)
+    a = scale * rng.normal(0, 0.2, P157_WM_TERMS)
+    b = scale * rng.normal(0, 0.05, P157_WM_TERMS)
+    a[0] = a1
+    a[1] = P157_TBIAX * ki / np.sqrt(np.pi * _p157_crack(n)[2]) / 4
+    b[0] = -P157_KII * ki / np.sqrt(2 * np.pi)
+    b[1] = 0.0
+    return a, b
+
+
+def _p157_wm_ref(x, y, xt, yt, a, b, mu, kappa):
+    """The Williams series displacement (ux, uy) at (x, y) about the tip (xt, yt), float64:
+    r^(m/2) e^(i m th/2) as the powers of sqrt(r) e^(i th/2), r^(m/2) e^(i (m/2 - 2) th) those
+    times e^(-2 i th) (in chunks of 2^18 points)."""
+    x, y = np.asarray(x, np.float64), np.asarray(y, np.float64)
+    ux, uy = np.empty(len(x)), np.empty(len(x))
+    K = len(a)
+    h = 0.5 * np.arange(1, K + 1)
+    sg = np.where(np.arange(1, K + 1) % 2 == 0, 1.0, -1.0)
+    for c in range(0, len(x), 1 << 18):
+        z = (x[c:c + (1 << 18)] - xt) + 1j * (y[c:c + (1 << 18)] - yt)
+        e = z / np.abs(z)
+        P = np.cumprod(np.repeat((np.sqrt(np.abs(z)) * np.sqrt(e))[:, None], K, axis=1), axis=1)
+        Q = P * (np.conj(e) ** 2)[:, None]
+        ux[c:c + (1 << 18)] = (P.real * (a * (kappa + h + sg)) - Q.real * (a * h) - P.imag * (b * (kappa + h - sg))
+                               + Q.imag * (b * h)).sum(axis=1)
+        uy[c:c + (1 << 18)] = (P.imag * (a * (kappa - h - sg)) + Q.imag * (a * h) + P.real * (b * (kappa - h + sg))
+                               + Q.real * (b * h)).sum(axis=1)
+    return ux / (2 * mu), uy / (2 * mu)
+
+
+def _p157_offsets():
+    """The lattice offsets within the horizon (0 < |d|^2 <= M^2), z slowest."""
+    r = np.arange(-P157_M, P157_M + 1)
+    d = np.stack(np.meshgrid(r, r, r, indexing="ij"), axis=-1).reshape(-1, 3)[:, ::-1]   # (di, dj, dk), dk slowest
+    d2 = (d * d).sum(axis=1)
+    return d[(d2 > 0) & (d2 <= P157_M ** 2)]
+
+
+def _p157_hash(a, b, seed):
+    """A uniform in [0, 1) from the unordered pair (a, b) (so both copies of a bond agree)."""
+    lo = np.minimum(a, b).astype(np.uint64)
+    hi = np.maximum(a, b).astype(np.uint64)
+    x = (lo << np.uint64(32)) ^ hi ^ np.uint64(seed * 0x9E3779B97F4A7C15 % (1 << 64))
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    x = x ^ (x >> np.uint64(31))
+    return (x >> np.uint64(11)).astype(np.float64) / float(1 << 53)
+
+
+def _p157_bonds(n, X, seed, tip=None, lists=True):
+    """The nodes' bonds: nnb (int32), nbr (int32 nodes x MAX_NB, the neighbours within delta
+    in offset order, unused slots 0; empty unless lists) and broken (uint8 alike): the bonds
+    crossing the crack plane at x < tip (the pre-crack when tip is None), and, with a tip,
+    hashed per bond: those with the midpoint within delta of the crack plane behind the tip
+    with P157_WAKE, those with the midpoint r < 8 delta from the tip (in x-y) with P157_PZ
+    exp(-r / delta). Built an offset at a time on the dense lattice."""
+    i, j, k, _ = _p157_lattice(n)
+    N = len(i)
+    shape = (n, n // 2, P157_NZ)
+    idx = np.full(shape, -1, np.int32)                      # the lattice: node numbers, -1 in the hole
+    idx[i, j, k] = np.arange(N, dtype=np.int32)
+    yc, a0, _ = _p157_crack(n)
+    a = a0 if tip is None else tip
+    d = _p157_delta()
+    cnt = np.zeros(shape, np.int32)
+    nbr = np.zeros(N * P157_MAX_NB if lists else 0, np.int32)
+    brk = np.zeros(N * P157_MAX_NB, np.uint8)
+    P = np.zeros((3,) + shape)
+    P[:, i, j, k] = X[:, :3].T
+    below = P[1] < yc
+    near = tip is not None and ((P[0] < tip + 9 * d) & (np.abs(P[1] - yc) < 9 * d) &
+                                ((np.abs(P[1] - yc) < 2 * d) | (P[0] > tip - 9 * d)))
+    for off in _p157_offsets():
+        src = tuple(slice(max(0, -o), m - max(0, o)) for o, m in zip(off, shape))
+        dst = tuple(slice(max(0, o), m - max(0, -o)) for o, m in zip(off, shape))
+        S, T = idx[src], idx[dst]
+        q = (S >= 0) & (T >= 0)
+        if (off * off).sum() == P157_M ** 2:                # jitter decides (the rest always inside)
+            e = P[(slice(None),) + dst] - P[(slice(None),) + src]
+            q &= (e * e).sum(axis=0) <= d * d
+        slot = S * P157_MAX_NB + cnt[src]
+        if lists:
+            nbr[slot[q]] = T[q]
+        cnt[src] += q
+        b = q & (below[src] != below[dst]) if off[1] != 0 else None       # across the crack's plane
+        if b is not None and b.any():
+            ps, pt = P[(slice(None),) + src][:2, b], P[(slice(None),) + dst][:2, b]
+            c = ps[0] + (yc - ps[1]) / (pt[1] - ps[1]) * (pt[0] - ps[0]) < a
+            brk[slot[b][c]] = 1
+        if tip is not None:                                 # near the crack's faces or its tip
+            w = q & near[src]
+            ps, pt = P[(slice(None),) + src][:2, w], P[(slice(None),) + dst][:2, w]
+            mx, my = (ps[0] + pt[0]) / 2, (ps[1] + pt[1]) / 2
+            r = np.hypot(mx - tip, my - yc)
+            wake = (mx < tip) & (np.abs(my - yc) < d)
+            u = _p157_hash(S[w], T[w], seed)
+            brk[slot[w][(wake & (u < P157_WAKE)) | ((r < 8 * d) & (u < P157_PZ * np.exp(-r / d)))]] = 1
+    nnb = cnt[i, j, k]
+    nbr, brk = nbr.reshape(-1, P157_MAX_NB), brk.reshape(N, P157_MAX_NB)
+    return nnb, nbr, brk
+
+
+def _p157_state(n, rng, lists=True):
+    """The loaded plate: X (_p157_pos), U (float32 nodes x 4: the Williams field of
+    _p157_coefs about the tip, uz = w = 0) and its bonds (_p157_bonds with the tip)."""
+    X = _p157_pos(n, rng)
+    yc, _, tip = _p157_crack(n)
+    a, b = _p157_coefs(n, rng)
+    _, _, mu, kappa, _ = _p157_material()
+    ux, uy = _p157_wm_ref(X[:, 0], X[:, 1], tip, yc, a, b, mu, kappa)
+    U = np.zeros_like(X)
+    U[:, 0], U[:, 1] = ux, uy
+    nnb, nbr, brk = _p157_bonds(n, X, int(rng.integers(1 << 30)), tip=tip, lists=lists)
+    return X, U, nnb, nbr, brk
+
+
+def _p157_nb_args(n, rng):
+    """X (_p157_pos), cell_start, nnb (int32, zeroed), nbr (int32 nodes MAX_NB, zeroed), broken
+    (uint8 alike, zeroed), the cells along x, y, z, delta, the crack plane's y and the
+    pre-crack's length (float32)."""
+    X = _p157_pos(n, rng)
+    *_, start = _p157_lattice(n)
+    N = len(X)
+    yc, a0, _ = _p157_crack(n)
+    return [X, start, np.zeros(N, np.int32), np.zeros(N * P157_MAX_NB, np.int32),
+            np.zeros(N * P157_MAX_NB, np.uint8), _i32(n // P157_M), _i32(n // 2 // P157_M),
+            _i32(P157_NZ // P157_M), np.float32(_p157_delta()), np.float32(yc), np.float32(a0)]
+
+
+def _p157_nb_ref(X, delta, yc, a0):
+    """pd_build_neighbors by brute force in float64: the bond matrix (nodes x nodes bool), its
+    pre-crack flags, and where float32 may decide otherwise (|d|^2 within 1e-6 of delta^2, or
+    the crossing within 1e-9 m of a0)."""
+    P = np.asarray(X, np.float64)[:, :3]
+    D = P[None, :, :] - P[:, None, :]
+    r2 = (D * D).sum(axis=2)
+    d2 = float(np.float32(delta)) ** 2
+    bond = r2 <= d2
+    np.fill_diagonal(bond, False)
+    amb = np.abs(r2 / d2 - 1) < 1e-6
+    yc, a0 = float(np.float32(yc)), float(np.float32(a0))
+    y = P[:, 1] - yc
+    cross = y[:, None] * y[None, :] < 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        xc = P[:, 0][:, None] + (-y[:, None]) / D[:, :, 1] * D[:, :, 0]
+    flag = bond & cross & (xc < a0)
+    amb |= bond & cross & (np.abs(xc - a0) < 1e-9)
+    return bond, flag, amb
+
+
+def _p157_bf_args(n, rng):
+    """The loaded plate (_p157_state): X, U, nnb, nbr and broken (flattened), F (float32 nodes
+    x 4, zeroed), c, s0 (float32), the nodes."""
+    X, U, nnb, nbr, brk = _p157_state(n, rng)
+    c, s0, *_ = _p157_material()
+    return [X, U, nnb, nbr.ravel(), brk.ravel(), np.zeros_like(X), np.float32(c), np.float32(s0), _i32(len(X))]
+
+
+def _p157_stretch(X, U, nnb, nbr):
+    """Each bond slot's reference length and stretch in float64 (nodes x MAX_NB; nan in the
+    unused slots)."""
+    N = len(X)
+    nbr = np.asarray(nbr).reshape(N, -1)
+    used = np.arange(nbr.shape[1])[None, :] < np.asarray(nnb)[:, None]
+    Xd, Ud = np.asarray(X, np.float64)[:, :3], np.asarray(U, np.float64)[:, :3]
+    e = Xd[nbr] - Xd[:, None, :]
+    r = e + Ud[nbr] - Ud[:, None, :]
+    l0 = np.sqrt((e * e).sum(axis=2))
+    with np.errstate(invalid="ignore"):
+        s = (np.sqrt((r * r).sum(axis=2)) - l0) / l0
+    return np.where(used, l0, np.nan), np.where(used, s, np.nan), r
+
+
+def _p157_bf_ref(X, U, nnb, nbr, intact, c):
+    """PMB force densities (float64 nodes x 3) over the bonds intact (nodes x MAX_NB bool)."""
+    N = len(X)
+    l0, s, r = _p157_stretch(X, U, nnb, nbr)
+    V = np.asarray(X, np.float64)[:, 3][np.asarray(nbr).reshape(N, -1)]
+    with np.errstate(invalid="ignore"):
+        t = np.where(intact, c * np.nan_to_num(s) * V / np.linalg.norm(r, axis=2), 0.0)
+    return (t[:, :, None] * r).sum(axis=1)
+
+
+def _p157_dm_args(n, rng):
+    """The loaded plate's X, nnb and broken (_p157_state, flattened), phi (float32, zeroed), hist
+    (int32 DMG_BINS, zeroed), tip (uint64 1, zeroed), the nodes."""
+    X, _, nnb, _, brk = _p157_state(n, rng, lists=False)
+    return [X, nnb, brk.ravel(), np.zeros(len(X), np.float32), np.zeros(P157_DMG_BINS, np.int32),
+            np.zeros(1, np.uint64), _i32(len(X))]
+
+
+def _p157_dm_ref(X, nnb, broken):
+    """pd_damage in numpy: phi (float32), hist, the tip key (0 if no node is damaged enough)."""
+    N = len(X)
+    nb = np.asarray(broken).reshape(N, -1).astype(np.int64).sum(axis=1)
+    f = np.float32
+    phi = np.where(nnb > 0, nb.astype(f) / np.maximum(nnb, 1).astype(f), f(0)).astype(f)
+    hist = np.bincount(np.minimum(np.floor(phi * f(P157_DMG_BINS)), P157_DMG_BINS - 1).astype(np.int64),
+                       minlength=P157_DMG_BINS)
+    on = np.flatnonzero(phi >= f(P157_TIP_DAMAGE))
+    if not len(on):
+        return phi, hist, 0
+    top = on[np.lexsort((on, np.asarray(X)[on, 0]))[-1]]
+    return phi, hist, (int(np.asarray(X)[top, 0].view(np.uint32)) << 32) | int(top)
+
+
+def _p157_vv_args(n, rng):
+    """The nodes of a bigger plate (n) mid-run as PDNode records: position (_p157_pos),
+    displacement the Williams field (_p157_coefs about the tip), velocity that over the loading
+    time P157_VV_TAU plus N(0, 0.01^2) m/s waves, the last acceleration N(0, s^2) each axis
+    with s = 2e4 (1 + delta / r) m/s^2 (r from the tip: heavy near it), the force density rho
+    (that acceleration + 10% noise); bc 2 / 1 on the bottom / top M rows (the grips: moved at
+    the grip velocity); rho, dt, the grip velocity (float32), the nodes."""
+    X = _p157_pos(n, rng)
+    N = len(X)
+    yc, _, tip = _p157_crack(n)
+    a, b = _p157_coefs(n, rng)
+    _, _, mu, kappa, _ = _p157_material()
+    g = np.zeros(N, P157_NODE_DTYPE)
+    g["x"], g["y"], g["z"] = X[:, 0], X[:, 1], X[:, 2]
+    ux, uy = _p157_wm_ref(X[:, 0], X[:, 1], tip, yc, a, b, mu, kappa)
+    g["ux"], g["uy"] = ux, uy
+    f = np.float32
+    g["vx"] = ux / P157_VV_TAU + rng.normal(0, 0.01, N)
+    g["vy"] = uy / P157_VV_TAU + rng.normal(0, 0.01, N)
+    g["vz"] = rng.normal(0, 0.01, N)
+    s = f(2e4) * (1 + f(_p157_delta()) / np.hypot(X[:, 0] - f(tip), X[:, 1] - f(yc)))
+    for ax in "xyz":
+        acc = s * rng.standard_normal(N, dtype=f)
+        g["a" + ax] = acc
+        g["f" + ax] = f(P157_RHO) * acc * (1 + f(0.1) * rng.standard_normal(N, dtype=f))
+    j = _p157_lattice(n)[1]
+    g["bc"] = np.where(j < P157_M, 2, np.where(j >= n // 2 - P157_M, 1, 0))
+    return [g, np.float32(P157_RHO), np.float32(P157_VV_DT), np.float32(P157_VV_GRIP), _i32(N)]
+
+
+def _p157_vv_ref(g, rho, dt, vgrip):
+    """pd_verlet in numpy (float32, the kernel's operation order): the records after."""
+    g = g.copy()
+    f = np.float32
+    rho, dt, vgrip = f(rho), f(dt), f(vgrip)
+    free = g["bc"] == 0
+    for ax in "xyz":
+        a = g["f" + ax] / rho
+        v = g["v" + ax] + f(0.5) * dt * (g["a" + ax] + a)
+        fixed = np.where(g["bc"] == 1, vgrip, -vgrip) if ax == "y" else f(0)
+        g["v" + ax] = np.where(free, v, fixed)
+        g["a" + ax] = np.where(free, a, f(0))
+        g["u" + ax] = g["u" + ax] + (dt * g["v" + ax] + f(0.5) * dt * dt * g["a" + ax])
+    return g
+
+
+def _p157_se_args(n, rng):
+    """The loaded plate (_p157_state): X, U, nnb, nbr and broken (flattened), W (float32,
+    zeroed), total (float64 1, zeroed), c (float32), the nodes."""
+    X, U, nnb, nbr, brk = _p157_state(n, rng)
+    c, *_ = _p157_material()
+    return [X, U, nnb, nbr.ravel(), brk.ravel(), np.zeros(len(X), np.float32), np.zeros(1), np.float32(c),
+            _i32(len(X))]
+
+
+def _p157_se_ref(X, U, nnb, nbr, broken, c):
+    """The PMB strain energy density of each node in float64, 1/4 c sum s^2 |xi| V_j over the
+    intact bonds, and sum W V."""
+    N = len(X)
+    l0, s, _ = _p157_stretch(X, U, nnb, nbr)
+    V = np.asarray(X, np.float64)[:, 3]
+    ok = ~np.isnan(s) & (np.asarray(broken).reshape(N, -1) == 0)
+    W = np.where(ok, 0.25 * float(c) * np.nan_to_num(s) ** 2 * np.nan_to_num(l0) *
+                 V[np.asarray(nbr).reshape(N, -1)], 0).sum(axis=1)
+    return W, (W * V).sum()
+
+
+def _p157_wm_syms(n, rng):
+    a, b = _p157_coefs(n, rng)
+    return {"c_wa": a, "c_wb": b}
+
+
+def _p157_wm_args(n, rng):
+    """X (_p157_pos), U (float32 nodes x 4, zeroed), the tip (x, y), mu and kappa (float64),
+    the nodes."""
+    X = _p157_pos(n, rng)
+    yc, _, tip = _p157_crack(n)
+    _, _, mu, kappa, _ = _p157_material()
+    return [X, np.zeros_like(X), np.float64(tip), np.float64(yc), np.float64(mu), np.float64(kappa), _i32(len(X))]
+
+
+UNSEEN155 = [
+    TimingProbe("probe/pd-horizon-cells-smem", "probe-unseen155", "pd_build_neighbors", P157_NB_N, 32,
+                lambda n: (n // P157_M) * (n // 2 // P157_M) * (P157_NZ // P157_M), _p157_nb_args, source=_P157,
+                note="the horizon neighbour lists of a 288 x 144 x 12 jittered-lattice glass plate (486k nodes, a "
+                     "hole), a 32-thread block (27 active lanes) per 3 x 3 x 3-node cell: 18,432 blocks; each "
+                     "stages the 27 surrounding cells' nodes (up to 729 float4 + ids, 17.3 KB of shared memory: "
+                     "~12 blocks = 12 warps an SM) in 27 rounds (2 cell_start loads, then a float4 a lane), "
+                     "__syncthreads, then every "
+                     "lane scans all ~593 staged candidates (broadcast LDS.128 + LDS.32, ~12 FP32 ops and a "
+                     "compare each), ~96 inside the horizon stored to its own 512-byte list row (an int and a "
+                     "byte, lanes 512 B apart: 27 sectors a store) with a pre-crack test (rare division); ~233 MB "
+                     "of the 311 MB of lists written; latency-bound at low occupancy (small blocks, big shared stage)"),
+    TimingProbe("probe/pd-pmb-bond-force", "probe-unseen155", "pd_bond_force", P157_BF_N, P157_BF_BLOCK,
+                lambda n: -(-_p157_nodes(n) // P157_BF_BLOCK), _p157_bf_args, source=_P157,
+                note="PMB bond forces of a 288 x 144 x 12 plate (486k nodes, 46.6M bonds: 96 a node on average, "
+                     "57 .. 117, a warp's longest ~110), a thread a node in blocks of 128: per bond a byte flag "
+                     "and an int neighbour from fixed-stride rows (lanes 128 B / 512 B apart: 32 sectors a warp "
+                     "load, a line reused over 32 (ints) or ~96 (bytes) trips if it stays in L1), 2 float4 "
+                     "gathers (neighbours in the node's and the adjacent cells: 3 runs ~124k nodes apart; 15.6 MB "
+                     "of X and U, L1/L2 hits), 2 sqrtf and 2 float divisions (~40 FP32 ops); 0.57% of bonds "
+                     "already broken (skipped), 30 break this step (a byte store); one float4 store a node; 311 "
+                     "MB of lists read; L1/L2 sector-throughput-bound strided loads"),
+    TimingProbe("probe/pd-damage-tip-atomicmax", "probe-unseen155", "pd_damage", P157_DM_N, P157_DM_BLOCK,
+                lambda n: -(-_p157_nodes(n) // P157_DM_BLOCK), _p157_dm_args, source=_P157,
+                note="damage of a 384 x 192 x 12 plate (865k nodes, 83M bonds: 96 a node), a thread a node in "
+                     "blocks of 256: its bonds' broken bytes summed (lanes 128 B apart: 32 lines a warp load, "
+                     "reused over ~96 trips; 111 MB read), a float division, a shared-memory atomicAdd into 10 "
+                     "bins (97% of nodes undamaged: most warps 32 lanes on one bin), and for the 6.4k nodes "
+                     "with damage >= 0.25 (clustered along the crack's faces: ~400 warps) a 64-bit atomicMax "
+                     "on one global key; 10 global atomicAdds a block (3,378 blocks); strided-byte load bound, "
+                     "with contended shared atomics"),
+    TimingProbe("probe/pd-verlet-node-aos", "probe-unseen155", "pd_verlet", P157_VV_N, P157_VV_BLOCK,
+                lambda n: -(-_p157_nodes(n) // P157_VV_BLOCK), _p157_vv_args, source=_P157,
+                note="a velocity-Verlet step of the 3.46M nodes of a 768 x 384 x 12 plate as 64-byte PDNode "
+                     "records (16 4-byte fields, AoS: a lane's struct 64 B from the next, so each of the 16 "
+                     "field loads and stores of a warp spans 2 KB; 221 MB read and written), a thread a node in "
+                     "blocks of 256: 3 divisions, ~25 FP32 ops; 1.6% of nodes in the grips (whole cells: "
+                     "a branch uniform in most warps); DRAM/LSU-bound streaming"),
+    TimingProbe("probe/pd-energy-warp-shfl", "probe-unseen155", "pd_strain_energy", P157_SE_N, P157_SE_BLOCK,
+                lambda n: -(-_p157_nodes(n) // (P157_SE_BLOCK // 32)), _p157_se_args, source=_P157,
+                note="PMB strain energy of a 288 x 144 x 12 plate (486k nodes, 46.6M bonds), a warp a node in "
+                     "blocks of 256 (8 nodes; 60,794 blocks): lanes over the bonds (3.6 trips, 84% of lanes busy), "
+                     "the list row and flags read coalesced (186 + 47 MB), 2 float4 gathers, 2 sqrtf and a "
+                     "division a bond, a 5-step __shfl_down_sync, lane 0's store and shared stage, "
+                     "__syncthreads, then one double atomicAdd a block, all on one address (60.8k); "
+                     "DRAM/gather-bound with a same-address FP64 atomic stream"),
+    TimingProbe("probe/williams-field-fp64", "probe-unseen155", "williams_field", P157_WM_N, P157_WM_BLOCK,
+                lambda n: -(-_p157_nodes(n) // P157_WM_BLOCK), _p157_wm_args, source=_P157, symbols=_p157_wm_syms,
+                note="the 10-term Williams series (mode I and II, plane strain) displacement about a crack tip "
+                     "at the 1.35M nodes of a 480 x 240 x 12 plate, in double, a thread a node in blocks of "
+                     "128: an atan2 and a sqrt, then per term a pow(r, k/2), 2 cos/sin pairs and ~20 DFMAs with "
+                     "the coefficients from __constant__ (uniform index: broadcast); 21.6 MB read, 21.6 MB "
+                     "written; FP64-bound (pow and trigonometric polynomials)"),
+]
+PROBES += UNSEEN155
+
+
+# probe-unseen156 (probes158.cu): a procedural terrain / game-world generation course's
+# kernels (an fBm height map of Perlin noise with the permutation in __constant__, hydraulic
+# erosion by droplets walking downhill and eroding/depositing by float atomicAdd, a thermal
+# erosion step on a shared-memory tile with halo, biome classification of a world map by a
+# __constant__ Whittaker table with a shared-memory histogram, Worley F1/F2 cell noise from a
+# 64-bit hash, geomipmapping chunk errors by warp shuffle max reductions) as a student who
+# knows CUDA basics writes them, predicted before their first GPU run
+_P158 = "probes158.cu"
+P158_HURST = 0.8                                   # the synthetic terrains' Hurst exponent (spectrum f^-(2H + 2))
+P158_FB_N, P158_FB_BLOCK = 4096, (16, 16)          # fbm: the map's side (pixels), blocks
+P158_FB_FREQ, P158_FB_OCTAVES = 1 / 256, 8         # the first octave's frequency (a lattice cell 256 px), octaves
+P158_FB_LAC, P158_FB_GAIN, P158_FB_REDIST = 2.0, 0.5, 1.8
+P158_FB_CHUNKS = 16                                # the map a chunk of a world of 16 x 16 chunks
+P158_ER_SIDE = 2048                                # erosion: the map's side (cells)
+P158_ER_SKEW = 1.5                                 # terrains: heights in [0, 1] raised to this (lowlands wide)
+P158_ER_LIFE = 30                                  # ER_LIFE, and the model's constants as #defined
+P158_ER_K = dict(inertia=0.05, cap=4.0, mincap=0.01, erode=0.3, deposit=0.3, evap=0.01, gravity=4.0)
+P158_ER_BLOCK = 256
+P158_TE_N, P158_TE_TILE = 4096, 16                 # thermal: the map's side (cells), TE_TILE
+P158_TE_CELL, P158_TE_RELIEF = 10.0, 2000.0        # a cell's side and the heights' range (m)
+P158_TE_ANGLE, P158_TE_C = 33.0, 0.5               # the talus angle (degrees), the share moved
+P158_BI_N, P158_BI_BLOCK = 4096, 256               # biome: the world's rows (2n x n cells), blockDim.x
+P158_BI_OCEAN, P158_BI_TOPKM = 0.7, 8.0            # the ocean's share; the highest land (km)
+P158_BI_LANDSKEW = 1.8                             # land elevations (share of the top) raised to this
+P158_BI_COARSE = 1024                              # rows of the world's synthesis (upsampled bilinearly)
+P158_BI_NBIOME = 16
+P158_BI_TMIN, P158_BI_TSTEP, P158_BI_NT, P158_BI_NM = -10.0, 5.0, 8, 8
+# the Whittaker table (temperature bins of 5 C from -10 C, rows; moisture bins of 1/8, dry to
+# wet): 4 tundra, 5 taiga, 6 cold desert, 7 temperate grassland, 8 temperate deciduous
+# forest, 9 temperate rainforest, 10 shrubland, 11 hot desert, 12 savanna, 13 tropical
+# seasonal forest, 14 tropical rainforest (0 deep ocean, 1 ocean, 2 beach, 3 ice; 15 unused)
+P158_BI_TABLE = [[6, 4, 4, 4, 4, 4, 4, 4],
+                 [6, 4, 4, 5, 5, 5, 5, 5],
+                 [6, 7, 7, 5, 5, 5, 5, 5],
+                 [6, 7, 7, 8, 8, 8, 9, 9],
+                 [11, 7, 10, 8, 8, 8, 9, 9],
+                 [11, 10, 10, 8, 8, 9, 9, 9],
+                 [11, 11, 12, 12, 13, 13, 14, 14],
+                 [11, 11, 12, 12, 13, 14, 14, 14]]
+P158_WO_N, P158_WO_BLOCK = 4096, (16, 16)          # worley: the texture's side (pixels), blocks
+P158_WO_CELL, P158_WO_LAMBDA, P158_WO_MAXPTS = 32, 2.5, 8   # a cell's side (px), Poisson mean, WO_MAXPTS
+P158_LOD_N, P158_LOD_CH, P158_LOD_LEVELS = 4096, 64, 6      # lod: cells a side (N + 1 vertices), LOD_CH, LOD_LEVELS
+P158_LOD_RELIEF, P158_LOD_BLOCK = 2000.0, 256      # the heights' range (m), LOD_BLOCK
+
+
+def _p158_fractal(ny, nx, rng, hurst=P158_HURST):
+    """A periodic fractal surface (ny x nx, float32 in [0, 1]) by spectral synthesis: complex
+    Gaussian noise filtered by |f|^-(hurst + 1), inverse FFT, scaled to [0, 1]."""
+    f = np.hypot(np.fft.fftfreq(ny)[:, None], np.fft.rfftfreq(nx)[None, :])
+    f[0, 0] = 1.0
+    amp = f ** -(hurst + 1.0)
+    amp[0, 0] = 0.0
+    del f
+    spec = rng.standard_normal(amp.shape) * amp + 1j * (rng.standard_normal(amp.shape) * amp)
+    del amp
+    z = np.fft.irfft2(spec, s=(ny, nx))
+    del spec
+    lo, hi = z.min(), z.max()
+    return ((z - lo) / (hi - lo)).astype(np.float32)
+
+
+def _p158_upsample(a, k):
+    """a (ny x nx) k times larger each way (periodic), bilinearly, float32."""
+    if k == 1:
+        return a
+    ny, nx = a.shape
+    t = (np.arange(k, dtype=np.float32) / k)
+    rows = (a[:, None, :] * (1 - t)[None, :, None] + np.roll(a, -1, 0)[:, None, :] * t[None, :, None])
+    rows = rows.reshape(ny * k, nx)
+    out = rows[:, :, None] * (1 - t)[None, None, :] + np.roll(rows, -1, 1)[:, :, None] * t[None, None, :]
+    return out.reshape(ny * k, nx * k).astype(np.float32)
+
+
+# ---- fbm ----
+
+def _p158_fb_syms(n, rng):
+    p = rng.permutation(256).astype(np.int32)
+    return {"c_perm": np.concatenate([p, p])}
+
+
+def _p158_fb_args(n, rng):
+    """An n x n height map (float32, zeroed) of a world of P158_FB_CHUNKS^2 chunks of n x n
+    pixels, its origin a random chunk's (ox, oy multiples of n); W, H, ox, oy, freq,
+    octaves, lacunarity, gain, redist."""
+    ox, oy = (rng.integers(0, P158_FB_CHUNKS, 2) * n).astype(np.float32)
+    f = np.float32
+    return [np.zeros(n * n, f), _i32(n), _i32(n), f(ox), f(oy), f(P158_FB_FREQ), _i32(P158_FB_OCTAVES),
+            f(P158_FB_LAC), f(P158_FB_GAIN), f(P158_FB_REDIST)]
+
+
+_P158_GRAD = np.array([(1, 1), (-1, 1), (1, -1), (-1, -1), (1, 0), (-1, 0), (0, 1), (0, -1)], np.float64)
+
+
+def _p158_perlin(x, y, perm):
+    """Improved Perlin noise (float64) at the points x, y: the lattice corners' gradients
+    (_P158_GRAD[hash & 7], hash = perm[perm[X] + Y] of the corner, indices mod 256) dotted with
+    the offsets, blended by the quintic fade."""
+    perm = np.asarray(perm, np.int64)
+    x0, y0 = np.floor(x), np.floor(y)
+    X, Y = x0.astype(np.int64) & 255, y0.astype(np.int64) & 255
+    xf, yf = x - x0, y - y0
+    fade = lambda t: t ** 3 * (10 - 15 * t + 6 * t * t)
+    u, v = fade(xf), fade(yf)
+
+    def corner(i, j):
+        g = _P158_GRAD[perm[perm[(X + i) % 512] + Y + j] & 7]
+        return g[..., 0] * (xf - i) + g[..., 1] * (yf - j)
+    n0 = corner(0, 0) * (1 - u) + corner(1, 0) * u
+    n1 = corner(0, 1) * (1 - u) + corner(1, 1) * u
+    return n0 * (1 - v) + n1 * v
+
+
+def _p158_fb_ref(W, H, ox, oy, freq, octaves, lac, gain, redist, perm):
+    """fbm_heightmap in float64 (H x W)."""
+    x = (np.arange(W) + float(ox))[None, :] * float(freq) + np.zeros((H, 1))
+    y = (np.arange(H) + float(oy))[:, None] * float(freq) + np.zeros((1, W))
+    amps = float(gain) ** np.arange(int(octaves))
+    s = sum(a * _p158_perlin(x * float(lac) ** o, y * float(lac) ** o, perm) for o, a in enumerate(amps))
+    return np.maximum(0.5 * (s / amps.sum() + 1), 0) ** float(redist)
+
+
+# ---- droplet erosion ----
+
+def _p158_terrain(n, rng, skew=P158_ER_SKEW):
+    """An n x n terrain (float32 in [0, 1]): a fractal surface raised to skew."""
+    return _p158_fractal(n, n, rng) ** np.float32(skew)
+
+
+def _p158_er_args(n, rng, side=P158_ER_SIDE):
+    """A side x side terrain (_p158_terrain, float32 row-major), the height changes (zeroed),
+    n droplets' start positions uniform over [0, side - 1)^2 (float32 x, y pairs); W, H, n."""
+    h = _p158_terrain(side, rng).ravel()
+    pos = rng.uniform(0, side - 1, (n, 2)).astype(np.float32)
+    pos = np.minimum(pos, np.nextafter(np.float32(side - 1), np.float32(0)))
+    return [h, np.zeros(side * side, np.float32), pos.ravel(), _i32(side), _i32(side), _i32(n)]
+
+
+def _p158_er_ref(height, pos, W, H):
+    """droplet_erosion in float64, the droplets walked together: the height changes (H x W),
+    each droplet's smallest distance, over the positions it looked up, to a cell edge or the
+    map's bound (where the gradient, or whether it stops, may differ in float32), its
+    smallest |dh| (where it may switch between depositing and eroding), and its end (x, y,
+    sediment, steps; n x 4)."""
+    k = P158_ER_K
+    hm = np.asarray(height, np.float64).ravel()
+    p = np.asarray(pos, np.float64).reshape(-1, 2)
+    n = len(p)
+    x, y = p[:, 0].copy(), p[:, 1].copy()
+    dx, dy, speed, water, sed = np.zeros(n), np.zeros(n), np.ones(n), np.ones(n), np.zeros(n)
+    delta = np.zeros(W * H)
+    margin, dmin = np.full(n, np.inf), np.full(n, np.inf)
+    live = np.ones(n, bool)
+    steps = np.zeros(n)
+
+    def bilinear(x, y):
+        cx, cy = np.floor(x).astype(np.int64), np.floor(y).astype(np.int64)
+        fx, fy = x - cx, y - cy
+        c = cy * W + cx
+        return c, fx, fy, hm[c], hm[c + 1], hm[c + W], hm[c + W + 1]
+
+    def edge(q, hi):
+        return np.minimum(np.minimum(q - np.floor(q), np.ceil(q) - q + (q == np.floor(q))), np.abs(hi - q))
+    for _ in range(P158_ER_LIFE):
+        i = np.flatnonzero(live)
+        if not len(i):
+            break
+        margin[i] = np.minimum(margin[i], np.minimum(edge(x[i], W - 1), edge(y[i], H - 1)))
+        c, fx, fy, h00, h10, h01, h11 = bilinear(x[i], y[i])
+        gx = (h10 - h00) * (1 - fy) + (h11 - h01) * fy
+        gy = (h01 - h00) * (1 - fx) + (h11 - h10) * fx
+        h = h00 * (1 - fx) * (1 - fy) + h10 * fx * (1 - fy) + h01 * (1 - fx) * fy + h11 * fx * fy
+        dx[i] = dx[i] * k["inertia"] - gx * (1 - k["inertia"])
+        dy[i] = dy[i] * k["inertia"] - gy * (1 - k["inertia"])
+        ln = np.hypot(dx[i], dy[i])
+        rest = ln == 0
+        ln[rest] = 1
+        dx[i] /= ln
+        dy[i] /= ln
+        x[i] += dx[i]
+        y[i] += dy[i]
+        off = rest | (x[i] < 0) | (x[i] >= W - 1) | (y[i] < 0) | (y[i] >= H - 1)
+        margin[i] = np.minimum(margin[i], np.minimum(edge(x[i], W - 1), edge(y[i], H - 1)))
+        live[i[off]] = False
+        steps[i] += 1
+        keep = ~off
+        i, c, fx, fy, h = i[keep], c[keep], fx[keep], fy[keep], h[keep]
+        _, gfx, gfy, g00, g10, g01, g11 = bilinear(x[i], y[i])
+        hn = g00 * (1 - gfx) * (1 - gfy) + g10 * gfx * (1 - gfy) + g01 * (1 - gfx) * gfy + g11 * gfx * gfy
+        dh = hn - h
+        dmin[i] = np.minimum(dmin[i], np.abs(dh))
+        cap = np.maximum(-dh * speed[i] * water[i] * k["cap"], k["mincap"])
+        dep = (sed[i] > cap) | (dh > 0)
+        amt = np.where(dep, np.where(dh > 0, np.minimum(dh, sed[i]), (sed[i] - cap) * k["deposit"]),
+                       -np.minimum((cap - sed[i]) * k["erode"], -dh))          # + deposited, - eroded
+        sed[i] -= amt
+        for off_, w in ((0, (1 - fx) * (1 - fy)), (1, fx * (1 - fy)), (W, (1 - fx) * fy), (W + 1, fx * fy)):
+            np.add.at(delta, c + off_, amt * w)
+        speed[i] = np.sqrt(np.maximum(speed[i] ** 2 - dh * k["gravity"], 0))
+        water[i] *= 1 - k["evap"]
+    return delta.reshape(H, W), margin, dmin, np.c_[x, y, sed, steps]
+
+
+# ---- thermal erosion ----
+
+def _p158_te_talus():
+    """The talus threshold in height units: tan(angle) a cell's side over the relief."""
+    return np.float32(np.tan(np.radians(P158_TE_ANGLE)) * P158_TE_CELL / P158_TE_RELIEF)
+
+
+def _p158_te_args(n, rng):
+    """An n x n terrain (_p158_terrain, float32 row-major), h2 (zeroed); nx, ny, talus, c."""
+    return [_p158_terrain(n, rng).ravel(), np.zeros(n * n, np.float32), _i32(n), _i32(n), _p158_te_talus(),
+            np.float32(P158_TE_C)]
+
+
+def _p158_te_ref(h, nx, ny, talus, c):
+    """thermal_erosion in numpy (ny x nx, float64; the drops compared to talus in float32
+    as the kernel's, the 8 neighbours by shifts of the map padded with NaN)."""
+    h32 = np.asarray(h, np.float32).reshape(ny, nx)
+    P32 = np.pad(h32, 1, constant_values=np.nan)
+    shifts = [(dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dy or dx]
+    nb = lambda a, dy, dx: a[1 + dy:1 + dy + ny, 1 + dx:1 + dx + nx]
+    d32 = np.stack([h32 - nb(P32, dy, dx) for dy, dx in shifts])        # NaN outside: never > talus
+    with np.errstate(invalid="ignore"):
+        down = d32 > np.float32(talus)
+        up = -d32 > np.float32(talus)
+    d = np.where(np.isnan(d32), 0, d32.astype(np.float64))
+    dtot = (d * down).sum(axis=0)
+    dmax = (d * down).max(axis=0)
+    f = np.where(dtot > 0, float(c) * (dmax - float(talus)) / np.where(dtot > 0, dtot, 1), 0)
+    F = np.pad(f, 1)
+    recv = sum(nb(F, dy, dx) * -d[k] * up[k] for k, (dy, dx) in enumerate(shifts))
+    return h32 - f * dtot + recv
+
+
+# ---- biome ----
+
+def _p158_bi_syms(n, rng):
+    return {"c_whittaker": np.array(P158_BI_TABLE, np.int32).ravel()}
+
+
+def _p158_bi_args(n, rng):
+    """A 2n x n equirectangular world (row 0 at the north pole; float32 row-major): heights a
+    fractal surface (synthesised at up to P158_BI_COARSE rows, upsampled bilinearly) with sea
+    level its P158_BI_OCEAN quantile and land raised to P158_BI_LANDSKEW above it; moisture
+    0.6 of another fractal surface plus 0.4 of a band of latitude (wet at the equator and 60
+    degrees, dry at 30 and the poles), in [0, 1]; biome (uint8, zeroed), hist (uint32 16,
+    zeroed); W, H, sea, km_per_unit (the top of the range P158_BI_TOPKM)."""
+    k = max(1, n // P158_BI_COARSE)
+    c = _p158_fractal(n // k, 2 * n // k, rng)
+    sea = np.float32(np.quantile(c, P158_BI_OCEAN))
+    land = c > sea
+    c[land] = sea + (1 - sea) * ((c[land] - sea) / (1 - sea)) ** np.float32(P158_BI_LANDSKEW)
+    h = _p158_upsample(c, k)
+    m = _p158_upsample(_p158_fractal(n // k, 2 * n // k, rng), k)
+    lat = np.radians(90 - 180 * (np.arange(n) + 0.5) / n)
+    band = (0.5 + 0.5 * np.cos(6 * lat)).astype(np.float32)[:, None]
+    m = np.clip(np.float32(0.6) * m + np.float32(0.4) * band, 0, 1)
+    return [h.ravel(), m.ravel(), np.zeros(2 * n * n, np.uint8), np.zeros(P158_BI_NBIOME, np.uint32),
+            _i32(2 * n), _i32(n), sea, np.float32(P158_BI_TOPKM / (1 - sea))]
+
+
+def _p158_bi_ref(height, moisture, W, H, sea, kpu):
+    """biome_classify in float64: each cell's biome (H x W) and its smallest distance (C, or
+    km, or moisture bins) to a threshold that decides it."""
+    f = np.float64
+    h = np.asarray(height, f).reshape(H, W)
+    m = np.asarray(moisture, f).reshape(H, W)
+    lat = (90 - 180 * (np.arange(H) + 0.5) / H)[:, None]
+    elev = (h - float(sea)) * float(kpu)
+    t = 30 - 0.5 * np.abs(lat) - 6.5 * np.maximum(elev, 0)
+    ti = np.clip(np.floor((t - P158_BI_TMIN) / P158_BI_TSTEP), 0, P158_BI_NT - 1).astype(np.int64)
+    mi = np.minimum(np.floor(m * P158_BI_NM), P158_BI_NM - 1).astype(np.int64)
+    b = np.array(P158_BI_TABLE)[ti, mi]
+    b = np.where((elev < 0.01) & (t > 0), 2, b)
+    b = np.where(t < -10, 3, b)
+    b = np.where(elev < 0, np.where(elev < -0.2, 0, 1), b)
+    tb = (t - P158_BI_TMIN) / P158_BI_TSTEP
+    gap = np.minimum.reduce([np.abs(elev), np.abs(elev + 0.2), np.abs(elev - 0.01), np.abs(t), np.abs(t + 10),
+                             np.abs(tb - np.rint(tb)) * P158_BI_TSTEP, np.abs(m * 8 - np.rint(m * 8))])
+    return b, gap
+
+
+# ---- worley ----
+
+def _p158_wo_syms(n, rng):
+    from math import exp, factorial
+    lam = P158_WO_LAMBDA
+    pmf = [exp(-lam) * lam ** k / factorial(k) for k in range(P158_WO_MAXPTS)]
+    return {"c_poisson_cdf": np.cumsum(pmf)[1:].astype(np.float32)}
+
+
+def _p158_wo_args(n, rng):
+    """An n x n texture: f1, f2 (float32), id (uint32) zeroed; W, H, 1 / P158_WO_CELL, a
+    random 64-bit seed."""
+    return [np.zeros(n * n, np.float32), np.zeros(n * n, np.float32), np.zeros(n * n, np.uint32), _i32(n),
+            _i32(n), np.float32(1 / P158_WO_CELL), rng.integers(0, 1 << 64, dtype=np.uint64)]
+
+
+def _p158_splitmix(z):
+    z = np.asarray(z, np.uint64)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+def _p158_wo_points(gx, gy, seed, cdf):
+    """The feature points of the cells (gx, gy) (int arrays): x, y (float64, cells x
+    WO_MAXPTS, NaN past a cell's count) and their ids (uint32)."""
+    key = (gx.astype(np.int64).astype(np.uint32).astype(np.uint64) << np.uint64(32)) | \
+        gy.astype(np.int64).astype(np.uint32).astype(np.uint64)
+    h = _p158_splitmix(np.uint64(seed) ^ key)
+    u = (h >> np.uint64(40)).astype(np.float64) / 2 ** 24
+    cnt = np.clip(1 + (u[:, None] > np.asarray(cdf, np.float64)[None, :]).sum(axis=1), 1, P158_WO_MAXPTS)
+    X, Y = np.empty((len(gx), P158_WO_MAXPTS)), np.empty((len(gx), P158_WO_MAXPTS))
+    I = np.zeros((len(gx), P158_WO_MAXPTS), np.uint32)
+    for k in range(P158_WO_MAXPTS):
+        h = _p158_splitmix(h + np.uint64(0x9E3779B97F4A7C15))
+        there = k < cnt
+        X[:, k] = np.where(there, gx + (h >> np.uint64(40)).astype(np.float64) / 2 ** 24, np.nan)
+        Y[:, k] = np.where(there, gy + ((h >> np.uint64(16)) & np.uint64(0xFFFFFF)).astype(np.float64) / 2 ** 24,
+                           np.nan)
+        I[:, k] = (h & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+    return X, Y, I, cnt
+
+
+def _p158_wo_ref(W, H, inv_cell, seed, cdf):
+    """worley_f1f2 in float64: F1, F2, the nearest point's id (H x W each) and the smallest
+    F2 - F1 (where the nearest point is a near tie)."""
+    px = (np.arange(W) + 0.5) * float(inv_cell)
+    py = (np.arange(H) + 0.5) * float(inv_cell)
+    PX, PY = np.meshgrid(px, py)
+    cx, cy = np.floor(PX).astype(np.int64).ravel(), np.floor(PY).astype(np.int64).ravel()
+    xs, ys, ids = [], [], []
+    for j in (-1, 0, 1):
+        for i in (-1, 0, 1):
+            X, Y, I, _ = _p158_wo_points(cx + i, cy + j, seed, cdf)
+            xs.append(X)
+            ys.append(Y)
+            ids.append(I)
+    X, Y, I = np.hstack(xs), np.hstack(ys), np.hstack(ids)
+    d = np.hypot(X - PX.ravel()[:, None], Y - PY.ravel()[:, None])
+    d = np.where(np.isnan(d), np.inf, d)
+    o = np.argsort(d, axis=1)[:, :2]
+    r = np.arange(len(d))
+    f1, f2 = d[r, o[:, 0]], d[r, o[:, 1]]
+    return f1.reshape(H, W), f2.reshape(H, W), I[r, o[:, 0]].reshape(H, W), (f2 - f1).min()
+
+
+# ---- lod ----
+
+def _p158_lod_args(n, rng):
+    """(n + 1) x (n + 1) vertex heights (float32 m, row-major): a periodic fractal surface
+    (its first row and column repeated at the far edge) raised to P158_ER_SKEW, times
+    P158_LOD_RELIEF; err (float32, LOD_LEVELS a chunk, zeroed); N."""
+    h = np.pad(_p158_terrain(n, rng), ((0, 1), (0, 1)), mode="wrap") * np.float32(P158_LOD_RELIEF)
+    c = n // P158_LOD_CH
+    return [h.ravel(), np.zeros(c * c * P158_LOD_LEVELS, np.float32), _i32(n)]
+
+
+def _p158_lod_ref(height, N):
+    """lod_chunk_error in float64: the chunks' errors (chunks row-major x LOD_LEVELS): the
+    full mesh against each level's (the vertices every s = 2^l, cells split along the main
+    diagonal), the largest |difference| over each chunk's (LOD_CH + 1)^2 vertices."""
+    h = np.asarray(height, np.float64).reshape(N + 1, N + 1)
+    nc, ch = N // P158_LOD_CH, P158_LOD_CH
+    out = np.zeros((nc, nc, P158_LOD_LEVELS))
+    for lv in range(1, P158_LOD_LEVELS + 1):
+        s = 1 << lv
+        g = h[::s, ::s]
+        idx = np.arange(N + 1)
+        a = np.minimum(idx // s, N // s - 1)                  # the coarse cell (the last row's and column's below)
+        f = (idx - a * s) / s
+        fy, fx = f[:, None], f[None, :]
+        ay, ax = a[:, None], a[None, :]
+        h00, h10, h01, h11 = g[ay, ax], g[ay, ax + 1], g[ay + 1, ax], g[ay + 1, ax + 1]
+        mesh = np.where(fx >= fy, h00 + (h10 - h00) * fx + (h11 - h10) * fy, h00 + (h11 - h01) * fx + (h01 - h00) * fy)
+        e = np.abs(h - mesh)
+        rows = np.maximum(e[:-1].reshape(nc, ch, N + 1).max(axis=1), e[ch::ch])       # a chunk's rows, both edges
+        out[:, :, lv - 1] = np.maximum(rows[:, :-1].reshape(nc, nc, ch).max(axis=2), rows[:, ch::ch])
+    return out.reshape(nc * nc, P158_LOD_LEVELS)
+
+
+def _p158_grid2(block):
+    return lambda n: (-(-n // block[0]), -(-n // block[1]))
+
+
+UNSEEN156 = [
+    TimingProbe("probe/fbm-perlin-const", "probe-unseen156", "fbm_heightmap", P158_FB_N, P158_FB_BLOCK,
+                _p158_grid2(P158_FB_BLOCK), _p158_fb_args, source=_P158, symbols=_p158_fb_syms,
+                note="an fBm height map of 4096 x 4096 pixels (a chunk of a 16 x 16-chunk world), a thread a pixel in "
+                     "16 x 16 blocks: 8 octaves of improved Perlin noise (lattice cells 256 px down to 2 px), each 2 "
+                     "floorf, 2 quintic fades, 6 dependent look-ups of the 512-int permutation in __constant__ (a "
+                     "warp's 16 x 2 pixels share one lattice cell for octaves 0-4, then 2, 4, 8 distinct addresses: "
+                     "serialised), 4 gradient dot products through an 8-way switch on the hash (per-lane selects), 3 "
+                     "lerps; a float division and a powf at the end, one coalesced store (67 MB written, nothing "
+                     "read): FP32/ALU-bound with constant-cache replays at the fine octaves"),
+    TimingProbe("probe/droplet-erosion-atomic", "probe-unseen156", "droplet_erosion", 1 << 19, P158_ER_BLOCK,
+                lambda n: -(-n // P158_ER_BLOCK), _p158_er_args, source=_P158,
+                note="hydraulic erosion by 2^19 rain droplets (uniform starts) on a 2048 x 2048 fractal terrain (16 MB "
+                     "of floats, L2-resident), a thread a droplet in blocks of 256, up to 30 steps (98% of droplets "
+                     "walk all 30: the map is wide): per step 8 gathered loads of heights (the 4 corners of the old "
+                     "and the new cell, neighbours: L1 hits after the first), the bilinear height and gradient (~40 "
+                     "FMAs), a sqrtf and 2 float divisions to normalise the direction, a data-dependent erode/deposit "
+                     "branch, 4 float atomicAdds (no return: RED) into the 16 MB change map at the old cell's corners "
+                     "(63M in all; droplets drain into shared valleys: some same-address contention, mostly "
+                     "scattered), a sqrtf for the speed; bound by the dependent load latency of the walk and the L2 "
+                     "float atomics"),
+    TimingProbe("probe/thermal-erosion-tile", "probe-unseen156", "thermal_erosion", P158_TE_N,
+                (P158_TE_TILE, P158_TE_TILE), _p158_grid2((P158_TE_TILE, P158_TE_TILE)), _p158_te_args, source=_P158,
+                note="one thermal erosion step (Musgrave talus rule, 8 neighbours, talus 33 degrees: 25% of cells send "
+                     "material) on a 4096 x 4096 fractal terrain, a thread a cell in 16 x 16 blocks: the 20 x 20 tile "
+                     "with 2 halo rings staged in shared memory (1.56x the tile's loads, 2 bounds-checked trips a "
+                     "thread, the halo's rows misaligned), __syncthreads, the sending factor c (dmax - talus) / dtot "
+                     "of the 18 x 18 tile and ring (324 cells on 256 threads: a second trip for 68), 8 bounds-checked "
+                     "neighbours each, a float division where a cell sends, __syncthreads, then each cell's 8 "
+                     "neighbours again (shared loads, data-dependent sends and receipts), one coalesced store; 67 MB "
+                     "in, 67 MB out, 2.9 KB of shared memory a block: shared-memory and instruction bound, the two "
+                     "barriers exposing the loads' latency"),
+    TimingProbe("probe/biome-whittaker-hist", "probe-unseen156", "biome_classify", P158_BI_N, P158_BI_BLOCK,
+                lambda n: -(-2 * n * n // P158_BI_BLOCK), _p158_bi_args, source=_P158, symbols=_p158_bi_syms,
+                note="biome classification of an 8192 x 4096 equirectangular world map (70% ocean; land elevations "
+                     "skewed, median 0.5 km), a thread a cell in blocks of 256: a coalesced height load, an integer "
+                     "division by W for the row, a float division for the latitude, branches for ocean depth, ice, "
+                     "beach, else (18% of cells, in 19% of 32-byte sectors) a moisture load and a Whittaker look-up "
+                     "in __constant__ (divergent indices within a warp only at biome borders); a uint8 store (34 "
+                     "MB), one shared-memory atomicAdd a cell on a 16-bin histogram (89% of warps all one biome: "
+                     "32-way same-address conflicts), then a global atomicAdd for each biome the block holds (1.8 a "
+                     "block, 235k onto the same 16 words, most onto deep ocean's); 134 MB + ~25 MB read: memory "
+                     "and shared-atomic bound"),
+    TimingProbe("probe/worley-f1f2-hash64", "probe-unseen156", "worley_f1f2", P158_WO_N, P158_WO_BLOCK,
+                _p158_grid2(P158_WO_BLOCK), _p158_wo_args, source=_P158, symbols=_p158_wo_syms,
+                note="Worley F1/F2 cellular noise over a 4096 x 4096 texture, cells of 32 px, a thread a pixel in 16 x "
+                     "16 blocks (a warp's 16 x 2 pixels always in one cell: uniform control flow): for each of the 9 "
+                     "cells around it a splitmix64 hash of the cell (2 64-bit multiplies, emulated by 32-bit IMADs), a "
+                     "Poisson(2.5) count of 1-8 points by a linear search of a __constant__ CDF (2.6 points on "
+                     "average), and per point another splitmix64, 2 conversions to float, a squared distance and an "
+                     "F1/F2 insertion; ~24 hashes a pixel, 2 sqrtf, 3 coalesced stores (201 MB written, nothing read): "
+                     "64-bit integer multiply bound"),
+    TimingProbe("probe/lod-chunk-error-shfl", "probe-unseen156", "lod_chunk_error", P158_LOD_N, P158_LOD_BLOCK,
+                lambda n: (n // P158_LOD_CH, n // P158_LOD_CH), _p158_lod_args, source=_P158,
+                note="geomipmapping chunk errors of a 4097 x 4097 terrain (heights in m, 67 MB), a block of 256 a "
+                     "chunk of 64 x 64 cells (4096 blocks): for each of 6 levels every one of the chunk's 65 x 65 "
+                     "vertices (17 trips a thread, the last for 129 threads) an integer mod and division by 65 and 2 "
+                     "divisions by the level's spacing (a variable), 5 loads (the vertex, a warp's 32 spanning one or "
+                     "two unaligned rows, and 4 corners of its coarse cell: L1 hits after the level's first), a "
+                     "triangle pick (divergent branch), ~6 FMAs and a fabs/fmax; per level a 5-step __shfl_down_sync "
+                     "max, one shared store a warp, 2 __syncthreads and a serial max of 8 by thread 0; 394 KB written: "
+                     "integer-ALU and L1 bound"),
+]
+PROBES += UNSEEN156
+
+
+# probe-unseen157 (probes159.cu): a Bayesian statistics / MCMC course's kernels (many
+# random-walk Metropolis chains on the eight schools model, the assignment step of a Gibbs
+# sweep for a 2-D Gaussian mixture with its sufficient statistics by shared atomics, a
+# logistic regression's log-likelihood by a double shared-memory reduction, HMC leapfrog
+# trajectories on a correlated 16-d normal, importance weights and their effective sample
+# size by a running log-sum-exp and warp shuffles, a corner plot's histograms by global
+# atomics) as a student who knows CUDA basics writes them, predicted before their first GPU run
+_P159 = "probes159.cu"
+P159_ES_Y = (28.0, 8.0, -3.0, 7.0, -1.0, 1.0, 18.0, 12.0)      # the eight schools (Rubin 1981)
+P159_ES_SIGMA = (15.0, 10.0, 16.0, 11.0, 9.0, 11.0, 10.0, 18.0)
+P159_ES_STEP = (2.4, 0.85) + (0.72,) * 8           # proposal sds: mu, log tau, the etas
+P159_ES_STRAY = 0.05                               # chains not yet converged (overdispersed states)
+P159_ES_STEPS, P159_ES_BLOCK = 128, 128
+P159_GM_K, P159_GM_S, P159_GM_TRUE = 16, 5, 10     # components, sums a component, clusters in the data
+P159_GM_NOISE = 0.03                               # background events, uniform over the plot
+P159_GM_BOX = 10.0                                 # the data's square (log fluorescence)
+P159_GM_SEED = 37                                  # the sweep's seed
+P159_GM_BLOCK = 256
+P159_LR_D, P159_LR_BLOCK = 32, 256                 # LR_D, LR_BLOCK
+P159_LR_COLS = (1, 12, 8, 11)                      # intercept, correlated normal, skewed, binary features
+P159_LR_INTERCEPT = -1.6
+P159_HM_D = 16
+P159_HM_SD = (0.1, 1.0)                            # the target's smallest and largest sd (log-spaced)
+P159_HM_EPS, P159_HM_L, P159_HM_ITERS = 0.08, 20, 4
+P159_HM_STRAY = 0.02                               # chains started 3x too wide
+P159_HM_BLOCK = 128
+P159_IS_NU, P159_IS_A, P159_IS_B = 5.0, 3.0, 0.25  # IS_NU; the banana's a and b
+P159_IS_GRID, P159_IS_BLOCK = 1024, 256
+P159_CH_P, P159_CH_NB = 6, 64                      # CH_P, CH_NB
+P159_CH_CHAINS, P159_CH_RHO, P159_CH_STICKY = 32, 0.9, 0.995   # chains, their lag-1 autocorrelation, one poor mixer's
+P159_CH_Q = 0.005                                  # the plotted range: the 0.5% .. 99.5% quantiles
+P159_CH_BLOCK = 256
+
+
+def _p159_lcg(s):
+    """One step of the 64-bit LCG of each uint64 state (wrapping) and its (0, 1] uniforms."""
+    s = s * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)
+    return s, ((s >> np.uint64(40)).astype(np.float64) + 1) / 2.0 ** 24
+
+
+def _p159_es_syms(n, rng):
+    y, sg = np.array(P159_ES_Y, np.float32), np.array(P159_ES_SIGMA, np.float32)
+    return {"c_es_y": y, "c_es_prec": (1 / (sg * sg)).astype(np.float32),
+            "c_es_step": np.array(P159_ES_STEP, np.float32)}
+
+
+def _p159_es_args(n, rng, steps=P159_ES_STEPS):
+    """n chains' states (float32, 10 x n: mu, log tau, eta_1 .. eta_8, a parameter's values
+    contiguous) near the posterior (mu N(4.4, 3.3^2), log tau N(1, 1), etas N(0, 1)), a
+    P159_ES_STRAY share overdispersed (N(0, 15^2), N(0, 2^2), N(0, 2^2)); lp (zeroed), LCG
+    states (uint64), n_acc (int32, zeroed), steps, n."""
+    q = np.empty((10, n), np.float32)
+    stray = rng.random(n) < P159_ES_STRAY
+    sd = np.where(stray[None], np.array([15.0, 2.0] + [2.0] * 8)[:, None], np.array([3.3, 1.0] + [1.0] * 8)[:, None])
+    mean = np.where(stray[None], 0.0, np.array([4.4, 1.0] + [0.0] * 8)[:, None])
+    q[:] = mean + sd * rng.standard_normal((10, n))
+    s = rng.integers(0, 1 << 63, n, dtype=np.int64).astype(np.uint64) * np.uint64(2) + np.uint64(1)
+    return [q.ravel(), np.zeros(n, np.float32), s, np.zeros(n, np.int32), _i32(steps), _i32(n)]
+
+
+def _p159_es_logpost(q):
+    """The eight schools' log posterior (float64) at q (10 x m)."""
+    y, sg = np.array(P159_ES_Y)[:, None], np.array(P159_ES_SIGMA)[:, None]
+    mu, lt, eta = q[0], q[1], q[2:]
+    tau = np.exp(lt)
+    return (-mu ** 2 / 50 - np.log1p(tau ** 2 / 25) + lt - 0.5 * (eta ** 2).sum(axis=0)
+            - 0.5 * (((y - mu - tau * eta) / sg) ** 2).sum(axis=0))
+
+
+def _p159_es_ref(q, s, steps):
+    """rwm_eight_schools in float64 (the LCG streams exact): the states (10 x n), the log
+    posteriors, the LCG states, the acceptances, and each chain's smallest |log u - (lq - lp)|."""
+    step = np.array(P159_ES_STEP)[:, None]
+    n = len(s)
+    x = np.asarray(q, np.float64).reshape(10, n).copy()
+    s = np.asarray(s, np.uint64).copy()
+    lp = _p159_es_logpost(x)
+    acc = np.zeros(n, np.int64)
+    margin = np.full(n, np.inf)
+    for _ in range(int(steps)):
+        z = np.empty_like(x)
+        for k in range(0, 10, 2):
+            s, u1 = _p159_lcg(s)
+            s, u2 = _p159_lcg(s)
+            r = np.sqrt(-2 * np.log(u1))
+            z[k], z[k + 1] = r * np.cos(2 * np.pi * u2), r * np.sin(2 * np.pi * u2)
+        y = x + step * z
+        lq = _p159_es_logpost(y)
+        s, u = _p159_lcg(s)
+        d = np.log(u) - (lq - lp)
+        margin = np.minimum(margin, np.abs(d))
+        ok = d < 0
+        x[:, ok], lp[ok] = y[:, ok], lq[ok]
+        acc += ok
+    return x, lp, s, acc, margin
+
+
+def _p159_pcg(v):
+    """The PCG hash of each uint32 (a 1-d array)."""
+    v = np.atleast_1d(np.asarray(v, np.uint32))
+    st = v * np.uint32(747796405) + np.uint32(2891336453)
+    w = ((st >> ((st >> np.uint32(28)) + np.uint32(4))) ^ st) * np.uint32(277803737)
+    return (w >> np.uint32(22)) ^ w
+
+
+def _p159_gm_model():
+    """The data's mixture (fixed): P159_GM_TRUE cluster weights (Dirichlet(1), times 1 -
+    P159_GM_NOISE), means uniform in [1.5, 8.5]^2, covariances of sds lognormal(log 0.35, 0.35)
+    along axes turned by a uniform angle (float64 arrays w, mu (T x 2), cov (T x 2 x 2))."""
+    g = np.random.default_rng(1590)
+    T = P159_GM_TRUE
+    w = g.dirichlet(np.ones(T)) * (1 - P159_GM_NOISE)
+    mu = g.uniform(1.5, P159_GM_BOX - 1.5, (T, 2))
+    sd = g.lognormal(np.log(0.35), 0.35, (T, 2))
+    th = g.uniform(0, np.pi, T)
+    R = np.stack([np.stack([np.cos(th), -np.sin(th)], -1), np.stack([np.sin(th), np.cos(th)], -1)], 1)
+    cov = R @ (sd[:, :, None] ** 2 * np.eye(2)) @ R.transpose(0, 2, 1)
+    return w, mu, cov
+
+
+def _p159_gm_args(n, rng):
+    """n 2-D events (float32 x, y interleaved) from the _p159_gm_model clusters and P159_GM_NOISE
+    uniform background, in random order; z (int32, zeroed), cnt (int32 K), sums (float32 K x 5),
+    the sweep's seed, n."""
+    w, mu, cov = _p159_gm_model()
+    c = rng.choice(P159_GM_TRUE + 1, n, p=np.r_[w, P159_GM_NOISE])
+    L = np.linalg.cholesky(cov)
+    e = rng.standard_normal((n, 2))
+    cc = np.minimum(c, P159_GM_TRUE - 1)
+    p = mu[cc] + L[cc, :, 0] * e[:, :1] + L[cc, :, 1] * e[:, 1:]
+    bg = c == P159_GM_TRUE
+    p[bg] = rng.uniform(0, P159_GM_BOX, (int(bg.sum()), 2))
+    return [p.astype(np.float32).ravel(), np.zeros(n, np.int32), np.zeros(P159_GM_K, np.int32),
+            np.zeros(P159_GM_K * P159_GM_S, np.float32), np.uint32(P159_GM_SEED), _i32(n)]
+
+
+def _p159_gm_syms(n, rng):
+    """The sampler's current components (a GmComp a row: log w - log|S| / 2, mean, S^-1): the
+    data's clusters with means moved N(0, 0.03^2), covariances scaled U(0.9, 1.1), weights
+    U(0.9, 1.1); 6 spare components (weight 0.005, sd 2, means uniform) for the background."""
+    w, mu, cov = _p159_gm_model()
+    T, K = P159_GM_TRUE, P159_GM_K
+    W = np.r_[w * rng.uniform(0.9, 1.1, T), np.full(K - T, 0.005)]
+    M = np.r_[mu + rng.normal(0, 0.03, (T, 2)), rng.uniform(0, P159_GM_BOX, (K - T, 2))]
+    S = np.r_[cov * rng.uniform(0.9, 1.1, T)[:, None, None], np.tile(4.0 * np.eye(2), (K - T, 1, 1))]
+    P = np.linalg.inv(S)
+    logc = np.log(W / W.sum()) - 0.5 * np.log(np.linalg.det(S))
+    tab = np.c_[logc, M, P[:, 0, 0], P[:, 0, 1], P[:, 1, 1]]
+    return {"c_gm": tab.astype(np.float32).ravel()}
+
+
+def _p159_gm_probs(pts, tab):
+    """p(z = k | point) (n x K, float64) under the component table."""
+    xy = np.asarray(pts, np.float64).reshape(-1, 2)
+    t = np.asarray(tab, np.float64).reshape(-1, 6)
+    dx, dy = xy[:, :1] - t[None, :, 1], xy[:, 1:] - t[None, :, 2]
+    lp = t[None, :, 0] - 0.5 * (t[:, 3] * dx * dx + 2 * t[:, 4] * dx * dy + t[:, 5] * dy * dy)
+    e = np.exp(lp - lp.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def _p159_gm_ref(pts, tab, seed):
+    """gmm_gibbs_assign's draws in float64 (the hashes exact): z, and each point's smallest
+    distance of its uniform to a boundary of the cumulative probabilities."""
+    pr = _p159_gm_probs(pts, tab)
+    n = len(pr)
+    u = (_p159_pcg(np.arange(n, dtype=np.uint32) ^ _p159_pcg(np.uint32(seed))) >> np.uint32(8)) / 2.0 ** 24
+    cum = np.cumsum(pr, axis=1)
+    z = np.minimum((cum <= u[:, None]).sum(axis=1), P159_GM_K - 1)
+    return z, np.abs(cum[:, :-1] - u[:, None]).min(axis=1)
+
+
+def _p159_gm_stats(pts, z):
+    """The counts and the sums x, y, xx, xy, yy of the points by component (float64)."""
+    xy = np.asarray(pts, np.float64).reshape(-1, 2)
+    x, y = xy[:, 0], xy[:, 1]
+    cnt = np.bincount(z, minlength=P159_GM_K)
+    sums = np.stack([np.bincount(z, v, P159_GM_K) for v in (x, y, x * x, x * y, y * y)], 1)
+    return cnt, sums
+
+
+def _p159_lr_model(rng):
+    """The true coefficients: the intercept P159_LR_INTERCEPT, 40% of the others N(0, 0.6^2), the
+    rest 0 (float64, LR_D)."""
+    b = np.where(rng.random(P159_LR_D - 1) < 0.4, rng.normal(0, 0.6, P159_LR_D - 1), 0.0)
+    return np.r_[P159_LR_INTERCEPT, b]
+
+
+def _p159_lr_args(n, rng):
+    """n rows of LR_D float32 features (row-major): 1, 12 standard normals correlated AR(0.5)
+    along the row, 8 lognormal(0, 0.8) standardised (skewed), 11 binary of rates 0.02 .. 0.5
+    (log-spaced: sparse); y (int32) Bernoulli(sigmoid(X b)) for the true b (_p159_lr_model); the
+    coefficient draw evaluated: b + N(0, 0.01^2) (float32); ll (float64[1], zeroed); n."""
+    _, nn, ns, nb = P159_LR_COLS
+    b = _p159_lr_model(rng)
+    X = np.empty((n, P159_LR_D), np.float32)
+    X[:, 0] = 1
+    e = rng.standard_normal((n, nn), dtype=np.float32)
+    X[:, 1] = e[:, 0]
+    for j in range(1, nn):
+        X[:, 1 + j] = np.float32(0.5) * X[:, j] + np.float32(np.sqrt(0.75)) * e[:, j]
+    del e
+    s = np.float32(0.8)
+    mean, sd = np.exp(s * s / 2), np.sqrt((np.exp(s * s) - 1) * np.exp(s * s))
+    X[:, 1 + nn:1 + nn + ns] = (np.exp(s * rng.standard_normal((n, ns), dtype=np.float32)) - mean) / sd
+    rate = np.geomspace(0.02, 0.5, nb).astype(np.float32)
+    X[:, 1 + nn + ns:] = rng.random((n, nb), dtype=np.float32) < rate
+    eta = X @ b.astype(np.float32)
+    y = (rng.random(n, dtype=np.float32) < 1 / (1 + np.exp(-eta))).astype(np.int32)
+    beta = (b + rng.normal(0, 0.01, P159_LR_D)).astype(np.float32)
+    return [X.ravel(), y, beta, np.zeros(1), _i32(n)]
+
+
+def _p159_lr_ref(X, y, beta):
+    """The log-likelihood terms (float64) and the linear predictors."""
+    eta = np.asarray(X, np.float64).reshape(-1, P159_LR_D) @ np.asarray(beta, np.float64)
+    return y * eta - np.logaddexp(0, eta), eta
+
+
+def _p159_hm_target():
+    """The HMC target's covariance (float64 HM_D x HM_D): sds log-spaced P159_HM_SD along the axes
+    of a random rotation (fixed)."""
+    g = np.random.default_rng(1591)
+    Q, _ = np.linalg.qr(g.standard_normal((P159_HM_D, P159_HM_D)))
+    sd = np.geomspace(*P159_HM_SD, P159_HM_D)
+    return Q @ np.diag(sd * sd) @ Q.T
+
+
+def _p159_hm_syms(n, rng):
+    return {"c_hm_A": np.linalg.inv(_p159_hm_target()).astype(np.float32).ravel()}
+
+
+def _p159_hm_args(n, rng, L=P159_HM_L, iters=P159_HM_ITERS):
+    """n chains' positions (float32 HM_D x n, a coordinate contiguous) drawn from the target (a
+    P159_HM_STRAY share 3x too wide); xorshift32 states (odd uint32), n_acc (int32, zeroed),
+    eps, L, iters, n."""
+    C = np.linalg.cholesky(_p159_hm_target())
+    q = C @ rng.standard_normal((P159_HM_D, n))
+    q[:, rng.random(n) < P159_HM_STRAY] *= 3
+    return [q.astype(np.float32).ravel(), _u32(n, rng) | np.uint32(1), np.zeros(n, np.int32),
+            np.float32(P159_HM_EPS), _i32(L), _i32(iters), _i32(n)]
+
+
+def _p159_xs(s):
+    """One xorshift32 step of each uint32 state and its (0, 1] uniforms."""
+    s = s ^ (s << np.uint32(13))
+    s = s ^ (s >> np.uint32(17))
+    s = s ^ (s << np.uint32(5))
+    return s, ((s >> np.uint32(8)).astype(np.float64) + 1) / 2.0 ** 24
+
+
+def _p159_hm_ref(q, s, eps, L, iters):
+    """hmc_mvn in float64 (the xorshift streams exact): positions (HM_D x n), states,
+    acceptances, each chain's smallest |log u - (H0 - H1)| and largest |H1 - H0|."""
+    A = np.linalg.inv(_p159_hm_target())
+    D = P159_HM_D
+    s = np.asarray(s, np.uint32).copy()
+    n = len(s)
+    x = np.asarray(q, np.float64).reshape(D, n).copy()
+    acc = np.zeros(n, np.int64)
+    margin, dH = np.full(n, np.inf), np.zeros(n)
+    for _ in range(int(iters)):
+        p = np.empty_like(x)
+        for d in range(0, D, 2):
+            s, u1 = _p159_xs(s)
+            s, u2 = _p159_xs(s)
+            r = np.sqrt(-2 * np.log(u1))
+            p[d], p[d + 1] = r * np.cos(2 * np.pi * u2), r * np.sin(2 * np.pi * u2)
+        s, u = _p159_xs(s)
+        h = float(eps) * (0.8 + 0.4 * u)
+        H = lambda x, p: 0.5 * ((x * (A @ x)).sum(axis=0) + (p * p).sum(axis=0))
+        H0 = H(x, p)
+        y = x.copy()
+        for _ in range(int(L)):
+            p = p - 0.5 * h * (A @ y)
+            y = y + h * p
+            p = p - 0.5 * h * (A @ y)
+        H1 = H(y, p)
+        s, u = _p159_xs(s)
+        d = np.log(u) - (H0 - H1)
+        margin, dH = np.minimum(margin, np.abs(d)), np.maximum(dH, np.abs(H1 - H0))
+        ok = d < 0
+        x[:, ok] = y[:, ok]
+        acc += ok
+    return x, s, acc, margin, dH
+
+
+def _p159_is_prop():
+    """The Student-t proposal moment-matched to the banana: mean (0, 0), covariance diag(a^2,
+    1 + 2 b^2 a^4), scale S = cov (nu - 2) / nu: m0, m1, P = S^-1 (P00, P01, P11) and log q's
+    constant (float64)."""
+    nu, a, b = P159_IS_NU, P159_IS_A, P159_IS_B
+    S = np.diag([a * a, 1 + 2 * b * b * a ** 4]) * (nu - 2) / nu
+    P = np.linalg.inv(S)
+    # Gamma(nu / 2 + 1) / Gamma(nu / 2) = nu / 2
+    lq0 = np.log(nu / 2) - np.log(nu * np.pi) - 0.5 * np.log(np.linalg.det(S))
+    return 0.0, 0.0, P[0, 0], P[0, 1], P[1, 1], lq0
+
+
+def _p159_is_grid(n):
+    return min(P159_IS_GRID, -(-n // P159_IS_BLOCK))
+
+
+def _p159_is_args(n, rng):
+    """n draws (float32 x0, x1 interleaved) from the _p159_is_prop t_5 proposal; logw (float32,
+    zeroed), part (float32 3 x the grid, zeroed), a, b, m0, m1, P00, P01, P11, lq0 (float32), n."""
+    m0, m1, P00, P01, P11, lq0 = _p159_is_prop()
+    C = np.linalg.cholesky(np.linalg.inv([[P00, P01], [P01, P11]]))
+    e = rng.standard_normal((n, 2), dtype=np.float32)
+    w = np.sqrt(rng.standard_gamma(P159_IS_NU / 2, n, dtype=np.float32) * np.float32(2 / P159_IS_NU))
+    z = np.empty((n, 2), np.float32)                # m + C e / sqrt(chi2_nu / nu)
+    z[:, 0] = (np.float32(C[0, 0]) * e[:, 0] + np.float32(C[0, 1]) * e[:, 1]) / w + np.float32(m0)
+    z[:, 1] = (np.float32(C[1, 0]) * e[:, 0] + np.float32(C[1, 1]) * e[:, 1]) / w + np.float32(m1)
+    f = np.float32
+    return [z.ravel(), np.zeros(n, f), np.zeros(3 * _p159_is_grid(n), f), f(P159_IS_A), f(P159_IS_B),
+            f(m0), f(m1), f(P00), f(P01), f(P11), f(lq0), _i32(n)]
+
+
+def _p159_is_logw(x):
+    """The log weights (float64) of the draws x (n x 2)."""
+    x = np.asarray(x, np.float64).reshape(-1, 2)
+    nu, a, b = P159_IS_NU, P159_IS_A, P159_IS_B
+    m0, m1, P00, P01, P11, lq0 = _p159_is_prop()
+    lp = -x[:, 0] ** 2 / (2 * a * a) - 0.5 * (x[:, 1] - b * (x[:, 0] ** 2 - a * a)) ** 2
+    d0, d1 = x[:, 0] - m0, x[:, 1] - m1
+    Q = P00 * d0 * d0 + 2 * P01 * d0 * d1 + P11 * d1 * d1
+    return lp - (lq0 - 0.5 * (nu + 2) * np.log1p(Q / nu))
+
+
+def _p159_is_ref(x, grid):
+    """is_weights_ess in float64: the log weights and each block's log sum exp(lw) and log sum
+    exp(2 lw) over the draws it visits (-inf for none)."""
+    lw = _p159_is_logw(x)
+    blk = (np.arange(len(lw)) // P159_IS_BLOCK) % grid
+    l1, l2 = np.full(grid, -np.inf), np.full(grid, -np.inf)
+    np.logaddexp.at(l1, blk, lw)
+    np.logaddexp.at(l2, blk, 2 * lw)
+    return lw, l1, l2
+
+
+def _p159_ch_latent(n, rng, chains=P159_CH_CHAINS):
+    """The draws' latent normals (n x CH_P, float64): chains (contiguous, equal lengths) of a
+    stationary AR(1) (lag-1 autocorrelation P159_CH_RHO, one chain P159_CH_STICKY) with
+    correlated innovations (mu-beta1 -0.6, beta1-beta2 0.7, tau-sigma -0.3); the recursion run
+    in blocks of 512 draws side by side, then the blocks' carries one after another."""
+    C = np.eye(P159_CH_P)
+    C[0, 3] = C[3, 0] = -0.6
+    C[3, 4] = C[4, 3] = 0.7
+    C[1, 2] = C[2, 1] = -0.3
+    B = 512
+    m = -(-n // B) * B
+    z = rng.standard_normal((m, P159_CH_P)) @ np.linalg.cholesky(C).T
+    chain = np.arange(m) * chains // n
+    rho = np.where(chain == chains // 2, P159_CH_STICKY, P159_CH_RHO)
+    start = np.r_[True, chain[1:] != chain[:-1]]
+    coef = np.where(start, 0.0, rho).reshape(-1, B)
+    z *= np.where(start, 1.0, np.sqrt(1 - rho * rho))[:, None]
+    Z = z.reshape(-1, B, P159_CH_P)                 # z_i = coef_i z_(i-1) + e_i
+    G = np.cumprod(coef, axis=1)                    # the weight of the value before a block at each place
+    for j in range(1, B):
+        Z[:, j] += coef[:, j, None] * Z[:, j - 1]
+    prev = np.zeros(P159_CH_P)
+    for b in range(len(Z)):
+        Z[b] += G[b][:, None] * prev
+        prev = Z[b, -1]
+    return z[:n]
+
+
+def _p159_ch_args(n, rng):
+    """n posterior draws of a hierarchical regression (float32, CH_P a draw: mu = 1.5 + 0.8 z0,
+    tau = exp(0.2 + 0.7 z1), sigma = exp(-0.5 + 0.15 z2), beta1 = 0.6 + 0.25 z3, beta2 = -0.3
+    + 0.1 z4, theta_1 = mu + tau z5: skewed scales, a funnel) from _p159_ch_latent; lo and
+    inv_w (float32 CH_P: the P159_CH_Q .. 1 - P159_CH_Q quantiles over CH_NB bins); h1, h2
+    (int32, zeroed); n."""
+    z = _p159_ch_latent(n, rng)
+    d = np.empty((n, P159_CH_P), np.float32)
+    d[:, 0] = 1.5 + 0.8 * z[:, 0]
+    tau = np.exp(0.2 + 0.7 * z[:, 1])
+    d[:, 1] = tau
+    d[:, 2] = np.exp(-0.5 + 0.15 * z[:, 2])
+    d[:, 3] = 0.6 + 0.25 * z[:, 3]
+    d[:, 4] = -0.3 + 0.1 * z[:, 4]
+    d[:, 5] = d[:, 0] + tau * z[:, 5]
+    del z
+    lo, hi = np.quantile(d, [P159_CH_Q, 1 - P159_CH_Q], axis=0)
+    pairs = P159_CH_P * (P159_CH_P - 1) // 2
+    return [d.ravel(), lo.astype(np.float32), (P159_CH_NB / (hi - lo)).astype(np.float32),
+            np.zeros(P159_CH_P * P159_CH_NB, np.int32), np.zeros(pairs * P159_CH_NB ** 2, np.int32), _i32(n)]
+
+
+def _p159_ch_bins(draws, lo, inv_w):
+    """Each draw's bin of each parameter (n x CH_P int64, -1 outside), in float32 as the kernel."""
+    d = np.asarray(draws, np.float32).reshape(-1, P159_CH_P)
+    f = (d - np.asarray(lo, np.float32)) * np.asarray(inv_w, np.float32)
+    return np.where((f >= 0) & (f < P159_CH_NB), np.floor(f), -1).astype(np.int64)
+
+
+def _p159_ch_ref(draws, lo, inv_w):
+    """corner_hist in numpy: h1 (CH_P x CH_NB) and h2 (pairs x CH_NB x CH_NB: [pair, bin of the
+    second, bin of the first])."""
+    b = _p159_ch_bins(draws, lo, inv_w)
+    nb = P159_CH_NB
+    h1 = np.stack([np.bincount(b[b[:, p] >= 0, p], minlength=nb) for p in range(P159_CH_P)])
+    h2 = []
+    for a in range(P159_CH_P):
+        for c in range(a + 1, P159_CH_P):
+            ok = (b[:, a] >= 0) & (b[:, c] >= 0)
+            h2.append(np.bincount(b[ok, c] * nb + b[ok, a], minlength=nb * nb).reshape(nb, nb))
+    return h1, np.stack(h2)
+
+
+UNSEEN157 = [
+    TimingProbe("probe/rwm-eight-schools-lcg", "probe-unseen157", "rwm_eight_schools", 1 << 17, P159_ES_BLOCK,
+                lambda n: -(-n // P159_ES_BLOCK), _p159_es_args, source=_P159, symbols=_p159_es_syms,
+                note="random-walk Metropolis on the non-centred eight schools model (10 parameters), 2^17 "
+                     "independent chains x 128 steps, a thread a chain in blocks of 128: state and proposal in "
+                     "per-thread arrays (registers), per step 11 64-bit LCG draws (wide integer multiplies), 5 "
+                     "Box-Muller pairs (logf, sqrtf, sinf, cosf), the log posterior (an expf, a logf, 8 residuals "
+                     "against __constant__ data at uniform addresses) and a logf for the acceptance (~25% "
+                     "accepted: a short divergent copy); 48 B in and 56 B out a chain, coalesced; 1024 warps (8 "
+                     "a SM): SFU/integer compute- and latency-bound at low occupancy"),
+    TimingProbe("probe/gmm-gibbs-assign-smem", "probe-unseen157", "gmm_gibbs_assign", 1 << 22, P159_GM_BLOCK,
+                lambda n: -(-n // P159_GM_BLOCK), _p159_gm_args, source=_P159, symbols=_p159_gm_syms,
+                note="the assignment step of a Gibbs sweep for a 16-component 2-D Gaussian mixture over 2^22 "
+                     "events (10 real clusters with Dirichlet weights plus 3% background, random order), a thread "
+                     "an event in blocks of 256: an 8-byte coalesced load, 16 component log densities from a "
+                     "__constant__ struct table (uniform index: broadcast) and 16 expf, a PCG hash uniform, a "
+                     "linear search of the running sum reading the per-thread probability array with a dynamic "
+                     "index (local memory), a 4-byte store, then 6 shared-memory atomics (an int count and 5 "
+                     "float sums) on the drawn component's 6 of 96 words: a warp's 32 events fall in ~8 "
+                     "components (one holding 47% of all events), so same-address conflicts; up to 96 global "
+                     "atomicAdds a block on 96 addresses; shared-atomic bound"),
+    TimingProbe("probe/logreg-loglik-dsmem", "probe-unseen157", "logreg_loglik", 1 << 21, P159_LR_BLOCK,
+                lambda n: -(-n // P159_LR_BLOCK), _p159_lr_args, source=_P159,
+                note="the log-likelihood of a logistic regression coefficient draw over 2^21 rows of 32 float "
+                     "features (256 MB, row-major: a thread a row reads its 128 contiguous bytes a word a trip, "
+                     "a warp's load touching 32 lines, each line reused over 32 trips through L1), coefficients "
+                     "staged in shared memory (broadcast reads), 32 FMAs, expf and log1pf a row, a 256-double "
+                     "shared tree reduction (8 __syncthreads, DADDs) and one double atomicAdd a block on a "
+                     "single address (8192 in all); 264 MB read: DRAM-bound with L1 strided traffic"),
+    TimingProbe("probe/hmc-leapfrog-mvn16", "probe-unseen157", "hmc_mvn", 1 << 17, P159_HM_BLOCK,
+                lambda n: -(-n // P159_HM_BLOCK), _p159_hm_args, source=_P159, symbols=_p159_hm_syms,
+                note="Hamiltonian Monte Carlo on a correlated 16-d normal (sds 0.1 .. 1), 2^17 chains x 4 "
+                     "trajectories of 20 leapfrog steps, a thread a chain in blocks of 128: positions, momenta, "
+                     "gradients and a saved copy in per-thread arrays (64 floats in registers), per step a 16 x "
+                     "16 matrix-vector product with the precision matrix in __constant__ (uniform addresses: FFMA "
+                     "with constant operands) and 48 more FMAs, per trajectory 8 Box-Muller pairs and 2 more "
+                     "draws (xorshift32), ~94% accepted; ~26k FMAs a chain, ~70 B in and out: FP32 FMA-bound"),
+    TimingProbe("probe/is-ess-lse-shfl", "probe-unseen157", "is_weights_ess", 1 << 24, P159_IS_BLOCK,
+                _p159_is_grid, _p159_is_args, source=_P159,
+                note="self-normalised importance sampling of a banana posterior from a moment-matched t_5 "
+                     "proposal, 2^24 draws (128 MB of float2, coalesced) by a grid-stride loop over 1024 blocks of "
+                     "256 (64 draws a thread): ~15 FMAs, a float division and a logf for the log weight (stored: "
+                     "64 MB), a running log-sum-exp of the weights and their squares (an expf a draw, a rarely "
+                     "taken rescale branch on a new max), then 5 rounds of 3 __shfl_down_sync with 2 expf each, a "
+                     "shared stage of the 8 warps and the same in warp 0, 3 floats a block out; DRAM-bound"),
+    TimingProbe("probe/corner-hist-atomic", "probe-unseen157", "corner_hist", 1 << 21, P159_CH_BLOCK,
+                lambda n: -(-n // P159_CH_BLOCK), _p159_ch_args, source=_P159,
+                note="the histograms of a corner plot of 2^21 posterior draws of 6 parameters (32 chains of "
+                     "65536 autocorrelated draws, one chain mixing badly; skewed scales and a funnel) on 64 bins "
+                     "an axis between the 0.5% and 99.5% quantiles, a thread a draw in blocks of 256: 6 strided "
+                     "4-byte loads (24 B a draw), 6 bins, then up to 6 + 15 global int atomicAdds into 6 1-D and "
+                     "15 2-D histograms (246 KB, L2-resident), ~98% of them done (the rest outside the range); "
+                     "neighbouring draws of a chain fall in nearby bins: a warp's atomics hit ~16-20 distinct words "
+                     "of a 1-D histogram (the modes' bins each taking 3-6% of all draws) and ~30 of a 2-D one: "
+                     "bound by L2 atomic throughput, partly same-address serialised"),
+]
+PROBES += UNSEEN157
+
+
+# probe-unseen158 (probes160.cu): a computational social science / network science course's
+# kernels (a round of the independent cascade model on a power-law social network from a
+# frontier queue with atomicCAS activation, a Hegselmann-Krause opinion step a warp a node,
+# Newman's degree assortativity's 64-bit sums over an edge list by a shared-memory tree,
+# Schelling's unhappy agents from a byte tile in shared memory with ballots, a gravity model's
+# balancing factors over all pairs of zones by shared-memory tiles, a level of Brandes'
+# betweenness backward sweep in double) as a student who knows CUDA basics writes them,
+# predicted before their first GPU run
+_P160 = "probes160.cu"
+P160_DEG = 20                                      # the social graphs: mean degree drawn (before loops, repeats go)
+P160_GAMMA = 2.3                                   # Chung-Lu weights Pareto: degree exponent gamma
+P160_MIX = 0.3                                     # an edge's far end anywhere (by weight) else in its community
+P160_COMM = (np.log(40), 1.0, 4, 4000)             # community sizes lognormal(mu, sigma), clipped (ids contiguous)
+P160_IC_N = 1 << 21
+P160_IC_PROBS = (0.1, 0.01, 0.001)                 # the trivalency model's edge probabilities
+P160_IC_SEEDS = 8192                               # a seed (top degree) per this many users
+P160_IC_SEED = 0x2545F491                          # the run's hash seed
+P160_IC_BLOCK, P160_IC_GRID = 128, 132 * 16        # ic_step: grid-stride over the frontier, at most this grid
+P160_HK_N = 1 << 21
+P160_HK_EPS, P160_HK_SD = 0.2, 0.08                # confidence bound; opinions' sd about the community's
+P160_HK_BLOCK = 256
+P160_AS_N = 1 << 22                                # assortativity: the graph's nodes
+P160_AS_BLOCK, P160_AS_GRID = 256, 132 * 8         # AS_BLOCK; grid-stride, at most this grid
+P160_SC_N = 8192                                   # Schelling: the torus' side (cells)
+P160_SC_BLOCK = (32, 8)                            # (SC_BX, SC_BY)
+P160_SC_PATCH = 24                                 # the groups' patches (cells): a segregated town
+P160_SC_EMPTY, P160_SC_SHARE = 0.1, 0.6            # vacant cells; group 1's share of the agents
+P160_SC_TOL = (0.0, 0.5, 0.35)                     # c_tol: the alike share each group needs
+P160_GR_N = 1 << 15                                # gravity: zones (England and Wales' ~35k LSOAs)
+P160_GR_TILE = 128                                 # GR_TILE
+P160_GR_SIDE, P160_GR_CITIES = 500.0, 64           # the region's side (km); towns, Zipf(1) sizes
+P160_GR_RURAL = 0.2                                # zones spread uniformly over the region
+P160_GR_BETA = 1 / 12                              # deterrence exp(-beta d), d in km: ~12 km mean commute
+P160_GR_ZONE = np.dtype([("x", np.float32), ("y", np.float32), ("O", np.float32), ("D", np.float32)])
+P160_BB_N = 1 << 21
+P160_BB_BLOCK = 512
+
+
+def _p160_graph(n, rng, deg=P160_DEG):
+    """An undirected social graph on n nodes with communities and a power-law degree tail:
+    community sizes from P160_COMM (ids contiguous a community); Chung-Lu weights Pareto
+    (P160_GAMMA) normalised to mean 1 and capped at sqrt(n / deg) (the structural cut-off);
+    n deg / 2 edges, each from a node drawn by weight to, with P160_MIX, a node drawn by weight
+    anywhere, else a uniform member of its community; loops and repeats dropped. The edges
+    (lo < hi, int32, sorted) and each node's community."""
+    mu, sg, cmin, cmax = P160_COMM
+    sizes = np.clip(np.rint(rng.lognormal(mu, sg, n // 4 + 8)), cmin, cmax).astype(np.int64)
+    sizes = sizes[:int(np.searchsorted(np.cumsum(sizes), n)) + 1]
+    sizes[-1] -= sizes.sum() - n
+    cid = np.repeat(np.arange(len(sizes)), sizes)
+    start = np.cumsum(sizes) - sizes
+    w = (1 - rng.random(n)) ** (-1 / (P160_GAMMA - 1))
+    w = np.minimum(w / w.mean(), np.sqrt(n / deg))
+    p = w / w.sum()
+    m0 = n * deg // 2
+    cu = rng.multinomial(m0, p)
+    cl = rng.binomial(cu, 1 - P160_MIX)                    # each node's edges inside its community
+    ids = np.arange(n, dtype=np.int32)
+    u = np.concatenate([np.repeat(ids, cl), np.repeat(ids, cu - cl)])
+    ml = int(cl.sum())
+    c = cid[u[:ml]]
+    v = np.concatenate([(start[c] + rng.random(ml) * sizes[c]).astype(np.int32),
+                        rng.permutation(np.repeat(ids, rng.multinomial(m0 - ml, p)))])
+    del c, cu, cl
+    key = np.minimum(u, v).astype(np.int64) * n + np.maximum(u, v)
+    key = key[u != v]
+    del u, v
+    key.sort()
+    key = key[np.concatenate([[True], key[1:] != key[:-1]])]
+    lo = (key // n).astype(np.int32)
+    hi = (key - lo.astype(np.int64) * n).astype(np.int32)
+    return lo, hi, cid
+
+
+def _p160_csr(lo, hi, n):
+    """The CSR (off int32 n + 1, adj int32) of the undirected edges (lo < hi, sorted), each
+    node's neighbours ascending."""
+    m = len(lo)
+    dr = np.bincount(hi, minlength=n)
+    df = np.bincount(lo, minlength=n)
+    off = np.zeros(n + 1, np.int64)
+    np.cumsum(dr + df, out=off[1:])
+    adj = np.empty(2 * m, np.int32)
+    key = hi.astype(np.int64) * n + lo                     # the edges by (hi, lo)
+    key.sort()
+    rh = key // n
+    adj[off[rh] + np.arange(m) - (np.cumsum(dr) - dr)[rh]] = key - rh * n
+    del key, rh
+    adj[off[lo] + dr[lo] + np.arange(m) - (np.cumsum(df) - df)[lo]] = hi
+    return off.astype(np.int32), adj
+
+
+def _p160_edges_of(off, nodes):
+    """The CSR positions of the given nodes' edges, concatenated (int64), and each one's node."""
+    s = off[nodes].astype(np.int64)
+    k = off[np.asarray(nodes) + 1] - s
+    tot = int(k.sum())
+    return np.repeat(s - np.cumsum(k) + k, k) + np.arange(tot), np.repeat(np.asarray(nodes), k)
+
+
+def _p160_hash(x):
+    """lowbias32 of each uint32."""
+    x = np.asarray(x, np.uint32)
+    x = x ^ (x >> np.uint32(16))
+    x = x * np.uint32(0x7feb352d)
+    x = x ^ (x >> np.uint32(15))
+    x = x * np.uint32(0x846ca68b)
+    return x ^ (x >> np.uint32(16))
+
+
+def _p160_ic_ref(off, adj, prob, front, act, rnd, seed=P160_IC_SEED):
+    """A round of the cascade from the frontier front: act after it and the nodes it activated
+    (ascending)."""
+    e, _ = _p160_edges_of(off, front)
+    v = adj[e]
+    r = (_p160_hash(np.uint32(seed) ^ _p160_hash(e.astype(np.uint32))) >> np.uint32(8)).astype(np.float32)
+    hit = (act[v] == 0) & (r * np.float32(2.0 ** -24) < prob[e])
+    new = np.unique(v[hit])
+    act = act.copy()
+    act[new] = rnd
+    return act, new
+
+
+def _p160_ic_args(n, rng):
+    """A graph of n nodes (_p160_graph, CSR), trivalency edge probabilities (uniform over
+    P160_IC_PROBS a directed edge, float32), a cascade from the n / P160_IC_SEEDS (at least 4)
+    top-degree users run in numpy until its rounds shrink to half its largest: that round's
+    frontier (the nodes activated in the round before it, in random order, int32), nfront, act
+    (int32: the round each node was activated, the seeds 1, else 0), next (int32 n, zeroed),
+    nnext (int32[1]), the round, the hash seed."""
+    lo, hi, _ = _p160_graph(n, rng)
+    off, adj = _p160_csr(lo, hi, n)
+    del lo, hi
+    prob = np.array(P160_IC_PROBS, np.float32)[rng.integers(0, len(P160_IC_PROBS), len(adj))]
+    front = np.argsort(-np.diff(off), kind="stable")[:max(4, n // P160_IC_SEEDS)]
+    act = np.zeros(n, np.int32)
+    act[front] = 1
+    best, rnd = (front, act), 1
+    while len(front) and 2 * len(front) > len(best[0]):
+        nact, new = _p160_ic_ref(off, adj, prob, front, act, rnd + 1)
+        if len(new) > len(best[0]):
+            best = (new, nact)
+        act, front, rnd = nact, new, rnd + 1
+    front, act = best
+    rnd = int(act.max()) + 1
+    return [off, adj, prob, rng.permutation(front).astype(np.int32), _i32(len(front)), act,
+            np.zeros(n, np.int32), np.zeros(1, np.int32), _i32(rnd), np.uint32(P160_IC_SEED)]
+
+
+def _p160_hk_args(n, rng):
+    """A graph of n nodes (_p160_graph, CSR), opinions (float32) in [0, 1]: the community's
+    mean (Beta(2, 2)) + N(0, P160_HK_SD^2), clipped; x2 (zeroed), eps, n."""
+    lo, hi, cid = _p160_graph(n, rng)
+    off, adj = _p160_csr(lo, hi, n)
+    del lo, hi
+    mean = rng.beta(2, 2, int(cid[-1]) + 1)
+    x = np.clip(mean[cid] + rng.normal(0, P160_HK_SD, n), 0, 1).astype(np.float32)
+    return [off, adj, x, np.zeros(n, np.float32), np.float32(P160_HK_EPS), _i32(n)]
+
+
+def _p160_hk_ref(off, adj, x, eps=P160_HK_EPS):
+    """hk_opinion_step in float64 (the confidence test in float32, as the kernel's): the new
+    opinions and each agent's count of neighbours within eps."""
+    x = np.asarray(x, np.float32)
+    i = np.repeat(np.arange(len(x)), np.diff(off))
+    xj = x[adj]
+    ok = np.abs(xj - x[i]) <= np.float32(eps)
+    c = np.bincount(i, ok, len(x))
+    return (x + np.bincount(i, np.where(ok, xj, 0).astype(np.float64), len(x))) / (1 + c), c
+
+
+def _p160_as_args(n, rng):
+    """The edge list of a graph of n nodes (_p160_graph: lo < hi, sorted by lo then hi, int32),
+    the degrees (int32), sums (uint64[3], zeroed), m."""
+    lo, hi, _ = _p160_graph(n, rng)
+    deg = (np.bincount(lo, minlength=n) + np.bincount(hi, minlength=n)).astype(np.int32)
+    return [lo, hi, deg, np.zeros(3, np.uint64), _i32(len(lo))]
+
+
+def _p160_as_ref(src, dst, deg):
+    """The three sums (Python ints) and Newman's r from numpy's correlation of the degrees at
+    the two ends of each edge taken both ways."""
+    a = np.asarray(deg, np.int64)[src]
+    b = np.asarray(deg, np.int64)[dst]
+    sums = [int((a * b).sum()), int((a + b).sum()), int((a * a + b * b).sum())]
+    return sums, np.corrcoef(np.concatenate([a, b]), np.concatenate([b, a]))[0, 1]
+
+
+def _p160_as_r(sums, m):
+    """Newman's r from the sums (as the host does with assort_sums's)."""
+    jk, j1, jj = (float(s) / m for s in sums)
+    return (jk - (j1 / 2) ** 2) / (jj / 2 - (j1 / 2) ** 2)
+
+
+def _p160_smooth(n, cell, rng):
+    """A smooth random field in [0, 1] on an n x n torus (float32): uniform values on a
+    lattice of cell x cell squares (wrapped), interpolated with a smoothstep."""
+    k = -(-n // cell)
+    c = rng.random((k, k), dtype=np.float32)
+    f = np.arange(n, dtype=np.float32) / cell
+    i0 = f.astype(np.int64) % k
+    i1 = (i0 + 1) % k
+    t = f - np.floor(f)
+    t = t * t * (3 - 2 * t)
+    rows = c[i0] * (1 - t)[:, None] + c[i1] * t[:, None]
+    return rows[:, i0] * (1 - t)[None, :] + rows[:, i1] * t[None, :]
+
+
+def _p160_sc_args(n, rng):
+    """An n x n Schelling town (bytes, row-major): group 1 where a smooth field (P160_SC_PATCH)
+    plus U(-0.2, 0.2) noise exceeds its (1 - P160_SC_SHARE) quantile, else 2; a P160_SC_EMPTY
+    share of cells vacant (0) at random; unhappy (bytes, zeroed), count (int32[1]), nx, ny."""
+    f = _p160_smooth(n, P160_SC_PATCH, rng)
+    f += np.float32(0.4) * (rng.random((n, n), dtype=np.float32) - np.float32(0.5))
+    t = np.quantile(f[::7, ::7], 1 - P160_SC_SHARE)
+    g = np.where(f > t, np.uint8(1), np.uint8(2))
+    del f
+    g[rng.random((n, n), dtype=np.float32) < P160_SC_EMPTY] = 0
+    return [g.ravel(), np.zeros(n * n, np.uint8), np.zeros(1, np.int32), _i32(n), _i32(n)]
+
+
+def _p160_sc_syms(n, rng):
+    return {"c_tol": np.array(P160_SC_TOL, np.float32)}
+
+
+def _p160_sc_ref(grid, nx, ny, tol=P160_SC_TOL):
+    """schelling_unhappy in numpy: the unhappy flags (ny x nx) and the 5 x 5 neighbourhoods'
+    alike and occupied counts."""
+    g = np.asarray(grid).reshape(ny, nx)
+    alike = np.zeros((ny, nx), np.int32)
+    occ = np.zeros((ny, nx), np.int32)
+    for dy in range(-2, 3):
+        for dx in range(-2, 3):
+            if dy or dx:
+                h = np.roll(g, (-dy, -dx), axis=(0, 1))
+                occ += h != 0
+                alike += h == g
+    need = np.array(tol, np.float32)[g] * occ.astype(np.float32)
+    return (g != 0) & (occ > 0) & (alike.astype(np.float32) < need), alike, occ
+
+
+def _p160_gr_args(n, rng):
+    """n zones (Zone structs, float32) in a P160_GR_SIDE km square: P160_GR_RURAL of them
+    uniform, the rest in P160_GR_CITIES towns at uniform places (zones by Zipf(1) weights,
+    each N(0, s^2) km about its centre a coordinate, s = 0.35 sqrt(the town's zones): zones of
+    equal population, a town's area growing with them), clipped to the square; O lognormal(log
+    600, 0.4) trips produced, D lognormal(log 400, 1.1) attracted (jobs: skewed); B
+    lognormal(0, 0.3) (the destinations' factors mid-iteration); A (zeroed), beta, n."""
+    nr = int(round(P160_GR_RURAL * n))
+    zw = 1 / np.arange(1, P160_GR_CITIES + 1)
+    town = rng.choice(P160_GR_CITIES, n - nr, p=zw / zw.sum())
+    cnt = np.bincount(town, minlength=P160_GR_CITIES)
+    cen = rng.uniform(0.1, 0.9, (P160_GR_CITIES, 2)) * P160_GR_SIDE
+    xy = np.empty((n, 2))
+    xy[:nr] = rng.uniform(0, P160_GR_SIDE, (nr, 2))
+    xy[nr:] = cen[town] + rng.normal(0, 1, (n - nr, 2)) * (0.35 * np.sqrt(cnt[town]))[:, None]
+    xy = np.clip(xy, 0, P160_GR_SIDE)[rng.permutation(n)]
+    z = np.zeros(n, P160_GR_ZONE)
+    z["x"], z["y"] = xy[:, 0], xy[:, 1]
+    z["O"] = rng.lognormal(np.log(600), 0.4, n)
+    z["D"] = rng.lognormal(np.log(400), 1.1, n)
+    return [z, rng.lognormal(0, 0.3, n).astype(np.float32), np.zeros(n, np.float32),
+            np.float32(P160_GR_BETA), _i32(n)]
+
+
+def _p160_gr_ref(z, B, beta=P160_GR_BETA):
+    """gravity_balance in float64: A (n) and each origin's mean beta d weighted by the terms."""
+    x, y, D = (z[k].astype(np.float64) for k in ("x", "y", "D"))
+    w = np.asarray(B, np.float64) * D
+    A, mbd = np.empty(len(z)), np.empty(len(z))
+    for s in range(0, len(z), 1024):                       # 1024 origins at a time
+        bd = float(np.float32(beta)) * np.hypot(x[s:s + 1024, None] - x[None, :], y[s:s + 1024, None] - y[None, :])
+        t = np.exp(-bd) * w
+        A[s:s + 1024] = 1 / t.sum(axis=1)
+        mbd[s:s + 1024] = (t * bd).sum(axis=1) * A[s:s + 1024]
+    return A, mbd
+
+
+def _p160_bfs(off, adj, s):
+    """BFS from s in numpy, level by level: the depths (int32, -1 unreached) and the shortest
+    path counts sigma (float64)."""
+    n = len(off) - 1
+    dist = np.full(n, -1, np.int32)
+    sigma = np.zeros(n)
+    dist[s], sigma[s] = 0, 1.0
+    front, d = np.array([s]), 0
+    while len(front):
+        e, u = _p160_edges_of(off, front)
+        v = adj[e]
+        new = np.unique(v[dist[v] < 0])
+        dist[new] = d + 1
+        nxt = dist[v] == d + 1
+        sigma += np.bincount(v[nxt], sigma[u[nxt]], n)
+        front, d = new, d + 1
+    return dist, sigma
+
+
+def _p160_bb_ref(off, adj, dist, sigma, delta, d):
+    """One backward level in numpy: each depth-d node's dependency (the sum over its edges to
+    depth d + 1), 0 elsewhere."""
+    n = len(dist)
+    i = np.repeat(np.arange(n), np.diff(off))
+    down = (dist[i] == d) & (dist[adj] == d + 1)
+    i, v = i[down], adj[down]
+    return np.bincount(i, sigma[i] / sigma[v] * (1 + delta[v]), n)
+
+
+def _p160_bb_args(n, rng):
+    """A graph of n nodes (_p160_graph, CSR), a BFS from a uniform node of degree >= 1: the
+    depths (int32, -1 unreached), sigma (float64), delta (float64: the levels below d filled by
+    the backward sweep, 0 elsewhere) for d the most populous depth; bc (float64: earlier
+    sources' sums, degree x Gamma(1)), d, n."""
+    lo, hi, _ = _p160_graph(n, rng)
+    off, adj = _p160_csr(lo, hi, n)
+    del lo, hi
+    deg = np.diff(off)
+    dist, sigma = _p160_bfs(off, adj, int(rng.choice(np.flatnonzero(deg > 0))))
+    lv = np.bincount(dist[dist >= 0])
+    d = int(np.argmax(lv[1:-1])) + 1 if len(lv) > 2 else 0
+    delta = np.zeros(n)
+    for k in range(len(lv) - 2, d, -1):
+        delta += _p160_bb_ref(off, adj, dist, sigma, delta, k)
+    return [off, adj, dist, sigma, delta, deg * rng.gamma(1.0, 1.0, n), _i32(d), _i32(n)]
+
+
+UNSEEN158 = [
+    TimingProbe("probe/ic-cascade-trivalency-cas", "probe-unseen158", "ic_step", P160_IC_N, P160_IC_BLOCK,
+                lambda n: min(P160_IC_GRID, -(-n // P160_IC_BLOCK)), _p160_ic_args, source=_P160,
+                note="a round of an independent cascade (trivalency edge probabilities 0.1/0.01/0.001) on a 2^21-user "
+                     "Chung-Lu social graph with communities (34M CSR entries, degrees mean 16, power-law tail to "
+                     "~3400), the biggest round from 256 top-degree seeds: 72k frontier nodes (in random order) "
+                     "walked by a grid-stride loop over 2112 blocks of 128 (564 with work), a thread a node: its CSR "
+                     "range (mean 30 edges, a warp's longest ~210, up to ~1700: 14% lane use), per edge an adj load "
+                     "(lanes in different rows), an act gather (8 MB, L2), for the 77% inactive targets two lowbias32 "
+                     "hashes and a prob load, 61k successes each an atomicCAS and 59k winners an atomicAdd on one "
+                     "counter and a scattered store; latency-bound divergent gathers, the hub warps' serial chains "
+                     "and the one contended counter"),
+    TimingProbe("probe/hk-opinion-warp-shfl", "probe-unseen158", "hk_opinion_step", P160_HK_N, P160_HK_BLOCK,
+                lambda n: -(-32 * n // P160_HK_BLOCK), _p160_hk_args, source=_P160,
+                note="a Hegselmann-Krause bounded-confidence step (eps 0.2, opinions homophilous by community) on a "
+                     "2^21-agent Chung-Lu social graph (34M CSR entries, degrees mean 16, tail to ~3300), a warp an "
+                     "agent in blocks of 256 (65536 blocks): the row's neighbours a lane each (1.13 trips a warp on "
+                     "average, 45% lane use), a coalesced adj load, a gather of the neighbour's opinion (8 MB, L2), a "
+                     "fabsf test (75% within eps), then 10 __shfl_down_sync (float sum and int count) and a float "
+                     "division by lane 0; 136 MB of adjacency streamed: memory/latency-bound with per-warp shuffle "
+                     "overhead"),
+    TimingProbe("probe/assortativity-u64-smem", "probe-unseen158", "assort_sums", P160_AS_N, P160_AS_BLOCK,
+                lambda n: min(P160_AS_GRID, -(-n * P160_DEG // 2 // P160_AS_BLOCK)), _p160_as_args, source=_P160,
+                note="Newman's degree assortativity over the 34M-edge list (lo < hi, sorted, int32: 272 MB) of a "
+                     "2^22-node Chung-Lu social graph, a grid-stride loop over 1056 blocks of 256 (~126 trips a "
+                     "thread): 2 coalesced index loads, 2 degree gathers (16 MB, L2-resident; the lo side nearly "
+                     "broadcast, the hi side scattered), 3 64-bit products and 4 64-bit adds; then 3 unsigned long "
+                     "long shared arrays reduced by an 8-step tree with 9 __syncthreads and 3 64-bit atomicAdds a "
+                     "block on 3 addresses; DRAM-bound"),
+    TimingProbe("probe/schelling-tile-ballot", "probe-unseen158", "schelling_unhappy", P160_SC_N, P160_SC_BLOCK,
+                lambda n: (-(-n // P160_SC_BLOCK[0]), -(-n // P160_SC_BLOCK[1])), _p160_sc_args, source=_P160,
+                symbols=_p160_sc_syms,
+                note="Schelling's unhappy agents on an 8192 x 8192 torus (bytes: 54% group 1, 36% group 2, 10% "
+                     "vacant, segregated patches of ~24 cells; 12% of agents unhappy), blocks of 32 x 8 (262144): a "
+                     "12 x 36-byte tile with its radius-2 halo staged in shared memory (1.7 byte loads a thread, each "
+                     "with two integer % for the wrap), __syncthreads, 24 unrolled shared byte loads and compares, a "
+                     "float multiply by the group's tolerance from __constant__ (2 addresses a warp), a byte store, a "
+                     "__ballot_sync/__popc, a shared atomicAdd a warp and a global one a block (one address); 67 MB "
+                     "in, 67 MB out: issue-bound on the shared loads and integer work"),
+    TimingProbe("probe/gravity-furness-tiles", "probe-unseen158", "gravity_balance", P160_GR_N, P160_GR_TILE,
+                lambda n: -(-n // P160_GR_TILE), _p160_gr_args, source=_P160,
+                note="a Furness iteration's origin balancing factors of a doubly-constrained gravity model over all "
+                     "pairs of 2^15 zones (Zone structs of 16 B: 80% in 64 Zipf-sized towns, 20% rural, in a 500 km "
+                     "square), a thread an origin in 256 blocks of 128 (~2 blocks, 8 warps an SM): 256 tiles of 128 "
+                     "destinations staged in 3 shared arrays (3 fields of 16 B structs, 2 __syncthreads a tile), "
+                     "per pair 3 broadcast shared loads, 2 subtractions, a sqrtf, an expf of -beta d and ~4 FMAs "
+                     "(1.07e9 pairs), one division a thread; FP32/MUFU compute-bound at low occupancy"),
+    TimingProbe("probe/brandes-level-double", "probe-unseen158", "brandes_backward", P160_BB_N, P160_BB_BLOCK,
+                lambda n: -(-n // P160_BB_BLOCK), _p160_bb_args, source=_P160,
+                note="a level of Brandes' backward sweep (dependency accumulation) from one source on a 2^21-node "
+                     "Chung-Lu social graph (34M CSR entries; BFS depths 1/12/1258/179k/1.72M/199k/268/2), for the "
+                     "most populous depth (82% of nodes), a thread a node in blocks of 512: a coalesced dist load for "
+                     "all, then the depth's nodes walk their rows (24M edges, a warp's longest ~50, 23% lane use) "
+                     "gathering dist (8 MB, L2) and, for the 1.3M edges to the next depth, 2 double gathers, a double "
+                     "division and an FMA; a double store and a read-modify-write of bc; memory/latency-bound "
+                     "divergent gathers, FP64 division minor"),
+]
+PROBES += UNSEEN158
+
+
+# probe-unseen159 (probes161.cu): a semiconductor device simulation course's kernels (the
+# Scharfetter-Gummel electron continuity residual on a graded 2-D mesh, a nonlinear Poisson
+# red-black SOR half-sweep with shared-memory tiles, ensemble Monte Carlo free flights and
+# scatterings with per-thread RNG, cloud-in-cell charge assignment by float atomicAdd on a
+# graded mesh, Fermi-Dirac integrals F_{1/2} and F_{-1/2} in double, a MoS2 three-band
+# tight-binding k-point sweep (closed-form eigenvalues) with a shared-memory DOS histogram) as
+# a student who knows CUDA basics writes them, predicted before their first GPU run
+_P161 = "probes161.cu"
+P161_VT = 0.025852                                 # kT / q at 300 K (V)
+P161_SG_N = 5120                                   # sg: the mesh's nodes a side
+P161_SG_BLOCK = (32, 8)
+P161_SG_DEV = (2.0, 1.0, 1.0)                      # the diode's length, depth, junction (um)
+P161_SG_GRADE = (4.0, 3.0)                         # the meshes' sinh grading in x (at the junction), y (at the top)
+P161_SG_DOP = (1e7, 1e8)                           # NA, ND (units of ni = 1e10 cm^-3)
+P161_SG_BIAS = 0.3                                 # forward bias (V)
+P161_SG_WJ = 0.03                                  # the junction's potential step width (um)
+P161_SG_NOISE = 0.1                                # the iterate's error: densities times e^N(0, NOISE^2)
+P161_SG_DN, P161_SG_TAU = 0.0036, 1e5              # electron diffusivity (um^2/ps), SRH lifetimes (ps)
+P161_PS_N = 5120                                   # nlpoisson: the mesh's nodes a side (0.5 nm apart)
+P161_PS_TILE = 16                                  # PS_TILE
+P161_PS_H, P161_PS_LD = 5e-4, 40.9                 # mesh spacing, intrinsic Debye length (um)
+P161_PS_PERIOD = 768                               # nodes a transistor of the array (384 nm)
+P161_PS_DOP = (1e7, 1e10)                          # substrate NA, source/drain peak ND (units of ni)
+P161_PS_OMEGA, P161_PS_NOISE = 1.9, 0.01
+P161_MC_NE, P161_MC_DE, P161_MC_GAMMA = 1024, 0.002, 100.0      # as #defined
+P161_MC_HW, P161_MC_CK, P161_MC_QH, P161_MC_EB = 0.063, 0.1465, 0.1519, 0.004
+P161_MC_RATES = (3.0, 37.7, 316.0)                 # acoustic at 0.1 eV, intervalley, impurity prefactors (1/ps)
+P161_MC_TE = (450.0, 1500.0, 0.1)                  # electron temperatures (K): most, the hot ones, their share
+P161_MC_DRIFT = -0.15                              # the ensemble's mean kx (1/nm)
+P161_MC_FIELD, P161_MC_DT = 20.0, 0.1              # kV/cm; ps a step (mean 10 flights)
+P161_MC_BLOCK = 128
+P161_CA_MESH = (1024, 256)                         # charge: mesh lines in x, y
+P161_CA_DEV = (2.0, 0.5, 1.0)                      # length, depth, junction (um)
+P161_CA_MIX = (0.5, 0.35, 0.15)                    # a species' particles: on its side, at the junction, at the top
+P161_CA_ELEC = 0.55                                # electrons' share
+P161_CA_OUT = 0.005                                # particles past a contact
+P161_CA_MOVE = 0.001                               # the drift since the ensemble was sorted by cell (um)
+P161_CA_W = 1.0
+P161_CA_BLOCK = 256
+P161_FD_NC = 2.8e9                                 # Nc (units of ni)
+P161_FD_ETA0 = -float(np.log(2.8e9))               # eta - (psi - phin)
+P161_FD_SIDE = 2048                                # the device mesh's nodes a row
+P161_FD_DOP = (3e20, 1e19, 1e3)                    # source/drain ND, inversion layer n, substrate n (cm^-3)
+P161_FD_BLOCK = 256
+P161_TM = dict(e1=1.046, e2=2.104, t0=-0.184, t1=0.401, t2=0.507, t11=0.218, t12=0.338, t22=0.057)
+P161_TM_DTYPE = np.dtype([(k, np.float32) for k in P161_TM])   # struct TMDParams (MoS2, GGA, eV)
+P161_TM_A = 3.190                                  # MoS2's lattice constant (A)
+P161_TM_BINS = (-0.6, 60.0, 256)                   # DOS: emin, bins an eV, bins
+P161_TM_BLOCK = 256
+
+
+def _p161_grading(L, x0, beta):
+    """s0, A of the map s -> x0 + A sinh(beta (s - s0)) taking [0, 1] onto [0, L]."""
+    lo, hi = 0.0, 1.0
+    for _ in range(60):                   # x0 sinh(beta (1 - s0)) = (L - x0) sinh(beta s0)
+        s0 = 0.5 * (lo + hi)
+        if x0 * np.sinh(beta * (1 - s0)) > (L - x0) * np.sinh(beta * s0):
+            lo = s0
+        else:
+            hi = s0
+    s0 = 0.5 * (lo + hi)
+    return s0, (L - x0) / np.sinh(beta * (1 - s0))
+
+
+def _p161_graded(L, n, x0, beta):
+    """n mesh lines on [0, L], dense at x0 (float32): x0 + A sinh(beta (s - s0)) for s uniform
+    in [0, 1] (_p161_grading)."""
+    s0, A = _p161_grading(L, x0, beta)
+    x = x0 + A * np.sinh(beta * (np.linspace(0, 1, n) - s0))
+    x[0], x[-1] = 0, L
+    return x.astype(np.float32)
+
+
+def _p161_sg_args(n, rng):
+    """A forward-biased p-n diode on an n x n tensor mesh (graded at the junction in x and at
+    the top in y): psi (V_T) a tanh step of width P161_SG_WJ from V - ln NA to ln ND, bent
+    2 V_T down at the top surface; the electron and hole densities of flat quasi-Fermi
+    levels (0, V), each times e^N(0, P161_SG_NOISE^2) (a Newton iterate); all float32, ny x
+    nx row-major; hx (nx - 1), hy (ny - 1) the spacings (um); res (zeroed); nx, ny, Dn,
+    taun, taup."""
+    Lx, Ly, xj = P161_SG_DEV
+    xg = _p161_graded(Lx, n, xj, P161_SG_GRADE[0]).astype(np.float64)
+    yg = _p161_graded(Ly, n, 0.0, P161_SG_GRADE[1]).astype(np.float64)
+    V = P161_SG_BIAS / P161_VT
+    NA, ND = P161_SG_DOP
+    lo, hi = V - np.log(NA), np.log(ND)
+    fx = (lo + (hi - lo) * 0.5 * (1 + np.tanh((xg - xj) / P161_SG_WJ))).astype(np.float32)
+    fy = (-2.0 * np.exp(-yg / 0.02)).astype(np.float32)
+    psi = fy[:, None] + fx[None, :]
+    z = rng.standard_normal((n, n), dtype=np.float32)
+    z *= np.float32(P161_SG_NOISE)
+    z += psi
+    nn = np.exp(z, out=z)
+    z = rng.standard_normal((n, n), dtype=np.float32)
+    z *= np.float32(P161_SG_NOISE)
+    z += np.float32(V)
+    z -= psi
+    pp = np.exp(z, out=z)
+    f32 = np.float32
+    return [psi.ravel(), nn.ravel(), pp.ravel(), np.diff(xg).astype(f32), np.diff(yg).astype(f32),
+            np.zeros(n * n, f32), _i32(n), _i32(n), f32(P161_SG_DN), f32(P161_SG_TAU), f32(P161_SG_TAU)]
+
+
+def _p161_bern(x):
+    """x / (e^x - 1) in float64 (1 at 0)."""
+    x = np.asarray(x, np.float64)
+    d = np.expm1(x)
+    return np.where(x == 0, 1.0, x / np.where(x == 0, 1.0, d))
+
+
+def _p161_sg_ref(psi, n, p, hx, hy, nx, ny, Dn, taun, taup):
+    """sg_electron_residual in float64 from the edges' Scharfetter-Gummel currents (each
+    edge's once, antisymmetric): the residuals (ny x nx) and each node's sum of the
+    magnitudes of the terms it adds (the scale of float32's rounding)."""
+    psi, n, p = (np.asarray(v, np.float64).reshape(ny, nx) for v in (psi, n, p))
+    hx, hy = np.asarray(hx, np.float64), np.asarray(hy, np.float64)
+    Dn, taun, taup = float(Dn), float(taun), float(taup)
+
+    def edges(a, b, h):                   # the current from node a to node b; the |terms|
+        d = psi[b] - psi[a]
+        return Dn / h * (n[b] * _p161_bern(d) - n[a] * _p161_bern(-d)), \
+            Dn / h * (n[b] * _p161_bern(d) + n[a] * _p161_bern(-d))
+    Jx, Ax = edges(np.s_[:, :-1], np.s_[:, 1:], hx[None, :])
+    Jy, Ay = edges(np.s_[:-1, :], np.s_[1:, :], hy[:, None])
+    wx = np.zeros(nx)
+    wx[1:-1] = 0.5 * (hx[:-1] + hx[1:])
+    wy = 0.5 * (np.concatenate([[0], hy]) + np.concatenate([hy, [0]]))
+    out = np.zeros((ny, nx))
+    scale = np.zeros((ny, nx))
+    out[:, :-1] += Jx * wy[:, None]
+    out[:, 1:] -= Jx * wy[:, None]
+    scale[:, :-1] += Ax * wy[:, None]
+    scale[:, 1:] += Ax * wy[:, None]
+    out[:-1] += Jy * wx[None, :]
+    out[1:] -= Jy * wx[None, :]
+    scale[:-1] += Ay * wx[None, :]
+    scale[1:] += Ay * wx[None, :]
+    R = (n * p - 1) / (taup * (n + 1) + taun * (p + 1)) * wx[None, :] * wy[:, None]
+    out -= R
+    scale += np.abs(R) + np.abs(n * p) / (taup * (n + 1) + taun * (p + 1)) * wx[None, :] * wy[:, None]
+    out[:, [0, -1]] = 0
+    return out, scale
+
+
+def _p161_ps_doping(n, period=P161_PS_PERIOD, edge=10.0, depth=80.0):
+    """Net doping (units of ni, float32, n x n row-major, y down from the surface) of a row of
+    n-channel transistors every period nodes: a p substrate, each transistor's n+ source
+    and drain (lateral tanh edges edge nodes wide, Gaussian in depth, depth nodes)."""
+    NA, ND = P161_PS_DOP
+    x = np.arange(n) % period
+    sig = lambda t: 0.5 * (1 + np.tanh(t / edge))
+    lat = (sig(x - 0.08 * period) * sig(0.35 * period - x) + sig(x - 0.60 * period) * sig(0.87 * period - x))
+    dep = np.exp(-(np.arange(n) / depth) ** 2)
+    N = (np.float32(ND) * dep.astype(np.float32)[:, None]) * lat.astype(np.float32)[None, :]
+    N -= np.float32(NA)
+    return N
+
+
+def _p161_ps_args(n, rng):
+    """The array of transistors on an n x n mesh 0.5 nm apart: psi the charge-neutral guess
+    asinh(N / 2) plus N(0, P161_PS_NOISE^2) (an iterate), psi2 (zeroed), the doping N (all
+    float32, row-major); lam2 = (L_D / h)^2, phin = phip = 0 (equilibrium), omega, nx, ny,
+    colour 0."""
+    N = _p161_ps_doping(n)
+    psi = np.arcsinh(N * np.float32(0.5))
+    psi += np.float32(P161_PS_NOISE) * rng.standard_normal((n, n), dtype=np.float32)
+    f32 = np.float32
+    return [psi.ravel(), np.zeros(n * n, f32), N.ravel(), f32((P161_PS_LD / P161_PS_H) ** 2), f32(0), f32(0),
+            f32(P161_PS_OMEGA), _i32(n), _i32(n), _i32(0)]
+
+
+def _p161_ps_ref(psi, dop, lam2, phin, phip, omega, nx, ny, color):
+    """nlpoisson_rbsor in float64 (the colour's interior nodes a Newton-SOR step from the
+    other colour's values): psi2 (ny x nx) and the scale of each node's float32 rounding
+    (|psi| + omega times the magnitudes summed in its step over the step's denominator)."""
+    u = np.asarray(psi, np.float64).reshape(ny, nx)
+    N = np.asarray(dop, np.float64).reshape(ny, nx)
+    lam2, phin, phip, omega = (float(v) for v in (lam2, phin, phip, omega))
+    out = u.copy()
+    scale = np.abs(u)
+    c = u[1:-1, 1:-1]
+    nb = u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:]
+    anb = np.abs(u[:-2, 1:-1]) + np.abs(u[2:, 1:-1]) + np.abs(u[1:-1, :-2]) + np.abs(u[1:-1, 2:])
+    ne, pe = np.exp(c - phin), np.exp(phip - c)
+    den = 4 * lam2 + ne + pe
+    step = c + omega * (lam2 * (nb - 4 * c) - (ne - pe - N[1:-1, 1:-1])) / den
+    sc = np.abs(c) + omega * (lam2 * (anb + 4 * np.abs(c)) + ne + pe + np.abs(N[1:-1, 1:-1])) / den
+    yy, xx = np.mgrid[1:ny - 1, 1:nx - 1]
+    on = (xx + yy) % 2 == int(color)
+    out[1:-1, 1:-1] = np.where(on, step, c)
+    scale[1:-1, 1:-1] = np.where(on, sc, scale[1:-1, 1:-1])
+    return out, scale
+
+
+def _p161_mc_rates():
+    """The cumulative scattering rates (1/ps, float32, MC_NE x 4) at the bins' lower energies
+    E: acoustic A sqrt(E), intervalley absorption B Nq sqrt(E + hw) and emission B (Nq + 1)
+    sqrt(E - hw) (E > hw), ionised impurity (Brooks-Herring) C sqrt(E) / (1 + 4 E / Eb)."""
+    E = np.arange(P161_MC_NE) * P161_MC_DE
+    A, B, C = P161_MC_RATES
+    hw = P161_MC_HW
+    Nq = 1 / np.expm1(hw / (P161_VT * 1.0))
+    w = np.stack([A * np.sqrt(E / 0.1), B * Nq * np.sqrt(E + hw), B * (Nq + 1) * np.sqrt(np.maximum(E - hw, 0)),
+                  C * np.sqrt(E) / (1 + 4 * E / P161_MC_EB)], axis=1)
+    return np.cumsum(w, axis=1).astype(np.float32).ravel()
+
+
+def _p161_mc_args(n, rng):
+    """n electrons: k a drifted Maxwellian (mean kx P161_MC_DRIFT; each component N(0, kT / (2
+    MC_CK)) at 450 K, or 1500 K for a random 10%), the rest of the current flight
+    exponential of mean 1 / MC_GAMMA, xorshift32 seeds (odd uint32), nscat (zeroed); the
+    rate table; field, dt, n."""
+    f32 = np.float32
+    Tc, Th, fh = P161_MC_TE
+    T = np.where(rng.random(n) < fh, Th, Tc)
+    sd = np.sqrt(8.617e-5 * T / (2 * P161_MC_CK))
+    k = rng.standard_normal((3, n)) * sd
+    k[0] += P161_MC_DRIFT
+    k = k.astype(f32)
+    return [k[0].copy(), k[1].copy(), k[2].copy(), rng.exponential(1 / P161_MC_GAMMA, n).astype(f32),
+            _u32(n, rng) | np.uint32(1), np.zeros(n, np.int32), _p161_mc_rates(), f32(P161_MC_FIELD),
+            f32(P161_MC_DT), _i32(n)]
+
+
+def _p161_xorshift(s):
+    s = s ^ (s << np.uint32(13))
+    s = s ^ (s >> np.uint32(17))
+    return s ^ (s << np.uint32(5))
+
+
+def _p161_mc_ref(kx, ky, kz, ts, seed, cum, field=P161_MC_FIELD, dt=P161_MC_DT):
+    """emc_flight in float64 (the integer streams exact, the constants float32's values):
+    kx, ky, kz, ts, the states, the real scatterings, and each electron's smallest margin
+    of a decision float32 might take the other way (the flight's end against dt, the
+    energy bin, the drawn rate against the table; relative)."""
+    c = lambda v: float(np.float32(v))
+    G, DE, HW, CK, EB = c(P161_MC_GAMMA), c(P161_MC_DE), c(P161_MC_HW), c(P161_MC_CK), c(P161_MC_EB)
+    ax = -c(P161_MC_QH) * c(field)
+    dt = c(dt)
+    x, y, z, tf = (np.asarray(v, np.float64).copy() for v in (kx, ky, kz, ts))
+    s = np.asarray(seed, np.uint32).copy()
+    W = np.asarray(cum, np.float64).reshape(P161_MC_NE, 4)
+    n = len(x)
+    t = np.zeros(n)
+    cnt = np.zeros(n, np.int64)
+    margin = np.full(n, np.inf)
+
+    def uni(m):
+        s[m] = _p161_xorshift(s[m])
+        return ((s[m] >> np.uint32(8)) | np.uint32(1)) / 2.0 ** 24
+    act = np.ones(n, bool)
+    while True:
+        margin[act] = np.minimum(margin[act], np.abs(t[act] + tf[act] - dt) / dt)
+        act &= t + tf < dt
+        if not act.any():
+            break
+        i = np.flatnonzero(act)
+        x[i] += ax * tf[i]
+        t[i] += tf[i]
+        k2 = x[i] ** 2 + y[i] ** 2 + z[i] ** 2
+        E = CK * k2
+        q = E / DE
+        b = np.minimum(np.floor(q), P161_MC_NE - 1).astype(np.int64)
+        margin[i] = np.minimum(margin[i], np.where(q < P161_MC_NE - 1, np.abs(q - np.rint(q)) / np.maximum(q, 1), 1))
+        r = uni(i) * G
+        w = W[b]
+        margin[i] = np.minimum(margin[i], (np.abs(r[:, None] - w) / G).min(axis=1))
+        mech = (r[:, None] >= w).sum(axis=1)          # 0 .. 3 a mechanism, 4 self-scattering
+        real = mech < 4
+        j, E, k2, mech = i[real], E[real], k2[real], mech[real]
+        u1 = uni(j)
+        phi = 2 * np.pi * uni(j)
+        kn = np.sqrt(np.choose(np.minimum(mech, 2), [E, E + HW, np.maximum(E - HW, 0)]) / CK)
+        ct = 1 - 2 * u1
+        st = np.sqrt(1 - ct * ct)
+        iso = np.stack([st * np.cos(phi), st * np.sin(phi), ct])
+        # Brooks-Herring: the new direction at angle theta from the old one
+        old = np.stack([x[j], y[j], z[j]]) / np.sqrt(k2)
+        cb = 1 - 2 * u1 / (1 + (1 - u1) * 4 * E / EB)
+        sb = np.sqrt(np.maximum(1 - cb * cb, 0))
+        e1 = np.cross(old.T, [0.0, 0.0, 1.0]).T       # a unit vector normal to the old direction
+        e1n = np.linalg.norm(e1, axis=0)
+        margin[j] = np.minimum(margin[j], np.where(mech == 3, np.abs(e1n ** 2 - 1e-8) / 1e-8, np.inf))
+        e1 = e1 / np.where(e1n > 0, e1n, 1)
+        e2 = np.cross(old.T, e1.T).T
+        bh = cb * old + sb * (np.cos(phi) * e2 - np.sin(phi) * e1)
+        zax = e1n ** 2 < 1e-8                          # along z: theta, phi taken about +-z
+        bh[:, zax] = np.stack([sb * np.cos(phi), sb * np.sin(phi), np.sign(old[2]) * cb])[:, zax]
+        d = np.where(mech == 3, bh, iso)
+        kk = np.where(mech == 3, np.sqrt(k2), kn)
+        x[j], y[j], z[j] = kk * d[0], kk * d[1], kk * d[2]
+        cnt[j] += 1
+        tf[i] = -np.log(uni(i)) / G
+    x += ax * (dt - t)
+    return x, y, z, tf - (dt - t), s, cnt, margin
+
+
+def _p161_ca_mesh():
+    Lx, Ly, xj = P161_CA_DEV
+    return _p161_graded(Lx, P161_CA_MESH[0], xj, 4.0), _p161_graded(Ly, P161_CA_MESH[1], 0.0, 3.0)
+
+
+def _p161_ca_args(n, rng, mesh=None):
+    """n particles of a Monte Carlo p-n diode (um; float32): P161_CA_ELEC of them electrons
+    (species 0), the rest holes (1); each species' P161_CA_MIX uniform over its side (the
+    electrons' x > the junction, the holes' below), near the junction (|x - xj| exponential,
+    mean 0.03 um, 70% on the species' side) and in a surface layer (x on its side, depth
+    exponential, mean 5 nm); the ensemble sorted by mesh cell, 4 columns a bin (as an EMC
+    code re-sorts it), then moved N(0, P161_CA_MOVE^2) each axis; P161_CA_OUT of them past a
+    contact (x < 0 or > L); the graded mesh's lines xg, yg (float32), rho_n, rho_p (zeroed),
+    w, nx, ny, n."""
+    xg, yg = mesh if mesh is not None else _p161_ca_mesh()
+    Lx, Ly, xj = float(xg[-1]), float(yg[-1]), P161_CA_DEV[2]
+    f32 = np.float32
+    el = rng.random(n, dtype=f32) < P161_CA_ELEC
+    u = rng.random(n, dtype=f32)
+    near = u < P161_CA_MIX[1]
+    surf = u > 1 - P161_CA_MIX[2]
+    side = np.where(el, f32(1), f32(-1))
+    x = rng.random(n, dtype=f32) * f32(Lx - xj)
+    x = xj + side * np.where(el, x, x * f32(xj / (Lx - xj)))
+    y = rng.random(n, dtype=f32) * f32(Ly)
+    e = rng.standard_exponential(n, dtype=f32)
+    s = np.where(rng.random(n, dtype=f32) < 0.7, side, -side)
+    x[near] = xj + s[near] * f32(0.03) * e[near]
+    y[surf] = np.minimum(f32(0.005) * e[surf], f32(Ly))
+    np.clip(x, 0, Lx, out=x)
+    # sorted by sort bins of 4 x 1 cells (the mesh maps' inverses, a uint16 key)
+    key = np.zeros(n, np.uint16)
+    for q, (L, x0, beta), m, mul in ((x, (Lx, xj, 4.0), P161_CA_MESH[0] // 4, 1),
+                                     (y, (Ly, 0.0, 3.0), P161_CA_MESH[1], P161_CA_MESH[0] // 4)):
+        s0, A = _p161_grading(L, x0, beta)
+        sq = (s0 + np.arcsinh((q - f32(x0)) * f32(1 / A)) * f32(1 / beta)) * f32(m)
+        key += mul * np.clip(sq, 0, m - 1).astype(np.uint16)
+    o = np.argsort(key, kind="stable")
+    x, y, el = x[o], y[o], el[o]
+    x += f32(P161_CA_MOVE) * rng.standard_normal(n, dtype=f32)
+    y += f32(P161_CA_MOVE) * rng.standard_normal(n, dtype=f32)
+    np.clip(x, 0, Lx, out=x)
+    np.clip(y, 0, Ly, out=y)
+    out = np.flatnonzero(rng.random(n, dtype=f32) < P161_CA_OUT)
+    x[out] = np.where(rng.random(len(out)) < 0.5, -rng.uniform(1e-4, 0.01, len(out)),
+                      Lx + rng.uniform(1e-4, 0.01, len(out)))
+    nx, ny = len(xg), len(yg)
+    return [x, y, np.where(el, 0, 1).astype(np.int32), xg, yg, np.zeros(nx * ny, f32), np.zeros(nx * ny, f32),
+            f32(P161_CA_W), _i32(nx), _i32(ny), _i32(n)]
+
+
+def _p161_ca_ref(px, py, species, xg, yg, w=P161_CA_W):
+    """charge_assign in float64 (the cells by numpy's searchsorted): rho_n, rho_p (ny x nx
+    flattened) and each node's number of deposits."""
+    xg64, yg64 = np.asarray(xg, np.float64), np.asarray(yg, np.float64)
+    x, y = np.asarray(px, np.float64), np.asarray(py, np.float64)
+    nx, ny = len(xg64), len(yg64)
+    ok = (x >= xg64[0]) & (x <= xg64[-1]) & (y >= yg64[0]) & (y <= yg64[-1])
+    x, y, sp = x[ok], y[ok], np.asarray(species)[ok]
+    cx = np.minimum(np.searchsorted(xg64, x, "right") - 1, nx - 2)
+    cy = np.minimum(np.searchsorted(yg64, y, "right") - 1, ny - 2)
+    fx = (x - xg64[cx]) / (xg64[cx + 1] - xg64[cx])
+    fy = (y - yg64[cy]) / (yg64[cy + 1] - yg64[cy])
+    k = cy * nx + cx
+    idx = np.concatenate([k, k + 1, k + nx, k + nx + 1])
+    val = float(w) * np.concatenate([(1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy])
+    s4 = np.tile(sp, 4)
+    rho = [np.bincount(idx[s4 == s], val[s4 == s], nx * ny) for s in (0, 1)]
+    return rho[0], rho[1], np.bincount(idx, minlength=nx * ny)
+
+
+def _p161_fd_eta(n, rng):
+    """eta (float64) at n nodes of a MOSFET's cross-section (rows of P161_FD_SIDE nodes, or
+    fewer for a small n): log(n / Nc) + n / (sqrt 8 Nc) (Joyce-Dixon's first terms) of the
+    equilibrium electron density: the source and drain's n+ wells (edges jittered by a
+    few nodes a row, Gaussian in depth), the channel's inversion layer (exponential in
+    depth, 3% of the section) and the p substrate's minority electrons, times e^N(0, 0.05^2)."""
+    side = min(P161_FD_SIDE, max(16, int(np.sqrt(n))))
+    rows = -(-n // side)
+    u = (np.arange(side) + 0.5) / side
+    v = (np.arange(rows) + 0.5) / rows
+    nd, ninv, nsub = P161_FD_DOP
+    jit = rng.normal(0, 3.0 / side, (rows, 1))
+    sig = lambda t: 0.5 * (1 + np.tanh(t))
+    well = sig((0.3 + jit - u) / 0.01) + sig((u - 0.7 - jit) / 0.01)
+    dens = (nd * well * np.exp(-(v / 0.15) ** 2)[:, None]
+            + ninv * sig((u - 0.3) / 0.01) * sig((0.7 - u) / 0.01) * np.exp(-v / 0.03)[:, None] + nsub)
+    dens *= np.exp(rng.normal(0, 0.05, dens.shape))
+    r = dens / (P161_FD_NC * 1e10)
+    return (np.log(r) + r / np.sqrt(8)).ravel()[:n]
+
+
+def _p161_fd_args(n, rng):
+    """psi and phin (float64) at n nodes giving _p161_fd_eta's eta (phin a drain bias ramp,
+    0 to 20 V_T across a row); n, dn (zeroed); eta0, Nc, n."""
+    eta = _p161_fd_eta(n, rng)
+    side = min(P161_FD_SIDE, max(16, int(np.sqrt(n))))
+    phin = np.tile(np.linspace(0, 20, side), -(-n // side))[:n]
+    psi = eta - P161_FD_ETA0 + phin
+    return [psi, phin, np.zeros(n), np.zeros(n), np.float64(P161_FD_ETA0), np.float64(P161_FD_NC), _i32(n)]
+
+
+def _p161_fd_ref(eta, j):
+    """The Fermi-Dirac integral F_j(eta) (j = 1/2 or -1/2; float64) by 40 panels of 20-point
+    Gauss-Legendre in u = sqrt(t) over [0, sqrt(max(eta, 0) + 60)] (t^j dt = 2 u^(2j + 1) du)."""
+    eta = np.atleast_1d(np.asarray(eta, np.float64))
+    g, wg = np.polynomial.legendre.leggauss(20)
+    top = np.sqrt(np.maximum(eta, 0) + 60)[:, None]
+    edges = np.linspace(0, 1, 41)
+    a, b = edges[:-1], edges[1:]
+    s = ((b - a)[:, None] * (g + 1) / 2 + a[:, None]).ravel()
+    ws = ((b - a)[:, None] * wg / 2).ravel()
+    u = top * s[None, :]
+    ex = np.exp(np.minimum(u * u - eta[:, None], 700))
+    f = 1 / (1 + ex)
+    gam = {0.5: np.sqrt(np.pi) / 2, -0.5: np.sqrt(np.pi)}[j]
+    return (2 * u ** (2 * j + 1) * f * ws).sum(axis=1) * top[:, 0] / gam
+
+
+def _p161_tm_kpts(n, a=P161_TM_A):
+    """The first n points of the m x m Monkhorst-Pack grid (m^2 >= n, shifted by half a step)
+    of the hexagonal reciprocal cell (b1 = 2 pi / a (1, -1 / sqrt 3), b2 = 2 pi / a (0, 2 /
+    sqrt 3)), row by row: kx, ky (1/A, float32)."""
+    m = 1
+    while m * m < n:
+        m += 1
+    j = (np.arange(m) + 0.5) / m
+    f1, f2 = np.meshgrid(j, j, indexing="ij")
+    f1, f2 = f1.ravel()[:n], f2.ravel()[:n]
+    g = 2 * np.pi / a
+    return (g * f1).astype(np.float32), (g * (-f1 + 2 * f2) / np.sqrt(3)).astype(np.float32)
+
+
+def _p161_tm_syms(n, rng):
+    return {"c_tmd": np.array(tuple(P161_TM.values()), P161_TM_DTYPE)}
+
+
+def _p161_tm_args(n, rng):
+    """n k-points (_p161_tm_kpts), bands (zeroed, 3 a point), dos (int32, zeroed), a, emin,
+    bins an eV, nk."""
+    emin, per, nb = P161_TM_BINS
+    kx, ky = _p161_tm_kpts(n)
+    return [kx, ky, np.zeros(3 * n, np.float32), np.zeros(nb, np.int32), np.float32(P161_TM_A),
+            np.float32(emin), np.float32(per), _i32(n)]
+
+
+def _p161_tm_hamiltonians(kx, ky, prm=P161_TM, a=P161_TM_A):
+    """The three-band H(k) (complex128, nk x 3 x 3; d_z2, d_xy, d_x2-y2) as a sum over the 6
+    nearest neighbours R of e^(i k . R) E(R): E(R1 = (a, 0)) the model's hopping matrix
+    [[t0, t1, t2], [-t1, t11, t12], [t2, -t12, t22]], E at R1 turned by 120 and 240 degrees
+    by the orbitals' rotation (d_z2 fixed, (d_xy, d_x2-y2) by twice the angle), E(-R) =
+    E(R)^T."""
+    p = {k: float(np.float32(v)) for k, v in prm.items()}
+    E1 = np.array([[p["t0"], p["t1"], p["t2"]], [-p["t1"], p["t11"], p["t12"]], [p["t2"], -p["t12"], p["t22"]]])
+    k = np.stack([np.asarray(kx, np.float64), np.asarray(ky, np.float64)], axis=1)
+    H = np.zeros((len(k), 3, 3), complex)
+    H[:, range(3), range(3)] = [p["e1"], p["e2"], p["e2"]]
+    for th in (0, 2 * np.pi / 3, 4 * np.pi / 3):
+        c, s = np.cos(2 * th), np.sin(2 * th)
+        D = np.array([[1, 0, 0], [0, c, s], [0, -s, c]])
+        E = D @ E1 @ D.T
+        R = a * np.array([np.cos(th), np.sin(th)])
+        ph = np.exp(1j * k @ R)[:, None, None]
+        H += ph * E + np.conj(ph) * E.T
+    return H
+
+
+def _p161_tm_ref(kx, ky):
+    """The 3 bands (eV, ascending; nk x 3) by numpy's eigvalsh, each point's smallest gap
+    between two bands over the spread p of its eigenvalues (the closed form loses digits as
+    it goes to 0) and p (sqrt(sum (e - mean)^2 / 6), eV)."""
+    e = np.linalg.eigvalsh(_p161_tm_hamiltonians(kx, ky))
+    p = np.sqrt(((e - e.mean(axis=1, keepdims=True)) ** 2).sum(axis=1) / 6)
+    return e, np.diff(e, axis=1).min(axis=1) / p, p
+
+
+def _p161_grid2(block):
+    return lambda n: (-(-n // block[0]), -(-n // block[1]))
+
+
+UNSEEN159 = [
+    TimingProbe("probe/sg-continuity-bernoulli", "probe-unseen159", "sg_electron_residual", P161_SG_N,
+                P161_SG_BLOCK, _p161_grid2(P161_SG_BLOCK), _p161_sg_args, source=_P161,
+                note="the electron continuity residual of a forward-biased p-n diode on a 5120 x 5120 graded "
+                     "tensor mesh (26M nodes; psi a tanh step at the junction, densities spanning 11 decades), "
+                     "blocks of 32 x 8, a thread a node: 5-point gathers of psi and n (the rows above and below "
+                     "re-read through L1/L2), p and 2 spacings a node, the 4 edges' Scharfetter-Gummel currents each "
+                     "with a Bernoulli function (expm1f and a float division where |dpsi| >= 1e-4: 22% of x edges, "
+                     "near the junction, and 26% of y edges, near the surface; else 1 - x/2: warps uniform but for "
+                     "those regions' edges) and a division by the spacing, an SRH division; 315 MB read, 105 MB "
+                     "written: memory-bound, the junction's warps near compute-bound"),
+    TimingProbe("probe/nlpoisson-rbsor-tile16", "probe-unseen159", "nlpoisson_rbsor", P161_PS_N,
+                (P161_PS_TILE, P161_PS_TILE), _p161_grid2((P161_PS_TILE, P161_PS_TILE)), _p161_ps_args, source=_P161,
+                note="one red half-sweep of nonlinear (Newton-)SOR, omega 1.9, of the equilibrium Poisson "
+                     "equation on a 5120 x 5120 mesh (26M nodes, 0.5 nm; a row of n-MOSFETs: n+ source/drain wells "
+                     "in a p substrate), 16 x 16 blocks, a thread a node: its value and a one-node halo (the 64 edge "
+                     "threads a block one more load each: 2 rows of 16 floats and 2 columns of single floats, 36 "
+                     "sectors against the tile's 32, mostly L2 hits) staged in 18 x 18 floats of shared memory, "
+                     "__syncthreads, then the colour's threads (every other lane: divergent) 5 shared loads, 2 expf, "
+                     "a float division and a doping load (every other word: all sectors touched); every thread "
+                     "stores psi2 (coalesced); 105 MB psi and 105 MB doping read from DRAM, 105 MB written: "
+                     "memory-bound"),
+    TimingProbe("probe/emc-flight-scatter-table", "probe-unseen159", "emc_flight", 1 << 21, P161_MC_BLOCK,
+                lambda n: -(-n // P161_MC_BLOCK), _p161_mc_args, source=_P161,
+                note="ensemble Monte Carlo of 2^21 electrons (a drifted Maxwellian, 10% hot) for a 0.1 ps step at "
+                     "20 kV/cm, a thread an electron in blocks of 128: a while loop of free flights (Poisson, mean "
+                     "10, a warp's longest ~17: divergent trip counts), each a logf and 2 float divisions (the next "
+                     "flight, the energy bin), 2 xorshift32 draws (4 on a real scattering), a gather of 4 cumulative "
+                     "rates at the energy's bin (a 16 KB table, L1-resident, lanes at scattered bins) and a 5-way "
+                     "choice: 91% self-scattering, else (nearly every warp iteration has a lane that scatters: "
+                     "masked) sqrtf, sinf, cosf and an isotropic draw or (17% of real events) a Brooks-Herring "
+                     "rotation (3 sqrtf, 7 divisions); 24 B loaded and stored a thread: compute-bound on "
+                     "transcendentals and divergence"),
+    TimingProbe("probe/cic-graded-mesh-atomic", "probe-unseen159", "charge_assign", 1 << 23, P161_CA_BLOCK,
+                lambda n: -(-n // P161_CA_BLOCK), _p161_ca_args, source=_P161,
+                note="cloud-in-cell assignment of 2^23 Monte Carlo particles of a p-n diode (55% electrons; on "
+                     "each species' side 50% uniform, 35% within ~0.03 um of the junction, 15% in a 5 nm surface "
+                     "layer; 0.5% past a contact, skipped) to a 1024 x 256 graded mesh (1 MB a species' density, "
+                     "L2-resident), a thread a particle in blocks of 256: 3 coalesced loads, binary searches of the "
+                     "mesh lines (10 and 8 dependent loads from 4 KB and 1 KB, L1 hits), 2 float divisions, 4 float "
+                     "atomicAdds into rho_n or rho_p by species; the ensemble sorted by cell (4 columns a bin) and "
+                     "moved ~1 nm since: a warp's 32 particles in ~15 cells (32 particles a cell on average, up to "
+                     "640): 33.5M atomics, an instruction's 32 lanes on ~15-25 addresses: bound by same-address "
+                     "atomics in L2"),
+    TimingProbe("probe/fermi-dirac-half-double", "probe-unseen159", "fermi_dirac_n", 1 << 22, P161_FD_BLOCK,
+                lambda n: -(-n // P161_FD_BLOCK), _p161_fd_args, source=_P161,
+                note="electron density and its derivative at 2^22 nodes of a MOSFET section (2048 x 2048) from "
+                     "the Fermi-Dirac integrals F_{1/2}, F_{-1/2} in double, a thread a node in blocks of 256: 21% "
+                     "of nodes (n+ wells and the inversion layer, eta -2 .. 7) a 128-point trapezoid loop (a double "
+                     "exp, a double division and ~8 DFMA a point), the rest (eta down to -38) the alternating series "
+                     "(a double exp, then a double sqrt and 2 divisions a term, 5 terms on average); the regions "
+                     "contiguous (1.5% of warps mixed); 67 MB read, 67 MB written: FP64-bound"),
+    TimingProbe("probe/tmd-3band-smith-dos", "probe-unseen159", "tmd_bands", 1 << 22, P161_TM_BLOCK,
+                lambda n: -(-n // P161_TM_BLOCK), _p161_tm_args, source=_P161, symbols=_p161_tm_syms,
+                note="a k-point sweep of MoS2's three-band tight-binding model over a 2048 x 2048 Monkhorst-Pack "
+                     "grid (4.2M k-points, row by row), a thread a k-point in blocks of 256: 2 coalesced loads, 3 "
+                     "sincosf, H(k) from ~40 FMAs of the __constant__ struct's parameters (uniform: broadcast), its "
+                     "eigenvalues in closed form (sqrtf, a float division, acosf, 2 cosf), 3 stores (stride 3); each "
+                     "band into a 256-bin DOS histogram by a shared atomicAdd (neighbouring k-points: a warp's 32 "
+                     "lanes on ~2 bins a band, heavily contended), then after __syncthreads each block's nonzero "
+                     "bins (~30) added by global atomicAdds (16k blocks onto 256 counters); 34 MB read, 50 MB "
+                     "written: shared-atomic and transcendental bound"),
+]
+PROBES += UNSEEN159
+
+
+# probe-unseen160 (probes162.cu): a structural bioinformatics / protein structure course's
+# kernels (a C-alpha contact frequency map over an MD trajectory by shared-memory tiles, QCP
+# superposition RMSD of trajectory frames a warp a frame, Ramachandran histograms of PDB
+# chains by shared-memory atomics, Shrake-Rupley solvent-accessible surface of a capsid over
+# a cell list with a per-thread neighbour array, DSSP hydrogen-bond energies over a
+# trajectory, a red-black SOR half-sweep of the linearised Poisson-Boltzmann equation in
+# double) as a student who knows CUDA basics writes them, predicted before their first GPU run
+_P162 = "probes162.cu"
+P162_DOM = 180                                     # a domain's median size (residues)
+P162_CA_BOND, P162_CA_CLASH = 3.8, 4.4             # C-alpha virtual bond; the closest non-bonded C-alpha wanted (A)
+P162_CF_L, P162_CF_FRAMES = 1024, 1000             # contact_freq: residues, frames
+P162_CF_CUT, P162_CF_MINSEP, P162_CF_TILE = 8.0, 3, 16
+P162_CF_MOTION = (2.5, 0.6, 0.98)                  # domains' rigid motions: turn sd (deg), shift sd (A), AR(1) a frame
+P162_CF_RMSF = (0.5, 1.5)                          # thermal RMSF (A, 3-D) at a domain's centre and its surface
+P162_QR_ATOMS, P162_QR_BLOCK = 300, 128            # qcp_rmsd: C-alpha atoms a frame
+P162_QR_DEV = (2.0, 0.35)                          # a frame's deviation from the reference: lognormal median (A), sigma
+P162_QR_BOX = 80.0                                 # frames' centroids uniform in a box of this side (A)
+P162_RH_CHAIN = (5.3, 0.6, 30, 1200)               # rama: chain lengths lognormal(mu, sigma) clipped to [lo, hi]
+P162_RH_STREAM = 1024                              # residues built a NeRF stream (chains cut from streams)
+P162_RH_GAP = (0.003, 4)                           # a gap (missing residues) after a residue; its mean length
+P162_RH_SS = (0.55, (4, 7), (3, 3), (2, 4))        # helix share; helix, strand, coil lengths lo + geometric(mean)
+P162_RH_GLY, P162_RH_PRO, P162_RH_CIS = 0.075, 0.047, 0.05
+P162_RH_BLOCK, P162_RH_GRID = 256, 1056
+P162_SR_SUB, P162_SR_DOM = 320, 160                # sasa: a capsid subunit's residues, its domains' size
+P162_SR_CELL, P162_SR_NPTS, P162_SR_MAXNB = 6.4, 96, 128
+P162_SR_BLOCK = 128
+P162_DS_L, P162_DS_FRAMES = 384, 4096              # dssp: residues a frame (a helical bundle), frames
+P162_DS_HELIX, P162_DS_LOOP, P162_DS_AXIS = (14, 24), (3, 6), 10.0   # helix and loop lengths; axis spacing (A)
+P162_DS_NOISE, P162_DS_PRO = 0.3, 0.3              # thermal sd (A); prolines among loop residues
+P162_DS_BLOCK = 128
+P162_PB_N, P162_PB_BOX, P162_PB_RES = 225, 112.0, 400    # pb: grid points a side, box side (A), residues
+P162_PB_EPS = (2.0, 78.54)                         # protein, water
+P162_PB_ION, P162_PB_KAPPA = 2.0, 1 / 7.86         # ion-exclusion radius (A), inverse Debye length at 150 mM (1/A)
+P162_PB_LB = 560.4                                 # e^2 / (4 pi eps0 kT) at 298 K (A)
+P162_PB_OMEGA, P162_PB_BLOCK = 1.9, (32, 8)
+# residue types: UniProt frequencies (%) and side-chain heavy atoms (elements in order)
+P162_AA = "ARNDCQEGHILKMFPSTWYV"
+P162_AA_FREQ = (8.3, 5.5, 4.1, 5.5, 1.4, 3.9, 6.7, 7.1, 2.3, 5.9, 9.7, 5.8, 2.4, 3.9, 4.7, 6.6, 5.3, 1.1, 2.9, 6.9)
+P162_AA_SC = ("C", "CCCNCNN", "CCON", "CCOO", "CS", "CCCON", "CCCOO", "", "CCNCCN", "CCCC", "CCCC", "CCCCN",
+              "CCSC", "CCCCCCC", "CCC", "CO", "COC", "CCCCNCCCCC", "CCCCCCCO", "CCC")
+P162_RADII = {"C": 1.7, "N": 1.55, "O": 1.52, "S": 1.8}
+
+
+def _p162_unit(v):
+    return v / np.linalg.norm(v, axis=-1, keepdims=True)
+
+
+def _p162_rotations(k, rng):
+    """k uniform random rotation matrices (k x 3 x 3) from uniform unit quaternions."""
+    q = _p162_unit(rng.standard_normal((k, 4)))
+    w, x, y, z = q.T
+    return np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
+                     2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+                     2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)], axis=1).reshape(k, 3, 3)
+
+
+def _p162_rodrigues(v):
+    """Rotation matrices (... x 3 x 3) of rotation vectors v (... x 3, radians)."""
+    th = np.linalg.norm(v, axis=-1)[..., None, None]
+    k = v / np.maximum(th[..., 0], 1e-300)
+    K = np.zeros(v.shape[:-1] + (3, 3))
+    K[..., 0, 1], K[..., 0, 2], K[..., 1, 2] = -k[..., 2], k[..., 1], -k[..., 0]
+    K = K - np.swapaxes(K, -1, -2)
+    return np.eye(3) + np.sin(th) * K + (1 - np.cos(th)) * K @ K
+
+
+def _p162_domain_sizes(L, rng, dom):
+    """Domain sizes lognormal(log dom, 0.3) in [60, 400] summing to L (none under 40)."""
+    sizes, left = [], L
+    while left > 0:
+        s = int(np.clip(rng.lognormal(np.log(dom), 0.3), 60, 400))
+        s = left if left - s < 40 else s
+        sizes.append(s)
+        left -= s
+    return sizes
+
+
+def _p162_trace(L, rng, dom=P162_DOM):
+    """A compact multi-domain C-alpha trace (float64, L x 3, A): domains of
+    _p162_domain_sizes, each a persistent random walk of P162_CA_BOND steps kept inside a
+    sphere of radius sqrt(5/3) 2.2 N^0.38 (so its radius of gyration is a globular
+    protein's) by reflecting outward steps, each step the first of 8 candidate directions
+    at least P162_CA_CLASH from the walk so far (else the farthest); domains packed side
+    by side; and each residue's domain."""
+    sizes = _p162_domain_sizes(L, rng, dom)
+    R = [np.sqrt(5 / 3) * 2.2 * s ** 0.38 for s in sizes]
+    cen = [np.zeros(3)]
+    for k in range(1, len(sizes)):
+        for _ in range(100):
+            c = cen[-1] + 0.95 * (R[k - 1] + R[k]) * _p162_unit(rng.standard_normal(3))
+            if all(np.linalg.norm(c - cen[m]) > 0.95 * (R[m] + R[k]) for m in range(k - 1)):
+                break
+        cen.append(c)
+    dom_of = np.repeat(np.arange(len(sizes)), sizes)
+    cand = _p162_unit(rng.standard_normal((L, 8, 3)))
+    x = np.zeros((L, 3))
+    x[0] = cen[0] + 0.5 * R[0] * cand[0, 0]
+    d = cand[0, 1]
+    for i in range(1, L):
+        c, r = cen[dom_of[i]], R[dom_of[i]]
+        dirs = _p162_unit(0.8 * d + cand[i])
+        rel = x[i - 1] - c
+        rhat = rel / max(np.linalg.norm(rel), 1e-9)
+        p = x[i - 1] + P162_CA_BOND * dirs
+        s = dirs @ rhat
+        flip = (np.linalg.norm(p - c, axis=1) > r) & (s > 0)
+        dirs[flip] -= 2 * s[flip, None] * rhat
+        p = x[i - 1] + P162_CA_BOND * dirs
+        if i > 1:
+            dmin = np.sqrt(((x[:i - 1, None, :] - p[None]) ** 2).sum(-1).min(axis=0))
+            ok = dmin >= P162_CA_CLASH
+            k = int(np.argmax(ok)) if ok.any() else int(np.argmax(dmin))
+        else:
+            k = 0
+        x[i] = p[k]
+        d = dirs[k]
+    return x, dom_of
+
+
+def _p162_atoms(ca, rng):
+    """Heavy atoms about a C-alpha trace (ca, L x 3): residue types drawn with P162_AA_FREQ,
+    N, CA, C, O (the peptide units' atoms off the C-alpha bonds) and the side chain's
+    P162_AA_SC atoms (a persistent walk of 1.52 A steps outward from the bend of the
+    trace); float64 xyz (m x 3), radii (P162_RADII) and charges (backbone N -0.3, CA +0.3,
+    C +0.5, O -0.5; Lys NZ +1, Arg's NH1/NH2 +0.5, Asp/Glu's two O -0.5); the residue
+    types."""
+    L = len(ca)
+    f = np.array(P162_AA_FREQ)
+    aa = rng.choice(20, L, p=f / f.sum())
+    prv = np.concatenate([[2 * ca[0] - ca[1]], ca[:-1]])
+    nxt = np.concatenate([ca[1:], [2 * ca[-1] - ca[-2]]])
+    o = ca - 0.5 * (prv + nxt)
+    o = _p162_unit(o + 0.1 * rng.standard_normal((L, 3)))
+    # the peptide units: C(i) and N(i + 1) on the C-alpha(i) -> C-alpha(i + 1) bond, offset to one
+    # side (p, a random perpendicular), the O beyond C on that side
+    v = _p162_unit(np.concatenate([ca[1:] - ca[:-1], ca[-1:] - ca[-2:-1]]))
+    p = _p162_unit(np.cross(v, rng.standard_normal((L, 3))))
+    C = ca + 1.52 * _p162_unit(v + 0.6 * p)
+    O = C + 1.23 * _p162_unit(p + 0.3 * v)
+    vb = np.concatenate([v[:1], v[:-1]])
+    pb = np.concatenate([p[:1], p[:-1]])
+    N = ca + 1.46 * _p162_unit(-vb + 0.6 * pb)
+    xyz, el = [N, ca, C, O], ["N"] * L + ["C"] * L + ["C"] * L + ["O"] * L
+    qs = [np.full(L, v) for v in (-0.3, 0.3, 0.5, -0.5)]
+    prev = ca
+    step = o
+    for k in range(max(len(s) for s in P162_AA_SC)):
+        has = np.array([len(P162_AA_SC[a]) > k for a in aa])
+        step = _p162_unit(step + 0.3 * o + 0.5 * rng.standard_normal((L, 3)))
+        prev = prev + 1.52 * step
+        xyz.append(prev[has])
+        el += [P162_AA_SC[a][k] for a in aa[has]]
+        ch = np.zeros(int(has.sum()))
+        last = np.array([len(P162_AA_SC[a]) for a in aa[has]])
+        a_h = aa[has]
+        ch[(a_h == P162_AA.index("K")) & (last == k + 1)] = 1.0
+        ch[(a_h == P162_AA.index("R")) & (last - k <= 2)] = 0.5
+        ch[((a_h == P162_AA.index("D")) | (a_h == P162_AA.index("E"))) & (last - k <= 2)] = -0.5
+        qs.append(ch)
+    xyz = np.concatenate(xyz)
+    rad = np.array([P162_RADII[e] for e in el])
+    return xyz, rad, np.concatenate(qs), aa
+
+
+# ---- contact-freq-traj-smem ----
+
+def _p162_cf_traj(L, frames, rng):
+    """An MD trajectory of a multi-domain protein's C-alpha atoms (float32 frames x L x 3):
+    the _p162_trace native structure, each domain turned about its centre and shifted by
+    AR(1) rigid motions (P162_CF_MOTION), each atom with normal thermal noise of RMSF from
+    P162_CF_RMSF[0] at its domain's centre to P162_CF_RMSF[1] at its surface (quadratic in
+    the distance)."""
+    x, dom = _p162_trace(L, rng)
+    nd = dom.max() + 1
+    cen = np.array([x[dom == k].mean(axis=0) for k in range(nd)])
+    rr = np.linalg.norm(x - cen[dom], axis=1)
+    rmax = np.array([rr[dom == k].max() for k in range(nd)])
+    sd = (P162_CF_RMSF[0] + (P162_CF_RMSF[1] - P162_CF_RMSF[0]) * (rr / rmax[dom]) ** 2) / np.sqrt(3)
+    rs, ts, a = P162_CF_MOTION
+    e = np.sqrt(1 - a * a)
+    rot = np.zeros((frames, nd, 3))
+    sh = np.zeros((frames, nd, 3))
+    rot[0] = rng.normal(0, np.radians(rs), (nd, 3))
+    sh[0] = rng.normal(0, ts, (nd, 3))
+    for f in range(1, frames):
+        rot[f] = a * rot[f - 1] + e * rng.normal(0, np.radians(rs), (nd, 3))
+        sh[f] = a * sh[f - 1] + e * rng.normal(0, ts, (nd, 3))
+    M = _p162_rodrigues(rot)                                    # frames x nd x 3 x 3
+    rel = x - cen[dom]
+    out = np.einsum("fnij,nj->fni", M[:, dom], rel) + cen[dom] + sh[:, dom]
+    out += sd[None, :, None] * rng.standard_normal((frames, L, 3))
+    return out.astype(np.float32)
+
+
+def _p162_cf_args(n, rng, frames=P162_CF_FRAMES):
+    """An n-residue protein's trajectory (_p162_cf_traj, frames frames, flattened); freq
+    (float32 n x n, zeroed); L, frames, cutoff, min_sep."""
+    return [_p162_cf_traj(n, frames, rng).ravel(), np.zeros(n * n, np.float32), _i32(n), _i32(frames),
+            np.float32(P162_CF_CUT), _i32(P162_CF_MINSEP)]
+
+
+def _p162_cf_ref(xyz, L, frames, cutoff=P162_CF_CUT, min_sep=P162_CF_MINSEP):
+    """contact_freq's counts in float64 (L x L, before dividing by frames and masking) and
+    the smallest |d^2 - cutoff^2| over all pairs and frames (A^2)."""
+    X = np.asarray(xyz, np.float64).reshape(frames, L, 3)
+    d2 = ((X[:, :, None, :] - X[:, None, :, :]) ** 2).sum(-1)
+    cnt = (d2 < cutoff * cutoff).sum(axis=0)
+    sep = np.abs(np.subtract.outer(np.arange(L), np.arange(L)))
+    cnt[sep < min_sep] = 0
+    return cnt, np.abs(d2 - cutoff * cutoff).min()
+
+
+# ---- qcp-rmsd-warp-newton ----
+
+def _p162_qr_args(n, rng, natoms=P162_QR_ATOMS):
+    """n frames of a natoms C-alpha trajectory (float32 n x natoms x 3, flattened): each the
+    centred _p162_trace reference plus a deviation (atom-wise normal, sd weighted 1 + 2
+    e^(-k/8) towards both termini, scaled to an RMSD lognormal P162_QR_DEV), turned by a
+    uniform random rotation and shifted uniformly in a box of P162_QR_BOX; the reference
+    (float32, centred); rmsd (zeroed); natoms, n, sum |ref|^2 (float32)."""
+    ref = _p162_trace(natoms, rng)[0]
+    ref = (ref - ref.mean(axis=0)).astype(np.float32)
+    k = np.arange(natoms)
+    w = (1 + 2 * np.exp(-k / 8) + 2 * np.exp(-(natoms - 1 - k) / 8)).astype(np.float32)
+    w /= np.sqrt((w * w).mean())
+    dev = rng.lognormal(np.log(P162_QR_DEV[0]), P162_QR_DEV[1], n).astype(np.float32)
+    out = np.empty((n, natoms, 3), np.float32)
+    for s in range(0, n, 8192):
+        m = min(8192, n - s)
+        z = rng.standard_normal((m, natoms, 3), dtype=np.float32)
+        X = ref + (dev[s:s + m, None, None] / np.float32(np.sqrt(3))) * w[None, :, None] * z
+        R = _p162_rotations(m, rng).astype(np.float32)
+        t = rng.uniform(0, P162_QR_BOX, (m, 1, 3)).astype(np.float32)
+        out[s:s + m] = X @ R.transpose(0, 2, 1) + t
+    g = np.float32((ref.astype(np.float64) ** 2).sum())
+    return [out.ravel(), ref.ravel(), np.zeros(n, np.float32), _i32(natoms), _i32(n), g]
+
+
+def _p162_qr_ref(xyz, ref, natoms):
+    """The RMSD of each frame to ref after the optimal proper rotation, by Kabsch's SVD in
+    float64."""
+    X = np.asarray(xyz, np.float64).reshape(-1, natoms, 3)
+    Y = np.asarray(ref, np.float64).reshape(natoms, 3)
+    X = X - X.mean(axis=1, keepdims=True)
+    Y = Y - Y.mean(axis=0)
+    H = np.einsum("fni,nj->fij", X, Y)
+    s = np.linalg.svd(H, compute_uv=False)
+    d = np.sign(np.linalg.det(H))
+    e = (X ** 2).sum(axis=(1, 2)) + (Y ** 2).sum() - 2 * (s[:, 0] + s[:, 1] + d * s[:, 2])
+    return np.sqrt(np.maximum(e, 0) / natoms)
+
+
+# ---- rama-hist-smem-atomic ----
+
+def _p162_cross(a, b):
+    return np.stack([a[:, 1] * b[:, 2] - a[:, 2] * b[:, 1], a[:, 2] * b[:, 0] - a[:, 0] * b[:, 2],
+                     a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]], axis=1)
+
+
+def _p162_nerf(a, b, c, bond, angle, tors):
+    """The atom d with |cd| = bond, angle bcd = angle, dihedral abcd = tors (radians), for
+    each row of a, b, c (k x 3)."""
+    bc = c - b
+    bc /= np.sqrt((bc * bc).sum(axis=1))[:, None]
+    nrm = _p162_cross(b - a, bc)
+    nrm /= np.sqrt((nrm * nrm).sum(axis=1))[:, None]
+    m = _p162_cross(nrm, bc)
+    s = bond * np.sin(angle)
+    return c + (-bond * np.cos(angle)) * bc + (s * np.cos(tors))[:, None] * m + (s * np.sin(tors))[:, None] * nrm
+
+
+def _p162_build(phi, psi, omega):
+    """Backbones N, CA, C (float64, L x S x 3 x 3: residue k of stream s at [k, s]) from
+    torsions (radians, S x L; phi of the first residue unused) with Engh-Huber bond
+    lengths and angles."""
+    S, L = phi.shape
+    nca, cac, cn = 1.458, 1.525, 1.329
+    a_ncac, a_cacn, a_cnca = np.radians(111.2), np.radians(116.2), np.radians(121.7)
+    X = np.zeros((L, S, 3, 3))
+    phi, psi, omega = (np.ascontiguousarray(a.T) for a in (phi, psi, omega))
+    n = np.zeros((S, 3))
+    ca = np.zeros((S, 3))
+    ca[:, 0] = nca
+    c = ca + cac * np.array([-np.cos(a_ncac), np.sin(a_ncac), 0])
+    X[0, :, 0], X[0, :, 1], X[0, :, 2] = n, ca, c
+    for k in range(1, L):
+        n2 = _p162_nerf(n, ca, c, cn, a_cacn, psi[k - 1])
+        ca2 = _p162_nerf(ca, c, n2, nca, a_cnca, omega[k - 1])
+        c = _p162_nerf(c, n2, ca2, cac, a_ncac, phi[k])
+        n, ca = n2, ca2
+        X[k, :, 0], X[k, :, 1], X[k, :, 2] = n, ca, c
+    return X
+
+
+def _p162_rh_torsions(m, rng):
+    """m residues' types (0 general, 1 Gly, 2 Pro) and torsions (degrees) from secondary
+    structure elements: coil between helices and strands (P162_RH_SS), helix phi, psi
+    N(-63, 6), N(-42, 7); strand N(-120, 15), N(130, 15); coil a mixture of alpha-R,
+    polyproline II, beta, alpha-L and uniform; Gly outside helices in alpha-L and its
+    mirror regions; Pro phi N(-65, 8), psi PII or alpha; a residue before a Pro PII or
+    beta; omega 180 +- 5 (0 +- 5 before P162_RH_CIS of the Pro)."""
+    hshare, hl, el, cl = P162_RH_SS
+    ne = m // 4 + 8
+    kind = np.where(np.arange(2 * ne) % 2 == 0, 2, np.where(rng.random(2 * ne) < hshare, 0, 1))
+    lo = np.array([hl[0], el[0], cl[0]])[kind]
+    mean = np.array([hl[1], el[1], cl[1]])[kind]
+    ss = np.repeat(kind, lo + rng.geometric(1 / mean))[:m]
+    typ = np.where(rng.random(m) < P162_RH_GLY, 1, 0)
+    typ[rng.random(m) < P162_RH_PRO] = 2
+    # modes: helix, strand; coil alpha-R, PII, beta, alpha-L, uniform; Gly's four
+    modes = np.array([(-63, -42, 6, 7), (-120, 130, 15, 15), (-75, -25, 15, 15), (-70, 145, 10, 12),
+                      (-110, 135, 20, 20), (60, 40, 10, 12), (0, 0, 0, 0), (80, 10, 15, 20), (-80, -10, 15, 20),
+                      (80, -170, 15, 15), (-80, 170, 15, 15)], np.float64)
+    mode = ss.astype(np.int64)
+    coil = ss == 2
+    mode[coil] = 2 + rng.choice(5, int(coil.sum()), p=[0.35, 0.3, 0.2, 0.1, 0.05])
+    g = (typ == 1) & (ss != 0)
+    mode[g] = 7 + rng.choice(4, int(g.sum()), p=[0.3, 0.25, 0.25, 0.2])
+    phi = modes[mode, 0] + modes[mode, 2] * rng.standard_normal(m)
+    psi = modes[mode, 1] + modes[mode, 3] * rng.standard_normal(m)
+    u = mode == 6
+    phi[u], psi[u] = rng.uniform(-180, 180, u.sum()), rng.uniform(-180, 180, u.sum())
+    pre = np.zeros(m, bool)
+    pre[:-1] = (typ[1:] == 2) & (typ[:-1] == 0)
+    k = int(pre.sum())
+    psi[pre] = np.where(rng.random(k) < 0.6, rng.normal(145, 12, k), rng.normal(130, 15, k))
+    p = typ == 2
+    k = int(p.sum())
+    phi[p] = rng.normal(-65, 8, k)
+    psi[p] = np.where(rng.random(k) < 0.6, rng.normal(145, 12, k), rng.normal(-35, 10, k))
+    omega = rng.normal(180, 5, m)
+    cis = np.zeros(m, bool)
+    cis[:-1] = (typ[1:] == 2) & (rng.random(m - 1) < P162_RH_CIS)        # the omega before a cis-Pro
+    omega[cis] = rng.normal(0, 5, int(cis.sum()))
+    wrap = lambda a: (a + 180) % 360 - 180
+    return np.where(pre, 3, typ), wrap(phi), wrap(psi), omega
+
+
+def _p162_rh_backbone(n, rng, stream=P162_RH_STREAM):
+    """n residues of PDB chains (lengths lognormal P162_RH_CHAIN, the last cut at n) built by
+    NeRF from _p162_rh_torsions in streams of `stream` residues, each chain moved to its own
+    centre (uniform in +-50 A), then gaps of missing residues (P162_RH_GAP) cut out:
+    backbone (n x 3 x 3: N, CA, C), chain ids, classes (0 general, 1 Gly, 2 Pro, 3
+    pre-Pro) and the residues' phi, psi (degrees, as drawn); the coordinates float32."""
+    gp, gl = P162_RH_GAP
+    m = int(n * (1 + 1.5 * gp * gl)) + 64
+    S = -(-m // stream)
+    m = S * stream
+    cls, phi, psi, om = _p162_rh_torsions(m, rng)
+    X = _p162_build(*(np.radians(a).reshape(S, stream) for a in (phi, psi, om))).astype(np.float32)
+    del om
+    mu, sg, lo, hi = P162_RH_CHAIN
+    ln = np.clip(rng.lognormal(mu, sg, m // lo + 1), lo, hi).astype(np.int64)
+    # chains do not cross a stream's end: each cut where it would
+    starts = np.concatenate([[0], np.cumsum(ln)])
+    starts = np.union1d(starts[starts < m], np.arange(0, m, stream))
+    chain = np.zeros(m, np.int64)
+    chain[starts[1:]] = 1
+    chain = np.cumsum(chain)
+    nch = chain[-1] + 1
+    ct = chain.reshape(S, stream).T
+    cen = np.array([np.bincount(ct.ravel(), X[:, :, 1, k].ravel(), nch) for k in range(3)]).T
+    move = rng.uniform(-50, 50, (nch, 3)) - cen / np.bincount(chain, None, nch)[:, None]
+    X += move.astype(np.float32)[ct][:, :, None]
+    X = np.ascontiguousarray(X.transpose(1, 0, 2, 3)).reshape(m, 3, 3)
+    keep = np.ones(m, bool)
+    g = np.flatnonzero(rng.random(m) < gp)
+    for s, k in zip(g, rng.geometric(1 / gl, len(g))):
+        keep[s + 1:s + 1 + k] = False
+    idx = np.flatnonzero(keep)[:n]
+    return X[idx], chain[idx].astype(np.int32), cls[idx].astype(np.int32), phi[idx], psi[idx]
+
+
+def _p162_rh_args(n, rng):
+    """n residues (_p162_rh_backbone): backbone coordinates (float32, 9 a residue), chain ids,
+    classes; hist (uint32 4 x 36 x 36, zeroed); n."""
+    X, chain, cls, _, _ = _p162_rh_backbone(n, rng)
+    return [X.ravel(), chain, cls, np.zeros(4 * 36 * 36, np.uint32), _i32(n)]
+
+
+def _p162_dihedrals(p0, p1, p2, p3):
+    """Dihedral angles (degrees) of rows of points by projection onto the plane normal to
+    the middle bond (float64)."""
+    b0, b1, b2 = p0 - p1, _p162_unit(p2 - p1), p3 - p2
+    v = b0 - (b0 * b1).sum(-1, keepdims=True) * b1
+    w = b2 - (b2 * b1).sum(-1, keepdims=True) * b1
+    return np.degrees(np.arctan2((np.cross(b1, v) * w).sum(-1), (v * w).sum(-1)))
+
+
+def _p162_rh_ref(bb, chain, cls):
+    """rama_hist in numpy: the histograms (4 x 36 x 36) and the distance (degrees) of the
+    angle nearest a bin edge."""
+    X = np.asarray(bb, np.float64).reshape(-1, 3, 3)
+    chain = np.asarray(chain)
+    i = np.arange(1, len(X) - 1)
+    ok = (chain[i - 1] == chain[i]) & (chain[i + 1] == chain[i])
+    ok &= (np.linalg.norm(X[i, 0] - X[i - 1, 2], axis=1) <= 2) & (np.linalg.norm(X[i + 1, 0] - X[i, 2], axis=1) <= 2)
+    i = i[ok]
+    phi = _p162_dihedrals(X[i - 1, 2], X[i, 0], X[i, 1], X[i, 2])
+    psi = _p162_dihedrals(X[i, 0], X[i, 1], X[i, 2], X[i + 1, 0])
+    a = np.concatenate([phi, psi]) + 180
+    edge = np.abs(a - 10 * np.round(a / 10)).min(initial=10)
+    bp = np.minimum(((phi + 180) // 10).astype(np.int64), 35)
+    bs = np.minimum(((psi + 180) // 10).astype(np.int64), 35)
+    h = np.bincount((np.asarray(cls)[i] * 36 + bp) * 36 + bs, minlength=4 * 36 * 36)
+    return h, edge
+
+
+# ---- sasa-shrake-cells-local ----
+
+def _p162_sr_sphere(k=P162_SR_NPTS):
+    """k golden-spiral unit vectors (float32, k x 3)."""
+    i = np.arange(k) + 0.5
+    z = 1 - 2 * i / k
+    r = np.sqrt(1 - z * z)
+    a = np.pi * (3 - np.sqrt(5)) * i
+    return np.stack([r * np.cos(a), r * np.sin(a), z], axis=1).astype(np.float32)
+
+
+def _p162_sr_syms(n, rng):
+    return {"c_sphere": _p162_sr_sphere().ravel()}
+
+
+def _p162_sr_capsid(n, rng):
+    """n atoms of a capsid (float64 xyz, radii): copies of one _p162_atoms subunit
+    (P162_SR_SUB residues in domains of P162_SR_DOM) at Fibonacci points of a sphere sized
+    so that neighbouring subunits touch, each facing outwards with a random spin; the last
+    copy cut at n atoms."""
+    ca, _ = _p162_trace(P162_SR_SUB, rng, dom=P162_SR_DOM)
+    xyz, rad, _, _ = _p162_atoms(ca, rng)
+    xyz -= xyz.mean(axis=0)
+    m = len(xyz)
+    k = -(-n // m)
+    rs = np.sqrt((xyz ** 2).sum(axis=1).mean())
+    Rc = 0.68 * rs * np.sqrt(k) if k > 1 else 0.0
+    i = np.arange(k) + 0.5
+    z = 1 - 2 * i / k
+    a = np.pi * (3 - np.sqrt(5)) * i
+    nrm = np.stack([np.sqrt(1 - z * z) * np.cos(a), np.sqrt(1 - z * z) * np.sin(a), z], axis=1)
+    # a rotation taking z to the normal (about z x normal), after a random spin about z
+    ax = np.cross(np.array([0, 0, 1.0]), nrm)
+    s = np.linalg.norm(ax, axis=1)
+    ang = np.arctan2(s, nrm[:, 2])
+    ax = np.where(s[:, None] > 1e-12, ax / np.maximum(s, 1e-12)[:, None], np.array([1.0, 0, 0]))
+    M = _p162_rodrigues(ax * ang[:, None]) @ _p162_rodrigues(
+        np.array([0, 0, 1.0]) * rng.uniform(0, 2 * np.pi, (k, 1)))
+    out = np.einsum("kij,mj->kmi", M, xyz) + Rc * nrm[:, None, :]
+    return out.reshape(-1, 3)[:n], np.tile(rad, k)[:n]
+
+
+def _p162_sr_cells(xyz, cell=P162_SR_CELL):
+    """The cell list of float32 atoms: origin (float32 x 3), dims, and each atom's cell
+    ((z ncy + y) ncx + x), binned in float32 as sasa_shrake_rupley does."""
+    f = np.float32
+    x0 = (xyz.min(axis=0) - f(0.5)).astype(f)
+    dims = (((xyz.max(axis=0) - x0) / f(cell)).astype(np.int64) + 1)
+    c = np.minimum(((xyz - x0) / f(cell)).astype(np.int64), dims - 1)
+    return x0, dims, (c[:, 2] * dims[1] + c[:, 1]) * dims[0] + c[:, 0]
+
+
+def _p162_sr_pack(xyz, rad):
+    """sasa_shrake_rupley's arguments for atoms xyz (float32), radii rad: the atoms as
+    (x, y, z, radius) sorted by their cell of a P162_SR_CELL cell list; cell_start (int32,
+    ncells + 1); ncx, ncy, ncz, the origin, the cell side (float32); sasa (zeroed); n."""
+    n = len(xyz)
+    x0, dims, cell = _p162_sr_cells(xyz)
+    o = np.argsort(cell, kind="stable")
+    atoms = np.concatenate([xyz[o], rad[o, None].astype(np.float32)], axis=1)
+    start = np.searchsorted(cell[o], np.arange(int(np.prod(dims)) + 1)).astype(np.int32)
+    return [atoms.ravel(), start, *(_i32(d) for d in dims), *(np.float32(v) for v in x0),
+            np.float32(P162_SR_CELL), np.zeros(n, np.float32), _i32(n)]
+
+
+def _p162_sr_args(n, rng):
+    """n capsid atoms (_p162_sr_capsid) in float32, packed by _p162_sr_pack."""
+    xyz, rad = _p162_sr_capsid(n, rng)
+    return _p162_sr_pack(xyz.astype(np.float32), rad)
+
+
+def _p162_sr_ref(atoms, probe=1.4):
+    """Shrake-Rupley by brute force in float64 over all atoms (float32 x, y, z, r rows): each
+    atom's exposed points (of _p162_sr_sphere), its neighbour count and the smallest
+    |d^2 - (r_j + probe)^2| of any point to any other atom (A^2)."""
+    A = np.asarray(atoms, np.float64).reshape(-1, 4)
+    sph = _p162_sr_sphere().astype(np.float64)
+    ri = A[:, 3] + probe
+    P = A[:, None, :3] + ri[:, None, None] * sph[None]                  # n x k x 3
+    d2 = ((P[:, :, None, :] - A[None, None, :, :3]) ** 2).sum(-1)       # n x k x n
+    g = d2 - (A[None, None, :, 3] + probe) ** 2
+    n = len(A)
+    g[np.arange(n), :, np.arange(n)] = np.inf
+    exposed = (g >= 0).all(axis=2).sum(axis=1)
+    c2 = ((A[:, None, :3] - A[None, :, :3]) ** 2).sum(-1)
+    nb = (c2 < (ri[:, None] + A[None, :, 3] + probe) ** 2).sum(axis=1) - 1
+    return exposed, nb, np.abs(g).min()
+
+
+# ---- dssp-hbond-best2 ----
+
+P162_DS_DTYPE = np.dtype([(k, "<f4", (3,)) for k in ("n", "ca", "c", "o")])     # struct Residue
+
+
+def _p162_ds_native(L, rng):
+    """A helical-bundle protein of L residues (float64 L x 4 x 3: N, CA, C, O) and its
+    prolines: helices (lengths uniform in P162_DS_HELIX, phi, psi N(-57, 4), N(-47, 4)) and
+    loops (P162_DS_LOOP; _p162_rh_torsions coil) built by NeRF, each helix with its
+    following loop then set antiparallel to the previous one on a hexagonal lattice of
+    axes P162_DS_AXIS apart (in spiral order), a random turn about its own axis;
+    P162_DS_PRO of the loop residues prolines."""
+    seg, k = [], 0
+    while k < L:
+        h = int(rng.integers(P162_DS_HELIX[0], P162_DS_HELIX[1] + 1))
+        lp = int(rng.integers(P162_DS_LOOP[0], P162_DS_LOOP[1] + 1))
+        seg.append((k, min(k + h, L), min(k + h + lp, L)))
+        k += h + lp
+    helix = np.zeros(L, bool)
+    for a, b, _ in seg:
+        helix[a:b] = True
+    _, cphi, cpsi, _ = _p162_rh_torsions(L, rng)
+    phi = np.where(helix, rng.normal(-57, 4, L), cphi)
+    psi = np.where(helix, rng.normal(-47, 4, L), cpsi)
+    om = rng.normal(180, 4, L)
+    X = _p162_build(*(np.radians(a)[None] for a in (phi, psi, om)))[:, 0]
+    O = _p162_nerf(X[:, 0], X[:, 1], X[:, 2], 1.231, np.radians(120.5), np.radians(psi + 180))
+    X = np.concatenate([X, O[:, None]], axis=1)
+    # hexagonal lattice points in order of distance
+    g = np.arange(-6, 7)
+    u, v = np.meshgrid(g, g)
+    pts = np.stack([u + 0.5 * v, v * np.sqrt(3) / 2], -1).reshape(-1, 2) * P162_DS_AXIS
+    pts = pts[np.argsort(np.hypot(*pts.T) + 1e-3 * np.arctan2(pts[:, 1], pts[:, 0]), kind="stable")]
+    for s, (a, b, e) in enumerate(seg):
+        ca = X[a:b, 1]
+        c = ca.mean(axis=0)
+        ax = np.linalg.svd(ca - c)[2][0]
+        ax = ax if ax @ (ca[-1] - ca[0]) > 0 else -ax
+        tgt = np.array([0, 0, 1.0 if s % 2 == 0 else -1.0])
+        w = np.cross(ax, tgt)
+        ang = np.arctan2(np.linalg.norm(w), ax @ tgt)
+        M = _p162_rodrigues(tgt * rng.uniform(0, 2 * np.pi)) @ _p162_rodrigues(_p162_unit(w) * ang)
+        X[a:e] = (X[a:e] - c) @ M.T + np.array([*pts[s], 0.0])
+    pro = ~helix & (rng.random(L) < P162_DS_PRO)
+    return X, pro
+
+
+def _p162_ds_args(n, rng, L=P162_DS_L):
+    """n donors: a trajectory of n / L frames (struct Residue, frames x L) of the
+    _p162_ds_native bundle of L residues, each frame the native plus N(0, P162_DS_NOISE^2)
+    on every coordinate; is_pro (int32 L); acc (int32 2 n), energy (float32 2 n), zeroed;
+    L, frames."""
+    frames = n // L
+    X, pro = _p162_ds_native(L, rng)
+    T = X[None].astype(np.float32) + np.float32(P162_DS_NOISE) * rng.standard_normal((frames, L, 4, 3),
+                                                                                     dtype=np.float32)
+    r = np.zeros(frames * L, P162_DS_DTYPE)
+    for k, name in enumerate(("n", "ca", "c", "o")):
+        r[name] = T[:, :, k].reshape(-1, 3)
+    return [r, pro.astype(np.int32), np.zeros(2 * frames * L, np.int32), np.zeros(2 * frames * L, np.float32),
+            _i32(L), _i32(frames)]
+
+
+def _p162_ds_energies(res, pro, L):
+    """DSSP's hydrogen-bond energy matrices (float64, frames x L donors x L acceptors;
+    +inf where not evaluated: the first residue or a proline as donor, C-alpha distance >= 9
+    A, acceptor the donor or the residue before it) and the smallest |d_CA^2 - 81| (A^2)."""
+    def get(k):
+        return np.asarray(res[k], np.float64).reshape(-1, L, 3)
+    N, CA, C, O = get("n"), get("ca"), get("c"), get("o")
+    H = N.copy()
+    H[:, 1:] += _p162_unit(C[:, :-1] - O[:, :-1])                  # (residue 0's unused)
+    D = lambda a, b: np.sqrt(((a[:, :, None] - b[:, None]) ** 2).sum(-1))
+    dHO, dHC, dNC, dNO = D(H, O), D(H, C), D(N, C), D(N, O)
+    E = 27.888 * (1 / dNO + 1 / dHC - 1 / dHO - 1 / dNC)
+    E[(dHO < 0.5) | (dHC < 0.5) | (dNC < 0.5) | (dNO < 0.5)] = -9.9
+    E = np.maximum(E, -9.9)
+    ca2 = D(CA, CA) ** 2
+    i = np.arange(L)
+    bad = (ca2 >= 81) | (i[:, None] == i[None]) | (i[:, None] - 1 == i[None]) | np.asarray(pro, bool)[:, None]
+    bad[:, 0] = True                                               # the N-terminus: no H
+    return np.where(bad, np.inf, E), np.abs(ca2 - 81).min()
+
+
+# ---- pb-rbsor-double ----
+
+def _p162_pb_grid(n, rng):
+    """The linearised PBE of a P162_PB_RES-residue protein (_p162_atoms) centred in an n^3
+    grid of side P162_PB_BOX (h = box / (n - 1)): the dielectric at each point (protein
+    inside any atom's radius, else water), the face dielectrics (harmonic means; the last
+    plane's its own), kappa-bar^2 h^2 (eps_w kappa^2 h^2 outside every atom's radius +
+    P162_PB_ION, else 0), the atoms' charges spread trilinearly; phi the Debye-Hueckel
+    potential of the net charge (kT/e) at r >= the protein's radius; float32 but phi, h."""
+    ca, _ = _p162_trace(P162_PB_RES, rng)
+    xyz, rad, q, _ = _p162_atoms(ca, rng)
+    xyz -= xyz.mean(axis=0)
+    h = P162_PB_BOX / (n - 1)
+    g = (xyz + P162_PB_BOX / 2) / h                              # grid coordinates
+    inside = np.zeros(n ** 3, bool)
+    ions = np.zeros(n ** 3, bool)
+    for mask, extra in ((inside, 0.0), (ions, P162_PB_ION)):
+        R = int(np.ceil((rad.max() + extra) / h))
+        off = np.stack(np.meshgrid(*[np.arange(-R, R + 1)] * 3, indexing="ij"), -1).reshape(-1, 3)
+        for s in range(0, len(g), 256):
+            base = np.rint(g[s:s + 256]).astype(np.int64)
+            p = base[:, None, :] + off[None]                     # atoms x offsets x 3
+            d2 = ((p - g[s:s + 256, None, :]) ** 2).sum(-1) * h * h
+            ok = (d2 < ((rad[s:s + 256] + extra) ** 2)[:, None]) & (p >= 0).all(-1) & (p < n).all(-1)
+            p = p[ok]
+            mask[(p[:, 2] * n + p[:, 1]) * n + p[:, 0]] = True
+    ep, ew = P162_PB_EPS
+    f = np.float32
+    eps = np.where(inside, f(ep), f(ew)).reshape(n, n, n)       # z, y, x
+    del inside
+    hm = lambda a, b: f(2) * a * b / (a + b)
+    ex, ey, ez = eps.copy(), eps.copy(), eps.copy()
+    ex[:, :, :-1] = hm(eps[:, :, :-1], eps[:, :, 1:])
+    ey[:, :-1, :] = hm(eps[:, :-1, :], eps[:, 1:, :])
+    ez[:-1] = hm(eps[:-1], eps[1:])
+    del eps
+    k2 = np.where(ions, f(0), f(ew * P162_PB_KAPPA ** 2 * h * h))
+    del ions
+    qg = np.zeros(n ** 3)
+    b = np.floor(g).astype(np.int64)
+    t = g - b
+    for dz in (0, 1):
+        for dy in (0, 1):
+            for dx in (0, 1):
+                w = ((t[:, 0] if dx else 1 - t[:, 0]) * (t[:, 1] if dy else 1 - t[:, 1]) *
+                     (t[:, 2] if dz else 1 - t[:, 2]))
+                np.add.at(qg, ((b[:, 2] + dz) * n + b[:, 1] + dy) * n + b[:, 0] + dx, q * w)
+    a = np.sqrt((xyz ** 2).sum(axis=1).max())
+    c = (np.arange(n) * h - P162_PB_BOX / 2).astype(f)
+    r = np.maximum(np.sqrt(c[:, None, None] ** 2 + c[None, :, None] ** 2 + c[None, None, :] ** 2), f(a))
+    kap = P162_PB_KAPPA
+    phi = (f(P162_PB_LB * q.sum() / (ew * (1 + kap * a))) * np.exp(f(-kap) * (r - f(a))) / r).astype(np.float64)
+    return phi.ravel(), ex.ravel(), ey.ravel(), ez.ravel(), k2.ravel(), qg.astype(f), h
+
+
+def _p162_pb_args(n, rng):
+    """An n^3 grid of the linearised PBE (_p162_pb_grid): phi (float64), epsx, epsy, epsz,
+    k2h2, q (float32); nx, ny, nz, parity 0, omega P162_PB_OMEGA, qfac = 4 pi l_B / h
+    (float64)."""
+    phi, ex, ey, ez, k2, q, h = _p162_pb_grid(n, rng)
+    return [phi, ex, ey, ez, k2, q, _i32(n), _i32(n), _i32(n), _i32(0), np.float64(P162_PB_OMEGA),
+            np.float64(4 * np.pi * P162_PB_LB / h)]
+
+
+def _p162_pb_ref(phi, ex, ey, ez, k2, q, n, parity, omega, qfac):
+    """pb_rbsor in numpy (float64): phi after the half-sweep."""
+    P = np.array(phi, np.float64).reshape(n, n, n)
+    ex, ey, ez, k2, q = (np.asarray(a, np.float64).reshape(n, n, n) for a in (ex, ey, ez, k2, q))
+    s = (slice(1, -1),) * 3
+    sh = lambda a, dz, dy, dx: a[1 + dz:n - 1 + dz, 1 + dy:n - 1 + dy, 1 + dx:n - 1 + dx]
+    ew, ee = sh(ex, 0, 0, -1), ex[s]
+    es, en = sh(ey, 0, -1, 0), ey[s]
+    eb, et = sh(ez, -1, 0, 0), ez[s]
+    num = (ew * sh(P, 0, 0, -1) + ee * sh(P, 0, 0, 1) + es * sh(P, 0, -1, 0) + en * sh(P, 0, 1, 0) +
+           eb * sh(P, -1, 0, 0) + et * sh(P, 1, 0, 0) + qfac * q[s])
+    new = (1 - omega) * P[s] + omega * num / (ew + ee + es + en + eb + et + k2[s])
+    z, y, x = np.meshgrid(*[np.arange(1, n - 1)] * 3, indexing="ij")
+    red = (x + y + z) % 2 == parity
+    out = P.copy()
+    out[s] = np.where(red, new, P[s])
+    return out.ravel()
+
+
+def _p162_grid3(block):
+    """pb_rbsor's grid for an n^3 grid: a thread a point of one colour along x."""
+    return lambda n: (-(-((n + 1) // 2) // block[0]), -(-n // block[1]), n)
+
+
+UNSEEN160 = [
+    TimingProbe("probe/contact-freq-traj-smem", "probe-unseen160", "contact_freq", P162_CF_L,
+                (P162_CF_TILE, P162_CF_TILE), lambda n: (-(-n // P162_CF_TILE), -(-n // P162_CF_TILE)),
+                _p162_cf_args, source=_P162,
+                note="the contact frequency map (8 A, |i - j| >= 3) of a 1024-residue, 6-domain protein's C-alpha "
+                     "atoms over a 1000-frame MD trajectory (12 MB of coordinates, L2-resident; 1% of pairs ever in "
+                     "contact), 16 x 16 blocks over the 1024 x 1024 map (4096 blocks of 256), a thread a pair: per "
+                     "frame 96 consecutive floats staged into shared memory by 2 of the 8 warps, 2 __syncthreads, 6 "
+                     "shared loads (the row's broadcast, the column's at stride 3: no bank conflicts), 3 FADD, 3 "
+                     "FMUL/FFMA and a predicated count; 1G pair-frames, 4 MB of frequencies stored once: bound by "
+                     "the per-frame load-barrier round trip and issue"),
+    TimingProbe("probe/qcp-rmsd-warp-newton", "probe-unseen160", "qcp_rmsd", 1 << 17, P162_QR_BLOCK,
+                lambda n: -(-n * 32 // P162_QR_BLOCK), _p162_qr_args, source=_P162,
+                note="the RMSD after optimal superposition (Theobald's QCP) of 2^17 MD frames of a 300-atom C-alpha "
+                     "trace (each frame turned at random and shifted in an 80 A box, deviations lognormal about 2 A) "
+                     "to a centred reference, a warp a frame in blocks of 128: two passes over the frame's 3.6 KB (3 "
+                     "stride-3 float loads a lane a trip, ~10 trips; the second pass from L1/L2) and the reference's "
+                     "from L1, 10 FFMA an atom, 15 + 50 float shuffles, then lane 0 alone in double: ~90 DMUL/DFMA "
+                     "for the characteristic polynomial and 3-5 Newton steps with a double division each, a double "
+                     "sqrt; 472 MB read once: DRAM-bound, the serial FP64 tail hidden behind other warps' loads"),
+    TimingProbe("probe/rama-hist-smem-atomic", "probe-unseen160", "rama_hist", 1 << 22, P162_RH_BLOCK,
+                lambda n: min(P162_RH_GRID, -(-n // P162_RH_BLOCK)), _p162_rh_args, source=_P162,
+                note="Ramachandran histograms of 2^22 residues of PDB chains (lognormal lengths, median ~160; 98% of "
+                     "residues counted, chain ends and residues beside missing ones skipped after 2 distance tests), "
+                     "a grid-stride loop over 1056 blocks of 256 (~15.5 trips a thread): 15 scalar loads of 5 "
+                     "backbone atoms (array of structs, 36 B a residue: a warp's 1.2 KB, the neighbours' from L1), 2 "
+                     "dihedrals (3 cross products, a sqrtf and an atan2f each), 2 float divisions for the bins, a "
+                     "shared-memory atomicAdd into 4 x 36 x 36 bins (20.7 KB a block; the alpha-helix bin holds 10% "
+                     "of residues, a warp's lanes ~4 on one bin on average, 7 at p90); each block zeroes 5184 bins "
+                     "and adds its ~440 non-zero ones by global atomicAdd; 185 MB read: DRAM/latency-bound with "
+                     "shared-atomic replays"),
+    TimingProbe("probe/sasa-shrake-cells-local", "probe-unseen160", "sasa_shrake_rupley", 1 << 19, P162_SR_BLOCK,
+                lambda n: -(-n // P162_SR_BLOCK), _p162_sr_args, source=_P162, symbols=_p162_sr_syms,
+                note="Shrake-Rupley solvent-accessible surface of 2^19 atoms of a ~200-subunit virus capsid shell "
+                     "(radii 1.52-1.8 A, probe 1.4 A), a thread an atom in blocks of 128, atoms sorted by cell of a "
+                     "6.4 A cell list (86^3 cells, 10% occupied, ~8 atoms an occupied one): 27 cell_start pairs and "
+                     "~190 float4 candidate gathers (L1/L2) with a distance test each, ~34 neighbours (p99 75, cap "
+                     "128) kept in a per-thread int[128] (local memory), then 96 __constant__ sphere points "
+                     "(warp-uniform: broadcast) each tested against the list until one buries it (~12 tests a point: "
+                     "a local load and a dependent float4 gather each; a warp runs every point to its slowest lane; "
+                     "24% of atoms wholly buried, 9% of points exposed); one store an atom: latency-bound on "
+                     "dependent local and L1 loads, divergent"),
+    TimingProbe("probe/dssp-hbond-best2", "probe-unseen160", "dssp_hbond", P162_DS_L * P162_DS_FRAMES,
+                P162_DS_BLOCK, lambda n: -(-n // P162_DS_BLOCK), _p162_ds_args, source=_P162,
+                note="DSSP hydrogen-bond energies over a 4096-frame trajectory of a 384-residue helical bundle (0.3 "
+                     "A thermal noise; 48 B residue structs, 18 KB a frame), a thread a donor (1.57M threads in "
+                     "blocks of 128): the H from the previous residue's C=O (a sqrtf, 3 divisions), then a loop over "
+                     "all 384 residues of its frame: a warp-uniform struct load (broadcast from L1) and the C-alpha "
+                     "distance test (13 of 384 pass for a lane, 107 for some lane of a warp: divergent), the passing "
+                     "ones with 4 sqrtf, 4 float divisions and the best-two update; 7% proline donors idle, 70% of "
+                     "donors H-bonded; 25 MB stored: issue-bound on the filter loop and the divergent energy branch"),
+    TimingProbe("probe/pb-rbsor-double", "probe-unseen160", "pb_rbsor", P162_PB_N, P162_PB_BLOCK,
+                _p162_grid3(P162_PB_BLOCK), _p162_pb_args, source=_P162,
+                note="one red-black SOR half-sweep of the linearised Poisson-Boltzmann equation on a 225^3 grid "
+                     "(11.4M points, h = 0.5 A) about a 400-residue protein (2.4% of points protein, 6.9% "
+                     "ion-excluded, 0.12% charged), a thread a point of the colour (x = 2 tid + parity: 8-byte phi "
+                     "at a 16 B stride) in blocks of 32 x 8, grid 4 x 29 x 225 (12% of x lanes idle): 6 face "
+                     "dielectrics (float), 6 neighbours' phi in double (+-x from the same sectors, +-y and +-z "
+                     "through L1/L2), k2h2 and q, 8 float-to-double conversions, ~14 DFMA/DADD and a double "
+                     "division, one 8-byte store; ~320 MB read (phi 91 MB, 5 float fields 228 MB) and half of phi's "
+                     "sectors written: DRAM-bound"),
+]
+PROBES += UNSEEN160
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
