@@ -1001,6 +1001,12 @@ def _shared_copies(code, full: dict) -> dict[int, float]:
     return out
 
 
+def unrolled_loops(ir) -> dict:
+    """(top, back) of each loop nvcc would unroll, fully or by ``UNROLL`` (its keys are
+    ``_unrolled``'s): the others it runs trip by trip."""
+    return _unrolled(ir)
+
+
 def _unrolled(ir) -> dict:
     """(top, back) -> control pcs (``_unrolled_control``) of each loop nvcc would unroll;
     computed once per kernel."""

@@ -30,7 +30,7 @@ from .ctypes_ import Scalar, Vector, sizeof
 from .errors import LaunchError
 from .ir import Const, Op, Reg
 from .issue import (UNROLL, compile_time, const_pair_pcs, inorder_pcs, overlapped_pcs, shared_vector_pcs,
-                    uniform_ldc_pcs, wide_products)
+                    uniform_ldc_pcs, unrolled_loops, wide_products)
 from .l1hits import LAT_L1, L1Table, TripSectors
 from .loops import (PRAGMA_FULL, add_step, constant_trips, copied_from, full_unrolls, loop_test,
                     loops, runtime_unroll, test_vars)
@@ -333,6 +333,7 @@ class Machine:
         self.shared_hot = np.zeros(max(1, b.nb * self.S // 4))   # atomic lanes per shared word
         self.ld_depth = _load_depths(k)
         self.ld_unrolled = _unrolled_loads(k)
+        self.ld_by_trip = _trip_by_trip_loads(k)
         self.cnt.unrolled_stores = _unrolled_stores(k)
         self.cnt.kept_loop = _kept_loops(k)
         self.overlapped = overlapped_pcs(k)
@@ -919,7 +920,7 @@ class Machine:
                 ranks = self.b.blocks[self.wblk[warps]]         # each row's block (its rank)
                 dep = None
                 if self.rt is not None and kind == "ld":
-                    dep = np.ones(len(warps), bool) if p in self.ld_unrolled else self.ld_dep[warps]
+                    dep = _trip_dep(self, p, warps)
                 sec = cnt.global_access(mat, act, size, ranks, runs, kind,
                                         gwarps=gwarps, pc=p, dram_key=key, dep=dep)
                 if cnt.fresh_rows is not None and self.rt is not None:
@@ -1378,6 +1379,37 @@ def _unrolled_loads(k) -> frozenset:
         full = full_unrolls(k.code)
         got = k._simt_unrolled_loads = frozenset(p for p, inner in _global_accesses(k).items() if inner in full)
     return got
+
+
+def _trip_by_trip_loads(k) -> frozenset:
+    """The global loads whose innermost loop nvcc keeps and runs trip by trip, unrolling it
+    neither fully nor by ``UNROLL`` (``issue.unrolled_loops``): an exit that depends on
+    data, ``#pragma unroll 1``.  Computed once per kernel."""
+    got = getattr(k, "_simt_by_trip_loads", None)
+    if got is None:
+        full, unrolled = full_unrolls(k.code), unrolled_loops(k)
+        got = k._simt_by_trip_loads = frozenset(p for p, inner in _global_accesses(k).items()
+                                                if inner is not None and inner not in full
+                                                and inner not in unrolled)
+    return got
+
+
+def _trip_dep(m, p: int, warps: np.ndarray) -> np.ndarray:
+    """Per row, whether the lane's sector from its previous trip through load ``p`` is in L1
+    only as far as L1 has kept it (``Counters._l1_missed_lines``' ``dep``), rather than
+    for certain.  Kept as far as L1 keeps it in a loop nvcc unrolls fully (its trips
+    spaced out by their work: ``_unrolled_loads``), in one it runs trip by trip (an exit
+    that depends on data, ``#pragma unroll 1``), and where the address waited for the last
+    trip's value: between a lane's two trips the SM's other warps touch their lines, and
+    the line stays only if they all fit.  A lane's own 64-byte row read a float a trip
+    under ``#pragma unroll 1``: Nsight counts 37% of the load sectors as L1 hits at 16 and
+    64 warps an SM, 85% at 4; three rows, 0.2-4% (timing_investigation/urow/).
+    Limitations: a loop nvcc unrolls by ``UNROLL`` keeps the sector for certain, as its
+    groups of trips go out together; whether the next group still finds it was not
+    measured."""
+    if p in m.ld_unrolled or p in m.ld_by_trip:
+        return np.ones(len(warps), bool)
+    return m.ld_dep[warps]
 
 
 def _kept_loops(k) -> dict:

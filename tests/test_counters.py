@@ -1025,6 +1025,34 @@ def test_a_fully_unrolled_loops_trips_find_in_l1_only_what_l1_kept():
     assert lines_to_l2("8") == 8 * 512 + 8 * 512     # unrolled: evicted by y's lines each time
 
 
+@pytest.mark.parametrize("pragma", ["", "#pragma unroll 1"])
+def test_a_loop_kept_trip_by_trip_finds_in_l1_only_what_l1_kept(pragma):
+    """A lane's own row read a float a trip: where nvcc unrolls the loop by four, a group's
+    trips go out together and meet the sector the lane asked for (a miss a sector); under
+    ``#pragma unroll 1`` the SM's other warps touch their rows between two trips, so the
+    sector stays only if L1 keeps them all.  Nsight counts 37% of the load sectors as L1
+    hits at 16 and 64 warps an SM, and 0.2-4% with three rows a lane
+    (timing_investigation/urow/).  200 KiB of shared memory leave the block 224 lines of
+    L1 for its 512 lanes' rows."""
+    src = f'''extern "C" __global__ void k(const float *x, float *out, int n) {{
+        extern __shared__ float pad[];
+        int t = threadIdx.x;
+        float s = 0.0f;
+        {pragma}
+        for (int i = 0; i < n; ++i) s += x[t * 32 + i];
+        pad[t] = s;
+        out[t] = pad[t];
+    }}'''
+    (_, out, _), res = run(src, "k", 1, 512, [np.ones(512 * 32, np.float32), np.zeros(512, np.float32), I32(16)],
+                           shared=200 * 1024, sanitize=False)
+    assert out.tolist() == [16.0] * 512
+    lines = res.metrics["simt__l2_lines_ld.sum"]
+    if not pragma:
+        assert lines == 2 * 512                    # each lane's two sectors once
+    else:
+        assert lines > 0.5 * 16 * 512              # most trips miss
+
+
 def test_the_busiest_chain_is_the_longest_not_the_one_with_most_lanes():
     """An integer count and a float sum on the same cell, as a histogram with weights: the
     two words get as many lanes, and the float one's chain takes 2.4 times as long
