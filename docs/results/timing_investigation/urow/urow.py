@@ -68,7 +68,9 @@ def args(name, f, idx, tabs, out):
     return [idx, *tabs[:f], out, np.int32(N)]
 
 
-def main():
+def main(src=src, cases=cases, args=args):
+    """Time (or, with --once, launch once) each case of ``cases``; ``src``, ``cases`` and
+    ``args`` are this module's or another variant's (urow2.py)."""
     if sys.argv[1:2] == ["--src"]:
         print(src())
         return

@@ -6,7 +6,6 @@ of four still find the sector the group before it brought in?
 python urow2.py > urow2_GPU.jsonl      median of 9 CUDA-event timings each
 python urow2.py --once [NAME ...]     one launch each (for ncu)
 python urow2.py --src                 the CUDA source"""
-import json
 import sys
 from pathlib import Path
 
@@ -15,7 +14,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "racy"))
 import urow  # noqa: E402
-from urow import BLOCK, N, R, SHS, inputs  # noqa: E402
+from urow import N, R, SHS  # noqa: E402
 
 
 def src() -> str:
@@ -47,32 +46,5 @@ def args(name, f, idx, tabs, out):
     return [idx, *tabs[:f], out, np.int32(N), np.int32(R)]
 
 
-def main():
-    if sys.argv[1:2] == ["--src"]:
-        print(src())
-        return
-    import cupy as cp
-    from sweep import timed
-    once = sys.argv[1:2] == ["--once"]
-    want = set(sys.argv[2:]) if once else None
-    mod = cp.RawModule(code=src())
-    idx, tabs, out = inputs(cp)
-    if not once:
-        print(json.dumps({"gpu": cp.cuda.runtime.getDeviceProperties(0)["name"].decode()}), flush=True)
-    for name, kern, f, sh in cases():
-        if want and name not in want:
-            continue
-        fn_ = mod.get_function(kern)
-        if sh > 48 * 1024:
-            fn_.max_dynamic_shared_size_bytes = sh
-        fn = lambda: fn_((N // BLOCK,), (BLOCK,), tuple(args(name, f, idx, tabs, out)), shared_mem=sh)
-        if once:
-            fn()
-            continue
-        ms = timed(fn)
-        print(json.dumps({"case": name, "f": f, "kind": "d", "shared": sh, "ms": round(ms, 4)}), flush=True)
-    cp.cuda.Device().synchronize()
-
-
 if __name__ == "__main__":
-    main()
+    urow.main(src, cases, args)
