@@ -1001,10 +1001,10 @@ def _shared_copies(code, full: dict) -> dict[int, float]:
     return out
 
 
-def unrolled_loops(ir) -> dict:
-    """(top, back) of each loop nvcc would unroll, fully or by ``UNROLL`` (its keys are
-    ``_unrolled``'s): the others it runs trip by trip."""
-    return _unrolled(ir)
+def unrolled_loops(ir) -> frozenset:
+    """(top, back) of each loop nvcc unrolls, fully (``_full``) or by ``UNROLL``
+    (``_unrolled``): the others it runs trip by trip."""
+    return frozenset(_full(ir)) | frozenset(_unrolled(ir))
 
 
 def _unrolled(ir) -> dict:

@@ -1387,10 +1387,9 @@ def _trip_by_trip_loads(k) -> frozenset:
     data, ``#pragma unroll 1``.  Computed once per kernel."""
     got = getattr(k, "_simt_by_trip_loads", None)
     if got is None:
-        full, unrolled = full_unrolls(k.code), unrolled_loops(k)
+        unrolled = unrolled_loops(k)
         got = k._simt_by_trip_loads = frozenset(p for p, inner in _global_accesses(k).items()
-                                                if inner is not None and inner not in full
-                                                and inner not in unrolled)
+                                                if inner is not None and inner not in unrolled)
     return got
 
 
