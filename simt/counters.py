@@ -197,6 +197,31 @@ def _hashed_slice(blocks: np.ndarray) -> np.ndarray:
     return ((blocks >> 2) << 1) | (blocks & 1)
 
 
+# The GPU's slices as an atomic region past HASH_SPAN meets them (H200, Nsight's per-slice
+# reduction sectors: timing_investigation/fchain/, fchain2): 16 KiB of 256-byte blocks
+# covers 32 of them (``_hashed_slice``), the next 16 KiB the same 32, and each 32 KiB chunk
+# one of three such groups in turn. So evenly spread atomics put on the busiest slice 3
+# times simt's even share (1 / ``L2_SLICES``) over 16-32 KiB, 1.5 times over 64-128 KiB,
+# 1.125 times over 256-512 KiB and 1.03 times past 1 MiB; a few hundred hot lines
+# scattered at random fall on them as balls in bins (256 lines: 2.3 times).
+GPU_SLICE_GROUPS = 3
+GPU_GROUP_SLICES = 32
+GPU_SLICES = GPU_SLICE_GROUPS * GPU_GROUP_SLICES
+
+
+def gpu_slice(blocks: np.ndarray) -> np.ndarray:
+    """Which of ``GPU_SLICES`` slices each 256-byte block on the GPU (its address >> 8)
+    falls in, past ``HASH_SPAN``: its 32 KiB chunk's group, in turn, and its place in the
+    16 KiB pattern, turned by a hash of the chunk so that rows a power of two apart do not
+    all meet on one slice (the GPU hashes the higher address bits too).  Limitations: that
+    hash is made up, not measured, and where a region lies in physical memory moves its
+    chunks among the groups (fchain's 32 KiB took 2.5 times the even share on one
+    allocation and 3 times on another); simt places them by their offset in the pool."""
+    chunk = blocks >> 7
+    turn = (chunk * 0x9E3779B1) >> 16
+    return chunk % GPU_SLICE_GROUPS * GPU_GROUP_SLICES + ((_hashed_slice(blocks) ^ turn) & (GPU_GROUP_SLICES - 1))
+
+
 def _own_sector_extra(per_row: np.ndarray, lanes: np.ndarray, lines: np.ndarray) -> np.ndarray:
     """Per store request, its sectors beyond the first of each line where its active lanes
     each write part of a sector of their own (lanes 32 bytes or more apart), else 0.  In a
@@ -1071,6 +1096,8 @@ class Counters:
         #                                                     atomics hit, highest + size, its block
         self.blocks256: dict[int, np.ndarray] = {}          # allocation -> atomic transactions per
         #                                                     256-byte block of its first 64 KiB
+        self.slices96: dict[int, np.ndarray] = {}           # allocation -> atomic transactions per
+        #                                                     GPU slice (gpu_slice)
         self.racy: dict[int, list] = {}                     # allocation -> [plain store sectors counted
         #                                                     here, their sends, (arrival group, shared
         #                                                     sector) pairs, warp stores] (simt.racy)
@@ -1761,6 +1788,35 @@ class Counters:
         have = self.blocks256.get(alloc)
         self.blocks256[alloc] = got if have is None else have + got
 
+    def atomic_slices(self, alloc: int, mat: np.ndarray, act: np.ndarray, sec: np.ndarray) -> None:
+        """Each row's atomic transactions, shared among its active lanes, on the GPU slices
+        their 256-byte blocks fall in (``gpu_slice``; ``uneven_share``)."""
+        r, c = np.nonzero(act)
+        if not len(r) or not 0 <= alloc < len(self.alloc_gpu):
+            return
+        base, off = self.alloc_gpu[alloc]
+        b = (mat[r, c] - base + (0 if off is None else int(off))) >> 8
+        w = (sec / np.maximum(act.sum(axis=1), 1))[r]
+        got = np.bincount(gpu_slice(b), weights=w, minlength=GPU_SLICES)
+        have = self.slices96.get(alloc)
+        self.slices96[alloc] = got if have is None else have + got
+
+    def uneven_share(self, alloc: int) -> float:
+        """The share of a region's atomic transactions past ``HASH_SPAN`` that its busiest
+        GPU slice takes, in simt's slices: ``GPU_SLICES / L2_SLICES`` times its share of
+        the GPU's, where the sample shows it (the busiest slice's count less three
+        standard deviations, so that a thin sample of scattered atomics does not make one
+        up); 0 where none were counted."""
+        cnt = self.slices96.get(alloc)
+        if cnt is None:
+            return 0.0
+        total = cnt.sum()
+        if total <= 0:
+            return 0.0
+        top = cnt.max()
+        top = max(total / GPU_SLICES, top - 3.0 * np.sqrt(top))
+        return float(top / total * GPU_SLICES / L2_SLICES)
+
     def stream_load(self, mat: np.ndarray, act: np.ndarray, ranks: np.ndarray,
                     gwarps: np.ndarray, pc: int) -> None:
         """A load of 1- or 2-byte elements: a data stream's rows set their warps' arrival
@@ -2041,6 +2097,11 @@ class Counters:
                                           stores * scale)
             work = tuple(v * scale / slices for v in (trans, ser, cas, cas_ser))
             share = self.busiest_slice_share(alloc, lo, hi, slices, off)
+            if hi - lo + 1 > HASH_SPAN:
+                uneven = self.uneven_share(alloc)
+                if uneven * slices > 1.0:
+                    # hot lines on few GPU slices (gpu_slice): the busiest one's share
+                    work = tuple(v * uneven * slices for v in work)
             if share * slices > 1.0:
                 # most of the region's atomics on one slice: that slice's work, alone
                 work = tuple(v * share * slices for v in work)

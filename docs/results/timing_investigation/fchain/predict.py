@@ -1,6 +1,7 @@
-"""simt's predictions for fchain.py's kernels beside the H200 timings (no GPU), from the
-repository root:
-    python docs/results/timing_investigation/fchain/predict.py > docs/results/timing_investigation/fchain/predicted_h200.txt"""
+"""simt's predictions for fchain.py's (or fchain2.py's) kernels beside the H200 timings (no
+GPU), from the repository root:
+    python docs/results/timing_investigation/fchain/predict.py > docs/results/timing_investigation/fchain/predicted_h200.txt
+    python docs/results/timing_investigation/fchain/predict.py fchain2 > docs/results/timing_investigation/fchain/predicted2_h200.txt"""
 import json
 import sys
 from pathlib import Path
@@ -11,22 +12,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import simt  # noqa: E402
 from simt import timing  # noqa: E402
 import fchain  # noqa: E402
+import fchain2  # noqa: E402
 
+two = sys.argv[1:] == ["fchain2"]
 here = Path(__file__).resolve().parent
 meas = {}
-for line in (here / "fchain_h200.jsonl").open():
+for line in (here / ("fchain2_h200.jsonl" if two else "fchain_h200.jsonl")).open():
     d = json.loads(line)
     if "case" in d:
-        meas[(d["case"], d["kernel"])] = d["ms"]
+        meas[(d["case"], d.get("kernel", "add_i"))] = d["ms"]
 prof = timing.load_profile("h200")
-mod = simt.Module.from_source(fchain.SRC, "fchain.cu")
+mod = simt.Module.from_source(fchain2.SRC if two else fchain.SRC, "fchain.cu")
 dev = simt.Device()
 rng = np.random.default_rng(0)
 print(f"{'case':12} {'kernel':6} {'measured_ms':>11} {'predicted_ms':>12} {'ratio':>6}  {'bound':12} {'slice_tx':>9} {'slice_ser':>9}")
-for name, h, s in fchain.cases():
-    idx = dev.to_device(fchain.pattern(h, s, rng))
-    for k, t in (("add_i", np.int32), ("add_f", np.float32)):
-        c = dev.to_device(np.zeros(fchain.W, t))
+if two:
+    c2 = dev.to_device(np.zeros(fchain2.W, np.int32))
+for name, h, s in (fchain2 if two else fchain).cases():
+    idx = dev.to_device((fchain2 if two else fchain).pattern(h, s, rng))
+    for k, t in (("add_i", np.int32),) if two else (("add_i", np.int32), ("add_f", np.float32)):
+        c = c2 if two else dev.to_device(np.zeros(fchain.W, t))
         r = mod.get_function(k).launch(dev, simt.LaunchConfig.of(fchain.N // fchain.BLOCK, fchain.BLOCK),
                                        [c, idx, np.int32(fchain.N)], sanitize=False)
         p = timing.predict_result(r, prof)
