@@ -13,7 +13,9 @@ branch, mask change, barrier or fence between them) or the second is in the body
 ``if`` (or its ``else``) that follows the first's run, read the same type from addresses
 with the same value number (the same operation on operands with the same value numbers;
 a variable's number changes when it is written), and no store or atomic comes between
-them.  A load through a ``volatile`` pointer is never merged.
+them.  A load through a ``volatile`` pointer is never merged.  An ``if`` at the join of
+an ``if`` without an ``else`` (after a ``&&``'s right side) sees only what held both
+before that ``if`` and after its body: the body's loads were made by some lanes only.
 
 Limitations: only within straight-line code and into the bodies of an ``if`` after it
 (nvcc also merges loads after a join and hoists them out of loops); value numbers see no
@@ -22,6 +24,7 @@ once.
 """
 from __future__ import annotations
 
+from collections import Counter
 from itertools import count
 
 import numpy as np
@@ -42,6 +45,11 @@ def _size(ctype) -> int:
         return 1 << 30                   # unknown: overlaps everything
 
 
+def _common(a: dict, b: dict) -> dict:
+    """What two states both hold, alike."""
+    return {k: v for k, v in a.items() if k in b and b[k] == v}
+
+
 def eliminate_common_loads(code: list[Ins], fences=(), new_reg=None) -> int:
     """Rewrite, in place, each load that repeats an earlier one into a ``MOV`` of the
     earlier one's result, and (given ``new_reg(dtype)``, a fresh register) each store
@@ -52,7 +60,8 @@ def eliminate_common_loads(code: list[Ins], fences=(), new_reg=None) -> int:
 
     A store or atomic forgets every load except those from the same base address at a
     constant offset that does not overlap it (a struct's other members)."""
-    starts = {ins.target for ins in code if ins.target >= 0} | set(fences)
+    targeted = Counter(ins.target for ins in code if ins.target >= 0)
+    starts = set(targeted) | set(fences)
     version: dict[int, int] = {}        # register slot -> how many times written so far
     vn: dict[tuple, object] = {}        # (slot, version) -> value number of what it holds
     table: dict[tuple, object] = {}     # operation on value numbers -> its value number
@@ -78,20 +87,36 @@ def eliminate_common_loads(code: list[Ins], fences=(), new_reg=None) -> int:
         return None
 
     pre_if: dict[int, tuple] = {}       # an if's else-body start -> what held at the if
+    joins: dict[int, tuple] = {}        # the join of an if without an else -> what held at the if
     for p, ins in enumerate(code):
         op = ins.op
         if p in pre_if and op == Op.ELSE:
             # an else (its if's target): what held before the if holds in its body too
             vn, table, loads, affine = (dict(x) for x in pre_if.pop(p))
-        elif op == Op.IF and ins.target is not None and ins.target >= 0:
-            # an if's body runs on some of the lanes that made the loads before it, which
-            # nvcc's value numbering also reuses there (a predicated ``phi -= sm[k] * r``
-            # after ``sm[k] * r3``: plummer_accpot in probes96.cu)
-            pre_if[ins.target] = (dict(vn), dict(table), dict(loads), dict(affine))
-        elif p in starts or op in _BOUNDARY:
-            vn.clear()
-            table.clear()
-            loads.clear()
+        else:
+            if op == Op.IF and p in joins and p not in pre_if:
+                # an if at the join of an if without an else (``a && x[i] > 0``'s right
+                # side): its lanes come from before that if or through its body, so only
+                # what held at both holds here, not what the body alone loaded
+                vn, table, loads, affine = (_common(a, b) for a, b in zip(joins.pop(p), (vn, table, loads, affine)))
+            elif p in starts or (op in _BOUNDARY and op != Op.IF):
+                vn.clear()
+                table.clear()
+                loads.clear()
+            if op == Op.IF:
+                if ins.target is not None and ins.target >= 0:
+                    # an if's body runs on some of the lanes that made the loads before it,
+                    # which nvcc's value numbering also reuses there (a predicated
+                    # ``phi -= sm[k] * r`` after ``sm[k] * r3``: plummer_accpot in probes96.cu)
+                    state = (dict(vn), dict(table), dict(loads), dict(affine))
+                    if code[ins.target].op == Op.ELSE:
+                        pre_if[ins.target] = state
+                    elif targeted[ins.target] == 1:
+                        joins[ins.target] = state
+                else:
+                    vn.clear()
+                    table.clear()
+                    loads.clear()
         d = ins.dst
         key = n = None
         if type(d) is Reg:

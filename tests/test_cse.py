@@ -152,3 +152,25 @@ def test_an_if_body_reuses_the_load_before_it(body, want, reqs):
     out, m = loads(body, params="const int *a")
     np.testing.assert_array_equal(out, want(np.arange(32) + 1))
     assert m[REQ_LD] == reqs
+
+
+def test_a_load_on_the_right_of_a_short_circuit_is_not_reused_by_lanes_that_skipped_it():
+    """``!high && a[t + 32] > 400`` loads ``a[t + 32]`` only in lanes where ``high`` is 0;
+    the ``else if`` after it must load it again for the others (an if at the ``&&``'s
+    join).  What was loaded before the ``&&`` is still reused there."""
+    src = '''extern "C" __global__ void k(const int *a, int *out) {
+        int t = threadIdx.x;
+        int high = a[t] > 400;
+        if (!high && a[t + 32] > 400) high = 1;
+        else if (a[t + 32] < 200 || a[t] == 500) high = 2;
+        out[t] = high;
+    }'''
+    a = np.tile(np.array([100, 300, 500], I32), 22)[:64].copy()
+    (_, out), res = run(src, "k", 1, 32, [a, np.zeros(32, I32)])
+    lo, hi = a[:32], a[32:]
+    want = np.where(lo > 400, 1, 0)
+    want = np.where((want == 0) & (hi > 400), 1, np.where((hi < 200) | (lo == 500), 2, want))
+    np.testing.assert_array_equal(out, want)
+    assert out[:3].tolist() == [1, 2, 2]
+    # a[t] once, a[t + 32] in the && and again in the else if; a[t] == 500 reuses a[t]
+    assert res.metrics[REQ_LD] == 3
