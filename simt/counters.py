@@ -207,6 +207,8 @@ def _hashed_slice(blocks: np.ndarray) -> np.ndarray:
 GPU_SLICE_GROUPS = 3
 GPU_GROUP_SLICES = 32
 GPU_SLICES = GPU_SLICE_GROUPS * GPU_GROUP_SLICES
+UNEVEN_MAX_BYTES = 256 << 20    # allocations past this: within 1% of the even share
+UNEVEN_SHARED_SPAN = 0.5        # a block hot lines share: grid blocks this share of the sample apart hit it
 
 
 def gpu_slice(blocks: np.ndarray) -> np.ndarray:
@@ -1096,8 +1098,9 @@ class Counters:
         #                                                     atomics hit, highest + size, its block
         self.blocks256: dict[int, np.ndarray] = {}          # allocation -> atomic transactions per
         #                                                     256-byte block of its first 64 KiB
-        self.slices96: dict[int, np.ndarray] = {}           # allocation -> atomic transactions per
-        #                                                     GPU slice (gpu_slice)
+        self.slices96: dict[int, list] = {}                 # allocation -> per 256-byte block: atomic
+        #                                                     transactions, lowest and highest grid block
+        #                                                     to hit it; the grid blocks seen (uneven_share)
         self.racy: dict[int, list] = {}                     # allocation -> [plain store sectors counted
         #                                                     here, their sends, (arrival group, shared
         #                                                     sector) pairs, warp stores] (simt.racy)
@@ -1788,34 +1791,66 @@ class Counters:
         have = self.blocks256.get(alloc)
         self.blocks256[alloc] = got if have is None else have + got
 
-    def atomic_slices(self, alloc: int, mat: np.ndarray, act: np.ndarray, sec: np.ndarray) -> None:
-        """Each row's atomic transactions, shared among its active lanes, on the GPU slices
-        their 256-byte blocks fall in (``gpu_slice``; ``uneven_share``)."""
+    def atomic_slices(self, alloc: int, mat: np.ndarray, act: np.ndarray, sec: np.ndarray,
+                      bids: np.ndarray) -> None:
+        """Each row's atomic transactions, shared among its active lanes, per 256-byte
+        block of the allocation, and the lowest and highest grid block (``bids``, each
+        row's) that hit each one (``uneven_share``).  Allocations past
+        ``UNEVEN_MAX_BYTES`` are left out (within 1% of the even share)."""
         r, c = np.nonzero(act)
-        if not len(r) or not 0 <= alloc < len(self.alloc_gpu):
+        if not len(r) or not 0 <= alloc < len(self.alloc_gpu) or alloc >= len(self.alloc_sectors):
             return
-        base, off = self.alloc_gpu[alloc]
-        b = (mat[r, c] - base + (0 if off is None else int(off))) >> 8
-        w = (sec / np.maximum(act.sum(axis=1), 1))[r]
-        got = np.bincount(gpu_slice(b), weights=w, minlength=GPU_SLICES)
-        have = self.slices96.get(alloc)
-        self.slices96[alloc] = got if have is None else have + got
+        first, end = self.alloc_sectors[alloc]
+        nblk = ((end - first) * 32 + 255) >> 8
+        if nblk > UNEVEN_MAX_BYTES >> 8:
+            return
+        got = self.slices96.get(alloc)
+        if got is None:
+            got = self.slices96[alloc] = [np.zeros(nblk), np.full(nblk, np.iinfo(np.int64).max, np.int64),
+                                          np.full(nblk, -1, np.int64), [np.iinfo(np.int64).max, -1]]
+        w, bmin, bmax, ids = got
+        b = (mat[r, c] - self.alloc_gpu[alloc][0]) >> 8
+        lw = (sec / np.maximum(act.sum(axis=1), 1))[r]
+        blk = np.asarray(bids, np.int64)[r]
+        keep = (b >= 0) & (b < nblk)                 # (one instruction's lanes in another array)
+        if not keep.all():
+            b, lw, blk = b[keep], lw[keep], blk[keep]
+            if not len(b):
+                return
+        np.add.at(w, b, lw)
+        np.minimum.at(bmin, b, blk)
+        np.maximum.at(bmax, b, blk)
+        ids[0] = min(ids[0], int(blk.min()))
+        ids[1] = max(ids[1], int(blk.max()))
 
-    def uneven_share(self, alloc: int) -> float:
+    def uneven_share(self, alloc: int, lo: int, hi: int, base: int, off) -> float:
         """The share of a region's atomic transactions past ``HASH_SPAN`` that its busiest
-        GPU slice takes, in simt's slices: ``GPU_SLICES / L2_SLICES`` times its share of
-        the GPU's, where the sample shows it (the busiest slice's count less three
-        standard deviations, so that a thin sample of scattered atomics does not make one
-        up); 0 where none were counted."""
-        cnt = self.slices96.get(alloc)
-        if cnt is None:
+        GPU slice (``gpu_slice``) takes, in simt's slices: ``GPU_SLICES / L2_SLICES``
+        times its share of the GPU's.  Where most of them fall on 256-byte blocks that
+        grid blocks far apart all hit (hot lines every block shares: a sampled block sees
+        the grid's distribution), from the sample: the busiest slice's count less three
+        standard deviations, so that a thin sample does not make one up.  Otherwise (each
+        block its own stretch: sorted keys, a bitmap's words per block, scattered keys) the
+        sampled blocks' places say nothing of the others', and the region's blocks count
+        evenly.  0 where none were counted."""
+        got = self.slices96.get(alloc)
+        if got is None:
             return 0.0
-        total = cnt.sum()
+        w, bmin, bmax, ids = got
+        total = w.sum()
         if total <= 0:
             return 0.0
-        top = cnt.max()
-        top = max(total / GPU_SLICES, top - 3.0 * np.sqrt(top))
-        return float(top / total * GPU_SLICES / L2_SLICES)
+        at = 0 if off is None else int(off) >> 8          # the allocation's first block on the GPU
+        shared = (bmax - bmin) >= UNEVEN_SHARED_SPAN * (ids[1] - ids[0])
+        if ids[1] > ids[0] and w[shared].sum() >= 0.5 * total:
+            nz = np.flatnonzero(w)
+            cnt = np.bincount(gpu_slice(nz + at), weights=w[nz], minlength=GPU_SLICES)
+            top = cnt.max()
+            top = max(total / GPU_SLICES, top - 3.0 * np.sqrt(top))
+            return float(top / total * GPU_SLICES / L2_SLICES)
+        first = at + ((lo - base) >> 8)
+        cnt = np.bincount(gpu_slice(np.arange(first, at + ((hi - base) >> 8) + 1)), minlength=GPU_SLICES)
+        return float(cnt.max() / cnt.sum() * GPU_SLICES / L2_SLICES)
 
     def stream_load(self, mat: np.ndarray, act: np.ndarray, ranks: np.ndarray,
                     gwarps: np.ndarray, pc: int) -> None:
@@ -2097,8 +2132,8 @@ class Counters:
                                           stores * scale)
             work = tuple(v * scale / slices for v in (trans, ser, cas, cas_ser))
             share = self.busiest_slice_share(alloc, lo, hi, slices, off)
-            if hi - lo + 1 > HASH_SPAN:
-                uneven = self.uneven_share(alloc)
+            if share * slices <= 1.0 and hi - lo + 1 > HASH_SPAN:
+                uneven = self.uneven_share(alloc, lo, hi, base, off)
                 if uneven * slices > 1.0:
                     # hot lines on few GPU slices (gpu_slice): the busiest one's share
                     work = tuple(v * uneven * slices for v in work)
