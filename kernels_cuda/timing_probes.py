@@ -37957,6 +37957,2679 @@ UNSEEN160 = [
 PROBES += UNSEEN160
 
 
+# probe-unseen163 (probes165.cu): a storage systems / data deduplication course's kernels
+# (gear-hash content-defined chunking a thread a segment with the table in shared memory,
+# xxHash64-style fingerprints of 4 KiB blocks a warp a block merged by 64-bit shuffles, a
+# dedup index of 64-bit fingerprints by atomicCAS with linear probing, N-transform
+# super-features of variable-length chunks reduced in shared memory, RAID-6 P+Q parity with
+# GF(2^8) log/exp tables in shared memory, extent entropy by shared-memory histograms and
+# log2f) as a student who knows CUDA basics writes them, predicted before their first GPU run
+_P165 = "probes165.cu"
+P165_TEXT = (0.16, 0.02, 0.63, 0.04, 0.05, 0.10)   # text bytes: space, newline, a-z, A-Z, digits, punctuation
+P165_EXEC = (0.25, 0.04)                           # executable bytes: 0x00, 0xff; the rest Zipf(1) over the others
+P165_FILL = ("zero", "text", "exec", "random")      # the kinds of content (random: compressed media, archives)
+P165_STREAM_MIX = (0.08, 0.35, 0.25, 0.32)         # a backup stream's new files, by kind
+P165_STREAM_FILE = (32768, 1.0)                    # new files' lengths lognormal(log 32 KiB, 1) bytes
+P165_STREAM_COPY = 0.4                             # files that are an earlier file (version) re-sent with edits
+P165_STREAM_EDIT = 262144                          # an edit (a 0-31 byte span replaced by 0-31 new bytes) per 256 KiB
+P165_GC_SEG, P165_GC_WIN, P165_GC_MAXC = 2048, 32, 16   # gear_cdc's seg; GC_WIN, GC_MAXC
+P165_GC_MASK = 0xDADB6000                          # GC_MASK
+P165_GC_SEED = 0xFA57CDC                           # the gear table's (fixed) seed
+P165_GC_BLOCK = 128
+P165_FP_BLOCK = 4096                               # FP_BLOCK
+P165_FP_MIX = (0.12, 0.45, 0.43)                   # block_fp: zero, shared (OS/library), unique blocks
+P165_FP_RUN = 8                                    # blocks a run (file), geometric mean
+P165_FP_KINDS = (0.0, 0.3, 0.5, 0.2)               # the non-zero blocks' content, by P165_FILL kind
+P165_FP_SEED = 0x5EEDF00D
+P165_FP_BLOCKDIM = 256
+P165_XX = (0x9E3779B185EBCA87, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0x85EBCA77C2B2AE63)   # XX_P1 .. XX_P4
+P165_HT_MIX = (0.08, 0.50, 0.42)                   # fp_insert's runs: zero blocks, a copy of a pool file, new data
+P165_HT_RUN = (8, 16)                              # zero runs' and new runs' mean lengths (blocks, geometric)
+P165_HT_FILE = 16                                  # pool files' mean length (blocks, geometric)
+P165_HT_ZIPF = 0.8                                 # the pool files' popularity (Zipf)
+P165_HT_BLOCK = 256
+P165_SF_CHUNK = (2048, 2.0, 3072.0, 65536)         # super_features' chunks: min + gamma(2, 3072) bytes, capped
+P165_SF_THREADS, P165_SF_WIN, P165_SF_NF, P165_SF_PER = 128, 32, 12, 4   # SF_THREADS, SF_WIN, SF_NF, SF_PER
+P165_SF_B = 16777619                               # SF_B
+P165_SF_SEED = 0x5F5F
+P165_FNV = (0xCBF29CE484222325, 0x100000001B3)
+P165_R6_DISKS = 8                                  # R6_DISKS
+P165_R6_CHUNK = 65536                              # the array's chunk (bytes a disk a stripe row)
+P165_R6_MIX = (0.2, 0.3, 0.2, 0.3)                 # a file server volume's 4 KiB blocks, by P165_FILL kind
+P165_R6_RUN = 32                                   # blocks a file (geometric mean)
+P165_R6_BLOCK = 256
+P165_EN_EXTENT, P165_EN_THREADS = 131072, 256      # EN_EXTENT, EN_THREADS
+P165_EN_MIX = (0.1, 0.3, 0.25, 0.35)               # extent_entropy's volume, by P165_FILL kind
+P165_EN_RUN = 24                                   # blocks a file (geometric mean)
+P165_EN_LIMIT = 7.0                                # compress extents under 7 bits a byte
+
+
+def _p165_lut(p):
+    """A 65536-entry uint8 look-up table drawing byte v with probability ~p[v] from a uniform
+    uint16."""
+    c = np.floor(np.cumsum(np.asarray(p, np.float64) / np.sum(p)) * 65536 + 0.5).astype(np.int64)
+    return np.repeat(np.arange(256, dtype=np.uint8), np.diff(np.concatenate([[0], c])))
+
+
+def _p165_text_p():
+    """English-like text's byte distribution (P165_TEXT's shares; letters by English
+    frequency)."""
+    sp, nl, lo, up, dg, pu = P165_TEXT
+    f = np.array([8.2, 1.5, 2.8, 4.3, 12.7, 2.2, 2.0, 6.1, 7.0, 0.15, 0.77, 4.0, 2.4, 6.7, 7.5, 1.9, 0.1, 6.0,
+                  6.3, 9.1, 2.8, 0.98, 2.4, 0.15, 2.0, 0.07])
+    p = np.zeros(256)
+    p[32], p[10] = sp, nl
+    p[97:123] = lo * f / f.sum()
+    p[65:91] = up * f / f.sum()
+    p[48:58] = dg / 10
+    punct = [ord(c) for c in ".,;:'\"()-!?/_=<>"]
+    p[punct] = pu / len(punct)
+    return p
+
+
+def _p165_exec_p():
+    """Executable code's byte distribution: P165_EXEC's shares of 0x00 and 0xff, the other
+    254 values Zipf(1) in a fixed random order."""
+    p = np.zeros(256)
+    p[0], p[255] = P165_EXEC
+    z = 1 / np.arange(1, 255)
+    p[1 + np.random.default_rng(0xE4EC).permutation(254)] = (1 - sum(P165_EXEC)) * z / z.sum()
+    return p
+
+
+def _p165_fill(kind, shape, rng):
+    """Bytes of a kind of P165_FILL (uint8 array of shape)."""
+    if kind == 0:
+        return np.zeros(shape, np.uint8)
+    size = int(np.prod(shape))
+    if kind == 3:
+        return np.frombuffer(rng.bytes(size), np.uint8).reshape(shape).copy()
+    lut = _p165_lut(_p165_text_p() if kind == 1 else _p165_exec_p())
+    return np.take(lut, np.frombuffer(rng.bytes(2 * size), np.uint16)).reshape(shape)
+
+
+def _p165_blocks(nblk, rng, mix, run, out=None, rows=None):
+    """nblk 4 KiB blocks (uint8 nblk x 4096, or rows of out) in files of geometric(1 / run)
+    blocks, each file's content a P165_FILL kind drawn with probabilities mix (filled 2048
+    blocks at a time); the blocks and their kinds."""
+    L = rng.geometric(1 / run, nblk // run * 2 + 16)
+    while L.sum() < nblk:
+        L = np.concatenate([L, rng.geometric(1 / run, nblk // run + 16)])
+    kinds = np.repeat(rng.choice(4, len(L), p=np.asarray(mix) / sum(mix)), L)[:nblk]
+    if out is None:
+        out = np.empty((nblk, 4096), np.uint8)
+    dest = np.arange(nblk) if rows is None else np.asarray(rows)
+    for k in range(4):
+        r = dest[kinds == k]
+        for i in range(0, len(r), 2048):
+            out[r[i:i + 2048]] = _p165_fill(k, (len(r[i:i + 2048]), 4096), rng)
+    return out, kinds
+
+
+def _p165_edit(src, rng):
+    """A new version of a file: 1 + Poisson(len / P165_STREAM_EDIT) edits, each a span of 0-31
+    bytes replaced by 0-31 random bytes (content shifts: what CDC survives)."""
+    k = 1 + rng.poisson(len(src) / P165_STREAM_EDIT)
+    at = np.sort(rng.integers(0, len(src) + 1, k))
+    parts, prev = [], 0
+    for a in at:
+        a = max(a, prev)
+        parts += [src[prev:a], rng.integers(0, 256, rng.integers(0, 32), dtype=np.uint8)]
+        prev = min(a + int(rng.integers(0, 32)), len(src))
+    parts.append(src[prev:])
+    return np.concatenate(parts)
+
+
+def _p165_stream(nbytes, rng):
+    """A backup stream of nbytes (uint8): files one after another, each either new
+    (lognormal P165_STREAM_FILE bytes, content by P165_STREAM_MIX) or, with
+    P165_STREAM_COPY, an earlier file picked uniformly, re-sent edited (_p165_edit)."""
+    files, total = [], 0
+    mu, sg = np.log(P165_STREAM_FILE[0]), P165_STREAM_FILE[1]
+    while total < nbytes:
+        if files and rng.random() < P165_STREAM_COPY:
+            f = _p165_edit(files[rng.integers(len(files))], rng)
+        else:
+            L = min(int(rng.lognormal(mu, sg)) + 1, 1 << 22)
+            f = _p165_fill(int(rng.choice(4, p=P165_STREAM_MIX)), L, rng)
+        files.append(f)
+        total += len(f)
+    return np.concatenate(files)[:nbytes]
+
+
+def _p165_gear():
+    """The gear table (uint32 x 256, from a fixed seed, as FastCDC's is a constant)."""
+    return _u32(256, np.random.default_rng(P165_GC_SEED))
+
+
+def _p165_gc_args(n, rng, seg=P165_GC_SEG):
+    """An n-byte backup stream (_p165_stream), the gear table, cuts (int32, GC_MAXC a
+    segment) and ncut (int32 a segment) zeroed, seg, n."""
+    nseg = -(-n // seg)
+    return [_p165_stream(n, rng), _p165_gear(), np.zeros(nseg * P165_GC_MAXC, np.int32), np.zeros(nseg, np.int32),
+            _i32(seg), _i32(n)]
+
+
+def _p165_gc_grid(n):
+    return -(-n // (P165_GC_SEG * P165_GC_BLOCK))          # a thread a segment
+
+
+def _p165_gear_hash(data, gear):
+    """The gear hash after each byte of data (uint32): sum over k < 32 of gear[data[i - k]] << k."""
+    g = np.asarray(gear, np.uint32)[np.asarray(data)]
+    h = np.zeros(len(g), np.uint32)
+    for k in range(P165_GC_WIN):
+        h[k:] += g[:len(g) - k] << np.uint32(k)
+    return h
+
+
+def _p165_gc_ref(data, gear, seg=P165_GC_SEG):
+    """gear_cdc's cuts and ncut from the whole stream's gear hashes."""
+    n = len(data)
+    nseg = -(-n // seg)
+    pos = np.flatnonzero((_p165_gear_hash(data, gear) & np.uint32(P165_GC_MASK)) == 0)
+    sg = pos // seg
+    k = np.arange(len(pos)) - np.searchsorted(sg, sg)     # the cut's rank in its segment
+    cuts = np.zeros(nseg * P165_GC_MAXC, np.int32)
+    keep = k < P165_GC_MAXC
+    cuts[sg[keep] * P165_GC_MAXC + k[keep]] = pos[keep] + 1
+    return cuts, np.bincount(sg, minlength=nseg).astype(np.int32)
+
+
+def _p165_fp_args(n, rng):
+    """n 4 KiB blocks of VM images (uint64 words): runs (files) of geometric P165_FP_RUN blocks,
+    P165_FP_MIX of them zero, shared (consecutive blocks of a pool of n / 8 blocks, the runs'
+    starts Zipf(1) over the pool's 8-block files: the OS and libraries every image has) or
+    unique, the non-zero content by P165_FP_KINDS; fp (uint64, zeroed), n, the seed."""
+    L = rng.geometric(1 / P165_FP_RUN, n // P165_FP_RUN * 2 + 16)
+    while L.sum() < n:
+        L = np.concatenate([L, rng.geometric(1 / P165_FP_RUN, n // P165_FP_RUN + 16)])
+    seg = np.repeat(np.arange(len(L)), L)[:n]
+    off = np.arange(n) - np.concatenate([[0], np.cumsum(L)[:-1]])[seg]
+    kind = rng.choice(3, len(L), p=P165_FP_MIX)[seg]
+    npool = max(n // 8, 8)
+    z = 1 / np.arange(1, npool // 8 + 1)
+    start = rng.choice(npool // 8, len(L), p=z / z.sum())[seg] * 8
+    data = np.zeros((n, 4096), np.uint8)
+    sh = np.flatnonzero(kind == 1)
+    data[sh] = _p165_blocks(npool, rng, P165_FP_KINDS, P165_FP_RUN)[0][(start[sh] + off[sh]) % npool]
+    un = np.flatnonzero(kind == 2)
+    _p165_blocks(len(un), rng, P165_FP_KINDS, P165_FP_RUN, out=data, rows=un)
+    return [data.view(np.uint64).ravel(), np.zeros(n, np.uint64), _i32(n), np.uint64(P165_FP_SEED)]
+
+
+def _p165_xx_round(acc, w):
+    P1, P2 = (np.uint64(v) for v in P165_XX[:2])
+    acc = acc + w * P2
+    acc = (acc << np.uint64(31)) | (acc >> np.uint64(33))
+    return acc * P1
+
+
+def _p165_fp_ref(data, n, seed=P165_FP_SEED):
+    """block_fp's fingerprints: lane l's accumulator over words l, l + 32, .. of its block,
+    lane 0's after merging lanes l + o into l for o = 16, 8, .., 1, the length added and
+    avalanched."""
+    P1, P2, P3, P4 = (np.uint64(v) for v in P165_XX)
+    with np.errstate(over="ignore"):
+        W = np.asarray(data, np.uint64).reshape(n, P165_FP_BLOCK // 256, 32)
+        acc = np.uint64(seed) + P2 * np.arange(1, 33, dtype=np.uint64)[None, :].repeat(n, 0)
+        for j in range(W.shape[1]):
+            acc = _p165_xx_round(acc, W[:, j])
+        for o in (16, 8, 4, 2, 1):
+            acc[:, :o] = (acc[:, :o] ^ _p165_xx_round(np.uint64(0), acc[:, o:2 * o])) * P1 + P4
+        h = acc[:, 0] + np.uint64(P165_FP_BLOCK)
+        for s, m in ((33, P2), (29, P3)):
+            h = (h ^ (h >> np.uint64(s))) * m
+        return h ^ (h >> np.uint64(32))
+
+
+def _p165_splitmix(x):
+    """splitmix64's finaliser (a bijection of uint64)."""
+    with np.errstate(over="ignore"):
+        x = np.asarray(x, np.uint64) + np.uint64(0x9E3779B97F4A7C15)
+        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return x ^ (x >> np.uint64(31))
+
+
+def _p165_ht_ids(n, rng):
+    """The content ids of a backup's n blocks (0 the zero block): runs of zero blocks
+    (geometric P165_HT_RUN[0]), copies of a pool file (n / 256 files of geometric
+    P165_HT_FILE blocks, picked Zipf(P165_HT_ZIPF): the popular ones again and again) or new
+    data (geometric P165_HT_RUN[1] blocks never seen before), drawn by P165_HT_MIX."""
+    nf = max(n // 256, 8)
+    flen = rng.geometric(1 / P165_HT_FILE, nf)
+    fstart = 1 + np.concatenate([[0], np.cumsum(flen)[:-1]])
+    z = 1 / np.arange(1, nf + 1) ** P165_HT_ZIPF
+    m = n // 8 + 16
+    kind = rng.choice(3, m, p=P165_HT_MIX)
+    f = rng.choice(nf, m, p=z / z.sum())
+    L = np.where(kind == 0, rng.geometric(1 / P165_HT_RUN[0], m),
+                 np.where(kind == 1, flen[f], rng.geometric(1 / P165_HT_RUN[1], m)))
+    cs = np.cumsum(L)
+    m = int(np.searchsorted(cs, n)) + 1
+    kind, f, L = kind[:m], f[:m], L[:m]
+    fresh = 1 + int(flen.sum()) + np.concatenate([[0], np.cumsum(np.where(kind == 2, L, 0))[:-1]])
+    base = np.where(kind == 0, 0, np.where(kind == 1, fstart[f], fresh))
+    seg = np.repeat(np.arange(m), L)[:n]
+    off = np.arange(n) - np.concatenate([[0], cs[:m - 1]])[seg]
+    return np.where(kind[seg] == 0, 0, base[seg] + off)
+
+
+def _p165_ht_args(n, rng):
+    """n fingerprints (uint64: splitmix64 of _p165_ht_ids' content ids, never 0), the table
+    (keys uint64 and refs int32, 2 n slots rounded up to a power of 2, zeroed), slot_of and
+    is_new (int32, zeroed), cap - 1 (uint32), n."""
+    fp = _p165_splitmix(_p165_ht_ids(n, rng).astype(np.uint64) ^ np.uint64(0xD0D0CAFE))
+    fp[fp == 0] = 1
+    cap = 1 << int(np.ceil(np.log2(2 * n)))
+    return [fp, np.zeros(cap, np.uint64), np.zeros(cap, np.int32), np.zeros(n, np.int32), np.zeros(n, np.int32),
+            np.uint32(cap - 1), _i32(n)]
+
+
+def _p165_sf_syms(n, rng):
+    """super_features' transforms: odd multipliers c_m, offsets c_a (uint32, a fixed seed)."""
+    r = np.random.default_rng(P165_SF_SEED)
+    return {"c_m": _u32(P165_SF_NF, r) | np.uint32(1), "c_a": _u32(P165_SF_NF, r)}
+
+
+def _p165_sf_args(n, rng):
+    """n chunks of a backup stream (_p165_stream): lengths min + gamma(shape, scale) bytes
+    capped (P165_SF_CHUNK: mean ~8 KiB, as normalised CDC gives), the offsets (int32 n + 1);
+    sf (uint64, 3 a chunk, zeroed), n."""
+    lo, k, th, hi = P165_SF_CHUNK
+    L = np.minimum(lo + rng.gamma(k, th, n).astype(np.int64), hi)
+    off = np.concatenate([[0], np.cumsum(L)]).astype(np.int32)
+    return [_p165_stream(int(off[-1]), rng), off, np.zeros(3 * n, np.uint64), _i32(n)]
+
+
+def _p165_window_hash(data):
+    """The Rabin-Karp hash of each 32-byte window of data (uint32, len - 31 of them):
+    sum over k of data[i + k] B^(31 - k) mod 2^32."""
+    d = np.asarray(data, np.uint32)
+    nw = len(d) - P165_SF_WIN + 1
+    h = np.zeros(nw, np.uint32)
+    with np.errstate(over="ignore"):
+        for k in range(P165_SF_WIN):
+            h += d[k:k + nw] * np.uint32(pow(P165_SF_B, P165_SF_WIN - 1 - k, 1 << 32))
+    return h
+
+
+def _p165_sf_ref(data, off, c_m, c_a):
+    """super_features' output: each chunk's 12 features (the maxima over its windows of
+    m h + a), FNV-1a-64 hashed 4 at a time (little-endian bytes); also the features."""
+    off = np.asarray(off, np.int64)
+    h = _p165_window_hash(data)
+    inside = np.zeros(len(h), bool)                       # windows wholly in their chunk
+    starts = np.concatenate([np.arange(a, b - P165_SF_WIN + 1) for a, b in zip(off[:-1], off[1:])])
+    inside[starts] = True
+    with np.errstate(over="ignore"):
+        T = np.where(inside, np.asarray(c_m, np.uint32)[:, None] * h + np.asarray(c_a, np.uint32)[:, None], 0)
+        F = np.maximum.reduceat(T.astype(np.uint32), off[:-1], axis=1).T       # chunks x 12
+        x = np.full((len(F), P165_SF_NF // P165_SF_PER), P165_FNV[0], np.uint64)
+        for f in range(P165_SF_PER):
+            v = F.reshape(len(F), -1, P165_SF_PER)[:, :, f]          # feature t * SF_PER + f of each t
+            for b in range(4):
+                x = (x ^ ((v >> np.uint32(8 * b)) & np.uint32(0xFF)).astype(np.uint64)) * np.uint64(P165_FNV[1])
+    return x.ravel(), F
+
+
+def _p165_gf_tables():
+    """GF(2^8) (polynomial 0x11d, generator 2): log (uint8 x 256, log[0] = 0) and exp (uint8 x
+    512, exp[i] = 2^i, the period 255 repeated)."""
+    e = np.zeros(512, np.int64)
+    x = 1
+    for i in range(255):
+        e[i] = x
+        x <<= 1
+        if x & 0x100:
+            x ^= 0x11D
+    e[255:510] = e[:255]
+    e[510:] = e[:2]
+    lg = np.zeros(256, np.int64)
+    lg[e[:255]] = np.arange(255)
+    return lg.astype(np.uint8), e.astype(np.uint8)
+
+
+def _p165_r6_layout(vol, n):
+    """A volume of 8 n words striped over the data disks in P165_R6_CHUNK chunks (one row
+    of n words a disk where n is no multiple of the chunk): disk d's strip at d n."""
+    ch = P165_R6_CHUNK // 4 if n % (P165_R6_CHUNK // 4) == 0 else n
+    return vol.reshape(n // ch, P165_R6_DISKS, ch).transpose(1, 0, 2).ravel()
+
+
+def _p165_r6_args(n, rng):
+    """A stripe of R6_DISKS disks of n words (uint32): a file server's volume of 4 KiB blocks
+    (_p165_blocks, P165_R6_MIX, P165_R6_RUN) striped in P165_R6_CHUNK chunks; the log and exp
+    tables; P and Q (uint32, zeroed), n."""
+    nb = -(-P165_R6_DISKS * n * 4 // 4096)
+    vol = _p165_blocks(nb, rng, P165_R6_MIX, P165_R6_RUN)[0].view(np.uint32).ravel()[:P165_R6_DISKS * n]
+    lg, ex = _p165_gf_tables()
+    return [_p165_r6_layout(vol, n), lg, ex, np.zeros(n, np.uint32), np.zeros(n, np.uint32), _i32(n)]
+
+
+def _p165_r6_ref(data, n):
+    """P (XOR) and Q by Horner's rule, Q = (..(D7 x 2 + D6) x 2 ..) + D0, multiplying 4 bytes
+    a word by 2 in GF(2^8) at once (the Linux raid6 way)."""
+    D = np.asarray(data, np.uint32).reshape(P165_R6_DISKS, n)
+    q = np.zeros(n, np.uint32)
+    for d in range(P165_R6_DISKS - 1, -1, -1):
+        q = (((q << np.uint32(1)) & np.uint32(0xFEFEFEFE)) ^ (((q >> np.uint32(7)) & np.uint32(0x01010101))
+                                                              * np.uint32(0x1D))) ^ D[d]
+    return np.bitwise_xor.reduce(D, axis=0), q
+
+
+def _p165_en_args(n, rng):
+    """n 128 KiB extents of a volume (uint32 words) of 4 KiB blocks (_p165_blocks,
+    P165_EN_MIX, P165_EN_RUN: files straddle extents); hist (int32, 256 an extent), ent
+    (float32) and compress (int32) zeroed, the limit, n."""
+    nb = n * P165_EN_EXTENT // 4096
+    vol = _p165_blocks(nb, rng, P165_EN_MIX, P165_EN_RUN)[0]
+    return [vol.view(np.uint32).ravel(), np.zeros(256 * n, np.int32), np.zeros(n, np.float32), np.zeros(n, np.int32),
+            np.float32(P165_EN_LIMIT), _i32(n)]
+
+
+def _p165_en_ref(data, n):
+    """Each extent's byte histogram (n x 256) and entropy in float64."""
+    b = np.asarray(data).view(np.uint8).reshape(n, P165_EN_EXTENT)
+    hist = np.stack([np.bincount(r, minlength=256) for r in b])
+    p = hist / P165_EN_EXTENT
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ent = -np.where(p > 0, p * np.log2(p), 0).sum(axis=1)
+    return hist, ent
+
+
+UNSEEN163 = [
+    TimingProbe("probe/dd-gear-cdc-smem", "probe-unseen163", "gear_cdc", 1 << 27, P165_GC_BLOCK,
+                _p165_gc_grid, _p165_gc_args, source=_P165,
+                note="content-defined chunking of a 128 MiB backup stream (files of text, executables, compressed "
+                     "data and zero runs; 40% re-sent earlier files with sparse edits: ~25% of bytes dedupe), a "
+                     "thread a 2048-byte segment (65536 threads, 512 blocks of 128: ~15 warps an SM): the 1 KiB gear "
+                     "table staged in shared memory, then 2079 dependent steps a thread (31 warm-up), each a byte "
+                     "load (a warp's lanes 2 KiB apart: 32 lines a request, each line re-used by its lane for 128 "
+                     "steps through L1), a data-dependent shared lookup (random banks), a shift-add and a 13-bit mask "
+                     "test; a candidate cut ~1 in 8 KiB (a rare divergent store); 134 MB read once: bound by the L1 "
+                     "wavefronts of the uncoalesced byte loads and the serial loop's latency"),
+    TimingProbe("probe/dd-xxh64-warp-fp", "probe-unseen163", "block_fp", 1 << 16, P165_FP_BLOCKDIM,
+                lambda n: -(-n * 32 // P165_FP_BLOCKDIM), _p165_fp_args, source=_P165,
+                note="64-bit fingerprints of 2^16 4 KiB VM-image blocks (256 MiB: 12% zero, 45% shared OS/library "
+                     "blocks picked Zipf(1), 43% unique; text, executable and compressed content), a warp a block in "
+                     "blocks of 256: 16 independent coalesced 8-byte loads a lane (256 B a warp a load), each folded "
+                     "by an xxHash64 round (2 64-bit multiplies, a 64-bit rotate, an add), a 5-step __shfl_down_sync "
+                     "merge of 64-bit values with a round each, lane 0's avalanche (2 more multiplies) and one 8-byte "
+                     "store; 268 MB read: DRAM-bandwidth bound, the 64-bit multiplies (~4 IMADs each) well behind"),
+    TimingProbe("probe/dd-fp-index-cas64", "probe-unseen163", "fp_insert", 1 << 22, P165_HT_BLOCK,
+                lambda n: -(-n // P165_HT_BLOCK), _p165_ht_args, source=_P165,
+                note="the dedup index of a 16 GiB backup: 2^22 block fingerprints (49% distinct; 4% the zero block's, "
+                     "runs of copies of 16k pool files of Zipf(0.8) popularity: ~2100 keys with 100+ refs, the top "
+                     "ones ~4500) inserted into 2^23 slots (64 MiB of 8-byte keys + 32 MiB of int refs, load 0.24: "
+                     "beyond L2), a thread a fingerprint in blocks of 256: a coalesced 8-byte load, a 64-bit "
+                     "atomicCAS at the home slot (random: a sector each), linear probing on a collision (~1.2 probes "
+                     "on average, a divergent loop), an atomicAdd on the slot's count, 2 coalesced int stores; "
+                     "same-address atomics serialise on the zero block's slot (~170k CAS + 170k adds, runs of them "
+                     "within warps) and the popular files': bound by L2 atomic throughput on the hot slots and the "
+                     "scattered sectors"),
+    TimingProbe("probe/dd-superfeature-nt12", "probe-unseen163", "super_features", 1 << 14, P165_SF_THREADS,
+                lambda n: n, _p165_sf_args, source=_P165, symbols=_p165_sf_syms,
+                note="N-transform super-features of 2^14 CDC chunks (2 KiB + gamma(2, 3 KiB) bytes, mean 8 KiB: 132 "
+                     "MiB of a backup stream), a block of 128 a chunk (16384 blocks): a thread a contiguous run of "
+                     "~63 of the chunk's 32-byte windows, a 32-step Rabin-Karp warm-up, then per window 2 byte loads "
+                     "(L1 hits; a warp's lanes ~64 B apart), the roll (2 IMADs) and 12 transforms m h + a from "
+                     "__constant__ (uniform: broadcast), each an IMAD and an unsigned max into a per-thread array "
+                     "(registers once unrolled): ~30 integer instructions a byte; then 12 x 128 maxima reduced in "
+                     "shared memory (7 levels with __syncthreads, the active threads halving) and 3 FNV-1a-64 hashes "
+                     "of 16 bytes by 3 threads; bound by the integer pipe (IMAD, IMNMX), chunk lengths making the "
+                     "blocks uneven"),
+    TimingProbe("probe/dd-raid6-pq-gftab", "probe-unseen163", "raid6_pq", 1 << 22, P165_R6_BLOCK,
+                lambda n: -(-n // P165_R6_BLOCK), _p165_r6_args, source=_P165,
+                note="RAID-6 P+Q parity of a stripe of 8 data disks of 16 MiB strips (a file server volume striped in "
+                     "64 KiB chunks: ~25% zero bytes, text, executables, compressed data), a thread a 32-bit word of "
+                     "each disk in blocks of 256 (16384 blocks): the 768 B of GF(2^8) log/exp tables staged in shared "
+                     "memory by each block (3 byte loads a thread, __syncthreads), then per disk a coalesced word "
+                     "load (8 streams 16 MiB apart) and an XOR, and per byte a data-dependent branch (zero bytes "
+                     "skipped: divergent) and 2 dependent byte-wide shared lookups (log, then exp at log + d: random "
+                     "banks, a few-way conflicts): up to 64 shared loads a thread; 134 MB read, 34 MB written: bound "
+                     "by the shared-memory lookups, DRAM close behind"),
+    TimingProbe("probe/dd-extent-entropy-hist", "probe-unseen163", "extent_entropy", 1 << 11, P165_EN_THREADS,
+                lambda n: n, _p165_en_args, source=_P165,
+                note="a file system's compression heuristic over 2^11 128 KiB extents (a 256 MiB volume of files "
+                     "straddling extents: text ~5 bits a byte, executables ~5.5 with 25% zero bytes, compressed data "
+                     "8, zero blocks; ~65% under the 7-bit limit), a block of 256 an extent: 128 coalesced word loads "
+                     "a thread, each unpacked into 4 shared-memory atomicAdds on a 256-bin histogram (random data "
+                     "spread over the banks, text on a few hot bins, zero-heavy data all 32 lanes on one address: "
+                     "serialised), __syncthreads, then a bin a thread: its coalesced store, a log2f, a 5-step float "
+                     "shuffle reduction and thread 0 summing the 8 warps' sums; 268 MB read: bound by shared-memory "
+                     "atomic throughput (4 a word), worst on the skewed extents"),
+]
+PROBES += UNSEEN163
+
+
+# probe-unseen164 (probes166.cu): a compressed sensing / sparse signal recovery course's
+# kernels (a FISTA iteration's A^T r by a loop down each column of a dense Gaussian matrix
+# with the soft threshold and the momentum step, OMP's selection by a warp a column with
+# shuffles and a 64-bit atomicMax, a sparse Johnson-Lindenstrauss operator in CSR gathering
+# a compressible signal, Chambolle-Pock's dual step of TV denoising on float2 fields, a
+# subsampled randomized Hadamard transform in shared memory with the kept rows in
+# __constant__, AMP's state evolution over a phase diagram in double with erfc and exp) as a
+# student who knows CUDA basics writes them, predicted before their first GPU run
+_P166 = "probes166.cu"
+P166_FI_N = 1 << 15                                # fista: coefficients (the signal's length n)
+P166_FI_UNDER = 8                                  # measurements m = n / UNDER
+P166_FI_K = 80                                     # nonzeros of the true signal: n / K
+P166_FI_LAM, P166_FI_ITER = 0.15, 20               # the LASSO's lambda; the iteration (its momentum)
+P166_FI_NOISE = 0.01                               # the measurements' noise sd
+P166_FI_BLOCK = 128
+P166_OMP_N, P166_OMP_M = 1 << 16, 1024             # omp: columns, rows (column-major)
+P166_OMP_K, P166_OMP_S = 64, 40                    # the true support's size; columns selected so far
+P166_OMP_NOISE = 0.05
+P166_OMP_BLOCK = 256                               # 8 columns a block
+P166_SJ_N, P166_SJ_UNDER, P166_SJ_S = 1 << 21, 4, 16   # sjlt: signal length, n / m, nonzeros a column (SJ_S)
+P166_SJ_BLOCK = 128
+P166_TV_N = 4096                                   # tv: the image's side
+P166_TV_BLOCK = (32, 8)
+P166_TV_LEVELS, P166_TV_PATCH = 5, 256             # the cartoon's grey levels; its regions' scale (pixels)
+P166_TV_NOISE, P166_TV_DONE = 0.1, 0.6             # the noise sd; the share of it ubar has removed
+P166_TV_SIGMA = 0.35355339                         # sigma = tau = 1 / sqrt(8): sigma tau ||grad||^2 <= 1
+P166_TV_P0 = 2.5                                   # p: proj(P0 grad f), the dual of a few iterations back
+P166_WH_N, P166_WH_M = 1024, 256                   # srht: WH_N, WH_M
+P166_WH_LEN = 1 << 25                              # samples
+P166_SE_N = 512                                    # amp_se: the phase diagram's side (delta and rho steps)
+P166_SE_MAXIT, P166_SE_TOL = 500, (1e-10, 1e-9)    # maxit; tol_abs, tol_rel
+P166_SE_DIVERGED = 1e4                             # tau2_max (tau2 starts at rho <= 1)
+P166_SE_BLOCK = 128
+
+
+def _p166_fi_mom(k):
+    """FISTA's momentum (t_k - 1) / t_{k+1} at iteration k (t_1 = 1)."""
+    t = 1.0
+    for _ in range(k - 1):
+        t = (1 + np.sqrt(1 + 4 * t * t)) / 2
+    return (t - 1) / ((1 + np.sqrt(1 + 4 * t * t)) / 2)
+
+
+def _p166_fi_args(n, rng, m=None):
+    """A LASSO problem mid-FISTA: A (m x n, m = n / P166_FI_UNDER, row-major float32) i.i.d.
+    N(0, 1 / m); a true signal x0 with n / P166_FI_K nonzeros at uniform places, +-(0.5 +
+    Exp(1)); the previous iterate x = x0 U(0.8, 0.95) on the true support plus half as many
+    false positives N(0, 0.05^2); the extrapolated point z = x + N(0, 0.02^2) on that support;
+    r = y - A z with y = A x0 + N(0, P166_FI_NOISE^2); x_new, z_new (zeroed); m, n, step = 1 / L
+    (L = (1 + sqrt(n / m))^2, the largest eigenvalue of A^T A), thr = step P166_FI_LAM, the
+    momentum of iteration P166_FI_ITER."""
+    m = int(m or n // P166_FI_UNDER)
+    f32 = np.float32
+    A = rng.standard_normal((m, n), dtype=f32)
+    A *= f32(1 / np.sqrt(m))
+    k = max(1, n // P166_FI_K)
+    supp = rng.choice(n, k + k // 2, replace=False)
+    T, F = supp[:k], supp[k:]
+    x0 = np.zeros(n)
+    x0[T] = rng.choice([-1.0, 1.0], k) * (0.5 + rng.exponential(1.0, k))
+    x = np.zeros(n)
+    x[T] = x0[T] * rng.uniform(0.8, 0.95, k)
+    x[F] = rng.normal(0, 0.05, len(F))
+    z = x.copy()
+    z[supp] += rng.normal(0, 0.02, len(supp))
+    x, z = x.astype(f32), z.astype(f32)
+    r = A[:, supp].astype(np.float64) @ (x0[supp] - z[supp]) + rng.normal(0, P166_FI_NOISE, m)
+    step = 1 / (1 + np.sqrt(n / m)) ** 2
+    return [A.ravel(), r.astype(f32), z, x, np.zeros(n, f32), np.zeros(n, f32), _i32(m), _i32(n), f32(step),
+            f32(step * P166_FI_LAM), f32(_p166_fi_mom(P166_FI_ITER))]
+
+
+def _p166_fi_ref(A, r, z, x, m, n, step, thr, mom):
+    """fista_step in float64: x_new, z_new and each coefficient's |z + step g| - thr."""
+    A = np.asarray(A, np.float64).reshape(m, n)
+    v = np.asarray(z, np.float64) + float(step) * (A.T @ np.asarray(r, np.float64))
+    xn = np.sign(v) * np.maximum(np.abs(v) - float(thr), 0)
+    return xn, xn + float(mom) * (xn - np.asarray(x, np.float64)), np.abs(v) - float(thr)
+
+
+def _p166_omp_args(n, rng, m=P166_OMP_M, k=P166_OMP_K, s=P166_OMP_S):
+    """OMP after s of its steps: A (n columns of m rows, column-major float32) i.i.d. normal,
+    each column scaled to unit norm; y = A x0 + N(0, P166_OMP_NOISE^2), x0 with k nonzeros
+    at uniform places, +-(1 + Exp(1)); s of them (the largest first, as OMP finds them)
+    selected (in_supp int32 1) and r = y - A_S A_S^+ y, orthogonal to them (float32); best
+    (uint64[1], zeroed), m, n."""
+    A = rng.standard_normal((n, m), dtype=np.float32)
+    A /= np.sqrt(np.einsum("ij,ij->i", A, A))[:, None]
+    T = rng.choice(n, k, replace=False)
+    amp = rng.choice([-1.0, 1.0], k) * (1 + rng.exponential(1.0, k))
+    y = A[T].T.astype(np.float64) @ amp + rng.normal(0, P166_OMP_NOISE, m)
+    S = T[np.argsort(-np.abs(amp))[:s]]
+    AS = A[S].T.astype(np.float64)
+    r = y - AS @ np.linalg.lstsq(AS, y, rcond=None)[0]
+    sel = np.zeros(n, np.int32)
+    sel[S] = 1
+    return [A.ravel(), r.astype(np.float32), sel, np.zeros(1, np.uint64), _i32(m), _i32(n)]
+
+
+def _p166_omp_ref(A, r, in_supp, m, n):
+    """omp_select in float64: the chosen column, its |correlation|, and the gap to the next."""
+    c = np.abs(np.asarray(A, np.float64).reshape(n, m) @ np.asarray(r, np.float64))
+    c[np.asarray(in_supp) != 0] = -1
+    o = np.argsort(-c, kind="stable")
+    return int(o[0]), c[o[0]], c[o[0]] - c[o[1]]
+
+
+def _p166_omp_key(best, n):
+    """The column and |correlation| in omp_select's 64-bit key."""
+    b = int(best)
+    return n - 1 - (b & 0xFFFFFFFF), float(np.uint32(b >> 32).view(np.float32))
+
+
+def _p166_sj_x(n, rng):
+    """A compressible signal of length n: a 2-D wavelet transform's coefficients in scale
+    order (level L at indices [4^L, 4^(L + 1)), the approximation at 0), Laplace of scale
+    10 2^-L (float32)."""
+    j = np.maximum(np.arange(n), 1)
+    L = np.floor(np.log2(j) / 2)
+    return (rng.laplace(0, 1, n) * 10 * 2.0 ** -L).astype(np.float32)
+
+
+def _p166_sj_args(n, rng, x=None):
+    """A sparse JL matrix Phi (m = n / P166_SJ_UNDER rows, n columns; Kane-Nelson: the rows in
+    P166_SJ_S blocks of m / S, each column one +-1 at a uniform row of each block) in CSR
+    (rowptr, col int32 ascending within a row, sgn int8); the signal x (_p166_sj_x unless
+    given); y (zeroed); m."""
+    m = n // P166_SJ_UNDER
+    S = P166_SJ_S
+    mb = m // S
+    rows = rng.integers(0, mb, (S, n), dtype=np.uint16 if mb <= 1 << 16 else np.int64)
+    col = np.concatenate([np.argsort(h, kind="stable").astype(np.int32) for h in rows])
+    cnt = np.concatenate([np.bincount(h, minlength=mb) for h in rows])
+    rowptr = np.concatenate([[0], np.cumsum(cnt)]).astype(np.int32)
+    sgn = (2 * rng.integers(0, 2, n * S, dtype=np.int8) - 1).astype(np.int8)
+    return [rowptr, col, sgn, _p166_sj_x(n, rng) if x is None else x, np.zeros(m, np.float32), _i32(m)]
+
+
+def _p166_sj_dense(rowptr, col, sgn, n):
+    """The CSR matrix as a dense float64 m x n array."""
+    m = len(rowptr) - 1
+    D = np.zeros((m, n))
+    np.add.at(D, (np.repeat(np.arange(m), np.diff(rowptr)), col), np.asarray(sgn, np.float64))
+    return D
+
+
+def _p166_tv_args(n, rng):
+    """An n x n cartoon (_p156_field of P166_TV_PATCH patches quantised to P166_TV_LEVELS grey
+    levels in [0, 1]), the noisy image f = it + N(0, P166_TV_NOISE^2), the over-relaxed primal
+    ubar = cartoon + (1 - P166_TV_DONE) of the noise (float32, row-major); the dual p =
+    proj(P166_TV_P0 grad f) (float2 a pixel, interleaved), nx, ny, sigma."""
+    u0 = np.floor(_p156_field(n, n, P166_TV_PATCH, rng) * P166_TV_LEVELS * 0.999) / np.float32(P166_TV_LEVELS - 1)
+    w = rng.standard_normal((n, n), dtype=np.float32) * np.float32(P166_TV_NOISE)
+    f = u0 + w
+    ubar = (u0 + np.float32(1 - P166_TV_DONE) * w).astype(np.float32)
+    p = np.zeros((n, n, 2), np.float32)
+    p[:, :-1, 0] = f[:, 1:] - f[:, :-1]
+    p[:-1, :, 1] = f[1:, :] - f[:-1, :]
+    p *= np.float32(P166_TV_P0)
+    p /= np.maximum(np.float32(1), np.sqrt(p[..., 0] ** 2 + p[..., 1] ** 2))[..., None]
+    return [ubar.ravel(), p.ravel(), _i32(n), _i32(n), np.float32(P166_TV_SIGMA)]
+
+
+def _p166_tv_ref(ubar, p, nx, ny, sigma):
+    """tv_dual_step in float64: p (ny x nx x 2) after."""
+    u = np.asarray(ubar, np.float64).reshape(ny, nx)
+    g = np.zeros((ny, nx, 2))
+    g[:, :-1, 0] = np.diff(u, axis=1)
+    g[:-1, :, 1] = np.diff(u, axis=0)
+    q = np.asarray(p, np.float64).reshape(ny, nx, 2) + float(sigma) * g
+    return q / np.maximum(1, np.hypot(q[..., 0], q[..., 1]))[..., None]
+
+
+def _p166_wh_args(n, rng):
+    """n samples (n / WH_N frames) of a signal: each frame a random walk of N(0, 1) steps from
+    N(0, 10^2) (float32); the Rademacher signs, a bit a sample (uint32); y (zeroed, WH_M a
+    frame)."""
+    N = P166_WH_N
+    x = rng.standard_normal((n // N, N), dtype=np.float32)
+    x[:, 0] *= 10
+    np.cumsum(x, axis=1, out=x)
+    return [x.ravel(), _u32(n // 32, rng), np.zeros(n // N * P166_WH_M, np.float32)]
+
+
+def _p166_wh_syms(n, rng):
+    return {"c_rows": np.sort(rng.choice(P166_WH_N, P166_WH_M, replace=False)).astype(np.int32)}
+
+
+def _p166_hadamard(N):
+    """The N x N Sylvester Hadamard matrix (float64)."""
+    H = np.ones((1, 1))
+    while len(H) < N:
+        H = np.block([[H, H], [H, -H]])
+    return H
+
+
+def _p166_wh_ref(x, signs, rows):
+    """srht_block in float64: the frames' kept rows (frames x WH_M)."""
+    N = P166_WH_N
+    x = np.asarray(x, np.float64)
+    bits = np.unpackbits(np.asarray(signs, "<u4").view(np.uint8), bitorder="little")[:len(x)]
+    X = (x * (1 - 2.0 * bits)).reshape(-1, N)
+    return (X @ _p166_hadamard(N))[:, rows] / np.sqrt(P166_WH_M)
+
+
+def _p166_erfc(z):
+    import math
+    return np.vectorize(math.erfc, otypes=[np.float64])(z)
+
+
+def _p166_Phi(z):
+    return 0.5 * _p166_erfc(-np.asarray(z, np.float64) / np.sqrt(2))
+
+
+def _p166_phi(z):
+    return np.exp(-0.5 * np.asarray(z, np.float64) ** 2) / np.sqrt(2 * np.pi)
+
+
+def _p166_se_alpha(eps):
+    """The minimax soft-threshold multiplier alpha for a sparsity eps (Donoho, Maleki and
+    Montanari 2009): the root of eps alpha = 2 (1 - eps) (phi(alpha) - alpha Phi(-alpha)),
+    interpolated on a table of alpha."""
+    a = np.linspace(1e-3, 6, 20000)
+    g = _p166_phi(a) - a * _p166_Phi(-a)
+    e = 2 * g / (a + 2 * g)                         # decreasing in alpha
+    return np.interp(eps, e[::-1], a[::-1])
+
+
+def _p166_se_args(n, rng, maxit=P166_SE_MAXIT):
+    """An n x n phase diagram (delta = (ix + 1) / n, rho = (iy + 1) / n): each point's minimax
+    alpha for eps = rho delta (float64), tau2 (float64) and iters (int32) zeroed; nd, nr,
+    sigma2 = 0 (noiseless), P166_SE_TOL, P166_SE_DIVERGED, maxit."""
+    d = (np.arange(n) + 1.0) / n
+    eps = d[None, :] * d[:, None]
+    return [_p166_se_alpha(eps.ravel()), np.zeros(n * n), np.zeros(n * n, np.int32), _i32(n), _i32(n),
+            np.float64(0), np.float64(P166_SE_TOL[0]), np.float64(P166_SE_TOL[1]),
+            np.float64(P166_SE_DIVERGED), _i32(maxit)]
+
+
+def _p166_soft_mse(mu, tau, th):
+    """E (eta(mu + tau Z; th) - mu)^2 for the soft threshold eta, Z ~ N(0, 1)."""
+    a, b = (th - mu) / tau, (-th - mu) / tau
+    up = tau ** 2 * (1 - _p166_Phi(a) + a * _p166_phi(a)) - 2 * tau * th * _p166_phi(a) + th ** 2 * (1 - _p166_Phi(a))
+    lo = tau ** 2 * (_p166_Phi(b) - b * _p166_phi(b)) - 2 * tau * th * _p166_phi(b) + th ** 2 * _p166_Phi(b)
+    return up + lo + mu ** 2 * (_p166_Phi(a) - _p166_Phi(b))
+
+
+def _p166_se_ref(alpha, nd, nr, sigma2, tol_abs, tol_rel, tau2_max, maxit):
+    """The state evolution at every point at once: tau2, the iterations, and each point's
+    smallest relative distance of a stopping test to its bound."""
+    d = (np.arange(nd) + 1.0) / nd
+    r = (np.arange(nr) + 1.0) / nr
+    D = np.tile(d, nr)
+    eps = D * np.repeat(r, nd)
+    t2 = sigma2 + eps / D
+    it = np.zeros(len(D), np.int64)
+    margin = np.full(len(D), np.inf)
+    live = np.arange(len(D))
+    while len(live) and it[live[0]] < maxit:
+        tau = np.sqrt(t2[live])
+        th = alpha[live] * tau
+        e = eps[live]
+        nxt = sigma2 + ((1 - e) * _p166_soft_mse(0, tau, th) + e * _p166_soft_mse(1, tau, th)) / D[live]
+        ch = np.abs(nxt - t2[live])
+        t2[live] = nxt
+        it[live] += 1
+        near = np.minimum(np.abs(nxt / tol_abs - 1), np.abs(ch / (tol_rel * nxt) - 1))
+        margin[live] = np.minimum(margin[live], np.minimum(near, np.abs(nxt / tau2_max - 1)))
+        live = live[(nxt >= tol_abs) & (ch >= tol_rel * nxt) & (nxt <= tau2_max)]
+    return t2, it, margin
+
+
+UNSEEN164 = [
+    TimingProbe("probe/fista-at-soft", "probe-unseen164", "fista_step", P166_FI_N, P166_FI_BLOCK,
+                lambda n: -(-n // P166_FI_BLOCK), _p166_fi_args, source=_P166,
+                note="one FISTA iteration of a LASSO over a 4096 x 32768 Gaussian measurement matrix (512 MB, "
+                     "row-major), a thread a coefficient in blocks of 128 (256 blocks: 1-2 a SM, 4-8 warps): a "
+                     "4096-trip loop of a coalesced 128 B load of the row's segment of A (each element read once), "
+                     "the residual r[i] (warp-uniform: an L1 broadcast) and an FMA, then the soft threshold (5.5% of "
+                     "coefficients nonzero after; 1.8% before) and the momentum step, 3 coalesced loads and 2 "
+                     "stores; 512 MB streamed by few warps: DRAM-bound, held back by the memory parallelism of a "
+                     "small grid"),
+    TimingProbe("probe/omp-corr-argmax", "probe-unseen164", "omp_select", P166_OMP_N, P166_OMP_BLOCK,
+                lambda n: -(-n * 32 // P166_OMP_BLOCK), _p166_omp_args, source=_P166,
+                note="OMP's selection step over a 1024 x 65536 Gaussian matrix with unit-norm columns (column-major, "
+                     "256 MB) after 40 of 64 steps (those 40 columns skipped: their warps leave at once), a warp a "
+                     "column in blocks of 256 (8 columns a block): 32 trips of a coalesced 128 B load and an FMA a "
+                     "lane (r, 4 KB, from L1), a 5-step __shfl_down_sync reduction, then lane 0 packs |c| over the "
+                     "index and does a 64-bit atomicMax on one word (~65k atomics on a single address over the "
+                     "grid); DRAM-bound streaming, with same-address atomics serialised at L2 as the second limit"),
+    TimingProbe("probe/sjlt-csr-gather", "probe-unseen164", "sjlt_apply", P166_SJ_N, P166_SJ_BLOCK,
+                lambda n: -(-(n // P166_SJ_UNDER) // P166_SJ_BLOCK), _p166_sj_args, source=_P166,
+                note="a sparse Johnson-Lindenstrauss operator (Kane-Nelson: 16 +-1 a column, one in each block of "
+                     "rows) applied to a 2^21-coefficient compressible signal (wavelet-ordered Laplace, 8 MB: "
+                     "L2-resident), 2^19 rows, a thread a row in blocks of 128: CSR rows of 64 entries on average "
+                     "(sd 8, the warp's longest ~81: divergent trip counts), each a 4 B column index and a 1 B sign "
+                     "from the lane's own contiguous run (32 lines a warp a trip, reused from L1 over the next "
+                     "trips), a 4 B gather from x anywhere in 8 MB (a sector from L2 each) and a branch on the sign; "
+                     "134 MB of indices and 34 MB of signs streamed, 33.5M scattered gathers, one store a row: L2 "
+                     "gather / memory-latency bound"),
+    TimingProbe("probe/tv-dual-chambolle-pock", "probe-unseen164", "tv_dual_step", P166_TV_N, P166_TV_BLOCK,
+                lambda n: (-(-n // P166_TV_BLOCK[0]), -(-n // P166_TV_BLOCK[1])), _p166_tv_args, source=_P166,
+                note="the dual step of Chambolle-Pock TV (ROF) denoising on a 4096 x 4096 noisy cartoon (5 grey "
+                     "levels, noise sd 0.1), blocks of 32 x 8, a thread a pixel: ubar at the pixel and its right and "
+                     "lower neighbours (the row below re-read through L1/L2; the edges by 2 branches), the float2 "
+                     "dual (an 8 B load and store, coalesced), 2 FMAs, a sqrtf, fmaxf and 2 float divisions (3% of "
+                     "pixels projected onto the disc); 64 MB ubar and 128 MB of p read, 128 MB written: DRAM-bound"),
+    TimingProbe("probe/srht-hadamard-smem", "probe-unseen164", "srht_block", P166_WH_LEN, P166_WH_N // 2,
+                lambda n: n // P166_WH_N, _p166_wh_args, source=_P166, symbols=_p166_wh_syms,
+                note="a subsampled randomized Hadamard transform of a 2^25-sample signal (random-walk frames) in "
+                     "32768 blocks of 1024 samples, 512 threads a block: per sample a coalesced load and its sign "
+                     "bit (a warp's 32 samples share a uint32 word: broadcast), then 10 radix-2 butterfly stages in "
+                     "4 KB of shared memory (2 loads, 2 stores, an add and a subtract a thread, the index by an int "
+                     "division and modulo by the stride: ~25 integer ops; 2-way bank conflicts at strides 1 .. 16) "
+                     "with a __syncthreads after each, then the 256 kept rows through c_rows[k] in __constant__ (32 "
+                     "addresses a warp: serialised) stored by half the threads; 128 MB read, 32 MB written: "
+                     "shared-memory, barrier and integer-issue bound"),
+    TimingProbe("probe/amp-state-evolution", "probe-unseen164", "amp_se", P166_SE_N, P166_SE_BLOCK,
+                lambda n: -(-n * n // P166_SE_BLOCK), _p166_se_args, source=_P166,
+                note="AMP state evolution over a 512 x 512 Donoho-Tanner phase diagram (delta, rho in (0, 1]) in "
+                     "double, a thread a point in blocks of 128 (a warp 32 neighbouring deltas at one rho): per "
+                     "iteration 2 erfc and 2 exp in double, a sqrt, 2 double divisions and ~30 DFMA/DADD/DMUL; "
+                     "iterations p10 24, p50 79, p90 324, 6% of points stop at maxit 500 (near the phase "
+                     "transition), 38% recover, 2% diverge; a warp runs to its slowest lane (warps' longest 156 on "
+                     "average, lanes' 128); one 8 B load and 2 stores a thread: FP64-bound, divergent"),
+]
+PROBES += UNSEEN164
+
+
+# probe-unseen166 (probes168.cu): an electrochemistry / battery modelling course's kernels
+# (a Doyle-Fuller-Newman model's particle diffusion by a per-thread Thomas solve in double,
+# Butler-Volmer kinetics with the Chen 2020 open-circuit potentials at each P2-D node, the
+# electrolyte's concentration by shared-memory substeps a block a cell, an ensemble of
+# equivalent-circuit models driven by a drive cycle in __constant__, a fleet's BMS pack
+# voltage statistics by warp shuffles, a state-of-health histogram by shared-memory
+# atomics) as a student who knows CUDA basics writes them, predicted before their first
+# GPU run
+_P168 = "probes168.cu"
+P168_F, P168_RGAS = 96485.33, 8.314462
+P168_NEG, P168_SEP, P168_POS = 43, 6, 38          # CELL_NEG, CELL_SEP, CELL_POS: a cell's P2-D nodes, 2 um apart
+P168_NX = P168_NEG + P168_SEP + P168_POS
+P168_DX = 2e-6
+P168_NEG_CMAX, P168_POS_CMAX = 33133.0, 63104.0   # graphite, NMC811 (mol/m^3)
+P168_NEG_X = (0.0279, 0.9014)                     # the graphite's stoichiometry at 0 and 100% state of charge
+P168_POS_Y = (0.9084, 0.2661)                     # the NMC811's
+P168_BV_KIN = ((6.48e-7, 4209.5), (3.42e-6, 2140.8))   # graphite, NMC811: BV_*_K, BV_*_EA (activation energy / R, K)
+P168_I1C = 1.49                                   # the reaction current density at 1C (A/m^2 of particle surface)
+P168_RATE = (0.2, 0.15, (-0.2, 0.6), 3.0)         # C-rates: resting share, charging share, discharge lognormal, cap
+P168_PD_NR, P168_PD_PER_CELL = 24, 128            # particle diffusion: PD_NR shells; particles a cell (contiguous)
+P168_PD_R = (5.86e-6, 0.3)                        # particle radius: lognormal median (m), sigma
+P168_PD_D, P168_PD_EA = 3.3e-14, 30000.0          # graphite diffusivity (m^2/s) at 298.15 K, its activation energy
+P168_PD_T = (303.0, 6.0)                          # cell temperatures: N(mean, sd^2) (K)
+P168_PD_DT, P168_PD_STEPS = 1.0, 10
+P168_PD_BLOCK = 128
+P168_BV_CELLS = 1 << 17                           # butler_volmer: cells (87 nodes each)
+P168_BV_BLOCK = 256
+P168_EL_EPS = (0.25, 0.47, 0.335)                 # c_eps: porosities of the negative, separator, positive
+P168_EL_DE, P168_EL_TPLUS = 1.77e-10, 0.2594      # electrolyte diffusivity (m^2/s) at 1 M, transference number
+P168_EL_I1C = 48.7                                # the current density at 1C (A/m^2 of electrode)
+P168_EL_DT, P168_EL_SUB = 0.01, 100
+P168_EL_BLOCK = 128
+P168_EC_MAXT, P168_EC_OCV_N = 1800, 101           # EC_MAXT, EC_OCV_N
+P168_EC_PACK = 96                                 # the ensemble's series strings (cells contiguous)
+P168_EC_PARALLEL = 46                             # cells in parallel in the vehicle the profile is for (96s46p)
+P168_EC_BLOCK = 128
+P168_EC_DTYPE = np.dtype([("q_ah", "<f4"), ("r0", "<f4"), ("r1", "<f4"), ("tau1", "<f4"), ("r2", "<f4"),
+                          ("tau2", "<f4"), ("soc0", "<f4")])          # struct EcmCell
+P168_PK_CELLS, P168_PK_SNAPS = 96, 1024           # PK_CELLS; snapshots a vehicle (contiguous)
+P168_PK_WEAK = 0.015                              # weak series groups
+P168_PK_BLOCK = 256
+P168_SH_LO, P168_SH_INVW, P168_SH_BINS = 0.4, 160.0, 128          # SoH bins 0.4 .. 1.2
+# soh: chemistries: nominal capacity (Ah), cells a pack, share of the vehicles, capacity fade a sqrt(year)
+P168_SH_CHEM = [(5.0, 4416, 0.35, 0.045),         # NMC811 21700 cylindrical, 96s46p
+                (280.0, 120, 0.35, 0.025),        # LFP prismatic, 120s1p
+                (3.4, 7104, 0.15, 0.050),         # NCA 18650, 96s74p
+                (60.0, 288, 0.15, 0.040)]         # NMC622 pouch, 96s3p
+P168_SH_FAIL, P168_SH_BAD = 0.001, 1e-4           # failed cells (SoH 0.2 .. 0.8), bad measurements (1.2 .. 1.5)
+P168_SH_BLOCK, P168_SH_GRID = 256, 1024
+
+
+def _p168_ocp_neg(x):
+    """Graphite's open-circuit potential (V) at stoichiometry x (Chen et al. 2020), float64."""
+    x = np.asarray(x, np.float64)
+    return (1.9793 * np.exp(-39.3631 * x) + 0.2482 - 0.0909 * np.tanh(29.8538 * (x - 0.1234))
+            - 0.04478 * np.tanh(14.9159 * (x - 0.2769)) - 0.0205 * np.tanh(30.4444 * (x - 0.6103)))
+
+
+def _p168_ocp_pos(y):
+    """NMC811's open-circuit potential (V) at stoichiometry y (Chen et al. 2020), float64."""
+    y = np.asarray(y, np.float64)
+    return (-0.8090 * y + 4.4875 - 0.0428 * np.tanh(18.5138 * (y - 0.5542))
+            - 17.7326 * np.tanh(15.7890 * (y - 0.3117)) + 17.5842 * np.tanh(15.9308 * (y - 0.3120)))
+
+
+def _p168_ocv(soc):
+    """The full cell's open-circuit voltage (V) at state of charge soc (float64)."""
+    soc = np.asarray(soc, np.float64)
+    x = P168_NEG_X[0] + soc * (P168_NEG_X[1] - P168_NEG_X[0])
+    y = P168_POS_Y[0] + soc * (P168_POS_Y[1] - P168_POS_Y[0])
+    return _p168_ocp_pos(y) - _p168_ocp_neg(x)
+
+
+def _p168_crate(m, rng):
+    """m C-rates (float64, positive discharging): P168_RATE[0] of them resting (N(0, 0.02^2)),
+    P168_RATE[1] charging (-U(0.3, 2)), the rest discharging lognormal(P168_RATE[2]), capped."""
+    rest, chg, (mu, sg), cap = P168_RATE
+    u = rng.random(m)
+    c = np.minimum(rng.lognormal(mu, sg, m), cap)
+    c = np.where(u < rest + chg, -rng.uniform(0.3, 2.0, m), c)
+    return np.where(u < rest, rng.normal(0, 0.02, m), c)
+
+
+def _p168_weight(u, c):
+    """The reaction's distribution over an electrode's depth u (0 at the current collector, 1
+    at the separator; float64) at C-rate c: exp(0.8 |c| u), mean 1 over u uniform."""
+    beta = 0.8 * np.abs(c) + 1e-9
+    return np.exp(beta * u) * beta / np.expm1(beta)
+
+
+def _p168_pd_args(n, rng, steps=P168_PD_STEPS):
+    """n graphite particles (float64), P168_PD_PER_CELL a cell (contiguous): each cell's mean
+    stoichiometry U(0.1, 0.85), C-rate (_p168_crate) and temperature N(P168_PD_T); a
+    particle's radius lognormal(P168_PD_R), depth in the electrode U(0, 1), diffusivity
+    P168_PD_D Arrhenius at the cell's temperature, surface flux C I1C / F times the depth
+    weight times lognormal(0, 0.1) (mol/m^2/s); shell concentrations (PD_NR a particle, at
+    shell centres) the quasi-steady profile of that flux about the mean, clipped to 1 ..
+    cmax - 1; cs (zeroed); dt, steps, n."""
+    nc = -(-n // P168_PD_PER_CELL)
+    cell = np.repeat(np.arange(nc), P168_PD_PER_CELL)[:n]
+    xbar = rng.uniform(0.1, 0.85, nc)[cell]
+    crate = _p168_crate(nc, rng)[cell]
+    T = rng.normal(*P168_PD_T, nc)[cell]
+    R = rng.lognormal(np.log(P168_PD_R[0]), P168_PD_R[1], n)
+    D = P168_PD_D * np.exp(P168_PD_EA / P168_RGAS * (1 / 298.15 - 1 / T))
+    j = crate * P168_I1C / P168_F * _p168_weight(rng.random(n), crate) * rng.lognormal(0, 0.1, n)
+    r = (np.arange(P168_PD_NR) + 0.5) / P168_PD_NR
+    c = P168_NEG_CMAX * xbar[:, None] - (j * R / (2 * D))[:, None] * (r * r - 0.6)
+    c = np.clip(c, 1.0, P168_NEG_CMAX - 1)
+    return [c.ravel(), np.zeros(n), R, D, j, np.float64(P168_PD_DT), _i32(steps), _i32(n)]
+
+
+def _p168_pd_ref(c, R, D, j, dt, steps):
+    """particle_diffusion by dense batched solves: the finite-volume backward-Euler matrices
+    (n x NR x NR) of Fick's law in the spheres, steps solves; the shells' concentrations
+    (n x NR) and the surface concentrations."""
+    nr = P168_PD_NR
+    x = np.array(c, np.float64).reshape(-1, nr)
+    n = len(x)
+    k = np.arange(nr, dtype=np.float64)
+    vol = ((k + 1) ** 3 - k ** 3) / 3                      # the shells' volumes / (4 pi dr^3)
+    area = (k[1:]) ** 2                                     # the inner faces' areas / (4 pi dr^2)
+    dr = np.asarray(R) / nr
+    lam = (np.asarray(D) * dt / dr ** 2)[:, None]
+    L = np.zeros((nr, nr))                                  # the Laplacian's fluxes through the faces
+    L[np.arange(1, nr), np.arange(nr - 1)] = area
+    L[np.arange(nr - 1), np.arange(1, nr)] = area
+    L[np.arange(nr), np.arange(nr)] = -L.sum(axis=1)
+    L /= vol[:, None]
+    M = np.eye(nr)[None] - lam[:, :, None] * L[None]
+    loss = np.zeros((n, nr))
+    loss[:, -1] = dt * np.asarray(j) * nr ** 2 / (vol[-1] * dr)
+    for _ in range(int(steps)):
+        x = np.linalg.solve(M, (x - loss)[:, :, None])[:, :, 0]
+    return x, x[:, -1] - np.asarray(j) * dr / (2 * np.asarray(D))
+
+
+def _p168_bv_args(n, rng):
+    """n P2-D nodes (float32), P168_NX a cell (the last cell cut at n): each cell's state of
+    charge U(0.05, 0.95), C-rate (_p168_crate) and temperature N(P168_PD_T); surface
+    stoichiometries at that state of charge shifted by 0.04 C times the depth weight (less
+    lithium in the graphite near the separator when discharging, more in the NMC), clipped
+    to 0.005 .. 0.995, cs = cmax times them (0 in the separator); ce = 1000 (1 + 0.1 C (1 -
+    2 k / (NX - 1))) (1 + N(0, 0.005^2)); T the cell's + N(0, 0.3^2); the reaction current
+    density C I1C times the depth weight, anodic in the graphite and cathodic in the NMC
+    when discharging (0 in the separator); eta, ocp (zeroed); n."""
+    nc = -(-n // P168_NX)
+    soc = rng.uniform(0.05, 0.95, nc)[:, None]
+    C = _p168_crate(nc, rng)[:, None]
+    k = np.arange(P168_NX)
+    neg = k < P168_NEG
+    pos = k >= P168_NEG + P168_SEP
+    u = np.where(neg, k / (P168_NEG - 1), np.where(pos, (P168_NX - 1 - k) / (P168_POS - 1), 0))
+    w = _p168_weight(u[None], C)
+    x = P168_NEG_X[0] + soc * (P168_NEG_X[1] - P168_NEG_X[0]) - 0.04 * C * w
+    y = P168_POS_Y[0] + soc * (P168_POS_Y[1] - P168_POS_Y[0]) + 0.04 * C * w
+    cs = np.where(neg, P168_NEG_CMAX * np.clip(x, 0.005, 0.995),
+                  np.where(pos, P168_POS_CMAX * np.clip(y, 0.005, 0.995), 0))
+    ce = 1000 * (1 + 0.1 * C * (1 - 2 * k / (P168_NX - 1))) * (1 + rng.normal(0, 0.005, (nc, P168_NX)))
+    T = rng.normal(*P168_PD_T, (nc, 1)) + rng.normal(0, 0.3, (nc, P168_NX))
+    i = C * P168_I1C * w * np.where(neg, 1, np.where(pos, -1, 0))
+    f = lambda a: np.ascontiguousarray(a, np.float32).ravel()[:n]
+    return [f(ce), f(cs), f(T), f(i), np.zeros(n, np.float32), np.zeros(n, np.float32), _i32(n)]
+
+
+def _p168_bv_ref(ce, cs, T, i):
+    """butler_volmer in float64: eta, ocp (0 in the separator)."""
+    ce, cs, T, i = (np.asarray(v, np.float64) for v in (ce, cs, T, i))
+    k = np.arange(len(cs)) % P168_NX
+    neg = k < P168_NEG
+    pos = k >= P168_NEG + P168_SEP
+    cmax = np.where(neg, P168_NEG_CMAX, P168_POS_CMAX)
+    (kn, en), (kp, ep) = P168_BV_KIN
+    kr = np.where(neg, kn * np.exp(en * (1 / 298.15 - 1 / T)), kp * np.exp(ep * (1 / 298.15 - 1 / T)))
+    with np.errstate(all="ignore"):
+        i0 = kr * np.sqrt(ce * cs * (cmax - cs))
+        eta = 2 * P168_RGAS * T / P168_F * np.arcsinh(i / (2 * i0))
+        u = np.where(neg, _p168_ocp_neg(cs / cmax), _p168_ocp_pos(cs / cmax))
+    sep = ~(neg | pos)
+    return np.where(sep, 0, eta), np.where(sep, 0, u)
+
+
+def _p168_el_syms(n, rng):
+    return {"c_eps": np.array(P168_EL_EPS, np.float32)}
+
+
+def _p168_el_args(n, rng, substeps=P168_EL_SUB):
+    """n cells' electrolyte profiles (float32, P168_NX a cell): C-rate (_p168_crate) each,
+    ce = 1000 + 60 C (1 - 2 k / (NX - 1)) + N(0, 0.5^2) (mol/m^3), the source (1 - t+) C
+    I1C / (F L) times the depth weight in the negative electrode, minus that in the positive
+    (so no salt is made), 0 in the separator (mol/m^3/s); De, dx, dt (float32), substeps."""
+    C = _p168_crate(n, rng)[:, None]
+    k = np.arange(P168_NX)
+    ce = 1000 + 60 * C * (1 - 2 * k / (P168_NX - 1)) + rng.normal(0, 0.5, (n, P168_NX))
+    neg = k < P168_NEG
+    pos = k >= P168_NEG + P168_SEP
+    u = np.where(neg, k / (P168_NEG - 1), np.where(pos, (P168_NX - 1 - k) / (P168_POS - 1), 0))
+    w = _p168_weight(u[None], C)
+    w = w / np.where(neg, w[:, neg].mean(axis=1, keepdims=True), w[:, pos].mean(axis=1, keepdims=True))
+    s0 = (1 - P168_EL_TPLUS) * C * P168_EL_I1C / P168_F
+    src = s0 * w * np.where(neg, 1 / (P168_NEG * P168_DX), np.where(pos, -1 / (P168_POS * P168_DX), 0))
+    f = lambda a: np.ascontiguousarray(a, np.float32).ravel()
+    return [f(ce), f(src), np.float32(P168_EL_DE), np.float32(P168_DX), np.float32(P168_EL_DT), _i32(substeps)]
+
+
+def _p168_el_ref(ce, src, substeps, eps=P168_EL_EPS, De=P168_EL_DE, dx=P168_DX, dt=P168_EL_DT):
+    """electrolyte_diffusion in float64 as matrix powers: c_K = M^K c_0 + (I + M + .. +
+    M^(K-1)) dt src / eps for the explicit step's matrix M (n x NX)."""
+    k = np.arange(P168_NX)
+    e = np.asarray(eps, np.float64)[np.where(k < P168_NEG, 0, np.where(k < P168_NEG + P168_SEP, 1, 2))]
+    d = De * e ** 1.5
+    face = 2 * d[1:] * d[:-1] / (d[1:] + d[:-1])           # between node k and k + 1
+    L = np.zeros((P168_NX, P168_NX))
+    L[k[:-1], k[1:]] = face
+    L[k[1:], k[:-1]] = face
+    L[k, k] = -L.sum(axis=1)
+    M = np.eye(P168_NX) + dt / (e[:, None] * dx * dx) * L
+    S = np.zeros_like(M)
+    P = np.eye(P168_NX)
+    for _ in range(int(substeps)):                          # the geometric series I + M + .. + M^(K-1)
+        S += P
+        P = P @ M
+    c0 = np.asarray(ce, np.float64).reshape(-1, P168_NX)
+    b = dt * np.asarray(src, np.float64).reshape(-1, P168_NX) / e
+    return c0 @ P.T + b @ S.T
+
+
+def _p168_drive_cycle(rng):
+    """A WLTC-like drive cycle's cell current (float32, EC_MAXT s at 1 Hz, A, positive
+    discharging) for an 1800 kg car with a 96s46p pack of 5 Ah cells: 4 phases (589, 433,
+    455, 323 s; top speeds 56, 76, 97, 131 km/h) of stops (5 .. 30 s), accelerations (0.5 ..
+    1.5 m/s^2) to U(0.4, 1) of the top speed, cruises of 10 .. 60 s with 0.5 m/s jitter and
+    decelerations (0.6 .. 1.2 m/s^2); rolling resistance, drag, 90% drive and 65% regen
+    efficiency (regen capped at 40 kW), 500 W of auxiliaries, 355 V."""
+    v = np.zeros(P168_EC_MAXT)
+    t = 0
+    for dur, top in zip((589, 433, 455, 323), (56, 76, 97, 131)):
+        end, top = t + dur, top / 3.6
+        while t < end:
+            t += int(rng.integers(5, 31))                    # stopped
+            target, acc = rng.uniform(0.4, 1) * top, rng.uniform(0.5, 1.5)
+            s = 0.0
+            while t < end and s < target:
+                s = min(s + acc, target)
+                v[t] = s
+                t += 1
+            for _ in range(int(rng.integers(10, 61))):
+                if t >= end:
+                    break
+                s = float(np.clip(s + rng.normal(0, 0.5), 0.5 * target, top))
+                v[t] = s
+                t += 1
+            dec = rng.uniform(0.6, 1.2)
+            while t < end and s > 0:
+                s = max(s - dec, 0.0)
+                v[t] = s
+                t += 1
+        t = end
+    a = np.diff(v, prepend=0.0)
+    p = v * (1800 * a + 1800 * 9.81 * 0.01 + 0.5 * 1.2 * 0.6 * v * v)
+    p = np.where(p > 0, p / 0.9, np.maximum(0.65 * p, -40e3)) + 500
+    return (p / 355 / P168_EC_PARALLEL).astype(np.float32)
+
+
+def _p168_ec_syms(n, rng):
+    return {"c_current": _p168_drive_cycle(rng)}
+
+
+def _p168_ec_args(n, rng, steps=P168_EC_MAXT):
+    """n LG M50-like cells (struct EcmCell), P168_EC_PACK a series string (contiguous): a
+    string's state of health U(0.8, 1) and state of charge U(0.25, 1); a cell's capacity 5
+    Ah times the health times N(1, 0.01^2), r0 18 mOhm lognormal(0, 0.08) times (1 + 2.5 (1 -
+    health)), r1 8 mOhm, tau1 12 s, r2 12 mOhm, tau2 180 s (each lognormal(0, 0.1 .. 0.2)),
+    initial state of charge the string's + N(0, 0.01^2) in 0.02 .. 1; the OCV table (float32,
+    EC_OCV_N points, _p168_ocv); soc, vmin, wh (zeroed); dt = 1, steps, n."""
+    ns = -(-n // P168_EC_PACK)
+    string = np.repeat(np.arange(ns), P168_EC_PACK)[:n]
+    soh = rng.uniform(0.8, 1.0, ns)[string]
+    cells = np.zeros(n, P168_EC_DTYPE)
+    cells["q_ah"] = 5.0 * soh * rng.normal(1, 0.01, n)
+    cells["r0"] = 0.018 * rng.lognormal(0, 0.08, n) * (1 + 2.5 * (1 - soh))
+    cells["r1"] = 0.008 * rng.lognormal(0, 0.1, n)
+    cells["tau1"] = 12 * rng.lognormal(0, 0.15, n)
+    cells["r2"] = 0.012 * rng.lognormal(0, 0.1, n)
+    cells["tau2"] = 180 * rng.lognormal(0, 0.2, n)
+    cells["soc0"] = np.clip(rng.uniform(0.25, 1.0, ns)[string] + rng.normal(0, 0.01, n), 0.02, 1.0)
+    ocv = _p168_ocv(np.linspace(0, 1, P168_EC_OCV_N)).astype(np.float32)
+    z = lambda: np.zeros(n, np.float32)
+    return [cells, ocv, z(), z(), z(), np.float32(1.0), _i32(steps), _i32(n)]
+
+
+def _p168_ec_ref(cells, ocv, current, dt=1.0):
+    """ecm_drive_cycle in float64 by closed forms: the state of charge from the cumulative
+    charge, each RC pair's voltage as the convolution of the current with its decaying
+    exponential (a lower-triangular matrix a cell), the OCV interpolated: soc, vmin, wh."""
+    I = np.asarray(current, np.float64)
+    T = len(I)
+    c = {f: np.asarray(cells[f], np.float64)[:, None] for f in P168_EC_DTYPE.names}
+    soc = c["soc0"] - np.cumsum(I)[None] * dt / (3600 * c["q_ah"])
+    lag = np.arange(T)[:, None] - np.arange(T)[None]       # t - j
+    v = np.zeros_like(soc)
+    for r, tau in (("r1", "tau1"), ("r2", "tau2")):
+        a = np.exp(-dt / c[tau])[:, :, None]
+        K = np.where(lag >= 0, a ** np.maximum(lag, 0), 0) * (c[r][:, :, None] * (1 - a))
+        v += K @ I
+    V = np.interp(np.clip(soc, 0, 1), np.linspace(0, 1, P168_EC_OCV_N), np.asarray(ocv, np.float64)) - v \
+        - c["r0"] * I
+    return soc[:, -1], V.min(axis=1), (V * I).sum(axis=1) * dt / 3600, (np.abs(V * I)).sum(axis=1) * dt / 3600
+
+
+def _p168_pk_args(n, rng, chunk=1 << 18):
+    """n BMS snapshots of P168_PK_CELLS series groups' voltages (uint16 mV, row-major),
+    P168_PK_SNAPS a vehicle (contiguous, 10 s apart): a vehicle's groups' state-of-charge
+    offsets N(0, 0.008^2) and resistances 0.5 mOhm lognormal(0, 0.05), P168_PK_WEAK of the
+    groups weak (resistance x U(1.5, 3), offset - U(0.02, 0.08)); the vehicle's state of
+    charge falling linearly from U(0.3, 1) by U(0, 0.5) (at least 0.08); each snapshot's
+    current (A a group of 46 cells) resting (25%, 0), charging (15%, -U(20, 150), resting
+    instead above 0.9) or driving (lognormal(log 60, 0.8), capped at 400); the voltage OCV(soc) + OCV'(soc) offset -
+    current resistance, dithered by U(-0.5, 0.5) mV and rounded; vmin, vmax, vmean, weakest
+    (zeroed); n."""
+    nv = -(-n // P168_PK_SNAPS)
+    G = P168_PK_CELLS
+    off = rng.normal(0, 0.008, (nv, G)).astype(np.float32)
+    res = (5e-4 * rng.lognormal(0, 0.05, (nv, G))).astype(np.float32)
+    weak = rng.random((nv, G)) < P168_PK_WEAK
+    res[weak] *= rng.uniform(1.5, 3, int(weak.sum())).astype(np.float32)
+    off[weak] -= rng.uniform(0.02, 0.08, int(weak.sum())).astype(np.float32)
+    S = P168_PK_SNAPS
+    m = nv * S                                              # whole vehicles, cut at n at the end
+    frac = np.arange(S) / S
+    soc = np.maximum(rng.uniform(0.3, 1, (nv, 1)) - rng.uniform(0, 0.5, (nv, 1)) * frac, 0.08).ravel()
+    u = rng.random(m)
+    cur = np.where(u < 0.25, 0, np.where(u < 0.4, -rng.uniform(20, 150, m) * (soc < 0.9),
+                                         np.minimum(rng.lognormal(np.log(60), 0.8, m), 400)))
+    grid = np.linspace(0, 1, 1001)
+    ocv = _p168_ocv(grid)
+    base = (1000 * np.interp(soc, grid, ocv)).astype(np.float32).reshape(nv, S, 1)
+    slope = (1000 * np.interp(soc, grid, np.gradient(ocv, grid))).astype(np.float32).reshape(nv, S, 1)
+    cur = (1000 * cur).astype(np.float32).reshape(nv, S, 1)
+    mv = np.empty((nv, S, G), np.uint16)
+    step = max(chunk // S, 1)
+    for v0 in range(0, nv, step):
+        v = slice(v0, v0 + step)
+        x = base[v] + slope[v] * off[v, None] - cur[v] * res[v, None]
+        x += rng.random(x.shape, dtype=np.float32) - np.float32(0.5)
+        mv[v] = np.rint(x)
+    z = lambda t: np.zeros(n, t)
+    return [mv.reshape(m * G)[:n * G].copy() if m > n else mv.ravel(), z(np.int32), z(np.int32), z(np.float32),
+            z(np.int32), _i32(n)]
+
+
+def _p168_sh_syms(n, rng):
+    return {"c_qnom": np.array([c[0] for c in P168_SH_CHEM], np.float32)}
+
+
+def _p168_sh_args(n, rng):
+    """n cells of a fleet (contiguous a vehicle): vehicles' chemistries drawn with the
+    P168_SH_CHEM shares, each a pack of its chemistry's cells (the last cut at n), ages U(0,
+    8) years, health 1.03 - fade sqrt(age) lognormal(0, 0.25); a cell's health the vehicle's
+    + N(0, 0.006^2), P168_SH_FAIL of the cells failed (U(0.2, 0.8)) and P168_SH_BAD
+    mismeasured (U(1.2, 1.5)); q = health x nominal capacity (float32 Ah), chem (uint8);
+    hist (uint32 SH_CHEM x SH_BINS, zeroed); lo, inv_w, n."""
+    qn, size, share, fade = (np.array(v) for v in zip(*P168_SH_CHEM))
+    nv = int(n / (share * size).sum() * 1.2) + 8
+    ch = rng.choice(len(share), nv, p=share / share.sum())
+    cs = np.cumsum(size[ch])
+    nv = int(np.searchsorted(cs, n)) + 1
+    ch = ch[:nv]
+    cnt = size[ch].copy()
+    cnt[-1] -= cs[nv - 1] - n
+    h = 1.03 - fade[ch] * np.sqrt(rng.uniform(0, 8, nv)) * rng.lognormal(0, 0.25, nv)
+    chem = np.repeat(ch.astype(np.uint8), cnt)
+    soh = np.repeat(h.astype(np.float32), cnt) + np.float32(0.006) * rng.standard_normal(n, dtype=np.float32)
+    u = rng.random(n, dtype=np.float32)
+    fail = u < P168_SH_FAIL
+    bad = (u >= P168_SH_FAIL) & (u < P168_SH_FAIL + P168_SH_BAD)
+    soh[fail] = rng.uniform(0.2, 0.8, int(fail.sum()))
+    soh[bad] = rng.uniform(1.2, 1.5, int(bad.sum()))
+    q = soh * qn.astype(np.float32)[chem]
+    return [q, chem, np.zeros(len(P168_SH_CHEM) * P168_SH_BINS, np.uint32), np.float32(P168_SH_LO),
+            np.float32(P168_SH_INVW), _i32(n)]
+
+
+def _p168_sh_bins(q, chem, lo=P168_SH_LO, inv_w=P168_SH_INVW):
+    """Each cell's histogram slot chem * SH_BINS + bin, the SoH computed in float32 as the
+    kernel does (IEEE division, subtraction, multiplication; truncation)."""
+    f = np.float32
+    qn = np.array([c[0] for c in P168_SH_CHEM], f)
+    chem = np.asarray(chem).astype(np.int64)
+    x = (np.asarray(q, f) / qn[chem] - f(lo)) * f(inv_w)
+    b = np.clip(np.trunc(np.clip(x, -1e6, 1e6)).astype(np.int64), 0, P168_SH_BINS - 1)
+    return chem * P168_SH_BINS + b
+
+
+UNSEEN166 = [
+    TimingProbe("probe/dfn-particle-thomas-f64", "probe-unseen166", "particle_diffusion", 1 << 19, P168_PD_BLOCK,
+                lambda n: -(-n // P168_PD_BLOCK), _p168_pd_args, source=_P168,
+                note="the solid-phase diffusion of 2^19 graphite particles of a DFN many-particle model (128 a cell, "
+                     "radii lognormal(5.86 um, 0.3); 20% of cells resting, 15% charging), a thread a particle in "
+                     "blocks of 128: 10 backward-Euler steps of 24 finite-volume shells, each a Thomas solve in double"
+                     " (2 DFMAs and 2 double divisions a shell forward, a DFMA back: 48 divisions a step, one serial "
+                     "dependency chain) with the matrix and the sweep in per-thread arrays (5 x 24 doubles, unrolled "
+                     "into ~228 registers: 2 blocks an SM); the shells loaded and stored 192 B a thread (array of "
+                     "structs: a warp's 32 particles 192 B apart, each line reused over 24 loads through L1), 101 MB "
+                     "read and written, 13 MB of radii, diffusivities, fluxes and surface concentrations: "
+                     "FP64-division and latency bound at low occupancy"),
+    TimingProbe("probe/butler-volmer-ocp", "probe-unseen166", "butler_volmer", P168_BV_CELLS * P168_NX,
+                P168_BV_BLOCK, lambda n: -(-n // P168_BV_BLOCK), _p168_bv_args, source=_P168,
+                note="Butler-Volmer kinetics at the 11.4M nodes of 2^17 cells' P2-D meshes (87 nodes a cell: 43 "
+                     "graphite, 6 separator, 38 NMC811), a thread a node in blocks of 256: 4 coalesced float loads (16"
+                     " B), the electrode's open-circuit potential (graphite: an expf and 3 tanhf; NMC811: 3 tanhf), an"
+                     " Arrhenius expf, a sqrtf, an asinhf and 4 float divisions, 2 coalesced stores (8 B); 64% of "
+                     "warps hold nodes of both electrodes and run both branches (22% one region only), the 7% "
+                     "separator nodes store zeros and return; 182 MB read, 91 MB written: transcendental compute and "
+                     "memory about balanced"),
+    TimingProbe("probe/electrolyte-smem-substeps", "probe-unseen166", "electrolyte_diffusion", 1 << 15,
+                P168_EL_BLOCK, lambda n: n, _p168_el_args, source=_P168, symbols=_p168_el_syms,
+                note="the electrolyte concentration of 2^15 cells (87 nodes 2 um apart: 43 negative, 6 separator, 38 "
+                     "positive), a block of 128 a cell (87 lanes busy): porosities from __constant__ c_eps by a region"
+                     " index, Bruggeman sqrtf, 2 harmonic-mean face diffusivities and 4 divisions once, the profile "
+                     "staged in a 2 x 87-float shared buffer, then 100 explicit Euler substeps each of 3 shared loads "
+                     "(the node and its two neighbours), ~6 float ops, a shared store and a __syncthreads; 23 MB read,"
+                     " 11 MB written: bound by the short barrier-separated substeps (shared-memory latency and "
+                     "__syncthreads of 4-warp blocks, 16 blocks an SM)"),
+    TimingProbe("probe/ecm-drive-cycle-const", "probe-unseen166", "ecm_drive_cycle", 1 << 17, P168_EC_BLOCK,
+                lambda n: -(-n // P168_EC_BLOCK), _p168_ec_args, source=_P168, symbols=_p168_ec_syms,
+                note="an ensemble of 2^17 second-order equivalent-circuit cells (7-float EcmCell structs, 28 B: "
+                     "strided loads once; strings of 96 in series, states of charge 0.25 .. 1 between strings, 0.01 "
+                     "within) driven by an 1800 s WLTC-like current profile in __constant__ (a uniform index: one "
+                     "broadcast a step), a thread a cell in blocks of 128 (1024 blocks, ~31 warps an SM): 2 expf and 3"
+                     " divisions once, then 1800 sequential steps of coulomb counting, two RC updates, a clamp, a "
+                     "float-to-int, a linear interpolation in the 101-entry OCV table in global memory (L1 hits: ~5 "
+                     "distinct entries a warp), an fminf and an energy FMA; 12 B stored a thread: issue and latency "
+                     "bound on the serial time loop"),
+    TimingProbe("probe/pack-voltage-shfl", "probe-unseen166", "pack_voltage_stats", 1 << 21, P168_PK_BLOCK,
+                lambda n: -(-32 * n // P168_PK_BLOCK), _p168_pk_args, source=_P168,
+                note="statistics of 2^21 BMS snapshots (2048 vehicles x 1024, contiguous a vehicle) of 96 series "
+                     "groups' voltages (uint16 mV, 403 MB), a warp a snapshot in blocks of 256 (8 snapshots a block): "
+                     "3 coalesced 2-byte loads a lane (64 B a warp load), a compare-select minimum with its index, max"
+                     " and int sum, then 5 __shfl_down_sync rounds of 4 shuffles (minimum, index, max, sum) with a "
+                     "tie-break select; lane 0 stores 16 B (34 MB): DRAM and shuffle bound (20 shuffles a 192-B "
+                     "snapshot)"),
+    TimingProbe("probe/soh-hist-shared-atomic", "probe-unseen166", "soh_histogram", 1 << 25, P168_SH_BLOCK,
+                lambda n: min(-(-n // P168_SH_BLOCK), P168_SH_GRID), _p168_sh_args, source=_P168,
+                symbols=_p168_sh_syms,
+                note="a state-of-health histogram of a fleet's 2^25 cells (contiguous a vehicle's pack of 4416, 120, "
+                     "7104 or 288 cells of 4 chemistries; SoH clustered about each vehicle's 0.8 .. 1.03, 0.1% failed "
+                     "cells), a grid-stride loop of 1024 blocks of 256 (128 cells a thread): a 4-byte and a 1-byte "
+                     "coalesced load, the chemistry's nominal capacity from __constant__ (a warp-uniform index but at "
+                     "pack boundaries), a float division, a clamp and a shared-memory atomicAdd into 4 x 128 bins with"
+                     " a warp's 32 lanes in ~5 bins (13 lanes on the busiest: serialised same-address atomics), then "
+                     "up to 512 global atomicAdds a block; 168 MB read: bound by the contended shared atomics"),
+]
+PROBES += UNSEEN166
+
+
+# probe-unseen162 (probes164.cu): a cryo-electron microscopy image processing course's kernels
+# (template-matching particle picking by normalized cross-correlation over shared-memory
+# tiles, CTF Wiener correction of particles' transforms with a parameter struct a particle,
+# 2-D class averages by bilinear gathers and atomicAdd, rotational averages of power spectra
+# into shells and sectors by shared-memory atomics, real-space back-projection into a volume
+# with the orientations in __constant__, local resolution by a window's Fourier shell
+# correlation in double with warp shuffles) as a student who knows CUDA basics writes them,
+# predicted before their first GPU run
+_P164 = "probes164.cu"
+P164_BLOBS, P164_BLOB_R, P164_BLOB_SD = 24, 45.0, 7.0   # the particle: Gaussian blobs, its radius, their sd (A)
+P164_BLOB_AXES = (1.0, 0.8, 0.6)                   # the particle's elongation
+P164_NCC_N, P164_NCC_APIX = 2048, 4.24             # ncc: the binned micrograph's side (pixels) and pixel (A)
+P164_NCC_T, P164_NCC_TILE = 32, 16                 # NCC_T, NCC_TILE
+P164_NCC_DENSITY = 1.2e-4                          # particles a pixel^2 (~500 a 2048^2 micrograph)
+P164_NCC_MIX = (0.35, 0.35, 0.30)                  # particles lining the carbon edge, in aggregates, scattered
+P164_NCC_AGG = (20, 12.0)                          # aggregates a micrograph, their sd (pixels)
+P164_NCC_HOLE = (0.30, 0.35, 0.75)                 # the hole's centre and radius (x n): carbon beyond it
+P164_NCC_AMP = 0.5                                 # the particles' peak contrast (negative; noise sd 1)
+P164_CTF_BOX, P164_CTF_APIX = 256, 1.06            # ctf: particle box (pixels), pixel size (A)
+P164_CTF_LAMBDA, P164_CTF_CS = 0.0196875, 2.7e7    # 300 kV electrons' wavelength, Cs 2.7 mm (A)
+P164_CTF_AMP, P164_CTF_WIENER = 0.1, 0.1           # amplitude contrast, the Wiener constant (1 / SNR)
+P164_CTF_PER_MIC = 120                             # particles a micrograph (geometric mean; contiguous)
+P164_CTF_DEF = (8000.0, 25000.0)                   # a micrograph's defocus (A, uniform)
+P164_CTF_ASTIG, P164_CTF_DZ = 400.0, 150.0         # astigmatism (exponential mean), a particle's height sd (A)
+P164_CTF_BFAC = (100.0, 25.0)                      # a micrograph's B-factor (A^2, normal)
+P164_CTF_N, P164_CTF_BLOCK = 1024, 256             # particles a launch
+P164_CTF_DTYPE = np.dtype([("defocus_u", "<f4"), ("defocus_v", "<f4"), ("astig_angle", "<f4"),
+                           ("phase_shift", "<f4"), ("bfactor", "<f4"), ("scale", "<f4")])   # struct CtfParams
+P164_CA_BOX, P164_CA_APIX = 128, 2.12              # class average: particle box (pixels) and pixel (A) at 128
+P164_CA_CLASSES, P164_CA_JUNK = 50, 0.2            # classes; the junk class 0's share of the particles
+P164_CA_SHIFT, P164_CA_AMP = 2.0, 0.3              # the alignment shifts' sd (pixels), the signal's peak (noise sd 1)
+P164_CA_N, P164_CA_BLOCK = 4096, 256               # particles a launch
+P164_RA_S, P164_RA_APIX = 512, 1.06                # sector average: spectra's side, pixel (A)
+P164_RA_SECT = 8                                   # RA_SECT
+P164_RA_BG = (0.2, 2.0, 0.025)                     # the background: floor + height / (1 + (s / width)^2)
+P164_RA_N, P164_RA_BLOCK = 256, 1024               # spectra a launch
+P164_BP_N, P164_BP_NPROJ, P164_BP_APIX = 128, 256, 2.12   # backproject: side, projections, pixel (A) at 128
+P164_BP_MAXP = 256                                 # BP_MAXP
+P164_BP_TOP, P164_BP_TOP_SD = 0.6, 15.0            # preferred orientation: top views' share, their tilt sd (deg)
+P164_BP_NOISE = 0.5                                # the projections' noise sd (their peak ~ 3)
+P164_BP_BLOCK = (32, 8)
+P164_FSC_B, P164_FSC_APIX, P164_FSC_THR = 24, 1.1, 0.143   # local FSC: window side (FSC_B), pixel (A), threshold
+P164_FSC_N = 3072                                  # windows
+P164_FSC_RES = (2.6, 5.0, 0.25)                    # local resolution: core + rise x (r / R)^2 + N(0, sd^2) (A)
+P164_FSC_ELL = (80.0, 60.0, 50.0)                  # the map's mask, an ellipsoid's semi-axes (A)
+P164_FSC_ALPHA, P164_FSC_BFAC = 4.0, 100.0         # SNR(f) = SNR(1/d) exp(alpha (1 - (f d)^2)); amplitude decay
+P164_FSC_BLOCK = 128
+
+
+def _p164_model(rng):
+    """The particle: P164_BLOBS Gaussian blobs (centres in A, float64, within an ellipsoid of
+    radius P164_BLOB_R scaled by P164_BLOB_AXES) and their weights U(0.5, 1.5)."""
+    v = rng.standard_normal((P164_BLOBS, 3))
+    v *= (rng.random(P164_BLOBS) ** (1 / 3) / np.linalg.norm(v, axis=1))[:, None]
+    return v * P164_BLOB_R * np.array(P164_BLOB_AXES), rng.uniform(0.5, 1.5, P164_BLOBS)
+
+
+def _p164_images(q, w, box, sd):
+    """Images (m x box x box float32) of Gaussian blobs of sd `sd` pixels and weights w at
+    2-D pixel positions q (m x blobs x 2, x then y), the Gaussians separable: a matmul."""
+    px = np.arange(box, dtype=np.float32)
+    g = lambda c: np.exp(-(px - c[..., None].astype(np.float32)) ** 2 / np.float32(2 * sd * sd))
+    gx, gy = g(q[..., 0]), g(q[..., 1])
+    return np.matmul((gy * np.asarray(w, np.float32)[..., None]).transpose(0, 2, 1), gx)
+
+
+def _p164_rotations(m, rng):
+    """m uniform random rotations (m x 3 x 3) from unit quaternions."""
+    q = rng.standard_normal((4, m))
+    a, b, c, d = q / np.linalg.norm(q, axis=0)
+    return np.stack([a * a + b * b - c * c - d * d, 2 * (b * c - a * d), 2 * (b * d + a * c),
+                     2 * (b * c + a * d), a * a - b * b + c * c - d * d, 2 * (c * d - a * b),
+                     2 * (b * d - a * c), 2 * (c * d + a * b), a * a - b * b - c * c + d * d], 1).reshape(m, 3, 3)
+
+
+def _p164_euler(rot, tilt, psi):
+    """Rotation matrices (m x 3 x 3) of ZYZ Euler angles (rad): Rz(psi) Ry(tilt) Rz(rot)."""
+    def rz(t):
+        c, s, o, z = np.cos(t), np.sin(t), np.ones_like(t), np.zeros_like(t)
+        return np.stack([c, -s, z, s, c, z, z, z, o], -1).reshape(-1, 3, 3)
+    c, s, o, z = np.cos(tilt), np.sin(tilt), np.ones_like(tilt), np.zeros_like(tilt)
+    ry = np.stack([c, z, s, z, o, z, -s, z, c], -1).reshape(-1, 3, 3)
+    return rz(psi) @ ry @ rz(rot)
+
+
+def _p164_ncc_mic(n, rng):
+    """A binned micrograph (n x n float32, normalized to mean 0, sd 1): white noise, an ice
+    thickness ramp, carbon (denser and noisier) beyond the hole P164_NCC_HOLE, and ~
+    P164_NCC_DENSITY n^2 particles of negative contrast (the blob model seen from uniform
+    random directions), P164_NCC_MIX of them lining the carbon edge, in aggregates and
+    scattered over the ice; the template (NCC_T^2 float32, the model's top view, zero mean,
+    unit norm); the particles' centres (float64, x then y) and the carbon mask."""
+    T = P164_NCC_T
+    cx, cy, r = (v * n for v in P164_NCC_HOLE)
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    carbon = (xx - np.float32(cx)) ** 2 + (yy - np.float32(cy)) ** 2 > np.float32(r * r)
+    m = int(round(P164_NCC_DENSITY * n * n))
+    k = 20 * m + 64
+    th = rng.uniform(0, 2 * np.pi, k)
+    edge = np.stack([cx + (r - np.abs(rng.normal(0, 15, k))) * np.cos(th),
+                     cy + (r - np.abs(rng.normal(0, 15, k))) * np.sin(th)], 1)
+    agg = rng.uniform(0, n, (P164_NCC_AGG[0], 2))[rng.integers(0, P164_NCC_AGG[0], k)] + \
+        rng.normal(0, P164_NCC_AGG[1], (k, 2))
+    pool = [edge, agg, rng.uniform(0, n, (k, 2))]
+    h = T / 2
+    cen = []
+    for frac, c in zip(P164_NCC_MIX, pool):
+        ok = (c.min(axis=1) >= h) & (c.max(axis=1) < n - h)
+        ok[ok] = ~carbon[c[ok, 1].astype(int), c[ok, 0].astype(int)]
+        cen.append(c[ok][:int(round(frac * m))])
+    cen = np.concatenate(cen)
+    b, w = _p164_model(rng)
+    R = _p164_rotations(len(cen), rng)
+    corner = np.floor(cen).astype(np.int64) - T // 2
+    q = np.einsum("mij,bj->mbi", R[:, :2], b) / P164_NCC_APIX + (cen - corner)[:, None, :]
+    pat = _p164_images(q, w, T, P164_BLOB_SD / P164_NCC_APIX)
+    top = _p164_images((b[:, :2] / P164_NCC_APIX + T / 2)[None], w, T, P164_BLOB_SD / P164_NCC_APIX)[0]
+    amp = np.float32(P164_NCC_AMP / top.max())
+    mic = rng.standard_normal((n, n), dtype=np.float32)
+    mic[carbon] = np.float32(1.3) * mic[carbon] + np.float32(0.8)
+    mic += np.float32(0.3 / n) * xx
+    iy = corner[:, 1, None, None] + np.arange(T)[None, :, None]
+    ix = corner[:, 0, None, None] + np.arange(T)[None, None, :]
+    np.add.at(mic, (iy, ix), -amp * pat)
+    mic = (mic - mic.mean()) / mic.std()
+    t = -top.astype(np.float64)
+    t -= t.mean()
+    return mic.astype(np.float32), (t / np.linalg.norm(t)).astype(np.float32), cen, carbon
+
+
+def _p164_ncc_args(n, rng):
+    """ncc_pick's arguments: the micrograph and template of _p164_ncc_mic, score (zeroed,
+    (n - NCC_T + 1)^2), W, H."""
+    mic, tpl, _, _ = _p164_ncc_mic(n, rng)
+    o = n - P164_NCC_T + 1
+    return [mic.ravel(), tpl.ravel(), np.zeros(o * o, np.float32), _i32(n), _i32(n)]
+
+
+def _p164_ncc_ref(mic, tpl, W, H):
+    """The NCC of every window (top-left corners, (H - T + 1) x (W - T + 1)) with the template in
+    float64 (windows of zero variance 0), and a bound of float32's error on each, to first
+    order: the T^2 roundings of each running sum as a random walk, 4 T ulps (2^-24) of the
+    terms' magnitudes, carried through the variance's cancellation and the division."""
+    T = P164_NCC_T
+    win = np.lib.stride_tricks.sliding_window_view(np.asarray(mic, np.float64).reshape(H, W), (T, T))
+    t = np.asarray(tpl, np.float64).reshape(T, T)
+    t = t - t.mean()
+    s = win.sum(axis=(2, 3))
+    s2 = (win * win).sum(axis=(2, 3))
+    st = np.einsum("yxij,ij->yx", win, t)
+    var = s2 - s * s / T ** 2
+    ok = var > 1e-9
+    rv = np.sqrt(np.where(ok, var, 1))
+    score = np.where(ok, st / rv / np.linalg.norm(t), 0)
+    at = np.einsum("yxij,ij->yx", np.abs(win), np.abs(t))
+    tol = 4 * T * 2.0 ** -24 * (at / rv + np.abs(score) * (s2 + s * s / T ** 2) / np.where(ok, var, 1))
+    return score, tol
+
+
+def _p164_ctf_mics(m, rng):
+    """m micrographs' CTF parameters (P164_CTF_DTYPE): defocus uniform over P164_CTF_DEF,
+    astigmatism exponential(P164_CTF_ASTIG) at a uniform angle, B-factor normal P164_CTF_BFAC
+    (at least 20); no phase plate (shift 0), scale 1."""
+    df = rng.uniform(*P164_CTF_DEF, m)
+    ast = rng.exponential(P164_CTF_ASTIG, m)
+    p = np.zeros(m, P164_CTF_DTYPE)
+    p["defocus_u"] = df + ast / 2
+    p["defocus_v"] = df - ast / 2
+    p["astig_angle"] = rng.uniform(-np.pi / 2, np.pi / 2, m)
+    p["bfactor"] = np.maximum(rng.normal(*P164_CTF_BFAC, m), 20)
+    p["scale"] = 1
+    return p
+
+
+def _p164_ctf_params(n, rng):
+    """n particles' CTF parameters (P164_CTF_DTYPE): in micrographs (_p164_ctf_mics) of
+    geometric(1 / P164_CTF_PER_MIC) particles (contiguous), a particle's defocus its
+    micrograph's + N(0, P164_CTF_DZ^2) (its height in the ice)."""
+    L = rng.geometric(1 / P164_CTF_PER_MIC, n // P164_CTF_PER_MIC * 3 + 8)
+    mic = np.repeat(np.arange(len(L)), L)[:n]
+    p = _p164_ctf_mics(mic[-1] + 1, rng)[mic]
+    dz = rng.normal(0, P164_CTF_DZ, n).astype(np.float32)
+    p["defocus_u"] += dz
+    p["defocus_v"] += dz
+    return p
+
+
+def _p164_freqs(box, apix):
+    """The half transform's spatial frequencies (box x box / 2 + 1, FFT row order): sx, sy (1/A)."""
+    ky = np.fft.fftfreq(box) * box
+    ky[box // 2] = -box // 2
+    kx = np.arange(box // 2 + 1)
+    return np.broadcast_to(kx / (box * apix), (box, box // 2 + 1)), \
+        np.broadcast_to((ky / (box * apix))[:, None], (box, box // 2 + 1))
+
+
+def _p164_ctf_args(n, rng, box=P164_CTF_BOX):
+    """n particles' half transforms (complex64, n x box x (box / 2 + 1), FFT row order):
+    complex normal noise under an amplitude falling from 4x at low resolution to 1x by 1/30 A;
+    out (zeroed); the parameters of _p164_ctf_params; box, pixel, wavelength, Cs, amplitude
+    contrast, Wiener constant (float32)."""
+    sx, sy = _p164_freqs(box, P164_CTF_APIX)
+    env = (1 + 3 * np.exp(-(sx * sx + sy * sy) / (1 / 30) ** 2)).astype(np.float32)
+    nxh = box // 2 + 1
+    F = rng.standard_normal((n, box, nxh, 2), dtype=np.float32)
+    F *= env[None, :, :, None]
+    f32 = np.float32
+    return [F.view(np.complex64).reshape(-1), np.zeros(n * box * nxh, np.complex64), _p164_ctf_params(n, rng),
+            _i32(box), f32(P164_CTF_APIX), f32(P164_CTF_LAMBDA), f32(P164_CTF_CS), f32(P164_CTF_AMP),
+            f32(P164_CTF_WIENER)]
+
+
+def _p164_ctf_curve(par, sx, sy, lam=P164_CTF_LAMBDA, cs=P164_CTF_CS, amp=P164_CTF_AMP):
+    """The CTF (float64) of each particle (par) at frequencies sx, sy (broadcast): the
+    astigmatic defocus at the azimuth, gamma, the amplitude-contrast mix, the B envelope
+    and scale; and |gamma|."""
+    f = lambda k: np.asarray(par[k], np.float64).reshape((-1,) + (1,) * np.ndim(sx))
+    du, dv, aa, ph, bf, sc = (f(k) for k in P164_CTF_DTYPE.names)
+    s2 = sx * sx + sy * sy
+    df = (du + dv) / 2 + (du - dv) / 2 * np.cos(2 * (np.arctan2(sy, sx) - aa))
+    g = np.pi * lam * df * s2 - np.pi / 2 * cs * lam ** 3 * s2 * s2 + ph
+    ctf = -(np.sqrt(1 - amp * amp) * np.sin(g) + amp * np.cos(g)) * sc * np.exp(-bf * s2 / 4)
+    return ctf, np.abs(g)
+
+
+def _p164_ctf_ref(F, par, box, apix, lam, cs, amp, wiener):
+    """ctf_wiener in float64: the filtered transforms (n x box x box / 2 + 1 complex128) and a
+    bound of float32's error on each (gamma's relative rounding ~2^-21 through the CTF's slope,
+    the division's ~1 / wiener gain on the CTF's error, a few ulps of the result)."""
+    sx, sy = _p164_freqs(int(box), float(np.float32(apix)))
+    ctf, g = _p164_ctf_curve(par, sx, sy, lam=float(np.float32(lam)), cs=float(np.float32(cs)),
+                             amp=float(np.float32(amp)))
+    wiener = float(np.float32(wiener))
+    F = np.asarray(F).reshape(ctf.shape).astype(np.complex128)
+    out = F * ctf / (ctf * ctf + wiener)
+    dctf = 2.0 ** -21 * (g + 8)
+    tol = np.abs(F) * dctf / wiener + 2.0 ** -20 * np.abs(out)
+    return out, tol
+
+
+def _p164_ca_args(n, rng, box=P164_CA_BOX, classes=P164_CA_CLASSES):
+    """n particle images (float32, n x box x box; pixel P164_CA_APIX at 128 pixels, scaled so
+    the particle fills the same share of any box): class 0 (junk, P164_CA_JUNK of them) noise
+    alone, the others the blob model seen along their class's direction (uniform random), turned
+    in-plane by psi (uniform) and shifted N(0, P164_CA_SHIFT^2) pixels, peak P164_CA_AMP over
+    N(0, 1) noise; classes (int32, the others lognormal(0, 1) weighted), psi, shift x, shift y
+    (float32); the classes' sums (zeroed, classes x box x box) and counts (int32); box."""
+    apix = P164_CA_APIX * P164_CA_BOX / box
+    w = rng.lognormal(0, 1, classes - 1)
+    p = np.concatenate([[P164_CA_JUNK], (1 - P164_CA_JUNK) * w / w.sum()])
+    cls = rng.choice(classes, n, p=p).astype(np.int32)
+    psi = rng.uniform(0, 2 * np.pi, n).astype(np.float32)
+    sh = rng.normal(0, P164_CA_SHIFT, (n, 2)).astype(np.float32)
+    b, bw = _p164_model(rng)
+    view = np.einsum("cij,bj->cbi", _p164_rotations(classes, rng)[:, :2], b) / apix      # classes x blobs x 2
+    sd = P164_BLOB_SD / apix
+    peak = _p164_images(view[1:2] + box / 2, bw, box, sd).max()
+    img = np.empty((n, box, box), np.float32)
+    for i in range(0, n, 256):
+        j = slice(i, min(i + 256, n))
+        c, s = np.cos(psi[j].astype(np.float64)), np.sin(psi[j].astype(np.float64))
+        a = view[cls[j]]
+        q = np.stack([c[:, None] * a[..., 0] - s[:, None] * a[..., 1],
+                      s[:, None] * a[..., 0] + c[:, None] * a[..., 1]], -1) + box / 2 + sh[j][:, None, :]
+        img[j] = rng.standard_normal((len(c), box, box), dtype=np.float32)
+        img[j] += np.float32(P164_CA_AMP / peak) * (cls[j] > 0)[:, None, None] * _p164_images(q, bw, box, sd)
+    return [img.ravel(), cls, psi, sh[:, 0].copy(), sh[:, 1].copy(), np.zeros(classes * box * box, np.float32),
+            np.zeros(classes, np.int32), _i32(box)]
+
+
+def _p164_ca_grid(n, box=P164_CA_BOX):
+    return (-(-box * box // P164_CA_BLOCK), n)
+
+
+def _p164_bilinear(im, u, v, edge):
+    """Bilinear samples of images im (m x H x W; sample rows index the images) at u, v (m x k,
+    pixels) where 0 <= u, v < edge (float64): the values (0 outside), a bound of float32's error
+    on each for positions off by up to eps = 2^-21 edge (the gradient's size times eps, 8
+    roundings of the terms' sizes) and whether a position is within 1e-4 of the edges (where
+    float32 may keep or drop the sample)."""
+    x0, y0 = np.floor(u).astype(np.int64), np.floor(v).astype(np.int64)
+    ok = (x0 >= 0) & (y0 >= 0) & (x0 < edge) & (y0 < edge)
+    near = lambda q: np.minimum(np.abs(q), np.abs(q - edge))
+    amb = np.minimum(near(u), near(v)) < 1e-4
+    x0, y0 = np.clip(x0, 0, edge - 1), np.clip(y0, 0, edge - 1)
+    fx, fy = u - x0, v - y0
+    p = np.arange(len(im))[:, None]
+    a, b, c, d = im[p, y0, x0], im[p, y0, x0 + 1], im[p, y0 + 1, x0], im[p, y0 + 1, x0 + 1]
+    val = (1 - fx) * (1 - fy) * a + fx * (1 - fy) * b + (1 - fx) * fy * c + fx * fy * d
+    mag = (1 - fx) * (1 - fy) * abs(a) + fx * (1 - fy) * abs(b) + (1 - fx) * fy * abs(c) + fx * fy * abs(d)
+    grad = np.abs((1 - fy) * (b - a) + fy * (d - c)) + np.abs((1 - fx) * (c - a) + fx * (d - b))
+    err = grad * 2.0 ** -21 * edge + 2.0 ** -21 * mag
+    return np.where(ok, val, 0), np.where(ok, err, 0), np.where(ok, mag, 0), amb
+
+
+def _p164_ca_ref(img, cls, psi, shx, shy, box, classes):
+    """class_average in float64: the classes' sums (classes x box^2), counts, a bound of
+    float32's error on each sum (its samples' bounds plus its atomic additions' roundings, each
+    up to an ulp of the sum of its terms' sizes) and a mask of the class pixels a sample lands
+    within 1e-4 pixels of the particle box's edge for."""
+    n = len(cls)
+    im = np.asarray(img, np.float64).reshape(n, box, box)
+    h = box // 2
+    y, x = np.divmod(np.arange(box * box), box)
+    c = np.cos(np.asarray(psi, np.float64))[:, None]
+    s = np.sin(np.asarray(psi, np.float64))[:, None]
+    u = c * (x - h) - s * (y - h) + h + np.asarray(shx, np.float64)[:, None]
+    v = s * (x - h) + c * (y - h) + h + np.asarray(shy, np.float64)[:, None]
+    val, err, mag, amb = _p164_bilinear(im, u, v, box - 1)
+    dst = (np.asarray(cls, np.int64)[:, None] * box * box + np.arange(box * box)).ravel()
+    K = classes * box * box
+    cnt = np.bincount(cls, minlength=classes)
+    tol = np.bincount(dst, err.ravel(), K) + np.repeat(cnt, box * box) * 2.0 ** -24 * np.bincount(dst, mag.ravel(), K)
+    return np.bincount(dst, val.ravel(), K), cnt, tol, np.bincount(dst, amb.ravel(), K) > 0
+
+
+def _p164_ra_args(n, rng, S=P164_RA_S):
+    """n power spectra (float32, n x S x S, centred at (S / 2, S / 2)) of single micrograph
+    tiles (pixel P164_RA_APIX): (background + B envelope x CTF^2 of the micrograph's defocus
+    and astigmatism, _p164_ctf_mics) x exponential(1) noise (a
+    periodogram's chi^2_2 / 2); the profiles (zeroed, n x RA_SECT x S / 2); S, nsh = S / 2."""
+    par = _p164_ctf_mics(n, rng)
+    f32 = np.float32
+    k = (np.arange(S, dtype=f32) - S // 2) / f32(S * P164_RA_APIX)
+    s2 = k[None, :] ** 2 + k[:, None] ** 2
+    th = np.arctan2(k[:, None], k[None, :])
+    c2, n2 = np.cos(2 * th), np.sin(2 * th)
+    fl, ht, wd = P164_RA_BG
+    bg = f32(fl) + f32(ht) / (1 + s2 / f32(wd * wd))
+    k1, k2 = f32(np.pi * P164_CTF_LAMBDA), f32(np.pi / 2 * P164_CTF_CS * P164_CTF_LAMBDA ** 3)
+    ps = rng.standard_exponential((n, S, S), dtype=f32)
+    for i in range(n):                     # CTF^2 = sin^2(gamma + asin(amp)) under the envelope
+        p = par[i]
+        a = 2 * float(p["astig_angle"])
+        df = f32((p["defocus_u"] + p["defocus_v"]) / 2) + f32((p["defocus_u"] - p["defocus_v"]) / 2) * \
+            (c2 * f32(np.cos(a)) + n2 * f32(np.sin(a)))
+        ctf = np.sin((k1 * df - k2 * s2) * s2 + f32(np.arcsin(P164_CTF_AMP)))
+        ps[i] *= bg + ctf * ctf * np.exp(f32(-p["bfactor"] / 2) * s2)
+    return [ps.ravel(), np.zeros(n * P164_RA_SECT * (S // 2), np.float32), _i32(S), _i32(S // 2)]
+
+
+def _p164_ra_bins(S, nsh):
+    """Each pixel's (sector, shell) of a centred S x S spectrum as one index sec * nsh + sh
+    (-1 beyond the last shell), and the smallest distance of a kept pixel's sector coordinate
+    (folded azimuth x RA_SECT / pi + 1/2) to an integer."""
+    y, x = np.divmod(np.arange(S * S), S)
+    x, y = x - S // 2, y - S // 2
+    sh = np.floor(np.sqrt(x * x + y * y) + 0.5).astype(np.int64)
+    a = np.mod(np.arctan2(y, x), np.pi) * P164_RA_SECT / np.pi + 0.5
+    sec = np.floor(a).astype(np.int64) % P164_RA_SECT
+    keep = sh < nsh
+    gap = np.abs(a - np.rint(a))[keep].min()
+    return np.where(keep, sec * nsh + sh, -1), gap
+
+
+def _p164_ra_ref(ps, S, nsh):
+    """sector_average in float64: the profiles (n x RA_SECT * nsh) and the bins' pixel counts."""
+    b, _ = _p164_ra_bins(S, nsh)
+    ok = b >= 0
+    P = np.asarray(ps, np.float64).reshape(-1, S * S)[:, ok]
+    K = P164_RA_SECT * nsh
+    cnt = np.bincount(b[ok], minlength=K)
+    sums = np.zeros((len(P), K))
+    for i in range(len(P)):
+        sums[i] = np.bincount(b[ok], P[i], K)
+    return np.where(cnt > 0, sums / np.maximum(cnt, 1), 0), cnt
+
+
+def _p164_bp_orient(nproj):
+    """nproj projections' orientations, drawn once (seed 164, fixed like an angular sampling):
+    preferred orientation, P164_BP_TOP of them top views (tilt |N(0, P164_BP_TOP_SD^2)| deg),
+    the rest uniform over the sphere; rot and psi uniform; rotation matrices (nproj x 3 x 3)
+    and shifts N(0, 1) pixels (nproj x 2)."""
+    rng = np.random.default_rng(164)
+    top = rng.random(nproj) < P164_BP_TOP
+    tilt = np.where(top, np.radians(np.abs(rng.normal(0, P164_BP_TOP_SD, nproj))), np.arccos(rng.uniform(-1, 1, nproj)))
+    R = _p164_euler(rng.uniform(0, 2 * np.pi, nproj), tilt, rng.uniform(0, 2 * np.pi, nproj))
+    return R, rng.normal(0, 1, (nproj, 2))
+
+
+def _p164_bp_syms(n, rng, nproj=P164_BP_NPROJ):
+    R, sh = _p164_bp_orient(nproj)
+    rot = np.zeros((P164_BP_MAXP, 9), np.float32)
+    rot[:nproj] = R.reshape(nproj, 9)
+    shift = np.zeros((P164_BP_MAXP, 2), np.float32)
+    shift[:nproj] = sh
+    return {"c_rot": rot.ravel(), "c_shift": shift.ravel()}
+
+
+def _p164_bp_args(n, rng, nproj=P164_BP_NPROJ):
+    """nproj projections (float32, nproj x n x n; pixel P164_BP_APIX at 128, scaled with n) of
+    the blob model at _p164_bp_orient's orientations and shifts, plus N(0, P164_BP_NOISE^2)
+    noise; the volume (zeroed, n^3); n, nproj."""
+    R, sh = _p164_bp_orient(nproj)
+    apix = P164_BP_APIX * P164_BP_N / n
+    b, w = _p164_model(rng)
+    q = np.einsum("pij,bj->pbi", R[:, :2], b) / apix + n // 2 + sh[:, None, :]
+    proj = _p164_images(q, w, n, P164_BLOB_SD / apix)
+    proj += np.float32(P164_BP_NOISE) * rng.standard_normal(proj.shape, dtype=np.float32)
+    return [proj.ravel(), np.zeros(n ** 3, np.float32), _i32(n), _i32(nproj)]
+
+
+def _p164_bp_ref(proj, N, rot, shift):
+    """backproject in float64 (rot nproj x 9, shift nproj x 2 as set): the volume (N^3), a
+    bound of float32's error on each voxel (its samples' bounds, nproj ulps of its terms'
+    sizes) and a mask of voxels some projection's sample lands within 1e-4 pixels of the
+    projection's edge for."""
+    P = np.asarray(proj, np.float64).reshape(-1, N, N)
+    m = len(P)
+    R = np.asarray(rot, np.float64).reshape(-1, 9)[:m]
+    sh = np.asarray(shift, np.float64).reshape(-1, 2)[:m]
+    h = N // 2
+    X = np.stack([g.ravel() - h for g in np.mgrid[0:N, 0:N, 0:N][::-1]])     # x, y, z of each voxel
+    u = R[:, 0:3] @ X + h + sh[:, :1]
+    v = R[:, 3:6] @ X + h + sh[:, 1:]
+    val, err, mag, amb = _p164_bilinear(P, u, v, N - 1)
+    return val.sum(axis=0), err.sum(axis=0) + m * 2.0 ** -24 * mag.sum(axis=0), amb.any(axis=0)
+
+
+def _p164_fsc_shells():
+    """Each voxel's shell of a window's half transform (FSC_NK, x fastest, FFT order in y, z;
+    the radius rounded) and its frequency radius (voxels)."""
+    B = P164_FSC_B
+    nxh = B // 2 + 1
+    kz, ky, kx = np.meshgrid(np.fft.fftfreq(B) * B, np.fft.fftfreq(B) * B, np.arange(nxh), indexing="ij")
+    r = np.sqrt(kx * kx + ky * ky + kz * kz).ravel()
+    return np.floor(r + 0.5).astype(np.int64), r
+
+
+def _p164_fsc_windows(n, rng):
+    """n windows' centres (A, uniform inside the mask ellipsoid P164_FSC_ELL, in raster order)
+    and their local resolutions (A): P164_FSC_RES's core + rise (r / R)^2 + noise, r / R the
+    centre's ellipsoidal radius."""
+    v = rng.standard_normal((n, 3))
+    v *= (rng.random(n) ** (1 / 3) / np.linalg.norm(v, axis=1))[:, None]
+    c = v * np.array(P164_FSC_ELL)
+    g = np.floor(c / 4).astype(np.int64)
+    o = np.lexsort((g[:, 0], g[:, 1], g[:, 2]))
+    rr = (np.linalg.norm(v, axis=1) ** 2)[o]
+    core, rise, sd = P164_FSC_RES
+    return c[o], core + rise * rr + rng.normal(0, sd, n)
+
+
+def _p164_fsc_args(n, rng):
+    """n windows' half-map transforms F1, F2 (complex64, n x FSC_NK): at frequency f (1/A) F1 =
+    g(f) N1, F2 = g(f) (rho N1 + sqrt(1 - rho^2) N2) for complex normal N1, N2, g the B-factor
+    decay P164_FSC_BFAC, rho = SNR / (1 + SNR) the expected FSC, SNR(f) = SNR(1/d) exp(alpha (1
+    - (f d)^2)) with SNR(1/d) that of FSC = thr (the window's local resolution d from
+    _p164_fsc_windows); fsc (zeroed, n x FSC_B / 2), res (zeroed); pixel, threshold."""
+    _, d = _p164_fsc_windows(n, rng)
+    _, r = _p164_fsc_shells()
+    f = r / (P164_FSC_B * P164_FSC_APIX)
+    t = P164_FSC_THR
+    g = np.exp(-P164_FSC_BFAC * f * f / 4).astype(np.float32)
+    F1 = np.empty((n, len(r)), np.complex64)
+    F2 = np.empty((n, len(r)), np.complex64)
+    for i in range(0, n, 256):
+        j = slice(i, min(i + 256, n))
+        snr = t / (1 - t) * np.exp(P164_FSC_ALPHA * (1 - (f[None] * d[j, None]) ** 2))
+        rho = (snr / (1 + snr)).astype(np.float32)
+        a = rng.standard_normal((4, len(rho), len(r)), dtype=np.float32) * np.float32(np.sqrt(0.5))
+        c = np.sqrt(1 - rho * rho)
+        F1[j] = g * (a[0] + 1j * a[1])
+        F2[j] = g * (rho * a[0] + c * a[2] + 1j * (rho * a[1] + c * a[3]))
+    f32 = np.float32
+    return [F1.ravel(), F2.ravel(), np.zeros(n * (P164_FSC_B // 2), np.float32), np.zeros(n, np.float32),
+            f32(P164_FSC_APIX), f32(t)]
+
+
+def _p164_fsc_ref(F1, F2, apix=P164_FSC_APIX, thr=P164_FSC_THR):
+    """local_fsc in float64: the FSC curves (n x FSC_B / 2), resolutions, and the smallest
+    |FSC - thr| over the shells compared."""
+    sh, _ = _p164_fsc_shells()
+    ns = P164_FSC_B // 2
+    a = np.asarray(F1).reshape(-1, len(sh)).astype(np.complex128)
+    b = np.asarray(F2).reshape(a.shape).astype(np.complex128)
+    ok = sh < ns
+    M = np.zeros((len(sh), ns))
+    M[np.flatnonzero(ok), sh[ok]] = 1
+    num = (a * b.conj()).real @ M
+    d1 = (np.abs(a) ** 2) @ M
+    d2 = (np.abs(b) ** 2) @ M
+    fsc = np.where((d1 > 0) & (d2 > 0), num / np.sqrt(np.maximum(d1 * d2, 1e-300)), 0)
+    below = fsc[:, 1:] < float(np.float32(thr))
+    s = np.where(below.any(axis=1), below.argmax(axis=1) + 1, ns)
+    k = np.arange(ns)[None, :] <= np.minimum(s, ns - 1)[:, None]
+    gap = np.abs(fsc - float(np.float32(thr)))[:, 1:][k[:, 1:]].min()
+    return fsc, P164_FSC_B * float(np.float32(apix)) / s, gap
+
+
+def _p164_grid2(block):
+    return lambda n: (-(-n // block[0]), -(-n // block[1]))
+
+
+UNSEEN162 = [
+    TimingProbe("probe/ncc-pick-smem-tile", "probe-unseen162", "ncc_pick", P164_NCC_N, (P164_NCC_TILE, P164_NCC_TILE),
+                lambda n: (-(-(n - P164_NCC_T + 1) // P164_NCC_TILE),) * 2, _p164_ncc_args, source=_P164,
+                note="template-matching particle picking on a 2048 x 2048 binned micrograph (4.24 A/px, 16 MB; ~500 "
+                     "particles of negative contrast lining a carbon edge and in aggregates, peak SNR ~0.5) with a 32 "
+                     "x 32 template: 2017^2 windows, 127 x 127 blocks of 16 x 16 (the last block column 1/16 used), "
+                     "each staging a 47 x 47 tile (8.6 bounds-checked coalesced loads a thread) and the 4 KB template "
+                     "in shared memory (12.9 KB a block), __syncthreads, then 1024 taps a thread in constant-trip "
+                     "loops: a tile load (row pitch 47: a 2-way bank conflict between a warp's two rows), a template "
+                     "load (uniform: broadcast), an add and 2 FMAs; then a float division and sqrtf; 12.5 GFLOP, 260M "
+                     "warp shared loads: shared-memory and FMA bound"),
+    TimingProbe("probe/ctf-wiener-struct", "probe-unseen162", "ctf_wiener", P164_CTF_N, P164_CTF_BLOCK,
+                lambda n: (-(-P164_CTF_BOX * (P164_CTF_BOX // 2 + 1) // P164_CTF_BLOCK), n), _p164_ctf_args,
+                source=_P164,
+                note="CTF Wiener correction of 1024 particles' 256 x 256 images (half transforms of 256 x 129 "
+                     "complex64, 270 MB in, 270 MB out; ~9 micrographs' defoci 0.8-2.5 um, astigmatic), a thread a "
+                     "Fourier pixel in blocks of 256, a grid row a particle (129 blocks, none idle): int division and "
+                     "modulo by 129, 2 float divisions for the frequency, the particle's 24-byte CtfParams struct (one "
+                     "address a block: broadcast), atan2f, cosf, sinf and cosf of a phase of up to ~400 rad, expf, "
+                     "sqrtf and a float division, one coalesced 8-byte load and store: transcendental/ALU work and "
+                     "DRAM about balanced, probably compute-bound"),
+    TimingProbe("probe/class-avg-bilinear-atomic", "probe-unseen162", "class_average", P164_CA_N, P164_CA_BLOCK,
+                _p164_ca_grid, _p164_ca_args, source=_P164,
+                note="2-D class averages of 4096 particles of 128 x 128 (268 MB of float32, SNR ~0.1) into 50 classes "
+                     "(a junk class with 20%, the rest lognormal-weighted), a thread a class-frame pixel of a "
+                     "particle, grid 64 x 4096 blocks of 256: the particle's class, psi and shift (uniform loads), "
+                     "cosf and sinf, a rotated bilinear gather (4 loads along a rotated 32-pixel run: a few sectors "
+                     "each, neighbours' L1 hits), 87% of samples inside the box, then a coalesced float atomicAdd into "
+                     "the class's 64 KB sum (3.3 MB of sums, L2-resident; 58M atomics, ~16 particles in flight, those "
+                     "of one class adding to the same addresses), an int atomicAdd a particle on the counts: bound by "
+                     "L2 float reductions"),
+    TimingProbe("probe/thon-sector-smem-atomic", "probe-unseen162", "sector_average", P164_RA_N, P164_RA_BLOCK,
+                lambda n: n, _p164_ra_args, source=_P164,
+                note="rotational averages of 256 power spectra of 512 x 512 (268 MB; exponential noise about a "
+                     "background and Thon rings) into 256 shells x 8 azimuthal sectors, a block of 1024 a spectrum "
+                     "(256 blocks: one wave, 2 an SM): 256 strided trips a thread of int modulo and division by S, "
+                     "sqrtf, atan2f and a fold; on the 78% of pixels inside the last shell 2 shared atomicAdds (float "
+                     "sum, int count; 16 KB of bins), a warp's 32 pixels of a row falling in ~20 distinct bins, the "
+                     "busiest taking ~3.6 of them on average (all 32 near the vertical axis); then 2048 means stored: "
+                     "bound by contended shared-memory atomics and the atan2f instruction stream"),
+    TimingProbe("probe/backproject-vol-const", "probe-unseen162", "backproject", P164_BP_N, P164_BP_BLOCK,
+                lambda n: (*_p164_grid2(P164_BP_BLOCK)(n), n), _p164_bp_args, source=_P164, symbols=_p164_bp_syms,
+                note="real-space back-projection of 256 projections of 128 x 128 (16 MB, L2-resident; preferred "
+                     "orientation: 60% top views) into a 128^3 volume (8 MB), blocks of 32 x 8, a grid layer a z slice "
+                     "(8192 blocks), a thread a voxel looping over the projections: 6 FMAs with the rotation's rows "
+                     "and the shift from __constant__ (a uniform index: broadcast), 2 floorf and a bounds test (86% of "
+                     "samples inside), a bilinear gather of 4 loads (a warp's 32 voxels along x land on a line through "
+                     "the 64 KB projection that all warps walk at once: L1/L2 hits) and 8 FMAs; 537M samples, 1.8G "
+                     "gathered loads, the voxel's read-modify-write once: bound by L1 gather throughput"),
+    TimingProbe("probe/local-fsc-double-shfl", "probe-unseen162", "local_fsc", P164_FSC_N, P164_FSC_BLOCK,
+                lambda n: n, _p164_fsc_args, source=_P164,
+                note="local resolution of 3072 windows of 24^3 (half-map transforms of 24 x 24 x 13 complex64: two 184 "
+                     "MB arrays), a block of 128 a window: 59 strided trips a thread of int division/modulo by 13 and "
+                     "24, sqrtf and a rounded shell; the 46% of voxels inside Nyquist load both transforms (coalesced "
+                     "runs of 13) and add 3 double products to shell sums in per-thread arrays at a data-dependent "
+                     "index (a 288-byte local frame: 3 local load-store pairs a voxel, 590 KB of frames an SM, past "
+                     "L1), then 36 doubles x 5 shuffle steps (360 SHFL a warp), shared partials, 12 threads finishing "
+                     "the curves and thread 0 scanning for the 0.143 crossing: bound by local-memory traffic and "
+                     "integer index math, not FP64"),
+]
+PROBES += UNSEEN162
+
+
+# probe-unseen165 (probes167.cu): a glaciology / ice-sheet modelling course's kernels (a
+# shallow-ice-approximation thickness step with powf of Glen's exponent on a 3 x 3 stencil,
+# positive-degree-day surface mass balance over 365 days a cell with expf and erfcf, D8
+# basal-water routing by float atomicAdd, calving-front detection on a byte mask compacted by
+# one atomic counter, an implicit column temperature solve by the Thomas algorithm on
+# per-thread arrays, the ice volume and area by a shared-memory reduction and double
+# atomicAdd) as a student who knows CUDA basics writes them, predicted before their first
+# GPU run
+_P167 = "probes167.cu"
+P167_RHO_I, P167_RHO_W = 910.0, 1028.0             # RHO_I, RHO_W
+P167_SIDE = 5.6e6                                  # the ice-sheet domain's side (m): Antarctica's
+P167_H0 = 3800.0                                   # the dome's thickness (m); Greenland's 3100
+P167_MARGIN = 0.75                                 # the ice edge's mean distance from the centre (half-sides)
+P167_BERGS = (1.25, 0.001)                         # icebergs: ocean cells within 1.25 x the margin, 0.1% of them
+P167_SIA_N, P167_SIA_BLOCK = 4096, (32, 8)         # sia: the grid's side (cells of 1.37 km)
+P167_SIA_A, P167_SIA_GLEN, P167_SIA_DT = 1e-16, 3.0, 0.02   # Glen's A (Pa^-3 a^-1), n; the step (a)
+P167_PDD_N, P167_PDD_BLOCK = 1024, 128             # pdd: Greenland's grid side (cells of ~2 km)
+P167_PDD_LAT = (59.0, 83.0)                        # the grid's latitudes, south to north
+P167_PDD_SIGMA = 5.0                               # daily temperatures' spread (K)
+P167_PDD_DAYS, P167_PDD_PEAK = 365, 196            # PDD_DAYS; the warmest day (mid-July)
+P167_DDF_SNOW, P167_DDF_ICE, P167_REFREEZE = 0.003, 0.008, 0.6
+P167_RW_N, P167_RW_BLOCK = 6144, (16, 16)          # route: the grid's side (cells of 910 m)
+P167_RW_MELT = (np.log(3.0), 1.0)                  # thawed cells' basal melt (mm a^-1), lognormal
+P167_CF_N, P167_CF_BLOCK = 8192, 512               # calving: the mask's side (cells of 680 m)
+P167_CF_CAP = 1 << 20                              # front list's capacity
+P167_CT_N, P167_CT_BLOCK = 1440, 64                # column: the grid's side (columns of 3.9 km)
+P167_CT_NZ, P167_CT_DT = 41, 10.0                  # NZ; the step (a)
+P167_CT_K, P167_CT_KAPPA, P167_CT_BETA = 2.1, 36.2, 8.7e-4   # K_ICE, KAPPA, BETA_CC
+P167_IV_N, P167_IV_BLOCK, P167_IV_GRID = 6144, 256, 1024     # volume: the grid's side; RED_BLOCK; most blocks
+
+
+def _p167_coarse(n, cells, rng):
+    """A smooth field's makings: uniform values on a coarse grid of about `cells` squares
+    across an n x n grid, interpolated linearly along x (float32, a coarse row a row), and the
+    squares' side."""
+    cell = max(2, n // cells)
+    c = rng.random((n // cell + 2, n // cell + 2), dtype=np.float32)
+    fx = np.arange(n, dtype=np.float32) / cell
+    ix = fx.astype(np.int64)
+    tx = (fx - ix)[None, :]
+    return c[:, ix] * (1 - tx) + c[:, ix + 1] * tx, cell
+
+
+def _p167_interp(cc, y0, y1):
+    """Rows y0 .. y1 of the smooth field cc (_p167_coarse): bilinear in the coarse grid."""
+    cx, cell = cc
+    fy = np.arange(y0, y1, dtype=np.float32) / cell
+    iy = fy.astype(np.int64)
+    ty = (fy - iy)[:, None]
+    return cx[iy] * (1 - ty) + cx[iy + 1] * ty
+
+
+def _p167_mask(H, b):
+    """The mask (uint8): OCEAN 0, GROUNDED 1, FLOATING 2 (RHO_I H < RHO_W depth), LAND 3."""
+    f = np.float32
+    ice = H > 0
+    flo = ice & (f(P167_RHO_I) * H < f(P167_RHO_W) * -b)
+    return np.where(ice, np.where(flo, 2, 1), np.where(b < 0, 0, 3)).astype(np.uint8)
+
+
+def _p167_sheet(n, rng, want=("H", "b"), h0=P167_H0, bed0=400.0, relief=1.0, slope=1700.0, drop=0.0):
+    """An n x n ice sheet (row-major, float32, made in row chunks): a Vialov dome of h0,
+    H = h0 (1 - q^(4/3))^(3/8) where q = r / MARGIN + 0.5 (f1 - 0.5) + 0.12 (f2 - 0.5) < 1
+    (r the distance from the centre in half-sides, f1, f2 smooth fields of 6 and 48
+    patches across: lobes and a rough coast); the bed b = 1600 (f3 - 0.5) + 700 (f4 - 0.5)
+    + bed0 - slope r - drop max(q - 1, 0) - 0.25 H (12 and 96 patches, the first two terms
+    times relief; deep ocean off the coast, isostasy), at least -4500 m; icebergs of U(80,
+    300) m on P167_BERGS of the ocean near the coast; the mask (_p167_mask) too if wanted.
+    The arrays of want, in its order."""
+    f = np.float32
+    fields = [_p167_coarse(n, k, rng) for k in (6, 48, 12, 96)]
+    out = {k: np.empty((n, n), np.uint8 if k == "mask" else f) for k in want}
+    x = (np.arange(n, dtype=f) + f(0.5)) * f(2 / n) - f(1)
+    chunk = max(1, (1 << 17) // n)                            # rows a chunk: its temporaries in cache
+    for y0 in range(0, n, chunk):
+        y1 = min(n, y0 + chunk)
+        r = np.sqrt(x[None, :] ** 2 + x[y0:y1, None] ** 2)
+        g1, g2, g3, g4 = (_p167_interp(c, y0, y1) for c in fields)
+        q = r / f(P167_MARGIN) + f(0.5) * (g1 - f(0.5)) + f(0.12) * (g2 - f(0.5))
+        ins = q < 1
+        H = np.zeros(q.shape, f)
+        H[ins] = f(h0) * (1 - np.maximum(q[ins], 0) ** f(4 / 3)) ** f(3 / 8)
+        b = np.maximum(f(relief) * (f(1600) * (g3 - f(0.5)) + f(700) * (g4 - f(0.5))) + f(bed0) - f(slope) * r
+                       - f(drop) * np.maximum(q - 1, 0) - f(0.25) * H, f(-4500))
+        berg = ~ins & (q < P167_BERGS[0]) & (b < 0)
+        berg[berg] = rng.random(int(berg.sum()), dtype=f) < P167_BERGS[1]
+        H[berg] = rng.uniform(80, 300, int(berg.sum()))
+        got = {"H": H, "b": b}
+        for k in want:
+            out[k][y0:y1] = got[k] if k in got else _p167_mask(H, b)
+    return [out[k] for k in want]
+
+
+def _p167_surface(H, b):
+    """The ice or land surface (float32, as sia_step computes it for ice: the freeboard where
+    afloat), sea level over the ocean."""
+    f = np.float32
+    return np.where(H > 0, np.maximum(b + H, (f(1) - f(P167_RHO_I) / f(P167_RHO_W)) * H), np.maximum(b, 0))
+
+
+def _p167_gamma(A=P167_SIA_A, n=P167_SIA_GLEN):
+    """The SIA's Gamma = 2 A (RHO_I g)^n / (n + 2) (m^-3 a^-1 for n = 3: D in m^2 a^-1)."""
+    return 2 * A * (P167_RHO_I * 9.81) ** n / (n + 2)
+
+
+def _p167_sia_args(n, rng):
+    """An n x n ice sheet (_p167_sheet: H, b), its surface mass balance smb = 0.6 exp(-s / 800)
+    lognormal(0, 0.2) - 2 max(0, 1 - s / 400) m a^-1 (s the surface: accumulation falling
+    inland, ablation low on the margins), H2 (zeroed); nx, ny, dx (P167_SIDE / n), Gamma,
+    Glen's n, dt (float32)."""
+    H, b = _p167_sheet(n, rng)
+    s = _p167_surface(H, b)
+    f = np.float32
+    smb = f(0.6) * np.exp(-s / f(800) + f(0.2) * rng.standard_normal(s.shape, dtype=f)) - f(2) * np.maximum(
+        f(0), f(1) - s / f(400))
+    del s
+    return [H.ravel(), b.ravel(), smb.ravel(), np.zeros(n * n, np.float32), _i32(n), _i32(n),
+            np.float32(P167_SIDE / n), np.float32(_p167_gamma()), np.float32(P167_SIA_GLEN), np.float32(P167_SIA_DT)]
+
+
+def _p167_sia_ref(H, b, smb, nx, ny, dx, gamma, glen, dt):
+    """sia_step in float64 from the float32 surfaces (the model's representation of them:
+    their differences then exact): H2 (ny x nx) and each cell's scale H + dt (sum of |face
+    flux| / dx + |smb|), what its float32 rounding errors are relative to."""
+    H32, b32 = (np.asarray(v, np.float32).reshape(ny, nx) for v in (H, b))
+    s = _p167_surface(H32, b32).astype(np.float64)
+    h = H32.astype(np.float64)
+    smb = np.asarray(smb, np.float64).reshape(ny, nx)
+    dx, gamma, glen, dt = (float(v) for v in (dx, gamma, glen, dt))
+    p, q = glen + 2, (glen - 1) / 2
+
+    def flux(h0, h1, s0, s1, t0, t1):      # from cell 0 to cell 1; t0, t1 the along-face centred differences
+        gn = (s1 - s0) / dx
+        gt = (t0 + t1) / (4 * dx)
+        return -gamma * ((h0 + h1) / 2) ** p * (gn * gn + gt * gt) ** q * gn
+
+    C = (slice(1, -1), slice(1, -1))
+    cy = s[2:, :] - s[:-2, :]                                      # centred differences across rows (rows 1 .. ny-2)
+    cx = s[:, 2:] - s[:, :-2]
+    qw = flux(h[1:-1, :-2], h[C], s[1:-1, :-2], s[C], cy[:, :-2], cy[:, 1:-1])
+    qe = flux(h[C], h[1:-1, 2:], s[C], s[1:-1, 2:], cy[:, 1:-1], cy[:, 2:])
+    qs = flux(h[:-2, 1:-1], h[C], s[:-2, 1:-1], s[C], cx[:-2, :], cx[1:-1, :])
+    qn = flux(h[C], h[2:, 1:-1], s[C], s[2:, 1:-1], cx[1:-1, :], cx[2:, :])
+    H2 = np.zeros((ny, nx))
+    H2[C] = np.maximum(h[C] + dt * ((qw - qe + qs - qn) / dx + smb[C]), 0)
+    scale = h.copy()
+    scale[C] += dt * ((np.abs(qw) + np.abs(qe) + np.abs(qs) + np.abs(qn)) / dx + np.abs(smb[C]))
+    return H2, scale
+
+
+def _p167_pdd_syms(n, rng):
+    """The seasonal cycle: cos(2 pi (d - PEAK) / 365) plus weather, N(0, 0.15^2) a day smoothed
+    over 5 days (float32)."""
+    d = np.arange(P167_PDD_DAYS)
+    noise = np.convolve(rng.normal(0, 0.15 * np.sqrt(5), P167_PDD_DAYS + 4), np.ones(5) / 5, "valid")
+    return {"c_cycle": (np.cos(2 * np.pi * (d - P167_PDD_PEAK) / P167_PDD_DAYS) + noise).astype(np.float32)}
+
+
+def _p167_pdd_args(n, rng):
+    """An n x n Greenland-like grid (_p167_sheet with h0 3100, bed0 300, relief 0.6, no slope
+    but a drop of 4000: ice-free land about the ice): the mask, the surface elevation (0 over
+    the ocean), the latitude of each row (P167_PDD_LAT, north at row 0), the sea-level
+    precipitation (m w.e. a^-1) 0.1 + 1.9 f^2 (83 - lat) / 24 times lognormal(0, 0.25) for a
+    smooth field f (8 patches across: wet south-east); pdd, smb (zeroed); sigma, n cells."""
+    H, b, mask = _p167_sheet(n, rng, ("H", "b", "mask"), h0=3100.0, bed0=300.0, relief=0.6, slope=0.0,
+                              drop=4000.0)
+    surf = _p167_surface(H, b).astype(np.float32)
+    del H, b
+    lo, hi = P167_PDD_LAT
+    lat = np.repeat((hi - (hi - lo) * np.arange(n) / max(n - 1, 1)).astype(np.float32), n).reshape(n, n)
+    fp = _p167_interp(_p167_coarse(n, 8, rng), 0, n)
+    P = ((0.1 + 1.9 * fp * fp * (hi - lat) / (hi - lo)) * rng.lognormal(0, 0.25, (n, n))).astype(np.float32)
+    z = lambda: np.zeros(n * n, np.float32)
+    return [mask.ravel(), surf.ravel(), lat.ravel(), P.ravel(), z(), z(), np.float32(P167_PDD_SIGMA), _i32(n * n)]
+
+
+def _p167_pdd_ref(mask, surf, lat, precip, cycle, sigma=P167_PDD_SIGMA):
+    """pdd_smb in float64 (the expected positive degrees by the normal distribution's partial
+    moment): pdd (K d), smb (m w.e. a^-1) and each cell's snow + melt (the scale of its smb's
+    rounding error)."""
+    from math import erfc
+    h, phi, P = (np.asarray(v, np.float64)[:, None] for v in (surf, lat, precip))
+    tma = 38.81 - 0.006309 * h - 0.7189 * phi
+    tjul = 12.37 - 0.005426 * h - 0.1585 * phi
+    t = tma + (tjul - tma) * np.asarray(cycle, np.float64)[None, :]          # cells x days
+    sig = float(sigma)
+    u = t / sig
+    deg = (sig * np.exp(-u * u / 2) / np.sqrt(2 * np.pi) + t * np.vectorize(erfc)(-u / np.sqrt(2)) / 2).sum(axis=1)
+    snow = (np.clip((2 - t) / 2, 0, 1) * P * np.exp(-4.37e-4 * h) / 365).sum(axis=1)
+    sm = np.minimum(snow, P167_DDF_SNOW * deg)
+    im = P167_DDF_ICE * (deg - sm / P167_DDF_SNOW)
+    smb = snow - (1 - P167_REFREEZE) * sm - im
+    sea = np.asarray(mask) == 0
+    return np.where(sea, 0, deg), np.where(sea, 0, smb), np.where(sea, 0, snow + sm + im)
+
+
+def _p167_rw_args(n, rng):
+    """An n x n ice sheet (_p167_sheet); the hydraulic potential phi = RHO_W g b + RHO_I g H (Pa,
+    float32: the water pressure at overburden); the basal melt (mm a^-1, float32) of the
+    thawed bed, lognormal P167_RW_MELT, 0 elsewhere: the grounded cells with H / H0 / 2 + f >
+    0.75 for a smooth field f (24 patches across: thick ice and patches of it); w_out (zeroed),
+    nx, ny."""
+    f = np.float32
+    H, phi, mask = _p167_sheet(n, rng, ("H", "b", "mask"))
+    phi *= f(P167_RHO_W * 9.81)
+    phi += f(P167_RHO_I * 9.81) * H
+    fc = _p167_coarse(n, 24, rng)
+    thaw = np.empty((n, n), bool)
+    step = max(1, (1 << 17) // n)
+    for y0 in range(0, n, step):
+        y1 = min(n, y0 + step)
+        thaw[y0:y1] = (mask[y0:y1] == 1) & (H[y0:y1] * f(0.5 / P167_H0) + _p167_interp(fc, y0, y1) > f(0.75))
+    del H, mask
+    w = np.zeros((n, n), f)
+    w[thaw] = rng.lognormal(*P167_RW_MELT, int(thaw.sum()))
+    return [phi.ravel(), w.ravel(), np.zeros(n * n, f), _i32(n), _i32(n)]
+
+
+def _p167_rw_target(phi, nx, ny):
+    """Each cell's D8 target (the float32 drops as the kernel computes them; the first of the
+    steepest in row-major neighbour order, or the cell itself if none is lower)."""
+    p = np.pad(np.asarray(phi, np.float32).reshape(ny, nx), 1, constant_values=np.inf)
+    c = p[1:-1, 1:-1]
+    offs = [(dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dy or dx]
+    drops = np.stack([(c - p[1 + dy:1 + dy + ny, 1 + dx:1 + dx + nx]) * (np.float32(0.70710678) if dy and dx
+                                                                         else np.float32(1)) for dy, dx in offs])
+    k = np.argmax(drops, axis=0)
+    best = np.take_along_axis(drops, k[None], 0)[0]
+    dy, dx = np.array(offs).T
+    own = np.arange(nx * ny).reshape(ny, nx)
+    return np.where(best > 0, own + dy[k] * nx + dx[k], own).ravel()
+
+
+def _p167_rw_ref(phi, w, nx, ny):
+    """route_water in numpy: the water arriving at each cell (float64)."""
+    tgt = _p167_rw_target(phi, nx, ny)
+    w = np.asarray(w, np.float64)
+    return np.bincount(tgt[w > 0], w[w > 0], nx * ny)
+
+
+def _p167_cf_args(n, rng, cap=P167_CF_CAP):
+    """An n x n mask (_p167_sheet, uint8); front, faces (int32 cap, -1), count (int32[1]); cap,
+    nx, ny."""
+    mask, = _p167_sheet(n, rng, ("mask",))
+    return [mask.ravel(), np.full(cap, -1, np.int32), np.full(cap, -1, np.int32), np.zeros(1, np.int32),
+            _i32(cap), _i32(n), _i32(n)]
+
+
+def _p167_cf_ref(mask, nx, ny):
+    """calving_front in numpy: the front cells (ascending) and their ocean faces."""
+    m = np.asarray(mask).reshape(ny, nx)
+    sea = np.pad(m == 0, 1, constant_values=False)
+    faces = sea[:-2, 1:-1].astype(int) + sea[2:, 1:-1] + sea[1:-1, :-2] + sea[1:-1, 2:]
+    front = ((m == 1) | (m == 2)) & (faces > 0)
+    return np.flatnonzero(front), faces[front]
+
+
+def _p167_ct_args(n, rng):
+    """n x n columns (_p167_sheet at 3.9 km: H), their surface temperature Ts = 265.15 -
+    0.0125 s + N(0, 1) K (s the surface: -8 C at sea level, -55 C on the dome), geothermal
+    flux 0.045 lognormal(0, 0.3) + 0.03 f W m^-2 (f a smooth field of 4 patches across),
+    accumulation 0.6 exp(-s / 800) + 0.02 m a^-1; the temperature (float32, layer-major NZ x
+    n^2) from Ts at the surface down to the bed's min(Tpmp, Ts + 0.6 G H / K) as (1 -
+    zeta)^1.5, + N(0, 0.05^2), at most Tpmp (Ts everywhere in ice-free columns); dt, n^2."""
+    f = np.float32
+    H, b = _p167_sheet(n, rng)
+    s = _p167_surface(H, b).ravel()
+    del b
+    H = H.ravel()
+    m = n * n
+    Ts = (f(265.15) - f(0.0125) * s + rng.standard_normal(m, dtype=f)).astype(f)
+    G = (0.045 * rng.lognormal(0, 0.3, m) + 0.03 * _p167_interp(_p167_coarse(n, 4, rng), 0, n).ravel()).astype(f)
+    acc = (0.6 * np.exp(-s / f(800)) + f(0.02)).astype(f)
+    nz = P167_CT_NZ
+    Tb = np.minimum(f(273.15) - f(P167_CT_BETA) * H, Ts + f(0.6 / P167_CT_K) * G * H)
+    T = np.empty((nz, m), f)
+    for k in range(nz):
+        zeta = f(k / (nz - 1))
+        t = Ts + (Tb - Ts) * f((1 - zeta) ** 1.5) + f(0.05) * rng.standard_normal(m, dtype=f)
+        T[k] = np.where(H > 0, np.minimum(t, f(273.15) - f(P167_CT_BETA) * H * (1 - zeta)), Ts)
+    return [T.ravel(), H, Ts, G, acc, np.float32(P167_CT_DT), _i32(m)]
+
+
+def _p167_ct_ref(T, H, Ts, G, acc, dt=P167_CT_DT):
+    """column_temp by a dense solve of each column's system in float64: T after (NZ x ncol)."""
+    nz = P167_CT_NZ
+    H, Ts, G, acc = (np.asarray(v, np.float64) for v in (H, Ts, G, acc))
+    ncol = len(H)
+    T = np.asarray(T, np.float64).reshape(nz, ncol).copy()
+    c = np.flatnonzero(H >= 10)
+    h = H[c]
+    dz = h / (nz - 1)
+    r = P167_CT_KAPPA * dt / dz ** 2
+    A = np.zeros((len(c), nz, nz))
+    rhs = T[:, c].T.copy()
+    k = np.arange(1, nz - 1)
+    adv = -acc[c, None] * (k / (nz - 1))[None, :] * dt / (2 * dz[:, None])     # w dt / (2 dz)
+    A[:, k, k] = 1 + 2 * r[:, None]
+    A[:, k, k - 1] = -(r[:, None] + adv)
+    A[:, k, k + 1] = -(r[:, None] - adv)
+    A[:, 0, 0] = 1 + 2 * r
+    A[:, 0, 1] = -2 * r
+    rhs[:, 0] += 2 * r * dz * G[c] / P167_CT_K
+    A[:, nz - 1, nz - 1] = 1
+    rhs[:, nz - 1] = Ts[c]
+    sol = np.linalg.solve(A, rhs[:, :, None])[:, :, 0]
+    tpmp = 273.15 - P167_CT_BETA * (h[:, None] - np.arange(nz)[None, :] * dz[:, None])
+    T[:, c] = np.minimum(sol, tpmp).T
+    return T
+
+
+def _p167_iv_args(n, rng):
+    """An n x n ice sheet (_p167_sheet: H, b); vol, vaf (float64[1]), area (int32[1]) zeroed;
+    the cells' area (m^2, float32), n^2."""
+    H, b = _p167_sheet(n, rng)
+    return [H.ravel(), b.ravel(), np.zeros(1), np.zeros(1), np.zeros(1, np.int32),
+            np.float32((P167_SIDE / n) ** 2), _i32(n * n)]
+
+
+def _p167_iv_ref(H, b, cell_area):
+    """ice_volume in float64: volume, volume above flotation (m^3) and ice-covered cells."""
+    H, b = np.asarray(H, np.float64), np.asarray(b, np.float64)
+    ice = H > 0
+    hf = np.maximum(-b, 0) * P167_RHO_W / P167_RHO_I
+    return (H[ice].sum() * float(cell_area), np.maximum(H - hf, 0)[ice].sum() * float(cell_area), int(ice.sum()))
+
+
+def _p167_grid2(block):
+    return lambda n: (-(-n // block[0]), -(-n // block[1]))
+
+
+UNSEEN165 = [
+    TimingProbe("probe/sia-glen-powf-stencil", "probe-unseen165", "sia_step", P167_SIA_N, P167_SIA_BLOCK,
+                _p167_grid2(P167_SIA_BLOCK), _p167_sia_args, source=_P167,
+                note="one explicit shallow-ice-approximation step of an Antarctic-like ice sheet on a 4096 x 4096 grid "
+                     "(16.8M cells of 1.37 km, 49% ice-covered), blocks of 32 x 8, a thread a cell: the 3 x 3 "
+                     "neighbourhood's thickness and bed (18 loads, the rows above and below re-read through L1/L2) "
+                     "made surfaces by fmaxf, then 4 face fluxes by a __device__ function each with 2 powf (H^(n + "
+                     "2), |grad s|^(n - 1) with Glen's n = 3 passed as a float: the full powf path with its special "
+                     "cases, ~1100 PTX instructions a thread), the smb, one coalesced store (edge cells just a "
+                     "store); 201 MB read, 67 MB written: FP32/issue-bound on the 8 powf"),
+    TimingProbe("probe/pdd-smb-erfc-days", "probe-unseen165", "pdd_smb", P167_PDD_N, P167_PDD_BLOCK,
+                lambda n: -(-n * n // P167_PDD_BLOCK), _p167_pdd_args, source=_P167, symbols=_p167_pdd_syms,
+                note="positive-degree-day surface mass balance of a Greenland-like 1024 x 1024 grid (1M cells of ~2 "
+                     "km; 51% open ocean exiting at once, 8% of warps on a coast, mixed), a thread a cell in blocks "
+                     "of 128: Fausto et al. temperatures from elevation and latitude, an expf for the precipitation, "
+                     "then a 365-day loop each day a __constant__ seasonal-cycle load (a uniform index: broadcast), "
+                     "an expf and an erfcf (the Calov-Greve expected positive degrees) and a clamped rain/snow ramp; "
+                     "17 B loaded, 8 B stored a cell: compute-bound on ~730 transcendentals a thread (MUFU ex2 and "
+                     "the erfcf polynomial)"),
+    TimingProbe("probe/basal-water-d8-atomic", "probe-unseen165", "route_water", P167_RW_N, P167_RW_BLOCK,
+                _p167_grid2(P167_RW_BLOCK), _p167_rw_args, source=_P167,
+                note="one D8 basal-water routing pass on a 6144 x 6144 grid (37.7M cells of 910 m; 29% of cells under "
+                     "a thawed bed in smooth patches, a 16 x 2 warp all-wet or all-dry 99% of the time), blocks of 16 "
+                     "x 16, a thread a cell: the water load, dry cells exit; a wet one loads its 3 x 3 hydraulic "
+                     "potential (9 loads, L1/L2 reuse), 8 bounds-checked compares (diagonals times 1/sqrt 2) and one "
+                     "float atomicAdd on its steepest neighbour (its own cell if a sink; 1-2 donors a target, a "
+                     "warp's targets mostly distinct and within 2 rows); 151 MB of water read, ~50 MB of potential, "
+                     "the atomics' 43 MB of sectors read and written in L2/DRAM: memory-bound with scattered-near "
+                     "atomics"),
+    TimingProbe("probe/calving-front-compact", "probe-unseen165", "calving_front", P167_CF_N, P167_CF_BLOCK,
+                lambda n: -(-n * n // P167_CF_BLOCK), _p167_cf_args, source=_P167,
+                note="calving-front detection on an 8192 x 8192 byte mask (67M cells of 680 m: 52% ocean, 44% ice, 39k "
+                     "front cells, 45% of them 1-cell icebergs), a thread a cell in 1-D blocks of 512: one byte load "
+                     "(32 B a warp), ocean and land cells exit; ice cells an integer division and modulo by nx, 4 "
+                     "neighbour byte loads (+-1 in the same sectors, +-nx through L1/L2) and compares; 1.5% of warps "
+                     "hold a front cell and do an atomicAdd each on one global counter (returning the slot) and 2 "
+                     "scattered 4-byte stores; 67 MB read: bound by issuing ~2M short warps over a byte stream, the "
+                     "one counter's ~40k atomics light"),
+    TimingProbe("probe/ice-column-thomas", "probe-unseen165", "column_temp", P167_CT_N, P167_CT_BLOCK,
+                lambda n: -(-n * n // P167_CT_BLOCK), _p167_ct_args, source=_P167,
+                note="one implicit time step of the temperature of 2.07M ice columns (1440 x 1440, 3.9 km; 45% with "
+                     "ice, 43% of warps all ice, 50% with some) of 41 levels, a thread a column in blocks of 64: 41 "
+                     "coalesced loads (layer-major: 128 B a warp a level), a Thomas algorithm with the forward "
+                     "sweep's cp and dp and the temperatures in per-thread arrays (fully unrolled into ~186 registers "
+                     "by nvcc: 10 warps an SM), 2 IEEE float divisions a level (80 in a dependent chain), the back "
+                     "substitution and 41 pressure-melting clamps and stores; ~150 MB read and written in the live "
+                     "columns: latency-bound at low occupancy on the division chain"),
+    TimingProbe("probe/ice-volume-smem-reduce", "probe-unseen165", "ice_volume", P167_IV_N, P167_IV_BLOCK,
+                lambda n: min(P167_IV_GRID, -(-n * n // P167_IV_BLOCK)), _p167_iv_args, source=_P167,
+                note="the ice volume, volume above flotation and area of a 6144 x 6144 Antarctic-like grid (37.7M "
+                     "cells, 47% ice): 1024 blocks of 256 (about one full wave) in a grid-stride loop of ~144 trips, "
+                     "a coalesced thickness load each and the bed loaded only under ice (sectors of most warps "
+                     "touched all the same), float sums a thread, then a shared-memory tree of 3 arrays (8 levels, a "
+                     "__syncthreads each) and 2 double and 1 int atomicAdd a block; ~230 MB read: DRAM-bound"),
+]
+PROBES += UNSEEN165
+
+
+# probe-unseen161 (probes163.cu): a systems biology / stochastic biochemical kinetics course's
+# kernels (an ensemble of Gillespie SSA trajectories of the telegraph model of gene
+# expression, tau-leaping of a repressilator parameter sweep with Poisson draws, RK4 in double
+# of Kholodenko's MAPK cascade over a parameter sweep, a Michaelis-Menten least-squares grid
+# by a block reduction, a joint mRNA-protein histogram privatised in shared memory, the
+# mass-balance residuals of a metabolic network's flux samples by a CSR gather) as a student
+# who knows CUDA basics writes them, predicted before their first GPU run
+_P163 = "probes163.cu"
+P163_SSA_DTYPE = np.dtype([(k, "<f4") for k in ("kon", "koff", "km", "gm", "kp", "gp")])    # struct GeneRates
+P163_SSA_RATES = dict(kon=0.1, koff=0.5, km=10.0, gm=0.1, kp=1.0, gp=0.05)       # 1/min: bursts of 20 mRNAs
+P163_SSA_EXT = (0.2, 0.3)                          # extrinsic noise: lognormal sigma of kon, koff; of km, kp
+P163_SSA_TEND, P163_SSA_NREC, P163_SSA_MAX = 10.0, 20, 1 << 20    # minutes, records, step cap
+P163_SSA_BLOCK = 128                               # SSA_BLOCK
+P163_TL_PRM = dict(alpha0=0.01, K=40.0, gm=0.35, beta=2.0, gp=0.07)   # 1/min (half-lives 2 and 10 min), K proteins
+P163_TL_ALPHA = (1.0, 60.0)                        # the sweep's transcription rates (1/min), log-spaced
+P163_TL_HILL = (1.5, 2.0, 2.5, 3.0)
+P163_TL_REPS = 16                                  # replicate trajectories a sweep point (contiguous)
+P163_TL_TAU, P163_TL_STEPS, P163_TL_THR = 0.5, 300, 400.0    # min, leaps (2.5 hours), a peak's threshold
+P163_TL_KNUTH = 15.0                               # RP_KNUTH_MAX
+P163_TL_BLOCK = 128
+P163_MK_X0 = (90.0, 10.0, 280.0, 10.0, 10.0, 280.0, 10.0, 10.0)  # Kholodenko's initial state (nM)
+P163_MK_V1 = (0.5, 5.0)                            # the sweep's input strengths (nM/s), log-spaced
+P163_MK_KI = (2.0, 100.0)                          # and feedback constants (nM)
+P163_MK_NV1 = 128                                  # V1 values (the sweep V1-major)
+P163_MK_NH, P163_MK_DT, P163_MK_STEPS = 1.0, 5.0, 480    # Hill coefficient; s; steps (40 minutes)
+P163_MK_PEAK = 10.0                                # MK_PEAK_MIN
+P163_MK_BLOCK = 128
+P163_MM_TRUE = (4.0, 25.0)                         # the enzyme's Vmax (uM/min) and Km (uM)
+P163_MM_DIL = (500.0, 16)                          # substrate: 16 two-fold dilutions from 500 uM
+P163_MM_WELLS = 1536                               # a 1536-well plate: 96 wells a concentration
+P163_MM_NOISE = (0.08, 0.01)                       # proportional CV; additive sd (a fraction of Vmax)
+P163_MM_OUT = 0.02                                 # outlier wells (bubbles, pipetting): v x U(0, 0.4) or x U(2, 4)
+P163_MM_RANGE = ((0.5, 40.0), (0.5, 2000.0))       # the grid's Vmax and Km ranges, log-spaced
+P163_MM_NK = 256                                   # Km values (the grid Vmax-major)
+P163_MM_BLOCK = 256                                # MM_BLOCK
+P163_JH_M, P163_JH_P, P163_JH_PW = 64, 64, 16      # JH_M, JH_P, JH_PW
+P163_JH_TIMES = 16                                 # the induction time course: 0, 5, .. 75 min (cells contiguous)
+P163_JH_FAIL = (0.01, 0.005)                       # cells with no mRNA count (-1 both); with no protein count
+P163_JH_BLOCK, P163_JH_PER = 256, 64               # blockDim; cells a thread (the grid sized for it)
+P163_ST_RXN = 13500 / 8400                         # reactions a metabolite (Recon3D's scale: 8400 with compartments)
+P163_ST_NS = 1024                                  # flux samples
+P163_ST_HUBS = (100 / 8400, 0.2)                   # cofactor hubs (H+, H2O, ATP, .. in each compartment; Zipf(1)) a
+                                                   # metabolite; their share of the entries
+P163_ST_LOCAL = 20                                 # a pathway's other metabolites: N(0, 20^2) indices about its place
+P163_ST_BIOMASS = 60                               # the biomass reaction's metabolites
+P163_ST_BLOCKED, P163_ST_REV = 0.2, 0.3            # flux samples: blocked reactions (0), reversible (either sign)
+P163_ST_BLOCK = 256
+
+
+def _p163_ssa_args(n, rng, t_end=P163_SSA_TEND, nrec=P163_SSA_NREC, max_steps=P163_SSA_MAX):
+    """n cells: GeneRates (P163_SSA_DTYPE) at P163_SSA_RATES times lognormal(0, sigma) factors
+    (P163_SSA_EXT); a start near the stationary distribution: promoter on with probability
+    kon / (kon + koff), mRNA Poisson(Gamma(kon / gm, km / koff)), protein Poisson(kp / gp
+    Gamma(kon / gm, km / koff)); xorshift32 seeds (odd uint32); rec (int32 nrec n), steps
+    (int32 n), total (uint64[1]) zeroed; t_end, nrec, max_steps, n."""
+    r = np.zeros(n, P163_SSA_DTYPE)
+    for k, v in P163_SSA_RATES.items():
+        sg = P163_SSA_EXT[0] if k in ("kon", "koff") else P163_SSA_EXT[1] if k in ("km", "kp") else 0.0
+        r[k] = v * rng.lognormal(0, sg, n) if sg else v
+    kon, koff, km, gm, kp, gp = (r[k].astype(np.float64) for k in P163_SSA_DTYPE.names)
+    g = (rng.random(n) < kon / (kon + koff)).astype(np.int32)
+    m = rng.poisson(rng.gamma(kon / gm, km / koff)).astype(np.int32)
+    p = rng.poisson(kp / gp * rng.gamma(kon / gm, km / koff)).astype(np.int32)
+    return [r, g, m, p, _u32(n, rng) | np.uint32(1), np.zeros(nrec * n, np.int32), np.zeros(n, np.int32),
+            np.zeros(1, np.uint64), np.float32(t_end), _i32(nrec), _i32(max_steps), _i32(n)]
+
+
+def _p163_xs32(s):
+    s = s ^ (s << np.uint32(13))
+    s = s ^ (s >> np.uint32(17))
+    return s ^ (s << np.uint32(5))
+
+
+def _p163_ssa_ref(rates, gene, mrna, prot, seed, t_end, nrec, max_steps):
+    """ssa_telegraph in numpy, all trajectories a step at a time (float32 propensities and
+    clock as the kernel's): final gene, mRNA, protein, rng states, steps, records (nrec x n),
+    and each trajectory's smallest relative distance of u2 a0 to a cumulative propensity and
+    smallest distance of a reaction time to a record time or t_end (where the kernel's float
+    rounding, contracted or not, may decide otherwise)."""
+    f = np.float32
+    n = len(gene)
+    kon, koff, km, gm, kp, gp = (np.asarray(rates[k], f) for k in P163_SSA_DTYPE.names)
+    g, m, p = (np.array(v, np.int64) for v in (gene, mrna, prot))
+    s = np.array(seed, np.uint32)
+    t = np.zeros(n, f)
+    t_end = f(t_end)
+    times = np.arange(1, nrec + 1, dtype=f) * (t_end / f(nrec))
+    rec = np.zeros((nrec, n), np.int64)
+    nxt = np.zeros(n, np.int64)
+    steps = np.zeros(n, np.int64)
+    cmar = np.full(n, np.inf)
+    tmar = np.full(n, np.inf)
+    live = np.ones(n, bool)
+    while live.any():
+        i = np.flatnonzero(live & (steps < max_steps))
+        live[:] = False
+        a = np.stack([kon[i] * f(1) * (1 - g[i]).astype(f), koff[i] * g[i].astype(f), km[i] * g[i].astype(f),
+                      gm[i] * m[i].astype(f), kp[i] * m[i].astype(f), gp[i] * p[i].astype(f)])
+        c = np.cumsum(a, axis=0, dtype=f)            # float32, left to right
+        a0 = c[-1]
+        i, c, a0 = i[a0 > 0], c[:, a0 > 0], a0[a0 > 0]
+        s[i] = _p163_xs32(s[i])
+        u1 = ((s[i] >> np.uint32(8)) + np.uint32(1)).astype(f) * f(2.0 ** -24)
+        s[i] = _p163_xs32(s[i])
+        u2 = (s[i] >> np.uint32(8)).astype(f) * f(2.0 ** -24)
+        tnew = t[i] - np.log(u1) / a0
+        d = np.abs(tnew[:, None].astype(np.float64) - np.append(times, t_end)[None, :])
+        tmar[i] = np.minimum(tmar[i], d.min(axis=1))
+        cnt = np.searchsorted(times, tnew, side="right")
+        for k in range(nrec):
+            w = (nxt[i] <= k) & (k < cnt)
+            rec[k, i[w]] = p[i[w]]
+        nxt[i] = np.maximum(nxt[i], cnt)
+        go = tnew < t_end
+        i, c, a0, tnew, u2 = i[go], c[:, go], a0[go], tnew[go], u2[go]
+        t[i] = tnew
+        r = u2 * a0
+        cmar[i] = np.minimum(cmar[i], (np.abs(r[None, :] - c[:-1]) / a0).min(axis=0))
+        which = (r[None, :] >= c[:-1]).sum(axis=0)  # the first cumulative sum above r
+        g[i] = np.where(which == 0, 1, np.where(which == 1, 0, g[i]))
+        m[i] += (which == 2).astype(np.int64) - (which == 3)
+        p[i] += (which == 4).astype(np.int64) - ((which == 5) & (p[i] > 0))
+        steps[i] += 1
+        live[i] = True
+    for k in range(nrec):
+        w = nxt <= k
+        rec[k, w] = p[w]
+    return g, m, p, s, steps, rec, cmar, tmar
+
+
+def _p163_tl_syms(n, rng):
+    """c_nu: transcription (reactions 0-2) and decay (3-5) of mRNA j, translation (6-8) and
+    decay (9-11) of protein j."""
+    nu = np.zeros((12, 6), np.int32)
+    for j in range(3):
+        nu[j, j], nu[3 + j, j], nu[6 + j, 3 + j], nu[9 + j, 3 + j] = 1, -1, 1, -1
+    return {"c_nu": nu.ravel()}
+
+
+def _p163_tl_args(n, rng, steps=P163_TL_STEPS):
+    """n trajectories of a sweep: n / P163_TL_REPS points (replicates contiguous), the points'
+    transcription rates log-spaced over P163_TL_ALPHA (each for the 4 Hill coefficients
+    P163_TL_HILL in turn); starts mRNA Poisson(U(0, 30)), protein Poisson(U(0, 800)) a gene
+    (x int32 6 x n, species-major); xorshift64* seeds (non-zero uint64); alpha, hill
+    (float32); peaks (int32, zeroed); P163_TL_PRM, tau, thr (float32); steps, n."""
+    pts = max(1, -(-n // P163_TL_REPS))
+    q = np.arange(n) // P163_TL_REPS
+    nal = max(1, -(-pts // len(P163_TL_HILL)))
+    lo, hi = np.log(P163_TL_ALPHA)
+    alpha = np.exp(lo + (hi - lo) * (q // len(P163_TL_HILL)) / max(nal - 1, 1)).astype(np.float32)
+    hill = np.array(P163_TL_HILL, np.float32)[q % len(P163_TL_HILL)]
+    x = np.concatenate([rng.poisson(rng.uniform(0, 30, (3, n))), rng.poisson(rng.uniform(0, 800, (3, n)))])
+    seed = rng.integers(1, 1 << 63, n, dtype=np.int64).astype(np.uint64)
+    pr = P163_TL_PRM
+    return [x.astype(np.int32).ravel(), seed, alpha, hill, np.zeros(n, np.int32),
+            *(np.float32(pr[k]) for k in ("alpha0", "K", "gm", "beta", "gp")), np.float32(P163_TL_TAU),
+            np.float32(P163_TL_THR), _i32(steps), _i32(n)]
+
+
+def _p163_tl_uniform(s):
+    """One xorshift64* step of each state: the new states and uniforms in [0, 1) (float32)."""
+    s = s ^ (s >> np.uint64(12))
+    s = s ^ (s << np.uint64(25))
+    s = s ^ (s >> np.uint64(27))
+    u = ((s * np.uint64(2685821657736338717)) >> np.uint64(40)).astype(np.float32) * np.float32(2.0 ** -24)
+    return s, u
+
+
+def _p163_tl_ref(x, seed, alpha, hill, alpha0, K, gm, beta, gp, tau, thr, steps):
+    """tauleap_repressilator in numpy (the transcription propensities in float64, the others'
+    Poisson means and Knuth's products in float32 as the kernel's): copy numbers (6 x n), rng
+    states, peaks, the clamps to 0, and each trajectory's smallest margin of a decision taken
+    on floats, in units of the kernel's possible error there (Knuth's product against
+    exp(-mean): 2e-6 (1 + mean) relative; a transcription mean against RP_KNUTH_MAX: 2e-6
+    relative; the rounded normal's distance from a half-integer: 1e-4): the kernel's
+    outcome is certain where it is over 1."""
+    f = np.float32
+    c = np.array(x, np.int64).reshape(6, -1).copy()
+    n = c.shape[1]
+    s = np.array(seed, np.uint64)
+    nu = _p163_tl_syms(n, None)["c_nu"].reshape(12, 6)
+    al, h = np.asarray(alpha, np.float64), np.asarray(hill, np.float64)
+    alpha0, K, gm, beta, gp, tau, thr = (float(v) for v in (alpha0, K, gm, beta, gp, tau, thr))
+    high = c[3] > thr
+    peaks = np.zeros(n, np.int64)
+    clamps = 0
+    mar = np.full(n, np.inf)
+    for _ in range(int(steps)):
+        rep = c[[5, 3, 4]].astype(np.float64)                   # gene j repressed by protein j - 1
+        tx = (alpha0 + al / (1 + (rep / K) ** h)) * tau
+        lin = np.concatenate([f(gm) * c[:3].astype(f), f(beta) * c[:3].astype(f), f(gp) * c[3:].astype(f)]) * f(tau)
+        lam = np.concatenate([tx, lin.astype(np.float64)])
+        for r in range(12):
+            lm = lam[r]
+            if r < 3:
+                mar = np.minimum(mar, np.abs(lm / P163_TL_KNUTH - 1) / 2e-6)
+            fire = np.zeros(n, np.int64)
+            kn = np.flatnonzero(lm < P163_TL_KNUTH)
+            L = np.exp(-lm[kn])
+            s[kn], prod = _p163_tl_uniform(s[kn])
+            live = np.ones(len(kn), bool)
+            while live.any():
+                j = np.flatnonzero(live)
+                mar[kn[j]] = np.minimum(mar[kn[j]], np.abs(prod[j] / L[j] - 1) / (2e-6 * (1 + lm[kn[j]])))
+                live[j] = prod[j] > L[j]
+                j = j[live[j]]
+                s[kn[j]], u = _p163_tl_uniform(s[kn[j]])
+                prod[j] = prod[j] * u
+                fire[kn[j]] += 1
+            nm = np.flatnonzero(lm >= P163_TL_KNUTH)
+            s[nm], u1 = _p163_tl_uniform(s[nm])
+            s[nm], u2 = _p163_tl_uniform(s[nm])
+            v = lm[nm] + np.sqrt(lm[nm]) * np.sqrt(-2 * np.log(1 - u1.astype(np.float64))) * np.cos(2 * np.pi * u2)
+            mar[nm] = np.minimum(mar[nm], np.abs(np.abs(v - np.floor(v)) - 0.5) / 1e-4)
+            fire[nm] = np.maximum(np.rint(v), 0)
+            c += nu[r][:, None] * fire[None, :]
+        clamps += int((c < 0).sum())
+        c = np.maximum(c, 0)
+        up = ~high & (c[3] > thr)
+        peaks += up
+        high = np.where(up, True, np.where(high & (c[3] < 0.5 * thr), False, high))
+    return c, s, peaks, clamps, mar
+
+
+def _p163_mk_args(n, rng, steps=P163_MK_STEPS):
+    """n points of a V1 x Ki sweep (V1-major, P163_MK_NV1 V1 values log-spaced over
+    P163_MK_V1, n / P163_MK_NV1 Ki values log-spaced over P163_MK_KI; float64), each starting
+    from Kholodenko's state times U(0.95, 1.05) a species (x0 float64 n x 8, interleaved);
+    xT (8 n), peaks (int32), mean_pp (float64) zeroed; nh, dt, steps, n."""
+    nv = min(P163_MK_NV1, n)
+    nk = -(-n // nv)
+    q = np.arange(n)
+    lv, lk = np.log(P163_MK_V1), np.log(P163_MK_KI)
+    V1 = np.exp(lv[0] + (lv[1] - lv[0]) * (q // nk) / max(nv - 1, 1))
+    Ki = np.exp(lk[0] + (lk[1] - lk[0]) * (q % nk) / max(nk - 1, 1))
+    x0 = np.array(P163_MK_X0) * rng.uniform(0.95, 1.05, (n, 8))
+    return [x0.ravel(), V1, Ki, np.zeros(8 * n), np.zeros(n, np.int32), np.zeros(n), np.float64(P163_MK_NH),
+            np.float64(P163_MK_DT), _i32(steps), _i32(n)]
+
+
+def _p163_mk_rhs(x, V1, Ki, nh):
+    """Kholodenko's cascade: dx/dt (8 x n) for states x (8 x n)."""
+    mm = lambda V, s, K: V * s / (K + s)
+    v1 = V1 * x[0] / ((1 + (x[7] / Ki) ** nh) * (10 + x[0]))
+    v2 = mm(0.25, x[1], 8.0)
+    v3, v4 = mm(0.025 * x[1], x[2], 15.0), mm(0.025 * x[1], x[3], 15.0)
+    v5, v6 = mm(0.75, x[4], 15.0), mm(0.75, x[3], 15.0)
+    v7, v8 = mm(0.025 * x[4], x[5], 15.0), mm(0.025 * x[4], x[6], 15.0)
+    v9, v10 = mm(0.5, x[7], 15.0), mm(0.5, x[6], 15.0)
+    return np.stack([v2 - v1, v1 - v2, v6 - v3, v3 + v5 - v4 - v6, v4 - v5, v10 - v7, v7 + v9 - v8 - v10, v8 - v9])
+
+
+def _p163_mk_ref(x0, V1, Ki, nh=P163_MK_NH, dt=P163_MK_DT, steps=P163_MK_STEPS, keep=False):
+    """rk4_mapk in numpy: final states (8 x n), peaks, mean MAPK-PP, the smallest relative
+    step of MAPK-PP and distance of a peak's value from P163_MK_PEAK (the float decisions),
+    and with keep the states after each step (steps x 8 x n)."""
+    x = np.array(x0, np.float64).reshape(-1, 8).T.copy()
+    V1, Ki = np.asarray(V1), np.asarray(Ki)
+    prev = x[7].copy()
+    rising = np.zeros(len(V1), bool)
+    peaks = np.zeros(len(V1), np.int64)
+    tot = np.zeros(len(V1))
+    mar = np.full(len(V1), np.inf)
+    path = []
+    for _ in range(int(steps)):
+        k1 = _p163_mk_rhs(x, V1, Ki, nh)
+        k2 = _p163_mk_rhs(x + dt / 2 * k1, V1, Ki, nh)
+        k3 = _p163_mk_rhs(x + dt / 2 * k2, V1, Ki, nh)
+        k4 = _p163_mk_rhs(x + dt * k3, V1, Ki, nh)
+        x = x + dt / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+        pp = x[7]
+        mar = np.minimum(mar, np.abs(pp - prev) / np.maximum(pp, 1))
+        top = rising & (pp < prev)
+        mar[top] = np.minimum(mar[top], np.abs(prev[top] - P163_MK_PEAK) / P163_MK_PEAK)
+        peaks += top & (prev > P163_MK_PEAK)
+        rising = pp > prev
+        prev = pp
+        tot += pp
+        if keep:
+            path.append(x)
+    return (x, peaks, tot / steps, mar) + ((np.array(path),) if keep else ())
+
+
+def _p163_mm_data(m, rng):
+    """A plate of m initial-rate wells: substrate S (uM) a two-fold dilution series
+    (P163_MM_DIL, wells in plate order, the concentrations cycling), rates v = Vmax S / (Km +
+    S) (P163_MM_TRUE) times lognormal(0, CV) plus N(0, (sd Vmax)^2) (P163_MM_NOISE), outlier
+    wells (P163_MM_OUT); weights w = 1 / (sd Vmax + CV |v|) (float32)."""
+    c0, nd = P163_MM_DIL
+    S = (c0 / 2.0 ** (np.arange(m) % nd))
+    Vm, Km = P163_MM_TRUE
+    cv, sd = P163_MM_NOISE
+    v = Vm * S / (Km + S) * rng.lognormal(0, cv, m) + rng.normal(0, sd * Vm, m)
+    out = rng.random(m) < P163_MM_OUT
+    lo = rng.random(m) < 0.5
+    v[out] *= np.where(lo, rng.uniform(0, 0.4, m), rng.uniform(2, 4, m))[out]
+    w = 1 / (sd * Vm + cv * np.abs(v))
+    return S.astype(np.float32), v.astype(np.float32), w.astype(np.float32)
+
+
+def _p163_mm_args(n, rng, nk=P163_MM_NK, m=P163_MM_WELLS):
+    """The plate (_p163_mm_data) and an (n / nk) x nk grid of (Vmax, Km) over P163_MM_RANGE
+    (log-spaced; n a multiple of nk): S, v, w, sse (float32 n, zeroed), log Vmax's start and
+    step, log Km's, nk, m."""
+    nk = min(nk, n)
+    nv = n // nk
+    S, v, w = _p163_mm_data(m, rng)
+    (v0, v1), (k0, k1) = np.log(P163_MM_RANGE)
+    return [S, v, w, np.zeros(n, np.float32), np.float32(v0), np.float32((v1 - v0) / max(nv - 1, 1)),
+            np.float32(k0), np.float32((k1 - k0) / max(nk - 1, 1)), _i32(nk), _i32(m)]
+
+
+def _p163_mm_ref(S, v, w, n, lv0, dlv, lk0, dlk, nk):
+    """mm_sse_grid in float64 (the grid's exponents from the float32 steps): each point's SSE
+    and a bound on the float32 kernel's error: a residual off by d = 2e-6 w pred (the
+    exponents' roundings, 1 ulp, and expf's 2 ulps, of Vmax and Km) + 2e-7 |r| (its own
+    roundings), its square by 2 |r| d + d^2, and 1e-6 of the SSE for the squares' and the
+    sums' roundings (14 deep)."""
+    b = np.arange(n)
+    Vm = np.exp(float(lv0) + (b // nk) * float(dlv))[:, None]
+    Km = np.exp(float(lk0) + (b % nk) * float(dlk))[:, None]
+    S, v, w = (np.asarray(a, np.float64)[None, :] for a in (S, v, w))
+    pred = Vm * S / (Km + S)
+    r = (v - pred) * w
+    sse = (r * r).sum(axis=1)
+    d = w * pred * 2e-6 + np.abs(r) * 2e-7
+    err = (2 * np.abs(r) * d + d * d).sum(axis=1) + 1e-6 * sse
+    return sse, err
+
+
+def _p163_jh_args(n, rng):
+    """n cells of an induction time course (P163_JH_TIMES time points t = 0, 5, .. min, the
+    cells of each contiguous): mRNA negative binomial NB(2, mean mu_m(t)) (a sum of 2
+    geometrics), mu_m = 0.3 + 20 (1 - exp(-0.1 t)); protein floor(mu_p(t) G (0.5 + 0.5 m /
+    mu_m)) for G ~ Gamma(3, 1/3), mu_p = 20 + 800 (1 - exp(-0.02 t)); P163_JH_FAIL of the
+    cells not counted (-1); hist (int32, zeroed), n."""
+    f = np.float32
+    t = 5.0 * np.arange(P163_JH_TIMES)
+    cells = np.diff(np.arange(P163_JH_TIMES + 1) * n // P163_JH_TIMES)
+    mu_m = 0.3 + 20 * (1 - np.exp(-0.1 * t))
+    lq = np.repeat(np.log1p(-2 / (2 + mu_m)).astype(f), cells)     # log(1 - p) of the geometrics
+    mu_p = np.repeat((20 + 800 * (1 - np.exp(-0.02 * t))).astype(f), cells)
+    mu_m = np.repeat(mu_m.astype(f), cells)
+    u = lambda: 1 - rng.random(n, dtype=f)           # (0, 1]
+    g = np.floor(np.log(u()) / lq)
+    g += np.floor(np.log(u()) / lq)
+    m = g.astype(np.int32)
+    g *= f(0.5) / mu_m
+    g += f(0.5)                                      # 0.5 + 0.5 m / mu_m
+    g *= mu_p
+    g *= -np.log(u() * u() * u()) / f(3)
+    p = np.floor(g).astype(np.int32)
+    r = rng.random(n, dtype=f)
+    m[r < P163_JH_FAIL[0]] = -1
+    p[r < P163_JH_FAIL[0] + P163_JH_FAIL[1]] = -1
+    return [m, p, np.zeros(P163_JH_M * P163_JH_P, np.int32), _i32(n)]
+
+
+def _p163_jh_ref(m, p):
+    """joint_hist in numpy: the histogram (JH_M x JH_P, flattened)."""
+    m, p = np.asarray(m), np.asarray(p)
+    ok = (m >= 0) & (p >= 0)
+    bm = np.minimum(m[ok], P163_JH_M - 1)
+    bp = np.minimum(p[ok] // P163_JH_PW, P163_JH_P - 1)
+    return np.bincount(bm * P163_JH_P + bp, minlength=P163_JH_M * P163_JH_P)
+
+
+def _p163_st_net(rng, nmet):
+    """A genome-scale-like stoichiometric matrix of nmet metabolites and nmet P163_ST_RXN
+    reactions (CSR by metabolite: rowptr, rxn int32, coef float32): reactions of 1 +
+    Poisson(2.8) metabolites (at most 10, exchange reactions of one), the last one the biomass
+    reaction (P163_ST_BIOMASS metabolites, fractional coefficients); an entry a cofactor hub
+    with probability P163_ST_HUBS[1] (Zipf(1) over nmet P163_ST_HUBS[0] hubs at random
+    indices), else a metabolite about the reaction's place in the metabolite order (pathways:
+    N(0, P163_ST_LOCAL^2)); duplicates dropped; coefficients -1 or 1 (reactants, products),
+    10% 2 in size, 2% 3 or 4."""
+    nrxn = round(nmet * P163_ST_RXN)
+    d = np.minimum(1 + rng.poisson(2.8, nrxn), 10)
+    d[-1] = min(P163_ST_BIOMASS, nmet)
+    j = np.repeat(np.arange(nrxn), d)
+    nh = max(2, round(nmet * P163_ST_HUBS[0]))
+    hubs = rng.choice(nmet, nh, replace=False)
+    zw = 1 / np.arange(1, nh + 1)
+    i = np.rint(j * (nmet / nrxn) + rng.normal(0, P163_ST_LOCAL, len(j))).astype(np.int64) % nmet
+    hub = rng.random(len(j)) < P163_ST_HUBS[1]
+    i[hub] = hubs[rng.choice(nh, int(hub.sum()), p=zw / zw.sum())]
+    bio = j == nrxn - 1
+    i[bio] = rng.choice(nmet, int(bio.sum()), replace=False)
+    key = np.unique(i * nrxn + j)
+    i, j = key // nrxn, key % nrxn                           # sorted by metabolite, then reaction
+    u = rng.random(len(i))
+    mag = np.where(u < 0.88, 1.0, np.where(u < 0.98, 2.0, rng.integers(3, 5, len(i))))
+    coef = mag * np.where(rng.random(len(i)) < 0.5, -1.0, 1.0)
+    b = j == nrxn - 1
+    coef[b] = -np.round(rng.lognormal(-1, 1.5, int(b.sum())), 4)
+    rowptr = np.concatenate([[0], np.cumsum(np.bincount(i, minlength=nmet))]).astype(np.int32)
+    return rowptr, j.astype(np.int32), coef.astype(np.float32)
+
+
+def _p163_st_args(n, rng, ns=P163_ST_NS):
+    """The network of n metabolites (_p163_st_net) and ns flux samples (float32 reactions x
+    ns, a reaction's samples contiguous): a reaction's typical flux lognormal(0, 1.5), the
+    samples lognormal(0, 0.5) about it, P163_ST_BLOCKED of the reactions blocked (0),
+    P163_ST_REV reversible (a sample's sign at random), the rest of a fixed sign; res (float32
+    n x ns, zeroed); ns."""
+    rowptr, rxn, coef = _p163_st_net(rng, n)
+    nrxn = round(n * P163_ST_RXN)
+    typ = rng.lognormal(0, 1.5, nrxn).astype(np.float32)
+    typ[rng.random(nrxn) < P163_ST_BLOCKED] = 0
+    typ *= np.where(rng.random(nrxn) < 0.5, -1, 1).astype(np.float32)
+    V = rng.standard_normal((nrxn, ns), dtype=np.float32)
+    V *= np.float32(0.5)
+    np.exp(V, out=V)
+    V *= typ[:, None]
+    rev = np.flatnonzero(rng.random(nrxn) < P163_ST_REV)
+    V[rev] *= np.where(rng.random((len(rev), ns)) < 0.5, np.float32(-1), np.float32(1))
+    return [rowptr, rxn, coef, V.ravel(), np.zeros(n * ns, np.float32), _i32(ns)]
+
+
+def _p163_st_ref(rowptr, rxn, coef, flux, ns):
+    """stoich_residual in float64: S flux (metabolites x ns) and the float32 kernel's error
+    bound (a row's length times 2^-24 times the sum of its terms' sizes)."""
+    nmet = len(rowptr) - 1
+    F = np.asarray(flux, np.float64).reshape(-1, ns)
+    i = np.repeat(np.arange(nmet), np.diff(rowptr))
+    S = np.zeros((nmet, F.shape[0]))
+    S[i, rxn] = coef
+    length = np.diff(rowptr).astype(np.float64)[:, None]
+    return S @ F, 1.01 * length * 2.0 ** -24 * (np.abs(S) @ np.abs(F))
+
+
+UNSEEN161 = [
+    TimingProbe("probe/ssa-telegraph-records", "probe-unseen161", "ssa_telegraph", 1 << 18, P163_SSA_BLOCK,
+                lambda n: -(-n // P163_SSA_BLOCK), _p163_ssa_args, source=_P163,
+                note="an ensemble of 2^18 Gillespie SSA (direct method) trajectories of the telegraph model of gene "
+                     "expression over 10 min, a thread a cell in blocks of 128 with its own rates (24-byte GeneRates "
+                     "structs, AoS: extrinsic lognormal noise) and xorshift32 stream: per reaction 6 propensities and "
+                     "their sum, 2 draws, a logf and a float division for the waiting time, a 6-way if-else chain "
+                     "picking the reaction (divergent); data-dependent trip counts (mean 470 reactions, a warp's "
+                     "longest ~1770: ~27% of lanes busy), the protein written at 20 record times as the clock "
+                     "passes them (rec[k * n + i]: a warp's lanes store at different iterations, partial sectors); "
+                     "40 B loaded (the struct 24) and 20 B + 80 B of records stored a thread; the steps summed by a "
+                     "5-step __shfl_down_sync and a 64-bit atomicAdd a warp; compute-bound on the divergent loop's "
+                     "FP32/SFU work"),
+    TimingProbe("probe/tauleap-repressilator", "probe-unseen161", "tauleap_repressilator", 1 << 15, P163_TL_BLOCK,
+                lambda n: -(-n // P163_TL_BLOCK), _p163_tl_args, source=_P163, symbols=_p163_tl_syms,
+                note="tau-leaping of a repressilator parameter sweep: 2^15 trajectories (2048 points of transcription "
+                     "rate x Hill coefficient, 16 replicates each, contiguous) of 6 species and 12 reactions over 300 "
+                     "leaps of 0.5 min, a thread a trajectory in blocks of 128: per leap 3 powf Hill terms and a "
+                     "float division, the 12 propensities in a per-thread array (local memory, 80-byte stack), 12 "
+                     "Poisson draws from a xorshift64* stream (64-bit shifts, xors and a 64-bit multiply a uniform): "
+                     "means under 15 by Knuth's product loop (an expf and mean + 1 uniforms, divergent trip counts: "
+                     "a warp's longest ~10 a reaction), larger ones by a rounded Box-Muller normal (logf, sqrtf, "
+                     "cosf), the 6 x 12 int stoichiometry from __constant__ (warp-uniform index: broadcast); 8 "
+                     "warps an SM; integer/SFU-bound with divergence"),
+    TimingProbe("probe/rk4-mapk-feedback-double", "probe-unseen161", "rk4_mapk", 1 << 15, P163_MK_BLOCK,
+                lambda n: -(-n // P163_MK_BLOCK), _p163_mk_args, source=_P163,
+                note="RK4 in double of Kholodenko's (2000) MAPK cascade with negative feedback (8 species, 10 "
+                     "Michaelis-Menten rates) over a 128 x 256 sweep of input strength V1 and feedback constant Ki: "
+                     "2^15 points, a thread a point in blocks of 128, 480 steps of 5 s; per step 4 right-hand sides, "
+                     "each 10 double divisions, a double pow (the feedback's Hill term) and ~30 DMUL/DADD, the state "
+                     "and 4 stages in per-thread arrays (unrolled into registers: 128 a thread, 16 warps an SM at "
+                     "most, 8 resident); 64 B loaded (x0 interleaved: strided), 64 B stored (species-major), "
+                     "peaks counted and MAPK-PP averaged; FP64-bound (division and pow sequences)"),
+    TimingProbe("probe/mm-sse-grid-reduce", "probe-unseen161", "mm_sse_grid", 1 << 16, P163_MM_BLOCK,
+                lambda n: n, _p163_mm_args, source=_P163,
+                note="least-squares landscape of the Michaelis-Menten model on a 256 x 256 log-spaced (Vmax, Km) grid "
+                     "against a 1536-well plate of initial rates (16 two-fold substrate dilutions, 18 KB: L1/L2-"
+                     "resident, reread by every block): 65536 blocks of 256 threads, a block a grid point (2 expf), "
+                     "each thread 6 wells strided by the block (3 coalesced loads, a float division and 4 more FP32 "
+                     "ops a well), then an 8-level shared-memory tree reduction with a __syncthreads a level, thread 0 "
+                     "storing the SSE; 100M residuals, 1.2 GB of L1 loads; bound by the short loop, the reduction's "
+                     "barriers and the block launch rate"),
+    TimingProbe("probe/mrna-protein-hist-smem", "probe-unseen161", "joint_hist", 1 << 24, P163_JH_BLOCK,
+                lambda n: -(-n // (P163_JH_BLOCK * P163_JH_PER)), _p163_jh_args, source=_P163,
+                note="joint (mRNA, protein) copy-number histogram of 2^24 single cells of an induction time course (16 "
+                     "time points, 2^20 cells each, contiguous; 1.5% not counted, -1): 1024 blocks of 256 threads, "
+                     "a grid-stride loop of 64 cells a thread (2 coalesced int loads, 128 MB in all), 64 x 64 int "
+                     "bins privatised in 16 KB of shared memory, a shared atomicAdd a cell (the first time point: "
+                     "65% of cells in bin 0, ~7 distinct bins a warp; the late ones ~31: contended early, spread "
+                     "late), then the block's non-zero bins (up to 4096) added to global memory by atomicAdd (1024 "
+                     "blocks onto the same 4096 words); shared-atomic and DRAM bound"),
+    TimingProbe("probe/stoich-residual-csr", "probe-unseen161", "stoich_residual", 8400, P163_ST_BLOCK,
+                lambda n: n, _p163_st_args, source=_P163,
+                note="mass-balance residuals S v of 1024 flux samples of a genome-scale metabolic network (8400 "
+                     "metabolites, 13500 reactions, 50k stoichiometric entries in CSR by metabolite: median 5 a row, "
+                     "cofactor hubs up to ~1900), a block of 256 a metabolite, its threads striding over the "
+                     "samples (4 each): per entry a broadcast load of the reaction and coefficient and a coalesced "
+                     "gather of that reaction's 1024 samples (a 4 KB row of the 55 MB flux matrix, ~L2-resident), "
+                     "one FMA; 34 MB of residuals stored coalesced; the hubs' blocks run ~1900 x 4 gathers in "
+                     "sequence while most finish after ~20: memory-latency bound with a load-imbalance tail"),
+]
+PROBES += UNSEEN161
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
