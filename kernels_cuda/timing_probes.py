@@ -40152,7 +40152,7 @@ P163_TL_PRM = dict(alpha0=0.01, K=40.0, gm=0.35, beta=2.0, gp=0.07)   # 1/min (h
 P163_TL_ALPHA = (1.0, 60.0)                        # the sweep's transcription rates (1/min), log-spaced
 P163_TL_HILL = (1.5, 2.0, 2.5, 3.0)
 P163_TL_REPS = 16                                  # replicate trajectories a sweep point (contiguous)
-P163_TL_TAU, P163_TL_STEPS, P163_TL_THR = 0.5, 300, 400.0    # min, leaps (2.5 hours), a peak's threshold
+P163_TL_TAU, P163_TL_STEPS, P163_TL_THR = 0.5, 60, 400.0     # min, leaps (half an hour), a peak's threshold
 P163_TL_KNUTH = 15.0                               # RP_KNUTH_MAX
 P163_TL_BLOCK = 128
 P163_MK_X0 = (90.0, 10.0, 280.0, 10.0, 10.0, 280.0, 10.0, 10.0)  # Kholodenko's initial state (nM)
@@ -40582,7 +40582,7 @@ UNSEEN161 = [
     TimingProbe("probe/tauleap-repressilator", "probe-unseen161", "tauleap_repressilator", 1 << 15, P163_TL_BLOCK,
                 lambda n: -(-n // P163_TL_BLOCK), _p163_tl_args, source=_P163, symbols=_p163_tl_syms,
                 note="tau-leaping of a repressilator parameter sweep: 2^15 trajectories (2048 points of transcription "
-                     "rate x Hill coefficient, 16 replicates each, contiguous) of 6 species and 12 reactions over 300 "
+                     "rate x Hill coefficient, 16 replicates each, contiguous) of 6 species and 12 reactions over 60 "
                      "leaps of 0.5 min, a thread a trajectory in blocks of 128: per leap 3 powf Hill terms and a "
                      "float division, the 12 propensities in a per-thread array (local memory, 80-byte stack), 12 "
                      "Poisson draws from a xorshift64* stream (64-bit shifts, xors and a 64-bit multiply a uniform): "
