@@ -2132,12 +2132,11 @@ class Counters:
                                           stores * scale)
             work = tuple(v * scale / slices for v in (trans, ser, cas, cas_ser))
             share = self.busiest_slice_share(alloc, lo, hi, slices, off)
-            if share * slices <= 1.0 and hi - lo + 1 > HASH_SPAN:
-                uneven = self.uneven_share(alloc, lo, hi, base, off)
-                if uneven * slices > 1.0:
-                    # hot lines on few GPU slices (gpu_slice): the busiest one's share
-                    work = tuple(v * uneven * slices for v in work)
-            if share * slices > 1.0:
+            uneven = self.uneven_share(alloc, lo, hi, base, off) if hi - lo + 1 > HASH_SPAN else 0.0
+            if uneven > max(share, 1.0 / slices):
+                # hot lines on few GPU slices (gpu_slice): the busiest one's share
+                work = tuple(v * uneven * slices for v in work)
+            elif share * slices > 1.0:
                 # most of the region's atomics on one slice: that slice's work, alone
                 work = tuple(v * share * slices for v in work)
                 spread = False
