@@ -209,6 +209,8 @@ GPU_GROUP_SLICES = 32
 GPU_SLICES = GPU_SLICE_GROUPS * GPU_GROUP_SLICES
 UNEVEN_MAX_BYTES = 256 << 20    # allocations past this: within 1% of the even share
 UNEVEN_SHARED_SPAN = 0.5        # a block hot lines share: grid blocks this share of the sample apart hit it
+CONCENTRATED = 2.0              # busiest_slice_share's measured rule wins from this many even shares
+#                                 (an order book's 29: probe/orderbook-depth); below, sampling noise
 
 
 def gpu_slice(blocks: np.ndarray) -> np.ndarray:
@@ -2133,7 +2135,7 @@ class Counters:
             work = tuple(v * scale / slices for v in (trans, ser, cas, cas_ser))
             share = self.busiest_slice_share(alloc, lo, hi, slices, off)
             uneven = self.uneven_share(alloc, lo, hi, base, off) if hi - lo + 1 > HASH_SPAN else 0.0
-            if uneven > max(share, 1.0 / slices):
+            if uneven > max(share, 1.0 / slices) and share * slices < CONCENTRATED:
                 # hot lines on few GPU slices (gpu_slice): the busiest one's share
                 work = tuple(v * uneven * slices for v in work)
             elif share * slices > 1.0:
