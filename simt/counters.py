@@ -1825,7 +1825,7 @@ class Counters:
         ids[0] = min(ids[0], int(blk.min()))
         ids[1] = max(ids[1], int(blk.max()))
 
-    def uneven_share(self, alloc: int, lo: int, hi: int, base: int, off) -> float:
+    def uneven_share(self, alloc: int, lo: int, hi: int, base: int, off, hot=None) -> float:
         """The share of a region's atomic transactions past ``HASH_SPAN`` that its busiest
         GPU slice (``gpu_slice``) takes, in simt's slices: ``GPU_SLICES / L2_SLICES``
         times its share of the GPU's.  Where most of them fall on 256-byte blocks that
@@ -1834,11 +1834,19 @@ class Counters:
         standard deviations, so that a thin sample does not make one up.  Otherwise (each
         block its own stretch: sorted keys, a bitmap's words per block, scattered keys) the
         sampled blocks' places say nothing of the others', and the region's blocks count
-        evenly.  0 where none were counted."""
+        evenly.  ``hot``: (the busiest sector's address, its chain's sampled lanes), left
+        out: ``global_atomics`` prices that word's chain, and the GPU runs the slice's
+        other atomics beside it (probe/sax-words-prefix-atomic: 28% of the lanes on one
+        word, 1.03 with its chain alone, 2.03 with its lanes on the slice too).  0 where
+        none were counted."""
         got = self.slices96.get(alloc)
         if got is None:
             return 0.0
         w, bmin, bmax, ids = got
+        if hot is not None and 0 <= (hot[0] - base) >> 8 < len(w):
+            w = w.copy()
+            b = (hot[0] - base) >> 8
+            w[b] = max(0.0, w[b] - hot[1])
         total = w.sum()
         if total <= 0:
             return 0.0
@@ -2091,9 +2099,11 @@ class Counters:
         # share of blocks that hit it (a histogram bin: all of them; a per-block counter:
         # one), and how many of them float or double adds take
         hot_lanes = hot_fp = 0
+        hot_sector = None
         if self.hot:
             # (the longest chain: a float add takes FP_CHAIN_COST integer adds' time)
             a = max(self.hot, key=lambda x: self.hot[x] + (FP_CHAIN_COST - 1) * self.hot_fp.get(x, 0))
+            hot_sector = (a, self.hot[a])
             sp = self.hot_span.get(a, [0, 0])
             frac = min(1.0, (sp[1] - sp[0] + 1) / max(1, self.run_blocks))
             hot_lanes = self.hot[a] * (1 + (scale - 1) * frac)
@@ -2134,7 +2144,7 @@ class Counters:
                                           stores * scale)
             work = tuple(v * scale / slices for v in (trans, ser, cas, cas_ser))
             share = self.busiest_slice_share(alloc, lo, hi, slices, off)
-            uneven = self.uneven_share(alloc, lo, hi, base, off) if hi - lo + 1 > HASH_SPAN else 0.0
+            uneven = self.uneven_share(alloc, lo, hi, base, off, hot_sector) if hi - lo + 1 > HASH_SPAN else 0.0
             if uneven > max(share, 1.0 / slices) and share * slices < CONCENTRATED:
                 # hot lines on few GPU slices (gpu_slice): the busiest one's share
                 work = tuple(v * uneven * slices for v in work)
