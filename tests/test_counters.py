@@ -1161,3 +1161,28 @@ def test_hot_lines_past_16_kib_fall_unevenly_on_the_gpu_slices(words, stride, un
         assert 2.6 < got <= 3.0
     else:
         assert got == pytest.approx(1.0, abs=0.02)
+
+
+def test_a_hot_words_chain_is_not_also_piled_on_its_slice():
+    """Half the lanes, whole warps at a time, add to one word of a 128 KiB region and the
+    rest at random over it: the word's chain is priced by ``global_atomics`` and the GPU
+    runs the slice's other atomics beside it (probe/sax-words-prefix-atomic: 1.04 so,
+    2.03 with the word's lanes on its slice too), so the busiest slice takes the spread
+    lanes' uneven share (1.5 times the even share over 128 KiB), not half the launch.
+    (Up to 64 KiB ``busiest_slice_share`` would take the word's 512 bytes as one slice's.)"""
+    src = '''extern "C" __global__ void k(int *c, const int *idx) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        atomicAdd(&c[idx[i]], 1);
+    }'''
+    rng = np.random.default_rng(2)
+    n = 1 << 15
+    idx = rng.integers(0, 1 << 15, n).astype(I32)
+    warps = idx.reshape(-1, 32)
+    warps[rng.random(len(warps)) < 0.5] = 5                  # whole warps on word 5
+    (c, _), res = run(src, "k", n // 256, 256, [np.zeros(1 << 15, I32), idx], sanitize=False)
+    assert (np.bincount(idx, minlength=len(c)) == c).all()
+    m = res.metrics
+    # (the chain is the sector's: a few random lanes share word 5's sector)
+    assert (idx == 5).sum() <= m["simt__global_atomic_hot_address_lanes.max"] <= (idx // 8 == 0).sum()
+    got = m["simt__l2_slice_transactions.max"] / (n / counters.L2_SLICES)
+    assert 1.2 < got < 2.0
