@@ -1132,6 +1132,13 @@ def test_stores_merge_only_where_other_work_spaces_them_out():
     assert 0 < timing.store_merge_share(0.6, timing.MERGE_SHARED_HI) < 1
 
 
+# a lane a count: c[idx[i]] += 1
+ADD_AT = '''extern "C" __global__ void k(int *c, const int *idx) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    atomicAdd(&c[idx[i]], 1);
+}'''
+
+
 @pytest.mark.parametrize("words, stride, uneven", [(256, 32, 3.0), (32768, 32, 1.0), (256, 1 << 14, None)])
 def test_hot_lines_past_16_kib_fall_unevenly_on_the_gpu_slices(words, stride, uneven):
     """Past 16 KiB the GPU's slice hash repeats a 16 KiB pattern of 32 slices over each
@@ -1139,10 +1146,6 @@ def test_hot_lines_past_16_kib_fall_unevenly_on_the_gpu_slices(words, stride, un
     the even share (of 64 slices) on the busiest slice, and spread over 4 MiB 1.04 times
     (Nsight, timing_investigation/fchain/); 256 lines at random over 64 MiB fall as
     balls in 96 bins (2.3 times).  A thin sample of scattered lanes makes up none."""
-    src = '''extern "C" __global__ void k(int *c, const int *idx) {
-        int i = blockIdx.x * blockDim.x + threadIdx.x;
-        atomicAdd(&c[idx[i]], 1);
-    }'''
     rng = np.random.default_rng(1)
     n = 1 << 15
     if uneven is None:
@@ -1150,7 +1153,7 @@ def test_hot_lines_past_16_kib_fall_unevenly_on_the_gpu_slices(words, stride, un
     else:
         hot = np.arange(words) * stride
     idx = hot[rng.integers(0, words, n)].astype(I32)
-    (c, _), res = run(src, "k", n // 256, 256, [np.zeros(int(hot.max()) + 1, I32), idx], sanitize=False)
+    (c, _), res = run(ADD_AT, "k", n // 256, 256, [np.zeros(int(hot.max()) + 1, I32), idx], sanitize=False)
     assert c.sum() == n and (np.bincount(idx, minlength=len(c)) == c).all()
     got = res.metrics["simt__l2_slice_transactions.max"] / (n / counters.L2_SLICES)
     if uneven is None:
@@ -1170,16 +1173,12 @@ def test_a_hot_words_chain_is_not_also_piled_on_its_slice():
     2.03 with the word's lanes on its slice too), so the busiest slice takes the spread
     lanes' uneven share (1.5 times the even share over 128 KiB), not half the launch.
     (Up to 64 KiB ``busiest_slice_share`` would take the word's 512 bytes as one slice's.)"""
-    src = '''extern "C" __global__ void k(int *c, const int *idx) {
-        int i = blockIdx.x * blockDim.x + threadIdx.x;
-        atomicAdd(&c[idx[i]], 1);
-    }'''
     rng = np.random.default_rng(2)
     n = 1 << 15
     idx = rng.integers(0, 1 << 15, n).astype(I32)
     warps = idx.reshape(-1, 32)
     warps[rng.random(len(warps)) < 0.5] = 5                  # whole warps on word 5
-    (c, _), res = run(src, "k", n // 256, 256, [np.zeros(1 << 15, I32), idx], sanitize=False)
+    (c, _), res = run(ADD_AT, "k", n // 256, 256, [np.zeros(1 << 15, I32), idx], sanitize=False)
     assert (np.bincount(idx, minlength=len(c)) == c).all()
     m = res.metrics
     # (the chain is the sector's: a few random lanes share word 5's sector)
