@@ -1843,9 +1843,9 @@ class Counters:
         if got is None:
             return 0.0
         w, bmin, bmax, ids = got
-        if hot is not None and 0 <= (hot[0] - base) >> 8 < len(w):
+        b = -1 if hot is None else (hot[0] - base) >> 8
+        if 0 <= b < len(w):
             w = w.copy()
-            b = (hot[0] - base) >> 8
             w[b] = max(0.0, w[b] - hot[1])
         total = w.sum()
         if total <= 0:

@@ -86,37 +86,37 @@ def eliminate_common_loads(code: list[Ins], fences=(), new_reg=None) -> int:
             return ("u", a.index)
         return None
 
+    def forget():
+        vn.clear()
+        table.clear()
+        loads.clear()
+
     pre_if: dict[int, tuple] = {}       # an if's else-body start -> what held at the if
     joins: dict[int, tuple] = {}        # the join of an if without an else -> what held at the if
     for p, ins in enumerate(code):
         op = ins.op
-        if p in pre_if and op == Op.ELSE:
+        if p in pre_if:
             # an else (its if's target): what held before the if holds in its body too
             vn, table, loads, affine = (dict(x) for x in pre_if.pop(p))
-        else:
-            if op == Op.IF and p in joins and p not in pre_if:
-                # an if at the join of an if without an else (``a && x[i] > 0``'s right
-                # side): its lanes come from before that if or through its body, so only
-                # what held at both holds here, not what the body alone loaded
-                vn, table, loads, affine = (_common(a, b) for a, b in zip(joins.pop(p), (vn, table, loads, affine)))
-            elif p in starts or (op in _BOUNDARY and op != Op.IF):
-                vn.clear()
-                table.clear()
-                loads.clear()
-            if op == Op.IF:
-                if ins.target is not None and ins.target >= 0:
-                    # an if's body runs on some of the lanes that made the loads before it,
-                    # which nvcc's value numbering also reuses there (a predicated
-                    # ``phi -= sm[k] * r`` after ``sm[k] * r3``: plummer_accpot in probes96.cu)
-                    state = (dict(vn), dict(table), dict(loads), dict(affine))
-                    if code[ins.target].op == Op.ELSE:
-                        pre_if[ins.target] = state
-                    elif targeted[ins.target] == 1:
-                        joins[ins.target] = state
-                else:
-                    vn.clear()
-                    table.clear()
-                    loads.clear()
+        elif op == Op.IF and p in joins:
+            # an if at the join of an if without an else (``a && x[i] > 0``'s right side):
+            # its lanes come from before that if or through its body, so only what held at
+            # both holds here, not what the body alone loaded
+            vn, table, loads, affine = (_common(a, b) for a, b in zip(joins.pop(p), (vn, table, loads, affine)))
+        elif p in starts or (op in _BOUNDARY and op != Op.IF):
+            forget()
+        if op == Op.IF:
+            if ins.target is not None and ins.target >= 0:
+                # an if's body runs on some of the lanes that made the loads before it,
+                # which nvcc's value numbering also reuses there (a predicated
+                # ``phi -= sm[k] * r`` after ``sm[k] * r3``: plummer_accpot in probes96.cu)
+                state = (dict(vn), dict(table), dict(loads), dict(affine))
+                if code[ins.target].op == Op.ELSE:
+                    pre_if[ins.target] = state
+                elif targeted[ins.target] == 1:
+                    joins[ins.target] = state
+            else:
+                forget()
         d = ins.dst
         key = n = None
         if type(d) is Reg:

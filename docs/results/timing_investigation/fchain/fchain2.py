@@ -44,7 +44,9 @@ def pattern(h, kind, rng, n=N):
     return words[rng.integers(0, h, n)].astype(np.int32)
 
 
-def main():
+def time_cases(cases, pattern, record):
+    """Time add_i on each case's pattern (``pattern(*case[1:], rng)``), printing
+    ``{"case": name, **record(case), "ms": median}`` a line (one launch each with --once)."""
     import cupy as cp
     once = "--once" in sys.argv
     f = cp.RawModule(code=SRC).get_function("add_i")
@@ -53,8 +55,8 @@ def main():
     if not once:
         print(json.dumps({"gpu": cp.cuda.runtime.getDeviceProperties(0)["name"].decode()}), flush=True)
     c = cp.zeros(W, np.int32)
-    for name, h, kind in cases():
-        idx = cp.asarray(pattern(h, kind, rng))
+    for case in cases():
+        idx = cp.asarray(pattern(*case[1:], rng))
         args = (c, idx, np.int32(N))
         grid = N // BLOCK
         for _ in range(0 if once else 3):
@@ -67,8 +69,11 @@ def main():
             stop.synchronize()
             ts.append(cp.cuda.get_elapsed_time(start, stop))
         if not once:
-            print(json.dumps({"case": name, "hot": h, "kind": kind, "ms": round(float(np.median(ts)), 4)}),
-                  flush=True)
+            print(json.dumps({"case": case[0], **record(case), "ms": round(float(np.median(ts)), 4)}), flush=True)
+
+
+def main():
+    time_cases(cases, pattern, lambda case: {"hot": case[1], "kind": case[2]})
 
 
 if __name__ == "__main__":

@@ -10,20 +10,13 @@ blocks resident at once (132 SMs x 8) cover about W + 1056 D lines.
 
 python fchain3.py > fchain3_GPU.jsonl     median of 9 CUDA-event timings each
 python fchain3.py --once                 one launch each (for ncu)"""
-import json
 import sys
+from pathlib import Path
 
 import numpy as np
 
-SRC = r'''
-extern "C" __global__ void add_i(int *c, const int *idx, int n) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) atomicAdd(&c[idx[i]], 1);
-}
-'''
-N = 1 << 24
-W_WORDS = 1 << 24       # 64 MiB of words
-BLOCK = 256
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from fchain2 import BLOCK, N, W as W_WORDS, time_cases  # noqa: E402  (the same add_i, 64 MiB of words)
 
 
 def cases():
@@ -40,30 +33,7 @@ def pattern(w, num, den, rng, n=N):
 
 
 def main():
-    import cupy as cp
-    once = "--once" in sys.argv
-    f = cp.RawModule(code=SRC).get_function("add_i")
-    rng = np.random.default_rng(0)
-    start, stop = cp.cuda.Event(), cp.cuda.Event()
-    if not once:
-        print(json.dumps({"gpu": cp.cuda.runtime.getDeviceProperties(0)["name"].decode()}), flush=True)
-    c = cp.zeros(W_WORDS, np.int32)
-    for name, w, num, den in cases():
-        idx = cp.asarray(pattern(w, num, den, rng))
-        args = (c, idx, np.int32(N))
-        grid = N // BLOCK
-        for _ in range(0 if once else 3):
-            f((grid,), (BLOCK,), args)
-        ts = []
-        for _ in range(1 if once else 9):
-            start.record()
-            f((grid,), (BLOCK,), args)
-            stop.record()
-            stop.synchronize()
-            ts.append(cp.cuda.get_elapsed_time(start, stop))
-        if not once:
-            print(json.dumps({"case": name, "hot": w, "drift": num / den, "ms": round(float(np.median(ts)), 4)}),
-                  flush=True)
+    time_cases(cases, pattern, lambda case: {"hot": case[1], "drift": case[2] / case[3]})
 
 
 if __name__ == "__main__":
