@@ -40630,6 +40630,3242 @@ UNSEEN161 = [
 PROBES += UNSEEN161
 
 
+# probe-unseen167 (probes169.cu): a phylogenetics / molecular evolution course's kernels
+# (Felsenstein pruning under K80 + discrete gamma on a fixed 32-taxon tree with per-node
+# rescaling, bit-sliced Fitch parsimony of an NNI neighbourhood's trees, a Kimura 2-parameter
+# distance matrix of 2-bit-packed genomes, bootstrap pattern weights by shared-memory atomics,
+# a neighbour-joining step's Q-matrix row minima by warp shuffles, the alignment's log
+# likelihood summed in double) as a student who knows CUDA basics writes them, predicted
+# before their first GPU run
+_P169 = "probes169.cu"
+P169_KAPPA = 4.0                                   # transition / transversion rate ratio (K80)
+P169_GAMMA_RATES = (0.0334, 0.2519, 0.8203, 2.8944)   # discrete gamma (alpha 0.5, 4 categories) mean rates
+P169_CODON_CATS = ((0.35, 0.35, 0.2, 0.1),         # the rate categories' shares at codon positions 1, 2, 3
+                   (0.5, 0.3, 0.15, 0.05),
+                   (0.05, 0.15, 0.3, 0.5))
+P169_FL_NTAX, P169_FL_TREE_SEED = 32, 1969         # felsenstein: FL_NTAX, the fixed tree's seed
+P169_FL_BL = 0.05                                  # its branch lengths: exponential, this mean (+ 0.002)
+P169_FL_MISS = (0.25, 0.1, 0.5)                    # taxa missing a gene: share; its stretch U(a, b) of the columns
+P169_FL_N = 0.01                                   # scattered N / gap cells
+P169_FL_BLOCK = 128
+P169_FI_NTAX, P169_FI_WORDS = 64, 3072             # fitch: taxa, 32-site words (the last 13 sites padding)
+P169_FI_BL = 0.03                                  # the simulated tree's mean branch length
+P169_FI_NNI = 1.0                                  # a candidate tree: 1 + Poisson(this) NNI moves (at most 4) from it
+P169_FI_GAP = 0.02
+P169_FI_BLOCK = 128
+P169_K2_WORDS = 2048                               # k2p: 16-base words a genome (32768 columns, the last 5 padding)
+P169_K2_FREQ = (0.3, 0.2, 0.2, 0.3)                # base frequencies (A C G T)
+P169_K2_LINEAGES, P169_K2_DIV = 24, 0.01           # lineages (sizes lognormal(0, 1) weighted), mean divergence
+P169_K2_OUT = (0.02, 0.12)                         # an outgroup species: share of the genomes, its divergence
+P169_K2_WITHIN = 0.001                             # a genome's mean divergence from its lineage
+P169_K2_BLOCK = (32, 8)
+P169_BS_NTAX, P169_BS_COLS, P169_BS_BL = 24, 50000, 0.012   # bootstrap: the alignment (gamma site rates, alpha 0.5)
+P169_BS_MAXPAT, P169_BS_BLOCK = 8192, 256
+P169_NJ_LEVELS = ((16, 0.3), (160, 0.1), (1600, 0.03))   # nj: nested clades (count, mean stem length) coarse to fine
+P169_NJ_TIP, P169_NJ_NOISE = 0.02, 0.1             # the tips' mean branch; multiplicative noise 1 + U(-.05, .05)
+P169_NJ_JOINED = 0.3                               # slots already joined (inactive)
+P169_NJ_BLOCK = 256
+P169_LS_PI = (0.3, 0.2, 0.2, 0.3)                  # lnl_sum: stationary frequencies
+P169_LS_SHARP = (8.0, 4.0, 2.0, 1.0)               # the categories' non-dominant partials: U(0, 1) ** this
+P169_LS_VAR = 0.4                                  # patterns with a second likely state at the root
+P169_LS_BLOCK = 256
+
+
+def _p169_join_tree(ntax, rng):
+    """A random rooted binary tree by random joining (a coalescent's topology): (ntax - 1, 2)
+    int32 children, internal node ntax + k joining two earlier nodes (the root the last)."""
+    act = list(range(ntax))
+    ch = np.empty((ntax - 1, 2), np.int32)
+    for k in range(ntax - 1):
+        a, b = rng.choice(len(act), 2, replace=False)
+        ch[k] = act[a], act[b]
+        for q in sorted((a, b), reverse=True):
+            act.pop(q)
+        act.append(ntax + k)
+    return ch
+
+
+def _p169_k80(d, kappa=P169_KAPPA):
+    """K80 transition probabilities at distances d (expected substitutions): same base, the
+    transition partner, each of the 2 transversions."""
+    beta = 1 / (kappa + 2)
+    e1 = np.exp(-4 * beta * d)
+    e2 = np.exp(-2 * (kappa + 1) * beta * d)
+    return 0.25 + 0.25 * e1 + 0.5 * e2, 0.25 + 0.25 * e1 - 0.5 * e2, 0.25 - 0.25 * e1
+
+
+def _p169_evolve(ch, blen, rate, rng, freqs=(0.25, 0.25, 0.25, 0.25), kappa=P169_KAPPA):
+    """Sequences evolved down the tree (ch, blen) under K80, site s at relative rate rate[s]
+    (float32), the root's bases drawn from freqs: the leaves' bases (ntax x sites, uint8,
+    A C G T = 0 1 2 3)."""
+    ntax = len(ch) + 1
+    n = len(rate)
+    st = np.empty((2 * ntax - 1, n), np.uint8)
+    st[-1] = rng.choice(4, n, p=np.array(freqs) / sum(freqs))
+    for k in range(ntax - 2, -1, -1):                   # the root first
+        par = st[ntax + k]
+        for c in ch[k]:
+            p0, p1, pv = (v.astype(np.float32) for v in _p169_k80(np.float32(blen[c]) * rate, kappa))
+            u = rng.random(n, dtype=np.float32)
+            u -= p0
+            x = np.where(u < 0, 0, np.where(u < p1, 2, np.where(u < p1 + pv, 1, 3))).astype(np.uint8)
+            st[c] = par ^ x
+    return st[:ntax]
+
+
+def _p169_gene_gaps(bases, rng, miss, scatter):
+    """Missing data in place: a share miss[0] of the taxa lacking a contiguous stretch (a gene,
+    U(miss[1], miss[2]) of the columns) as N (4), a share scatter of the cells gaps (5)."""
+    ntax, n = bases.shape
+    for t in np.flatnonzero(rng.random(ntax) < miss[0]):
+        ln = int(rng.uniform(miss[1], miss[2]) * n)
+        s = int(rng.integers(0, n - ln + 1))
+        bases[t, s:s + ln] = 4
+    bases[rng.random(bases.shape, dtype=np.float32) < scatter] = 5
+
+
+def _p169_fl_tree():
+    """felsenstein_k80g's fixed tree: children (FL_NTAX - 1, 2) and branch lengths (2 FL_NTAX - 2,
+    float32), from P169_FL_TREE_SEED."""
+    rng = np.random.default_rng(P169_FL_TREE_SEED)
+    ch = _p169_join_tree(P169_FL_NTAX, rng)
+    bl = (rng.exponential(P169_FL_BL, 2 * P169_FL_NTAX - 2) + 0.002).astype(np.float32)
+    return ch, bl
+
+
+def _p169_fl_syms(n, rng):
+    ch, bl = _p169_fl_tree()
+    return {"c_left": ch[:, 0].copy(), "c_right": ch[:, 1].copy(), "c_blen": bl,
+            "c_rate": np.array(P169_GAMMA_RATES, np.float32)}
+
+
+def _p169_fl_args(n, rng):
+    """n alignment columns of the fixed tree's 32 taxa (uint8, taxon-major): evolved under K80
+    (P169_KAPPA), each column's rate category drawn by its codon position (P169_CODON_CATS),
+    taxa missing genes (P169_FL_MISS, N) and scattered gaps (P169_FL_N); lnl (zeroed), kappa,
+    n."""
+    ch, bl = _p169_fl_tree()
+    pos = np.arange(n) % 3
+    cum = np.cumsum(P169_CODON_CATS, axis=1)[pos]
+    cat = (rng.random((n, 1)) > cum).sum(axis=1)
+    aln = _p169_evolve(ch, bl, np.array(P169_GAMMA_RATES, np.float32)[cat], rng)
+    _p169_gene_gaps(aln, rng, P169_FL_MISS, P169_FL_N)
+    return [aln.ravel(), np.zeros(n, np.float32), np.float32(P169_KAPPA), _i32(n)]
+
+
+def _p169_fl_ref(aln, n, kappa=P169_KAPPA):
+    """felsenstein_k80g in float64 (no rescaling: 32 taxa fit a double): each column's log
+    likelihood."""
+    ch, bl = _p169_fl_tree()
+    ntax = P169_FL_NTAX
+    b = np.asarray(aln).reshape(ntax, n)[..., None]
+    tips = np.where(b > 3, 1.0, (b == np.arange(4)).astype(np.float64))      # ntax x n x 4
+    x = np.arange(4)
+    L = np.zeros(n)
+    for r in P169_GAMMA_RATES:
+        part = list(tips)
+        for a, c in ch:
+            v = 1.0
+            for child in (a, c):
+                same, ts, tv = _p169_k80(float(bl[child]) * float(np.float32(r)), float(kappa))
+                P = np.where(x[:, None] == x, same, np.where(x[:, None] ^ x == 2, ts, tv))
+                v = v * (part[child] @ P.T)
+            part.append(v)
+        L += 0.25 * part[-1].sum(axis=1) * 0.25
+    return np.log(L)
+
+
+def _p169_postorder(ch, ntax):
+    """The tree (children of internal node ntax + k) renumbered so each internal node follows
+    its children (post-order from the root, which keeps the last number)."""
+    order = []
+    stack = [(ntax + len(ch) - 1, False)]
+    while stack:
+        v, done = stack.pop()
+        if done:
+            order.append(v)
+        elif v >= ntax:
+            stack.append((v, True))
+            stack.extend(((int(ch[v - ntax][1]), False), (int(ch[v - ntax][0]), False)))
+    new = {v: ntax + i for i, v in enumerate(order)}
+    return np.array([[new.get(int(c), int(c)) for c in ch[v - ntax]] for v in order], np.int32)
+
+
+def _p169_nni(ch, ntax, rng):
+    """One random nearest-neighbour interchange: an internal non-root node's random child
+    swapped with the node's sibling; the tree renumbered in post-order."""
+    ch = ch.copy()
+    par = {int(c): k for k, pair in enumerate(ch) for c in pair}
+    k = int(rng.integers(0, len(ch) - 1))               # not the root
+    u = ntax + k
+    g = par[u]
+    side = int(ch[g][0] == u)                           # the sibling's side in g
+    i = int(rng.integers(0, 2))
+    ch[k][i], ch[g][side] = ch[g][side], ch[k][i]
+    return _p169_postorder(ch, ntax)
+
+
+def _p169_fi_args(n, rng, words=P169_FI_WORDS):
+    """A 64-taxon alignment of 32 words - 13 sites evolved on a random tree (branch lengths
+    exponential, mean P169_FI_BL; site rates gamma(0.5), mean 1) with 2% gaps, as bit planes
+    (uint32, taxon t's base b plane at (t * 4 + b) * words; gaps and the padding all four
+    planes); n candidate trees, each 1 + Poisson(P169_FI_NNI) NNI moves (at most 4) from the
+    simulated one (int32 child pairs, post-order); score (int32, zeroed); words."""
+    ntax = P169_FI_NTAX
+    sites = 32 * words - 13
+    ch = _p169_postorder(_p169_join_tree(ntax, rng), ntax)
+    bl = rng.exponential(P169_FI_BL, 2 * ntax - 2)
+    b = _p169_evolve(ch, bl, rng.gamma(0.5, 2.0, sites).astype(np.float32), rng)
+    b[rng.random(b.shape, dtype=np.float32) < P169_FI_GAP] = 5
+    b = np.concatenate([b, np.full((ntax, 32 * words - sites), 4, np.uint8)], axis=1)
+    planes = (b[:, None, :] == np.arange(4, dtype=np.uint8)[None, :, None]) | (b[:, None, :] > 3)
+    bits = np.packbits(planes, axis=2, bitorder="little").view("<u4").astype(np.uint32)
+    trees = np.empty((n, ntax - 1, 2), np.int32)
+    for t in range(n):
+        c = ch
+        for _ in range(1 + min(int(rng.poisson(P169_FI_NNI)), 3)):
+            c = _p169_nni(c, ntax, rng)
+        trees[t] = c
+    return [bits.ravel(), trees.ravel(), np.zeros(n, np.int32), _i32(words)]
+
+
+def _p169_fi_masks(bits, words):
+    """The alignment back from the bit planes: each site's 4-bit state set (taxa x sites)."""
+    p = np.unpackbits(np.asarray(bits, "<u4").view(np.uint8).reshape(P169_FI_NTAX, 4, 4 * words), axis=2,
+                      bitorder="little")
+    return (p.astype(np.uint8) << np.arange(4, dtype=np.uint8)[None, :, None]).sum(axis=1, dtype=np.uint8)
+
+
+def _p169_fi_ref(masks, trees):
+    """Fitch's algorithm on state sets (a uint8 of 4 bits a site): each tree's changes."""
+    ntax = len(masks)
+    out = []
+    for ch in np.asarray(trees).reshape(-1, ntax - 1, 2):
+        sets = list(masks)
+        cost = 0
+        for a, b in ch:
+            i = sets[a] & sets[b]
+            cost += int((i == 0).sum())
+            sets.append(np.where(i == 0, sets[a] | sets[b], i))
+        out.append(cost)
+    return np.array(out)
+
+
+def _p169_mutate(b, rate, rng, kappa=P169_KAPPA):
+    """Point substitutions in place, 256 rows at a time: cell (g, s) changes with probability
+    rate[g, s] (float32, b's shape), a transition kappa / (kappa + 2) of the time, else one of
+    the 2 transversions."""
+    ts = np.float32(kappa / (kappa + 2))
+    for r0 in range(0, len(b), 256):
+        rt = rate[r0:r0 + 256]
+        u = rng.random(rt.shape, dtype=np.float32)
+        hit = u < rt
+        u /= np.maximum(rt, np.float32(1e-30))                       # U(0, 1) again where hit
+        x = np.where(u < ts, 2, np.where(u < (1 + ts) / 2, 1, 3)).astype(np.uint8)
+        b[r0:r0 + 256] ^= np.where(hit, x, np.uint8(0))
+
+
+def _p169_k2_args(n, rng, words=P169_K2_WORDS):
+    """n bacterial genomes' core alignment of 16 words - 5 columns (A C G T = 0 1 2 3, P169_K2_FREQ),
+    in P169_K2_LINEAGES lineages (sizes lognormal(0, 1) weighted, each exponential(P169_K2_DIV)
+    substitutions per site from the root) plus P169_K2_OUT outgroup genomes, each genome
+    exponential(P169_K2_WITHIN) from its lineage, site rates gamma(0.5), kappa 4; genomes in
+    random order; packed 16 bases a word (base i in bits 2 i, 2 i + 1; padding A), word-major
+    (uint32, word k of genome j at k n + j); dist (n x n float32, zeroed); n, words, columns."""
+    L = 16 * words
+    sites = L - 5
+    root = rng.choice(4, L, p=P169_K2_FREQ).astype(np.uint8)
+    srate = rng.gamma(0.5, 2.0, L).astype(np.float32)
+    nl = P169_K2_LINEAGES
+    w = rng.lognormal(0, 1, nl)
+    nout = int(round(P169_K2_OUT[0] * n))
+    lin = np.concatenate([np.repeat(np.arange(nl), rng.multinomial(n - nout, w / w.sum())), np.full(nout, nl)])
+    cen = np.repeat(root[None], nl + 1, axis=0)
+    div = np.append(rng.exponential(P169_K2_DIV, nl), P169_K2_OUT[1])
+    _p169_mutate(cen, np.minimum(div[:, None] * srate, 0.75).astype(np.float32), rng)
+    g = cen[lin]
+    _p169_mutate(g, np.minimum(rng.exponential(P169_K2_WITHIN, n).astype(np.float32)[:, None] * srate,
+                               np.float32(0.75)), rng)
+    g = g[rng.permutation(n)]
+    g[:, sites:] = 0
+    return [_p169_k2_pack(g), np.zeros(n * n, np.float32), _i32(n), _i32(words), _i32(sites)]
+
+
+def _p169_k2_pack(g):
+    """Genomes' bases (n x 16 words, uint8 0 .. 3) packed 16 a word (base i in bits 2 i, 2 i + 1),
+    word-major (word k of genome j at k n + j)."""
+    n = len(g)
+    packed = (g.reshape(n, -1, 16).astype(np.uint32) << (2 * np.arange(16, dtype=np.uint32))).sum(
+        axis=2, dtype=np.uint32)
+    return np.ascontiguousarray(packed.T).ravel()
+
+
+def _p169_k2_bases(seq, n, words):
+    """The genomes' bases back from the packed words (n x 16 words, uint8)."""
+    w = np.asarray(seq, np.uint32).reshape(words, n).T
+    return ((w[:, :, None] >> (2 * np.arange(16, dtype=np.uint32))) & 3).astype(np.uint8).reshape(n, -1)
+
+
+def _p169_k2_ref(bases, sites):
+    """Each pair's transitions, transversions (n x n int) and K2P distance in float64 (nan where
+    saturated) from the bases."""
+    a = bases[:, None, :]
+    b = bases[None, :, :]
+    diff = a != b
+    ts = (diff & ((a & 1) == (b & 1))).sum(axis=2)        # A-G, C-T: the same purine/pyrimidine bit
+    tv = (diff.sum(axis=2) - ts)
+    P, Q = ts / sites, tv / sites
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d = -0.5 * np.log(1 - 2 * P - Q) - 0.25 * np.log(1 - 2 * Q)
+    return ts, tv, np.where((1 - 2 * P - Q > 0) & (1 - 2 * Q > 0), d, np.nan)
+
+
+def _p169_bs_args(n, rng, cols=P169_BS_COLS):
+    """A cols-column alignment of P169_BS_NTAX taxa (a random tree, branch lengths exponential
+    P169_BS_BL, site rates gamma(0.5) mean 1, K80) compressed to site patterns numbered by first
+    appearance: colpat (int32 a column); weights (int32 n x patterns, zeroed); cols, patterns,
+    a uint32 seed."""
+    ntax = P169_BS_NTAX
+    ch = _p169_join_tree(ntax, rng)
+    b = _p169_evolve(ch, rng.exponential(P169_BS_BL, 2 * ntax - 2), rng.gamma(0.5, 2.0, cols).astype(np.float32),
+                     rng)
+    _, first, inv = np.unique(b.T, axis=0, return_index=True, return_inverse=True)
+    rank = np.empty(len(first), np.int32)
+    rank[np.argsort(first)] = np.arange(len(first))
+    colpat = rank[inv.ravel()]
+    npat = len(first)
+    assert npat <= P169_BS_MAXPAT, npat
+    return [colpat, np.zeros(n * npat, np.int32), _i32(cols), _i32(npat), np.uint32(rng.integers(1, 1 << 32))]
+
+
+def _p169_bs_ref(colpat, n, cols, npat, seed, block=P169_BS_BLOCK):
+    """bootstrap_weights' counts (n x npat) from the threads' xorshift32 streams, replayed."""
+    t = np.arange(n * block, dtype=np.uint64)
+    s = (np.uint64(seed) ^ (((t + 1) * np.uint64(2654435761)) & np.uint64(0xFFFFFFFF))).astype(np.uint32)
+    s[s == 0] = 1
+    rep = (t // block).astype(np.int64)
+    tid = (t % block).astype(np.int64)
+    w = np.zeros(n * npat, np.int64)
+    for it in range(-(-cols // block)):
+        s = _p156_xorshift(s)
+        ok = tid + it * block < cols
+        w += np.bincount(rep[ok] * npat + np.asarray(colpat)[(s[ok] % np.uint32(cols)).astype(np.int64)],
+                         minlength=n * npat)
+    return w.reshape(n, npat)
+
+
+def _p169_nj_labels(n, rng):
+    """Each taxon's clade at each P169_NJ_LEVELS level, coarse to fine (nested: each finer clade
+    inside one coarser clade; taxa and child clades picked lognormal(0, 1) weighted), and the
+    clades' stem lengths (float32, exponential of the level's mean)."""
+    lv = P169_NJ_LEVELS
+    stems = [rng.exponential(m, c).astype(np.float32) for c, m in lv]
+
+    def pick(k, size):
+        w = rng.lognormal(0, 1, k)
+        return rng.choice(k, size, p=w / w.sum())
+    labs = [pick(lv[-1][0], n)]
+    for lvl in range(len(lv) - 1, 0, -1):
+        labs.insert(0, pick(lv[lvl - 1][0], lv[lvl][0])[labs[0]])
+    return labs, stems
+
+
+def _p169_nj_args(n, rng):
+    """An NJ step's n x n distance matrix (float32, row-major): a tree metric (nested clades of
+    P169_NJ_LEVELS, tips exponential(P169_NJ_TIP)) times a symmetric noise 1 + U(-0.05, 0.05)
+    (hashed from the pair), 0 on the diagonal; active (uint8, P169_NJ_JOINED of the slots 0);
+    R (float32) each row's sum over the active columns; qmin, qarg (zeroed); n, r."""
+    labs, stems = _p169_nj_labels(n, rng)
+    tip = rng.exponential(P169_NJ_TIP, n).astype(np.float32)
+    D = np.empty((n, n), np.float32)
+    j = np.arange(n, dtype=np.uint64)
+    for r0 in range(0, n, 512):
+        i = np.arange(r0, min(n, r0 + 512))
+        d = tip[i, None] + tip[None, :]
+        for lab, st in zip(labs, stems):
+            diff = lab[i, None] != lab[None, :]
+            d += np.where(diff, st[lab[i]][:, None] + st[lab][None, :], np.float32(0))
+        iu = i.astype(np.uint64)[:, None]
+        h = ((iu * j * np.uint64(0x9E3779B1)) + (iu + j) * np.uint64(0x85EBCA77)) & np.uint64(0xFFFFFFFF)
+        h ^= h >> np.uint64(15)
+        h = (h * np.uint64(0x2C1B3C6D)) & np.uint64(0xFFFFFFFF)
+        h ^= h >> np.uint64(12)
+        d *= (1 + P169_NJ_NOISE * (h.astype(np.float32) / np.float32(2 ** 32) - np.float32(0.5))).astype(np.float32)
+        d[np.arange(len(i)), i] = 0
+        D[i] = d
+    active = (rng.random(n) >= P169_NJ_JOINED).astype(np.uint8)
+    R = np.concatenate([D[r0:r0 + 1024].astype(np.float64) @ active for r0 in range(0, n, 1024)]).astype(np.float32)
+    return [D.ravel(), R, active, np.zeros(n, np.float32), np.zeros(n, np.int32), _i32(n),
+            _i32(int(active.sum()))]
+
+
+def _p169_nj_ref(D, R, active, n, r):
+    """The Q matrix in float64 (inf where not compared) from the float32 inputs."""
+    D = np.asarray(D, np.float64).reshape(n, n)
+    R = np.asarray(R, np.float64)
+    Q = (r - 2) * D - R[:, None] - R[None, :]
+    ok = (np.asarray(active)[None, :] > 0) & ~np.eye(n, dtype=bool)
+    return np.where(ok, Q, np.inf)
+
+
+def _p169_ls_syms(n, rng):
+    return {"c_pi": np.array(P169_LS_PI), "c_catw": np.full(4, 0.25)}
+
+
+def _p169_ls_args(n, rng):
+    """n site patterns' root conditional likelihoods (float32, pattern-major 4 categories x 4
+    states): the pattern's dominant state (drawn from P169_LS_PI) 1 in every category, the
+    others U(0, 1) ** P169_LS_SHARP[category] (slow categories sharper), a second state U(0.2,
+    1) in P169_LS_VAR of them; log scale factors -gamma(4, 12) (float32); weights Zipf(2.5)
+    capped at 10^5 (int32); site_lnl (zeroed), total (double[1]), n."""
+    part = rng.random((n, 4, 4), dtype=np.float32)
+    np.power(part, np.array(P169_LS_SHARP, np.float32)[None, :, None], out=part)
+    dom = rng.choice(4, n, p=P169_LS_PI)
+    part[np.arange(n), :, dom] = 1
+    var = np.flatnonzero(rng.random(n) < P169_LS_VAR)
+    sec = (dom[var] + rng.integers(1, 4, len(var))) % 4
+    part[var, :, sec] = rng.uniform(0.2, 1, (len(var), 4)).astype(np.float32)
+    lnscale = -rng.gamma(4.0, 12.0, n).astype(np.float32)
+    wgt = np.minimum(rng.zipf(2.5, n), 100000).astype(np.int32)
+    return [part.ravel(), lnscale, wgt, np.zeros(n, np.float32), np.zeros(1), _i32(n)]
+
+
+def _p169_ls_ref(partial, lnscale, wgt):
+    """lnl_sum in float64: each pattern's log likelihood and the weighted sum."""
+    p = np.asarray(partial, np.float64).reshape(-1, 4, 4)
+    L = 0.25 * (p @ np.array(P169_LS_PI)).sum(axis=1)
+    l = np.log(L) + np.asarray(lnscale, np.float64)
+    return l, float((np.asarray(wgt, np.float64) * l).sum())
+
+
+UNSEEN167 = [
+    TimingProbe("probe/felsenstein-k80-gamma-rescale", "probe-unseen167", "felsenstein_k80g", 1 << 20,
+                P169_FL_BLOCK, lambda n: -(-n // P169_FL_BLOCK), _p169_fl_args, source=_P169,
+                symbols=_p169_fl_syms,
+                note="Felsenstein pruning of 2^20 alignment columns on a fixed 32-taxon tree under K80 + 4 discrete "
+                     "gamma categories, a thread a column in blocks of 128: per category 31 internal nodes, each "
+                     "child's 4 x 4 K80 matrix rebuilt from its branch length (2 expf, the tree and rates in "
+                     "__constant__, uniform across the warp), 16 FMAs a child, a leaf child's base a coalesced "
+                     "byte load (32 MB, taxon-major; 8% of cells N or gap), the internal partials in a per-thread "
+                     "[31][4] float array (496 B local memory, indexed by the child's number), every node rescaled "
+                     "(3 fmaxf, 4 float divisions, a logf); ~500 expf, ~130 logf, ~500 divisions and ~8000 other "
+                     "FP32 ops a thread, 4 MB stored: compute-bound on FP32 and the SFU, with local-memory traffic"),
+    TimingProbe("probe/fitch-bitsliced-nni", "probe-unseen167", "fitch_bitsliced", 512, P169_FI_BLOCK,
+                lambda n: (-(-P169_FI_WORDS // P169_FI_BLOCK), n), _p169_fi_args, source=_P169,
+                note="bit-sliced Fitch parsimony of 512 candidate trees (1-4 NNI moves from one 64-taxon tree) over "
+                     "98291 sites (3072 words of 32 sites, 4 bit planes a taxon: 3.1 MB, L2-resident), blockIdx.y "
+                     "the tree (24 x 512 blocks of 128), a thread a word: 63 internal nodes in post-order (child "
+                     "numbers uniform loads), per node 8 plane words (64 leaves' from global, coalesced, re-read "
+                     "by every tree; internal ones from a per-thread [63][4] uint array, 1 KB local memory), ~20 "
+                     "bitwise ops and a __popc; a warp shuffle sum and one atomicAdd a warp on the tree's score "
+                     "(4 a block on one address); integer ALU and local/L2 traffic bound"),
+    TimingProbe("probe/k2p-packed-popc", "probe-unseen167", "k2p_packed", 1024, P169_K2_BLOCK,
+                lambda n: (-(-n // P169_K2_BLOCK[0]), -(-n // P169_K2_BLOCK[1])), _p169_k2_args, source=_P169,
+                note="Kimura 2-parameter distances of 1024 bacterial genomes (24 clonal lineages and an outgroup, "
+                     "32763 aligned columns packed 16 bases a word: 8 MB, word-major), 32 x 8 blocks over the "
+                     "1024 x 1024 pairs, a thread a pair j > i (blocks below the diagonal exit at once, diagonal "
+                     "ones half idle): 2048 iterations of two loads (the i word a broadcast, the j words a "
+                     "coalesced 128 B shared by the block's 8 warps through L1), XOR, 2 masks, 2 __popc; then "
+                     "2 logf and both triangle stores (the column store uncoalesced); integer-ALU and L1 bound"),
+    TimingProbe("probe/bootstrap-pattern-smem-atomic", "probe-unseen167", "bootstrap_weights", 1000,
+                P169_BS_BLOCK, lambda n: n, _p169_bs_args, source=_P169,
+                note="1000 nonparametric bootstrap replicates of a 50000-column, 24-taxon alignment (~5900 site "
+                     "patterns; 69% of the columns constant: 4 patterns), a block of 256 a replicate: the pattern "
+                     "counts zeroed in a 32 KB shared array, 196 draws a thread (xorshift32, an unsigned modulo), "
+                     "each a gather of the column's pattern (200 KB, L1/L2) and a shared atomicAdd (a warp's 32 "
+                     "landing ~22 on the 4 constant patterns' words: serialised), then the replicate's weights "
+                     "stored coalesced (24 MB); bound by contended shared-memory atomics"),
+    TimingProbe("probe/nj-qmin-shfl-argmin", "probe-unseen167", "nj_qmin", 10000, P169_NJ_BLOCK,
+                lambda n: n, _p169_nj_args, source=_P169,
+                note="a neighbour-joining step over 10000 node slots (30% already joined), a block of 256 a row "
+                     "(idle rows exit at once): a strided pass over the 40 KB distance row (coalesced; the 7000 "
+                     "active rows 280 MB), the R[j] and active[j] loads coalesced (L2-resident), an FMA and a "
+                     "compare a column (39 a thread), then a 5-step (value, index) __shfl_down_sync min in each "
+                     "warp and another in warp 0 through shared memory; streaming memory-bound"),
+    TimingProbe("probe/lnl-sum-double-smem", "probe-unseen167", "lnl_sum", 1 << 22, P169_LS_BLOCK,
+                lambda n: -(-n // P169_LS_BLOCK), _p169_ls_args, source=_P169, symbols=_p169_ls_syms,
+                note="the log likelihood of an alignment with 2^22 site patterns from their root conditional "
+                     "likelihoods (4 categories x 4 states float a pattern, pattern-major: each thread reads 64 "
+                     "contiguous bytes, a warp 2 KB in 16 strided loads; 268 MB) and log scale factors, blocks "
+                     "of 256: 16 float-to-double conversions and DFMAs with frequencies and weights from "
+                     "__constant__, a double log, a float store; the weighted values reduced in double in shared "
+                     "memory (8 steps, __syncthreads each) and one double atomicAdd a block (16384 on one "
+                     "address); memory-bound, with FP64 work"),
+]
+PROBES += UNSEEN167
+
+
+
+
+# probe-unseen168 (probes170.cu): a rarefied gas dynamics (DSMC) course's kernels (the move
+# step of a micro-channel Couette-Fourier flow with Maxwell-model wall reflection and float
+# atomics for the wall fluxes, the counting-sort count of particles by cell with atomicAdd
+# slots, no-time-counter VHS collisions a thread a cell, cell sampling a block a cell reduced
+# in shared memory, Maxwell-Boltzmann initialisation with a splitmix64 stream and a binary
+# search, a plume's inflow boundary appending particles through an atomic counter) as a
+# student who knows CUDA basics writes them, predicted before their first GPU run
+_P170 = "probes170.cu"
+P170_KB, P170_MASS = 1.380649e-23, 6.6335e-26      # KB, MASS (argon)
+P170_OMEGA, P170_CREF = 0.81, 1000.0               # VHS_OMEGA; the VHS reference relative speed (m/s)
+P170_TINF, P170_UINF = 200.0, 1300.0               # cylinder flow: freestream temperature (K), speed (m/s; Mach 5)
+P170_PPC = 20                                      # simulated particles a freestream cell
+P170_DX = 1e-3                                     # cell side (m)
+P170_MOVED = 0.3                                   # particles that left their cell since the last sort
+P170_MV_H, P170_MV_NY = 1e-4, 64                   # channel: height (m), cells across
+P170_MV_T, P170_MV_UW = (273.0, 373.0), 200.0      # wall temperatures (bottom, top; K), top wall speed (m/s)
+P170_MV_ALPHA = 0.9                                # Maxwell's accommodation coefficient
+P170_MV_PPC, P170_MV_BINW = 32, 4                  # particles a cell; cells a wall bin
+P170_MV_BLOCK = 256
+P170_CC_BLOCK = 256
+P170_NTC_P = 0.25                                  # a freestream particle's collision probability a step
+P170_NTC_BLOCK = 128
+P170_SB = 64                                       # SB
+P170_SUM_DTYPE = np.dtype([(k, "<f8") for k in ("n", "u", "v", "w", "c2")])   # struct CellSum
+P170_SUM_STEPS = 200                               # samples already summed
+P170_MI_BLOCK = 256
+P170_IN_STATES = ((5e21, 150.0, 2.0), (6e20, 300.0, 0.3))   # inflow: jet, background (m^-3, K, speed ratio)
+P170_IN_JET = 0.3                                  # the jet exit's radius (the face's side)
+P170_IN_DY, P170_IN_DT, P170_IN_FNUM = 2e-4, 2e-7, 5.4e9
+P170_IN_NP0 = 1 << 22                              # particles already in the domain
+P170_IN_BLOCK = 128
+P170_IN_DTYPE = np.dtype([(k, "<f4") for k in ("nin", "vmp", "s", "cmax", "fmax")])   # struct Inflow
+
+
+def _p170_flow(nx, ny):
+    """Cell fields of Mach 5 argon flow past a cylinder (ny x nx cells, row-major, float32):
+    density (freestream 1; 0 in the body; a bow-shock layer 3.6-5 times denser, up to 8.7
+    times hotter; a thin, slow wake recovering downstream), temperature (K), u, v (m/s)."""
+    X = np.arange(nx, dtype=np.float32)[None, :] + np.float32(0.5)
+    Y = np.arange(ny, dtype=np.float32)[:, None] + np.float32(0.5)
+    R = np.float32(0.1 * ny)
+    dx, dy = X - np.float32(0.3 * nx), Y - np.float32(0.5 * ny)
+    r = np.hypot(dx, dy)
+    th = np.arctan2(np.abs(dy), -dx)                        # 0 on the upstream stagnation line
+    shape = (ny, nx)
+    rho = np.ones(shape, np.float32)
+    T = np.full(shape, P170_TINF, np.float32)
+    u = np.full(shape, P170_UINF, np.float32)
+    v = np.zeros(shape, np.float32)
+    wake = (dx > 0) & (np.abs(dy) < R + np.float32(0.08) * dx)
+    rec = 1 - np.exp(-dx / (8 * R))
+    rho = np.where(wake, 0.3 + 0.7 * rec, rho)
+    T = np.where(wake, P170_TINF * (1 + 2 * (1 - rec)), T)
+    u = np.where(wake, P170_UINF * (0.2 + 0.8 * rec), u)
+    layer = (r < R * (1.4 + 0.9 * th * th)) & (th < 1.8)
+    g = np.cos(th / 2) ** 2                                 # the shock weakening round the body
+    rho = np.where(layer, 1 + g * (2.6 + 1.4 * np.exp(-(r - R) / (0.15 * R))), rho)
+    T = np.where(layer, P170_TINF * (1 + 7.7 * g), T)
+    u = np.where(layer, P170_UINF * (0.1 + 0.9 * (1 - g)), u)
+    v = np.where(layer, P170_UINF * 0.4 * np.sin(th) * np.sign(dy), v)
+    body = r < R
+    rho[body] = 0
+    u[body] = 0
+    v[body] = 0
+    return [a.astype(np.float32).ravel() for a in (rho, T, u, v)]
+
+
+def _p170_sig(T):
+    """sqrt(k T / m): a velocity component's standard deviation (float32)."""
+    return np.sqrt(np.float32(P170_KB / P170_MASS) * np.asarray(T, np.float32)).astype(np.float32)
+
+
+def _p170_xs(s):
+    """One xorshift32 step of each uint32 state."""
+    s = s ^ (s << np.uint32(13))
+    s = s ^ (s >> np.uint32(17))
+    return s ^ (s << np.uint32(5))
+
+
+def _p170_ur(s):
+    """urand: the states stepped and their uniforms (exact as float64)."""
+    s = _p170_xs(s)
+    return s, ((s >> np.uint32(8)) | np.uint32(1)) / 2.0 ** 24
+
+
+def _p170_mv_args(n, rng):
+    """n particles of a micro-channel Couette-Fourier flow (P170_MV_NY cells across the
+    height P170_MV_H, n / (P170_MV_PPC P170_MV_NY) cells along it, periodic): x uniform,
+    y with density ~ 1 / T(y) (T linear between the walls' P170_MV_T), velocities Maxwellian
+    at T(y) about u = P170_MV_UW (0.1 + 0.8 y / H) (float32); xorshift32 states (odd);
+    the three wall-bin sums (2 walls x P170_MV_BINW-cell bins, zeroed); Lx, H, uw, the walls'
+    most probable speeds, alpha, dt (half a cell's crossing at the bottom wall's vmp), nwb, n."""
+    f32 = np.float32
+    H, ny = P170_MV_H, P170_MV_NY
+    dx = H / ny
+    ncx = max(ny, n // (P170_MV_PPC * ny))
+    Lx = ncx * dx
+    nwb = ncx // P170_MV_BINW
+    T0, T1 = P170_MV_T
+    y = H * T0 * ((T1 / T0) ** rng.random(n) - 1) / (T1 - T0)
+    T = T0 + (T1 - T0) * y / H
+    sig = np.sqrt(P170_KB / P170_MASS * T)
+    c = rng.standard_normal((3, n)) * sig
+    c[0] += P170_MV_UW * (0.1 + 0.8 * y / H)
+    x = np.minimum(rng.random(n) * Lx, np.nextafter(f32(Lx), f32(0))).astype(f32)
+    y = np.minimum(y, np.nextafter(f32(H), f32(0))).astype(f32)
+    vmp = [f32(np.sqrt(2 * P170_KB * t / P170_MASS)) for t in P170_MV_T]
+    z = lambda: np.zeros(2 * nwb, f32)
+    return [x, y, *(a.astype(f32) for a in c), _u32(n, rng) | np.uint32(1), z(), z(), z(), f32(Lx), f32(H),
+            f32(P170_MV_UW), *vmp, f32(P170_MV_ALPHA), f32(0.5 * dx / vmp[0]), _i32(nwb), _i32(n)]
+
+
+def _p170_mv_ref(x, y, u, v, w, seed, Lx, H, uw, vmp0, vmp1, alpha, dt, nwb):
+    """channel_move in float64 (the states' integer streams exact): x, y, u, v, w, the states,
+    the wall sums (px, py, e; 2 nwb each), the sums of their terms' sizes, the hits, and
+    each particle's smallest relative distance of a decision (inside the channel or not,
+    the periodic wrap, the bin) to its threshold."""
+    px, py, cu, cv, cw = (np.array(a, np.float64) for a in (x, y, u, v, w))
+    s = np.array(seed, np.uint32)
+    Lx, H, uw, vmp0, vmp1, alpha, dt = (float(a) for a in (Lx, H, uw, vmp0, vmp1, alpha, dt))
+    nwb = int(nwb)
+    t = np.full(len(px), dt)
+    sums, size = np.zeros((3, 2 * nwb)), np.zeros((3, 2 * nwb))
+    margin = np.full(len(px), np.inf)
+    hits = 0
+    live = np.arange(len(px))
+    while len(live):
+        yn = py[live] + cv[live] * t[live]
+        margin[live] = np.minimum(margin[live], np.minimum(np.abs(yn), np.abs(yn - H)) / H)
+        ok = (yn >= 0) & (yn <= H)
+        d = live[ok]
+        px[d] += cu[d] * t[d]
+        py[d] = yn[ok]
+        live, yn = live[~ok], yn[~ok]
+        hits += len(live)
+        top = yn > H
+        th = np.where(top, (H - py[live]) / cv[live], -py[live] / cv[live])
+        q = px[live] + cu[live] * th
+        margin[live] = np.minimum(margin[live], np.minimum(np.abs(q), np.abs(q - Lx)) / Lx)
+        px[live] = q - Lx * (q >= Lx) + Lx * (q < 0)
+        py[live] = np.where(top, H, 0.0)
+        t[live] = np.maximum(t[live] - th, 0)
+        c0 = np.array([cu[live], cv[live], cw[live]])
+        s[live], r = _p170_ur(s[live])
+        diff = r < alpha
+        cv[live[~diff]] *= -1
+        dl, tp = live[diff], top[diff]
+        s[dl], r1 = _p170_ur(s[dl])
+        s[dl], r2 = _p170_ur(s[dl])
+        s[dl], r3 = _p170_ur(s[dl])
+        vmp = np.where(tp, vmp1, vmp0)
+        vn = vmp * np.sqrt(-np.log(r1))
+        rr = vmp * np.sqrt(-np.log(r2))
+        cu[dl] = np.where(tp, uw, 0) + rr * np.cos(2 * np.pi * r3)
+        cw[dl] = rr * np.sin(2 * np.pi * r3)
+        cv[dl] = np.where(tp, -vn, vn)
+        c1 = np.array([cu[live], cv[live], cw[live]])
+        qb = px[live] / Lx * nwb
+        margin[live] = np.minimum(margin[live], np.abs(qb - np.rint(qb)) / nwb)
+        b = np.minimum(qb.astype(np.int64), nwb - 1) + top * nwb
+        for k, (val, sz) in enumerate([(c0[0] - c1[0], np.abs(c0[0]) + np.abs(c1[0])),
+                                       (c0[1] - c1[1], np.abs(c0[1]) + np.abs(c1[1])),
+                                       (0.5 * ((c0 ** 2).sum(0) - (c1 ** 2).sum(0)),
+                                        0.5 * ((c0 ** 2).sum(0) + (c1 ** 2).sum(0)))]):
+            np.add.at(sums[k], b, val)
+            np.add.at(size[k], b, sz)
+    return px, py, cu, cv, cw, s, sums, size, hits, margin
+
+
+def _p170_dims(m):
+    """A 2-D domain of about m cells, twice as long as high: nx, ny."""
+    ny = max(2, int(np.sqrt(m / 2)))
+    return 2 * ny, ny
+
+
+def _p170_cc_args(n, rng):
+    """n particles of the cylinder flow (_p170_flow on about n / P170_PPC cells of side
+    P170_DX), drawn cell by cell (multinomial in the density), uniform in their cell, in
+    cell order (the last sort's), then flown a step (dt: 0.3 of a cell at the freestream
+    speed) with Maxwellian velocities of their cell (x, y float32); cell, slot (int32 n) and
+    count (int32 a cell) zeroed; 1 / dx, nx, ny, n."""
+    nx, ny = _p170_dims(n / P170_PPC)
+    rho, T, uc, vc = _p170_flow(nx, ny)
+    cnt = rng.multinomial(n, rho / rho.sum())
+    c = np.repeat(np.arange(nx * ny, dtype=np.int32), cnt)
+    del cnt
+    f32 = np.float32
+    dt = f32(0.3 * P170_DX / P170_UINF)
+    sig = _p170_sig(T)[c] * dt
+    x = ((c % nx).astype(f32) + rng.random(n, dtype=f32)) * f32(P170_DX)
+    x += uc[c] * dt + sig * rng.standard_normal(n, dtype=f32)
+    y = ((c // nx).astype(f32) + rng.random(n, dtype=f32)) * f32(P170_DX)
+    y += vc[c] * dt + sig * rng.standard_normal(n, dtype=f32)
+    del c, sig
+    return [x, y, np.zeros(n, np.int32), np.zeros(n, np.int32), np.zeros(nx * ny, np.int32), f32(1 / P170_DX),
+            _i32(nx), _i32(ny), _i32(n)]
+
+
+def _p170_cc_cells(x, y, inv_dx, nx, ny):
+    """Each particle's cell (-1 outside), binned in float32 as the kernel does."""
+    f = np.float32
+    cx = np.floor(np.asarray(x, f) * f(inv_dx))
+    cy = np.floor(np.asarray(y, f) * f(inv_dx))
+    ok = (cx >= 0) & (cx < nx) & (cy >= 0) & (cy < ny)
+    return np.where(ok, cy * nx + cx, -1).astype(np.int64)
+
+
+def _p170_cells(n, rng):
+    """The particles of the cylinder flow on n cells (nx x ny <= n): counts Poisson(P170_PPC
+    density), the first particle's index in the cell-ordered list, that list (the storage
+    index of each: storage sorted by the last step's cells, P170_MOVED of the particles
+    having moved in from the upstream cell since), velocities Maxwellian of their cell (SoA
+    float32, storage order), and the cell fields: a dict."""
+    nx, ny = _p170_dims(n)
+    nx = n // ny
+    rho, T, uc, vc = _p170_flow(nx, ny)
+    cnt = rng.poisson(P170_PPC * rho).astype(np.int32)
+    m = int(cnt.sum())
+    start = (np.cumsum(cnt) - cnt).astype(np.int32)
+    c = np.repeat(np.arange(nx * ny, dtype=np.int32), cnt)
+    key = 2 * c - (rng.random(m, dtype=np.float32) < P170_MOVED)     # movers after the upstream cell's stayers
+    order = np.argsort(key, kind="stable")
+    del key
+    pid = np.empty(m, np.int32)
+    pid[order] = np.arange(m, dtype=np.int32)
+    del order
+    sig = _p170_sig(T)
+    vel = []
+    for mean in (uc, vc, None):
+        a = np.empty(m, np.float32)
+        g = rng.standard_normal(m, dtype=np.float32) * sig[c]
+        a[pid] = g if mean is None else g + mean[c]
+        vel.append(a)
+    return dict(nx=nx, ny=ny, ncell=nx * ny, cnt=cnt, start=start, pid=pid, u=vel[0], v=vel[1], w=vel[2],
+                rho=rho, T=T, uc=uc, vc=vc)
+
+
+def _p170_scr_mean(T):
+    """The mean of sigma cr = cr (cr / cref)^(1 - 2 omega) over the relative speeds of a gas
+    at temperature T."""
+    import math
+    p = 2 - 2 * P170_OMEGA
+    vmp = np.sqrt(2 * P170_KB * T / P170_MASS)
+    return P170_CREF ** (1 - p) * vmp ** p * 2 ** (p / 2) * math.gamma((3 + p) / 2) / math.gamma(1.5)
+
+
+def _p170_ntc_args(n, rng):
+    """_p170_cells' start, cnt, pid, u, v, w; (sigma cr)max of each cell that of a relative
+    speed of 3 vmp at its temperature, the candidates' fractions uniform in [0, 1), the
+    xorshift32 states (odd), ncoll (zeroed); coll (a freestream particle colliding with
+    probability P170_NTC_P a step), 1 / cref, the cells."""
+    d = _p170_cells(n, rng)
+    p = 2 - 2 * P170_OMEGA
+    vmp = np.sqrt(2 * P170_KB / P170_MASS * d["T"].astype(np.float64))
+    smax = (P170_CREF ** (1 - p) * (3 * vmp) ** p).astype(np.float32)
+    coll = P170_NTC_P / (2 * (P170_PPC - 1) * _p170_scr_mean(P170_TINF))
+    nc = d["ncell"]
+    return [d["start"], d["cnt"], d["pid"], d["u"], d["v"], d["w"], smax, rng.random(nc, dtype=np.float32),
+            _u32(nc, rng) | np.uint32(1), np.zeros(nc, np.int32), np.float32(coll), np.float32(1 / P170_CREF),
+            _i32(nc)]
+
+
+def _p170_ntc_ref(start, cnt, pid, u, v, w, smax, rem, seed, coll, inv_cref):
+    """ntc_collide in float64 (the cells' integer streams and pair picks as the kernel's):
+    u, v, w, (sigma cr)max, the candidates' fractions, the states, the collisions, and the
+    smallest distance of a decision to its threshold (the candidates' count: absolute; an
+    acceptance: relative to (sigma cr)max)."""
+    f32 = np.float32
+    u, v, w = (np.array(a, np.float64) for a in (u, v, w))
+    smax = np.array(smax, np.float64)
+    s = np.array(seed, np.uint32)
+    N = np.asarray(cnt, np.int64)
+    sel = float(f32(coll)) * N * (N - 1) * smax + np.asarray(rem, np.float64)
+    nsel = np.floor(sel).astype(np.int64)
+    big = N >= 2
+    margin = np.abs(sel - np.rint(sel))[big].min(initial=np.inf)
+    nc = np.zeros(len(N), np.int64)
+    p = 1 - 2 * P170_OMEGA
+    for k in range(int(nsel.max(initial=0))):
+        cl = np.flatnonzero(nsel > k)
+        Nk = N[cl]
+        s[cl], r = _p170_ur(s[cl])
+        a = np.minimum(np.floor(r.astype(f32) * Nk.astype(f32)), Nk - 1).astype(np.int64)
+        b = a.copy()
+        todo = np.arange(len(cl))
+        while len(todo):
+            s[cl[todo]], r = _p170_ur(s[cl[todo]])
+            b[todo] = np.minimum(np.floor(r.astype(f32) * Nk[todo].astype(f32)), Nk[todo] - 1)
+            todo = todo[b[todo] == a[todo]]
+        ia = np.asarray(pid)[start[cl] + a]
+        ib = np.asarray(pid)[start[cl] + b]
+        cr = np.sqrt((u[ia] - u[ib]) ** 2 + (v[ia] - v[ib]) ** 2 + (w[ia] - w[ib]) ** 2)
+        scr = cr * (cr * float(inv_cref)) ** p
+        smax[cl] = np.maximum(smax[cl], scr)
+        s[cl], r = _p170_ur(s[cl])
+        margin = min(margin, (np.abs(scr - r * smax[cl]) / smax[cl]).min())
+        acc = scr > r * smax[cl]
+        cl, ia, ib, cr = cl[acc], ia[acc], ib[acc], cr[acc]
+        nc[cl] += 1
+        s[cl], r1 = _p170_ur(s[cl])
+        s[cl], r2 = _p170_ur(s[cl])
+        cx = 2 * r1 - 1
+        sx = np.sqrt(1 - cx * cx)
+        e = 2 * np.pi * r2
+        for q, rel in ((u, cr * cx), (v, cr * sx * np.cos(e)), (w, cr * sx * np.sin(e))):
+            m = 0.5 * (q[ia] + q[ib])
+            q[ia] = m + 0.5 * rel
+            q[ib] = m - 0.5 * rel
+    return u, v, w, smax, sel - nsel, s, nc, margin
+
+
+def _p170_sum_args(n, rng):
+    """_p170_cells' start, cnt, pid, u, v, w; the cells' running sums (struct CellSum,
+    float64) of P170_SUM_STEPS earlier samples (counts Poisson, the moment sums those of
+    their cell's fields); the cells."""
+    d = _p170_cells(n, rng)
+    nc = d["ncell"]
+    s = np.zeros(nc, P170_SUM_DTYPE)
+    s["n"] = rng.poisson(P170_SUM_STEPS * P170_PPC * d["rho"].astype(np.float64))
+    uc, vc = d["uc"].astype(np.float64), d["vc"].astype(np.float64)
+    s["u"] = s["n"] * uc
+    s["v"] = s["n"] * vc
+    s["w"] = np.sqrt(s["n"]) * _p170_sig(d["T"]) * rng.standard_normal(nc)
+    s["c2"] = s["n"] * (uc * uc + vc * vc + 3 * P170_KB / P170_MASS * d["T"].astype(np.float64))
+    return [d["start"], d["cnt"], d["pid"], d["u"], d["v"], d["w"], s, _i32(nc)]
+
+
+def _p170_sum_ref(start, cnt, pid, u, v, w, old):
+    """sample_cells in float64: the new sums, and the sums of |u|, |v|, |w| a cell."""
+    cnt = np.asarray(cnt, np.int64)
+    cell = np.repeat(np.arange(len(cnt)), cnt)
+    p = np.asarray(pid)[np.asarray(start)[cell] + np.arange(len(cell)) - np.repeat(np.cumsum(cnt) - cnt, cnt)]
+    q = [np.asarray(a, np.float64)[p] for a in (u, v, w)]
+    new = old.copy()
+    new["n"] += cnt
+    size = np.zeros((3, len(cnt)))
+    for k, f in enumerate("uvw"):
+        new[f] += np.bincount(cell, q[k], len(cnt))
+        size[k] = np.bincount(cell, np.abs(q[k]), len(cnt))
+    new["c2"] += np.bincount(cell, q[0] ** 2 + q[1] ** 2 + q[2] ** 2, len(cnt))
+    return new, size
+
+
+def _p170_mi_args(n, rng):
+    """n particles over the cylinder flow's cells (about n / P170_PPC of side P170_DX; counts
+    multinomial in the density): cstart (int32, ncell + 1, the prefix sums), T, u, v of the
+    cells (float32); x, y, u, v, w (float32 n) and cell (int32 n) zeroed; a 64-bit seed,
+    dx, nx, ncell, n."""
+    nx, ny = _p170_dims(n / P170_PPC)
+    rho, T, uc, vc = _p170_flow(nx, ny)
+    cnt = rng.multinomial(n, rho / rho.sum())
+    cstart = np.concatenate([[0], np.cumsum(cnt)]).astype(np.int32)
+    z = lambda: np.zeros(n, np.float32)
+    return [cstart, T, uc, vc, z(), z(), z(), z(), z(), np.zeros(n, np.int32),
+            rng.integers(0, 1 << 63, dtype=np.uint64) * np.uint64(2) + np.uint64(1), np.float32(P170_DX), _i32(nx),
+            _i32(nx * ny), _i32(n)]
+
+
+def _p170_splitmix(s):
+    """u01: the uint64 states advanced and their uniforms (exact as float64)."""
+    s = s + np.uint64(0x9E3779B97F4A7C15)
+    z = (s ^ (s >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    return s, ((z >> np.uint64(40)).astype(np.float64) + 0.5) / 2.0 ** 24
+
+
+def _p170_mi_ref(cstart, T, uc, vc, seed, dx, nx, n):
+    """maxwell_init in float64: x, y, u, v, w and each particle's cell."""
+    cell = np.searchsorted(np.asarray(cstart), np.arange(n), side="right") - 1
+    s = np.uint64(seed) + np.arange(n, dtype=np.uint64) * np.uint64(0xD1B54A32D192ED03)
+    r = []
+    for _ in range(6):
+        s, q = _p170_splitmix(s)
+        r.append(q)
+    sig = np.sqrt(P170_KB / P170_MASS * np.asarray(T, np.float64)[cell])
+    g1 = np.sqrt(-2 * np.log(r[0]))
+    g2 = np.sqrt(-2 * np.log(r[2]))
+    dx = float(dx)
+    return ((cell % nx + r[4]) * dx, (cell // nx + r[5]) * dx,
+            np.asarray(uc, np.float64)[cell] + sig * g1 * np.cos(2 * np.pi * r[1]),
+            np.asarray(vc, np.float64)[cell] + sig * g1 * np.sin(2 * np.pi * r[1]),
+            sig * g2 * np.cos(2 * np.pi * r[3]), cell)
+
+
+def _p170_in_states():
+    """c_in: each P170_IN_STATES state's molecules entering a face element a step (the
+    one-way number flux n vmp / (2 sqrt(pi)) (exp(-s^2) + sqrt(pi) s (1 + erf s)) times the
+    element's area and dt over Fnum), vmp, s, the range s + 3 and the maximum of
+    c exp(-(c - s)^2) (at c = (s + sqrt(s^2 + 2)) / 2)."""
+    import math
+    out = np.zeros(len(P170_IN_STATES), P170_IN_DTYPE)
+    for k, (nd, T, s) in enumerate(P170_IN_STATES):
+        vmp = math.sqrt(2 * P170_KB * T / P170_MASS)
+        flux = nd * vmp / (2 * math.sqrt(math.pi)) * (math.exp(-s * s) + math.sqrt(math.pi) * s * (1 + math.erf(s)))
+        cs = (s + math.sqrt(s * s + 2)) / 2
+        out[k] = (flux * P170_IN_DY ** 2 * P170_IN_DT / P170_IN_FNUM, vmp, s, s + 3, cs * math.exp(-(cs - s) ** 2))
+    return out
+
+
+def _p170_in_syms(n, rng):
+    return {"c_in": _p170_in_states()}
+
+
+def _p170_in_dims(n):
+    """The inflow face's ny x nz elements (ny nz <= n) and the domain's cells along x."""
+    ny = max(1, int(np.sqrt(n)))
+    return ny, n // ny, 2 * ny
+
+
+def _p170_in_args(n, rng, np0=P170_IN_NP0):
+    """A ny x nz inflow face (_p170_in_dims; y fastest): type 0 (jet) within P170_IN_JET of
+    the side from the centre, else 1 (background); the carried fractions uniform in [0, 1)
+    (float32), xorshift32 states (odd); x, y, z, u, v, w (float32) and cell (int32) for
+    maxp = np0 + 1.25 the expected new particles + 64 (zeroed), the count np0 (int32[1]);
+    maxp, dt, dy, ny, nx, the face's elements."""
+    ny, nz, nx = _p170_in_dims(n)
+    nf = ny * nz
+    iy, iz = np.arange(nf) % ny, np.arange(nf) // ny
+    jet = np.hypot(iy + 0.5 - ny / 2, iz + 0.5 - nz / 2) < P170_IN_JET * ny
+    typ = np.where(jet, 0, 1).astype(np.int32)
+    nin = _p170_in_states()["nin"].astype(np.float64)
+    maxp = np0 + int(1.25 * nin[typ].sum()) + 64
+    z = lambda: np.zeros(maxp, np.float32)
+    return [typ, rng.random(nf, dtype=np.float32), _u32(nf, rng) | np.uint32(1), z(), z(), z(), z(), z(), z(),
+            np.zeros(maxp, np.int32), np.array([np0], np.int32), _i32(maxp), np.float32(P170_IN_DT),
+            np.float32(P170_IN_DY), _i32(ny), _i32(nx), _i32(nf)]
+
+
+def _p170_in_ref(typ, rem, seed, dt, dy, ny, states=None):
+    """plume_inflow in float64 per face element, as if nothing were dropped: the new
+    fractions (float32, as the kernel), the states, each element's molecules k, and their
+    x, y, z, u, v, w (element by element, k each in order), and the smallest distance of an
+    acceptance test to its threshold (relative to fmax)."""
+    st = _p170_in_states() if states is None else states
+    f32 = np.float32
+    a = st["nin"][typ] + np.asarray(rem, f32)
+    k = np.floor(a).astype(np.int64)
+    s = np.array(seed, np.uint32)
+    vmp, sr, cmax, fmax = (st[f][typ].astype(np.float64) for f in ("vmp", "s", "cmax", "fmax"))
+    out = np.zeros((6, int(k.sum())))
+    first = np.cumsum(k) - k
+    margin = np.inf
+    dt, dy = float(dt), float(dy)
+    for j in range(int(k.max(initial=0))):
+        f = np.flatnonzero(k > j)
+        c = np.zeros(len(f))
+        todo = np.arange(len(f))
+        while len(todo):
+            g = f[todo]
+            s[g], r = _p170_ur(s[g])
+            c[todo] = cmax[g] * r
+            s[g], r = _p170_ur(s[g])
+            val = c[todo] * np.exp(-(c[todo] - sr[g]) ** 2)
+            margin = min(margin, (np.abs(val - fmax[g] * r) / fmax[g]).min())
+            todo = todo[val < fmax[g] * r]
+        q = []
+        for _ in range(5):
+            s[f], r = _p170_ur(s[f])
+            q.append(r)
+        rr = vmp[f] * np.sqrt(-np.log(q[0]))
+        un = c * vmp[f]
+        out[:, first[f] + j] = [un * dt * q[2], (f % ny + q[3]) * dy, (f // ny + q[4]) * dy, un,
+                                rr * np.cos(2 * np.pi * q[1]), rr * np.sin(2 * np.pi * q[1])]
+    return a - k.astype(f32), s, k, out, margin
+
+
+UNSEEN168 = [
+    TimingProbe("probe/dsmc-channel-move-maxwell", "probe-unseen168", "channel_move", 1 << 23, P170_MV_BLOCK,
+                lambda n: -(-n // P170_MV_BLOCK), _p170_mv_args, source=_P170,
+                note="the DSMC move step of 2^23 argon particles in a micro-channel Couette-Fourier flow (4096 x 64 "
+                     "cells, 32 a cell; walls at 273 K at rest and 373 K moving at 200 m/s), a thread a particle in "
+                     "blocks of 256: 5 floats and a uint32 state loaded and stored coalesced (48 B a particle, 400 "
+                     "MB), a free flight of half a cell's crossing; ~0.5% of particles hit a wall (~14% of warps have "
+                     "a lane that does): a division for the time to the wall, a xorshift draw, 90% of hits diffuse "
+                     "(3 more draws, 2 logf, 2 sqrtf, cosf, sinf), 3 float atomicAdds on the wall's x-bin (2 x 1024 "
+                     "bins, ~20 hits a bin: little contention); memory-bound with a rare divergent branch"),
+    TimingProbe("probe/dsmc-cell-count-atomic", "probe-unseen168", "cell_count", 1 << 24, P170_CC_BLOCK,
+                lambda n: -(-n // P170_CC_BLOCK), _p170_cc_args, source=_P170,
+                note="the count half of a counting sort of 2^24 particles of a Mach 5 cylinder flow by cell (1448 x "
+                     "724 cells, 20 a freestream cell, up to ~120 in the bow-shock layer, none in the body), a thread "
+                     "a particle in blocks of 256: 2 coalesced float loads, 2 floorf, a bounds test (particles that "
+                     "left the domain marked), then an atomicAdd on the cell's count whose returned value is the "
+                     "particle's slot, 2 coalesced int stores (268 MB in all); the particles are in the last sort's "
+                     "cell order, moved since (30% into the next cell), so a warp's 32 lanes hit ~4.6 cells (fewer "
+                     "in the shock layer): bound by same-address atomics with a return value, ~7 lanes an address"),
+    TimingProbe("probe/dsmc-ntc-vhs-collide", "probe-unseen168", "ntc_collide", 1 << 20, P170_NTC_BLOCK,
+                lambda n: -(-n // P170_NTC_BLOCK), _p170_ntc_args, source=_P170,
+                note="Bird's no-time-counter collisions of VHS argon in the 1448 x 724 cells (2^20) of a Mach 5 "
+                     "cylinder flow (20M particles: 20 a freestream cell, up to ~120 in the shock layer, none in the "
+                     "body, fewer in the wake), a thread a cell in blocks of 128: ~N (N - 1) candidate pairs (~3 in "
+                     "the freestream, ~50 in the shock layer, up to ~200: a divergent loop, a warp's longest ~10 on "
+                     "average), each pair picked by 2+ xorshift draws, 2 dependent gathers (the sorted index list, "
+                     "then u, v, w of both: nearly local), sqrtf and powf of the relative speed, ~77% accepted: 2 "
+                     "more draws, sqrtf, sinf, cosf and 6 scattered float stores; latency of the dependent gathers "
+                     "and the transcendentals, with heavy loop divergence"),
+    TimingProbe("probe/dsmc-sample-block-smem", "probe-unseen168", "sample_cells", 1 << 20, P170_SB,
+                lambda n: n, _p170_sum_args, source=_P170,
+                note="the sampling of the 2^20 cells (1448 x 724) of a Mach 5 cylinder flow (20M particles, 20 a "
+                     "freestream cell, up to ~120), a block of 64 threads a cell (2^20 blocks): the cell's particles "
+                     "strided over the threads (most threads have none, 0.8% of cells need 2 rounds) gathered "
+                     "through the sorted index list (u, v, w: 12 B a particle, nearly local), 4 float sums into "
+                     "shared memory, a 6-level tree reduction with 7 __syncthreads, thread 0 adding 5 doubles to the "
+                     "cell's running-sum struct (40 B read and written: 84 MB); bound by block scheduling and the "
+                     "barriers of tiny blocks, ~320 MB gathered"),
+    TimingProbe("probe/dsmc-maxwell-init-splitmix", "probe-unseen168", "maxwell_init", 1 << 24, P170_MI_BLOCK,
+                lambda n: -(-n // P170_MI_BLOCK), _p170_mi_args, source=_P170,
+                note="Maxwell-Boltzmann initialisation of 2^24 particles of a Mach 5 cylinder flow from its cell "
+                     "fields (1448 x 724 cells, counts multinomial in the density), a thread a particle in blocks of "
+                     "256: a 20-step binary search of the cells' prefix sums (4 MB, L2-resident; a warp's lanes on "
+                     "the same path but the last steps), 6 splitmix64 draws (2 64-bit multiplies, 3 shift-xors each), "
+                     "2 logf, 3 sqrtf, 2 cosf and a sinf, 3 gathers of the cell's fields, 5 float and an int stores "
+                     "coalesced (400 MB); compute-bound on 64-bit integer multiplies and transcendentals"),
+    TimingProbe("probe/dsmc-plume-inflow-atomic", "probe-unseen168", "plume_inflow", 1 << 19, P170_IN_BLOCK,
+                lambda n: -(-n // P170_IN_BLOCK), _p170_in_args, source=_P170, symbols=_p170_in_syms,
+                note="the inflow boundary of a 3-D plume simulation, a thread an element of the 724 x 724 inflow face "
+                     "in blocks of 128: the element's state (a 20 B struct from __constant__, jet or background: 28% "
+                     "jet with ~3.7 molecules a step, the rest ~0.14; warps at the jet's edge index both structs), a "
+                     "carried fraction, one atomicAdd on the single particle counter from each element with a "
+                     "molecule (~200k same-address atomics with a return value), then per molecule an "
+                     "acceptance-rejection loop for the normal velocity (2 xorshift draws and an expf a trip; ~3 "
+                     "trips in the jet), 5 more draws, logf, sqrtf, cosf, sinf, 7 stores to the reserved slots (a "
+                     "warp's slots scattered over ~600k new particles); the jet's edge splits warps; bound by the "
+                     "contended counter and the divergent per-molecule loops"),
+]
+PROBES += UNSEEN168
+
+
+
+
+# probe-unseen169 (probes171.cu): a satellite geodesy / GNSS positioning course's kernels
+# (satellite positions from broadcast ephemerides in double, single-point positioning by
+# per-receiver iterated least squares with the satellite table in shared memory, the
+# ionospheric delay from IONEX maps held in __constant__, cycle-slip detection walking each
+# arc, an integer ambiguity box search with a shuffle reduction, slant TEC binned into a
+# global grid by atomicAdd) as a student who knows CUDA basics writes them, predicted before
+# their first GPU run
+_P171 = "probes171.cu"
+P171_GM, P171_OMGE, P171_C = 3.986005e14, 7.2921151467e-5, 299792458.0
+P171_BO_T0 = 4 * 86400.0 + 1800.0                  # brdc: the first epoch (Thursday 00:30 GPS time, s of the week)
+P171_BO_DT = 1.0                                   # epochs a second (1 Hz orbits for high-rate PPP)
+P171_BO_TOE_STEP, P171_BO_TOL, P171_BO_MAXIT = 7200.0, 1e-13, 20
+P171_BO_FIELDS = ("toe", "sqrtA", "e", "i0", "omega0", "omega", "M0", "dn", "idot", "omegadot",
+                  "cuc", "cus", "crc", "crs", "cic", "cis", "toc", "af0", "af1", "af2")
+P171_BO_DTYPE = np.dtype([(f, "<f8") for f in P171_BO_FIELDS])          # struct Ephem (160 B)
+# the constellations: name, satellites, semi-major axis (m), eccentricity's median and log
+# spread, inclination (degrees), orbital planes
+P171_BO_GROUPS = [("GPS", 32, 26559.7e3, 8e-3, 0.6, 55.0, 6),
+                  ("GAL", 26, 29599.8e3, 3e-4, 0.6, 56.0, 3),
+                  ("GAL-ecc", 2, 27977.6e3, 0.16, 0.01, 49.8, 1),      # E14, E18: left in an eccentric orbit
+                  ("BDS-MEO", 33, 27906.1e3, 6e-4, 0.6, 55.0, 3),
+                  ("BDS-IGSO", 10, 42164.2e3, 3e-3, 0.5, 55.0, 3),
+                  ("BDS-GEO", 5, 42164.2e3, 4e-4, 0.6, 1.5, 5),
+                  ("QZS-QZO", 4, 42164.2e3, 0.075, 0.01, 41.0, 4),
+                  ("QZS-GEO", 1, 42164.2e3, 2e-4, 0.5, 0.1, 1),
+                  ("IRN-GEO", 3, 42164.2e3, 1e-3, 0.5, 4.0, 3),
+                  ("IRN-IGSO", 4, 42164.2e3, 2e-3, 0.5, 29.0, 2)]
+P171_BO_NSAT = sum(g[1] for g in P171_BO_GROUPS)   # 120
+P171_BO_EPOCHS = 32768                             # 9.1 hours at 1 Hz
+P171_BO_BLOCK = 128
+P171_SPP_NSAT, P171_SPP_MAXOBS, P171_SPP_MAXIT, P171_SPP_TOL = 32, 16, 10, 1e-4
+P171_SPP_PIVOT = 1e-9                              # spp: SPP_PIVOT
+P171_SPP_MASK = 10.0                               # the elevation mask (degrees)
+P171_SPP_CITIES = 300                              # receivers' cities (Zipf-weighted)
+P171_SPP_URBAN = (0.7, 0.3, 0.05)                  # city receivers' share; their, rural ones' odds to lose a satellite
+P171_SPP_BLOCK = 64
+P171_WGS84_A, P171_WGS84_F = 6378137.0, 1 / 298.257223563
+P171_IX_NLAT, P171_IX_NLON = 71, 73                # IONEX: 87.5 .. -87.5 by 2.5, -180 .. 180 by 5 degrees
+P171_IX_RE, P171_IX_H, P171_IX_K1 = 6371.0, 450.0, 0.162372
+P171_IX_UT0, P171_IX_DTMAP = 13.0, 3600.0          # the first map's UT (h), the maps' spacing (s)
+P171_IX_EPOCHS, P171_IX_SPACING = 12, 300.0        # a receiver's epochs in the hour, their spacing (s)
+P171_IX_INVIEW = 25                                # mean satellites in view (multi-GNSS), 1 + Poisson
+P171_IX_MAXLAT = 72.0                              # receivers' |latitude| at most (degrees)
+P171_IX_NETS = 200                                 # dense networks' centres (Zipf-weighted)
+P171_IX_BLOCK = 256
+P171_CS_F1, P171_CS_F2 = 1575.42e6, 1227.60e6
+P171_CS_K, P171_CS_MWMIN, P171_CS_GFMAX, P171_CS_MAXGAP = 4.0, 2.0, 0.04, 10
+P171_CS_NSAT = 32                                  # slip: GPS satellites a station (arcs station-major)
+P171_CS_EPOCHS = 240                               # 2 h at 30 s
+P171_CS_SAMPLE = 30.0
+P171_CS_MASK = 10.0                                # degrees
+P171_CS_RS = (6371.0, 26560.0)                     # the Earth's and the GPS orbit's radius (km)
+P171_CS_SLIP = (5e-4, 5e-3, 15.0)                  # a slip's chance an epoch, that under this elevation (degrees)
+P171_CS_LOSS = (2e-3, 1e-2, 20.0, 4.0)             # a loss of lock's chance an epoch, under 20 degrees; mean length
+P171_CS_TID = (0.05, 0.3, 600.0)                   # arcs under a travelling ionospheric disturbance; its L1 m, period s
+P171_CS_BLOCK = 64
+P171_AS_MAXDIM = 9                                 # ambig: AS_MAXDIM
+P171_AS_DIMS = ((5, 6, 7, 8, 9), (0.1, 0.2, 0.3, 0.25, 0.15))   # a vector's ambiguities (satellites - 1); shares
+P171_AS_GOOD = 0.7                                 # short-baseline vectors (conditional variances ~0.01 cycles^2)
+P171_AS_VAR = (0.01, 0.1, 0.8)                     # lognormal medians (good, poor) and log spread of the variances
+P171_AS_BIAS = (0.05, 0.3, 0.6)                    # vectors with a multipath bias, its size (cycles)
+P171_AS_BLOCK = 256
+P171_GB_GRID = (-87.5, -180.0, 2.5, 5.0, 71, 72)   # vtec_bin: lat0, lon0, dlat, dlon, nlat, nlon (nodes)
+P171_GB_ELMIN = 10.0                               # degrees
+P171_GB_NSV = 120                                  # satellites (multi-GNSS), each with its DCB
+P171_GB_EPOCHS = 120                               # an hour at 30 s a receiver
+P171_GB_NETS = [(38.0, -97.0, 7.0, 14.0, 0.35),    # CORS: centre lat, lon, spreads (degrees), share of receivers
+                (48.0, 10.0, 6.0, 10.0, 0.25),     # EPN and national networks
+                (36.5, 138.0, 3.0, 3.0, 0.15),     # GEONET
+                (32.0, 110.0, 7.0, 9.0, 0.10)]     # CMONOC; the remaining 15% anywhere (|lat| < 75)
+P171_GB_DCB = (15.0, 30.0)                         # sd of the satellites' and receivers' DCBs (TECU)
+P171_GB_BLOCK = 1024
+
+
+def _p171_wrap(a):
+    """Angles wrapped to [-pi, pi)."""
+    return np.mod(a + np.pi, 2 * np.pi) - np.pi
+
+
+def _p171_bo_sats(rng):
+    """The constellations' satellites' mean elements (float64 arrays): A, e, i, Omega0, omega, M0."""
+    cols = [[] for _ in range(6)]
+    for name, cnt, A, em, es, inc, planes in P171_BO_GROUPS:
+        k = np.arange(cnt)
+        cols[0].append(A * (1 + rng.normal(0, 2e-4, cnt)))
+        cols[1].append(np.clip(em * rng.lognormal(0, es, cnt), 0, 0.2))
+        cols[2].append(np.radians(np.abs(inc + rng.normal(0, 0.5 if inc > 5 else 0.2, cnt))))
+        cols[3].append(_p171_wrap(rng.uniform(0, 2 * np.pi) + 2 * np.pi * (k % planes) / planes
+                                  + rng.normal(0, 0.01, cnt)))
+        cols[4].append(rng.uniform(-np.pi, np.pi, cnt))
+        cols[5].append(rng.uniform(-np.pi, np.pi, cnt))
+    return [np.concatenate(c) for c in cols]
+
+
+def _p171_bo_args(n, rng, dt=P171_BO_DT, t0=P171_BO_T0):
+    """n (epoch, satellite) positions of the P171_BO_NSAT satellites (P171_BO_GROUPS) at epochs
+    t0 + k dt: their broadcast ephemerides (P171_BO_DTYPE records, satellite-major, a toe
+    every 2 h from the one before t0, enough to cover the epochs: nblk a satellite) drawn from
+    the satellites' mean elements (M0 advanced to each toe, harmonic corrections, clock
+    terms drawn a record); nblk, nsat, t0, dt, pos (float64 4 n, zeroed), iters (int32 n), n."""
+    nsat = P171_BO_NSAT
+    nep = -(-n // nsat)
+    toe0 = np.floor(t0 / P171_BO_TOE_STEP) * P171_BO_TOE_STEP
+    nblk = int(np.floor((t0 + (nep - 1) * dt - toe0) / P171_BO_TOE_STEP + 0.5)) + 1
+    A, e, inc, Om0, om, M0 = _p171_bo_sats(rng)
+    dn = rng.normal(4.5e-9, 5e-10, nsat)
+    odot = np.where(inc > 0.2, rng.normal(-8e-9, 3e-10, nsat), rng.normal(-2e-9, 1e-9, nsat))
+    af0 = rng.normal(0, 3e-4, nsat)
+    af1 = rng.normal(0, 5e-12, nsat)
+    eph = np.zeros((nsat, nblk), P171_BO_DTYPE)
+    toe = toe0 + P171_BO_TOE_STEP * np.arange(nblk)[None, :]
+    sh = (nsat, nblk)
+    eph["toe"] = eph["toc"] = toe
+    eph["sqrtA"] = np.sqrt(A)[:, None] + rng.normal(0, 2e-3, sh)
+    eph["e"] = e[:, None] * (1 + rng.normal(0, 1e-4, sh))
+    eph["i0"] = inc[:, None] + rng.normal(0, 1e-7, sh)
+    eph["omega0"] = Om0[:, None] + odot[:, None] * (toe - toe0)
+    eph["omega"] = om[:, None] + rng.normal(0, 1e-6, sh)
+    eph["M0"] = _p171_wrap(M0[:, None] + (np.sqrt(P171_GM / A ** 3) + dn)[:, None] * (toe - toe0))
+    eph["dn"] = dn[:, None]
+    eph["idot"] = rng.normal(0, 3e-10, sh)
+    eph["omegadot"] = odot[:, None]
+    eph["cuc"], eph["cus"] = rng.normal(0, 4e-6, sh), rng.normal(0, 4e-6, sh)
+    eph["crc"], eph["crs"] = rng.normal(0, 120.0, sh), rng.normal(0, 120.0, sh)
+    eph["cic"], eph["cis"] = rng.normal(0, 1e-7, sh), rng.normal(0, 1e-7, sh)
+    eph["af0"] = af0[:, None] + af1[:, None] * (toe - toe0) + rng.normal(0, 1e-9, sh)
+    eph["af1"] = af1[:, None]
+    eph["af2"] = np.where(rng.random(sh) < 0.1, rng.normal(0, 1e-18, sh), 0.0)
+    return [eph.ravel(), _i32(nblk), _i32(nsat), np.float64(t0), np.float64(dt), np.zeros(4 * n),
+            np.zeros(n, np.int32), _i32(n)]
+
+
+def _p171_bo_ref(eph, nblk, nsat, t0, dt, n):
+    """brdc_orbit in numpy: positions (n x 3, m), clock biases (s), Newton iterations, and the
+    smallest |last update| / BO_TOL - 1 over the updates compared with the tolerance."""
+    i = np.arange(n)
+    s, k = i % nsat, i // nsat
+    t = t0 + k * dt
+    b = np.clip(np.floor((t - eph["toe"][s * nblk]) / P171_BO_TOE_STEP + 0.5).astype(np.int64), 0, nblk - 1)
+    E = eph[s * nblk + b]
+    tk = t - E["toe"]
+    A = E["sqrtA"] ** 2
+    M = E["M0"] + (np.sqrt(P171_GM / A ** 3) + E["dn"]) * tk
+    e = E["e"]
+    Ek = M.copy()
+    it = np.zeros(n, np.int64)
+    live = np.ones(n, bool)
+    margin = np.inf
+    for _ in range(P171_BO_MAXIT):
+        d = (Ek[live] - e[live] * np.sin(Ek[live]) - M[live]) / (1 - e[live] * np.cos(Ek[live]))
+        Ek[live] -= d
+        it[live] += 1
+        margin = min(margin, np.abs(np.abs(d) / P171_BO_TOL - 1).min(initial=np.inf))
+        live[np.flatnonzero(live)[np.abs(d) < P171_BO_TOL]] = False
+    nu = np.arctan2(np.sqrt(1 - e * e) * np.sin(Ek), np.cos(Ek) - e)
+    phi = nu + E["omega"]
+    s2, c2 = np.sin(2 * phi), np.cos(2 * phi)
+    u = phi + E["cus"] * s2 + E["cuc"] * c2
+    r = A * (1 - e * np.cos(Ek)) + E["crs"] * s2 + E["crc"] * c2
+    inc = E["i0"] + E["idot"] * tk + E["cis"] * s2 + E["cic"] * c2
+    Om = E["omega0"] + (E["omegadot"] - P171_OMGE) * tk - P171_OMGE * E["toe"]
+    # the orbital-plane vector (r cos u, r sin u, 0) rotated by R3(-Om) R1(-inc)
+    cO, sO, ci, si = np.cos(Om), np.sin(Om), np.cos(inc), np.sin(inc)
+    R = np.stack([np.stack([cO, -sO * ci], -1), np.stack([sO, cO * ci], -1), np.stack([0 * si, si], -1)], 1)
+    pos = np.einsum("nij,nj->ni", R, np.stack([r * np.cos(u), r * np.sin(u)], -1))
+    tc = t - E["toc"]
+    clk = E["af0"] + E["af1"] * tc + E["af2"] * tc ** 2 - 2 * np.sqrt(P171_GM * A) * e * np.sin(Ek) / P171_C ** 2
+    return pos, clk, it, margin
+
+
+def _p171_ecef(lat, lon, h):
+    """Geodetic (rad, rad, m, WGS-84) to ECEF (m): ... x 3."""
+    a, f = P171_WGS84_A, P171_WGS84_F
+    e2 = f * (2 - f)
+    N = a / np.sqrt(1 - e2 * np.sin(lat) ** 2)
+    return np.stack([(N + h) * np.cos(lat) * np.cos(lon), (N + h) * np.cos(lat) * np.sin(lon),
+                     (N * (1 - e2) + h) * np.sin(lat)], -1)
+
+
+def _p171_spp_sats(rng):
+    """The epoch's GPS table (float64 P171_SPP_NSAT x 4: x, y, z in m, clock bias in s): 31
+    satellites in 6 planes (55 degrees) at radii 26560 km +- 0.5%, one slot (PRN) empty."""
+    S = np.zeros((P171_SPP_NSAT, 4))
+    plane = np.repeat(np.arange(6), [6, 5, 5, 5, 5, 5])
+    slot = np.concatenate([np.arange(c) for c in [6, 5, 5, 5, 5, 5]])
+    per = np.array([6, 5, 5, 5, 5, 5])[plane]
+    u = 2 * np.pi * slot / per + 2 * np.pi * plane / 24 + rng.normal(0, 0.05, 31)
+    Om = 2 * np.pi * plane / 6 + rng.uniform(0, 2 * np.pi)
+    inc = np.radians(55 + rng.normal(0, 0.8, 31))
+    r = 26560e3 * (1 + rng.normal(0, 0.005, 31))
+    xyz = r[:, None] * np.stack([np.cos(u) * np.cos(Om) - np.sin(u) * np.cos(inc) * np.sin(Om),
+                                 np.cos(u) * np.sin(Om) + np.sin(u) * np.cos(inc) * np.cos(Om),
+                                 np.sin(u) * np.sin(inc)], -1)
+    prns = np.delete(np.arange(P171_SPP_NSAT), rng.integers(P171_SPP_NSAT))
+    S[prns, :3] = xyz
+    S[prns, 3] = rng.normal(0, 2e-4, 31)
+    return S
+
+
+def _p171_spp_args(n, rng):
+    """n receivers at one epoch: P171_SPP_URBAN[0] of them in P171_SPP_CITIES Zipf-weighted
+    cities (N(0, 0.3^2) degrees about each, heights exponential(150 m)) losing each satellite
+    with P171_SPP_URBAN[1] (buildings), the rest uniform on the sphere (exponential(400 m))
+    losing one with P171_SPP_URBAN[2]; the GPS table (_p171_spp_sats, float64 32 x 4); each
+    receiver's satellites above P171_SPP_MASK in PRN order (prn int32, P171_SPP_MAXOBS slots,
+    -1 unused; nobs int32) and pseudoranges (float64, 0 unused): geometric range with the
+    Sagnac term + the receiver's clock (U(-1, 1) ms) - the satellite's + ionosphere (U(1, 8)
+    m vertical) and troposphere (2.4 m vertical) mapped + noise N(0, (0.5 m / sin el)^2),
+    city receivers' with 5% multipath outliers (exponential(20 m)); sol (float64 4 n,
+    zeroed), iters (int32 n), n."""
+    S = _p171_spp_sats(rng)
+    city = rng.random(n) < P171_SPP_URBAN[0]
+    zw = 1 / np.arange(1, P171_SPP_CITIES + 1)
+    cen = np.stack([np.arcsin(rng.uniform(-0.9, 0.9, P171_SPP_CITIES)),
+                    rng.uniform(-np.pi, np.pi, P171_SPP_CITIES)], -1)
+    ci = rng.choice(P171_SPP_CITIES, n, p=zw / zw.sum())
+    lat = np.where(city, np.clip(cen[ci, 0] + np.radians(0.3) * rng.standard_normal(n), -1.5, 1.5),
+                   np.arcsin(rng.uniform(-1, 1, n)))
+    lon = np.where(city, cen[ci, 1] + np.radians(0.3) * rng.standard_normal(n), rng.uniform(-np.pi, np.pi, n))
+    h = rng.exponential(1, n) * np.where(city, 150.0, 400.0)
+    clk = rng.uniform(-1e-3, 1e-3, n) * P171_C
+    ivert = rng.uniform(1, 8, n)
+    M = P171_SPP_MAXOBS
+    nobs = np.zeros(n, np.int32)
+    prn = np.full((n, M), -1, np.int32)
+    pr = np.zeros((n, M))
+    active = np.any(S[:, :3] != 0, axis=1)
+    for c0 in range(0, n, 1 << 16):
+        sl = slice(c0, min(n, c0 + (1 << 16)))
+        c = sl.stop - sl.start
+        rr = _p171_ecef(lat[sl], lon[sl], h[sl])
+        up = np.stack([np.cos(lat[sl]) * np.cos(lon[sl]), np.cos(lat[sl]) * np.sin(lon[sl]), np.sin(lat[sl])], -1)
+        dots = rr @ S[:, :3].T                                                  # c x 32
+        gall = np.sqrt(np.maximum((S[:, :3] ** 2).sum(1)[None, :] + (rr * rr).sum(1)[:, None] - 2 * dots, 1.0))
+        sel = ((up @ S[:, :3].T) - (rr * up).sum(1)[:, None]) / gall                 # sin(elevation)
+        lose = np.where(city[sl], P171_SPP_URBAN[1], P171_SPP_URBAN[2]).astype(np.float32)[:, None]
+        vis = (active[None, :] & (sel > np.sin(np.radians(P171_SPP_MASK)))
+               & (rng.random(sel.shape, dtype=np.float32) >= lose))
+        order = np.argsort(~vis, axis=1, kind="stable")[:, :M]
+        k = np.minimum(vis.sum(1), M)
+        used = np.arange(M)[None, :] < k[:, None]
+        Ss = S[order]                                                            # c x M x 4
+        geo = np.take_along_axis(gall, order, 1)
+        rho = geo + P171_OMGE * (Ss[:, :, 0] * rr[:, 1:2] - Ss[:, :, 1] * rr[:, 0:1]) / P171_C
+        se = np.maximum(np.take_along_axis(sel, order, 1), 0.05)
+        err = (ivert[sl, None] / np.sqrt(1 - (0.94 * np.sqrt(1 - se * se)) ** 2) + 2.4 / (se + 0.02)
+               + rng.standard_normal((c, M), dtype=np.float32) * 0.5 / se)
+        mp = city[sl, None] & (rng.random((c, M), dtype=np.float32) < 0.05)
+        err += np.where(mp, rng.exponential(20.0, (c, M)), 0.0)
+        nobs[sl] = k
+        prn[sl] = np.where(used, order, -1)
+        pr[sl] = np.where(used, rho + clk[sl, None] - P171_C * Ss[:, :, 3] + err, 0.0)
+    return [S.ravel(), nobs, prn.ravel(), pr.ravel(), np.zeros(4 * n), np.zeros(n, np.int32), _i32(n)]
+
+
+def _p171_spp_ref(sat, nobs, prn, pr):
+    """spp_solve in numpy (each iteration's normal equations by einsum, singular where a
+    leading minor's ratio to the one before is under SPP_PIVOT of its diagonal element, else
+    solved by LU): solutions (n x 4), iterations and the smallest |update| / SPP_TOL - 1
+    compared."""
+    S = np.asarray(sat).reshape(-1, 4)
+    n = len(nobs)
+    M = P171_SPP_MAXOBS
+    valid = np.arange(M)[None, :] < np.asarray(nobs)[:, None]
+    j = np.where(valid, np.asarray(prn).reshape(n, M), 0)
+    R = np.asarray(pr).reshape(n, M)
+    sx, sy, sz, sc = (S[j, c] for c in range(4))
+    x = np.zeros((n, 4))
+    it = np.zeros(n, np.int64)
+    live = np.asarray(nobs) >= 4
+    margin = np.inf
+    for k in range(1, P171_SPP_MAXIT + 1):
+        L = np.flatnonzero(live)
+        if not len(L):
+            break
+        xl = x[L]
+        d = np.stack([sx[L] - xl[:, :1], sy[L] - xl[:, 1:2], sz[L] - xl[:, 2:3]], -1)
+        geo = np.linalg.norm(d, axis=-1)
+        G = np.concatenate([-d / geo[..., None], np.ones_like(geo)[..., None]], -1) * valid[L, :, None]
+        rho = geo + P171_OMGE * (sx[L] * xl[:, 1:2] - sy[L] * xl[:, :1]) / P171_C
+        v = np.where(valid[L], R[L] - (rho + xl[:, 3:4] - P171_C * sc[L]), 0.0)
+        N = G.transpose(0, 2, 1) @ G
+        minors = np.stack([np.ones(len(L))] + [np.linalg.det(N[:, :a, :a]) for a in range(1, 5)], -1)
+        bad = (minors[:, 1:] <= P171_SPP_PIVOT * np.diagonal(N, axis1=1, axis2=2) * minors[:, :-1]).any(axis=1)
+        it[L[bad]] = -1
+        live[L[bad]] = False
+        L, N, G, v = L[~bad], N[~bad], G[~bad], v[~bad]
+        dx = np.linalg.solve(N, (G.transpose(0, 2, 1) @ v[..., None]))[..., 0]
+        x[L] += dx
+        it[L] = k
+        step = np.linalg.norm(dx, axis=1)
+        margin = min(margin, np.abs(step / P171_SPP_TOL - 1).min(initial=np.inf))
+        live[L[step < P171_SPP_TOL]] = False
+    it[live] = P171_SPP_MAXIT + 1
+    return x, it, margin
+
+
+def _p171_ix_vtec(lat, lon, ut):
+    """The synthetic ionosphere (TECU, in the arguments' precision) at latitude, longitude (degrees) and UT
+    (hours): a background falling to the poles, and a dayside (peak at 14 h local time)
+    equatorial anomaly, crests at +-15 degrees about a dip equator swinging +-10 degrees."""
+    lt = np.mod(ut + lon / 15, 24)
+    day = np.exp(-((np.mod(lt - 2, 24) - 12) / 4.5) ** 2)
+    mlat = lat - 10 * np.cos(np.radians(lon + 70))
+    crest = np.exp(-((mlat - 15) / 8) ** 2) + np.exp(-((mlat + 15) / 8) ** 2)
+    return 3 + 9 * np.cos(np.radians(lat)) ** 2 + (15 + 45 * crest) * day
+
+
+def _p171_ix_maps(rng):
+    """The two IONEX maps (float32, 2 x 71 x 73, TECU at 0.1 like IONEX's exponent -1): the
+    synthetic ionosphere at UT P171_IX_UT0 and an hour later plus N(0, 1) roughness a node,
+    at least 0.5; the 180-degree column equal to the -180 one."""
+    lat = 87.5 - 2.5 * np.arange(P171_IX_NLAT)
+    lon = -180.0 + 5.0 * np.arange(P171_IX_NLON)
+    out = []
+    for m in range(2):
+        g = _p171_ix_vtec(lat[:, None], lon[None, :], P171_IX_UT0 + m * P171_IX_DTMAP / 3600)
+        g = np.maximum(np.round(g + rng.normal(0, 1, g.shape), 1), 0.5)
+        g[:, -1] = g[:, 0]
+        out.append(g)
+    return np.array(out, np.float32)
+
+
+def _p171_ix_syms(n, rng):
+    return {"c_tec": _p171_ix_maps(rng).ravel()}
+
+
+def _p171_places(m, rng, centres, sd, maxlat):
+    """m places (lat, lon in degrees): 60% about Zipf-weighted centres (N(0, sd^2) degrees,
+    reflected at +-maxlat), the rest uniform on the sphere up to +-maxlat; lon in [-180, 180)."""
+    zw = 1 / np.arange(1, centres + 1)
+    cen = np.stack([np.degrees(np.arcsin(rng.uniform(-1, 1, centres) * np.sin(np.radians(maxlat)))),
+                    rng.uniform(-180, 180, centres)], -1)
+    near = rng.random(m) < 0.6
+    p = cen[rng.choice(centres, m, p=zw / zw.sum())] + sd * rng.standard_normal((m, 2))
+    uni = np.stack([np.degrees(np.arcsin(rng.uniform(-1, 1, m) * np.sin(np.radians(maxlat)))),
+                    rng.uniform(-180, 180, m)], -1)
+    p = np.where(near[:, None], p, uni)
+    lat = np.where(p[:, 0] > maxlat, 2 * maxlat - p[:, 0], np.where(p[:, 0] < -maxlat, -2 * maxlat - p[:, 0], p[:, 0]))
+    return lat, np.mod(p[:, 1] + 180, 360) - 180
+
+
+def _p171_ix_args(n, rng):
+    """n observations of receivers (P171_IX_NETS dense networks' centres Zipf-weighted, 60%
+    of receivers within N(0, 3^2) degrees of one, the rest uniform, |lat| <= 72; rlat, rlon
+    float32 rad), each with P171_IX_EPOCHS epochs P171_IX_SPACING apart (t the epoch's
+    middle, s after the first map) of 1 + Poisson(P171_IX_INVIEW - 1) satellites
+    (receiver-major, then epoch: rx int32), azimuths uniform, elevations arcsin(U(sin 5
+    degrees, 1)) (float32 rad); delay (float32, zeroed), dtmap, n."""
+    nre = n // P171_IX_INVIEW + 64
+    cnt = 1 + rng.poisson(P171_IX_INVIEW - 1, nre)
+    while cnt.sum() < n:
+        cnt = np.concatenate([cnt, 1 + rng.poisson(P171_IX_INVIEW - 1, 64)])
+    re = np.repeat(np.arange(len(cnt)), cnt)[:n]
+    nrx = int(re[-1]) // P171_IX_EPOCHS + 1
+    lat, lon = _p171_places(nrx, rng, P171_IX_NETS, 3.0, P171_IX_MAXLAT)
+    f32 = np.float32
+    t = (P171_IX_SPACING * (re % P171_IX_EPOCHS) + P171_IX_SPACING / 2).astype(f32)
+    el = np.arcsin(rng.uniform(np.sin(np.radians(5.0)), 1.0, n)).astype(f32)
+    return [np.radians(lat).astype(f32), np.radians(lon).astype(f32), (re // P171_IX_EPOCHS).astype(np.int32),
+            rng.uniform(0, 2 * np.pi, n).astype(f32), el, t, np.zeros(n, f32), f32(P171_IX_DTMAP), _i32(n)]
+
+
+def _p171_ipp(lat, lon, az, el, re=P171_IX_RE, h=P171_IX_H):
+    """The thin-shell pierce points (rad in, float64): lat, lon (rad), the sine of the zenith
+    angle there."""
+    sz = re / (re + h) * np.cos(el)
+    psi = np.pi / 2 - el - np.arcsin(sz)
+    lp = np.arcsin(np.sin(lat) * np.cos(psi) + np.cos(lat) * np.sin(psi) * np.cos(az))
+    return lp, lon + np.arcsin(np.sin(psi) * np.sin(az) / np.cos(lp)), sz
+
+
+def _p171_ix_ref(rlat, rlon, rx, az, el, t, maps, dtmap=P171_IX_DTMAP):
+    """ionex_delay in float64: the L1 delays (m)."""
+    f = lambda v: np.asarray(v, np.float64)
+    lp, lo, sz = _p171_ipp(f(rlat)[rx], f(rlon)[rx], f(az), f(el))
+    g = np.asarray(maps, np.float64).reshape(2, P171_IX_NLAT, P171_IX_NLON)
+    t = f(t)
+    fy = np.clip((87.5 - np.degrees(lp)) / 2.5, 0, P171_IX_NLAT - 1)
+    iy = np.minimum(fy.astype(np.int64), P171_IX_NLAT - 2)
+    wy = fy - iy
+    tec = []
+    for m in range(2):
+        fx = np.mod(np.degrees(lo) + (t - m * dtmap) * 360 / 86400 + 180, 360) / 5
+        ix = np.minimum(fx.astype(np.int64), P171_IX_NLON - 2)
+        wx = fx - ix
+        tec.append((1 - wy) * ((1 - wx) * g[m, iy, ix] + wx * g[m, iy, ix + 1])
+                   + wy * ((1 - wx) * g[m, iy + 1, ix] + wx * g[m, iy + 1, ix + 1]))
+    w = t / dtmap
+    return P171_IX_K1 * ((1 - w) * tec[0] + w * tec[1]) / np.sqrt(1 - sz * sz)
+
+
+def _p171_cs_draw(n, rng, nep=P171_CS_EPOCHS):
+    """slip_detect's arguments and the slips put in (bool, nep x n). n arcs (n / 32 stations
+    x P171_CS_NSAT satellites), nep epochs P171_CS_SAMPLE s apart, epoch-major: a pass of
+    4..6 h rising U(-5, 2) h from the start, peak elevation arcsin(U(sin 15, 1)), a sine of
+    time; observed above P171_CS_MASK except in losses of lock (P171_CS_LOSS: chance an epoch,
+    more under 20 degrees, geometric lengths); range 20200 km + 5400 (1 - sin el), the
+    station's clock (a random walk of 30 m an epoch), the L1 ionosphere (2..10 m vertical,
+    mapped, a slow swing, P171_CS_TID arcs under a 15-min wave), integer ambiguities in
+    +-5e6 cycles; phase noise 2 mm, code 0.3 m (over sin el, at most 1.5 m); slips
+    (P171_CS_SLIP an epoch, more at low elevation) 50% equal on L1 and L2 (1..5 cycles), 30%
+    independent in +-20, 10% (9, 7) times +-1 (the geometry-free blind spot), 10% of
+    thousands; L1, L2 (cycles), P1, P2 (m) float64, 0 where missing; flag (uint8), nslip
+    (int32 n), sat_slips (int32 32), nsat, nep, n."""
+    c, f1, f2 = P171_C, P171_CS_F1, P171_CS_F2
+    l1, l2, gam = c / f1, c / f2, (f1 / f2) ** 2
+    tt = (np.arange(nep) * P171_CS_SAMPLE / 3600)[:, None]                   # hours
+    L1, L2, P1, P2 = (np.zeros((nep, n)) for _ in range(4))
+    slip = np.zeros((nep, n), bool)
+    f32 = np.float32
+    for a0 in range(0, n, 4096):                                             # 128 stations at a time
+        m = min(n, a0 + 4096) - a0
+        cols = slice(a0, a0 + m)
+        # a pass: the satellite's track a great circle passing thmin from the zenith at tc
+        tc = rng.uniform(-2.5, nep * P171_CS_SAMPLE / 3600 + 2.5, m)
+        cth = np.cos(np.radians(rng.uniform(0, 70, m))) * np.cos(np.radians(rng.uniform(25, 31, m)) * (tt - tc))
+        el = np.arctan2(cth - P171_CS_RS[0] / P171_CS_RS[1], np.sqrt(1 - cth * cth))      # nep x m
+        se = np.maximum(np.sin(el), 0.05)
+        low = el < np.radians(P171_CS_LOSS[2])
+        start = rng.random(el.shape, dtype=f32) < np.where(low, P171_CS_LOSS[1], P171_CS_LOSS[0])
+        ks, arc = np.nonzero(start)
+        lost = np.zeros((nep + 1, m), np.int32)
+        np.add.at(lost, (ks, arc), 1)
+        np.add.at(lost, (np.minimum(ks + rng.geometric(1 / P171_CS_LOSS[3], len(ks)), nep), arc), -1)
+        seen = (el > np.radians(P171_CS_MASK)) & (np.cumsum(lost, axis=0)[:nep] == 0)
+        sl = seen & (rng.random(el.shape, dtype=f32) < np.where(el < np.radians(P171_CS_SLIP[2]), P171_CS_SLIP[1],
+                                                                 P171_CS_SLIP[0]))
+        slip[:, cols] = sl
+        ks, arc = np.nonzero(sl)
+        kind = rng.random(len(ks))
+        sg = rng.choice([-1, 1], len(ks))
+        n1 = np.where(kind < 0.5, sg * rng.integers(1, 6, len(ks)),
+                      np.where(kind < 0.8, rng.integers(-20, 21, len(ks)),
+                               np.where(kind < 0.9, 9 * sg, rng.integers(1000, 5000, len(ks)) * sg)))
+        n2 = np.where(kind < 0.5, n1, np.where(kind < 0.8, rng.integers(-20, 21, len(ks)),
+                                               np.where(kind < 0.9, 7 * sg, n1 + rng.integers(-3, 4, len(ks)))))
+        n2 = np.where((n1 == 0) & (n2 == 0), 1, n2)
+        N1 = np.zeros((nep, m))
+        N2 = np.zeros((nep, m))
+        N1[ks, arc] = n1
+        N2[ks, arc] = n2
+        N1 = np.cumsum(N1, axis=0) + rng.integers(-5_000_000, 5_000_000, m)
+        N2 = np.cumsum(N2, axis=0) + rng.integers(-5_000_000, 5_000_000, m)
+        ion = rng.uniform(2, 10, m) / np.sqrt(1 - (0.934 * np.cos(el)) ** 2) * (
+            1 + 0.1 * np.sin(2 * np.pi * tt / rng.uniform(3, 8, m) + rng.uniform(0, 2 * np.pi, m)))
+        tid = rng.random(m) < P171_CS_TID[0]
+        ion += np.where(tid, P171_CS_TID[1] * np.sin(2 * np.pi * tt * 3600 / P171_CS_TID[2] + rng.uniform(0, 7, m)),
+                        0.0)
+        clk = np.cumsum(rng.normal(0, 30, (nep, -(-m // P171_CS_NSAT))), axis=0)
+        geo = 1e3 * np.sqrt(P171_CS_RS[0] ** 2 + P171_CS_RS[1] ** 2 - 2 * P171_CS_RS[0] * P171_CS_RS[1] * cth) \
+            + np.repeat(clk, P171_CS_NSAT, axis=1)[:, :m]
+        sp = np.minimum(0.15 / se, 0.6)
+        sph = 0.001 / np.sqrt(se)
+        P1[:, cols] = np.where(seen, geo + ion + sp * rng.standard_normal(el.shape, dtype=f32), 0.0)
+        P2[:, cols] = np.where(seen, geo + gam * ion + sp * rng.standard_normal(el.shape, dtype=f32), 0.0)
+        L1[:, cols] = np.where(seen, (geo - ion + sph * rng.standard_normal(el.shape, dtype=f32)) / l1 + N1, 0.0)
+        L2[:, cols] = np.where(seen, (geo - gam * ion + sph * rng.standard_normal(el.shape, dtype=f32)) / l2 + N2,
+                               0.0)
+    args = [L1.ravel(), L2.ravel(), P1.ravel(), P2.ravel(), np.zeros(nep * n, np.uint8), np.zeros(n, np.int32),
+            np.zeros(P171_CS_NSAT, np.int32), _i32(P171_CS_NSAT), _i32(nep), _i32(n)]
+    return args, slip
+
+
+def _p171_cs_args(n, rng, nep=P171_CS_EPOCHS):
+    return _p171_cs_draw(n, rng, nep)[0]
+
+
+def _p171_cs_ref(L1, L2, P1, P2, nsat, nep, narc):
+    """slip_detect in numpy, the epochs in turn and the arcs at once (each segment's MW
+    statistics as sums of deviations from its first value): the flags (nep x narc), slips a
+    arc and a satellite, and the smallest |statistic - threshold| of the tests."""
+    c, f1, f2 = P171_C, P171_CS_F1, P171_CS_F2
+    L1, L2, P1, P2 = (np.asarray(v).reshape(nep, narc) for v in (L1, L2, P1, P2))
+    mw = (L1 - L2) - (f1 * P1 + f2 * P2) / ((f1 + f2) * c / (f1 - f2))
+    gf = c / f1 * L1 - c / f2 * L2
+    flag = np.zeros((nep, narc), np.uint8)
+    last = np.full(narc, -P171_CS_MAXGAP - 1)
+    last2 = np.zeros(narc)
+    anchor, s1, s2, cnt, gf1, gf2, ngf = (np.zeros(narc) for _ in range(7))
+    margin = np.inf
+    for k in range(nep):
+        ok = L1[k] != 0
+        new = ok & (k - last > P171_CS_MAXGAP)
+        chk = ok & ~new
+        mean = anchor + s1 / np.maximum(cnt, 1)
+        var = np.where(cnt > 1, (s2 - s1 * s1 / np.maximum(cnt, 1)) / np.maximum(cnt - 1, 1), 0.0)
+        thr = np.maximum(P171_CS_K * np.sqrt(np.maximum(var, 0)), P171_CS_MWMIN)
+        dmw = np.abs(mw[k] - mean)
+        # the GF line through the last two epochs, at epoch k
+        two = chk & (ngf > 1)
+        slope = np.where(two, (gf1 - gf2) / np.where(last == last2, 1, last - last2), 0.0)
+        dgf = np.abs(gf[k] - (gf1 + slope * (k - last)))
+        margin = min(margin, np.abs(dmw - thr)[chk].min(initial=np.inf),
+                     np.abs(dgf - P171_CS_GFMAX)[two].min(initial=np.inf))
+        slip = chk & ((dmw > thr) | (two & (dgf > P171_CS_GFMAX)))
+        good = chk & ~slip
+        reset = new | slip
+        flag[k] = np.where(ok, np.where(new, 2, np.where(slip, 3, 1)), 0)
+        x = mw[k] - anchor
+        s1 = np.where(good, s1 + x, np.where(reset, 0.0, s1))
+        s2 = np.where(good, s2 + x * x, np.where(reset, 0.0, s2))
+        cnt = np.where(good, cnt + 1, np.where(reset, 1, cnt))
+        ngf = np.where(good, ngf + 1, np.where(reset, 1, ngf))
+        anchor = np.where(reset, mw[k], anchor)
+        gf2 = np.where(ok, gf1, gf2)
+        gf1 = np.where(ok, gf[k], gf1)
+        last2 = np.where(ok, last, last2)
+        last = np.where(ok, k, last)
+    nslip = (flag == 3).sum(axis=0)
+    return flag, nslip, np.bincount(np.arange(narc) % nsat, nslip, nsat).astype(np.int64), margin
+
+
+def _p171_as_args(n, rng, dims=None):
+    """n vectors of decorrelated double-difference ambiguities (dims, or drawn with
+    P171_AS_DIMS; int32), in random order: Q = L D L^T with L unit lower triangular
+    (U(-0.5, 0.5) below: what a Z-transform leaves), D lognormal about P171_AS_VAR[0]
+    cycles^2 (P171_AS_GOOD of the vectors) or P171_AS_VAR[1]; the float ambiguities
+    (float64, P171_AS_MAXDIM a vector, 0 past its dimension) integers in +-2e5 plus N(0, Q)
+    noise, P171_AS_BIAS[0] of them with one component biased by U(0.3, 0.6) cycles; Qinv
+    (float32, P171_AS_MAXDIM^2 a vector, row-major, 0 past its dimension); fixed (float64),
+    qbest, ratio (float32), zeroed."""
+    d = P171_AS_MAXDIM
+    dim = np.asarray(dims if dims is not None else rng.choice(P171_AS_DIMS[0], n, p=P171_AS_DIMS[1]), np.int32)
+    inside = np.arange(d)[None, :] < dim[:, None]                                # n x d
+    L = np.tril(rng.uniform(-0.5, 0.5, (n, d, d)), -1) * inside[:, :, None] * inside[:, None, :] + np.eye(d)
+    good = rng.random(n) < P171_AS_GOOD
+    D = np.where(good, P171_AS_VAR[0], P171_AS_VAR[1])[:, None] * rng.lognormal(0, P171_AS_VAR[2], (n, d))
+    D = np.where(inside, D, 1.0)
+    Q = L @ (D[:, :, None] * L.transpose(0, 2, 1))
+    a = rng.integers(-200000, 200001, (n, d)) + np.einsum("nij,nj->ni", L, np.sqrt(D) * rng.standard_normal((n, d)))
+    bias = np.flatnonzero(rng.random(n) < P171_AS_BIAS[0])
+    a[bias, rng.integers(0, dim[bias])] += rng.choice([-1, 1], len(bias)) * rng.uniform(*P171_AS_BIAS[1:], len(bias))
+    Qi = np.linalg.inv(Q) * inside[:, :, None] * inside[:, None, :]      # each block's inverse (Q block-diagonal)
+    return [np.where(inside, a, 0.0).ravel(), Qi.astype(np.float32).ravel(), dim, np.zeros(n * d),
+            np.zeros(n, np.float32), np.zeros(n, np.float32)]
+
+
+def _p171_as_ref(afloat, Qinv, dim):
+    """ambig_search in numpy: every candidate of each box (float64): the best vectors (n x
+    P171_AS_MAXDIM, 0 past the dimension), the best and second best quadratic forms, the
+    best's candidate code (base 3, the first ambiguity the lowest digit) and a bound on
+    float32's error in each vector's forms."""
+    d = P171_AS_MAXDIM
+    a = np.asarray(afloat).reshape(-1, d)
+    Qi = np.asarray(Qinv, np.float64).reshape(-1, d, d)
+    n = len(a)
+    fx, q1, q2, best, tol = np.zeros((n, d)), np.zeros(n), np.zeros(n), np.zeros(n, np.int64), np.zeros(n)
+    for m in np.unique(dim):
+        p = np.flatnonzero(np.asarray(dim) == m)
+        off = (np.arange(3 ** m)[:, None] // 3 ** np.arange(m)) % 3 - 1                # code -> offsets
+        cen = np.rint(a[p, :m])
+        delta = (cen - a[p, :m])[:, None, :] + off[None, :, :]                       # vectors x cand x m
+        Q = Qi[p, :m, :m]
+        q = np.einsum("nci,nij,ncj->nc", delta, Q, delta)
+        qa = np.einsum("nci,nij,ncj->nc", np.abs(delta), np.abs(Q), np.abs(delta))
+        o = np.argsort(q, axis=1, kind="stable")
+        r = np.arange(len(p))
+        fx[p, :m] = cen + off[o[:, 0]]
+        q1[p], q2[p], best[p], tol[p] = q[r, o[:, 0]], q[r, o[:, 1]], o[:, 0], 4e-6 * qa.max(axis=1)
+    return fx, q1, q2, best, tol
+
+
+def _p171_gb_vtec(lat, lon, ut):
+    return _p171_ix_vtec(lat, lon, ut)
+
+
+def _p171_gb_args(n, rng):
+    """n slant TEC observations of receivers in the P171_GB_NETS networks (N(0, spread^2)
+    about each centre; 15% uniform with |lat| < 75), receiver-major, each receiver P171_GB_EPOCHS
+    epochs of U(8, 35) satellites on average (Poisson counts; sv uniform over P171_GB_NSV):
+    azimuth uniform, elevation arcsin(U(sin 5 degrees, 1)); pierce points (float32 degrees,
+    lon in [-180, 180)) of the 450 km shell, el (float32 rad); stec (float32 TECU) the
+    synthetic ionosphere at the pierce point and UT 13..14 h mapped, plus the receiver's and
+    satellite's DCBs (N(0, P171_GB_DCB^2)) and N(0, 1) noise; rx, sv (int32), dcb_rx,
+    dcb_sv (float32); sum (float32), cnt (int32) over the grid's nodes, zeroed; lat0, lon0,
+    dlat, dlon (float32), nlat, nlon, elmin (float32 rad), n."""
+    f32 = np.float32
+    nrx = max(1, n // (P171_GB_EPOCHS * 21))
+    rate = P171_GB_EPOCHS * rng.uniform(8, 35, nrx)
+    cnt = rng.poisson(rate * n / rate.sum())
+    cnt[-1] += n - cnt.sum()
+    while cnt[-1] < 0:
+        j = int(np.argmax(cnt[:-1]))
+        take = min(cnt[j], -cnt[-1])
+        cnt[j] -= take
+        cnt[-1] += take
+    rx = np.repeat(np.arange(nrx), cnt).astype(np.int32)
+    share = np.array([w[4] for w in P171_GB_NETS])
+    net = rng.choice(len(share) + 1, nrx, p=np.append(share, 1 - share.sum()))
+    cen = np.array([w[:4] for w in P171_GB_NETS] + [(0, 0, 0, 0)])[net]
+    lat = np.where(net < len(share), cen[:, 0] + cen[:, 2] * rng.standard_normal(nrx),
+                   np.degrees(np.arcsin(rng.uniform(-1, 1, nrx) * np.sin(np.radians(75)))))
+    lat = np.clip(lat, -75, 75)
+    lon = np.where(net < len(share), cen[:, 1] + cen[:, 3] * rng.standard_normal(nrx), rng.uniform(-180, 180, nrx))
+    az = (2 * np.pi * rng.random(n, dtype=f32)).astype(f32)
+    el = np.arcsin(f32(np.sin(np.radians(5.0))) + f32(1 - np.sin(np.radians(5.0))) * rng.random(n, dtype=f32))
+    lp, lo, sz = _p171_ipp(np.radians(lat).astype(f32)[rx], np.radians(lon).astype(f32)[rx], az, el,
+                           f32(P171_IX_RE), f32(P171_IX_H))
+    plat = np.degrees(lp)
+    plon = np.mod(np.degrees(lo) + 180, 360) - 180
+    sv = rng.integers(0, P171_GB_NSV, n).astype(np.int32)
+    dsv = (P171_GB_DCB[0] * rng.standard_normal(P171_GB_NSV)).astype(f32)
+    drx = (P171_GB_DCB[1] * rng.standard_normal(nrx)).astype(f32)
+    ut = f32(13) + rng.random(n, dtype=f32)
+    stec = (_p171_gb_vtec(plat, plon, ut) / np.sqrt(1 - sz * sz) + drx[rx] + dsv[sv]
+            + rng.standard_normal(n, dtype=f32))
+    lat0, lon0, dlat, dlon, nlat, nlon = P171_GB_GRID
+    return [plat.astype(f32), plon.astype(f32), el, stec.astype(f32), rx, sv, drx, dsv,
+            np.zeros(nlat * nlon, f32), np.zeros(nlat * nlon, np.int32), f32(lat0), f32(lon0), f32(dlat),
+            f32(dlon), _i32(nlat), _i32(nlon), f32(np.radians(P171_GB_ELMIN)), _i32(n)]
+
+
+def _p171_gb_nodes(plat, plon, el, lat0, lon0, dlat, dlon, nlat, nlon, elmin):
+    """Each observation's grid node (row-major; -1 under the elevation mask), rounded in
+    float32 as the kernel does."""
+    f = np.float32
+    row = np.floor((np.asarray(plat, f) - f(lat0)) / f(dlat) + f(0.5)).astype(np.int64)
+    col = np.floor((np.asarray(plon, f) - f(lon0)) / f(dlon) + f(0.5)).astype(np.int64)
+    node = np.clip(row, 0, nlat - 1) * nlon + np.mod(col, nlon)
+    return np.where(np.asarray(el, f) >= f(elmin), node, -1)
+
+
+def _p171_gb_ref(plat, plon, el, stec, rx, sv, drx, dsv, lat0, lon0, dlat, dlon, nlat, nlon, elmin):
+    """vtec_bin in float64: the nodes' sums, counts and sums of |vtec|."""
+    node = _p171_gb_nodes(plat, plon, el, lat0, lon0, dlat, dlon, nlat, nlon, elmin)
+    ok = node >= 0
+    sz = P171_IX_RE / (P171_IX_RE + P171_IX_H) * np.cos(np.asarray(el, np.float64))
+    v = (np.asarray(stec, np.float64) - np.asarray(drx, np.float64)[rx] - np.asarray(dsv, np.float64)[sv]) \
+        * np.sqrt(1 - sz * sz)
+    m = nlat * nlon
+    return (np.bincount(node[ok], v[ok], m), np.bincount(node[ok], minlength=m),
+            np.bincount(node[ok], np.abs(v[ok]), m))
+
+
+UNSEEN169 = [
+    TimingProbe("probe/gnss-brdc-orbit-dp", "probe-unseen169", "brdc_orbit", P171_BO_NSAT * P171_BO_EPOCHS,
+                P171_BO_BLOCK, lambda n: -(-n // P171_BO_BLOCK), _p171_bo_args, source=_P171,
+                note="satellite positions and clocks from broadcast ephemerides for 120 GNSS satellites (GPS, "
+                     "Galileo with the 2 eccentric e = 0.16 ones, BeiDou MEO/IGSO/GEO, QZSS e = 0.075, NavIC) at "
+                     "32768 1-Hz epochs (3.9M threads), epoch-major (a warp 32 consecutive satellites, straddling "
+                     "epochs), blocks of 128: a gather of the satellite's 160-byte ephemeris struct (20 doubles, 115 "
+                     "KB of records in all: L1/L2 hits, ~20 fields a thread, lanes 960 B apart), Kepler's equation "
+                     "by Newton in double to 1e-13 rad (3 iterations for 88% of threads, 4 for the eccentric and a "
+                     "few others: a warp runs ~3.7), each a double sin, cos and division, then sqrt, atan2, 6 double "
+                     "sin/cos and ~40 DFMAs; 32 B stored a thread (126 MB) plus the iteration count; FP64-bound (the "
+                     "transcendentals' polynomial and range-reduction code)"),
+    TimingProbe("probe/spp-lsq-smem-chol", "probe-unseen169", "spp_solve", 1 << 20, P171_SPP_BLOCK,
+                lambda n: -(-n // P171_SPP_BLOCK), _p171_spp_args, source=_P171,
+                note="single-point positioning of 2^20 receivers at one GPS epoch (70% in 300 Zipf-weighted cities "
+                     "losing 30% of their satellites, 30% anywhere; 3..12 satellites, mean 7.1, 2% under 4 and not "
+                     "solved), a thread a receiver in blocks of 64: the 32 x 4 double satellite table staged in "
+                     "shared memory (__syncthreads), then 5-6 Gauss-Newton iterations from the Earth's centre (0.02% "
+                     "singular, given up), each over the receiver's observations: a PRN and a pseudorange load "
+                     "(slots of 16 a receiver: lanes 64 and 128 B apart, reread each iteration from L1/L2), 4 shared "
+                     "double gathers by PRN (nearby receivers see the same satellites: mostly broadcasts), a double "
+                     "sqrt and 4 divisions and ~25 DFMAs into the 4 x 4 normal matrix in a per-thread array; a 4 x 4 "
+                     "Cholesky and 2 substitutions an iteration (4 double sqrt, 14 divisions); ~105 MB of the 196 MB "
+                     "of observation slots touched; FP64-bound with divergent observation and iteration counts"),
+    TimingProbe("probe/ionex-tec-const-bilin", "probe-unseen169", "ionex_delay", 1 << 23, P171_IX_BLOCK,
+                lambda n: -(-n // P171_IX_BLOCK), _p171_ix_args, source=_P171, symbols=_p171_ix_syms,
+                note="the L1 ionospheric delay of 2^23 observations (28k receivers, 60% about 200 Zipf-weighted "
+                     "dense-network centres, 12 epochs of ~25 satellites each, receiver-major) from a global "
+                     "ionosphere map: two hourly IONEX grids of 71 x 73 floats in __constant__ (41 KB), a thread an "
+                     "observation in blocks of 256: a receiver gather (lanes share 1-2 receivers), ~12 float "
+                     "sinf/cosf/asinf for the 450-km pierce point, then per map 2 fmodf/floor index computations and "
+                     "4 constant loads at data-dependent addresses (a warp's pierce points spread over ~21 grid "
+                     "cells: each load replayed ~21 times), a time blend, sqrtf and a division; 16 B loaded, 4 B "
+                     "stored coalesced (168 MB); bound by the constant cache's serialised divergent reads"),
+    TimingProbe("probe/cycle-slip-mw-gf-arc", "probe-unseen169", "slip_detect", 1 << 15, P171_CS_BLOCK,
+                lambda n: -(-n // P171_CS_BLOCK), _p171_cs_args, source=_P171,
+                note="cycle-slip detection on 2^15 arcs (1024 stations x 32 GPS satellites) of 240 epochs (2 h at 30 "
+                     "s), the observations epoch-major (4 doubles each, 252 MB), a thread an arc in blocks of 64 "
+                     "(512 blocks: ~8 warps an SM), each walking its 240 epochs in order: a coalesced load of L1 "
+                     "(53% present: passes above 10 degrees, losses of lock), where present 3 more loads, the "
+                     "Melbourne-Wubbena and geometry-free combinations (double; ~3 double divisions and a sqrt an "
+                     "epoch: running mean and sigma by Welford, the GF line's slope), a data-dependent slip/new-arc "
+                     "branch, a byte flag stored (7.9 MB); 0.12% of the present observations slips, each an "
+                     "atomicAdd on one of 32 per-satellite counters; every warp loops all 240 epochs; latency-bound "
+                     "(a dependent chain of loads and double divisions an epoch, few warps)"),
+    TimingProbe("probe/ambig-box-search-shfl", "probe-unseen169", "ambig_search", 8192, P171_AS_BLOCK,
+                lambda n: n, _p171_as_args, source=_P171,
+                note="integer ambiguity search for 8192 float ambiguity vectors (5..9 decorrelated double-difference "
+                     "ambiguities, shares 0.1/0.2/0.3/0.25/0.15: 243..19683 candidates, mean ~5350, in random "
+                     "order), a block of 256 a vector: the inverse covariance (81 floats) and the rounded vector "
+                     "staged in shared memory, then a thread a candidate of the 3^dim box (grid-stride: up to 77 a "
+                     "thread): base-3 digits by int % and / 3, the offsets in a per-thread float array indexed by a "
+                     "runtime loop (local memory), the dim^2 quadratic form in float (a shared load, a local load "
+                     "and an FMA a term), best/second-best kept; a 5-step __shfl_down_sync reduction of (best, "
+                     "second, index), 8 warps' results through shared memory and thread 0 writing the fixed vector "
+                     "and the ratio; blocks' work varies 81x; bound by the LSU (shared and local loads) and "
+                     "integer/FMA issue, with a tail of 3^9 blocks"),
+    TimingProbe("probe/gim-vtec-bin-atomic", "probe-unseen169", "vtec_bin", 1 << 23, P171_GB_BLOCK,
+                lambda n: -(-n // P171_GB_BLOCK), _p171_gb_args, source=_P171,
+                note="2^23 slant TEC observations (3300 receivers, 85% in 4 dense networks: CORS, EPN, GEONET, "
+                     "CMONOC; receiver-major) binned into a 71 x 72 global grid of 2.5 x 5 degree nodes, a thread an "
+                     "observation in blocks of 1024: 6 coalesced 4-byte loads, 2 gathers of receiver and satellite "
+                     "DCBs (small, cached), 9.5% under the 10-degree mask returning early, cosf, sqrtf, 2 float "
+                     "divisions and floorf, then an atomicAdd on the node's float sum and one on its int count (40 "
+                     "KB of counters: a warp's 32 observations fall on ~19 nodes, the busiest node takes 0.9% of "
+                     "all, the top 100 42%); 201 MB read; bound by same-address atomics in L2"),
+]
+PROBES += UNSEEN169
+
+
+
+
+# probe-unseen170 (probes172.cu): a wind energy engineering course's kernels (blade-element
+# momentum iteration a blade element with its polars in __constant__, a Gaussian-wake flow map
+# of a farm cluster with the turbines staged in shared memory, a wind rose's frequency table of
+# a 1 Hz met-mast record by shared-memory atomics, SCADA records through the turbine models'
+# power curves by binary search with a double warp-shuffle energy sum, Kaimal-spectrum
+# turbulence synthesis as sums of cosines, a wake-steering yaw grid search with a block
+# reduction) as a student who knows CUDA basics writes them, predicted before their first GPU run
+_P172 = "probes172.cu"
+# bem: the NREL 5-MW reference blade: node radius (m), chord (m), twist (deg), airfoil class
+P172_BEM_NODES = ((2.8667, 3.542, 13.308, 0), (5.6000, 3.854, 13.308, 0), (8.3333, 4.167, 13.308, 1),
+                  (11.7500, 4.557, 13.308, 1), (15.8500, 4.652, 11.480, 1), (19.9500, 4.458, 10.162, 2),
+                  (24.0500, 4.249, 9.011, 2), (28.1500, 4.007, 7.795, 2), (32.2500, 3.748, 6.544, 2),
+                  (36.3500, 3.502, 5.361, 2), (40.4500, 3.256, 4.188, 2), (44.5500, 3.010, 3.125, 3),
+                  (48.6500, 2.764, 2.319, 3), (52.7500, 2.518, 1.526, 3), (56.1667, 2.313, 0.863, 3),
+                  (58.9000, 2.086, 0.370, 3), (61.6333, 1.419, 0.106, 3))
+P172_BEM_NE, P172_BEM_B, P172_BEM_R, P172_BEM_RHUB = 32, 3, 63.0, 1.5      # BEM_NE, BEM_B, BEM_R, BEM_RHUB
+P172_BEM_AC, P172_BEM_TOL, P172_BEM_MAXIT, P172_BEM_RHO = 0.2, 1e-5, 100, 1.225
+P172_PC_A0, P172_PC_NA = -30, 91                   # the polars: alpha -30 .. 60 degrees
+# the airfoil classes: lift slope (x 2 pi), zero-lift angle (deg), stall angle (deg), Cd0;
+# a lift slope 0 for the cylinders at the root (Cd0 their drag)
+P172_PC_CLASSES = ((0.0, 0.0, 0.0, 0.4), (0.85, -3.5, 10.0, 0.015), (0.95, -3.0, 11.0, 0.009),
+                   (1.0, -4.0, 9.0, 0.006))
+P172_BEM_WEIBULL = (2.0, 9.5)                      # operating points' wind speeds: Weibull(k, lambda), 3 .. 25 m/s
+P172_BEM_TSR, P172_BEM_RPM = 7.55, (6.9, 12.1)     # the controller's tip-speed ratio, rotor speed range
+P172_BEM_PITCH = ((11.4, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25),       # above rated:
+                  (0, 3.83, 6.6, 8.7, 10.45, 12.06, 13.54, 14.92, 16.23, 17.47, 18.7, 19.94, 21.18, 22.35, 23.47))
+P172_BEM_BLOCK = 128
+P172_GW_NX = 2048                                  # gauss: the map's points a row (ny = nx / 2)
+P172_GW_SPAN = (-25000.0, -12500.0, 50000.0)       # the map's corner x0, y0 and width (m)
+P172_GW_D, P172_GW_K, P172_GW_U = 164.0, 0.026, 9.5   # rotor diameter (m), k*, free stream (m/s)
+P172_GW_WDIR = 45.0                                # the wind blows toward 45 degrees (from the south-west)
+# the cluster's two farms: columns, rows, spacing (D) along and across, centre (m), grid rotation (deg)
+P172_GW_FARMS = ((16, 11, 6.0, 5.0, (-9000.0, -3000.0), 15.0), (12, 12, 6.0, 6.0, (8000.0, 4000.0), 0.0))
+P172_GW_JITTER, P172_GW_CT = 0.3, (0.72, 0.82)     # positions N(0, (0.3 D)^2) off the grid; Ct uniform
+P172_GW_BLOCK = (32, 8)
+P172_WR_SECT, P172_WR_BINS = 36, 60                # WR_SECT, WR_BINS
+P172_WR_WEIBULL = (2.1, 9.0)                       # the 10-minute means' Weibull(k, lambda)
+P172_WR_PHI = 0.985                                # their AR(1) coefficient a 10 minutes (~11 h memory)
+# the weather regimes: the direction the wind comes from (deg), share, speed factor
+P172_WR_REGIMES = ((225.0, 0.5, 1.1), (270.0, 0.2, 1.0), (0.0, 0.15, 0.9), (90.0, 0.15, 0.8))
+P172_WR_REGIME_LEN = 288                           # a regime's mean length (10-minute steps: 2 days)
+P172_WR_DIRSD, P172_WR_TI, P172_WR_GUSTDIR = 20.0, 0.12, 4.0   # deg; turbulence intensity; deg at 1 Hz
+P172_WR_OUTAGE = (0.01, 7200)                      # outage share of the record, their mean length (s)
+P172_WR_BLOCK, P172_WR_GRID = 256, 132 * 8
+P172_PW_T, P172_PW_TURB, P172_PW_FARM = 52704, 512, 32   # 10-minute records a turbine (2024), turbines, a farm
+# the turbine models: rated power (kW), cut-in, rated and cut-out speed (m/s)
+P172_PW_MODELS = ((2000.0, 4.0, 12.0, 25.0), (2300.0, 4.0, 13.0, 25.0), (3450.0, 3.0, 11.5, 25.0),
+                  (5000.0, 3.0, 11.0, 25.0), (8000.0, 4.0, 13.0, 25.0), (14000.0, 3.0, 12.5, 25.0))
+P172_PW_MISSING = (0.02, 36)                       # missing share, the gaps' mean length (records)
+P172_PW_BLOCK = 256
+P172_KS_NT, P172_KS_DT = 4096, 0.1                 # kaimal: time samples, s apart (nf = nt / 2)
+P172_KS_NY, P172_KS_NZ, P172_KS_DG = 8, 8, 15.0    # the grid's points a row, rows, spacing (m)
+P172_KS_HUB, P172_KS_U, P172_KS_IREF, P172_KS_ALPHA = 90.0, 11.4, 0.14, 0.2   # IEC class B NTM at rated
+P172_KS_BLOCK = 256
+P172_YS_NT, P172_YS_COLS, P172_YS_NYAW = 48, 8, 7  # yaw: turbines, columns (6 rows), yaw levels
+P172_YS_YAWED = 6                                  # the upstream columns searched
+P172_YS_D, P172_YS_SX, P172_YS_SY = 126.0, 7.0, 5.0   # diameter (m), spacing (D) along and across
+P172_YS_U, P172_YS_CT, P172_YS_K = 8.0, 0.8, 0.05
+P172_YS_CP, P172_YS_PP, P172_YS_RHO = 0.45, 1.88, 1.225
+P172_YS_BLOCK = 64
+
+
+def _p172_ar1(shape, phi, rng):
+    """Unit-variance Gaussian AR(1) series (coefficient phi) along the last axis of shape."""
+    e = rng.standard_normal(shape) * np.sqrt(1 - phi * phi)
+    x = np.empty(shape)
+    x[..., 0] = rng.standard_normal(shape[:-1])
+    for t in range(1, shape[-1]):
+        x[..., t] = phi * x[..., t - 1] + e[..., t]
+    return x
+
+
+def _p172_weibull_series(shape, k, lam, phi, rng):
+    """Autocorrelated wind speeds with a Weibull(k, lam) marginal: lam ((x^2 + y^2) / 2)^(1/k)
+    for two independent AR(1) series x, y (the half sum of squares is exponential)."""
+    x = _p172_ar1((2, *shape), phi, rng)
+    return lam * ((x[0] ** 2 + x[1] ** 2) / 2) ** (1 / k)
+
+
+def _p172_runs(n, share, mean_len, rng):
+    """A boolean mask of n with runs of geometric length (mean mean_len) covering ~share of it."""
+    k = rng.binomial(n, share / mean_len)
+    starts = rng.integers(0, n, k)
+    ends = starts + rng.geometric(1 / mean_len, k)
+    mask = np.zeros(n, bool)
+    for a, b in zip(starts, ends):
+        mask[a:b] = True
+    return mask
+
+
+def _p172_upsample(x, r, n):
+    """x (a sample every r) interpolated linearly to n samples (float32; len(x) > n / r)."""
+    x = np.asarray(x, np.float32)
+    m = -(-n // r)
+    w = np.arange(r, dtype=np.float32) / np.float32(r)
+    return (x[:m, None] + (x[1:m + 1] - x[:m])[:, None] * w[None, :]).ravel()[:n]
+
+
+def _p172_blade():
+    """The BEM_NE elements (equal spacing over the NREL 5-MW blade's nodes): r, chord (m),
+    twist (rad) (float32, interpolated) and airfoil class (int32, the node's inboard of it)."""
+    nd = np.array(P172_BEM_NODES)
+    r = np.linspace(nd[0, 0], nd[-1, 0], P172_BEM_NE)
+    af = nd[np.searchsorted(nd[:, 0], r, side="right") - 1, 3]
+    return (r.astype(np.float32), np.interp(r, nd[:, 0], nd[:, 1]).astype(np.float32),
+            np.deg2rad(np.interp(r, nd[:, 0], nd[:, 2])).astype(np.float32), af.astype(np.int32))
+
+
+def _p172_polars():
+    """Lift and drag (PC_AF x PC_NA, float32) at alpha = PC_A0 .. PC_A0 + PC_NA - 1 degrees:
+    a thin-airfoil lift line blended into a flat plate's ~2 degrees past +-stall, a quadratic drag
+    bucket, 1.8 sin^2 alpha after stall; the cylinder a constant drag."""
+    deg = np.arange(P172_PC_A0, P172_PC_A0 + P172_PC_NA, dtype=np.float64)
+    al = np.deg2rad(deg)
+    cl, cd = [], []
+    for s, a0, st, cd0 in P172_PC_CLASSES:
+        if s == 0:
+            cl.append(np.zeros_like(al))
+            cd.append(np.full_like(al, cd0))
+            continue
+        w = 1 / (1 + np.exp(-(deg - st - 2) / 1.5)) + 1 / (1 + np.exp((deg + st + 6) / 1.5))   # stalled
+        cl.append((1 - w) * 2 * np.pi * s * np.sin(al - np.deg2rad(a0)) + w * 0.95 * np.sin(2 * al))
+        cd.append(cd0 + (1 - w) * 0.01 * (deg / 10) ** 2 + w * 1.8 * np.sin(al) ** 2)
+    return np.array(cl, np.float32), np.array(cd, np.float32)
+
+
+def _p172_bem_syms(n, rng):
+    cl, cd = _p172_polars()
+    return {"c_cl": cl.ravel(), "c_cd": cd.ravel()}
+
+
+def _p172_bem_args(n, rng):
+    """n operating points of the 5-MW turbine (float32): wind speeds Weibull(P172_BEM_WEIBULL)
+    within cut-in .. cut-out (3 .. 25 m/s), the rotor speed the controller's (tip-speed ratio
+    P172_BEM_TSR within P172_BEM_RPM) x (1 + N(0, 0.03^2)), the pitch its table's above rated
+    (0 below) + N(0, 0.5^2) degrees, at least 0; the blade's elements (_p172_blade); a, ap,
+    pn, pt (float32) and iters (int32) zeroed, BEM_NE of each an operating point; n."""
+    k, lam = P172_BEM_WEIBULL
+    U = lam * rng.weibull(k, 2 * n + 64)
+    U = U[(U >= 3) & (U <= 25)][:n]
+    while len(U) < n:                                   # (a tiny n)
+        x = lam * rng.weibull(k, 64)
+        U = np.concatenate([U, x[(x >= 3) & (x <= 25)]])[:n]
+    lo, hi = (v * np.pi / 30 for v in P172_BEM_RPM)
+    om = np.clip(P172_BEM_TSR * U / P172_BEM_R, lo, hi) * (1 + 0.03 * rng.standard_normal(n))
+    pitch = np.maximum(np.interp(U, *P172_BEM_PITCH, left=0.0) + rng.normal(0, 0.5, n), 0)
+    m = n * P172_BEM_NE
+    z = lambda t=np.float32: np.zeros(m, t)
+    return [U.astype(np.float32), om.astype(np.float32), np.deg2rad(pitch).astype(np.float32), *_p172_blade(),
+            z(), z(), z(), z(), z(np.int32), _i32(n)]
+
+
+def _p172_bem_state(phi, U, om, pitch, r, c, tw, af):
+    """The blade-element momentum relations at inflow angles phi (float64, broadcast): a, ap,
+    the normal and tangential force coefficients, and the residual of Ning (2014):
+    sin phi / (1 - a) - cos phi / lambda_r (1 + ap), 0 at a solution (no pole where ap is)."""
+    cl, cd = (np.asarray(v, np.float64) for v in _p172_polars())
+    deg = np.arange(P172_PC_A0, P172_PC_A0 + P172_PC_NA)
+    al = np.rad2deg(phi - (tw + pitch))
+    Cl = np.choose(af, [np.interp(al, deg, cl[k]) for k in range(len(cl))])
+    Cd = np.choose(af, [np.interp(al, deg, cd[k]) for k in range(len(cd))])
+    B, R, Rh, ac = P172_BEM_B, P172_BEM_R, P172_BEM_RHUB, P172_BEM_AC
+    sig = B * c / (2 * np.pi * r)
+    sp, cp = np.sin(phi), np.cos(phi)
+    Cn, Ct = Cl * cp + Cd * sp, Cl * sp - Cd * cp
+    F = (2 / np.pi) ** 2 * np.arccos(np.exp(-B / 2 * (R - r) / (r * sp))) \
+        * np.arccos(np.exp(-B / 2 * (r - Rh) / (Rh * sp)))
+    K = 4 * F * sp * sp / (sig * Cn)
+    q = 2 + K * (1 - 2 * ac)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        a = np.where(1 / (K + 1) > ac, 0.5 * (q - np.sqrt(q * q + 4 * (K * ac * ac - 1))), 1 / (K + 1))
+        kp = 4 * F * sp * cp / (sig * Ct)
+        lr = om * r / U
+        res = sp / (1 - a) - cp / lr * (1 - 1 / kp)
+        return a, 1 / (kp - 1), Cn, Ct, res
+
+
+def _p172_bem_ref(U, om, pitch, r, c, tw, af, grid=600):
+    """The blade elements' solutions as roots of the residual in the inflow angle (float64):
+    the sign changes on a grid of phi in (0, pi/2], the first refined by bisection: a, ap, pn,
+    pt (n x BEM_NE) and the sign changes found an element (1: a unique solution)."""
+    args = [np.asarray(v, np.float64)[:, None] for v in (U, om, pitch)] + \
+           [np.asarray(v, np.float64)[None, :] for v in (r, c, tw)] + [np.asarray(af)[None, :]]
+    shape = (len(U), len(r))
+    ph = np.linspace(np.pi / 2 / grid, np.pi / 2, grid)
+    res = np.array([_p172_bem_state(np.full(shape, p), *args)[4] for p in ph])
+    ok = np.isfinite(res[1:]) & np.isfinite(res[:-1])
+    ch = ok & (np.sign(res[1:]) != np.sign(res[:-1]))
+    first = np.argmax(ch, axis=0)
+    lo, hi = ph[first], ph[first + 1]
+    rlo = np.take_along_axis(res, first[None], 0)[0]
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        rm = _p172_bem_state(mid, *args)[4]
+        left = np.sign(rm) == np.sign(rlo)
+        lo, hi = np.where(left, mid, lo), np.where(left, hi, mid)
+        rlo = np.where(left, rm, rlo)
+    phi = 0.5 * (lo + hi)
+    a, ap, Cn, Ct, _ = _p172_bem_state(phi, *args)
+    v2 = ((1 - a) * args[0]) ** 2 + ((1 + ap) * args[1] * args[3]) ** 2
+    q = 0.5 * P172_BEM_RHO * v2 * args[4]
+    return a, ap, q * Cn, q * Ct, ch.sum(axis=0)
+
+
+def _p172_gw_layout(rng):
+    """The cluster's turbines (float32 x, y m; Ct): P172_GW_FARMS' rotated grids, each
+    position off by N(0, (P172_GW_JITTER D)^2), Ct uniform in P172_GW_CT."""
+    D = P172_GW_D
+    xs, ys = [], []
+    for nc, nr, sa, sc, (cx, cy), rot in P172_GW_FARMS:
+        gx, gy = np.meshgrid((np.arange(nc) - (nc - 1) / 2) * sa * D, (np.arange(nr) - (nr - 1) / 2) * sc * D)
+        t = np.deg2rad(rot)
+        xs.append(cx + gx.ravel() * np.cos(t) - gy.ravel() * np.sin(t))
+        ys.append(cy + gx.ravel() * np.sin(t) + gy.ravel() * np.cos(t))
+    x, y = np.concatenate(xs), np.concatenate(ys)
+    x += rng.normal(0, P172_GW_JITTER * D, len(x))
+    y += rng.normal(0, P172_GW_JITTER * D, len(y))
+    return x.astype(np.float32), y.astype(np.float32), rng.uniform(*P172_GW_CT, len(x)).astype(np.float32)
+
+
+def _p172_gw_args(n, rng, wdir=P172_GW_WDIR):
+    """The cluster (_p172_gw_layout: 320 turbines), the map (float32 n x n / 2, zeroed), nt,
+    its corner and spacing (P172_GW_SPAN / n), nx, ny, the free stream, the wind's direction
+    (radians), k*, D."""
+    x, y, ct = _p172_gw_layout(rng)
+    x0, y0, w = P172_GW_SPAN
+    f = np.float32
+    return [x, y, ct, np.zeros(n * (n // 2), f), _i32(len(x)), f(x0), f(y0), f(w / n), _i32(n), _i32(n // 2),
+            f(P172_GW_U), f(np.deg2rad(wdir)), f(P172_GW_K), f(P172_GW_D)]
+
+
+def _p172_gw_ref(tx, ty, tct, nx, ny, x0, y0, dxy, uinf, wdir, kstar, D, delta=0.005):
+    """gauss_wake_map in float64: the wind speeds (ny x nx), the largest change of each when the
+    downwind and crosswind distances to all turbines move by +-delta m (the kernel's float32
+    coordinates and rotations are good to a few mm), and each point's smallest |downwind
+    distance| to a turbine (where the deficit jumps)."""
+    px = (float(x0) + np.arange(nx) * float(dxy))[None, :, None]
+    py = (float(y0) + np.arange(ny) * float(dxy))[:, None, None]
+    w = float(wdir)
+    X, Y, ct = (np.asarray(v, np.float64) for v in (tx, ty, tct))
+    dx0 = (px - X) * np.cos(w) + (py - Y) * np.sin(w)
+    dy0 = -(px - X) * np.sin(w) + (py - Y) * np.cos(w)
+    eps = 0.2 * np.sqrt(0.5 * (1 + np.sqrt(1 - ct)) / np.sqrt(1 - ct))
+
+    def speed(dx, dy):
+        sd = float(kstar) * np.maximum(dx, 0) / float(D) + eps
+        C = 1 - np.sqrt(np.maximum(1 - ct / (8 * sd * sd), 0))
+        d = np.where(dx > 0, C * np.exp(-dy * dy / (2 * (sd * float(D)) ** 2)), 0)
+        return float(uinf) * (1 - np.sqrt((d * d).sum(axis=2)))
+    u = speed(dx0, dy0)
+    tol = np.max([np.abs(speed(dx0 + a, dy0 + b) - u) for a in (-delta, delta) for b in (-delta, delta)], axis=0)
+    return u, tol, np.abs(dx0).min(axis=2)
+
+
+def _p172_wr_args(n, rng):
+    """n seconds of a met mast's 1 Hz record (float32): 10-minute mean speeds (Weibull
+    P172_WR_WEIBULL marginal, AR(1) P172_WR_PHI, scaled by the weather regime's factor) and
+    directions (the regime's (Markov, runs of mean P172_WR_REGIME_LEN) + AR(1) N(0,
+    P172_WR_DIRSD^2)) interpolated to 1 Hz, times (1 + P172_WR_TI N(0, 1)) and plus
+    P172_WR_GUSTDIR N(0, 1) degrees of 5-second gusts; outages (P172_WR_OUTAGE) -999 in both;
+    hist (uint32 WR_SECT x WR_BINS) and n_bad (uint32[1]) zeroed; n."""
+    m = n // 600 + 2
+    k, lam = P172_WR_WEIBULL
+    v10 = _p172_weibull_series((m,), k, lam, P172_WR_PHI, rng)
+    reg = np.array(P172_WR_REGIMES)
+    runs = rng.geometric(1 / P172_WR_REGIME_LEN, m // P172_WR_REGIME_LEN * 3 + 8)
+    which = rng.choice(len(reg), len(runs), p=reg[:, 1])
+    r = np.repeat(which, runs)[:m]
+    d10 = reg[r, 0] + P172_WR_DIRSD * _p172_ar1((m,), P172_WR_PHI, rng)
+    d10 = np.rad2deg(np.unwrap(np.deg2rad(d10)))
+    v10 *= reg[r, 2]
+    spd = _p172_upsample(v10, 600, n)
+    spd *= 1 + np.float32(P172_WR_TI) * _p172_upsample(rng.standard_normal(n // 5 + 2), 5, n)
+    dirn = _p172_upsample(d10, 600, n)
+    dirn += np.float32(P172_WR_GUSTDIR) * _p172_upsample(rng.standard_normal(n // 5 + 2), 5, n)
+    dirn %= np.float32(360)
+    np.maximum(spd, 0, out=spd)
+    dirn[dirn >= 360] = 0                                     # (a float32 rounding up to 360)
+    out = _p172_runs(n, *P172_WR_OUTAGE, rng)
+    spd[out] = -999
+    dirn[out] = -999
+    return [spd, dirn, np.zeros(P172_WR_SECT * P172_WR_BINS, np.uint32), np.zeros(1, np.uint32), _i32(n)]
+
+
+def _p172_wr_bins(speed, dirn):
+    """Each record's table index (sector * WR_BINS + bin; -1 an outage), in float32 as the kernel."""
+    f = np.float32
+    v, d = np.asarray(speed, f), np.asarray(dirn, f)
+    s = ((d + f(5)) / f(10)).astype(np.int64)
+    s[s >= P172_WR_SECT] -= P172_WR_SECT
+    b = np.minimum((v * f(2)).astype(np.int64), P172_WR_BINS - 1)
+    return np.where(v < 0, -1, s * P172_WR_BINS + b)
+
+
+def _p172_pw_curves():
+    """The models' power curves (CSR: c_off int32, c_v float32 m/s, c_p float32 kW): from
+    cut-in (0 kW) by 0.5 m/s to 2 m/s past rated, then by 1 m/s to 20, then the cut-out; the
+    power Pr (v^3 - vi^3) / (vr^3 - vi^3) smoothly capped at Pr near rated."""
+    off, vs, ps = [0], [], []
+    for pr, vi, vr, vo in P172_PW_MODELS:
+        v = np.concatenate([np.arange(vi, vr + 2.25, 0.5), np.arange(np.floor(vr + 2.25) + 1, 20.5, 1.0), [vo]])
+        x = (v ** 3 - vi ** 3) / (vr ** 3 - vi ** 3)
+        p = pr * np.minimum(x, 1) * (1 - 0.06 * np.exp(-((v - vr) / 0.8) ** 2))     # the knee rounded
+        vs.append(v)
+        ps.append(p)
+        off.append(off[-1] + len(v))
+    return np.array(off, np.int32), np.concatenate(vs).astype(np.float32), np.concatenate(ps).astype(np.float32)
+
+
+def _p172_pw_shape(n):
+    """n records as (turbines, records a turbine): whole years of P172_PW_T, or one turbine's n."""
+    return (n // P172_PW_T, P172_PW_T) if n >= P172_PW_T else (1, n)
+
+
+def _p172_pw_args(n, rng):
+    """n records (_p172_pw_shape: turbines' years of 10-minute records, float32, a turbine's
+    contiguous), the turbines in farms of
+    P172_PW_FARM sharing a model, an elevation and the weather: speeds the farm's Weibull
+    series (k U(1.8, 2.4), lambda U(7.5, 11), AR(1) 0.98) x the turbine's U(0.9, 1.05) x
+    (1 + N(0, 0.04^2)), P172_PW_MISSING of the records missing (-1) in gaps; temperatures the
+    farm's mean U(278, 293) K + 9 K seasonal + 3 K diurnal + N(0, 1.5^2) (AR) + N(0, 0.3^2);
+    the site pressure 101325 exp(-z / 8434) Pa at elevation z (the farm's: 0 for a third, else
+    lognormal(5.5, 1) m) + N(0, 20^2) m; the model int32; the curves (_p172_pw_curves); power
+    (float32) and energy (float64 a turbine) zeroed; nrec."""
+    n, nrec = _p172_pw_shape(n)
+    nf = -(-n // P172_PW_FARM)
+    farm = np.arange(n) // P172_PW_FARM
+    k = rng.uniform(1.8, 2.4, (nf, 1))
+    lam = rng.uniform(7.5, 11.0, (nf, 1))
+    vf = _p172_weibull_series((nf, nrec), k, lam, 0.98, rng).astype(np.float32)
+    spd = vf[farm] * rng.uniform(0.9, 1.05, (n, 1)).astype(np.float32)
+    spd *= 1 + np.float32(0.04) * rng.standard_normal((n, nrec), dtype=np.float32)
+    np.maximum(spd, 0, out=spd)
+    spd[_p172_runs(n * nrec, *P172_PW_MISSING, rng).reshape(n, nrec)] = -1
+    day = np.arange(nrec) / 144
+    tf = rng.uniform(278, 293, (nf, 1)) + 9 * np.sin(2 * np.pi * (day - 110) / 366) \
+        + 3 * np.sin(2 * np.pi * (day - 0.375)) + 1.5 * _p172_ar1((nf, nrec), 0.99, rng)
+    tmp = tf.astype(np.float32)[farm] + np.float32(0.3) * rng.standard_normal((n, nrec), dtype=np.float32)
+    z = np.where(rng.random(nf) < 1 / 3, 0, rng.lognormal(5.5, 1, nf))[farm] + rng.normal(0, 20, n)
+    pres = (101325 * np.exp(-np.maximum(z, 0) / 8434)).astype(np.float32)
+    model = rng.integers(0, len(P172_PW_MODELS), nf)[farm].astype(np.int32)
+    return [spd.ravel(), tmp.ravel(), pres, model, *_p172_pw_curves(), np.zeros(n * nrec, np.float32),
+            np.zeros(n, np.float64), _i32(nrec)]
+
+
+def _p172_pw_ref(speed, temp, pres, model, nrec):
+    """power_curve_energy in float64: the power (n x nrec, kW), the energy (kWh) a turbine, each
+    record's normalised speed's relative distance to its model's cut-out (where the power
+    jumps to 0) and the power's sensitivity to the normalised speed's relative error (the
+    curve's slope there times the speed, kW)."""
+    off, cv, cp = (np.asarray(v, np.float64) for v in _p172_pw_curves())
+    off = off.astype(np.int64)
+    v = np.asarray(speed, np.float64).reshape(-1, nrec)
+    rho = np.asarray(pres, np.float64)[:, None] / (287.05 * np.asarray(temp, np.float64).reshape(-1, nrec))
+    vn = v * np.cbrt(rho / 1.225)
+    P = np.zeros_like(v)
+    gap = np.full_like(v, np.inf)
+    sens = np.zeros_like(v)
+    for m in range(len(off) - 1):
+        rows = np.asarray(model) == m
+        x, y = cv[off[m]:off[m + 1]], cp[off[m]:off[m + 1]]
+        u = vn[rows]
+        P[rows] = np.where((u >= x[0]) & (u < x[-1]) & (v[rows] >= 0), np.interp(u, x, y), 0)
+        gap[rows] = np.abs(u / x[-1] - 1)
+        k = np.clip(np.searchsorted(x, u, side="right") - 1, 0, len(x) - 2)
+        sens[rows] = np.abs((y[k + 1] - y[k]) / (x[k + 1] - x[k]) * u)
+    return P, P.sum(axis=1) / 6, gap, sens
+
+
+def _p172_ks_args(n, rng):
+    """The Kaimal field of n time samples (P172_KS_DT s apart; nf = n / 2 frequencies k / (n dt)):
+    amplitudes sqrt(2 S(f) df) (float32 NZ x nf) of the IEC Kaimal spectrum S(f) = 4 sigma^2
+    (L / U) / (1 + 6 f L / U)^(5/3), sigma = Iref (0.75 U_hub + 5.6), L = 8.1 x 42 m, U the
+    row's mean wind U_hub (z / z_hub)^0.2 (float32 NZ); phases uniform in [0, 2 pi) (float32 NY
+    NZ x nf); u (float32 NY NZ x n) zeroed; NY, nf, n, dt, df."""
+    nf = n // 2
+    dt = P172_KS_DT
+    df = 1 / (n * dt)
+    z = P172_KS_HUB + (np.arange(P172_KS_NZ) - (P172_KS_NZ - 1) / 2) * P172_KS_DG
+    U = P172_KS_U * (z / P172_KS_HUB) ** P172_KS_ALPHA
+    sig = P172_KS_IREF * (0.75 * P172_KS_U + 5.6)
+    L = 8.1 * 0.7 * min(P172_KS_HUB, 60.0)
+    f = np.arange(1, nf + 1) * df
+    S = 4 * sig ** 2 * (L / U[:, None]) / (1 + 6 * f[None, :] * L / U[:, None]) ** (5 / 3)
+    npts = P172_KS_NY * P172_KS_NZ
+    ph = rng.uniform(0, 2 * np.pi, (npts, nf)).astype(np.float32)
+    return [np.sqrt(2 * S * df).astype(np.float32).ravel(), ph.ravel(), U.astype(np.float32),
+            np.zeros(npts * n, np.float32), _i32(P172_KS_NY), _i32(nf), _i32(n), np.float32(dt), np.float32(df)]
+
+
+def _p172_ks_ref(amp, phase, umean, ny, nf, nt):
+    """kaimal_synth by an inverse FFT (f t = (k + 1) j / nt exactly), float64: u (points x nt)
+    and each sample's bound on float32's error (each term's phase computed from float32 f, t
+    to 5e-7 of itself, a cosf, the sum)."""
+    A = np.asarray(amp, np.float64).reshape(-1, nf)
+    ph = np.asarray(phase, np.float64).reshape(-1, nf)
+    row = np.arange(len(ph)) // ny
+    c = np.zeros((len(ph), nt), complex)
+    c[:, 1:nf + 1] = A[row] * np.exp(1j * ph)
+    u = np.asarray(umean, np.float64)[row][:, None] + nt * np.fft.ifft(c, axis=1).real
+    arg = 2 * np.pi * np.arange(1, nf + 1)[None, :] * np.arange(nt)[:, None] / nt      # nt x nf
+    tol = (A[row] @ (5e-7 * (arg + 2 * np.pi) + 2e-7).T) + (nf * 6e-8 * A.sum(axis=1))[row][:, None] + 1e-6 * u
+    return u, tol
+
+
+def _p172_ys_layout(rng):
+    """The farm (float32 x, y m: P172_YS_COLS columns P172_YS_SX D apart along the wind, rows
+    P172_YS_SY D apart, each turbine N(0, (0.25 D)^2) across and N(0, (0.5 D)^2) along off its
+    place) and each turbine's yaw digit (its column if among the first P172_YS_YAWED, else -1)."""
+    D = P172_YS_D
+    col = np.arange(P172_YS_NT) % P172_YS_COLS
+    row = np.arange(P172_YS_NT) // P172_YS_COLS
+    x = col * P172_YS_SX * D + rng.normal(0, 0.5 * D, P172_YS_NT)
+    y = row * P172_YS_SY * D + rng.normal(0, 0.25 * D, P172_YS_NT)
+    return x.astype(np.float32), y.astype(np.float32), np.where(col < P172_YS_YAWED, col, -1).astype(np.int32)
+
+
+def _p172_ys_syms(n, rng):
+    x, y, slot = _p172_ys_layout(rng)
+    yaw = np.deg2rad(np.linspace(-30, 30, P172_YS_NYAW)).astype(np.float32)
+    return {"c_ys_x": x, "c_ys_y": y, "c_ys_slot": slot, "c_ys_yaw": yaw}
+
+
+def _p172_ys_args(n, rng):
+    """farm_power (float32 n, zeroed); the free stream, Ct, the wake growth, D; n candidates."""
+    f = np.float32
+    return [np.zeros(n, f), f(P172_YS_U), f(P172_YS_CT), f(P172_YS_K), f(P172_YS_D), _i32(n)]
+
+
+def _p172_ys_ref(x, y, slot, yaw, cands, uinf=P172_YS_U, ct0=P172_YS_CT, kw=P172_YS_K, D=P172_YS_D):
+    """yaw_search in float64 for the candidates cands: the farm power (W) of each and the
+    smallest relative distance of a wake's edge to a rotor's edge (|d - (rw +- R)| / R)."""
+    x, y = np.asarray(x, np.float64), np.asarray(y, np.float64)
+    yaw = np.asarray(yaw, np.float64)
+    c = np.asarray(cands)[:, None]
+    g = np.where(slot >= 0, yaw[(c // P172_YS_NYAW ** np.maximum(slot, 0)) % P172_YS_NYAW], 0.0)   # cands x NT
+    R = D / 2
+    dct = 1 - np.sqrt(1 - ct0 * np.cos(g) ** 2)
+    defl = 0.5 * np.cos(g) ** 2 * np.sin(g) * ct0 * D / (2 * kw)
+    dx = x[None, :, None] - x[None, None, :]                            # [cand, i, j]
+    grow = 1 + 2 * kw * np.maximum(dx, 0) / D
+    rw = R * grow
+    d = np.abs(y[None, :, None] - (y[None, None, :] + defl[:, None, :] * (1 - 1 / grow)))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        A = (R * R * np.arccos(np.clip((d * d + R * R - rw * rw) / (2 * d * R), -1, 1))
+             + rw * rw * np.arccos(np.clip((d * d + rw * rw - R * R) / (2 * d * rw), -1, 1))
+             - 0.5 * np.sqrt(np.maximum((-d + R + rw) * (d + R - rw) * (d - R + rw) * (d + R + rw), 0)))
+    frac = np.where(d <= rw - R, 1.0, np.where(d >= rw + R, 0.0, A / (np.pi * R * R)))
+    du = np.where(dx > 0, dct[:, None, :] / grow ** 2 * frac, 0)
+    ui = uinf * (1 - np.sqrt((du * du).sum(axis=2)))
+    P = 0.5 * P172_YS_RHO * np.pi * R * R * P172_YS_CP * ui ** 3 * np.cos(g) ** P172_YS_PP
+    edge = np.where(dx > 0, np.minimum(np.abs(d - rw - R), np.abs(d - rw + R)) / R, np.inf)
+    return P.sum(axis=1), edge.min(axis=(1, 2))
+
+
+UNSEEN170 = [
+    TimingProbe("probe/bem-induction-polar-const", "probe-unseen170", "bem_solve", 1 << 17, P172_BEM_BLOCK,
+                lambda n: -(-n * P172_BEM_NE // P172_BEM_BLOCK), _p172_bem_args, source=_P172,
+                symbols=_p172_bem_syms,
+                note="blade-element momentum solve (Hansen's algorithm, Prandtl tip/hub losses, Glauert correction) of "
+                     "2^17 operating points of the NREL 5-MW rotor (wind Weibull(2, 9.5) within 3 .. 25 m/s, 32% above "
+                     "rated; rotor speed and pitch from the controller's schedule with noise) x 32 blade elements, a "
+                     "thread an element in blocks of 128 (a warp one operating point's blade; 4.2M threads): per "
+                     "iteration an atan2f, sinf, cosf, 2 expf, 2 acosf, ~7 float divisions and (in 54% of elements) a "
+                     "sqrtf, and a polar look-up by a __device__ function of 4 __constant__ loads at a per-lane index "
+                     "(4 airfoil classes x 91 angles: a warp's lanes at ~10-32 addresses, serialised); the loop runs 2 "
+                     "to ~50 iterations (median 6, a warp's slowest ~18 on average: divergent), then the loads "
+                     "(another atan2f, sinf, cosf); 12 B of inputs and 20 B of results a thread: compute-bound on "
+                     "transcendentals and divisions, with constant-cache serialisation"),
+    TimingProbe("probe/gauss-wake-map-smem", "probe-unseen170", "gauss_wake_map", P172_GW_NX, P172_GW_BLOCK,
+                lambda n: (-(-n // P172_GW_BLOCK[0]), -(-(n // 2) // P172_GW_BLOCK[1])), _p172_gw_args,
+                source=_P172,
+                note="Gaussian-wake (Bastankhah & Porte-Agel) hub-height flow map of a two-farm cluster of 320 "
+                     "turbines (164 m rotors ~5-6 D apart) on a 2048 x 1024 grid of points 24 m apart (2.1M), blocks "
+                     "of 32 x 8, a thread a point: 2 tiles of turbines (256, then 64) staged in 4 shared arrays (each "
+                     "loading thread rotates its turbine into the wind's frame and takes 2 sqrtf) between "
+                     "__syncthreads, then per turbine 3-4 broadcast shared loads and a downwind test (52% of the 671M "
+                     "pairs downwind; warp-uniform but near a turbine's crosswind line), and for those 2 float "
+                     "divisions, sqrtf, expf and ~10 FMAs; 8 MB written: compute-bound on FP32 and MUFU (rcp, sqrt, "
+                     "ex2) issue"),
+    TimingProbe("probe/wind-rose-smem-atomic", "probe-unseen170", "wind_rose_hist", 1 << 25, P172_WR_BLOCK,
+                lambda n: min(-(-n // P172_WR_BLOCK), P172_WR_GRID), _p172_wr_args, source=_P172,
+                note="wind rose / annual-energy frequency table of 2^25 s (388 days) of a 1 Hz met-mast record "
+                     "(10-minute means Weibull(2.1, 9) with ~11 h memory, 4 direction regimes in 2-day runs, 12% "
+                     "turbulence, ~1% outages in ~2 h runs), 1056 blocks of 256 in a grid-stride loop (124 trips a "
+                     "thread), per record 2 coalesced float loads (268 MB in all), a float division and a shared "
+                     "atomicAdd on the block's 36 x 60 table (8.6 KB): a warp's 32 consecutive seconds fall in ~9 "
+                     "bins, ~11 lanes on the busiest (same-address conflicts, serialised), an outage's warps all on "
+                     "one shared counter; then ~400 global atomicAdds a block (the nonzero bins, ~1600 distinct in "
+                     "all): memory streaming with contended shared atomics"),
+    TimingProbe("probe/power-curve-bsearch-f64", "probe-unseen170", "power_curve_energy", P172_PW_TURB * P172_PW_T,
+                P172_PW_BLOCK, lambda n: (-(-_p172_pw_shape(n)[1] // P172_PW_BLOCK), _p172_pw_shape(n)[0]),
+                _p172_pw_args, source=_P172,
+                note="a fleet's year of 10-minute SCADA records (512 turbines in 16 farms x 52704 = 27M; Weibull "
+                     "speeds, 2% missing in gaps) through 6 turbine models' power curves, blocks of 256 with "
+                     "blockIdx.y the turbine (206 x 512), a thread a record: 2 coalesced float loads (speed, "
+                     "temperature: 216 MB), the turbine's pressure and model and its curve's bounds (warp-uniform "
+                     "loads), a float division and cbrtf (IEC density normalisation), a 5-step binary search of a "
+                     "28-31-point curve (1.4 KB of tables: L1 hits, lanes' addresses diverging each step; 20% of "
+                     "records skip it), a division, a coalesced store (108 MB); then a 5-step double __shfl_down_sync "
+                     "and one double atomicAdd a warp (843k on 512 addresses, 1647 each): memory-bound"),
+    TimingProbe("probe/kaimal-cos-synth", "probe-unseen170", "kaimal_synth", P172_KS_NT, P172_KS_BLOCK,
+                lambda n: (-(-n // P172_KS_BLOCK), P172_KS_NY * P172_KS_NZ), _p172_ks_args, source=_P172,
+                note="Kaimal-spectrum (IEC 61400-1, class B at rated wind) turbulence synthesis on an 8 x 8 "
+                     "rotor-plane grid (64 points) for 4096 samples 0.1 s apart, a thread a (point, sample) in blocks "
+                     "of 256 (grid 16 x 64, 262k threads: ~1 wave), 2048 terms a thread (537M in all): an int-to-float "
+                     "conversion, 3 FMULs, an FADD, cosf of an argument up to ~13000 rad (the fast-path range "
+                     "reduction) and an FMA, with 2 warp-uniform loads (amplitude by row, phase by point: 16 KB a "
+                     "point re-read by its 16 blocks, L1/L2 hits); 1 MB written: compute-bound on cosf's FP32 "
+                     "arithmetic"),
+    TimingProbe("probe/yaw-steer-grid-reduce", "probe-unseen170", "yaw_search", P172_YS_NYAW ** P172_YS_YAWED,
+                P172_YS_BLOCK, lambda n: n, _p172_ys_args, source=_P172, symbols=_p172_ys_syms,
+                note="wake-steering yaw grid search of a 48-turbine farm (8 columns 7 D apart x 6 rows 5 D apart with "
+                     "jitter; the 6 upstream columns each at one of 7 yaws: 7^6 = 117649 candidates), a 64-thread "
+                     "block a candidate (48 lanes busy, the second warp half idle), a thread a turbine: its yaw by up "
+                     "to 5 integer divisions by 7 and a __constant__ load at a per-lane index, cosf, sinf and sqrtf "
+                     "for its WakeSrc struct in shared memory, __syncthreads, then 48 trips over the struct array "
+                     "(broadcast shared loads) through a divergent chain: not downwind (51%) / wake misses the rotor "
+                     "(42%) / wholly inside (5%) / partial overlap (2%: clamps, 2 acosf, sqrtf, 2 divisions), a "
+                     "division for the wake's growth; its power by powf, then a 6-step shared tree reduction with a "
+                     "__syncthreads each: compute- and latency-bound with small blocks (32 an SM at full occupancy) "
+                     "and barriers"),
+]
+PROBES += UNSEEN170
+
+
+# probe-unseen171 (probes173.cu): a neuroimaging (fMRI and diffusion MRI) course's kernels (a
+# voxel-wise first-level GLM with the design in __constant__, seed-based functional
+# connectivity a warp a grayordinate by shuffles, a weighted least-squares diffusion-tensor fit
+# with a Cholesky solve a thread, deterministic streamline tractography through a Fibre-struct
+# direction field, the y pass of a separable Gaussian smoothing in shared-memory tiles, parcel
+# time series by shared and global atomicAdd) as a student who knows CUDA basics writes them,
+# predicted before their first GPU run
+_P173 = "probes173.cu"
+P173_BOX = (91, 109, 91)                           # the MNI 2 mm box (z, y, x), x fastest
+P173_FRAC = 0.22                                   # a lower bound of the brain's share of its box
+P173_TISSUE = {1: 1300.0, 2: 900.0, 3: 700.0}      # BOLD baseline of CSF, grey and white matter
+P173_GLM_P, P173_GLM_TMAX = 8, 400                 # GLM_P, GLM_TMAX
+P173_GLM_T, P173_GLM_TR = 300, 2.0                 # glm: volumes, repetition time (s)
+P173_GLM_ACTIVE = 0.80                             # a condition's active blobs: a smooth field over this
+P173_GLM_AR = 0.3                                  # the noise's AR(1) coefficient
+P173_GLM_BLOCK = 128
+P173_FC_T, P173_FC_TR = 1200, 0.72                 # seed corr: an HCP resting-state run
+P173_FC_NET, P173_FC_PARCELS = 17, 100             # networks, parcels (each in one network)
+P173_FC_WARPS = 8                                  # warps (grayordinates) a block
+P173_DT_B, P173_DT_NG, P173_DT_NGMAX = 1000.0, 70, 128   # dti: b (s/mm^2), volumes, DT_NGMAX
+P173_DT_B0 = (0, 12, 24, 36, 48, 60)               # the b = 0 volumes, interleaved
+P173_DT_SIGMA = 25.0                               # the Rician noise's sigma
+P173_DT_S0 = {1: 1800.0, 2: 900.0, 3: 650.0}       # b = 0 signal of CSF, grey and white matter
+P173_DT_BLOCK = 128
+P173_TR_STEP, P173_TR_FA, P173_TR_ANGLE = 0.5, 0.2, 45.0   # tract: step (voxels), FA threshold, max turn (deg)
+P173_TR_STEPS = 250                                # the step limit each way
+P173_TR_SEED_FA = 0.3                              # seeds in voxels with FA over this
+P173_TR_BLOCK = 128
+P173_SM_R, P173_SM_FWHM = 4, 3.0                   # smooth: SM_R, the FWHM in voxels (6 mm at 2 mm)
+P173_SM_VOLS = 64
+P173_SM_BLOCK = (32, 8)
+P173_ROI_NP, P173_ROI_CHUNK = 400, 16384           # roi: ROI_NP, ROI_CHUNK
+P173_ROI_V = 1 << 18                               # masked voxels
+P173_ROI_BLOCK = 256
+
+
+def _p173_field3(shape, cell, rng):
+    """A smooth field in [0, 1] (float32, shape (nz, ny, nx)): uniform values on a grid of
+    cell-voxel cubes, interpolated trilinearly."""
+    c = rng.random(tuple(int(m / cell) + 2 for m in shape), dtype=np.float32)
+    ax = []
+    for m in shape:
+        f = np.arange(m, dtype=np.float32) / np.float32(cell)
+        i = f.astype(np.int64)
+        ax.append((i, f - i))
+    (iz, tz), (iy, ty), (ix, tx) = ax
+    a = c[iz] * (1 - tz)[:, None, None] + c[iz + 1] * tz[:, None, None]
+    a = a[:, iy] * (1 - ty)[None, :, None] + a[:, iy + 1] * ty[None, :, None]
+    return a[:, :, ix] * (1 - tx) + a[:, :, ix + 1] * tx
+
+
+def _p173_brain(shape, rng):
+    """A synthetic brain's tissue map in a box of shape (nz, ny, nx) (uint8: 0 outside, 1 CSF,
+    2 grey matter, 3 white matter): an ellipsoid with a bumpy surface, a cortical ribbon and
+    folds of grey matter reaching in, deep grey nuclei, ventricles and a thin CSF rim; and a
+    smooth coil-sensitivity (bias) field in [0.85, 1.15]."""
+    s = shape[2] / P173_BOX[2]
+    z, y, x = ((np.arange(m, dtype=np.float32) + 0.5) / m * 2 - 1 for m in shape)
+    z, y, x = z[:, None, None], y[None, :, None], x[None, None, :]
+    r = np.sqrt((x / 0.80) ** 2 + (y / 0.86) ** 2 + ((z + 0.05) / 0.74) ** 2)
+    depth = np.float32(0.92) + np.float32(0.16) * _p173_field3(shape, 10 * s, rng) - r
+    folds = _p173_field3(shape, 4 * s, rng)
+    inside = depth > 0
+    t = np.where(inside, np.uint8(3), np.uint8(0))
+    gm = inside & ((depth < 0.16) | ((folds > 0.5) & (depth < 0.4)))
+    gm |= ((np.abs(x) - 0.2) / 0.1) ** 2 + (y / 0.15) ** 2 + (z / 0.12) ** 2 < 1      # deep nuclei
+    t[gm] = 2
+    csf = inside & ((depth < 0.025) | ((folds > 0.72) & (depth < 0.25)) |                      # sulci
+                    (((np.abs(x) - 0.08) / 0.06) ** 2 + (y / 0.3) ** 2 + ((z - 0.1) / 0.1) ** 2 < 1))
+    t[csf] = 1
+    bias = np.float32(0.85) + np.float32(0.3) * _p173_field3(shape, 20 * s, rng)
+    return t, bias
+
+
+def _p173_voxels(n, rng, kinds=(1, 2, 3), frac=P173_FRAC):
+    """The first n voxels (flat indices, C order) of the given tissue kinds of a brain
+    (_p173_brain) in a box scaled from P173_BOX to hold them (frac: a lower bound of their share
+    of the box); the tissue map and bias field."""
+    s = (n / (frac * np.prod(P173_BOX))) ** (1 / 3)
+    while True:
+        shape = tuple(max(8, int(round(b * s))) for b in P173_BOX)
+        t, bias = _p173_brain(shape, rng)
+        idx = np.flatnonzero(np.isin(t, kinds))
+        if len(idx) >= n:
+            return idx[:n], t, bias
+        s *= 1.06
+
+
+def _p173_coords(idx, shape):
+    """Flat indices' (x, y, z) voxel coordinates (n x 3)."""
+    z, y, x = np.unravel_index(idx, shape)
+    return np.stack([x, y, z], axis=1)
+
+
+def _p173_voronoi(pts, k, rng, chunk=8192):
+    """Each point's nearest of k centres drawn among the points, split by hemisphere (x at
+    the points' median): labels 0 .. k - 1 (int64)."""
+    pts = np.asarray(pts, np.float32)
+    left = pts[:, 0] < np.median(pts[:, 0])
+    lab = np.empty(len(pts), np.int64)
+    for h, (side, kk) in enumerate(((left, k // 2), (~left, k - k // 2))):
+        p = pts[side]
+        c = p[rng.choice(len(p), min(kk, len(p)), replace=False)]
+        out = np.empty(len(p), np.int64)
+        for a in range(0, len(p), chunk):
+            d = ((p[a:a + chunk, None, :] - c[None]) ** 2).sum(axis=2)
+            out[a:a + chunk] = d.argmin(axis=1)
+        lab[side] = out + h * (k // 2)
+    return lab
+
+
+def _p173_hrf(tr):
+    """The canonical double-gamma haemodynamic response at tr / 16 resolution (32 s, peak 1)."""
+    from math import gamma
+    t = np.arange(0, 32, tr / 16)
+    h = t ** 5 * np.exp(-t) / gamma(6) - t ** 15 * np.exp(-t) / (6 * gamma(16))
+    return h / h.max()
+
+
+def _p173_glm_design(T=P173_GLM_T, tr=P173_GLM_TR):
+    """The run's design (T x GLM_P, float64): intercept, conditions A and B (20 s blocks, A
+    every 60 s from 10 s, B every 60 s from 40 s, convolved with the HRF), their temporal
+    derivatives, 3 discrete-cosine drifts (periods >= 2T TR / 3)."""
+    fine = np.arange(T * 16) * tr / 16
+    h = _p173_hrf(tr)
+    cols = [np.ones(T)]
+    task = []
+    for t0 in (10.0, 40.0):
+        box = (((fine - t0) % 60) < 20) & (fine >= t0)
+        task.append(np.convolve(box.astype(np.float64), h)[:T * 16][::16])
+    for x in task:
+        cols.append(x / x.max())
+    for x in task:
+        d = np.gradient(x / x.max())
+        cols.append(d / np.abs(d).max())
+    t = np.arange(T)
+    for k in (1, 2, 3):
+        cols.append(np.cos(np.pi * k * (t + 0.5) / T))
+    return np.stack(cols, axis=1)
+
+
+def _p173_glm_syms(n, rng, T=P173_GLM_T):
+    """c_X and c_pinv (the design and its pseudo-inverse transposed, T x GLM_P, padded to
+    GLM_TMAX rows) and c_con (A - B), float32."""
+    X = _p173_glm_design(T)
+    pad = np.zeros((P173_GLM_TMAX - T, P173_GLM_P))
+    con = np.zeros(P173_GLM_P)
+    con[1:3] = (1, -1)
+    return {"c_X": np.concatenate([X, pad]).astype(np.float32).ravel(),
+            "c_pinv": np.concatenate([np.linalg.pinv(X).T, pad]).astype(np.float32).ravel(),
+            "c_con": con.astype(np.float32)}
+
+
+def _p173_glm_args(n, rng, T=P173_GLM_T):
+    """n masked voxels' series (T x n, time-major, float32) of a brain (_p173_voxels): baseline
+    P173_TISSUE[tissue] x bias; in grey matter, condition A's and B's responses of U(0.5, 3)%
+    in separate smooth blobs (a field over P173_GLM_ACTIVE, ~10% of grey voxels each), drifts
+    N(0, 0.5%) on the cosines, AR(P173_GLM_AR) noise of sd 1% (grey), 0.7% (white), 2% (CSF);
+    beta (GLM_P x n) and tstat (n) zeroed; T, cvar = c' (X'X)^-1 c (float32), n."""
+    idx, tis, bias = _p173_voxels(n, rng)
+    tv = tis.ravel()[idx]
+    base = np.vectorize(P173_TISSUE.get)(tv).astype(np.float32) * bias.ravel()[idx]
+    X = _p173_glm_design(T)
+    B = np.zeros((P173_GLM_P, n), np.float32)
+    s = tis.shape[2] / P173_BOX[2]
+    for p in (1, 2):
+        blob = (_p173_field3(tis.shape, 6 * s, rng).ravel()[idx] > P173_GLM_ACTIVE) & (tv == 2)
+        B[p] = blob * rng.uniform(0.005, 0.03, n)
+    B[5:8] = rng.normal(0, 0.005, (3, n))
+    Y = X.astype(np.float32) @ B
+    Y += np.float32(1)
+    sd = np.where(tv == 2, 0.01, np.where(tv == 3, 0.007, 0.02)).astype(np.float32)
+    e = rng.standard_normal(n, dtype=np.float32)
+    a = np.float32(P173_GLM_AR)
+    q = np.float32(np.sqrt(1 - P173_GLM_AR ** 2))
+    for t in range(T):
+        if t:
+            e = a * e + q * rng.standard_normal(n, dtype=np.float32)
+        Y[t] += sd * e
+    Y *= base
+    XtX = np.linalg.inv(X.T @ X)
+    c = _p173_glm_syms(n, rng, T)["c_con"].astype(np.float64)
+    return [Y.ravel(), np.zeros(P173_GLM_P * n, np.float32), np.zeros(n, np.float32), _i32(T),
+            np.float32(c @ XtX @ c), _i32(n)]
+
+
+def _p173_glm_ref(Y, X, pinv, con, T, cvar):
+    """glm_ols in float64 from the float32 design: beta (GLM_P x V), the residual sums of
+    squares and t (0 where the residuals are all 0)."""
+    X = np.asarray(X, np.float64).reshape(-1, P173_GLM_P)[:T]
+    pinv = np.asarray(pinv, np.float64).reshape(-1, P173_GLM_P)[:T]
+    Y = np.asarray(Y, np.float64).reshape(T, -1)
+    beta = pinv.T @ Y
+    rss = ((Y - X @ beta) ** 2).sum(axis=0)
+    s2 = rss / (T - P173_GLM_P)
+    c = np.asarray(con, np.float64) @ beta
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(s2 > 0, c / np.sqrt(s2 * float(cvar)), 0)
+    return beta, rss, t
+
+
+def _p173_bandpass(k, T, tr, rng, lo=0.01, hi=0.1):
+    """k band-limited (lo .. hi Hz) series of T samples, each of mean 0 and sd 1 (k x T)."""
+    f = np.fft.rfftfreq(T, tr)
+    F = rng.standard_normal((k, len(f))) + 1j * rng.standard_normal((k, len(f)))
+    F[:, (f < lo) | (f > hi)] = 0
+    x = np.fft.irfft(F, T, axis=1)
+    x -= x.mean(axis=1, keepdims=True)
+    return x / x.std(axis=1, keepdims=True)
+
+
+def _p173_fc_args(n, rng, T=P173_FC_T):
+    """n grayordinates (the grey-matter voxels of a brain, _p173_voxels), each voxel's series
+    contiguous (n x T, float32): a mean of 10000 lognormal(0, 0.15) (grand-mean scaled) times
+    1 + 1% (a U(0.3, 1.2) loading on its network's band-limited series + 0.3 the global signal
+    + U(0.7, 1.5) white noise); networks by parcel (P173_FC_PARCELS Voronoi parcels, each in
+    one of P173_FC_NET networks); the seed: parcel 0's mean series, demeaned, norm 1
+    (float32); r and z zeroed; T, n."""
+    idx, tis, _ = _p173_voxels(n, rng, kinds=(2,), frac=P173_FRAC / 2.2)
+    parcel = _p173_voronoi(_p173_coords(idx, tis.shape), min(P173_FC_PARCELS, max(2, n // 20)), rng)
+    net = rng.integers(0, P173_FC_NET, parcel.max() + 1)[parcel]
+    S = _p173_bandpass(P173_FC_NET + 1, T, P173_FC_TR, rng).astype(np.float32)
+    S[:P173_FC_NET] += np.float32(0.3) * S[P173_FC_NET]
+    m = (10000 * rng.lognormal(0, 0.15, n)).astype(np.float32)
+    load = rng.uniform(0.3, 1.2, n).astype(np.float32)
+    sd = rng.uniform(0.7, 1.5, n).astype(np.float32)
+    Y = np.empty((n, T), np.float32)
+    for a in range(0, n, 4096):
+        b = slice(a, a + 4096)
+        u = load[b, None] * S[net[b]] + sd[b, None] * rng.standard_normal((len(load[b]), T), dtype=np.float32)
+        Y[b] = m[b, None] * (1 + np.float32(0.01) * u)
+    seed = Y[parcel == 0].astype(np.float64).mean(axis=0)
+    seed -= seed.mean()
+    seed /= np.linalg.norm(seed)
+    return [Y.ravel(), seed.astype(np.float32), np.zeros(n, np.float32), np.zeros(n, np.float32), _i32(T), _i32(n)]
+
+
+def _p173_fc_ref(Y, seed, T):
+    """seed_corr in float64: r and z."""
+    Y = np.asarray(Y, np.float64).reshape(-1, T)
+    d = Y - Y.mean(axis=1, keepdims=True)
+    nrm = np.sqrt((d * d).sum(axis=1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.where(nrm > 0, d @ np.asarray(seed, np.float64) / nrm, 0)
+    return r, np.arctanh(r)
+
+
+def _p173_dt_table(ng=P173_DT_NG):
+    """The gradient table: b-values (the b = 0 volumes at P173_DT_B0, P173_DT_B elsewhere) and
+    unit directions (ng x 3) on a golden-spiral hemisphere (float32)."""
+    b0 = [i for i in P173_DT_B0 if i < ng]
+    k = ng - len(b0)
+    z = 1 - (np.arange(k) + 0.5) / k
+    phi = np.arange(k) * np.pi * (3 - np.sqrt(5))
+    d = np.stack([np.sqrt(1 - z * z) * np.cos(phi), np.sqrt(1 - z * z) * np.sin(phi), z], axis=1)
+    bval = np.full(ng, P173_DT_B)
+    bvec = np.zeros((ng, 3))
+    dw = np.setdiff1d(np.arange(ng), b0)
+    bval[b0] = 0
+    bvec[dw] = d
+    return bval.astype(np.float32), bvec.astype(np.float32)
+
+
+def _p173_dt_syms(n, rng):
+    bval, bvec = _p173_dt_table()
+    return {"c_bval": np.pad(bval, (0, P173_DT_NGMAX - len(bval))),
+            "c_bvec": np.pad(bvec.ravel(), (0, 3 * (P173_DT_NGMAX - len(bval))))}
+
+
+def _p173_dirs(shape, cell, rng):
+    """A smooth unit-vector field (float32, shape + (3,)): 3 smooth fields centred, normalised."""
+    v = np.stack([_p173_field3(shape, cell, rng) - np.float32(0.5) for _ in range(3)], axis=-1)
+    return v / np.linalg.norm(v, axis=-1, keepdims=True)
+
+
+def _p173_dt_args(n, rng):
+    """n masked voxels (_p173_voxels, a ~1.25 mm brain at the default size), their signals
+    (ng x n, a volume's voxels contiguous, float32 integers as the scanner stores them):
+    S0 = P173_DT_S0[tissue] x bias, S0 exp(-b g' D g) with Rician noise of sigma P173_DT_SIGMA;
+    D cylindrical about a smooth direction field: white matter 1.7e-3 along, (0.3 .. 0.8)e-3
+    across (a smooth field: FA ~0.5-0.7), grey 0.95e-3 / 0.75e-3, CSF 3e-3 isotropic (mm^2/s);
+    D (6 x n), fa, md zeroed; ng, n."""
+    idx, tis, bias = _p173_voxels(n, rng)
+    tv = tis.ravel()[idx]
+    s = tis.shape[2] / P173_BOX[2]
+    e = _p173_dirs(tis.shape, 8 * s, rng).reshape(-1, 3)[idx]
+    c = _p173_field3(tis.shape, 6 * s, rng).ravel()[idx]
+    lpar = np.select([tv == 3, tv == 2], [1.7e-3, 0.95e-3], 3e-3).astype(np.float32)
+    lper = np.select([tv == 3, tv == 2], [0.3e-3 + 0.5e-3 * c, 0.75e-3], 3e-3).astype(np.float32)
+    S0 = np.vectorize(P173_DT_S0.get, otypes=[np.float32])(tv) * bias.ravel()[idx]
+    bval, bvec = _p173_dt_table()
+    # (e . g)^2 of every voxel and volume as a product of e's and g's quadratic terms
+    Q = np.stack([e[:, 0] ** 2, e[:, 1] ** 2, e[:, 2] ** 2, 2 * e[:, 0] * e[:, 1], 2 * e[:, 0] * e[:, 2],
+                  2 * e[:, 1] * e[:, 2]], axis=1)
+    G = np.stack([bvec[:, 0] ** 2, bvec[:, 1] ** 2, bvec[:, 2] ** 2, bvec[:, 0] * bvec[:, 1],
+                  bvec[:, 0] * bvec[:, 2], bvec[:, 1] * bvec[:, 2]])
+    S = np.empty((len(bval), n), np.float32)
+    sg = np.float32(P173_DT_SIGMA)
+    for a in range(0, n, 1 << 16):
+        b = slice(a, a + (1 << 16))
+        adc = lper[b, None] + (lpar - lper)[b, None] * (Q[b] @ G)
+        m = S0[b, None] * np.exp(-bval * adc)
+        z = rng.standard_normal((2,) + m.shape, dtype=np.float32)
+        S[:, b] = np.rint(np.hypot(m + sg * z[0], sg * z[1])).T
+    return [S.ravel(), np.zeros(6 * n, np.float32), np.zeros(n, np.float32), np.zeros(n, np.float32),
+            _i32(len(bval)), _i32(n)]
+
+
+def _p173_dt_ref(S, bval, bvec):
+    """dti_wls in float64: D (V x 6), fa, md (0 where S0 < 1) and each voxel's normal
+    matrix's condition number."""
+    bval = np.asarray(bval, np.float64)
+    bvec = np.asarray(bvec, np.float64).reshape(-1, 3)
+    ng = len(bval)
+    S = np.asarray(S, np.float64).reshape(ng, -1).T
+    b0 = bval < 50
+    s0 = S[:, b0].mean(axis=1)
+    ok = s0 >= 1
+    g = bvec[~b0]
+    B = bval[~b0, None] * np.c_[g[:, 0] ** 2, g[:, 1] ** 2, g[:, 2] ** 2, 2 * g[:, 0] * g[:, 1],
+                                2 * g[:, 0] * g[:, 2], 2 * g[:, 1] * g[:, 2]]
+    Sd = np.maximum(S[ok][:, ~b0], 1)
+    y = np.log(s0[ok, None] / Sd)
+    w = Sd * Sd
+    A = np.einsum("vg,gi,gj->vij", w, B, B)
+    D = np.zeros((len(S), 6))
+    D[ok] = np.linalg.solve(A, np.einsum("vg,gi->vi", w * y, B)[..., None])[..., 0]
+    T = D[:, [0, 3, 4, 3, 1, 5, 4, 5, 2]].reshape(-1, 3, 3)
+    lam = np.linalg.eigvalsh(T)
+    md = lam.mean(axis=1)
+    nrm = (lam ** 2).sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        fa = np.where(nrm > 0, np.sqrt(1.5 * ((lam - md[:, None]) ** 2).sum(axis=1) / nrm), 0)
+    cond = np.ones(len(S))
+    cond[ok] = np.linalg.cond(A)
+    return D, fa, md, cond
+
+
+def _p173_tr_field(shape, rng):
+    """A direction field of a brain (_p173_brain) in a box of shape (nz, ny, nx): Fibre structs
+    (x, y, z, fa; float32, nz ny nx x 4): a smooth unit-vector field (8-voxel cells) with
+    N(0, 0.08^2) jitter a component, renormalised; FA 0.35 + 0.5 a smooth field in white
+    matter, U(0.08, 0.2) in grey, U(0.03, 0.08) in CSF, 0 outside."""
+    tis, _ = _p173_brain(shape, rng)
+    s = shape[2] / P173_BOX[2]
+    d = _p173_dirs(shape, 8 * s, rng) + np.float32(0.08) * rng.standard_normal(shape + (3,), dtype=np.float32)
+    d /= np.linalg.norm(d, axis=-1, keepdims=True)
+    fa = np.select([tis == 3, tis == 2, tis == 1],
+                   [np.float32(0.35) + np.float32(0.5) * _p173_field3(shape, 6 * s, rng),
+                    rng.uniform(0.08, 0.2, shape).astype(np.float32),
+                    rng.uniform(0.03, 0.08, shape).astype(np.float32)], np.float32(0))
+    return np.concatenate([d, fa[..., None]], axis=-1).astype(np.float32)
+
+
+def _p173_tr_args(n, rng, shape=P173_BOX, max_steps=P173_TR_STEPS):
+    """n seeds (x, y, z voxel coordinates, float32) spread evenly in order over the voxels of
+    FA > P173_TR_SEED_FA of a direction field (_p173_tr_field), uniform within the voxel; the
+    field; len, end0, end1 (int32, zeroed); nx, ny, nz, step, fa_min, cos(max angle),
+    max_steps, n."""
+    F = _p173_tr_field(shape, rng)
+    wm = np.flatnonzero(F[..., 3] > P173_TR_SEED_FA)
+    vox = wm[(np.arange(n) * len(wm)) // n]
+    seed = (_p173_coords(vox, shape) + np.minimum(rng.random((n, 3)), 0.999)).astype(np.float32)
+    z = lambda: np.zeros(n, np.int32)
+    return [F.ravel(), seed.ravel(), z(), z(), z(), _i32(shape[2]), _i32(shape[1]), _i32(shape[0]),
+            np.float32(P173_TR_STEP), np.float32(P173_TR_FA), np.float32(np.cos(np.radians(P173_TR_ANGLE))),
+            _i32(max_steps), _i32(n)]
+
+
+def _p173_tr_ref(F, seed, nx, ny, nz, step, fa_min, cos_min, max_steps):
+    """track_det in float64 (all seeds stepped together): len, end0, end1 and each seed's
+    margin, the smallest distance of a looked-up position to a voxel face or of a turn's
+    cosine to cos_min (where float32 and float64 may decide otherwise)."""
+    F = np.asarray(F, np.float64).reshape(-1, 4)
+    seed = np.asarray(seed, np.float64).reshape(-1, 3)
+    n = len(seed)
+    dims = np.array([nx, ny, nz])
+    step, fa_min, cos_min = float(step), float(np.float32(fa_min)), float(cos_min)
+
+    def voxel(p):
+        i = np.floor(p).astype(np.int64)
+        ok = ((i >= 0) & (i < dims)).all(axis=1)
+        return np.where(ok, (i[:, 2] * ny + i[:, 1]) * nx + i[:, 0], -1)
+
+    def face(p):
+        return np.abs(p - np.rint(p)).min(axis=1)
+    total = np.zeros(n, np.int64)
+    ends = []
+    margin = face(seed)
+    for sg in (1.0, -1.0):
+        p = seed.copy()
+        vox = voxel(p)
+        q = sg * F[vox, :3]
+        live = np.ones(n, bool)
+        for _ in range(int(max_steps)):
+            live &= vox >= 0
+            f = F[np.maximum(vox, 0)]
+            live &= f[:, 3] >= fa_min
+            d = f[:, :3]
+            c = (d * q).sum(axis=1)
+            d = np.where(c[:, None] < 0, -d, d)
+            c = np.abs(c)
+            margin = np.where(live, np.minimum(margin, np.abs(c - cos_min)), margin)
+            live &= c >= cos_min
+            if not live.any():
+                break
+            p[live] += step * d[live]
+            q[live] = d[live]
+            total += live
+            vox[live] = voxel(p[live])
+            margin[live] = np.minimum(margin[live], face(p[live]))
+        ends.append(vox)
+    return total, ends[0], ends[1], margin
+
+
+def _p173_sm_weights():
+    """The Gaussian's 2 SM_R + 1 weights for FWHM P173_SM_FWHM voxels, sum 1 (float32)."""
+    sig = P173_SM_FWHM / np.sqrt(8 * np.log(2))
+    w = np.exp(-np.arange(-P173_SM_R, P173_SM_R + 1) ** 2 / (2 * sig * sig))
+    return (w / w.sum()).astype(np.float32)
+
+
+def _p173_sm_syms(n, rng):
+    return {"c_gauss": _p173_sm_weights()}
+
+
+def _p173_sm_args(n, rng, shape=P173_BOX):
+    """n slices (nx x ny each, x fastest) of a 4-D BOLD run's volumes of the given shape, one
+    after the other (float32): the brain's baseline P173_TISSUE[tissue] x bias (_p173_brain)
+    times 1 + N(0, 1%) a voxel a volume, |N(0, 8^2)| background noise outside; out zeroed;
+    nx, ny."""
+    nz = shape[0]
+    tis, bias = _p173_brain(shape, rng)
+    base = (np.vectorize(P173_TISSUE.get, otypes=[np.float32])(np.maximum(tis, 1)) * bias).astype(np.float32)
+    brain = tis > 0
+    vols = -(-n // nz)
+    per = nz * shape[1] * shape[2]
+    out = np.empty(vols * per, np.float32)
+    for v in range(vols):
+        x = base * (1 + np.float32(0.01) * rng.standard_normal(shape, dtype=np.float32))
+        out[v * per:(v + 1) * per] = np.where(brain, x, np.abs(np.float32(8) * rng.standard_normal(
+            shape, dtype=np.float32))).ravel()
+    m = n * shape[1] * shape[2]
+    return [out[:m], np.zeros(m, np.float32), _i32(shape[2]), _i32(shape[1])]
+
+
+def _p173_sm_ref(x, nx, ny, w):
+    """smooth_y in float64: the slices' correlation with w along y, zero outside."""
+    x = np.asarray(x, np.float64).reshape(-1, ny, nx)
+    R = len(w) // 2
+    p = np.pad(x, ((0, 0), (R, R), (0, 0)))
+    return sum(float(w[k]) * p[:, k:k + ny] for k in range(len(w))).ravel()
+
+
+def _p173_roi_args(n, rng, V=P173_ROI_V):
+    """n volumes of V masked voxels (_p173_voxels; T x V, time-major, float32 integers as the
+    scanner stores them): baseline P173_TISSUE[tissue] x bias times 1 + 1% (a U(0.3, 1.2)
+    loading on its parcel's band-limited series, white for runs of 8 volumes or fewer, +
+    N(0, 1)); labels (int32): the grey voxels in P173_ROI_NP Voronoi parcels (half a
+    hemisphere), 0 elsewhere; sums (T x ROI_NP) zeroed; V."""
+    idx, tis, bias = _p173_voxels(V, rng)
+    tv = tis.ravel()[idx]
+    gm = tv == 2
+    lab = np.zeros(V, np.int32)
+    lab[gm] = 1 + _p173_voronoi(_p173_coords(idx[gm], tis.shape), P173_ROI_NP, rng)
+    base = np.vectorize(P173_TISSUE.get, otypes=[np.float32])(tv) * bias.ravel()[idx]
+    S = np.zeros((P173_ROI_NP + 1, n), np.float32)
+    S[1:] = _p173_bandpass(P173_ROI_NP, n, P173_GLM_TR, rng, hi=0.15) if n > 8 else rng.standard_normal(
+        (P173_ROI_NP, n))
+    load = rng.uniform(0.3, 1.2, V).astype(np.float32)
+    Y = np.empty((n, V), np.float32)
+    for t in range(n):
+        Y[t] = np.rint(base * (1 + np.float32(0.01) * (load * S[lab, t] + rng.standard_normal(V, dtype=np.float32))))
+    return [Y.ravel(), lab, np.zeros(n * P173_ROI_NP, np.float32), _i32(V)]
+
+
+def _p173_roi_ref(Y, lab, T):
+    """roi_sums in float64: the parcels' sums (T x ROI_NP) as a product with the labels'
+    indicator matrix."""
+    Y = np.asarray(Y, np.float64).reshape(T, -1)
+    M = np.asarray(lab)[:, None] == np.arange(1, P173_ROI_NP + 1)[None, :]
+    return Y @ M
+
+
+UNSEEN171 = [
+    TimingProbe("probe/fmri-glm-ols-const", "probe-unseen171", "glm_ols", 1 << 18, P173_GLM_BLOCK,
+                lambda n: -(-n // P173_GLM_BLOCK), _p173_glm_args, source=_P173, symbols=_p173_glm_syms,
+                note="first-level GLM of a task fMRI run: 2^18 masked voxels of a 2 mm brain x 300 volumes "
+                     "(time-major: a volume's voxels contiguous, 315 MB of float32), a thread a voxel in blocks of "
+                     "128: two passes over the voxel's series (coalesced loads, the second pass re-reading all 315 "
+                     "MB from DRAM), 8 FMAs a volume with the design's pseudo-inverse and then the design itself (8 "
+                     "x 300 floats each in __constant__, indexed by the uniform loop counter: broadcast), the 8 "
+                     "betas in a per-thread array (registers), a residual square a volume, one sqrtf and a division; "
+                     "8.4 MB of betas and 1 MB of t stored coalesced; ~630 MB read: memory-bound"),
+    TimingProbe("probe/fc-seed-corr-warp", "probe-unseen171", "seed_corr", 91282, 32 * P173_FC_WARPS,
+                lambda n: -(-n // P173_FC_WARPS), _p173_fc_args, source=_P173,
+                note="seed-based functional connectivity of an HCP resting-state run: 91282 grayordinates x 1200 "
+                     "volumes (a grayordinate's series contiguous: 438 MB of float32, means ~10000), a warp a "
+                     "grayordinate, 8 a block (11411 blocks of 256): the seed series (4.8 KB) staged in shared "
+                     "memory by every block then __syncthreads, two passes over the warp's row (38 coalesced loads a "
+                     "lane each, the second hitting L1/L2), 3 five-step __shfl_xor_sync all-reduces, one sqrtf, a "
+                     "division and an atanhf a warp, 2 stores by lane 0; ~440 MB from DRAM: memory-bound"),
+    TimingProbe("probe/dti-wls-cholesky", "probe-unseen171", "dti_wls", 1 << 20, P173_DT_BLOCK,
+                lambda n: -(-n // P173_DT_BLOCK), _p173_dt_args, source=_P173, symbols=_p173_dt_syms,
+                note="weighted least-squares diffusion-tensor fit of 2^20 masked voxels (a ~1.25 mm brain; 47% grey, "
+                     "42% white matter, 11% CSF) x 70 volumes (6 b = 0 interleaved, 64 directions at b = 1000; a "
+                     "volume's voxels contiguous, 294 MB of float32 integers), a thread a voxel in blocks of 128: "
+                     "the b-value and direction from __constant__ (uniform: broadcast), per diffusion-weighted "
+                     "volume a coalesced load, a division and a logf, the 6-term design row and 27 FMAs into the 21 "
+                     "lower entries of the 6 x 6 normal matrix and the right-hand side (per-thread arrays fully "
+                     "unrolled into ~30 live registers), then a 6 x 6 Cholesky (6 sqrtf, 15 divisions) and 2 "
+                     "triangular solves, FA (a sqrtf) and MD; 34 MB stored coalesced: FMA (compute) bound, ~4k "
+                     "instructions a thread against ~300 B of loads"),
+    TimingProbe("probe/tract-det-fibre-walk", "probe-unseen171", "track_det", 1 << 18, P173_TR_BLOCK,
+                lambda n: -(-n // P173_TR_BLOCK), _p173_tr_args, source=_P173,
+                note="deterministic streamline tractography: 2^18 seeds (~2.7 a voxel, in voxel order, over the 97k "
+                     "voxels of FA > 0.3 of a 91 x 109 x 91 2 mm field of Fibre structs, 14 MB: L2-resident), a "
+                     "thread a seed in blocks of 128, walking both ways in half-voxel Euler steps: per step a "
+                     "dependent 16 B struct gather of the voxel under the point (floorf x 3, bounds tests), the FA "
+                     "test, a 3-term dot product with the previous direction, a sign flip and the angle test (45 "
+                     "deg), 3 FMAs; stopped by low FA (grey matter, ~70%), a sharp turn or the 250-step limit; total "
+                     "steps median ~30, 90th percentile ~80, a warp's longest ~100 (3x its mean: divergent "
+                     "while-loops); 3 int stores: latency-bound by the dependent gathers and divergence"),
+    TimingProbe("probe/smooth-gauss-y-tile", "probe-unseen171", "smooth_y", P173_BOX[0] * P173_SM_VOLS,
+                P173_SM_BLOCK, lambda n: (-(-P173_BOX[2] // P173_SM_BLOCK[0]), -(-P173_BOX[1] // P173_SM_BLOCK[1]), n),
+                _p173_sm_args, source=_P173, symbols=_p173_sm_syms,
+                note="the y pass of a separable 3-D Gaussian smoothing (FWHM 6 mm at 2 mm: 9 taps in __constant__) "
+                     "of 64 BOLD volumes of 91 x 109 x 91 (5824 slices, 231 MB of float32, 73% background noise "
+                     "outside the brain): 3 x 14 x 5824 blocks of 32 x 8, each staging its 16 x 32 tile with the "
+                     "4-row halos in shared memory (2 coalesced bounds-checked loads a thread: 2x the outputs, the "
+                     "halos re-read through L2), __syncthreads, 9 shared loads (a row of 32 consecutive floats: no "
+                     "bank conflicts) and FMAs, one coalesced store (91 of 96 x lanes and 109 of 112 rows live); 231 "
+                     "MB in, 231 MB out: memory-bound"),
+    TimingProbe("probe/roi-parcel-sum-atomic", "probe-unseen171", "roi_sums", 400, P173_ROI_BLOCK,
+                lambda n: (-(-P173_ROI_V // P173_ROI_CHUNK), n), _p173_roi_args, source=_P173,
+                note="parcel time series of a 400-volume run of 2^18 masked voxels (time-major, 419 MB of float32 "
+                     "integers; 46% of voxels grey and in 400 Voronoi parcels of median 280 voxels, 0 elsewhere): 16 "
+                     "x 400 blocks of 256, a block 16384 voxels of one volume (64 a thread): per voxel a coalesced "
+                     "label load (1 MB of labels, L2-resident, re-read by every volume) and, if labelled, the "
+                     "value's load and a float shared atomicAdd into the block's 400 parcel sums (a warp's ~15 "
+                     "labelled lanes on ~4 parcels, up to ~6 on one: same-address contention), __syncthreads, then "
+                     "~100 non-zero sums a block added to the global series by atomicAdd (each parcel's word from ~4 "
+                     "blocks); 420 MB read: memory and shared-atomic bound"),
+]
+PROBES += UNSEEN171
+
+
+
+
+# probe-unseen172 (probes174.cu): a combustion modelling course's kernels (Jones-Lindstedt
+# reaction rates with NASA-7 equilibrium constants and a block-reduced total heat release,
+# implicit Euler chemistry substeps of an H2/O2 mechanism with Newton and pivoted Gaussian
+# elimination a cell in double, a flamelet table lookup by binary search and bilinear
+# interpolation, heat release conditioned on mixture fraction by shared-memory atomics, a
+# species' upwind advection-diffusion step on shared-memory tiles, Monte Carlo ignition
+# delays of one-step n-heptane reactors) as a student who knows CUDA basics writes them,
+# predicted before their first GPU run
+_P174 = "probes174.cu"
+P174_ZST, P174_TAD, P174_TU = 0.055, 2230.0, 300.0  # methane-air: stoichiometric Z, adiabatic flame T (K), unburnt T
+P174_YO2_AIR = 0.233
+P174_JL_N, P174_JL_BLOCK = 1 << 23, 256            # jl_rates: cells (a 256 x 256 x 128 grid), JL_NR etc. below
+P174_JL_P = 101325.0                               # Pa
+P174_JL_SPECIES = ("CH4", "O2", "CO", "H2", "H2O", "CO2", "N2")
+P174_JL_W = (16.043, 31.999, 28.010, 2.016, 18.015, 44.010, 28.014)
+# GRI-Mech 3.0 NASA-7 coefficients a1 .. a7: 200 - 1000 K, 1000 - 3500 K
+P174_NASA = {
+    "CH4": ((5.14987613e+00, -1.36709788e-02, 4.91800599e-05, -4.84743026e-08, 1.66693956e-11, -1.02466476e+04,
+             -4.64130376e+00),
+            (7.48514950e-02, 1.33909467e-02, -5.73285809e-06, 1.22292535e-09, -1.01815230e-13, -9.46834459e+03,
+             1.84373180e+01)),
+    "O2": ((3.78245636e+00, -2.99673416e-03, 9.84730201e-06, -9.68129509e-09, 3.24372837e-12, -1.06394356e+03,
+            3.65767573e+00),
+           (3.28253784e+00, 1.48308754e-03, -7.57966669e-07, 2.09470555e-10, -2.16717794e-14, -1.08845772e+03,
+            5.45323129e+00)),
+    "CO": ((3.57953347e+00, -6.10353680e-04, 1.01681433e-06, 9.07005884e-10, -9.04424499e-13, -1.43440860e+04,
+            3.50840928e+00),
+           (2.71518561e+00, 2.06252743e-03, -9.98825771e-07, 2.30053008e-10, -2.03647716e-14, -1.41518724e+04,
+            7.81868772e+00)),
+    "H2": ((2.34433112e+00, 7.98052075e-03, -1.94781510e-05, 2.01572094e-08, -7.37611761e-12, -9.17935173e+02,
+            6.83010238e-01),
+           (3.33727920e+00, -4.94024731e-05, 4.99456778e-07, -1.79566394e-10, 2.00255376e-14, -9.50158922e+02,
+            -3.20502331e+00)),
+    "H2O": ((4.19864056e+00, -2.03643410e-03, 6.52040211e-06, -5.48797062e-09, 1.77197817e-12, -3.02937267e+04,
+             -8.49032208e-01),
+            (3.03399249e+00, 2.17691804e-03, -1.64072518e-07, -9.70419870e-11, 1.68200992e-14, -3.00042971e+04,
+             4.96677010e+00)),
+    "CO2": ((2.35677352e+00, 8.98459677e-03, -7.12356269e-06, 2.45919022e-09, -1.43699548e-13, -4.83719697e+04,
+             9.90105222e+00),
+            (3.85746029e+00, 4.41437026e-03, -2.21481404e-06, 5.23490188e-10, -4.72084164e-14, -4.87591660e+04,
+             2.27163806e+00)),
+    "N2": ((3.29867700e+00, 1.40824040e-03, -3.96322200e-06, 5.64151500e-09, -2.44485400e-12, -1.02089990e+03,
+            3.95037200e+00),
+           (2.92664000e+00, 1.48797680e-03, -5.68476000e-07, 1.00970380e-10, -6.75335100e-15, -9.22797700e+02,
+            5.98052800e+00)),
+}
+P174_RCAL = 1.98720                                # cal / (mol K)
+# Jones & Lindstedt (1988): A (cm, mol, s), b, Ea (cal/mol), net coefficients, forward orders, reversible
+P174_JL_MECH = [(4.4e11, 0.0, 30000.0, {"CH4": -1, "O2": -0.5, "CO": 1, "H2": 2}, {"CH4": 0.5, "O2": 1.25}, 0),
+                (3.0e8, 0.0, 30000.0, {"CH4": -1, "H2O": -1, "CO": 1, "H2": 3}, {"CH4": 1, "H2O": 1}, 0),
+                (6.8e15, -1.0, 40000.0, {"H2": -1, "O2": -0.5, "H2O": 1}, {"H2": 0.25, "O2": 1.5}, 0),
+                (2.75e9, 0.0, 20000.0, {"CO": -1, "H2O": -1, "CO2": 1, "H2": 1}, {"CO": 1, "H2O": 1}, 1)]
+P174_HO_N, P174_HO_BLOCK = 1 << 17, 128            # h2o2_implicit: cells (a 64 x 64 x 32 grid)
+P174_HO_DT, P174_HO_NSUB = 5e-7, 4                 # a substep (s), substeps (a 2 us flow step)
+P174_HO_RTOL, P174_HO_ATOL, P174_HO_MAXIT = 1e-8, 1e-20, 10
+P174_HO_SPECIES = ("H2", "O2", "H2O", "H", "O", "OH", "HO2")
+# after O Conaire et al. (2004): [reactant, reactant, product, product] (-1 none), third body,
+# forward and reverse (A cm mol s, b, Ea cal/mol)
+P174_HO_MECH = [((3, 1, 4, 5), 0, (1.915e14, 0.0, 16440.0), (5.481e11, 0.39, -293.0)),     # H + O2 = O + OH
+                ((4, 0, 3, 5), 0, (5.080e4, 2.67, 6292.0), (2.667e4, 2.65, 4880.0)),       # O + H2 = H + OH
+                ((5, 0, 3, 2), 0, (2.160e8, 1.51, 3430.0), (2.298e9, 1.40, 18320.0)),      # OH + H2 = H + H2O
+                ((4, 2, 5, 5), 0, (2.970e6, 2.02, 13400.0), (1.465e5, 2.11, -2904.0)),     # O + H2O = OH + OH
+                ((3, 1, 6, -1), 1, (3.482e16, -0.411, -1115.0), (0.0, 0.0, 0.0)),          # H + O2 + M => HO2 + M
+                ((6, 3, 5, 5), 0, (7.079e13, 0.0, 295.0), (0.0, 0.0, 0.0)),                # HO2 + H => OH + OH
+                ((3, 5, 2, -1), 1, (4.5e22, -2.0, 0.0), (0.0, 0.0, 0.0)),                  # H + OH + M => H2O + M
+                ((6, 5, 2, 1), 0, (2.89e13, 0.0, -497.0), (0.0, 0.0, 0.0))]                # HO2 + OH => H2O + O2
+P174_FL_N, P174_FL_BLOCK = 1 << 24, 256            # flamelet_lookup: cells (a 256^3 LES grid)
+P174_FL_NZ, P174_FL_NC = 201, 101                  # the table's mixture fraction and progress variable points
+P174_FL_ZPOW = 2.5                                 # zgrid = (j / (nz - 1))^2.5: clustered at lean Z
+P174_FL_DTYPE = np.dtype([("T", "<f4"), ("rho", "<f4"), ("src", "<f4"), ("Y_OH", "<f4")])   # struct FlameletPoint
+P174_ZB_N, P174_ZB_BLOCK, P174_ZB_GRID = 1 << 24, 256, 1024   # zcond_bins: cells; grid-stride blocks
+P174_ZB_BINS = 128
+P174_AD_N = 4096                                   # advect_diffuse: the grid's side
+P174_AD_BLOCK = (32, 8)
+P174_AD_UJ, P174_AD_UCO = 50.0, 5.0                # jet and coflow velocities (m/s)
+P174_AD_DX, P174_AD_D, P174_AD_CFL = 1e-4, 2e-5, 0.4   # cell size (m), diffusivity (m^2/s), CFL number
+P174_IG_N, P174_IG_BLOCK = 1 << 18, 128            # ignition_delay: Monte Carlo samples
+P174_IG_T0, P174_IG_P, P174_IG_PHI = (650.0, 1250.0), (5.0, 60.0), (0.5, 2.0)   # uniform, log-uniform, uniform
+P174_IG_SIGMA_A = 0.35                             # the rate multiplier: lognormal(0, 0.35) (a factor 2 at 2 sigma)
+P174_IG_TEND, P174_IG_STEPS = 0.02, 4000           # s; steps at most
+P174_IG_DTMAX = P174_IG_TEND / 1000
+P174_IG_DTYPE = np.dtype([("T0", "<f4"), ("p", "<f4"), ("phi", "<f4"), ("fA", "<f4")])       # struct IgnCase
+P174_IG_CONST = dict(A=5.1e11, Ta=15098.0, qcp=33037.0, wf=100.2, wo=32.0, wmix=29.0, step=1.0, rise=400.0)
+
+
+def _p174_smooth(n, L, rng):
+    """n float32 values in [0, 1] correlated over ~L consecutive cells: uniform values every L
+    cells, interpolated linearly."""
+    c = rng.random(n // L + 2, dtype=np.float32)[:, None]
+    t = np.arange(L, dtype=np.float32) / np.float32(L)
+    return (c[:-1] * (1 - t) + c[1:] * t).ravel()[:n]
+
+
+def _p174_flame(n, rng):
+    """A turbulent methane jet flame's cells in memory order (float32): mixture fraction Z (~40%
+    pure coflow air, Z = 0; ~27% lean, ~33% rich, 2% pure fuel) and progress variable C (~34%
+    unburnt, 0; ~35% burnt, 1; fronts between), each smooth over hundreds of cells with
+    wrinkles of ~10."""
+    u = np.float32(0.75) * _p174_smooth(n, 256, rng) + np.float32(0.25) * _p174_smooth(n, 16, rng)
+    Z = np.clip((u - np.float32(0.45)) / np.float32(0.4), 0, 1) ** 3
+    v = np.float32(0.7) * _p174_smooth(n, 128, rng) + np.float32(0.3) * _p174_smooth(n, 8, rng)
+    C = np.clip((v - np.float32(0.42)) / np.float32(0.16), 0, 1)
+    return Z.astype(np.float32), C.astype(np.float32)
+
+
+def _p174_tb(Z):
+    """The Burke-Schumann (complete, adiabatic) flame temperature of mixture fraction Z (K)."""
+    Z = np.asarray(Z, np.float64)
+    return P174_TU + (P174_TAD - P174_TU) * np.where(Z < P174_ZST, Z / P174_ZST, (1 - Z) / (1 - P174_ZST))
+
+
+def _p174_jl_syms(n, rng):
+    sp = P174_JL_SPECIES
+    nu = np.array([[m[3].get(s, 0) for s in sp] for m in P174_JL_MECH], np.float32)
+    order = np.array([[m[4].get(s, 0) for s in sp] for m in P174_JL_MECH], np.float32)
+    return {"c_W": np.array(P174_JL_W, np.float32), "c_nasa": np.array([P174_NASA[s] for s in sp], np.float32),
+            "c_A": np.array([m[0] for m in P174_JL_MECH], np.float32),
+            "c_b": np.array([m[1] for m in P174_JL_MECH], np.float32),
+            "c_Ta": np.array([m[2] / P174_RCAL for m in P174_JL_MECH], np.float32),
+            "c_nu": nu, "c_ord": order, "c_rev": np.array([m[5] for m in P174_JL_MECH], np.int32)}
+
+
+def _p174_jl_args(n, rng):
+    """n cells of a methane-air jet flame (_p174_flame): T (float32) rising ahead of the fuel's
+    consumption, Tu + (Tb(Z) - Tu) (1 - (1 - C)^2) (Burke-Schumann Tb), plus N(0, 5^2) K; mass
+    fractions Y (float32, species-major, P174_JL_SPECIES) mixed between the unburnt (fuel and
+    air) and the Burke-Schumann products by C, CO and H2 taking 30% of the CO2 and H2O in the
+    flame fronts (4 C (1 - C)), each species times lognormal(0, 0.05), renormalised; wdot (7 n),
+    hrr (n), total (1) zeroed (float32); p (Pa), n."""
+    f32 = np.float32
+    z, c = _p174_flame(n, rng)
+    T = (f32(P174_TU) + (_p174_tb(z).astype(f32) - f32(P174_TU)) * (1 - (1 - c) ** 2)
+         + f32(5) * rng.standard_normal(n, dtype=f32))
+    zst, o2 = f32(P174_ZST), f32(P174_YO2_AIR)
+    fb = np.maximum(0, (z - zst) / (1 - zst))                        # the products: leftover fuel, oxygen
+    ob = o2 * np.maximum(0, 1 - z / zst)
+    prod = np.maximum(0, 1 - fb - ob - (1 - o2) * (1 - z))
+    k = f32(1.2) * c * (1 - c)                                        # CO, H2 in the fronts
+    co2, h2o = c * prod * f32(44 / 80), c * prod * f32(36 / 80)
+    Y = np.empty((7, n), f32)
+    Y[0] = (1 - c) * z + c * fb
+    Y[1] = (1 - c) * o2 * (1 - z) + c * ob
+    Y[2] = k * co2 * f32(28 / 44)
+    Y[3] = k * h2o * f32(2 / 18)
+    Y[4] = (1 - k) * h2o
+    Y[5] = (1 - k) * co2
+    Y[6] = (1 - o2) * (1 - z)
+    for s in range(7):
+        Y[s] *= np.exp(f32(0.05) * rng.standard_normal(n, dtype=f32))
+    Y /= Y.sum(axis=0)
+    return [T, Y.ravel(), np.zeros(7 * n, f32), np.zeros(n, f32), np.zeros(1, f32), f32(P174_JL_P), _i32(n)]
+
+
+def _p174_jl_ref(T, Y, p=P174_JL_P):
+    """jl_rates in float64: wdot (7 x n, g/cm^3/s), hrr (n, W/cm^3), and their error scales (the
+    magnitudes summed: W_s sum_r |nu_rs| (qf_r + qr_r), and R T sum_s |h_s / RT| sum_r |nu_rs|
+    (qf_r + qr_r))."""
+    syms = {k: v.astype(np.float64) for k, v in _p174_jl_syms(0, None).items()}
+    T = np.asarray(T, np.float64)
+    n = len(T)
+    Y = np.maximum(np.asarray(Y, np.float64).reshape(7, n), 0)
+    W = syms["c_W"][:, None]
+    rho = 1e-6 * float(np.float32(p)) / (8.314 * T * (Y / W).sum(axis=0))
+    c = rho * Y / W
+    a = np.where(T < 1000, 0, 1)
+    A = syms["c_nasa"][:, a, :].transpose(2, 0, 1)                  # (7 coefficients, 7 species, n)
+    hrt = A[0] + A[1] * T / 2 + A[2] * T ** 2 / 3 + A[3] * T ** 3 / 4 + A[4] * T ** 4 / 5 + A[5] / T
+    sr = A[0] * np.log(T) + A[1] * T + A[2] * T ** 2 / 2 + A[3] * T ** 3 / 3 + A[4] * T ** 4 / 4 + A[6]
+    nu, order = syms["c_nu"], syms["c_ord"]
+    kf = syms["c_A"][:, None] * T ** syms["c_b"][:, None] * np.exp(-syms["c_Ta"][:, None] / T)
+    logc = np.log(np.maximum(c, 1e-300))                            # c = 0: its powers ~1e-75 and less
+    qf = kf * np.exp(np.where(order[:, :, None] != 0, order[:, :, None] * logc, 0).sum(axis=1))
+    dg = nu @ (hrt - sr)
+    kc = np.exp(-dg) * (1e-6 * 1e5 / (8.314 * T)) ** nu.sum(axis=1)[:, None]
+    ro = order + nu
+    qr = np.where(syms["c_rev"][:, None] != 0, kf / kc * np.exp(np.where(ro[:, :, None] != 0, ro[:, :, None] * logc,
+                                                                         0).sum(axis=1)), 0)
+    w = nu.T @ (qf - qr)
+    hrr = -(w * hrt).sum(axis=0) * 8.314 * T
+    scale = W * (np.abs(nu).T @ (qf + qr))
+    return w * W, hrr, scale, (scale / W * np.abs(hrt)).sum(axis=0) * 8.314 * T
+
+
+def _p174_ho_syms(n, rng):
+    m = P174_HO_MECH
+    arr = lambda k: np.array([(a, b, e / P174_RCAL) for a, b, e in (r[k] for r in m)], np.float64)
+    return {"c_hsp": np.array([r[0] for r in m], np.int32), "c_htb": np.array([r[1] for r in m], np.int32),
+            "c_hkf": arr(2), "c_hkr": arr(3)}
+
+
+def _p174_ho_args(n, rng, dt=P174_HO_DT, nsub=P174_HO_NSUB):
+    """n cells of a stratified lean hydrogen-air flame at 1 atm (float64): equivalence ratio
+    0.4 + 0.6 u (u smooth over ~256 cells), progress C (~15% unburnt, ~15% burnt, the rest
+    in broad fronts; smooth over ~64 cells), T = 300 K + C (Tb(phi) - 300 K); mole fractions of the reactants and the
+    products mixed by C, radicals H, O, OH peaking in the fronts (4 C (1 - C)) at ~1% and
+    at equilibrium-like levels in the burnt gas, HO2 in the preheat zone (C ~ 0.15), each
+    times lognormal(0, 0.1), renormalised; concentrations c = X / (R T) (mol/cm^3, species-major
+    P174_HO_SPECIES), N2's apart; newton_its (zeroed); dt, nsub, n."""
+    C = np.clip((0.7 * _p174_smooth(n, 64, rng) + 0.3 * _p174_smooth(n, 8, rng) - 0.3) / 0.4, 0, 1).astype(np.float64)
+    phi = 0.4 + 0.6 * _p174_smooth(n, 256, rng).astype(np.float64)
+    T = 300 + C * 2016 * phi / (0.25 + 0.75 * phi)
+    tu, tb = phi + 2.38, 0.5 * phi + 2.38                           # moles of reactants, of products
+    fz = 4 * C * (1 - C)
+    X = np.empty((7, n))
+    X[0] = (1 - C) * phi / tu + C * 0.002 * phi
+    X[1] = (1 - C) * 0.5 / tu + C * 0.5 * (1 - phi) / tb
+    X[2] = C * phi / tb
+    X[3] = (8e-3 * fz + 5e-4 * C) * phi
+    X[4] = (3e-3 * fz + 3e-4 * C) * phi
+    X[5] = (6e-3 * fz + 3e-3 * C) * phi
+    X[6] = 1e-4 * np.exp(-((C - 0.15) / 0.08) ** 2) * phi
+    X *= rng.lognormal(0, 0.1, (7, n))
+    xn2 = 1.88 * ((1 - C) / tu + C / tb)
+    ctot = 1 / (82.057 * T * (X.sum(axis=0) + xn2))                 # mol/cm^3 at 1 atm
+    return [(X * ctot).ravel(), T, xn2 * ctot, np.zeros(n, np.int32), np.float64(dt), _i32(nsub), _i32(n)]
+
+
+def _p174_ho_rhs(c, kf, kr, M):
+    """The H2/O2 mechanism's rates (species x cells) of concentrations c (species x cells,
+    real or complex), rate constants kf, kr (reactions x cells), third body M (cells)."""
+    cc = np.concatenate([c, np.ones((1, c.shape[1]))])              # species -1: a factor of 1
+    f = np.zeros_like(c)
+    for r, (sp, tb, *_) in enumerate(P174_HO_MECH):
+        q = (M if tb else 1) * (kf[r] * cc[sp[0]] * cc[sp[1]] - kr[r] * cc[sp[2]] * cc[sp[3]])
+        np.add.at(f, [s for s in sp[:2] if s >= 0], -q)
+        np.add.at(f, [s for s in sp[2:] if s >= 0], q)
+    return f
+
+
+def _p174_ho_ref(conc, T, cN2, dt=P174_HO_DT, nsub=P174_HO_NSUB, iters=12):
+    """h2o2_implicit in numpy: nsub implicit Euler steps, each solved by `iters` Newton
+    iterations (the Jacobian by complex steps, exact for mass action; np.linalg.solve), and
+    the Newton iterations each cell's updates took to fall under the tolerance."""
+    T = np.asarray(T, np.float64)
+    n = len(T)
+    c = np.array(conc, np.float64).reshape(7, n)
+    kp = _p174_ho_syms(0, None)
+    kf, kr = ((k[:, 0, None] * T ** k[:, 1, None] * np.exp(-k[:, 2, None] / T)) for k in (kp["c_hkf"], kp["c_hkr"]))
+    its = np.zeros(n, np.int64)
+    for _ in range(int(nsub)):
+        M = cN2 + c.sum(axis=0)
+        c0 = c.copy()
+        done = np.zeros(n, bool)
+        for it in range(iters):
+            J = np.empty((n, 7, 7))
+            for j in range(7):
+                h = 1e-30 * np.maximum(np.abs(c[j]), 1e-30)
+                cz = c.astype(complex)
+                cz[j] += 1j * h
+                J[:, :, j] = (_p174_ho_rhs(cz, kf, kr, M).imag / h).T
+            F = c - c0 - dt * _p174_ho_rhs(c, kf, kr, M)
+            dx = np.linalg.solve(np.eye(7) - dt * J, -F.T[:, :, None])[:, :, 0].T
+            c += dx
+            its += (~done) & (it < P174_HO_MAXIT)
+            done |= (np.abs(dx) <= P174_HO_RTOL * np.abs(c) + P174_HO_ATOL).all(axis=0)
+    return c, its
+
+
+def _p174_fl_table(nz=P174_FL_NZ, nc=P174_FL_NC):
+    """The flamelet table: zgrid (float32, (j / (nz - 1))^P174_FL_ZPOW) and an nz x nc array of
+    FlameletPoint (C uniform on [0, 1]): T as _p174_jl_args', rho by the ideal gas at 1 atm of
+    the unburnt mixture's molecular weight, src = 1.35e5 rho C^2 (1 - C) exp(-((Z - Zst) /
+    0.04)^2) (kg/m^3/s), Y_OH = 4e-3 C^2 exp(-((Z - Zst) / 0.05)^2)."""
+    zg = ((np.arange(nz) / (nz - 1)) ** P174_FL_ZPOW).astype(np.float32)
+    Z = zg.astype(np.float64)[:, None]
+    C = np.linspace(0, 1, nc)[None, :]
+    tab = np.zeros((nz, nc), P174_FL_DTYPE)
+    tab["T"] = P174_TU + (_p174_tb(Z) - P174_TU) * (1 - (1 - C) ** 2)
+    tab["rho"] = 101325 * 1e-3 / ((1 - Z) / 28.85 + Z / 16.04) / (8.314 * tab["T"].astype(np.float64))
+    tab["src"] = 1.35e5 * tab["rho"] * C ** 2 * (1 - C) * np.exp(-((Z - P174_ZST) / 0.04) ** 2)
+    tab["Y_OH"] = 4e-3 * C ** 2 * np.exp(-((Z - P174_ZST) / 0.05) ** 2)
+    return zg, tab
+
+
+def _p174_fl_args(n, rng):
+    """n LES cells' (Z, C) from _p174_flame (float32); the table (_p174_fl_table), nz, nc; T, rho,
+    src, yoh (float32, zeroed); n."""
+    Z, C = _p174_flame(n, rng)
+    zg, tab = _p174_fl_table()
+    z = lambda: np.zeros(n, np.float32)
+    return [Z, C, zg, tab.ravel(), _i32(P174_FL_NZ), _i32(P174_FL_NC), z(), z(), z(), z(), _i32(n)]
+
+
+def _p174_fl_ref(Z, C, zg, tab):
+    """flamelet_lookup in float64: T, rho, src, Y_OH of each cell (the interval by np.searchsorted)."""
+    zg = np.asarray(zg, np.float64)
+    nz = len(zg)
+    nc = tab.size // nz
+    tab = tab.reshape(nz, nc)
+    Z, C = np.asarray(Z, np.float64), np.asarray(C, np.float64)
+    lo = np.clip(np.searchsorted(zg, Z, side="right") - 1, 0, nz - 2)
+    fz = np.clip((Z - zg[lo]) / (zg[lo + 1] - zg[lo]), 0, 1)
+    ic = np.minimum(np.floor(C * (nc - 1)).astype(np.int64), nc - 2)
+    fc = C * (nc - 1) - ic
+    return [(1 - fz) * (1 - fc) * tab[f][lo, ic].astype(np.float64) + (1 - fz) * fc * tab[f][lo, ic + 1]
+            + fz * (1 - fc) * tab[f][lo + 1, ic] + fz * fc * tab[f][lo + 1, ic + 1] for f in P174_FL_DTYPE.names]
+
+
+def _p174_zb_args(n, rng):
+    """n flame cells (_p174_flame): Z, the heat release rate hrr = 2.5e3 x 6.75 C^2 (1 - C)
+    exp(-((Z - Zst) / 0.03)^2) lognormal(0, 0.3) W/cm^3 (zero outside the fronts), T as
+    _p174_jl_args' (float32); count (int32), sum_hrr, sum_T (float32) P174_ZB_BINS zeroed; n."""
+    f32 = np.float32
+    Z, C = _p174_flame(n, rng)
+    hrr = (f32(2.5e3 * 6.75) * C * C * (1 - C) * np.exp(-((Z - f32(P174_ZST)) / f32(0.03)) ** 2)
+           * np.exp(f32(0.3) * rng.standard_normal(n, dtype=f32)))
+    T = (f32(P174_TU) + (_p174_tb(Z).astype(f32) - f32(P174_TU)) * (1 - (1 - C) ** 2)
+         + f32(5) * rng.standard_normal(n, dtype=f32))
+    b = P174_ZB_BINS
+    return [Z, hrr, T, np.zeros(b, np.int32), np.zeros(b, f32), np.zeros(b, f32), _i32(n)]
+
+
+def _p174_zb_ref(Z, hrr, T):
+    """zcond_bins in float64: count, sum_hrr, sum_T by np.bincount."""
+    b = np.minimum(np.floor(np.asarray(Z, np.float64) * P174_ZB_BINS).astype(np.int64), P174_ZB_BINS - 1)
+    return (np.bincount(b, minlength=P174_ZB_BINS), np.bincount(b, np.asarray(hrr, np.float64), P174_ZB_BINS),
+            np.bincount(b, np.asarray(T, np.float64), P174_ZB_BINS))
+
+
+def _p174_ad_args(n, rng):
+    """An n x n slice of a planar methane jet (row-major, float32; x streamwise): u = coflow +
+    (jet - coflow) g, g = exp(-(y - n/2)^2 / d^2) d0 / d with the half width d growing 4x from
+    d0 = n / 16 along x, plus +-10% of the jet speed in turbulence (a smooth field of 64-cell
+    eddies) in the shear layers (4 g (1 - g)); v +-5% from other eddies; the fuel mass fraction
+    Y = g (1 +- 0.2 by 32-cell eddies) clipped to [0, 1]; Y2 zeroed; nx, ny; dt/dx by
+    P174_AD_CFL at 1.2 times the jet speed (s/m), D dt/dx^2."""
+    f32 = np.float32
+    y = np.arange(n, dtype=f32)[:, None]
+    d = f32(n / 16) * (1 + f32(3) * np.arange(n, dtype=f32)[None, :] / f32(n))
+    g = np.exp(-((y - f32(n / 2)) / d) ** 2) * (f32(n / 16) / d)
+    shear = f32(4) * g * (1 - g)
+    uj, uc = f32(P174_AD_UJ), f32(P174_AD_UCO)
+    u = uc + (uj - uc) * g + f32(0.2) * uj * shear * (_p156_field(n, n, 64, rng) - f32(0.5))
+    v = f32(0.1) * uj * shear * (_p156_field(n, n, 64, rng) - f32(0.5))
+    Y = np.clip(g * (f32(0.8) + f32(0.4) * _p156_field(n, n, 32, rng)), 0, 1)
+    dt_dx = P174_AD_CFL / (P174_AD_UJ * 1.2)
+    return [Y.ravel(), u.ravel(), v.ravel(), np.zeros(n * n, f32), _i32(n), _i32(n), f32(dt_dx),
+            f32(P174_AD_D * dt_dx / P174_AD_DX)]
+
+
+def _p174_ad_ref(Y, u, v, nx, ny, dt_dx, ddx2):
+    """advect_diffuse in float64 (ny x nx)."""
+    Y, u, v = (np.asarray(a, np.float64).reshape(ny, nx) for a in (Y, u, v))
+    q = np.pad(Y, 1, mode="edge")
+    w, e, s, nn = q[1:-1, :-2], q[1:-1, 2:], q[:-2, 1:-1], q[2:, 1:-1]
+    adv = np.where(u > 0, u * (Y - w), u * (e - Y)) + np.where(v > 0, v * (Y - s), v * (nn - Y))
+    return Y - float(dt_dx) * adv + float(ddx2) * (w + e + s + nn - 4 * Y)
+
+
+def _p174_ig_args(n, rng, t_end=P174_IG_TEND, dt_max=P174_IG_DTMAX, max_steps=P174_IG_STEPS):
+    """n Monte Carlo initial conditions (IgnCase, in random order): T0 uniform on P174_IG_T0 (K),
+    p log-uniform on P174_IG_P (atm), phi uniform on P174_IG_PHI, the rate multiplier
+    lognormal(0, P174_IG_SIGMA_A); tau (float32), steps (int32) zeroed; t_end, dt_max (s),
+    max_steps, n."""
+    cs = np.zeros(n, P174_IG_DTYPE)
+    cs["T0"] = rng.uniform(*P174_IG_T0, n)
+    cs["p"] = np.exp(rng.uniform(*np.log(P174_IG_P), n))
+    cs["phi"] = rng.uniform(*P174_IG_PHI, n)
+    cs["fA"] = rng.lognormal(0, P174_IG_SIGMA_A, n)
+    return [cs, np.zeros(n, np.float32), np.zeros(n, np.int32), np.float32(t_end), np.float32(dt_max),
+            _i32(max_steps), _i32(n)]
+
+
+def _p174_ig_ref(cases, t_end=P174_IG_TEND, dt_max=P174_IG_DTMAX, max_steps=P174_IG_STEPS):
+    """ignition_delay in float64, all cases stepped together: tau (-1: none) and steps."""
+    k = P174_IG_CONST
+    t_end, dt_max = float(np.float32(t_end)), float(np.float32(dt_max))     # as the kernel gets them
+    T0, p, phi, fA = (cases[f].astype(np.float64) for f in P174_IG_DTYPE.names)
+    fst = k["wf"] / (11 * k["wo"] / P174_YO2_AIR)
+    yf = phi * fst / (1 + phi * fst)
+    yo = P174_YO2_AIR * (1 - yf)
+    rhot = 1e-6 * p * 101325 * k["wmix"] / 8.314
+    T, t = T0.copy(), np.zeros(len(T0))
+    steps = np.zeros(len(T0), np.int64)
+    for _ in range(int(max_steps)):
+        go = (T < T0 + k["rise"]) & (t < t_end)
+        if not go.any():
+            break
+        rho = rhot / T
+        w = fA * k["A"] * np.exp(-k["Ta"] / T) * (rho * yf / k["wf"]) ** 0.25 * (rho * yo / k["wo"]) ** 1.5
+        dyf = -k["wf"] * w / rho
+        dTdt = -k["qcp"] * dyf
+        dt = np.where(go, np.minimum(dt_max, k["step"] / dTdt), 0)
+        T += dt * dTdt
+        yf += dt * dyf
+        yo += 11 * k["wo"] / k["wf"] * dt * dyf
+        t += dt
+        steps += go
+    return np.where(T >= T0 + k["rise"], t, -1), steps
+
+
+UNSEEN172 = [
+    TimingProbe("probe/jl-rates-nasa-blockred", "probe-unseen172", "jl_rates", P174_JL_N, P174_JL_BLOCK,
+                lambda n: -(-n // P174_JL_BLOCK), _p174_jl_args, source=_P174, symbols=_p174_jl_syms,
+                note="the species' production rates and heat release rate of 2^23 cells (a 256 x 256 x 128 grid) of a "
+                     "methane-air jet flame (40% coflow air, 80% of cells under 1000 K, ~5% burning) under the "
+                     "Jones-Lindstedt 4-step mechanism, a thread a cell in blocks of 256: 8 coalesced float loads (T "
+                     "and 7 species-major mass fractions), 7 NASA-7 polynomial pairs from __constant__ (the range "
+                     "picked per cell: 29% of warps straddle 1000 K and read two coefficient sets), a logf, 4 rate "
+                     "constants (powf, expf), 8 powf for the fractional orders, the water-gas shift's equilibrium "
+                     "constant and reverse rate (expf, 3 powf) with the mechanism's tables in __constant__ read "
+                     "uniformly (broadcast), ~45 float divisions, ~150 FMAs, 80 registers; 8 coalesced stores; 268 MB "
+                     "read, 268 MB written; then a 5-step __shfl_down_sync sum, the 8 warps' sums through shared "
+                     "memory and a __syncthreads, one float atomicAdd a block (32768 onto one address); bound by the "
+                     "~20 accurate transcendental calls a thread with DRAM streaming behind"),
+    TimingProbe("probe/h2o2-implicit-newton", "probe-unseen172", "h2o2_implicit", P174_HO_N, P174_HO_BLOCK,
+                lambda n: -(-n // P174_HO_BLOCK), _p174_ho_args, source=_P174, symbols=_p174_ho_syms,
+                note="the chemistry substeps of 2^17 cells (a 64 x 64 x 32 grid) of a stratified lean H2-air flame in "
+                     "double, a thread a cell in blocks of 128: 32 pow/exp for the rate constants, then 4 implicit "
+                     "Euler steps of 7 species under 8 reactions, each step's Newton iterations (1 a step in the 8% "
+                     "cold radical-free cells, 3-5 elsewhere: ~14.5 a thread, a warp's slowest ~17) building the "
+                     "rates and the 7 x 7 Jacobian with species indices from __constant__ (dynamic indices: the "
+                     "concentrations, rates and matrix in a 560-byte local stack frame, 168 registers, 3 blocks an "
+                     "SM), Gaussian elimination with partial pivoting (~110 DFMAs, 28 double divisions, row swaps "
+                     "through local memory), back substitution and a convergence test; ~130 B of coalesced "
+                     "species-major loads and stores a cell: bound by FP64 and local-memory (L1) latency at low "
+                     "occupancy, with divergent Newton counts"),
+    TimingProbe("probe/flamelet-bsearch-bilinear", "probe-unseen172", "flamelet_lookup", P174_FL_N, P174_FL_BLOCK,
+                lambda n: -(-n // P174_FL_BLOCK), _p174_fl_args, source=_P174,
+                note="a flamelet/progress-variable table lookup for 2^24 LES cells (Z 40% exactly 0, smooth over ~256 "
+                     "cells with 16-cell wrinkles; C bimodal), a thread a cell in blocks of 256: 2 coalesced float "
+                     "loads, a 7-8 step binary search of the 201-point stretched Z grid (804 B, L1-resident; dependent "
+                     "loads, a warp's lanes ending in ~15 distinct intervals), 4 gathers of 16-byte FlameletPoint "
+                     "structs from the 201 x 101 table (325 KB, L2-resident; a warp's within a few neighbouring rows: "
+                     "mostly L1 hits), a float division, ~20 FMAs, 4 coalesced stores; 134 MB read, 268 MB written: "
+                     "DRAM-bound behind the search's chain of load latencies"),
+    TimingProbe("probe/zcond-hrr-smem-atomic", "probe-unseen172", "zcond_bins", P174_ZB_N, P174_ZB_BLOCK,
+                lambda n: min(P174_ZB_GRID, -(-n // P174_ZB_BLOCK)), _p174_zb_args, source=_P174,
+                note="heat release and temperature conditioned on mixture fraction: 2^24 flame cells into 128 Z bins, "
+                     "1024 blocks of 256 threads grid-striding 64 cells a thread (3 coalesced float loads, 201 MB), 3 "
+                     "shared-memory atomicAdds a cell (int count, float heat release and temperature sums, 1.5 KB of "
+                     "bins): 56% of cells fall in bin 0 (coflow air) and 45% of warps have all 32 lanes on one "
+                     "address, the rest ~9 distinct bins; then up to 384 global atomicAdds a block (1024 blocks onto "
+                     "the same 384 words, floats included); bound by contended shared-memory atomics"),
+    TimingProbe("probe/species-upwind-tile", "probe-unseen172", "advect_diffuse", P174_AD_N, P174_AD_BLOCK,
+                lambda n: (-(-n // P174_AD_BLOCK[0]), -(-n // P174_AD_BLOCK[1])), _p174_ad_args, source=_P174,
+                note="one upwind advection-diffusion step of the fuel mass fraction on a 4096 x 4096 slice of a "
+                     "planar jet (u 5-50 m/s, v of both signs), 32 x 8 blocks: each thread stages its cell in a 10 x "
+                     "34 shared tile, the edge threads a halo cell each (left and right halos by one lane of each "
+                     "warp: divergent, one sector a row; top and bottom rows by whole warps), a __syncthreads, 5 "
+                     "shared reads, 2 coalesced velocity loads, 2 upwind selects, ~12 FMAs and a coalesced store; "
+                     "201 MB read (Y, u, v; the halo rows re-read ~25% of Y from L2), 67 MB written: DRAM-bound, "
+                     "short"),
+    TimingProbe("probe/ignition-delay-mc", "probe-unseen172", "ignition_delay", P174_IG_N, P174_IG_BLOCK,
+                lambda n: -(-n // P174_IG_BLOCK), _p174_ig_args, source=_P174,
+                note="a Monte Carlo ignition delay study: 2^18 cases (16-byte IgnCase structs, T0 650-1250 K, 5-60 "
+                     "atm, phi 0.5-2, a lognormal rate multiplier), a thread a case in blocks of 128: explicit Euler "
+                     "steps of an adiabatic one-step n-heptane reactor, each an expf, 2 powf (orders 0.25, 1.5), 4 "
+                     "float divisions and ~10 FMAs in a dependent chain, the step limited to a 1 K rise (400 steps "
+                     "through the runaway) or 20 us (before it): 72% of cases take ~400 steps, slow ones up to ~1200, "
+                     "9% do not ignite by 20 ms (~1000 steps); a warp runs its slowest lane's ~1040 steps at 47% lane "
+                     "efficiency; 8 B stored a case: bound by the divergent loop's transcendental chains (latency "
+                     "with few warps an SM)"),
+]
+PROBES += UNSEEN172
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
