@@ -14,7 +14,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from . import constcache, racy
+from . import constcache, racy, slicewin
 from .arrivals import Arrivals
 from .occupancy import SHARED_RESERVED_PER_BLOCK
 
@@ -208,6 +208,7 @@ GPU_SLICE_GROUPS = 3
 GPU_GROUP_SLICES = 32
 GPU_SLICES = GPU_SLICE_GROUPS * GPU_GROUP_SLICES
 UNEVEN_MAX_BYTES = 256 << 20    # allocations past this: within 1% of the even share
+WINDOW_PENDING = 1 << 21         # (half-run, block) keys held before merging equal ones
 UNEVEN_SHARED_SPAN = 0.5        # a block hot lines share: grid blocks this share of the sample apart hit it
 CONCENTRATED = 2.0              # busiest_slice_share's measured rule wins from this many even shares
 #                                 (an order book's 29: probe/orderbook-depth); below, sampling noise
@@ -1103,6 +1104,10 @@ class Counters:
         self.slices96: dict[int, list] = {}                 # allocation -> per 256-byte block: atomic
         #                                                     transactions, lowest and highest grid block
         #                                                     to hit it; the grid blocks seen (uneven_share)
+        self.win_parts: dict[int, list] = {}                # allocation -> [keys (half-run, 256-byte
+        #                                                     block), their transactions, pending] (window_share)
+        self.sample_ids: np.ndarray | None = None           # a sampled grid's block ids by rank
+        self.window_blocks = 0.0                            # grid blocks on the GPU at once (slicewin)
         self.racy: dict[int, list] = {}                     # allocation -> [plain store sectors counted
         #                                                     here, their sends, (arrival group, shared
         #                                                     sector) pairs, warp stores] (simt.racy)
@@ -1794,11 +1799,12 @@ class Counters:
         self.blocks256[alloc] = got if have is None else have + got
 
     def atomic_slices(self, alloc: int, mat: np.ndarray, act: np.ndarray, sec: np.ndarray,
-                      bids: np.ndarray) -> None:
+                      bids: np.ndarray, ranks: np.ndarray | None = None) -> None:
         """Each row's atomic transactions, shared among its active lanes, per 256-byte
         block of the allocation, and the lowest and highest grid block (``bids``, each
-        row's) that hit each one (``uneven_share``).  Allocations past
-        ``UNEVEN_MAX_BYTES`` are left out (within 1% of the even share)."""
+        row's) that hit each one (``uneven_share``); with ``ranks`` (each row's block's
+        rank among the emulated blocks), the same per half-run too (``window_share``).
+        Allocations past ``UNEVEN_MAX_BYTES`` are left out (within 1% of the even share)."""
         r, c = np.nonzero(act)
         if not len(r) or not 0 <= alloc < len(self.alloc_gpu) or alloc >= len(self.alloc_sectors):
             return
@@ -1814,16 +1820,65 @@ class Counters:
         b = (mat[r, c] - self.alloc_gpu[alloc][0]) >> 8
         lw = (sec / np.maximum(act.sum(axis=1), 1))[r]
         blk = np.asarray(bids, np.int64)[r]
+        half = None if ranks is None else np.asarray(ranks, np.int64)[r] // slicewin.HALF
         keep = (b >= 0) & (b < nblk)                 # (one instruction's lanes in another array)
         if not keep.all():
             b, lw, blk = b[keep], lw[keep], blk[keep]
+            half = None if half is None else half[keep]
             if not len(b):
                 return
+        if half is not None:
+            self._window_add(alloc, half * nblk + b, lw)
         np.add.at(w, b, lw)
         np.minimum.at(bmin, b, blk)
         np.maximum.at(bmax, b, blk)
         ids[0] = min(ids[0], int(blk.min()))
         ids[1] = max(ids[1], int(blk.max()))
+
+    def _window_add(self, alloc: int, keys: np.ndarray, w: np.ndarray) -> None:
+        """Add transactions by (half-run, 256-byte block) key, merging equal keys now and
+        then (a loop's atomics on the same lines)."""
+        got = self.win_parts.get(alloc)
+        if got is None:
+            got = self.win_parts[alloc] = [[], [], 0]
+        got[0].append(keys)
+        got[1].append(w)
+        got[2] += len(keys)
+        if got[2] > WINDOW_PENDING:
+            k, wt = self._window_keys(alloc)
+            got[:] = [[k], [wt], len(k)]
+
+    def _window_keys(self, alloc: int) -> tuple[np.ndarray, np.ndarray]:
+        """An allocation's distinct (half-run, 256-byte block) keys and their transactions."""
+        keys, w, _ = self.win_parts[alloc]
+        u, inv = np.unique(np.concatenate(keys), return_inverse=True)
+        return u, np.bincount(inv, weights=np.concatenate(w))
+
+    def window_share(self, alloc: int, base: int, off, hot=None) -> tuple[float, bool]:
+        """The share of a region's atomic transactions past ``HASH_SPAN`` that the busiest
+        GPU slice of the blocks resident at once takes, in simt's slices (as
+        ``uneven_share``'s; simt.slicewin); ``hot`` as there, its chain's lanes taken off
+        its block in the same proportion in every half-run (0, and False, where none were
+        counted or the GPU's resident blocks are not known); and whether its blocks each
+        reach enough of the window to all wait on that slice (``slicewin.coupled``): only
+        then does the GPU show it, and it is the resident blocks' reach
+        (``timing.slices_in_turn``'s)."""
+        if alloc not in self.win_parts or not self.window_blocks or alloc >= len(self.alloc_sectors):
+            return 0.0, False
+        first, end = self.alloc_sectors[alloc]
+        nblk = ((end - first) * 32 + 255) >> 8
+        keys, w = self._window_keys(alloc)
+        halves, lines = keys // nblk, keys % nblk
+        b = -1 if hot is None else (hot[0] - base) >> 8
+        on = lines == b
+        if on.any():
+            w = w.copy()
+            w[on] *= max(0.0, 1.0 - hot[1] / w[on].sum())
+        at = 0 if off is None else int(off) >> 8
+        grid = self.n_warps_total / max(1, self.wpb)
+        r, gens = slicewin.window_share(halves, lines, w, self.sample_ids, min(self.window_blocks, grid),
+                                        lambda x: gpu_slice(x + at), GPU_SLICES)
+        return r / L2_SLICES, slicewin.coupled(gens)
 
     def uneven_share(self, alloc: int, lo: int, hi: int, base: int, off, hot=None) -> float:
         """The share of a region's atomic transactions past ``HASH_SPAN`` that its busiest
@@ -2124,6 +2179,7 @@ class Counters:
         small, small_alloc, small_span = (0.0, 0.0, 0.0, 0.0), None, 0
         racy_misses = {}                # racy regions: their L1 misses a slice, their store warps
         every, top_spread = (0.0, 0.0, 0.0, 0.0), (0.0, None, 0)
+        win_allocs = set()              # regions priced by the resident blocks' slices
         gpu = self.alloc_gpu
         for alloc, (trans, lo, hi, ser, cas, cas_ser, plain) in self.regions.items():
             base, off = gpu[alloc] if 0 <= alloc < len(gpu) else (lo, None)
@@ -2144,7 +2200,14 @@ class Counters:
                                           stores * scale)
             work = tuple(v * scale / slices for v in (trans, ser, cas, cas_ser))
             share = self.busiest_slice_share(alloc, lo, hi, slices, off)
-            uneven = self.uneven_share(alloc, lo, hi, base, off, hot_sector) if hi - lo + 1 > HASH_SPAN else 0.0
+            uneven = windowed = 0.0
+            if hi - lo + 1 > HASH_SPAN:
+                # the launch's busiest slice, or the resident blocks' (simt.slicewin)
+                windowed, coupled = self.window_share(alloc, base, off, hot_sector)
+                uneven = self.uneven_share(alloc, lo, hi, base, off, hot_sector)
+                if coupled:
+                    uneven = max(uneven, windowed)
+                    win_allocs.add(alloc)
             if uneven > max(share, 1.0 / slices) and share * slices < CONCENTRATED:
                 # hot lines on few GPU slices (gpu_slice): the busiest one's share
                 work = tuple(v * uneven * slices for v in work)
@@ -2186,6 +2249,8 @@ class Counters:
                 out["simt__l2_region_span_bytes.max"] = int(best_span)
                 out["simt__l2_region_block_span_bytes.max"] = round(got[2], 1)
                 out["simt__l2_region_span_per_block.max"] = round(got[1], 3)
+        # the resident blocks' window, their reach, priced it already (timing.slices_in_turn)
+        out["simt__l2_region_windowed.max"] = int(best_alloc in win_allocs)
         if when is not None and when.n:
             # when the busiest slice's transactions were issued (simt.arrivals)
             for q, v in enumerate(when.quantiles()):

@@ -966,7 +966,7 @@ class Machine:
                         spans = (gwarps, bids, *C.warp_spans(mat, act, size, None if rn is None else rn.sorted))
                         if hi - lo < C.CONCENTRATION_SPAN:
                             cnt.atomic_blocks(alloc, int(self.L.alloc_starts[alloc]), mat, act, sec)
-                        cnt.atomic_slices(alloc, mat, act, sec, bids)
+                        cnt.atomic_slices(alloc, mat, act, sec, bids, ranks)
                     cnt.l2_transactions(alloc, int(sec.sum()), lo, hi, replays,
                                         cas=kind == "atom" and ins.sub == "cas", plain=kind == "st",
                                         clocks=self.wclock[warps] if self.rt is not None else None,

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import byvalue
+from . import byvalue, slicewin
 from . import counters as C
 from . import timing
 from .errors import CompileError, SimtError, UsageError
@@ -325,6 +325,9 @@ class Launch:
         prof = self._profile(gpu)
         bps = timing._occupancy(prof, self.cfg.block.size, self.shared_bytes, self.kernel.registers)
         self._l1_share(prof, bps)
+        # the grid blocks on the GPU at once: which atomics share its slices (simt.slicewin)
+        self.counters.window_blocks = slicewin.RESIDENT_SPREAD * bps * prof.sm_count
+        self.counters.sample_ids = None if self.sample_ids is None else np.asarray(self.sample_ids, np.int64)
         # loads whose sectors come from DRAM wait longer (machine.LAT["dram"]), in a launch
         # whose memory does not fit the L2 (timing a small launch again finds it in L2,
         # unless restoring what it writes before each timed run pushes it out)

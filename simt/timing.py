@@ -628,10 +628,11 @@ def slices_in_turn(metrics: dict, resident: int) -> float:
     timing_investigation/sortscatter/).  Sorted keys (an atomicMax per
     sorted segment, probe/seg-max: 2^24 lanes on 1024 words, 16 in flight) keep one slice
     busy at a time: 10.5 ms on the H100 where the 8 slices working together would take 1.5.
-    Random keys span the region in every block: 1."""
+    Random keys span the region in every block: 1.  Regions past ``counters.HASH_SPAN``
+    whose resident blocks' slices the counters priced (simt.slicewin): 1."""
     g = metrics.get
     span = g("simt__l2_region_span_bytes.max", 0)
-    if not span:
+    if not span or g("simt__l2_region_windowed.max", 0):
         return 1.0
     whole = min(C.L2_SLICES, max(1, math.ceil(span / C.SLICE_SPAN)))
     reach = min(span, g("simt__l2_region_block_span_bytes.max", 0)

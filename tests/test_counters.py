@@ -6,7 +6,7 @@ import pytest
 
 from kern import run
 import simt
-from simt import counters
+from simt import counters, slicewin
 
 I32 = np.int32
 WAVES_LD = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
@@ -1185,3 +1185,54 @@ def test_a_hot_words_chain_is_not_also_piled_on_its_slice():
     assert (idx == 5).sum() <= m["simt__global_atomic_hot_address_lanes.max"] <= (idx // 8 == 0).sum()
     got = m["simt__l2_slice_transactions.max"] / (n / counters.L2_SLICES)
     assert 1.2 < got < 2.0
+
+
+def _drifting(n, hot, num, den, rng):
+    """fchain3's pattern: block b's lanes on ``hot`` lines (a word each) of a window that
+    starts at line b * num / den."""
+    b = np.arange(n) // 256
+    return ((((b * num) // den) + rng.integers(0, hot, n)) * 32).astype(I32)
+
+
+@pytest.mark.parametrize("num, den, lo, hi, coupled", [(1, 16, 2.4, 3.4, 1), (4, 1, 0.95, 1.15, 0)])
+def test_hot_lines_that_drift_with_the_block_index_cost_by_the_resident_blocks_slices(num, den, lo, hi, coupled):
+    """64 hot lines a block, in a window that moves a sixteenth of a line a block: the
+    2112 blocks on the GPU at once (twice 132 SMs x 8) share about 200 lines, 25 KiB,
+    which the GPU's slices take at 3 times the even share, though the whole launch's
+    busiest slice holds 1.15 times it (the H200 took 2.75 times what that costs;
+    timing_investigation/fchain/, fchain3).  A sampled grid's runs of 8 blocks see 64
+    lines; how far apart runs still share them gives the rest (simt.slicewin).  Moving
+    4 lines a block, the resident blocks spread over 1 MiB, each block on a 130th of it:
+    about the even share, and the blocks do not all wait on one slice."""
+    rng = np.random.default_rng(3)
+    n = 1 << 22
+    idx = _drifting(n, 64, num, den, rng)
+    (c, _), res = run(ADD_AT, "k", n // 256, 256, [np.zeros(int(idx.max()) + 1, I32), idx],
+                      sanitize=False, sample_blocks=512)
+    got = res.metrics["simt__l2_slice_transactions.max"] / (n / counters.L2_SLICES)
+    assert lo < got < hi
+    assert res.metrics["simt__l2_region_windowed.max"] == coupled
+
+
+def test_a_whole_grid_is_priced_window_by_window():
+    """Emulated whole, each window of resident blocks counts its own busiest slice: two
+    windows of 16 blocks, each on 64 lines (16 KiB) of its own 32 KiB chunk, put 3 times
+    the even share on their busiest slice, where the launch's two chunks together take 1.5
+    (less three standard deviations of the busiest slice's 800 transactions, each)."""
+    halves = np.repeat(np.arange(8), 64)                    # 4 half-runs (16 blocks) a window
+    lines = np.tile(np.arange(64), 8) + 128 * (halves >= 4)
+    w = np.full(len(lines), 100.0)
+    at = lambda x: counters.gpu_slice(x)
+    top = 800 - 3 * np.sqrt(800)
+    got, _ = slicewin.window_share(halves, lines, w, None, 16, at, counters.GPU_SLICES)
+    assert got == pytest.approx(top / (w.sum() / 2 / 96))
+    whole, _ = slicewin.window_share(halves, lines, w, None, 32, at, counters.GPU_SLICES)
+    assert whole == pytest.approx(top / (w.sum() / 96))
+
+
+def test_turnover_reads_how_far_apart_runs_still_share_their_lines():
+    """Pairs at distances d sharing max(0, 1 - d / 1024) of their weight: L = 1024."""
+    pairs = [(d, 1000.0 * max(0.0, 1 - d / 1024), 1000.0) for d in (4, 300, 700, 2000)]
+    assert slicewin.turnover(pairs) == pytest.approx(1024, rel=1e-3)
+    assert slicewin.turnover([(4, 10.0, 10.0)]) == float("inf")
+    assert slicewin.turnover([(4, 0.0, 10.0)]) == 0.5
