@@ -1859,9 +1859,8 @@ class Counters:
         GPU slice of the blocks resident at once takes, in simt's slices (as
         ``uneven_share``'s; simt.slicewin); ``hot`` as there, its chain's lanes taken off
         its block in the same proportion in every half-run (0, and False, where none were
-        counted or the GPU's resident blocks are not known); and whether its blocks each
-        reach enough of the window to all wait on that slice (``slicewin.coupled``): only
-        then does the GPU show it, and it is the resident blocks' reach
+        counted or the GPU's resident blocks are not known); and whether that estimate
+        holds (``slicewin.coupled``): then it is the resident blocks' reach
         (``timing.slices_in_turn``'s)."""
         if alloc not in self.win_parts or not self.window_blocks or alloc >= len(self.alloc_sectors):
             return 0.0, False

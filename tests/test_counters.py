@@ -1194,7 +1194,7 @@ def _drifting(n, hot, num, den, rng):
     return ((((b * num) // den) + rng.integers(0, hot, n)) * 32).astype(I32)
 
 
-@pytest.mark.parametrize("num, den, lo, hi, coupled", [(1, 16, 2.4, 3.4, 1), (4, 1, 0.95, 1.15, 0)])
+@pytest.mark.parametrize("num, den, lo, hi, coupled", [(1, 16, 2.4, 3.4, 1), (16, 1, 0.95, 1.15, 0)])
 def test_hot_lines_that_drift_with_the_block_index_cost_by_the_resident_blocks_slices(num, den, lo, hi, coupled):
     """64 hot lines a block, in a window that moves a sixteenth of a line a block: the
     2112 blocks on the GPU at once (twice 132 SMs x 8) share about 200 lines, 25 KiB,
@@ -1202,8 +1202,8 @@ def test_hot_lines_that_drift_with_the_block_index_cost_by_the_resident_blocks_s
     busiest slice holds 1.15 times it (the H200 took 2.75 times what that costs;
     timing_investigation/fchain/, fchain3).  A sampled grid's runs of 8 blocks see 64
     lines; how far apart runs still share them gives the rest (simt.slicewin).  Moving
-    4 lines a block, the resident blocks spread over 1 MiB, each block on a 130th of it:
-    about the even share, and the blocks do not all wait on one slice."""
+    16 lines a block, the resident blocks spread over 4 MiB, 530 runs' worth of lines:
+    about the even share either way, and the launch's rule prices it."""
     rng = np.random.default_rng(3)
     n = 1 << 22
     idx = _drifting(n, 64, num, den, rng)

@@ -3,7 +3,8 @@ timings (no GPU), from the repository root:
     python docs/results/timing_investigation/fchain/predict.py > docs/results/timing_investigation/fchain/predicted_h200.txt
     python docs/results/timing_investigation/fchain/predict.py fchain2 > docs/results/timing_investigation/fchain/predicted2_h200.txt
     python docs/results/timing_investigation/fchain/predict.py fchain3 > docs/results/timing_investigation/fchain/predicted3_h200.txt
-fchain3's launches are sampled as `simt run` and the timing tables sample a large grid
+    python docs/results/timing_investigation/fchain/predict.py fchain4 > docs/results/timing_investigation/fchain/predicted4_h200.txt
+fchain3's and fchain4's launches are sampled as `simt run` and the timing tables sample a large grid
 (512 blocks, kernels_cuda.timing_check.SAMPLE_THREADS), the others emulated whole."""
 import json
 import sys
@@ -17,12 +18,15 @@ from simt import timing  # noqa: E402
 import fchain  # noqa: E402
 import fchain2  # noqa: E402
 import fchain3  # noqa: E402
+import fchain4  # noqa: E402
 
-three = sys.argv[1:] == ["fchain3"]
+four = sys.argv[1:] == ["fchain4"]
+three = sys.argv[1:] == ["fchain3"] or four
 two = sys.argv[1:] == ["fchain2"] or three
+moving = fchain4 if four else fchain3
 here = Path(__file__).resolve().parent
 meas = {}
-for line in (here / ("fchain3_h200.jsonl" if three else "fchain2_h200.jsonl" if two else "fchain_h200.jsonl")).open():
+for line in (here / ("fchain4_h200.jsonl" if four else "fchain3_h200.jsonl" if three else "fchain2_h200.jsonl" if two else "fchain_h200.jsonl")).open():
     d = json.loads(line)
     if "case" in d:
         meas[(d["case"], d.get("kernel", "add_i"))] = d["ms"]
@@ -33,8 +37,8 @@ rng = np.random.default_rng(0)
 print(f"{'case':12} {'kernel':6} {'measured_ms':>11} {'predicted_ms':>12} {'ratio':>6}  {'bound':12} {'slice_tx':>9} {'slice_ser':>9}")
 if two:
     c2 = dev.to_device(np.zeros(fchain2.W, np.int32))
-for name, h, *s in (fchain3 if three else fchain2 if two else fchain).cases():
-    idx = dev.to_device((fchain3 if three else fchain2 if two else fchain).pattern(h, *s, rng))
+for name, h, *s in (moving if three else fchain2 if two else fchain).cases():
+    idx = dev.to_device((moving if three else fchain2 if two else fchain).pattern(h, *s, rng))
     for k, t in (("add_i", np.int32),) if two else (("add_i", np.int32), ("add_f", np.float32)):
         c = c2 if two else dev.to_device(np.zeros(fchain.W, t))
         r = mod.get_function(k).launch(dev, simt.LaunchConfig.of(fchain.N // fchain.BLOCK, fchain.BLOCK),
