@@ -1827,7 +1827,7 @@ class Counters:
             half = None if half is None else half[keep]
             if not len(b):
                 return
-        if half is not None:
+        if half is not None and nblk > HASH_SPAN >> 8:      # (window_share: regions past HASH_SPAN)
             self._window_add(alloc, half * nblk + b, lw)
         np.add.at(w, b, lw)
         np.minimum.at(bmin, b, blk)
@@ -1909,9 +1909,7 @@ class Counters:
         if ids[1] > ids[0] and w[shared].sum() >= 0.5 * total:
             nz = np.flatnonzero(w)
             cnt = np.bincount(gpu_slice(nz + at), weights=w[nz], minlength=GPU_SLICES)
-            top = cnt.max()
-            top = max(total / GPU_SLICES, top - 3.0 * np.sqrt(top))
-            return float(top / total * GPU_SLICES / L2_SLICES)
+            return float(slicewin.busiest(cnt, GPU_SLICES) / L2_SLICES)
         first = at + ((lo - base) >> 8)
         cnt = np.bincount(gpu_slice(np.arange(first, at + ((hi - base) >> 8) + 1)), minlength=GPU_SLICES)
         return float(cnt.max() / cnt.sum() * GPU_SLICES / L2_SLICES)
@@ -1972,10 +1970,7 @@ class Counters:
             key = _hashed_slice(b + (int(gpu_off) >> 8))    # its 256-byte blocks on the GPU
         else:
             key = b // (SLICE_SPAN >> 8)
-        per = np.bincount(key, weights=cnt)
-        top = per.max()
-        top = max(total / slices, top - 3.0 * np.sqrt(top))
-        return float(top / total)
+        return float(slicewin.busiest(np.bincount(key, weights=cnt), slices) / slices)
 
     def hot_addresses(self, addrs: np.ndarray, lanes: np.ndarray, blocks=None, fp: bool = False):
         """Accumulate global atomic lanes per address (the busiest bounds atomic time);

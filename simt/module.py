@@ -29,7 +29,7 @@ from .spaces import GLOBAL_BASE, SHARED_ALIGN, SHARED_BASE
 POLICIES = ("lockstep", "random", "round-robin")
 DEFAULT_STEP_BUDGET = 1_000_000       # warp instructions per warp
 DEFAULT_BATCH_THREADS = 1 << 19
-SAMPLE_RUN = 8                        # a sampled grid is emulated in runs of this many blocks
+SAMPLE_RUN = slicewin.RUN            # a sampled grid is emulated in runs of this many blocks
 
 
 def sample_block_ids(n_blocks: int, k: int, seed: int = 0) -> np.ndarray:

@@ -39,7 +39,7 @@ from __future__ import annotations
 import numpy as np
 
 RESIDENT_SPREAD = 2.0     # the grid ids on the GPU at once: this many times its resident blocks
-RUN = 8                   # module.SAMPLE_RUN: a sampled grid's runs of consecutive blocks
+RUN = 8                   # a sampled grid's runs of consecutive blocks (module.SAMPLE_RUN)
 HALF = RUN // 2           # the counters key atomics by half-runs (rank // HALF)
 NOISE_SIGMAS = 3.0        # a busiest slice's sampled count, less this many standard deviations
 MAX_REPLICA_LINES = 1 << 21   # lines placed for one run's window, at most
