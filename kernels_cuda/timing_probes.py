@@ -43866,6 +43866,2953 @@ UNSEEN172 = [
 PROBES += UNSEEN172
 
 
+# probe-unseen173 (probes175.cu): a pharmacometrics / pharmacokinetics course's kernels (a
+# population simulation of a two-compartment oral model superposed over a dosing schedule in
+# __constant__, per-subject -2 log-likelihoods over CSR observations with Beal's M3 for those
+# below LLOQ, non-compartmental AUC / Cmax a warp a subject with shuffles, a visual predictive
+# check's binning in a shared-memory histogram, a steady-state sigmoid-Emax dose grid by powf,
+# a bootstrap of a population mean with splitmix64 and a double tree reduction) as a student
+# who knows CUDA basics writes them, predicted before their first GPU run
+_P175 = "probes175.cu"
+P175_PK_N, P175_PK_BLOCK = 1 << 20, 128
+P175_PK_THETA = (5.0, 40.0, 8.0, 120.0, 1.2)       # pk2cmt: CL (L/h), V1 (L), Q (L/h), V2 (L), ka (1/h) at 70 kg
+P175_PK_OMEGA = (0.30, 0.25, 0.40, 0.30, 0.60)     # the random effects' sd (CL, V1, Q, V2, ka)
+P175_PK_RHO = 0.5                                  # corr(eta_cl, eta_v1)
+P175_PK_WT = (75.0, 0.2, 40.0, 150.0)              # weight lognormal: median, sd of its log, clipped to
+P175_PK_LOAD, P175_PK_MAINT, P175_PK_TAU = 400.0, 200.0, 12.0   # loading dose, then q12h (mg, h)
+P175_PK_ND, P175_PK_NT = 14, 16
+P175_PK_TIMES = (0, 0.5, 1, 2, 4, 8, 12, 24, 48, 72, 96, 120, 144, 157, 160, 168)
+P175_PK_DTYPE = np.dtype([(k, "<f4") for k in ("wt", "eta_cl", "eta_v1", "eta_q", "eta_v2", "eta_ka")])
+P175_LL_N, P175_LL_BLOCK = 1 << 21, 256
+P175_LL_THETA = (5.0, 50.0, 1.0)                   # loglik and the others: CL (L/h), V (L), ka (1/h)
+P175_LL_OMEGA = (0.30, 0.25, 0.50)
+P175_LL_SHRINK = 0.1                               # the individual estimates' sd about the truth (log)
+P175_LL_SD = (0.02, 0.2, 0.05)                     # additive sd (mg/L), proportional sd, LLOQ (mg/L)
+P175_LL_SHARE = (0.15, 0.35, 0.50)                 # subjects in rich (phase I), moderate, sparse studies
+P175_LL_STUDY = (30, 150, 500)                     # the studies' mean sizes
+P175_LL_RICH = (0.25, 0.5, 1, 1.5, 2, 3, 4, 6, 8, 10, 12, 16, 24, 36, 48, 72)
+P175_LL_MOD = (0.5, 1, 2, 4, 8, 24)
+P175_LL_KEEP = (0.95, 0.9)                         # a rich / moderate sample taken
+P175_LL_ESC = (25, 50, 100, 200, 400, 800)         # phase I dose levels (mg); later studies 100 or 200
+P175_NCA_N, P175_NCA_NS, P175_NCA_BLOCK = 1 << 17, 256, 256
+P175_NCA_T, P175_NCA_DOSE = 48.0, 100.0            # the profiles' span (h), the dose (mg)
+P175_NCA_ERR = (0.1, 0.005, 0.02)                  # proportional sd, additive sd, LLOQ (BLQ reported as 0)
+P175_VPC_N, P175_VPC_BLOCK, P175_VPC_MAXGRID = 3 << 23, 512, 1024
+P175_VPC_TIMES = (0.25, 0.5, 1, 1.5, 2, 3, 4, 6, 8, 12, 16, 24)
+P175_VPC_CUTS = (0.4, 0.75, 1.25, 1.75, 2.5, 3.5, 5, 7, 10)
+P175_VPC_NTB, P175_VPC_NCB = 10, 64
+P175_VPC_CMAX = 8.0                                # the top concentration bin's lower edge (mg/L)
+P175_EM_N, P175_EM_BLOCK = 1 << 17, 256
+P175_EM_NDOSE, P175_EM_NTP = 16, 49
+P175_EM_TAU, P175_EM_E0, P175_EM_TARGET = 24.0, 0.0, 80.0   # dosing interval (h), baseline, target (% effect)
+P175_EM_EC50 = (2.0, 0.6)                          # EC50 lognormal (median mg/L, sd of its log)
+P175_EM_HILL = (1.5, 0.35)
+P175_EM_EMAX = (20.0, 1.5)                         # Emax 100 Beta(20, 1.5) (% inhibition)
+P175_BS_N, P175_BS_BLOCK, P175_BS_NSUB = 10000, 256, 12000
+P175_BS_MIX = ((0.80, 6.0, 0.30), (0.15, 3.5, 0.35), (0.05, 1.8, 0.40))   # renal groups: share, CL median, sd
+P175_BS_SEED = 20240611
+
+
+def _p175_pk_syms(n, rng):
+    t = P175_PK_TAU * np.arange(P175_PK_ND, dtype=np.float32)
+    amt = np.full(P175_PK_ND, P175_PK_MAINT, np.float32)
+    amt[0] = P175_PK_LOAD
+    return {"c_dose_t": t, "c_dose_amt": amt, "c_obs_t": np.array(P175_PK_TIMES, np.float32)}
+
+
+def _p175_pk_args(n, rng):
+    """n virtual subjects (PKSubject structs, float32): weight lognormal(log 75, 0.2) clipped
+    to 40 .. 150 kg, the random effects N(0, P175_PK_OMEGA^2) with eta_cl and eta_v1
+    correlated P175_PK_RHO; conc (zeroed, PK_NT a subject); the typical values; n."""
+    med, sw, lo, hi = P175_PK_WT
+    s = np.zeros(n, P175_PK_DTYPE)
+    s["wt"] = np.clip(med * np.exp(sw * rng.standard_normal(n, dtype=np.float32)), lo, hi)
+    z = rng.standard_normal((5, n), dtype=np.float32)
+    z[1] = P175_PK_RHO * z[0] + np.sqrt(1 - P175_PK_RHO ** 2) * z[1]
+    for k, name in enumerate(("eta_cl", "eta_v1", "eta_q", "eta_v2", "eta_ka")):
+        s[name] = P175_PK_OMEGA[k] * z[k]
+    return [s, np.zeros(n * P175_PK_NT, np.float32), *(np.float32(v) for v in P175_PK_THETA), _i32(n)]
+
+
+def _p175_pk_ref(subj, theta, dose_t, dose_amt, obs_t):
+    """pk2cmt_oral_sim in float64 from the eigen-decomposition of each subject's rate matrix
+    (depot, central, peripheral): conc (n x PK_NT), and the sum of the exponential terms'
+    absolute values, each times 1 + its exponent's size (float32's error scale: the terms
+    cancel, and a rounded rate constant moves exp(-rate dt) by its relative error times
+    rate dt)."""
+    wr = subj["wt"].astype(np.float64) / 70
+    cl, v1, q, v2, ka = (np.float64(t) * np.exp(subj[e].astype(np.float64)) * f for t, e, f in
+                         zip(theta, ("eta_cl", "eta_v1", "eta_q", "eta_v2", "eta_ka"),
+                             (wr ** 0.75, wr, wr ** 0.75, wr, 1)))
+    K = np.zeros((len(subj), 3, 3))
+    K[:, 0, 0] = -ka
+    K[:, 1, 0] = ka
+    K[:, 1, 1] = -(cl + q) / v1
+    K[:, 1, 2] = q / v2
+    K[:, 2, 1] = q / v1
+    K[:, 2, 2] = -q / v2
+    lam, V = np.linalg.eig(K)
+    coef = np.real(V[:, 1, :] * np.linalg.inv(V)[:, :, 0]) / v1[:, None]      # central / V1 after a unit dose
+    lam = np.real(lam)
+    dt = np.asarray(obs_t, np.float64)[:, None] - np.asarray(dose_t, np.float64)[None, :]    # PK_NT x PK_ND
+    after = dt > 0
+    x = lam[:, None, None, :] * np.where(after, dt, 0)[None, :, :, None]
+    E = coef[:, None, None, :] * np.exp(x)
+    w = np.asarray(dose_amt, np.float64) * after                                  # PK_NT x PK_ND
+    return np.einsum("ntdm,td->nt", E, w), np.einsum("ntdm,td->nt", np.abs(E) * (1 - x), w)
+
+
+def _p175_design(n, rng):
+    """Each of n subjects' study design (0 rich, 1 moderate, 2 sparse), studies contiguous:
+    types drawn so P175_LL_SHARE of the subjects fall in each, sizes 1 + Poisson(mean - 1);
+    and each subject's study index."""
+    share, size = np.array(P175_LL_SHARE), np.array(P175_LL_STUDY)
+    p = share / size / (share / size).sum()
+    m = int(n / (p * size).sum() * 1.2) + 20
+    typ = rng.choice(3, m, p=p)
+    sz = 1 + rng.poisson(size[typ] - 1)
+    while sz.sum() < n:                                     # (a tiny n's unlucky draw)
+        sz = np.concatenate([sz, sz])
+        typ = np.concatenate([typ, typ])
+    st = np.repeat(np.arange(len(sz), dtype=np.int32), sz)[:n]
+    return typ[st].astype(np.int8), st
+
+
+def _p175_oral1(dose, cl, v, ka, t):
+    """The one-compartment oral model's concentration after a dose at time 0 (float32)."""
+    k = cl / v
+    return dose * ka / (v * (ka - k)) * (np.exp(-k * t) - np.exp(-ka * t))
+
+
+def _p175_resid(p, sp, sa, rng):
+    """Observations about predictions p (float32): p (1 + N(0, sp^2)) + N(0, sa^2)."""
+    f32 = np.float32
+    e1 = rng.standard_normal(p.shape, dtype=f32)
+    return p * (1 + f32(sp) * e1) + f32(sa) * rng.standard_normal(p.shape, dtype=f32)
+
+
+def _p175_ll_args(n, rng):
+    """n subjects in rich / moderate / sparse studies (_p175_design): rich ones sampled at
+    P175_LL_RICH, moderate ones at P175_LL_MOD (each time taken with P175_LL_KEEP, jittered
+    U(-5%, 5%)), sparse ones at 1 + Binomial(3, 0.6) uniform times in 0.5 .. 48 h; true
+    CL, V, ka lognormal (P175_LL_THETA, P175_LL_OMEGA), the dose the phase I study's
+    escalation level or 100 / 200 mg at random; y the one-compartment prediction times
+    1 + N(0, 0.2^2) plus N(0, 0.02^2), blq where y < LLOQ (y then LLOQ); the subjects'
+    individual estimates the truth times lognormal(0, P175_LL_SHRINK); off (int32 n + 1), t,
+    y (float32), blq (int32), cl, v, ka, dose (float32 n), ofv (zeroed); sd_add, sd_prop,
+    lloq, n."""
+    f32 = np.float32
+    typ, st = _p175_design(n, rng)
+    R = len(P175_LL_RICH)
+    T = np.zeros((n, R), f32)
+    keep = np.zeros((n, R), bool)
+    for d, nom, pk in ((0, P175_LL_RICH, P175_LL_KEEP[0]), (1, P175_LL_MOD, P175_LL_KEEP[1])):
+        rows = np.flatnonzero(typ == d)
+        k = len(nom)
+        T[rows, :k] = np.array(nom, f32) * rng.uniform(0.95, 1.05, (len(rows), k)).astype(f32)
+        keep[rows, :k] = rng.random((len(rows), k)) < pk
+    rows = np.flatnonzero(typ == 2)
+    cnt = 1 + rng.binomial(3, 0.6, len(rows))
+    T[rows, :4] = np.sort(rng.uniform(0.5, 48, (len(rows), 4)).astype(f32), axis=1)
+    keep[rows, :4] = np.arange(4) < cnt[:, None]
+    off = np.concatenate([[0], np.cumsum(keep.sum(axis=1))]).astype(np.int32)
+    t = T[keep]
+    del T, keep
+    sid = np.repeat(np.arange(n, dtype=np.int32), np.diff(off))
+    tv, om = P175_LL_THETA, P175_LL_OMEGA
+    cl, v, ka = (f32(tv[k]) * np.exp(f32(om[k]) * rng.standard_normal(n, dtype=f32)) for k in range(3))
+    lvl = rng.choice(P175_LL_ESC, st.max() + 1).astype(f32)[st]
+    dose = np.where(typ == 0, lvl, rng.choice(f32([100, 200]), n)).astype(f32)
+    sa, sp, lloq = P175_LL_SD
+    pred = _p175_oral1(dose[sid], cl[sid], v[sid], ka[sid], t)
+    y = _p175_resid(pred, sp, sa, rng)
+    del pred, sid
+    blq = y < f32(lloq)
+    y[blq] = lloq
+    est = [p * np.exp(f32(P175_LL_SHRINK) * rng.standard_normal(n, dtype=f32)) for p in (cl, v, ka)]
+    return [off, t, y, blq.astype(np.int32), *est, dose, np.zeros(n, f32), f32(sa), f32(sp), f32(lloq), _i32(n)]
+
+
+def _p175_ll_ref(off, t, y, blq, cl, v, ka, dose, sd_add, sd_prop, lloq):
+    """pk_m3_loglik in float64 (normal log-density and log-cdf): each subject's -2 log L, and
+    a bound on float32's error: each term's derivative in log pred times the prediction's
+    relative error (a few ulps, more where exp(-k t) - exp(-ka t) or ka - k cancel), plus a
+    few ulps of the term itself."""
+    import math
+    sid = np.repeat(np.arange(len(cl)), np.diff(off))
+    f = lambda a: np.asarray(a, np.float64)[sid]
+    k, kaj, tj = f(cl) / f(v), f(ka), np.asarray(t, np.float64)
+    y, bl = np.asarray(y, np.float64), np.asarray(blq) != 0
+    erfc = np.frompyfunc(math.erfc, 1, 1)
+
+    def terms(pred):
+        sd = np.hypot(float(sd_add), float(sd_prop) * pred)
+        z = (y - pred) / sd
+        gauss = np.log(2 * np.pi) + 2 * np.log(sd) + z * z          # -2 log of the normal density
+        cdf = 0.5 * erfc(-(float(lloq) - pred) / sd / np.sqrt(2)).astype(np.float64)
+        return np.where(bl, -2 * np.log(cdf), gauss)
+    pred = _p175_oral1(f(dose), f(cl), f(v), kaj, tj)
+    term = terms(pred)
+    slope = np.abs(terms(pred * (1 + 1e-6)) - terms(pred * (1 - 1e-6))) / 2e-6
+    e1, e2 = np.exp(-k * tj), np.exp(-kaj * tj)
+    eps = 2.0 ** -24 * (8 + 4 * kaj / np.abs(kaj - k) + 4 * (1 + kaj * tj) * (e1 + e2) / np.abs(e1 - e2))
+    n = len(cl)
+    return np.bincount(sid, term, n), np.bincount(sid, slope * eps + 1e-6 * (np.abs(term) + 1), n)
+
+
+def _p175_nca_args(n, rng, ns=P175_NCA_NS):
+    """n subjects' profiles of ns samples (float32, a row a subject): times j 48 / (ns - 1)
+    jittered U(-1/4, 1/4) of the spacing (the first 0), concentrations of a one-compartment
+    oral dose (P175_LL_THETA, P175_LL_OMEGA) after a lag U(0, 0.75) h, times
+    1 + N(0, 0.1^2) plus N(0, 0.005^2), those under LLOQ 0.02 reported as 0; auc, cmax, tmax
+    (zeroed); ns, n."""
+    f32 = np.float32
+    h = P175_NCA_T / (ns - 1)
+    tv, om = P175_LL_THETA, P175_LL_OMEGA
+    cl, v, ka = (f32(tv[k]) * np.exp(f32(om[k]) * rng.standard_normal(n, dtype=f32)) for k in range(3))
+    lag = rng.uniform(0, 0.75, n).astype(f32)
+    sp, sa, lloq = P175_NCA_ERR
+    t = np.empty((n, ns), f32)
+    c = np.empty((n, ns), f32)
+    for a in range(0, n, 8192):                              # 8192 subjects at a time
+        b = min(n, a + 8192)
+        tt = (np.arange(ns, dtype=f32) + rng.uniform(-0.25, 0.25, (b - a, ns)).astype(f32)) * f32(h)
+        tt[:, 0] = 0
+        t[a:b] = tt
+        s = np.maximum(tt - lag[a:b, None], 0)
+        p = _p175_oral1(f32(P175_NCA_DOSE), cl[a:b, None], v[a:b, None], ka[a:b, None], s)
+        y = _p175_resid(p, sp, sa, rng)
+        c[a:b] = np.where(y < lloq, f32(0), y)
+    z = lambda: np.zeros(n, f32)
+    return [t.ravel(), c.ravel(), z(), z(), z(), _i32(ns), _i32(n)]
+
+
+def _p175_nca_ref(t, c, n, ns):
+    """nca_auc_warp in float64: auc, cmax, tmax, and each AUC's error bound in float32 (a few
+    ulps of each interval, and 2^-23 / |log(c1 / c2)| of a log-down one: the rounding of
+    c1 / c2 before its log)."""
+    t = np.asarray(t, np.float64).reshape(n, ns)
+    c = np.asarray(c, np.float64).reshape(n, ns)
+    c1, c2, dt = c[:, :-1], c[:, 1:], np.diff(t, axis=1)
+    down = (c2 < c1) & (c2 > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        L = np.log(np.where(down, c1 / np.where(down, c2, 1), 2.0))
+        seg = np.where(down, (c1 - c2) * dt / L, (c1 + c2) / 2 * dt)
+    bound = 1e-6 * (np.abs(seg).sum(axis=1) + seg.sum(axis=1)) + (seg * np.where(down, 2.0 ** -23 / L, 0)).sum(axis=1)
+    j = np.argmax(c, axis=1)
+    return seg.sum(axis=1), c.max(axis=1), t[np.arange(n), j], bound
+
+
+def _p175_vpc_syms(n, rng):
+    return {"c_tcut": np.array(P175_VPC_CUTS, np.float32)}
+
+
+def _p175_vpc_args(n, rng):
+    """n simulated observations of a VPC (float32): ceil(n / 12) virtual subjects (one
+    compartment, P175_LL_THETA / OMEGA, 100 mg), each sampled at P175_VPC_TIMES times
+    U(0.9, 1.1), concentrations times 1 + N(0, 0.2^2) plus N(0, 0.02^2) (some below LLOQ, some
+    negative); hist (int32 NTB x NCB, zeroed); lloq, inv_w (the log bins' width's inverse), n."""
+    f32 = np.float32
+    nt = len(P175_VPC_TIMES)
+    ns = -(-n // nt)
+    tv, om = P175_LL_THETA, P175_LL_OMEGA
+    cl, v, ka = (f32(tv[k]) * np.exp(f32(om[k]) * rng.standard_normal(ns, dtype=f32)) for k in range(3))
+    tad = np.empty((ns, nt), f32)
+    conc = np.empty((ns, nt), f32)
+    sa, sp, lloq = P175_LL_SD
+    for a in range(0, ns, 1 << 18):
+        b = min(ns, a + (1 << 18))
+        tt = np.array(P175_VPC_TIMES, f32) * rng.uniform(0.9, 1.1, (b - a, nt)).astype(f32)
+        p = _p175_oral1(f32(100), cl[a:b, None], v[a:b, None], ka[a:b, None], tt)
+        tad[a:b] = tt
+        conc[a:b] = _p175_resid(p, sp, sa, rng)
+    inv_w = (P175_VPC_NCB - 2) / np.log(P175_VPC_CMAX / lloq)
+    return [tad.ravel()[:n].copy(), conc.ravel()[:n].copy(), np.zeros(P175_VPC_NTB * P175_VPC_NCB, np.int32),
+            f32(lloq), f32(inv_w), _i32(n)]
+
+
+def _p175_vpc_ref(tad, conc, cuts, lloq, inv_w):
+    """vpc_hist in float64: the histogram, and the observations within 1e-4 of a log bin's edge
+    (where float32's logf may bin them either way)."""
+    tb = np.searchsorted(np.asarray(cuts, np.float32), np.asarray(tad, np.float32), side="right")
+    c = np.asarray(conc, np.float64)
+    ok = c >= float(lloq)
+    x = (np.log(np.where(ok, c, 1.0)) - np.log(float(lloq))) * float(inv_w)
+    cb = np.where(ok, np.minimum(1 + np.floor(x), P175_VPC_NCB - 1), 0).astype(np.int64)
+    edge = ok & (np.abs(x - np.rint(x)) < 1e-4) & (x < P175_VPC_NCB - 1.5) & (x > 0.5)
+    return np.bincount(tb * P175_VPC_NCB + cb, minlength=P175_VPC_NTB * P175_VPC_NCB), int(edge.sum())
+
+
+def _p175_em_syms(n, rng):
+    return {"c_dose": np.geomspace(5, 2000, P175_EM_NDOSE).astype(np.float32)}
+
+
+def _p175_em_args(n, rng):
+    """n virtual subjects (float32): CL, V lognormal (P175_LL_THETA / OMEGA), ka lognormal(log
+    1.5, 0.4), EC50 lognormal P175_EM_EC50, Hill coefficient lognormal P175_EM_HILL, Emax 100
+    Beta(P175_EM_EMAX); eavg, ftgt (zeroed, NDOSE x n); tau, e0, target, n."""
+    f32 = np.float32
+    tv, om = P175_LL_THETA, P175_LL_OMEGA
+    cl, v = (f32(tv[k]) * np.exp(f32(om[k]) * rng.standard_normal(n, dtype=f32)) for k in range(2))
+    ka = f32(1.5) * np.exp(f32(0.4) * rng.standard_normal(n, dtype=f32))
+    ec50 = f32(P175_EM_EC50[0]) * np.exp(f32(P175_EM_EC50[1]) * rng.standard_normal(n, dtype=f32))
+    hill = f32(P175_EM_HILL[0]) * np.exp(f32(P175_EM_HILL[1]) * rng.standard_normal(n, dtype=f32))
+    emax = (100 * rng.beta(*P175_EM_EMAX, n)).astype(f32)
+    z = lambda: np.zeros(P175_EM_NDOSE * n, f32)
+    return [cl, v, ka, ec50, hill, emax, z(), z(), f32(P175_EM_TAU), f32(P175_EM_E0), f32(P175_EM_TARGET), _i32(n)]
+
+
+def _p175_em_ref(cl, v, ka, ec50, hill, emax, doses, tau=P175_EM_TAU, e0=P175_EM_E0, target=P175_EM_TARGET):
+    """emax_dose_grid in float64, the steady state as the sum of 400 past doses' single-dose
+    curves: eavg, the count of points at or above target (NDOSE x n), and the count of points
+    within 1e-3 of it."""
+    cl, v, ka, ec50, hill, emax = (np.asarray(a, np.float64)[None, :, None] for a in (cl, v, ka, ec50, hill, emax))
+    t = np.linspace(0, tau, P175_EM_NTP)
+    d = np.asarray(doses, np.float64)[:, None, None]
+    past = tau * np.arange(400)
+    css = sum(_p175_oral1(d, cl, v, ka, t + p) for p in past)                 # NDOSE x n x NTP
+    e = e0 + emax * css ** hill / (ec50 ** hill + css ** hill)
+    h = t[1] - t[0]
+    eavg = (e[..., 1:] + e[..., :-1]).sum(axis=-1) * h / 2 / tau
+    return eavg, (e >= target).sum(axis=-1), (np.abs(e - target) < 1e-3).sum(axis=-1)
+
+
+def _p175_bs_args(n, rng, nsub=P175_BS_NSUB):
+    """nsub subjects' clearance estimates (float32, L/h): a mixture of renal-function groups
+    (P175_BS_MIX: share, median, sd of the log); mean (float64 n replicates, zeroed); nsub,
+    the seed (uint64)."""
+    share, med, sd = (np.array(c) for c in zip(*P175_BS_MIX))
+    g = rng.choice(len(share), nsub, p=share)
+    x = (med[g] * np.exp(sd[g] * rng.standard_normal(nsub))).astype(np.float32)
+    return [x, np.zeros(n, np.float64), _i32(nsub), np.uint64(P175_BS_SEED)]
+
+
+def _p175_bs_draws(n, nsub, seed):
+    """Each of n replicates' resampled indices (n x nsub): thread k % 256's splitmix64 stream
+    started at seed + thread id 0xD1B54A32D192ED03 (its draws k, k + 256, ..)."""
+    u = np.uint64
+    tid = np.arange(n * P175_BS_BLOCK, dtype=u).reshape(n, P175_BS_BLOCK)
+    s = u(seed) + tid * u(0xD1B54A32D192ED03)
+    m = -(-nsub // P175_BS_BLOCK)
+    idx = np.empty((n, m, P175_BS_BLOCK), np.int64)
+    for r in range(m):
+        s = s + u(0x9E3779B97F4A7C15)
+        z = (s ^ (s >> u(30))) * u(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> u(27))) * u(0x94D049BB133111EB)
+        z = z ^ (z >> u(31))
+        idx[:, r] = ((z >> u(32)) * u(nsub)) >> u(32)
+    return idx.reshape(n, -1)[:, :nsub]
+
+
+UNSEEN173 = [
+    TimingProbe("probe/popk-2cmt-oral-const", "probe-unseen173", "pk2cmt_oral_sim", P175_PK_N, P175_PK_BLOCK,
+                lambda n: -(-n // P175_PK_BLOCK), _p175_pk_args, source=_P175, symbols=_p175_pk_syms,
+                note="population PK simulation of 2^20 virtual subjects, a thread a subject in blocks of 128: its "
+                     "PKSubject struct (6 floats, 24 B: strided loads), 2 powf and 5 expf for the allometric, "
+                     "log-normal parameters, a sqrtf and ~11 float divisions for the two-compartment macro "
+                     "constants, then 16 sampling times x the doses before each (90 time-dose pairs a subject, "
+                     "the dosing schedule and sampling times in __constant__ at warp-uniform indices: no "
+                     "divergence), 3 expf and ~8 FMAs a pair; 16 stores a thread with a 64 B stride (64 MB "
+                     "written, every sector filled in the end); ~280 expf a thread: compute-bound on the SFU "
+                     "(MUFU.EX2) and the FMAs around it"),
+    TimingProbe("probe/popk-m3-loglik-csr", "probe-unseen173", "pk_m3_loglik", P175_LL_N, P175_LL_BLOCK,
+                lambda n: -(-n // P175_LL_BLOCK), _p175_ll_args, source=_P175,
+                note="per-subject -2 log-likelihood of 2^21 subjects (studies contiguous: 15% rich phase I subjects "
+                     "of ~15 samples, 35% moderate of ~5.4, 50% sparse of ~2.8; 11.7M observations, 9% below "
+                     "LLOQ), a thread a subject in blocks of 256: 6 subject loads and 2 float divisions, then a "
+                     "walk of its CSR run (t, y, blq: 12 B an observation; a warp's lanes each on its own "
+                     "contiguous run, so a load instruction touches ~18 sectors) with 2 expf, a float division "
+                     "and a logf an observation, BLQ ones (divergent) an erfcf, a sqrtf and a logf instead; trip "
+                     "counts divergent where studies of different designs meet and by missed samples; 141 MB of "
+                     "observations and 42 MB of subject data read, 8 MB written: memory latency / partly "
+                     "coalesced loads with modest SFU work"),
+    TimingProbe("probe/nca-auc-loglin-warp", "probe-unseen173", "nca_auc_warp", P175_NCA_N, P175_NCA_BLOCK,
+                lambda n: -(-n * 32 // P175_NCA_BLOCK), _p175_nca_args, source=_P175,
+                note="non-compartmental analysis of 2^17 subjects' dense profiles of 256 samples (times and "
+                     "concentrations per subject, float, 268 MB; 13% of samples BLQ zeros), a warp a subject in "
+                     "blocks of 256 (8 subjects a block): 8 trips a lane of 4 coalesced loads (c[j + 1] and "
+                     "t[j + 1] the neighbour lane's: L1 hits) and a linear-up or log-down trapezoid (~45% of "
+                     "intervals log-down: a logf and a float division, divergent within the warp), Cmax / Tmax "
+                     "kept, then 5 shuffle steps of 3 values; 3 stores a warp: memory-bound (streaming, "
+                     "coalesced)"),
+    TimingProbe("probe/vpc-hist-smem-atomic", "probe-unseen173", "vpc_hist", P175_VPC_N, P175_VPC_BLOCK,
+                lambda n: min(-(-n // P175_VPC_BLOCK), P175_VPC_MAXGRID), _p175_vpc_args, source=_P175,
+                symbols=_p175_vpc_syms,
+                note="binning of a visual predictive check's 25.2M simulated observations (2.1M virtual subjects x 12 "
+                     "times, subject-major) into 10 time x 64 log-concentration bins, 1024 blocks of 512 (~2 waves "
+                     "on 132 SMs) in a grid-stride loop of ~48 trips a thread: 2 coalesced loads (201 MB), a "
+                     "linear search of up to 9 cut points in __constant__ (6 compares on average, divergent trip "
+                     "counts, lanes at different addresses: serialized constant reads), a logf, then a shared-"
+                     "memory atomicAdd (a warp's 32 lanes on ~30 distinct counters: few conflicts; 1% BLQ), ~450 "
+                     "non-zero counters a block merged by global atomicAdd at the end (1024 blocks on the same "
+                     "addresses): memory- and shared-atomic-bound"),
+    TimingProbe("probe/pkpd-emax-hill-grid", "probe-unseen173", "emax_dose_grid", P175_EM_N, P175_EM_BLOCK,
+                lambda n: (-(-n // P175_EM_BLOCK), P175_EM_NDOSE), _p175_em_args, source=_P175,
+                symbols=_p175_em_syms,
+                note="steady-state PK/PD dose grid of 2^17 virtual subjects x 16 dose levels (2M threads, grid "
+                     "512 x 16 of 256), a thread a (subject, dose): 6 coalesced loads, the dose from "
+                     "__constant__ (blockIdx.y: uniform), 2 expf, 5 float divisions and a powf, then 49 time "
+                     "points of 2 expf, a powf (Hill coefficient per subject: the full-range powf, ~2 MUFU and "
+                     "~15 FMAs), a float division and a compare; 2 coalesced stores (16 MB): compute-bound on "
+                     "powf / expf (FMA pipe and SFU)"),
+    TimingProbe("probe/boot-mean-splitmix-dbl", "probe-unseen173", "boot_mean", P175_BS_N, P175_BS_BLOCK,
+                lambda n: n, _p175_bs_args, source=_P175,
+                note="nonparametric bootstrap of the mean clearance of 12000 subjects (48 KB of floats: L1/L2-"
+                     "resident), 10000 replicates, a block of 256 a replicate: 47 draws a thread, each a "
+                     "splitmix64 step (2 64-bit multiplies, 3 64-bit shift-xors, a 64-bit multiply-high for the "
+                     "index: ~25 integer instructions), a random gather (a warp's 32 lanes on ~32 different "
+                     "lines) and a float-to-double convert and DADD; then a shared double array's 8-step tree "
+                     "reduction with __syncthreads, a store a block; 120M draws: bound by the integer pipe and "
+                     "the scattered L1 gathers"),
+]
+PROBES += UNSEEN173
+
+
+# probe-unseen174 (probes176.cu): a mass-spectrometry proteomics course's kernels (Comet-style
+# fast-XCorr peptide-spectrum matching with the residue masses in __constant__, a precursor-
+# mass window search by binary searches in double, XCorr spectrum preprocessing in shared
+# memory with shared atomicMax, in-silico tryptic digestion emitting Peptide structs through
+# one atomic counter, averagine isotope-envelope scoring from lgammaf binomials, a target-
+# decoy score histogram and spectral counts by shared and global atomics) as a student who
+# knows CUDA basics writes them, predicted before their first GPU run
+_P176 = "probes176.cu"
+P176_AA = "ACDEFGHIKLMNPQRSTVWY"
+P176_AA_MASS = (71.03711, 160.03065, 115.02694, 129.04259, 147.06841, 57.02146, 137.05891, 113.08406, 128.09496,
+                113.08406, 131.04049, 114.04293, 97.05276, 128.05858, 156.10111, 87.03203, 101.04768, 99.06841,
+                186.07931, 163.06333)            # monoisotopic residue masses (Da), C carbamidomethylated
+P176_AA_FREQ = (8.25, 1.38, 5.45, 6.75, 3.86, 7.07, 2.27, 5.96, 5.84, 9.66, 2.42, 4.06, 4.70, 3.93, 5.53, 6.56,
+                5.34, 6.87, 1.08, 2.92)          # UniProtKB/Swiss-Prot composition (%)
+P176_PROTON, P176_WATER, P176_C13 = 1.00727646688, 18.0105646863, 1.0033548378
+P176_BINS, P176_BIN_W, P176_BIN_OFF = 2048, 1.0005079, 0.6          # XC_BINS, XC_BIN_WIDTH, XC_BIN_OFFSET
+P176_PEP_LEN, P176_PEP_DECAY = (7, 30), 0.88       # database peptides: lengths 7-30, P(L) ~ DECAY^L
+P176_PEP_MC = 0.15                                 # peptides with a missed cleavage (an inner K/R)
+P176_PSM_N, P176_PSM_NPEP = 1 << 21, 1 << 20       # psm: candidates; the mass-sorted peptide database
+P176_PSM_CAND = 128                                # candidates a spectrum (mean; gamma(2)-weighted counts)
+P176_PSM_ID, P176_PSM_ION = 0.7, (0.5, 0.7)        # spectra of a candidate; its b, y ions observed
+P176_PSM_BLOCK = 128
+P176_PW_N, P176_PW_NPEP = 1 << 20, 1 << 21         # precursor: spectra; database peptides
+P176_PW_NISO, P176_PW_PPM = 4, 20.0                # PW_NISO; the tolerance (ppm)
+P176_PW_ID, P176_PW_ISO = 0.7, (0.82, 0.14, 0.04)  # spectra of a database peptide; isotope errors 0, 1, 2
+P176_PW_ERR = (1.5, 2.5)                           # precursor mass error N(mean, sd^2) ppm
+P176_PW_BLOCK = 256
+P176_XP_N, P176_XP_BLOCK = 16384, 256              # xcorr preprocess: spectra; threads a block
+P176_XP_NWIN, P176_XP_OFF = 10, 75                 # XP_NWIN, XP_OFFSET
+P176_XP_PEAKS, P176_XP_LADDER = 150, 25            # noise peaks a spectrum (median), fragment-ladder peaks
+P176_TD_N, P176_TD_BLOCK = 1 << 15, 128            # digest: proteins; threads a block
+P176_TD_LEN = (415, 0.7, 50)                       # protein lengths lognormal(log median, sigma), at least
+P176_TD_MAXMC, P176_TD_PEPLEN, P176_TD_MASS = 2, (7, 30), (600.0, 5000.0)
+P176_TD_CAP = 0.25                                 # output slots per residue
+P176_PEP_DTYPE = np.dtype([("protein", "<i4"), ("start", "<i4"), ("len", "<i4"), ("mass", "<f4")])  # Peptide
+P176_IS_N, P176_IS_BLOCK = 1 << 20, 128            # isotope: MS1 peaks; threads a block
+P176_IS_MAXZ, P176_IS_NPK, P176_IS_PPM = 4, 6, 10.0
+P176_IS_FEAT, P176_IS_NOISE = 150, 900             # features (peptide ions) and noise peaks a spectrum (mean)
+P176_IS_Z = (0.08, 0.52, 0.30, 0.10)               # the features' charges 1-4
+P176_IS_MZ = (350.0, 1800.0)                       # the scan range
+P176_IS_ATOMS = (4.9384, 7.7583, 1.3577, 1.4773, 0.0417)   # averagine C, H, N, O, S a residue
+P176_IS_HEAVY = (0.0107, 0.000115, 0.00364, 0.00205, 0.0425)  # 13C, 2H, 15N, 18O, 34S
+P176_IS_SHIFT = (1, 1, 1, 2, 2)
+P176_IS_AVG = 111.1254
+P176_SC_N, P176_SC_BLOCK, P176_SC_BINS = 1 << 24, 1024, 512        # psm histogram: PSMs; SC_BLOCK; SC_BINS
+P176_SC_PROT = 20000                               # target proteins (decoys indexed PROT .. 2 PROT - 1)
+P176_SC_MIX = (0.45, 0.275, 0.275)                 # correct targets, wrong targets, decoys
+P176_SC_LO, P176_SC_INVW, P176_SC_THR = 0.0, 100.0, 2.5   # the histogram's origin, 1 / bin width; threshold
+
+
+def _p176_mass_table():
+    """Residue masses by letter - 'A' (float32[26], 0 for non-amino-acid letters)."""
+    t = np.zeros(26, np.float32)
+    for a, m in zip(P176_AA, P176_AA_MASS):
+        t[ord(a) - 65] = m
+    return t
+
+
+def _p176_aa_syms(n, rng):
+    return {"c_aa_mass": _p176_mass_table()}
+
+
+def _p176_letters(count, rng, exclude=""):
+    """count residues (ASCII uint8) drawn with P176_AA_FREQ, the letters in exclude left out."""
+    f = np.array([0.0 if a in exclude else w for a, w in zip(P176_AA, P176_AA_FREQ)])
+    return np.frombuffer(P176_AA.encode(), np.uint8)[rng.choice(20, count, p=f / f.sum())]
+
+
+def _p176_peptides(npep, rng):
+    """A tryptic peptide database sorted by mass: lengths P176_PEP_LEN with P(L) ~ DECAY^L, the
+    inner residues without K/R (but P176_PEP_MC of the peptides with one: a missed cleavage),
+    the last K (55%) or R; (seq uint8, off int32 npep + 1, neutral masses float64 ascending)."""
+    Ls = np.arange(P176_PEP_LEN[0], P176_PEP_LEN[1] + 1)
+    pl = P176_PEP_DECAY ** Ls
+    L = rng.choice(Ls, npep, p=pl / pl.sum())
+    off = np.zeros(npep + 1, np.int64)
+    np.cumsum(L, out=off[1:])
+    seq = _p176_letters(int(off[-1]), rng, exclude="KR")
+    seq[off[1:] - 1] = np.where(rng.random(npep) < 0.55, ord("K"), ord("R"))
+    mc = np.flatnonzero(rng.random(npep) < P176_PEP_MC)
+    seq[off[mc] + rng.integers(0, L[mc] - 1)] = np.where(rng.random(len(mc)) < 0.5, ord("K"), ord("R"))
+    mass = np.add.reduceat(_p176_mass_table().astype(np.float64)[seq - 65], off[:-1]) + P176_WATER
+    order = np.argsort(mass, kind="stable")
+    L2 = L[order]
+    off2 = np.zeros(npep + 1, np.int64)
+    np.cumsum(L2, out=off2[1:])
+    src = np.repeat(off[:-1][order] - off2[:-1], L2) + np.arange(int(off2[-1]))
+    return seq[src], off2.astype(np.int32), mass[order]
+
+
+def _p176_ions(seq, off, pep):
+    """The singly charged b and y ions of peptides pep (float64, len(pep) x (P176_PEP_LEN[1] - 1),
+    NaN past each ladder's end)."""
+    off = np.asarray(off, np.int64)
+    L = off[np.asarray(pep) + 1] - off[pep]
+    W = P176_PEP_LEN[1]
+    col = np.arange(W)
+    ok = col[None, :] < L[:, None]
+    m = np.zeros((len(L), W))
+    m[ok] = _p176_mass_table().astype(np.float64)[np.asarray(seq)[(off[pep][:, None] + col)[ok]] - 65]
+    b = P176_PROTON + np.cumsum(m, axis=1)[:, :-1]
+    y = m.sum(axis=1)[:, None] + P176_WATER + 2 * P176_PROTON - b
+    last = col[None, :-1] < (L - 1)[:, None]
+    return np.where(last, b, np.nan), np.where(last, y, np.nan)
+
+
+def _p176_bin(mz):
+    """Comet's bin of each m/z (int64; -1 for NaN)."""
+    mz = np.asarray(mz, np.float64)
+    return np.where(np.isnan(mz), -1, (np.nan_to_num(mz) / P176_BIN_W + P176_BIN_OFF).astype(np.int64))
+
+
+def _p176_raw(nspec, rng, signal=None):
+    """nspec raw binned MS/MS spectra (float32, nspec x P176_BINS, each bin its peaks' summed
+    intensity): lognormal(log P176_XP_PEAKS, 0.5) noise peaks of intensity lognormal(log 2000,
+    1.2) in bins 50 .. the precursor's (lognormal(log 1500, 0.35) Da), and fragment peaks of
+    intensity lognormal(log 2e4, 0.8): signal's (spectrum, bin) pairs where given, else
+    P176_XP_LADDER at random bins."""
+    B = P176_BINS
+    top = np.clip(rng.lognormal(np.log(1500), 0.35, nspec), 300, B).astype(np.int64)
+    k = np.maximum(rng.lognormal(np.log(P176_XP_PEAKS), 0.5, nspec).astype(np.int64), 5)
+    s = np.repeat(np.arange(nspec), k)
+    bins = 50 + (rng.random(len(s)) * (top[s] - 50)).astype(np.int64)
+    val = rng.lognormal(np.log(2000), 1.2, len(s))
+    if signal is None:
+        ss = np.repeat(np.arange(nspec), P176_XP_LADDER)
+        sb = 50 + (rng.random(len(ss)) * (top[ss] - 50)).astype(np.int64)
+    else:
+        ss, sb = signal
+        keep = (sb >= 0) & (sb < B)
+        ss, sb = ss[keep], sb[keep]
+    idx = np.concatenate([s * B + bins, ss * B + sb])
+    w = np.concatenate([val, rng.lognormal(np.log(2e4), 0.8, len(ss))])
+    return np.bincount(idx, w, nspec * B).astype(np.float32).reshape(nspec, B)
+
+
+def _p176_xp_ref(raw, chunk=2048):
+    """xcorr_preprocess in numpy, float32 up to the normalised spectrum (as the kernel rounds
+    it), the 151-bin window sums in float64: (output float64, normalised float32, the window
+    sums float64), each nspec x P176_BINS."""
+    B, W, NW, R = P176_BINS, P176_BINS // P176_XP_NWIN + 1, P176_XP_NWIN, P176_XP_OFF
+    raw = np.asarray(raw, np.float32).reshape(-1, B)
+    out, nrm, win = (np.empty(raw.shape, t) for t in (np.float64, np.float32, np.float64))
+    for a in range(0, len(raw), chunk):
+        v = np.sqrt(raw[a:a + chunk])
+        wmax = np.pad(v, ((0, 0), (0, NW * W - B))).reshape(len(v), NW, W).max(axis=2)
+        base = wmax.max(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            q = np.where(v > np.float32(0.05) * base[:, None], np.float32(50) * v / np.repeat(wmax, W, 1)[:, :B],
+                         np.float32(0))
+        c = np.zeros((len(v), B + 1 + 2 * R))             # the running sums, the ends repeated R times
+        np.cumsum(q, axis=1, dtype=np.float64, out=c[:, R + 1:B + R + 1])
+        c[:, B + R + 1:] = c[:, B + R:B + R + 1]
+        s = c[:, 2 * R + 1:] - c[:, :B]                   # bins max(i - R, 0) .. min(i + R, B - 1)
+        out[a:a + chunk] = q - (s - q) / (2 * R)
+        nrm[a:a + chunk] = q
+        win[a:a + chunk] = s
+    return out, nrm, win
+
+
+def _p176_xp_args(n, rng):
+    """_p176_raw(n) (flattened); out (float32, zeroed)."""
+    return [_p176_raw(n, rng).ravel(), np.zeros(n * P176_BINS, np.float32)]
+
+
+def _p176_psm_args(n, rng, npep=P176_PSM_NPEP, cand=P176_PSM_CAND):
+    """n candidate pairs against max(1, n // cand) spectra: each spectrum's candidates (counts
+    gamma(2)-weighted multinomial, mean cand) a contiguous run of the mass-sorted
+    _p176_peptides(npep) database (a precursor window), P176_PSM_ID of the spectra made with
+    one of their candidates' b and y ions (P176_PSM_ION observed) among the noise and
+    preprocessed by _p176_xp_ref (float32); seq, off, cand_pep, cand_spec (int32), spec,
+    xcorr (float32, zeroed), matched (int32, zeroed), n."""
+    seq, off, _ = _p176_peptides(npep, rng)
+    ns = max(1, n // cand)
+    w = rng.gamma(2.0, 1.0, ns)
+    cnt = np.minimum(rng.multinomial(n, w / w.sum()), npep)
+    cnt[-1] += n - cnt.sum()
+    first = (rng.random(ns) * (npep - cnt + 1)).astype(np.int64)
+    start = np.zeros(ns, np.int64)
+    np.cumsum(cnt[:-1], out=start[1:])
+    spec_of = np.repeat(np.arange(ns), cnt)
+    pep = np.repeat(first - start, cnt) + np.arange(n)
+    idd = np.flatnonzero((rng.random(ns) < P176_PSM_ID) & (cnt > 0))
+    true = first[idd] + (rng.random(len(idd)) * cnt[idd]).astype(np.int64)
+    b, y = _p176_ions(seq, off, true)
+    sb = np.where(rng.random(b.shape) < P176_PSM_ION[0], _p176_bin(b), -1)
+    sy = np.where(rng.random(y.shape) < P176_PSM_ION[1], _p176_bin(y), -1)
+    ss = np.repeat(idd, b.shape[1])
+    raw = _p176_raw(ns, rng, (np.concatenate([ss, ss]), np.concatenate([sb.ravel(), sy.ravel()])))
+    spec = np.empty(raw.shape, np.float32)
+    for a in range(0, ns, 1024):
+        spec[a:a + 1024] = _p176_xp_ref(raw[a:a + 1024])[0]
+    del raw
+    return [seq, off, pep.astype(np.int32), spec_of.astype(np.int32), spec.ravel(), np.zeros(n, np.float32),
+            np.zeros(n, np.int32), _i32(n)]
+
+
+def _p176_psm_ref(seq, off, cand_pep, cand_spec, spec):
+    """psm_xcorr in numpy: the ions' masses accumulated in float32 in the kernel's order (so
+    their bins are the kernel's), the gathered bins summed in float64: (xcorr float64,
+    matched int64, 0.005 times the sum of the bins' magnitudes)."""
+    f = np.float32
+    off = np.asarray(off, np.int64)
+    p = np.asarray(cand_pep, np.int64)
+    L = off[p + 1] - off[p]
+    W = int(L.max())
+    col = np.arange(W)
+    ok = col[None, :] < L[:, None]
+    m = np.zeros((len(p), W), f)
+    m[ok] = _p176_mass_table()[np.asarray(seq)[(off[p][:, None] + col)[ok]] - 65]
+    total = np.add.accumulate(np.concatenate([np.full((len(p), 1), f(P176_WATER) + f(2) * f(P176_PROTON)), m], 1),
+                              axis=1, dtype=f)[:, -1]
+    b = np.add.accumulate(np.concatenate([np.full((len(p), 1), f(P176_PROTON)), m[:, :-1]], 1), axis=1,
+                          dtype=f)[:, 1:]
+    y = total[:, None] - b
+    live = col[None, :-1] < (L - 1)[:, None]
+    S = np.asarray(spec, np.float32).reshape(-1, P176_BINS)[np.asarray(cand_spec)]
+    xc = np.zeros(len(p))
+    mag = np.zeros(len(p))
+    hits = np.zeros(len(p), np.int64)
+    for ion in (b, y):
+        k = (ion / f(P176_BIN_W) + f(P176_BIN_OFF)).astype(np.int64)
+        use = live & (k < P176_BINS)
+        v = np.where(use, np.take_along_axis(S, np.where(use, k, 0), axis=1), 0).astype(np.float64)
+        xc += v.sum(axis=1)
+        mag += np.abs(v).sum(axis=1)
+        hits += (v > 0).sum(axis=1)
+    return 0.005 * xc, hits, 0.005 * mag
+
+
+def _p176_pw_args(n, rng, npep=P176_PW_NPEP):
+    """_p176_peptides(npep)'s masses (float64), npep; n precursors (float64 m/z) in random
+    (acquisition) order: P176_PW_ID of a database peptide, the rest a database mass + U(-100,
+    100) Da (unexpected modifications, no match), charge clip(rint(0.85 + M / 1000 + N(0,
+    0.45^2)), 1, 5) (int32), isotope errors P176_PW_ISO, mass errors N(P176_PW_ERR) ppm; first,
+    last (int32 n x PW_NISO, zeroed); ppm (float64), n."""
+    _, _, mass = _p176_peptides(npep, rng)
+    M = mass[rng.integers(0, npep, n)]
+    bad = rng.random(n) >= P176_PW_ID
+    M[bad] += rng.uniform(-100, 100, int(bad.sum()))
+    z = np.clip(np.rint(0.85 + M / 1000 + rng.normal(0, 0.45, n)), 1, 5).astype(np.int32)
+    iso = rng.choice(3, n, p=P176_PW_ISO)
+    err = rng.normal(*P176_PW_ERR, n) * 1e-6
+    mz = (M * (1 + err) + iso * P176_C13) / z + P176_PROTON
+    k = n * P176_PW_NISO
+    return [mass, _i32(npep), mz, z, np.zeros(k, np.int32), np.zeros(k, np.int32), np.float64(P176_PW_PPM),
+            _i32(n)]
+
+
+def _p176_pw_ref(mass, mz, z, ppm=P176_PW_PPM):
+    """precursor_window by np.searchsorted: first, last (n x PW_NISO) and the smallest gap
+    between a window bound and a database mass, relative to the mass."""
+    M = (np.asarray(mz) - P176_PROTON) * np.asarray(z)
+    m = M[:, None] - np.arange(P176_PW_NISO)[None, :] * P176_C13
+    tol = m * ppm * 1e-6
+    lo, hi = m - tol, m + tol
+    first = np.searchsorted(mass, lo, "left")
+    last = np.searchsorted(mass, hi, "right")
+    gap = np.inf
+    for bound in (lo, hi):
+        j = np.searchsorted(mass, bound)
+        for jj in (j - 1, j):
+            ok = (jj >= 0) & (jj < len(mass))
+            gap = min(gap, (np.abs(mass[np.clip(jj, 0, len(mass) - 1)] - bound) / bound)[ok].min(initial=np.inf))
+    return first, last, gap
+
+
+def _p176_td_args(n, rng, length=P176_TD_LEN):
+    """n proteins (ASCII uint8, concatenated; off int32 n + 1): lengths lognormal(log median,
+    sigma) of at least the minimum, a leading M, the other residues drawn with P176_AA_FREQ;
+    out (Peptide structs, P176_TD_CAP slots a residue, zeroed), n_out (int32[1]), cap, n."""
+    med, sg, lmin = length
+    L = np.maximum(rng.lognormal(np.log(med), sg, n), lmin).astype(np.int64)
+    off = np.zeros(n + 1, np.int64)
+    np.cumsum(L, out=off[1:])
+    seq = _p176_letters(int(off[-1]), rng)
+    seq[off[:-1]] = ord("M")
+    cap = int(P176_TD_CAP * off[-1])
+    return [seq, off.astype(np.int32), np.zeros(cap, P176_PEP_DTYPE), np.zeros(1, np.int32), _i32(cap), _i32(n)]
+
+
+def _p176_td_ref(seq, off):
+    """tryptic_digest in numpy: the peptides (protein, start, len) sorted (int64, k x 3) and their
+    masses (float64)."""
+    s = np.asarray(seq)
+    off = np.asarray(off, np.int64)
+    nxt = np.append(s[1:], 0)
+    cut = ((s == ord("K")) | (s == ord("R"))) & (nxt != ord("P"))
+    cut[off[1:] - 1] = True                             # a protein's end
+    end = np.flatnonzero(cut) + 1
+    start = np.concatenate([[0], end[:-1]])
+    fm = np.add.reduceat(_p176_mass_table().astype(np.float64)[s - 65], start)
+    prot = np.searchsorted(off, start, "right") - 1
+    rows, mass = [], []
+    for k in range(P176_TD_MAXMC + 1):
+        f = np.arange(len(start) - k)
+        f = f[prot[f] == prot[f + k]]
+        ln = end[f + k] - start[f]
+        pm = P176_WATER + sum(fm[f + j] for j in range(k + 1))
+        keep = (ln >= P176_TD_PEPLEN[0]) & (ln <= P176_TD_PEPLEN[1]) & (pm >= P176_TD_MASS[0]) & (pm <= P176_TD_MASS[1])
+        rows.append(np.stack([prot[f], start[f] - off[prot[f]], ln], 1)[keep])
+        mass.append(pm[keep])
+    rows = np.concatenate(rows)
+    mass = np.concatenate(mass)
+    o = np.lexsort(rows.T[::-1])
+    return rows[o], mass[o]
+
+
+def _p176_is_syms(n, rng):
+    return {"c_avg_atoms": np.float32(P176_IS_ATOMS), "c_heavy_p": np.float32(P176_IS_HEAVY),
+            "c_heavy_shift": np.int32(P176_IS_SHIFT)}
+
+
+def _p176_averagine(M):
+    """The averagine isotope pattern of neutral masses M (float64, len(M) x IS_NPEAKS): the C,
+    H, N, O, S binomials of U = M / AVG_MASS residues' atoms (n choose k as a falling product over
+    k!, terms with k > n left out) convolved."""
+    u = np.asarray(M, np.float64) / P176_IS_AVG
+    K = P176_IS_NPK
+    pat = np.zeros((len(u), K))
+    pat[:, 0] = 1
+    for a, p, sh in zip(P176_IS_ATOMS, P176_IS_HEAVY, P176_IS_SHIFT):
+        nt = a * u
+        q = np.zeros((len(u), K))
+        ch = np.ones(len(u))
+        for k in range(0, (K - 1) // sh + 1):
+            if k:
+                ch = ch * (nt - k + 1) / k
+            q[:, k * sh] = np.where(k <= nt, ch * p ** k * (1 - p) ** (nt - k), 0)
+        pat = np.stack([(pat[:, :j + 1] * q[:, j::-1]).sum(axis=1) for j in range(K)], 1)
+    return pat
+
+
+def _p176_is_args(n, rng):
+    """n centroided MS1 peaks (rounded down to whole spectra but for the last, cut): each
+    spectrum Poisson(P176_IS_FEAT) peptide ions (monoisotopic mass lognormal(log 1500, 0.4) in
+    600 .. 6000 Da, charges P176_IS_Z, intensity lognormal(log 1e5, 1.5)) giving their
+    averagine isotope peaks (times lognormal(0, 0.1), m/z + N(0, 2 ppm)) above 2000 counts,
+    and Poisson(P176_IS_NOISE) noise peaks (uniform m/z, intensity lognormal(log 3000, 0.7)),
+    in the scan range, sorted by m/z; mz, inten (float32), scan (int32), off (int32 spectra +
+    1), best_z (int32, zeroed), best_score (float32, zeroed), n."""
+    lo, hi = P176_IS_MZ
+    ns = n // (P176_IS_FEAT * 3 + P176_IS_NOISE) + 2       # ~4 peaks a feature: enough spectra
+    nf = rng.poisson(P176_IS_FEAT, ns)
+    fs = np.repeat(np.arange(ns), nf)
+    M = np.clip(rng.lognormal(np.log(1500), 0.4, len(fs)), 600, 6000)
+    z = 1 + rng.choice(P176_IS_MAXZ, len(fs), p=P176_IS_Z)
+    amp = rng.lognormal(np.log(1e5), 1.5, len(fs))
+    pat = _p176_averagine(M)
+    I = amp[:, None] * pat / pat.max(axis=1, keepdims=True) * rng.lognormal(0, 0.1, pat.shape)
+    k = np.arange(P176_IS_NPK)
+    fmz = (M[:, None] + k * P176_C13) / z[:, None] + P176_PROTON
+    fmz *= 1 + rng.normal(0, 2e-6, fmz.shape)
+    keep = (I > 2000) & (fmz >= lo) & (fmz <= hi)
+    nn = rng.poisson(P176_IS_NOISE, ns)
+    s = np.concatenate([np.broadcast_to(fs[:, None], keep.shape)[keep], np.repeat(np.arange(ns), nn)])
+    mz = np.concatenate([fmz[keep], rng.uniform(lo, hi, int(nn.sum()))]).astype(np.float32)
+    inten = np.concatenate([I[keep], rng.lognormal(np.log(3000), 0.7, int(nn.sum()))]).astype(np.float32)
+    o = np.lexsort((mz, s))[:n]
+    assert len(o) == n
+    s = s[o]
+    nsp = int(s[-1]) + 1
+    off = np.zeros(nsp + 1, np.int64)
+    np.cumsum(np.bincount(s, minlength=nsp), out=off[1:])
+    return [mz[o], inten[o], s.astype(np.int32), off.astype(np.int32), np.zeros(n, np.int32), np.zeros(n, np.float32),
+            _i32(n)]
+
+
+def _p176_is_ref(mz, inten, scan, off, slack=0.0):
+    """isotope_score in float64 (the m/z windows widened by slack of their tolerance; to find
+    the peaks whose match depends on float32 rounding): best_z, best_score and each peak's
+    scores of the IS_MAXZ charges (0 where not scored)."""
+    x = np.asarray(mz, np.float64)
+    I = np.asarray(inten, np.float64)
+    sc = np.asarray(scan, np.int64)
+    end = np.asarray(off, np.int64)[sc + 1]
+    key = sc * 4096.0 + x                               # sorted: spectra in order, m/z within
+    tol = x * P176_IS_PPM * 1e-6 * (1 + slack)
+    scores = np.zeros((len(x), P176_IS_MAXZ))
+    for z in range(1, P176_IS_MAXZ + 1):
+        obs = np.zeros((len(x), P176_IS_NPK))
+        obs[:, 0] = I
+        for k in range(1, P176_IS_NPK):
+            t = x + k * P176_C13 / z
+            j = np.searchsorted(key, sc * 4096.0 + t - tol)
+            jj = np.minimum(j, len(x) - 1)
+            obs[:, k] = np.where((j < end) & (x[jj] <= t + tol), I[jj], 0)
+        pat = _p176_averagine((x - P176_PROTON) * z)
+        cos = (pat * obs).sum(axis=1) / np.sqrt((pat * pat).sum(axis=1) * (obs * obs).sum(axis=1))
+        scores[:, z - 1] = np.where(obs[:, 1] > 0, cos, 0)
+    best = scores.max(axis=1)
+    return np.where(best > 0, scores.argmax(axis=1) + 1, 0), best, scores
+
+
+def _p176_sc_args(n, rng):
+    """n PSMs in random (spectrum) order: P176_SC_MIX correct targets (XCorr gamma(9, 0.35),
+    protein Zipf(1) by a random abundance ranking of P176_SC_PROT: the rank floor((PROT +
+    1)^U)), wrong targets (gamma(12, 0.13), a uniform protein) and decoys (the same, a uniform
+    decoy protein), 3% of them with no real candidate (XCorr N(0, 0.05^2), possibly
+    negative); xc (float32), prot (int32), decoy (uint8); hist (int32 2 x SC_BINS), spc (int32
+    2 P176_SC_PROT), n_pass (int32[1]) zeroed; lo, 1 / bin width, threshold (float32), n."""
+    P = P176_SC_PROT
+    u = rng.random(n, dtype=np.float32)
+    kind = (u >= P176_SC_MIX[0]).astype(np.int8) + (u >= P176_SC_MIX[0] + P176_SC_MIX[1])
+    good = kind == 0
+    ng = int(good.sum())
+    xc = np.empty(n, np.float32)
+    xc[good] = rng.standard_gamma(9, ng, dtype=np.float32) * np.float32(0.35)
+    xc[~good] = rng.standard_gamma(12, n - ng, dtype=np.float32) * np.float32(0.13)
+    empty = np.flatnonzero(rng.random(n, dtype=np.float32) < 0.03)
+    xc[empty] = rng.normal(0, 0.05, len(empty))
+    prot = rng.integers(0, P, n, dtype=np.int32)
+    rank = np.minimum(np.exp(rng.random(ng) * np.log(P + 1.0)).astype(np.int64), P) - 1
+    prot[good] = rng.permutation(P)[rank]
+    prot[kind == 2] += P
+    return [xc, prot, (kind == 2).astype(np.uint8), np.zeros(2 * P176_SC_BINS, np.int32), np.zeros(2 * P, np.int32),
+            np.zeros(1, np.int32), np.float32(P176_SC_LO), np.float32(P176_SC_INVW), np.float32(P176_SC_THR),
+            _i32(n)]
+
+
+def _p176_sc_ref(xc, prot, decoy, nprot, lo=P176_SC_LO, inv_w=P176_SC_INVW, thr=P176_SC_THR):
+    """psm_histogram in numpy: hist (2 x SC_BINS), spc (nprot), n_pass."""
+    f = np.float32
+    x = np.asarray(xc, f)
+    b = np.clip(np.trunc((x - f(lo)) * f(inv_w)), 0, P176_SC_BINS - 1).astype(np.int64)
+    d = np.asarray(decoy, np.int64)
+    hist = np.bincount(d * P176_SC_BINS + b, minlength=2 * P176_SC_BINS)
+    ok = (d == 0) & (x >= f(thr))
+    return hist, np.bincount(np.asarray(prot)[ok], minlength=nprot), int(ok.sum())
+
+
+UNSEEN174 = [
+    TimingProbe("probe/psm-xcorr-gather", "probe-unseen174", "psm_xcorr", P176_PSM_N, P176_PSM_BLOCK,
+                lambda n: -(-n // P176_PSM_BLOCK), _p176_psm_args, source=_P176, symbols=_p176_aa_syms,
+                note="fast-XCorr peptide-spectrum matching of 2^21 candidate pairs (16384 spectra of 2048 "
+                     "preprocessed float bins, 134 MB; each spectrum's candidates a contiguous run of a mass-sorted "
+                     "database of 2^20 tryptic peptides, 7-30 residues, mean 13, 14 MB of letters), a thread a "
+                     "candidate in blocks of 128: its peptide's letters read twice (a warp's peptides ~420 "
+                     "consecutive bytes: L1 hits), a __constant__ residue mass per letter (~14 distinct addresses a "
+                     "warp: serialised constant-cache replays), then per cleavage 2 IEEE float divisions (the b and y "
+                     "bins) and 2 gathers from the candidate's 8 KB spectrum (a warp on ~1.2 spectra: L1/L2 hits once "
+                     "each spectrum is fetched); trip counts differ (a warp runs its longest peptide, ~15.5 vs 13 "
+                     "residues); 8 B stored a candidate: bound by the divergent constant lookups and divisions, not "
+                     "DRAM"),
+    TimingProbe("probe/precursor-bsearch-f64", "probe-unseen174", "precursor_window", P176_PW_N, P176_PW_BLOCK,
+                lambda n: -(-n // P176_PW_BLOCK), _p176_pw_args, source=_P176,
+                note="precursor-mass window search of 2^20 MS/MS spectra in acquisition (random mass) order against "
+                     "2^21 sorted peptide masses in double (16.8 MB: L2-resident; 20 ppm windows hold ~220 peptides), "
+                     "a thread a spectrum in blocks of 256: its neutral mass from the m/z and charge, then for 4 "
+                     "isotope errors a lower- and an upper-bound binary search, 8 x 21 dependent double loads (the "
+                     "first ~10 levels shared by all threads: L1 hits, the deeper ones scattered sectors from L2), a "
+                     "data-dependent branch a step; 12 B loaded and 32 B stored a spectrum: bound by the latency and "
+                     "L2 sector traffic of the dependent gathers"),
+    TimingProbe("probe/xcorr-preproc-smem", "probe-unseen174", "xcorr_preprocess", P176_XP_N, P176_XP_BLOCK,
+                lambda n: n, _p176_xp_args, source=_P176,
+                note="Comet/SEQUEST XCorr preprocessing of 16384 binned MS/MS spectra (2048 float bins each, ~9% "
+                     "non-zero; 134 MB in, 134 MB out), a block of 256 threads a spectrum held in 8 KB of shared "
+                     "memory: 8 coalesced loads and sqrtf a thread, 8 shared atomicMax of the bins' bits onto the 10 "
+                     "window maxima (a warp's 32 lanes on one or two addresses: same-address shared atomics), 3 "
+                     "__syncthreads, a per-bin normalisation (an IEEE division where the bin survives the 5% cut), "
+                     "then the background subtraction: 151 shared loads and FADDs a bin (8 bins a thread, ~1200 "
+                     "conflict-free LDS a thread, 5e9 in all): shared-memory load bound"),
+    TimingProbe("probe/tryptic-digest-atomic", "probe-unseen174", "tryptic_digest", P176_TD_N, P176_TD_BLOCK,
+                lambda n: -(-n // P176_TD_BLOCK), _p176_td_args, source=_P176, symbols=_p176_aa_syms,
+                note="in-silico tryptic digestion of 2^15 proteins (lognormal lengths, median 415, mean 530, up to "
+                     "~8k residues; 17 MB of letters), a thread a protein in blocks of 128 (256 blocks: ~8 warps an "
+                     "SM): a serial walk of its residues (a byte load a residue, lanes 530 B apart: a sector each, "
+                     "then L1 hits; a divergent __constant__ mass lookup; the next letter at a K/R), at each cleavage "
+                     "site (11% of residues) up to 3 peptides from per-thread ring arrays (2 missed cleavages; local "
+                     "memory), ~104 peptides a protein (3.4M) each taking a slot by atomicAdd on one global counter "
+                     "and storing a 16-byte Peptide struct there (scattered); a warp runs its longest protein (~1860 "
+                     "residues vs 530): bound by the same-address atomic stream and the divergent serial loop"),
+    TimingProbe("probe/isotope-averagine-lgamma", "probe-unseen174", "isotope_score", P176_IS_N, P176_IS_BLOCK,
+                lambda n: -(-n // P176_IS_BLOCK), _p176_is_args, source=_P176, symbols=_p176_is_syms,
+                note="averagine isotope-envelope scoring of 2^20 centroided MS1 peaks (~1500 a spectrum: peptide "
+                     "ions' isotope peaks and noise, sorted by m/z), a thread a peak in blocks of 128: for charges "
+                     "1-4 a forward scan for 5 isotope peaks within 10 ppm (neighbouring lanes' peaks: L1 hits), and "
+                     "where a second isotope peak is found (22%, 22%, 11%, 4% of lanes; 95%, 90%, 72%, 50% of warps) "
+                     "the averagine pattern: 24 binomial pmfs of 3 lgammaf, 2 logf and an expf each, 5 six-term "
+                     "convolutions in per-thread arrays (one indexed by a __constant__ shift: local memory), a cosine "
+                     "with sqrtf and a division; warps run ~3 patterns at ~15% lane use: compute-bound on the lgammaf "
+                     "chains"),
+    TimingProbe("probe/psm-count-hist", "probe-unseen174", "psm_histogram", P176_SC_N, P176_SC_BLOCK,
+                lambda n: -(-n // P176_SC_BLOCK), _p176_sc_args, source=_P176,
+                note="target-decoy bookkeeping of 2^24 PSMs (XCorr float, protein int, decoy byte: 151 MB coalesced), "
+                     "blocks of 1024: a 4 KB shared target/decoy score histogram zeroed, a shared atomicAdd a PSM "
+                     "(~31 distinct bins a warp), a global atomicAdd onto the protein's spectral count for the 32% of "
+                     "PSMs that are targets over the threshold (Zipf(1) proteins: the top one ~7% of them), a "
+                     "__ballot_sync/__popc and an atomicAdd a warp on one pass counter (524k), then ~470 global "
+                     "atomicAdds a block onto the same 1024 histogram words (7.7M): bound by global atomics in L2"),
+]
+PROBES += UNSEEN174
+
+
+# probe-unseen175 (probes177.cu): an additive manufacturing / 3-D printing process simulation
+# course's kernels (a laser powder-bed fusion melt pool's heat equation step on a 3-D voxel
+# grid with a moving Gaussian source and k(T) in __constant__, a build's meshes voxelised by
+# ray parity into 64-bit column masks, every layer's scan-path hatching clipped against its
+# contours staged in shared memory, DEM powder-bed packing statistics by global atomicAdd, a
+# layer-by-layer inherent strain residual stress march with shared-memory tiles, an overhang
+# detector compacting facets by an atomic counter and summing support volume in double by warp
+# shuffles) as a student who knows CUDA basics writes them, predicted before their first GPU run
+_P177 = "probes177.cu"
+P177_MP_N = 512                                    # melt pool: the grid's side in x and y (voxels); nz = n / 4
+P177_MP_BLOCK = (8, 8, 8)
+P177_MP_H, P177_MP_DT = 5e-6, 1e-7                 # voxel side (m), time step (s)
+P177_MP_RHO_C = 4430.0 * 610.0                     # Ti-6Al-4V density x specific heat (J/m^3/K)
+P177_MP_POWDER_K = 0.03                            # powder's conductivity / the solid's
+P177_MP_LASER = (80.0, 50e-6, 20e-6, 1.0)          # absorbed power (W), 1/e^2 radius, absorption length (m), m/s
+P177_MP_AT = (0.6, 0.5)                            # the spot's place, shares of the grid's x and y extents
+P177_MP_T = (473.0, 1923.0, 300.0, 3100.0)         # plate (preheat), liquidus, ambient, the field's cap (K)
+P177_MP_EPS_SIGMA = 0.4 * 5.670374e-8              # emissivity x Stefan-Boltzmann
+P177_MP_ROS_K = 30.0                               # the initial (Rosenthal) field's effective conductivity
+P177_MP_POWDER = 8                                 # the powder layer's thickness (voxels: 40 um)
+P177_MP_TRACK = (60e-6, 45e-6)                     # consolidated: y < ly - 60 um (earlier tracks), |y - ly| < 45 um
+P177_MP_NK = 32                                    # MP_NK, c_kT from 300 K every 100 K
+P177_VX_N = 512                                    # voxelise: rays a side
+P177_VX_BLOCK = (16, 16)
+P177_VX_PLATE, P177_VX_DZ, P177_VX_LAYERS = 80.0, 0.5, 64     # plate side (mm), layer height (mm), VX_LAYERS
+P177_VX_RES = (32, 16)                             # a torus' facets around the ring and the tube (x 2 triangles)
+P177_VX_TORI = 4                                   # tori in a 2 x 2 layout (R 8-14 mm, r 2.5-4 mm, tilt < 40 deg)
+P177_HT_LAYERS = 1024                              # hatch: layers (n)
+P177_HT_LINES, P177_HT_SPACING = 512, 0.1          # hatch lines a layer, their spacing (mm)
+P177_HT_BLOCK = 128                                # HT_BLOCK
+P177_HT_MAXSEG = 16                                # HT_MAXSEG
+P177_HT_CENTRE = (60.0, 60.0)                      # the part's axis on the plate (mm)
+P177_HT_R0, P177_HT_TAPER = 20.0, 0.2              # the outer contour's mean radius (mm), its shrink over the height
+P177_HT_VERTS = (1024, 90)                         # outer contour's vertices, a cooling channel's
+P177_PP_SIDE = 160                                 # powder: porosity cells a side in x and y (100 um)
+P177_PP_CELL = 100.0                               # cell side (um); the DEM's sort bins half that
+P177_PP_R = (np.log(16.0), 0.25, 4.0, 35.0)        # radius (um): lognormal mu, sigma, clipped to [4, 35]
+P177_PP_PHI = 0.5                                  # mean packing fraction (sets the bed's depth)
+P177_PP_TOP, P177_PP_STREAK = 0.6, 0.5             # density of the top cells, of recoater streaks (3 bands of 3 cells)
+P177_PP_SPATTER = 0.003                            # particles above the grid
+P177_PP_BINS = 16                                  # PP_BINS
+P177_PP_BLOCK = 512
+P177_IS_N, P177_IS_NZ = 1024, 64                   # inherent stress: the plate's side (100 um voxels), layers
+P177_IS_BLOCK = (32, 8)
+P177_IS_EPS = (0.006, 0.003, 0.0075)               # inherent strain along, across the scan; contour voxels
+P177_IS_E, P177_IS_R, P177_IS_BETA = 110e3, 0.88, 0.1   # Young's modulus (MPa), decay a layer, relief
+P177_OH_N = 1 << 24                                # overhang: facets
+P177_OH_BLOCK = 256
+P177_OH_R0 = 30.0                                  # the part's mean radius (mm)
+P177_OH_BUMPS, P177_OH_CUT = 12, 0.8               # its bumps; its base cut flat this far (x R0) under the centre
+P177_OH_CRIT = 45.0                                # critical overhang angle (degrees from the plate)
+P177_OH_EPS = 1e-3                                 # on the plate within this (mm)
+P177_TRI_DTYPE = np.dtype([(f, "<f4") for f in ("ax", "ay", "az", "bx", "by", "bz", "cx", "cy", "cz")])   # Tri
+P177_EDGE_DTYPE = np.dtype([(f, "<f4") for f in ("x0", "y0", "x1", "y1")])                               # Edge
+P177_PART_DTYPE = np.dtype([(f, "<f4") for f in ("x", "y", "z", "r")])                                   # Particle
+
+
+def _p177_kT():
+    """Ti-6Al-4V's conductivity (W/m/K) at 300, 400, .. 3400 K (float32): 6.7 + 0.0117 (T - 300)
+    in the solid, doubled in the liquid (above 1923 K; the usual stand-in for Marangoni flow)."""
+    T = 300.0 + 100.0 * np.arange(P177_MP_NK)
+    k = 6.7 + 0.0117 * (T - 300)
+    return np.where(T > P177_MP_T[1], 2 * k, k).astype(np.float32)
+
+
+def _p177_mp_syms(n, rng):
+    return {"c_kT": _p177_kT()}
+
+
+def _p177_mp_args(n, rng, nz=None):
+    """An n x n x nz (n // 4) grid (x fastest, z up; float32 K): the quasi-steady Rosenthal
+    field of the laser moving +x (P177_MP_LASER's power and speed, P177_MP_ROS_K) at
+    P177_MP_AT about the preheat, the distance floored at half the spot radius and the
+    temperature capped; T2 (zeroed); state (uint8): 1 (solid) under the top P177_MP_POWDER
+    layers, in them 1 over earlier tracks and this track behind the spot (P177_MP_TRACK) and
+    where the field is above the liquidus, 0 (powder) elsewhere; nx, ny, nz and the
+    parameters (float32)."""
+    nz = n // 4 if nz is None else nz
+    h = P177_MP_H
+    P, w, delta, v = P177_MP_LASER
+    Tp, Tl, Ta, Tcap = P177_MP_T
+    lx, ly = P177_MP_AT[0] * n * h, P177_MP_AT[1] * n * h
+    xi = ((np.arange(n) + 0.5) * h - lx).astype(np.float32)
+    eta = ((np.arange(n) + 0.5) * h - ly).astype(np.float32)
+    zeta = ((nz - np.arange(nz) - 0.5) * h).astype(np.float32)
+    alpha = P177_MP_ROS_K / P177_MP_RHO_C
+    R = np.sqrt(zeta[:, None, None] ** 2 + eta[None, :, None] ** 2 + xi[None, None, :] ** 2)
+    R = np.maximum(R, np.float32(w / 2))
+    T = np.float32(P / (2 * np.pi * P177_MP_ROS_K)) / R * np.exp(np.float32(-v / (2 * alpha)) * (R + xi))
+    del R
+    T = np.minimum(T + np.float32(Tp), np.float32(Tcap)).astype(np.float32)
+    track = (eta < -P177_MP_TRACK[0])[:, None] | ((np.abs(eta) < P177_MP_TRACK[1])[:, None] & (xi < 0)[None, :])
+    state = np.ones((nz, n, n), np.uint8)
+    top = nz - min(P177_MP_POWDER, nz)
+    state[top:] = track[None] | (T[top:] > Tl)
+    f32 = np.float32
+    return [T.ravel(), np.zeros(T.size, np.float32), state.ravel(), _i32(n), _i32(n), _i32(nz), f32(h),
+            f32(P177_MP_DT), f32(P177_MP_RHO_C), f32(P177_MP_POWDER_K), f32(lx), f32(ly), f32(P), f32(w),
+            f32(delta), f32(Tp), f32(Tl), f32(P177_MP_EPS_SIGMA), f32(Ta)]
+
+
+def _p177_mp_ref(T, state, nx, ny, nz, h, dt, rho_c, powder_k, lx, ly, P, w, delta, Tp, Tl, eps_sigma, Ta):
+    """melt_pool_step in float64: T2 and the new state (nz x ny x nx), and the smallest |T2 -
+    T_liq| over the powder voxels."""
+    h, dt, rho_c, powder_k, lx, ly, P, w, delta, Tp, Tl, eps_sigma, Ta = (
+        float(v) for v in (h, dt, rho_c, powder_k, lx, ly, P, w, delta, Tp, Tl, eps_sigma, Ta))
+    t = np.asarray(T, np.float64).reshape(nz, ny, nx)
+    s = np.asarray(state).reshape(nz, ny, nx)
+    g = np.pad(t, 1, mode="edge")
+    g[0] = Tp                                      # the plate under the bottom layer
+    lap = (g[1:-1, 1:-1, :-2] + g[1:-1, 1:-1, 2:] + g[1:-1, :-2, 1:-1] + g[1:-1, 2:, 1:-1] + g[:-2, 1:-1, 1:-1]
+           + g[2:, 1:-1, 1:-1] - 6 * t) / (h * h)
+    grid = 300.0 + 100.0 * np.arange(P177_MP_NK)
+    k = np.interp(t, grid, _p177_kT().astype(np.float64)) * np.where(s == 0, powder_k, 1.0)
+    X = (np.arange(nx) + 0.5) * h - lx
+    Y = (np.arange(ny) + 0.5) * h - ly
+    D = (nz - np.arange(nz) - 0.5) * h
+    q = (2 * P / (np.pi * w * w * delta) * np.exp(-2 * (Y[:, None] ** 2 + X[None, :] ** 2) / (w * w))[None]
+         * np.exp(-D / delta)[:, None, None])
+    heat = k * lap + q
+    heat[-1] -= eps_sigma * (t[-1] ** 4 - Ta ** 4) / h
+    T2 = t + dt * heat / rho_c
+    melt = (s == 0) & (T2 > Tl)
+    return T2, np.where(melt, 1, s), np.abs(T2 - Tl)[s == 0].min(initial=np.inf)
+
+
+def _p177_torus(c, R, r, tilt, psi, res, phase):
+    """A closed triangulated torus (res[0] x res[1] quads, 2 triangles each) about centre c,
+    ring radius R, tube radius r, its axis tilted by tilt towards the direction psi, the grid
+    turned by phase (2 angles): the triangles' vertices (ntri x 3 x 3, float64)."""
+    nu, nv = res
+    u = 2 * np.pi * (np.arange(nu + 1) / nu) + phase[0]
+    v = 2 * np.pi * (np.arange(nv + 1) / nv) + phase[1]
+    U, V = np.meshgrid(u, v, indexing="ij")
+    P = np.stack([(R + r * np.cos(V)) * np.cos(U), (R + r * np.cos(V)) * np.sin(U), r * np.sin(V)], axis=-1)
+    P[-1] = P[0]                                   # the seams share their vertices exactly
+    P[:, -1] = P[:, 0]
+    a = np.array([np.cos(psi), np.sin(psi), 0.0])  # the tilt's axis (in the plate)
+    K = np.array([[0, -a[2], a[1]], [a[2], 0, -a[0]], [-a[1], a[0], 0]])
+    Rm = np.eye(3) + np.sin(tilt) * K + (1 - np.cos(tilt)) * K @ K
+    P = P @ Rm.T + c
+    q00, q10, q11, q01 = P[:-1, :-1], P[1:, :-1], P[1:, 1:], P[:-1, 1:]
+    t1 = np.stack([q00, q10, q11], axis=-2).reshape(-1, 3, 3)
+    t2 = np.stack([q00, q11, q01], axis=-2).reshape(-1, 3, 3)
+    return np.stack([t1, t2], axis=1).reshape(-1, 3, 3)
+
+
+def _p177_vx_tori(rng, res=P177_VX_RES, count=P177_VX_TORI):
+    """The build: count tori on the plate (2 x 2 layout cells, centres jittered +-2 mm), R
+    U(8, 14), r U(2.5, 4) mm, tilted U(0, 40) degrees towards a uniform direction, resting 1-2 mm
+    above the plate; their triangles (float32 ntri x 3 x 3) and (centre, R, r, rotation)."""
+    tris, shapes = [], []
+    cell = P177_VX_PLATE / 2
+    for k in range(count):
+        R, r = rng.uniform(8, 14), rng.uniform(2.5, 4)
+        tilt, psi = np.radians(rng.uniform(0, 40)), rng.uniform(0, 2 * np.pi)
+        c = np.array([(k % 2 + 0.5) * cell, (k // 2 % 2 + 0.5) * cell, 0.0]) + np.r_[rng.uniform(-2, 2, 2), 0]
+        t = _p177_torus(np.zeros(3), R, r, tilt, psi, res, rng.uniform(0, 2 * np.pi, 2))
+        c[2] = rng.uniform(1, 2) - t[..., 2].min()
+        tris.append(t + c)
+        a = np.array([np.cos(psi), np.sin(psi), 0.0])
+        K = np.array([[0, -a[2], a[1]], [a[2], 0, -a[0]], [-a[1], a[0], 0]])
+        shapes.append((c, R, r, np.eye(3) + np.sin(tilt) * K + (1 - np.cos(tilt)) * K @ K))
+    return np.concatenate(tris).astype(np.float32), shapes
+
+
+def _p177_vx_args(n, rng, res=P177_VX_RES, count=P177_VX_TORI):
+    """_p177_vx_tori's triangles as Tri structs, ntri; mask (uint64) and hits (int32) n x n
+    zeroed; x0 = y0 = 0, the ray spacing P177_VX_PLATE / n, z0 = 0, the layer height (float32);
+    nx = ny = n."""
+    t, _ = _p177_vx_tori(rng, res, count)
+    tri = np.zeros(len(t), P177_TRI_DTYPE)
+    tri.view(np.float32).reshape(-1, 9)[:] = t.reshape(-1, 9)
+    f32 = np.float32
+    return [tri, _i32(len(t)), np.zeros(n * n, np.uint64), np.zeros(n * n, np.int32), f32(0), f32(0),
+            f32(P177_VX_PLATE / n), f32(0), f32(P177_VX_DZ), _i32(n), _i32(n)]
+
+
+def _p177_vx_ref(tri, x0, y0, dxy, z0, dz, nx, ny, layers=P177_VX_LAYERS):
+    """voxelize_parity in float64: each column's inside voxels (ny x nx x layers, bool: an odd
+    number of the triangles it passes through below the voxel's centre), its crossings (ny x
+    nx), and its margin (mm): the least distance of the ray to an edge line whose side decides
+    whether it passes through a triangle, or of a crossing's height to a voxel centre."""
+    t = np.asarray(tri.view(np.float32).reshape(-1, 3, 3), np.float64)
+    x0, y0, dxy, z0, dz = (float(v) for v in (x0, y0, dxy, z0, dz))
+    px = (x0 + (np.arange(nx) + 0.5) * dxy)[None, :, None]
+    py = (y0 + (np.arange(ny) + 0.5) * dxy)[:, None, None]
+    A, B, C = t[:, 0], t[:, 1], t[:, 2]
+    d, s = [], []
+    for P, Q in ((A, B), (B, C), (C, A)):          # the ray's side of each edge, its distance to the edge's line
+        e = (Q[:, 0] - P[:, 0]) * (py - P[:, 1]) - (Q[:, 1] - P[:, 1]) * (px - P[:, 0])
+        L = np.hypot(Q[:, 0] - P[:, 0], Q[:, 1] - P[:, 1])
+        s.append(np.sign(e))                       # 0 for a vertical edge: never inside
+        d.append(np.where(L > 0, np.abs(e) / np.where(L > 0, L, 1), np.inf))
+    d, s = np.stack(d), np.stack(s)
+    inside = (s == 1).all(axis=0) | (s == -1).all(axis=0)
+    # an edge's side matters where the other two agree
+    crit = np.stack([s[1] == s[2], s[2] == s[0], s[0] == s[1]])
+    dist = np.where(crit, d, np.inf).min(axis=(0, 3))
+    # the crossing's height on the triangle's plane
+    nrm = np.cross(B - A, C - A)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        zh = A[:, 2] - (nrm[:, 0] * (px - A[:, 0]) + nrm[:, 1] * (py - A[:, 1])) / nrm[:, 2]
+    zc = z0 + (np.arange(layers) + 0.5) * dz
+    below = (inside[..., None] & (zh[..., None] < zc)).sum(axis=2)
+    f = np.where(inside, (zh - z0) / dz - 0.5, np.nan)
+    zgap = np.min(np.where(inside, np.abs(f - np.round(f)) * dz, np.inf), axis=-1)
+    return below % 2 == 1, inside.sum(axis=-1), np.minimum(dist, zgap)
+
+
+def _p177_mask_bits(mask, layers=P177_VX_LAYERS):
+    """uint64 masks to bools (..., layers), bit k at [k]."""
+    m = np.asarray(mask, np.uint64)
+    return (m[..., None] >> np.arange(layers, dtype=np.uint64)) & np.uint64(1) == 1
+
+
+def _p177_ht_contours(layer, layers, rng_phase, nout, nhole):
+    """Layer layer's contours (mm, about the part's axis): the outer one (nout vertices at
+    sorted uniform angles, r = R0 (1 - TAPER z) (1 + 0.10 cos 5(phi - twist) + 0.05 sin(3 phi + 2
+    twist)), twist 0.6 z rad, z = layer / layers), and the cooling channels present (3 at 10 mm
+    from the axis, turning with the twist, radius 1.5-2.5 mm varying with z, channel k in z from
+    k / 8 to 1 - k / 8; nhole vertices, clockwise): a list of (m x 2) polygons."""
+    z = layer / layers
+    tw = 0.6 * z
+    phi = np.sort(rng_phase.uniform(0, 2 * np.pi, nout))
+    r = (P177_HT_R0 * (1 - P177_HT_TAPER * z)
+         * (1 + 0.10 * np.cos(5 * (phi - tw)) + 0.05 * np.sin(3 * phi + 2 * tw)))
+    polys = [np.c_[r * np.cos(phi), r * np.sin(phi)]]
+    for k in range(3):
+        if not (k / 8 <= z < 1 - k / 8):
+            continue
+        a = tw + 2 * np.pi * k / 3
+        rr = 2.0 + 0.5 * np.sin(2 * np.pi * z * (k + 1))
+        psi = -np.linspace(0, 2 * np.pi, nhole, endpoint=False) - rng_phase.uniform(0, 2 * np.pi)
+        polys.append(np.c_[10 * np.cos(a) + rr * np.cos(psi), 10 * np.sin(a) + rr * np.sin(psi)])
+    return polys
+
+
+def _p177_ht_args(n, rng, lines=P177_HT_LINES, spacing=P177_HT_SPACING, verts=P177_HT_VERTS):
+    """The contour edges of n layers (_p177_ht_contours about P177_HT_CENTRE) as Edge structs,
+    layer by layer (eoff, int32 n + 1); segs (float32 n lines HT_MAXSEG 4) and nseg (int32 n
+    lines) zeroed; cx, cy, spacing (float32), lines."""
+    e, off = [], [0]
+    for layer in range(n):
+        polys = _p177_ht_contours(layer, n, rng, *verts)
+        e += [np.c_[p, np.roll(p, -1, axis=0)] for p in polys]
+        off.append(off[-1] + sum(len(p) for p in polys))
+    edges = np.zeros(off[-1], P177_EDGE_DTYPE)
+    cx, cy = P177_HT_CENTRE
+    edges.view(np.float32).reshape(-1, 4)[:] = (np.concatenate(e) + [cx, cy, cx, cy]).astype(np.float32)
+    f32 = np.float32
+    return [edges, np.array(off, np.int32), np.zeros(n * lines * P177_HT_MAXSEG * 4, np.float32),
+            np.zeros(n * lines, np.int32), f32(cx), f32(cy), f32(spacing), _i32(lines)]
+
+
+def _p177_ht_ref(edges, eoff, cx, cy, spacing, lines):
+    """hatch_layers in float64: nseg (layers x lines), the scan vectors (layers x lines x
+    HT_MAXSEG x 4, zero past nseg), each line's crossings and its margin (mm): the least
+    distance across the hatch direction from the line to a contour vertex."""
+    E = np.asarray(edges.view(np.float32).reshape(-1, 4), np.float64)
+    cx, cy, spacing = float(cx), float(cy), float(spacing)
+    layers = len(eoff) - 1
+    v = (np.arange(lines) + 0.5 - 0.5 * lines) * spacing
+    nseg = np.zeros((layers, lines), np.int64)
+    segs = np.zeros((layers, lines, P177_HT_MAXSEG, 4))
+    ncross = np.zeros((layers, lines), np.int64)
+    margin = np.zeros((layers, lines))
+    for L in range(layers):
+        th = np.radians((L * 67) % 180)
+        c, s = np.cos(th), np.sin(th)
+        e = E[eoff[L]:eoff[L + 1]] - [cx, cy, cx, cy]
+        ua, va = e[:, 0] * c + e[:, 1] * s, -e[:, 0] * s + e[:, 1] * c
+        ub, vb = e[:, 2] * c + e[:, 3] * s, -e[:, 2] * s + e[:, 3] * c
+        V = v[:, None]
+        cross = (va <= V) != (vb <= V)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            u = np.sort(np.where(cross, ua + (V - va) * (ub - ua) / (vb - va), np.inf), axis=1)
+        k = cross.sum(axis=1)
+        ncross[L] = k
+        margin[L] = np.abs(va[None, :] - V).min(axis=1, initial=np.inf)
+        for j in np.flatnonzero(k >= 2):
+            m = min(k[j] // 2, P177_HT_MAXSEG)
+            p = u[j, :2 * m].reshape(m, 2)
+            if j % 2:                              # zigzag: odd lines run backwards
+                p = p[::-1, ::-1]
+            segs[L, j, :m] = np.c_[cx + p[:, 0] * c - v[j] * s, cy + p[:, 0] * s + v[j] * c,
+                                   cx + p[:, 1] * c - v[j] * s, cy + p[:, 1] * s + v[j] * c]
+            nseg[L, j] = m
+    return nseg, segs, ncross, margin
+
+
+def _p177_pp_args(n, rng, side=P177_PP_SIDE):
+    """n powder particles (Particle structs, um) of a DEM powder bed side x side x gz porosity
+    cells of P177_PP_CELL: radii lognormal(P177_PP_R) clipped; the cells' densities 1, P177_PP_TOP
+    in the top layer, P177_PP_STREAK in 3 recoater streaks (bands of 3 cells along x), times
+    lognormal(0, 0.15), gz for a mean packing fraction P177_PP_PHI; the particles multinomial
+    over the DEM's sort bins (half a cell; x fastest) in bin order, uniform within a bin; then
+    P177_PP_SPATTER of them above the grid; solid (float32), count (int32) the cells and psd
+    (int32 gz PP_BINS) zeroed; 1 / cell (float32), side, side, gz, n."""
+    mu, sg, rlo, rhi = P177_PP_R
+    cell = P177_PP_CELL
+    nsp = int(round(P177_PP_SPATTER * n))
+    nb = n - nsp
+    vmean = 4 / 3 * np.pi * np.exp(3 * mu + 4.5 * sg * sg)
+    gz = max(1, int(round(nb * vmean / (P177_PP_PHI * cell ** 3 * side * side))))
+    wz = np.where(np.arange(gz) == gz - 1, P177_PP_TOP, 1.0) if gz > 1 else np.ones(1)
+    wy = np.ones(side)
+    for b in rng.integers(0, max(1, side - 3), 3):
+        wy[b:b + 3] = P177_PP_STREAK
+    wc = wz[:, None, None] * wy[None, :, None] * rng.lognormal(0, 0.15, (gz, side, side))
+    wb = np.repeat(np.repeat(np.repeat(wc, 2, axis=0), 2, axis=1), 2, axis=2).ravel()
+    cnt = rng.multinomial(nb, wb / wb.sum())
+    del wb
+    b = np.repeat(np.arange(cnt.size, dtype=np.int32), cnt)
+    del cnt
+    p = np.zeros(n, P177_PART_DTYPE)
+    h = np.float32(cell / 2)
+    p["x"][:nb] = (b % (2 * side) + rng.random(nb, dtype=np.float32)) * h
+    p["y"][:nb] = (b // (2 * side) % (2 * side) + rng.random(nb, dtype=np.float32)) * h
+    p["z"][:nb] = (b // (4 * side * side) + rng.random(nb, dtype=np.float32)) * h
+    del b
+    p["x"][nb:] = rng.uniform(0, side * cell, nsp)
+    p["y"][nb:] = rng.uniform(0, side * cell, nsp)
+    p["z"][nb:] = gz * cell + rng.uniform(20, 500, nsp)
+    p["r"] = np.clip(rng.lognormal(mu, sg, n), rlo, rhi)
+    ncell = side * side * gz
+    return [p, np.zeros(ncell, np.float32), np.zeros(ncell, np.int32), np.zeros(gz * P177_PP_BINS, np.int32),
+            np.float32(1 / cell), _i32(side), _i32(side), _i32(gz), _i32(n)]
+
+
+def _p177_pp_cells(p, inv_cell, gx, gy, gz):
+    """Each particle's cell (x fastest; -1 outside) and layer, binned in float32 as the kernel does."""
+    c = [np.floor(p[k] * np.float32(inv_cell)).astype(np.int64) for k in "xyz"]
+    ok = (c[0] >= 0) & (c[0] < gx) & (c[1] >= 0) & (c[1] < gy) & (c[2] >= 0) & (c[2] < gz)
+    return np.where(ok, (c[2] * gy + c[1]) * gx + c[0], -1), c[2]
+
+
+def _p177_pp_ref(p, inv_cell, gx, gy, gz):
+    """powder_porosity in float64: solid (the particles' volumes a cell), count, psd (gz x
+    PP_BINS: diameters in 5 um bins, the last open)."""
+    cell, cz = _p177_pp_cells(p, inv_cell, gx, gy, gz)
+    ok = cell >= 0
+    r = np.asarray(p["r"], np.float64)
+    solid = np.bincount(cell[ok], 4 / 3 * np.pi * r[ok] ** 3, gx * gy * gz)
+    count = np.bincount(cell[ok], minlength=gx * gy * gz)
+    d = np.minimum(np.floor(p["r"] * np.float32(0.4)).astype(np.int64), P177_PP_BINS - 1)
+    return solid, count, np.bincount(cz[ok] * P177_PP_BINS + d[ok], minlength=gz * P177_PP_BINS)
+
+
+def _p177_is_layer(k, n, nz):
+    """Layer k's part voxels (n x n bool, y rows): a block, a hollow cylinder, a cone and a
+    bridge (two pillars, the deck from 60% of the height on over powder), placed in shares of
+    the plate."""
+    c = (np.arange(n) + 0.5) / n
+    X, Y = c[None, :], c[:, None]
+    z = (k + 0.5) / nz
+    m = (X >= 0.08) & (X < 0.38) & (Y >= 0.10) & (Y < 0.30)
+    rc = np.hypot(X - 0.70, Y - 0.25)
+    m = m | ((rc < 0.14) & (rc >= 0.07))
+    m = m | (np.hypot(X - 0.25, Y - 0.72) < 0.15 * (1 - 0.8 * z))
+    yb = (Y >= 0.62) & (Y < 0.82)
+    if z < 0.7:
+        m = m | (yb & (((X >= 0.55) & (X < 0.60)) | ((X >= 0.85) & (X < 0.90))))
+    if 0.6 <= z < 0.85:
+        m = m | (yb & (X >= 0.55) & (X < 0.90))
+    return m
+
+
+def _p177_is_args(n, rng, nz=P177_IS_NZ):
+    """An n x n x nz grid of 100 um voxels (float32, x fastest, layer-major): in the part
+    (_p177_is_layer) the inherent strain of the layer's scan direction (turned 67 degrees a
+    layer: eps_L cos^2 + eps_T sin^2 of it) or, on the contour (a part voxel with a powder
+    4-neighbour), eps_C (P177_IS_EPS), times U(0.95, 1.05); 0 in the powder; sigma (zeroed);
+    nx, ny, nz, E, r, beta."""
+    eL, eT, eC = P177_IS_EPS
+    eps = np.zeros((nz, n, n), np.float32)
+    for k in range(nz):
+        m = _p177_is_layer(k, n, nz)
+        q = np.pad(m, 1)
+        inner = q[:-2, 1:-1] & q[2:, 1:-1] & q[1:-1, :-2] & q[1:-1, 2:]
+        th = np.radians((k * 67) % 180)
+        e = np.where(inner, eL * np.cos(th) ** 2 + eT * np.sin(th) ** 2, eC).astype(np.float32)
+        eps[k] = np.where(m, e * rng.uniform(0.95, 1.05, (n, n)).astype(np.float32), 0)
+    f32 = np.float32
+    return [eps.ravel(), np.zeros(eps.size, np.float32), _i32(n), _i32(n), _i32(nz), f32(P177_IS_E),
+            f32(P177_IS_R), f32(P177_IS_BETA)]
+
+
+def _p177_is_ref(eps, nx, ny, nz, E, r, beta):
+    """inherent_stress in float64 (nz x ny x nx): the 3 x 3 means of each layer's strain (zero
+    padded), S_k = sum over j > k of r^(j - k) mean_j, sigma = E (eps - beta S) in the part."""
+    e = np.asarray(eps, np.float64).reshape(nz, ny, nx)
+    g = np.pad(e, ((0, 0), (1, 1), (1, 1)))
+    A = sum(g[:, dy:dy + ny, dx:dx + nx] for dy in range(3) for dx in range(3)) / 9
+    k = np.arange(nz)
+    W = np.where(k[None, :] > k[:, None], float(r) ** (k[None, :] - k[:, None]).astype(np.float64), 0)
+    S = np.tensordot(W, A, axes=1)
+    return np.where(e > 0, float(E) * (e - float(beta) * S), 0)
+
+
+def _p177_oh_mesh(n, rng):
+    """A blob-shaped part as an indexed UV mesh of nv x nu quads (nv = sqrt(n / 4), nu = n / (2
+    nv) rounded up; 2 triangles a quad, the first n kept; (nv + 1) x nu vertices, the poles'
+    repeated, their triangles degenerate): radius R0 (1 - 0.08 cos 2 theta + 0.12 sin^2 theta
+    cos 3 (phi - phi0)) plus P177_OH_BUMPS Gaussian bumps (-0.1 .. 0.25 R0, 0.15-0.35 rad wide),
+    theta from the south pole, the part cut flat P177_OH_CUT R0 under its centre and resting
+    there on the plate (z = 0); vertices (float32 x, y, z, mm) and triangles (int32 a, b, c)."""
+    nv = max(2, int(np.sqrt(n // 4)))
+    nu = max(3, -(-n // (2 * nv)))
+    th = np.pi * np.arange(nv + 1) / nv
+    st, ct = np.sin(th), np.cos(th)
+    st[[0, -1]] = 0                                # the poles exactly on the axis
+    ph = 2 * np.pi * np.arange(nu) / nu
+    R0 = P177_OH_R0
+    r = (R0 * (1 - 0.08 * np.cos(2 * th)[:, None]
+               + 0.12 * (st ** 2)[:, None] * np.cos(3 * (ph - rng.uniform(0, 2 * np.pi)))[None, :])).astype(np.float32)
+    for _ in range(P177_OH_BUMPS):
+        tb, pb = np.arccos(rng.uniform(-1, 1)), rng.uniform(0, 2 * np.pi)
+        amp, wd = rng.uniform(-0.1, 0.25) * R0, rng.uniform(0.15, 0.35)
+        cg = (st[:, None] * np.sin(tb) * np.cos(ph - pb)[None, :] + (ct * np.cos(tb))[:, None]).astype(np.float32)
+        r += np.float32(amp) * np.exp((cg - 1) / np.float32(wd * wd))
+    v = np.empty((nv + 1, nu, 3), np.float32)
+    v[..., 0] = r * (st[:, None] * np.cos(ph)[None, :]).astype(np.float32)
+    v[..., 1] = r * (st[:, None] * np.sin(ph)[None, :]).astype(np.float32)
+    zc = np.float32(-P177_OH_CUT * R0)
+    v[..., 2] = np.maximum(-r * ct[:, None].astype(np.float32), zc) - zc
+    del r
+    j = np.arange(nv, dtype=np.int32)[:, None] * nu
+    i = np.arange(nu, dtype=np.int32)[None, :]
+    a, b = j + i, j + (i + 1) % nu
+    c, d = b + nu, a + nu
+    t = np.empty((nv, nu, 2, 3), np.int32)
+    t[:, :, 0, 0], t[:, :, 0, 1], t[:, :, 0, 2] = a, b, c
+    t[:, :, 1, 0], t[:, :, 1, 1], t[:, :, 1, 2] = a, c, d
+    return v.ravel(), t.reshape(-1)[:3 * n].copy()
+
+
+def _p177_oh_args(n, rng):
+    """_p177_oh_mesh's n facets: vertices, triangles; list (int32 n, -1), count (int32[1]) and
+    support_vol (float64[1]) zeroed; cos of the critical angle, the plate's z, its tolerance
+    (float32), n."""
+    v, t = _p177_oh_mesh(n, rng)
+    return [v, t, np.full(n, -1, np.int32), np.zeros(1, np.int32), np.zeros(1), np.float32(np.cos(np.radians(
+        P177_OH_CRIT))), np.float32(0), np.float32(P177_OH_EPS), _i32(n)]
+
+
+def _p177_oh_ref(v, tri, cos_crit, z_plate, eps):
+    """overhang_detect in float64: the overhanging facets (sorted), the support volume and each
+    facet's margin: |n_z + cos_crit| of its unit normal, or for a sliver (the sine of the angle
+    at its first vertex under 1e-6) the sine's relative distance from 1e-6 (inf on the plate)."""
+    V = np.asarray(v, np.float64).reshape(-1, 3)
+    T = np.asarray(tri).reshape(-1, 3)
+    A, B, C = V[T[:, 0]], V[T[:, 1]], V[T[:, 2]]
+    N = np.cross(B - A, C - A)
+    L = np.linalg.norm(N, axis=1)
+    sin = L / np.maximum(np.linalg.norm(B - A, axis=1) * np.linalg.norm(C - A, axis=1), 1e-300)
+    up = np.maximum(np.maximum(A[:, 2], B[:, 2]), C[:, 2]) > float(np.float32(z_plate) + np.float32(eps))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        nz = N[:, 2] / L
+    ok = (sin > 1e-6) & up
+    sel = ok & (nz < -float(cos_crit))
+    vol = (-0.5 * N[:, 2] * ((A[:, 2] + B[:, 2] + C[:, 2]) / 3 - float(z_plate)))[sel].sum()
+    margin = np.where(ok, np.abs(nz + float(cos_crit)), np.where(up, np.abs(sin - 1e-6) / 1e-6, np.inf))
+    return np.flatnonzero(sel), vol, margin
+
+
+UNSEEN175 = [
+    TimingProbe("probe/melt-pool-laser-7pt", "probe-unseen175", "melt_pool_step", P177_MP_N, P177_MP_BLOCK,
+                lambda n: (-(-n // 8), -(-n // 8), -(-(n // 4) // 8)), _p177_mp_args, source=_P177,
+                symbols=_p177_mp_syms,
+                note="one explicit heat-equation step of a laser powder-bed fusion melt pool (Ti-6Al-4V) on a 512 x "
+                     "512 x 128 grid of 5 um voxels (33.5M; a Rosenthal field about a 473 K preheat, the melt pool "
+                     "~65 x 130 x 320 um; the top 8 layers half powder), blocks of 8 x 8 x 8 (a warp 4 rows of 8 "
+                     "floats: 32-byte pieces of rows), a thread a voxel: 7 bounds-selected float loads (the "
+                     "neighbours re-read through L1/L2), a uint8 state, k(T) interpolated in a 32-entry __constant__ "
+                     "table (98% of warps on one entry, the rest diverging over 2-3), ~5 float divisions (by h^2, "
+                     "w^2, delta, rho_c; the source's prefactor), an expf of the Gaussian spot and Beer-Lambert depth "
+                     "for every voxel, T^4 radiation on the top layer only, a store (the same 32-byte pieces) and a "
+                     "rare state store; 168 MB read, 134 MB written: memory-bound with the divisions and expf close "
+                     "behind"),
+    TimingProbe("probe/voxelize-ray-parity", "probe-unseen175", "voxelize_parity", P177_VX_N, P177_VX_BLOCK,
+                lambda n: (-(-n // 16), -(-n // 16)), _p177_vx_args, source=_P177,
+                note="ray-parity voxelisation of a build of 4 tilted tori (4096 triangles as 36-byte Tri structs, 147 "
+                     "KB: L1/L2-resident) into 512 x 512 columns of 64 layers, 16 x 16 blocks, a thread a vertical "
+                     "ray looping over all 4096 triangles: 9 warp-uniform float loads (broadcast), 3 edge functions "
+                     "(~15 FP operations) and sign tests a triangle; a ray passes through a triangle once in ~6500 "
+                     "tests (32% of rays cross the meshes, 0.63 crossings a ray on average): then a float division, "
+                     "floorf and a 64-bit shift and xor of the column mask; 1.07G ray-triangle tests, 3 MB written: "
+                     "bound by issue of the uniform loads and FMAs of the inner loop"),
+    TimingProbe("probe/hatch-clip-smem", "probe-unseen175", "hatch_layers", P177_HT_LAYERS, P177_HT_BLOCK,
+                lambda n: (-(-P177_HT_LINES // P177_HT_BLOCK), n), _p177_ht_args, source=_P177,
+                note="scan-path hatching of 1024 layers of a twisted, tapering star-shaped part with up to 3 cooling "
+                     "channels (1114-1294 contour edges a layer, 16-byte Edge structs, 20 MB), 512 hatch lines 0.1 mm "
+                     "apart a layer turned 67 degrees a layer, blocks of 128 (4 a layer, 4096 in all), a thread a "
+                     "line: each of ~10 chunks of 128 edges loaded (coalesced), rotated into the hatch frame (cosf "
+                     "and sinf once, 4 FMAs) and stored to shared memory between 2 __syncthreads, then every thread "
+                     "scans the chunk (2 broadcast shared loads and 2 compares an edge; a float division at each of "
+                     "its 0-6 crossings: 25% of lines empty, 57% 2, 17% 4) into a 32-float per-thread array (local "
+                     "memory), an insertion sort and zigzag output (~0.9 scan vectors of 16 B a line into a 134 MB "
+                     "buffer): bound by the shared-memory inner loop's issue (643M edge tests)"),
+    TimingProbe("probe/powder-porosity-atomic", "probe-unseen175", "powder_porosity", 1 << 24, P177_PP_BLOCK,
+                lambda n: -(-n // P177_PP_BLOCK), _p177_pp_args, source=_P177,
+                note="packing statistics of a DEM powder bed: 2^24 particles (16-byte Particle structs, 268 MB read "
+                     "coalesced; radii lognormal, median 16 um) in the DEM's 50 um bin order binned into 160 x 160 x "
+                     "30 porosity cells of 100 um (~22 particles a cell; recoater streaks, a looser top layer, 0.3% "
+                     "spatter above the grid dropped), blocks of 512, a thread a particle: 3 floorf and a bounds "
+                     "test, then 3 global atomicAdds: the particle's volume (float) and a count on its cell (a warp's "
+                     "32 particles in ~6.6 distinct cells) and a count on its layer's size bin (480 counters in all, "
+                     "a warp's ~7.4 distinct): 50M atomics, most to addresses other lanes of the warp share: bound by "
+                     "same-address atomics in L2"),
+    TimingProbe("probe/inherent-strain-march", "probe-unseen175", "inherent_stress", P177_IS_N, P177_IS_BLOCK,
+                lambda n: (-(-n // 32), -(-n // 8)), _p177_is_args, source=_P177,
+                note="layer-by-layer inherent strain residual stress on a 1024 x 1024 x 64 grid of 100 um voxels (a "
+                     "block, a hollow cylinder, a cone and a bridge: 16.5% part; strains 0.003-0.0079 by scan "
+                     "direction and contour), 32 x 8 blocks (4096), a thread a column marching down 64 layers: per "
+                     "layer a 10 x 34 tile staged with its halo in shared memory (1-4 bounds-checked loads a thread, "
+                     "1.33x the tile re-read from L2), __syncthreads, 9 shared loads, a float division by 9, 3 FMAs, "
+                     "a coalesced store, __syncthreads; 268 MB read, 268 MB written: DRAM-bound, with 128 barriers a "
+                     "block"),
+    TimingProbe("probe/overhang-compact-shfl", "probe-unseen175", "overhang_detect", P177_OH_N, P177_OH_BLOCK,
+                lambda n: -(-n // P177_OH_BLOCK), _p177_oh_args, source=_P177,
+                note="support-structure overhang detection on an indexed mesh of 2^24 facets (a bumpy oblate blob as "
+                     "a UV mesh of 2048 x 4096 quads, 8.4M vertices, 100 MB; 201 MB of indices read as 3 strided ints "
+                     "a thread), blocks of 256, a thread a facet: 9 float gathers of its vertices (two vertex rows a "
+                     "warp: mostly L1/L2 hits), a cross product, 3 sqrtf and a float division; 20% of facets on the "
+                     "plate, 8192 degenerate (the poles), 7.6% overhanging (in contiguous rows: 7.8% of warps have "
+                     "any, then ~31 lanes) take an atomicAdd on one counter, a list store and their support volume in "
+                     "double (a double division); then 5 double __shfl_down_sync and a double atomicAdd a warp with "
+                     "support volume: memory-bound on the index stream and gathers"),
+]
+PROBES += UNSEEN175
+
+
+# probe-unseen176 (probes178.cu): a music information retrieval / audio analysis course's
+# kernels (chroma features folded into 12 pitch classes by shared-memory atomics, a
+# SuperFlux onset detection function a warp a frame with shuffles, the YIN pitch detector a
+# block a frame on a shared-memory frame, tempo by onset-envelope autocorrelation in double
+# with a __constant__ prior and a shared-memory arg-max, subsequence DTW of chroma by
+# anti-diagonal wavefronts, Shazam-style landmark hashing of spectral peak pairs into a
+# global atomic histogram) as a student who knows CUDA basics writes them, predicted
+# before their first GPU run
+_P178 = "probes178.cu"
+P178_SR, P178_NFFT, P178_HOP = 44100, 4096, 1024   # the spectrograms: a 4096-point Hann STFT at 44.1 kHz, hop 1024
+P178_BINS = P178_NFFT // 2 + 1                     # 2049 bins of 10.77 Hz
+P178_FPS = P178_SR / P178_HOP                      # 43.07 frames a second
+P178_SPEC_TRACK = (8000, 0.35)                     # a track's frames: lognormal(log 8000, 0.35) (~3 min)
+P178_SPEC_GAP = 43                                 # frames of digital silence between tracks
+P178_SPEC_CUTOFF = 16000.0                         # the tracks' encoder low-pass (Hz)
+P178_CH_N, P178_CH_BLOCK = 1 << 14, 256            # chroma: frames (6.3 min of audio), a block a frame
+P178_CH_CENTER, P178_CH_WIDTH = 72.0, 24.0         # CH_CENTER, CH_WIDTH
+P178_SF_N, P178_SF_BLOCK, P178_SF_GAMMA = 1 << 15, 256, 10.0   # superflux: frames, threads a block (8 frames), gamma
+P178_YIN_SR, P178_YIN_HOP, P178_YIN_THR = 22050, 256, 0.1
+P178_YIN_W, P178_YIN_TAU, P178_YIN_TAU_MIN = 1024, 512, 11     # YIN_W, YIN_TAU, YIN_TAU_MIN
+P178_YIN_N = 1 << 13                               # frames (95 s of singing)
+P178_YIN_RANGE = (40, 79)                          # the melody's MIDI range (82 .. 784 Hz)
+P178_TP_FPS = 22050 / 256                          # onset envelopes: 86.13 frames a second
+P178_TP_LEN, P178_TP_LAGS, P178_TP_N = 2584, 512, 2048         # 30-s excerpts, TP_LAGS, tracks
+P178_TP_PRIOR = (120.0, 1.0, 320.0)                # the prior: its centre (BPM), sd (octaves), the fastest tempo
+P178_TP_BPM = (115.0, 0.22, 60.0, 200.0)           # the tracks' tempi: lognormal(log 115, 0.22) in 60 .. 200
+P178_DTW_Q, P178_DTW_R, P178_DTW_N = 256, 384, 2048            # DTW_Q, DTW_R, pairs
+P178_DTW_QLEN, P178_DTW_RLEN = (96, 256), (192, 384)           # the lengths' ranges (frames of 10 Hz chroma)
+P178_DTW_MATCH, P178_DTW_CHORD = 0.6, 12           # queries cut from their reference; a chord's mean frames
+P178_LM_N, P178_LM_BLOCK = 1 << 22, 256            # landmarks: peaks (~36 h of audio), threads a block
+P178_LM_DT, P178_LM_DF, P178_LM_FAN, P178_LM_TBITS = 63, 31, 8, 20   # LM_DT_MAX, LM_DF_MAX, LM_FANOUT, LM_TABLE_BITS
+P178_LM_PEAKS = 1.5                                # the mean peaks a frame (11025 Hz, 1024-point FFT, hop 512)
+P178_LM_BIN = (70.0, 0.7, 511)                     # peak bins lognormal(log 70, 0.7) (~750 Hz), 1 .. 511
+P178_LM_TRACK = 4500                               # a track's mean frames (3.5 min)
+
+
+def _p178_hann_lobe(delta):
+    """The magnitude of a Hann window's transform delta bins off a sinusoid's frequency,
+    relative to its peak: |sinc(delta) / (1 - delta^2)|."""
+    one = np.abs(np.abs(delta) - 1) < 1e-6
+    return np.where(one, 0.5, np.abs(np.sinc(delta) / np.where(one, 2.0, 1 - delta * delta)))
+
+
+def _p178_spec(frames, rng, nbins=P178_BINS):
+    """A frames x nbins STFT magnitude spectrogram (float32, frame-major) of a batch of pop
+    tracks (P178_SPEC_TRACK frames each, P178_SPEC_GAP frames of exact zeros between them):
+    a pink noise floor (Rayleigh magnitudes, 0.5 / (1 + k / 30) at bin k, 1/20 of it past the
+    encoder's P178_SPEC_CUTOFF) scaled by the track's loudness and by a drum hit decaying
+    over ~2 frames on every beat (tempo lognormal around 115 BPM), plus notes of the track's
+    key (a bass note a beat, 3-note chords every 2-4 beats, a melody of 0.5-2 beat notes):
+    16 harmonics of amplitude A / h decaying over ~20 frames, each spread over the 4 bins
+    about its frequency by the Hann window's main lobe."""
+    f32 = np.float32
+    mag = rng.standard_exponential((frames, nbins), dtype=f32)
+    mag *= f32(2)
+    np.sqrt(mag, out=mag)
+    k = np.arange(nbins)
+    floor = 0.5 / (1 + k / 30.0) * np.where(k * P178_SR / P178_NFFT > P178_SPEC_CUTOFF, 0.05, 1.0)
+    mag *= floor.astype(f32)[None, :]
+    # the tracks
+    lens = np.maximum(64, rng.lognormal(np.log(P178_SPEC_TRACK[0]), P178_SPEC_TRACK[1], frames // 2000 + 2))
+    lens = lens.astype(np.int64)
+    starts = np.concatenate([[0], np.cumsum(lens + P178_SPEC_GAP)[:-1]])
+    nt = int(np.searchsorted(starts, frames))
+    starts, lens = starts[:nt], np.minimum(lens[:nt], frames - starts[:nt])
+    track = np.full(frames, -1)
+    for s, L, i in zip(starts, lens, range(nt)):
+        track[s:s + L] = i
+    silent = track < 0
+    bpm = np.clip(rng.lognormal(np.log(115), 0.2, nt), 70, 180)
+    period = 60 * P178_FPS / bpm
+    loud = rng.lognormal(0, 0.4, nt)
+    t = np.arange(frames)
+    tr = np.maximum(track, 0)
+    pos = (t - starts[tr]) / period[tr]                   # beats into the track
+    since = (pos - np.floor(pos)) * period[tr]            # frames since the last beat
+    gain = loud[tr] * (1 + 12 * np.exp(-since / 1.5))
+    gain[silent] = 0
+    mag *= gain.astype(f32)[:, None]
+    # the notes: onset frame, length, MIDI pitch, amplitude
+    key = rng.integers(0, 12, nt)
+    scale = np.array([0, 2, 4, 5, 7, 9, 11])
+    on, ln, mi, am = [], [], [], []
+    for i in range(nt):
+        P, s, L = period[i], starts[i], lens[i]
+        nb = int(L / P) + 1
+        b = s + np.arange(nb) * P                         # the beats
+        deg = rng.integers(0, 7, nb)
+        # bass: the chord root, a beat each
+        on.append(b); ln.append(np.full(nb, P)); mi.append(36 + (key[i] + scale[deg]) % 12)
+        am.append(rng.lognormal(np.log(0.12), 0.3, nb))
+        # chords: triads on every 2-4 beats
+        cb = np.cumsum(rng.integers(2, 5, nb))
+        cb = cb[cb < nb]
+        for third in (0, 2, 4):
+            on.append(b[cb]); ln.append(2.5 * P * np.ones(len(cb)))
+            mi.append(57 + (key[i] + scale[(deg[cb] + third) % 7] + 3) % 12)
+            am.append(rng.lognormal(np.log(0.04), 0.3, len(cb)))
+        # melody: notes of 0.5 .. 2 beats, a random walk on the scale
+        m = int(2 * nb)
+        dur = rng.choice([0.5, 1.0, 1.5, 2.0], m, p=[0.4, 0.35, 0.1, 0.15]) * P
+        mo = s + np.concatenate([[0], np.cumsum(dur)[:-1]])
+        walk = np.clip(np.cumsum(rng.integers(-2, 3, m)) + 10, 0, 20)
+        mel = 48 + key[i] + 12 * (walk // 7) + scale[walk % 7]
+        keep = mo < s + L
+        on.append(mo[keep]); ln.append(dur[keep]); mi.append(mel[keep])
+        am.append(rng.lognormal(np.log(0.08), 0.4, int(keep.sum())))
+    on, ln, mi, am = (np.concatenate(v) for v in (on, ln, mi, am))
+    tr_of = np.searchsorted(starts, on, side="right") - 1
+    end = np.minimum(on + ln, starts[tr_of] + lens[tr_of])
+    f0 = (on).astype(np.int64)
+    nf = np.maximum(0, np.ceil(end).astype(np.int64) - f0)
+    nf = np.minimum(nf, frames - f0)
+    note = np.repeat(np.arange(len(on)), nf)
+    fr = f0[note] + (np.arange(len(note)) - np.repeat(np.cumsum(nf) - nf, nf))
+    amp = am[note] * np.exp(-(fr - on[note]) / 20.0) * 1024     # a Hann-windowed sinusoid's peak: N / 4 A
+    hz = 440 * 2 ** ((mi[note] - 69) / 12)
+    binhz = P178_SR / P178_NFFT
+    for h in range(1, 17):
+        c = hz * h / binhz
+        ok = c < min(nbins - 3, P178_SPEC_CUTOFF / binhz)
+        c0 = np.floor(c[ok]).astype(np.int64)
+        for o in (-1, 0, 1, 2):
+            kk = c0 + o
+            np.add.at(mag, (fr[ok], kk), (amp[ok] / h * _p178_hann_lobe(kk - c[ok])).astype(f32))
+    mag[silent] = 0
+    return mag
+
+
+def _p178_ch_args(n, rng):
+    """n frames of a spectrogram (_p178_spec, float32 flat), the chroma (n x 12) zeroed,
+    nbins, bin_hz."""
+    return [_p178_spec(n, rng).ravel(), np.zeros(n * 12, np.float32), _i32(P178_BINS),
+            np.float32(P178_SR / P178_NFFT)]
+
+
+def _p178_pitch(nbins, bin_hz):
+    """Bins 1 .. nbins - 1's MIDI pitch (float64, from 69 at 440 Hz) and their distance from
+    a rounding boundary."""
+    midi = 69 + 12 * np.log2(np.arange(1, nbins) * float(np.float32(bin_hz)) / 440)
+    return midi, np.abs((midi + 0.5) - np.round(midi + 0.5))
+
+
+def _p178_ch_ref(mag, nbins, bin_hz):
+    """chroma_fold in float64: the frames' normalised chroma (frames x 12)."""
+    midi, _ = _p178_pitch(nbins, bin_hz)
+    X = np.asarray(mag, np.float64).reshape(-1, nbins)[:, 1:]
+    w = np.exp(-0.5 * ((midi - P178_CH_CENTER) / P178_CH_WIDTH) ** 2)
+    fold = np.zeros((nbins - 1, 12))
+    fold[np.arange(nbins - 1), np.floor(midi + 0.5).astype(np.int64) % 12] = w
+    C = (X * X) @ fold
+    mx = C.max(axis=1, keepdims=True)
+    return np.where(mx > 0, C / np.where(mx > 0, mx, 1), 0)
+
+
+def _p178_sf_args(n, rng):
+    """n frames of a spectrogram (_p178_spec, float32 flat), the flux (n) zeroed, nbins,
+    gamma, n."""
+    return [_p178_spec(n, rng).ravel(), np.zeros(n, np.float32), _i32(P178_BINS), np.float32(P178_SF_GAMMA),
+            _i32(n)]
+
+
+def _p178_sf_ref(mag, nbins, gamma):
+    """superflux in float64: each frame's onset strength, and a bound on float32's error
+    (3 ulps of each log term and the 36 roundings of a warp's partial sums)."""
+    X = np.asarray(mag, np.float64).reshape(-1, nbins)
+    L = np.log1p(float(gamma) * X)
+    P = L.copy()
+    P[:, 1:] = np.maximum(P[:, 1:], L[:, :-1])
+    P[:, :-1] = np.maximum(P[:, :-1], L[:, 1:])
+    d = np.maximum(L[1:] - P[:-1], 0)
+    flux = np.concatenate([[0.0], d.sum(axis=1)])
+    big = np.concatenate([[0.0], np.maximum(L[1:], P[:-1]).sum(axis=1)])
+    return flux, 3 * 2.0 ** -24 * big + 36 * 2.0 ** -24 * flux
+
+
+def _p178_yin_signal(L, rng, sr=P178_YIN_SR):
+    """L samples (float32) of a solo singer at sr Hz: notes of lognormal(log 0.3 s, 0.5)
+    durations, a random walk of MIDI pitches in P178_YIN_RANGE (steps N(0, 3^2)
+    semitones), 5-6 Hz vibrato of +- 0.3 semitones, 12 harmonics of random formant-like
+    weights (those past Nyquist dropped), 20 ms attacks and 30 ms releases, amplitudes
+    lognormal(log 0.3, 0.4); a fifth of the 'notes' are breaths (noise of sd 0.01) or
+    silence; background noise of sd 0.002 throughout."""
+    m = int(L / (0.3 * sr)) + 16
+    dur = np.maximum(0.06, rng.lognormal(np.log(0.3), 0.5, m))
+    cnt = np.round(dur * sr).astype(np.int64)
+    start = np.concatenate([[0], np.cumsum(cnt)[:-1]])
+    keep = start < L
+    m = int(keep.sum())
+    cnt, start = cnt[:m], start[:m]
+    lo, hi = P178_YIN_RANGE
+    pitch = np.clip(np.cumsum(rng.normal(0, 3, m)) + (lo + hi) / 2 - 5, lo, hi)
+    voiced = rng.random(m) < 0.8
+    note = np.repeat(np.arange(m), cnt)[:L]
+    t = (np.arange(L) - start[note]) / sr
+    vib = 0.3 * np.sin(2 * np.pi * rng.uniform(5, 6, m)[note] * t + rng.uniform(0, 2 * np.pi, m)[note])
+    f0 = 440 * 2 ** ((pitch[note] + vib - 69) / 12)
+    phase = 2 * np.pi * np.cumsum(f0) / sr
+    w = rng.uniform(0.2, 1.0, (m, 12)) / np.arange(1, 13)
+    x = np.zeros(L)
+    for h in range(1, 13):
+        x += np.where(h * f0 < sr / 2, w[note, h - 1], 0) * np.sin(h * phase)
+    env = np.minimum(1, np.minimum(t / 0.02, (cnt[note] / sr - t) / 0.03))
+    amp = rng.lognormal(np.log(0.3), 0.4, m)
+    breath = rng.random(m) < 0.5
+    x = np.where(voiced[note], amp[note] * env * x / np.abs(w).sum(axis=1)[note] * 3,
+                 np.where(breath[note], 0.01 * rng.standard_normal(L), 0))
+    return (x + 0.002 * rng.standard_normal(L)).astype(np.float32)
+
+
+def _p178_yin_args(n, rng):
+    """A singer's signal (_p178_yin_signal) framed into n frames of hop P178_YIN_HOP (as
+    many samples as the last frame's window and lags need); f0 and aper (n) zeroed; hop,
+    sr, threshold."""
+    L = P178_YIN_HOP * (n - 1) + P178_YIN_W + P178_YIN_TAU
+    return [_p178_yin_signal(L, rng), np.zeros(n, np.float32), np.zeros(n, np.float32), _i32(P178_YIN_HOP),
+            np.float32(P178_YIN_SR), np.float32(P178_YIN_THR)]
+
+
+def _p178_yin_ref(x, n, hop=P178_YIN_HOP, sr=P178_YIN_SR, thr=P178_YIN_THR):
+    """yin_pitch in float64: f0, aperiodicity, the chosen lags (-1 unvoiced) and the
+    normalised differences (n x YIN_TAU)."""
+    W, T, T0 = P178_YIN_W, P178_YIN_TAU, P178_YIN_TAU_MIN
+    x = np.asarray(x, np.float64)
+    fr = x[hop * np.arange(n)[:, None] + np.arange(W + T)[None, :]]
+    d = np.stack([((fr[:, :W] - fr[:, tau:tau + W]) ** 2).sum(axis=1) for tau in range(T)], axis=1)
+    run = np.cumsum(d[:, 1:], axis=1)
+    c = np.ones_like(d)
+    c[:, 1:] = np.where(run > 0, d[:, 1:] * np.arange(1, T) / np.where(run > 0, run, 1), 1)
+    under = c[:, T0:T - 1] < thr
+    voiced = under.any(axis=1)
+    k = T0 + np.argmax(under, axis=1)
+    # down to the local minimum: the first k' >= k with c[k' + 1] >= c[k'] (or k' = T - 2)
+    rise = np.c_[c[:, 1:T - 1] >= c[:, :T - 2], np.ones(n, bool)]      # lags 0 .. T - 2
+    idx = np.arange(T - 1)[None, :]
+    best = np.argmax(rise & (idx >= k[:, None]), axis=1)
+    rows = np.arange(n)
+    a, b, cc = c[rows, best - 1], c[rows, best], c[rows, best + 1]
+    den = a - 2 * b + cc
+    shift = np.where(den > 0, 0.5 * (a - cc) / np.where(den > 0, den, 1), 0)
+    f0 = np.where(voiced, sr / (best + shift), 0)
+    aper = np.where(voiced, b, c[:, T0:].min(axis=1))
+    return f0, aper, np.where(voiced, best, -1), c
+
+
+def _p178_tp_prior(lags=P178_TP_LAGS):
+    """The tempo prior's weight of each lag (float32): exp(-log2(bpm / 120)^2 / 2) at the
+    lag's tempo 60 fps / lag, 0 for lag 0 and tempi over 320 BPM."""
+    mid, sd, fast = P178_TP_PRIOR
+    lag = np.arange(lags, dtype=np.float64)
+    bpm = 60 * P178_TP_FPS / np.maximum(lag, 1)
+    w = np.exp(-0.5 * (np.log2(bpm / mid) / sd) ** 2)
+    return np.where((lag > 0) & (bpm <= fast), w, 0).astype(np.float32)
+
+
+def _p178_tp_syms(n, rng):
+    return {"c_prior": _p178_tp_prior()}
+
+
+def _p178_tp_args(n, rng, length=P178_TP_LEN):
+    """n tracks' onset-strength envelopes of length frames at 86 frames a second (float32,
+    track-major): tempi lognormal P178_TP_BPM, a random phase; an onset on every beat (1.6
+    on the bar's downbeat), on the off-beat eighths with the track's busyness (U(0.3, 1)),
+    on the sixteenths with half of it (strengths 1, 0.5, 0.25 times lognormal(0, 0.35)),
+    each jittered by N(0, 0.6^2) frames, smeared over 3 frames (1, 0.45, 0.2); a rectified
+    noise floor max(0, N(0, 0.15^2)) (~50% zeros); a fifth of the tracks with an intro of up
+    to 8 s without onsets; each track scaled by lognormal(0, 0.5); acf (n x TP_LAGS) and
+    best (n) zeroed, length."""
+    fps = P178_TP_FPS
+    mu, sg, lo, hi = P178_TP_BPM
+    bpm = np.clip(rng.lognormal(np.log(mu), sg, n), lo, hi)
+    P = 60 * fps / bpm
+    nb = int(np.ceil(length / (60 * fps / hi))) + 2
+    busy = rng.uniform(0.3, 1.0, n)
+    intro = np.where(rng.random(n) < 0.2, rng.uniform(0, 8 * fps, n), 0)
+    k = np.arange(nb)[None, :]
+    base = rng.uniform(0, 1, n)[:, None] * P[:, None] + k * P[:, None]           # n x nb
+    ev_t = [base, base + P[:, None] / 2, base + P[:, None] / 4, base + 3 * P[:, None] / 4]
+    ev_a = [np.where(k % 4 == 0, 1.6, 1.0) * np.ones((n, 1)),
+            np.where(rng.random((n, nb)) < busy[:, None], 0.5, 0),
+            np.where(rng.random((n, nb)) < busy[:, None] / 2, 0.25, 0),
+            np.where(rng.random((n, nb)) < busy[:, None] / 2, 0.25, 0)]
+    tt = np.concatenate(ev_t, axis=1)
+    aa = np.concatenate(ev_a, axis=1) * rng.lognormal(0, 0.35, tt.shape)
+    fi = np.round(tt + rng.normal(0, 0.6, tt.shape)).astype(np.int64)
+    ok = (fi >= intro[:, None]) & (fi < length) & (aa > 0)
+    env = np.zeros((n, length))
+    rows = np.broadcast_to(np.arange(n)[:, None], fi.shape)
+    np.add.at(env, (rows[ok], fi[ok]), aa[ok])
+    e0 = env.copy()
+    env[:, 1:] += 0.45 * e0[:, :-1]
+    env[:, 2:] += 0.2 * e0[:, :-2]
+    env += np.maximum(0, rng.normal(0, 0.15, (n, length)))
+    env *= rng.lognormal(0, 0.5, n)[:, None]
+    return [env.astype(np.float32).ravel(), np.zeros(n * P178_TP_LAGS, np.float32), np.zeros(n, np.int32),
+            _i32(length)]
+
+
+def _p178_tp_ref(env, length, prior):
+    """tempo_acf in numpy: the mean products (float64, n x TP_LAGS; each product rounded to
+    float32 as the kernel forms it), the best lags, and the smallest relative gap between a
+    track's best weighted value and its runner-up."""
+    E = np.asarray(env, np.float32).reshape(-1, length)
+    acf = np.stack([(E[:, :length - g] * E[:, g:]).astype(np.float64).sum(axis=1) / (length - g)
+                    for g in range(P178_TP_LAGS)], axis=1)
+    w = acf.astype(np.float32) * prior[None, :]
+    best = np.argmax(w, axis=1)
+    top = np.sort(w, axis=1)[:, -2:].astype(np.float64)
+    gap = ((top[:, 1] - top[:, 0]) / np.maximum(top[:, 1], 1e-30)).min()
+    return acf, best, gap
+
+
+_P178_DEG_ROOT = np.array([0, 2, 4, 5, 7, 9])       # I ii iii IV V vi
+_P178_DEG_MINOR = np.array([0, 1, 1, 0, 0, 1])
+
+
+def _p178_chroma(root, minor, rng, noise=0.15):
+    """Unit-norm 12-dim chroma vectors (float64, len(root) x 12) of triads: 1 on the chord's
+    notes, 0.25 on their fifths (overtones), exponential noise of mean noise."""
+    third = 4 - minor
+    v = np.zeros((len(root), 12))
+    rows = np.arange(len(root))
+    for iv, w in ((0, 1.0), (third, 1.0), (7, 1.0), (7, 0.25), (third + 7, 0.25), (14, 0.25)):
+        np.add.at(v, (rows, (root + iv) % 12), w)
+    v += rng.exponential(noise, v.shape)
+    return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+
+def _p178_chords(lens, rng):
+    """Chord labels (root, minor) for sequences of lens frames: each in a random key, chords
+    of the key's I ii iii IV V vi lasting geometric(1 / P178_DTW_CHORD) frames."""
+    tot = int(lens.sum())
+    dur = rng.geometric(1 / P178_DTW_CHORD, tot // 4 + 64)
+    deg = np.repeat(rng.integers(0, 6, len(dur)), dur)[:tot]
+    key = np.repeat(rng.integers(0, 12, len(lens)), lens)
+    return (key + _P178_DEG_ROOT[deg]) % 12, _P178_DEG_MINOR[deg]
+
+
+def _p178_dtw_args(n, rng, qlens=P178_DTW_QLEN, rlens=P178_DTW_RLEN):
+    """n (query, reference) pairs of 10 Hz chroma sequences (unit-norm, float32, 12 a frame,
+    concatenated with int32 frame offsets): references of P178_DTW_RLEN frames and queries of
+    P178_DTW_QLEN (uniform; or qlens, rlens) of triad chroma (_p178_chroma, _p178_chords); P178_DTW_MATCH of the
+    queries are a cut of their reference played at a tempo ratio U(0.8, 1.25) (fresh noise),
+    the rest unrelated; dist and end (n) zeroed."""
+    qlen = rng.integers(qlens[0], qlens[1] + 1, n)
+    rlen = rng.integers(rlens[0], rlens[1] + 1, n)
+    rr, rm = _p178_chords(rlen, rng)
+    qr, qm = _p178_chords(qlen, rng)
+    roff = np.concatenate([[0], np.cumsum(rlen)[:-1]])
+    qoff = np.concatenate([[0], np.cumsum(qlen)[:-1]])
+    match = rng.random(n) < P178_DTW_MATCH
+    rho = np.minimum(rng.uniform(0.8, 1.25, n), (rlen - 1) / qlen)
+    st = (rng.random(n) * (rlen - np.ceil(qlen * rho))).astype(np.int64)
+    p = np.repeat(np.arange(n), qlen)
+    i = np.arange(int(qlen.sum())) - qoff[p]
+    src = roff[p] + st[p] + np.floor(i * rho[p]).astype(np.int64)
+    m = match[p]
+    qr[m], qm[m] = rr[src[m]], rm[src[m]]
+    q = _p178_chroma(qr, qm, rng).astype(np.float32)
+    r = _p178_chroma(rr, rm, rng).astype(np.float32)
+    return [q.ravel(), r.ravel(), qoff.astype(np.int32), qlen.astype(np.int32), roff.astype(np.int32),
+            rlen.astype(np.int32), np.zeros(n, np.float32), np.zeros(n, np.int32)]
+
+
+def _p178_dtw_ref(q, r, qoff, qlen, roff, rlen):
+    """subseq_dtw in float64, a row at a time (D[i] = S + running min of (B - S shifted), S the
+    row's cost prefix sums, B the better of the row above's two cells): each pair's
+    distance, end frame, and the gap between its best and next-best last-row cells."""
+    Q = np.asarray(q, np.float64).reshape(-1, 12)
+    R = np.asarray(r, np.float64).reshape(-1, 12)
+    dist, end, gap = [], [], []
+    for qo, M, ro, N in zip(qoff, qlen, roff, rlen):
+        C = 1 - Q[qo:qo + M] @ R[ro:ro + N].T
+        D = C[0]
+        for i in range(1, M):
+            B = np.minimum(D, np.r_[np.inf, D[:-1]])
+            S = np.cumsum(C[i])
+            D = S + np.minimum.accumulate(B - np.r_[0, S[:-1]])
+        j = int(np.argmin(D))
+        dist.append(D[j])
+        end.append(j)
+        gap.append(np.partition(D, 1)[1] - D[j])
+    return np.array(dist), np.array(end), np.array(gap)
+
+
+def _p178_lm_args(n, rng):
+    """n spectral peaks of a fingerprint database's tracks (11025 Hz audio, 1024-point frames,
+    hop 512: 21.5 frames a second, 512 bins) as Peak structs (track, frame, bin; int32 x 3,
+    sorted): tracks of P178_LM_TRACK frames on average (lognormal, sd 0.4), Poisson peaks a
+    frame of mean P178_LM_PEAKS times the track's density (lognormal(0, 0.3)), the section's
+    loudness (lognormal(0, 0.4) every 200 frames) and 3x on the beat's frame (every ~11),
+    bins lognormal P178_LM_BIN (at most one peak a bin and frame); the last track cut at n;
+    hash (LM_FANOUT n), npairs (n) and the histogram (2^LM_TABLE_BITS) zeroed, n."""
+    out = []
+    got, tid = 0, 0
+    while got < n:
+        m = max(8, int((n - got) / P178_LM_PEAKS / P178_LM_TRACK * 1.2) + 2)
+        lens = np.maximum(200, rng.lognormal(np.log(P178_LM_TRACK) - 0.08, 0.4, m)).astype(np.int64)
+        F = int(lens.sum())
+        tr = np.repeat(np.arange(m), lens)
+        fr = np.arange(F) - np.repeat(np.cumsum(lens) - lens, lens)
+        beat = rng.uniform(9, 13, m)
+        onbeat = (fr % beat[tr]) < 1
+        sec = rng.lognormal(0, 0.4, F // 200 + 1)[np.arange(F) // 200]
+        lam = P178_LM_PEAKS * rng.lognormal(0, 0.3, m)[tr] * sec * np.where(onbeat, 3.0, 1.0)
+        lam *= F * P178_LM_PEAKS / lam.sum()
+        cnt = rng.poisson(lam)
+        g = np.repeat(np.arange(F), cnt)
+        mu, sg, top = P178_LM_BIN
+        b = np.clip(np.round(rng.lognormal(np.log(mu), sg, len(g))), 1, top).astype(np.int64)
+        key = np.sort(g * 512 + b)
+        key = key[np.r_[True, key[1:] != key[:-1]]]
+        g, b = key // 512, key % 512
+        out.append(np.stack([tr[g] + tid, fr[g], b], axis=1))
+        got += len(g)
+        tid += m
+    pk = np.concatenate(out)[:n].astype(np.int32)
+    return [pk.ravel(), np.zeros(n * P178_LM_FAN, np.uint32), np.zeros(n, np.int32),
+            np.zeros(1 << P178_LM_TBITS, np.int32), _i32(n)]
+
+
+def _p178_lm_ref(pk, scan=400):
+    """landmark_hash in numpy: the hashes (n x LM_FANOUT, 0 where unused), the pair counts and
+    the histogram (scanning up to scan peaks ahead of each anchor)."""
+    pk = np.asarray(pk, np.int64).reshape(-1, 3)
+    n = len(pk)
+    j = np.arange(n)[:, None] + np.arange(1, scan + 1)[None, :]
+    inb = j < n
+    b = pk[np.minimum(j, n - 1)]
+    dt = b[..., 1] - pk[:, None, 1]
+    df = b[..., 2] - pk[:, None, 2]
+    stop = ~inb | (b[..., 0] != pk[:, None, 0]) | (dt > P178_LM_DT)
+    live = np.cumsum(stop, axis=1) == 0
+    assert not live[:, -1].any()                          # the scan reached every anchor's stop
+    ok = live & (dt >= 1) & (np.abs(df) <= P178_LM_DF)
+    rank = np.cumsum(ok, axis=1)
+    ok &= rank <= P178_LM_FAN
+    h = (pk[:, None, 2] << 12) | ((df + P178_LM_DF) << 6) | dt
+    hash_ = np.zeros((n, P178_LM_FAN), np.uint32)
+    rows, cols = np.nonzero(ok)
+    hash_[rows, rank[rows, cols] - 1] = h[rows, cols]
+    hv = h[ok].astype(np.uint64)
+    bucket = ((hv * 2654435761) & 0xFFFFFFFF) >> (32 - P178_LM_TBITS)
+    hist = np.bincount(bucket.astype(np.int64), minlength=1 << P178_LM_TBITS).astype(np.int32)
+    return hash_, ok.sum(axis=1).astype(np.int32), hist
+
+
+UNSEEN176 = [
+    TimingProbe("probe/chroma-fold-smem-atomic", "probe-unseen176", "chroma_fold", P178_CH_N, P178_CH_BLOCK,
+                lambda n: n, _p178_ch_args, source=_P178,
+                note="chroma of 16384 frames of a 2049-bin STFT magnitude spectrogram (4096 points at 44.1 kHz: "
+                     "134 MB; pop tracks: a pink noise floor, harmonic partials, drum hits, 0.3% silent frames), a "
+                     "block of 256 threads a frame: 8 bins a thread (coalesced loads), per bin a log2f, 2 "
+                     "full-precision float divisions (by 440 and 24), an expf and a shared-memory float atomicAdd "
+                     "onto one of 12 pitch-class words: above bin ~540 a semitone spans a warp's 32 bins, so 42% of "
+                     "the warp atomics put all 32 lanes on one address (2.2 distinct a warp on average); then 12 "
+                     "threads normalise by the max; bound by the contended shared-memory atomics, then the per-bin "
+                     "SFU and division work; DRAM (134 MB) well under"),
+    TimingProbe("probe/superflux-warp-shfl", "probe-unseen176", "superflux", P178_SF_N, P178_SF_BLOCK,
+                lambda n: -(-n * 32 // P178_SF_BLOCK), _p178_sf_args, source=_P178,
+                note="SuperFlux onset detection on 32768 frames x 2049 bins (268 MB of the same spectrograms), a "
+                     "warp a frame, 8 a block of 256: 65 trips a lane of a coalesced load of the frame's bin and 3 "
+                     "of the previous frame's (bins k-1 .. k+1: the neighbouring warp's frame, re-read from L1/L2), 2 "
+                     "fmaxf, 2 log1pf (~20 instructions each), a rectified add; a 5-step __shfl_down_sync sum and "
+                     "one store a warp; 268 MB from DRAM against ~3G lane-instructions of log1pf: close to a balance "
+                     "of DRAM bandwidth and FP32 issue"),
+    TimingProbe("probe/yin-diff-smem", "probe-unseen176", "yin_pitch", P178_YIN_N, P178_YIN_TAU,
+                lambda n: n, _p178_yin_args, source=_P178,
+                note="YIN pitch detection of 8192 frames (hop 256 of a 22.05 kHz solo voice, 8.4 MB; each sample "
+                     "in 6 frames), a block of 512 threads a frame: 1536 samples staged in 6 KB of shared memory (3 "
+                     "coalesced loads a thread) and __syncthreads, then a thread a lag runs 1024 iterations of 2 "
+                     "shared loads (one a broadcast, one consecutive across lanes: conflict-free), a subtract and "
+                     "an FMA; then thread 0 alone (the other 15 warps waiting) computes the cumulative mean "
+                     "normalised difference over 511 lags (a dependent chain with a float division each), the "
+                     "threshold search and walk (voiced frames, ~85%, stop at lags ~30-270; unvoiced ones scan all "
+                     "500 and take a minimum) and a parabolic refinement; bound by shared-memory load issue (268M "
+                     "warp loads), the serial tail partly hidden behind the 3 other resident blocks"),
+    TimingProbe("probe/tempo-acf-double-prior", "probe-unseen176", "tempo_acf", P178_TP_N, P178_TP_LAGS,
+                lambda n: n, _p178_tp_args, source=_P178, symbols=_p178_tp_syms,
+                note="tempo estimation for 2048 30-s onset-strength envelopes (2584 frames at 86 Hz, 42% zeros; "
+                     "21 MB), a block of 512 threads a track and a thread a lag: 2584 - lag iterations (a warp's "
+                     "lanes within 31 trips of each other) of 2 float loads (e[t] the same for the whole warp, "
+                     "e[t + lag] coalesced; the track's 10 KB L1-resident), a float multiply, a float-to-double "
+                     "conversion and a dependent DADD (2.4G of each); a double division, the __constant__ prior "
+                     "read at the lane's own lag (32 addresses a warp: serialised, once), a store, then a 9-step "
+                     "shared-memory tree arg-max with a __syncthreads a step; probably bound by the F2F.F64 "
+                     "conversions' low throughput and L1 load issue, not DRAM"),
+    TimingProbe("probe/subseq-dtw-wavefront", "probe-unseen176", "subseq_dtw", P178_DTW_N, P178_DTW_Q,
+                lambda n: n, _p178_dtw_args, source=_P178,
+                note="subsequence DTW of 2048 (query, reference) pairs of 10 Hz chroma (queries 96-256 frames, "
+                     "references 192-384, 60% of queries tempo-changed cuts of their reference), a block of 256 "
+                     "threads a pair and a thread a query row: the reference (up to 18 KB) staged in shared memory, "
+                     "the row's 12 chroma values in a per-thread array (registers), then M + N - 1 (~460) "
+                     "anti-diagonal steps each ending in __syncthreads: the threads in the diagonal's band (few at "
+                     "the start and end) do 12 shared loads of a reference frame (12 floats apart across lanes: "
+                     "4-way bank conflicts), 12 FMAs, 3 loads of the two previous diagonals and 2 fminf, the rest "
+                     "store an infinity; ~51K cells a pair; 21.5 KB of shared memory a block: 8 blocks an SM, ~2 "
+                     "waves; bound by the bank-conflicted shared loads and the barriers' latency"),
+    TimingProbe("probe/landmark-hash-atomic", "probe-unseen176", "landmark_hash", P178_LM_N, P178_LM_BLOCK,
+                lambda n: -(-n // P178_LM_BLOCK), _p178_lm_args, source=_P178,
+                note="Shazam-style landmark hashing of 2^22 spectral peaks (12-byte Peak structs, 50 MB; ~1.9 "
+                     "peaks a frame of a 512-bin spectrum, bins skewed low, median ~70), a thread an anchor in "
+                     "blocks of 256: a scan of the following peaks (3 loads of a struct a trip, L1 hits) until 8 "
+                     "pairs within +-31 bins and 1 .. 63 frames or the zone's end: 31 trips on average but 109 for a "
+                     "warp's slowest lane (anchors at high bins find few partners): ~29% lane efficiency; per pair a "
+                     "21-bit hash, a store at i * 8 + c (32 B apart across lanes: a sector a lane; 126 MB) and an "
+                     "atomicAdd into a 4 MB histogram at a multiplicative hash (31M atomics, scattered, L2-resident); "
+                     "bound by the divergent scan's issue and the L2 atomics"),
+]
+PROBES += UNSEEN176
+
+
+# probe-unseen177 (probes179.cu): a petroleum reservoir / groundwater hydrogeology course's
+# kernels (a Jacobi sweep of the TPFA pressure equation with harmonic-mean transmissibilities
+# on a layered log-normal permeability grid, an IMPES upwind saturation step with Corey
+# fractional flow, Pollock streamline tracing in double, Peaceman well rates of Completion
+# structs summed a well by atomicAdd with the rock types' curves in __constant__,
+# Cardwell-Parsons permeability upscaling a block a coarse cell in shared memory, a log-binned
+# time-of-flight histogram by shared-memory atomics) as a student who knows CUDA basics writes
+# them, predicted before their first GPU run
+_P179 = "probes179.cu"
+P179_DARCY = 0.00852702                            # mD m -> m3/day/bar at 1 cP (metric Darcy constant)
+P179_SAND = (np.log(150.0), 1.2, 0.5)              # sand layers: ln k (mD) mean, lateral sd, sd of the layer means
+P179_SHALE = (np.log(0.05), 1.0)                   # shale layers: ln k mean, lateral sd
+P179_SHALE_FRAC = 0.25                             # the layers that are shale
+P179_KVKH = (0.1, 0.01)                            # kv / kh in sand, in shale
+P179_JC_N = 320                                    # jacobi: nx = ny = n, nz = n // 2
+P179_JC_BLOCK = (8, 8, 8)
+P179_JC_CELL = (20.0, 20.0, 1.0)                   # dx, dy, dz (m)
+P179_JC_CORR = 16                                  # the permeability's lateral correlation length (cells)
+P179_JC_SPACING = 40                               # the five-spot lattice's well spacing (cells)
+P179_JC_RATE = 800.0                               # m3/day a well, split over its layers by kh
+P179_TILE = 32                                     # corey, pollock: a quarter five-spot's side (cells)
+P179_COREY = dict(swc=0.2, sor=0.2, nw=2.0, no=2.5, krw0=0.4, kro0=0.9, muw=0.5, muo=3.0)
+P179_PSI = 0.3                                     # the stream-function perturbation's rms face flux / the median
+P179_CU_N = 4096                                   # corey: nx = ny = n
+P179_CU_BLOCK = (16, 16)
+P179_CU_CELL = (25.0, 25.0, 10.0)                  # dx, dy, h (m)
+P179_CU_RATE = 400.0                               # m3/day a well
+P179_CU_CFL = 0.8
+P179_PT_GRID = 1024                                # pollock: the grid's side (cells)
+P179_PT_CELL = (10.0, 10.0, 5.0)                   # dx, dy, h (m)
+P179_PT_RATE = 200.0
+P179_PT_MAX = 4096                                 # max_steps
+P179_PT_BLOCK = 128
+P179_WL_GRID = (1536, 1536, 8)                     # well_rates: nx, ny, nz
+P179_WL_CELL = (30.0, 30.0, 5.0)                   # dx, dy, dz (m)
+P179_WL_VERT = 0.3                                 # the vertical wells (a completion a layer); the rest horizontal
+P179_WL_LAT = (np.log(100.0), 0.35)                # horizontal laterals' length (cells), lognormal
+P179_WL_ALONG_X = 0.7                              # laterals drilled along x (the rest along y)
+P179_WL_RHO_G, P179_WL_MU = 0.0785, (2.0, 0.5)     # the wellbore's head (bar/m); muo, muw (cP)
+P179_WL_BLOCK = 256
+# the rock types' Corey curves: swc, sor, nw, no, krw0, kro0 (clean sand, shaly sand,
+# mixed-wet carbonate, tight)
+P179_WL_ROCK = [(0.15, 0.20, 2.0, 2.0, 0.35, 0.90), (0.25, 0.25, 2.5, 2.5, 0.25, 0.80),
+                (0.10, 0.30, 1.5, 3.0, 0.50, 0.70), (0.35, 0.30, 3.0, 3.0, 0.15, 0.60)]
+P179_UP_N = 512                                    # upscale: fine nx = ny = n, nz = n // 4
+P179_UP_BLOCK, P179_UP_COARSE = 256, (8, 8, 4)     # UP_CELLS; UP_BX, UP_BY, UP_BZ
+P179_UP_CORR = 8
+P179_TH_N = 1 << 24                                # tof_histogram: streamlines
+P179_TH_BLOCK, P179_TH_GRID = 1024, 264            # grid-stride: 2 blocks an SM
+P179_TH_BINS, P179_TH_LT0, P179_TH_BPD = 256, 0.0, 50.0   # bins of 1/50 decade from 1 day
+P179_TH_PER_INJ = 1024                             # streamlines launched from each injector
+P179_TH_PAIR = (np.log(600.0), 0.8)                # a well pair's median time of flight (days), lognormal
+P179_TH_SPREAD, P179_TH_SLOW, P179_TH_NEVER = 0.5, 0.05, 0.01   # within a pair; slow tail; never arrive
+
+
+def _p179_smooth(shape, cell, rng):
+    """Smooth fields of unit variance on average (float32, shape (..., ny, nx)): N(0, 1) values on
+    a grid of cell x cell squares, interpolated bilinearly, times 1.5."""
+    *lead, ny, nx = shape
+    c = rng.standard_normal((*lead, ny // cell + 2, nx // cell + 2), dtype=np.float32)
+    fy = np.arange(ny, dtype=np.float32) / cell
+    fx = np.arange(nx, dtype=np.float32) / cell
+    iy, ix = fy.astype(np.int64), fx.astype(np.int64)
+    ty, tx = (fy - np.floor(fy))[:, None], (fx - np.floor(fx))[None, :]
+    rows = c[..., iy, :] * (1 - ty)
+    rows += c[..., iy + 1, :] * ty
+    del c
+    f = rows[..., ix] * (1 - tx)
+    f += rows[..., ix + 1] * tx
+    f *= np.float32(1.5)
+    return f
+
+
+def _p179_perm(nz, ny, nx, corr, rng, vertical=True):
+    """A layered reservoir's permeability (mD, float32, nz x ny x nx): each layer sand or (with
+    P179_SHALE_FRAC) shale, ln kh its facies' mean (sand: plus N(0, 0.5^2) a layer) plus its lateral
+    sd times a smooth field of correlation length corr; kv = kh P179_KVKH (when vertical); the
+    layers' shale flags."""
+    shale = rng.random(nz) < P179_SHALE_FRAC
+    mu = np.where(shale, P179_SHALE[0], P179_SAND[0] + rng.normal(0, P179_SAND[2], nz))
+    sd = np.where(shale, P179_SHALE[1], P179_SAND[1])
+    kh = _p179_smooth((nz, ny, nx), corr, rng)
+    kh *= sd.astype(np.float32)[:, None, None]
+    kh += mu.astype(np.float32)[:, None, None]
+    np.exp(kh, out=kh)
+    if not vertical:
+        return kh, shale
+    kv = kh * np.where(shale, P179_KVKH[1], P179_KVKH[0]).astype(np.float32)[:, None, None]
+    return kh, kv, shale
+
+
+def _p179_jc_args(n, rng, spacing=P179_JC_SPACING, corr=P179_JC_CORR):
+    """An n x n x n // 2 reservoir (x fastest, float32): kh, kv from _p179_perm; q the vertical
+    wells of a five-spot lattice (injectors at (s/4 + i s, s/4 + j s), producers offset by s/2 in
+    both, s = spacing) in every layer, +-P179_JC_RATE split over the layers by kh; p (bar) 200 +
+    0.098 bar/m of depth + 5 times a smooth field (64 cells); pn (zeroed); nx, ny, nz and the
+    faces' geometric factors tx, ty, tz (P179_DARCY area / distance)."""
+    nx = ny = n
+    nz = max(n // 2, 1)
+    kh, kv, _ = _p179_perm(nz, ny, nx, corr, rng)
+    q = np.zeros((nz, ny, nx), np.float32)
+    c = np.arange(spacing // 4, n, spacing)
+    for off, sign in ((0, 1.0), (spacing // 2, -1.0)):
+        cc = c[c + off < n] + off
+        col = kh[:, cc[:, None], cc[None, :]]                    # nz x wells x wells
+        q[:, cc[:, None], cc[None, :]] = sign * P179_JC_RATE * col / col.sum(axis=0)
+    dx, dy, dz = P179_JC_CELL
+    p = _p179_smooth((ny, nx), 64, rng) * np.float32(5) + np.float32(200)
+    p = p[None, :, :] + (np.float32(0.098 * dz) * np.arange(nz, dtype=np.float32))[:, None, None]
+    f = np.float32
+    return [kh.ravel(), kv.ravel(), q.ravel(), p.ravel(), np.zeros(nx * ny * nz, np.float32), _i32(nx), _i32(ny),
+            _i32(nz), f(P179_DARCY * dy * dz / dx), f(P179_DARCY * dx * dz / dy), f(P179_DARCY * dx * dy / dz)]
+
+
+def _p179_jc_grid(n):
+    b = P179_JC_BLOCK
+    return (-(-n // b[0]), -(-n // b[1]), -(-max(n // 2, 1) // b[2]))
+
+
+def _p179_jc_ref(kh, kv, q, p, nx, ny, nz, tx, ty, tz):
+    """tpfa_jacobi in float64: the new pressures (nz x ny x nx)."""
+    sh = (int(nz), int(ny), int(nx))
+    kh, kv, q, p = (np.asarray(a, np.float64).reshape(sh) for a in (kh, kv, q, p))
+    diag = np.zeros(sh)
+    rhs = q.copy()
+    for ax, k, t in ((2, kh, tx), (1, kh, ty), (0, kv, tz)):
+        a = [slice(None)] * 3
+        b = [slice(None)] * 3
+        a[ax] = slice(None, -1)
+        b[ax] = slice(1, None)
+        a, b = tuple(a), tuple(b)
+        T = float(t) * 2 * k[a] * k[b] / (k[a] + k[b])           # the faces between a and b
+        diag[a] += T
+        diag[b] += T
+        rhs[a] += T * p[b]
+        rhs[b] += T * p[a]
+    return rhs / diag
+
+
+def _p179_quarter(tile, rate):
+    """A quarter five-spot of tile x tile cells with no-flow sides, the injector (rate / 4) in cell
+    (0, 0), the producer in (tile - 1, tile - 1): the TPFA potential (unit transmissibilities)
+    solving sum_nb (phi - phi_nb) = q exactly (float64), by the Neumann Laplacian's cosine basis."""
+    i = np.arange(tile)
+    V = np.cos(np.pi * i[None, :] * (i[:, None] + 0.5) / tile) * np.sqrt(2 / tile)
+    V[:, 0] = np.sqrt(1 / tile)
+    lam = 2 - 2 * np.cos(np.pi * i / tile)
+    q = np.zeros((tile, tile))
+    q[0, 0] = rate / 4
+    q[-1, -1] = -rate / 4
+    L = lam[:, None] + lam[None, :]
+    L[0, 0] = 1
+    h = V.T @ q @ V / L
+    h[0, 0] = 0
+    return V @ h @ V.T, q
+
+
+def _p179_flow(nx, ny, tile, rate, rng, dtype):
+    """A field of five-spot patterns: quarter five-spots (_p179_quarter) mirrored about their
+    sides (wells of 2 x 2 cells where four tiles meet; nx, ny multiples of tile), the potential
+    flow plus a divergence-free perturbation from a stream function (a smooth field of 8-cell
+    correlation, 0 on the outer boundary, its faces' rms flux P179_PSI times the median of the
+    potential flow's); Fx (ny x (nx + 1)) and Fy ((ny + 1) x nx) fluxes (m3/day, no flow across
+    the outer faces), q (ny x nx), in dtype."""
+    assert nx % tile == 0 and ny % tile == 0
+    phi, q = _p179_quarter(tile, rate)
+    big = np.block([[phi, phi[:, ::-1]], [phi[::-1, :], phi[::-1, ::-1]]])
+    bq = np.block([[q, q[:, ::-1]], [q[::-1, :], q[::-1, ::-1]]])
+    reps = (-(-ny // (2 * tile)), -(-nx // (2 * tile)))
+    phi = np.tile(big, reps)[:ny, :nx]
+    q = np.tile(bq, reps)[:ny, :nx].astype(dtype)
+    Fx = np.zeros((ny, nx + 1), dtype)
+    Fy = np.zeros((ny + 1, nx), dtype)
+    Fx[:, 1:-1] = phi[:, :-1] - phi[:, 1:]
+    Fy[1:-1, :] = phi[:-1, :] - phi[1:, :]
+    del phi
+    psi = _p179_smooth((ny + 1, nx + 1), 8, rng).astype(dtype)
+    psi[0] = psi[-1] = 0
+    psi[:, 0] = psi[:, -1] = 0
+    dpx = psi[1:, :] - psi[:-1, :]                               # on the x faces
+    dpy = psi[:, 1:] - psi[:, :-1]
+    scale = P179_PSI * np.median(np.abs(Fx[:, 1:-1])) / np.sqrt((np.mean(dpx ** 2) + np.mean(dpy ** 2)) / 2)
+    Fx += dtype(scale) * dpx
+    Fy -= dtype(scale) * dpy
+    return Fx, Fy, q
+
+
+def _p179_fw(s, swc, sor, nw, no, krw0, kro0, muw, muo):
+    se = np.clip((s - swc) / (1 - swc - sor), 0, 1)
+    lw = krw0 / muw * se ** nw
+    return lw / (lw + kro0 / muo * (1 - se) ** no)
+
+
+def _p179_cu_args(n, rng, tile=P179_TILE):
+    """An n x n areal waterflood (float32, row-major): fluxes Fx, Fy and wells q from _p179_flow
+    (P179_CU_RATE); porosity 0.2 + 0.04 a smooth field (16 cells), in [0.05, 0.35], the pore
+    volumes pv; the water saturation S: swc beyond each injector's front, rising behind it from
+    the Welge front saturation to 1 - sor at the well, the front's radius lognormal(0, 0.3) times
+    half the injector-producer distance an injector, times exp(0.2 a smooth field); Snew
+    (zeroed); nx, ny, dt (P179_CU_CFL of the explicit step's stability limit), swc, sor, nw, no,
+    krw0 / muw, kro0 / muo."""
+    c = P179_COREY
+    f32 = np.float32
+    Fx, Fy, q = _p179_flow(n, n, tile, P179_CU_RATE, rng, np.float32)
+    dx, dy, h = P179_CU_CELL
+    pv = np.clip(f32(0.2) + f32(0.04) * _p179_smooth((n, n), 16, rng), 0.05, 0.35) * f32(dx * dy * h)
+    s = np.linspace(c["swc"], 1 - c["sor"], 2001)
+    fw = _p179_fw(s, **c)
+    dfw = np.gradient(fw, s)
+    k = np.argmax(fw[1:] / (s[1:] - c["swc"]))                   # the Welge tangent's touch point
+    sf = s[1 + k]
+    # the distance to the nearest injector (at the corners of the 2 tile x 2 tile blocks)
+    per = 2 * tile
+    cc = np.arange(n, dtype=f32) + f32(0.5)
+    rr = (cc + tile) % per - tile
+    r = np.hypot(rr[:, None], rr[None, :])
+    ic = ((cc + tile) // per).astype(np.int64)
+    m = n // per + 2
+    Rf = (rng.lognormal(0, 0.3, (m, m)) * (tile * np.sqrt(2) / 2)).astype(f32)[ic[:, None], ic[None, :]]
+    Rf *= np.exp(f32(0.2) * _p179_smooth((n, n), 8, rng))
+    np.minimum(Rf, f32(0.95 * tile * np.sqrt(2)), out=Rf)
+    x = np.minimum(r / Rf, f32(1))
+    S = np.where(r < Rf, f32(sf) + f32(1 - c["sor"] - sf) * (1 - x) ** f32(1.5), f32(c["swc"]))
+    del r, Rf, x
+    out = (np.maximum(Fx[:, 1:], 0) + np.maximum(-Fx[:, :-1], 0) + np.maximum(Fy[1:, :], 0)
+           + np.maximum(-Fy[:-1, :], 0) + np.maximum(-q, 0))
+    dt = P179_CU_CFL * np.min(pv / (np.maximum(out, 1e-30) * dfw.max()))
+    return [S.ravel(), Fx.ravel(), Fy.ravel(), q.ravel(), pv.ravel(), np.zeros(n * n, f32), _i32(n), _i32(n),
+            f32(dt), f32(c["swc"]), f32(c["sor"]), f32(c["nw"]), f32(c["no"]), f32(c["krw0"] / c["muw"]),
+            f32(c["kro0"] / c["muo"])]
+
+
+def _p179_cu_ref(S, Fx, Fy, q, pv, nx, ny, dt, swc, sor, nw, no, mw, mo):
+    """corey_upwind in float64: the new saturations (ny x nx)."""
+    nx, ny = int(nx), int(ny)
+    S, q, pv = (np.asarray(a, np.float64).reshape(ny, nx) for a in (S, q, pv))
+    Fx = np.asarray(Fx, np.float64).reshape(ny, nx + 1)
+    Fy = np.asarray(Fy, np.float64).reshape(ny + 1, nx)
+    se = np.clip((S - float(swc)) / (1 - float(swc) - float(sor)), 0, 1)
+    lw = float(mw) * se ** float(nw)
+    f = lw / (lw + float(mo) * (1 - se) ** float(no))
+    # the upwind cell's fractional flow on each face (the outer faces carry nothing)
+    fx = np.pad(f, ((0, 0), (1, 1)), mode="edge")
+    wx = Fx * np.where(Fx > 0, fx[:, :-1], fx[:, 1:])
+    fy = np.pad(f, ((1, 1), (0, 0)), mode="edge")
+    wy = Fy * np.where(Fy > 0, fy[:-1, :], fy[1:, :])
+    win = wx[:, :-1] - wx[:, 1:] + wy[:-1, :] - wy[1:, :] + np.where(q > 0, q, q * f)
+    return np.clip(S + float(dt) / pv * win, 0, 1)
+
+
+def _p179_pt_args(n, rng, grid=P179_PT_GRID, tile=P179_TILE):
+    """A grid x grid field of five-spots (_p179_flow, P179_PT_RATE; float64 fluxes), porosity (float64)
+    0.2 + 0.04 a smooth field in [0.05, 0.35]; kind (int32) 1 in the injectors' cells, 2 in the
+    producers'; n particles, ids contiguous an injector cell (the cells in order), each uniform in
+    its cell (x0, y0 float64, m); tof (zeroed), end_cell, nsteps (int32, zeroed); nx, ny, dx, dy,
+    h, max_steps, n."""
+    Fx, Fy, q = _p179_flow(grid, grid, tile, P179_PT_RATE, rng, np.float64)
+    poro = np.clip(0.2 + 0.04 * _p179_smooth((grid, grid), 16, rng).astype(np.float64), 0.05, 0.35)
+    kind = np.where(q > 0, 1, np.where(q < 0, 2, 0)).astype(np.int32)
+    inj = np.flatnonzero(kind == 1)
+    cell = inj[np.arange(n) * len(inj) // n]
+    dx, dy, h = P179_PT_CELL
+    x0 = (cell % grid + rng.random(n)) * dx
+    y0 = (cell // grid + rng.random(n)) * dy
+    return [Fx.ravel(), Fy.ravel(), poro.ravel(), kind.ravel(), x0, y0, np.zeros(n), np.zeros(n, np.int32),
+            np.zeros(n, np.int32), _i32(grid), _i32(grid), np.float64(dx), np.float64(dy), np.float64(h),
+            _i32(P179_PT_MAX), _i32(n)]
+
+
+def _p179_pt_ref(Fx, Fy, poro, kind, x0, y0, nx, ny, dx, dy, h, max_steps):
+    """pollock_trace in numpy (all particles a step at a time, float64): tof, end_cell, nsteps and
+    the smallest |tx - ty| / min(tx, ty) of an exit chosen (where rounding may pick the other)."""
+    nx, ny, dx, dy, h = int(nx), int(ny), float(dx), float(dy), float(h)
+    Fx = np.asarray(Fx).reshape(ny, nx + 1)
+    Fy = np.asarray(Fy).reshape(ny + 1, nx)
+    kind = np.asarray(kind)
+    m = len(x0)
+    i = np.minimum((x0 / dx).astype(np.int64), nx - 1)
+    j = np.minimum((y0 / dy).astype(np.int64), ny - 1)
+    xl, yl = x0 - i * dx, y0 - j * dy
+    t, end, steps = np.zeros(m), np.full(m, -1), np.zeros(m, np.int64)
+    live = np.ones(m, bool)
+    gap = np.inf
+
+    def exit_time(v, v1, v2, xl, L):
+        flat = np.abs(v2 - v1) <= 1e-9 * (np.abs(v1) + np.abs(v2))
+        a = np.where(flat, 1.0, (v2 - v1) / L)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            up = np.where(flat, (L - xl) / v, np.log(v2 / v) / a)
+            dn = np.where(flat, -xl / v, np.log(v1 / v) / a)
+        return np.where((v > 0) & (v2 > 0), up, np.where((v < 0) & (v1 < 0), dn, np.inf))
+
+    def move(xl, v, v1, v2, dt, L):
+        flat = np.abs(v2 - v1) <= 1e-9 * (np.abs(v1) + np.abs(v2))
+        a = np.where(flat, 1.0, (v2 - v1) / L)
+        with np.errstate(over="ignore", invalid="ignore"):
+            x = np.where(flat, xl + v * dt, (v * np.exp(a * dt) - v1) / a)
+        return np.clip(x, 0, L)
+
+    for s in range(int(max_steps)):
+        k = np.flatnonzero(live)
+        if len(k) == 0:
+            break
+        c = j[k] * nx + i[k]
+        prod = kind[c] == 2
+        end[k[prod]] = c[prod]
+        live[k[prod]] = False
+        k, c = k[~prod], c[~prod]
+        ii, jj = i[k], j[k]
+        area = poro[c] * h
+        vx1, vx2 = Fx[jj, ii] / (area * dy), Fx[jj, ii + 1] / (area * dy)
+        vy1, vy2 = Fy[jj, ii] / (area * dx), Fy[jj + 1, ii] / (area * dx)
+        vx = vx1 + (vx2 - vx1) / dx * xl[k]
+        vy = vy1 + (vy2 - vy1) / dy * yl[k]
+        tx = exit_time(vx, vx1, vx2, xl[k], dx)
+        ty = exit_time(vy, vy1, vy2, yl[k], dy)
+        stuck = np.isinf(tx) & np.isinf(ty)
+        live[k[stuck]] = False
+        k, tx, ty, vx, vy = k[~stuck], tx[~stuck], ty[~stuck], vx[~stuck], vy[~stuck]
+        vx1, vx2, vy1, vy2 = vx1[~stuck], vx2[~stuck], vy1[~stuck], vy2[~stuck]
+        both = np.isfinite(tx) & np.isfinite(ty)
+        if both.any():
+            gap = min(gap, (np.abs(tx - ty) / np.minimum(tx, ty))[both].min())
+        byx = tx <= ty
+        dt = np.minimum(tx, ty)
+        ny_ = move(yl[k], vy, vy1, vy2, dt, dy)
+        nx_ = move(xl[k], vx, vx1, vx2, dt, dx)
+        step = np.where(byx, np.where(vx > 0, 1, -1), 0)
+        i[k] += step
+        xl[k] = np.where(byx, np.where(vx > 0, 0.0, dx), nx_)
+        step = np.where(byx, 0, np.where(vy > 0, 1, -1))
+        j[k] += step
+        yl[k] = np.where(byx, ny_, np.where(vy > 0, 0.0, dy))
+        t[k] += dt
+        steps[k] += 1
+        out = (i[k] < 0) | (i[k] >= nx) | (j[k] < 0) | (j[k] >= ny)
+        live[k[out]] = False
+    return t, end, steps, gap
+
+
+P179_WL_DTYPE = np.dtype([("cell", "<i4"), ("well", "<i4"), ("wi", "<f4"), ("depth", "<f4")])   # struct Completion
+
+
+def _p179_wl_syms(n, rng):
+    r = np.array(P179_WL_ROCK, np.float32)
+    return {k: r[:, c].copy() for c, k in enumerate(("c_swc", "c_sor", "c_nw", "c_no", "c_krw", "c_kro"))}
+
+
+def _p179_wl_args(n, rng, grid=P179_WL_GRID):
+    """n completions of a field's wells on a grid (nx, ny, nz) of P179_WL_CELL cells, contiguous a
+    well (the last well's cut at n): P179_WL_VERT of the wells vertical (a completion a layer, top
+    down), the rest horizontal laterals (heel to toe) in one layer (two landing zones: layers
+    nz // 4 and 3 nz // 4, 60 / 40), along x with P179_WL_ALONG_X else y, lognormal P179_WL_LAT
+    cells long (capped at half the grid); each completion's Peaceman index 0.0536 k L /
+    (ln(r0 / rw) + skin) (k lognormal(ln 50, 1) mD, L its length in the formation, r0 0.2 dx, rw
+    0.1 m, skin N(2, 2^2) a well, at least -1), depth 2800 m + 5 m a layer + a 0.3 degree dip
+    along x. The cells (x fastest, float32): pressure 300 bar + 0.098 bar/m of depth - the
+    depletion (120 bar times a layer's U(0.1, 1) times a smooth field mapped to [0, 1], 128
+    cells or nx / 8), rock type (int32) the layer's (equally likely) or, where another smooth field
+    exceeds 1, the next; water saturation its swc + 0.5 clip(a smooth field + z / nz - 0.5, 0,
+    1), in [0, 1]. Per well: dref its first completion's depth, bhp the pressure there minus a
+    lognormal(ln 30, 0.6) drawdown (at least 10 bar); qo, qw (float32), nopen (int32) zeroed;
+    rho_g, muo, muw, n."""
+    nx, ny, nz = grid
+    dx, dy, dz = P179_WL_CELL
+    f32 = np.float32
+    lat_max = max(2, min(nx, ny) // 2)
+    nw = n // 2 + 2
+    vert = rng.random(nw) < P179_WL_VERT
+    alongx = rng.random(nw) < P179_WL_ALONG_X
+    L = np.clip(np.rint(rng.lognormal(*P179_WL_LAT, nw)), 2, lat_max).astype(np.int64)
+    cnt = np.where(vert, nz, L)
+    cum = np.cumsum(cnt)
+    nw = int(np.searchsorted(cum, n)) + 1
+    vert, alongx, cnt = vert[:nw], alongx[:nw], cnt[:nw].copy()
+    cnt[-1] -= cum[nw - 1] - n
+    zone = np.where(rng.random(nw) < 0.6, nz // 4, 3 * nz // 4)
+    x0 = rng.integers(0, nx - np.where(vert | ~alongx, 0, cnt - 1))
+    y0 = rng.integers(0, ny - np.where(vert | alongx, 0, cnt - 1))
+    z0 = np.where(vert, 0, zone)
+    stride = np.where(vert, nx * ny, np.where(alongx, 1, nx))
+    first = np.cumsum(cnt) - cnt
+    well = np.repeat(np.arange(nw, dtype=np.int32), cnt)
+    kk = np.arange(n) - first[well]
+    cell = ((z0 * ny + y0) * nx + x0)[well] + kk * stride[well]
+    cz, cx = cell // (nx * ny), cell % nx
+    depth = 2800 + dz * cz + np.tan(np.radians(0.3)) * dx * cx
+    skin = np.maximum(rng.normal(2, 2, nw), -1)
+    seg = np.where(vert, dz, np.where(alongx, dx, dy))[well]
+    wi = 0.0536 * rng.lognormal(np.log(50), 1, n) * seg / (np.log(0.2 * dx / 0.1) + skin[well])
+    comp = np.empty(n, P179_WL_DTYPE)
+    comp["cell"], comp["well"], comp["wi"], comp["depth"] = cell, well, wi, depth
+    # the cells
+    z = np.arange(nz, dtype=f32)[:, None, None]
+    dep = (f32(2800) + f32(dz) * z) + f32(np.tan(np.radians(0.3)) * dx) * np.arange(nx, dtype=f32)[None, None, :]
+    d = _p179_smooth((nz, ny, nx), min(128, max(nx // 8, 4)), rng)
+    d = np.clip(d * f32(0.25) + f32(0.5), 0, 1) * f32(120) * rng.uniform(0.1, 1, nz).astype(f32)[:, None, None]
+    p = f32(300) + f32(0.098) * (dep - f32(2800)) - d
+    del d
+    base = rng.integers(0, len(P179_WL_ROCK), nz)[:, None, None]
+    sat = np.where(_p179_smooth((nz, ny, nx), 32, rng) > 1, (base + 1) % len(P179_WL_ROCK), base).astype(np.int32)
+    swc = np.array(P179_WL_ROCK, f32)[:, 0][sat]
+    sw = _p179_smooth((nz, ny, nx), 64, rng)
+    sw += z / f32(nz) - f32(0.5)
+    sw = np.clip(swc + f32(0.5) * np.clip(sw, 0, 1), 0, 1)
+    del swc
+    p = p.ravel()
+    c0 = cell[first]
+    dref = depth[first].astype(f32)
+    bhp = np.maximum(p[c0] - rng.lognormal(np.log(30), 0.6, nw), 10).astype(f32)
+    return [comp, p, sw.ravel(), sat.ravel(), bhp, dref, np.zeros(nw, f32), np.zeros(nw, f32),
+            np.zeros(nw, np.int32), f32(P179_WL_RHO_G), f32(P179_WL_MU[0]), f32(P179_WL_MU[1]), _i32(n)]
+
+
+def _p179_wl_ref(comp, p, sw, sat, bhp, dref, rho_g=P179_WL_RHO_G, mu=P179_WL_MU):
+    """well_rates in float64 (the scaled saturation in float32 as the kernel has it): qo, qw,
+    nopen a well, the smallest |dp| / p of a completion (where float32 may open or shut it the
+    other way) and the open completions' productivities Jo, Jw a well (the rates' derivatives
+    in the pressure difference)."""
+    cell, well = comp["cell"], comp["well"]
+    wi, depth = comp["wi"].astype(np.float64), comp["depth"].astype(np.float64)
+    nw = len(bhp)
+    pc = np.asarray(p, np.float64)[cell]
+    dp = pc - (np.asarray(bhp, np.float64)[well] + float(np.float32(rho_g)) * (depth - np.asarray(dref)[well]))
+    rock = np.array(P179_WL_ROCK, np.float32)[np.asarray(sat)[cell]]
+    swc, sor = rock[:, 0], rock[:, 1]
+    f1 = np.float32(1)
+    se = np.clip((np.asarray(sw, np.float32)[cell] - swc) / (f1 - swc - sor), 0, 1)     # in float32 as the kernel
+    se1 = (f1 - se).astype(np.float64)                                                  # (1 - se ill-conditioned)
+    se = se.astype(np.float64)
+    nw_, no, krw0, kro0 = rock[:, 2:].astype(np.float64).T
+    opn = dp > 0
+    muo, muw = (float(np.float32(v)) for v in mu)
+    Jo = np.bincount(well[opn], (wi * kro0 * se1 ** no / muo)[opn], nw)
+    Jw = np.bincount(well[opn], (wi * krw0 * se ** nw_ / muw)[opn], nw)
+    qo = np.bincount(well[opn], (wi * kro0 * se1 ** no / muo * dp)[opn], nw)
+    qw = np.bincount(well[opn], (wi * krw0 * se ** nw_ / muw * dp)[opn], nw)
+    return qo, qw, np.bincount(well[opn], minlength=nw), np.min(np.abs(dp) / pc), Jo, Jw
+
+
+def _p179_up_args(n, rng):
+    """A fine n x n x n // 4 grid (x fastest, float32): kh from _p179_perm (correlation
+    P179_UP_CORR cells), porosity 0.06 + 0.025 ln kh + N(0, 0.01^2) in [0.01, 0.35]; k_lo, k_hi,
+    k_geo, phi_c (the coarse cells, zeroed); nx, ny, nz."""
+    nz = n // 4
+    k, _ = _p179_perm(nz, n, n, P179_UP_CORR, rng, vertical=False)
+    phi = np.log(k)
+    phi *= np.float32(0.025)
+    phi += np.float32(0.06) + np.float32(0.01) * rng.standard_normal(phi.shape, dtype=np.float32)
+    np.clip(phi, 0.01, 0.35, out=phi)
+    m = n * n * nz // 256
+    z = lambda: np.zeros(m, np.float32)
+    return [k.ravel(), phi.ravel(), z(), z(), z(), z(), _i32(n), _i32(n), _i32(nz)]
+
+
+def _p179_up_grid(n):
+    bx, by, bz = P179_UP_COARSE
+    return (n // bx, n // by, n // 4 // bz)
+
+
+def _p179_up_ref(k, phi, nx, ny, nz):
+    """perm_upscale in float64: k_lo, k_hi, k_geo, phi_c (the coarse cells, x fastest)."""
+    bx, by, bz = P179_UP_COARSE
+    sh = (nz // bz, bz, ny // by, by, nx // bx, bx)
+    k = np.asarray(k, np.float64).reshape(sh)
+    phi = np.asarray(phi, np.float64).reshape(sh)
+    rows = bx / (1 / k).sum(axis=5)                                  # harmonic along x
+    lo = rows.mean(axis=(1, 3))
+    slabs = k.mean(axis=(1, 3))                                      # over y and z: (cz, cy, cx, bx)
+    hi = bx / (1 / slabs).sum(axis=3)
+    geo = np.exp(np.log(k).mean(axis=(1, 3, 5)))
+    return lo.ravel(), hi.ravel(), geo.ravel(), phi.mean(axis=(1, 3, 5)).ravel()
+
+
+def _p179_th_args(n, rng, per_inj=P179_TH_PER_INJ):
+    """n streamlines' times of flight and fluxes (float32), per_inj an injector (the last one's
+    cut), split among its 4 producers by Dirichlet(2, 2, 2, 2) shares, contiguous a well pair; a
+    pair's median time lognormal P179_TH_PAIR days, its streamlines' lognormal(0, P179_TH_SPREAD)
+    about it, P179_TH_SLOW of them slowed by a factor 1 + Pareto(1.5) (near stagnation), and
+    P179_TH_NEVER never arriving (1e30); each streamline's flux its injector's rate (lognormal(ln
+    500, 0.5) m3/day) / per_inj; count (uint32), flow (float32) TH_BINS zeroed; lt0, bpd, n."""
+    ninj = -(-n // per_inj)
+    share = rng.dirichlet((2, 2, 2, 2), ninj)
+    cnt = np.diff(np.rint(np.cumsum(share, axis=1) * per_inj), prepend=0, axis=1).astype(np.int64).ravel()
+    pair = np.repeat(np.arange(4 * ninj), cnt)[:n]
+    med = rng.lognormal(*P179_TH_PAIR, 4 * ninj)
+    t = med[pair] * rng.lognormal(0, P179_TH_SPREAD, n)
+    slow = rng.random(n) < P179_TH_SLOW
+    t[slow] *= 1 + rng.pareto(1.5, int(slow.sum()))
+    t[rng.random(n) < P179_TH_NEVER] = 1e30
+    rate = rng.lognormal(np.log(500), 0.5, ninj)
+    flux = (rate / per_inj)[pair // 4]
+    return [t.astype(np.float32), flux.astype(np.float32), np.zeros(P179_TH_BINS, np.uint32),
+            np.zeros(P179_TH_BINS, np.float32), np.float32(P179_TH_LT0), np.float32(P179_TH_BPD), _i32(n)]
+
+
+def _p179_th_bins(tof, lt0=P179_TH_LT0, bpd=P179_TH_BPD):
+    """Each time of flight's bin (float64 logs) and its distance to the nearest inner bin edge
+    (bins; inf where clamped to the first or last bin)."""
+    u = (np.log10(np.asarray(tof, np.float64)) - lt0) * bpd
+    inner = (u > 0.5) & (u < P179_TH_BINS - 0.5)                     # the clamped ones' bin is sure
+    return np.clip(np.floor(u), 0, P179_TH_BINS - 1).astype(np.int64), np.where(inner, np.abs(u - np.rint(u)), np.inf)
+
+
+def _p179_th_ref(tof, flux):
+    """tof_histogram in float64: count, flow."""
+    b, _ = _p179_th_bins(tof)
+    return np.bincount(b, minlength=P179_TH_BINS), np.bincount(b, np.asarray(flux, np.float64), P179_TH_BINS)
+
+
+UNSEEN177 = [
+    TimingProbe("probe/tpfa-jacobi-harmonic", "probe-unseen177", "tpfa_jacobi", P179_JC_N, P179_JC_BLOCK,
+                _p179_jc_grid, _p179_jc_args, source=_P179,
+                note="one Jacobi sweep of the two-point-flux pressure equation on a 320 x 320 x 160 layered "
+                     "reservoir (16.4M cells; kh log-normal, sand layers ~150 mD with sd 1.2 in ln k, a "
+                     "quarter of the layers shale at ~0.05 mD, kv 0.1 or 0.01 of kh; 128 vertical five-spot "
+                     "wells the sources of 0.13% of cells), blocks of 8 x 8 x 8 (a warp 4 rows of 8 cells: "
+                     "32-byte pieces of rows), a thread a cell: up to 5 loads of kh, 3 of kv and 6 of p (the "
+                     "neighbours in the block or the next: L1/L2 hits), the source, 6 harmonic-mean "
+                     "transmissibilities (a float division each) and a final division, the boundary tests "
+                     "divergent only on the grid's faces; 262 MB read, 66 MB written: memory-bound"),
+    TimingProbe("probe/corey-upwind-impes", "probe-unseen177", "corey_upwind", P179_CU_N, P179_CU_BLOCK,
+                lambda n: (-(-n // 16), -(-n // 16)), _p179_cu_args, source=_P179,
+                note="the explicit upwind saturation step of an IMPES waterflood on a 4096 x 4096 areal grid "
+                     "(16.8M cells; 4225 injector and 4096 producer clusters of quarter five-spots, a "
+                     "conservative flux field with 4% of faces reversed by heterogeneity; 45% of cells swept), "
+                     "16 x 16 blocks, a thread a cell: coalesced loads of its saturation, 4 face fluxes, "
+                     "source and pore volume and of its upwind neighbours' saturations, the Corey fractional "
+                     "flow (2 powf, a float division, clamps) of the cell and of each upwind neighbour (2 on "
+                     "average: 6 powf a cell), face-sign branches mixed in ~40% of warps (the tiles' no-flow "
+                     "edges, stagnation zones), one store; ~400 MB moved: bound by the powf sequences (FP32 "
+                     "and transcendental pipes) with memory close behind"),
+    TimingProbe("probe/pollock-tof-double", "probe-unseen177", "pollock_trace", 1 << 19, P179_PT_BLOCK,
+                lambda n: -(-n // P179_PT_BLOCK), _p179_pt_args, source=_P179,
+                note="Pollock streamline tracing of 2^19 particles (512 a cell from 1024 injector cells, ids "
+                     "contiguous a cell, released uniformly in it) through a 1024 x 1024 field of quarter "
+                     "five-spots (double fluxes and porosity, 29 MB with the cell kinds: L2-resident), a "
+                     "thread a particle in blocks of 128: per cell crossed (62 to ~110, mean 63; a warp runs "
+                     "its slowest lane's ~73 at 87% lane efficiency) a kind load and 5 gathered double loads "
+                     "(a warp's lanes in up to 32 neighbouring cells), 11 double divisions (velocities, "
+                     "gradients, exit times, the move), 2 logs and an exp, data-dependent branches on the exit "
+                     "face; 16 B loaded and 16 B stored a particle: FP64-bound (division, log and exp "
+                     "sequences) in a divergent loop"),
+    TimingProbe("probe/peaceman-wells-atomic", "probe-unseen177", "well_rates", 1 << 21, P179_WL_BLOCK,
+                lambda n: -(-n // P179_WL_BLOCK), _p179_wl_args, source=_P179, symbols=_p179_wl_syms,
+                note="Peaceman well rates of 2^21 completions of a basin-scale field (27k wells: 30% vertical "
+                     "with a completion in each of 8 layers, 70% horizontal laterals of median 100 cells, 70% "
+                     "of them along x; completions contiguous a well: a warp's lanes on 1.4 wells) on a 1536 x "
+                     "1536 x 8 grid (18.9M cells, 226 MB), blocks of 256, a thread a completion: a 16-byte "
+                     "Completion struct load (coalesced), the well's bhp and reference depth (a broadcast), "
+                     "gathers of the cell's pressure, saturation and rock type (consecutive cells along x "
+                     "laterals, a 32-byte sector a lane along y laterals and vertical wells), 6 __constant__ "
+                     "loads indexed by the rock type (up to 4 addresses a warp: serialized), 2 powf and 3 "
+                     "float divisions, then for the 94% open 2 float and 1 int atomicAdd on the well's totals "
+                     "(a warp's 32 lanes on 1 or 2 addresses: same-address serialization in L2); 34 MB "
+                     "streamed: bound by the contended same-address atomics"),
+    TimingProbe("probe/upscale-bounds-smem", "probe-unseen177", "perm_upscale", P179_UP_N, P179_UP_BLOCK,
+                _p179_up_grid, _p179_up_args, source=_P179,
+                note="permeability upscaling of a 512 x 512 x 128 fine grid (33.5M cells; layered log-normal "
+                     "kh of 8-cell lateral correlation, a quarter of the layers shale; porosity from ln k) to "
+                     "64 x 64 x 32 coarse cells, a 256-thread block a coarse cell of 8 x 8 x 4 (131k blocks): "
+                     "2 loads a thread (a warp 4 rows of 32 bytes), a logf, two 5-step __shfl_down_sync sums, "
+                     "the tile into 1 KB of shared memory, __syncthreads, then 32 threads each a row's "
+                     "harmonic mean along x (8 shared loads with 8-way bank conflicts, 8 float divisions) and "
+                     "8 threads a y-z slab's arithmetic mean (32 shared loads), __syncthreads, and thread 0 "
+                     "alone: 56 shared loads, 8 divisions, an expf and 4 stores; 268 MB read, 2 MB written: "
+                     "memory-bound unless the serial tail of each block (2 barriers, one thread's ~70 "
+                     "dependent operations) leaves it latency-bound"),
+    TimingProbe("probe/tof-hist-log-smem", "probe-unseen177", "tof_histogram", P179_TH_N, P179_TH_BLOCK,
+                lambda n: min(-(-n // P179_TH_BLOCK), P179_TH_GRID), _p179_th_args, source=_P179,
+                note="the breakthrough-time (time-of-flight) distribution of 2^24 streamlines (16k injectors' "
+                     "1024 each, split among 4 producers and contiguous a well pair; times lognormal about "
+                     "pair medians of ~600 days with a Pareto slow tail, 1% never arriving at 1e30; one flux "
+                     "an injector) binned on a log10 scale (256 bins of 1/50 decade from 1 day, ~214 used) by "
+                     "264 blocks of 1024 in a grid-stride loop (62 streamlines a thread): 2 coalesced loads, "
+                     "log10f, floor and clamp, 2 shared-memory atomicAdds (a uint count and a float flux; a "
+                     "warp's 32 lanes on ~23 distinct bins, the busiest with ~3), then up to 512 global "
+                     "atomicAdds a block to merge; 134 MB read: bound by the shared-memory atomics with memory "
+                     "close behind"),
+]
+PROBES += UNSEEN177
+
+
+# probe-unseen178 (probes180.cu): a sports analytics / player-tracking data course's kernels
+# (a pitch-control surface with the frame's players in shared memory, speed and acceleration
+# by Savitzky-Golay filters along 25 Hz tracks, team heat maps by shared-memory atomics, pass
+# networks by global atomics over PassEvent structs, an expected-goals logistic model over
+# Shot structs with __constant__ coefficients, each player's nearest opponent by warp
+# shuffles) as a student who knows CUDA basics writes them, predicted before their first GPU run
+_P180 = "probes180.cu"
+P180_NP, P180_TEAM = 22, 11                        # NP, TEAM: slots 0-10 home (attacking to x = 105), 11-21 away
+P180_PITCH = (105.0, 68.0)
+P180_FPS = 25
+# the teams' shapes (m, pitch coordinates): home 4-3-3 (GK, CB, CB, FB, FB, CM x 3, W, W, ST),
+# away 4-4-2 (GK, CB, CB, FB, FB, M x 4, ST, ST)
+P180_HOME = ((6, 34), (30, 24), (30, 44), (38, 8), (38, 60), (46, 34), (55, 22), (55, 46), (68, 12), (68, 56),
+             (72, 34))
+P180_AWAY = ((99, 34), (76, 29), (76, 39), (72, 14), (72, 54), (60, 14), (59, 26), (59, 42), (60, 54), (42, 30),
+             (40, 40))
+P180_TR_KNOT, P180_TR_WANDER = 50, (2.6, 0.55)     # tracks: a player's wander, B-spline knots every 2 s, N(0, 2.6^2) m
+#                                                    times lognormal(0, 0.55) <= 2.5 a knot (jogging, some sprints)
+P180_TR_SHIFT = (250, 9.0, 6.0)                    # the teams' block shift: knots every 10 s, sd 9 m along, 6 m across
+P180_TR_NOISE = 0.03                               # the tracking system's jitter (m, sd)
+P180_PC_N, P180_PC_CELL = 4096, 1.0                # pitch control: frames (2 min 44 s), grid cell (m): 105 x 68 points
+P180_PC_REACT, P180_PC_VMAX, P180_PC_BALL, P180_PC_K = 0.7, 5.0, 15.0, 4.0307045
+P180_PC_CARRY = 50                                 # a home player keeps the ball this many frames
+P180_PC_BLOCK = 256
+P180_PLAYER_DTYPE = np.dtype([(k, "<f4") for k in ("x", "y", "vx", "vy")])      # struct PlayerState
+P180_TK_N, P180_TK_SEG = 1 << 20, 70000            # kinematics: frames (11.6 h: 15 halves of 70000 frames)
+P180_TK_BLOCK = 256
+P180_HM_N = 1 << 20                                # heat map: frames (23M samples)
+P180_HM_W, P180_HM_H = 53, 34                      # heat map: HM_W x HM_H cells of 2 m
+P180_HM_DROP, P180_HM_DROPLEN = 0.01, 25           # tracking dropouts (NaN): share of samples, mean run (frames)
+P180_HM_BLOCK, P180_HM_GRID = 1024, 264            # its block; the most blocks (2 an SM; grid-stride beyond)
+P180_PN_N = 1 << 23                                # pass network: passes (~8700 matches)
+P180_PN_RUNS = (280, 40)                           # possessions a match, N(280, 40^2)
+P180_PN_POSS, P180_PN_DOM = 3.5, 0.25              # a possession's mean passes 3.5 exp(+-d), d ~ N(0, 0.25^2) a match
+P180_PN_LOST = 0.7                                 # a possession's last pass incomplete
+P180_PN_REACH, P180_PN_AHEAD = 15.0, 25.0          # receivers weighted exp(-distance / 15 m - distance ahead / 25 m)
+P180_PN_WEIGHT = ((0.03, 0.12, 0.12, 0.09, 0.09, 0.13, 0.11, 0.11, 0.07, 0.07, 0.06),     # passers' weights
+                  (0.04, 0.12, 0.12, 0.09, 0.09, 0.08, 0.13, 0.13, 0.08, 0.06, 0.06))
+P180_PN_BLOCK = 128
+P180_PASS_DTYPE = np.dtype([("match", "<i4"), ("team", "<i4"), ("passer", "<i4"), ("receiver", "<i4"),
+                            ("x0", "<f4"), ("y0", "<f4"), ("x1", "<f4"), ("y1", "<f4")])     # struct PassEvent
+P180_XG_N = 1 << 23                                # xG: shots
+P180_XG_SIT = (0.65, 0.08, 0.20, 0.05, 0.02)       # open play, counter, set piece, direct free kick, penalty
+P180_XG_COEF = (-1.4, -0.10, 1.2, 0.0008, -0.8, -0.03, 0.4, -0.3, 0.8, 0.6, -0.25, 0.12, 0.76)   # c_xg
+P180_XG_BLOCK = 256
+P180_SHOT_DTYPE = np.dtype([("x", "<f4"), ("y", "<f4"), ("gk_dist", "<f4"), ("body", "<i4"), ("situation", "<i4"),
+                            ("assist", "<i4"), ("defenders", "<i4"), ("minute", "<i4")])      # struct Shot
+P180_NO_N, P180_NO_BLOCK = 1 << 20, 64             # nearest opponent: frames; 2 frames (warps) a block
+P180_NO_R = 3.0                                    # the pressure radius (m)
+
+
+def _p180_bspline(knots, t, every):
+    """The uniform cubic B-spline through knots (nk x ...) spaced every frames, at frames t
+    (knot k + j weighting frame k every + u every for j = 0 .. 3)."""
+    k = t // every
+    u = ((t % every) / np.float32(every)).astype(np.float32)
+    u2 = u * u
+    u3 = u2 * u
+    w = ((1 - u) ** 3 / 6, (3 * u3 - 6 * u2 + 4) / 6, (-3 * u3 + 3 * u2 + 3 * u + 1) / 6, u3 / 6)
+    ex = (slice(None),) + (None,) * (knots.ndim - 1)
+    out = w[0][ex] * knots[k]
+    for j in range(1, 4):
+        out += w[j][ex] * knots[k + j]
+    return out
+
+
+def _p180_tracks(F, rng, noise=P180_TR_NOISE, chunk=1 << 16):
+    """F frames of 22 players (x, y: float32 F x 22, m): each player at his team's shape
+    (P180_HOME, P180_AWAY) moved by both teams' common block shift (P180_TR_SHIFT; the
+    goalkeepers 30% of it) and his own wander (P180_TR_WANDER, the knots' lognormal scale
+    capped at 2.5), smooth cubic B-splines,
+    plus N(0, noise^2) jitter a sample."""
+    f32 = np.float32
+    anchor = np.array(P180_HOME + P180_AWAY, f32)
+    gk = np.ones(P180_NP, f32)
+    gk[[0, P180_TEAM]] = 0.3
+    nk = F // P180_TR_KNOT + 4
+    scale = np.minimum(rng.lognormal(0, P180_TR_WANDER[1], (nk, P180_NP, 1)), 2.5).astype(f32)
+    wander = f32(P180_TR_WANDER[0]) * scale
+    wander = wander * rng.standard_normal((nk, P180_NP, 2), dtype=f32)
+    ev, sx, sy = P180_TR_SHIFT
+    sd = np.array([sx, sy])
+    shift = np.clip(rng.standard_normal((F // ev + 4, 2)) * sd, -2.5 * sd, 2.5 * sd).astype(f32)
+    x = np.empty((F, P180_NP), f32)
+    y = np.empty((F, P180_NP), f32)
+    for a in range(0, F, chunk):
+        t = np.arange(a, min(a + chunk, F))
+        p = _p180_bspline(wander, t, P180_TR_KNOT)
+        p += anchor
+        p += gk[None, :, None] * _p180_bspline(shift, t, ev)[:, None, :]
+        if noise:
+            p += f32(noise) * rng.standard_normal(p.shape, dtype=f32)
+        x[a:a + len(t)] = p[..., 0]
+        y[a:a + len(t)] = p[..., 1]
+    return x, y
+
+
+def _p180_pc_args(n, rng, cell=P180_PC_CELL):
+    """n consecutive frames (players: PlayerState float32 x, y, vx, vy, n x 22, the velocities
+    central differences of the smooth tracks; ball float32 n x 2 at the home team's carrier,
+    an outfield player drawn every P180_PC_CARRY frames, 0.5 m ahead of him); pc (zeroed, n x
+    gw x gh); gw = 105 / cell, gh = 68 / cell (floored), cell."""
+    f32 = np.float32
+    x, y = _p180_tracks(n + 2, rng, noise=0)
+    pl = np.zeros((n, P180_NP), P180_PLAYER_DTYPE)
+    pl["x"], pl["y"] = x[1:-1], y[1:-1]
+    pl["vx"] = (x[2:] - x[:-2]) * f32(P180_FPS / 2)
+    pl["vy"] = (y[2:] - y[:-2]) * f32(P180_FPS / 2)
+    car = np.repeat(rng.integers(1, P180_TEAM, n // P180_PC_CARRY + 1), P180_PC_CARRY)[:n]
+    f = np.arange(n)
+    ball = np.stack([pl["x"][f, car] + f32(0.5), pl["y"][f, car]], axis=1).astype(f32)
+    gw, gh = int(P180_PITCH[0] / cell), int(P180_PITCH[1] / cell)
+    return [pl.ravel(), ball.ravel(), np.zeros(n * gw * gh, f32), _i32(gw), _i32(gh), f32(cell)]
+
+
+
+def _p180_pc_ref(players, ball, gw, gh, cell):
+    """pitch_control in float64: the home team's share of control (frames x gh * gw)."""
+    p = np.asarray(players).reshape(-1, P180_NP)
+    F = len(p)
+    rx = p["x"] + p["vx"].astype(np.float64) * P180_PC_REACT
+    ry = p["y"] + p["vy"].astype(np.float64) * P180_PC_REACT
+    i = np.arange(gw * gh)
+    tx = (i % gw + 0.5) * float(cell)
+    ty = (i // gw + 0.5) * float(cell)
+    b = np.asarray(ball, np.float64).reshape(F, 2)
+    tball = np.hypot(b[:, :1] - tx, b[:, 1:] - ty) / P180_PC_BALL                        # F x points
+    tau = P180_PC_REACT + np.hypot(tx[None, :, None] - rx[:, None], ty[None, :, None] - ry[:, None]) / P180_PC_VMAX
+    with np.errstate(over="ignore"):
+        ctrl = 1 / (1 + np.exp(-P180_PC_K * (tball[..., None] - tau)))
+    att = ctrl[..., :P180_TEAM].sum(axis=-1)
+    tot = ctrl.sum(axis=-1)
+    return np.where(tot > 0, att / np.where(tot > 0, tot, 1), 0.5)
+
+
+def _p180_tk_args(n, rng, seg=P180_TK_SEG):
+    """n frames of tracks (x, y: float32 n * 22, frame-major, with the tracking jitter);
+    speed, accel (zeroed); frames, seg (a half's frames), fps."""
+    x, y = _p180_tracks(n, rng)
+    z = lambda: np.zeros(n * P180_NP, np.float32)
+    return [x.ravel(), y.ravel(), z(), z(), _i32(n), _i32(seg), np.float32(P180_FPS)]
+
+
+def _p180_tk_ref(x, y, frames, seg, fps=P180_FPS):
+    """track_kinematics in float64: speed, tangential acceleration (frames * 22) and bounds on
+    the float32 kernel's errors in them (each 7-term sum off by at most 8u the sum of its
+    terms' magnitudes, u = 2^-24; a direction v / |v| off by 2 |dv| / |v|)."""
+    u = 2.0 ** -24
+    f = np.arange(frames)
+    lo = f // seg * seg
+    hi = np.minimum(lo + seg, frames) - 1
+    k = np.arange(-3, 4)
+    g = np.clip(f[:, None] + k, lo[:, None], hi[:, None])          # frames x 7
+    X = np.asarray(x, np.float64).reshape(frames, P180_NP)[g]       # frames x 7 x 22
+    Y = np.asarray(y, np.float64).reshape(frames, P180_NP)[g]
+    w1 = k[:, None] * fps / 28.0
+    w2 = (k * k - 4)[:, None] * fps * fps / 42.0
+    vx, vy, ax, ay = ((w1 * X).sum(axis=1), (w1 * Y).sum(axis=1), (w2 * X).sum(axis=1), (w2 * Y).sum(axis=1))
+    s = np.hypot(vx, vy)
+    acc = np.where(s > 0, (vx * ax + vy * ay) / np.where(s > 0, s, 1), 0)
+    ev = 8 * u * np.maximum((np.abs(w1) * np.abs(X)).sum(axis=1), (np.abs(w1) * np.abs(Y)).sum(axis=1))
+    ea = 8 * u * np.maximum((np.abs(w2) * np.abs(X)).sum(axis=1), (np.abs(w2) * np.abs(Y)).sum(axis=1))
+    bs = np.sqrt(2) * ev + 4 * u * s
+    ba = np.sqrt(2) * ea + 2 * np.sqrt(2) * ev * np.hypot(ax, ay) / np.maximum(s, 1e-30) + 8 * u * np.abs(acc)
+    return s.ravel(), acc.ravel(), bs.ravel(), ba.ravel()
+
+
+def _p180_dropouts(F, rng, share=P180_HM_DROP, mean=P180_HM_DROPLEN):
+    """A mask (F x 22) of tracking dropouts: runs of geometric length (mean frames) at random
+    players and frames, covering about share of the samples."""
+    m = rng.random((F, P180_NP)) < share / mean                     # run starts
+    s = np.flatnonzero(m)
+    L = rng.geometric(1 / mean, len(s))
+    idx = np.repeat(s, L) + P180_NP * (np.arange(L.sum()) - np.repeat(np.cumsum(L) - L, L))
+    out = np.zeros(F * P180_NP, bool)
+    out[idx[idx < F * P180_NP]] = True
+    return out.reshape(F, P180_NP)
+
+
+def _p180_hm_args(n, rng):
+    """n frames of tracks with dropouts (x, y float32 n * 22, NaN where dropped, P180_HM_DROP of
+    the samples); heat (uint32 2 HM_W HM_H, zeroed); the samples, 22 n."""
+    x, y = _p180_tracks(n, rng)
+    d = _p180_dropouts(n, rng)
+    x[d] = np.nan
+    y[d] = np.nan
+    return [x.ravel(), y.ravel(), np.zeros(2 * P180_HM_W * P180_HM_H, np.uint32), _i32(n * P180_NP)]
+
+
+def _p180_hm_ref(x, y):
+    """team_heatmap in numpy: the two teams' counts a 2 m cell (2 x HM_H x HM_W, flattened)."""
+    x = np.asarray(x, np.float32)
+    y = np.asarray(y, np.float32)
+    with np.errstate(invalid="ignore"):
+        ok = (x >= 0) & (x < np.float32(P180_PITCH[0])) & (y >= 0) & (y < np.float32(P180_PITCH[1]))
+    team = (np.arange(len(x)) % P180_NP >= P180_TEAM)[ok]
+    cell = (team * P180_HM_H + np.floor(y[ok] / 2).astype(np.int64)) * P180_HM_W + np.floor(x[ok] / 2).astype(np.int64)
+    return np.bincount(cell, minlength=2 * P180_HM_W * P180_HM_H).astype(np.uint32)
+
+
+def _p180_pn_args(n, rng):
+    """n pass events (PassEvent structs) of consecutive matches (the last one cut short): each
+    match P180_PN_RUNS possessions, the teams alternating, a possession's passes geometric of
+    mean 3.5 exp(+-d) (at least 1.2; d ~ N(0, P180_PN_DOM^2) a match's dominance, + for the
+    home team); a possession's first passer drawn by P180_PN_WEIGHT, each later one the last
+    receiver, receivers weighted by P180_PN_WEIGHT exp(-distance / P180_PN_REACH - distance
+    ahead / P180_PN_AHEAD) between the shape's places (no passes to oneself); the
+    possession's last pass lost (receiver -1) with P180_PN_LOST; positions (normalised: the
+    team attacks towards x = 105) the passer's / receiver's place plus the possession's shift
+    N(0, 12^2) m along and N(0, 6^2) across, plus N(0, 4^2) m each end; a lost pass ends N(8,
+    15^2) m further on, N(0, 10^2) across (clipped to the pitch); links (int32 matches x 2 x
+    11 x 11), attempts and progressive (int32 matches x 2 x 11), zeroed; n."""
+    f32 = np.float32
+    M = int(1.1 * n / (P180_PN_RUNS[0] * P180_PN_POSS)) + 8         # more than enough (checked below)
+    R = np.maximum(rng.normal(*P180_PN_RUNS, M).astype(np.int64), 50)
+    match = np.repeat(np.arange(M), R)
+    first = np.repeat(np.cumsum(R) - R, R)
+    team = ((np.arange(len(match)) - first + np.repeat(rng.integers(0, 2, M), R)) % 2).astype(np.int32)
+    d = rng.normal(0, P180_PN_DOM, M)[match]
+    del first
+    L = rng.geometric(1 / np.maximum(P180_PN_POSS * np.exp(np.where(team == 0, d, -d)), 1.2))
+    del d
+    c = np.cumsum(L)
+    assert c[-1] >= n
+    nr = int(np.searchsorted(c, n)) + 1
+    L = L[:nr].copy()
+    L[-1] -= c[nr - 1] - n
+    del c
+    run = np.repeat(np.arange(nr, dtype=np.int32), L)
+    pos = np.arange(n, dtype=np.int32) - np.repeat((np.cumsum(L) - L).astype(np.int32), L)   # place in the possession
+    ev = np.zeros(n, P180_PASS_DTYPE)
+    ev["match"] = match[run]
+    tm = team[run]
+    ev["team"] = tm
+    del match, team
+    places = np.stack([np.array(P180_HOME, float), P180_PITCH - np.array(P180_AWAY, float)])   # 2 x 11 x 2, normalised
+    wgt = np.array(P180_PN_WEIGHT)
+    dist = np.linalg.norm(places[:, :, None] - places[:, None, :], axis=-1)
+    ahead = np.maximum(places[:, None, :, 0] - places[:, :, None, 0], 0)       # how far forward a pass goes
+    w = wgt[:, None, :] * np.exp(-dist / P180_PN_REACH - ahead / P180_PN_AHEAD) * (1 - np.eye(P180_TEAM))
+    # inverse-CDF draws, the rows (first passers' team t: row t; receivers of team t's passer
+    # p: row 2 + 11 t + p) offset by their index so that one searchsorted serves them all
+    rows = np.concatenate([wgt, w.reshape(-1, P180_TEAM)])
+    cdf = (np.cumsum(rows / rows.sum(axis=1, keepdims=True), axis=1) + np.arange(len(rows))[:, None]).ravel()
+
+    def draw(row, u):
+        return np.minimum(np.searchsorted(cdf, row + u, side="right") - P180_TEAM * row, P180_TEAM - 1)
+    who = np.empty(n, np.int32)                                     # 11 team + passer
+    at = np.flatnonzero(pos == 0)
+    who[at] = P180_TEAM * tm[at] + draw(tm[at], rng.random(len(at)))
+    recv = np.empty(n, np.int32)
+    while len(at):
+        recv[at] = draw(2 + who[at], rng.random(len(at)))
+        at = at[(at + 1 < n) & (pos[np.minimum(at + 1, n - 1)] > 0)] + 1
+        who[at] = P180_TEAM * tm[at] + recv[at - 1]
+    last = np.ones(n, bool)
+    last[:-1] = pos[1:] == 0
+    lost = last & (rng.random(n, dtype=f32) < P180_PN_LOST)
+    ev["passer"] = who - P180_TEAM * tm
+    ev["receiver"] = np.where(lost, -1, recv)
+    del pos, last
+    pl = places.reshape(-1, 2).astype(f32)
+    sd = f32(4)
+    for a, (S, D) in enumerate(((12, 15), (6, 10))):                # along, across
+        sh = (f32(S) * rng.standard_normal(nr, dtype=f32))[run]
+        c0 = pl[who, a] + sh + sd * rng.standard_normal(n, dtype=f32)
+        c1 = np.where(lost, c0 + f32(D) * rng.standard_normal(n, dtype=f32) + f32(8 if a == 0 else 0),
+                      pl[P180_TEAM * tm + recv, a] + sh + sd * rng.standard_normal(n, dtype=f32))
+        ev["xy"[a] + "0"] = np.clip(c0, 0, P180_PITCH[a])
+        ev["xy"[a] + "1"] = np.clip(c1, 0, P180_PITCH[a])
+    m = int(ev["match"][-1]) + 1
+    return [ev, np.zeros(m * 2 * P180_TEAM * P180_TEAM, np.int32), np.zeros(m * 2 * P180_TEAM, np.int32),
+            np.zeros(m * 2 * P180_TEAM, np.int32), _i32(n)]
+
+
+def _p180_pn_ref(ev, matches):
+    """pass_network in numpy: links (matches x 2 x 11 x 11), attempts, progressive (matches x 2 x 11)."""
+    who = (ev["match"].astype(np.int64) * 2 + ev["team"]) * P180_TEAM + ev["passer"]
+    done = ev["receiver"] >= 0
+    size = matches * 2 * P180_TEAM
+    links = np.bincount(who[done] * P180_TEAM + ev["receiver"][done], minlength=size * P180_TEAM)
+    prog = done & (ev["x1"] - ev["x0"] >= np.float32(10))
+    return links, np.bincount(who, minlength=size), np.bincount(who[prog], minlength=size)
+
+
+def _p180_xg_syms(n, rng):
+    return {"c_xg": np.array(P180_XG_COEF, np.float32)}
+
+
+def _p180_xg_args(n, rng):
+    """n shots (Shot structs): situations P180_XG_SIT; heads 18% (45% of set-piece shots), other
+    body parts 3%; distances to the goal's centre 5 + gamma(3, 3.5) m (open play, set pieces),
+    3 + gamma(2, 3) (headers), 18 + gamma(3, 2.5) (direct free kicks), 11 (penalties: the spot),
+    at angles N(0, 0.45^2) rad off the goal's axis (within +-1.45; inside the pitch);
+    goalkeeper off his line exponential(1.5 m) (+2 m on counters), defenders in the cone
+    Poisson(0.3 + distance / 12) (+1 at set pieces and free kicks, 0 on penalties), assists
+    none / pass / cross / through ball 25 / 45 / 20 / 10% (headers: crosses 80%), minute 1-95;
+    xg (zeroed); n."""
+    f32 = np.float32
+    s = np.zeros(n, P180_SHOT_DTYPE)
+    sit = np.searchsorted(np.cumsum(P180_XG_SIT)[:-1], rng.random(n, dtype=f32), side="right").astype(np.int32)
+    head = (rng.random(n, dtype=f32) < np.where(sit == 2, f32(0.45), f32(0.12))) & (sit < 3)
+    s["body"] = np.where(head, 1, 2 * (rng.random(n, dtype=f32) < 0.03))
+    dist = np.full(n, 11, f32)                                      # penalties: the spot
+    for m, (d0, k, th) in ((head, (3, 2, 3)), ((sit < 3) & ~head, (5, 3, 3.5)), (sit == 3, (18, 3, 2.5))):
+        dist[m] = d0 + rng.gamma(k, th, int(m.sum())).astype(f32)
+    th = np.clip(f32(0.45) * rng.standard_normal(n, dtype=f32), -1.45, 1.45)
+    th[sit == 4] = 0
+    s["x"] = np.clip(P180_PITCH[0] - dist * np.cos(th), 0, P180_PITCH[0])
+    s["y"] = np.clip(P180_PITCH[1] / 2 + dist * np.sin(th), 0, P180_PITCH[1])
+    del th
+    s["gk_dist"] = rng.exponential(1.5, n).astype(f32) + 2 * (sit == 1)
+    s["situation"] = sit
+    s["defenders"] = np.where(sit == 4, 0, rng.poisson(0.3 + dist / f32(12)) + (sit == 2) + (sit == 3))
+    assist = np.searchsorted(np.cumsum((0.25, 0.45, 0.2)), rng.random(n, dtype=f32), side="right").astype(np.int32)
+    assist[head] = np.where(rng.random(int(head.sum()), dtype=f32) < 0.8, 2, 1)
+    assist[sit >= 3] = 0
+    s["assist"] = assist
+    s["minute"] = rng.integers(1, 96, n, dtype=np.int32)
+    return [s, np.zeros(n, np.float32), _i32(n)]
+
+
+def _p180_xg_ref(shots, coef=P180_XG_COEF):
+    """xg_model in float64: the shots' xG and the sums of their logits' terms' magnitudes
+    (0 for penalties; what the float32 logit's rounding errors scale with)."""
+    c = np.asarray(coef, np.float32).astype(np.float64)
+    dx = P180_PITCH[0] - shots["x"].astype(np.float64)
+    dy = shots["y"] - P180_PITCH[1] / 2
+    dist = np.hypot(dx, dy)
+    ang = np.arctan2(7.32 * dx, dx * dx + dy * dy - 3.66 ** 2)
+    head = (shots["body"] == 1).astype(float)
+    sit = shots["situation"]
+    F = np.stack([np.ones_like(dist), dist, ang, dist * dist, head, head * dist, sit == 1, sit == 2, sit == 3,
+                  shots["assist"] == 3, shots["defenders"], shots["gk_dist"]], axis=1).astype(np.float64)
+    z = F @ c[:-1]
+    pen = sit == 4
+    return np.where(pen, c[-1], 1 / (1 + np.exp(-z))), np.where(pen, 0, np.abs(F * c[:-1]).sum(axis=1))
+
+
+def _p180_no_args(n, rng):
+    """n frames of tracks (x, y float32 n * 22, with the tracking jitter); near (float32 22 n),
+    near_id (int32 22 n), pressed (int32 2 n), zeroed; frames."""
+    x, y = _p180_tracks(n, rng)
+    return [x.ravel(), y.ravel(), np.zeros(n * P180_NP, np.float32), np.zeros(n * P180_NP, np.int32),
+            np.zeros(2 * n, np.int32), _i32(n)]
+
+
+def _p180_no_ref(x, y):
+    """nearest_opponent in float64: each player's nearest opponent's distance and slot (frames
+    x 22), the players under pressure a team (frames x 2), and each player's smallest gap
+    between distances the float32 kernel compares (its best two, and any to P180_NO_R)."""
+    P = np.stack([np.asarray(x, np.float64).reshape(-1, P180_NP), np.asarray(y, np.float64).reshape(-1, P180_NP)], -1)
+    opp = np.r_[np.arange(P180_TEAM, P180_NP), np.arange(P180_TEAM)].reshape(2, P180_TEAM)
+    D = np.linalg.norm(P[:, :, None, :] - P[:, np.repeat(opp, P180_TEAM, axis=0)], axis=-1)      # F x 22 x 11
+    j = D.argmin(axis=-1)
+    near = np.take_along_axis(D, j[..., None], -1)[..., 0]
+    ids = np.repeat(opp, P180_TEAM, axis=0)[np.arange(P180_NP), j]
+    press = (D < P180_NO_R).any(axis=-1)
+    pressed = np.stack([press[:, :P180_TEAM].sum(axis=1), press[:, P180_TEAM:].sum(axis=1)], 1)
+    Ds = np.sort(D, axis=-1)
+    gap = np.minimum((Ds[..., 1] - Ds[..., 0]) / Ds[..., 1], (np.abs(D - P180_NO_R) / P180_NO_R).min(axis=-1))
+    return near, ids, pressed, gap
+
+
+UNSEEN178 = [
+    TimingProbe("probe/pitch-control-logistic", "probe-unseen178", "pitch_control", P180_PC_N, P180_PC_BLOCK,
+                lambda n: (-(-int(P180_PITCH[0] * P180_PITCH[1]) // P180_PC_BLOCK), n), _p180_pc_args, source=_P180,
+                note="a pitch-control surface for 4096 consecutive frames (2 min 44 s of play at 25 Hz) on a 105 x 68 "
+                     "grid of 1 m points (29M points), blocks of 256 along a frame's grid (28 a frame, the last "
+                     "partial), a block's first 22 threads staging the frame's 16-byte PlayerState structs (moved on "
+                     "by the reaction time) in shared memory, __syncthreads; a thread a point: the ball's travel time "
+                     "(a sqrtf and a division), then 22 players each a broadcast shared read of 2 floats, a sqrtf, a "
+                     "float division, an expf and a reciprocal division (643M logistic terms, ~4 MUFU ops and ~40 "
+                     "instructions each), the home share a final division; 117 MB written coalesced, 1.4 MB read: "
+                     "FP32/SFU compute-bound"),
+    TimingProbe("probe/track-sg-kinematics", "probe-unseen178", "track_kinematics", P180_TK_N, P180_TK_BLOCK,
+                lambda n: -(-n * P180_NP // P180_TK_BLOCK), _p180_tk_args, source=_P180,
+                note="speed and tangential acceleration of 22 players over 2^20 frames of 25 Hz tracking (11.6 h, "
+                     "halves of 70000 frames; 23M samples, frame-major x and y arrays), a thread a sample in blocks of "
+                     "256: 2 integer divisions (by 22, by the half's length), a 7-frame Savitzky-Golay stencil along "
+                     "time (14 loads of the same player's samples 22 floats apart, clamped at the halves' ends: a "
+                     "warp's rows 88 B apart, re-read ~7 times through L1), ~30 FMAs, a sqrtf and a division; 185 MB "
+                     "read, 185 MB written coalesced: DRAM-bound"),
+    TimingProbe("probe/team-heatmap-smem", "probe-unseen178", "team_heatmap", P180_HM_N, P180_HM_BLOCK,
+                lambda n: min(-(-n * P180_NP // P180_HM_BLOCK), P180_HM_GRID), _p180_hm_args, source=_P180,
+                note="the two teams' occupancy heat maps (2 m cells, 53 x 34 a team) of 2^20 frames of tracking (23M "
+                     "samples, 1% NaN dropouts in runs, 0.6% off the pitch), 264 blocks of 1024 (2 an SM) "
+                     "grid-striding ~87 samples a thread: 2 coalesced loads, the bounds tests, an i % 22 team, a "
+                     "shared-memory atomicAdd into the block's 14 KB pair of histograms (a warp's lanes 1.5 frames of "
+                     "distinct players: few same-cell conflicts), zeroed and flushed around __syncthreads, the flush "
+                     "a global atomicAdd a non-empty bin (~1600 a block, ~420k in all) onto the same 3604 counters "
+                     "from every block at about the same time (contended in L2); 185 MB read: DRAM-bound with a "
+                     "contended atomic tail"),
+    TimingProbe("probe/pass-network-atomic", "probe-unseen178", "pass_network", P180_PN_N, P180_PN_BLOCK,
+                lambda n: -(-n // P180_PN_BLOCK), _p180_pn_args, source=_P180,
+                note="pass networks of a 2^23-pass archive (~8300 matches of ~1010 passes, sorted by match, "
+                     "possessions of ~3.5 passes, 81% completed), a thread a 32-byte PassEvent struct in blocks of 128 "
+                     "(6 of its 8 words read: strided 4-byte loads, a warp's 1 KB reused through L1): a global "
+                     "atomicAdd on the passer's attempts, for completed passes one on the match's 11 x 11 link counter "
+                     "and for progressive ones (~25% of completed) one more: ~17M atomics, no return value used, onto "
+                     "9.5 MB of L2-resident counters, a warp's 32 passes within one match, ~16 distinct attempt and "
+                     "~23 distinct link addresses (passers skewed to centre-backs and midfielders: same-address "
+                     "atomics within warps); 268 MB read: bound by L2 atomic throughput and contention"),
+    TimingProbe("probe/xg-logit-struct", "probe-unseen178", "xg_model", P180_XG_N, P180_XG_BLOCK,
+                lambda n: -(-n // P180_XG_BLOCK), _p180_xg_args, source=_P180, symbols=_p180_xg_syms,
+                note="expected goals of 2^23 shots (32-byte Shot structs, 7 of 8 words used; 65% open play, 18% "
+                     "headers, 2% penalties at the spot), a thread a shot in blocks of 256: penalties a __constant__ "
+                     "read and an early exit (divergent, rare), the rest a sqrtf, an atan2f (the goal mouth's angle), "
+                     "12 features in a per-thread array (registers, unrolled) dotted with __constant__ coefficients "
+                     "(uniform: broadcast), an expf and a division (~120 instructions); 268 MB read, 34 MB written: "
+                     "DRAM-bound, compute well under it"),
+    TimingProbe("probe/nearest-opp-shfl", "probe-unseen178", "nearest_opponent", P180_NO_N, P180_NO_BLOCK,
+                lambda n: -(-n * 32 // P180_NO_BLOCK), _p180_no_args, source=_P180,
+                note="each player's nearest opponent and each team's players under pressure (< 3 m) in 2^20 frames of "
+                     "tracking (23M samples), a warp a frame in blocks of 64 (2 frames; 524k blocks): lanes 0-21 load "
+                     "the frame's 88 B of x and y (lanes 22-31 idle), 11 rounds of 2 __shfl_sync of the opponents' "
+                     "positions (a lane-dependent source) with ~8 FP and select ops, a sqrtf, 2 x 5 __shfl_down_sync "
+                     "reductions, 2 stores of 22 values and lane 0's 2 counts: 32 shuffles a warp (34M); 185 MB read, "
+                     "193 MB written: shuffle-issue and DRAM bound together, small blocks"),
+]
+PROBES += UNSEEN178
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
