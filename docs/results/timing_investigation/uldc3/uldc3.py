@@ -1,7 +1,7 @@
 """Time uldc3.cu's kernels on the GPU at 64 warps an SM (blocks of 256, 8 an SM), over
 tables of 64 B, 1 KB and 4 KB and trips a warp of 32 to 8192, with as many waves of
 blocks as keep the total work at 8192 trips a warp-slot (short warps: many waves).
-Prints SM cycles a warp-trip.  python uldc3.py > uldc3_GPU.jsonl"""
+Prints SM cycles a warp-trip.  python uldc3.py [KERNEL ...] > uldc3_GPU.jsonl"""
 import json
 from pathlib import Path
 
@@ -20,7 +20,10 @@ def main():
     sms, clock = dev["multiProcessorCount"], 1.98e9
     print(json.dumps({"gpu": dev["name"].decode(), "sms": sms}), flush=True)
     s, e = cp.cuda.Event(), cp.cuda.Event()
-    for kernel in ("uldc3_w0", "uldc3_w4", "uldc3_w16", "uldc3_w0_spread", "uldc3_w16_spread"):
+    import sys
+    kernels = sys.argv[1:] or ("uldc3_w0", "uldc3_w4", "uldc3_w16", "uldc3_w0_spread", "uldc3_w16_spread",
+                               "uldc3_w0_bspread", "uldc3_w4_bspread", "uldc3_w16_bspread")
+    for kernel in kernels:
         f = mod.get_function(kernel)
         for words in (16, 256, 1024):
             for iters in (32, 128, 512, 2048, 8192):
