@@ -121,7 +121,8 @@ def gate_check(host, out):
     return cnt
 
 
-@pytest.mark.parametrize("policy, n", [("lockstep", 2000), ("random", 600)])
+# random (slow): one block, 5 of its 8 warps measuring, all staging the tracks
+@pytest.mark.parametrize("policy, n", [("lockstep", 2000), ("random", 160)])
 def test_gnn_gate(policy, n):
     host, out, *_ = launch("probe/gnn-gate-atomicmin", n, policy=policy)
     cnt = gate_check(host, out)
@@ -161,9 +162,13 @@ def test_iir_q14():
 # ---- lqr-dare-double ----
 
 def test_dare():
-    n = 200                                                 # 2 blocks, the last partial
-    host, out, *_ = launch("probe/lqr-dare-double", n)
-    P, K, it, gap = tp._p119_dare_ref(*host[:4])
+    # the sweeps until a change under 1e-3 of P's largest entry (the probe's 1e-8: 3x the
+    # sweeps, the emulation's time), still a few to a few dozen a problem
+    n, tol = 200, 1e-3                                      # 2 blocks, the last partial
+    host = tp.get("probe/lqr-dare-double").args(n, np.random.default_rng(0))
+    host[7] = np.float64(tol)
+    out = run("probe/lqr-dare-double", host, n)
+    P, K, it, gap = tp._p119_dare_ref(*host[:4], tol=tol)
     assert gap > 1e-6                                       # no convergence test within rounding
     assert (out[6] == it).all() and it.max() > 3 * it.min()
     np.testing.assert_allclose(out[4], P.ravel(), rtol=1e-12, atol=1e-12 * np.abs(P).max())

@@ -9,13 +9,15 @@ from probe_launch import launch
 
 @pytest.mark.parametrize("policy", ["lockstep", "random"])
 def test_label_runs(policy):
-    n = 256 * 6
+    # lockstep: 6 blocks; random (warps interleaved one instruction at a time: the shared
+    # labels read and written between the barriers, the vote): one block
+    n = 256 * (6 if policy == "lockstep" else 1)
     host, (v, lab, _), _, _ = launch("probe/label-runs", n, policy=policy)
     exp = np.empty(n, np.int64)
     for i in range(n):
         exp[i] = i if i % 256 == 0 or v[i] != v[i - 1] else exp[i - 1]
     assert lab.tolist() == exp.tolist()
-    assert len(np.unique(exp)) > 100            # many runs, some long
+    assert len(np.unique(exp)) > 100 * n // 1536     # many runs (over 100 in 6 blocks), some long
 
 
 def test_count_votes():

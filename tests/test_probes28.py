@@ -3,7 +3,8 @@ emulator at small sizes, with the sanitizer on: the timing probes are only worth
 measurements if they compute what they say."""
 import numpy as np
 
-from probe_launch import launch
+from kernels_cuda import timing_probes as tp
+from probe_launch import launch, run
 
 
 def test_median3x3_is_the_median_of_the_clamped_neighbourhood():
@@ -40,8 +41,12 @@ def test_tri_mv_rows_uses_the_lower_triangle_only():
 
 
 def test_knn_top8_lists_the_nearest_points_in_order():
-    n = 256
-    host, (pts, qs, idx, m, _), *_ = launch("probe/knn-top8", n)
+    # one block of 256 queries against the first 32 of the generator's 1024 points (m is
+    # an argument): the first 8 fill the list, later ones insert part way down or miss it
+    n, m = 256, 32
+    host = tp._knn_args(n, np.random.default_rng(0))
+    host[0], host[3] = host[0][:2 * m].copy(), np.int32(m)
+    pts, qs, idx, m, _ = run("probe/knn-top8", host, n)
     d = ((qs.reshape(n, 1, 2).astype(np.float64) - pts.reshape(1, int(m), 2)) ** 2).sum(axis=2)
     assert np.array_equal(idx.reshape(n, 8), np.argsort(d, axis=1, kind="stable")[:, :8])
 

@@ -4,7 +4,7 @@ measurements if they compute what they say."""
 import numpy as np
 
 from kernels_cuda import timing_probes as tp
-from probe_launch import launch
+from probe_launch import launch, run
 
 
 def test_matmul_t32_rows4():
@@ -13,8 +13,12 @@ def test_matmul_t32_rows4():
     assert int(k) == 32
     A, B = a.reshape(n, 32).astype(np.float64), b.reshape(32, n).astype(np.float64)
     np.testing.assert_allclose(c.reshape(n, n), A @ B, rtol=1e-4, atol=1e-4)
-    n = 512                                         # 16 x 16 blocks, k = 64: two steps
-    host, (a, b, c, nn, k), *_ = launch("probe/matmul-t32-rows4", n)
+    # 4 x 4 blocks, k = 64: two steps (n = 128 of the generator's 512 x 64 and 64 x 512)
+    pid, n = "probe/matmul-t32-rows4", 128
+    a, b, c, _, k = tp.get(pid).args(512, np.random.default_rng(0))
+    assert int(k) == 64
+    a, b, c = a.reshape(512, 64)[:n].ravel(), b.reshape(64, 512)[:, :n].ravel(), c[:n * n].copy()
+    a, b, c, nn, k = run(pid, [a, b, c, np.int32(n), k], n)
     A, B = a.reshape(n, 64).astype(np.float64), b.reshape(64, n).astype(np.float64)
     np.testing.assert_allclose(c.reshape(n, n), A @ B, rtol=1e-4, atol=1e-4)
 

@@ -10,9 +10,9 @@ from probe_launch import launch
 
 
 def test_regtile8x8_lb_partial_tiles(monkeypatch):
-    """M = N = 200 (a 2 x 2 grid, the second row and column of tiles partial) and K = 100
+    """M = N = 200 (a 2 x 2 grid, the second row and column of tiles partial) and K = 12
     (the last step of 8 half outside A and B): the guards load zeros, the stores skip."""
-    pid, n, K = "probe/regtile8x8-lb", 200, 100
+    pid, n, K = "probe/regtile8x8-lb", 200, 12
     p = tp.get(pid)
 
     def args(n, rng):
@@ -24,11 +24,19 @@ def test_regtile8x8_lb_partial_tiles(monkeypatch):
     np.testing.assert_allclose(C.reshape(n, n), exp, rtol=0, atol=2e-4)
 
 
-def test_regtile8x8_lb_registers_limit_occupancy():
+def test_regtile8x8_lb_registers_limit_occupancy(monkeypatch):
     """The 64 accumulators are registers the occupancy estimate sees: more than 64 a
-    thread (2 blocks of 256 an SM at most), as __launch_bounds__(256, 2) allows nvcc."""
+    thread (2 blocks of 256 an SM at most), as __launch_bounds__(256, 2) allows nvcc.
+    (The generator's matrices with K = 8, an argument: one step of k, the same code.)"""
     from simt import timing
-    *_, res = launch("probe/regtile8x8-lb", 130)
+    pid, K = "probe/regtile8x8-lb", 8
+    p = tp.get(pid)
+
+    def args(n, rng):
+        return [tp._f32(n * K, rng), tp._f32(K * n, rng), np.zeros(n * n, np.float32), tp._i32(n), tp._i32(n),
+                tp._i32(K)]
+    monkeypatch.setitem(tp._BY_ID, pid, dataclasses.replace(p, args=args))
+    *_, res = launch(pid, 130)
     regs = int(res.metrics["simt__registers_per_thread.max"])
     assert 64 < regs <= 128
     lim = timing.occupancy_limits(timing.load_profile("h100"), 256, res.shared_bytes, regs)
@@ -69,9 +77,13 @@ def test_stream_ilp4_66blk():
     np.testing.assert_array_equal(out.reshape(T, 4), exp)
 
 
-def test_chase_l2_32m():
-    size = 5000
-    host, (nxt, out, steps, sz), *_ = launch("probe/chase-l2-32m", size)
+def test_chase_l2_32m(monkeypatch):
+    # the probe's grid (132 warps) on a cycle of 5000, chasing 64 steps (an argument; the
+    # probe takes 2048)
+    pid, size = "probe/chase-l2-32m", 5000
+    monkeypatch.setitem(tp._BY_ID, pid, dataclasses.replace(tp.get(pid), args=tp._u53_chase_args(64)))
+    host, (nxt, out, steps, sz), *_ = launch(pid, size)
+    assert steps == 64 and sz == size
     assert sorted(nxt) == list(range(size))         # a permutation ..
     seen, p = 1, nxt[0]
     while p != 0:
@@ -98,9 +110,18 @@ def test_smem_stride_mix():
     assert out.dtype == np.uint32 and np.array_equal(out, acc)
 
 
-def test_dfma_imix():
+def test_dfma_imix(monkeypatch):
     n = 300                                         # two blocks, the second partial
-    host, (x, yd, yh, nn, iters), *_ = launch("probe/dfma-imix", n)
+    # 24 rounds (iters, an argument; the probe runs 512)
+    pid = "probe/dfma-imix"
+
+    def args(n, rng):
+        a = tp._u53_dfma_args(n, rng)
+        a[4] = tp._i32(24)
+        return a
+    monkeypatch.setitem(tp._BY_ID, pid, dataclasses.replace(tp.get(pid), args=args))
+    host, (x, yd, yh, nn, iters), *_ = launch(pid, n)
+    assert iters == 24
     c = np.array([0.999, 0.998, 0.997, 0.996, 0.995, 0.994, 0.993, 0.992])
     a = x[:, None] + np.arange(8.0)[None, :]
     h = (np.arange(n, dtype=np.uint64) * 2654435761 + 1).astype(np.uint32)

@@ -130,11 +130,14 @@ def test_utf8_validate_edge_cases():
         "a partial last chunk ending in a 4-byte character": (good[:975] + e4, 15, 1),
         "all multi-byte": (e3 * 21 + b"x" + e4 * 30, 2, 1),
     }
+    flags = {}                                              # each text once in the emulator
     for name, (t, c, want) in cases.items():
         n = len(t)
         nch = -(-n // 64)
-        arr = np.frombuffer(t, np.uint8).copy()
-        _, _, ok, _ = run("probe/utf8-validate", [arr, np.int32(n), np.zeros(nch, np.uint8), np.int32(nch)], n)
+        if t not in flags:
+            arr = np.frombuffer(t, np.uint8).copy()
+            flags[t] = run("probe/utf8-validate", [arr, np.int32(n), np.zeros(nch, np.uint8), np.int32(nch)], n)[2]
+        ok = flags[t]
         ref = utf8_chunks(t)
         np.testing.assert_array_equal(ok, ref, err_msg=name)
         assert bool(ref.all()) == valid(t), name
@@ -169,9 +172,9 @@ def match_ref(t, off):
     return np.array([re.search(tp.U61_DATE_RE, s) is not None for s in lines], np.uint8), lines
 
 
-@pytest.mark.parametrize("policy", ["lockstep", "random"])
-def test_dfa_regex_lines(policy):
-    n = 600                                                 # 3 blocks of 256 lines, the last partial
+# 600: 3 blocks of 256 lines, the last partial; random (slow): 300, 2 blocks, the last partial
+@pytest.mark.parametrize("policy, n", [("lockstep", 600), ("random", 300)])
+def test_dfa_regex_lines(policy, n):
     host, (t, off, nl, delta, acc, ns, match), *_ = launch("probe/dfa-regex-lines", n, policy=policy)
     assert nl == n and ns == 27 and len(off) == n + 1 and off[-1] == len(t)
     assert (t[off[1:] - 1] == ord("\n")).all() and t.max() < 128
@@ -283,17 +286,25 @@ def levenshtein(a, b):
 
 def test_levenshtein_short():
     n = 300                                                 # 2 blocks of 256 pairs, the last partial
-    host, (A, la, B, lb, dist, nn), *_ = launch("probe/levenshtein-short", n)
+    A, la, B, lb, _, nn = tp.get("probe/levenshtein-short").args(n, np.random.default_rng(0))
     assert nn == n
     A, B = A.reshape(n, 32), B.reshape(n, 32)
     sa = [bytes(A[i, :la[i]]) for i in range(n)]
     sb = [bytes(B[i, :lb[i]]) for i in range(n)]
     assert all(A[i, la[i]:].max(initial=0) == 0 and B[i, lb[i]:].max(initial=0) == 0 for i in range(n))
-    ref = [levenshtein(a, b) for a, b in zip(sa, sb)]
-    np.testing.assert_array_equal(dist, ref)
+    ref = np.array([levenshtein(a, b) for a, b in zip(sa, sb)])
+    # the emulator (a warp a ~1 s: its lanes' table loops) on the pairs of the first warp and
+    # of the partial last block; the pairs between emptied (distance 0, one pass each)
+    keep = (np.arange(n) < 32) | (np.arange(n) >= 256)
+    host = [np.where(keep[:, None], A, 0).ravel(), np.where(keep, la, 0).astype(np.int32),
+            np.where(keep[:, None], B, 0).ravel(), np.where(keep, lb, 0).astype(np.int32), np.zeros(n, np.int32),
+            np.int32(n)]
+    dist = run("probe/levenshtein-short", host, n)[4]
+    np.testing.assert_array_equal(dist, np.where(keep, ref, 0))
     L = np.r_[la, lb]
     assert (L == 0).any() and (L == 32).any() and L.max() <= 32
-    assert (dist == 0).sum() > 10 and ((dist >= 1) & (dist <= 4)).sum() > 100 and dist.max() > 10
+    assert (ref == 0).sum() > 10 and ((ref >= 1) & (ref <= 4)).sum() > 100 and ref.max() > 10
+    assert ref[keep].max() > 10 and (ref[keep] == 0).any() and (ref[keep] > 0).mean() > 0.7     # the kept pairs
     assert any(b" " in a and b"." not in a for a in sa) and any(a[:1].isdigit() for a in sa)   # names, addresses
 
 

@@ -154,11 +154,12 @@ def geometric_asian(S0, K, r, sig, T, N):
     return np.exp(-r * T) * (np.exp(mu + s2 / 2) * ncdf(d2 + np.sqrt(s2)) - K * ncdf(d2))
 
 
-@pytest.mark.parametrize("policy", ["lockstep", "random"])
-def test_asian_mc(policy):
-    n = 1000                                                # 4 blocks of 256 paths, the last partial
+# 1000: 4 blocks of 256 paths, the last partial; random (one warp an instruction, slow):
+# 300, 2 blocks, the last partial, each block's reduction over its barriers
+@pytest.mark.parametrize("policy, n", [("lockstep", 1000), ("random", 300)])
+def test_asian_mc(policy, n):
     host, (S0, K, r, sig, T, ns, seed, bsum, bsq, nn), *_ = launch("probe/asian-mc-xorshift", n, policy=policy)
-    assert nn == n and ns == tp.U62_MC_STEPS and len(bsum) == len(bsq) == 4
+    assert nn == n and ns == tp.U62_MC_STEPS and len(bsum) == len(bsq) == -(-n // 256)
     pay = asian_ref(S0, K, r, sig, T, int(ns), int(seed), n)
     np.testing.assert_allclose(bsum, block_sums(pay), rtol=2e-5)
     np.testing.assert_allclose(bsq, block_sums(pay ** 2), rtol=2e-5)
@@ -285,9 +286,10 @@ def check_bands(px, ndays, mid, up, lo, sig):
     return ref, clear
 
 
-@pytest.mark.parametrize("policy", ["lockstep", "random"])
-def test_bollinger_bands(policy):
-    n = 5000                                                # 2 series of 2048 days and 904 of a third
+# 5000: 2 series of 2048 days and 904 of a third; random (slow): 2100, a series and 52
+# days of a second, 9 blocks, the last partial
+@pytest.mark.parametrize("policy, n", [("lockstep", 5000), ("random", 2100)])
+def test_bollinger_bands(policy, n):
     host, (px, nd, nn, mid, up, lo, sig), *_ = launch("probe/bollinger-bands", n, policy=policy)
     assert nd == tp.U62_BB_DAYS and nn == n
     ref, clear = check_bands(px, int(nd), mid, up, lo, sig)
@@ -324,9 +326,10 @@ def test_bollinger_bands_edge_cases():
 
 # ---- portfolio-variance-warp ----
 
-@pytest.mark.parametrize("policy", ["lockstep", "random"])
-def test_portfolio_variance(policy):
-    n = 300                                                 # 38 blocks of 8 warps, the last half used
+# 300: 38 blocks of 8 warps, the last half used; random (slow): 36, 5 blocks, the last half
+# used, 2 trips a lane along a row, the second partial
+@pytest.mark.parametrize("policy, n", [("lockstep", 300), ("random", 36)])
+def test_portfolio_variance(policy, n):
     host, (cov, w, nn, sw, var), *_ = launch("probe/portfolio-variance-warp", n, policy=policy)
     assert nn == n and len(cov) == n * n
     C, W = cov.reshape(n, n).astype(np.float64), w.astype(np.float64)

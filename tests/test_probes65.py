@@ -82,8 +82,11 @@ def biquad_ref(x, sos, nch, ns):
 
 def test_biquad_cascade():
     n = 64 * tp.U63_BQ_SAMPLES                              # 64 channels: one block, half idle
-    host, (x, sos, y, nch, ns), *_ = launch("probe/biquad-cascade", n)
-    assert nch == 64 and ns == tp.U63_BQ_SAMPLES and len(sos) == 64 * tp.U63_BQ_SECTIONS * 5
+    host = tp._u63_bq_args(n, np.random.default_rng(0))
+    assert host[3] == 64 and host[4] == tp.U63_BQ_SAMPLES and len(host[1]) == 64 * tp.U63_BQ_SECTIONS * 5
+    # the first 64 of each channel's samples (ns, an argument)
+    host[0], host[2], host[4] = host[0][:64 * 64].copy(), np.zeros(64 * 64, np.float32), np.int32(64)
+    x, sos, y, nch, ns = run("probe/biquad-cascade", host, n)
     ref = biquad_ref(x, sos, 64, int(ns))
     # float32's rounding in the recursion (sharp low-frequency sections) reaches ~1e-4 of
     # the peak by itself (numpy in float32 is as far off), a wrong term moves it by ~1
@@ -95,8 +98,8 @@ def test_biquad_cascade():
 
 def test_biquad_edge_cases():
     rng = np.random.default_rng(4)
-    # 300 channels (a partial second block) of 40 samples, a random schedule
-    nch, ns = 300, 40
+    # 300 channels (a partial second block) of 8 samples, a random schedule
+    nch, ns = 300, 8
     x = rng.uniform(-1, 1, ns * nch).astype(np.float32)
     sh = (nch, tp.U63_BQ_SECTIONS)
     sos = tp._u63_peaking(rng.uniform(100, 10000, sh), rng.uniform(-12, 12, sh), rng.uniform(0.5, 4, sh))

@@ -271,9 +271,10 @@ def rn_ref(W, r, I, dt_tau=0.1, gain=1.0):
     return r + dt_tau * (-r + np.tanh(gain * x))
 
 
-@pytest.mark.parametrize("policy, n", [("lockstep", 600), ("random", 300)])
+@pytest.mark.parametrize("policy, n", [("lockstep", 600), ("random", 260)])
 def test_ratenet_smem_tile(policy, n):
-    # 3 (2) blocks, the last partial; as many tiles, the last partial
+    # 3 (2) blocks, the last partial; as many tiles, the last partial (random, slow: the
+    # fewest units that make a second tile, restaged after every warp's pass over the first)
     host, (W, r, I, rn, dt, g, nn), *_ = launch("probe/ratenet-smem-tile", n, policy=policy)
     assert nn == n and dt == np.float32(0.1) and g == 1
     np.testing.assert_allclose(rn, rn_ref(*host[:3]), rtol=0, atol=2e-6)

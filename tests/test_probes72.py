@@ -231,7 +231,7 @@ def test_cfar_edge_cases():
 
 # ---- radar-beamform-const ----
 
-@pytest.mark.parametrize("policy, n", [("lockstep", 300), ("random", 40)])
+@pytest.mark.parametrize("policy, n", [("lockstep", 300), ("random", 20)])    # random: a partial warp a beam
 def test_beamform(policy, n):
     host, (x, y, nn), syms, _ = launch("probe/radar-beamform-const", n, policy=policy)
     w = cplx(syms["c_steer"]).reshape(16, 16)
@@ -255,7 +255,7 @@ def test_beamform_edge_cases():
 
 # ---- radar-covariance-smem ----
 
-@pytest.mark.parametrize("policy, n", [("lockstep", 3), ("random", 2)])
+@pytest.mark.parametrize("policy, n", [("lockstep", 3), ("random", 1)])      # random: one block, its 8 warps
 def test_covariance(policy, n):
     host, (x, R, ng), *_ = launch("probe/radar-covariance-smem", n, policy=policy)
     X = cplx(x).reshape(n, 16, 32)

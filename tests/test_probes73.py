@@ -102,7 +102,7 @@ def sir_ref(st, tm, omega, tinf, seed, L, pinf):
     return ns.astype(np.uint8), nt.astype(np.uint8), new
 
 
-@pytest.mark.parametrize("policy, L", [("lockstep", 48), ("random", 40)])      # 3 x 3 blocks, the last partial
+@pytest.mark.parametrize("policy, L", [("lockstep", 48), ("random", 20)])      # 3 x 3 blocks; 2 x 2, the last partial
 def test_sir_lattice_hash(policy, L):
     host, (st, tm, sn, tn, cnt, *_c), syms, _ = launch("probe/sir-lattice-hash", L, policy=policy)
     ns, nt, new = sir_ref(*host[:2], host[5], host[6], host[7], L, syms["c_pinf"])
@@ -169,7 +169,7 @@ def sch_check(g, claim, gn, cnt, tol, tries, seed, L):
     return moved, contested
 
 
-@pytest.mark.parametrize("policy, L", [("lockstep", 64), ("random", 32)])
+@pytest.mark.parametrize("policy, L", [("lockstep", 64), ("random", 16)])      # 16 blocks; 2, half of each warp out
 def test_schelling_cas_move(policy, L):
     host, (g, claim, gn, cnt, *_c), *_ = launch("probe/schelling-cas-move", L, policy=policy)
     moved, contested = sch_check(host[0], claim, gn, cnt, *host[4:7], L)
@@ -179,17 +179,17 @@ def test_schelling_cas_move(policy, L):
 
 
 def test_schelling_edge_cases():
-    # one empty cell wanted by every agent (all unhappy: tol 1.5): exactly one wins it; a
-    # lattice with no empty cell: nobody moves; tries 0
+    # one empty cell wanted by every agent (all unhappy: tol 1.5; 8 tries, 9 agents draw
+    # it): exactly one wins it; a lattice with no empty cell: nobody moves; tries 0
     L = 16                                                  # half of each warp outside the lattice
     rng = np.random.default_rng(5)
     g = rng.integers(1, 3, L * L).astype(np.int32)
     g[100] = 0
     for policy in ("lockstep", "random"):
-        host = [g, np.full(L * L, -1, np.int32), g.copy(), np.zeros(1, np.int32), np.float32(1.5), np.int32(32),
+        host = [g, np.full(L * L, -1, np.int32), g.copy(), np.zeros(1, np.int32), np.float32(1.5), np.int32(8),
                 np.uint32(99), np.int32(L)]
         out = run("probe/schelling-cas-move", copy(host), L, policy=policy)
-        moved, contested = sch_check(host[0], out[1], out[2], out[3], 1.5, 32, 99, L)
+        moved, contested = sch_check(host[0], out[1], out[2], out[3], 1.5, 8, 99, L)
         assert out[3][0] == L * L - 1 and moved == 1 and out[2][100] != 0 and contested > 0
     full = np.where(g == 0, 1, g).astype(np.int32)
     host = [full, np.full(L * L, -1, np.int32), full.copy(), np.zeros(1, np.int32), np.float32(1.5), np.int32(3),

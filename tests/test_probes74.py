@@ -133,9 +133,9 @@ def pso_check(host, out):
     return imp
 
 
-@pytest.mark.parametrize("policy", ["lockstep", "random"])
-def test_pso_rastrigin(policy):
-    n = 300                                                 # 2 blocks, the last partial
+# 2 blocks, the last partial (random, slow: 4 particles in it)
+@pytest.mark.parametrize("policy, n", [("lockstep", 300), ("random", 260)])
+def test_pso_rastrigin(policy, n):
     host, out, *_ = launch("probe/pso-rastrigin-atomicmin", n, policy=policy)
     imp = pso_check(host, out)
     assert 0.3 < imp.mean() < 0.7 and int(out[5][0]) == int(host[5][0])     # none beats the swarm's best

@@ -81,21 +81,24 @@ def test_data():
 # ---- pin-sha256-earlyexit ----
 
 def test_pin_crack():
-    n = 5000                                                # 3 blocks, 7 rounds, the last partial
-    host, (salt, target, found, fpin, nn), _, res = launch("probe/pin-sha256-earlyexit", n)
-    assert found[0] == 1 and fpin[0] == tp._u73_pin_ref(host[0], host[1], n)
+    # the grid for 5000 PINs (3 blocks) searching 2000 (n_pins, an argument): 3 rounds of
+    # 768, the last partial; the PIN (1000 .. 1499) in the second
+    n, npins = 5000, 2000
+    host = tp._u73_pin_args(npins, np.random.default_rng(0))
+    (salt, target, found, fpin, nn), res = run_res("probe/pin-sha256-earlyexit", host, n)
+    assert found[0] == 1 and fpin[0] == tp._u73_pin_ref(host[0], host[1], npins)
     # a PIN outside the range searched: nobody finds it, and every round runs
     h = [a.copy() if isinstance(a, np.ndarray) else a for a in host]
-    h[1] = tp._u73_sha256_pin(salt, n + 3)
+    h[1] = tp._u73_sha256_pin(salt, npins + 3)
     after, full = run_res("probe/pin-sha256-earlyexit", h, n)
     assert after[2][0] == 0 and after[3][0] == -1
     assert res.warp_instructions < 0.8 * full.warp_instructions         # the early exit saves rounds
 
 
 def test_pin_crack_random():
-    # warps interleaved at random (one block of 3 rounds): the flag's reads and the finder's
-    # atomicExch do not race
-    n = 600
+    # warps interleaved at random (one block of 2 rounds: the PIN, 144 .. 215, in the first,
+    # warp 0 alone in the second): the flag's reads and the finder's atomicExch do not race
+    n = 288
     host, (salt, target, found, fpin, nn), *_ = launch("probe/pin-sha256-earlyexit", n, policy="random")
     assert found[0] == 1 and fpin[0] == tp._u73_pin_ref(host[0], host[1], n)
 
@@ -106,14 +109,15 @@ def run_res(pid, host, n):
 
 
 def test_pin_first_and_last():
-    # PIN 0 (round one) and the last one of the range (the partial last round)
+    # PIN 0 (round one) and the last one of the range (the partial last round): the grid
+    # for 3000 PINs (2 blocks) searching 600 (n_pins, an argument), rounds of 512 and 88
     rng = np.random.default_rng(3)
-    n = 3000
+    n = 600
     host = tp._u73_pin_args(n, rng)
     for pin in (0, n - 1):
         h = [a.copy() if isinstance(a, np.ndarray) else a for a in host]
         h[1] = tp._u73_sha256_pin(h[0], pin)
-        out = run("probe/pin-sha256-earlyexit", h, n)
+        out = run("probe/pin-sha256-earlyexit", h, 3000)
         assert out[2][0] == 1 and out[3][0] == pin
 
 
@@ -121,7 +125,9 @@ def test_pin_first_and_last():
 
 @pytest.mark.parametrize("policy", ["lockstep", "random"])
 def test_aes128_ctr(policy):
-    n = 300                                                 # 2 blocks, the last partial
+    # lockstep: 2 blocks, the last partial; random (warps interleaved one instruction at a
+    # time: the tables staged in shared memory, the barrier, the reads): one partial block
+    n = 300 if policy == "lockstep" else 40
     host, out, *_ = launch("probe/aes128-ctr-4tables", n, policy=policy)
     pt, ct, te, sb, rk, n0, n1, _ = host
     ref = tp._u73_aes_ctr_ref(pt, rk, n0, n1)

@@ -201,7 +201,8 @@ def test_aco_deposit_same_tour():
 
 # ---- aco-roulette-smem ----
 
-@pytest.mark.parametrize("policy, n", [("lockstep", 200), ("random", 40)])
+# random (slow): the block's 4 warps stage the tables, 20 ants (a partial warp) read them
+@pytest.mark.parametrize("policy, n", [("lockstep", 200), ("random", 20)])
 def test_aco_construct(policy, n):
     host, (C, D, tours, L, st, nn), *_ = launch("probe/aco-roulette-smem", n, policy=policy)
     t, l, s, gap = tp._p95_ac_ref(host[0], host[1], host[4])

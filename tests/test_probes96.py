@@ -151,7 +151,7 @@ def fof_check(host, out):
 
 
 def test_fof_first_sweep():
-    n = 4096                                                # 16 blocks, 26^3 cells
+    n = 1024                                                # 4 blocks, 16^3 cells
     host, out, *_ = launch("probe/fof-cell-minlabel", n)
     new = fof_check(host, out)
     assert 0.05 < (new < host[5]).mean() < 0.4

@@ -135,9 +135,10 @@ def test_dropout(policy):
 
 # ---- embedding-grad-atomic-zipf ----
 
-@pytest.mark.parametrize("policy, n", [("lockstep", 700), ("random", 160)])
+@pytest.mark.parametrize("policy, n", [("lockstep", 700), ("random", 64)])
 def test_embedding_grad(policy, n):
-    # 700: a full sequence and a partial one (random interleaving is slow: fewer tokens)
+    # 700: a full sequence and a partial one (random interleaving is slow: fewer tokens, a
+    # word 4 times among them)
     host, out, *_ = launch("probe/embedding-grad-atomic-zipf", n, policy=policy)
     ref = tp._p98_emb_ref(host[0], host[1])
     assert (out[2].reshape(-1, 256) == ref).all()           # exact: the sums are in 1/64ths
