@@ -1338,8 +1338,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raw = tempfile.mkdtemp(prefix="simt-ncu-")
         if collect_now:
             items = select_items(a.ids, not a.no_probes, fatal=True)
-            meta = collect(items, raw, tools, n=a.n, seed=a.seed, deadline_s=a.deadline, log=log)
-            del meta
+            collect(items, raw, tools, n=a.n, seed=a.seed, deadline_s=a.deadline, log=log)
         ok = True
         out = Path(a.out) if a.out else None
         if out:

@@ -3,7 +3,6 @@ loop it unrolls fully, two consecutive 8-byte-aligned words of a load whose addr
 differs by lane are one LDC.64, so the constant cache's passes for the pair are those of
 one load (probe/dct8x8's SASS and ncu's idc__requests, timing_investigation/unseen32/)."""
 import numpy as np
-import pytest
 
 import simt
 from simt import counters as C

@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 
 from simt import counters as C
-from simt import timing
 from simt.machine import FDIV_SLOW_RANGE, FDIV_SLOW_SPECIAL, OP_COST, fdiv_slow_path
 from kern import run
 

@@ -17,7 +17,6 @@ def test_the_prefix_code_is_complete():
 
 def test_huffman_decode_gives_back_the_symbols():
     n = 300
-    rng = np.random.default_rng(0)
     per = 32
     host, (bits, start, lut, out, nn, pp), *_ = launch("probe/huffman-decode", n)
     # decode on the host, bit by bit, from the same stream

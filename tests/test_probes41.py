@@ -1,7 +1,6 @@
 """probe-unseen39's kernels (kernels_cuda/probes41.cu) give numpy's answers in the
 emulator at small sizes, with the sanitizer on: the timing probes are only worth their
 measurements if they compute what they say."""
-import math
 
 import numpy as np
 

@@ -3,7 +3,6 @@ emulator at small sizes, with the sanitizer on: the timing probes are only worth
 measurements if they compute what they say."""
 import numpy as np
 
-from kernels_cuda import timing_probes as tp
 from probe_launch import launch
 
 

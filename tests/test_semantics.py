@@ -1,6 +1,5 @@
 """Divergence, reconvergence, loops, early return, device functions: hand-computed lanes."""
 import numpy as np
-import pytest
 
 from kern import run
 
