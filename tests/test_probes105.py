@@ -112,7 +112,8 @@ def test_intersect_edges():
 
 @pytest.mark.parametrize("policy", ["lockstep", "random"])
 def test_df_count(policy):
-    n = 9000                                                # 36 blocks, the last partial
+    # 36 blocks, the last partial (random: 2 blocks, the second partial, their atomics interleaved)
+    n = 9000 if policy == "lockstep" else 300
     host, (terms, df, _), *_ = launch("probe/df-count-hot-smem", n, policy=policy)
     assert (terms >= tp.P105_DF_HOT).mean() > 0.3
     assert (df == np.bincount(terms, minlength=tp.P105_VOCAB)).all()
@@ -130,7 +131,7 @@ def test_df_grid_stride():
 
 @pytest.mark.parametrize("policy", ["lockstep", "random"])
 def test_topk_query(policy):
-    n = 2
+    n = 2 if policy == "lockstep" else 1                    # random: one query's block, its 8 warps merging
     host, (s, tv, ti, _), *_ = launch("probe/topk-query-smem-merge", n, policy=policy)
     v, i = tp._p105_tk_ref(s)
     assert (tv.reshape(n, -1) == v).all() and (ti.reshape(n, -1) == i).all()

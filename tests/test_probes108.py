@@ -88,7 +88,7 @@ def test_data():
 
 def test_cache_sim():
     rng = np.random.default_rng(3)
-    n = 70                                                  # one partial block
+    n = 36                                                  # one partial block: 2 warps, the last partial
     host = tp._p108_cs_args(n, rng, length=256)
     out = run("probe/cache-sim-lru-4way", host, n)
     h, m, wb = tp._p108_cs_ref(host[0], length=256)

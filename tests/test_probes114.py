@@ -165,7 +165,7 @@ def fl_check(host, out, length):
 
 @pytest.mark.parametrize("policy", ["lockstep", "random"])
 def test_freelist(policy):
-    n = 600                                                 # 3 CPUs, the last with 88 threads
+    n = 600 if policy == "lockstep" else 216                # 5 CPUs (random: 2), the last with 88 threads
     host, out, *_ = launch("probe/freelist-cas-percpu", n, policy=policy)
     fl_check(host, out, tp.P114_FL_LEN)
     assert (out[0] != host[0]).all() and (out[3] == -1).sum() == len(host[3]) - n + len(host[0])

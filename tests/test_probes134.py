@@ -101,7 +101,7 @@ def test_pagerank_teleport():
 
 # ---- lpa-mode-localarray ----
 
-@pytest.mark.parametrize("policy, n", [("lockstep", 600), ("random", 100)])
+@pytest.mark.parametrize("policy, n", [("lockstep", 600), ("random", 64)])
 def test_lpa_mode(policy, n):
     host, (r, c, lab, new, ch, *_), *_ = launch("probe/lpa-mode-localarray", n, policy=policy)
     ref, changed = tp._p134_lpa_ref(*host[:3])

@@ -95,7 +95,7 @@ def test_density():
 # ---- sph143-press-visc-forces ----
 
 def test_forces():
-    n = 2000
+    n = 1000
     host, out, *_ = launch("probe/sph143-press-visc-forces", n)
     A = tp._p143_forces_ref(*host[:6], int(host[14]))
     got = out[6].reshape(-1, 4)

@@ -148,7 +148,7 @@ def test_conjunction_cap():
 def test_station_visibility():
     # 180 samples (the probe's 720 are slow in the emulator), a partial block
     rng = np.random.default_rng(5)
-    n = 120
+    n = 48
     host = tp._p146_vis_args(n, rng)
     host[10] = np.int32(180)
     out = run("probe/ground-station-passes", host, n, symbols=tp._p146_vis_syms(n, rng))

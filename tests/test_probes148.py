@@ -163,10 +163,19 @@ def test_bg_colmin_subtract():
 
 # ---- hist12-smem-gridstride ----
 
-@pytest.mark.parametrize("policy", ["lockstep", "random"])
-def test_hist12(policy):
-    n = 5000                                                # 20 blocks, the last partial
-    host, (v, hist, nn), *_ = launch("probe/hist12-smem-gridstride", n, policy=policy)
+# 5000: 20 blocks, the last partial; random (slow): the first 600 pixels of the same image, 3
+# blocks, the last partial, a saturated pixel (bin 4095) among them
+@pytest.mark.parametrize("policy, m", [("lockstep", 5000), ("random", 600)])
+def test_hist12(policy, m):
+    n = 5000
+    if m == n:
+        host, (v, hist, nn), *_ = launch("probe/hist12-smem-gridstride", n, policy=policy)
+    else:
+        host = tp.get("probe/hist12-smem-gridstride").args(n, np.random.default_rng(0))
+        assert np.bincount(host[0], minlength=4096)[4095] > 0
+        n = m
+        host = [host[0][:m].copy(), np.zeros_like(host[1]), np.int32(m)]
+        v, hist, nn = run("probe/hist12-smem-gridstride", host, m, policy=policy)
     ref = np.bincount(host[0], minlength=4096)
     assert (hist == ref).all() and hist.sum() == n and hist[4095] > 0
 

@@ -160,6 +160,10 @@ def test_dti_wls():
     g = bvec.astype(np.float64)
     q = np.c_[g * g, 2 * g[:, 0] * g[:, 1], 2 * g[:, 0] * g[:, 2], 2 * g[:, 1] * g[:, 2]]
     S[:, 1] = 1000 * np.exp(-bval * (q @ Dt))               # noise-free
+    # the fit (slow in the emulator) on the first warp and the second block's; the voxels
+    # between outside the brain (all 0: the early return)
+    keep = (np.arange(n) < 32) | (np.arange(n) >= 128)
+    S[:, ~keep] = 0
     out = run("probe/dti-wls-cholesky", host, n, symbols=syms)
     D, fa, md, cond = tp._p173_dt_ref(S, bval, bvec)
     Dg = out[1].reshape(6, n).T
@@ -169,7 +173,7 @@ def test_dti_wls():
     assert (np.abs(out[2] - fa) <= 1e-5).all() and (np.abs(out[3] - md) <= 1e-5 * np.abs(md)).all()
     assert (Dg[0] == 0).all() and out[2][0] == 0 and out[3][0] == 0
     assert np.linalg.norm(Dg[1] - Dt) < 1e-4 * np.linalg.norm(Dt) and abs(out[3][1] - 0.7e-3) < 1e-8
-    assert fa[1:].max() > 0.2 and fa[1:].min() < 0.1
+    assert fa[keep][1:].max() > 0.2 and fa[keep][1:].min() < 0.1 and (Dg[~keep] == 0).all()
 
 
 # ---- tract-det-fibre-walk ----

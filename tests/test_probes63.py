@@ -172,14 +172,24 @@ def match_ref(t, off):
     return np.array([re.search(tp.U61_DATE_RE, s) is not None for s in lines], np.uint8), lines
 
 
-# 600: 3 blocks of 256 lines, the last partial; random (slow): 300, 2 blocks, the last partial
-@pytest.mark.parametrize("policy, n", [("lockstep", 600), ("random", 300)])
-def test_dfa_regex_lines(policy, n):
-    host, (t, off, nl, delta, acc, ns, match), *_ = launch("probe/dfa-regex-lines", n, policy=policy)
+# 600: 3 blocks of 256 lines, the last partial; random (slow): the first 48 of 300 lines, one
+# partial block of two warps (the shared table's copy and its barrier), the last warp partial
+@pytest.mark.parametrize("policy, n, m", [("lockstep", 600, 600), ("random", 300, 48)])
+def test_dfa_regex_lines(policy, n, m):
+    if m == n:
+        host, (t, off, nl, delta, acc, ns, match), *_ = launch("probe/dfa-regex-lines", n, policy=policy)
+    else:
+        t, off, nl, delta, acc, ns, match = tp.get("probe/dfa-regex-lines").args(n, np.random.default_rng(0))
     assert nl == n and ns == 27 and len(off) == n + 1 and off[-1] == len(t)
     assert (t[off[1:] - 1] == ord("\n")).all() and t.max() < 128
     ref, lines = match_ref(t, off)
+    if m < n:
+        match = run("probe/dfa-regex-lines", [t[:off[m]].copy(), off[:m + 1].copy(), np.int32(m), delta, acc,
+                                              np.int32(ns), np.zeros(m, np.uint8)], m, policy=policy)[-1]
+        assert len(match) == m and 0 < ref[:m].sum() < m and (np.diff(off[:m + 1]) == 1).any()
+        ref = ref[:m]
     np.testing.assert_array_equal(match, ref)
+    ref = match_ref(t, off)[0]
     L = np.diff(off) - 1
     assert (L == 0).sum() >= 5 and L.max() > 150              # empty lines and long ones
     assert 0.15 < ref.mean() < 0.6
@@ -294,8 +304,9 @@ def test_levenshtein_short():
     assert all(A[i, la[i]:].max(initial=0) == 0 and B[i, lb[i]:].max(initial=0) == 0 for i in range(n))
     ref = np.array([levenshtein(a, b) for a, b in zip(sa, sb)])
     # the emulator (a warp a ~1 s: its lanes' table loops) on the pairs of the first warp and
-    # of the partial last block; the pairs between emptied (distance 0, one pass each)
-    keep = (np.arange(n) < 32) | (np.arange(n) >= 256)
+    # of the partial last warp (of the second block); the pairs between emptied (distance 0,
+    # one pass each)
+    keep = (np.arange(n) < 32) | (np.arange(n) >= 288)
     host = [np.where(keep[:, None], A, 0).ravel(), np.where(keep, la, 0).astype(np.int32),
             np.where(keep[:, None], B, 0).ravel(), np.where(keep, lb, 0).astype(np.int32), np.zeros(n, np.int32),
             np.int32(n)]
@@ -332,10 +343,23 @@ def rle(s):
     return s[starts], np.diff(np.r_[starts, len(s)])
 
 
-@pytest.mark.parametrize("policy", ["lockstep", "random"])
-def test_rle_encode_runs(policy):
-    n = 3000                                                # 12 blocks of 256, the last partial
-    host, (s, idx, nn, vals, lens), *_ = launch("probe/rle-encode-runs", n, policy=policy)
+# 3000: 12 blocks of 256, the last partial; random (slow): the first 600 bytes of the same
+# stream, 3 blocks, the last partial, two runs across block boundaries
+@pytest.mark.parametrize("policy, n", [("lockstep", 3000), ("random", 600)])
+def test_rle_encode_runs(policy, n):
+    full = tp.get("probe/rle-encode-runs").args(3000, np.random.default_rng(0))[0]
+    v, ln = rle(full)
+    assert (ln <= 4).sum() > 30 and ln.max() >= 60 and full.max() < tp.U61_RLE_PALETTE and (v == 0).mean() > 0.2
+    if n == 3000:
+        host, (s, idx, nn, vals, lens), *_ = launch("probe/rle-encode-runs", n, policy=policy)
+        np.testing.assert_array_equal(s, full)
+    else:
+        s = full[:n]
+        start = np.r_[True, s[1:] != s[:-1]]
+        idx = (np.cumsum(start) - start).astype(np.int32)
+        nr = int(start.sum())
+        s, idx, nn, vals, lens = run("probe/rle-encode-runs", [s, idx, np.int32(n), np.zeros(nr, np.uint8),
+                                                                np.zeros(nr, np.int32)], n, policy=policy)
     assert nn == n
     v, ln = rle(s)
     np.testing.assert_array_equal(vals, v)
@@ -343,7 +367,6 @@ def test_rle_encode_runs(policy):
     np.testing.assert_array_equal(np.repeat(vals, lens), s)
     ends = np.cumsum(ln)
     assert (((ends - ln) // 256) != ((ends - 1) // 256)).sum() >= 2          # runs across block boundaries
-    assert (ln <= 4).sum() > 30 and ln.max() >= 60 and s.max() < tp.U61_RLE_PALETTE and (v == 0).mean() > 0.2
 
 
 def test_rle_edge_cases():

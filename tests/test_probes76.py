@@ -143,7 +143,7 @@ def test_sor_full_sweep():
 
 # ---- heat3d-7pt-smem ----
 
-@pytest.mark.parametrize("policy, n", [("lockstep", 37), ("random", 20)])
+@pytest.mark.parametrize("policy, n", [("lockstep", 37), ("random", 6)])   # random: 1 x 2 x 2 blocks, partial
 def test_heat3d_smem(policy, n):
     host, (T, Tn, *_), *_ = launch("probe/heat3d-7pt-smem", n, policy=policy)
     ref = tp._u74_ht_ref(host[0], n)

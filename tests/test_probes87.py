@@ -261,7 +261,7 @@ def test_ids_scan():
     # the probe's payloads cut to 40 .. 300 bytes (the emulator is slow on 1460-byte loops),
     # then hand-made ones: signatures at the start and the end, overlapping ones, one split
     # across two packets (no alert), an empty payload, a near miss
-    payloads = [pay[off[i]:off[i] + rng.integers(40, 300)].tobytes() for i in range(140)]
+    payloads = [pay[off[i]:off[i] + rng.integers(40, 300)].tobytes() for i in range(80)]
     pat = tp.P87_AC_PATTERNS
     payloads[:10] = [b"/etc/passwd and more", b"GET /x HTTP/1.1\r\n\r\nwget ", b"x../../etc/passwd%00",
                      b"UNION SELECTcmd.exe<script", b"GET /cgi-bin/a.sh HTTP/1.1 () { :; }; /bin/sh",
