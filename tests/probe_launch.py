@@ -1,5 +1,7 @@
 """Run one timing probe (kernels_cuda.timing_probes) in the emulator at a small size, with
 the sanitizer on, for the tests that check a probe computes what it says."""
+from dataclasses import replace
+
 import numpy as np
 
 from kernels_cuda import timing_probes
@@ -16,10 +18,14 @@ def launch(pid, n, seed=0, policy="lockstep"):
     return host, after, syms, res
 
 
-def run(pid, host, n, policy="lockstep", symbols=None):
-    """Probe pid's kernel on hand-made arguments host, its grid sized for n, with the
-    sanitizer on (as ``launch``): the host arrays after."""
-    return _run(timing_probes.get(pid), host, symbols or {}, n, 0, policy)[0]
+def run(pid, host, n, policy="lockstep", symbols=None, grid=None):
+    """Probe pid's kernel on hand-made arguments host, its grid sized for n (or ``grid``,
+    e.g. ``(1, 1)`` for its first block alone), with the sanitizer on (as ``launch``): the
+    host arrays after."""
+    p = timing_probes.get(pid)
+    if grid is not None:
+        p = replace(p, grid=lambda _n: grid)
+    return _run(p, host, symbols or {}, n, 0, policy)[0]
 
 
 def _run(p, host, syms, n, seed, policy):

@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 
 from kernels_cuda import timing_probes as tp
-from kernels_cuda.backend import EmulatorBackend
 from probe_launch import launch, run
 
 IDS = ["probe/pfb-fir-int8", "probe/fx-xmac-smem", "probe/dedisp-bruteforce-u8", "probe/uv-grid-atomic",
@@ -105,17 +104,6 @@ def test_pfb_fir_default_channels():
 
 # ---- fx-xmac-smem ----
 
-def run_first_block(pid, host, policy):
-    """Probe pid's kernel on host over the first block of its grid alone (grid 1 x 1),
-    with the sanitizer on (as probe_launch.run): the host arrays after."""
-    p = tp.get(pid)
-    be = EmulatorBackend(seed=0, policy=policy, sanitize=True)
-    dev = [be.to_device(a) if isinstance(a, np.ndarray) and a.ndim > 0 else a for a in host]
-    be.launch(p.source, p.kernel, (1, 1), p.block, dev, p.shared)
-    assert be.launches[-1].sanitizer == [], [f.as_dict() for f in be.launches[-1].sanitizer]
-    return [be.to_host(d) if isinstance(a, np.ndarray) and a.ndim > 0 else a for a, d in zip(host, dev)]
-
-
 @pytest.mark.parametrize("policy, nchan", [("lockstep", 3), ("random", 1)])
 def test_fx_xmac(policy, nchan):
     rng = np.random.default_rng(2)
@@ -127,7 +115,7 @@ def test_fx_xmac(policy, nchan):
         # random (slower still): the channel's first block alone, its 256 baselines (the
         # grid's 9 blocks ~8 s): its 8 warps staging both chunks and crossing the barriers
         nb = tp.get("probe/fx-xmac-smem").block
-        out = run_first_block("probe/fx-xmac-smem", host, policy)
+        out = run("probe/fx-xmac-smem", host, nchan, policy=policy, grid=(1, 1))
     got = out[3].view(np.complex64).reshape(nchan, -1)
     ref = tp._p88_xm_ref(host[0], nchan, 64)
     np.testing.assert_allclose(got[:, :nb], ref[:, :nb], rtol=0, atol=1e-4)

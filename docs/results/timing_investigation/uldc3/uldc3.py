@@ -3,6 +3,7 @@ tables of 64 B, 1 KB and 4 KB and trips a warp of 32 to 8192, with as many waves
 blocks as keep the total work at 8192 trips a warp-slot (short warps: many waves).
 Prints SM cycles a warp-trip.  python uldc3.py [KERNEL ...] > uldc3_GPU.jsonl"""
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +21,6 @@ def main():
     sms, clock = dev["multiProcessorCount"], 1.98e9
     print(json.dumps({"gpu": dev["name"].decode(), "sms": sms}), flush=True)
     s, e = cp.cuda.Event(), cp.cuda.Event()
-    import sys
     kernels = sys.argv[1:] or ("uldc3_w0", "uldc3_w4", "uldc3_w16", "uldc3_w0_spread", "uldc3_w16_spread",
                                "uldc3_w0_bspread", "uldc3_w4_bspread", "uldc3_w16_bspread")
     for kernel in kernels:
