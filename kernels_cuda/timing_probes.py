@@ -46813,6 +46813,2724 @@ UNSEEN178 = [
 PROBES += UNSEEN178
 
 
+# probe-unseen179 (probes181.cu): a single-cell genomics / RNA-seq analysis course's kernels
+# (library-size normalisation and log1p of a CSR UMI count matrix a warp a cell, per-gene
+# statistics for highly-variable-gene selection by double atomicAdd into gene columns, PCA
+# scores by a tiled matrix product with the gene scaling in __constant__, a batch of a
+# brute-force kNN search in PCA space with per-thread top-15 lists, UMI deduplication of
+# Read structs by 64-bit atomicCAS hashing, a label-propagation step over the kNN graph) as a
+# student who knows CUDA basics writes them, predicted before their first GPU run
+_P181 = "probes181.cu"
+P181_GENES = 33538                                 # genes in the reference (10x GRCh38)
+P181_TARGET = 1e4                                  # normalize_total's target sum
+P181_LN_N = 1 << 15                                # lognorm: cells
+P181_LN_DET = (np.log(1500), 0.45, 200, 8000)      # genes detected a cell: lognormal(mu, sigma) within QC bounds
+P181_LN_TAIL, P181_LN_CAP = 1.4, 5000              # a stored count: floor(U^(-1 / TAIL)) (P(1) = 0.62), capped
+P181_LN_BLOCK = 256                                # 8 cells (warps) a block
+P181_GS_N = 1 << 24                                # gene-stats: stored values
+P181_GS_UMI = (np.log(4000), 0.5, 500)             # a cell's UMIs: lognormal(mu, sigma), at least the last
+P181_GS_B = 5.0                                    # gene rank r (from 0) draws a UMI with probability ~ 1 / (r + B)
+P181_GS_EXPRESSED = 22000                          # ranks drawn from (the other genes never expressed in the tissue)
+P181_TYPES = 12                                    # cell types (sizes lognormal(0, 1) weighted)
+P181_GS_MARKERS, P181_GS_MSHARE = 100, 0.05        # each type's marker genes, the share of its UMIs from them
+P181_GS_CHUNK = 64                                 # cells drawn at a time
+P181_GS_BLOCK = 256
+P181_PCA_N = 1 << 15                               # pca: cells
+P181_PCA_G, P181_PCA_K, P181_PCA_TILE, P181_PCA_CLIP = 2000, 50, 16, 10.0   # PCA_G, PCA_K, PCA_TILE, PCA_CLIP
+P181_PCA_DIFF = 0.15                               # a gene up (or down) in a type with this probability each
+P181_PCA_REF = 4096                                # cells the gene scaling was estimated on
+P181_KNN_N, P181_KNN_NR = 1 << 16, 2048            # knn: query cells, the batch's reference cells
+P181_KNN_D, P181_KNN_K, P181_KNN_TILE = 50, 15, 128   # KNN_D, KNN_K, KNN_TILE
+P181_UMI_N = 1 << 24                               # umi: reads
+P181_UMI_CELLS = 8192                              # cells (molecules a cell lognormal(0, 0.6) weighted)
+P181_UMI_DUP = (1.5, 1.5 / 3.5)                    # reads a molecule 1 + NegBin(1.5, 3 / 7): mean 3
+P181_UMI_UNASSIGNED = 0.25                         # molecules assigned no gene
+P181_UMI_BLOCK = 256
+P181_LP_N, P181_LP_K = 1 << 21, 15                 # labelprop: cells, LP_K
+P181_LP_COMM = 40                                  # communities (sizes lognormal(0, 1) weighted)
+P181_LP_SAME = 0.9                                 # a neighbour in the cell's community, else an adjacent one
+P181_LP_LABEL = (0.8, 0.15)                        # a cell labelled its community, an adjacent one, else any
+P181_LP_BLOCK = 256
+_P181_CACHE = {}
+
+
+def _p181_ln_args(n, rng):
+    """n cells of a CSR UMI count matrix: genes detected a cell lognormal P181_LN_DET (rounded,
+    clipped to its QC bounds; indptr int32), counts (float32) floor(U^(-1 / P181_LN_TAIL))
+    capped at P181_LN_CAP; out (zeroed, as counts), libsize (float32 n, zeroed), target, n."""
+    mu, sg, lo, hi = P181_LN_DET
+    det = np.clip(np.rint(rng.lognormal(mu, sg, n)), lo, hi).astype(np.int64)
+    indptr = np.concatenate([[0], np.cumsum(det)]).astype(np.int32)
+    c = rng.random(int(indptr[-1]), dtype=np.float32)
+    np.subtract(np.float32(1), c, out=c)                  # in (0, 1]
+    np.power(c, np.float32(-1 / P181_LN_TAIL), out=c)
+    np.floor(c, out=c)
+    np.minimum(c, np.float32(P181_LN_CAP), out=c)
+    return [indptr, c, np.zeros_like(c), np.zeros(n, np.float32), np.float32(P181_TARGET), _i32(n)]
+
+
+def _p181_ln_ref(indptr, counts, target=P181_TARGET):
+    """sc_lognorm in float64: the library sizes and log1p(count * target / library size)."""
+    c = np.asarray(counts, np.float64)
+    row = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
+    lib = np.bincount(row, c, len(indptr) - 1)
+    return lib, np.log1p(c * (float(np.float32(target)) / lib[row]))
+
+
+def _p181_gene_model():
+    """The genes' expression ranks (gene ids by rank, a fixed permutation) and each type's
+    P181_GS_MARKERS marker genes (distinct, drawn from ranks 500 .. P181_GS_EXPRESSED - 1),
+    from a fixed seed."""
+    if "genes" not in _P181_CACHE:
+        r = np.random.default_rng(181)
+        perm = r.permutation(P181_GENES).astype(np.int32)
+        mk = perm[500 + r.permutation(P181_GS_EXPRESSED - 500)[:P181_TYPES * P181_GS_MARKERS]]
+        _P181_CACHE["genes"] = perm, mk.reshape(P181_TYPES, P181_GS_MARKERS)
+    return _P181_CACHE["genes"]
+
+
+def _p181_gene_draw(m, rng):
+    """m genes by their expression rank: rank r (0 .. P181_GS_EXPRESSED - 1) with probability
+    ~ 1 / (r + P181_GS_B) (a continuous Zipf(1) inverted), as gene ids (int64)."""
+    b, G = P181_GS_B, P181_GS_EXPRESSED
+    u = rng.random(m, dtype=np.float32)
+    r = (b * np.power(np.float32((G + b) / b), u) - b).astype(np.int64)
+    return _p181_gene_model()[0][np.minimum(r, G - 1)].astype(np.int64)
+
+
+def _p181_umi_matrix(nnz, rng):
+    """Cells' UMI counts (CSR) until nnz are stored, the last cell cut there: each cell's
+    UMIs lognormal P181_GS_UMI, drawn from the genes (_p181_gene_draw) or, a share
+    P181_GS_MSHARE, uniformly from its type's markers; indptr (int32), indices (int32,
+    ascending a cell), counts (float64), the cells' library sizes (UMIs, the cut cell's
+    all of them) and types."""
+    _, mk = _p181_gene_model()
+    G = P181_GENES
+    ind, cnt, lens, lib, typ = [], [], [], [], []
+    have = 0
+    while have < nnz:
+        t = rng.choice(P181_TYPES, P181_GS_CHUNK, p=_p181_type_shares())
+        u = np.maximum(rng.lognormal(*P181_GS_UMI[:2], P181_GS_CHUNK), P181_GS_UMI[2]).astype(np.int64)
+        cell = np.repeat(np.arange(P181_GS_CHUNK), u)
+        g = _p181_gene_draw(len(cell), rng)
+        mark = np.flatnonzero(rng.random(len(cell), dtype=np.float32) < P181_GS_MSHARE)
+        g[mark] = mk[t[cell[mark]], rng.integers(0, P181_GS_MARKERS, len(mark))]
+        c = np.bincount(cell * G + g, minlength=P181_GS_CHUNK * G)
+        nz = np.flatnonzero(c)
+        ind.append(nz % G)
+        cnt.append(c[nz])
+        lens.append(np.bincount(nz // G, minlength=P181_GS_CHUNK))
+        lib.append(u)
+        typ.append(t)
+        have += len(nz)
+    lens = np.concatenate(lens)
+    end = np.cumsum(lens)
+    last = int(np.searchsorted(end, nnz))                   # the cell holding value nnz - 1
+    lens = lens[:last + 1].copy()
+    lens[last] -= end[last] - nnz
+    indptr = np.concatenate([[0], np.cumsum(lens)]).astype(np.int32)
+    return indptr, np.concatenate(ind)[:nnz].astype(np.int32), np.concatenate(cnt)[:nnz].astype(np.float64), \
+        np.concatenate(lib)[:last + 1], np.concatenate(typ)[:last + 1]
+
+
+def _p181_type_shares():
+    """The P181_TYPES cell types' shares of the cells (lognormal(0, 1) weights, a fixed seed)."""
+    if "types" not in _P181_CACHE:
+        w = np.random.default_rng(1810).lognormal(0, 1, P181_TYPES)
+        _P181_CACHE["types"] = w / w.sum()
+    return _P181_CACHE["types"]
+
+
+def _p181_gs_args(n, rng):
+    """n stored values of log-normalised UMI counts (_p181_umi_matrix: log1p(count 1e4 /
+    library size), float32) and their genes (int32); gsum, gsumsq (float64 P181_GENES,
+    zeroed), gnnz (int32 P181_GENES, zeroed), n."""
+    indptr, ind, cnt, lib, _ = _p181_umi_matrix(n, rng)
+    data = np.log1p(cnt * (P181_TARGET / np.repeat(lib, np.diff(indptr)))).astype(np.float32)
+    G = P181_GENES
+    return [ind, data, np.zeros(G), np.zeros(G), np.zeros(G, np.int32), _i32(n)]
+
+
+def _p181_gs_ref(indices, data):
+    """sc_gene_stats in numpy (float64 sums of float32 expm1): gsum, gsumsq, gnnz."""
+    v = np.expm1(np.asarray(data, np.float32)).astype(np.float64)
+    G = P181_GENES
+    return np.bincount(indices, v, G), np.bincount(indices, v * v, G), np.bincount(indices, minlength=G)
+
+
+def _p181_pca_model():
+    """The HVG expression model (fixed seed): each type's detection probability and mean log
+    value of each of the P181_PCA_G genes (P181_TYPES x P181_PCA_G float32): a gene's base
+    detection U(0.05, 0.9) and mean U(0.5, 2.5), up in a type (detection min(0.95, 3 p +
+    0.3), mean + 1) or down (detection / 5) with P181_PCA_DIFF each; and orthonormal loadings
+    (P181_PCA_G x P181_PCA_K float32, the types' deviations from the average profile first)."""
+    if "pca" not in _P181_CACHE:
+        r = np.random.default_rng(1811)
+        T, G = P181_TYPES, P181_PCA_G
+        p = np.tile(r.uniform(0.05, 0.9, G), (T, 1))
+        m = np.tile(r.uniform(0.5, 2.5, G), (T, 1))
+        s = r.random((T, G))
+        up, down = s < P181_PCA_DIFF, s > 1 - P181_PCA_DIFF
+        p[up] = np.minimum(0.95, 3 * p[up] + 0.3)
+        m[up] += 1
+        p[down] /= 5
+        prof = p * m
+        A = np.c_[(prof - prof.mean(axis=0)).T, r.standard_normal((G, P181_PCA_K - T))]
+        W = np.linalg.qr(A)[0]
+        _P181_CACHE["pca"] = p.astype(np.float32), m.astype(np.float32), W.astype(np.float32)
+    return _P181_CACHE["pca"]
+
+
+def _p181_pca_cells(n, rng):
+    """n cells' log-normalised values of the HVGs (float32 n x P181_PCA_G): of the cell's type
+    (shares _p181_type_shares) detected with its probability, then max(mean + 0.5 N(0, 1),
+    0.1), else 0; drawn 4096 cells at a time."""
+    p, m, _ = _p181_pca_model()
+    X = np.empty((n, P181_PCA_G), np.float32)
+    t = rng.choice(P181_TYPES, n, p=_p181_type_shares())
+    for a in range(0, n, 4096):
+        b = min(n, a + 4096)
+        z = rng.standard_normal((b - a, P181_PCA_G), dtype=np.float32)
+        z *= np.float32(0.5)
+        z += m[t[a:b]]
+        np.maximum(z, np.float32(0.1), out=z)
+        z[rng.random((b - a, P181_PCA_G), dtype=np.float32) >= p[t[a:b]]] = 0
+        X[a:b] = z
+    return X
+
+
+def _p181_pca_args(n, rng, genes=P181_PCA_G):
+    """X (_p181_pca_cells, its first genes columns, flat), the loadings W (_p181_pca_model, its
+    first genes rows, flat), Y (float32 n x P181_PCA_K, zeroed), genes, n."""
+    X = _p181_pca_cells(n, rng)
+    if genes < P181_PCA_G:
+        X = X[:, :genes].copy()
+    return [X.ravel(), _p181_pca_model()[2][:genes].ravel(), np.zeros(n * P181_PCA_K, np.float32), _i32(genes),
+            _i32(n)]
+
+
+def _p181_pca_syms(n, rng):
+    """The gene scaling estimated on P181_PCA_REF other cells of the model: c_mu the means,
+    c_isd 1 / the standard deviations (1 where a gene never varied), float32."""
+    X = _p181_pca_cells(P181_PCA_REF, rng).astype(np.float64)
+    sd = X.std(axis=0)
+    return {"c_mu": X.mean(axis=0).astype(np.float32),
+            "c_isd": np.where(sd > 0, 1 / np.where(sd > 0, sd, 1), 1).astype(np.float32)}
+
+
+def _p181_pca_ref(X, W, mu, isd, clip=P181_PCA_CLIP):
+    """sc_pca_project in float64: the scores (n x P181_PCA_K) and sum |z_g W_gk| of each."""
+    f = np.float32
+    W = np.asarray(W, np.float64).reshape(-1, P181_PCA_K)
+    G = len(W)
+    X = np.asarray(X, f).reshape(-1, G)
+    z = np.minimum((X - np.asarray(mu, f)[:G]) * np.asarray(isd, f)[:G], f(clip)).astype(np.float64)
+    return z @ W, np.abs(z) @ np.abs(W)
+
+
+def _p181_knn_pcs(n, rng):
+    """n cells' PCA coordinates (float32 n x P181_KNN_D): a type's centroid (N(0, (6 (d +
+    1)^-0.8)^2) a component d) plus within-type N(0, (1.5 (d + 1)^-0.3)^2), types with
+    _p181_type_shares, in random order."""
+    d = np.arange(P181_KNN_D)
+    r = np.random.default_rng(1812)
+    cen = r.standard_normal((P181_TYPES, P181_KNN_D)) * 6 * (d + 1.0) ** -0.8
+    t = rng.choice(P181_TYPES, n, p=_p181_type_shares())
+    return (cen[t] + rng.standard_normal((n, P181_KNN_D)) * 1.5 * (d + 1.0) ** -0.3).astype(np.float32)
+
+
+def _p181_knn_args(n, rng, nr=P181_KNN_NR):
+    """pcs (_p181_knn_pcs, flat), kdist (float32 n x KNN_K, FLT_MAX), kidx (int32, -1): the
+    first batch, cells 0 .. min(nr, n) - 1 the references; r0, nr, nq = n."""
+    K = P181_KNN_K
+    return [_p181_knn_pcs(n, rng).ravel(), np.full(n * K, np.finfo(np.float32).max, np.float32),
+            np.full(n * K, -1, np.int32), _i32(0), _i32(min(nr, n)), _i32(n)]
+
+
+def _p181_knn_ref(pcs, refs, k=P181_KNN_K):
+    """Each cell's k nearest among the cells refs (itself excluded) in float64: the squared
+    distances (ascending) and the cells, and each query's gap between its k-th and k+1-th
+    distances relative to the k-th (how far from a tie at the cut)."""
+    P = np.asarray(pcs, np.float64).reshape(-1, P181_KNN_D)
+    refs = np.asarray(refs)
+    d2 = ((P[:, None, :] - P[None, refs, :]) ** 2).sum(axis=2)
+    d2[refs[None, :] == np.arange(len(P))[:, None]] = np.inf
+    o = np.argsort(d2, axis=1, kind="stable")
+    s = np.take_along_axis(d2, o, axis=1)
+    gap = (s[:, k] - s[:, k - 1]) / s[:, k - 1] if s.shape[1] > k else np.full(len(P), np.inf)
+    return s[:, :k], refs[o[:, :k]], gap
+
+
+P181_READ_DTYPE = np.dtype([("cell", "<i4"), ("umi", "<u4"), ("gene", "<i4")])    # struct Read
+
+
+def _p181_umi_args(n, rng, ncells=P181_UMI_CELLS):
+    """n reads (P181_READ_DTYPE) of molecules (each read 1 + NegBin(P181_UMI_DUP) times, the
+    last cut at n): cells lognormal(0, 0.6) weighted, UMIs uniform 24-bit, genes
+    _p181_gene_draw or -1 (unassigned, P181_UMI_UNASSIGNED of molecules), the reads in random
+    order; the table (uint64, the next power of two >= n slots, all ones), mask (uint32),
+    umis (int32 ncells, zeroed), first (uint8 n, zeroed), n."""
+    m = int(n / (1 + P181_UMI_DUP[0] * (1 - P181_UMI_DUP[1]) / P181_UMI_DUP[1]) * 1.2) + 16
+    reps = 1 + rng.negative_binomial(*P181_UMI_DUP, m)
+    end = np.cumsum(reps)
+    m = int(np.searchsorted(end, n)) + 1
+    reps = reps[:m]
+    reps[-1] -= end[m - 1] - n
+    w = np.cumsum(rng.lognormal(0, 0.6, ncells))
+    mol = np.empty((m, 3), np.int32)
+    mol[:, 0] = np.searchsorted(w, rng.random(m) * w[-1], side="right")
+    mol[:, 1] = rng.integers(0, 1 << 24, m)
+    mol[:, 2] = _p181_gene_draw(m, rng)
+    mol[rng.random(m, dtype=np.float32) < P181_UMI_UNASSIGNED, 2] = -1
+    reads = np.take(mol, np.repeat(np.arange(m, dtype=np.int32), reps)[rng.permutation(n)], axis=0)
+    reads = reads.view(P181_READ_DTYPE).ravel()
+    cap = 1 << max(0, int(n - 1).bit_length())
+    return [reads, np.full(cap, np.iinfo(np.uint64).max, np.uint64), np.uint32(cap - 1),
+            np.zeros(ncells, np.int32), np.zeros(n, np.uint8), _i32(n)]
+
+
+def _p181_umi_keys(reads):
+    """The reads' (cell, UMI, gene) keys packed as sc_umi_dedup does (uint64; -1 unassigned)."""
+    c = reads["cell"].astype(np.uint64)
+    u = reads["umi"].astype(np.uint64)
+    g = reads["gene"].astype(np.int64)
+    k = (c << np.uint64(40)) | (u << np.uint64(16)) | np.where(g < 0, 0, g).astype(np.uint64)
+    return np.where(g < 0, np.iinfo(np.uint64).max, k)
+
+
+def _p181_umi_ref(reads, ncells):
+    """sc_umi_dedup in numpy: the distinct keys of the assigned reads (sorted) and each cell's
+    distinct molecules."""
+    k = _p181_umi_keys(reads)
+    u, first = np.unique(k[reads["gene"] >= 0], return_index=True)
+    cells = reads["cell"][reads["gene"] >= 0][first]
+    return u, np.bincount(cells, minlength=ncells)
+
+
+def _p181_lp_args(n, rng):
+    """A kNN graph of n cells (random order) in P181_LP_COMM communities (lognormal(0, 1)
+    weighted): each of P181_LP_K neighbours a random member of the cell's community with
+    P181_LP_SAME, else of an adjacent one (the next or previous non-empty community), never
+    the cell itself (nbr int32 n x LP_K, flat); labels the cell's community, an adjacent one or
+    any with P181_LP_LABEL (int32); label2 (zeroed), changed (int32[1]), n."""
+    C, K = P181_LP_COMM, P181_LP_K
+    w = rng.lognormal(0, 1, C)
+    comm = rng.choice(C, n, p=w / w.sum())
+    members = np.argsort(comm, kind="stable").astype(np.int32)
+    size = np.bincount(comm, minlength=C)
+    start = np.concatenate([[0], np.cumsum(size)[:-1]])
+    ne = np.flatnonzero(size).astype(np.int32)
+    pos = np.searchsorted(ne, comm).astype(np.int32)
+    u = rng.random((n, K), dtype=np.float32)
+    half = np.float32((1 + P181_LP_SAME) / 2)
+    c = (u >= half).astype(np.int32)                     # +1, -1 or 0 communities along
+    c -= (u >= np.float32(P181_LP_SAME)) & (u < half)
+    c += pos[:, None]
+    c %= len(ne)
+    c = ne[c]
+    rng.random((n, K), dtype=np.float32, out=u)
+    u *= size.astype(np.float32)[c]
+    k = u.astype(np.int32)
+    del u
+    np.minimum(k, (size - 1).astype(np.int32)[c], out=k)      # (float32 rounding up to the size)
+    k += start.astype(np.int32)[c]
+    del c
+    nbr = members[k]
+    del k
+    me = np.flatnonzero(nbr.ravel() == np.repeat(np.arange(n, dtype=np.int32), K))
+    nbr.ravel()[me] = (me // K + 1) % n
+    s = rng.random(n)
+    adj = ne[(pos + rng.choice([-1, 1], n)) % len(ne)]
+    lab = np.where(s < P181_LP_LABEL[0], comm, np.where(s < sum(P181_LP_LABEL), adj, rng.integers(0, C, n)))
+    return [nbr.ravel(), lab.astype(np.int32), np.zeros(n, np.int32), np.zeros(1, np.int32), _i32(n)]
+
+
+def _p181_lp_ref(nbr, label):
+    """sc_label_prop in numpy: the new labels and the cells changed."""
+    label = np.asarray(label)
+    L = label[np.asarray(nbr).reshape(len(label), P181_LP_K)]
+    cnt = (L[:, :, None] == L[:, None, :]).sum(axis=2)
+    top = cnt.max(axis=1)
+    mine = (L == label[:, None]).sum(axis=1)
+    smallest = np.where(cnt == top[:, None], L, np.iinfo(np.int32).max).min(axis=1)
+    new = np.where(mine == top, label, smallest)
+    return new, int((new != label).sum())
+
+
+UNSEEN179 = [
+    TimingProbe("probe/sc-lognorm-warp-csr", "probe-unseen179", "sc_lognorm", P181_LN_N, P181_LN_BLOCK,
+                lambda n: -(-n * 32 // P181_LN_BLOCK), _p181_ln_args, source=_P181,
+                note="library-size normalisation and log1p of a 32768-cell x 33538-gene CSR UMI count matrix (54M "
+                     "stored counts; genes detected a cell lognormal, median 1500, 200 .. 8000: a block's longest row "
+                     "~1.8x its mean), a warp a cell in blocks of 256 (8 cells; 4096 blocks): a strided pass of "
+                     "coalesced loads summing the row (~47 trips a lane at the median), a 5-step __shfl_xor_sync "
+                     "butterfly, a float division, then a second pass re-reading the row (L1/L2 hits) with a "
+                     "multiply, a log1pf and a coalesced store a value; 218 MB read, 218 MB written: DRAM-bound, the "
+                     "short rows' warps idle while their block's longest finishes"),
+    TimingProbe("probe/sc-hvg-stats-atomic-f64", "probe-unseen179", "sc_gene_stats", P181_GS_N, P181_GS_BLOCK,
+                lambda n: -(-n // P181_GS_BLOCK), _p181_gs_args, source=_P181,
+                note="per-gene sums for highly-variable-gene selection over 2^24 stored log-normalised values (7.8k "
+                     "cells of a multinomial UMI model: median 4000 UMIs and 2000 genes a cell, gene shares Zipf(1) "
+                     "over 22000 expressed genes, 164 genes in over 90% of cells), a thread a value in blocks of 256 "
+                     "(65536 blocks): 2 coalesced loads (8 B), an expm1f, 2 double atomicAdds (sum, sum of squares) "
+                     "and an int atomicAdd into the gene's columns (268 + 268 + 134 KB, L2-resident); a warp's 32 "
+                     "genes distinct (one cell's sorted row) but the common genes hit by every cell: 50M atomics, "
+                     "~7.8k on each common gene's address; 134 MB read: bound by L2 atomic throughput (FP64 adds) on "
+                     "hot addresses"),
+    TimingProbe("probe/sc-pca-tiled-const", "probe-unseen179", "sc_pca_project", P181_PCA_N,
+                (P181_PCA_TILE, P181_PCA_TILE),
+                lambda n: (-(-P181_PCA_K // P181_PCA_TILE), -(-n // P181_PCA_TILE)), _p181_pca_args, source=_P181,
+                symbols=_p181_pca_syms,
+                note="PCA scores of 32768 cells on 50 components from their 2000 highly-variable genes' log values "
+                     "(262 MB dense float32, ~50% zeros; 12 cell types), a 16 x 16 tiled matrix product in blocks of "
+                     "256, grid 4 x 2048: per 16-gene tile (125) each thread loads one X value (a warp 2 rows of 64 "
+                     "B), scales it by the gene's mean and inverse sd from __constant__ (16 distinct addresses a "
+                     "warp: serialised constant-cache reads) and clips it with fminf, loads one loading (400 KB, "
+                     "L2-resident; the 4th column of blocks 14 of its 16 components past 50, zero-filled), 2 "
+                     "__syncthreads and 16 FMAs from shared memory (xs broadcast, ws consecutive: conflict-free); X "
+                     "read once a column of blocks (4x, L2 after the first); 8.4 GFLOP of FMAs, 78% useful: bound by "
+                     "the shared loads (2 a FMA) with the constant serialisation on top"),
+    TimingProbe("probe/sc-knn-pca-smem-topk", "probe-unseen179", "sc_knn_batch", P181_KNN_N, P181_KNN_TILE,
+                lambda n: -(-n // P181_KNN_TILE), _p181_knn_args, source=_P181,
+                note="the first batch of a brute-force 15-nearest-neighbour search in 50-d PCA space: 65536 query "
+                     "cells (12 Gaussian cell types, the components' spread decreasing) against 2048 reference cells, "
+                     "a thread a query in blocks of 128 (512 blocks, 25.6 KB shared each): the query's 50 coordinates "
+                     "in registers, 16 tiles of 128 references staged with coalesced loads between 2 __syncthreads, "
+                     "then per reference 50 subtract-FMA pairs each with a broadcast shared load (6.7G in all), a "
+                     "compare with the 15th best and, ~90 times a query, an insertion (a divergent while loop "
+                     "shifting the per-thread distance and index arrays, 120 B of local memory); 13 MB read, 7.9 MB "
+                     "written: bound by shared-load and FP32 issue"),
+    TimingProbe("probe/sc-umi-dedup-cas64", "probe-unseen179", "sc_umi_dedup", P181_UMI_N, P181_UMI_BLOCK,
+                lambda n: -(-n // P181_UMI_BLOCK), _p181_umi_args, source=_P181,
+                note="UMI deduplication of a batch of 2^24 aligned reads (12-byte Read structs; 8192 cells "
+                     "lognormal-weighted, 24-bit UMIs, genes Zipf(1), 25% unassigned and skipping the table; reads a "
+                     "molecule 1 + NegBin, mean 3, in random order), a thread a read in blocks of 256: a 12-byte "
+                     "struct load (3 words, coalesced), the 64-bit key, murmur3's fmix64 (2 64-bit multiplies), then "
+                     "64-bit atomicCAS probes of a 2^24-slot table (134 MB, over the L2; 25% full at the end) at "
+                     "random addresses, the molecule's first read an atomicAdd on its cell's count (8192 counters); "
+                     "4.2M molecules from 12.6M CASing reads (2 in 3 find their key already there); 201 MB read, 17 "
+                     "MB written: bound by random 64-bit atomics in L2 and DRAM"),
+    TimingProbe("probe/sc-labelprop-knn-mode", "probe-unseen179", "sc_label_prop", P181_LP_N, P181_LP_BLOCK,
+                lambda n: -(-n // P181_LP_BLOCK), _p181_lp_args, source=_P181,
+                note="one synchronous label-propagation step over the 15-nearest-neighbour graph of 2^21 cells (40 "
+                     "communities lognormal-weighted, cells in random order, 90% of edges within the community; "
+                     "labels 80% the community's; 20% of cells change), a thread a cell in blocks of 256 (8192 "
+                     "blocks): 15 loads of its neighbour row (60 B, a warp's rows one contiguous 1920 B run re-read "
+                     "through L1), 15 dependent gathers of the neighbours' labels (8 MB, L2-resident, scattered), the "
+                     "mode by a fully unrolled 15 x 15 compare loop in registers (60 of them), a shared-memory "
+                     "atomicAdd for each changed cell (~50 a block) and one global atomicAdd a block; 126 MB read, 8 "
+                     "MB written: DRAM stream and L2 gathers with the integer compares close behind"),
+]
+PROBES += UNSEEN179
+
+
+# probe-unseen180 (probes182.cu): a supply-chain / logistics optimization course's kernels
+# (the costs of a sweep heuristic's pool of candidate vehicle routes gathered from a dense
+# distance matrix, every 2-opt move of a long tour with the best by a 64-bit atomicMin,
+# order lines aggregated by (warehouse, Zipf SKU) with global and shared-memory atomics, a
+# Monte-Carlo of (s, S) inventory policies with Knuth Poisson demand and a per-thread
+# in-transit buffer, safety stock / reorder points / EOQ by a warp a SKU with shuffles, and
+# first-fit-decreasing packing of cartons into cages with a per-thread cage array) as a
+# student who knows CUDA basics writes them, predicted before their first GPU run
+_P182 = "probes182.cu"
+P182_RC_NODES = 4096                               # route_cost: the depot (node 0) and 4095 customers
+P182_RC_SIDE = 160.0                               # the region's side (km), the depot at its centre
+P182_RC_TOWNS, P182_RC_RURAL = 40, 0.3             # customers in towns (sd lognormal(log 3, 0.5) km) or rural
+P182_RC_DETOUR = 1.3                               # road / straight-line distance (times U(1, 1.08) a direction)
+P182_RC_DEMAND = (np.log(9.0), 0.6)                # a customer's demand (crates): 1 + lognormal, rounded
+P182_RC_STOPS = (2, 7, 30)                         # a route's stops: 2 + Poisson(7), at most 30
+P182_RC_CAP = 140                                  # a truck's capacity (crates)
+P182_RC_COST = dict(speed=55.0, service_h=0.25, shift_h=10.0, per_km=1.1, fixed=150.0, per_ot_h=45.0,
+                    per_over=25.0)
+P182_RC_BLOCK = 128
+P182_TO_N = 16384                                  # two_opt: the tour's cities
+P182_TO_TOWNS, P182_TO_RURAL = 64, 0.25            # cities about towns (Zipf(1) sizes) or uniform
+P182_TO_BLOCK = (32, 8)                            # TO_BLOCK_X x 8
+P182_DA_SKUS, P182_DA_WH, P182_DA_STORES = 50000, 16, 2000
+P182_DA_ZIPF = 1.0                                 # a line's SKU: Zipf(1) over the SKUs (ranks shuffled)
+P182_DA_LINES = 5.0                                # an order's lines: geometric, mean 5 (contiguous)
+P182_DA_BLOCK = 512
+P182_IV_REPS, P182_IV_DAYS = 64, 365               # ss_policy: replications a SKU, days simulated
+P182_IV_DOW = (0.85, 0.9, 0.9, 0.95, 1.1, 1.35, 0.95)   # c_dow (Monday first; mean 1)
+P182_IV_MU = (np.log(3.0), 1.1, 0.05, 60.0)        # mean daily demand: lognormal, clipped
+P182_IV_LEAD = ((1, 2, 3, 5, 7, 10, 14), (0.15, 0.25, 0.2, 0.15, 0.1, 0.1, 0.05))   # lead times, their shares
+P182_IV_SEED = 20240601
+P182_IV_PIPE = 16                                  # IV_PIPE
+P182_IV_BLOCK = 64
+P182_SS_DAYS = 364                                 # safety_stock: a year of daily history (52 weeks)
+P182_SS_SERVICE = (0.99, 0.95, 0.90, 0.998)        # c_service: classes A, B, C, critical
+P182_SS_CLASS = (0.2, 0.3, 0.45, 0.05)             # the classes' shares of the SKU-locations
+P182_SS_SUPPLIERS = 512
+P182_SS_ORDER_COST, P182_SS_HOLD_RATE = 80.0, 0.25 / 365.0   # a day's holding: 25% a year of the unit cost
+P182_SS_BLOCK = 256
+P182_FF_MAXB, P182_FF_CAP = 64, 600                # first_fit: cartons a batch at most; a roll cage's volume (L)
+P182_FF_ITEMS = (4, 0.1)                           # a batch's cartons: 1 + NegBin(4, 0.1) (mean 37), cut at 64
+P182_FF_VOL = (np.log(22.0), 0.9, 0.05)            # carton volume (L): lognormal, or bulky U(150, 600) w.p. 0.05
+P182_FF_BLOCK = 128
+
+
+def _p182_rc_points(nodes, rng):
+    """The depot (the centre) and nodes - 1 customers (float64 km, nodes x 2): 1 - RURAL of
+    them about P182_RC_TOWNS towns (uniform in the region, sizes lognormal(0, 1) weighted,
+    sd lognormal(log 3, 0.5) km), the rest uniform; clipped to the region."""
+    L = P182_RC_SIDE
+    nc = nodes - 1
+    town = rng.uniform(0, L, (P182_RC_TOWNS, 2))
+    w = rng.lognormal(0, 1, P182_RC_TOWNS)
+    sd = rng.lognormal(np.log(3.0), 0.5, P182_RC_TOWNS)
+    t = rng.choice(P182_RC_TOWNS, nc, p=w / w.sum())
+    p = town[t] + sd[t, None] * rng.standard_normal((nc, 2))
+    rural = rng.random(nc) < P182_RC_RURAL
+    p[rural] = rng.uniform(0, L, (int(rural.sum()), 2))
+    return np.vstack([[L / 2, L / 2], np.clip(p, 0, L)])
+
+
+def _p182_rc_args(n, rng, nodes=P182_RC_NODES):
+    """n candidate routes of a sweep over nodes - 1 customers (_p182_rc_points): the customers
+    in order of their angle about the depot, a route 2 + Poisson(7) (at most 30) of them
+    consecutive in that order from a uniform start (wrapping), visited in that order; CSR off
+    (int32 n + 1), stops (int32); dist (float32 nodes x nodes, row = from: DETOUR times the
+    straight line times U(1, 1.08), 0 on the diagonal), demand (int32, the depot's 0); cost,
+    km (float32), load (int32) zeroed; nodes, cap, the P182_RC_COST parameters (float32), n."""
+    P = _p182_rc_points(nodes, rng)
+    f32 = np.float32
+    dist = np.empty((nodes, nodes), f32)
+    for r0 in range(0, nodes, 512):                        # a block of rows at a time (memory)
+        d = np.hypot(P[r0:r0 + 512, None, 0] - P[None, :, 0], P[r0:r0 + 512, None, 1] - P[None, :, 1])
+        dist[r0:r0 + 512] = d * P182_RC_DETOUR * rng.uniform(1, 1.08, d.shape)
+    np.fill_diagonal(dist, 0)
+    demand = np.concatenate([[0], 1 + np.rint(rng.lognormal(*P182_RC_DEMAND, nodes - 1))]).astype(np.int32)
+    ang = np.arctan2(P[1:, 1] - P[0, 1], P[1:, 0] - P[0, 0])
+    order = 1 + np.argsort(ang)
+    lo, lam, hi = P182_RC_STOPS
+    m = np.minimum(lo + rng.poisson(lam, n), hi)
+    off = np.concatenate([[0], np.cumsum(m)]).astype(np.int32)
+    start = rng.integers(0, nodes - 1, n)
+    k = np.arange(off[-1]) - np.repeat(off[:-1], m) + np.repeat(start, m)
+    stops = order[k % (nodes - 1)].astype(np.int32)
+    c = P182_RC_COST
+    return [off, stops, dist.ravel(), demand, np.zeros(n, f32), np.zeros(n, f32), np.zeros(n, np.int32),
+            _i32(nodes), _i32(P182_RC_CAP), *(f32(c[k]) for k in ("speed", "service_h", "shift_h", "per_km",
+                                                                    "fixed", "per_ot_h", "per_over")), _i32(n)]
+
+
+def _p182_rc_ref(off, stops, dist, demand, nodes, cap, speed, service_h, shift_h, per_km, fixed, per_ot_h,
+                 per_over):
+    """route_cost in float64: cost, km, load of each route."""
+    off = np.asarray(off, np.int64)
+    m = np.diff(off)
+    D = np.asarray(dist, np.float64).reshape(nodes, nodes)
+    route = np.repeat(np.arange(len(m)), m)
+    frm = np.concatenate([[0], stops[:-1]])
+    frm[off[:-1][m > 0]] = 0                               # each route leaves the depot
+    last = np.zeros(len(m), np.int64)
+    last[m > 0] = stops[off[1:][m > 0] - 1]
+    km = np.bincount(route, D[frm, stops], len(m)) + D[last, 0]
+    load = np.bincount(route, demand[stops], len(m)).astype(np.int64)
+    hours = km / float(speed) + float(service_h) * m
+    cost = (float(fixed) + float(per_km) * km + float(per_ot_h) * np.maximum(hours - float(shift_h), 0)
+            + float(per_over) * np.maximum(load - int(cap), 0))
+    return cost, km, load, hours
+
+
+def _p182_hilbert(ix, iy, order):
+    """The index of each cell (ix, iy) (ints in [0, 2^order)) along a Hilbert curve."""
+    x, y = ix.astype(np.int64).copy(), iy.astype(np.int64).copy()
+    d = np.zeros_like(x)
+    s = 1 << (order - 1)
+    while s > 0:
+        rx = (x & s) > 0
+        ry = (y & s) > 0
+        d += s * s * ((3 * rx) ^ ry)
+        flip = ~ry                                          # rotate the quadrant
+        sw = flip & rx
+        x[sw] = s - 1 - x[sw]
+        y[sw] = s - 1 - y[sw]
+        x[flip], y[flip] = y[flip].copy(), x[flip].copy()
+        s >>= 1
+    return d
+
+
+def _p182_to_args(n, rng):
+    """A tour of n cities (x, y float32 in a 1000 x 1000 km square: 1 - RURAL of them about
+    P182_TO_TOWNS towns of Zipf(1) sizes with sd 2 + 15 U^2 km, the rest uniform) built by the
+    space-filling-curve heuristic (the cities in Hilbert order, 2^12 cells a side); tour
+    int32; best (uint64[1], all ones); n."""
+    nt = P182_TO_TOWNS
+    town = rng.uniform(50, 950, (nt, 2))
+    w = 1 / np.arange(1, nt + 1)
+    t = rng.choice(nt, n, p=w / w.sum())
+    sd = 2 + 15 * rng.random(nt) ** 2
+    p = town[t] + sd[t, None] * rng.standard_normal((n, 2))
+    rural = rng.random(n) < P182_TO_RURAL
+    p[rural] = rng.uniform(0, 1000, (int(rural.sum()), 2))
+    p = np.clip(p, 0, 1000).astype(np.float32)
+    cell = np.minimum((p / 1000 * 4096).astype(np.int64), 4095)
+    tour = np.argsort(_p182_hilbert(cell[:, 0], cell[:, 1], 12), kind="stable").astype(np.int32)
+    return [tour, p[:, 0].copy(), p[:, 1].copy(), np.full(1, ~np.uint64(0)), _i32(n)]
+
+
+def _p182_to_deltas(tour, x, y):
+    """Every 2-opt move's delta in float64 (n x n, inf where (i, j) is no move)."""
+    n = len(tour)
+    X = np.asarray(x, np.float64)[tour]
+    Y = np.asarray(y, np.float64)[tour]
+    nx, ny = np.roll(X, -1), np.roll(Y, -1)
+    e = np.hypot(nx - X, ny - Y)                            # the tour's edges (t_i, t_i+1)
+    ac = np.hypot(X[:, None] - X[None, :], Y[:, None] - Y[None, :])
+    bd = np.hypot(nx[:, None] - nx[None, :], ny[:, None] - ny[None, :])
+    dl = ac + bd - e[:, None] - e[None, :]
+    i, j = np.indices((n, n))
+    return np.where((j > i + 1) & ~((i == 0) & (j == n - 1)), dl, np.inf)
+
+
+def _p182_to_key(key, n):
+    """An atomicMin key's (delta, i, j)."""
+    key = int(key)
+    u = np.uint32(key >> 32)
+    u = u & np.uint32(0x7FFFFFFF) if u & np.uint32(0x80000000) else ~u
+    return float(np.array(u, np.uint32).view(np.float32)), (key & 0xFFFFFFFF) // n, (key & 0xFFFFFFFF) % n
+
+
+def _p182_zipf_ranks(n, N, s, rng):
+    """n ranks 0 .. N - 1 drawn Zipf(s) (rank k with probability ~ (k + 1)^-s) by the inverse
+    CDF, each uniform's search started from a 2^20-bucket table (fast where a searchsorted
+    over 16M random keys is not)."""
+    cdf = np.cumsum(1 / np.arange(1, N + 1) ** s)
+    cdf /= cdf[-1]
+    B = 1 << 20
+    u = rng.random(n)
+    r = np.searchsorted(cdf, np.arange(B) / B, side="right")[(u * B).astype(np.int64)]
+    todo = np.flatnonzero(cdf[r] <= u)
+    while len(todo):                                        # the first rank whose CDF exceeds u
+        r[todo] += 1
+        todo = todo[cdf[r[todo]] <= u[todo]]
+    return r
+
+
+def _p182_da_args(n, rng, nsku=P182_DA_SKUS):
+    """n order lines (int32 store, sku, qty) of orders of geometric(1 / P182_DA_LINES) lines
+    (contiguous, the last cut at n), each from a store drawn with lognormal(0, 1) weights;
+    SKUs Zipf(P182_DA_ZIPF) over nsku (the ranks shuffled over the SKU ids); qty
+    geometric(0.5); store_wh (int32: each store's warehouse, the nearest of P182_DA_WH to
+    uniform places); sku_grams (int32, lognormal(log 600, 1.2) clipped to 20 .. 40000); units
+    (int32 P182_DA_WH nsku), wh_lines (int32), wh_grams (uint64) zeroed; nsku, n."""
+    ns, nw = P182_DA_STORES, P182_DA_WH
+    sp, wp = rng.random((ns, 2)), rng.random((nw, 2))
+    store_wh = np.argmin(((sp[:, None] - wp[None]) ** 2).sum(axis=2), axis=1).astype(np.int32)
+    L = rng.geometric(1 / P182_DA_LINES, n // int(P182_DA_LINES) * 2 + 64)
+    cs = np.cumsum(L)
+    no = int(np.searchsorted(cs, n)) + 1
+    L = L[:no]
+    L[-1] -= cs[no - 1] - n
+    sw = rng.lognormal(0, 1, ns)
+    store = np.repeat(rng.choice(ns, no, p=sw / sw.sum()).astype(np.int32), L)
+    sku = rng.permutation(nsku).astype(np.int32)[_p182_zipf_ranks(n, nsku, P182_DA_ZIPF, rng)]
+    qty = rng.geometric(0.5, n).astype(np.int32)
+    grams = np.clip(np.rint(rng.lognormal(np.log(600), 1.2, nsku)), 20, 40000).astype(np.int32)
+    return [store, sku, qty, store_wh, grams, np.zeros(nw * nsku, np.int32), np.zeros(nw, np.int32),
+            np.zeros(nw, np.uint64), _i32(nsku), _i32(n)]
+
+
+def _p182_da_ref(store, sku, qty, store_wh, grams, nsku):
+    """demand_aggregate in numpy: units (P182_DA_WH nsku), wh_lines, wh_grams."""
+    w = np.asarray(store_wh)[store].astype(np.int64)
+    units = np.bincount(w * nsku + sku, qty, P182_DA_WH * nsku).astype(np.int64)
+    lines = np.bincount(w, minlength=P182_DA_WH)
+    g = np.zeros(P182_DA_WH, np.uint64)
+    np.add.at(g, w, np.asarray(qty, np.uint64) * np.asarray(grams, np.uint64)[sku])
+    return units, lines, g
+
+
+P182_IV_DTYPE = np.dtype([("mu", "<f4"), ("s", "<i4"), ("S", "<i4"), ("lead", "<i4"), ("hold", "<f4"),
+                          ("order", "<f4"), ("lost", "<f4")])     # struct SkuPolicy
+
+
+def _p182_iv_syms(n, rng):
+    return {"c_dow": np.float32(P182_IV_DOW)}
+
+
+def _p182_iv_args(n, rng, reps=P182_IV_REPS, days=P182_IV_DAYS):
+    """n scenarios, reps a SKU (n / reps SKUs, SkuPolicy records): mu lognormal P182_IV_MU
+    clipped; lead time from P182_IV_LEAD; unit value lognormal(log 20, 1) of which 0.1% a day
+    held, order 40 + U(0, 60), a lost sale 30% of the unit value plus 2; the policy under test
+    s = round(mu (lead + 1) + z sqrt(mu (lead + 1))) (at least 0) for z U(-1.5, 1.5) and S =
+    s + the EOQ (at least 1); cost (float32), lost, orders, demand (int32) zeroed; reps, days,
+    seed, n."""
+    ns = -(-n // reps)
+    mu = np.clip(rng.lognormal(*P182_IV_MU[:2], ns), *P182_IV_MU[2:]).astype(np.float32)
+    lt, sh = P182_IV_LEAD
+    lead = rng.choice(lt, ns, p=sh).astype(np.int32)
+    value = rng.lognormal(np.log(20), 1, ns)
+    pol = np.zeros(ns, P182_IV_DTYPE)
+    pol["mu"], pol["lead"] = mu, lead
+    pol["hold"] = 0.001 * value
+    pol["order"] = 40 + 60 * rng.random(ns)
+    pol["lost"] = 0.3 * value + 2
+    m = mu.astype(np.float64) * (lead + 1)
+    pol["s"] = np.maximum(np.rint(m + rng.uniform(-1.5, 1.5, ns) * np.sqrt(m)), 0)
+    pol["S"] = pol["s"] + np.maximum(1, np.rint(np.sqrt(2 * mu * pol["order"] / pol["hold"])))
+    z = lambda t: np.zeros(n, t)
+    return [pol, z(np.float32), z(np.int32), z(np.int32), z(np.int32), _i32(reps), _i32(days),
+            np.uint32(P182_IV_SEED), _i32(n)]
+
+
+def _p182_iv_ref(pol, reps, days, seed, n):
+    """ss_policy_sim in numpy, all scenarios a day at a time (the LCG and the float32 product
+    exact, exp(-mean) rounded to float32): cost (float64 of the integer totals), lost, orders,
+    demand, and each scenario's smallest |product - exp(-mean)| / exp(-mean) over its draws
+    (where the device's expf may round the other way)."""
+    p = pol[np.arange(n) // reps]
+    mu, lead = p["mu"], p["lead"].astype(np.int64)
+    dow = np.float32(P182_IV_DOW)
+    st = (np.uint32(seed) + np.arange(n, dtype=np.uint32)).astype(np.uint32)
+    pipe = np.zeros((n, P182_IV_PIPE), np.int64)
+    on = p["S"].astype(np.int64)
+    transit, held, lost, nord, dem = (np.zeros(n, np.int64) for _ in range(5))
+    margin = np.full(n, np.inf)
+    rows = np.arange(n)
+    for t in range(days):
+        arr = pipe[:, t % P182_IV_PIPE].copy()
+        pipe[:, t % P182_IV_PIPE] = 0
+        on += arr
+        transit -= arr
+        L = np.exp(-(mu * dow[t % 7]).astype(np.float32)).astype(np.float32)
+        prod = np.ones(n, np.float32)
+        k = np.full(n, -1, np.int64)
+        go = np.ones(n, bool)
+        while go.any():                                     # the draws of the scenarios still drawing
+            st[go] = st[go] * np.uint32(1664525) + np.uint32(1013904223)
+            prod[go] *= ((st[go] >> np.uint32(8)) + np.uint32(1)).astype(np.float32) * np.float32(2.0 ** -24)
+            k[go] += 1
+            margin[go] = np.minimum(margin[go], np.abs(prod[go].astype(np.float64) / L[go] - 1))
+            go &= prod > L
+        dem += k
+        sold = np.minimum(k, on)
+        lost += k - sold
+        on -= sold
+        held += on
+        o = on + transit <= p["s"]
+        q = p["S"] - on - transit
+        pipe[rows[o], (t + lead[o]) % P182_IV_PIPE] += q[o]
+        transit[o] += q[o]
+        nord += o
+    cost = p["hold"] * held.astype(np.float64) + p["order"] * nord.astype(np.float64) + p["lost"] * lost
+    return cost, lost, nord, dem, margin
+
+
+def _p182_ss_syms(n, rng):
+    return {"c_service": np.float32(P182_SS_SERVICE)}
+
+
+def _p182_ss_args(n, rng, days=P182_SS_DAYS):
+    """n SKU-locations' daily demand histories (int32, days a row), intermittent as real
+    ones are: mean mu lognormal(log 2, 1.5) clipped to 0.01 .. 200 (mostly slow movers);
+    demand on a day with probability 1 - exp(-mu) (Poisson's), then of size max(1,
+    round(mu / that probability times the day-of-week profile times a trend of U(-0.3, 0.3)
+    over the year times lognormal(-sigma^2 / 2, sigma = 0.5) noise)); ABC class (int32) by
+    P182_SS_CLASS; supplier (int32, Zipf(0.8) of P182_SS_SUPPLIERS) with lead time mean U(2,
+    20) days (float32) and sd 0.1 .. 0.5 of it; unit cost (float32, lognormal(log 15, 1)); ss,
+    rop, eoq (float32) zeroed; order cost, a day's holding rate, days, n."""
+    f32 = np.float32
+    mu = np.clip(rng.lognormal(np.log(2), 1.5, n), 0.01, 200).astype(f32)
+    p = (1 - np.exp(-mu)).astype(f32)
+    prof = f32(P182_IV_DOW)[np.arange(days) % 7] * np.exp(f32(-0.125)).astype(f32)
+    slope = rng.uniform(-0.3, 0.3, n).astype(f32)
+    h = rng.standard_normal((n, days), dtype=f32)
+    h *= f32(0.5)
+    np.exp(h, out=h)
+    h *= prof
+    h *= (mu / p)[:, None]
+    h *= 1 + slope[:, None] * np.linspace(-0.5, 0.5, days, dtype=f32)
+    np.rint(h, out=h)
+    np.maximum(h, 1, out=h)
+    h[rng.random((n, days), dtype=f32) >= p[:, None]] = 0
+    hist = h.astype(np.int32).ravel()
+    del h
+    cls = rng.choice(4, n, p=P182_SS_CLASS).astype(np.int32)
+    nsup = P182_SS_SUPPLIERS
+    zw = 1 / np.arange(1, nsup + 1) ** 0.8
+    sup = rng.choice(nsup, n, p=zw / zw.sum()).astype(np.int32)
+    ltm = rng.uniform(2, 20, nsup).astype(f32)
+    lts = (ltm * rng.uniform(0.1, 0.5, nsup)).astype(f32)
+    uc = rng.lognormal(np.log(15), 1, n).astype(f32)
+    z = lambda: np.zeros(n, f32)
+    return [hist, cls, sup, ltm, lts, uc, z(), z(), z(), f32(P182_SS_ORDER_COST), f32(P182_SS_HOLD_RATE),
+            _i32(days), _i32(n)]
+
+
+def _p182_ss_ref(hist, cls, sup, ltm, lts, uc, order_cost, hold_rate, days):
+    """safety_stock in float64 (numpy's variance, statistics.NormalDist's quantile of each
+    class's float32 service level): ss, rop, eoq."""
+    from statistics import NormalDist
+    h = np.asarray(hist, np.float64).reshape(-1, days)
+    mu = h.mean(axis=1)
+    var = h.var(axis=1, ddof=1)
+    zc = np.array([NormalDist().inv_cdf(float(np.float32(p))) for p in P182_SS_SERVICE])
+    L, sL = np.float64(ltm)[sup], np.float64(lts)[sup]
+    ss = zc[cls] * np.sqrt(L * var + mu * mu * sL * sL)
+    eoq = np.sqrt(2 * 365 * mu * float(order_cost) / (float(hold_rate) * np.float64(uc)))
+    return ss, mu * L + ss, eoq
+
+
+def _p182_ff_args(n, rng):
+    """n batches of 1 + NegBin(P182_FF_ITEMS) cartons (at most P182_FF_MAXB; CSR off int32
+    n + 1), volumes (int32 litres, each batch's sorted largest first) lognormal P182_FF_VOL
+    rounded and clipped to 1 .. P182_FF_CAP, bulky ones U(150, 600); cage (int32 a carton),
+    ncages, slack (int32) zeroed; cap, n."""
+    m = np.minimum(1 + rng.negative_binomial(*P182_FF_ITEMS, n), P182_FF_MAXB)
+    off = np.concatenate([[0], np.cumsum(m)]).astype(np.int32)
+    tot = int(off[-1])
+    mu, sg, pb = P182_FF_VOL
+    v = np.clip(np.rint(rng.lognormal(mu, sg, tot)), 1, P182_FF_CAP)
+    bulky = rng.random(tot) < pb
+    v[bulky] = rng.integers(150, 601, int(bulky.sum()))
+    key = np.repeat(np.arange(n, dtype=np.int64) << 10, m) + (1023 - v.astype(np.int64))
+    key.sort()                                              # by batch, then largest first
+    v = (1023 - (key & 1023)).astype(np.int32)
+    return [off, v, np.zeros(tot, np.int32), np.zeros(n, np.int32), np.zeros(n, np.int32), _i32(P182_FF_CAP),
+            _i32(n)]
+
+
+def _p182_ff_ref(off, vol, cap):
+    """first_fit_pack in numpy, all batches a carton position at a time (unopened cages full,
+    so the first cage with room is the first fit, opened or not): cage, ncages, slack."""
+    m = np.diff(off)
+    nb = len(m)
+    room = np.full((nb, P182_FF_MAXB), int(cap), np.int64)
+    cage = np.zeros(int(off[-1]), np.int64)
+    used = np.zeros(nb, np.int64)
+    for k in range(int(m.max(initial=0))):
+        b = np.flatnonzero(m > k)
+        v = np.asarray(vol)[off[b] + k]
+        c = np.argmax(room[b] >= v[:, None], axis=1)
+        room[b, c] -= v
+        cage[off[b] + k] = c
+        used[b] = np.maximum(used[b], c + 1)
+    slack = np.where(np.arange(P182_FF_MAXB) < used[:, None], room, 0).sum(axis=1)
+    return cage, used, slack
+
+
+UNSEEN180 = [
+    TimingProbe("probe/vrp-route-cost-gather", "probe-unseen180", "route_cost", 1 << 20, P182_RC_BLOCK,
+                lambda n: -(-n // P182_RC_BLOCK), _p182_rc_args, source=_P182,
+                note="the costs of 2^20 candidate routes of a sweep heuristic (2 + Poisson(7) stops, mean 9, at "
+                     "most 30; a warp's longest ~15) over 4095 clustered customers, a thread a route in blocks of "
+                     "128: per stop a load of its id (each lane its own run of the CSR list, 38 MB: uncoalesced, "
+                     "lines reused through L1), a gather of dist[prev * 4096 + c] from the dense 64 MB float "
+                     "matrix (the previous stop's row: scattered 32 B sectors, the matrix larger than the 50 MB "
+                     "L2) and of the customer's demand (16 KB, L1); then a float division, the overtime and "
+                     "overload branches and 3 coalesced stores; 10.4M scattered gathers behind dependent index "
+                     "loads: latency/memory-bound with divergent trip counts"),
+    TimingProbe("probe/two-opt-atomicmin64", "probe-unseen180", "two_opt_best", P182_TO_N, P182_TO_BLOCK,
+                lambda n: (-(-n // P182_TO_BLOCK[0]), -(-n // P182_TO_BLOCK[1])), _p182_to_args, source=_P182,
+                note="every 2-opt move of one 16384-city tour (clustered cities, the tour a Hilbert space-filling "
+                     "curve's), a 2-D grid of 512 x 2048 blocks of 32 x 8 (268M threads, j along x, i along y): "
+                     "the 134M with j > i + 1 work, the rest return at once (half the blocks wholly below the "
+                     "diagonal); 4 tour loads (t_i, t_i+1 uniform a warp, t_j, t_j+1 coalesced), 8 coordinate "
+                     "loads of which 4 gather random city ids from two 64 KB float arrays (L1/L2 hits, ~32 "
+                     "sectors a warp load), 4 sqrtf and ~25 FP ops; only 0.006% of moves improve (~7.4K "
+                     "atomicMin on one 64-bit word: little contention); L1-gather and FP bound"),
+    TimingProbe("probe/wh-sku-demand-atomics", "probe-unseen180", "demand_aggregate", 1 << 24, P182_DA_BLOCK,
+                lambda n: -(-n // P182_DA_BLOCK), _p182_da_args, source=_P182,
+                note="2^24 order lines (orders of geometric(1/5) lines, contiguous, from 2000 stores of lognormal "
+                     "sizes) aggregated by (warehouse, SKU), a thread a line in blocks of 512: 3 coalesced int "
+                     "loads (201 MB), gathers of the store's warehouse (8 KB) and the SKU's grams (200 KB; SKUs "
+                     "Zipf(1) over 50,000, the top one 8.8% of lines), an atomicAdd on units[16 x 50,000] (3.2 MB, "
+                     "L2-resident; the hottest (warehouse, SKU) word ~177K adds), a 32-bit and a 64-bit "
+                     "shared-memory atomicAdd on the warehouse's counters (a warp's lanes on ~6 of 16 warehouses: "
+                     "same-address updates serialised), 2 barriers, and 2 global atomics a warehouse a block "
+                     "(32,768 blocks: ~1M atomics on 32 words); bound by same-address atomics in L2 and shared "
+                     "memory"),
+    TimingProbe("probe/ss-policy-knuth-poisson", "probe-unseen180", "ss_policy_sim", 1 << 17, P182_IV_BLOCK,
+                lambda n: -(-n // P182_IV_BLOCK), _p182_iv_args, source=_P182, symbols=_p182_iv_syms,
+                note="Monte-Carlo of (s, S) lost-sales inventory policies: 2^17 scenarios (2048 SKUs x 64 "
+                     "replications, a SKU's scenarios two whole warps), a thread a scenario in blocks of 64, over "
+                     "365 days: its SkuPolicy struct (28 B) loaded once; per day a 16-int ring buffer of orders in "
+                     "transit read, cleared and, on a reorder (every ~1-8 weeks), added to at a data-dependent "
+                     "index (local memory in the PTX), an expf of the day's mean (day-of-week profile in "
+                     "__constant__, uniform index), and Knuth's Poisson draw: mean + 1 LCG steps, each an IMAD, a "
+                     "shift, an int-to-float conversion and 2 float multiplies in one dependent chain (means "
+                     "lognormal, median 3, 4% above 20, up to 60; a warp runs its slowest lane's trips); ~2.4K "
+                     "draws a thread, 16 B stored: latency/issue-bound on the RNG chain with divergent trip counts"),
+    TimingProbe("probe/safety-stock-warp-shfl", "probe-unseen180", "safety_stock", 1 << 17, P182_SS_BLOCK,
+                lambda n: -(-32 * n // P182_SS_BLOCK), _p182_ss_args, source=_P182, symbols=_p182_ss_syms,
+                note="safety stock, reorder point and EOQ of 2^17 SKU-locations, a warp a SKU-location (8 a block "
+                     "of 256, 16,384 blocks): 364 days of int demand history streamed coalesced (1456 B rows, not "
+                     "128 B-aligned; 12 loads a lane, the last by 12 lanes; 191 MB, 27% zero days: intermittent "
+                     "slow movers), a float sum and sum of squares, 2 x 5 __shfl_down_sync steps, then lane 0 "
+                     "alone: 3 gathers (class, the supplier's lead-time mean and sd), the normal quantile of the "
+                     "class's __constant__ service level by Acklam's rational approximation (the tail branch with "
+                     "logf and sqrtf for classes A and critical), 2 more sqrtf and 3 float divisions, 3 stores; "
+                     "memory-bound streaming with a serial one-lane tail a warp"),
+    TimingProbe("probe/ffd-cage-pack-local", "probe-unseen180", "first_fit_pack", 1 << 18, P182_FF_BLOCK,
+                lambda n: -(-n // P182_FF_BLOCK), _p182_ff_args, source=_P182,
+                note="first-fit-decreasing packing of 2^18 shipments (1 + NegBin(4, 0.1) cartons, mean 36, at most "
+                     "64: 9.4M cartons of lognormal volumes, median 22 L, 5% bulky, largest first) into 600 L roll "
+                     "cages, a thread a shipment in blocks of 128: per carton a load of its volume (each lane its "
+                     "own contiguous run: uncoalesced, lines reused through L1), a scan of the open cages' "
+                     "remaining volumes in a 64-int per-thread array (256 B of local memory a thread; 3.5 cages a "
+                     "shipment, the first fit ~2.2 cages in), a local read-modify-write and a store of the "
+                     "carton's cage (uncoalesced 4 B stores, 37.5 MB); a warp runs its longest lane's ~64 cartons "
+                     "for a mean of 36 (56% of lanes busy): local-memory, latency and divergence bound"),
+]
+PROBES += UNSEEN180
+
+
+# probe-unseen181 (probes183.cu): an earthquake engineering / seismic hazard course's kernels
+# (Newmark-beta elastic response spectra in double, PSHA hazard curves over a rupture struct
+# array with a BSSA14-style model in __constant__ and erfcf, lognormal fragility losses
+# summed per region by float atomicAdd, Arias intensity and CAV a block a record by warp
+# shuffles, ShakeMap-style inverse-distance interpolation with stations tiled through shared
+# memory, PGA exceedance counts over a stochastic catalogue in shared int counters) as a
+# student who knows CUDA basics writes them, predicted before their first GPU run
+_P183 = "probes183.cu"
+P183_G = 9.81
+P183_REC_M = (5.0, 7.8, 1.0)                       # records: magnitudes Gutenberg-Richter truncated (min, max, b)
+P183_REC_PGA = (0.15, 0.8, 1.5)                    # PGA lognormal: median (g), sigma, cap (g)
+P183_REC_FG = (1.5, 6.0)                           # Kanai-Tajimi site frequency (Hz), uniform; zeta_g 0.6
+P183_REC_KAPPA = 0.04                              # kappa (s): the spectrum's exp(-pi kappa f) decay
+P183_NS_NPTS, P183_NS_DT = 6000, 0.005             # newmark: 30 s records at 200 samples/s
+P183_NS_NPER, P183_NS_T = 128, (0.02, 10.0)        # oscillator periods, log-spaced (s)
+P183_NS_ZETA = 0.05
+P183_NS_BLOCK = 128
+P183_HZ_W = 256                                    # psha: the site grid's columns (1 km apart)
+P183_HZ_NRUP, P183_HZ_RMAX = 1024, 200.0           # ruptures; the distance cutoff (km)
+P183_HZ_BOX = (-100.0, 356.0)                      # the source model's extent, each axis (km)
+P183_HZ_LEVELS = tuple(np.geomspace(0.01, 2.0, 12))   # PGA levels (g)
+P183_HZ_GM = dict(e0=0.4473, e4=1.431, e5=0.05053, e6=-0.1662, Mh=5.5, c1=-1.134, c2=0.1917, c3=-0.008088,
+                  Mref=4.5, Rref=1.0, h=4.5, clin=-0.6, Vc=1500.0, Vref=760.0, sigma=0.70)   # BSSA14-style PGA
+P183_HZ_FAULTS = 3                                 # fault sources (M 6.0 - 7.8), half of the ruptures
+P183_HZ_FBINS = 6.0 + 0.2 * np.arange(10)         # their magnitude bins' lower edges (0.2 wide)
+P183_HZ_BBINS = 4.6 + 0.2 * np.arange(7)          # the background's
+P183_HZ_B, P183_HZ_FRATE, P183_HZ_BRATE = 0.9, 0.01, 2.0   # b-value; rates M >= 6 a fault, M >= 4.6 background
+P183_HZ_BLOCK = 128
+P183_FR_GRID = 1024                                # fragility: the ShakeMap grid's side (nodes, 0.25 km)
+P183_FR_PER_TRACT = 1024                           # buildings a census tract (mean)
+P183_FR_CITIES = 12
+P183_FR_TYPES = ("W1", "W2", "S1L", "C1L", "C2L", "RM1L", "URML", "MH")
+P183_FR_MED = ((0.26, 0.55, 1.28, 2.01), (0.20, 0.35, 0.64, 1.13), (0.15, 0.26, 0.54, 1.01),
+               (0.16, 0.23, 0.41, 0.77), (0.18, 0.30, 0.67, 1.08), (0.18, 0.31, 0.60, 1.11),
+               (0.13, 0.17, 0.26, 0.37), (0.11, 0.18, 0.31, 0.60))   # median PGA (g): slight .. complete
+P183_FR_BETA = (0.64, 0.65, 0.68, 0.70, 0.68, 0.66, 0.70, 0.64)
+P183_FR_DR = (0.02, 0.10, 0.50, 1.00)              # damage ratios
+P183_FR_MIX = (0.45, 0.08, 0.07, 0.10, 0.08, 0.08, 0.06, 0.08)   # the typologies' shares (a tract's: Dirichlet)
+P183_FR_VALUE = (300, 1200, 4000, 3000, 2500, 900, 600, 80)     # median values (k$); lognormal sigma 0.8
+P183_FR_BLOCK = 256
+P183_AR_NPTS, P183_AR_DT = 8000, 0.005             # arias: 40 s records at 200 samples/s
+P183_AR_THR = 0.05                                 # uniform duration's threshold (g)
+P183_AR_BLOCK = 256
+P183_SM_H = 0.25                                   # shakemap: grid spacing (km)
+P183_SM_NST = 1536                                 # stations
+P183_SM_URBAN = (6, 0.7, 8.0)                      # urban clusters, the stations in them, their spread (km)
+P183_SM_BLOCK = 256                                # == IDW_TILE
+P183_EX_SITES, P183_EX_LEV = 128, 8
+P183_EX_LEVELS = (0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.6, 0.8)   # PGA levels (g)
+P183_EX_GM = (0.9, 0.55, -1.0, -0.004, 6.0, 0.6)  # c0, c1 (M - 6), c2 ln r, c3 r, h (km), phi
+P183_EX_TAU = 0.4                                  # inter-event sigma
+P183_EX_M = (5.0, 8.0, 1.0)                        # the catalogue's magnitudes (G-R truncated)
+P183_EX_SIDE = 400.0                               # the region (km)
+P183_EX_MIX = (0.6, 4, 2.0, 20, 15.0)              # on-fault share, faults, their spread (km); clusters, spread
+P183_EX_BLOCK = 256
+
+
+def _p183_gr(n, m0, m1, b, rng):
+    """n magnitudes of a Gutenberg-Richter law truncated to [m0, m1]."""
+    u = rng.random(n)
+    return m0 - np.log10(1 - u * (1 - 10.0 ** (-b * (m1 - m0)))) / b
+
+
+def _p183_records(nrec, npts, dt, rng, chunk=512):
+    """nrec synthetic accelerograms (float32 nrec x npts, m/s^2), uniformly modulated filtered
+    white noise: a bank of min(nrec, 512) stationary series (white noise through Kanai-Tajimi,
+    f_g of P183_REC_FG and zeta 0.6, a Clough-Penzien high-pass at f_g / 10 and a kappa
+    filter), each record a bank series from a random (cyclic) start under a Saragoni-Hart
+    envelope (Boore 2003, eps 0.2, eta 0.05 at t_n) from an S arrival U(1, 4) s, t_n = 20
+    exp(0.8 (M - 6)) lognormal(0, 0.4) s (to the record's end) for a magnitude of P183_REC_M
+    (records under 30 s: times scaled by their length / 30 s), scaled to a PGA lognormal
+    P183_REC_PGA."""
+    f32 = np.float32
+    nb = min(nrec, 512)
+    w = 2 * np.pi * np.fft.rfftfreq(npts, dt)[None, :]
+    g = 2 * np.pi * rng.uniform(*P183_REC_FG, (nb, 1))
+    f = 0.1 * g
+    H = (g * g + 1.2j * g * w) / (g * g - w * w + 1.2j * g * w) * w * w / (f * f - w * w + 1.2j * f * w)
+    H *= np.exp(-P183_REC_KAPPA * w / 2)                  # the high-frequency decay exp(-pi kappa f)
+    bank = np.fft.irfft(np.fft.rfft(rng.standard_normal((nb, npts), dtype=f32), axis=1) * H.astype(np.complex64),
+                        npts, axis=1)
+    bank = np.concatenate([bank, bank], axis=1)
+    win = np.lib.stride_tricks.sliding_window_view(bank, npts, axis=1)
+    M = _p183_gr(nrec, *P183_REC_M, rng)
+    q = min(1.0, npts * dt / 30)                           # (short test records: all of it scaled down)
+    t0 = q * rng.uniform(1, 4, nrec)
+    tn = np.clip(20 * q * np.exp(0.8 * (M - 6)) * rng.lognormal(0, 0.4, nrec), 4 * q, npts * dt - t0)
+    pga = np.minimum(rng.lognormal(np.log(P183_REC_PGA[0]), P183_REC_PGA[1], nrec), P183_REC_PGA[2])
+    k, s0 = rng.integers(0, nb, nrec), rng.integers(0, npts, nrec)
+    eps, eta = 0.2, 0.05
+    b = f32(-eps * np.log(eta) / (1 + eps * (np.log(eps) - 1)))
+    t = np.arange(npts, dtype=f32) * f32(dt)
+    out = np.empty((nrec, npts), f32)
+    for a in range(0, nrec, chunk):
+        s = slice(a, min(a + chunk, nrec))
+        tau = np.maximum(t[None, :] - t0[s, None].astype(f32), 0) * (1 / tn[s, None]).astype(f32)
+        with np.errstate(divide="ignore"):
+            env = np.exp(b * np.log(tau) - b / f32(eps) * tau)
+        y = win[k[s], s0[s]] * env
+        out[s] = y * (pga[s] * P183_G / np.abs(y).max(axis=1)).astype(f32)[:, None]
+    return out
+
+
+def _p183_ns_periods(nper=P183_NS_NPER):
+    return np.geomspace(*P183_NS_T, nper).astype(np.float32)
+
+
+def _p183_ns_args(n, rng, npts=P183_NS_NPTS):
+    """n records (_p183_records, npts samples at P183_NS_DT), P183_NS_NPER periods (float32);
+    sd, sa (float32 n x NPER, zeroed); npts, nper, dt, zeta, n."""
+    ag = _p183_records(n, npts, P183_NS_DT, rng)
+    z = lambda: np.zeros(n * P183_NS_NPER, np.float32)
+    return [ag.ravel(), _p183_ns_periods(), z(), z(), _i32(npts), _i32(P183_NS_NPER), np.float32(P183_NS_DT),
+            np.float32(P183_NS_ZETA), _i32(n)]
+
+
+def _p183_ns_ref(ag, period, npts, dt, zeta):
+    """newmark_spectrum in float64 from Newmark's equations (u1 = u0 + h v0 + h^2/4 (a0 + a1),
+    v1 = v0 + h/2 (a0 + a1)) and equilibrium at each step (a1 + c v1 + k u1 = -ag1), the 3 x 3
+    system solved for each period: sd, sa (records x periods)."""
+    g = np.asarray(ag, np.float64).reshape(-1, npts)
+    T = np.asarray(period, np.float64)
+    h, z = float(np.float32(dt)), float(np.float32(zeta))
+    w = 2 * np.pi / T
+    P = len(T)
+    M = np.zeros((P, 3, 3))
+    M[:, 0] = np.stack([w * w, 2 * z * w, np.ones(P)], axis=1)
+    M[:, 1] = [1, 0, -h * h / 4]
+    M[:, 2] = [0, 1, -h / 2]
+    N = np.array([[0, 0, 0], [1, h, h * h / 4], [0, 1, h / 2]])
+    Mi = np.linalg.inv(M)
+    A = Mi @ N
+    e = Mi[:, :, 0] * -1.0
+    x = np.zeros((len(g), P, 3))
+    x[:, :, 2] = -g[:, :1]
+    sd = np.zeros((len(g), P))
+    sa = np.zeros((len(g), P))
+    for t in range(1, npts):
+        x = np.einsum("pij,rpj->rpi", A, x) + e[None] * g[:, t, None, None]
+        sd = np.maximum(sd, np.abs(x[:, :, 0]))
+        sa = np.maximum(sa, np.abs(x[:, :, 2] + g[:, t, None]))
+    return sd, sa
+
+
+P183_RUP_DTYPE = np.dtype([("x", "<f4"), ("y", "<f4"), ("mag", "<f4"), ("rate", "<f4")])   # struct Rupture
+
+
+def _p183_hz_ruptures(nrup, rng):
+    """A source model of nrup ruptures (Rupture structs, sources in order): half on
+    P183_HZ_FAULTS straight faults (80 - 160 km) crossing the site region, each rupture's
+    epicentre uniform along its fault and its magnitude the next of P183_HZ_FBINS in turn;
+    the rest background point sources, 60% within N(0, 15^2) km of a fault and 40% uniform
+    over P183_HZ_BOX, magnitudes cycling over P183_HZ_BBINS; each bin's Gutenberg-Richter
+    (b P183_HZ_B) incremental rate shared among its ruptures (a fault's equally, the
+    background's by lognormal(0, 1) weights)."""
+    lo, hi = P183_HZ_BOX
+    r = np.zeros(nrup, P183_RUP_DTYPE)
+    nf = nrup // 2
+    src = np.arange(nf) % P183_HZ_FAULTS
+    mid = rng.uniform(40, 216, (P183_HZ_FAULTS, 2))
+    ang = rng.uniform(0, np.pi, P183_HZ_FAULTS)
+    half = rng.uniform(40, 80, P183_HZ_FAULTS)
+    d = np.stack([np.cos(ang), np.sin(ang)], axis=1)
+    s = rng.uniform(-1, 1, nf) * half[src]
+    r["x"][:nf] = mid[src, 0] + s * d[src, 0]
+    r["y"][:nf] = mid[src, 1] + s * d[src, 1]
+    fb = (np.arange(nf) // P183_HZ_FAULTS) % len(P183_HZ_FBINS)
+    r["mag"][:nf] = P183_HZ_FBINS[fb] + 0.1
+    b, step = P183_HZ_B, 0.2
+    inc = lambda m, m0, rate: rate * (10 ** (-b * (m - m0)) - 10 ** (-b * (m + step - m0)))
+    key = src * 100 + fb
+    share = np.bincount(key, minlength=100 * P183_HZ_FAULTS)[key]
+    r["rate"][:nf] = inc(P183_HZ_FBINS[fb], 6.0, P183_HZ_FRATE) / share
+    nb = nrup - nf
+    near = rng.random(nb) < 0.6
+    f = rng.integers(0, P183_HZ_FAULTS, nb)
+    p = mid[f] + rng.uniform(-1, 1, nb)[:, None] * half[f, None] * d[f] + rng.normal(0, 15, (nb, 2))
+    p[~near] = rng.uniform(lo, hi, (int((~near).sum()), 2))
+    r["x"][nf:], r["y"][nf:] = p[:, 0], p[:, 1]
+    bb = np.arange(nb) % len(P183_HZ_BBINS)
+    r["mag"][nf:] = P183_HZ_BBINS[bb] + 0.1
+    wt = rng.lognormal(0, 1, nb)
+    r["rate"][nf:] = inc(P183_HZ_BBINS[bb], 4.6, P183_HZ_BRATE) * wt / np.bincount(bb, wt)[bb]
+    return r
+
+
+def _p183_hz_syms(n, rng):
+    gm = P183_HZ_GM
+    c = [gm[k] for k in ("e0", "e4", "e5", "e6", "Mh", "c1", "c2", "c3", "Mref", "Rref", "h", "clin", "Vc", "Vref",
+                         "sigma")]
+    return {"c_gm": np.array(c, np.float32), "c_lnx": np.log(np.array(P183_HZ_LEVELS)).astype(np.float32)}
+
+
+def _p183_hz_args(n, rng, nrup=P183_HZ_NRUP):
+    """n sites on a grid of P183_HZ_W columns 1 km apart (x, y float32 km), Vs30 (float32 m/s)
+    180 exp(1.8 f) for a smooth field f (32 km patches: basins and rock, 180 - 1090 m/s);
+    nrup ruptures (_p183_hz_ruptures); haz (float32 HZ_NLEV x n, zeroed); nrup, rmax, n."""
+    W = P183_HZ_W
+    rows = -(-n // W)
+    i = np.arange(n)
+    f = _p156_field(rows, W, 32, rng).ravel()[:n]
+    vs = (180 * np.exp(1.8 * f)).astype(np.float32)
+    return [(i % W).astype(np.float32), (i // W).astype(np.float32), vs, _p183_hz_ruptures(nrup, rng),
+            np.zeros(len(P183_HZ_LEVELS) * n, np.float32), _i32(nrup), np.float32(P183_HZ_RMAX), _i32(n)]
+
+
+def _p183_erfc(x):
+    """erfc of a float64 array (math.erfc element by element)."""
+    from math import erfc
+    return np.frompyfunc(erfc, 1, 1)(np.asarray(x, np.float64)).astype(np.float64)
+
+
+def _p183_hz_mu(sx, sy, vs30, rup, rmax=P183_HZ_RMAX):
+    """The ground-motion model in float64: ln PGA (g) of each (site, rupture) and whether the
+    rupture is within rmax (sites x ruptures), and the smallest |rjb - rmax|."""
+    gm = {k: float(np.float32(v)) for k, v in P183_HZ_GM.items()}
+    x = np.asarray(sx, np.float64)[:, None]
+    y = np.asarray(sy, np.float64)[:, None]
+    rjb = np.hypot(rup["x"].astype(np.float64) - x, rup["y"].astype(np.float64) - y)
+    m = rup["mag"].astype(np.float64)[None, :]
+    dm = m - gm["Mh"]
+    fm = gm["e0"] + np.where(dm <= 0, gm["e4"] * dm + gm["e5"] * dm * dm, gm["e6"] * dm)
+    R = np.sqrt(rjb ** 2 + gm["h"] ** 2)
+    fd = (gm["c1"] + gm["c2"] * (m - gm["Mref"])) * np.log(R / gm["Rref"]) + gm["c3"] * (R - gm["Rref"])
+    fs = gm["clin"] * np.log(np.minimum(np.asarray(vs30, np.float64), gm["Vc"]) / gm["Vref"])
+    return fm + fd + fs[:, None], rjb <= float(np.float32(rmax)), np.abs(rjb - rmax).min()
+
+
+def _p183_hz_ref(sx, sy, vs30, rup, rmax=P183_HZ_RMAX):
+    """psha_hazard in float64: haz (HZ_NLEV x sites), the annual exceedance rates, and the
+    smallest |rjb - rmax|."""
+    mu, ok, gap = _p183_hz_mu(sx, sy, vs30, rup, rmax)
+    sig = float(np.float32(P183_HZ_GM["sigma"]))
+    lnx = np.log(np.array(P183_HZ_LEVELS, np.float32)).astype(np.float64)
+    rate = np.where(ok, rup["rate"].astype(np.float64)[None, :], 0.0)
+    P = 0.5 * _p183_erfc((lnx[:, None, None] - mu[None]) / (sig * np.sqrt(2)))
+    return (P * rate[None]).sum(axis=2), gap
+
+
+P183_BLD_DTYPE = np.dtype([("site", "<i4"), ("type", "<i4"), ("region", "<i4"), ("value", "<f4")])   # Building
+
+
+def _p183_fr_syms(n, rng):
+    return {"c_med": np.array(P183_FR_MED, np.float32).ravel(), "c_beta": np.array(P183_FR_BETA, np.float32),
+            "c_dr": np.array(P183_FR_DR, np.float32)}
+
+
+def _p183_fr_pga(W, rng, near):
+    """A scenario ShakeMap on a W x W grid of 0.25 km (float32 g, row-major): an M 7 rupture on a
+    straight 60 km fault, its centre N(0, 10^2) km from the point near (km), ln PGA = 0.9 +
+    0.55 (M - 6) - ln r - 0.004 r (r the distance to the fault, 6 km deep) plus a smooth
+    residual field in +-0.6."""
+    h = 256.0 / W
+    c = np.arange(W) * h
+    p0, ang = np.asarray(near) + rng.normal(0, 10, 2), rng.uniform(0, np.pi)
+    d = np.array([np.cos(ang), np.sin(ang)])
+    X, Y = np.meshgrid(c - p0[0], c - p0[1])
+    s = np.clip(X * d[0] + Y * d[1], -30, 30)
+    r = np.sqrt((X - s * d[0]) ** 2 + (Y - s * d[1]) ** 2 + 36)
+    ln = 0.9 + 0.55 - np.log(r) - 0.004 * r + 1.2 * (_p156_field(W, W, 16, rng) - 0.5)
+    return np.exp(ln).astype(np.float32).ravel()
+
+
+def _p183_fr_args(n, rng, grid=P183_FR_GRID):
+    """A scenario ShakeMap (_p183_fr_pga, grid x grid, about the largest city) and n buildings (Building structs) in
+    max(8, n // P183_FR_PER_TRACT) census tracts (contiguous, in order), the tracts about
+    P183_FR_CITIES city centres (N(0, (grid / 16)^2) nodes, cities' sizes lognormal(0, 1)),
+    their sizes lognormal(0, 0.7) weighted, each building uniform within 4 nodes (1 km) of its
+    tract's centre each axis (clipped to the grid); typologies from the tract's mix (Dirichlet(40 P183_FR_MIX)),
+    values lognormal(ln P183_FR_VALUE[type], 0.8) k$; loss (float32 n), region_loss (float32
+    tracts), zeroed; n."""
+    W = grid
+    f32 = np.float32
+    nt = max(8, n // P183_FR_PER_TRACT)
+    cw = rng.lognormal(0, 1, P183_FR_CITIES)
+    city = rng.choice(P183_FR_CITIES, nt, p=cw / cw.sum())
+    cc = rng.uniform(0.15 * W, 0.85 * W, (P183_FR_CITIES, 2))
+    tc = (cc[city] + rng.normal(0, W / 16, (nt, 2))).astype(f32)
+    tw = rng.lognormal(0, 0.7, nt)
+    cnt = rng.multinomial(n, tw / tw.sum())
+    pos = np.repeat(np.rint(tc).astype(np.int32), cnt, axis=0) + rng.integers(-4, 5, (n, 2), dtype=np.int8)
+    pos = np.clip(pos, 0, W - 1, out=pos)
+    cum = np.cumsum(rng.dirichlet(40 * np.array(P183_FR_MIX), nt), axis=1).astype(f32)
+    u = rng.random(n, dtype=f32)
+    typ = np.zeros(n, np.int32)
+    for k in range(len(P183_FR_MIX) - 1):
+        typ += u > np.repeat(cum[:, k], cnt)
+    b = np.zeros(n, P183_BLD_DTYPE)
+    b["site"] = pos[:, 1] * W + pos[:, 0]
+    b["type"] = typ
+    b["region"] = np.repeat(np.arange(nt, dtype=np.int32), cnt)
+    b["value"] = np.array(P183_FR_VALUE, f32)[typ] * np.exp(f32(0.8) * rng.standard_normal(n, dtype=f32))
+    return [b, _p183_fr_pga(W, rng, cc[np.argmax(cw)] * (256.0 / W)), np.zeros(n, np.float32),
+            np.zeros(nt, np.float32), _i32(n)]
+
+
+def _p183_fr_ref(bld, pga):
+    """fragility_loss in float64: each building's expected loss and the tracts' totals."""
+    med = np.array(P183_FR_MED, np.float32).astype(np.float64)[bld["type"]]
+    beta = np.array(P183_FR_BETA, np.float32).astype(np.float64)[bld["type"], None]
+    im = np.asarray(pga, np.float64)[bld["site"], None]
+    with np.errstate(divide="ignore"):
+        z = np.log(im / med) / (beta * np.sqrt(2))
+    P = np.concatenate([0.5 * _p183_erfc(-z), np.zeros((len(bld), 1))], axis=1)      # P(DS >= k)
+    L = bld["value"].astype(np.float64) * ((P[:, :-1] - P[:, 1:]) @ np.array(P183_FR_DR, np.float32))
+    return L, np.bincount(bld["region"], L, bld["region"].max() + 1)
+
+
+def _p183_ar_args(n, rng, npts=P183_AR_NPTS):
+    """n records (_p183_records, npts samples at P183_AR_DT); arias, cav, pga (float32 n) and
+    nabove (int32 n), zeroed; npts, dt, thr (P183_AR_THR in m/s^2)."""
+    acc = _p183_records(n, npts, P183_AR_DT, rng)
+    z = lambda: np.zeros(n, np.float32)
+    return [acc.ravel(), z(), z(), z(), np.zeros(n, np.int32), _i32(npts), np.float32(P183_AR_DT),
+            np.float32(P183_AR_THR * P183_G)]
+
+
+def _p183_ar_ref(acc, npts, dt, thr):
+    """arias_cav in float64 (the count and the peak from the float32 samples exactly)."""
+    a = np.abs(np.asarray(acc, np.float32).reshape(-1, npts))
+    d = float(np.float32(dt))
+    a64 = a.astype(np.float64)
+    return (np.pi / (2 * P183_G) * (a64 * a64).sum(axis=1) * d, a64.sum(axis=1) * d, a.max(axis=1),
+            (a > np.float32(thr)).sum(axis=1))
+
+
+def _p183_sm_args(n, rng, nst=P183_SM_NST):
+    """An n x n grid P183_SM_H km apart from (0, 0) and nst stations (x, y float32 km): P183_SM_URBAN
+    (clusters of lognormal(0, 1) weights at uniform places, N(0, 8^2) km about them) and the
+    rest uniform over the map and 10% beyond; their ln PGA (g) from an M 6.8 epicentre
+    (0.9 + 0.55 * 0.8 - ln r - 0.004 r, 8 km deep) plus N(0, 0.6^2) (float32); lnmap (float32
+    n n, zeroed); nst, x0, y0, h, nx, ny."""
+    L = n * P183_SM_H
+    k, fu, sd = P183_SM_URBAN
+    cw = rng.lognormal(0, 1, k)
+    cc = rng.uniform(0.1 * L, 0.9 * L, (k, 2))
+    nu = int(round(fu * nst))
+    p = np.concatenate([cc[rng.choice(k, nu, p=cw / cw.sum())] + rng.normal(0, sd, (nu, 2)),
+                        rng.uniform(-0.1 * L, 1.1 * L, (nst - nu, 2))])
+    p = p[rng.permutation(nst)]
+    ep = rng.uniform(0.2 * L, 0.8 * L, 2)
+    r = np.sqrt(((p - ep) ** 2).sum(axis=1) + 64)
+    lnv = 0.9 + 0.55 * 0.8 - np.log(r) - 0.004 * r + rng.normal(0, 0.6, nst)
+    return [p[:, 0].astype(np.float32), p[:, 1].astype(np.float32), lnv.astype(np.float32),
+            np.zeros(n * n, np.float32), _i32(nst), np.float32(0), np.float32(0), np.float32(P183_SM_H), _i32(n),
+            _i32(n)]
+
+
+def _p183_sm_ref(stx, sty, lnv, x0, y0, h, nx, ny):
+    """shakemap_idw in float64 (the nodes' coordinates as the kernel rounds them): the map and
+    whether each node is on a station."""
+    f = np.float32
+    i = np.arange(nx * ny)
+    px = (f(x0) + (i % nx).astype(f) * f(h)).astype(np.float64)[:, None]
+    py = (f(y0) + (i // nx).astype(f) * f(h)).astype(np.float64)[:, None]
+    d2 = (np.asarray(stx, np.float64) - px) ** 2 + (np.asarray(sty, np.float64) - py) ** 2
+    on = d2 < 1e-6
+    w = np.where(on, 0.0, 1.0 / np.where(on, 1.0, d2))
+    v = np.asarray(lnv, np.float64)
+    out = (w @ v) / w.sum(axis=1)
+    last = on.shape[1] - 1 - np.argmax(on[:, ::-1], axis=1)      # the last station on the node
+    hit = on.any(axis=1)
+    out[hit] = v[last[hit]]
+    return out, hit
+
+
+def _p183_ex_syms(n, rng):
+    """The sites (c_sx, c_sy km: 70% about 10 cities N(0, 10^2) km, 30% uniform over the region),
+    their site terms (c_fs, N(0, 0.3^2)), the model and the levels."""
+    S = P183_EX_SITES
+    nc = int(0.7 * S)
+    cc = rng.uniform(50, P183_EX_SIDE - 50, (10, 2))
+    p = np.concatenate([cc[rng.integers(0, 10, nc)] + rng.normal(0, 10, (nc, 2)),
+                        rng.uniform(0, P183_EX_SIDE, (S - nc, 2))])
+    return {"c_sx": p[:, 0].astype(np.float32), "c_sy": p[:, 1].astype(np.float32),
+            "c_fs": rng.normal(0, 0.3, S).astype(np.float32), "c_ex": np.array(P183_EX_GM, np.float32),
+            "c_exlev": np.log(np.array(P183_EX_LEVELS)).astype(np.float32)}
+
+
+def _p183_ex_args(n, rng):
+    """A stochastic catalogue of n events (x, y km, magnitude, inter-event term; float32) over a
+    P183_EX_SIDE km square: magnitudes P183_EX_M; P183_EX_MIX[0] of them within N(0, 2^2) km of
+    one of P183_EX_MIX[1] straight faults (50 - 150 km), the rest about P183_EX_MIX[3]
+    seismicity clusters (N(0, 15^2) km, lognormal(0, 1) weights); in random (time) order;
+    eta N(0, P183_EX_TAU^2); count (int32 EX_SITES x EX_LEV, zeroed); n."""
+    S = P183_EX_SIDE
+    fs, nf, fsd, ncl, csd = P183_EX_MIX
+    M = _p183_gr(n, *P183_EX_M, rng)
+    on = rng.random(n) < fs
+    f = rng.integers(0, nf, n)
+    mid = rng.uniform(0.2 * S, 0.8 * S, (nf, 2))
+    ang = rng.uniform(0, np.pi, nf)
+    half = rng.uniform(25, 75, nf)
+    d = np.stack([np.cos(ang), np.sin(ang)], axis=1)
+    p = mid[f] + rng.uniform(-1, 1, n)[:, None] * half[f, None] * d[f] + rng.normal(0, fsd, (n, 2))
+    cw = rng.lognormal(0, 1, ncl)
+    cc = rng.uniform(0, S, (ncl, 2))
+    k = rng.choice(ncl, n, p=cw / cw.sum())
+    p = np.where(on[:, None], p, cc[k] + rng.normal(0, csd, (n, 2))).astype(np.float32)
+    return [p[:, 0].copy(), p[:, 1].copy(), M.astype(np.float32), rng.normal(0, P183_EX_TAU, n).astype(np.float32),
+            np.zeros(P183_EX_SITES * P183_EX_LEV, np.int32), _i32(n)]
+
+
+def _p183_ex_eps(nev, S=P183_EX_SITES):
+    """pga_exceed's intra-event terms (float32 nev x S) from the hash of (event, site), exactly."""
+    u = np.uint32
+    e = np.arange(nev, dtype=u)[:, None]
+    s = np.arange(S, dtype=u)[None, :]
+    h = (e * u(0x9E3779B1)) ^ (s * u(0x85EBCA77))
+    h ^= h >> u(15)
+    h *= u(0x2C1B3C6D)
+    h ^= h >> u(12)
+    h *= u(0x297A2D39)
+    h ^= h >> u(15)
+    b = (h & u(255)) + ((h >> u(8)) & u(255)) + ((h >> u(16)) & u(255)) + (h >> u(24)) + u(2)
+    return (b.astype(np.float32) * np.float32(1 / 256) - np.float32(2)) * np.float32(1.73205081)
+
+
+def _p183_ex_ref(ex, ey, em, eta, syms):
+    """pga_exceed in float64 (the intra-event terms exact): the counts (EX_SITES x EX_LEV) and
+    each (event, site)'s smallest |ln PGA - level|."""
+    c = syms["c_ex"].astype(np.float64)
+    dx = syms["c_sx"].astype(np.float64)[None, :] - np.asarray(ex, np.float64)[:, None]
+    dy = syms["c_sy"].astype(np.float64)[None, :] - np.asarray(ey, np.float64)[:, None]
+    r = np.sqrt(dx * dx + dy * dy + c[4] * c[4])
+    fm = c[0] + c[1] * (np.asarray(em, np.float64) - 6) + np.asarray(eta, np.float64)
+    lny = (fm[:, None] + c[2] * np.log(r) + c[3] * r + syms["c_fs"].astype(np.float64)[None, :]
+           + c[5] * _p183_ex_eps(len(ex)).astype(np.float64))
+    lev = syms["c_exlev"].astype(np.float64)
+    over = lny[:, :, None] > lev
+    return over.sum(axis=0).astype(np.int32), np.abs(lny[:, :, None] - lev).min(axis=2)
+
+
+UNSEEN181 = [
+    TimingProbe("probe/newmark-spectrum-fp64", "probe-unseen181", "newmark_spectrum", 512, P183_NS_BLOCK,
+                lambda n: -(-n * P183_NS_NPER // P183_NS_BLOCK), _p183_ns_args, source=_P183,
+                note="elastic response spectra (128 periods 0.02 - 10 s, 5% damping) of 512 synthetic records of "
+                     "6000 samples (12 MB), a thread a (record, period) in blocks of 128 (a block a record: 65k "
+                     "threads, ~15 warps an SM): Newmark average acceleration in double, per step a float load "
+                     "(the same address across the block: a broadcast, L1-resident) converted to double, ~14 DFMA/"
+                     "DMUL/DADD and a double division (dp / khat) on a serial dependence chain, 2 fabs/fmax; 6000 "
+                     "steps a thread, 2 float stores at the end: FP64-throughput (division) and latency bound"),
+    TimingProbe("probe/psha-hazard-erfc", "probe-unseen181", "psha_hazard", 1 << 16, P183_HZ_BLOCK,
+                lambda n: -(-n // P183_HZ_BLOCK), _p183_hz_args, source=_P183, symbols=_p183_hz_syms,
+                note="PSHA hazard curves (12 PGA levels) at 65536 sites (a 256 x 256 km grid), a thread a site in "
+                     "blocks of 128: a loop over 1024 ruptures (16-byte structs, the same one across the warp: "
+                     "uniform broadcast loads, 16 KB L1-resident), a sqrtf and a distance test (~84% of pairs within "
+                     "200 km; warps nearly uniform), the BSSA14-style model (a uniform magnitude branch, sqrtf, "
+                     "logf, coefficients in __constant__) and 12 erfcf with an FMA into a per-thread array (12 "
+                     "registers, unrolled), the levels from __constant__; 12 coalesced stores a thread: "
+                     "FP32/SFU compute-bound on ~680M erfcf"),
+    TimingProbe("probe/fragility-loss-atomic", "probe-unseen181", "fragility_loss", 1 << 23, P183_FR_BLOCK,
+                lambda n: -(-n // P183_FR_BLOCK), _p183_fr_args, source=_P183, symbols=_p183_fr_syms,
+                note="scenario loss of 2^23 buildings (16-byte Building structs: 4 strided 4-byte loads a thread) on "
+                     "a 1024 x 1024 ShakeMap (4 MB, L2-resident), a thread a building in blocks of 256: a PGA "
+                     "gather (buildings of a tract within ~4 nodes: mostly L1/L2 hits), 4 logf, 8 float divisions "
+                     "and 4 erff from lognormal fragility curves in __constant__ indexed by the lane's typology (8 "
+                     "typologies mixed in a warp: constant-cache serialisation), a 5-entry per-thread array, a "
+                     "coalesced store, then a float atomicAdd into its tract's total (8192 tracts of ~1000 "
+                     "buildings in order: a warp's 32 adds mostly on one address); 134 MB read, 34 MB written: "
+                     "contended same-address atomics and DRAM"),
+    TimingProbe("probe/arias-cav-shfl", "probe-unseen181", "arias_cav", 8192, P183_AR_BLOCK, lambda n: n,
+                _p183_ar_args, source=_P183,
+                note="Arias intensity, CAV, PGA and uniform-duration counts of 8192 records of 8000 samples (262 "
+                     "MB), a block a record in blocks of 256: each thread a strided loop of 31-32 coalesced loads "
+                     "with 2 FMA/FADD, a fmaxf and a compare-increment, then 4 quantities through 5 "
+                     "__shfl_down_sync steps, the 8 warps' partials through shared memory (__syncthreads) and a "
+                     "second shuffle round in warp 0, 4 stores a block: DRAM-bandwidth bound streaming"),
+    TimingProbe("probe/shakemap-idw-tiles", "probe-unseen181", "shakemap_idw", 1024, P183_SM_BLOCK,
+                lambda n: -(-n * n // P183_SM_BLOCK), _p183_sm_args, source=_P183,
+                note="ShakeMap-style inverse-squared-distance interpolation of 1536 stations' ln PGA (70% in 6 "
+                     "urban clusters) onto a 1024 x 1024 grid (0.25 km), a thread a node in blocks of 256: 6 tiles "
+                     "of 256 stations staged through shared memory (3 coalesced loads a thread, 2 __syncthreads "
+                     "a tile), per station 3 broadcast shared loads, 2 FADD, FMUL/FFMA, a compare (a node on a "
+                     "station: almost never taken) and an IEEE float division 1 / d^2 with 2 accumulating adds "
+                     "(1.6G pairs), one division and a coalesced store a node: FP32 compute-bound on the divisions"),
+    TimingProbe("probe/pga-exceed-smem-atomic", "probe-unseen181", "pga_exceed", 1 << 20, P183_EX_BLOCK,
+                lambda n: -(-n // P183_EX_BLOCK), _p183_ex_args, source=_P183, symbols=_p183_ex_syms,
+                note="PGA exceedance counts (8 levels, 0.05 - 0.8 g) at 128 sites over a stochastic catalogue of "
+                     "2^20 events (G-R M 5 - 8: 90% below M 6; 60% on 4 faults, 40% in clusters), a thread an "
+                     "event in blocks of 256: 1024 shared int counters zeroed and flushed (the non-zero ones, ~500 "
+                     "a block, by global atomicAdd; 4096 blocks), per site its coordinates and term from "
+                     "__constant__ (uniform: broadcast), a sqrtf, a logf, an integer hash (4 IMUL, 3 shift-xors, 4 "
+                     "byte extractions) for the intra-event term, and a while loop of shared atomicAdd for each "
+                     "level exceeded (~5% of pairs exceed 0.05 g, 0.03% 0.8 g; few lanes of a warp: divergent, "
+                     "lightly contended); 134M (event, site) pairs: FP32/integer compute-bound"),
+]
+PROBES += UNSEEN181
+
+
+# probe-unseen182 (probes184.cu): a computational cosmology / large-scale structure course's
+# kernels (Fourier-space Gaussian initial conditions from a counter-based 64-bit hash and a
+# __constant__ transfer table, 2LPT particle initial conditions written as structs with a
+# shuffle-reduced velocity check, TSC mass assignment by float atomicAdd of particles in
+# Lagrangian order, DD pair counts in log bins over shared-memory tiles with a shared
+# histogram, the Lyman-alpha forest along skewers by the fluctuating Gunn-Peterson
+# approximation, a mock galaxy catalogue from halos by an HOD with an atomic append) as a
+# student who knows CUDA basics writes them, predicted before their first GPU run
+_P184 = "probes184.cu"
+P184_GAMMA = 0.21                                  # BBKS shape parameter (Omega_m h)
+P184_NS = 0.965                                    # the primordial spectral index
+P184_GRF_N = 512                                   # grf: the grid's side (512 x 512 x 257 modes)
+P184_GRF_BOX = 1000.0                              # its box (Mpc/h)
+P184_GRF_NT, P184_GRF_LNK = 128, (np.log(1e-3), np.log(20.0))   # the transfer table: entries, ln k range
+P184_GRF_SEED = 0x5EED0F1C0DE5
+P184_GRF_AMP = 2.0e3                               # amp: sqrt(A) in the grid's units
+P184_GRF_BLOCK = 256
+P184_LPT_N, P184_LPT_BOX = 224, 500.0              # lpt2: the lattice's side, the box (Mpc/h)
+P184_LPT_A = 0.02                                  # the starting scale factor (z = 49)
+P184_LPT_D1 = 0.0256                               # D1(a) (D1(1) = 1), D2 = -3/7 D1^2
+P184_LPT_HUBBLE = 100.0 * np.sqrt(0.3 / P184_LPT_A ** 3 + 0.7)    # H(a) (km/s per Mpc/h)
+P184_PSI_RMS = 6.0                                 # psi1's rms a component at z = 0 (Mpc/h)
+P184_LPT_BLOCK = 256
+P184_PART_DTYPE = np.dtype([("pos", np.float32, 3), ("vel", np.float32, 3), ("id", np.int64)])
+P184_TSC_N, P184_TSC_BOX = 160, 250.0              # tsc: particles (and mesh cells) a side, the box (Mpc/h)
+P184_TSC_PSI = 5.0                                 # the Zel'dovich displacement's rms a component (Mpc/h, z = 0)
+P184_TSC_BLOCK = 256
+P184_XI_N, P184_XI_BOX = 3 << 14, 500.0            # xi: galaxies, the survey cube's side (Mpc/h)
+P184_XI_MESH, P184_XI_SIGMA = 64, 0.8              # the lognormal field the groups sample: mesh side, sigma_G
+P184_XI_SAT, P184_XI_RSAT = 0.5, 0.3               # a group's satellites Poisson(0.5), their offsets N(0, 0.3^2)
+P184_XI_NB, P184_XI_R = 20, (0.5, 50.0)            # XI_NB log bins over [rmin, rmax) (Mpc/h)
+P184_XI_TILE = 128
+P184_LY_NPIX, P184_LY_DV = 512, 10.0               # lya: pixels (cells) a skewer, km/s a pixel
+P184_LY_NSKEW = 4096
+P184_LY_SIGMA, P184_LY_SMOOTH = 1.3, 2.0           # sigma of ln Delta; the field's Gaussian cut-off (pixels)
+P184_LY_T0, P184_LY_GAMMA = 1.5e4, 1.5             # the temperature-density relation T0 Delta^(gamma - 1)
+P184_LY_VSD = 60.0                                 # peculiar velocities' rms (km/s)
+P184_LY_TAU0 = 0.35                                # tau at the mean density and 10^4 K: mean flux ~0.79
+P184_LY_BLOCK = 256
+P184_HOD_N, P184_HOD_BOX = 1 << 22, 600.0          # hod: halos (FoF order: mass descending), the box (Mpc/h)
+P184_HOD_LOGM = (11.0, 15.5)                       # the halos' log10 mass range
+P184_HOD_SLOPE, P184_HOD_MSTAR = 0.9, 10 ** 14.5   # dn/dlnM ~ M^-0.9 exp(-M / M*)
+P184_HOD_PARAMS = (12.17, 0.26, 10 ** 11.53, 10 ** 13.46, 1.06)   # Zheng+07 M_r < -20: logMmin, sigma, M0, M1, alpha
+P184_HOD_RHOM = 0.3 * 2.775e11                     # the mean matter density (Msun/h per (Mpc/h)^3)
+P184_HOD_SEED = 20070601
+P184_HOD_KNUTH = 20.0                              # HOD_KNUTH_MAX: Knuth's method below this mean
+P184_HOD_BLOCK = 256
+
+
+def _p184_bbks(k):
+    """The BBKS transfer function of wavenumber k (h/Mpc), in k's float type."""
+    q = np.asarray(k) / np.asarray(P184_GAMMA, np.asarray(k).dtype)
+    q2 = q * q
+    poly = 1 + 3.89 * q + 16.1 ** 2 * q2 + 5.46 ** 3 * q2 * q + 6.71 ** 4 * q2 * q2
+    return np.log1p(2.34 * q) / (2.34 * q) / np.sqrt(np.sqrt(poly))
+
+
+def _p184_kgrid(ng, box):
+    """The rfftn grid's wavenumber components (h/Mpc): kx, ky (ng, broadcastable), kz (ng/2 + 1)."""
+    k = 2 * np.pi / box * np.fft.fftfreq(ng, 1 / ng)
+    kz = 2 * np.pi / box * np.arange(ng // 2 + 1)
+    return k[:, None, None], k[None, :, None], kz[None, None, :]
+
+
+def _p184_delta_k(ng, box, rng):
+    """The rfftn (complex64, ng x ng x (ng/2 + 1), x slowest) of a Gaussian random field of power
+    k^ns T_BBKS(k)^2 (white noise coloured; arbitrary amplitude), and k^2 (float32, 1 at k = 0)."""
+    kx, ky, kz = _p184_kgrid(ng, box)
+    k2 = (kx * kx + ky * ky + kz * kz).astype(np.float32)
+    k2[0, 0, 0] = 1
+    d = np.fft.rfftn(rng.standard_normal((ng, ng, ng), dtype=np.float32))
+    k = np.sqrt(k2)
+    d *= np.exp(np.float32(P184_NS / 2) * np.log(k)) * _p184_bbks(k)
+    d[0, 0, 0] = 0
+    return d, k2
+
+
+def _p184_psi1(ng, box, rng, rms):
+    """The Zel'dovich displacement field psi (psi_k = i k / k^2 delta_k: div psi = -delta) of a
+    BBKS field on an ng^3 lattice (3 float32 arrays ng^3, x fastest in each), its rms a
+    component scaled to rms (Mpc/h); and the field's rfftn, k^2 (as _p184_delta_k) scaled alike.
+    The arrays are indexed [z, y, x]: a particle's id (iz ng + iy) ng + ix."""
+    d, k2 = _p184_delta_k(ng, box, rng)
+    kv = _p184_kgrid(ng, box)
+    # axis 0 of the rfftn grid is z, axis 2 (the halved one) x
+    psi = [np.fft.irfftn(d * (1j * kv[a]).astype(np.complex64) / k2, s=(ng,) * 3, axes=(0, 1, 2))
+           for a in (2, 1, 0)]                                 # x, y, z
+    s = np.float32(rms / np.sqrt(np.mean([np.mean(p * p) for p in psi])))
+    for p in psi:
+        p *= s
+    d *= s
+    return psi, d, k2
+
+
+def _p184_psi2(psi, ng, box):
+    """The second-order displacement psi2 = grad phi2, lap phi2 = sum_{i<j} (phi_ii phi_jj - phi_ij^2)
+    of the first-order potential (phi_ab = -d_b psi1_a by central differences on the lattice);
+    3 float32 arrays as _p184_psi1's."""
+    h = np.float32(ng / (2 * box))
+    ax = (2, 1, 0)                                              # x, y, z -> the array's axis
+    der = lambda a, b: (np.roll(psi[a], 1, ax[b]) - np.roll(psi[a], -1, ax[b])) * h     # -d_b psi_a
+    xx, yy, zz = der(0, 0), der(1, 1), der(2, 2)
+    src = xx * yy + xx * zz + yy * zz
+    del xx, yy, zz
+    for a, b in ((0, 1), (0, 2), (1, 2)):
+        src -= der(a, b) ** 2
+    s = np.fft.rfftn(src)
+    del src
+    kv = _p184_kgrid(ng, box)
+    k2 = (kv[0] * kv[0] + kv[1] * kv[1] + kv[2] * kv[2]).astype(np.float32)
+    k2[0, 0, 0] = 1
+    s /= -k2                                                    # phi2_k
+    s[0, 0, 0] = 0
+    return [np.fft.irfftn((1j * kv[ax[a]]).astype(np.complex64) * s, s=(ng,) * 3, axes=(0, 1, 2))
+            for a in range(3)]
+
+
+def _p184_grf_table():
+    """The transfer table: ln T_BBKS at GRF_NT points of ln k over P184_GRF_LNK (float32); lnk0, 1 / dlnk."""
+    lo, hi = P184_GRF_LNK
+    lnk = np.linspace(lo, hi, P184_GRF_NT)
+    return np.log(_p184_bbks(np.exp(lnk))).astype(np.float32), lo, (P184_GRF_NT - 1) / (hi - lo)
+
+
+def _p184_grf_syms(n, rng):
+    return {"c_lnT": _p184_grf_table()[0]}
+
+
+def _p184_grf_args(n, rng):
+    """The rfftn grid of an n^3 field (n x n x (n/2 + 1) float2 as float32 pairs, zeroed), n, the seed
+    (uint64), the fundamental mode 2 pi / P184_GRF_BOX, amp, ns, lnk0, 1 / dlnk (float32)."""
+    _, lnk0, idl = _p184_grf_table()
+    f = np.float32
+    return [np.zeros(2 * n * n * (n // 2 + 1), f), _i32(n), np.uint64(P184_GRF_SEED), f(2 * np.pi / P184_GRF_BOX),
+            f(P184_GRF_AMP), f(P184_NS), f(lnk0), f(idl)]
+
+
+def _p184_splitmix64(x):
+    x = np.asarray(x, np.uint64) + np.uint64(0x9E3779B97F4A7C15)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+def _p184_grf_ref(ng, seed, kf, amp, ns, lnk0, idl, table):
+    """grf_modes in numpy (the noise's hashes exact, the rest float64): the modes (complex128,
+    ng x ng x (ng/2 + 1)) and each mode's scale a r (its size: float32 errors relative to it)."""
+    nz = ng // 2 + 1
+    ix, iy, iz = np.meshgrid(np.arange(ng), np.arange(ng), np.arange(nz), indexing="ij")
+    m = (ix * ng + iy) * nz + iz
+    pm = ((ng - ix) % ng * ng + (ng - iy) % ng) * nz + iz
+    plane = (iz == 0) | (iz == ng // 2)
+    src = np.where(plane & (pm < m), pm, m).astype(np.uint64)
+    sgn = np.where(plane & (pm < m), -1.0, np.where(plane & (pm == m), 0.0, 1.0))
+    with np.errstate(over="ignore"):
+        h1 = _p184_splitmix64(np.uint64(seed) + np.uint64(2) * src)
+        h2 = _p184_splitmix64(np.uint64(seed) + np.uint64(2) * src + np.uint64(1))
+    u1 = ((h1 >> np.uint64(41)) + np.uint64(1)).astype(np.float64) / 2.0 ** 23
+    u2 = (h2 >> np.uint64(40)).astype(np.float64) / 2.0 ** 24
+    r = np.sqrt(-2 * np.log(u1))
+    kx = np.where(ix <= ng // 2, ix, ix - ng)
+    ky = np.where(iy <= ng // 2, iy, iy - ng)
+    k = float(kf) * np.sqrt(kx * kx + ky * ky + iz * iz)
+    k[0, 0, 0] = 1
+    lnT = np.interp(np.log(k), float(lnk0) + np.arange(len(table)) / float(idl), np.asarray(table, np.float64))
+    a = float(amp) * k ** (0.5 * float(ns)) * np.exp(lnT)
+    out = a * r * (np.cos(2 * np.pi * u2) + 1j * sgn * np.sin(2 * np.pi * u2))
+    out[0, 0, 0] = 0
+    return out, a * r
+
+
+def _p184_lpt_args(n, rng, box=P184_LPT_BOX):
+    """An n^3 lattice's 2LPT displacements (BBKS field, psi1 rms P184_PSI_RMS a component at z = 0):
+    psi1 x, y, z and psi2 x, y, z (float32 n^3, id order); the particles (P184_PART_DTYPE n^3,
+    zeroed), v2sum (float32[1]); n, box, D1, D2 = -3/7 D1^2, vf1 = a H f1 D1, vf2 = a H f2 D2
+    (f1 = 1, f2 = 2 at z = 49)."""
+    psi, _, _ = _p184_psi1(n, box, rng, P184_PSI_RMS)
+    psi2 = _p184_psi2(psi, n, box)
+    f = np.float32
+    D1 = P184_LPT_D1
+    D2 = -3 / 7 * D1 * D1
+    aH = P184_LPT_A * P184_LPT_HUBBLE
+    return [*(p.ravel() for p in psi), *(p.ravel() for p in psi2), np.zeros(n ** 3, P184_PART_DTYPE),
+            np.zeros(1, f), _i32(n), f(box), f(D1), f(D2), f(aH * D1), f(aH * 2 * D2)]
+
+
+def _p184_lpt_ref(psi, ng, box, D1, D2, vf1, vf2):
+    """lpt2_particles in float64: positions (n^3 x 3, wrapped into [0, box)), velocities, sum |v|^2."""
+    s1 = np.stack([np.asarray(p, np.float64) for p in psi[:3]], axis=1)
+    s2 = np.stack([np.asarray(p, np.float64) for p in psi[3:]], axis=1)
+    i = np.arange(ng ** 3)
+    cell = float(np.float32(box) / np.float32(ng))
+    q = (np.stack([i % ng, i // ng % ng, i // (ng * ng)], axis=1) + 0.5) * cell
+    x = np.mod(q + float(D1) * s1 + float(D2) * s2, float(box))
+    v = float(vf1) * s1 + float(vf2) * s2
+    return x, v, (v * v).sum()
+
+
+def _p184_tsc_args(n, rng, box=P184_TSC_BOX):
+    """n^3 particles of a lattice (grid points at integer mesh coordinates) moved by the
+    Zel'dovich approximation to z = 0 (BBKS field, psi rms P184_TSC_PSI a component), in id
+    (Lagrangian) order: x, y, z in mesh units [0, n) (float32); the mesh (float32 n^3, zeroed),
+    n, the mass (1: the mesh's mean is 1), n^3."""
+    psi, _, _ = _p184_psi1(n, box, rng, P184_TSC_PSI)
+    i = np.arange(n ** 3)
+    f32 = np.float32
+    top = np.nextafter(f32(n), f32(0))
+    out = []
+    for a, p in enumerate(psi):
+        q = (i // n ** a % n).astype(f32)
+        x = np.mod(q + p.ravel() * f32(n / box), f32(n))
+        out.append(np.minimum(x, top))                         # a float32 rounding up to n
+    return [*out, np.zeros(n ** 3, f32), _i32(n), f32(1), _i32(n ** 3)]
+
+
+def _p184_tsc_ref(x, y, z, ng, mass=1.0):
+    """tsc_deposit in float64: the mesh (ng^3, x fastest) and each cell's contributions."""
+    idx, w = [], []
+    for p in (x, y, z):
+        p = np.asarray(p, np.float64)
+        c = np.floor(p + 0.5)
+        d = p - c
+        w.append(np.stack([0.5 * (0.5 - d) ** 2, 0.75 - d * d, 0.5 * (0.5 + d) ** 2], axis=1))
+        idx.append((c.astype(np.int64)[:, None] + np.arange(-1, 2)) % ng)
+    cell = ((idx[2][:, :, None, None] * ng + idx[1][:, None, :, None]) * ng + idx[0][:, None, None, :]).ravel()
+    ww = (float(mass) * w[2][:, :, None, None] * w[1][:, None, :, None] * w[0][:, None, None, :]).ravel()
+    return np.bincount(cell, ww, ng ** 3), np.bincount(cell, minlength=ng ** 3)
+
+
+def _p184_xi_args(n, rng, box=P184_XI_BOX):
+    """n galaxies (x, y, z float32 in [0, box)) in groups, catalogue in group order: the group
+    centres sample a lognormal field (BBKS, sigma_G P184_XI_SIGMA on a P184_XI_MESH^3 mesh; a
+    cell with probability ~ its density, uniform within it), each group a central and
+    Poisson(P184_XI_SAT) satellites offset N(0, P184_XI_RSAT^2) a component (wrapped); DD
+    (uint64 XI_NB, zeroed); rmin^2, rmax^2, ln rmin, 1 / dln r (float32), n."""
+    m = P184_XI_MESH
+    d, _ = _p184_delta_k(m, box, rng)
+    g = np.fft.irfftn(d, s=(m,) * 3, axes=(0, 1, 2))
+    g *= P184_XI_SIGMA / g.std()
+    rho = np.exp(g - P184_XI_SIGMA ** 2 / 2).ravel()
+    ngrp = int(n / (1 + P184_XI_SAT) + 5 * np.sqrt(n)) + 16          # enough groups for n galaxies
+    size = 1 + rng.poisson(P184_XI_SAT, ngrp)
+    size = size[:int(np.searchsorted(np.cumsum(size), n)) + 1]
+    size[-1] -= size.sum() - n
+    cell = rng.choice(m ** 3, len(size), p=rho / rho.sum())
+    cen = (np.stack([cell % m, cell // m % m, cell // (m * m)], axis=1) + rng.random((len(size), 3))) * (box / m)
+    pos = np.repeat(cen, size, axis=0)
+    sat = np.ones(n, bool)
+    sat[np.cumsum(size) - size] = False
+    pos[sat] += rng.normal(0, P184_XI_RSAT, (int(sat.sum()), 3))
+    f = np.float32
+    pos = np.minimum(np.mod(pos, box).astype(f), np.nextafter(f(box), f(0)))
+    lo, hi = P184_XI_R
+    return [pos[:, 0].copy(), pos[:, 1].copy(), pos[:, 2].copy(), np.zeros(P184_XI_NB, np.uint64),
+            f(lo * lo), f(hi * hi), f(np.log(lo)), f(P184_XI_NB / np.log(hi / lo)), _i32(n)]
+
+
+def _p184_xi_ref(x, y, z, rmin2, rmax2, lnrmin, idl, nb=P184_XI_NB):
+    """The ordered pairs' counts in the log bins (float64 separations of the float32
+    positions), and the smallest distance of any counted pair's bin coordinate to a bin edge
+    or of r^2 to rmin^2 or rmax^2 (relative): well above float32 rounding, the counts are exact."""
+    p = np.stack([np.asarray(a, np.float64) for a in (x, y, z)], axis=1)
+    lo, hi = float(rmin2), float(rmax2)
+    counts = np.zeros(nb, np.int64)
+    gap = np.inf
+    for a in range(0, len(p), 512):
+        r2 = ((p[a:a + 512, None, :] - p[None, :, :]) ** 2).sum(axis=2).ravel()
+        r2 = r2[r2 > 0]
+        gap = min(gap, (np.abs(r2 - lo) / lo).min(), (np.abs(r2 - hi) / hi).min())
+        r2 = r2[(r2 >= lo) & (r2 < hi)]
+        t = (0.5 * np.log(r2) - float(lnrmin)) * float(idl)
+        inner = t[t > 0.5]
+        if len(inner):
+            gap = min(gap, np.abs(inner - np.rint(inner)).min() / float(idl))
+        counts += np.bincount(np.minimum(t.astype(np.int64), nb - 1), minlength=nb)
+    return counts, gap
+
+
+def _p184_ly_args(n, rng, npix=P184_LY_NPIX):
+    """n skewers of npix cells (float32 n x npix): a 1-D Gaussian field (white noise coloured by
+    k^-0.5 exp(-(k s)^2), s P184_LY_SMOOTH pixels) scaled to sigma P184_LY_SIGMA, Delta = its
+    lognormal transform (mean 1); T = T0 Delta^(gamma - 1) lognormal(0, 0.1); the peculiar
+    velocity the linear-theory one of the same field (~ -i delta_k / k) scaled to rms
+    P184_LY_VSD; the flux (zeroed); npix, dv, tau0."""
+    f = np.float32
+    w = np.fft.rfft(rng.standard_normal((n, npix), dtype=f), axis=1)
+    k = np.arange(npix // 2 + 1, dtype=f) * f(2 * np.pi / npix)
+    k[0] = 1
+    w *= (k ** -0.5 * np.exp(-(k * P184_LY_SMOOTH) ** 2)).astype(f)
+    w[:, 0] = 0
+    g = np.fft.irfft(w, npix, axis=1).astype(f)
+    g *= f(P184_LY_SIGMA) / g.std()
+    v = np.fft.irfft(-1j * w / k, npix, axis=1).astype(f)
+    v *= f(P184_LY_VSD) / v.std()
+    del w
+    delta = np.exp(g - f(P184_LY_SIGMA ** 2 / 2))
+    T = f(P184_LY_T0) * delta ** f(P184_LY_GAMMA - 1) * rng.lognormal(0, 0.1, (n, npix)).astype(f)
+    return [delta.ravel(), T.ravel(), v.ravel(), np.zeros(n * npix, f), _i32(npix), f(P184_LY_DV),
+            f(P184_LY_TAU0)]
+
+
+def _p184_ly_ref(delta, temp, vpec, npix, dv, tau0):
+    """lya_flux in float64: the flux (n x npix) and optical depth."""
+    d, T, vp = (np.asarray(a, np.float64).reshape(-1, npix) for a in (delta, temp, vpec))
+    dv, tau0 = float(dv), float(tau0)
+    b = 0.128450 * np.sqrt(T)
+    amp = tau0 * d * d * (T * 1e-4) ** -0.7 * dv / (np.sqrt(np.pi) * b)
+    u = (np.arange(npix) + 0.5) * dv + vp
+    vb = npix * dv
+    x = (np.arange(npix) + 0.5)[None, :, None] * dv - u[:, None, :]
+    x = (x - vb * np.rint(x / vb)) / b[:, None, :]
+    tau = (amp[:, None, :] * np.exp(-x * x)).sum(axis=2)
+    return np.exp(-tau), tau
+
+
+def _p184_hod_syms(n, rng):
+    return {"c_hod": np.array(P184_HOD_PARAMS, np.float32)}
+
+
+def _p184_hod_args(n, rng, box=P184_HOD_BOX):
+    """n halos in FoF catalogue order (mass descending): log10 M from dn/dlnM ~ M^-0.9
+    exp(-M / M*) over P184_HOD_LOGM (float32), positions uniform in the box, concentrations
+    9 (M / 1e13)^-0.13 with 0.14 dex scatter, virial radii (200 x the mean density); the
+    galaxies' gx, gy, gz (float32), ghalo (int32), n of each (zeroed), ngal (int32[1]);
+    maxgal = n, the seed, box, n."""
+    lm = np.linspace(*P184_HOD_LOGM, 2048)
+    pdf = 10 ** (-P184_HOD_SLOPE * (lm - lm[0])) * np.exp(-10 ** lm / P184_HOD_MSTAR)
+    cdf = np.concatenate([[0], np.cumsum(0.5 * (pdf[1:] + pdf[:-1]))])
+    logm = np.sort(np.interp(rng.random(n), cdf / cdf[-1], lm))[::-1].astype(np.float32)
+    f = np.float32
+    pos = (rng.random((n, 3)) * box).astype(f)
+    pos = np.minimum(pos, np.nextafter(f(box), f(0)))
+    c = (9 * 10 ** (-0.13 * (logm - 13.0) + rng.normal(0, 0.14, n))).astype(f)
+    rv = np.cbrt(3 * 10.0 ** logm / (4 * np.pi * 200 * P184_HOD_RHOM)).astype(f)
+    z = lambda t: np.zeros(n, t)
+    return [pos[:, 0].copy(), pos[:, 1].copy(), pos[:, 2].copy(), logm, c, rv, z(f), z(f), z(f), z(np.int32),
+            np.zeros(1, np.int32), _i32(n), np.uint32(P184_HOD_SEED), f(box), _i32(n)]
+
+
+def _p184_xorshift(s):
+    s = s ^ (s << np.uint32(13))
+    s = s ^ (s >> np.uint32(17))
+    return s ^ (s << np.uint32(5))
+
+
+def _p184_hod_ref(hx, hy, hz, logm, conc, rvir, seed, box, params=P184_HOD_PARAMS):
+    """hod_populate in numpy, all halos at once (the random streams exact, the rest float64):
+    each halo's galaxies (a list of (count, k x 3 positions: the central first)) and the
+    smallest relative margin of a random draw against the threshold it was compared with."""
+    f32 = np.float32
+    lmin, sig, M0, M1, alpha = (float(f32(v)) for v in params)
+    n = len(logm)
+    i = np.arange(n, dtype=np.uint32)
+    with np.errstate(over="ignore"):
+        s = np.uint32(seed) ^ (i * np.uint32(0x9E3779B9))
+        s ^= s >> np.uint32(16)
+        s *= np.uint32(0x7feb352d)
+        s ^= s >> np.uint32(15)
+        s *= np.uint32(0x846ca68b)
+        s ^= s >> np.uint32(16)
+    s[s == 0] = 1
+
+    def uni(s, live):
+        s = np.where(live, _p184_xorshift(s), s)
+        return s, (((s >> np.uint32(9)) + np.uint32(1)).astype(f32) * f32(2.0 ** -23))
+
+    import math
+    lm = np.asarray(logm, np.float64)
+    erf = np.frompyfunc(math.erf, 1, 1)
+    ncen = 0.5 * (1 + erf((lm - lmin) / sig).astype(np.float64))
+    s, u = uni(s, np.ones(n, bool))
+    cen = u < ncen
+    margin = (np.abs(u - ncen) / ncen)[ncen > 0].min(initial=np.inf)
+    M = 10 ** lm
+    lam = np.where(M > M0, ncen * (np.maximum(M - M0, 0) / M1) ** alpha, 0)
+    knuth = lam < P184_HOD_KNUTH
+    L = np.exp(-lam)
+    s, p = uni(s, knuth)
+    p = np.where(knuth, p, 0).astype(f32)
+    nsat = np.zeros(n, np.int64)
+    live = knuth & (p > L)
+    pos = knuth & (lam > 0)                                   # (lam = 0: L = 1 exactly, p <= 1)
+    while live.any():
+        margin = min(margin, (np.abs(p - L) / L)[pos].min(initial=np.inf))
+        nsat += live
+        s, u = uni(s, live)
+        p = np.where(live, p * u, p)
+        live = live & (p > L)
+    margin = min(margin, (np.abs(p - L) / L)[pos].min(initial=np.inf))
+    big = ~knuth
+    s, u1 = uni(s, big)
+    s, u2 = uni(s, big)
+    g = lam + np.sqrt(lam) * np.sqrt(-2 * np.log(u1.astype(np.float64))) * np.cos(2 * np.pi * u2.astype(np.float64))
+    if big.any():
+        margin = min(margin, (np.abs(g - np.floor(g) - 0.5) / np.maximum(np.abs(g), 1))[big].min())
+    nsat = np.where(big, np.maximum(0, np.rint(g)), nsat).astype(np.int64)
+    c = np.asarray(conc, np.float64)
+    mc = np.log1p(c) - c / (1 + c)
+    h = np.stack([np.asarray(a, np.float64) for a in (hx, hy, hz)], axis=1)
+    sats = np.zeros((n, max(int(nsat.max()), 1), 3))
+    for j in range(int(nsat.max())):
+        live = nsat > j
+        s, ut = uni(s, live)
+        s, uc = uni(s, live)
+        s, up = uni(s, live)
+        target = ut.astype(np.float64) * mc
+        lo, hi = np.zeros(n), c.copy()                       # the root by bisection to float64's accuracy
+        for _ in range(60):
+            mid = 0.5 * (lo + hi)
+            less = np.log1p(mid) - mid / (1 + mid) < target
+            lo, hi = np.where(less, mid, lo), np.where(less, hi, mid)
+        r = np.asarray(rvir, np.float64) * lo / c
+        ct = 2 * uc.astype(np.float64) - 1
+        st = np.sqrt(np.maximum(1 - ct * ct, 0))
+        ph = 2 * np.pi * up.astype(np.float64)
+        sats[:, j] = np.mod(h + r[:, None] * np.stack([st * np.cos(ph), st * np.sin(ph), ct], axis=1), float(box))
+    out = [np.concatenate([h[k:k + 1][:int(cen[k])], sats[k, :nsat[k]]]) for k in range(n)]
+    return out, margin
+
+
+UNSEEN182 = [
+    TimingProbe("probe/grf-hash64-ctable", "probe-unseen182", "grf_modes", P184_GRF_N, P184_GRF_BLOCK,
+                lambda n: -(-(n * n * (n // 2 + 1)) // P184_GRF_BLOCK), _p184_grf_args, source=_P184,
+                symbols=_p184_grf_syms,
+                note="Fourier-space Gaussian initial conditions on a 512^3 grid (512 x 512 x 257 = 67M complex modes, "
+                     "539 MB of float2 written, nothing read), a thread a mode in blocks of 256: integer / and % by "
+                     "the runtime ng and ng/2+1 for the wavenumbers, 2 splitmix64 hashes (6 64-bit multiplies, "
+                     "shifts and xors), Box-Muller (logf, sqrtf, sincosf of up to 2 pi), sqrtf and logf of k, a "
+                     "linear interpolation in a 128-entry __constant__ transfer table (lanes along kz: ~2 distinct "
+                     "entries a warp, up to ~25 near k = 0), powf and expf; the kz = 0 and Nyquist planes (0.8% of "
+                     "modes) pick "
+                     "their pair's hash index (divergent, short); ~250 instructions a mode: compute-bound on "
+                     "64-bit integer and transcendental math, the stores coalesced"),
+    TimingProbe("probe/lpt2-struct-shfl", "probe-unseen182", "lpt2_particles", P184_LPT_N, P184_LPT_BLOCK,
+                lambda n: -(-n ** 3 // P184_LPT_BLOCK), _p184_lpt_args, source=_P184,
+                note="2LPT initial conditions of a 224^3 lattice (11.2M particles, 500 Mpc/h, z = 49), a thread a "
+                     "particle in blocks of 256: 6 coalesced float loads of the psi1 and psi2 fields (270 MB), the "
+                     "lattice coordinates by / and % by ng, 3 x (2 FMAs, a periodic wrap by compares and a select), "
+                     "the 32-byte Particle struct (3 + 3 floats and a long long id) copied out whole as 4 8-byte "
+                     "stores at a 32-byte stride (each warp store spans 1 KB, the 4 together fill it; 360 MB), "
+                     "then a 5-step __shfl_down_sync sum of |v|^2 and one float atomicAdd a warp on a single "
+                     "address (350k); DRAM-bound"),
+    TimingProbe("probe/tsc-lagrangian-atomic", "probe-unseen182", "tsc_deposit", P184_TSC_N, P184_TSC_BLOCK,
+                lambda n: -(-n ** 3 // P184_TSC_BLOCK), _p184_tsc_args, source=_P184,
+                note="TSC mass assignment of 160^3 = 4.1M particles (Zel'dovich-evolved to z = 0 in a 250 Mpc/h box: "
+                     "displacements of ~3 cells rms, sheets and filaments) onto a periodic 160^3 float mesh (16 MB, "
+                     "L2-resident), particles in id (Lagrangian lattice) order, a thread a particle in blocks of "
+                     "256: 3 coalesced loads, 3 floorf, 9 weights and 9 wrapped indices (% by ng) in per-thread "
+                     "arrays (registers), then 27 float atomicAdds (110M, no return): a warp's lanes are lattice "
+                     "neighbours along x, so a warp's 864 atomics hit ~475 distinct cells (the busiest ~6 times; "
+                     "more in collapsed regions) over 9+ (z, y) rows; bound by L2 atomic throughput with "
+                     "same-address conflicts"),
+    TimingProbe("probe/xi-dd-logbin-tiles", "probe-unseen182", "xi_pair_count", P184_XI_N, P184_XI_TILE,
+                lambda n: -(-n // P184_XI_TILE), _p184_xi_args, source=_P184,
+                note="DD pair counts of a 49152-galaxy catalogue (groups in a lognormal field, a 500 Mpc/h cube) in "
+                     "20 log bins over 0.5-50 Mpc/h: 384 blocks of 128 (~3 a SM, 12 warps), each tile of 128 "
+                     "galaxies staged as 3 shared float arrays between 2 __syncthreads, then per pair 3 broadcast "
+                     "shared loads, 3 FADDs and 3 FMAs/FMULs and 2 compares (2.4G pairs), 0.4% of pairs in range "
+                     "taking a logf and a shared atomicAdd on one of 20 bins (divergent, rare; mostly the outer "
+                     "bins), 20 64-bit global atomicAdds a block; shared-load and FP issue bound with few warps a "
+                     "SM"),
+    TimingProbe("probe/lya-fgpa-skewer-smem", "probe-unseen182", "lya_flux", P184_LY_NSKEW, P184_LY_BLOCK,
+                lambda n: n, _p184_ly_args, source=_P184, shared=3 * P184_LY_NPIX * 4,
+                note="Lyman-alpha forest flux of 4096 skewers of 512 pixels (10 km/s; lognormal density, sigma 1.3) "
+                     "by the fluctuating Gunn-Peterson approximation, a block of 256 a skewer: each thread stages 2 "
+                     "cells (powf, sqrtf, 2 divisions) into 6 KB of dynamic shared memory, __syncthreads, then for "
+                     "each of its 2 pixels sums all 512 cells' Gaussian profiles: 3 broadcast shared loads, a "
+                     "periodic-image fix by two data-dependent compares (a quarter of the pairs wrap: selects), 2 "
+                     "FMULs and an accurate expf (1.07G pairs; mean flux 0.79); 25 MB read, 8 MB written: "
+                     "compute-bound on FP32 issue and the MUFU exp2"),
+    TimingProbe("probe/hod-nfw-append", "probe-unseen182", "hod_populate", P184_HOD_N, P184_HOD_BLOCK,
+                lambda n: -(-n // P184_HOD_BLOCK), _p184_hod_args, source=_P184, symbols=_p184_hod_syms,
+                note="a mock catalogue from 2^22 halos (FoF order: mass descending; log M 11-15.5, dn/dlnM ~ "
+                     "M^-0.9) by a Zheng+07 HOD in __constant__, a thread a halo in blocks of 256: a lowbias32 hash, "
+                     "xorshift32 draws, erff, 2 powf, expf and Knuth's Poisson loop (1 trip for most halos); 9.3% "
+                     "of halos (390k, nearly all in the first ~1410 blocks) keep a galaxy and do one atomicAdd on a "
+                     "single global counter (returning the slot) and 4 stores at that slot; the 0.9% with a "
+                     "satellite mean over 0.5 place ~100k satellites (up to ~55 a halo in the first warps, 133 "
+                     "halos by the normal approximation), each a 20-step bisection (logf and a division a step), "
+                     "sincosf and wraps: divergent loops whose longest warps come first; bound by the "
+                     "single-counter atomics and the satellite warps' latency; 16 MB of log masses read by all, "
+                     "positions, concentrations and radii (20 B) only by the 9%"),
+]
+PROBES += UNSEEN182
+
+
+# probe-unseen183 (probes185.cu): a geostatistics / spatial statistics course's kernels (an
+# experimental semivariogram of all sample pairs into a shared-memory histogram, ordinary
+# kriging with a bucket-grid neighbour search and the kriging system solved in double a thread
+# a target, a normal-score back-transform by binary search in a __constant__ table, local
+# Moran's I with a shuffle/shared block reduction of the global statistic, a 9 x 9
+# moving-window variance of a DEM through a shared tile, a spectral (random Fourier
+# components) Gaussian simulation with the waves staged in shared memory) as a student who
+# knows CUDA basics writes them, predicted before their first GPU run
+_P185 = "probes185.cu"
+P185_VG_BLOCK, P185_VG_BINS = 128, 20              # VG_TILE, VG_BINS
+P185_VG_SIDE = 100.0                               # variogram: the survey region's side (km)
+P185_VG_CLUST = (0.7, 160, 1.5)                    # share of samples in clusters, samples a cluster, cluster sd (km)
+P185_VG_LOG = (3.4, 0.8, 0.25)                     # log ppm: mean, sd, nugget share of the variance
+P185_VG_SCALE = 12.0                               # the log field's correlation length (km)
+P185_VG_LAG = 2.5                                  # lag width (km): 20 lags to 50 km, half the region
+P185_KR_N, P185_KR_BLOCK = 1024, (8, 8)            # kriging: the raster's side (cells), blocks
+P185_KR_CELL, P185_KR_BSIZE = 0.1, 2.048           # cell and bucket sides (km)
+P185_KR_CELLS_PER_SAMPLE = 64                      # samples: one per 64 cells on average
+P185_KR_CLUST = (0.6, 300, 1.0)                    # share of samples in clusters (drilled prospects), size, sd (km)
+P185_KR_LOG = (0.0, 0.9, 4.0)                      # grade (g/t): log mean, log sd, correlation length (km)
+P185_KR_MODEL = (0.4, 2.4, 6.0)                    # nugget, sill, practical range (km)
+P185_KR_NB, P185_KR_NODATA = 8, -9999.0           # KR_NB, KR_NODATA
+P185_NS_N, P185_NS_BLOCK = 1 << 24, 512            # nscore: cells (a 4096 x 4096 realisation)
+P185_NS_TAB = 1024                                 # NS_TAB
+P185_NS_SCALE = 40                                 # the realisation's correlation length (cells)
+P185_NS_DATA = (-0.2, 1.1)                         # the data (table) distribution: lognormal mu, sigma
+P185_NS_TAILS = (-5.0, 0.0, 5.0, 1.5)              # ymin, zmin, ymax, zmax as a multiple of the largest datum
+P185_MI_N, P185_MI_BLOCK = 6144, (32, 8)           # moran: the raster's side, blocks (MI_WARPS warps)
+P185_MI_LOG = (0.8, 0.5)                           # soil organic carbon (%): log mean, log sd
+P185_MI_SCALES = ((96, 0.8), (24, 0.5), (1, 0.33)) # the log field's components: scale (cells), weight
+P185_MI_MASK = (512, -1.0, 24, 2.5)                # NaN: outside (a scale-512 field < -1), lakes (scale-24 part > 2.5)
+P185_FV_N, P185_FV_R, P185_FV_TILE = 6144, 4, 16   # focal variance: DEM side, FV_R, FV_TILE
+P185_FV_OCTAVES = (1024, 256, 64, 16, 4)           # DEM: the fractal octaves' scales (cells)
+P185_FV_HURST = 0.8                                # their amplitudes ~ scale^HURST
+P185_FV_ELEV = (900.0, 350.0)                      # elevation (m): mean, sd
+P185_FV_VOIDS = (4, 2.6)                           # voids where the scale-4 octave exceeds 2.6 (~0.5%, in blobs)
+P185_FV_NODATA = -9999.0
+P185_SS_N, P185_SS_BLOCK = 2048, (16, 16)          # spectral: the raster's side, blocks (SS_CHUNK threads)
+P185_SS_CELL, P185_SS_WAVES = 0.05, 256            # cell side (km), waves
+P185_SS_MODEL = (2.0, 1.5, 15.0)                   # log-permeability: mean, sill, exponential practical range (km)
+
+
+def _p185_grid2(block):
+    return lambda n: (-(-n // block[0]), -(-n // block[1]))
+
+
+def _p185_rff(x, y, scale, rng, waves=64):
+    """A Gaussian random field (Gaussian covariance of length scale, unit variance) at the
+    points (x, y) by random Fourier features (float64)."""
+    k = rng.normal(0, 1 / scale, (2, waves))
+    ph = rng.uniform(0, 2 * np.pi, waves)
+    out = np.zeros(len(x))
+    for c in range(0, len(x), 1 << 14):                     # bounded temporaries
+        s = slice(c, c + (1 << 14))
+        out[s] = np.cos(np.outer(x[s], k[0]) + np.outer(y[s], k[1]) + ph).sum(axis=1)
+    return out * np.sqrt(2 / waves)
+
+
+def _p185_gauss_grid(ny, nx, cell, rng):
+    """A smooth Gaussian field (float32, ny x nx), exactly N(0, 1) at every cell: N(0, 1) nodes
+    every cell cells, interpolated bilinearly and divided by the interpolation's standard
+    deviation there."""
+    f32 = np.float32
+    c = rng.standard_normal((ny // cell + 2, nx // cell + 2), dtype=f32)
+    fy = np.arange(ny, dtype=f32) / f32(cell)
+    fx = np.arange(nx, dtype=f32) / f32(cell)
+    iy, ix = fy.astype(np.int64), fx.astype(np.int64)
+    ty, tx = fy - np.floor(fy), fx - np.floor(fx)
+    rows = c[iy] * (1 - ty)[:, None] + c[iy + 1] * ty[:, None]
+    rows /= np.sqrt((1 - ty) ** 2 + ty ** 2)[:, None]
+    out = rows[:, ix]
+    out *= (1 - tx)
+    b = rows[:, ix + 1]
+    b *= tx
+    out += b
+    del b
+    out /= np.sqrt((1 - tx) ** 2 + tx ** 2)
+    return out
+
+
+def _p185_clustered(m, side, clust, rng):
+    """m sample places (float64 km) in a side x side region: clust[0] of them in clusters of
+    ~clust[1] (Thomas process: uniform parents, N(0, clust[2]^2) offsets, wrapped into the
+    region), the rest uniform; in survey order (clusters contiguous)."""
+    share, size, sd = clust
+    mc = int(round(share * m))
+    npar = max(1, mc // size)
+    par = rng.uniform(0, side, (npar, 2))
+    who = np.sort(rng.integers(0, npar, mc))
+    p = np.empty((m, 2))
+    p[:mc] = np.mod(par[who] + rng.normal(0, sd, (mc, 2)), side)
+    p[mc:] = rng.uniform(0, side, (m - mc, 2))
+    return p
+
+
+def _p185_vg_args(n, rng):
+    """n soil samples (x, y km, float32; _p185_clustered with P185_VG_CLUST over P185_VG_SIDE),
+    their concentrations (ppm, float32): exp of a Gaussian field (P185_VG_SCALE) plus a
+    nugget, mean and sd P185_VG_LOG (right-skewed); gsum (float64) and gcnt (uint32) zeroed;
+    lag, n."""
+    p = _p185_clustered(n, P185_VG_SIDE, P185_VG_CLUST, rng)
+    mu, sd, nug = P185_VG_LOG
+    g = np.sqrt(1 - nug) * _p185_rff(p[:, 0], p[:, 1], P185_VG_SCALE, rng) + np.sqrt(nug) * rng.standard_normal(n)
+    z = np.exp(mu + sd * g).astype(np.float32)
+    p = p.astype(np.float32)
+    return [p[:, 0].copy(), p[:, 1].copy(), z, np.zeros(P185_VG_BINS), np.zeros(P185_VG_BINS, np.uint32),
+            np.float32(P185_VG_LAG), _i32(n)]
+
+
+def _p185_vg_ref(x, y, z, lag=P185_VG_LAG):
+    """variogram_pairs: the lag classes' sums of half squared differences (float64) and pair
+    counts, each pair's class found as the kernel rounds it (float32 differences, the fused
+    multiply-add emulated in float64, sqrt and division in float32)."""
+    f = np.float32
+    i, j = np.triu_indices(len(x), 1)
+    x, y, z = (np.asarray(v, f) for v in (x, y, z))
+    dx, dy = x[j] - x[i], y[j] - y[i]
+    d2 = (dx.astype(np.float64) * dx + (dy * dy)).astype(f)
+    b = (np.sqrt(d2) / f(lag)).astype(np.int64)
+    ok = b < P185_VG_BINS
+    dz = z[j].astype(np.float64) - z[i]
+    return np.bincount(b[ok], 0.5 * dz[ok] ** 2, P185_VG_BINS), np.bincount(b[ok], minlength=P185_VG_BINS)
+
+
+def _p185_kr_args(n, rng, m=None, cell=P185_KR_CELL):
+    """An n x n raster of cell km cells to krige from m (n^2 / P185_KR_CELLS_PER_SAMPLE)
+    drill samples (_p185_clustered with P185_KR_CLUST) whose grades are lognormal
+    (P185_KR_LOG, a Gaussian field of the log): Sample structs (x, y, z float32) sorted by
+    bucket of a bw x bh grid of P185_KR_BSIZE km buckets, in survey order within one, and the
+    buckets' CSR offsets (int32); bw, bh, bsize, cell, n, n, nugget, sill, range (float32);
+    est and kvar (float32, zeroed)."""
+    side = n * cell
+    m = n * n // P185_KR_CELLS_PER_SAMPLE if m is None else m
+    p = _p185_clustered(m, side, P185_KR_CLUST, rng)
+    mu, sd, sc = P185_KR_LOG
+    z = np.exp(mu + sd * _p185_rff(p[:, 0], p[:, 1], sc, rng))
+    s = np.column_stack([p, z]).astype(np.float32)
+    bw = bh = int(np.ceil(side / P185_KR_BSIZE - 1e-9))
+    bsz = np.float32(P185_KR_BSIZE)
+    b = (np.minimum((s[:, 1] / bsz).astype(np.int64), bh - 1) * bw
+         + np.minimum((s[:, 0] / bsz).astype(np.int64), bw - 1))
+    order = np.argsort(b, kind="stable")
+    bstart = np.zeros(bw * bh + 1, np.int64)
+    np.cumsum(np.bincount(b, minlength=bw * bh), out=bstart[1:])
+    return [s[order].ravel(), bstart.astype(np.int32), _i32(bw), _i32(bh), bsz, np.float32(cell), _i32(n),
+            _i32(n), *(np.float32(v) for v in P185_KR_MODEL), np.zeros(n * n, np.float32),
+            np.zeros(n * n, np.float32)]
+
+
+def _p185_kr_ref(smp, bstart, bw, bh, bsize, cell, nx, ny, nugget, sill, rng_):
+    """ok_krige in float64 with numpy's solver: est, kvar (nodata where no sample is in the 3 x
+    3 buckets), whether each target's neighbour set is clear (its KR_NB-th and next nearest
+    candidates' squared distances more than 1e-4 apart relatively, so float32 picks the same)
+    and its neighbours' count."""
+    s = np.asarray(smp, np.float32).reshape(-1, 3).astype(np.float64)
+    bw, bh, nx, ny = int(bw), int(bh), int(nx), int(ny)
+    f32 = np.float32
+    px = (np.arange(nx, dtype=f32) + f32(0.5)) * f32(cell)
+    py = (np.arange(ny, dtype=f32) + f32(0.5)) * f32(cell)
+    bx = np.minimum((px / f32(bsize)).astype(np.int64), bw - 1)
+    by = np.minimum((py / f32(bsize)).astype(np.int64), bh - 1)
+    c0, alpha = float(nugget) + float(sill), 3 / float(rng_)
+
+    def cov(h):
+        return np.where(h == 0, c0, float(sill) * np.exp(-alpha * h))
+    est = np.full((ny, nx), P185_KR_NODATA)
+    var = np.full((ny, nx), P185_KR_NODATA)
+    clear = np.ones((ny, nx), bool)
+    nbs = np.zeros((ny, nx), np.int64)
+    K = P185_KR_NB
+    for iy in range(ny):
+        for ix in range(nx):
+            cand = np.concatenate([np.arange(bstart[cy * bw + cx], bstart[cy * bw + cx + 1])
+                                   for cy in range(max(by[iy] - 1, 0), min(by[iy] + 2, bh))
+                                   for cx in range(max(bx[ix] - 1, 0), min(bx[ix] + 2, bw))]).astype(np.int64)
+            if len(cand) == 0:
+                continue
+            t = np.array([px[ix], py[iy]], np.float64)
+            d2 = ((s[cand, :2] - t) ** 2).sum(axis=1)
+            o = np.argsort(d2)
+            if len(cand) > K:
+                clear[iy, ix] = d2[o[K]] - d2[o[K - 1]] > 1e-4 * d2[o[K]]
+            nb = cand[o[:K]]
+            k = nbs[iy, ix] = len(nb)
+            A = np.ones((k + 1, k + 1))
+            A[:k, :k] = cov(np.hypot(*(s[nb, None, :2] - s[None, nb, :2]).transpose(2, 0, 1)))
+            A[k, k] = 0
+            r = np.append(cov(np.hypot(*(s[nb, :2] - t).T)), 1.0)
+            lam = np.linalg.solve(A, r)
+            est[iy, ix] = lam[:k] @ s[nb, 2]
+            var[iy, ix] = c0 - lam @ r
+    return est.ravel(), var.ravel(), clear.ravel(), nbs.ravel()
+
+
+def _p185_ns_table(rng):
+    """The normal-score table: P185_NS_TAB declustered data quantiles (sorted lognormal draws of
+    P185_NS_DATA, float32, increasing) and their normal scores (the standard normal quantiles
+    of (k + 1/2) / P185_NS_TAB, float32)."""
+    from statistics import NormalDist
+    z = np.sort(rng.lognormal(*P185_NS_DATA, P185_NS_TAB)).astype(np.float32)
+    nd = NormalDist()
+    y = np.array([nd.inv_cdf((k + 0.5) / P185_NS_TAB) for k in range(P185_NS_TAB)], np.float32)
+    return y, z
+
+
+def _p185_ns_syms(n, rng):
+    y, z = _p185_ns_table(rng)
+    return {"c_ns_y": y, "c_ns_z": z}
+
+
+def _p185_ns_args(n, rng):
+    """A Gaussian simulation's realisation: n cells (row-major rows of ceil(sqrt(n))) of an
+    exactly N(0, 1) field with P185_NS_SCALE-cell correlation (float32); zv (zeroed); the
+    tails' ymin, zmin, ymax and zmax (P185_NS_TAILS[3] times the data distribution's 99.99th
+    percentile) (float32), n."""
+    side = int(np.ceil(np.sqrt(n)))
+    yv = _p185_gauss_grid(-(-n // side), side, P185_NS_SCALE, rng).ravel()[:n].copy()
+    ymin, zmin, ymax, zmult = P185_NS_TAILS
+    zmax = zmult * np.exp(P185_NS_DATA[0] + 3.719 * P185_NS_DATA[1])
+    return [yv, np.zeros(n, np.float32), np.float32(ymin), np.float32(zmin), np.float32(ymax), np.float32(zmax),
+            _i32(n)]
+
+
+def _p185_ns_ref(yv, ytab, ztab, ymin, zmin, ymax, zmax):
+    """nscore_backtr in float32 (numpy's searchsorted for the search; the interpolation's fused
+    multiply-add rounded twice, so within an ulp)."""
+    f = np.float32
+    y = np.asarray(yv, f)
+    yt, zt = np.asarray(ytab, f), np.asarray(ztab, f)
+    ymin, zmin, ymax, zmax = f(ymin), f(zmin), f(ymax), f(zmax)
+    hi = np.clip(np.searchsorted(yt, y, side="right"), 1, len(yt) - 1)
+    lo = hi - 1
+    t = (y - yt[lo]) / (yt[hi] - yt[lo])
+    mid = (t.astype(np.float64) * (zt[hi] - zt[lo]) + zt[lo]).astype(f)
+    with np.errstate(all="ignore"):
+        low = np.where(y <= ymin, zmin, zmin + (zt[0] - zmin) * (y - ymin) / (yt[0] - ymin))
+        up = np.where(y >= ymax, zmax, zt[-1] + (zmax - zt[-1]) * (y - yt[-1]) / (ymax - yt[-1]))
+    return np.where(y <= yt[0], low, np.where(y >= yt[-1], up, mid)).astype(f)
+
+
+def _p185_mi_args(n, rng):
+    """An n x n raster of soil organic carbon (%, float32): exp of P185_MI_LOG over a Gaussian
+    field of P185_MI_SCALES components (the last white: a nugget), NaN outside the study area
+    (a scale-512 field under -1: ~16%) and in lakes (where the scale-24 component exceeds 2.5:
+    ~0.6%, in blobs); li (float32), quad (uint8) and gnum (float32[1]) zeroed; the valid
+    cells' mean and the inverse of their mean squared deviation (float32), n, n."""
+    g = np.zeros((n, n), np.float32)
+    norm = np.sqrt(sum(w * w for _, w in P185_MI_SCALES))
+    out, lo, lake_scale, hi = P185_MI_MASK
+    for sc, w in P185_MI_SCALES:
+        f = rng.standard_normal((n, n), dtype=np.float32) if sc == 1 else _p185_gauss_grid(n, n, sc, rng)
+        if sc == lake_scale:
+            lake = f > hi
+        f *= np.float32(w / norm)
+        g += f
+        del f
+    mu, sd = P185_MI_LOG
+    g *= np.float32(sd)
+    g += np.float32(mu)
+    np.exp(g, out=g)
+    g[lake] = np.nan
+    g[_p185_gauss_grid(n, n, out, rng) < lo] = np.nan
+    v = g.ravel()
+    ok = v[~np.isnan(v)].astype(np.float64)
+    mean = ok.mean()
+    m2 = ((ok - mean) ** 2).mean()
+    return [v, np.zeros(n * n, np.float32), np.zeros(n * n, np.uint8), np.zeros(1, np.float32), np.float32(mean),
+            np.float32(1 / m2), _i32(n), _i32(n)]
+
+
+def _p185_mi_ref(v, nx, ny, mean, inv_m2):
+    """local_moran in float32, in the kernel's order of the neighbours (IEEE operations, so
+    exactly): li, quad and each cell's z_i times its neighbours' mean."""
+    f = np.float32
+    nx, ny = int(nx), int(ny)
+    mean, inv_m2 = f(mean), f(inv_m2)
+    P = np.pad(np.asarray(v, f).reshape(ny, nx), 1, constant_values=np.nan)
+    c = P[1:-1, 1:-1]
+    s = np.zeros((ny, nx), f)
+    k = np.zeros((ny, nx), np.int32)
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            if dx == dy == 0:
+                continue
+            w = P[1 + dy:1 + dy + ny, 1 + dx:1 + dx + nx]
+            ok = ~np.isnan(w)
+            s = np.where(ok, s + (w - mean), s)
+            k += ok
+    live = ~np.isnan(c) & (k > 0)
+    zc = np.where(live, c - mean, f(0))
+    lag = np.where(live, s / np.maximum(k, 1).astype(f), f(0))
+    num = zc * lag
+    li = num * inv_m2
+    quad = np.where(zc >= 0, np.where(lag >= 0, 1, 4), np.where(lag >= 0, 3, 2))
+    return li.ravel(), np.where(live, quad, 0).astype(np.uint8).ravel(), num.ravel()
+
+
+def _p185_dem(n, rng):
+    """An n x n DEM (m, float32): fractal terrain (P185_FV_OCTAVES of exact N(0, 1) fields,
+    amplitudes ~ scale^P185_FV_HURST) scaled to P185_FV_ELEV, voids (P185_FV_NODATA) in blobs
+    where the finest octave exceeds P185_FV_VOIDS[1] (the roughest ground, as radar voids)."""
+    e = np.zeros((n, n), np.float32)
+    amp = np.array([s ** P185_FV_HURST for s in P185_FV_OCTAVES])
+    amp /= np.sqrt((amp ** 2).sum())
+    sc, hi = P185_FV_VOIDS
+    for s, a in zip(P185_FV_OCTAVES, amp):
+        f = _p185_gauss_grid(n, n, s, rng)
+        if s == sc:
+            void = f > hi
+        f *= np.float32(a)
+        e += f
+        del f
+    e *= np.float32(P185_FV_ELEV[1])
+    e += np.float32(P185_FV_ELEV[0])
+    e[void] = np.float32(P185_FV_NODATA)
+    return e
+
+
+def _p185_fv_args(n, rng):
+    """_p185_dem(n) (row-major), var (float32, zeroed), n, n."""
+    return [_p185_dem(n, rng).ravel(), np.zeros(n * n, np.float32), _i32(n), _i32(n)]
+
+
+def _p185_fv_ref(dem, nx, ny):
+    """focal_var9 in float64: the variance of each 9 x 9 window's valid cells (nodata where the
+    centre is a void) and the mean of their squared deviations from the centre."""
+    nx, ny, R = int(nx), int(ny), P185_FV_R
+    d = np.asarray(dem, np.float64).reshape(ny, nx)
+    d = np.where(d == P185_FV_NODATA, np.nan, d)
+    P = np.pad(d, R, constant_values=np.nan)
+    k, s, s2 = np.zeros((ny, nx)), np.zeros((ny, nx)), np.zeros((ny, nx))
+    for dy in range(2 * R + 1):
+        for dx in range(2 * R + 1):
+            w = P[dy:dy + ny, dx:dx + nx] - d
+            ok = ~np.isnan(w)
+            w = np.where(ok, w, 0)
+            k += ok
+            s += w
+            s2 += w * w
+    with np.errstate(all="ignore"):
+        var = np.maximum(s2 / k - (s / k) ** 2, 0)
+        msd = s2 / k
+    void = np.isnan(d)
+    return np.where(void, P185_FV_NODATA, var).ravel(), np.where(void, 0, msd).ravel()
+
+
+def _p185_ss_waves(nw, rng):
+    """nw Wave structs (kx, ky, phase; float32) for an exponential covariance of practical range
+    P185_SS_MODEL[2]: wavevectors from its spectral density, a bivariate Cauchy (a standard
+    normal pair over |N(0, 1)| times the range's third), phases uniform in [0, 2 pi)."""
+    a = P185_SS_MODEL[2] / 3
+    k = rng.standard_normal((nw, 2)) / (a * np.abs(rng.standard_normal(nw)))[:, None]
+    return np.column_stack([k, rng.uniform(0, 2 * np.pi, nw)]).astype(np.float32)
+
+
+def _p185_ss_args(n, rng, nw=P185_SS_WAVES):
+    """_p185_ss_waves(nw) (flattened), out (n x n float32, zeroed), n, n, cell (km), mean, the
+    amplitude sqrt(2 sill / nw) (float32), nw."""
+    mean, sill, _ = P185_SS_MODEL
+    return [_p185_ss_waves(nw, rng).ravel(), np.zeros(n * n, np.float32), _i32(n), _i32(n),
+            np.float32(P185_SS_CELL), np.float32(mean), np.float32(np.sqrt(2 * sill / nw)), _i32(nw)]
+
+
+def _p185_ss_ref(waves, nx, ny, cell, mean, amp):
+    """spectral_sim with each cosine's argument rounded as float32 does it (the fused
+    multiply-add emulated in float64) and the cosines summed in float64: the field and a bound
+    on the float32 kernel's error (cosf within 2 ulp a term, the float32 running sum's
+    rounding, the final fused multiply-add)."""
+    f = np.float32
+    w = np.asarray(waves, f).reshape(-1, 3)
+    px = (np.arange(int(nx), dtype=f) + f(0.5)) * f(cell)
+    py = (np.arange(int(ny), dtype=f) + f(0.5)) * f(cell)
+    X, Y = np.meshgrid(px.astype(np.float64), py.astype(np.float64))
+    s = np.zeros(X.shape)
+    run = np.zeros(X.shape)
+    for kx, ky, ph in w.astype(np.float64):
+        arg = (kx * X + (Y * ky).astype(f)).astype(f) + f(ph)
+        s += np.cos(arg.astype(np.float64))
+        run = np.maximum(run, np.abs(s))
+    nw = len(w)
+    err = float(amp) * (nw * 2.4e-7 + nw * run * 2.0 ** -24) + 2.0 ** -23 * np.abs(float(mean) + float(amp) * s)
+    return (float(mean) + float(amp) * s).ravel(), err.ravel()
+
+
+UNSEEN183 = [
+    TimingProbe("probe/semivariogram-pairs-smem", "probe-unseen183", "variogram_pairs", 1 << 14, P185_VG_BLOCK,
+                lambda n: (-(-n // P185_VG_BLOCK),) * 2, _p185_vg_args, source=_P185,
+                note="the experimental semivariogram of 2^14 soil samples (70% in clusters of ~160, the rest uniform "
+                     "over 100 x 100 km; lognormal ppm), all 134M pairs i < j once: a 128 x 128 grid of 128-thread "
+                     "blocks, the 8128 under the diagonal leaving at once, the 8256 others staging a 128-sample tile "
+                     "(3 coalesced loads a thread) in shared memory then 128 iterations a thread (3 broadcast shared "
+                     "loads, an FMA pair, sqrtf, a float division, a float-to-int); ~half the pairs within the 50 km "
+                     "largest lag each 2 shared-memory atomicAdds (a float one, a uint one) into 20 bins (a warp's "
+                     "32 lanes against one sample: same-bin collisions serialise, lanes of one cluster alike), then "
+                     "20 double and 20 uint global atomicAdds a block on the same 40 words (~330k, contended); "
+                     "0.2 MB read: bound by the shared-memory atomics and the per-pair ALU work"),
+    TimingProbe("probe/kriging-bucket-dsolve", "probe-unseen183", "ok_krige", P185_KR_N, P185_KR_BLOCK,
+                _p185_grid2(P185_KR_BLOCK), _p185_kr_args, source=_P185,
+                note="ordinary kriging of a 1024 x 1024 raster (100 m cells) from 16384 drill samples (60% in 32 "
+                     "prospects of ~300 within ~1 km, 40% uniform; Sample structs sorted by 2 km bucket, CSR "
+                     "offsets), a thread a cell in 8 x 8 blocks: the 3 x 3 buckets' samples scanned (median 25, "
+                     "mean 57, the top 10% of cells over 166, up to 629: divergent trip counts, a warp's cells "
+                     "alike; 12-byte struct loads, L1/L2 hits) into the 8 nearest by insertion in per-thread arrays "
+                     "(local memory, dynamic indices), then the 9 x 9 kriging system in double (a 720-byte local "
+                     "array): 45 double sqrt/exp pairs, Gaussian elimination with partial pivoting (~240 DFMAs, 36 "
+                     "double divisions, local loads and stores), back substitution; 8 MB written: bound by the "
+                     "double-precision exp/sqrt/division work and local-memory traffic, the scan's divergence "
+                     "around the prospects on top"),
+    TimingProbe("probe/nscore-backtr-const", "probe-unseen183", "nscore_backtr", P185_NS_N, P185_NS_BLOCK,
+                lambda n: -(-n // P185_NS_BLOCK), _p185_ns_args, source=_P185, symbols=_p185_ns_syms,
+                note="the normal-score back-transform of a 4096 x 4096 Gaussian realisation (40-cell correlation), a "
+                     "thread a cell in blocks of 512: a coalesced load, a 10-step binary search of a 1024-entry table "
+                     "in __constant__ memory (4 KB of scores, 4 KB of quantiles; a warp's 32 cells span ~200 "
+                     "entries and end in ~31 distinct intervals: the first steps uniform, the last ~5 with up to 32 "
+                     "distinct addresses, serialised in the constant cache), 4 more such __constant__ reads, a float "
+                     "division and an FMA; 0.06% of cells on the linear tails (divergent); 67 MB read, 67 MB "
+                     "written: bound by the divergent constant-cache reads more than by DRAM"),
+    TimingProbe("probe/local-moran-shfl", "probe-unseen183", "local_moran", P185_MI_N, P185_MI_BLOCK,
+                _p185_grid2(P185_MI_BLOCK), _p185_mi_args, source=_P185,
+                note="local Moran's I (queen contiguity, row-standardised) of a 6144 x 6144 soil organic carbon "
+                     "raster (lognormal; ~22% NaN nodata: an irregular outside and lakes), a thread a cell in 32 x 8 "
+                     "blocks: the centre and 8 neighbours loaded straight from global memory (rows above and below "
+                     "re-read through L1/L2), NaN tests, a float division, the LISA value and a cluster-quadrant "
+                     "byte stored; the numerator of the global I summed by 5 __shfl_down_sync, 8 warp sums in "
+                     "shared memory, 5 more shuffles and one float atomicAdd a block on one word (147k blocks: "
+                     "contended in L2); 151 MB read, 189 MB written: DRAM-bound unless the single-address atomics "
+                     "serialise longer"),
+    TimingProbe("probe/focal-var9-dem-smem", "probe-unseen183", "focal_var9", P185_FV_N, (P185_FV_TILE,) * 2,
+                _p185_grid2((P185_FV_TILE,) * 2), _p185_fv_args, source=_P185,
+                note="the 9 x 9 moving-window variance (roughness) of a 6144 x 6144 fractal DEM (120-1800 m, ~0.5% "
+                     "voids in blobs), 16 x 16 blocks each staging its 24 x 24 tile with the halo in shared memory "
+                     "(up to 4 bounds-checked loads a thread, 2.25x the tile) then __syncthreads, 81 shared loads a "
+                     "thread (a warp's two half-rows of 16: conflict-free) each a compare with the void value "
+                     "(divergent near voids only), a subtraction, an FADD, an FFMA and an integer increment, then a "
+                     "float division and one coalesced store; 151 MB in, 151 MB out: bound by the shared-memory "
+                     "loads and the FP/INT issue of the 81-cell loop"),
+    TimingProbe("probe/spectral-sim-cosf", "probe-unseen183", "spectral_sim", P185_SS_N, P185_SS_BLOCK,
+                _p185_grid2(P185_SS_BLOCK), _p185_ss_args, source=_P185,
+                note="an unconditional Gaussian simulation of a 2048 x 2048 log-permeability field (50 m cells, "
+                     "exponential covariance, 15 km practical range) by the spectral method: 256 Wave structs "
+                     "(heavy-tailed Cauchy wavevectors: arguments of tens to a few thousand radians) staged once a "
+                     "16 x 16 block in shared memory (3 KB), then a thread a cell sums 256 cosf of an FMA and an "
+                     "add (3 broadcast shared loads a wave): 1.07G cosf with their range reduction (the fast path "
+                     "throughout); 17 MB written: compute-bound on the cosf instruction sequence"),
+]
+PROBES += UNSEEN183
+
+
+# probe-unseen184 (probes186.cu): a financial market microstructure / high-frequency data
+# course's kernels (one-minute OHLCV bars of a day's trade tape by global atomics, order-book
+# imbalance and microprice from 10-level L2 snapshots in struct-of-arrays, realized variance
+# and bipower variation a warp a symbol by shuffles, Lee-Ready trade classification by binary
+# search of 64-bit quote timestamps and the tick test, rolling z-scores of pairs' spreads with
+# running sums in double, lead-lag cross-correlations of pairs of symbols in shared-memory
+# tiles with a block reduction) as a student who knows CUDA basics writes them, predicted
+# before their first GPU run
+_P186 = "probes186.cu"
+P186_DAY_NS = 23400 * 10 ** 9                      # the regular session, 9:30-16:00 (ns)
+P186_MIN_NS = 60 * 10 ** 9
+P186_BAR_N, P186_BAR_SYMS, P186_BAR_MIN = 1 << 24, 4096, 390     # ohlcv: trades, symbols (n >> 12), BAR_MINUTES
+P186_BAR_ACT = 1.8                                 # symbols' shares of the trades: lognormal(0, ACT) weighted
+P186_BAR_EXT = (0.02, 0.015)                       # pre-market (4:00-9:30) and after-hours (16:00-20:00) prints
+P186_BAR_BLOCK = 256
+P186_PRICE = (np.log(40.0), 1.0)                   # symbols' opening prices (dollars): lognormal, at least $1
+P186_VOL_DAY = (0.02, 0.5)                         # daily volatility: lognormal(log 2%, 0.5)
+P186_ODD, P186_BLOCKS = 0.45, 0.005                # odd-lot trades (1-99 shares); blocks (1000-50000)
+P186_BK_N, P186_BK_LEVELS, P186_BK_BLOCK = 1 << 21, 10, 256      # book: snapshots, BOOK_LEVELS
+P186_BK_MID0 = 5000                                # the touch's bid at the start (ticks: a $50 stock)
+P186_BK_MOVE = 0.005                              # snapshots after which the touch moves a tick (either way)
+P186_BK_SPREAD = ((1, 2, 3, 4), (0.78, 0.16, 0.04, 0.02))        # spreads (ticks), their shares, in runs
+P186_BK_RUN = 25                                   # a spread's run (snapshots, geometric mean)
+P186_BK_GAP = 0.1                                  # a price level left empty between two levels
+P186_BK_DECAY = 0.5                                # c_lvl_w[l] = exp(-DECAY l)
+P186_RV_N, P186_RV_BLOCK = 8192, 256               # realized-var: symbols (a warp each)
+P186_RV_CNT = (6.5, 1.3)                           # trades a symbol: lognormal (median ~670, a few ~100k)
+P186_RV_NONE, P186_RV_JUMP = 0.01, 0.02            # symbols without trades; with a news jump (3-8%)
+P186_LR_N, P186_LR_BLOCK = 1 << 22, 256            # lee-ready: trades; symbols n >> 11
+P186_LR_QPT = (2.0, 6.0)                           # quotes a trade (a symbol's ratio uniform)
+P186_LR_SPREAD = ((1, 2, 3, 4, 5, 0, -1), (0.70, 0.18, 0.05, 0.03, 0.02, 0.015, 0.005))   # 0 locked, -1 crossed
+P186_LR_CLASS = (0.40, 0.40, 0.06, 0.10, 0.04)     # trades at the ask, the bid, the midpoint, inside, outside
+P186_LR_LAT = 500_000                              # trades priced off the quote up to this many ns before them
+P186_LR_LAG = 0                                    # the kernel's lag (ns)
+P186_ZS_N, P186_ZS_T, P186_ZS_W = 32768, 2340, 360     # zscore: pairs, 10-second points (a day), window (an hour)
+P186_ZS_HALF = (np.log(600.0), 0.8)                # spreads' mean-reversion half-lives (points): lognormal
+P186_ZS_SD, P186_ZS_MU = (np.log(0.005), 0.5), 0.02    # stationary sd (log spread): lognormal; means N(0, MU^2)
+P186_ZS_BREAK = 0.03                               # pairs whose mean shifts once in the day (cointegration breaks)
+P186_ZS_BLOCK = 128
+P186_XC_N, P186_XC_T = 128, 23400                  # xcorr: symbols, one-second returns (a day)
+P186_XC_TILE, P186_XC_MAXLAG = 256, 10             # XC_TILE, XC_MAXLAG
+P186_XC_SECTORS = 8
+P186_XC_DELAY = ((0, 1, 2, 3), (0.6, 0.25, 0.1, 0.05))   # seconds a symbol lags the market factor
+P186_XC_TRADE = (2.0, 1.0)                         # the chance a symbol trades in a second: Beta
+
+
+def _p186_ushape(v):
+    """The session's share elapsed at quantile v of the day's activity (vectorised, monotone):
+    activity U-shaped, 2.5 times the day's mean at the open and close, 0.625 times at midday."""
+    return v - 0.6 * np.sin(2 * np.pi * v) / (2 * np.pi)
+
+
+def _p186_times(cnt, rng):
+    """cnt[g] times in the session (int64 ns, U-shaped: _p186_ushape) for each group g, sorted
+    within each group (sorted uniforms from normalised sums of exponentials), the groups one
+    after another."""
+    m = np.asarray(cnt, np.int64) + 1
+    e = rng.exponential(size=int(m.sum()))
+    c = np.cumsum(e)
+    end = np.cumsum(m) - 1
+    base = c[end - m + 1] - e[end - m + 1]
+    g = np.repeat(np.arange(len(m)), m)
+    u = (c - base[g]) / (c[end] - base)[g]
+    keep = np.ones(len(u), bool)
+    keep[end] = False
+    return (_p186_ushape(u[keep]) * P186_DAY_NS).astype(np.int64)
+
+
+def _p186_sizes(k, rng):
+    """k trade sizes (int32 shares): odd lots 1-99 (P186_ODD), blocks 1000-50000 (log-uniform,
+    P186_BLOCKS), the rest round lots 100 x geometric(0.55)."""
+    u = rng.random(k, dtype=np.float32)
+    q = 100 * rng.geometric(0.55, k).astype(np.int32)
+    odd = np.flatnonzero(u < P186_ODD)
+    q[odd] = rng.integers(1, 100, len(odd))
+    big = np.flatnonzero(u > 1 - P186_BLOCKS)
+    q[big] = np.exp(rng.uniform(np.log(1000), np.log(50000), len(big)))
+    return q
+
+
+def _p186_walk(sym, nsym, rng, jump=0.0, bounce=True):
+    """Trade prices (int32 ticks) of trades sorted by symbol (sym ascending): each symbol's
+    efficient log price a random walk from its opening price (P186_PRICE) with the day's
+    volatility (P186_VOL_DAY) spread over its trades, a share jump of the symbols with a news
+    jump of 3-8% either way at a random trade; each trade at the bid (the efficient price
+    floored to a tick) or the ask (a tick up) at random (bounce; else the bid)."""
+    k = len(sym)
+    cnt = np.bincount(sym, minlength=nsym)
+    start = np.concatenate([[0], np.cumsum(cnt)[:-1]])
+    sd = np.exp(rng.normal(np.log(P186_VOL_DAY[0]), P186_VOL_DAY[1], nsym)) / np.sqrt(np.maximum(cnt, 1))
+    e = rng.standard_normal(k) * sd[sym]
+    js = np.flatnonzero((rng.random(nsym) < jump) & (cnt > 2))
+    if len(js):
+        e[start[js] + rng.integers(1, cnt[js])] += rng.uniform(0.03, 0.08, len(js)) * rng.choice([-1, 1], len(js))
+    c = np.cumsum(e)
+    c -= (c - e)[start][sym]                            # the walk restarts at each symbol
+    p0 = np.maximum(np.exp(rng.normal(*P186_PRICE, nsym)), 1.0) * 100
+    eff = p0[sym] * np.exp(c)
+    return np.maximum(np.floor(eff) + (bounce & (rng.random(k) < 0.5)), 1).astype(np.int32)
+
+
+def _p186_bar_args(n, rng, nsym=None):
+    """A day's consolidated tape of n trades in time order (ts int64 ns since the open, symbol
+    int32, price int32 ticks, size int32 shares): nsym (n >> 12, at least 8) symbols, each's
+    share of the trades lognormal(0, P186_BAR_ACT); times U-shaped over the session
+    (_p186_ushape), P186_BAR_EXT of them pre-market / after-hours; prices _p186_walk, sizes
+    _p186_sizes; the bars' open_key (uint64 ~0), close_key (uint64 0), hi (int32 0), lo
+    (int32 INT_MAX), volume, notional (uint64 0), count (int32 0), nsym x BAR_MINUTES each; n."""
+    nsym = nsym or max(8, n >> 12)
+    w = rng.lognormal(0, P186_BAR_ACT, nsym)
+    u = rng.random(n)
+    ts = (_p186_ushape(rng.random(n)) * P186_DAY_NS).astype(np.int64)
+    pre, post = np.flatnonzero(u < P186_BAR_EXT[0]), np.flatnonzero(u > 1 - P186_BAR_EXT[1])
+    ts[pre] = -rng.integers(1, 330 * P186_MIN_NS, len(pre))
+    ts[post] = P186_DAY_NS + rng.integers(0, 240 * P186_MIN_NS, len(post))
+    ts.sort()                                           # the tape, in time order
+    table = np.repeat(np.arange(nsym, dtype=np.int16 if nsym < 1 << 15 else np.int32),
+                      np.maximum(np.rint(w / w.sum() * (1 << 22)), 1).astype(np.int64))     # each symbol's share
+    sym = table[rng.integers(0, len(table), n)]
+    o = np.argsort(sym, kind="stable")                  # by symbol, in time
+    price = np.empty(n, np.int32)
+    price[o] = _p186_walk(sym[o], nsym, rng)
+    nb = nsym * P186_BAR_MIN
+    return [ts, sym.astype(np.int32), price, _p186_sizes(n, rng), np.full(nb, np.iinfo(np.uint64).max, np.uint64),
+            np.zeros(nb, np.uint64), np.zeros(nb, np.int32), np.full(nb, np.iinfo(np.int32).max, np.int32),
+            np.zeros(nb, np.uint64), np.zeros(nb, np.uint64), np.zeros(nb, np.int32), _i32(n)]
+
+
+def _p186_bar_ref(ts, sym, price, size, nsym):
+    """ohlcv_bars in numpy: open, high, low, close price, volume, notional, count per bar
+    (nsym x BAR_MINUTES, flattened; the empty bars' open / close 0, high 0, low INT_MAX)."""
+    ts, price, size = (np.asarray(v, np.int64) for v in (ts, price, size))
+    ok = (ts >= 0) & (ts < P186_BAR_MIN * P186_MIN_NS)
+    bar = np.asarray(sym, np.int64)[ok] * P186_BAR_MIN + ts[ok] // P186_MIN_NS
+    p, q = price[ok], size[ok]
+    nb = nsym * P186_BAR_MIN
+    o = np.argsort(bar, kind="stable")                   # each bar's trades in tape order
+    u, first, cnt = np.unique(bar[o], return_index=True, return_counts=True)
+    op, cl = np.zeros(nb, np.int64), np.zeros(nb, np.int64)
+    hi, lo = np.zeros(nb, np.int64), np.full(nb, np.iinfo(np.int32).max, np.int64)
+    op[u] = p[o][first]
+    cl[u] = p[o][first + cnt - 1]
+    hi[u] = np.maximum.reduceat(p[o], first)
+    lo[u] = np.minimum.reduceat(p[o], first)
+    vol = np.bincount(bar, q, nb).astype(np.int64)
+    notl = np.zeros(nb, np.int64)
+    np.add.at(notl, bar, p * q)
+    return op, hi, lo, cl, vol, notl, np.bincount(bar, minlength=nb)
+
+
+def _p186_bk_syms(n, rng):
+    return {"c_lvl_w": np.exp(-P186_BK_DECAY * np.arange(P186_BK_LEVELS)).astype(np.float32)}
+
+
+def _p186_bk_args(n, rng):
+    """n snapshots of one liquid stock's 10-level book through the day (int32 ticks and shares,
+    level l of snapshot i at l * n + i): the touch's bid a random walk from P186_BK_MID0 moving a
+    tick at P186_BK_MOVE of the updates, the spread (P186_BK_SPREAD) held for geometric runs of
+    mean P186_BK_RUN updates, each deeper level a tick further out (two with P186_BK_GAP: an
+    empty level); sizes 100 x ceil(lognormal(log(2 + l), 0.9)) shares at level l, 15% of them
+    with an odd lot added; micro, obi1, obi_depth, wmid (float32, zeroed), n."""
+    L = P186_BK_LEVELS
+    mv = rng.random(n) < P186_BK_MOVE
+    b0 = P186_BK_MID0 + np.cumsum(np.where(mv, rng.choice([-1, 1], n), 0)).astype(np.int32)
+    runs = rng.geometric(1 / P186_BK_RUN, n // P186_BK_RUN * 2 + 16)
+    runs = runs[:np.searchsorted(np.cumsum(runs), n) + 1]
+    spr = np.repeat(rng.choice(P186_BK_SPREAD[0], len(runs), p=P186_BK_SPREAD[1]), runs)[:n].astype(np.int32)
+
+    def step():                                         # level l's distance (ticks) from the touch
+        g = 1 + (rng.random((L, n), dtype=np.float32) < P186_BK_GAP).astype(np.int32)
+        g[0] = 0
+        return np.cumsum(g, axis=0, dtype=np.int32)
+    bid_px = b0[None, :] - step()
+    ask_px = (b0 + spr)[None, :] + step()
+    lvl = np.log(2.0 + np.arange(L))[:, None]
+
+    def sizes():
+        s = 100 * np.ceil(rng.lognormal(0, 0.9, (L, n)) * np.exp(lvl)).astype(np.int32)
+        return s + np.where(rng.random((L, n)) < 0.15, rng.integers(1, 100, (L, n), dtype=np.int32), 0)
+    z = lambda: np.zeros(n, np.float32)
+    return [bid_px.ravel(), sizes().ravel(), ask_px.ravel(), sizes().ravel(), z(), z(), z(), z(), _i32(n)]
+
+
+def _p186_bk_ref(bid_px, bid_sz, ask_px, ask_sz, w):
+    """book_imbalance in float64: micro, obi1, obi_depth, wmid."""
+    bp, bs, ap, as_ = (np.asarray(v, np.float64).reshape(P186_BK_LEVELS, -1) for v in (bid_px, bid_sz, ask_px, ask_sz))
+    w = np.asarray(w, np.float64)[:, None]
+    micro = (bp[0] * as_[0] + ap[0] * bs[0]) / (bs[0] + as_[0])
+    obi1 = (bs[0] - as_[0]) / (bs[0] + as_[0])
+    wb, wa = (w * bs).sum(axis=0), (w * as_).sum(axis=0)
+    wmid = 0.5 * ((bp * bs).sum(axis=0) / bs.sum(axis=0) + (ap * as_).sum(axis=0) / as_.sum(axis=0))
+    return micro, obi1, (wb - wa) / (wb + wa), wmid
+
+
+def _p186_rv_args(n, rng):
+    """n symbols' trades, sorted by symbol then time: counts floor(lognormal(P186_RV_CNT)),
+    P186_RV_NONE of the symbols none; off (int32 n + 1), prices (int32 ticks, _p186_walk with
+    P186_RV_JUMP of the symbols jumping); rv, bv (float32 n), nchg (int32 n), zeroed; n."""
+    cnt = np.floor(rng.lognormal(*P186_RV_CNT, n)).astype(np.int64)
+    cnt[rng.random(n) < P186_RV_NONE] = 0
+    off = np.concatenate([[0], np.cumsum(cnt)]).astype(np.int32)
+    sym = np.repeat(np.arange(n), cnt)
+    price = _p186_walk(sym, n, rng, jump=P186_RV_JUMP)
+    return [off, price, np.zeros(n, np.float32), np.zeros(n, np.float32), np.zeros(n, np.int32), _i32(n)]
+
+
+def _p186_rv_ref(off, price):
+    """realized_var in float64: rv, bv, nchg per symbol (the returns log(p_k / p_k-1) within it)."""
+    p = np.asarray(price, np.float64)
+    n = len(off) - 1
+    sym = np.repeat(np.arange(n), np.diff(off))
+    r = np.log(p[1:] / p[:-1])
+    same = sym[1:] == sym[:-1]
+    r[~same] = 0                                        # across two symbols: no return
+    rv = np.bincount(sym[1:], r * r, n)
+    bv = np.pi / 2 * np.bincount(sym[2:], np.abs(r[1:]) * np.abs(r[:-1]), n)
+    return rv, bv, np.bincount(sym[1:], same & (p[1:] != p[:-1]), n).astype(np.int64)
+
+
+P186_TRADE_DTYPE = np.dtype([("ts", "<i8"), ("price", "<i4"), ("size", "<i4")])     # struct Trade (16 bytes)
+
+
+def _p186_keys(sym, ts):
+    """A (symbol, time) sort key: symbol << 45 | ts (ts < 2^45 ns)."""
+    return (np.asarray(sym, np.int64) << 45) + np.asarray(ts, np.int64)
+
+
+def _p186_lr_args(n, rng, nsym=None, lag=P186_LR_LAG):
+    """A day's n trades and their quotes for nsym (n >> 11, at least 8) symbols: each symbol's
+    share of the trades lognormal(0, 1.5) weighted, its quotes P186_LR_QPT times as many (at
+    least 1); times U-shaped (_p186_times); each symbol's quotes a bid (its efficient price
+    floored to a tick, a random walk as _p186_walk's) and an ask P186_LR_SPREAD ticks above (0:
+    locked, -1: crossed); each trade priced off the quote in force up to P186_LR_LAT ns before
+    it (the first one if there was none yet) as P186_LR_CLASS: at the ask, the bid, the
+    midpoint (a tick either side of it at random when the spread is odd), strictly inside at
+    random (the bid or the ask for a 1-tick spread), a tick outside either side (locked and
+    crossed quotes: the bid). Trades (Trade structs: ts, price, size), tsym, toff
+    (int32 nsym + 1), qts (int64), bid, ask, qoff (int32 nsym + 1), sign (int32, zeroed), lag
+    (int64), n."""
+    nsym = nsym or max(8, n >> 11)
+    w = rng.lognormal(0, 1.5, nsym)
+    tcnt = rng.multinomial(n, w / w.sum())
+    tsym = np.repeat(np.arange(nsym), tcnt)
+    qcnt = np.maximum(np.rint(tcnt * rng.uniform(*P186_LR_QPT, nsym)), 1).astype(np.int64)
+    qsym = np.repeat(np.arange(nsym), qcnt)
+    qts = _p186_times(qcnt, rng)
+    qkey = _p186_keys(qsym, qts)
+    bid = _p186_walk(qsym, nsym, rng, bounce=False)
+    spr = rng.choice(P186_LR_SPREAD[0], len(qsym), p=P186_LR_SPREAD[1]).astype(np.int32)
+    ask = bid + spr
+    ts = _p186_times(tcnt, rng)
+    tkey = _p186_keys(tsym, ts)
+    qoff = np.concatenate([[0], np.cumsum(qcnt)])
+    k = np.searchsorted(qkey, tkey - rng.integers(0, P186_LR_LAT + 1, n), side="right") - 1
+    k = np.maximum(k, qoff[tsym])
+    b, a = bid[k], ask[k]
+    c = rng.choice(5, n, p=P186_LR_CLASS)
+    coin = rng.integers(0, 2, n)
+    inside = np.where(a - b >= 2, b + 1 + rng.integers(0, np.maximum(a - b - 1, 1)), np.where(coin, a, b))
+    p = np.choose(c, [a, b, (a + b + coin) // 2, inside, np.where(coin, a + 1, b - 1)])
+    p = np.where(a <= b, b, np.maximum(p, 1)).astype(np.int32)
+    tr = np.zeros(n, P186_TRADE_DTYPE)
+    tr["ts"], tr["price"], tr["size"] = ts, p, _p186_sizes(n, rng)
+    toff = np.concatenate([[0], np.cumsum(tcnt)]).astype(np.int32)
+    return [tr, tsym.astype(np.int32), toff, qts, bid.astype(np.int32), ask.astype(np.int32), qoff.astype(np.int32),
+            np.zeros(n, np.int32), np.int64(lag), _i32(n)]
+
+
+def _p186_lr_ref(tr, tsym, toff, qts, bid, ask, qoff, lag):
+    """lee_ready in numpy: each trade's sign, and its class (0 the quote rule, 1 the tick
+    test at the midpoint, 2 the tick test without a valid quote)."""
+    tsym = np.asarray(tsym, np.int64)
+    qsym = np.repeat(np.arange(len(qoff) - 1), np.diff(qoff))
+    k = np.searchsorted(_p186_keys(qsym, qts), _p186_keys(tsym, tr["ts"]) - int(lag), side="right") - 1
+    have = k >= np.asarray(qoff)[tsym]
+    k = np.maximum(k, 0)
+    valid = have & (bid[k] < ask[k])
+    p = tr["price"].astype(np.int64)
+    quote = np.sign(2 * p - bid[k].astype(np.int64) - ask[k])
+    # tick test: the last earlier trade of the symbol at another price
+    i = np.arange(len(p))
+    new = np.r_[True, (p[1:] != p[:-1]) | (tsym[1:] != tsym[:-1])]
+    run = np.maximum.accumulate(np.where(new, i, 0))       # where each trade's run of equal prices starts
+    prev = np.where(run > np.asarray(toff)[tsym], p[np.maximum(run - 1, 0)], p)
+    tick = np.sign(p - prev)
+    sign = np.where(valid & (quote != 0), quote, tick)
+    kind = np.where(~valid, 2, np.where(quote == 0, 1, 0))
+    return sign.astype(np.int32), kind
+
+
+def _p186_zs_args(n, rng, T=P186_ZS_T, w=P186_ZS_W):
+    """n pairs' log-price spreads at T points (float32, time-major: point t of pair j at
+    t * n + j): Ornstein-Uhlenbeck, half-lives lognormal(P186_ZS_HALF) points, stationary sd
+    lognormal(P186_ZS_SD), means N(0, P186_ZS_MU^2), shocks Student-t(4) (unit variance);
+    P186_ZS_BREAK of the pairs' means shifting by 3-6 sd at a random point; starting at the
+    mean; z (zeroed), T, n, w."""
+    kappa = 1 - 0.5 ** (1 / rng.lognormal(*P186_ZS_HALF, n))
+    sd = rng.lognormal(*P186_ZS_SD, n)
+    mu = rng.normal(0, P186_ZS_MU, n)
+    brk = np.where(rng.random(n) < P186_ZS_BREAK, rng.integers(1, T, n), T)
+    shift = rng.uniform(3, 6, n) * sd * rng.choice([-1, 1], n)
+    eps = sd * np.sqrt(1 - (1 - kappa) ** 2) / np.sqrt(2)     # t(4) has variance 2
+    x = np.empty((T, n), np.float32)
+    s = mu.copy()
+    for t in range(T):
+        m = mu + np.where(t >= brk, shift, 0)
+        if t:
+            chi4 = -2 * np.log(rng.random(n) * rng.random(n))           # chi-square(4)
+            t4 = rng.standard_normal(n) * np.sqrt(4 / chi4)
+            s += kappa * (m - s) + eps * t4
+        x[t] = s
+    return [x.ravel(), np.zeros(T * n, np.float32), _i32(T), _i32(n), _i32(w)]
+
+
+def _p186_zs_ref(x, T, n, w):
+    """rolling_zscore in float64 (two-pass mean and sd of each window): z (T x n), and the
+    windows' sd (T - w + 1 x n)."""
+    x = np.asarray(x, np.float64).reshape(T, n)
+    win = np.lib.stride_tricks.sliding_window_view(x, w, axis=0)      # (T - w + 1, n, w)
+    m = win.mean(axis=2)
+    sd = win.std(axis=2, ddof=1)
+    z = np.zeros((T, n))
+    z[w - 1:] = np.where(sd > 0, (x[w - 1:] - m) / np.where(sd > 0, sd, 1), 0)
+    return z, sd
+
+
+def _p186_xc_args(n, rng, T=P186_XC_T):
+    """n symbols' one-second log returns over T seconds (float32, symbol s's at s * T): the
+    efficient price a market factor (sd 1%/day) with betas U(0.5, 1.5) delayed P186_XC_DELAY
+    seconds, one of P186_XC_SECTORS sector factors (0.6%/day, loadings U(0.3, 1)) and
+    Student-t(4) idiosyncratic moves (1.5%/day); observed only in the seconds the symbol
+    trades (chance Beta(P186_XC_TRADE) a symbol), with a bid-ask bounce of +-U(0.2, 1) bp, the
+    return 0 in the others and the first; rho (float32 n n (2 XC_MAXLAG + 1), zeroed), T, n."""
+    s1 = 1 / np.sqrt(23400)
+    d = rng.choice(P186_XC_DELAY[0], n, p=P186_XC_DELAY[1])
+    mkt = rng.standard_normal(T + 3) * 0.01 * s1
+    sec = rng.standard_normal((P186_XC_SECTORS, T)) * 0.006 * s1
+    e = (rng.uniform(0.5, 1.5, n)[:, None] * mkt[3 - d[:, None] + np.arange(T)]
+         + rng.uniform(0.3, 1, n)[:, None] * sec[rng.integers(0, P186_XC_SECTORS, n)]
+         + rng.standard_t(4, (n, T)) * 0.015 * s1 / np.sqrt(2))
+    X = np.cumsum(e, axis=1) + rng.uniform(0.2e-4, 1e-4, n)[:, None] * rng.choice([-1, 1], (n, T))
+    tr = rng.random((n, T)) < rng.beta(*P186_XC_TRADE, n)[:, None]
+    tr[:, 0] = True
+    last = np.maximum.accumulate(np.where(tr, np.arange(T), 0), axis=1)
+    P = np.take_along_axis(X, last, axis=1)
+    r = np.diff(P, axis=1, prepend=P[:, :1]).astype(np.float32)
+    nl = 2 * P186_XC_MAXLAG + 1
+    return [r.ravel(), np.zeros(n * n * nl, np.float32), _i32(T), _i32(n)]
+
+
+def _p186_xc_ref(r, T, n):
+    """xcorr_lags in float64: rho (n x n x 2 XC_MAXLAG + 1), 0 for j <= i."""
+    R = np.asarray(r, np.float64).reshape(n, T)
+    L = P186_XC_MAXLAG
+    ss = (R * R).sum(axis=1)
+    den = np.sqrt(np.outer(ss, ss))
+    rho = np.zeros((n, n, 2 * L + 1))
+    for lag in range(-L, L + 1):
+        lo, hi = max(0, -lag), T - max(0, lag)          # t with 0 <= t + lag < T
+        c = R[:, lo:hi] @ R[:, lo + lag:hi + lag].T
+        rho[:, :, lag + L] = np.where(den > 0, c / np.where(den > 0, den, 1), 0)
+    return np.triu(np.ones((n, n)), 1)[:, :, None] * rho
+
+
+UNSEEN184 = [
+    TimingProbe("probe/ohlcv-bars-atomic", "probe-unseen184", "ohlcv_bars", P186_BAR_N, P186_BAR_BLOCK,
+                lambda n: -(-n // P186_BAR_BLOCK), _p186_bar_args, source=_P186,
+                note="one-minute OHLCV bars of a day's consolidated tape of 2^24 trades (4096 symbols, activity "
+                     "lognormal(0, 1.8): the busiest ~1.8% of the tape, the top 1% of symbols ~24%; times "
+                     "U-shaped, 3.5% extended-hours prints dropped) into 4096 x 390 bars, a thread a trade in "
+                     "blocks of 256: 4 coalesced loads (20 B, one int64), an int64 division by 60e9, then 7 "
+                     "global atomics on the bar (64-bit atomicMin/atomicMax of (index << 32 | price) for open "
+                     "and close, 32-bit atomicMax/atomicMin for high/low, 2 64-bit and 1 32-bit atomicAdd; "
+                     "return values unused) onto 70 MB of L2-resident bars (70% of them non-empty); the tape in "
+                     "time order, so a warp's 32 trades hit ~31 distinct bars but all warps of a minute hit that "
+                     "minute's ~2900 live bars, the busiest symbols' bars taking up to ~1900 same-address atomics "
+                     "from different SMs: 113M atomics, 335 MB read: bound by L2 atomic throughput with "
+                     "same-address contention"),
+    TimingProbe("probe/book-imbalance-soa", "probe-unseen184", "book_imbalance", P186_BK_N, P186_BK_BLOCK,
+                lambda n: -(-n // P186_BK_BLOCK), _p186_bk_args, source=_P186, symbols=_p186_bk_syms,
+                note="microprice, touch imbalance, depth-weighted imbalance and size-weighted mid of 2^21 "
+                     "10-level L2 book snapshots (one stock's day: 1-tick spread 78% of the time, deeper levels "
+                     "larger), struct-of-arrays (4 int arrays of 10 x 2^21, level l at l * n + i), a thread a "
+                     "snapshot in blocks of 256: 40 coalesced int loads (each a separate 8 MB stream), 40 int to "
+                     "float conversions, ~40 FMAs with the level weights from __constant__ (uniform index: "
+                     "broadcast), 5 float divisions, 4 coalesced stores; 335 MB read, 34 MB written: DRAM "
+                     "bandwidth-bound, streaming"),
+    TimingProbe("probe/realized-var-warp", "probe-unseen184", "realized_var", P186_RV_N, P186_RV_BLOCK,
+                lambda n: -(-n * 32 // P186_RV_BLOCK), _p186_rv_args, source=_P186,
+                note="realized variance, bipower variation and price-change counts of 8192 symbols' "
+                     "trade-to-trade returns (12.4M trades, CSR by symbol; trades a symbol lognormal(6.5, 1.3): "
+                     "median ~640, mean ~1500, the largest ~46k), a warp a symbol in blocks of 256 (1024 "
+                     "blocks): lanes stride the symbol's trades 32 apart, each 3 int loads (coalesced across "
+                     "the warp, re-read from L1), 2 int-to-float divisions and 2 log1pf (~40 instructions a "
+                     "trade), then 3 x 5 __shfl_down_sync; 50 MB read; the work is small (~0.5 G instructions) "
+                     "but the longest symbols' warps loop ~1400 trips of a dependent chain: bound by the "
+                     "load-imbalanced tail of a few warps, the GPU mostly idle"),
+    TimingProbe("probe/lee-ready-bsearch", "probe-unseen184", "lee_ready", P186_LR_N, P186_LR_BLOCK,
+                lambda n: -(-n // P186_LR_BLOCK), _p186_lr_args, source=_P186,
+                note="Lee-Ready classification of 2^22 trades (2048 symbols, activity lognormal(0, 1.5); Trade "
+                     "structs of 16 B, sorted by symbol and time) against 17.2M quotes (2-6 a trade), a thread "
+                     "a trade in blocks of 256: the struct (16 B, int64 ts), the symbol's quote range, a binary "
+                     "search of ~14 steps (up to 19) over int64 quote timestamps (137 MB: dependent 8-byte "
+                     "loads, a warp's lanes neighbouring trades of one symbol so the first steps are shared and "
+                     "the last ones scattered), 2 int loads of the quote, an integer midpoint test; ~5% of "
+                     "trades (at the midpoint or with a locked/crossed/missing quote) walk back over earlier "
+                     "trades' prices (16-byte stride) to the last different one, a divergent loop of 1-17 "
+                     "trips; 84 MB of trades and symbols read, 17 MB written: latency-bound gathers"),
+    TimingProbe("probe/zscore-rolling-double", "probe-unseen184", "rolling_zscore", P186_ZS_N, P186_ZS_BLOCK,
+                lambda n: -(-n // P186_ZS_BLOCK), _p186_zs_args, source=_P186,
+                note="rolling one-hour z-scores (360-point window) of 32768 pairs' log-price spreads over a day "
+                     "of 2340 10-second points (time-major, 307 MB in, 307 MB out), a thread a pair in blocks "
+                     "of 128 (256 blocks: ~8 warps an SM, low occupancy): a sequential loop of 2340 trips, each 2 "
+                     "coalesced float loads (the new point and the one leaving the window, 47 MB behind: about "
+                     "L2's size, mostly re-read from DRAM), the running sum and sum of squares in double (4 "
+                     "DADD/DFMA), 3 double divisions and a double sqrt, a coalesced float store: FP64 "
+                     "division/sqrt latency with few warps to hide it, near DRAM-bound"),
+    TimingProbe("probe/xcorr-lag-smem", "probe-unseen184", "xcorr_lags", P186_XC_N, P186_XC_TILE,
+                lambda n: (n, n), _p186_xc_args, source=_P186,
+                note="lead-lag cross-correlations at lags -10 .. 10 of 128 symbols' one-second returns over a "
+                     "day (23400 points, 12 MB: L2-resident), a block of 256 a pair on a 128 x 128 grid (8128 "
+                     "working blocks, 8256 returning at once), 92 tiles each: the 276-float halo tile of the "
+                     "second series staged in shared memory between 2 __syncthreads, a coalesced load of the "
+                     "first, 21 FMAs each reading a shared float (conflict-free) into a per-thread array of 21 "
+                     "registers; then a 23 x 256 float (23.5 KB) shared tree reduction with 8 __syncthreads; "
+                     "~4G FMAs and shared loads: bound by shared-memory load throughput and FMA issue"),
+]
+PROBES += UNSEEN184
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
