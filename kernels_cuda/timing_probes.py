@@ -48194,9 +48194,10 @@ P184_PART_DTYPE = np.dtype([("pos", np.float32, 3), ("vel", np.float32, 3), ("id
 P184_TSC_N, P184_TSC_BOX = 160, 250.0              # tsc: particles (and mesh cells) a side, the box (Mpc/h)
 P184_TSC_PSI = 5.0                                 # the Zel'dovich displacement's rms a component (Mpc/h, z = 0)
 P184_TSC_BLOCK = 256
-P184_XI_N, P184_XI_BOX = 1 << 15, 500.0            # xi: galaxies, the survey cube's side (Mpc/h)
-# (2^15, not the 49152 first written: a warp's 49152 pairs run past the emulator's default
-# step budget of 10^6 warp instructions, so the prediction stopped; changed before any run)
+P184_XI_N, P184_XI_BOX = 3 << 13, 500.0            # xi: galaxies, the survey cube's side (Mpc/h)
+# (24576, not the 49152 first written nor 2^15: a warp's pairs, at about 31 of simt's
+# instructions each, ran past the emulator's default step budget of 10^6 warp instructions,
+# so the prediction stopped; changed before any GPU run)
 P184_XI_MESH, P184_XI_SIGMA = 64, 0.8              # the lognormal field the groups sample: mesh side, sigma_G
 P184_XI_SAT, P184_XI_RSAT = 0.5, 0.3               # a group's satellites Poisson(0.5), their offsets N(0, 0.3^2)
 P184_XI_NB, P184_XI_R = 20, (0.5, 50.0)            # XI_NB log bins over [rmin, rmax) (Mpc/h)
@@ -48623,10 +48624,10 @@ UNSEEN182 = [
                      "same-address conflicts"),
     TimingProbe("probe/xi-dd-logbin-tiles", "probe-unseen182", "xi_pair_count", P184_XI_N, P184_XI_TILE,
                 lambda n: -(-n // P184_XI_TILE), _p184_xi_args, source=_P184,
-                note="DD pair counts of a 32768-galaxy catalogue (groups in a lognormal field, a 500 Mpc/h cube) in "
-                     "20 log bins over 0.5-50 Mpc/h: 256 blocks of 128 (~2 a SM, 8 warps), each tile of 128 "
+                note="DD pair counts of a 24576-galaxy catalogue (groups in a lognormal field, a 500 Mpc/h cube) in "
+                     "20 log bins over 0.5-50 Mpc/h: 192 blocks of 128 (1-2 a SM, 4-8 warps), each tile of 128 "
                      "galaxies staged as 3 shared float arrays between 2 __syncthreads, then per pair 3 broadcast "
-                     "shared loads, 3 FADDs and 3 FMAs/FMULs and 2 compares (1.07G pairs), 0.4% of pairs in range "
+                     "shared loads, 3 FADDs and 3 FMAs/FMULs and 2 compares (0.6G pairs), 0.4% of pairs in range "
                      "taking a logf and a shared atomicAdd on one of 20 bins (divergent, rare; mostly the outer "
                      "bins), 20 64-bit global atomicAdds a block; shared-load and FP issue bound with few warps a "
                      "SM"),
