@@ -424,7 +424,7 @@ def _xorwow_matvec(b, name, args, node, want):
 # -------------------------------------------------------------------- math
 _MATH1 = ("sqrt rsqrt cbrt exp exp2 exp10 expm1 log log2 log10 log1p sin cos tan asin acos atan "
           "sinh cosh tanh asinh acosh atanh floor ceil round trunc rint nearbyint fabs erf erfc "
-          "lgamma tgamma sinpi cospi").split()
+          "lgamma tgamma sinpi cospi erfinv erfcinv normcdf normcdfinv").split()
 _MATH2 = "pow fmin fmax fmod atan2 hypot copysign fdim remainder".split()
 _MATH3 = ["fma"]
 _FAST = {"__expf": "exp", "__logf": "log", "__sinf": "sin", "__cosf": "cos", "__tanf": "tan",

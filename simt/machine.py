@@ -212,6 +212,17 @@ OP_COST = {
     "m_atan2_f8": (384.5, 132.7),
     "m_hypot_f8": (161.3, 58.0),
     "m_fmod_f8": (373.3, 106.1),
+    # session 58 (docs/results/timing_investigation/math4/, H200; its erff check 69.0 / 30.3
+    # against math.cu's 70.0 / 28.9 on the H100): the inverse error functions and the
+    # normal CDF, in their central ranges (the tails take other branches)
+    "m_erfinv_f4": (80.7, 18.5),
+    "m_erfcinv_f4": (215.2, 31.5),
+    "m_normcdf_f4": (157.7, 66.7),
+    "m_normcdfinv_f4": (138.8, 34.0),
+    "m_erfinv_f8": (494.5, 167.6),
+    "m_erfcinv_f8": (1305.0, 227.4),
+    "m_normcdf_f8": (607.5, 222.0),
+    "m_normcdfinv_f8": (901.7, 250.1),
     # session 18 (docs/results/timing_investigation/math3/, H100; the H200 agrees): sinpi and
     # cospi, and the sine-cosine pairs (sincosf, __sincosf, sincospif, sincos, sincospi),
     # whose sine carries the pair's issue cycles less the cosine's slot, the cosine only

@@ -117,3 +117,39 @@ __global__ void k(const float *x, float *lg, float *tg) {
     assert np.isnan(tg[2]) and np.isnan(tg[3])
     np.testing.assert_allclose(tg[[4, 5, 7]], [1.0, 24.0, math.gamma(-2.5)], rtol=1e-6)
     assert tg[6] == np.inf
+
+
+def test_inverse_error_functions_and_the_normal_cdf():
+    """erfinvf, erfcinvf, normcdff, normcdfinvf (and their double forms): the inverses
+    undo erf and erfc to float rounding, the quantiles a statistics course uses come out,
+    and the ends give CUDA's infinities and NaNs."""
+    src = """
+__global__ void k(const float *p, float *y, const double *pd, double *yd) {
+  int t = threadIdx.x;
+  y[t * 4 + 0] = erfinvf(p[t]); y[t * 4 + 1] = erfcinvf(p[t] + 1.0f);
+  y[t * 4 + 2] = normcdfinvf(0.5f * (p[t] + 1.0f)); y[t * 4 + 3] = normcdff(4.0f * p[t]);
+  yd[t * 2 + 0] = erfinv(pd[t]); yd[t * 2 + 1] = normcdfinv(0.5 * (pd[t] + 1.0));
+}"""
+    rng = np.random.default_rng(8)
+    p = np.concatenate([[-1.0, 1.0, 0.0, 0.9, -0.999999, 1.5], rng.uniform(-1, 1, 58)]).astype(F32)
+    pd = p.astype(np.float64)
+    (_, y, _, yd), _ = run(src, "k", 1, 64, [p, np.zeros(256, F32), pd, np.zeros(128)])
+    y, yd = y.reshape(64, 4), yd.reshape(64, 2)
+    assert y[0, 0] == -np.inf and y[1, 0] == np.inf and y[2, 0] == 0.0 and np.isnan(y[5, 0])
+    assert y[0, 1] == np.inf and y[1, 1] == -np.inf and np.isnan(y[5, 1])   # erfcinv(0), (2)
+    assert y[0, 2] == -np.inf and y[1, 2] == np.inf
+    ok = np.abs(p) < 1
+    # erf(erfinv(p)) = p to erf's slope times float rounding of the result
+    x = y[ok, 0].astype(np.float64)
+    slope = 2 / math.sqrt(math.pi) * np.exp(-x * x)
+    back = np.array([math.erf(v) for v in x])
+    assert np.all(np.abs(back - p[ok]) <= slope * np.abs(x) * 2.0 ** -23 + 1e-12)
+    np.testing.assert_allclose(y[ok, 1], -y[ok, 0], rtol=2e-6, atol=1e-30)     # erfcinv(1 + p) = -erfinv(p)
+    np.testing.assert_allclose(y[ok, 2], math.sqrt(2) * y[ok, 0], rtol=2e-6, atol=1e-30)
+    want = np.array([0.5 * math.erfc(-4.0 * float(v) / math.sqrt(2)) for v in p])
+    np.testing.assert_allclose(y[:, 3], want, rtol=2e-7, atol=1e-40)
+    xd = yd[ok, 0]
+    assert np.max(np.abs(np.array([math.erf(v) for v in xd]) - pd[ok])) < 1e-15
+    np.testing.assert_allclose(yd[ok, 1], math.sqrt(2) * xd, rtol=1e-14, atol=1e-300)
+    (_, y2, _, _), _ = run(src, "k", 1, 1, [np.array([0.95], F32), np.zeros(4, F32), np.array([0.95]), np.zeros(2)])
+    assert y2[2] == pytest.approx(1.959964, abs=2e-6)            # the 97.5% quantile
