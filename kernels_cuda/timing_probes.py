@@ -46839,7 +46839,10 @@ P181_PCA_N = 1 << 15                               # pca: cells
 P181_PCA_G, P181_PCA_K, P181_PCA_TILE, P181_PCA_CLIP = 2000, 50, 16, 10.0   # PCA_G, PCA_K, PCA_TILE, PCA_CLIP
 P181_PCA_DIFF = 0.15                               # a gene up (or down) in a type with this probability each
 P181_PCA_REF = 4096                                # cells the gene scaling was estimated on
-P181_KNN_N, P181_KNN_NR = 1 << 16, 2048            # knn: query cells, the batch's reference cells
+P181_KNN_N, P181_KNN_NR = 1 << 16, 512             # knn: query cells, the batch's reference cells
+# (512, not the 2048 first written: a warp's 2048 references, ~400 of simt's instructions
+# each, ran past the emulator's default step budget of 10^6 warp instructions and stopped
+# the prediction; changed before any GPU run)
 P181_KNN_D, P181_KNN_K, P181_KNN_TILE = 50, 15, 128   # KNN_D, KNN_K, KNN_TILE
 P181_UMI_N = 1 << 24                               # umi: reads
 P181_UMI_CELLS = 8192                              # cells (molecules a cell lognormal(0, 0.6) weighted)
@@ -47193,11 +47196,11 @@ UNSEEN179 = [
     TimingProbe("probe/sc-knn-pca-smem-topk", "probe-unseen179", "sc_knn_batch", P181_KNN_N, P181_KNN_TILE,
                 lambda n: -(-n // P181_KNN_TILE), _p181_knn_args, source=_P181,
                 note="the first batch of a brute-force 15-nearest-neighbour search in 50-d PCA space: 65536 query "
-                     "cells (12 Gaussian cell types, the components' spread decreasing) against 2048 reference cells, "
+                     "cells (12 Gaussian cell types, the components' spread decreasing) against 512 reference cells, "
                      "a thread a query in blocks of 128 (512 blocks, 25.6 KB shared each): the query's 50 coordinates "
-                     "in registers, 16 tiles of 128 references staged with coalesced loads between 2 __syncthreads, "
-                     "then per reference 50 subtract-FMA pairs each with a broadcast shared load (6.7G in all), a "
-                     "compare with the 15th best and, ~90 times a query, an insertion (a divergent while loop "
+                     "in registers, 4 tiles of 128 references staged with coalesced loads between 2 __syncthreads, "
+                     "then per reference 50 subtract-FMA pairs each with a broadcast shared load (1.7G in all), a "
+                     "compare with the 15th best and, ~70 times a query, an insertion (a divergent while loop "
                      "shifting the per-thread distance and index arrays, 120 B of local memory); 13 MB read, 7.9 MB "
                      "written: bound by shared-load and FP32 issue"),
     TimingProbe("probe/sc-umi-dedup-cas64", "probe-unseen179", "sc_umi_dedup", P181_UMI_N, P181_UMI_BLOCK,

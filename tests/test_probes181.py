@@ -62,7 +62,7 @@ def test_data():
     assert s[:11].min() > 3 * s[12:].max()                                   # the 12 types' 11 dimensions first
     pcs, kd, ki, r0, nr, nq = tp._p181_knn_args(4096, rng)
     P = pcs.reshape(nq, 50)
-    assert (r0, nr, nq) == (0, 2048, 4096) and (kd == np.finfo(np.float32).max).all() and (ki == -1).all()
+    assert (r0, nr, nq) == (0, 512, 4096) and (kd == np.finfo(np.float32).max).all() and (ki == -1).all()
     sd = P.std(axis=0)
     assert sd[0] > 3 and sd[-1] < 1 and (np.diff(sd[:10]) < 0.5).all()
     d = np.sqrt(((P[:200, None] - P[None, :]) ** 2).sum(axis=2))
