@@ -2173,6 +2173,7 @@ class Counters:
         small, small_alloc, small_span = (0.0, 0.0, 0.0, 0.0), None, 0
         racy_misses = {}                # racy regions: their L1 misses a slice, their store warps
         every, top_spread = (0.0, 0.0, 0.0, 0.0), (0.0, None, 0)
+        top_extra = (0.0, 0.0, 0.0, 0.0)    # the spread region whose uneven slices add the most
         win_allocs = set()              # regions priced by the resident blocks' slices
         gpu = self.alloc_gpu
         for alloc, (trans, lo, hi, ser, cas, cas_ser, plain) in self.regions.items():
@@ -2192,7 +2193,7 @@ class Counters:
                 if self._read(lo, hi):
                     racy_misses[alloc] = (racy.MISS_PER_GROUP_SECTOR * pairs * scale / slices,
                                           stores * scale)
-            work = tuple(v * scale / slices for v in (trans, ser, cas, cas_ser))
+            work = even = tuple(v * scale / slices for v in (trans, ser, cas, cas_ser))
             share = self.busiest_slice_share(alloc, lo, hi, slices, off)
             uneven = windowed = 0.0
             if hi - lo + 1 > HASH_SPAN:
@@ -2211,8 +2212,14 @@ class Counters:
                 spread = False
             if spread:
                 # regions spread over every slice share every slice: their work adds up
-                # (a COO's row counts and row minima: probe/coo-row-stats, unseen52/)
-                every = tuple(a + b for a, b in zip(every, work))
+                # (a COO's row counts and row minima: probe/coo-row-stats, unseen52/);
+                # where a region's hot lines put more on its busiest slice, that excess is
+                # its own: other arrays' hot lines hash to other slices, so one region's
+                # excess (the largest) joins the even shares (a well's three totals at the
+                # same drifting lines: probe/peaceman-wells-atomic, unseen177/)
+                every = tuple(a + b for a, b in zip(every, even))
+                if work[0] - even[0] > top_extra[0]:
+                    top_extra = tuple(a - b for a, b in zip(work, even))
                 if work[0] > top_spread[0]:
                     top_spread = (work[0], alloc, hi - lo + 1)
             elif work[0] > small[0]:
@@ -2221,6 +2228,7 @@ class Counters:
         # spread regions' work as well (a BFS's queue tail, one word, beside its CAS on
         # dist over 8 MiB: Nsight's busiest slice holds both, timing_investigation/bfsq/);
         # where it lies (span, arrivals) is the larger part's
+        every = tuple(a + b for a, b in zip(every, top_extra))
         best = tuple(a + b for a, b in zip(small, every))
         if small[0] >= every[0]:
             best_alloc, best_span, spread_part = small_alloc, small_span, False

@@ -1214,6 +1214,36 @@ def test_hot_lines_that_drift_with_the_block_index_cost_by_the_resident_blocks_s
     assert res.metrics["simt__l2_region_windowed.max"] == coupled
 
 
+ADD_AT3 = '''extern "C" __global__ void k(int *a, int *b, int *c, const int *idx) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    atomicAdd(&a[idx[i]], 1);
+    atomicAdd(&b[idx[i]], 1);
+    atomicAdd(&c[idx[i]], 1);
+}'''
+
+
+def test_three_arrays_hot_on_the_same_drifting_lines_add_their_even_shares_and_one_excess():
+    """The drift of the test above in three arrays at once (a well's three totals,
+    probe/peaceman-wells-atomic): each array's window puts 2.4-3.4 times its even share on
+    its busiest slice, but the three arrays' hot lines hash to different slices, so the
+    busiest slice holds every array's even share and one array's excess, not three
+    arrays' busiest (that made the probe 2.24 times too slow; unseen177/)."""
+    rng = np.random.default_rng(3)
+    n = 1 << 22
+    idx = _drifting(n, 64, 1, 16, rng)
+    size = int(idx.max()) + 1
+    got = []
+    for src, arrays in ((ADD_AT, 1), (ADD_AT3, 3)):
+        _, res = run(src, "k", n // 256, 256, [np.zeros(size, I32) for _ in range(arrays)] + [idx],
+                          sanitize=False, sample_blocks=512)
+        assert res.metrics["simt__l2_region_windowed.max"] == 1
+        got.append(res.metrics["simt__l2_slice_transactions.max"] / (n / counters.L2_SLICES))
+    one, three = got
+    assert 2.4 < one < 3.4
+    assert 2.0 + 2.4 < three < 2.0 + 3.4
+    assert three - one == pytest.approx(2.0, abs=0.4)
+
+
 def test_a_whole_grid_is_priced_window_by_window():
     """Emulated whole, each window of resident blocks counts its own busiest slice: two
     windows of 16 blocks, each on 64 lines (16 KiB) of its own 32 KiB chunk, put 3 times
