@@ -1668,7 +1668,9 @@ def test_same_address_replays_spread_over_every_slice_cost_more():
     replays cost ``spread_same_cost`` (1.93 on the H200, cal_gatom on 512 KiB) times the
     one-address rate (timing_investigation/redgroups/: 0.45-0.59 of the time without it,
     0.82-1.04 with it); on 1 KiB (two slices) they cost the rate itself.  Two arrays
-    reduced at the same rows share every slice: their transactions add up."""
+    reduced at the same rows share every slice: their even shares add up, and the busiest
+    slice takes one array's excess over its even share, not both (the arrays' busiest
+    lines fall on different slices; session 58, probe/peaceman-wells-atomic)."""
     import dataclasses
     prof = timing.load_profile("h200")
     assert 1.8 < prof.spread_same_cost < 2.1 and timing.load_profile("h100").spread_same_cost == 0.0
@@ -1685,8 +1687,10 @@ def test_same_address_replays_spread_over_every_slice_cost_more():
     _, p_small_plain = _red2(255, False, plain)
     assert p_small.components_us["contention"] == pytest.approx(p_small_plain.components_us["contention"])
     both, _ = _red2((4 << 20) // 4 - 1, True, prof)
-    assert both.metrics["simt__l2_slice_transactions.max"] == pytest.approx(2 * trans, rel=0.02)
-    assert both.metrics["simt__l2_slice_serialized.max"] == pytest.approx(2 * ser, rel=0.02)
+    # (here one array's busiest slice holds 1.17 times its even share: 9602 of which 8192
+    # even, so two arrays 2 x 8192 + 1410)
+    assert 1.7 * trans < both.metrics["simt__l2_slice_transactions.max"] < 1.95 * trans
+    assert 1.7 * ser < both.metrics["simt__l2_slice_serialized.max"] < 1.95 * ser
 
 
 @pytest.mark.parametrize("blocks, per_sm", [(100, 1), (132, 1), (133, 2), (264, 2), (1000, 8)])
