@@ -21,10 +21,19 @@ cost 0.67-0.76 at 8 and 0.92-0.93 at 16.  That follows the lines the SM's warps 
 once, warps x streams: ``miss_share`` = 1 - (``HELD_LINES`` / (warps x streams))^2 with
 32 lines held gives 0, 0.56-0.75, 0.89-0.94 and 0.67-0.75, 0.92-0.94 there.
 
+One table read at scattered words (a binary search, a lookup by a hashed or data-dependent
+index) misses too, whatever the warps an SM and the words a request (cscat/, H200): 2.0
+cycles a pass up to 2 KB, 10 at 4 KB, 21 at 8 KB, 34 at 64 KB: each pass that misses costs
+about ``MISS_CYCLES``, one after another, with about ``CACHE_LINES`` 64-byte lines kept.
+``scatter_miss`` estimates the share of an ``LDC``'s passes that miss so: those not on a
+line (or the next) its warp read at the previous execution of the load (a walk, which the
+cache serves: cmiss/'s single streams), times the share of the reads outside the
+``CACHE_LINES`` most-read lines.
+
 Limitations: measured on the H200 only (the H100's constant cache is taken to be the
-same); streams beyond eight cost what eight do; one table read at scattered words by a
-warp's lanes (``probe/hdr-merge-const-crf``, ``const/``'s stride-32 sweep: up to twice
-the cost) is not counted here.
+same); streams beyond eight cost what eight do; the scattered reads' hits are estimated
+from the first ``TRACK_WARPS`` warps' reads (the lines they share stand for the lines the
+resident warps share).
 """
 from __future__ import annotations
 
@@ -51,6 +60,11 @@ TRACK_READS = 256                          # ... over at most this many executio
 # 2.0 cycles a pass (4.6 ms for 592 M passes on the H200), not the 3.8 of three streams
 # of 768 bytes; cmiss/'s walks read each word once a warp
 HELD_REUSE = 4.0
+# one table read at scattered words (cscat/): SM cycles a pass that misses the cache takes,
+# and the 64-byte lines the cache keeps (2 KB tables: no misses; 4 KB: 27%; 64 KB: 95%)
+MISS_CYCLES = 30.0
+CACHE_LINES = 48
+FIRST_READS = 4           # scatter_miss: the first warps' reads tell what they share from this many a line kept
 
 
 def extra_cycles(streams: int, walked: int) -> float:
@@ -85,6 +99,63 @@ def reuse(reads: dict) -> dict:
         if parts:                          # (none where no tracked warp got there)
             allr = np.concatenate(parts)
             out[pc] = len(allr) / max(1, len(np.unique(allr)))
+    return out
+
+
+def scatter_miss(reads: dict, lines: dict, loop_of: dict) -> dict:
+    """pc -> the share of that ``LDC``'s passes that miss the constant cache on scattered
+    lines of a table larger than it (cscat/), from ``reads`` (as ``reuse``'s, one array an
+    execution), ``lines`` (pc -> (origin, every warp's passes per 64-byte line)) and
+    ``loop_of`` (pc -> the loop nvcc keeps around it, or None).  A pass walks when its
+    warp's previous execution of the load read at most two lines and this one is on one
+    of them or the next (a table walked in order, which the cache serves: cmiss/'s single
+    streams); the others scatter (a warp's first reads of a load outside a loop
+    included), and miss as often as the passes fall outside the ``CACHE_LINES`` lines the
+    launch's warps read most (an SM's resident blocks come from all over the grid) or,
+    where that is less, outside those the first warps read most (neighbouring warps on
+    one region of the table).  Loads that read at most ``CACHE_LINES`` lines: none.
+    Fitted on two probes (nscore-backtr-const: the launch's lines, 1.09 -> 0.87 with the
+    first warps' too; ionex-tec-const-bilin: 3.42 with the launch's, 2.21 with the first
+    warps'); a pass's reuse of a line another load of the table read just before (its
+    bilinear neighbours) is not counted."""
+    out = {}
+    for pc, parts in reads.items():
+        if not parts or pc not in lines:
+            continue
+        cnt = lines[pc][1]
+        cnt = cnt[cnt > 0]
+        if len(cnt) <= CACHE_LINES:
+            continue
+        held = np.sort(cnt)[::-1][:CACHE_LINES].sum() / cnt.sum()
+        # ... or, where neighbouring warps share more (a block's warps on one region of
+        # the table: probe/ionex-tec-const-bilin), the first warps' own most-read lines,
+        # where they read enough to tell (``FIRST_READS`` times the lines kept)
+        _, first = np.unique((np.concatenate(parts) & 0xFFFFFFFF) >> 6, return_counts=True)
+        if first.sum() >= FIRST_READS * CACHE_LINES:
+            held = max(held, np.sort(first)[::-1][:CACHE_LINES].sum() / first.sum())
+        looped = loop_of.get(pc) is not None
+        prev_keys = prev_warps = None
+        total = far = 0
+        for part in parts:
+            warp, line = part >> 32, (part & 0xFFFFFFFF) >> 6
+            key = (warp << 32) | line
+            if prev_keys is None:
+                seen = np.zeros(len(part), bool)
+                walk = seen
+            else:
+                uw, nlines = np.unique(prev_warps, return_counts=True)
+                seen = np.isin(warp, uw)
+                narrow = np.isin(warp, uw[nlines <= 2])
+                walk = narrow & (np.isin(key, prev_keys) | np.isin(key - 1, prev_keys))
+            counted = seen | (not looped)
+            total += int(counted.sum())
+            far += int((counted & ~walk).sum())
+            uk = np.unique(key)
+            prev_keys, prev_warps = uk, uk >> 32
+        if total:
+            share = far / total * (1.0 - held)
+            if share > 0:
+                out[pc] = share
     return out
 
 

@@ -61,6 +61,7 @@ CONST_REPLAYS = "simt__const_replays.sum"       # their extra passes: distinct a
 CONST_PASSES = "simt__const_ldc_passes.sum"     # the constant cache's passes for LDCs (timing)
 CONST_MISS_CYCLES = "simt__const_miss_cycles.sum"   # ... and what their misses add (simt.constcache)
 CONST_MISS_STREAMS = "simt__const_miss_streams.max"  # ... the tables such a loop reads a trip
+CONST_SCATTER_CYCLES = "simt__const_scatter_miss_cycles.sum"  # ... one table's scattered misses
 # the SASS instructions the executed IR stands for (simt.issue: register copies and loop
 # markers are free, an unrolled loop's control counts once per 4 trips)
 ISSUE_SLOTS = "simt__issue_slots.sum"
@@ -1125,6 +1126,7 @@ class Counters:
         self.const_span: dict = {}                          # LDC pc -> (lowest, highest) address
         self.const_first: dict = {}                         # ... the first warp to read there
         self.const_reads: dict = {}                         # ... (warp, word) of the first warps' reads
+        self.const_lines: dict = {}                         # ... (64 KiB origin, passes per 64-byte line)
         self.l1_lines = 0                                   # ... of loads, L1 hits included
         self.l1_waves = 0                                   # ... and the cycles L1 takes for them
         self.l1_prev: dict[int, tuple] = {}                 # load pc -> (each lane's last sector there, warps seen)
@@ -2277,6 +2279,13 @@ class Counters:
             if cyc:
                 out[CONST_MISS_CYCLES] = int(round(cyc * scale))
                 out[CONST_MISS_STREAMS] = max(k for e, k in extra.values() if e)
+            # and the misses of a table read at scattered words, where the streams' rule
+            # charges none (cscat/)
+            scat = constcache.scatter_miss(self.const_reads, self.const_lines, self.kept_loop)
+            cyc = sum(self.per_pc[pc].get(CONST_PASSES, 0) * share * constcache.MISS_CYCLES
+                      for pc, share in scat.items() if not extra.get(pc, (0.0, 0))[0])
+            if cyc:
+                out[CONST_SCATTER_CYCLES] = int(round(cyc * scale))
         # 128-byte lines of global load requests, L1 hits included (L1's data pipe)
         out["simt__l1_lines_ld.sum"] = int(round(self.l1_lines * scale))
         # the cycles L1's data pipe takes for them (l1_gather_waves)

@@ -1123,6 +1123,12 @@ def _const_counters(m: Machine, p: int, ins, a: np.ndarray, g: np.ndarray) -> No
             lo, hi = int(words.min()), int(words.max())
             old = m.cnt.const_span.get(p)
             m.cnt.const_span[p] = (lo, hi) if old is None else (min(lo, old[0]), max(hi, old[1]))
+            # every warp's passes by line: which lines the resident warps read most
+            # (simt.constcache.scatter_miss)
+            origin, hist = m.cnt.const_lines.setdefault(p, ((lo >> 16) << 16, np.zeros(1024)))
+            rel = (words - origin) >> 6
+            rel = rel[(rel >= 0) & (rel < len(hist))]
+            hist += np.bincount(rel, minlength=len(hist))[:len(hist)]
             # the words the first warps to get here read, for how often each reads a word
             # again (simt.constcache: tables every warp reads whole stay in the cache)
             first = m.cnt.const_first.setdefault(p, m.gwarp0)

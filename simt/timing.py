@@ -322,7 +322,8 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
         "constant": (g(C.CONST_PASSES, 0) * CONST_PASS_CYCLES
                      + g(C.CONST_MISS_CYCLES, 0)
                      * constcache.miss_share(resident / prof.sm_count * -(-threads_per_block // 32),
-                                             int(g(C.CONST_MISS_STREAMS, 0))))
+                                             int(g(C.CONST_MISS_STREAMS, 0)))
+                     + g(C.CONST_SCATTER_CYCLES, 0))
                     / (sms * clock_per_us),
         # the SM's barrier unit takes the warps' arrivals one after another
         "barrier": (g(C.BAR_WARPS, 0) * BAR_WARP_CYCLES + g(C.VOTE_WARPS, 0) * VOTE_WARP_CYCLES)

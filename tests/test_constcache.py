@@ -128,3 +128,41 @@ extern "C" __global__ void k(unsigned int *out, int years) {
     assert got["whole"][C.CONST_PASSES] > 0 and C.CONST_MISS_CYCLES not in got["whole"]
     assert got["walk"][C.CONST_MISS_STREAMS] == 3 and got["walk"][C.CONST_MISS_CYCLES] > 0
     assert constcache.reuse({0: [np.array([1, 2, 1, 2]), np.array([1, 2])], 1: []}) == {0: 3.0}
+
+
+@pytest.mark.parametrize("nbytes, lo, hi", [(1024, 1.9, 2.1), (4096, 8.0, 12.0), (16384, 24.0, 32.0)])
+def test_one_table_read_at_scattered_words_misses_past_the_cache(nbytes, lo, hi):
+    """cscat.cu (the kernel the H200 timed, docs/results/timing_investigation/cscat/): 32
+    hashed words a request of one table.  Measured SM cycles a pass: 1.9 at 1 KB, 10.1 at
+    4 KB, 28.3 at 16 KB, whatever the warps an SM; simt's passes cost 2 plus ``MISS_CYCLES``
+    times the share outside the ``CACHE_LINES`` lines kept (none up to 3 KB)."""
+    src = (ROOT / "docs/results/timing_investigation/cscat/cscat.cu").read_text()
+    f = simt.Module.from_source(src, "cscat.cu").get_function("cscat")
+    dev = simt.Device()
+    grid = SMS * BLOCKS_PER_SM
+    out = dev.zeros(grid * 256, np.float32)
+    r = f.launch(dev, simt.LaunchConfig.of(grid, 256), [out, np.int32(64), np.int32(nbytes // 4 - 1), np.int32(0)],
+                 sanitize=False, sample_blocks=2)
+    prof = timing.load_profile("h200")
+    p = timing.predict_result(r, prof)
+    assert lo < _cycles_per_pass(r, p, prof) < hi
+    assert (C.CONST_SCATTER_CYCLES in r.metrics) == (nbytes > 4 * constcache.CACHE_LINES * 16)
+
+
+def test_scattered_passes_are_those_off_the_lines_the_warp_read_last_time():
+    """A warp walking a table line by line (its next read on the line it read or the next
+    one) does not count as scattered, whatever the table's size; one jumping does."""
+    lines = {0: (0, np.full(1024, 10.0)), 1: (0, np.full(1024, 10.0))}
+    walk = [np.array([(3 << 32) | (t * 16)]) for t in range(200)]        # 4 bytes a trip
+    jump = [np.array([(3 << 32) | ((t * 977) % 1024 * 64)]) for t in range(200)]
+    got = constcache.scatter_miss({0: walk, 1: jump}, lines, {0: 7, 1: 7})
+    assert 0 not in got
+    # (the first warp's 200 reads on 200 lines: 48 of them kept, more than the launch's 48 of 1024)
+    assert got[1] == pytest.approx(1 - constcache.CACHE_LINES / 200, rel=1e-9)
+    # a warp's lanes on 32 scattered lines at once: scattered, though some come back
+    wide = [np.array([(3 << 32) | ((t * 31 + k * 67) % 1024 * 64) for k in range(32)]) for t in range(50)]
+    assert 0.85 < constcache.scatter_miss({0: wide}, lines, {0: 7})[0] < 0.95
+    # read once a warp, outside a loop, at scattered lines: scattered (50 reads are too few
+    # to say what the first warps share: the launch's lines)
+    once = [np.array([(w << 32) | (w * 977 % 1024 * 64)]) for w in range(50)]
+    assert constcache.scatter_miss({0: once}, lines, {0: None})[0] == pytest.approx(1 - constcache.CACHE_LINES / 1024)
