@@ -1102,11 +1102,11 @@ def _const_counters(m: Machine, p: int, ins, a: np.ndarray, g: np.ndarray) -> No
     reading different words replay it (``C.CONST_REPLAYS``), and
     each pass costs the SM ``timing.CONST_PASS_CYCLES`` (``C.CONST_PASSES``).
     The addresses each ``LDC`` walks are kept (``cnt.const_span``): a loop reading several
-    tables a trip misses the cache (``simt.constcache``).
-    Limitations: the misses of one table read at scattered words (larger than its 2 KiB
-    a SM: about twice the cost, timing_investigation/const/) are not counted, and a
-    pointer into constant memory passed around as a plain pointer counts as a global
-    access when nothing tells where it points."""
+    tables a trip misses the cache (``simt.constcache``); so are the lines every warp
+    reads there and the first warps' reads, for the misses of one table read at scattered
+    words (``constcache.scatter_miss``).
+    Limitations: a pointer into constant memory passed around as a plain pointer counts
+    as a global access when nothing tells where it points."""
     mat, act, warps = _warp_matrix(a, g)
     rn = C.Runs(mat, act)
     words = rn.addr                                         # each warp's distinct words
@@ -1125,7 +1125,8 @@ def _const_counters(m: Machine, p: int, ins, a: np.ndarray, g: np.ndarray) -> No
             m.cnt.const_span[p] = (lo, hi) if old is None else (min(lo, old[0]), max(hi, old[1]))
             # every warp's passes by line: which lines the resident warps read most
             # (simt.constcache.scatter_miss)
-            origin, hist = m.cnt.const_lines.setdefault(p, ((lo >> 16) << 16, np.zeros(1024)))
+            # (from the 64 KiB boundary below its first read: 128 KiB holds any 64 KiB bank)
+            origin, hist = m.cnt.const_lines.setdefault(p, ((lo >> 16) << 16, np.zeros(2048)))
             rel = (words - origin) >> 6
             rel = rel[(rel >= 0) & (rel < len(hist))]
             hist += np.bincount(rel, minlength=len(hist))[:len(hist)]
