@@ -163,7 +163,6 @@ def _load_entry(target: str, o: Options) -> Session:
 
 def _load_file(target: str, o: Options) -> Session:
     import simt
-    from simt.launch import Dim3
     from tui import cli
 
     path = Path(target)
@@ -204,7 +203,6 @@ def open_session(target: str, options: Options | None = None) -> Session:
 
     Never raises a ``SimtError``: a compile, usage or launch error is kept in
     ``session.error`` (with the source, when there is one) for the screen to show."""
-    import simt
     from simt.errors import SimtError
 
     o = options or Options()

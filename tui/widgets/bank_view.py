@@ -13,7 +13,6 @@ import numpy as np
 from tui.widgets.lines import LinesWidget, Runs
 
 from tui import fmt
-from tui.frame import Frame
 
 
 def word_dtype(text: str):

@@ -5,7 +5,6 @@ from __future__ import annotations
 from tui.widgets.lines import LinesWidget, Runs
 
 from tui import fmt
-from tui.frame import Frame
 from tui.widgets.warp_grid import lane_states
 
 

@@ -7,7 +7,6 @@ from collections import defaultdict
 from tui.widgets.lines import LinesWidget, Runs
 
 from tui import fmt
-from tui.frame import Frame
 
 
 def sector_lanes(acc: dict) -> dict[int, list[int]]:

@@ -8,7 +8,6 @@ serialization (serialized steps per warp atomic), ``san`` sanitizer findings.
 from __future__ import annotations
 
 from rich.segment import Segment
-from rich.style import Style
 from rich.syntax import Syntax
 from rich.text import Text
 from textual.geometry import Size

@@ -10,7 +10,6 @@ import numpy as np
 from tui.widgets.lines import LinesWidget, Runs
 
 from tui import fmt
-from tui.frame import Frame
 
 LEGEND = [("active", fmt.STYLE_ACTIVE), ("masked off", fmt.STYLE_MASKED),
           ("at barrier", fmt.STYLE_WAITING), ("exited", fmt.STYLE_EXITED)]
