@@ -28,12 +28,12 @@ about ``MISS_CYCLES``, one after another, with about ``CACHE_LINES`` 64-byte lin
 ``scatter_miss`` estimates the share of an ``LDC``'s passes that miss so: those not on a
 line (or the next) its warp read at the previous execution of the load (a walk, which the
 cache serves: cmiss/'s single streams), times the share of the reads outside the
-``CACHE_LINES`` most-read lines.
+``CACHE_LINES`` most-read lines (the launch's, or the first warps' where they share more).
 
 Limitations: measured on the H200 only (the H100's constant cache is taken to be the
 same); streams beyond eight cost what eight do; the scattered reads' hits are estimated
-from the first ``TRACK_WARPS`` warps' reads (the lines they share stand for the lines the
-resident warps share).
+from the launch's lines or the first ``TRACK_WARPS`` warps' reads, not from the warps
+resident on one SM.
 """
 from __future__ import annotations
 
@@ -134,24 +134,21 @@ def scatter_miss(reads: dict, lines: dict, loop_of: dict) -> dict:
         if first.sum() >= FIRST_READS * CACHE_LINES:
             held = max(held, np.sort(first)[::-1][:CACHE_LINES].sum() / first.sum())
         looped = loop_of.get(pc) is not None
-        prev_keys = prev_warps = None
+        prev = None                                     # the previous execution's (warp, line)s
         total = far = 0
         for part in parts:
-            warp, line = part >> 32, (part & 0xFFFFFFFF) >> 6
-            key = (warp << 32) | line
-            if prev_keys is None:
-                seen = np.zeros(len(part), bool)
-                walk = seen
+            warp = part >> 32
+            key = (warp << 32) | ((part & 0xFFFFFFFF) >> 6)
+            if prev is None:
+                seen = walk = np.zeros(len(part), bool)
             else:
-                uw, nlines = np.unique(prev_warps, return_counts=True)
+                uw, nlines = np.unique(prev >> 32, return_counts=True)
                 seen = np.isin(warp, uw)
-                narrow = np.isin(warp, uw[nlines <= 2])
-                walk = narrow & (np.isin(key, prev_keys) | np.isin(key - 1, prev_keys))
+                walk = np.isin(warp, uw[nlines <= 2]) & (np.isin(key, prev) | np.isin(key - 1, prev))
             counted = seen | (not looped)
             total += int(counted.sum())
             far += int((counted & ~walk).sum())
-            uk = np.unique(key)
-            prev_keys, prev_warps = uk, uk >> 32
+            prev = np.unique(key)
         if total:
             share = far / total * (1.0 - held)
             if share > 0:

@@ -1126,10 +1126,10 @@ def _const_counters(m: Machine, p: int, ins, a: np.ndarray, g: np.ndarray) -> No
             # every warp's passes by line: which lines the resident warps read most
             # (simt.constcache.scatter_miss)
             # (from the 64 KiB boundary below its first read: 128 KiB holds any 64 KiB bank)
-            origin, hist = m.cnt.const_lines.setdefault(p, ((lo >> 16) << 16, np.zeros(2048)))
+            origin, hist = m.cnt.const_lines.setdefault(p, ((lo >> 16) << 16, np.zeros(2048, np.int64)))
             rel = (words - origin) >> 6
-            rel = rel[(rel >= 0) & (rel < len(hist))]
-            hist += np.bincount(rel, minlength=len(hist))[:len(hist)]
+            got = np.bincount(rel[(rel >= 0) & (rel < len(hist))])
+            hist[:len(got)] += got
             # the words the first warps to get here read, for how often each reads a word
             # again (simt.constcache: tables every warp reads whole stay in the cache)
             first = m.cnt.const_first.setdefault(p, m.gwarp0)
