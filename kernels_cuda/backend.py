@@ -69,7 +69,7 @@ class EmulatorBackend:
 
     def __init__(self, seed: int = 0, policy: str = "lockstep", sanitize: bool = True,
                  device=None, step_budget: int | None = None, progress=None,
-                 sample_blocks: int | None = None, gpu=None):
+                 sample_blocks: int | None = None, gpu=None, track_time: bool = True):
         import simt
         self.device = device or simt.Device()
         self.seed = seed
@@ -79,6 +79,7 @@ class EmulatorBackend:
         self.progress = progress
         self.sample_blocks = sample_blocks   # large grids: emulate a sample of blocks, extrapolate
         self.gpu = gpu                       # GPU profile for each launch's predicted_ms
+        self.track_time = track_time         # False: outputs and counters, no timing model
         self.launches: list = []   # simt.LaunchResult per launch, in order
         self._modules: dict = {}
 
@@ -118,5 +119,6 @@ class EmulatorBackend:
         res = fn.launch(self.device, cfg, list(args), seed=self.seed + len(self.launches),
                         policy=self.policy, sanitize=self.sanitize,
                         step_budget=self.step_budget, progress=self.progress,
-                        sample_blocks=self._sample(cfg, fn), gpu=self.gpu)
+                        sample_blocks=self._sample(cfg, fn), gpu=self.gpu,
+                        track_time=self.track_time)
         self.launches.append(res)
