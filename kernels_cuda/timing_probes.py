@@ -49537,6 +49537,3488 @@ UNSEEN184 = [
 PROBES += UNSEEN184
 
 
+# probe-unseen185 (probes187.cu): a robotics (SLAM and motion planning) course's kernels (a
+# 3-D log-odds voxel map updated from lidar scans by Amanatides-Woo traversal and float
+# atomicAdd, a particle filter's likelihood-field weights, a correlative scan matcher's
+# (theta, x, y) window with the rotated scan in shared memory, RRT edge checks against oriented
+# boxes in __constant__, PRM edges' Dubins path lengths in double, KinectFusion's
+# point-to-plane ICP normal equations reduced by warp shuffles and double atomics) as a student
+# who knows CUDA basics writes them, predicted before their first GPU run
+_P187 = "probes187.cu"
+P187_L_FREE, P187_L_OCC = -0.40625, 0.84375        # L_FREE, L_OCC
+P187_OG_AZ = 2048                                  # occ3d: a VLP-16 scan's azimuths (16 rings each)
+P187_OG_RINGS = (-15, 1, -13, 3, -11, 5, -9, 7, -7, 9, -5, 11, -3, 13, -1, 15)   # lasers' elevations (deg), in firing order
+P187_OG_RES = 0.1                                  # voxel side (m)
+P187_OG_GRID = (5.0, -5.0, -0.4, 51.2, 51.2, 6.4)  # the grid's corner and extent (m): 512 x 512 x 64 voxels at RES
+P187_OG_HALL = (80.0, 40.0, 8.0)                   # the warehouse's inside (m)
+P187_OG_MAXR, P187_OG_NOISE, P187_OG_DROP = 30.0, 0.015, 0.02   # max range, range noise sd (m), no-measurement share
+P187_OG_H = 1.8                                    # the sensor's height (m)
+P187_OG_BLOCK = 128
+P187_MAP_RES = 0.05                                # the 2-D maps' cell (m)
+P187_MAP_WALL = 0.15                               # wall thickness (m)
+P187_MAP_ROOM = ((4.0, 9.0), (5.0, 10.0))          # room widths (x) and depths (y), uniform (m)
+P187_MAP_DOOR, P187_MAP_OPEN = 0.8, 0.15           # a wall segment's chance of a 1 m door, of being left out
+P187_MAP_FURN = 20.0                               # a piece of furniture a FURN m^2
+P187_LZ_BEAMS, P187_LZ_FOV, P187_LZ_MAXR = 1081, 270.0, 30.0     # the 2-D lidar: beams, field of view (deg), range (m)
+P187_LZ_NOISE, P187_LZ_SHORT = 0.01, 0.02          # range noise sd (m); share of short returns (people)
+P187_PF_CELLS = 2000                               # pf: the map's side (cells): 100 m, origin (-50, -50)
+P187_PF_STEP = 4                                   # every 4th beam (max-range ones dropped)
+P187_PF_SENSOR = (0.2, 0.0)                        # the lidar on the robot (m)
+P187_PF_SIGMA, P187_PF_ZHIT, P187_PF_ZRAND = 0.2, 0.95, 0.05     # the likelihood field model (AMCL's defaults)
+P187_PF_HYP, P187_PF_UNIF = 8, 0.1                 # hypotheses (clusters), uniform share
+P187_PF_SPREAD = (0.25, 0.08)                      # a cluster's sd in x, y (m) and theta (rad)
+P187_PF_BLOCK = 64
+P187_CSM_CELLS = 1024                              # csm: the submap's side (cells), 51.2 m
+P187_CSM_SIGMA = 2.0                               # the table's blur (cells)
+P187_CSM_WIN, P187_CSM_TILE = 64, 16               # translations a side (cells, +-1.6 m); CSM_TILE
+P187_CSM_DTH = np.radians(0.25)                    # rotation step; the window +-(rotations - 1) / 2 steps
+P187_CSM_ERR = (-7, 4, 10)                         # the guess's error: cells x, y and rotation steps
+P187_CC_BOX = (30.0, 30.0, 8.0)                   # rrt: the hall (m)
+P187_CC_KINDS = (16, 48, 40, 24)                   # boxes: pillars, machines, pipes (any orientation), partitions
+P187_CC_RES, P187_CC_RADIUS, P187_CC_ETA = 0.04, 0.25, 0.75      # sample spacing, drone radius, RRT step (m)
+P187_CC_STEER = 0.7                                # edges of the full step (the rest U(0.05, ETA))
+P187_CC_TREES = ((4.0, 4.0, 1.5), (26.0, 26.0, 5.0), 3.0, (0.25, 0.15, 0.6))   # start, goal, spread, shares (+ uniform)
+P187_CC_BLOCK = 128
+P187_DB_K, P187_DB_SPACING, P187_DB_RHO = 16, 4.0, 4.0   # dubins: neighbours a node, node spacing, turning radius (m)
+P187_DB_BLOCK = 256
+P187_ICP_NS, P187_ICP_BLOCK = 29, 512              # ICP_NS, ICP_BLOCK
+P187_ICP_ROOM = (6.0, 5.0, 2.8)                    # icp: the room (m)
+P187_ICP_FOCAL = 0.547                             # fx = fy = FOCAL w (1050 at 1920)
+P187_ICP_CAM = ((1.0, 1.2, 1.5), (4.5, 3.5, 0.8))  # the previous camera: position, look-at point
+P187_ICP_MOTION = (0.015, 1.0)                     # the frames' relative motion: metres, degrees
+P187_ICP_NOISE = (0.002, 0.0002, 0.02)             # smooth depth error (m), white error (m), missing share
+P187_ICP_DIST, P187_ICP_COS = 0.1, float(np.cos(np.radians(20.0)))
+
+
+def _p187_slab(o, inv, lo, hi):
+    """The ray parameters where rays o + t u enter and leave the box [lo, hi] (o and inv =
+    1 / u as 3 rows of m)."""
+    tn = np.full(o.shape[1], -np.inf)
+    tf = np.full(o.shape[1], np.inf)
+    with np.errstate(invalid="ignore"):
+        for a in range(3):
+            t1 = (lo[a] - o[a]) * inv[a]
+            t2 = (hi[a] - o[a]) * inv[a]
+            np.maximum(tn, np.fmin(t1, t2), out=tn)
+            np.minimum(tf, np.fmax(t1, t2), out=tf)
+    return tn, tf
+
+
+def _p187_rows(o, u):
+    """Rays' origins and inverse directions as the 3 rows _p187_slab takes."""
+    with np.errstate(divide="ignore"):
+        return np.ascontiguousarray(np.broadcast_to(o, u.shape).T), np.ascontiguousarray((1.0 / u).T)
+
+
+def _p187_og_hall(rng):
+    """The warehouse's boxes (lo, hi corners, k x 3 each): 7 rows of racks (1.2 m deep, 5.5 m
+    tall, x 10 .. 70 less two cross aisles), 7 pillars along the front wall, 25 pallets (up to
+    1.8 m) in the staging area between the racks and the front aisle."""
+    lo, hi = [], []
+    for k in range(7):
+        y = 5.0 + 4.6 * k
+        for x0, x1 in ((10.0, 30.0), (33.0, 50.0), (53.0, 70.0)):
+            lo.append((x0, y, 0.0))
+            hi.append((x1, y + 1.2, 5.5))
+    for k in range(7):
+        lo.append((9.7 + 10 * k, 38.0, 0.0))
+        hi.append((10.3 + 10 * k, 38.6, 8.0))
+    p = np.c_[rng.uniform(2, 75, 25), rng.uniform(34.2, 35.3, 25)]
+    p[(p[:, 0] > 28.3) & (p[:, 0] < 33.5), 0] += 5.5          # the cross aisle kept clear
+    h = rng.uniform(0.3, 1.8, 25)
+    for (x, y), z in zip(p, h):
+        lo.append((x, y, 0.0))
+        hi.append((x + 1.2, y + 1.0, z))
+    return np.array(lo), np.array(hi)
+
+
+def _p187_og_args(n, rng, az=P187_OG_AZ, res=P187_OG_RES):
+    """n lidar beams in scans of 16 x az (a VLP-16: ring firing order P187_OG_RINGS at each
+    azimuth, azimuths 2 pi / az apart from a random start) from poses along the warehouse's
+    front (y ~ 37) then down a cross aisle (x ~ 31.5), 1.8 m up (N(0, 0.05^2) jitter), each
+    beam cast against the hall (_p187_og_hall, floor, walls, ceiling): ends (float32 n x 4:
+    x, y, z, w) at the range plus N(0, 0.015^2), w 1, or at 30 m, w 0, beyond the max range;
+    P187_OG_DROP with no measurement (0, 0, 0, -1); the scans' origins (float32 x 3 a scan),
+    the log-odds grid (zeroed) of P187_OG_GRID at res, per_scan, gx0, gy0, gz0, 1 / res, nx,
+    ny, nz, n."""
+    per = 16 * az
+    S = -(-n // per)
+    k = np.arange(S)
+    half = S // 2
+    path = np.where(k[:, None] < half, np.c_[5.0 + 26.0 * k / max(half, 1), np.full(S, 37.0)],
+                    np.c_[np.full(S, 31.5), 35.0 - 27.0 * (k - half) / max(S - half, 1)])
+    org = np.c_[path, np.full(S, P187_OG_H)] + rng.normal(0, 0.05, (S, 3))
+    yaw = np.where(k < half, 0.0, -np.pi / 2)                  # heading along the path
+    start = rng.uniform(0, 2 * np.pi, S)
+    el = np.radians(np.array(P187_OG_RINGS, np.float64))
+    a = start[:, None] + yaw[:, None] + 2 * np.pi * np.arange(az)[None, :] / az      # S x az
+    a = np.repeat(a.reshape(S, az, 1), 16, axis=2).reshape(-1)[:n]
+    e = np.tile(el, S * az)[:n]
+    u = np.c_[np.cos(e) * np.cos(a), np.cos(e) * np.sin(a), np.sin(e)]
+    o = np.repeat(org, per, axis=0)[:n]
+    oT, iT = _p187_rows(o, u)
+    t = _p187_slab(oT, iT, np.zeros(3), np.array(P187_OG_HALL))[1]
+    lo, hi = _p187_og_hall(rng)
+    for b in range(len(lo)):
+        tn, tf = _p187_slab(oT, iT, lo[b], hi[b])
+        hit = (tn <= tf) & (tn > 0)
+        t = np.where(hit & (tn < t), tn, t)
+    r = t + rng.normal(0, P187_OG_NOISE, n)
+    far = r > P187_OG_MAXR
+    r = np.minimum(r, P187_OG_MAXR)
+    pts = np.empty((n, 4), np.float32)
+    pts[:, :3] = o + r[:, None] * u
+    pts[:, 3] = np.where(far, 0, 1)
+    drop = rng.random(n) < P187_OG_DROP
+    pts[drop] = (0, 0, 0, -1)
+    g = P187_OG_GRID
+    dims = [int(round(v / res)) for v in g[3:]]
+    return [pts, org.astype(np.float32).ravel(), np.zeros(dims[0] * dims[1] * dims[2], np.float32), _i32(per),
+            np.float32(g[0]), np.float32(g[1]), np.float32(g[2]), np.float32(1 / res), *map(_i32, dims), _i32(n)]
+
+
+def _p187_og_ref(pts, origin, per_scan, g0, inv_res, dims):
+    """occ3d_update by the segments' crossings of the voxel planes (float64): the log-odds grid
+    (float64, x fastest) and each beam's margin (voxel units; 0 for a beam skipped): the
+    smallest of its origin's and end's distances to a voxel plane and, for each pair of
+    successive crossings of two planes, the gap in t times the smaller |d| of the two axes."""
+    pts = np.asarray(pts, np.float64)
+    n = len(pts)
+    g0 = np.asarray(g0, np.float64)
+    o = (np.asarray(origin, np.float64).reshape(-1, 3)[np.arange(n) // per_scan] - g0) * float(inv_res)
+    e = (pts[:, :3] - g0) * float(inv_res)
+    ok = pts[:, 3] >= 0
+    d = e - o
+    fo, fe = np.floor(o), np.floor(e)
+    sg = np.where(d > 0, 1, -1)
+    near = lambda v: np.abs(v - np.rint(v)).min(axis=1)
+    margin = np.where(ok, np.minimum(near(o), near(e)), 0.0)
+    ray, ts, axs = [], [], []
+    for ax in range(3):
+        c = np.where(ok, np.abs(fe[:, ax] - fo[:, ax]), 0).astype(np.int64)
+        r = np.repeat(np.arange(n), c)
+        k = np.arange(len(r)) - np.repeat(np.cumsum(c) - c, c)
+        b = np.where(sg[r, ax] > 0, fo[r, ax] + 1 + k, fo[r, ax] - k)
+        ray.append(r)
+        ts.append((b - o[r, ax]) / d[r, ax])
+        axs.append(np.full(len(r), ax))
+    ray, ts, axs = np.concatenate(ray), np.concatenate(ts), np.concatenate(axs)
+    order = np.lexsort((ts, ray))
+    ray, ts, axs = ray[order], ts[order], axs[order]
+    same = ray[1:] == ray[:-1]
+    gap = (ts[1:] - ts[:-1]) * np.minimum(np.abs(d[ray[1:], axs[1:]]), np.abs(d[ray[:-1], axs[:-1]]))
+    gap = np.where(axs[1:] == axs[:-1], np.inf, gap)
+    np.minimum.at(margin, ray[1:][same], gap[same])
+    step = np.zeros((len(ray), 3), np.int64)
+    step[np.arange(len(ray)), axs] = sg[ray, axs]
+    cum = np.cumsum(step, axis=0)
+    cnt = np.bincount(ray, minlength=n)
+    first = np.cumsum(cnt) - cnt
+    cum -= np.r_[np.zeros((1, 3), np.int64), cum][first[ray]]
+    vox = fo[ray].astype(np.int64) + cum                       # the voxel after each crossing
+    last = np.r_[ray[1:] != ray[:-1], True]
+    moves = ok & (np.bincount(ray, minlength=n) > 0)            # a beam ending in its origin's voxel frees none
+    free = np.r_[fo[moves].astype(np.int64), vox[~last]]
+    nx, ny, nz = dims
+    grid = np.zeros(nx * ny * nz)
+
+    def add(v, w):
+        inb = ((v >= 0) & (v < [nx, ny, nz])).all(axis=1)
+        v = v[inb]
+        np.add.at(grid, (v[:, 2] * ny + v[:, 1]) * nx + v[:, 0], w if np.ndim(w) == 0 else w[inb])
+    add(free, P187_L_FREE)
+    add(fe[ok].astype(np.int64), np.where(pts[ok, 3] > 0, P187_L_OCC, P187_L_FREE))
+    return grid, margin
+
+
+def _p187_floorplan(cells, res, rng):
+    """An office floor (bool, cells x cells, True occupied): outer walls 1 m in from the map's
+    edges, rooms P187_MAP_ROOM wide and deep, each wall segment between two crossings with a
+    door (1 m) with P187_MAP_DOOR or left out with P187_MAP_OPEN, and an axis-aligned piece
+    of furniture (0.4 .. 2 m by 0.4 .. 1 m) a P187_MAP_FURN m^2 anywhere inside."""
+    occ = np.zeros((cells, cells), bool)
+    L = cells * res
+    m = int(round(1.0 / res))
+    wt = max(1, int(round(P187_MAP_WALL / res)))
+    lo, hi = m, cells - m
+    lines = []
+    for rw in P187_MAP_ROOM:
+        w = np.cumsum(rng.uniform(*rw, int(L / rw[0]) + 2)) + 1.0
+        lines.append(np.r_[lo, (w[w < L - 1 - rw[0] / 2] / res).astype(int), hi - wt])
+    xs, ys = lines
+    door = int(round(1.0 / res))
+    for vert, pos, cross in ((True, xs, ys), (False, ys, xs)):
+        for i, p in enumerate(pos):
+            outer = i == 0 or i == len(pos) - 1
+            for a, b in zip(cross[:-1], cross[1:]):
+                u = rng.random()
+                if not outer and u < P187_MAP_OPEN:
+                    continue
+                seg = np.arange(a, b + wt)
+                if not outer and u < P187_MAP_OPEN + P187_MAP_DOOR and b - a > door + 2 * wt:
+                    d0 = rng.integers(a + wt, b - door)
+                    seg = seg[(seg < d0) | (seg >= d0 + door)]
+                if vert:
+                    occ[seg[:, None], np.arange(p, p + wt)[None, :]] = True
+                else:
+                    occ[np.arange(p, p + wt)[:, None], seg[None, :]] = True
+    k = int((L - 2) ** 2 / P187_MAP_FURN)
+    w = (rng.uniform(0.4, 2.0, k) / res).astype(int)
+    h = (rng.uniform(0.4, 1.0, k) / res).astype(int)
+    sw = rng.random(k) < 0.5
+    w, h = np.where(sw, h, w), np.where(sw, w, h)
+    x = rng.integers(lo, hi - w)
+    y = rng.integers(lo, hi - h)
+    for i in range(k):
+        occ[y[i]:y[i] + h[i], x[i]:x[i] + w[i]] = True
+    return occ
+
+
+def _p187_edt(occ, R):
+    """The Euclidean distance (cells, float32) of each cell to the nearest occupied one,
+    capped at R: rows' nearest by running index maxima, then the columns' min of g^2 + k^2
+    over |k| <= R."""
+    H, W = occ.shape
+    idx = np.arange(W)
+    big = W + R + 1
+    left = np.maximum.accumulate(np.where(occ, idx, -big), axis=1)
+    right = np.minimum.accumulate(np.where(occ, idx, 2 * W + big)[:, ::-1], axis=1)[:, ::-1]
+    g = np.minimum(np.minimum(idx - left, right - idx), R + 1).astype(np.float32)
+    g2 = g * g
+    pad = np.full((H + 2 * R, W), np.float32((R + 1) ** 2))
+    pad[R:R + H] = g2
+    d2 = g2.copy()
+    for k in range(1, R + 1):
+        np.minimum(d2, pad[R + k:R + k + H] + np.float32(k * k), out=d2)
+        np.minimum(d2, pad[R - k:R - k + H] + np.float32(k * k), out=d2)
+    return np.minimum(np.sqrt(d2), np.float32(R))
+
+
+def _p187_free_cells(occ, R, clear, k, rng):
+    """k random cells (row, column) at least clear cells from anything occupied, inside the
+    outer walls."""
+    d = _p187_edt(occ, R)
+    rows = np.flatnonzero(occ.any(axis=1))
+    cols = np.flatnonzero(occ.any(axis=0))
+    d[:rows[0]], d[rows[-1]:], d[:, :cols[0]], d[:, cols[-1]:] = 0, 0, 0, 0
+    ok = np.flatnonzero(d.ravel() >= clear)
+    c = ok[rng.integers(0, len(ok), k)]
+    return c // occ.shape[1], c % occ.shape[1]
+
+
+def _p187_lidar(occ, res, x0, y0, pose, rng, beams=P187_LZ_BEAMS):
+    """A 2-D lidar scan (beams over P187_LZ_FOV) from pose (x, y, theta; m, map frame with the
+    map's corner at (x0, y0)) by marching each beam in half cells to the first occupied cell:
+    ranges with N(0, 0.01^2) noise, P187_LZ_SHORT of them short (uniform before the hit: people),
+    P187_LZ_MAXR where nothing is hit; and the beams' angles (sensor frame)."""
+    ang = np.radians(np.linspace(-P187_LZ_FOV / 2, P187_LZ_FOV / 2, beams))
+    r = np.arange(0.5, P187_LZ_MAXR / res, 0.5) * res
+    ex = pose[0] + np.cos(pose[2] + ang)[:, None] * r[None, :]
+    ey = pose[1] + np.sin(pose[2] + ang)[:, None] * r[None, :]
+    cx = np.floor((ex - x0) / res).astype(np.int64)
+    cy = np.floor((ey - y0) / res).astype(np.int64)
+    inb = (cx >= 0) & (cx < occ.shape[1]) & (cy >= 0) & (cy < occ.shape[0])
+    hit = np.zeros(cx.shape, bool)
+    hit[inb] = occ[cy[inb], cx[inb]]
+    first = np.where(hit.any(axis=1), hit.argmax(axis=1), -1)
+    rr = np.where(first >= 0, r[first] + rng.normal(0, P187_LZ_NOISE, beams), P187_LZ_MAXR)
+    short = (rng.random(beams) < P187_LZ_SHORT) & (first >= 0)
+    rr[short] = rng.uniform(0.3, 1.0, short.sum()) * rr[short]
+    return rr, ang
+
+
+def _p187_pf_field(occ):
+    """The likelihood field's log-probabilities (float32): log(z_hit exp(-d^2 / 2 sigma^2) +
+    z_rand / max range), d the distance to the nearest occupied cell (capped at 5 sigma), and
+    the log-probability of an end off the map."""
+    R = int(round(5 * P187_PF_SIGMA / P187_MAP_RES))
+    d = _p187_edt(occ, R).astype(np.float64) * P187_MAP_RES
+    pr = P187_PF_ZRAND / P187_LZ_MAXR
+    lp = np.log(P187_PF_ZHIT * np.exp(-d * d / (2 * P187_PF_SIGMA ** 2)) + pr)
+    return lp.astype(np.float32), np.float32(np.log(pr))
+
+
+def _p187_pf_args(n, rng, cells=P187_PF_CELLS, step=P187_PF_STEP):
+    """n particles over an office floor of cells x cells (_p187_floorplan at 5 cm, corner at
+    (-cells res / 2, -cells res / 2)): P187_PF_HYP hypotheses at free places (0.5 m clear,
+    headings uniform; sizes lognormal(0, 1) weighted), particles N(0, 0.25^2) m, N(0, 0.08^2) rad
+    about them, contiguous a hypothesis (as resampling leaves them), and P187_PF_UNIF uniform over
+    the places 0.5 m clear, scattered among them (px, py, pth float32); a scan taken by the 2-D lidar
+    (P187_PF_SENSOR on the robot) at hypothesis 0's place, every step-th beam, max-range ones
+    dropped: the ends bx, by (sensor frame, float32); nb; the log-likelihood field (float32,
+    row-major), W, H, ox, oy, 1 / res, sx, sy, log_out; logw (zeroed); n."""
+    res = P187_MAP_RES
+    occ = _p187_floorplan(cells, res, rng)
+    x0 = y0 = -cells * res / 2
+    clear = int(round(0.5 / res))
+    fy, fx = _p187_free_cells(occ, clear + 1, clear, P187_PF_HYP + n, rng)
+    cen = np.c_[x0 + (fx[:P187_PF_HYP] + 0.5) * res, y0 + (fy[:P187_PF_HYP] + 0.5) * res,
+                rng.uniform(-np.pi, np.pi, P187_PF_HYP)]
+    w = rng.lognormal(0, 1, P187_PF_HYP)
+    unif = rng.random(n) < P187_PF_UNIF
+    nc = int((~unif).sum())
+    lab = np.repeat(np.arange(P187_PF_HYP), rng.multinomial(nc, w / w.sum()))
+    p = np.empty((n, 3))
+    p[~unif] = cen[lab] + rng.normal(0, 1, (nc, 3)) * [P187_PF_SPREAD[0], P187_PF_SPREAD[0], P187_PF_SPREAD[1]]
+    nu = n - nc
+    p[unif] = np.c_[x0 + (fx[P187_PF_HYP:P187_PF_HYP + nu] + rng.random(nu)) * res,
+                    y0 + (fy[P187_PF_HYP:P187_PF_HYP + nu] + rng.random(nu)) * res, rng.uniform(-np.pi, np.pi, nu)]
+    p[:, 2] = np.mod(p[:, 2] + np.pi, 2 * np.pi) - np.pi
+    sx, sy = P187_PF_SENSOR
+    c, s = np.cos(cen[0, 2]), np.sin(cen[0, 2])
+    sens = (cen[0, 0] + c * sx - s * sy, cen[0, 1] + s * sx + c * sy, cen[0, 2])
+    r, a = _p187_lidar(occ, res, x0, y0, sens, rng)
+    keep = (np.arange(len(r)) % step == 0) & (r < P187_LZ_MAXR)
+    r, a = r[keep], a[keep]
+    lp, lout = _p187_pf_field(occ)
+    f = np.float32
+    return [p[:, 0].astype(f), p[:, 1].astype(f), p[:, 2].astype(f), (r * np.cos(a)).astype(f),
+            (r * np.sin(a)).astype(f), _i32(len(r)), lp.ravel(), _i32(cells), _i32(cells), f(x0), f(y0), f(1 / res),
+            f(sx), f(sy), lout, np.zeros(n, f), _i32(n)]
+
+
+def _p187_pf_ref(px, py, pth, bx, by, logp, W, H, ox, oy, inv_res, sx, sy, log_out):
+    """pf_likelihood in float64: the log-weights and each particle's smallest distance (cells)
+    of a beam end to a cell edge."""
+    px, py, th = (np.asarray(v, np.float64)[:, None] for v in (px, py, pth))
+    bx, by = (np.asarray(v, np.float64)[None, :] for v in (bx, by))
+    c, s = np.cos(th), np.sin(th)
+    ex = ((px + c * sx - s * sy + c * bx - s * by) - float(ox)) * float(inv_res)
+    ey = ((py + s * sx + c * sy + s * bx + c * by) - float(oy)) * float(inv_res)
+    cx, cy = np.floor(ex).astype(np.int64), np.floor(ey).astype(np.int64)
+    inb = (cx >= 0) & (cx < W) & (cy >= 0) & (cy < H)
+    v = np.where(inb, np.asarray(logp, np.float64)[np.where(inb, cy * W + cx, 0)], float(log_out))
+    margin = np.minimum(np.abs(ex - np.rint(ex)), np.abs(ey - np.rint(ey))).min(axis=1)
+    return v.sum(axis=1), margin, np.abs(v).sum(axis=1)
+
+
+def _p187_csm_table(occ):
+    """The scan matcher's lookup table (uint8): 255 exp(-d^2 / 2 CSM_SIGMA^2), rounded, d the
+    distance in cells to the nearest occupied cell."""
+    d = _p187_edt(occ, int(4 * P187_CSM_SIGMA)).astype(np.float64)
+    return np.rint(255 * np.exp(-d * d / (2 * P187_CSM_SIGMA ** 2))).astype(np.uint8)
+
+
+def _p187_csm_args(n, rng, cells=P187_CSM_CELLS, beams=P187_LZ_BEAMS, win=P187_CSM_WIN):
+    """A scan to match: the 2-D lidar at a free place (0.5 m clear) of an office submap (cells x
+    cells at 5 cm, _p187_floorplan), heading uniform, max-range beams dropped: bx, by (float32,
+    sensor frame); nb; the lookup table (_p187_csm_table, row-major); W, H; the guess (gx, gy in
+    cells, float32) off the truth by P187_CSM_ERR's cells; theta0 the guess's heading less
+    (n - 1) / 2 rotation steps (n rotations, the truth at (n - 1) / 2 - ERR[2] steps, clamped),
+    dtheta, 1 / res, win; score (int32 n x win x win, zeroed)."""
+    res = P187_MAP_RES
+    occ = _p187_floorplan(cells, res, rng)
+    clear = int(round(0.5 / res))
+    fy, fx = _p187_free_cells(occ, clear + 1, clear, 1, rng)
+    pose = ((fx[0] + 0.5) * res, (fy[0] + 0.5) * res, rng.uniform(-np.pi, np.pi))
+    r, a = _p187_lidar(occ, res, 0.0, 0.0, pose, rng, beams)
+    keep = r < P187_LZ_MAXR
+    r, a = r[keep], a[keep]
+    ex, ey, et = P187_CSM_ERR
+    et = min(et, (n - 1) // 2)
+    th0 = pose[2] + (et - (n - 1) // 2) * P187_CSM_DTH
+    f = np.float32
+    return [(r * np.cos(a)).astype(f), (r * np.sin(a)).astype(f), _i32(len(r)), _p187_csm_table(occ).ravel(),
+            _i32(cells), _i32(cells), f(pose[0] / res + ex), f(pose[1] / res + ey), f(th0), f(P187_CSM_DTH),
+            f(1 / res), _i32(win), np.zeros(n * win * win, np.int32)]
+
+
+def _p187_csm_ref(bx, by, table, W, H, gx, gy, th0, dth, inv_res, win, nrot):
+    """csm_score in numpy: the scores (nrot x win x win; the scan's cells found in float64, the
+    table padded with zeros and cut at each point's cell) and each point's smallest distance
+    (cells) to a cell edge over the rotations."""
+    th = float(th0) + np.arange(nrot) * float(dth)
+    bx, by = np.asarray(bx, np.float64), np.asarray(by, np.float64)
+    fx = float(gx) + (np.cos(th)[:, None] * bx - np.sin(th)[:, None] * by) * float(inv_res)
+    fy = float(gy) + (np.sin(th)[:, None] * bx + np.cos(th)[:, None] * by) * float(inv_res)
+    margin = np.minimum(np.abs(fx - np.rint(fx)), np.abs(fy - np.rint(fy))).min(axis=0)
+    h = win // 2
+    T = np.zeros((H + 2 * win, W + 2 * win), np.int64)
+    T[win:win + H, win:win + W] = np.asarray(table).reshape(H, W)
+    ix, iy = np.floor(fx).astype(np.int64), np.floor(fy).astype(np.int64)
+    on = (ix >= -h) & (ix <= W + h) & (iy >= -h) & (iy <= H + h)    # some shift on the table
+    out = np.zeros((nrot, win, win), np.int64)
+    for r in range(nrot):
+        for k in np.flatnonzero(on[r]):
+            out[r] += T[win + iy[r, k] - h:win + iy[r, k] + h, win + ix[r, k] - h:win + ix[r, k] + h]
+    return out, margin
+
+
+def _p187_rot(axis, ang):
+    """Rotation matrices (k x 3 x 3) about unit axes by angles (Rodrigues)."""
+    a = np.asarray(axis, np.float64)
+    a = a / np.linalg.norm(a, axis=1, keepdims=True)
+    K = np.zeros((len(a), 3, 3))
+    K[:, 0, 1], K[:, 0, 2], K[:, 1, 2] = -a[:, 2], a[:, 1], -a[:, 0]
+    K -= K.transpose(0, 2, 1)
+    s, c = np.sin(ang)[:, None, None], np.cos(ang)[:, None, None]
+    return np.eye(3) + s * K + (1 - c) * K @ K
+
+
+def _p187_cc_obbs():
+    """The hall's oriented boxes (float64, k x 15: centre, half extents, rotation row-major; the
+    assignment's fixed map, drawn from seed 185): pillars (0.25 m half sides, full height) on an
+    8 m grid, machines (half sides U(0.8, 3) m, half heights U(0.5, 2.5)) on the floor, pipes
+    and beams (0.15 m half sides, half lengths U(2, 6)) 2 .. 7 m up in any orientation,
+    partitions (0.05 m half thick, 1.5 .. 4 m half long, 1.5 .. 2.5 m half high) on the floor;
+    all but the pipes turned about z only."""
+    rng = np.random.default_rng(185)
+    Lx, Ly, Lz = P187_CC_BOX
+    npil, nmac, npip, npar = P187_CC_KINDS
+    g = np.arange(4.0, Lx, 8.0)
+    pil = np.c_[np.repeat(g, len(g))[:npil], np.tile(g, len(g))[:npil], np.full(npil, Lz / 2),
+                np.full((npil, 2), 0.25), np.full(npil, Lz / 2)]
+    hm = np.c_[rng.uniform(0.8, 3.0, (nmac, 2)), rng.uniform(0.5, 2.5, nmac)]
+    mac = np.c_[rng.uniform(3, Lx - 3, nmac), rng.uniform(3, Ly - 3, nmac), hm[:, 2], hm]
+    pip = np.c_[rng.uniform(2, Lx - 2, npip), rng.uniform(2, Ly - 2, npip), rng.uniform(2, Lz - 1, npip),
+                rng.uniform(2, 6, npip), np.full((npip, 2), 0.15)]
+    hp = np.c_[rng.uniform(1.5, 4, npar), np.full(npar, 0.05), rng.uniform(1.5, 2.5, npar)]
+    par = np.c_[rng.uniform(3, Lx - 3, npar), rng.uniform(3, Ly - 3, npar), hp[:, 2], hp]
+    box = np.r_[pil, mac, pip, par]
+    k = len(box)
+    axis = np.tile([0.0, 0.0, 1.0], (k, 1))
+    ang = rng.uniform(-np.pi, np.pi, k)
+    axis[npil + nmac:npil + nmac + npip] = rng.normal(0, 1, (npip, 3))
+    R = _p187_rot(axis, ang)
+    return np.c_[box, R.reshape(k, 9)]
+
+
+def _p187_cc_syms(n, rng):
+    return {"c_obb": _p187_cc_obbs().astype(np.float32).ravel()}
+
+
+def _p187_obb_d2(p, obb, least=False):
+    """Squared distances (float64, m x k) of points p (m x 3) from the boxes (least: only each
+    point's smallest, m)."""
+    obb = np.asarray(obb, np.float64).reshape(-1, 15)
+    P = np.ascontiguousarray(np.asarray(p, np.float64).T)
+    out = np.full(P.shape[1], np.inf) if least else np.empty((len(obb), P.shape[1]))
+    for j, b in enumerate(obb):
+        u = P - b[:3, None]
+        R = b[6:].reshape(3, 3)
+        acc = np.zeros(P.shape[1])
+        for a in range(3):
+            q = np.maximum(np.abs(R[0, a] * u[0] + R[1, a] * u[1] + R[2, a] * u[2]) - b[3 + a], 0)
+            acc += q * q
+        if least:
+            np.minimum(out, acc, out=out)
+        else:
+            out[j] = acc
+    return out if least else out.T
+
+
+def _p187_cc_args(n, rng):
+    """n RRT-Connect edges in the hall: starts (tree nodes, so 1.2 drone radii clear of every box
+    of _p187_cc_obbs) N(0, 3^2) about the start (shares P187_CC_TREES), about the goal, or uniform, in
+    [0.5, L - 0.5] each axis; directions uniform with the vertical part scaled by 0.4; lengths
+    the full step ETA (P187_CC_STEER) or U(0.05, ETA) (the sample reached); ax .. bz (float32),
+    res, radius, the boxes' count, hit (int32, zeroed), n."""
+    lim = np.array(P187_CC_BOX)
+    st, gl, sd, sh = P187_CC_TREES
+    obb = _p187_cc_obbs()
+    starts = np.empty((0, 3))
+    while len(starts) < n:
+        m = int(1.5 * (n - len(starts))) + 16
+        kind = rng.choice(3, m, p=sh)
+        c = np.where(kind[:, None] == 0, st, gl) + rng.normal(0, sd, (m, 3))
+        c = np.where(kind[:, None] == 2, rng.random((m, 3)) * lim, c)
+        c = np.clip(c, 0.5, lim - 0.5)
+        free = _p187_obb_d2(c, obb, least=True) > (1.05 * P187_CC_RADIUS) ** 2
+        starts = np.r_[starts, c[free]]
+    starts = starts[:n]
+    u = rng.normal(0, 1, (n, 3)) * [1, 1, 0.4]
+    u /= np.linalg.norm(u, axis=1, keepdims=True)
+    L = np.where(rng.random(n) < P187_CC_STEER, P187_CC_ETA, rng.uniform(0.05, P187_CC_ETA, n))
+    a = starts.astype(np.float32)
+    b = (starts + L[:, None] * u).astype(np.float32)
+    return [a[:, 0].copy(), a[:, 1].copy(), a[:, 2].copy(), b[:, 0].copy(), b[:, 1].copy(), b[:, 2].copy(),
+            np.float32(P187_CC_RES), np.float32(P187_CC_RADIUS), _i32(sum(P187_CC_KINDS)), np.zeros(n, np.int32),
+            _i32(n)]
+
+
+def _p187_cc_ref(ax, ay, az, bx, by, bz, res, radius, obb):
+    """edge_collide in float64: each edge's first sample within radius of a box (-1 if none)
+    and its margin: the smallest |d^2 - r^2| / r^2 over the samples up to that one, and how
+    near |b - a| / res is to an integer (where float32 may take another sample count)."""
+    a = np.c_[ax, ay, az].astype(np.float64)
+    b = np.c_[bx, by, bz].astype(np.float64)
+    n = len(a)
+    q = np.linalg.norm(b - a, axis=1) / float(res)
+    ns = np.maximum(np.ceil(q), 1).astype(np.int64) + 1
+    e = np.repeat(np.arange(n), ns)
+    k = np.arange(len(e)) - np.repeat(np.cumsum(ns) - ns, ns)
+    p = a[e] + (k / (ns[e] - 1))[:, None] * (b - a)[e]
+    r2 = float(radius) ** 2
+    d2 = _p187_obb_d2(p, obb)
+    hit = (d2 < r2).any(axis=1)
+    near = np.abs(d2 - r2).min(axis=1) / r2
+    first = np.full(n, 1 << 30)
+    np.minimum.at(first, e[hit], k[hit])
+    margin = np.abs(q - np.rint(q))
+    upto = k <= first[e]
+    np.minimum.at(margin, e[upto], near[upto])
+    return np.where(first == 1 << 30, -1, first), margin
+
+
+def _p187_db_args(n, rng, k=P187_DB_K):
+    """A PRM's edges: nodes on a (side + 4)^2 grid of P187_DB_SPACING jittered by U(-0.4, 0.4)
+    spacings each axis (row-major; x, y float32 m), headings uniform (float32), side^2 k >= n;
+    each interior node joined to its k nearest among the 24 nodes of its 5 x 5 block, nearest
+    first (from, to int32: the first n edges, from ascending); rho (float64), len (float64) and
+    word (int32) zeroed, n."""
+    side = int(np.ceil(np.sqrt(n / k)))
+    S = side + 4
+    pos = (np.stack(np.meshgrid(np.arange(S), np.arange(S)), axis=-1).reshape(-1, 2)
+           + rng.uniform(-0.4, 0.4, (S * S, 2))) * P187_DB_SPACING
+    th = rng.uniform(-np.pi, np.pi, S * S)
+    node = (np.arange(2, side + 2)[:, None] * S + np.arange(2, side + 2)[None, :]).ravel()
+    off = np.array([dy * S + dx for dy in range(-2, 3) for dx in range(-2, 3) if dy or dx])
+    cand = node[:, None] + off[None, :]
+    d = np.hypot(*(pos[cand] - pos[node][:, None, :]).transpose(2, 0, 1))
+    to = np.take_along_axis(cand, np.argsort(d, axis=1)[:, :k], axis=1)
+    frm = np.repeat(node, k)
+    f = np.float32
+    return [pos[:, 0].astype(f), pos[:, 1].astype(f), th.astype(f), frm[:n].astype(np.int32),
+            to.ravel()[:n].astype(np.int32), np.float64(P187_DB_RHO), np.zeros(n), np.zeros(n, np.int32), _i32(n)]
+
+
+def _p187_db_ref(x, y, th, frm, to, rho):
+    """The six Dubins words' lengths (float64, n x 6: LSL, LSR, RSL, RSR, RLR, LRL; inf where a
+    word has no path) by the turning circles' geometry: a CSC word's straight part the tangent
+    of the start's and the goal's circles, a CCC word's middle circle touching both (the shorter
+    of its two places)."""
+    x, y, th = (np.asarray(v, np.float64) for v in (x, y, th))
+    p0, p1 = np.c_[x[frm], y[frm]], np.c_[x[to], y[to]]
+    t0, t1 = th[frm], th[to]
+    rho = float(rho)
+    m2p = lambda a: np.mod(a, 2 * np.pi)
+    ang = lambda v: np.arctan2(v[:, 1], v[:, 0])
+    L = lambda p, t: p + rho * np.c_[-np.sin(t), np.cos(t)]       # the left (counter-clockwise) circle's centre
+    R = lambda p, t: p + rho * np.c_[np.sin(t), -np.cos(t)]
+    out = np.full((len(t0), 6), np.inf)
+    V = L(p1, t1) - L(p0, t0)
+    psi = ang(V)
+    out[:, 0] = rho * (m2p(psi - t0) + m2p(t1 - psi)) + np.hypot(*V.T)
+    V = R(p1, t1) - R(p0, t0)
+    psi = ang(V)
+    out[:, 3] = rho * (m2p(t0 - psi) + m2p(psi - t1)) + np.hypot(*V.T)
+    for col, c0, c1, sgn in ((1, L(p0, t0), R(p1, t1), 1), (2, R(p0, t0), L(p1, t1), -1)):
+        V = c1 - c0
+        D2 = (V * V).sum(axis=1)
+        ok = D2 >= 4 * rho * rho
+        s = np.sqrt(np.where(ok, D2 - 4 * rho * rho, 0))
+        psi = ang(V) + sgn * np.arctan2(2 * rho, s)
+        arcs = m2p(psi - t0) + m2p(psi - t1) if sgn > 0 else m2p(t0 - psi) + m2p(t1 - psi)
+        out[:, col] = np.where(ok, rho * arcs + s, np.inf)
+    for col, c0, c1, sgn in ((4, R(p0, t0), R(p1, t1), 1), (5, L(p0, t0), L(p1, t1), -1)):
+        V = c1 - c0
+        D = np.hypot(*V.T)
+        ok = D <= 4 * rho
+        g = np.arccos(np.minimum(D / (4 * rho), 1))
+        best = np.full(len(D), np.inf)
+        for pm in (1, -1):
+            a = ang(V) + pm * g
+            cm = c0 + 2 * rho * np.c_[np.cos(a), np.sin(a)]
+            h1 = a - sgn * np.pi / 2                        # the heading where the circles touch
+            h2 = ang(c1 - cm) + sgn * np.pi / 2
+            if sgn > 0:                                     # R L R
+                arcs = m2p(t0 - h1) + m2p(h2 - h1) + m2p(h2 - t1)
+            else:                                           # L R L
+                arcs = m2p(h1 - t0) + m2p(h1 - h2) + m2p(t1 - h2)
+            best = np.minimum(best, rho * arcs)
+        out[:, col] = np.where(ok, best, np.inf)
+    return out
+
+
+def _p187_icp_scene():
+    """The room's furniture (boxes lo, hi: a table, a cabinet, a sofa, a box on the table, a
+    shelf, a bin, a podium) and a ball (centre, radius)."""
+    lo = np.array([(2.5, 2.0, 0.0), (5.4, 0.3, 0.0), (0.5, 4.1, 0.0), (3.0, 2.2, 0.77), (0.0, 2.0, 0.0),
+                   (4.8, 4.3, 0.0), (0.8, 0.2, 0.0)])
+    hi = np.array([(4.1, 2.9, 0.77), (6.0, 1.2, 2.0), (2.5, 5.0, 0.8), (3.4, 2.5, 1.07), (0.4, 3.5, 1.8),
+                   (5.2, 4.7, 0.6), (1.6, 0.9, 0.45)])
+    return lo, hi, np.array([4.5, 3.9, 0.25]), 0.25
+
+
+def _p187_icp_render(C, Rcw, w, h):
+    """The room seen by a w x h camera at C (camera to world rotation Rcw; x right, y down,
+    z forward; fx = fy = FOCAL w, the centre (w - 1) / 2, (h - 1) / 2): each pixel's depth (the
+    ray parameter of a z = 1 ray; h x w) and the rays (camera frame, h x w x 3)."""
+    f = P187_ICP_FOCAL * w
+    dc = np.empty((3, h, w))
+    dc[0] = ((np.arange(w) - (w - 1) / 2) / f)[None, :]
+    dc[1] = ((np.arange(h) - (h - 1) / 2) / f)[:, None]
+    dc[2] = 1.0
+    dw = Rcw @ dc.reshape(3, -1)
+    oT, iT = _p187_rows(C, dw.T)
+    t = _p187_slab(oT, iT, np.zeros(3), np.array(P187_ICP_ROOM))[1]
+    lo, hi, sc, sr = _p187_icp_scene()
+    for b in range(len(lo)):
+        tn, tf = _p187_slab(oT, iT, lo[b], hi[b])
+        t = np.where((tn <= tf) & (tn > 0) & (tn < t), tn, t)
+    oc = C - sc
+    bq = oc[0] * dw[0] + oc[1] * dw[1] + oc[2] * dw[2]
+    aq = dw[0] * dw[0] + dw[1] * dw[1] + dw[2] * dw[2]
+    disc = bq * bq - aq * ((oc * oc).sum() - sr * sr)
+    ts = (-bq - np.sqrt(np.maximum(disc, 0))) / aq
+    t = np.where((disc > 0) & (ts > 0) & (ts < t), ts, t)
+    return t.reshape(h, w), np.moveaxis(dc, 0, -1)
+
+
+def _p187_icp_normals(V, ok):
+    """Normals (h x w x 3) of a vertex map by the cross product of the right and lower
+    neighbours' differences, normalised; zero where a vertex of the three is missing (and on
+    the last row and column)."""
+    n = np.zeros_like(V)
+    c = np.cross(V[:-1, 1:] - V[:-1, :-1], V[1:, :-1] - V[:-1, :-1])
+    good = ok[:-1, :-1] & ok[:-1, 1:] & ok[1:, :-1]
+    ln = np.linalg.norm(c, axis=-1)
+    good &= ln > 0
+    n[:-1, :-1] = np.where(good[..., None], c / np.where(good, ln, 1)[..., None], 0)
+    return n
+
+
+def _p187_look(C, target):
+    """The camera to world rotation of a camera at C looking at target (z up)."""
+    f = np.asarray(target, np.float64) - C
+    f /= np.linalg.norm(f)
+    r = np.cross(f, [0.0, 0.0, 1.0])
+    r /= np.linalg.norm(r)
+    return np.c_[r, np.cross(f, r), f]
+
+
+def _p187_icp_args(n, rng):
+    """Two frames of an n x 9n/16 depth camera in a furnished room (_p187_icp_scene): the previous
+    one at P187_ICP_CAM, its vertex and normal maps (world frame, the model's raycast: exact;
+    float32 x y z a pixel, zeros where missing), the new one moved by P187_ICP_MOTION (a random
+    direction, a rotation about a random axis), its depths with a smooth error (bilinear over a
+    32-pixel grid of N(0, 0.002^2) m) and a white one (0.0002 m), missing where the view grazes
+    the surface (|cos| < 0.1) and at random (2%); its vertex and normal maps in its camera frame;
+    T the previous pose (the first iteration's estimate) and Tinv its inverse ([R | t], 12 float32
+    each), fx, fy, cx, cy, w, h, dist_th, cos_th; sums (float64 ICP_NS, zeroed)."""
+    w, h = int(n), int(n) * 9 // 16
+    C0 = np.array(P187_ICP_CAM[0])
+    R0 = _p187_look(C0, P187_ICP_CAM[1])
+    t0, dc0 = _p187_icp_render(C0, R0, w, h)
+    Vp = (C0 + (t0[..., None] * dc0) @ R0.T).astype(np.float32)
+    okp = np.isfinite(t0)
+    del t0, dc0
+    Np = _p187_icp_normals(Vp, okp)
+    dist, deg = P187_ICP_MOTION
+    mv = rng.normal(0, 1, 3)
+    C1 = C0 + dist * mv / np.linalg.norm(mv)
+    R1 = R0 @ _p187_rot(rng.normal(0, 1, (1, 3)), np.array([np.radians(deg)]))[0]
+    t1, dc1 = _p187_icp_render(C1, R1, w, h)
+    cg = rng.normal(0, P187_ICP_NOISE[0], (h // 32 + 2, w // 32 + 2))
+    fy_, fx_ = np.arange(h) / 32, np.arange(w) / 32
+    iy, ix = fy_.astype(int), fx_.astype(int)
+    ty, tx = (fy_ - iy)[:, None], (fx_ - ix)[None, :]
+    rows = cg[iy] * (1 - ty) + cg[iy + 1] * ty
+    z = t1 + rows[:, ix] * (1 - tx) + rows[:, ix + 1] * tx + rng.normal(0, P187_ICP_NOISE[1], (h, w))
+    Vc = (z[..., None] * dc1).astype(np.float32)
+    ok = np.isfinite(t1)
+    del z, t1
+    Nc = _p187_icp_normals(np.where(ok[..., None], Vc, 0), ok)
+    ray = dc1 / np.linalg.norm(dc1, axis=-1, keepdims=True)
+    graze = np.abs((Nc * ray).sum(axis=-1)) < 0.1
+    ok &= ~(graze & (np.abs(Nc).sum(axis=-1) > 0)) & (rng.random((h, w)) >= P187_ICP_NOISE[2])
+    Nc = _p187_icp_normals(np.where(ok[..., None], Vc, 0), ok)
+    Vc[~ok] = 0
+    Vp[~okp] = 0
+    f = np.float32
+    T = np.c_[R0, C0].astype(f).ravel()
+    Tinv = np.c_[R0.T, -R0.T @ C0].astype(f).ravel()
+    fx = f(P187_ICP_FOCAL * w)
+    return [Vc.astype(f).ravel(), Nc.astype(f).ravel(), Vp.astype(f).ravel(), Np.astype(f).ravel(), T, Tinv,
+            fx, fx, f((w - 1) / 2), f((h - 1) / 2), _i32(w), _i32(h), f(P187_ICP_DIST), f(P187_ICP_COS),
+            np.zeros(P187_ICP_NS)]
+
+
+def _p187_icp_ref(vcur, ncur, vprev, nprev, T, Tinv, fx, fy, cx, cy, w, h, dist_th, cos_th):
+    """icp_reduce in float64: the sums (ICP_NS); a bound on float32's error in each, E = 16
+    2^-24 (|p| + 1) on each factor of a term (J's and r's float32 errors: up to ~8 roundings of
+    values no larger than |p| and 1, the normals' and vertices' own values exact), summed over
+    the pairs; and the pixels whose pairing is within reach of float32's rounding (a projection
+    within 1e-3 pixel of a half, a distance or cosine within 1e-3 / 1e-4 of its threshold)."""
+    f64 = lambda a: np.asarray(a, np.float64)
+    x = f64(vcur).reshape(-1, 3)
+    nc = f64(ncur).reshape(-1, 3)
+    Vp, Np = f64(vprev).reshape(-1, 3), f64(nprev).reshape(-1, 3)
+    T, Ti = f64(T).reshape(3, 4), f64(Tinv).reshape(3, 4)
+    valid = x[:, 2] > 0
+    p = x @ T[:, :3].T + T[:, 3]
+    q = p @ Ti[:, :3].T + Ti[:, 3]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        uf = float(fx) * q[:, 0] / q[:, 2] + float(cx)
+        vf = float(fy) * q[:, 1] / q[:, 2] + float(cy)
+    u, v = np.rint(uf), np.rint(vf)
+    inb = valid & (q[:, 2] > 0) & (u >= 0) & (u < w) & (v >= 0) & (v < h)
+    j = np.where(inb, v * w + u, 0).astype(np.int64)
+    n, dd = Np[j], p - Vp[j]
+    m = nc @ T[:, :3].T
+    d2 = (dd * dd).sum(axis=1)
+    cs = (m * n).sum(axis=1)
+    th2 = float(dist_th) ** 2
+    keep = inb & (np.abs(n).sum(axis=1) > 0) & (d2 < th2) & (cs > float(cos_th))
+    frac = lambda a: np.abs(np.abs(a - np.floor(a)) - 0.5)
+    amb = valid & ((frac(uf) < 1e-3) | (frac(vf) < 1e-3))
+    amb |= inb & ((np.abs(d2 - th2) < 1e-3 * th2) | (np.abs(cs - float(cos_th)) < 1e-4))
+    r = (n * dd).sum(axis=1)
+    J = np.c_[np.cross(p, n), n]
+    iu = np.triu_indices(6)
+    terms = np.c_[J[:, iu[0]] * J[:, iu[1]], J * r[:, None], r * r, np.ones(len(r))][keep]
+    E = 16 * 2.0 ** -24 * (np.linalg.norm(p, axis=1) + 1)[keep, None]
+    Ja, rk = np.abs(J[keep]), np.abs(r[keep])[:, None]
+    tol = np.c_[E * (Ja[:, iu[0]] + Ja[:, iu[1]] + E), E * (Ja + rk + E), 2 * E * rk + E * E, np.zeros((len(E), 1))]
+    return terms.sum(axis=0), tol.sum(axis=0), amb
+
+
+def _p187_csm_grid(n):
+    return (P187_CSM_WIN // P187_CSM_TILE) ** 2, n
+
+
+UNSEEN185 = [
+    TimingProbe("probe/occ3d-dda-float-atomic", "probe-unseen185", "occ3d_update", 1 << 19, P187_OG_BLOCK,
+                lambda n: -(-n // P187_OG_BLOCK), _p187_og_args, source=_P187,
+                note="3-D log-odds voxel map update from 16 VLP-16 scans (2^19 beams of 32768 a scan, 16 lasers fired "
+                     "at each azimuth, so a warp is 2 azimuth columns from floor to ceiling) along a warehouse's "
+                     "aisles, a thread a beam in blocks of 128: a 16-byte float4 load, 6 floorf and 6 float divisions "
+                     "to set up Amanatides-Woo traversal, then a divergent loop of ~93 voxel steps on average (0.1 m "
+                     "voxels, ranges median 5 m, up to 429 steps at the 30 m max range; a warp runs its longest lane: "
+                     "~79% lane use), each a bounds test, a float atomicAdd (RED, return unused) on a 64 MB 512 x 512 "
+                     "x 64 grid and 2 float compares; 49M atomics in all, every beam of a scan starting in the same "
+                     "voxel (32768 same-address atomics there, thousands on its neighbours) and a warp's lanes "
+                     "touching neighbouring voxels near the sensor: bound by L2 atomic throughput and its same-address "
+                     "contention, with divergent loop lengths"),
+    TimingProbe("probe/pf-likelihood-field-gather", "probe-unseen185", "pf_likelihood", 1 << 18, P187_PF_BLOCK,
+                lambda n: -(-n // P187_PF_BLOCK), _p187_pf_args, source=_P187,
+                note="Monte Carlo localisation's likelihood-field weights of 2^18 particles (8 hypotheses in "
+                     "contiguous runs, as resampling leaves them, plus 10% uniform ones scattered among them) against "
+                     "a 271-beam scan (every 4th of 1081), a thread a particle in small blocks of 64: a cosf and a "
+                     "sinf, then per beam 2 uniform float loads of the beam's end (broadcast, L1 hits), ~8 FMAs, 2 "
+                     "floorf and conversions, a bounds test and a 4-byte gather from a 16 MB log-likelihood field "
+                     "(2000 x 2000 cells of 5 cm; L2-resident) whose lanes fall in ~25 different sectors a warp-load "
+                     "even within a hypothesis (0.25 m and 0.08 rad spread), a float add; 71M gathers, ~1.8 GB of L2 "
+                     "sectors: bound by L1/L2 gather throughput and latency"),
+    TimingProbe("probe/csm-rot-smem-bytes", "probe-unseen185", "csm_score", 161, (P187_CSM_TILE, P187_CSM_TILE),
+                _p187_csm_grid, _p187_csm_args, source=_P187,
+                note="a correlative scan matcher's exhaustive window: 161 rotations (0.25 degree steps) x 64 x 64 "
+                     "translations (5 cm) of a 1081-point scan against a 1024 x 1024 byte lookup table (1 MB, the "
+                     "blurred submap), a 16 x 16 block a translation tile at one rotation (2576 blocks): each thread "
+                     "rotates ~4 points (sincos of the block's angle, 4 FMAs, 2 floorf) into two 4.3 KB int arrays in "
+                     "shared memory, __syncthreads, then loops over the 1081 points: 2 broadcast shared loads, 2 "
+                     "integer adds, a 4-way bounds test, an IMAD and a 1-byte gather from the table (a half-warp's 16 "
+                     "lanes on 16 consecutive bytes of one row, the two rows a warp different; L1/L2 hits), an add; "
+                     "713M lookups, one coalesced int store a thread: bound by load/store-unit issue (3 shared and "
+                     "global loads an iteration) and integer ALU"),
+    TimingProbe("probe/rrt-obb-const-collide", "probe-unseen185", "edge_collide", 1 << 18, P187_CC_BLOCK,
+                lambda n: -(-n // P187_CC_BLOCK), _p187_cc_args, source=_P187, symbols=_p187_cc_syms,
+                note="RRT edge validation of 2^18 edges (0.75 m steps, 30% shorter) for a 0.25 m drone in a 30 x 30 x "
+                     "8 m hall of 128 oriented boxes (pillars, machines, partitions turned about z, pipes in any "
+                     "orientation; 60-byte structs in __constant__, 7.7 KB), a thread an edge in blocks of 128: a "
+                     "sqrtf, a division and ceilf give 3-20 samples 4 cm apart (17.4 on average, a warp's longest 20), "
+                     "each tested against every box (a uniform dynamic index: 15 broadcast constant loads, 9 FMAs for "
+                     "R^T u, 3 abs-subtract-max, 3 FMAs and a compare, ~30 instructions) until the first within the "
+                     "radius (7% of edges collide, stopping early: little divergence); 570M sample-box tests, 3 MB of "
+                     "edges read, 1 MB written: FP32/constant-load issue bound"),
+    TimingProbe("probe/dubins-prm-double", "probe-unseen185", "dubins_path", 1 << 22, P187_DB_BLOCK,
+                lambda n: -(-n // P187_DB_BLOCK), _p187_db_args, source=_P187,
+                note="PRM edge costs for a car-like robot: 2^22 edges (each of 2^18 nodes on a jittered 4 m grid to "
+                     "its 16 nearest, edges ordered by node) between poses with random headings, turning radius 4 m, a "
+                     "thread an edge in blocks of 256: 2 int loads, 6 float gathers of the two nodes (neighbouring "
+                     "rows: L1/L2 hits), then dubins.c's 6 words in double: up to 5 sqrt, 9 atan2, 2 acos, 5 sin/cos "
+                     "and ~20 mod2pi (each a double division and a floor), feasibility branches (LSR/RSL possible for "
+                     "49% of edges, CCC for 99%); 8-byte and 4-byte coalesced stores; 84 MB moved: FP64-bound "
+                     "(software double atan2/acos/division sequences)"),
+    TimingProbe("probe/kinfu-icp-shfl-double", "probe-unseen185", "icp_reduce", 1920, P187_ICP_BLOCK,
+                lambda n: -(-n * (n * 9 // 16) // P187_ICP_BLOCK), _p187_icp_args, source=_P187,
+                note="one KinectFusion point-to-plane ICP step on a 1920 x 1080 depth frame (2.07M pixels, 98% valid; "
+                     "a furnished room 1-6 m away), a thread a pixel in blocks of 512 (4050 blocks; 90 registers, so "
+                     "one block an SM): 3 stride-3 float loads of the vertex (12 B, a warp's 384 B contiguous), the "
+                     "pose's 24 uniform floats, 2 float divisions and __float2int_rn to project into the previous "
+                     "frame, 6 gathered floats of its vertex and normal maps at a pixel near its own (nearly "
+                     "coalesced), 3 of its own normal; ~82% of pixels paired, each 21 + 6 + 2 double products into a "
+                     "29-double per-thread array (registers); then 29 x 5 __shfl_down_sync of doubles (290 shuffles a "
+                     "warp), 16 x 29 doubles through shared memory, __syncthreads and 29 double atomicAdd a block onto "
+                     "the same 232 bytes (4050 on each of 29 adjacent doubles); 100 MB read: shuffle issue and DRAM, "
+                     "the single output line's atomics serialising in L2"),
+]
+PROBES += UNSEEN185
+
+
+# probe-unseen186 (probes188.cu): a wildfire spread / fire behaviour modelling course's kernels
+# (Rothermel's rate of spread from fuel-model structs in __constant__, a stochastic
+# cellular-automaton spread step over an int state raster with per-cell RNG streams and a warp
+# shuffle count, level-set front propagation by a Godunov upwind scheme through a shared tile,
+# firebrand spotting stepped through a log wind profile with landing counts by atomicAdd,
+# 1-h/10-h/100-h fuel moisture over a day of hourly weather, burned area and fireline intensity
+# per administrative region by shared then global atomics) as a student who knows CUDA basics
+# writes them, predicted before their first GPU run
+_P188 = "probes188.cu"
+P188_RR_N = 4096                                   # rothermel: the raster's side (30 m cells)
+P188_RR_BLOCK = 256
+P188_RR_PATCH = 24                                 # fuel patches' size (cells)
+# Anderson (1982)'s 13 fuel models as one size class: 1-h load (t/ac), SAV (1/ft), depth (ft), Mx (%)
+P188_FM = [(0.74, 3500, 1.0, 12), (2.0, 3000, 1.0, 15), (3.01, 1500, 2.5, 25), (5.01, 2000, 6.0, 20),
+           (1.0, 2000, 2.0, 20), (1.5, 1750, 2.5, 25), (1.13, 1750, 2.5, 40), (1.5, 2000, 0.2, 30),
+           (2.92, 2500, 0.2, 25), (3.01, 2000, 1.0, 25), (1.5, 1500, 1.0, 15), (4.01, 1500, 2.3, 20),
+           (7.01, 1500, 3.0, 25)]
+P188_FM_HEAT = 8000.0                              # Btu/lb
+P188_RR_FREQ = (0.12, 0.18, 0.10, 0.06, 0.04, 0.08, 0.05, 0.03, 0.12, 0.08, 0.07, 0.03, 0.02, 0.02)  # models 0 .. 13
+P188_CA_N = 5120                                   # ca: the raster's side (30 m cells)
+P188_CA_BLOCK = (32, 8)
+P188_CA_CELL = 30.0
+P188_CA_VEG = (0.10, 0.35, 0.30, 0.25)             # no fuel, grass, shrub, forest shares
+P188_CA_PVEG = (0.0, 0.42, 1.4, 1.3)               # (1 + p_veg)(1 + p_den) (Alexandridis et al. 2008)
+P188_CA_PARAMS = dict(ph=0.58, a_s=0.078, c1=0.045, c2=0.131, V=8.0)
+P188_CA_WDIR = 0.6                                 # the wind's heading (rad, x towards columns, y rows)
+P188_CA_FIRES = 8                                  # fires burning at 5120^2 (scaled by area)
+P188_LS_N = 6144                                   # levelset: the grid's side
+P188_LS_T = 16
+P188_LS_H, P188_LS_DT = 30.0, 5.0                  # cell (m), time step (s)
+P188_LS_WIND, P188_LS_CW = (4.0, 2.5), 0.25        # wind (m/s), its weight on the spread rate
+P188_LS_FIRES = 12                                 # fires at 6144^2 (scaled by area)
+P188_EM_SIDE, P188_EM_CELL = 4096, 30.0            # ember: the raster's side, cell (m)
+P188_EM_BLOCK = 128
+P188_EM_SOURCES = 2048                             # burning cells lofting brands (at 2^22 brands)
+P188_EM_WIND = dict(u10=10.0, wdir=0.5, spread=0.2, z0=0.5, dt=1.0)
+P188_EM_LOFT = (20.0, 0.9)                         # loft height: median (m) at the median intensity, sigma
+P188_EM_VT = (2.5, 7.0)                            # terminal velocities (m/s)
+P188_EM_TBURN = (25.0, 0.7)                        # burn-out time: median (s), sigma
+P188_EM_SEED = 0x5EED1234
+P188_FMO_GS = 128                                  # moisture: weather nodes every 128 cells (3.84 km)
+P188_FMO_BLOCK = 64
+P188_FMO_STORMS = (13, 20)                         # hours with convective showers
+P188_RS_N = 6144 * 6144                            # region stats: the raster's cells
+P188_RS_BLOCK, P188_RS_GRID = 256, 1024
+P188_RS_NREG = 512
+P188_RS_BURNED = 0.12                              # burned share of the raster (nominal)
+P188_RS_I = (900.0, 1.0)                           # fireline intensity (kW/m): median, lognormal sigma
+
+
+def _p188_interp(c, ny, nx, cell):
+    """Node values c (every cell cells, at least ny / cell + 2 by nx / cell + 2) interpolated
+    bilinearly to ny x nx cells (float32), 256 rows at a time."""
+    c = np.asarray(c, np.float32)
+    fx = np.arange(nx, dtype=np.float32) / cell
+    ix = fx.astype(np.int64)
+    tx = (fx - np.floor(fx))[None, :]
+    out = np.empty((ny, nx), np.float32)
+    for r in range(0, ny, 256):
+        fy = np.arange(r, min(r + 256, ny), dtype=np.float32) / cell
+        iy = fy.astype(np.int64)
+        ty = (fy - np.floor(fy))[:, None]
+        rows = c[iy] * (1 - ty) + c[iy + 1] * ty
+        out[r:r + len(fy)] = rows[:, ix] * (1 - tx) + rows[:, ix + 1] * tx
+    return out
+
+
+def _p188_field(ny, nx, cell, rng):
+    """A smooth field in [0, 1] (float32 ny x nx): uniform values every cell cells interpolated
+    bilinearly (as _p156_field, in less memory)."""
+    return _p188_interp(rng.random((ny // cell + 2, nx // cell + 2), dtype=np.float32), ny, nx, cell)
+
+
+def _p188_fires(k, ny, nx, R, wdir, rng):
+    """k fires (rows cx, cy, R, eccentricity, heading, 3rd-harmonic amplitude and phase): centres
+    uniform, radii R (k of them, cells), egg-shaped downwind."""
+    return np.stack([rng.uniform(0, nx, k), rng.uniform(0, ny, k), np.asarray(R, np.float64),
+                     rng.uniform(0.2, 0.6, k), wdir + rng.normal(0, 0.15, k), rng.uniform(0, 0.12, k),
+                     rng.uniform(0, 2 * np.pi, k)], axis=1)
+
+
+def _p188_fire_phi(X, Y, f):
+    """A fire's signed distance-like field at points X, Y (cells; float32): the distance to its
+    centre less its radius in that direction, R (1 + e cos a)(1 + a3 sin(3 a + p)), a the angle
+    from its heading."""
+    cx, cy, R, e, w, a3, p3 = (np.float32(v) for v in f)
+    dx, dy = np.float32(X) - cx, np.float32(Y) - cy
+    d = np.hypot(dx, dy) + np.float32(1e-9)
+    c = (dx * np.cos(w) + dy * np.sin(w)) / d
+    s = (dy * np.cos(w) - dx * np.sin(w)) / d
+    s3 = (3 - 4 * s * s) * s
+    c3 = (4 * c * c - 3) * c
+    return d - R * (1 + e * c) * (1 + a3 * (np.cos(p3) * s3 + np.sin(p3) * c3))
+
+
+def _p188_scars(ny, nx, fires, noise):
+    """The fires' union as min phi (cells, float32 ny x nx; 1e9 away from all of them), each fire
+    painted over its bounding box only, plus noise."""
+    phi = np.full((ny, nx), 1e9, np.float32)
+    for f in fires:
+        r = f[2] * (1 + f[3]) * (1 + f[5]) + 4
+        y0, y1 = max(int(f[1] - r), 0), min(int(f[1] + r) + 1, ny)
+        x0, x1 = max(int(f[0] - r), 0), min(int(f[0] + r) + 1, nx)
+        X = np.arange(x0, x1) + 0.5
+        for ya in range(y0, y1, 256):                               # (256 rows at a time)
+            yb = min(ya + 256, y1)
+            p = _p188_fire_phi(X[None, :], np.arange(ya, yb)[:, None] + 0.5, f).astype(np.float32)
+            p += noise[ya:yb, x0:x1]
+            np.minimum(phi[ya:yb, x0:x1], p, out=phi[ya:yb, x0:x1])
+    return phi
+
+
+# ---- rothermel-ros-const ----
+
+def _p188_fuel_table():
+    """c_fuel: NFM x (w0 lb/ft^2, sav 1/ft, depth ft, mx fraction, heat Btu/lb) (float32; model
+    0, non-burnable, zeros)."""
+    t = np.zeros((14, 5), np.float32)
+    for k, (load, sav, depth, mx) in enumerate(P188_FM, 1):
+        t[k] = (load * 2000 / 43560, sav, depth, mx / 100, P188_FM_HEAT)
+    return t
+
+
+def _p188_rr_syms(n, rng):
+    return {"c_fuel": _p188_fuel_table().ravel()}
+
+
+def _p188_fuel_map(ny, nx, rng):
+    """Fuel models (uint8 ny x nx): patches of P188_RR_PATCH cells drawn with P188_RR_FREQ,
+    their edges warped by smooth fields (+-8 cells)."""
+    P = P188_RR_PATCH
+    lab = rng.choice(14, (ny // P + 2, nx // P + 2), p=P188_RR_FREQ).astype(np.uint8)
+    wy = (_p188_field(ny, nx, 32, rng) - 0.5) * 16
+    wx = (_p188_field(ny, nx, 32, rng) - 0.5) * 16
+    iy = np.clip((np.arange(ny, dtype=np.float32)[:, None] + wy) / P + 0.5, 0, ny // P + 1).astype(np.int32)
+    del wy
+    ix = np.clip((np.arange(nx, dtype=np.float32)[None, :] + wx) / P + 0.5, 0, nx // P + 1).astype(np.int32)
+    del wx
+    return lab[iy, ix]
+
+
+def _p188_rr_args(n, rng):
+    """An n x n raster (row-major): fuel models _p188_fuel_map, dead 1-h moisture 0.03 + 0.12 f^1.5
+    + N(0, 0.003^2) (>= 0.02), midflame wind 0.3 + 3.5 g (m/s), slope 0.8 h^2 (tan) for smooth
+    fields f, g, h (float32); ros (zeroed); n^2."""
+    f32 = np.float32
+    fuel = _p188_fuel_map(n, n, rng)
+    f = _p188_field(n, n, 64, rng)
+    moist = np.maximum(f32(0.03) + f32(0.12) * f ** f32(1.5) + f32(0.003) * rng.standard_normal((n, n), f32),
+                       f32(0.02))
+    wind = f32(0.3) + f32(3.5) * _p188_field(n, n, 128, rng)
+    h = _p188_field(n, n, 48, rng)
+    slope = f32(0.8) * h * h
+    return [fuel.ravel(), moist.ravel(), wind.ravel(), slope.ravel(), np.zeros(n * n, f32), _i32(n * n)]
+
+
+def _p188_rr_ref(fuel, moist, wind, slope):
+    """rothermel_ros in float64: ros (m/min), the reaction intensity IR and the wind before the
+    limit U (ft/min)."""
+    t = _p188_fuel_table().astype(np.float64)[np.asarray(fuel, np.int64)]
+    w0, sig, depth, mx, heat = t.T
+    M, wind, ts = (np.asarray(v, np.float64) for v in (moist, wind, slope))
+    ok = (np.asarray(fuel) > 0) & (M < mx)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rho_b = w0 / depth
+        beta = rho_b / 32
+        rb = beta / (3.348 * sig ** -0.8189)
+        gmax = sig ** 1.5 / (495 + 0.0594 * sig ** 1.5)
+        A = 133 * sig ** -0.7913
+        rm = M / mx
+        IR = (gmax * rb ** A * np.exp(A * (1 - rb)) * w0 * (1 - 0.0555) * heat
+              * (1 - 2.59 * rm + 5.11 * rm ** 2 - 3.52 * rm ** 3) * 0.41739)     # ETA_S, 0.174 S_e^-0.19 to 5 digits
+        xi = np.exp((0.792 + 0.681 * np.sqrt(sig)) * (beta + 0.1)) / (192 + 0.2595 * sig)
+        C = 7.47 * np.exp(-0.133 * sig ** 0.55)
+        B = 0.02526 * sig ** 0.54
+        E = 0.715 * np.exp(-3.59e-4 * sig)
+        U = wind * 196.85
+        phi_w = C * np.minimum(U, 0.9 * IR) ** B * rb ** -E
+        phi_s = 5.275 * beta ** -0.3 * ts ** 2
+        R = IR * xi * (1 + phi_w + phi_s) / (rho_b * np.exp(-138 / sig) * (250 + 1116 * M)) * 0.3048
+    return np.where(ok, R, 0.0), np.where(ok, IR, 0.0), U
+
+
+# ---- fire-ca-alexandridis ----
+
+def _p188_ca_syms(n, rng):
+    return {"c_pveg": np.array(P188_CA_PVEG, np.float32)}
+
+
+def _p188_ca_args(n, rng):
+    """An n x n raster (row-major, 30 m cells) in mid-fire: vegetation classes (uint8) by
+    thresholds of a smooth field at P188_CA_VEG's shares; elevation 2000 f + 300 g m (fields of
+    128 and 16 cells; float32); P188_CA_FIRES (by area, at least 2) egg-shaped fires (radii
+    log-uniform in 2 .. 12% of n, downwind heads, edges +-1.5 cells of noise) burned (3) inside,
+    burning (2) in the outer 1.5 cells, unburned fuel (1) elsewhere, no fuel (0) (int32 state);
+    next (zeroed), xorshift32 states (odd uint32), n_ignited (one zeroed int32); nx, ny, the cell
+    and P188_CA_PARAMS, the wind's unit vector (float32)."""
+    f32 = np.float32
+    v = _p188_field(n, n, 32, rng)
+    cuts = np.quantile(v[::max(n // 256, 1), ::max(n // 256, 1)], np.cumsum(P188_CA_VEG)[:-1])
+    veg = np.searchsorted(cuts, v).astype(np.uint8)
+    del v
+    elev = f32(2000) * _p188_field(n, n, 128, rng) + f32(300) * _p188_field(n, n, 16, rng)
+    k = max(2, round(P188_CA_FIRES * n * n / P188_CA_N ** 2))
+    R = np.exp(rng.uniform(np.log(0.02 * n), np.log(0.12 * n), k))
+    noise = f32(3) * (_p188_field(n, n, 8, rng) - f32(0.5))
+    phi = _p188_scars(n, n, _p188_fires(k, n, n, R, P188_CA_WDIR, rng), noise)
+    del noise
+    st = np.ones((n, n), np.int32)
+    st[phi < 0] = 2
+    st[phi < -1.5] = 3
+    st[veg == 0] = 0
+    del phi
+    pr = P188_CA_PARAMS
+    return [st.ravel(), np.zeros(n * n, np.int32), veg.ravel(), elev.ravel(),
+            rng.integers(0, 1 << 32, n * n, dtype=np.uint32) | np.uint32(1),
+            np.zeros(1, np.int32), _i32(n), _i32(n), f32(P188_CA_CELL),
+            *(f32(pr[q]) for q in ("ph", "a_s", "c1", "c2", "V")),
+            f32(np.cos(P188_CA_WDIR)), f32(np.sin(P188_CA_WDIR))]
+
+
+def _p188_ca_ref(state, veg, elev, rng_state, nx, ny, cell, ph, a_s, c1, c2, V, wx, wy, pveg=P188_CA_PVEG):
+    """ca_spread_step in float64: next, the new xorshift states, the new fires, and each cell's
+    |u - q| (inf where not drawn: how close the draw was to the cut)."""
+    nx, ny = int(nx), int(ny)
+    S = np.asarray(state).reshape(ny, nx)
+    Z = np.asarray(elev, np.float64).reshape(ny, nx)
+    cell, ph, a_s, c1, c2, V, wx, wy = (float(q) for q in (cell, ph, a_s, c1, c2, V, wx, wy))
+    Sp = np.pad(S, 1, constant_values=0)
+    Zp = np.pad(Z, 1)
+    q = np.ones((ny, nx))
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            if dx == 0 and dy == 0:
+                continue
+            burning = Sp[1 + dy:1 + dy + ny, 1 + dx:1 + dx + nx] == 2
+            d = cell * np.hypot(dx, dy)
+            cth = -(dx * wx + dy * wy) / np.hypot(dx, dy)
+            sl = np.degrees(np.arctan((Z - Zp[1 + dy:1 + dy + ny, 1 + dx:1 + dx + nx]) / d))
+            p = ph * np.asarray(pveg, np.float64)[np.asarray(veg).reshape(ny, nx)] * np.exp(V * (c1 + c2 * (cth - 1))) \
+                * np.exp(a_s * sl)
+            q = np.where(burning, q * (1 - np.minimum(p, 1)), q)
+    draw = (S == 1) & (q < 1)
+    r = np.asarray(rng_state, np.uint32).reshape(ny, nx).copy()
+    r[draw] = _p156_xorshift(r[draw])
+    u = (r >> np.uint32(8)) / 2.0 ** 24
+    ign = draw & (u >= q)
+    nxt = np.where(S == 2, 3, np.where(ign, 2, S))
+    return nxt.ravel(), r.ravel(), int(ign.sum()), np.where(draw, np.abs(u - q), np.inf).ravel()
+
+
+# ---- levelset-godunov-smem ----
+
+def _p188_ls_args(n, rng):
+    """An n x n grid (row-major, 30 m cells): phi (m, float32) the union of P188_LS_FIRES (by
+    area, at least 2) egg-shaped fires' distance-like fields (radii log-uniform in 1 .. 6% of n,
+    at least 3 .. 8 cells)
+    at nodes every 8 cells, interpolated bilinearly; the spread rates (m/s, float32) lognormal(log
+    0.05, 0.6) times a smooth field in 0.5 .. 1.5, 0 on a tenth of the cells (non-burnable
+    patches); phi2 (zeroed); nx, ny, h, dt, the wind (m/s) and its weight (float32)."""
+    f32 = np.float32
+    k = max(2, round(P188_LS_FIRES * n * n / P188_LS_N ** 2))
+    fires = _p188_fires(k, n, n, np.exp(rng.uniform(np.log(max(0.01 * n, 3)), np.log(max(0.06 * n, 8)), k)),
+                        np.arctan2(P188_LS_WIND[1], P188_LS_WIND[0]), rng)
+    m = n // 8 + 2
+    X = np.arange(m, dtype=np.float32)[None, :] * 8
+    Y = np.arange(m, dtype=np.float32)[:, None] * 8
+    c = _p188_fire_phi(X, Y, fires[0])
+    for f in fires[1:]:
+        np.minimum(c, _p188_fire_phi(X, Y, f), out=c)
+    c *= np.float32(P188_LS_H)
+    phi = _p188_interp(c, n, n, 8)
+    ros = rng.standard_normal((n, n), f32)
+    ros *= f32(0.6)
+    ros += f32(np.log(0.05))
+    np.exp(ros, out=ros)
+    f = _p188_field(n, n, 64, rng)
+    f += f32(0.5)
+    ros *= f
+    f = _p188_field(n, n, 24, rng)
+    ros[f < 0.24] = 0                                               # ~10% of cells
+    del f
+    return [phi.ravel(), ros.ravel(), np.zeros(n * n, f32), _i32(n), _i32(n), f32(P188_LS_H), f32(P188_LS_DT),
+            f32(P188_LS_WIND[0]), f32(P188_LS_WIND[1]), f32(P188_LS_CW)]
+
+
+def _p188_ls_ref(phi, ros, nx, ny, h, dt, ux, uy, cw):
+    """levelset_step in float64 (edges clamped): phi2, and the update dt F |grad phi| (the scale
+    of float32's rounding besides phi's own)."""
+    nx, ny = int(nx), int(ny)
+    h, dt, ux, uy, cw = (float(q) for q in (h, dt, ux, uy, cw))
+    P = np.pad(np.asarray(phi, np.float64).reshape(ny, nx), 1, mode="edge")
+    c = P[1:-1, 1:-1]
+    dxm, dxp = (c - P[1:-1, :-2]) / h, (P[1:-1, 2:] - c) / h
+    dym, dyp = (c - P[:-2, 1:-1]) / h, (P[2:, 1:-1] - c) / h
+    gx, gy = (dxm + dxp) / 2, (dym + dyp) / 2
+    F = np.asarray(ros, np.float64).reshape(ny, nx) * (1 + cw * np.maximum((ux * gx + uy * gy)
+                                                                          / (np.hypot(gx, gy) + 1e-6), 0))
+    G = np.sqrt(np.maximum(dxm, 0) ** 2 + np.minimum(dxp, 0) ** 2 + np.maximum(dym, 0) ** 2
+                + np.minimum(dyp, 0) ** 2)
+    return (c - dt * F * G).ravel(), (dt * F * G).ravel()
+
+
+# ---- ember-spotting-atomic ----
+
+def _p188_em_args(n, rng, side=P188_EM_SIDE):
+    """n firebrands from a fire's head (a front arc of radius 8% of side about (0.3, 0.5) side,
+    +-70 degrees about the wind's heading; P188_EM_SOURCES sources scaled by n, at least 8, in
+    order along the arc, intensities lognormal(0, 1), brands a source multinomial with weights
+    intensity^2, contiguous a source (src int32)); loft heights lognormal(log P188_EM_LOFT[0] +
+    0.4 log intensity, P188_EM_LOFT[1]) in 1 .. 2000 m, terminal velocities uniform in P188_EM_VT,
+    burn-out times lognormal(P188_EM_TBURN) (float32); land (int32 n) and count (int32 side^2)
+    zeroed; side, side, the cell, P188_EM_WIND, the seed, n."""
+    f32 = np.float32
+    w = P188_EM_WIND
+    S = max(8, round(P188_EM_SOURCES * n / (1 << 22)))
+    a = np.sort(rng.uniform(-1.22, 1.22, S)) + w["wdir"]
+    r = 0.08 * side * (1 + 0.05 * rng.standard_normal(S))
+    cx = np.clip((0.3 * side + r * np.cos(a)).astype(np.int64), 0, side - 1)
+    cy = np.clip((0.5 * side + r * np.sin(a)).astype(np.int64), 0, side - 1)
+    I = rng.lognormal(0, 1, S)
+    per = rng.multinomial(n, I * I / (I * I).sum())
+    k = np.repeat(np.arange(S), per)
+    loft = np.clip(rng.lognormal(np.log(P188_EM_LOFT[0]) + 0.4 * np.log(I[k]), P188_EM_LOFT[1]), 1, 2000)
+    return [(cy * side + cx)[k].astype(np.int32), loft.astype(f32), rng.uniform(*P188_EM_VT, n).astype(f32),
+            rng.lognormal(np.log(P188_EM_TBURN[0]), P188_EM_TBURN[1], n).astype(f32), np.zeros(n, np.int32),
+            np.zeros(side * side, np.int32), _i32(side), _i32(side), f32(P188_EM_CELL),
+            *(f32(w[q]) for q in ("u10", "wdir", "spread", "z0", "dt")), np.uint32(P188_EM_SEED), _i32(n)]
+
+
+def _p188_wang(s):
+    """Wang's integer hash of uint32s."""
+    s = (s ^ np.uint32(61)) ^ (s >> np.uint32(16))
+    s = s * np.uint32(9)
+    s = s ^ (s >> np.uint32(4))
+    s = s * np.uint32(0x27d4eb2d)
+    return s ^ (s >> np.uint32(15))
+
+
+def _p188_em_ref(src, loft, vt, tburn, nx, ny, cell, u10, wdir, spread, z0, dt, seed):
+    """ember_transport in float64 (the integer streams exact): land, count, and each brand's
+    smallest distance (m) of its landing point to a cell edge and of a height on its fall to 0
+    (where float32 may land it elsewhere)."""
+    nx, ny = int(nx), int(ny)
+    cell, u10, wdir, spread, z0, dt = (float(q) for q in (cell, u10, wdir, spread, z0, dt))
+    n = len(src)
+    s = _p188_wang(np.uint32(seed) ^ np.arange(n, dtype=np.uint32))
+    u = []
+    for _ in range(4):
+        s = _p156_xorshift(s)
+        u.append(((s >> np.uint32(8)) | np.uint32(1)) / 2.0 ** 24)
+    src = np.asarray(src, np.int64)
+    x = (src % nx + u[0]) * cell
+    y = (src // nx + u[1]) * cell
+    th = wdir + spread * np.sqrt(-2 * np.log(u[2])) * np.cos(2 * np.pi * u[3])
+    z = np.asarray(loft, np.float64).copy()
+    w = np.asarray(vt, np.float64)
+    t = np.zeros(n)
+    zgap = np.abs(z)
+    lnref = np.log(10 / z0)
+    live = z > 0
+    while live.any():
+        zi = z[live]
+        ws = np.where(zi > z0, u10 * np.log(np.maximum(zi, z0) / z0) / lnref, 0)
+        x[live] += ws * np.cos(th[live]) * dt
+        y[live] += ws * np.sin(th[live]) * dt
+        z[live] = zi - w[live] * dt
+        t[live] += dt
+        zgap[live] = np.minimum(zgap[live], np.minimum(np.abs(z[live]), np.abs(zi - z0)))
+        live = z > 0
+    gx, gy = np.floor(x / cell), np.floor(y / cell)
+    ok = (t < np.asarray(tburn)) & (gx >= 0) & (gx < nx) & (gy >= 0) & (gy < ny)
+    land = np.where(ok, gy * nx + gx, -1).astype(np.int64)
+    edge = np.minimum(np.minimum(x - gx * cell, (gx + 1) * cell - x), np.minimum(y - gy * cell, (gy + 1) * cell - y))
+    return land, np.bincount(land[ok], minlength=nx * ny), np.minimum(edge, zgap)
+
+
+# ---- fuel-moisture-timelag ----
+
+def _p188_fmo_side(n):
+    """The raster's width W and height H (W H == n, W a power of two about sqrt(n))."""
+    W = 1 << max(int(np.log2(n)) // 2, 0)
+    assert n % W == 0, n
+    return W, n // W
+
+
+def _p188_fmo_args(n, rng, gs=P188_FMO_GS):
+    """n cells (W x H, _p188_fmo_side; row-major): 1-h, 10-h and 100-h moistures (%) 8 + 6 f,
+    10 + 6 f, 14 + 8 f for a smooth field f plus N(0, 0.3^2), elevation 2500 g^1.5 m (float32);
+    mmin (zeroed); hourly weather at nodes every gs cells (gw x gh, hour-major): temperature
+    (deg C at sea level) 16 + 10 sin(2 pi (h - 9) / 24) + 6 (a - 0.5), relative humidity 75 - 3
+    (T - 10) + 16 (b - 0.5) in 6 .. 100 %, rain lognormal(0, 0.8) mm in 4 storm cells (radius 1.5
+    nodes) drifting over the grid in hours P188_FMO_STORMS, 0 elsewhere (a, b smooth fields over
+    the nodes; float32); W, H, gw, gh, gs."""
+    f32 = np.float32
+    W, H = _p188_fmo_side(n)
+    gw, gh = W // gs + 2, H // gs + 2
+    f = _p188_field(H, W, 64, rng)
+    e = f32(0.3) * rng.standard_normal((3, H, W), f32)
+    m1, m10, m100 = f32(8) + f32(6) * f + e[0], f32(10) + f32(6) * f + e[1], f32(14) + f32(8) * f + e[2]
+    elev = f32(2500) * _p188_field(H, W, 256, rng) ** f32(1.5)
+    hrs = np.arange(24)[:, None, None]
+    a = _p188_field(gh, gw, 4, rng)[None]
+    b = _p188_field(gh, gw, 4, rng)[None]
+    T = 16 + 10 * np.sin(2 * np.pi * (hrs - 9) / 24) + 6 * (a - 0.5)
+    RH = np.clip(75 - 3 * (T - 10) + 16 * (b - 0.5), 6, 100)
+    rain = np.zeros((24, gh, gw))
+    gy, gx = np.mgrid[0:gh, 0:gw]
+    h0, h1 = P188_FMO_STORMS
+    for _ in range(4):
+        p = rng.uniform(0, [gw, gh])
+        v = rng.normal(0, 0.4, 2)
+        for hr in range(h0, h1):
+            q = p + v * (hr - h0)
+            wet = np.hypot(gx - q[0], gy - q[1]) < 1.5
+            rain[hr][wet] += rng.lognormal(0, 0.8, int(wet.sum()))
+    return [m1.ravel(), m10.ravel(), m100.ravel(), np.zeros(n, f32), elev.ravel(), T.astype(f32).ravel(),
+            RH.astype(f32).ravel(), rain.astype(f32).ravel(), _i32(W), _i32(H), _i32(gw), _i32(gh), _i32(gs)]
+
+
+def _p188_fmo_ref(m1, m10, m100, elev, T, RH, rain, W, H, gw, gh, gs):
+    """fuel_moisture_day in float64: m1, m10, m100 and mmin after the day."""
+    W, H, gw, gh, gs = (int(q) for q in (W, H, gw, gh, gs))
+    i = np.arange(W * H)
+    fx, fy = (i % W + 0.5) / gs, (i // W + 0.5) / gs
+    x0, y0 = fx.astype(np.int64), fy.astype(np.int64)
+    ax, ay = fx - x0, fy - y0
+    w = [(1 - ax) * (1 - ay), ax * (1 - ay), (1 - ax) * ay, ax * ay]
+
+    def at(F, k):
+        F = np.asarray(F, np.float64).reshape(24, gh, gw)[k]
+        return w[0] * F[y0, x0] + w[1] * F[y0, x0 + 1] + w[2] * F[y0 + 1, x0] + w[3] * F[y0 + 1, x0 + 1]
+    m = [np.asarray(v, np.float64).copy() for v in (m1, m10, m100)]
+    lo = m[0].copy()
+    z = np.asarray(elev, np.float64)
+    for k in range(24):
+        t, rh, r = at(T, k) - 0.0065 * z, at(RH, k), at(rain, k)
+        tt = 0.18 * (21.1 - t) * (1 - np.exp(-0.115 * rh))
+        ed = 0.942 * rh ** 0.679 + 11 * np.exp((rh - 100) / 10) + tt
+        ew = 0.618 * rh ** 0.753 + 10 * np.exp((rh - 100) / 10) + tt
+        for c, (tau, rw) in enumerate(((1, 0.5), (10, 0.15), (100, 0.03))):
+            E = np.where(m[c] > ed, ed, np.where(m[c] < ew, ew, m[c]))
+            m[c] = np.where(r > 0, m[c] + (35 - m[c]) * (1 - np.exp(-rw * r)),
+                            m[c] + (E - m[c]) * (1 - np.exp(-1 / tau)))
+        lo = np.minimum(lo, m[0])
+    return m[0], m[1], m[2], lo
+
+
+# ---- fire-region-stats-smem ----
+
+def _p188_rs_shape(n):
+    """A W-wide raster of n cells (the last row partial)."""
+    W = max(int(np.sqrt(n)), 1)
+    return W, -(-n // W)
+
+
+def _p188_rs_args(n, rng):
+    """n cells of a W-wide raster (_p188_rs_shape; row-major): the P188_RS_NREG administrative
+    regions (uint16) the Voronoi cells of uniform seeds rasterised at 16-cell blocks; fire scars
+    (radii Pareto: 3 (1 - U)^(-1/1.6) cells, at most 15% of W; drawn until their nominal areas
+    reach P188_RS_BURNED of the raster) with edges +-1.5 cells of noise, their cells' fireline
+    intensity (kW/m, whole numbers, >= 1, float32) lognormal(P188_RS_I) times a smooth field in
+    0.5 .. 1.5, 0 unburned; burned, isum (float64), crown zeroed a region; n."""
+    f32 = np.float32
+    W, H = _p188_rs_shape(n)
+    B = 16
+    gh, gw = -(-H // B), -(-W // B)
+    seeds = rng.uniform(0, 1, (P188_RS_NREG, 2)) * [gw, gh]
+    cy, cx = np.mgrid[0:gh, 0:gw] + 0.5
+    lab = np.empty((gh, gw), np.uint16)
+    for r in range(0, gh, 32):                      # (a block of rows at a time: the distances are big)
+        d2 = (cx[r:r + 32, :, None] - seeds[:, 0]) ** 2 + (cy[r:r + 32, :, None] - seeds[:, 1]) ** 2
+        lab[r:r + 32] = np.argmin(d2, axis=2)
+    region = np.repeat(np.repeat(lab, B, axis=0)[:H], B, axis=1)[:, :W]
+    R = np.minimum(3 * (1 - rng.random(1 << 16)) ** (-1 / 1.6), 0.15 * W)
+    area = np.cumsum(np.pi * R * R)
+    k = int(np.searchsorted(area, P188_RS_BURNED * W * H)) + 1
+    noise = f32(3) * (_p188_field(H, W, 8, rng) - f32(0.5))
+    phi = _p188_scars(H, W, _p188_fires(k, H, W, R[:k], rng.uniform(0, 2 * np.pi), rng), noise)
+    del noise
+    burned = phi < 0
+    del phi
+    I = np.zeros((H, W), f32)
+    I[burned] = np.maximum(np.rint(rng.lognormal(np.log(P188_RS_I[0]), P188_RS_I[1], int(burned.sum()))
+                                   * (0.5 + _p188_field(H, W, 64, rng)[burned])), 1)
+    z = lambda t: np.zeros(P188_RS_NREG, t)
+    return [region.ravel()[:n].copy(), I.ravel()[:n].copy(), z(np.int32), z(np.float64), z(np.int32), _i32(n)]
+
+
+def _p188_rs_ref(region, intensity):
+    """region_fire_stats in numpy (exact: whole-number intensities): burned, isum, crown."""
+    I = np.asarray(intensity, np.float64)
+    b = I > 0
+    r = np.asarray(region, np.int64)[b]
+    return (np.bincount(r, minlength=P188_RS_NREG), np.bincount(r, I[b], minlength=P188_RS_NREG),
+            np.bincount(r[I[b] >= 4000], minlength=P188_RS_NREG))
+
+
+UNSEEN186 = [
+    TimingProbe("probe/rothermel-ros-const", "probe-unseen186", "rothermel_ros", P188_RR_N, P188_RR_BLOCK,
+                lambda n: -(-n * n // P188_RR_BLOCK), _p188_rr_args, source=_P188,
+                symbols=_p188_rr_syms,
+                note="Rothermel (1972) surface rate of spread of a 4096 x 4096 raster (16.8M 30 m cells), a thread a "
+                     "cell in blocks of 256: the cell's fuel model (uint8: Anderson's 13 in warped patches of ~24 "
+                     "cells) picks a 20-byte FuelModel struct from __constant__ (a warp's 32 cells span ~2.3 models: "
+                     "divergent constant addresses, serialized), 12% non-burnable and 0.9% too-wet cells return "
+                     "early (28% of warps split there); the rest run ~9 powf, 6 expf, a sqrtf and ~7 float divisions "
+                     "(~500 instructions) on 3 coalesced float loads (moisture, wind, slope; 2% of burning cells at "
+                     "the wind limit) and store a float; 285 MB moved: compute-bound on the powf/expf sequences"),
+    TimingProbe("probe/fire-ca-alexandridis", "probe-unseen186", "ca_spread_step", P188_CA_N, P188_CA_BLOCK,
+                _p156_grid2(P188_CA_BLOCK), _p188_ca_args, source=_P188, symbols=_p188_ca_syms,
+                note="one step of a stochastic cellular-automaton fire spread (Alexandridis et al. 2008) on a 5120 x "
+                     "5120 int state raster (26M cells: 10% no fuel, 82% unburned, 0.06% burning on the perimeters "
+                     "of 8 fires, 7.6% burned), blocks of 32 x 8: a coalesced state load; unburned cells load their "
+                     "elevation and loop over the 8 neighbours' states (the rows above and below re-read through "
+                     "L1/L2, edge checks); only the 0.05% of cells next to a burning one (in 0.9% of warps: "
+                     "divergent) compute expf, atanf and a division per burning neighbour, a uint8 vegetation class "
+                     "into __constant__, and draw from their xorshift32 state (a load and a store); the next state "
+                     "stored; new fires summed by 5 __shfl_down_sync and one atomicAdd a warp that has any; 105 MB "
+                     "of states and 86 MB of elevation read, 105 MB written: memory-bound"),
+    TimingProbe("probe/levelset-godunov-smem", "probe-unseen186", "levelset_step", P188_LS_N, (P188_LS_T, P188_LS_T),
+                _p156_grid2((P188_LS_T, P188_LS_T)), _p188_ls_args, source=_P188,
+                note="one explicit level-set step of fire fronts on a 6144 x 6144 grid (37.7M 30 m cells; phi the "
+                     "distance-like field of 12 egg-shaped fires, 4.7% of cells inside, up to 84 km away; spread "
+                     "rates lognormal, median 0.05 m/s, 0 on 10%), 16 x 16 blocks: an 18 x 18 shared tile of phi "
+                     "(the centre coalesced, the halo rows by 16 threads and the halo columns by one thread a row: a "
+                     "32-byte sector each), one __syncthreads, then 5 shared reads, 4 float divisions by h, 2 sqrtf "
+                     "and a division for the normal, the Godunov fmaxf/fminf upwinding, a coalesced spread rate load "
+                     "and a store; 453 MB moved (+~12% halo sectors): memory-bound through shared memory"),
+    TimingProbe("probe/ember-spotting-atomic", "probe-unseen186", "ember_transport", 1 << 22, P188_EM_BLOCK,
+                lambda n: -(-n // P188_EM_BLOCK), _p188_em_args, source=_P188,
+                note="firebrand spotting: 2^22 brands from 2005 burning cells on a fire's head (brands a source ~ "
+                     "intensity^2, contiguous a source, the top one 3.7%), a thread a brand in blocks of 128: a Wang "
+                     "hash, 4 xorshift32 draws, a Box-Muller heading (logf, sqrtf, cosf) and its sincos, then a "
+                     "while loop of 1 s steps through a log wind profile (a logf and a float division a step) until "
+                     "it lands: 16 steps on average but a warp runs its slowest lane's ~79 (loft heights lognormal "
+                     "up to 2 km: ~20% SIMT efficiency); 78% land alive inside the 4096 x 4096 raster and atomicAdd "
+                     "their cell's count (54k cells hit, the top 100 with 12% of the landings, ~15 distinct cells a "
+                     "warp: same-address atomics in L2); 16 B loaded and 4 B stored a brand, the 67 MB count array "
+                     "touched sparsely: bound by the divergent loop's logf/division latency"),
+    TimingProbe("probe/fuel-moisture-timelag", "probe-unseen186", "fuel_moisture_day", 1 << 22, P188_FMO_BLOCK,
+                lambda n: -(-n // P188_FMO_BLOCK), _p188_fmo_args, source=_P188,
+                note="1-h, 10-h and 100-h dead fuel moisture of 2^22 cells (2048 x 2048) over 24 hourly steps, a "
+                     "thread a cell in blocks of 64: per hour 12 bilinear gathers from the 18 x 18-node weather "
+                     "grids (3 x 31 KB, L1/L2-resident; a warp's cells share their 4 nodes: broadcasts), a "
+                     "lapse-rate correction by the cell's elevation, 2 powf and 3 expf for the drying and wetting "
+                     "EMCs, then the 3 classes (a per-thread array held in registers) each an expf and a "
+                     "data-dependent 3-way branch (rain in 4.6% of cell-hours, spatially clustered showers; drying, "
+                     "wetting or unchanged); 20 B loaded and 16 B stored a cell (151 MB): compute-bound on ~24 x 250 "
+                     "instructions a thread, small blocks"),
+    TimingProbe("probe/fire-region-stats-smem", "probe-unseen186", "region_fire_stats", P188_RS_N, P188_RS_BLOCK,
+                lambda n: min(-(-n // P188_RS_BLOCK), P188_RS_GRID), _p188_rs_args, source=_P188,
+                note="burned area and fireline-intensity sums of 512 administrative regions (Voronoi cells "
+                     "rasterised in 16-cell blocks) over a 6144 x 6144 raster (37.7M cells; 16% burned in "
+                     "heavy-tailed fire scars, intensities whole kW/m lognormal about 900, 6.9% of them >= 4000), "
+                     "1024 blocks of 256 in a grid-stride loop (144 trips): 512 int, 512 double and 512 int shared "
+                     "sums zeroed, a barrier, a coalesced uint16 region and float intensity a cell (226 MB), and in "
+                     "the 21% of warps with burned cells ~25 lanes each do 2-3 shared atomicAdds (one double) on the "
+                     "same region's address (1.07 regions a warp: fully contended), a barrier, then each block "
+                     "flushes its ~65 touched regions by global atomicAdds (int, double, int; up to 402 blocks a "
+                     "region); bound by DRAM streaming and serialized same-address shared atomics"),
+]
+PROBES += UNSEEN186
+
+
+# probe-unseen187 (probes189.cu): a biomechanics / musculoskeletal simulation course's kernels
+# (Hill-type muscle-tendon equilibrium by bisection a (muscle, sample), planar 7-segment gait
+# inverse dynamics a frame with anthropometrics in __constant__, a marker cluster's pose by
+# Horn's quaternion method and power iteration, force-plate centre of pressure and free
+# moment with a warp-shuffle moving average, a quantitative-CT bone-density histogram by
+# region in shared memory, tetrahedral bone stiffness assembled into CSR by double atomicAdd)
+# as a student who knows CUDA basics writes them, predicted before their first GPU run
+_P189 = "probes189.cu"
+P189_HILL_MUS, P189_HILL_T = 80, 1 << 17           # muscle_eq_force: the model's muscles, samples a muscle
+P189_HILL_BLOCK = 256
+P189_HILL_ITERS = 20                               # HILL_ITERS
+P189_HILL_RATE, P189_HILL_TRIAL = 100.0, 1000      # samples a second; a walking trial's samples
+P189_MUS_DTYPE = np.dtype([("fmax", "<f4"), ("lopt", "<f4"), ("lslack", "<f4"), ("alpha0", "<f4"),
+                           ("vmax", "<f4")])       # struct Muscle (20 bytes)
+P189_ID_N = 3 << 20                                # gait_inverse_dynamics: frames
+P189_ID_BLOCK = 128
+P189_ID_SUBJ, P189_ID_TRIAL, P189_ID_RATE = 64, 3000, 100.0   # subjects (ID_SUBJ), frames a trial, Hz
+P189_ID_STANCE = 0.62                              # stance's share of the gait cycle
+# Winter's segment tables (mass / body mass, length / height, centre of mass from the proximal
+# joint / length, radius of gyration about it / length): HAT (hip to shoulder), thigh, shank, foot
+P189_ID_WINTER = [(0.678, 0.288, 0.626, 0.496), (0.100, 0.245, 0.433, 0.323), (0.0465, 0.246, 0.433, 0.302),
+                  (0.0145, 0.110, 0.500, 0.475)]
+P189_HORN_N = 3 << 20                              # marker_pose_horn: frames
+P189_HORN_BLOCK = 64
+P189_HORN_M, P189_HORN_ITERS = 6, 32               # HORN_M, HORN_ITERS
+P189_HORN_TRIAL, P189_HORN_RATE = 1200, 120.0      # frames a trial, Hz
+P189_HORN_NOISE = 0.4                              # marker noise, mm (each coordinate)
+P189_HORN_GAPS = (1.0, 3.0, 12)                    # gaps a marker a trial (plate, stand-off markers), mean length
+P189_FP_N = 1 << 23                                # forceplate_cop: samples
+P189_FP_BLOCK = 256
+P189_FP_R = 4                                      # FP_R
+P189_FP_FZMIN = 20.0                               # FP_FZMIN
+P189_FP_PLATE = (0.120, 0.200, -0.041)             # a, b, az0 (m)
+P189_FP_TRIAL, P189_FP_RATE = 5000, 1000.0         # samples a trial, Hz
+P189_FP_CONTACTS = (0.1, 0.75, 0.15)               # trials with 0, 1, 2 foot contacts
+P189_FP_NOISE = (0.3, 0.25)                        # a channel's offset (a trial) and noise, N
+P189_QCT_SIDE = 512                                # qct_bmd_hist: a slice's side (voxels of 0.7 mm)
+P189_QCT_N = P189_QCT_SIDE * P189_QCT_SIDE * 512   # voxels: 512 slices
+P189_QCT_BLOCK, P189_QCT_GRID = 256, 1024
+P189_QCT_SLAB = 8                                  # slices drawn with one anatomy
+P189_QCT_REGIONS, P189_QCT_BINS, P189_QCT_W = 8, 256, 8.0   # QCT_REGIONS, QCT_BINS, QCT_BIN_W
+P189_QCT_CAL = (0.8125, -2.5)                      # the phantom's calibration: mg HA/cm^3 = slope HU + icpt
+P189_QCT_RODS = (0.0, 75.0, 150.0, 225.0, 375.0)   # the phantom's rods, mg HA/cm^3
+P189_FE_N = 1 << 19                                # tet_stiffness_assemble: elements
+P189_FE_BLOCK = 128
+P189_FE_R = (14.0, 8.0, 25)                        # the shaft's outer and canal radii (mm), the epiphysis' layers
+P189_FE_JITTER = 0.1                               # node jitter (of the 1 mm grid)
+P189_FE_NU = 0.3
+P189_FE_LAW = (6850.0, 1.49)                       # FE_E0, FE_EXP
+
+
+def _p189_wrap(x):
+    """x wrapped to [-0.5, 0.5) (a gait-cycle phase difference)."""
+    return x - np.floor(x + 0.5)
+
+
+def _p189_bump(phi, c, w):
+    """A periodic Gaussian bump of the gait-cycle phase phi, centred at c, width w."""
+    d = _p189_wrap(phi - c)
+    return np.exp(-0.5 * (d / w) ** 2)
+
+
+def _p189_muscles(nm, rng):
+    """nm Muscle structs: Fmax lognormal(log 500, 0.8) N in 40 .. 6000, optimal fiber length
+    lognormal(log 0.09, 0.5) m in 0.02 .. 0.45, tendon slack length that times lognormal(log
+    1.6, 1) in 0.1 .. 12 (from fleshy hip muscles to the long-tendoned calf), pennation 0 for
+    30% else U(0.05, 0.45) rad, vmax 10 optimal lengths a second."""
+    m = np.zeros(nm, P189_MUS_DTYPE)
+    m["fmax"] = np.clip(rng.lognormal(np.log(500), 0.8, nm), 40, 6000)
+    m["lopt"] = np.clip(rng.lognormal(np.log(0.09), 0.5, nm), 0.02, 0.45)
+    m["lslack"] = m["lopt"] * np.clip(rng.lognormal(np.log(1.6), 1.0, nm), 0.1, 12)
+    m["alpha0"] = np.where(rng.random(nm) < 0.3, 0, rng.uniform(0.05, 0.45, nm))
+    m["vmax"] = 10.0
+    return m
+
+
+def _p189_tendon(lt, ls):
+    """The normalised tendon force (float64)."""
+    e = (lt - ls) / ls
+    et, ft, kt = 0.02436, 0.33, 3.0
+    with np.errstate(over="ignore"):
+        toe = ft / np.expm1(kt) * np.expm1(kt * np.minimum(e, et) / et)
+    return np.where(e <= 0, 0.0, np.where(e < et, toe, 42.8 * (e - et) + ft))
+
+
+def _p189_tendon_strain(f):
+    """The tendon strain at normalised force f (the tendon curve inverted)."""
+    et, ft, kt = 0.02436, 0.33, 3.0
+    return np.where(f < ft, et / kt * np.log1p(f * np.expm1(kt) / ft), et + (f - ft) / 42.8)
+
+
+def _p189_hill_args(n, rng, muscles=P189_HILL_MUS):
+    """muscles Muscle structs (_p189_muscles) and n samples of each (100 Hz walking trials of
+    P189_HILL_TRIAL samples, stride frequencies N(0.92, 0.06) Hz): activation 0.01 + one or two
+    bursts (periodic Gaussians of width U(0.04, 0.12) cycles, peaks Beta(1.5, 3.5): mostly
+    small), measured with lognormal(0, 0.2) noise, in 0.01 .. 1; the musculotendon length that
+    the tendon strain at about the activation's force (the fiber's force-length and velocity
+    ignored) and a normalised fiber length 1 + A sin(2 pi phase + phi) + A/3 sin(4 pi phase)
+    (A U(0.05, 0.3)) make; its lengthening velocity by central differences (float32, muscle
+    i's sample t at i * n + t; one-sided at the trials' ends); force, lfib (zeroed), n, muscles * n."""
+    mus = _p189_muscles(muscles, rng)
+    T = n
+    ntr = -(-T // P189_HILL_TRIAL)
+    f = rng.normal(0.92, 0.06, ntr)
+    t = np.arange(T)
+    tr = t // P189_HILL_TRIAL
+    phase = np.mod(rng.random(ntr)[tr] + f[tr] * (t % P189_HILL_TRIAL) / P189_HILL_RATE, 1.0)
+    lmt = np.empty((muscles, T), np.float32)
+    act = np.empty((muscles, T), np.float32)
+    for i in range(muscles):
+        m = mus[i]
+        a = np.float64(rng.beta(1.5, 3.5)) * _p189_bump(phase, rng.random(), rng.uniform(0.04, 0.12))
+        if rng.random() < 0.5:
+            a += rng.beta(1.5, 3.5) * _p189_bump(phase, rng.random(), rng.uniform(0.04, 0.12))
+        a = np.minimum(0.01 + a, 1.0)
+        A = rng.uniform(0.05, 0.3)
+        lt = 1 + A * np.sin(2 * np.pi * phase + rng.uniform(0, 2 * np.pi)) + A / 3 * np.sin(4 * np.pi * phase)
+        lm = lt * m["lopt"]
+        h = m["lopt"] * np.sin(m["alpha0"])
+        cosa = np.sqrt(1 - (h / lm) ** 2)
+        fl = np.exp(-(lt - 1) ** 2 / 0.45)
+        lmt[i] = m["lslack"] * (1 + _p189_tendon_strain(a * fl * cosa)) + lm * cosa
+        act[i] = np.clip(a * rng.lognormal(0, 0.2, T), 0.01, 1.0)
+    vmt = np.gradient(lmt, 1 / P189_HILL_RATE, axis=1).astype(np.float32)
+    s = np.arange(P189_HILL_TRIAL, T, P189_HILL_TRIAL)       # one-sided at the trials' ends
+    vmt[:, s] = (lmt[:, np.minimum(s + 1, T - 1)] - lmt[:, s]) * P189_HILL_RATE
+    vmt[:, s - 1] = (lmt[:, s - 1] - lmt[:, s - 2]) * P189_HILL_RATE
+    z = lambda: np.zeros(muscles * T, np.float32)
+    return [mus, lmt.ravel(), vmt.ravel(), act.ravel(), z(), z(), _i32(T), _i32(muscles * T)]
+
+
+def _p189_hill_ref(mus, lmt, vmt, act, T, iters=60):
+    """muscle_eq_force in float64, the bisection run to convergence (iters halvings): the
+    equilibrium fiber length, the tendon force and the bracket's width."""
+    mi = np.repeat(np.arange(len(mus)), T)
+    m = {k: mus[k].astype(np.float64)[mi] for k in mus.dtype.names}
+    L, v, a = (np.asarray(x, np.float64) for x in (lmt, vmt, act))
+    h = m["lopt"] * np.sin(m["alpha0"])
+    v = np.clip(v / (m["vmax"] * m["lopt"]), -1, 1)
+    fv = np.where(v < 0, (1 + v) / (1 - v / 0.25), (1.8 * v + 0.18) / (v + 0.18))
+
+    def g(lm):
+        cosa = np.sqrt(1 - (h / lm) ** 2)
+        ln = lm / m["lopt"]
+        fpe = np.where(ln > 1, np.expm1(4 * (ln - 1) / 0.6) / np.expm1(4.0), 0.0)
+        fib = a * np.exp(-(ln - 1) ** 2 / 0.45) * fv + fpe
+        return _p189_tendon(L - lm * cosa, m["lslack"]) - fib * cosa, cosa
+
+    lo = np.maximum(0.3 * m["lopt"], 1.01 * h)
+    hi = 1.8 * m["lopt"]
+    width = hi - lo
+    for k in range(iters):
+        mid = 0.5 * (lo + hi)
+        gm, _ = g(mid)
+        lo = np.where(gm > 0, mid, lo)
+        hi = np.where(gm > 0, hi, mid)
+    lm = 0.5 * (lo + hi)
+    cosa = np.sqrt(1 - (h / lm) ** 2)
+    return lm, m["fmax"] * _p189_tendon(L - lm * cosa, m["lslack"]), width
+
+
+def _p189_id_subjects():
+    """The dataset's P189_ID_SUBJ subjects (fixed): body mass lognormal(log 72, 0.17) kg, height
+    N(1.72, 0.09) m in 1.5 .. 2.0; their segments (ID_SEG x 4: mass, length, centre of mass
+    fraction, moment of inertia) from P189_ID_WINTER, the legs' segments twice."""
+    r = np.random.default_rng(189)
+    M = r.lognormal(np.log(72), 0.17, P189_ID_SUBJ)
+    H = np.clip(r.normal(1.72, 0.09, P189_ID_SUBJ), 1.5, 2.0)
+    w = np.array(P189_ID_WINTER)[[0, 1, 2, 3, 1, 2, 3]]
+    seg = np.empty((P189_ID_SUBJ, 7, 4))
+    seg[:, :, 0] = M[:, None] * w[:, 0]
+    seg[:, :, 1] = H[:, None] * w[:, 1]
+    seg[:, :, 2] = w[:, 2]
+    seg[:, :, 3] = seg[:, :, 0] * (w[:, 3] * seg[:, :, 1]) ** 2
+    return M, H, seg.astype(np.float32)
+
+
+def _p189_id_syms(n, rng):
+    return {"c_seg": _p189_id_subjects()[2].ravel()}
+
+
+def _p189_id_angles(phi, amp):
+    """Hip flexion, knee flexion and ankle dorsiflexion (rad) at gait-cycle phase phi, scaled by
+    amp (a trial's)."""
+    hip = 0.10 + 0.33 * amp * np.cos(2 * np.pi * phi)
+    knee = 0.08 + amp * (0.25 * _p189_bump(phi, 0.15, 0.06) + 0.95 * _p189_bump(phi, 0.72, 0.11))
+    ankle = amp * (0.15 * _p189_bump(phi, 0.45, 0.12) - 0.35 * _p189_bump(phi, 0.63, 0.05) -
+                   0.08 * _p189_bump(phi, 0.05, 0.04))
+    return hip, knee, ankle
+
+
+def _p189_id_args(n, rng):
+    """n frames of instrumented-treadmill walking (trials of P189_ID_TRIAL frames at 100 Hz, each
+    trial's subject drawn at random, a subject's trials contiguous; stride frequency N(0.92,
+    0.06) Hz, joint-angle amplitudes U(0.9, 1.1) a trial): kin (float32, ID_KIN a frame: hip x,
+    y (m; y 0.52 height + 2 cm cos(4 pi phase)), its accelerations, the 7 segment angles (the
+    trunk near vertical, the legs' from _p189_id_angles, the left leg half a cycle behind),
+    their velocities and accelerations by central differences within the trial); grf (float32,
+    ID_GRF a frame): in stance (the first P189_ID_STANCE of a leg's cycle, s its fraction) Fy =
+    BW (1.05 sin pi s + 0.35 sin 3 pi s), Fx = -0.2 BW sin 2 pi s, N(0, 2^2) N noise, the centre
+    of pressure 5 cm behind the ankle moving 22 cm forward; zeros in swing; subj (int32); out
+    (zeroed, ID_OUT a frame); n."""
+    M, H, seg = _p189_id_subjects()
+    L = P189_ID_TRIAL
+    ntr = -(-n // L)
+    sj = np.sort(rng.integers(0, P189_ID_SUBJ, ntr))
+    f = rng.normal(0.92, 0.06, ntr)[:, None]
+    amp = rng.uniform(0.9, 1.1, ntr)[:, None]
+    t = np.arange(L)[None, :] / P189_ID_RATE
+    phi0 = rng.random(ntr)[:, None]
+    kin = np.empty((ntr, L, 25), np.float32)
+    grf = np.zeros((ntr, L, 6), np.float32)
+    dt = 1 / P189_ID_RATE
+    d2 = lambda x: np.gradient(np.gradient(x, dt, axis=1), dt, axis=1)
+    for c0 in range(0, ntr, 100):                  # 100 trials at a time
+        q = slice(c0, c0 + 100)
+        K = kin[q]
+        phi = np.mod(phi0[q] + f[q] * t, 1.0)      # the right leg's phase
+        hx = 0.01 * np.sin(4 * np.pi * phi + 0.3)
+        hy = 0.52 * H[sj[q]][:, None] + 0.02 * np.cos(4 * np.pi * phi)
+        K[:, :, 0], K[:, :, 1], K[:, :, 2], K[:, :, 3] = hx, hy, d2(hx), d2(hy)
+        th = [np.pi / 2 - 0.05 + 0.03 * np.sin(4 * np.pi * phi)]
+        for leg in range(2):
+            hip, knee, ankle = _p189_id_angles(np.mod(phi + 0.5 * leg, 1.0), amp[q])
+            th += [-np.pi / 2 + hip, -np.pi / 2 + hip - knee, hip - knee + ankle]
+        for s in range(7):
+            K[:, :, 4 + s] = th[s]
+            K[:, :, 11 + s] = np.gradient(th[s], dt, axis=1)
+            K[:, :, 18 + s] = d2(th[s])
+        BW = (M[sj[q]] * 9.81)[:, None]
+        for leg in range(2):
+            p = np.mod(phi + 0.5 * leg, 1.0)
+            st = p < P189_ID_STANCE
+            s = p / P189_ID_STANCE
+            ankle_x = hx + seg[sj[q], 1 + 3 * leg, 1][:, None] * np.cos(th[1 + 3 * leg]) + \
+                seg[sj[q], 2 + 3 * leg, 1][:, None] * np.cos(th[2 + 3 * leg])
+            Fy = BW * (1.05 * np.sin(np.pi * s) + 0.35 * np.sin(3 * np.pi * s)) + rng.normal(0, 2, s.shape)
+            Fx = -0.2 * BW * np.sin(2 * np.pi * s) + rng.normal(0, 2, s.shape)
+            grf[q, :, 3 * leg] = np.where(st, Fx, 0)
+            grf[q, :, 3 * leg + 1] = np.where(st, Fy, 0)
+            grf[q, :, 3 * leg + 2] = np.where(st, ankle_x - 0.05 + 0.22 * s, 0)
+    subj = np.repeat(sj.astype(np.int32), L)[:n]
+    return [kin.reshape(-1, 25)[:n].ravel(), grf.reshape(-1, 6)[:n].ravel(), subj, np.zeros(9 * n, np.float32),
+            _i32(n)]
+
+
+def _p189_id_ref(kin, grf, subj, seg):
+    """gait_inverse_dynamics by whole-body balances in float64 (positions as complex numbers, not
+    the segment-by-segment recursion): each joint's moment from the angular momentum of the
+    segments below it and the ground reaction's moment about it, the trunk's residuals from
+    the whole body's; n x ID_OUT."""
+    k = np.asarray(kin, np.float64).reshape(-1, 25)
+    G = np.asarray(grf, np.float64).reshape(-1, 6)
+    sg = np.asarray(seg, np.float64).reshape(-1, 7, 4)[subj]
+    m, Ln, c, I = (sg[:, :, q] for q in range(4))
+    th, w, al = k[:, 4:11], k[:, 11:18], k[:, 18:25]
+    u = np.exp(1j * th)
+    du = (1j * al - w * w) * u                      # a unit segment vector's second derivative
+    hip = k[:, 0] + 1j * k[:, 1]
+    ahip = k[:, 2] + 1j * k[:, 3]
+    P = np.empty_like(u)                            # proximal joints and their accelerations
+    aP = np.empty_like(u)
+    P[:, 0], aP[:, 0] = hip, ahip
+    for leg in range(2):
+        p, ap = hip, ahip
+        for j in range(3):
+            s = 1 + 3 * leg + j
+            P[:, s], aP[:, s] = p, ap
+            p, ap = p + Ln[:, s] * u[:, s], ap + Ln[:, s] * du[:, s]
+    C = P + c * Ln * u
+    W = m * (aP + c * Ln * du + 9.81j)               # m (a - g)
+    cross = lambda r, F: (np.conj(r) * F).imag
+    out = np.empty((len(k), 9))
+    for leg in range(2):
+        cop = G[:, 3 * leg + 2]
+        F = G[:, 3 * leg] + 1j * G[:, 3 * leg + 1]
+        for j in range(3):                          # about the ankle, knee, hip: the segments below
+            segs = range(1 + 3 * leg + 2 - j, 1 + 3 * leg + 3)
+            Q = P[:, 1 + 3 * leg + 2 - j]
+            out[:, 3 * leg + j] = sum(I[:, s] * al[:, s] + cross(C[:, s] - Q, W[:, s]) for s in segs) - \
+                cross(cop - Q, F)
+    F = G[:, 0] + G[:, 3] + 1j * (G[:, 1] + G[:, 4])
+    R = W.sum(axis=1) - F
+    out[:, 6], out[:, 7] = R.real, R.imag
+    out[:, 8] = (I * al + cross(C - C[:, :1], W)).sum(axis=1) - sum(
+        cross(G[:, 3 * leg + 2] - C[:, 0], G[:, 3 * leg] + 1j * G[:, 3 * leg + 1]) for leg in range(2))
+    return out
+
+
+def _p189_cluster():
+    """The thigh cluster in its static trial (fixed; float32 HORN_M x 3, mm): a 100 x 70 mm plate's
+    4 markers and 2 on stand-offs 30 and 45 mm out, irregular by a few mm, turned 20 degrees
+    about the vertical and placed at (120, 180, 480) mm."""
+    r = np.random.default_rng(1890)
+    loc = np.array([[-50, -35, 0], [50, -35, 0], [50, 35, 0], [-50, 35, 0], [0, 5, 45], [25, -10, 30]], float)
+    loc += r.uniform(-4, 4, loc.shape)
+    a = np.radians(20)
+    Rz = np.array([[np.cos(a), -np.sin(a), 0], [np.sin(a), np.cos(a), 0], [0, 0, 1]])
+    return (loc[:, [2, 0, 1]] @ Rz.T + [120, 180, 480]).astype(np.float32)   # the plate faces sideways
+
+
+def _p189_horn_syms(n, rng):
+    return {"c_ref": _p189_cluster().ravel()}
+
+
+def _p189_horn_args(n, rng):
+    """n motion-capture frames of the thigh cluster (_p189_cluster) during overground walking
+    (trials of P189_HORN_TRIAL frames at 120 Hz, stride frequency N(0.92, 0.06) Hz): rotations
+    from the static pose of flexion 0.1 + 0.35 cos(2 pi phase) rad about the medio-lateral
+    axis, abduction 0.05 sin(2 pi phase), internal rotation 0.1 sin(2 pi phase + 1) plus the
+    trial's heading N(0, 0.1^2); the cluster's centre walking 1.3 m/s (N(0, 0.1^2)) along x
+    from -4 m, 20 mm side sway, 30 mm vertical; N(0, P189_HORN_NOISE^2) mm noise; occlusion
+    gaps (Poisson P189_HORN_GAPS a marker a trial, more on the stand-offs, geometric lengths)
+    exported as 0, 0, 0: mk (float32, (f * HORN_M + j) * 3); q, t, rms (zeroed); n."""
+    ref = _p189_cluster().astype(np.float64)
+    cen = ref.mean(axis=0)
+    T = P189_HORN_TRIAL
+    ntr = -(-n // T)
+    f = rng.normal(0.92, 0.06, ntr)[:, None]
+    t = np.arange(T)[None, :] / P189_HORN_RATE
+    phi = 2 * np.pi * np.mod(rng.random(ntr)[:, None] + f * t, 1.0)
+    phi = phi.ravel()[:n]
+    f32 = lambda x: x.astype(np.float32)
+    ca, sa, cb, sb, cc, sc = (f32(fn(x)) for x in (0.05 * np.sin(phi), 0.1 + 0.35 * np.cos(phi),
+                              0.1 * np.sin(phi + 1) + np.repeat(rng.normal(0, 0.1, ntr), T)[:n])
+                              for fn in (np.cos, np.sin))
+    v = np.repeat(rng.normal(1300, 100, ntr), T)[:n]
+    pos = [f32(-4000 + v * (np.arange(n) % T / P189_HORN_RATE)), f32(20 * np.sin(phi / 2 + 0.4) + 180),
+           f32(480 + 30 * np.cos(2 * phi))]
+    del phi, v
+    M = P189_HORN_M
+    mk = np.empty((n, M, 3), np.float32)
+    for j in range(M):
+        x, y, z = (float(u) for u in ref[j] - cen)  # Rz(c) Ry(b) Rx(a) applied in turn
+        y, z = ca * y - sa * z, sa * y + ca * z
+        x, z = cb * x + sb * z, -sb * x + cb * z
+        x, y = cc * x - sc * y, sc * x + cc * y
+        for c, u in enumerate((x, y, z)):
+            mk[:, j, c] = u + pos[c] + P189_HORN_NOISE * rng.standard_normal(n, dtype=np.float32)
+        # occlusions: the (trial, marker)'s gaps as +1 / -1 steps, summed
+        ng = rng.poisson(P189_HORN_GAPS[0] if j < 4 else P189_HORN_GAPS[1], ntr)
+        tr = np.repeat(np.arange(ntr), ng)
+        st = tr * T + rng.integers(0, T, len(tr))
+        en = np.minimum(st + rng.geometric(1 / P189_HORN_GAPS[2], len(tr)), (tr + 1) * T)
+        cov = np.zeros(ntr * T + 1, np.int32)
+        np.add.at(cov, st, 1)
+        np.add.at(cov, en, -1)
+        mk[np.cumsum(cov, dtype=np.int32)[:n] > 0, j] = 0
+    return [mk.ravel(), np.zeros(4 * n, np.float32), np.zeros(3 * n, np.float32), np.zeros(n, np.float32), _i32(n)]
+
+
+def _p189_horn_ref(mk, ref):
+    """The least-squares rigid fit of ref onto each frame's visible markers by SVD (Kabsch /
+    Umeyama), float64: R (n x 3 x 3), t (n x 3), rms, valid (3 or more visible), and how far
+    HORN_ITERS power iterations on Horn's matrix shifted by marker_pose_horn's shift leave
+    its top eigenvector's error (its 2 top eigenvalues' ratio, s1 + s2 + s3 and s1 - s2 - s3
+    for the cross-covariance's singular values, to that power)."""
+    b = np.asarray(mk, np.float64).reshape(-1, P189_HORN_M, 3)
+    vis = ~(b == 0).all(axis=2)
+    nv = vis.sum(axis=1)
+    valid = nv >= 3
+    w = vis / np.maximum(nv, 1)[:, None]
+    a = np.broadcast_to(np.asarray(ref, np.float64).reshape(P189_HORN_M, 3), b.shape)
+    ca = np.einsum("fj,fjc->fc", w, a)
+    cb = np.einsum("fj,fjc->fc", w, b)
+    H = np.einsum("fj,fjr,fjc->frc", vis, a - ca[:, None], b - cb[:, None])
+    U, sv, Vt = np.linalg.svd(H)
+    d = np.sign(np.linalg.det(np.einsum("fji,fkj->fik", Vt, U)))
+    Dm = np.ones((len(b), 3))
+    Dm[:, 2] = d
+    R = np.einsum("fji,fj,fkj->fik", Vt, Dm, U)     # V diag(1, 1, d) U^T
+    t = cb - np.einsum("frc,fc->fr", R, ca)
+    e = np.einsum("frc,fjc->fjr", R, a) + t[:, None] - b
+    rms = np.sqrt((vis * (e ** 2).sum(axis=2)).sum(axis=1) / np.maximum(nv, 1))
+    shift = 0.5 * (vis * (((a - ca[:, None]) ** 2).sum(axis=2) + ((b - cb[:, None]) ** 2).sum(axis=2))).sum(axis=1)
+    top = sv[:, 0] + sv[:, 1] + d * sv[:, 2] + shift
+    conv = ((sv[:, 0] - sv[:, 1] - d * sv[:, 2] + shift) / np.where(valid, top, 1)) ** P189_HORN_ITERS
+    return R, t, rms, valid, conv
+
+
+def _p189_quat_to_rot(q):
+    """Rotation matrices of quaternions (w, x, y, z), normalised first."""
+    q = np.asarray(q, np.float64).reshape(-1, 4)
+    w, x, y, z = (q / np.linalg.norm(q, axis=1, keepdims=True)).T
+    return np.stack([np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)], -1),
+                     np.stack([2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)], -1),
+                     np.stack([2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)], -1)], -2)
+
+
+def _p189_fp_resultants(fx, fy, fz, cx, cy, tz):
+    """The 8 channels (fx12, fx34, fy14, fy23, fz1 .. fz4) of P189_FP_PLATE loaded by force (fx,
+    fy, fz) at the centre of pressure (cx, cy) on its top with free moment tz: the vertical
+    load's twist-free split and the z moment half by each shear pair."""
+    a, b, az0 = P189_FP_PLATE
+    Mx = cy * fz - fy * az0
+    My = -cx * fz + fx * az0
+    Mz = tz + fy * cx - fx * cy
+    d = Mz / (4 * b)
+    e = Mz / (4 * a)
+    return [fx / 2 - d, fx / 2 + d, fy / 2 + e, fy / 2 - e, (fz + Mx / b - My / a) / 4, (fz + Mx / b + My / a) / 4,
+            (fz - Mx / b + My / a) / 4, (fz - Mx / b - My / a) / 4]
+
+
+def _p189_fp_args(n, rng):
+    """n samples (1 kHz, trials of P189_FP_TRIAL) of a force plate's 8 channels (float32,
+    channel-major): trials with 0, 1 or 2 foot contacts (P189_FP_CONTACTS; 2: a second step
+    after the first) of U(0.55, 0.75) s from U(0.5, 2.5) s on, the subject's weight BW
+    lognormal(log 720, 0.17) N a trial: Fz = BW (1.05 sin pi s + 0.35 sin 3 pi s), the
+    antero-posterior shear -0.2 BW sin 2 pi s, medio-lateral 0.05 BW sin pi s (either side), the
+    centre of pressure from a heel point U(-0.08, 0.08) x U(-0.12, 0.0) m 22 cm along y (a
+    heading N(0, 0.1^2)), free moment 0.005 BW sin(2 pi s) N m; each channel's offset
+    N(0, 0.3^2) N a trial and N(0, 0.25^2) noise; fz, copx, copy, tz (zeroed); a, b, az0, n."""
+    L = P189_FP_TRIAL
+    ntr = -(-n // L)
+    nc = rng.choice(3, ntr, p=P189_FP_CONTACTS)
+    BW = rng.lognormal(np.log(720), 0.17, ntr)
+    t0 = rng.uniform(0.5, 2.5, ntr) * P189_FP_RATE
+    dur = rng.uniform(0.55, 0.75, (ntr, 2)) * P189_FP_RATE
+    t1 = t0 + dur[:, 0] + rng.uniform(0.35, 0.5, ntr) * P189_FP_RATE
+    side = rng.choice([-1.0, 1.0], ntr)
+    heel = np.stack([rng.uniform(-0.08, 0.08, ntr), rng.uniform(-0.12, 0.0, ntr)], -1)
+    head = rng.normal(0, 0.1, ntr)
+    off = rng.normal(0, P189_FP_NOISE[0], (8, ntr)).astype(np.float32)
+    ch = np.empty((8, n), np.float32)
+    for c in range(8):
+        ch[c] = np.repeat(off[c], L)[:n] + np.float32(P189_FP_NOISE[1]) * rng.standard_normal(n, dtype=np.float32)
+    # the loaded samples
+    for k, start in ((0, t0), (1, t1)):
+        tr = np.flatnonzero(nc > k)
+        first = np.ceil(start[tr]).astype(np.int64)
+        cnt = np.maximum(np.minimum(np.ceil(start[tr] + dur[tr, k]).astype(np.int64), L) - first, 0)
+        tr = np.repeat(tr, cnt)
+        tt = np.arange(len(tr)) - np.repeat(np.cumsum(cnt) - cnt, cnt) + np.repeat(first, cnt)
+        i = tr * L + tt
+        ok = i < n
+        tr, tt, i = tr[ok], tt[ok], i[ok]
+        s = (tt - start[tr]) / dur[tr, k]
+        bw = BW[tr]
+        fz = bw * (1.05 * np.sin(np.pi * s) + 0.35 * np.sin(3 * np.pi * s))
+        ap = -0.2 * bw * np.sin(2 * np.pi * s)
+        ml = 0.05 * bw * np.sin(np.pi * s) * side[tr]
+        h = head[tr]
+        fx = ml * np.cos(h) + ap * np.sin(h)
+        fy = ap * np.cos(h) - ml * np.sin(h)
+        cx = heel[tr, 0] + 0.22 * s * np.sin(h) + 0.01 * np.sin(np.pi * s) * side[tr]
+        cy = heel[tr, 1] + 0.22 * s * np.cos(h)
+        tz = 0.005 * bw * np.sin(2 * np.pi * s)
+        for c, v in enumerate(_p189_fp_resultants(fx, fy, fz, cx, cy, tz)):
+            ch[c, i] += v.astype(np.float32)
+    a, b, az0 = P189_FP_PLATE
+    z = lambda: np.zeros(n, np.float32)
+    return [ch.ravel(), z(), z(), z(), z(), np.float32(a), np.float32(b), np.float32(az0), _i32(n)]
+
+
+def _p189_fp_ref(ch, a, b, az0, n):
+    """forceplate_cop in float64 (moving averages by cumulative sums): fz, copx, copy, tz, the
+    smallest |fz - FP_FZMIN| and each sample's scale sum |channel| over its window."""
+    c = np.asarray(ch, np.float64).reshape(8, n)
+    a, b, az0 = float(a), float(b), float(az0)
+    r = np.stack([c[0] + c[1], c[2] + c[3], c[4:].sum(axis=0), b * (c[4] + c[5] - c[6] - c[7]),
+                  a * (-c[4] + c[5] + c[6] - c[7]), b * (c[1] - c[0]) + a * (c[2] - c[3]), np.abs(c).sum(axis=0)])
+    R = P189_FP_R
+    cs = np.concatenate([np.zeros((7, 1)), np.cumsum(r, axis=1)], axis=1)
+    i = np.arange(n)
+    lo, hi = np.maximum(i - R, 0), np.minimum(i + R, n - 1)
+    avg = (cs[:, hi + 1] - cs[:, lo]) / (hi - lo + 1)
+    Fx, Fy, Fz, Mx, My, Mz, scale = avg
+    Mx = Mx + Fy * az0
+    My = My - Fx * az0
+    on = Fz >= P189_FP_FZMIN
+    x = np.where(on, -My / np.where(on, Fz, 1), 0)
+    y = np.where(on, Mx / np.where(on, Fz, 1), 0)
+    T = np.where(on, Mz - Fy * x + Fx * y, 0)
+    return Fz, x, y, T, np.abs(Fz - P189_FP_FZMIN).min(), scale
+
+
+def _p189_fp_grid(n):
+    return -(-(-(-n // (32 - 2 * P189_FP_R))) // (P189_FP_BLOCK // 32))
+
+
+def _p189_qct_args(n, rng, side=P189_QCT_SIDE):
+    """A hip QCT volume of n // side^2 slices of side x side voxels (0.7 mm at 512, a 36 cm
+    field of view; slice z from the mid-thigh up past the acetabulum, the anatomy redrawn every
+    P189_QCT_SLAB slices), HU (int16, clipped to -1024 .. 3071) and labels (uint8): air -1000
+    (2/3 of the voxels), a thigh of fat (-100) around muscle (45) widening upwards, the femur's
+    shaft (cortex 4: HU 1450, canal 5: fatty marrow -30) up to 55% of the height, the
+    trochanters (3) to 75%, the neck (2) from 72 to 82% and the head (1, 17 mm radius) from 78
+    to 95% (trabecular bone 180, 250, 350 HU inside a 1-voxel cortical rim), the pelvis'
+    acetabular ring (cortex 6, trabecular 7 at 200 HU) above 82%, and the calibration
+    phantom's 5 rods (8, P189_QCT_RODS mg HA/cm^3) under the thigh: ~3% of the voxels
+    labelled; bone HU spread N(0, 80^2) (trabecular), N(0, 120^2) (cortex), every voxel N(0,
+    20^2) noise; hist (uint32, zeroed, regions x bins), slope, icpt, n."""
+    nz = n // (side * side)
+    g = (np.arange(side, dtype=np.float32) + 0.5) / side * 2 - 1
+    V, U = np.meshgrid(g, g, indexing="ij")         # v rows (anterior-posterior), u columns
+    slope, icpt = P189_QCT_CAL
+    hu = np.empty((nz, side, side), np.int16)
+    lab = np.zeros((nz, side, side), np.uint8)
+    rod_hu = [(d - icpt) / slope for d in P189_QCT_RODS]
+    rods = [(-0.4 + 0.2 * k, -0.85) for k in range(5)]
+    for z0 in range(0, nz, P189_QCT_SLAB):
+        z1 = min(nz, z0 + P189_QCT_SLAB)
+        h = (0.5 * (z0 + z1)) / nz
+        rx, ry = 0.55 + 0.3 * h, 0.45 + 0.2 * h
+        e = (U / rx) ** 2 + ((V + 0.05) / ry) ** 2
+        base = np.where(e < 1, np.where(e < 0.8, 45.0, -100.0), -1000.0).astype(np.float32)
+        L = np.zeros((side, side), np.uint8)
+        tb = np.zeros((side, side), np.float32)     # trabecular HU where labelled
+        if h < 0.55:
+            r = np.hypot(U - 0.05, V)
+            L[r < 0.09] = 4
+            L[r < 0.055] = 5
+        else:
+            if h < 0.75:
+                r = np.hypot((U - 0.05) / 0.18, V / 0.14)
+                L[r < 1] = 3
+                tb[r < 1] = 180
+            if 0.72 <= h < 0.82:
+                cu = 0.05 - 0.35 * (h - 0.72) / 0.1
+                r = np.hypot((U - cu) / 0.09, V / 0.08)
+                L[r < 1] = 2
+                tb[r < 1] = 250
+            if 0.78 <= h < 0.95:
+                rr = 0.13 ** 2 - ((h - 0.865) / 0.085 * 0.13) ** 2
+                r = np.hypot(U + 0.3, V) ** 2
+                L[r < rr] = 1
+                tb[r < rr] = 350
+            if h >= 0.82:
+                r = np.hypot(U + 0.3, V)
+                ring = (r > 0.15) & (r < 0.32) & (U < -0.1) & (L == 0)
+                L[ring] = 7
+                tb[ring] = 200
+                shell = ring & ((r < 0.17) | (r > 0.29))
+                L[shell] = 6
+                tb[shell] = 0
+            rim = (L > 0) & (L < 6)
+            edge = np.zeros_like(rim)
+            edge[1:-1, 1:-1] = rim[1:-1, 1:-1] & ~(rim[:-2, 1:-1] & rim[2:, 1:-1] & rim[1:-1, :-2] & rim[1:-1, 2:])
+            tb[edge] = 0                            # the cortical rim
+        for k, (ru, rv) in enumerate(rods):
+            d = np.hypot(U - ru, V - rv) < 0.05
+            L[d] = 8
+            base[d] = rod_hu[k]
+        cort = (L == 4) | (L == 6) | ((L > 0) & (L < 8) & (L != 5) & (tb == 0))
+        trab = tb > 0
+        base[L == 5] = -30
+        base[cort] = 1450
+        base[trab] = tb[trab]
+        sd = np.sqrt(np.where(cort, 120.0 ** 2, np.where(trab, 80.0 ** 2, 0.0)) + 20.0 ** 2).astype(np.float32)
+        x = base + sd * rng.standard_normal((z1 - z0, side, side), dtype=np.float32)
+        hu[z0:z1] = np.clip(np.rint(x), -1024, 3071)
+        lab[z0:z1] = L
+    return [hu.ravel(), lab.ravel(), np.zeros(P189_QCT_REGIONS * P189_QCT_BINS, np.uint32), np.float32(slope),
+            np.float32(icpt), _i32(nz * side * side)]
+
+
+def _p189_qct_ref(hu, lab, slope, icpt):
+    """qct_bmd_hist in numpy (the calibration exact in float64 for these slope and icpt):
+    regions x bins counts."""
+    keep = np.asarray(lab) > 0
+    d = float(slope) * np.asarray(hu, np.float64)[keep] + float(icpt)
+    b = np.clip(np.floor(d / P189_QCT_W), 0, P189_QCT_BINS - 1).astype(np.int64)
+    r = np.asarray(lab, np.int64)[keep] - 1
+    return np.bincount(r * P189_QCT_BINS + b, minlength=P189_QCT_REGIONS * P189_QCT_BINS).astype(np.uint32)
+
+
+# the 6 tetrahedra of a unit cube around its main diagonal (Kuhn): vertex bits x | y << 1 | z << 2
+_P189_KUHN = [(0, 1, 3, 7), (0, 1, 5, 7), (0, 2, 3, 7), (0, 2, 6, 7), (0, 4, 5, 7), (0, 4, 6, 7)]
+
+
+def _p189_fe_mesh(n, rng):
+    """A femoral-shaft tetrahedral mesh of n elements: 1 mm cubes (z-major) of a solid disc
+    (radius P189_FE_R[0], the distal epiphysis, P189_FE_R[2] layers) then a tube (its canal
+    P189_FE_R[1]) upwards, each split into 6 Kuhn tetrahedra (positively oriented), the last
+    cube's cut at n; nodes the cubes' corners numbered z-major, jittered U(+-P189_FE_JITTER) mm;
+    apparent density: the epiphysis lognormal(log 0.3, 0.35) (trabecular, a 1.5 mm shell
+    N(1.2, 0.15^2)), the shaft's cortex N(1.75, 0.05^2) g/cm^3. tet (int32 n x 4), xyz (float64
+    nodes x 3), rho (float32)."""
+    Ro, Ri, ne = P189_FE_R
+    w = int(np.ceil(Ro))
+    ii, jj = np.meshgrid(np.arange(-w, w), np.arange(-w, w), indexing="ij")
+    r = np.hypot(ii + 0.5, jj + 0.5)
+    disc = np.flatnonzero((r < Ro).ravel())
+    tube = np.flatnonzero(((r < Ro) & (r >= Ri)).ravel())
+    ncell = -(-n // 6)
+    nlay = ne + max(0, -(-(ncell - ne * len(disc)) // len(tube)))
+    cells = np.concatenate([k * 4 * w * w + (disc if k < ne else tube) for k in range(nlay)])[:ncell]
+    k, rem = np.divmod(cells, 4 * w * w)
+    ci, cj = np.divmod(rem, 2 * w)
+    side = 2 * w + 1
+    corner = lambda v: ((k + (v >> 2)) * side + cj + ((v >> 1) & 1)) * side + ci + (v & 1)
+    tet = np.stack([np.stack([corner(v) for v in t], -1) for t in _P189_KUHN], 1).reshape(-1, 4)[:n]
+    used, tet = np.unique(tet, return_inverse=True)
+    tet = tet.reshape(-1, 4).astype(np.int32)
+    gz, rem = np.divmod(used, side * side)
+    gj, gi = np.divmod(rem, side)
+    xyz = np.stack([gi - w, gj - w, gz], -1).astype(np.float64) + rng.uniform(-1, 1, (len(used), 3)) * P189_FE_JITTER
+    e = xyz[tet]
+    det = np.linalg.det(e[:, 1:] - e[:, :1])
+    flip = det < 0
+    tet[flip, 2], tet[flip, 3] = tet[flip, 3], tet[flip, 2].copy()
+    ce = e.mean(axis=1)
+    layer = np.floor(ce[:, 2])
+    rc = np.hypot(ce[:, 0], ce[:, 1])
+    epi = layer < ne
+    rho = np.where(epi, np.where(rc > Ro - 1.5, rng.normal(1.2, 0.15, n), rng.lognormal(np.log(0.3), 0.35, n)),
+                   rng.normal(1.75, 0.05, n))
+    return tet, xyz, np.clip(rho, 0.05, 2.0).astype(np.float32)
+
+
+def _p189_fe_csr(tet, nnode):
+    """The node-block CSR pattern of a mesh: rowptr (int32 nnode + 1), col (int32, sorted a row)."""
+    t = np.asarray(tet, np.int64)
+    key = np.sort((t[:, :, None] * nnode + t[:, None, :]).ravel())
+    key = key[np.r_[True, key[1:] != key[:-1]]]
+    rowptr = np.concatenate([[0], np.cumsum(np.bincount(key // nnode, minlength=nnode))]).astype(np.int32)
+    return rowptr, (key % nnode).astype(np.int32)
+
+
+def _p189_fe_args(n, rng):
+    """_p189_fe_mesh's n elements, their CSR pattern (_p189_fe_csr), val (float64, 9 a block,
+    zeroed), nu, n: tet, xyz, rho, rowptr, col, val, nu, n."""
+    tet, xyz, rho = _p189_fe_mesh(n, rng)
+    rowptr, col = _p189_fe_csr(tet, len(xyz))
+    return [tet.ravel(), xyz.ravel(), rho, rowptr, col, np.zeros(9 * len(col)), np.float64(P189_FE_NU), _i32(n)]
+
+
+def _p189_fe_ref(tet, xyz, rho, rowptr, col, nu=P189_FE_NU):
+    """The assembled stiffness in float64 from K_ab = V (lam g_a g_b^T + mu g_b g_a^T + mu g_a.g_b I)
+    (g the shape functions' gradients from the inverse of [1 x y z]): val, and each entry's sum
+    over its elements of their largest |entry| (the scale of its rounding)."""
+    t = np.asarray(tet, np.int64).reshape(-1, 4)
+    X = np.asarray(xyz, np.float64).reshape(-1, 3)[t]
+    A = np.concatenate([np.ones((len(t), 4, 1)), X], axis=2)
+    g = np.linalg.inv(A)[:, 1:, :].transpose(0, 2, 1)            # element x node x 3
+    V = np.linalg.det(A) / 6
+    E = P189_FE_LAW[0] * np.asarray(rho, np.float64) ** P189_FE_LAW[1]
+    lam = E * nu / ((1 + nu) * (1 - 2 * nu))
+    mu = E / (2 * (1 + nu))
+    K = (lam[:, None, None, None, None] * np.einsum("eai,ebj->eabij", g, g) +
+         mu[:, None, None, None, None] * np.einsum("ebi,eaj->eabij", g, g) +
+         (mu[:, None, None] * np.einsum("eak,ebk->eab", g, g))[..., None, None] * np.eye(3))
+    K *= V[:, None, None, None, None]
+    nnode = len(rowptr) - 1
+    key = np.asarray(col, np.int64) + np.repeat(np.arange(nnode), np.diff(rowptr)) * nnode
+    pos = np.searchsorted(key, (t[:, :, None] * nnode + t[:, None, :]))
+    idx = (9 * pos[:, :, :, None, None] + 3 * np.arange(3)[:, None] + np.arange(3)).ravel()
+    m = 9 * len(col)
+    big = np.broadcast_to(np.abs(K).max(axis=(1, 2, 3, 4))[:, None, None, None, None], K.shape)
+    return np.bincount(idx, K.ravel(), m), np.bincount(idx, big.ravel(), m)
+
+
+UNSEEN187 = [
+    TimingProbe("probe/hill-muscle-bisect", "probe-unseen187", "muscle_eq_force", P189_HILL_T, P189_HILL_BLOCK,
+                lambda n: -(-P189_HILL_MUS * n // P189_HILL_BLOCK), _p189_hill_args, source=_P189,
+                note="Hill-type muscle-tendon equilibrium of an 80-muscle model (Muscle structs of 20 B: Fmax "
+                     "lognormal, 30% unpennated, tendon / fiber length 0.1 .. 12) at 131072 walking samples each "
+                     "(10.5M threads, a muscle's samples contiguous: the struct load a warp broadcast, an int "
+                     "division by T), blocks of 256: 12 B loaded and 8 B stored a thread (coalesced, 210 MB in all), "
+                     "then 20 bisection steps of the fiber length, each 3-5 IEEE float divisions, a sqrtf and 2-3 "
+                     "expf behind data-dependent branches (the tendon's slack / toe / linear regions, the passive "
+                     "force above the optimal length: lanes split within warps near the root), ~1800 instructions "
+                     "a thread: compute-bound on FP32 issue and the MUFU (ex2, rcp, rsq) pipe"),
+    TimingProbe("probe/gait-invdyn-7seg", "probe-unseen187", "gait_inverse_dynamics", P189_ID_N, P189_ID_BLOCK,
+                lambda n: -(-n // P189_ID_BLOCK), _p189_id_args, source=_P189, symbols=_p189_id_syms,
+                note="inverse dynamics of a planar 7-segment model over 3.1M frames of treadmill walking (trials of "
+                     "3000 frames, 64 subjects' anthropometrics in __constant__ indexed by the frame's subject: "
+                     "uniform within almost every warp), a thread a frame in blocks of 128: 25 floats of kinematics "
+                     "at a 100 B stride (a warp's loads span 3.2 KB, the frame's 25 loads sharing sectors through "
+                     "L1), 6 of ground reaction at 24 B, the subject's index; 7 sincosf of angles within +-2 rad, "
+                     "per-thread arrays of 7 (unit vectors, centres of mass, accelerations, proximal joints; 32 B "
+                     "of stack), ~300 FMAs through the two legs' loops, 9 floats stored at a 36 B stride; 530 MB "
+                     "moved: memory-bound on strided array-of-structs access"),
+    TimingProbe("probe/marker-pose-horn-quat", "probe-unseen187", "marker_pose_horn", P189_HORN_N, P189_HORN_BLOCK,
+                lambda n: -(-n // P189_HORN_BLOCK), _p189_horn_args, source=_P189, symbols=_p189_horn_syms,
+                note="marker-cluster pose by Horn's quaternion method over 3.1M motion-capture frames of a 6-marker "
+                     "thigh cluster (overground walking; 1.6% of markers occluded in gaps, 9% of frames missing "
+                     "one), a thread a frame in blocks of 64: 18 floats at a 72 B stride (226 MB), 3 passes over "
+                     "the markers with an occlusion test each (divergent where a lane's frame has a gap), the "
+                     "static cluster from __constant__ (uniform index: broadcast), a 3 x 3 cross-covariance, then "
+                     "32 power iterations on the 4 x 4 matrix (16 FMAs, a rsqrtf and 4 multiplies, each iteration "
+                     "a ~10-deep dependent chain), the rotation, translation and RMS residual (sqrtf, 7 float "
+                     "divisions by the count), 8 floats stored (100 MB); ~1200 instructions a thread: FP32 issue "
+                     "and dependent-chain latency bound, 2 warps a block"),
+    TimingProbe("probe/forceplate-cop-shfl", "probe-unseen187", "forceplate_cop", P189_FP_N, P189_FP_BLOCK,
+                _p189_fp_grid, _p189_fp_args, source=_P189,
+                note="force-plate processing of 8.4M samples (1 kHz, 5 s trials, 14% under a foot) of a Kistler-type "
+                     "plate's 8 channels (channel-major: 8 coalesced float streams, 268 MB), a warp per 24 output "
+                     "samples (349,526 warps in 43,691 blocks of 256; each warp loads 32 samples, 4/3 of the "
+                     "data): 6 resultants by ~20 FADD/FMUL, a 9-tap moving average of each by 4 __shfl_down_sync "
+                     "and 4 __shfl_up_sync (48 shuffles a thread), a float division for the window's count, 2 "
+                     "more for the centre of pressure past the 20 N threshold (86% of samples skip it), 4 float "
+                     "stores from the middle 24 lanes (134 MB): memory-bound, shuffle issue second"),
+    TimingProbe("probe/qct-bmd-region-hist", "probe-unseen187", "qct_bmd_hist", P189_QCT_N, P189_QCT_BLOCK,
+                lambda n: min(P189_QCT_GRID, -(-n // P189_QCT_BLOCK)), _p189_qct_args, source=_P189,
+                note="a bone-density histogram of a 512 x 512 x 512 hip QCT (134M voxels: int16 HU 268 MB, uint8 "
+                     "region labels 134 MB; 97% unlabelled air and soft tissue), 1024 blocks of 256 in a "
+                     "grid-stride loop (512 voxels a thread, each trip a coalesced 1-byte label load one slice, "
+                     "256 KB, past the last: a block walks half an image row through every slice, so only the 28% "
+                     "of blocks whose rows cross the bones meet labels, up to a quarter of their voxels), the HU "
+                     "loaded only where the label is non-zero (3% of voxels, in runs: 4% of the HU sectors), "
+                     "calibrated by an FMA and binned (a float division by 8, floorf, 2 clamps) into 8 regions x "
+                     "256 bins of a shared histogram by shared atomicAdd (a warp's ~17 labelled lanes, up to ~4 on "
+                     "one bin), 2 __syncthreads and zeroing and flush loops of 8 trips, a block's up to ~490 "
+                     "non-zero bins added to global by atomicAdd: bound by the label stream's latency (1 byte a "
+                     "lane a trip, little memory-level parallelism)"),
+    TimingProbe("probe/tet-stiffness-csr-f64", "probe-unseen187", "tet_stiffness_assemble", P189_FE_N, P189_FE_BLOCK,
+                lambda n: -(-n // P189_FE_BLOCK), _p189_fe_args, source=_P189,
+                note="stiffness assembly of a 524,288-tetrahedron femoral-shaft mesh in double (1 mm cubes of 6 Kuhn "
+                     "tetrahedra, z-major: 105k nodes, 1.43M 3 x 3 blocks in node CSR, 103 MB of values, twice "
+                     "L2; 18% trabecular epiphysis, the rest a cortical tube), a thread an element in blocks of "
+                     "128: 4 node ids and 12 double coordinates gathered (2.5 MB: L2-resident), a cofactor inverse "
+                     "and one double division, pow() for Young's modulus, D (6 x 6), B and DB (6 x 12) per-thread "
+                     "arrays (592 B of local memory, 222 registers: 8 warps an SM), ~1300 DFMAs of V B^T D B, 16 "
+                     "linear searches of a node's CSR row (~14 ints), 144 double atomicAdds (75M in all; a warp's "
+                     "32 elements from ~5 cubes share ~27 nodes: same-address lanes in most instructions): bound "
+                     "by the double atomics and the local-memory traffic"),
+]
+PROBES += UNSEEN187
+
+
+# probe-unseen188 (probes190.cu): a radio astronomy / interferometry course's kernels (a
+# direct-Fourier-transform dirty image with the visibilities tiled through shared memory, an
+# FX correlator's X step on 8-bit complex voltages, visibility gridding with a Kaiser-Bessel
+# convolution function in __constant__ by float atomicAdd, RFI flagging by a median absolute
+# deviation from two shared-memory bitonic sorts, a pulsar search's harmonic summing with a
+# warp-shuffle argmax, folding a filterbank at a pulsar's ephemeris in double by shared-memory
+# atomics) as a student who knows CUDA basics writes them, predicted before their first GPU run
+_P190 = "probes190.cu"
+P190_LAT = np.radians(-30.7)                       # the array's latitude
+P190_LAMBDA = 0.21                                 # the observing wavelength (m): 1.43 GHz
+P190_CORE, P190_CORE_SD = 0.6, 150.0               # antennas in the Gaussian core, its sd (m)
+P190_ARMS, P190_ARM_R = 3, (200.0, 4000.0)         # the others on 3 log-spiral arms, radii log-uniform (m)
+P190_SRC_N, P190_SRC_SMIN = 25, 0.05               # sky: point sources, N(>S) ~ S^-1.5 from SMIN (Jy)
+P190_DF_NANT = 72                                  # dft: the snapshot's antennas (2556 baselines)
+P190_DF_DEC, P190_DF_HA = np.radians(-40.0), 0.1   # its pointing's declination, hour angle (rad)
+P190_DF_DL = 1e-5                                  # the pixel (rad, ~2 arcsec)
+P190_DF_NOISE = 0.5                                # a visibility's noise (Jy, each of re, im)
+P190_DF_BLOCK = (16, 16)
+P190_XC_NANT, P190_XC_NTIME = 64, 256              # xcorr: antennas (2080 baselines with the autos), time samples
+P190_XC_RMS, P190_XC_RHO = 12.0, 0.1               # the voltages' rms a component (counts), the sky's correlation
+P190_XC_RFI = 0.03                                 # channels with a narrowband RFI tone common to all antennas
+P190_XC_BLOCK = 128
+P190_GV_NANT, P190_GV_HOURS = 64, 8.0              # grid: antennas (2016 baselines), the track (+-4 h)
+P190_GV_DEC = np.radians(-60.0)
+P190_GV_GSIZE, P190_GV_CELL = 2048, np.radians(3.0 / 3600)   # the uv grid's side; the image's pixel (rad)
+P190_GV_SUP, P190_GV_OVER, P190_GV_BETA = 7, 8, 2.34 * 7     # G_SUP, G_OVER; the Kaiser-Bessel beta
+P190_GV_BADANT = 17                                # an antenna flagged throughout
+P190_GV_FLAG = 0.05                                # the share of each baseline's samples flagged (RFI runs)
+P190_GV_BLOCK = 128
+P190_RF_N, P190_RF_CHUNKS = 1024, 16               # rfi: RFI_N; a channel's rows (16384 samples)
+P190_RF_K = 16                                     # spectra integrated into a sample (Gamma(16) / 16 noise)
+P190_RF_NB, P190_RF_BURST, P190_RF_DROP = 0.02, 0.003, 0.0005   # narrowband RFI channels; burst, dropped samples
+P190_RF_THRESH = 5.0
+P190_HS_MAX, P190_HS_TRIALS = 16, 64               # harmsum: HS_MAX; DM trials (spectra)
+P190_HS_RED = (4.0, 100.0)                         # residual red noise: mean power 1 + A (k0 / (k + k0))^2
+P190_HS_PSRS, P190_HS_BIRDIE = 3, 6711             # pulsars in the data; the 50 Hz mains' bin (134 s)
+P190_HS_BLOCK = 256
+P190_FD_NCHAN, P190_FD_NSUB, P190_FD_NBIN = 512, 4096, 256     # fold: channels, samples a sub-integration, FOLD_NBIN
+P190_FD_TSAMP, P190_FD_FCH1, P190_FD_FOFF = 64e-6, 1500.0, -300.0 / 512   # s; MHz (the band 1200 .. 1500 MHz)
+P190_FD_EPH = (11.1946, -1.5666e-11, 67.97)        # f0 (Hz), f1 (Hz/s), DM (pc cm^-3): a Vela-like pulsar
+P190_FD_PULSE = (0.3, 0.012, 15.0)                 # the pulse's phase, sd (turns), mean peak (counts)
+P190_FD_BLOCK = 256
+
+
+def _p190_array(nant, rng):
+    """nant antenna positions (east, north, up; m): P190_CORE of them in a Gaussian core (sd
+    P190_CORE_SD), the others on P190_ARMS logarithmic spiral arms at log-uniform radii
+    P190_ARM_R, the heights N(0, 2^2)."""
+    nc = int(round(P190_CORE * nant))
+    na = nant - nc
+    r = P190_ARM_R[0] * (P190_ARM_R[1] / P190_ARM_R[0]) ** rng.random(na)
+    th = 2 * np.pi * (np.arange(na) % P190_ARMS) / P190_ARMS + 1.2 * np.log(r / P190_ARM_R[0]) + rng.normal(0, 0.05, na)
+    en = np.concatenate([rng.normal(0, P190_CORE_SD, (nc, 2)), np.c_[r * np.cos(th), r * np.sin(th)]])
+    return np.c_[en, rng.normal(0, 2.0, nant)]
+
+
+def _p190_uvw(enu, ha, dec, lat=P190_LAT, lam=P190_LAMBDA):
+    """The baselines' (i < j, row by row) uvw in wavelengths at hour angles ha (radians):
+    (baselines, len(ha), 3), float64."""
+    i, j = np.triu_indices(len(enu), 1)
+    b = enu[j] - enu[i]
+    X = -np.sin(lat) * b[:, 1] + np.cos(lat) * b[:, 2]
+    Y = b[:, 0]
+    Z = np.cos(lat) * b[:, 1] + np.sin(lat) * b[:, 2]
+    H = np.atleast_1d(ha)[None, :]
+    X, Y, Z = X[:, None], Y[:, None], Z[:, None]
+    u = np.sin(H) * X + np.cos(H) * Y
+    v = -np.sin(dec) * np.cos(H) * X + np.sin(dec) * np.sin(H) * Y + np.cos(dec) * Z
+    w = np.cos(dec) * np.cos(H) * X - np.cos(dec) * np.sin(H) * Y + np.sin(dec) * Z
+    return np.stack([u, v, w], axis=-1) / lam
+
+
+def _p190_sky(rng, radius):
+    """P190_SRC_N point sources uniform in a disc of the given radius (l, m in radians) with
+    fluxes N(>S) ~ S^-1.5 from P190_SRC_SMIN Jy (at most 1000 SMIN): l, m, S (float64)."""
+    r = radius * np.sqrt(rng.random(P190_SRC_N))
+    t = rng.uniform(0, 2 * np.pi, P190_SRC_N)
+    S = np.minimum(P190_SRC_SMIN * rng.random(P190_SRC_N) ** (-1 / 1.5), 1000 * P190_SRC_SMIN)
+    return r * np.cos(t), r * np.sin(t), S
+
+
+def _p190_predict(uvw, l, m, S, noise, rng):
+    """Visibilities sum_s S_s exp(-2 pi i (u l_s + v m_s + w (n_s - 1))) of uvw (..., 3) plus
+    complex Gaussian noise (sd noise each part): complex128."""
+    n1 = np.sqrt(1 - l * l - m * m) - 1
+    V = np.zeros(uvw.shape[:-1], np.complex128)
+    for k in range(len(S)):
+        V += S[k] * np.exp(-2j * np.pi * (uvw[..., 0] * l[k] + uvw[..., 1] * m[k] + uvw[..., 2] * n1[k]))
+    return V + noise * (rng.standard_normal(V.shape) + 1j * rng.standard_normal(V.shape))
+
+
+P190_VIS_DTYPE = np.dtype([(f, "<f4") for f in ("u", "v", "w", "re", "im")])     # struct Vis (20 bytes)
+
+
+def _p190_df_args(n, rng, nant=P190_DF_NANT, dl=P190_DF_DL):
+    """A snapshot (hour angle P190_DF_HA) of an nant-antenna array (_p190_array): its
+    nant (nant - 1) / 2 baselines' visibilities (struct Vis: u, v, w wavelengths, re, im Jy;
+    baseline order) of a sky of P190_SRC_N sources within 0.8 of the n x n image's half width
+    and noise P190_DF_NOISE; img (zeroed, n x n), n, dl (float32), nvis."""
+    enu = _p190_array(nant, rng)
+    uvw = _p190_uvw(enu, P190_DF_HA, P190_DF_DEC)[:, 0]
+    l, m, S = _p190_sky(rng, 0.8 * dl * n / 2)
+    V = _p190_predict(uvw, l, m, S, P190_DF_NOISE, rng)
+    vis = np.zeros(len(V), P190_VIS_DTYPE)
+    vis["u"], vis["v"], vis["w"] = uvw[:, 0], uvw[:, 1], uvw[:, 2]
+    vis["re"], vis["im"] = V.real, V.imag
+    return [vis, np.zeros(n * n, np.float32), _i32(n), np.float32(dl), _i32(len(vis))]
+
+
+def _p190_lm(npix, dl):
+    """The pixels' l (a row) as dft_image defines them: (p - npix / 2) dl in float32."""
+    return (np.arange(npix) - npix // 2).astype(np.float32) * np.float32(dl)
+
+
+def _p190_df_ref(vis, npix, dl):
+    """dft_image in float64 on the float32 pixel grid: the image (npix x npix) and a bound on
+    the float32 kernel's error at each pixel (first order): each term's phase off by its 4
+    roundings (the products and sums, 2^-24 of the magnitudes) and the float 2 pi (0.5 2^-24),
+    by w times n - 1's error (1 - l^2 - m^2 and its sqrt rounded near 1: 2^-24), the term by
+    sincosf's 2 ulps and 2 roundings (2^-21 |V|), each add of the sum by 2^-24 of the partial
+    sum, the division by 2^-24 of the image."""
+    lv = _p190_lm(npix, dl).astype(np.float64)
+    L, M = np.meshgrid(lv, lv)
+    L, M = L.ravel()[:, None], M.ravel()[:, None]
+    n1 = np.sqrt(1 - L * L - M * M) - 1
+    u, v, w = (vis[f].astype(np.float64)[None, :] for f in ("u", "v", "w"))
+    V = (vis["re"].astype(np.float64) + 1j * vis["im"].astype(np.float64))[None, :]
+    p = u * L + v * M + w * n1
+    part = np.cumsum((V * np.exp(2j * np.pi * p)).real, axis=1)
+    img = part[:, -1] / vis.size
+    dph = 2 * np.pi * (5 * 2.0 ** -24 * (np.abs(u * L) + np.abs(v * M) + np.abs(w * n1)) + np.abs(w) * 2.0 ** -24)
+    a = np.abs(V)
+    tol = ((a * (dph + 2.0 ** -21)).sum(axis=1) + 2.0 ** -24 * np.abs(part).sum(axis=1)) / vis.size
+    tol += 2.0 ** -24 * np.abs(img)
+    return img.reshape(npix, npix), tol.reshape(npix, npix)
+
+
+def _p190_df_grid(n):
+    return (-(-n // P190_DF_BLOCK[0]), -(-n // P190_DF_BLOCK[1]))
+
+
+def _p190_xc_nbl(nant=P190_XC_NANT):
+    return nant * (nant + 1) // 2
+
+
+def _p190_xc_args(n, rng, nant=P190_XC_NANT, ntime=P190_XC_NTIME):
+    """8-bit complex voltages V[t][ant][chan] (int8 pairs) of n channels: per antenna unit
+    complex noise times a bandpass (a raised sine, 0.2 at the band's edges) times a gain
+    U(0.8, 1.2) times P190_XC_RMS counts, sharing a sky signal of correlation P190_XC_RHO with
+    an antenna's delay phase (U(-4, 4) samples across the band); P190_XC_RFI of the channels
+    carry a tone common to all antennas (4 .. 12 rms, rotating 0.1 .. 1 rad a sample), rounded
+    and clipped to +-127; vis (int32 pairs, zeroed, baselines x n); nant, n, ntime."""
+    T, A, C = ntime, nant, n
+    f32 = np.float32
+    bp = f32(0.2) + f32(0.8) * np.sin(np.pi * (np.arange(C, dtype=f32) + f32(0.5)) / f32(C)) ** f32(0.5)
+    amp = (f32(P190_XC_RMS) * bp[None, :] * rng.uniform(0.8, 1.2, (A, 1)).astype(f32)).astype(f32)
+    V = rng.standard_normal((T, A, C, 2), dtype=f32).view(np.complex64)[..., 0]
+    V *= f32(np.sqrt((1 - P190_XC_RHO) / 2))
+    s = rng.standard_normal((T, 1, C, 2), dtype=f32).view(np.complex64)[..., 0] * f32(np.sqrt(P190_XC_RHO / 2))
+    tau = rng.uniform(-4, 4, A)
+    ph = np.exp(2j * np.pi * np.outer(tau, np.arange(C)) / C).astype(np.complex64)
+    V += s * ph[None]
+    V *= amp[None]
+    rc = np.flatnonzero(rng.random(C) < P190_XC_RFI)
+    if len(rc):
+        a = rng.uniform(4, 12, len(rc)) * P190_XC_RMS
+        om = rng.uniform(0.1, 1.0, len(rc))
+        phi = rng.uniform(0, 2 * np.pi, (A, len(rc)))
+        tone = a * np.exp(1j * (np.arange(T)[:, None, None] * om + phi[None]))
+        V[:, :, rc] += tone.astype(np.complex64)
+    out = np.empty((T, A, C, 2), np.int8)
+    out[..., 0] = np.clip(np.rint(V.real), -127, 127)
+    out[..., 1] = np.clip(np.rint(V.imag), -127, 127)
+    return [out.ravel(), np.zeros(2 * _p190_xc_nbl(A) * C, np.int32), _i32(A), _i32(C), _i32(T)]
+
+
+def _p190_xc_ref(V, nant, nchan, ntime):
+    """xcorr_int8's visibilities (int64 re, im; baselines x nchan) by einsum over the upper
+    triangle's antenna pairs (np.triu_indices' order)."""
+    x = np.asarray(V).reshape(ntime, nant, nchan, 2).astype(np.int64)
+    z = x[..., 0] + 1j * x[..., 1]
+    i, j = np.triu_indices(nant)
+    R = np.einsum("tbc,tbc->bc", z[:, i], np.conj(z[:, j]))
+    return np.rint(R.real).astype(np.int64), np.rint(R.imag).astype(np.int64)
+
+
+def _p190_gv_table(over=P190_GV_OVER, sup=P190_GV_SUP, beta=P190_GV_BETA):
+    """The Kaiser-Bessel convolution function tabulated as c_gcf (float32 over x sup): offset
+    o, tap d at distance d - sup // 2 - x_o cells from the visibility (x_o = (o + 0.5) / over -
+    0.5 its position from the nearest cell's centre), I0(beta sqrt(1 - (2 x / W)^2)) / I0(beta)
+    for W = sup + 1, each row normalised to sum 1."""
+    x = np.arange(sup)[None, :] - sup // 2 - ((np.arange(over) + 0.5) / over - 0.5)[:, None]
+    k = np.i0(beta * np.sqrt(np.maximum(1 - (2 * x / (sup + 1)) ** 2, 0))) / np.i0(beta)
+    return (k / k.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def _p190_gv_syms(n, rng):
+    return {"c_gcf": _p190_gv_table().ravel()}
+
+
+def _p190_gv_args(n, rng, nant=P190_GV_NANT, gsize=P190_GV_GSIZE):
+    """n visibilities of an nant-antenna array's (_p190_array) 8-hour track at declination
+    P190_GV_DEC, baseline-major (each baseline's ceil(n / baselines) samples contiguous; the
+    first n): u, v (float32, wavelengths), vis (complex64 as float pairs: a sky of P190_SRC_N
+    sources within 0.4 deg plus noise of 1 Jy), weights 1 / (SEFD_i SEFD_j) (SEFDs U(0.8,
+    1.2)), 0 for antenna P190_GV_BADANT's baselines and in runs of flagged samples (RFI, about
+    P190_GV_FLAG of each baseline's); grid (complex64 as float pairs, zeroed, gsize^2); inv_du
+    (gsize P190_GV_CELL: the uv cell the inverse of the image's field), gsize, n."""
+    enu = _p190_array(nant, rng)
+    nb = nant * (nant - 1) // 2
+    T = -(-n // nb)
+    ha = np.linspace(-1, 1, T) * np.radians(15 * P190_GV_HOURS / 2)
+    uvw = _p190_uvw(enu, ha, P190_GV_DEC).reshape(-1, 3)[:n]
+    l, m, S = _p190_sky(rng, np.radians(0.4))
+    V = _p190_predict(uvw, l, m, S, 1.0, rng)
+    sefd = rng.uniform(0.8, 1.2, nant)
+    i, j = np.triu_indices(nant, 1)
+    wb = 1 / (sefd[i] * sefd[j])
+    wb[(i == P190_GV_BADANT) | (j == P190_GV_BADANT)] = 0
+    wt = np.repeat(wb, T)
+    bi, start = np.nonzero(rng.random((nb, T)) < P190_GV_FLAG / 10)     # runs of ~10 samples
+    mark = np.zeros((nb, T + 1), np.int32)
+    np.add.at(mark, (bi, start), 1)
+    np.add.at(mark, (bi, np.minimum(start + rng.geometric(1 / 10, len(start)), T)), -1)
+    wt[np.cumsum(mark, axis=1)[:, :T].ravel() > 0] = 0
+    vis = np.empty((n, 2), np.float32)
+    vis[:, 0], vis[:, 1] = V.real, V.imag
+    return [uvw[:, 0].astype(np.float32), uvw[:, 1].astype(np.float32), vis.ravel(), wt[:n].astype(np.float32),
+            np.zeros(2 * gsize * gsize, np.float32), np.float32(gsize * P190_GV_CELL), _i32(gsize), _i32(n)]
+
+
+def _p190_gv_bins(u, v, inv_du, gsize, over=P190_GV_OVER):
+    """Each visibility's nearest cell (iu, iv) and offset rows (ou, ov) in float64, and its
+    smallest distance (cells) to a boundary where float32 rounding could change them."""
+    out, margin = [], np.inf
+    for x in (u, v):
+        g = np.asarray(x, np.float64) * float(np.float32(inv_du)) + gsize // 2
+        c = np.rint(g)
+        q = (g - c + 0.5) * over
+        margin = np.minimum(margin, np.minimum(np.abs(np.abs(g - c) - 0.5), np.abs(q - np.rint(q)) / over))
+        out += [c.astype(np.int64), np.minimum(q.astype(np.int64), over - 1)]
+    iu, ou, iv, ov = out
+    return iu, iv, ou, ov, margin
+
+
+def _p190_gv_ref(u, v, vis, wt, inv_du, gsize, table):
+    """grid_vis_const in float64: the grid (complex, gsize x gsize) and each cell's sum of
+    |contributions| (the float atomics' rounding is below 2^-23 of it)."""
+    iu, iv, ou, ov, _ = _p190_gv_bins(u, v, inv_du, gsize)
+    h = table.shape[1] // 2
+    ok = (np.asarray(wt) != 0) & (iu - h >= 0) & (iu + h < gsize) & (iv - h >= 0) & (iv + h < gsize)
+    z = np.asarray(vis, np.float32).reshape(-1, 2).astype(np.float64)
+    z = (z[:, 0] + 1j * z[:, 1]) * np.asarray(wt, np.float64)
+    T = table.astype(np.float64)
+    G = np.zeros((gsize, gsize), np.complex128)
+    A = np.zeros((gsize, gsize))
+    for dy in range(2 * h + 1):
+        for dx in range(2 * h + 1):
+            c = T[ov[ok], dy] * T[ou[ok], dx] * z[ok]
+            np.add.at(G, (iv[ok] + dy - h, iu[ok] + dx - h), c)
+            np.add.at(A, (iv[ok] + dy - h, iu[ok] + dx - h), np.abs(c.real) + np.abs(c.imag))
+    return G, A
+
+
+def _p190_rf_args(n, rng, chunks=P190_RF_CHUNKS):
+    """n rows of P190_RF_N detected powers (float32; channel r // chunks, its time samples
+    contiguous across its rows): a bandpass (1000 x a raised sine with a 10% ripple) times
+    Gamma(P190_RF_K) / P190_RF_K noise; P190_RF_NB of the channels with intermittent narrowband
+    RFI (on/off Markov, on ~30% of the time, 2 .. 20x the bandpass), P190_RF_BURST of the time
+    samples with a broadband burst in every channel (Exp(3) x the bandpass), P190_RF_DROP of
+    them dropped (0 in every channel); flag (uint8, zeroed), med, mad (float32, zeroed),
+    thresh."""
+    N = P190_RF_N
+    nch = -(-n // chunks)
+    nt = chunks * N
+    f32 = np.float32
+    c = np.arange(nch, dtype=np.float64)
+    bp = 1000 * (0.2 + 0.8 * np.sin(np.pi * (c + 0.5) / max(nch, 1)) ** 0.5) * (1 + 0.1 * np.sin(c / 7.0))
+    x = rng.standard_gamma(P190_RF_K, (nch, nt), dtype=f32)
+    x *= (bp / P190_RF_K).astype(f32)[:, None]
+    for ch in np.flatnonzero(rng.random(nch) < P190_RF_NB):
+        runs = rng.geometric(np.tile([1 / 700, 1 / 300], nt // 200 + 2))     # off, on, off, .. (on 30%)
+        edge = np.cumsum(runs)[:-1]
+        on = np.searchsorted(edge, np.arange(nt), side="right") % 2 == 1
+        x[ch, on] += f32(bp[ch] * rng.uniform(2, 20))
+    tb = np.flatnonzero(rng.random(nt) < P190_RF_BURST)
+    x[:, tb] += (bp[:, None] * rng.exponential(3.0, len(tb))[None, :]).astype(f32)
+    x[:, rng.random(nt) < P190_RF_DROP] = 0
+    data = x.reshape(nch * chunks, N)[:n].ravel()
+    return [data, np.zeros(n * N, np.uint8), np.zeros(n, f32), np.zeros(n, f32), f32(P190_RF_THRESH)]
+
+
+def _p190_rf_ref(data, thresh):
+    """rfi_mad in numpy: med, mad a row, flags (rows x P190_RF_N) and the cleaned data."""
+    x = np.asarray(data, np.float32).reshape(-1, P190_RF_N)
+    med = np.median(x, axis=1).astype(np.float32)
+    dev = np.abs(x - med[:, None])
+    mad = np.median(dev, axis=1).astype(np.float32)
+    flag = dev > (np.float32(thresh) * np.float32(1.4826) * mad)[:, None]
+    return med, mad, flag, np.where(flag, med[:, None], x)
+
+
+def _p190_hs_args(n, rng, trials=P190_HS_TRIALS):
+    """trials power spectra of n bins (float32, trial-major), normalised: noise Exp(1) times a
+    residual red-noise excess 1 + A (k0 / (k + k0))^2 (P190_HS_RED), the DC bin 0;
+    P190_HS_PSRS pulsars (fundamental bins log-uniform in 200 .. n / 16, DM trial uniform,
+    power 40 x U(0.3, 1) at their DM trial falling off as a Lorentzian of half width 2 trials,
+    harmonic h with exp(-(h - 1) / 6) of it, h up to 32) and mains birdies (bins k
+    P190_HS_BIRDIE, power 30 exp(-k / 10) in every trial); best (float32), nharm (uint8) a
+    fundamental, wbest (float32), wbin (int32) a warp, zeroed; n."""
+    nf = n // P190_HS_MAX
+    P = rng.standard_exponential((trials, n), dtype=np.float32)
+    a, k0 = P190_HS_RED
+    P *= (1 + a * (k0 / (np.arange(n) + k0)) ** 2).astype(np.float32)[None, :]
+    P[:, 0] = 0
+    for _ in range(P190_HS_PSRS):
+        f = int(np.exp(rng.uniform(np.log(200), np.log(max(nf, 201)))))
+        d = rng.integers(0, trials)
+        amp = 40 * rng.uniform(0.3, 1) / (1 + ((np.arange(trials) - d) / 2.0) ** 2)
+        for h in range(1, 33):
+            if h * f < n:
+                P[:, h * f] += (amp * np.exp(-(h - 1) / 6)).astype(np.float32)
+    kb = np.arange(1, n // P190_HS_BIRDIE + 1)
+    P[:, kb * P190_HS_BIRDIE] += (30 * np.exp(-kb / 10)).astype(np.float32)[None, :]
+    nw = -(-nf // P190_HS_BLOCK) * P190_HS_BLOCK // 32
+    return [P.ravel(), np.zeros(trials * nf, np.float32), np.zeros(trials * nf, np.uint8),
+            np.zeros(trials * nw, np.float32), np.zeros(trials * nw, np.int32), _i32(n)]
+
+
+def _p190_hs_grid(trials=P190_HS_TRIALS):
+    return lambda n: (-(-(n // P190_HS_MAX) // P190_HS_BLOCK), trials)
+
+
+def _p190_hs_ref(P, n, trials):
+    """harmonic_sum in numpy (float32, the harmonics summed in order): best, nharm (trials x
+    nf)."""
+    nf = n // P190_HS_MAX
+    P = np.asarray(P, np.float32).reshape(trials, n)
+    f = np.arange(nf)
+    S = np.cumsum(P[:, f[:, None] * np.arange(1, P190_HS_MAX + 1)], axis=2, dtype=np.float32)
+    hs = np.array([1, 2, 4, 8, 16])
+    sig = (S[:, :, hs - 1] - hs.astype(np.float32)) / np.sqrt(hs.astype(np.float32))
+    k = np.argmax(sig, axis=2)
+    return np.take_along_axis(sig, k[..., None], axis=2)[..., 0], hs[k]
+
+
+def _p190_hs_warps(best, nw):
+    """Each warp's (nw a trial) largest best and its bin (the first on ties), the fundamentals
+    past the last (whole warps of them too) at -FLT_MAX."""
+    pad = np.full((best.shape[0], nw * 32), -np.finfo(np.float32).max, np.float32)
+    pad[:, :best.shape[1]] = best
+    w = pad.reshape(best.shape[0], nw, 32)
+    return w.max(axis=2), np.argmax(w, axis=2) + 32 * np.arange(nw)[None, :]
+
+
+def _p190_fd_delay(nchan, dm):
+    """The channels' dispersion delays (s) relative to the band's top (float64)."""
+    f = P190_FD_FCH1 + np.arange(nchan) * (P190_FD_FOFF * P190_FD_NCHAN / nchan)
+    return 4.148808e3 * dm * (1 / f ** 2 - 1 / P190_FD_FCH1 ** 2)
+
+
+def _p190_fd_phase(t, delay, f0, f1):
+    """The spin phase (turns) of samples t of channels with the given delays: (channels, t)."""
+    tt = np.asarray(t, np.float64)[None, :] * P190_FD_TSAMP - delay[:, None]
+    return tt * (f0 + 0.5 * f1 * tt)
+
+
+def _p190_fd_args(n, rng, nchan=P190_FD_NCHAN, nsub=P190_FD_NSUB):
+    """An 8-bit filterbank of nchan channels (P190_FD_FCH1 down over 300 MHz) x n samples of
+    P190_FD_TSAMP, channel-major (uint8): a channel's baseline 64 + 48 x a raised sine, noise
+    N(0, (baseline / 8)^2); a dispersed pulsar (P190_FD_EPH) with a Gaussian pulse
+    (P190_FD_PULSE) of a scintillating amplitude (Exp(1) a 32-channel scintle) times a
+    lognormal(0, 0.5) a pulse; 1% of the channels 4x noisier, 0.1% of the samples a broadband
+    burst of 60 .. 200 counts; rounded and clipped to 0 .. 255; fold (zeroed, ceil(n / nsub) x
+    nchan x P190_FD_NBIN floats); nchan, n, nsub, tsamp, fch1, foff, fref (the band's top), dm,
+    f0, f1."""
+    f0, f1, dm = P190_FD_EPH
+    ph0, sd, peak = P190_FD_PULSE
+    foff = P190_FD_FOFF * P190_FD_NCHAN / nchan
+    c = np.arange(nchan)
+    base = 64 + 48 * np.sin(np.pi * (c + 0.5) / nchan) ** 0.5
+    sig = base / 8 * np.where(rng.random(nchan) < 0.01, 4.0, 1.0)
+    scint = np.repeat(rng.exponential(1.0, -(-nchan // 32)), 32)[:nchan] * peak
+    npulse = int(f0 * n * P190_FD_TSAMP) + 4
+    pamp = rng.lognormal(-0.125, 0.5, npulse)
+    burst = np.flatnonzero(rng.random(n) < 0.001)
+    bamp = rng.uniform(60, 200, len(burst)).astype(np.float32)
+    delay = _p190_fd_delay(nchan, dm)
+    out = np.empty((nchan, n), np.uint8)
+    t = np.arange(n)
+    for c0 in range(0, nchan, 32):
+        cs = slice(c0, min(c0 + 32, nchan))
+        x = rng.standard_normal((cs.stop - c0, n), dtype=np.float32)
+        x *= sig[cs, None].astype(np.float32)
+        x += base[cs, None].astype(np.float32)
+        ph = _p190_fd_phase(t, delay[cs], f0, f1)
+        d = ph - np.floor(ph) - ph0
+        near = np.abs(d) < 6 * sd
+        ci, ti = np.nonzero(near)
+        x[ci, ti] += (scint[cs][ci] * pamp[np.floor(ph[ci, ti]).astype(np.int64) + 2]
+                      * np.exp(-0.5 * (d[ci, ti] / sd) ** 2)).astype(np.float32)
+        x[:, burst] += bamp[None, :]
+        out[cs] = np.clip(np.rint(x), 0, 255)
+    return [out.ravel(), np.zeros(-(-n // nsub) * nchan * P190_FD_NBIN, np.float32), _i32(nchan), _i32(n), _i32(nsub),
+            np.float64(P190_FD_TSAMP), np.float64(P190_FD_FCH1), np.float64(foff), np.float64(P190_FD_FCH1),
+            np.float64(dm), np.float64(f0), np.float64(f1)]
+
+
+def _p190_fd_ref(data, nchan, n, nsub, dm=P190_FD_EPH[2], f0=P190_FD_EPH[0], f1=P190_FD_EPH[1]):
+    """fold_pulsar in numpy: the folded means (sub-integrations x nchan x P190_FD_NBIN,
+    float32, 0 where empty) and the samples' smallest distance (in bins) of phase x NBIN to an
+    integer (where rounding could move a sample to the next bin)."""
+    x = np.asarray(data).reshape(nchan, n)
+    ph = _p190_fd_phase(np.arange(n), _p190_fd_delay(nchan, dm), f0, f1)
+    q = (ph - np.floor(ph)) * P190_FD_NBIN
+    margin = np.abs(q - np.rint(q))[q != 0].min()           # (phase 0 exactly: sample 0 of the top channel)
+    b = np.minimum(q.astype(np.int64), P190_FD_NBIN - 1)
+    ns = -(-n // nsub)
+    key = ((np.arange(n)[None, :] // nsub) * nchan + np.arange(nchan)[:, None]) * P190_FD_NBIN + b
+    m = ns * nchan * P190_FD_NBIN
+    s = np.bincount(key.ravel(), x.ravel().astype(np.float64), m)
+    k = np.bincount(key.ravel(), None, m)
+    mean = np.where(k > 0, s.astype(np.float32) / np.maximum(k, 1).astype(np.float32), np.float32(0))
+    return mean.astype(np.float32), margin
+
+
+UNSEEN188 = [
+    TimingProbe("probe/dft-image-w-smem", "probe-unseen188", "dft_image", 512, P190_DF_BLOCK, _p190_df_grid,
+                _p190_df_args, source=_P190,
+                note="a direct-Fourier-transform dirty image of a 72-antenna snapshot (2556 visibilities, 51 KB of "
+                     "20-byte Vis structs, AoS) on 512 x 512 pixels of 2 arcsec, a thread a pixel in 16 x 16 blocks "
+                     "(1024 blocks): 10 tiles of 256 visibilities staged in 5 KB of shared memory (a 20-byte struct "
+                     "copy a thread, 5 strided LDG.32) between 2 __syncthreads, then per visibility 5 broadcast "
+                     "shared loads, 3 FMAs of the phase (u l + v m + w (n - 1), up to ~700 rad), a full-precision "
+                     "sincosf (fast-path range reduction and two polynomials) and 2 FMAs of the sum; 670M sincosf, "
+                     "one coalesced store a pixel: FP32/sincosf instruction-bound"),
+    TimingProbe("probe/xcorr-int8-char2", "probe-unseen188", "xcorr_int8", 1024, P190_XC_BLOCK,
+                lambda n: (-(-n // P190_XC_BLOCK), _p190_xc_nbl()), _p190_xc_args, source=_P190,
+                note="an FX correlator's X step: 64 antennas' 8-bit complex (char2) voltages V[t][ant][chan] of 1024 "
+                     "channels x 256 time samples (32 MB, L2-resident), a thread a (channel, baseline), 2080 "
+                     "baselines with the autos on blockIdx.y (grid 8 x 2080, blocks of 128): a block-uniform walk of "
+                     "the upper triangle's rows for (i, j) (up to 64 trips), then 256 iterations of 2 coalesced "
+                     "2-byte loads (64 B a warp; the rows re-read by every baseline of the antenna: 2.2 GB of "
+                     "L2-to-SM traffic), 4 integer multiply-adds of the sign-extended bytes, one 8-byte int2 store "
+                     "(17 MB); bound by L2 bandwidth / load issue"),
+    TimingProbe("probe/uvgrid-kb-const-atomic", "probe-unseen188", "grid_vis_const", 1 << 20, P190_GV_BLOCK,
+                lambda n: -(-n // P190_GV_BLOCK), _p190_gv_args, source=_P190, symbols=_p190_gv_syms,
+                note="gridding 2^20 visibilities (64 antennas, core-heavy, an 8-hour track at dec -60, "
+                     "baseline-major: a warp's 32 samples of one baseline in ~13 distinct cells) onto a 2048 x 2048 "
+                     "complex64 uv grid (32 MB; 3-arcsec image cells: none dropped), a thread a visibility in blocks "
+                     "of 128: 4 coalesced loads (u, v, 8-byte vis, weight), 7.6% flagged (weight 0: an early exit, "
+                     "18% of warps diverge), rintf and the oversampled offsets, 14 __constant__ loads whose offset "
+                     "rows differ across a warp (~7.5 addresses: serialised), 49 x 2 float atomicAdds (95M RED.F32 on "
+                     "the real and imaginary parts of 7 runs of 7 float2) with the top 1% of cells taking 69% of the "
+                     "hits and lanes of a warp colliding on the same cells: bound by same-address atomic throughput "
+                     "in L2"),
+    TimingProbe("probe/rfi-mad-bitonic", "probe-unseen188", "rfi_mad", 1 << 14, P190_RF_N // 2,
+                lambda n: n, _p190_rf_args, source=_P190,
+                note="median-absolute-deviation RFI flagging of a 1024-channel filterbank of 16384 float powers a "
+                     "channel (Gamma(16) noise times a bandpass; intermittent narrowband RFI in 2% of channels, "
+                     "broadband bursts, dropped samples; 64 MB, 0.7% flagged), a block of 512 a row of 1024 samples "
+                     "(16384 blocks): 2 coalesced loads a thread, two bitonic sorts of the row in 4 KB of shared "
+                     "memory (55 compare-exchange stages each, a __syncthreads a stage: 110 barriers; 2 LDS, a "
+                     "compare, 2 conditional STS a stage, 2-way bank conflicts at strides under 32), the median and "
+                     "MAD from the middle pair, then 2 byte flag stores and the ~0.7% flagged samples overwritten: "
+                     "barrier/shared-memory latency-bound with 4 blocks an SM"),
+    TimingProbe("probe/psr-harmsum-gather-shfl", "probe-unseen188", "harmonic_sum", 1 << 20, P190_HS_BLOCK,
+                _p190_hs_grid(), _p190_hs_args, source=_P190,
+                note="incoherent harmonic summing of 64 DM trials' power spectra of 2^20 bins (normalised, Exp(1) "
+                     "noise with red noise, 3 pulsars, mains birdies; 268 MB), a thread a (fundamental f < 65536, "
+                     "trial) in blocks of 256 (grid 256 x 64): 16 loads at h f for h = 1 .. 16 (a warp's lanes h "
+                     "floats apart: 4h sectors a load up to h = 8, 32 beyond; each trial's 4 MB spectrum L2-resident "
+                     "while its blocks run), 5 float divisions by sqrtf(h) and compares, stores of the best "
+                     "significance and its harmonic count (uint8), then a 5-step __shfl_down_sync (value, bin) argmax "
+                     "(10 shuffles) and one store a warp; ~1.7 GB of L2 sectors for 268 MB of DRAM: gather-bound (L2 "
+                     "sector throughput)"),
+    TimingProbe("probe/psr-fold-f64-smem-atomic", "probe-unseen188", "fold_pulsar", 1 << 18, P190_FD_BLOCK,
+                lambda n: (-(-n // P190_FD_NSUB), P190_FD_NCHAN), _p190_fd_args, source=_P190,
+                note="folding an 8-bit filterbank (512 channels, 1200-1500 MHz, 2^18 samples of 64 us: 134 MB, "
+                     "channel-major) at a Vela-like pulsar's ephemeris (89 ms, DM 68) into 256 phase bins, a block of "
+                     "256 a (sub-integration of 4096 samples, channel) (grid 64 x 512): 2 KB of shared bins zeroed, "
+                     "the channel's dispersion delay in double (2 double divisions a block), then 16 samples a "
+                     "thread: a coalesced byte load (32 B a warp), the spin phase in double (~6 DFMA/DMUL/DADD, "
+                     "floor, a double-to-int conversion), 2 shared-memory atomicAdds (float sum, int count) where a "
+                     "warp's 32 consecutive samples fall in ~6.7 bins (5-way same-address collisions); then 256 float "
+                     "divisions and coalesced stores (33 MB out): FP64 and shared-atomic contention bound"),
+]
+PROBES += UNSEEN188
+
+
+# probe-unseen189 (probes191.cu): an EEG / brain-computer interface signal processing course's
+# kernels (a 4th-order Butterworth band-pass as two biquads a thread a (trial, channel), CSP
+# covariance matrices of 64-channel trials tiled through shared memory, Welch PSDs by a direct
+# DFT with __constant__ taper and twiddles, artifact screening counted by atomicAdd/atomicMin,
+# phase-locking values of all channel pairs by sincosf, ocular artifact removal by an RLS
+# filter with an 8 x 8 inverse correlation matrix per thread in double) as a student who knows
+# CUDA basics writes them, predicted before their first GPU run
+_P191 = "probes191.cu"
+P191_FS = 256.0                                    # sampling rate (Hz)
+P191_C = 64                                        # channels: an 8 x 8 grid, row 0 frontal (Fp) .. row 7 occipital
+P191_VC = 1.2                                      # volume conduction: the mixing's Gaussian width (electrode spacings)
+P191_PINK_A = 0.9                                  # the background's AR(1) coefficient (1/f-like spectrum)
+P191_RHYTHMS = ((10.0, 0.98, 1.5), (12.0, 0.97, 1.0))   # alpha (rows 5-7), mu (rows 2-4): Hz, pole radius, RMS
+P191_RHYTHM_SD = 0.5                               # a rhythm's trial-to-trial amplitude: lognormal sigma
+P191_RMS, P191_GAIN_SD = 10.0, 0.15                # channel RMS (uV) times lognormal(0, GAIN_SD)
+P191_BP_T, P191_BP_BAND = 1024, (8.0, 30.0)        # bandpass: 4 s trials; the mu/beta band (Hz)
+P191_BP_OFFSET, P191_BP_DRIFT = 1500.0, 20.0       # electrode DC offsets N(0, 1500^2) uV; drifts N(0, 20^2) uV/s
+P191_BP_LINE = (50.0, np.log(3.0), 0.8)            # line noise: Hz, amplitude lognormal (uV)
+P191_BP_BLOCK = 64                                 # a block a trial
+P191_CV_T, P191_CV_TRIAL_SD = 512, 0.3             # covariance: 2 s trials; trial power lognormal sigma
+P191_WL_T, P191_WL_N, P191_WL_HOP = 512, 128, 64   # welch: 2 s trials; WL_N, WL_HOP
+P191_WL_KLO, P191_WL_NB = 2, 19                    # the bins of interest: klo, nbins (4 .. 40 Hz)
+P191_WL_BLOCK = 128
+P191_AR_T = 512                                    # artifact: 2 s trials
+P191_AR_BLINK = (0.33, np.log(200.0), 0.3, 10.0, 1.2)   # blinks a second; Fp amplitude lognormal (uV);
+#                                                  their sd (samples); decay over the rows
+P191_AR_POP = (0.1, 100.0, 400.0, 0.5)             # a trial's electrode pop probability; step U(100, 400) uV; decay (s)
+P191_AR_K, P191_AR_JUMP = 5.0, 50.0                # amplitude threshold K x channel RMS; jump threshold (uV)
+P191_AR_BLOCK = 256
+P191_PLV_T, P191_PLV_TRIALS = 256, 200             # plv: time points, trials
+P191_PLV_NET = 4                                   # networks of coupled channels (the rest, 25%, uncoupled)
+P191_PLV_KAPPA = (np.log(2.0), 0.6)                # a network channel's phase concentration: lognormal
+P191_PLV_ONSET = 64                                # stimulus onset (time point): networks 0 and 1 reset
+P191_PLV_BLOCK = (32, 8)
+P191_RLS_T, P191_RLS_LAM, P191_RLS_DELTA = 512, 0.999, 0.01   # rls: 2 s trials; forgetting factor; P(0) = I / delta
+P191_RLS_TAPS = (0.7, 0.2, 0.07, 0.03)             # the EOG's propagation spread over the 4 taps
+P191_RLS_FIX = 0.3                                 # mean fixation (s) between saccades
+P191_RLS_BLOCK = 128
+
+
+def _p191_rows_cols(C=P191_C):
+    """Each channel's row (0 frontal .. 7 occipital) and column on the 8 x 8 grid."""
+    return np.divmod(np.arange(C), 8)
+
+
+def _p191_mixing():
+    """Volume conduction: channel c's mix of the 64 sources under the grid (row-normalised
+    Gaussian weights of the distance, float32 C x C)."""
+    r, c = _p191_rows_cols()
+    d2 = (r[:, None] - r[None, :]) ** 2 + (c[:, None] - c[None, :]) ** 2
+    A = np.exp(-d2 / (2 * P191_VC ** 2))
+    return (A / A.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def _p191_eeg(trials, T, rng):
+    """Background scalp EEG (float32, trials x T x C, uV): 64 sources of AR(1) 1/f-like noise,
+    alpha (rows 5-7) and mu (rows 2-4, columns 1, 2, 5, 6) rhythms as AR(2) resonators with
+    lognormal trial-to-trial amplitudes, mixed by volume conduction, each channel scaled to
+    P191_RMS times lognormal(0, P191_GAIN_SD); and those channel RMS targets (float32)."""
+    f32 = np.float32
+    s = rng.standard_normal((trials, T, P191_C), dtype=f32)
+    a = f32(P191_PINK_A)
+    s[:, 0] *= f32(1 / np.sqrt(1 - P191_PINK_A ** 2))          # stationary from the start
+    for t in range(1, T):
+        s[:, t] += a * s[:, t - 1]
+    s *= f32(np.sqrt(1 - P191_PINK_A ** 2))                     # unit variance
+    r, c = _p191_rows_cols()
+    where = (r >= 5, (r >= 2) & (r <= 4) & np.isin(c, (1, 2, 5, 6)))
+    burn = 64
+    for (hz, rad, amp), m in zip(P191_RHYTHMS, where):
+        idx = np.flatnonzero(m)
+        e = rng.standard_normal((trials, T + burn, len(idx)), dtype=f32)
+        a1, a2 = f32(2 * rad * np.cos(2 * np.pi * hz / P191_FS)), f32(-rad * rad)
+        for t in range(2, T + burn):
+            e[:, t] += a1 * e[:, t - 1] + a2 * e[:, t - 2]
+        e = e[:, burn:]
+        e *= (amp / e[:min(trials, 64)].std() * rng.lognormal(0, P191_RHYTHM_SD, (trials, 1, 1))).astype(f32)
+        for j, ch in enumerate(idx):                            # (a fancy-indexed += copies)
+            s[:, :, ch] += e[:, :, j]
+        del e
+    x = s @ _p191_mixing().T
+    del s
+    rms = (P191_RMS * rng.lognormal(0, P191_GAIN_SD, P191_C)).astype(f32)
+    x *= rms / x[:min(trials, 64)].std(axis=(0, 1))
+    return x, rms
+
+
+def _p191_butter_sos(lo=P191_BP_BAND[0], hi=P191_BP_BAND[1], fs=P191_FS):
+    """A 4th-order Butterworth band-pass lo .. hi Hz designed in numpy (the 2nd-order analog
+    prototype, the low-pass to band-pass transform at the prewarped edges, the bilinear
+    transform, unit gain at the centre): 2 sections (b0, b1, b2, 1, a1, a2), float32 2 x 6."""
+    w1, w2 = (2 * fs * np.tan(np.pi * f / fs) for f in (lo, hi))
+    w0, bw = np.sqrt(w1 * w2), w2 - w1
+    proto = np.exp(1j * np.pi * np.array([3, 5]) / 4)           # -0.707 +- 0.707i
+    q = proto * bw / 2
+    s = np.concatenate([q + np.sqrt(q * q - w0 * w0), q - np.sqrt(q * q - w0 * w0)])
+    z = (2 * fs + s) / (2 * fs - s)
+    z = z[z.imag > 0]                                           # one of each conjugate pair
+    sos = np.array([[1.0, 0.0, -1.0, 1.0, -2 * p.real, abs(p) ** 2] for p in z])   # zeros at z = +-1
+    wc = 2 * np.arctan(w0 / (2 * fs))                           # the centre, digital
+    sos[0, :3] /= abs(_p191_sos_response(sos, wc))
+    return sos.astype(np.float32)
+
+
+def _p191_sos_response(sos, w):
+    """The sections' frequency response at digital frequencies w (rad/sample), float64."""
+    e = np.exp(-1j * np.asarray(w, np.float64))
+    h = 1.0
+    for b0, b1, b2, a0, a1, a2 in np.asarray(sos, np.float64):
+        h = h * (b0 + b1 * e + b2 * e * e) / (a0 + a1 * e + a2 * e * e)
+    return h
+
+
+def _p191_bp_args(n, rng, T=P191_BP_T):
+    """n raw trials (float32, n x T x C, uV): background EEG plus each channel's electrode DC
+    offset N(0, P191_BP_OFFSET^2), each trial's linear drift N(0, P191_BP_DRIFT^2) uV/s a
+    channel and 50 Hz line noise (a channel's amplitude lognormal, a trial's phase uniform);
+    y (zeroed), the sections (float32 12), T, C, n."""
+    f32 = np.float32
+    x, _ = _p191_eeg(n, T, rng)
+    t = (np.arange(T, dtype=f32) / f32(P191_FS))[:, None]
+    off = rng.normal(0, P191_BP_OFFSET, P191_C).astype(f32)
+    hz, mu, sg = P191_BP_LINE
+    amp = rng.lognormal(mu, sg, P191_C).astype(f32)
+    for r in range(n):                                          # a trial at a time: no n x T x C temporaries
+        x[r] += off + rng.normal(0, P191_BP_DRIFT, P191_C).astype(f32) * t
+        x[r] += amp * np.sin(f32(2 * np.pi * hz) * t + f32(rng.uniform(0, 2 * np.pi)))
+    return [x.ravel(), np.zeros(n * T * P191_C, f32), _p191_butter_sos().ravel(), _i32(T), _i32(P191_C), _i32(n)]
+
+
+def _p191_bp_ref(x, sos, T, C):
+    """butter_bandpass in float64 (trials x T x C): the linear convolution with the filter's
+    impulse response, by FFT with the response evaluated on a grid long enough (the poles'
+    decay under 1e-14) that the circular wrap-around vanishes."""
+    x = np.asarray(x, np.float64).reshape(-1, T, C)
+    sos = np.asarray(sos, np.float64).reshape(-1, 6)
+    rad = max(abs(np.roots([1.0, a1, a2])).max() for *_, a1, a2 in sos)
+    L = 1 << int(np.ceil(np.log2(T + np.log(1e-14) / np.log(rad))))
+    H = _p191_sos_response(sos, 2 * np.pi * np.arange(L // 2 + 1) / L)
+    return np.fft.irfft(np.fft.rfft(x, L, axis=1) * H[None, :, None], L, axis=1)[:, :T]
+
+
+def _p191_cv_args(n, rng, T=P191_CV_T):
+    """n band-limited trials (float32, n x T x C: background EEG times a trial's power factor
+    lognormal(0, P191_CV_TRIAL_SD)); cov (zeroed, n x C x C); T."""
+    x, _ = _p191_eeg(n, T, rng)
+    x *= rng.lognormal(0, P191_CV_TRIAL_SD, (n, 1, 1)).astype(np.float32)
+    return [x.ravel(), np.zeros(n * P191_C * P191_C, np.float32), _i32(T)]
+
+
+def _p191_cv_ref(x, T, C=P191_C):
+    """csp_covariance in float64: X X^T / trace (trials x C x C)."""
+    x = np.asarray(x, np.float64).reshape(-1, T, C)
+    S = np.einsum("rtc,rtd->rcd", x, x)
+    return S / np.trace(S, axis1=1, axis2=2)[:, None, None]
+
+
+def _p191_wl_syms(n, rng):
+    """welch_psd's tables: the periodic Hann window, cos and sin of 2 pi j / WL_N (float32)."""
+    a = 2 * np.pi * np.arange(P191_WL_N) / P191_WL_N
+    return {"c_hann": (0.5 - 0.5 * np.cos(a)).astype(np.float32), "c_cos": np.cos(a).astype(np.float32),
+            "c_sin": np.sin(a).astype(np.float32)}
+
+
+def _p191_wl_scale():
+    """The one-sided density's scale, 2 / (fs sum hann^2) (float32)."""
+    w = _p191_wl_syms(0, None)["c_hann"].astype(np.float64)
+    return np.float32(2 / (P191_FS * (w * w).sum()))
+
+
+def _p191_wl_args(n, rng, T=P191_WL_T, klo=P191_WL_KLO, nbins=P191_WL_NB):
+    """n trials of background EEG (float32, n x T x C); psd (zeroed, n x nbins x C); T, C,
+    klo, nbins, the density scale, n."""
+    x, _ = _p191_eeg(n, T, rng)
+    return [x.ravel(), np.zeros(n * nbins * P191_C, np.float32), _i32(T), _i32(P191_C), _i32(klo), _i32(nbins),
+            _p191_wl_scale(), _i32(n)]
+
+
+def _p191_wl_ref(x, T, C, klo, nbins, scale):
+    """welch_psd in float64 (trials x nbins x C): the tapered windows' rfft, |.|^2 at bins
+    klo .. klo + nbins - 1, averaged over the windows."""
+    x = np.asarray(x, np.float64).reshape(-1, T, C)
+    nw = (T - P191_WL_N) // P191_WL_HOP + 1
+    seg = np.stack([x[:, w * P191_WL_HOP:w * P191_WL_HOP + P191_WL_N] for w in range(nw)], axis=1)
+    X = np.fft.rfft(seg * _p191_wl_syms(0, None)["c_hann"].astype(np.float64)[:, None], axis=2)
+    P = (np.abs(X[:, :, klo:klo + nbins]) ** 2).mean(axis=1)
+    return P * float(scale)
+
+
+def _p191_blinks(n, T, rng):
+    """Eye blinks at the frontal pole (float32, n x T, uV): Poisson P191_AR_BLINK[0] a second,
+    each a Gaussian bump of sd P191_AR_BLINK[3] samples, amplitude lognormal, centred anywhere
+    (some cut by the trial's edges)."""
+    f32 = np.float32
+    rate, mu, sg, wid, _ = P191_AR_BLINK
+    t = np.arange(T, dtype=f32)
+    tr = np.repeat(np.arange(n), rng.poisson(rate * T / P191_FS, n))
+    prof = np.zeros((n, T), f32)
+    cen = rng.uniform(-2 * wid, T + 2 * wid, len(tr)).astype(f32)
+    amp = rng.lognormal(mu, sg, len(tr)).astype(f32)
+    for j in range(0, len(tr), 4096):                           # blinks 4096 at a time
+        s = slice(j, j + 4096)
+        np.add.at(prof, tr[s], amp[s, None] * np.exp(-0.5 * ((t - cen[s, None]) / f32(wid)) ** 2))
+    return prof
+
+
+def _p191_ar_args(n, rng, T=P191_AR_T):
+    """n trials (float32, n x T x C, uV): background EEG plus eye blinks (Poisson
+    P191_AR_BLINK[0] a second; Gaussian bumps of sd 10 samples, lognormal amplitude at row 0
+    decaying exp(-row / 1.2) towards the back) and, in P191_AR_POP[0] of the trials, one
+    channel's electrode pop (a step U(100, 400) uV of random sign decaying over 0.5 s); the
+    thresholds P191_AR_K x each channel's RMS (float32 C); amp_count, jump_count (int32 n x C,
+    zeroed); first_bad (int32 n, T); the jump threshold, T, C, n T C."""
+    f32 = np.float32
+    x, rms = _p191_eeg(n, T, rng)
+    r, _ = _p191_rows_cols()
+    space = np.exp(-r / P191_AR_BLINK[4]).astype(f32)
+    t = np.arange(T, dtype=f32)
+    prof = _p191_blinks(n, T, rng)
+    for j in range(0, n, 256):
+        x[j:j + 256] += prof[j:j + 256, :, None] * space
+    p, lo, hi, tau = P191_AR_POP
+    pops = np.flatnonzero(rng.random(n) < p)
+    ch = rng.integers(0, P191_C, len(pops))
+    t0 = rng.integers(1, T, len(pops))
+    step = (rng.uniform(lo, hi, len(pops)) * rng.choice([-1, 1], len(pops))).astype(f32)
+    for q, c, s0, a in zip(pops, ch, t0, step):
+        x[q, s0:, c] += a * np.exp(-(t[:T - s0]) / f32(tau * P191_FS))
+    return [x.ravel(), (f32(P191_AR_K) * rms).astype(f32), np.zeros(n * P191_C, np.int32),
+            np.zeros(n * P191_C, np.int32), np.full(n, T, np.int32), f32(P191_AR_JUMP), _i32(T), _i32(P191_C),
+            _i32(n * T * P191_C)]
+
+
+def _p191_ar_ref(x, thr, jump, T, C):
+    """artifact_scan in numpy (float32 comparisons as the kernel's): amp_count, jump_count
+    (trials x C) and first_bad (trials; T if none)."""
+    x = np.asarray(x, np.float32).reshape(-1, T, C)
+    amp = np.abs(x) > np.asarray(thr, np.float32)
+    jmp = np.zeros_like(amp)
+    jmp[:, 1:] = np.abs(x[:, 1:] - x[:, :-1]) > np.float32(jump)
+    bad = (amp | jmp).any(axis=2)
+    first = np.where(bad.any(axis=1), bad.argmax(axis=1), T)
+    return amp.sum(axis=1).astype(np.int32).ravel(), jmp.sum(axis=1).astype(np.int32).ravel(), first.astype(np.int32)
+
+
+def _p191_plv_args(n, rng, times=P191_PLV_T, trials=P191_PLV_TRIALS):
+    """Instantaneous phases (float32 radians in [-pi, pi), trials x times x n) of n channels:
+    each a 9-11 Hz oscillation; 75% of the channels in P191_PLV_NET networks of contiguous
+    channels, each network's phase per trial uniform, a member's offset fixed and its noise
+    von Mises (concentration lognormal P191_PLV_KAPPA a channel); networks 0 and 1 reset by
+    the stimulus at P191_PLV_ONSET (their trial phases pulled to 0, the pull decaying over ~40
+    points: the two networks synchronise); the rest independent uniform per trial with von
+    Mises(1) noise; plv (zeroed, times x n x n); trials, times, n."""
+    f = rng.uniform(9, 11, n)
+    net = np.minimum(np.arange(n) * P191_PLV_NET * 4 // (3 * n), P191_PLV_NET)   # the last quarter: none
+    kappa = np.where(net < P191_PLV_NET, rng.lognormal(*P191_PLV_KAPPA, n), 1.0)
+    off = rng.uniform(-np.pi / 4, np.pi / 4, n)
+    psi = rng.uniform(-np.pi, np.pi, (trials, P191_PLV_NET + 1))
+    base = np.where(net < P191_PLV_NET, psi[:, net], rng.uniform(-np.pi, np.pi, (trials, n)))
+    tt = np.arange(times)
+    reset = np.where(tt >= P191_PLV_ONSET, np.exp(-(tt - P191_PLV_ONSET) / 40.0), 0.0)   # weight of the stimulus' phase
+    ph = 2 * np.pi * f[None, None, :] * tt[None, :, None] / P191_FS + off[None, None, :]
+    ph = ph + (base[:, None, :] * (1 - np.where(net <= 1, reset[:, None], 0.0))[None])
+    ph += rng.vonmises(0, np.broadcast_to(kappa, (trials, times, n)))
+    ph = (np.mod(ph + np.pi, 2 * np.pi) - np.pi).astype(np.float32)
+    return [ph.ravel(), np.zeros(times * n * n, np.float32), _i32(trials), _i32(times), _i32(n)]
+
+
+def _p191_plv_ref(phase, trials, times, C):
+    """plv_pairs in float64: |mean over trials of exp(i (phi_i - phi_j))| (times x C x C)."""
+    z = np.exp(1j * np.asarray(phase, np.float64).reshape(trials, times, C))
+    return np.abs(np.einsum("rti,rtj->tij", z, z.conj())) / trials
+
+
+def _p191_eog(n, T, rng):
+    """Two EOG references (float32, n x T x 2, uV): VEOG the blinks (_p191_blinks) plus small
+    vertical gaze shifts, HEOG the horizontal gaze, piecewise constant between saccades
+    (fixations exponential, mean P191_RLS_FIX s; positions N(0, 80^2) uV) each ramping over 3
+    samples; each with white noise N(0, 3^2) and a slow drift."""
+    f32 = np.float32
+    pos = np.zeros((n, T, 2), f32)
+    for ax, sd in ((0, 20.0), (1, 80.0)):
+        jump = rng.random((n, T)) < 1 / (P191_RLS_FIX * P191_FS)
+        g = np.where(jump, rng.normal(0, sd, (n, T)), 0).astype(f32)
+        g[:, 0] = rng.normal(0, sd, n)
+        # each saccade draws a new position (not a step); a sample holds the latest one
+        idx = np.maximum.accumulate(np.where(jump | (np.arange(T) == 0), np.arange(T), 0), axis=1)
+        p = np.take_along_axis(g, idx, axis=1)
+        p1 = np.concatenate([p[:, :1], p[:, :-1]], 1)           # one sample back
+        pos[:, :, ax] = (p + p1 + np.concatenate([p1[:, :1], p1[:, :-1]], 1)) / 3
+    pos[:, :, 0] += _p191_blinks(n, T, rng)
+    t = np.arange(T, dtype=f32)[None, :, None] / f32(P191_FS)
+    pos += rng.normal(0, 3, (n, T, 2)).astype(f32) + rng.normal(0, 10, (n, 1, 2)).astype(f32) * t
+    return pos
+
+
+def _p191_rls_coef():
+    """The eye movements' propagation to the channels (float64, C x RLS_M, the weights' order):
+    VEOG's 0.5 exp(-row / 1.5), HEOG's 0.4 (col - 3.5) / 3.5 exp(-row / 2) (opposite signs on
+    the two hemispheres), each spread over the 4 taps as P191_RLS_TAPS."""
+    r, c = _p191_rows_cols()
+    v = 0.5 * np.exp(-r / 1.5)
+    h = 0.4 * (c - 3.5) / 3.5 * np.exp(-r / 2.0)
+    w = np.zeros((P191_C, 8))
+    w[:, 0::2] = v[:, None] * np.array(P191_RLS_TAPS)
+    w[:, 1::2] = h[:, None] * np.array(P191_RLS_TAPS)
+    return w
+
+
+def _p191_taps(eog, T):
+    """Each sample's filter input u(t) = (v(t), h(t), v(t - 1), h(t - 1), ..., zeros before the
+    trial) (float64, trials x T x RLS_M)."""
+    v = np.asarray(eog, np.float64).reshape(-1, T, 2)
+    U = np.zeros(v.shape[:2] + (8,))
+    for k in range(4):
+        U[:, k:, 2 * k:2 * k + 2] = v[:, :T - k]
+    return U
+
+
+def _p191_rls_args(n, rng, T=P191_RLS_T, C=P191_C, lam=P191_RLS_LAM):
+    """n trials: EEG (float32, n x T x C, background EEG of the first C channels plus the EOG
+    propagated by _p191_rls_coef) and its EOG references (float32, n x T x 2); clean (zeroed);
+    lam, delta (float64), T, C, n."""
+    x, _ = _p191_eeg(n, T, rng)
+    x = np.ascontiguousarray(x[:, :, :C])
+    eog = _p191_eog(n, T, rng)
+    W = _p191_rls_coef()[:C].astype(np.float32)
+    for r in range(n):                                          # a trial at a time
+        x[r] += _p191_taps(eog[r], T)[0].astype(np.float32) @ W.T
+    return [x.ravel(), eog.ravel(), np.zeros(n * T * C, np.float32), np.float64(lam), np.float64(P191_RLS_DELTA),
+            _i32(T), _i32(C), _i32(n)]
+
+
+def _p191_rls_ref(eeg, eog, lam, delta, T, C):
+    """rls_eog in numpy (trials x T x C): the error of each sample against the exponentially
+    weighted, regularised least-squares weights of the samples before it, w = R^-1 r with
+    R = lam^t delta I + sum_{s<t} lam^(t-1-s) u_s u_s^T, r likewise of u_s d_s, solved directly."""
+    d = np.asarray(eeg, np.float64).reshape(-1, T, C)
+    U = _p191_taps(eog, T)
+    g = float(lam) ** -(np.arange(T) + 1.0)                   # lam^(t-1-s) = lam^t g_s
+    S = np.cumsum(U[..., :, None] * U[..., None, :] * g[:, None, None], axis=1)
+    s = np.cumsum((U * g[:, None])[:, :, None, :] * d[..., None], axis=1)   # trials x T x C x 8
+    S = np.concatenate([np.zeros_like(S[:, :1]), S[:, :-1]], axis=1) + float(delta) * np.eye(8)
+    s = np.concatenate([np.zeros_like(s[:, :1]), s[:, :-1]], axis=1)
+    w = np.linalg.solve(S[:, :, None], s[..., None])[..., 0]     # the lam^t cancels
+    return d - np.einsum("rtcm,rtm->rtc", w, U)
+
+
+UNSEEN189 = [
+    TimingProbe("probe/eeg-butter-biquad", "probe-unseen189", "butter_bandpass", 1024, P191_BP_BLOCK,
+                lambda n: -(-n * P191_C // P191_BP_BLOCK), _p191_bp_args, source=_P191,
+                note="4th-order Butterworth band-pass (8-30 Hz, two transposed-DF-II biquads) of 1024 raw 4 s trials x "
+                     "64 channels x 1024 samples (256 Hz; DC offsets ~1.5 mV, drifts, 50 Hz line noise), a thread a "
+                     "(trial, channel) in blocks of 64 (a block a trial, 65536 threads: ~16 warps an SM in one wave): "
+                     "10 coefficients loaded once (uniform), then a sequential loop of 1024 samples each a load "
+                     "strided by the 64 channels (a warp's 32 channels one 128 B line), a dependent chain of 10 "
+                     "FMA/FMULs through both sections and a store the same way; 268 MB read, 268 MB written, no reuse: "
+                     "DRAM streaming with little parallelism (one outstanding load a thread unless unrolled) behind a "
+                     "serial recurrence: latency/memory-bound"),
+    TimingProbe("probe/eeg-csp-cov-smem", "probe-unseen189", "csp_covariance", 2048, (32, 32),
+                lambda n: n, _p191_cv_args, source=_P191,
+                note="trace-normalised spatial covariance (CSP input) of 2048 band-limited trials of 64 channels x 512 "
+                     "samples, a 32 x 32 block (1024 threads) a trial: 16 tiles of 32 samples x 64 channels (8 KB) "
+                     "staged in shared memory by 2 coalesced loads a thread between 2 __syncthreads, then 32 x (4 "
+                     "shared loads: two warp-uniform broadcasts, two conflict-free rows; 4 FMAs) a thread into 4 "
+                     "register accumulators; the trace by 32 shared-memory float atomicAdds, a barrier, 4 coalesced "
+                     "stores a thread; 268 MB read, 34 MB written, 4.3G FMAs and as many shared loads: shared-memory "
+                     "load bandwidth and FMA issue, at most 2 blocks an SM"),
+    TimingProbe("probe/eeg-welch-dft-const", "probe-unseen189", "welch_psd", 2048, P191_WL_BLOCK,
+                lambda n: -(-n * P191_C // P191_WL_BLOCK), _p191_wl_args, source=_P191, symbols=_p191_wl_syms,
+                note="Welch PSDs of 2048 trials x 64 channels (2 s at 256 Hz, 268 MB), a thread a (trial, channel) in "
+                     "blocks of 128 (131072 threads): 19 bins (4-40 Hz) x 7 Hann windows of 128 at a 64 hop x 128 "
+                     "samples = 17024 inner steps a thread, each a global load strided by the 64 channels (coalesced "
+                     "across the warp; every sample re-read ~38 times, the SM's working set beyond L1: L1/L2 traffic "
+                     "~10 GB), 3 __constant__ loads at warp-uniform indices (the taper and cos/sin at (k j) % 128: an "
+                     "integer multiply and a signed modulo), a FMUL and 2 FFMAs; 10 MB written: bound by instruction "
+                     "issue and L1/L2 bandwidth of the re-reads"),
+    TimingProbe("probe/eeg-artifact-atomic", "probe-unseen189", "artifact_scan", 2048, P191_AR_BLOCK,
+                lambda n: -(-n * P191_AR_T * P191_C // P191_AR_BLOCK), _p191_ar_args, source=_P191,
+                note="artifact screening of 2048 trials x 512 samples x 64 channels (67M samples, 268 MB), a thread a "
+                     "sample in blocks of 256 (262144 blocks): a coalesced load, the previous sample's (64 floats "
+                     "back: L1/L2 hit), integer div/mod for the (trial, sample, channel), 2 compares with a "
+                     "per-channel threshold (L1-resident); ~0.9% of samples over it (eye blinks: ~4% on the frontal "
+                     "row, ~2% on the next, about 0.1% at the back) each doing an atomicAdd on its (trial, channel) "
+                     "count and an atomicMin on its trial's first bad sample (a blink's frontal lanes, up to ~16 of a "
+                     "warp, on one address); electrode pops (1 jump in ~10% of trials) rarer still; ~4% of warps with "
+                     "any atomic: DRAM-bound streaming with sparse, warp-clustered atomics"),
+    TimingProbe("probe/eeg-plv-sincos", "probe-unseen189", "plv_pairs", 128, P191_PLV_BLOCK,
+                lambda n: (-(-n // 32), -(-n // 8), P191_PLV_T), _p191_plv_args, source=_P191,
+                note="phase-locking values across 200 trials of all pairs of 128 channels at 256 time points (phases "
+                     "26 MB: L2-resident), blocks of 32 x 8 (x the channel j, y the channel i) on a 4 x 16 x 256 grid: "
+                     "threads with j < i (half of them; 3 of 8 warps entirely) return at once, the diagonal writes 1, "
+                     "the 8128 pairs a time point loop over the 200 trials: a warp-uniform load of phase i, a "
+                     "coalesced load of phase j, an FSUB, sincosf (|x| < 2 pi: the fast range reduction, ~20 FP32 "
+                     "instructions), 2 FADDs (416M sincosf in all); sqrtf and a division, one coalesced and one "
+                     "transposed store (a warp's 32 stores 512 B apart) into the 16.8 MB output: FP32 compute-bound "
+                     "with idle warps"),
+    TimingProbe("probe/eeg-rls-eog-double", "probe-unseen189", "rls_eog", 1024, P191_RLS_BLOCK,
+                lambda n: -(-n * P191_C // P191_RLS_BLOCK), _p191_rls_args, source=_P191,
+                note="ocular artifact removal by an RLS adaptive filter (2 EOG references x 4 taps) on 1024 trials x "
+                     "64 channels x 512 samples, a thread a (trial, channel) in blocks of 128 (65536 threads; the 8 x "
+                     "8 inverse correlation matrix, weights, taps and gain in double arrays fully unrolled into ~205 "
+                     "registers: ~8 warps an SM, 2 waves): a sample a step, a coalesced float load, 2 warp-uniform EOG "
+                     "loads, 64 DFMAs for P u, 16 for the gain's denominator and the a-priori error, 8 double "
+                     "divisions, 8 DFMAs for the weights, 64 DFMAs and 64 DMULs for P's update, a coalesced float "
+                     "store; 134 MB read and written; ~11G FP64 operations: FP64-bound at low occupancy (dependent "
+                     "DFMA chains)"),
+]
+PROBES += UNSEEN189
+
+
+# probe-unseen190 (probes192.cu): a computational quantum chemistry course's kernels (the
+# Boys function by series, downward and upward recursion, Obara-Saika overlap and kinetic
+# integrals of all primitive pairs with per-thread arrays, the SAD guess density on a
+# quadrature grid with per-atom cut-offs, the Coulomb matrix from a screened integral list
+# by atomicAdd, Becke's fuzzy-cell weights with the atoms in shared memory, the MP2 energy
+# in double with orbital energies in __constant__ and a block reduction) as a student who
+# knows CUDA basics writes them, predicted before their first GPU run
+_P192 = "probes192.cu"
+P192_BOHR = 1 / 0.52917721                          # bohr an angstrom
+P192_WATER = (0.9572, 104.52)                       # O-H (angstrom), H-O-H (degrees)
+P192_LATTICE, P192_JITTER = 3.1, 0.25               # the O sites' cubic lattice (liquid density), jitter (angstrom)
+# 6-31G*: (l, [(exponent, coefficient), ...]) a shell, the sp shells split into an s and a p shell
+P192_BASIS = {
+    8: [(0, [(5484.6717, 0.0018311), (825.23495, 0.0139501), (188.04696, 0.0684451), (52.964500, 0.2327143),
+             (16.897570, 0.4701930), (5.7996353, 0.3585209)]),
+        (0, [(15.539616, -0.1107775), (3.5999336, -0.1480263), (1.0137618, 1.1307670)]),
+        (1, [(15.539616, 0.0708743), (3.5999336, 0.3397528), (1.0137618, 0.7271586)]),
+        (0, [(0.2700058, 1.0)]), (1, [(0.2700058, 1.0)]), (2, [(0.8, 1.0)])],
+    1: [(0, [(18.731137, 0.0334946), (2.8253937, 0.2347270), (0.6401217, 0.8137573)]), (0, [(0.1612778, 1.0)])],
+}
+P192_NCART = (1, 3, 6)                              # Cartesian functions of an s, p, d shell
+P192_CART = [[(0, 0, 0)], [(1, 0, 0), (0, 1, 0), (0, 0, 1)],
+             [(2, 0, 0), (1, 1, 0), (1, 0, 1), (0, 2, 0), (0, 1, 1), (0, 0, 2)]]
+P192_BOYS_MMAX, P192_BOYS_TSWITCH = 8, 30.0         # BOYS_MMAX, BOYS_TSWITCH
+P192_BOYS_WATERS = 16                               # the cluster whose shell quartets give the T values
+P192_BOYS_BLOCK = 128
+P192_OK_CUT = 30.0                                  # OK_CUT
+P192_OK_WATERS = 128                                # overlap/kinetic: 128 waters, 4608 primitives
+P192_OK_BLOCK = (16, 16)
+P192_GRID = (50, 110)                               # radial x angular points an atom
+P192_SAD_EPS = 1e-10                                # an atom's cut-off: its primitives all below this
+P192_SAD_WATERS = 64
+P192_SAD_BLOCK = 128
+P192_J_PAIR, P192_J_THR = 1e-6, 1e-10               # pair screening, quartet (Schwarz) screening
+P192_J_N = 1 << 24                                  # integrals in the list
+P192_J_BLOCK = 256
+P192_BK_WATERS = 16
+P192_BK_MAXAT = 64                                  # BK_MAXAT
+P192_BK_BLOCK = 256
+P192_BRAGG = {1: 0.35, 8: 0.60}                     # Bragg-Slater radii (angstrom)
+P192_MP2_WATERS = 10                                # mp2: 40 active occupied, 140 virtual orbitals
+P192_MP2_OCC = (-1.35, -0.71, -0.57, -0.50)         # water's valence orbital energies (hartree; 1s frozen)
+P192_MP2_VIR = (0.21, 0.30, 1.03, 1.10, 1.14, 1.20, 1.26, 1.41, 1.58, 1.69, 1.82, 2.03, 2.59, 3.14)
+P192_MP2_SCALE = 0.09                               # (ia|jb)'s scale: E2 about -0.2 hartree a water
+P192_MP2_BLOCK = 256
+P192_PRIM_DTYPE = np.dtype([("x", "<f4"), ("y", "<f4"), ("z", "<f4"), ("alpha", "<f4"), ("lx", "<i4"),
+                            ("ly", "<i4"), ("lz", "<i4"), ("atom", "<i4")])      # struct Prim
+
+
+def _p192_waters(w, rng):
+    """A cluster of w waters about the origin: the O atoms the w sites nearest the centre of a
+    P192_LATTICE angstrom cubic lattice jittered U(-P192_JITTER, P192_JITTER) each axis, each
+    molecule randomly oriented; positions (3w x 3, bohr, float64: O, H, H a molecule) and Z."""
+    k = int(np.ceil(w ** (1 / 3))) + 2
+    g = np.arange(k) - (k - 1) / 2
+    lat = np.stack(np.meshgrid(g, g, g, indexing="ij"), -1).reshape(-1, 3) * P192_LATTICE
+    lat += rng.uniform(-P192_JITTER, P192_JITTER, lat.shape)
+    O = lat[np.argsort((lat ** 2).sum(axis=1), kind="stable")[:w]]
+    u = rng.standard_normal((w, 3))
+    u /= np.linalg.norm(u, axis=1, keepdims=True)
+    v = rng.standard_normal((w, 3))
+    v -= (v * u).sum(axis=1, keepdims=True) * u
+    v /= np.linalg.norm(v, axis=1, keepdims=True)
+    d, th = P192_WATER[0], np.radians(P192_WATER[1])
+    pos = np.stack([O, O + d * u, O + d * (np.cos(th) * u + np.sin(th) * v)], axis=1).reshape(-1, 3)
+    return pos * P192_BOHR, np.tile([8, 1, 1], w)
+
+
+def _p192_norm(a, l):
+    """The normalisation of a primitive x^l exp(-a r^2) (float64)."""
+    return (2 * a / np.pi) ** 0.75 * (4 * a) ** (l / 2) / np.sqrt([1, 1, 3][l])
+
+
+def _p192_prims(pos, Z):
+    """The basis' primitive Cartesian Gaussians (struct Prim), atom-major in shell order."""
+    rows = []
+    for at, (p, z) in enumerate(zip(pos, Z)):
+        for l, prims in P192_BASIS[z]:
+            for a, _ in prims:
+                for c in P192_CART[l]:
+                    rows.append((*p, a, *c, at))
+    return np.array(rows, P192_PRIM_DTYPE)
+
+
+def _p192_boys_args(n, rng):
+    """n Boys arguments T = pq / (p + q) |P - Q|^2 of shell quartets of a P192_BOYS_WATERS cluster:
+    the bra's (and ket's) two atoms of one water (the same atom a third of the time), their
+    exponents primitives of the atoms' 6-31G* shells picked uniformly, P the exponent-weighted
+    centre (float32); F (n x (BOYS_MMAX + 1), zeroed), n."""
+    pos, Z = _p192_waters(P192_BOYS_WATERS, rng)
+    ex8, ex1 = ([a for _, pr in P192_BASIS[z] for a, _ in pr] for z in (8, 1))
+    ex = np.array(ex8 + ex1)
+
+    def centre():
+        slot = rng.integers(0, 3, (n, 2))                   # 0: the O atom
+        at = 3 * rng.integers(0, P192_BOYS_WATERS, n)[:, None] + slot
+        E = ex[np.where(slot == 0, 0, len(ex8)) + (rng.random((n, 2)) * np.where(slot == 0, len(ex8),
+                                                                                  len(ex1))).astype(np.int64)]
+        p = E.sum(axis=1)
+        return p, (E[:, :1] * pos[at[:, 0]] + E[:, 1:] * pos[at[:, 1]]) / p[:, None]
+    p, P = centre()
+    q, Q = centre()
+    T = (p * q / (p + q) * ((P - Q) ** 2).sum(axis=1)).astype(np.float32)
+    return [T, np.zeros(n * (P192_BOYS_MMAX + 1), np.float32), _i32(n)]
+
+
+def _p192_boys_ref(T, mmax=P192_BOYS_MMAX):
+    """F_m(T) (len(T) x (mmax + 1), float64) by 200-point Gauss-Legendre quadrature of
+    t^2m exp(-T t^2) over [0, min(1, sqrt(100 / T))] (the rest below e^-100)."""
+    T = np.asarray(T, np.float64)
+    x, w = np.polynomial.legendre.leggauss(200)
+    u = np.minimum(1.0, np.sqrt(100 / np.maximum(T, 1e-300)))[:, None]
+    t = (x + 1) / 2 * u
+    g = np.exp(-T[:, None] * t * t) * w * u / 2
+    return np.stack([(g * t ** (2 * m)).sum(axis=1) for m in range(mmax + 1)], axis=1)
+
+
+def _p192_ok_args(n, rng):
+    """The 6-31G* primitives of an n-water cluster (36 a water: O 10 s, 4 x 3 p, 6 d; H 4 s
+    each; struct Prim, atom-major); S, T (nf x nf, zeroed), nf."""
+    prim = _p192_prims(*_p192_waters(n, rng))
+    nf = len(prim)
+    return [prim, np.zeros(nf * nf, np.float32), np.zeros(nf * nf, np.float32), _i32(nf)]
+
+
+def _p192_ok_grid(n):
+    nf = 36 * n
+    return (-(-nf // P192_OK_BLOCK[0]), -(-nf // P192_OK_BLOCK[1]))
+
+
+def _p192_ok_ref(prim):
+    """The overlap and kinetic integrals of all primitive pairs (float64, nf x nf): the 1-D
+    overlaps by the binomial expansion of (x - A)^i (x - B)^j about the product centre P and
+    the Gaussian moments int x^2k exp(-p x^2) dx = (2k - 1)!! / (2p)^k sqrt(pi / p), the kinetic
+    ones from them by differentiating the ket twice; and mu R^2 of each pair."""
+    c = {k: prim[k].astype(np.float64) for k in ("x", "y", "z", "alpha")}
+    a, b = c["alpha"][:, None], c["alpha"][None, :]
+    p = a + b
+    mu = a * b / p
+    binom = np.array([[1, 0, 0, 0, 0], [1, 1, 0, 0, 0], [1, 2, 1, 0, 0], [1, 3, 3, 1, 0], [1, 4, 6, 4, 1]])
+
+    def s1(AB, i, j):                                    # powers i <= 2, j <= 4 (nf x nf)
+        PA, PB = -b / p * AB, a / p * AB
+        out = np.zeros_like(AB)
+        for k in range(3):
+            for m in range(k % 2, 5, 2):                 # k + m even: the odd moments vanish
+                mom = np.prod(np.arange(k + m - 1, 0, -2)) / (2 * p) ** ((k + m) // 2)
+                term = binom[i, k] * binom[j, m] * PA ** np.maximum(i - k, 0) * PB ** np.maximum(j - m, 0)
+                out += np.where((k <= i) & (m <= j), term * mom, 0)
+        return out * np.sqrt(np.pi / p) * np.exp(-mu * AB * AB)
+
+    S, per = 1, []
+    for ax, l in (("x", "lx"), ("y", "ly"), ("z", "lz")):
+        AB = c[ax][:, None] - c[ax][None, :]
+        i, j = np.broadcast_arrays(prim[l][:, None], prim[l][None, :])
+        s0 = s1(AB, i, j)
+        t = b * (2 * j + 1) * s0 - 2 * b * b * s1(AB, i, j + 2) - np.where(j > 1, 0.5 * j * (j - 1), 0) * s1(
+            AB, i, np.maximum(j - 2, 0))
+        per.append((s0, t))
+        S = S * s0
+    (sx, tx), (sy, ty), (sz, tz) = per
+    T = tx * sy * sz + sx * ty * sz + sx * sy * tz
+    r2 = sum((c[k][:, None] - c[k][None, :]) ** 2 for k in ("x", "y", "z"))
+    return S, T, mu * r2
+
+
+def _p192_shells(Z):
+    """The shells of atoms Z: sh_off (natom + 1), sh_l, sh_p0, sh_np (int32), the primitives'
+    exponents and coefficients times their normalisation (float32), and each atom's
+    functions (int)."""
+    off, l_, p0, np_, ex, cf, nfun = [0], [], [], [], [], [], []
+    for z in Z:
+        for l, prims in P192_BASIS[z]:
+            l_.append(l)
+            p0.append(len(ex))
+            np_.append(len(prims))
+            ex += [a for a, _ in prims]
+            cf += [c * _p192_norm(a, l) for a, c in prims]
+        off.append(len(l_))
+        nfun.append(sum(P192_NCART[l] for l, _ in P192_BASIS[z]))
+    i32 = lambda v: np.array(v, np.int32)
+    return i32(off), i32(l_), i32(p0), i32(np_), np.array(ex, np.float32), np.array(cf, np.float32), nfun
+
+
+def _p192_sad_block(z):
+    """The element's spherical SAD density-matrix block (float64, in the kernel's function
+    order): O 1s^2 2s^2 2p^4 (4/3 a p axis), H 1s^1, the occupied atomic orbitals fixed
+    combinations of the contracted functions."""
+    if z == 1:
+        c = np.array([0.55, 0.50])
+        return np.outer(c, c)
+    D = np.zeros((15, 15))
+    s1, s2 = np.zeros(15), np.zeros(15)
+    s1[[0, 1, 5]] = [0.99, 0.03, -0.01]                  # 1s: the s6 function
+    s2[[0, 1, 5]] = [-0.22, 0.53, 0.55]                  # 2s: s3 and s1
+    D += 2 * np.outer(s1, s1) + 2 * np.outer(s2, s2)
+    for k in range(3):                                   # 2p: p3 and p1 of each axis
+        pk = np.zeros(15)
+        pk[[2 + k, 6 + k]] = [0.50, 0.62]
+        D += 4 / 3 * np.outer(pk, pk)
+    return D
+
+
+def _p192_grid(pos, Z, nrad, nang, rng):
+    """The atom-centred grid: per atom nrad Becke radial points (Gauss-Chebyshev of the second
+    kind, r = rm (1 + x) / (1 - x), rm the Bragg-Slater radius, halved but for H; inner to
+    outer) x nang Fibonacci-sphere directions turned at random per atom; atom-major, then
+    radial, then angular: points (float64 N x 3), owners, weights (radial x 4 pi / nang)."""
+    na = len(Z)
+    k = np.arange(nrad, 0, -1)
+    x = np.cos(k * np.pi / (nrad + 1))
+    rm = np.array([P192_BRAGG[z] * (1 if z == 1 else 0.5) for z in Z]) * P192_BOHR
+    r = rm[:, None] * (1 + x) / (1 - x)
+    wr = np.pi / (nrad + 1) * np.sqrt(1 - x * x) * 2 * rm[:, None] / (1 - x) ** 2 * r * r
+    i = np.arange(nang)
+    cz = 1 - (2 * i + 1) / nang
+    ph = i * np.pi * (3 - np.sqrt(5))
+    d = np.stack([np.sqrt(1 - cz * cz) * np.cos(ph), np.sqrt(1 - cz * cz) * np.sin(ph), cz], axis=1)
+    q, rr = np.linalg.qr(rng.standard_normal((na, 3, 3)))
+    q *= np.sign(np.diagonal(rr, axis1=1, axis2=2))[:, None, :]
+    dirs = np.einsum("aij,kj->aki", q, d)                          # na x nang x 3
+    pts = pos[:, None, None, :] + r[:, :, None, None] * dirs[:, None, :, :]
+    w = np.broadcast_to(wr[:, :, None] * (4 * np.pi / nang), (na, nrad, nang))
+    return pts.reshape(-1, 3), np.repeat(np.arange(na), nrad * nang), w.ravel()
+
+
+def _p192_sad_args(n, rng, grid=P192_GRID):
+    """The first n points of the grid (grid = radial x angular points an atom) of a cluster of
+    ceil(n / (3 grid points)) waters (float32 x, y, z); the atoms (float32 x, y, z), each atom's
+    cut-off r^2 (the largest over its primitives of ln(|c| / P192_SAD_EPS) / alpha), the
+    shells (_p192_shells), the SAD blocks' offsets (an element's block shared by its atoms)
+    and the blocks (float32, O's then H's); rho (zeroed), natom, n."""
+    w = -(-n // (3 * grid[0] * grid[1]))
+    pos, Z = _p192_waters(w, rng)
+    pts = _p192_grid(pos, Z, *grid, rng)[0][:n].astype(np.float32)
+    off, l_, p0, np_, ex, cf, _ = _p192_shells(Z)
+    cut = np.log(np.abs(cf.astype(np.float64)) / P192_SAD_EPS) / ex
+    rc = np.array([cut[p0[off[a]]:p0[off[a + 1] - 1] + np_[off[a + 1] - 1]].max() for a in range(len(Z))])
+    dm = np.concatenate([_p192_sad_block(8).ravel(), _p192_sad_block(1).ravel()]).astype(np.float32)
+    dmo = np.where(Z == 8, 0, 225).astype(np.int32)
+    f32 = lambda v: np.ascontiguousarray(v, np.float32)
+    return [f32(pts[:, 0]), f32(pts[:, 1]), f32(pts[:, 2]), f32(pos[:, 0]), f32(pos[:, 1]), f32(pos[:, 2]),
+            rc.astype(np.float32), off, l_, p0, np_, ex, cf, dmo, dm, np.zeros(n, np.float32), _i32(len(Z)),
+            _i32(n)]
+
+
+def _p192_sad_ref(x, y, z, ax, ay, az, rc, off, l_, p0, np_, ex, cf, dmo, dm):
+    """sad_density in float64: rho at the points, and the smallest |r^2 / rcut^2 - 1| (where
+    float32 and float64 may disagree about the cut)."""
+    P = np.stack([x, y, z], axis=1).astype(np.float64)
+    rho = np.zeros(len(P))
+    gap = np.inf
+    for A in range(len(ax)):
+        d = P - np.array([ax[A], ay[A], az[A]], np.float64)
+        r2 = (d * d).sum(axis=1)
+        gap = min(gap, np.abs(r2 / rc[A] - 1).min())
+        cols = []
+        for s in range(off[A], off[A + 1]):
+            k = slice(p0[s], p0[s] + np_[s])
+            R = np.exp(-np.outer(r2, ex[k].astype(np.float64))) @ cf[k].astype(np.float64)
+            cols += [R * np.prod(d ** np.array(c), axis=1) for c in P192_CART[l_[s]]]
+        phi = np.stack(cols, axis=1)
+        nf = phi.shape[1]
+        D = dm[dmo[A]:dmo[A] + nf * nf].astype(np.float64).reshape(nf, nf)
+        rho += np.where(r2 < rc[A], np.einsum("pi,ij,pj->p", phi, D, phi), 0)
+    return rho, gap
+
+
+def _p192_j_pairs(w, rng):
+    """The significant basis-function pairs of a w-water cluster (19 functions a water): each
+    function's centre and most diffuse exponent, a pair's Schwarz estimate Q (the normalised
+    s overlap of those exponents times ((a + b) / 2)^(1/4)); the pairs with Q > P192_J_PAIR in
+    canonical order (i >= j, i-major): Q (float64), i, j, the centres' distance."""
+    pos, Z = _p192_waters(w, rng)
+    cen, al = [], []
+    for at, z in enumerate(Z):
+        for l, prims in P192_BASIS[z]:
+            cen += [at] * P192_NCART[l]
+            al += [min(a for a, _ in prims)] * P192_NCART[l]
+    cen, al = np.array(cen), np.array(al)
+    i, j = np.tril_indices(len(al))
+    a, b = al[i], al[j]
+    R = np.linalg.norm(pos[cen[i]] - pos[cen[j]], axis=1)
+    Q = (2 * np.sqrt(a * b) / (a + b)) ** 1.5 * ((a + b) / 2) ** 0.25 * np.exp(-a * b / (a + b) * R * R)
+    keep = Q > P192_J_PAIR
+    return Q[keep], i[keep], j[keep], R[keep]
+
+
+def _p192_j_count(Q, thr):
+    """The pairs p >= q with Q_p Q_q > thr."""
+    s = np.sort(Q)
+    above = len(s) - np.searchsorted(s, thr / Q, side="right")          # ordered pairs
+    return (int(above.sum()) + int((Q * Q > thr).sum())) // 2
+
+
+def _p192_j_args(n, rng):
+    """n unique two-electron integrals (p|q), p >= q, of the significant function pairs of the
+    smallest water cluster with at least n pairs of pairs over the Schwarz threshold
+    P192_J_THR, the n of largest bound Q_p Q_q kept; row-major (bra p, ket q ascending: int32),
+    values Q_p Q_q U(0.3, 1) (float32); the pairs' densities (a function's own: U(0.2, 2);
+    others N(0, 0.3^2) exp(-R / 2), doubled: float32); J (zeroed), n."""
+    w = 1
+    while True:
+        Q, fi, fj, R = _p192_j_pairs(w, rng)
+        if _p192_j_count(Q, P192_J_THR) >= n:
+            break
+        w += 1
+    lo, hi = np.log(P192_J_THR), np.log(Q.max() ** 2)
+    for _ in range(60):                                  # the largest threshold keeping >= n
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if _p192_j_count(Q, np.exp(mid)) >= n else (lo, mid)
+    thr = np.exp(lo)
+    P = len(Q)
+    bra, ket, bnd = [], [], []
+    step = max(1, (1 << 24) // P)
+    for p0 in range(0, P, step):
+        p1 = min(P, p0 + step)
+        b = Q[p0:p1, None] * Q[None, :p1]
+        m = (Q[None, :p1] > thr / Q[p0:p1, None]) & (np.arange(p0, p1)[:, None] >= np.arange(p1)[None, :])
+        pp, qq = np.nonzero(m)
+        bra.append((pp + p0).astype(np.int32))
+        ket.append(qq.astype(np.int32))
+        bnd.append(b[pp, qq].astype(np.float32))
+    bra, ket, bnd = np.concatenate(bra), np.concatenate(ket), np.concatenate(bnd)
+    if len(bra) > n:                                     # ties at the threshold
+        drop = np.argpartition(bnd, len(bra) - n)[:len(bra) - n]
+        keep = np.ones(len(bra), bool)
+        keep[drop] = False
+        bra, ket, bnd = bra[keep], ket[keep], bnd[keep]
+    eri = bnd * rng.uniform(0.3, 1.0, n).astype(np.float32)
+    D = np.where(fi == fj, rng.uniform(0.2, 2.0, P), 2 * rng.normal(0, 0.3, P) * np.exp(-R / 2)).astype(np.float32)
+    return [bra, ket, eri, D, np.zeros(P, np.float32), _i32(n)]
+
+
+def _p192_j_ref(bra, ket, eri, D):
+    """J = G D in float64 for the symmetric G of the listed integrals, and sum |G| |D| a row."""
+    P = len(D)
+    G = np.zeros((P, P))
+    G[bra, ket] = eri
+    G[ket, bra] = eri
+    return G @ D.astype(np.float64), np.abs(G) @ np.abs(D.astype(np.float64))
+
+
+def _p192_bk_args(n, rng, grid=P192_GRID):
+    """The first n points of the atom-centred grid (grid = radial x angular an atom) of a cluster of
+    ceil(n / (3 grid points)) waters (float32 x, y, z, the owner atom int32, the quadrature
+    weight float32); the atoms (float32 x, y, z, Bragg-Slater radius in angstrom); w (zeroed),
+    natom, n."""
+    w = -(-n // (3 * grid[0] * grid[1]))
+    pos, Z = _p192_waters(w, rng)
+    pts, own, wq = _p192_grid(pos, Z, *grid, rng)
+    f32 = lambda v: np.ascontiguousarray(v, np.float32)
+    rad = np.array([P192_BRAGG[z] for z in Z], np.float32)
+    return [f32(pts[:n, 0]), f32(pts[:n, 1]), f32(pts[:n, 2]), own[:n].astype(np.int32), f32(wq[:n]),
+            f32(pos[:, 0]), f32(pos[:, 1]), f32(pos[:, 2]), rad, np.zeros(n, np.float32), _i32(len(Z)), _i32(n)]
+
+
+def _p192_bk_ref(x, y, z, own, wq, ax, ay, az, rad):
+    """Becke's weights in float64: w (n) and each point's P_A (n x natom)."""
+    P = np.stack([x, y, z], axis=1).astype(np.float64)
+    A = np.stack([ax, ay, az], axis=1).astype(np.float64)
+    r = np.linalg.norm(P[:, None, :] - A[None, :, :], axis=2)                 # n x A
+    RAB = np.linalg.norm(A[:, None] - A[None, :], axis=2)
+    np.fill_diagonal(RAB, 1)
+    chi = rad[:, None].astype(np.float64) / rad[None, :]
+    u = (chi - 1) / (chi + 1)
+    a = np.clip(u / (u * u - 1), -0.5, 0.5)
+    mu = (r[:, :, None] - r[:, None, :]) / RAB
+    f = mu + a * (1 - mu * mu)
+    for _ in range(3):
+        f = 1.5 * f - 0.5 * f ** 3
+    s = 0.5 * (1 - f)
+    na = len(ax)
+    s[:, np.arange(na), np.arange(na)] = 1
+    PA = s.prod(axis=2)
+    return wq * PA[np.arange(len(P)), own] / PA.sum(axis=1), PA
+
+
+def _p192_mp2_syms(n, rng):
+    """An n-water cluster's 4n active occupied and 14n virtual orbital energies (float64,
+    ascending, in the first entries of c_eocc and c_evir): water's P192_MP2_OCC and P192_MP2_VIR
+    each + N(0, 0.04^2) (occupied) or N(0, 0.08^2) (virtual)."""
+    eo = np.sort((np.array(P192_MP2_OCC) + rng.normal(0, 0.04, (n, 4))).ravel())
+    ev = np.sort((np.array(P192_MP2_VIR) + rng.normal(0, 0.08, (n, 14))).ravel())
+    c_eo, c_ev = np.zeros(64), np.zeros(512)
+    c_eo[:len(eo)] = eo
+    c_ev[:len(ev)] = ev
+    return {"c_eocc": c_eo, "c_evir": c_ev}
+
+
+def _p192_mp2_args(n, rng):
+    """The (ia|jb) integrals of an n-water cluster's no = 4n active occupied and nv = 14n virtual
+    orbitals (float64, [i][a][j][b]): symmetric in (ia) <-> (jb), s_ia s_jb (X + X^T) / sqrt 2 for
+    standard normal X, s_ia = P192_MP2_SCALE n^-3/4 lognormal(0, 0.7) / sqrt(e_a - e_i) (E2 about -0.2
+    hartree a water, size-extensive) with water's orbital
+    energies (orbitals in water-level order, occupied ones before 1.35 - 0.50 ...); partial (a
+    block, zeroed), no, nv."""
+    eo, ev = np.tile(P192_MP2_OCC, n), np.tile(P192_MP2_VIR, n)
+    no, nv = len(eo), len(ev)
+    m = no * nv
+    s = P192_MP2_SCALE / n ** 0.75 * rng.lognormal(0, 0.7, m) / np.sqrt((ev[None, :] - eo[:, None]).ravel())
+    X = rng.standard_normal((m, m), dtype=np.float32)
+    X += X.T
+    K = X.astype(np.float64)
+    del X
+    for r in range(0, m, 512):                           # s_i s_j / sqrt 2 == s_j s_i / sqrt 2: exactly symmetric
+        K[r:r + 512] *= np.outer(s[r:r + 512], s) / np.sqrt(2)
+    return [K.ravel(), np.zeros(-(-m * m // P192_MP2_BLOCK)), _i32(no), _i32(nv)]
+
+
+def _p192_mp2_ref(K, eo, ev):
+    """The MP2 terms (float64, no x nv x no x nv in [i][a][j][b] order)."""
+    no, nv = len(eo), len(ev)
+    K = np.asarray(K).reshape(no, nv, no, nv)
+    d = eo[:, None, None, None] + eo[None, None, :, None] - ev[None, :, None, None] - ev[None, None, None, :]
+    return K * (2 * K - K.transpose(0, 3, 2, 1)) / d
+
+
+UNSEEN190 = [
+    TimingProbe("probe/boys-series-downward", "probe-unseen190", "boys_function", 1 << 22, P192_BOYS_BLOCK,
+                lambda n: -(-n // P192_BOYS_BLOCK), _p192_boys_args, source=_P192,
+                note="the Boys function F_0 .. F_8 of 2^22 arguments T (16 MB; the shell quartets of a 16-water "
+                     "cluster's 6-31G* primitives: median 235, 11% under the switch at 30, 1% over 2e4), a thread a T "
+                     "in blocks of 128: an expf, then under 30 the highest order's series (a float division, 2 FMAs "
+                     "and a compare a trip, 1 - 57 trips) and 8 downward steps each with a float division, else sqrtf "
+                     "and 8 upward steps each with a float division; 98% of warps hold a series lane (3.6 on average, "
+                     "the warp's longest ~45 trips) and most also asymptotic ones, so both branches run; the 9 orders "
+                     "in a per-thread array (registers once unrolled) stored 36 B apart (151 MB, a warp's 9 stores "
+                     "covering the same 1152 B): compute-bound on float divisions with divergence"),
+    TimingProbe("probe/gto-overlap-kinetic-os", "probe-unseen190", "gto_overlap_kinetic", P192_OK_WATERS,
+                P192_OK_BLOCK, _p192_ok_grid, _p192_ok_args, source=_P192,
+                note="the overlap and kinetic-energy integrals of all 21.2M pairs of the 4608 primitive Cartesian "
+                     "Gaussians (s, p, d) of a 128-water cluster's 6-31G* basis, a thread a pair on a 288 x 288 grid "
+                     "of 16 x 16 blocks: 2 struct loads (32 B; the row's a broadcast, the column's 16 consecutive), a "
+                     "float division and the screening test mu R^2 < 30, passed by 8.6% of pairs (27% of warps hold "
+                     "such a lane, 31% of their lanes): 3 expf, sqrtf, 5 float divisions and 3 Obara-Saika "
+                     "recurrences filling per-thread 3 x 5 float arrays in loops of data-dependent bounds (local "
+                     "memory), ~150 FMAs with the kinetic terms; every thread 2 coalesced float stores (170 MB "
+                     "written, mostly zeros): store-bound with divergent bursts of local-memory compute"),
+    TimingProbe("probe/sad-density-screened", "probe-unseen190", "sad_density",
+                P192_SAD_WATERS * 3 * P192_GRID[0] * P192_GRID[1], P192_SAD_BLOCK,
+                lambda n: -(-n // P192_SAD_BLOCK), _p192_sad_args, source=_P192,
+                note="the SAD guess density at the 1,056,000 points of a 64-water cluster's atom-centred grid (192 "
+                     "atoms x 50 radial x 110 angular), a thread a point in blocks of 128 (a warp's points on one "
+                     "atom's radial shell): a loop over all 192 atoms (uniform loads of centre and cut-off radius), "
+                     "those within the cut-off (9.3 O and 31 H a point on average; a warp enters 56 atoms, 32 of them "
+                     "with all lanes; 10% of points none) evaluated: a shell loop gathering exponents and "
+                     "coefficients (15 expf for O, 4 for H), the 15 (O) or 2 (H) function values written to a "
+                     "per-thread array (dynamic index: local memory), then the element's density-matrix block's "
+                     "quadratic form (225 FMAs for O, each with a uniform global load of D and a local load); 4 MB "
+                     "written: bound by load issue (L1: local and uniform loads) and FMAs, divergent at the cut-offs"),
+    TimingProbe("probe/coulomb-j-eri-atomic", "probe-unseen190", "coulomb_j", P192_J_N, P192_J_BLOCK,
+                lambda n: -(-n // P192_J_BLOCK), _p192_j_args, source=_P192,
+                note="the Coulomb matrix over the 6289 significant function pairs of an 8-water cluster (152 "
+                     "functions) from a list of 2^24 unique two-electron integrals (p|q), p >= q (the largest Schwarz "
+                     "bounds, above ~2e-9; values 7e-10 .. 0.5, median 3e-6), row-major, a thread an integral in "
+                     "blocks of 256: 3 coalesced loads (12 B: 201 MB streamed), 2 gathers of pair densities (25 KB: "
+                     "L1 hits) and 2 float atomicAdds: J_p by the whole warp on one address in 99% of warps (rows of "
+                     "1 - 6289 integrals, median 2506), J_q on 32 distinct addresses within ~72 floats: bound by "
+                     "same-address atomic throughput in L2"),
+    TimingProbe("probe/becke-weights-smem", "probe-unseen190", "becke_weights",
+                P192_BK_WATERS * 3 * P192_GRID[0] * P192_GRID[1], P192_BK_BLOCK,
+                lambda n: -(-n // P192_BK_BLOCK), _p192_bk_args, source=_P192,
+                note="Becke's fuzzy-cell weights of the 264,000 points of a 16-water cluster's grid (48 atoms x 50 "
+                     "radial x 110 angular), a thread a point in blocks of 256 (1032 blocks; 32.8 KB of shared memory "
+                     "a block: ~6 resident an SM, ~1.3 waves): each block first stages the 48 atoms and their 2304 "
+                     "pairs' inverse distances and size adjustments in shared memory (sqrtf and 4 float divisions a "
+                     "pair, 2 __syncthreads), then a point runs 48 x 47 = 2256 pair terms, each a sqrtf of the other "
+                     "atom's distance (recomputed: 2304 sqrtf a point), 5 shared loads (uniform: broadcasts), ~15 "
+                     "FMAs (the size adjustment, three iterations of the cubic) and a multiply; a float division and "
+                     "a coalesced store a point; 596M pair terms: FMA/MUFU-bound"),
+    TimingProbe("probe/mp2-energy-const-f64", "probe-unseen190", "mp2_energy", P192_MP2_WATERS, P192_MP2_BLOCK,
+                lambda n: -(-3136 * n ** 4 // P192_MP2_BLOCK), _p192_mp2_args, source=_P192,
+                symbols=_p192_mp2_syms,
+                note="the MP2 energy of a 10-water cluster (40 active occupied, 140 virtual orbitals): 31.4M terms "
+                     "(ia|jb) [2 (ia|jb) - (ib|ja)] / (e_i + e_j - e_a - e_b) in double, a thread a term in blocks of "
+                     "256 (122,500 blocks): a coalesced 8-byte load (251 MB streamed once), a gather of the exchange "
+                     "integral at the transposed index (lanes 44.8 KB apart: 32 sectors a warp, each sector's other 3 "
+                     "doubles wanted by warps 5600 threads later, mostly from L2), 4 __constant__ double loads (e_b "
+                     "at a different address a lane: serialized in the constant cache), a double division; a "
+                     "shared-memory tree reduction in double (8 steps with __syncthreads) and one store a block: "
+                     "DRAM-bound with the constant-cache serialization and FP64 divisions alongside"),
+]
+PROBES += UNSEEN190
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
