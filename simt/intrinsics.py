@@ -104,6 +104,8 @@ def _lower_atomic(b, name, args, node, want):
     if isinstance(p.ctype, Pointer) and p.ctype.base == T.HALF2:
         raise b.err(f"{name} on a __half2 is not supported yet: use atomicAdd on each __half "
                     "(reinterpret the pointer as __half *)", node)
+    if op == "add" and isinstance(p.ctype, Pointer) and p.ctype.base in _VECTOR_ADD:
+        return _vector_atomic_add(b, name, vals, node, want)
     if not isinstance(p.ctype, Pointer) or not any(_same_scalar(p.ctype.base, t) for t in _ATOMIC_TYPES[op]):
         raise _no_overload(b, name, vals, node)
     if p.ctype.const:
@@ -117,6 +119,33 @@ def _lower_atomic(b, name, args, node, want):
     dst = b.reg(t.dtype) if want else None
     b.emit(Op.ATOM, node, dst=dst, args=(p.op, *rest), sub=op, ctype=t)
     return _val(t, dst) if want else None
+
+
+# sm_90's vector atomicAdd (float2, float4: ``atom.global.v2.f32.add``)
+_VECTOR_ADD = (T.TYPEDEFS["float2"], T.TYPEDEFS["float4"])
+
+
+def _vector_atomic_add(b, name, vals, node, want):
+    """``atomicAdd(float2 *, float2)`` / ``float4``, which compute capability 9.x adds:
+    each element is added atomically on its own (CUDA guarantees no more: the vector is
+    not one atomic access); the old vector is the result.
+
+    Limitations: simt issues and counts it as one float atomic an element, where sm_90
+    issues one vector atomic an address (the same sectors, half or a quarter of the
+    instructions); and it accepts shared memory, where CUDA supports global memory only."""
+    from .lower import LVal, Val
+    p, v = vals
+    t = p.ctype.base
+    if p.ctype.const or v.ctype != t:
+        raise _no_overload(b, name, vals, node)
+    cell = LVal(t, "mem", addr=p.op)
+    olds = []
+    for f in t.fields:
+        dst = b.reg(t.elem.dtype) if want else None
+        b.emit(Op.ATOM, node, dst=dst, args=(b.member(cell, f, node).addr, b.member(v, f, node).op),
+               sub="add", ctype=t.elem)
+        olds.append(dst)
+    return Val(t, None, olds) if want else None
 
 
 for _n in _ATOMIC_NAMES:

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from kern import run
+from kern import compile_error, run
 
 I32, U32 = np.int32, np.uint32
 LANE = np.arange(32)
@@ -100,6 +100,33 @@ def test_atomic_add_returns_old_in_lane_order(ctype, dt):
     # lanes hitting one address are applied in lane order, warp by warp
     exp = [sum(s + 1 for s in range(tt % 2, tt, 2)) for tt in t]
     assert old.tolist() == exp
+
+
+def test_vector_atomic_add_adds_each_element_and_returns_the_old_vector():
+    """sm_90's atomicAdd(float2 *, float2) and float4: each element atomically, in lane
+    order as the scalar form; the old vector comes back."""
+    src = r'''extern "C" __global__ void k(float2 *g, float4 *h, float2 *old, float s) {
+        int t = threadIdx.x;
+        old[t] = atomicAdd(&g[t % 3], make_float2(1.0f, s * t));
+        atomicAdd(h, make_float4(1.0f, 2.0f, (float)t, -s));
+    }'''
+    g = np.zeros(6, np.float32)
+    (g, h, old, _), res = run(src, "k", 1, 32, [g, np.zeros(4, np.float32), np.zeros(64, np.float32),
+                                                np.float32(0.5)])
+    t = np.arange(32)
+    assert g.reshape(3, 2).tolist() == [[np.sum(t % 3 == j), 0.5 * t[t % 3 == j].sum()] for j in range(3)]
+    assert h.tolist() == [32.0, 64.0, float(t.sum()), -16.0]
+    old = old.reshape(32, 2)
+    assert old[:, 0].tolist() == [float(np.sum(t[:i] % 3 == i % 3)) for i in t]
+    assert old[:, 1].tolist() == [0.5 * t[:i][t[:i] % 3 == i % 3].sum() for i in t]
+    assert res.sanitizer == []
+
+
+@pytest.mark.parametrize("call", ["atomicAdd(g, 1.0f)", "atomicAdd((const float2 *)g, make_float2(1, 2))",
+                                  "atomicSub(g, make_float2(1, 2))"])
+def test_vector_atomic_add_overloads_are_float2_and_float4_only(call):
+    msg = compile_error(f'''extern "C" __global__ void k(float2 *g) {{\n  {call};\n}}''')
+    assert msg.startswith("bad.cu:2:3") and 'no instance of overloaded function "atomic' in msg
 
 
 def test_atomics_min_max_exch_cas_inc_dec_bitwise():
@@ -347,3 +374,18 @@ def test_int3_and_block_votes_match_the_gpu(tmp_path):
     same_bytes_on_gpu(INT3_SRC, tmp_path / "int3.cu", "k", 1, 64, _int3_args(256, seed=9)[:7])
     args, nb, block = _bar_args(nb=16)
     same_bytes_on_gpu(BAR_SRC, tmp_path / "bar.cu", "k", nb, block, args)
+
+
+@pytest.mark.gpu
+def test_vector_atomic_add_matches_the_gpu(tmp_path):
+    """The float2/float4 atomicAdd sums (exact in any order: halves and small integers)
+    are the GPU's, byte for byte."""
+    from kern import gpu_or_skip, same_bytes_on_gpu
+    gpu_or_skip()
+    src = r'''extern "C" __global__ void k(float2 *g, float4 *h, float s) {
+        int t = blockIdx.x * blockDim.x + threadIdx.x;
+        atomicAdd(&g[t % 5], make_float2(1.0f, s * (t % 7)));
+        atomicAdd(&h[t % 2], make_float4(1.0f, -2.0f, (float)(t % 3), s));
+    }'''
+    same_bytes_on_gpu(src, tmp_path / "vatom.cu", "k", 4, 64,
+                      [np.zeros(10, np.float32), np.zeros(8, np.float32), np.float32(0.5)])
