@@ -52156,7 +52156,7 @@ P191_PLV_NET = 4                                   # networks of coupled channel
 P191_PLV_KAPPA = (np.log(2.0), 0.6)                # a network channel's phase concentration: lognormal
 P191_PLV_ONSET = 64                                # stimulus onset (time point): networks 0 and 1 reset
 P191_PLV_BLOCK = (32, 8)
-P191_RLS_T, P191_RLS_LAM, P191_RLS_DELTA = 512, 0.999, 0.01   # rls: 2 s trials; forgetting factor; P(0) = I / delta
+P191_RLS_T, P191_RLS_LAM, P191_RLS_DELTA = 256, 0.999, 0.01   # rls: 1 s trials; forgetting factor; P(0) = I / delta
 P191_RLS_TAPS = (0.7, 0.2, 0.07, 0.03)             # the EOG's propagation spread over the 4 taps
 P191_RLS_FIX = 0.3                                 # mean fixation (s) between saccades
 P191_RLS_BLOCK = 128
@@ -52522,12 +52522,12 @@ UNSEEN189 = [
     TimingProbe("probe/eeg-rls-eog-double", "probe-unseen189", "rls_eog", 1024, P191_RLS_BLOCK,
                 lambda n: -(-n * P191_C // P191_RLS_BLOCK), _p191_rls_args, source=_P191,
                 note="ocular artifact removal by an RLS adaptive filter (2 EOG references x 4 taps) on 1024 trials x "
-                     "64 channels x 512 samples, a thread a (trial, channel) in blocks of 128 (65536 threads; the 8 x "
+                     "64 channels x 256 samples, a thread a (trial, channel) in blocks of 128 (65536 threads; the 8 x "
                      "8 inverse correlation matrix, weights, taps and gain in double arrays fully unrolled into ~205 "
                      "registers: ~8 warps an SM, 2 waves): a sample a step, a coalesced float load, 2 warp-uniform EOG "
                      "loads, 64 DFMAs for P u, 16 for the gain's denominator and the a-priori error, 8 double "
                      "divisions, 8 DFMAs for the weights, 64 DFMAs and 64 DMULs for P's update, a coalesced float "
-                     "store; 134 MB read and written; ~11G FP64 operations: FP64-bound at low occupancy (dependent "
+                     "store; 67 MB read and written; ~5.5G FP64 operations: FP64-bound at low occupancy (dependent "
                      "DFMA chains)"),
 ]
 PROBES += UNSEEN189

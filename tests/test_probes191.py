@@ -77,7 +77,7 @@ def test_data():
     assert P[tp.P191_PLV_ONSET:tp.P191_PLV_ONSET + 4, 1, 20].mean() > 0.3 > P[:60, 1, 20].mean()
     # EOG: blinks on VEOG, saccades' steps on HEOG, propagated most to the front, HEOG with opposite signs
     x, eog, cl, lam, delta, T, C, n = tp._p191_rls_args(32, rng)
-    assert (T, C, n) == (512, 64, 32) and lam == 0.999 and len(eog) == n * T * 2
+    assert (T, C, n) == (tp.P191_RLS_T, 64, 32) and lam == 0.999 and len(eog) == n * T * 2
     assert x.dtype == eog.dtype == np.float32
     e = eog.reshape(n, T, 2)
     assert np.percentile(e[:, :, 0], 99.9) > 150 and np.percentile(np.abs(np.diff(e[:, :, 1], axis=1)), 99.5) > 10
