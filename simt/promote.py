@@ -30,7 +30,7 @@ from .spaces import LOCAL_BASE
 def register_locals(ir) -> frozenset:
     """The pcs of local loads and stores that are register moves in nvcc's code."""
     got = getattr(ir, "_simt_register_locals", None)
-    if got is not None:
+    if got is not None and hasattr(ir, "_simt_register_arrays"):
         return got
     code = ir.code
     counted = _counted(ir)
@@ -51,7 +51,8 @@ def register_locals(ir) -> frozenset:
         if any(c is x and top <= pc <= back for top, back, c in counted):
             return 0
         if x.is_var and len(writes.get(id(x), ())) != 1:
-            return None                      # a variable set in more than one place
+            # a variable set in more than one place: known only as a running counter
+            return 0 if running_counter(x) else None
         d = def_before(code, x, pc) if not x.is_var else code[writes[id(x)][0]]
         if d is None:
             return None
@@ -63,6 +64,20 @@ def register_locals(ir) -> frozenset:
                 return None
             return a or b         # (any operation of known values: ``x - (y >> 1)``)
         return None
+
+    every_loop = loops(code)
+    unrolled = {(top, back) for top, back, _ in counted}
+    known_counters: dict[int, bool] = {}
+
+    def running_counter(x) -> bool:
+        """``int k = 0; for (a < 6) for (b = a; b < 6; b++) acc[k++] = ...``: a variable
+        set once to a constant and otherwise only stepped by constants (``k++``, ``k +=
+        2``), unconditionally, inside loops nvcc unrolls fully: each copy's value is known."""
+        got = known_counters.get(id(x))
+        if got is None:
+            got = known_counters[id(x)] = _running_counter(code, x, writes.get(id(x), ()),
+                                                           every_loop, unrolled)
+        return got
 
     def slot(addr):
         """The start of the local variable whose slot holds ``addr`` (a constant-index
@@ -84,10 +99,21 @@ def register_locals(ir) -> frozenset:
                 unknown = True               # a pointer into the frame from elsewhere
             else:
                 dynamic.add(slot(b))
-    out = frozenset() if unknown else frozenset(
-        p for b, ps in arrays.items() if b not in dynamic for p in ps)
+    kept = {} if unknown else {b: ps for b, ps in arrays.items() if b not in dynamic}
+    out = frozenset(p for ps in kept.values() for p in ps)
     ir._simt_register_locals = out
+    ir._simt_register_arrays = kept
     return out
+
+
+def register_arrays(ir) -> list[tuple[int, int, int]]:
+    """(first pc, last pc, 32-bit words) of each local variable ``register_locals`` keeps
+    in registers: what it adds to the registers a thread needs (``simt.occupancy``), the
+    whole variable live from its first access to its last."""
+    register_locals(ir)
+    ends = dict(ir.local_slots)
+    return [(min(ps), max(ps), -(-(ends.get(b, b + 4) - b) // 4))
+            for b, ps in ir._simt_register_arrays.items()]
 
 
 def _counted(ir, every: bool = True) -> list:
@@ -112,6 +138,38 @@ def _counted(ir, every: bool = True) -> list:
                 (outer if all(type(a) is Reg for a in test.args) else rest).append((top, back, var))
         got = ir._simt_counted_loops = (const + outer, const + outer + rest)
     return got[every]
+
+
+def _running_counter(code, x, wpcs, every_loop, unrolled) -> bool:
+    """Whether variable ``x`` (written at ``wpcs``) is set once to an integer constant and
+    then only stepped by constants, each step unconditional in loops nvcc unrolls fully
+    (an instruction's ``depth`` is its block's nesting: two levels a loop, one an ``if``),
+    every later use in the same block or deeper, so its value is known in each copy."""
+    if not wpcs:
+        return False
+    p0 = wpcs[0]
+    init = code[p0]
+    if init.op != Op.MOV or type(init.args[0]) is not Const or init.args[0].dtype.kind not in "iu":
+        return False
+    d0 = init.depth
+    for w in wpcs[1:]:
+        ins = code[w]
+        if ins.op != Op.MOV or type(ins.args[0]) is not Reg:
+            return False
+        step = def_before(code, ins.args[0], w)
+        if step is None or step.op != Op.BIN or step.sub not in ("add", "sub") or \
+                not any(a is x for a in step.args) or \
+                not any(type(a) is Const and a.dtype.kind in "iu" for a in step.args):
+            return False
+        around = [lp for lp in every_loop if lp[0] <= w <= lp[1] and not lp[0] <= p0 <= lp[1]]
+        if not around or any(lp not in unrolled for lp in around) or \
+                ins.depth != d0 + 2 * len(around) or step.depth != ins.depth:
+            return False
+    uses = [q for q, ins in enumerate(code) if any(a is x for a in (ins.args or ()))]
+    last = max(uses + list(wpcs))
+    return min(uses + list(wpcs)) >= p0 and all(code[q].depth >= d0 for q in range(p0, last + 1)) and \
+        all(lp in unrolled for q in uses for lp in every_loop
+            if lp[0] <= q <= lp[1] and not lp[0] <= p0 <= lp[1])
 
 
 def _base_of(code, x, pc, depth=0):

@@ -116,3 +116,36 @@ def test_launch_bounds_cap_the_registers_and_the_block():
     with pytest.raises(simt.UsageError, match=r"__launch_bounds__\(512\)"):
         k = simt.Module.from_source(_wide_kernel("__launch_bounds__(512)"), "w.cu").get_function("wide")
         k.launch(dev, simt.LaunchConfig.of(1, 1024), args, sanitize=False)
+
+
+def test_arrays_nvcc_keeps_in_registers_count_toward_the_estimate():
+    """KinectFusion's ICP reduction (probes187.cu's icp_reduce) sums 29 doubles a thread in
+    ``acc[k++]`` inside fully unrolled loops: nvcc keeps them in registers (90 a thread,
+    no local memory: unseen185/probes187_res.txt), so an SM holds one block of 512, not
+    four."""
+    from simt.promote import register_arrays, register_locals
+    ir = simt.Module.from_file(KERNELS / "probes187.cu").get_function("icp_reduce").ir
+    local = [ins.pc for ins in ir.code if ins.info.get("space") == "local"]
+    assert set(local) == set(register_locals(ir))                 # every access a register move
+    assert 58 in [w for _, _, w in register_arrays(ir)]           # acc: 29 doubles
+    est = estimate_registers(ir)
+    assert 80 <= est <= 96 and blocks_by_registers(est, 512) == 1
+
+
+def test_a_counter_stepped_under_an_if_keeps_its_array_in_local_memory():
+    src = r'''extern "C" __global__ void k(const float *x, double *o) {
+        double acc[6];
+        for (int q = 0; q < 6; q++) acc[q] = 0.0;
+        int i = threadIdx.x, k = 0;
+        for (int a = 0; a < 3; a++)
+            for (int b = a; b < 3; b++) STEP
+        for (int q = 0; q < 6; q++) o[q * 32 + i] = acc[q];
+    }'''
+    from simt.promote import register_locals
+    def kept(step):
+        ir = simt.Module.from_source(src.replace("STEP", step), "t.cu").get_function("k").ir
+        local = {ins.pc for ins in ir.code if ins.info.get("space") == "local"}
+        return local <= register_locals(ir)
+    assert kept("acc[k++] = (double)x[a] * x[b];")
+    assert not kept("if (x[b] > 0.0f) acc[k++] = x[a];")          # k depends on the data
+    assert not kept("acc[x[a] > 0.0f ? k++ : k] = x[b];")
