@@ -38,9 +38,9 @@ import re
 
 import numpy as np
 
-from .ir import KernelIR, Op, Reg
+from .ir import KernelIR, Reg
 from .promote import register_arrays
-from .regalloc import live_ranges
+from .regalloc import back_edges, live_ranges, through_loops
 
 REGS_PER_SM = 65536        # Hopper (and Ampere): 64 K 32-bit registers per SM
 REG_ALLOC_UNIT = 256       # registers are given to a warp in units of 256
@@ -67,16 +67,10 @@ def live_peak(ir: KernelIR) -> int:
         w = _width(r)
         delta[first[k]] += w
         delta[last[k] + 1] -= w
-    loops = [(ins.target, pc) for pc, ins in enumerate(ir.code) if ins.op == Op.JUMP and 0 <= ins.target < pc]
+    loops = back_edges(ir.code)
     for a, z, words in register_arrays(ir):
-        grown = True
-        while grown:
-            grown = False
-            for top, back in loops:
-                if a < top <= z < back:
-                    z, grown = back, True
         delta[a] += words
-        delta[z + 1] -= words
+        delta[through_loops(a, z, loops) + 1] -= words
     return int(np.cumsum(delta).max())
 
 

@@ -30,7 +30,7 @@ from .spaces import LOCAL_BASE
 def register_locals(ir) -> frozenset:
     """The pcs of local loads and stores that are register moves in nvcc's code."""
     got = getattr(ir, "_simt_register_locals", None)
-    if got is not None and hasattr(ir, "_simt_register_arrays"):
+    if got is not None:
         return got
     code = ir.code
     counted = _counted(ir)

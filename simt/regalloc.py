@@ -38,16 +38,28 @@ def live_ranges(code) -> tuple[dict[int, int], dict[int, int], dict[int, Reg]]:
             byid[k] = r
             first.setdefault(k, pc)
             last[k] = pc
-    loops = [(ins.target, pc) for pc, ins in enumerate(code) if ins.op == Op.JUMP and 0 <= ins.target < pc]
-    changed = bool(loops)
-    while changed:
-        changed = False
-        for top, back in loops:
-            for k in byid:
-                if first[k] < top <= last[k] < back:
-                    last[k] = back
-                    changed = True
+    loops = back_edges(code)
+    if loops:
+        for k in byid:
+            last[k] = through_loops(first[k], last[k], loops)
     return first, last, byid
+
+
+def back_edges(code) -> list[tuple[int, int]]:
+    """(top, back) of each loop: a backward ``JUMP`` and its target."""
+    return [(ins.target, pc) for pc, ins in enumerate(code) if ins.op == Op.JUMP and 0 <= ins.target < pc]
+
+
+def through_loops(first: int, last: int, loops) -> int:
+    """The end of a range from ``first`` to ``last`` once it lasts over the whole of each
+    loop it enters (a value made before a loop and used in it is read every trip)."""
+    grown = True
+    while grown:
+        grown = False
+        for top, back in loops:
+            if first < top <= last < back:
+                last, grown = back, True
+    return last
 
 
 def compact(ir: KernelIR) -> None:
