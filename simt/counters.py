@@ -278,11 +278,15 @@ L1_BLOCK_KEYS = 4096    # (block, trip) keys a load keeps for a block's later wa
 # L1 residency: the lines a block loaded stay in its SM's L1 for its later loads, any load
 # instruction, up to its share of the SM's L1 (l1_keep_lines; L1_KEEP_LINES, 64 KiB, where
 # a launch does not say), L1_KEEP_WAYS-way sets, the least recently used line of a set
-# going first; blocks share a table of up to L1_KEEP_ROWS rows (block modulo the rows: a
-# later block that lands on a row finds another block's tags and misses)
+# going first; blocks share a table of rows (block modulo the rows: a later block that
+# lands on a row finds another block's tags and misses), L1_KEEP_ROWS of them or as many
+# as a lockstep batch runs blocks at once, up to L1_KEEP_ENTRIES lines in all (blocks of
+# one batch sharing a row would evict each other's lines: marker-pose-horn-quat's 2,048
+# sampled blocks of 64 threads, unseen187/notes.md)
 L1_KEEP_LINES = 512
 L1_KEEP_WAYS = 4
 L1_KEEP_ROWS = 1024
+L1_KEEP_ENTRIES = 1 << 21
 # sm_90's SM has 256 KiB of L1 and shared memory; the driver sets one of these shared
 # carveouts (KiB), the smallest that holds the resident blocks' shared memory and the KiB
 # each reserves (occupancy.SHARED_RESERVED_PER_BLOCK), and L1 is the rest

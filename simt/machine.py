@@ -561,7 +561,14 @@ class Machine:
                 cnt.warp_inst[gw] += aw
                 cnt.warp_thread_inst[gw] += _rows_count(act2)
         if self.rt is not None and nact:
-            if counted:
+            if counted and not (full or aw.all() or ins.info.get("predicated")):
+                # warps whose lanes all left the loop's trip (break, continue) walk on to
+                # its end with no lane on: nvcc's code branches them there (a uniform
+                # BRA), so they issue nothing and their clocks wait for no one
+                ws = (np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else wsel)[aw]
+                a2 = act2[aw].ravel()
+                self.advance_clock(ins, (ws[:, None] * 32 + LANES).ravel(), a2, bool(a2.all()), ws)
+            elif counted:
                 self.advance_clock(ins, sel, act, full, wsel)
             else:
                 for r in (ins.dst if isinstance(ins.dst, list) else (ins.dst,)):

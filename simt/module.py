@@ -401,8 +401,9 @@ class Launch:
         """The lines of L1 each block keeps (counters.l1_keep_lines): the SM's L1 split
         among the blocks the GPU holds there at once (``bps`` an SM at most)."""
         per_sm = max(1, min(bps, -(-self.n_blocks // prof.sm_count)))
-        self.counters.l1_keep_lines = C.l1_keep_lines(per_sm, self.shared_bytes)
-        self.counters.l1_keep_rows = min(C.L1_KEEP_ROWS, self.run_blocks)
+        lines = self.counters.l1_keep_lines = C.l1_keep_lines(per_sm, self.shared_bytes)
+        at_once = min(self.batch_blocks, C.L1_KEEP_ENTRIES // max(1, lines))
+        self.counters.l1_keep_rows = min(self.run_blocks, max(C.L1_KEEP_ROWS, at_once))
 
     def _retouch_latency(self, prof, bps: int) -> None:
         """Which of a block's re-touches wait on DRAM depends on the GPU (its L2, its
