@@ -53019,6 +53019,1719 @@ UNSEEN190 = [
 PROBES += UNSEEN190
 
 
+# probe-unseen191 (probes193.cu): a micromagnetics (Landau-Lifshitz-Gilbert spin dynamics)
+# course's kernels (a Heun corrector of the LLG equation on a 3-D grid of float3 unit vectors,
+# the dipolar field of a nanoparticle assembly by direct summation tiled through shared memory,
+# a polycrystalline film's energies with per-region materials in __constant__ and a double
+# block reduction, a checkerboard Metropolis sweep of a classical Heisenberg model counted by
+# __ballot_sync, Stoner-Wohlfarth hysteresis loops of independent grains relaxed by Newton's
+# method, a skyrmion film's topological charge by the Berg-Luscher solid angles) as a student
+# who knows CUDA basics writes them, predicted before their first GPU run
+_P193 = "probes193.cu"
+P193_GAMMA = 1.7595e11                             # GAMMA_E (rad / (s T))
+P193_LLG_N, P193_LLG_NZ = 512, 32                  # llg: a 512 x 512 x 32 permalloy element of 3 nm cells
+P193_LLG_BLOCK = (8, 8, 4)
+P193_LLG_MAT = dict(Ms=8.6e5, A=1.3e-11, Ku=500.0, dx=3e-9)     # A/m, J/m, J/m^3, m
+P193_LLG_PARAMS = dict(u=(1.0, 0.0, 0.0), B=(0.005, 0.0, 0.0), alpha=0.02, dt=1e-13)   # easy axis, T, -, s
+P193_LLG_WALL, P193_LLG_CORE = 2.0, 3.0            # the Landau walls' and the vortex core's widths (cells)
+P193_LLG_NOISE = 0.03                              # thermal noise a component
+P193_DP_N, P193_DP_TILE = 36864, 128               # dipolar: particles, DP_TILE
+P193_DP_D = (10.0, 0.25)                           # diameters (nm): lognormal(log 10, 0.25)
+P193_DP_MS, P193_DP_PHI = 4.8e5, 0.05              # magnetite's Ms (A/m), the volume fraction
+P193_DP_CHAIN, P193_DP_GAP = 6, 2.0                # chains' mean length (geometric), the surfactant gap (nm)
+P193_DP_KAPPA = 10.0                               # moments' von Mises-Fisher concentration about the chain axis
+P193_EN_N, P193_EN_BLOCK = 5120, 512               # energy: a 5120 x 5120 film of 1.5 nm cells, EN_BLOCK
+P193_EN_DX, P193_EN_T = 1.5e-9, 1e-8               # the cell side and the film's thickness (m)
+P193_EN_GRAIN, P193_EN_BIT = 6, 12                 # grain pitch, bit length (cells)
+P193_EN_B = (0.0, 0.0, -0.05)                      # the applied field (T)
+P193_EN_REGIONS = 256                              # EN_REGIONS: 0 the grain-boundary phase, 1 .. 255 grains
+P193_MC_L, P193_MC_BLOCK = 256, 64                 # heisenberg: a 256^3 lattice, blocks of 64
+P193_MC_T, P193_MC_D, P193_MC_H = 1.2, 0.2, 0.05   # temperature (J / k), anisotropy, field (J)
+P193_MC_KAPPA, P193_MC_DOMAIN = 3.0, 16            # spins vMF(kappa) about their domain's axis (+-z), domains' size
+P193_SW_N, P193_SW_BLOCK = 1 << 18, 256            # sw: grains, blocks of 256
+P193_SW_HALF, P193_SW_HMAX = 200, 2.5              # field steps a branch, the loop's largest field (T)
+P193_SW_HK = (1.0, 0.25)                           # anisotropy fields (T): lognormal(log 1, 0.25)
+P193_SW_TOL = 1e-5                                 # SW_TOL
+P193_SK_N, P193_SK_BLOCK = 4096, 1024              # skyrmion: a 4096 x 4096 film, blocks of 1024
+P193_SK_A, P193_SK_FILL = 40, 0.8                  # the skyrmion lattice's spacing (cells), the sites filled
+P193_SK_R, P193_SK_W = (5.0, 0.15), 1.5            # radii lognormal(log 5, 0.15), wall width (cells)
+P193_SK_NOISE = 0.04                               # thermal noise a component
+
+
+def _p193_llg_nz(n):
+    return min(P193_LLG_NZ, max(1, n // 4))
+
+
+def _p193_llg_coef():
+    """bex = 2 A / (Ms dx^2) and bk = 2 Ku / Ms (T) of P193_LLG_MAT."""
+    p = P193_LLG_MAT
+    return 2 * p["A"] / (p["Ms"] * p["dx"] ** 2), 2 * p["Ku"] / p["Ms"]
+
+
+def _p193_llg_m(n, nz, rng):
+    """A Landau flux-closure state of an n x n x nz element (nz x n x n x 3, float32): four
+    triangular domains along the edges (tanh walls of P193_LLG_WALL cells on the diagonals),
+    chirality +-1, a vortex core (polarity +-1, Gaussian of P193_LLG_CORE cells) up to n / 8
+    off centre, the same in each layer, plus N(0, P193_LLG_NOISE^2) thermal noise a
+    component, renormalised."""
+    f32 = np.float32
+    c = rng.uniform(-n / 8, n / 8, 2) + (n - 1) / 2
+    chir, pol = rng.choice([-1.0, 1.0], 2)
+    X = (np.arange(n) - c[0]).astype(f32)[None, :]
+    Y = (np.arange(n) - c[1]).astype(f32)[:, None]
+    ax, ay = np.abs(X), np.abs(Y)
+    sig = lambda t: f32(0.5) + f32(0.5) * np.tanh(t / f32(P193_LLG_WALL))
+    mx = f32(-chir) * np.sign(Y) * sig(ay - ax)
+    my = f32(chir) * np.sign(X) * sig(ax - ay)
+    mz = f32(pol) * np.exp(-(X * X + Y * Y) / f32(P193_LLG_CORE ** 2))
+    s = np.sqrt(np.maximum(f32(1) - mz * mz, 0)) / np.maximum(np.hypot(mx, my), f32(1e-6))
+    m = np.empty((nz, n, n, 3), f32)
+    noise = lambda: f32(P193_LLG_NOISE) * rng.standard_normal((nz, n, n), dtype=f32)
+    m[..., 0] = mx * s + noise()
+    m[..., 1] = my * s + noise()
+    m[..., 2] = mz + noise()
+    m /= np.sqrt((m * m).sum(axis=3, keepdims=True))
+    return m
+
+
+def _p193_llg_rhs(m, dtype=np.float64):
+    """dm/dt of llg_heun's llg_rhs (P193_LLG_MAT, P193_LLG_PARAMS) for m (nz x ny x nx x 3) in
+    dtype: the exchange field from np.diff along each axis (free boundaries)."""
+    m = np.asarray(m, dtype)
+    bex, bk = (dtype(v) for v in _p193_llg_coef())
+    pr = P193_LLG_PARAMS
+    u = np.array(pr["u"], dtype)
+    S = np.zeros_like(m)
+    for ax in range(3):
+        d = np.diff(m, axis=ax)
+        lo = [slice(None)] * 4
+        hi = [slice(None)] * 4
+        lo[ax], hi[ax] = slice(None, -1), slice(1, None)
+        S[tuple(lo)] += d
+        S[tuple(hi)] -= d
+        del d
+    S *= bex
+    S += (bk * (m @ u))[..., None] * u
+    S += np.array(pr["B"], dtype)
+    p = np.cross(m, S)
+    del S
+    q = np.cross(m, p)
+    q *= dtype(pr["alpha"])
+    p += q
+    p *= dtype(-P193_GAMMA / (1 + pr["alpha"] ** 2))
+    return p
+
+
+def _p193_unit(v):
+    return v / np.sqrt((v * v).sum(axis=-1, keepdims=True))
+
+
+def _p193_llg_args(n, rng, stage=1):
+    """An n x n x nz element (nz = min(32, n / 4)) in a Landau state (_p193_llg_m; float3s as
+    float32 triples, x fastest); for stage 1 the predictor's mp and t0 (computed in float32),
+    for stage 0 zeroed; mout (zeroed); nx, ny, nz, bex, bk, u, B, alpha, dt (float32), stage."""
+    f32 = np.float32
+    nz = _p193_llg_nz(n)
+    m = _p193_llg_m(n, nz, rng)
+    pr = P193_LLG_PARAMS
+    if stage:
+        t0 = _p193_llg_rhs(m, np.float32)
+        mp = _p193_unit(m + f32(pr["dt"]) * t0)
+    else:
+        t0, mp = np.zeros_like(m), np.zeros_like(m)
+    return [m.ravel(), mp.ravel(), t0.ravel(), np.zeros(m.size, f32), _i32(n), _i32(n), _i32(nz),
+            *(f32(v) for v in _p193_llg_coef()), *(f32(v) for v in pr["u"]), *(f32(v) for v in pr["B"]),
+            f32(pr["alpha"]), f32(pr["dt"]), _i32(stage)]
+
+
+def _p193_dp_args(n, rng):
+    """A ferrofluid's n magnetite particles (positions pos in nm, moments mom in A m^2, float32
+    triples): diameters lognormal P193_DP_D, moment Ms pi d^3 / 6; in chains (geometric lengths,
+    mean P193_DP_CHAIN, ids contiguous a chain) along z with a 10-degree spread, neighbours
+    (d_i + d_j) / 2 + P193_DP_GAP apart, the moments vMF(P193_DP_KAPPA) about the chain's
+    axis, the chains' starts uniform in a box sized for volume fraction P193_DP_PHI; B
+    (zeroed), n."""
+    d = rng.lognormal(np.log(P193_DP_D[0]), P193_DP_D[1], n)
+    L = rng.geometric(1 / P193_DP_CHAIN, n // P193_DP_CHAIN * 2 + 8)
+    L = L[:int(np.searchsorted(np.cumsum(L), n)) + 1]
+    L[-1] -= L.sum() - n
+    nc = len(L)
+    chain = np.repeat(np.arange(nc), L)
+    first = np.repeat(np.cumsum(L) - L, L)
+    box = (np.pi / 6 * (d ** 3).sum() / P193_DP_PHI) ** (1 / 3)
+    tilt = np.radians(10) * np.abs(rng.standard_normal(nc))
+    az = rng.uniform(0, 2 * np.pi, nc)
+    axis = np.stack([np.sin(tilt) * np.cos(az), np.sin(tilt) * np.sin(az), np.cos(tilt)], axis=1)
+    gap = np.concatenate([[0], (d[1:] + d[:-1]) / 2 + P193_DP_GAP])
+    along = np.cumsum(gap)
+    along -= along[first]                                   # 0 at each chain's first particle
+    pos = rng.uniform(0, box, (nc, 3))[chain] + along[:, None] * axis[chain]
+    pos += rng.normal(0, 0.3, (n, 3))                       # packing disorder
+    k = P193_DP_KAPPA
+    u = rng.random(n)
+    w = np.clip(1 + np.log(u + (1 - u) * np.exp(-2 * k)) / k, -1, 1)
+    ph = rng.uniform(0, 2 * np.pi, n)
+    loc = np.stack([np.sqrt(1 - w * w) * np.cos(ph), np.sqrt(1 - w * w) * np.sin(ph), w], axis=1)
+    a = axis[chain]                                         # rotate z onto the chain's axis
+    e1 = _p193_unit(np.cross(a, [1.0, 0.0, 0.0]))
+    e2 = np.cross(a, e1)
+    dirn = loc[:, :1] * e1 + loc[:, 1:2] * e2 + loc[:, 2:] * a
+    mom = (P193_DP_MS * np.pi / 6 * (d * 1e-9) ** 3)[:, None] * dirn
+    return [pos.astype(np.float32).ravel(), mom.astype(np.float32).ravel(), np.zeros(3 * n, np.float32), _i32(n)]
+
+
+def _p193_dp_ref(pos, mom):
+    """dipolar_field in float64 (n x 3, T) and each particle's sum of its terms' norms."""
+    p = np.asarray(pos, np.float64).reshape(-1, 3)
+    m = np.asarray(mom, np.float64).reshape(-1, 3)
+    r = p[:, None, :] - p[None, :, :]
+    r2 = (r * r).sum(axis=2)
+    np.fill_diagonal(r2, np.inf)
+    mr = (r * m[None, :, :]).sum(axis=2)
+    T = 3 * (mr / r2 ** 2.5)[..., None] * r - m[None, :, :] / (r2 ** 1.5)[..., None]
+    return 1e20 * T.sum(axis=1), 1e20 * np.sqrt((T * T).sum(axis=2)).sum(axis=1)
+
+
+def _p193_en_materials():
+    """The film's EN_REGIONS materials (float32, EN_REGIONS x 6: A, Ku, Ms, easy axis; fixed,
+    seed 193): region 0 the grain-boundary phase (A / 10, no anisotropy, Ms 1e5); grains a CoCrPt
+    medium, A 1e-11, Ku N(3e5, 3e4^2), Ms 5e5, easy axes within ~5 degrees of z."""
+    g = np.random.default_rng(193)
+    R = P193_EN_REGIONS
+    tilt = np.radians(5) * np.abs(g.standard_normal(R))
+    az = g.uniform(0, 2 * np.pi, R)
+    t = np.stack([np.full(R, 1e-11), g.normal(3e5, 3e4, R), np.full(R, 5e5), np.sin(tilt) * np.cos(az),
+                  np.sin(tilt) * np.sin(az), np.cos(tilt)], axis=1)
+    t[0] = (1e-12, 0.0, 1e5, 0.0, 0.0, 1.0)
+    return t.astype(np.float32)
+
+
+def _p193_en_syms(n, rng):
+    return {"c_mat": _p193_en_materials().ravel()}
+
+
+def _p193_en_args(n, rng):
+    """An n x n recorded granular film (float32 mx, my, mz; uint8 region): grains a grid of
+    P193_EN_GRAIN cells warped by smooth displacements (+-2 cells), each a random region 1 ..
+    255, the cells on a grain's +x or +y edge the grain-boundary region 0; random bits of
+    P193_EN_BIT cells along x (the transitions jittered a row by a smooth +-2 cells), m = the
+    bit's sign times the region's easy axis, tanh transitions 1.5 cells wide with an in-plane
+    (Neel) component along x, N(0, 0.02^2) noise, renormalised; E (float64 x 3, zeroed); nx,
+    ny, 1 / dx^2, B (T), the cell's volume (m^3)."""
+    f32 = np.float32
+    G = P193_EN_GRAIN
+    wx = f32(4) * np.ascontiguousarray(_p156_field(n, n, 16, rng)) - f32(2)
+    wy = f32(4) * np.ascontiguousarray(_p156_field(n, n, 16, rng)) - f32(2)
+    gx = np.floor((np.arange(n, dtype=f32)[None, :] + wx) / f32(G)).astype(np.int32)
+    del wx
+    gy = np.floor((np.arange(n, dtype=f32)[:, None] + wy) / f32(G)).astype(np.int32)
+    del wy
+    ng = n // G + 4
+    gid = (gy + 2) * ng + (gx + 2)
+    del gx, gy
+    reg = rng.integers(1, P193_EN_REGIONS, ng * ng).astype(np.uint8)[gid]
+    edge = np.zeros((n, n), bool)
+    edge[:, :-1] |= gid[:, :-1] != gid[:, 1:]
+    edge[:-1, :] |= gid[:-1, :] != gid[1:, :]
+    del gid
+    reg[edge] = 0
+    del edge
+    nb = n // P193_EN_BIT + 2
+    bits = rng.choice(np.array([-1, 1], np.float32), nb)
+    jit = f32(2) * (f32(2) * _p156_field(n, 8, 64, rng)[:, :1] - f32(1))        # a row's jitter
+    u = np.arange(n, dtype=f32)[None, :] - jit + f32(P193_EN_BIT)
+    k = np.floor(u / f32(P193_EN_BIT)).astype(np.int32)
+    fr = u - k.astype(f32) * f32(P193_EN_BIT) - f32(P193_EN_BIT / 2)           # -6 .. 6 in the bit
+    del u
+    nxt = np.where(fr > 0, bits[np.minimum(k + 1, nb - 1)], bits[np.maximum(k - 1, 0)])
+    cur = bits[k]
+    del k
+    t = (f32(P193_EN_BIT / 2) - np.abs(fr)) / f32(1.5)                          # cells to the transition / width
+    del fr
+    s = f32(0.5) * (cur + nxt) + f32(0.5) * (cur - nxt) * np.tanh(t)
+    del t, cur, nxt
+    mat = _p193_en_materials()
+    ip = np.sqrt(np.maximum(f32(1) - s * s, 0))
+    out = []
+    for c in range(3):
+        v = s * mat[reg, 3 + c] + f32(0.02) * rng.standard_normal((n, n), dtype=f32)
+        if c == 0:
+            v += ip
+        out.append(v)
+    del ip, s
+    norm = np.sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2])
+    for v in out:
+        v /= norm
+    return [out[0].ravel(), out[1].ravel(), out[2].ravel(), reg.ravel(), np.zeros(3), _i32(n), _i32(n),
+            f32(1 / P193_EN_DX ** 2), *(f32(b) for b in P193_EN_B), f32(P193_EN_DX ** 2 * P193_EN_T)]
+
+
+def _p193_en_ref(mx, my, mz, region, nx, ny, inv_dx2, bx, by, bz, dV):
+    """film_energy in float64: the exchange, anisotropy and Zeeman energies and each one's sum
+    of the cells' absolute values."""
+    m = np.stack([np.asarray(v, np.float64).reshape(ny, nx) for v in (mx, my, mz)], axis=2)
+    mat = _p193_en_materials().astype(np.float64)[np.asarray(region).reshape(ny, nx)]
+    d2 = np.zeros((ny, nx))
+    d2[:, :-1] += ((m[:, 1:] - m[:, :-1]) ** 2).sum(axis=2)
+    d2[:-1, :] += ((m[1:, :] - m[:-1, :]) ** 2).sum(axis=2)
+    dV, inv_dx2 = float(dV), float(inv_dx2)
+    ex = mat[..., 0] * inv_dx2 * d2 * dV
+    an = -mat[..., 1] * ((m * mat[..., 3:]).sum(axis=2)) ** 2 * dV
+    ze = -mat[..., 2] * (m @ np.array([bx, by, bz], np.float64)) * dV
+    return np.array([e.sum() for e in (ex, an, ze)]), np.array([np.abs(e).sum() for e in (ex, an, ze)])
+
+
+def _p193_field3(L, cell, rng):
+    """A smooth random field on an L^3 lattice (float32, z, y, x): uniform(-1, 1) values on a
+    grid of cell^3 cubes, interpolated linearly along each axis in turn."""
+    c = rng.uniform(-1, 1, (L // cell + 2,) * 3).astype(np.float32)
+    f = np.arange(L, dtype=np.float32) / cell
+    i = f.astype(np.int64)
+    t = f - i
+    for ax in range(3):
+        sh = [1, 1, 1]
+        sh[ax] = L
+        c = np.take(c, i, axis=ax) * (1 - t).reshape(sh) + np.take(c, i + 1, axis=ax) * t.reshape(sh)
+    return c
+
+
+def _p193_mc_args(L, rng, color=0):
+    """An L^3 Heisenberg ferromagnet below T_c (float32 sx, sy, sz, x fastest): domains of up
+    and down (the sign of a smooth field of P193_MC_DOMAIN-cell cubes), each spin vMF(P193_MC_KAPPA)
+    about its domain's axis; each site's xorshift32 state (odd uint32); accepted (int32[1]);
+    L, color, beta, D, h."""
+    f32 = np.float32
+    up = _p193_field3(L, P193_MC_DOMAIN, rng) >= 0
+    k = P193_MC_KAPPA
+    w = f32(1) + np.log(rng.random((L,) * 3, dtype=f32) * f32(1 - np.exp(-2 * k)) + f32(np.exp(-2 * k))) / f32(k)
+    w = np.minimum(w, f32(1))
+    r = np.sqrt(f32(1) - w * w)
+    ph = rng.random((L,) * 3, dtype=f32) * f32(2 * np.pi)
+    sx = r * np.cos(ph)
+    sy = r * np.sin(ph)
+    del r, ph
+    sz = np.where(up, w, -w)
+    return [sx.ravel(), sy.ravel(), sz.ravel(), _u32(L ** 3, rng) | np.uint32(1), np.zeros(1, np.int32), _i32(L),
+            _i32(color), f32(1 / P193_MC_T), f32(P193_MC_D), f32(P193_MC_H)]
+
+
+def _p193_mc_ref(sx, sy, sz, seed, L, color, beta, D, h):
+    """heisenberg_sweep in float64 (the streams exact): the new spins (L^3 x 3), states, the
+    accepted count and each site's margin |dE - (-ln u / beta)| (inf off the colour)."""
+    L = int(L)
+    S = np.stack([np.asarray(v, np.float64).reshape(L, L, L) for v in (sx, sy, sz)], axis=3)
+    H = sum(np.roll(S, sh, axis=ax) for ax in range(3) for sh in (1, -1))
+    H[..., 2] += float(h)
+    z, y, x = np.indices((L, L, L))
+    mine = ((x + y + z) & 1) == color
+    s = np.asarray(seed, np.uint32).reshape(L, L, L).copy()
+    u = []
+    for _ in range(3):
+        s = _p156_xorshift(s)
+        u.append((s >> np.uint32(8)).astype(np.float64) / 2.0 ** 24)
+    cz = 2 * u[0] - 1
+    ph = (np.float32(6.28318531) * u[1].astype(np.float32)).astype(np.float64)
+    sr = np.sqrt(1 - cz * cz)
+    N = np.stack([sr * np.cos(ph), sr * np.sin(ph), cz], axis=3)
+    dE = -((N - S) * H).sum(axis=3) - float(D) * (cz * cz - S[..., 2] ** 2)
+    with np.errstate(divide="ignore"):
+        thr = -np.log(u[2]) / float(beta)
+    acc = mine & (dE < thr)
+    out = np.where(acc[..., None], N, S)
+    return (out.reshape(-1, 3), np.where(mine, s, np.asarray(seed).reshape(L, L, L)).ravel(), int(acc.sum()),
+            np.where(mine, np.abs(dE - thr), np.inf))
+
+
+def _p193_sw_field(half=P193_SW_HALF, hmax=P193_SW_HMAX):
+    """The loop's field steps (float32): hmax down to -hmax in half steps, then back up."""
+    d = np.float32(hmax) * (np.float32(1) - np.float32(2) * np.arange(half, dtype=np.float32) / np.float32(half - 1))
+    return np.concatenate([d, -d])
+
+
+def _p193_sw_args(n, rng, half=P193_SW_HALF):
+    """n Stoner-Wohlfarth grains: easy axes isotropic in 3-D (psi = arccos U(0, 1), float32),
+    anisotropy fields lognormal P193_SW_HK (T), all saturated along the field (theta 0); the
+    loop's 2 half field steps (_p193_sw_field), M (zeroed); nsteps, n."""
+    psi = np.arccos(rng.random(n)).astype(np.float32)
+    hk = rng.lognormal(np.log(P193_SW_HK[0]), P193_SW_HK[1], n).astype(np.float32)
+    return [psi, hk, np.zeros(n, np.float32), _p193_sw_field(half), np.zeros(2 * half, np.float32),
+            _i32(2 * half), _i32(n)]
+
+
+def _p193_sw_hsw(psi):
+    """The Stoner-Wohlfarth switching field / hk at easy-axis angle psi (the astroid)."""
+    c, s = np.abs(np.cos(psi)) ** (2 / 3), np.abs(np.sin(psi)) ** (2 / 3)
+    return (c + s) ** -1.5
+
+
+def _p193_sw_ref(psi, hk, theta, H, grid=4096):
+    """sw_hysteresis in float64 by another method: at each step each grain goes downhill from
+    its angle on a grid of `grid` angles within pi of it to the first grid local minimum of
+    the energy, refined by bisection of dE / dtheta; (cos theta at each step: steps x n, the
+    final angles, the energy's curvature at each step's minimum: steps x n)."""
+    psi = np.asarray(psi, np.float64)
+    h_all = np.asarray(H, np.float64)[:, None] / np.asarray(hk, np.float64)[None, :]
+    th = np.asarray(theta, np.float64).copy()
+    n = len(psi)
+    off = np.linspace(-np.pi, np.pi, grid + 1)
+    j0 = grid // 2
+    cs, curv = [], []
+    rows = np.arange(n)
+    for h in h_all:
+        T = th[:, None] + off[None, :]
+        E = 0.5 * np.sin(T - psi[:, None]) ** 2 - h[:, None] * np.cos(T)
+        g0 = 0.5 * np.sin(2 * (th - psi)) + h * np.sin(th)
+        lm = np.zeros_like(E, bool)
+        lm[:, 1:-1] = (E[:, 1:-1] <= E[:, :-2]) & (E[:, 1:-1] <= E[:, 2:])
+        idx = np.arange(grid + 1)[None, :]
+        up = np.where(lm & (idx >= j0), idx, grid + 1).min(axis=1)            # first minimum above
+        dn = np.where(lm & (idx <= j0), idx, -1).max(axis=1)                   # first one below
+        j = np.where(g0 < 0, up, dn)
+        j = np.where(lm[rows, j0], j0, j)
+        assert (j > 0).all() and (j < grid).all()
+        lo, hi = T[rows, j - 1], T[rows, j + 1]                                 # g(lo) <= 0 <= g(hi)
+        for _ in range(60):
+            mid = 0.5 * (lo + hi)
+            g = 0.5 * np.sin(2 * (mid - psi)) + h * np.sin(mid)
+            lo, hi = np.where(g < 0, mid, lo), np.where(g < 0, hi, mid)
+        th = 0.5 * (lo + hi)
+        cs.append(np.cos(th))
+        curv.append(np.cos(2 * (th - psi)) + h * np.cos(th))
+    return np.array(cs), th, np.array(curv)
+
+
+def _p193_sk_args(n, rng):
+    """An n x n periodic film (float32 triples, x fastest) with Neel skyrmions (core down in an
+    up background) on the sites of a square lattice of spacing ~P193_SK_A cells, a fraction
+    P193_SK_FILL filled, each at up to A / 8 from its site, radius lognormal P193_SK_R, the
+    profile theta(r) = 2 atan(sinh(R / w) / sinh(r / w)) (w = P193_SK_W); N(0, P193_SK_NOISE^2)
+    noise a component, renormalised; q (zeroed), Q (float32[1]); nx, ny."""
+    f32 = np.float32
+    k = max(1, n // P193_SK_A)
+    a = n / k
+    site = (np.arange(k) + 0.5) * a
+    cx = site[None, :] + rng.uniform(-a / 8, a / 8, (k, k))            # site (row, col)'s centre
+    cy = site[:, None] + rng.uniform(-a / 8, a / 8, (k, k))
+    R = rng.lognormal(np.log(P193_SK_R[0]), P193_SK_R[1], (k, k))
+    on = rng.random((k, k)) < P193_SK_FILL
+    xs = np.arange(n, dtype=f32)
+    col = np.minimum((xs / f32(a)).astype(np.int64), k - 1)
+    row = col
+    X = xs[None, :] - cx[row[:, None], col[None, :]].astype(f32)
+    Y = xs[:, None] - cy[row[:, None], col[None, :]].astype(f32)
+    Rc = R[row[:, None], col[None, :]].astype(f32)
+    r = np.sqrt(X * X + Y * Y)
+    w = f32(P193_SK_W)
+    th = f32(2) * np.arctan(np.sinh(Rc / w) / np.sinh(np.maximum(r, f32(1e-6)) / w))
+    del Rc
+    th = np.where(on[row[:, None], col[None, :]], th, f32(0))
+    sin_t = np.sin(th)
+    inv = f32(1) / np.maximum(r, f32(1e-6))
+    m = np.empty((n, n, 3), f32)
+    m[..., 0] = sin_t * X * inv
+    m[..., 1] = sin_t * Y * inv
+    m[..., 2] = np.cos(th)
+    del X, Y, r, inv, sin_t, th
+    m += f32(P193_SK_NOISE) * rng.standard_normal((n, n, 3), dtype=f32)
+    m /= np.sqrt((m * m).sum(axis=2, keepdims=True))
+    return [m.ravel(), np.zeros(n * n, f32), np.zeros(1, f32), _i32(n), _i32(n)]
+
+
+def _p193_sk_ref(m, nx, ny):
+    """skyrmion_charge in float64: each plaquette's charge (ny x nx) and its two triangles'
+    smallest |num| among those with den < 0 (where atan2's branch cut is near)."""
+    m = np.asarray(m, np.float64).reshape(ny, nx, 3)
+    a = m
+    b = np.roll(m, -1, axis=1)
+    c = np.roll(b, -1, axis=0)
+    d = np.roll(m, -1, axis=0)
+    q = np.zeros((ny, nx))
+    cut = np.inf
+    for u, v, w in ((a, b, c), (a, c, d)):
+        num = (u * np.cross(v, w)).sum(axis=2)
+        den = 1 + (u * v).sum(axis=2) + (v * w).sum(axis=2) + (w * u).sum(axis=2)
+        q += 2 * np.arctan2(num, den)
+        cut = min(cut, np.abs(num[den < 0]).min(initial=np.inf))
+    return q / (4 * np.pi), cut
+
+
+UNSEEN191 = [
+    TimingProbe("probe/llg-heun-float3-3d", "probe-unseen191", "llg_heun", P193_LLG_N, P193_LLG_BLOCK,
+                lambda n: (-(-n // 8), -(-n // 8), -(-_p193_llg_nz(n) // 4)), _p193_llg_args, source=_P193,
+                note="the corrector stage of a Heun step of the LLG equation on a 512 x 512 x 32 permalloy element "
+                     "(8.4M cells of 3 nm; a Landau flux-closure state with a vortex core and thermal noise), a "
+                     "thread a cell in 8 x 8 x 4 blocks (32,768 blocks): the predicted field's float3 (12-byte array "
+                     "of structs: a warp's 8-cell rows 96 B each, 4 rows) and its 6 neighbours' (free boundaries by "
+                     "branches; the y and z neighbours re-read from L1/L2), m and the predictor's torque, ~70 FMAs "
+                     "(exchange, anisotropy, Zeeman, two cross products) and an rsqrtf renormalisation, one float3 "
+                     "store; 302 MB read, 101 MB written: memory-bound, with uncoalesced 12-byte accesses"),
+    TimingProbe("probe/dipolar-nbody-smem-rsqrt", "probe-unseen191", "dipolar_field", P193_DP_N, P193_DP_TILE,
+                lambda n: -(-n // P193_DP_TILE), _p193_dp_args, source=_P193,
+                note="the dipolar field at each of 36,864 magnetite nanoparticles of a chained ferrofluid (diameters "
+                     "lognormal about 10 nm: moments spanning 30x from the 1st to the 99th percentile) by direct "
+                     "summation over all others, a thread a particle in blocks of 128 (288 blocks: ~2 an SM, 8 warps),"
+                     " positions and moments (float3) staged 128 at a time in shared memory between __syncthreads "
+                     "(broadcast reads), then per pair a self-test branch, ~20 FMAs and one rsqrtf: 1.36G pair terms, "
+                     "0.9 MB of input: FP32/MUFU-bound at low occupancy"),
+    TimingProbe("probe/film-energy-const-f64red", "probe-unseen191", "film_energy", P193_EN_N, P193_EN_BLOCK,
+                lambda n: -(-n * n // P193_EN_BLOCK), _p193_en_args, source=_P193, symbols=_p193_en_syms,
+                note="the exchange, anisotropy and Zeeman energies of a 5120 x 5120 recorded granular film (26M "
+                     "cells; grains of 6 cells, 31% grain-boundary cells), a thread a cell in blocks of 512: 3 "
+                     "coalesced float loads (structure of arrays) and the +x and +y neighbours' (L1 hits / next "
+                     "rows from L2), a byte region index, a 24-byte Material struct from __constant__ indexed by the "
+                     "region (~6 distinct regions a warp's 32 cells: serialized constant reads), ~25 FMAs, then three "
+                     "shared-memory tree reductions in double (9 steps, __syncthreads each) and 3 double atomicAdds "
+                     "a block (51k blocks, 3 addresses); 340 MB read: memory-bound with the double reduction's "
+                     "shared traffic alongside"),
+    TimingProbe("probe/heisenberg-mc-checkerboard", "probe-unseen191", "heisenberg_sweep", P193_MC_L, P193_MC_BLOCK,
+                lambda n: -(-n * n * n // 2 // P193_MC_BLOCK), _p193_mc_args, source=_P193,
+                note="one colour's Metropolis half sweep of a 256^3 classical Heisenberg ferromagnet at T = 0.83 "
+                     "T_c (up and down domains of ~16 sites), a thread a site of the colour (8.4M threads) in blocks "
+                     "of 64: 6 integer modulos for the periodic neighbours, 21 float gathers (structure of arrays, "
+                     "the colour's sites 2 apart: every line of the 3 spin arrays loaded, half of each used), its "
+                     "xorshift32 state (stride 2), 3 draws, sqrtf, cosf, sinf, expf, the acceptance branch (~35% "
+                     "accepted: 3 stride-2 stores), a __ballot_sync/__popc count and one atomicAdd a warp; "
+                     "~270 MB of lines read, ~100 MB written: memory-bound on half-used lines"),
+    TimingProbe("probe/stoner-wohlfarth-loop", "probe-unseen191", "sw_hysteresis", P193_SW_N, P193_SW_BLOCK,
+                lambda n: -(-n // P193_SW_BLOCK), _p193_sw_args, source=_P193,
+                note="the hysteresis loop of 2^18 Stoner-Wohlfarth grains (easy axes isotropic, anisotropy fields "
+                     "lognormal) over 400 field steps from +2.5 T to -2.5 T and back, a thread a grain in blocks of "
+                     "256 (1024 blocks): each step relaxes the grain's angle by Newton's method to |dE/dtheta| < 1e-5 "
+                     "(2 sinf and 2 cosf of arguments within ~10 rad and a float division an iteration; 1.7 iterations "
+                     "a grain a step on average, up to ~30 of at most 0.1 rad when it switches: a warp's slowest "
+                     "lane ~4 a step, 2.4x the mean), a cosf and a shared-memory float atomicAdd on the step's "
+                     "sum (all 32 lanes on one address); 400 global atomicAdds a block at the end: bound by the "
+                     "transcendentals and divergence, with the contended shared atomics alongside"),
+    TimingProbe("probe/skyrmion-charge-atan2-shfl", "probe-unseen191", "skyrmion_charge", P193_SK_N, P193_SK_BLOCK,
+                lambda n: -(-n * n // P193_SK_BLOCK), _p193_sk_args, source=_P193,
+                note="the topological charge density of a 4096 x 4096 periodic film with ~8,300 Neel skyrmions "
+                     "(radius ~5 cells, on a disordered lattice of 40-cell spacing, thermal noise), a thread a "
+                     "plaquette in blocks of 1024: 4 float3 loads (12-byte array of structs: the cell, +x, +x+y, "
+                     "+y with integer modulos for the wrap; the next row from L2), two Berg-Luscher solid angles "
+                     "(cross and dot products, 2 atan2f), a coalesced store, a 5-step __shfl_down_sync sum, the "
+                     "warps' sums through shared memory and a __syncthreads, one float atomicAdd a block (16k "
+                     "on one address); 201 MB read, 67 MB written: memory-bound, atan2f alongside"),
+]
+PROBES += UNSEEN191
+
+
+# probe-unseen192 (probes194.cu): a polymer physics (coarse-grained bead-spring chains,
+# Kremer-Grest) course's kernels (FENE bond forces along the chains of a melt, WCA forces with
+# a cell list, radius of gyration and end-to-end distance a warp a chain with shuffles in
+# double, Rouse modes by cosf-weighted sums, a Brownian-dynamics step with Box-Muller noise
+# from a hashed RNG, the intrachain pair-distance histogram by shared-memory atomics) as a
+# student who knows CUDA basics writes them, predicted before their first GPU run
+_P194 = "probes194.cu"
+P194_RHO = 0.85                                    # the melt's bead density (sigma^-3)
+P194_BOND = (0.97, 0.03)                           # bond lengths: N(mean, sd^2), clipped to 0.85 .. 1.10
+P194_FENE_K, P194_FENE_R0 = 30.0, 1.5              # the Kremer-Grest FENE spring
+P194_FENE_NB = 64                                  # fene: beads a chain
+P194_FENE_BLOCK = 256
+P194_WCA_RC = 2.0 ** (1 / 6)                       # wca: the cutoff (sigma)
+P194_WCA_JIT = 0.25                                # beads U(-JIT, JIT) each axis off a cubic lattice
+P194_WCA_BLOCK = 128
+P194_SH_MEAN, P194_SH_PDI = 256, 1.5               # shape: Schulz-Zimm chain lengths (mean, Mw / Mn)
+P194_SH_BLOCK = 256                                # 8 warps: 8 chains a block
+P194_RM_NB = 64                                    # rouse: beads (and modes) a chain
+P194_RM_BLOCK = 256
+P194_BD_DT, P194_BD_GAMMA, P194_BD_KT = 0.002, 1.0, 1.0
+P194_BD_F = (4, 6.0)                               # forces: Student-t(df) times scale, each component
+P194_BD_IMG = 2.0                                  # image counters: round(N(0, IMG^2))
+P194_BD_SEED, P194_BD_STEP = 0x5EED1234, 40000
+P194_BD_BLOCK = 256
+P194_PH_NB, P194_PH_MAXN = 2048, 2048              # pair_hist: beads a chain; PH_MAXN
+P194_PH_BINS, P194_PH_INV_DR = 256, 20.0           # PH_BINS of 0.05 sigma: r < 12.8
+P194_PH_BLOCK = 256
+
+
+def _p194_bonds(m, rng):
+    """m bond vectors (float32, m x 3) of lengths N(P194_BOND) clipped to 0.85 .. 1.10, their
+    directions the normalised sums of 3 consecutive isotropic Gaussian vectors (neighbouring
+    bonds correlated: a semiflexible chain, <cos> 0.6 between successive bonds, 0.29 a bond
+    apart, 0 beyond)."""
+    g = rng.standard_normal((m + 2, 3), dtype=np.float32)
+    u = g[2:] + g[1:-1]
+    u += g[:-2]
+    del g
+    u /= np.sqrt(np.einsum("ij,ij->i", u, u))[:, None]
+    u *= np.clip(rng.normal(*P194_BOND, m).astype(np.float32), 0.85, 1.10)[:, None]
+    return u
+
+
+def _p194_walks(lengths, L, rng):
+    """Chains of the given lengths (beads contiguous a chain) as unwrapped positions (float32,
+    n x 3): each chain's first bead uniform in the box [0, L)^3, the others its bonds'
+    (_p194_bonds) partial sums: phantom chains (ideal, as a melt's are on large scales and the
+    Rouse model's are), no excluded volume, ~0.2% of a chain's pairs within 12.8 closer than
+    0.85."""
+    lengths = np.asarray(lengths, np.int64)
+    n = int(lengths.sum())
+    start = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+    b = _p194_bonds(n, rng)
+    b[start] = 0
+    first = rng.uniform(0, L, (len(lengths), 3))
+    out = np.empty((n, 3), np.float32)
+    for d in range(3):
+        cs = np.cumsum(b[:, d], dtype=np.float64)
+        cs -= np.repeat(cs[start] - first[:, d], lengths)
+        out[:, d] = cs
+        del cs
+    return out
+
+
+def _p194_box(n):
+    """The side of the cubic box holding n beads at density P194_RHO."""
+    return float((n / P194_RHO) ** (1 / 3))
+
+
+def _p194_fene_args(n, rng, nb=P194_FENE_NB):
+    """n beads in chains of nb (n a multiple of nb) in a box at density P194_RHO, positions
+    (float32 x, y, z) wrapped into [0, L); fx, fy, fz, epot (zeroed); nb, L, K, R0, n."""
+    assert n % nb == 0
+    L = _p194_box(n)
+    p = _p194_walks(np.full(n // nb, nb), L, rng)
+    np.mod(p, np.float32(L), out=p)
+    np.minimum(p, np.nextafter(np.float32(L), np.float32(0)), out=p)
+    z = lambda: np.zeros(n, np.float32)
+    return [p[:, 0].copy(), p[:, 1].copy(), p[:, 2].copy(), z(), z(), z(), z(), _i32(nb), np.float32(L),
+            np.float32(P194_FENE_K), np.float32(P194_FENE_R0), _i32(n)]
+
+
+def _p194_fene_ref(x, y, z, nb, L, K, R0):
+    """fene_bonds in float64: the forces (n x 3), energies (n) and bond lengths (the chains'
+    n / nb (nb - 1) bonds)."""
+    p = np.stack([x, y, z], axis=1).astype(np.float64).reshape(-1, int(nb), 3)
+    L, K, R02 = float(L), float(K), float(R0) ** 2
+    d = p[:, :-1] - p[:, 1:]                              # bead k minus bead k + 1
+    d -= L * np.round(d / L)
+    r2 = (d * d).sum(axis=2)
+    f = (-K / (1 - r2 / R02))[..., None] * d              # on bead k; minus it on bead k + 1
+    u = -0.5 * K * R02 * np.log(1 - r2 / R02)
+    F = np.zeros_like(p)
+    F[:, :-1] += f
+    F[:, 1:] -= f
+    E = np.zeros(p.shape[:2])
+    E[:, :-1] += u / 2
+    E[:, 1:] += u / 2
+    return F.reshape(-1, 3), E.ravel(), np.sqrt(r2).ravel()
+
+
+def _p194_wca_cells(p, L):
+    """nc and each position's cell, in float32 as wca_cells computes them."""
+    f = np.float32
+    nc = int(L / P194_WCA_RC)
+    cs = f(L) / f(nc)
+    c = np.minimum((np.asarray(p, f) / cs).astype(np.int64), nc - 1)
+    return nc, (c[:, 2] * nc + c[:, 1]) * nc + c[:, 0]
+
+
+def _p194_wca_args(n, rng):
+    """n = M^3 beads at density P194_RHO: a simple cubic lattice's sites each moved U(-JIT, JIT)
+    sigma each axis, wrapped into the box [0, L)^3; sorted by cell of the cell list (nc = L /
+    rc rounded down cells a side, each bead's cell as the kernel computes it), positions as
+    float4 (w = 0, n x 4); cell_start (int32 nc^3 + 1); force (float4, zeroed); nc, L, n."""
+    M = round(n ** (1 / 3))
+    assert M ** 3 == n
+    a = P194_RHO ** (-1 / 3)
+    L = M * a
+    g = np.arange(M, dtype=np.float32) * np.float32(a)
+    p = np.stack(np.meshgrid(g, g, g, indexing="ij"), axis=-1).reshape(-1, 3)
+    p += rng.uniform(-P194_WCA_JIT, P194_WCA_JIT, (n, 3)).astype(np.float32)
+    p = np.mod(p, np.float32(L))
+    p = np.minimum(p, np.nextafter(np.float32(L), np.float32(0)))
+    nc, cell = _p194_wca_cells(p, L)
+    o = np.argsort(cell, kind="stable")
+    pos = np.zeros((n, 4), np.float32)
+    pos[:, :3] = p[o]
+    start = np.searchsorted(cell[o], np.arange(nc ** 3 + 1)).astype(np.int32)
+    return [pos.ravel(), start, np.zeros(4 * n, np.float32), _i32(nc), np.float32(L), _i32(n)]
+
+
+def _p194_wca_ref(pos, L):
+    """wca_cells by all pairs in float64 (a small n): forces and half energies (n x 4), the
+    scale sum_j |F_ij| + |the pair's terms| of each bead's sum (n), the pairs' distances."""
+    p = np.asarray(pos, np.float64).reshape(-1, 4)[:, :3]
+    L = float(L)
+    d = p[:, None, :] - p[None, :, :]
+    d -= L * np.round(d / L)
+    r2 = (d * d).sum(axis=2)
+    np.fill_diagonal(r2, np.inf)
+    on = r2 < P194_WCA_RC ** 2
+    ir6 = np.where(on, 1 / r2 ** 3, 0)
+    c = np.where(on, 24 * ir6 * (2 * ir6 - 1) / r2, 0)
+    out = np.zeros((len(p), 4))
+    out[:, :3] = (c[..., None] * d).sum(axis=1)
+    out[:, 3] = np.where(on, 2 * ir6 * (ir6 - 1) + 0.5, 0).sum(axis=1)
+    scale = np.where(on, 24 * ir6 * (2 * ir6 + 1) / np.sqrt(np.where(on, r2, 1)), 0).sum(axis=1)
+    return out, scale, np.sqrt(r2[np.triu_indices(len(p), 1)])
+
+
+def _p194_sh_args(n, rng, mean=P194_SH_MEAN):
+    """n chains of a polydisperse melt, lengths Schulz-Zimm (gamma of shape 1 / (PDI - 1),
+    mean `mean`, at least 2), unwrapped positions (_p194_walks; Bead structs: float32 x, y, z
+    a bead) in a box at density P194_RHO; off (int32 n + 1); rg2, ree2 (zeroed); n."""
+    k = 1 / (P194_SH_PDI - 1)
+    ln = np.maximum(np.rint(rng.gamma(k, mean / k, n)), 2).astype(np.int64)
+    off = np.concatenate([[0], np.cumsum(ln)]).astype(np.int32)
+    r = _p194_walks(ln, _p194_box(int(off[-1])), rng)
+    return [r.ravel(), off, np.zeros(n, np.float32), np.zeros(n, np.float32), _i32(n)]
+
+
+def _p194_sh_ref(r, off):
+    """chain_shape in float64 (the centre-of-mass form): rg2, ree2."""
+    p = np.asarray(r, np.float64).reshape(-1, 3)
+    off = np.asarray(off, np.int64)
+    ln = np.diff(off)
+    cm = np.add.reduceat(p, off[:-1], axis=0) / ln[:, None]
+    dev = p - np.repeat(cm, ln, axis=0)
+    rg2 = np.add.reduceat((dev * dev).sum(axis=1), off[:-1]) / ln
+    e = p[off[1:] - 1] - p[off[:-1]]
+    return rg2, (e * e).sum(axis=1)
+
+
+def _p194_rm_args(n, rng, nb=P194_RM_NB):
+    """n / nb chains of nb beads (n the threads, a (chain, mode) each), unwrapped positions
+    (_p194_walks; float32 x, y, z) in a box at density P194_RHO; X (float32 3 n, zeroed); nb,
+    chains."""
+    assert n % nb == 0
+    ch = n // nb
+    p = _p194_walks(np.full(ch, nb), _p194_box(n), rng)
+    return [p[:, 0].copy(), p[:, 1].copy(), p[:, 2].copy(), np.zeros(3 * n, np.float32), _i32(nb), _i32(ch)]
+
+
+def _p194_rm_ref(x, y, z, nb):
+    """rouse_modes in float64: X (chains x nb modes x 3)."""
+    k = np.arange(nb)
+    C = np.cos(np.pi * np.outer(k, k + 0.5) / nb)         # mode p, bead k
+    p = np.stack([x, y, z], axis=1).astype(np.float64).reshape(-1, nb, 3)
+    return np.einsum("pk,ckd->cpd", C, p) / nb
+
+
+def _p194_bd_args(n, rng):
+    """n beads uniform in a box at density P194_RHO (float32 x, y, z in [0, L)), image counters
+    round(N(0, P194_BD_IMG^2)) (int32), forces Student-t(4) times 6 each component (float32:
+    the heavy tail of a melt's bond and repulsion forces); L, dt, gamma, kT (float32), seed,
+    step (uint32), n."""
+    f32 = np.float32
+    L = _p194_box(n)
+    top = np.nextafter(f32(L), f32(0))
+    xyz = [np.minimum(rng.uniform(0, L, n).astype(f32), top) for _ in range(3)]
+    img = [np.rint(rng.normal(0, P194_BD_IMG, n)).astype(np.int32) for _ in range(3)]
+    df, sc = P194_BD_F
+    frc = [(sc * rng.standard_t(df, n)).astype(f32) for _ in range(3)]
+    return [*xyz, *img, *frc, f32(L), f32(P194_BD_DT), f32(P194_BD_GAMMA), f32(P194_BD_KT),
+            np.uint32(P194_BD_SEED), np.uint32(P194_BD_STEP), _i32(n)]
+
+
+def _p194_pcg(v):
+    """The PCG hash (Jarzynski and Olano 2020) of each uint32."""
+    v = np.asarray(v, np.uint64)
+    m = np.uint64(0xFFFFFFFF)
+    s = (v * np.uint64(747796405) + np.uint64(2891336453)) & m
+    w = (((s >> ((s >> np.uint64(28)) + np.uint64(4))) ^ s) * np.uint64(277803737)) & m
+    return ((w >> np.uint64(22)) ^ w).astype(np.uint32)
+
+
+def _p194_bd_gauss(n, seed, step):
+    """bd_step's three Gaussians of each bead (float64, n x 3), from its four uniforms."""
+    h = _p194_pcg(np.arange(n, dtype=np.uint32) ^ _p194_pcg((np.uint64(seed) + _p194_pcg(step)) & 0xFFFFFFFF))
+    u = []
+    for _ in range(4):
+        u.append(((h >> np.uint32(9)).astype(np.float64) + 0.5) / 2.0 ** 23)
+        h = _p194_pcg(h)
+    r1, r2 = np.sqrt(-2 * np.log(u[0])), np.sqrt(-2 * np.log(u[2]))
+    return np.stack([r1 * np.cos(2 * np.pi * u[1]), r1 * np.sin(2 * np.pi * u[1]), r2 * np.cos(2 * np.pi * u[3])],
+                    axis=1)
+
+
+def _p194_bd_ref(x, y, z, ix, iy, iz, fx, fy, fz, L, dt, gamma, kT, seed, step):
+    """bd_step in float64, unwrapped: each bead's x + ix L etc. after the step (n x 3)."""
+    L, dt, gamma, kT = (float(v) for v in (L, dt, gamma, kT))
+    r = np.stack([x, y, z], axis=1).astype(np.float64) + L * np.stack([ix, iy, iz], axis=1)
+    f = np.stack([fx, fy, fz], axis=1).astype(np.float64)
+    return r + f * dt / gamma + np.sqrt(2 * kT * dt / gamma) * _p194_bd_gauss(len(x), seed, step)
+
+
+def _p194_ph_args(n, rng, nb=P194_PH_NB):
+    """n chains of nb beads (unwrapped positions, _p194_walks; Bead structs) in a box at
+    density P194_RHO; hist (uint32 PH_BINS, zeroed); nb, inv_dr."""
+    r = _p194_walks(np.full(n, nb), _p194_box(n * nb), rng)
+    return [r.ravel(), np.zeros(P194_PH_BINS, np.uint32), _i32(nb), np.float32(P194_PH_INV_DR)]
+
+
+def _p194_ph_ref(r, nb, inv_dr=P194_PH_INV_DR):
+    """pair_hist in float64 (a small size): the histogram and the pairs whose r inv_dr lies
+    within 1e-4 of a bin edge (where float32 may pick the neighbouring bin)."""
+    p = np.asarray(r, np.float64).reshape(-1, nb, 3)
+    iu = np.triu_indices(nb, 1)
+    d = np.sqrt(((p[:, :, None, :] - p[:, None, :, :]) ** 2).sum(axis=3))[:, iu[0], iu[1]].ravel()
+    t = d * float(inv_dr)
+    b = np.floor(t).astype(np.int64)
+    near = np.abs(t - np.rint(t)) < 1e-4
+    return np.bincount(b[b < P194_PH_BINS], minlength=P194_PH_BINS), int((near & (t < P194_PH_BINS + 1)).sum())
+
+
+UNSEEN192 = [
+    TimingProbe("probe/kg-fene-bonds", "probe-unseen192", "fene_bonds", 1 << 24, P194_FENE_BLOCK,
+                lambda n: -(-n // P194_FENE_BLOCK), _p194_fene_args, source=_P194,
+                note="FENE bond forces and energies of a Kremer-Grest melt of 2^18 chains of 64 beads (2^24 beads, "
+                     "density 0.85, box side 270, positions wrapped), a thread a bead in blocks of 256: 3 coalesced "
+                     "float loads of its own position and 3 of each chain neighbour's (the next lane's: L1 hits), for "
+                     "its 1 or 2 bonds (every warp holds a chain's first or last bead: one lane skips a bond) a "
+                     "minimum image (3 float divisions by L and rintf), a float division, a logf and ~15 FMAs, the "
+                     "force in a 3-float per-thread array (registers); 4 coalesced stores; 201 MB read, 268 MB "
+                     "written: memory-bound, the 5 float divisions a bond (IEEE division subroutines) alongside"),
+    TimingProbe("probe/kg-wca-cell-list", "probe-unseen192", "wca_cells", 128 ** 3, P194_WCA_BLOCK,
+                lambda n: -(-n // P194_WCA_BLOCK), _p194_wca_args, source=_P194,
+                note="WCA (LJ cut at 2^(1/6)) forces of 128^3 = 2.1M beads at density 0.85 (a jittered lattice, box "
+                     "side 135, 120^3 cells of side 1.126: 1.2 beads a cell, beads sorted by cell), a thread a bead in "
+                     "blocks of 128: its float4 position, then 27 neighbour cells (periodic wrap: 3 integer modulos a "
+                     "cell), 2 cell_start loads each and a loop over the cell's beads (0-7, mostly 1-2: trip counts "
+                     "diverge within a warp), each candidate a gathered float4 (a warp's lanes in ~25 nearby cells: "
+                     "L1/L2 hits, 32 MB of positions L2-resident), a minimum image with 3 float divisions by L; ~32 "
+                     "candidates a bead of which ~3.5 within the cutoff (a divergent branch with a float division and "
+                     "~12 FMAs); 1 float4 store: latency/L1-bound gathers with integer and division overhead"),
+    TimingProbe("probe/kg-chain-shape-shfl", "probe-unseen192", "chain_shape", 1 << 16, P194_SH_BLOCK,
+                lambda n: -(-n * 32 // P194_SH_BLOCK), _p194_sh_args, source=_P194,
+                note="radius of gyration and end-to-end distance of each of 2^16 chains of a polydisperse melt "
+                     "(Schulz-Zimm lengths, mean 256, PDI 1.5: 2 to ~1900 beads; 16.8M beads, 201 MB of 12-byte Bead "
+                     "structs), a warp a chain in blocks of 256: the lanes stride over the chain's beads (3 loads of a "
+                     "struct a lane: 384 contiguous bytes a warp a trip, trip counts from 1 to ~60 with a ragged last "
+                     "trip), relative to the first bead (broadcast load), converted to double and summed in 4 double "
+                     "accumulators (3 F2F, 4 DADD, 3 DMUL/DFMA a bead), a 5-step __shfl_down_sync reduction of the 4 "
+                     "doubles (8 shuffles a step), 2 double divisions and 2 stores by lane 0; 201 MB streamed once: "
+                     "memory-bound, FP64 adds alongside, short chains' warps mostly idle"),
+    TimingProbe("probe/kg-rouse-modes-cosf", "probe-unseen192", "rouse_modes", 1 << 21, P194_RM_BLOCK,
+                lambda n: -(-n // P194_RM_BLOCK), _p194_rm_args, source=_P194,
+                note="all 64 Rouse modes of 2^15 chains of 64 beads (unwrapped positions, 25 MB), a thread a (chain, "
+                     "mode) in blocks of 256: a 64-trip loop over the chain's beads, each a phase p pi (k + 1/2) / 64 "
+                     "(a float division), a cosf of it (up to 200 rad: the full range reduction, no slow path), 3 "
+                     "loads of the bead (the same address across the warp's 32 modes: broadcasts, L1 hits) and 3 FMAs; "
+                     "3 float divisions and 3 stores (stride 12 B) a thread; 134M cosf and float divisions: "
+                     "compute-bound on their FMA/integer instruction sequences"),
+    TimingProbe("probe/kg-bd-box-muller", "probe-unseen192", "bd_step", 1 << 23, P194_BD_BLOCK,
+                lambda n: -(-n // P194_BD_BLOCK), _p194_bd_args, source=_P194,
+                note="a Brownian-dynamics step of 2^23 beads (box side 214, forces Student-t heavy-tailed, dt = "
+                     "0.002), a thread a bead in blocks of 256: 6 PCG hashes (integer multiplies and a variable shift "
+                     "each) for 4 uniforms, Box-Muller (2 logf, 3 sqrtf, 2 cosf and a sinf of 2 pi u), 4 float "
+                     "divisions (by gamma, in the step's amplitude), the periodic wrap with image counters (a "
+                     "divergent branch for ~0.02% of beads an axis); 9 coalesced loads (36 B) and 6 stores (24 B) a "
+                     "bead: 302 MB read, 201 MB written: memory-bound, the MUFU and integer work close behind"),
+    TimingProbe("probe/kg-pair-hist-smem", "probe-unseen192", "pair_hist", 128, P194_PH_BLOCK,
+                lambda n: (-(-P194_PH_NB // P194_PH_BLOCK), n), _p194_ph_args, source=_P194,
+                note="intrachain monomer pair-distance histogram (256 bins of 0.05 sigma) of 128 semiflexible phantom "
+                     "chains of 2048 beads, grid 8 x 128 blocks of 256: each block stages its chain (24 KB of Bead "
+                     "structs) in shared memory as 3 float arrays, then a thread a bead i loops over j = i + 1 .. 2047 "
+                     "(triangular: the x = 0 blocks run up to 2047 trips, the x = 7 ones up to 255; lanes' trips "
+                     "differ by up to 31), each pair 3 conflict-free shared loads, 3 FMAs, a sqrtf and a float to int "
+                     "conversion, and for the 13% of pairs within 12.8 sigma (contour-near ones, all lanes at the same "
+                     "contour distance: near the bond length the lanes hit a few bins) a shared atomicAdd; the 256 "
+                     "bins added to global by atomicAdd a block; 268M pairs, one wave (8 blocks an SM) with the "
+                     "triangular imbalance: FMA/sqrt issue-bound, shared atomic conflicts at small separations"),
+]
+PROBES += UNSEEN192
+
+
+# probe-unseen193 (probes195.cu): a precision agriculture / crop modelling course's kernels
+# (vegetation indices of a 4-band uint16 drone mosaic, a SIMPLE-type maize season a field
+# cell with the farm's weather in __constant__, yield-map statistics by management zone with
+# shared-memory atomics (64-bit sums), a fuzzy c-means step for zone delineation with warp
+# shuffle reductions, a month of FAO-56 Penman-Monteith ET0 from a coarse weather grid of
+# structs, an exhaustive irrigation-schedule search a block a field with per-thread arrays
+# and a shared-memory argmax) as a student who knows CUDA basics writes them, predicted
+# before their first GPU run
+_P195 = "probes195.cu"
+P195_VI_N = 4608                                   # veg: the mosaic's side (pixels, 5 cm)
+P195_VI_BLOCK = 256
+P195_VI_ROWS = 15                                  # crop rows every 15 pixels (75 cm)
+P195_VI_SOIL = (0.12, 0.16, 0.20, 0.25)            # reflectance of bare soil: green, red, red edge, NIR
+P195_VI_LEAF = (0.09, 0.04, 0.28, 0.50)            # and of a full canopy
+P195_CG_N = 1280                                   # crop: the region's side (30 m cells)
+P195_CG_BLOCK = 128
+P195_CG_FIELD = 27                                 # fields of 27 x 27 cells (800 m), from a random offset
+P195_CG_DAYS = 180                                 # CG_DAYS: April 15 (day of year 105) on
+P195_CG_TSUM = (1350.0, 1400.0, 1450.0, 1500.0, 1550.0, 1600.0)   # hybrids' degree-days to maturity
+P195_CG_RAIN = (0.25, 0.5, 0.8, 12.0)              # P(wet | dry), P(wet | wet), gamma shape, scale (mm)
+P195_ZS_N = 6144                                   # zonal: the yield map's side (2 m cells)
+P195_ZS_BLOCK, P195_ZS_GRID = 256, 1024            # a grid-stride loop over 1024 blocks
+P195_ZS_MAX = 1024                                 # ZS_MAX
+P195_ZS_SECTIONS = 15                              # sections (800 m) a side
+P195_ZS_SPLIT = (0.45, 0.25, 0.15, 0.15)           # a farmed section: one field, N/S halves, E/W halves, quarters
+P195_ZS_FARMED = 0.6
+P195_ZS_CROPS = ((0.5, 12000.0), (0.4, 3800.0), (0.1, 5500.0))   # corn, soybean, wheat: share, mean kg/ha
+P195_FC_N = 4096                                   # fcm: the field's side (1 m cells)
+P195_FC_BLOCK = 256                                # FC_WARPS warps
+P195_FC_C, P195_FC_A = 5, 4
+P195_ET_N = 2048                                   # et0: the grid's side (250 m cells)
+P195_ET_BLOCK = (32, 8)
+P195_ET_R = 16                                     # ET_R
+P195_ET_REGION = (43.5, 1 / 384, 182, 31)          # lat0 (the north edge), degrees a cell, July 1 (doy), days
+P195_ET_KC = (1.20, 1.05, 0.35, 0.95, 0.85, 1.00, 1.05, 0.30)    # corn, soy, wheat stubble, alfalfa, grass,
+P195_ET_COVER = (0.38, 0.30, 0.05, 0.04, 0.10, 0.06, 0.02, 0.05)  # forest, water, developed: Kc, share
+P195_IR_N = 16384                                  # irrig: centre-pivot fields (a block each)
+P195_IR_DAYS, P195_IR_OPP = 120, 8
+P195_IR_STAGES = (0, 25, 65, 105)                  # FAO-56 maize: initial 25 d, development 40, mid 40, late 15
+P195_IR_KY = (0.4, 1.5, 0.5, 0.2)                  # FAO-33 maize Ky by stage
+P195_IR_KC = (0.3, 1.2, 0.6)                       # Kc initial, mid, end
+P195_IR_REGIONS = 64                               # weather regions (fields contiguous)
+
+
+def _p195_smooth(ny, nx, cell, rng):
+    """A smooth field in [0, 1] (float32, ny x nx): _p156_field of cell x cell patches over a
+    grid of at least 2 x 2 cells."""
+    return _p156_field(ny, nx, max(1, min(cell, ny // 2, nx // 2)), rng)
+
+
+def _p195_vi_args(n, rng):
+    """An n x n mosaic (row-major): the green, red, red-edge, NIR planes (uint16, reflectance x
+    10^4) of soil and canopy mixed by cover v (a smooth field of 256-pixel patches between
+    0.15 and 1, times crop rows every P195_VI_ROWS pixels), an illumination factor N(1,
+    0.05^2) and sensor noise N(0, 0.004^2) a band, at least 1; all bands 0 outside the
+    flight's footprint (a rectangle of 0.9 n x 0.76 n turned 15 degrees about the centre);
+    ndvi, gndvi, ndre, savi (float32, zeroed); npix."""
+    f32 = np.float32
+    yy = (np.arange(n, dtype=f32) - f32((n - 1) / 2))[:, None]
+    xx = (np.arange(n, dtype=f32) - f32((n - 1) / 2))[None, :]
+    c, s = f32(np.cos(np.radians(15))), f32(np.sin(np.radians(15)))
+    inside = (np.abs(c * xx + s * yy) < f32(0.45 * n)) & (np.abs(-s * xx + c * yy) < f32(0.38 * n))
+    rows = f32(0.6) + f32(0.4) * np.cos(f32(2 * np.pi / P195_VI_ROWS) * (xx + f32(0.3) * yy))
+    del xx, yy
+    v = np.clip((f32(0.15) + f32(0.85) * _p195_smooth(n, n, 256, rng)) * rows, 0, 1)
+    del rows
+    light = f32(1) + f32(0.05) * rng.standard_normal((n, n), dtype=f32)
+    img = np.zeros((4, n, n), np.uint16)
+    for b in range(4):
+        r = (f32(P195_VI_SOIL[b]) * (1 - v) + f32(P195_VI_LEAF[b]) * v) * light
+        r += f32(0.004) * rng.standard_normal((n, n), dtype=f32)
+        img[b] = np.where(inside, np.clip(np.rint(r * f32(1e4)), 1, 65535), 0)
+    del v, light, r, inside
+    z = lambda: np.zeros(n * n, f32)
+    return [img.ravel(), z(), z(), z(), z(), _i32(n * n)]
+
+
+def _p195_vi_ref(img, npix):
+    """veg_indices in numpy: ndvi, gndvi, ndre (float32: the integer differences divided, as
+    the kernel rounds them) and savi (float64), -9999 where any band is 0."""
+    g, r, re, nir = np.asarray(img, np.int64).reshape(4, npix)
+    bad = (g == 0) | (r == 0) | (re == 0) | (nir == 0)
+    nd = lambda a, b: np.where(bad, -9999, np.float32(a - b) / np.float32(a + b)).astype(np.float32)
+    R, N = r * float(np.float32(1e-4)), nir * float(np.float32(1e-4))
+    with np.errstate(invalid="ignore", divide="ignore"):                   # 0 / 0 where bad
+        return nd(nir, r), nd(nir, g), nd(nir, re), np.where(bad, -9999, 1.5 * (N - R) / (N + R + 0.5))
+
+
+def _p195_cg_weather(rng, days=P195_CG_DAYS):
+    """A farm's weather from April 15 (float32 arrays of days): tmax about 16.5 + 13.5
+    cos(2 pi (doy - 200) / 365) C with AR(1) anomalies (0.7, sd 3.5), tmin 11 C below it
+    (8 on wet days) +- N(0, 1.5^2); wet days by a Markov chain (P195_CG_RAIN) with gamma
+    amounts; solar radiation 20 + 9 cos(2 pi (doy - 172) / 365) MJ / m^2 times 0.45 on wet
+    days and U(0.75, 1) on dry ones."""
+    doy = 105 + np.arange(days)
+    an = np.zeros(days)
+    e = rng.normal(0, 3.5 * np.sqrt(1 - 0.49), days)
+    an[0] = rng.normal(0, 3.5)
+    for d in range(1, days):
+        an[d] = 0.7 * an[d - 1] + e[d]
+    p01, p11, k, th = P195_CG_RAIN
+    u = rng.random(days)
+    wet = np.zeros(days, bool)
+    for d in range(1, days):
+        wet[d] = u[d] < (p11 if wet[d - 1] else p01)
+    rain = np.where(wet, rng.gamma(k, th, days), 0)
+    tmax = 16.5 + 13.5 * np.cos(2 * np.pi * (doy - 200) / 365) + an
+    tmin = tmax - np.where(wet, 8, 11) + rng.normal(0, 1.5, days)
+    srad = (20 + 9 * np.cos(2 * np.pi * (doy - 172) / 365)) * np.where(wet, 0.45, rng.uniform(0.75, 1, days))
+    return [a.astype(np.float32) for a in (tmax, tmin, srad, rain)]
+
+
+def _p195_cg_syms(n, rng):
+    tmax, tmin, srad, rain = _p195_cg_weather(rng)
+    return {"c_tmax": tmax, "c_tmin": tmin, "c_srad": srad, "c_rain": rain}
+
+
+def _p195_cg_args(n, rng):
+    """An n x n region of 30 m cells (row-major) in fields of P195_CG_FIELD x P195_CG_FIELD
+    cells (from a random offset: a warp's cells in 1 or 2 fields): a field's sowing day
+    (int32) triangular(3, 15, 40), its hybrid's degree-days to maturity one of P195_CG_TSUM
+    (float32); each cell's available water capacity 80 + 170 f mm for a smooth soil field f
+    of 40-cell patches, times U(0.95, 1.05); yield (float32) and mat_day (int32), zeroed;
+    the number of cells."""
+    F = P195_CG_FIELD
+    oy, ox = rng.integers(0, F, 2)
+    nf = (n + 2 * F) // F
+    fid = ((np.arange(n)[:, None] + oy) // F) * nf + (np.arange(n)[None, :] + ox) // F
+    sow = np.rint(rng.triangular(3, 15, 40, nf * nf)).astype(np.int32)[fid]
+    tsum = rng.choice(np.array(P195_CG_TSUM, np.float32), nf * nf)[fid]
+    awc = (np.float32(80) + np.float32(170) * _p195_smooth(n, n, 40, rng)) * rng.uniform(0.95, 1.05, (n, n))
+    return [sow.ravel(), tsum.ravel(), awc.astype(np.float32).ravel(), np.zeros(n * n, np.float32),
+            np.zeros(n * n, np.int32), _i32(n * n)]
+
+
+def _p195_cg_ref(sow, tsum, awc, tmax, tmin, srad, rain):
+    """crop_season in float64, the cells side by side: yield, the maturity day (-1 if none)
+    and each cell's smallest |thermal time - tsum| over its days (where float32 may end
+    the season a day apart)."""
+    tmax, tmin, srad, rain = (np.asarray(v, np.float64) for v in (tmax, tmin, srad, rain))
+    sow = np.asarray(sow)
+    ts, cap = np.asarray(tsum, np.float64), np.asarray(awc, np.float64)
+    n = len(sow)
+    sw, tt, bio = cap.copy(), np.zeros(n), np.zeros(n)
+    mday = np.full(n, -1)
+    margin = np.full(n, np.inf)
+    for d in range(len(tmax)):
+        on = (sow <= d) & (mday < 0)
+        gdd = 0.5 * (np.clip(tmax[d], 10, 30) + np.clip(tmin[d], 10, 30)) - 10
+        tt = np.where(on, tt + gdd, tt)
+        fsol = 0.95 / (1 + np.exp(np.maximum(-0.01 * (tt - 480), 0.01 * (tt - (ts - 360)))))
+        tm = 0.5 * (tmax[d] + tmin[d])
+        es = 0.6108 * np.exp(17.27 * tm / (tm + 237.3))
+        delta = 4098 * es / (tm + 237.3) ** 2
+        pet = 1.26 * delta / (delta + 0.0666) * 0.6 * srad[d] / 2.45
+        w = np.minimum(sw + rain[d], cap)
+        ws = np.minimum(w / (0.5 * cap), 1)
+        w = np.maximum(w - fsol * pet * ws - (1 - fsol) * pet * w / cap, 0)
+        sw = np.where(on, w, sw)
+        fh = np.clip(1 - (tmax[d] - 34) / 10, 0, 1)
+        bio = np.where(on, bio + 1.9 * fsol * srad[d] * np.minimum(ws, fh), bio)
+        margin = np.where(on, np.minimum(margin, np.abs(tt - ts)), margin)
+        mday[on & (tt >= ts)] = d
+    return bio * 5.0, mday, margin
+
+
+def _p195_zs_args(n, rng):
+    """An n x n yield map of 2 m cells (row-major) over P195_ZS_SECTIONS^2 sections, the
+    farmed ones (P195_ZS_FARMED) split into fields by P195_ZS_SPLIT, roads along the
+    sections' north and west edges; each field 3 or 4 management zones by thresholds of a
+    smooth productivity field p (S/4-cell patches; zones (0.35, 0.65) or (0.3, 0.5, 0.7);
+    zone ids numbered field by field, fields past ZS_MAX zones dropped; -1 off the farm);
+    yields (uint16 kg/ha): the field's crop's mean (P195_ZS_CROPS, U(0.9, 1.1) a field)
+    times (0.7 + 0.6 p) lognormal(0, 0.08), 0.5% flow-delay spikes x U(1.5, 2.5), 0 (not
+    logged) in the headland strips along half the fields' edges and 3% of cells at random;
+    zone, npix, nzones; cnt, sum, sumsq, zmin (INT_MAX), zmax (0) of ZS_MAX zones."""
+    f32 = np.float32
+    G = P195_ZS_SECTIONS
+    S = -(-n // G)
+    h = S // 2
+    road = max(1, S // 80)
+    hw = max(1, S // 40)
+    split = rng.choice(4, G * G, p=P195_ZS_SPLIT).astype(np.int8)
+    split[rng.random(G * G) >= P195_ZS_FARMED] = -1
+    nfs = np.array([0, 1, 2, 2, 4])[split + 1]
+    foff = np.concatenate([[0], np.cumsum(nfs)]).astype(np.int32)
+    nf = int(foff[-1])
+    nzf = rng.choice([3, 4], nf + 1)
+    zoff = np.concatenate([[0], np.cumsum(nzf)]).astype(np.int32)
+    keep = zoff[1:] <= P195_ZS_MAX
+    keep[nf:] = False
+    nzones = int(zoff[1:][keep][-1]) if keep.any() else 0
+    crop = rng.choice(3, nf + 1, p=[c[0] for c in P195_ZS_CROPS])
+    mean = (np.array([c[1] for c in P195_ZS_CROPS])[crop] * rng.uniform(0.9, 1.1, nf + 1)).astype(f32)
+    lost = rng.random(nf + 1) < 0.5                       # fields whose headlands were not logged
+    t1 = np.where(nzf == 3, 0.35, 0.3).astype(f32)
+    t2 = np.where(nzf == 3, 0.65, 0.5).astype(f32)
+    t3 = np.where(nzf == 3, 2, 0.7).astype(f32)
+    p = _p195_smooth(n, n, max(S // 4, 2), rng)
+    zone = np.empty((n, n), np.int32)
+    yld = np.empty((n, n), np.uint16)
+    c = np.arange(n)
+    sx, lx = (c // S)[None, :], (c % S)[None, :]
+    for r0 in range(0, n, 512):
+        r = np.arange(r0, min(n, r0 + 512))
+        sy, ly = (r // S)[:, None], (r % S)[:, None]
+        sp = split[sy * G + sx]
+        a, b = ly >= h, lx >= h
+        fld = foff[sy * G + sx] + np.where(sp == 1, a, np.where(sp == 2, b, np.where(sp == 3, 2 * a + b, 0)))
+        ok = (sp >= 0) & (ly >= road) & (lx >= road)
+        fld = np.where(ok, fld, nf)
+        ok &= keep[fld]
+        q = p[r0:r0 + len(r)]
+        k = (q > t1[fld]).astype(np.int32) + (q > t2[fld]) + (q > t3[fld])
+        zone[r0:r0 + len(r)] = np.where(ok, zoff[fld] + k, -1)
+        y = mean[fld] * (f32(0.7) + f32(0.6) * q) * np.exp(f32(0.08) * rng.standard_normal(q.shape, dtype=f32))
+        spike = rng.random(q.shape, dtype=f32) < 0.005
+        y[spike] *= rng.uniform(1.5, 2.5, int(spike.sum())).astype(f32)
+        # headlands: the strips along the fields' edges where the combine turns
+        edge = (np.minimum(ly - road, S - 1 - ly) < hw) | (np.minimum(lx - road, S - 1 - lx) < hw)
+        edge |= (((sp == 1) | (sp == 3)) & (np.abs(ly - h) < hw)) | (((sp == 2) | (sp == 3)) & (np.abs(lx - h) < hw))
+        gone = (edge & lost[fld]) | (rng.random(q.shape, dtype=f32) < 0.03) | ~ok
+        yld[r0:r0 + len(r)] = np.where(gone, 0, np.clip(np.rint(y), 1, 65535))
+    Z = P195_ZS_MAX
+    return [yld.ravel(), zone.ravel(), _i32(n * n), _i32(nzones), np.zeros(Z, np.uint32), np.zeros(Z, np.uint64),
+            np.zeros(Z, np.uint64), np.full(Z, 2 ** 31 - 1, np.int32), np.zeros(Z, np.int32)]
+
+
+def _p195_zs_ref(yld, zone, nzones):
+    """zonal_yield in numpy: cnt, sum, sumsq (uint64, exact), zmin, zmax of ZS_MAX zones."""
+    ok = (np.asarray(zone) >= 0) & (np.asarray(yld) > 0)
+    z, y = np.asarray(zone)[ok], np.asarray(yld, np.uint64)[ok]
+    Z = P195_ZS_MAX
+    cnt = np.bincount(z, minlength=Z).astype(np.uint32)
+    s, q = np.zeros(Z, np.uint64), np.zeros(Z, np.uint64)
+    np.add.at(s, z, y)
+    np.add.at(q, z, y * y)
+    lo, hi = np.full(Z, 2 ** 31 - 1, np.int64), np.zeros(Z, np.int64)
+    np.minimum.at(lo, z, y.astype(np.int64))
+    np.maximum.at(hi, z, y.astype(np.int64))
+    return cnt, s, q, lo, hi
+
+
+def _p195_fc_args(n, rng):
+    """A quarter section of n x n 1 m cells (row-major) irrigated by a centre pivot: the
+    attribute planes (float32) shallow ECa 10 + 40 c + 5 k + N(0, 1.5^2) and deep ECa 15 +
+    30 c + 25 k + N(0, 2^2) mS/m, elevation 300 + 12 t + N(0, 0.05^2) m, NDVI 0.35 + 0.24 c
+    + 0.16 (1 - t) + N(0, 0.04^2) for smooth clay c (n/16 patches), claypan depth k (n/8)
+    and topography t (n/4) fields; the first -9999 outside the pivot's circle; the centres
+    (the attributes of 5 random pixels in the circle), the weights (1 / each attribute's
+    variance in the circle); label (uint8) and the 26 sums (float32) zeroed; npix."""
+    f32 = np.float32
+    c = _p195_smooth(n, n, max(n // 16, 2), rng)
+    k = _p195_smooth(n, n, max(n // 8, 2), rng)
+    t = _p195_smooth(n, n, max(n // 4, 2), rng)
+    x = np.empty((4, n, n), f32)
+    x[0] = f32(10) + f32(40) * c + f32(5) * k + f32(1.5) * rng.standard_normal((n, n), dtype=f32)
+    x[1] = f32(15) + f32(30) * c + f32(25) * k + f32(2) * rng.standard_normal((n, n), dtype=f32)
+    del k
+    x[2] = f32(300) + f32(12) * t + f32(0.05) * rng.standard_normal((n, n), dtype=f32)
+    x[3] = np.clip(f32(0.35) + f32(0.24) * c + f32(0.16) * (1 - t) + f32(0.04) * rng.standard_normal((n, n), dtype=f32),
+                   0, 1)
+    del c, t
+    r = (np.arange(n, dtype=f32) - f32((n - 1) / 2)) / f32(n / 2)
+    ring = r[:, None] ** 2 + r[None, :] ** 2 <= 1
+    inside = np.flatnonzero(ring.ravel())
+    pick = rng.choice(inside, P195_FC_C, replace=False)
+    xs = x.reshape(4, -1)
+    cen = xs[:, pick].T.copy()
+    sub = xs[:, inside[rng.integers(0, len(inside), min(len(inside), 1 << 16))]]
+    wgt = (1 / np.var(sub.astype(np.float64), axis=1)).astype(f32)
+    x[0][~ring] = f32(-9999)
+    return [x.ravel(), cen.ravel(), wgt, np.zeros(n * n, np.uint8), np.zeros(26, f32), _i32(n * n)]
+
+
+def _p195_fc_ref(x, cen, wgt, npix):
+    """fcm_step in float64: the labels (255 outside), the 26 sums and each pixel's relative gap
+    of its two smallest distances (where float32 may pick the other zone)."""
+    x = np.asarray(x, np.float64).reshape(P195_FC_A, npix).T
+    ok = x[:, 0] != -9999
+    x = x[ok]
+    cen = np.asarray(cen, np.float64).reshape(P195_FC_C, P195_FC_A)
+    d2 = np.maximum((((x[:, None, :] - cen[None]) ** 2) * np.asarray(wgt, np.float64)).sum(axis=2), 1e-12)
+    u = (1 / d2) / (1 / d2).sum(axis=1, keepdims=True)
+    um = u * u
+    label = np.full(npix, 255, np.uint8)
+    label[ok] = np.argmax(u, axis=1)
+    acc = np.concatenate([(um.T @ x).ravel(), um.sum(axis=0), [(um * d2).sum()]])
+    s = np.sort(d2, axis=1)
+    return label, acc, ((s[:, 1] - s[:, 0]) / s[:, 0]).min(initial=np.inf)
+
+
+def _p195_et_syms(n, rng):
+    return {"c_kc": np.array(P195_ET_KC, np.float32)}
+
+
+def _p195_et_args(n, rng, region=P195_ET_REGION):
+    """An n x n grid of 250 m cells (row-major, from lat0 southwards) under a coarse grid of
+    P195_ET_R x P195_ET_R-cell weather cells: each day's weather (DayWx: 6 float32) a coarse
+    cell, day-major: tmax 29 C + 4 C north to south + 4 (f - 0.5) C for a smooth field f (8
+    coarse-cell patches) + the day's AR(1) anomaly (0.6, sd 2.5); tmin 10 + 3 f C below;
+    rhmax 85 + 10 (f - 0.5) - 2 anomaly (<= 100) %, rhmin 40 - 10 f - 3 anomaly (>= 15);
+    wind 3.5 lognormal(0, 0.35) m/s (10 m); solar radiation 26 MJ / m^2 times the day's
+    cloudiness (0.45 on 25% of days, else U(0.85, 1)) times 0.9 + 0.1 f; elevation 180 +
+    250 f (256-cell patches) m; land cover (uint8) in fields of 3 x 3 cells by P195_ET_COVER;
+    et0_sum, etc_sum zeroed; nx, ny, lat0, res, doy0, days."""
+    lat0, res, doy0, days = region
+    R = P195_ET_R
+    wc = -(-n // R)
+    an = np.zeros(days)
+    an[0] = rng.normal(0, 2.5)
+    e = rng.normal(0, 2.5 * 0.8, days)
+    for d in range(1, days):
+        an[d] = 0.6 * an[d - 1] + e[d]
+    cloud = np.where(rng.random(days) < 0.25, 0.45, rng.uniform(0.85, 1, days))
+    ns = np.linspace(2, -2, wc)[:, None]
+    wx = np.empty((days, wc, wc, 6), np.float32)
+    for d in range(days):
+        f = _p195_smooth(wc, wc, 8, rng)
+        g = _p195_smooth(wc, wc, 8, rng)
+        wx[d, ..., 0] = 29 - ns + 4 * (f - 0.5) + an[d]
+        wx[d, ..., 1] = wx[d, ..., 0] - 10 - 3 * g
+        wx[d, ..., 2] = np.minimum(85 + 10 * (g - 0.5) - 2 * an[d], 100)
+        wx[d, ..., 3] = np.maximum(40 - 10 * f - 3 * an[d], 15)
+        wx[d, ..., 4] = 3.5 * np.exp(0.35 * rng.standard_normal()) * (0.8 + 0.4 * _p195_smooth(wc, wc, 8, rng))
+        wx[d, ..., 5] = 26 * cloud[d] * (0.9 + 0.1 * g)
+    elev = (np.float32(180) + np.float32(250) * _p195_smooth(n, n, 256, rng)).ravel()
+    b = -(-n // 3)
+    cov = rng.choice(8, b * b, p=P195_ET_COVER).astype(np.uint8).reshape(b, b)
+    crop = cov[np.arange(n)[:, None] // 3, np.arange(n)[None, :] // 3].ravel()
+    return [wx.ravel(), elev, crop, np.zeros(n * n, np.float32), np.zeros(n * n, np.float32), _i32(n), _i32(n),
+            np.float32(lat0), np.float32(res), _i32(doy0), _i32(days)]
+
+
+def _p195_et_ref(wx, elev, crop, nx, ny, lat0, res, doy0, days):
+    """et0_month in float64 (FAO-56 eqs. 7, 8, 11-13, 17, 19, 21, 23-25, 37-40, 47, 6): the
+    month's ET0 and ETc of each cell."""
+    R = P195_ET_R
+    wc, hc = -(-nx // R), -(-ny // R)
+    w = np.asarray(wx, np.float64).reshape(days, hc, wc, 6)
+    w = w[:, np.arange(ny)[:, None] // R, np.arange(nx)[None, :] // R]           # days x ny x nx x 6
+    z = np.asarray(elev, np.float64).reshape(ny, nx)
+    phi = np.radians(float(np.float32(lat0)) - (np.arange(ny)[:, None] + 0.5) * float(np.float32(res)))
+    gam = 0.000665 * 101.3 * ((293 - 0.0065 * z) / 293) ** 5.26
+    esat = lambda t: 0.6108 * np.exp(17.27 * t / (t + 237.3))
+    s = np.zeros((ny, nx))
+    for d in range(days):
+        tx, tn, hx, hn, u10, rs = (w[d, ..., k] for k in range(6))
+        tm = (tx + tn) / 2
+        es = (esat(tx) + esat(tn)) / 2
+        ea = (esat(tn) * hx + esat(tx) * hn) / 200
+        delta = 4098 * esat(tm) / (tm + 237.3) ** 2
+        u2 = u10 * 4.87 / np.log(67.8 * 10 - 5.42)
+        J = doy0 + d
+        dr = 1 + 0.033 * np.cos(2 * np.pi * J / 365)
+        dec = 0.409 * np.sin(2 * np.pi * J / 365 - 1.39)
+        ws = np.arccos(-np.tan(phi) * np.tan(dec))
+        Ra = 24 * 60 / np.pi * 0.082 * dr * (ws * np.sin(phi) * np.sin(dec) + np.cos(phi) * np.cos(dec) * np.sin(ws))
+        Rso = (0.75 + 2e-5 * z) * Ra
+        Rnl = 4.903e-9 * ((tx + 273.16) ** 4 + (tn + 273.16) ** 4) / 2 * (0.34 - 0.14 * np.sqrt(ea)) * \
+            (1.35 * np.minimum(rs / Rso, 1) - 0.35)
+        Rn = 0.77 * rs - Rnl
+        et0 = (0.408 * delta * Rn + gam * 900 / (tm + 273) * u2 * (es - ea)) / (delta + gam * (1 + 0.34 * u2))
+        s += np.maximum(et0, 0)
+    kc = np.array(P195_ET_KC, np.float32).astype(np.float64)[np.asarray(crop).reshape(ny, nx)]
+    return s.ravel(), (kc * s).ravel()
+
+
+def _p195_ir_syms(n, rng):
+    return {"c_stage_start": np.array(P195_IR_STAGES, np.int32), "c_ky": np.array(P195_IR_KY, np.float32)}
+
+
+def _p195_ir_kc():
+    """FAO-56's maize Kc of each day of the season: initial, rising, mid-season, falling."""
+    d = np.arange(P195_IR_DAYS)
+    s0, s1, s2, s3 = P195_IR_STAGES
+    ini, mid, end = P195_IR_KC
+    return np.select([d < s1, d < s2, d < s3], [ini, ini + (mid - ini) * (d - s1) / (s2 - s1), mid],
+                     mid + (end - mid) * (d - s3) / (P195_IR_DAYS - s3))
+
+
+def _p195_ir_args(n, rng):
+    """n centre-pivot fields in P195_IR_REGIONS weather regions (contiguous, sizes lognormal(0,
+    1) weighted): Field structs (7 float32: TAW lognormal(log 120, 0.3) mm, p 0.55, the
+    initial depletion U(0, 0.5) TAW, attainable yield N(13, 1.2^2) t/ha, an application's
+    depth U(19, 32) mm, price U(170, 210) $/t, cost U(12, 30) $/ha); ETc (float32, days a
+    field) the maize Kc curve times the region's ET0 (5 + 2 sin(pi d / days) mm plus AR(1)
+    noise, >= 1) times U(0.95, 1.05) a field; rain: the region's (a Markov chain, P(wet |
+    dry) 0.2, P(wet | wet) 0.45, gamma(0.7, 14) mm) times lognormal(0, 0.3) a field and
+    day; best_sched (int32), best_profit (float32) zeroed."""
+    D = P195_IR_DAYS
+    R = min(P195_IR_REGIONS, n)
+    w = rng.lognormal(0, 1, R)
+    reg = np.repeat(np.arange(R), rng.multinomial(n, w / w.sum()))
+    t = np.arange(D)
+    noise = np.zeros((R, D))
+    e = rng.normal(0, 0.8, (R, D))
+    for d in range(1, D):
+        noise[:, d] = 0.6 * noise[:, d - 1] + e[:, d]
+    et0 = np.maximum(5 + 2 * np.sin(np.pi * t / D) + noise, 1)
+    u = rng.random((R, D))
+    wet = np.zeros((R, D), bool)
+    for d in range(1, D):
+        wet[:, d] = u[:, d] < np.where(wet[:, d - 1], 0.45, 0.2)
+    rr = np.where(wet, rng.gamma(0.7, 14, (R, D)), 0)
+    etc = (_p195_ir_kc()[None] * et0[reg] * rng.uniform(0.95, 1.05, (n, 1))).astype(np.float32)
+    rain = (rr[reg] * rng.lognormal(0, 0.3, (n, D))).astype(np.float32)
+    taw = rng.lognormal(np.log(120), 0.3, n)
+    fields = np.stack([taw, np.full(n, 0.55), rng.uniform(0, 0.5, n) * taw, rng.normal(13, 1.2, n),
+                       rng.uniform(19, 32, n), rng.uniform(170, 210, n), rng.uniform(12, 30, n)], axis=1)
+    return [fields.astype(np.float32).ravel(), etc.ravel(), rain.ravel(), np.zeros(n, np.int32),
+            np.zeros(n, np.float32)]
+
+
+def _p195_ir_ref(fields, etc, rain):
+    """irrig_search in float64 over all (field, schedule) pairs: the profits (n x 256)."""
+    f = np.asarray(fields, np.float64).reshape(-1, 7)
+    n, D, S = len(f), P195_IR_DAYS, 1 << P195_IR_OPP
+    taw, p, dr0, ym, dep, price, cost = (f[:, k:k + 1] for k in range(7))
+    etc = np.asarray(etc, np.float64).reshape(n, D)
+    rain = np.asarray(rain, np.float64).reshape(n, D)
+    sched = np.arange(S)[None, :]
+    raw = p * taw
+    dr = np.repeat(dr0, S, axis=1)
+    stage = np.searchsorted(P195_IR_STAGES, np.arange(D), side="right") - 1
+    eta, etm = np.zeros((4, n, S)), np.zeros((4, n, 1))
+    nirr = np.zeros((n, S))
+    for d in range(D):
+        k = (d - 20) // 10
+        irr = np.zeros((1, S))
+        if d >= 20 and (d - 20) % 10 == 0 and k < P195_IR_OPP:
+            irr = ((sched >> k) & 1).astype(np.float64)
+        nirr += irr
+        dr = np.maximum(dr - rain[:, d:d + 1] - irr * dep, 0)
+        ks = np.where(dr > raw, (taw - dr) / (taw - raw), 1)
+        ea = ks * etc[:, d:d + 1]
+        dr = np.minimum(dr + ea, taw)
+        eta[stage[d]] += ea
+        etm[stage[d]] += etc[:, d:d + 1]
+    y = np.prod(1 - np.array(P195_IR_KY, np.float32).astype(np.float64)[:, None, None] * (1 - eta / etm), axis=0)
+    return price * ym * np.maximum(y, 0) - cost * nirr
+
+
+UNSEEN193 = [
+    TimingProbe("probe/drone-ndvi-ndre-u16", "probe-unseen193", "veg_indices", P195_VI_N, P195_VI_BLOCK,
+                lambda n: -(-n * n // P195_VI_BLOCK), _p195_vi_args, source=_P195,
+                note="NDVI, GNDVI, NDRE and SAVI of a 4608 x 4608 4-band drone orthomosaic (21.2M pixels of 5 cm; 32% "
+                     "outside the turned flight footprint, all bands 0: a branch that stores 4 nodata values, "
+                     "divergent only along the footprint's edges), a thread a pixel in blocks of 256: 4 coalesced "
+                     "uint16 loads from the band planes (64 B a warp load), 3 integer sums and differences converted "
+                     "and divided (IEEE float divisions) and SAVI from scaled reflectances (a fourth division), 4 "
+                     "coalesced float stores; 170 MB read, 340 MB written: DRAM-bound"),
+    TimingProbe("probe/maize-season-const-wx", "probe-unseen193", "crop_season", P195_CG_N, P195_CG_BLOCK,
+                lambda n: -(-n * n // P195_CG_BLOCK), _p195_cg_args, source=_P195, symbols=_p195_cg_syms,
+                note="a maize season of a SIMPLE-type crop model on a 1280 x 1280 region (1.64M cells of 30 m; fields "
+                     "of 27 x 27 cells: a warp's 32 cells in 2 fields, 98% of warps with 2 sowing days, 87% with 2 "
+                     "hybrids), a thread a cell in blocks of 128: from the sowing day (3 .. 40) until the hybrid's "
+                     "degree-days are reached (~127 days, 111 - 146; 1% immature run to day 179; a warp runs as long "
+                     "as its slowest field), each day 4 loads from __constant__ weather (the day's address: uniform "
+                     "within a field, 2 addresses in most warps: serialized), 3 expf (interception logistics, "
+                     "saturation vapour pressure), ~8 IEEE float divisions (2 in branches), the bucket's drainage and "
+                     "stress branches (lane-divergent with the soil's capacity), a break at maturity; 12 B loaded, 8 "
+                     "B stored a cell: FP32/MUFU compute-bound with divergent trip counts"),
+    TimingProbe("probe/yield-zones-smem-u64", "probe-unseen193", "zonal_yield", P195_ZS_N, P195_ZS_BLOCK,
+                lambda n: min(P195_ZS_GRID, -(-n * n // P195_ZS_BLOCK)), _p195_zs_args, source=_P195,
+                note="per-zone yield statistics of a 6144 x 6144 combine yield map (37.7M cells of 2 m; uint16 kg/ha "
+                     "and an int zone raster, 226 MB streamed; 884 management zones of 3-4 a field, sizes 0 .. 105k "
+                     "cells, median 16k; 45% of cells off the farm, 10% of farm cells unlogged), a grid-stride loop "
+                     "over 1024 blocks of 256 (28 KB of shared memory a block: count, 64-bit sum and sum of squares, "
+                     "min, max of 1024 zones): 2 coalesced loads a cell, then for the 50% valid cells 5 shared "
+                     "atomics (32-bit add, two 64-bit adds, min, max), a warp's valid lanes in 1 zone (37% of warps) "
+                     "or 2 (17%): ~32-way same-address conflicts; 45% of warps with no valid lane; 2 __syncthreads "
+                     "and a flush of ~880 zones x 5 global atomics a block (4.5M, ~1024 a zone address): bound by "
+                     "contended shared-memory atomics"),
+    TimingProbe("probe/fcm-zones-shfl-26", "probe-unseen193", "fcm_step", P195_FC_N, P195_FC_BLOCK,
+                lambda n: -(-n * n // P195_FC_BLOCK), _p195_fc_args, source=_P195,
+                note="one fuzzy c-means iteration (m = 2, 5 zones, 4 attributes) over a 4096 x 4096 centre-pivot "
+                     "quarter section (16.8M cells of 1 m, 79% inside the pivot's circle), a thread a cell in blocks "
+                     "of 256: 4 coalesced float loads (268 MB), the 5 weighted distances from centres in shared "
+                     "memory (broadcast reads, 60 FMAs), 5 IEEE reciprocals and 5 divisions (the memberships), a "
+                     "1-byte label store; then 26 sums a thread reduced by 5-step __shfl_down_sync each (130 shuffles "
+                     "and adds a warp), staged in shared memory by lane 0, __syncthreads, summed over the 8 warps by "
+                     "26 threads and added by 26 float atomicAdds a block: 1.7M atomics onto 26 addresses in one 128 "
+                     "B line; bound by the shuffles, with the same-line atomics at one L2 slice alongside"),
+    TimingProbe("probe/et0-fao56-coarse-wx", "probe-unseen193", "et0_month", P195_ET_N, P195_ET_BLOCK,
+                lambda n: (-(-n // P195_ET_BLOCK[0]), -(-n // P195_ET_BLOCK[1])), _p195_et_args, source=_P195,
+                symbols=_p195_et_syms,
+                note="a month (31 July days) of FAO-56 Penman-Monteith ET0 on a 2048 x 2048 grid of 250 m cells (4.2M "
+                     "cells), a thread a cell in 32 x 8 blocks: elevation and land cover loaded once (a powf for the "
+                     "pressure, a __constant__ crop coefficient indexed by the cell's class: 4-5 classes a warp, "
+                     "serialized), then a day: a 24-byte DayWx struct from the cell's 4 km weather cell (6 4-byte "
+                     "loads, 2 distinct structs a warp; 12 MB of weather, L1/L2-resident), 3 expf, cosf, sinf, tanf "
+                     "and acosf and sinf, cosf of the declination and sunset angle, 2 powf(T, 4), a sqrtf, a logf of "
+                     "a constant and ~12 IEEE float divisions (the trigonometric functions' slow range reductions, "
+                     "with a local-memory table, compiled in but not taken); 130M cell-days, ~300 instructions each, "
+                     "5 B read and 8 B written a cell: FP32/transcendental compute-bound"),
+    TimingProbe("probe/irrig-sched-argmax", "probe-unseen193", "irrig_search", P195_IR_N, 1 << P195_IR_OPP,
+                lambda n: n, _p195_ir_args, source=_P195, symbols=_p195_ir_syms,
+                note="an exhaustive search of the 256 irrigation schedules (8 opportunities every 10 days) of each of "
+                     "16384 centre-pivot fields, a block of 256 a field, a thread a schedule: a 28-byte Field struct "
+                     "(uniform: broadcast), 120 days each of 2 uniform loads of the field's ETc and rain (15.7 MB, "
+                     "L1/L2), an integer division and modulo for the opportunity test and the schedule's bit, the "
+                     "depletion balance with its percolation, stress (a float division, lane-divergent) and cap "
+                     "branches, and read-modify-writes of the stage's actual and maximum ET in dynamically indexed "
+                     "per-thread arrays (probably local memory: 2 loads and 2 stores a day, L1 hits); the Stewart "
+                     "product of 4 stages (4 divisions), then an 8-step shared-memory argmax tree with a "
+                     "__syncthreads a step and 2 stores a field; ~4M threads x 120 days: compute- and "
+                     "load/store-issue-bound"),
+]
+PROBES += UNSEEN193
+
+
+# probe-unseen194 (probes196.cu): a computational topology / topological data analysis
+# course's kernels (a Vietoris-Rips edge list of a 64-dimensional point cloud by shared-memory
+# tiles and an atomicAdd counter, the Rips graph's connected components by union-find with
+# atomicCAS over its length-sorted edges, persistence landscapes by per-thread top-8 insertion,
+# the Euler characteristic curve of a 3-D CT scan's cubical complex by a shared-memory
+# histogram, a farthest-point landmark step with a warp-shuffle argmax, persistence images by
+# expf) as a student who knows CUDA basics writes them, predicted before their first GPU run
+_P196 = "probes196.cu"
+P196_RP_N, P196_RP_DIM, P196_RP_TILE = 8192, 64, 16     # rips: points; RP_DIM, RP_TILE
+P196_RP_CLUSTERS, P196_RP_LATENT = 24, 4           # clusters (sizes lognormal(0, 1) weighted), each near a 4-flat
+P196_RP_SCALE = (np.log(0.6), 0.3)                 # a cluster's sd along its flat: lognormal(mu, sigma)
+P196_RP_NOISE = 0.05                               # the sd off the flats (each of the 64 coordinates)
+P196_RP_OUT = 0.05                                 # outliers' share: N(0, 1.5^2) each coordinate
+P196_RP_EPS = 0.8                                  # the Rips scale
+P196_RP_CAP = 0.02                                 # the edge list's room, a fraction of the n (n - 1) / 2 pairs
+P196_UF_M = 1 << 23                                # uf: edges (the probe's n); points m / 4 (mean degree 8)
+P196_UF_WIN = 8                                    # a point's candidate edges: its next 8 in Morton order
+P196_UF_CLUSTERED, P196_UF_CSIZE, P196_UF_CSD = 0.8, 64, 0.004   # points in clusters; mean size; child sd
+P196_UF_BLOCK = 256
+P196_PAIR_DTYPE = np.dtype([("birth", "<f4"), ("death", "<f4")])   # struct PPair
+P196_DG_PAIRS = (3, 3 / 123)                       # a diagram's noise pairs: 1 + NegBin(3, 3/123), mean 121
+P196_DG_NOISE = (2.0, 0.12, 0.04)                  # noise: birth Gamma(2, 0.12), persistence Exp(0.04)
+P196_DG_SIGNAL = (1.5, (0.05, 0.4), (0.4, 1.4))    # signal pairs: Poisson(1.5), birth U, persistence U
+P196_LS_LEVELS, P196_LS_SAMPLES = 8, 256           # LS_LEVELS, LS_CHUNK (the sample points, blockDim.x)
+P196_LS_T = 2.0                                    # the landscapes sampled over [0, T]
+P196_LS_N = 16384                                  # diagrams
+P196_PI_RES = 32                                   # PI_RES
+P196_PI_BOX = 1.6                                  # the image covers births and persistences in [0, BOX]
+P196_PI_SIGMA, P196_PI_PMAX = 0.05, 0.5            # the Gaussians' width; the weight's ramp
+P196_PI_N = 8192                                   # diagrams
+P196_EC_N = 256                                    # ecc: the scan's side (voxels)
+P196_EC_BINS, P196_EC_SHIFT = 256, 4               # EC_BINS, EC_SHIFT
+P196_EC_CELL = 16                                  # the rock's grain field: a random grid of 16-voxel cells
+P196_EC_PORE = 0.62                                # pore where the grain field exceeds this
+P196_EC_RAMP = 0.03                                # the partial-volume blend's half-width (field units)
+P196_EC_LEVELS = (900, 2600, 60)                   # pore and grain values, the scanner's noise sd (12-bit)
+P196_EC_BLOCK = (32, 8)
+P196_FP_N = 1 << 24                                # fps: points
+P196_FP_DTYPE = np.dtype([("x", "<f4"), ("y", "<f4"), ("z", "<f4")])   # struct Point3
+P196_FP_TORUS = (1.0, 0.35, 0.01)                  # a torus' radii and the scan's noise sd
+P196_FP_OUT = 0.01                                 # outliers uniform in [-1.5, 1.5]^2 x [-0.5, 0.5]
+P196_FP_PRIOR = 8                                  # landmarks chosen before (point 0, then farthest)
+P196_FP_BLOCK = 256
+
+
+def _p196_rp_points(n, rng, clusters=P196_RP_CLUSTERS):
+    """n points in P196_RP_DIM dimensions (float32, n x DIM, in random order): clusters
+    at N(0, 1) centres, sizes lognormal(0, 1) weighted, each a P196_RP_LATENT-flat (a random
+    orthonormal basis) with N(0, s^2) coordinates for a cluster scale s lognormal
+    P196_RP_SCALE, plus N(0, P196_RP_NOISE^2) noise; P196_RP_OUT of the points outliers."""
+    D, k = P196_RP_DIM, P196_RP_LATENT
+    nout = int(round(P196_RP_OUT * n))
+    w = rng.lognormal(0, 1, clusters)
+    cl = np.repeat(np.arange(clusters), rng.multinomial(n - nout, w / w.sum()))
+    cen = rng.standard_normal((clusters, D))
+    basis = np.linalg.qr(rng.standard_normal((clusters, D, k)))[0]            # clusters x D x k
+    s = rng.lognormal(*P196_RP_SCALE, clusters)
+    lat = rng.standard_normal((len(cl), k)) * s[cl, None]
+    X = np.empty((n, D))
+    X[:len(cl)] = cen[cl] + np.einsum("pdk,pk->pd", basis[cl], lat) + rng.normal(0, P196_RP_NOISE, (len(cl), D))
+    X[len(cl):] = rng.normal(0, 1.5, (nout, D))
+    return X[rng.permutation(n)].astype(np.float32)
+
+
+def _p196_rp_args(n, rng, eps=P196_RP_EPS, clusters=P196_RP_CLUSTERS):
+    """The points (float32, n x P196_RP_DIM row-major), eps^2, the edge list (eu, ev int32,
+    ed float32, room for P196_RP_CAP of the pairs) and its count (int32[1]) zeroed; cap, n."""
+    cap = max(64, int(P196_RP_CAP * n * (n - 1) / 2))
+    return [_p196_rp_points(n, rng, clusters).ravel(), np.float32(eps * eps), np.zeros(cap, np.int32),
+            np.zeros(cap, np.int32), np.zeros(cap, np.float32), np.zeros(1, np.int32), _i32(cap), _i32(n)]
+
+
+def _p196_rp_ref(X, eps2):
+    """The pairs i < j closer than sqrt(eps2) in float64, in (i, j) order: i, j, the
+    distances, and the smallest |d^2 - eps2| / eps2 over all pairs."""
+    X = np.asarray(X, np.float64).reshape(-1, P196_RP_DIM)
+    d2 = ((X[:, None, :] - X[None, :, :]) ** 2).sum(axis=2)
+    i, j = np.triu_indices(len(X), 1)
+    d2 = d2[i, j]
+    e2 = float(eps2)
+    keep = d2 < e2
+    return i[keep], j[keep], np.sqrt(d2[keep]), (np.abs(d2 - e2) / e2).min()
+
+
+def _p196_morton(q):
+    """The 30-bit Morton codes of 10-bit integer coordinates q (n x 3)."""
+    def spread(v):
+        v = v.astype(np.uint32) & np.uint32(0x3FF)
+        v = (v | (v << np.uint32(16))) & np.uint32(0x030000FF)
+        v = (v | (v << np.uint32(8))) & np.uint32(0x0300F00F)
+        v = (v | (v << np.uint32(4))) & np.uint32(0x030C30C3)
+        return (v | (v << np.uint32(2))) & np.uint32(0x09249249)
+    return spread(q[:, 0]) | (spread(q[:, 1]) << np.uint32(1)) | (spread(q[:, 2]) << np.uint32(2))
+
+
+def _p196_uf_points(npts, rng):
+    """npts points in the unit cube (float32, npts x 3) in Morton order: a Neyman-Scott
+    cluster process (P196_UF_CLUSTERED of the points about npts P196_UF_CLUSTERED /
+    P196_UF_CSIZE uniform centres, N(0, P196_UF_CSD^2) each axis, clipped to the cube),
+    the rest uniform."""
+    nc = int(round(P196_UF_CLUSTERED * npts))
+    ncen = max(1, nc // P196_UF_CSIZE)
+    cen = rng.random((ncen, 3), dtype=np.float32)
+    p = np.empty((npts, 3), np.float32)
+    p[:nc] = cen[rng.integers(0, ncen, nc)] + np.float32(P196_UF_CSD) * rng.standard_normal((nc, 3), np.float32)
+    np.clip(p[:nc], 0, 1, out=p[:nc])
+    p[nc:] = rng.random((npts - nc, 3), dtype=np.float32)
+    code = _p196_morton(np.minimum(p * 1024, 1023).astype(np.uint32))
+    return p[np.argsort(code, kind="stable")]
+
+
+def _p196_uf_edges(p, m):
+    """The m shortest of the candidate edges (i, i + k), k = 1 .. P196_UF_WIN, of the points
+    p (in Morton order), sorted by length (ties by k, then i): eu < ev (int32), the lengths
+    (float32)."""
+    npts = len(p)
+    L = np.full((P196_UF_WIN, npts), np.inf, np.float32)
+    for k in range(1, P196_UF_WIN + 1):
+        d = p[k:] - p[:-k]
+        L[k - 1, :npts - k] = np.sqrt((d * d).sum(axis=1))
+    # sorted by (length, candidate) as one 64-bit key: a positive float's bits order as it does
+    key = (L.ravel().view(np.uint32).astype(np.uint64) << np.uint64(32)) | np.arange(L.size, dtype=np.uint64)
+    key.sort()
+    idx = (key[:m] & np.uint64(0xFFFFFFFF)).astype(np.int64)
+    u = (idx % npts).astype(np.int32)
+    return u, u + (idx // npts + 1).astype(np.int32), L.ravel()[idx]
+
+
+def _p196_uf_args(n, rng):
+    """A Rips graph of n // 4 clustered points (_p196_uf_points): its n shortest candidate
+    edges sorted by length (eu, ev int32), parent = 0 .. n // 4 - 1 (int32), m = n."""
+    npts = max(2, n // 4)
+    eu, ev, _ = _p196_uf_edges(_p196_uf_points(npts, rng), n)
+    return [eu, ev, np.arange(npts, dtype=np.int32), _i32(n)]
+
+
+def _p196_uf_ref(eu, ev, npts):
+    """Each point's component's smallest point, by min-label propagation over the edges
+    with pointer jumping."""
+    eu, ev = np.asarray(eu, np.int64), np.asarray(ev, np.int64)
+    lab = np.arange(npts)
+    while True:
+        lo = np.minimum(lab[eu], lab[ev])
+        new = lab.copy()
+        np.minimum.at(new, eu, lo)
+        np.minimum.at(new, ev, lo)
+        new = new[new]
+        if (new == lab).all():
+            return lab
+        lab = new
+
+
+def _p196_diagrams(n, rng):
+    """n H1 persistence diagrams (CSR: off int32 n + 1; pairs P196_PAIR_DTYPE, a diagram's in
+    order of death): 1 + NegBin(P196_DG_PAIRS) noise pairs (birth Gamma, persistence
+    exponential: near the diagonal) and Poisson(P196_DG_SIGNAL[0]) signal pairs (birth and
+    persistence uniform) each."""
+    k, th, mp = P196_DG_NOISE
+    lam, (b0, b1), (q0, q1) = P196_DG_SIGNAL
+    nn = 1 + rng.negative_binomial(*P196_DG_PAIRS, n)
+    ns = rng.poisson(lam, n)
+    cnt = nn + ns
+    tot = int(cnt.sum())
+    g = np.repeat(np.arange(n), cnt)
+    sig = np.arange(tot) - np.repeat(np.cumsum(cnt) - cnt, cnt) >= np.repeat(nn, cnt)     # the last ns of each
+    b = np.where(sig, rng.uniform(b0, b1, tot), rng.gamma(k, th, tot))
+    q = np.where(sig, rng.uniform(q0, q1, tot), rng.exponential(mp, tot))
+    pairs = np.zeros(tot, P196_PAIR_DTYPE)
+    pairs["birth"] = b
+    pairs["death"] = (b + q).astype(np.float32)
+    pairs = pairs[np.lexsort((pairs["death"], g))]
+    off = np.concatenate([[0], np.cumsum(cnt)]).astype(np.int32)
+    return off, pairs
+
+
+def _p196_ls_args(n, rng):
+    """n diagrams (_p196_diagrams), land (float32, n LS_LEVELS LS_CHUNK) zeroed, dt = T / 256."""
+    off, pairs = _p196_diagrams(n, rng)
+    return [off, pairs, np.zeros(n * P196_LS_LEVELS * P196_LS_SAMPLES, np.float32),
+            np.float32(P196_LS_T / P196_LS_SAMPLES)]
+
+
+def _p196_ls_ref(off, pairs, dt):
+    """The landscapes (n x LS_LEVELS x 256, float32): at t = (s + 1/2) dt in float32, the
+    largest LS_LEVELS of max(0, min(t - b, d - t)), zeros past the pairs."""
+    t = ((np.arange(P196_LS_SAMPLES, dtype=np.float32) + np.float32(0.5)) * np.float32(dt))[None, :]
+    out = np.zeros((len(off) - 1, P196_LS_LEVELS, P196_LS_SAMPLES), np.float32)
+    for g in range(len(off) - 1):
+        p = pairs[off[g]:off[g + 1]]
+        v = np.maximum(np.minimum(t - p["birth"][:, None], p["death"][:, None] - t), np.float32(0))
+        v = -np.sort(-v, axis=0)[:P196_LS_LEVELS]
+        out[g, :len(v)] = v
+    return out
+
+
+def _p196_pi_consts():
+    """bw, pw, pmax, 1 / (2 sigma^2), 1 / (2 pi sigma^2) (float32)."""
+    s = P196_PI_SIGMA
+    return [np.float32(P196_PI_BOX / P196_PI_RES), np.float32(P196_PI_BOX / P196_PI_RES), np.float32(P196_PI_PMAX),
+            np.float32(1 / (2 * s * s)), np.float32(1 / (2 * np.pi * s * s))]
+
+
+def _p196_pi_args(n, rng):
+    """n diagrams (_p196_diagrams), img (float32, n PI_RES^2) zeroed, _p196_pi_consts()."""
+    off, pairs = _p196_diagrams(n, rng)
+    return [off, pairs, np.zeros(n * P196_PI_RES ** 2, np.float32), *_p196_pi_consts()]
+
+
+def _p196_pi_ref(off, pairs, bw, pw, pmax, inv2s2, norm):
+    """The persistence images in float64 (n x PI_RES x PI_RES, [g, py, px])."""
+    c = np.arange(P196_PI_RES) + 0.5
+    x, y = c * float(bw), c * float(pw)
+    out = np.zeros((len(off) - 1, P196_PI_RES, P196_PI_RES))
+    for g in range(len(off) - 1):
+        p = pairs[off[g]:off[g + 1]]
+        b = p["birth"].astype(np.float64)
+        q = p["death"].astype(np.float64) - b
+        w = np.minimum(q / float(pmax), 1)
+        gx = np.exp(-(x[None, :] - b[:, None]) ** 2 * float(inv2s2))          # pairs x px
+        gy = np.exp(-(y[None, :] - q[:, None]) ** 2 * float(inv2s2))          # pairs x py
+        out[g] = float(norm) * np.einsum("p,py,px->yx", w, gy, gx)
+    return out
+
+
+def _p196_field3(n, cell, rng):
+    """A smooth field in [0, 1] on an n^3 grid (float32, [z, y, x]): uniform values on a grid
+    of cell-voxel cubes, interpolated trilinearly (an axis at a time)."""
+    m = n // cell + 2
+    c = rng.random((m, m, m), dtype=np.float32)
+    f = np.arange(n, dtype=np.float32) / cell
+    i = f.astype(np.int64)
+    t = f - i
+    for ax in (2, 1, 0):
+        sh = [1, 1, 1]
+        sh[ax] = n
+        c = np.take(c, i, axis=ax) * (1 - t.reshape(sh)) + np.take(c, i + 1, axis=ax) * t.reshape(sh)
+    return c
+
+
+def _p196_ec_field(n, rng):
+    """A 12-bit CT scan of a porous rock (uint16, n^3, [z, y, x]): pore where the grain field
+    (_p196_field3, P196_EC_CELL) exceeds P196_EC_PORE, grain elsewhere, blended linearly
+    over +- P196_EC_RAMP (partial volume), plus the scanner's N(0, sd^2) noise, rounded and
+    clipped to 0 .. 4095."""
+    g = _p196_field3(n, P196_EC_CELL, rng)
+    lo, hi, sd = P196_EC_LEVELS
+    s = np.clip((g - np.float32(P196_EC_PORE)) / np.float32(P196_EC_RAMP), -1, 1)       # -1 grain .. 1 pore
+    v = np.float32((lo + hi) / 2) - np.float32((hi - lo) / 2) * s
+    v += np.float32(sd) * rng.standard_normal(v.shape, dtype=np.float32)
+    return np.clip(np.rint(v), 0, 4095).astype(np.uint16)
+
+
+def _p196_ec_args(n, rng):
+    """The scan (_p196_ec_field, x fastest), hist (int32 EC_BINS) zeroed, nx, ny, nz."""
+    return [_p196_ec_field(n, rng).ravel(), np.zeros(P196_EC_BINS, np.int32), _i32(n), _i32(n), _i32(n)]
+
+
+def _p196_ec_ref(f):
+    """The Euler characteristic's changes by bin of the cubical complex of the field f
+    ([z, y, x]): vertices, squares minus edges, cubes, each at its corners' largest bin."""
+    b = np.asarray(f, np.int64) >> P196_EC_SHIFT
+    h = np.zeros(P196_EC_BINS, np.int64)
+    cells = [b]
+    for ax in range(3):                       # a cell's bin: the max over its extent in each axis it spans
+        cells = cells + [np.maximum(np.take(c, np.arange(c.shape[ax] - 1), axis=ax),
+                                    np.take(c, np.arange(1, c.shape[ax]), axis=ax)) for c in cells]
+    for c in cells:                           # the cell spans as many axes as it was maxed over
+        dim = sum(c.shape[ax] < b.shape[ax] for ax in range(3))
+        h += (-1) ** dim * np.bincount(c.ravel(), minlength=P196_EC_BINS)
+    return h
+
+
+def _p196_fp_points(n, rng):
+    """n points of a scanned torus (x, y, z float32 arrays): radii P196_FP_TORUS[:2] sampled
+    uniformly over its surface (the tube angle by rejection), N(0, sd^2) noise each axis; a
+    point an outlier uniform in a box about it with probability P196_FP_OUT."""
+    R, r, sd = P196_FP_TORUS
+    f = np.float32
+    th = np.empty(0, f)
+    while len(th) < n:
+        c = f(2 * np.pi) * rng.random(2 * n + 1024, dtype=f)
+        th = np.concatenate([th, c[rng.random(len(c), dtype=f) * f(R + r) < f(R) + f(r) * np.cos(c)]])
+    th = th[:n]
+    ph = f(2 * np.pi) * rng.random(n, dtype=f)
+    rho = f(R) + f(r) * np.cos(th)
+    q = [rho * np.cos(ph), rho * np.sin(ph), f(r) * np.sin(th)]
+    out = rng.random(n, dtype=f) < P196_FP_OUT
+    nout = int(out.sum())
+    for a, half in zip(q, (1.5, 1.5, 0.5)):
+        a += f(sd) * rng.standard_normal(n, f)
+        a[out] = f(half) * (2 * rng.random(nout, dtype=f) - 1)
+    return q
+
+
+def _p196_fp_mind(q, k):
+    """Farthest-point selection's state after k landmarks of the points q (x, y, z) (the
+    first point 0, each next the farthest from those before; float32): the squared
+    distances to the landmarks and the next landmark."""
+    x, y, z = q
+    mind = np.full(len(x), np.inf, np.float32)
+    cur = 0
+    for _ in range(k):
+        dx, dy, dz = x - x[cur], y - y[cur], z - z[cur]
+        np.minimum(mind, dx * dx + dy * dy + dz * dz, out=mind)
+        cur = int(np.argmax(mind))
+    return mind, cur
+
+
+def _p196_fp_struct(q):
+    """The points q (x, y, z) as Point3 structs (P196_FP_DTYPE)."""
+    p = np.empty(len(q[0]), P196_FP_DTYPE)
+    p["x"], p["y"], p["z"] = q
+    return p
+
+
+def _p196_fp_args(n, rng):
+    """The scanned torus (_p196_fp_points), mind and the next landmark after P196_FP_PRIOR
+    landmarks (_p196_fp_mind), bmax (float32) and barg (int32) a block zeroed, n."""
+    q = _p196_fp_points(n, rng)
+    mind, last = _p196_fp_mind(q, P196_FP_PRIOR)
+    nb = -(-n // P196_FP_BLOCK)
+    return [_p196_fp_struct(q), mind, _i32(last), np.zeros(nb, np.float32), np.zeros(nb, np.int32), _i32(n)]
+
+
+UNSEEN194 = [
+    TimingProbe("probe/rips-edges-tile-smem", "probe-unseen194", "rips_edge_list", P196_RP_N,
+                (P196_RP_TILE, P196_RP_TILE), lambda n: (-(-n // P196_RP_TILE), -(-n // P196_RP_TILE)),
+                _p196_rp_args, source=_P196,
+                note="the Vietoris-Rips edge list of 8192 points in 64 dimensions (24 clusters near 4-flats, 5% "
+                     "outliers; 2 MB, L2-resident) at eps 0.8, a 512 x 512 grid of 16 x 16 blocks: the 131,328 on or "
+                     "above the diagonal each stage their 16 row and 16 column points (8 KB, 8 coalesced float loads "
+                     "a thread) in two padded shared arrays, __syncthreads, then a thread a pair runs 64 iterations of "
+                     "2 shared loads (the row's a broadcast, the column's conflict-free by the padding), a subtract "
+                     "and an FMA; the 130,816 blocks below the diagonal return at once and the diagonal ones are half "
+                     "idle; the 98.7k pairs (0.29%) closer than eps each take an atomicAdd on one global counter "
+                     "(contended) and 3 scattered stores; shared-load bound (134M warp-wide shared loads), the "
+                     "counter's serialized atomics alongside"),
+    TimingProbe("probe/rips-uf-atomiccas", "probe-unseen194", "rips_components_uf", P196_UF_M, P196_UF_BLOCK,
+                lambda n: -(-n // P196_UF_BLOCK), _p196_uf_args, source=_P196,
+                note="connected components of a Rips graph on 2^21 clustered 3-D points (Neyman-Scott: 80% in ~26k "
+                     "clusters of ~64, 20% uniform) from its 2^23 shortest candidate edges (a point and its next 8 in "
+                     "Morton order) sorted by length, a thread an edge in blocks of 256: 2 coalesced index loads, "
+                     "then two root finds through the 8 MB parent array (L2-resident; a warp's edges at random "
+                     "places: a 32-sector gather a step, dependent loads, path halving by atomicCAS where the "
+                     "grandparent differs) and an atomicCAS hooking the larger root under the smaller (1.78M succeed, "
+                     "317k components remain, 9% of points isolated), retried when another thread moved a root; "
+                     "latency-bound on dependent gathers and atomics in L2"),
+    TimingProbe("probe/landscape-topk-local", "probe-unseen194", "landscape_eval", P196_LS_N, P196_LS_SAMPLES,
+                lambda n: n, _p196_ls_args, source=_P196,
+                note="persistence landscapes lambda_1 .. lambda_8 of 16384 H1 diagrams (2.0M (birth, death) struct "
+                     "pairs, 16 MB; 1 + NegBin pairs a diagram: mean 123, sd 71, max ~600, 5% over 256; mostly noise "
+                     "near the diagonal, ~1.5 long-lived pairs each) at 256 sample points, a block of 256 a diagram "
+                     "and a thread a sample: the pairs staged 256 at a time in shared memory (one 8-byte load a "
+                     "thread, 2 __syncthreads a chunk), then per pair a broadcast 8-byte shared load, 2 subtractions "
+                     "and a min compared with top[7] of a per-thread 8-float array in local memory (dynamically "
+                     "indexed: a 32-byte stack frame), an insertion loop (divergent, data-dependent length) when the "
+                     "pair's tent beats it (0-13 pairs alive at a sample); 515M (sample, pair) steps; 8 coalesced "
+                     "stores a thread (134 MB): issue-bound on the per-pair loop with its local-memory loads"),
+    TimingProbe("probe/ecc-cubical-smem-hist", "probe-unseen194", "ecc_cubical", P196_EC_N, P196_EC_BLOCK,
+                lambda n: (-(-n // P196_EC_BLOCK[0]), -(-n // P196_EC_BLOCK[1]), n), _p196_ec_args, source=_P196,
+                note="the Euler characteristic curve of a 256^3 12-bit CT scan of a porous rock (uint16, 33.5 MB; 23% "
+                     "pore at ~900, grain at ~2600, noise sd 60, partial-volume edges) under the lower-star cubical "
+                     "filtration, blocks of 32 x 8 over an 8 x 32 x 256 grid, a thread a voxel: 8 corner loads "
+                     "(2-byte, coalesced along x, the y and z neighbours from L1/L2), 7 max trees and up to 8 shared "
+                     "atomicAdds into a 256-bin int histogram (a warp's 32 lanes on ~12-18 distinct bins: serialized "
+                     "same-address shared atomics), 2 __syncthreads, then ~27 non-zero bins a block each added by a "
+                     "global atomicAdd (1.75M atomics onto ~140 hot bins); shared-atomic bound"),
+    TimingProbe("probe/fps-argmax-shfl", "probe-unseen194", "fps_step", P196_FP_N, P196_FP_BLOCK,
+                lambda n: -(-n // P196_FP_BLOCK), _p196_fp_args, source=_P196,
+                note="a farthest-point (maxmin) landmark step (the 9th landmark) on 2^24 points of a scanned torus "
+                     "(12-byte Point3 structs, 201 MB; 1% outliers), blocks of 256: a broadcast load of the landmark, "
+                     "the point's 3 floats (stride-12 loads: a warp load spans 384 B), a read-modify-write of its "
+                     "float min-distance (coalesced), a 5-step __shfl_down_sync (value, index) argmax with a "
+                     "tie-break, the 8 warps' winners through shared memory and __syncthreads, a second 5-step "
+                     "shuffle in warp 0 and one (max, arg) store a block (65536 blocks); 335 MB moved: DRAM-bound"),
+    TimingProbe("probe/pers-image-expf", "probe-unseen194", "persistence_image", P196_PI_N,
+                (P196_PI_RES, P196_PI_RES), lambda n: n, _p196_pi_args, source=_P196,
+                note="persistence images (32 x 32 pixels over [0, 1.6]^2 of (birth, persistence), sigma 0.05) of "
+                     "8192 H1 diagrams (1.0M struct pairs, mean 123 a diagram), a 32 x 32 block (1024 threads) a "
+                     "diagram and a thread a pixel: the pairs staged 1024 at a time as birth, persistence and weight "
+                     "min(pers / 0.5, 1) (a float division each) in 3 shared arrays, then per pair 3 broadcast shared "
+                     "loads, 2 subtractions, 2 multiply-adds, an expf (range reduction and a MUFU ex2) and an FMA; "
+                     "1.03G (pixel, pair) terms; one coalesced store a pixel (34 MB): bound by the MUFU and the "
+                     "shared loads (compute)"),
+]
+PROBES += UNSEEN194
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
