@@ -53035,7 +53035,7 @@ P193_LLG_MAT = dict(Ms=8.6e5, A=1.3e-11, Ku=500.0, dx=3e-9)     # A/m, J/m, J/m^
 P193_LLG_PARAMS = dict(u=(1.0, 0.0, 0.0), B=(0.005, 0.0, 0.0), alpha=0.02, dt=1e-13)   # easy axis, T, -, s
 P193_LLG_WALL, P193_LLG_CORE = 2.0, 3.0            # the Landau walls' and the vortex core's widths (cells)
 P193_LLG_NOISE = 0.03                              # thermal noise a component
-P193_DP_N, P193_DP_TILE = 18432, 128               # dipolar: particles, DP_TILE
+P193_DP_N, P193_DP_TILE = 12288, 128               # dipolar: particles, DP_TILE
 P193_DP_D = (10.0, 0.25)                           # diameters (nm): lognormal(log 10, 0.25)
 P193_DP_MS, P193_DP_PHI = 4.8e5, 0.05              # magnetite's Ms (A/m), the volume fraction
 P193_DP_CHAIN, P193_DP_GAP = 6, 2.0                # chains' mean length (geometric), the surfactant gap (nm)
@@ -53467,12 +53467,12 @@ UNSEEN191 = [
                      "store; 302 MB read, 101 MB written: memory-bound, with uncoalesced 12-byte accesses"),
     TimingProbe("probe/dipolar-nbody-smem-rsqrt", "probe-unseen191", "dipolar_field", P193_DP_N, P193_DP_TILE,
                 lambda n: -(-n // P193_DP_TILE), _p193_dp_args, source=_P193,
-                note="the dipolar field at each of 18,432 magnetite nanoparticles of a chained ferrofluid (diameters "
+                note="the dipolar field at each of 12,288 magnetite nanoparticles of a chained ferrofluid (diameters "
                      "lognormal about 10 nm: moments spanning 30x from the 1st to the 99th percentile) by direct "
-                     "summation over all others, a thread a particle in blocks of 128 (144 blocks: one an SM, two on 12 SMs),"
+                     "summation over all others, a thread a particle in blocks of 128 (96 blocks: one on 96 of the 132 SMs),"
                      " positions and moments (float3) staged 128 at a time in shared memory between __syncthreads "
-                     "(broadcast reads), then per pair a self-test branch, ~20 FMAs and one rsqrtf: 340M pair terms, "
-                     "0.44 MB of input: FP32/MUFU-bound at low occupancy"),
+                     "(broadcast reads), then per pair a self-test branch, ~20 FMAs and one rsqrtf: 151M pair terms, "
+                     "0.3 MB of input: FP32/MUFU-bound at low occupancy"),
     TimingProbe("probe/film-energy-const-f64red", "probe-unseen191", "film_energy", P193_EN_N, P193_EN_BLOCK,
                 lambda n: -(-n * n // P193_EN_BLOCK), _p193_en_args, source=_P193, symbols=_p193_en_syms,
                 note="the exchange, anisotropy and Zeeman energies of a 5120 x 5120 recorded granular film (26M "
