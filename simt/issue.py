@@ -427,13 +427,19 @@ def _alu_pipe(ins) -> bool:
 def overlapped_pcs(ir) -> frozenset:
     """The math calls and shared loads inside loops nvcc unrolls: while one of them waits
     for its operands, the warp issues the other unrolled trips' work (the machine charges
-    the wait / UNROLL).  Their results are still ready only when their operands allow."""
+    the wait / UNROLL).  Their results are still ready only when their operands allow.
+    Not in a loop whose trips hold a ``break`` or ``continue``: nvcc puts each unrolled
+    trip in its own ``BSSY``/``BSYNC`` region behind the branch, so one trip's loads and
+    math wait for the last one's (``probe/dipolar-nbody-smem-rsqrt``, unseen191/notes.md:
+    129 cycles a pair on the H200, 81 with the overlap, 145 without)."""
     got = getattr(ir, "_simt_overlapped", None)
     if got is not None:
         return got
     code = ir.code
     out = set()
     for top, back in _unrolled(ir):
+        if any(code[p].op == Op.KILL and code[p].level > 0 for p in range(top, back + 1)):
+            continue
         for p in range(top, back + 1):
             ins = code[p]
             if ins.op == Op.CALL or (ins.op == Op.LOAD and ins.info.get("space") == "shared"):

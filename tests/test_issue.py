@@ -731,3 +731,25 @@ def test_inlined_returns_shift_amounts_and_wide_logic_cost_what_sass_issues():
     assert line3[(Op.CAST, None)] == 0.0      # s, widened for the shift: SHF reads R(s)
     assert line3[(Op.BIN, "shl")] == 2.0      # SHF.L.U64.HI and SHF.L.U32
     assert line3[(Op.BIN, "and")] + line3[(Op.BIN, "or")] == 2.0     # one LOP3 a half
+
+
+def test_unrolled_trips_behind_a_continue_do_not_overlap_their_waits():
+    """nvcc puts each unrolled trip of a loop holding a ``continue`` (or ``break``) in its
+    own BSSY/BSYNC region: the trips' shared loads and math calls do not overlap
+    (issue.overlapped_pcs; dipolar-nbody-smem-rsqrt, unseen191/notes.md)."""
+    from simt.issue import overlapped_pcs
+    src = '''extern "C" __global__ void k(float *out, int skip) {
+        __shared__ float s[128];
+        s[threadIdx.x] = threadIdx.x;
+        __syncthreads();
+        float acc = 0.0f;
+        for (int j = 0; j < 128; j++) {
+            SKIP
+            acc += rsqrtf(s[j] + 1.0f);
+        }
+        out[threadIdx.x] = acc;
+    }'''
+    plain = simt.Module.from_source(src.replace("SKIP", ""), "a.cu").get_function("k").ir
+    skips = simt.Module.from_source(src.replace("SKIP", "if (j == skip) continue;"), "b.cu").get_function("k").ir
+    assert len(overlapped_pcs(plain)) == 2          # the shared load and the rsqrtf
+    assert overlapped_pcs(skips) == frozenset()
