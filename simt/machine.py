@@ -538,9 +538,11 @@ class Machine:
             aw = _rows_any(act2)
         self.wsteps[wsel] += 1
         op = ins.op
-        if ins.info.get("predicated"):
+        pred = ins.info.get("predicated")
+        n_on = nw if full else int(np.count_nonzero(aw))      # warps with a lane on
+        if pred:
             # an if-converted instruction is issued by warps whose lanes are all off too
-            n_off = nw - (nw if full else int(np.count_nonzero(aw)))
+            n_off = nw - n_on
             if n_off:
                 if not nact:
                     self.cnt.add(p, C.INST, nw)
@@ -548,7 +550,7 @@ class Machine:
                     self.predicated_issue(p, ins, sel, op, n_off)
         if nact and counted:
             cnt = self.cnt
-            cnt.add(p, C.INST, nw if (full or ins.info.get("predicated")) else int(np.count_nonzero(aw)))
+            cnt.add(p, C.INST, nw if pred else n_on)
             cnt.add(p, C.THREAD_INST, nact)
             if isinstance(wsel, slice):
                 gw = slice(self.gwarp0 + wsel.start, self.gwarp0 + wsel.stop)
@@ -561,11 +563,11 @@ class Machine:
                 cnt.warp_inst[gw] += aw
                 cnt.warp_thread_inst[gw] += _rows_count(act2)
         if self.rt is not None and nact:
-            if counted and not (full or aw.all() or ins.info.get("predicated")):
+            if counted and n_on < nw and not pred:
                 # warps whose lanes all left the loop's trip (break, continue) walk on to
                 # its end with no lane on: nvcc's code branches them there (a uniform
                 # BRA), so they issue nothing and their clocks wait for no one
-                ws = (np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else wsel)[aw]
+                ws = _warp_ids(wsel)[aw]
                 a2 = act2[aw].ravel()
                 self.advance_clock(ins, (ws[:, None] * 32 + LANES).ravel(), a2, bool(a2.all()), ws)
             elif counted:
@@ -692,7 +694,7 @@ class Machine:
             # an earlier load holds up only what uses it, not the warp; a warp keeps the
             # load's depth (_load_depths) of them outstanding: it issues once the load that
             # many loads back has returned
-            ws = np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else wsel
+            ws = _warp_ids(wsel)
             ptr = self.ifl_ptr[ws]
             ring = self.inflight.shape[1]
             clock = np.maximum(clock, self.inflight[ws, (ptr - self.ld_depth[ins.pc]) % ring])
@@ -1069,6 +1071,11 @@ def _ones(n: int) -> np.ndarray:
 
 
 _BYTES_ONE = np.uint64(0x0101010101010101)
+
+
+def _warp_ids(wsel) -> np.ndarray:
+    """The warp numbers a selection (a slice of consecutive warps, or their indices) holds."""
+    return np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else wsel
 
 
 def _rows_any(b2: np.ndarray) -> np.ndarray:
@@ -2277,7 +2284,7 @@ def _kill(m: Machine, ins, sel, act, full, aw, w, wsel):
     if lv == 0:
         dead = ~_rows_any(m.M[0][sel].reshape(-1, 32))
         if dead.any():
-            ws = (np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else wsel)[dead]
+            ws = _warp_ids(wsel)[dead]
             m.state[ws] = DONE
             m.release()
 
@@ -2289,14 +2296,14 @@ def _bar(m: Machine, ins, sel, act, full, aw, w, wsel):
         j = int(np.flatnonzero(bad)[0])
         act2 = act.reshape(-1, 32)[j]
         alive2 = alive.reshape(-1, 32)[j]
-        wi = int((np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else wsel)[j])
+        wi = int(_warp_ids(wsel)[j])
         blk = m.L.block_coords(int(m.b.blocks[m.wblk[wi]]))
         raise LaunchError(
             f"Barrier error: {ins.sub or '__syncthreads'}() reached by only {int(act2.sum())} of the "
             f"{int(alive2.sum())} live threads of warp {wi % m.b.wpb} in block {blk} "
             f"(active mask {_mask_bits(act2[None])[0]:#010x}, expected {_mask_bits(alive2[None])[0]:#010x}); "
             "it sits in divergent code", ins.coord, tool="synccheck", block=blk)
-    ws = (np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else wsel)[aw]
+    ws = _warp_ids(wsel)[aw]
     if ins.dst is not None:     # __syncthreads_count/_and/_or: each warp's share of the vote
         pred = np.broadcast_to(np.asarray(m.rd(ins.args[0], sel)), act.shape).reshape(-1, 32)
         act2 = act.reshape(-1, 32)
@@ -2313,13 +2320,13 @@ def _bar(m: Machine, ins, sel, act, full, aw, w, wsel):
 
 def _syncwarp(m, ins, sel, act, full, aw, w, wsel):
     if m.sanitizer is not None:    # orders the warp's shared accesses (racecheck)
-        ws = np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else np.asarray(wsel)
+        ws = np.asarray(_warp_ids(wsel))
         m.sanitizer.syncwarp(ws[aw] if aw is not None else ws)
     return None
 
 
 def _exit(m: Machine, ins, sel, act, full, aw, w, wsel):
-    ws = (np.arange(wsel.start, wsel.stop) if isinstance(wsel, slice) else wsel)
+    ws = _warp_ids(wsel)
     m.state[ws] = DONE
     if m.rt is not None:
         m.cnt.warp_finish(m.gwarp0 + ws, np.maximum(m.wclock[ws], m.wdrain[ws]))

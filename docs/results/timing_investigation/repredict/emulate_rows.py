@@ -5,7 +5,8 @@ short at its time limit keeps what it finished.  From the repository root:
 
     python docs/results/timing_investigation/repredict/emulate_rows.py OUT.jsonl JOBS IDS.txt
 
-IDS.txt: ids, whitespace-separated.  merge_rows.py puts the rows into the tables.
+IDS.txt: ids, whitespace-separated, taken in that order (list the slowest first: the
+tables' emulate_s is 0 for rows loaded from pickles, so it cannot sort them).  merge_rows.py puts the rows into the tables.
 (Session 60: the 320 rows with a break or continue, and the 32 running more than 1,024
 blocks a batch.)"""
 import json, multiprocessing, sys, time
@@ -43,10 +44,6 @@ def work(key):
 if __name__ == "__main__":
     dest, jobs = sys.argv[1], int(sys.argv[2])
     ids = Path(sys.argv[3]).read_text().split()
-    cost = {}
-    for gpu in ("h200", "h100"):
-        for r in json.loads((R / f"timing_probes_{gpu}.json").read_text())["rows"]:
-            cost.setdefault(r["id"], r.get("emulate_s") or 0)
     keys = {}
     for eid in ids:
         kind = "probes" if eid.startswith("probe/") else "catalog"
@@ -54,7 +51,7 @@ if __name__ == "__main__":
             for n, rec in MEAS[(kind, gpu)]["entries"].get(eid, {}).items():
                 if "error" not in rec:
                     keys[(eid, int(n))] = None
-    keys = sorted(keys, key=lambda k: -(cost.get(k[0]) or 17) * (1 + (k[1] > 1 << 20)))
+    keys = list(keys)                    # in the file's order: list the slowest first
     print(len(keys), "keys", file=sys.stderr, flush=True)
     t0 = time.time()
     with open(dest, "w") as fh, multiprocessing.get_context("fork").Pool(jobs) as pool:

@@ -6,6 +6,8 @@ command their headers name.  From the repository root:
 import json, sys
 from pathlib import Path
 from kernels_cuda import timing_check
+
+import repredict                         # (beside this file: its write)
 R = Path("docs/results")
 new = {}
 for f in sys.argv[1:]:
@@ -22,11 +24,4 @@ for stem, g in (("timing_probes_h200", "h200"), ("timing_probes_h100", "h100"), 
             e = r.get("emulate_s", 0)
             tab["rows"][i] = dict(new[key]); tab["rows"][i]["emulate_s"] = e; k += 1
     tab["order"] = timing_check.order_check(tab["rows"])
-    head = (R / f"{stem}.md").read_text().split("\n")
-    line = next((ln for ln in head if ln.startswith("Command: ")), None)
-    text = timing_check.markdown(tab, "x").split("\n")
-    if line is not None:
-        text[text.index("Command: `x`")] = line
-    (R / f"{stem}.json").write_text(json.dumps(tab, indent=1, default=float))
-    (R / f"{stem}.md").write_text("\n".join(text))
-    print(stem, k, "rows replaced;", text[4])
+    print(stem, k, "rows replaced;", repredict.write(stem, tab))

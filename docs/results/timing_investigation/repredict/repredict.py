@@ -96,14 +96,20 @@ def main(which, metrics_only=False, only=None, jobs=1):
             reuse = json.loads((R / f"{stem}.json").read_text()) if only else None
             tab = from_metrics(stem, gpu) if metrics_only else timing_check.predict_table(
                 measured, gpu, only=only, reuse=reuse)
-            head = (R / f"{stem}.md").read_text().split("\n")
-            line = next((ln for ln in head if ln.startswith("Command: ")), None)
-            text = timing_check.markdown(tab, "x").split("\n")
-            if line is not None:                      # the header's command, verbatim
-                text[text.index("Command: `x`")] = line
-            (R / f"{stem}.json").write_text(json.dumps(tab, indent=1, default=float))
-            (R / f"{stem}.md").write_text("\n".join(text))
-            print(stem, text[4], file=sys.stderr, flush=True)
+            print(stem, write(stem, tab), file=sys.stderr, flush=True)
+
+
+def write(stem: str, tab: dict) -> str:
+    """Write table ``stem`` (.json and .md, the .md with the command its header names);
+    its summary line."""
+    head = (R / f"{stem}.md").read_text().split("\n")
+    line = next((ln for ln in head if ln.startswith("Command: ")), None)
+    text = timing_check.markdown(tab, "x").split("\n")
+    if line is not None:                      # the header's command, verbatim
+        text[text.index("Command: `x`")] = line
+    (R / f"{stem}.json").write_text(json.dumps(tab, indent=1, default=float))
+    (R / f"{stem}.md").write_text("\n".join(text))
+    return text[4]
 
 
 if __name__ == "__main__":
