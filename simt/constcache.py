@@ -27,13 +27,16 @@ cycles a pass up to 2 KB, 10 at 4 KB, 21 at 8 KB, 34 at 64 KB: each pass that mi
 about ``MISS_CYCLES``, one after another, with about ``CACHE_LINES`` 64-byte lines kept.
 ``scatter_miss`` estimates the share of an ``LDC``'s passes that miss so: those not on a
 line (or the next) its warp read at the previous execution of the load (a walk, which the
-cache serves: cmiss/'s single streams), times the share of the reads outside the
-``CACHE_LINES`` most-read lines (the launch's, or the first warps' where they share more).
+cache serves: cmiss/'s single streams) nor on one an earlier load of the table in the
+same straight-line run read (a record's later fields, a cell's bilinear neighbours:
+``simt.constrecord``), times the share of the reads outside the launch's ``CACHE_LINES``
+most-read lines.
 
 Limitations: measured on the H200 only (the H100's constant cache is taken to be the
 same); streams beyond eight cost what eight do; the scattered reads' hits are estimated
-from the launch's lines or the first ``TRACK_WARPS`` warps' reads, not from the warps
-resident on one SM.
+from the launch's lines, not from the warps resident on one SM; a line an earlier load
+of the run read is taken to be there still, however many lines the SM's other warps
+read in between.
 """
 from __future__ import annotations
 
@@ -64,7 +67,6 @@ HELD_REUSE = 4.0
 # and the 64-byte lines the cache keeps (2 KB tables: no misses; 4 KB: 27%; 64 KB: 95%)
 MISS_CYCLES = 30.0
 CACHE_LINES = 48
-FIRST_READS = 4           # scatter_miss: the first warps' reads tell what they share from this many a line kept
 
 
 def extra_cycles(streams: int, walked: int) -> float:
@@ -102,7 +104,7 @@ def reuse(reads: dict) -> dict:
     return out
 
 
-def scatter_miss(reads: dict, lines: dict, loop_of: dict) -> dict:
+def scatter_miss(reads: dict, lines: dict, loop_of: dict, follow: dict | None = None) -> dict:
     """pc -> the share of that ``LDC``'s passes that miss the constant cache on scattered
     lines of a table larger than it (cscat/), from ``reads`` (as ``reuse``'s, one array an
     execution), ``lines`` (pc -> (origin, every warp's passes per 64-byte line)) and
@@ -111,13 +113,14 @@ def scatter_miss(reads: dict, lines: dict, loop_of: dict) -> dict:
     of them or the next (a table walked in order, which the cache serves: cmiss/'s single
     streams); the others scatter (a warp's first reads of a load outside a loop
     included), and miss as often as the passes fall outside the ``CACHE_LINES`` lines the
-    launch's warps read most (an SM's resident blocks come from all over the grid) or,
-    where that is less, outside those the first warps read most (neighbouring warps on
-    one region of the table).  Loads that read at most ``CACHE_LINES`` lines: none.
-    Fitted on two probes (nscore-backtr-const: the launch's lines, 1.09 -> 0.87 with the
-    first warps' too; ionex-tec-const-bilin: 3.42 with the launch's, 2.21 with the first
-    warps'); a pass's reuse of a line another load of the table read just before (its
-    bilinear neighbours) is not counted."""
+    launch's warps read most (an SM's resident blocks come from all over the grid).
+    Loads that read at most ``CACHE_LINES`` lines: none.  ``follow`` (pc -> {execution:
+    whether each read is on a line an earlier load of the table in the same straight-line
+    run read}, ``simt.constrecord``) marks passes that hit: a record's later fields, a
+    bilinear cell's neighbours read in one run.  (Session 58 also took the first warps'
+    most-read lines where they shared more, a fit to ionex-tec-const-bilin's bilinear
+    reads that the run's hits explain: without it and with them, that probe, nscore-
+    backtr-const and film-energy-const-f64red are at 1.25, 0.86 and 0.91 on the H200.)"""
     out = {}
     for pc, parts in reads.items():
         if not parts or pc not in lines:
@@ -127,16 +130,11 @@ def scatter_miss(reads: dict, lines: dict, loop_of: dict) -> dict:
         if len(cnt) <= CACHE_LINES:
             continue
         held = np.sort(cnt)[::-1][:CACHE_LINES].sum() / cnt.sum()
-        # ... or, where neighbouring warps share more (a block's warps on one region of
-        # the table: probe/ionex-tec-const-bilin), the first warps' own most-read lines,
-        # where they read enough to tell (``FIRST_READS`` times the lines kept)
-        _, first = np.unique((np.concatenate(parts) & 0xFFFFFFFF) >> 6, return_counts=True)
-        if first.sum() >= FIRST_READS * CACHE_LINES:
-            held = max(held, np.sort(first)[::-1][:CACHE_LINES].sum() / first.sum())
         looped = loop_of.get(pc) is not None
         prev = None                                     # the previous execution's (warp, line)s
         total = far = 0
-        for part in parts:
+        hits = (follow or {}).get(pc, {})
+        for i, part in enumerate(parts):
             warp = part >> 32
             key = (warp << 32) | ((part & 0xFFFFFFFF) >> 6)
             if prev is None:
@@ -145,6 +143,8 @@ def scatter_miss(reads: dict, lines: dict, loop_of: dict) -> dict:
                 uw, nlines = np.unique(prev >> 32, return_counts=True)
                 seen = np.isin(warp, uw)
                 walk = np.isin(warp, uw[nlines <= 2]) & (np.isin(key, prev) | np.isin(key - 1, prev))
+            if i in hits:
+                walk = walk | hits[i]
             counted = seen | (not looped)
             total += int(counted.sum())
             far += int((counted & ~walk).sum())

@@ -1131,6 +1131,7 @@ class Counters:
         self.const_first: dict = {}                         # ... the first warp to read there
         self.const_reads: dict = {}                         # ... (warp, word) of the first warps' reads
         self.const_lines: dict = {}                         # ... (64 KiB origin, passes per 64-byte line)
+        self.const_follow: dict = {}                        # ... per tracked read: on a line its run read
         self.l1_lines = 0                                   # ... of loads, L1 hits included
         self.l1_waves = 0                                   # ... and the cycles L1 takes for them
         self.l1_prev: dict[int, tuple] = {}                 # load pc -> (each lane's last sector there, warps seen)
@@ -2285,7 +2286,8 @@ class Counters:
                 out[CONST_MISS_STREAMS] = max(k for e, k in extra.values() if e)
             # and the misses of a table read at scattered words, where the streams' rule
             # charges none (cscat/)
-            scat = constcache.scatter_miss(self.const_reads, self.const_lines, self.kept_loop)
+            scat = constcache.scatter_miss(self.const_reads, self.const_lines, self.kept_loop,
+                                           self.const_follow)
             cyc = sum(self.per_pc[pc].get(CONST_PASSES, 0) * share * constcache.MISS_CYCLES
                       for pc, share in scat.items() if not extra.get(pc, (0.0, 0))[0])
             if cyc:

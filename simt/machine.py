@@ -31,6 +31,7 @@ from .errors import LaunchError
 from .ir import Const, Op, Reg
 from .issue import (UNROLL, compile_time, const_pair_pcs, inorder_pcs, overlapped_pcs, shared_vector_pcs,
                     uniform_ldc_pcs, unrolled_loops, wide_products)
+from .constrecord import record_loads
 from .l1hits import LAT_L1, L1Table, TripSectors
 from .loops import (PRAGMA_FULL, add_step, constant_trips, copied_from, full_unrolls, loop_test,
                     loops, runtime_unroll, test_vars)
@@ -351,6 +352,13 @@ class Machine:
         self.const_pairs = const_pair_pcs(k)      # __constant__ loads nvcc may pair (LDC.64)
         self.uniform_ldc = uniform_ldc_pcs(k)     # ... and warp-uniform ones it reads with LDC
         self.const_prev = {}                      # their pc -> each lane's last word, paired
+        # a __constant__ record's loads in a straight-line run (simt.constrecord): the second
+        # of a possible LDC.64 -> the first, a later load of a table -> the run's first
+        self.const_record_pairs, self.const_follows = record_loads(k)
+        self.const_record_firsts = frozenset(self.const_record_pairs.values())
+        self.const_record_heads = frozenset(self.const_follows.values())
+        self.const_record_prev = {}               # the first of a pair's pc -> each lane's last word
+        self.const_run_lines = {}                 # run's first load -> (warp, line)s read since
         self.shared_vec = shared_vector_pcs(k)    # shared loads nvcc may widen (LDS.64/.128)
         self.shared_prev = {}                     # their pc -> each lane's group: start, bytes
         self.inorder = inorder_pcs(k)             # arithmetic that waits for its operands
@@ -1118,7 +1126,9 @@ def _const_counters(m: Machine, p: int, ins, a: np.ndarray, g: np.ndarray) -> No
     The addresses each ``LDC`` walks are kept (``cnt.const_span``): a loop reading several
     tables a trip misses the cache (``simt.constcache``); so are the lines every warp
     reads there and the first warps' reads, for the misses of one table read at scattered
-    words (``constcache.scatter_miss``).
+    words (``constcache.scatter_miss``).  A record's loads in a straight-line run
+    (``simt.constrecord``) pair into ``LDC.64``s, and those after the run's first load of
+    the table are marked where they read a line it (or another before them) read.
     Limitations: a pointer into constant memory passed around as a plain pointer counts
     as a global access when nothing tells where it points."""
     mat, act, warps = _warp_matrix(a, g)
@@ -1130,8 +1140,12 @@ def _const_counters(m: Machine, p: int, ins, a: np.ndarray, g: np.ndarray) -> No
         m.cnt.add(p, C.CONST_REPLAYS, replays)
     if not ins.info.get("uniform_addr") or p in m.uniform_ldc:
         passes = len(warps) + replays
-        if p in m.const_pairs:
+        if p in m.const_record_pairs:
+            passes -= _record_pair_passes(m, p, mat, act, warps)
+        elif p in m.const_pairs:
             passes -= _const_pair_passes(m, p, mat, act, warps)
+        if p in m.const_record_firsts:     # (each lane's word, for the load paired with it)
+            _last_words(m, p)[warps[:, None] * 32 + LANES] = np.where(act, mat, -1)
         m.cnt.add(p, C.CONST_PASSES, passes)
         if len(words):                     # the addresses it walks (simt.constcache)
             lo, hi = int(words.min()), int(words.max())
@@ -1153,6 +1167,47 @@ def _const_counters(m: Machine, p: int, ins, a: np.ndarray, g: np.ndarray) -> No
                 t = gw < first + constcache.TRACK_WARPS
                 if t.any():
                     got.append((gw[t].astype(np.int64) << 32) | (words[t] & 0xFFFFFFFF))
+                    if p in m.const_follows or p in m.const_record_heads:
+                        _follow_lines(m, p, got[-1], len(got) - 1)
+
+
+def _last_words(m: Machine, p: int) -> np.ndarray:
+    """Each lane's word at the constant load ``p`` when it last ran it (-1: none)."""
+    if p not in m.const_record_prev:
+        m.const_record_prev[p] = np.full(m.T, -1, np.int64)
+    return m.const_record_prev[p]
+
+
+def _record_pair_passes(m: Machine, p: int, mat: np.ndarray, act: np.ndarray, warps: np.ndarray) -> int:
+    """The passes of this constant load that its record's ``LDC.64`` made with the load
+    before it (``simt.constrecord``): those of the warps each of whose active lanes reads
+    the word after the one it read there, that one 8-byte aligned."""
+    prev = _last_words(m, m.const_record_pairs[p])[warps[:, None] * 32 + LANES]
+    return _paired_passes(mat, act, (mat == prev + 4) & (prev % 8 == 0) & (prev >= 0))[1]
+
+
+def _paired_passes(mat: np.ndarray, act: np.ndarray, ok: np.ndarray) -> tuple[np.ndarray, int]:
+    """(the warps all of whose active lanes are ``ok``, their passes: distinct words)."""
+    paired = np.all(ok | ~act, axis=1) & act.any(axis=1)
+    return paired, (len(C.Runs(mat[paired], act[paired]).addr) if paired.any() else 0)
+
+
+def _follow_lines(m: Machine, p: int, reads: np.ndarray, i: int) -> None:
+    """For the tracked warps' reads (``reads``, execution ``i`` of ``p``): which fall on a
+    line that an earlier load of their record's table in the same straight-line run read
+    (``simt.constrecord``'s follows), kept as ``cnt.const_follow[p][i]``: they do not miss
+    the constant cache (``constcache.scatter_miss``).  The run's first load starts its
+    warps' lines again."""
+    lines = ((reads >> 32) << 32) | ((reads & 0xFFFFFFFF) >> 6)
+    head = m.const_follows.get(p, p)
+    held = m.const_run_lines.get(head)
+    if held is None:
+        held = np.zeros(0, np.int64)
+    if head == p:
+        held = held[~np.isin(held >> 32, lines >> 32)]
+    else:
+        m.cnt.const_follow.setdefault(p, {})[i] = np.isin(lines, held)
+    m.const_run_lines[head] = np.union1d(held, lines)
 
 
 def _const_pair_passes(m: Machine, p: int, mat: np.ndarray, act: np.ndarray, warps: np.ndarray) -> int:
@@ -1165,13 +1220,10 @@ def _const_pair_passes(m: Machine, p: int, mat: np.ndarray, act: np.ndarray, war
     last, second = m.const_prev[p]
     lanes = warps[:, None] * 32 + np.arange(32)
     prev, was2 = last[lanes], second[lanes]
-    ok = (mat == prev + 4) & (prev % 8 == 0) & (prev >= 0) & ~was2
-    paired = np.all(ok | ~act, axis=1) & act.any(axis=1)
+    paired, passes = _paired_passes(mat, act, (mat == prev + 4) & (prev % 8 == 0) & (prev >= 0) & ~was2)
     last[lanes[act]] = mat[act]
     second[lanes[act]] = np.broadcast_to(paired[:, None], act.shape)[act]
-    if not paired.any():
-        return 0
-    return len(C.Runs(mat[paired], act[paired]).addr)      # their distinct words: their passes
+    return passes
 
 
 SHARED_VECTOR_BYTES = 16          # LDS.128
