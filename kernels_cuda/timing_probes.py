@@ -54732,6 +54732,2581 @@ UNSEEN194 = [
 PROBES += UNSEEN194
 
 
+# probe-unseen195 (probes197.cu): a nuclear reactor physics (neutron transport and reactor
+# kinetics) course's kernels (continuous-energy Monte Carlo histories in a bare sphere with
+# the cross sections binary-searched a collision, macroscopic cross-section lookup on a
+# unionised energy grid, a two-group fine-mesh diffusion Jacobi sweep of a 3-D PWR core with
+# a warp-shuffle residual, point kinetics with six delayed groups and Doppler feedback by RK4
+# in double, a 2-D method-of-characteristics sweep tallied by atomicAdd, the Shannon-entropy
+# mesh tally of a fission bank by shared-memory atomics) as a student who knows CUDA basics
+# writes them, predicted before their first GPU run
+_P197 = "probes197.cu"
+P197_MC_R = 25.0                                   # mc: the sphere's radius (cm)
+P197_MC_EMIN, P197_MC_EMAX, P197_MC_ETH = 1e-5, 2e7, 0.0253     # the grid's range, kT (eV)
+P197_MC_NLOG, P197_MC_NRES_PTS = 2048, 64          # log-spaced grid points; points about each resonance
+P197_MC_DENS = dict(H1=0.0401, O16=0.0386, U235=2.8e-4, U238=9.0e-3)    # the mixture (atoms / b cm)
+# U-238's first s-wave resonances: E0 (eV), Gamma_n (eV) (Gamma_gamma 0.023 eV)
+P197_MC_RES = ((6.674, 0.00152), (20.87, 0.0101), (36.68, 0.0337), (66.03, 0.024), (80.75, 0.0019),
+               (102.6, 0.0712), (116.9, 0.0255), (165.3, 0.0034), (189.7, 0.171), (208.5, 0.050))
+P197_MC_GG = 0.023
+P197_MC_WATT = (0.988e6, 2.249e-6)                 # U-235's Watt spectrum: a (eV), b (1/eV)
+P197_MC_MAXCOLL = 1000                             # MC_MAXCOLL
+P197_MC_BLOCK = 64
+# xs: the 16 nuclides: grid points, smooth scatter (b), 1/v capture and fission at kT (b), nu,
+# fast fission (b, above ~1.5 MeV), the resonances' range (eV), count, peak (b), their
+# absorbed share and the fission share of that
+P197_XS_NUCS = (("H1", 600, 20.4, 0.332, 0, 0, 0, 1, 1, 0, 0, 0, 0),
+                ("O16", 3000, 3.8, 1.9e-4, 0, 0, 0, 4e5, 2e7, 40, 10.0, 0.05, 0),
+                ("B10", 800, 2.2, 3840.0, 0, 0, 0, 1e5, 2e7, 5, 2.0, 0.5, 0),
+                ("B11", 800, 5.0, 5e-3, 0, 0, 0, 1e5, 2e7, 10, 5.0, 0.05, 0),
+                ("U235", 50000, 15.0, 98.8, 585.0, 2.43, 1.2, 0.3, 2.25e3, 3000, 2000.0, 0.9, 0.45),
+                ("U238", 100000, 9.0, 2.68, 0, 2.6, 0.55, 6.0, 2e4, 3000, 20000.0, 0.95, 0),
+                ("Pu239", 40000, 8.0, 271.0, 748.0, 2.88, 1.8, 0.3, 2.5e3, 1000, 5000.0, 0.9, 0.5),
+                ("Pu240", 25000, 1.6, 290.0, 0, 2.8, 1.5, 1.0, 5.7e3, 1000, 1e5, 0.95, 0),
+                ("Xe135", 1500, 4.3, 2.65e6, 0, 0, 0, 1.0, 1e3, 3, 1000.0, 0.9, 0),
+                ("Sm149", 5000, 50.0, 40140.0, 0, 0, 0, 0.1, 1e3, 50, 5000.0, 0.9, 0),
+                ("Zr90", 13000, 5.0, 0.011, 0, 0, 0, 1e3, 1e6, 400, 50.0, 0.1, 0),
+                ("Zr91", 20000, 6.0, 1.2, 0, 0, 0, 200.0, 1e6, 600, 500.0, 0.1, 0),
+                ("Zr92", 13000, 7.0, 0.22, 0, 0, 0, 1e3, 1e6, 400, 100.0, 0.1, 0),
+                ("Zr94", 10000, 6.0, 0.05, 0, 0, 0, 1e3, 1e6, 300, 100.0, 0.1, 0),
+                ("Fe56", 30000, 12.0, 2.6, 0, 0, 0, 1e3, 2e7, 800, 500.0, 0.05, 0),
+                ("Cr52", 12000, 3.0, 0.76, 0, 0, 0, 1e3, 2e7, 400, 300.0, 0.05, 0))
+P197_XS_NNUC, P197_XS_NMAT = 16, 6                 # XS_NNUC, XS_NMAT
+# the materials' number densities (atoms / b cm): fresh UO2 (3.1%), UO2 at 20 and 40 GWd/t,
+# Zircaloy-4, borated water (1000 ppm), SS304 (no nickel)
+P197_XS_MATS = ({"U235": 7.2e-4, "U238": 2.21e-2, "O16": 4.59e-2},
+                {"U235": 4.0e-4, "U238": 2.18e-2, "Pu239": 1.3e-4, "Pu240": 3.5e-5, "Xe135": 9e-9, "Sm149": 1.1e-7,
+                 "O16": 4.59e-2},
+                {"U235": 2.2e-4, "U238": 2.15e-2, "Pu239": 1.6e-4, "Pu240": 6.5e-5, "Xe135": 9e-9, "Sm149": 1.1e-7,
+                 "O16": 4.59e-2},
+                {"Zr90": 2.18e-2, "Zr91": 4.75e-3, "Zr92": 7.26e-3, "Zr94": 7.36e-3, "Fe56": 1.4e-4, "Cr52": 7.0e-5},
+                {"H1": 4.96e-2, "O16": 2.48e-2, "B10": 8.0e-6, "B11": 3.2e-5},
+                {"Fe56": 5.9e-2, "Cr52": 1.7e-2})
+P197_XS_FREQ = (0.15, 0.2, 0.2, 0.08, 0.34, 0.03)  # the lookups' shares by material
+P197_XS_SPEC = (0.40, 0.45, 0.15)                  # lookup energies: thermal Maxwellian, 1/E (0.5 eV .. 100 keV), Watt
+P197_XS_POINT = np.dtype([("energy", "<f4"), ("total", "<f4"), ("absorb", "<f4"), ("nufis", "<f4")])   # NucPoint
+P197_XS_SEED = 197                                 # the data library is fixed: drawn from its own seed
+P197_XS_BLOCK = 256
+P197_DF_N, P197_DF_BLOCK = 272, (32, 8)            # diffusion: radial cells (340 cm: 1.25 cm); blocks
+P197_DF_W, P197_DF_H = 340.0, 380.0                # the mesh's width and height (cm): 17 x 17 assemblies of 20 cm
+P197_DF_REFL, P197_DF_ROD = 20.0, 260.0            # axial reflectors (cm thick); partial rods' tips (cm up)
+# IAEA-3D's two-group constants: D1, D2, Sigma_a1, Sigma_a2, Sigma_12, nu Sigma_f2 of fuel 1,
+# fuel 2, fuel 2 + rod, reflector, reflector + rod
+P197_DF_XS = ((1.5, 0.4, 0.01, 0.08, 0.02, 0.135), (1.5, 0.4, 0.01, 0.085, 0.02, 0.135),
+              (1.5, 0.4, 0.01, 0.13, 0.02, 0.135), (2.0, 0.3, 0.0, 0.01, 0.04, 0.0), (2.0, 0.3, 0.0, 0.055, 0.04, 0.0))
+# a quarter core's assemblies from the centre one out (material + 1; 0 outside the reflector:
+# filled with reflector); 'R' a fully rodded (the centre) or partly rodded assembly
+P197_DF_MAP = ("R222R2214", "222222214", "222222114", "222222144", "R222R1140", "222211440",
+               "221114400", "111444000", "444400000")
+P197_DF_K = 1.029                                  # k_eff (the fission source's 1 / k)
+P197_PK_BETA = (0.033, 0.219, 0.196, 0.395, 0.115, 0.042)       # Keepin's U-235 groups: shares of beta ...
+P197_PK_LAMBDA = (0.0124, 0.0305, 0.111, 0.301, 1.14, 3.01)     # ... and decay constants (1/s)
+P197_PK_BTOT, P197_PK_LAM, P197_PK_HEAT = 0.0065, 2e-5, 100.0   # beta; prompt generation time (s); K/s at nominal
+P197_PK_DT, P197_PK_STEPS = 2e-3, 500              # RK4 steps of 2 ms: 1 s
+P197_PK_RATE, P197_PK_CAP = (0.3, 1.5), (0.1, 1.2)  # ramps: lognormal(log 0.3, 1.5) $/s up to U(0.1, 1.2) $
+P197_PK_ALPHA, P197_PK_N0 = (2e-5, 4e-5), (-8.0, 0.0)   # Doppler coefficient U (dk/k per K); log10 initial power U
+P197_PK_BLOCK = 128
+P197_PK_DTYPE = np.dtype([("rate", "<f8"), ("rho_max", "<f8"), ("alpha", "<f8"), ("n0", "<f8")])   # struct Scenario
+P197_MOC_G, P197_MOC_NP = 7, 3                     # MOC_G, MOC_NP
+P197_MOC_PINS, P197_MOC_PITCH, P197_MOC_RF = 51, 1.26, 0.54     # a 51 x 51 lattice (C5G7's 3 x 3 assemblies)
+P197_MOC_NAZIM = 32                                # azimuthal angles (16 track directions in (0, pi))
+P197_MOC_SIN = (0.166648, 0.537707, 0.932954)      # Tabuchi-Yamamoto's 3 polar angles: sin theta ...
+P197_MOC_WP = (0.046233, 0.283619, 0.670148)       # ... and weights
+# C5G7-like 7-group total cross sections (1/cm): UO2, MOX 4.3%, 7.0%, 8.7%, fission chamber,
+# guide tube, moderator
+P197_MOC_SIGT = ((0.21245, 0.35547, 0.48554, 0.5594, 0.31803, 0.40146, 0.57061),
+                 (0.21192, 0.35581, 0.4889, 0.57194, 0.43239, 0.68495, 0.68891),
+                 (0.21454, 0.35935, 0.49891, 0.59622, 0.48035, 0.83936, 0.85948),
+                 (0.21628, 0.3617, 0.50563, 0.61117, 0.5089, 0.92667, 0.96099),
+                 (0.19073, 0.45652, 0.6407, 0.64984, 0.67063, 0.87506, 1.4345),
+                 (0.19217, 0.57656, 1.01063, 1.02545, 1.02184, 1.39426, 2.57071),
+                 (0.23007, 0.77646, 1.4842, 1.5052, 1.5592, 2.0254, 3.3057))
+P197_MOC_GT = ((2, 5), (2, 8), (2, 11), (3, 3), (3, 13), (5, 2), (5, 5), (5, 8), (5, 11), (5, 14), (8, 2), (8, 5),
+               (8, 11), (8, 14), (11, 2), (11, 5), (11, 8), (11, 11), (11, 14), (13, 3), (13, 13), (14, 5), (14, 8),
+               (14, 11))                           # a 17 x 17 assembly's guide tubes (the centre: fission chamber)
+P197_MOC_Q = ((1.0, 0.9, 0.4, 0.3, 0.3, 0.4, 0.5), (0.3, 0.6, 0.6, 0.6, 0.7, 0.9, 1.2))   # reduced sources: fuel, water
+P197_MOC_BLOCK = 128
+P197_SE_NB, P197_SE_BLOCK, P197_SE_GRID = 16, 512, 256   # SE_NB; blocks of 512, at most 256 (grid-stride)
+P197_SE_CORE = (170.0, 366.0)                      # the core cylinder's radius and height (cm); the mesh its box
+P197_SE_NU = (0.174, 0.336, 0.304, 0.123, 0.026, 0.004)   # sites a fission collision banks (1 .. 6)
+P197_SE_IMPLICIT = 0.3                             # sites of weight U(0.25, 1) (implicit capture), else 1
+
+
+def _p197_xorshift(s):
+    """One xorshift32 step of each uint32 state (mc_rand's)."""
+    s = s ^ (s << np.uint32(13))
+    s = s ^ (s >> np.uint32(17))
+    return s ^ (s << np.uint32(5))
+
+
+def _p197_uniform(s):
+    return ((s >> np.uint32(8)) | np.uint32(1)) / 2.0 ** 24
+
+
+def _p197_mc_table():
+    """The mixture's energy grid (eV, float32, sorted and distinct: P197_MC_NLOG log-spaced
+    points plus P197_MC_NRES_PTS at the Cauchy quantiles about each U-238 resonance) and
+    Sigma_s, Sigma_c, Sigma_f (1/cm, float32) there: hydrogen's scattering (falling at MeV,
+    doubled by chemical binding at thermal), oxygen's and U-238's potential scattering; 1/v
+    capture of H, U-235, U-238 and fission of U-235, U-238's fast fission; 0 K single-level
+    Breit-Wigner resonances (capture Gamma_gamma / Gamma, scattering Gamma_n / Gamma)."""
+    d = P197_MC_DENS
+    E = np.geomspace(P197_MC_EMIN, P197_MC_EMAX, P197_MC_NLOG)
+    q = np.tan(np.pi * ((np.arange(P197_MC_NRES_PTS) + 0.5) / P197_MC_NRES_PTS - 0.5))
+    for e0, gn in P197_MC_RES:
+        E = np.concatenate([E, e0 + (gn + P197_MC_GG) / 2 * q])
+    E = np.unique(E.astype(np.float32))
+    e = E.astype(np.float64)
+    v = np.sqrt(P197_MC_ETH / e)
+    ss = d["H1"] * (20.4 / np.sqrt(1 + e / 5e4) + 20 * np.exp(-e / 0.1)) + d["O16"] * 3.8 + d["U238"] * 9.0
+    sc = (d["H1"] * 0.332 + d["U235"] * 98.8 + d["U238"] * 2.68) * v
+    sf = d["U235"] * 585.0 * v + d["U238"] * 0.55 / (1 + np.exp(-(e - 1.6e6) / 1e5))
+    for e0, gn in P197_MC_RES:
+        g = gn + P197_MC_GG
+        s0 = 2.608e6 / e0 * (239 / 238) ** 2 * gn / g       # the peak (b), g = 1
+        shape = d["U238"] * s0 / (1 + (2 * (e - e0) / g) ** 2)
+        sc += shape * P197_MC_GG / g
+        ss += shape * gn / g
+    return E, ss.astype(np.float32), sc.astype(np.float32), sf.astype(np.float32)
+
+
+def _p197_watt(n, rng):
+    """n energies (eV) from U-235's Watt fission spectrum (a Maxwellian of temperature a
+    shifted as OpenMC samples it), kept under P197_MC_EMAX."""
+    a, b = P197_MC_WATT
+    c = np.cos(np.pi / 2 * rng.random(n))
+    w = -a * (np.log(rng.random(n)) + np.log(rng.random(n)) * c * c)
+    e = w + a * a * b / 4 + (2 * rng.random(n) - 1) * np.sqrt(a * a * b * w)
+    return np.clip(e, 1e3, 0.999 * P197_MC_EMAX)
+
+
+def _p197_mc_args(n, rng):
+    """n source neutrons in the bare sphere: radii of density r sin(pi r / R) (the fundamental
+    mode's fission source), isotropic positions, Watt energies (float32); xorshift32 seeds (odd
+    uint32); the cross-section table (_p197_mc_table), R; fate, ncoll (int32), track, efin
+    (float32) zeroed; n."""
+    E, ss, sc, sf = _p197_mc_table()
+    R = P197_MC_R
+    rg = np.linspace(0, R, 4097)
+    pdf = rg * np.sin(np.pi * rg / R)
+    cdf = np.concatenate([[0], np.cumsum((pdf[1:] + pdf[:-1]) / 2)])
+    r = np.interp(rng.random(n) * cdf[-1], cdf, rg)
+    d = rng.standard_normal((n, 3))
+    p = (d * (r / np.linalg.norm(d, axis=1))[:, None]).astype(np.float32)
+    f32 = np.float32
+    return [E, ss, sc, sf, _i32(len(E)), p[:, 0].copy(), p[:, 1].copy(), p[:, 2].copy(),
+            _p197_watt(n, rng).astype(f32), _u32(n, rng) | np.uint32(1), f32(R), np.zeros(n, np.int32),
+            np.zeros(n, np.int32), np.zeros(n, f32), np.zeros(n, f32), _i32(n)]
+
+
+def _p197_mc_ref(egrid, ss, sc, sf, x, y, z, e, seed, R, maxcoll=P197_MC_MAXCOLL):
+    """mc_sphere_history in float64 (the xorshift streams exact, the cross sections by
+    np.interp): fate, ncoll, track, efin, the final states and each neutron's smallest
+    relative margin of a decision (flight against the surface's distance, the reaction's
+    draw against its thresholds) where float32 may decide otherwise."""
+    eg, ss, sc, sf = (np.asarray(v, np.float64) for v in (egrid, ss, sc, sf))
+    px, py, pz, E = (np.array(v, np.float64) for v in (x, y, z, e))
+    s = np.array(seed, np.uint32)
+    n, R = len(px), float(R)
+    fate = np.full(n, 3)
+    nc = np.zeros(n, np.int64)
+    tl = np.zeros(n)
+    margin = np.full(n, np.inf)
+    u, v, w = np.zeros(n), np.zeros(n), np.zeros(n)
+
+    def direction(i):
+        s[i] = _p197_xorshift(s[i])
+        mu = 2 * _p197_uniform(s[i]) - 1
+        s[i] = _p197_xorshift(s[i])
+        ph = 2 * np.pi * _p197_uniform(s[i])
+        sn = np.sqrt(1 - mu * mu)
+        u[i], v[i], w[i] = sn * np.cos(ph), sn * np.sin(ph), mu
+
+    live = np.arange(n)
+    direction(live)
+    while len(live):
+        i = live
+        xs = [np.interp(E[i], eg, t) for t in (ss, sc, sf)]
+        st = xs[0] + xs[1] + xs[2]
+        s[i] = _p197_xorshift(s[i])
+        d = -np.log(_p197_uniform(s[i])) / st
+        b = px[i] * u[i] + py[i] * v[i] + pz[i] * w[i]
+        q = px[i] ** 2 + py[i] ** 2 + pz[i] ** 2 - R * R
+        dsurf = -b + np.sqrt(np.maximum(b * b - q, 0))
+        margin[i] = np.minimum(margin[i], np.abs(d - dsurf) / dsurf)
+        leak = d >= dsurf
+        tl[i[leak]] += dsurf[leak]
+        fate[i[leak]] = 2
+        k = ~leak
+        i, d, st, xs = i[k], d[k], st[k], [t[k] for t in xs]
+        tl[i] += d
+        px[i] += d * u[i]
+        py[i] += d * v[i]
+        pz[i] += d * w[i]
+        nc[i] += 1
+        s[i] = _p197_xorshift(s[i])
+        xi = _p197_uniform(s[i]) * st
+        margin[i] = np.minimum(margin[i], np.minimum(np.abs(xi - xs[0]), np.abs(xi - xs[0] - xs[1])) / st)
+        scat = xi < xs[0]
+        fate[i[~scat]] = np.where(xi[~scat] < xs[0][~scat] + xs[1][~scat], 0, 1)
+        i = i[scat]
+        s[i] = _p197_xorshift(s[i])
+        E[i] = np.maximum(E[i] * _p197_uniform(s[i]), P197_MC_ETH)
+        direction(i)
+        live = i[nc[i] < maxcoll]
+    return fate, nc, tl, E, s, margin
+
+
+def _p197_xs_grid(nuc, rng):
+    """One nuclide's grid (P197_XS_NUCS row): energies (eV, float32, distinct, from EMIN to
+    EMAX) 30% log-uniform, 70% in clusters at the Cauchy quantiles of its resonances (log-
+    uniform over its resonance range, widths 0.02 + 0.002 E^0.75 eV); the total, absorption
+    and nu-fission cross sections (b): smooth scattering (falling above ~MeV), 1/v capture
+    and fission, fast fission, and each point's two nearest resonances (peaks the nuclide's
+    times chi^2(1) Porter-Thomas factors, falling as 1 / sqrt(E))."""
+    name, pts, s_s, s_c, s_f, nu, ff, lo, hi, nres, peak, ab, fis = nuc
+    e = [rng.uniform(np.log(P197_MC_EMIN), np.log(P197_MC_EMAX), int(0.3 * pts) if nres else pts - 2)]
+    if nres:
+        er = np.exp(rng.uniform(np.log(lo), np.log(hi), nres))
+        gam = 0.02 + 0.002 * er ** 0.75
+        k = rng.integers(0, nres, pts - 2 - len(e[0]))
+        e.append(np.log(np.clip(er[k] + gam[k] / 2 * np.tan(np.pi * (rng.random(len(k)) - 0.5)),
+                                P197_MC_EMIN, P197_MC_EMAX)))
+    E = np.unique(np.concatenate([np.exp(np.concatenate(e)), [P197_MC_EMIN, P197_MC_EMAX]]).astype(np.float32))
+    E = E[(E >= np.float32(P197_MC_EMIN)) & (E <= np.float32(P197_MC_EMAX))]
+    x = E.astype(np.float64)
+    v = np.sqrt(P197_MC_ETH / x)
+    scat = s_s / np.sqrt(1 + x / (5e4 if name == "H1" else 2e6)) + (20 * np.exp(-x / 0.1) if name == "H1" else 0)
+    cap = s_c * v
+    fiss = s_f * v + ff / (1 + np.exp(-(x - 1.5e6) / 1e5))
+    if nres:
+        order = np.argsort(er)
+        er, gam = er[order], gam[order]
+        pk = peak * rng.chisquare(1, nres) * np.sqrt(lo / er)
+        j = np.searchsorted(er, x)
+        for r in (np.maximum(j - 1, 0), np.minimum(j, nres - 1)):
+            sh = pk[r] / (1 + (2 * (x - er[r]) / gam[r]) ** 2)
+            scat += (1 - ab) * sh
+            cap += ab * (1 - fis) * sh
+            fiss += ab * fis * sh
+    return np.rec.fromarrays([E, scat + cap + fiss, cap + fiss, nu * fiss], dtype=P197_XS_POINT)
+
+
+_P197_XS_CACHE = {}
+
+
+def _p197_xs_library():
+    """The 16 nuclides' grids (_p197_xs_grid, drawn from P197_XS_SEED: the library is fixed)
+    concatenated (NucPoint structs) with each one's first point, the union grid (float32) and
+    its index table (int32 union x XS_NNUC: each nuclide's point at or below the union
+    energy, at most its last but one)."""
+    if "lib" not in _P197_XS_CACHE:
+        rng = np.random.default_rng(P197_XS_SEED)
+        grids = [_p197_xs_grid(nuc, rng) for nuc in P197_XS_NUCS]
+        off = np.concatenate([[0], np.cumsum([len(g) for g in grids])[:-1]]).astype(np.int32)
+        ug = np.unique(np.concatenate([g.energy for g in grids]))
+        idx = np.stack([np.clip(np.searchsorted(g.energy, ug, "right") - 1, 0, len(g) - 2) for g in grids], axis=1)
+        _P197_XS_CACHE["lib"] = (np.concatenate(grids).view(np.ndarray), off, ug, idx.astype(np.int32), grids)
+    return _P197_XS_CACHE["lib"]
+
+
+def _p197_xs_dens():
+    """c_dens: the materials' number densities (float32, XS_NMAT x XS_NNUC)."""
+    names = [nuc[0] for nuc in P197_XS_NUCS]
+    d = np.zeros((P197_XS_NMAT, P197_XS_NNUC), np.float32)
+    for m, mat in enumerate(P197_XS_MATS):
+        for k, v in mat.items():
+            d[m, names.index(k)] = v
+    return d
+
+
+def _p197_xs_syms(n, rng):
+    return {"c_dens": _p197_xs_dens().ravel(), "c_nuc_off": _p197_xs_library()[1]}
+
+
+def _p197_xs_args(n, rng):
+    """n lookups in random order: energies (eV, float32) P197_XS_SPEC of them thermal
+    (Maxwellian flux, Gamma(2, kT)), 1/E from 0.5 eV to 100 keV, Watt; materials (int32)
+    with P197_XS_FREQ; the library (_p197_xs_library: union grid, index table, NucPoints);
+    sig_t, sig_a, nusig_f (float32) zeroed; n."""
+    nuc, off, ug, idx, _ = _p197_xs_library()
+    k = rng.choice(3, n, p=P197_XS_SPEC)
+    e = np.where(k == 0, rng.gamma(2.0, P197_MC_ETH, n), np.exp(rng.uniform(np.log(0.5), np.log(1e5), n)))
+    e[k == 2] = _p197_watt(int((k == 2).sum()), rng)
+    e = np.clip(e, P197_MC_EMIN, 0.999 * P197_MC_EMAX).astype(np.float32)
+    m = rng.choice(P197_XS_NMAT, n, p=P197_XS_FREQ).astype(np.int32)
+    z = lambda: np.zeros(n, np.float32)
+    return [ug, idx.ravel(), nuc, _i32(len(ug)), e, m, z(), z(), z(), _i32(n)]
+
+
+def _p197_xs_ref(energy, mat):
+    """xs_union_lookup in float64 (each nuclide's cross sections by np.interp in its own grid):
+    Sigma_t, Sigma_a, nu Sigma_f, and the sums of N |sigma| over the two grid points about
+    each energy (the scale of float32's rounding)."""
+    grids = _p197_xs_library()[4]
+    dens = _p197_xs_dens().astype(np.float64)[np.asarray(mat)]
+    e = np.asarray(energy, np.float64)
+    out = np.zeros((4, len(e)))
+    for k, g in enumerate(grids):
+        ge = g.energy.astype(np.float64)
+        j = np.clip(np.searchsorted(ge, e, "right") - 1, 0, len(g) - 2)
+        for r, f in enumerate(("total", "absorb", "nufis")):
+            out[r] += dens[:, k] * np.interp(e, ge, g[f].astype(np.float64))
+        out[3] += dens[:, k] * (g.total[j] + g.total[j + 1])
+    return out
+
+
+def _p197_df_nz(n):
+    return int(round(n * P197_DF_H / P197_DF_W))
+
+
+def _p197_df_mat(n):
+    """The materials (uint8, nz x n x n, x fastest) of an n x n x nz mesh of the core
+    (P197_DF_MAP mirrored into 17 x 17 assemblies; axial reflectors P197_DF_REFL thick; the
+    centre assembly rodded through the core, the other 'R' ones above P197_DF_ROD, their
+    top reflector rodded)."""
+    nz = _p197_df_nz(n)
+    q = np.array([[4 if c == "0" else 3 if c == "R" else int(c) for c in row] for row in P197_DF_MAP]) - 1
+    rod = np.array([[c == "R" for c in row] for row in P197_DF_MAP])
+    a = np.abs(((np.arange(n) + 0.5) * P197_DF_W / n // 20).astype(np.int64) - 8)     # the assemblies from the centre
+    z = (np.arange(nz) + 0.5) * P197_DF_H / nz
+    radial, rods = q[a[:, None], a[None, :]], rod[a[:, None], a[None, :]]
+    centre = np.zeros_like(rods)
+    centre[a[:, None].repeat(n, 1) + a[None, :].repeat(n, 0) == 0] = True
+    core = (z >= P197_DF_REFL) & (z < P197_DF_H - P197_DF_REFL)
+    m = np.where(core[:, None, None], np.where(rods, 1, radial)[None], 3)
+    ins = core[:, None, None] & rods[None] & (centre[None] | (z >= P197_DF_ROD)[:, None, None])
+    m = np.where(ins, 2, m)
+    m = np.where((z >= P197_DF_H - P197_DF_REFL)[:, None, None] & rods[None], 4, m)
+    return m.astype(np.uint8)
+
+
+def _p197_df_syms(n, rng):
+    x = np.array(P197_DF_XS, np.float32)
+    return {"c_D1": x[:, 0].copy(), "c_D2": x[:, 1].copy(), "c_sr1": x[:, 2] + x[:, 4], "c_sa2": x[:, 3].copy(),
+            "c_s12": x[:, 4].copy(), "c_nsf1": np.zeros(5, np.float32), "c_nsf2": x[:, 5].copy()}
+
+
+def _p197_df_args(n, rng):
+    """An n x n x nz mesh (_p197_df_mat; float32 fluxes, x fastest) of an iterate close to the
+    fundamental mode: phi1 the core's cosine shape (over an extrapolated box) times 1 +- 1%
+    noise, phi2 = phi1 times the material's thermal-to-fast ratio (fuel 0.25, rodded 0.15,
+    reflectors 0.8) times 1 +- 1%; phi1n, phi2n zeroed; n, n, nz, 1 / h^2, 1 / k, resid
+    (float32[1])."""
+    nz = _p197_df_nz(n)
+    mat = _p197_df_mat(n)
+    h = P197_DF_W / n
+    c = lambda m, L: np.cos(np.pi * ((np.arange(m) + 0.5) / m - 0.5) * L / (L + 30.0))
+    shape = (c(nz, P197_DF_H)[:, None, None] * c(n, P197_DF_W)[None, :, None] * c(n, P197_DF_W)[None, None, :])
+    f32 = np.float32
+    p1 = shape.astype(f32) * (f32(1) + f32(0.01) * rng.standard_normal(shape.shape, dtype=f32))
+    ratio = np.array([0.25, 0.25, 0.15, 0.8, 0.8], f32)[mat]
+    p2 = p1 * ratio * (f32(1) + f32(0.01) * rng.standard_normal(shape.shape, dtype=f32))
+    z = lambda: np.zeros(n * n * nz, np.float32)
+    return [p1.ravel(), p2.ravel(), z(), z(), mat.ravel(), _i32(n), _i32(n), _i32(nz), np.float32(1 / h / h),
+            np.float32(1 / P197_DF_K), np.zeros(1, np.float32)]
+
+
+def _p197_df_ref(phi1, phi2, mat, nx, ny, nz, inv_h2, inv_k):
+    """diffusion_2g_jacobi in float64: the new fluxes (nz x ny x nx) and the summed squared
+    change."""
+    x = np.array(P197_DF_XS)
+    m = np.asarray(mat).reshape(nz, ny, nx)
+    p = [np.asarray(v, np.float64).reshape(nz, ny, nx) for v in (phi1, phi2)]
+    D = [x[m, 0], x[m, 1]]
+    a = [np.zeros(m.shape), np.zeros(m.shape)]
+    s = [np.zeros(m.shape), np.zeros(m.shape)]
+    for ax in range(3):
+        for sh in (1, -1):
+            inside = np.ones(m.shape, bool)
+            edge = [slice(None)] * 3
+            edge[ax] = 0 if sh == 1 else -1          # the cells whose neighbour np.roll wraps
+            inside[tuple(edge)] = False
+            for g in range(2):
+                Dn = np.roll(D[g], sh, axis=ax)
+                a[g] += np.where(inside, 2 * D[g] * Dn / (D[g] + Dn), 2 * D[g])
+                s[g] += np.where(inside, 2 * D[g] * Dn / (D[g] + Dn) * np.roll(p[g], sh, axis=ax), 0)
+    h2, k = float(inv_h2), float(inv_k)
+    n1 = (k * x[m, 5] * p[1] + s[0] * h2) / (x[m, 2] + x[m, 4] + a[0] * h2)
+    n2 = (x[m, 4] * p[0] + s[1] * h2) / (x[m, 3] + a[1] * h2)
+    return n1, n2, ((n1 - p[0]) ** 2 + (n2 - p[1]) ** 2).sum()
+
+
+def _p197_pk_syms(n, rng):
+    return {"c_pk_beta": P197_PK_BTOT * np.array(P197_PK_BETA), "c_pk_lambda": np.array(P197_PK_LAMBDA)}
+
+
+def _p197_pk_args(n, rng, steps=P197_PK_STEPS):
+    """n scenarios (Scenario structs): ramp rates lognormal P197_PK_RATE ($/s) up to U
+    P197_PK_CAP dollars (in dk/k), Doppler coefficients U P197_PK_ALPHA, initial powers
+    log-uniform 1e-8 .. 1 (hot zero to full power); peak, tpeak, pfin, Tfin, energy (float64)
+    zeroed; Lam, heat, dt, steps, n."""
+    sc = np.zeros(n, P197_PK_DTYPE)
+    sc["rate"] = P197_PK_BTOT * rng.lognormal(np.log(P197_PK_RATE[0]), P197_PK_RATE[1], n)
+    sc["rho_max"] = P197_PK_BTOT * rng.uniform(*P197_PK_CAP, n)
+    sc["alpha"] = rng.uniform(*P197_PK_ALPHA, n)
+    sc["n0"] = 10.0 ** rng.uniform(*P197_PK_N0, n)
+    z = lambda: np.zeros(n)
+    return [sc, z(), z(), z(), z(), z(), np.float64(P197_PK_LAM), np.float64(P197_PK_HEAT), np.float64(P197_PK_DT),
+            _i32(steps), _i32(n)]
+
+
+def _p197_pk_ref(sc, Lam, heat, dt, steps):
+    """point_kinetics in numpy (the seven equations as p, C[n, 6] arrays, RK4): peak, tpeak,
+    pfin, Tfin, energy and the power after each step (steps + 1 x n)."""
+    beta = P197_PK_BTOT * np.array(P197_PK_BETA)
+    lam = np.array(P197_PK_LAMBDA)
+    rate, cap, alpha, p = (np.array(sc[f], np.float64) for f in ("rate", "rho_max", "alpha", "n0"))
+
+    def f(t, p, C, T):
+        rho = np.minimum(rate * t, cap) - alpha * T
+        return (rho - beta.sum()) / Lam * p + C @ lam, beta / Lam * p[:, None] - lam * C, heat * p
+
+    C = beta / (Lam * lam) * p[:, None]
+    T = np.zeros_like(p)
+    en = np.zeros_like(p)
+    traj = [p]
+    for k in range(steps):
+        t = k * dt
+        k1 = f(t, p, C, T)
+        k2 = f(t + dt / 2, p + dt / 2 * k1[0], C + dt / 2 * k1[1], T + dt / 2 * k1[2])
+        k3 = f(t + dt / 2, p + dt / 2 * k2[0], C + dt / 2 * k2[1], T + dt / 2 * k2[2])
+        k4 = f(t + dt, p + dt * k3[0], C + dt * k3[1], T + dt * k3[2])
+        pn, C, T = (y + dt / 6 * (a + 2 * b + 2 * c + d) for y, a, b, c, d in zip((p, C, T), k1, k2, k3, k4))
+        en = en + dt / 2 * (p + pn)
+        p = pn
+        traj.append(p)
+    traj = np.array(traj)
+    i = np.argmax(traj, axis=0)
+    return traj.max(axis=0), i * dt, p, T, en, traj
+
+
+def _p197_moc_lattice(pins):
+    """The materials (P197_MOC_SIGT's rows) of the pins x pins pin cells' fuel circles
+    (x fastest): C5G7's 3 x 3 assemblies of 17 x 17 (UO2 at (0, 0) and (1, 1), MOX zoned
+    4.3 / 7.0 / 8.7% from the edge at (0, 1) and (1, 0), water in the last row and column),
+    guide tubes and the fission chamber at the centre; the lattice's corner window for
+    fewer pins."""
+    i = np.arange(max(pins, 51))
+    ax, loc = i // 17, i % 17
+    A = ax[:, None] * 3 + ax[None, :]                     # (y, x) assembly codes
+    ring = np.minimum(np.minimum(loc[:, None], loc[None, :]), np.minimum(16 - loc[:, None], 16 - loc[None, :]))
+    mox = np.where(ring == 0, 1, np.where(ring < 3, 2, 3))
+    m = np.where((A == 0) | (A == 4), 0, mox)
+    gt = np.zeros((17, 17), bool)
+    gt[tuple(np.array(P197_MOC_GT).T)] = True
+    m = np.where(gt[loc[:, None], loc[None, :]], 5, m)
+    m = np.where((loc[:, None] == 8) & (loc[None, :] == 8), 4, m)
+    m = np.where((ax[:, None] >= 2) | (ax[None, :] >= 2), 6, m)
+    return m[:pins, :pins]
+
+
+def _p197_moc_tracks(n, pins):
+    """n tracks over the pins x pins lattice (pitch P197_MOC_PITCH): P197_MOC_NAZIM / 2
+    directions phi_a = pi (a + 1/2) / (NAZIM / 2), the tracks shared out in proportion to
+    the lattice's width across each (largest remainders), evenly spaced: their (phi, spacing,
+    offset along the normal (-sin, cos))."""
+    na = P197_MOC_NAZIM // 2
+    phi = np.pi * (np.arange(na) + 0.5) / na
+    width = pins * P197_MOC_PITCH * (np.abs(np.sin(phi)) + np.abs(np.cos(phi)))
+    share = n * width / width.sum()
+    cnt = np.floor(share).astype(np.int64)
+    cnt[np.argsort(cnt - share)[:n - cnt.sum()]] += 1
+    a = np.repeat(np.arange(na), cnt)
+    k = np.arange(n) - np.repeat(np.cumsum(cnt) - cnt, cnt)
+    L = pins * P197_MOC_PITCH
+    smin = np.minimum(0, -L * np.sin(phi)) + np.minimum(0, L * np.cos(phi))
+    sp = width / np.maximum(cnt, 1)
+    return phi[a], sp[a], smin[a] + (k + 0.5) * sp[a]
+
+
+def _p197_moc_segments(n, pins):
+    """The n tracks' segments through the lattice (CSR, forward: t increasing along (cos phi,
+    sin phi)): seg_off, seg_fsr (int32; pin cell c's fuel circle 2 c, its water 2 c + 1),
+    seg_len (float32 cm), the weights (spacing / NAZIM, float32), and each track's entry and
+    exit points (n x 2 each)."""
+    phi, sp, s = _p197_moc_tracks(n, pins)
+    p, L, r = P197_MOC_PITCH, pins * P197_MOC_PITCH, P197_MOC_RF
+    c, sn = np.cos(phi), np.sin(phi)
+    o = np.stack([-s * sn, s * c], axis=1)               # the track's foot on its normal
+    tx = np.sort(np.stack([-o[:, 0] / c, (L - o[:, 0]) / c]), axis=0)
+    ty = np.sort(np.stack([-o[:, 1] / sn, (L - o[:, 1]) / sn]), axis=0)
+    t0, t1 = np.maximum(tx[0], ty[0]), np.minimum(tx[1], ty[1])
+    lines = np.arange(1, pins) * p
+    cut = np.concatenate([(lines[None] - o[:, :1]) / c[:, None], (lines[None] - o[:, 1:]) / sn[:, None]], axis=1)
+    cut = np.where((cut > t0[:, None]) & (cut < t1[:, None]), cut, np.inf)
+    b = np.sort(np.concatenate([t0[:, None], cut, t1[:, None]], axis=1), axis=1)
+    b = np.where(np.isinf(b), t1[:, None], b)
+    ta, tb = b[:, :-1], b[:, 1:]
+    tm = (ta + tb) / 2
+    ix = np.clip(np.floor((o[:, :1] + tm * c[:, None]) / p), 0, pins - 1).astype(np.int64)
+    iy = np.clip(np.floor((o[:, 1:] + tm * sn[:, None]) / p), 0, pins - 1).astype(np.int64)
+    cx, cy = (ix + 0.5) * p, (iy + 0.5) * p
+    dist = -cx * sn[:, None] + cy * c[:, None] - s[:, None]
+    hc = np.sqrt(np.maximum(r * r - dist * dist, 0))
+    tc = cx * c[:, None] + cy * sn[:, None]
+    ti = np.clip(tc - hc, ta, tb)
+    to = np.clip(tc + hc, ta, tb)
+    lens = np.stack([ti - ta, to - ti, tb - to], axis=2)
+    cell = iy * pins + ix
+    fsr = np.stack([2 * cell + 1, 2 * cell, 2 * cell + 1], axis=2)
+    keep = lens > 1e-6
+    cntk = keep.reshape(n, -1).sum(axis=1)
+    off = np.concatenate([[0], np.cumsum(cntk)]).astype(np.int32)
+    ends = [o + t[:, None] * np.stack([c, sn], axis=1) for t in (t0, t1)]
+    return (off, fsr[keep].astype(np.int32), lens[keep].astype(np.float32),
+            (sp / P197_MOC_NAZIM).astype(np.float32), ends[0], ends[1])
+
+
+def _p197_moc_syms(n, rng):
+    return {"c_moc_sigt": np.array(P197_MOC_SIGT, np.float32).ravel(),
+            "c_moc_isin": (1 / np.array(P197_MOC_SIN)).astype(np.float32),
+            "c_moc_wp": (2 * np.pi * np.array(P197_MOC_WP)).astype(np.float32)}
+
+
+def _p197_moc_args(n, rng, pins=P197_MOC_PINS):
+    """n tracks over the lattice (_p197_moc_segments), the regions' materials (fuel circles
+    _p197_moc_lattice, water around), their reduced sources Q / Sigma_t (float32, regions x
+    MOC_G: P197_MOC_Q's fuel or water row times the flux shape cos(pi x / 2.2 L) cos(pi y /
+    2.2 L), the vacuum sides x = L and y = L, times U(0.9, 1.1)); the incoming angular fluxes
+    (float32 2 n x MOC_NP x MOC_G: a track's forward sweep, then its backward one) the
+    entering region's source times U(0.9, 1.1) where the track enters by the reflective
+    sides x = 0 or y = 0, 0 by the vacuum ones; psi_out, phi zeroed; n."""
+    off, fsr, ln, wt, a, b = _p197_moc_segments(n, pins)
+    mat = _p197_moc_lattice(pins).ravel()
+    fmat = np.stack([mat, np.full_like(mat, 6)], axis=1).ravel().astype(np.int32)
+    L = pins * P197_MOC_PITCH
+    xc = (np.arange(pins) + 0.5) * P197_MOC_PITCH
+    shape = np.cos(np.pi * xc / (2.2 * L))
+    shape = (shape[:, None] * shape[None, :]).ravel().repeat(2)
+    q = np.array(P197_MOC_Q)[(fmat == 6).astype(np.int64)] * shape[:, None]
+    q = (q * rng.uniform(0.9, 1.1, q.shape)).astype(np.float32)
+    first = np.stack([fsr[off[:-1]], fsr[off[1:] - 1]], axis=1).ravel()      # the regions entered: forward, back
+    ent = np.stack([a, b], axis=1).reshape(-1, 2)
+    refl = (ent[:, 0] < 1e-6) | (ent[:, 1] < 1e-6)
+    psi = q[first][:, None, :] * rng.uniform(0.9, 1.1, (2 * n, P197_MOC_NP, P197_MOC_G)) * refl[:, None, None]
+    nf = len(fmat)
+    return [off, fsr, ln, wt, fmat, q.ravel(), psi.astype(np.float32).ravel(),
+            np.zeros(2 * n * P197_MOC_NP * P197_MOC_G, np.float32), np.zeros(nf * P197_MOC_G, np.float32), _i32(n)]
+
+
+def _p197_moc_ref(off, fsr, ln, wt, fmat, qred, psi_in):
+    """moc_sweep in float64, all threads at once a segment at a time: psi_out, phi and the
+    sums of |w wp dpsi| into each phi entry (the scale of float32's rounding)."""
+    G, NP = P197_MOC_G, P197_MOC_NP
+    n = len(off) - 1
+    sig = np.array(P197_MOC_SIGT)
+    isin = 1 / np.array(P197_MOC_SIN)
+    wp = 2 * np.pi * np.array(P197_MOC_WP)
+    q = np.asarray(qred, np.float64).reshape(-1, G)
+    psi = np.array(psi_in, np.float64).reshape(2 * n, NP, G)
+    phi = np.zeros(q.shape)
+    mag = np.zeros(q.shape)
+    nseg = np.repeat(np.diff(off), 2)
+    start = np.repeat(off[:-1], 2)
+    back = np.tile([0, 1], n).astype(bool)
+    w = np.repeat(np.asarray(wt, np.float64), 2)
+    for k in range(int(nseg.max())):
+        th = np.flatnonzero(nseg > k)
+        sg = np.where(back[th], start[th] + nseg[th] - 1 - k, start[th] + k)
+        f = fsr[sg]
+        tau = sig[fmat[f]][:, None, :] * np.asarray(ln, np.float64)[sg][:, None, None] * isin[None, :, None]
+        d = (psi[th] - q[f][:, None, :]) * (1 - np.exp(-tau))
+        psi[th] -= d
+        np.add.at(phi, f, w[th][:, None] * (wp[None, :, None] * d).sum(axis=1))
+        np.add.at(mag, f, w[th][:, None] * np.abs(wp[None, :, None] * d).sum(axis=1))
+    return psi.ravel(), phi.ravel(), mag.ravel()
+
+
+def _p197_j0(x):
+    """The Bessel function J0 by its power series (|x| <= 3)."""
+    t = np.ones_like(x)
+    out = t.copy()
+    for k in range(1, 25):
+        t = -t * (x / 2) ** 2 / (k * k)
+        out = out + t
+    return out
+
+
+def _p197_se_args(n, rng):
+    """A generation's fission bank of n sites in the core cylinder (radius, height
+    P197_SE_CORE): fission collisions at radii of density r J0(2.405 r / R) and heights of
+    density sin(pi z / H) (the fundamental mode), each banking 1 .. 6 sites at the same point
+    (P197_SE_NU) of the same weight (1, or U(0.25, 1) for P197_SE_IMPLICIT of them), in
+    collision order; x, y, z, wgt (float32); count (int32), weight (float32) of SE_NB^3 boxes
+    zeroed; the mesh over the core's box: x0, y0, z0, 1 / dx, 1 / dy, 1 / dz; n."""
+    R, H = P197_SE_CORE
+    nb = P197_SE_NB
+    nu = rng.choice(np.arange(1, 7), n // 2 + 8, p=np.array(P197_SE_NU) / sum(P197_SE_NU))
+    m = int(np.searchsorted(np.cumsum(nu), n)) + 1
+    nu = nu[:m]
+    nu[-1] -= nu.sum() - n
+    rg = np.linspace(0, R, 2049)
+    pdf = rg * _p197_j0(2.405 * rg / R)
+    cdf = np.concatenate([[0], np.cumsum((pdf[1:] + pdf[:-1]) / 2)])
+    f32 = np.float32
+    r = np.interp(rng.random(m) * cdf[-1], cdf, rg).astype(f32)
+    th = rng.random(m, dtype=f32) * f32(2 * np.pi)
+    z = np.arccos(f32(1) - f32(2) * rng.random(m, dtype=f32)) * f32(H / np.pi)     # density sin(pi z / H)
+    w = np.where(rng.random(m, dtype=f32) < P197_SE_IMPLICIT, rng.uniform(0.25, 1.0, m).astype(f32), f32(1))
+    site = np.repeat(np.stack([r * np.cos(th), r * np.sin(th), z, w], axis=1), nu, axis=0)
+    return [site[:, 0].copy(), site[:, 1].copy(), site[:, 2].copy(), site[:, 3].copy(), np.zeros(nb ** 3, np.int32),
+            np.zeros(nb ** 3, f32), f32(-R), f32(-R), f32(0), f32(nb / (2 * R)), f32(nb / (2 * R)), f32(nb / H),
+            _i32(n)]
+
+
+def _p197_se_boxes(x, y, z, x0, y0, z0, ix, iy, iz):
+    """Each site's box (float32 binning as entropy_tally's, clamped)."""
+    f = np.float32
+    b = [np.clip(np.floor((np.asarray(v, f) - f(o)) * f(i)), 0, P197_SE_NB - 1).astype(np.int64)
+         for v, o, i in ((x, x0, ix), (y, y0, iy), (z, z0, iz))]
+    return (b[2] * P197_SE_NB + b[1]) * P197_SE_NB + b[0]
+
+
+UNSEEN195 = [
+    TimingProbe("probe/mc-sphere-cenergy-bsearch", "probe-unseen195", "mc_sphere_history", 1 << 20, P197_MC_BLOCK,
+                lambda n: -(-n // P197_MC_BLOCK), _p197_mc_args, source=_P197,
+                note="continuous-energy Monte Carlo of 2^20 source neutrons (fundamental-mode positions, Watt "
+                     "energies) in a 25 cm bare sphere of a homogenised uranium-water mixture, a thread a neutron in "
+                     "blocks of 64: per collision a 12-step binary search of a 2688-point energy grid (refined at 10 "
+                     "U-238 resonances; 43 KB with the 3 cross-section arrays: L1-resident, dependent loads), 6 loads "
+                     "and a float division to interpolate, logf, a float division and sqrtf for the flight and the "
+                     "surface distance, 2-5 xorshift32 draws, then on scatter (elastic on hydrogen) sqrtf, cosf, sinf; "
+                     "~20 collisions a history (a warp runs to its longest: ~46), 55% fission, 33% capture, 12% leak; "
+                     "20 B loaded, 20 B stored a thread: latency of the search loads and divergent loop lengths"),
+    TimingProbe("probe/xs-union-grid-gather", "probe-unseen195", "xs_union_lookup", 1 << 21, P197_XS_BLOCK,
+                lambda n: -(-n // P197_XS_BLOCK), _p197_xs_args, source=_P197, symbols=_p197_xs_syms,
+                note="XSBench-style unionised-grid macroscopic cross-section lookup for 2^21 random (material, energy) "
+                     "queries (energies 40% thermal, 45% 1/E, 15% Watt; 6 materials, fuel 55%, water 34%) over 16 "
+                     "nuclides (324k grid points of 16-byte structs, 5.2 MB), a thread a lookup in blocks of 256: a "
+                     "19-step binary search of the 324k-point union grid (1.3 MB), then per nuclide present (~5.2 a "
+                     "lookup; a warp loops over all 16 nuclides, lanes skipping those absent: divergent) a 4-byte "
+                     "gather from the 20.7 MB index table and two adjacent NucPoints (32 B) gathered, a float division "
+                     "and 6 FMAs; the ~27 MB of tables fit L2; 8 B read and 12 B written a lookup: bound by L2 gather "
+                     "latency and throughput"),
+    TimingProbe("probe/diffusion-2g-jacobi-harmonic", "probe-unseen195", "diffusion_2g_jacobi", P197_DF_N,
+                P197_DF_BLOCK, lambda n: (-(-n // 32), -(-n // 8), _p197_df_nz(n)), _p197_df_args, source=_P197,
+                symbols=_p197_df_syms,
+                note="a Jacobi sweep of two-group fine-mesh diffusion on a 272 x 272 x 304 mesh of 1.25 cm cubes "
+                     "(22.5M cells; an IAEA-3D-like PWR core with rods, radial and axial reflectors: 55% fuel), blocks "
+                     "of 32 x 8 (the last of 9 in x half empty) and gridDim.z 304, a thread a cell: its own and 6 "
+                     "neighbours' fluxes of 2 groups and material bytes (x neighbours coalesced, y and z ones re-read "
+                     "through L1/L2), 2 __constant__ loads a neighbour indexed by its material (divergent at "
+                     "interfaces), 12 harmonic means (12 float divisions) and 2 more, 2 coalesced stores; then a "
+                     "5-step __shfl_down_sync sum of the squared changes and one atomicAdd a warp into a single float "
+                     "(744k same-address atomics); 380 MB moved: memory-bound, unless the single-address atomics "
+                     "serialise"),
+    TimingProbe("probe/point-kinetics-rk4-double", "probe-unseen195", "point_kinetics", 1 << 16, P197_PK_BLOCK,
+                lambda n: -(-n // P197_PK_BLOCK), _p197_pk_args, source=_P197, symbols=_p197_pk_syms,
+                note="point reactor kinetics of 2^16 reactivity-ramp scenarios (32-byte structs: ramps of 0.3 $/s "
+                     "median up to 0.1-1.2 $, 18% beyond prompt critical; Doppler feedback; from hot zero to full "
+                     "power) over 500 fixed RK4 steps of 2 ms in double, a thread a scenario in blocks of 128 (512 "
+                     "blocks: ~16 warps an SM): per step 4 slope evaluations of the 8 equations, each with 7 double "
+                     "divisions (6 of them c_pk_beta[g] / Lam: loop-invariant), a fmin and ~30 DFMAs from __constant__ "
+                     "delayed-group data (uniform: broadcast), ~60 DFMAs for the stages and update; per-thread arrays "
+                     "of 36 doubles (registers if unrolled), 40 B stored a thread: FP64-bound (division sequences) at "
+                     "low occupancy"),
+    TimingProbe("probe/moc-sweep-c5g7-atomic", "probe-unseen195", "moc_sweep", 1 << 15, P197_MOC_BLOCK,
+                lambda n: -(-2 * n // P197_MOC_BLOCK), _p197_moc_args, source=_P197, symbols=_p197_moc_syms,
+                note="a 2-D method-of-characteristics transport sweep of a C5G7-like 51 x 51 pin lattice (5202 "
+                     "flat-source regions, 7 groups, 3 Tabuchi-Yamamoto polar angles) along 2^15 tracks (16 "
+                     "directions, 0.04 cm apart; 4.26M segments: 130 a track, up to 238; 34 MB), a thread a track and "
+                     "direction (65536 threads in blocks of 128; a warp 16 adjacent tracks forward and backward: even "
+                     "trip counts): per segment its region and length, the region's material and 7 reduced sources "
+                     "gathered, 7 __constant__ cross sections indexed by material (divergent), 21 expf updating a "
+                     "21-float per-thread array of angular fluxes, and 7 float atomicAdds into the regions' scalar "
+                     "fluxes (146 KB; a warp's 32 lanes hit ~7 regions at once: 60M atomics, ~4-way same-address "
+                     "conflicts): bound by contended global atomics"),
+    TimingProbe("probe/entropy-mesh-smem-atomic", "probe-unseen195", "entropy_tally", 1 << 24, P197_SE_BLOCK,
+                lambda n: min(P197_SE_GRID, -(-n // P197_SE_BLOCK)), _p197_se_args, source=_P197,
+                note="the Shannon-entropy mesh tally of a generation's fission bank: 2^24 sites (x, y, z, weight: 268 "
+                     "MB streamed, coalesced; the fundamental mode of a 170 cm x 366 cm core, 2.5 sites a fission "
+                     "collision at the same point, 60% of neighbours in the same box) binned into 16^3 boxes over the "
+                     "core's box (13% of boxes empty, the centre ones ~4x the mean), 256 blocks of 512 in a "
+                     "grid-stride loop (128 sites a thread): 3 floorf and clamps, an int and a float shared-memory "
+                     "atomicAdd a site into the block's 32 KB tally (same-box lanes conflict), __syncthreads, then 2 "
+                     "global atomicAdds for each of the block's ~3500 non-empty boxes (1.8M atomics): shared-atomic "
+                     "and memory bound"),
+]
+PROBES += UNSEEN195
+
+
+# probe-unseen196 (probes198.cu): a computational linguistics / natural language processing
+# course's kernels (fastText-style character trigrams hashed by FNV-1a into global atomic
+# counters, Levenshtein distances of spelling-correction candidates with a per-thread DP row,
+# Viterbi POS tagging a block a sentence in shared memory, trigram language-model scoring by
+# back-off through open-addressing hash tables, byte-pair-encoding pair counts in a shared-
+# memory hash table merged into a global one, the word-analogy test by tiled dot products with
+# a per-thread top-10) as a student who knows CUDA basics writes them, predicted before their
+# first GPU run
+_P198 = "probes198.cu"
+# English letter frequencies (a .. z, percent)
+P198_LETTERS = (8.17, 1.49, 2.78, 4.25, 12.70, 2.23, 2.02, 6.09, 6.97, 0.15, 0.77, 4.03, 2.41, 6.75, 7.51, 1.93,
+                0.10, 5.99, 6.33, 9.06, 2.76, 0.98, 2.36, 0.15, 1.97, 0.07)
+# the commonest English words (the top of every Zipf ranking below)
+P198_COMMON = ("the of and to a in that is was he for it with as his on be at by i this had not are but from or "
+               "have an they which one you were her all she there would their we him been has when who will more "
+               "no if out so said what up its about into than them can only other new some could time these two "
+               "may then do first any my now such like our over man me even most made after also did many before "
+               "must through back years where much your way well down should because each just those people how "
+               "too little state good very make world still own see men work long get here between both life being "
+               "under never day same another know while last might us great old year off come since against go came "
+               "right used take three").split()
+P198_TG_N = 1 << 25                                # trigram: text bytes
+P198_TG_VOCAB = 50000                              # word types (Zipf-Mandelbrot ranks)
+P198_TG_ZIPF_Q = 2.7                               # p(rank r) ~ 1 / (r + q)
+P198_TG_PREFIX = ("re", "un", "in", "con", "de", "pro", "dis", "ex", "com", "pre")
+P198_TG_SUFFIX = ("s", "ed", "ing", "er", "ly", "ion", "es", "al", "ent", "ers", "tion", "ness", "ment", "able")
+P198_TG_AFFIX = (0.5, 0.15)                        # the chances of a suffix, of a prefix
+P198_TG_LINE = 12                                  # words a line (a newline instead of a space, 1 in 12)
+P198_TG_BUCKETS = 2000000                          # fastText's bucket count
+P198_TG_BLOCK = 256
+P198_LV_MAX = 24                                   # LV_MAX
+P198_LV_DICT = 1 << 17                             # levenshtein: dictionary words (sorted by length)
+P198_LV_LEN = (2, 20, 0.32)                        # a dictionary word's length: 2 + Binomial(20, 0.32)
+P198_LV_CAND = 64                                  # candidates a misspelling (the source word among them)
+P198_LV_EDITS = (0.8, 0.2)                         # misspellings of 1 and 2 edits (Damerau)
+P198_LV_KIND = (0.45, 0.2, 0.2, 0.15)              # substitution, insertion, deletion, transposition
+P198_LV_WIN = 2                                    # candidates' lengths within 2 of the misspelling's
+P198_LV_BLOCK = 128
+P198_VT_TAGS, P198_VT_MAXLEN = 45, 128             # VT_TAGS, VT_MAXLEN
+P198_VT_VOCAB = 40000                              # viterbi: the tagger's vocabulary
+P198_VT_SLEN = (20.0, 0.5)                         # sentence lengths lognormal(log 20, 0.5), 1 .. 128
+P198_VT_AMBIG = (0.35, 0.1)                        # words with a second, a third possible tag
+# the Penn Treebank tags' token frequencies (percent, WSJ)
+P198_VT_FREQ = dict(NN=13.2, IN=10.2, NNP=9.3, DT=8.3, JJ=6.1, NNS=6.0, COMMA=5.0, PERIOD=4.1, CD=3.6, RB=3.2,
+                    VBD=3.1, VB=2.6, CC=2.5, TO=2.3, VBZ=2.2, VBN=2.1, PRP=1.8, VBG=1.5, VBP=1.4, MD=1.0, POS=0.9,
+                    PRPS=0.9, DOLLAR=0.7, LQUOTE=0.7, RQUOTE=0.7, COLON=0.5, WDT=0.4, JJR=0.3, NNPS=0.3, RP=0.3,
+                    WP=0.2, WRB=0.2, JJS=0.2, RBR=0.2, RRB=0.1, LRB=0.1, EX=0.1, RBS=0.05, PDT=0.04, HASH=0.02,
+                    WPS=0.02, FW=0.02, UH=0.01, SYM=0.01, LS=0.005)
+P198_VT_CONC = 40.0                                # the transition rows' Dirichlet concentration
+P198_LM_WBITS = 17                                 # LM_WBITS
+P198_LM_V = 1 << P198_LM_WBITS                     # lm: the vocabulary (0 <s>, 1 </s>)
+P198_LM_TRAIN = 200000                             # the model's training sentences
+P198_LM_SLEN = (20.0, 0.5, 80)                     # sentence lengths lognormal(log 20, 0.5), 1 .. 80 words
+P198_LM_SUCC, P198_LM_PSUCC = 16, 0.6              # a word's usual successors, the chance the next is one
+P198_LM_MINTRI = 2                                 # trigrams seen fewer times pruned
+P198_LM_LOAD = 0.5                                 # the hash tables' largest load
+P198_LM_BLOCK = 256
+P198_LM_DTYPE = np.dtype([("key", "<u8"), ("logp", "<f4"), ("bow", "<f4")])      # struct LmEntry
+P198_BP_SLOTS, P198_BP_CHUNK, P198_BP_PROBES = 4096, 8192, 64    # BP_SLOTS, BP_CHUNK, BP_PROBES
+P198_BP_TYPES = 50000                              # bpe: word types (as trigram's, Zipf-Mandelbrot ranks)
+P198_BP_PIECES = (60, 40)                          # the letter bigrams and trigrams merged so far (~100 merges)
+P198_BP_WHOLE = 50                                 # the commonest types already one symbol
+P198_BP_GBITS = 16                                 # the global table's slots, 2^16
+P198_BP_BLOCK = 256
+P198_AN_DIM, P198_AN_TILE, P198_AN_K = 100, 16, 10   # AN_DIM, AN_TILE, AN_K
+P198_AN_VOCAB = 30000                              # analogy: the vocabulary searched (word2vec's 30k)
+P198_AN_SLICE = 128                                # vocabulary words a block's y index
+P198_AN_CLUSTERS = 200                             # the embeddings' semantic clusters
+P198_AN_REL, P198_AN_PAIRS = 14, 40                # relations (as the Google analogy set) and word pairs each
+P198_AN_NOISE = (0.6, 1.3)                         # a relation's offset's norm, a pair's noise's (top-1 right ~70%)
+P198_AN_BLOCK = 128
+
+
+def _p198_zipf_p(v, q):
+    """Zipf-Mandelbrot probabilities of ranks 0 .. v - 1: 1 / (r + 1 + q), normalised."""
+    w = 1.0 / (np.arange(v) + 1.0 + q)
+    return w / w.sum()
+
+
+def _p198_letters(shape, rng):
+    """Random lower-case letters (uint8) with English frequencies."""
+    p = np.array(P198_LETTERS) / sum(P198_LETTERS)
+    return (rng.choice(26, shape, p=p) + ord("a")).astype(np.uint8)
+
+
+def _p198_tg_vocab(rng, v=P198_TG_VOCAB):
+    """The word types by frequency rank (uint8 v x 20 letters, 0-padded; lengths): the
+    P198_COMMON words first, then stems of 1 + Poisson(1 + 0.7 log10(rank + 1)) random
+    letters (the rarer the longer), with chances P198_TG_AFFIX an English prefix and a
+    suffix (each drawn Zipf over P198_TG_PREFIX, P198_TG_SUFFIX), at most 20 letters."""
+    r = np.arange(v)
+    stem = np.minimum(1 + rng.poisson(1.0 + 0.7 * np.log10(r + 1.0)), 12)
+    W = _p198_letters((v, 20), rng)
+    L = stem.copy()
+    for affix, pre in ((P198_TG_SUFFIX, False), (P198_TG_PREFIX, True)):
+        pick = rng.choice(len(affix), v, p=_p198_zipf_p(len(affix), 1.0))
+        has = rng.random(v) < P198_TG_AFFIX[pre]
+        for j, a in enumerate(affix):
+            rows = np.flatnonzero(has & (pick == j))
+            b = np.frombuffer(a.encode(), np.uint8)
+            if pre:
+                W[rows, len(b):] = W[rows, :20 - len(b)]
+                W[rows, :len(b)] = b
+            else:
+                W[rows[:, None], L[rows, None] + np.arange(len(b))] = b
+            L[rows] += len(b)
+    for k, w in enumerate(P198_COMMON[:v]):
+        L[k] = len(w)
+        W[k, :len(w)] = np.frombuffer(w.encode(), np.uint8)
+    W[np.arange(20)[None, :] >= L[:, None]] = 0
+    return W, L
+
+
+def _p198_zipf_draw(v, q, m, rng):
+    """m ranks 0 .. v - 1 drawn Zipf-Mandelbrot (density 1 / (x + 1 + q) on [0, v), the
+    continuous inverse CDF, floored)."""
+    a = 1.0 + q
+    x = a * np.exp(rng.random(m) * np.log((v + a) / a)) - a
+    return np.minimum(x, v - 1).astype(np.int32)
+
+
+def _p198_concat(n, W, L, w, end):
+    """The first n entries of rows w of W (their first L[w] entries each, then end):
+    gathered through one flat copy of W's rows."""
+    v, c = W.shape
+    Wx = np.concatenate([W, np.zeros((v, 1), W.dtype)], axis=1)
+    Wx[np.arange(v), L] = end
+    flat = Wx[np.arange(c + 1)[None, :] <= L[:, None]]
+    toff = (np.cumsum(L + 1) - (L + 1)).astype(np.int32)
+    ln = (L[w] + 1).astype(np.int32)
+    m = min(int(np.searchsorted(np.cumsum(ln, dtype=np.int64), n)) + 1, len(w))
+    w, ln = w[:m], ln[:m]
+    start = (np.cumsum(ln, dtype=np.int64) - ln).astype(np.int32)
+    return flat[np.arange(n, dtype=np.int32) + np.repeat(toff[w] - start, ln)[:n]], start
+
+
+def _p198_tg_text(n, rng, v=P198_TG_VOCAB):
+    """n bytes of lower-cased running text: words drawn Zipf-Mandelbrot (_p198_zipf_draw)
+    over the types of _p198_tg_vocab, each followed by a space or, 1 in P198_TG_LINE, a
+    newline."""
+    W, L = _p198_tg_vocab(rng, v)
+    m = int(n / ((L + 1) * _p198_zipf_p(v, P198_TG_ZIPF_Q)).sum() * 1.05) + 64
+    w = _p198_zipf_draw(v, P198_TG_ZIPF_Q, m, rng)
+    while (L[w] + 1).sum() < n:                        # (short by chance)
+        w = np.concatenate([w, _p198_zipf_draw(v, P198_TG_ZIPF_Q, m // 8 + 64, rng)])
+    text, start = _p198_concat(n, W, L, w, ord(" "))
+    end = start + L[w[:len(start)]]
+    nl = end[(rng.random(len(start)) < 1 / P198_TG_LINE) & (end < n)]
+    text[nl] = ord("\n")
+    return text
+
+
+def _p198_tg_args(n, rng):
+    """n bytes of text (_p198_tg_text, uint8), the bucket counts (uint32 P198_TG_BUCKETS,
+    zeroed), nbuckets (uint32), n."""
+    return [_p198_tg_text(n, rng), np.zeros(P198_TG_BUCKETS, np.uint32), np.uint32(P198_TG_BUCKETS), _i32(n)]
+
+
+def _p198_tg_ref(text, nbuckets):
+    """char_trigram_fnv in numpy: the bucket counts (uint32 nbuckets)."""
+    t = np.asarray(text, np.uint8).astype(np.uint32)
+    keep = (t[1:-1] != ord(" ")) & (t[1:-1] != ord("\n"))
+    h = np.full(len(t) - 2, 2166136261, np.uint32)
+    with np.errstate(over="ignore"):
+        for c in (t[:-2], t[1:-1], t[2:]):
+            h = (h ^ c) * np.uint32(16777619)
+    return np.bincount(h[keep] % np.uint32(nbuckets), minlength=int(nbuckets)).astype(np.uint32)
+
+
+def _p198_lv_words(m, rng):
+    """m dictionary words sorted by length (uint8 m x LV_MAX, 0-padded; lengths 2 +
+    Binomial(P198_LV_LEN), at most LV_MAX - 2), English letter frequencies."""
+    a, k, p = P198_LV_LEN
+    L = np.sort(np.minimum(a + rng.binomial(k, p, m), P198_LV_MAX - 2))
+    W = _p198_letters((m, P198_LV_MAX), rng)
+    W[np.arange(P198_LV_MAX)[None, :] >= L[:, None]] = 0
+    return W, L
+
+
+def _p198_lv_edit(W, L, rng):
+    """One random edit (P198_LV_KIND: substitution by another letter, insertion of a random
+    letter, deletion, transposition of neighbours) of each word (W rows, lengths L): new
+    W, L."""
+    m = len(L)
+    kind = rng.choice(4, m, p=P198_LV_KIND)
+    kind[(L < 2) & ((kind == 2) | (kind == 3))] = 0
+    p = np.minimum((rng.random(m) * (L + (kind == 1))).astype(np.int64), L + (kind == 1) - 1)
+    p[kind == 3] = np.minimum(p[kind == 3], L[kind == 3] - 2)
+    J = np.arange(P198_LV_MAX)[None, :]
+    P = p[:, None]
+    K = kind[:, None]
+    src = np.where(K == 1, np.where(J < P, J, J - 1), np.where(K == 2, np.where(J < P, J, J + 1), J))
+    src = np.where((K == 3) & (J == P), J + 1, np.where((K == 3) & (J == P + 1), J - 1, src))
+    new = np.take_along_axis(np.concatenate([W, np.zeros((m, 1), np.uint8)], axis=1),
+                             np.clip(src, 0, P198_LV_MAX), axis=1)
+    r = rng.integers(1, 26, m)
+    sub = ((W[np.arange(m), np.minimum(p, P198_LV_MAX - 1)].astype(np.int64) - ord("a") + r) % 26 + ord("a"))
+    letter = np.where(kind == 0, sub, _p198_letters(m, rng)).astype(np.uint8)
+    put = ((K == 0) | (K == 1)) & (J == P)
+    new[put] = np.broadcast_to(letter[:, None], new.shape)[put]
+    L2 = L + (kind == 1) - (kind == 2)
+    new[J >= L2[:, None]] = 0
+    return new, L2
+
+
+def _p198_lv_data(n, rng, dict_size=P198_LV_DICT, cand=P198_LV_CAND):
+    """A dictionary (_p198_lv_words) and ceil(n / cand) misspellings (a source word Zipf-
+    Mandelbrot over a random ranking of the dictionary, P198_LV_EDITS of 1 or 2 edits):
+    (W, L) of the dictionary then the misspellings, the pairs' word indices qa (the
+    misspelling, cand consecutive pairs each) and qb (cand - 1 dictionary words of lengths
+    within P198_LV_WIN, uniform, and the source at a random place), the sources."""
+    W, L = _p198_lv_words(dict_size, rng)
+    nq = -(-n // cand)
+    rank = rng.permutation(dict_size)
+    src = rank[rng.choice(dict_size, nq, p=_p198_zipf_p(dict_size, 10.0))]
+    M, ML = W[src], L[src]
+    two = rng.random(nq) < P198_LV_EDITS[1]
+    M, ML = _p198_lv_edit(M, ML, rng)
+    M2, ML2 = _p198_lv_edit(M, ML, rng)
+    M[two], ML[two] = M2[two], ML2[two]
+    first = np.searchsorted(L, np.arange(P198_LV_MAX + 2))            # words of length l: first[l] .. first[l + 1]
+    lo = first[np.clip(ML - P198_LV_WIN, 0, P198_LV_MAX)]
+    hi = first[np.clip(ML + P198_LV_WIN + 1, 0, P198_LV_MAX + 1)]
+    cb = lo[:, None] + (rng.random((nq, cand)) * (hi - lo)[:, None]).astype(np.int64)
+    cb[np.arange(nq), rng.integers(0, cand, nq)] = src
+    qa = np.repeat(np.arange(dict_size, dict_size + nq, dtype=np.int32), cand)[:n]
+    qb = cb.ravel()[:n].astype(np.int32)
+    return np.concatenate([W, M]), np.concatenate([L, ML]), qa, qb, src
+
+
+def _p198_lv_pack(W, L):
+    """Words (W rows, lengths L) as a CSR character buffer: chars (int8), off (int32)."""
+    keep = np.arange(W.shape[1])[None, :] < L[:, None]
+    return W[keep].astype(np.int8), np.concatenate([[0], np.cumsum(L)]).astype(np.int32)
+
+
+def _p198_lv_args(n, rng, dict_size=P198_LV_DICT, cand=P198_LV_CAND):
+    """chars, off (_p198_lv_pack of _p198_lv_data's words), qa, qb (int32 n), dist (int32 n,
+    zeroed), n."""
+    W, L, qa, qb, _ = _p198_lv_data(n, rng, dict_size, cand)
+    chars, off = _p198_lv_pack(W, L)
+    return [chars, off, qa, qb, np.zeros(n, np.int32), _i32(n)]
+
+
+def _p198_lv_ref(chars, off, qa, qb):
+    """The Levenshtein distance of each pair of words, a DP row at a time over all pairs."""
+    off = np.asarray(off, np.int64)
+
+    def words(ix):
+        s, ln = off[ix], off[ix + 1] - off[ix]
+        J = np.arange(max(int(ln.max()), 1))
+        W = np.asarray(chars, np.int16)[np.minimum(s[:, None] + J, len(chars) - 1)]
+        return np.where(J < ln[:, None], W, -1), ln
+    A, la = words(np.asarray(qa))
+    B, lb = words(np.asarray(qb))
+    m = len(la)
+    row = np.tile(np.arange(B.shape[1] + 1), (m, 1))
+    out = lb.copy()
+    for x in range(1, int(la.max()) + 1):
+        new = np.empty_like(row)
+        new[:, 0] = x
+        for y in range(1, B.shape[1] + 1):
+            sub = row[:, y - 1] + (A[:, x - 1] != B[:, y - 1])
+            new[:, y] = np.minimum(np.minimum(row[:, y], new[:, y - 1]) + 1, sub)
+        row = new
+        out = np.where(la == x, row[np.arange(m), lb], out)
+    return out
+
+
+def _p198_vt_model(rng, vocab=P198_VT_VOCAB):
+    """A trained-looking HMM tagger over P198_VT_TAGS tags (float32 logs): log start
+    probabilities and transition rows Dirichlet(P198_VT_CONC x the tag frequencies + 0.01)
+    smoothed 2% towards uniform; emissions: each word (Zipf rank) a primary tag drawn by the
+    tag frequencies, with P198_VT_AMBIG chances a second and a third (weights 1, 0.3, 0.1),
+    and 3 random words more each tag (weight 0.3), P(w | t) ~ weight / (rank + 1) over the
+    words having t, smoothed by 1e-3 / vocab: logpi
+    (45), logA (45 x 45), logB (vocab x 45)."""
+    T = P198_VT_TAGS
+    f = np.array(list(P198_VT_FREQ.values()))
+    f /= f.sum()
+    A = rng.dirichlet(P198_VT_CONC * f + 0.01, T)
+    A = 0.98 * A + 0.02 / T
+    pi = 0.98 * rng.dirichlet(P198_VT_CONC * f + 0.01) + 0.02 / T
+    M = np.zeros((vocab, T))
+    r = np.arange(vocab)
+    for k, (prob, wt) in enumerate(((1.0, 1.0), (P198_VT_AMBIG[0], 0.3), (P198_VT_AMBIG[1], 0.1))):
+        has = rng.random(vocab) < prob
+        t = rng.choice(T, vocab, p=f)
+        M[r[has], t[has]] = np.maximum(M[r[has], t[has]], wt)
+    extra = rng.choice(vocab, (T, 3))                     # every tag some words (the rare tags too)
+    M[extra, np.arange(T)[:, None]] = np.maximum(M[extra, np.arange(T)[:, None]], 0.3)
+    M /= (r + 1.0)[:, None]
+    P = M / np.maximum(M.sum(axis=0), 1e-30)
+    P = (1 - 1e-3) * P + 1e-3 / vocab
+    return np.log(pi).astype(np.float32), np.log(A).astype(np.float32).ravel(), np.log(P).astype(np.float32).ravel()
+
+
+def _p198_vt_sample(logpi, logA, logB, lens, rng):
+    """Sentences of the given lengths sampled from the HMM: word ids (int32, concatenated)
+    and the true tags."""
+    T = P198_VT_TAGS
+    A = np.exp(np.asarray(logA, np.float64).reshape(T, T))
+    B = np.exp(np.asarray(logB, np.float64).reshape(-1, T))
+    cA = np.cumsum(A / A.sum(axis=1, keepdims=True), axis=1)
+    pi = np.exp(np.asarray(logpi, np.float64))
+    tag = np.zeros((len(lens), int(lens.max())), np.int64)
+    tag[:, 0] = np.minimum(np.searchsorted(np.cumsum(pi / pi.sum()), rng.random(len(lens))), T - 1)
+    for t in range(1, tag.shape[1]):
+        u = rng.random(len(lens))
+        tag[:, t] = np.minimum((cA[tag[:, t - 1]] < u[:, None]).sum(axis=1), T - 1)
+    tag = tag[np.arange(tag.shape[1])[None, :] < lens[:, None]]
+    cB = np.cumsum(B / B.sum(axis=0), axis=0)
+    w = np.empty(len(tag), np.int32)
+    u = rng.random(len(tag))
+    for t in range(T):
+        sel = tag == t
+        w[sel] = np.minimum(np.searchsorted(cB[:, t], u[sel]), B.shape[0] - 1)
+    return w, tag
+
+
+def _p198_vt_args(n, rng, vocab=P198_VT_VOCAB):
+    """n sentences (lengths lognormal P198_VT_SLEN, 1 .. VT_MAXLEN) sampled from a
+    _p198_vt_model tagger: words (int32), off (int32 n + 1), logpi, logA, logB (float32),
+    tags (int32 a token, zeroed), score (float32 n, zeroed)."""
+    logpi, logA, logB = _p198_vt_model(rng, vocab)
+    med, sg = P198_VT_SLEN
+    lens = np.clip(np.rint(rng.lognormal(np.log(med), sg, n)), 1, P198_VT_MAXLEN).astype(np.int64)
+    w, _ = _p198_vt_sample(logpi, logA, logB, lens, rng)
+    off = np.concatenate([[0], np.cumsum(lens)]).astype(np.int32)
+    return [w, off, logpi, logA, logB, np.zeros(len(w), np.int32), np.zeros(n, np.float32)]
+
+
+def _p198_vt_ref(words, off, logpi, logA, logB):
+    """viterbi_pos in float32 (the same sums, the first maximum) over all sentences at once:
+    the tags and each sentence's best score."""
+    T = P198_VT_TAGS
+    A = np.asarray(logA, np.float32).reshape(T, T)
+    B = np.asarray(logB, np.float32).reshape(-1, T)
+    off = np.asarray(off, np.int64)
+    lens = np.diff(off)
+    S, Lm = len(lens), int(lens.max())
+    W = np.asarray(words)[np.minimum(off[:-1, None] + np.arange(Lm), len(words) - 1)]
+    delta = np.asarray(logpi, np.float32)[None, :] + B[W[:, 0]]
+    bp = np.zeros((S, Lm, T), np.int64)
+    for t in range(1, Lm):
+        cand = delta[:, :, None] + A[None, :, :]
+        live = (t < lens)[:, None]
+        bp[:, t] = cand.argmax(axis=1)
+        delta = np.where(live, cand.max(axis=1) + B[W[:, t]], delta)
+    q = delta.argmax(axis=1)
+    score = delta[np.arange(S), q]
+    path = np.zeros((S, Lm), np.int64)
+    for t in range(Lm - 1, -1, -1):
+        on = t < lens
+        last = t == lens - 1
+        path[:, t] = np.where(last, q, path[:, t])
+        if t < Lm - 1:
+            prev = bp[np.arange(S), t + 1, path[:, t + 1]]
+            path[:, t] = np.where(on & ~last, prev, path[:, t])
+    return path[np.arange(Lm)[None, :] < lens[:, None]], score
+
+
+def _p198_mix64(k):
+    """MurmurHash3's fmix64 of uint64 k (the language's successor lists)."""
+    k = np.asarray(k, np.uint64)
+    with np.errstate(over="ignore"):
+        k = k ^ (k >> np.uint64(33))
+        k = k * np.uint64(0xFF51AFD7ED558CCD)
+        k = k ^ (k >> np.uint64(33))
+        k = k * np.uint64(0xC4CEB9FE1A85EC53)
+        return k ^ (k >> np.uint64(33))
+
+
+def _p198_lm_zipf(u):
+    """Word ids 2 .. LM_V - 1 of uniforms u by a Zipf(1) law's continuous inverse CDF."""
+    r = np.floor(np.exp(u * np.log(P198_LM_V - 1.0))).astype(np.int64)
+    return np.clip(r, 1, P198_LM_V - 2) + 1
+
+
+def _p198_lm_text(m, rng):
+    """m sentences of the course's toy language (int32, each <s> w_1 .. w_k </s>, k lognormal
+    P198_LM_SLEN): w_1 Zipf(1), each next word with chance P198_LM_PSUCC one of the previous
+    word's P198_LM_SUCC usual successors (slot j with weight 1 / (j + 1); the successors fixed
+    by a hash of (word, j), themselves Zipf(1)), else Zipf(1)."""
+    med, sg, mx = P198_LM_SLEN
+    k = np.clip(np.rint(rng.lognormal(np.log(med), sg, m)), 1, mx).astype(np.int64)
+    X = np.full((m, mx + 2), -1, np.int64)
+    X[:, 0] = 0
+    X[np.arange(m), k + 1] = 1
+    prev = _p198_lm_zipf(rng.random(m))
+    X[:, 1] = prev
+    js = 1 / np.arange(1, P198_LM_SUCC + 1)
+    cj = np.cumsum(js / js.sum())
+    for t in range(2, mx + 1):
+        live = np.flatnonzero(k >= t)
+        if not len(live):
+            break
+        pv = prev[live]
+        j = np.minimum(np.searchsorted(cj, rng.random(len(live))), P198_LM_SUCC - 1)
+        h = _p198_lm_mix(pv * P198_LM_SUCC + j)
+        nxt = np.where(rng.random(len(live)) < P198_LM_PSUCC, _p198_lm_zipf(h),
+                       _p198_lm_zipf(rng.random(len(live))))
+        X[live, t] = nxt
+        prev[live] = nxt
+    return X[X >= 0].astype(np.int32)
+
+
+def _p198_lm_mix(x):
+    """Uniforms in [0, 1) from a hash of x (the toy language's fixed successor slots)."""
+    return (_p198_mix64(np.asarray(x, np.uint64) + np.uint64(0x5EED)) >> np.uint64(11)).astype(np.float64) / 2.0 ** 53
+
+
+def _p198_lm_table(keys, logp, bow):
+    """An open-addressing table (LmEntry structs, linear probing from the kernel's
+    multiplicative hash, load at most P198_LM_LOAD) of the keys, filled a probe distance at a
+    time (a key takes the next slot only where it lost the slot before): entries, mask."""
+    bits = max(int(np.ceil(np.log2(max(len(keys), 1) / P198_LM_LOAD))), 4)
+    mask = (1 << bits) - 1
+    t = np.zeros(1 << bits, P198_LM_DTYPE)
+    t["key"] = np.uint64(0xFFFFFFFFFFFFFFFF)
+    keys = np.asarray(keys, np.uint64)
+    with np.errstate(over="ignore"):
+        h = ((keys * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)).astype(np.int64) & mask
+    todo = np.arange(len(keys))
+    free = np.ones(1 << bits, bool)
+    while len(todo):
+        s = h[todo]
+        ok = free[s]
+        s_ok, first = np.unique(s[ok], return_index=True)      # one key a free slot
+        win = todo[ok][first]
+        t["key"][s_ok], t["logp"][s_ok], t["bow"][s_ok] = keys[win], logp[win], bow[win]
+        free[s_ok] = False
+        lost = np.ones(len(todo), bool)
+        lost[np.flatnonzero(ok)[first]] = False
+        todo = todo[lost]
+        h[todo] = (h[todo] + 1) & mask
+    return t, np.uint32(mask)
+
+
+
+def _p198_lm_model(train, rng):
+    """A back-off trigram model estimated from train sentences (_p198_lm_text): unigram log10
+    (count + 1) / (N + V) with back-off weights -U(0.1, 1); every bigram seen, log10 0.8
+    c(v, w) / c(v ...) with back-off weights -U(0.05, 0.8); trigrams seen P198_LM_MINTRI times
+    or more, log10 0.8 c(u, v, w) / c(u, v): (uni_lp, uni_bow) (float32 V), bigram keys,
+    logp, bow, trigram keys, logp (sorted by key)."""
+    V, B = P198_LM_V, P198_LM_WBITS
+    x = _p198_lm_text(train, rng).astype(np.int64)
+    nb = x[1:] != 0                                            # pairs within a sentence
+    k2 = (x[:-1] << B | x[1:])[nb]
+    nt = nb[1:] & nb[:-1]
+    k3 = (x[:-2] << 2 * B | x[1:-1] << B | x[2:])[nt]
+    c1 = np.bincount(x[x != 0], minlength=V)
+    uni_lp = np.log10((c1 + 1.0) / (c1.sum() + V)).astype(np.float32)
+    uni_bow = (-rng.uniform(0.1, 1.0, V)).astype(np.float32)
+    b, cb = np.unique(k2, return_counts=True)
+    ctx = np.bincount(b >> B, cb, minlength=V)
+    blp = np.log10(0.8 * cb / ctx[b >> B]).astype(np.float32)
+    bbow = (-rng.uniform(0.05, 0.8, len(b))).astype(np.float32)
+    t, ct = np.unique(k3, return_counts=True)
+    keep = ct >= P198_LM_MINTRI
+    t, ct = t[keep], ct[keep]
+    tlp = np.log10(0.8 * ct / cb[np.searchsorted(b, t >> B)]).astype(np.float32)
+    return uni_lp, uni_bow, b.astype(np.uint64), blp, bbow, t.astype(np.uint64), tlp
+
+
+def _p198_lm_args(n, rng, train=P198_LM_TRAIN):
+    """n tokens of test text (_p198_lm_text, cut at n; int32), the trigram table and mask,
+    the bigram table and mask (_p198_lm_table of _p198_lm_model over train sentences),
+    uni_lp, uni_bow (float32 V), lp (float32 n, zeroed), total (float64[1], zeroed), n."""
+    uni_lp, uni_bow, b, blp, bbow, t, tlp = _p198_lm_model(train, rng)
+    tri, tmask = _p198_lm_table(t, tlp, np.zeros(len(t), np.float32))
+    big, bmask = _p198_lm_table(b, blp, bbow)
+    m = int(n / (np.exp(np.log(P198_LM_SLEN[0]) + P198_LM_SLEN[1] ** 2 / 2) + 2) * 1.1) + 8
+    x = _p198_lm_text(m, rng)
+    while len(x) < n:
+        x = np.concatenate([x, _p198_lm_text(m // 8 + 8, rng)])
+    return [x[:n], tri, tmask, big, bmask, uni_lp, uni_bow, np.zeros(n, np.float32), np.zeros(1), _i32(n)]
+
+
+def _p198_lm_ref(tok, tri, big, uni_lp, uni_bow):
+    """lm_backoff_score in numpy, the tables' entries looked up by binary search of their
+    sorted keys: lp (float64 n) and whether each token used the trigram, the bigram, or the
+    unigram (3, 2, 1; 0 for <s>)."""
+    B = P198_LM_WBITS
+    x = np.asarray(tok, np.int64)
+
+    def entries(tab):
+        e = tab[tab["key"] != np.uint64(0xFFFFFFFFFFFFFFFF)]
+        e = e[np.argsort(e["key"])]
+        return e["key"].astype(np.int64), e["logp"].astype(np.float64), e["bow"].astype(np.float64)
+
+    def find(keys, q):
+        i = np.minimum(np.searchsorted(keys, q), len(keys) - 1)
+        return i, keys[i] == q
+    tk, tl, _ = entries(tri)
+    bk, bl, bb = entries(big)
+    w = x
+    v = np.concatenate([[0], x[:-1]])
+    u = np.concatenate([[0, 0], x[:-2]])
+    scored = w != 0
+    has_u = scored & (v != 0)
+    it, ft = find(tk, u << 2 * B | v << B | w)
+    ft &= has_u
+    ic, fc = find(bk, u << B | v)
+    back = np.where(has_u & fc, bb[ic], 0.0)
+    ib, fb = find(bk, v << B | w)
+    p2 = np.where(fb, bl[ib], np.asarray(uni_bow, np.float64)[v] + np.asarray(uni_lp, np.float64)[w])
+    lp = np.where(ft, tl[it], back + p2)
+    how = np.where(ft, 3, np.where(fb, 2, 1))
+    return np.where(scored, lp, 0.0), np.where(scored, how, 0)
+
+
+def _p198_bp_types(rng, types=P198_BP_TYPES):
+    """Each word type's (_p198_tg_vocab's letters) segmentation at an early BPE merge (int32
+    types x 20, -1 padded; counts): the P198_BP_WHOLE commonest types one symbol each, the
+    others split greedily left to right into the longest known piece: a letter (ids 1 ..
+    26), one of the P198_BP_PIECES[0] commonest letter bigrams or P198_BP_PIECES[1]
+    commonest trigrams inside words (by token frequency, types Zipf-Mandelbrot q = 2.7)."""
+    W, L = _p198_tg_vocab(rng, types)
+    c = np.where(W > 0, W.astype(np.int64) - 96, 0)
+    wt = _p198_zipf_p(types, 2.7)[:, None]
+    nb, nt = P198_BP_PIECES
+    g2 = c[:, :-1] * 27 + c[:, 1:]
+    g3 = g2[:, :-1] * 27 + c[:, 2:]
+    f2 = np.bincount(g2.ravel(), np.broadcast_to(wt, g2.shape).ravel() * ((c[:, :-1] > 0) & (c[:, 1:] > 0)).ravel(),
+                     27 ** 2)
+    f3 = np.bincount(g3.ravel(), np.broadcast_to(wt, g3.shape).ravel() * (c[:, 2:] > 0).ravel(), 27 ** 3)
+    id2 = np.full(27 ** 2, -1)
+    id2[np.argsort(-f2, kind="stable")[:nb]] = 27 + np.arange(nb)
+    id3 = np.full(27 ** 3, -1)
+    id3[np.argsort(-f3, kind="stable")[:nt]] = 27 + nb + np.arange(nt)
+    S = np.full((types, 20), -1, np.int32)
+    k = np.zeros(types, np.int64)
+    pos = np.zeros(types, np.int64)
+    r = np.arange(types)
+    cp = np.concatenate([c, np.zeros((types, 2), np.int64)], axis=1)
+    for _ in range(20):
+        a = pos < L
+        if not a.any():
+            break
+        x0, x1, x2 = cp[r, pos], cp[r, pos + 1], cp[r, pos + 2]
+        s3 = np.where(x2 > 0, id3[(x0 * 27 + x1) * 27 + x2], -1)
+        s2 = np.where(x1 > 0, id2[x0 * 27 + x1], -1)
+        sym = np.where(s3 >= 0, s3, np.where(s2 >= 0, s2, x0))
+        S[r[a], k[a]] = sym[a]
+        pos += np.where(a, np.where(s3 >= 0, 3, np.where(s2 >= 0, 2, 1)), 0)
+        k += a
+    S[:P198_BP_WHOLE] = -1
+    S[:P198_BP_WHOLE, 0] = 27 + nb + nt + np.arange(P198_BP_WHOLE)
+    k[:P198_BP_WHOLE] = 1
+    return S, k
+
+
+def _p198_bp_corpus(n, rng, types=P198_BP_TYPES):
+    """n positions of a tokenised corpus: words Zipf-Mandelbrot (q = 2.7, _p198_zipf_draw)
+    over the word types of _p198_bp_types, each its symbols then -1 (int32, cut at n)."""
+    S, k = _p198_bp_types(rng, types)
+    m = int(n / ((k + 1) * _p198_zipf_p(types, 2.7)).sum() * 1.05) + 64
+    w = _p198_zipf_draw(types, 2.7, m, rng)
+    while (k[w] + 1).sum() < n:
+        w = np.concatenate([w, _p198_zipf_draw(types, 2.7, m // 8 + 64, rng)])
+    return _p198_concat(n, S, k, w, -1)[0]
+
+
+def _p198_bp_args(n, rng, gbits=P198_BP_GBITS):
+    """tok (_p198_bp_corpus, int32 n), the global table's keys (uint32 2^gbits, all
+    BP_EMPTY) and counts (uint32, zeroed), gmask (uint32), n."""
+    G = 1 << gbits
+    return [_p198_bp_corpus(n, rng), np.full(G, 0xFFFFFFFF, np.uint32), np.zeros(G, np.uint32), np.uint32(G - 1),
+            _i32(n)]
+
+
+def _p198_bp_ref(tok):
+    """The adjacent symbol pairs within words: their keys (a << 16 | b, ascending) and
+    counts."""
+    x = np.asarray(tok, np.int64)
+    ok = (x[:-1] >= 0) & (x[1:] >= 0)
+    return np.unique((x[:-1] << 16 | x[1:])[ok], return_counts=True)
+
+
+def _p198_an_data(n, rng, vocab=P198_AN_VOCAB):
+    """Unit 100-d embeddings of vocab words (float32 row-major): each word's cluster (of
+    P198_AN_CLUSTERS, sizes Zipf-Mandelbrot) centre x 0.55 + N(0, 0.8^2 / 100) noise + 0.25 x
+    a direction shared by all (the anisotropy of trained embeddings), normalised; P198_AN_REL
+    relations of P198_AN_PAIRS (x, y) word pairs each, x among the commonest third, y among
+    the rest, y's vector set to x's + the relation's offset + noise (norms P198_AN_NOISE),
+    normalised; n questions a : b :: c : d, two pairs (a, b), (c, d) of one relation: E, excl
+    (int32 n x 3: a, b, c), the answers d."""
+    D = P198_AN_DIM
+    g = rng.standard_normal((P198_AN_CLUSTERS + 1, D))
+    g /= np.linalg.norm(g, axis=1, keepdims=True)
+    cl = rng.choice(P198_AN_CLUSTERS, vocab, p=_p198_zipf_p(P198_AN_CLUSTERS, 10.0))
+    E = 0.55 * g[cl] + 0.25 * g[-1] + rng.normal(0, 0.8 / np.sqrt(D), (vocab, D))
+    R = min(P198_AN_REL, vocab // 6)                      # (fewer in a tiny vocabulary)
+    P = max(2, min(P198_AN_PAIRS, vocab // (3 * R)))
+    x = rng.choice(vocab // 3, R * P, replace=False)
+    y = vocab // 3 + rng.choice(vocab - vocab // 3, R * P, replace=False)
+    off = rng.standard_normal((R, D))
+    off *= P198_AN_NOISE[0] / np.linalg.norm(off, axis=1, keepdims=True)
+    E /= np.linalg.norm(E, axis=1, keepdims=True)
+    E[y] = E[x] + np.repeat(off, P, axis=0) + rng.normal(0, P198_AN_NOISE[1] / np.sqrt(D), (R * P, D))
+    E /= np.linalg.norm(E, axis=1, keepdims=True)
+    rel = rng.integers(0, R, n)
+    i = rng.integers(0, P, n)
+    j = (i + rng.integers(1, P, n)) % P
+    a, b, c, d = x[rel * P + i], y[rel * P + i], x[rel * P + j], y[rel * P + j]
+    return E.astype(np.float32), np.stack([a, b, c], axis=1).astype(np.int32), d
+
+
+def _p198_an_args(n, rng, vocab=P198_AN_VOCAB, slice_len=P198_AN_SLICE):
+    """Qt (float32 100 x n: each question's b - a + c, normalised, dimension-major), excl
+    (int32 n x 3), E (float32 vocab x 100) of _p198_an_data; topi (int32) and tops (float32)
+    n x slices x AN_K, zeroed; n, vocab, slice_len."""
+    E, ex, _ = _p198_an_data(n, rng, vocab)
+    E64 = E.astype(np.float64)
+    q = E64[ex[:, 1]] - E64[ex[:, 0]] + E64[ex[:, 2]]
+    q /= np.linalg.norm(q, axis=1, keepdims=True)
+    S = -(-vocab // slice_len)
+    return [np.ascontiguousarray(q.T, np.float32).ravel(), ex.ravel(), E.ravel(),
+            np.zeros(n * S * P198_AN_K, np.int32), np.zeros(n * S * P198_AN_K, np.float32), _i32(n), _i32(vocab),
+            _i32(slice_len)]
+
+
+def _p198_an_ref(Qt, excl, E, nq, nv, slice_len):
+    """analogy_topk in float64: each question's dot products with the vocabulary (a, b, c at
+    -inf), and the best AN_K of each slice (ids, scores: nq x slices x AN_K; -1, -inf past a
+    slice's words)."""
+    Q = np.asarray(Qt, np.float64).reshape(P198_AN_DIM, nq).T
+    S = Q @ np.asarray(E, np.float64).reshape(nv, P198_AN_DIM).T
+    ex = np.asarray(excl).reshape(nq, 3)
+    S[np.arange(nq)[:, None], ex] = -np.inf
+    ns = -(-nv // slice_len)
+    ids = np.full((nq, ns, P198_AN_K), -1)
+    sc = np.full((nq, ns, P198_AN_K), -np.inf)
+    for s in range(ns):
+        blk = S[:, s * slice_len:(s + 1) * slice_len]
+        o = np.argsort(-blk, axis=1, kind="stable")[:, :P198_AN_K]
+        v = np.take_along_axis(blk, o, axis=1)
+        ok = np.isfinite(v)
+        ids[:, s, :o.shape[1]] = np.where(ok, o + s * slice_len, -1)
+        sc[:, s, :o.shape[1]] = v
+    return S, ids, sc
+
+
+UNSEEN196 = [
+    TimingProbe("probe/char-trigram-fnv-atomic", "probe-unseen196", "char_trigram_fnv", P198_TG_N, P198_TG_BLOCK,
+                lambda n: -(-n // P198_TG_BLOCK), _p198_tg_args, source=_P198,
+                note="fastText-style character trigrams of 32 MiB of lower-cased English-like text (words Zipf-"
+                     "Mandelbrot over 50k types with English affixes, mean 4.8 letters; 83% of positions give a "
+                     "trigram within a word), a thread a byte in blocks of 256: 3 one-byte loads (a warp's 34 "
+                     "consecutive bytes, coalesced), 3 FNV-1a xor-multiplies, an unsigned modulo by the runtime "
+                     "2,000,000 buckets, then one global atomicAdd into the 8 MB count table (L2-resident) on only "
+                     "~14k distinct buckets: the hottest takes 1.1% of the 27.8M atomics (~320k), the top 5 ~4.5%; "
+                     "bound by same-address atomics in L2"),
+    TimingProbe("probe/spell-levenshtein-row", "probe-unseen196", "levenshtein_spell", 1 << 22, P198_LV_BLOCK,
+                lambda n: -(-n // P198_LV_BLOCK), _p198_lv_args, source=_P198,
+                note="spelling-correction candidate scoring: Levenshtein distances of 2^22 (misspelling, candidate) "
+                     "pairs, 65536 misspellings (1 or 2 random edits of Zipf-drawn dictionary words) each against 64 "
+                     "dictionary words of lengths within 2 (a 2^17-word dictionary sorted by length; 1.7 MB of "
+                     "characters, L2-resident), a thread a pair in blocks of 128: 2 coalesced index loads, 4 offset "
+                     "gathers (a warp's lanes share one misspelling), then la x lb DP cells (8.4 x 8.4 on average, "
+                     "a warp's longest ~91 cells, at most 18 x 18), each a character load (L1), a compare, 2 mins "
+                     "and the row's int read and written in a 25-int per-thread array (a 104-byte stack frame: "
+                     "local memory through L1); trip counts differ across lanes (divergent nested loops); "
+                     "integer / local-memory issue bound"),
+    TimingProbe("probe/pos-viterbi-45-smem", "probe-unseen196", "viterbi_pos", 1 << 16, P198_VT_TAGS,
+                lambda n: n, _p198_vt_args, source=_P198,
+                note="Viterbi part-of-speech tagging of 65536 sentences (lengths lognormal, median 20, mean 22.6, "
+                     "at most 128: 1.48M tokens) under a 45-tag HMM (Penn Treebank tag frequencies, a 40k-word "
+                     "vocabulary: 7.2 MB of float log emissions, Zipf-hot rows), a block of 45 threads (a full warp "
+                     "and a 13-lane one) a sentence: the 8.1 KB log transition matrix staged in shared memory, then "
+                     "per token a 44-step loop of 2 shared loads (a broadcast score, a conflict-free column of A), an "
+                     "add and a compare-select, the emission gathered (the word's 180-byte row, coalesced), a byte "
+                     "back-pointer stored to shared memory and a __syncthreads; thread 0 then scans the 45 scores "
+                     "and traces back through up to 128 shared bytes; 14.2 KB of shared memory a block (~15 blocks, "
+                     "30 warps an SM): bound by the dependent per-token loop and its barriers"),
+    TimingProbe("probe/lm-backoff-hash-probe", "probe-unseen196", "lm_backoff_score", 1 << 23, P198_LM_BLOCK,
+                lambda n: -(-n // P198_LM_BLOCK), _p198_lm_args, source=_P198,
+                note="trigram back-off language-model scoring of 2^23 tokens of test text (341k sentences), a "
+                     "thread a token in blocks of 256: the token and its two predecessors (coalesced, L1), a "
+                     "trigram lookup in a 2^20-slot open-addressing table of 16-byte LmEntry structs (16 MB, 263k "
+                     "trigrams, load 0.25) by a 64-bit multiplicative hash; 30% hit, the other 66% probe the "
+                     "2^22-slot bigram table (64 MB, 1.6M bigrams, load 0.38) for the context's back-off weight and "
+                     "for the bigram (39% of tokens hit), 26% fall back to 2 unigram gathers (512 KB each); each "
+                     "probe a dependent 8-byte key load at a random place (32 sectors a warp), linear probing ending "
+                     "on the key or an empty slot (divergent loop exits); a coalesced float store, a 5-step "
+                     "__shfl_down_sync sum and one double atomicAdd a warp (262k on one address); latency-bound "
+                     "on dependent random loads, the bigram table beyond L2"),
+    TimingProbe("probe/bpe-pair-smem-hash", "probe-unseen196", "bpe_pair_count", 1 << 25, P198_BP_BLOCK,
+                lambda n: -(-n // P198_BP_CHUNK), _p198_bp_args, source=_P198,
+                note="pair statistics of an early byte-pair-encoding step over 2^25 corpus positions (words of 50k "
+                     "Zipf types split greedily into letters and ~100 merged pieces, 177 symbols, -1 between "
+                     "words), a block of 256 a chunk of 8192 positions (4096 blocks): 2 int loads a position "
+                     "(coalesced), ~4.2k within-word pairs a chunk (1.8k distinct) each hashed into a 4096-slot "
+                     "shared-memory table (32 KB: 7 blocks an SM) by an atomicCAS claiming or finding its slot "
+                     "(linear probing at load ~0.45) and a shared atomicAdd, __syncthreads, then 16 slots a thread "
+                     "scanned and the block's ~1.8k nonzero slots merged into a 2^16-slot global table (512 KB, "
+                     "L2-resident, ~9k distinct pairs) by an atomicCAS and an atomicAdd each (7.4M of each, every "
+                     "block hitting the hot pairs); bound by shared atomics and L2 atomics"),
+    TimingProbe("probe/analogy-topk-tile", "probe-unseen196", "analogy_topk", 2048, P198_AN_BLOCK,
+                lambda n: (-(-n // P198_AN_BLOCK), -(-P198_AN_VOCAB // P198_AN_SLICE)), _p198_an_args,
+                source=_P198,
+                note="the word-analogy test, 2048 questions (a : b :: c : ?, 14 relations; query b - a + c stored "
+                     "dimension-major, 800 KB) against 30000 100-d unit word embeddings (12 MB, clustered, "
+                     "anisotropic), blocks of 128 questions times a slice of 128 words (16 x 235 = 3760 blocks): per "
+                     "tile of 16 words 2 __syncthreads and 13 coalesced loads a thread staging 6.4 KB in shared "
+                     "memory, then 100 x (a coalesced L2 load of the question's coordinate and 16 broadcast shared "
+                     "loads and FMAs into register accumulators), 16 compares with the 10th best of a per-thread "
+                     "local array and rare insertions (a divergent shifting loop); 6.1e9 FMAs, 39 MB of partial "
+                     "top-10s stored; bound by shared-load and FMA issue"),
+]
+PROBES += UNSEEN196
+
+
+# probe-unseen197 (probes199.cu): an optics and photonics course's kernels (Monte Carlo photon
+# migration in layered skin with the absorption grid built by float atomicAdd, thin-film
+# multilayer reflectance by the transfer-matrix method in float2 complex numbers, the E
+# half-step of a 2-D FDTD simulation of a photonic-crystal waveguide, laser-speckle statistics
+# by a shared-memory histogram and 64-bit shuffle sums, LP fibre modes by a scan and bisection
+# of the characteristic equation in double, the k-linearisation of spectral-domain OCT
+# A-scans by interpolation) as a student who knows CUDA basics writes them, predicted before
+# their first GPU run
+_P199 = "probes199.cu"
+# mc_photon: skin at 585 nm (epidermis, dermis, subcutaneous fat): mua, mus (1/mm), g, the layer's
+# bottom (mm); the absorption grid's bins (mm)
+P199_MC_TISSUE = [(1.0, 45.0, 0.79, 0.08), (0.25, 20.0, 0.81, 2.08), (0.12, 12.0, 0.9, 1e30)]
+P199_MC_NR, P199_MC_NZ, P199_MC_DR, P199_MC_DZ = 100, 100, 0.05, 0.02
+P199_MC_WMIN, P199_MC_CHANCE = 1e-4, 0.1
+P199_MC_BLOCK = 128
+# tmm_reflect: a 41-layer (HL)^20 H quarter-wave stack at 550 nm, TiO2 / SiO2 on BK7
+P199_TF_LAYERS, P199_TF_LAM0, P199_TF_ERR = 41, 550.0, 0.01   # layers, design wavelength (nm), thickness errors (sd)
+P199_TF_CAUCHY = ((2.20, 0.045), (1.448, 0.0036), (1.5046, 0.0042))   # Cauchy A, B (um^2): TiO2, SiO2, BK7
+P199_TF_NLAM, P199_TF_LAMS, P199_TF_THMAX = 2048, (400.0, 800.0), 75.0  # wavelengths, their range (nm), angles to (deg)
+P199_TF_BLOCK = 256
+# fdtd_tm_e: a square lattice of alumina rods (eps 8.9, r = 0.2 a) in air, a = 20 cells, a W1
+# waveguide along the middle row, a graded lossy border; Courant number 0.5
+P199_FD_N = 7168
+P199_FD_A, P199_FD_R, P199_FD_EPS = 20, 0.2, 8.9
+P199_FD_JIT = (0.01, 0.02)                         # fabrication: rod position sd (a), radius sd (relative)
+P199_FD_PML, P199_FD_GRADES, P199_FD_SIGMAX = 48, 18, 0.3    # border width (cells), grades, the deepest grade's loss
+P199_FD_S = 0.5
+P199_FD_BLOCK = (32, 8)
+# speckle_stats: frames of fully developed speckle on a 12-bit camera (grain 2 pixels)
+P199_SP_SIDE = 2048                                # frame side (pixels)
+P199_SP_MEAN, P199_SP_W = 700.0, 0.45              # mean counts at the beam centre; the beam's 1/e^2 radius / side
+P199_SP_DARK, P199_SP_READ, P199_SP_GAIN = 100.0, 3.0, 2.0   # dark offset, read noise (counts), electrons a count
+P199_SP_BLOCK, P199_SP_GRID = 256, 1024
+P199_SP_PATTERNS = 4                               # distinct patterns (the frames shift them)
+# lp_modes: step-index fibres (core radius lognormal about 3 um, at most 6 um; NA 0.1 .. 0.2) swept
+# over 600 .. 1650 nm: V up to 12.6; LP_LMAX orders l a V-number
+P199_LP_LMAX, P199_LP_MMAX = 16, 8
+P199_LP_DU, P199_LP_TOL = 0.1, 1e-9                # the scan step (about), the bisection's tolerance (of V)
+P199_LP_SWEEP, P199_LP_LAMS = 64, (0.6, 1.65)      # wavelengths a fibre, their range (um)
+P199_LP_BLOCK = 128
+# oct_resample: a spectrometer of 2048 pixels over 790 .. 890 nm (quadratic in the pixel), a
+# superluminescent diode at 840 nm (50 nm FWHM, 3000 counts at its peak), A-scans of a retina's
+# layers in B-scans of 1024
+P199_OC_NPIX, P199_OC_LAMS, P199_OC_CURVE = 2048, (790.0, 890.0), 0.08   # the curve: lambda's quadratic part
+P199_OC_SRC = (840.0, 50.0, 3000.0)                # centre, FWHM (nm), peak (counts)
+P199_OC_LAYERS = ((0.40, 0.06), (0.44, 0.03), (0.52, 0.02), (0.60, 0.025), (0.68, 0.01), (0.75, 0.08),
+                  (0.78, 0.12))                    # depth (mm, optical), fringe amplitude (fraction of the DC)
+P199_OC_BSCAN, P199_OC_GAIN = 1024, 1.5            # A-scans a B-scan; electrons a count
+P199_OC_DISP = (200.0, 50.0)                       # dispersion compensation: a2 (um^2), a3 (um^3)
+P199_OC_N = 16384                                  # A-scans
+P199_OC_BLOCK = 256
+
+
+def _p199_mc_syms(n, rng, tissue=P199_MC_TISSUE):
+    t = np.zeros(len(tissue), [(k, "<f4") for k in ("mua", "mus", "g", "zbot")])
+    for k, row in enumerate(tissue):
+        t[k] = row
+    return {"c_tissue": t}
+
+
+def _p199_mc_args(n, rng):
+    """n photon packets' xorshift32 seeds (odd uint32); the absorption grid (float32 MC_NZ x
+    MC_NR) and the reflectance's r bins (MC_NR), zeroed; dr, dz (mm), n."""
+    return [_u32(n, rng) | np.uint32(1), np.zeros(P199_MC_NR * P199_MC_NZ, np.float32),
+            np.zeros(P199_MC_NR, np.float32), np.float32(P199_MC_DR), np.float32(P199_MC_DZ), _i32(n)]
+
+
+def _p199_mc_ref(seed, tissue=P199_MC_TISSUE, dr=P199_MC_DR, dz=P199_MC_DZ, eps=1e-5, max_steps=100000):
+    """mc_photon in float64 (the packets' integer streams exact), vectorised over the packets:
+    the absorption grid (MC_NZ x MC_NR), the reflectance bins, each packet's final state,
+    interactions and escaping weight; how near each came to a float32 decision going the
+    other way (the smallest of |step - distance to a boundary| in mm, of |w - MC_WMIN| /
+    MC_WMIN, of ||uz| - 0.99999|) and the weight it put in a bin within eps (mm) of an edge."""
+    T = np.array(tissue, np.float32).astype(np.float64)     # as the kernel has them
+    mua, mus, g, zbot = T.T
+    ztop = np.concatenate([[0.0], zbot[:-1]])
+    s = np.asarray(seed, np.uint32).copy()
+    n = len(s)
+    x, y, z, ux, uy = (np.zeros(n) for _ in range(5))
+    uz, w = np.ones(n), np.ones(n)
+    lay = np.zeros(n, np.int64)
+    alive = np.ones(n, bool)
+    A = np.zeros(P199_MC_NZ * P199_MC_NR)
+    Rd = np.zeros(P199_MC_NR)
+    esc = np.zeros(n)
+    steps = np.zeros(n, np.int64)
+    margin = np.full(n, np.inf)
+    edge_w = np.zeros(n)
+    wmin, chance = float(np.float32(P199_MC_WMIN)), float(np.float32(P199_MC_CHANCE))
+
+    def rand(mask):
+        nonlocal s
+        t = s ^ (s << np.uint32(13))
+        t ^= t >> np.uint32(17)
+        t ^= t << np.uint32(5)
+        s = np.where(mask, t, s)
+        return ((t >> np.uint32(8)).astype(np.float64) + 1) / 16777216.0
+
+    def near_edge(v, h):                                # v within eps of a bin edge (not at 0)
+        q = v / h
+        return (v > 0) & (np.abs(q - np.rint(q)) * h < eps)
+
+    def where_min(mask, v):
+        return np.where(mask, np.minimum(margin, v), margin)
+    for _ in range(max_steps):
+        if not alive.any():
+            break
+        tau = np.where(alive, -np.log(rand(alive)), 0.0)
+        hop = alive.copy()
+        while hop.any():
+            mut = mua[lay] + mus[lay]
+            step = tau / mut
+            with np.errstate(divide="ignore", invalid="ignore"):
+                db = np.where(uz > 0, (zbot[lay] - z) / uz, np.where(uz < 0, (ztop[lay] - z) / uz, 1e30))
+            margin = where_min(hop & (db < 1e29), np.abs(step - db))
+            inside = hop & (step <= db)
+            cross = hop & ~inside
+            d = np.where(inside, step, np.where(cross, db, 0.0))
+            x, y, z = x + d * ux, y + d * uy, z + d * uz
+            tau = np.where(inside, 0.0, np.where(cross, tau - db * mut, tau))
+            out = cross & (uz < 0) & (lay == 0)
+            if out.any():
+                r = np.hypot(x[out], y[out])
+                np.add.at(Rd, np.minimum((r / dr).astype(np.int64), P199_MC_NR - 1), w[out])
+                esc[out] = w[out]
+                edge_w[out] += np.where(near_edge(r, dr), w[out], 0)
+                alive &= ~out
+            lay = np.where(cross & ~out, lay + np.where(uz > 0, 1, -1), lay)
+            hop = cross & ~out
+        a = alive.copy()
+        steps += a
+        dw = w * mua[lay] / (mua[lay] + mus[lay])
+        r = np.hypot(x, y)
+        edge_w += np.where(a & (near_edge(r, dr) | near_edge(z, dz)), dw, 0)
+        ir = np.minimum((r / dr).astype(np.int64), P199_MC_NR - 1)
+        iz = np.minimum((z / dz).astype(np.int64), P199_MC_NZ - 1)
+        np.add.at(A, (iz * P199_MC_NR + ir)[a], dw[a])
+        w = np.where(a, w - dw, w)
+        gg = g[lay]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            u1 = rand(a)
+            q = (1 - gg * gg) / (1 - gg + 2 * gg * u1)
+            ct = np.where(gg != 0, np.clip((1 + gg * gg - q * q) / (2 * gg), -1, 1), 2 * u1 - 1)
+        st = np.sqrt(1 - ct * ct)
+        ph = 2 * np.pi * rand(a)
+        cp, sp = np.cos(ph), np.sin(ph)
+        vert = np.abs(uz) > 0.99999
+        margin = where_min(a & (np.abs(uz) != 1), np.abs(np.abs(uz) - 0.99999))
+        rr = np.sqrt(np.maximum(1 - uz * uz, 1e-300))
+        nx = np.where(vert, st * cp, st * (ux * uz * cp - uy * sp) / rr + ux * ct)
+        ny = np.where(vert, st * sp, st * (uy * uz * cp + ux * sp) / rr + uy * ct)
+        nz = np.where(vert, np.where(uz > 0, ct, -ct), -st * cp * rr + uz * ct)
+        ux, uy, uz = np.where(a, nx, ux), np.where(a, ny, uy), np.where(a, nz, uz)
+        low = a & (w < wmin)
+        margin = where_min(a, np.abs(w - wmin) / wmin)
+        if low.any():
+            live = low & (rand(low) <= chance)
+            w = np.where(live, w / chance, w)
+            alive &= ~(low & ~live)
+    return A, Rd, s, steps, esc, margin, edge_w
+
+
+def _p199_tf_stack(rng):
+    """The stack's thickness (nm, float32) and material (int32: 0 TiO2, 1 SiO2) of each
+    layer from the incident side: quarter waves at P199_TF_LAM0 times N(1, P199_TF_ERR^2)."""
+    mat = (np.arange(P199_TF_LAYERS) % 2).astype(np.int32)
+    A, B = np.array(P199_TF_CAUCHY).T
+    nq = A[mat] + B[mat] / (P199_TF_LAM0 * 1e-3) ** 2
+    d = P199_TF_LAM0 / (4 * nq) * rng.normal(1, P199_TF_ERR, P199_TF_LAYERS)
+    return d.astype(np.float32), mat
+
+
+def _p199_tf_syms(n, rng):
+    d, mat = _p199_tf_stack(rng)
+    return {"c_tf_d": d, "c_tf_mat": mat, "c_tf_cauchy": np.array(P199_TF_CAUCHY, np.float32).ravel()}
+
+
+def _p199_tf_args(n, rng, nlam=P199_TF_NLAM):
+    """Rs, Rp (float32, zeroed); lam0, dlam (nm: nlam wavelengths over P199_TF_LAMS), nlam,
+    dtheta (radians: ceil(n / nlam) angles 0 .. P199_TF_THMAX degrees), n."""
+    nlam = min(nlam, n)
+    nang = -(-n // nlam)
+    lo, hi = P199_TF_LAMS
+    return [np.zeros(n, np.float32), np.zeros(n, np.float32), np.float32(lo), np.float32((hi - lo) / nlam),
+            _i32(nlam), np.float32(np.radians(P199_TF_THMAX) / max(nang - 1, 1)), _i32(n)]
+
+
+def _p199_tf_ref(d, mat, lam, theta):
+    """The stack's R_s and R_p in float64 by Rouard's method (the layers' Fresnel
+    coefficients combined from the substrate up) at wavelengths lam (nm) and angles theta
+    (radians), broadcast together."""
+    lam, th = np.broadcast_arrays(np.asarray(lam, np.float64), np.asarray(theta, np.float64))
+    A, B = np.array(P199_TF_CAUCHY).T
+    il2 = 1 / (lam * 1e-3) ** 2
+    s0 = np.sin(th)
+    idx = [(A[m] + B[m] * il2) for m in mat] + [A[2] + B[2] * il2]     # the layers', then the substrate's
+    cos = [np.sqrt(1 - (s0 / nj) ** 2 + 0j) for nj in idx]
+    out = []
+    for pol in "sp":
+        def adm(nj, cj):
+            return nj * cj if pol == "s" else nj / cj
+        eta = [adm(nj, cj) for nj, cj in zip(idx, cos)]
+        r = np.zeros(lam.shape, complex)                 # looking into the substrate
+        ph = np.ones(lam.shape, complex)
+        below = eta[-1]
+        for j in range(len(mat), -1, -1):                 # the interfaces, from the substrate's up
+            above = eta[j - 1] if j else (np.cos(th) if pol == "s" else 1 / np.cos(th))
+            rho = (above - below) / (above + below)
+            r = (rho + r * ph) / (1 + rho * r * ph)
+            if j:
+                ph = np.exp(-2j * (2 * np.pi * idx[j - 1] * float(d[j - 1]) * cos[j - 1] / lam))
+                below = above
+        out.append(np.abs(r) ** 2)
+    return out
+
+
+def _p199_fd_coef():
+    """c_ca, c_cb (float32, FD_NMAT): air, the rods, then the border's grades in air (loss
+    P199_FD_SIGMAX ((g + 1) / GRADES)^3 a step)."""
+    eps = np.ones(2 + P199_FD_GRADES)
+    eps[1] = P199_FD_EPS
+    sig = np.zeros(2 + P199_FD_GRADES)
+    sig[2:] = P199_FD_SIGMAX * ((np.arange(P199_FD_GRADES) + 1) / P199_FD_GRADES) ** 3
+    ca = (1 - sig / 2) / (1 + sig / 2)
+    cb = P199_FD_S / eps / (1 + sig / 2)
+    return ca.astype(np.float32), cb.astype(np.float32)
+
+
+def _p199_fd_syms(n, rng):
+    ca, cb = _p199_fd_coef()
+    return {"c_ca": ca, "c_cb": cb}
+
+
+def _p199_fd_mat(n, rng):
+    """The n x n material map (uint8): rods (1) of radius P199_FD_R a (sd P199_FD_JIT[1]) at
+    the lattice points (jittered by P199_FD_JIT[0] a) inside the border, the middle row of
+    rods left out; air (0); the border's cells the grade of their depth (2 .. 19)."""
+    a = P199_FD_A
+    nr = -(-n // a)
+    jit = rng.normal(0, P199_FD_JIT[0] * a, (nr, nr, 2))
+    rad = P199_FD_R * a * rng.normal(1, P199_FD_JIT[1], (nr, nr))
+    mid = (n // 2) // a
+    rad[mid, :] = 0                                          # the W1 waveguide
+    mat = np.zeros((n, n), np.uint8)
+    x = np.arange(n)
+    cx, lx = x // a, x % a + 0.5 - a / 2
+    depth_x = np.minimum(x, n - 1 - x)
+    for y0 in range(0, n, 512):
+        y = np.arange(y0, min(y0 + 512, n))
+        cy, ly = y // a, y % a + 0.5 - a / 2
+        dx = lx[None, :] - jit[cy[:, None], cx[None, :], 0]
+        dy = ly[:, None] - jit[cy[:, None], cx[None, :], 1]
+        m = (dx * dx + dy * dy < rad[cy[:, None], cx[None, :]] ** 2).astype(np.uint8)
+        depth = np.minimum(depth_x[None, :], np.minimum(y, n - 1 - y)[:, None])
+        g = (P199_FD_PML - depth) * P199_FD_GRADES // P199_FD_PML
+        m[depth < P199_FD_PML] = 2 + np.minimum(g[depth < P199_FD_PML], P199_FD_GRADES - 1)
+        mat[y0:y0 + len(y)] = m
+    return mat
+
+
+def _p199_fd_args(n, rng):
+    """An n x n Yee grid (row-major, float32): a guided pulse in the waveguide (Gaussian
+    across it, 4 a wide; a Gaussian envelope 40 a long at a quarter of the way along, its
+    carrier 0.35 cycles an a) in Ez, Hx, Hy (H scaled by the impedance of free space; their
+    phases shifted); the material map (_p199_fd_mat, uint8); nx, ny."""
+    a = P199_FD_A
+    x = np.arange(n, dtype=np.float64)
+    yc = (n // 2) // a * a + a / 2
+    k = 2 * np.pi * 0.35 / a
+    env_y = np.exp(-((x - yc) / (2 * a)) ** 2)
+    env_x = np.exp(-((x - n / 4) / (20 * a)) ** 2)
+    f = np.float32
+    Ez = np.multiply.outer(env_y.astype(f), (env_x * np.cos(k * x)).astype(f)).ravel()
+    Hx = np.multiply.outer((0.2 * env_y * (x - yc) / a).astype(f), (env_x * np.sin(k * x)).astype(f)).ravel()
+    Hy = np.multiply.outer(env_y.astype(f), (-0.8 * env_x * np.cos(k * (x + 0.5))).astype(f)).ravel()
+    return [Ez, Hx, Hy, _p199_fd_mat(n, rng).ravel(), _i32(n), _i32(n)]
+
+
+def _p199_fd_ref(Ez, Hx, Hy, mat, n):
+    """fdtd_tm_e in float64 (n x n)."""
+    Ez, Hx, Hy = (np.asarray(v, np.float64).reshape(n, n) for v in (Ez, Hx, Hy))
+    ca, cb = (c.astype(np.float64)[np.asarray(mat).reshape(n, n)] for c in _p199_fd_coef())
+    out = Ez.copy()
+    curl = (Hy[1:-1, 1:-1] - Hy[1:-1, :-2]) - (Hx[1:-1, 1:-1] - Hx[:-2, 1:-1])
+    out[1:-1, 1:-1] = ca[1:-1, 1:-1] * Ez[1:-1, 1:-1] + cb[1:-1, 1:-1] * curl
+    return out
+
+
+def _p199_sp_pattern(side, rng):
+    """A side x side fully developed speckle pattern of unit mean intensity (float32): a
+    circular complex Gaussian field drawn at half resolution, interpolated bilinearly (each
+    pixel's field rescaled to unit variance), |E|^2 / 2."""
+    h = side // 2 + 1
+    f = np.float32
+    E = (rng.standard_normal((h, h), dtype=f) + 1j * rng.standard_normal((h, h), dtype=f)).astype(np.complex64)
+    e, o = (side + 1) // 2, side // 2                     # even and odd rows (columns)
+    F = np.empty((side, side), np.complex64)
+    F[0::2, 0::2] = E[:e, :e]
+    F[1::2, 0::2] = (E[:o, :e] + E[1:o + 1, :e]) / f(np.sqrt(2))
+    F[0::2, 1::2] = (E[:e, :o] + E[:e, 1:o + 1]) / f(np.sqrt(2))
+    F[1::2, 1::2] = (E[:o, :o] + E[1:o + 1, :o] + E[:o, 1:o + 1] + E[1:o + 1, 1:o + 1]) / f(2)
+    I = F.real ** 2
+    I += F.imag ** 2
+    I *= f(0.5)
+    return I
+
+
+def _p199_sp_args(n, rng, side=P199_SP_SIDE):
+    """n 12-bit pixels (uint16) of frames of side x side (at most; the last frame cut), a
+    rotating diffuser's: each frame one of P199_SP_PATTERNS speckle patterns
+    (_p199_sp_pattern) shifted by a random offset, times the beam's Gaussian profile
+    (1/e^2 radius P199_SP_W of the side) and P199_SP_MEAN N(1, 0.02^2), plus the dark offset
+    and normal shot (P199_SP_GAIN electrons a count) and read noise, rounded and clipped to
+    0 .. 4095; hist (uint32 1024, zeroed), moments (uint64 2, zeroed), n."""
+    side = min(side, int(np.sqrt(n)))
+    f = np.float32
+    pats = [_p199_sp_pattern(side, rng) for _ in range(P199_SP_PATTERNS)]
+    noise = rng.standard_normal((side, side), dtype=f)
+    c = (np.arange(side, dtype=f) + f(0.5)) / f(side) - f(0.5)
+    g = np.exp(f(-2) * c * c / f(P199_SP_W ** 2))
+    out = np.empty(n, np.uint16)
+    for k in range(0, n, side * side):
+        sh = rng.integers(0, side, 4)
+        I = np.roll(pats[(k // (side * side)) % P199_SP_PATTERNS], sh[:2], (0, 1))
+        I *= (f(P199_SP_MEAN * rng.normal(1, 0.02)) * g)[:, None]
+        I *= g[None, :]
+        sd = np.sqrt(I / f(P199_SP_GAIN) + f(P199_SP_READ ** 2))
+        sd *= np.roll(noise, sh[2:], (0, 1))
+        I += sd
+        I += f(P199_SP_DARK)
+        m = min(side * side, n - k)
+        out[k:k + m] = np.clip(np.rint(I.ravel()[:m]), 0, 4095)
+    return [out, np.zeros(1024, np.uint32), np.zeros(2, np.uint64), _i32(n)]
+
+
+def _p199_lp_V(nv, rng):
+    """nv V-numbers (float64): fibres of core radius lognormal(log 3 um, 0.5) (at most 6 um) and
+    NA U(0.1, 0.2), each swept over P199_LP_SWEEP wavelengths across P199_LP_LAMS (V = 2 pi a
+    NA / lambda, contiguous a fibre, decreasing)."""
+    nf = -(-nv // P199_LP_SWEEP)
+    a = np.minimum(rng.lognormal(np.log(3.0), 0.5, nf), 6.0)
+    na = rng.uniform(0.1, 0.2, nf)
+    lam = np.linspace(*P199_LP_LAMS, P199_LP_SWEEP)
+    return (2 * np.pi * (a * na)[:, None] / lam[None, :]).ravel()[:nv]
+
+
+def _p199_lp_args(n, rng):
+    """ceil(n / LP_LMAX) V-numbers (_p199_lp_V); du, tol (P199_LP_DU, P199_LP_TOL); b (float64
+    n x LP_MMAX, zeroed), nmodes (int32, zeroed), n."""
+    return [_p199_lp_V(-(-n // P199_LP_LMAX), rng), np.float64(P199_LP_DU), np.float64(P199_LP_TOL),
+            np.zeros(n * P199_LP_MMAX), np.zeros(n, np.int32), _i32(n)]
+
+
+def _p199_bessel_j(lmax, x):
+    """J_0 .. J_lmax at x > 0 (float64, x's shape + (lmax + 1,)) by Miller's downward
+    recurrence, normalised by J_0 + 2 (J_2 + J_4 + ...) = 1."""
+    x = np.asarray(x, np.float64)
+    N = 2 * ((lmax + int(np.ceil(x.max())) + 40) // 2)
+    out = np.zeros(x.shape + (lmax + 1,))
+    jp, j = np.zeros(x.shape), np.full(x.shape, 1e-30)
+    norm = np.zeros(x.shape)
+    for k in range(N, 0, -1):
+        jm = 2 * k / x * j - jp                          # J_{k-1}
+        jp, j = j, jm
+        if k - 1 <= lmax:
+            out[..., k - 1] = jm
+        if k - 1 > 0 and (k - 1) % 2 == 0:
+            norm += 2 * jm
+        big = np.abs(j) > 1e250
+        if big.any():
+            f = np.where(big, 1e-250, 1.0)
+            jp, j, norm = jp * f, j * f, norm * f
+            out *= f[..., None]
+    return out / (norm + j)[..., None]
+
+
+def _p199_bessel_k(l, x, nodes=400):
+    """K_l(x) (integer l >= 0, x > 0; float64, broadcast) from K_l(x) = int_0^inf exp(-x
+    cosh t) cosh(l t) dt by the trapezoidal rule, which converges geometrically for this
+    even integrand decaying doubly exponentially (cut where x cosh t exceeds l t by 60)."""
+    l = np.asarray(l, np.float64)[..., None]
+    x = np.asarray(x, np.float64)[..., None]
+    T = np.arccosh(1 + (30 * l + 60) / x)
+    h = T / nodes
+    t = np.arange(nodes + 1) * h
+    e = -x * np.cosh(t)
+    K = (np.exp(e + l * t) + np.exp(e - l * t)) / 2 * h
+    return K.sum(axis=-1) - K[..., 0] / 2
+
+
+def _p199_lp_f(l, U, V):
+    """The LP_l characteristic function U J_{l-1}(U) K_l(W) + W K_{l-1}(W) J_l(U), W =
+    sqrt(V^2 - U^2) (float64, broadcast; J_{-1} = -J_1, K_{-1} = K_1)."""
+    l, U, V = np.broadcast_arrays(np.asarray(l), np.asarray(U, np.float64), np.asarray(V, np.float64))
+    W = np.sqrt(V * V - U * U)
+    J = _p199_bessel_j(P199_LP_LMAX, U)
+    Jl = np.take_along_axis(J, l[..., None], -1)[..., 0]
+    Jm = np.take_along_axis(J, np.abs(l - 1)[..., None], -1)[..., 0]
+    Jm = np.where(l == 0, -Jm, Jm)
+    return U * Jm * _p199_bessel_k(l, W) + W * _p199_bessel_k(np.abs(l - 1), W) * Jl
+
+
+def _p199_lp_ref(V, n, du=P199_LP_DU):
+    """lp_modes in numpy: the n pairs' b (n x LP_MMAX, 0 past the last mode), mode counts and
+    each pair's smallest distance of a root to a scan point (in scan steps): the sign changes
+    of _p199_lp_f on the kernel's scan points, each root refined by regula falsi."""
+    V = np.asarray(V, np.float64)
+    i = np.arange(n)
+    v, l = V[i // P199_LP_LMAX], i % P199_LP_LMAX
+    ns = (v / du).astype(np.int64) + 1
+    K = int(ns.max())
+    k = np.arange(1, K + 1)
+    U = np.where(k < ns[:, None], v[:, None] * k / ns[:, None], v[:, None] * (1 - 1e-9))
+    valid = k <= ns[:, None]
+    U = np.where(valid, U, v[:, None] * 0.5)
+    f = _p199_lp_f(l[:, None], U, v[:, None])
+    ch = valid[:, 1:] & ((f[:, 1:] > 0) != (f[:, :-1] > 0))
+    b = np.zeros((n, P199_LP_MMAX))
+    cnt = np.minimum(ch.sum(axis=1), P199_LP_MMAX)
+    rows, cols = np.nonzero(ch)
+    rank = np.cumsum(ch, axis=1)[rows, cols] - 1
+    keep = rank < P199_LP_MMAX
+    rows, cols, rank = rows[keep], cols[keep], rank[keep]
+    lo, hi = U[rows, cols], U[rows, cols + 1]
+    flo, fhi = f[rows, cols], f[rows, cols + 1]
+    vv, ll = v[rows], l[rows]
+    for _ in range(60):                                   # Illinois regula falsi
+        m = np.where(fhi != flo, hi - fhi * (hi - lo) / np.where(fhi != flo, fhi - flo, 1), (lo + hi) / 2)
+        m = np.clip(m, np.minimum(lo, hi), np.maximum(lo, hi))
+        fm = _p199_lp_f(ll, m, vv)
+        same = (fm > 0) == (fhi > 0)
+        lo, flo = np.where(same, lo, hi), np.where(same, flo / 2, fhi)
+        hi, fhi = m, fm
+    b[rows, rank] = 1 - (hi / vv) ** 2
+    # each pair's roots' smallest distance to a scan point, in steps
+    d = np.abs(hi[:, None] - U[rows]) / (vv / ns[rows])[:, None]
+    near = np.full(n, np.inf)
+    np.minimum.at(near, rows, np.where(valid[rows], d, np.inf).min(axis=1))
+    return b, cnt, near
+
+
+def _p199_oc_lambda(npix=P199_OC_NPIX):
+    """The spectrometer's pixel wavelengths (nm, float64): P199_OC_LAMS's span, a quadratic
+    bow of P199_OC_CURVE of it."""
+    u = np.arange(npix) / (npix - 1)
+    lo, hi = P199_OC_LAMS
+    return lo + (hi - lo) * ((1 - P199_OC_CURVE) * u + P199_OC_CURVE * u * u)
+
+
+def _p199_oc_tables(npix=P199_OC_NPIX):
+    """kidx (the fractional pixels of npix evenly spaced wavenumbers from the first pixel's
+    to the last's), win (Hann) and disp (float2: exp(i (a2 dk^2 + a3 dk^3)), dk from the band's
+    centre in 1/um); float32."""
+    k = 2 * np.pi / _p199_oc_lambda(npix)                  # decreasing
+    kl = np.linspace(k[0], k[-1], npix)
+    kidx = np.interp(-kl, -k, np.arange(npix, dtype=np.float64))
+    win = 0.5 - 0.5 * np.cos(2 * np.pi * np.arange(npix) / (npix - 1))
+    dk = (kl - kl.mean()) * 1e3
+    ph = P199_OC_DISP[0] * dk ** 2 + P199_OC_DISP[1] * dk ** 3
+    return (kidx.astype(np.float32), win.astype(np.float32),
+            np.stack([np.cos(ph), np.sin(ph)], 1).astype(np.float32).ravel())
+
+
+def _p199_oc_args(n, rng, npix=P199_OC_NPIX):
+    """n A-scans' spectra (uint16, n x npix): the source's Gaussian spectrum (P199_OC_SRC) times
+    1 + the fringes cos(2 k z + phi(k)) of P199_OC_LAYERS (phi the dispersion that disp undoes;
+    the depths bowed across each B-scan of P199_OC_BSCAN, +-0.05 mm, and rippled; the
+    amplitudes Rayleigh speckle about the layer's),
+    shot noise (P199_OC_GAIN electrons a count), rounded and clipped to 12 bits; dc (float32:
+    the mean spectrum of the first B-scan); kidx, win, disp (_p199_oc_tables); out (float2,
+    zeroed); npix, n npix."""
+    lam = _p199_oc_lambda(npix)
+    k = 2 * np.pi / (lam * 1e-6)                           # 1/mm
+    dk = (k - (k[0] + k[-1]) / 2) * 1e-3                  # 1/um, from the band's centre
+    disp = (P199_OC_DISP[0] * dk ** 2 + P199_OC_DISP[1] * dk ** 3).astype(np.float32)   # the sample arm's
+    k = k.astype(np.float32)
+    c, fw, peak = P199_OC_SRC
+    S = (peak * np.exp(-4 * np.log(2) * ((lam - c) / fw) ** 2)).astype(np.float32)
+    spec = np.empty((n, npix), np.uint16)
+    f = np.float32
+    for a0 in range(0, n, 512):
+        a = np.arange(a0, min(a0 + 512, n))
+        fr = np.ones((len(a), npix), f)
+        bow = 0.05 * np.sin(np.pi * (a % P199_OC_BSCAN) / P199_OC_BSCAN)
+        for zl, amp in P199_OC_LAYERS:
+            zz = (zl - bow + 0.004 * rng.standard_normal(len(a))).astype(f)
+            r = (amp * rng.rayleigh(np.sqrt(2 / np.pi), len(a))).astype(f)
+            fr += r[:, None] * np.cos(f(2) * k[None, :] * zz[:, None] + disp + f(rng.uniform(0, 2 * np.pi)))
+        I = S[None, :] * fr
+        I += np.sqrt(np.maximum(I, 0) / f(P199_OC_GAIN)) * rng.standard_normal(I.shape, dtype=f)
+        spec[a0:a0 + len(a)] = np.clip(np.rint(I), 0, 4095)
+    dc = spec[:min(n, P199_OC_BSCAN)].mean(axis=0).astype(np.float32)
+    kidx, win, disp = _p199_oc_tables(npix)
+    return [spec.ravel(), dc, kidx, win, disp, np.zeros(2 * n * npix, np.float32), _i32(npix), _i32(n * npix)]
+
+
+def _p199_oc_ref(spec, dc, kidx, win, disp, npix):
+    """oct_resample in float64 by np.interp of each background-free spectrum: (A-scans x
+    npix) complex."""
+    S = np.asarray(spec, np.float64).reshape(-1, npix) - np.asarray(dc, np.float64)
+    p = np.asarray(kidx, np.float64)
+    v = np.stack([np.interp(p, np.arange(npix), row) for row in S])
+    d = np.asarray(disp, np.float64).reshape(-1, 2)
+    return v * np.asarray(win, np.float64) * (d[:, 0] + 1j * d[:, 1])
+
+
+def _p199_grid2(block):
+    return lambda n: (-(-n // block[0]), -(-n // block[1]))
+
+
+UNSEEN197 = [
+    TimingProbe("probe/mcml-skin-atomic", "probe-unseen197", "mc_photon", 1 << 17, P199_MC_BLOCK,
+                lambda n: -(-n // P199_MC_BLOCK), _p199_mc_args, source=_P199, symbols=_p199_mc_syms,
+                note="Monte Carlo photon migration (MCML: hop, drop, spin, roulette) of 2^17 photon packets of a "
+                     "pencil beam in 3-layer skin at 585 nm, a thread a packet in blocks of 128: 197 interactions a "
+                     "packet on average (median 47, 99th percentile ~990) and a warp running ~940 (its longest lane; "
+                     "86% of packets escape, the rest die in roulette): per interaction 3-4 xorshift32 draws, a logf, "
+                     "the layer's Tissue struct from __constant__ (lanes in up to 3 layers: divergent addresses), ~6 "
+                     "float divisions, 3 sqrtf, a sincosf, a float atomicAdd into a 100 x 100 (r, z) grid (40 KB, L2; "
+                     "the 5 bins by the beam take 17% of the weight), the escapes' atomicAdd into 100 r bins; 26M "
+                     "atomics in all; bound by divergence (lanes idle behind the longest walk) and the dependent "
+                     "transcendental chain, atomics behind"),
+    TimingProbe("probe/tmm-stack-float2", "probe-unseen197", "tmm_reflect", 1 << 21, P199_TF_BLOCK,
+                lambda n: -(-n // P199_TF_BLOCK), _p199_tf_args, source=_P199, symbols=_p199_tf_syms,
+                note="thin-film reflectance maps (R_s and R_p) of a 41-layer TiO2/SiO2 quarter-wave mirror on BK7 by "
+                     "the transfer-matrix method, 2048 wavelengths (400-800 nm) x 1024 angles (0-75 degrees), a "
+                     "thread a pair in blocks of 256: per layer the Cauchy index, 5 float divisions, a sqrtf, a "
+                     "sincosf of a phase up to ~6 rad, the layer's complex matrices for s and p (CMat structs of "
+                     "float2) multiplied into two running 2 x 2 complex products (8 complex multiplies and 4 adds "
+                     "each); the stack's 41 thicknesses and materials from __constant__ at a uniform index "
+                     "(broadcast); ~6000 FP32 instructions a thread, 8 B stored (17 MB): FP32-compute-bound (FMA "
+                     "pipe, MUFU behind)"),
+    TimingProbe("probe/fdtd-tm-phc-e", "probe-unseen197", "fdtd_tm_e", P199_FD_N, P199_FD_BLOCK,
+                _p199_grid2(P199_FD_BLOCK), _p199_fd_args, source=_P199, symbols=_p199_fd_syms,
+                note="the E half-step of a 2-D TM FDTD simulation of a photonic-crystal W1 waveguide (alumina rods, a "
+                     "= 20 cells, jittered; 85% air, 12% rod, 3% lossy border grades) on a 7168 x 7168 Yee grid, (32, "
+                     "8) blocks, a thread a cell: coalesced loads of Ez, Hx, Hy (4 B each) and the material byte, "
+                     "Hy's left neighbour (L1) and Hx's row below (L1/L2), the update coefficients from 2 "
+                     "__constant__ tables indexed by material (2 addresses in a warp straddling a rod's edge), 2 "
+                     "FMAs, Ez stored in place; 51M cells, ~670 MB read and 206 MB written: DRAM-bound"),
+    TimingProbe("probe/speckle-hist-u64shfl", "probe-unseen197", "speckle_stats", 1 << 26, P199_SP_BLOCK,
+                lambda n: min(P199_SP_GRID, -(-n // P199_SP_BLOCK)), _p199_sp_args, source=_P199,
+                note="laser speckle statistics of 2^26 12-bit camera pixels (16 frames of 2048 x 2048 uint16, 134 MB; "
+                     "fully developed speckle of grain 2 px under a Gaussian beam, mean 310 counts, the periphery "
+                     "near the dark offset), 1024 blocks of 256 in a grid-stride loop (256 pixels a thread, 64 B a "
+                     "warp load): a shared-memory atomicAdd a pixel into 1024 bins of 4 counts (neighbours share "
+                     "bins; the dim periphery piles into bins 24-30: many same-address lanes), v and v^2 summed in "
+                     "64-bit registers, then 2 x 5-step 64-bit __shfl_down_sync and 2 64-bit global atomicAdds a warp "
+                     "(on 2 addresses), the ~200 non-empty bins merged by global atomicAdd a block: bound by the "
+                     "shared-atomic conflicts"),
+    TimingProbe("probe/lp-modes-bisect-f64", "probe-unseen197", "lp_modes", 1 << 16, P199_LP_BLOCK,
+                lambda n: -(-n // P199_LP_BLOCK), _p199_lp_args, source=_P199,
+                note="LP modes of step-index fibres in double: 4096 V-numbers (64 fibres x 64 wavelengths, V "
+                     "0.58-12.1, median 2.7) x 16 azimuthal orders = 2^16 threads in blocks of 128: the "
+                     "characteristic function evaluated at V / 0.1 scan points (up to 121) and ~27 bisection steps a "
+                     "root (3.3 roots a V-number, 15% of threads finding any; a warp's roots at different scan "
+                     "points: divergent), each evaluation 2 power series of J (10-30 terms, a double division each), "
+                     "the A&S polynomials for K0 and K1 (exp, log, sqrt in double) and an l-step recurrence; up to 8 "
+                     "roots in a per-thread array, 68 B stored a thread: FP64-bound (divisions and transcendentals) "
+                     "with divergent trip counts, a thin grid (16 warps an SM)"),
+    TimingProbe("probe/oct-klinear-gather", "probe-unseen197", "oct_resample", P199_OC_N, P199_OC_BLOCK,
+                lambda n: -(-n * P199_OC_NPIX // P199_OC_BLOCK), _p199_oc_args, source=_P199,
+                note="the k-linearisation of spectral-domain OCT: 16384 A-scans of 2048 12-bit samples (uint16, 67 "
+                     "MB; 16 B-scans of a retina) resampled to even wavenumbers, a thread an output sample in blocks "
+                     "of 256: the fractional pixel, the Hann weight and the dispersion phase (float2) from tables (32 "
+                     "KB, L1/L2), 2 gathered uint16 loads from a window sliding 0.96-1.04 pixels a lane (a warp's "
+                     "span ~66 B, misaligned) and the mean spectrum's 2 floats there, a linear interpolation and a "
+                     "complex scale, an 8-byte float2 store (268 MB): DRAM-bound on the stores"),
+]
+PROBES += UNSEEN197
+
+
+# probe-unseen198 (probes200.cu): a game AI and board-game engines course's kernels (legal move
+# counting for chess positions with bitboards and ray walks, an Elo rating period over a game
+# log by float atomicAdd, tapered piece-square-table evaluation a warp a position with
+# shuffles, tic-tac-toe solved by alpha-beta with an explicit per-thread stack, Go groups and
+# liberties by label propagation in shared memory, an NNUE evaluation with gathered HalfKP
+# weight rows) as a student who knows CUDA basics writes them, predicted before their first
+# GPU run
+_P200 = "probes200.cu"
+P200_SLOTS = "KQRRBBNNPPPPPPPP"                  # a side's piece slots (a position's 32: white's, black's)
+P200_TYPES = "PNBRQK"                            # piece types 0 .. 5
+P200_GONE = dict(P=0.6, N=0.75, B=0.7, R=0.6, Q=0.75)   # by phase t a slot traded off (both sides) w.p. this x t
+P200_LOST = 0.06                                 # and each side's lost alone w.p. this x t
+P200_CHECK_KEEP = 0.08                           # positions drawn with a king attacked kept
+P200_PHASE = (1.2, 1.5)                          # a position's phase (0 opening .. 1 endgame): Beta
+P200_CM_BLOCK = 128
+P200_EL_PLAYERS = 1 << 20                        # elo: the server's players
+P200_EL_ZIPF_Q = 50                              # activity ~ 1 / (rank + Q) (Zipf-Mandelbrot)
+P200_EL_MATCH_SD = 60                            # matchmaking: ratings + N(0, SD^2) in buckets of 4 points
+P200_EL_RATING = (1500, 350, 400, 3200)          # ratings N(mean, sd^2) clipped
+P200_EL_WHITE_ADV = 35                           # white's advantage (Elo points)
+P200_EL_NEW = 0.1                                # new players (0 .. 29 games played)
+P200_EL_BLOCK = 256
+P200_PS_BLOCK = 256                              # pst: 8 positions a block
+P200_PS_VALUE_MG = (82, 337, 365, 477, 1025, 0)  # material (PeSTO's values)
+P200_PS_VALUE_EG = (94, 281, 297, 512, 936, 0)
+P200_PS_PHASE = (0, 1, 1, 2, 4, 0)
+P200_TT_PLIES = (3, 7)                           # ttt: positions after 3 .. 7 random plies without a line
+P200_TT_BLOCK = 128
+P200_GO_MOVES = (30, 260)                        # go: the positions' move numbers (uniform)
+P200_GO_CELL = 6                                 # the territory field's correlation length (points)
+P200_NN_BLOCK = 256
+P200_NN_FT_SD, P200_NN_FT_BIAS = 10, (30, 20)    # nnue: transformer weights N(0, SD^2), biases N(m, s^2)
+P200_NN_W2_SD, P200_NN_B2_SD, P200_NN_W3_SD = 3, 2000, 30
+
+
+def _p200_positions(n, rng):
+    """n chess positions as the squares (int8, n x 32; -1 if the piece is gone) of the slots
+    P200_SLOTS (white's 16 then black's), and the side to move (int32): a phase t ~
+    Beta(P200_PHASE) a position, each non-king slot traded off (gone on both sides) with
+    probability P200_GONE t, else gone on each side alone with probability P200_LOST t;
+    kings on their home rank's files e-h with probability 1 - t (else anywhere in their half),
+    pawns on ranks 2-7 (advanced ~ Binomial(5, 0.1 + 0.4 t)), pieces on their home rank with
+    probability 0.6 (1 - t) (else anywhere), a square taken already drawn again anywhere, the
+    kings not adjacent; a position with a king attacked kept with probability P200_CHECK_KEEP
+    (the attacked side to move), else drawn again (as are those with both kings attacked)."""
+    n = int(n)
+    t = rng.beta(*P200_PHASE, n).astype(np.float32)
+    cols = []
+    occ = np.zeros(n, np.uint64)
+    one = np.uint64(1)
+    gone = [rng.random(n, dtype=np.float32) < P200_GONE[k] * t if k != "K" else None for k in P200_SLOTS]
+    for s in range(32):
+        kind, white = P200_SLOTS[s % 16], s < 16
+        f = rng.integers(0, 8, n, dtype=np.int8)
+        if kind == "K":
+            live = np.ones(n, bool)
+            home = rng.random(n, dtype=np.float32) < 1 - t
+            r = np.where(home, 0, rng.integers(0, 4, n, dtype=np.int8))
+            f = np.where(home, f // 2 + 4, f)
+        else:
+            live = ~gone[s % 16] & (rng.random(n, dtype=np.float32) >= P200_LOST * t)
+            if kind == "P":
+                r = 1 + (rng.random((n, 5), dtype=np.float32) < (0.1 + 0.4 * t[:, None])).sum(axis=1, dtype=np.int8)
+            else:
+                r = np.where(rng.random(n, dtype=np.float32) < 0.6 * (1 - t), 0, rng.integers(0, 8, n, dtype=np.int8))
+        q = ((r if white else 7 - r) * 8 + f).astype(np.int8)
+        bit = one << q.astype(np.uint64)
+        bad = (occ & bit) != 0
+        if kind == "K" and not white:                        # not next to the white king
+            bad |= (_p200_king_att(one << cols[0].astype(np.uint64)) & bit) != 0
+        put = live & ~bad
+        col = np.where(put, q, np.int8(-1))
+        occ |= np.where(put, bit, np.uint64(0))
+        idx = np.flatnonzero(live & bad)
+        while len(idx):                                      # drawn again, anywhere allowed
+            m = len(idx)
+            r = rng.integers(1, 7, m) if kind == "P" else rng.integers(0, 8 - 4 * (kind == "K"), m)
+            q = ((r if white else 7 - r) * 8 + rng.integers(0, 8, m)).astype(np.int8)
+            bit = one << q.astype(np.uint64)
+            bad = (occ[idx] & bit) != 0
+            if kind == "K" and not white:
+                bad |= (_p200_king_att(one << cols[0][idx].astype(np.uint64)) & bit) != 0
+            ok = idx[~bad]
+            col[ok] = q[~bad]
+            occ[ok] |= bit[~bad]
+            idx = idx[bad]
+        cols.append(col)
+    sq = np.stack(cols, axis=1)
+    bb = _p200_bitboards(sq)
+    chk = np.stack([_p200_attacked(bb, c) for c in (0, 1)], axis=1)   # chk[:, c]: c's king attacked
+    side = np.where(chk[:, 0], 0, np.where(chk[:, 1], 1, rng.integers(0, 2, n))).astype(np.int32)
+    redo = np.flatnonzero((chk[:, 0] & chk[:, 1]) | ((chk[:, 0] | chk[:, 1]) & (rng.random(n) >= P200_CHECK_KEEP)))
+    if len(redo):
+        sq[redo], side[redo] = _p200_positions(len(redo), rng)
+    return sq, side
+
+
+def _p200_bitboards(sq):
+    """The 12 bitboards (uint64, n x 12: white's P N B R Q K, black's) of slot squares sq."""
+    bb = np.zeros((len(sq), 12), np.uint64)
+    for s in range(32):
+        c = sq[:, s]
+        k = (s >= 16) * 6 + P200_TYPES.index(P200_SLOTS[s % 16])
+        bb[:, k] |= (c >= 0).astype(np.uint64) << (c & 63).astype(np.uint64)
+    return bb
+
+
+_P200_KEEP_FILES = {0: np.uint64(0xFFFFFFFFFFFFFFFF), 1: np.uint64(0xFEFEFEFEFEFEFEFE),
+                    2: np.uint64(0xFCFCFCFCFCFCFCFC), -1: np.uint64(0x7F7F7F7F7F7F7F7F),
+                    -2: np.uint64(0x3F3F3F3F3F3F3F3F)}     # a shift's squares not wrapped to the other side
+
+
+def _p200_shift(b, df, dr, wrap=True):
+    """Bitboards b moved df files (|df| <= 2 unless not wrap) and dr ranks (what leaves the
+    board at the top or bottom dropped; at the sides too if wrap)."""
+    s = dr * 8 + df
+    b = b << np.uint64(s) if s > 0 else b >> np.uint64(-s)
+    return b & _P200_KEEP_FILES[df] if wrap else b
+
+
+def _p200_king_att(b):
+    return np.bitwise_or.reduce([_p200_shift(b, df, dr) for df in (-1, 0, 1) for dr in (-1, 0, 1)
+                                 if df or dr])
+
+
+def _p200_attacked(bb, c):
+    """Whether side c's king is attacked by the other side (bitboards bb, n x 12): the other
+    side's attack sets by shifts and occluded (Kogge-Stone) fills (numpy, for the generator)."""
+    e = 6 * (1 - c)
+    empty = ~np.bitwise_or.reduce(bb, axis=1)
+    a = _p200_king_att(bb[:, e + 5])
+    dr = -1 if c == 0 else 1                    # the enemy's pawns capture towards c
+    a |= _p200_shift(bb[:, e], 1, dr) | _p200_shift(bb[:, e], -1, dr)
+    for df, drr in ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)):
+        a |= _p200_shift(bb[:, e + 1], df, drr)
+    for dirs, g0 in ((((1, 0), (-1, 0), (0, 1), (0, -1)), bb[:, e + 3] | bb[:, e + 4]),
+                     (((1, 1), (-1, 1), (1, -1), (-1, -1)), bb[:, e + 2] | bb[:, e + 4])):
+        for df, drr in dirs:
+            g = g0
+            p = empty & _P200_KEEP_FILES[df]
+            for k in (1, 2, 4):
+                g = g | (p & _p200_shift(g, k * df, k * drr, wrap=False))
+                p = p & _p200_shift(p, k * df, k * drr, wrap=False)
+            a |= _p200_shift(g, df, drr)
+    return (a & bb[:, 6 * c + 5]) != 0
+
+
+def _p200_cm_args(n, rng):
+    """n positions (_p200_positions) as 12 bitboards each (uint64, n x 12 row-major) and the
+    side to move (int32); nmoves and check (int32, zeroed), n."""
+    sq, side = _p200_positions(n, rng)
+    return [_p200_bitboards(sq).ravel(), side, np.zeros(n, np.int32), np.zeros(n, np.int32), _i32(n)]
+
+
+def _p200_mailbox(sq):
+    """The 64-byte boards (uint8, n x 64: 0 empty, 1 .. 6 white's P .. K, 7 .. 12 black's) of
+    slot squares sq."""
+    n = len(sq)
+    code = np.array([(s >= 16) * 6 + P200_TYPES.index(P200_SLOTS[s % 16]) + 1 for s in range(32)], np.uint8)
+    board = np.zeros((n, 65), np.uint8)                  # the pieces gone to column 64
+    np.put_along_axis(board, np.where(sq >= 0, sq, 64).astype(np.intp), np.broadcast_to(code, sq.shape), axis=1)
+    return board[:, :64].copy()
+
+
+def _p200_ps_tables():
+    """pst_eval's midgame and endgame tables (int32, 6 x 64, white's view, a1 = 0), material
+    included: pawns gaining as they advance (more in the endgame) and in the centre files,
+    knights and bishops centralised, rooks on the 7th rank, the king sheltered on its home
+    rank in the midgame and centralised in the endgame."""
+    r = np.arange(64) // 8
+    f = np.arange(64) % 8
+    cd = np.maximum(np.abs(f - 3.5), np.abs(r - 3.5)) - 0.5      # 0 in the centre .. 3 on the edge
+    fc = 3.5 - np.abs(f - 3.5)                                   # 0 on the a / h file .. 3 in the middle
+    pawn = (r >= 1) & (r <= 6)
+    mg = np.array([np.where(pawn, 4 * (r - 1) + 4 * fc * (r >= 2) * (r <= 4), 0),
+                   20 - 12 * cd,
+                   10 - 6 * cd,
+                   12 * (r == 6) + 4 * (fc >= 2) - 2 * (r == 0),
+                   4 - 3 * cd,
+                   np.where(r == 0, 20 - 10 * (fc >= 2), -20 - 10 * r)])
+    eg = np.array([np.where(pawn, 12 * (r - 1), 0),
+                   15 - 10 * cd,
+                   10 - 5 * cd,
+                   8 * (r == 6),
+                   20 - 8 * cd,
+                   30 - 18 * cd])
+    mg = np.round(mg + np.array(P200_PS_VALUE_MG)[:, None]).astype(np.int32)
+    eg = np.round(eg + np.array(P200_PS_VALUE_EG)[:, None]).astype(np.int32)
+    mg[0, ~pawn] = eg[0, ~pawn] = 0                              # no pawn on the 1st or 8th rank
+    return mg, eg
+
+
+def _p200_ps_syms(n, rng):
+    mg, eg = _p200_ps_tables()
+    return {"c_pst_mg": mg.ravel(), "c_pst_eg": eg.ravel(), "c_phase": np.array(P200_PS_PHASE, np.int32)}
+
+
+def _p200_ps_args(n, rng):
+    """n positions (_p200_positions) as 64-byte boards (uint8, row-major) and the side to move
+    (int32); score (int32, zeroed), n."""
+    sq, side = _p200_positions(n, rng)
+    return [_p200_mailbox(sq).ravel(), side, np.zeros(n, np.int32), _i32(n)]
+
+
+def _p200_ps_ref(board, side):
+    """pst_eval in numpy: the tapered scores for the side to move (C's truncating division)."""
+    board = np.asarray(board).reshape(-1, 64).astype(np.int64)
+    sums = []
+    for t in _p200_ps_tables():
+        black = -t.reshape(6, 8, 8)[:, ::-1].reshape(6, 64)          # white's, mirrored top to bottom
+        table = np.vstack([np.zeros((1, 64), np.int64), t, black])   # by piece code 0 .. 12
+        sums.append(table[board, np.arange(64)].sum(axis=1))
+    ph = np.concatenate([[0], P200_PS_PHASE, P200_PS_PHASE])[board].sum(axis=1)
+    q = np.minimum(ph, 24)
+    num = sums[0] * q + sums[1] * (24 - q)
+    s = np.sign(num) * (np.abs(num) // 24)
+    return np.where(np.asarray(side) == 1, -s, s)
+
+
+_P200_KNIGHT = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+_P200_KING = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+_P200_RAYS = {2: _P200_KING[1::2], 3: _P200_KING[0::2], 4: _P200_KING}   # bishop, rook, queen
+
+
+def _p200_reach(board, frm, c, t, attacks_only):
+    """The squares the piece (colour c, type t) on frm of a mailbox board (dict square ->
+    (colour, type)) attacks (attacks_only) or moves to, as (square, promotes) pairs."""
+    f0, r0 = frm % 8, frm // 8
+    out = []
+    on = lambda f, r: 0 <= f < 8 and 0 <= r < 8
+    if t == 0:
+        fwd = 1 if c == 0 else -1
+        last = 7 if c == 0 else 0
+        for df in (-1, 1):
+            f, r = f0 + df, r0 + fwd
+            if on(f, r) and (attacks_only or (r * 8 + f in board and board[r * 8 + f][0] != c)):
+                out.append((r * 8 + f, r == last))
+        if not attacks_only and on(f0, r0 + fwd) and (r0 + fwd) * 8 + f0 not in board:
+            out.append(((r0 + fwd) * 8 + f0, r0 + fwd == last))
+            start = 1 if c == 0 else 6
+            if r0 == start and (r0 + 2 * fwd) * 8 + f0 not in board:
+                out.append(((r0 + 2 * fwd) * 8 + f0, False))
+        return out
+    if t in (1, 5):
+        for df, dr in (_P200_KNIGHT if t == 1 else _P200_KING):
+            if on(f0 + df, r0 + dr):
+                out.append(((r0 + dr) * 8 + f0 + df, False))
+    else:
+        for df, dr in _P200_RAYS[t]:
+            f, r = f0 + df, r0 + dr
+            while on(f, r):
+                out.append((r * 8 + f, False))
+                if r * 8 + f in board:
+                    break
+                f, r = f + df, r + dr
+    return [(s, p) for s, p in out if attacks_only or s not in board or board[s][0] != c]
+
+
+def _p200_in_check(board, c):
+    """Whether colour c's king is attacked: every enemy piece's attacks generated."""
+    k = next(s for s, v in board.items() if v == (c, 5))
+    return any(k == s for frm, (cc, t) in board.items() if cc != c
+               for s, _ in _p200_reach(board, frm, cc, t, True))
+
+
+def _p200_cm_ref(bb, side):
+    """chess_legal_moves in Python with a mailbox board (a dict of squares): each side-to-move
+    piece's moves generated by offsets, made, and kept if no enemy piece then attacks the king;
+    the legal move counts (promotions 4) and the in-check flags."""
+    bb = np.asarray(bb, np.uint64).reshape(-1, 12)
+    moves, check = [], []
+    for p in range(len(bb)):
+        board = {s: (k // 6, k % 6) for k in range(12) for s in range(64) if int(bb[p, k]) >> s & 1}
+        us = int(side[p])
+        m = 0
+        for frm, (c, t) in board.items():
+            if c != us:
+                continue
+            for to, promo in _p200_reach(board, frm, c, t, False):
+                nb = dict(board)
+                del nb[frm]
+                nb[to] = (c, t)
+                if not _p200_in_check(nb, us):
+                    m += 4 if promo else 1
+        moves.append(m)
+        check.append(int(_p200_in_check(board, us)))
+    return np.array(moves), np.array(check)
+
+
+def _p200_fen(fen):
+    """The 12 bitboards (uint64) and side to move (0 white) of a FEN's first two fields."""
+    rows, stm = fen.split()[:2]
+    bb = np.zeros(12, np.uint64)
+    for i, row in enumerate(rows.split("/")):
+        f = 0
+        for ch in row:
+            if ch.isdigit():
+                f += int(ch)
+                continue
+            k = P200_TYPES.index(ch.upper()) + (6 if ch.islower() else 0)
+            bb[k] |= np.uint64(1) << np.uint64((7 - i) * 8 + f)
+            f += 1
+    return bb, int(stm == "b")
+
+
+def _p200_el_args(n, rng, players=P200_EL_PLAYERS):
+    """A rating period of n games among the players (ids in random order of activity): each
+    player's activity ~ 1 / (rank + P200_EL_ZIPF_Q); the 2n seats drawn by activity and paired
+    by a matchmaking queue (sorted by rating + N(0, P200_EL_MATCH_SD^2) in 4-point buckets,
+    neighbours paired), colours and game order random; results by the players' true
+    strengths (rating + N(0, 50^2), white +P200_EL_WHITE_ADV) with draws 5% .. 30% (more at
+    high ratings); ratings (float32) N(1500, 350^2) clipped to 400 .. 3200, games played
+    before (int32) Poisson(60 sqrt(activity / the median player's) U(0.2, 1)), P200_EL_NEW of
+    the players new (U{0..29}); white, black (int32), result (uint8: 2 a white win), rating,
+    played, delta (float32, zeroed), n."""
+    n, P = int(n), int(players)
+    q = P200_EL_ZIPF_Q
+    ids = rng.permutation(P).astype(np.int32)           # activity rank -> player id
+    u = rng.random(2 * n, dtype=np.float32)
+    rank = np.minimum((q * np.exp(u * np.float32(np.log((P + q) / q))) - q).astype(np.int32), P - 1)
+    seat = ids[rank]
+    mu, sd, lo, hi = P200_EL_RATING
+    rating = np.clip(rng.normal(mu, sd, P), lo, hi).astype(np.float32)
+    key = ((rating[seat] + P200_EL_MATCH_SD * rng.standard_normal(2 * n, dtype=np.float32)) / 4).astype(np.int16)
+    seat = seat[np.argsort(key, kind="stable")].reshape(n, 2)
+    same = seat[:, 0] == seat[:, 1]
+    seat[same, 1] = rng.integers(0, P, int(same.sum()))
+    seat = seat[rng.permutation(n)]
+    flip = rng.random(n) < 0.5
+    white = np.where(flip, seat[:, 1], seat[:, 0]).astype(np.int32)
+    black = np.where(flip, seat[:, 0], seat[:, 1]).astype(np.int32)
+    true = rating + rng.normal(0, 50, P).astype(np.float32)
+    tw, tb = true[white], true[black]
+    e = 1 / (1 + 10 ** ((tb - tw - P200_EL_WHITE_ADV) / 400))
+    pd = 0.05 + 0.25 / (1 + np.exp(-((tw + tb) / 2 - 2200) / 200))
+    pd = np.minimum(pd, 2 * np.minimum(e, 1 - e))
+    x = rng.random(n)
+    result = np.where(x < e - pd / 2, 2, np.where(x < e + pd / 2, 1, 0)).astype(np.uint8)
+    act = np.zeros(P)
+    act[ids] = np.sqrt((P / 2 + q) / (np.arange(P) + q))      # sqrt(activity / the median's)
+    played = rng.poisson(60 * act * rng.uniform(0.2, 1, P))
+    new = rng.random(P) < P200_EL_NEW
+    played[new] = rng.integers(0, 30, int(new.sum()))
+    return [white, black, result, rating, played.astype(np.int32), np.zeros(P, np.float32), _i32(n)]
+
+
+def _p200_el_ref(white, black, result, rating, played):
+    """elo_update in float64 (from the float32 ratings): each player's summed rating change,
+    the sum of its terms' magnitudes, its K-factors' sum and its term count."""
+    P = len(rating)
+    ra, rb = (np.asarray(rating, np.float64)[v] for v in (white, black))
+    ea = 1 / (1 + 10 ** (np.clip(rb - ra, -400, 400) / 400))
+    s = 0.5 * np.asarray(result, np.float64)
+    k = lambda r, g: np.where(g < 30, 40.0, np.where(r < 2400, 20.0, 10.0))
+    ka, kb = k(ra, played[white]), k(rb, played[black])
+    ta, tb = ka * (s - ea), kb * (ea - s)
+    both = lambda va, vb: np.bincount(white, va, P) + np.bincount(black, vb, P)
+    return both(ta, tb), both(np.abs(ta), np.abs(tb)), both(ka, kb), both(np.ones_like(ta), np.ones_like(tb))
+
+
+_P200_LINES = (0x7, 0x38, 0x1C0, 0x49, 0x92, 0x124, 0x111, 0x54)
+
+
+def _p200_tt_line(m):
+    m = np.asarray(m)
+    return np.any([(m & l) == l for l in _P200_LINES], axis=0)
+
+
+def _p200_tt_args(n, rng, plies=P200_TT_PLIES):
+    """n tic-tac-toe positions (int32 x | o << 9) after a number of plies uniform in plies of
+    uniformly random moves, drawn again while either side has a line; value, best (int32,
+    zeroed), n."""
+    n = int(n)
+    k = rng.integers(plies[0], plies[1] + 1, n)
+    pos = np.zeros(n, np.int32)
+    todo = np.arange(n)
+    while len(todo):
+        order = np.argsort(rng.random((len(todo), 9)), axis=1)
+        x = np.zeros(len(todo), np.int64)
+        o = np.zeros(len(todo), np.int64)
+        for j in range(9):
+            bit = np.where(j < k[todo], 1 << order[:, j], 0)
+            if j % 2 == 0:
+                x |= bit
+            else:
+                o |= bit
+        ok = ~(_p200_tt_line(x) | _p200_tt_line(o))
+        pos[todo[ok]] = x[ok] | o[ok] << 9
+        todo = todo[~ok]
+    return [pos, np.zeros(n, np.int32), np.zeros(n, np.int32), _i32(n)]
+
+
+def _p200_tt_ref(pos):
+    """ttt_solve by a memoised plain negamax over all continuations (no pruning): the values
+    and the first best moves (-1 for a finished game)."""
+    from functools import lru_cache
+    pc = lambda m: bin(m).count("1")
+    line = lambda m: any(m & l == l for l in _P200_LINES)
+
+    @lru_cache(maxsize=None)
+    def val(me, op):
+        if line(op):
+            return -(1 + 9 - pc(me | op))
+        if me | op == 0x1FF:
+            return 0
+        return max(-val(op, me | 1 << m) for m in range(9) if not (me | op) >> m & 1)
+
+    vals, best = [], []
+    for p in np.asarray(pos).tolist():
+        x, o = p & 0x1FF, p >> 9
+        me, op = (x, o) if pc(x) == pc(o) else (o, x)
+        v = val(me, op)
+        vals.append(v)
+        over = line(op) or me | op == 0x1FF
+        best.append(-1 if over else next(m for m in range(9) if not (me | op) >> m & 1
+                                         and -val(op, me | 1 << m) == v))
+    return np.array(vals), np.array(best)
+
+
+def _p200_go_args(n, rng):
+    """n 19 x 19 Go positions (uint8, n x 361 row-major: 0 empty, 1 black, 2 white): a move
+    number uniform in P200_GO_MOVES, each point occupied with probability min(0.9 moves /
+    361, 0.7), black with probability 0.5 + 2.5 (f - 0.5) (clipped to 0.05 .. 0.95) for a
+    smooth territory field f (uniform values every P200_GO_CELL points, bilinear); libs
+    (int32 n x 361), stats (int32 n x 3) zeroed, n."""
+    n = int(n)
+    g = 19 // P200_GO_CELL + 2
+    c = rng.random((n, g, g), dtype=np.float32)
+    u = np.arange(19, dtype=np.float32) / P200_GO_CELL
+    i = u.astype(np.int64)
+    fr = u - np.floor(u)                                       # (float32 throughout: n x 361 floats)
+    w = fr[None, :, None]
+    rows = c[:, i] * (1 - w) + c[:, i + 1] * w                # n x 19 x g
+    w = fr[None, None, :]
+    f = rows[:, :, i] * (1 - w) + rows[:, :, i + 1] * w        # n x 19 x 19
+    pb = np.clip(np.float32(0.5) + np.float32(2.5) * (f - np.float32(0.5)), 0.05, 0.95).reshape(n, 361)
+    moves = rng.integers(P200_GO_MOVES[0], P200_GO_MOVES[1] + 1, n)
+    pocc = np.minimum(0.9 * moves / 361, 0.7).astype(np.float32)[:, None]
+    occ = rng.random((n, 361), dtype=np.float32) < pocc
+    black = rng.random((n, 361), dtype=np.float32) < pb
+    board = np.where(occ, np.where(black, np.uint8(1), np.uint8(2)), np.uint8(0))
+    return [board.ravel(), np.zeros(n * 361, np.int32), np.zeros(3 * n, np.int32), _i32(n)]
+
+
+def _p200_go_ref(board):
+    """go_liberties in Python: each group found by a flood fill, its liberties the set of
+    empty points next to it; the liberties at each point (0 if empty) and each board's
+    black and white stones in atari and stones without liberties."""
+    board = np.asarray(board).reshape(-1, 361)
+    libs = np.zeros(board.shape, np.int64)
+    stats = np.zeros((len(board), 3), np.int64)
+    nbrs = [[q for q in (t - 1 if t % 19 else -1, t + 1 if t % 19 < 18 else -1, t - 19, t + 19)
+             if 0 <= q < 361] for t in range(361)]
+    for g, b in enumerate(board.tolist()):
+        done = set()
+        for t in range(361):
+            if b[t] == 0 or t in done:
+                continue
+            group, stack, free = {t}, [t], set()
+            while stack:
+                for q in nbrs[stack.pop()]:
+                    if b[q] == 0:
+                        free.add(q)
+                    elif b[q] == b[t] and q not in group:
+                        group.add(q)
+                        stack.append(q)
+            done |= group
+            libs[g, list(group)] = len(free)
+            if len(free) <= 1:
+                stats[g, 2 if not free else b[t] - 1] += len(group)
+    return libs, stats
+
+
+def _p200_nn_net(rng):
+    """The NNUE's integer weights: ft_w (int16 NN_FEATS x NN_H), ft_b (int16), w2 (int8 32 x
+    512), b2 (int32), w3 (int8 32), b3."""
+    H = 256
+    ft_w = np.rint(rng.normal(0, P200_NN_FT_SD, 64 * 10 * 64 * H)).astype(np.int16)
+    ft_b = np.rint(rng.normal(*P200_NN_FT_BIAS, H)).astype(np.int16)
+    w2 = np.clip(np.rint(rng.normal(0, P200_NN_W2_SD, 32 * 2 * H)), -127, 127).astype(np.int8)
+    b2 = np.rint(rng.normal(0, P200_NN_B2_SD, 32)).astype(np.int32)
+    w3 = np.clip(np.rint(rng.normal(0, P200_NN_W3_SD, 32)), -127, 127).astype(np.int8)
+    return ft_w, ft_b, w2, b2, w3, np.int32(rng.integers(-500, 500))
+
+
+def _p200_nn_pieces(sq):
+    """Piece lists (int32 n x 32: square | type << 6 | colour << 9, the slots' order, the
+    pieces first) and counts (int32) of slot squares sq."""
+    s = np.arange(32)
+    code = np.array([P200_TYPES.index(P200_SLOTS[k % 16]) << 6 | (k >= 16) << 9 for k in s])
+    live = sq >= 0
+    v = np.where(live, sq.astype(np.int32) | code, 0)
+    order = np.argsort(~live, axis=1, kind="stable")
+    return np.take_along_axis(v, order, axis=1).astype(np.int32), live.sum(axis=1).astype(np.int32)
+
+
+def _p200_nn_args(n, rng):
+    """The network (_p200_nn_net) and n positions (_p200_positions) as piece lists, counts and
+    the side to move; out (int32, zeroed), n."""
+    net = _p200_nn_net(rng)
+    sq, side = _p200_positions(n, rng)
+    pieces, count = _p200_nn_pieces(sq)
+    return [*net, pieces.ravel(), count, side, np.zeros(int(n), np.int32), _i32(n)]
+
+
+def _p200_nn_ref(ft_w, ft_b, w2, b2, w3, b3, pieces, count, side):
+    """nnue_eval in numpy (int64): the HalfKP features of both perspectives from the piece
+    lists, the transformer's sums, the clipped layers, the output truncated as C divides."""
+    pcs = np.asarray(pieces, np.int64).reshape(len(count), 32)
+    live = np.arange(32)[None, :] < np.asarray(count)[:, None]
+    sqr, typ, col = pcs & 63, (pcs >> 6) & 7, pcs >> 9
+    kings = live & (typ == 5)
+    ksq = [np.where(kings & (col == c), sqr, 0).sum(axis=1) for c in (0, 1)]
+    W = np.asarray(ft_w, np.int64).reshape(-1, 256)
+    accs = []
+    for v in (0, 1):
+        flip = 56 if v else 0
+        f = ((ksq[v] ^ flip)[:, None] * 640 + (2 * typ + (col != v)) * 64 + (sqr ^ flip))
+        use = live & (typ != 5)
+        accs.append(np.asarray(ft_b, np.int64) + (W[np.where(use, f, 0)] * use[:, :, None]).sum(axis=1))
+    stm = np.asarray(side)[:, None] == 1
+    a = np.clip(np.concatenate([np.where(stm, accs[1], accs[0]), np.where(stm, accs[0], accs[1])], axis=1), 0, 127)
+    h = np.clip((a @ np.asarray(w2, np.int64).reshape(32, 512).T + b2) >> 6, 0, 127)
+    s = h @ np.asarray(w3, np.int64) + int(b3)
+    return np.sign(s) * (np.abs(s) // 16), a
+
+
+UNSEEN198 = [
+    TimingProbe("probe/chess-legal-movecount", "probe-unseen198", "chess_legal_moves", 1 << 19, P200_CM_BLOCK,
+                lambda n: -(-n // P200_CM_BLOCK), _p200_cm_args, source=_P200,
+                note="legal move counting for 2^19 chess positions (openings to endgames: ~23 pieces, 7% in check, "
+                     "3..46 legal moves, mean 28.5), a thread a position in blocks of 128: its 12 bitboards loaded "
+                     "as 8-byte words 96 B apart a lane (50 MB read once) into a local array indexed by the side to "
+                     "move, then an __ffsll loop over each piece type of the side to move, the targets by 64-bit "
+                     "shifts and masks (pawns, knights, king) or by walking 4 or 8 rays square by square, and for "
+                     "each of ~30 targets an __ffsll step and a legality test: the king's square checked against "
+                     "pawn, knight and king attack masks and 8 ray walks of 1..7 trips on the new occupancy; ~10k "
+                     "64-bit integer operations a thread, loops divergent by piece counts and ray lengths; two "
+                     "4-byte stores: integer-ALU-bound, divergent"),
+    TimingProbe("probe/elo-period-atomicadd", "probe-unseen198", "elo_update", 1 << 23, P200_EL_BLOCK,
+                lambda n: -(-n // P200_EL_BLOCK), _p200_el_args, source=_P200,
+                note="an Elo rating period of 2^23 games among 2^20 players (activity Zipf-Mandelbrot 1 / (rank + 50): "
+                     "the busiest player in 33k games, the top 1% of players in 54% of the seats; opponents matched "
+                     "by rating, median 57 points apart), a thread a game in blocks of 256: 9 B of coalesced loads, "
+                     "gathers of both players' ratings and games played (4 MB each, L2-resident; ~64 players a "
+                     "warp, random ids), the 400-point cap, an exp10f and a float division, K-factors by selects, "
+                     "and two float atomicAdds onto the players' deltas (4 MB; 2^24 atomics at random addresses, "
+                     "the hot players' contended): bound by the L2 atomics and gathers"),
+    TimingProbe("probe/pst-tapered-warp-shfl", "probe-unseen198", "pst_eval", 1 << 20, P200_PS_BLOCK,
+                lambda n: -(-n * 32 // P200_PS_BLOCK), _p200_ps_args, source=_P200, symbols=_p200_ps_syms,
+                note="tapered piece-square-table evaluation of 2^20 chess positions (64-byte mailbox boards, 67 MB; "
+                     "~23 pieces a board), a warp a position (8 a block of 256): two coalesced 32-byte loads a warp, "
+                     "then on each occupied square (a lane-divergent branch, 36% of lanes) the midgame and endgame "
+                     "__constant__ tables (6 x 64 ints each) read at the lane's (piece, square) index (~10 distinct "
+                     "addresses a warp load: serialised constant-cache reads; black's squares mirrored) and the "
+                     "phase weight; 3 five-step __shfl_down_sync sums, lane 0's blend with an integer division and "
+                     "one 4-byte store a warp: bound by the serialised constant loads and the shuffles (issue)"),
+    TimingProbe("probe/ttt-alphabeta-stack", "probe-unseen198", "ttt_solve", 1 << 18, P200_TT_BLOCK,
+                lambda n: -(-n // P200_TT_BLOCK), _p200_tt_args, source=_P200,
+                note="tic-tac-toe solved exactly for 2^18 positions (3..7 random plies in) by negamax with alpha-beta "
+                     "and an explicit stack, a thread a position in blocks of 128: 6 int arrays of 10 plies (240 B a "
+                     "thread) in local memory indexed by the depth; ~50 nodes a thread on average but a warp runs "
+                     "its largest tree (a 3-ply position in nearly every warp: ~200-460 nodes); per step a scan for "
+                     "the next empty square, 8 mask tests for a line, __popc, the frame's local loads and stores and "
+                     "a push or pop; one 4-byte load, two stores: divergent, integer and local-memory latency-bound"),
+    TimingProbe("probe/go-liberties-smem", "probe-unseen198", "go_liberties", 1 << 16, 361,
+                lambda n: n, _p200_go_args, source=_P200,
+                note="groups and liberties of 2^16 Go positions (19 x 19 bytes; moves 30..260: 36% of points taken, "
+                     "colours clustered in territories), a block of 361 threads a board (12 warps, the last of 9 "
+                     "lanes; 2.5 KB of shared memory): rounds of min-label propagation between same-coloured "
+                     "neighbours (up to 4 shared colour and label loads, __syncthreads, a store, __syncthreads_or; "
+                     "~8 rounds a board on average, up to ~40 for long chains), then each empty point's distinct "
+                     "neighbouring groups (a dedup of up to 4 in a local array) each a shared atomicAdd, "
+                     "__syncthreads, a coalesced 4-byte store a point (95 MB) and 3 __syncthreads_count: bound by "
+                     "barriers and shared-memory latency in small blocks"),
+    TimingProbe("probe/nnue-halfkp-gather", "probe-unseen198", "nnue_eval", 1 << 16, P200_NN_BLOCK,
+                lambda n: n, _p200_nn_args, source=_P200,
+                note="NNUE evaluation of 2^16 chess positions (piece lists of 32 ints, ~23 pieces), a block of 256 "
+                     "threads a position: the piece list read twice by broadcast loads (the kings, then the "
+                     "features), for each of ~21 non-king pieces and both perspectives a HalfKP index (king square "
+                     "x 640 + kind x 64 + square) and one int16 of that feature's 512-byte weight row (a warp 64 B; "
+                     "rows of a 21 MB table, mostly L2 hits: ~1.4 GB gathered), clamps into 2 KB of shared memory, "
+                     "__syncthreads, the 512 -> 32 int8 layer (4 outputs a warp, 16 byte loads of a 16 KB matrix "
+                     "and MACs a lane, 5-step shuffle sums), __syncthreads, warp 0's 32 -> 1 layer: bound by the "
+                     "gathered L2 loads and integer issue"),
+]
+PROBES += UNSEEN198
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
