@@ -69,7 +69,8 @@ class EmulatorBackend:
 
     def __init__(self, seed: int = 0, policy: str = "lockstep", sanitize: bool = True,
                  device=None, step_budget: int | None = None, progress=None,
-                 sample_blocks: int | None = None, gpu=None, track_time: bool = True):
+                 sample_blocks: int | None = None, gpu=None, track_time: bool = True,
+                 count_memory: bool = True):
         import simt
         self.device = device or simt.Device()
         self.seed = seed
@@ -80,6 +81,7 @@ class EmulatorBackend:
         self.sample_blocks = sample_blocks   # large grids: emulate a sample of blocks, extrapolate
         self.gpu = gpu                       # GPU profile for each launch's predicted_ms
         self.track_time = track_time         # False: outputs and counters, no timing model
+        self.count_memory = count_memory     # False: outputs and sanitizer only, no memory counters
         self.launches: list = []   # simt.LaunchResult per launch, in order
         self._modules: dict = {}
 
@@ -120,5 +122,5 @@ class EmulatorBackend:
                         policy=self.policy, sanitize=self.sanitize,
                         step_budget=self.step_budget, progress=self.progress,
                         sample_blocks=self._sample(cfg, fn), gpu=self.gpu,
-                        track_time=self.track_time)
+                        track_time=self.track_time, count_memory=self.count_memory)
         self.launches.append(res)

@@ -878,8 +878,9 @@ class Machine:
 
     def access_counters(self, p, ins, parts, A, gl, size, kind, pre=None):
         """Per-warp shared wavefronts / global sectors for this access (``pre``: per part,
-        the warp matrix and address runs an atomic already computed)."""
-        if not self.counting:
+        the warp matrix and address runs an atomic already computed); none in a launch
+        made with ``count_memory=False``."""
+        if not self.counting or not self.L.count_memory:
             return
         cnt = self.cnt
         for j, (space, byte, pos) in enumerate(parts):

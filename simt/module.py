@@ -268,7 +268,8 @@ class Launch:
     def __init__(self, kernel: Kernel, device: Device, cfg: LaunchConfig, args: list,
                  seed: int = 0, policy: str = "lockstep", sanitize: bool = True,
                  step_budget: int | None = None, progress=None, batch_threads: int | None = None,
-                 sample_blocks: int | None = None, track_time: bool = True, gpu=None):
+                 sample_blocks: int | None = None, track_time: bool = True, gpu=None,
+                 count_memory: bool = True):
         cfg = LaunchConfig.of(cfg.grid, cfg.block, cfg.shared_mem) if not isinstance(cfg, LaunchConfig) else cfg
         cfg.validate()
         bounds = kernel.bounds
@@ -351,6 +352,9 @@ class Launch:
         self.counters.wpb = self.wpb
         self.counters.lockstep_threads = min(self.run_blocks, self.batch_blocks) * tpb
         self.track_time = track_time      # per-lane ready times for the timing model
+        # False: no memory counters (sectors, wavefronts, constant passes), for runs that
+        # check outputs and the sanitizer's findings only (a third less time on the probes)
+        self.count_memory = count_memory
         self.gpu = gpu                    # profile name (or Profile) for predicted_ms
         self.stdout: list[str] = []
         self.sanitizer = None

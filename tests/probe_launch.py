@@ -1,8 +1,9 @@
 """Run one timing probe (kernels_cuda.timing_probes) in the emulator at a small size, with
 the sanitizer on, for the tests that check a probe computes what it says.  The launches
-skip the timing model's per-lane clocks (``track_time=False``): these tests check
-outputs, and the model's inputs are checked where predictions are made
-(tests/test_timing.py, tests/test_counters.py)."""
+skip the timing model's per-lane clocks and the memory counters (``track_time=False``,
+``count_memory=False``): these tests check outputs and the sanitizer's findings, and the
+model's inputs are checked where predictions are made (tests/test_timing.py,
+tests/test_counters.py)."""
 from dataclasses import replace
 
 import numpy as np
@@ -11,13 +12,14 @@ from kernels_cuda import timing_probes
 from kernels_cuda.backend import EmulatorBackend
 
 
-def launch(pid, n, seed=0, policy="lockstep"):
-    """Run probe `pid` at size n; (host inputs, host arrays after, symbols, result)."""
+def launch(pid, n, seed=0, policy="lockstep", count_memory=False):
+    """Run probe `pid` at size n; (host inputs, host arrays after, symbols, result);
+    ``count_memory=True`` for a test of the memory counters (bank conflicts, sectors)."""
     p = timing_probes.get(pid)
     rng = np.random.default_rng(seed)
     host = p.args(n, rng)
     syms = p.symbols(n, rng) if p.symbols else {}
-    after, res = _run(p, host, syms, n, seed, policy)
+    after, res = _run(p, host, syms, n, seed, policy, count_memory)
     return host, after, syms, res
 
 
@@ -31,8 +33,8 @@ def run(pid, host, n, policy="lockstep", symbols=None, grid=None):
     return _run(p, host, symbols or {}, n, 0, policy)[0]
 
 
-def _run(p, host, syms, n, seed, policy):
-    be = EmulatorBackend(seed=seed, policy=policy, sanitize=True, track_time=False)
+def _run(p, host, syms, n, seed, policy, count_memory=False):
+    be = EmulatorBackend(seed=seed, policy=policy, sanitize=True, track_time=False, count_memory=count_memory)
     dev = p.launch(be, host, syms, n)
     after = [be.to_host(d) if isinstance(a, np.ndarray) and a.ndim > 0 else a for a, d in zip(host, dev)]
     res = be.launches[-1]

@@ -95,15 +95,15 @@ def test_walksat_break(policy):
 # ---- unit-clause-smem-reduce ----
 
 def test_unit_count():
-    n = 6
+    n = 4                                                   # 2 random partial assignments, 2 by hand
     rng = np.random.default_rng(3)
     host = tp._p150_uc_args(n, rng)
-    host[1][8 * 4:8 * 5] = 0                                # nothing assigned: no unit, no conflict
-    host[1][8 * 5:8 * 6] = 0xffffffff                       # everything assigned: no unit
+    host[1][8 * 2:8 * 3] = 0                                # nothing assigned: no unit, no conflict
+    host[1][8 * 3:8 * 4] = 0xffffffff                       # everything assigned: no unit
     out = run("probe/unit-clause-smem-reduce", host, n, policy="random")
     u, c, f = tp._p150_uc_ref(*host[:3])
     assert (out[3] == u).all() and (out[4] == c).all() and (out[5] == f).all()
-    assert u[4] == c[4] == 0 and f[4] == tp.P150_UC_CLAUSES and u[5] == 0 and c[5] > 50 and u[:4].min() > 20
+    assert u[2] == c[2] == 0 and f[2] == tp.P150_UC_CLAUSES and u[3] == 0 and c[3] > 50 and u[:2].min() > 20
 
 
 # ---- nqueens-prefix-stack ----

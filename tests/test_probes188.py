@@ -156,7 +156,7 @@ def test_levelset_step(n, seed, policy):
 
 # ---- ember-spotting-atomic ----
 
-@pytest.mark.parametrize("n, side, seed, policy", [(3000, 64, 0, "lockstep"), (600, 48, 1, "random")])
+@pytest.mark.parametrize("n, side, seed, policy", [(3000, 64, 0, "lockstep"), (300, 48, 1, "random")])
 def test_ember_transport(n, side, seed, policy):
     rng = np.random.default_rng(seed)
     h = tp._p188_em_args(n, rng, side=side)
@@ -169,7 +169,10 @@ def test_ember_transport(n, side, seed, policy):
     assert (out[5] == np.bincount(out[4][out[4] >= 0], minlength=side * side)).all()   # every landing counted
     assert (out[5] == cnt).all() == (out[4] == land).all() and (land == -1).any() and cnt.max() > 0.02 * n
     # hand-made brands from cell (3, 5): lofted under the roughness height (no wind: they land
-    # in their own cell), burnt out in flight, and carried out of the raster
+    # in their own cell), burnt out in flight, and carried out of the raster (the same launch,
+    # lockstep, for either raster: once; the 2000 m brand's fall is 800 steps)
+    if policy != "lockstep":
+        return
     m = 3
     g = list(h)
     g[0] = np.full(m, 5 * side + 3, np.int32)
@@ -185,7 +188,7 @@ def test_ember_transport(n, side, seed, policy):
 
 # ---- fuel-moisture-timelag ----
 
-@pytest.mark.parametrize("n, policy", [(1024, "lockstep"), (256, "random")])
+@pytest.mark.parametrize("n, policy", [(1024, "lockstep"), (128, "random")])
 def test_fuel_moisture_day(n, policy):
     rng = np.random.default_rng(0)
     h = tp._p188_fmo_args(n, rng, gs=8)

@@ -21,7 +21,7 @@ def test_transpose_u8_rect_tile_bank_conflicts():
     """The 33-byte tile rows (the float version's padding) leave the column reads of tile
     rows j = 1, 2, 3 (mod 4) with one 2-way conflict each; the row writes have none."""
     n = 64                                          # 2 x 3 full tiles: 6 blocks
-    *_, res = launch("probe/transpose-u8-rect", n)
+    *_, res = launch("probe/transpose-u8-rect", n, count_memory=True)
     m = res.metrics
     tiles, reads = 6, 6 * 32                        # a block 32 warp-reads (8 warps x 4 rows)
     assert m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"] == 0

@@ -18,9 +18,10 @@ def test_family_lists_six():
 
 
 def run_kernel(pid, host, grid):
-    """Launch probe pid's kernel on hand-made host arguments (sanitizer on); the arrays after."""
+    """Launch probe pid's kernel on hand-made host arguments (sanitizer on, outputs only: no
+    timing model, as probe_launch's); the arrays after."""
     p = tp.get(pid)
-    be = EmulatorBackend(seed=1, policy="lockstep", sanitize=True)
+    be = EmulatorBackend(seed=1, policy="lockstep", sanitize=True, track_time=False, count_memory=False)
     dev = [be.to_device(a) if isinstance(a, np.ndarray) else a for a in host]
     be.launch(p.source, p.kernel, grid, p.block, dev)
     assert be.launches[-1].sanitizer == []

@@ -139,14 +139,19 @@ def test_walk_walls():
 
 # ---- wang-landau-ising8 ----
 
-@pytest.mark.parametrize("policy, n", [("lockstep", 160), ("random", 40)])
-def test_wang_landau(policy, n):
-    # the probe's 256 steps a walker; n = 160: a block and a partial one
-    host, out, *_ = launch("probe/wang-landau-ising8", n, policy=policy)
-    s, E, hist, gap = tp._p86_wl_ref(*host[:3])
-    assert gap > 1e-6 and host[4] == 256
+@pytest.mark.parametrize("policy, n, steps", [("lockstep", 160, 256), ("random", 40, 64)])
+def test_wang_landau(policy, n, steps):
+    # the probe's 256 steps a walker (random: 64, its walkers' histogram atomics interleaved);
+    # n = 160: a block and a partial one
+    host = tp.get("probe/wang-landau-ising8").args(n, np.random.default_rng(0))    # as launch draws them
+    assert host[4] == 256
+    host[4] = np.int32(steps)
+    out = run("probe/wang-landau-ising8", [a.copy() if isinstance(a, np.ndarray) else a for a in host], n,
+              policy=policy)
+    s, E, hist, gap = tp._p86_wl_ref(*host[:3], steps=steps)
+    assert gap > 1e-6
     assert (out[0] == s).all() and (out[1] == E).all() and (out[3] == hist).all()
-    assert hist.sum() == 256 * n and (out[1] == tp._p86_wl_energy(out[0])).all() and (out[1] != host[1]).mean() > 0.5
+    assert hist.sum() == steps * n and (out[1] == tp._p86_wl_energy(out[0])).all() and (out[1] != host[1]).mean() > 0.5
 
 
 def test_wang_landau_short():
@@ -170,9 +175,9 @@ def test_wang_landau_short():
 
 @pytest.mark.parametrize("L", [32, 20])
 def test_pt_energy(L):
-    # L = 20: 400 sites, some threads one site and some two
+    # L = 20: 400 sites, some threads one site and some two; 4 replicas (blocks), cold to hot
     rng = np.random.default_rng(7)
-    n = 12
+    n = 4
     host = tp._p86_pt_args(n, rng)
     host[0] = np.ascontiguousarray(host[0].reshape(n, 128, 128)[:, :L, :L]).ravel()
     host[3] = np.int32(L)

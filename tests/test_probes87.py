@@ -258,10 +258,10 @@ def test_ids_scan():
     rng = np.random.default_rng(7)
     base = tp._p87_ids_args(150, rng)
     pay, off = base[0], base[1].astype(np.int64)
-    # the probe's payloads cut to 40 .. 300 bytes (the emulator is slow on 1460-byte loops),
+    # the probe's payloads cut to 40 .. 120 bytes (the emulator is slow on 1460-byte loops),
     # then hand-made ones: signatures at the start and the end, overlapping ones, one split
     # across two packets (no alert), an empty payload, a near miss
-    payloads = [pay[off[i]:off[i] + rng.integers(40, 300)].tobytes() for i in range(80)]
+    payloads = [pay[off[i]:off[i] + rng.integers(40, 120)].tobytes() for i in range(80)]
     pat = tp.P87_AC_PATTERNS
     payloads[:10] = [b"/etc/passwd and more", b"GET /x HTTP/1.1\r\n\r\nwget ", b"x../../etc/passwd%00",
                      b"UNION SELECTcmd.exe<script", b"GET /cgi-bin/a.sh HTTP/1.1 () { :; }; /bin/sh",

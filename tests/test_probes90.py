@@ -120,7 +120,8 @@ def test_lcs_full_wavefront():
 
 # ---- dag-stage-relax ----
 
-@pytest.mark.parametrize("policy, n", [("lockstep", 3000), ("random", 1000)])
+# random: 2 blocks, the last partial (the heads within +-512 of the tail wrap round: contention)
+@pytest.mark.parametrize("policy, n", [("lockstep", 3000), ("random", 300)])
 def test_dag_stage_relax(policy, n):
     host, (row_ptr, col, ln, dist, best, nn), *_ = launch("probe/dag-stage-relax", n, policy=policy)
     ref = tp._p90_dag_ref(*host[:5])

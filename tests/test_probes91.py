@@ -154,11 +154,10 @@ def test_mom_fill():
 
 # ---- ntff2d-farfield-atomic ----
 
-@pytest.mark.parametrize("policy", ["lockstep", "random"])
-def test_ntff(policy, monkeypatch):
+@pytest.mark.parametrize("policy, nang", [("lockstep", 24), ("random", 8)])
+def test_ntff(policy, nang, monkeypatch):
     # 24 angles (the probe's 720 are slow in the emulator: the grid's y and the far
-    # field's length both read _P91_NANG)
-    nang = 24
+    # field's length both read _P91_NANG); random: 8 (16 blocks, each angle's 2 on its words)
     monkeypatch.setattr(tp, "_P91_NANG", nang)
     n = 300                                                 # 2 blocks an angle, the last partial
     host, out, *_ = launch("probe/ntff2d-farfield-atomic", n, policy=policy)

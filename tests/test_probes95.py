@@ -171,9 +171,9 @@ def test_sa_schwefel(policy, n, iters):
 
 # ---- aco-deposit-atomicadd ----
 
-@pytest.mark.parametrize("policy", ["lockstep", "random"])
-def test_aco_deposit(policy):
-    n = 100                                                  # one full block, one partial
+@pytest.mark.parametrize("policy, n", [("lockstep", 100), ("random", 40)])
+def test_aco_deposit(policy, n):
+    # 100: 3 full warps and a partial one (40: a full and a partial one) of a 128-thread block
     host, (tours, L, tau, *_), *_ = launch("probe/aco-deposit-atomicadd", n, policy=policy)
     ref = tp._p95_aco_ref(*host[:3])
     np.testing.assert_allclose(tau, ref, rtol=2e-6, atol=1e-6)
