@@ -188,12 +188,44 @@ def loop_invariant_pcs(ir) -> frozenset:
     invariant in an inner loop only (computed once a trip of the outer one) is not moved.
     Loads and calls are never moved (what a load reads may change), copies (``MOV``) issue
     nothing anyway, and an integer division or remainder only by a nonzero constant (it
-    may trap).  A value reaches its use as invariant only from a write that runs on
+    may trap).  A float division is also moved where it is invariant once a
+    ``__constant__`` word every lane reads counts as invariant (a kernel cannot write
+    constant memory) and a loop nvcc unrolls fully as straight-line code:
+    ``c_pk_beta[g] / Lam`` in a step loop, g the counter of an unrolled loop, is computed
+    before the loop in ``probe/point-kinetics-rk4-double``'s SASS, where simt divided 24
+    times a step (docs/results/timing_investigation/unseen195/); so is what computes its
+    operands under that extension (the constant word's load).  The rest of what that
+    extension finds (address arithmetic, products of constant words) is left: applied to
+    everything it made 13 probes' predictions faster and, bar point-kinetics, further from
+    the GPU on the whole (``hmc-leapfrog-mvn16``, at 255 registers, 0.91 -> 0.58; its
+    constant matrix is read with ``LDC``s); nvcc keeps a few quotients in registers, not
+    everything invariant.  A value reaches its use as invariant only from a write that runs on
     every path to the use in the trip (no lower depth between them) and that nothing in
     the loop writes after it on the way back to the use."""
     got = getattr(ir, "_simt_invariant", None)
     if got is not None:
         return got
+    code = ir.code
+    out = _invariant(ir, False)
+    # (the extended rule, constant words and unrolled counters: for float divisions and
+    # what computes their operands)
+    ext = _invariant(ir, True, keep_loads=True)
+    wr = writers(code)
+    todo = [p for p in ext if code[p].op == Op.BIN and code[p].sub == "div" and code[p].dst.dtype.kind == "f"]
+    while todo:
+        p = todo.pop()
+        if p in out:
+            continue
+        out.add(p)
+        todo.extend(w for w in wr[p] if w is not None and w in ext)
+    ir._simt_invariant = frozenset(out)
+    return ir._simt_invariant
+
+
+def _invariant(ir, extended: bool, keep_loads: bool = False) -> set[int]:
+    """``loop_invariant_pcs``'s rule; ``extended``: with ``__constant__`` words every lane
+    reads taken as invariant where their address is, and loops nvcc unrolls fully taken as
+    straight-line code (their counter a constant in each copy)."""
     code = ir.code
     full = _full(ir)
     lps = loops(code)
@@ -206,7 +238,8 @@ def loop_invariant_pcs(ir) -> frozenset:
         for q in range(top, back + 1):
             for r in regs_of(code[q].dst):
                 writes.setdefault(id(r), []).append(q)
-        inner = [(t, b) for t, b in lps if top <= t and b <= back and (t, b) != (top, back)]
+        inner = [(t, b) for t, b in lps if top <= t and b <= back and (t, b) != (top, back)
+                 and not (extended and (t, b) in full)]
         inv: set[int] = set()
 
         def invariant(p: int, k: int) -> bool:
@@ -223,17 +256,24 @@ def loop_invariant_pcs(ir) -> frozenset:
 
         for p in range(top, back + 1):
             ins = code[p]
-            if ins.op not in _PURE or type(ins.dst) is not Reg or ins.info.get("predicated") \
-                    or ins.info.get("select") or ins.info.get("volatile") or not ins.args:
+            if (ins.op not in _PURE and not (extended and _constant_operand(ins))) or type(ins.dst) is not Reg \
+                    or ins.info.get("predicated") or ins.info.get("select") or ins.info.get("volatile") \
+                    or not ins.args:
                 continue
             if ins.op == Op.BIN and ins.sub in ("div", "mod") and ins.dst.dtype.kind in "iu" and \
                     not (type(ins.args[1]) is Const and ins.args[1].value != 0):
                 continue
             if all(invariant(p, k) for k in range(len(ins.args))):
                 inv.add(p)
-        out.update(p for p in inv if code[p].op != Op.MOV)
-    ir._simt_invariant = frozenset(out)
-    return ir._simt_invariant
+        out.update(p for p in inv if code[p].op != Op.MOV and (keep_loads or code[p].op != Op.LOAD))
+    return out
+
+
+def _constant_operand(ins) -> bool:
+    """A load of a ``__constant__`` word the same in every lane: at an address the same on
+    every trip, nvcc reads it as an operand from the constant bank (``uniform_ldc_pcs``'s
+    ``LDC``s are those whose address changes by trip)."""
+    return ins.op == Op.LOAD and ins.info.get("space") == "const" and bool(ins.info.get("uniform_addr"))
 
 
 def _wide_slots(ins) -> float:

@@ -703,6 +703,58 @@ def test_only_what_is_the_same_on_every_trip_leaves_the_loop():
     assert moved == [("mul", ("$dt", "3.0")), ("mul", ("$ntid.x", "$nctaid.x"))]
 
 
+_CONST_STEP = """
+__constant__ double c_b[4];
+extern "C" __global__ void const_src(double *y, double L, int steps) {
+    double v = y[threadIdx.x];
+    for (int s = 0; s < steps; ++s) {
+        #pragma unroll
+        for (int g = 0; g < 4; ++g) v = v * 0.5 + c_b[g] / L;
+    }
+    y[threadIdx.x] = v;
+}
+extern "C" __global__ void const_hand(double *y, double L, int steps) {
+    double v = y[threadIdx.x];
+    double q[4];
+    #pragma unroll
+    for (int g = 0; g < 4; ++g) q[g] = c_b[g] / L;
+    for (int s = 0; s < steps; ++s) {
+        #pragma unroll
+        for (int g = 0; g < 4; ++g) v = v * 0.5 + q[g];
+    }
+    y[threadIdx.x] = v;
+}"""
+
+
+def test_constant_words_over_an_unrolled_counter_are_divided_once_before_the_loop():
+    """``c_b[g] / L`` in a step loop, g the counter of a loop nvcc unrolls fully: the four
+    quotients are the same every step (a kernel cannot write ``__constant__`` memory), and
+    nvcc computes them once (probe/point-kinetics-rk4-double's SASS, docs/results/
+    timing_investigation/unseen195/).  The loop as written costs the warp what it costs
+    with the quotients computed before it by hand."""
+    from simt.issue import loop_invariant_pcs
+    mod = simt.Module.from_source(_CONST_STEP)
+    mod_b = np.array([0.5, 1.0, 1.5, 2.0])
+    cycles = {}
+    for name in ("const_src", "const_hand"):
+        k = mod.get_function(name)
+        dev = simt.Device()
+        mod.get_global(dev, "c_b").set(mod_b)
+        y = dev.to_device(np.ones(32))
+        r = k.launch(dev, simt.LaunchConfig.of(1, 32), [y, np.float64(3.0), np.int32(50)], sanitize=False)
+        want = 1.0
+        for _ in range(50):
+            for b in mod_b:
+                want = want * 0.5 + b / 3.0
+        assert np.allclose(y.get(), want, rtol=1e-12)
+        cycles[name] = r.metrics["simt__warp_cycles.mean"]
+        if name == "const_src":
+            code = k.ir.code
+            div = [p for p, ins in enumerate(code) if ins.op == Op.BIN and ins.sub == "div"]
+            assert div and set(div) <= loop_invariant_pcs(k.ir)
+    assert cycles["const_src"] == pytest.approx(cycles["const_hand"], rel=0.05)
+
+
 def test_inlined_returns_shift_amounts_and_wide_logic_cost_what_sass_issues():
     """A device function's closing ``return`` is no instruction once nvcc inlines it (an
     early one is a branch); a shift's amount converted to the shifted value's 64-bit type
