@@ -196,7 +196,7 @@ def loop_invariant_pcs(ir) -> frozenset:
     times a step (docs/results/timing_investigation/unseen195/); so is what computes its
     operands under that extension (the constant word's load).  The rest of what that
     extension finds (address arithmetic, products of constant words) is left: applied to
-    everything it made 13 probes' predictions faster and, bar point-kinetics, further from
+    everything it made a dozen probes' predictions faster and, bar point-kinetics, further from
     the GPU on the whole (``hmc-leapfrog-mvn16``, at 255 registers, 0.91 -> 0.58; its
     constant matrix is read with ``LDC``s); nvcc keeps a few quotients in registers, not
     everything invariant.  A value reaches its use as invariant only from a write that runs on
