@@ -209,7 +209,7 @@ def loop_invariant_pcs(ir) -> frozenset:
     out = _invariant(ir, False)
     # (the extended rule, constant words and unrolled counters: for float divisions and
     # what computes their operands)
-    ext = _invariant(ir, True, keep_loads=True)
+    ext = _invariant(ir, True)
     wr = writers(code)
     todo = [p for p in ext if code[p].op == Op.BIN and code[p].sub == "div" and code[p].dst.dtype.kind == "f"]
     while todo:
@@ -222,10 +222,11 @@ def loop_invariant_pcs(ir) -> frozenset:
     return ir._simt_invariant
 
 
-def _invariant(ir, extended: bool, keep_loads: bool = False) -> set[int]:
+def _invariant(ir, extended: bool) -> set[int]:
     """``loop_invariant_pcs``'s rule; ``extended``: with ``__constant__`` words every lane
     reads taken as invariant where their address is, and loops nvcc unrolls fully taken as
-    straight-line code (their counter a constant in each copy)."""
+    straight-line code (their counter a constant in each copy), the loads of those words
+    included (no other load is invariant)."""
     code = ir.code
     full = _full(ir)
     lps = loops(code)
@@ -265,7 +266,7 @@ def _invariant(ir, extended: bool, keep_loads: bool = False) -> set[int]:
                 continue
             if all(invariant(p, k) for k in range(len(ins.args))):
                 inv.add(p)
-        out.update(p for p in inv if code[p].op != Op.MOV and (keep_loads or code[p].op != Op.LOAD))
+        out.update(p for p in inv if code[p].op != Op.MOV)
     return out
 
 

@@ -3,28 +3,28 @@ output format: one pred{N}.json a family in $OUT, and pk{N}.pkl.gz, its launches
 for repredict.py's --load once gunzipped).  Session 61 made unseen195..198's predicted.json
 so on the GPU machine's 16 CPUs (no GPU used), from the repository root with .whl carried:
 OUT=... PYTHONPATH=/tmp/site:$PWD python3 docs/results/timing_investigation/predict_pool.py probe-unseen195 ..."""
-import gzip, json, multiprocessing, os, pickle, sys, time
+import gzip, json, multiprocessing, os, pickle, sys
+from pathlib import Path
 from simt import timing
-from kernels_cuda import timing_check, timing_probes
+from kernels_cuda import timing_probes
+
+sys.path.insert(0, str(Path(__file__).parent))
+from predict_unseen import predict_one  # noqa: E402
 
 OUT = os.environ["OUT"]
 
+
 def work(pid):
     p = timing_probes.get(pid)
-    t0 = time.perf_counter()
     try:
-        launches = timing_check.emulate(p, p.n)
+        out, launches = predict_one(p, {g: timing.load_profile(g) for g in ("h100", "h200")})
     except Exception as ex:
         return pid, {"error": repr(ex)[:400]}, None
-    s = time.perf_counter() - t0
-    profs = {g: timing.load_profile(g) for g in ("h100", "h200")}
-    out = {g: {"predicted_ms": round(sum(timing.predict_result(r, pr).ms for r in launches), 5),
-               "bound": timing.predict_result(launches[0], pr).bound} for g, pr in profs.items()}
-    out["emulate_s"] = round(s, 1)
     path = f"/tmp/pk_{pid.replace('/', '_')}.pkl"
     with open(path, "wb") as f:
         pickle.dump({(p.id, int(p.n)): launches}, f)
     return pid, out, path
+
 
 if __name__ == "__main__":
     fams = sys.argv[1:]

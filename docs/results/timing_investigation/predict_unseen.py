@@ -13,19 +13,26 @@ from simt import timing
 from kernels_cuda import timing_check, timing_probes
 
 
+def predict_one(p, profs: dict) -> tuple[dict, list]:
+    """Probe p's entry (predicted ms and bound on each GPU of ``profs``, emulate_s) and its
+    emulated launches."""
+    t0 = time.perf_counter()
+    launches = timing_check.emulate(p, p.n)
+    s = time.perf_counter() - t0
+    out = {g: {"predicted_ms": round(sum(timing.predict_result(r, pr).ms for r in launches), 5),
+               "bound": timing.predict_result(launches[0], pr).bound}
+           for g, pr in profs.items()}
+    out["emulate_s"] = round(s, 1)
+    return out, launches
+
+
 def main(family: str, save: str | None = None) -> dict:
     out, runs = {}, {}
     profs = {g: timing.load_profile(g) for g in ("h100", "h200")}
     for p in timing_probes.entries():
         if p.family != family:
             continue
-        t0 = time.perf_counter()
-        launches = runs[(p.id, int(p.n))] = timing_check.emulate(p, p.n)
-        s = time.perf_counter() - t0
-        out[p.id] = {g: {"predicted_ms": round(sum(timing.predict_result(r, pr).ms for r in launches), 5),
-                         "bound": timing.predict_result(launches[0], pr).bound}
-                     for g, pr in profs.items()}
-        out[p.id]["emulate_s"] = round(s, 1)
+        out[p.id], runs[(p.id, int(p.n))] = predict_one(p, profs)
         print(p.id, out[p.id], file=sys.stderr, flush=True)
     if save:
         with open(save, "wb") as f:
