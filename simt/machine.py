@@ -655,7 +655,8 @@ class Machine:
                 for r in (() if ins.dst is None else ins.dst if isinstance(ins.dst, list) else (ins.dst,)):
                     self.rt[r.slot][wsel] = done
                 return
-        if self.pending and op in _AFTER_STORES and ins.pc not in self.ld_depth:
+        flow = op in _DATAFLOW or (op is Op.CALL and ins.sub in FLOW_CALLS)
+        if self.pending and op in _AFTER_STORES and not flow and ins.pc not in self.ld_depth:
             # (ld_depth's keys are the global loads)
             clock = np.maximum(clock, self.wpend[wsel] + LAT["issue"])
         key = _cost_key(ins)
@@ -664,7 +665,7 @@ class Machine:
         elif op == Op.STORE and ins.info.get("space") == "local":
             _local_store_lines(self, ins, sel, act, full)
         d = ins.dst
-        if op in _DATAFLOW:
+        if flow:
             if rw is not None and (key in _SLOW_PATH or ins.pc in self.inorder):
                 # nvcc checks the operands and branches to a slow-path subroutine (FCHK, a
                 # range test): the warp waits for them there, and nothing after it in the
@@ -1363,6 +1364,22 @@ _SLOW_PATH = {"fdiv", "ddiv", "sqrt", "m_sin_f4", "m_cos_f4", "m_tan_f4", "m_sin
 # instruction; the rest of the structural ops read nothing the scoreboard tracks
 _NO_STALL = {Op.ELSE, Op.JUMP, Op.LOOPINIT, Op.BODYINIT, Op.KILL}
 _DATAFLOW = {Op.BIN, Op.UN, Op.CAST, Op.MOV, Op.SELECT, Op.FMA}
+# lane-wise calls that are one instruction or none in SASS (FRND, FMNMX, POPC, FLO, F2I, a
+# register reinterpreted): arithmetic, so they flow along data dependences like _DATAFLOW
+# instead of holding up the warp until their operands are ready.  probe/entropy-mesh-smem-
+# atomic's floorf of each loaded coordinate made y's load wait for x's to return from
+# DRAM, z's for y's, where the SASS issues the four loads together (unseen195/notes.md)
+FLOW_CALLS = frozenset({
+    "m_min", "m_max", "m_fmin", "m_fmax", "m_fabs", "m_floor", "m_ceil", "m_trunc", "m_rint",
+    "m_nearbyint", "m_copysign", "m_fma", "m_add", "m_sub", "m_mul",
+    "__popc", "__popcll", "__clz", "__clzll", "__brev", "__brevll",
+    "__float_as_int", "__int_as_float", "__float_as_uint", "__uint_as_float",
+    "__double_as_longlong", "__longlong_as_double",
+    "__float2int_rn", "__float2int_rz", "__float2int_rd", "__float2int_ru",
+    "__float2uint_rn", "__float2uint_rz", "__float2uint_rd", "__float2uint_ru",
+    "__int2float_rn", "__uint2float_rn",
+    "__funnelshift_l", "__funnelshift_lc", "__funnelshift_r", "__funnelshift_rc", "__byte_perm",
+    "__umulhi", "__mulhi", "__usad", "__sad", "__dp4a"})
 # what waits for a shared store that waited for its data (global loads do not: nvcc
 # schedules them above it; ALU and branches only wait for their own operands)
 _AFTER_STORES = {Op.LOAD, Op.STORE, Op.ATOM, Op.CALL, Op.BAR, Op.SYNCWARP, Op.PRINTF,

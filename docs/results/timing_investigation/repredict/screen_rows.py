@@ -1,0 +1,49 @@
+"""Which rows a model change can move, without emulating them whole: each listed id's H200
+prediction on a small sample of blocks (SCREEN_THREADS threads, 32768 unless set), with and
+without the change, as JSON lines (old, new).  Rows whose two differ by more than 0.5% are
+then emulated whole (emulate_rows.py).  Session 62 screened the calls that flow like
+arithmetic (simt.machine.FLOW_CALLS; "old" empties the set) so, on the GPU machine's 16 CPUs:
+
+    python docs/results/timing_investigation/repredict/screen_rows.py OUT.jsonl JOBS IDS.txt
+
+(entropy-mesh-smem-atomic's sampled prediction went 0.2865 -> 0.1166 ms, its whole one
+0.288 -> 0.117.)"""
+import json, multiprocessing, os, sys, time
+from pathlib import Path
+from kernels_cuda import timing_check as t
+from kernels_cuda.backend import EmulatorBackend
+from simt import machine, timing
+PROF = timing.load_profile("h200")
+NEW = machine.FLOW_CALLS
+THREADS = int(os.environ.get("SCREEN_THREADS", 32768))
+
+def em(e, inp, new):
+    machine.FLOW_CALLS = NEW if new else frozenset()
+    bt = t._block_threads(e.block)
+    be = EmulatorBackend(seed=0, policy="lockstep", sanitize=False, sample_blocks=max(1, THREADS // max(32, bt)))
+    e.run(be, inp)
+    return sum(timing.predict_result(r, PROF).ms for r in be.launches)
+
+def work(key):
+    eid, n = key
+    t0 = time.time()
+    try:
+        e = t._entry(eid)
+        inp = e.inputs(n=n, seed=0)
+        a = em(e, inp, False)
+        inp = e.inputs(n=n, seed=0)
+        b = em(e, inp, True)
+        return key, {"old": a, "new": b}, time.time() - t0
+    except Exception as ex:
+        return key, {"error": repr(ex)[:300]}, time.time() - t0
+
+if __name__ == "__main__":
+    dest, jobs = sys.argv[1], int(sys.argv[2])
+    keys = []
+    for eid in Path(sys.argv[3]).read_text().split():
+        e = t._entry(eid)
+        keys += [(eid, int(n)) for n in t._sizes(e)]
+    with open(dest, "w") as fh, multiprocessing.get_context("fork").Pool(jobs) as pool:
+        for key, out, dt in pool.imap_unordered(work, keys):
+            fh.write(json.dumps({"id": key[0], "n": key[1], "s": round(dt, 1), **out}, default=float) + "\n")
+            fh.flush()
