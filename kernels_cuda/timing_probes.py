@@ -57307,6 +57307,2082 @@ UNSEEN198 = [
 PROBES += UNSEEN198
 
 
+# probe-unseen199 (probes201.cu): a cardiac electrophysiology course's kernels (an Aliev-Panfilov
+# monodomain step on a fibrotic sheet with shared-memory tiles, the Fenton-Karma reaction step
+# with __constant__ parameter sets and adaptive sub-steps, Luo-Rudy I cells in double precision
+# by Rush-Larsen, local activation times of unipolar electrograms a warp each with shuffles and
+# ballots, a pseudo-ECG by shared and global float atomics, a conduction-velocity histogram
+# over a grid-stride loop) as a student who knows CUDA basics writes them, predicted before
+# their first GPU run
+_P201 = "probes201.cu"
+P201_AP_TILE = 16                                # ap_monodomain: 16 x 16 tiles
+P201_AP_R, P201_AP_DT = 0.1, 0.02                # D dt / h^2 (D = 1, h = 0.5 space units), dt
+P201_AP_LAMBDA = 110.0                           # the spiral waves' wavelength (cells)
+P201_CORES = 6                                   # rotors (phase singularities) in a sheet
+P201_FIB_CELL = 96                               # fibrosis: the density field's correlation length (cells)
+P201_FIB_MAX = 0.6                               # the densest patches' fibrotic fraction
+P201_FK_NX = 4096                                # fk: a 4096-cell-wide sheet (flattened)
+P201_FK_DT = 0.1                                 # ms a step
+P201_FK_LAMBDA = 300.0
+P201_FK_REGION_CUTS = (0.6, 0.7, 0.78)           # the region field's levels: sets 0 .. 3
+# Fenton-Karma parameter sets (after Fenton, Cherry, Hastings & Evans 2002, as a course copies them):
+# tau_v+, tau_v1-, tau_v2-, tau_w+, tau_w-, tau_d, tau_o, tau_r, tau_si, k, u_csi, u_c, u_v
+P201_FK_SETS = ((3.33, 19.6, 1250.0, 870.0, 41.0, 0.25, 12.5, 33.33, 29.0, 10.0, 0.85, 0.13, 0.04),
+                (3.33, 19.6, 1000.0, 667.0, 11.0, 0.41, 8.3, 50.0, 45.0, 10.0, 0.85, 0.13, 0.055),
+                (3.33, 15.6, 5.0, 350.0, 80.0, 0.407, 9.0, 34.0, 26.5, 15.0, 0.45, 0.15, 0.04),
+                (10.0, 10.0, 10.0, 1000.0, 65.0, 0.115, 12.5, 25.0, 22.22, 10.0, 0.85, 0.13, 0.025))
+P201_FK_DTYPE = np.dtype([(f, "<f4") for f in ("tau_vp", "tau_v1m", "tau_v2m", "tau_wp", "tau_wm", "tau_d",
+                                                "tau_o", "tau_r", "tau_si", "k", "u_csi", "u_c", "u_v")])
+P201_LR_DTYPE = np.dtype([(f, "<f8") for f in ("V", "m", "h", "j", "d", "f", "X", "Cai")])   # struct Cell
+P201_LR_REST = (-84.5, 0.0017, 0.983, 0.995, 0.003, 1.0, 0.0057, 2e-4)
+P201_LR_NX = 2048                                # lr1: a 2048-cell-wide sheet, h = 0.1 mm
+P201_LR_H = 0.1
+P201_LR_CV = (0.5, 0.25)                         # longitudinal (x), transverse (y) conduction (mm/ms)
+P201_LR_SNAP = 420.0                             # the snapshot's time after the pacing stimulus (ms)
+P201_LR_DT, P201_LR_STEPS = 0.02, 5
+P201_LR_STIM_R = 3.0                             # the second electrode's radius (mm)
+P201_EG_NT = 2048                                # egm: 2048 samples at 2 kHz
+P201_EG_UV = 5.0                                 # microvolts a count
+P201_EG_THR = 15                                 # counts a sample: 0.15 mV/ms
+P201_EG_KIND = (0.8, 0.1, 0.1)                   # healthy, fractionated, scar (far field only)
+P201_EG_BLOCK = 256
+P201_ECG_H = 0.1                                 # pseudo-ECG: cells 0.1 mm apart
+P201_ECG_Z = 10.0                                # electrodes 10 mm above the sheet
+P201_ECG_SCALE = -0.25 * P201_ECG_H ** 2         # -(a^2 sigma_i / 4 sigma_e) h^2, a^2 sigma_i / sigma_e ~ 1
+P201_ECG_BLOCK = 256
+P201_CV_H = 0.025                                # cv: 25 um cells
+P201_CV_LONG, P201_CV_TRANS = 0.6, 0.25          # m/s along and across the fibres
+P201_CV_DELAY = 12.0                             # ms of delay in the slow-conduction patches
+P201_CV_SCAR = 0.72                              # scar where a smooth field exceeds this
+P201_CV_BLOCK, P201_CV_GRID = 256, 2048
+P201_CV_BINS, P201_CV_MAX = 64, 2.0
+
+
+def _p201_field(ny, nx, cell, rng):
+    """A smooth random field (float32 ny x nx, values in 0 .. 1): uniform values every cell
+    points, bilinearly interpolated."""
+    gy, gx = ny // cell + 2, nx // cell + 2
+    c = rng.random((gy, gx), dtype=np.float32)
+    out = np.empty((ny, nx), np.float32)
+    ux = np.arange(nx, dtype=np.float32) / cell
+    ix = ux.astype(np.int64)
+    wx = ux - ix
+    for y0 in range(0, ny, 1024):                        # in strips: a few hundred MB at most
+        uy = np.arange(y0, min(ny, y0 + 1024), dtype=np.float32) / cell
+        iy = uy.astype(np.int64)
+        wy = (uy - iy)[:, None]
+        rows = c[iy] * (1 - wy) + c[iy + 1] * wy        # strip x gx
+        out[y0:y0 + len(uy)] = rows[:, ix] * (1 - wx) + rows[:, ix + 1] * wx
+    return out
+
+
+def _p201_phase(ny, nx, lam, rng, cores=P201_CORES):
+    """A snapshot of re-entrant activity (float32 ny x nx): each point's phase in its cycle
+    (0 the upstroke .. 1) in the spiral wave of its nearest rotor of `cores` (random
+    chiralities, random points at 10% .. 90% of each side): the angle about that core less
+    the distance to it over the wavelength lam (cells); the rotors' waves meet (collide) on
+    the boundaries of their domains."""
+    yc = rng.uniform(0.1, 0.9, cores).astype(np.float32) * np.float32(ny)
+    xc = rng.uniform(0.1, 0.9, cores).astype(np.float32) * np.float32(nx)
+    ch = rng.choice([-1.0, 1.0], cores).astype(np.float32)
+    out = np.empty((ny, nx), np.float32)
+    xs = np.arange(nx, dtype=np.float32)[None, :]
+    for y0 in range(0, ny, 512):
+        ys = np.arange(y0, min(ny, y0 + 512), dtype=np.float32)[:, None]
+        d2 = np.stack([(ys - yc[k]) ** 2 + (xs - xc[k]) ** 2 for k in range(cores)])
+        k = d2.argmin(axis=0)
+        del d2
+        dy, dx = ys - yc[k], xs - xc[k]
+        ph = ch[k] * np.arctan2(dy, dx) * np.float32(1 / (2 * np.pi)) - np.sqrt(dx * dx + dy * dy) * np.float32(1 / lam)
+        out[y0:y0 + len(ys)] = ph - np.floor(ph)
+    return out
+
+
+def _p201_ap_state(ph):
+    """Aliev-Panfilov (u, v) of cells at phases ph: the upstroke over the first 3% of the
+    cycle, a plateau falling from 1 to 0.75, repolarisation by 0.5; v rising to 2.2 through
+    the action potential and decaying (time constant 0.15 cycle) in recovery."""
+    u = np.where(ph < 0.03, ph / 0.03, np.where(ph < 0.4, 1 - 0.25 * (ph - 0.03) / 0.37,
+                                               np.where(ph < 0.5, 7.5 * (0.5 - ph), 0)))
+    v = np.where(ph < 0.5, 4.4 * ph, 2.2 * np.exp(-(ph - 0.5) / 0.15))
+    return u.astype(np.float32), v.astype(np.float32)
+
+
+def _p201_fibrosis(ny, nx, rng):
+    """The tissue mask (uint8 ny x nx: 1 myocyte, 0 fibrotic): fibrotic with probability
+    P201_FIB_MAX (f - 0.55) / 0.45 where a smooth field f (correlation length
+    P201_FIB_CELL) exceeds 0.55, else 0: patches of dense fibrosis, scattered obstacles in
+    their fringes, most of the sheet healthy."""
+    f = _p201_field(ny, nx, P201_FIB_CELL, rng)
+    p = np.clip((f - np.float32(0.55)) * np.float32(P201_FIB_MAX / 0.45), 0, None)
+    return (rng.random((ny, nx), dtype=np.float32) >= p).astype(np.uint8)
+
+
+def _p201_ap_args(n, rng):
+    """An n x n sheet: u, v (float32) of P201_CORES rotors of wavelength P201_AP_LAMBDA
+    (_p201_phase, _p201_ap_state), 0 in fibrotic cells; the mask (_p201_fibrosis); un, vn
+    (float32, zeroed), r, dt, nx, ny."""
+    n = int(n)
+    ph = _p201_phase(n, n, P201_AP_LAMBDA, rng)
+    u, v = _p201_ap_state(ph)
+    del ph
+    mask = _p201_fibrosis(n, n, rng)
+    u *= mask
+    v *= mask
+    return [u.ravel(), v.ravel(), mask.ravel(), np.zeros(n * n, np.float32), np.zeros(n * n, np.float32),
+            np.float32(P201_AP_R), np.float32(P201_AP_DT), _i32(n), _i32(n)]
+
+
+def _p201_ap_ref(u, v, mask, r, dt, nx, ny):
+    """ap_monodomain in float32 numpy, the kernel's operations in its order: neighbours
+    outside the sheet or not tissue contribute no flux, non-tissue cells copied."""
+    f = np.float32
+    U = np.asarray(u, f).reshape(ny, nx)
+    V = np.asarray(v, f).reshape(ny, nx)
+    M = np.asarray(mask).reshape(ny, nx) != 0
+    Up = np.pad(U, 1)
+    Mp = np.pad(M, 1)
+    lap = np.zeros_like(U)
+    for dy, dx in ((0, -1), (0, 1), (-1, 0), (1, 0)):
+        nb = Up[1 + dy:1 + dy + ny, 1 + dx:1 + dx + nx]
+        lap = np.where(Mp[1 + dy:1 + dy + ny, 1 + dx:1 + dx + nx], lap + (nb - U), lap)
+    k, a = f(8), f(0.15)
+    ion = k * U * (U - a) * (U - f(1)) + U * V
+    eps = f(0.002) + f(0.2) * V / (U + f(0.3))
+    un = U + f(r) * lap - f(dt) * ion
+    vn = V + f(dt) * eps * (-V - k * U * (U - a - f(1)))
+    return np.where(M, un, U).ravel(), np.where(M, vn, V).ravel()
+
+
+def _p201_fk_state(ph):
+    """Fenton-Karma (u, v, w) of cells at phases ph: the upstroke over the first 2% of the
+    cycle (u 0 .. 1, v closing from 1), a plateau 1 .. 0.8, repolarisation by 0.45; v shut in
+    the action potential and reopening (0.1 cycle), w decaying (0.3 cycle) through it and
+    recovering (0.2 cycle)."""
+    u = np.where(ph < 0.02, ph / 0.02, np.where(ph < 0.4, 1 - 0.2 * (ph - 0.02) / 0.38,
+                                               np.where(ph < 0.45, 16 * (0.45 - ph), 0)))
+    v = np.where(ph < 0.45, np.clip(1 - ph / 0.03, 0, 1), 1 - np.exp(-(ph - 0.45) / 0.1))
+    w_end = np.exp(-0.45 / 0.3)
+    w = np.where(ph < 0.45, np.exp(-ph / 0.3), 1 - (1 - w_end) * np.exp(-(ph - 0.45) / 0.2))
+    return u.astype(np.float32), v.astype(np.float32), w.astype(np.float32)
+
+
+def _p201_fk_args(n, rng):
+    """n cells of a P201_FK_NX-wide sheet: u, v, w (float32) of rotors of wavelength
+    P201_FK_LAMBDA (_p201_fk_state), the region (uint8: 0 .. 3 where a smooth field, cell
+    128, passes P201_FK_REGION_CUTS: ~67% set 0, 16%, 9%, 8% in nested patches), dt, n."""
+    n = int(n)
+    nx = min(n, P201_FK_NX)
+    ny = -(-n // nx)
+    ph = _p201_phase(ny, nx, P201_FK_LAMBDA, rng).ravel()[:n]
+    u, v, w = _p201_fk_state(ph)
+    del ph
+    f = _p201_field(ny, nx, 128, rng).ravel()[:n]
+    region = np.searchsorted(np.array(P201_FK_REGION_CUTS, np.float32), f).astype(np.uint8)
+    return [u, v, w, region, np.float32(P201_FK_DT), _i32(n)]
+
+
+def _p201_fk_syms(n, rng):
+    return {"c_fk": np.array([tuple(s) for s in P201_FK_SETS], P201_FK_DTYPE)}
+
+
+def _p201_fk_ref(u, v, w, region, dt, sets=P201_FK_SETS):
+    """fk_reaction in float32 numpy: the rates of the three currents with Heaviside switches,
+    the sub-step count from the first |du/dt| (1 + |du/dt| dt / 0.005, at most 32), forward
+    Euler; (u, v, w) after, and the sub-step counts."""
+    f = np.float32
+    P = np.array(sets, np.float32)[np.asarray(region)]          # n x 13
+    tvp, tv1, tv2, twp, twm, td, to, tr, tsi, k, ucsi, uc, uv = P.T
+
+    def rates(u, v, w):
+        hc = (u >= uc).astype(f)
+        hv = (u >= uv).astype(f)
+        jfi = -v * hc * (f(1) - u) * (u - uc) / td
+        jso = u * (f(1) - hc) / to + hc / tr
+        jsi = -w * (f(1) + np.tanh(k * (u - ucsi))) / (f(2) * tsi)
+        tvm = (f(1) - hv) * tv1 + hv * tv2
+        return (-(jfi + jso + jsi), (f(1) - hc) * (f(1) - v) / tvm - hc * v / tvp,
+                (f(1) - hc) * (f(1) - w) / twm - hc * w / twp)
+
+    u, v, w = (np.array(a, f) for a in (u, v, w))
+    du, dv, dw = rates(u, v, w)
+    nsub = np.minimum(1 + (np.abs(du) * f(dt) / f(0.005)).astype(np.int64), 32)
+    h = f(dt) / nsub.astype(f)
+    for s in range(int(nsub.max())):
+        on = s < nsub
+        if s > 0:
+            du, dv, dw = rates(u, v, w)
+        u = np.where(on, u + h * du, u)
+        v = np.where(on, v + h * dv, v)
+        w = np.where(on, w + h * dw, w)
+    return u, v, w, nsub
+
+
+def _p201_lr_rates(V):
+    """The Luo-Rudy I gates' alphas and betas (m, h, j, d, f, X; float64 arrays, 6 x n)."""
+    V = np.asarray(V, np.float64)
+    e = np.exp
+    hi = V >= -40
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        a = [0.32 * (V + 47.13) / (1 - e(-0.1 * (V + 47.13))),
+             np.where(hi, 0.0, 0.135 * e((80 + V) / -6.8)),
+             np.where(hi, 0.0, (-1.2714e5 * e(0.2444 * V) - 3.474e-5 * e(-0.04391 * V)) * (V + 37.78)
+                      / (1 + e(0.311 * (V + 79.23)))),
+             0.095 * e(-0.01 * (V - 5)) / (1 + e(-0.072 * (V - 5))),
+             0.012 * e(-0.008 * (V + 28)) / (1 + e(0.15 * (V + 28))),
+             0.0005 * e(0.083 * (V + 50)) / (1 + e(0.057 * (V + 50)))]
+        b = [0.08 * e(-V / 11),
+             np.where(hi, 1 / (0.13 * (1 + e((V + 10.66) / -11.1))), 3.56 * e(0.079 * V) + 3.1e5 * e(0.35 * V)),
+             np.where(hi, 0.3 * e(-2.535e-7 * V) / (1 + e(-0.1 * (V + 32))),
+                      0.1212 * e(-0.01052 * V) / (1 + e(-0.1378 * (V + 40.14)))),
+             0.07 * e(-0.017 * (V + 44)) / (1 + e(0.05 * (V + 44))),
+             0.0065 * e(-0.02 * (V + 30)) / (1 + e(-0.2 * (V + 30))),
+             0.0013 * e(-0.06 * (V + 20)) / (1 + e(-0.04 * (V + 20)))]
+    return np.array(a), np.array(b)
+
+
+def _p201_lr_ref(cells, stim, t, dt, nsteps):
+    """lr1_step in float64 numpy: the LR1 currents (from the gates at each step's start), then
+    Rush-Larsen for the gates, forward Euler for Ca_i and V; the cells after (a P201_LR_DTYPE
+    array)."""
+    c = np.array(cells, P201_LR_DTYPE).copy()
+    V, Cai = c["V"].copy(), c["Cai"].copy()
+    y = np.array([c[k] for k in "mhjdfX"])
+    st = np.asarray(stim) != 0
+    for s in range(nsteps):
+        a, b = _p201_lr_rates(V)
+        ina = 23.0 * y[0] ** 3 * y[1] * y[2] * (V - 54.4)
+        isi = 0.09 * y[3] * y[4] * (V - (7.7 - 13.0287 * np.log(Cai)))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            xi = np.where(V > -100, 2.837 * (np.exp(0.04 * (V + 77)) - 1) / ((V + 77) * np.exp(0.04 * (V + 35))), 1.0)
+        ik = 0.282 * y[5] * xi * (V + 77)
+        ek1 = -87.26
+        ak1 = 1.02 / (1 + np.exp(0.2385 * (V - ek1 - 59.215)))
+        bk1 = (0.49124 * np.exp(0.08032 * (V - ek1 + 5.476)) + np.exp(0.06175 * (V - ek1 - 594.31))) / \
+            (1 + np.exp(-0.5143 * (V - ek1 + 4.753)))
+        ik1 = 0.6047 * ak1 / (ak1 + bk1) * (V - ek1)
+        ikp = 0.0183 / (1 + np.exp((7.488 - V) / 5.98)) * (V - ek1)
+        ib = 0.03921 * (V + 59.87)
+        ist = np.where(st & (t + s * dt < 1.0), -50.0, 0.0)
+        tau = 1 / (a + b)
+        inf = a * tau
+        y = inf - (inf - y) * np.exp(-dt / tau)
+        Cai = Cai + dt * (-1e-4 * isi + 0.07 * (1e-4 - Cai))
+        V = V - dt * (ina + isi + ik + ik1 + ikp + ib + ist)
+    c["V"], c["Cai"] = V, Cai
+    for k, g in zip("mhjdfX", y):
+        c[k] = g
+    return c
+
+
+_P201_LR_TRAJ = []
+
+
+def _p201_lr_trajectory():
+    """A Luo-Rudy I action potential: times (ms) and states (a P201_LR_DTYPE array) of a
+    resting cell stimulated for 1 ms at time 0, integrated by _p201_lr_ref in steps of 0.02 ms
+    for 10 ms (the upstroke), then of 0.2 ms to 460 ms (computed once)."""
+    if not _P201_LR_TRAJ:
+        c = np.array([P201_LR_REST], P201_LR_DTYPE)
+        t, times, out = 0.0, [0.0], [c[0]]
+        while t < 460.0:
+            dt = 0.02 if t < 10.0 else 0.2
+            c = _p201_lr_ref(c, [1], t, dt, 1)
+            t += dt
+            times.append(t)
+            out.append(c[0])
+        _P201_LR_TRAJ.append((np.array(times), np.array(out, P201_LR_DTYPE)))
+    return _P201_LR_TRAJ[0]
+
+
+def _p201_lr_args(n, rng):
+    """n cells of a P201_LR_NX-wide sheet (h = P201_LR_H mm) P201_LR_SNAP ms after a pacing
+    stimulus near a random point of its left edge: activation times by anisotropic
+    distance (P201_LR_CV along x and y) plus N(0, 1 ms) jitter, each cell the action
+    potential (_p201_lr_trajectory) that far along, or at rest if not yet reached; stim
+    (uint8) 1 on a disc of radius P201_LR_STIM_R mm at a random point (a second
+    electrode, ~0.2% of the cells), t = 0, dt, steps, n."""
+    n = int(n)
+    nx = min(n, P201_LR_NX)
+    ny = -(-n // nx)
+    times, tr = _p201_lr_trajectory()
+    i = np.arange(n)
+    x, y = (i % nx) * P201_LR_H, (i // nx) * P201_LR_H
+    y0 = rng.uniform(0.2, 0.8) * ny * P201_LR_H
+    lat = np.hypot(x / P201_LR_CV[0], (y - y0) / P201_LR_CV[1]) + rng.normal(0, 1, n)
+    age = P201_LR_SNAP - lat
+    k = np.minimum(np.searchsorted(times, age), len(tr) - 1)
+    cells = tr[np.where(age > 0, k, 0)]
+    sx, sy = rng.uniform(0.3, 0.9) * nx * P201_LR_H, rng.uniform(0.2, 0.8) * ny * P201_LR_H
+    stim = (np.hypot(x - sx, y - sy) < P201_LR_STIM_R).astype(np.uint8)
+    return [cells, stim, np.float64(0.0), np.float64(P201_LR_DT), _i32(P201_LR_STEPS), _i32(n)]
+
+
+def _p201_eg_args(n, rng, nt=P201_EG_NT):
+    """n unipolar electrograms of nt samples (int16, 1 count = P201_EG_UV uV, 2 kHz) of a
+    mapped chamber: activation at 300 ms + a focal wave's delay (0 .. 120 ms); healthy sites
+    (P201_EG_KIND[0]) one intrinsic deflection A (-tanh(tau / s) + b) exp(-tau^2 / (18 s^2))
+    (A log-normal, median 4 mV; s 1 .. 3 ms; b the R / S balance in -0.5 .. 0.5), steepest
+    at the activation; fractionated sites 3 .. 6 small deflections (0.2 .. 1 mV, s 0.5 ..
+    1.5 ms) over 10 .. 60 ms; scar sites only a far-field bump (0.1 .. 0.4 mV, s 15 ms);
+    all with white noise (20 uV rms), 50 Hz mains (0 .. 50 uV) and respiratory baseline
+    wander (a drift and a bow over the record, each up to 0.3 mV); lat, ndefl, pp (int32, zeroed), thr, nt, n."""
+    n, nt = int(n), int(nt)
+    fs = 2.0                                                   # samples a ms
+    kind = rng.choice(3, n, p=P201_EG_KIND)
+    act = 300 + 120 * np.sqrt(rng.random(n))                   # ms
+    out = np.empty((n, nt), np.int16)
+    tms = np.arange(nt, dtype=np.float32) / np.float32(fs)
+    cnt = 1000.0 / P201_EG_UV                                  # counts a mV
+    for e0 in range(0, n, 4096):
+        m = min(n, e0 + 4096) - e0
+        k, a0 = kind[e0:e0 + m], act[e0:e0 + m]
+        sig = rng.standard_normal((m, nt), dtype=np.float32) * np.float32(0.02 * cnt)
+        mains = rng.uniform(0, 0.05, m) * cnt
+        phi = rng.uniform(0, 2 * np.pi, m)
+        w50 = np.float32(2 * np.pi * 0.05) * tms                # 50 Hz (tms in ms)
+        sig += np.outer(mains * np.cos(phi), np.sin(w50)).astype(np.float32)
+        sig += np.outer(mains * np.sin(phi), np.cos(w50)).astype(np.float32)
+        tt = tms / np.float32(nt / fs) - np.float32(0.5)          # -1/2 .. 1/2 over the record
+        sig += np.outer(rng.uniform(-0.3, 0.3, m) * cnt, tt).astype(np.float32)
+        sig += np.outer(rng.uniform(-0.3, 0.3, m) * cnt, 4 * tt * tt - np.float32(1 / 3)).astype(np.float32)
+
+        def add(rows, at, amp, s, bal, half):
+            w = np.arange(-half, half + 1)
+            c = np.rint(at * fs).astype(np.int64)[:, None] + w[None, :]
+            ok = (c >= 0) & (c < nt)
+            tau = c / fs - at[:, None]
+            v = amp[:, None] * (-np.tanh(tau / s[:, None]) + bal[:, None]) * np.exp(-tau ** 2 / (18 * s[:, None] ** 2))
+            rr = np.broadcast_to(rows[:, None], c.shape)
+            sig[rr[ok], c[ok]] += v[ok].astype(np.float32)
+
+        h = np.flatnonzero(k == 0)
+        add(h, a0[h], np.exp(rng.normal(np.log(4.0), 0.6, len(h))) * cnt, rng.uniform(1, 3, len(h)),
+            rng.uniform(-0.5, 0.5, len(h)), 40)
+        fz = np.flatnonzero(k == 1)
+        span = rng.uniform(10, 60, len(fz))
+        for j in range(6):
+            on = fz[rng.random(len(fz)) < (1.0 if j < 3 else 0.5)]
+            sub = np.searchsorted(fz, on)
+            add(on, a0[on] + span[sub] * rng.random(len(on)), rng.uniform(0.2, 1.0, len(on)) * cnt,
+                rng.uniform(0.5, 1.5, len(on)), rng.uniform(-0.3, 0.3, len(on)), 20)
+        sc = np.flatnonzero(k == 2)
+        add(sc, a0[sc], rng.uniform(0.1, 0.4, len(sc)) * cnt, np.full(len(sc), 15.0), np.zeros(len(sc)), 300)
+        out[e0:e0 + m] = np.clip(np.rint(sig), -32768, 32767).astype(np.int16)
+    return [out.ravel(), np.zeros(n, np.int32), np.zeros(n, np.int32), np.zeros(n, np.int32),
+            _i32(P201_EG_THR), _i32(nt), _i32(n)]
+
+
+def _p201_eg_ref(egm, thr, nt):
+    """egm_lat in numpy: the central differences x[t+1] - x[t-1] (t = 1 .. nt-2), the first
+    sample of the most negative (-1 if above -2 thr), the runs of samples at or below -2 thr,
+    max - min of the samples."""
+    x = np.asarray(egm, np.int64).reshape(-1, nt)
+    d = x[:, 2:] - x[:, :-2]
+    best = d.min(axis=1)
+    lat = np.where(best <= -2 * thr, d.argmin(axis=1) + 1, -1)
+    st = d <= -2 * thr
+    runs = st[:, 0].astype(np.int64) + (st[:, 1:] & ~st[:, :-1]).sum(axis=1)
+    return lat, runs, x.max(axis=1) - x.min(axis=1)
+
+
+def _p201_ecg_elec(nx, ny):
+    """8 electrodes P201_ECG_Z mm above an nx x ny sheet (mm): two rows of four at 1/8, 3/8,
+    5/8, 7/8 of its width and 1/4, 3/4 of its height."""
+    w, hgt = nx * P201_ECG_H, ny * P201_ECG_H
+    ex = np.tile(np.array([1, 3, 5, 7]) / 8 * w, 2).astype(np.float32)
+    ey = np.repeat(np.array([0.25, 0.75]) * hgt, 4).astype(np.float32)
+    return ex, ey, np.full(8, P201_ECG_Z, np.float32)
+
+
+def _p201_ecg_args(n, rng):
+    """An n x n sheet's transmembrane potentials (float32 mV: -85 + 105 u of the Aliev-Panfilov
+    state of P201_CORES rotors, wavelength P201_AP_LAMBDA cells); phi (float32 8, zeroed), h,
+    scale, nx, ny."""
+    n = int(n)
+    ph = _p201_phase(n, n, P201_AP_LAMBDA, rng)
+    u, _ = _p201_ap_state(ph)
+    vm = (np.float32(-85) + np.float32(105) * u).ravel()
+    return [vm, np.zeros(8, np.float32), np.float32(P201_ECG_H), np.float32(P201_ECG_SCALE), _i32(n), _i32(n)]
+
+
+def _p201_ecg_syms(n, rng):
+    ex, ey, ez = _p201_ecg_elec(int(n), int(n))
+    return {"c_elec_x": ex, "c_elec_y": ey, "c_elec_z": ez}
+
+
+def _p201_ecg_ref(vm, h, nx, ny, ex, ey, ez):
+    """pseudo_ecg in float64: the interior cells' sums of grad Vm . r / |r|^3 a lead (the scale
+    not applied) and the sums of their magnitudes."""
+    V = np.asarray(vm, np.float64).reshape(ny, nx)
+    gx = (V[1:-1, 2:] - V[1:-1, :-2]) / (2 * h)
+    gy = (V[2:, 1:-1] - V[:-2, 1:-1]) / (2 * h)
+    px = np.arange(1, nx - 1)[None, :] * h
+    py = np.arange(1, ny - 1)[:, None] * h
+    s, m = [], []
+    for k in range(len(ex)):
+        rx, ry = ex[k] - px, ey[k] - py
+        t = (gx * rx + gy * ry) / (rx * rx + ry * ry + float(ez[k]) ** 2) ** 1.5
+        s.append(t.sum())
+        m.append(np.abs(t).sum())
+    return np.array(s), np.array(m)
+
+
+def _p201_cv_args(n, rng):
+    """An n x n activation-time map (float32 ms; cells P201_CV_H mm apart): the earliest of 1 ..
+    3 focal stimuli (at random points, 0 .. 20 ms apart) spreading elliptically (P201_CV_LONG
+    along fibres at a random angle, P201_CV_TRANS across), delayed by up to P201_CV_DELAY ms
+    in slow-conduction patches (a smoothstep of a smooth field, cell 256, above 0.5), and -1
+    in scars (another such field above P201_CV_SCAR: ~13%, patchy); cv
+    (float32, zeroed), hist (int32 64, zeroed), h, nx, ny."""
+    n = int(n)
+    ns = rng.integers(1, 4)
+    sx, sy = rng.uniform(0, n, ns), rng.uniform(0, n, ns)
+    t0 = np.concatenate([[0.0], rng.uniform(0, 20, ns - 1)])
+    th = rng.uniform(0, np.pi)
+    c, s = np.float32(np.cos(th)), np.float32(np.sin(th))
+    slow = _p201_field(n, n, 256, rng)
+    scar = _p201_field(n, n, 256, rng)
+    lat = np.empty((n, n), np.float32)
+    xs = np.arange(n, dtype=np.float32)[None, :]
+    hl, ht = np.float32(P201_CV_H / P201_CV_LONG), np.float32(P201_CV_H / P201_CV_TRANS)
+    for y0 in range(0, n, 1024):
+        ys = np.arange(y0, min(n, y0 + 1024), dtype=np.float32)[:, None]
+        best = np.full((len(ys), n), np.inf, np.float32)
+        for k in range(ns):
+            dx, dy = xs - np.float32(sx[k]), ys - np.float32(sy[k])
+            a, b = (dx * c + dy * s) * hl, (dy * c - dx * s) * ht
+            np.minimum(best, np.sqrt(a * a + b * b) + np.float32(t0[k]), out=best)
+        sl = np.clip((slow[y0:y0 + len(ys)] - np.float32(0.5)) * np.float32(4), 0, 1)
+        best += np.float32(P201_CV_DELAY) * sl * sl * (np.float32(3) - np.float32(2) * sl)
+        lat[y0:y0 + len(ys)] = np.where(scar[y0:y0 + len(ys)] > P201_CV_SCAR, np.float32(-1), best)
+    return [lat.ravel(), np.zeros(n * n, np.float32), np.zeros(P201_CV_BINS, np.int32), np.float32(P201_CV_H),
+            _i32(n), _i32(n)]
+
+
+def _p201_cv_ref(lat, h, nx, ny):
+    """cv_hist in float32 numpy (as nvcc compiles it: gx * gx + gy * gy an fma, exact in float64
+    and rounded once): the central-difference gradient of interior cells whose four
+    neighbours and themselves were activated, 1 / |grad| clipped to 2 m/s (2 where the
+    gradient is 0), -1 elsewhere; the histogram of 64 bins of 2 / 64 m/s."""
+    f = np.float32
+    L = np.asarray(lat, f).reshape(ny, nx)
+    cv = np.full((ny, nx), f(-1))
+    c, l, r, d, u = L[1:-1, 1:-1], L[1:-1, :-2], L[1:-1, 2:], L[:-2, 1:-1], L[2:, 1:-1]
+    ok = (c >= 0) & (l >= 0) & (r >= 0) & (d >= 0) & (u >= 0)
+    gx = (r - l) / (f(2) * f(h))
+    gy = (u - d) / (f(2) * f(h))
+    g = np.sqrt((gx.astype(np.float64) * gx + gy * gy).astype(f))     # gx * gx + gy * gy contracted to an fma
+    with np.errstate(divide="ignore"):
+        v = np.where(g > 0, np.minimum(f(1) / g, f(2)), f(2))
+    cv[1:-1, 1:-1] = np.where(ok, v, f(-1))
+    b = np.minimum(np.floor(v[ok] * f(32)).astype(np.int64), 63)
+    return cv.ravel(), np.bincount(b, minlength=64)
+
+
+UNSEEN199 = [
+    TimingProbe("probe/aliev-panfilov-tiled", "probe-unseen199", "ap_monodomain", 6144, (P201_AP_TILE, P201_AP_TILE),
+                lambda n: (-(-n // P201_AP_TILE), -(-n // P201_AP_TILE)), _p201_ap_args, source=_P201,
+                note="an Aliev-Panfilov monodomain Euler step on a 6144 x 6144 sheet (37.7M cells: six rotors' spiral "
+                     "waves of wavelength 110 cells, 39% of the cells excited, 2.5% on the upstroke; 7.8% fibrotic "
+                     "cells in patches, 45% of the 16 x 16 tiles touching one), a thread a cell in 16 x 16 blocks: "
+                     "u (float) and the tissue mask (byte) staged in shared memory, the one-cell halo loaded by the "
+                     "edge threads in four divergent branches (the neighbour tiles' rows and columns re-read, mostly "
+                     "L1 / L2 hits), __syncthreads, up to 4 masked neighbour reads from shared memory, v loaded, the "
+                     "cubic reaction and the recovery rate's float division, two stores; 17 B a cell (u, mask, v in, "
+                     "un, vn out: 640 MB): memory-bound"),
+    TimingProbe("probe/fenton-karma-adaptive", "probe-unseen199", "fk_reaction", 1 << 24, 256,
+                lambda n: -(-n // 256), _p201_fk_args, source=_P201, symbols=_p201_fk_syms,
+                note="the Fenton-Karma reaction step (dt 0.1 ms) for 2^24 cells of a 4096-wide sheet (rotors' waves of "
+                     "wavelength 300 cells: 43% depolarised, 1.5% on the upstroke; four parameter regions in nested "
+                     "patches, 67 / 16 / 9 / 8%), a thread a cell in blocks of 256: u, v, w and a region byte loaded, "
+                     "the region's 52-byte FKParams struct read from __constant__ memory (one or two sets a warp), "
+                     "1 + |du/dt| dt / 0.005 forward-Euler sub-steps (98.5% of the cells one, the upstroke's 2 .. 21: "
+                     "9% of the warps run more than one, a warp's longest 1.75 on average), each with ~5 float "
+                     "divisions, a tanhf and Heaviside selects; u, v, w stored in place; 25 B a cell (420 MB): "
+                     "memory-bound, the upstroke warps' divergent loops adding issue"),
+    TimingProbe("probe/luo-rudy-double-aos", "probe-unseen199", "lr1_step", 1 << 21, 128,
+                lambda n: -(-n // 128), _p201_lr_args, source=_P201,
+                note="Luo-Rudy I (1991) cells in double precision, 5 steps of 0.02 ms for 2^21 cells of a 2048-wide "
+                     "sheet 420 ms after pacing (90% on the plateau at V >= -40 mV, 5% at rest ahead of the wave, the rest "
+                     "repolarising; 2% of the warps split by the h / j branch; 0.13% on a second electrode's "
+                     "stimulus), a thread a cell in blocks of 128: a 64-byte Cell struct of 8 doubles loaded and "
+                     "stored (array of structs: 8-byte accesses 64 B apart a lane, 134 MB each way), per step ~30 "
+                     "double exps, a log and ~30 double divisions (the gates' alphas and betas, Rush-Larsen's time "
+                     "constants) with the gates in per-thread arrays (a[6], b[6], y[6]) and the six currents; "
+                     "~1000 FP64 instructions a cell and step: FP64-bound"),
+    TimingProbe("probe/egm-lat-warp-ballot", "probe-unseen199", "egm_lat", 1 << 16, P201_EG_BLOCK,
+                lambda n: -(-n * 32 // P201_EG_BLOCK), _p201_eg_args, source=_P201,
+                note="local activation times of 2^16 unipolar electrograms of 2048 int16 samples (2 kHz, 5 uV a count; "
+                     "268 MB: 80% healthy single deflections, median 5 mV peak to peak, 10% fractionated with 3 .. 6 "
+                     "small deflections, 10% scar with only a far-field bump and no local activation), a warp an "
+                     "electrogram (8 a block of 256): 64 rounds of a coalesced 64-byte load of the warp's 32 samples "
+                     "and their two neighbours (L1 hits), the slope, running min, max and argmin, a __ballot_sync of "
+                     "the steep samples, run starts by shift-and-mask and __popc; then 5-step shuffles of 4 values "
+                     "and three 4-byte stores a warp: memory- and issue-bound (~25 instructions a sample a lane)"),
+    TimingProbe("probe/pseudo-ecg-atomics", "probe-unseen199", "pseudo_ecg", 3072, P201_ECG_BLOCK,
+                lambda n: -(-n * n // P201_ECG_BLOCK), _p201_ecg_args, source=_P201, symbols=_p201_ecg_syms,
+                note="pseudo-ECG at 8 electrodes 10 mm above a 3072 x 3072 sheet (9.4M cells 0.1 mm apart; Vm -85 .. "
+                     "+20 mV of six rotors' spiral waves), a thread a cell in blocks of 256 (a 1-D index split by % "
+                     "and / by nx): 4 neighbour loads (the row's from L1, the rows above and below from L2; 38 MB), "
+                     "2 float divisions, then for each electrode its __constant__ position (a uniform broadcast), "
+                     "rsqrtf, a few FMAs and a shared float atomicAdd with all 32 lanes on one address (75M "
+                     "contended shared atomics), __syncthreads, and 8 global float atomicAdds a block onto the same "
+                     "8 words (295k): bound by the serialised shared atomics"),
+    TimingProbe("probe/cv-histogram-gridstride", "probe-unseen199", "cv_hist", 8192, P201_CV_BLOCK,
+                lambda n: P201_CV_GRID, _p201_cv_args, source=_P201,
+                note="conduction velocity and its histogram from an 8192 x 8192 activation-time map (67M cells 25 um "
+                     "apart: 1 .. 3 focal sources spreading at 0.6 / 0.25 m/s along / across fibres at a random "
+                     "angle, up to 12 ms delays in slow patches, 13% scar marked -1; median 0.27 m/s, 35% of the "
+                     "cells in one bin, 0.3% clipped at 2 m/s), a grid-stride loop of 2048 blocks of 256 (128 cells "
+                     "a thread): i % nx and i / nx, the map's value and 4 neighbours (coalesced; the rows above and "
+                     "below from L1 / L2), two float divisions, sqrtf, a reciprocal, fminf and floorf, a shared int "
+                     "atomicAdd into 64 bins (a warp's cells in 1 .. 3 bins: contended), a 4-byte store; then 64 "
+                     "global atomicAdds a block; 537 MB moved: memory-bound, the contended shared atomics adding"),
+]
+PROBES += UNSEEN199
+
+
+# probe-unseen200 (probes202.cu): an analog circuit simulation (SPICE-style) course's kernels
+# (MNA stamping of a power grid's netlist into a CSR matrix by float atomicAdd, diode-network
+# operating points by Newton-Raphson in double with SPICE's junction limiting, trapezoidal
+# transients of RC interconnect nets with per-thread Thomas solves, an AC sweep of a Butterworth
+# LC ladder with float2 arithmetic, a Pelgrom-mismatch Monte Carlo of an OTA's offset into a
+# shared-memory histogram with warp votes, EKV transistor evaluation with gathered node
+# voltages and __constant__ model cards) as a student who knows CUDA basics writes them,
+# predicted before their first GPU run
+_P202 = "probes202.cu"
+P202_ELEMENT_DTYPE = np.dtype([("type", "<i4"), ("n1", "<i4"), ("n2", "<i4"), ("value", "<f4")])  # struct Element
+P202_EL_R, P202_EL_C, P202_EL_I = 0, 1, 2
+P202_MN_BLOCK = 256
+P202_MN_PITCH = 32                               # mna: a C4 bump every 32 x 32 grid nodes
+P202_MN_R = (0.04, 0.06, 0.05)                   # the grid's horizontal, vertical segments and bump vias (ohm)
+P202_MN_R_SD = 0.05                              # their lognormal spread (process)
+P202_MN_R_PKG, P202_MN_R_VRM = 0.2, 1e-3         # a bump's package path, the regulator's Norton resistance
+P202_MN_VDD = 0.9
+P202_MN_C = (2e-15, 40e-15)                      # a node's capacitance, plus a decap cell's
+P202_MN_I = 4e-6                                 # a node's typical load current (A)
+P202_MN_CELL = 48                                # the smooth fields' correlation length (nodes)
+P202_MN_H = 1e-11                                # the time step (s)
+P202_DN_BLOCK = 256
+P202_DN_SWEEP = (256, -5.0, 10.0)                # diode: the DC sweep's points and range of the source (V)
+P202_DN_RS, P202_DN_RL = (1e3, 0.01), (1e4, 0.05)   # nominal (ohm) and tolerance (3 sigma)
+P202_DN_D1 = (2.52e-9, 1.752)                    # 1N4148: Is (A), N
+P202_DN_D2 = (14.11e-9, 1.984)                   # 1N4001
+P202_DN_IS_SD, P202_DN_N_SD = 0.3, 0.01          # Is lognormal, N relative
+P202_DN_VT, P202_DN_GMIN, P202_DN_RELTOL, P202_DN_VNTOL, P202_DN_MAXIT = 0.025852, 1e-12, 1e-3, 1e-6, 100
+P202_TR_BLOCK = 128
+P202_TR_MAXSEG, P202_TR_SEGLEN, P202_TR_STEPS = 8, 50.0, 64   # as #defined in probes202.cu
+P202_TR_LEN = (40.0, 1.1, 2.0, 3000.0)           # net length (um): lognormal median, sigma, clipped
+P202_TR_LAYERS = ((2.0, 0.20), (0.8, 0.21), (0.12, 0.24))   # local, intermediate, global: ohm / um, fF / um
+P202_TR_DRIVE = ((1, 2, 4, 8, 16), (0.35, 0.3, 0.2, 0.1, 0.05))   # drive strengths and their shares
+P202_TR_RD1 = 8e3                                # an X1 driver's resistance (ohm)
+P202_TR_PIN = 1.2e-15                            # a fanout pin's capacitance (F)
+P202_TR_SLEW = (30e-12, 0.5)                     # input rise time: lognormal median (s), sigma
+P202_AC_NF, P202_AC_NODES, P202_AC_NPAR = 256, 5, 16
+P202_AC_FC, P202_AC_R0 = 1e6, 50.0               # ac: the cutoff (Hz) and the terminations (ohm)
+P202_AC_DECADES = (-1, 1)                        # the sweep: 100 kHz .. 10 MHz, 128 points a decade
+P202_AC_TOL = dict(c=(0.02, 0.05), l=(0.033, 0.10), r=(0.0033, 0.01))   # sigma, clip (relative)
+P202_AC_Q = (40.0, 0.25)                         # inductors' Q at the cutoff: lognormal median, sigma
+P202_MC_BLOCK = 256
+P202_MC_GRIDX = 128                              # mc: blocks a design
+P202_MC_W = (0.4, 0.8, 1.6, 3.2, 6.4, 12.8, 25.6, 51.2)   # the designs' input-pair widths (um) ...
+P202_MC_L = (0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1.0, 2.0)    # ... and lengths; the load W x 2L
+P202_MC_ID = 10e-6                               # a side's bias current (A)
+P202_MC_NB, P202_MC_BINW, P202_MC_SPEC = 128, 5e-4, 5e-3
+P202_MC_AVT, P202_MC_ABETA, P202_MC_KPN, P202_MC_KPP = 3.5e-9, 1e-8, 300e-6, 100e-6
+P202_MC_SEED = 0x5EED
+P202_EK_BLOCK = 256
+P202_EK_VDD = 0.9
+P202_EK_UT = 0.025852
+P202_EK_MODELS = ((1, 0.35, 400e-6, 1.30, 0.10), (1, 0.25, 400e-6, 1.30, 0.10), (1, 0.45, 400e-6, 1.30, 0.10),
+                  (-1, 0.35, 180e-6, 1.35, 0.12), (-1, 0.25, 180e-6, 1.35, 0.12), (-1, 0.45, 180e-6, 1.35, 0.12))
+P202_EK_FLAVOUR = (0.7, 0.2, 0.1)                # svt, lvt, hvt cells
+P202_EK_CELLS = ("INV", "NAND2", "NOR2", "NAND3")
+P202_EK_MIX = (0.4, 0.3, 0.2, 0.1)
+P202_EK_DRIVE = ((1, 2, 4), (0.6, 0.3, 0.1))
+P202_EK_LOCAL = (0.9, 60)                        # inputs from a cell ~Geometric(1 / 60) back, else anywhere
+P202_EK_SWITCHING = 0.1                          # outputs between the rails
+
+
+def _p202_field(shape, cell, rng):
+    """A smooth random field in [0, 1] (float32) on a grid of the shape: uniform values every
+    cell points, bilinear between them."""
+    ny, nx = shape
+    gy, gx = ny // cell + 2, nx // cell + 2
+    c = rng.random((gy, gx), dtype=np.float32)
+    def axis(m):
+        u = np.arange(m, dtype=np.float32) / cell
+        i = u.astype(np.int64)
+        return i, u - i
+    iy, fy = axis(ny)
+    ix, fx = axis(nx)
+    rows = c[iy] * (1 - fy[:, None]) + c[iy + 1] * fy[:, None]
+    return rows[:, ix] * (1 - fx) + rows[:, ix + 1] * fx
+
+
+def _p202_mn_count(W):
+    """The elements of a W x W grid's netlist (mna_stamp's threads)."""
+    B = (W // P202_MN_PITCH) ** 2
+    return 2 * W * (W - 1) + 2 * W * W + 2 * B + 2
+
+
+def _p202_mn_netlist(W, rng):
+    """A W x W on-chip power grid's netlist (P202_ELEMENT_DTYPE; nodes: 1 + y W + x the grid,
+    then the bumps, then the package's supply node): horizontal and vertical segments
+    (P202_MN_R x lognormal(0, P202_MN_R_SD)) row by row, a bump every P202_MN_PITCH nodes in
+    each direction (a via to the grid and the package path to the supply node, which the
+    regulator's Norton resistance ties to ground), each node's capacitance (2 fF, plus a
+    40 fF decap cell with probability f^2 for a smooth field f: clustered), each node's load
+    current P202_MN_I (1 + 9 g^3) lognormal(0, 0.5) to ground (g another smooth field: hot
+    spots), the regulator's Norton current; v_prev (float32) VDD less a smooth IR drop up to
+    45 mV and 1 mV noise at the grid's and bumps' nodes, 0.9 V at the supply node."""
+    W = int(W)
+    N = W * W
+    by = np.arange(P202_MN_PITCH // 2, W, P202_MN_PITCH)
+    bx, byy = np.meshgrid(by, by)
+    bump_grid = (1 + byy * W + bx).ravel()
+    B = len(bump_grid)
+    S = N + B + 1
+    node = 1 + np.arange(N).reshape(W, W)
+    lg = lambda m, k: (P202_MN_R[k] * rng.lognormal(0, P202_MN_R_SD, m)).astype(np.float32)
+    fc = _p202_field((W, W), P202_MN_CELL, rng).ravel()
+    fi = _p202_field((W, W), P202_MN_CELL, rng).ravel()
+    parts = [
+        (P202_EL_R, node[:, :-1].ravel(), node[:, 1:].ravel(), lg(W * (W - 1), 0)),
+        (P202_EL_R, node[:-1, :].ravel(), node[1:, :].ravel(), lg(W * (W - 1), 1)),
+        (P202_EL_R, N + 1 + np.arange(B), bump_grid, lg(B, 2)),
+        (P202_EL_R, N + 1 + np.arange(B), np.full(B, S), np.full(B, P202_MN_R_PKG, np.float32)),
+        (P202_EL_R, np.array([S]), np.array([0]), np.array([P202_MN_R_VRM], np.float32)),
+        (P202_EL_C, node.ravel(), np.zeros(N, np.int64),
+         (P202_MN_C[0] + P202_MN_C[1] * (rng.random(N, dtype=np.float32) < fc * fc)).astype(np.float32)),
+        (P202_EL_I, node.ravel(), np.zeros(N, np.int64),
+         (P202_MN_I * (1 + 9 * fi ** 3) * rng.lognormal(0, 0.5, N)).astype(np.float32)),
+        (P202_EL_I, np.array([0]), np.array([S]), np.array([P202_MN_VDD / P202_MN_R_VRM], np.float32)),
+    ]
+    el = np.zeros(sum(len(p[1]) for p in parts), P202_ELEMENT_DTYPE)
+    k = 0
+    for t, a, b, v in parts:
+        m = len(a)
+        el["type"][k:k + m], el["n1"][k:k + m], el["n2"][k:k + m], el["value"][k:k + m] = t, a, b, v
+        k += m
+    drop = np.float32(0.045) * _p202_field((W, W), 4 * P202_MN_CELL, rng).ravel()
+    v = np.empty(S, np.float32)
+    v[:N] = P202_MN_VDD - drop
+    v[N:S - 1] = P202_MN_VDD - 0.002
+    v[:S - 1] += rng.normal(0, 1e-3, S - 1).astype(np.float32)
+    v[S - 1] = P202_MN_VDD
+    return el, v
+
+
+def _p202_mn_pattern(el, nodes):
+    """The CSR pattern (int32 row_ptr, col; rows and columns node - 1, sorted) of the R and C
+    elements' stamps, ground left out."""
+    rc = el[el["type"] != P202_EL_I]
+    a, b = rc["n1"].astype(np.int64) - 1, rc["n2"].astype(np.int64) - 1
+    both = (a >= 0) & (b >= 0)
+    r = np.concatenate([a[a >= 0], b[b >= 0], a[both], b[both]])
+    c = np.concatenate([a[a >= 0], b[b >= 0], b[both], a[both]])
+    key = np.sort(r * nodes + c)
+    key = key[np.r_[True, key[1:] != key[:-1]]]             # (np.unique: slower here)
+    row_ptr = np.zeros(nodes + 1, np.int64)
+    np.cumsum(np.bincount(key // nodes, minlength=nodes), out=row_ptr[1:])
+    return row_ptr.astype(np.int32), (key % nodes).astype(np.int32)
+
+
+def _p202_mn_args(n, rng):
+    """mna_stamp's arguments for an n x n grid (_p202_mn_netlist): the elements, the pattern,
+    v_prev, G (float32 nnz) and rhs (float32 nodes) zeroed, 1 / h, the element count."""
+    el, v = _p202_mn_netlist(n, rng)
+    row_ptr, col = _p202_mn_pattern(el, len(v))
+    return [el, row_ptr, col, v, np.zeros(len(col), np.float32), np.zeros(len(v), np.float32),
+            np.float32(1 / P202_MN_H), _i32(len(el))]
+
+
+def _p202_mn_ref(el, row_ptr, col, v_prev, inv_h):
+    """mna_stamp in float64 with a dense key lookup (searchsorted on row * nodes + col): G and
+    rhs, and the sums of the magnitudes of the terms added to each entry and their counts."""
+    nodes = len(row_ptr) - 1
+    rows = np.repeat(np.arange(nodes), np.diff(row_ptr))
+    keys = rows * nodes + col.astype(np.int64)
+    t = el["type"]
+    a, b = el["n1"].astype(np.int64) - 1, el["n2"].astype(np.int64) - 1
+    val = el["value"].astype(np.float64)
+    g = np.where(t == P202_EL_R, 1 / np.where(t == P202_EL_R, val, 1), val * np.float64(np.float32(inv_h)))
+    vp = lambda x: np.where(x >= 0, np.asarray(v_prev, np.float64)[np.maximum(x, 0)], 0)
+    rc = t != P202_EL_I
+    want, term = [], []
+    for r, c, s in ((a, a, 1), (b, b, 1), (a, b, -1), (b, a, -1)):
+        m = rc & (r >= 0) & (c >= 0)
+        want.append(r[m] * nodes + c[m])
+        term.append(s * g[m])
+    want, term = np.concatenate(want), np.concatenate(term)
+    pos = np.minimum(np.searchsorted(keys, want), len(keys) - 1)
+    assert (keys[pos] == want).all()                          # every stamp has its entry
+    G = np.bincount(pos, term, len(col))
+    Gmag = np.bincount(pos, np.abs(term), len(col))
+    Gcnt = np.bincount(pos, None, len(col))
+    ieq = np.where(t == P202_EL_C, g * (vp(a) - vp(b)), 0)
+    cur = np.where(t == P202_EL_I, val, 0)
+    ra = np.where(t == P202_EL_I, -cur, ieq)                 # what node a gets, node b the negative
+    rp = np.concatenate([a[a >= 0], b[b >= 0]])
+    rt = np.concatenate([ra[a >= 0], -ra[b >= 0]])
+    keep = (t[np.concatenate([np.flatnonzero(a >= 0), np.flatnonzero(b >= 0)])] != P202_EL_R)
+    rp, rt = rp[keep], rt[keep]
+    rhs = np.bincount(rp, rt, nodes)
+    return G, Gmag, Gcnt, rhs, np.bincount(rp, np.abs(rt), nodes), np.bincount(rp, None, nodes)
+
+
+def _p202_dn_args(n, rng):
+    """n diode-network instances: a DC sweep of the source (P202_DN_SWEEP points, the fastest
+    index) times a Monte Carlo of the parts: rs, rl Gaussian with 3 sigma at their tolerance,
+    the diodes' Is lognormal(0, 0.3) about a 1N4148's and a 1N4001's, N within 1% (float32
+    each); v1, v2 (float64), iters (int32) zeroed, n."""
+    n = int(n)
+    ns, lo, hi = P202_DN_SWEEP
+    m = -(-n // ns)
+    rep = lambda x: np.repeat(np.asarray(x, np.float32), ns)[:n]
+    vs = np.tile(np.linspace(lo, hi, ns, dtype=np.float32), m)[:n]
+    rs = rep(P202_DN_RS[0] * (1 + P202_DN_RS[1] / 3 * rng.standard_normal(m)))
+    rl = rep(P202_DN_RL[0] * (1 + P202_DN_RL[1] / 3 * rng.standard_normal(m)))
+    is1 = rep(P202_DN_D1[0] * rng.lognormal(0, P202_DN_IS_SD, m))
+    nf1 = rep(P202_DN_D1[1] * (1 + P202_DN_N_SD * rng.standard_normal(m)))
+    is2 = rep(P202_DN_D2[0] * rng.lognormal(0, P202_DN_IS_SD, m))
+    nf2 = rep(P202_DN_D2[1] * (1 + P202_DN_N_SD * rng.standard_normal(m)))
+    return [vs, rs, rl, is1, nf1, is2, nf2, np.zeros(n), np.zeros(n), np.zeros(n, np.int32), _i32(n)]
+
+
+def _p202_pnjlim(vnew, vold, vt, vcrit):
+    """SPICE's pnjlim on arrays (float64)."""
+    lim = (vnew > vcrit) & (np.abs(vnew - vold) > 2 * vt)
+    arg = 1 + (vnew - vold) / vt
+    with np.errstate(invalid="ignore", divide="ignore"):
+        up = np.where(arg > 0, vold + vt * np.log(np.where(arg > 0, arg, 1)), vcrit)
+        low = vt * np.log(np.where(vnew > 0, vnew, 1) / vt)
+    return np.where(lim, np.where(vold > 0, up, low), vnew)
+
+
+def _p202_dn_ref(vs, rs, rl, is1, nf1, is2, nf2):
+    """diode_op in numpy (float64, every instance iterated until its own convergence): v1, v2,
+    the iterations."""
+    f = lambda x: np.asarray(x, np.float64)
+    Vs, Gs, Gl, I1, I2 = f(vs), 1 / f(rs), 1 / f(rl), f(is1), f(is2)
+    vt1, vt2 = f(nf1) * P202_DN_VT, f(nf2) * P202_DN_VT
+    vc1, vc2 = vt1 * np.log(vt1 / (np.sqrt(2) * I1)), vt2 * np.log(vt2 / (np.sqrt(2) * I2))
+    n = len(Vs)
+    v1, v2, vd1, vd2 = (np.zeros(n) for _ in range(4))
+    it = np.zeros(n, np.int64)
+    done = np.zeros(n, bool)
+    gmin = P202_DN_GMIN
+    while not done.all() and it.max() < P202_DN_MAXIT:
+        a = ~done
+        d1 = _p202_pnjlim(v1 - v2, vd1, vt1, vc1)
+        d2 = _p202_pnjlim(v1, vd2, vt2, vc2)
+        lim = (d1 != v1 - v2) | (d2 != v1)
+        e1, e2 = np.exp(d1 / vt1), np.exp(d2 / vt2)
+        g1, g2 = I1 * e1 / vt1 + gmin, I2 * e2 / vt2 + gmin
+        q1 = I1 * (e1 - 1) + gmin * d1 - g1 * d1
+        q2 = I2 * (e2 - 1) + gmin * d2 - g2 * d2
+        A = np.stack([np.stack([Gs + g1 + g2, -g1], -1), np.stack([-g1, g1 + Gl], -1)], -2)
+        x = np.linalg.solve(A, np.stack([Gs * Vs - q1 - q2, q1], -1)[..., None])[..., 0]
+        it += a
+        ok = lambda new, old: np.abs(new - old) <= P202_DN_RELTOL * np.maximum(np.abs(new), np.abs(old)) + P202_DN_VNTOL
+        conv = (it > 1) & ~lim & ok(x[:, 0], v1) & ok(x[:, 1], v2)
+        v1, v2, vd1, vd2 = (np.where(a, new, old) for new, old in ((x[:, 0], v1), (x[:, 1], v2), (d1, vd1), (d2, vd2)))
+        done |= a & conv
+    return v1, v2, it
+
+
+def _p202_dn_kcl(v1, v2, vs, rs, rl, is1, nf1, is2, nf2):
+    """The operating points' KCL residuals at nodes 1 and 2 (A, float64, exact diode laws)."""
+    f = lambda x: np.asarray(x, np.float64)
+    i1 = f(is1) * np.expm1((v1 - v2) / (f(nf1) * P202_DN_VT)) + P202_DN_GMIN * (v1 - v2)
+    i2 = f(is2) * np.expm1(v1 / (f(nf2) * P202_DN_VT)) + P202_DN_GMIN * v1
+    return (v1 - f(vs)) / f(rs) + i1 + i2, v2 / f(rl) - i1
+
+
+def _p202_tr_args(n, rng):
+    """n on-chip nets: length (um) lognormal (median 40, sigma 1.1) clipped to 2 .. 3000; the
+    layer local (2 ohm / um, 0.2 fF / um) or, with probability min(len / 1000, 0.8),
+    intermediate (0.8, 0.21) or for nets over 1 mm global (0.12, 0.24) half the time, each
+    with a process spread (3 sigma 10% on r, 5% on c); the driver X1 .. X16 (8 kohm / X)
+    by P202_TR_DRIVE; the load 1 + Poisson(1.5) pins of 1.2 fF; the input's rise time
+    lognormal(30 ps, 0.5) (float32 each); delay, slew (float32) zeroed, n."""
+    n = int(n)
+    med, sg, lo, hi = P202_TR_LEN
+    L = np.clip(med * rng.lognormal(0, sg, n), lo, hi)
+    layer = np.where(rng.random(n) < np.minimum(L / 1000, 0.8), 1, 0)
+    layer = np.where((L > 1000) & (rng.random(n) < 0.5), 2, layer)
+    rc = np.array(P202_TR_LAYERS)[layer]
+    rpu = rc[:, 0] * (1 + 0.1 / 3 * rng.standard_normal(n))
+    cpu = rc[:, 1] * 1e-15 * (1 + 0.05 / 3 * rng.standard_normal(n))
+    rd = P202_TR_RD1 / rng.choice(P202_TR_DRIVE[0], n, p=P202_TR_DRIVE[1])
+    cl = P202_TR_PIN * (1 + rng.poisson(1.5, n)) * (1 + 0.05 * rng.standard_normal(n))
+    tr = P202_TR_SLEW[0] * rng.lognormal(0, P202_TR_SLEW[1], n)
+    f = lambda x: np.asarray(x, np.float32)
+    return [f(L), f(rpu), f(cpu), f(rd), f(cl), f(tr), np.zeros(n, np.float32), np.zeros(n, np.float32), _i32(n)]
+
+
+def _p202_tr_ref(L, rpu, cpu, rd, cl, tr):
+    """rc_net_tran in float64 (from the float32 inputs), the nets grouped by their segment
+    count: the trapezoidal steps by a dense solve, the crossings interpolated; delay, slew."""
+    f = lambda x: np.asarray(x, np.float64)
+    L, rpu, cpu, rd, cl, tr = map(f, (L, rpu, cpu, rd, cl, tr))
+    nseg = np.minimum(P202_TR_MAXSEG, np.ceil(np.float32(L) / np.float32(P202_TR_SEGLEN)).astype(np.int64))
+    delay, slew = np.full(len(L), -1.0), np.full(len(L), -1.0)
+    for ns in np.unique(nseg):
+        m = np.flatnonzero(nseg == ns)
+        k = len(m)
+        rseg, cseg = rpu[m] * L[m] / ns, cpu[m] * L[m] / ns
+        gs, gd = 1 / rseg, 1 / rd[m]
+        C = np.zeros((k, ns + 1))
+        C[:, :] = cseg[:, None]
+        C[:, [0, ns]] = 0.5 * cseg[:, None]
+        C[:, ns] += cl[m]
+        Gm = np.zeros((k, ns + 1, ns + 1))
+        for j in range(ns):                                  # segment j between nodes j and j + 1
+            for p, q, s in ((j, j, 1), (j + 1, j + 1, 1), (j, j + 1, -1), (j + 1, j, -1)):
+                Gm[:, p, q] += s * gs
+        Gm[:, 0, 0] += gd
+        tau = (C * (rd[m][:, None] + np.arange(ns + 1) * rseg[:, None])).sum(axis=1)
+        h = (tr[m] + 5 * tau) / P202_TR_STEPS
+        D = 2 * C / h[:, None]
+        A = Gm + D[:, :, None] * np.eye(ns + 1)
+        Bm = -Gm + D[:, :, None] * np.eye(ns + 1)
+        v = np.zeros((k, ns + 1))
+        uold = np.zeros(k)
+        cross = np.full((k, 3), -1.0)
+        vfar = np.zeros(k)
+        for s in range(1, P202_TR_STEPS + 1):
+            t = s * h
+            unew = np.minimum(t / tr[m], 1)
+            rhs = (Bm @ v[:, :, None])[:, :, 0]
+            rhs[:, 0] += gd * (unew + uold)
+            v = np.linalg.solve(A, rhs[:, :, None])[:, :, 0]
+            vf = v[:, ns]
+            for j, th in enumerate((0.1, 0.5, 0.9)):
+                hit = (cross[:, j] < 0) & (vf >= th)
+                cross[hit, j] = (t - h * (vf - th) / (vf - vfar))[hit]
+            vfar, uold = vf, unew
+        delay[m] = np.where(cross[:, 1] >= 0, cross[:, 1] - 0.5 * tr[m], -1)
+        slew[m] = np.where(cross[:, 2] >= 0, cross[:, 2] - cross[:, 0], -1)
+    return delay, slew
+
+
+def _p202_ac_nominal():
+    """The 9th-order Butterworth ladder's nominal parameters (float64, P202_AC_NPAR): rs, rl,
+    the 5 shunt capacitors, the 4 series inductors, their resistances at Q = 40 (at fc)."""
+    g = 2 * np.sin((2 * np.arange(1, 10) - 1) * np.pi / 18)
+    wc = 2 * np.pi * P202_AC_FC
+    C, Lh = g[0::2] / (wc * P202_AC_R0), g[1::2] * P202_AC_R0 / wc
+    return np.concatenate([[P202_AC_R0, P202_AC_R0], C, Lh, wc * Lh / P202_AC_Q[0], [0]])
+
+
+def _p202_ac_args(n, rng):
+    """n Monte Carlo instances (float32, n x 16) of the ladder: terminations N(1, 0.33%),
+    capacitors N(1, 2%) clipped to +-5%, inductors N(1, 3.3%) clipped to +-10% of nominal,
+    each inductor's resistance for a Q at fc lognormal(40, 0.25); gain, phase (float32 n x
+    P202_AC_NF) zeroed, n."""
+    n = int(n)
+    nom = _p202_ac_nominal()
+    dev = lambda k, kind: np.clip(P202_AC_TOL[kind][0] * rng.standard_normal((n, k)), -P202_AC_TOL[kind][1],
+                                  P202_AC_TOL[kind][1])
+    p = np.tile(nom, (n, 1))
+    p[:, 0:2] *= 1 + dev(2, "r")
+    p[:, 2:7] *= 1 + dev(5, "c")
+    p[:, 7:11] *= 1 + dev(4, "l")
+    p[:, 11:15] = 2 * np.pi * P202_AC_FC * p[:, 7:11] / (P202_AC_Q[0] * rng.lognormal(0, P202_AC_Q[1], (n, 4)))
+    z = np.zeros(n * P202_AC_NF, np.float32)
+    return [p.astype(np.float32).ravel(), z, z.copy(), _i32(n)]
+
+
+def _p202_ac_freqs():
+    lo, hi = P202_AC_DECADES
+    return (P202_AC_FC * np.logspace(lo, hi, P202_AC_NF)).astype(np.float32)
+
+
+def _p202_ac_syms(n, rng):
+    return {"c_freq": _p202_ac_freqs()}
+
+
+def _p202_ac_ref(par, freq):
+    """ac_ladder by numpy's dense complex128 solve of the 5-node admittance matrix: the
+    transfer 2 V(out) / V(source) (n x len(freq))."""
+    p = np.asarray(par, np.float64).reshape(-1, P202_AC_NPAR)
+    w = 2 * np.pi * np.asarray(freq, np.float64)
+    n, nf, N = len(p), len(w), P202_AC_NODES
+    Y = np.zeros((n, nf, N, N), complex)
+    for k in range(N):
+        Y[:, :, k, k] += 1j * w[None, :] * p[:, 2 + k, None]
+    for k in range(N - 1):
+        y = 1 / (p[:, 11 + k, None] + 1j * w[None, :] * p[:, 7 + k, None])
+        Y[:, :, k, k] += y
+        Y[:, :, k + 1, k + 1] += y
+        Y[:, :, k, k + 1] -= y
+        Y[:, :, k + 1, k] -= y
+    Y[:, :, 0, 0] += 1 / p[:, 0, None]
+    Y[:, :, N - 1, N - 1] += 1 / p[:, 1, None]
+    b = np.zeros((n, nf, N, 1), complex)
+    b[:, :, 0, 0] = (2 / p[:, 0])[:, None]
+    return np.linalg.solve(Y, b)[:, :, N - 1, 0]
+
+
+def _p202_mc_designs():
+    """The 64 designs (float32, 64 x 5: W, L of the input pair, W, L of the load, the bias
+    current a side): P202_MC_W x P202_MC_L, the load W x 2L."""
+    w, l = np.meshgrid(P202_MC_W, P202_MC_L, indexing="ij")
+    w, l = w.ravel(), l.ravel()
+    return np.stack([w, l, w, 2 * l, np.full(64, P202_MC_ID)], axis=1).astype(np.float32)
+
+
+def _p202_mc_syms(n, rng):
+    return {"c_design": _p202_mc_designs().ravel()}
+
+
+def _p202_mc_args(n, rng):
+    """mc_offset's arguments for n trials a design: the seed, n, hist (int32 64 x 128), pass
+    (int32 64), sumsq (float32 64) zeroed."""
+    return [np.uint32(P202_MC_SEED), _i32(n), np.zeros(64 * P202_MC_NB, np.int32), np.zeros(64, np.int32),
+            np.zeros(64, np.float32)]
+
+
+def _p202_hash32(x):
+    x = np.asarray(x, np.uint64) & 0xFFFFFFFF
+    x ^= x >> 16
+    x = (x * 0x7FEB352D) & 0xFFFFFFFF
+    x ^= x >> 15
+    x = (x * 0x846CA68B) & 0xFFFFFFFF
+    x ^= x >> 16
+    return x
+
+
+def _p202_mc_ref(seed, ntrials, designs):
+    """mc_offset's offsets in float64 (the uniforms exact, as the kernel's float32): designs
+    x ntrials."""
+    d = np.asarray(designs, np.float64).reshape(-1, 5)
+    t = np.arange(ntrials, dtype=np.uint64)
+    y = np.arange(len(d), dtype=np.uint64)
+    ctr = 4 * (t[None, :] | (y[:, None] << np.uint64(20)))
+    u = [((_p202_hash32(int(seed) ^ _p202_hash32(ctr + k)) >> 8).astype(np.float32) + np.float32(0.5))
+         .astype(np.float64) / 16777216 for k in range(4)]
+    r1, r2 = np.sqrt(-2 * np.log(u[0])), np.sqrt(-2 * np.log(u[2]))
+    z1, z2 = r1 * np.cos(2 * np.pi * u[1]), r1 * np.sin(2 * np.pi * u[1])
+    z3, z4 = r2 * np.cos(2 * np.pi * u[3]), r2 * np.sin(2 * np.pi * u[3])
+    w, l, wl, ll, i0 = (d[:, k, None] for k in range(5))
+    svi, sbi = P202_MC_AVT / np.sqrt(w * l * 1e-12), P202_MC_ABETA / np.sqrt(w * l * 1e-12)
+    svl, sbl = P202_MC_AVT / np.sqrt(wl * ll * 1e-12), P202_MC_ABETA / np.sqrt(wl * ll * 1e-12)
+    vi, vl = np.sqrt(2 * i0 / (P202_MC_KPN * w / l)), np.sqrt(2 * i0 / (P202_MC_KPP * wl / ll))
+    return z1 * svi + z2 * svl * vi / vl + 0.5 * vi * (z3 * sbi + z4 * sbl)
+
+
+def _p202_ek_args(n, rng):
+    """n transistors of a standard-cell block (int32 node ids nd, ng, ns, nb; float32 w, l in
+    um; uint8 model ids), the node voltages (float32) and ids, gm, gds (float32) zeroed, n:
+    cells drawn by P202_EK_MIX (INV, NAND2, NOR2, NAND3) with drive X1 / X2 / X4 (W 0.2 X
+    um NMOS, 0.3 X PMOS, stacked devices wider by the stack height; L 30 nm), threshold
+    flavours by P202_EK_FLAVOUR; node 0 ground, 1 VDD, then each cell's output and internal
+    nodes; each input an output of a cell Geometric(1 / 60) back with probability 0.9 (a
+    placed design's locality), else any earlier cell's; outputs at 0 or 0.9 V with 10 mV
+    noise, 10% switching (uniform between the rails), internal nodes uniform 0 .. 0.45 V."""
+    n = int(n)
+    # each cell's transistors: (kind: 0 N / 1 P, d, g, s, stack) with nodes Y output, M0, M1
+    # internal, A, B, C inputs, G ground, V VDD
+    T = {"INV": [(0, "Y", "A", "G", 1), (1, "Y", "A", "V", 1)],
+         "NAND2": [(0, "Y", "A", "M0", 2), (0, "M0", "B", "G", 2), (1, "Y", "A", "V", 1), (1, "Y", "B", "V", 1)],
+         "NOR2": [(0, "Y", "A", "G", 1), (0, "Y", "B", "G", 1), (1, "M0", "A", "V", 2), (1, "Y", "B", "M0", 2)],
+         "NAND3": [(0, "Y", "A", "M0", 3), (0, "M0", "B", "M1", 3), (0, "M1", "C", "G", 3),
+                   (1, "Y", "A", "V", 1), (1, "Y", "B", "V", 1), (1, "Y", "C", "V", 1)]}
+    size = np.array([len(T[c]) for c in P202_EK_CELLS])
+    nint = np.array([0, 1, 1, 2])
+    m = int(n / (size @ np.array(P202_EK_MIX))) + 64
+    kind = rng.choice(4, m, p=P202_EK_MIX)
+    first = np.concatenate([[0], np.cumsum(size[kind])])        # the cells' first transistors
+    out = 2 + np.concatenate([[0], np.cumsum(1 + nint[kind])])[:-1]   # output node, internals after
+    nodes = out[-1] + 1 + nint[kind[-1]]
+    cid = np.arange(m)
+    back = np.where(rng.random((m, 3)) < P202_EK_LOCAL[0], rng.geometric(1 / P202_EK_LOCAL[1], (m, 3)),
+                    (rng.random((m, 3)) * (cid[:, None] + 1)).astype(np.int64) + 1)
+    src = cid[:, None] - back
+    inp = np.where(src >= 0, out[np.maximum(src, 0)], 1 - (back % 2))   # before the first cells: rails
+    drive = rng.choice(P202_EK_DRIVE[0], m, p=P202_EK_DRIVE[1])
+    flav = rng.choice(3, m, p=P202_EK_FLAVOUR)
+    tot = first[-1]
+    nd, ng, ns_, nb = (np.zeros(tot, np.int64) for _ in range(4))
+    w = np.zeros(tot, np.float32)
+    model = np.zeros(tot, np.uint8)
+    for c, name in enumerate(P202_EK_CELLS):
+        cells = np.flatnonzero(kind == c)
+        code = {"Y": out[cells], "M0": out[cells] + 1, "M1": out[cells] + 2, "A": inp[cells, 0],
+                "B": inp[cells, 1], "C": inp[cells, 2], "G": np.zeros(len(cells), np.int64),
+                "V": np.ones(len(cells), np.int64)}
+        for j, (pk, d, g, s, st) in enumerate(T[name]):
+            at = first[cells] + j
+            nd[at], ng[at], ns_[at] = code[d], code[g], code[s]
+            nb[at] = pk
+            w[at] = (0.3 if pk else 0.2) * drive[cells] * st
+            model[at] = flav[cells] + 3 * pk
+    v = np.zeros(nodes, np.float32)
+    hi = rng.random(m) < 0.5
+    vo = np.where(hi, P202_EK_VDD, 0) + 0.01 * rng.standard_normal(m)
+    sw = rng.random(m) < P202_EK_SWITCHING
+    vo[sw] = rng.uniform(0, P202_EK_VDD, int(sw.sum()))
+    v[out] = np.clip(vo, 0, P202_EK_VDD)
+    for k in (1, 2):
+        has = nint[kind] >= k
+        v[out[has] + k] = rng.uniform(0, P202_EK_VDD / 2, int(has.sum()))
+    v[1] = P202_EK_VDD
+    i32 = lambda x: x[:n].astype(np.int32)
+    z = np.zeros(n, np.float32)
+    return [i32(nd), i32(ng), i32(ns_), i32(nb), w[:n].copy(), np.full(n, 0.03, np.float32), model[:n].copy(),
+            v, z, z.copy(), z.copy(), _i32(n)]
+
+
+def _p202_ek_syms(n, rng):
+    return {"c_model": np.array(P202_EK_MODELS, np.float32).ravel()}
+
+
+def _p202_ek_ref(nd, ng, ns, nb, w, l, model, v):
+    """ekv_eval in float64 (logaddexp for the softplus): ids, gm, gds, and for the
+    tolerances the scales of the current, is clm (if + ir + sf + sr) (A), and of the
+    conductances, is clm (df + dr + 1) / (2 Ut) + lambda times the first (S)."""
+    M = np.array(P202_EK_MODELS, np.float64)[np.asarray(model)]
+    sign, vt0, kp, nn, lam = M.T
+    V = np.asarray(v, np.float64)
+    vb = V[nb]
+    vg, vd, vs = (sign * (V[x] - vb) for x in (ng, nd, ns))
+    ut = np.float64(np.float32(P202_EK_UT))
+    vp = (vg - vt0) / nn
+    Is = 2 * nn * kp * np.asarray(w, np.float64) / np.asarray(l, np.float64) * ut * ut
+    sp = lambda x: np.logaddexp(0, x)
+    sig = lambda x: 1 / (1 + np.exp(-x))
+    xf, xr = (vp - vs) / (2 * ut), (vp - vd) / (2 * ut)
+    i_f, i_r = sp(xf) ** 2, sp(xr) ** 2
+    clm = 1 + lam * np.abs(vd - vs)
+    ids = sign * Is * (i_f - i_r) * clm
+    df, dr = 2 * sp(xf) * sig(xf), 2 * sp(xr) * sig(xr)
+    gm = Is * (df - dr) * clm / (2 * ut * nn)
+    gds = Is * dr * clm / (2 * ut) + Is * (i_f - i_r) * lam * np.where(vd >= vs, 1, -1)
+    s_id = Is * clm * (i_f + i_r + sp(xf) + sp(xr))
+    return ids, gm, gds, s_id, Is * clm * (df + dr + 1) / (2 * ut) + lam * s_id
+
+
+UNSEEN200 = [
+    TimingProbe("probe/mna-stamp-csr-atomic", "probe-unseen200", "mna_stamp", 1024, P202_MN_BLOCK,
+                lambda n: -(-_p202_mn_count(n) // P202_MN_BLOCK), _p202_mn_args, source=_P202,
+                note="MNA stamping of a 1024 x 1024 on-chip power grid's netlist (4.19M elements: 2.1M grid segments row "
+                     "by row, 1M capacitors, 30% of them with a decap cell in clusters, 1M load currents with hot spots: "
+                     "median 9 uA, p99 50 uA; 1024 C4 bumps tied through the package to one supply node), a thread an "
+                     "element in blocks of 256: a 16-byte Element struct (67 MB), for each of up to 4 stamps a linear "
+                     "search of the CSR row through row_ptr and col (1.05M rows of mostly 5 columns, 25 MB, gathered, "
+                     "mostly L2; the supply node's row 1025 columns, which its 1024 package resistors search ~500 deep "
+                     "each), then a float atomicAdd onto G (5.2M entries, 21 MB: 11.5M atomics, each horizontal segment's "
+                     "diagonals shared by 2 lanes of a warp, the supply node's diagonal by 1024 threads) or rhs; the "
+                     "capacitors' v_prev gathers: bound by the global atomics and the dependent search loads"),
+    TimingProbe("probe/diode-newton-pnjlim-f64", "probe-unseen200", "diode_op", 1 << 22, P202_DN_BLOCK,
+                lambda n: -(-n // P202_DN_BLOCK), _p202_dn_args, source=_P202,
+                note="DC operating points of 2^22 instances of a diode network (a 256-point sweep of the source from -5 to"
+                     " 10 V times 16384 Monte Carlo parts: resistors Gaussian, 1% and 5% at 3 sigma, saturation currents "
+                     "lognormal sigma 0.3, N within 1%), a thread an instance in blocks of 256: 7 coalesced float loads "
+                     "(117 MB), then Newton-Raphson in double: per iteration 2 pnjlim (a double log when limiting), 2 exp,"
+                     " the companion models, Cramer's 2 x 2 with 2 double divisions and the reltol / vntol test; 2..14 "
+                     "iterations (mean 6.8: 3 reverse-biased, 7..14 forward, the most at the knee; a warp's 32 "
+                     "neighbouring sweep points differ, its longest 8.6 on average), 20 B stored (84 MB): bound by double-precision issue (exp, log, "
+                     "division) and the divergent iteration counts"),
+    TimingProbe("probe/rc-net-trap-thomas-local", "probe-unseen200", "rc_net_tran", 1 << 16, P202_TR_BLOCK,
+                lambda n: -(-n // P202_TR_BLOCK), _p202_tr_args, source=_P202,
+                note="trapezoidal transients of 2^16 on-chip RC nets (length lognormal, median 40 um, 2 um .. 3 mm: 59% "
+                     "one segment, 2% the 8-segment cap; local, intermediate or global layers; X1 .. X16 drivers; 1 + "
+                     "Poisson(1.5) pins), a thread a net in blocks of 128: 6 coalesced float loads, 5 local arrays of 9 floats (180 B a"
+                     " thread) walked by loops over the net's ns + 1 nodes (runtime trip counts), the Elmore sum, a "
+                     "factorization, then 64 fixed steps each of a tridiagonal matrix-vector product, the Thomas forward "
+                     "and back substitutions (~14 local loads and stores and ~10 FP ops a node, dependent from node to "
+                     "node) and 3 crossing tests; a warp runs its longest net (8 segments in about half of them); two "
+                     "4-byte stores: bound by local-memory (L1) traffic and the dependent, divergent loops at a low "
+                     "occupancy"),
+    TimingProbe("probe/ac-ladder-float2-smem", "probe-unseen200", "ac_ladder", 1 << 16, P202_AC_NF,
+                lambda n: n, _p202_ac_args, source=_P202, symbols=_p202_ac_syms,
+                note="an AC sweep of 2^16 Monte Carlo instances of a 9th-order Butterworth LC ladder (fc 1 MHz, 50 ohm; "
+                     "capacitors N(1, 2%) clipped at 5%, inductors N(1, 3.3%) clipped at 10%, Q lognormal about 40), a "
+                     "block of 256 threads an instance and a thread a frequency (100 kHz .. 10 MHz, 128 a decade; gains 0 "
+                     ".. -180 dB): 16 parameters staged in shared memory by 16 threads, __syncthreads, the frequency from "
+                     "a __constant__ table indexed by the thread (32 addresses a warp load: serialised), 4 complex "
+                     "admittances, 4 complex elimination steps and a complex division (float2 helpers: ~20 float divisions"
+                     " a thread), log10f and atan2f; two coalesced 4-byte stores a thread (134 MB): bound by FP32 issue "
+                     "(the divisions) and the constant loads"),
+    TimingProbe("probe/mc-offset-hist-ballot", "probe-unseen200", "mc_offset", 1 << 18, P202_MC_BLOCK,
+                lambda n: (P202_MC_GRIDX, 64), _p202_mc_args, source=_P202, symbols=_p202_mc_syms,
+                note="a Pelgrom Monte Carlo of a 5-transistor OTA's input offset over 64 designs (8 widths x 8 lengths: "
+                     "sigma 0.36 .. 18 mV, yields 22% .. 100% at 5 mV) with 2^18 trials each (2^24 in all), a grid of 128 "
+                     "x 64 blocks of 256 and a grid-stride loop of 8 trips a thread: 4 lowbias32 hashes (integer multiply "
+                     "/ xor / shift), Box-Muller (2 logf, 2 sqrtf, 2 sinf / cosf pairs), the offset, a floorf bin and a "
+                     "shared-memory atomicAdd into 128 bins (the large designs' trials in 2 .. 6 central bins: contended; "
+                     "the small ones' tails clamped into the end bins), __ballot_sync and __popc for the yield and a "
+                     "5-step __shfl_down_sync sum a trip; a warp's int and float global atomicAdds, up to 128 int global "
+                     "atomicAdds a block: bound by FP32 / SFU issue and the shared atomics' conflicts"),
+    TimingProbe("probe/ekv-eval-gather-const", "probe-unseen200", "ekv_eval", 1 << 23, P202_EK_BLOCK,
+                lambda n: -(-n // P202_EK_BLOCK), _p202_ek_args, source=_P202, symbols=_p202_ek_syms,
+                note="EKV evaluation of 2^23 transistors of a standard-cell block (INV / NAND2 / NOR2 / NAND3 cells placed"
+                     " in netlist order, 4.2M nodes: 16.8 MB of voltages; 42% of devices on), a thread a transistor in "
+                     "blocks of 256: 4 int node ids, W, L and an 8-bit model id loaded coalesced (210 MB), the model card "
+                     "(5 floats) from __constant__ at that id (2 .. 6 addresses a warp: serialised), 4 gathered voltages "
+                     "(bulks and 79% of the sources the rails: broadcasts; the gates from cells ~80 back, 10% anywhere: "
+                     "L2), 2 softplus (expf, logf and a branch), 2 sigmoids, ~8 divisions; 3 coalesced 4-byte stores (100 "
+                     "MB): bound by DRAM traffic and the gathers"),
+]
+PROBES += UNSEEN200
+
+
+# probe-unseen201 (probes203.cu): a streaming algorithms / data sketches course's kernels (a
+# count-min sketch of a packet trace by 64-bit atomicAdd with Mersenne-prime hashes in
+# __constant__ memory, HyperLogLog estimates of many sketches by a double-precision
+# shared-memory reduction, Misra-Gries summaries in per-thread local struct arrays, a DDSketch
+# of request latencies in a shared-memory histogram, LSH candidate pairs checked against
+# 16-bit MinHash signatures a warp a pair with __ballot_sync, weighted reservoir sampling by a
+# bitonic sort of a tile's keys in shared memory) as a student who knows CUDA basics writes
+# them, predicted before their first GPU run
+P203_SRC = "probes203.cu"
+P203_M61 = (1 << 61) - 1                          # cm: the hashes' prime
+P203_CM_D, P203_CM_W = 4, 1 << 16                 # the sketch's rows and width (64-bit counters)
+P203_CM_FLOWS = 1 << 20                           # the trace's flows
+P203_CM_ZIPF = 1.1                                # a flow's packets ~ (rank + 1)^-s (continuous)
+P203_CM_LEN = ((0.40, 40, 66), (0.45, 1500, 1500), (0.15, 67, 1499))   # (share, lo, hi): ACKs, full
+#                                                   MTU frames, the rest uniform
+P203_CM_BLOCK, P203_CM_GRID = 256, 1024           # a grid-stride loop: at most 1024 blocks
+P203_HLL_P = 14                                   # hll: 2^14 registers a sketch (Redis's and HLL++'s)
+P203_HLL_M = 1 << P203_HLL_P
+P203_HLL_CARD = (1, 8)                            # a sketch's cardinality 10^U(1, 8)
+P203_HLL_BLOCK = 256
+P203_MG_K, P203_MG_CHUNK = 8, 64                  # misra-gries: counters a thread, words a thread
+P203_MG_VOCAB = 1 << 20                           # the words: Zipf(1) over a 2^20-word vocabulary
+P203_MG_BLOCK = 128
+P203_MG_DTYPE = np.dtype([("key", "<i4"), ("count", "<i4")])             # struct MGCounter
+P203_DD_BINS = 1024                               # dd: buckets (0: zeros, 1023: overflow)
+P203_DD_ALPHA = 0.01                              # relative accuracy: gamma = (1 + a) / (1 - a)
+P203_DD_MIN = 1e-3                                # ms: at or below, the zero bucket
+P203_DD_MIX = ((0.005, 0, 0), (0.875, 3.0, 0.6), (0.105, 40.0, 0.9), (0.015, 1000, 5000))
+#             (share, median ms, sigma) of zeros, the fast and the slow path's lognormals, then
+#             the timeouts' (share, lo, hi) uniform
+P203_DD_BLOCK, P203_DD_GRID = 256, 1024
+P203_MH_K = 128                                   # minhash: 16-bit values a signature
+P203_MH_DOCS = 1 << 18                            # the corpus
+P203_MH_CLUSTERED = 0.4                           # documents in near-duplicate clusters
+P203_MH_DOCS_PER_CLUSTER = 16                     # clusters: docs / this, sizes Zipf(1)
+P203_MH_SIM = (8, 2)                              # a member's share of its cluster's values: Beta
+P203_MH_TRUE = 0.6                                # candidate pairs from one cluster (the rest random)
+P203_MH_THRESH = 0.6
+P203_MH_BLOCK = 256                               # 8 pairs a block
+P203_WR_TILE, P203_WR_BLOCK, P203_WR_KEEP = 1024, 256, 64
+P203_WR_WEIGHT = (3.0, 1.5)                       # wres: weights lognormal(mu, sigma) ...
+P203_WR_ZERO = 0.03                               # ... and this share 0 (never sampled)
+P203_WR_SEED = 0x9E3779B9
+P203_WR_DTYPE = np.dtype([("key", "<f4"), ("idx", "<i4")])               # struct Cand
+
+
+def _p203_zipf(n, N, s, rng):
+    """n ranks (int64, 0 .. N - 1) with density ~ (x + 1)^-s on [0, N) (continuous, floored)."""
+    u = rng.random(int(n))
+    if s == 1:
+        x = np.exp(u * np.log(N + 1.0)) - 1
+    else:
+        x = (1 - u * (1 - (N + 1.0) ** (1 - s))) ** (1 / (1 - s)) - 1
+    return np.minimum(x.astype(np.int64), N - 1)
+
+
+def _p203_fmix32(h):
+    """murmur3's 32-bit finaliser on uint32 arrays (a bijection)."""
+    h = np.asarray(h, np.uint32).copy()
+    h ^= h >> np.uint32(16)
+    h *= np.uint32(0x85EBCA6B)
+    h ^= h >> np.uint32(13)
+    h *= np.uint32(0xC2B2AE35)
+    h ^= h >> np.uint32(16)
+    return h
+
+
+# ---- cm_update ----
+
+def _p203_cm_args(n, rng, flows=P203_CM_FLOWS):
+    """A packet trace of n packets: each packet's flow rank Zipf(P203_CM_ZIPF) over the flows,
+    its key (uint32) fmix32(rank ^ salt) (distinct keys, in no order); lengths (uint16) from
+    P203_CM_LEN (ACKs 40..66, 1500-byte frames, the rest uniform 67..1499); sketch (uint64,
+    P203_CM_D x P203_CM_W, zeroed), n."""
+    n = int(n)
+    rank = _p203_zipf(n, flows, P203_CM_ZIPF, rng)
+    salt = np.uint32(rng.integers(0, 1 << 32))
+    flow = _p203_fmix32(rank.astype(np.uint32) ^ salt)
+    kind = rng.choice(len(P203_CM_LEN), n, p=[k[0] for k in P203_CM_LEN])
+    lo = np.array([k[1] for k in P203_CM_LEN])[kind]
+    hi = np.array([k[2] for k in P203_CM_LEN])[kind]
+    length = (lo + (rng.random(n) * (hi - lo + 1)).astype(np.int64)).astype(np.uint16)
+    return [flow, length, np.zeros(P203_CM_D * P203_CM_W, np.uint64), _i32(n)]
+
+
+def _p203_cm_syms(n, rng):
+    return {"c_cm_a": rng.integers(1, P203_M61, P203_CM_D, dtype=np.uint64),
+            "c_cm_b": rng.integers(0, P203_M61, P203_CM_D, dtype=np.uint64)}
+
+
+def _p203_cm_cols(flow, a, b):
+    """The columns (int64, D x n) of keys flow: ((a_j x + b_j) mod (2^61 - 1)) mod W in
+    Python's integers."""
+    x = [int(v) for v in np.asarray(flow)]
+    return np.array([[(int(aj) * v + int(bj)) % P203_M61 % P203_CM_W for v in x]
+                     for aj, bj in zip(a, b)], np.int64).reshape(len(a), len(x))
+
+
+def _p203_cm_ref(flow, length, a, b):
+    """cm_update's sketch (uint64, D x W) by np.add.at of the lengths at each row's column."""
+    cols = _p203_cm_cols(flow, a, b)
+    sk = np.zeros((P203_CM_D, P203_CM_W), np.uint64)
+    for j in range(P203_CM_D):
+        np.add.at(sk[j], cols[j], np.asarray(length, np.uint64))
+    return sk
+
+
+# ---- hll_estimate ----
+
+def _p203_hll_regs(card, rng, m=P203_HLL_M):
+    """HyperLogLog registers (uint8, len(card) x m) of sketches that saw ~card[s] distinct
+    64-bit hashes (Poissonised: Poisson(card) of them, each register's independent): register
+    j the largest rank (first set bit of the hash's
+    other 64 - P bits, 1-based) among its ~Poisson(card / m) hashes, P(M <= k) = exp(-card /
+    m 2^-k), so M = max(0, ceil(log2(card / m / E))) for E ~ Exp(1), capped at 64 - P + 1."""
+    card = np.asarray(card, np.float64)
+    out = np.empty((len(card), m), np.uint8)
+    step = 1024
+    for s in range(0, len(card), step):
+        lam = (card[s:s + step] / m).astype(np.float32)[:, None]
+        e = rng.standard_exponential((len(lam), m), dtype=np.float32)
+        with np.errstate(divide="ignore"):
+            k = np.ceil(np.log2(lam / e))
+        out[s:s + step] = np.clip(k, 0, 64 - P203_HLL_P + 1).astype(np.uint8)
+    return out
+
+
+def _p203_hll_args(n, rng):
+    """n sketches of cardinalities 10^U(P203_HLL_CARD) (distinct visitors of n pages, ad
+    campaigns, ...): registers (uint8, n x 2^14 row-major, _p203_hll_regs), est (float64,
+    zeroed), n; the cardinalities are the generator's, not an argument."""
+    n = int(n)
+    card = 10.0 ** rng.uniform(*P203_HLL_CARD, n)
+    return [_p203_hll_regs(card, rng).ravel(), np.zeros(n, np.float64), _i32(n)]
+
+
+def _p203_hll_ref(reg):
+    """hll_estimate in numpy (float64): alpha m^2 / sum 2^-M, or m ln(m / V) with V > 0 empty
+    registers where that is at most 2.5 m."""
+    r = np.asarray(reg).reshape(-1, P203_HLL_M).astype(np.int64)
+    m = float(P203_HLL_M)
+    z = np.ldexp(1.0, -r).sum(axis=1)
+    v = (r == 0).sum(axis=1)
+    raw = 0.7213 / (1 + 1.079 / m) * m * m / z
+    with np.errstate(divide="ignore"):
+        lin = m * np.log(m / v)
+    return np.where((raw <= 2.5 * m) & (v > 0), lin, raw)
+
+
+# ---- misra_gries ----
+
+def _p203_mg_args(n, rng, vocab=P203_MG_VOCAB):
+    """A stream of n words (int32 ids: Zipf(1) ranks over the vocabulary, rank -> id by a
+    random permutation), summary (MGCounter: key, count int32; K a thread of ceil(n / 64),
+    zeroed), n."""
+    n = int(n)
+    ids = rng.permutation(vocab).astype(np.int32)
+    items = ids[_p203_zipf(n, vocab, 1, rng)]
+    nt = -(-n // P203_MG_CHUNK)
+    return [items, np.zeros(nt * P203_MG_K, P203_MG_DTYPE), _i32(n)]
+
+
+def _p203_mg_ref(items):
+    """Each chunk's Misra-Gries summary as a dict key -> count (> 0): an item's counter
+    incremented, a new one started while fewer than K are held, else every counter
+    decremented and those at zero dropped."""
+    items = np.asarray(items).tolist()
+    out = []
+    for s in range(0, len(items), P203_MG_CHUNK):
+        c = {}
+        for x in items[s:s + P203_MG_CHUNK]:
+            if x in c:
+                c[x] += 1
+            elif len(c) < P203_MG_K:
+                c[x] = 1
+            else:
+                c = {k: v - 1 for k, v in c.items() if v > 1}
+        out.append(c)
+    return out
+
+
+# ---- dd_sketch ----
+
+def _p203_dd_params():
+    """dd_sketch's min_value, inv_log_gamma (float32) and key_offset (int32): the smallest
+    latency above min_value in bucket 1."""
+    g = (1 + P203_DD_ALPHA) / (1 - P203_DD_ALPHA)
+    inv = np.float32(1 / np.log(g))
+    off = 1 - int(np.ceil(np.log(np.float32(P203_DD_MIN)) * inv))
+    return np.float32(P203_DD_MIN), inv, np.int32(off)
+
+
+def _p203_dd_args(n, rng):
+    """n request latencies (float32, ms) from P203_DD_MIX: 0.5% zeros (below the timer's
+    resolution), 87.5% lognormal around 3 ms (sigma 0.6), 10.5% around 40 ms (sigma 0.9: the
+    database path), 1.5% timeouts U(1000, 5000) ms, in random order; hist (int32 1024),
+    total (float32 1) zeroed, the bucket parameters (_p203_dd_params), n."""
+    n = int(n)
+    share = [k[0] for k in P203_DD_MIX]
+    kind = rng.choice(len(share), n, p=share)
+    lat = np.zeros(n, np.float32)
+    for k in (1, 2):
+        sel = kind == k
+        _, med, sd = P203_DD_MIX[k]
+        lat[sel] = med * np.exp(sd * rng.standard_normal(int(sel.sum()), dtype=np.float32))
+    sel = kind == 3
+    lat[sel] = rng.uniform(P203_DD_MIX[3][1], P203_DD_MIX[3][2], int(sel.sum()))
+    return [lat, np.zeros(P203_DD_BINS, np.int32), np.zeros(1, np.float32), *_p203_dd_params(), _i32(n)]
+
+
+def _p203_dd_ref(lat, min_value, inv, off):
+    """dd_sketch's histogram (int64) in numpy's float32: bucket ceil(log(x) inv) + off
+    clamped to 1 .. 1023 above min_value, else 0."""
+    x = np.asarray(lat, np.float32)
+    pos = x > min_value
+    with np.errstate(divide="ignore"):
+        k = np.ceil(np.log(np.where(pos, x, np.float32(1))) * np.float32(inv)).astype(np.int64) + int(off)
+    b = np.where(pos, np.clip(k, 1, P203_DD_BINS - 1), 0)
+    return np.bincount(b, minlength=P203_DD_BINS)
+
+
+# ---- minhash_verify ----
+
+def _p203_mh_sigs(rng, docs=P203_MH_DOCS):
+    """The corpus's 16-bit MinHash signatures (uint16, docs x 128) and each document's cluster
+    (-1 alone): P203_MH_CLUSTERED of the documents in docs / 16 near-duplicate clusters
+    (sizes Zipf(1)), each member keeping each of its cluster's base values with probability
+    its similarity ~ Beta(P203_MH_SIM) (mean 0.8), the other values uniform."""
+    D, K = int(docs), P203_MH_K
+    ncl = max(1, D // P203_MH_DOCS_PER_CLUSTER)
+    cl = np.where(rng.random(D) < P203_MH_CLUSTERED, _p203_zipf(D, ncl, 1, rng), -1)
+    base = rng.integers(0, 1 << 16, (ncl, K), dtype=np.uint16)
+    sim = rng.beta(*P203_MH_SIM, D).astype(np.float32)
+    sig = rng.integers(0, 1 << 16, (D, K), dtype=np.uint16)
+    keep = (cl >= 0)[:, None] & (rng.random((D, K), dtype=np.float32) < sim[:, None])
+    sig[keep] = base[np.broadcast_to(np.maximum(cl, 0)[:, None], (D, K))[keep], np.nonzero(keep)[1]]
+    return sig, cl
+
+
+def _p203_mh_args(n, rng, docs=P203_MH_DOCS):
+    """Signatures (_p203_mh_sigs, uint16 row-major) and n LSH candidate pairs (CandPair: int32
+    a, b interleaved): P203_MH_TRUE of them a clustered document and another member of its
+    cluster (a random document if it is alone there), the rest two random documents (the
+    banding's false positives), in random order; jac (float32), near (int32 n), nnear
+    (int32 1) zeroed, thresh, n."""
+    n, D = int(n), int(docs)
+    sig, cl = _p203_mh_sigs(rng, D)
+    a = rng.integers(0, D, n)
+    b = rng.integers(0, D - 1, n)
+    b = b + (b >= a)                                     # another document
+    mem = np.flatnonzero(cl >= 0)
+    mem = mem[np.argsort(cl[mem], kind="stable")]
+    start = np.searchsorted(cl[mem], np.arange(cl.max() + 2))
+    true = np.flatnonzero(rng.random(n) < P203_MH_TRUE)
+    pa = mem[rng.integers(0, len(mem), len(true))]
+    c = cl[pa]
+    size = start[c + 1] - start[c]
+    k = rng.integers(0, np.maximum(size - 1, 1))
+    pb = mem[start[c] + k]
+    pb = np.where(pb == pa, mem[start[c] + size - 1], pb)   # another member (the last for itself)
+    ok = size > 1
+    a[true[ok]], b[true[ok]] = pa[ok], pb[ok]
+    pairs = np.stack([a, b], axis=1).astype(np.int32)
+    return [sig.ravel(), pairs.ravel(), np.zeros(n, np.float32), np.zeros(n, np.int32), np.zeros(1, np.int32),
+            np.float32(P203_MH_THRESH), _i32(n)]
+
+
+def _p203_mh_ref(sig, pairs, thresh):
+    """minhash_verify in numpy's float32: the agreeing slots r = matches / 128, the estimate
+    max((r - 2^-16) / (1 - 2^-16), 0) and the pairs at thresh or above."""
+    s = np.asarray(sig).reshape(-1, P203_MH_K)
+    p = np.asarray(pairs).reshape(-1, 2)
+    m = (s[p[:, 0]] == s[p[:, 1]]).sum(axis=1)
+    r = m.astype(np.float32) / np.float32(P203_MH_K)
+    c = np.float32(1 / 65536)
+    j = np.maximum((r - c) / (np.float32(1) - c), np.float32(0))
+    return j, np.flatnonzero(j >= np.float32(thresh)), m
+
+
+# ---- wres_topk ----
+
+def _p203_wr_args(n, rng):
+    """n item weights (float32: lognormal(P203_WR_WEIGHT), order values in dollars, about
+    e^3 = $20 typical, a long tail; P203_WR_ZERO of them 0), out (Cand: key float32, idx
+    int32; 64 a tile of 1024, zeroed), the hash seed (uint32), n."""
+    n = int(n)
+    w = np.exp(np.float32(P203_WR_WEIGHT[0]) + np.float32(P203_WR_WEIGHT[1]) * rng.standard_normal(n, dtype=np.float32))
+    w[rng.random(n, dtype=np.float32) < P203_WR_ZERO] = 0
+    tiles = -(-n // P203_WR_TILE)
+    return [w.astype(np.float32), np.zeros(tiles * P203_WR_KEEP, P203_WR_DTYPE), np.uint32(P203_WR_SEED), _i32(n)]
+
+
+def _p203_wr_keys(w, seed, n=None):
+    """Each item's key (float32) log(u) / w, u = ((fmix32(i ^ seed) >> 8) + 0.5) 2^-24 in
+    float32 (-inf for w = 0 and past n, the tiles padded to 1024)."""
+    w = np.asarray(w, np.float32)
+    n = len(w) if n is None else n
+    tiles = -(-n // P203_WR_TILE)
+    i = np.arange(tiles * P203_WR_TILE)
+    h = _p203_fmix32(i.astype(np.uint32) ^ np.uint32(seed))
+    u = ((h >> np.uint32(8)).astype(np.float32) + np.float32(0.5)) * np.float32(1 / 16777216)
+    wi = np.zeros(len(i), np.float32)
+    wi[:n] = w[:n]
+    with np.errstate(divide="ignore"):
+        key = np.where(wi > 0, np.log(u) / np.where(wi > 0, wi, np.float32(1)), np.float32(-np.inf))
+    return key.astype(np.float32)
+
+
+def _p203_wr_ref(w, seed, n=None):
+    """Each tile's 64 best (key, index), best first (key descending, ties by index): keys
+    and indices (tiles x 64)."""
+    key = _p203_wr_keys(w, seed, n).reshape(-1, P203_WR_TILE)
+    idx = np.arange(key.size).reshape(key.shape)
+    order = np.lexsort((idx, -key.astype(np.float64)), axis=1)[:, :P203_WR_KEEP]
+    return np.take_along_axis(key, order, axis=1), np.take_along_axis(idx, order, axis=1)
+
+
+UNSEEN201 = [
+    TimingProbe("probe/countmin-flow-bytes-u64atomic", "probe-unseen201", "cm_update", 1 << 23, P203_CM_BLOCK,
+                lambda n: min(-(-n // P203_CM_BLOCK), P203_CM_GRID), _p203_cm_args, source=P203_SRC,
+                symbols=_p203_cm_syms,
+                note="a count-min sketch (4 rows x 2^16 64-bit counters: 2 MB, L2-resident) of a 2^23-packet trace's "
+                     "bytes by flow (2^20 flows, packets Zipf(1.1): ~545k flows seen, the top flow 9% of the packets, "
+                     "the top 1% of flows 77%; lengths 40-66 B ACKs 40%, 1500 B frames 45%, the rest uniform), a "
+                     "grid-stride loop over 1024 blocks of 256 (32 packets a thread): 6 B of coalesced loads a "
+                     "packet (48 MB), then for each row a 64 x 32-bit multiply with __umul64hi, the Mersenne folds "
+                     "by shifts and masks, a compare and the power-of-two modulo (a_j, b_j uniform __constant__ "
+                     "reads), and a 64-bit atomicAdd (2^25 in all, ~28 distinct flows a warp: random L2 words, the "
+                     "elephants' same-address atomics serialised, ~3 packets of the top flow in a warp): bound by "
+                     "the L2 atomic units"),
+    TimingProbe("probe/hll-estimate-double-smem", "probe-unseen201", "hll_estimate", 1 << 14, P203_HLL_BLOCK,
+                lambda n: n, _p203_hll_args, source=P203_SRC,
+                note="HyperLogLog cardinality estimates of 2^14 sketches (2^14 one-byte registers each: 256 MB; "
+                     "cardinalities log-uniform 10 .. 10^8, registers 0 .. ~30, mostly empty in the small half), a "
+                     "block of 256 threads a sketch: 64 one-byte loads a thread (32 B a warp, coalesced), each "
+                     "register's 1ULL << M converted to double and a double division 1.0 / 2^M (2^28 FP64 "
+                     "divisions in all), a double add and an empty-register count, then an 8-step shared-memory tree "
+                     "(double and int, __syncthreads each step, half the threads idle each step) and thread 0's "
+                     "estimate (a double log for the ~half of the sketches under 2.5 m); 128 KB stored: bound by "
+                     "FP64 division throughput, then the 256 MB byte-load stream"),
+    TimingProbe("probe/misra-gries-local-struct", "probe-unseen201", "misra_gries", 1 << 25, P203_MG_BLOCK,
+                lambda n: -(-n // (P203_MG_CHUNK * P203_MG_BLOCK)), _p203_mg_args, source=P203_SRC,
+                note="Misra-Gries summaries of a 2^25-word stream (Zipf(1) over 2^20 word ids: the top word 5%, ~58 "
+                     "distinct words in 64), a thread a contiguous chunk of 64 words (2^19 threads in blocks of "
+                     "128): each warp load 32 words 256 B apart (32 sectors, reused by the next 7 loads through "
+                     "L1; 128 MB read), 8 (key, count) counters in a local struct array (64 B a thread, local memory: "
+                     "indexed by the found and the empty slot), per word a search loop over up to 8 counters (two "
+                     "local loads and compares a step, an early break on a match: mostly all 8 steps), then one of "
+                     "three divergent branches (take an empty counter for 87% of the words, decrement all 8 for "
+                     "11%, increment for 2%); 8 counters of 8 B stored a thread, 64 B apart (32 MB): bound by local-memory (L1) "
+                     "traffic and divergent integer issue"),
+    TimingProbe("probe/ddsketch-latency-smem-hist", "probe-unseen201", "dd_sketch", 1 << 26, P203_DD_BLOCK,
+                lambda n: min(-(-n // P203_DD_BLOCK), P203_DD_GRID), _p203_dd_args, source=P203_SRC,
+                note="a DDSketch (1% relative accuracy, 1024 log-spaced buckets) of 2^26 request latencies (256 MB of "
+                     "float32: 87.5% lognormal around 3 ms, 10.5% around 40 ms, 1.5% timeouts of 1-5 s, 0.5% zeros; "
+                     "p50 3.3 ms, p99 2.3 s), a grid-stride loop over 1024 blocks of 256 (256 latencies a thread, "
+                     "coalesced 128 B warp loads): per latency a compare, logf, a multiply, ceilf and a clamp, and a "
+                     "shared int atomicAdd into the block's 4 KB histogram (~29 distinct buckets in a warp: few "
+                     "same-address replays; ~450 buckets used a block, the busiest 1.2%), a float add; then a 5-step "
+                     "__shfl_down_sync sum and one float atomicAdd a warp (8192 on one word), __syncthreads, and "
+                     "each block's ~450 non-empty buckets atomicAdd-ed onto the global histogram (0.5M atomics on "
+                     "1024 words): bound by the 256 MB DRAM stream and the shared atomics' issue"),
+    TimingProbe("probe/minhash-bbit-ballot-pairs", "probe-unseen201", "minhash_verify", 1 << 22, P203_MH_BLOCK,
+                lambda n: -(-n * 32 // P203_MH_BLOCK), _p203_mh_args, source=P203_SRC,
+                note="2^22 LSH candidate pairs checked against 16-bit MinHash signatures of 2^18 documents (128 values "
+                     "a document: 64 MB; 40% of the documents in 16k near-duplicate clusters of Zipf sizes; 60% of "
+                     "the pairs within a cluster, 40% random with no match; 36% of the pairs at the 0.6 threshold), "
+                     "a warp a pair (8 a block of 256): the 8-byte pair read by every lane (broadcast), 4 steps of "
+                     "two 2-byte loads a lane (64 contiguous bytes a warp and row: two 256-byte rows gathered at "
+                     "random a pair, 2 GB from a table larger than L2), a compare, __ballot_sync and __popc; lane "
+                     "0's float division, a 4-byte store (16 MB) and, for 36% of the pairs, an atomicAdd on one "
+                     "counter (1.5M same-address atomics) and a scattered 4-byte store: bound by the serialised "
+                     "same-address atomics and the gathered row loads"),
+    TimingProbe("probe/wres-bitonic-topk-smem", "probe-unseen201", "wres_topk", 1 << 24, P203_WR_BLOCK,
+                lambda n: -(-n // P203_WR_TILE), _p203_wr_args, source=P203_SRC,
+                note="weighted reservoir sampling (A-Res) of 2^24 items (float32 weights lognormal(3, 1.5), 3% zero: "
+                     "64 MB), a block of 256 threads a tile of 1024 items (16384 blocks): 4 coalesced loads a "
+                     "thread, each item's murmur3 finaliser hash (2 multiplies, 3 xor-shifts), a logf and a float "
+                     "division, an 8-byte (key, index) struct stored to shared memory (8 KB a block); a bitonic "
+                     "sort of the tile: 55 stages between __syncthreads, 2 compare-exchanges a thread a stage (two "
+                     "8-byte shared loads, a float and int compare in a device function, a divergent swap of two "
+                     "8-byte stores); 64 threads store the tile's best 8 B each (8 MB): bound by shared-memory "
+                     "instruction issue and the 55 barriers a block"),
+]
+PROBES += UNSEEN201
+
+
+# probe-unseen202 (probes204.cu): a blockchain / cryptocurrency engineering course's kernels
+# (a SHA-256d proof-of-work nonce search from a midstate in __constant__ memory, merkle roots
+# of many blocks a level at a time in shared memory, prevout lookups in an open-addressing
+# UTXO hash table of structs with 64-bit atomics, a secp256k1 vanity-search walk by Jacobian
+# mixed additions in 32-bit limbs, a BIP37 bloom filter in shared memory tested with
+# MurmurHash3 and warp ballots, a fee-rate histogram with shared int / float atomics and a
+# double shuffle sum) as a student who knows CUDA basics writes them, predicted before their
+# first GPU run
+_P204 = "probes204.cu"
+P204_SHA_BLOCK = 256
+P204_SHA_TARGET = 0x00007FFF                     # share target: the hash's top 32 bits <= this (2^-17)
+P204_SHA_MAXFOUND = 64
+P204_SHA_BITS = 0x17034219                       # the header's nBits (a 2024 block's)
+P204_MK_MAXTX = 1024                             # as #defined in probes204.cu (MK_MAXTX)
+P204_MK_TX = (300, 0.8)                          # a block's transactions: 1 + lognormal(median, sigma), capped
+P204_MK_EMPTY = 0.01                             # blocks with the coinbase alone
+P204_MK_BLOCK = P204_MK_MAXTX                    # a thread a transaction
+P204_UT_SLOTS = 1 << 23                          # utxo: the table's slots (48-byte Coins: 403 MB)
+P204_UT_LOAD = 0.6                               # its coins / slots
+P204_UT_TIP = 840000                             # the spending block's height
+P204_UT_RECENT = 0.5                             # coins created recently (age ~ Exp(30000 blocks)), else uniform
+P204_UT_COINBASE = 0.003                         # coinbase transactions among the creating ones
+P204_UT_MISSING = 0.01                           # inputs spending a coin not in the set
+P204_UT_VALUE = (1e5, 2.2)                       # a coin's satoshis: lognormal(median, sigma) >= 546
+P204_UT_BLOCK = 256
+P204_UT_EMPTY = 0xFFFFFFFF
+P204_UT_CB_FLAG = 0x80000000
+P204_UT_DTYPE = np.dtype([("txid", "<u4", (8,)), ("vout", "<u4"), ("height", "<u4"), ("value", "<u8")])  # Coin
+P204_OP_DTYPE = np.dtype([("txid", "<u4", (8,)), ("vout", "<u4")])      # Outpoint
+P204_EC_STEPS = 4                                # secp: additions of G a thread
+P204_EC_BLOCK = 128
+P204_EC_P = 2 ** 256 - 2 ** 32 - 977
+P204_EC_ORDER = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141
+P204_EC_G = (0x79BE667EF9DCBBAC55A06295CE870B07029BFCDB2DCE28D959F2815B16F81798,
+             0x483ADA7726A3C4655DA4FBFC0E1108A8FD17B448A68554199C47D08FFB10D4B8)
+P204_BL_WATCH = 10000                            # bloom: the wallet's watched elements
+P204_BL_FP = 1e-4                                # the filter's designed false-positive rate
+P204_BL_BYTES = int(min(-1 / np.log(2) ** 2 * P204_BL_WATCH * np.log(P204_BL_FP), 36000 * 8)) // 8
+P204_BL_NHASH = int(min(P204_BL_BYTES * 8 / P204_BL_WATCH * np.log(2), 50))
+P204_BL_WALLET_TX = 0.005                        # transactions paying or spending the wallet
+P204_BL_BLOCK = 256
+P204_BL_GRID = 8192                              # the grid-stride loop's blocks at most
+P204_FH_NB, P204_FH_SPACING = 200, 1.05          # as #defined in probes204.cu
+P204_FH_BLOCK = 256
+P204_FH_GRID = 1024                              # the grid-stride loop's blocks at most
+P204_FH_ROUND = (1, 2, 3, 5, 10, 12, 15, 20, 25, 50, 100)   # wallets' round fee rates (sat/vB)
+
+
+# ---- sha256d-nonce-scan ----
+
+_P204_K = [0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+           0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+           0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+           0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+           0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+           0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+           0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+           0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2]
+_P204_IV = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
+
+
+def _p204_compress(state, block):
+    """SHA-256's compression of one 64-byte block into state (8 ints), in Python (the
+    midstate for sha256d_scan's __constant__ job; the tests check hashes with hashlib)."""
+    M = 0xFFFFFFFF
+    rr = lambda x, k: (x >> k | x << (32 - k)) & M
+    w = list(np.frombuffer(block, ">u4").astype(int))
+    for i in range(16, 64):
+        s0 = rr(w[i - 15], 7) ^ rr(w[i - 15], 18) ^ w[i - 15] >> 3
+        s1 = rr(w[i - 2], 17) ^ rr(w[i - 2], 19) ^ w[i - 2] >> 10
+        w.append((w[i - 16] + s0 + w[i - 7] + s1) & M)
+    a, b, c, d, e, f, g, h = state
+    for i in range(64):
+        t1 = (h + (rr(e, 6) ^ rr(e, 11) ^ rr(e, 25)) + ((e & f) ^ (~e & g)) + _P204_K[i] + w[i]) & M
+        t2 = ((rr(a, 2) ^ rr(a, 13) ^ rr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) & M
+        a, b, c, d, e, f, g, h = (t1 + t2) & M, a, b, c, (d + t1) & M, e, f, g
+    return [(x + y) & M for x, y in zip(state, (a, b, c, d, e, f, g, h))]
+
+
+def _p204_header(rng):
+    """An 80-byte Bitcoin block header template with nonce 0: version 0x20000000 with random
+    BIP320 version-rolling bits (13..28), the previous block's hash (random, its last 10
+    internal bytes zero as a mined hash's are), a random merkle root, a 2024 time, nBits
+    P204_SHA_BITS."""
+    version = 0x20000000 | int(rng.integers(0, 1 << 16)) << 13
+    prev = rng.integers(0, 256, 32, dtype=np.uint8)
+    prev[22:] = 0
+    merkle = rng.integers(0, 256, 32, dtype=np.uint8).tobytes()
+    t = 1704067200 + int(rng.integers(0, 3 * 10 ** 7))
+    return (np.array([version], "<u4").tobytes() + prev.tobytes() + merkle
+            + np.array([t, P204_SHA_BITS, 0], "<u4").tobytes())
+
+
+def _p204_sha_job(header):
+    """sha256d_scan's __constant__ job of an 80-byte header: the midstate of its first 64
+    bytes and its bytes 64..75 as big-endian words (uint32)."""
+    return {"c_mid": np.array(_p204_compress(_P204_IV, header[:64]), np.uint32),
+            "c_tail": np.frombuffer(header[64:76], ">u4").astype(np.uint32)}
+
+
+def _p204_sha_syms(n, rng):
+    return _p204_sha_job(_p204_header(rng))
+
+
+def _p204_sha_args(n, rng, target=P204_SHA_TARGET):
+    """The first nonce (a random uint32: nonces wrap around 2^32), the share target, found
+    (uint32 P204_SHA_MAXFOUND) and nfound (int32 1) zeroed, maxfound, n."""
+    return [np.uint32(rng.integers(0, 1 << 32)), np.uint32(target), np.zeros(P204_SHA_MAXFOUND, np.uint32),
+            np.zeros(1, np.int32), np.int32(P204_SHA_MAXFOUND), _i32(n)]
+
+
+def _p204_sha_ref(header, nonce0, n, target):
+    """sha256d_scan by hashlib: the nonces nonce0 .. nonce0 + n - 1 (mod 2^32) whose double
+    SHA-256, read as a little-endian number, has its top 32 bits <= target."""
+    import hashlib
+    out = []
+    for i in range(int(n)):
+        nonce = (int(nonce0) + i) & 0xFFFFFFFF
+        d = hashlib.sha256(hashlib.sha256(header[:76] + nonce.to_bytes(4, "little")).digest()).digest()
+        if int.from_bytes(d[28:], "little") <= target:
+            out.append(nonce)
+    return sorted(out)
+
+
+# ---- merkle-root-smem ----
+
+def _p204_mk_counts(n, rng):
+    """n blocks' transaction counts: P204_MK_EMPTY of them the coinbase alone, the others 1 +
+    lognormal(P204_MK_TX), capped at P204_MK_MAXTX."""
+    med, sig = P204_MK_TX
+    c = 1 + np.minimum(rng.lognormal(np.log(med), sig, int(n)), P204_MK_MAXTX - 1).astype(np.int64)
+    return np.where(rng.random(int(n)) < P204_MK_EMPTY, 1, c)
+
+
+def _p204_mk_args(n, rng):
+    """n blocks (_p204_mk_counts) of random txids (uint32 words, 8 a txid: hashes, uniform),
+    first (int32 n + 1: the offsets); root (uint32 8 n), mutated (int32 n) zeroed, n."""
+    c = _p204_mk_counts(n, rng)
+    first = np.concatenate([[0], np.cumsum(c)]).astype(np.int32)
+    txid = rng.integers(0, 1 << 32, 8 * int(first[-1]), dtype=np.uint32)
+    return [txid, first, np.zeros(8 * int(n), np.uint32), np.zeros(int(n), np.int32), _i32(n)]
+
+
+def _p204_mk_ref(txid, first):
+    """merkle_roots by hashlib, Bitcoin Core's ComputeMerkleRoot: each level's hashes paired
+    (the last one with itself on an odd level), mutation when a pair's two are equal; the
+    roots (uint32 n x 8, big-endian words of the digests) and the mutation flags."""
+    import hashlib
+    raw = np.asarray(txid, np.uint32).astype(">u4").tobytes()
+    roots, muts = [], []
+    for b in range(len(first) - 1):
+        lvl = [raw[32 * t:32 * t + 32] for t in range(first[b], first[b + 1])]
+        mut = False
+        while len(lvl) > 1:
+            mut |= any(lvl[p] == lvl[p + 1] for p in range(0, len(lvl) - 1, 2))
+            if len(lvl) % 2:
+                lvl.append(lvl[-1])
+            lvl = [hashlib.sha256(hashlib.sha256(lvl[p] + lvl[p + 1]).digest()).digest()
+                   for p in range(0, len(lvl), 2)]
+        roots.append(np.frombuffer(lvl[0], ">u4"))
+        muts.append(int(mut))
+    return np.array(roots, np.uint32), np.array(muts)
+
+
+# ---- utxo-probe-structs ----
+
+def _p204_ut_home(txid0, vout, mask):
+    """A coin's home slot: its txid's first word xor its vout times 0x9E3779B1, masked."""
+    mix = (np.asarray(vout, np.uint64) * np.uint64(0x9E3779B1)) & np.uint64(0xFFFFFFFF)
+    return ((np.asarray(txid0, np.uint64) ^ mix) & np.uint64(mask)).astype(np.int64)
+
+
+def _p204_ut_coins(m, rng):
+    """m unspent coins (P204_UT_DTYPE, vout and txid filled) of creating transactions with 1
+    (35%), 2 (55%) or 3 + 2 Pareto(1.5) (at most 500: batch payouts) unspent outputs
+    (vouts 0 ..), a transaction's height TIP - age (age ~ Exp(30000) for P204_UT_RECENT of
+    them, else uniform over the chain), P204_UT_COINBASE of them coinbases (age ~ Exp(5000),
+    flagged), values lognormal(P204_UT_VALUE) (coinbases 3.125 BTC + fees)."""
+    u = rng.random(m)
+    k = np.where(u < 0.35, 1, np.where(u < 0.9, 2, np.minimum(3 + 2 * rng.pareto(1.5, m), 500))).astype(np.int64)
+    ntx = int(np.searchsorted(np.cumsum(k), m)) + 1
+    k = k[:ntx]
+    k[-1] -= k.sum() - m
+    tx = np.repeat(np.arange(ntx), k)
+    vout = np.arange(m) - np.repeat(np.cumsum(k) - k, k)
+    txid = rng.integers(0, 1 << 32, (ntx, 8), dtype=np.uint32)
+    cb = rng.random(ntx) < P204_UT_COINBASE
+    age = np.where(rng.random(ntx) < P204_UT_RECENT, rng.exponential(30000, ntx), rng.uniform(0, P204_UT_TIP, ntx))
+    age = np.where(cb, rng.exponential(5000, ntx), age)
+    height = (P204_UT_TIP - np.minimum(age.astype(np.int64), P204_UT_TIP - 1)).astype(np.uint32)
+    coins = np.zeros(m, P204_UT_DTYPE)
+    coins["txid"] = txid[tx]
+    coins["vout"] = vout
+    coins["height"] = np.where(cb, height | np.uint32(P204_UT_CB_FLAG), height)[tx]
+    med, sig = P204_UT_VALUE
+    val = np.clip(rng.lognormal(np.log(med), sig, m), 546, 2.1e15).astype(np.uint64)
+    coins["value"] = np.where(cb[tx], np.uint64(312500000) + rng.integers(0, 10 ** 8, m).astype(np.uint64), val)
+    return coins, height[tx].astype(np.int64)
+
+
+def _p204_ut_table(coins, slots):
+    """The coins inserted by linear probing into a table of slots Coins (vout P204_UT_EMPTY:
+    empty), in rounds: each pending coin tries its slot, the first of those trying one free
+    slot takes it, the others step on."""
+    mask = slots - 1
+    table = np.zeros(slots, P204_UT_DTYPE)
+    table["vout"] = P204_UT_EMPTY
+    owner = np.full(slots, -1, np.int64)
+    pos = _p204_ut_home(coins["txid"][:, 0], coins["vout"], mask)
+    todo = np.arange(len(coins))
+    while len(todo):
+        p = pos[todo]
+        free = owner[p] < 0
+        slot, at = np.unique(p[free], return_index=True)
+        won = todo[free][at]
+        owner[slot] = won
+        lost = np.ones(len(todo), bool)
+        lost[np.flatnonzero(free)[at]] = False
+        todo = todo[lost]
+        pos[todo] = (pos[todo] + 1) & mask
+    used = owner >= 0
+    table[used] = coins[owner[used]]
+    return table
+
+
+def _p204_ut_args(n, rng, slots=P204_UT_SLOTS):
+    """A UTXO set of P204_UT_LOAD slots coins (_p204_ut_coins) in a table (_p204_ut_table),
+    and a block's n inputs: the coins spent chosen without replacement with weights 1 / (age
+    + 2000) (young coins spent more), P204_UT_MISSING of them replaced by outpoints not in
+    the set (random txids, vout 0..3), grouped into transactions of 1 (60%), 2 (24.5%), 3..10
+    (15%) or 20..100 (0.5%: consolidations) inputs (2.4 on average) in random order; table, mask, prevouts
+    (P204_OP_DTYPE), tx_of (int32), the spend height, value (int64), in_sum (uint64 a
+    transaction), errors (int32 2) zeroed, n."""
+    n = int(n)
+    m = int(P204_UT_LOAD * slots)
+    coins, height = _p204_ut_coins(m, rng)
+    table = _p204_ut_table(coins, slots)
+    key = rng.exponential(size=m) * (P204_UT_TIP - height + 2000)
+    spent = np.argpartition(key, n)[:n] if n < m else np.arange(m)
+    spent = spent[rng.permutation(len(spent))]
+    op = np.zeros(n, P204_OP_DTYPE)
+    op["txid"] = coins["txid"][spent]
+    op["vout"] = coins["vout"][spent]
+    miss = np.flatnonzero(rng.random(n) < P204_UT_MISSING)
+    op["txid"][miss] = rng.integers(0, 1 << 32, (len(miss), 8), dtype=np.uint32)
+    op["vout"][miss] = rng.integers(0, 4, len(miss))
+    u = rng.random(n)
+    k = np.where(u < 0.6, 1, np.where(u < 0.845, 2, np.where(u < 0.995, rng.integers(3, 11, n),
+                                                            rng.integers(20, 101, n))))
+    ntx = int(np.searchsorted(np.cumsum(k), n)) + 1
+    tx_of = np.repeat(np.arange(ntx), k[:ntx])[:n].astype(np.int32)
+    return [table, np.uint32(slots - 1), op, tx_of, np.int32(P204_UT_TIP), np.zeros(n, np.int64),
+            np.zeros(ntx, np.uint64), np.zeros(2, np.int32), _i32(n)]
+
+
+def _p204_ut_ref(table, prevout, tx_of, spend_height, ntx):
+    """utxo_fetch by a Python dict of the table's coins: each input's value (-1 missing, -2 an
+    immature coinbase), each transaction's input sum, the error counts."""
+    used = table[table["vout"] != P204_UT_EMPTY]
+    coins = {(r["txid"].tobytes(), int(r["vout"])): (int(r["height"]), int(r["value"])) for r in used}
+    val = []
+    for r in prevout:
+        c = coins.get((r["txid"].tobytes(), int(r["vout"])))
+        if c is None:
+            val.append(-1)
+        elif c[0] & P204_UT_CB_FLAG and spend_height - (c[0] & ~P204_UT_CB_FLAG) < 100:
+            val.append(-2)
+        else:
+            val.append(c[1])
+    val = np.array(val, np.int64)
+    sums = np.zeros(ntx, np.uint64)
+    np.add.at(sums, np.asarray(tx_of)[val >= 0], val[val >= 0].astype(np.uint64))
+    return val, sums, np.array([(val == -1).sum(), (val == -2).sum()])
+
+
+# ---- secp256k1-jacobian-walk ----
+
+def _p204_ec_add(P, Q):
+    """Affine point addition on secp256k1 (None the point at infinity), in Python ints."""
+    p = P204_EC_P
+    if P is None:
+        return Q
+    if Q is None:
+        return P
+    if P[0] == Q[0]:
+        if (P[1] + Q[1]) % p == 0:
+            return None
+        lam = 3 * P[0] * P[0] * pow(2 * P[1], -1, p) % p
+    else:
+        lam = (Q[1] - P[1]) * pow(Q[0] - P[0], -1, p) % p
+    x = (lam * lam - P[0] - Q[0]) % p
+    return x, (lam * (P[0] - x) - P[1]) % p
+
+
+def _p204_ec_mul(k, P=P204_EC_G):
+    R = None
+    while k:
+        if k & 1:
+            R = _p204_ec_add(R, P)
+        P = _p204_ec_add(P, P)
+        k >>= 1
+    return R
+
+
+def _p204_limbs(v):
+    """Python ints as 8 little-endian 32-bit limbs each (uint32, len(v) x 8 flattened)."""
+    return np.frombuffer(b"".join(int(x).to_bytes(32, "little") for x in v), "<u4").copy()
+
+
+def _p204_unlimb(a):
+    return [int.from_bytes(np.asarray(r, "<u4").tobytes(), "little") for r in np.asarray(a).reshape(-1, 8)]
+
+
+def _p204_ec_keys(n, rng, steps=P204_EC_STEPS):
+    """A vanity search's n starting keys k0 + i steps (k0 uniform below the group order) and
+    their public points (x, y ints): P_0 = k0 G by double-and-add, P_{i+1} = P_i + steps G."""
+    k0 = int.from_bytes(rng.integers(0, 256, 32, dtype=np.uint8).tobytes(), "big") % P204_EC_ORDER
+    D = _p204_ec_mul(steps)
+    pts = [_p204_ec_mul(k0)]
+    for _ in range(int(n) - 1):
+        pts.append(_p204_ec_add(pts[-1], D))
+    return k0, pts
+
+
+def _p204_ec_args(n, rng, steps=P204_EC_STEPS):
+    """The public points of n consecutive vanity-search keys (_p204_ec_keys) as limb arrays
+    px, py (uint32 8 n); ox, oy, oz zeroed, steps, n."""
+    _, pts = _p204_ec_keys(n, rng, steps)
+    z = lambda: np.zeros(8 * int(n), np.uint32)
+    return [_p204_limbs([q[0] for q in pts]), _p204_limbs([q[1] for q in pts]), z(), z(), z(), np.int32(steps), _i32(n)]
+
+
+def _p204_ec_affine(ox, oy, oz):
+    """Jacobian (X, Y, Z) limb arrays to affine points (X / Z^2, Y / Z^3 mod p)."""
+    p = P204_EC_P
+    out = []
+    for X, Y, Z in zip(_p204_unlimb(ox), _p204_unlimb(oy), _p204_unlimb(oz)):
+        zi = pow(Z, -1, p)
+        out.append((X * zi * zi % p, Y * zi * zi * zi % p))
+    return out
+
+
+# ---- bip37-bloom-murmur ----
+
+def _p204_murmur(seed, d):
+    """MurmurHash3 x86_32 in numpy (uint32 arithmetic): seed (scalar or per row) over each
+    row of the uint8 array d (rows of one length)."""
+    d = np.atleast_2d(np.asarray(d, np.uint8))
+    m, L = d.shape
+    rl = lambda x, r: (x << np.uint32(r)) | (x >> np.uint32(32 - r))
+    c1, c2 = np.uint32(0xcc9e2d51), np.uint32(0x1b873593)
+    h = np.broadcast_to(np.asarray(seed, np.uint32), (m,)).copy()
+    with np.errstate(over="ignore"):
+        for b in range(L // 4):
+            k = d[:, 4 * b:4 * b + 4].copy().view("<u4")[:, 0]
+            k = rl(k * c1, 15) * c2
+            h = rl(h ^ k, 13) * np.uint32(5) + np.uint32(0xe6546b64)
+        if L & 3:
+            k = np.zeros(m, np.uint32)
+            for j in range(L & 3):
+                k |= d[:, L // 4 * 4 + j].astype(np.uint32) << np.uint32(8 * j)
+            h ^= rl(k * c1, 15) * c2
+        h ^= np.uint32(L)
+        h ^= h >> np.uint32(16)
+        h *= np.uint32(0x85ebca6b)
+        h ^= h >> np.uint32(13)
+        h *= np.uint32(0xc2b2ae35)
+        h ^= h >> np.uint32(16)
+    return h
+
+
+def _p204_bl_bits(d, nbytes, nhash, tweak):
+    """The filter bits (int64, rows x nhash) of the elements d (rows of one length)."""
+    with np.errstate(over="ignore"):
+        seeds = [np.uint32(k) * np.uint32(0xFBA4C795) + np.uint32(tweak) for k in range(nhash)]
+    return np.stack([_p204_murmur(s, d).astype(np.int64) % (8 * nbytes) for s in seeds], axis=1)
+
+
+def _p204_bl_filter(watched, tweak, nbytes=P204_BL_BYTES, nhash=P204_BL_NHASH):
+    """A BIP37 filter (uint8 nbytes) with the watched elements (a list of byte strings)
+    inserted."""
+    f = np.zeros(nbytes, np.uint8)
+    for L in sorted({len(w) for w in watched}):
+        d = np.array([np.frombuffer(w, np.uint8) for w in watched if len(w) == L])
+        bits = _p204_bl_bits(d, nbytes, nhash, tweak).ravel()
+        np.bitwise_or.at(f, bits >> 3, (1 << (bits & 7)).astype(np.uint8))
+    return f
+
+
+def _p204_bl_args(n, rng):
+    """A wallet's BIP37 filter (P204_BL_WATCH elements: 70% 20-byte pubkey hashes, 30%
+    36-byte outpoints; P204_BL_FP; a random tweak) and n elements of a run of blocks'
+    transactions: a transaction's txid (32 bytes), its inputs' outpoints (36 bytes; 1 +
+    Geometric(0.6) - 1 inputs), its outputs' script pushes (2 outputs, 30% 1 or 3..20;
+    pubkey hashes 20 bytes 70%, witness programs 32 bytes 28%, pubkeys 33 bytes 2%), random
+    bytes; P204_BL_WALLET_TX of the transactions paying a watched pubkey hash (an output's
+    push of 20 bytes replaced) or spending a watched outpoint; the last transaction cut at n
+    elements.  filter, nbytes, nhash, tweak, data (uint8), start (int32 n + 1), tx_of
+    (int32), hit (uint8), tx_match (int32 a transaction), nhits (int32 1) zeroed, n."""
+    n = int(n)
+    tweak = np.uint32(rng.integers(0, 1 << 32))
+    nw = P204_BL_WATCH
+    pkh = rng.integers(0, 256, (int(0.7 * nw), 20), dtype=np.uint8)
+    outp = rng.integers(0, 256, (nw - len(pkh), 36), dtype=np.uint8)
+    outp[:, 33:] = 0                                            # vout < 2^8, little-endian
+    watched = [r.tobytes() for r in pkh] + [r.tobytes() for r in outp]
+    filt = _p204_bl_filter(watched, tweak)
+    m = n // 3 + 1
+    nin = rng.geometric(0.6, m)
+    u = rng.random(m)
+    nout = np.where(u < 0.7, 2, np.where(u < 0.85, 1, rng.integers(3, 21, m)))
+    per = 1 + nin + nout
+    ntx = int(np.searchsorted(np.cumsum(per), n)) + 1
+    tx_of = np.repeat(np.arange(ntx), per[:ntx])[:n].astype(np.int32)
+    pos = np.arange(n) - np.repeat(np.cumsum(per[:ntx]) - per[:ntx], per[:ntx])[:n]     # 0 the txid
+    kind = np.where(pos == 0, 0, np.where(pos <= nin[tx_of], 1, 2))
+    v = rng.random(n)
+    olen = np.where(v < 0.7, 20, np.where(v < 0.98, 32, 33))
+    lens = np.where(kind == 0, 32, np.where(kind == 1, 36, olen))
+    start = np.concatenate([[0], np.cumsum(lens)]).astype(np.int32)
+    data = rng.integers(0, 256, int(start[-1]), dtype=np.uint8)
+    vo = start[1:][kind == 1] - 4                               # outpoints' vouts: mostly 0 .. 3
+    data[vo] = rng.integers(0, 4, len(vo))
+    data[vo[:, None] + np.arange(1, 4)] = 0
+    wal = rng.random(ntx) < P204_BL_WALLET_TX
+    pay = wal & (rng.random(ntx) < 0.6)
+    cand = np.flatnonzero(pay[tx_of] & (kind == 2) & (lens == 20))
+    _, at = np.unique(tx_of[cand], return_index=True)           # a paying transaction's first such output
+    e = cand[at]
+    data[start[e][:, None] + np.arange(20)] = pkh[rng.integers(0, len(pkh), len(e))]
+    done = np.zeros(ntx, bool)
+    done[tx_of[e]] = True
+    cand = np.flatnonzero(wal[tx_of] & ~done[tx_of] & (kind == 1))
+    _, at = np.unique(tx_of[cand], return_index=True)           # else its first input
+    e = cand[at]
+    data[start[e][:, None] + np.arange(36)] = outp[rng.integers(0, len(outp), len(e))]
+    return [filt, np.int32(P204_BL_BYTES), np.int32(P204_BL_NHASH), tweak, data, start, tx_of,
+            np.zeros(n, np.uint8), np.zeros(ntx, np.int32), np.zeros(1, np.int32), _i32(n)]
+
+
+def _p204_bl_ref(filt, nhash, tweak, data, start):
+    """bloom_match in numpy: each element's filter bits (_p204_bl_bits by element length) all
+    set: the hit flags (BIP37's CBloomFilter::contains)."""
+    start = np.asarray(start, np.int64)
+    lens = np.diff(start)
+    hit = np.zeros(len(lens), np.uint8)
+    for L in np.unique(lens):
+        idx = np.flatnonzero(lens == L)
+        d = np.asarray(data)[start[idx][:, None] + np.arange(L)] if L else np.zeros((len(idx), 0), np.uint8)
+        bits = _p204_bl_bits(d, len(filt), nhash, tweak)
+        hit[idx] = ((np.asarray(filt)[bits >> 3] >> (bits & 7)) & 1).all(axis=1)
+    return hit
+
+
+# ---- feerate-hist-smem-atomics ----
+
+def _p204_fh_args(n, rng):
+    """n mempool transactions: weights of 1 + Geometric(0.55) - 1 inputs and 2 outputs (1 or
+    3..50 for 30%): segwit v0 (60%: 4 (11 + 41 in + 31 out) + 108 in WU), taproot (15%: 66 a
+    witness), legacy (22%: 4 (10 + 148 in + 34 out)) or an inscription (3%: a 1..390 kWU
+    witness, log-uniform), capped at 400000 WU; fee rates (sat/vB): 30% at the 1 sat/vB
+    floor, 25% a wallet's round rate (P204_FH_ROUND), 44% lognormal(median 8, sigma 1.0) at least 1, 1%
+    lognormal(median 300, sigma 1.0) (priority), the fee ceil(rate x vsize) satoshis (uint64);
+    count (int32 P204_FH_NB), vbytes (float32), total_fee (float64 1) zeroed, n."""
+    n = int(n)
+    nin = rng.geometric(0.55, n)
+    nout = np.where(rng.random(n) < 0.7, 2, np.where(rng.random(n) < 0.5, 1, rng.integers(3, 51, n)))
+    u = rng.random(n)
+    seg = 4 * (11 + 41 * nin + 31 * nout) + 108 * nin
+    tr = 4 * (11 + 41 * nin + 43 * nout) + 66 * nin
+    leg = 4 * (10 + 148 * nin + 34 * nout)
+    ins = 4 * (11 + 41 + 43 * nout) + np.exp(rng.uniform(np.log(1000), np.log(390000), n)).astype(np.int64)
+    w = np.where(u < 0.6, seg, np.where(u < 0.75, tr, np.where(u < 0.97, leg, ins)))
+    w = np.minimum(w, 400000).astype(np.uint32)
+    vsize = (w.astype(np.int64) + 3) // 4
+    v = rng.random(n)
+    round_ = np.array(P204_FH_ROUND, float)[rng.integers(0, len(P204_FH_ROUND), n)]
+    body = np.maximum(rng.lognormal(np.log(8), 1.0, n), 1.0)
+    prio = rng.lognormal(np.log(300), 1.0, n)
+    rate = np.where(v < 0.3, 1.0, np.where(v < 0.55, round_, np.where(v < 0.99, body, prio)))
+    fee = np.ceil(rate * vsize).astype(np.uint64)
+    return [fee, w, np.zeros(P204_FH_NB, np.int32), np.zeros(P204_FH_NB, np.float32), np.zeros(1, np.float64), _i32(n)]
+
+
+def _p204_fh_ref(fee, weight):
+    """feerate_hist in float64: each transaction's bucket floor(log(max(rate, 1)) /
+    log(1.05)) capped at P204_FH_NB - 1, and whether it lies within 1e-4 of a bucket edge
+    (float32's rate and logf may round it either way); the vsizes."""
+    vsize = (np.asarray(weight, np.int64) + 3) // 4
+    rate = np.asarray(fee, np.float64) / vsize
+    x = np.log(np.maximum(rate, 1.0)) / np.log(P204_FH_SPACING)
+    b = np.minimum(np.floor(x), P204_FH_NB - 1).astype(np.int64)
+    edge = (np.abs(x - np.round(x)) < 1e-4) & (x > 0.5) & (x < P204_FH_NB + 0.5)
+    return b, edge, vsize
+
+
+UNSEEN202 = [
+    TimingProbe("probe/btc-sha256d-nonce-scan", "probe-unseen202", "sha256d_scan", 1 << 21, P204_SHA_BLOCK,
+                lambda n: -(-n // P204_SHA_BLOCK), _p204_sha_args, source=_P204, symbols=_p204_sha_syms,
+                note="Bitcoin share mining: 2^21 nonces of one header template (midstate and the header's last 12 "
+                     "bytes in __constant__), a thread a nonce in blocks of 256: the second 64-byte block's "
+                     "compression and SHA-256 of the 32-byte digest, each a 48-step message schedule into a 64-word "
+                     "local array and 64 rounds (the round constants uniform __constant__ reads), ~3.5k 32-bit "
+                     "integer operations (rotates, xors, adds) a compression, ~7k a nonce; no global loads, a global "
+                     "atomicAdd and a store for the ~16 nonces under the 2^-17 share target: bound by integer issue "
+                     "(and the schedule's local-memory traffic if not kept in registers)"),
+    TimingProbe("probe/btc-merkle-root-smem", "probe-unseen202", "merkle_roots", 1 << 11, P204_MK_BLOCK,
+                lambda n: n, _p204_mk_args, source=_P204,
+                note="merkle roots of 2^11 Bitcoin blocks (1 + lognormal(median 300, sigma 0.8) transactions: mean "
+                     "373, 6% at the 1024 cap, 1% coinbase-only; 764k random txids, 24 MB), a block of 1024 threads a "
+                     "Bitcoin block: the txids copied into 32 KB of shared memory, a thread a transaction (8 words, "
+                     "lanes 32 B apart), __syncthreads, then ~9.6 levels: the threads below the level's pair count "
+                     "read two nodes (16 shared loads, lanes 64 B apart: 16-way bank conflicts), compare them "
+                     "(mutation), hash them by SHA-256d (3 compressions with 64-word local schedules, ~10k integer "
+                     "ops), __syncthreads, write 8 words (8-way conflicts), __syncthreads; the first level keeps ~6 "
+                     "warps busy, then one warp for a serial tail of ~6 levels (down to one lane), while the other "
+                     "warps wait at the barriers; register-heavy 1024-thread blocks (likely one an SM): latency-bound "
+                     "by the dependent SHA rounds of few warps"),
+    TimingProbe("probe/btc-utxo-probe-structs", "probe-unseen202", "utxo_fetch", 1 << 21, P204_UT_BLOCK,
+                lambda n: -(-n // P204_UT_BLOCK), _p204_ut_args, source=_P204,
+                note="a block's 2^21 inputs looked up in a UTXO set of 5.0M coins in an open-addressing table of 2^23 "
+                     "48-byte Coin structs (403 MB, load 0.6; linear probing, the txid's first word xor vout x golden "
+                     "as the hash), a thread an input: its 36-byte Outpoint struct loaded (lanes 36 B apart, 75 MB), "
+                     "~1.7 probes (3.6 for the 1% missing) each a gathered 48-byte slot at a random DRAM address (2 "
+                     "sectors), an 8-word txid compare loop, the coinbase-maturity test; an 8-byte store and a 64-bit "
+                     "atomicAdd onto the transaction's input sum (inputs of one transaction adjacent, 2.4 a "
+                     "transaction: lightly contended; consolidations up to 100): bound by the random DRAM gathers' "
+                     "latency and sectors"),
+    TimingProbe("probe/secp256k1-jacobian-walk", "probe-unseen202", "secp_walk", 1 << 17, P204_EC_BLOCK,
+                lambda n: -(-n // P204_EC_BLOCK), _p204_ec_args, source=_P204,
+                note="a vanity-address search's walk on secp256k1: 2^17 consecutive keys' public points (random field "
+                     "elements, 8 little-endian 32-bit limbs; 8 MB in, 12 MB out), a thread a key in blocks of 128: 4 "
+                     "Jacobian mixed additions of G, each 8 multiplications and 3 squarings mod p (an 8 x 8 limb "
+                     "schoolbook product by 64-bit multiply-adds into a 16-word local array, the fold by 2^32 + 977 "
+                     "twice, a compare with p) and 7 modular subtractions: ~45 field products, ~30k integer ops a "
+                     "thread, limb arrays in local memory unless unrolled into registers; coalescing-poor 32-byte "
+                     "loads and stores: bound by 64-bit integer multiply issue"),
+    TimingProbe("probe/bip37-bloom-murmur-smem", "probe-unseen202", "bloom_match", 1 << 22, P204_BL_BLOCK,
+                lambda n: min(-(-n // P204_BL_BLOCK), P204_BL_GRID), _p204_bl_args, source=_P204,
+                shared=P204_BL_BYTES,
+                note="a BIP37 SPV filter (a wallet's 10000 elements at 1e-4 false positives: 23962 bytes, 13 hash "
+                     "functions) tested against 2^22 transaction elements (txids 32 B, outpoints 36 B, script pushes "
+                     "20/32/33 B; 120 MB of random bytes, 0.5% of 0.7M transactions the wallet's), a grid of 8192 "
+                     "blocks of 256 striding twice over them: the filter copied byte by byte into 23962 B of dynamic "
+                     "shared memory a block (196 MB from L2 in all, 94 byte loads and stores a thread), "
+                     "__syncthreads, then a thread an element: MurmurHash3 over its 5..9 words read a byte at a time "
+                     "(unaligned, ~30 B a lane), a 32-bit modulo by the filter's bits and a shared byte test a hash, "
+                     "stopping at the first clear bit (about half the bits set: ~2 hashes an element on average, 13 "
+                     "for hits: lane-divergent); a byte store, __ballot_sync and a popc a warp: bound by integer "
+                     "issue (byte loads, the modulo)"),
+    TimingProbe("probe/mempool-feerate-hist-atomics", "probe-unseen202", "feerate_hist", 1 << 24, P204_FH_BLOCK,
+                lambda n: min(-(-n // P204_FH_BLOCK), P204_FH_GRID), _p204_fh_args, source=_P204,
+                note="a fee estimator's histogram of 2^24 mempool transactions (fee uint64, weight uint32: 201 MB; "
+                     "vsizes 110..100k, median ~210 vB; rates 30% at the 1 sat/vB floor, 25% on round wallet rates, "
+                     "the rest lognormal around 8 sat/vB with a 1% priority tail) into 200 buckets spaced by 1.05, a "
+                     "grid of 1024 blocks of 256 striding 64 times: coalesced 8- and 4-byte loads, an integer "
+                     "division, a float division, logf (and logf of the constant), floorf, then a shared int and a "
+                     "shared float atomicAdd on the bucket (~33% of a warp's lanes on bucket 0: contended), the fee "
+                     "added in double; a 5-step double __shfl_down_sync and a global double atomicAdd a warp, 2 x 200 "
+                     "global atomics a block: bound by the contended shared atomics and DRAM"),
+]
+PROBES += UNSEEN202
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
