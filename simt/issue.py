@@ -472,18 +472,26 @@ def overlapped_pcs(ir) -> frozenset:
     Not in a loop whose trips hold a ``break`` or ``continue``: nvcc puts each unrolled
     trip in its own ``BSSY``/``BSYNC`` region behind the branch, so one trip's loads and
     math wait for the last one's (``probe/dipolar-nbody-smem-rsqrt``, unseen191/notes.md:
-    129 cycles a pair on the H200, 81 with the overlap, 145 without)."""
+    129 cycles a pair on the H200, 81 with the overlap, 145 without).  Nor a warp-synchronous
+    call (a vote, a shuffle) in a loop nvcc keeps (unrolled by a factor, not fully): nvcc
+    keeps each unrolled trip's vote in its own ``BSSY``/``BSYNC`` region, so the next trip's
+    loads issue only after it (``probe/egm-lat-warp-ballot``,
+    unseen199/notes.md: a DRAM round trip a trip, 0.54 of its H200 time with the overlap,
+    0.99 without)."""
     got = getattr(ir, "_simt_overlapped", None)
     if got is not None:
         return got
     code = ir.code
     out = set()
+    full = _full(ir)
     for top, back in _unrolled(ir):
         if any(code[p].op == Op.KILL and code[p].level > 0 for p in range(top, back + 1)):
             continue
+        kept = (top, back) not in full
         for p in range(top, back + 1):
             ins = code[p]
-            if ins.op == Op.CALL or (ins.op == Op.LOAD and ins.info.get("space") == "shared"):
+            if (ins.op == Op.CALL and not (kept and ins.sub in _WARP_SYNC)) or \
+                    (ins.op == Op.LOAD and ins.info.get("space") == "shared"):
                 out.add(p)
     ir._simt_overlapped = frozenset(out)
     return ir._simt_overlapped
