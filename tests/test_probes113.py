@@ -234,7 +234,12 @@ def test_cotan_curvature_smooth_torus():
     R, r = tp.P113_R, tp.P113_RMIN
     assert abs(A.sum() / (4 * np.pi ** 2 * R * r) - 1) < 0.01
     assert abs((H * A).sum() / (2 * np.pi ** 2 * R) - 1) < 0.01
-    assert abs((K * A).sum()) < 1e-4
+    # K is a float32 angle defect (2 pi less six atan2f angles summing to about 2 pi) over an
+    # area: about 1e-6 of cancellation a vertex, whose sum over the 1152 vertices a bound must
+    # allow for (with numpy 2.4.6's float32 atan2, which the emulator's atan2f uses: 2.3e-4,
+    # 1.2e-4 at most a vertex against the float64 reference; an older bound of 1e-4 failed)
+    np.testing.assert_allclose(K, Kr, atol=5e-4)
+    assert abs((K * A).sum()) < 1e-3
     u = 2 * np.pi * np.tile(np.arange(nu), nm) / nu
     Ka = np.cos(u) / (r * (R + r * np.cos(u)))
     assert np.corrcoef(K, Ka)[0, 1] > 0.8 and (K[np.cos(u) > 0.5] > 0).all() and (K[np.cos(u) < -0.5] < 0).all()
