@@ -103,14 +103,17 @@ class TripSectors:
         same = (sec == pv) | ~act
         # a row can hit only if most of its lanes stayed on their own sector: then look
         # for the movers' sectors among all the lanes' last ones
-        cand = np.flatnonzero(anyact & (pv >= 0).any(axis=1) & (same.sum(axis=1) >= 16))
+        n_same = same.sum(axis=1)
+        ok = anyact & (pv >= 0).any(axis=1)
+        hit = np.flatnonzero(ok & (n_same == 32))             # no lane moved
+        cand = np.flatnonzero(ok & (n_same >= 16) & (n_same < 32))
         if len(cand):
             c_sec, c_act, c_pv = sec[cand], act[cand], pv[cand]
             held = (c_sec[:, :, None] == c_pv[:, None, :]).any(axis=2) | ~c_act
-            hit = cand[held.all(axis=1)]
-            if len(hit):
-                out = t.copy()
-                out[hit] = np.maximum(hit_t[hit], ready[warps[hit]])
+            hit = np.union1d(hit, cand[held.all(axis=1)])
+        if len(hit):
+            out = t.copy()
+            out[hit] = np.maximum(hit_t[hit], ready[warps[hit]])
         new_t = t if out is None else out
         prev[warps] = np.where(act, sec, -1)
         ready[warps] = np.where(anyact, new_t, ready[warps])

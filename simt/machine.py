@@ -2246,10 +2246,22 @@ def _w_match(m, ins, sel, act, full):
     mask = np.broadcast_to(np.asarray(m.rd(ins.args[0], sel), np.uint32), act.shape).reshape(-1, 32)
     inmask = ((mask >> np.arange(32, dtype=np.uint32)) & 1).astype(bool)
     part = act2 & inmask
-    eq = (v[:, :, None] == v[:, None, :]) & part[:, None, :]
-    packed = np.packbits(eq, axis=2, bitorder="little")          # (nw, 32, 4) bytes
-    bits = packed.view(np.uint32).reshape(act2.shape)
+    # Sort each warp's values; a run of equal values is one group, and every lane gets
+    # the OR of its group's participating lanes' bits (half the time of a 32x32 compare).
+    order = np.argsort(v, axis=1, kind="stable")
+    sv = np.take_along_axis(v, order, axis=1)
+    bit = np.where(np.take_along_axis(part, order, axis=1), _LANE_BIT[order], np.uint32(0))
+    start = np.empty(sv.shape, bool)
+    start[:, 0] = True
+    np.not_equal(sv[:, 1:], sv[:, :-1], out=start[:, 1:])
+    start = start.ravel()
+    groups = np.bitwise_or.reduceat(bit.ravel(), np.flatnonzero(start))
+    bits = np.empty_like(bit)
+    np.put_along_axis(bits, order, groups[np.cumsum(start) - 1].reshape(sv.shape), axis=1)
     m.wr(ins.dst, sel, bits.ravel(), act, full)
+
+
+_LANE_BIT = np.uint32(1) << np.arange(32, dtype=np.uint32)
 
 
 _REDUX = {"add": (np.add, 0), "min": (np.minimum, None), "max": (np.maximum, None),

@@ -64,6 +64,29 @@ def test_match_any_seed_example():
                               0b10010000, 0b00100010, 0b01001101, 0b10010000]
 
 
+def test_match_any_many_warps_against_lanes():
+    """Every lane of 64 warps gets the lanes of its warp that hold its value, among those
+    that take part (a divergent branch leaves some out; a mask names all but lane 0)."""
+    rng = np.random.default_rng(7)
+    v = rng.integers(0, 6, 2048).astype(np.int32)
+    v[:32] = 4                                   # one warp all equal
+    src = '''extern "C" __global__ void k(const int *v, unsigned *o, unsigned *p) {
+        int t = blockIdx.x * blockDim.x + threadIdx.x;
+        if (v[t] != 5) o[t] = __match_any_sync(__activemask(), v[t]);
+        if (threadIdx.x % 32) p[t] = __match_any_sync(0xfffffffeu, v[t] & 1);
+    }'''
+    (_, o, p), _ = run(src, "k", 8, 256, [v, np.zeros(2048, U32), np.zeros(2048, U32)])
+    for w in range(64):
+        vals = v[32 * w: 32 * w + 32]
+        for lane in range(32):
+            if vals[lane] != 5:
+                want = sum(1 << j for j in range(32) if vals[j] == vals[lane])
+                assert o[32 * w + lane] == want, (w, lane)
+            if lane:
+                want = sum(1 << j for j in range(1, 32) if vals[j] & 1 == vals[lane] & 1)
+                assert p[32 * w + lane] == want, (w, lane)
+
+
 def test_bit_intrinsics():
     o, _ = one_warp('''unsigned x = 0x80000000u >> t;
         o[t] = __popc(x | 5u) * 1000000 + __ffs((int)(x)) * 1000 + __clz((int)x);''')
