@@ -2368,6 +2368,8 @@ def _kill(m: Machine, ins, sel, act, full, aw, w, wsel):
         if dead.any():
             ws = _warp_ids(wsel)[dead]
             m.state[ws] = DONE
+            if m.rt is not None:    # a warp none of whose lanes is left ends here, as at _exit
+                m.cnt.warp_finish(m.gwarp0 + ws, np.maximum(m.wclock[ws], m.wdrain[ws]))
             m.release()
 
 
