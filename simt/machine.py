@@ -29,6 +29,7 @@ from . import constcache, counters as C
 from .ctypes_ import Scalar, Vector, sizeof
 from .errors import LaunchError
 from .ir import Const, Op, Reg
+from .sharedfields import shared_field_groups
 from .issue import (UNROLL, compile_time, const_pair_pcs, inorder_pcs, overlapped_pcs, shared_vector_pcs,
                     uniform_ldc_pcs, unrolled_loops, wide_products)
 from .constrecord import record_loads
@@ -361,6 +362,8 @@ class Machine:
         self.const_run_lines = {}                 # run's first load -> (warp, line)s read since
         self.shared_vec = shared_vector_pcs(k)    # shared loads nvcc may widen (LDS.64/.128)
         self.shared_prev = {}                     # their pc -> each lane's group: start, bytes
+        self.shared_fields = shared_field_groups(k)   # a struct's next field -> its group's first
+        self.shared_field_heads = frozenset(self.shared_fields.values())
         self.inorder = inorder_pcs(k)             # arithmetic that waits for its operands
         self.moves = register_locals(k)           # local accesses that are registers in SASS
         self.compiled = compile_time(k)           # pcs nvcc leaves nothing of (simt.issue)
@@ -620,6 +623,9 @@ class Machine:
         """A predicated-off shared load/store still counts as a shared instruction, and
         takes a slot of the LSU pipe (a wavefront with no bank)."""
         if ins.info.get("space") == "shared":
+            if p in self.shared_fields:       # part of its group's first access (sharedfields)
+                self.cnt.add(p, C.INST, -nw)
+                return
             self.cnt.add(p, C.SHARED_LD if op == Op.LOAD else C.SHARED_ST, nw)
             self.cnt.add(p, C.SHARED_PRED_OFF, nw)
 
@@ -923,14 +929,23 @@ class Machine:
                     continue
                 waves, ideal = C.wavefronts(mat - SHARED_BASE, act, size)
                 ld = kind == "ld"
-                if ld and p in self.shared_vec:
+                head = self.shared_fields.get(p)
+                if head is not None or p in self.shared_field_heads:
+                    # a struct's next field after the last (simt.sharedfields): joined as
+                    # below where the lanes' addresses show it; the group's first begins it
+                    joined, waves, ideal = _shared_vector(self, ("field", p if head is None else head),
+                                                          mat - SHARED_BASE, act, warps, size, waves, ideal,
+                                                          begin=head is None)
+                elif ld and p in self.shared_vec:
                     # trips that widen the previous trip's load: no instruction, and only
                     # the wavefronts the wider access adds
                     joined, waves, ideal = _shared_vector(self, p, mat - SHARED_BASE, act, warps, size,
                                                           waves, ideal)
-                    if joined:
-                        nw -= joined
-                        cnt.add(p, C.INST, -joined)
+                else:
+                    joined = 0
+                if joined:
+                    nw -= joined
+                    cnt.add(p, C.INST, -joined)
                 tw = int(waves.sum())
                 ti = int(ideal.sum())
                 cnt.add(p, C.SHARED_LD if ld else C.SHARED_ST, nw)
@@ -1231,14 +1246,17 @@ def _const_pair_passes(m: Machine, p: int, mat: np.ndarray, act: np.ndarray, war
 SHARED_VECTOR_BYTES = 16          # LDS.128
 
 
-def _shared_vector(m: Machine, p: int, off: np.ndarray, act: np.ndarray, warps: np.ndarray, size: int,
-                   waves: np.ndarray, ideal: np.ndarray):
+def _shared_vector(m: Machine, p, off: np.ndarray, act: np.ndarray, warps: np.ndarray, size: int,
+                   waves: np.ndarray, ideal: np.ndarray, begin: bool = False):
     """A shared load ``issue.shared_vector_pcs`` found: a warp each of whose active lanes
     reads the word after the one it read at this load last time (a trip of a loop nvcc
     unrolls fully), where the load that trip began, widened by this word, stays within
     ``SHARED_VECTOR_BYTES`` and aligned to its width, is part of that load (nvcc proves the
-    alignment, this sees it).  Returns (warps joined, their waves and ideal replaced by
-    what the widening adds, the others' as given)."""
+    alignment, this sees it).  ``p`` keys the lanes' groups: the load's pc, or
+    ("field", its group's first pc) for a struct's fields (``simt.sharedfields``, loads or
+    stores), whose first access (``begin``) only begins the group.  Returns (warps
+    joined, their waves and ideal replaced by what the widening adds, the others' as
+    given)."""
     if p not in m.shared_prev:
         m.shared_prev[p] = (np.full(m.T, -1, np.int64), np.full(m.T, -1, np.int64), np.zeros(m.T, np.int64))
     start, last, width = m.shared_prev[p]
@@ -1246,7 +1264,7 @@ def _shared_vector(m: Machine, p: int, off: np.ndarray, act: np.ndarray, warps: 
     st, la, wd = start[lanes], last[lanes], width[lanes]
     new_w = wd + size
     ok = (la >= 0) & (off == la + size) & (new_w <= SHARED_VECTOR_BYTES) & (st % np.where(new_w > 8, 16, 8) == 0)
-    join = np.all(ok | ~act, axis=1) & act.any(axis=1)
+    join = np.all(ok | ~act, axis=1) & act.any(axis=1) & (not begin)
     # the same width in every lane of a joined warp (they began together)
     if join.any():
         w0 = np.where(act, wd, 0).max(axis=1)

@@ -7,7 +7,8 @@ arithmetic (simt.machine.FLOW_CALLS; "old" empties the set) so, on the GPU machi
     python docs/results/timing_investigation/repredict/screen_rows.py OUT.jsonl JOBS IDS.txt
 
 (entropy-mesh-smem-atomic's sampled prediction went 0.2865 -> 0.1166 ms, its whole one
-0.288 -> 0.117.)"""
+0.288 -> 0.117.)  Session 63 screened a struct's shared fields joined into one access
+(simt.sharedfields; "old" joins none) with CHANGE=sharedfields in the environment."""
 import json, multiprocessing, os, sys, time
 from pathlib import Path
 from kernels_cuda import timing_check as t
@@ -17,8 +18,15 @@ PROF = timing.load_profile("h200")
 NEW = machine.FLOW_CALLS
 THREADS = int(os.environ.get("SCREEN_THREADS", 32768))
 
+CHANGE = os.environ.get("CHANGE", "flowcalls")
+FIELDS = machine.shared_field_groups
+
+
 def em(e, inp, new):
-    machine.FLOW_CALLS = NEW if new else frozenset()
+    if CHANGE == "flowcalls":
+        machine.FLOW_CALLS = NEW if new else frozenset()
+    else:
+        machine.shared_field_groups = FIELDS if new else (lambda ir: {})
     bt = t._block_threads(e.block)
     be = EmulatorBackend(seed=0, policy="lockstep", sanitize=False, sample_blocks=max(1, THREADS // max(32, bt)))
     e.run(be, inp)
