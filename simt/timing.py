@@ -515,8 +515,9 @@ def _latency_us(metrics: dict, prof: Profile, grid_blocks: int, bps: int, waves:
     life: ``block_start_us`` + its critical path + the time its loads queue at DRAM,
     ``dram_queue_us`` x u / (1 - u) at DRAM utilisation u (the wave's DRAM time over its
     life; ``queued_life``).  Calibrated on cal_stream at 1 block per SM and cal_stream2
-    at 8 (see docs/timing.md).  Profiles without ``block_start_us`` add a scheduling cost
-    per wave to the paths."""
+    at 8 (see docs/timing.md).  The longest block ends no sooner than the lives of the
+    blocks ahead of it in the grid plus its own (``simt__block_cycles.max_at``).  Profiles
+    without ``block_start_us`` add a scheduling cost per wave to the paths."""
     g = metrics.get
     clock_per_us = prof.clock_ghz * 1e3
     top, mean = g("simt__block_cycles.max", 0) / clock_per_us, g("simt__block_cycles.mean", 0) / clock_per_us
@@ -529,13 +530,12 @@ def _latency_us(metrics: dict, prof: Profile, grid_blocks: int, bps: int, waves:
     share = warp_slot_share(metrics, prof, bps, wpb, lim, prof.block_start_us + mean)
     full = waves * share
     life = queued_life(prof.block_start_us + mean, dram_us / full, prof.dram_queue_us)
-    last = 0.0
-    if share < 1.0:
-        # the longest block starts once the blocks before it have made room: at block i of
-        # the grid, (i / the blocks an SM now holds at once - 1) lives in (pagerank-pull:
-        # its hub vertices' blocks, anywhere in the grid)
-        at = metrics.get("simt__block_cycles.max_at", 1.0) * grid_blocks
-        last = max(0.0, at * share / (prof.sm_count * bps) - 1.0) * life
+    # the longest block starts once the blocks before it have made room: at block i of
+    # the grid, (i / the blocks an SM now holds at once - 1) lives in (pagerank-pull: its
+    # hub vertices' blocks, anywhere in the grid; mna-stamp-csr-atomic: its package
+    # resistors' blocks half-way through it, whose warps all live as long as the block)
+    at = metrics.get("simt__block_cycles.max_at", 1.0) * grid_blocks
+    last = max(0.0, at * share / (prof.sm_count * bps) - 1.0) * life
     return max(prof.block_start_us + top + last, waves * sched, full * life)
 
 

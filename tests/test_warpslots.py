@@ -49,3 +49,29 @@ def test_blocks_overlap_as_far_as_the_limits_they_keep_allow(block, nlong, share
     grid = prof.sm_count * 64
     lat = [timing.predict(m, grid, block, shared, prof).components_us["latency"] for m in (long, short)]
     assert lat[0] / lat[1] == pytest.approx(share, abs=0.05)
+
+
+def test_the_longest_block_ends_after_the_blocks_ahead_of_it():
+    """A block that starts late cannot end early, whether or not early-exiting warps let
+    blocks overlap: with every warp living as long as its block (share 1), the longest
+    block at the end of the grid ends (its place / the blocks the SMs hold - 1) lives after
+    the launch's start plus its own life.  probe/mna-stamp-csr-atomic's package-resistor
+    blocks (1.5% of the grid, half-way through it, 30 times the others' life) were
+    predicted as if they started first: 0.49 of its H200 time, 0.59 since."""
+    prof = timing.load_profile("h200")
+    m = _metrics(256, 8)
+    m[simt.counters.REGS] = 10
+    life_cycles = m["simt__block_cycles.mean"]
+    m["simt__block_cycles.max"] = 30 * life_cycles
+    bps = 8                                   # 256 threads, 10 registers: the threads limit
+    grid = prof.sm_count * bps * 16           # 16 waves
+    lat = {}
+    for at in (0.01, 0.5, 1.0):
+        m["simt__block_cycles.max_at"] = at
+        p = timing.predict(m, grid, 256, 0, prof)
+        assert p.occupancy_blocks_per_sm == bps and p.waves == 16
+        lat[at] = p.components_us["latency"]
+    life = life_cycles / (prof.clock_ghz * 1e3)
+    # late in the grid: ~7.5 and ~15 lives of the blocks ahead before it starts
+    assert lat[0.5] - lat[0.01] == pytest.approx(7.5 * life, rel=0.15)
+    assert lat[1.0] - lat[0.01] == pytest.approx(15 * life, rel=0.15)
