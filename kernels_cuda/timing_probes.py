@@ -59383,6 +59383,3073 @@ UNSEEN202 = [
 PROBES += UNSEEN202
 
 
+# probe-unseen203 (probes205.cu): a nuclear-reactor physics course's kernels (Woodcock delta
+# tracking of neutrons in a 7-group C5G7-like pin lattice with a shared-memory pin tally and
+# warp ballots, a track-length mesh flux tally walked by a 3-D DDA with global float atomics,
+# a CRAM-16 depletion step of a 23-nuclide burnup chain in double-complex forward
+# substitution, a Rossi-alpha histogram of list-mode detector pulses with shared int
+# atomics, a CSR fission-matrix power iteration a warp a row with shuffles and a double
+# atomicAdd, a 32-group scattering and fission source with shared-memory staged fluxes, 16-bit
+# material ids and a butterfly shuffle) as a student who knows CUDA basics writes them,
+# predicted before their first GPU run
+_P205 = "probes205.cu"
+
+# ---- delta-track: a C5G7-like 7-group library (1/cm): UO2, guide tube, fission chamber, moderator ----
+P205_DT_NG, P205_DT_NPIN, P205_DT_PITCH, P205_DT_RF = 7, 17, 1.26, 0.54     # as #defined in probes205.cu
+P205_DT_MAXEV = 20000
+P205_DT_MOD = 3
+P205_DT_SIGT = np.array([
+    [1.77949e-01, 3.29805e-01, 4.80388e-01, 5.54367e-01, 3.11801e-01, 3.95168e-01, 5.64406e-01],
+    [1.26032e-01, 2.93160e-01, 2.84250e-01, 2.81020e-01, 3.34460e-01, 5.65640e-01, 1.17214e+00],
+    [1.26032e-01, 2.93160e-01, 2.84240e-01, 2.80960e-01, 3.34440e-01, 5.65640e-01, 1.17215e+00],
+    [1.59206e-01, 4.12970e-01, 5.90310e-01, 5.84350e-01, 7.18000e-01, 1.25445e+00, 2.65038e+00]])
+P205_DT_SIGA = np.array([
+    [8.02480e-03, 3.71740e-03, 2.67690e-02, 9.62360e-02, 3.00200e-02, 1.11260e-01, 2.82780e-01],
+    [5.11320e-04, 7.58130e-05, 3.16430e-04, 1.16750e-03, 3.39770e-03, 9.18860e-03, 2.32440e-02],
+    [5.11315e-04, 7.58072e-05, 3.16539e-04, 1.16786e-03, 3.39750e-03, 9.18504e-03, 2.32419e-02],
+    [6.01050e-04, 1.57930e-05, 3.37160e-04, 1.94060e-03, 5.74160e-03, 1.50010e-02, 3.72390e-02]])
+P205_DT_NUSF = np.array([
+    [2.005998e-02, 2.027303e-03, 1.570599e-02, 4.518301e-02, 4.334208e-02, 2.020901e-01, 5.257105e-01],
+    [0.0] * 7,
+    [1.323401e-08, 1.434500e-08, 1.128599e-06, 1.276299e-05, 3.538502e-07, 1.740099e-06, 5.063302e-06],
+    [0.0] * 7])
+P205_DT_CHI = np.array([5.87910e-01, 4.11760e-01, 3.39060e-04, 1.17610e-07, 0, 0, 0])
+# the scattering matrices (from group, to group): UO2, guide tube (the fission chamber's too), moderator
+_P205_DT_SUO2 = [[1.27537e-01, 4.23780e-02, 9.43740e-06, 5.51630e-09, 0, 0, 0],
+                 [0, 3.24456e-01, 1.63140e-03, 3.14270e-09, 0, 0, 0],
+                 [0, 0, 4.50940e-01, 2.67920e-03, 0, 0, 0],
+                 [0, 0, 0, 4.52565e-01, 5.56640e-03, 0, 0],
+                 [0, 0, 0, 1.25250e-04, 2.71401e-01, 1.02550e-02, 1.00210e-08],
+                 [0, 0, 0, 0, 1.29680e-03, 2.65802e-01, 1.68090e-02],
+                 [0, 0, 0, 0, 0, 8.54580e-03, 2.73080e-01]]
+_P205_DT_SGT = [[6.61659e-02, 5.90700e-02, 2.83340e-04, 1.46220e-06, 2.06420e-08, 0, 0],
+                [0, 2.40377e-01, 5.24350e-02, 2.49900e-04, 1.92390e-05, 2.98750e-06, 4.21400e-07],
+                [0, 0, 1.83425e-01, 9.22880e-02, 6.93650e-03, 1.07900e-03, 2.05430e-04],
+                [0, 0, 0, 7.90769e-02, 1.69990e-01, 2.58600e-02, 4.92560e-03],
+                [0, 0, 0, 3.73400e-05, 9.97570e-02, 2.06790e-01, 2.44780e-02],
+                [0, 0, 0, 0, 9.17420e-04, 3.16774e-01, 2.38760e-01],
+                [0, 0, 0, 0, 0, 4.97930e-02, 1.09910e+00]]
+_P205_DT_SMOD = [[4.44777e-02, 1.13400e-01, 7.23470e-04, 3.74990e-06, 5.31840e-08, 0, 0],
+                 [0, 2.82334e-01, 1.29940e-01, 6.23400e-04, 4.80020e-05, 7.44860e-06, 1.04550e-06],
+                 [0, 0, 3.45256e-01, 2.24570e-01, 1.69990e-02, 2.64430e-03, 5.03440e-04],
+                 [0, 0, 0, 9.10284e-02, 4.15510e-01, 6.37320e-02, 1.21390e-02],
+                 [0, 0, 0, 7.14370e-05, 1.39138e-01, 5.11820e-01, 6.12290e-02],
+                 [0, 0, 0, 0, 2.21570e-03, 6.99913e-01, 5.37320e-01],
+                 [0, 0, 0, 0, 0, 1.32440e-01, 2.48070e+00]]
+P205_DT_SCAT = np.array([_P205_DT_SUO2, _P205_DT_SGT, _P205_DT_SGT, _P205_DT_SMOD])
+# a 17 x 17 Westinghouse assembly's 24 guide tubes and its central instrument tube (row, column)
+P205_DT_GT = ((2, 5), (2, 8), (2, 11), (3, 3), (3, 13), (5, 2), (5, 5), (5, 8), (5, 11), (5, 14), (8, 2), (8, 5),
+              (8, 11), (8, 14), (11, 2), (11, 5), (11, 8), (11, 11), (11, 14), (13, 3), (13, 13), (14, 5),
+              (14, 8), (14, 11))
+P205_DT_FC = (8, 8)
+P205_DT_WATERSIDE = 1.08                         # source weight of a fuel pin beside a guide tube
+P205_DT_BLOCK = 128
+
+
+def _p205_dt_pinmap():
+    """The assembly's pin materials (uint8 17 x 17: 0 fuel, 1 guide tube, 2 fission chamber)."""
+    pm = np.zeros((P205_DT_NPIN, P205_DT_NPIN), np.uint8)
+    for r, c in P205_DT_GT:
+        pm[r, c] = 1
+    pm[P205_DT_FC] = 2
+    return pm
+
+
+def _p205_dt_syms(n=None, rng=None, sigt=P205_DT_SIGT):
+    """delta_track's __constant__ library: the cross sections (float32 4 x 7), the groups'
+    majorants, the outgoing groups' CDFs of each material and group (the scattering matrix's
+    rows normalised and summed, the last 1) and the pin map."""
+    sigt = np.asarray(sigt, np.float64)
+    scat = P205_DT_SCAT
+    cdf = np.cumsum(scat, axis=2) / scat.sum(axis=2, keepdims=True)
+    cdf[:, :, -1] = 1.0
+    return {"c_dt_sigt": sigt.astype(np.float32).ravel(), "c_dt_siga": P205_DT_SIGA.astype(np.float32).ravel(),
+            "c_dt_nusf": P205_DT_NUSF.astype(np.float32).ravel(), "c_dt_cdf": cdf.astype(np.float32).ravel(),
+            "c_dt_maj": sigt.astype(np.float32).max(axis=0), "c_dt_pin": _p205_dt_pinmap().ravel()}
+
+
+def _p205_dt_args(n, rng):
+    """n source neutrons: a fuel pin (the 264 of an assembly, those beside a guide tube
+    P205_DT_WATERSIDE times likelier), a uniform point of its fuel (float32 sx, sy in the
+    assembly's frame, 0 .. 21.42 cm), a group from chi (uint8); a seed; pin_abs, pin_fis
+    (float32 289), ncoll (uint16), fate (uint8), counts (int32 3) zeroed, n."""
+    n = int(n)
+    pm = _p205_dt_pinmap()
+    fuel = np.argwhere(pm == 0)
+    water = np.zeros_like(pm, bool)
+    for r, c in P205_DT_GT + (P205_DT_FC,):
+        water[max(r - 1, 0):r + 2, c] = True
+        water[r, max(c - 1, 0):c + 2] = True
+    w = np.where(water[fuel[:, 0], fuel[:, 1]], P205_DT_WATERSIDE, 1.0)
+    k = rng.choice(len(fuel), n, p=w / w.sum())
+    r = P205_DT_RF * np.sqrt(rng.random(n))
+    a = 2 * np.pi * rng.random(n)
+    p = P205_DT_PITCH
+    sx = ((fuel[k, 1] + 0.5) * p + r * np.cos(a)).astype(np.float32)
+    sy = ((fuel[k, 0] + 0.5) * p + r * np.sin(a)).astype(np.float32)
+    g = rng.choice(P205_DT_NG, n, p=P205_DT_CHI / P205_DT_CHI.sum()).astype(np.uint8)
+    seed = np.uint64(rng.integers(0, 1 << 63))
+    npin = P205_DT_NPIN ** 2
+    return [sx, sy, g, seed, np.zeros(npin, np.float32), np.zeros(npin, np.float32), np.zeros(n, np.uint16),
+            np.zeros(n, np.uint8), np.zeros(3, np.int32), _i32(n)]
+
+
+def _p205_mix64(z):
+    """splitmix64's finaliser (uint64 arrays)."""
+    with np.errstate(over="ignore"):
+        z = np.asarray(z, np.uint64) + np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return z ^ (z >> np.uint64(31))
+
+
+def _p205_rnd(s):
+    """xorshift64* steps of the states s (uint64, in place): the uniforms (float64, exact)."""
+    with np.errstate(over="ignore"):
+        s ^= s >> np.uint64(12)
+        s ^= s << np.uint64(25)
+        s ^= s >> np.uint64(27)
+        return (((s * np.uint64(2685821657736338717)) >> np.uint64(41)).astype(np.float64) + 0.5) / 8388608.0
+
+
+def _p205_dt_ref(sx, sy, sg, seed, syms, maxev=P205_DT_MAXEV):
+    """delta_track in float64 (the random streams exact): each neutron's fate, real
+    collisions, the pin cell of its absorption (-1 none) and nu Sigma_f / Sigma_a there, and
+    its smallest margin of a decision float32 may take otherwise (cm from a pin cell's edge
+    or the fuel's surface, or a draw's distance from its threshold, relative)."""
+    st_, sa_, nf_, cdf = (np.asarray(syms[k], np.float64) for k in ("c_dt_sigt", "c_dt_siga", "c_dt_nusf", "c_dt_cdf"))
+    maj = np.asarray(syms["c_dt_maj"], np.float64)
+    pin = np.asarray(syms["c_dt_pin"]).astype(np.int64)
+    G, P = P205_DT_NG, np.float64(np.float32(P205_DT_PITCH))
+    W = float(np.float32(P205_DT_NPIN * np.float32(P205_DT_PITCH)))
+    rf2 = float(np.float32(P205_DT_RF)) ** 2
+    n = len(sx)
+    s = _p205_mix64(np.uint64(seed) + np.arange(n, dtype=np.uint64))
+    x, y = np.asarray(sx, np.float64).copy(), np.asarray(sy, np.float64).copy()
+    g = np.asarray(sg).astype(np.int64).copy()
+    fate = np.full(n, 3)
+    nc = np.zeros(n, np.int64)
+    cell_of = np.full(n, -1)
+    yld = np.zeros(n)
+    margin = np.full(n, np.inf)
+    ux, uy = np.zeros(n), np.zeros(n)
+    tp32 = float(np.float32(6.2831853))
+
+    def turn(i):
+        si = s[i]
+        mu = 2 * _p205_rnd(si) - 1
+        ang = tp32 * _p205_rnd(si)
+        s[i] = si
+        sn = np.sqrt(1 - mu * mu)
+        ux[i], uy[i] = sn * np.cos(ang), sn * np.sin(ang)
+
+    live = np.arange(n)
+    turn(live)
+    ev = np.zeros(n, np.int64)
+    while len(live):
+        i = live
+        si = s[i]
+        d = -np.log(_p205_rnd(si)) / maj[g[i]]
+        x[i] += d * ux[i]
+        y[i] += d * uy[i]
+        x[i] -= W * np.floor(x[i] / W)
+        y[i] -= W * np.floor(y[i] / W)
+        px = np.minimum((x[i] / P).astype(np.int64), P205_DT_NPIN - 1)
+        py = np.minimum((y[i] / P).astype(np.int64), P205_DT_NPIN - 1)
+        edge = np.minimum(np.abs(x[i] / P - np.round(x[i] / P)), np.abs(y[i] / P - np.round(y[i] / P))) * P
+        dx = x[i] - (px + 0.5) * P
+        dy = y[i] - (py + 0.5) * P
+        r2 = dx * dx + dy * dy
+        cell = py * P205_DT_NPIN + px
+        m = np.where(r2 < rf2, pin[cell], P205_DT_MOD)
+        margin[i] = np.minimum(margin[i], np.minimum(edge, np.abs(np.sqrt(r2) - np.sqrt(rf2))))
+        st = st_[m * G + g[i]]
+        u = _p205_rnd(si)
+        margin[i] = np.minimum(margin[i], np.abs(u * maj[g[i]] - st) / st)
+        real = u * maj[g[i]] < st
+        ev[i] += 1
+        s[i] = si
+        # real collisions
+        j = i[real]
+        mj, cj, stj = m[real], cell[real], st[real]
+        sj = s[j]
+        nc[j] += 1
+        sa = sa_[mj * G + g[j]]
+        u = _p205_rnd(sj)
+        margin[j] = np.minimum(margin[j], np.abs(u * stj - sa) / stj)
+        ab = u * stj < sa
+        k = j[ab]
+        nuf = nf_[mj[ab] * G + g[k]]
+        fate[k] = np.where(nuf > 0, 2, 1)
+        cell_of[k] = cj[ab]
+        yld[k] = np.where(nuf > 0, nuf / sa[ab], 0.0)
+        sc = ~ab
+        k = j[sc]
+        s[j] = sj
+        sk = s[k]
+        u = _p205_rnd(sk)
+        rows = cdf.reshape(-1, G)[mj[sc] * G + g[k]]
+        gn = np.minimum((u[:, None] >= rows[:, :G - 1]).sum(axis=1), G - 1)
+        margin[k] = np.minimum(margin[k], np.abs(u[:, None] - rows[:, :G - 1]).min(axis=1))
+        g[k] = gn
+        s[k] = sk
+        turn(k)
+        done = np.zeros(n, bool)
+        done[j[ab]] = True
+        live = i[~done[i] & (ev[i] < maxev)]
+    return fate, nc, cell_of, yld, margin, ev
+
+
+# ---- track-tally: a PWR core's pin-sized mesh (cm) ----
+P205_TT_NX, P205_TT_NZ = 170, 24                 # 10 assemblies of 17 pins across; axial cells
+P205_TT_HALF, P205_TT_H = 107.1, 366.0           # the mesh's half width and height (cm)
+P205_TT_RCORE, P205_TT_RREFL = 100.0, 125.0      # the core's and the reflector's outer radii
+P205_TT_REFL = 20.0                              # axial reflectors (cm)
+P205_TT_IN_REFL = 0.08                           # tracks in the reflectors
+P205_TT_FAST = 0.6                               # fast-group tracks
+P205_TT_MFP = (2.0, 0.8)                         # mean track length (cm): fast, thermal
+P205_TT_BLOCK = 256
+P205_TT_GRID = 8192                              # the grid-stride loop's blocks at most
+P205_TT_DTYPE = np.dtype([("x", "<f4"), ("y", "<f4"), ("z", "<f4"), ("u", "<f4"), ("v", "<f4"), ("w", "<f4"),
+                          ("len", "<f4"), ("wgt", "<f4"), ("group", "u1")], align=True)      # Track: 36 bytes
+P205_TT_MESH = np.dtype([("x0", "<f4"), ("y0", "<f4"), ("z0", "<f4"), ("dx", "<f4"), ("dy", "<f4"),
+                         ("dz", "<f4"), ("nx", "<i4"), ("ny", "<i4"), ("nz", "<i4")])      # Mesh
+
+
+def _p205_tt_mesh(nx=P205_TT_NX, nz=P205_TT_NZ):
+    """The Mesh struct (a numpy structured scalar) of the core box in nx x nx x nz cells."""
+    m = np.zeros(1, P205_TT_MESH)
+    h = 2 * P205_TT_HALF / nx
+    m[0] = (-P205_TT_HALF, -P205_TT_HALF, 0.0, h, h, P205_TT_H / nz, nx, nx, nz)
+    return m[0]
+
+
+def _p205_j0(x):
+    """Bessel J0 by its power series (x <= 2.405)."""
+    x = np.asarray(x, np.float64)
+    out, term = np.zeros_like(x), np.ones_like(x)
+    for k in range(1, 20):
+        out += term
+        term = term * -(x / 2) ** 2 / k ** 2
+    return out
+
+
+def _p205_tt_args(n, rng, nx=P205_TT_NX, nz=P205_TT_NZ):
+    """n flight segments of a generation (P205_TT_DTYPE): P205_TT_FAST fast, starts in the core
+    by its fundamental mode (radius by J0(2.405 r / R) r, height by a cosine), P205_TT_IN_REFL
+    in the radial (out to P205_TT_RREFL, beyond the mesh's corners) and axial reflectors,
+    isotropic directions, exponential lengths (means P205_TT_MFP by group), weights 1 (70%)
+    or U(0.25, 1) (survival biasing); the Mesh, flux (float32 2 x cells) zeroed, n."""
+    n = int(n)
+    tr = np.zeros(n, P205_TT_DTYPE)
+    g = (rng.random(n) >= P205_TT_FAST).astype(np.uint8)
+    R = P205_TT_RCORE
+    grid = np.linspace(0, R, 4097)                     # r J0(2.405 r / R) by its tabulated CDF
+    pdf = grid * _p205_j0(2.405 * grid / R)
+    cdf = np.concatenate([[0], np.cumsum((pdf[1:] + pdf[:-1]) / 2)])
+    r = np.interp(rng.random(n), cdf / cdf[-1], grid)
+    ang = 2 * np.pi * rng.random(n)
+    ext = 30.0                                          # the axial extrapolation (cm)
+    z = P205_TT_H / 2 + (P205_TT_H / 2 + ext) * 2 / np.pi * np.arcsin(2 * rng.random(n) - 1)
+    refl = rng.random(n) < P205_TT_IN_REFL
+    radial = refl & (rng.random(n) < 0.6)
+    r = np.where(radial, np.sqrt(rng.uniform(R ** 2, P205_TT_RREFL ** 2, n)), r)
+    axial = refl & ~radial
+    top = rng.random(n) < 0.5
+    z = np.where(axial, np.where(top, P205_TT_H + P205_TT_REFL * rng.random(n), -P205_TT_REFL * rng.random(n)),
+                 np.clip(z, 0.0, P205_TT_H))
+    tr["x"], tr["y"], tr["z"] = r * np.cos(ang), r * np.sin(ang), z
+    mu = 2 * rng.random(n) - 1
+    ph = 2 * np.pi * rng.random(n)
+    sn = np.sqrt(1 - mu * mu)
+    tr["u"], tr["v"], tr["w"] = sn * np.cos(ph), sn * np.sin(ph), mu
+    tr["len"] = rng.exponential(np.array(P205_TT_MFP)[g])
+    tr["wgt"] = np.where(rng.random(n) < 0.7, 1.0, rng.uniform(0.25, 1.0, n))
+    tr["group"] = g
+    return [tr, _p205_tt_mesh(nx, nz), np.zeros(2 * nx * nx * nz, np.float32), _i32(n)]
+
+
+def _p205_tt_ref(tr, mesh):
+    """track_tally in float64 by each segment's crossings of the mesh's planes (sorted), the
+    pieces' midpoints locating their cells: the flux (float64 2 x cells)."""
+    nx, ny, nz = int(mesh["nx"]), int(mesh["ny"]), int(mesh["nz"])
+    lo = np.array([mesh["x0"], mesh["y0"], mesh["z0"]], np.float64)
+    h = np.array([mesh["dx"], mesh["dy"], mesh["dz"]], np.float64)
+    nn = np.array([nx, ny, nz])
+    hi = lo + nn * h
+    flux = np.zeros(2 * nx * ny * nz)
+    for a in tr:
+        p = np.array([a["x"], a["y"], a["z"]], np.float64)
+        d = np.array([a["u"], a["v"], a["w"]], np.float64)
+        t0, t1 = 0.0, float(a["len"])
+        for k in range(3):
+            if d[k] != 0:
+                ta, tb = sorted(((lo[k] - p[k]) / d[k], (hi[k] - p[k]) / d[k]))
+                t0, t1 = max(t0, ta), min(t1, tb)
+            elif not lo[k] <= p[k] < hi[k]:
+                t1 = -1.0
+        if t0 >= t1:
+            continue
+        ts = [t0, t1]
+        for k in range(3):
+            if d[k] != 0:
+                planes = lo[k] + np.arange(nn[k] + 1) * h[k]
+                tk = (planes - p[k]) / d[k]
+                ts += list(tk[(tk > t0) & (tk < t1)])
+        ts = np.unique(ts)
+        mid = (ts[1:] + ts[:-1]) / 2
+        c = np.floor((p[None, :] + mid[:, None] * d[None, :] - lo) / h).astype(np.int64)
+        c = np.clip(c, 0, nn - 1)
+        idx = int(a["group"]) * nx * ny * nz + (c[:, 2] * ny + c[:, 1]) * nx + c[:, 0]
+        np.add.at(flux, idx, float(a["wgt"]) * np.diff(ts))
+    return flux
+
+
+# ---- cram-burnup: the chain (name, half-life (s; 0 stable), one-group sigma_a, sigma_f (b)) ----
+_P205_Y = 365.25 * 86400
+P205_BU_NUCS = (("U234", 2.455e5 * _P205_Y, 20.0, 0.5), ("U235", 7.04e8 * _P205_Y, 49.0, 40.0),
+                ("U236", 2.342e7 * _P205_Y, 6.3, 0.3), ("U237", 6.75 * 86400, 10.0, 0.5),
+                ("Np237", 2.144e6 * _P205_Y, 30.5, 0.5), ("Np238", 2.117 * 86400, 510.0, 500.0),
+                ("U238", 4.468e9 * _P205_Y, 1.0, 0.1), ("U239", 23.45 * 60, 5.0, 3.0),
+                ("Np239", 2.356 * 86400, 20.2, 0.2), ("Pu239", 24110 * _P205_Y, 170.0, 110.0),
+                ("Pu240", 6561 * _P205_Y, 110.6, 0.6), ("Pu241", 14.29 * _P205_Y, 160.0, 120.0),
+                ("Am241", 432.6 * _P205_Y, 101.0, 1.0), ("Pu242", 3.75e5 * _P205_Y, 30.4, 0.4),
+                ("Cm242", 162.8 * 86400, 10.0, 5.0), ("Pu238", 87.7 * _P205_Y, 32.5, 2.5),
+                ("Am243", 7370 * _P205_Y, 50.5, 0.5), ("Cm244", 18.1 * _P205_Y, 2.0, 1.0),
+                ("I135", 6.57 * 3600, 0.0, 0.0), ("Xe135", 9.14 * 3600, 1.2e6, 0.0),
+                ("Pm149", 53.08 * 3600, 0.0, 0.0), ("Sm149", 0.0, 2.0e4, 0.0), ("Nd148", 0.0, 2.5, 0.0))
+P205_BU_NN, P205_BU_NL = 23, 36                  # as #defined in probes205.cu
+# decays and captures: (from, to, ratio); the fission yields (%) of I-135, Xe-135 (direct),
+# Pm-149, Nd-148 from U-235, U-238, Pu-239, Pu-241
+P205_BU_DECAY = (("U237", "Np237", 1.0), ("Np238", "Pu238", 1.0), ("U239", "Np239", 1.0), ("Np239", "Pu239", 1.0),
+                 ("Pu241", "Am241", 1.0), ("Cm242", "Pu238", 1.0), ("I135", "Xe135", 1.0), ("Pm149", "Sm149", 1.0))
+P205_BU_CAPTURE = (("U234", "U235", 1.0), ("U235", "U236", 1.0), ("U236", "U237", 1.0), ("Np237", "Np238", 1.0),
+                   ("U238", "U239", 1.0), ("Pu239", "Pu240", 1.0), ("Pu240", "Pu241", 1.0), ("Pu241", "Pu242", 1.0),
+                   ("Am241", "Cm242", 0.83), ("Am241", "Pu242", 0.17), ("Pu242", "Am243", 1.0),
+                   ("Am243", "Cm244", 1.0))
+P205_BU_YIELD = {"U235": (6.28, 0.26, 1.08, 1.67), "U238": (6.97, 0.03, 1.63, 2.09),
+                 "Pu239": (6.44, 1.10, 1.22, 1.64), "Pu241": (6.98, 0.23, 1.43, 1.89)}
+P205_BU_DT = 30 * 86400.0                        # the step (s)
+P205_BU_PHI = 3.0e14                             # the core's mean flux (n / cm^2 s)
+P205_BU_HM = 0.0227                              # heavy-metal atoms / b cm of UO2
+P205_BU_ENRICH = (0.032, 0.040, 0.045)           # the three batches' enrichments
+P205_BU_BATCH = (0.0, 18.0, 36.0)                # and their burnups (GWd/t) at the step's start
+P205_BU_BLOCK = 128
+P205_BU_NUC = np.dtype([("lambda", "<f8"), ("sig_a", "<f4"), ("sig_f", "<f4")])            # Nuclide
+P205_BU_LINK = np.dtype([("from", "<i4"), ("to", "<i4"), ("kind", "<i4"), ("frac", "<f4")])  # Link
+P205_BU_THETA = np.array([-1.0843917078696988026e+1, -5.2649713434426468895e+0, +5.9481522689511774808e+0,
+                          +3.5091036084149180974e+0, +6.4161776990994341923e+0, +1.4193758971856659786e+0,
+                          +4.9931747377179963991e+0, -1.4139284624888862114e+0]) + 1j * np.array([
+                          +1.9277446167181652284e+1, +1.6220221473167927305e+1, +3.5874573620183222829e+0,
+                          +8.4361989858843750826e+0, +1.1941223933701386874e+0, +1.0925363484496722585e+1,
+                          +5.9968817136039422260e+0, +1.3497725698892745389e+1])
+P205_BU_ALPHA = np.array([-5.0901521865224915650e-7, +2.1151742182466030907e-4, +1.1339775178483930527e+2,
+                          +1.5059585270023467528e+1, -6.4500878025539646595e+1, -1.4793007113557999718e+0,
+                          -6.2518392463207918892e+1, +4.1023136835410021273e-2]) + 1j * np.array([
+                          -2.4220017652852287970e-5, +4.3892969647380673918e-3, +1.0194721704215856450e+2,
+                          -5.7514052776421819979e+0, -2.2459440762652096056e+2, +1.7686588323782937906e+0,
+                          -1.1190391094283228480e+1, -1.5743466173455468191e-1])
+P205_BU_ALPHA0 = 2.1248537104952237488e-16
+
+
+def _p205_bu_chain():
+    """The chain's Nuclide and Link tables (P205_BU_NUC, P205_BU_LINK; links sorted by their
+    target, then source)."""
+    names = [c[0] for c in P205_BU_NUCS]
+    ix = {nm: k for k, nm in enumerate(names)}
+    nuc = np.zeros(len(names), P205_BU_NUC)
+    nuc["lambda"] = [np.log(2) / c[1] if c[1] else 0.0 for c in P205_BU_NUCS]
+    nuc["sig_a"] = [c[2] for c in P205_BU_NUCS]
+    nuc["sig_f"] = [c[3] for c in P205_BU_NUCS]
+    links = [(ix[a], ix[b], 0, r) for a, b, r in P205_BU_DECAY] + [(ix[a], ix[b], 1, r) for a, b, r in P205_BU_CAPTURE]
+    for f, ys in P205_BU_YIELD.items():
+        links += [(ix[f], ix[p], 2, y / 100) for p, y in zip(("I135", "Xe135", "Pm149", "Nd148"), ys)]
+    links.sort(key=lambda l: (l[1], l[0], l[2]))
+    return nuc, np.array(links, P205_BU_LINK)
+
+
+def _p205_bu_syms(n=None, rng=None):
+    nuc, link = _p205_bu_chain()
+    return {"c_nuc": nuc, "c_link": link}
+
+
+def _p205_bu_matrix(nuc, link, phi):
+    """The burnup matrix A (1/s, float64 23 x 23) at flux phi (a capture's cross section
+    sigma_a - sigma_f in float32, as the kernel takes it)."""
+    f = phi * 1e-24
+    A = np.diag(-(nuc["lambda"] + nuc["sig_a"].astype(np.float64) * f))
+    for l in link:
+        s = nuc[l["from"]]
+        cap = float(np.float32(s["sig_a"]) - np.float32(s["sig_f"]))
+        rate = (s["lambda"], cap * f, float(s["sig_f"]) * f)[l["kind"]]
+        A[l["to"], l["from"]] += float(l["frac"]) * rate
+    return A
+
+
+def _p205_bu_ref(n0, phi, dt, nuc=None, link=None):
+    """cram_deplete by numpy: CRAM-16 with dense complex solves of (A dt - theta) x = N0
+    (float64 n x 23) and the fission rates (float64)."""
+    if nuc is None:
+        nuc, link = _p205_bu_chain()
+    N0 = np.asarray(n0, np.float64).reshape(-1, P205_BU_NN)
+    out = np.empty_like(N0)
+    eye = np.eye(P205_BU_NN)
+    for r in range(len(N0)):
+        A = _p205_bu_matrix(nuc, link, float(phi[r])) * float(dt)
+        y = P205_BU_ALPHA0 * N0[r]
+        for th, al in zip(P205_BU_THETA, P205_BU_ALPHA):
+            y = y + 2 * np.real(al * np.linalg.solve(A - th * eye, N0[r].astype(complex)))
+        out[r] = y
+    fr = N0 @ nuc["sig_f"].astype(np.float64) * np.asarray(phi, np.float64)
+    return out, fr
+
+
+def _p205_expm(A):
+    """exp(A) by scaling and squaring a 30-term Taylor series (float64)."""
+    s = max(0, int(np.ceil(np.log2(max(np.abs(A).sum(axis=1).max(), 1e-300) / 0.25))))
+    B = A / 2.0 ** s
+    E, term = np.eye(len(A)), np.eye(len(A))
+    for k in range(1, 30):
+        term = term @ B / k
+        E = E + term
+    for _ in range(s):
+        E = E @ E
+    return E
+
+
+def _p205_bu_args(n, rng):
+    """n burnup regions of a PWR core at a cycle's start: a batch (P205_BU_ENRICH,
+    P205_BU_BATCH) a region, its burnup the batch's x an axial cosine-like factor (0.55 ..
+    1.15) x lognormal(0, 0.1); number densities (float64 n x 23, atoms / b cm) from
+    burnup fits (U-235 burnt exponentially, plutonium built up to ~1% of the heavy metal,
+    minor actinides as powers of the burnup, fission products near equilibrium, fresh fuel
+    uranium only), each x lognormal(0, 0.03); the flux (float32) P205_BU_PHI x a radial and
+    axial shape (0.3 .. 1.5) x (1 + 0.3 B / 40); dt; n1 (float64), frate (float32) zeroed, n."""
+    n = int(n)
+    b = rng.integers(0, 3, n)
+    zf = rng.random(n)
+    ax = 0.55 + 0.6 * np.sin(np.pi * np.clip(zf, 0.02, 0.98)) ** 0.6
+    B = np.array(P205_BU_BATCH)[b] * ax * rng.lognormal(0, 0.1, n)
+    e = np.array(P205_BU_ENRICH)[b]
+    hm = P205_BU_HM
+    x = B / 40.0
+    N = np.zeros((n, P205_BU_NN))
+    col = {c[0]: k for k, c in enumerate(P205_BU_NUCS)}
+    N[:, col["U235"]] = e * hm * np.exp(-B / 27.0)
+    N[:, col["U234"]] = 0.0089 * e * hm * np.exp(-B / 60.0)
+    N[:, col["U238"]] = (1 - 1.0089 * e) * hm * (1 - 0.02 * x)
+    N[:, col["U236"]] = 1.1e-4 * x * e / 0.04
+    N[:, col["Pu239"]] = 1.3e-4 * (1 - np.exp(-B / 8.0))
+    N[:, col["Pu240"]] = 6.0e-5 * x ** 1.2
+    N[:, col["Pu241"]] = 3.5e-5 * (1 - np.exp(-B / 20.0)) ** 2
+    N[:, col["Pu242"]] = 1.5e-5 * x ** 2
+    N[:, col["Np237"]] = 1.2e-5 * x ** 1.5
+    N[:, col["Am241"]] = 2.0e-6 * x ** 2
+    N[:, col["Cm242"]] = 5.0e-7 * x ** 2
+    N[:, col["Pu238"]] = 4.0e-6 * x ** 2
+    N[:, col["Am243"]] = 4.0e-6 * x ** 3
+    N[:, col["Cm244"]] = 1.5e-6 * x ** 4
+    N[:, col["Nd148"]] = 1.6e-5 * x
+    burnt = B > 0.05
+    phi = P205_BU_PHI * (0.3 + 1.2 * rng.random(n) ** 0.7) * ax / 1.1 * (1 + 0.3 * x)
+    # short-lived nuclides and fission products near equilibrium with the region's flux
+    s238 = N[:, col["U238"]] * 0.9e-24 * phi
+    lam = {c[0]: np.log(2) / c[1] if c[1] else 0.0 for c in P205_BU_NUCS}
+    N[:, col["U239"]] = s238 / lam["U239"]
+    N[:, col["Np239"]] = s238 / lam["Np239"]
+    fis = (40 * N[:, col["U235"]] + 110 * N[:, col["Pu239"]] + 120 * N[:, col["Pu241"]]) * 1e-24 * phi
+    N[:, col["I135"]] = 0.0628 * fis / lam["I135"]
+    N[:, col["Xe135"]] = 0.066 * fis / (lam["Xe135"] + 1.2e6 * 1e-24 * phi)
+    N[:, col["Pm149"]] = 0.0108 * fis / lam["Pm149"]
+    N[:, col["Sm149"]] = np.where(burnt, 0.0108 * fis / (2.0e4 * 1e-24 * phi), 0.0)
+    N[:, col["U237"]] = 1e-3 * N[:, col["U236"]]
+    N[:, col["Np238"]] = 2e-3 * N[:, col["Np237"]]
+    keep = [col[k] for k in ("U235", "U234", "U238")]
+    N[~burnt] = np.where(np.isin(np.arange(P205_BU_NN), keep), N[~burnt], 0.0)
+    N *= rng.lognormal(0, 0.03, N.shape)
+    return [N.ravel(), phi.astype(np.float32), np.float64(P205_BU_DT), np.zeros(n * P205_BU_NN),
+            np.zeros(n, np.float32), _i32(n)]
+
+
+# ---- rossi-alpha: list-mode pulses of a subcritical assembly ----
+P205_RA_NB, P205_RA_SHIFT = 256, 11              # as #defined in probes205.cu (2048 ns bins)
+P205_RA_CHAINS = 1.5e4                           # fission chains detected a second (at least one count)
+P205_RA_CHAIN = 20.0                             # a chain's mean neutrons (geometric: k ~ 0.95)
+P205_RA_EFF = 0.10                               # detection efficiency
+P205_RA_TAU = 50e3                               # die-away time (ns)
+P205_RA_BKG = 2.0e4                              # uncorrelated counts a second
+P205_RA_DEAD = 2000                              # each tube's dead time (ns, paralysable)
+P205_RA_TUBES = (1.0, 1.1, 0.9, 1.05, 0.95, 1.0, 0.85, 1.15)   # the 8 He-3 tubes' relative efficiencies
+P205_RA_BLOCK = 256
+P205_RA_GRID = 4096                              # the grid-stride loop's blocks at most
+
+
+def _p205_ra_events(n, rng):
+    """n detections (time order): uint64 ns timestamps (from ~1000 s: a long run), uint8 tubes."""
+    n = int(n)
+    t, c = [], []
+    have, t0 = 0, 1_000_000_000_000
+    while have < n:
+        dur = (n - have) / (P205_RA_CHAINS * 2.0 + P205_RA_BKG) * 1e9 * 1.1 + 1e6        # ns
+        m = rng.poisson(P205_RA_CHAINS * 1.3 * dur / 1e9)
+        start = t0 + rng.random(m) * dur
+        size = rng.geometric(1 / P205_RA_CHAIN, m)
+        det = rng.binomial(size, P205_RA_EFF)
+        tt = np.repeat(start, det) + rng.exponential(P205_RA_TAU, det.sum())
+        nb = rng.poisson(P205_RA_BKG * dur / 1e9)
+        tt = np.concatenate([tt, t0 + rng.random(nb) * dur]).astype(np.uint64)
+        p = np.array(P205_RA_TUBES) / sum(P205_RA_TUBES)
+        cc = rng.choice(len(p), len(tt), p=p).astype(np.uint8)
+        o = np.lexsort((tt, cc))                    # each tube's dead time: drop pulses too close
+        tt, cc = tt[o], cc[o]
+        gap = np.diff(tt.astype(np.int64), prepend=-10 ** 12)
+        ok = (gap > P205_RA_DEAD) | (np.diff(cc.astype(np.int64), prepend=-1) != 0)
+        tt, cc = tt[ok], cc[ok]
+        o = np.argsort(tt, kind="stable")
+        tt, cc = tt[o], cc[o]
+        tt, cc = tt[tt < t0 + dur - 5e5], cc[tt < t0 + dur - 5e5]     # chains running past the end
+        t.append(tt)
+        c.append(cc)
+        have += len(tt)
+        t0 = int(t0 + dur)
+    return np.concatenate(t)[:n], np.concatenate(c)[:n]
+
+
+def _p205_ra_ref(t, ch):
+    """rossi_hist by numpy: every pair i < j with t[j] - t[i] < the window, of different
+    tubes, binned (uint32 P205_RA_NB)."""
+    t = np.asarray(t, np.uint64)
+    win = np.uint64(P205_RA_NB << P205_RA_SHIFT)
+    end = np.searchsorted(t, t + win, side="left")
+    cnt = end - np.arange(len(t)) - 1
+    i = np.repeat(np.arange(len(t)), cnt)
+    j = i + 1 + np.arange(len(i)) - np.repeat(np.cumsum(cnt) - cnt, cnt)
+    keep = np.asarray(ch)[i] != np.asarray(ch)[j]
+    lag = (t[j] - t[i])[keep]
+    return np.bincount((lag >> np.uint64(P205_RA_SHIFT)).astype(np.int64), minlength=P205_RA_NB).astype(np.uint32)
+
+
+def _p205_ra_args(n, rng):
+    """_p205_ra_events; hist (uint32 P205_RA_NB) zeroed, n."""
+    t, c = _p205_ra_events(n, rng)
+    return [t, c, np.zeros(P205_RA_NB, np.uint32), _i32(n)]
+
+
+# ---- fission-matrix: a 3-D core mesh's fission matrix ----
+P205_FM_HALF, P205_FM_H = 107.1, 366.0           # the mesh box (cm): half width, height
+P205_FM_R = 100.0                                # the core's radius: cells outside it have no fuel
+P205_FM_M = 6.0                                  # migration length (cm)
+P205_FM_REACH = 2.5                              # entries kept within 2.5 cells
+P205_FM_NOISE = 0.05                             # the tallies' relative noise
+P205_FM_ASM = 21.42                              # assembly pitch (cm): burnup batches by assembly
+P205_FM_WARPS = 8                                # rows (warps) a block
+P205_FM_K = 1.0024
+
+
+def _p205_fm_shape(n):
+    """The mesh (nx, nz) of n = 2 nx^3 rows."""
+    nx = int(round((int(n) / 2) ** (1 / 3)))
+    assert 2 * nx ** 3 == int(n), "fission matrix: n must be 2 nx^3"
+    return nx, 2 * nx
+
+
+def _p205_fm_args(n, rng):
+    """A fission matrix (CSR: rowptr, col int32, val float32) of n = 2 nx^3 cells (nx x nx x
+    2 nx over the core box; rows of cells outside the core's radius empty): row i's entries
+    the cells within P205_FM_REACH cells of i, nu Sigma_f(i) (3 batches by assembly) x the
+    diffusion kernel exp(-r / M) / r (r the centres' distance, at least half a cell) x
+    lognormal(0, P205_FM_NOISE) x 0.1; the source (float32, J0 x cosine in the core), 1 / k;
+    snew (float32 n), total (float64 1) zeroed, n."""
+    nx, nz = _p205_fm_shape(n)
+    h = 2 * P205_FM_HALF / nx
+    hz = P205_FM_H / nz
+    ix = np.arange(nx)
+    xc = -P205_FM_HALF + (ix + 0.5) * h
+    X, Y = np.meshgrid(xc, xc, indexing="xy")
+    rad = np.hypot(X, Y)
+    core2 = rad < P205_FM_R                                     # (y, x)
+    Z = (np.arange(nz) + 0.5) * hz
+    core = np.broadcast_to(core2, (nz, nx, nx))
+    asm = (np.floor((X + P205_FM_HALF) / P205_FM_ASM) + np.floor((Y + P205_FM_HALF) / P205_FM_ASM)).astype(int)
+    nsf = np.array([0.10, 0.085, 0.075])[(asm + (rad > 70)) % 3]          # a checkerboard, burnt fuel outside
+    reach = int(np.ceil(P205_FM_REACH))
+    offs = [(a, b, c) for a in range(-reach, reach + 1) for b in range(-reach, reach + 1)
+            for c in range(-reach, reach + 1) if a * a + b * b + c * c <= P205_FM_REACH ** 2]
+    rows, cols, vals = [], [], []
+    kz, ky, kx = np.nonzero(core)
+    src_id = (kz * nx + ky) * nx + kx
+    for dz, dy, dx in offs:
+        jz, jy, jx = kz + dz, ky + dy, kx + dx
+        ok = (jz >= 0) & (jz < nz) & (jy >= 0) & (jy < nx) & (jx >= 0) & (jx < nx)
+        ok[ok] = core[jz[ok], jy[ok], jx[ok]]
+        r = max(np.sqrt((dx * h) ** 2 + (dy * h) ** 2 + (dz * hz) ** 2), 0.5 * min(h, hz))
+        k = np.exp(-r / P205_FM_M) / r
+        i = src_id[ok]
+        j = ((jz[ok] * nx + jy[ok]) * nx + jx[ok])
+        rows.append(i)
+        cols.append(j)
+        vals.append(nsf[ky[ok], kx[ok]] * k * rng.lognormal(0, P205_FM_NOISE, ok.sum()))
+    rows, cols, vals = np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
+    o = np.lexsort((cols, rows))
+    rows, cols, vals = rows[o], cols[o], vals[o]
+    rowptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=int(n)))]).astype(np.int32)
+    s = np.where(core, _p205_j0(2.405 * np.minimum(rad, P205_FM_R) / (P205_FM_R + 8))[None]
+                 * np.cos(np.pi * (Z[:, None, None] - P205_FM_H / 2) / (P205_FM_H + 40)), 0.0)
+    s = (s / s.sum() * core.sum()).astype(np.float32).ravel()
+    return [rowptr, cols.astype(np.int32), (vals * 0.1).astype(np.float32), s, np.float32(1 / P205_FM_K),
+            np.zeros(int(n), np.float32), np.zeros(1, np.float64), _i32(n)]
+
+
+def _p205_fm_ref(rowptr, col, val, s, inv_k):
+    """fm_power in float64: the new source and each row's sum of |terms| (for tolerances)."""
+    rows = np.repeat(np.arange(len(rowptr) - 1), np.diff(rowptr))
+    t = np.asarray(val, np.float64) * np.asarray(s, np.float64)[col]
+    n = len(rowptr) - 1
+    return np.bincount(rows, t, n) * float(inv_k), np.bincount(rows, np.abs(t), n) * float(inv_k)
+
+
+# ---- scatter-source: 32 groups over a PWR lattice's flat-source regions ----
+P205_SS_G, P205_SS_CELLS = 32, 8                 # as #defined in probes205.cu
+P205_SS_FUEL, P205_SS_CLAD, P205_SS_MOD = 24, 8, 8   # a pin's regions: fuel (3 rings x 8 sectors), clad, water
+P205_SS_THERMAL = 4.0                            # upscatter below this energy (eV)
+# group edges (eV), high to low: 22 fast and epithermal groups down to 4 eV, 10 thermal ones
+P205_SS_EDGES = np.concatenate([np.logspace(np.log10(2e7), np.log10(P205_SS_THERMAL), 23),
+                                np.logspace(np.log10(P205_SS_THERMAL), -5, 11)[1:]])
+P205_SS_REACH = 10                               # water's downscatter: at most 10 groups down
+P205_SS_K = 1.0124
+
+
+def _p205_ss_chi():
+    """The fission spectrum's group fractions (float32 32): Watt's (U-235) integrated by groups."""
+    e = np.logspace(np.log10(1e-5), np.log10(2e7), 200001)
+    w = np.exp(-e / 0.988e6) * np.sinh(np.sqrt(2.249e-6 * e))
+    c = np.concatenate([[0], np.cumsum((w[1:] + w[:-1]) / 2 * np.diff(e))])
+    at = np.interp(P205_SS_EDGES, e, c)
+    chi = at[:-1] - at[1:]
+    return (chi / chi.sum()).astype(np.float32)
+
+
+def _p205_ss_library(nfuel, rng):
+    """The materials: 0 water, 1 Zircaloy, 2 guide-tube water, 3 .. fuel depletion zones: the
+    scattering matrices (float32 M x 32 x 32, from g' to g: water downscatter decaying with
+    the groups' distance, fuel and clad mostly in-group or one group down, upscatter only
+    among the thermal groups; zeros stored) and nu Sigma_f (float32 M x 32: fuel alone, 1/v-like, x a
+    zone's burnup factor 0.6 .. 1.1)."""
+    G = P205_SS_G
+    emid = np.sqrt(P205_SS_EDGES[:-1] * P205_SS_EDGES[1:])
+    th = emid < P205_SS_THERMAL
+    g = np.arange(G)
+    d = g[None, :] - g[:, None]                       # to - from
+    down_w = np.where((d >= 0) & (d <= P205_SS_REACH), np.exp(-d / 1.8), 0.0)
+    up = th[None, :] & th[:, None]
+    therm = np.where(up, np.exp(-np.abs(d) / 1.2), 0.0)
+    water = np.where(th[:, None], therm, down_w)
+    heavy = np.where(th[:, None], np.where(up, np.exp(-np.abs(d) / 0.6), 0.0),
+                     np.where(d == 0, 0.93, 0.0) + np.where(d == 1, 0.07, 0.0))
+    water /= water.sum(axis=1, keepdims=True)
+    heavy /= heavy.sum(axis=1, keepdims=True)
+    s_w = np.where(th, 1.6 + 1.5 * (1 - emid / P205_SS_THERMAL), np.where(emid > 1e6, 0.25, 0.7))
+    s_f = np.where(th, 0.40, 0.37)
+    s_c = np.full(G, 0.28)
+    M = 3 + nfuel
+    sig = np.empty((M, G, G), np.float32)
+    sig[0] = water * s_w[:, None]
+    sig[1] = heavy * s_c[:, None]
+    sig[2] = water * 0.98 * s_w[:, None]
+    fuel = heavy * s_f[:, None]
+    bf = rng.uniform(0.6, 1.1, nfuel)
+    sig[3:] = fuel[None] * (1 + 0.02 * (rng.random((nfuel, 1, 1)) - 0.5))
+    nsf = np.zeros((M, G), np.float32)
+    shape = np.where(emid > 1e6, 0.012, 0.006 + 0.03 * np.sqrt(P205_SS_THERMAL / emid))
+    shape = np.where(th, 0.08 + 0.45 * np.sqrt(0.0253 / emid).clip(0, 3), shape)
+    nsf[3:] = shape[None] * bf[:, None]
+    return sig, nsf
+
+
+def _p205_ss_args(n, rng):
+    """n flat-source regions, pin by pin (17 x 17 assemblies' pins: 24 fuel, 8 clad, 8 water
+    regions; guide tubes' 24 inner regions water): the fluxes (float32 n x 32: a fission
+    bump, a 1/E slowing-down and a thermal Maxwellian, the thermal share by region kind, x
+    the pin's amplitude 0.4 .. 1.4), the materials (uint16: a depletion zone a fuel pin),
+    the library (_p205_ss_library), 1 / k; q (float32 n x 32) zeroed, n."""
+    n = int(n)
+    per = P205_SS_FUEL + P205_SS_CLAD + P205_SS_MOD
+    npin = -(-n // per)
+    pm = np.zeros((P205_DT_NPIN, P205_DT_NPIN), bool)
+    for r, c in P205_DT_GT + (P205_DT_FC,):
+        pm[r, c] = True
+    gt = np.tile(pm.ravel(), -(-npin // pm.size))[:npin]
+    fid = np.cumsum(~gt) - 1
+    nfuel = int((~gt).sum())
+    kind = np.concatenate([np.zeros(P205_SS_FUEL, int), np.ones(P205_SS_CLAD, int), np.full(P205_SS_MOD, 2)])
+    kind = np.tile(kind, npin)[:n]
+    pin = np.repeat(np.arange(npin), per)[:n]
+    mat = np.where(kind == 0, np.where(gt[pin], 2, 3 + fid[pin]), np.where(kind == 1, 1, 0)).astype(np.uint16)
+    sig, nsf = _p205_ss_library(nfuel, rng)
+    emid = np.sqrt(P205_SS_EDGES[:-1] * P205_SS_EDGES[1:])
+    du = np.log(P205_SS_EDGES[:-1] / P205_SS_EDGES[1:])
+    fast = np.sqrt(emid) * np.exp(-emid / 1.4e6) / 1e3
+    slow = 0.3 * (1 - np.exp(-emid / 0.5))
+    maxw = (emid / 0.0253) ** 2 * np.exp(-emid / 0.0253 * 0.9)
+    th_share = np.array([0.6, 0.9, 1.3])[kind]
+    spec = (fast + slow)[None, :] + th_share[:, None] * maxw[None, :] * 0.5
+    amp = 0.4 + rng.random(npin)[pin]
+    phi = (spec * du[None, :] * amp[:, None] * rng.lognormal(0, 0.02, (n, P205_SS_G))).astype(np.float32)
+    return [phi.ravel(), mat, sig.ravel(), nsf.ravel(), np.float32(1 / P205_SS_K),
+            np.zeros(n * P205_SS_G, np.float32), _i32(n)]
+
+
+def _p205_ss_ref(phi, mat, sig, nsf, inv_k, chi):
+    """scatter_source in float64: the sources (n x 32) and each one's sum of |terms|."""
+    G = P205_SS_G
+    phi = np.asarray(phi, np.float64).reshape(-1, G)
+    m = np.asarray(mat).astype(np.int64)
+    S = np.asarray(sig, np.float64).reshape(-1, G, G)
+    F = np.asarray(nsf, np.float64).reshape(-1, G)
+    fis = (F[m] * phi).sum(axis=1)
+    chi = np.asarray(chi, np.float64)
+    q = np.einsum("cpg,cp->cg", S[m], phi) + chi[None, :] * fis[:, None] * float(inv_k)
+    mag = np.einsum("cpg,cp->cg", np.abs(S[m]), phi) + chi[None, :] * fis[:, None] * float(inv_k)
+    return q, mag
+
+
+def _p205_ss_syms(n=None, rng=None):
+    return {"c_chi": _p205_ss_chi()}
+
+
+UNSEEN203 = [
+    TimingProbe("probe/delta-track-c5g7-lattice", "probe-unseen203", "delta_track", 1 << 15, P205_DT_BLOCK,
+                lambda n: -(-n // P205_DT_BLOCK), _p205_dt_args, source=_P205, symbols=_p205_dt_syms,
+                note="Woodcock delta tracking of 2^15 source neutrons (uniform in the 264 fuel pins, 8% likelier "
+                     "beside a water hole; groups from chi) in an infinite lattice of 17 x 17 UO2 assemblies with a "
+                     "C5G7-like 7-group library in __constant__ (Sigma_t, Sigma_a, nu Sigma_f, the outgoing groups' "
+                     "CDFs, the majorants, a 289-byte pin map; k-inf ~1.32), a thread a neutron in blocks of 128 "
+                     "until absorbed: ~27 events (20 real collisions, 7 virtual; the slowest lane of a warp ~80, to "
+                     "~160: 3x lane divergence), each a xorshift64* draw or more (64-bit shifts and multiplies), "
+                     "-logf and a float division, two periodic wraps by floorf and divisions, the pin cell and the "
+                     "fuel-radius test, __constant__ reads indexed by each lane's material and group (divergent: "
+                     "serialised), on a scatter a linear CDF search and sqrtf / cosf / sinf; absorptions (91% in "
+                     "fuel) added into 2 x 289 shared floats by atomicAdd, 578 global atomics a block, 3 ballots and "
+                     "popc a warp; 147 KB in: only 1024 warps (8 an SM), latency-bound by each warp's longest history"),
+    TimingProbe("probe/tracklength-mesh-dda", "probe-unseen203", "track_tally", 1 << 23, P205_TT_BLOCK,
+                lambda n: min(-(-n // P205_TT_BLOCK), P205_TT_GRID), _p205_tt_args, source=_P205,
+                note="a track-length flux tally of 2^23 flight segments (36-byte structs with an 8-bit group, 302 MB:"
+                     " 60% fast, mean 2 cm, 40% thermal, 0.8 cm, exponential; starts by a PWR core's J0 x cosine "
+                     "mode, 6% in the reflectors outside the mesh; 30% survival-biased weights) on a 170 x 170 x 24 "
+                     "pin-sized mesh x 2 groups (5.5 MB of float tallies: L2-resident), a grid of 8192 blocks of 256 "
+                     "striding 4 times: the struct's 9 fields loaded (lanes 36 B apart), the slab clip (6 divisions, "
+                     "fminf / fmaxf), the DDA's setup (floorf, 3 more divisions) in 3-element local arrays indexed by"
+                     " a variable axis, then ~2.3 cells a segment (to ~10: lane-divergent) each a 2-compare axis "
+                     "choice and a global float atomicAdd (~18M, lightly contended: ~13 a tally entry, the core's "
+                     "centre ~2x more): bound by the divergent DDA loop's issue and the atomics' L2 traffic"),
+    TimingProbe("probe/cram16-burnup-chain", "probe-unseen203", "cram_deplete", 1 << 19, P205_BU_BLOCK,
+                lambda n: -(-n // P205_BU_BLOCK), _p205_bu_args, source=_P205, symbols=_p205_bu_syms,
+                note="a 30-day depletion step of 2^19 PWR burnup regions (3 batches at 0 / 18 / 36 GWd/t x an axial "
+                     "shape; fluxes 0.9 .. 5.8e14) by CRAM-16: 23 nuclides in float64 (96 MB in, 96 MB out, lanes 184"
+                     " B apart), a thread a region in blocks of 128: the 23 diagonal and 36 link coefficients from "
+                     "__constant__ structs (uniform: broadcast), then 8 poles each a forward substitution (23 complex"
+                     " double divisions: 2 double divides and ~10 DFMA each, 36 complex multiply-subtracts gathering "
+                     "earlier unknowns by constant indices) and 23 residue updates: ~3.5k FP64 operations a thread, 6"
+                     " double arrays (1.2 KB a thread) in local memory unless the compiler keeps them in registers: "
+                     "bound by FP64 issue (double division) and local-memory traffic"),
+    TimingProbe("probe/rossi-alpha-pulse-hist", "probe-unseen203", "rossi_hist", 1 << 22, P205_RA_BLOCK,
+                lambda n: min(-(-n // P205_RA_BLOCK), P205_RA_GRID), _p205_ra_args, source=_P205,
+                note="the Rossi-alpha histogram of 2^22 list-mode detections of a subcritical assembly (8 He-3 tubes,"
+                     " 57.7k counts/s: fission chains (geometric mean 20 neutrons at 10% efficiency, 50 us die-away) "
+                     "over 2e4/s uncorrelated counts, 2 us dead time a tube; uint64 ns timestamps and uint8 tubes: 38"
+                     " MB), a grid of 4096 blocks of 256 striding 4 times, a thread a trigger: ~31 following events "
+                     "(to ~90) within the 524 us window, each an 8-byte and a 1-byte load (the lanes' windows "
+                     "overlap: L1 hits), a 64-bit subtract and compare, and for the ~27 of another tube a shift and a"
+                     " shared int atomicAdd into 256 bins (~115M in all; the lanes' bins mostly distinct, short lags "
+                     "1.34x denser); 256 global atomics a block: bound by the shared atomics and the loop's issue"),
+    TimingProbe("probe/fission-matrix-csr-warp", "probe-unseen203", "fm_power", 2 * 64 ** 3, 32 * P205_FM_WARPS,
+                lambda n: -(-n // P205_FM_WARPS), _p205_fm_args, source=_P205,
+                note="one power-iteration step of a PWR core's fission matrix on a 64 x 64 x 128 mesh (3.35 x 3.35 x "
+                     "2.86 cm cells; 2^19 rows, the 31% outside the core's radius empty, the others 27 .. 81 entries "
+                     "within 2.5 cells (exp(-r / 6 cm) / r x nu Sigma_f by assembly, 5% tally noise): 28M entries, "
+                     "224 MB of CSR), a warp a row in blocks of 8 warps: the lanes stride over the row's ~78 entries "
+                     "(3 passes, the last partial; an empty row's warp just the reduction), coalesced col / val "
+                     "loads, a gathered float load of the 2 MB source (neighbouring rows' columns overlap: cache "
+                     "hits), a 5-step __shfl_down_sync, lane 0 stores and adds into one double by atomicAdd (524k "
+                     "same-address atomics, the empty rows' zeros too): bound by DRAM and the serialised same-address"
+                     " atomics"),
+    TimingProbe("probe/scatter-source-32g-smem", "probe-unseen203", "scatter_source", 1 << 21,
+                (P205_SS_G, P205_SS_CELLS), lambda n: -(-n // P205_SS_CELLS), _p205_ss_args, source=_P205,
+                symbols=_p205_ss_syms,
+                note="the 32-group scattering and fission source of 2^21 flat-source regions of a PWR lattice (a "
+                     "pin's 24 fuel, 8 clad and 8 water regions; uint16 materials: 47.9k fuel depletion zones, one a "
+                     "pin, and water, clad, guide-tube water; fluxes 256 MB in, sources 256 MB out), blocks of 32 x "
+                     "8: a region a warp, its fluxes staged coalesced into shared memory, the fission rate by 5 "
+                     "__shfl_xor_sync steps, __syncthreads, then a thread a group: 32 coalesced 128-byte rows of the "
+                     "region's 32 x 32 scattering matrix (4 KB: the same for a pin's 24 fuel regions and for all "
+                     "water / clad ones: L1 / L2 hits; 196 MB of matrices, 2/3 of water's and 86% of fuel's entries "
+                     "zero but summed) times a broadcast shared flux, plus chi (uniform __constant__) x the fission "
+                     "rate / k: ~770 instructions a warp, bound by load issue and L1 throughput"),
+]
+PROBES += UNSEEN203
+
+
+# probe-unseen204 (probes206.cu): a crowd-simulation / pedestrian-dynamics course's kernels
+# (door flow counted from short2 trajectories by integer segment tests into a shared-memory
+# histogram with __ballot_sync, Helbing's social force over a cell list of structs with
+# __constant__ walls and goals, a 16-bit chamfer floor field relaxed in shared-memory tiles
+# with __syncthreads_or, a Gaussian density / velocity field splatted by global float atomics,
+# the floor-field cellular automaton's move with a per-thread local array, hash random numbers
+# and atomicMin claims, the fundamental diagram's per-frame measurement with double
+# __shfl_down_sync reductions) as a student who knows CUDA basics writes them, predicted before
+# their first GPU run
+P206_SOURCE = "probes206.cu"
+P206_FL_NDOOR, P206_FL_BIN, P206_FL_MAXBIN = 4, 25, 512     # as #defined in probes206.cu (FLOW_*)
+P206_FL_ABSENT = -32768
+P206_FL_HALL = (6000, 4000)                      # cm: a 60 m x 40 m exhibition hall
+P206_FL_DOORS = np.array([[6000, 2200, 6000, 1800],       # cm: (ax, ay, bx, by), the outside on the
+                          [1000, 4000, 1240, 4000],       # left of a -> b: the east exit (4 m), two
+                          [4500, 4000, 4740, 4000],       # north doors (2.4 m) and a west side door
+                          [0, 500, 0, 620]], np.int32)    # (1.2 m)
+P206_FL_SLOTS = 4096                             # track slots a frame
+P206_FL_FPS = 25
+P206_FL_INWARD = 0.1                             # walkers coming in through a door (counter-flow)
+P206_FL_SPOTS, P206_FL_SPOT_SHARE, P206_FL_SPOT_SIGMA = 6, 0.5, 500.0   # booths: walkers start near one
+P206_FL_SPEED = (1.34, 0.26)                     # m/s: free walking speed ~ N, clipped to 0.5 .. 2.2
+P206_FL_SLOW = (0.35, 400.0)                     # within 4 m of the door a walker slows to 35% (queue)
+P206_FL_OVERSHOOT = 100.0                        # cm tracked beyond the door
+P206_FL_GAP = 50                                 # frames a slot stays empty on average
+P206_FL_SWAY, P206_FL_SWAY_HZ, P206_FL_NOISE = 2.5, 0.9, 1.0   # cm: lateral gait sway, tracker noise
+P206_FL_BURN = 600                               # frames simulated before the recording starts
+P206_FL_BLOCK, P206_FL_GRID = 256, 8192          # a grid-stride loop: at most 8192 blocks
+P206_SF_NWALL, P206_SF_NGOAL, P206_SF_CELL = 16, 8, 1.2     # as #defined (SF_*)
+P206_SF_A, P206_SF_B, P206_SF_K, P206_SF_KAPPA = 2000.0, 0.08, 120000.0, 240000.0
+P206_SF_TAU, P206_SF_MASS, P206_SF_DT = 0.5, 80.0, 0.01
+P206_SF_RADIUS = (0.20, 0.28)                    # m: body radius ~ U
+P206_SF_V0 = (1.34, 0.26)                        # m/s: desired speed ~ N, clipped to 0.6 .. 2.2
+P206_SF_BARRIER = (10.0, 60.0)                   # m: the interior fences' lengths ~ U
+P206_SF_BLOCK = 256
+P206_PED_DTYPE = np.dtype([("x", "<f4"), ("y", "<f4"), ("vx", "<f4"), ("vy", "<f4"), ("r", "<f4"),
+                           ("v0", "<f4"), ("goal", "<i4")])              # struct Ped (28 bytes)
+P206_CROWD_RHO = 0.6                             # pedestrians / m^2 over the whole site
+P206_CROWD_BG = 0.1                              # the background's density (before scaling)
+P206_CROWD_BLOB_AREA = 7000.0                    # m^2 of site a crowd cluster
+P206_CROWD_SIGMA, P206_CROWD_PEAK = (4.0, 20.0), (1.0, 6.0)   # a cluster's Gaussian width (m), peak (1/m^2)
+P206_CROWD_MAX = 5.5                             # 1/m^2: densities capped here (a packed crowd)
+P206_FF_TILE, P206_FF_ITERS, P206_FF_INF = 16, 16, 65535   # as #defined (FF_*)
+P206_FF_FREE, P206_FF_WALL, P206_FF_EXIT = 0, 1, 2
+P206_FF_FRONT = 0.3                              # the field known within 0.3 w of an exit, FF_INF beyond
+P206_PLAN_BUILT = 0.3                            # a floor plan's area drawn as buildings (before overlap)
+P206_DS_H, P206_DS_R, P206_DS_CUT, P206_DS_REACH = 0.5, 0.7, 1.2, 2      # as #defined (DS_*)
+P206_DS_BLOCK, P206_DS_GRID = 256, 2048
+P206_CA_KS, P206_CA_KD = 3.0, 0.15               # as #defined (CA_*)
+P206_CA_FREE, P206_CA_WALL, P206_CA_AGENT, P206_CA_EXIT = 0, 1, 2, 3
+P206_CA_CELL = 0.4                               # m: the lattice's cell
+P206_CA_FILL = 0.125                             # agents / cells
+P206_CA_QUEUE = (0.7, 25.0)                      # 70% of the agents placed with weight exp(-S / 25 m)
+P206_CA_BOSONS = 6.0                             # D ~ Poisson(6 x the agents' 7 x 7 occupancy)
+P206_CA_STEP = 1234
+P206_CA_BLOCK = 256
+P206_FD_NAREA, P206_FD_DT = 6, 0.04              # as #defined (FD_*)
+P206_FD_SLOTS = 4096
+P206_FD_CORRIDOR = (240.0, 8.0)                  # m
+P206_FD_AREAS = np.array([[x, 1.0, x + 4.0, 7.0] for x in (30.0, 70.0, 110.0, 150.0, 190.0, 215.0)], np.float32)
+P206_FD_WAVE = (40.0, 60.0, 0.8)                 # stop-and-go: period (s), wavelength (m), depth
+P206_FD_SPEED = (1.34, 0.2)                      # m/s ~ N, clipped to 0.6 .. 2.0
+P206_FD_GAP = 75                                 # frames a slot stays empty on average
+P206_FD_BURN = 500
+P206_FD_BLOCK = 256
+
+
+# ---- crowd-door-flow-short2 ----
+
+def _p206_fl_traj(frames, nslot, rng, burn=P206_FL_BURN):
+    """A tracked hall's trajectories (int16 cm, [frame][slot][x, y], P206_FL_ABSENT for an
+    empty slot): a walker starts at a random point of the hall (half of them near one of
+    P206_FL_SPOTS booths, N(0, 5 m)), picks a door with probability ~ width / distance^2 and a
+    point on it (15..85% of its width), walks straight to it at a N(1.34, 0.26) m/s speed
+    (slowed to 35% within 4 m of the door: the queue) and on for 1 m outside; 10% of the
+    walkers come in, from 1 m outside a door to a random point; a lateral sway of 2.5 cm at
+    0.9 Hz, N(0, 1 cm) tracker noise; a slot is empty for ~Geometric(1/50) frames between
+    walkers; burn frames simulated first."""
+    W, H = P206_FL_HALL
+    D = P206_FL_DOORS.astype(np.float64)
+    a, b = D[:, :2], D[:, 2:]
+    width = np.hypot(*(b - a).T)
+    nrm = np.stack([-(b - a)[:, 1], (b - a)[:, 0]], 1) / width[:, None]
+    spots = rng.uniform([500, 500], [W - 500, H - 500], (P206_FL_SPOTS, 2))
+    s = np.zeros((nslot, 2))
+    u = np.zeros((nslot, 2))
+    L = np.ones(nslot)
+    ld = np.zeros(nslot)
+    v = np.zeros(nslot)
+    ph = np.zeros(nslot)
+    ell = np.zeros(nslot)
+
+    def spawn(idx):
+        k = len(idx)
+        near = rng.random(k) < P206_FL_SPOT_SHARE
+        booth = spots[rng.integers(0, P206_FL_SPOTS, k)] + rng.normal(0, P206_FL_SPOT_SIGMA, (k, 2))
+        pt = np.where(near[:, None], booth, rng.uniform([0, 0], [W, H], (k, 2)))
+        pt = np.clip(pt, 60, [W - 60, H - 60])
+        mid = (a + b) / 2
+        wgt = width / ((pt[:, None, :] - mid[None]) ** 2).sum(-1)
+        cum = np.cumsum(wgt / wgt.sum(1, keepdims=True), 1)
+        door = np.minimum((rng.random(k)[:, None] > cum).sum(1), P206_FL_NDOOR - 1)
+        dp = a[door] + (b - a)[door] * rng.uniform(0.15, 0.85, k)[:, None]
+        inward = rng.random(k) < P206_FL_INWARD
+        st = np.where(inward[:, None], dp + P206_FL_OVERSHOOT * nrm[door], pt)
+        dist = np.hypot(*(dp - pt).T)
+        dv = np.where(inward[:, None], pt - st, dp - st)
+        dv /= np.hypot(*dv.T)[:, None]
+        s[idx] = st
+        u[idx] = dv
+        ld[idx] = np.where(inward, P206_FL_OVERSHOOT, dist)
+        L[idx] = np.where(inward, np.hypot(*(pt - st).T), dist + P206_FL_OVERSHOOT)
+        v[idx] = np.clip(rng.normal(*P206_FL_SPEED, k), 0.5, 2.2) * 100 / P206_FL_FPS
+        ph[idx] = rng.uniform(0, 2 * np.pi, k)
+        ell[idx] = 0
+
+    spawn(np.arange(nslot))
+    ell[:] = rng.uniform(0, 1, nslot) * L
+    active = np.ones(nslot, bool)
+    wait = np.zeros(nslot, np.int64)
+    out = np.empty((frames, nslot, 2), np.int16)
+    w = 2 * np.pi * P206_FL_SWAY_HZ / P206_FL_FPS
+    for t in range(-burn, frames):
+        if t >= 0:
+            sway = P206_FL_SWAY * np.sin(w * t + ph)
+            x = s[:, 0] + u[:, 0] * ell - u[:, 1] * sway + rng.normal(0, P206_FL_NOISE, nslot)
+            y = s[:, 1] + u[:, 1] * ell + u[:, 0] * sway + rng.normal(0, P206_FL_NOISE, nslot)
+            out[t, :, 0] = np.where(active, np.rint(x), P206_FL_ABSENT)
+            out[t, :, 1] = np.where(active, np.rint(y), 0)
+        slow = P206_FL_SLOW[0] + (1 - P206_FL_SLOW[0]) * np.minimum(1, np.abs(ell - ld) / P206_FL_SLOW[1])
+        ell += np.where(active, v * slow, 0)
+        done = active & (ell >= L)
+        active &= ~done
+        wait[done] = rng.geometric(1 / P206_FL_GAP, int(done.sum()))
+        wait[~active] -= 1
+        back = np.flatnonzero(~active & (wait <= 0))
+        if len(back):
+            spawn(back)
+            active[back] = True
+    return out
+
+
+def _p206_fl_args(n, rng, nslot=P206_FL_SLOTS, burn=P206_FL_BURN):
+    """door_flow's arguments: n // nslot frames of nslot slots' trajectories
+    (_p206_fl_traj, int16 pairs), flow (P206_FL_NDOOR x P206_FL_MAXBIN), back, ncross
+    (int32) zeroed, the (frame, slot) pairs."""
+    frames = int(n) // nslot
+    assert frames - 1 <= P206_FL_BIN * P206_FL_MAXBIN
+    traj = _p206_fl_traj(frames, nslot, rng, burn).ravel()
+    return [traj, np.int32(nslot), np.zeros(P206_FL_NDOOR * P206_FL_MAXBIN, np.int32),
+            np.zeros(P206_FL_NDOOR, np.int32), np.zeros(1, np.int32), np.int32((frames - 1) * nslot)]
+
+
+def _p206_fl_syms(n, rng):
+    return {"c_door": P206_FL_DOORS.ravel().copy()}
+
+
+def _p206_fl_ref(traj, nslot, doors=P206_FL_DOORS):
+    """door_flow in int64: flow (P206_FL_NDOOR, P206_FL_MAXBIN), back, the crossing pairs."""
+    P = np.asarray(traj).reshape(-1, nslot, 2).astype(np.int64)
+    p, q = P[:-1], P[1:]
+    ok = (p[..., 0] != P206_FL_ABSENT) & (q[..., 0] != P206_FL_ABSENT)
+    fb = np.broadcast_to(np.arange(len(p))[:, None] // P206_FL_BIN, ok.shape)
+    orient = lambda ax, ay, bx, by, px, py: (bx - ax) * (py - ay) - (by - ay) * (px - ax)
+    flow = np.zeros((len(doors), P206_FL_MAXBIN), np.int64)
+    back = np.zeros(len(doors), np.int64)
+    anyx = np.zeros(ok.shape, bool)
+    for d, (ax, ay, bx, by) in enumerate(np.asarray(doors, np.int64).reshape(-1, 4)):
+        s0 = orient(ax, ay, bx, by, p[..., 0], p[..., 1]) > 0
+        s1 = orient(ax, ay, bx, by, q[..., 0], q[..., 1]) > 0
+        o3 = orient(p[..., 0], p[..., 1], q[..., 0], q[..., 1], ax, ay) > 0
+        o4 = orient(p[..., 0], p[..., 1], q[..., 0], q[..., 1], bx, by) > 0
+        hit = ok & (s0 != s1) & (o3 != o4)
+        flow[d] = np.bincount(fb[hit & s1], minlength=P206_FL_MAXBIN)
+        back[d] = (hit & ~s1).sum()
+        anyx |= hit
+    return flow, back, int(anyx.sum())
+
+
+# ---- crowd-social-force-cells / crowd-density-splat-atomics ----
+
+def _p206_domain(n, cell, rho=P206_CROWD_RHO):
+    """A 2:1 site of whole cells holding n pedestrians at mean density rho: (ncx, ncy)."""
+    ncy = max(3, int(np.ceil(np.sqrt(n / rho / 2) / cell)))
+    return 2 * ncy, ncy
+
+
+def _p206_crowd(n, rng, cell):
+    """n pedestrians on a _p206_domain site, sorted by cell (row-major): the density a
+    background of P206_CROWD_BG plus a Gaussian cluster (width U(4, 20) m, peak U(1, 6)
+    /m^2) every P206_CROWD_BLOB_AREA m^2, scaled to n and capped at P206_CROWD_MAX /m^2;
+    the cells' counts multinomial, positions uniform in the cell (so overlapping bodies
+    where it is packed). x, y (float64), cell_start (int32, cells + 1), ncx, ncy, the
+    density (1/m^2) of each pedestrian's cell."""
+    ncx, ncy = _p206_domain(n, cell)
+    W, H = ncx * cell, ncy * cell
+    dens = np.full((ncy, ncx), P206_CROWD_BG)
+    nb = max(1, int(round(W * H / P206_CROWD_BLOB_AREA)))
+    bx, by = rng.uniform(0, W, nb), rng.uniform(0, H, nb)
+    sig, peak = rng.uniform(*P206_CROWD_SIGMA, nb), rng.uniform(*P206_CROWD_PEAK, nb)
+    for k in range(nb):
+        x0, x1 = max(0, int((bx[k] - 3 * sig[k]) / cell)), min(ncx, int((bx[k] + 3 * sig[k]) / cell) + 1)
+        y0, y1 = max(0, int((by[k] - 3 * sig[k]) / cell)), min(ncy, int((by[k] + 3 * sig[k]) / cell) + 1)
+        gx = ((np.arange(x0, x1) + 0.5) * cell - bx[k]) ** 2
+        gy = ((np.arange(y0, y1) + 0.5) * cell - by[k]) ** 2
+        dens[y0:y1, x0:x1] += peak[k] * np.exp(-(gy[:, None] + gx[None, :]) / (2 * sig[k] ** 2))
+    for _ in range(4):
+        dens = np.minimum(dens * n / (dens.sum() * cell * cell), P206_CROWD_MAX)
+    cnt = rng.multinomial(n, (dens / dens.sum()).ravel())
+    cid = np.repeat(np.arange(ncx * ncy), cnt)
+    x = (cid % ncx + rng.random(n)) * cell
+    y = (cid // ncx + rng.random(n)) * cell
+    start = np.concatenate([[0], np.cumsum(cnt)]).astype(np.int32)
+    return x, y, start, ncx, ncy, dens.ravel()[cid]
+
+
+def _p206_weidmann(rho):
+    """Weidmann's fundamental diagram: the walking speed (m/s) at density rho (1/m^2)."""
+    rho = np.maximum(rho, 1e-3)
+    return np.maximum(1.34 * (1 - np.exp(-1.913 * (1 / rho - 1 / 5.4))), 0.0)
+
+
+def _p206_sf_goals(ncx, ncy, cell=P206_SF_CELL):
+    """The site's 8 exits: the corners' thirds of the long sides and the short sides' middles."""
+    W, H = ncx * cell, ncy * cell
+    return np.array([[W / 6, 0], [W / 2, 0], [5 * W / 6, 0], [W / 6, H], [W / 2, H], [5 * W / 6, H],
+                     [0, H / 2], [W, H / 2]], np.float32)
+
+
+def _p206_sf_args(n, rng):
+    """n pedestrians (_p206_crowd on 1.2 m cells) as Ped structs: radius U(0.20, 0.28) m,
+    v0 N(1.34, 0.26) clipped, the nearest exit as goal, walking towards it at Weidmann's
+    speed for their cell's density (x v0 / 1.34) plus N(0, 0.1) m/s; out (zeroed),
+    cell_start, ncx, ncy, n."""
+    n = int(n)
+    x, y, start, ncx, ncy, rho = _p206_crowd(n, rng, P206_SF_CELL)
+    goals = _p206_sf_goals(ncx, ncy).astype(np.float64)
+    d2 = (x[:, None] - goals[None, :, 0]) ** 2 + (y[:, None] - goals[None, :, 1]) ** 2
+    goal = np.argmin(d2, 1)
+    v0 = np.clip(rng.normal(*P206_SF_V0, n), 0.6, 2.2)
+    gx, gy = goals[goal, 0] - x, goals[goal, 1] - y
+    gl = np.hypot(gx, gy) + 1e-6
+    sp = _p206_weidmann(rho) * v0 / 1.34
+    peds = np.zeros(n, P206_PED_DTYPE)
+    peds["x"], peds["y"] = x, y
+    peds["vx"] = sp * gx / gl + rng.normal(0, 0.1, n)
+    peds["vy"] = sp * gy / gl + rng.normal(0, 0.1, n)
+    peds["r"] = rng.uniform(*P206_SF_RADIUS, n)
+    peds["v0"] = v0
+    peds["goal"] = goal
+    return [peds, np.zeros(n, P206_PED_DTYPE), start, np.int32(ncx), np.int32(ncy), np.int32(n)]
+
+
+def _p206_sf_syms(n, rng):
+    """The site's 4 outer walls and 12 fences (a random point, direction and U(10, 60) m
+    length, clipped to the site), the 8 goals."""
+    ncx, ncy = _p206_domain(int(n), P206_SF_CELL)
+    W, H = ncx * P206_SF_CELL, ncy * P206_SF_CELL
+    walls = [[0, 0, W, 0], [W, 0, W, H], [W, H, 0, H], [0, H, 0, 0]]
+    k = P206_SF_NWALL - 4
+    c = rng.uniform([0, 0], [W, H], (k, 2))
+    ang = rng.uniform(0, np.pi, k)
+    half = rng.uniform(*P206_SF_BARRIER, k)[:, None] / 2 * np.stack([np.cos(ang), np.sin(ang)], 1)
+    a, b = np.clip(c - half, 0, [W, H]), np.clip(c + half, 0, [W, H])
+    walls = np.concatenate([np.array(walls, np.float64), np.concatenate([a, b], 1)])
+    return {"c_wall": walls.astype(np.float32).ravel(), "c_goal": _p206_sf_goals(ncx, ncy).ravel()}
+
+
+def _p206_sf_ref(peds, walls, goals):
+    """social_force in float64 by all pairs (no cell list): the pedestrians after a step,
+    and each one's float32 error bound for the velocity: 1e-5 m/s plus, for each force
+    added, 1e-6 of its magnitude (where large forces cancel, float32 sums lose digits) and
+    its sensitivity to a distance's rounding, |f| (1 / B + 1 / d) x 4 float32 spacings of
+    the coordinates (bodies a few mm apart far from the origin), x dt / m x the speed cap's
+    factor."""
+    p = peds
+    x, y = p["x"].astype(np.float64), p["y"].astype(np.float64)
+    vx, vy = p["vx"].astype(np.float64), p["vy"].astype(np.float64)
+    r, v0 = p["r"].astype(np.float64), p["v0"].astype(np.float64)
+    g = np.asarray(goals, np.float64).reshape(-1, 2)[p["goal"]]
+    gx, gy = g[:, 0] - x, g[:, 1] - y
+    gl = np.hypot(gx, gy) + 1e-6
+    fx = P206_SF_MASS * (v0 * gx / gl - vx) / P206_SF_TAU
+    fy = P206_SF_MASS * (v0 * gy / gl - vy) / P206_SF_TAU
+    mag = [1e-6 * np.hypot(fx, fy)]
+    ulp = 2.0 ** -23 * max(np.abs(x).max(), np.abs(y).max(), 1.0)
+
+    def add(d, nx, ny, rr, dvt, m):
+        ov = rr - d
+        f = P206_SF_A * np.exp(ov / P206_SF_B) + np.where(ov > 0, P206_SF_K * ov, 0)
+        ft = np.where(ov > 0, P206_SF_KAPPA * ov * dvt, 0)
+        mag.append(np.where(m, (np.abs(f) + np.abs(ft)) * (1e-6 + 4 * ulp * (1 / P206_SF_B + 1 / d)), 0))
+        return np.where(m, f * nx - ft * ny, 0), np.where(m, f * ny + ft * nx, 0)
+
+    ex, ey = x[:, None] - x[None], y[:, None] - y[None]
+    d2 = ex ** 2 + ey ** 2
+    m = (d2 < P206_SF_CELL ** 2) & (d2 > 0)
+    d = np.sqrt(np.where(m, d2, 1))
+    nx, ny = ex / d, ey / d
+    dvt = (vx[None] - vx[:, None]) * -ny + (vy[None] - vy[:, None]) * nx
+    ax, ay = add(d, nx, ny, r[:, None] + r[None], dvt, m)
+    fx, fy = fx + ax.sum(1), fy + ay.sum(1)
+    mag[-1] = mag[-1].sum(1)
+    for wx0, wy0, wx1, wy1 in np.asarray(walls, np.float64).reshape(-1, 4):
+        sx, sy = wx1 - wx0, wy1 - wy0
+        t = np.clip(((x - wx0) * sx + (y - wy0) * sy) / (sx * sx + sy * sy), 0, 1)
+        ex, ey = x - (wx0 + t * sx), y - (wy0 + t * sy)
+        d2 = ex ** 2 + ey ** 2
+        m = (d2 < P206_SF_CELL ** 2) & (d2 > 0)
+        d = np.sqrt(np.where(m, d2, 1))
+        nx, ny = ex / d, ey / d
+        ax, ay = add(d, nx, ny, r, -(vx * -ny + vy * nx), m)
+        fx, fy = fx + ax, fy + ay
+    nvx = vx + fx / P206_SF_MASS * P206_SF_DT
+    nvy = vy + fy / P206_SF_MASS * P206_SF_DT
+    sp = np.hypot(nvx, nvy)
+    sc = np.where(sp > 1.3 * v0, 1.3 * v0 / np.maximum(sp, 1e-30), 1.0)
+    out = p.copy()
+    out["vx"], out["vy"] = nvx * sc, nvy * sc
+    out["x"], out["y"] = x + nvx * sc * P206_SF_DT, y + nvy * sc * P206_SF_DT
+    return out, 1e-5 + sum(mag) * P206_SF_DT / P206_SF_MASS * sc
+
+
+def _p206_ds_args(n, rng):
+    """n pedestrians (_p206_crowd on 1.2 m cells: sorted by cell) as float2 positions (m)
+    and velocities (Weidmann's speed for the density, in a random direction per 20 m x 20 m
+    block of the site (a crowd streams together), plus N(0, 0.15) m/s); the 0.5 m grids rho,
+    rvx, rvy (float32, zeroed), gw, gh, n."""
+    n = int(n)
+    x, y, _, ncx, ncy, rho = _p206_crowd(n, rng, P206_SF_CELL)
+    W, H = ncx * P206_SF_CELL, ncy * P206_SF_CELL
+    gw, gh = int(np.ceil(W / P206_DS_H)), int(np.ceil(H / P206_DS_H))
+    bw = int(np.ceil(W / 20))
+    heading = rng.uniform(0, 2 * np.pi, bw * int(np.ceil(H / 20)))[(y // 20).astype(int) * bw + (x // 20).astype(int)]
+    sp = _p206_weidmann(rho)
+    pos = np.stack([x, y], 1).astype(np.float32).ravel()
+    vel = np.stack([sp * np.cos(heading) + rng.normal(0, 0.15, n),
+                    sp * np.sin(heading) + rng.normal(0, 0.15, n)], 1).astype(np.float32).ravel()
+    z = lambda: np.zeros(gw * gh, np.float32)
+    return [pos, vel, z(), z(), z(), np.int32(gw), np.int32(gh), np.int32(n)]
+
+
+def _p206_ds_ref(pos, vel, gw, gh):
+    """density_splat in float64 (the cut-off decided in float32 as the kernel does): rho,
+    rvx, rvy (gh x gw)."""
+    p = np.asarray(pos, np.float32).reshape(-1, 2)
+    v = np.asarray(vel, np.float64).reshape(-1, 2)
+    f = np.float32
+    cx = np.floor(p[:, 0] / f(P206_DS_H)).astype(np.int64)
+    cy = np.floor(p[:, 1] / f(P206_DS_H)).astype(np.int64)
+    out = [np.zeros(gw * gh) for _ in range(3)]
+    R = P206_DS_REACH
+    for dy in range(-R, R + 1):
+        for dx in range(-R, R + 1):
+            gx, gy = cx + dx, cy + dy
+            ex = (gx.astype(f) + f(0.5)) * f(P206_DS_H) - p[:, 0]
+            ey = (gy.astype(f) + f(0.5)) * f(P206_DS_H) - p[:, 1]
+            d2 = ex * ex + ey * ey
+            m = (gx >= 0) & (gx < gw) & (gy >= 0) & (gy < gh) & ~(d2 > f(P206_DS_CUT) * f(P206_DS_CUT))
+            e64 = ex.astype(np.float64) ** 2 + ey.astype(np.float64) ** 2
+            w = np.exp(-e64 / P206_DS_R ** 2) / (np.pi * P206_DS_R ** 2)
+            k = (gy * gw + gx)[m]
+            for o, wk in zip(out, (w, w * v[:, 0], w * v[:, 1])):
+                o += np.bincount(k, wk[m], gw * gh)
+    return [o.reshape(gh, gw) for o in out]
+
+
+# ---- crowd-floor-field-smem-u16 / crowd-ca-move-claims ----
+
+def _p206_plan(w, rng):
+    """A w x w floor plan (uint8 P206_FF_FREE / WALL / EXIT): an outer wall, rectangular
+    buildings (sides U(3, max(4, w / 50)) cells, P206_PLAN_BUILT of the area before overlaps,
+    two cells off the outer wall), 4 + w // 512 exits on the outer wall (U(3, 12) cells wide,
+    a 12-cell square inside each cleared); the plan and the exits' centres (cells, float)."""
+    t = np.zeros((w, w), np.uint8)
+    hi = max(4, w // 50)
+    nb = int(P206_PLAN_BUILT * w * w / ((3 + hi) / 2) ** 2)
+    sx, sy = rng.integers(3, hi + 1, nb), rng.integers(3, hi + 1, nb)
+    x0 = rng.integers(3, max(4, w - 3 - hi), nb)
+    y0 = rng.integers(3, max(4, w - 3 - hi), nb)
+    for k in range(nb):
+        t[y0[k]:min(y0[k] + sy[k], w - 3), x0[k]:min(x0[k] + sx[k], w - 3)] = P206_FF_WALL
+    t[0, :] = t[-1, :] = t[:, 0] = t[:, -1] = P206_FF_WALL
+    ne = 4 + w // 512
+    centres = []
+    for k in range(ne):
+        side = k % 4
+        wd = int(rng.integers(3, 13))
+        c = int(rng.integers(2, w - 2 - wd))
+        if side == 0:
+            t[1:13, c - 1:c + wd + 1] = P206_FF_FREE
+            t[0, c:c + wd] = P206_FF_EXIT
+            centres.append((c + (wd - 1) / 2, 0))
+        elif side == 1:
+            t[-13:-1, c - 1:c + wd + 1] = P206_FF_FREE
+            t[-1, c:c + wd] = P206_FF_EXIT
+            centres.append((c + (wd - 1) / 2, w - 1))
+        elif side == 2:
+            t[c - 1:c + wd + 1, 1:13] = P206_FF_FREE
+            t[c:c + wd, 0] = P206_FF_EXIT
+            centres.append((0, c + (wd - 1) / 2))
+        else:
+            t[c - 1:c + wd + 1, -13:-1] = P206_FF_FREE
+            t[c:c + wd, -1] = P206_FF_EXIT
+            centres.append((w - 1, c + (wd - 1) / 2))
+    return t, np.array(centres)
+
+
+def _p206_exit_dist(w, centres):
+    """Each cell's Euclidean distance (cells, float32) to the nearest exit centre, walls ignored."""
+    ix = np.arange(w, dtype=np.float32)
+    d = np.full((w, w), np.inf, np.float32)
+    for cx, cy in centres:
+        d = np.minimum(d, np.sqrt((ix[None, :] - np.float32(cx)) ** 2 + (ix[:, None] - np.float32(cy)) ** 2))
+    return d
+
+
+def _p206_ff_args(n, rng):
+    """floor_field's arguments on an n x n plan (_p206_plan): the field part-way through its
+    relaxation: 5 x the straight-line distance to the nearest exit centre (rounded) within
+    P206_FF_FRONT n of an exit, FF_INF beyond, on walls, 0 on exits; fout (uint16) and
+    nchanged zeroed, n."""
+    w = int(n)
+    t, centres = _p206_plan(w, rng)
+    d = _p206_exit_dist(w, centres)
+    f = np.where(d <= P206_FF_FRONT * w, np.rint(5 * d), P206_FF_INF)
+    f[t == P206_FF_WALL] = P206_FF_INF
+    f[t == P206_FF_EXIT] = 0
+    return [t.ravel(), f.astype(np.uint16).ravel(), np.zeros(w * w, np.uint16), np.zeros(1, np.int32), np.int32(w)]
+
+
+def _p206_ff_ref(types, field, w):
+    """floor_field in int64, all tiles at once: fout, the tiles that changed."""
+    T = P206_FF_TILE
+    nt = -(-w // T)
+    P = np.full((nt * T + 2, nt * T + 2), P206_FF_INF, np.int64)
+    P[1:w + 1, 1:w + 1] = np.asarray(field).reshape(w, w)
+    fr = np.zeros((nt * T, nt * T), bool)
+    fr[:w, :w] = np.asarray(types).reshape(w, w) == P206_FF_FREE
+    tiles = np.lib.stride_tricks.sliding_window_view(P, (T + 2, T + 2))[::T, ::T].copy()   # (nt, nt, T+2, T+2)
+    free = fr.reshape(nt, T, nt, T).transpose(0, 2, 1, 3)
+    start = tiles[:, :, 1:-1, 1:-1].copy()
+    for _ in range(P206_FF_ITERS):
+        s = tiles
+        best = s[:, :, 1:-1, 1:-1].copy()
+        for dy, dx, c in [(-1, 0, 5), (1, 0, 5), (0, -1, 5), (0, 1, 5), (-1, -1, 7), (-1, 1, 7), (1, -1, 7), (1, 1, 7)]:
+            best = np.minimum(best, s[:, :, 1 + dy:T + 1 + dy, 1 + dx:T + 1 + dx] + c)
+        tiles[:, :, 1:-1, 1:-1] = np.where(free, best, s[:, :, 1:-1, 1:-1])
+    inner = tiles[:, :, 1:-1, 1:-1]
+    out = inner.transpose(0, 2, 1, 3).reshape(nt * T, nt * T)[:w, :w]
+    changed = int((inner != start).any(axis=(2, 3)).sum())
+    return out.astype(np.uint16).ravel(), changed
+
+
+def _p206_ca_width(n):
+    return max(32, int(np.ceil(np.sqrt(int(n) / P206_CA_FILL) / 16)) * 16)
+
+
+def _p206_ca_args(n, rng, step=P206_CA_STEP):
+    """ca_move's arguments: a w x w lattice of 0.4 m cells (w from n at P206_CA_FILL agents a
+    cell; _p206_plan's walls and exits), S the straight-line distance to the nearest exit
+    centre (m, float32), n agents on distinct free cells (70% with weights exp(-S / 25 m):
+    queues at the exits, 30% uniform), in random id order, D ~ Poisson(6 x the agents' 7 x
+    7 occupancy) bosons (uint8), occ the types with CA_AGENT on agents; claim (0xFFFFFFFF),
+    target (int32), w, h, the step, n."""
+    n = int(n)
+    w = _p206_ca_width(n)
+    t, centres = _p206_plan(w, rng)
+    S = (_p206_exit_dist(w, centres) * np.float32(P206_CA_CELL)).ravel()
+    occ = np.where(t == P206_FF_EXIT, P206_CA_EXIT, np.where(t == P206_FF_WALL, P206_CA_WALL, P206_CA_FREE))
+    occ = occ.astype(np.uint8).ravel()
+    free = np.flatnonzero(occ == P206_CA_FREE)
+    q = np.exp(-S[free].astype(np.float64) / P206_CA_QUEUE[1])
+    wgt = P206_CA_QUEUE[0] * q / q.sum() + (1 - P206_CA_QUEUE[0]) / len(free)
+    key = np.log(wgt) + rng.gumbel(size=len(free))
+    cells = free[np.argpartition(-key, n - 1)[:n]]
+    cells = cells[rng.permutation(n)].astype(np.int32)
+    occ[cells] = P206_CA_AGENT
+    c = np.zeros((w + 7, w + 7))
+    c[4:-3, 4:-3] = (occ == P206_CA_AGENT).reshape(w, w)
+    c = c.cumsum(0).cumsum(1)
+    box = (c[7:, 7:] - c[:-7, 7:] - c[7:, :-7] + c[:-7, :-7]) / 49
+    D = np.minimum(rng.poisson(P206_CA_BOSONS * box), 255).astype(np.uint8).ravel()
+    D[occ == P206_CA_WALL] = 0
+    return [cells, S, D, occ, np.full(w * w, 0xFFFFFFFF, np.uint32), np.zeros(n, np.int32), np.int32(w),
+            np.int32(w), np.uint32(step), np.int32(n)]
+
+
+def _p206_mix32(x):
+    x = np.asarray(x, np.uint32).copy()
+    x ^= x >> np.uint32(16)
+    x *= np.uint32(0x7feb352d)
+    x ^= x >> np.uint32(15)
+    x *= np.uint32(0x846ca68b)
+    x ^= x >> np.uint32(16)
+    return x
+
+
+def _p206_ca_ref(cell, S, D, occ, w, h, step):
+    """ca_move's choices in float32 as the kernel sums them: target (int64), each agent's
+    key (priority << 22 | id) and whether its draw lies within 1e-5 of the sum of a
+    cumulative boundary (where expf's rounding may pick the neighbour)."""
+    cell = np.asarray(cell, np.int64)
+    n = len(cell)
+    x, y = cell % w, cell // w
+    f = np.float32
+    S = np.asarray(S, f)
+    s0 = S[cell]
+    p = np.zeros((n, 9), f)
+    cand = np.zeros((n, 9), np.int64)
+    k = 0
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            nx, ny = x + dx, y + dy
+            ins = (nx >= 0) & (nx < w) & (ny >= 0) & (ny < h)
+            cc = np.where(ins, ny * w + nx, cell)
+            o = np.asarray(occ)[cc]
+            ok = ins & ((dx == 0) & (dy == 0) | (o == P206_CA_FREE) | (o == P206_CA_EXIT))
+            arg = f(-P206_CA_KS) * (S[cc] - s0) + f(P206_CA_KD) * np.asarray(D)[cc].astype(f)
+            p[:, k] = np.where(ok, np.exp(arg.astype(np.float64)).astype(f), 0)
+            cand[:, k] = cc
+            k += 1
+    ids = np.arange(n, dtype=np.uint64)
+    r = _p206_mix32(((ids * 0x9E3779B9) & 0xFFFFFFFF).astype(np.uint32) ^ np.uint32(step))
+    acc = np.zeros((n, 9), f)
+    run_ = np.zeros(n, f)
+    for k in range(9):
+        run_ = run_ + p[:, k]
+        acc[:, k] = run_
+    u = (r >> np.uint32(8)).astype(f) * f(1.0 / 16777216.0) * run_
+    hit = u[:, None] < acc
+    pick = np.where(hit.any(1), hit.argmax(1), 4)
+    target = cand[np.arange(n), pick]
+    near = (np.abs(acc - u[:, None]) <= 1e-5 * run_[:, None]).any(1)
+    key = ((_p206_mix32(r) >> np.uint32(22)).astype(np.uint64) << np.uint64(22)) | ids
+    return target, key.astype(np.uint32), near
+
+
+# ---- crowd-fd-measure-shfl-double ----
+
+def _p206_fd_traj(frames, nslot, rng, burn=P206_FD_BURN):
+    """A 240 m x 8 m corridor's trajectories (float32 m, [frame][slot][x, y], NaN when a
+    slot is empty): walkers enter at x ~ U(0, 0.3) m, y ~ U(0.4, 7.6) m, with a N(1.34, 0.2)
+    m/s free speed, slowed by a stop-and-go wave (1 - 0.8 max(0, sin(2 pi (t / 40 s + x / 60
+    m)))^4, travelling upstream), a 4 cm lateral sway at 0.9 Hz and N(0, 1 cm) noise; they
+    leave at x >= 240 m and the slot stays empty ~Geometric(1/75) frames; at the start the
+    slots are spread uniformly along the corridor, burn frames simulated first."""
+    Lc, Wc = P206_FD_CORRIDOR
+    Tw, Lw, depth = P206_FD_WAVE
+    dt = P206_FD_DT
+    x = rng.uniform(0, Lc, nslot)
+    y0 = rng.uniform(0.4, Wc - 0.4, nslot)
+    v0 = np.clip(rng.normal(*P206_FD_SPEED, nslot), 0.6, 2.0)
+    ph = rng.uniform(0, 2 * np.pi, nslot)
+    active = np.ones(nslot, bool)
+    wait = np.zeros(nslot, np.int64)
+    out = np.empty((frames, nslot, 2), np.float32)
+    for k in range(-burn, frames):
+        t = k * dt
+        if k >= 0:
+            yy = y0 + 0.04 * np.sin(2 * np.pi * 0.9 * t + ph) + rng.normal(0, 0.01, nslot)
+            xx = x + rng.normal(0, 0.01, nslot)
+            out[k, :, 0] = np.where(active, xx, np.nan)
+            out[k, :, 1] = np.where(active, yy, np.nan)
+        g = 1 - depth * np.maximum(0, np.sin(2 * np.pi * (t / Tw + x / Lw))) ** 4
+        x = x + np.where(active, v0 * g * dt, 0)
+        done = active & (x >= Lc)
+        active &= ~done
+        wait[done] = rng.geometric(1 / P206_FD_GAP, int(done.sum()))
+        wait[~active] -= 1
+        back = np.flatnonzero(~active & (wait <= 0))
+        if len(back):
+            m = len(back)
+            x[back] = rng.uniform(0, 0.3, m)
+            y0[back] = rng.uniform(0.4, Wc - 0.4, m)
+            v0[back] = np.clip(rng.normal(*P206_FD_SPEED, m), 0.6, 2.0)
+            ph[back] = rng.uniform(0, 2 * np.pi, m)
+            active[back] = True
+    return out
+
+
+def _p206_fd_args(n, rng, nslot=P206_FD_SLOTS, burn=P206_FD_BURN):
+    """fd_measure's arguments: n // nslot frames of nslot slots (_p206_fd_traj, float2 as
+    float32 pairs), nslot, the frames, count (int32), rho and vmean (float64), frames x
+    P206_FD_NAREA, zeroed."""
+    frames = int(n) // nslot
+    pos = _p206_fd_traj(frames, nslot, rng, burn).ravel()
+    m = frames * P206_FD_NAREA
+    return [pos, np.int32(nslot), np.int32(frames), np.zeros(m, np.int32), np.zeros(m), np.zeros(m)]
+
+
+def _p206_fd_syms(n, rng):
+    return {"c_area": P206_FD_AREAS.ravel().copy()}
+
+
+def _p206_fd_ref(pos, nslot, areas=P206_FD_AREAS):
+    """fd_measure by numpy (speeds in float32, sums in float64): count, rho, vmean
+    (frames x areas; frames 0 and the last zero)."""
+    P = np.asarray(pos, np.float32).reshape(-1, nslot, 2)
+    F = len(P)
+    p, pa, pb = P[1:-1], P[:-2], P[2:]
+    ok = ~np.isnan(p[..., 0]) & ~np.isnan(pa[..., 0]) & ~np.isnan(pb[..., 0])
+    d = pb - pa
+    v = (np.sqrt(d[..., 0] * d[..., 0] + d[..., 1] * d[..., 1]) / np.float32(2 * P206_FD_DT)).astype(np.float64)
+    A = np.asarray(areas, np.float32).reshape(-1, 4)
+    cnt = np.zeros((F, len(A)), np.int64)
+    rho = np.zeros((F, len(A)))
+    vm = np.zeros((F, len(A)))
+    with np.errstate(invalid="ignore"):
+        for k, (x0, y0, x1, y1) in enumerate(A):
+            m = ok & (p[..., 0] >= x0) & (p[..., 0] < x1) & (p[..., 1] >= y0) & (p[..., 1] < y1)
+            c = m.sum(1)
+            cnt[1:-1, k] = c
+            rho[1:-1, k] = c / (float(np.float32(x1 - x0)) * float(np.float32(y1 - y0)))
+            vm[1:-1, k] = np.where(c > 0, np.where(m, v, 0).sum(1) / np.maximum(c, 1), 0)
+    return cnt, rho, vm
+
+
+UNSEEN204 = [
+    TimingProbe("probe/crowd-door-flow-short2", "probe-unseen204", "door_flow", 1 << 25, P206_FL_BLOCK,
+                lambda n: min(-(-n // P206_FL_BLOCK), P206_FL_GRID), _p206_fl_args, source=P206_SOURCE,
+                symbols=_p206_fl_syms,
+                note="door flow of a tracked 60 m x 40 m hall: 8192 frames (25 fps) x 4096 track slots of short2 cm "
+                     "positions (134 MB; ~91% of the slots occupied, SHRT_MIN when empty; walkers from booths and "
+                     "random points to 4 doors, slowed to 35% near the door, 10% counter-flow and tracker jitter: "
+                     "~100k crossings, 0.3% of the steps, a quarter of them inward), a grid of 8192 blocks of 256 "
+                     "striding 16 times over the 33.5M (frame, slot) steps: two coalesced 4-byte loads (the second "
+                     "one frame later, from L2), an integer division, 4 doors' integer orientation tests (uniform "
+                     "__constant__ reads, ~15 int ops a door, the segment test only when the step changes side), a "
+                     "rare shared atomicAdd into an 8 KB histogram of 4 doors x 512 one-second bins; __ballot_sync "
+                     "and __popc a warp (a global atomicAdd where a lane crossed); 2 x 2048 shared words zeroed and "
+                     "scanned a block: bound by integer issue, then DRAM (134 MB)"),
+    TimingProbe("probe/crowd-social-force-cells", "probe-unseen204", "social_force", 1 << 21, P206_SF_BLOCK,
+                lambda n: -(-n // P206_SF_BLOCK), _p206_sf_args, source=P206_SOURCE, symbols=_p206_sf_syms,
+                note="one social-force step of 2^21 pedestrians on a 2.6 km x 1.3 km site (0.6 /m^2 on average: a 0.1"
+                     " /m^2 background and Gaussian clusters up to the 5.5 /m^2 cap, 64% of the cells empty; 30 "
+                     "candidates in a pedestrian's 3 x 3 cells on average, ~10 of them within 1.2 m, 82 at the 99th "
+                     "percentile), sorted by 1.2 m cells (2.4M cells, CSR starts 9.7 MB), 28-byte Ped structs (59 MB "
+                     "in, 59 MB out), a thread a pedestrian: the driving force (its goal a lane-varying __constant__ "
+                     "read), the 3 x 3 cells' start/end loads and a loop over their pedestrians (28-byte gathers, "
+                     "contiguous within a cell: L1/L2 hits), a sqrtf, two divisions and an expf a neighbour within "
+                     "1.2 m, the contact terms where bodies overlap; 16 wall segments from __constant__ (a division, "
+                     "a sqrtf and an expf each when within 1.2 m), the speed cap; lane-divergent loop lengths: bound "
+                     "by FP32 / SFU issue and the dependent neighbour gathers' latency"),
+    TimingProbe("probe/crowd-floor-field-smem-u16", "probe-unseen204", "floor_field", 4096,
+                (P206_FF_TILE, P206_FF_TILE),
+                lambda n: (-(-n // P206_FF_TILE), -(-n // P206_FF_TILE)), _p206_ff_args, source=P206_SOURCE,
+                note="a 4096 x 4096 floor plan (0.4 m cells: 1.6 km; uint8 types, ~25% buildings of 3..81 cells, 12 "
+                     "exits; 16.8 MB) and its uint16 chamfer 5-7 floor field part-way (known within 0.3 of the plan "
+                     "from an exit, 65535 beyond: 34 MB in, 34 MB out; the front's ~13% of the tiles change), 65536 "
+                     "blocks of 16 x 16 threads: a tile and its halo of 18 x 18 uint16 loaded into shared memory (two"
+                     " passes, lanes 2 B apart), the cell's type byte, then 16 sweeps of 8 shared uint16 loads, adds "
+                     "and mins (free cells only), a register and two __syncthreads each; the store and "
+                     "__syncthreads_or, a global atomicAdd for a changed tile: bound by the sweeps' shared loads and "
+                     "integer issue behind the barriers"),
+    TimingProbe("probe/crowd-density-splat-atomics", "probe-unseen204", "density_splat", 1 << 20, P206_DS_BLOCK,
+                lambda n: min(-(-n // P206_DS_BLOCK), P206_DS_GRID), _p206_ds_args, source=P206_SOURCE,
+                note="density and velocity fields of 2^20 pedestrians (clustered as in social-force, 0.6 /m^2 mean, "
+                     "up to 5.5 /m^2; sorted by 1.2 m cells so a warp's lanes stand close together; float2 positions "
+                     "and velocities, 17 MB) on a 0.5 m grid of 3740 x 1870 nodes (three 28 MB float grids), a grid "
+                     "of 2048 blocks of 256 striding twice: the pedestrian's 5 x 5 nodes, those within 1.2 m (~18) "
+                     "get an expf weight and 3 global float atomicAdds (density, rho vx, rho vy): 56M float atomics, "
+                     "lanes of a warp often on the same node (contended within the warp), the grids' lines scattered "
+                     "over 16 KB rows: bound by the L2 atomic units"),
+    TimingProbe("probe/crowd-ca-move-claims", "probe-unseen204", "ca_move", 1 << 21, P206_CA_BLOCK,
+                lambda n: -(-n // P206_CA_BLOCK), _p206_ca_args, source=P206_SOURCE,
+                note="a floor-field cellular automaton's move of 2^21 agents on a 4096 x 4096 lattice (12.5% full; "
+                     "70% queued towards 12 exits with weight exp(-S / 25 m), the rest spread; agents in random id "
+                     "order), a thread an agent: its cell (coalesced), 9 neighbours' static field (float, 64 MB), "
+                     "dynamic field and type bytes (16 MB each) gathered in 3 rows of 3, 9 expf into a 9-float local "
+                     "array with a 9-int one, a hash random number (xor-shift-multiply bit mixing), a divergent "
+                     "cumulative-sum search, a store and an atomicMin on the target cell (~73% of the agents move; "
+                     "11% of the claimed cells get two or more claims); 64 MB of claims: bound by the scattered "
+                     "gathers' sectors and latency"),
+    TimingProbe("probe/crowd-fd-measure-shfl-double", "probe-unseen204", "fd_measure", 1 << 25, P206_FD_BLOCK,
+                lambda n: n // P206_FD_SLOTS - 2, _p206_fd_args, source=P206_SOURCE, symbols=_p206_fd_syms,
+                note="Method B fundamental-diagram measurement of a 240 m x 8 m corridor's trajectories: 8192 frames "
+                     "x 4096 slots of float2 positions (268 MB; ~99% occupied, NaN when empty; ~2.3 /m^2, a "
+                     "stop-and-go wave), a block of 256 a frame (8190 blocks), each thread 16 slots: three coalesced "
+                     "8-byte loads (frames f - 1, f, f + 1: each frame read by three blocks, two of them from L2), "
+                     "isnan tests, a sqrtf and a division, 6 measurement areas' bounds (uniform __constant__ reads) "
+                     "and a double add for the ~8% inside; then 6 x 10 __shfl_down_sync (int and double) a warp, "
+                     "per-warp partials in shared memory, __syncthreads, the first warp's 6 x 10 more, 18 stores: "
+                     "bound by DRAM (268 MB) and the compare issue"),
+]
+PROBES += UNSEEN204
+
+
+# probe-unseen205 (probes207.cu): an atmospheric-chemistry / air-quality modelling course's
+# kernels (a NOx-Ox-HOx-CO mechanism integrated per grid cell by an adaptive Rosenbrock ROS2
+# in double precision with a hand-written Jacobian and a local 5 x 5 LU, photolysis
+# frequencies over 18 wavelength bins from __constant__ spectral tables with night cells
+# zeroed, semi-Lagrangian advection of tracers with bilinear gathers on a periodic
+# latitude-longitude grid, a Gaussian plume model of industrial stacks tiled through shared
+# memory, an emission inventory of 16-byte records gridded by float atomics with temporal
+# profiles and speciation in __constant__ tables and a warp ballot, Wesely dry deposition
+# with land-use tables in __constant__ memory, shared int / float atomics and a double
+# shuffle sum) as a student who knows CUDA basics writes them, predicted before their first
+# GPU run
+_P207 = "probes207.cu"
+P207_CH_NSP, P207_CH_NVAL, P207_CH_NR = 5, 6, 9   # as #defined in probes207.cu (CH_NSP, CH_NVAL, CH_NR)
+P207_CH_MAXSTEP = 40                             # CH_MAXSTEP
+P207_CH_NOISE = (0.1, 0.05, 0.02)                # NOx's noise, the transport's smooth and white noise
+P207_CH_NX = 1024                                # the domain's cells a row
+P207_CH_BLOCK = 128
+P207_CH_DT = 900.0                               # the chemistry step (s)
+P207_CH_RTOL, P207_CH_ATOL = 3e-2, 1e6           # ROS2's tolerances (atol in molecules cm^-3)
+P207_JV_NW, P207_JV_NJ = 18, 16                 # as #defined in probes207.cu (JV_NW, JV_NJ)
+P207_JV_NLAT, P207_JV_NLON = 180, 360            # a 1-degree global grid
+P207_JV_NLEV = 72
+P207_JV_DOY, P207_JV_UTC = 172, 12.0             # the June solstice, noon UTC
+P207_JV_BLOCK = 256
+P207_SL_NTR = 4                                  # tracers
+P207_SL_DT = 1200.0                              # the advection step (s)
+P207_SL_BLOCK = (32, 8)
+P207_PL_TILE = 128                               # PL_TILE: stacks a tile, threads a block
+P207_PL_BLOCK = (32, 4)
+P207_PL_NR = 1024                                # receptors a side
+P207_PL_DX = 50.0                                # their spacing (m) at the default size
+P207_PL_NS = 256                                 # stacks: two tiles
+P207_PL_CLS = 3                                  # stability class D
+P207_PL_DTYPE = np.dtype([("x", "<f4"), ("y", "<f4"), ("h", "<f4"), ("q", "<f4"), ("vs", "<f4"), ("ts", "<f4"),
+                          ("d", "<f4")])         # Stack
+P207_PL_PG = [[0.22, 0.0001, 0.20, 0.0, 0.0], [0.16, 0.0001, 0.12, 0.0, 0.0], [0.11, 0.0001, 0.08, 0.0002, -0.5],
+              [0.08, 0.0001, 0.06, 0.0015, -0.5], [0.06, 0.0001, 0.03, 0.0003, -1.0],
+              [0.04, 0.0001, 0.016, 0.0003, -1.0]]   # c_pg
+P207_PL_PEXP = [0.07, 0.07, 0.10, 0.15, 0.35, 0.55]  # c_pexp
+P207_PL_DTDZ = [0.0, 0.0, 0.0, 0.0, 0.02, 0.035]     # c_dtdz
+P207_EG_NSEC, P207_EG_NPOL, P207_EG_MAXSPLIT, P207_EG_NCTRY = 13, 6, 8, 64   # as #defined (EG_*)
+P207_EG_NSPEC, P207_EG_NLEV = 16, 6              # model species, emission layers
+P207_EG_GRID = (700, 420)                        # nlon, nlat: 0.1 degrees over Europe
+P207_EG_LON0, P207_EG_LAT0, P207_EG_DRES = -25.0, 30.0, 0.1
+P207_EG_MASK = 0x1FFF & ~(1 << 3)                # every sector but D
+P207_EG_BLOCK = 256
+P207_EG_GRIDMAX = 2048                           # the grid-stride loop's blocks at most
+P207_EG_DTYPE = np.dtype([("lon", "<f4"), ("lat", "<f4"), ("emis", "<f4"), ("country", "<u2"), ("pol", "u1"),
+                          ("sec_lay", "u1")])    # EmisRec
+P207_DD_NSP, P207_DD_NLU, P207_DD_NSEA = 4, 11, 5  # as #defined (DD_NSP, DD_NLU, DD_NSEA)
+P207_DD_MONTH = 6                                # July
+P207_DD_DT = 1200.0                              # s
+P207_DD_BLOCK = 256
+P207_DD_GRIDMAX = 4096                           # the grid-stride loop's blocks at most
+P207_CH_A = [0.0, 3.0e-12, 0.0, 1.5e-13, 3.3e-12, 1.1e-11, 3.0e-13, 1.7e-12, 1.0e-14]   # c_arrA
+P207_CH_E = [0.0, 1500.0, 0.0, 0.0, -270.0, 0.0, -460.0, 940.0, 490.0]                  # c_arrE
+# the mechanism: (reactants, products with yields); species O3 NO NO2 OH HO2 HNO3 (CO fixed)
+P207_CH_MECH = [([2], {1: 1, 0: 1}), ([1, 0], {2: 1}), ([0], {3: 2}), ([3], {4: 1}), ([4, 1], {3: 1, 2: 1}),
+                ([3, 2], {5: 1}), ([4, 4], {}), ([3, 0], {4: 1}), ([4, 0], {3: 1})]
+
+
+def _p207_ppb(x, M):
+    """x ppb as molecules cm^-3 in air of number density M."""
+    return np.asarray(x, np.float64) * 1e-9 * M
+
+
+def _p207_smooth(ny, nx, rng, modes=8, kmax=4):
+    """A smooth random field on ny x nx points (mean 0, standard deviation about 1): a sum of
+    `modes` separable products of cosines of wavenumbers 1..kmax over the domain."""
+    y = np.arange(ny)[:, None] / max(ny, 1)
+    x = np.arange(nx)[None, :] / max(nx, 1)
+    f = np.zeros((ny, nx))
+    for _ in range(modes):
+        ky, kx = rng.integers(1, kmax + 1, 2)
+        py, px = rng.uniform(0, 2 * np.pi, 2)
+        f += np.cos(2 * np.pi * ky * y + py) * np.cos(2 * np.pi * kx * x + px)
+    return f * np.sqrt(4.0 / modes)
+
+
+def _p207_blobs(ny, nx, rng, count, amp, width, periodic=False):
+    """count Gaussian blobs on ny x nx points: centres uniform, amplitudes amp(rng, count),
+    widths (points, standard deviation) width(rng, count), each added within 4 widths."""
+    f = np.zeros((ny, nx))
+    a, w = amp(rng, count), width(rng, count)
+    cy, cx = rng.uniform(0, ny, count), rng.uniform(0, nx, count)
+    for k in range(count):
+        r = int(np.ceil(4 * w[k]))
+        j = np.arange(int(cy[k]) - r, int(cy[k]) + r + 1)
+        i = np.arange(int(cx[k]) - r, int(cx[k]) + r + 1)
+        j = j[(j >= 0) & (j < ny)]
+        i = i % nx if periodic else i[(i >= 0) & (i < nx)]
+        g = np.exp(-0.5 * (((j[:, None] + 0.5 - cy[k]) ** 2 + (i[None, :] + 0.5 - cx[k]) ** 2) / w[k] ** 2))
+        np.add.at(f, (j[:, None], i[None, :]), a[k] * g)
+    return f
+
+
+# ---- ros2-nox-hox-cells ----
+
+def _p207_ch_k(temp, pres, h2o, jno2, jo1d):
+    """The cells' rate constants (n x 9, float64) as chem_ros2 forms them from the float32
+    inputs: Arrhenius A exp(-E / T), the photolyses, O1D's share to 2 OH, OH + CO's pressure
+    dependence."""
+    T = np.asarray(temp, np.float64)
+    p = np.asarray(pres, np.float64)
+    M = p * 100.0 / (1.380649e-23 * T) * 1e-6
+    k = np.array(P207_CH_A)[None, :] * np.exp(-np.array(P207_CH_E)[None, :] / T[:, None])
+    kq = (0.78 * 2.15e-11 * np.exp(110.0 / T) + 0.21 * 3.3e-11 * np.exp(55.0 / T)) * M
+    kw = 1.63e-10 * np.exp(60.0 / T) * np.asarray(h2o, np.float64)
+    k[:, 0] = np.asarray(jno2, np.float64)
+    k[:, 2] = np.asarray(jo1d, np.float64) * kw / (kw + kq)
+    k[:, 3] = 1.5e-13 * (1.0 + 0.6 * p / 1013.25)
+    return k
+
+
+def _p207_ch_pss(k, o3, nox, co, iters=6):
+    """NO, NO2, OH, HO2 (molecules cm^-3) at their photostationary / pseudo-steady states
+    for the given O3, NOx and CO, by fixed-point iteration: NO2 / NO = (k1 O3 + k4 HO2) /
+    J_NO2 (Leighton), OH = its production over its loss, HO2 the positive root of its
+    quadratic balance (HO2 + HO2)."""
+    ho2 = np.full(len(o3), 1e8)
+    no = 0.3 * nox
+    for _ in range(iters):
+        no2 = nox - no
+        oh = ((2 * k[:, 2] * o3 + k[:, 4] * ho2 * no + k[:, 8] * ho2 * o3)
+              / (k[:, 3] * co + k[:, 5] * no2 + k[:, 7] * o3))
+        b = k[:, 4] * no + k[:, 8] * o3
+        c = (k[:, 3] * co + k[:, 7] * o3) * oh
+        ho2 = 2 * c / (b + np.sqrt(b * b + 8 * k[:, 6] * c))
+        no = nox / (1 + (k[:, 1] * o3 + k[:, 4] * ho2) / np.maximum(k[:, 0], 1e-30))
+    return no, nox - no, oh, ho2
+
+
+def _p207_ch_args(n, rng, nx=P207_CH_NX):
+    """n cells of a regional model's surface layer (rows of nx 2-km cells, 1024 x 1024 at the
+    default n), early afternoon in summer: T 298 + 4 s1 K, p 1000 + 10 s2 hPa, relative
+    humidity 0.55 + 0.15 s3 of the Magnus saturation pressure (s smooth random fields of unit
+    deviation); clouds thinning the sun (transmission 0.75 + 0.2 s4, in 0.2 .. 1) of J_NO2 =
+    8e-3 and J_O1D = 3e-5 s^-1; NOx 0.3 ppb of background plus 60 cities' plumes a 2^17
+    cells (Gaussians of 2 .. 12 cells, peaks lognormal(median 8 ppb, sigma 1) at most 60 ppb)
+    times lognormal(sigma 0.1) noise, CO 90 + 8 NOx ppb, O3 45 - 0.4 NOx ppb (at least 3:
+    titrated in the cities), HNO3 lognormal(median 0.8 ppb, sigma 0.5); NO, NO2, OH and HO2
+    at their photostationary / steady states (_p207_ch_pss), then transport since the last
+    chemistry step: NO, NO2 and O3 times exp(0.05 s + 0.02 N(0,1)) (so that the first
+    steps are stiff); each cell's first step its previous step's last: lognormal(median
+    200 s, sigma 0.8) at most dt; conc (float64 6 n: the cells' O3 NO NO2 OH HO2 HNO3 in molecules
+    cm^-3), temp, pres, h2o, co, jno2, jo1d (float32 n), h (float32 n), nsteps (int32 n)
+    zeroed, dt, rtol, atol, n."""
+    n = int(n)
+    ny = -(-n // nx)
+    sm = lambda: _p207_smooth(ny, nx, rng).ravel()[:n]
+    T = 298.0 + 4.0 * sm()
+    p = 1000.0 + 10.0 * sm()
+    M = p * 100.0 / (1.380649e-23 * T) * 1e-6
+    es = 6.112 * np.exp(17.67 * (T - 273.15) / (T - 29.65))
+    h2o = np.clip(0.55 + 0.15 * sm(), 0.1, 1.0) * es * 100.0 / (1.380649e-23 * T) * 1e-6
+    tr = np.clip(0.75 + 0.2 * sm(), 0.2, 1.0)
+    f32 = lambda a: np.asarray(a, np.float32)
+    T, p, h2o, jno2, jo1d = f32(T), f32(p), f32(h2o), f32(8e-3 * tr), f32(3e-5 * tr)
+    city = _p207_blobs(ny, nx, rng, max(4, int(round(60 * n / 2 ** 17))),
+                       lambda r, k: np.minimum(r.lognormal(np.log(8), 1.0, k), 60),
+                       lambda r, k: r.uniform(2, 12, k)).ravel()[:n]
+    nox_ppb = (0.3 + city) * rng.lognormal(0, P207_CH_NOISE[0], n)
+    co = f32(_p207_ppb(90 + 8 * nox_ppb, M))
+    o3 = _p207_ppb(np.maximum(45 - 0.4 * nox_ppb, 3), M)
+    nox = _p207_ppb(nox_ppb, M)
+    k = _p207_ch_k(T, p, h2o, jno2, jo1d)
+    no, no2, oh, ho2 = _p207_ch_pss(k, o3, nox, co.astype(np.float64))
+    hno3 = _p207_ppb(rng.lognormal(np.log(0.8), 0.5, n), M)
+    ns, nw = P207_CH_NOISE[1:]
+    mix = np.exp(ns * np.array([sm() for _ in range(3)]) + rng.normal(0, nw, (3, n)))
+    conc = np.stack([o3 * mix[0], no * mix[1], no2 * mix[2], oh, ho2, hno3], axis=1).astype(np.float64).ravel()
+    h = f32(np.minimum(rng.lognormal(np.log(200), 0.8, n), P207_CH_DT))
+    return [conc, T, p, h2o, co, jno2, jo1d, h, np.zeros(n, np.int32), np.float64(P207_CH_DT),
+            np.float64(P207_CH_RTOL), np.float64(P207_CH_ATOL), _i32(n)]
+
+
+def _p207_ch_fj(y, k, co):
+    """The tendencies (m x 6) and Jacobians (m x 6 x 6) of the mechanism P207_CH_MECH at y,
+    from its reactant lists and yields (mass action; CO a fixed reactant of reaction 3)."""
+    m = len(y)
+    f = np.zeros((m, P207_CH_NVAL))
+    J = np.zeros((m, P207_CH_NVAL, P207_CH_NVAL))
+    for r, (reac, prod) in enumerate(P207_CH_MECH):
+        kr = k[:, r] * (co if r == 3 else 1.0)
+        rate = kr * np.prod([y[:, s] for s in reac], axis=0)
+        dr = {}
+        for a, s in enumerate(reac):                 # d rate / d y_s by the product rule
+            others = [y[:, t] for b, t in enumerate(reac) if b != a]
+            dr[s] = dr.get(s, 0.0) + kr * (np.prod(others, axis=0) if others else 1.0)
+        net = {s: -1.0 * reac.count(s) for s in set(reac)}
+        for s, c in prod.items():
+            net[s] = net.get(s, 0.0) + c
+        for s, c in net.items():
+            f[:, s] += c * rate
+            for t, d in dr.items():
+                J[:, s, t] += c * d
+    return f, J
+
+
+def _p207_ch_ref(conc, temp, pres, h2o, co, jno2, jo1d, h0, dt=P207_CH_DT, rtol=P207_CH_RTOL,
+                 atol=P207_CH_ATOL, maxstep=P207_CH_MAXSTEP):
+    """chem_ros2 in numpy: ROS2 (gamma 1 + 1 / sqrt 2) on all 6 species (HNO3 too: the
+    kernel gets it from the nitrogen budget) with the embedded first-order error estimate
+    (its norm over the 5 species the kernel integrates), every cell its own step size, the
+    linear systems by numpy.linalg.solve; the concentrations (n x 6), the next step sizes
+    and the step counts."""
+    y = np.asarray(conc, np.float64).reshape(-1, P207_CH_NVAL).copy()
+    n = len(y)
+    k = _p207_ch_k(temp, pres, h2o, jno2, jo1d)
+    cco = np.asarray(co, np.float64)
+    t = np.zeros(n)
+    h = np.broadcast_to(np.asarray(h0, np.float64), (n,)).copy()
+    steps = np.zeros(n, np.int64)
+    g = 1.0 + 1.0 / np.sqrt(2.0)
+    eye = np.eye(P207_CH_NVAL)
+    while True:
+        a = np.flatnonzero((t < dt) & (steps < maxstep))
+        if len(a) == 0:
+            break
+        ha = np.where(t[a] + h[a] > dt, dt - t[a], h[a])
+        ya, ka, ca = y[a], k[a], cco[a]
+        f1, J = _p207_ch_fj(ya, ka, ca)
+        W = eye[None] - g * ha[:, None, None] * J
+        k1 = np.linalg.solve(W, f1[..., None])[..., 0]
+        f2, _ = _p207_ch_fj(ya + ha[:, None] * k1, ka, ca)
+        k2 = np.linalg.solve(W, (f2 - 2.0 * k1)[..., None])[..., 0]
+        yn = ya + ha[:, None] * (1.5 * k1 + 0.5 * k2)
+        sc = atol + rtol * np.maximum(np.abs(ya), np.abs(yn))
+        err = np.sqrt(np.mean((0.5 * ha[:, None] * (k1 + k2) / sc)[:, :P207_CH_NSP] ** 2, axis=1))
+        ok = err <= 1.0
+        t[a[ok]] += ha[ok]
+        y[a[ok]] = np.maximum(yn[ok], 0.0)
+        h[a] = ha * np.minimum(5.0, np.maximum(0.2, 0.9 / np.sqrt(np.maximum(err, 1e-10))))
+        steps[a] += 1
+    return y, h, steps
+
+
+
+# ---- photolysis-jvalues-const ----
+
+def _p207_jv_tables():
+    """jvalues' __constant__ tables (float32) over 18 bins of 287.5 .. 650 nm: the
+    top-of-atmosphere photon flux of each bin (a smoothed solar spectrum of 0.35 .. 2.0 W
+    m^-2 nm^-1 turned into photons cm^-2 s^-1 and times the bin's width), the O3
+    cross-section (Hartley-Huggins 1.6e-18 exp(-(l - 290) / 7 nm) plus the Chappuis band
+    4.5e-21 exp(-((l - 600) / 70 nm)^2) cm^2; +0.2% a kelvin in the Huggins band), Rayleigh
+    4.02e-28 / l(um)^4.04 cm^2, and 16 reactions' cross-section x quantum yield (NO2,
+    O3 -> O1D, O3 -> O3P, HCHO -> radicals, HCHO -> H2 + CO, H2O2, HNO3, HONO, NO3 -> NO,
+    NO3 -> NO2, N2O5, CH3OOH, CH3CHO, acetone, glyoxal, methylglyoxal; shapes after the JPL
+    evaluations, smoothed)."""
+    e = np.array([287.5, 292.5, 297.5, 302.5, 307.5, 312.5, 317.5, 322.5, 327.5, 335, 345, 355, 365, 375, 387.5,
+                  402.5, 430, 500, 650])
+    l = 0.5 * (e[1:] + e[:-1])
+    irr = np.interp(l, [287.5, 300, 320, 340, 360, 380, 400, 450, 500, 650], [0.35, 0.55, 0.75, 1.0, 1.05, 1.1, 1.55,
+                                                                              2.0, 1.95, 1.6])
+    f0 = irr * np.diff(e) * l * 1e-9 / (6.626e-34 * 2.998e8) * 1e-4
+    hug = 1.6e-18 * np.exp(-(l - 290) / 7.0)
+    so3 = hug + 4.5e-21 * np.exp(-((l - 600) / 70.0) ** 2)
+    dso3 = np.where(l >= 300, 0.002 * hug, 0.0)
+    sray = 4.02e-28 / (l / 1000.0) ** 4.04
+    lin = lambda x, xs, ys: np.interp(x, xs, ys)
+    sno2 = np.where(l <= 400, 1.5e-19 + 4.5e-19 * (l - 290) / 110, 6e-19 * np.exp(-(l - 400) / 40))
+    q1d = lin(l, [305, 325, 330, 340, 341], [0.9, 0.1, 0.08, 0.08, 0.0])
+    shcho = np.where(l <= 340, 3e-20, 3e-20 * np.exp(-(l - 340) / 12))
+    sno3 = lin(l, [400, 465, 575, 650], [0.0, 3e-19, 1.5e-18, 1.5e-18])
+    sq = np.array([
+        sno2 * np.clip(1 - (l - 398) / 22, 0, 1),
+        so3 * q1d,
+        so3 * (1 - q1d),
+        shcho * lin(l, [330, 345], [0.75, 0.0]),
+        shcho * lin(l, [320, 335, 345, 365], [0.25, 0.5, 0.5, 0.0]),
+        7e-21 * np.exp(-(l - 290) / 16),
+        3e-21 * np.exp(-(l - 290) / 8),
+        lin(l, [310, 320, 335, 385, 397, 400], [0, 2e-20, 1e-19, 1e-19, 2e-20, 0]),
+        0.1 * sno3,
+        0.9 * sno3,
+        1e-19 * np.exp(-(l - 290) / 18),
+        6e-21 * np.exp(-(l - 290) / 17),
+        lin(l, [290, 310, 345], [4.5e-20, 4.5e-20, 0]) * lin(l, [290, 330], [0.5, 0]),
+        lin(l, [290, 340], [3e-20, 0]) * 0.1,
+        lin(l, [290, 320, 350, 395, 416, 465, 500], [8e-21, 8e-21, 0, 0, 2e-20, 2e-20, 0]),
+        lin(l, [290, 330, 370, 395, 416, 430], [1.2e-20, 1.2e-20, 0, 8e-21, 8e-21, 0]),
+    ])
+    f = lambda a: np.asarray(a, np.float32)
+    return {"c_f0": f(f0), "c_so3": f(so3), "c_dso3": f(dso3), "c_sray": f(sray), "c_sq": f(sq)}
+
+
+def _p207_jv_syms(n, rng):
+    return _p207_jv_tables()
+
+
+def _p207_jv_args(n, rng, nlat=P207_JV_NLAT, nlon=P207_JV_NLON):
+    """A global model's n cells, nlat x nlon columns (lat -89.5 .. 89.5, lon 0 .. 359),
+    levels of them: cell i in column i % ncol, level i // ncol.  The columns: land where a
+    smooth random field exceeds its 70th percentile, surface height lognormal(median 0.3 km,
+    sigma 1) at most 5 km on land; albedo 0.06 on the sea, U(0.12, 0.25) on land, 0.6 on
+    sea ice (lat > 78) and 0.75 + 0.1 U on snow (land poleward of 65, or lat < -62); total
+    ozone 280 + 100 sin^2(lat) + 25 s DU.  The levels: z = zs + (65 - zs) ((k + 0.5) /
+    72)^1.6 km, p = 1013.25 exp(-z / 7.2) hPa, T = 300 - 45 sin^2(lat) + 8 sin(lat) + 3 s -
+    6.5 z K up to the tropopause (16 - 7 sin^2(lat) km), flat to 20 km, +1.8 K/km above (at
+    most 270 K); the ozone above a level its column's total times 1 / (1 + exp((z - 22) /
+    4.2)); lat, lon, albedo (float32 ncol), pres, temp, o3col (float32 n), J (float32 16 n)
+    zeroed, ncol, doy 172, utc hour 12, n."""
+    n = int(n)
+    ncol = nlat * nlon
+    lat = np.repeat(-90 + (np.arange(nlat) + 0.5) * 180.0 / nlat, nlon)
+    lon = np.tile(np.arange(nlon) * 360.0 / nlon, nlat)
+    sl = np.sin(np.deg2rad(lat))
+    fld = _p207_smooth(nlat, nlon, rng, modes=12, kmax=5).ravel()
+    land = fld > np.quantile(fld, 0.7)
+    zs = np.where(land, np.minimum(rng.lognormal(np.log(0.3), 1.0, ncol), 5.0), 0.0)
+    alb = np.where(land, rng.uniform(0.12, 0.25, ncol), 0.06)
+    alb = np.where(~land & (lat > 78), 0.6, alb)
+    alb = np.where((land & (np.abs(lat) > 65)) | (lat < -62), 0.75 + 0.1 * rng.random(ncol), alb)
+    tot = 280 + 100 * sl ** 2 + 25 * _p207_smooth(nlat, nlon, rng).ravel()
+    ts = 300 - 45 * sl ** 2 + 8 * sl + 3 * _p207_smooth(nlat, nlon, rng).ravel()
+    col = np.arange(n) % ncol
+    k = np.arange(n) // ncol
+    z = zs[col] + (65 - zs[col]) * ((k + 0.5) / 72.0) ** 1.6
+    ztp = 16 - 7 * sl[col] ** 2
+    Ttp = ts[col] - 6.5 * ztp
+    T = np.where(z < ztp, ts[col] - 6.5 * z, np.minimum(Ttp + 1.8 * np.maximum(z - 20, 0), 270))
+    p = 1013.25 * np.exp(-z / 7.2)
+    o3 = tot[col] / (1 + np.exp((z - 22) / 4.2))
+    f = lambda a: np.asarray(a, np.float32)
+    return [f(lat), f(lon), f(alb), f(p), f(T), f(o3), np.zeros(P207_JV_NJ * n, np.float32), np.int32(ncol),
+            np.int32(P207_JV_DOY), np.float32(P207_JV_UTC), _i32(n)]
+
+
+def _p207_jv_mu(lat, lon, doy, utc):
+    """The cosine of the solar zenith angle (float64) at lat, lon (degrees), as jvalues forms it."""
+    dec = np.deg2rad(23.44) * np.sin(2 * np.pi * (284 + doy) / 365.0)
+    ha = np.deg2rad((utc + np.asarray(lon, np.float64) / 15.0 - 12.0) * 15.0)
+    phi = np.deg2rad(np.asarray(lat, np.float64))
+    return np.sin(phi) * np.sin(dec) + np.cos(phi) * np.cos(dec) * np.cos(ha)
+
+
+def _p207_jv_ref(lat, lon, alb, pres, temp, o3col, ncol, doy, utc, tables=None):
+    """jvalues in float64: the J values (n x 16) and each cell's mu."""
+    tb = {k: np.asarray(v, np.float64) for k, v in (tables or _p207_jv_tables()).items()}
+    n = len(pres)
+    col = np.arange(n) % int(ncol)
+    mu = _p207_jv_mu(np.asarray(lat)[col], np.asarray(lon)[col], doy, utc)
+    mue = np.maximum(mu, 0.03)
+    nair = np.asarray(pres, np.float64) * 100.0 / (9.81 * 4.81e-26) * 1e-4
+    no3 = np.asarray(o3col, np.float64) * 2.687e16
+    dT = np.asarray(temp, np.float64) - 295.0
+    so3 = tb["c_so3"][None, :] + tb["c_dso3"][None, :] * dT[:, None]
+    tau = so3 * no3[:, None] + tb["c_sray"][None, :] * nair[:, None]
+    fl = tb["c_f0"][None, :] * np.exp(-tau / mue[:, None]) * (1 + 2 * np.asarray(alb, np.float64)[col] * mu)[:, None]
+    J = fl @ tb["c_sq"].T
+    J[mu <= 0] = 0.0
+    return J, mu
+
+
+
+# ---- semilagrangian-bilinear ----
+
+def _p207_sl_grid(nx):
+    """The latitude-longitude grid of nx x nx / 2 points: lat0 and dlat (radians: rows at
+    -90 + (j + 0.5) 180 / ny degrees), cx = dt / (R dlon), cy = dt / (R dlat)."""
+    ny = nx // 2
+    dlat = np.pi / ny
+    return np.float32(-np.pi / 2 + dlat / 2), np.float32(dlat), \
+        np.float32(P207_SL_DT / (6.371e6 * 2 * np.pi / nx)), np.float32(P207_SL_DT / (6.371e6 * dlat))
+
+
+def _p207_sl_args(n, rng):
+    """A global nx x nx / 2 latitude-longitude grid (nx = n, a power of two: 4096 x 2048,
+    0.088 degrees, at the default n), dt 1200 s: the wind (m/s) of two westerly jets
+    (32 m/s at 42 N, 24 m/s at 48 S, 11 and 10 degrees wide), weak tropical easterlies (-6
+    m/s) and planetary waves (u + 10 cos(lat) s1, v 9 s2 exp(-((|lat| - 45) / 22)^2) + 2 s3
+    for smooth random fields s of wavenumbers 1..6): Courant numbers up to ~4 in x and ~1 in
+    y; four tracers (ppb): O3 30 + 25 sin^2(lat) + 5 s, CO 70 + 50 (northern hemisphere) +
+    60 fire plumes (peaks lognormal(median 60, sigma 0.6), 3 .. 15 points wide), NOx 0.05 +
+    3000 cities (peaks 0.5 (1 + Pareto(1.2)) at most 80, 0.8 .. 3 points wide), SO2 0.02 +
+    1500 point plumes (peaks 1 + Pareto(1.0) at most 300, 0.6 .. 2 points wide), the counts
+    at 4096 x 2048 (scaled by the area in points, at least 4): smooth fields and skewed,
+    clustered hot spots; q (float32 4 ny nx), qn (float32 4 ny nx) zeroed, u, v
+    (float32 ny nx), nx, ny, 4, lat0, dlat, cx, cy."""
+    nx = int(n)
+    ny = nx // 2
+    lat0, dlat, cx, cy = _p207_sl_grid(nx)
+    latd = np.rad2deg(-np.pi / 2 + (np.arange(ny) + 0.5) * np.pi / ny)[:, None]
+    cl = np.cos(np.deg2rad(latd))
+    sm = lambda: _p207_smooth(ny, nx, rng, modes=10, kmax=6)
+    u = 32 * np.exp(-((latd - 42) / 11) ** 2) + 24 * np.exp(-((latd + 48) / 10) ** 2) - 6 * np.exp(-(latd / 14) ** 2) \
+        + 10 * cl * sm()
+    v = 9 * sm() * np.exp(-((np.abs(latd) - 45) / 22) ** 2) + 2 * sm()
+    q = np.empty((P207_SL_NTR, ny, nx), np.float32)
+    q[0] = 30 + 25 * np.sin(np.deg2rad(latd)) ** 2 + 5 * sm()
+    cnt = lambda c: max(4, int(round(c * (nx / 4096.0) ** 2)))
+    q[1] = 70 + 25 * (1 + np.tanh(latd / 15)) + _p207_blobs(
+        ny, nx, rng, cnt(60), lambda r, k: r.lognormal(np.log(60), 0.6, k), lambda r, k: r.uniform(3, 15, k), True)
+    q[2] = 0.05 + _p207_blobs(ny, nx, rng, cnt(3000), lambda r, k: np.minimum(0.5 * (1 + r.pareto(1.2, k)), 80),
+                              lambda r, k: r.uniform(0.8, 3, k), True)
+    q[3] = 0.02 + _p207_blobs(ny, nx, rng, cnt(1500), lambda r, k: np.minimum(1 + r.pareto(1.0, k), 300),
+                              lambda r, k: r.uniform(0.6, 2, k), True)
+    f = lambda a: np.ascontiguousarray(a, np.float32).ravel()
+    return [f(q), np.zeros(P207_SL_NTR * nx * ny, np.float32), f(u), f(v), np.int32(nx), np.int32(ny),
+            np.int32(P207_SL_NTR), lat0, dlat, cx, cy]
+
+
+def _p207_sl_bilin(f, x, y):
+    """f (ny x nx) bilinearly interpolated at (x, y) in grid units (float64), x periodic, y
+    clamped to 0 .. ny - 1."""
+    ny, nx = f.shape
+    y = np.clip(y, 0, ny - 1)
+    x0, y0 = np.floor(x), np.floor(y)
+    a, b = x - x0, y - y0
+    i0 = np.mod(x0.astype(np.int64), nx)
+    i1 = np.mod(i0 + 1, nx)
+    j0 = y0.astype(np.int64)
+    j1 = np.minimum(j0 + 1, ny - 1)
+    return (1 - a) * (1 - b) * f[j0, i0] + a * (1 - b) * f[j0, i1] + (1 - a) * b * f[j1, i0] + a * b * f[j1, i1]
+
+
+def _p207_sl_ref(q, u, v, nx, ny, ntr, lat0, dlat, cx, cy):
+    """sl_advect in float64: the departure points (two midpoint iterations) and the tracers
+    there (ntr x ny x nx)."""
+    u = np.asarray(u, np.float64).reshape(ny, nx)
+    v = np.asarray(v, np.float64).reshape(ny, nx)
+    q = np.asarray(q, np.float64).reshape(ntr, ny, nx)
+    jj, ii = np.meshgrid(np.arange(ny, dtype=np.float64), np.arange(nx, dtype=np.float64), indexing="ij")
+    cx, cy, lat0, dlat = float(cx), float(cy), float(lat0), float(dlat)
+    xd = ii - u * cx / np.cos(lat0 + jj * dlat)
+    yd = jj - v * cy
+    for _ in range(2):
+        xm, ym = 0.5 * (ii + xd), 0.5 * (jj + yd)
+        um, vm = _p207_sl_bilin(u, xm, ym), _p207_sl_bilin(v, xm, ym)
+        cm = np.cos(lat0 + np.clip(ym, 0, ny - 1) * dlat)
+        xd, yd = ii - um * cx / cm, jj - vm * cy
+    return np.array([_p207_sl_bilin(q[k], xd, yd) for k in range(ntr)]), xd, yd
+
+
+
+# ---- gaussian-plume-smem ----
+
+def _p207_pl_stacks(ns, rng, size=P207_PL_NR * P207_PL_DX):
+    """ns industrial stacks (P207_PL_DTYPE) of a city's industry on a size x size m domain:
+    three clusters (a refinery and petrochemical zone, an industrial park, a port) of 50%,
+    30%, 20% of the stacks, Gaussian spreads 1.2, 2.0 and 0.8 km around (0.35, 0.40), (0.25,
+    0.60), (0.45, 0.25) of the domain (upwind, the wind blowing from the WSW); heights
+    lognormal(median 40 m, sigma 0.6) in 10 .. 120 m, 5% power-plant stacks of 150 .. 250 m;
+    emissions (g/s) lognormal(median 2, sigma 1.5), the power plants' U(200, 1500); exit
+    velocities U(5, 25) m/s, temperatures U(330, 480) K, diameters (0.5 + h / 40)
+    lognormal(sigma 0.3) m."""
+    ns = int(ns)
+    st = np.zeros(ns, P207_PL_DTYPE)
+    c = rng.choice(3, ns, p=[0.5, 0.3, 0.2])
+    cen = np.array([[0.35, 0.40], [0.25, 0.60], [0.45, 0.25]]) * size
+    sd = np.array([1200.0, 2000.0, 800.0])
+    st["x"] = np.clip(cen[c, 0] + sd[c] * rng.standard_normal(ns), 0, size)
+    st["y"] = np.clip(cen[c, 1] + sd[c] * rng.standard_normal(ns), 0, size)
+    pp = rng.random(ns) < 0.05
+    st["h"] = np.where(pp, rng.uniform(150, 250, ns), np.clip(rng.lognormal(np.log(40), 0.6, ns), 10, 120))
+    st["q"] = np.where(pp, rng.uniform(200, 1500, ns), rng.lognormal(np.log(2), 1.5, ns))
+    st["vs"] = rng.uniform(5, 25, ns)
+    st["ts"] = rng.uniform(330, 480, ns)
+    st["d"] = (0.5 + st["h"] / 40) * rng.lognormal(0, 0.3, ns)
+    return st
+
+
+def _p207_pl_args(n, rng, ns=P207_PL_NS, cls=P207_PL_CLS):
+    """An n x n receptor grid (P207_PL_DX m apart, 51.2 km at the default n = 1024) and ns
+    stacks (_p207_pl_stacks on it); the hour's meteorology: wind 4.5 m/s at 10 m from 245
+    degrees, stability class cls (D: neutral), 290 K, mixing height 900 m; receptors 1.5 m
+    above the ground.  stacks, ns, conc (float32 n^2) zeroed, n, dx, zr, u10, wdir, cls,
+    ta, zmix."""
+    n = int(n)
+    dx = P207_PL_NR * P207_PL_DX / n
+    return [_p207_pl_stacks(ns, rng, n * dx), np.int32(ns), np.zeros(n * n, np.float32), np.int32(n),
+            np.float32(dx), np.float32(1.5), np.float32(4.5), np.float32(245.0), np.int32(cls), np.float32(290.0),
+            np.float32(900.0)]
+
+
+def _p207_pl_ref(st, conc_n, dx, zr, u10, wdir, cls, ta, zmix):
+    """gauss_plume in float64: the n x n ground-level concentrations (ug/m^3), the Briggs
+    rural sigmas, the 2/3-law rise capped at the final rise (stable: 2.6 (F / (u s))^(1/3),
+    else 21.425 F^(3/4) / u below F = 55 and 38.71 F^(3/5) / u above), ground and lid
+    reflections, stacks whose plume rises above the lid left out."""
+    n = int(conc_n)
+    a, b, c, d, e = np.asarray(P207_PL_PG[int(cls)], np.float64)
+    pex = P207_PL_PEXP[int(cls)]
+    x = np.asarray(st["x"], np.float64)
+    y = np.asarray(st["y"], np.float64)
+    h = np.asarray(st["h"], np.float64)
+    us = u10 * (np.maximum(h, 10.0) / 10.0) ** pex
+    F = np.maximum(9.81 * st["vs"].astype(np.float64) * st["d"].astype(np.float64) ** 2
+                   * (st["ts"].astype(np.float64) - ta) / (4 * st["ts"].astype(np.float64)), 0.0)
+    if cls >= 4:
+        dhmax = 2.6 * np.cbrt(F / (us * 9.81 / ta * P207_PL_DTDZ[int(cls)]))
+    else:
+        dhmax = np.where(F < 55, 21.425 * F ** 0.75, 38.71 * F ** 0.6) / us
+    rx = (np.arange(n) + 0.5) * dx
+    RX, RY = np.meshgrid(rx, rx)                       # [j, i]: receptor (i, j)
+    sw, cw = np.sin(np.deg2rad(wdir)), np.cos(np.deg2rad(wdir))
+    out = np.zeros((n, n))
+    for k in range(len(st)):
+        ddx, ddy = RX - x[k], RY - y[k]
+        xd = -(ddx * sw + ddy * cw)
+        yc = ddx * cw - ddy * sw
+        m = xd > 1.0
+        xm = np.where(m, xd, 1.0)
+        sy = a * xm / np.sqrt(1 + b * xm)
+        sz = c * xm * (1 + d * xm) ** e
+        he = h[k] + np.minimum(1.6 * np.cbrt(F[k]) * xm ** (2 / 3) / us[k], dhmax[k])
+        z2 = 2 * sz ** 2
+        gz = (np.exp(-(zr - he) ** 2 / z2) + np.exp(-(zr + he) ** 2 / z2) + np.exp(-(zr - 2 * zmix + he) ** 2 / z2)
+              + np.exp(-(zr + 2 * zmix - he) ** 2 / z2))
+        cc = st["q"][k] / (2 * np.pi * us[k] * sy * sz) * np.exp(-0.5 * yc ** 2 / sy ** 2) * gz
+        out += np.where(m & (he < zmix), cc, 0.0)
+    return out * 1e6
+
+
+
+# ---- emission-gridding-atomics ----
+
+def _p207_eg_profile(shape, peaks, rng=None):
+    """A temporal profile over shape[-1] slots normalised to mean 1: a baseline of 1 plus
+    Gaussian bumps (slot, width, height) on a periodic axis."""
+    m = shape
+    t = np.arange(m)
+    f = np.ones(m)
+    for c, w, hgt in peaks:
+        d = np.minimum(np.abs(t - c), m - np.abs(t - c))
+        f += hgt * np.exp(-0.5 * (d / w) ** 2)
+    return f / f.mean()
+
+
+def _p207_eg_tables(rng=None):
+    """emis_grid's __constant__ tables: monthly (12), weekday (7, Monday first) and hourly
+    (24, local time) factors of the 13 GNFR sectors (A public power, B industry, C other
+    stationary combustion, D fugitive, E solvents, F road transport, G shipping, H aviation,
+    I off-road, J waste, K livestock, L other agriculture, M other), each of mean 1 (heating
+    peaking in January, agriculture in spring, road traffic at the rush hours and on
+    weekdays, power in the day); 64 countries' projection factors (0.7 .. 1.3, a fixed
+    pattern); the pollutants' (NOx SO2 CO NMVOC NH3 PM2.5) split into the 16 model species
+    (NO NO2 HONO SO2 SULF CO NH3 PM25 PAR OLE TOL XYL FORM ALD2 ETH ETHA) in mol a gram (g
+    for PM2.5): NOx (as NO2) 90% NO, 9.2% NO2, 0.8% HONO; SO2 98% SO2, 2% sulphate; NMVOC
+    into 8 lumped species (carbon-bond mass fractions 0.45 .. 0.03)."""
+    NS = P207_EG_NSEC
+    mon = np.ones((NS, 12))
+    mon[0] = _p207_eg_profile(12, [(0, 2.5, 0.5)])                  # power: winter
+    mon[2] = _p207_eg_profile(12, [(0, 2.0, 2.5)])                  # residential heating
+    mon[10] = _p207_eg_profile(12, [(3, 1.5, 0.6)])                 # livestock: spring spreading
+    mon[11] = _p207_eg_profile(12, [(3, 1.2, 1.5), (8, 1.0, 0.5)])  # fertiliser
+    mon[5] = _p207_eg_profile(12, [(6, 2.0, 0.1)])
+    wd = np.ones((NS, 7))
+    for k, (we, su) in {1: (0.85, 0.7), 5: (0.9, 0.75), 4: (0.8, 0.6), 7: (0.95, 0.9), 8: (0.7, 0.5)}.items():
+        w = np.array([1, 1, 1, 1, 1.03, we, su])
+        wd[k] = w / w.mean()
+    hr = np.ones((NS, 24))
+    hr[0] = _p207_eg_profile(24, [(13, 5, 0.4)])
+    hr[1] = _p207_eg_profile(24, [(12, 5, 0.5)])
+    hr[2] = _p207_eg_profile(24, [(7, 1.5, 1.2), (19, 2.5, 1.5)])
+    hr[4] = _p207_eg_profile(24, [(12, 4, 1.0)])
+    hr[5] = _p207_eg_profile(24, [(8, 1.2, 2.5), (17.5, 1.5, 2.2), (13, 4, 1.0)])
+    hr[7] = _p207_eg_profile(24, [(12, 6, 1.0)])
+    hr[8] = _p207_eg_profile(24, [(11, 3, 2.0)])
+    hr[10] = _p207_eg_profile(24, [(14, 4, 0.6)])
+    hr[11] = _p207_eg_profile(24, [(13, 3, 1.5)])
+    ctry = 0.7 + 0.6 * ((np.arange(P207_EG_NCTRY) * 37) % 64) / 63.0
+    nsplit = np.array([3, 2, 1, 8, 1, 1], np.int32)
+    sp = np.zeros((P207_EG_NPOL, P207_EG_MAXSPLIT), np.int32)
+    fr = np.zeros((P207_EG_NPOL, P207_EG_MAXSPLIT))
+    sp[0, :3], fr[0, :3] = [0, 1, 2], np.array([0.90, 0.092, 0.008]) / 46.0
+    sp[1, :2], fr[1, :2] = [3, 4], np.array([0.98 / 64.0, 0.02 / 96.0])
+    sp[2, 0], fr[2, 0] = 5, 1 / 28.0
+    sp[3] = np.arange(8, 16)
+    fr[3] = np.array([0.45 / 14.0, 0.05 / 27.0, 0.10 / 92.0, 0.10 / 106.0, 0.03 / 30.0, 0.05 / 44.0, 0.05 / 28.0,
+                      0.04 / 30.0])
+    sp[4, 0], fr[4, 0] = 6, 1 / 17.0
+    sp[5, 0], fr[5, 0] = 7, 1.0
+    f = lambda a: np.asarray(a, np.float32)
+    return {"c_month": f(mon), "c_wday": f(wd), "c_hour": f(hr), "c_ctry": f(ctry), "c_nsplit": nsplit,
+            "c_split_sp": sp, "c_split_f": f(fr)}
+
+
+def _p207_eg_syms(n, rng):
+    return _p207_eg_tables()
+
+
+def _p207_eg_records(n, rng):
+    """n inventory records (P207_EG_DTYPE) of a European inventory (the domain 25W .. 45E,
+    30N .. 72N and some of its surroundings): 55% urban area and road sources around 600
+    cities (centres uniform in 28W .. 50E, 28N .. 71N; Zipf populations, the largest with
+    14% of these records; records by population, Gaussian spreads 0.03 size^0.3
+    degrees; sectors C, E, F, I, J, M; pollutants NOx 30%, CO 20%, NMVOC 30%, PM2.5 15%,
+    SO2 5%), 15% agriculture (K, L: NH3 80%, PM2.5 20%) around 80 farming regions (spreads
+    1 .. 3 degrees), 10% shipping (G: NOx, SO2, PM2.5, CO) along 8 lanes, 8% point sources
+    (A, B, D, J: 1500 sites, 0.3 .. 2 degrees from cities, NOx SO2 CO PM2.5 NMVOC, release
+    layers 1..5), 12% other (aviation H and off-road I near the cities); emissions (tonnes a
+    year) lognormal(median 0.5, sigma 1.5) for area sources, 20 (1 + Pareto(1.1)) at most
+    1e5 for point sources, lognormal(median 2, sigma 1) for ships and farms; lon in -35 ..
+    60, lat in 22 .. 78 (about 23% outside the domain); the country from a 6 x 5 degree
+    mosaic; sorted by country and sector as inventories are shipped."""
+    n = int(n)
+    nc = 600
+    pop = 1.0 / np.arange(1, nc + 1)
+    clon, clat = rng.uniform(-28, 50, nc), rng.uniform(28, 71, nc)
+    typ = rng.choice(5, n, p=[0.55, 0.15, 0.10, 0.08, 0.12])
+    lon = np.zeros(n)
+    lat = np.zeros(n)
+    sec = np.zeros(n, np.int64)
+    pol = np.zeros(n, np.int64)
+    lay = np.zeros(n, np.int64)
+    emis = rng.lognormal(np.log(0.5), 1.5, n)
+    # urban / road
+    m = np.flatnonzero(typ == 0)
+    c = rng.choice(nc, len(m), p=pop / pop.sum())
+    sd = 0.03 * (pop[c] * nc) ** 0.3
+    lon[m] = clon[c] + sd * rng.standard_normal(len(m))
+    lat[m] = clat[c] + 0.7 * sd * rng.standard_normal(len(m))
+    sec[m] = rng.choice([2, 4, 5, 8, 9, 12], len(m), p=[0.3, 0.1, 0.4, 0.1, 0.05, 0.05])
+    pol[m] = rng.choice([0, 2, 3, 5, 1], len(m), p=[0.3, 0.2, 0.3, 0.15, 0.05])
+    # agriculture
+    m = np.flatnonzero(typ == 1)
+    fl, fb, fs = rng.uniform(-10, 40, 80), rng.uniform(35, 60, 80), rng.uniform(1, 3, 80)
+    c = rng.integers(0, 80, len(m))
+    lon[m] = fl[c] + fs[c] * rng.standard_normal(len(m))
+    lat[m] = fb[c] + 0.6 * fs[c] * rng.standard_normal(len(m))
+    sec[m] = rng.choice([10, 11], len(m))
+    pol[m] = np.where(rng.random(len(m)) < 0.8, 4, 5)
+    emis[m] = rng.lognormal(np.log(2), 1.0, len(m))
+    # shipping lanes: (lon0, lat0) -> (lon1, lat1)
+    lanes = np.array([[-30, 45, -5, 49], [-5, 49, 4, 52], [4, 52, 12, 57], [-6, 36, 15, 37], [15, 37, 32, 32],
+                      [12, 57, 25, 60], [-10, 38, -6, 36], [32, 32, 40, 40]], float)
+    m = np.flatnonzero(typ == 2)
+    c = rng.integers(0, len(lanes), len(m))
+    t = rng.random(len(m))
+    lon[m] = lanes[c, 0] + t * (lanes[c, 2] - lanes[c, 0]) + 0.08 * rng.standard_normal(len(m))
+    lat[m] = lanes[c, 1] + t * (lanes[c, 3] - lanes[c, 1]) + 0.08 * rng.standard_normal(len(m))
+    sec[m] = 6
+    pol[m] = rng.choice([0, 1, 5, 2], len(m), p=[0.4, 0.3, 0.2, 0.1])
+    emis[m] = rng.lognormal(np.log(2), 1.0, len(m))
+    # point sources: sites near cities, several records (pollutants) a site
+    m = np.flatnonzero(typ == 3)
+    ns = 1500
+    c = rng.choice(nc, ns, p=pop / pop.sum())
+    r, th = rng.uniform(0.3, 2.0, ns), rng.uniform(0, 2 * np.pi, ns)
+    sl, sb = clon[c] + r * np.cos(th), clat[c] + 0.7 * r * np.sin(th)
+    ssec = rng.choice([0, 1, 3, 9], ns, p=[0.25, 0.5, 0.15, 0.1])
+    slay = rng.integers(1, P207_EG_NLEV, ns)
+    site = rng.integers(0, ns, len(m))
+    lon[m], lat[m], sec[m], lay[m] = sl[site], sb[site], ssec[site], slay[site]
+    pol[m] = rng.choice([0, 1, 2, 5, 3], len(m), p=[0.3, 0.25, 0.15, 0.15, 0.15])
+    emis[m] = np.minimum(20 * (1 + rng.pareto(1.1, len(m))), 1e5)
+    # aviation and off-road near the cities
+    m = np.flatnonzero(typ == 4)
+    c = rng.choice(nc, len(m), p=pop / pop.sum())
+    lon[m] = clon[c] + 0.15 * rng.standard_normal(len(m))
+    lat[m] = clat[c] + 0.1 * rng.standard_normal(len(m))
+    sec[m] = rng.choice([7, 8], len(m))
+    pol[m] = rng.choice([0, 2, 3, 5], len(m))
+    lon, lat = np.clip(lon, -35, 60), np.clip(lat, 22, 78)
+    ctry = ((np.floor((lon + 40) / 6).astype(np.int64) * 7 + np.floor((lat - 20) / 5).astype(np.int64))
+            % P207_EG_NCTRY)
+    rec = np.zeros(n, P207_EG_DTYPE)
+    rec["lon"], rec["lat"], rec["emis"] = lon, lat, emis
+    rec["country"], rec["pol"], rec["sec_lay"] = ctry, pol, sec | (lay << 4)
+    return rec[np.lexsort((sec, ctry))]
+
+
+def _p207_eg_args(n, rng):
+    """n records (_p207_eg_records) onto the 0.1-degree grid of 25W .. 45E, 30N .. 72N (700 x
+    420 cells, 6 layers) in January (month 0), a Wednesday (wday 2), 7 UTC, every sector but
+    D (fugitive: off in the scenario); rec, emis (float32 16 x 6 x 420 x 700) zeroed, nlon,
+    nlat, nlev, lon0, lat0, dres, month, wday, hour, sector mask, dropped (int32 1) zeroed,
+    n."""
+    rec = _p207_eg_records(n, rng)
+    nlon, nlat = P207_EG_GRID
+    return [rec, np.zeros(P207_EG_NSPEC * P207_EG_NLEV * nlon * nlat, np.float32), np.int32(nlon), np.int32(nlat),
+            np.int32(P207_EG_NLEV), np.float32(P207_EG_LON0), np.float32(P207_EG_LAT0), np.float32(P207_EG_DRES),
+            np.int32(0), np.int32(2), np.int32(7), np.uint32(P207_EG_MASK), np.zeros(1, np.int32), _i32(n)]
+
+
+def _p207_eg_ref(rec, nlon, nlat, nlev, lon0, lat0, dres, month, wday, hour, mask, tables=None):
+    """emis_grid in numpy: the cells (float32 arithmetic as the kernel's, so that records on
+    cell edges land where the kernel puts them), the local hour and weekday, the factors
+    and the fluxes in float64, summed by numpy.add.at; the grid (16 x nlev x nlat x nlon)
+    and the records dropped."""
+    tb = tables or _p207_eg_tables()
+    f32 = np.float32
+    lon = rec["lon"].astype(f32)
+    lat = rec["lat"].astype(f32)
+    ci = np.floor((lon - f32(lon0)) / f32(dres)).astype(np.int64)
+    cj = np.floor((lat - f32(lat0)) / f32(dres)).astype(np.int64)
+    inside = (ci >= 0) & (ci < nlon) & (cj >= 0) & (cj < nlat)
+    sec = (rec["sec_lay"] & 15).astype(np.int64)
+    lay = (rec["sec_lay"] >> 4).astype(np.int64)
+    use = inside & (((int(mask) >> sec) & 1) == 1)
+    hl = hour + np.floor(lon / f32(15.0) + f32(0.5)).astype(np.int64)
+    wd = np.where(hl < 0, (wday + 6) % 7, np.where(hl >= 24, (wday + 1) % 7, wday))
+    hl = np.mod(hl, 24)
+    tf = (tb["c_month"][sec, month].astype(np.float64) * tb["c_wday"][sec, wd] * tb["c_hour"][sec, hl])
+    clat = np.deg2rad(lat0 + (cj + 0.5) * dres)
+    area = 6.371e6 ** 2 * np.deg2rad(dres) ** 2 * np.cos(clat)
+    flux = rec["emis"].astype(np.float64) * 1e6 / (365 * 24 * 3600.0) * tf * tb["c_ctry"][rec["country"]] / area
+    out = np.zeros((P207_EG_NSPEC, nlev, nlat, nlon))
+    pol = rec["pol"].astype(np.int64)
+    for p in range(P207_EG_NPOL):
+        m = use & (pol == p)
+        for k in range(int(tb["c_nsplit"][p])):
+            np.add.at(out, (tb["c_split_sp"][p, k], lay[m], cj[m], ci[m]), flux[m] * float(tb["c_split_f"][p, k]))
+    return out, int((~inside).sum())
+
+
+
+# ---- wesely-drydep-budget ----
+
+# Wesely (1989) table 3's resistances (s/m) by season (midsummer, autumn, late autumn, winter
+# with snow, spring) and land use (urban, agricultural, range, deciduous forest, coniferous
+# forest, mixed forest, water, barren, non-forested wetland, mixed agricultural and range,
+# rocky open with shrubs), 9999 for none; as transcribed in models' dry-deposition modules
+P207_DD_W = {
+    "ri": [[9999, 60, 120, 70, 130, 100, 9999, 9999, 80, 100, 150],
+           [9999, 9999, 9999, 9999, 250, 500, 9999, 9999, 9999, 9999, 9999],
+           [9999, 9999, 9999, 9999, 250, 500, 9999, 9999, 9999, 9999, 9999],
+           [9999, 9999, 9999, 9999, 400, 800, 9999, 9999, 9999, 9999, 9999],
+           [9999, 120, 240, 140, 250, 190, 9999, 9999, 160, 200, 300]],
+    "rlu": [[9999, 2000, 2000, 2000, 2000, 2000, 9999, 9999, 2500, 2000, 4000],
+            [9999, 9000, 9000, 9000, 4000, 8000, 9999, 9999, 9000, 9000, 9000],
+            [9999, 9999, 9000, 9000, 4000, 8000, 9999, 9999, 9000, 9000, 9000],
+            [9999, 9999, 9999, 9999, 6000, 9000, 9999, 9999, 9000, 9000, 9000],
+            [9999, 4000, 4000, 4000, 2000, 3000, 9999, 9999, 4000, 4000, 8000]],
+    "rac": [[100, 200, 100, 2000, 2000, 2000, 0, 0, 300, 150, 200],
+            [100, 150, 100, 1500, 2000, 1700, 0, 0, 200, 120, 140],
+            [100, 10, 100, 1000, 2000, 1500, 0, 0, 100, 50, 120],
+            [100, 10, 10, 1000, 2000, 1500, 0, 0, 50, 10, 50],
+            [100, 50, 80, 1200, 2000, 1500, 0, 0, 200, 60, 120]],
+    "rgss": [[400, 150, 350, 500, 500, 100, 0, 1000, 0, 220, 400],
+             [400, 200, 350, 500, 500, 100, 0, 1000, 0, 300, 400],
+             [400, 150, 350, 500, 500, 200, 0, 1000, 0, 200, 400],
+             [100, 100, 100, 100, 100, 100, 0, 1000, 100, 100, 50],
+             [500, 150, 350, 500, 500, 200, 0, 1000, 0, 250, 400]],
+    "rgso": [[300, 150, 200, 200, 200, 300, 2000, 400, 1000, 180, 200],
+             [300, 150, 200, 200, 200, 300, 2000, 400, 800, 180, 200],
+             [300, 150, 200, 200, 200, 300, 2000, 400, 1000, 180, 200],
+             [600, 3500, 3500, 3500, 3500, 3500, 2000, 3500, 3500, 3500, 3500],
+             [300, 150, 200, 200, 200, 300, 2000, 400, 1000, 180, 200]],
+    "rcls": [[9999, 2000, 2000, 2000, 2000, 2000, 9999, 9999, 2500, 2000, 4000],
+             [9999, 9000, 9000, 9000, 2000, 4000, 9999, 9999, 9000, 9000, 9000],
+             [9999, 9999, 9000, 9000, 3000, 6000, 9999, 9999, 9000, 9000, 9000],
+             [9999, 9999, 9999, 9000, 200, 400, 9999, 9999, 9000, 9999, 9000],
+             [9999, 4000, 4000, 4000, 2000, 3000, 9999, 9999, 4000, 4000, 8000]],
+    "rclo": [[9999, 1000, 1000, 1000, 1000, 1000, 9999, 9999, 1000, 1000, 1000],
+             [9999, 400, 400, 400, 1000, 600, 9999, 9999, 400, 400, 400],
+             [9999, 1000, 400, 400, 1000, 600, 9999, 9999, 800, 600, 600],
+             [9999, 1000, 1000, 400, 1500, 600, 9999, 9999, 800, 1000, 800],
+             [9999, 1000, 500, 500, 1500, 700, 9999, 9999, 600, 800, 800]],
+    "z0": [[1.0, 0.25, 0.05, 1.0, 1.0, 1.0, 0.0001, 0.002, 0.15, 0.1, 0.1],
+           [1.0, 0.1, 0.01, 0.8, 1.0, 0.8, 0.0001, 0.002, 0.1, 0.08, 0.08],
+           [1.0, 0.005, 0.01, 0.5, 1.0, 0.6, 0.0001, 0.002, 0.1, 0.02, 0.06],
+           [1.0, 0.001, 0.001, 0.5, 1.0, 0.5, 0.0001, 0.002, 0.001, 0.001, 0.04],
+           [1.0, 0.03, 0.02, 0.8, 1.0, 0.8, 0.0001, 0.002, 0.1, 0.06, 0.08]],
+}
+P207_DD_SPEC = {"c_hstar": [0.01, 1.0e5, 0.01, 1.0e14], "c_f0r": [1.0, 0.0, 0.1, 0.0],
+                "c_drat": [1.6, 1.9, 1.6, 1.9]}   # O3, SO2, NO2, HNO3: H* (M/atm), f0, D(H2O)/D
+P207_DD_SEASON_NH = [2, 2, 4, 4, 4, 0, 0, 0, 1, 1, 2, 2]    # c_season_nh: a month's season
+
+
+def _p207_dd_tables():
+    """drydep's __constant__ tables (float32 5 x 11 resistances and roughness lengths; the
+    zero ground resistances of water and wetland set to 1 s/m, as models do to keep the
+    reciprocals finite), the species' constants, the months' seasons (int32)."""
+    t = {"c_" + k: np.asarray(v, np.float32) for k, v in P207_DD_W.items()}
+    for k in ("c_rgss", "c_rgso"):
+        t[k] = np.maximum(t[k], 1.0).astype(np.float32)
+    t.update({k: np.asarray(v, np.float32) for k, v in P207_DD_SPEC.items()})
+    t["c_season_nh"] = np.asarray(P207_DD_SEASON_NH, np.int32)
+    return t
+
+
+def _p207_dd_syms(n, rng):
+    return _p207_dd_tables()
+
+
+def _p207_dd_grid(n):
+    """The surface grid of n cells: nlon (2 sqrt(n / 2), even), rows of it from the south pole
+    (the last one possibly partial), lat0 = -90 and dres = 180 / rows degrees."""
+    nlon = max(2, 2 * int(round(np.sqrt(n / 2.0))))
+    rows = -(-int(n) // nlon)
+    return nlon, rows, -90.0, 180.0 / rows
+
+
+def _p207_dd_args(n, rng):
+    """A global surface grid of n cells (_p207_dd_grid: 2880 x 1440, 0.125 degrees, at the
+    default n) in July (month 6) at 12 UTC: land where a smooth random field exceeds its 71st
+    percentile, its use by latitude and a second field (ice and barren land poleward of 70
+    and on Antarctica, coniferous forest 50..70, deciduous / mixed forest, agriculture, range
+    and their mix in mid-latitudes, barren desert at 15..32, tropical forest (deciduous)
+    within 15 of the equator, wetland 3% and urban 1% of the land); u* lognormal(median 0.25
+    m/s on water, 0.35 on land, sigma 0.5); 1/L N(0, 0.002) m^-1 on water, on land by the
+    local sun: -U(0.002, 0.1) by day (unstable) and U(0.002, 0.1) at night (stable); solar
+    radiation 1000 mu cloud (cloud U(0.3, 1)), T 300 - 50 sin^2(lat) + 10 sin(lat) + 5 mu +
+    3 N(0,1) K; the lowest layer's O3 N(70, 20) (at least 5), SO2 lognormal(median 0.5 on
+    water, 2 on land, sigma 1.2), NO2 lognormal(median 0.5 / 6, sigma 1.2), HNO3
+    lognormal(median 0.8, sigma 0.8) ug/m^3.  lu (uint8 n), ustar, mol_l, rad, tsurf (float32
+    n), conc (float32 4 n), nlon, lat0, dres, month, dt 1200 s, zref 10 m, dz1 50 m, dep_lu
+    (float32 4 x 11), dep_tot (float64 4), ncell_lu (int32 11) zeroed, n."""
+    n = int(n)
+    nlon, rows, lat0, dres = _p207_dd_grid(n)
+    lat = (lat0 + (np.arange(n) // nlon + 0.5) * dres)
+    lon = (np.arange(n) % nlon) * 360.0 / nlon
+    f1 = _p207_smooth(rows, nlon, rng, modes=14, kmax=6).ravel()[:n]
+    f2 = _p207_smooth(rows, nlon, rng, modes=14, kmax=8).ravel()[:n]
+    land = f1 > np.quantile(f1, 0.71)
+    al = np.abs(lat)
+    u = (f2 - f2.min()) / (f2.max() - f2.min() + 1e-12)
+    lu = np.full(n, 6)
+    mid = np.select([u < 0.25, u < 0.45, u < 0.6, u < 0.75, u < 0.9], [1, 2, 9, 3, 5], 4)
+    use = np.select([al > 70, al > 50, al > 32, al > 15], [7, np.where(u < 0.5, 4, 10), mid,
+                                                         np.where(u < 0.6, 7, 2)], np.where(u < 0.8, 3, 5))
+    lu = np.where(land, use, lu)
+    lu = np.where(lat < -62, 7, lu)
+    r = rng.random(n)
+    lu = np.where(land & (al < 60) & (r < 0.03), 8, np.where(land & (r > 0.99), 0, lu))
+    water = lu == 6
+    ustar = rng.lognormal(np.log(np.where(water, 0.25, 0.35)), 0.5)
+    mu = np.maximum(_p207_jv_mu(lat, lon, 190, 12.0), 0.0)
+    inv = np.where(water, rng.normal(0, 0.002, n), np.where(mu > 0, -rng.uniform(0.002, 0.1, n),
+                                                           rng.uniform(0.002, 0.1, n)))
+    inv = np.where(np.abs(inv) < 1e-5, 1e-5, inv)
+    rad = 1000 * mu * rng.uniform(0.3, 1.0, n)
+    T = 300 - 50 * np.sin(np.deg2rad(lat)) ** 2 + 10 * np.sin(np.deg2rad(lat)) + 5 * mu + 3 * rng.standard_normal(n)
+    conc = np.stack([np.maximum(rng.normal(70, 20, n), 5), rng.lognormal(np.log(np.where(water, 0.5, 2)), 1.2),
+                     rng.lognormal(np.log(np.where(water, 0.5, 6)), 1.2), rng.lognormal(np.log(0.8), 0.8, n)])
+    f = lambda a: np.asarray(a, np.float32)
+    return [lu.astype(np.uint8), f(ustar), f(1.0 / inv), f(rad), f(T), f(conc).ravel(), np.int32(nlon),
+            np.float32(lat0), np.float32(dres), np.int32(P207_DD_MONTH), np.float32(P207_DD_DT), np.float32(10.0),
+            np.float32(50.0), np.zeros(P207_DD_NSP * P207_DD_NLU, np.float32), np.zeros(P207_DD_NSP, np.float64),
+            np.zeros(P207_DD_NLU, np.int32), _i32(n)]
+
+
+def _p207_dd_ref(lu, ustar, mol_l, rad, tsurf, conc, nlon, lat0, dres, month, dt, zref, dz1, tables=None):
+    """drydep in float64: each cell's season, Ra (Businger-Dyer), for each species Rb, Wesely's
+    Rc and vd; the concentrations after (4 x n), the deposits (4 x n, ug over the cell) and
+    the deposition velocities (4 x n)."""
+    tb = {k: np.asarray(v, np.float64) if v.dtype.kind == "f" else v for k, v in (tables or _p207_dd_tables()).items()}
+    n = len(lu)
+    l = np.asarray(lu, np.int64)
+    f32 = np.float32
+    lat = (f32(lat0) + ((np.arange(n) // nlon).astype(f32) + f32(0.5)) * f32(dres)).astype(np.float64)
+    ts = np.asarray(tsurf, np.float64) - 273.15
+    sea = np.where(lat > 0, tb["c_season_nh"][month], tb["c_season_nh"][(month + 6) % 12])
+    sea = np.where(np.abs(lat) < 23, 0, sea)
+    sea = np.where(ts < -5, 3, sea)
+    us = np.maximum(np.asarray(ustar, np.float64), 0.01)
+    zeta = zref / np.asarray(mol_l, np.float64)
+    psih = np.where(zeta < 0, 2 * np.log(0.5 * (1 + np.sqrt(np.maximum(1 - 16 * zeta, 0)))), -5 * zeta)
+    ra = np.maximum((np.log(zref / tb["c_z0"][sea, l]) - psih) / (0.4 * us), 1.0)
+    g = np.asarray(rad, np.float64)
+    ok = (ts > 0) & (ts < 40)
+    rsx = np.where(ok, tb["c_ri"][sea, l] * (1 + (200 / (g + 0.1)) ** 2) * 400 / np.where(ok, ts * (40 - ts), 1), 1e6)
+    rdc = 100 * (1 + 1000 / (g + 10))
+    area = 6.371e6 ** 2 * np.deg2rad(dres) ** 2 * np.cos(np.deg2rad(lat))
+    c0 = np.asarray(conc, np.float64).reshape(P207_DD_NSP, n)
+    cn, dep, vds = np.zeros_like(c0), np.zeros_like(c0), np.zeros_like(c0)
+    for s in range(P207_DD_NSP):
+        hs, f0, dr = tb["c_hstar"][s], tb["c_f0r"][s], tb["c_drat"][s]
+        rb = 2 / (0.4 * us) * (0.6 * dr / 0.72) ** (2 / 3)
+        rs = rsx * dr
+        rm = 1 / (hs / 3000 + 100 * f0)
+        rlu = tb["c_rlu"][sea, l] / (1e-5 * hs + f0)
+        rcl = 1 / (1e-5 * hs / tb["c_rcls"][sea, l] + f0 / tb["c_rclo"][sea, l])
+        rgs = 1 / (1e-5 * hs / tb["c_rgss"][sea, l] + f0 / tb["c_rgso"][sea, l])
+        rc = 1 / (1 / (rs + rm) + 1 / rlu + 1 / (rdc + rcl) + 1 / (tb["c_rac"][sea, l] + rgs))
+        vd = 1 / (ra + rb + rc)
+        cn[s] = c0[s] * np.exp(-vd * dt / dz1)
+        dep[s] = c0[s] * -np.expm1(-vd * dt / dz1) * dz1 * area
+        vds[s] = vd
+    return cn, dep, vds
+
+
+UNSEEN205 = [
+    TimingProbe("probe/aq-ros2-nox-hox-cells", "probe-unseen205", "chem_ros2", 1 << 20, P207_CH_BLOCK,
+                lambda n: -(-n // P207_CH_BLOCK), _p207_ch_args, source=_P207,
+                note="a chemistry-transport model's gas-phase chemistry on a 1024 x 1024 surface grid (2^20 cells, "
+                     "smooth T / humidity / cloud fields, NOx 0.25..84 ppb from 480 city plumes, OH and HO2 near "
+                     "their steady states, NO / NO2 / O3 perturbed 5% by transport), a thread a cell in blocks of "
+                     "128: 12 double exp for the rate constants, then adaptive ROS2 over 900 s (median 3 steps, 99th "
+                     "percentile 8, a warp's slowest lane ~5.7 on average: lane-divergent while loop), each step 2 "
+                     "tendency evaluations, a hand-written Jacobian, I - gamma h J into a 25-double local array, a 5 "
+                     "x 5 Gaussian elimination and 2 triangular solves in loops with computed indices (constant trip "
+                     "counts: nvcc unrolls them, ptxas keeps every array in registers: 134 a thread, 12 warps an SM), "
+                     "an error norm with sqrt and 5 divisions: ~400 double operations a step; AoS double loads / "
+                     "stores of 48 B a cell (lanes 48 B apart), ~140 MB in all: bound by double-precision issue and "
+                     "latency at low occupancy"),
+    TimingProbe("probe/aq-photolysis-jvalues-const", "probe-unseen205", "jvalues",
+                P207_JV_NLAT * P207_JV_NLON * P207_JV_NLEV, P207_JV_BLOCK, lambda n: -(-n // P207_JV_BLOCK),
+                _p207_jv_args, source=_P207, symbols=_p207_jv_syms,
+                note="photolysis frequencies on a 1-degree global grid of 72 levels (4.67M cells; noon UTC at the "
+                     "June solstice: half the cells in the night, the terminator splitting ~1 warp in 6; ozone column "
+                     "280 + 100 sin^2(lat) DU, 182..305 K), a thread a cell: the column's lat / lon / albedo (i % "
+                     "64800), a sinf / cosf solar zenith angle, night cells storing 16 zeros and leaving; day cells "
+                     "18 bins, each 4 uniform __constant__ reads, an expf of the slant optical depth and 16 FMAs with "
+                     "the __constant__ 16 x 18 cross-section table (a 16-float accumulator array, kept in registers), "
+                     "then 16 stores 64 B apart a lane (299 MB written, 56 MB read): bound by DRAM writes and the FMA "
+                     "/ constant-load issue of the day warps"),
+    TimingProbe("probe/aq-semilagrangian-bilinear", "probe-unseen205", "sl_advect", 4096, P207_SL_BLOCK,
+                lambda n: (-(-n // P207_SL_BLOCK[0]), -(-(n // 2) // P207_SL_BLOCK[1])), _p207_sl_args, source=_P207,
+                note="semi-Lagrangian advection on a 4096 x 2048 global latitude-longitude grid (0.088 degrees, dt "
+                     "1200 s: jets of 32 m/s, Courant numbers up to 8 in x near the poles and 3.5 in y) of 4 tracers "
+                     "(O3, CO, and NOx / SO2 with skewed Pareto hot spots), a thread a point in 32 x 8 blocks: 2 "
+                     "cosf, 2 midpoint iterations each bilinear interpolations of u and v (16 gathered loads, floorf, "
+                     "the longitude wrapped by & (nx - 1), the pole clamp by fminf / fmaxf), then 4 tracers' bilinear "
+                     "interpolations (16 gathered loads near the point: mostly coalesced, two rows a warp); 134 MB of "
+                     "tracers read (plus the neighbours' rows from L2), 134 MB written, 67 MB of wind: bound by DRAM "
+                     "and the gathers' L1/L2 traffic"),
+    TimingProbe("probe/aq-gaussian-plume-smem", "probe-unseen205", "gauss_plume", P207_PL_NR, P207_PL_BLOCK,
+                lambda n: (-(-n // P207_PL_BLOCK[0]), -(-n // P207_PL_BLOCK[1])), _p207_pl_args, source=_P207,
+                note="ground-level concentrations of 256 industrial stacks (3 clusters upwind, heights 10..250 m, "
+                     "emissions lognormal with power plants of 200..1500 g/s) on a 1024 x 1024 receptor grid 50 m "
+                     "apart, neutral class D, wind 4.5 m/s from 245 degrees; a thread a receptor in 32 x 4 blocks: 2 "
+                     "tiles of 128 stacks loaded as 28-byte structs into a shared Plume array (powf, cbrtf, a "
+                     "buoyancy-flux branch a stack), __syncthreads, then per stack (uniform shared loads) the rotated "
+                     "distances and, for the ~half downwind (xd > 1 m: divergent near the stacks), sqrtf, 2 powf, a "
+                     "division, the 2/3-law rise, and below the lid 5 expf (crosswind, ground and lid reflections) "
+                     "and a division: 268M receptor-stack pairs, ~12 MUFU ops a downwind pair; 4 MB written: bound by "
+                     "the special-function unit and FP32 issue"),
+    TimingProbe("probe/aq-emission-gridding-atomics", "probe-unseen205", "emis_grid", 1 << 22, P207_EG_BLOCK,
+                lambda n: min(-(-n // P207_EG_BLOCK), P207_EG_GRIDMAX), _p207_eg_args, source=_P207,
+                symbols=_p207_eg_syms,
+                note="gridding a European emission inventory of 2^22 16-byte records (67 MB; cities with Zipf sizes, "
+                     "farms, shipping lanes, point sources of Pareto emissions on 5 release layers; sorted by country "
+                     "and sector) onto 700 x 420 x 6 cells of 16 species (113 MB), a grid of 2048 blocks of 256 "
+                     "striding 8 times: a 16-byte struct load, byte unpacking (sector nibble, layer), 2 floorf and "
+                     "divisions for the cell; 23% outside (counted by __ballot_sync / __popc and an int atomicAdd a "
+                     "warp), the rest scaled by the sector's month / weekday / local-hour and the country's factors "
+                     "(divergent __constant__ reads indexed by lane data) and split into 1..8 species: ~2.9 float "
+                     "atomicAdds a gridded record (9.2M) at scattered addresses, contended in the big cities' cells "
+                     "(up to 15k records a cell): bound by the L2 atomic units"),
+    TimingProbe("probe/aq-wesely-drydep-budget", "probe-unseen205", "drydep", 2 * 1440 * 1440, P207_DD_BLOCK,
+                lambda n: min(-(-n // P207_DD_BLOCK), P207_DD_GRIDMAX), _p207_dd_args, source=_P207,
+                symbols=_p207_dd_syms,
+                note="Wesely dry deposition of O3, SO2, NO2 and HNO3 on a 2880 x 1440 global surface grid (4.15M "
+                     "cells: 61% water, 21% barren and ice (the polar rows), land use by latitude and a smooth field, "
+                     "day / night stability from the local sun), a grid of 4096 blocks of 256 striding 4 times: a "
+                     "land-use byte and 4 float loads, the season by branches, logf / sqrtf Businger-Dyer Ra (stable "
+                     "/ unstable: divergent in the water warps, near neutral with random signs), then 4 species: "
+                     "powf, ~15 divisions, 8 __constant__ table reads indexed by season and land use (divergent "
+                     "across lanes in the 22% of warps that span two land uses), expf, a read-modify-write of the "
+                     "concentration (coalesced, 133 MB in / out, the met fields 70 MB) and a shared float atomicAdd "
+                     "on (species, land use) (78% of warps on one land use: 32 lanes on one address), a shared int "
+                     "atomicAdd a cell; 4 double 5-step __shfl_down_sync reductions and double atomicAdds a warp, 55 "
+                     "global atomics a block: bound by the contended shared atomics and the divisions"),
+]
+PROBES += UNSEEN205
+
+
+# probe-unseen206 (probes208.cu): a computer-music / sound-synthesis course's kernels (a bank
+# of band-limited wavetable oscillators with double-precision phases and mip levels read by
+# gathered loads, additive synthesis of inharmonic piano partials staged in shared memory,
+# an 88-key constant-Q bank of double-precision biquad resonators with __constant__
+# coefficients, a granular cloud a warp a grain added into stereo by global float atomics,
+# McLeod pitch tracking of a singing voice a block a frame with warp ballots, shuffles and
+# lobe scans for the key maxima, a 16-bit sampler's render of a score in __constant__ memory
+# with a peak meter by atomicMax) as a student who knows CUDA basics writes them, predicted
+# before their first GPU run
+P208_SOURCE = "probes208.cu"
+P208_SR = 48000                                  # the synthesis kernels' sample rate (Hz)
+P208_SR_AN = 22050                               # the analysis kernels' (resonators, pitch)
+P208_WT_LEN, P208_WT_LEVELS = 2048, 11           # as #defined in probes208.cu
+P208_WT_WAVES = 8                                # waveforms: saw, square, triangle, pulse, 4 vocal spectra
+P208_WT_VOICES = 256                             # voices (blockIdx.y)
+P208_WT_BLOCK = 256
+P208_WT_DTYPE = np.dtype([("phase", "<f8"), ("inc", "<f8"), ("wave", "<i4"), ("amp", "<f4"),
+                          ("attack", "<f4"), ("decay", "<f4")])           # WtVoice, 32 bytes
+P208_AD_MAXP, P208_AD_CHUNK, P208_AD_FLOOR = 96, 32, 1e-5                # as #defined
+P208_AD_NOTES = 128                              # notes (blockIdx.y)
+P208_AD_BLOCK = 256
+P208_AD_DTYPE = np.dtype([("freq", "<f4"), ("amp", "<f4"), ("decay", "<f4"), ("phase", "<f4")])  # Partial
+P208_RB_BANDS, P208_RB_SECT, P208_RB_HOP = 88, 2, 256                    # as #defined
+P208_RB_LEN = 3072                               # samples a clip (0.14 s at 22.05 kHz)
+P208_RB_Q = 1 / (2 ** (1 / 24) - 2 ** (-1 / 24))  # a semitone's bandwidth a section (17.3)
+P208_RB_BLOCK = 64
+P208_GR_SRC = 10 * P208_SR                       # the source recording: 10 s
+P208_GR_OUT = 30 * P208_SR                       # the cloud: 30 s of stereo output
+P208_GR_BLOCK = 256                              # 8 grains a block
+P208_GR_DTYPE = np.dtype([("src_pos", "<f4"), ("ratio", "<f4"), ("onset", "<i4"), ("len", "<i4"),
+                          ("gain", "<f4"), ("pan", "<f4")])               # Grain, 24 bytes
+P208_GR_SHIFTS = ((0, 0.4), (7, 0.2), (12, 0.15), (-12, 0.1), (3, 0.1), (-5, 0.05))  # semitones, weights
+P208_PT_W, P208_PT_LAGS, P208_PT_K, P208_PT_VOICED = 1024, 512, 0.9, 0.5  # as #defined
+P208_PT_HOP = 256
+P208_SM_MAXNOTES = 256                           # as #defined (SM_MAXNOTES)
+P208_SM_ZONE = 72000                             # a multisample zone's frames (1.5 s)
+P208_SM_ROOTS = tuple(range(21, 109, 3))         # the zones' root keys (30 zones, every 3 semitones)
+P208_SM_LOOP = 48000                             # the sustain loop's start in a zone (1.0 s)
+P208_SM_RELEASE = 1 / (0.25 * P208_SR)           # the release's decay a frame (0.25 s time constant)
+P208_SM_BLOCK = 256
+P208_SM_GRID = 4096                              # the grid-stride loop's blocks at most
+P208_SM_DTYPE = np.dtype([("on", "<i4"), ("off", "<i4"), ("start", "<i4"), ("loop_start", "<i4"),
+                          ("loop_len", "<i4"), ("ratio", "<f4"), ("gain", "<f4"), ("pan_l", "<f4"),
+                          ("pan_r", "<f4")])                              # SmNote, 36 bytes
+
+
+def _p208_midi_hz(m):
+    return 440.0 * 2.0 ** ((np.asarray(m, np.float64) - 69) / 12)
+
+
+# ---- wavetable-mipmap-voices ----
+
+def _p208_wt_spectra(rng):
+    """The waveforms' harmonic amplitudes and phases (P208_WT_WAVES x 1023, harmonics 1 ..
+    1023): a sawtooth (1/k), a square (odd 1/k), a triangle (odd 1/k^2), a 25% pulse
+    (sin(pi k / 4) / k) and 4 vocal spectra (k^-1.2 under two random formants, lognormal
+    jitter, random phases)."""
+    k = np.arange(1, P208_WT_LEN // 2, dtype=np.float64)
+    amp = np.zeros((P208_WT_WAVES, len(k)))
+    ph = np.zeros_like(amp)
+    amp[0] = 1 / k
+    amp[1] = (k % 2 == 1) / k
+    amp[2] = (k % 2 == 1) / k ** 2
+    ph[2] = np.where(k % 4 == 3, np.pi, 0.0)
+    amp[3] = np.sin(np.pi * k / 4) / k
+    for w in range(4, P208_WT_WAVES):
+        f1, f2 = rng.uniform(300, 900), rng.uniform(900, 2500)       # formants, for a 110 Hz fundamental
+        hz = 110.0 * k
+        env = 1 + 8 * np.exp(-0.5 * (np.log(hz / f1) / 0.15) ** 2) + 4 * np.exp(-0.5 * (np.log(hz / f2) / 0.15) ** 2)
+        amp[w] = k ** -1.2 * env * rng.lognormal(0, 0.3, len(k))
+        ph[w] = rng.uniform(0, 2 * np.pi, len(k))
+    return amp, ph
+
+
+def _p208_wt_tables(rng):
+    """The mip-mapped tables (float32 P208_WT_WAVES x P208_WT_LEVELS x P208_WT_LEN): level l
+    of a waveform keeps its harmonics 1 .. 1024 >> l (1023 at level 0), each waveform scaled to
+    a peak of 1 at level 0."""
+    amp, ph = _p208_wt_spectra(rng)
+    L = P208_WT_LEN
+    k = np.arange(1, L // 2)
+    out = np.zeros((P208_WT_WAVES, P208_WT_LEVELS, L))
+    for lv in range(P208_WT_LEVELS):
+        keep = k <= (L // 2) >> lv
+        X = np.zeros((P208_WT_WAVES, L // 2 + 1), complex)
+        X[:, 1:L // 2] = np.where(keep, amp, 0) * np.exp(1j * ph) * (-0.5j * L)
+        out[:, lv] = np.fft.irfft(X, L)                               # sum_k a_k sin(2 pi k i / L + ph_k)
+    out /= np.abs(out[:, :1]).max(axis=2, keepdims=True)
+    return out.astype(np.float32)
+
+
+def _p208_wt_voices(m, rng):
+    """m voices (P208_WT_DTYPE): MIDI keys N(60, 12^2) rounded and clipped to the piano's 21 ..
+    108, detuned N(0, 7^2) cents; waveforms saw 30%, square 20%, triangle 10%, pulse 10%, the 4
+    vocal ones 7.5% each; velocities N(90, 20^2) in 1 .. 127, amp (vel / 127)^2; attack time
+    constants lognormal(5 ms, 1) in 1 .. 200 ms, decay lognormal(0.8 s, 0.7) in 0.1 .. 10 s;
+    phases uniform."""
+    key = np.clip(np.rint(rng.normal(60, 12, m)), 21, 108)
+    hz = _p208_midi_hz(key) * 2.0 ** (rng.normal(0, 7, m) / 1200)
+    v = np.zeros(m, P208_WT_DTYPE)
+    v["phase"] = rng.random(m)
+    v["inc"] = hz / P208_SR
+    v["wave"] = rng.choice(P208_WT_WAVES, m, p=[0.3, 0.2, 0.1, 0.1] + [0.075] * 4)
+    vel = np.clip(np.rint(rng.normal(90, 20, m)), 1, 127)
+    v["amp"] = (vel / 127) ** 2
+    v["attack"] = np.clip(rng.lognormal(np.log(0.005), 1.0, m), 0.001, 0.2) * P208_SR
+    v["decay"] = np.clip(rng.lognormal(np.log(0.8), 0.7, m), 0.1, 10) * P208_SR
+    return v
+
+
+def _p208_wt_args(n, rng, voices=P208_WT_VOICES):
+    """The tables, `voices` voices, out (float32 voices x n) zeroed, n (frames a voice)."""
+    return [_p208_wt_tables(rng).ravel(), _p208_wt_voices(voices, rng), np.zeros(voices * int(n), np.float32),
+            _i32(n)]
+
+
+def _p208_wt_level(inc):
+    """The voices' mip levels, as the kernel computes them (log2f of a float32)."""
+    x = (np.asarray(inc, np.float64) * P208_WT_LEN).astype(np.float32)
+    return np.clip(np.ceil(np.log2(x)), 0, P208_WT_LEVELS - 1).astype(np.int64)
+
+
+def _p208_wt_ref(tables, voices, frames):
+    """wavetable_voices in float64 (voices x frames)."""
+    tab = np.asarray(tables, np.float64).reshape(P208_WT_WAVES, P208_WT_LEVELS, P208_WT_LEN)
+    t = np.arange(frames, dtype=np.float64)
+    ph = voices["phase"][:, None] + voices["inc"][:, None] * t
+    ph -= np.floor(ph)
+    pos = ph * P208_WT_LEN
+    i0 = pos.astype(np.int64)
+    frac = pos - i0
+    rows = tab[voices["wave"], _p208_wt_level(voices["inc"])]                 # voices x WT_LEN
+    a = np.take_along_axis(rows, i0, 1)
+    b = np.take_along_axis(rows, (i0 + 1) & (P208_WT_LEN - 1), 1)
+    env = (1 - np.exp(-t / voices["attack"][:, None].astype(np.float64))) \
+        * np.exp(-t / voices["decay"][:, None].astype(np.float64))
+    return voices["amp"][:, None] * env * (a + frac * (b - a))
+
+
+# ---- additive-piano-partials ----
+
+def _p208_ad_notes(m, rng):
+    """m piano notes' partials (P208_AD_DTYPE m x P208_AD_MAXP) and counts: keys N(60, 12^2) in
+    21 .. 108, inharmonicity B = 3e-4 e^(0.04 (key - 60)), partial k at k f0 sqrt(1 + B k^2)
+    (those under 0.45 x P208_SR, at most P208_AD_MAXP), amplitude 0.1 (vel / 127)^2 |sin(pi k
+    x0)| / k^p (the hammer at x0 ~ U(1/9, 1/7) of the string, p ~ U(0.7, 1.3)) with
+    lognormal(0, 0.3) jitter, decay rate d0 (1 + c k^2) (d0 = 0.7 2^((key - 21) / 30) /s, c ~
+    U(1e-3, 3e-3)), random phases; the slots past a note's count zero."""
+    key = np.clip(np.rint(rng.normal(60, 12, m)), 21, 108)
+    f0 = _p208_midi_hz(key)
+    vel = np.clip(np.rint(rng.normal(80, 20, m)), 1, 127)
+    B = 3e-4 * np.exp(0.04 * (key - 60))
+    k = np.arange(1, P208_AD_MAXP + 1, dtype=np.float64)
+    freq = k * f0[:, None] * np.sqrt(1 + B[:, None] * k ** 2)
+    npart = (freq < 0.45 * P208_SR).sum(axis=1).astype(np.int32)            # freq rises with k
+    x0 = rng.uniform(1 / 9, 1 / 7, m)
+    p = rng.uniform(0.7, 1.3, m)
+    amp = (0.1 * (vel / 127) ** 2)[:, None] * np.abs(np.sin(np.pi * k * x0[:, None])) / k ** p[:, None] \
+        * rng.lognormal(0, 0.3, (m, P208_AD_MAXP))
+    d0 = 0.7 * 2.0 ** ((key - 21) / 30)
+    dec = d0[:, None] * (1 + rng.uniform(1e-3, 3e-3, m)[:, None] * k ** 2)
+    parts = np.zeros((m, P208_AD_MAXP), P208_AD_DTYPE)
+    live = k[None, :] <= npart[:, None]
+    parts["freq"] = np.where(live, freq, 0)
+    parts["amp"] = np.where(live, amp, 0)
+    parts["decay"] = np.where(live, dec, 0)
+    parts["phase"] = np.where(live, rng.uniform(0, 2 * np.pi, (m, P208_AD_MAXP)), 0)
+    return parts, npart
+
+
+def _p208_ad_args(n, rng, notes=P208_AD_NOTES):
+    """`notes` notes' partials (flat) and counts, out (float32 notes x n) zeroed, n (frames a
+    note), 1 / P208_SR."""
+    parts, npart = _p208_ad_notes(notes, rng)
+    return [parts.ravel(), npart, np.zeros(notes * int(n), np.float32), _i32(n), np.float32(1 / P208_SR)]
+
+
+def _p208_ad_ref(parts, npart, frames, inv_sr):
+    """additive_notes in float64, the time and a partial's cycles rounded to float32 as the
+    kernel rounds them (notes x frames)."""
+    parts = np.asarray(parts).reshape(len(npart), P208_AD_MAXP)
+    time = np.arange(frames, dtype=np.float32) * np.float32(inv_sr)
+    out = np.zeros((len(npart), frames))
+    for i, k in enumerate(npart):
+        for p in parts[i, :k]:
+            a = np.float64(p["amp"]) * np.exp(-np.float64(p["decay"]) * time)
+            cyc = np.float32(p["freq"]) * time                               # float32 product
+            cyc = (cyc - np.floor(cyc)).astype(np.float64)
+            out[i] += np.where(a > P208_AD_FLOOR, a * np.sin(2 * np.pi * cyc + np.float64(p["phase"])), 0)
+    return out
+
+
+# ---- resonator-bank-double-const ----
+
+def _p208_rb_coefs(sr=P208_SR_AN):
+    """c_rb: the 88 keys' band-pass biquads (RBJ's constant 0 dB peak gain band-pass at the
+    key's frequency, Q P208_RB_Q), each twice, as b0 b1 b2 a1 a2 (float64 88 x 2 x 5)."""
+    w0 = 2 * np.pi * _p208_midi_hz(np.arange(21, 21 + P208_RB_BANDS)) / sr
+    alpha = np.sin(w0) / (2 * P208_RB_Q)
+    a0 = 1 + alpha
+    sec = np.stack([alpha / a0, 0 * w0, -alpha / a0, -2 * np.cos(w0) / a0, (1 - alpha) / a0], axis=1)
+    return np.repeat(sec[:, None, :], P208_RB_SECT, axis=1)
+
+
+def _p208_rb_syms(n, rng):
+    return {"c_rb": _p208_rb_coefs()}
+
+
+def _p208_rb_clips(clips, length, rng):
+    """clips excerpts of music at P208_SR_AN (float32 length x clips, interleaved): each 1 + a
+    Binomial(3, 0.4) notes (keys N(60, 12^2) in 21 .. 108, 10 harmonics 1/k up to Nyquist with
+    random phases, the fundamental at lognormal(0.05, 0.7) (-26 dBFS), a random onset before the clip's 3/4 or
+    before it, an exponential decay of 0.1 .. 1.5 s) and noise at -60 dBFS."""
+    t = np.arange(length) / P208_SR_AN
+    x = rng.normal(0, 1e-3, (length, clips))
+    nn = 1 + rng.binomial(3, 0.4, clips)
+    for j in range(4):
+        on = j < nn
+        key = np.clip(np.rint(rng.normal(60, 12, clips)), 21, 108)
+        f0 = _p208_midi_hz(key)
+        lvl = 0.05 * rng.lognormal(0, 0.7, clips) * on
+        t0 = rng.uniform(-0.5, 0.75, clips) * length / P208_SR_AN
+        tau = rng.uniform(0.1, 1.5, clips)
+        dt = t[:, None] - t0[None, :]
+        env = np.where(dt >= 0, np.exp(-np.maximum(dt, 0) / tau), 0) * lvl
+        for k in range(1, 11):
+            fk = k * f0
+            a = np.where(fk < 0.5 * P208_SR_AN, 1.0 / k, 0.0)
+            x += env * a * np.sin(2 * np.pi * fk * dt + rng.uniform(0, 2 * np.pi, clips))
+    return x.astype(np.float32)
+
+
+def _p208_rb_args(n, rng, length=P208_RB_LEN):
+    """n clips (_p208_rb_clips), energy (float32 88 x length / P208_RB_HOP x n) zeroed, n,
+    length."""
+    n = int(n)
+    return [_p208_rb_clips(n, length, rng).ravel(), np.zeros(P208_RB_BANDS * (length // P208_RB_HOP) * n, np.float32),
+            _i32(n), np.int32(length)]
+
+
+def _p208_rb_ref(x, clips, length, coefs):
+    """resonator_bank in float64: the RMS frames (88 x length / HOP x clips)."""
+    x = np.asarray(x, np.float64).reshape(length, clips)
+    c = np.asarray(coefs, np.float64)
+    z1 = np.zeros((P208_RB_BANDS, P208_RB_SECT, clips))
+    z2 = np.zeros_like(z1)
+    y2 = np.zeros((length, P208_RB_BANDS, clips))
+    for t in range(length):
+        v = np.broadcast_to(x[t], (P208_RB_BANDS, clips))
+        for s in range(P208_RB_SECT):
+            b0, b1, b2, a1, a2 = (c[:, s, q][:, None] for q in range(5))
+            y = b0 * v + z1[:, s]
+            z1[:, s] = b1 * v - a1 * y + z2[:, s]
+            z2[:, s] = b2 * v - a2 * y
+            v = y
+        y2[t] = v.astype(np.float32).astype(np.float64) ** 2
+    fr = length // P208_RB_HOP
+    return np.sqrt(y2[:fr * P208_RB_HOP].reshape(fr, P208_RB_HOP, P208_RB_BANDS, clips).sum(axis=1) / P208_RB_HOP
+                   ).transpose(1, 0, 2)
+
+
+# ---- granular-cloud-atomics ----
+
+def _p208_gr_source(rng, length=P208_GR_SRC):
+    """The source recording (float32, length samples at P208_SR): 24 overlapping tones (keys
+    N(57, 9^2), 8 harmonics 1/k, 5 Hz vibrato of 20 cents, 0.3 .. 2 s, Hann-shaped) and
+    noise at -46 dBFS, scaled to a peak of 0.9."""
+    t = np.arange(length) / P208_SR
+    x = rng.normal(0, 5e-3, length)
+    for _ in range(24):
+        f0 = _p208_midi_hz(np.clip(rng.normal(57, 9), 30, 96))
+        t0, d = rng.uniform(-0.5, length / P208_SR), rng.uniform(0.3, 2.0)
+        a, b = max(0, int(t0 * P208_SR)), min(length, int((t0 + d) * P208_SR))
+        if b <= a:
+            continue
+        tt = t[a:b] - t0
+        ph = 2 * np.pi * f0 * (tt + 0.2 / 1200 * np.log(2) / (2 * np.pi * 5) * -np.cos(2 * np.pi * 5 * tt))
+        env = np.sin(np.pi * tt / d) ** 2 * rng.lognormal(0, 0.5)
+        x[a:b] += env * sum(np.sin(k * ph + rng.uniform(0, 6.3)) / k for k in range(1, 9) if k * f0 < 20000)
+    return (0.9 * x / np.abs(x).max()).astype(np.float32)
+
+
+def _p208_gr_grains(n, rng, out_frames=P208_GR_OUT, src_len=P208_GR_SRC):
+    """n grains (P208_GR_DTYPE) sorted by onset: 60% of the onsets in 12 bursts (centres
+    uniform, spreads lognormal around 0.5 s), 40% uniform over the output; durations
+    lognormal(40 ms, 0.5) in 10 .. 200 ms; pitch shifts P208_GR_SHIFTS semitones plus N(0,
+    10^2) cents; source positions following a scan head over 80% of the source plus N(0,
+    50 ms^2) jitter, kept inside the source; gains -30 .. -12 dB uniform in dB; pans
+    Beta(2, 2)."""
+    n = int(n)
+    cen = rng.uniform(0, out_frames, 12)
+    spread = rng.lognormal(np.log(0.5 * P208_SR), 0.5, 12)
+    c = rng.integers(0, 12, n)
+    onset = np.where(rng.random(n) < 0.6, rng.normal(cen[c], spread[c]), rng.uniform(0, out_frames, n))
+    onset = np.sort(np.clip(onset, 0, out_frames - 1).astype(np.int64))
+    ln = np.clip(rng.lognormal(np.log(0.04 * P208_SR), 0.5, n), 0.01 * P208_SR, 0.2 * P208_SR).astype(np.int64)
+    st, w = np.array(P208_GR_SHIFTS, float).T
+    semi = st[rng.choice(len(st), n, p=w)] + rng.normal(0, 0.1, n)
+    ratio = (2.0 ** (semi / 12)).astype(np.float32)
+    pos = onset / out_frames * 0.8 * src_len + rng.normal(0, 0.05 * P208_SR, n)
+    pos = np.clip(pos, 0, src_len - ln * ratio.astype(np.float64) - 4)
+    g = np.zeros(n, P208_GR_DTYPE)
+    g["src_pos"] = pos
+    g["ratio"] = ratio
+    g["onset"] = onset
+    g["len"] = ln
+    g["gain"] = 10 ** (rng.uniform(-30, -12, n) / 20)
+    g["pan"] = rng.beta(2, 2, n)
+    return g
+
+
+def _p208_gr_args(n, rng):
+    """The source, its length, n grains, out (float32 2 x P208_GR_OUT, interleaved stereo)
+    zeroed, P208_GR_OUT, n."""
+    src = _p208_gr_source(rng)
+    return [src, np.int32(len(src)), _p208_gr_grains(n, rng), np.zeros(2 * P208_GR_OUT, np.float32),
+            np.int32(P208_GR_OUT), _i32(n)]
+
+
+def _p208_gr_ref(src, grains, out_frames):
+    """granular_cloud in float64 (the positions and the window's step rounded to float32 as
+    the kernel rounds them): out_frames x 2."""
+    src = np.asarray(src, np.float64)
+    out = np.zeros((out_frames, 2))
+    for g in grains:
+        j = np.arange(int(g["len"]))
+        o = int(g["onset"]) + j
+        keep = o < out_frames
+        j, o = j[keep], o[keep]
+        pos = (j * np.float64(g["ratio"]) + np.float64(g["src_pos"])).astype(np.float32)
+        i0 = pos.astype(np.int64)
+        fr = (pos - i0).astype(np.float64)
+        i1 = np.minimum(i0 + 1, len(src) - 1)
+        w = np.float64(np.float32(2 * np.pi) / np.float32(g["len"]))
+        s = (src[i0] + fr * (src[i1] - src[i0])) * (0.5 - 0.5 * np.cos(w * j))
+        ang = np.float64(np.float32(g["pan"]) * np.float32(np.pi / 2))
+        out[o, 0] += np.float64(g["gain"]) * np.cos(ang) * s
+        out[o, 1] += np.float64(g["gain"]) * np.sin(ang) * s
+    return out
+
+
+# ---- mpm-pitch-shfl-ballot ----
+
+def _p208_pt_voice(length, rng, sr=P208_SR_AN):
+    """A singing voice (float32, length samples at sr): phrases of notes (durations
+    lognormal(0.35 s, 0.5) in 0.1 .. 2 s; keys a random walk of steps -4 .. 4 in 48 .. 79, a
+    singer's C3 .. G5), 12% of the segments rests (breath noise only); the pitch glides
+    between notes (30 ms), vibrato 5.5 Hz of 30 .. 60 cents; 20 harmonics 1/k rolled off
+    above 3 kHz, 40 ms attacks and 60 ms releases, loudness lognormal(0, 0.4); noise at -54
+    dBFS throughout."""
+    segs, keys, rests = [], [], []
+    tot, key = 0, rng.normal(62, 4)
+    while tot < length:
+        d = int(np.clip(rng.lognormal(np.log(0.35), 0.5), 0.1, 2.0) * sr)
+        key = float(np.clip(key + rng.choice(np.arange(-4, 5), p=[.04, .06, .12, .18, .2, .18, .12, .06, .04]), 48, 79))
+        segs.append(d)
+        keys.append(key)
+        rests.append(rng.random() < 0.12)
+        tot += d
+    seg = np.repeat(np.arange(len(segs)), segs)[:length]
+    pos = np.arange(length) - np.repeat(np.cumsum(segs) - segs, segs)[:length]
+    dur = np.array(segs)[seg]
+    rest = np.array(rests)[seg]
+    k = np.array(keys)[seg]
+    a = np.exp(-1 / (0.03 * sr))                                           # the glide: one pole, 30 ms
+    kk = np.empty(length)
+    acc = k[0]
+    for s0, s1 in zip(np.concatenate([[0], np.cumsum(segs)[:-1]]), np.cumsum(segs)):
+        s1 = min(s1, length)
+        if s0 >= length:
+            break
+        tgt = k[s0]
+        m = np.arange(s1 - s0)
+        kk[s0:s1] = tgt + (acc - tgt) * a ** m
+        acc = kk[s1 - 1]
+    depth = rng.uniform(0.3, 0.6)
+    t = np.arange(length) / sr
+    f0 = _p208_midi_hz(kk + depth * np.sin(2 * np.pi * 5.5 * t))
+    ph = 2 * np.pi * np.cumsum(f0) / sr
+    env = np.minimum(1, np.minimum(pos / (0.04 * sr), (dur - pos) / (0.06 * sr))) * ~rest
+    env *= rng.lognormal(0, 0.4, len(segs))[seg]
+    x = np.zeros(length)
+    for h in range(1, 21):
+        x += np.where(h * f0 < 0.45 * sr, 1 / h / (1 + (h * f0 / 3000) ** 2), 0) * np.sin(h * ph)
+    x = 0.3 * env * x + rng.normal(0, 2e-3, length) + rest * rng.normal(0, 0.01, length)
+    return x.astype(np.float32)
+
+
+def _p208_pt_args(n, rng):
+    """The voice (_p208_pt_voice, (n - 1) P208_PT_HOP + P208_PT_W samples), the hop,
+    P208_SR_AN, f0 and clarity (float32 n), midi (uint8 n), note_hist (int32 128) zeroed, n
+    (frames)."""
+    n = int(n)
+    return [_p208_pt_voice((n - 1) * P208_PT_HOP + P208_PT_W, rng), np.int32(P208_PT_HOP), np.float32(P208_SR_AN),
+            np.zeros(n, np.float32), np.zeros(n, np.float32), np.zeros(n, np.uint8), np.zeros(128, np.int32), _i32(n)]
+
+
+def _p208_pt_ref(audio, n, hop=P208_PT_HOP, sr=P208_SR_AN, eps=1e-4):
+    """mpm_pitch in float64: f0, clarity, the MIDI note and the picked lag (0: none) of each
+    frame, and whether the frame's decisions lie within eps of a threshold or a tie (the
+    kernel's float32 sums may decide them either way)."""
+    audio = np.asarray(audio, np.float64)
+    W, L = P208_PT_W, P208_PT_LAGS
+    f0, clar, marg = np.zeros(n), np.zeros(n), np.zeros(n, bool)
+    note, lag = np.zeros(n, np.int64), np.zeros(n, np.int64)
+    for b in range(int(n)):
+        x = audio[b * hop:b * hop + W]
+        X = np.fft.rfft(x, 2 * W)
+        r = np.fft.irfft(X * np.conj(X), 2 * W)[:L]
+        c = np.concatenate([[0], np.cumsum(x * x)])
+        tau = np.arange(L)
+        m = c[W - tau] + (c[W] - c[tau])
+        ns = np.where(m > 0, 2 * r / np.where(m > 0, m, 1), 0)
+        neg = np.flatnonzero(ns < 0)
+        z = neg[0] if len(neg) else L
+        mg = bool(np.any(np.abs(ns[:z + 1]) < eps))
+        pos = np.concatenate([[False], ns[z + 1:] > 0, [False]])
+        edges = np.flatnonzero(np.diff(pos.astype(np.int8)))
+        keys, ties = [], {}
+        for s0, s1 in zip(edges[::2] + z + 1, edges[1::2] + z + 1):         # the positive lobes [s0, s1)
+            k = s0 + int(np.argmax(ns[s0:s1]))
+            top2 = np.sort(ns[s0:s1])[-2:]
+            ties[k] = len(top2) == 2 and top2[1] - top2[0] < eps
+            if k < L - 1:
+                keys.append(k)
+        keys = np.array(keys, np.int64)
+        best = ns[keys].max() if len(keys) else 0.0
+        cand = keys[ns[keys] >= P208_PT_K * best]
+        mg |= bool(np.any(np.abs(ns[keys] - P208_PT_K * best) < eps))
+        last = cand[0] + 2 if len(cand) else L
+        mg |= bool(np.any(np.abs(ns[z + 1:last]) < eps))
+        if len(cand):
+            p = cand[0]
+            mg |= ties[p]                                                # the picked lobe's top two
+            a, v, cc = ns[p - 1], ns[p], ns[p + 1]
+            den = a - 2 * v + cc
+            d = 0.5 * (a - cc) / den if den != 0 else 0.0
+            cl = v - 0.25 * (a - cc) * d
+            lag[b], clar[b] = p, cl
+            mg |= abs(cl - P208_PT_VOICED) < eps
+            if cl >= P208_PT_VOICED:
+                f0[b] = sr / (p + d)
+                q = 69 + 12 * np.log2(f0[b] / 440)
+                note[b] = min(max(int(np.rint(q)), 1), 127)
+                mg |= abs(q - np.floor(q) - 0.5) < 1e-3
+        marg[b] = mg
+    return f0, clar, note, lag, marg
+
+
+# ---- sampler-int16-mix-const ----
+
+def _p208_sm_loops():
+    """The zones' sustain loops: a whole number of the root's periods near 0.25 s."""
+    hz = _p208_midi_hz(P208_SM_ROOTS)
+    per = P208_SR / hz
+    return np.rint(np.round(0.25 * P208_SR / per) * per).astype(np.int64)
+
+
+def _p208_sm_bank(rng):
+    """The 16-bit sample bank (int16, 30 zones x P208_SM_ZONE): each zone a piano-like tone at
+    its root key (16 partials 1/k with inharmonicity 3e-4, each decaying faster with k,
+    random phases, a 5 ms attack), peak 24000."""
+    t = np.arange(P208_SM_ZONE) / P208_SR
+    out = np.zeros((len(P208_SM_ROOTS), P208_SM_ZONE))
+    for z, key in enumerate(P208_SM_ROOTS):
+        f0 = float(_p208_midi_hz(key))
+        for k in range(1, 17):
+            fk = k * f0 * np.sqrt(1 + 3e-4 * k * k)
+            if fk < 0.45 * P208_SR:
+                out[z] += np.exp(-t * 0.6 * (1 + 0.05 * k * k)) / k * np.sin(2 * np.pi * fk * t + rng.uniform(0, 6.3))
+        out[z] *= np.minimum(1, t / 0.005)
+        out[z] *= 24000 / np.abs(out[z]).max()
+    return np.rint(out).astype(np.int16).ravel()
+
+
+def _p208_sm_score(n, frames, rng):
+    """n notes of a piano score over `frames` (P208_SM_DTYPE, sorted by onset): chords of 1
+    (50%), 2 (20%), 3 (20%) or 4 (10%) notes (root N(60, 10^2) in 24 .. 100, a major triad and
+    octave above it) at uniform times over the first 95%, each note up to 5 ms late; durations
+    lognormal(0.4 s, 0.7) in 0.05 .. 4 s; velocities N(80, 18^2) in 1 .. 127, gain 0.5 (vel /
+    127)^1.5; the nearest zone (rate 2^(+-1.5 / 12) at most), pans by key (low left) with
+    N(0, 0.05^2) jitter, equal-power."""
+    size = rng.choice([1, 2, 3, 4], n, p=[0.5, 0.2, 0.2, 0.1])
+    ch = np.repeat(np.arange(n), size)[:n]
+    idx = np.arange(n) - np.repeat(np.cumsum(size) - size, size)[:n]
+    t0 = np.sort(rng.uniform(0, 0.95 * frames, n))[ch]
+    on = np.minimum(t0 + rng.uniform(0, 0.005 * P208_SR, n), frames - 1).astype(np.int64)
+    root = np.clip(np.rint(rng.normal(60, 10, n)), 24, 100)[ch]
+    key = np.clip(root + np.array([0, 4, 7, 12])[idx], 21, 108)
+    dur = np.clip(rng.lognormal(np.log(0.4), 0.7, n), 0.05, 4) * P208_SR
+    vel = np.clip(np.rint(rng.normal(80, 18, n)), 1, 127)
+    zone = np.clip(np.rint((key - 21) / 3), 0, len(P208_SM_ROOTS) - 1).astype(np.int64)
+    pan = np.clip((key - 21) / 87 + rng.normal(0, 0.05, n), 0, 1)
+    s = np.zeros(n, P208_SM_DTYPE)
+    order = np.argsort(on, kind="stable")
+    s["on"] = on
+    s["off"] = on + dur.astype(np.int64)
+    s["start"] = zone * P208_SM_ZONE
+    s["loop_start"] = P208_SM_LOOP
+    s["loop_len"] = _p208_sm_loops()[zone]
+    s["ratio"] = 2.0 ** ((key - np.array(P208_SM_ROOTS)[zone]) / 12)
+    s["gain"] = 0.5 * (vel / 127) ** 1.5
+    s["pan_l"] = np.cos(pan * np.pi / 2)
+    s["pan_r"] = np.sin(pan * np.pi / 2)
+    return s[order]
+
+
+def _p208_sm_syms(n, rng):
+    return {"c_notes": _p208_sm_score(P208_SM_MAXNOTES, int(n), rng)}
+
+
+def _p208_sm_args(n, rng):
+    """The bank, nnotes P208_SM_MAXNOTES, P208_SM_RELEASE, out (int16 2 n, interleaved
+    stereo) and peak (int32 1) zeroed, n (frames)."""
+    return [_p208_sm_bank(rng), np.int32(P208_SM_MAXNOTES), np.float32(P208_SM_RELEASE),
+            np.zeros(2 * int(n), np.int16), np.zeros(1, np.int32), _i32(n)]
+
+
+def _p208_sm_ref(bank, notes, release, frames):
+    """sampler_mix: the mix (float64 frames x 2, before rounding; the read positions and the
+    release envelope in float32 as the kernel's) and the frames where a note's envelope lies
+    within 1e-7 of the -60 dB cut (either side is right)."""
+    bank = np.asarray(bank, np.float64)
+    out = np.zeros((frames, 2))
+    marg = np.zeros(frames, bool)
+    for nt in notes:
+        f = np.arange(int(nt["on"]), frames)
+        if not len(f):
+            continue
+        env = np.where(f >= nt["off"], np.exp(-(f - nt["off"]).astype(np.float32) * np.float32(release)), np.float32(1))
+        marg[f[np.abs(env - np.float32(1e-3)) < 1e-7]] = True
+        live = env >= np.float32(1e-3)
+        f, env = f[live], env[live].astype(np.float64)
+        pos = (f - nt["on"]).astype(np.float32) * np.float32(nt["ratio"])
+        ls, ll = np.float32(nt["loop_start"]), np.float32(nt["loop_len"])
+        wrap = pos >= np.float32(nt["loop_start"] + nt["loop_len"])
+        pos = np.where(wrap, ls + np.fmod(pos - ls, ll), pos)
+        i = pos.astype(np.int64)
+        fr = (pos - i.astype(np.float32)).astype(np.float64)
+        a, b = bank[nt["start"] + i], bank[nt["start"] + i + 1]
+        s = (a + fr * (b - a)) * np.float64(nt["gain"]) * env
+        out[f, 0] += s * np.float64(nt["pan_l"])
+        out[f, 1] += s * np.float64(nt["pan_r"])
+    return out, marg
+
+
+UNSEEN206 = [
+    TimingProbe("probe/synth-wavetable-mipmap-voices", "probe-unseen206", "wavetable_voices", 1 << 17, P208_WT_BLOCK,
+                lambda n: (-(-n // P208_WT_BLOCK), P208_WT_VOICES), _p208_wt_args, source=P208_SOURCE,
+                note="a bank of 256 wavetable voices rendered for 2^17 frames each (2.7 s at 48 kHz; 33.5M samples, 134 MB "
+                     "written), 8 waveforms x 11 band-limited mip levels of 2048 floats (721 KB: L1 / L2), keys N(60, 12^2) "
+                     "on the piano (27.5 Hz .. 4.2 kHz), a block of 256 threads 256 consecutive samples"
+                     " of one voice: the 32-byte voice struct (a broadcast), log2f and ceilf for the level, the phase in "
+                     "double (a DFMA, floor, a subtraction, a multiply, 2 conversions), two gathered table loads (a warp's "
+                     "32 samples span 32 x inc x 2048 = 38 .. 3400 entries of one table, median 355: ~11 lines, from L1 / "
+                     "L2; levels 1 .. 7, mostly 3 .. 5), a lerp, 2 float divisions and 2 expf for the envelope, a coalesced "
+                     "store: bound by DRAM writes and the double-precision conversions"),
+    TimingProbe("probe/synth-additive-piano-partials-smem", "probe-unseen206", "additive_notes", 1 << 15, P208_AD_BLOCK,
+                lambda n: (-(-n // P208_AD_BLOCK), P208_AD_NOTES), _p208_ad_args, source=P208_SOURCE,
+                note="additive synthesis of 128 piano notes for 2^15 frames each (0.68 s at 48 kHz, 4.2M samples, 16.8 MB "
+                     "written), from up to 96 inharmonic partials a note (the ones under 21.6 kHz: 5 for C8, 96 in the bass, "
+                     "~60 on average; 16-byte structs, 197 KB), a block of 256 threads 256 samples of one note: the "
+                     "partials staged 32 at a time into shared memory by the first warp between two __syncthreads (the "
+                     "other 7 warps idle at the barrier), then each thread over the chunk: the partial's 16 bytes from "
+                     "shared memory (broadcasts), expf of the decay, a -100 dB test (77% pass: the high partials die out "
+                     "during the note, the hammer's nodes never sound; uniform in a warp but where a partial crosses the "
+                     "floor), the partial's cycles by a multiply and floorf, sinf (its fast path: arguments under 2 pi + "
+                     "phase), an FMA: 246M partial evaluations of ~25 instructions: bound by FP32 / SFU issue"),
+    TimingProbe("probe/synth-resonator-bank-double-const", "probe-unseen206", "resonator_bank", 64, P208_RB_BLOCK,
+                lambda n: (-(-n // P208_RB_BLOCK), P208_RB_BANDS), _p208_rb_args, source=P208_SOURCE,
+                symbols=_p208_rb_syms,
+                note="a constant-Q analysis of 64 music clips (3072 samples at 22.05 kHz, interleaved: 786 KB; 1 .. 4 "
+                     "decaying harmonic notes and -60 dB noise) by 88 band-pass resonators, a piano key each (two RBJ "
+                     "biquads of Q 17.3 in cascade, transposed direct form II in double; coefficients in __constant__, 7 KB),"
+                     " a thread a (clip, key) in blocks of 64 (88 blocks, 176 warps: 88 SMs busy with 2 warps each): 3072 "
+                     "serial steps of a coalesced float load (each sample read by 88 warps: L2), 10 DFMA / DMUL on a "
+                     "dependent chain through the 2 sections (state in local arrays of 2 doubles, registers once "
+                     "unrolled; the 20 coefficients uniform __constant__ loads, hoisted or not), a float square, every 256 "
+                     "steps a sqrtf and a coalesced store (270 KB in all): 17M steps, bound by the latency of the "
+                     "dependent loads and double-precision chains at a very low occupancy"),
+    TimingProbe("probe/synth-granular-cloud-atomics", "probe-unseen206", "granular_cloud", 1 << 15, P208_GR_BLOCK,
+                lambda n: -(-n * 32 // P208_GR_BLOCK), _p208_gr_args, source=P208_SOURCE,
+                note="a granular cloud of 2^15 grains over 30 s of stereo at 48 kHz (11.5 MB of float output, atomics in L2)"
+                     " from a 10 s source (1.9 MB), grains sorted by onset, 60% in 12 bursts (~1000 grains a second at "
+                     "their peaks, 440 a second between them), durations lognormal(40 ms, 0.5) in 10 .. 200 ms (mean "
+                     "~2200 samples), pitch shifts "
+                     "0 / +7 / +12 / -12 / +3 / -5 semitones, a warp a grain (8 a block of 256): the 24-byte struct, cosf / "
+                     "sinf for the pan, then ~70 trips of 32 consecutive samples: a float FMA for the source position (rates"
+                     " 0.5 .. 2: 1 .. 3 lines a warp load, L2), 2 gathered loads, a lerp, cosf for the Hann window, 2 "
+                     "global float atomicAdds 8 bytes apart (interleaved stereo: 2 x 256 B a warp) onto samples that ~40 "
+                     "other grains (150 .. 550 in the bursts) also add to: ~145M atomics, bound by the L2's atomic "
+                     "throughput"),
+    TimingProbe("probe/synth-mpm-pitch-shfl-ballot", "probe-unseen206", "mpm_pitch", 1 << 13, P208_PT_LAGS,
+                lambda n: n, _p208_pt_args, source=P208_SOURCE,
+                note="McLeod pitch tracking of 95 s of a singing voice at 22.05 kHz (8.4 MB; notes C3 .. G5 with glides and "
+                     "vibrato, 12% rests of breath noise) in 2^13 frames of 1024 samples at a hop of 256 (each sample read"
+                     " by 4 frames: L2), a block of 512 threads a frame and a thread a lag: the frame copied into shared "
+                     "memory (2 coalesced loads a thread), __syncthreads, 1024 - lag trips of 2 shared loads (one a "
+                     "broadcast) and 3 FMAs (mean 768 trips: 3.2G in all, the warps of small lags ~2x the large ones' trips"
+                     " at the barrier), a division, __ballot_sync / __ffs / a shared atomicMin for the first negative lag, "
+                     "the key-maximum test (the ~2 .. 6 local maxima's lanes scan their lobes both ways: divergent loops "
+                     "of up to half a period of shared loads), a 5-step __shfl_xor_sync max, a 16-entry shared max read "
+                     "by every thread, another ballot and atomicMin, parabolic interpolation, log2f and rintf by one "
+                     "thread, a global atomicAdd into a 128-bin note histogram by the 85% voiced frames (~30 notes used: "
+                     "lightly contended): bound by the shared loads and FMAs of the lag loops"),
+    TimingProbe("probe/synth-sampler-int16-mix-const", "probe-unseen206", "sampler_mix", 1 << 22, P208_SM_BLOCK,
+                lambda n: min(-(-n // P208_SM_BLOCK), P208_SM_GRID), _p208_sm_args, source=P208_SOURCE,
+                symbols=_p208_sm_syms,
+                note="a sampler's render of a 256-note piano score (chords, durations lognormal(0.4 s, 0.7), a 0.25 s "
+                     "release cut at -60 dB: ~7 notes sounding at a time) into 2^22 stereo frames (87 s at 48 kHz; 16 MB "
+                     "of int16 written) from a 16-bit bank of 30 zones of 1.5 s (4.3 MB, L2) with sustain loops, the "
+                     "score's 36-byte SmNote structs in __constant__ (9 KB), a grid of 4096 blocks of 256 striding 4 "
+                     "times: for every one of the 256 notes (uniform: constant broadcasts) the onset test, for each one "
+                     "released (half of them on average, long over) an expf before the -60 dB test, for the ~7 sounding "
+                     "(up to 27) the loop test and fmodf, 2 gathered 16-bit loads (a warp's 32 frames adjacent: 1 .. 2 "
+                     "sectors), a lerp and 2 FMAs; __float2int_rn, clamps, 2 16-bit stores, a shared atomicMax (all 256 "
+                     "threads on one word: serialised) and a global atomicMax a block: bound by the 256-note loop's issue "
+                     "(~3k instructions a frame)"),
+]
+PROBES += UNSEEN206
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
