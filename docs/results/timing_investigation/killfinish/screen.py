@@ -11,13 +11,16 @@ than 0.5% are then emulated whole (../repredict/emulate_rows.py).
 
     python docs/results/timing_investigation/killfinish/screen.py OUT.jsonl JOBS IDS.txt
 """
-import json, multiprocessing, os, sys, time
+import json, os, sys, time
 from pathlib import Path
 import numpy as np
 from kernels_cuda import timing_check as t
 from kernels_cuda.backend import EmulatorBackend
 from simt import counters, machine, timing
 from simt.ir import Op
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "repredict"))
+from screen_rows import screen  # noqa: E402
 
 PROF = timing.load_profile("h200")
 THREADS = int(os.environ.get("SCREEN_THREADS", 32768))
@@ -89,12 +92,4 @@ def work(key):
 
 
 if __name__ == "__main__":
-    dest, jobs = sys.argv[1], int(sys.argv[2])
-    keys = []
-    for eid in Path(sys.argv[3]).read_text().split():
-        e = t._entry(eid)
-        keys += [(eid, int(n)) for n in t._sizes(e)]
-    with open(dest, "w") as fh, multiprocessing.get_context("fork").Pool(jobs) as pool:
-        for key, out, dt in pool.imap_unordered(work, keys):
-            fh.write(json.dumps({"id": key[0], "n": key[1], "s": round(dt, 1), **out}, default=float) + "\n")
-            fh.flush()
+    screen(work, sys.argv)

@@ -45,13 +45,19 @@ def work(key):
     except Exception as ex:
         return key, {"error": repr(ex)[:300]}, time.time() - t0
 
-if __name__ == "__main__":
-    dest, jobs = sys.argv[1], int(sys.argv[2])
+def screen(work, argv):
+    """Run ``work`` over every (id, size) of the ids file argv[3] in argv[2] processes,
+    writing its results as JSON lines to argv[1] as they come (killfinish/screen.py too)."""
+    dest, jobs = argv[1], int(argv[2])
     keys = []
-    for eid in Path(sys.argv[3]).read_text().split():
+    for eid in Path(argv[3]).read_text().split():
         e = t._entry(eid)
         keys += [(eid, int(n)) for n in t._sizes(e)]
     with open(dest, "w") as fh, multiprocessing.get_context("fork").Pool(jobs) as pool:
         for key, out, dt in pool.imap_unordered(work, keys):
             fh.write(json.dumps({"id": key[0], "n": key[1], "s": round(dt, 1), **out}, default=float) + "\n")
             fh.flush()
+
+
+if __name__ == "__main__":
+    screen(work, sys.argv)
