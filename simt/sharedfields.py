@@ -27,7 +27,9 @@ Limitations: nvcc's proof of alignment is its own (it knows its layout of shared
 memory, simt only its own); fields read in different straight-line runs, or through
 addresses whose relation the terms do not show (``s[2 * t]`` and ``s[2 * t + 1]``
 computed apart are: same terms, constants 4 apart), stay apart; global and local
-accesses are not joined here.
+accesses are not joined here; a shared store between two loads of a group (or a load
+between two stores) does not part them, where nvcc would keep apart accesses it cannot
+prove do not alias.
 """
 from __future__ import annotations
 
