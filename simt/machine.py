@@ -2264,8 +2264,26 @@ def _w_match(m, ins, sel, act, full):
     mask = np.broadcast_to(np.asarray(m.rd(ins.args[0], sel), np.uint32), act.shape).reshape(-1, 32)
     inmask = ((mask >> np.arange(32, dtype=np.uint32)) & 1).astype(bool)
     part = act2 & inmask
-    # Sort each warp's values; a run of equal values is one group, and every lane gets
-    # the OR of its group's participating lanes' bits (half the time of a 32x32 compare).
+    m.wr(ins.dst, sel, _match_groups(v, part).ravel(), act, full)
+
+
+_LANE_BIT = np.uint32(1) << np.arange(32, dtype=np.uint32)
+_MATCH_BINS = 1 << 22
+
+
+def _match_groups(v: np.ndarray, part: np.ndarray) -> np.ndarray:
+    """Per warp row of ``v``: each lane's mask of the participating lanes (``part``) that
+    hold its value.  A warp's lanes have distinct bits, so a group's OR is its sum: for
+    integers of a small range, a bincount over (row, value); otherwise each row sorted, a
+    run of equal values a group."""
+    if v.dtype.kind in "iub" and v.dtype.itemsize <= 4 and v.size:
+        lo = int(v.min())
+        span = int(v.max()) - lo + 1
+        if span * len(v) <= _MATCH_BINS:
+            key = (np.arange(len(v))[:, None] * span + (v.astype(np.int64) - lo)).ravel()
+            sums = np.bincount(key, weights=np.where(part, _LANE_BIT, np.uint32(0)).ravel(),
+                               minlength=span * len(v))
+            return sums[key].astype(np.uint32).reshape(v.shape)
     order = np.argsort(v, axis=1, kind="stable")
     sv = np.take_along_axis(v, order, axis=1)
     bit = np.where(np.take_along_axis(part, order, axis=1), _LANE_BIT[order], np.uint32(0))
@@ -2276,10 +2294,7 @@ def _w_match(m, ins, sel, act, full):
     groups = np.bitwise_or.reduceat(bit.ravel(), np.flatnonzero(start))
     bits = np.empty_like(bit)
     np.put_along_axis(bits, order, groups[np.cumsum(start) - 1].reshape(sv.shape), axis=1)
-    m.wr(ins.dst, sel, bits.ravel(), act, full)
-
-
-_LANE_BIT = np.uint32(1) << np.arange(32, dtype=np.uint32)
+    return bits
 
 
 _REDUX = {"add": (np.add, 0), "min": (np.minimum, None), "max": (np.maximum, None),

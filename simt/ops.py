@@ -214,10 +214,8 @@ def _clz(x, bits):
 def _ffs(x, bits):
     u = np.asarray(x).astype(np.uint64) & np.uint64((1 << bits) - 1)
     low = u & (~u + np.uint64(1))
-    out = np.zeros(u.shape, np.int32)
-    nz = u != 0
-    out[nz] = np.round(np.log2(low[nz].astype(np.float64))).astype(np.int32) + 1
-    return out
+    # the lowest set bit 2^k is 0.5 x 2^(k + 1) (exact in float64); frexp(0) is (0, 0)
+    return np.frexp(low.astype(np.float64))[1].astype(np.int32)
 
 
 def _brev(x, bits):
