@@ -110,7 +110,7 @@ class TripSectors:
         if len(cand):
             c_sec, c_act, c_pv = sec[cand], act[cand], pv[cand]
             held = (c_sec[:, :, None] == c_pv[:, None, :]).any(axis=2) | ~c_act
-            hit = np.union1d(hit, cand[held.all(axis=1)])
+            hit = np.concatenate((hit, cand[held.all(axis=1)]))    # (disjoint)
         if len(hit):
             out = t.copy()
             out[hit] = np.maximum(hit_t[hit], ready[warps[hit]])

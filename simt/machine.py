@@ -1262,9 +1262,12 @@ def _shared_vector(m: Machine, p, off: np.ndarray, act: np.ndarray, warps: np.nd
     start, last, width = m.shared_prev[p]
     lanes = warps[:, None] * 32 + LANES
     st, la, wd = start[lanes], last[lanes], width[lanes]
-    new_w = wd + size
-    ok = (la >= 0) & (off == la + size) & (new_w <= SHARED_VECTOR_BYTES) & (st % np.where(new_w > 8, 16, 8) == 0)
-    join = np.all(ok | ~act, axis=1) & act.any(axis=1) & (not begin)
+    if begin:
+        join = np.zeros(len(act), bool)
+    else:
+        new_w = wd + size
+        ok = (la >= 0) & (off == la + size) & (new_w <= SHARED_VECTOR_BYTES) & (st % np.where(new_w > 8, 16, 8) == 0)
+        join = np.all(ok | ~act, axis=1) & act.any(axis=1)
     # the same width in every lane of a joined warp (they began together)
     if join.any():
         w0 = np.where(act, wd, 0).max(axis=1)

@@ -34,20 +34,11 @@ prove do not alias.
 from __future__ import annotations
 
 from .cse import _BOUNDARY as STRAIGHT_LINE_BREAKS, _size
-from .ir import Const, Op, Reg, Uniform
+from .ir import Op, Reg, Uniform
+from .loops import _int_const as _int
 
 MAX_BYTES = 16                  # LDS.128 / STS.128
 _CLOSE = {Op.ATOM, Op.CALL}      # atomics and warp-synchronous calls order the accesses
-
-
-def _int(x):
-    if type(x) is Const:
-        try:
-            v = x.value
-            return int(v) if float(v) == int(v) else None
-        except (TypeError, ValueError, OverflowError):
-            return None
-    return None
 
 
 def shared_field_groups(ir) -> dict[int, int]:
