@@ -176,6 +176,12 @@ def compile_time(ir) -> frozenset:
     return ir._simt_compile_time
 
 
+# the extended rule's ``__constant__`` loads (and the arithmetic of their addresses) are
+# made before the loop (loop_invariant_pcs); False leaves them in it, as before session 64
+# (repredict/screen_rows.py's CHANGE=constloads compares the two)
+HOIST_CONST_LOADS = True
+
+
 def loop_invariant_pcs(ir) -> frozenset:
     """The arithmetic inside a loop nvcc does not unroll fully whose value is the same on
     every trip: its operands are constants, values set before the loop that the loop does
@@ -194,11 +200,19 @@ def loop_invariant_pcs(ir) -> frozenset:
     ``c_pk_beta[g] / Lam`` in a step loop, g the counter of an unrolled loop, is computed
     before the loop in ``probe/point-kinetics-rk4-double``'s SASS, where simt divided 24
     times a step (docs/results/timing_investigation/unseen195/); so is what computes its
-    operands under that extension (the constant word's load).  The rest of what that
-    extension finds (address arithmetic, products of constant words) is left: applied to
-    everything it made a dozen probes' predictions faster and, bar point-kinetics, further from
-    the GPU on the whole (``hmc-leapfrog-mvn16``, at 255 registers, 0.91 -> 0.58; its
-    constant matrix is read with ``LDC``s); nvcc keeps a few quotients in registers, not
+    operands under that extension.  So is, since session 64, each ``__constant__`` word
+    that extension finds invariant, with the arithmetic of its address, in a loop whose body
+    has no ``if`` on a condition that differs by lane (``_uniform_loops``: where nvcc reads
+    table words through the uniform datapath): the ten band coefficients of
+    ``probe/synth-resonator-bank-double-const`` are ten ``ULDC.64`` before its step loop in
+    the SASS (unseen206/), where simt read them every step, each a constant cache latency in
+    an in-order chain (1.55 -> 0.99; ``point-kinetics-rk4-double`` 2.48 -> 1.20).  In loops
+    that branch by lane, the SASS of the probes reads such words with ``LDC`` (in
+    ``hmc-leapfrog-mvn16``, ``tauleap-repressilator``, ``psha-hazard-erfc``, the crowd
+    kernels), and hoisting them there too took five rows further from the GPU, ``hmc`` out of
+    the 1.5x band (``docs/results/timing_investigation/constloads/``).  The rest of what that extension finds (products of constant words, arithmetic on them)
+    is left: applied to everything it made a dozen probes' predictions faster and further
+    from the GPU on the whole (session 61); nvcc keeps a few values in registers, not
     everything invariant.  A value reaches its use as invariant only from a write that runs on
     every path to the use in the trip (no lower depth between them) and that nothing in
     the loop writes after it on the way back to the use."""
@@ -211,7 +225,9 @@ def loop_invariant_pcs(ir) -> frozenset:
     # what computes their operands)
     ext = _invariant(ir, True)
     wr = writers(code)
-    todo = [p for p in ext if code[p].op == Op.BIN and code[p].sub == "div" and code[p].dst.dtype.kind == "f"]
+    straight = _uniform_loops(ir) if HOIST_CONST_LOADS else ()
+    todo = [p for p in ext if code[p].op == Op.BIN and code[p].sub == "div" and code[p].dst.dtype.kind == "f"
+            or code[p].op == Op.LOAD and any(top <= p <= back for top, back in straight)]
     while todo:
         p = todo.pop()
         if p in out:
@@ -220,6 +236,20 @@ def loop_invariant_pcs(ir) -> frozenset:
         todo.extend(w for w in wr[p] if w is not None and w in ext)
     ir._simt_invariant = frozenset(out)
     return ir._simt_invariant
+
+
+def _uniform_loops(ir) -> list[tuple[int, int]]:
+    """The outermost loops nvcc does not unroll fully whose body has no ``if`` on a
+    condition that differs by lane (one it does not predicate): the loops whose table
+    words nvcc reads through the uniform datapath (``uniform_ldc_pcs``), and whose
+    invariant ones it reads once before the loop."""
+    code = ir.code
+    full = _full(ir)
+    lps = loops(code)
+    return [(top, back) for top, back in lps
+            if (top, back) not in full and not any(t <= top and back <= b and (t, b) != (top, back) for t, b in lps)
+            and not any(code[q].op == Op.IF and code[q].info.get("varying_cond") and not code[q].info.get("predicated")
+                        for q in range(top, back + 1))]
 
 
 def _invariant(ir, extended: bool) -> set[int]:

@@ -738,13 +738,15 @@ class Machine:
 
     def _compiled(self, ins, sel, act, wsel):
         """An instruction nvcc leaves nothing of (simt.issue.compile_time): no issue slot,
-        no wait.  A value it computes is ready when its operands are; a local load or store
+        no wait.  A value it computes is ready when its operands are (a ``__constant__``
+        load nvcc makes before the loop: when its address is; before session 64 such a
+        load left its register's ready time as it was); a local load or store
         nvcc makes a register move (simt.promote) has no memory latency: the load's value is
         ready when the value stored at its address was."""
         op = ins.op
         if ins.pc not in self.moves:
             d = ins.dst
-            if op in _DATAFLOW and d is not None:
+            if (op in _DATAFLOW or op == Op.LOAD) and d is not None:
                 t = None
                 for a in ins.args:
                     if type(a) is Reg:

@@ -755,6 +755,64 @@ def test_constant_words_over_an_unrolled_counter_are_divided_once_before_the_loo
     assert cycles["const_src"] == pytest.approx(cycles["const_hand"], rel=0.05)
 
 
+_CONST_BAND = """
+__constant__ float c_k[4 * 8];
+extern "C" __global__ void band_src(float *y, int steps) {
+    int b = blockIdx.x;
+    float v = y[b * 32 + threadIdx.x], w = 0.0f;
+    for (int s = 0; s < steps; ++s) {
+        #pragma unroll
+        for (int k = 0; k < 4; ++k) v = v * c_k[b * 4 + k] + w;
+        if ((s & 15) == 15) w = sqrtf(fabsf(v)) * 1e-3f;
+    }
+    y[b * 32 + threadIdx.x] = v;
+}
+extern "C" __global__ void band_hand(float *y, int steps) {
+    int b = blockIdx.x;
+    float c0 = c_k[b * 4], c1 = c_k[b * 4 + 1], c2 = c_k[b * 4 + 2], c3 = c_k[b * 4 + 3];
+    float v = y[b * 32 + threadIdx.x], w = 0.0f;
+    for (int s = 0; s < steps; ++s) {
+        v = v * c0 + w; v = v * c1 + w; v = v * c2 + w; v = v * c3 + w;
+        if ((s & 15) == 15) w = sqrtf(fabsf(v)) * 1e-3f;
+    }
+    y[b * 32 + threadIdx.x] = v;
+}"""
+
+
+def test_constant_words_at_an_address_the_loop_does_not_change_are_read_before_it():
+    """``c_k[b * 4 + k]`` in a step loop, b the block and k the counter of a loop nvcc
+    unrolls fully: the same four words every step, which nvcc reads once before the loop
+    (``ULDC.64 c[0x3][UR4+...]`` in probe/synth-resonator-bank-double-const's SASS,
+    docs/results/timing_investigation/unseen206/).  The loop's arithmetic waits in order
+    (``sqrtf``'s slow path), so a load in it would cost each step the constant cache's
+    latency; as written it costs the warp what it costs with the words read by hand
+    before the loop (3.4 times as much before session 64)."""
+    from simt.issue import loop_invariant_pcs
+    mod = simt.Module.from_source(_CONST_BAND, "band.cu")
+    ck = np.linspace(0.9, 1.05, 32).astype(np.float32)
+    cycles = {}
+    for name in ("band_src", "band_hand"):
+        k = mod.get_function(name)
+        dev = simt.Device()
+        mod.get_global(dev, "c_k").set(ck)
+        y = dev.to_device(np.ones(64, np.float32))
+        r = k.launch(dev, simt.LaunchConfig.of(2, 32), [y, np.int32(64)], sanitize=False)
+        for b in range(2):
+            v, w = np.float32(1.0), np.float32(0.0)
+            for s in range(64):
+                for c in ck[4 * b:4 * b + 4]:
+                    v = np.float32(v * c + w)
+                if s % 16 == 15:
+                    w = np.float32(np.sqrt(abs(v)) * np.float32(1e-3))
+            assert np.allclose(y.get()[32 * b:32 * b + 32], v, rtol=1e-5)
+        cycles[name] = r.metrics["simt__warp_cycles.mean"]
+        if name == "band_src":
+            code = k.ir.code
+            loads = [p for p, ins in enumerate(code) if ins.op == Op.LOAD and ins.info.get("space") == "const"]
+            assert len(loads) == 1 and set(loads) <= loop_invariant_pcs(k.ir)
+    assert cycles["band_src"] == pytest.approx(cycles["band_hand"], rel=0.05)
+
+
 def test_inlined_returns_shift_amounts_and_wide_logic_cost_what_sass_issues():
     """A device function's closing ``return`` is no instruction once nvcc inlines it (an
     early one is a branch); a shift's amount converted to the shifted value's 64-bit type

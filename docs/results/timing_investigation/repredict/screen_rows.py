@@ -8,12 +8,16 @@ arithmetic (simt.machine.FLOW_CALLS; "old" empties the set) so, on the GPU machi
 
 (entropy-mesh-smem-atomic's sampled prediction went 0.2865 -> 0.1166 ms, its whole one
 0.288 -> 0.117.)  Session 63 screened a struct's shared fields joined into one access
-(simt.sharedfields; "old" joins none) with CHANGE=sharedfields in the environment."""
+(simt.sharedfields; "old" joins none) with CHANGE=sharedfields in the environment.
+CHANGE=constloads compares session 64's ``__constant__`` loads at a loop-invariant address
+made before the loop with their staying in it (simt.issue.HOIST_CONST_LOADS); the change
+touched seven rows, so they were emulated whole instead (constloads/README.md)."""
 import json, multiprocessing, os, sys, time
 from pathlib import Path
 from kernels_cuda import timing_check as t
 from kernels_cuda.backend import EmulatorBackend
-from simt import machine, timing
+import simt
+from simt import issue, machine, timing
 PROF = timing.load_profile("h200")
 NEW = machine.FLOW_CALLS
 THREADS = int(os.environ.get("SCREEN_THREADS", 32768))
@@ -25,6 +29,9 @@ FIELDS = machine.shared_field_groups
 def em(e, inp, new):
     if CHANGE == "flowcalls":
         machine.FLOW_CALLS = NEW if new else frozenset()
+    elif CHANGE == "constloads":
+        issue.HOIST_CONST_LOADS = new
+        simt.Module._cache.clear()            # (each lowers its kernels again)
     else:
         machine.shared_field_groups = FIELDS if new else (lambda ir: {})
     bt = t._block_threads(e.block)
