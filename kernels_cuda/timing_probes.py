@@ -62450,6 +62450,2587 @@ UNSEEN206 = [
 PROBES += UNSEEN206
 
 
+# probe-unseen207 (probes209.cu): a medical-physics / radiation-therapy dose-calculation
+# course's kernels (a DRR by Siddon's ray tracing through a 16-bit CT with a __constant__
+# HU-to-density table, an IMRT field's pencil-beam dose with its beamlets staged in shared
+# memory, Monte Carlo photon transport by Woodcock tracking and Kahn's Compton sampling into a
+# dose grid by float atomics, a prostate plan's dose-volume histograms from 8-bit structure
+# masks by shared atomics and double sums reduced by shuffles, the 2-D gamma index of
+# portal images over shared tiles with ballot counts, a fluence-map optimiser's objective and
+# gradient over a CSR dose-influence matrix by contended float atomics) as a student who knows
+# CUDA basics writes them, predicted before their first GPU run
+P209_SOURCE = "probes209.cu"
+# the CT's calibration: (HU, relative electron density) points, linear between them
+P209_HU_CAL = ((-1024, 0.0), (-1000, 0.001), (-800, 0.19), (-500, 0.5), (-100, 0.93), (0, 1.0), (60, 1.05),
+               (250, 1.13), (1000, 1.5), (1600, 1.83), (3072, 2.6))
+P209_HU_OFF, P209_HU_LUT_N, P209_HU_STEP = 1024, 257, 16                  # as #defined (HU_*)
+P209_DR_DIM, P209_DR_VOX = (256, 256, 128), (2.0, 2.0, 2.5)               # the DRR's CT (x, y, z)
+P209_DR_SAD, P209_DR_SID, P209_DR_GANTRY = 1000.0, 1500.0, 20.0           # mm, mm, degrees
+P209_DR_DET = 410.0                                                        # the detector's side (mm)
+P209_DR_MU = 0.02                                                          # water at ~60 keV (1/mm)
+P209_DR_BLOCK = (16, 16)
+P209_DR_DTYPE = np.dtype([("src", "<f4", (3,)), ("det0", "<f4", (3,)), ("du", "<f4", (3,)), ("dv", "<f4", (3,)),
+                          ("vox", "<f4", (3,)), ("dim", "<i4", (3,)), ("nu", "<i4"), ("nv", "<i4"),
+                          ("mu_w", "<f4")])                                # DrrGeom, 80 bytes
+P209_PB_TILE, P209_PB_IDD_N, P209_PB_CUT = 256, 400, 3.0                  # as #defined
+P209_PB_NX, P209_PB_NY, P209_PB_VOX = 128, 128, 2.5                       # the dose grid (nz from n)
+P209_PB_PITCH = 2.5                                                        # beamlet spacing (mm)
+P209_PB_TARGET = (65.0, 0.0, 0.0)                                          # the lung PTV's centre from the grid's
+P209_PB_AXES = (28.0, 25.0, 32.0)                                          # its semi-axes (x, y, z)
+P209_PB_SIGMA0, P209_PB_SLOPE = 3.0, 0.012                                 # sigma = 3 mm + 1.2% of the depth
+P209_PB_DTYPE = np.dtype([("x", "<f4"), ("z", "<f4"), ("w", "<f4")])       # Beamlet
+P209_MC_NMAT, P209_MC_NE, P209_MC_NSPEC = 4, 31, 24                        # as #defined
+P209_MC_ECUT, P209_MC_MAXSTEP, P209_MC_MEC2 = 0.01, 2000, 0.511
+P209_MC_DIM, P209_MC_VOX = (128, 128, 96), 2.5
+P209_MC_FIELD = 100.0                                                      # 10 x 10 cm at the isocentre
+P209_MC_BLOCK = 256
+P209_MC_DTYPE = np.dtype([("src", "<f4", (3,)), ("iso", "<f4", (3,)), ("field", "<f4"), ("vox", "<f4"),
+                          ("dim", "<i4", (3,)), ("seed", "<u4")])          # McBeam, 48 bytes
+# materials: density (g/cm^3), electrons a gram, effective Z (air, inflated lung, soft tissue, bone)
+P209_MC_MATS = ((0.0012, 3.006e23, 7.6), (0.26, 3.31e23, 7.4), (1.04, 3.31e23, 7.4), (1.85, 3.19e23, 13.0))
+P209_DV_NS, P209_DV_NB, P209_DV_BIN = 8, 1000, 0.1                        # as #defined; 0.1 Gy bins
+P209_DV_NX, P209_DV_NY, P209_DV_VOX = 384, 256, (1.0, 1.0, 1.5)           # the dose grid (nz from n)
+P209_DV_RX = 78.0                                                          # the prescription (Gy)
+P209_DV_GRID = 1024                                                        # the grid-stride loop's blocks
+P209_DV_NAMES = ("body", "PTV", "CTV", "rectum", "bladder", "femur_L", "femur_R", "penile_bulb")
+P209_GM_T, P209_GM_R = 16, 16                                              # as #defined
+P209_GM_N, P209_GM_PIX = 1024, 0.25                                        # EPID images at the isocentre (mm)
+P209_GM_DTA, P209_GM_DD, P209_GM_LOW = 2.0 / 0.25, 0.03, 0.10              # 2 mm in pixels, 3%, 10%
+P209_FG_NORG = 8
+P209_FG_DIM, P209_FG_VOX = (200, 140, 80), 2.0                             # the optimiser's dose grid
+P209_FG_PITCH, P209_FG_SIGMA, P209_FG_MU = 5.0, 4.0, 0.0045                # beamlets, their spread, 6 MV
+P209_FG_BEAMS = 9
+P209_FG_RAD = 12.5                                                         # a voxel's beamlets: axes within 12.5 mm
+P209_FG_OBJ = np.array([(0.0, 1e30, 0.0, 0.0),          # 0: outside the body
+                        (76.0, 80.0, 1.0, 1.0),         # 1: PTV
+                        (0.0, 45.0, 0.0, 0.5),          # 2: rectum
+                        (0.0, 50.0, 0.0, 0.3),          # 3: bladder
+                        (0.0, 35.0, 0.0, 0.2),          # 4: femoral heads
+                        (0.0, 60.0, 0.0, 0.1),          # 5: the rest of the body
+                        (0.0, 1e30, 0.0, 0.0), (0.0, 1e30, 0.0, 0.0)],
+                       np.dtype([("dmin", "<f4"), ("dmax", "<f4"), ("w_under", "<f4"), ("w_over", "<f4")]))
+
+
+def _p209_grid(dim, vox):
+    """Voxel centres (mm) from the grid's centre along x, y, z (float64)."""
+    vox = np.broadcast_to(np.asarray(vox, np.float64), (3,))
+    return [(np.arange(d) + 0.5) * v - d * v / 2 for d, v in zip(dim, vox)]
+
+
+def _p209_hu_lut():
+    """c_hu_rho: the calibration curve at -1024, -1008, .. 3072 HU (float32 257)."""
+    hu = np.arange(P209_HU_LUT_N) * P209_HU_STEP - P209_HU_OFF
+    c = np.array(P209_HU_CAL, np.float64)
+    return np.interp(hu, c[:, 0], c[:, 1]).astype(np.float32)
+
+
+def _p209_rho(hu):
+    """Relative electron densities of HUs as the kernels interpolate the table (float64)."""
+    lut = _p209_hu_lut().astype(np.float64)
+    f = (np.asarray(hu, np.float64) + P209_HU_OFF) / P209_HU_STEP
+    b = np.minimum(f.astype(np.int64), P209_HU_LUT_N - 2)
+    return lut[b] + (f - b) * (lut[b + 1] - lut[b])
+
+
+def _p209_thorax(dim, vox, rng):
+    """A thorax CT (int16 HU, nz x ny x nx; x lateral, y anterior -> posterior, z): air
+    (-1000, sd 5) around an elliptic body of 340 x 230 mm (slowly varying along z) with a
+    12 mm fat layer (-90), soft tissue (40), two lungs (-830, sd 45 of texture), the heart
+    (45) indenting the left lung, a vertebra (a 250 HU body in a 950 HU cortical shell, a 700
+    HU arch round the canal), the sternum (600) and ribs every 28 mm (850); CT noise of sd 12
+    HU in the body; clipped to -1024 .. 3071."""
+    x, y, z = _p209_grid(dim, vox)
+    X = x[None, None, :].astype(np.float32)
+    Y = y[None, :, None].astype(np.float32)
+    Z = z[:, None, None].astype(np.float32)
+    shp = (len(z), len(y), len(x))
+    sa = 170 * (1 + 0.04 * np.sin(2 * np.pi * Z / 300))
+    sb = 115 * (1 + 0.03 * np.sin(2 * np.pi * Z / 300 + 1))
+    e = (X / sa) ** 2 + (Y / sb) ** 2
+    body = e <= 1
+    hu = np.where(body, np.float32(40), np.float32(-1000))
+    hu = np.where(body & ((X / (sa - 12)) ** 2 + (Y / (sb - 12)) ** 2 > 1), np.float32(-90), hu)
+    ribs = body & ((X / (sa - 14)) ** 2 + (Y / (sb - 14)) ** 2 <= 1) \
+        & ((X / (sa - 22)) ** 2 + (Y / (sb - 22)) ** 2 > 1) & (np.mod(Z, 28) < 9) & (Y > -70)
+    hu = np.where(ribs, np.float32(850), hu)
+    lung = np.zeros(shp, bool)
+    for sx in (-1, 1):
+        lung |= ((X - sx * 78) / 58) ** 2 + ((Y + 5) / 72) ** 2 + (Z / 150) ** 2 <= 1
+    hu = np.where(lung, np.float32(-830) + rng.normal(0, 45, shp).astype(np.float32), hu)
+    hu = np.where(((X + 20) / 52) ** 2 + ((Y + 25) / 45) ** 2 + ((Z + 20) / 60) ** 2 <= 1, np.float32(45), hu)
+    vb = (X / 18) ** 2 + ((Y - 72) / 15) ** 2
+    hu = np.where(vb <= 1, np.where((X / 15.5) ** 2 + ((Y - 72) / 12.5) ** 2 <= 1, np.float32(250), np.float32(950)),
+                  hu)
+    rc = X ** 2 + (Y - 94) ** 2
+    hu = np.where((rc <= 196) & (Y > 87), np.float32(700), hu)
+    hu = np.where(rc <= 64, np.float32(20), hu)
+    hu = np.where((X / 16) ** 2 + ((Y + 103) / 6) ** 2 <= 1, np.float32(600), hu)
+    noise = rng.normal(0, 1, shp).astype(np.float32)
+    hu = hu + np.where(body, np.float32(12), np.float32(5)) * noise
+    return np.clip(np.rint(hu), -1024, 3071).astype(np.int16)
+
+
+# ---- siddon-drr ----
+
+def _p209_dr_geom(n, dim=P209_DR_DIM, vox=P209_DR_VOX, gantry=P209_DR_GANTRY, det=P209_DR_DET, nv=None):
+    """c_drr for an n x nv detector (nv = n) of side det (mm) at P209_DR_SID from the source,
+    the source P209_DR_SAD from the isocentre (the volume's centre), at gantry angle
+    `gantry` (0: from anterior, -y)."""
+    nv = n if nv is None else nv
+    g = np.zeros(1, P209_DR_DTYPE)
+    iso = np.array(dim, np.float64) * np.array(vox, np.float64) / 2
+    th = np.radians(gantry)
+    e = np.array([-np.sin(th), np.cos(th), 0.0])                              # the beam's direction
+    src = iso - P209_DR_SAD * e
+    ctr = iso + (P209_DR_SID - P209_DR_SAD) * e
+    pitch = det / n
+    du = pitch * np.array([np.cos(th), np.sin(th), 0.0])
+    dv = pitch * np.array([0.0, 0.0, 1.0])
+    g["src"], g["det0"] = src, ctr - (n - 1) / 2 * du - (nv - 1) / 2 * dv
+    g["du"], g["dv"], g["vox"], g["dim"] = du, dv, vox, dim
+    g["nu"], g["nv"], g["mu_w"] = n, nv, P209_DR_MU
+    return g
+
+
+def _p209_dr_args(n, rng, dim=P209_DR_DIM, vox=P209_DR_VOX):
+    """The CT (_p209_thorax, flat), rpl (float32 n x n) and drr (uint16 n x n) zeroed."""
+    n = int(n)
+    return [_p209_thorax(dim, vox, rng).ravel(), np.zeros(n * n, np.float32), np.zeros(n * n, np.uint16)]
+
+
+def _p209_dr_syms(n, rng):
+    return {"c_drr": _p209_dr_geom(int(n)), "c_hu_rho": _p209_hu_lut()}
+
+
+def _p209_dr_ref(ct, geom):
+    """siddon_drr in float64 by Siddon's original method (every plane crossing of the ray
+    inside the volume merged and sorted, each segment's voxel from its midpoint): the
+    radiological path lengths (nv x nu)."""
+    g = geom[0] if np.ndim(geom) else geom
+    dim = [int(v) for v in g["dim"]]
+    vox = np.asarray(g["vox"], np.float64)
+    ct = np.asarray(ct).reshape(dim[2], dim[1], dim[0])
+    rho = _p209_rho(ct)
+    s = np.asarray(g["src"], np.float64)
+    nu, nv = int(g["nu"]), int(g["nv"])
+    out = np.zeros((nv, nu))
+    for v in range(nv):
+        for u in range(nu):
+            p = (np.asarray(g["det0"], np.float64) + u * np.asarray(g["du"], np.float64)
+                 + v * np.asarray(g["dv"], np.float64))
+            d = p - s
+            lo, hi, al = 0.0, 1.0, []
+            for a in range(3):
+                if abs(d[a]) > 1e-6:
+                    planes = (np.arange(dim[a] + 1) * vox[a] - s[a]) / d[a]
+                    lo, hi = max(lo, planes.min()), min(hi, planes.max())
+                    al.append(planes)
+                elif s[a] <= 0 or s[a] >= dim[a] * vox[a]:
+                    hi = -1.0
+            if lo >= hi:
+                continue
+            al = np.concatenate(al)
+            al = np.unique(np.concatenate([[lo, hi], al[(al > lo) & (al < hi)]]))
+            mid = 0.5 * (al[1:] + al[:-1])
+            idx = np.floor((s[:, None] + mid[None, :] * d[:, None]) / vox[:, None]).astype(np.int64)
+            ok = ((idx >= 0) & (idx < np.array(dim)[:, None])).all(axis=0)
+            out[v, u] = (rho[idx[2][ok], idx[1][ok], idx[0][ok]] * np.diff(al)[ok]).sum() * np.linalg.norm(d)
+    return out
+
+
+# ---- pencil-beam ----
+
+def _p209_pb_idd():
+    """c_idd: a 6 MV depth dose a mm, 0 .. 399 mm of water: 22% at the surface, the maximum
+    (1) at 15 mm, then 0.45% a mm (17.5% at 399 mm)."""
+    d = np.arange(P209_PB_IDD_N, dtype=np.float64)
+    f = np.exp(-0.0045 * d) * (1 - 0.8 * np.exp(-d / 4.0))
+    return (f / f.max()).astype(np.float32)
+
+
+def _p209_pb_beamlets(rng, center=None, axes=None, pitch=P209_PB_PITCH, margin=5.0):
+    """The open beamlets of an IMRT field along +y (P209_PB_DTYPE, positions in the dose
+    grid's mm from its corner at `center`): a 2.5 mm grid over the PTV's projection (an ellipse
+    of the target's x and z semi-axes) plus `margin`, in rows of z; weights 1 + 6 Gaussian
+    bumps (sd 12 mm, heights N(0, 0.4^2)), 1.25x within 5 mm of the aperture's edge (the
+    horns an optimiser puts there), clipped to 0.05 .. 2.5."""
+    cx, cz = center
+    ax, az = axes[0] + margin, axes[2] + margin
+    ku = np.arange(-int(ax // pitch) - 1, int(ax // pitch) + 2)
+    kv = np.arange(-int(az // pitch) - 1, int(az // pitch) + 2)
+    U, V = np.meshgrid(ku * pitch, kv * pitch)
+    rr = np.sqrt((U / ax) ** 2 + (V / az) ** 2)
+    open_ = rr <= 1
+    u, v, rr = U[open_], V[open_], rr[open_]
+    w = np.ones(len(u))
+    for _ in range(6):
+        bx, bz = rng.uniform(-ax, ax), rng.uniform(-az, az)
+        w += rng.normal(0, 0.4) * np.exp(-((u - bx) ** 2 + (v - bz) ** 2) / (2 * 12.0 ** 2))
+    w = np.where(rr > 1 - 5 / max(ax, az), 1.25 * w, w)
+    b = np.zeros(len(u), P209_PB_DTYPE)
+    b["x"], b["z"], b["w"] = cx + u, cz + v, np.clip(w, 0.05, 2.5)
+    return b
+
+
+def _p209_pb_wed(dim, vox, rng):
+    """The thorax's (_p209_thorax) water-equivalent depth along +y at each voxel's centre
+    (float32 nz x ny x nx, mm)."""
+    rho = _p209_rho(_p209_thorax(dim, vox, rng))
+    return ((np.cumsum(rho, axis=1) - 0.5 * rho) * vox).astype(np.float32)
+
+
+def _p209_pb_args(n, rng, dim=None):
+    """wed (flat), the beamlets round the lung target, nb, nx, ny, vox, sigma0, the slope,
+    dose (float32 n) zeroed, n; the grid P209_PB_NX x P209_PB_NY x n / (NX NY)."""
+    n = int(n)
+    dim = dim or (P209_PB_NX, P209_PB_NY, n // (P209_PB_NX * P209_PB_NY))
+    vox = P209_PB_VOX
+    wed = _p209_pb_wed(dim, vox, rng)
+    c = np.array(dim, np.float64) * vox / 2 + np.array(P209_PB_TARGET)
+    bl = _p209_pb_beamlets(rng, (c[0], c[2]), P209_PB_AXES)
+    return [wed.ravel(), bl, np.int32(len(bl)), np.int32(dim[0]), np.int32(dim[1]), np.float32(vox),
+            np.float32(P209_PB_SIGMA0), np.float32(P209_PB_SLOPE), np.zeros(n, np.float32), _i32(n)]
+
+
+def _p209_pb_syms(n, rng):
+    return {"c_idd": _p209_pb_idd()}
+
+
+def _p209_pb_ref(h):
+    """pencil_beam in float64 (sigma from the float32 depth; the table interpolated); and a
+    margin a voxel: the smallest |r^2 - cut^2| / cut^2 over the beamlets (where float32 may
+    take a beamlet at the cut-off the other way)."""
+    wed, bl, nb, nx, ny, vox, s0, sl, _, n = h
+    n, nx, ny, vox = int(n), int(nx), int(ny), float(vox)
+    v = np.arange(n)
+    x = (v % nx + 0.5) * np.float32(vox)
+    z = (v // (nx * ny) + 0.5) * np.float32(vox)
+    dep = np.asarray(wed[:n], np.float64)
+    sig = float(s0) + float(sl) * dep
+    bx, bz = bl["x"][None, :nb].astype(np.float64), bl["z"][None, :nb].astype(np.float64)
+    r2 = (x[:, None] - bx) ** 2 + (z[:, None] - bz) ** 2
+    cut2 = (P209_PB_CUT * sig[:, None]) ** 2
+    acc = (np.where(r2 < cut2, np.exp(-r2 / (2 * sig[:, None] ** 2)), 0) * bl["w"][None, :nb]).sum(axis=1)
+    idd = _p209_pb_idd().astype(np.float64)
+    i = np.minimum(dep.astype(np.int64), P209_PB_IDD_N - 2)
+    t = np.minimum(dep - i, 1.0)
+    dose = acc * (idd[i] + t * (idd[i + 1] - idd[i])) / (2 * np.pi * sig ** 2)
+    marg = np.abs(r2 - cut2).min(axis=1, initial=np.inf) / cut2[:, 0] if nb else np.full(n, np.inf)
+    return dose, marg
+
+
+# ---- mc-photon ----
+
+def _p209_mc_kn(E):
+    """The Klein-Nishina cross section an electron (cm^2) at E MeV."""
+    k = np.asarray(E, np.float64) / P209_MC_MEC2
+    re2 = 2.8179403e-13 ** 2
+    l = np.log(1 + 2 * k)
+    return 2 * np.pi * re2 * ((1 + k) / k ** 2 * (2 * (1 + k) / (1 + 2 * k) - l / k) + l / (2 * k)
+                              - (1 + 3 * k) / (1 + 2 * k) ** 2)
+
+
+def _p209_mc_tables():
+    """c_mu (1/mm, P209_MC_NMAT x P209_MC_NE), c_mumax, c_pe on the grid 10^(-2 + i / 10) MeV:
+    Compton by Klein-Nishina on the material's electrons, photoelectric 4.94 cm^2/g at 10 keV in
+    water scaled by (Z / 7.42)^3 and E^-3.2; the majorant the materials' maximum."""
+    E = 10.0 ** (-2 + np.arange(P209_MC_NE) / 10)
+    mu, pe = np.zeros((P209_MC_NMAT, P209_MC_NE)), np.zeros((P209_MC_NMAT, P209_MC_NE))
+    for m, (rho, ne, z) in enumerate(P209_MC_MATS):
+        c = rho * ne * _p209_mc_kn(E) / 10
+        p = rho * 4.94 * (z / 7.42) ** 3 * (E / 0.01) ** -3.2 / 10
+        mu[m], pe[m] = c + p, p / (c + p)
+    mu = mu.astype(np.float32)
+    return mu, mu.max(axis=0), pe.astype(np.float32)
+
+
+def _p209_mc_spectrum():
+    """A 6 MV bremsstrahlung spectrum in 24 bins of 0.25 MeV (centres 0.125 .. 5.875 MeV),
+    E^0.6 e^(-E / 1.4) (6 - E): the mode 0.625 MeV, the mean 1.53 MeV; (CDF float32 with the
+    last 1, energies)."""
+    e = 0.125 + 0.25 * np.arange(P209_MC_NSPEC)
+    f = e ** 0.6 * np.exp(-e / 1.4) * (6 - e)
+    cdf = np.cumsum(f) / f.sum()
+    cdf[-1] = 1
+    return cdf.astype(np.float32), e.astype(np.float32)
+
+
+def _p209_mc_syms(n=0, rng=None):
+    mu, mx, pe = _p209_mc_tables()
+    cdf, e = _p209_mc_spectrum()
+    return {"c_mu": mu, "c_mumax": mx, "c_pe": pe, "c_spec_cdf": cdf, "c_spec_e": e}
+
+
+def _p209_mc_mat(hu):
+    """Materials from HU: air under -950, lung under -400, soft tissue under 150, bone (uint8)."""
+    return np.digitize(hu, [-950, -400, 150]).astype(np.uint8)
+
+
+def _p209_mc_beam(dim, vox, field=P209_MC_FIELD, seed=12345, iso=None):
+    """McBeam: the source 1 m anterior (-y) of the isocentre (the phantom's centre unless
+    given), a square field of `field` mm."""
+    b = np.zeros((), P209_MC_DTYPE)
+    c = np.array(dim, np.float64) * vox / 2 if iso is None else np.asarray(iso, np.float64)
+    b["iso"], b["src"] = c, c - np.array([0, 1000.0, 0])
+    b["field"], b["vox"], b["dim"], b["seed"] = field, vox, dim, seed
+    return b[()]
+
+
+def _p209_mc_args(n, rng, dim=P209_MC_DIM, vox=P209_MC_VOX):
+    """The thorax's materials (flat), the beam, edep (float32 voxels), escape (float32 n) and
+    nint (uint8 n) zeroed, n photons."""
+    n = int(n)
+    mat = _p209_mc_mat(_p209_thorax(dim, vox, rng))
+    return [mat.ravel(), _p209_mc_beam(dim, vox), np.zeros(mat.size, np.float32), np.zeros(n, np.float32),
+            np.zeros(n, np.uint8), _i32(n)]
+
+
+def _p209_mc_wang(x):
+    x = np.asarray(x, np.uint32).copy()
+    x = (x ^ np.uint32(61)) ^ (x >> np.uint32(16))
+    x = x * np.uint32(9)
+    x = x ^ (x >> np.uint32(4))
+    x = x * np.uint32(0x27d4eb2d)
+    return x ^ (x >> np.uint32(15))
+
+
+def _p209_mc_rnd(st, i):
+    """xorshift32 of the photons i (st updated); the uniforms, exact in float64."""
+    s = st[i]
+    s ^= s << np.uint32(13)
+    s ^= s >> np.uint32(17)
+    s ^= s << np.uint32(5)
+    st[i] = s
+    return ((s >> np.uint32(9)).astype(np.float64) + 0.5) / 8388608.0
+
+
+def _p209_mc_ref(mat, beam, nphot, syms):
+    """mc_photon in float64 with the random streams exact: (edep a voxel, escape, nint, each
+    photon's smallest margin of a decision float32 may take otherwise: voxels from a voxel
+    plane, a draw from its threshold, relative), photons by the step in lockstep."""
+    with np.errstate(over="ignore"):
+        return _p209_mc_ref_(mat, beam, nphot, syms)
+
+
+def _p209_mc_ref_(mat, beam, nphot, syms):
+    dim = [int(v) for v in beam["dim"]]
+    vox = float(beam["vox"])
+    mat = np.asarray(mat).astype(np.int64)
+    mu_t, mx_t, pe_t = (np.asarray(syms[k], np.float64) for k in ("c_mu", "c_mumax", "c_pe"))
+    cdf, es = np.asarray(syms["c_spec_cdf"]), np.asarray(syms["c_spec_e"], np.float64)
+    n = int(nphot)
+    pid = np.arange(n, dtype=np.uint32)
+    st = _p209_mc_wang(np.uint32(beam["seed"]) ^ pid)
+    st[st == 0] = np.uint32(0x9e3779b9)
+    al = np.arange(n)
+    r = _p209_mc_rnd(st, al)
+    b = np.minimum(np.searchsorted(cdf.astype(np.float64), r, side="left"), P209_MC_NSPEC - 1)
+    E = es[b].copy()
+    src, iso = np.asarray(beam["src"], np.float64), np.asarray(beam["iso"], np.float64)
+    fld = float(beam["field"])
+    tx = iso[0] + fld * (_p209_mc_rnd(st, al) - 0.5)
+    tz = iso[2] + fld * (_p209_mc_rnd(st, al) - 0.5)
+    u = np.stack([tx - src[0], np.full(n, iso[1] - src[1]), tz - src[2]], axis=1)
+    u /= np.linalg.norm(u, axis=1)[:, None]
+    t0 = -src[1] / u[:, 1]
+    p = np.stack([src[0] + t0 * u[:, 0], np.zeros(n), src[2] + t0 * u[:, 2]], axis=1)
+    edep = np.zeros(int(np.prod(dim)))
+    nint = np.zeros(n, np.int64)
+    marg = np.full(n, np.inf)
+    live = al.copy()
+
+    def upd(i, m):
+        marg[i] = np.minimum(marg[i], m)
+
+    for step in range(P209_MC_MAXSTEP):
+        if not len(live):
+            break
+        i = live
+        le = (np.log10(E[i]) + 2) * 10
+        ie = np.clip(le.astype(np.int64), 0, P209_MC_NE - 2)
+        te = le - ie
+        mx = mx_t[ie] + te * (mx_t[ie + 1] - mx_t[ie])
+        s = -np.log(_p209_mc_rnd(st, i)) / mx
+        p[i] += s[:, None] * u[i]
+        q = p[i] / vox
+        upd(i, np.abs(q - np.rint(q)).min(axis=1))
+        ijk = np.floor(q).astype(np.int64)
+        out = ((ijk < 0) | (ijk >= np.array(dim))).any(axis=1)
+        live = i[~out]                                   # the escaped keep E
+        i, ijk, ie, te, mx = i[~out], ijk[~out], ie[~out], te[~out], mx[~out]
+        idx = (ijk[:, 2] * dim[1] + ijk[:, 1]) * dim[0] + ijk[:, 0]
+        m = mat[idx]
+        mu = mu_t[m, ie] + te * (mu_t[m, ie + 1] - mu_t[m, ie])
+        rv = _p209_mc_rnd(st, i) * mx
+        upd(i, np.abs(rv - mu) / mx)
+        real = rv < mu
+        i, idx, m, ie, te = i[real], idx[real], m[real], ie[real], te[real]
+        nint[i] += 1
+        pe = pe_t[m, ie] + te * (pe_t[m, ie + 1] - pe_t[m, ie])
+        rp = _p209_mc_rnd(st, i)
+        upd(i, np.abs(rp - pe))
+        ph = rp < pe
+        np.add.at(edep, idx[ph], E[i[ph]])
+        E[i[ph]] = 0
+        dead = set(i[ph].tolist())
+        i, idx = i[~ph], idx[~ph]
+        kk = E[i] / P209_MC_MEC2
+        x = np.zeros(len(i))
+        todo = np.arange(len(i))
+        while len(todo):
+            j = i[todo]
+            r1, r2, r3 = _p209_mc_rnd(st, j), _p209_mc_rnd(st, j), _p209_mc_rnd(st, j)
+            k = kk[todo]
+            th = (1 + 2 * k) / (9 + 2 * k)
+            upd(j, np.abs(r1 - th))
+            a = r1 <= th
+            xa = np.where(a, 1 + 2 * k * r2, (1 + 2 * k) / (1 + 2 * k * r2))
+            c = 1 - (xa - 1) / k
+            acc = np.where(a, 4 * (1 / xa - 1 / xa ** 2), 0.5 * (c * c + 1 / xa))
+            upd(j, np.abs(r3 - acc))
+            ok = r3 <= acc
+            x[todo[ok]] = xa[ok]
+            todo = todo[~ok]
+        cost = 1 - (x - 1) / kk
+        Ep = E[i] / x
+        np.add.at(edep, idx, E[i] - Ep)
+        E[i] = Ep
+        upd(i, np.abs(Ep - P209_MC_ECUT) / P209_MC_ECUT)
+        cut = Ep < P209_MC_ECUT
+        np.add.at(edep, idx[cut], Ep[cut])
+        E[i[cut]] = 0
+        dead |= set(i[cut].tolist())
+        i, cost = i[~cut], cost[~cut]
+        sint = np.sqrt(np.maximum(0, 1 - cost * cost))
+        phi = 2 * np.pi * _p209_mc_rnd(st, i)
+        cp, sp = np.cos(phi), np.sin(phi)
+        ux, uy, uz = u[i, 0], u[i, 1], u[i, 2]
+        upd(i, np.abs(np.abs(uz) - 0.99999))
+        pole = np.abs(uz) > 0.99999
+        qq = np.sqrt(np.maximum(1 - uz * uz, 1e-300))
+        nx = np.where(pole, sint * cp, sint * (ux * uz * cp - uy * sp) / qq + ux * cost)
+        ny = np.where(pole, sint * sp, sint * (uy * uz * cp + ux * sp) / qq + uy * cost)
+        nz = np.where(pole, np.where(uz > 0, cost, -cost), -sint * cp * qq + uz * cost)
+        u[i] = np.stack([nx, ny, nz], axis=1)
+        if dead:
+            live = live[~np.isin(live, np.fromiter(dead, np.int64))]
+    return edep, E, np.minimum(nint, 255), marg
+
+
+# ---- dvh ----
+
+def _p209_dv_plan(dim, vox, rng):
+    """A prostate plan on a pelvis (float32 dose Gy, uint8 masks, nz x ny x nx): the body an
+    ellipse of 350 x 230 mm; bits 1 PTV (an ellipsoid 60 x 52 x 60 mm round the CTV, bit 2,
+    46 x 38 x 46), 3 rectum (a 14 mm tube behind, through z -60 .. 50 mm), 4 bladder (76 x 60
+    x 64 mm, above and in front), 5 / 6 the femoral heads (24 mm spheres), 7 the penile bulb
+    (9 mm), overlapping; the dose 78 Gy in the PTV (+2% hot in its centre), falling off by
+    exp(-d / 9 mm) outside it, at least a 7-field bath (each field 13% of 78 Gy in a 70 mm wide
+    corridor through the isocentre, 72 mm long) and 3% scatter decaying over 100 mm, times
+    N(1, 0.01^2) noise (the Monte Carlo's), 0 outside the body."""
+    x, y, z = _p209_grid(dim, vox)
+    X = x[None, None, :].astype(np.float32)
+    Y = y[None, :, None].astype(np.float32)
+    body2 = ((X / 175) ** 2 + (Y / 115) ** 2 <= 1)[0]
+    ang = np.radians(np.arange(7) * 360 / 7)
+    bath = np.zeros(body2.shape, np.float32)
+    for a in ang:
+        perp = np.abs(X[0] * np.cos(a) + Y[0] * np.sin(a))
+        bath += np.float32(0.13) / (1 + np.exp((perp - 35) / 3))
+    dose = np.empty((len(z), len(y), len(x)), np.float32)
+    mask = np.empty(dose.shape, np.uint8)
+    for z0 in range(0, len(z), 16):
+        Z = z[z0:z0 + 16, None, None].astype(np.float32)
+        ell = lambda c, s: ((X - c[0]) / s[0]) ** 2 + ((Y - c[1]) / s[1]) ** 2 + ((Z - c[2]) / s[2]) ** 2
+        rp = np.sqrt(ell((0, 5, 0), (30, 26, 30)))
+        m = np.broadcast_to(body2, rp.shape).astype(np.uint8)
+        m |= (rp <= 1).astype(np.uint8) << 1
+        m |= (ell((0, 5, 0), (23, 19, 23)) <= 1).astype(np.uint8) << 2
+        m |= (((X ** 2 + (Y - 38) ** 2) <= 196) & (Z >= -60) & (Z <= 50)).astype(np.uint8) << 3
+        m |= (ell((0, -30, 30), (38, 30, 32)) <= 1).astype(np.uint8) << 4
+        m |= (ell((-95, 10, -15), (24, 24, 24)) <= 1).astype(np.uint8) << 5
+        m |= (ell((95, 10, -15), (24, 24, 24)) <= 1).astype(np.uint8) << 6
+        m |= (ell((0, 20, -55), (9, 9, 9)) <= 1).astype(np.uint8) << 7
+        m &= np.where(body2, 255, 0).astype(np.uint8)
+        sz = 1 / (1 + np.exp((np.abs(Z) - 36) / 3))
+        r3 = np.sqrt(X ** 2 + Y ** 2 + Z ** 2)
+        core = np.where(rp <= 1, 1 + 0.02 * (1 - rp ** 2), np.exp(-(rp - 1) * 27 / 9))
+        d = np.maximum(core, bath * sz + 0.03 * np.exp(-r3 / 100))
+        d *= 1 + 0.01 * rng.standard_normal(d.shape, np.float32)
+        dose[z0:z0 + 16] = np.where(body2, np.float32(P209_DV_RX) * d, 0)
+        mask[z0:z0 + 16] = m
+    return dose, mask
+
+
+def _p209_dv_args(n, rng, dim=None):
+    """dose (flat), mask (flat), n, 1 / 0.1 Gy, hist (uint32 8 x 1000), dsum (float64 8), dmax
+    (uint32 8) zeroed; the grid P209_DV_NX x P209_DV_NY x n / (NX NY)."""
+    n = int(n)
+    dim = dim or (P209_DV_NX, P209_DV_NY, n // (P209_DV_NX * P209_DV_NY))
+    dose, mask = _p209_dv_plan(dim, P209_DV_VOX, rng)
+    return [dose.ravel(), mask.ravel(), _i32(dose.size), np.float32(1 / P209_DV_BIN),
+            np.zeros(P209_DV_NS * P209_DV_NB, np.uint32), np.zeros(P209_DV_NS, np.float64),
+            np.zeros(P209_DV_NS, np.uint32)]
+
+
+def _p209_dv_ref(dose, mask, inv_bin):
+    """dvh_hist in numpy: the histograms (8 x 1000), the sums (float64) and maxima (float32)."""
+    dose = np.asarray(dose, np.float32)
+    b = np.minimum((dose * np.float32(inv_bin)).astype(np.int64), P209_DV_NB - 1)
+    h = np.zeros((P209_DV_NS, P209_DV_NB), np.int64)
+    s = np.zeros(P209_DV_NS)
+    mx = np.zeros(P209_DV_NS, np.float32)
+    for k in range(P209_DV_NS):
+        sel = (np.asarray(mask) >> k) & 1 == 1
+        h[k] = np.bincount(b[sel], minlength=P209_DV_NB)
+        s[k] = dose[sel].astype(np.float64).sum()
+        mx[k] = dose[sel].max(initial=0)
+    return h, s, mx
+
+
+# ---- gamma ----
+
+def _p209_gm_field(N, pix, segs, dx=0.0, dy=0.0):
+    """A step-and-shoot field's portal dose (float64 N x N): the segments' (x1, x2, y1, y2 mm,
+    weight) rectangles with a tanh penumbra (80-20% ~2.6 mm), 1.5% transmission inside the
+    jaws (the segments' union's box), seen shifted by (dx, dy) mm."""
+    c = (np.arange(N) + 0.5) * pix - N * pix / 2
+    xs, ys = c - dx, c - dy
+    S = lambda t: 0.5 * (1 + np.tanh(t / 1.2))
+    out = np.zeros((N, N))
+    for x1, x2, y1, y2, w in segs:
+        out += w * np.outer(S(ys - y1) * S(y2 - ys), S(xs - x1) * S(x2 - xs))
+    jx1, jx2 = min(s[0] for s in segs), max(s[1] for s in segs)
+    jy1, jy2 = min(s[2] for s in segs), max(s[3] for s in segs)
+    out += 0.015 * sum(s[4] for s in segs) * np.outer(S(ys - jy1) * S(jy2 - ys), S(xs - jx1) * S(jx2 - xs))
+    return out
+
+
+def _p209_gm_segs(rng, mlc_err=0.0):
+    """An IMRT beam's 5 .. 12 segments: jaws of U(100, 200) mm a side round a centre U(-20, 20)
+    mm off the panel's, each segment's edges inside them (the first within the outer 30% of
+    each side, the second within the inner 70%: leaf ends rounded to 1 mm), weights U(0.3, 1)."""
+    k = rng.integers(5, 13)
+    half = rng.uniform(50, 100, 2)
+    cx, cy = rng.uniform(-20, 20, 2)
+    segs = []
+    for _ in range(k):
+        xa, xb = np.round(np.sort(rng.uniform([-1, -0.4], [-0.4, 1]) * half[0]))
+        ya, yb = np.round(np.sort(rng.uniform([-1, -0.4], [-0.4, 1]) * half[1]))
+        if xb - xa < 10:
+            xb = xa + 10
+        if yb - ya < 10:
+            yb = ya + 10
+        segs.append([cx + xa, cx + xb, cy + ya, cy + yb, rng.uniform(0.3, 1)])
+    return segs
+
+
+def _p209_gm_args(n, rng, N=P209_GM_N):
+    """n planned portal images and their measurements (float32 n x N x N each), the planned
+    maxima, N, N, the DTA in pixels, 3%, 10%, gamma (float32) and counts (uint32 2 n) zeroed.
+    A measurement: the plan seen shifted by N(0, 0.4^2) mm each way, two segments' leaf ends
+    off by U(1.5, 4) mm, scaled by N(1, 0.01^2) and by the panel's off-axis response 1 + a (r /
+    100 mm)^2 (a ~ N(0, 0.02^2)), noise of 0.4% of the maximum."""
+    n = int(n)
+    ref, ev = np.zeros((n, N, N), np.float32), np.zeros((n, N, N), np.float32)
+    c = (np.arange(N) + 0.5) * P209_GM_PIX - N * P209_GM_PIX / 2
+    r2 = (c[:, None] ** 2 + c[None, :] ** 2) / 100.0 ** 2
+    for z in range(n):
+        segs = _p209_gm_segs(rng)
+        r = _p209_gm_field(N, P209_GM_PIX, segs)
+        bad = [list(s) for s in segs]
+        for _ in range(2):
+            bad[rng.integers(len(bad))][rng.integers(2)] += rng.uniform(1.5, 4) * rng.choice([-1, 1])
+        e = _p209_gm_field(N, P209_GM_PIX, bad, *rng.normal(0, 0.4, 2)) * rng.normal(1, 0.01)
+        e *= 1 + rng.normal(0, 0.02) * r2
+        e += rng.normal(0, 0.004 * r.max(), e.shape)
+        ref[z], ev[z] = r, e
+    norm = ref.reshape(n, -1).max(axis=1)
+    return [ref.ravel(), ev.ravel(), norm, np.int32(N), np.int32(N), np.float32(P209_GM_DTA), np.float32(P209_GM_DD),
+            np.float32(P209_GM_LOW), np.zeros(n * N * N, np.float32), np.zeros(2 * n, np.uint32)]
+
+
+def _p209_gm_ref(ref, ev, norm, nx, ny, dta, dd, low):
+    """gamma_2d in float64 by brute force over the disc of radius P209_GM_R (-1 under the
+    threshold), the (passed, evaluated) counts an image."""
+    nz = len(norm)
+    R = np.asarray(ref, np.float64).reshape(nz, ny, nx)
+    Ev = np.asarray(ev, np.float64).reshape(nz, ny, nx)
+    out = np.full((nz, ny, nx), -1.0)
+    cnt = np.zeros((nz, 2), np.int64)
+    G = P209_GM_R
+    for z in range(nz):
+        P = np.full((ny + 2 * G, nx + 2 * G), np.nan)
+        P[G:G + ny, G:G + nx] = R[z]
+        D = float(np.float32(dd) * np.float32(norm[z]))
+        best = np.full((ny, nx), np.inf)
+        for oy in range(-G, G + 1):
+            for ox in range(-G, G + 1):
+                if ox * ox + oy * oy > G * G:
+                    continue
+                dr = P[G + oy:G + oy + ny, G + ox:G + ox + nx]
+                c = (ox * ox + oy * oy) / float(dta) ** 2 + ((dr - Ev[z]) / D) ** 2
+                best = np.fmin(best, c)
+        valid = Ev[z] >= float(np.float32(low) * np.float32(norm[z]))
+        out[z] = np.where(valid, np.sqrt(best), -1.0)
+        cnt[z] = [(valid & (out[z] <= 1)).sum(), valid.sum()]
+    return out, cnt
+
+
+# ---- fluence-gradient ----
+
+def _p209_fg_problem(dim, vox, rng):
+    """A prostate IMRT optimisation: (rowptr, col, val, organ (uint8) a voxel of the
+    nz x ny x nx grid, beamlet weights, the beamlets a beam). 9 coplanar 6 MV beams (gantry
+    0, 40, .. 320), 5 mm beamlets over the PTV's projection plus 5 mm; a voxel's entries the
+    open beamlets of each beam whose axes pass within 12.5 mm of it: exp(-0.0045 depth)
+    exp(-r^2 / 2 (4 mm)^2), depth from the body's surface along the beam; scaled so that unit weights give
+    the PTV 78 Gy on average; the weights U(0.7, 1.3). Organs: 1 PTV, 2 rectum, 3 bladder, 4
+    femoral heads, 5 the rest of the body, 0 outside (_p209_dv_plan's shapes)."""
+    x, y, z = _p209_grid(dim, vox)
+    nx, ny, nz = dim
+    X, Y, Z = np.meshgrid(x, y, z, indexing="ij")
+    X, Y, Z = (a.transpose(2, 1, 0).ravel() for a in (X, Y, Z))             # flat in (z, y, x) order
+    ell = lambda c, s: ((X - c[0]) / s[0]) ** 2 + ((Y - c[1]) / s[1]) ** 2 + ((Z - c[2]) / s[2]) ** 2
+    A, B = 175.0, 115.0
+    body = (X / A) ** 2 + (Y / B) ** 2 <= 1
+    org = np.where(body, 5, 0)
+    org[body & ((ell((-95, 10, -15), (24, 24, 24)) <= 1) | (ell((95, 10, -15), (24, 24, 24)) <= 1))] = 4
+    org[body & (ell((0, -30, 30), (38, 30, 32)) <= 1)] = 3
+    org[body & ((X ** 2 + (Y - 38) ** 2) <= 196) & (Z >= -60) & (Z <= 50)] = 2
+    ptv = body & (ell((0, 5, 0), (30, 26, 30)) <= 1)
+    org[ptv] = 1
+    rows, cols, vals = [], [], []
+    off = 0
+    per = []
+    bi = np.nonzero(body)[0]
+    P, R = P209_FG_PITCH, P209_FG_RAD
+    for a in np.radians(np.arange(P209_FG_BEAMS) * 360 / P209_FG_BEAMS):
+        e = np.array([-np.sin(a), np.cos(a)])                               # the beam's direction in x, y
+        uh = np.array([np.cos(a), np.sin(a)])
+        px, py, pz = X[bi], Y[bi], Z[bi]
+        u = px * uh[0] + py * uh[1]
+        h = np.hypot(30 * uh[0], 26 * uh[1]) + 5                            # the PTV's shadow
+        u0 = 5 * uh[1]
+        hv = 30 + 5
+        ku = np.arange(-int(h // P) - 2, int(h // P) + 3)
+        kv = np.arange(-int(hv // P) - 2, int(hv // P) + 3)
+        KU, KV = np.meshgrid(ku, kv, indexing="ij")
+        opn = ((KU * P + P / 2 - u0) / h) ** 2 + ((KV * P + P / 2) / hv) ** 2 <= 1
+        cid = np.full(opn.shape, -1)
+        cid[opn] = off + np.arange(opn.sum())
+        per.append(int(opn.sum()))
+        off += int(opn.sum())
+        near = (np.abs(u - u0) < h + R) & (np.abs(pz) < hv + R)
+        vi, u, pz2 = bi[near], u[near], pz[near]
+        qx, qy = px[near], py[near]
+        # the entry into the body's ellipse along -e
+        aa = (e[0] / A) ** 2 + (e[1] / B) ** 2
+        bb = 2 * (qx * e[0] / A ** 2 + qy * e[1] / B ** 2)
+        cc = (qx / A) ** 2 + (qy / B) ** 2 - 1
+        depth = (bb + np.sqrt(np.maximum(bb * bb - 4 * aa * cc, 0))) / (2 * aa)
+        att = np.exp(-P209_FG_MU * depth)
+        iu0 = np.floor(u / P).astype(np.int64) - ku[0] + 8
+        iv0 = np.floor(pz2 / P).astype(np.int64) - kv[0] + 8
+        fu = (u - (iu0 - 8 + ku[0]) * P - P / 2).astype(np.float32)
+        fv = (pz2 - (iv0 - 8 + kv[0]) * P - P / 2).astype(np.float32)
+        cidp = np.full((len(ku) + 16, len(kv) + 16), -1)                    # 8 closed beamlets round them
+        cidp[8:-8, 8:-8] = cid
+        for du in range(-3, 4):
+            for dv in range(-3, 4):
+                if max(abs(du) - 0.5, 0) ** 2 + max(abs(dv) - 0.5, 0) ** 2 > (R / P) ** 2:
+                    continue
+                r2 = (fu - np.float32(du * P)) ** 2 + (fv - np.float32(dv * P)) ** 2
+                c = cidp[np.clip(iu0 + du, 0, cidp.shape[0] - 1), np.clip(iv0 + dv, 0, cidp.shape[1] - 1)]
+                ok = (r2 <= R * R) & (c >= 0)
+                rows.append(vi[ok])
+                cols.append(c[ok])
+                vals.append(att[ok] * np.exp(-r2[ok] / np.float32(2 * P209_FG_SIGMA ** 2)))
+    nv = nx * ny * nz
+    cnt = np.zeros(nv, np.int64)
+    for r in rows:
+        cnt[r] += 1                                                          # a voxel once a chunk
+    rowptr = np.concatenate([[0], np.cumsum(cnt)])
+    fill = rowptr[:-1].copy()
+    col, val = np.empty(rowptr[-1], np.int32), np.empty(rowptr[-1], np.float64)
+    for r, c, v in zip(rows, cols, vals):                                    # a row's entries by beam, then offset
+        col[fill[r]], val[fill[r]] = c, v
+        fill[r] += 1
+    rows = np.repeat(np.arange(nv), cnt)
+    cols, vals, rowptr = col, val, rowptr.astype(np.int32)
+    d0 = np.bincount(rows, vals, minlength=nv)
+    vals *= 78.0 / d0[ptv].mean()
+    w = rng.uniform(0.7, 1.3, off).astype(np.float32)
+    return rowptr, cols.astype(np.int32), vals.astype(np.float32), org.astype(np.uint8), w, per
+
+
+def _p209_fg_args(n, rng, dim=None):
+    """rowptr, col, val, w, organ, n, dose (float32 n), grad (float32 beamlets) and obj
+    (float64 1) zeroed; the grid P209_FG_DIM[:2] x n / (NX NY)."""
+    n = int(n)
+    dim = dim or (P209_FG_DIM[0], P209_FG_DIM[1], n // (P209_FG_DIM[0] * P209_FG_DIM[1]))
+    rp, col, val, org, w, _ = _p209_fg_problem(dim, P209_FG_VOX, rng)
+    nv = len(org)
+    return [rp, col, val, w, org, _i32(nv), np.zeros(nv, np.float32), np.zeros(len(w), np.float32),
+            np.zeros(1, np.float64)]
+
+
+def _p209_fg_syms(n=0, rng=None):
+    return {"c_obj": P209_FG_OBJ.copy()}
+
+
+def _p209_fg_ref(rowptr, col, val, w, organ, obj=P209_FG_OBJ):
+    """fluence_grad in float64: (dose, grad, objective)."""
+    nv = len(organ)
+    rows = np.repeat(np.arange(nv), np.diff(rowptr))
+    v = np.asarray(val, np.float64)
+    d = np.bincount(rows, v * np.asarray(w, np.float64)[col], minlength=nv)
+    t = obj[np.asarray(organ).astype(np.int64)]
+    lo, hi = t["dmin"].astype(np.float64), t["dmax"].astype(np.float64)
+    e = np.where(d < lo, d - lo, np.where(d > hi, d - hi, 0.0))
+    wt = np.where(d < lo, t["w_under"], np.where(d > hi, t["w_over"], 0.0)).astype(np.float64)
+    g = 2 * wt * e
+    grad = np.bincount(col, v * g[rows], minlength=len(w))
+    return d, grad, float((wt * e * e).sum())
+
+
+UNSEEN207 = [
+    TimingProbe("probe/dose-siddon-drr-int16-const", "probe-unseen207", "siddon_drr", 256, P209_DR_BLOCK,
+                lambda n: (-(-n // 16), -(-n // 16)), _p209_dr_args, source=P209_SOURCE, symbols=_p209_dr_syms,
+                note="a 256 x 256 DRR (410 mm at 1.5 m: 1.07 mm pixels at the isocentre, gantry 20 deg) of a thorax CT of "
+                     "256 x 256 x 128 int16 voxels of 2 x 2 x 2.5 mm (16.8 MB: L2-resident; 77% air, 6% lung, 16% soft "
+                     "tissue, 1% bone), a thread a ray in 16 x 16 blocks (256 blocks: under 2 an SM), the geometry a "
+                     "__constant__ struct: ~358 voxel steps a ray (312 .. 406; 23M in all) of ~50 instructions: 3 fminf, "
+                     "3 floorf and divisions for the midpoint's voxel, a gathered 2-byte load (a warp's 2 x 16 rays 1 mm "
+                     "apart in 2 mm voxels: a few sectors, from L2), the HU table's 2 __constant__ loads at lane-varying "
+                     "indices (serialised: ~8 .. 16 addresses a warp), an FMA; the loop's trip count differs by lane a "
+                     "little; 65k x 6 B stored: bound by the latency of each step's dependent chain (constant "
+                     "serialisation, the gathered load) at a low occupancy"),
+    TimingProbe("probe/dose-pencil-beam-smem-beamlets", "probe-unseen207", "pencil_beam", 1 << 20, P209_PB_TILE,
+                lambda n: -(-n // P209_PB_TILE), _p209_pb_args, source=P209_SOURCE, symbols=_p209_pb_syms,
+                note="a 6 MV IMRT field's pencil-beam dose on a 128 x 128 x 64 grid of 2.5 mm (2^20 voxels: 4 MB of "
+                     "water-equivalent depth read, 4 MB of dose written) through a thorax (depths 0 .. 254 mm), 615 open "
+                     "2.5 mm beamlets round a lung PTV (weights 0.5 .. 2.5, a 12-byte struct each: 7.4 KB), a thread a "
+                     "voxel in blocks of 256: the beamlets staged 256 at a time in shared memory (3 tiles, a coalesced "
+                     "struct load a thread between two __syncthreads), every voxel testing every beamlet (645M tests of 2 "
+                     "shared broadcasts, 2 subtractions, a multiply, an FMA and a compare), the 13% of voxels in the "
+                     "field taking ~36 beamlets within 3 sigma (expf and an FMA: 4.8M in all), the depth dose from a "
+                     "__constant__ table (lanes' depths close: 1 .. 3 addresses): bound by the test loop's FP32 and "
+                     "shared-load issue"),
+    TimingProbe("probe/dose-mc-photon-woodcock-atomics", "probe-unseen207", "mc_photon", 1 << 20, P209_MC_BLOCK,
+                lambda n: -(-n // P209_MC_BLOCK), _p209_mc_args, source=P209_SOURCE, symbols=_p209_mc_syms,
+                note="Monte Carlo transport of 2^20 photons of a 6 MV spectrum (mean 1.53 MeV, a CDF of 24 bins searched "
+                     "linearly) from a point source 1 m away through a 10 x 10 cm field into a thorax phantom of 128 x "
+                     "128 x 96 uint8 materials of 2.5 mm (1.5 MB; air 41%, lung 19%, soft tissue 37%, bone 3%), a thread"
+                     " a history (the beam a 48-byte struct by value, xorshift32 after Wang's hash): ~6.7 Woodcock "
+                     "flights a photon (a warp runs until its longest history: divergent) of log10f, logf, 2 "
+                     "__constant__ interpolations (4 x 31 tables, lane-varying indices), 3 floorf, a gathered byte "
+                     "load (L1 / L2); 2.1 real interactions a photon (26% cross without one, 3.6% absorbed): Kahn's rejection loop (~1.6 rounds of"
+                     " 3 uniforms, divisions), sqrtf / cosf / sinf for the new direction, 1 .. 2 float atomicAdds into "
+                     "the 6.3 MB dose grid (7% of its voxels reached; contended on the beam's axis): bound by the "
+                     "divergent histories' issue and the atomics"),
+    TimingProbe("probe/dose-dvh-bitmask-shared-atomics", "probe-unseen207", "dvh_hist", P209_DV_NX * P209_DV_NY * 256,
+                256,
+                lambda n: min(-(-n // 256), P209_DV_GRID), _p209_dv_args, source=P209_SOURCE,
+                note="dose-volume histograms of a prostate plan on a 384 x 256 x 256 grid of 1 x 1 x 1.5 mm (25.2M "
+                     "voxels: 101 MB of float dose, 25 MB of uint8 masks), 8 overlapping structures (body 64% of the "
+                     "voxels, 1.02 bits a body voxel; PTV 65k voxels at 78.6 Gy mean, the body's median 0.57 Gy), 1024 "
+                     "blocks of 256 striding 96 times: a coalesced byte load, the dose loaded where the mask is set (72% "
+                     "of the warps), the bits by __ffs (a divergent while loop), a shared atomicAdd into the block's 8 x "
+                     "1000 histogram (32 KB) by the 28.5 active lanes of a warp onto ~5.9 distinct bins (the out-of-field "
+                     "body's 0.2 .. 1.3 Gy: 18% of it in one bin), a double add and fmaxf in per-thread local arrays "
+                     "indexed by the bit (local memory), then 8000 words merged by global atomicAdds a block and 8 "
+                     "double __shfl_down_sync reductions, double atomicAdds and atomicMaxes a warp: bound by the "
+                     "serialised shared atomics and the DRAM reads (~120 MB)"),
+    TimingProbe("probe/dose-gamma-index-smem-ballot", "probe-unseen207", "gamma_2d", 4, (P209_GM_T, P209_GM_T),
+                lambda n: (P209_GM_N // P209_GM_T, P209_GM_N // P209_GM_T, n), _p209_gm_args, source=P209_SOURCE,
+                note="the 3% / 2 mm gamma index of 4 portal images (1024 x 1024 of 0.25 mm at the isocentre; 5 .. 12 "
+                     "step-and-shoot segments in 100 .. 200 mm fields; measured with shifts, leaf errors, the panel's "
+                     "off-axis response and noise: 98 .. 100% pass) against the plan (33.5 MB read, 16.8 MB of gamma "
+                     "written), 16 x 16 tiles (64 x 64 x 4 blocks): the 48 x 48 reference tile with its halo staged "
+                     "in shared memory (9 KB, 9 loads a thread, -1 off the image), __syncthreads, the pixels over 10% of "
+                     "the maximum (12 .. 33%, 21% on average: 0.89M) looping over 33 x 33 offsets (804 in the disc: a "
+                     "shared load, 5 flops and fminf; the rest an integer test and continue): 0.96G trips, the other "
+                     "pixels idle (warps split at the fields' edges), sqrtf, 2 __ballot_sync and __popc and 2 global "
+                     "atomicAdds a warp: bound by the search loop's shared loads and FP32 issue"),
+    TimingProbe("probe/dose-fluence-gradient-csr-atomics", "probe-unseen207", "fluence_grad",
+                P209_FG_DIM[0] * P209_FG_DIM[1] * P209_FG_DIM[2], 256, lambda n: -(-n // 256), _p209_fg_args,
+                source=P209_SOURCE, symbols=_p209_fg_syms,
+                note="a fluence-map optimiser's objective and gradient for a 9-beam prostate IMRT plan: a CSR "
+                     "dose-influence matrix of 200 x 140 x 80 voxels of 2 mm (2.24M rows, 31% with entries) by 1312 "
+                     "5 mm beamlets, 22M nonzeros (176 MB of col / val, 9 MB of row pointers; up to 188 a row, 32 on "
+                     "average where any: a warp's longest row 1.5x its mean), a thread a row: the dot product with the "
+                     "beamlet weights (gathered, 5 KB: L1), the dose stored, the organ's (uint8) objective from a "
+                     "__constant__ struct table, then for the 16k voxels out of bounds (PTV under 76 or over 80 Gy, "
+                     "rectum over 45, bladder over 50, the body over 60) the row again: 2.2M float atomicAdds onto the "
+                     "1312 beamlets (up to 2600 on one; a warp's lanes on neighbouring voxels hit the same beamlets), "
+                     "the squared violation in double summed by __shfl_down_sync and a double atomicAdd a warp: bound by "
+                     "the CSR's DRAM reads (~200 MB) and the contended atomics"),
+]
+PROBES += UNSEEN207
+
+
+# probe-unseen208 (probes210.cu): an accelerator / beam-physics course's kernels (symplectic
+# tracking of a bunch through a ring of thin-lens FODO cells, sextupoles and an RF cavity
+# with the lattice's element structs in __constant__ memory and the lost turn as 16 bits,
+# cloud-in-cell deposition of a beam's charge onto the space-charge grid by contended
+# global float atomics, the beam's second moments in double in per-thread local arrays with a
+# shared tree reduction and a halo histogram of the amplitude's octaves (the float's
+# exponent bits) by shared atomics, the longitudinal wake potential of bunch profiles as a
+# causal convolution tiled through shared memory, betatron tunes of 16-bit BPM turn-by-turn
+# data by a Hann-windowed DFT with sincosf and a shuffle argmax, a dynamic-aperture scan of
+# a sextupole ring's one-turn map in double with its arcs in __constant__ memory and a
+# divergent survival loop) as a student who knows CUDA basics writes them, predicted before
+# their first GPU run
+P210_SOURCE = "probes210.cu"
+P210_PART_DTYPE = np.dtype([("x", "<f4"), ("px", "<f4"), ("y", "<f4"), ("py", "<f4"), ("z", "<f4"),
+                            ("dp", "<f4")])                              # Particle, 24 bytes
+P210_EL_DTYPE = np.dtype([("type", "<i4"), ("length", "<f4"), ("strength", "<f4"), ("krf", "<f4"),
+                          ("phase", "<f4"), ("aperture", "<f4")])        # Element, 24 bytes
+P210_TW_DTYPE = np.dtype([("beta", "<f4"), ("alpha", "<f4"), ("inv_eps", "<f4")])   # Twiss, by value
+P210_EL_DRIFT, P210_EL_QUAD, P210_EL_SEXT, P210_EL_RF = 0, 1, 2, 3      # as #defined
+P210_LAT_MAX = 128                                # as #defined (LAT_MAX)
+P210_FT_CELLS, P210_FT_LCELL = 8, 10.0            # FODO cells, a cell's length (m): an 80 m ring
+P210_FT_KF, P210_FT_KD = 0.2637, -0.2597          # the thin quadrupoles' k1 l (1/m)
+P210_FT_K2F, P210_FT_K2D = 0.8, -1.4              # the thin sextupoles' k2 l (1/m^2)
+P210_FT_AP = 0.03                                 # the beam pipe's radius (m)
+P210_FT_GAMMA = 1.5                               # a 470 MeV proton ring: 1 / gamma^2 = 0.44
+P210_FT_HARM, P210_FT_PHIS, P210_FT_VRF = 4, 0.3, 1.5e-3   # the cavity's harmonic, phase (rad), eV / p0 c
+P210_FT_EPS, P210_FT_SIGDP = 2e-6, 1e-3           # the core's rms emittances (m rad), momentum spread
+P210_FT_HALO, P210_FT_HALO_SCALE = 0.04, 2.5      # the halo's share and its sizes over the core's
+P210_FT_TURNS = 8                                 # turns a launch (the host launches it again between diagnostics)
+P210_FT_BLOCK = 256
+P210_CD_NX = 256                                  # the space-charge grid's nodes a side
+P210_CD_DX = 1e-4                                 # its spacing (m): a 25.5 mm square
+P210_CD_XMIN = -12.8e-3                           # its first node (m), both ways
+P210_CD_SIG = (2e-3, 1e-3)                        # the core's rms sizes (m): a flat beam
+P210_CD_OFF = (3e-4, -1e-4)                       # its centroid (m): a closed-orbit error
+P210_CD_HALO, P210_CD_HALO_SCALE = 0.05, 3.0      # the halo's share and its sizes over the core's
+P210_CD_CHARGE = 1000.0                           # the bunch's charge (pC)
+P210_CD_BLOCK, P210_CD_GRID = 256, 2048           # the grid-stride loop's blocks at most
+P210_BM_BLOCK, P210_BM_GRID = 256, 2048           # as #defined (MOM_BLOCK); the grid-stride loop's blocks
+P210_BM_NMOM, P210_BM_HBINS, P210_BM_HOFF = 10, 32, 16    # as #defined
+P210_BM_TWISS = ((12.0, -1.2, 2e-6), (5.0, 0.8, 1e-6))    # the design beta (m), alpha, rms emittance (m rad)
+P210_BM_MISMATCH = (1.3, 0.3, 1.1)                # the beam's beta x 1.3, alpha + 0.3, emittance x 1.1
+P210_BM_HALO = 0.01                               # the halo's share: amplitudes Pareto(1.5) from 4 emittances
+P210_WK_TILE = 256                                # as #defined (WK_TILE)
+P210_WK_BINS = 512                                # bins a profile
+P210_WK_DT = 40e-12                               # a bin (s): a 20.5 ns window
+P210_WK_SIGT, P210_WK_T0 = 1.2e-9, 10.24e-9       # the bunch's rms length and mean position (s)
+P210_WK_NMP, P210_WK_Q = 200000, 16000.0          # macro-particles a profile, the bunch's charge (pC)
+P210_WK_QS, P210_WK_AMP = 0.013, 1e-9             # the synchrotron tune (profiles are turns), the dipole amplitude (s)
+P210_WK_BB = (1e9, 1.0, 5000.0)                   # the broadband resonator: f_r (Hz), Q, R_s (ohm)
+P210_WK_HOM = (3.2e8, 400.0, 2e5)                 # a cavity's higher-order mode
+P210_TN_TURNS, P210_TN_FREQ, P210_TN_BLOCK, P210_TN_HIST = 512, 512, 256, 256   # as #defined
+P210_TN_Q0 = (0.31, 0.23)                         # the bare fractional tunes (x, y)
+P210_TN_DET = (-4e-3, 3e-3)                       # dnu_x / d(J_x / eps), d(J_y / eps)
+P210_TN_BETA, P210_TN_EPS = 10.0, 2e-6            # at the BPM (m), the emittance (m rad)
+P210_TN_QS = 0.008                                # the synchrotron tune (chromatic sidebands)
+P210_TN_DEAD = 0.01                               # dead BPM channels (all zero)
+P210_DA_LOG_ANG, P210_DA_NSEC = 7, 4              # as #defined
+P210_DA_NANG = 1 << P210_DA_LOG_ANG
+P210_DA_MUX = (0.5700, 0.5650, 0.5750, 0.5700)    # the arcs' phase advances (turns): Q_x = 2.28
+P210_DA_MUY = (0.5775, 0.5825, 0.5725, 0.5775)    # Q_y = 2.31
+P210_DA_K2 = (1.0, -1.6, 1.0, -1.6)               # the sextupoles' strengths (normalised)
+P210_DA_BETA = ((1.0, 0.25), (0.25, 1.0), (1.0, 0.25), (0.25, 1.0))   # (beta_x, beta_y) at them (normalised)
+P210_DA_TURNS = 64                                # turns at most
+P210_DA_RMAX = 2.0                                # the scan's largest radius (the DA ~0.8 .. 1.6)
+P210_DA_R2LOST = 16.0                             # lost beyond a radius of 4
+P210_DA_BLOCK = 256
+
+
+# ---- acc-fodo-rf-track-const ----
+
+def _p210_ft_lattice():
+    """The ring (P210_EL_DTYPE): P210_FT_CELLS cells of QF, drift, SF, drift, QD, drift, SD,
+    drift (drifts a quarter cell), then the RF cavity (harmonic P210_FT_HARM); every
+    element's aperture P210_FT_AP."""
+    L = P210_FT_LCELL / 4
+    cell = [(P210_EL_QUAD, 0, P210_FT_KF), (P210_EL_DRIFT, L, 0), (P210_EL_SEXT, 0, P210_FT_K2F), (P210_EL_DRIFT, L, 0),
+            (P210_EL_QUAD, 0, P210_FT_KD), (P210_EL_DRIFT, L, 0), (P210_EL_SEXT, 0, P210_FT_K2D), (P210_EL_DRIFT, L, 0)]
+    els = cell * P210_FT_CELLS
+    lat = np.zeros(len(els) + 1, P210_EL_DTYPE)
+    for k, (t, ln, s) in enumerate(els):
+        lat[k]["type"], lat[k]["length"], lat[k]["strength"] = t, ln, s
+    circ = P210_FT_CELLS * P210_FT_LCELL
+    lat[-1]["type"], lat[-1]["strength"] = P210_EL_RF, P210_FT_VRF
+    lat[-1]["krf"], lat[-1]["phase"] = 2 * np.pi * P210_FT_HARM / circ, P210_FT_PHIS
+    lat["aperture"] = P210_FT_AP
+    return lat
+
+
+def _p210_ft_optics(lat=None):
+    """The linear optics at the ring's start: (beta_x, alpha_x, Q_x), (beta_y, alpha_y, Q_y)
+    (fractional tunes) from the one-turn matrices, and the synchrotron tune and the matched
+    bunch length over the momentum spread."""
+    lat = _p210_ft_lattice() if lat is None else lat
+    out = []
+    for sgn in (1, -1):
+        M = np.eye(2)
+        for el in lat:
+            if el["type"] == P210_EL_DRIFT:
+                M = np.array([[1, float(el["length"])], [0, 1]]) @ M
+            elif el["type"] == P210_EL_QUAD:
+                M = np.array([[1, 0], [-sgn * float(el["strength"]), 1]]) @ M
+        c = 0.5 * np.trace(M)
+        mu = np.arccos(c) * np.sign(M[0, 1])
+        out.append((M[0, 1] / np.sin(mu), (M[0, 0] - M[1, 1]) / (2 * np.sin(mu)), (mu / (2 * np.pi)) % 1))
+    circ = float(lat["length"].sum())
+    rf = lat[lat["type"] == P210_EL_RF][0]
+    a = circ / P210_FT_GAMMA ** 2
+    b = float(rf["strength"]) * float(rf["krf"]) * np.cos(float(rf["phase"]))
+    return out[0], out[1], np.sqrt(a * b) / (2 * np.pi), np.sqrt(a / b)
+
+
+def _p210_ft_beam(n, rng):
+    """n particles (P210_PART_DTYPE) matched to the ring's start: a Gaussian core of rms
+    emittances P210_FT_EPS, (1 - P210_FT_HALO) of them, and a Gaussian halo P210_FT_HALO_SCALE
+    times wider; momentum spread P210_FT_SIGDP and the matched bunch length (~0.3 m)."""
+    (bx, ax, _), (by, ay, _), _, zr = _p210_ft_optics()
+    scale = np.where(rng.random(n) < P210_FT_HALO, P210_FT_HALO_SCALE, 1.0)
+    p = np.zeros(n, P210_PART_DTYPE)
+    for (c, pc), beta, alpha in (("x", "px"), bx, ax), (("y", "py"), by, ay):
+        u = rng.standard_normal(n) * scale * np.sqrt(P210_FT_EPS)
+        pu = rng.standard_normal(n) * scale * np.sqrt(P210_FT_EPS)
+        p[c] = np.sqrt(beta) * u
+        p[pc] = (pu - alpha * u) / np.sqrt(beta)
+    p["dp"] = rng.standard_normal(n) * P210_FT_SIGDP
+    p["z"] = rng.standard_normal(n) * P210_FT_SIGDP * zr
+    return p
+
+
+def _p210_ft_syms(n, rng):
+    lat = np.zeros(P210_LAT_MAX, P210_EL_DTYPE)
+    base = _p210_ft_lattice()
+    lat[:len(base)] = base
+    return {"c_lattice": lat}
+
+
+def _p210_ft_args(n, rng, turns=P210_FT_TURNS):
+    """n particles (_p210_ft_beam), lost_turn (uint16 n) zeroed, n, the lattice's elements,
+    turns, 1 / gamma^2."""
+    n = int(n)
+    return [_p210_ft_beam(n, rng), np.zeros(n, np.uint16), _i32(n), np.int32(len(_p210_ft_lattice())),
+            np.int32(turns), np.float32(1 / P210_FT_GAMMA ** 2)]
+
+
+def _p210_ft_ref(parts, lat, turns, inv_gamma2, scale=1.0):
+    """fodo_track in float64 (the particles' coordinates times `scale`): the coordinates
+    after (x, px, y, py, z, dp; lost particles where they hit) and the lost turns."""
+    c = {k: np.asarray(parts[k], np.float64) * scale for k in P210_PART_DTYPE.names}
+    n = len(parts)
+    lost = np.full(n, turns, np.int64)
+    alive = np.ones(n, bool)
+    g2 = float(np.float32(inv_gamma2))
+    for t in range(turns):
+        for el in lat:
+            a = alive
+            if not a.any():
+                break
+            ln, s = float(el["length"]), float(el["strength"])
+            if el["type"] == P210_EL_DRIFT:
+                inv = 1 / (1 + c["dp"][a])
+                xp, yp = c["px"][a] * inv, c["py"][a] * inv
+                c["x"][a] += ln * xp
+                c["y"][a] += ln * yp
+                c["z"][a] += ln * (c["dp"][a] * g2 - 0.5 * (xp * xp + yp * yp))
+            elif el["type"] == P210_EL_QUAD:
+                c["px"][a] -= s * c["x"][a]
+                c["py"][a] += s * c["y"][a]
+            elif el["type"] == P210_EL_SEXT:
+                x, y = c["x"][a], c["y"][a]
+                c["px"][a] -= 0.5 * s * (x * x - y * y)
+                c["py"][a] += s * x * y
+            else:
+                ph, k = float(el["phase"]), float(el["krf"])
+                c["dp"][a] += s * (np.sin(ph - k * c["z"][a]) - np.sin(ph))
+            hit = a & (c["x"] ** 2 + c["y"] ** 2 > float(el["aperture"]) ** 2)
+            lost[hit] = t
+            alive &= ~hit
+    return c, lost
+
+
+# ---- acc-spacecharge-cic-deposit-atomic ----
+
+def _p210_cd_beam(n, rng):
+    """n macro-particles' x, y (float32, m): a Gaussian core of rms sizes P210_CD_SIG about
+    P210_CD_OFF, (1 - P210_CD_HALO) of them, and a halo P210_CD_HALO_SCALE times wider (~0.2%
+    of all off the grid)."""
+    scale = np.where(rng.random(n) < P210_CD_HALO, P210_CD_HALO_SCALE, 1.0)
+    x = P210_CD_OFF[0] + rng.standard_normal(n) * P210_CD_SIG[0] * scale
+    y = P210_CD_OFF[1] + rng.standard_normal(n) * P210_CD_SIG[1] * scale
+    return x.astype(np.float32), y.astype(np.float32)
+
+
+def _p210_cd_args(n, rng):
+    """x, y (_p210_cd_beam), n, the charge a macro-particle (pC), xmin, ymin, 1 / dx, nx, ny,
+    rho (float32 nx x nx) zeroed."""
+    n = int(n)
+    x, y = _p210_cd_beam(n, rng)
+    return [x, y, _i32(n), np.float32(P210_CD_CHARGE / max(n, 1)), np.float32(P210_CD_XMIN),
+            np.float32(P210_CD_XMIN), np.float32(1 / P210_CD_DX), np.int32(P210_CD_NX), np.int32(P210_CD_NX),
+            np.zeros(P210_CD_NX * P210_CD_NX, np.float32)]
+
+
+def _p210_cd_ref(x, y, q, xmin, ymin, inv_dx, nx, ny):
+    """cic_deposit in float64 (the grid coordinates in float32 as the kernel's): ny x nx."""
+    gx = (np.asarray(x, np.float32) - np.float32(xmin)) * np.float32(inv_dx)
+    gy = (np.asarray(y, np.float32) - np.float32(ymin)) * np.float32(inv_dx)
+    ix, iy = np.floor(gx).astype(np.int64), np.floor(gy).astype(np.int64)
+    ok = (ix >= 0) & (iy >= 0) & (ix < nx - 1) & (iy < ny - 1)
+    ix, iy = ix[ok], iy[ok]
+    fx, fy = gx[ok].astype(np.float64) - ix, gy[ok].astype(np.float64) - iy
+    rho = np.zeros((ny, nx))
+    q = float(np.float32(q))
+    np.add.at(rho, (iy, ix), q * (1 - fx) * (1 - fy))
+    np.add.at(rho, (iy, ix + 1), q * fx * (1 - fy))
+    np.add.at(rho, (iy + 1, ix), q * (1 - fx) * fy)
+    np.add.at(rho, (iy + 1, ix + 1), q * fx * fy)
+    return rho
+
+
+# ---- acc-emittance-moments-halo-f64 ----
+
+def _p210_bm_twiss():
+    """The design Twiss functions (struct Twiss, by value) in x and y."""
+    out = []
+    for beta, alpha, eps in P210_BM_TWISS:
+        t = np.zeros((), P210_TW_DTYPE)
+        t["beta"], t["alpha"], t["inv_eps"] = beta, alpha, 1 / eps
+        out.append(t)
+    return out
+
+
+def _p210_bm_beam(n, rng):
+    """n particles (P210_PART_DTYPE): Gaussian in x and y with the design Twiss mismatched
+    (P210_BM_MISMATCH) and, for P210_BM_HALO of them, amplitudes (J / eps) Pareto(1.5) from 4
+    at uniform phases; z, dp Gaussian (unused)."""
+    fb, da, fe = P210_BM_MISMATCH
+    halo = np.flatnonzero(rng.random(n) < P210_BM_HALO)
+    f32 = np.float32
+    cols = []
+    for beta, alpha, eps in P210_BM_TWISS:
+        b, a, e = beta * fb, alpha + da, eps * fe
+        u = rng.standard_normal(n, dtype=f32) * f32(np.sqrt(e))
+        pu = rng.standard_normal(n, dtype=f32) * f32(np.sqrt(e))
+        q, pq = f32(np.sqrt(b)) * u, (pu - f32(a) * u) / f32(np.sqrt(b))
+        m = len(halo)
+        J = eps * 4 * (1 + rng.pareto(1.5, m))          # Pareto(1.5) from 4 emittances
+        ph = rng.uniform(0, 2 * np.pi, m)
+        hu, hp = np.sqrt(2 * J) * np.cos(ph), -np.sqrt(2 * J) * np.sin(ph)
+        q[halo] = np.sqrt(beta) * hu
+        pq[halo] = (hp - alpha * hu) / np.sqrt(beta)
+        cols += [q, pq]
+    cols += [rng.standard_normal(n, dtype=f32) * f32(0.3), rng.standard_normal(n, dtype=f32) * f32(1e-3)]
+    p = np.stack(cols, axis=1).view(P210_PART_DTYPE).ravel()
+    return p
+
+
+def _p210_bm_args(n, rng):
+    """n particles (_p210_bm_beam), n, the Twiss structs, mom (float64 10) and halo (uint32
+    32) zeroed."""
+    n = int(n)
+    tx, ty = _p210_bm_twiss()
+    return [_p210_bm_beam(n, rng), _i32(n), tx, ty, np.zeros(P210_BM_NMOM), np.zeros(P210_BM_HBINS, np.uint32)]
+
+
+def _p210_bm_ref(parts, tx, ty, eps=1e-5):
+    """beam_moments in float64: the ten sums, the halo histogram and the particles whose
+    amplitude lies within eps (relative) of a power of two (the kernel's float32 amplitude
+    may fall in either octave)."""
+    c = {k: np.asarray(parts[k], np.float64) for k in ("x", "px", "y", "py")}
+    x, px, y, py = c["x"], c["px"], c["y"], c["py"]
+    mom = np.array([x.sum(), px.sum(), (x * x).sum(), (x * px).sum(), (px * px).sum(),
+                    y.sum(), py.sum(), (y * y).sum(), (y * py).sum(), (py * py).sum()])
+    a = np.zeros(len(x))
+    for q, pq, t in ((x, px, tx), (y, py, ty)):
+        b, al, ie = (float(t[k]) for k in ("beta", "alpha", "inv_eps"))
+        u = al * q + b * pq
+        a += (q * q + u * u) / b * ie
+    with np.errstate(divide="ignore"):
+        l2 = np.log2(a)
+    b = np.clip(np.floor(l2), -1000, 1000) + P210_BM_HOFF
+    b = np.clip(b, 0, P210_BM_HBINS - 1).astype(np.int64)
+    marg = (a > 0) & (np.abs(l2 - np.rint(l2)) < eps / np.log(2))
+    return mom, np.bincount(b, minlength=P210_BM_HBINS), marg
+
+
+def _p210_bm_emittance(mom, n):
+    """The rms emittances (x, y) from the sums."""
+    m = np.asarray(mom, np.float64) / n
+    out = []
+    for k in (0, 5):
+        sxx = m[k + 2] - m[k] ** 2
+        sxp = m[k + 3] - m[k] * m[k + 1]
+        spp = m[k + 4] - m[k + 1] ** 2
+        out.append(np.sqrt(sxx * spp - sxp ** 2))
+    return out
+
+
+# ---- acc-wakefield-conv-smem ----
+
+def _p210_wk_wake(nbins=P210_WK_BINS):
+    """The wake function a bin (float32 nbins, V / pC): a broadband resonator (P210_WK_BB)
+    and a higher-order mode (P210_WK_HOM), each 2 alpha R_s e^(-alpha t) (cos w t - alpha / w
+    sin w t), bin 0 half of W(0+) (the beam-loading theorem)."""
+    t = np.arange(nbins) * P210_WK_DT
+    w = np.zeros(nbins)
+    for fr, Q, rs in (P210_WK_BB, P210_WK_HOM):
+        wr = 2 * np.pi * fr
+        al = wr / (2 * Q)
+        wb = np.sqrt(wr * wr - al * al)
+        w += 2 * al * rs * np.exp(-al * t) * (np.cos(wb * t) - al / wb * np.sin(wb * t)) * 1e-12
+    w[0] *= 0.5
+    return w.astype(np.float32)
+
+
+def _p210_wk_profiles(m, rng, nbins=P210_WK_BINS):
+    """m turns' line densities (float32 m x nbins, pC a bin, bin 0 the head): P210_WK_NMP
+    macro-particles (Poisson counts) of a Gaussian bunch of P210_WK_Q pC, rms
+    P210_WK_SIGT breathing by 10% at twice the synchrotron tune and its centre oscillating
+    by P210_WK_AMP at P210_WK_QS; bins beyond ~5 sigma empty."""
+    t = (np.arange(nbins + 1) - 0.5) * P210_WK_DT
+    from math import erf
+    erfv = np.vectorize(erf)
+    out = np.zeros((m, nbins))
+    ph0, ph1 = rng.uniform(0, 2 * np.pi, 2)
+    for k in range(m):
+        c = P210_WK_T0 + P210_WK_AMP * np.sin(2 * np.pi * P210_WK_QS * k + ph0)
+        s = P210_WK_SIGT * (1 + 0.1 * np.sin(4 * np.pi * P210_WK_QS * k + ph1))
+        cdf = 0.5 * (1 + erfv((t - c) / (s * np.sqrt(2))))
+        out[k] = rng.poisson(P210_WK_NMP * np.diff(cdf))
+    return (out * (P210_WK_Q / P210_WK_NMP)).astype(np.float32)
+
+
+def _p210_wk_args(n, rng, nbins=P210_WK_BINS):
+    """n profiles (_p210_wk_profiles, flat), the wake (_p210_wk_wake), volt (float32 n x
+    nbins) zeroed, nbins."""
+    n = int(n)
+    return [_p210_wk_profiles(n, rng, nbins).ravel(), _p210_wk_wake(nbins), np.zeros(n * nbins, np.float32),
+            np.int32(nbins)]
+
+
+def _p210_wk_ref(lam, wake, nbins):
+    """wake_potential in float64 (profiles x nbins) and each bin's sum of |terms|."""
+    lam = np.asarray(lam, np.float64).reshape(-1, nbins)
+    w = np.asarray(wake, np.float64)
+    v = np.array([-np.convolve(r, w)[:nbins] for r in lam])
+    s = np.array([np.convolve(np.abs(r), np.abs(w))[:nbins] for r in lam])
+    return v, s
+
+
+# ---- acc-tune-dft-int16-shfl ----
+
+def _p210_tn_signals(m, rng, turns=P210_TN_TURNS):
+    """m BPM signals (int16 m x turns, ADC counts of 1 um): particles of a kicked Gaussian
+    beam (J / eps ~ Exp(1) in x and y, beta P210_TN_BETA: ~6 mm amplitudes, 1% above 14 mm),
+    tunes P210_TN_Q0 shifted with amplitude (P210_TN_DET: a ~0.01 footprint), chromatic phase
+    modulation at P210_TN_QS (index ~ Exp(0.3)), 3% second harmonic, 5% x-y coupling, a
+    closed-orbit offset N(0, 0.5 mm), noise N(0, 30 um), 0.2% decoherence a turn for a third,
+    rounded and saturated to 16 bits; P210_TN_DEAD of the channels dead (zeros)."""
+    t = np.arange(turns)
+    jx = rng.exponential(1.0, m)
+    jy = rng.exponential(1.0, m)
+    nux = P210_TN_Q0[0] + P210_TN_DET[0] * jx + P210_TN_DET[1] * jy
+    nuy = P210_TN_Q0[1] + P210_TN_DET[1] * jx + P210_TN_DET[0] * jy
+    A = np.sqrt(2 * jx * P210_TN_EPS * P210_TN_BETA) * 1e6
+    Ay = np.sqrt(2 * jy * P210_TN_EPS * P210_TN_BETA) * 1e6
+    mi = rng.exponential(0.3, m)
+    ph = rng.uniform(0, 2 * np.pi, (3, m))
+    phase = 2 * np.pi * nux[:, None] * t + mi[:, None] * np.sin(2 * np.pi * P210_TN_QS * t + ph[1][:, None]) \
+        + ph[0][:, None]
+    dec = np.where(rng.random(m) < 1 / 3, 0.002, 0.0)
+    x = A[:, None] * np.exp(-dec[:, None] * t) * (np.cos(phase) + 0.03 * np.cos(2 * phase)) \
+        + 0.05 * Ay[:, None] * np.cos(2 * np.pi * nuy[:, None] * t + ph[2][:, None]) \
+        + rng.normal(0, 500, m)[:, None] + rng.normal(0, 30, (m, turns))
+    x = np.clip(np.rint(x), -32768, 32767)
+    x[rng.random(m) < P210_TN_DEAD] = 0
+    return x.astype(np.int16), nux
+
+
+def _p210_tn_args(n, rng):
+    """n signals (_p210_tn_signals, flat), tune and amp (float32 n) and tune_hist (int32
+    P210_TN_HIST) zeroed, n."""
+    n = int(n)
+    return [_p210_tn_signals(n, rng)[0].ravel(), np.zeros(n, np.float32), np.zeros(n, np.float32),
+            np.zeros(P210_TN_HIST, np.int32), _i32(n)]
+
+
+def _p210_tn_ref(bpm, m, eps=1e-4):
+    """tune_dft in float64 (the window's samples and the DFT's angles rounded to float32 as
+    the kernel's): the tunes, the peaks' magnitudes, the spectra (m x P210_TN_FREQ) and
+    whether the highest two bins lie within eps (relative) of each other."""
+    T, F = P210_TN_TURNS, P210_TN_FREQ
+    raw = np.asarray(bpm).reshape(m, T).astype(np.float64)
+    mean = (raw.sum(axis=1) / T).astype(np.float32).astype(np.float64)
+    tt = np.arange(T, dtype=np.float32)
+    w = 0.5 - 0.5 * np.cos(((np.float32(2 * np.pi) * tt) / np.float32(T)).astype(np.float64))
+    x = (raw - mean[:, None]) * w
+    nu = (np.float32(0.5) * np.arange(F, dtype=np.float32)) / np.float32(F)
+    ang = ((np.float32(6.28318530718) * nu)[:, None] * tt[None, :]).astype(np.float64)    # F x T, float32 products
+    re = x @ np.cos(ang).T
+    im = x @ np.sin(ang).T
+    p = re * re + im * im
+    k = np.argmax(p, axis=1)
+    srt = np.sort(p, axis=1)
+    marg = srt[:, -1] - srt[:, -2] <= eps * srt[:, -1]
+    tune = np.zeros(m)
+    for i in range(m):
+        d = 0.0
+        if 0 < k[i] < F - 1:
+            a, b, c = p[i, k[i] - 1], p[i, k[i]], p[i, k[i] + 1]
+            den = a - 2 * b + c
+            d = 0.5 * (a - c) / den if den != 0 else 0.0
+        tune[i] = 0.5 * (k[i] + d) / F
+    return tune, np.sqrt(p.max(axis=1)), p, marg
+
+
+# ---- acc-dynamic-aperture-henon-f64 ----
+
+def _p210_da_arcs():
+    """c_arc (float64 P210_DA_NSEC x 7): each arc's cos / sin of its phase advances in x and
+    y, then the thin sextupole's coefficients a = k beta_x^1.5 / 2, b = beta_y / beta_x, c = k
+    beta_x^0.5 beta_y (normalised coordinates)."""
+    out = np.zeros((P210_DA_NSEC, 7))
+    for s in range(P210_DA_NSEC):
+        mx, my = 2 * np.pi * P210_DA_MUX[s], 2 * np.pi * P210_DA_MUY[s]
+        k, (bx, by) = P210_DA_K2[s], P210_DA_BETA[s]
+        out[s] = [np.cos(mx), np.sin(mx), np.cos(my), np.sin(my), 0.5 * k * bx ** 1.5, by / bx, k * bx ** 0.5 * by]
+    return out
+
+
+def _p210_da_syms(n, rng):
+    return {"c_arc": _p210_da_arcs()}
+
+
+def _p210_da_args(n, rng, turns=P210_DA_TURNS):
+    """turns (uint16 n x P210_DA_NANG) and plane (uint8 n x P210_DA_NANG) zeroed, nrad = n, turns, P210_DA_RMAX,
+    P210_DA_R2LOST."""
+    n = int(n)
+    return [np.zeros(n * P210_DA_NANG, np.uint16), np.zeros(n * P210_DA_NANG, np.uint8), _i32(n), np.int32(turns),
+            np.float64(P210_DA_RMAX), np.float64(P210_DA_R2LOST)]
+
+
+def _p210_da_ref(nrad, turns, rmax=P210_DA_RMAX, r2lost=P210_DA_R2LOST, arcs=None, scale=1.0):
+    """da_scan in float64 (the initial amplitudes times `scale`): the turns survived and the
+    planes (nrad x 64, flat as the kernel's)."""
+    arcs = _p210_da_arcs() if arcs is None else arcs
+    ir, ia = np.divmod(np.arange(nrad * P210_DA_NANG), P210_DA_NANG)
+    r = rmax * (ir + 1) / nrad * scale
+    th = (ia + 0.5) * (np.pi / 2) / P210_DA_NANG
+    x, y = r * np.cos(th), r * np.sin(th)
+    px, py = np.zeros_like(x), np.zeros_like(x)
+    surv = np.full(len(x), turns, np.int64)
+    plane = np.zeros(len(x), np.int64)
+    alive = np.ones(len(x), bool)
+    for t in range(turns):
+        idx = np.flatnonzero(alive)
+        if not len(idx):
+            break
+        X, PX, Y, PY = x[idx], px[idx], y[idx], py[idx]
+        for cx, sx, cy, sy, a, b, c in arcs:
+            X, PX = cx * X + sx * PX, -sx * X + cx * PX
+            Y, PY = cy * Y + sy * PY, -sy * Y + cy * PY
+            PX = PX - a * (X * X - b * Y * Y)
+            PY = PY + c * X * Y
+        x[idx], px[idx], y[idx], py[idx] = X, PX, Y, PY
+        with np.errstate(over="ignore", invalid="ignore"):
+            out = X * X + Y * Y > r2lost
+        j = idx[out]
+        surv[j] = t
+        plane[j] = np.where(np.abs(X[out]) >= np.abs(Y[out]), 1, 2)
+        alive[j] = False
+    return surv, plane
+
+
+UNSEEN208 = [
+    TimingProbe("probe/acc-fodo-rf-track-const", "probe-unseen208", "fodo_track", 1 << 21, P210_FT_BLOCK,
+                lambda n: -(-n // P210_FT_BLOCK), _p210_ft_args, source=P210_SOURCE, symbols=_p210_ft_syms,
+                note="symplectic tracking of 2^21 protons (a Gaussian bunch matched to a ring of 8 thin-lens FODO "
+                     "cells, Q 1.84 / 1.79; 4% halo 2.5x wider; sigma_dp 1e-3, 0.28 m long) for 8 turns through its "
+                     "65 elements (QF, drift, SF, drift, QD, drift, SD, drift a cell, an RF cavity; 24-byte Element "
+                     "structs in __constant__, 1.6 KB), a thread a particle: the 24-byte Particle struct loaded (6 "
+                     "strided 4-byte loads, 768 B a warp, 50 MB in all) and stored back (50 MB) with a 16-bit lost "
+                     "turn (4 MB); per element a uniform switch on the type (constant-cache broadcasts of its "
+                     "fields), a drift's division 1 / (1 + dp) and ~8 FMAs, a quadrupole's 2 or a sextupole's 6, the "
+                     "cavity's 2 sinf once a turn, then the aperture test; 1.1% lost (mostly the halo at the first "
+                     "elements), leaving 30% of the warps a dead lane: 1.09G element steps of ~15 instructions, bound "
+                     "by FP32 issue"),
+    TimingProbe("probe/acc-spacecharge-cic-deposit-atomic", "probe-unseen208", "cic_deposit", 1 << 23, P210_CD_BLOCK,
+                lambda n: min(-(-n // P210_CD_BLOCK), P210_CD_GRID), _p210_cd_args, source=P210_SOURCE,
+                note="cloud-in-cell charge deposition of 2^23 macro-particles (a flat Gaussian beam of 2 x 1 mm rms "
+                     "about a closed-orbit offset, 5% halo 3x wider, 0.17% off the grid) onto a 256 x 256 "
+                     "space-charge grid (0.1 mm cells, 256 KB: L2), a grid-stride loop of 2048 blocks x 256 (16 "
+                     "trips): 2 coalesced float loads (64 MB in all), 2 floorf, the bounds test, 4 global float "
+                     "atomicAdds, results unused (RED), on 4 nodes in 2 rows: 33.5M atomics; a warp's 32 particles "
+                     "land in ~32 different cells, but the core's ~2400 cells take over 1000 particles each (6500 at "
+                     "the peak): bound by the L2's atomic throughput"),
+    TimingProbe("probe/acc-emittance-moments-halo-f64", "probe-unseen208", "beam_moments", 1 << 24, P210_BM_BLOCK,
+                lambda n: min(-(-n // P210_BM_BLOCK), P210_BM_GRID), _p210_bm_args, source=P210_SOURCE,
+                note="the beam's second moments and halo census over 2^24 particles (403 MB of 24-byte structs: "
+                     "Gaussian in x and y with the design Twiss mismatched, beta x 1.3, alpha + 0.3, emittance x 1.1, "
+                     "and a 1% halo of Pareto(1.5) amplitudes), a grid-stride loop of 2048 blocks x 256 (32 trips): "
+                     "the struct's 4 used floats (a warp's loads span 768 B: each line from DRAM once, then L1 hits), "
+                     "4 conversions and 10 DFMA / DMUL into a local array of 10 doubles (registers once unrolled), "
+                     "the Courant-Snyder amplitude in float (2 divisions), its octave from the float's exponent bits, "
+                     "a shared atomicAdd on 32 bins (a warp's lanes in ~6 bins, ~12 on the busiest word: serialised); "
+                     "then 10 x 256 doubles in shared memory (20 KB), an 8-step tree reduction between __syncthreads, "
+                     "10 global double atomicAdds and ~16 unsigned ones a block: bound by the DRAM reads, the shared "
+                     "atomics' replays next"),
+    TimingProbe("probe/acc-wakefield-conv-smem", "probe-unseen208", "wake_potential", 4096, P210_WK_TILE,
+                lambda n: (P210_WK_BINS // P210_WK_TILE, n), _p210_wk_args, source=P210_SOURCE,
+                note="the longitudinal wake potential of 4096 turns' bunch profiles (512 bins of 40 ps; a Gaussian of "
+                     "1.2 ns rms, breathing and oscillating at the synchrotron tune, as 2e5 macro-particles' Poisson "
+                     "counts: half the bins empty) convolved causally with a broadband resonator's and a higher-order "
+                     "mode's wake (a 2 KB table, L1), a block of 256 threads 256 bins of one profile (grid 2 x 4096): "
+                     "the profile's tiles up to the block's own staged into shared memory (a coalesced float load a "
+                     "thread between 2 __syncthreads), then 256 trips each of a broadcast shared load, the causality "
+                     "test (divergent on the diagonal tile only), a coalesced wake[i - j] load from L1 and an FMA: "
+                     "805M trips (538M live terms), 8 MB in and 8 MB out: bound by the inner loop's L1 loads and issue"),
+    TimingProbe("probe/acc-tune-dft-int16-shfl", "probe-unseen208", "tune_dft", 2048, P210_TN_BLOCK,
+                lambda n: n, _p210_tn_args, source=P210_SOURCE,
+                note="betatron tunes of 2048 BPM signals of 512 turns (16-bit ADC counts of 1 um, 2 MB: a kicked "
+                     "Gaussian beam's particles, amplitudes ~6 mm, tunes near 0.31 spread ~0.007 by amplitude "
+                     "detuning, synchrotron sidebands, coupling, noise, closed-orbit offsets, 1% dead channels), a "
+                     "block of 256 threads a signal: 2 int16 loads a thread, a 5-step __shfl_down_sync sum and a "
+                     "shared atomicAdd for the mean, the Hann window by cosf into shared memory, then 2 candidate "
+                     "tunes a thread (512 over 0 .. 0.5), each 512 turns of sincosf (arguments up to 1600 rad: the "
+                     "fast path's reduction), a broadcast shared load and 2 FMAs: 537M sincosf; the argmax by 5 "
+                     "__shfl_down_sync pairs and an 8-entry shared scan by thread 0, parabolic interpolation, a "
+                     "global atomicAdd into a 256-bin tune histogram (~20 bins used): bound by the sincosf's FP32 "
+                     "instructions"),
+    TimingProbe("probe/acc-dynamic-aperture-henon-f64", "probe-unseen208", "da_scan", 8192, P210_DA_BLOCK,
+                lambda n: -(-n * P210_DA_NANG // P210_DA_BLOCK), _p210_da_args, source=P210_SOURCE,
+                symbols=_p210_da_syms,
+                note="a dynamic-aperture scan of a 4-arc sextupole ring's one-turn map (Henon-like, Q 2.28 / 2.31) in "
+                     "double: 8192 radii x 128 angles (1M initial amplitudes up to 2.0 normalised units, the "
+                     "aperture's edge ~0.8 .. 1.6), a thread an amplitude (the angle and the radius by a mask and a "
+                     "shift), up to 64 turns of 4 arcs (2 rotations and a thin sextupole kick: ~16 DFMA / DMUL on "
+                     "uniform __constant__ doubles) and a loss test; half the amplitudes survive all 64 turns, the "
+                     "rest mostly leave within 3 turns, and a warp (32 adjacent angles at one radius) runs to its "
+                     "longest-lived lane: ~45 turns on average, ~20% of the lane-turns idle; a 16-bit and an 8-bit "
+                     "store (3 MB): bound by FP64 throughput"),
+]
+PROBES += UNSEEN208
+
+
+# probe-unseen209 (probes211.cu): a computational materials-microstructure course's kernels (an
+# explicit Cahn-Hilliard step of a spinodally decomposed alloy tiled in shared memory with a
+# halo of two and the chemical potential staged between two barriers, Monte Carlo Potts grain
+# growth on a 16-bit grain map a 2 x 2 sublattice a launch with hashed random numbers, a
+# __constant__ Boltzmann table and flips counted by warp ballots, Kobayashi's anisotropic
+# dendrite model in double with atan2 / cos / sin at five cells a thread and the parameters a
+# struct by value, grain-size and grain-boundary statistics of a 16-bit grain map by a
+# grid-stride loop with contended global atomics and shared misorientation / Read-Shockley /
+# triple-junction tallies, classical nucleation theory on a 3D solute field in double with a
+# depleted-zone byte mask, a warp-aggregated append of the nuclei and a shuffle reduction,
+# a Fan-Chen multi-phase-field step with active parameter tracking merging 24-byte structs
+# of the 5-point stencil in local arrays) as a student who knows CUDA basics writes them,
+# predicted before their first GPU run
+P211_SOURCE = "probes211.cu"
+P211_CH_T, P211_CH_H = 16, 2                     # as #defined in probes211.cu
+P211_CH_C0 = 0.4                                 # the alloy's mean composition (the c ~ 1 phase's fraction)
+P211_CH_LAMBDA = 80.0                            # the coarsened structure's wavelength (cells)
+P211_CH_UP = 8                                   # the random field drawn at 1/8 resolution, interpolated
+P211_CH_A, P211_CH_KAPPA, P211_CH_MDT = 1.0, 0.5, 0.02   # the double well's height, kappa, M dt (dx = 1)
+P211_PT_HITS = 4                                 # as #defined (PT_HITS)
+P211_PT_KT = 0.5                                 # the Potts model's temperature (units of J)
+P211_VOR_CELL = 32                               # the Voronoi seeds' jitter cell (px): 65536 grains at n = 8192
+P211_VOR_WSD = 0.15                              # the Laguerre weights' spread (cell^2)
+P211_KB_PAR = dict(dx=0.03, dt=1e-4, tau=3e-4, eps_bar=0.01, delta=0.02, aniso=6.0, theta0=0.2, alpha=0.9,
+                   gamma=10.0, teq=1.0, latent=1.6)                      # Kobayashi's snowflake run
+P211_KB_DTYPE = np.dtype([(k, "<f8") for k in P211_KB_PAR])             # KobParams
+P211_KB_NUCLEI = 16                              # crystals in the melt (a jittered 4 x 4 grid)
+P211_KB_ELL = 25.0                               # the thermal halo's decay length (cells)
+P211_GB_BINS = 32                                # as #defined (GB_BINS)
+P211_GB_THETA_M = np.float32(0.261799388)        # Read-Shockley's cut-off (15 degrees)
+P211_GB_BLOCK, P211_GB_GRID = 256, 8192          # the grid-stride loop's blocks
+P211_GB_TEX = 0.5                                # grains in the cube texture component (the rest random)
+P211_GB_TEX_SD = np.deg2rad(6.0)                 # the component's spread
+P211_NU_BLOCK, P211_NU_GRID = 256, 8192
+P211_NU_DTYPE = np.dtype([("x", "<i4"), ("y", "<i4"), ("z", "<i4"), ("r", "<f4")])   # Nucleus
+P211_NU_CNT_DTYPE = np.dtype([(k, "<f8") for k in ("c_eq", "xp", "kT", "omega", "gamma", "diff", "a4", "time", "vdt")])
+P211_NU_C0, P211_NU_SD = 0.017, 0.12             # Al-4wt%Cu: 1.7 at% Cu, 12% fluctuations (relative)
+P211_NU_CORR = 1.5                               # the fluctuations' correlation length (cells of 1 nm)
+P211_NU_CEQ = 0.0015                             # the solubility at 190 C
+P211_NU_PREC = 400                               # precipitates already there
+P211_NU_CP = 0.33                                # their composition (Al2Cu)
+P211_NU_MAX = 1 << 16                            # nuclei slots
+P211_NU_PAR = dict(c_eq=P211_NU_CEQ, xp=P211_NU_CP, kT=1.380649e-23 * 463.15, omega=1.66e-29, gamma=0.078, diff=1e-17,
+                   a4=(4.05e-10) ** 4, time=60.0, vdt=1e-27 * 30.0)      # SI; a cell (1 nm)^3, a 30 s step
+P211_APT_K, P211_APT_EMPTY, P211_APT_MIN = 4, 0xffff, np.float32(1e-4)   # as #defined
+P211_APT_DTYPE = np.dtype([("id", "<u2", (4,)), ("phi", "<f4", (4,))])  # AptCell, 24 bytes
+P211_APT_W = 1.5                                 # the initial interfaces' tanh width (cells)
+P211_APT_PAR = (0.1, 1.0, 1.0, 1.0, 1.0)         # ldt, alpha, beta, gamma, kappa (Fan-Chen, dx = 1)
+
+
+def _p211_voronoi(n, rng, cell=P211_VOR_CELL, wsd=P211_VOR_WSD, top=1):
+    """A Laguerre (power-weighted Voronoi) tessellation of the periodic n x n grid: a seed
+    jittered uniformly in each cell x cell square, weights N(0, wsd^2) cell^2 (area CV ~0.45,
+    a few grains swallowed), each pixel given the nearest of the 9 seeds of its square and
+    the 8 around. top 1: the grain (int64 n x n, the seeds' index cy m + cx); top k: the
+    grain and the k - 1 seeds whose boundaries with it lie nearest the pixel (int64 n x n x
+    k) and those distances (float32, 0 for the grain itself)."""
+    m = n // cell
+    oy, ox = rng.random((m, m)), rng.random((m, m))
+    w = (wsd * rng.standard_normal((m, m)) * cell * cell).astype(np.float32)
+    loc = np.arange(cell, dtype=np.float32) + np.float32(0.5)
+    lab = np.empty((m, cell, m, cell, top), np.int32)
+    dist = np.zeros((m, cell, m, cell, top), np.float32)
+    rows = max(1, (1 << 20) // (cell * n))                # coarse rows a chunk (~1M pixels)
+    for r0 in range(0, m, rows):
+        cy = np.arange(r0, min(m, r0 + rows))
+        shp = (len(cy), cell, m, cell)
+        cand = []
+        for q in range(9):                                 # candidate q's power distances and seed
+            dy, dx = q // 3 - 1, q % 3 - 1
+            iy, ix = (cy[:, None] + dy) % m, (np.arange(m)[None, :] + dx) % m
+            sy = ((dy + oy[iy, ix]) * cell).astype(np.float32)[:, None, :, None]
+            sx = ((dx + ox[iy, ix]) * cell).astype(np.float32)[:, None, :, None]
+            D = (loc[None, :, None, None] - sy) ** 2 - w[iy, ix][:, None, :, None]
+            D = D + (loc[None, None, None, :] - sx) ** 2
+            cand.append((D, sy, sx, (iy * m + ix)[:, None, :, None]))
+        best = np.full(shp, np.inf, np.float32)
+        qb = np.zeros(shp, np.int8)
+        for q, (D, _, _, _) in enumerate(cand):
+            mask = D < best
+            np.copyto(best, D, where=mask)
+            np.copyto(qb, np.int8(q), where=mask)
+
+        def seed(q):                                       # candidate q's seed index
+            gy = (cy[:, None, None, None] + q // 3 - 1) % m
+            gx = (np.arange(m)[None, None, :, None] + q % 3 - 1) % m
+            return gy * m + gx
+
+        q0 = qb.astype(np.int64)
+        g0 = seed(q0)
+        lab[r0:r0 + len(cy), ..., 0] = g0
+        if top == 1:
+            continue
+        g0y, g0x = g0 // m, g0 % m
+        bsy = (q0 // 3 - 1 + oy[g0y, g0x]).astype(np.float32) * cell
+        bsx = (q0 % 3 - 1 + ox[g0y, g0x]).astype(np.float32) * cell
+        d = np.empty((9,) + shp, np.float32)
+        for q, (D, sy, sx, _) in enumerate(cand):
+            sep = np.sqrt((sy - bsy) ** 2 + (sx - bsx) ** 2)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                d[q] = np.where(qb != q, (D - best) / (2 * sep), np.float32(np.inf))
+        for k in range(1, top):                            # the k-th nearest boundary
+            j = d.argmin(axis=0)
+            dist[r0:r0 + len(cy), ..., k] = np.take_along_axis(d, j[None], 0)[0]
+            lab[r0:r0 + len(cy), ..., k] = seed(j)
+            np.put_along_axis(d, j[None], np.float32(np.inf), 0)
+    lab, dist = lab.reshape(n, n, top), dist.reshape(n, n, top)
+    return lab[..., 0] if top == 1 else (lab, dist)
+
+
+def _p211_ids(m, rng, limit=1 << 16):
+    """m distinct 16-bit grain ids in random order (below limit)."""
+    return rng.permutation(limit)[:m].astype(np.int64)
+
+
+# ---- ch-spinodal-halo2-smem ----
+
+def _p211_ch_field(n, rng, lam=P211_CH_LAMBDA, c0=P211_CH_C0, up=P211_CH_UP):
+    """A spinodally decomposed binary alloy mid-coarsening (float32 n x n, periodic): a
+    Gaussian random field with a ring spectrum at wavelength lam (width 0.3 / lam) drawn at
+    1/up resolution and interpolated bilinearly, cut at its (1 - c0) quantile, the signed
+    distance ~ (psi - q) / |grad psi| through the equilibrium profile 0.5 (1 + tanh d) (4
+    cells wide), bulk compositions 0.02 / 0.98, noise N(0, 0.005^2): mean ~c0, ~7% of the
+    cells within 0.1 .. 0.9."""
+    nl = n // up
+    k = np.fft.fftfreq(nl)[:, None] ** 2 + np.fft.rfftfreq(nl)[None, :] ** 2
+    k0 = up / lam
+    filt = np.exp(-0.5 * ((np.sqrt(k) - k0) / (0.3 * k0)) ** 2)
+    f = np.fft.irfft2(np.fft.rfft2(rng.standard_normal((nl, nl))) * filt, (nl, nl))
+    f /= f.std()
+    gy, gx = (np.roll(f, -1, 0) - np.roll(f, 1, 0)) / (2 * up), (np.roll(f, -1, 1) - np.roll(f, 1, 1)) / (2 * up)
+    g = np.sqrt((gx ** 2 + gy ** 2).mean())
+    q = np.quantile(f, 1 - c0)
+    pos = (np.arange(n) + 0.5) / up - 0.5
+    i0 = np.floor(pos).astype(np.int64)
+    t = (pos - i0).astype(np.float32)
+    f = f.astype(np.float32)
+    rows = f[:, i0 % nl] * (1 - t) + f[:, (i0 + 1) % nl] * t                 # nl x n
+    psi = rows[i0 % nl] * (1 - t)[:, None]
+    psi += rows[(i0 + 1) % nl] * t[:, None]
+    psi -= np.float32(q)
+    psi *= np.float32(1 / g)
+    np.tanh(psi, out=psi)
+    psi *= np.float32(0.48)
+    psi += np.float32(0.5)
+    psi += np.float32(0.005) * rng.standard_normal((n, n), dtype=np.float32)
+    return psi.ravel()
+
+
+def _p211_ch_args(n, rng):
+    """c (_p211_ch_field), c_new zeroed, n, A, kappa, M dt."""
+    return [_p211_ch_field(int(n), rng), np.zeros(int(n) ** 2, np.float32), _i32(n), np.float32(P211_CH_A),
+            np.float32(P211_CH_KAPPA), np.float32(P211_CH_MDT)]
+
+
+def _p211_ch_ref(c, n, A=P211_CH_A, kappa=P211_CH_KAPPA, mdt=P211_CH_MDT):
+    """ch_spinodal_tile in float64."""
+    c = np.asarray(c, np.float64).reshape(n, n)
+    lap = lambda a: np.roll(a, 1, 0) + np.roll(a, -1, 0) + np.roll(a, 1, 1) + np.roll(a, -1, 1) - 4 * a
+    mu = 2 * A * c * (1 - c) * (1 - 2 * c) - kappa * lap(c)
+    return c + mdt * lap(mu)
+
+
+# ---- potts-moore-sublattice-ballot ----
+
+def _p211_grain_map(n, rng, cell=P211_VOR_CELL):
+    """A 16-bit grain map (uint16 n x n): _p211_voronoi's grains given distinct random ids
+    (65536 grains ~36 px across at n 8192, ~15% of the sites next to another grain)."""
+    lab = _p211_voronoi(int(n), rng, cell)
+    m = int(n) // cell
+    return _p211_ids(m * m, rng)[lab].astype(np.uint16)
+
+
+def _p211_pt_syms(n, rng, kT=P211_PT_KT):
+    return {"c_boltz": np.exp(-np.arange(9) / kT).astype(np.float32)}
+
+
+def _p211_pt_args(n, rng, sub=(1, 0), seed=20250, cell=P211_VOR_CELL):
+    """spin (_p211_grain_map, flat), n, the sublattice (sx, sy), the launch's seed, flips
+    (int32 1) zeroed."""
+    return [_p211_grain_map(n, rng, cell).ravel(), _i32(n), np.int32(sub[0]), np.int32(sub[1]), np.uint32(seed),
+            np.zeros(1, np.int32)]
+
+
+def _p211_hash(x):
+    """hash32 (lowbias32) on uint32 arrays."""
+    x = np.asarray(x, np.uint64) & 0xffffffff
+    x ^= x >> 16
+    x = (x * 0x7feb352d) & 0xffffffff
+    x ^= x >> 15
+    x = (x * 0x846ca68b) & 0xffffffff
+    x ^= x >> 16
+    return x
+
+
+def _p211_pt_ref(spin, n, sx, sy, seed, boltz):
+    """potts_grain_growth: the map after the pass (int64 n x n) and the sites that changed."""
+    s = np.asarray(spin, np.int64).reshape(n, n).copy()
+    ys, xs = np.meshgrid(np.arange(sy, n, 2), np.arange(sx, n, 2), indexing="ij")
+    nb = np.stack([s[(ys + dy) % n, (xs + dx) % n] for dy, dx in
+                   ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))], axis=-1)
+    old = s[ys, xs]
+    cur = old.copy()
+    bnd = (nb != old[..., None]).any(axis=-1)
+    site = (ys * n + xs).astype(np.uint64)
+    b32 = np.asarray(boltz, np.float32)
+    for h in range(P211_PT_HITS):
+        r = _p211_hash(site ^ _p211_hash((np.uint64(seed) * P211_PT_HITS + h) & 0xffffffff))
+        trial = np.take_along_axis(nb, (r & 7).astype(np.int64)[..., None], -1)[..., 0]
+        de = (nb != trial[..., None]).sum(-1) - (nb != cur[..., None]).sum(-1)
+        u = (r >> 8).astype(np.float32) * np.float32(1 / 16777216)
+        acc = bnd & (trial != cur) & ((de <= 0) | (u < b32[np.clip(de, 0, 8)]))
+        cur = np.where(acc, trial, cur)
+    s[ys, xs] = cur
+    return s, int((cur != old).sum())
+
+
+# ---- kobayashi-dendrite-double-aniso ----
+
+def _p211_kb_params():
+    p = np.zeros((), P211_KB_DTYPE)
+    for k, v in P211_KB_PAR.items():
+        p[k] = v
+    return p[()]
+
+
+def _p211_kb_fields(n, rng, nuclei=P211_KB_NUCLEI, ell=P211_KB_ELL):
+    """Kobayashi's phase and temperature mid-growth (float64 n x n each): nuclei six-armed
+    crystals on a jittered 4 x 4 grid (their arms along theta0 + k pi / 3 as the model's
+    anisotropy has them), tips at R ~ U(0.15, 0.4) n / 4 cells, arms |cos 3(theta - theta0)|^6
+    over a core of 0.25 R with 3% side-branch ripples, a tanh interface 2 cells wide (phi 1
+    solid, 0 melt); T 0.9 in the solid and a thermal halo 0.9 exp(-d / ell) ahead of the
+    interfaces in the undercooled melt (T 0), noise N(0, 0.002^2): ~8% solid at n 3072."""
+    th0 = P211_KB_PAR["theta0"]
+    phi = np.zeros((n, n))
+    dout = np.full((n, n), np.inf)
+    g = int(round(np.sqrt(nuclei)))
+    for k in range(nuclei):
+        cy = (k // g + 0.5 + rng.uniform(-0.2, 0.2)) * n / g
+        cx = (k % g + 0.5 + rng.uniform(-0.2, 0.2)) * n / g
+        R = rng.uniform(0.15, 0.4) * n / g
+        r0 = int(min(R + 4 * ell, n / g * 0.75))
+        y0, y1 = max(0, int(cy) - r0), min(n, int(cy) + r0 + 1)
+        x0, x1 = max(0, int(cx) - r0), min(n, int(cx) + r0 + 1)
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        dy, dx = yy - cy, xx - cx
+        rho, th = np.hypot(dx, dy), np.arctan2(dy, dx)
+        ph = rng.uniform(0, 2 * np.pi)
+        tip = R * (0.25 + 0.75 * np.abs(np.cos(3 * (th - th0))) ** 6) * (1 + 0.03 * np.sin(40 * th + ph))
+        d = rho - tip
+        phi[y0:y1, x0:x1] = np.maximum(phi[y0:y1, x0:x1], 0.5 * (1 - np.tanh(d)))
+        dout[y0:y1, x0:x1] = np.minimum(dout[y0:y1, x0:x1], d)
+    T = 0.9 * np.exp(-np.clip(dout, 0, None) / ell)
+    T = np.where(np.isinf(dout), 0.0, T) + rng.normal(0, 0.002, (n, n))
+    return phi.ravel(), T.ravel()
+
+
+def _p211_kb_args(n, rng):
+    """phi, T (_p211_kb_fields), phi_new and T_new zeroed, n, the parameters."""
+    n = int(n)
+    phi, T = _p211_kb_fields(n, rng)
+    return [phi, T, np.zeros(n * n), np.zeros(n * n), _i32(n), _p211_kb_params()]
+
+
+def _p211_kb_ref(phi, T, n, par=P211_KB_PAR):
+    """kobayashi_dendrite in numpy (float64): phi_new, T_new (n x n)."""
+    p = par
+    phi = np.asarray(phi, np.float64).reshape(n, n)
+    T = np.asarray(T, np.float64).reshape(n, n)
+    P = np.pad(phi, 1, mode="edge")
+    TP = np.pad(T, 1, mode="edge")
+    gx = (P[1:-1, 2:] - P[1:-1, :-2]) / (2 * p["dx"])
+    gy = (P[2:, 1:-1] - P[:-2, 1:-1]) / (2 * p["dx"])
+    th = np.arctan2(gy, gx)
+    eps = p["eps_bar"] * (1 + p["delta"] * np.cos(p["aniso"] * (th - p["theta0"])))
+    deps = -p["eps_bar"] * p["aniso"] * p["delta"] * np.sin(p["aniso"] * (th - p["theta0"]))
+    E = lambda a: np.pad(a, 1, mode="edge")                   # the clamped neighbours' values
+    ee, gxp, gyp = E(eps * deps), E(gx), E(gy)
+    e2 = E(eps * eps)
+    d2 = 2 * p["dx"]
+    term1 = (ee[2:, 1:-1] * gxp[2:, 1:-1] - ee[:-2, 1:-1] * gxp[:-2, 1:-1]) / d2
+    term2 = -(ee[1:-1, 2:] * gyp[1:-1, 2:] - ee[1:-1, :-2] * gyp[1:-1, :-2]) / d2
+    lap = (P[1:-1, :-2] + P[1:-1, 2:] + P[:-2, 1:-1] + P[2:, 1:-1] - 4 * phi) / p["dx"] ** 2
+    term3 = eps * eps * lap + (e2[1:-1, 2:] - e2[1:-1, :-2]) / d2 * gx + (e2[2:, 1:-1] - e2[:-2, 1:-1]) / d2 * gy
+    m = p["alpha"] / np.pi * np.arctan(p["gamma"] * (p["teq"] - T))
+    pn = phi + p["dt"] * (term1 + term2 + term3 + phi * (1 - phi) * (phi - 0.5 + m)) / p["tau"]
+    lapT = (TP[1:-1, :-2] + TP[1:-1, 2:] + TP[:-2, 1:-1] + TP[2:, 1:-1] - 4 * T) / p["dx"] ** 2
+    return pn, T + p["dt"] * lapT + p["latent"] * (pn - phi)
+
+
+# ---- gb-stats-gridstride-atomics ----
+
+def _p211_gb_ori(m, rng, tex=P211_GB_TEX, sd=P211_GB_TEX_SD):
+    """m grains' in-plane orientations (float32 radians in 0 .. pi / 2, 4-fold symmetry): a
+    fraction tex in the cube component N(0, sd^2) (wrapped), the rest uniform."""
+    a = np.where(rng.random(m) < tex, rng.normal(0, sd, m), rng.uniform(0, np.pi / 2, m))
+    return np.mod(a, np.pi / 2).astype(np.float32)
+
+
+def _p211_gb_args(n, rng, cell=P211_VOR_CELL):
+    """label (_p211_grain_map, flat: 65536 grains at n 8192), ori (float32 65536: the ids'
+    orientations), n, area and perim (int32 65536), mis_hist (int32 GB_BINS), junctions
+    (int32 1), gb_energy (float32 1) zeroed."""
+    return [_p211_grain_map(n, rng, cell).ravel(), _p211_gb_ori(1 << 16, rng), _i32(n), np.zeros(1 << 16, np.int32),
+            np.zeros(1 << 16, np.int32), np.zeros(P211_GB_BINS, np.int32), np.zeros(1, np.int32),
+            np.zeros(1, np.float32)]
+
+
+def _p211_gb_grid(n):
+    return min(-(-int(n) * int(n) // P211_GB_BLOCK), P211_GB_GRID)
+
+
+def _p211_gb_mis(a, b):
+    """The kernel's misorientation (float32, 0 .. pi / 4) and its bin."""
+    h = np.float32(np.pi / 2)
+    th = np.abs(np.asarray(a, np.float32) - np.asarray(b, np.float32))
+    th = np.fmod(th, h)
+    th = np.minimum(th, h - th)
+    b = np.minimum((th / np.float32(np.pi / 4) * np.float32(P211_GB_BINS)).astype(np.int64), P211_GB_BINS - 1)
+    return th, b
+
+
+def _p211_gb_ref(label, ori, n, nid=1 << 16):
+    """gb_stats: area, perim, mis_hist, junctions, gb_energy (float64) and the edges'
+    misorientations' distances to their bins' edges (for margins)."""
+    L = np.asarray(label, np.int64).reshape(n, n)
+    R, D, DR = np.roll(L, -1, 1), np.roll(L, -1, 0), np.roll(np.roll(L, -1, 0), -1, 1)
+    area = np.bincount(L.ravel(), minlength=nid)
+    perim = np.zeros(nid, np.int64)
+    hist = np.zeros(P211_GB_BINS, np.int64)
+    energy, near = 0.0, []
+    for H in (R, D):
+        e = L != H
+        g, h = L[e], H[e]
+        perim += np.bincount(g, minlength=nid) + np.bincount(h, minlength=nid)
+        th, b = _p211_gb_mis(ori[g], ori[h])
+        hist += np.bincount(b, minlength=P211_GB_BINS)
+        r = th.astype(np.float64) / np.float64(P211_GB_THETA_M)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            energy += np.where(r >= 1, 1.0, np.where(r > 0, r * (1 - np.log(r)), 0.0)).sum()
+        x = th / np.float32(np.pi / 4) * P211_GB_BINS
+        near.append(np.abs(x - np.rint(x)).min() if len(x) else 1.0)
+    distinct = 1 + (R != L) + ((D != L) & (D != R)) + ((DR != L) & (DR != R) & (DR != D))
+    return area, perim, hist, int((distinct >= 3).sum()), energy, min(near)
+
+
+# ---- cnt-nucleation-double-warp-append ----
+
+def _p211_nu_syms(n, rng, par=None):
+    p = np.zeros((), P211_NU_CNT_DTYPE)
+    for k, v in (par or P211_NU_PAR).items():
+        p[k] = v
+    return {"c_cnt": p}
+
+
+def _p211_nu_field(n, rng, nprec=P211_NU_PREC):
+    """The solute field of a quenched Al-1.7at%Cu alloy aged at 190 C (float32 n^3, x
+    fastest, cells of 1 nm) and the depleted-zone mask (uint8): Gaussian fluctuations of
+    P211_NU_SD relative (correlation length P211_NU_CORR cells, lognormal-like, so c > c_eq
+    everywhere but in the precipitates' halos) around P211_NU_C0; nprec precipitates (radii
+    lognormal(1.5 nm, 0.35) in 0.8 .. 5, uniform centres) of composition 0.33, each in a
+    diffusion halo c_far - (c_far - 1.2 c_eq) R / r out to 4 R, the mask 1 within 4 R (~3% of
+    the cells at n 256)."""
+    n = int(n)
+    k2 = np.fft.fftfreq(n)[:, None, None] ** 2 + np.fft.fftfreq(n)[None, :, None] ** 2 \
+        + np.fft.rfftfreq(n)[None, None, :] ** 2
+    f = np.fft.irfftn(np.fft.rfftn(rng.standard_normal((n, n, n)).astype(np.float32))
+                      * np.exp(-2 * np.pi ** 2 * P211_NU_CORR ** 2 * k2).astype(np.float32), (n, n, n), (0, 1, 2))
+    f *= np.float32(1 / f.std())
+    c = (P211_NU_C0 * np.exp(P211_NU_SD * f - 0.5 * P211_NU_SD ** 2)).astype(np.float32)       # z, y, x
+    mask = np.zeros((n, n, n), np.uint8)
+    ceq = 1.2 * P211_NU_CEQ
+    for _ in range(nprec):
+        z0, y0, x0 = rng.uniform(0, n, 3)
+        R = float(np.clip(rng.lognormal(np.log(1.5), 0.35), 0.8, 5))
+        h = int(np.ceil(4 * R)) + 1
+        iz, iy, ix = (np.arange(int(v) - h, int(v) + h + 1) for v in (z0, y0, x0))
+        dz, dy, dx = ((iz + 0.5 - z0)[:, None, None], (iy + 0.5 - y0)[None, :, None], (ix + 0.5 - x0)[None, None, :])
+        r = np.sqrt(dz ** 2 + dy ** 2 + dx ** 2)
+        sl = np.ix_(iz % n, iy % n, ix % n)
+        cur = c[sl]
+        halo = r < 4 * R
+        new = np.where(r < R, P211_NU_CP, np.where(halo, cur - (cur - ceq) * R / np.maximum(r, R), cur))
+        c[sl] = new.astype(np.float32)
+        mask[sl] |= halo.astype(np.uint8)
+    return c.ravel(), mask.ravel()
+
+
+def _p211_nu_args(n, rng):
+    """conc, depleted (_p211_nu_field), n, the step's seed, nuclei (Nucleus P211_NU_MAX),
+    count (int32 1), P211_NU_MAX, dg_sum (float64 1) zeroed."""
+    c, m = _p211_nu_field(n, rng)
+    return [c, m, _i32(n), np.uint32(7), np.zeros(P211_NU_MAX, P211_NU_DTYPE), np.zeros(1, np.int32),
+            np.int32(P211_NU_MAX), np.zeros(1, np.float64)]
+
+
+def _p211_nu_grid(n):
+    return min(-(-int(n) ** 3 // P211_NU_BLOCK), P211_NU_GRID)
+
+
+def _p211_nu_prob(c, par=P211_NU_PAR):
+    """The kernel's driving force (J / m^3, 0 where c <= c_eq), critical radius and
+    nucleation probability a cell (float64)."""
+    p = par
+    c = np.asarray(c, np.float32).astype(np.float64)
+    sup = c > p["c_eq"]
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        dgv = np.where(sup, p["xp"] * p["kT"] / p["omega"] * np.log(c / p["c_eq"]), 0.0)
+        g = p["gamma"]
+        rs = 2 * g / dgv
+        dgs = 16 * np.pi * g ** 3 / (3 * dgv * dgv)
+        zeld = p["omega"] * dgv * dgv / (8 * np.pi * np.sqrt(g ** 3 * p["kT"]))
+        beta = 4 * np.pi * rs * rs * p["diff"] * c / p["a4"]
+        tau = 1 / (2 * beta * zeld * zeld)
+        J = c / p["omega"] * zeld * beta * np.exp(-dgs / p["kT"]) * np.exp(-tau / p["time"])
+        prob = np.where(sup, 1 - np.exp(-J * p["vdt"]), 0.0)
+    return dgv, rs, prob
+
+
+def _p211_nu_ref(conc, mask, n, seed, par=P211_NU_PAR):
+    """cnt_nucleation: the nucleating cells (sorted), their critical radii, the driving
+    force's sum, and the cells whose u lies within 1e-9 relative of their probability."""
+    dgv, rs, prob = _p211_nu_prob(conc, par)
+    i = np.arange(int(n) ** 3, dtype=np.uint64)
+    u = _p211_hash(i ^ _p211_hash(seed)).astype(np.float64) * 2.3283064365386963e-10
+    live = (dgv > 0) & (np.asarray(mask) == 0)
+    nuc = live & (u < prob)
+    marg = live & (np.abs(u - prob) <= 1e-9 * prob)
+    cells = np.flatnonzero(nuc)
+    return cells, rs[cells], dgv.sum(), np.flatnonzero(marg)
+
+
+# ---- apt-multiphase-local-union ----
+
+def _p211_apt_field(n, rng, cell=P211_VOR_CELL, w=P211_APT_W):
+    """A multi-phase field of Laguerre grains (AptCell n x n, flat): _p211_voronoi's grain
+    and the 3 seeds whose boundaries lie nearest a pixel, the grain's own order parameter
+    0.5 (1 + tanh(d_1 / w)) and each other's 0.5 (1 - tanh(d_k / w)) (d_k the distance to
+    the boundary with seed k), those under P211_APT_MIN dropped (d_k > 6.9 cells), the
+    largest first, distinct random ids (9216 grains at n 3072): ~34% of the cells hold 1
+    grain, ~35% 2, ~21% 3, ~10% 4."""
+    n = int(n)
+    m = n // cell
+    lab, d = _p211_voronoi(n, rng, cell, top=4)
+    ids = _p211_ids(m * m, rng, limit=P211_APT_EMPTY).astype(np.uint16)
+    d[..., 0] = -d[..., 1]
+    d *= np.float32(2 / w)
+    with np.errstate(over="ignore"):
+        phi = np.float32(1) / (np.float32(1) + np.exp(d))
+    keep = phi >= P211_APT_MIN
+    out = np.empty(n * n, P211_APT_DTYPE)
+    out["id"] = np.where(keep, ids[lab], np.uint16(P211_APT_EMPTY)).reshape(-1, 4)
+    out["phi"] = np.where(keep, phi, np.float32(0)).reshape(-1, 4)
+    return out
+
+
+def _p211_apt_args(n, rng):
+    """in (_p211_apt_field), out zeroed, n, ldt, alpha, beta, gamma, kappa."""
+    n = int(n)
+    return [_p211_apt_field(n, rng), np.zeros(n * n, P211_APT_DTYPE), _i32(n)] + [np.float32(v) for v in P211_APT_PAR]
+
+
+def _p211_apt_ref(cells, n, par=P211_APT_PAR):
+    """apt_grain_growth cell by cell in Python floats (double): a list of (ids, phis) a
+    cell, and the cells whose kept set or order hangs on a near tie or the threshold (the
+    kernel's float32 may decide them either way)."""
+    ldt, al, be, ga, ka = (float(np.float32(v)) for v in par)
+    c = np.asarray(cells).reshape(n, n)
+    out, marg = [], []
+    for y in range(n):
+        for x in range(n):
+            uid, uc, us = [], [], []
+            for s, (yy, xx) in enumerate(((y, x), (y, (x - 1) % n), (y, (x + 1) % n), ((y - 1) % n, x),
+                                          ((y + 1) % n, x))):
+                cl = c[yy, xx]
+                for k in range(P211_APT_K):
+                    g = int(cl["id"][k])
+                    if g == P211_APT_EMPTY:
+                        break
+                    if g not in uid:
+                        uid.append(g)
+                        uc.append(0.0)
+                        us.append(0.0)
+                    j = uid.index(g)
+                    if s == 0:
+                        uc[j] = float(cl["phi"][k])
+                    else:
+                        us[j] += float(cl["phi"][k])
+            s2 = sum(v * v for v in uc)
+            new = []
+            for j, g in enumerate(uid):
+                p = uc[j]
+                df = -al * p + be * p ** 3 + 2 * ga * p * (s2 - p * p)
+                pn = min(max(p - ldt * (df - ka * (us[j] - 4 * p)), 0.0), 1.0)
+                new.append((pn, j, g))
+            kept = [t for t in new if t[0] >= float(P211_APT_MIN)]
+            kept.sort(key=lambda t: (-t[0], t[1]))
+            vals = sorted((t[0] for t in new), reverse=True)
+            close = any(abs(a - b) < 1e-5 * max(a, 1e-3) for a, b in zip(vals, vals[1:])) \
+                or any(abs(v - float(P211_APT_MIN)) < 1e-8 for v in vals)
+            out.append(([t[2] for t in kept[:P211_APT_K]], [t[0] for t in kept[:P211_APT_K]]))
+            if close:
+                marg.append(y * n + x)
+    return out, marg
+
+
+UNSEEN209 = [
+    TimingProbe("probe/ch-spinodal-halo2-smem", "probe-unseen209", "ch_spinodal_tile", 8192, (P211_CH_T, P211_CH_T),
+                lambda n: (n // P211_CH_T, n // P211_CH_T), _p211_ch_args, source=P211_SOURCE,
+                note="one explicit Cahn-Hilliard step of a spinodally decomposed alloy on a periodic 8192 x 8192 grid "
+                     "(float32: 268 MB in, 268 MB out; mean composition 0.4, a coarsened labyrinth of wavelength ~80 "
+                     "cells, 4-cell tanh interfaces: ~7% of the cells between 0.1 and 0.9), 16 x 16 tiles (262144 "
+                     "blocks): the 20 x 20 composition tile with a halo of 2 loaded by a loop of 2 trips (the second "
+                     "144 of 256 threads; / and % for the tile position, the periodic wrap by two more %: rows of 20 "
+                     "floats, 80 B unaligned), a barrier, the chemical potential of the 18 x 18 inner ring (2 trips, "
+                     "the second 68 threads: a 5-point shared Laplacian and the cubic, ~12 FP32 operations), a "
+                     "barrier, the potential's Laplacian and one coalesced store: DRAM-bound (~0.2 ms), the halo's "
+                     "1.56x load overfetch served by L2"),
+    TimingProbe("probe/potts-moore-sublattice-ballot", "probe-unseen209", "potts_grain_growth", 8192, (32, 8),
+                lambda n: (n // 64, n // 16), _p211_pt_args, source=P211_SOURCE, symbols=_p211_pt_syms,
+                note="one sublattice pass of Monte Carlo Potts grain growth on a periodic 8192 x 8192 map of 16-bit "
+                     "grain ids (134 MB; a Laguerre tessellation of 65536 grains ~36 px across, area CV ~0.45), a "
+                     "thread each site (2i + 1, 2j) (2^24 threads in 32 x 8 blocks: a warp's loads 4 B apart, half "
+                     "of each sector used), 9 16-bit loads (the Moore neighbours from 3 rows, wrapped by & (n - 1)) "
+                     "into a local array, an 8-compare test; the ~15% boundary sites (most warps hold some: divergent)"
+                     " then 4 Metropolis trials: 2 lowbias32 hashes, the trial id a neighbour picked by the hash's low "
+                     "3 bits (a dynamically indexed local array: local memory), 16 compares, a __constant__ Boltzmann "
+                     "factor (kT 0.5; the lanes' indices differ: serialised); a 16-bit store where the id changed "
+                     "(~1.5% of the sites), a __ballot_sync, __popc and one atomicAdd a warp on one counter: bound by "
+                     "the strided 16-bit loads and the boundary lanes' divergent trials"),
+    TimingProbe("probe/kobayashi-dendrite-double-aniso", "probe-unseen209", "kobayashi_dendrite", 3072, (32, 8),
+                lambda n: (-(-n // 32), -(-n // 8)), _p211_kb_args, source=P211_SOURCE,
+                note="one explicit step of Kobayashi's anisotropic phase-field dendrite model in double on a 3072 x "
+                     "3072 grid (phi and T in, phi and T out: 4 x 75 MB), 16 six-armed crystals (~8% solid, tanh "
+                     "interfaces ~3 cells wide, thermal halos, an undercooled melt), a thread a cell in 32 x 8 blocks: "
+                     "a device function at the cell and its 4 neighbours (5 calls, each 4 double loads of the clamped "
+                     "radius-2 stencil straight from global memory: ~30 loads a thread, mostly L1 hits; atan2, cos and "
+                     "sin in double), the two Laplacians, atan for the undercooling, ~60 more double operations, 2 "
+                     "coalesced double stores; the 11 parameters a struct by value; uniform work whatever the phase: "
+                     "bound by double-precision issue (5 atan2 + 5 cos + 5 sin + atan: ~500 FP64 instructions a "
+                     "cell, ~0.3 ms)"),
+    TimingProbe("probe/gb-stats-gridstride-atomics", "probe-unseen209", "gb_stats", 8192, P211_GB_BLOCK,
+                _p211_gb_grid, _p211_gb_args, source=P211_SOURCE,
+                note="grain and grain-boundary statistics of a periodic 8192 x 8192 map of 16-bit grain ids (134 MB; "
+                     "65536 Laguerre grains ~36 px across, half of them in a cube texture N(0, 6 deg), half random: "
+                     "~47% of the boundaries low-angle), a grid-stride loop of 8192 blocks of 256 (32 trips a thread): "
+                     "a pixel's id and its right, lower and diagonal neighbours' (4 16-bit loads, coalesced; % and / "
+                     "for x and y), a global atomicAdd on the grain's area (a warp's 32 pixels in 1 .. 3 grains: the "
+                     "same address from ~16 lanes), for the ~0.076 boundary edges a pixel 2 perimeter atomicAdds, 2 "
+                     "gathered orientation loads (a 256 KB table: L1 / L2), fabsf / fmodf / fminf, a shared atomicAdd "
+                     "on one of 32 bins (the low bins hold most: contended), logf and a shared float atomicAdd on one "
+                     "word for the Read-Shockley energy; the ~0.2% triple-junction windows a shared int atomicAdd; a "
+                     "block's 32 + 2 global atomics at the end: bound by the 67M same-address area atomics in L2"),
+    TimingProbe("probe/cnt-nucleation-double-warp-append", "probe-unseen209", "cnt_nucleation", 256, P211_NU_BLOCK,
+                _p211_nu_grid, _p211_nu_args, source=P211_SOURCE, symbols=_p211_nu_syms,
+                note="one 30 s step of classical nucleation theory on a 256^3 solute field of an Al-1.7at%Cu alloy at "
+                     "190 C (float32, 67 MB: 12% lognormal fluctuations correlated over 1.5 nm; 400 precipitates with "
+                     "depleted halos: an 8-bit mask, 17 MB, ~3% set), a grid-stride loop of 8192 blocks of 256 (8 "
+                     "trips a thread, the whole warp round the loop): a coalesced float load, a double log, then for "
+                     "the ~97% unmasked cells sqrt, ~10 double divisions and 3 exp (the rate with its Zeldovich "
+                     "factor, attachment rate and incubation term; the constants a 72-byte __constant__ struct: "
+                     "uniform broadcasts), a lowbias32 hash against the probability (median 3e-5, barriers ~13 kT, "
+                     "r* ~0.5 nm): ~1400 nuclei, rarely two a warp: __ballot_sync, __ffs, the leader's atomicAdd on "
+                     "one counter, __shfl_sync, a 16-byte struct store; at the end a 5-step __shfl_down_sync of a "
+                     "double, a shared array and one double atomicAdd a block: bound by FP64 issue (~300 double "
+                     "instructions a cell with the divisions and exp, ~0.3 ms)"),
+    TimingProbe("probe/apt-multiphase-local-union", "probe-unseen209", "apt_grain_growth", 3072, (32, 8),
+                lambda n: (-(-n // 32), -(-n // 8)), _p211_apt_args, source=P211_SOURCE,
+                note="one Fan-Chen multi-phase-field grain growth step with active parameter tracking on a periodic "
+                     "3072 x 3072 grid of 24-byte cells (4 16-bit grain ids and 4 floats: 226 MB in, 226 MB out; "
+                     "9216 Laguerre grains ~36 px across, tanh interfaces 1.5 cells wide with tails down to 1e-4: "
+                     "~34% of the cells 1 grain, ~35% 2, ~21% 3, ~10% 4), a thread a cell in 32 x 8 blocks: the "
+                     "5-point stencil's structs (5 x 24 B, a warp's 768 B a load, the neighbours mostly from L1) "
+                     "merged into local arrays of 20 ids and 2 x 20 floats by a linear search (1 .. 16 entries, up to "
+                     "~100 compares: divergent loops, dynamically indexed: local memory), the Allen-Cahn update of "
+                     "each union grain (~12 FP32 operations, fminf / fmaxf), an insertion into a sorted 4-slot list, "
+                     "a 24-byte store: bound by the divergent merge loops and their local-memory traffic more than "
+                     "by DRAM (~0.15 ms of it)"),
+]
+PROBES += UNSEEN209
+
+
+# probe-unseen210 (probes212.cu): a genome-assembly / sequence-analysis course's kernels
+# (canonical 31-mer counting into an open-addressing hash table by atomicCAS, a thread a
+# k-mer; (w, k) minimizer sketches of a genome tiled in shared memory with a global atomic
+# append; banded Smith-Waterman of reads against their seeds' reference windows in short
+# local arrays with a __constant__ substitution matrix; FASTQ quality filtering a warp a read
+# with ballots, double-precision shuffles and shared int / float atomics; k-mer-spectrum error
+# correction against a direct-address byte table of 13-mer counts; de Bruijn graph edges of
+# a 31-mer hash table of structs by linear probing) as a student who knows CUDA basics writes
+# them, predicted before their first GPU run
+P212_SOURCE = "probes212.cu"
+P212_LEN = 150                                   # Illumina read length (QF_LEN; EC_MAXLEN at most)
+P212_ACGTN = np.frombuffer(b"ACGTN", np.uint8)   # base code -> ASCII
+P212_CODE = np.full(256, 4, np.uint8)            # ASCII -> base code (N and anything else 4)
+P212_CODE[np.frombuffer(b"ACGT", np.uint8)] = np.arange(4)
+P212_EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)       # KC_EMPTY: a free hash-table slot
+P212_KC_K = 31                                   # as #defined (KC_K)
+P212_KC_COV = 20                                 # kmer_count_cas: the reads' coverage of the genome
+P212_KC_BLOCK = 256
+P212_MZ_K, P212_MZ_W, P212_MZ_BLOCK = 15, 10, 256                          # as #defined
+P212_SW_HB, P212_SW_GO, P212_SW_GE, P212_SW_NEG = 8, 6, 1, -1000           # as #defined
+P212_SW_BW = 2 * P212_SW_HB + 1
+P212_SW_G = 1 << 21                              # banded_sw's reference genome (2.1 Mb)
+P212_SW_BLOCK = 128
+P212_SW_DTYPE = np.dtype([("score", "<i4"), ("qend", "<i2"), ("tend", "<i2")])   # AlnHit, 8 bytes
+P212_QF_WIN, P212_QF_WQ, P212_QF_MINLEN, P212_QF_MAXEE, P212_QF_MAXN = 4, 20, 50, 2.0, 3   # as #defined
+P212_QF_G = 1 << 22                              # qual_filter's genome (4.2 Mb)
+P212_QF_BLOCK = 256                              # 8 reads at a time a block
+P212_QF_GRID = 8192                              # the grid-stride loop's blocks at most
+P212_EC_K, P212_EC_SOLID, P212_EC_MAXFIX = 13, 4, 4                          # as #defined
+P212_EC_COV = 25                                 # kspec_correct: the reads' coverage
+P212_EC_RUN = 1.5                                # the spectrum counted from the run's 1.5 n reads, n corrected
+P212_EC_BLOCK = 128
+P212_DBG_MINC = 3                                # dbg_edges: nodes seen fewer times are pruned
+P212_DBG_BLOCK = 256
+P212_DBG_GRID = 16384                            # the grid-stride loop's blocks at most
+P212_DBG_DTYPE = np.dtype([("kmer", "<u8"), ("count", "<u4"), ("id", "<u4")])     # KmerNode, 16 bytes
+
+
+def _p212_sub():
+    """c_sub: BWA-MEM's scores, match +1, mismatch -4, anything against an N -1 (int8 5 x 5)."""
+    m = np.full((5, 5), -4, np.int8)
+    np.fill_diagonal(m, 1)
+    m[4, :] = -1
+    m[:, 4] = -1
+    return m
+
+
+def _p212_perr():
+    """c_perr: the Phred error probabilities 10^(-q / 10) for q 0 .. 63 (float32)."""
+    return (10.0 ** (-np.arange(64) / 10)).astype(np.float32)
+
+
+def _p212_genome(G, rng, gaps=False):
+    """A bacterial-like genome of G base codes (uint8 0..3; 4 = N): GC content drawn a 20 kb
+    segment from N(0.5, 0.06^2) in 0.3 .. 0.7; 6 repeat families (lognormal(1.5 kb, 0.6) in
+    300 .. 6000 bases, at most G / 1000) of 2 .. 10 copies with 1% divergence each; G / 5000
+    short tandem repeats (units of 1 .. 6 bases, 5 .. 30 copies: homopolymers and
+    microsatellites); with gaps, scaffold gaps of N every ~200 kb (100 N 70%, else
+    lognormal(1000, 1) in 10 .. 20000)."""
+    G = int(G)
+    nseg = -(-G // 20000)
+    gc = np.repeat(np.clip(rng.normal(0.5, 0.06, nseg), 0.3, 0.7), 20000)[:G].astype(np.float32)
+    u = rng.random(G, dtype=np.float32)
+    a = (1 - gc) / 2
+    g = ((u >= a).astype(np.uint8) + (u >= 0.5) + (u >= 1 - a)).astype(np.uint8)
+    for _ in range(6):
+        flen = int(min(np.clip(rng.lognormal(np.log(1500), 0.6), 300, 6000), G // 1000))
+        if flen < 50:
+            break
+        fam = rng.integers(0, 4, flen).astype(np.uint8)
+        for _ in range(int(rng.integers(2, 11))):
+            cp = fam.copy()
+            mut = rng.random(flen) < 0.01
+            cp[mut] = (cp[mut] + rng.integers(1, 4, mut.sum())) % 4
+            p = int(rng.integers(0, G - flen + 1))
+            g[p:p + flen] = cp if rng.random() < 0.5 else (3 - cp)[::-1]
+    for _ in range(G // 5000):
+        unit = rng.integers(0, 4, int(rng.integers(1, 7))).astype(np.uint8)
+        rep = np.tile(unit, int(rng.integers(5, 31)))[:max(1, G // 10)]
+        p = int(rng.integers(0, G - len(rep) + 1))
+        g[p:p + len(rep)] = rep
+    if gaps:
+        for _ in range(max(1, G // 200000)):
+            ln = 100 if rng.random() < 0.7 else int(np.clip(rng.lognormal(np.log(1000), 1), 10, 20000))
+            ln = min(ln, G // 20)
+            p = int(rng.integers(0, G - ln + 1))
+            g[p:p + ln] = 4
+    return g
+
+
+def _p212_quals(n, rng, L=P212_LEN):
+    """n reads' Phred qualities (uint8 n x L, 2 .. 41), an Illumina run's shape: 85% good
+    reads (38 - 10 (cycle / L)^3, a read offset N(0, 1.5^2) and N(0, 2.5^2) a base, 0.3% of
+    the bases dipping to U(2, 20)), 12% whose quality collapses to U(2, 16) from a cycle
+    U(L / 3, L) on, 3% poor throughout (N(18, 6^2))."""
+    n = int(n)
+    pos = np.arange(L, dtype=np.float32) / L
+    kind = rng.choice(3, n, p=[0.85, 0.12, 0.03])
+    q = rng.standard_normal((n, L), dtype=np.float32)
+    q *= 2.5
+    q += (38 - 10 * pos ** 3)[None, :]
+    q += rng.normal(0, 1.5, n).astype(np.float32)[:, None]
+    dip = rng.random((n, L), dtype=np.float32) < 0.003
+    q[dip] = rng.uniform(2, 20, int(dip.sum()))
+    del dip
+    t0 = rng.integers(L // 3, L, n)
+    tail = (kind == 1)[:, None] & (np.arange(L)[None, :] >= t0[:, None])
+    q[tail] = rng.uniform(2, 16, int(tail.sum()))
+    del tail
+    poor = np.flatnonzero(kind == 2)
+    q[poor] = rng.normal(18, 6, (len(poor), L))
+    np.rint(q, out=q)
+    np.clip(q, 2, 41, out=q)
+    return q.astype(np.uint8)
+
+
+def _p212_call(true, q, rng):
+    """Sequencing errors on the true base codes (n x L) at the qualities q: a substitution
+    (one of the 3 other bases) with probability 10^(-q / 10); a base of quality 2 called N
+    half the time."""
+    out = true.copy()
+    u = rng.random(true.shape, dtype=np.float32)
+    err = u < _p212_perr()[q]
+    out[err] = (out[err] + rng.integers(1, 4, int(err.sum()), dtype=np.uint8)) % 4
+    out[(q == 2) & (rng.random(true.shape, dtype=np.float32) < 0.5)] = 4
+    return out
+
+
+def _p212_reads(n, genome, rng, L=P212_LEN):
+    """n reads of L bases at uniform positions of the genome, either strand 50/50: (called
+    codes, true codes, Phred qualities), uint8 n x L each."""
+    n = int(n)
+    G = len(genome)
+    start = rng.integers(0, G - L + 1, n)
+    true = genome[start[:, None] + np.arange(L)[None, :]]
+    rc = rng.random(n) < 0.5
+    t = true[rc]
+    true[rc] = np.where(t < 4, 3 - t, 4)[:, ::-1]
+    q = _p212_quals(n, rng, L)
+    return _p212_call(true, q, rng), true, q
+
+
+def _p212_unique(x):
+    """The distinct values of x (sorted) and how often each occurs (np.unique by a sort)."""
+    s = np.sort(np.ravel(x))
+    if not len(s):
+        return s, np.zeros(0, np.int64)
+    first = np.flatnonzero(np.concatenate([[True], s[1:] != s[:-1]]))
+    return s[first], np.diff(np.append(first, len(s)))
+
+
+def _p212_mix64(k):
+    """MurmurHash3's 64-bit finaliser (mix64), on uint64 arrays."""
+    k = np.asarray(k, np.uint64).copy()
+    with np.errstate(over="ignore"):
+        k ^= k >> np.uint64(33)
+        k *= np.uint64(0xff51afd7ed558ccd)
+        k ^= k >> np.uint64(33)
+        k *= np.uint64(0xc4ceb9fe1a85ec53)
+        k ^= k >> np.uint64(33)
+    return k
+
+
+def _p212_kmers(codes, k):
+    """The k-mers of rows of base codes (n x L, 4 = N): forward and reverse-complement 2-bit
+    codes (uint64 n x (L - k + 1)) and whether each is free of N."""
+    codes = np.atleast_2d(codes)
+    n, L = codes.shape
+    m = L - k + 1
+    t = np.uint64 if k > 16 else np.uint32
+    fwd = np.zeros((n, m), t)
+    rev = np.zeros((n, m), t)
+    ok = np.ones((n, m), bool)
+    for b in range(k):
+        c = codes[:, b:b + m]
+        ok &= c < 4
+        c = (c & 3).astype(t)
+        fwd <<= t(2)
+        fwd |= c
+        rev |= (t(3) - c) << t(2 * b)
+    return fwd, rev, ok
+
+
+# ---- kmer31-canonical-cas ----
+
+def _p212_kc_cap(n):
+    return 1 << int(np.ceil(np.log2(max(int(n), 64) * 48)))
+
+
+def _p212_kc_args(n, rng, L=P212_LEN):
+    """reads (ASCII n x L from a genome of n L / P212_KC_COV bases: 20x), L, keys (uint64
+    _p212_kc_cap(n): 48 n rounded up to a power of two) all P212_EMPTY, counts (uint32)
+    zeroed, the mask, ndistinct (int32 1) zeroed, n (reads)."""
+    n = int(n)
+    genome = _p212_genome(max(n * L // P212_KC_COV, 4096), rng)
+    reads = P212_ACGTN[_p212_reads(n, genome, rng, L)[0]]
+    cap = _p212_kc_cap(n)
+    return [reads.ravel(), np.int32(L), np.full(cap, P212_EMPTY, np.uint64), np.zeros(cap, np.uint32),
+            np.uint32(cap - 1), np.zeros(1, np.int32), _i32(n)]
+
+
+def _p212_kc_ref(reads, L=P212_LEN, k=P212_KC_K):
+    """The canonical k-mers of the reads (ASCII, rows of L) without an N: the distinct ones
+    (sorted uint64) and their counts."""
+    codes = P212_CODE[np.asarray(reads).reshape(-1, L)]
+    fwd, rev, ok = _p212_kmers(codes, k)
+    return _p212_unique(np.minimum(fwd, rev)[ok])
+
+
+# ---- minimizer-sketch ----
+
+def _p212_mz_hash(key, k=P212_MZ_K):
+    """minimap2's invertible hash of 2k-bit keys (uint64 arrays)."""
+    key = np.asarray(key, np.uint64)
+    mask = np.uint64((1 << (2 * k)) - 1)
+    u = np.uint64
+    with np.errstate(over="ignore"):
+        key = (~key + (key << u(21))) & mask
+        key = key ^ (key >> u(24))
+        key = ((key + (key << u(3))) + (key << u(8))) & mask
+        key = key ^ (key >> u(14))
+        key = ((key + (key << u(2))) + (key << u(4))) & mask
+        key = key ^ (key >> u(28))
+        key = (key + (key << u(31))) & mask
+    return key
+
+
+def _p212_mz_args(n, rng):
+    """seq (ASCII n bases: _p212_genome with scaffold gaps), n, out (uint64 n / 4 + 1024)
+    zeroed, its capacity, count (int32 1) zeroed."""
+    n = int(n)
+    seq = P212_ACGTN[_p212_genome(n, rng, gaps=True)]
+    cap = n // 4 + 1024
+    return [seq, _i32(n), np.zeros(cap, np.uint64), np.int32(cap), np.zeros(1, np.int32)]
+
+
+def _p212_mz_ref(seq, k=P212_MZ_K, w=P212_MZ_W):
+    """minimizer_sketch: the sketch's entries (hash << 32 | position), sorted (uint64)."""
+    codes = P212_CODE[np.asarray(seq)]
+    nk = len(codes) - k + 1
+    nwin = nk - w + 1
+    if nwin <= 0:
+        return np.zeros(0, np.uint64)
+    fwd, rev, ok = _p212_kmers(codes[None, :], k)
+    h = np.where(ok[0], _p212_mz_hash(np.minimum(fwd[0], rev[0]), k), np.uint64(0xFFFFFFFF))
+    win = np.lib.stride_tricks.sliding_window_view(h, w)
+    arg = np.argmin(win, axis=1) + np.arange(nwin)
+    arg = np.where(h[arg] == 0xFFFFFFFF, -1, arg)
+    prev = np.concatenate([[-1], arg[:-1]])
+    pick = arg[(arg >= 0) & (arg != prev)]
+    return np.sort((h[pick] << np.uint64(32)) | pick.astype(np.uint64))
+
+
+# ---- banded-sw ----
+
+def _p212_sw_args(n, rng, L=P212_LEN, junk=0.05, indel=0.08):
+    """reads (base codes n x L, forward strand as a mapper hands them over: 8% with one indel
+    of 1 .. 6 bases (geometric(0.5)) at a cycle U(10, 140) (for L = 150), then the Illumina
+    errors of _p212_quals / _p212_call), L, the reference (codes, P212_SW_G), each read's
+    window start (its true start - P212_SW_HB + U(-2, 2); 5% of the reads junk seeds: a
+    random window), hits (P212_SW_DTYPE n) zeroed, n."""
+    n = int(n)
+    ref = _p212_genome(P212_SW_G, rng)
+    HB = P212_SW_HB
+    TL = L + 2 * HB
+    start = rng.integers(HB + 3, P212_SW_G - TL - 16, n)
+    true = ref[start[:, None] + np.arange(L)[None, :]]
+    for r in np.flatnonzero(rng.random(n) < indel):
+        ln = int(min(rng.geometric(0.5), 6))
+        p = int(rng.integers(L // 15, L - L // 15 + 1))
+        s = int(start[r])
+        if rng.random() < 0.5:          # an insertion in the read
+            ins = rng.integers(0, 4, ln).astype(np.uint8)
+            true[r] = np.concatenate([ref[s:s + p], ins, ref[s + p:s + L]])[:L]
+        else:                           # a deletion from the read
+            true[r] = np.concatenate([ref[s:s + p], ref[s + p + ln:s + L + ln]])[:L]
+    reads = _p212_call(true, _p212_quals(n, rng, L), rng)
+    ws = start - HB + rng.integers(-2, 3, n)
+    junk_r = rng.random(n) < junk
+    ws[junk_r] = rng.integers(0, P212_SW_G - TL + 1, int(junk_r.sum()))
+    ws = np.clip(ws, 0, P212_SW_G - TL).astype(np.int32)
+    return [reads.ravel(), np.int32(L), ref, ws, np.zeros(n, P212_SW_DTYPE), _i32(n)]
+
+
+def _p212_sw_ref(reads, L, ref, wstart):
+    """banded_sw, vectorised over the reads (rows of L codes): (score, qend, tend) int64
+    arrays."""
+    q = np.asarray(reads).reshape(-1, L).astype(np.int64)
+    n = len(q)
+    win = np.asarray(ref)[np.asarray(wstart, np.int64)[:, None] + np.arange(L + 2 * P212_SW_HB)[None, :]]
+    win = win.astype(np.int64)
+    sub = _p212_sub().astype(np.int64)
+    BW, GO, GE, NEG = P212_SW_BW, P212_SW_GO, P212_SW_GE, P212_SW_NEG
+    H = np.zeros((n, BW), np.int64)
+    E = np.full((n, BW), NEG, np.int64)
+    best = np.zeros(n, np.int64)
+    bq = np.full(n, -1, np.int64)
+    bt = np.full(n, -1, np.int64)
+    for i in range(L):
+        s = sub[q[:, i][:, None], win[:, i:i + BW]]           # n x BW
+        hleft = np.zeros(n, np.int64)
+        f = np.full(n, NEG, np.int64)
+        for d in range(BW):
+            up = H[:, d + 1] if d + 1 < BW else 0
+            eup = E[:, d + 1] if d + 1 < BW else NEG
+            e = np.maximum(up - GO - GE, eup - GE)
+            f = np.maximum(hleft - GO - GE, f - GE)
+            h = np.maximum(np.maximum(0, H[:, d] + s[:, d]), np.maximum(e, f))
+            H[:, d] = h
+            E[:, d] = e
+            hleft = h
+            better = h > best
+            best = np.where(better, h, best)
+            bq = np.where(better, i, bq)
+            bt = np.where(better, i + d, bt)
+    return best, bq, bt
+
+
+# ---- fastq-quality-filter ----
+
+def _p212_qf_args(n, rng):
+    """seq (ASCII n x P212_LEN, reads of a 4.2 Mb genome), qual (Phred+33, _p212_quals), then
+    zeroed: keep_len, pass (uint8 n), eff_q (float32 n), stats (int32 3), qhist (int32 64),
+    cyc_q (float32 P212_LEN); n (reads)."""
+    n = int(n)
+    genome = _p212_genome(P212_QF_G, rng)
+    called, _, q = _p212_reads(n, genome, rng)
+    return [P212_ACGTN[called].ravel(), (q + 33).ravel(), np.zeros(n, np.uint8), np.zeros(n, np.uint8),
+            np.zeros(n, np.float32), np.zeros(3, np.int32), np.zeros(64, np.int32), np.zeros(P212_LEN, np.float32),
+            _i32(n)]
+
+
+def _p212_qf_syms(n, rng):
+    return {"c_perr": _p212_perr()}
+
+
+def _p212_qf_ref(seq, qual):
+    """qual_filter: per read the kept length, pass flag, expected errors (float64) and
+    effective quality; stats (3), qhist (64), cyc_q (P212_LEN) sums."""
+    L, W = P212_LEN, P212_QF_WIN
+    s = np.asarray(seq).reshape(-1, L)
+    q = np.asarray(qual).reshape(-1, L).astype(np.int64) - 33
+    ws = np.lib.stride_tricks.sliding_window_view(q, W, axis=1).sum(axis=2)      # n x (L - W + 1)
+    bad = ws < P212_QF_WQ * W
+    cut = np.where(bad.any(axis=1), np.argmax(bad, axis=1), L)
+    kept = np.arange(L)[None, :] < cut[:, None]
+    ee = np.where(kept, _p212_perr().astype(np.float64)[q], 0).sum(axis=1)
+    nn = (kept & (s == ord("N"))).sum(axis=1)
+    gc = (kept & ((s == ord("G")) | (s == ord("C")))).sum(axis=1)
+    ok = (cut >= P212_QF_MINLEN) & (ee <= P212_QF_MAXEE) & (nn <= P212_QF_MAXN)
+    effq = np.where(cut > 0, -10 * np.log10(np.maximum(ee / np.maximum(cut, 1), 1e-6)), 0)
+    stats = np.array([ok.sum(), cut[ok].sum(), gc[ok].sum()])
+    return cut, ok, ee, effq, stats, np.bincount(q.ravel(), minlength=64), q.sum(axis=0)
+
+
+# ---- kspectrum-correct ----
+
+def _p212_ec_counts(codes, k=P212_EC_K):
+    """The direct-address table of canonical k-mer counts of the reads (codes n x L), N-free
+    k-mers only, saturated at 255 (uint8 4^k)."""
+    keys = []
+    for c in np.array_split(codes, max(1, len(codes) // 65536)):
+        fwd, rev, ok = _p212_kmers(c, k)
+        keys.append(np.minimum(fwd, rev)[ok])
+    tab = np.bincount(np.concatenate(keys), minlength=4 ** k)
+    return np.minimum(tab, 255).astype(np.uint8)
+
+
+def _p212_ec_data(n, rng, L=P212_LEN):
+    """A batch of n reads of L bases out of a run of P212_EC_RUN n, those of a genome of
+    P212_EC_RUN n L / P212_EC_COV bases (25x; 590 kb, Mycoplasma genitalium's size, for n =
+    2^16, L = 150: a random 13-mer solid 1.8% of the time): (the batch's called ASCII n x L,
+    their true bases, the counts table of all the run's called reads)."""
+    n = int(n)
+    total = int(P212_EC_RUN * n)
+    genome = _p212_genome(max(total * L // P212_EC_COV, 1000), rng)
+    called, true, _ = _p212_reads(total, genome, rng, L)
+    return P212_ACGTN[called[:n]], P212_ACGTN[true[:n]], _p212_ec_counts(called)
+
+
+def _p212_ec_args(n, rng, L=P212_LEN):
+    """reads (ASCII n x L: a batch of _p212_ec_data), L, counts (uint8 4^13), out (uint8 n x
+    L), nfix (uint8 n), total (int32 1) zeroed, n (reads)."""
+    reads, _, counts = _p212_ec_data(n, rng, L)
+    n = int(n)
+    return [reads.ravel(), np.int32(L), counts, np.zeros(n * L, np.uint8), np.zeros(n, np.uint8),
+            np.zeros(1, np.int32), _i32(n)]
+
+
+def _p212_rc13(x):
+    """The reverse complement of 13-mers (uint64 arrays), base by base."""
+    x = np.asarray(x, np.uint64)
+    r = np.zeros_like(x)
+    for b in range(P212_EC_K):
+        r = (r << np.uint64(2)) | (np.uint64(3) - ((x >> np.uint64(2 * b)) & np.uint64(3)))
+    return r
+
+
+def _p212_ec_ref(reads, L, counts):
+    """kspec_correct, vectorised over the reads (rows of L): (corrected ASCII n x L, fixes a
+    read)."""
+    K = P212_EC_K
+    s = P212_CODE[np.asarray(reads).reshape(-1, L)].astype(np.uint64)
+    n = len(s)
+    counts = np.asarray(counts)
+    cnt = lambda km: counts[np.minimum(km, _p212_rc13(km)).astype(np.int64)].astype(np.int64)
+    fixes = np.zeros(n, np.int64)
+    prev = np.zeros(n, bool)
+    for i in range(K - 1, L):
+        w = s[:, i - K + 1:i + 1]
+        bad = (w > 3).any(axis=1)
+        km = np.zeros(n, np.uint64)
+        for j in range(K):
+            km = (km << np.uint64(2)) | (w[:, j] & np.uint64(3))
+        solid = ~bad & (cnt(km) >= P212_EC_SOLID)
+        tr = ~solid & prev & (fixes < P212_EC_MAXFIX)
+        bestc = np.full(n, -1, np.int64)
+        bestn = np.zeros(n, np.int64)
+        for c in range(4):
+            alt = (km & ~np.uint64(3)) | np.uint64(c)
+            a = cnt(alt)
+            take = tr & (s[:, i] != c) & (a >= P212_EC_SOLID) & (a > bestn)
+            bestn = np.where(take, a, bestn)
+            bestc = np.where(take, c, bestc)
+        fx = bestc >= 0
+        s[fx, i] = bestc[fx].astype(np.uint64)
+        fixes += fx
+        prev = solid | fx
+    return P212_ACGTN[s.astype(np.int64)], fixes
+
+
+# ---- dbg-node-edges ----
+
+def _p212_dbg_cap(n):
+    return 1 << int(np.ceil(np.log2(max(int(n), 256) / 0.6)))
+
+
+def _p212_table_insert(keys, cap):
+    """Distinct uint64 keys into an open-addressing table of cap slots (home mix64(key) &
+    (cap - 1), linear probing), as parallel inserts would leave it: the slot of each key."""
+    mask = np.uint64(cap - 1)
+    occ = np.full(cap, -1, np.int64)
+    h = (_p212_mix64(keys) & mask).astype(np.int64)
+    pend = np.arange(len(keys))
+    while len(pend):
+        hp = h[pend]
+        free = occ[hp] < 0
+        slot, first = np.unique(hp[free], return_index=True)
+        win = pend[free][first]
+        occ[slot] = win
+        placed = np.zeros(len(keys), bool)
+        placed[win] = True
+        pend = pend[~placed[pend]]
+        h[pend] = (h[pend] + 1) & (cap - 1)
+    pos = np.zeros(len(keys), np.int64)
+    used = occ >= 0
+    pos[occ[used]] = np.flatnonzero(used)
+    return pos
+
+
+def _p212_dbg_kmers(n, rng):
+    """The solid 31-mers of a diploid bacterial assembly (n bases): a chromosome of 0.9 n and
+    two plasmids (linear here: their k-mers do not wrap), the second haplotype with a
+    heterozygous SNP every ~1000 bases (bubbles of 31 k-mers), n / 1000 error tips (the
+    first 1 .. 30 k-mers past an error near a read's end). (canonical keys uint64 distinct,
+    counts uint32: Poisson(25 x the k-mer's copies, halved on a haplotype's own k-mers) for
+    the genome, 1 .. 4 for the tips)."""
+    n = int(n)
+    K = P212_KC_K
+    g = _p212_genome(n, rng)
+    hb = g.copy()
+    snp = rng.random(n) < 1e-3
+    hb[snp] = (hb[snp] + rng.integers(1, 4, int(snp.sum()), dtype=np.uint8)) % 4
+    cuts = [0, int(0.9 * n), int(0.95 * n), n]
+    keys = []
+    for hap, w in ((g, 1), (hb, 1)):
+        for a, b in zip(cuts[:-1], cuts[1:]):
+            if b - a >= K:
+                f, r, _ = _p212_kmers(hap[None, a:b], K)
+                keys.append(np.minimum(f[0], r[0]))
+    k, c = _p212_unique(np.concatenate(keys))                     # c: copies over both haplotypes
+    cnt = rng.poisson(12.5 * c).astype(np.int64)
+    nt = max(1, n // 1000)
+    p = rng.integers(K, n - K, nt)
+    seg = g[p[:, None] + np.arange(-K + 1, K)[None, :]]                    # nt x (2K - 1), the error at K - 1
+    seg[:, K - 1] = (seg[:, K - 1] + rng.integers(1, 4, nt, dtype=np.uint8)) % 4
+    f, r, _ = _p212_kmers(seg, K)                                             # nt x K k-mers over the error
+    m = rng.integers(1, K, nt)
+    tk = _p212_unique(np.minimum(f, r)[np.arange(K)[None, :] < m[:, None]])[0]
+    tk = tk[k[np.minimum(np.searchsorted(k, tk), len(k) - 1)] != tk]        # k is sorted
+    keys = np.concatenate([k, tk])
+    cnt = np.concatenate([cnt, rng.integers(1, 5, len(tk))])
+    return keys, np.minimum(cnt, 2 ** 32 - 1).astype(np.uint32)
+
+
+def _p212_dbg_table(keys, counts, cap):
+    t = np.zeros(cap, P212_DBG_DTYPE)
+    t["kmer"] = P212_EMPTY
+    pos = _p212_table_insert(keys, cap)
+    t["kmer"][pos] = keys
+    t["count"][pos] = counts
+    t["id"][pos] = np.arange(len(keys), dtype=np.uint32)
+    return t
+
+
+def _p212_dbg_args(n, rng):
+    """table (P212_DBG_DTYPE _p212_dbg_cap(n): n / 0.6 rounded up to a power of two, load
+    ~0.5), the mask, P212_DBG_MINC, edges (uint8 cap) and stats (int32 4) zeroed."""
+    keys, counts = _p212_dbg_kmers(n, rng)
+    cap = _p212_dbg_cap(n)
+    return [_p212_dbg_table(keys, counts, cap), np.uint32(cap - 1), np.uint32(P212_DBG_MINC),
+            np.zeros(cap, np.uint8), np.zeros(4, np.int32)]
+
+
+def _p212_dbg_ref(table, minc=P212_DBG_MINC):
+    """dbg_edges: the edge byte of every slot and the stats (nodes, 1-in-1-out, branching,
+    dead ends)."""
+    K = P212_KC_K
+    u = np.uint64
+    kmask = u((1 << (2 * K)) - 1)
+    live = (table["kmer"] != P212_EMPTY) & (table["count"] >= minc)
+    node = table["kmer"][live]
+    solid = np.sort(node)
+
+    def has(x):
+        rc = _p212_rc(x, K)
+        c = np.minimum(x, rc)
+        i = np.minimum(np.searchsorted(solid, c), len(solid) - 1)
+        return solid[i] == c if len(solid) else np.zeros(len(c), bool)
+    out = np.zeros(len(node), np.int64)
+    inn = np.zeros(len(node), np.int64)
+    for b in range(4):
+        out |= has(((node << u(2)) | u(b)) & kmask).astype(np.int64) << b
+        inn |= has((node >> u(2)) | (u(b) << u(2 * K - 2))).astype(np.int64) << b
+    edges = np.zeros(len(table), np.uint8)
+    edges[live] = (inn << 4) | out
+    din = np.array([bin(x).count("1") for x in range(16)])[inn]
+    dout = np.array([bin(x).count("1") for x in range(16)])[out]
+    stats = np.array([len(node), ((din == 1) & (dout == 1)).sum(), ((din > 1) | (dout > 1)).sum(),
+                      ((din == 0) | (dout == 0)).sum()])
+    return edges, stats
+
+
+def _p212_rc(x, k):
+    """The reverse complement of k-mers (uint64 arrays), base by base."""
+    x = np.asarray(x, np.uint64)
+    r = np.zeros_like(x)
+    for b in range(k):
+        r = (r << np.uint64(2)) | (np.uint64(3) - ((x >> np.uint64(2 * b)) & np.uint64(3)))
+    return r
+
+
+UNSEEN210 = [
+    TimingProbe("probe/asm-kmer31-canonical-cas-count", "probe-unseen210", "kmer_count_cas", 1 << 17, P212_KC_BLOCK,
+                lambda n: -(-n * (P212_LEN - P212_KC_K + 1) // P212_KC_BLOCK), _p212_kc_args, source=P212_SOURCE,
+                note="canonical 31-mer counting of 2^17 Illumina reads of 150 bases (19.7 MB ASCII; a 983 kb "
+                     "bacterial genome at 20x, ~0.9% substitutions clustered in the 12% of reads with collapsed "
+                     "tails, N calls at Q2), a thread a k-mer (120 a read: 15.7M threads, 61440 blocks of 256): 31 "
+                     "byte loads (a warp's 32 neighbouring starts: 1 .. 2 lines, L1), a 4-way switch a base, 64-bit "
+                     "shifts for both strands (2% of the threads return at an N), MurmurHash3's finaliser (two "
+                     "64-bit multiplies), then an atomicCAS loop on a random slot of an 8.4M-slot table (67 MB of "
+                     "keys + 34 MB of counts: DRAM / L2; 2.08M distinct k-mers, 54% of them errors' singletons: load "
+                     "0.25, ~1.2 probes), an atomicAdd on the count (a RED), and for the 13% that insert a new key "
+                     "an atomicAdd on one global counter (2.1M atomics on one word): ~33M atomics in all, bound by "
+                     "the L2's atomic throughput on the scattered slots and the one contended counter"),
+    TimingProbe("probe/asm-minimizer-sketch-smem-append", "probe-unseen210", "minimizer_sketch", 1 << 24,
+                P212_MZ_BLOCK, lambda n: max(1, -(-(n - P212_MZ_K - P212_MZ_W + 2) // P212_MZ_BLOCK)),
+                _p212_mz_args, source=P212_SOURCE,
+                note="(w = 10, k = 15) minimizers of a 16.8 Mb scaffold (ASCII; GC 0.3 .. 0.7 by 20 kb segments, "
+                     "repeat families, tandem repeats, 0.2% N in scaffold gaps), 65536 blocks of 256 windows: a "
+                     "280-byte tile staged coalesced into shared memory, 266 k-mers hashed (threads 0 .. 9 a second "
+                     "one): 15 shared byte loads, a switch, 64-bit shifts for both strands and minimap2's 7-step "
+                     "64-bit hash into a shared word; __syncthreads; 257 windows' leftmost minimum over 10 shared "
+                     "words (thread 0 a second); __syncthreads; the 18.7% of windows whose minimizer changed (3.14M) "
+                     "append an 8-byte (hash, position) by an atomicAdd on one global counter (~48 a block, all "
+                     "blocks on one word) and a scattered store: 16.8 MB read, 25 MB written, bound by the one "
+                     "counter's 3.1M atomics or else the hashing's integer issue"),
+    TimingProbe("probe/asm-banded-sw-local-const", "probe-unseen210", "banded_sw", 1 << 14, P212_SW_BLOCK,
+                lambda n: -(-n // P212_SW_BLOCK), _p212_sw_args, source=P212_SOURCE,
+                symbols=lambda n, rng: {"c_sub": _p212_sub()},
+                note="banded (+-8 diagonals) Smith-Waterman with affine gaps (BWA-MEM's 1 / -4 / 6 + 1 per base) of "
+                     "2^14 150-base reads (8% with a 1 .. 6-base indel, Illumina substitutions, 5% junk seeds; 81% "
+                     "score >= 140) against their seeds' 166-base windows of a 2.1 Mb reference, a thread a read "
+                     "(128 blocks of 128: one wave, 4 warps on most SMs): 150 x 17 = 2550 cells (41.8M in all), each "
+                     "2 loads and 2 stores of short H / E local arrays (dynamically indexed: local memory, L1), the "
+                     "window's byte (gathered, each lane its own window: L1 lines), a __constant__ c_sub[q][t] load "
+                     "at 2 data-dependent indices (up to 25 addresses a warp: serialised constant reads), ~12 "
+                     "integer max / adds on a dependent chain, the best-cell compare; 8-byte AlnHit structs stored "
+                     "(131 KB): bound by the latency of the local and divergent constant loads at a very low "
+                     "occupancy"),
+    TimingProbe("probe/asm-fastq-qual-filter-warp", "probe-unseen210", "qual_filter", 1 << 19, P212_QF_BLOCK,
+                lambda n: max(1, min(-(-n // (P212_QF_BLOCK // 32)), P212_QF_GRID)), _p212_qf_args,
+                source=P212_SOURCE, symbols=_p212_qf_syms,
+                note="FASTQ filtering of 2^19 Illumina reads of 150 bases (78.6 MB of bases + 78.6 MB of Phred+33 "
+                     "qualities: 85% good reads Q ~38 falling to ~28 at the 3' end, 12% collapsing to Q2 .. 16 from "
+                     "a random cycle, 3% poor), a warp a read, 8192 blocks of 8 warps striding over 8 reads each: 5 "
+                     "rounds of 32 cycles of a coalesced quality byte, a shared int atomicAdd into a 64-bin Phred "
+                     "histogram (a warp's 32 lanes on ~6 .. 10 bins: replays), a shared float atomicAdd into 150 "
+                     "per-cycle sums (8 warps a block on the same words), 4 more byte loads (L1) for the 4-base "
+                     "window, a ballot and __ffs for the first window under Q20; over the ~139 kept bases a "
+                     "divergent __constant__ load of the error probability, a double add and base compares; 5 "
+                     "shuffle steps of a double and 2 ints; lane 0's log10f and stores, 3 global atomicAdds for the "
+                     "96.9% passing (1.5M atomics on 3 words), 214 global int / float atomics a block at the end "
+                     "(the float cycle sums pass 2^24 here: their low bits go): 157 MB read, bound by the shared "
+                     "atomics' replays and the warp-a-read issue"),
+    TimingProbe("probe/asm-kspectrum-correct-u8-table", "probe-unseen210", "kspec_correct", 1 << 16, P212_EC_BLOCK,
+                lambda n: -(-n // P212_EC_BLOCK), _p212_ec_args, source=P212_SOURCE,
+                note="k-mer-spectrum error correction of a batch of 2^16 reads of 150 bases (9.8 MB ASCII) from a "
+                     "run at 25x of a 590 kb genome, against the run's canonical 13-mer counts in a direct-address "
+                     "byte table (4^13 = 67 MB; 566k solid entries >= 4, 1.24M non-zero), a thread a read (512 "
+                     "blocks of 128): 150 strided byte loads (150 B apart across a warp) through a switch into a "
+                     "150-byte local array, 138 rolled k-mers (a local byte load, shifts), the reverse complement by "
+                     "2 mask-swaps and __byte_perm, a gathered byte load from the table (9M in all, over ~1M touched "
+                     "sectors: ~33 MB, L2 / DRAM), for the weak k-mers (5 a read) right after a solid one (0.67 a "
+                     "read; 25% of the reads get a fix, nearly every try succeeds, 90% rightly) 3 more reverse "
+                     "complements and gathers and a local store; 150 stores through the \"ACGTN\" literal, an "
+                     "atomicAdd a corrected read: bound by the latency of the dependent table gathers and local "
+                     "loads (16 warps an SM)"),
+    TimingProbe("probe/asm-dbg-edges-hash-probe", "probe-unseen210", "dbg_edges", 1 << 22, P212_DBG_BLOCK,
+                lambda n: max(1, min(_p212_dbg_cap(n) // P212_DBG_BLOCK, P212_DBG_GRID)), _p212_dbg_args,
+                source=P212_SOURCE,
+                note="de Bruijn graph edges of the 4.35M solid canonical 31-mers of a diploid 4.2 Mb bacterium (a "
+                     "chromosome and 2 plasmids, a heterozygous SNP every ~1 kb, 4194 error tips, 0.8% of the nodes "
+                     "under count 3 and pruned) in an 8.4M-slot open-addressing table of 16-byte KmerNode structs "
+                     "(134 MB, load 0.52, mean displacement 0.54, longest 49), 16384 blocks of 256 striding twice "
+                     "over the slots: a coalesced 16-byte struct load, for each live node 8 neighbour lookups: a "
+                     "64-bit reverse complement (5 mask-swap steps), mix64, a linear probe of random 8-byte key "
+                     "loads (~1.5 for the ~2 hits, ~2.7 for the ~6 misses: divergent loops) and a count load a hit; "
+                     "a byte store, __popc, the node's kind (99.2% 1-in-1-out, 0.3% branching, 0.6% dead ends), a "
+                     "4-value shuffle reduction, shared and global atomics a block: ~35M lookups, ~80M random key "
+                     "loads (up to 2.6 GB of sectors), bound by DRAM random access"),
+]
+PROBES += UNSEEN210
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
