@@ -210,8 +210,8 @@ def loop_invariant_pcs(ir) -> frozenset:
     that branch by lane, the SASS of the probes reads such words with ``LDC`` (in
     ``hmc-leapfrog-mvn16``, ``tauleap-repressilator``, ``psha-hazard-erfc``, the crowd
     kernels), and hoisting them there too took five rows further from the GPU, ``hmc`` out of
-    the 1.5x band (``docs/results/timing_investigation/constloads/``).  The rest of what that extension finds (products of constant words, arithmetic on them)
-    is left: applied to everything it made a dozen probes' predictions faster and further
+    the 1.5x band (``docs/results/timing_investigation/constloads/``).  The rest of what
+    that extension finds (products of constant words, arithmetic on them) is left: applied to everything it made a dozen probes' predictions faster and further
     from the GPU on the whole (session 61); nvcc keeps a few values in registers, not
     everything invariant.  A value reaches its use as invariant only from a write that runs on
     every path to the use in the trip (no lower depth between them) and that nothing in
@@ -225,9 +225,9 @@ def loop_invariant_pcs(ir) -> frozenset:
     # what computes their operands)
     ext = _invariant(ir, True)
     wr = writers(code)
-    straight = _uniform_loops(ir) if HOIST_CONST_LOADS else ()
+    uniform = _uniform_loops(ir) if HOIST_CONST_LOADS else ()
     todo = [p for p in ext if code[p].op == Op.BIN and code[p].sub == "div" and code[p].dst.dtype.kind == "f"
-            or code[p].op == Op.LOAD and any(top <= p <= back for top, back in straight)]
+            or code[p].op == Op.LOAD and any(top <= p <= back for top, back in uniform)]
     while todo:
         p = todo.pop()
         if p in out:
@@ -244,12 +244,17 @@ def _uniform_loops(ir) -> list[tuple[int, int]]:
     words nvcc reads through the uniform datapath (``uniform_ldc_pcs``), and whose
     invariant ones it reads once before the loop."""
     code = ir.code
+    return [(top, back) for top, back in _outer_kept_loops(ir)
+            if not any(code[q].op == Op.IF and code[q].info.get("varying_cond") and not code[q].info.get("predicated")
+                       for q in range(top, back + 1))]
+
+
+def _outer_kept_loops(ir) -> list[tuple[int, int]]:
+    """The outermost loops nvcc does not unroll fully (inside no other loop)."""
     full = _full(ir)
-    lps = loops(code)
+    lps = loops(ir.code)
     return [(top, back) for top, back in lps
-            if (top, back) not in full and not any(t <= top and back <= b and (t, b) != (top, back) for t, b in lps)
-            and not any(code[q].op == Op.IF and code[q].info.get("varying_cond") and not code[q].info.get("predicated")
-                        for q in range(top, back + 1))]
+            if (top, back) not in full and not any(t <= top and back <= b and (t, b) != (top, back) for t, b in lps)]
 
 
 def _invariant(ir, extended: bool) -> set[int]:
@@ -262,9 +267,7 @@ def _invariant(ir, extended: bool) -> set[int]:
     lps = loops(code)
     wr = writers(code)
     out: set[int] = set()
-    for top, back in lps:
-        if (top, back) in full or any(t <= top and back <= b and (t, b) != (top, back) for t, b in lps):
-            continue                                # fully unrolled, or not outermost
+    for top, back in _outer_kept_loops(ir):
         writes: dict[int, list[int]] = {}
         for q in range(top, back + 1):
             for r in regs_of(code[q].dst):
