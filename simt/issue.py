@@ -211,9 +211,9 @@ def loop_invariant_pcs(ir) -> frozenset:
     ``hmc-leapfrog-mvn16``, ``tauleap-repressilator``, ``psha-hazard-erfc``, the crowd
     kernels), and hoisting them there too took five rows further from the GPU, ``hmc`` out of
     the 1.5x band (``docs/results/timing_investigation/constloads/``).  The rest of what
-    that extension finds (products of constant words, arithmetic on them) is left: applied to everything it made a dozen probes' predictions faster and further
-    from the GPU on the whole (session 61); nvcc keeps a few values in registers, not
-    everything invariant.  A value reaches its use as invariant only from a write that runs on
+    that extension finds (products of constant words, arithmetic on them) is left: applied
+    to everything it made a dozen probes' predictions faster and further from the GPU on
+    the whole (session 61); nvcc keeps a few values in registers, not everything invariant.  A value reaches its use as invariant only from a write that runs on
     every path to the use in the trip (no lower depth between them) and that nothing in
     the loop writes after it on the way back to the use."""
     got = getattr(ir, "_simt_invariant", None)
@@ -245,8 +245,13 @@ def _uniform_loops(ir) -> list[tuple[int, int]]:
     invariant ones it reads once before the loop."""
     code = ir.code
     return [(top, back) for top, back in _outer_kept_loops(ir)
-            if not any(code[q].op == Op.IF and code[q].info.get("varying_cond") and not code[q].info.get("predicated")
-                       for q in range(top, back + 1))]
+            if not any(_lane_branch(code[q]) for q in range(top, back + 1))]
+
+
+def _lane_branch(ins) -> bool:
+    """An ``if`` on a condition that differs by lane, which nvcc does not predicate: a
+    branch in SASS."""
+    return ins.op == Op.IF and bool(ins.info.get("varying_cond")) and not ins.info.get("predicated")
 
 
 def _outer_kept_loops(ir) -> list[tuple[int, int]]:
@@ -999,7 +1004,7 @@ def _branchy_loops(ir, varying_ifs: bool) -> list[tuple[int, int]]:
 
     def branches(ins) -> bool:
         return (_cost_key(ins) in _SLOW_PATH and ins.pc not in hoisted) or (
-            varying_ifs and ins.op == Op.IF and ins.info.get("varying_cond") and not ins.info.get("predicated"))
+            varying_ifs and _lane_branch(ins))
     return [(top, back) for top, back in loops(code)
             if (top, back) not in full and any(branches(code[q]) for q in range(top, back + 1))]
 
