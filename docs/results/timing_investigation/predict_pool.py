@@ -30,7 +30,7 @@ if __name__ == "__main__":
     fams = sys.argv[1:]
     ids = [p.id for p in timing_probes.entries() if p.family in fams]
     res = {}
-    with multiprocessing.get_context("fork").Pool(min(16, len(ids))) as pool:
+    with multiprocessing.get_context("fork").Pool(min(int(os.environ.get("JOBS", 16)), len(ids))) as pool:
         for pid, out, path in pool.imap_unordered(work, ids):
             res[pid] = (out, path)
             print(pid, out, flush=True)
