@@ -65031,6 +65031,2274 @@ UNSEEN210 = [
 PROBES += UNSEEN210
 
 
+# probe-unseen211 (probes213.cu): a computed-tomography / image-reconstruction course's kernels
+# (a fan-beam forward projector by Joseph's method, a warp a ray reduced by shuffles, with a
+# __constant__ table of view structs; FDK cosine weighting and Ram-Lak filtering of cone-beam
+# projections a row a block in shared memory, accumulated in double; an OS-SART sub-iteration
+# a warp a ray spreading its residual by float atomicAdd; a 3-D TV-denoising gradient step
+# on shared-memory tiles with a halo, the energy by shuffles and double atomics; linear-
+# interpolation metal artifact reduction of 16-bit raw counts, the metal trace a __ballot_sync
+# bit mask searched by __clz / __ffs, in a grid-stride loop; dual-energy water / bone
+# decomposition by Newton's method in double with a per-thread array and a __constant__
+# spectrum table) as a student who knows CUDA basics writes them, predicted before their
+# first GPU run
+P213_SOURCE = "probes213.cu"
+P213_FOV = 40.0                                  # the reconstructed field's side (cm)
+P213_N = 512                                     # FP_N = SA_N: images of 512 x 512
+P213_PIX = P213_FOV / P213_N                     # 0.078 cm
+P213_DSO = 57.0                                  # fan beam: source - isocentre (cm), a 3rd-generation scanner
+P213_FP_NDET = 768                               # as #defined (FP_NDET)
+P213_FP_MAXV = 2048                              # FP_MAXV = SA_MAXV
+P213_FP_DGAM = 2 * np.arcsin(25.0 / P213_DSO) / P213_FP_NDET   # channels over a 50 cm scan field
+P213_FP_BLOCK = 256                              # 8 rays a block
+P213_FAN_DTYPE = np.dtype([("sx", "<f4"), ("sy", "<f4"), ("beta", "<f4"), ("pad", "<f4")])   # FanView
+P213_FK_NU, P213_FK_NV = 512, 128                # cone-beam detector: columns (FK_NU), rows
+P213_FK_DSO, P213_FK_DSD, P213_FK_DU = 60.0, 100.0, 0.08   # a head CBCT: cm; 0.8 mm binned pixels
+P213_FK_I0 = 1e5                                 # photons a detector pixel unattenuated
+P213_CONE_DTYPE = np.dtype([("dsd", "<f4"), ("du", "<f4"), ("dv", "<f4"), ("cu", "<f4"), ("cv", "<f4"),
+                            ("tau", "<f4"), ("nv", "<i4")])                             # ConeGeom
+P213_SA_NDET = 768                               # as #defined (SA_NDET)
+P213_SA_NV = 720                                 # parallel-beam views over 180 degrees
+P213_SA_DS = 1.0                                 # bin spacing (pixels)
+P213_SA_SUB = 7                                  # the subset updated
+P213_SA_I0 = 2e5
+P213_SA_BLOCK = 128
+P213_TV_NXY = 512                                # tv3d_step: slices of 512 x 512
+P213_TV_BLOCK = (32, 8)
+P213_TV_LAM, P213_TV_DT, P213_TV_EPS = 0.05, 2.0, 1.0      # ROF in HU: lam (1/HU), step, eps (HU)
+P213_TV_DZ = 0.125                               # slice pitch (cm)
+P213_MR_NDET, P213_MR_NSL = 768, 96              # li_mar: channels (MR_NDET), slices a view
+P213_MR_I0, P213_MR_SIGE = 60000.0, 3.0          # air counts (16-bit), electronic noise (counts)
+P213_MR_PMETAL = 8.0                             # line integrals over this: the metal trace
+P213_MR_BLOCK = 256
+P213_MR_GRID = 4096                              # the grid-stride loop's blocks at most
+P213_MR_DZ = 0.075                               # slice pitch (cm)
+P213_DE_NE, P213_DE_MAXIT = 16, 12               # as #defined
+P213_DE_E = 25.0 + 8.0 * np.arange(P213_DE_NE)   # bin energies 25 .. 145 keV
+P213_DE_NCH, P213_DE_NVIEW = 512, 1024           # a slice's readings: views x channels
+P213_DE_I0 = (3e5, 1e5)                          # photons a reading unattenuated, 80 / 140 kVp
+P213_DE_BLOCK = 256
+
+
+def _p213_loglog(e, tab):
+    """tab (energy keV, value) interpolated log-log at energies e."""
+    t = np.array(tab, np.float64)
+    return np.exp(np.interp(np.log(e), np.log(t[:, 0]), np.log(t[:, 1])))
+
+
+# NIST mass attenuation (cm^2/g): water, ICRU cortical bone (1.92 g/cc), aluminium, tin (K edge 29.2 keV)
+P213_MU_WATER = ((20, .8096), (30, .3756), (40, .2683), (50, .2269), (60, .2059), (80, .1837), (100, .1707),
+                 (150, .1505))
+P213_MU_BONE = ((20, 4.001), (30, 1.331), (40, .6655), (50, .4242), (60, .3148), (80, .2229), (100, .1855),
+                (150, .1480))
+P213_MU_AL = ((20, 3.441), (30, 1.128), (40, .5685), (50, .3681), (60, .2778), (80, .2018), (100, .1704),
+              (150, .1378))
+P213_MU_SN_LO = ((20, 17.9), (29.1, 6.8))                                            # below the K edge
+P213_MU_SN_HI = ((29.3, 45.0), (40, 21.9), (50, 12.3), (60, 7.6), (80, 3.5), (100, 1.9), (150, .66))
+
+
+def _p213_spectra():
+    """The DE_NE bins' detected spectra (energy-weighted Kramers' bremsstrahlung (kVp - E) / E
+    x E through 3 mm Al; 140 kVp also through 0.4 mm Sn), each summing to 1, and water / bone
+    attenuation (1/cm): (s_lo, s_hi, mu_w, mu_b) float64 arrays."""
+    e = P213_DE_E
+    t_al = np.exp(-_p213_loglog(e, P213_MU_AL) * 2.7 * 0.3)
+    sn = np.where(e < 29.2, _p213_loglog(np.minimum(e, 29.1), P213_MU_SN_LO),
+                  _p213_loglog(np.maximum(e, 29.3), P213_MU_SN_HI))
+    t_sn = np.exp(-sn * 7.3 * 0.04)
+    lo = np.maximum(80 - e, 0) * t_al
+    hi = np.maximum(140 - e, 0) * t_al * t_sn
+    mu_w = _p213_loglog(e, P213_MU_WATER)
+    mu_b = _p213_loglog(e, P213_MU_BONE) * 1.92
+    return lo / lo.sum(), hi / hi.sum(), mu_w, mu_b
+
+
+def _p213_spec_table():
+    """c_spec: the SpecBin structs (s_lo, s_hi, mu_w, mu_b) as float32 DE_NE x 4."""
+    return np.stack(_p213_spectra(), axis=1).astype(np.float32)
+
+
+# ---- phantoms ----
+
+P213_ELL = np.dtype([("cx", "<f8"), ("cy", "<f8"), ("a", "<f8"), ("b", "<f8"), ("phi", "<f8"), ("mu", "<f8"),
+                     ("mat", "<i4")])        # mat: 0 soft tissue / water, 1 bone, 2 gas
+
+
+def _p213_body(rng, region="abdomen"):
+    """A patient's axial slice as additive ellipses (cm, attenuation 1/cm at ~70 keV): the body
+    (a fat layer 0.175 over soft tissue 0.195; 32 x 22 cm scaled U(0.85, 1.1)), for the abdomen a
+    liver, spleen, contrast-enhanced kidneys and aorta, a vertebra (body and posterior arch), 8
+    ribs and 2 .. 5 pockets of bowel gas, for the pelvis the iliac / femoral bones, a bladder and
+    the sacrum; a few calcifications."""
+    s = rng.uniform(0.85, 1.1)
+    sx, sy = s * rng.uniform(0.95, 1.05), s * rng.uniform(0.95, 1.05)
+    e = [(0, 0, 16 * sx, 11 * sy, 0, 0.175, 0), (0, 0.2, 14.6 * sx, 9.6 * sy, 0, 0.02, 0)]
+    j = lambda v, d=0.4: v + rng.normal(0, d)
+    if region == "abdomen":
+        e += [(j(-6 * sx), j(2 * sy), 6.5 * sx, 5 * sy, 0.3, 0.008, 0), (j(7.5 * sx), j(3 * sy), 3, 2.2, -0.4, 0.006, 0),
+              (j(-5.5 * sx), -4.5 * sy, 2.4, 1.4, 0.5, 0.012, 0), (j(5.5 * sx), -4.5 * sy, 2.4, 1.4, -0.5, 0.012, 0),
+              (1, -3.4 * sy, 1.1, 1.1, 0, 0.045, 0),
+              (0, -6.6 * sy, 2.0, 1.8, 0, 0.16, 1), (0, -9.0 * sy, 1.1, 1.5, 0, 0.22, 1)]
+        for k in range(8):                                 # ribs just inside the outline
+            ang = np.pi / 8 + k * np.pi / 4
+            e.append((13.6 * sx * np.cos(ang), 9.2 * sy * np.sin(ang), 0.6, 0.45, ang + np.pi / 2, 0.28, 1))
+        for _ in range(int(rng.integers(2, 6))):
+            r = rng.uniform(0.4, 1.6)
+            e.append((rng.uniform(-8, 8) * sx, rng.uniform(-3, 6) * sy, r, r * rng.uniform(0.5, 1), rng.uniform(0, np.pi),
+                      -0.195, 2))
+    else:
+        e += [(j(-9.5 * sx), j(-0.5), 2.6, 3.6, 0.5, 0.17, 1), (j(9.5 * sx), j(-0.5), 2.6, 3.6, -0.5, 0.17, 1),
+              (j(-9.6 * sx), -0.5, 1.7, 2.6, 0.5, -0.08, 0), (j(9.6 * sx), -0.5, 1.7, 2.6, -0.5, -0.08, 0),
+              (0, j(4 * sy), 3.5, 2.5, 0, 0.005, 0), (0, -7.8 * sy, 3.2, 1.6, 0, 0.18, 1)]
+    for _ in range(2):
+        r = rng.uniform(0.1, 0.25)
+        e.append((rng.uniform(-8, 8) * sx, rng.uniform(-5, 5) * sy, r, r, 0, 0.3, 1))
+    return np.array([tuple(x) for x in e], P213_ELL)
+
+
+def _p213_raster(ell, n=P213_N, pix=P213_PIX):
+    """The ellipses on an n x n grid of pixel centres (row i: y = (i - (n - 1) / 2) pix, column
+    j: x likewise), float64."""
+    c = (np.arange(n) - (n - 1) / 2) * pix
+    x, y = c[None, :], c[:, None]
+    img = np.zeros((n, n))
+    for e in ell:
+        dx, dy = x - e["cx"], y - e["cy"]
+        cp, sp = np.cos(e["phi"]), np.sin(e["phi"])
+        img += e["mu"] * (((dx * cp + dy * sp) / e["a"]) ** 2 + ((dy * cp - dx * sp) / e["b"]) ** 2 <= 1)
+    return img
+
+
+def _p213_chords(ell, theta, s, weight=None):
+    """Line integrals of the ellipses along the lines x cos(theta) + y sin(theta) = s (cm;
+    broadcast arrays): sum of mu (or weight(e)) x chord length."""
+    theta, s = np.broadcast_arrays(np.asarray(theta, np.float64), np.asarray(s, np.float64))
+    ct, st = np.cos(theta), np.sin(theta)
+    out = np.zeros(theta.shape)
+    for e in ell:
+        w = e["mu"] if weight is None else weight(e)
+        if w == 0:
+            continue
+        s0 = s - (e["cx"] * ct + e["cy"] * st)
+        al = theta - e["phi"]
+        a2 = (e["a"] * np.cos(al)) ** 2 + (e["b"] * np.sin(al)) ** 2
+        out += w * 2 * e["a"] * e["b"] * np.sqrt(np.maximum(a2 - s0 * s0, 0)) / a2
+    return out
+
+
+def _p213_fan_rays(beta, gam, dso=P213_DSO):
+    """Fan-beam rays (source angle beta, fan angle gam; broadcast) as parallel lines (theta,
+    s cm): the ray leaves the source at D (cos beta, sin beta) in the direction beta + pi + gam."""
+    theta = beta + np.pi + gam + np.pi / 2
+    return theta, dso * np.sin(gam)
+
+
+def _p213_texture(shape, rng, sd, smooth=2):
+    """Correlated Gaussian texture (a box-filtered normal field), sd about `sd`."""
+    t = rng.standard_normal(shape, dtype=np.float32)
+    for ax in range(t.ndim):
+        acc = t.copy()
+        for k in range(1, smooth + 1):
+            acc += np.roll(t, k, axis=ax) + np.roll(t, -k, axis=ax)
+        t = acc
+    return t * np.float32(sd / np.sqrt((2 * smooth + 1) ** t.ndim))
+
+
+def _p213_noisy(p, i0, rng, sige=0.0):
+    """Line integrals p (float32) measured with i0 photons: Gaussian-approximated Poisson
+    counts (and electronic noise sige), at least 1, back to -log(N / i0)."""
+    lam = np.float32(i0) * np.exp(-p.astype(np.float32))
+    z = rng.standard_normal(p.shape, dtype=np.float32)
+    z *= np.sqrt(lam + np.float32(sige * sige))
+    z += lam
+    np.maximum(z, 1, out=z)
+    return (np.log(np.float32(i0)) - np.log(z)).astype(np.float32)
+
+
+# ---- fan-joseph-fwd ----
+
+def _p213_fp_image(rng):
+    """An abdomen slice (512 x 512, 1/cm float32): _p213_body's ellipses plus a soft-tissue
+    texture of sd ~0.002 inside the body."""
+    ell = _p213_body(rng)
+    img = _p213_raster(ell).astype(np.float32)
+    img += _p213_texture(img.shape, rng, 0.002) * (img > 0.1)
+    np.maximum(img, 0, out=img)
+    return img, ell
+
+
+def _p213_fp_views(n, rng):
+    """c_fan: n views over 360 degrees from a random start, the rest of the FP_MAXV table
+    zero (float32 FP_MAXV x 4: sx, sy (pixels), beta, 0)."""
+    n = int(n)
+    t = np.zeros(P213_FP_MAXV, P213_FAN_DTYPE)
+    beta = rng.uniform(0, 2 * np.pi) + 2 * np.pi * np.arange(n) / n
+    t["sx"][:n] = P213_DSO * np.cos(beta) / P213_PIX
+    t["sy"][:n] = P213_DSO * np.sin(beta) / P213_PIX
+    t["beta"][:n] = beta
+    return t.view(np.float32).reshape(-1, 4)
+
+
+def _p213_fp_args(n, rng):
+    """img (the abdomen slice), sino (float32 n x FP_NDET) zeroed, n (views), dgam, pix."""
+    img, _ = _p213_fp_image(rng)
+    return [img.ravel(), np.zeros(int(n) * P213_FP_NDET, np.float32), _i32(n), np.float32(P213_FP_DGAM),
+            np.float32(P213_PIX)]
+
+
+def _p213_fp_syms(n, rng):
+    return {"c_fan": _p213_fp_views(n, rng).ravel()}
+
+
+def _p213_fp_ref(img, fan, nviews, dgam, pix, N=P213_N, ndet=P213_FP_NDET):
+    """fan_joseph_fwd in float64: (nviews x ndet) line integrals."""
+    img = np.asarray(img, np.float64).reshape(N, N)
+    fan = np.asarray(fan, np.float32).reshape(-1, 4)[:nviews].astype(np.float64)
+    gam = (np.arange(ndet) - 0.5 * (ndet - 1) + 0.25) * float(np.float32(dgam))
+    psi = (fan[:, 2:3] + float(np.float32(np.pi)) + gam[None, :]).ravel()
+    sx, sy = np.repeat(fan[:, 0], ndet), np.repeat(fan[:, 1], ndet)
+    dx, dy = np.cos(psi), np.sin(psi)
+    xmaj = np.abs(dx) >= np.abs(dy)
+    c = 0.5 * (N - 1)
+    k = np.arange(N)[None, :]
+    out = np.zeros(len(psi))
+    for bycol, m, a0, b0, da, db in ((True, xmaj, sy, sx, dy, dx), (False, ~xmaj, sx, sy, dx, dy)):
+        # the minor-axis coordinate at each major-axis index k
+        f = a0[m, None] + (k - c - b0[m, None]) * (da[m] / db[m])[:, None] + c
+        f0 = np.floor(f)
+        w = f - f0
+        acc = np.zeros(f.shape)
+        for ii, ww in ((f0, 1 - w), (f0 + 1, w)):
+            ok = (ii >= 0) & (ii < N)
+            i = np.clip(ii, 0, N - 1).astype(np.int64)
+            kk = np.broadcast_to(k, f.shape)
+            px = img[i, kk] if bycol else img[kk, i]
+            acc += np.where(ok, ww * px, 0)
+        out[m] = acc.sum(axis=1) * pix / np.abs(db[m])
+    return out.reshape(nviews, ndet)
+
+
+# ---- fdk-weight-ramp ----
+
+def _p213_head(rng):
+    """A 3-D Shepp-Logan head (Kak & Slaney's ellipsoids, 10 cm to the unit) in physical
+    attenuation: skull 0.45, brain 0.20, ventricles 0.19, lesions +0.005 .. +0.01 (1/cm),
+    centres jittered by 1 mm, turned about z by U(-10, 10) degrees: rows (cx, cy, cz, a, b, c,
+    phi, mu) in cm."""
+    sl = [(0, 0, 0, .69, .92, .81, 0, .45), (0, -.0184, 0, .6624, .874, .78, 0, -.25),
+          (.22, 0, 0, .11, .31, .22, -18, -.01), (-.22, 0, 0, .16, .41, .28, 18, -.01),
+          (0, .35, -.15, .21, .25, .41, 0, .005), (0, .1, .25, .046, .046, .05, 0, .01),
+          (0, -.1, .25, .046, .046, .05, 0, .01), (-.08, -.605, 0, .046, .023, .05, 0, .01),
+          (0, -.606, 0, .023, .023, .02, 0, .01), (.06, -.605, 0, .023, .046, .02, 0, .01)]
+    t = np.array(sl, np.float64)
+    t[:, :6] *= 10.0
+    t[1:, :3] += rng.normal(0, 0.1, (len(t) - 1, 3))
+    rot = np.deg2rad(rng.uniform(-10, 10))
+    c, s = np.cos(rot), np.sin(rot)
+    t[:, 0], t[:, 1] = c * t[:, 0] - s * t[:, 1], s * t[:, 0] + c * t[:, 1]
+    t[:, 6] = np.deg2rad(t[:, 6]) + rot
+    return t
+
+
+def _p213_cone_proj(head, nproj, nv=P213_FK_NV, nu=P213_FK_NU, rng=None):
+    """Cone-beam projections (float32 nproj x nv x nu) of the head's ellipsoids: source at
+    DSO (cos b, sin b, 0), flat detector DSD from it, pitch FK_DU, over 360 degrees; with rng,
+    Poisson noise of FK_I0 photons (Gaussian-approximated)."""
+    dso, dsd, du = P213_FK_DSO, P213_FK_DSD, P213_FK_DU
+    out = np.zeros((nproj, nv, nu), np.float32)
+    uu = ((np.arange(nu) - (nu - 1) / 2) * du).astype(np.float32)
+    vv = ((np.arange(nv) - (nv - 1) / 2) * du).astype(np.float32)
+    for p in range(nproj):
+        b = 2 * np.pi * p / nproj
+        cb, sb = np.cos(b), np.sin(b)
+        src = np.array([dso * cb, dso * sb, 0.0])
+        # the detector pixel minus the source, then unit directions
+        dxyz = [np.float32(-dsd * cb) - np.float32(sb) * uu[None, :] + 0 * vv[:, None],
+                np.float32(-dsd * sb) + np.float32(cb) * uu[None, :] + 0 * vv[:, None],
+                vv[:, None] + 0 * uu[None, :]]
+        ln = np.sqrt(dxyz[0] ** 2 + dxyz[1] ** 2 + dxyz[2] ** 2)
+        dxyz = [d / ln for d in dxyz]
+        acc = np.zeros((nv, nu), np.float32)
+        for cx, cy, cz, a, bb, c, phi, mu in head:
+            cp, sp = np.cos(phi), np.sin(phi)
+            px, py, pz = src[0] - cx, src[1] - cy, src[2] - cz
+            p0 = np.float32((px * cp + py * sp) / a), np.float32((-px * sp + py * cp) / bb), np.float32(pz / c)
+            d0 = ((dxyz[0] * cp + dxyz[1] * sp) / a, (-dxyz[0] * sp + dxyz[1] * cp) / bb, dxyz[2] / c)
+            A = d0[0] ** 2 + d0[1] ** 2 + d0[2] ** 2
+            B = p0[0] * d0[0] + p0[1] * d0[1] + p0[2] * d0[2]
+            C = np.float32(p0[0] ** 2 + p0[1] ** 2 + p0[2] ** 2 - 1)
+            disc = B * B - A * C
+            acc += np.float32(mu) * 2 * np.sqrt(np.maximum(disc, 0)) / A
+        out[p] = acc
+    if rng is not None:
+        out = _p213_noisy(out, P213_FK_I0, rng)
+    return out
+
+
+def _p213_cone_geom(nv=P213_FK_NV):
+    g = np.zeros((), P213_CONE_DTYPE)
+    g["dsd"], g["du"], g["dv"] = P213_FK_DSD, P213_FK_DU, P213_FK_DU
+    g["cu"], g["cv"] = (P213_FK_NU - 1) / 2, (nv - 1) / 2
+    g["tau"] = P213_FK_DU * P213_FK_DSO / P213_FK_DSD
+    g["nv"] = nv
+    return g[()]
+
+
+def _p213_fk_args(n, rng):
+    """proj (float32 n x FK_NV x FK_NU: noisy cone-beam projections of the Shepp-Logan head),
+    filt zeroed, the ConeGeom."""
+    proj = _p213_cone_proj(_p213_head(rng), int(n), rng=rng)
+    return [proj.ravel(), np.zeros(proj.size, np.float32), _p213_cone_geom()]
+
+
+def _p213_ramlak(nu, tau):
+    """Kak & Slaney's band-limited ramp h[k], k = 0 .. nu - 1 (float64)."""
+    k = np.arange(nu)
+    h = np.where(k % 2 == 1, -1.0 / (np.pi ** 2 * np.maximum(k, 1) ** 2 * tau ** 2), 0.0)
+    h[0] = 1 / (4 * tau ** 2)
+    return h
+
+
+def _p213_fk_ref(proj, g):
+    """fdk_weight_ramp in float64: the filtered rows (rows x FK_NU)."""
+    nu = P213_FK_NU
+    p = np.asarray(proj, np.float64).reshape(-1, nu)
+    v = np.arange(len(p)) % int(g["nv"])
+    uu = (np.arange(nu) - float(g["cu"])) * float(g["du"])
+    vv = (v - float(g["cv"])) * float(g["dv"])
+    dsd = float(g["dsd"])
+    w = dsd / np.sqrt(dsd ** 2 + uu[None, :] ** 2 + vv[:, None] ** 2)
+    tau = float(g["tau"])
+    h = _p213_ramlak(nu, tau)
+    H = h[np.abs(np.arange(nu)[:, None] - np.arange(nu)[None, :])]
+    return (p * w) @ H.T * tau
+
+
+# ---- ossart-subset ----
+
+def _p213_sa_angles():
+    th = np.pi * np.arange(P213_SA_NV) / P213_SA_NV
+    c = np.zeros(P213_FP_MAXV, np.float32)
+    s = np.zeros(P213_FP_MAXV, np.float32)
+    c[:P213_SA_NV], s[:P213_SA_NV] = np.cos(th), np.sin(th)
+    return c, s
+
+
+def _p213_sa_syms(n, rng):
+    c, s = _p213_sa_angles()
+    return {"c_cos": c, "c_sin": s}
+
+
+def _p213_blur(img, r):
+    """A separable box blur of radius r, twice (about a Gaussian of sd 0.8 r)."""
+    out = np.asarray(img, np.float64)
+    for _ in range(2):
+        for ax in (0, 1):
+            acc = out.copy()
+            for k in range(1, r + 1):
+                acc += np.roll(out, k, axis=ax) + np.roll(out, -k, axis=ax)
+            out = acc / (2 * r + 1)
+    return out
+
+
+def _p213_sa_data(rng):
+    """(the current iterate: the abdomen slice blurred (sd ~1.6 px), scaled 0.97, with noise
+    of sd 0.004 inside the body (float32 512 x 512); the measured sinogram: analytic line
+    integrals of the slice's ellipses over SA_NV x SA_NDET with SA_I0 photons' noise)."""
+    img, ell = _p213_fp_image(rng)
+    cur = (0.97 * _p213_blur(img, 2)).astype(np.float32)
+    cur += rng.normal(0, 0.004, cur.shape).astype(np.float32) * (cur > 0.05)
+    np.maximum(cur, 0, out=cur)
+    th = np.pi * np.arange(P213_SA_NV) / P213_SA_NV
+    s = (np.arange(P213_SA_NDET) - 0.5 * (P213_SA_NDET - 1)) * P213_SA_DS * P213_PIX
+    sino = _p213_chords(ell, th[:, None], s[None, :]).astype(np.float32)
+    return cur, _p213_noisy(sino, P213_SA_I0, rng)
+
+
+def _p213_sa_nsub(n):
+    return max(1, P213_SA_NV // int(n))
+
+
+def _p213_sa_args(n, rng):
+    """img (the current iterate), sino (SA_NV x SA_NDET), corr and wsum (float32 512 x 512)
+    zeroed, the subset SA_SUB of SA_NV / n subsets (n views), ds, pix."""
+    cur, sino = _p213_sa_data(rng)
+    nsub = _p213_sa_nsub(n)
+    return [cur.ravel(), sino.ravel(), np.zeros(P213_N * P213_N, np.float32), np.zeros(P213_N * P213_N, np.float32),
+            np.int32(P213_SA_SUB % nsub), np.int32(nsub), _i32(n), np.float32(P213_SA_DS), np.float32(P213_PIX)]
+
+
+def _p213_sa_ref(img, sino, sub, nsub, nvs, ds, pix, c_cos, c_sin, N=P213_N, ndet=P213_SA_NDET):
+    """ossart_subset in float64: (corr, wsum) (N x N) and the residuals (nvs x ndet, nan where
+    the ray misses)."""
+    img = np.asarray(img, np.float64).reshape(N, N)
+    v = sub + np.arange(nvs) * nsub
+    cs = np.asarray(c_cos, np.float64)[v][:, None, None]
+    sn = np.asarray(c_sin, np.float64)[v][:, None, None]
+    s = ((np.arange(ndet) - 0.5 * (ndet - 1)) * ds)[None, :, None]
+    c = 0.5 * (N - 1)
+    q = (np.arange(N) - c)[None, None, :]
+    bycol = np.abs(sn) >= np.abs(cs)
+    f = np.where(bycol, (s - q * cs) / np.where(bycol, sn, 1), (s - q * sn) / np.where(bycol, 1, cs)) + c
+    step = pix / np.where(bycol, np.abs(sn), np.abs(cs))
+    f0 = np.floor(f)
+    w = f - f0
+    k = np.broadcast_to(np.arange(N)[None, None, :], f.shape)
+    m = f0.astype(np.int64)
+    taps = []
+    for mm, ww in ((m, (1 - w) * step), (m + 1, w * step)):
+        ok = (mm >= 0) & (mm < N)
+        mc = np.clip(mm, 0, N - 1)
+        p = np.where(bycol, mc * N + k, k * N + mc)
+        taps.append((p, np.where(ok, ww, 0.0)))
+    flat = img.ravel()
+    ssum = sum((wt * flat[p]).sum(axis=-1) for p, wt in taps)
+    ln = sum(wt.sum(axis=-1) for p, wt in taps)
+    meas = np.asarray(sino, np.float64).reshape(-1, ndet)[v]
+    res = np.where(ln > 0, (meas - ssum) / np.where(ln > 0, ln, 1), np.nan)
+    corr = np.zeros(N * N)
+    wsum = np.zeros(N * N)
+    r = np.nan_to_num(res)[..., None]
+    for p, wt in taps:
+        np.add.at(corr, p.ravel(), (wt * r).ravel())
+        np.add.at(wsum, p.ravel(), wt.ravel())
+    return corr.reshape(N, N), wsum.reshape(N, N), res
+
+
+# ---- tv3d-step ----
+
+def _p213_hu_volume(nz, rng, nxy=P213_TV_NXY):
+    """An abdomen CT volume in HU (float32 nz x nxy x nxy; 0.078 mm pixels, TV_DZ slices):
+    air -1000, the body an elliptic cylinder (fat -100, soft tissue 40, its outline drifting
+    with z), ellipsoids of liver 60, kidneys 160, spleen 50, the aorta 200 (a tube), vertebrae
+    700 every 2.5 cm with discs 80 between, ribs 900, bowel gas -1000, calcifications 1200."""
+    pix = P213_FOV / nxy
+    c = ((np.arange(nxy) - (nxy - 1) / 2) * pix).astype(np.float32)
+    z = ((np.arange(nz) - (nz - 1) / 2) * P213_TV_DZ).astype(np.float32)
+    vol = np.full((nz, nxy, nxy), -1000, np.float32)
+    s = rng.uniform(0.85, 1.1)
+
+    def put(cx, cy, a, b, phi, val, zc=0.0, cc=None, zr=None):
+        """vol = val inside the ellipsoid (semi-axis cc along z about zc), or with cc None the
+        elliptic cylinder over the slices zr (default all), in its bounding box."""
+        r = max(a, b)
+        jx = np.flatnonzero(np.abs(c - cx) <= r)
+        iy = np.flatnonzero(np.abs(c - cy) <= r)
+        if cc is not None:
+            kz = np.flatnonzero(np.abs(z - zc) <= cc)
+        else:
+            kz = np.arange(nz)[slice(*zr)] if zr is not None else np.arange(nz)
+        if not (len(jx) and len(iy) and len(kz)):
+            return
+        dx = (c[jx] - cx)[None, None, :]
+        dy = (c[iy] - cy)[None, :, None]
+        dz = ((z[kz] - zc) / cc)[:, None, None] if cc is not None else np.zeros((len(kz), 1, 1), np.float32)
+        cp, sp = np.float32(np.cos(phi)), np.float32(np.sin(phi))
+        m = ((dx * cp + dy * sp) / a) ** 2 + ((dy * cp - dx * sp) / b) ** 2 + dz * dz <= 1
+        sub = vol[kz[0]:kz[-1] + 1, iy[0]:iy[-1] + 1, jx[0]:jx[-1] + 1]
+        sub[m] = val
+
+    for k0 in range(0, nz, 8):                         # the body's outline drifts with z: 1 cm slabs
+        f = 1 + 0.04 * np.sin(float(z[min(k0 + 4, nz - 1)]) / 7.0)
+        put(0, 0, 16 * s * f, 11 * s * f, 0, -100, zr=(k0, k0 + 8))
+        put(0, 0.2, 14.6 * s * f, 9.6 * s * f, 0, 40, zr=(k0, k0 + 8))
+    put(-6 * s, 2 * s, 6.5 * s, 5 * s, 0.3, 60, rng.uniform(-4, 4), 9)
+    put(7.5 * s, 3 * s, 3, 2.2, -0.4, 50, rng.uniform(-4, 4), 5)
+    for sgn in (-1, 1):
+        put(sgn * 5.5 * s, -4.5 * s, 2.4, 1.4, sgn * 0.5, 160, rng.uniform(-3, 3), 5.5)
+    put(1, -3.4 * s, 1.1, 1.1, 0, 200)
+    z0 = rng.uniform(0, 2.5)
+    for zc in np.arange(z[0] - 2.5 + z0, z[-1] + 2.5, 2.5):
+        put(0, -6.6 * s, 2.0, 1.8, 0, 700, zc, 1.0)
+        put(0, -9.0 * s, 1.1, 1.5, 0, 700, zc, 0.8)
+        put(0, -6.6 * s, 2.0, 1.8, 0, 80, zc + 1.25, 0.25)
+    for k in range(8):
+        ang = np.pi / 8 + k * np.pi / 4
+        for zc in np.arange(z[0] + rng.uniform(0, 3), z[-1], 3.0):
+            put(13.6 * s * np.cos(ang), 9.2 * s * np.sin(ang), 0.6, 0.45, ang + np.pi / 2, 900, zc, 0.9)
+    for _ in range(int(rng.integers(4, 10))):
+        r = rng.uniform(0.4, 1.6)
+        put(rng.uniform(-8, 8) * s, rng.uniform(-3, 6) * s, r, r * rng.uniform(0.5, 1), rng.uniform(0, np.pi), -1000,
+            rng.uniform(z[0], z[-1]), r)
+    for _ in range(3):
+        r = rng.uniform(0.1, 0.25)
+        put(rng.uniform(-8, 8) * s, rng.uniform(-5, 5) * s, r, r, 0, 1200, rng.uniform(z[0], z[-1]), r)
+    return vol
+
+
+def _p213_tv_data(nz, rng, nxy=P213_TV_NXY):
+    """(u, f): f the volume with low-dose noise (in-plane correlated, sd ~25 HU inside the
+    body, ~8 HU in air), u the current iterate: f averaged with its 6 neighbours (weight 0.4
+    to the centre)."""
+    f = _p213_hu_volume(nz, rng, nxy)
+    for k in range(len(f)):
+        sd = np.where(f[k] > -500, np.float32(25), np.float32(8))
+        f[k] += sd * _p213_texture(f.shape[1:], rng, 1.0, smooth=1)
+    u = 0.4 * f
+    for ax in range(3):
+        for sh in (1, -1):
+            u += 0.1 * np.roll(f, sh, axis=ax)
+    return u.astype(np.float32), f
+
+
+def _p213_tv_args(n, rng, nxy=P213_TV_NXY):
+    """u, f (float32 n x nxy x nxy, HU), unew zeroed, energy (float64 1) zeroed, nx, ny, nz,
+    lam, dt, eps^2."""
+    u, f = _p213_tv_data(int(n), rng, nxy)
+    return [u.ravel(), f.ravel(), np.zeros(u.size, np.float32), np.zeros(1, np.float64), np.int32(nxy),
+            np.int32(nxy), _i32(n), np.float32(P213_TV_LAM), np.float32(P213_TV_DT), np.float32(P213_TV_EPS ** 2)]
+
+
+def _p213_tv_ref(u, f, nx, ny, nz, lam, dt, eps2):
+    """tv3d_step in float64: (unew, energy)."""
+    u = np.asarray(u, np.float64).reshape(nz, ny, nx)
+    f = np.asarray(f, np.float64).reshape(nz, ny, nx)
+    P = np.pad(u, 1, mode="edge")
+    at = lambda dz, dy, dx: P[1 + dz:1 + dz + nz, 1 + dy:1 + dy + ny, 1 + dx:1 + dx + nx]
+    c = u
+
+    def norm(dz, dy, dx):          # the gradient norm at the voxel offset (dz, dy, dx)
+        b = at(dz, dy, dx)
+        return np.sqrt((at(dz, dy, dx + 1) - b) ** 2 + (at(dz, dy + 1, dx) - b) ** 2 + (at(dz + 1, dy, dx) - b) ** 2
+                       + eps2)
+    n0 = norm(0, 0, 0)
+    grad = ((3 * c - at(0, 0, 1) - at(0, 1, 0) - at(1, 0, 0)) / n0 + (c - at(0, 0, -1)) / norm(0, 0, -1)
+            + (c - at(0, -1, 0)) / norm(0, -1, 0) + (c - at(-1, 0, 0)) / norm(-1, 0, 0))
+    r = c - f
+    return c - dt * (lam * r + grad), float((n0 + 0.5 * lam * r * r).sum())
+
+
+# ---- li-mar ----
+
+def _p213_mr_data(nviews, rng, nsl=P213_MR_NSL, ndet=P213_MR_NDET):
+    """Raw counts (uint16 nviews x nsl x ndet) of a pelvis with a hip prosthesis: the pelvis
+    slice's analytic fan-beam line integrals (channels over 50 cm, a 360-degree rotation;
+    scaled by 1 +- 4% along z), a CoCr femoral head (sphere r 2.2 cm, mu 3.0 / cm) and its
+    titanium stem below it (1.4 x 0.9 cm, mu 1.2), 3 surgical clips (spheres r 0.15 cm, mu
+    2.0); counts MR_I0 exp(-p) with Poisson (Gaussian-approximated) and electronic noise,
+    rounded, clipped to 0 .. 65535; and the noise-free line integrals (float32)."""
+    nviews = int(nviews)
+    ell = _p213_body(rng, "pelvis")
+    beta = rng.uniform(0, 2 * np.pi) + 2 * np.pi * np.arange(nviews) / nviews
+    dgam = 2 * np.arcsin(25.0 / P213_DSO) / ndet
+    gam = (np.arange(ndet) - 0.5 * (ndet - 1) + 0.25) * dgam
+    th, s = _p213_fan_rays(beta[:, None], gam[None, :])
+    body = _p213_chords(ell, th, s).astype(np.float32)
+    z = (np.arange(nsl) - 0.5 * (nsl - 1)) * P213_MR_DZ
+    side = rng.choice([-1, 1])
+    hx, hy, hz = side * rng.uniform(8.5, 10), rng.uniform(-1.5, 0.5), rng.uniform(-1.5, 1.5)
+    ct, st = np.cos(th), np.sin(th)
+    s_head = (s - (hx * ct + hy * st)).astype(np.float32)
+    stem = _p213_chords(np.array([(hx - side * 0.8, hy - 0.5, 1.4 / 2, 0.9 / 2, 0.3, 1.2, 0)], P213_ELL), th,
+                        s).astype(np.float32)
+    clips = [(rng.uniform(-9, 9), rng.uniform(-6, 6), rng.uniform(z[0], z[-1])) for _ in range(3)]
+    s_clip = [(s - (cx * ct + cy * st)).astype(np.float32) for cx, cy, _ in clips]
+    p = np.empty((nviews, nsl, ndet), np.float32)
+    for k, zk in enumerate(z):
+        pk = body * np.float32(1 + 0.04 * np.sin(zk / 2.0))
+        r2 = 2.2 ** 2 - (zk - hz) ** 2
+        if r2 > 0:
+            pk += 3.0 * 2 * np.sqrt(np.maximum(np.float32(r2) - s_head * s_head, 0))
+        if zk < hz - 1.2:
+            pk += stem
+        for (_, _, cz), sc in zip(clips, s_clip):
+            r2 = 0.15 ** 2 - (zk - cz) ** 2
+            if r2 > 0:
+                pk += 2.0 * 2 * np.sqrt(np.maximum(np.float32(r2) - sc * sc, 0))
+        p[:, k, :] = pk
+    lam = np.float32(P213_MR_I0) * np.exp(-p)
+    cnt = rng.standard_normal(p.shape, dtype=np.float32)
+    cnt *= np.sqrt(lam + np.float32(P213_MR_SIGE ** 2))
+    cnt += lam
+    np.rint(cnt, out=cnt)
+    np.clip(cnt, 0, 65535, out=cnt)
+    return cnt.astype(np.uint16), p
+
+
+def _p213_mr_args(n, rng):
+    """raw (uint16 n views x MR_NSL x MR_NDET), proj (float32) zeroed, nmetal (int32 n) and
+    total (int32 1) zeroed, rows, MR_NSL, MR_I0, MR_PMETAL."""
+    raw, _ = _p213_mr_data(n, rng)
+    return [raw.ravel(), np.zeros(raw.size, np.float32), np.zeros(int(n), np.int32), np.zeros(1, np.int32),
+            np.int32(raw.shape[0] * raw.shape[1]), np.int32(P213_MR_NSL), np.float32(P213_MR_I0),
+            np.float32(P213_MR_PMETAL)]
+
+
+def _p213_mr_ref(raw, nsl, i0, pmetal, ndet=P213_MR_NDET):
+    """li_mar in float64 row by row: (proj rows x ndet, metal mask, nmetal a view)."""
+    r = np.asarray(raw).reshape(-1, ndet).astype(np.float64)
+    p = np.log(float(np.float32(i0)) / np.maximum(r, 1))
+    metal = p > float(np.float32(pmetal))
+    out = p.copy()
+    idx = np.arange(ndet)
+    for k in np.flatnonzero(metal.any(axis=1)):
+        ok = np.flatnonzero(~metal[k])
+        if not len(ok):
+            continue
+        out[k, metal[k]] = np.interp(idx[metal[k]], ok, p[k, ok])     # ends: the nearest value
+    nmet = metal.sum(axis=1).reshape(-1, nsl).sum(axis=1)
+    return out, metal, nmet
+
+
+def _p213_mr_grid(n):
+    return max(1, min(-(-int(n) * P213_MR_NSL // (P213_MR_BLOCK // 32)), P213_MR_GRID))
+
+
+# ---- dual-energy ----
+
+def _p213_de_truth(n, rng):
+    """True water / bone path lengths (float64 n, cm) of readings of abdomen slices (a slice
+    DE_NVIEW views x DE_NCH channels over 50 cm, each slice its own patient): water the
+    soft-tissue chords weighted mu / 0.195 (gas pockets subtract), bone the bone chords
+    weighted mu / 0.45 (cancellous bone: less than 1)."""
+    n = int(n)
+    per = P213_DE_NVIEW * P213_DE_NCH
+    tw, tb = [], []
+    dgam = 2 * np.arcsin(25.0 / P213_DSO) / P213_DE_NCH
+    gam = (np.arange(P213_DE_NCH) - 0.5 * (P213_DE_NCH - 1) + 0.25) * dgam
+    for k in range(-(-n // per)):
+        ell = _p213_body(rng)
+        nv = min(P213_DE_NVIEW, -(-(n - k * per) // P213_DE_NCH))          # the views the readings reach
+        beta = rng.uniform(0, 2 * np.pi) + 2 * np.pi * np.arange(nv) / P213_DE_NVIEW
+        th, s = _p213_fan_rays(beta[:, None], gam[None, :])
+        tw.append(_p213_chords(ell, th, s, lambda e: e["mu"] / 0.195 if e["mat"] != 1 else 0).ravel())
+        tb.append(_p213_chords(ell, th, s, lambda e: e["mu"] / 0.45 if e["mat"] == 1 else 0).ravel())
+    return np.concatenate(tw)[:n], np.concatenate(tb)[:n]
+
+
+def _p213_de_model(tw, tb):
+    """The polychromatic line integrals (p_lo, p_hi) of water / bone path lengths (float64)."""
+    s_lo, s_hi, mw, mb = (x.astype(np.float64) for x in _p213_spectra())
+    out = []
+    for s in (s_lo, s_hi):
+        acc = np.zeros(len(tw))
+        for e in range(P213_DE_NE):
+            acc += s[e] * np.exp(-(mw[e] * tw + mb[e] * tb))
+        out.append(-np.log(acc))
+    return out
+
+
+def _p213_de_args(n, rng):
+    """p_lo, p_hi (float32 n: the polychromatic model of _p213_de_truth's path lengths with
+    DE_I0 photons' noise), tw, tb (float32 n) and iters (uint8 n) zeroed, n."""
+    tw, tb = _p213_de_truth(n, rng)
+    pl, ph = _p213_de_model(tw, tb)
+    pl = _p213_noisy(pl.astype(np.float32), P213_DE_I0[0], rng)
+    ph = _p213_noisy(ph.astype(np.float32), P213_DE_I0[1], rng)
+    n = int(n)
+    return [pl, ph, np.zeros(n, np.float32), np.zeros(n, np.float32), np.zeros(n, np.uint8), _i32(n)]
+
+
+def _p213_de_syms(n, rng):
+    return {"c_spec": _p213_spec_table().ravel()}
+
+
+def _p213_de_ref(p_lo, p_hi, spec):
+    """de_decompose in float64, vectorised: (tw, tb, iters)."""
+    spec = np.asarray(spec, np.float32).reshape(P213_DE_NE, 4).astype(np.float64)
+    s_lo, s_hi, mw, mb = spec.T
+    pl = np.asarray(p_lo, np.float32).astype(np.float64)
+    ph = np.asarray(p_hi, np.float32).astype(np.float64)
+    tw = pl / (s_lo * mw).sum()
+    tb = np.zeros_like(pl)
+    it = np.zeros(len(pl), np.int64)
+    done = np.zeros(len(pl), bool)
+    for _ in range(P213_DE_MAXIT):
+        act = ~done
+        att = np.exp(-(mw[None, :] * tw[act, None] + mb[None, :] * tb[act, None]))
+        al, ah = s_lo * att, s_hi * att
+        sl, sh = al.sum(axis=1), ah.sum(axis=1)
+        j11, j12 = (al * mw).sum(axis=1) / sl, (al * mb).sum(axis=1) / sl
+        j21, j22 = (ah * mw).sum(axis=1) / sh, (ah * mb).sum(axis=1) / sh
+        fl, fh = -np.log(sl) - pl[act], -np.log(sh) - ph[act]
+        det = j11 * j22 - j12 * j21
+        dw = (fl * j22 - fh * j12) / det
+        db = (j11 * fh - j21 * fl) / det
+        nw = np.clip(tw[act] - dw, 0, 80.0)
+        nb = np.clip(tb[act] - db, -10.0, 30.0)
+        it[act] += 1
+        done[act] = np.abs(nw - tw[act]) + np.abs(nb - tb[act]) < 1e-6
+        tw[act], tb[act] = nw, nb
+    return tw, tb, np.where(done, it, 0)
+
+
+UNSEEN211 = [
+    TimingProbe("probe/ctrec-fan-joseph-fwd-warp", "probe-unseen211", "fan_joseph_fwd", 720, P213_FP_BLOCK,
+                lambda n: -(-n * P213_FP_NDET * 32 // P213_FP_BLOCK), _p213_fp_args, source=P213_SOURCE,
+                symbols=_p213_fp_syms,
+                note="fan-beam forward projection by Joseph's method of a 512 x 512 abdomen slice (1 MB of "
+                     "attenuation 0 .. 0.58 / cm: fat, soft tissue, organs, contrast, vertebra, ribs, bowel gas, a "
+                     "correlated texture) to 720 views x 768 equiangular channels (a 57 cm source distance, a 50 "
+                     "cm fan, quarter offset), a warp a ray (553k warps, 69120 blocks of 8): a uniform 16-byte "
+                     "__constant__ FanView load, cosf / sinf and a division, then 16 samples a lane striding over "
+                     "the dominant axis's 512 columns (or rows; half the rays each way): floorf, 2 bounds tests "
+                     "(71% of the taps inside the image) and 2 gathered loads of neighbouring pixels (x-major rays: "
+                     "a warp's lanes on adjacent columns of 1 .. 2 rows, a few lines; y-major: 32 rows apart, 32 "
+                     "sectors a load) and 2 FMAs; a 5-step shuffle reduction, one store a ray (2.2 MB): 283M "
+                     "samples, 401M gathered loads from the L1 / L2-resident image, bound by the L1 gather "
+                     "wavefronts of the y-major half"),
+    TimingProbe("probe/ctrec-fdk-ramp-smem-f64", "probe-unseen211", "fdk_weight_ramp", 160, P213_FK_NU,
+                lambda n: n * P213_FK_NV, _p213_fk_args, source=P213_SOURCE,
+                note="FDK filtering of 160 cone-beam projections of 128 x 512 (42 MB in, 42 MB out: a 3-D "
+                     "Shepp-Logan head in physical attenuation 0 .. 0.45 / cm, line integrals 0 .. 3.5 with "
+                     "10^5-photon noise, a 60 / 100 cm geometry), a block of 512 a detector row (20480 blocks): the "
+                     "row coalesced, the cosine weight by sqrtf, the Ram-Lak taps computed into shared memory (a "
+                     "float division), __syncthreads, then 256 trips a thread over the odd-distance bins: 2 shared "
+                     "float loads (s_p[j]: 2 addresses a warp; s_h[|u - j|]: consecutive, folding at the "
+                     "diagonal), 2 float -> double conversions and a double FMA; 2.7G double FMAs and 5.4G "
+                     "conversions, bound by the FP64 / conversion pipe, then the shared loads"),
+    TimingProbe("probe/ctrec-ossart-subset-atomic", "probe-unseen211", "ossart_subset", 40, P213_SA_BLOCK,
+                lambda n: -(-n * P213_SA_NDET * 32 // P213_SA_BLOCK), _p213_sa_args, source=P213_SOURCE,
+                symbols=_p213_sa_syms,
+                note="one OS-SART sub-iteration (18 subsets of a 720-view parallel-beam sinogram of 768 bins; "
+                     "subset 7: 40 views 4.5 degrees apart) on a 512 x 512 abdomen iterate (blurred, noisy; "
+                     "residuals ~1e-3 of line integrals up to 6), a warp a ray (30720 warps, 7680 blocks of 4): "
+                     "__constant__ cos / sin (uniform), 16 samples a lane along the dominant axis: a float "
+                     "division, floorf, 2 bounds tests and 2 gathered image loads (lanes on adjacent columns: 1 .. "
+                     "2 lines x-major, 32 rows y-major); a 5-step __shfl_xor_sync butterfly of 2 floats; the 15% of "
+                     "rays missing the image return; the samples again, with 4 float atomicAdds a tap pair (2 "
+                     "pixels of corr and wsum, 2 MB: L2-resident; 32 distinct addresses a warp, each pixel ~72 "
+                     "updates from the subset's rays): 18.9M taps, 18.9M gathered loads and 37.8M float atomics "
+                     "(REDs), bound by the L2's atomic throughput"),
+    TimingProbe("probe/ctrec-tv3d-smem-halo-f64atom", "probe-unseen211", "tv3d_step", 128, P213_TV_BLOCK,
+                lambda n: (P213_TV_NXY // 32, P213_TV_NXY // 8, n), _p213_tv_args, source=P213_SOURCE,
+                note="a gradient step of smoothed-TV (ROF) denoising of a 512 x 512 x 128 low-dose abdomen volume "
+                     "in HU (134 MB each for u, f and unew: air, fat, soft tissue, organs, contrast, vertebrae, ribs, "
+                     "gas; noise sd ~25 HU, correlated in-plane), blocks of 32 x 8 (131072 blocks): 3 slices of a 34 "
+                     "x 10 tile with a clamped halo loaded into 4 KB of shared memory (1020 loads a block, 1.33 a "
+                     "voxel a slice: L2 re-reads of the halos and the neighbour slices), __syncthreads, 13 shared "
+                     "loads, 4 sqrtf and 4 float divisions a voxel, f coalesced, unew stored; a 5-step shuffle of "
+                     "the energy and a double atomicAdd a warp on one global word (1.05M on one address); ~400 MB "
+                     "of DRAM traffic, bound by the one word's contended double atomics or else DRAM"),
+    TimingProbe("probe/ctrec-li-mar-ballot-u16", "probe-unseen211", "li_mar", 720, P213_MR_BLOCK, _p213_mr_grid,
+                _p213_mr_args, source=P213_SOURCE,
+                note="linear-interpolation MAR of a 720-view x 96-slice x 768-channel sinogram of 16-bit raw counts "
+                     "(106 MB in, 212 MB of line integrals out) of a pelvis with a CoCr hip prosthesis, its stem and "
+                     "3 clips (4% of the bins in the metal trace, counts 0 .. 20; the rest ~40 .. 61000; 65% of the "
+                     "rows touched), a warp a row in a grid-stride loop (4096 blocks of 8 warps: ~2.1 rows a "
+                     "warp): 24 chunks of a coalesced 2-byte load, logf, a ballot into a shared mask word, a shared "
+                     "int atomicAdd for the metal lanes (all on one word: serialised), a coalesced store; for the "
+                     "metal bins (divergent: ~1 lane in 25) a search of the mask words for the nearest clear bits "
+                     "(__clz / __ffs; runs of up to ~80 bins) and 2 gathered count loads with logf, a division and "
+                     "a store; lane 0's __popc of the row's 24 words and a global atomicAdd a metal row: bound by "
+                     "DRAM streaming and the logf / ballot issue"),
+    TimingProbe("probe/ctrec-dual-energy-newton-f64", "probe-unseen211", "de_decompose", 1 << 22, P213_DE_BLOCK,
+                lambda n: -(-n // P213_DE_BLOCK), _p213_de_args, source=P213_SOURCE, symbols=_p213_de_syms,
+                note="dual-energy water / bone decomposition of 2^22 readings (8 abdomen slices of 1024 views x 512 "
+                     "channels, 41% air; water paths 0 .. 35 cm, bone 0 .. 3.4 cm; 80 kVp and 140 kVp + 0.4 mm Sn "
+                     "spectra in 16 bins, 3e5 / 1e5 photons), a thread a reading (16384 blocks of 256): 2 float "
+                     "loads, 16 __constant__ loads for the first guess, then Newton iterations (air 2 .. 3, the "
+                     "body 3 .. 5; a warp runs its slowest lane's): 16 double exps into a per-thread array, 64 "
+                     "uniform __constant__ SpecBin floats converted to double, 6 double sums, 2 double logs, 6 "
+                     "double divisions and 4 clamps; ~15M iterations, ~240M double exps: bound by the FP64 pipe "
+                     "(the exp / log software sequences and divisions)"),
+]
+PROBES += UNSEEN211
+
+
+# probe-unseen212 (probes214.cu): a photogrammetry / multi-view computer-vision course's
+# kernels (census-transform stereo block matching with shared-memory tiles, __popcll costs in
+# a local byte array and a parabola's subpixel disparity; FAST-9 corners of a batch of views
+# through a __constant__ circle table and mask tricks, appended by a global atomic; ORB
+# descriptor matching a warp a query with __popc and __shfl_xor_sync, a ratio test and shared
+# histogram atomics; RANSAC homography scoring a block a hypothesis, thread 0 solving the DLT
+# in a local double array, a ballot count, shared float / int atomics and a 64-bit atomicMax;
+# bundle-adjustment reprojection residuals in double in a grid-stride loop over structs with
+# a shuffle-reduced Huber cost; a Gaussian pyramid level of 8-bit views through a __constant__
+# 5 x 5 kernel) as a student who knows CUDA basics writes them, predicted before their first
+# GPU run
+P214_SOURCE = "probes214.cu"
+P214_CS_BX, P214_CS_BY, P214_CS_HW, P214_CS_HH, P214_CS_D = 64, 4, 4, 3, 128     # as #defined
+P214_CS_UNIQ, P214_CS_INVALID = 15, -16
+P214_FAST_T = 20
+P214_VIEWS = 8                                  # fast9 / pyr_down: views a batch
+P214_OM_WORDS, P214_OM_MAXD, P214_OM_RATIO, P214_OM_BINS = 8, 64, 0.8, 257
+P214_OM_NPER = 2048                             # orb_match: features an image
+P214_RH_T2, P214_RH_BAD = 9.0, 1e30
+P214_RH_NM = 4096                               # ransac_homog: putative matches
+P214_BA_DELTA = 2.0
+P214_BA_GRID = 2048                             # ba_residuals: the grid-stride loop's blocks at most
+P214_CORNER_DTYPE = np.dtype([("x", "<u2"), ("y", "<u2"), ("view", "<u2"), ("score", "<u2")])   # Corner
+P214_MATCH_DTYPE = np.dtype([("x1", "<f4"), ("y1", "<f4"), ("x2", "<f4"), ("y2", "<f4")])       # Match
+P214_OBS_DTYPE = np.dtype([("cam", "<i4"), ("point", "<i4"), ("u", "<f8"), ("v", "<f8")])       # BAObs
+# FAST's Bresenham circle of radius 3, (dx, dy) (OpenCV's order)
+P214_CIRCLE = np.array([[0, 3], [1, 3], [2, 2], [3, 1], [3, 0], [3, -1], [2, -2], [1, -3], [0, -3], [-1, -3],
+                        [-2, -2], [-3, -1], [-3, 0], [-3, 1], [-2, 2], [-1, 3]], np.int32)
+P214_GAUSS = np.outer([1, 4, 6, 4, 1], [1, 4, 6, 4, 1]).astype(np.int32)
+
+
+def _p214_pink(h, w, rng, beta=1.0, blur=0.0):
+    """A (h, w) float32 texture of zero mean and unit std whose amplitude spectrum falls as
+    1 / f^beta (natural images: beta ~ 1), seen through a Gaussian blur of blur pixels (a
+    lens's point spread)."""
+    F = np.fft.rfft2(rng.standard_normal((h, w), dtype=np.float32))
+    fy = np.fft.fftfreq(h).astype(np.float32)[:, None]
+    fx = np.fft.rfftfreq(w).astype(np.float32)[None, :]
+    f = np.sqrt(fy * fy + fx * fx)
+    f[0, 0] = 1.0
+    F *= f ** np.float32(-beta)
+    if blur:
+        F *= np.exp(np.float32(-2 * (np.pi * blur) ** 2) * f * f)
+    F[0, 0] = 0
+    t = np.fft.irfft2(F, s=(h, w)).astype(np.float32)
+    t -= t.mean()
+    t /= t.std()
+    return t
+
+
+# ---- stereo-census ----
+
+def _p214_stereo(w, h, rng, nobj=14):
+    """A rectified pair of w x h 8-bit images of a layered scene and its left disparities
+    (float32): a slanted ground / background plane (disparity 6 .. 30, growing down the
+    image) and nobj rectangles and ellipses (6 .. 40% of w wide, 10 .. 60% of h tall) at
+    disparities U(30, 110), half of them slanted (up to +-0.04 a pixel, kept in 8 .. 118); each layer textured by a 1/f
+    noise field (contrast 45 grey levels; 20% of the objects low-texture walls at 6%); the
+    right view rendered exactly (subpixel, bilinear, occlusions by the nearest layer), a
+    gain of 0.95 and an offset of +6 on it, N(0, 1.5^2) sensor noise on both."""
+    w, h = int(w), int(h)
+    tex = _p214_pink(h, w + 512, rng)
+    # layers: (a, b, c) of d = a + b x + c y, mask, texture offset, contrast
+    lay = [(6.0, 0.0, 24.0 / max(h, 1), None, 0, 1.0)]
+    for _ in range(nobj):
+        rx = rng.uniform(0.03, 0.2) * w
+        ry = rng.uniform(0.05, 0.3) * h
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        d0 = rng.uniform(30, 110)
+        b, c = (rng.uniform(-0.04, 0.04), rng.uniform(-0.04, 0.04)) if rng.random() < 0.5 else (0.0, 0.0)
+        b = float(np.clip(b, (8 - d0) / max(rx, 1), (118 - d0) / max(rx, 1))) if b else b
+        c = float(np.clip(c, (8 - d0) / max(ry, 1), (118 - d0) / max(ry, 1))) if c else c
+        a = d0 - b * cx - c * cy
+        lay.append((a, b, c, (cx, cy, rx, ry, rng.random() < 0.5), int(rng.integers(0, 400)),
+                    0.06 if rng.random() < 0.2 else 1.0))
+    ys = np.arange(h, dtype=np.float64)[:, None]
+
+    def render(xs_of):
+        """Per pixel the nearest layer's disparity and value; xs_of(a, b, c) -> the left
+        image x each pixel sees on that layer."""
+        dbest = np.full((h, w), -1.0)
+        val = np.zeros((h, w), np.float32)
+        for a, b, c, m, off, con in lay:
+            x = xs_of(a, b, c)
+            d = a + b * x + c * ys
+            inside = np.ones((h, w), bool) if m is None else (
+                ((np.abs(x - m[0]) < m[2]) & (np.abs(ys - m[1]) < m[3])) if m[4]
+                else (((x - m[0]) / m[2]) ** 2 + ((ys - m[1]) / m[3]) ** 2 < 1))
+            take = inside & (d > dbest)
+            tx = np.clip(x + off, 0, tex.shape[1] - 2)
+            x0 = np.floor(tx).astype(np.int64)
+            fr = (tx - x0).astype(np.float32)
+            yi = np.broadcast_to(np.arange(h)[:, None], (h, w))
+            v = tex[yi, x0] * (1 - fr) + tex[yi, x0 + 1] * fr
+            val = np.where(take, con * v, val)
+            dbest = np.where(take, d, dbest)
+        return dbest, val
+
+    xl = np.broadcast_to(np.arange(w, dtype=np.float64)[None, :], (h, w))
+    disp, lv = render(lambda a, b, c: xl)
+    _, rv = render(lambda a, b, c: (xl + a + c * ys) / (1 - b))
+    left = 128 + 45 * lv + rng.normal(0, 1.5, (h, w))
+    right = 0.95 * (128 + 45 * rv) + 6 + rng.normal(0, 1.5, (h, w))
+    q = lambda im: np.clip(np.rint(im), 0, 255).astype(np.uint8)
+    return q(left), q(right), disp.astype(np.float32)
+
+
+def _p214_cs_args(n, rng):
+    """left, right (uint8 n x 9n/16, _p214_stereo), w, h, disp (int16) zeroed."""
+    w = int(n)
+    h = max(8, w * 9 // 16)
+    left, right, _ = _p214_stereo(w, h, rng)
+    return [left.ravel(), right.ravel(), np.int32(w), np.int32(h), np.zeros(w * h, np.int16)]
+
+
+# ---- fast9 / pyr_down: a batch of overlapping views ----
+
+def _p214_views(nv, h, w, rng):
+    """nv 8-bit h x w photographs along a facade, each shifted w / 4 from the last (75%
+    overlap): a 1/f texture (std 40 grey levels about 120) through a lens blur of 1.5 px, 60 facade elements a view
+    (windows, doors: dark or bright rectangles 20 .. 160 px with 2 px soft edges), the top
+    22% sky (a smooth gradient 200 .. 230, no texture), each view with its own gain U(0.85,
+    1.15), vignetting (down to 0.75 in the corners) and N(0, 2^2) noise."""
+    nv, h, w = int(nv), int(h), int(w)
+    step = w // 4
+    W = w + (nv - 1) * step
+    sc = 120 + 40 * _p214_pink(h, W, rng, blur=1.5)
+    for _ in range(60 * nv):
+        rw, rh = np.minimum(rng.integers(20, 161, 2), [W // 2, h // 2])
+        x0, y0 = int(rng.integers(0, W - rw)), int(rng.integers(int(0.22 * h), max(int(0.22 * h) + 1, h - rh)))
+        lvl = rng.uniform(30, 70) if rng.random() < 0.7 else rng.uniform(180, 230)
+        blk = sc[y0:y0 + rh, x0:x0 + rw]
+        blk += (lvl - blk) * 0.85
+        blk[:2] = 0.5 * (blk[:2] + lvl)
+        blk[-2:] = 0.5 * (blk[-2:] + lvl)
+    sky = int(0.22 * h)
+    sc[:sky] = np.linspace(200, 230, max(sky, 1), dtype=np.float32)[:, None]
+    out = np.empty((nv, h, w), np.uint8)
+    yy = (np.arange(h, dtype=np.float32) - h / 2) / (h / 2)
+    xx = (np.arange(w, dtype=np.float32) - w / 2) / (w / 2)
+    vig = 1 - 0.125 * (yy[:, None] ** 2 + xx[None, :] ** 2)
+    for v in range(nv):
+        im = sc[:, v * step:v * step + w] * (rng.uniform(0.85, 1.15) * vig)
+        im += rng.standard_normal((h, w), dtype=np.float32) * 2
+        np.rint(im, out=im)
+        np.clip(im, 0, 255, out=im)
+        out[v] = im
+    return out
+
+
+def _p214_fast_args(n, rng):
+    """img (uint8 P214_VIEWS x 3n/4 x n, _p214_views), w, h, corners (P214_CORNER_DTYPE,
+    cap = 1/16 of the pixels) zeroed, cap, count (int32 1) zeroed."""
+    w = int(n)
+    h = max(8, w * 3 // 4)
+    img = _p214_views(P214_VIEWS, h, w, rng)
+    cap = max(64, P214_VIEWS * w * h // 16)
+    return [img.ravel(), np.int32(w), np.int32(h), np.zeros(cap, P214_CORNER_DTYPE), np.int32(cap),
+            np.zeros(1, np.int32)]
+
+
+def _p214_pyr_args(n, rng):
+    """src (uint8 P214_VIEWS x 3n/4 x n, _p214_views), w, h, dst (uint8 P214_VIEWS x
+    (h + 1) / 2 x (n + 1) / 2) zeroed."""
+    w = int(n)
+    h = max(8, w * 3 // 4)
+    img = _p214_views(P214_VIEWS, h, w, rng)
+    return [img.ravel(), np.int32(w), np.int32(h), np.zeros(P214_VIEWS * ((w + 1) // 2) * ((h + 1) // 2), np.uint8)]
+
+
+def _p214_view_grid(n, block=(32, 8), half=False):
+    w = int(n)
+    h = max(8, w * 3 // 4)
+    if half:
+        w, h = (w + 1) // 2, (h + 1) // 2
+    return (-(-w // block[0]), -(-h // block[1]), P214_VIEWS)
+
+
+# ---- orb-match ----
+
+def _p214_orb(npairs, nper, rng, match_frac=0.65, rep_frac=0.1):
+    """ORB-like 256-bit descriptors of npairs image pairs, nper features an image: each bit
+    set with its own probability (N(0.5, 0.12^2) in 0.1 .. 0.9, the same for every image);
+    match_frac of the first image's features seen in the second (a random slot; the
+    descriptor with a flip rate U(0.04, 0.18) a bit: distances ~10 .. 46), the rest of the
+    second image's new features; rep_frac of the second image's descriptors repeated
+    structure (a near-copy, flip rate 0.06, of another of its descriptors). (qdesc, tdesc as
+    uint32 npairs nper x 8; truth: the true partner's index in the second image or -1)."""
+    npairs, nper = int(npairs), int(nper)
+    pb = np.clip(rng.normal(0.5, 0.12, 256), 0.1, 0.9).astype(np.float32)
+    N = npairs * nper
+    q = rng.random((N, 256), dtype=np.float32) < pb
+    t = rng.random((N, 256), dtype=np.float32) < pb
+    truth = np.full(N, -1, np.int64)
+    for p in range(npairs):
+        s = slice(p * nper, (p + 1) * nper)
+        seen = np.flatnonzero(rng.random(nper) < match_frac)
+        slot = rng.permutation(nper)[:len(seen)]
+        u = rng.random((len(seen), 256), dtype=np.float32)
+        flip = u < rng.uniform(0.04, 0.18, len(seen))[:, None].astype(np.float32)
+        t[s][slot] = q[s][seen] ^ flip
+        truth[p * nper + seen] = slot
+        free = np.setdiff1d(np.arange(nper), slot)
+        rep = free[rng.random(len(free)) < rep_frac * nper / max(1, len(free))]
+        src = rng.integers(0, nper, len(rep))
+        src = np.where(src == rep, (src + 1) % nper, src)
+        t[s][rep] = t[s][src] ^ (rng.random((len(rep), 256), dtype=np.float32) < 0.06)
+    pack = lambda b: np.packbits(b, axis=1, bitorder="little").view(np.uint32)
+    return pack(q), pack(t), truth
+
+
+def _p214_orb_args(n, rng, nper=P214_OM_NPER):
+    """qdesc, tdesc (uint32 n x 8, _p214_orb of n / nper pairs), nper, npairs, then zeroed:
+    match (int32 n), dist (uint8 n), hist (int32 P214_OM_BINS), nmatch (int32 1)."""
+    n = int(n)
+    npairs = max(1, n // nper)
+    q, t, _ = _p214_orb(npairs, nper, rng)
+    N = npairs * nper
+    return [q.ravel(), t.ravel(), np.int32(nper), np.int32(npairs), np.zeros(N, np.int32), np.zeros(N, np.uint8),
+            np.zeros(P214_OM_BINS, np.int32), np.zeros(1, np.int32)]
+
+
+# ---- ransac-homog ----
+
+def _p214_homography(rng):
+    """A plane-induced homography between two 4000 x 3000 views (f = 3000 px, a rotation of
+    ~0.1 rad, a baseline of 0.4 of the plane's distance, the plane tilted ~25 degrees),
+    normalised to h33 = 1."""
+    K = np.array([[3000.0, 0, 2000], [0, 3000, 1500], [0, 0, 1]])
+    ax = rng.normal(0, 1, 3)
+    ax *= rng.uniform(0.05, 0.15) / np.linalg.norm(ax)
+    th = np.linalg.norm(ax)
+    k = ax / th
+    Kx = np.array([[0, -k[2], k[1]], [k[2], 0, -k[0]], [-k[1], k[0], 0]])
+    R = np.eye(3) + np.sin(th) * Kx + (1 - np.cos(th)) * Kx @ Kx
+    t = np.array([rng.uniform(-0.4, 0.4), rng.uniform(-0.1, 0.1), rng.uniform(-0.1, 0.1)])
+    nrm = np.array([rng.uniform(-0.4, 0.4), rng.uniform(-0.2, 0.2), 1.0])
+    nrm /= np.linalg.norm(nrm)
+    H = K @ (R + np.outer(t, nrm)) @ np.linalg.inv(K)
+    return H / H[2, 2]
+
+
+def _p214_matches(nm, rng, inl=0.35, rep=0.2):
+    """nm putative matches between two 4000 x 3000 views of a planar facade (Match structs):
+    the first image's points in 24 blobs (sigma U(60, 300) px, clipped to the image); inl of
+    them true (H x + N(0, 0.8^2) px), rep repeated-structure mismatches (H x shifted one
+    facade period, +-U(60, 140) px along x, 30% also +-U(60, 140) along y), the rest
+    anywhere in the second image. (matches, H, kind: 0 inlier, 1 repeated, 2 random)."""
+    nm = int(nm)
+    H = _p214_homography(rng)
+    cen = np.column_stack([rng.uniform(300, 3700, 24), rng.uniform(300, 2700, 24)])
+    blob = rng.integers(0, 24, nm)
+    sig = rng.uniform(60, 300, 24)[blob][:, None]
+    p1 = np.clip(cen[blob] + rng.normal(0, 1, (nm, 2)) * sig, 0, [3999, 2999])
+    hp = np.column_stack([p1, np.ones(nm)]) @ H.T
+    p2 = hp[:, :2] / hp[:, 2:]
+    kind = rng.choice(3, nm, p=[inl, rep, 1 - inl - rep])
+    p2 = p2 + rng.normal(0, 0.8, (nm, 2))
+    r = kind == 1
+    sh = rng.uniform(60, 140, (nm, 2)) * rng.choice([-1, 1], (nm, 2))
+    sh[:, 1] *= rng.random(nm) < 0.3
+    p2[r] += sh[r]
+    o = kind == 2
+    p2[o] = np.column_stack([rng.uniform(0, 4000, o.sum()), rng.uniform(0, 3000, o.sum())])
+    m = np.zeros(nm, P214_MATCH_DTYPE)
+    m["x1"], m["y1"], m["x2"], m["y2"] = p1[:, 0], p1[:, 1], p2[:, 0], p2[:, 1]
+    return m, H, kind
+
+
+def _p214_samples(nhyp, nm, rng):
+    """nhyp minimal samples of 4 distinct match indices (int32 nhyp x 4), uniform."""
+    s = rng.integers(0, nm, (int(nhyp), 4))
+    while True:
+        ss = np.sort(s, axis=1)
+        dup = (ss[:, 1:] == ss[:, :-1]).any(axis=1)
+        if not dup.any():
+            return s.astype(np.int32)
+        s[dup] = rng.integers(0, nm, (int(dup.sum()), 4))
+
+
+def _p214_rh_args(n, rng, nm=P214_RH_NM):
+    """matches (P214_MATCH_DTYPE nm, _p214_matches), nm, samples (int32 n x 4), then zeroed:
+    hyp (float32 9n), cost (float32 n), ninl (int32 n), best (uint64 1)."""
+    n = int(n)
+    m, _, _ = _p214_matches(nm, rng)
+    return [m, np.int32(nm), _p214_samples(n, nm, rng).ravel(), np.zeros(9 * n, np.float32),
+            np.zeros(n, np.float32), np.zeros(n, np.int32), np.zeros(1, np.uint64)]
+
+
+# ---- ba-residuals ----
+
+def _p214_aa_from_R(R):
+    """Angle-axis vectors of rotation matrices (k x 3 x 3; angles under pi)."""
+    tr = np.clip((np.trace(R, axis1=1, axis2=2) - 1) / 2, -1, 1)
+    th = np.arccos(tr)
+    v = np.stack([R[:, 2, 1] - R[:, 1, 2], R[:, 0, 2] - R[:, 2, 0], R[:, 1, 0] - R[:, 0, 1]], axis=1)
+    s = np.sin(th)
+    f = np.where(s > 1e-12, th / (2 * np.where(s > 1e-12, s, 1)), 0.5)
+    return v * f[:, None]
+
+
+def _p214_aa_rotate(r, X):
+    """Ceres' AngleAxisRotatePoint, row by row (k x 3 each)."""
+    th2 = (r * r).sum(axis=1)
+    th = np.sqrt(th2)
+    big = th2 > 2.220446049250313e-16
+    ths = np.where(big, th, 1)
+    w = r / ths[:, None]
+    ct, st = np.cos(th)[:, None], np.sin(th)[:, None]
+    full = X * ct + np.cross(w, X) * st + w * ((w * X).sum(axis=1) * (1 - np.cos(th)))[:, None]
+    return np.where(big[:, None], full, X + np.cross(r, X))
+
+
+def _p214_ba(nobs, rng):
+    """A BAL-style problem of nobs observations around a landmark: ncam = nobs / 2800 (8 at
+    least) cameras on a ring (radius U(30, 60) m, height U(1.5, 3) m, sorted by azimuth)
+    looking at the centre +- 2 m, the world frame the first camera's (its rotation exactly
+    0); f U(500, 1200) px, k1 U(-0.2, 0.05), k2 U(-0.02, 0.02); points on a 20 x 12 x 15 m
+    building's four walls (70%) and the ground within 25 m (30%), +-5 cm; a point seen by
+    2 + geometric(0.25) - 1 cameras (at most 40: mean ~5) spread along the ring near its
+    azimuth; observations sorted by camera, the true projections + N(0, 0.5^2) px, 4%
+    mismatches +-U(5, 40) px; the parameters handed over an estimate part-way through the
+    solve (median residual ~1.1 px, ~18% past 2 px): rotations +-0.5 mrad, translations and
+    points +-1 cm, focal lengths +-0.3%.
+    (cams float64 ncam x 9, pts npt x 3, obs P214_OBS_DTYPE nobs)."""
+    nobs = int(nobs)
+    ncam = max(8, nobs // 2800)
+    az = np.sort(rng.uniform(0, 2 * np.pi, ncam))
+    rad = rng.uniform(30, 60, ncam)
+    C = np.column_stack([rad * np.cos(az), rad * np.sin(az), rng.uniform(1.5, 3, ncam)])
+    tgt = rng.normal(0, 2, (ncam, 3)) * [1, 1, 0.5] + [0, 0, 5]
+    zc = C - tgt                                      # BAL: the camera looks down -z
+    zc /= np.linalg.norm(zc, axis=1)[:, None]
+    xc = np.cross([0, 0, 1.0], zc)
+    xc /= np.linalg.norm(xc, axis=1)[:, None]
+    yc = np.cross(zc, xc)
+    R = np.stack([xc, yc, zc], axis=1)                # world -> camera rows
+    # the first camera's frame as the world's
+    R0, C0 = R[0].copy(), C[0].copy()
+    Rn = R @ R0.T
+    Rn[0] = np.eye(3)
+    Cn = (C - C0) @ R0.T
+    tn = -np.einsum("kij,kj->ki", Rn, Cn)
+    r = _p214_aa_from_R(Rn)
+    r[0] = 0.0
+    intr = np.column_stack([rng.uniform(500, 1200, ncam), rng.uniform(-0.2, 0.05, ncam),
+                            rng.uniform(-0.02, 0.02, ncam)])
+    # tracks: lengths until nobs observations
+    L = np.minimum(1 + rng.geometric(0.25, nobs), 40)
+    cs = np.cumsum(L)
+    npt = int(np.searchsorted(cs, nobs)) + 1
+    L = L[:npt].copy()
+    L[-1] -= cs[npt - 1] - nobs
+    wall = rng.random(npt) < 0.7
+    side = rng.integers(0, 4, npt)
+    u1, u2 = rng.uniform(-1, 1, npt), rng.uniform(0, 1, npt)
+    X = np.zeros((npt, 3))
+    X[:, 0] = np.where(side < 2, np.where(side == 0, -10, 10), 10 * u1)
+    X[:, 1] = np.where(side < 2, 6 * u1, np.where(side == 2, -6, 6))
+    X[:, 2] = 15 * u2
+    gr = ~wall
+    ang, rr = rng.uniform(0, 2 * np.pi, gr.sum()), 25 * np.sqrt(rng.uniform(0.1, 1, gr.sum()))
+    X[gr] = np.column_stack([rr * np.cos(ang), rr * np.sin(ang), np.zeros(gr.sum())])
+    X += rng.normal(0, 0.05, X.shape)
+    # cameras: from the one nearest in azimuth, steps of geometric(0.35) along the ring
+    paz = np.arctan2(X[:, 1], X[:, 0]) % (2 * np.pi)
+    base = np.searchsorted(az, paz) % ncam
+    pid = np.repeat(np.arange(npt), L)
+    first = np.repeat(np.cumsum(L) - L, L)
+    k = np.arange(nobs) - first
+    gaps = rng.geometric(0.35, nobs)
+    gaps[k == 0] = 0
+    off = np.cumsum(gaps)
+    off -= np.repeat(off[np.cumsum(L) - L], L)        # each track's offsets from 0
+    span = np.repeat(off[np.cumsum(L) - 1], L)
+    cam = (base[pid] + off - span // 2) % ncam
+    Xw = (X - C0) @ R0.T                              # into the first camera's frame
+    P = _p214_aa_rotate(r[cam], Xw[pid]) + tn[cam]
+    xp, yp = -P[:, 0] / P[:, 2], -P[:, 1] / P[:, 2]
+    rr2 = xp * xp + yp * yp
+    d = 1 + rr2 * (intr[cam, 1] + intr[cam, 2] * rr2)
+    uv = np.column_stack([intr[cam, 0] * d * xp, intr[cam, 0] * d * yp]) + rng.normal(0, 0.5, (nobs, 2))
+    bad = rng.random(nobs) < 0.04
+    uv[bad] += rng.uniform(5, 40, (bad.sum(), 2)) * rng.choice([-1, 1], (bad.sum(), 2))
+    order = np.argsort(cam, kind="stable")
+    obs = np.zeros(nobs, P214_OBS_DTYPE)
+    obs["cam"], obs["point"] = cam[order], pid[order]
+    obs["u"], obs["v"] = uv[order, 0], uv[order, 1]
+    # the estimate handed to the kernel
+    re = r + rng.normal(0, 5e-4, r.shape)
+    re[0] = 0.0
+    cams = np.column_stack([re, tn + rng.normal(0, 0.01, tn.shape), intr[:, 0] * (1 + rng.normal(0, 0.003, ncam)),
+                            intr[:, 1:]])
+    pts = Xw + rng.normal(0, 0.01, Xw.shape)
+    return cams, pts, obs
+
+
+def _p214_ba_args(n, rng):
+    """cams (float64 9 ncam), pts (float64 3 npt), obs (P214_OBS_DTYPE n): _p214_ba; n, then
+    zeroed: res (float64 2n), cost (float64 1), nout (int32 1)."""
+    cams, pts, obs = _p214_ba(n, rng)
+    return [cams.ravel(), pts.ravel(), obs, np.int32(len(obs)), np.zeros(2 * len(obs)), np.zeros(1),
+            np.zeros(1, np.int32)]
+
+
+UNSEEN212 = [
+    TimingProbe("probe/pgm-stereo-census-smem-popcll", "probe-unseen212", "stereo_census", 1920,
+                (P214_CS_BX, P214_CS_BY), lambda n: (-(-n // P214_CS_BX), -(-max(8, n * 9 // 16) // P214_CS_BY)),
+                _p214_cs_args, source=P214_SOURCE,
+                note="9x7 census stereo on a rectified 1920x1080 8-bit pair (2.1 MB each) of a layered scene (a "
+                     "slanted ground, 14 fronto-parallel / slanted objects at disparities 6 .. 118, 1/f textures, some "
+                     "near-textureless walls, occlusions, a gain and offset between the cameras), 128 disparities, "
+                     "8100 blocks of 64 x 4: ~11 coalesced byte loads a thread into the shared tiles (the right tile "
+                     "199 x 10 bytes for 64 x 4 pixels), __syncthreads, 3 right census a thread (62 shared byte loads, "
+                     "compares and 64-bit shift-ors each), __syncthreads, the left census, 128 costs: a shared 8-byte "
+                     "load, xor, __popcll, a byte store into a local array (local memory: 128 B a thread, L1) and a "
+                     "min; the uniqueness pass reloading the costs (breaking early on ambiguous pixels), a parabola's "
+                     "float division and floorf, a 16-bit store (4.1 MB): ~3000 instructions a thread on 2.1M "
+                     "threads, bound by the integer / shared-load issue and the local-memory byte traffic"),
+    TimingProbe("probe/pgm-fast9-const-circle-append", "probe-unseen212", "fast9", 4000, (32, 8),
+                lambda n: _p214_view_grid(n), _p214_fast_args, source=P214_SOURCE,
+                symbols=lambda n, rng: {"c_circle": P214_CIRCLE},
+                note="FAST-9 (threshold 20) on 8 overlapping 4000x3000 8-bit views of a facade (96 MB: 1/f texture, "
+                     "60 window-like rectangles a view, a smooth sky, vignetting, gain and noise), a thread a pixel "
+                     "in 32 x 8 blocks and a blockIdx.z a view (375000 blocks): a centre load and the 4 compass "
+                     "loads (rows 3 apart: L1 lines shared by the block), ~4% passing on to the 16 circle loads "
+                     "through a divergent loop indexed by a __constant__ (dx, dy) table (uniform: broadcast), "
+                     "bright / dark masks, 8 shift-ANDs of the doubled masks, 0.36% of the pixels (346k) corners "
+                     "appended as 8-byte structs by an atomicAdd on one counter (346k atomics on one address) and a "
+                     "scattered store: 96 MB read, 2.8 MB written, bound by the one counter's serialised atomics or "
+                     "else the DRAM read"),
+    TimingProbe("probe/pgm-orb-hamming-warp-knn", "probe-unseen212", "orb_match", 1 << 16, 256,
+                lambda n: -(-max(1, n // P214_OM_NPER) * P214_OM_NPER * 32 // 256), _p214_orb_args, source=P214_SOURCE,
+                note="brute-force 2-NN matching of ORB descriptors (256 bits, bits set with probabilities N(0.5, "
+                     "0.12^2): unrelated pairs ~120 apart) for 32 image pairs of 2048 features each (65% of the "
+                     "first image's features seen in the second at distances ~10 .. 46, 10% repeated structure), a "
+                     "warp a query (8192 blocks of 8 warps): the query's 8 words loaded by every lane (broadcast), "
+                     "64 rounds of a lane's train descriptor as 8 strided 4-byte loads (32 B apart across the warp: "
+                     "8 sectors a load, the pair's 64 KB of train descriptors from L1 / L2), 8 xor + __popc + add, "
+                     "the best-two update; 5 rounds of 3 __shfl_xor_sync and the merge, lane 0's ratio test, a "
+                     "shared int atomic on a 257-bin histogram, a global atomicAdd for the ~64% matched (42k on one "
+                     "word), 257 global atomics a block: 134M descriptor distances, 4.3 GB of L1 traffic, bound by "
+                     "the load / popc issue and L1 bandwidth"),
+    TimingProbe("probe/pgm-ransac-homog-dlt-ballot", "probe-unseen212", "ransac_homog", 1 << 14, 256,
+                lambda n: n, _p214_rh_args, source=P214_SOURCE,
+                note="RANSAC homography scoring of 16384 uniform 4-match samples against 4096 putative matches of "
+                     "a facade between two 4000x3000 views (35% inliers at 0.8 px, 20% repeated-structure mismatches "
+                     "60 .. 140 px off, 45% random: 1.5% of the samples all-inlier), a block of 256 a hypothesis: "
+                     "thread 0 alone (the other 255 waiting at __syncthreads) gathers 4 Match structs, fills an 8 x 9 "
+                     "double local array and eliminates it with partial pivoting (8 pivot searches, ~225 double "
+                     "multiply-subtracts on dynamically indexed local memory, 36 divisions), 9 floats through "
+                     "shared memory; then 16 rounds of a coalesced 16-byte struct load, the float transfer (2 "
+                     "divisions), fminf, a __ballot_sync / __popc and a shared int atomic a warp; a shared float "
+                     "atomicAdd from all 256 threads, a 64-bit global atomicMax a block: 67M transfers (1 GB of L2 "
+                     "reads of the 64 KB match set), bound by the serial double DLT's latency a block and the "
+                     "transfers' issue"),
+    TimingProbe("probe/pgm-ba-reproj-huber-double", "probe-unseen212", "ba_residuals", 1 << 22, 256,
+                lambda n: max(1, min(-(-n // 256), P214_BA_GRID)), _p214_ba_args, source=P214_SOURCE,
+                note="bundle-adjustment residuals of a BAL-style problem: 4.2M observations (24-byte structs "
+                     "sorted by camera, 101 MB) of ~840k points (20 MB, on a building's walls and the ground, tracks "
+                     "of mean ~5 cameras) in 1497 cameras on a ring (9 doubles each, 108 KB), in double: 2048 blocks "
+                     "of 256 striding 8 times over the observations, the camera's 9 loads (one camera in 99% of "
+                     "the warps: broadcast), the point's 3 gathered loads (random: ~3 sectors each), Rodrigues (a "
+                     "sqrt, sin, cos, 3 divisions; the first camera's 2983 observations take the small-angle "
+                     "branch), -P / P.z (2 divisions), the radial distortion, 2 residual stores (67 MB), the Huber "
+                     "loss (a sqrt for the 18% past 2 px; median residual 1.1 px); 5 double and int shuffles and 2 "
+                     "global atomics (double, int) a warp (16384 each): ~190 MB moved, bound by the FP64 pipe (sin / "
+                     "cos / sqrt / division sequences) and DRAM"),
+    TimingProbe("probe/pgm-pyrdown-gauss5-u8", "probe-unseen212", "pyr_down", 4000, (32, 8),
+                lambda n: _p214_view_grid(n, half=True), _p214_pyr_args, source=P214_SOURCE,
+                symbols=lambda n, rng: {"c_gauss": P214_GAUSS},
+                note="one Gaussian pyramid level (OpenCV's pyrDown: 5x5 binomial, reflect-101) of 8 overlapping "
+                     "4000x3000 8-bit views (96 MB in, 24 MB out), a thread an output pixel in 32 x 8 blocks, a "
+                     "blockIdx.z a view (94752 blocks): 25 byte loads straight from global memory (a warp's row 64 "
+                     "bytes wide every other byte: 2 sectors, 5 rows; each input byte read by ~6 threads: L1 hits), "
+                     "the border reflections' compares, 25 __constant__ weights (uniform index: broadcast) "
+                     "multiplied and summed in int, a rounding shift and a byte store: ~300 instructions a thread "
+                     "on 24M threads, bound by the load / integer issue and L1 throughput, then DRAM"),
+]
+PROBES += UNSEEN212
+
+
+# probe-unseen213 (probes215.cu): a seismic-imaging / exploration-geophysics course's kernels
+# (semblance velocity analysis of land CMP gathers with __constant__ offsets and velocities and
+# a shared-memory window with a halo; a 4th-order acoustic finite-difference step of a
+# reverse-time-migration shot tiled in shared memory with Cerjan's sponge and a Ricker source;
+# Wiener spiking deconvolution a block a trace, the autocorrelation and the Levinson-Durbin
+# recursion in double with local arrays; a 3-D survey's fold map from struct trace headers by
+# global int / float and shared atomics; STA / LTA first-break picking of 16-bit shot records
+# a warp a trace with a 64-bit shuffle scan and ballots; SEG-Y IBM-float to IEEE conversion
+# from bytes with __clz and an atomicMax on float bits) as a student who knows CUDA basics
+# writes them, predicted before their first GPU run
+P215_SOURCE = "probes215.cu"
+P215_SB_NOFF, P215_SB_NV, P215_SB_TILE, P215_SB_HW, P215_SB_SMUTE = 48, 64, 128, 5, 0.6   # as #defined
+P215_SB_NT, P215_SB_DT = 1000, 0.004             # semblance_scan: 4 s at 4 ms
+P215_FD_R, P215_FD_BX, P215_FD_BY, P215_FD_NB, P215_FD_DAMP = 2, 32, 16, 64, 0.0053        # as #defined
+P215_FD_H, P215_FD_DT, P215_FD_F0, P215_FD_IT = 5.0, 0.0005, 15.0, 2000   # 5 m grid, 0.5 ms, 15 Hz, step 2000
+P215_FD_SZ, P215_FD_RZ = 4, 4                    # source and receiver depths (points)
+P215_DC_NL, P215_DC_MAXNT = 32, 1500             # as #defined
+P215_DC_NT, P215_DC_DT, P215_DC_W0, P215_DC_NW, P215_DC_EPS = 1500, 0.002, 100, 800, 0.001
+P215_DC_BLOCK = 256
+P215_FM_NOFF, P215_FM_DOFF, P215_FM_NAZ = 16, 250.0, 12                                  # as #defined
+P215_FM_DTYPE = np.dtype([("ffid", "<i4"), ("chan", "<i4"), ("sx", "<f4"), ("sy", "<f4"), ("gx", "<f4"),
+                          ("gy", "<f4"), ("trid", "<i2"), ("elev", "<i2")])             # TraceHeader, 28 bytes
+P215_FM_BIN = 25.0
+P215_FM_NRL, P215_FM_NCH = 12, 120               # the patch: live receiver lines x channels a line
+P215_FM_BLOCK, P215_FM_GRID = 256, 1024
+P215_FB_NT, P215_FB_WARPS, P215_FB_NS, P215_FB_NLW, P215_FB_THRESH = 1024, 4, 8, 60, 5.0    # as #defined
+P215_FB_DT = 0.002
+P215_FB_NCH = 240                                # channels a shot (split spread)
+P215_SG_FILEHDR, P215_SG_TRHDR = 3600, 240       # as #defined
+P215_SG_NS, P215_SG_DT = 1500, 0.004             # segy_ibm_to_ieee: 6 s at 4 ms
+P215_SG_BLOCK, P215_SG_GRID = 256, 4096
+
+
+def _p215_ricker(t, f):
+    a = (np.pi * f * np.asarray(t, np.float64)) ** 2
+    return (1 - 2 * a) * np.exp(-a)
+
+
+def _p215_smooth(n, rng, corr):
+    """A smooth random series of n values (unit rms about 0): Gaussian noise on a grid of
+    `corr` samples, linearly interpolated."""
+    m = int(n // corr) + 2
+    return np.interp(np.arange(n) / corr, np.arange(m), rng.standard_normal(m))
+
+
+def _p215_fma32(a, b, c):
+    """a * b + c rounded once to float32 (an FFMA), via float64."""
+    return (np.asarray(a, np.float64) * np.asarray(b, np.float64) + np.asarray(c, np.float64)).astype(np.float32)
+
+
+# ---- semblance ----
+
+def _p215_sb_offsets():
+    """c_off: a 48-fold land CMP's offsets, 100 .. 2450 m (float32)."""
+    return (100.0 + 50.0 * np.arange(P215_SB_NOFF)).astype(np.float32)
+
+
+def _p215_sb_vels():
+    """c_vel: the trial RMS velocities, 1400 .. 4550 m/s (float32)."""
+    return (1400.0 + 50.0 * np.arange(P215_SB_NV)).astype(np.float32)
+
+
+def _p215_sb_vrms(t0, c, phase):
+    """The line's RMS velocity at zero-offset times t0 (s) and CMPs c, +-4% along the line."""
+    return (1550.0 + 650.0 * t0 - 50.0 * t0 ** 2) * (1 + 0.04 * np.sin(2 * np.pi * c / 300.0 + phase))
+
+
+def _p215_sb_gathers(ncmp, rng, nt=P215_SB_NT, dt=P215_SB_DT):
+    """ncmp CMP gathers of a 2-D land line (float32 ncmp x 48 x nt): 40 primaries (zero-offset
+    times clustered in 6 sequences, dips of N(0, 0.3 ms) a CMP, Laplace amplitudes) on
+    hyperbolas of _p215_sb_vrms (1550 .. 3350 m/s), surface multiples of the 3 strongest
+    shallow ones (2 t0, the primary's velocity, -0.6 r |r| / max |r|), a 25 Hz Ricker; ground roll (8 Hz,
+    400 .. 500 m/s, 3x the reflections at the near offsets, decaying with offset); noise 6% of
+    the reflections' rms, 50x on 4% of the traces; a top mute (zero before 0.04 s + x / 2000);
+    2% dead traces (zero)."""
+    ncmp = int(ncmp)
+    x = _p215_sb_offsets().astype(np.float64)
+    c = np.arange(ncmp, dtype=np.float64)
+    phase = rng.uniform(0, 2 * np.pi)
+    centres = rng.uniform(0.25, 3.7, 6)
+    t0 = np.clip(centres[rng.integers(0, 6, 40)] + rng.normal(0, 0.12, 40), 0.08, 3.95)
+    amp = rng.laplace(0, 1, 40)
+    dip = rng.normal(0, 3e-4, 40)
+    T0 = t0[None, :] + dip[None, :] * (c[:, None] - ncmp / 2)                       # ncmp x 40
+    A = amp[None, :] * (1 + 0.2 * np.sin(2 * np.pi * c[:, None] / 150.0 + amp[None, :]))
+    strong = np.argsort(-np.abs(amp) * (t0 < 1.2))[:3]
+    T0 = np.concatenate([T0, 2 * T0[:, strong]], axis=1)
+    V = _p215_sb_vrms(T0, c[:, None], phase)
+    V[:, 40:] = _p215_sb_vrms(T0[:, strong], c[:, None], phase)                      # a multiple's velocity
+    A = np.concatenate([A, -0.6 * A[:, strong] * np.abs(A[:, strong]) / np.abs(A).max()], axis=1)
+    tev = np.sqrt(T0[:, None, :] ** 2 + (x[None, :, None] / V[:, None, :]) ** 2)    # ncmp x 48 x 43
+    aev = A[:, None, :] * (1 - 0.15 * (x[None, :, None] / 2450.0) ** 2)
+    half = 15
+    k = np.floor(tev / dt).astype(np.int64)[..., None] + np.arange(-half, half + 1)
+    w = aev[..., None] * _p215_ricker(k * dt - tev[..., None], 25.0)
+    ok = (k >= 0) & (k < nt)
+    row = (np.arange(ncmp)[:, None, None, None] * P215_SB_NOFF + np.arange(P215_SB_NOFF)[None, :, None, None])
+    out = np.bincount((row * nt + k)[ok], w[ok], minlength=ncmp * P215_SB_NOFF * nt).astype(np.float64)
+    out = out.reshape(ncmp, P215_SB_NOFF, nt)
+    sig = np.sqrt(np.mean(out ** 2)) + 1e-12
+    # ground roll
+    vgr = rng.uniform(400, 500, ncmp)
+    tgr = x[None, :] / vgr[:, None] + 0.02                                             # ncmp x 48
+    agr = 3 * sig * np.exp(-x / 1500.0)[None, :] / 0.94 * rng.lognormal(0, 0.2, (ncmp, 1))
+    hg = 48
+    k = np.floor(tgr / dt).astype(np.int64)[..., None] + np.arange(-hg, hg + 1)
+    w = agr[..., None] * _p215_ricker(k * dt - tgr[..., None], 8.0)
+    ok = (k >= 0) & (k < nt)
+    row = np.arange(ncmp)[:, None, None] * P215_SB_NOFF + np.arange(P215_SB_NOFF)[None, :, None]
+    out += np.bincount((row * nt + k)[ok], w[ok], minlength=ncmp * P215_SB_NOFF * nt).reshape(out.shape)
+    noise = rng.standard_normal(out.shape) * 0.06 * sig
+    noisy = rng.random((ncmp, P215_SB_NOFF)) < 0.04
+    noise[noisy] *= 50
+    out += noise
+    t = np.arange(nt) * dt
+    out *= t[None, None, :] >= 0.04 + x[None, :, None] / 2000.0
+    out[rng.random((ncmp, P215_SB_NOFF)) < 0.02] = 0.0
+    return (out / (3 * sig)).astype(np.float32)
+
+
+def _p215_sb_args(n, rng, nt=P215_SB_NT):
+    """gathers (float32 n x 48 x nt, _p215_sb_gathers), nt, dt, semb (float32 n x 64 x nt)
+    zeroed."""
+    n = int(n)
+    return [_p215_sb_gathers(n, rng, nt).ravel(), np.int32(nt), np.float32(P215_SB_DT),
+            np.zeros(n * P215_SB_NV * nt, np.float32)]
+
+
+def _p215_sb_syms(n, rng):
+    return {"c_off": _p215_sb_offsets(), "c_vel": _p215_sb_vels()}
+
+
+def _p215_sb_ref(gathers, nt, dt=P215_SB_DT, offsets=None, vels=None):
+    """semblance_scan in float64 from the kernel's float32 times and weights (white noise makes
+    the interpolation sensitive to them): (semblance ncmp x NV x nt, and where a mute or
+    end-of-trace decision lies within rounding of its threshold somewhere in the window, NV x
+    nt)."""
+    x = (_p215_sb_offsets() if offsets is None else offsets).astype(np.float64)
+    v = (_p215_sb_vels() if vels is None else vels).astype(np.float64)
+    g = np.asarray(gathers, np.float64).reshape(-1, P215_SB_NOFF, nt)
+    ncmp = len(g)
+    f = np.float32
+    t0 = np.arange(nt, dtype=f) * f(dt)                                               # float32 as the kernel
+    inv_v2 = f(1) / (v.astype(f) * v.astype(f))
+    num = np.zeros((ncmp, len(v), nt))
+    den = np.zeros((ncmp, len(v), nt))
+    live = np.zeros((len(v), nt))
+    unsure = np.zeros((len(v), nt), bool)
+    for o in range(P215_SB_NOFF):
+        xo = f(x[o])
+        t = np.sqrt(_p215_fma32(t0[None, :], t0[None, :], (xo * xo) * inv_v2[:, None]))    # NV x nt, float32
+        s = t / f(dt)
+        keep = (t - t0[None, :] <= f(P215_SB_SMUTE) * t0[None, :]) & (np.floor(s) < nt - 1)
+        t64, s64 = t.astype(np.float64), s.astype(np.float64)
+        unsure |= (np.abs(t64 - t0[None, :] - P215_SB_SMUTE * t0[None, :]) < 1e-5) | (np.abs(s64 - (nt - 1)) < 1e-3)
+        i = np.minimum(np.floor(s).astype(np.int64), nt - 2)
+        w = (s - i.astype(f)).astype(np.float64)
+        a = (1 - w)[None] * g[:, o, :][:, i] + w[None] * g[:, o, :][:, i + 1]           # ncmp x NV x nt
+        a = np.where(keep[None], a, 0.0)
+        num += a
+        den += a * a
+        live += keep
+    sn = num ** 2
+    sd = live[None] * den
+    K = 2 * P215_SB_HW + 1
+    zeros = lambda z: np.zeros(z.shape[:-1] + (P215_SB_HW,))
+    pad = lambda z: np.concatenate([zeros(z), z, zeros(z)], -1)
+    wsum = lambda z: np.lib.stride_tricks.sliding_window_view(pad(z), K, axis=-1).sum(-1)
+    SN, SD = wsum(sn), wsum(sd)
+    semb = np.where(SD > 0, SN / np.where(SD > 0, SD, 1), 0.0)
+    return semb, wsum(unsure.astype(np.float64)) > 0
+
+
+# ---- acoustic FD with a sponge ----
+
+def _p215_fd_coefs():
+    """c_fd4: the 4th-order second-derivative weights -5/2, 4/3, -1/12 (float32)."""
+    return np.array([-2.5, 4.0 / 3.0, -1.0 / 12.0], np.float32)
+
+
+def _p215_fd_model(nx, nz, rng, h=P215_FD_H):
+    """A marine velocity model (float32 nz x nx, m/s): water (1500) down to a seafloor at
+    300 m +- 150 m (smooth), then compacting sediments (1650 + 0.55 m/s a metre below the
+    seafloor, 4200 at most) cut by 10 undulating, dipping interfaces each a jump of N(0, 120),
+    a salt dome (4480) in the middle third, and +-2% smooth random heterogeneity."""
+    nx, nz = int(nx), int(nz)
+    xs = np.arange(nx) * h
+    L = nx * h
+    zsf = 300 + 150 * np.sin(2 * np.pi * xs / max(L / 2.5, 1) + rng.uniform(0, 6.3)) + 30 * _p215_smooth(nx, rng, 200)
+    depth = nz * h
+    D = np.sort(rng.uniform(0.05, 0.9, 10)) * depth
+    amp = rng.uniform(20, 200, 10)
+    lam = rng.uniform(0.2, 1.0, 10) * L
+    ph = rng.uniform(0, 6.3, 10)
+    dips = rng.normal(0, 0.03, 10)
+    jumps = rng.normal(0, 120, 10)
+    ifc = zsf[None, :] + D[:, None] + amp[:, None] * np.sin(2 * np.pi * xs[None, :] / lam[:, None] + ph[:, None]) \
+        + dips[:, None] * (xs[None, :] - L / 2)                                           # 10 x nx
+    xc, wsalt = L * rng.uniform(0.4, 0.6), L * rng.uniform(0.08, 0.15)
+    top = 0.45 * depth + 0.5 * depth * ((xs - xc) / wsalt) ** 2
+    base = 0.8 * depth + 0.05 * depth * np.sin(xs / wsalt)
+    cz, cx = max(nz // 32, 1), max(nx // 32, 1)
+    het = rng.standard_normal((nz // cz + 2, nx // cx + 2))
+    hx = np.stack([np.interp(np.arange(nx) / cx, np.arange(het.shape[1]), r) for r in het])      # coarse z x nx
+    v = np.empty((nz, nx), np.float32)
+    for z0 in range(0, nz, 256):
+        z = (np.arange(z0, min(z0 + 256, nz)) * h)[:, None]
+        below = np.maximum(z - zsf[None, :], 0)
+        vv = np.minimum(1650 + 0.55 * below, 4200)
+        for k in range(10):
+            vv += jumps[k] * (z > ifc[k][None, :])
+        vv = np.clip(vv, 1600, 4300)
+        zc = z[:, 0] / h / cz
+        i0 = np.minimum(zc.astype(np.int64), het.shape[0] - 2)
+        fz = (zc - i0)[:, None]
+        vv *= 1 + 0.02 * ((1 - fz) * hx[i0] + fz * hx[i0 + 1])
+        vv[(z > top[None, :]) & (z < base[None, :])] = 4480.0
+        vv[z < zsf[None, :]] = 1500.0
+        v[z0:z0 + len(z)] = vv
+    return v, zsf
+
+
+def _p215_fd_wave(nx, nz, t, sx, sz, zsf, h=P215_FD_H, f0=P215_FD_F0):
+    """The pressure at time t (float32 nz x nx) of a shot at (sx, sz) in the water: the
+    direct wave, its free-surface ghost (opposite sign) and the seafloor's reflection
+    (coefficient 0.35), each a Ricker (f0, delayed 1 / f0) at r / 1500 scaled 1 / sqrt(r): zero
+    beyond the wavefront."""
+    p = np.zeros((nz, nx), np.float32)
+    R = int((1500 * t + 3 * 1500 / f0) / h) + 4
+    x0, x1 = max(sx - R, 0), min(sx + R, nx)
+    z1 = min(sz + R, nz)
+    X = (np.arange(x0, x1) - sx)[None, :] * h
+    Z = np.arange(0, z1)[:, None] * h
+    zs = sz * h
+    zf = float(np.asarray(zsf)[sx])
+    out = np.zeros((z1, x1 - x0))
+    for zimg, coef in ((zs, 1.0), (-zs, -1.0), (2 * zf - zs, 0.35)):
+        r = np.sqrt(X ** 2 + (Z - zimg) ** 2) + h
+        out += coef * 0.05 * _p215_ricker(t - 1 / f0 - r / 1500, f0) / np.sqrt(r / h)
+    out[Z[:, 0] > zf] *= 0.5                      # below the seafloor (roughly: transmitted)
+    p[:z1, x0:x1] = out
+    return p
+
+
+def _p215_fd_args(n, rng, it=P215_FD_IT):
+    """p, p_prev (float32 nz x nx, nz = n / 2: _p215_fd_wave at steps it and it - 1), p_next
+    zeroed, vel (_p215_fd_model), nx, nz, dt / h, it, dt, f0, sx (nx / 3), sz, rz, seis
+    (float32 nx) zeroed."""
+    nx, nz = int(n), int(n) // 2
+    v, zsf = _p215_fd_model(nx, nz, rng)
+    sx = nx // 3
+    t = it * P215_FD_DT
+    p = _p215_fd_wave(nx, nz, t, sx, P215_FD_SZ, zsf)
+    pp = _p215_fd_wave(nx, nz, t - P215_FD_DT, sx, P215_FD_SZ, zsf)
+    return [p.ravel(), pp.ravel(), np.zeros(nx * nz, np.float32), v.ravel(), np.int32(nx), np.int32(nz),
+            np.float32(P215_FD_DT / P215_FD_H), np.int32(it), np.float32(P215_FD_DT),
+            np.float32(P215_FD_F0), np.int32(sx), np.int32(P215_FD_SZ), np.int32(P215_FD_RZ),
+            np.zeros(nx, np.float32)]
+
+
+def _p215_fd_syms(n, rng):
+    return {"c_fd4": _p215_fd_coefs()}
+
+
+def _p215_fd_ref(p, pp, vel, nx, nz, dt_h, it, dt, f0, sx, sz):
+    """acoustic_fd_sponge in float64: p_next (nz x nx)."""
+    P = np.asarray(p, np.float64).reshape(nz, nx)
+    PP = np.asarray(pp, np.float64).reshape(nz, nx)
+    V = np.asarray(vel, np.float64).reshape(nz, nx)
+    c0, c1, c2 = _p215_fd_coefs().astype(np.float64)
+    Q = np.pad(P, 2)
+    lap = 2 * c0 * P
+    for k, ck in ((1, c1), (2, c2)):
+        lap = lap + ck * (Q[2:-2, 2 - k:nx + 2 - k] + Q[2:-2, 2 + k:nx + 2 + k] + Q[2 - k:nz + 2 - k, 2:-2]
+                          + Q[2 + k:nz + 2 + k, 2:-2])
+    c = (V * float(dt_h)) ** 2
+    pn = 2 * P - PP + c * lap
+    a = (np.pi * f0 * (it * dt - 1 / f0)) ** 2
+    pn[sz, sx] += c[sz, sx] * (1 - 2 * a) * np.exp(-a)
+    ix = np.arange(nx)[None, :]
+    iz = np.arange(nz)[:, None]
+    d = np.minimum(np.minimum(ix, nx - 1 - ix), nz - 1 - iz)
+    damp = np.where(d < P215_FD_NB, np.exp(-(P215_FD_DAMP * (P215_FD_NB - d)) ** 2), 1.0)
+    pn = pn * damp
+    rim = (ix < 2) | (ix >= nx - 2) | (iz < 2) | (iz >= nz - 2)
+    return np.where(rim, 0.0, pn)
+
+
+# ---- spiking deconvolution ----
+
+def _p215_dc_wavelet(dt=P215_DC_DT):
+    """A minimum-phase source wavelet: a damped 25 Hz sinusoid (decay 15 ms), 128 ms."""
+    t = np.arange(64) * dt
+    return np.exp(-t / 0.015) * np.sin(2 * np.pi * 25 * t)
+
+
+def _p215_dc_traces(n, rng, nt=P215_DC_NT, dt=P215_DC_DT):
+    """n traces of a stacked 2-D line (float32 n x nt): a blocky reflectivity (200 laterally
+    continuous reflectors, dips N(0, 0.05 ms) a trace, Laplace(0.05) amplitudes varying +-30%
+    along the line, over dense N(0, 0.004) fine layering) convolved with _p215_dc_wavelet;
+    per-trace gains lognormal(0, 0.3); noise 5% of the rms; 1% dead traces (zero); 0.5% with
+    one burst of 50x the rms."""
+    n = int(n)
+    nref = 200
+    t0 = rng.uniform(0.02, nt * dt - 0.02, nref)
+    dip = rng.normal(0, 5e-5, nref)
+    amp = rng.laplace(0, 0.05, nref)
+    tr = np.arange(n, dtype=np.float64)
+    refl = rng.standard_normal((n, nt), dtype=np.float32) * np.float32(0.004)
+    idx = np.rint((t0[None, :] + dip[None, :] * (tr[:, None] - n / 2)) / dt).astype(np.int64)
+    a = amp[None, :] * (1 + 0.3 * np.sin(2 * np.pi * tr[:, None] / 700.0 + t0[None, :] * 10))
+    ok = (idx >= 0) & (idx < nt)
+    flat = (np.arange(n)[:, None] * nt + idx)[ok]
+    refl += np.bincount(flat, a[ok], minlength=n * nt).reshape(n, nt).astype(np.float32)
+    wav = _p215_dc_wavelet(dt)
+    nf = 2048
+    W = np.fft.rfft(wav, nf)
+    out = np.empty((n, nt), np.float32)
+    for s in range(0, n, 4096):
+        out[s:s + 4096] = np.fft.irfft(np.fft.rfft(refl[s:s + 4096], nf, axis=1) * W, nf, axis=1)[:, :nt]
+    del refl
+    rms = float(np.sqrt(np.mean(out[: min(n, 4096)] ** 2)))
+    out *= rng.lognormal(0, 0.3, (n, 1)).astype(np.float32)
+    out += rng.standard_normal((n, nt), dtype=np.float32) * np.float32(0.05 * rms)
+    burst = np.flatnonzero(rng.random(n) < 0.005)
+    out[burst, rng.integers(0, nt, len(burst))] += np.float32(50 * rms) * rng.choice([-1, 1], len(burst))
+    out[rng.random(n) < 0.01] = 0.0
+    out /= np.float32(rms)
+    return out
+
+
+def _p215_dc_args(n, rng, nt=P215_DC_NT):
+    """traces (float32 n x nt, _p215_dc_traces), nt, w0, nw, eps, out (float32 n x nt) and pef
+    (float32 n x DC_NL) zeroed."""
+    n = int(n)
+    return [_p215_dc_traces(n, rng, nt).ravel(), np.int32(nt), np.int32(P215_DC_W0),
+            np.int32(min(P215_DC_NW, nt - P215_DC_W0)), np.float64(P215_DC_EPS), np.zeros(n * nt, np.float32),
+            np.zeros(n * P215_DC_NL, np.float32)]
+
+
+def _p215_dc_ref(traces, nt, w0, nw, eps):
+    """spiking_decon in float64: (the prediction-error filters n x NL, the deconvolved traces
+    n x nt)."""
+    x = np.asarray(traces, np.float32).reshape(-1, nt).astype(np.float64)
+    n, NL = len(x), P215_DC_NL
+    r = np.zeros((n, NL))
+    for lag in range(NL):
+        m = max(nw - lag, 0)
+        r[:, lag] = (x[:, w0:w0 + m] * x[:, w0 + lag:w0 + lag + m]).sum(axis=1)
+    a = np.zeros((n, NL))
+    a[:, 0] = 1
+    err = r[:, 0] * (1 + eps)
+    live = err > 0
+    e = np.where(live, err, 1.0)
+    for k in range(1, NL):
+        acc = r[:, k] + (a[:, 1:k] * r[:, k - 1:0:-1]).sum(axis=1)
+        rc = np.where(live, -acc / e, 0.0)
+        a[:, 1:k] = a[:, 1:k] + rc[:, None] * a[:, k - 1:0:-1]
+        a[:, k] = rc
+        e = e * (1 - rc * rc)
+    f = a.astype(np.float32).astype(np.float64)
+    y = np.zeros((n, nt))
+    for k in range(NL):
+        y[:, k:] += f[:, k:k + 1] * x[:, :nt - k]
+    return a, y
+
+
+# ---- fold map ----
+
+def _p215_fm_survey(n, rng):
+    """The first n traces' headers (P215_FM_DTYPE) of an orthogonal 3-D land survey, and its
+    bin grid (x0, y0, nbx, nby): receiver lines along x 300 m apart, stations every 50 m
+    (surveyed N(0, 0.5 m) off; 1.5% of them dead: trid 2 on every trace, elevations a smooth
+    200 +- 30 m); source lines along y 300 m apart, midway between stations, shots every 50 m
+    (12% skidded round obstacles by U(+-40) m along and U(+-15) m across the line, 1% moved 50 ..
+    150 m); a shot's patch 12 lines x 120 channels about it (1442 traces with 2 auxiliary ones,
+    trid 3, no coordinates), shots taken line by line, snaking; 0.2% more dead traces at random;
+    25 m bins over the shots' area widened by 1000 m in x and 600 m in y (the outer fold taper
+    falls outside)."""
+    n = int(n)
+    per = P215_FM_NRL * P215_FM_NCH + 2
+    nshot = max(1, -(-n // per))
+    nsl = max(1, int(round(np.sqrt(nshot / 6.0))))
+    spp = -(-nshot // nsl)
+    j = np.repeat(np.arange(nsl), spp)[:nshot]
+    m = np.tile(np.arange(spp), nsl)[:nshot]
+    m = np.where(j % 2 == 1, spp - 1 - m, m)                                   # snaking
+    sx = 300.0 * j + 25.0 + 3000.0
+    sy = 50.0 * m + 25.0 + 1800.0
+    sx = sx + rng.normal(0, 0.5, nshot)
+    sy = sy + rng.normal(0, 0.5, nshot)
+    skid = rng.random(nshot) < 0.12
+    sy[skid] += rng.uniform(-40, 40, int(skid.sum()))
+    sx[skid] += rng.uniform(-15, 15, int(skid.sum()))
+    far = rng.random(nshot) < 0.01
+    sy[far] += rng.choice([-1, 1], int(far.sum())) * rng.uniform(50, 150, int(far.sum()))
+    # the receiver stations: i along x (50 m), k along y (300 m)
+    ni = int((sx.max() + 3100) / 50) + 2
+    nk = int((sy.max() + 2000) / 300) + 2
+    stx = 50.0 * np.arange(ni)[None, :] + rng.normal(0, 0.5, (nk, ni))
+    sty = 300.0 * np.arange(nk)[:, None] + rng.normal(0, 0.5, (nk, ni))
+    dead = rng.random((nk, ni)) < 0.015
+    elev = np.rint(200 + 30 * np.outer(_p215_smooth(nk, rng, 4), _p215_smooth(ni, rng, 40))).astype(np.int16)
+    i0 = np.rint(sx / 50.0).astype(np.int64) - P215_FM_NCH // 2
+    k0 = np.rint(sy / 300.0).astype(np.int64) - P215_FM_NRL // 2
+    kk = k0[:, None, None] + np.arange(P215_FM_NRL)[None, :, None]                   # nshot x 12 x 1
+    ii = i0[:, None, None] + np.arange(P215_FM_NCH)[None, None, :]                   # nshot x 1 x 120
+    kk, ii = np.broadcast_arrays(kk, ii)
+    h = np.zeros((nshot, per), P215_FM_DTYPE)
+    h["ffid"] = (1001 + np.arange(nshot))[:, None]
+    h["chan"] = np.arange(1, per + 1)[None, :]
+    h["trid"] = 3
+    live = h[:, 2:]
+    live["sx"] = sx[:, None]
+    live["sy"] = sy[:, None]
+    live["gx"] = stx[kk, ii].reshape(nshot, -1)
+    live["gy"] = sty[kk, ii].reshape(nshot, -1)
+    live["elev"] = elev[kk, ii].reshape(nshot, -1)
+    live["trid"] = np.where(dead[kk, ii].reshape(nshot, -1), 2, 1)
+    h[:, 2:] = live
+    h = h.ravel()[:n]
+    h["trid"][(h["trid"] == 1) & (rng.random(len(h)) < 0.002)] = 2
+    x0 = float(np.floor((3000.0 + 25.0 - 1000.0) / P215_FM_BIN) * P215_FM_BIN)
+    y0 = float(np.floor((1800.0 + 25.0 - 600.0) / P215_FM_BIN) * P215_FM_BIN)
+    nbx = int(np.ceil((300.0 * (nsl - 1) + 2000.0) / P215_FM_BIN)) + 1
+    nby = int(np.ceil((50.0 * (spp - 1) + 1200.0) / P215_FM_BIN)) + 1
+    return h, (x0, y0, nbx, nby)
+
+
+def _p215_fm_args(n, rng):
+    """hdr (P215_FM_DTYPE n: _p215_fm_survey), n, x0, y0, bin, nbx, nby, fold (int32 nbx nby),
+    offsum (float32 nbx nby), hist (int32 16 x 12) zeroed."""
+    h, (x0, y0, nbx, nby) = _p215_fm_survey(n, rng)
+    return [h, np.int32(len(h)), np.float32(x0), np.float32(y0), np.float32(P215_FM_BIN), np.int32(nbx),
+            np.int32(nby), np.zeros(nbx * nby, np.int32), np.zeros(nbx * nby, np.float32),
+            np.zeros(P215_FM_NOFF * P215_FM_NAZ, np.int32)]
+
+
+def _p215_fm_ref(h, x0, y0, binw, nbx, nby):
+    """fold_map in float32 as the kernel rounds: (fold, offset sums in float64, hist)."""
+    f = np.float32
+    h = h[h["trid"] == 1]
+    mx = f(0.5) * (h["sx"] + h["gx"])
+    my = f(0.5) * (h["sy"] + h["gy"])
+    bx = np.floor((mx - f(x0)) / f(binw)).astype(np.int64)
+    by = np.floor((my - f(y0)) / f(binw)).astype(np.int64)
+    ok = (bx >= 0) & (bx < nbx) & (by >= 0) & (by < nby)
+    h, bx, by = h[ok], bx[ok], by[ok]
+    dx = h["gx"] - h["sx"]
+    dy = h["gy"] - h["sy"]
+    off = np.sqrt(_p215_fma32(dx, dx, dy * dy))
+    az = np.arctan2(dy, dx) * (f(180.0) / f(3.14159265))
+    az = np.where(az < 0, az + f(180.0), az)
+    ia = np.minimum((az / (f(180.0) / f(P215_FM_NAZ))).astype(np.int64), P215_FM_NAZ - 1)
+    io = np.minimum((off / f(P215_FM_DOFF)).astype(np.int64), P215_FM_NOFF - 1)
+    b = by * nbx + bx
+    fold = np.bincount(b, minlength=nbx * nby)
+    offsum = np.bincount(b, off.astype(np.float64), minlength=nbx * nby)
+    hist = np.bincount(io * P215_FM_NAZ + ia, minlength=P215_FM_NOFF * P215_FM_NAZ)
+    return fold, offsum, hist
+
+
+# ---- first breaks ----
+
+def _p215_fb_data(n, rng, nt=P215_FB_NT, dt=P215_FB_DT):
+    """n traces of a 2-D land line's shot records (int16 n x nt, 2 ms) and their true first
+    breaks (samples): 240-channel split spreads (offsets +-150 .. 3125 m, 25 m apart), shots 50 m
+    apart; first breaks the earliest of a 2200 m/s refractor (intercept 0.12 s) and a 3600 m/s
+    one (0.30 s) plus smooth shot and receiver statics (N(0, 8 ms)); the arrival a damped 30 Hz
+    pulse of 8000 (150 / |x|)^1.3 counts times a coupling lognormal(0, 0.4), a coda of half that
+    decaying over 0.4 s; ambient noise lognormal(15 counts, 0.5) rms, 30x on 5% of the traces
+    (wind); 0.5% of the traces a spike of +-20000 before the break; 2% dead (zero); clipped to
+    int16."""
+    n = int(n)
+    nch = P215_FB_NCH
+    nshot = -(-n // nch)
+    half = nch // 2
+    side = np.concatenate([-(150.0 + 25.0 * np.arange(half))[::-1], 150.0 + 25.0 * np.arange(half)])
+    off = np.tile(side, nshot)[:n]
+    shot = np.repeat(np.arange(nshot), nch)[:n]
+    sxp = 50.0 * shot
+    rxp = sxp + off
+    L = int(rxp.max() - rxp.min()) // 25 + 8
+    st_s = 0.008 * _p215_smooth(nshot, rng, 20)[shot]
+    st_r = 0.008 * _p215_smooth(L, rng, 40)[((rxp - rxp.min()) / 25).astype(np.int64)]
+    ax = np.abs(off)
+    tfb = np.minimum(0.12 + ax / 2200.0, 0.30 + ax / 3600.0) + st_s + st_r
+    A = 8000.0 * (150.0 / ax) ** 1.3 * rng.lognormal(0, 0.4, n)
+    sig = rng.lognormal(np.log(15.0), 0.5, n)
+    sig[rng.random(n) < 0.05] *= 30
+    out = np.empty((n, nt), np.int16)
+    t = (np.arange(nt) * dt).astype(np.float32)
+    for s in range(0, n, 8192):
+        e = slice(s, min(s + 8192, n))
+        m = e.stop - e.start
+        tau = t[None, :] - tfb[e, None].astype(np.float32)
+        after = tau >= 0
+        tp = np.where(after, tau, 0).astype(np.float32)
+        pulse = np.exp(-tp / np.float32(0.02)) * np.sin(np.float32(2 * np.pi * 30) * tp)
+        coda = rng.standard_normal((m, nt), dtype=np.float32) * np.exp(-tp / np.float32(0.4)) * np.float32(0.5)
+        x = (A[e, None].astype(np.float32) * np.where(after, pulse + coda, 0)
+             + sig[e, None].astype(np.float32) * rng.standard_normal((m, nt), dtype=np.float32))
+        out[e] = np.clip(np.rint(x), -32767, 32767).astype(np.int16)
+    spk = np.flatnonzero(rng.random(n) < 0.005)
+    lim = np.maximum((tfb[spk] / dt).astype(np.int64) - 10, 2)
+    out[spk, rng.integers(0, 1 << 30, len(spk)) % lim] = (rng.choice([-1, 1], len(spk)) * 20000).astype(np.int16)
+    out[rng.random(n) < 0.02] = 0
+    return out, tfb / dt
+
+
+def _p215_fb_args(n, rng):
+    """traces (int16 n x FB_NT, _p215_fb_data), picks (int16 n), ratio (float32 n) zeroed, n."""
+    n = int(n)
+    tr, _ = _p215_fb_data(n, rng)
+    return [tr.ravel(), np.zeros(n, np.int16), np.zeros(n, np.float32), np.int32(n)]
+
+
+def _p215_fb_ref(traces):
+    """fb_stalta with the kernel's float32 roundings: (picks, ratios)."""
+    x = np.asarray(traces).reshape(-1, P215_FB_NT).astype(np.int64)
+    n = len(x)
+    C = np.zeros((n, P215_FB_NT + 1), np.int64)
+    np.cumsum(x * x, axis=1, out=C[:, 1:])
+    NS, NL = P215_FB_NS, P215_FB_NLW
+    i = np.arange(NL + NS - 1, P215_FB_NT)
+    sta = (C[:, i + 1] - C[:, i + 1 - NS]).astype(np.float32) / np.float32(NS)
+    lta = (C[:, i + 1 - NS] - C[:, i + 1 - NS - NL]).astype(np.float32) / np.float32(NL)
+    hit = (lta > 0) & (sta > np.float32(P215_FB_THRESH) * lta)
+    any_ = hit.any(axis=1)
+    first = np.argmax(hit, axis=1)
+    picks = np.where(any_, i[first], -1)
+    rows = np.arange(n)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.where(any_, sta[rows, first] / np.where(any_, lta[rows, first], 1), 0).astype(np.float32)
+    return picks, r
+
+
+# ---- SEG-Y IBM floats ----
+
+def _p215_ieee_to_ibm(v):
+    """IEEE float32 values (normal or zero) to IBM hexadecimal float words (uint32), the
+    fraction truncated."""
+    b = np.asarray(v, np.float32).view(np.uint32)
+    e2 = ((b >> 23) & 0xFF).astype(np.int32) - 127
+    q = (e2 + 4) // 4                                       # ceil((e2 + 1) / 4)
+    frac = ((b & 0x7FFFFF) | 0x800000) >> (4 * q - e2 - 1).astype(np.uint32)
+    w = (b & 0x80000000) | ((q + 64).astype(np.uint32) << 24) | frac
+    w[(b & 0x7FFFFFFF) == 0] = 0
+    return w
+
+
+def _p215_sg_samples(n, rng, ns=P215_SG_NS, dt=P215_SG_DT):
+    """n raw shot-record traces (float32 n x ns, 4 ms): noise of 1e-3 of the trace's level
+    before its first break (0.05 + |x| / 2000 s, offsets 0 .. 4 km), after it random-phase
+    reflections decaying by spherical divergence and absorption ((0.1 / (t - tfb + 0.1))^2: 4
+    decades over the record), the level lognormal(0, 1) about 100; 1% dead traces (zero)."""
+    n = int(n)
+    t = (np.arange(ns) * dt).astype(np.float32)
+    x = rng.uniform(0, 4000, n)
+    tfb = (0.05 + x / 2000.0).astype(np.float32)
+    lvl = (100 * rng.lognormal(0, 1, n)).astype(np.float32)
+    out = np.empty((n, ns), np.float32)
+    for s in range(0, n, 4096):
+        e = slice(s, min(s + 4096, n))
+        tau = t[None, :] - tfb[e, None]
+        env = np.float32(0.1) / (np.maximum(tau, 0) + np.float32(0.1))
+        env *= env
+        env[tau < 0] = 1e-3
+        env *= lvl[e, None]
+        out[e] = rng.standard_normal((e.stop - e.start, ns), dtype=np.float32)
+        out[e] *= env
+    out[rng.random(n) < 0.01] = 0.0
+    return out
+
+
+def _p215_sg_file(samples, rng, unnorm=0.02, corrupt=1 / 4096):
+    """A SEG-Y file (uint8) of the samples (n x ns) as IBM floats: a 3600-byte file header
+    (EBCDIC blanks, ns, dt and the format code 1 in the binary header), each trace's 240-byte
+    header (sequence number, ns, dt) then its big-endian words; `unnorm` of the words written
+    unnormalised (the fraction a hex digit right, the exponent one up, as some old software
+    did), `corrupt` of the traces (at least one if n > 1) random bytes."""
+    s = np.asarray(samples, np.float32)
+    n, ns = s.shape
+    rec = P215_SG_TRHDR + 4 * ns
+    be16 = lambda v: np.frombuffer(np.array([v], ">i2").tobytes(), np.uint8)
+    f = np.zeros(P215_SG_FILEHDR + n * rec, np.uint8)
+    f[:3200] = 0x40
+    f[3216:3218] = be16(int(P215_SG_DT * 1e6))
+    f[3220:3222] = be16(ns)
+    f[3224:3226] = be16(1)
+    body = f[P215_SG_FILEHDR:].reshape(n, rec)
+    body[:, 0:4] = np.arange(1, n + 1, dtype=">i4").view(np.uint8).reshape(n, 4)
+    body[:, 114:116] = be16(ns)
+    body[:, 116:118] = be16(int(P215_SG_DT * 1e6))
+    for a in range(0, n, 4096):
+        e = slice(a, min(a + 4096, n))
+        w = _p215_ieee_to_ibm(s[e])
+        un = (rng.random(w.shape, dtype=np.float32) < unnorm) & (w & 0x7F000000 != 0x7F000000) & (w & 0xFFFFFF != 0)
+        wu = w[un]
+        w[un] = (wu & 0x80000000) + (wu & 0x7F000000) + 0x01000000 + ((wu & 0xFFFFFF) >> 4)
+        body[e, P215_SG_TRHDR:] = w.astype(">u4").view(np.uint8).reshape(-1, 4 * ns)
+    nbad = max(1, int(round(n * corrupt))) if n > 1 and corrupt > 0 else 0
+    for tr in (rng.choice(n, nbad, replace=False) if nbad else []):
+        body[tr, P215_SG_TRHDR:] = rng.integers(0, 256, 4 * ns, dtype=np.uint8)
+    return f
+
+
+def _p215_sg_args(n, rng):
+    """file (uint8, _p215_sg_file of _p215_sg_samples(n)), ns, out (float32 n x ns), tmax (int32
+    n), nbad (int32 1) zeroed, n."""
+    n = int(n)
+    f = _p215_sg_file(_p215_sg_samples(n, rng), rng)
+    return [f, np.int32(P215_SG_NS), np.zeros(n * P215_SG_NS, np.float32), np.zeros(n, np.int32),
+            np.zeros(1, np.int32), np.int32(n)]
+
+
+def _p215_sg_ref(file, ns, n):
+    """segy_ibm_to_ieee from the words' definition (value = (-1)^s frac 16^(ex - 64) / 2^24 in
+    float64): (samples float32 n x ns, tmax int32 n, nbad)."""
+    rec = P215_SG_TRHDR + 4 * ns
+    body = np.asarray(file)[P215_SG_FILEHDR:P215_SG_FILEHDR + n * rec].reshape(n, rec)[:, P215_SG_TRHDR:]
+    w = body.reshape(n, ns, 4).astype(np.int64)
+    w = (w[..., 0] << 24) | (w[..., 1] << 16) | (w[..., 2] << 8) | w[..., 3]
+    frac = (w & 0xFFFFFF).astype(np.float64)
+    ex = (w >> 24) & 0x7F
+    val = np.ldexp(frac, (4 * (ex - 64) - 24).astype(np.int64)) * np.where(w >> 31, -1.0, 1.0)
+    tiny = (frac > 0) & (np.abs(val) < 2.0 ** -126)
+    huge = np.abs(val) >= 2.0 ** 128
+    fmax = float(np.finfo(np.float32).max)
+    val = np.where(tiny | (frac == 0), 0.0, np.where(huge, np.sign(val) * fmax, val))      # IBM -0 is 0 too
+    out = val.astype(np.float32)
+    tmax = np.abs(out).view(np.int32).max(axis=1) if ns else np.zeros(n, np.int32)
+    return out, tmax, int(tiny.sum() + huge.sum())
+
+
+UNSEEN213 = [
+    TimingProbe("probe/seis-semblance-const-smem-window", "probe-unseen213", "semblance_scan", 128, P215_SB_TILE,
+                lambda n: (-(-P215_SB_NT // P215_SB_TILE), P215_SB_NV, n), _p215_sb_args, source=P215_SOURCE,
+                symbols=_p215_sb_syms,
+                note="semblance velocity analysis of 128 CMP gathers of a 2-D land line (48 traces, offsets 100 .. "
+                     "2450 m in __constant__, 1000 samples at 4 ms: 24.6 MB; 40 primaries clustered in 6 sequences on "
+                     "1550 .. 3350 m/s hyperbolas, 3 surface multiples, 8 Hz ground roll, 6% noise (50x on 4% of the "
+                     "traces), 18.5% zeros from the top mute, 2% dead traces) for 64 trial velocities (1400 .. 4550 "
+                     "m/s in __constant__), a block 128 t0 of one (CMP, velocity) pair (grid 8 x 64 x 128: 65536 "
+                     "blocks of 128): 138 t0 a block with the 5-sample halo each side (threads 0 .. 9 a second), each "
+                     "over the 48 traces: warp-uniform constant loads, an FFMA chain, sqrtf, the stretch-mute "
+                     "compare, an IEEE division by dt, floorf, 2 gathered loads (a warp's 32 t0 on at most 32 "
+                     "consecutive samples of one trace, fewer at shallow t0 and far offsets: 1 .. 2 lines; the 192 KB "
+                     "gather re-read by the 64 velocities' blocks from L1 / L2), 3 FMAs; 89% of the (t0, v, offset) "
+                     "kept (the mute diverges at shallow t0, the last tile's lanes idle past 1000); shared stores, "
+                     "__syncthreads, 11-sample sums of 2 shared arrays and a division: 421M trace-samples of ~40 "
+                     "instructions, 24.6 MB read, 32.8 MB written: bound by FP32 issue (the IEEE sqrt and division "
+                     "sequences)"),
+    TimingProbe("probe/seis-rtm-fd4-tiled-sponge", "probe-unseen213", "acoustic_fd_sponge", 8192,
+                (P215_FD_BX, P215_FD_BY), lambda n: (-(-n // P215_FD_BX), -(-(n // 2) // P215_FD_BY)), _p215_fd_args,
+                source=P215_SOURCE, symbols=_p215_fd_syms,
+                note="one leapfrog step of a 2-D acoustic reverse-time-migration shot on an 8192 x 4096 grid (5 m: 41 "
+                     "x 20 km; a marine model: water over an undulating seafloor at 150 .. 450 m, compacting "
+                     "sediments to 4200 m/s cut by 10 dipping interfaces, a 4480 m/s salt dome, +-2% heterogeneity; "
+                     "the wavefield at 1.0 s: direct wave, ghost and seafloor reflection, non-zero in under 1% of the "
+                     "grid), 256 x 256 blocks of 32 x 16: a 36 x 20 shared tile (the centre coalesced, the 2-point "
+                     "halo strips by the threads with tx < 2 or ty < 2: divergent extra loads), __syncthreads, the "
+                     "9-point cross Laplacian from shared memory with 3 __constant__ weights, 2 coalesced loads "
+                     "(p_prev, vel), ~15 FP32 operations, the Ricker's expf at the source point, Cerjan's expf in the "
+                     "3.1% of the points within 64 of the sides or the bottom (whole warps at the sides, whole blocks "
+                     "at the bottom), a coalesced store and the receiver row's: 403 MB read (+ ~12% halo re-reads "
+                     "from L2), 134 MB written: bound by DRAM bandwidth"),
+    TimingProbe("probe/seis-spiking-decon-levinson-f64", "probe-unseen213", "spiking_decon", 1 << 15, P215_DC_BLOCK,
+                lambda n: n, _p215_dc_args, source=P215_SOURCE,
+                note="Wiener spiking deconvolution of 32768 stacked traces of 1500 samples at 2 ms (197 MB; a damped "
+                     "25 Hz minimum-phase wavelet on a blocky reflectivity, 200 continuous Laplace reflectors over "
+                     "dense N(0, 0.004) layering, gains lognormal(0, 0.3), 5% noise, 1% dead traces, 0.5% noise "
+                     "bursts), a block of 256 a trace: the trace into shared memory (6 KB, coalesced), __syncthreads; "
+                     "warp 0 alone (a thread a lag): 769 .. 800 products of a shared broadcast and a consecutive "
+                     "shared load converted to double, on a dependent DFMA chain (25k a block, 0.82G in all); "
+                     "__syncthreads; thread 0 alone: the Levinson-Durbin recursion of order 31 in double with 2 local "
+                     "arrays of 32 doubles (dynamically indexed: local memory, L1), ~1460 dependent loop trips of "
+                     "local loads / stores and DFMAs, 31 double divisions; __syncthreads; all 256 threads: the 1500 x "
+                     "32 float FMAs of the convolution from shared memory (the filter broadcast, the trace "
+                     "consecutive), coalesced stores (197 MB) and 32 filter floats: bound by the single thread's "
+                     "recursion latency (one busy lane a block, 8 blocks an SM: ~31 waves), the 394 MB of DRAM "
+                     "traffic hidden under it"),
+    TimingProbe("probe/seis-fold-map-struct-atomics", "probe-unseen213", "fold_map", 1 << 23, P215_FM_BLOCK,
+                lambda n: max(1, min(-(-n // P215_FM_BLOCK), P215_FM_GRID)), _p215_fm_args, source=P215_SOURCE,
+               
+                note="the fold map of an orthogonal 3-D land survey from 8.4M trace headers (28-byte TraceHeader "
+                     "structs, 235 MB: 5818 shots of a 12-line x 120-channel patch plus 2 auxiliary traces, receiver "
+                     "lines 300 m apart with stations every 50 m, source lines 300 m apart, 12% of the shots skidded, "
+                     "1.7% dead traces) into 441 x 423 bins of 25 m (fold 0 .. 71, median 50; 2% of the live traces "
+                     "fall outside), 1024 blocks x 256 striding 32 times: the struct's fields loaded (a warp's 32 "
+                     "consecutive structs span 896 B: L1 reuse between the field loads), the trid test, 2 IEEE "
+                     "divisions and floorf for the bin, sqrtf, atan2f, 2 more divisions for the classes, then a "
+                     "global int atomicAdd and a global float atomicAdd on the bin (a warp's channels along a "
+                     "receiver line on ~32 consecutive bins: no same-address conflict in a warp, ~50 over the grid; "
+                     "1.5 MB of counters: L2-resident), and a shared int atomicAdd on the 192 (offset, azimuth) "
+                     "counters (a warp's 32 channels on 6 .. 10 counters, up to 5 .. 8 on one: same-address replays); "
+                     "16.1M global atomics: bound by the L2's atomic throughput, the struct loads next"),
+    TimingProbe("probe/seis-firstbreak-stalta-i16-warp", "probe-unseen213", "fb_stalta", 1 << 16,
+                32 * P215_FB_WARPS, lambda n: -(-n // P215_FB_WARPS), _p215_fb_args, source=P215_SOURCE,
+               
+                note="STA / LTA first-break picking of 65536 traces of 2-D land shot records (int16, 1024 samples at "
+                     "2 ms: 134 MB; 240-channel split spreads, offsets 150 .. 3125 m, first breaks of a 2200 and a "
+                     "3600 m/s refractor with shot and receiver statics at samples 88 .. 590, pulses of 8000 (150 / "
+                     "|x|)^1.3 counts over lognormal(15) ambient noise, 5% windy traces, 0.5% spikes, 2% dead), a "
+                     "warp a trace (blocks of 4 warps with 32.8 KB of shared long longs: 6 blocks an SM): 32 chunks "
+                     "of a coalesced 64-byte load, an integer multiply, a 5-step __shfl_up_sync scan of 64-bit "
+                     "integers (2 shuffles a step), the carry by __shfl_sync, a 64-bit shared store; __syncwarp; then "
+                     "from sample 67 chunks of 4 shared 64-bit loads, 2 conversions of 64-bit integers to float, 2 "
+                     "IEEE divisions, the compare and a __ballot_sync until the first hit (__ffs and a shuffle): 10.9 "
+                     "chunks on average (94% picked, 98% of them within 20 ms of the truth); 2 stores a warp: bound "
+                     "by the scan's dependent shuffle latency at 24 warps an SM, then the 134 MB read"),
+    TimingProbe("probe/seis-segy-ibm2ieee-bytes-atomicmax", "probe-unseen213", "segy_ibm_to_ieee", 1 << 15,
+                P215_SG_BLOCK, lambda n: max(1, min(-(-n * P215_SG_NS // P215_SG_BLOCK), P215_SG_GRID)),
+                _p215_sg_args, source=P215_SOURCE,
+                note="a SEG-Y file of 32768 raw shot traces (1500 big-endian IBM floats at 4 ms behind each 240-byte "
+                     "header: 204 MB; amplitudes lognormal about 100 decaying 4 decades after the first break, 1e-3 "
+                     "noise before it, 1% dead traces, 2% unnormalised words, 8 traces of random bytes) to IEEE "
+                     "floats, a thread a sample in a grid-stride loop of 4096 blocks x 256 (47 trips): an int "
+                     "division and modulo by ns, 4 byte loads (each a warp's 128 contiguous bytes: 4 requests of a "
+                     "line, L1 hits after the first), shifts and ors, __clz, the exponent rebuilt, a coalesced float "
+                     "store (197 MB), and an atomicMax on the trace's peak bits (a warp's 32 lanes on 1 or 2 words: "
+                     "49M atomics, ~1500 on each of 32768 words), ~6000 atomicAdds on one counter from the corrupted "
+                     "traces: bound by the same-address atomics at the L2, else by DRAM (401 MB)"),
+]
+PROBES += UNSEEN213
+
+
+# probe-unseen214 (probes216.cu): a queueing-theory / discrete-event simulation course's kernels
+# (M/G/1 replications by the Lindley recursion on per-thread xorshift32 streams with an
+# empirical service-time inverse CDF in __constant__ memory; M/M/c replications with common
+# random numbers, each server's next free time in a per-thread local array; call-centre
+# staffing by the Erlang B / C recursion in double with a __constant__ table of service-level
+# targets; a histogram of waiting times in log-spaced bins privatised in shared memory with
+# ballots, shared int / float atomics and atomicMax on a float's bits; a token-bucket shaper
+# over per-flow packet traces of 8-byte structs with 16-bit lengths; the Lindley recursion of
+# long G/G/1 sample paths as a max-plus scan by warp shuffles, shared memory and
+# __syncthreads_count) as a student who knows CUDA basics writes them, predicted before their
+# first GPU run
+P216_SOURCE = "probes216.cu"
+P216_MG1_ICDF = 256                              # as #defined (MG1_ICDF)
+P216_MG1_K, P216_MG1_WARM, P216_MG1_TAU = 256, 32, 2.0     # customers a replication, warm-up, tau
+P216_MG1_LEVELS = 64                             # mg1_lindley: loads 0.50 .. 0.95
+P216_MG1_BLOCK = 256
+P216_MMC_MAXC = 32                               # as #defined (MMC_MAXC)
+P216_MMC_K, P216_MMC_WARM = 320, 40              # mmc_crn: customers, warm-up
+P216_MMC_BLOCK = 128
+P216_MMC_DTYPE = np.dtype([("lam", "<f4"), ("mu", "<f4"), ("c", "<i4")])          # MmcConfig, 12 bytes
+P216_ES_DTYPE = np.dtype([("sl", "<f4"), ("t_ans", "<f4"), ("max_occ", "<f4")])   # StaffTarget, 12 bytes
+P216_ES_TARGETS = np.array([(0.80, 20, 0.85), (0.80, 30, 0.85), (0.90, 15, 0.80), (0.90, 30, 0.85),
+                            (0.70, 60, 0.90), (0.95, 20, 0.80), (0.80, 60, 0.90), (0.85, 45, 0.88)],
+                           P216_ES_DTYPE)        # c_targets: (SL, answer time s, occupancy cap) a class
+P216_ES_CLASS_P = [0.35, 0.2, 0.1, 0.1, 0.08, 0.05, 0.07, 0.05]
+P216_ES_DAY = 96                                 # 15-minute intervals a day (a queue's consecutive rows)
+P216_ES_MAXAGENTS = 30000                        # as #defined
+P216_ES_BLOCK = 256
+P216_WH_CLASSES, P216_WH_BINS, P216_WH_PER_OCT = 4, 64, 4     # as #defined
+P216_WH_W0 = 0.05                                # wait_hist: bin 1's upper edge 2^(1/4) w0 (seconds)
+P216_WH_CLASS_P = [0.55, 0.25, 0.15, 0.05]       # voice, chat, callback, priority
+P216_WH_P0 = [0.6, 0.35, 0.15, 0.85]             # a class's customers served at once
+P216_WH_MEAN = [20.0, 45.0, 300.0, 8.0]          # a class's exponential body's mean wait (s)
+P216_WH_TAIL = 0.1                               # waits from the heavy lognormal tail
+P216_WH_BLOCK, P216_WH_ITER, P216_WH_GRID = 256, 16, 16384   # a thread 16 waits, 16384 blocks at most
+P216_TB_CLASSES = 8                              # as #defined
+P216_TB_PKT = np.dtype([("t", "<f4"), ("len", "<u2"), ("dscp", "u1"), ("flags", "u1")])      # Packet, 8 bytes
+P216_TB_BUCKET = np.dtype([("rate", "<f4"), ("depth", "<f4"), ("max_delay", "<f4")])        # Bucket, 12 bytes
+P216_TB_DSCP, P216_TB_DSCP_P = [0, 10, 26, 46], [0.65, 0.15, 0.12, 0.08]    # best effort, AF11, AF31, EF
+P216_TB_LINK = 1e8                               # access link, bit/s: a burst's packets back to back
+P216_TB_BLOCK = 128
+P216_LS_BLOCK = 256                              # as #defined (LS_BLOCK)
+P216_LS_K = 8192                                 # lindley_scan: customers a sample path
+P216_LS_RHO, P216_LS_SCV = 0.85, 4.0             # E2 / H2 / 1: load, service SCV
+
+
+# ---- mg1-lindley-xorshift-const ----
+
+def _p216_mg1_icdf(rng, m=200000):
+    """c_svc_icdf: an empirical service-time distribution's inverse CDF (float32, 257
+    knots): a trace of m call-holding times (85% lognormal, median 0.75, sigma 0.7; 15% long
+    calls, exponential of mean 2.5), its quantiles at i / 256, the last knot the trace's
+    largest; scaled so that the table's own distribution (linear between knots) has mean 1."""
+    long_ = rng.random(m) < 0.15
+    x = np.where(long_, rng.exponential(2.5, m), rng.lognormal(np.log(0.75), 0.7, m))
+    knots = np.append(np.quantile(x, np.arange(P216_MG1_ICDF) / P216_MG1_ICDF), x.max())
+    return (knots / ((knots[:-1] + knots[1:]) / 2).mean()).astype(np.float32)
+
+
+def _p216_mg1_args(n, rng, K=P216_MG1_K, warm=P216_MG1_WARM):
+    """lam (float32 n: 64 loads 0.50 .. 0.95 in steps, n / 64 consecutive replications
+    each; mean service 1), seed (uint32 n, non-zero), K, warm-up, tau, then mean_wait,
+    p_over, max_wait (float32 n) zeroed, n."""
+    n = int(n)
+    rho = np.linspace(0.5, 0.95, P216_MG1_LEVELS)[np.arange(n) * P216_MG1_LEVELS // max(n, 1)]
+    seed = rng.integers(1, 1 << 32, n, dtype=np.uint64).astype(np.uint32)
+    return [rho.astype(np.float32), seed, np.int32(K), np.int32(warm), np.float32(P216_MG1_TAU),
+            np.zeros(n, np.float32), np.zeros(n, np.float32), np.zeros(n, np.float32), _i32(n)]
+
+
+# ---- mmc-crn-local-servers ----
+
+def _p216_mmc_args(n, rng, K=P216_MMC_K, warm=P216_MMC_WARM):
+    """cfg (P216_MMC_DTYPE n: c uniform 1 .. 32, mean service 1 / mu uniform 0.5 .. 2, load
+    lam / (c mu) uniform 0.5 .. 0.98, in random order), the common random numbers ea, es
+    (float32 K: unit-mean exponentials), K, warm-up, mean_wait, p_wait, util (float32 n)
+    zeroed, n."""
+    n = int(n)
+    cfg = np.zeros(n, P216_MMC_DTYPE)
+    c = rng.integers(1, P216_MMC_MAXC + 1, n)
+    mu = 1 / rng.uniform(0.5, 2.0, n)
+    rho = rng.uniform(0.5, 0.98, n)
+    cfg["c"] = c
+    cfg["mu"] = mu
+    cfg["lam"] = rho * c * mu
+    ea = rng.standard_exponential(K).astype(np.float32)
+    es = rng.standard_exponential(K).astype(np.float32)
+    return [cfg, ea, es, np.int32(K), np.int32(warm), np.zeros(n, np.float32), np.zeros(n, np.float32),
+            np.zeros(n, np.float32), _i32(n)]
+
+
+# ---- erlang-c-staffing-double ----
+
+def _p216_es_profile():
+    """A contact centre's intraday profile over the 96 quarter hours (peak 1): a morning
+    peak at 10:45, an afternoon one at 14:30 (0.8), an evening shoulder, 3% at night."""
+    h = (np.arange(P216_ES_DAY) + 0.5) / 4
+    p = (0.03 + np.exp(-0.5 * ((h - 10.75) / 1.8) ** 2) + 0.8 * np.exp(-0.5 * ((h - 14.5) / 2.0) ** 2)
+         + 0.25 * np.exp(-0.5 * ((h - 19.5) / 1.5) ** 2))
+    return p / p.max()
+
+
+def _p216_es_args(n, rng):
+    """load (float32 n, Erlangs), aht (float32 n, seconds), cls (uint8 n), agents (int16 n),
+    sl, asa (float32 n) zeroed, n: n / 96 queues' days of quarter hours, each queue's peak
+    load lognormal (median 12 Erlangs, sigma 1.3, 0.2 .. 1500) times the intraday profile
+    times lognormal(0, 0.12) noise, its handling time lognormal (median 280 s, sigma 0.35,
+    60 .. 1200), its class drawn by P216_ES_CLASS_P."""
+    n = int(n)
+    nq = -(-n // P216_ES_DAY)
+    peak = np.clip(rng.lognormal(np.log(12), 1.3, nq), 0.2, 1500)
+    aht = np.clip(rng.lognormal(np.log(280), 0.35, nq), 60, 1200)
+    cls = rng.choice(len(P216_ES_CLASS_P), nq, p=P216_ES_CLASS_P)
+    load = peak[:, None] * _p216_es_profile()[None, :] * rng.lognormal(0, 0.12, (nq, P216_ES_DAY))
+    rep = lambda x: np.repeat(x, P216_ES_DAY)[:n]
+    return [load.ravel()[:n].astype(np.float32), rep(aht).astype(np.float32), rep(cls).astype(np.uint8),
+            np.zeros(n, np.int16), np.zeros(n, np.float32), np.zeros(n, np.float32), _i32(n)]
+
+
+# ---- wait-hist-logbins-smem ----
+
+def _p216_wh_data(n, rng):
+    """n customers' waits (float32 seconds) and classes (uint8 0 .. 3, P216_WH_CLASS_P):
+    class k's customers served at once with P216_WH_P0[k], the others wait exponential of
+    mean P216_WH_MEAN[k] (90%) or lognormal (median 5 x that mean, sigma 1: the heavy tail)."""
+    n = int(n)
+    cls = np.searchsorted(np.cumsum(P216_WH_CLASS_P)[:-1], rng.random(n, dtype=np.float32),
+                          side="right").astype(np.uint8)
+    mean = np.asarray(P216_WH_MEAN, np.float32)[cls]
+    w = rng.standard_exponential(n, dtype=np.float32)
+    w *= mean
+    tail = np.flatnonzero(rng.random(n, dtype=np.float32) < P216_WH_TAIL)
+    w[tail] = (rng.lognormal(0, 1.0, len(tail)) * 5 * mean[tail]).astype(np.float32)
+    del mean, tail
+    w[rng.random(n, dtype=np.float32) < np.asarray(P216_WH_P0, np.float32)[cls]] = 0
+    return w, cls
+
+
+def _p216_wh_grid(n):
+    return max(1, min(-(-int(n) // (P216_WH_BLOCK * P216_WH_ITER)), P216_WH_GRID))
+
+
+def _p216_wh_args(n, rng):
+    """wait, cls (_p216_wh_data), n, w0, then hist (int32 4 x 64), sum_w (float32 4),
+    max_bits (int32 4) zeroed."""
+    w, cls = _p216_wh_data(n, rng)
+    return [w, cls, _i32(n), np.float32(P216_WH_W0), np.zeros(P216_WH_CLASSES * P216_WH_BINS, np.int32),
+            np.zeros(P216_WH_CLASSES, np.float32), np.zeros(P216_WH_CLASSES, np.int32)]
+
+
+# ---- token-bucket-shaper-flows ----
+
+def _p216_tb_flows(n, rng):
+    """n flows' packet traces: (packets P216_TB_PKT in flow order, start int32 n + 1,
+    buckets P216_TB_BUCKET n). Packets a flow lognormal (median 30, sigma 1.2, 1 .. 2000);
+    a flow's DSCP drawn by P216_TB_DSCP_P; EF flows are voice: 218-byte packets every 20 ms
+    (jitter N(0, 1 ms)); the others on-off: IMIX lengths (40 / 576 / 1500 bytes, 7:4:1),
+    bursts (geometric, mean 8 packets) back to back at 100 Mb/s, Pareto(1.4) silences from
+    4 ms (at most 5 s); times from the flow's start (the first packet U(0, 10 ms) in). A
+    bucket's rate the flow's mean rate times U(0.6, 1.5), its depth U{1 .. 8} x 1500 bytes,
+    its delay bound 10 ms for EF, 100 ms for the rest."""
+    n = int(n)
+    npk = np.clip(np.rint(rng.lognormal(np.log(30), 1.2, n)), 1, 2000).astype(np.int64)
+    dscp = np.asarray(P216_TB_DSCP, np.uint8)[rng.choice(4, n, p=P216_TB_DSCP_P)]
+    start = np.zeros(n + 1, np.int64)
+    start[1:] = np.cumsum(npk)
+    P = int(start[-1])
+    fid = np.repeat(np.arange(n), npk)
+    ef = (dscp == 46)[fid]
+    u = rng.random(P)
+    ln = np.where(u < 7 / 12, 40, np.where(u < 11 / 12, 576, 1500))
+    ln[ef] = 218
+    burst = rng.random(P) < 1 / 8
+    gap = np.where(burst, np.minimum((rng.pareto(1.4, P) + 1) * 0.004, 5.0), ln * 8 / P216_TB_LINK)
+    gap[ef] = np.clip(rng.normal(0.02, 0.001, int(ef.sum())), 0.015, 0.025)
+    first = start[:-1]
+    gap[first] = rng.uniform(0, 0.01, n)
+    burst[first] = True
+    cs = np.cumsum(gap)
+    t = cs - (cs[first] - gap[first])[fid]
+    pk = np.zeros(P, P216_TB_PKT)
+    pk["t"] = t
+    pk["len"] = ln
+    pk["dscp"] = dscp[fid]
+    pk["flags"] = burst
+    last = t[start[1:] - 1]
+    nbytes = np.add.reduceat(ln, first)
+    bk = np.zeros(n, P216_TB_BUCKET)
+    bk["rate"] = nbytes / np.maximum(last, 0.01) * rng.uniform(0.6, 1.5, n)
+    bk["depth"] = rng.integers(1, 9, n) * 1500.0
+    bk["max_delay"] = np.where(dscp == 46, 0.01, 0.1)
+    return pk, start.astype(np.int32), bk
+
+
+def _p216_tb_args(n, rng):
+    """pkts, start, bk (_p216_tb_flows), then delay (float32 packets), sent (uint64 n),
+    drops (int32 n), class_drops (int32 8), tot_bytes (uint64 1) zeroed, n."""
+    pk, start, bk = _p216_tb_flows(n, rng)
+    return [pk, start, bk, np.zeros(len(pk), np.float32), np.zeros(int(n), np.uint64), np.zeros(int(n), np.int32),
+            np.zeros(P216_TB_CLASSES, np.int32), np.zeros(1, np.uint64), _i32(n)]
+
+
+# ---- lindley-maxplus-scan ----
+
+def _p216_ls_paths(n, rng, K=P216_LS_K, rho=P216_LS_RHO, scv=P216_LS_SCV):
+    """n E2 / H2 / 1 sample paths of K customers: interarrival times Erlang-2 of mean 1,
+    service times balanced-means hyperexponential of mean rho and squared coefficient of
+    variation scv (float32 n x K each)."""
+    n = int(n)
+    inter = rng.standard_gamma(2.0, (n, K), dtype=np.float32)
+    inter *= np.float32(0.5)
+    p1 = 0.5 * (1 + np.sqrt((scv - 1) / (scv + 1)))
+    m = np.array([rho / (2 * p1), rho / (2 * (1 - p1))], np.float32)
+    svc = rng.standard_exponential((n, K), dtype=np.float32)
+    svc *= m[(rng.random((n, K), dtype=np.float32) >= p1).astype(np.int8)]
+    return inter, svc
+
+
+def _p216_ls_args(n, rng, K=P216_LS_K):
+    """inter, svc (_p216_ls_paths, flat), K, then wait (float32 n K), mean_wait (float32
+    n), nwait (int32 n) zeroed; a block a path."""
+    inter, svc = _p216_ls_paths(n, rng, K)
+    return [inter.ravel(), svc.ravel(), np.int32(K), np.zeros(inter.size, np.float32), np.zeros(int(n), np.float32),
+            np.zeros(int(n), np.int32)]
+
+
+UNSEEN214 = [
+    TimingProbe("probe/qsim-mg1-lindley-xorshift-const", "probe-unseen214", "mg1_lindley", 1 << 20, P216_MG1_BLOCK,
+                lambda n: -(-n // P216_MG1_BLOCK), _p216_mg1_args, source=P216_SOURCE,
+                symbols=lambda n, rng: {"c_svc_icdf": _p216_mg1_icdf(rng)},
+                note="M/G/1 replications by the Lindley recursion: 2^20 replications (64 loads 0.50 .. 0.95, 16384 "
+                     "consecutive each) of 256 customers from empty (32 warm-up), a thread a replication (4096 blocks "
+                     "of 256): per customer two xorshift32 draws, -logf(u) / lambda, floorf into a 257-knot "
+                     "__constant__ inverse CDF of an empirical service distribution (mean 1, SCV 1.66, longest 21.5) "
+                     "with 2 loads at data-dependent knots (up to 32 distinct addresses a warp: serialised constant "
+                     "reads) and a lerp, fmaxf, a double add and compares: ~87 warp instructions a customer (~730M "
+                     "in all), no memory to speak of (8 MB read, 12 MB written); mean waits 1.5 .. 10; bound by "
+                     "issue and the divergent constant loads"),
+    TimingProbe("probe/qsim-mmc-crn-local-servers", "probe-unseen214", "mmc_crn", 1 << 11, P216_MMC_BLOCK,
+                lambda n: -(-n // P216_MMC_BLOCK), _p216_mmc_args, source=P216_SOURCE,
+                note="M/M/c replications with common random numbers: 2048 configurations (c uniform 1 .. 32, mean "
+                     "service 0.5 .. 2, load 0.5 .. 0.98, random order) of 320 customers (40 warm-up), a thread a "
+                     "configuration (16 blocks of 128: 16 SMs, 4 warps each): per customer 2 warp-uniform loads of "
+                     "the shared unit exponentials (3 KB, L1), 2 float divides, a linear scan for the earliest free "
+                     "of the thread's c servers in a 32-float local array (2 dynamically indexed local loads a step, "
+                     "L1; a warp runs its largest c, ~31), a local store, a double add: ~180k warp instructions a "
+                     "warp on a dependent chain; bound by the latency of the local loads at a very low occupancy"),
+    TimingProbe("probe/qsim-erlang-c-staffing-double", "probe-unseen214", "erlang_staffing", 1 << 22, P216_ES_BLOCK,
+                lambda n: -(-n // P216_ES_BLOCK), _p216_es_args, source=P216_SOURCE,
+                symbols=lambda n, rng: {"c_targets": P216_ES_TARGETS},
+                note="call-centre staffing by Erlang C: 2^22 (queue-day, quarter hour) rows (43691 queue-days; peak "
+                     "loads lognormal, median 12 Erlangs, up to ~2000, times a two-peaked day: median load 2.1, mean "
+                     "10; handling times ~280 s; 8 service-level classes in a __constant__ struct table, uniform a "
+                     "warp), a thread a row (16384 blocks of 256): the Erlang B recursion in double from one agent up "
+                     "to the staffing (median 5, mean 13.6, 99th percentile 150; a warp's 32 consecutive quarter "
+                     "hours of one queue: it runs its busiest's ~25 steps on average), a double divide a step and, "
+                     "past the load, 2 more and an exp for the service level and occupancy tests; 38 MB read, 42 MB "
+                     "written; bound by FP64 divide / exp throughput and the divergent loop lengths"),
+    TimingProbe("probe/qsim-wait-hist-logbins-smem", "probe-unseen214", "wait_hist", 1 << 26, P216_WH_BLOCK,
+                _p216_wh_grid, _p216_wh_args, source=P216_SOURCE,
+                note="histogram of 2^26 simulated customers' waits (268 MB float32 + 67 MB uint8 classes, coalesced; 4 "
+                     "classes 55 / 25 / 15 / 5%, 48% zero waits, exponential bodies of mean 8 .. 300 s and a 10% "
+                     "lognormal tail up to ~10^5 s) into 4 x 64 log-spaced bins (4 a doubling from 0.05 s), 16384 "
+                     "blocks of 256 in a block-uniform grid-stride loop (16 waits a thread): 4 ballots, __popc and a "
+                     "lane-0 shared atomicAdd a warp for the zero waits; for the 52% others log2f, floorf and 3 shared "
+                     "atomics: an int bin (~17 lanes over ~15 bins), a float atomicAdd and an int atomicMax on the "
+                     "float's bits on 4 words (the warp's ~17 lanes on ~3.2 addresses: serialised); 264 global "
+                     "atomics a block at the end (4.3M); bound by the contended shared float atomics, else DRAM (335 "
+                     "MB)"),
+    TimingProbe("probe/qsim-token-bucket-shaper-flows", "probe-unseen214", "token_bucket", 1 << 12, P216_TB_BLOCK,
+                lambda n: -(-n // P216_TB_BLOCK), _p216_tb_args, source=P216_SOURCE,
+                note="token-bucket shaping (a delay bound of 100 ms, 10 ms for voice) of 4096 flows' packet traces: "
+                     "252k packets of 8-byte structs (2 MB, CSR by flow; a flow's packets lognormal, median 30, mean "
+                     "62, up to 2000; IMIX 40 / 576 / 1500-byte on-off bursts at 100 Mb/s with Pareto(1.4) silences, "
+                     "8% voice flows of 218 bytes every 20 ms; buckets at 0.6 .. 1.5 x the flow's mean rate, 1 .. 8 "
+                     "x 1500 bytes deep), a thread a flow (32 blocks of 128: 4 warps on 32 SMs; a warp runs its "
+                     "longest flow, 438 packets on average, 7x the mean): per packet a gathered struct load (each "
+                     "lane its own flow: 32 sectors, L1 hits 3 in 4), fmaxf / fminf / an fma, a divide for the 39% "
+                     "held, a scattered delay store, a global atomicAdd on 8 class counters for the 2.5% dropped; a "
+                     "64-bit atomicAdd a flow on one word; bound by the latency of the longest flows' dependent "
+                     "chains"),
+    TimingProbe("probe/qsim-lindley-maxplus-scan", "probe-unseen214", "lindley_scan", 1 << 12, P216_LS_BLOCK,
+                lambda n: n, _p216_ls_args, source=P216_SOURCE,
+                note="the Lindley recursion of 4096 E2 / H2 / 1 sample paths (load 0.85, service SCV 4) of 8192 "
+                     "customers as a max-plus scan, a block a path (4096 blocks of 256), 32 chunks of 256: 2 "
+                     "coalesced float loads (the service one a word off: 2 lines a warp), 5 __shfl_up_sync steps of "
+                     "a (sum, max) pair, the 8 warps' pairs through shared memory, __syncthreads, up to 7 broadcast "
+                     "shared pair combines, the carry, a coalesced store, __syncthreads_count and __syncthreads; a "
+                     "shuffle reduction and a shared atomicAdd at the end; 268 MB read, 134 MB written; bound by DRAM "
+                     "or the barriers' and shuffles' issue at 8 warps a block"),
+]
+PROBES += UNSEEN214
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
