@@ -213,9 +213,10 @@ def loop_invariant_pcs(ir) -> frozenset:
     the 1.5x band (``docs/results/timing_investigation/constloads/``).  The rest of what
     that extension finds (products of constant words, arithmetic on them) is left: applied
     to everything it made a dozen probes' predictions faster and further from the GPU on
-    the whole (session 61); nvcc keeps a few values in registers, not everything invariant.  A value reaches its use as invariant only from a write that runs on
-    every path to the use in the trip (no lower depth between them) and that nothing in
-    the loop writes after it on the way back to the use."""
+    the whole (session 61); nvcc keeps a few values in registers, not everything invariant.
+    A value reaches its use as invariant only from a write that runs on every path to the
+    use in the trip (no lower depth between them) and that nothing in the loop writes after
+    it on the way back to the use."""
     got = getattr(ir, "_simt_invariant", None)
     if got is not None:
         return got

@@ -32,6 +32,18 @@ def register_locals(ir) -> frozenset:
     got = getattr(ir, "_simt_register_locals", None)
     if got is not None:
         return got
+    arrays, dynamic, unknown = local_accesses(ir)
+    kept = {} if unknown else {b: ps for b, ps in arrays.items() if b not in dynamic}
+    out = frozenset(p for ps in kept.values() for p in ps)
+    ir._simt_register_locals = out
+    ir._simt_register_arrays = kept
+    return out
+
+
+def local_accesses(ir) -> tuple[dict[int, list[int]], dict[int, list[int]], bool]:
+    """The local frame's accesses by variable: (slot -> the pcs whose address is known once
+    the constant-trip loops are unrolled, slot -> the pcs at a run-time address, whether
+    some access goes through a pointer into the frame from elsewhere)."""
     code = ir.code
     counted = _counted(ir)
     writes: dict[int, list[int]] = {}
@@ -84,8 +96,8 @@ def register_locals(ir) -> frozenset:
         access names an element's address, a run-time one its array's base)."""
         return next((lo for lo, hi in ir.local_slots if lo <= addr < hi), addr)
 
-    arrays: dict[int, list[int]] = {}        # slot -> its accesses
-    dynamic: set[int] = set()                # slots with an access not known statically
+    arrays: dict[int, list[int]] = {}        # slot -> its accesses known statically
+    dynamic: dict[int, list[int]] = {}       # slot -> its accesses not known statically
     unknown = False
     for p, ins in enumerate(code):
         if ins.op not in (Op.LOAD, Op.STORE) or ins.info.get("space") != "local":
@@ -98,12 +110,8 @@ def register_locals(ir) -> frozenset:
             if b is None:
                 unknown = True               # a pointer into the frame from elsewhere
             else:
-                dynamic.add(slot(b))
-    kept = {} if unknown else {b: ps for b, ps in arrays.items() if b not in dynamic}
-    out = frozenset(p for ps in kept.values() for p in ps)
-    ir._simt_register_locals = out
-    ir._simt_register_arrays = kept
-    return out
+                dynamic.setdefault(slot(b), []).append(p)
+    return arrays, dynamic, unknown
 
 
 def register_arrays(ir) -> list[tuple[int, int, int]]:

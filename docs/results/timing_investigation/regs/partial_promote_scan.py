@@ -6,19 +6,11 @@ unrolled and only one or two load pcs are at run-time indices (session 65's lead
 pgm-stereo-census-smem-popcll, where nvcc keeps the 128 costs in registers and a local copy
 for two reads; census stereo itself is not listed as a candidate, its stores being in a
 loop loops.full_unrolls does not unroll: README.md).  Static: no emulation."""
-import glob, sys, json, inspect, textwrap
+import glob, sys, json
 import simt
 from simt import promote
 from simt.ir import Op
 from simt.module import read_source
-
-src = textwrap.dedent(inspect.getsource(promote.register_locals))
-src = src.replace("    got = getattr(ir, \"_simt_register_locals\", None)\n    if got is not None:\n        return got\n", "    _dyn = {}\n")
-src = src.replace("dynamic.add(slot(b))", "dynamic.add(slot(b)); _dyn.setdefault(slot(b), []).append(p)")
-src = src.replace("    ir._simt_register_arrays = kept\n", "    ir._simt_register_arrays = kept\n    ir._scan = (arrays, dynamic, _dyn)\n")
-ns = dict(vars(promote))
-exec(src, ns)
-scan_locals = ns["register_locals"]
 
 res = {}
 for path in sorted(glob.glob("kernels_cuda/*.cu")):
@@ -31,12 +23,10 @@ for path in sorted(glob.glob("kernels_cuda/*.cu")):
             ir = mod.get_function(name).ir
         except Exception:
             continue
-        scan_locals(ir)
-        arrays, dynamic, dyn = ir._scan
+        arrays, dyn, _ = promote.local_accesses(ir)
         code = ir.code
-        for s in dynamic:
+        for s, dp in dyn.items():
             st = arrays.get(s, [])
-            dp = dyn.get(s, [])
             dyn_st = [p for p in dp if code[p].op == Op.STORE]
             dyn_ld = [p for p in dp if code[p].op == Op.LOAD]
             st_st = [p for p in st if code[p].op == Op.STORE]
