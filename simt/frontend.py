@@ -6,7 +6,7 @@ into C23 attributes (``__global__`` -> ``[[global]]``, ``__shared__`` -> ``[[sha
 ``extern "C"``, ``__grid_constant__``, ``__launch_bounds__(...)``, ``__align__(...)`` and
 ``__attribute__((...))`` blanked: a struct keeps C's natural alignment, and a kernel's
 launch bounds are read from the source text by ``simt.occupancy.launch_bounds``; ``__restrict`` and
-``__restrict__`` are ``restrict``; inline PTX ``asm(...)`` is an error), and pycparser
+``__restrict__`` are ``restrict``; inline PTX ``asm(...)`` is read by ``simt.inlineasm``), and pycparser
 parses with ``dialect="c23"``.  A one-line typedef prelude followed by ``#line 1`` keeps
 coordinates true.
 
@@ -43,7 +43,7 @@ import io
 import re
 from pathlib import Path
 
-from . import classes, coop, enums, hostcode, lambdas, namespaces, smem_struct
+from . import classes, coop, enums, hostcode, inlineasm, lambdas, namespaces, smem_struct
 from .ctypes_ import FUNCTIONAL_CASTS, TYPEDEFS
 from .errors import CompileError, Coord, UsageError
 from .templates import close_paren, skip_string, split_spans
@@ -200,8 +200,6 @@ _CPP_WORDS = [
     (re.compile(r"\b(?:std|nvstd)\s*::\s*function\b"), "std::function (and nvstd::function) is "
      "outside simt's subset: keep the lambda in an auto variable, or take it as a template "
      "parameter (template <typename F> __device__ float apply(F f, float x))"),
-    (re.compile(r"\b(?:asm|__asm__|__asm)\b\s*(?:(?:volatile|__volatile__|goto)\b\s*)*\("),
-     "inline PTX asm is outside simt's subset"),
     (re.compile(r"\bstd\s*::"), "std:: is outside simt's subset (but for std::" + ", std::".join(STD_FUNCTIONS)
      + ", which name CUDA's own device functions)"),
     (re.compile(r"\w::\w"), "C++ scope (::) is outside the subset"),
@@ -438,7 +436,7 @@ def _functional_casts(text: str) -> str:
 
 def rewrite_cuda(text: str, filename: str) -> str:
     """Length-preserving rewrite of CUDA words into the C23 the parser reads."""
-    text = _functional_casts(_c_casts(text, filename))
+    text = _functional_casts(_c_casts(inlineasm.translate(text, filename, _coord_of), filename))
     for rx, msg in _CPP_WORDS:
         m = rx.search(text)
         if m:
@@ -468,9 +466,13 @@ def rewrite_cuda(text: str, filename: str) -> str:
             return new + " " * (len(m.group(0)) - len(new))
         return rx, sub
 
+    # a __managed__ variable is a __device__ one the host also reaches (no copies): the
+    # device sees the same variable, so simt reads it as __device__ (``--symbol`` sets it)
+    text = re.sub(r"\b__device__(\s+)__managed__\b", lambda m: "__device__" + m.group(1) + " " * 11, text)
+    text = re.sub(r"\b__managed__(\s+)__device__\b", lambda m: " " * 11 + m.group(1) + "__device__", text)
+    text = re.sub(r"\b__managed__\b", "__device__ ", text)
     # (blanked first, so that inline __host__ __device__ float f() puts the attribute first)
-    for w in ("__host__", "__forceinline__", "__inline__", "__noinline__", "__managed__",
-              "__grid_constant__"):
+    for w in ("__host__", "__forceinline__", "__inline__", "__noinline__", "__grid_constant__"):
         text = re.sub(r"\b" + w + r"\b", " " * len(w), text)
     for word, attr in (("__shared__", "[[shared]]"), ("__constant__", "[[constant]]"),
                        ("__device__", "[[device]]"), ("__global__", "[[global]]")):
