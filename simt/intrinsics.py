@@ -19,6 +19,7 @@ from pycparser import c_ast
 from .ctypes_ import Pointer, Scalar, usual_arith
 from .ir import Const, Op
 from .ops import PRINTF_CONVERSION
+from .simd import SIMD_ARITY
 
 
 @dataclass(frozen=True)
@@ -412,6 +413,19 @@ def _int2(b, name, args, node, want):
 # (``__dp4a(u, v, 0)`` with unsigned u, v, as nvcc says too).
 _DOT = ("__dp4a", "__dp2a_lo", "__dp2a_hi")
 _SHIFT = ("__funnelshift_l", "__funnelshift_lc", "__funnelshift_r", "__funnelshift_rc", "__byte_perm")
+
+
+@_reg(" ".join(SIMD_ARITY), "bit", True)
+def _simd(b, name, args, node, want):
+    """The SIMD intrinsics (``simt.simd``): unsigned int operands and result."""
+    _nargs(b, name, args, node, SIMD_ARITY[name])
+    vals = [b.rvalue(a) for a in args]
+    if not all(isinstance(v.ctype, Scalar) for v in vals):
+        raise _no_overload(b, name, vals, node)
+    ops = [b.convert(v, T.UINT, a).op for v, a in zip(vals, args)]
+    d = b.reg(T.UINT.dtype)
+    b.emit(Op.CALL, node, dst=d, args=tuple(ops), sub=name)
+    return _val(T.UINT, d)
 
 
 @_reg(" ".join(_DOT + _SHIFT), "bit", True)

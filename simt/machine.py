@@ -30,6 +30,7 @@ from .ctypes_ import Scalar, Vector, sizeof
 from .errors import LaunchError
 from .ir import Const, Op, Reg
 from .sharedfields import shared_field_groups
+from .simd import SIMD_CALLS
 from .issue import (UNROLL, compile_time, const_pair_pcs, inorder_pcs, overlapped_pcs, shared_vector_pcs,
                     uniform_ldc_pcs, unrolled_loops, wide_products)
 from .constrecord import record_loads
@@ -1402,7 +1403,7 @@ FLOW_CALLS = frozenset({
     "__float2uint_rn", "__float2uint_rz", "__float2uint_rd", "__float2uint_ru",
     "__int2float_rn", "__uint2float_rn",
     "__funnelshift_l", "__funnelshift_lc", "__funnelshift_r", "__funnelshift_rc", "__byte_perm",
-    "__umulhi", "__mulhi", "__usad", "__sad", "__dp4a"})
+    "__umulhi", "__mulhi", "__usad", "__sad", "__dp4a", *SIMD_CALLS})
 # what waits for a shared store that waited for its data (global loads do not: nvcc
 # schedules them above it; ALU and branches only wait for their own operands)
 _AFTER_STORES = {Op.LOAD, Op.STORE, Op.ATOM, Op.CALL, Op.BAR, Op.SYNCWARP, Op.PRINTF,

@@ -34,6 +34,7 @@ from fractions import Fraction
 import numpy as np
 
 from .curand import xorwow_matvec
+from .simd import SIMD_CALLS
 
 
 def _cdiv(a, b):
@@ -640,6 +641,7 @@ CALLS.update({
 })
 BINOPS.update(HALF_BINOPS)
 CALLS.update(HALF_CALLS)
+CALLS.update(SIMD_CALLS)
 
 
 # ------------------------------------------------------------------ bfloat16
