@@ -322,9 +322,12 @@ def _wide_slots(ins) -> float:
     ``IADD3.X``, ``ISETP`` and ``ISETP.EX``, ...) and a product what ``PRODUCT_SASS`` says:
     of two 64-bit values three (``IMAD.WIDE.U32`` and two ``IMAD``), by a 32-bit value two
     (the Collatz loop's 3n + 1 in probes19.cu: 16 SASS a trip where the IR has 9), of two
-    32-bit values one (``IMAD.WIDE``), ``__umul64hi`` seven.  Anything else is one."""
+    32-bit values one (``IMAD.WIDE``), ``__umul64hi`` seven; a SIMD intrinsic what
+    ``SIMD_SASS`` says.  Anything else is one."""
     if (k := ins.info.get("product64")) is not None:
         return PRODUCT_SASS[k]
+    if ins.op == Op.CALL and ins.sub in SIMD_SASS:
+        return float(SIMD_SASS[ins.sub])
     if ins.op not in (Op.BIN, Op.UN, Op.SELECT) or ins.op == Op.UN and ins.sub not in ("not", "neg"):
         return 1.0
     vals = [a for a in ins.args if isinstance(a, (Reg, Const))]
@@ -337,6 +340,30 @@ def _wide_slots(ins) -> float:
     if ins.op == Op.BIN and ins.sub in ("div", "mod"):
         return 1.0                         # (and machine.OP_COST its sequence)
     return 2.0
+
+
+# SASS instructions of each SIMD intrinsic (simt.simd) in nvcc's sm_90 code: most are
+# sequences of LOP3, PRMT and IADD3; __vabsdiffu4 and __vsadu4 are one VABSDIFF4,
+# __vadd2/__vsub2 one VIADD.16, the half-word min/max one VIMNMX.16 (each intrinsic in its
+# own kernel against one with a ^ b: timing_investigation/simd/sass_h200.json)
+SIMD_SASS = {
+    "__vabs2": 4, "__vabs4": 3, "__vabsdiffs2": 6, "__vabsdiffs4": 3, "__vabsdiffu2": 9,
+    "__vabsdiffu4": 1, "__vabsss2": 6, "__vabsss4": 5, "__vadd2": 1, "__vadd4": 5,
+    "__vaddss2": 6, "__vaddss4": 10, "__vaddus2": 4, "__vaddus4": 7, "__vavgs2": 12,
+    "__vavgs4": 12, "__vavgu2": 4, "__vavgu4": 4, "__vcmpeq2": 5, "__vcmpeq4": 5,
+    "__vcmpges2": 5, "__vcmpges4": 5, "__vcmpgeu2": 5, "__vcmpgeu4": 5, "__vcmpgts2": 5,
+    "__vcmpgts4": 5, "__vcmpgtu2": 4, "__vcmpgtu4": 5, "__vcmples2": 5, "__vcmples4": 5,
+    "__vcmpleu2": 5, "__vcmpleu4": 5, "__vcmplts2": 5, "__vcmplts4": 5, "__vcmpltu2": 4,
+    "__vcmpltu4": 5, "__vcmpne2": 5, "__vcmpne4": 5, "__vhaddu2": 3, "__vhaddu4": 3,
+    "__vmaxs2": 1, "__vmaxs4": 6, "__vmaxu2": 1, "__vmaxu4": 6, "__vmins2": 1, "__vmins4": 6,
+    "__vminu2": 1, "__vminu4": 6, "__vneg2": 2, "__vneg4": 3, "__vnegss2": 5, "__vnegss4": 6,
+    "__vsads2": 8, "__vsads4": 8, "__vsadu2": 10, "__vsadu4": 1, "__vseteq2": 5,
+    "__vseteq4": 5, "__vsetges2": 6, "__vsetges4": 6, "__vsetgeu2": 6, "__vsetgeu4": 6,
+    "__vsetgts2": 6, "__vsetgts4": 6, "__vsetgtu2": 6, "__vsetgtu4": 6, "__vsetles2": 6,
+    "__vsetles4": 6, "__vsetleu2": 6, "__vsetleu4": 6, "__vsetlts2": 6, "__vsetlts4": 6,
+    "__vsetltu2": 6, "__vsetltu4": 6, "__vsetne2": 5, "__vsetne4": 5, "__vsub2": 1,
+    "__vsub4": 5, "__vsubss2": 6, "__vsubss4": 10, "__vsubus2": 4, "__vsubus4": 7,
+}
 
 
 _ALU_BIN = {"and", "or", "xor", "shr", "eq", "ne", "lt", "gt", "le", "ge"}

@@ -181,14 +181,23 @@ def test_managed_variables_are_device_variables_the_launch_reads_and_writes():
 
 @pytest.mark.gpu
 def test_inline_asm_matches_the_gpu_bit_for_bit(tmp_path):
+    """But %%warpid: on the GPU the warp's slot on its SM (simt gives its index in the block;
+    the slot is below the SM's 64)."""
+    from kernels_cuda import crosscheck
     gpu_or_skip()
     n = 96
     rng = np.random.default_rng(4)
     x = rng.integers(0, 2**32, n, dtype=np.uint64).astype(U32)
     f = rng.normal(size=n).astype(np.float32)
-    same_bytes_on_gpu(ASM_SRC, tmp_path / "a.cu", "regs", 2, 48, [np.zeros(7 * 80, U32), 80])
     same_bytes_on_gpu(ASM_SRC, tmp_path / "b.cu", "alu", 3, 32,
                       [x, f, np.zeros(8 * n, U32), np.zeros(n, U64), np.zeros(n, np.float32), n])
+    (emu, _), _ = run(ASM_SRC, "regs", 2, 48, [np.zeros(7 * 80, U32), 80])
+    (tmp_path / "a.cu").write_text(ASM_SRC)
+    _, after, _ = crosscheck.real_launch(str(tmp_path / "a.cu"), "regs", 2, 48, [np.zeros(7 * 80, U32), 80],
+                                         repeat=1)
+    gpu = after[0].reshape(80, 7)
+    assert gpu[:, :6].tolist() == emu.reshape(80, 7)[:, :6].tolist()
+    assert (gpu[:, 6] < 64).all()
 
 
 @pytest.mark.gpu

@@ -123,6 +123,19 @@ def test_a_simd_function_takes_its_operand_count():
     assert 'wrong number of arguments in call to "__vadd4" (expected 2, got 1)' in msg
 
 
+def test_a_simd_function_costs_nvccs_instructions():
+    """__vavgs4 is 12 SASS instructions on sm_90, __vsadu4 one (VABSDIFF4.U8.ACC):
+    timing_investigation/simd/sass_h200.json."""
+    import simt
+    from simt.issue import issue_weights
+    src = ('extern "C" __global__ void k(const unsigned *x, unsigned *o) {\n'
+           '    int t = threadIdx.x; o[t] = __vavgs4(x[t], 7u) + __vsadu4(x[t], 9u);\n}\n')
+    ir = simt.Module.from_source(src, "s.cu").get_function("k").ir
+    w = issue_weights(ir)
+    calls = {ins.sub: w[p] for p, ins in enumerate(ir.code) if ins.sub in SIMD_ARITY}
+    assert calls == {"__vavgs4": 12.0, "__vsadu4": 1.0}
+
+
 @pytest.mark.gpu
 def test_simd_functions_match_the_gpu_bit_for_bit(tmp_path):
     gpu_or_skip()
