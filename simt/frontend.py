@@ -200,6 +200,14 @@ _CPP_WORDS = [
     (re.compile(r"\b(?:std|nvstd)\s*::\s*function\b"), "std::function (and nvstd::function) is "
      "outside simt's subset: keep the lambda in an auto variable, or take it as a template "
      "parameter (template <typename F> __device__ float apply(F f, float x))"),
+    (re.compile(r"\b(?:cudaTextureObject_t|cudaSurfaceObject_t)\b|\b(?:texture|surface)\s*<"),
+     "texture and surface objects and references (cudaTextureObject_t, texture<...>, tex2D, "
+     "surf2Dwrite, ...) are outside simt's subset: pass the array as a const pointer and read it "
+     "with __ldg (the read-only path), interpolating by hand where the texture filtered"),
+    (re.compile(r"\b(?:nvcuda\s*::\s*)?wmma\s*::"), "wmma (warp matrix fragments on the tensor "
+     "cores: mma.h) is outside simt's subset"),
+    (re.compile(r"<<<"), "a kernel launched from device code (dynamic parallelism) is outside "
+     "simt's subset: launch it from the host, or call a __device__ function"),
     (re.compile(r"\bstd\s*::"), "std:: is outside simt's subset (but for std::" + ", std::".join(STD_FUNCTIONS)
      + ", which name CUDA's own device functions)"),
     (re.compile(r"\w::\w"), "C++ scope (::) is outside the subset"),
