@@ -67299,6 +67299,1905 @@ UNSEEN214 = [
 PROBES += UNSEEN214
 
 
+# probe-unseen215 (probes217.cu): a statistical-genetics / genome-wide association course's
+# kernels (SNP quality control and the allelic case/control test from a PLINK .bed matrix of
+# 2-bit genotypes, a warp a SNP, decoded through a __constant__ byte table with the cases
+# picked out by bit masks and the counts summed by shuffles; linkage-disequilibrium r^2
+# within a base-pair window from 64-bit genotype bit planes tiled in shared memory, __popcll
+# and ballots; a genomic relationship matrix as a 16 x 16 shared-memory tiled product of
+# standardized 8-bit genotypes; the logistic regression score test with 8 covariates on
+# 16-bit imputed dosages, a block a SNP over 40-byte subject structs, a shared-memory tree
+# reduction with __syncthreads, the projection in double;
+# Westfall-Young max-T permutations with the permuted trait gathered into dynamic shared
+# memory, shuffles and shared / global atomicMax on a float's bits; polygenic risk scores at
+# 8 p-value thresholds from a __constant__ table over gathered .bed rows, a local array by
+# tier and global float atomics) as a student who knows CUDA basics writes them, predicted
+# before their first GPU run
+P217_SOURCE = "probes217.cu"
+P217_BED_LUT = 256                               # as #defined (BED_LUT)
+P217_QC_NSAMP = 8192                             # bed_qc: samples (512 32-bit words a SNP)
+P217_QC_CASES = 0.4                              # share of cases, in random .fam order
+P217_QC_FILTERS = (0.01, 0.98, 1e-6)             # min MAF, call rate, HWE p
+P217_QC_BLOCK, P217_QC_GRID = 256, 2048          # 8 warps (SNPs) a block, 2048 blocks at most
+P217_QC_DTYPE = np.dtype([("n_hom1", "<i4"), ("n_het", "<i4"), ("n_hom2", "<i4"), ("n_miss", "<i4"),
+                          ("maf", "<f4"), ("call_rate", "<f4"), ("hwe_p", "<f4"), ("chisq", "<f4"),
+                          ("odds_ratio", "<f4"), ("pass", "u1")], align=True)     # SnpQc, 40 bytes
+P217_LD_ANCHORS, P217_LD_WIN, P217_LD_GROUP, P217_LD_CHUNK = 64, 64, 8, 16    # as #defined
+P217_LD_NSAMP = 1024                             # ld_r2_window: reference samples (16 64-bit words a plane)
+P217_LD_GAP = 4000.0                             # mean spacing of SNPs, bp
+P217_LD_WIN_BP, P217_LD_R2MIN = 200000, 0.2      # --ld-window-kb 200, --ld-window-r2 0.2
+P217_GRM_TILE = 16                               # as #defined
+P217_GRM_NSNP = 512                              # grm_tile: SNPs (a batch of LD-pruned ones)
+P217_GRM_POP_P, P217_GRM_FST = [0.6, 0.3, 0.1], 0.05
+P217_LS_K, P217_LS_BLOCK, P217_LS_SCALE = 8, 256, 30000.0   # as #defined (LS_DOSE_SCALE = 1 / 30000)
+P217_LS_NSAMP = 2048                             # logistic_score: subjects
+P217_LS_DTYPE = np.dtype([("r", "<f4"), ("w", "<f4"), ("x", "<f4", (P217_LS_K,))])     # Subject, 40 bytes
+P217_LS_POP_P, P217_LS_FST = [0.7, 0.2, 0.1], 0.02
+P217_PT_NSAMP, P217_PT_NSNP = 384, 5000          # perm_maxt: samples, SNPs of the region
+P217_PT_BLOCK = 256
+P217_PT_CAUSAL = 8
+P217_PRS_TIERS = 8                               # as #defined
+P217_PRS_PTHRESH = np.array([5e-8, 1e-5, 1e-3, 0.01, 0.05, 0.1, 0.5, 1.0], np.float32)    # c_pthresh
+P217_PRS_NROW = 1 << 15                          # prs_score: SNPs in the .bed
+P217_PRS_NSCORE, P217_PRS_CHUNK = 8192, 64       # score SNPs after clumping, a y-block's
+P217_PRS_BLOCK = 256
+P217_PRS_DTYPE = np.dtype([("row", "<i4"), ("beta", "<f4"), ("pval", "<f4"), ("freq", "<f4")])  # ScoreSnp
+
+
+# ---- shared: genotypes drawn and packed as PLINK does ----
+
+def _p217_codes(rng, p, nsamp, miss=None, F=None):
+    """(len(p), nsamp) uint8 .bed codes (0 A1/A1, 2 het, 3 A2/A2, 1 missing) of SNPs of A1
+    frequency p, a genotype missing with probability miss, het deficit F (inbreeding or
+    calling errors; 0 Hardy-Weinberg), from 16-bit uniforms."""
+    p = np.asarray(p, np.float64)[:, None]
+    miss = np.zeros_like(p) if miss is None else np.asarray(miss, np.float64)[:, None]
+    F = np.zeros_like(p) if F is None else np.asarray(F, np.float64)[:, None]
+    q = 1 - p
+    t0 = miss
+    t1 = t0 + (1 - miss) * (p * p + F * p * q)
+    t2 = t1 + (1 - miss) * 2 * p * q * (1 - F)
+    th = [np.minimum(np.rint(t * 65536), 65536).astype(np.uint32) for t in (t0, t1, t2)]
+    u = rng.integers(0, 65536, (len(p), nsamp), dtype=np.uint16)
+    k = (u >= th[0]).view(np.uint8) + (u >= th[1]).view(np.uint8) + (u >= th[2]).view(np.uint8)
+    return np.array([1, 0, 2, 3], np.uint8)[k]
+
+
+def _p217_pack(codes, nbytes):
+    """.bed rows: 4 codes a byte, the first in the low bits, padded with 0 bits to nbytes."""
+    m, n = codes.shape
+    c = np.zeros((m, nbytes * 4), np.uint8)
+    c[:, :n] = codes
+    return c[:, 0::4] | (c[:, 1::4] << 2) | (c[:, 2::4] << 4) | (c[:, 3::4] << 6)
+
+
+def _p217_unpack(rows, nsamp):
+    """The inverse of _p217_pack: (m, nsamp) codes."""
+    rows = np.asarray(rows, np.uint8)
+    c = np.stack([(rows >> (2 * k)) & 3 for k in range(4)], axis=-1)
+    return c.reshape(len(rows), -1)[:, :nsamp]
+
+
+def _p217_array_maf(rng, m, rare=0.3):
+    """m genotyping-array minor allele frequencies: 1 - rare uniform 0.01 .. 0.5, the rest
+    (exome content) log-uniform 0.0005 .. 0.01."""
+    maf = rng.uniform(0.01, 0.5, m)
+    r = rng.random(m) < rare
+    maf[r] = np.exp(rng.uniform(np.log(5e-4), np.log(0.01), int(r.sum())))
+    return maf
+
+
+# ---- bed-qc ----
+
+def _p217_bed_lut():
+    """c_bed_lut: a byte's four 2-bit genotypes counted, A1/A1 | het << 8 | A2/A2 << 16 |
+    missing << 24."""
+    b = np.arange(256)
+    c = np.stack([(b >> (2 * k)) & 3 for k in range(4)], axis=1)
+    cnt = [(c == code).sum(axis=1) for code in (0, 2, 3, 1)]
+    return (cnt[0] | cnt[1] << 8 | cnt[2] << 16 | cnt[3] << 24).astype(np.uint32)
+
+
+def _p217_qc_data(n, rng, nsamp=P217_QC_NSAMP):
+    """(bed uint32 (n, nwords), case mask uint32 nwords, is_case bool nsamp, the SNPs' A1
+    frequency, missing rate, het deficit, odds ratio): n array SNPs (_p217_array_maf; A1 the
+    minor allele for 80%, the major for 20%), missing rates Beta(1, 400) (mean 0.25%), 2% bad
+    SNPs 3 .. 25%; 1% with a het deficit F 0.2 .. 0.6 (calling errors); 0.5% associated, A1's
+    odds ratio 1.1 .. 1.6 in the cases; 40% cases in random order."""
+    n = int(n)
+    nwords = -(-nsamp // 16)
+    maf = _p217_array_maf(rng, n)
+    p = np.where(rng.random(n) < 0.8, maf, 1 - maf)
+    miss = rng.beta(1, 400, n)
+    bad = rng.random(n) < 0.02
+    miss[bad] = rng.uniform(0.03, 0.25, int(bad.sum()))
+    F = np.where(rng.random(n) < 0.01, rng.uniform(0.2, 0.6, n), 0.0)
+    orr = np.where(rng.random(n) < 0.005, rng.uniform(1.1, 1.6, n), 1.0)
+    case = np.zeros(nsamp, bool)
+    case[rng.choice(nsamp, int(round(P217_QC_CASES * nsamp)), replace=False)] = True
+    ci = np.flatnonzero(case)
+    bed = np.zeros((n, nwords * 4), np.uint8)
+    step = 2048
+    for s in range(0, n, step):
+        sl = slice(s, min(n, s + step))
+        codes = _p217_codes(rng, p[sl], nsamp, miss[sl], F[sl])
+        assoc = np.flatnonzero(orr[sl] != 1)
+        if len(assoc):
+            pa, o = p[sl][assoc], orr[sl][assoc]
+            pc = o * pa / (1 - pa + o * pa)
+            codes[np.ix_(assoc, ci)] = _p217_codes(rng, pc, len(ci), miss[sl][assoc], F[sl][assoc])
+        bed[sl] = _p217_pack(codes, nwords * 4)
+    mask = _p217_pack(np.where(case, 3, 0).astype(np.uint8)[None, :], nwords * 4)
+    return bed.view("<u4"), mask.view("<u4")[0], case, p, miss, F, orr
+
+
+def _p217_qc_grid(n):
+    return max(1, min(-(-int(n) // (P217_QC_BLOCK // 32)), P217_QC_GRID))
+
+
+def _p217_qc_args(n, rng, nsamp=P217_QC_NSAMP):
+    """bed (flat), case_mask (_p217_qc_data), nsnp, nwords, nsamp, the filters, then out
+    (P217_QC_DTYPE n) zeroed."""
+    bed, mask, *_ = _p217_qc_data(n, rng, nsamp)
+    mm, mc, mh = P217_QC_FILTERS
+    return [bed.ravel(), mask, _i32(n), np.int32(bed.shape[1]), np.int32(nsamp), np.float32(mm), np.float32(mc),
+            np.float32(mh), np.zeros(int(n), P217_QC_DTYPE)]
+
+
+# ---- ld-r2 ----
+
+def _p217_ld_positions(n, rng, gap=P217_LD_GAP):
+    """n increasing int32 base-pair positions: exponential gaps of mean gap / d, d a
+    density lognormal(0, 0.8) shared by each run of 256 SNPs (dense and sparse stretches of
+    the array), at least 1 bp apart."""
+    n = int(n)
+    d = rng.lognormal(0, 0.8, -(-n // 256) + 1)[np.arange(n) // 256]
+    g = np.maximum(1, np.rint(rng.exponential(gap, n) / d))
+    return (10000 + np.cumsum(g)).astype(np.int32)
+
+
+def _p217_ld_haps(n, rng, nsamp=P217_LD_NSAMP):
+    """Genotypes of n SNPs of nsamp diploid samples with LD blocks: (het, hom) bool (n,
+    nsamp). Blocks of geometric length (mean 25 SNPs) each with 4 .. 11 founder haplotypes
+    of Dirichlet(0.5) frequencies (some rare); a SNP's allele carried by each founder with
+    probability U(0.1, 0.5) (at least one, not all); each haplotype copies one founder a
+    block (no LD across blocks): allele frequencies from rare to common, r^2 1 between
+    SNPs of the same carriers."""
+    n = int(n)
+    het = np.zeros((n, nsamp), bool)
+    hom = np.zeros((n, nsamp), bool)
+    s = 0
+    while s < n:
+        L = min(n - s, int(rng.geometric(1 / 25)))
+        K = int(rng.integers(4, 12))
+        fnd = rng.random((K, L)) < rng.uniform(0.1, 0.5, L)
+        cols = np.arange(L)
+        none, full = ~fnd.any(axis=0), fnd.all(axis=0)
+        fnd[rng.integers(0, K, L)[none], cols[none]] = True
+        fnd[rng.integers(0, K, L)[full], cols[full]] = False
+        pick = rng.choice(K, 2 * nsamp, p=rng.dirichlet(np.full(K, 0.5)))
+        h = fnd[pick]
+        h1, h2 = h[0::2], h[1::2]
+        het[s:s + L] = (h1 ^ h2).T
+        hom[s:s + L] = (h1 & h2).T
+        s += L
+    return het, hom
+
+
+def _p217_planes(b):
+    """(n, nsamp) bool -> (n, nwords) uint64 bit planes, sample i bit i % 64 of word i / 64."""
+    n, m = b.shape
+    nw = -(-m // 64)
+    pad = np.zeros((n, nw * 64), bool)
+    pad[:, :m] = b
+    return np.packbits(pad, axis=1, bitorder="little").view("<u8")
+
+
+def _p217_ld_args(n, rng, nsamp=P217_LD_NSAMP):
+    """het, hom (uint64 n x nwords flat), pos (int32 n), nsnp, nwords, nsamp, win_bp, r2_min,
+    then r2 (float32 n x 64), n_high (int32 1) zeroed."""
+    het, hom = _p217_ld_haps(n, rng, nsamp)
+    pos = _p217_ld_positions(n, rng)
+    H, D = _p217_planes(het), _p217_planes(hom)
+    return [H.ravel(), D.ravel(), pos, _i32(n), np.int32(H.shape[1]), np.int32(nsamp), np.int32(P217_LD_WIN_BP),
+            np.float32(P217_LD_R2MIN), np.zeros(int(n) * P217_LD_WIN, np.float32), np.zeros(1, np.int32)]
+
+
+# ---- grm-tile ----
+
+def _p217_grm_data(n, rng, nsnp=P217_GRM_NSNP):
+    """(geno uint8 nsnp x n, freq float32 nsnp, pop int n, parents (m, 3) rows (child, mother,
+    father)): Balding-Nichols: ancestral frequencies U(0.05, 0.95), 3 populations (60 / 30 /
+    10%) at Fst 0.05 (0.01 .. 0.99); 10% of the samples children of two others of their population
+    (trios: an allele from each parent); each sample's missing rate Beta(1, 100) (~1%, code
+    3); freq the A1 frequency of the calls."""
+    n = int(n)
+    anc = rng.uniform(0.05, 0.95, nsnp)
+    k = (1 - P217_GRM_FST) / P217_GRM_FST
+    pp = np.clip(np.stack([rng.beta(anc * k, (1 - anc) * k) for _ in P217_GRM_POP_P]), 0.01, 0.99)   # (3, nsnp)
+    pop = rng.choice(3, n, p=P217_GRM_POP_P)
+    g = (rng.random((nsnp, n)) < pp[pop].T).astype(np.uint8) + (rng.random((nsnp, n)) < pp[pop].T)
+    kids = rng.choice(n, n // 10, replace=False)
+    trios = []
+    for c in kids:
+        cand = np.flatnonzero((pop == pop[c]) & ~np.isin(np.arange(n), kids))
+        if len(cand) < 2:
+            continue
+        m, f = rng.choice(cand, 2, replace=False)
+        g[:, c] = (rng.random(nsnp) < g[:, m] / 2).astype(np.uint8) + (rng.random(nsnp) < g[:, f] / 2)
+        trios.append((c, m, f))
+    miss = rng.random((nsnp, n)) < rng.beta(1, 100, n)
+    g[miss] = 3
+    called = g != 3
+    freq = (np.where(called, g, 0).sum(axis=1) / (2 * called.sum(axis=1))).astype(np.float32)
+    return g, freq, pop, np.array(trios, np.int64).reshape(-1, 3)
+
+
+def _p217_grm_args(n, rng, nsnp=P217_GRM_NSNP):
+    """geno (flat), freq (_p217_grm_data), then grm (float32 n x n) zeroed, nsnp, n."""
+    g, freq, *_ = _p217_grm_data(n, rng, nsnp)
+    return [g.ravel(), freq, np.zeros(int(n) * int(n), np.float32), np.int32(nsnp), _i32(n)]
+
+
+# ---- logistic-score ----
+
+def _p217_ls_subjects(rng, nsamp=P217_LS_NSAMP):
+    """(subjects P217_LS_DTYPE, X'WX inverse float64 8 x 8, y, population): covariates 1,
+    sex (half), age (U(40, 70), standardized), 5 PCs (3 ancestry groups 70 / 20 / 10%, apart
+    on PC1 / PC2, noise N(0, 1), standardized); disease logit -1.1 + 0.4 sex + 0.5 age +
+    0.3 PC1 (~30% cases); the null model fitted by IRLS in double."""
+    pop = rng.choice(3, nsamp, p=P217_LS_POP_P)
+    X = np.ones((nsamp, P217_LS_K))
+    X[:, 1] = rng.random(nsamp) < 0.5
+    age = rng.uniform(40, 70, nsamp)
+    X[:, 2] = (age - age.mean()) / age.std()
+    cent = np.array([[0, 0], [4, 1], [1, 4]], np.float64)
+    pcs = rng.standard_normal((nsamp, 5))
+    pcs[:, :2] += cent[pop]
+    X[:, 3:] = (pcs - pcs.mean(axis=0)) / pcs.std(axis=0)
+    eta = -1.1 + 0.4 * X[:, 1] + 0.5 * X[:, 2] + 0.3 * X[:, 3]
+    y = (rng.random(nsamp) < 1 / (1 + np.exp(-eta))).astype(np.float64)
+    b = np.zeros(P217_LS_K)
+    for _ in range(25):
+        mu = 1 / (1 + np.exp(-X @ b))
+        w = mu * (1 - mu)
+        b = b + np.linalg.solve(X.T @ (w[:, None] * X), X.T @ (y - mu))
+    X = X.astype(np.float32)
+    mu = (1 / (1 + np.exp(-X.astype(np.float64) @ b)))
+    sub = np.zeros(nsamp, P217_LS_DTYPE)
+    sub["r"] = y - mu
+    sub["w"] = mu * (1 - mu)
+    sub["x"] = X
+    Xd, wd = X.astype(np.float64), sub["w"].astype(np.float64)
+    inv = np.linalg.inv(Xd.T @ (wd[:, None] * Xd))
+    return sub, inv, y, pop
+
+
+def _p217_ls_dose(n, rng, pop, nsamp=P217_LS_NSAMP):
+    """(uint16 n x nsamp dosages in 1 / 30000, SNP-major; the SNPs' MAF, info): imputed
+    SNPs, half rare (MAF log-uniform 0.001 .. 0.01), half U(0.01, 0.5), frequencies per
+    ancestry group (pop) at Fst 0.02 (Balding-Nichols); imputation info Beta(6, 1) (mean
+    0.86): dosage = info g + (1 - info) 2p + N(0, 0.1 (1 - info)) clipped to [0, 2]."""
+    n = int(n)
+    maf = np.where(rng.random(n) < 0.5, np.exp(rng.uniform(np.log(1e-3), np.log(1e-2), n)),
+                   rng.uniform(0.01, 0.5, n))
+    k = (1 - P217_LS_FST) / P217_LS_FST
+    pp = np.stack([rng.beta(maf * k, (1 - maf) * k) for _ in P217_LS_POP_P]).astype(np.float32)
+    info = rng.beta(6, 1, n).astype(np.float32)
+    out = np.empty((n, nsamp), np.uint16)
+    step = max(1, (1 << 23) // max(nsamp, 1))
+    for s in range(0, n, step):
+        sl = slice(s, min(n, s + step))
+        pi = pp[:, sl].T[:, pop]                                          # (chunk, nsamp)
+        g = (rng.random(pi.shape, dtype=np.float32) < pi).astype(np.float32)
+        g += rng.random(pi.shape, dtype=np.float32) < pi
+        inf = info[sl, None]
+        d = inf * g + (1 - inf) * 2 * pi + rng.standard_normal(pi.shape, dtype=np.float32) * (0.1 * (1 - inf))
+        out[sl] = np.rint(np.clip(d, 0, 2) * P217_LS_SCALE).astype(np.uint16)
+    return out, maf, info
+
+
+def _p217_ls_args(n, rng, nsamp=P217_LS_NSAMP):
+    """dose (flat), subjects, X'WX inverse (flat), nsamp, then score, var (float32 n), pval
+    (float64 n) zeroed; a block a SNP."""
+    sub, inv, _, pop = _p217_ls_subjects(rng, nsamp)
+    dose, *_ = _p217_ls_dose(n, rng, pop, nsamp)
+    return [dose.ravel(), sub, inv.ravel(), np.int32(nsamp), np.zeros(int(n), np.float32),
+            np.zeros(int(n), np.float32), np.zeros(int(n), np.float64)]
+
+
+# ---- perm-maxt ----
+
+def _p217_pt_data(rng, nsamp=P217_PT_NSAMP, nsnp=P217_PT_NSNP):
+    """(geno uint8 nsamp x nsnp, y float32 centred, sxx float32, tobs float32, syy): SNPs of
+    MAF U(0.02, 0.5) in Hardy-Weinberg; an LDL-cholesterol-like trait, lognormal (median
+    130 mg/dL, sigma 0.25) plus 8 causal SNPs of 8 .. 20 mg/dL an allele; T = nsamp r^2."""
+    p = rng.uniform(0.02, 0.5, nsnp)
+    g = ((rng.random((nsamp, nsnp)) < p).astype(np.uint8) + (rng.random((nsamp, nsnp)) < p)).astype(np.uint8)
+    y = rng.lognormal(np.log(130), 0.25, nsamp)
+    causal = rng.choice(nsnp, P217_PT_CAUSAL, replace=False)
+    y += g[:, causal] @ (rng.uniform(8, 20, P217_PT_CAUSAL) * rng.choice([-1, 1], P217_PT_CAUSAL))
+    y = (y - y.mean()).astype(np.float32)
+    gd = g.astype(np.float64)
+    gc = gd - gd.mean(axis=0)
+    sxx = (gc ** 2).sum(axis=0)
+    syy = float((y.astype(np.float64) ** 2).sum())
+    sxy = gd.T @ y.astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        tobs = np.where(sxx > 0, nsamp * sxy ** 2 / (sxx * syy), 0)
+    return g, y, sxx.astype(np.float32), tobs.astype(np.float32), np.float32(syy)
+
+
+def _p217_pt_args(n, rng, nsamp=P217_PT_NSAMP, nsnp=P217_PT_NSNP):
+    """geno (flat), y, perm (int32 n x nsamp: n random permutations), sxx, tobs, syy, nsamp,
+    nsnp, then exceed (int32 nsnp), maxt_bits (int32 n) zeroed."""
+    g, y, sxx, tobs, syy = _p217_pt_data(rng, nsamp, nsnp)
+    perm = rng.permuted(np.tile(np.arange(nsamp, dtype=np.int32), (int(n), 1)), axis=1)
+    return [g.ravel(), y, perm.ravel(), sxx, tobs, syy, np.int32(nsamp), np.int32(nsnp),
+            np.zeros(nsnp, np.int32), np.zeros(int(n), np.int32)]
+
+
+# ---- prs-score ----
+
+def _p217_prs_score_file(rng, nrow, nscore):
+    """nscore clumped score SNPs (P217_PRS_DTYPE), rows increasing over nrow: 85% null
+    (p U(0, 1), beta N(0, 0.02)), 15% associated (-log10 p 1.3 + exponential(4), |beta|
+    0.015 sqrt(-log10 p), either sign); freq set later from the .bed's frequencies."""
+    sc = np.zeros(nscore, P217_PRS_DTYPE)
+    sc["row"] = np.sort(rng.choice(nrow, nscore, replace=False))
+    a = rng.random(nscore) < 0.15
+    lp = 1.3 + rng.exponential(4.0, nscore)
+    sc["pval"] = np.where(a, 10.0 ** -lp, rng.random(nscore))
+    sc["beta"] = np.where(a, 0.015 * np.sqrt(lp) * rng.choice([-1, 1], nscore), rng.normal(0, 0.02, nscore))
+    return sc
+
+
+def _p217_prs_data(n, rng, nrow=P217_PRS_NROW, nscore=P217_PRS_NSCORE):
+    """(bed uint8 nrow x bytes a row, score file, the SNPs' A1 frequency): nrow array SNPs
+    (_p217_array_maf, rare share 0.1, A1 minor or major at random) of n samples, missing
+    rates Beta(1, 200) (~0.5%); the score file (_p217_prs_score_file) with freq the A1
+    frequency +- N(0, 0.01) (a reference panel's)."""
+    n = int(n)
+    bpr = -(-n // 4)
+    maf = _p217_array_maf(rng, nrow, rare=0.1)
+    p = np.where(rng.random(nrow) < 0.5, maf, 1 - maf)
+    miss = rng.beta(1, 200, nrow)
+    bed = np.zeros((nrow, bpr), np.uint8)
+    step = max(1, (1 << 24) // max(n, 1))
+    for s in range(0, nrow, step):
+        sl = slice(s, min(nrow, s + step))
+        bed[sl] = _p217_pack(_p217_codes(rng, p[sl], n, miss[sl]), bpr)
+    sc = _p217_prs_score_file(rng, nrow, nscore)
+    sc["freq"] = np.clip(p[sc["row"]] + rng.normal(0, 0.01, nscore), 0.001, 0.999)
+    return bed, sc, p
+
+
+def _p217_prs_args(n, rng, nrow=P217_PRS_NROW, nscore=P217_PRS_NSCORE, chunk=P217_PRS_CHUNK):
+    """bed (flat), bytes a row, score, nscore, chunk, nsamp, then prs (float32 8 x n), nmiss
+    (int32 n) zeroed."""
+    bed, sc, _ = _p217_prs_data(n, rng, nrow, nscore)
+    return [bed.ravel(), np.int32(bed.shape[1]), sc, np.int32(nscore), np.int32(chunk), _i32(n),
+            np.zeros(P217_PRS_TIERS * int(n), np.float32), np.zeros(int(n), np.int32)]
+
+
+UNSEEN215 = [
+    TimingProbe("probe/gwas-bed-qc-const-lut-warp", "probe-unseen215", "bed_qc", 1 << 16, P217_QC_BLOCK,
+                _p217_qc_grid, _p217_qc_args, source=P217_SOURCE,
+                symbols=lambda n, rng: {"c_bed_lut": _p217_bed_lut()},
+                note="per-SNP QC and the allelic case/control test of 65536 array SNPs x 8192 samples straight from a "
+                     ".bed (134 MB of 2-bit genotypes, SNP-major, 512 32-bit words a SNP; MAF 70% U(0.01, 0.5), 30% "
+                     "log-uniform 0.0005 .. 0.01, A1 the minor allele for 80%; missing Beta(1, 400), 2% bad SNPs 3 .. "
+                     "25%; 1% with a het deficit, 0.5% associated; 40% cases in random order), a warp a SNP in a "
+                     "grid-stride loop (2048 blocks of 256: 4 SNPs a warp): a lane 16 coalesced words (128 B a warp) "
+                     "and the case mask's (2 KB, L1 hits), bit tricks, 8 __constant__ table lookups a word (a warp's "
+                     "32 lanes on ~12 distinct entries: serialised), ~7 shifts / masks / adds each; 7 counts x 5 "
+                     "__shfl_down_sync; lane 0 alone ~60 float ops, sqrtf, erfcf, a 40-byte struct store (2.6 MB); "
+                     "bound by the divergent constant-cache lookups, else DRAM (137 MB)"),
+    TimingProbe("probe/gwas-ld-r2-window-popcll-smem", "probe-unseen215", "ld_r2_window", 1 << 18,
+                (P217_LD_ANCHORS, P217_LD_WIN // P217_LD_GROUP), lambda n: -(-n // P217_LD_ANCHORS),
+                _p217_ld_args, source=P217_SOURCE,
+                note="LD r^2 of 262144 SNPs on 1024 reference samples (2 bit planes a SNP, het and hom-alt, 16 64-bit "
+                     "words each: 67 MB; LD blocks of geometric length (mean 25 SNPs) copied from 4 .. 11 founder "
+                     "haplotypes; positions at exponential gaps of mean 4 kb / a lognormal(0, 0.8) density a run of "
+                     "256 SNPs) with the next <= 64 SNPs within 200 kb (mean 46; 38% of anchors 64, 12% under 20), a "
+                     "block 64 anchors x 8 groups of 8 partners (4096 blocks of 512): 4 turns of 2 64-bit loads (128-B "
+                     "runs; each SNP read by 2 blocks) into 32 KB of shared planes [word][snp] (conflict-free), "
+                     "__syncthreads, 128 threads' popcounts for the per-SNP sums, then a word at a time up to 8 "
+                     "partners (the window's divergent loop) x 4 __popcll of ANDs into a per-thread int array (~770M "
+                     "__popcll); r^2 in double (a divide), float stores 256 B apart across lanes (48 MB), 8 ballots, "
+                     "a global atomicAdd a warp on one counter; bound by the 64-bit popcounts' issue and the window's "
+                     "divergence"),
+    TimingProbe("probe/gwas-grm-tile16-std-u8", "probe-unseen215", "grm_tile", 4096, (P217_GRM_TILE, P217_GRM_TILE),
+                lambda n: (-(-n // P217_GRM_TILE), -(-n // P217_GRM_TILE)), _p217_grm_args, source=P217_SOURCE,
+                note="the genomic relationship matrix of 4096 samples from a batch of 512 SNPs (2 MB uint8 SNP-major; "
+                     "Balding-Nichols: ancestral p U(0.05, 0.95), 3 populations 60 / 30 / 10% at Fst 0.05; 10% of "
+                     "the samples children of two others; ~1% missing, code 3), 16 x 16 tiles on a 256 x 256 grid of "
+                     "which the 32896 blocks on or above the diagonal work (the others return at once): 32 tiles of "
+                     "a frequency load, rsqrtf, 2 byte loads (16-B runs) standardised into 2 KB of shared memory, "
+                     "__syncthreads, 16 FMAs on 2 shared loads (one a broadcast), __syncthreads; a divide, a row store "
+                     "and the mirror's column store (16 sectors a warp); 4.3 G FMAs, 67 MB written; bound by the "
+                     "shared loads' issue (2 a FMA)"),
+    TimingProbe("probe/gwas-logistic-score-covar-double", "probe-unseen215", "logistic_score", 1 << 16, P217_LS_BLOCK,
+                lambda n: n, _p217_ls_args, source=P217_SOURCE,
+                note="the logistic score test of 65536 imputed SNPs on 2048 subjects (268 MB of uint16 dosages, "
+                     "SNP-major; MAF half log-uniform 0.001 .. 0.01, half U(0.01, 0.5), 3 ancestry groups at Fst "
+                     "0.02; info Beta(6, 1): dosages at 0 / 1 / 2 blurred towards 2p) with 8 covariates (sex, age, 5 "
+                     "PCs; ~30% cases; the null model's residuals, weights and (X'WX)^-1 from the host), a block a SNP "
+                     "(65536 blocks of 256): a thread 8 subjects, each a coalesced 2-byte dosage load, a 40-byte "
+                     "struct's 10 loads (40-B stride; the 80 KB table from L1 / L2) and 11 FMAs into a per-thread "
+                     "array; 10 shared arrays summed by an 8-step tree with __syncthreads; thread 0: 64 double FMAs "
+                     "on 64 global doubles, a divide, sqrt and erfc in double, 3 stores; bound by the struct loads "
+                     "and the reduction's barriers (9 a block), else DRAM (268 MB)"),
+    TimingProbe("probe/gwas-perm-maxt-gather-atomicmax", "probe-unseen215", "perm_maxt", 1000, P217_PT_BLOCK,
+                lambda n: (-(-P217_PT_NSNP // P217_PT_BLOCK), n), _p217_pt_args, source=P217_SOURCE,
+                shared=P217_PT_NSAMP * 4,
+                note="Westfall-Young max-T: 1000 permutations of an LDL-cholesterol-like trait of 384 samples "
+                     "(lognormal, median 130 mg/dL, 8 causal SNPs of 8 .. 20 mg/dL an allele) at a 5000-SNP region "
+                     "(1.9 MB uint8 sample-major, MAF U(0.02, 0.5)), a block 256 SNPs x a permutation (20 x 1000 "
+                     "blocks of 256, the last x-block 136 SNPs): the permutation's indices and the trait gathered "
+                     "through them (1.5 KB: L1 hits) into dynamic shared memory, __syncthreads, 384 turns a thread of "
+                     "a coalesced byte load (32 B a warp; the matrix reread by every permutation: L1 / L2 hits), a "
+                     "broadcast shared load, a convert and an FMA (1.9 G); a divide, a global atomicAdd where T >= "
+                     "the observed (~half the null SNPs' threads, on 5000 words), 5 __shfl_xor_sync, a shared and a "
+                     "global atomicMax on the float's bits (20 blocks a word); bound by the inner loop's load issue "
+                     "(60M warp byte loads)"),
+    TimingProbe("probe/gwas-prs-ct-tiers-local-atomic", "probe-unseen215", "prs_score", 1 << 14, P217_PRS_BLOCK,
+                lambda n: (-(-n // P217_PRS_BLOCK), -(-P217_PRS_NSCORE // P217_PRS_CHUNK)), _p217_prs_args,
+                source=P217_SOURCE, symbols=lambda n, rng: {"c_pthresh": P217_PRS_PTHRESH},
+                note="polygenic risk scores of 16384 samples at 8 p-value thresholds (5e-8 .. 1) from 8192 clumped "
+                     "score SNPs (16-byte structs, 131 KB; every ~4th row of a 32768-SNP .bed, 4096 bytes a row: 134 "
+                     "MB, 34 MB of it read; 15% associated: p 10^-(1.3 + Exp(mean 4)), |beta| 0.015 sqrt(-log10 p); "
+                     "tiers 3 / 3 / 4 / 4 / 6 / 4 / 34 / 42%; 0.5% missing calls), a thread a sample and a y-block 64 "
+                     "score SNPs (64 x 128 blocks of 256): per SNP a warp-uniform struct load, a while loop over the "
+                     "__constant__ thresholds (5.7 turns, uniform), a byte load (8 B a warp from the gathered row), "
+                     "shifts, a switch (mean imputation for the missing), a read-modify-write of a per-thread float[8] "
+                     "indexed by the tier (local memory); 134M sample-SNP steps; 8 global float atomicAdds a thread "
+                     "(16.8M, 128 y-blocks a word), an int atomicAdd for the missing calls; bound by the per-SNP "
+                     "issue and the local-memory traffic, then the float atomics"),
+]
+PROBES += UNSEEN215
+
+
+# probe-unseen216 (probes218.cu): a computational number-theory course's kernels (a segmented
+# sieve of Eratosthenes over a 32-bit range with a shared-memory bitset crossed off by shared
+# atomicOr and the primes and twin primes counted by __popc; the next prime after random 64-bit
+# starting points by trial division with a __constant__ table of small primes and Miller-Rabin
+# with 64-bit Montgomery multiplication; Pollard's rho in Brent's form with batched products
+# and a binary gcd on unbalanced semiprimes; Euler's phi, the divisor sum and count and the
+# Moebius function from a smallest-prime-factor table with per-thread local factor arrays and
+# shared atomics; Legendre symbols by the binary Jacobi algorithm with a warp a prime, a
+# __shfl_up_sync scan of the character's partial sums and the least non-residue by a ballot;
+# the gaps between consecutive primes above 10^12 normalised by log p in double,
+# histogrammed and summed by shared int and float atomics) as a student who knows CUDA basics
+# writes them, predicted before their first GPU run
+P218_SOURCE = "probes218.cu"
+P218_SV_WORDS = 256                              # as #defined (SV_WORDS)
+P218_SV_ODDS = P218_SV_WORDS * 32                # odd numbers a segment
+P218_SV_LO = 3_000_000_001                       # sieve_seg_bits: the range's first (odd) number
+P218_SV_BLOCK = 256
+P218_NP_SMALL = 256                              # as #defined: trial-division primes 3 .. 1621
+P218_NP_BITS = (25, 62)                          # next_prime_mr64: starting points' bit lengths
+P218_NP_BLOCK, P218_NP_GRID = 128, 256          # 1024 warps at most, striding over the starts
+P218_RHO_TRIES = 4                               # as #defined
+P218_RHO_PBITS, P218_RHO_QBITS = (10, 16), (21, 40)        # pollard_rho_brent: the factors' bit lengths
+P218_RHO_BLOCK = 128
+P218_MF_MAXW = 10                                # as #defined
+P218_MF_LO = 1 << 24                             # mult_functions: the range's first number
+P218_MF_BLOCK = 256
+P218_JP_BITS = (17, 31)                          # jacobi_polya_warp: the primes' bit lengths
+P218_JP_A = 4096                                 # symbols a prime
+P218_JP_BLOCK = 128                              # 4 warps: 4 primes a block
+P218_GS_BINS, P218_GS_BPU = 64, 8                # as #defined
+P218_GS_LO = 10 ** 12                            # prime_gap_stats: the window starts above this
+P218_GS_BLOCK, P218_GS_ITER = 256, 16            # a thread ~16 gaps
+P218_GS_DTYPE = np.dtype([("twins", "<u4"), ("cousins", "<u4"), ("sexy", "<u4"), ("max_gap", "<u4"),
+                          ("sum_r", "<f4"), ("sum_r2", "<f4")])          # GapStats, 24 bytes
+
+
+def _p218_primes(limit):
+    """The primes <= limit (int64, 2 included), by a plain sieve."""
+    limit = int(limit)
+    if limit < 2:
+        return np.zeros(0, np.int64)
+    s = np.ones(limit + 1, bool)
+    s[:2] = False
+    for p in range(2, int(limit ** 0.5) + 1):
+        if s[p]:
+            s[p * p::p] = False
+    return np.flatnonzero(s).astype(np.int64)
+
+
+def _p218_is_prime(x):
+    """Miller-Rabin on a Python int, exact below 3.3e24 (the first 13 primes as bases)."""
+    x = int(x)
+    if x < 2:
+        return False
+    small = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
+    for p in small:
+        if x % p == 0:
+            return x == p
+    d, s = x - 1, 0
+    while d % 2 == 0:
+        d //= 2
+        s += 1
+    for a in small:
+        y = pow(a, d, x)
+        if y == 1 or y == x - 1:
+            continue
+        for _ in range(s - 1):
+            y = y * y % x
+            if y == x - 1:
+                break
+        else:
+            return False
+    return True
+
+
+def _p218_random_primes(bits, rng):
+    """A random prime of each bit length in bits: uniform in [2^(b-1), 2^b), the next prime up
+    (wrapping to the octave's start)."""
+    out = []
+    for b in np.asarray(bits, np.int64):
+        b = int(b)
+        x = int(rng.integers(1 << (b - 1), 1 << b, dtype=np.uint64)) | 1
+        while not _p218_is_prime(x):
+            x += 2
+            if x >= 1 << b:
+                x = (1 << (b - 1)) + 1
+        out.append(x)
+    return np.array(out, np.uint64)
+
+
+# ---- sieve-seg-bits ----
+
+def _p218_sv_args(n, rng, lo=P218_SV_LO):
+    """lo (odd), the odd primes up to the square root of the range's end and a word past it
+    (uint32 ascending), their count, then seg_primes, seg_twins (uint32 n) and totals (uint64
+    2) zeroed, n: n segments of 8192 odd numbers from lo."""
+    n = int(n)
+    end = lo + 2 * (n * P218_SV_ODDS + 32)
+    base = _p218_primes(int(end ** 0.5) + 1)[1:].astype(np.uint32)
+    return [np.uint32(lo), base, np.int32(len(base)), np.zeros(n, np.uint32), np.zeros(n, np.uint32),
+            np.zeros(2, np.uint64), _i32(n)]
+
+
+# ---- next-prime-mr64 ----
+
+def _p218_np_starts(n, rng, bits=P218_NP_BITS):
+    """n starting points (uint64): a bit length uniform over bits[0] .. bits[1], uniform
+    within it (log-uniform by octave over 2^24 .. 2^62)."""
+    n = int(n)
+    b = rng.integers(bits[0], bits[1] + 1, n)
+    lo = np.left_shift(np.uint64(1), (b - 1).astype(np.uint64))
+    frac = rng.integers(0, 1 << 62, n, dtype=np.uint64) >> (np.uint64(63) - b.astype(np.uint64))
+    return lo + frac
+
+
+def _p218_np_args(n, rng):
+    """start (_p218_np_starts), then prime (uint64 n), gap (uint16 n), rounds (uint8 n), max_gap
+    (uint32 1) zeroed, n; a warp a start."""
+    n = int(n)
+    return [_p218_np_starts(n, rng), np.zeros(n, np.uint64), np.zeros(n, np.uint16), np.zeros(n, np.uint8),
+            np.zeros(1, np.uint32), _i32(n)]
+
+
+def _p218_np_symbols(n, rng):
+    return {"c_small_primes": _p218_primes(1621)[1:P218_NP_SMALL + 1].astype(np.uint32)}
+
+
+# ---- pollard-rho-brent ----
+
+def _p218_rho_nums(n, rng, pbits=P218_RHO_PBITS, qbits=P218_RHO_QBITS):
+    """n semiprimes p q (uint64) and their p: p's bit length uniform over pbits (10 .. 16), q's
+    over qbits (21 .. 40), each uniform among the primes of its octave (p from a sieve) or
+    the next prime after a uniform point (q)."""
+    n = int(n)
+    small = _p218_primes(1 << pbits[1])
+    bp = rng.integers(pbits[0], pbits[1] + 1, n)
+    i0 = np.searchsorted(small, np.left_shift(1, bp - 1))
+    i1 = np.searchsorted(small, np.left_shift(1, bp))
+    p = small[i0 + (rng.random(n) * (i1 - i0)).astype(np.int64)].astype(np.uint64)
+    q = _p218_random_primes(rng.integers(qbits[0], qbits[1] + 1, n), rng)
+    return p * q, p
+
+
+def _p218_rho_args(n, rng):
+    """num (_p218_rho_nums), then factor (uint64 n), iters (uint32 n), tries (uint8 n) zeroed, n."""
+    n = int(n)
+    num, _ = _p218_rho_nums(n, rng)
+    return [num, np.zeros(n, np.uint64), np.zeros(n, np.uint32), np.zeros(n, np.uint8), _i32(n)]
+
+
+# ---- mult-functions-spf ----
+
+def _p218_spf(limit):
+    """spf[x] the smallest prime factor of x for x < limit (int32; spf[0] = 0, spf[1] = 1,
+    a prime its own), by a sieve that writes the larger primes first."""
+    limit = int(limit)
+    spf = np.zeros(limit, np.int32)
+    for p in _p218_primes(int((limit - 1) ** 0.5))[::-1]:
+        spf[p * p::p] = p
+    z = spf == 0
+    spf[z] = np.flatnonzero(z)
+    return spf
+
+
+def _p218_mf_args(n, rng, lo=P218_MF_LO):
+    """spf (_p218_spf up to lo + n), lo, n, then phi, aliquot (uint32 n), tau (uint16 n), mu
+    (int8 n), omega_hist (uint32 11), classes (uint32 3), phi_sum (uint64 1) zeroed."""
+    n = int(n)
+    return [_p218_spf(lo + n), np.uint32(lo), _i32(n), np.zeros(n, np.uint32), np.zeros(n, np.uint32),
+            np.zeros(n, np.uint16), np.zeros(n, np.int8), np.zeros(P218_MF_MAXW + 1, np.uint32),
+            np.zeros(3, np.uint32), np.zeros(1, np.uint64)]
+
+
+# ---- jacobi-polya-warp ----
+
+def _p218_jp_args(n, rng, A=P218_JP_A, bits=P218_JP_BITS):
+    """primes (uint32 n: bit length uniform over 17 .. 31, _p218_random_primes), A, then sums,
+    maxima, least non-residues (int32 n), ratio (float32 n) zeroed, n."""
+    n = int(n)
+    p = _p218_random_primes(rng.integers(bits[0], bits[1] + 1, n), rng).astype(np.uint32)
+    return [p, np.int32(A), np.zeros(n, np.int32), np.zeros(n, np.int32), np.zeros(n, np.int32),
+            np.zeros(n, np.float32), _i32(n)]
+
+
+# ---- prime-gap-stats ----
+
+def _p218_window_primes(lo, span):
+    """The primes in [lo, lo + span) (uint64 ascending; lo > 2), by a segmented sieve of the
+    odd numbers."""
+    lo, span = int(lo), int(span)
+    first = lo | 1
+    m = max(0, (lo + span - first + 1) // 2)            # odd numbers first + 2 j, j < m
+    comp = np.zeros(m, bool)
+    for p in _p218_primes(int((lo + span) ** 0.5) + 1)[1:]:
+        p = int(p)
+        s = max(p * p, -(-first // p) * p)
+        if s % 2 == 0:
+            s += p
+        j = (s - first) // 2
+        if j < m:
+            comp[j::p] = True
+    if first == 1 and m:
+        comp[0] = True
+    pr = first + 2 * np.flatnonzero(~comp).astype(np.uint64)
+    if lo <= 2 < lo + span:
+        pr = np.concatenate([[np.uint64(2)], pr])
+    return pr.astype(np.uint64)
+
+
+def _p218_gs_grid(n):
+    """Blocks for a window of n numbers above 10^12: ~n / 27.6 primes, ~16 gaps a thread."""
+    return max(1, -(-int(n) // (P218_GS_BLOCK * P218_GS_ITER * 28)))
+
+
+def _p218_gs_args(n, rng):
+    """pr (the primes of [lo, lo + n), lo 10^12 plus a uniform offset below 10^9), their count,
+    then gap (uint16), hist (uint32 64), st (P218_GS_DTYPE 1) zeroed."""
+    lo = P218_GS_LO + int(rng.integers(0, 10 ** 9))
+    pr = _p218_window_primes(lo, n)
+    return [pr, np.int32(len(pr)), np.zeros(max(len(pr) - 1, 1), np.uint16), np.zeros(P218_GS_BINS, np.uint32),
+            np.zeros(1, P218_GS_DTYPE)]
+
+
+UNSEEN216 = [
+    TimingProbe("probe/nt-segsieve-bitset-twins", "probe-unseen216", "sieve_seg_bits", 1 << 14, P218_SV_BLOCK,
+                lambda n: n, _p218_sv_args, source=P218_SOURCE,
+                note="segmented sieve of Eratosthenes over the odd numbers of [3e9 + 1, + 2^28) (12.3M primes, 742k "
+                     "twin pairs): 16384 segments of 8192 odd numbers, a block a segment (256 threads) with its "
+                     "bitset (257 words) in shared memory; the 5796 odd base primes up to 57163 (23 KB, read "
+                     "coalesced by every block: 380 MB from L2) dealt round-robin, 22.6 a thread, a 32-bit divide "
+                     "each for the first multiple, then the odd multiples crossed off by shared atomicOr: 17.7k "
+                     "atomics a segment, p = 3's lane 2731 of them while its warp's other lanes idle (warp 0 runs "
+                     "~2731 iterations, warp 1 ~58, the others fewer: a divergent serial loop on one warp); after "
+                     "__syncthreads __popc on the words for the primes and the twins (the next word's bit 0 over the "
+                     "edge), shuffle sums, 2 shared atomics a warp, 2 64-bit global atomics a block on 2 words; bound "
+                     "by warp 0's serial atomicOr loop (8 blocks an SM) and the shared atomics' throughput"),
+    TimingProbe("probe/nt-nextprime-mr64-mont", "probe-unseen216", "next_prime_mr64", 1 << 10, P218_NP_BLOCK,
+                lambda n: max(1, min(-(-n * 32 // P218_NP_BLOCK), P218_NP_GRID)), _p218_np_args, source=P218_SOURCE,
+                symbols=_p218_np_symbols,
+                note="the next prime after 1024 starting points (bit lengths uniform 25 .. 62, mean 44; mean gap ~28, "
+                     "1.1 rounds a start, at most ~4), a warp a start (256 blocks of 128, a start a warp at this size, "
+                     "the warps striding over more): the lanes the 32 odd numbers from the start, trial division by "
+                     "the 256 odd primes to 1621 of a __constant__ table (warp-uniform index) by 64-bit %: the warp "
+                     "runs all 256 while any lane survives (15% do); then Miller-Rabin with Montgomery products by "
+                     "__umul64hi: R^2 mod n by 64 doublings, 7 bases from __constant__, square-and-multiply over the "
+                     "exponent's ~44 bits (~66 products a base, 2 __umul64hi each); the composite survivors leave "
+                     "after the first base, a prime lane runs all 7 (2 primes a round on average: the warp runs "
+                     "them), the first prime by __ballot_sync / __ffs; ~20k warp instructions a warp, 8 KB of "
+                     "memory; bound by the dependent 64-bit remainder and multiply chains at 8 warps an SM "
+                     "(latency), a short launch (~0.05 .. 0.1 ms)"),
+    TimingProbe("probe/nt-pollard-rho-brent-mont", "probe-unseen216", "pollard_rho_brent", 1 << 13, P218_RHO_BLOCK,
+                lambda n: -(-n // P218_RHO_BLOCK), _p218_rho_args, source=P218_SOURCE,
+                note="Pollard's rho in Brent's form on 8192 semiprimes p q (p 10 .. 16 bits, q 21 .. 40: N mean 43 "
+                     "bits, up to 56), a thread a number (64 blocks of 128: 64 SMs, a warp a scheduler): a step "
+                     "x -> x^2 + c as a Montgomery product (2 __umul64hi and 2 64-bit low products) and, in the "
+                     "batches, a second product into the running product of differences; a binary gcd (__ffsll, "
+                     "~40 .. 60 turns) every 32 steps; steps a number mean 232, median 126, up to ~1600 (~sqrt p); a "
+                     "warp runs its slowest lane's ~800 (3.5x the mean: divergent loops); one c nearly always; ~37k "
+                     "warp instructions a warp, 0.2 MB of memory; bound by the latency of the dependent Montgomery "
+                     "chain at one warp a scheduler"),
+    TimingProbe("probe/nt-multfunc-spf-local", "probe-unseen216", "mult_functions", 1 << 24, P218_MF_BLOCK,
+                lambda n: -(-n // P218_MF_BLOCK), _p218_mf_args, source=P218_SOURCE,
+                note="Euler's phi, sigma(m) - m, tau (16-bit) and mu (8-bit) of the 2^24 integers [2^24, 2^25) from "
+                     "a smallest-prime-factor table (int32, 2^25 entries, 128 MB), a thread a number (65536 blocks "
+                     "of 256): the factorisation into 10-entry local arrays by a coalesced load of spf[m], then "
+                     "gathered loads at the cofactors (3.1 distinct primes, 3.9 with multiplicity on average; a warp "
+                     "runs its lanes' most, ~5.4 and ~9.2), a 32-bit remainder and divide a prime power, then the "
+                     "functions from the local arrays (64-bit products for sigma); 2 shared atomics a thread: "
+                     "omega's histogram (11 words, ~5 distinct a warp) and the deficient / perfect / abundant "
+                     "counts (75 / 0 / 25%: 2 words a warp, contended); a shuffle sum of the phis and a 64-bit "
+                     "global atomicAdd a warp on one word (524k), 14 global atomics a block; 64 MB of spf read "
+                     "coalesced plus ~3 gathers a number (cofactors m / p^e spread over [1, 2^24)), 176 MB written; "
+                     "bound by the integer divides and the gathers' latency, then DRAM (~300 MB)"),
+    TimingProbe("probe/nt-legendre-polya-warp-scan", "probe-unseen216", "jacobi_polya_warp", 1 << 12, P218_JP_BLOCK,
+                lambda n: -(-n * 32 // P218_JP_BLOCK), _p218_jp_args, source=P218_SOURCE,
+                note="Legendre symbols (a / p) for a = 1 .. 4096 and 4096 primes p (17 .. 31 bits, uniform within "
+                     "an octave), a warp a prime (1024 blocks of 128): 128 chunks of 32 consecutive a, a lane a "
+                     "symbol by the binary Jacobi algorithm (a 32-bit remainder, __ffs and a shift a step, the "
+                     "(2 / n) sign from a __constant__ table at a lane-varying index; 4.8 steps on average, a warp "
+                     "runs its lanes' most, ~7.5), __ballot_sync and __ffs for the least non-residue (2 .. ~30), a "
+                     "5-step __shfl_up_sync scan of the partial sums, a running max of |S| (median 66), a "
+                     "__shfl_sync broadcast of the chunk's total; a __shfl_xor_sync max and sqrtf / logf at the end; "
+                     "16.8M symbols, ~45k warp instructions a warp (~180M), 16 KB read; bound by the divergent "
+                     "Euclid loops' remainders and the shuffles' issue"),
+    TimingProbe("probe/nt-prime-gaps-cramer-hist", "probe-unseen216", "prime_gap_stats", 1 << 29, P218_GS_BLOCK,
+                _p218_gs_grid, _p218_gs_args, source=P218_SOURCE,
+                note="the gaps of the ~19.4M primes of a 2^29-wide window at 10^12 + U(0, 10^9) (sorted uint64, 155 "
+                     "MB, read coalesced, each element twice: the second from L1), 4682 blocks of 256 in a "
+                     "block-uniform grid-stride loop (~16 gaps a thread): a 16-bit gap store (39 MB), 3 ballots and "
+                     "lane-0 shared atomicAdds for the twin / cousin / sexy pairs (4.8 / 4.8 / 8.8% of the gaps), a "
+                     "double log and divide (g / ln p: Cramer's exponential of mean 1), floorf into 64 bins of 1/8 "
+                     "(~15 distinct bins a warp, 14% of the gaps in the hottest) by shared int atomicAdd, 2 shared "
+                     "float atomicAdds on one word each (32 lanes on one address: serialised) and an unsigned "
+                     "atomicMax on one word; 70 global atomics a block at the end (6 on a 24-byte struct's fields); "
+                     "bound by the same-address shared float atomics, else by the FP64 log and DRAM (~200 MB)"),
+]
+PROBES += UNSEEN216
+
+
+
+
+# probe-unseen217 (probes219.cu): a compilers / programming-languages course's kernels
+# (parallel lexing of C source with a DFA run from every start state, a thread a chunk, the
+# tables in __constant__ memory and the states in a per-thread local array; bracket nesting
+# depth by a Hillis-Steele prefix scan of (sum, lowest prefix) pairs in shared memory with
+# ballot-counted bracket kinds; identifier interning into an open-addressing symbol table
+# by 64-bit FNV-1a and atomicCAS with contended occurrence counters; a stack-machine
+# bytecode interpreter a thread a test case, the stack and locals in local arrays; liveness
+# dataflow on bit vectors a block a function until __syncthreads_or says nothing changed,
+# register pressure by __popc and shuffles, spill costs by shared float atomics; constant
+# folding in double over post-order arrays of expression-node structs in a grid-stride
+# loop) as a student who knows CUDA basics writes them, predicted before their first GPU run
+import bisect as _p219_bisect
+import random as _p219_random
+
+P219_SOURCE = "probes219.cu"
+P219_LX_STATES, P219_LX_CLASSES, P219_LX_CHUNK = 12, 16, 256      # as #defined
+P219_LX_BLOCK = 128
+P219_LX_CORPUS = 400                             # distinct functions the source text is tiled from
+P219_BD_BLOCK = 512                              # as #defined (BD_BLOCK)
+P219_ST_VOCAB = 40000                            # symtab_insert: distinct identifiers
+P219_ST_ZIPF = 1.05                              # their occurrences' rank-frequency exponent
+P219_ST_REPEAT, P219_ST_LAG = 0.35, 6.0          # an occurrence repeats a recent one (mean lag 6)
+P219_ST_SLOTS = 1 << 17                          # the symbol table's slots
+P219_ST_BLOCK, P219_ST_GRID = 256, 4096
+P219_VM_STACK, P219_VM_LOCALS, P219_VM_MAX_STEPS = 16, 4, 20000    # as #defined
+P219_VM_ERROR = -(1 << 31)
+P219_VM_BLOCK = 128
+# the programs' shares: gcd, digit reversal, digit sum, isqrt, fib, popcount, primality, powmod
+P219_VM_PROG_P = [0.2, 0.1, 0.15, 0.1, 0.15, 0.1, 0.1, 0.1]
+P219_LV_MAXB, P219_LV_WORDS = 64, 4              # as #defined: 64 blocks x 128 variables
+P219_LV_BLOCK = P219_LV_MAXB * P219_LV_WORDS
+P219_EX_NODE = np.dtype([("left", "<i4"), ("right", "<i4"), ("value", "<f8"), ("op", "u1"), ("var", "u1"),
+                         ("line", "<i2")], align=True)                  # ExprNode, 24 bytes
+P219_EX_UNARY = [2, 3, 4, 5, 6]                  # EX_NEG, EX_SQRT, EX_EXP, EX_FABS, EX_FLOOR
+P219_EX_UNARY_P = [0.4, 0.2, 0.1, 0.15, 0.15]
+P219_EX_BINARY = [7, 8, 9, 10, 11, 12, 13]       # EX_ADD, SUB, MUL, DIV, MIN, MAX, POW
+P219_EX_BINARY_P = [0.3, 0.15, 0.3, 0.12, 0.05, 0.05, 0.03]
+P219_EX_PCONST = 0.4                             # a leaf is a literal (else a variable)
+P219_EX_NAMED = [3.141592653589793, 2.718281828459045, 0.5, 1e-6, 9.81, 360.0, 0.0, 1.0]
+P219_EX_BLOCK, P219_EX_GRID = 128, 64
+
+
+# ---- the C source text (dfa-lex, bracket-depth) ----
+
+P219_COMMON = ("i j k n m x y p q s t a b c v e r w h d len size buf ptr tmp val count idx node result data key "
+               "next prev head tail err ret out src dst cur pos off sum total width height index value").split()
+P219_WORDS = ("get set init free alloc read write open close parse token buffer list node tree hash table entry "
+              "value count index offset length size name type kind flag state mode error status result item elem "
+              "queue stack frame scope symbol expr stmt block func call arg param local global temp reg instr op "
+              "code emit gen visit walk check match find insert remove update lookup push pop next prev first last "
+              "begin end start stop line col file path char str num int float double bool ptr ref data info ctx "
+              "config option level depth width height max min total sum avg left right parent child root leaf "
+              "source target dest src input output reader writer lexer parser graph edge vertex map key slot").split()
+P219_KEYWORDS = ["int", "if", "return", "for", "const", "char", "else", "while", "unsigned", "struct", "void",
+                 "double", "float", "static", "sizeof", "break", "size_t", "long", "bool", "case"]
+P219_OPS = ["=", "==", "+", "-", "*", "/", "<", ">", "<=", ">=", "!=", "&&", "||", "&", "|", "%", "<<", ">>", "+=",
+            "-="]
+P219_OPS_P = np.array([8, 3, 6, 4, 5, 2, 4, 2, 2, 1, 2, 2, 1, 1, 1, 1, 1, 1, 2, 1], float)
+P219_STRINGS = ["\"%d\\n\"", "\"error: %s\\n\"", "\"r\"", "\"w\"", "\"\"", "\"out of memory\"",
+                "\"%s:%d: expected %s\\n\"", "\"\\t%-8s %5d\\n\"", "\"unexpected token\"", "\"ok\""]
+P219_CHARS = ["'a'", "'\\n'", "'0'", "' '", "'\\0'", "'x'", "';'", "'\\t'"]
+
+
+def _p219_names(V, rng):
+    """V distinct identifiers, the commonest first: the short conventional names, then
+    generated ones (a word, two joined by _ or in camelCase, a word and a digit, three
+    words), ordered by length with noise (short names common: Zipf's law of abbreviation)."""
+    r = _p219_random.Random(int(rng.integers(1 << 62)))
+    W = P219_WORDS
+    seen = set(P219_COMMON)
+    out = []
+    while len(out) < V - len(P219_COMMON):
+        k = r.random()
+        if k < 0.2:
+            s = r.choice(W)
+        elif k < 0.5:
+            s = r.choice(W) + "_" + r.choice(W)
+        elif k < 0.7:
+            s = r.choice(W) + r.choice(W).capitalize()
+        elif k < 0.8:
+            s = r.choice(W) + str(r.randrange(10))
+        else:
+            s = r.choice(W) + "_" + r.choice(W) + "_" + r.choice(W)
+        if s not in seen:
+            seen.add(s)
+            out.append(s)
+    key = np.array([len(s) for s in out], float) + rng.normal(0, 4, len(out))
+    return P219_COMMON + [out[j] for j in np.argsort(key, kind="stable")]
+
+
+class _p219_Gen:
+    """A C function generator: statements (declarations, assignments, calls, if / else,
+    for and while loops, returns, comments) nested up to 6 deep, expressions with binary and
+    unary operators, parentheses, indexing, calls and literals; identifiers Zipf(1.1) over
+    the first 3000 names."""
+
+    def __init__(self, r, names):
+        self.r = r
+        self.names = names[:3000]
+        w = 1 / np.arange(1, len(self.names) + 1) ** 1.1
+        self.cw = np.cumsum(w / w.sum()).tolist()
+        self.opcw = np.cumsum(P219_OPS_P / P219_OPS_P.sum()).tolist()
+
+    def ident(self):
+        return self.names[min(_p219_bisect.bisect(self.cw, self.r.random()), len(self.names) - 1)]
+
+    def literal(self):
+        r = self.r
+        k = r.random()
+        if k < 0.6:
+            return str(r.choice([0, 1, 1, 1, 2, 2, 3, 4, 8, 10, 16, 32, 64, 100, 255, 1024]))
+        if k < 0.75:
+            return str(r.randrange(1000))
+        if k < 0.85:
+            return r.choice(["0.5", "1.0", "2.0", "0.0f", "1e-6", "3.14159", "0.25f", "1e9"])
+        if k < 0.92:
+            return "0x" + format(r.randrange(1 << 16), "x")
+        return r.choice(P219_CHARS)
+
+    def words(self, lo, hi):
+        return " ".join(self.r.choice(P219_WORDS + P219_COMMON) for _ in range(self.r.randint(lo, hi)))
+
+    def expr(self, d=0):
+        r = self.r
+        k = r.random()
+        if d >= 4 or k < 0.35 + 0.12 * d:
+            return self.ident() if r.random() < 0.65 else self.literal()
+        if k < 0.75:
+            op = P219_OPS[min(_p219_bisect.bisect(self.opcw, r.random()), len(P219_OPS) - 1)]
+            if op in ("=", "+=", "-="):
+                op = "+"
+            e = self.expr(d + 1) + " " + op + " " + self.expr(d + 1)
+            return "(" + e + ")" if r.random() < 0.3 else e
+        if k < 0.83:
+            return self.ident() + "[" + self.expr(d + 1) + "]"
+        if k < 0.93:
+            return self.call(d)
+        if k < 0.97:
+            return r.choice(["-", "!", "*", "&", "~"]) + self.ident()
+        return self.ident() + r.choice([".", "->"]) + self.ident()
+
+    def call(self, d=0):
+        r = self.r
+        na = r.choice([0, 1, 1, 2, 2, 2, 3, 4])
+        args = [self.expr(d + 1) if r.random() < 0.9 else r.choice(P219_STRINGS) for _ in range(na)]
+        return self.ident() + "(" + ", ".join(args) + ")"
+
+    def lvalue(self):
+        if self.r.random() < 0.25:
+            return self.ident() + "[" + self.expr(2) + "]"
+        return self.ident()
+
+    def block(self, d, out, nstmt):
+        for _ in range(nstmt):
+            self.stmt(d, out)
+
+    def stmt(self, d, out):
+        r = self.r
+        ind = "    " * d
+        k = r.random()
+        deep = d >= 6
+        if k < 0.2:
+            out.append(ind + r.choice(["int", "int", "float", "double", "char *", "unsigned", "size_t"]) + " "
+                       + self.ident() + (" = " + self.expr() if r.random() < 0.8 else "") + ";\n")
+        elif k < 0.45:
+            out.append(ind + self.lvalue() + " " + r.choice(["=", "=", "=", "+=", "-=", "|="]) + " " + self.expr()
+                       + ";\n")
+        elif k < 0.56:
+            out.append(ind + self.call() + ";\n")
+        elif k < 0.61:
+            out.append(ind + self.ident() + r.choice(["++", "--"]) + ";\n")
+        elif k < 0.69:
+            out.append(ind + "// " + self.words(2, 9) + "\n")
+        elif k < 0.72:
+            out.append(ind + "return " + self.expr() + ";\n")
+        elif deep or k < 0.74:
+            out.append(ind + "/* " + self.words(1, 6) + " */ " + self.call() + ";\n")
+        elif k < 0.87:
+            out.append(ind + "if (" + self.expr(1) + ") {\n")
+            self.block(d + 1, out, 1 + min(int(r.expovariate(1 / 2.5)), 12))
+            if r.random() < 0.35:
+                out.append(ind + "} else {\n")
+                self.block(d + 1, out, 1 + min(int(r.expovariate(1 / 2.0)), 10))
+            out.append(ind + "}\n")
+        elif k < 0.96:
+            v = self.ident()
+            out.append(ind + "for (int " + v + " = 0; " + v + " < " + self.expr(2) + "; " + v + "++) {\n")
+            self.block(d + 1, out, 1 + min(int(r.expovariate(1 / 2.5)), 12))
+            out.append(ind + "}\n")
+        else:
+            out.append(ind + "while (" + self.expr(1) + ") {\n")
+            self.block(d + 1, out, 1 + min(int(r.expovariate(1 / 2.5)), 12))
+            out.append(ind + "}\n")
+
+    def function(self):
+        r = self.r
+        out = []
+        if r.random() < 0.3:
+            out.append("#define " + self.ident().upper() + " " + self.literal() + "\n")
+        if r.random() < 0.4:
+            out.append("/* " + self.words(3, 14) + "\n * " + self.words(2, 10) + "\n */\n")
+        params = ", ".join(r.choice(["int ", "float *", "const char *", "struct " + self.ident() + " *", "double "])
+                           + self.ident() for _ in range(r.choice([0, 1, 2, 2, 3, 3, 4, 5])))
+        out.append(r.choice(["static ", "", ""]) + r.choice(["int", "void", "double", "char *", "size_t"]) + " "
+                   + self.ident() + "(" + (params or "void") + ")\n{\n")
+        self.block(1, out, 2 + min(int(r.expovariate(1 / 7.0)), 40))
+        out.append("}\n\n")
+        return "".join(out)
+
+
+def _p219_corpus(rng, nfunc=P219_LX_CORPUS):
+    """nfunc generated C functions (uint8 arrays; median ~0.8 KB, mean ~1.6 KB, up to ~13 KB)."""
+    g = _p219_Gen(_p219_random.Random(int(rng.integers(1 << 62))), _p219_names(4000, rng))
+    return [np.frombuffer(g.function().encode(), np.uint8) for _ in range(nfunc)]
+
+
+def _p219_source(nbytes, rng, nfunc=P219_LX_CORPUS):
+    """nbytes of C source (uint8): functions drawn at random (with replacement) from a
+    corpus of nfunc generated ones, back to back, the last one cut short."""
+    nbytes = int(nbytes)
+    corp = _p219_corpus(rng, nfunc)
+    mean = np.mean([len(f) for f in corp])
+    picks = rng.integers(0, len(corp), int(nbytes / mean * 1.2) + 16)
+    lens = np.array([len(corp[j]) for j in picks])
+    m = int(np.searchsorted(np.cumsum(lens), nbytes)) + 1
+    while m > len(picks):
+        picks = np.concatenate([picks, rng.integers(0, len(corp), len(picks))])
+        lens = np.array([len(corp[j]) for j in picks])
+        m = int(np.searchsorted(np.cumsum(lens), nbytes)) + 1
+    return np.concatenate([corp[j] for j in picks[:m]] + [np.zeros(0, np.uint8)])[:nbytes].copy()
+
+
+# ---- dfa-lex ----
+
+# character classes: 0 other, 1 blank, 2 newline, 3 letter / _, 4 digit, 5 '.', 6 '"', 7 "'",
+# 8 '\\', 9 '/', 10 '*', 11 operator characters, 12 punctuation, 13 '#'
+P219_LX_OPCHARS = "+-<>=!&|^%~?"
+P219_LX_PUNCT = "()[]{},;:"
+
+
+def _p219_lx_class():
+    c = np.zeros(256, np.uint8)
+    c[[ord(ch) for ch in " \t\r\v\f"]] = 1
+    c[ord("\n")] = 2
+    for lo, hi in (("a", "z"), ("A", "Z")):
+        c[ord(lo):ord(hi) + 1] = 3
+    c[ord("_")] = 3
+    c[ord("0"):ord("9") + 1] = 4
+    for ch, k in ((".", 5), ('"', 6), ("'", 7), ("\\", 8), ("/", 9), ("*", 10), ("#", 13)):
+        c[ord(ch)] = k
+    c[[ord(ch) for ch in P219_LX_OPCHARS]] = 11
+    c[[ord(ch) for ch in P219_LX_PUNCT]] = 12
+    return c
+
+
+def _p219_lx_delta():
+    """The transition table (12 states x 16 classes, uint8: next state | 0x80 where a
+    token begins). States: 0 between tokens, 1 identifier, 2 number, 3 its fraction, 4
+    operator, 5 '/', 6 line comment (or # line), 7 block comment, 8 its '*', 9 string, 10
+    escape in a string, 11 character literal. Comments and preprocessor lines count as
+    tokens; blanks and newlines do not."""
+    B = 0x80
+    start = [0 | B, 0, 0, 1 | B, 2 | B, 0 | B, 9 | B, 11 | B, 0 | B, 5 | B, 4 | B, 4 | B, 0 | B, 6 | B, 0 | B, 0 | B]
+    d = np.array([start] * P219_LX_STATES, np.int64)
+    d[1, [3, 4]] = 1
+    d[2, [3, 4]] = 2
+    d[2, 5] = 3
+    d[3, [3, 4]] = 3
+    d[4, 11] = 4
+    d[5, 9], d[5, 10], d[5, 11] = 6, 7, 4
+    d[6] = 6
+    d[6, 2] = 0
+    d[7] = 7
+    d[7, 10] = 8
+    d[8] = 7
+    d[8, 9], d[8, 10] = 0, 8
+    d[9] = 9
+    d[9, [2, 6]] = 0
+    d[9, 8] = 10
+    d[10] = 9
+    d[11] = 11
+    d[11, [2, 7]] = 0
+    return d.astype(np.uint8).ravel()
+
+
+def _p219_lx_args(n, rng):
+    """text (_p219_source, n bytes), n, then end_state (uint8 chunks x 12), ntok (uint16
+    chunks x 12) zeroed, chunks."""
+    n = int(n)
+    nch = -(-n // P219_LX_CHUNK)
+    return [_p219_source(n, rng), np.int32(n), np.zeros(nch * P219_LX_STATES, np.uint8),
+            np.zeros(nch * P219_LX_STATES, np.uint16), np.int32(nch)]
+
+
+def _p219_lx_grid(n):
+    return max(1, -(-(-(-int(n) // P219_LX_CHUNK)) // P219_LX_BLOCK))
+
+
+def _p219_lx_symbols(n, rng):
+    return {"c_lx_class": _p219_lx_class(), "c_lx_delta": _p219_lx_delta()}
+
+
+# ---- bracket-depth ----
+
+def _p219_bd_args(n, rng):
+    """text (_p219_source, n bytes), n, then depth (int16 n), blk_sum, blk_min (int32
+    blocks), kind_count (int32 6) zeroed."""
+    n = int(n)
+    nb = max(1, -(-n // P219_BD_BLOCK))
+    return [_p219_source(n, rng), np.int32(n), np.zeros(n, np.int16), np.zeros(nb, np.int32), np.zeros(nb, np.int32),
+            np.zeros(6, np.int32)]
+
+
+# ---- symtab-hash ----
+
+def _p219_st_tokens(n, rng, V=P219_ST_VOCAB):
+    """n identifier occurrences: (pool uint8, off int32 n, len uint8 n, ranks int64 n,
+    names). Names by _p219_names; a rank Zipf(1.05) over V (rank 0, "i", ~10%), or with
+    P219_ST_REPEAT a repeat of the occurrence a geometric(mean 6) lag back (locality); each
+    occurrence's bytes in the pool in order (a lexer's identifier buffer)."""
+    n = int(n)
+    names = _p219_names(V, rng)
+    w = 1 / np.arange(1, V + 1) ** P219_ST_ZIPF
+    cdf = np.cumsum(w / w.sum())
+    base = np.minimum(np.searchsorted(cdf, rng.random(n)), V - 1)
+    lag = rng.geometric(1 / P219_ST_LAG, n)
+    rep = (rng.random(n) < P219_ST_REPEAT) & (lag <= np.arange(n))
+    rank = base.copy()
+    src = np.flatnonzero(rep)
+    tgt = src - lag[rep]
+    while True:                                 # a repeat of a repeat: follow the chain
+        new = rank[tgt]
+        if (new == rank[src]).all():
+            break
+        rank[src] = new
+    blob = np.frombuffer("".join(names).encode(), np.uint8)
+    nlen = np.array([len(s) for s in names], np.int64)
+    noff = np.concatenate([[0], np.cumsum(nlen)[:-1]])
+    ln = nlen[rank]
+    off = np.concatenate([[0], np.cumsum(ln)[:-1]]).astype(np.int64)
+    idx = np.repeat(noff[rank] - off, ln) + np.arange(int(ln.sum()))
+    return blob[idx], off.astype(np.int32), ln.astype(np.uint8), rank, names
+
+
+def _p219_st_grid(n):
+    return max(1, min(-(-int(n) // P219_ST_BLOCK), P219_ST_GRID))
+
+
+def _p219_st_args(n, rng, slots=P219_ST_SLOTS):
+    """pool, off, len (_p219_st_tokens), n, then keys (uint64 slots), count (int32 slots)
+    zeroed, first_tok (int32 slots) INT_MAX, slot_of (int32 n) zeroed, mask, max_probe
+    (int32 1) zeroed."""
+    pool, off, ln, _, _ = _p219_st_tokens(n, rng)
+    return [pool, off, ln, np.int32(n), np.zeros(slots, np.uint64), np.zeros(slots, np.int32),
+            np.full(slots, 0x7fffffff, np.int32), np.zeros(int(n), np.int32), np.uint32(slots - 1),
+            np.zeros(1, np.int32)]
+
+
+# ---- bytecode-vm ----
+
+P219_OPC = {k: j for j, k in enumerate("HALT PUSH LOAD STORE ADD SUB MUL DIV MOD LT EQ AND SHR JMP JZ JNZ DUP "
+                                       "POP".split())}
+P219_VM_SRC = [
+    # 0 gcd(a, b), Euclid
+    "L0: LOAD 1; JZ E; LOAD 0; LOAD 1; MOD; STORE 2; LOAD 1; STORE 0; LOAD 2; STORE 1; JMP L0; E: LOAD 0; HALT",
+    # 1 a's decimal digits reversed
+    "PUSH 0; STORE 2; L0: LOAD 0; JZ E; LOAD 2; PUSH 10; MUL; LOAD 0; PUSH 10; MOD; ADD; STORE 2; LOAD 0; PUSH 10;"
+    " DIV; STORE 0; JMP L0; E: LOAD 2; HALT",
+    # 2 the sum of a's decimal digits
+    "PUSH 0; STORE 2; L0: LOAD 0; JZ E; LOAD 2; LOAD 0; PUSH 10; MOD; ADD; STORE 2; LOAD 0; PUSH 10; DIV; STORE 0;"
+    " JMP L0; E: LOAD 2; HALT",
+    # 3 isqrt(a), Newton: x = a, y = (x + 1) / 2, while y < x: x = y, y = (x + a / x) / 2
+    "LOAD 0; STORE 2; LOAD 0; PUSH 1; ADD; PUSH 2; DIV; STORE 3; L0: LOAD 3; LOAD 2; LT; JZ E; LOAD 3; STORE 2;"
+    " LOAD 2; LOAD 0; LOAD 2; DIV; ADD; PUSH 2; DIV; STORE 3; JMP L0; E: LOAD 2; HALT",
+    # 4 fib(a) mod 1000003
+    "PUSH 0; STORE 2; PUSH 1; STORE 3; L0: LOAD 0; JZ E; LOAD 2; LOAD 3; ADD; PUSH 1000003; MOD; LOAD 3; STORE 2;"
+    " STORE 3; LOAD 0; PUSH 1; SUB; STORE 0; JMP L0; E: LOAD 2; HALT",
+    # 5 popcount(a) by a &= a - 1
+    "PUSH 0; STORE 2; L0: LOAD 0; JZ E; LOAD 0; LOAD 0; PUSH 1; SUB; AND; STORE 0; LOAD 2; PUSH 1; ADD; STORE 2;"
+    " JMP L0; E: LOAD 2; HALT",
+    # 6 is a prime, trial division
+    "LOAD 0; PUSH 2; LT; JNZ NO; PUSH 2; STORE 2; L0: LOAD 0; LOAD 2; DUP; MUL; LT; JNZ YES; LOAD 0; LOAD 2; MOD;"
+    " JZ NO; LOAD 2; PUSH 1; ADD; STORE 2; JMP L0; YES: PUSH 1; HALT; NO: PUSH 0; HALT",
+    # 7 a^b mod 1009, square and multiply
+    "PUSH 1; STORE 2; LOAD 0; PUSH 1009; MOD; STORE 3; L0: LOAD 1; JZ E; LOAD 1; PUSH 1; AND; JZ SK; LOAD 2;"
+    " LOAD 3; MUL; PUSH 1009; MOD; STORE 2; SK: LOAD 3; DUP; MUL; PUSH 1009; MOD; STORE 3; LOAD 1; PUSH 1; SHR;"
+    " STORE 1; JMP L0; E: LOAD 2; HALT",
+]
+
+
+def _p219_vm_assemble(srcs=P219_VM_SRC):
+    """The programs' code (uint32: opcode | operand << 8, jump targets absolute) and their
+    starts (int32)."""
+    code, starts = [], []
+    for src in srcs:
+        starts.append(len(code))
+        ins, labels = [], {}
+        for part in (p.strip() for p in src.split(";")):
+            while ":" in part:
+                lab, part = part.split(":", 1)
+                labels[lab.strip()] = starts[-1] + len(ins)
+                part = part.strip()
+            ins.append(part.split())
+        for w in ins:
+            arg = 0
+            if len(w) > 1:
+                arg = labels[w[1]] if w[1] in labels else int(w[1])
+            code.append((P219_OPC[w[0]] | (arg << 8)) & 0xffffffff)
+    return np.array(code, np.uint32), np.array(starts, np.int32)
+
+
+def _p219_loguni(rng, lo, hi, n):
+    return np.floor(np.exp(rng.uniform(np.log(lo), np.log(hi + 1), n))).astype(np.int64).clip(lo, hi)
+
+
+def _p219_vm_cases(n, rng):
+    """n test cases in random order: (prog uint8, a int32, b int32, b 0 where unused).
+    Programs by P219_VM_PROG_P; inputs: gcd a, b log-uniform 1 .. 10^6; digit reversal,
+    digit sums and isqrt a log-uniform 1 .. 10^9; fib a uniform 0 .. 40; popcount a
+    uniform 0 .. 2^31 - 1; primality a log-uniform 2 .. 2000; powmod a, b uniform 0 ..
+    10^6."""
+    n = int(n)
+    prog = rng.choice(8, n, p=P219_VM_PROG_P)
+    a = np.zeros(n, np.int64)
+    b = np.zeros(n, np.int64)
+    for p, fa, fb in ((0, lambda m: _p219_loguni(rng, 1, 10 ** 6, m), lambda m: _p219_loguni(rng, 1, 10 ** 6, m)),
+                      (1, lambda m: _p219_loguni(rng, 1, 10 ** 9, m), None),
+                      (2, lambda m: _p219_loguni(rng, 1, 10 ** 9, m), None),
+                      (3, lambda m: _p219_loguni(rng, 1, 10 ** 9, m), None),
+                      (4, lambda m: rng.integers(0, 41, m), None),
+                      (5, lambda m: rng.integers(0, 1 << 31, m), None),
+                      (6, lambda m: _p219_loguni(rng, 2, 2000, m), None),
+                      (7, lambda m: rng.integers(0, 10 ** 6 + 1, m), lambda m: rng.integers(0, 10 ** 6 + 1, m))):
+        k = np.flatnonzero(prog == p)
+        a[k] = fa(len(k))
+        if fb is not None:
+            b[k] = fb(len(k))
+    return prog.astype(np.uint8), a.astype(np.int32), b.astype(np.int32)
+
+
+def _p219_vm_args(n, rng):
+    """code, prog_start (_p219_vm_assemble), prog, arg_a, arg_b (_p219_vm_cases), then
+    result, steps (int32 n) zeroed, n."""
+    code, starts = _p219_vm_assemble()
+    prog, a, b = _p219_vm_cases(n, rng)
+    return [code, starts, prog, a, b, np.zeros(int(n), np.int32), np.zeros(int(n), np.int32), _i32(n)]
+
+
+# ---- liveness-bitvec ----
+
+def _p219_lv_funcs(nf, rng):
+    """nf functions' CFGs and local sets: (fstart int32 nf + 1, succ int8 2 x blocks, use,
+    def uint32 blocks x 4, loop_depth uint8 blocks, nvars int64 nf). Blocks a function
+    lognormal (median 10, sigma 0.8, 1 .. 64); block b falls through to b + 1 (the last
+    one exits) and with 28% also branches forward to b + 1 + geometric(mean 2.5) (b + 2 on
+    at least), with 12% back to a loop head b + 1 - geometric(mean 3) (a third of them
+    self-loops; the loop's blocks one deeper, at most 4), with 3% returns (jumps to the
+    exit block); variables a function 1.5 x its blocks + lognormal(median
+    8), 4 .. 128; a block defines 1 + Poisson(1.5) and uses 1 + Poisson(2.5) variables,
+    half of them the low-numbered ones (parameters, counters: index ~ nvars u^2), half
+    near the block's place in the function (its temporaries)."""
+    nf = int(nf)
+    nb = np.clip(np.rint(rng.lognormal(np.log(10), 0.8, nf)), 1, P219_LV_MAXB).astype(np.int64)
+    fstart = np.concatenate([[0], np.cumsum(nb)])
+    B = int(fstart[-1])
+    fid = np.repeat(np.arange(nf), nb)
+    b = np.arange(B) - fstart[fid]
+    nbf = nb[fid]
+    last = b == nbf - 1
+    s0 = np.where(last, -1, b + 1)
+    s1 = np.full(B, -1)
+    r = rng.random(B)
+    fwd = np.minimum(b + 1 + rng.geometric(1 / 2.5, B), nbf - 1)
+    m = (r < 0.28) & ~last & (fwd >= b + 2)
+    s1[m] = fwd[m]
+    back = np.maximum(b - rng.geometric(1 / 3.0, B) + 1, 0)
+    mb = (r >= 0.28) & (r < 0.40) & ~last
+    s1[mb] = back[mb]
+    ret = (r >= 0.40) & (r < 0.43) & ~last & (b + 1 < nbf - 1)
+    s0[ret] = nbf[ret] - 1
+    # loop depth: the blocks from a back edge's target to its source
+    dd = np.zeros(B + 1, np.int64)
+    src = np.flatnonzero(mb)
+    np.add.at(dd, src - (b[src] - back[src]), 1)
+    np.add.at(dd, src + 1, -1)
+    depth = np.minimum(np.cumsum(dd)[:B], 4)
+    nv = np.clip(np.rint(1.5 * nb + rng.lognormal(np.log(8), 0.5, nf)), 4, 128).astype(np.int64)
+    nvb = nv[fid]
+    sets = []
+    for mean in (1.5, 2.5):
+        k = 1 + rng.poisson(mean, B)
+        owner = np.repeat(np.arange(B), k)
+        u = rng.random(len(owner))
+        glob = np.floor(nvb[owner] * u ** 2)
+        centre = (b[owner] + 0.5) / nbf[owner] * nvb[owner]
+        loc = np.rint(centre + rng.normal(0, 3, len(owner)))
+        v = np.where(rng.random(len(owner)) < 0.5, glob, loc).astype(np.int64)
+        v = np.clip(v, 0, nvb[owner] - 1)
+        bits = np.zeros((B, P219_LV_WORDS), np.uint32)
+        np.bitwise_or.at(bits, (owner, v >> 5), (np.uint32(1) << (v & 31).astype(np.uint32)))
+        sets.append(bits)
+    succ = np.stack([s0, s1], axis=1).astype(np.int8).ravel()
+    return (fstart.astype(np.int32), succ, sets[1].ravel(), sets[0].ravel(), depth.astype(np.uint8), nv)
+
+
+def _p219_lv_args(n, rng):
+    """fstart, succ, use, def, loop_depth (_p219_lv_funcs, n functions), then live_in,
+    live_out (uint32 blocks x 4), iters, max_live (int32 n), spill_cost (float32 n x 128)
+    zeroed."""
+    fstart, succ, use, dfn, depth, _ = _p219_lv_funcs(n, rng)
+    B = int(fstart[-1])
+    n = int(n)
+    return [fstart, succ, use, dfn, depth, np.zeros(B * P219_LV_WORDS, np.uint32),
+            np.zeros(B * P219_LV_WORDS, np.uint32),
+            np.zeros(n, np.int32), np.zeros(n, np.int32), np.zeros(n * P219_LV_WORDS * 32, np.float32)]
+
+
+# ---- const-fold-double ----
+
+def _p219_ex_shapes(rng, m=4096):
+    """m expression-tree shapes in post order: (arity int8, left, right int32 relative to
+    the tree's first node, -1 none; starts int64 m + 1). Operators a tree lognormal
+    (median 3, sigma 0.9, at most 120); 15% of them unary; split at random."""
+    r = _p219_random.Random(int(rng.integers(1 << 62)))
+    ops = np.clip(np.rint(rng.lognormal(np.log(3), 0.9, m)), 0, 120).astype(int)
+    ar, le, ri, starts = [], [], [], [0]
+
+    def build(k, base):                         # k operators; returns the root (relative)
+        if k == 0:
+            ar.append(0), le.append(-1), ri.append(-1)
+            return len(ar) - 1 - base
+        if r.random() < 0.15:
+            c = build(k - 1, base)
+            ar.append(1), le.append(c), ri.append(-1)
+            return len(ar) - 1 - base
+        kl = r.randrange(k)
+        a = build(kl, base)
+        c = build(k - 1 - kl, base)
+        ar.append(2), le.append(a), ri.append(c)
+        return len(ar) - 1 - base
+
+    for k in ops:
+        build(int(k), starts[-1])
+        starts.append(len(ar))
+    return np.array(ar, np.int8), np.array(le, np.int64), np.array(ri, np.int64), np.array(starts, np.int64)
+
+
+def _p219_ex_trees(n, rng):
+    """n expression trees (ExprNode structs in post order, tree_start int32 n + 1): shapes
+    drawn from _p219_ex_shapes (median 7 nodes, mean ~9, up to ~110), each copy's nodes
+    drawn afresh: a leaf a literal with P219_EX_PCONST (half small integers 0 .. 1024, 30%
+    two-decimal reals 0 .. 10, 20% named constants: pi, e, 0.5, 1e-6, 9.81, 360, 0, 1) or
+    else a variable 0 .. 255; unary and binary operators by P219_EX_UNARY_P /
+    P219_EX_BINARY_P."""
+    n = int(n)
+    ar, le, ri, st = _p219_ex_shapes(rng)
+    pick = rng.integers(0, len(st) - 1, n)
+    sz = st[pick + 1] - st[pick]
+    ts = np.concatenate([[0], np.cumsum(sz)])
+    N = int(ts[-1])
+    tid = np.repeat(np.arange(n), sz)
+    src = np.repeat(st[pick] - ts[:-1], sz) + np.arange(N)
+    a = ar[src]
+    nodes = np.zeros(N, P219_EX_NODE)
+    nodes["left"] = np.where(le[src] >= 0, le[src] + ts[tid], -1)
+    nodes["right"] = np.where(ri[src] >= 0, ri[src] + ts[tid], -1)
+    leaf = a == 0
+    const = leaf & (rng.random(N) < P219_EX_PCONST)
+    op = np.where(leaf, np.where(const, 0, 1), 0)
+    op[a == 1] = rng.choice(P219_EX_UNARY, int((a == 1).sum()), p=P219_EX_UNARY_P)
+    op[a == 2] = rng.choice(P219_EX_BINARY, int((a == 2).sum()), p=P219_EX_BINARY_P)
+    nodes["op"] = op
+    k = rng.random(N)
+    ints = np.array([0, 1, 1, 2, 2, 3, 4, 5, 8, 10, 16, 100, 1024], float)
+    val = np.where(k < 0.5, ints[rng.integers(0, len(ints), N)],
+                   np.where(k < 0.8, np.round(rng.uniform(0, 10, N), 2),
+                            np.asarray(P219_EX_NAMED)[rng.integers(0, len(P219_EX_NAMED), N)]))
+    nodes["value"] = np.where(const, val, 0.0)
+    nodes["var"] = np.where(op == 1, rng.integers(0, 256, N), 0)
+    nodes["line"] = (tid // 3 % 30000 + 1).astype(np.int16)
+    return nodes, ts.astype(np.int32)
+
+
+def _p219_ex_grid(n):
+    return max(1, min(-(-int(n) // P219_EX_BLOCK), P219_EX_GRID))
+
+
+def _p219_ex_args(n, rng):
+    """nodes, tree_start (_p219_ex_trees), n, then val (float64 nodes), is_const (uint8
+    nodes), nfolded (int32 1) zeroed."""
+    nodes, ts = _p219_ex_trees(n, rng)
+    return [nodes, ts, _i32(n), np.zeros(len(nodes), np.float64), np.zeros(len(nodes), np.uint8), np.zeros(1, np.int32)]
+
+
+UNSEEN217 = [
+    TimingProbe("probe/cc-dfa-lex-chunks-const", "probe-unseen217", "dfa_lex_chunks", 1 << 23, P219_LX_BLOCK,
+                _p219_lx_grid, _p219_lx_args, source=P219_SOURCE,
+                symbols=_p219_lx_symbols,
+                note="parallel lexing of 8 MB of generated C source (functions tiled from a corpus of 400: 43% "
+                     "blanks, 36% letters, 9% punctuation, ~4.7 bytes a token) with a 12-state x 16-class DFA whose "
+                     "tables sit in __constant__ memory (448 bytes), a thread a 256-byte chunk run from all 12 start "
+                     "states at once (32768 threads, 256 blocks of 128: ~8 warps an SM): per byte a strided byte "
+                     "load (each lane its own chunk, 256 bytes apart: 32 lines a warp, L1 reuse along the chunk), a "
+                     "class lookup at up to 32 constant addresses, then 12 dependent table lookups at ~10.8 distinct "
+                     "constant addresses a warp each (serialised), the 12 states and counts in per-thread arrays "
+                     "(the 12-state loop unrolled: registers): ~94k warp instructions a warp (~96M in all), 8 MB "
+                     "read, 1.2 MB written; bound by the divergent __constant__ lookups' replays and issue at a low "
+                     "occupancy"),
+    TimingProbe("probe/cc-bracket-depth-hillis-steele", "probe-unseen217", "bracket_depth", 1 << 25, P219_BD_BLOCK,
+                lambda n: max(1, -(-n // P219_BD_BLOCK)), _p219_bd_args, source=P219_SOURCE,
+                note="bracket nesting depth of 32 MB of generated C source (6.1% brackets: 3.6% parentheses, 1.2% "
+                     "square, 1.2% braces; depth within a block -10 .. 10) by a Hillis-Steele scan, a block 512 "
+                     "characters (65536 blocks of 512): a coalesced byte load and a switch a thread, 6 ballots, "
+                     "__popc and lane-0 shared atomics a warp for the bracket kinds, 9 scan steps of (sum, lowest "
+                     "prefix) pairs double-buffered in shared memory (4 loads, 2 stores and a __syncthreads a step: "
+                     "8 KB a block), an int16 store a character, 2 ints a block and up to 6 global atomics a block "
+                     "on 6 words (393k); ~830M warp instructions; 32 MB read, 64 MB written; bound by issue and the "
+                     "barriers (16 warps a block), DRAM far below"),
+    TimingProbe("probe/cc-symtab-fnv-cas-intern", "probe-unseen217", "symtab_insert", 1 << 22, P219_ST_BLOCK,
+                _p219_st_grid, _p219_st_args, source=P219_SOURCE,
+                note="interning 2^22 identifier occurrences (a 22 MB identifier buffer, 5.3 bytes a name on average; "
+                     "40k names, Zipf(1.05) over ranks: \"i\" 11%, the top 10 32%; 35% repeat one a few tokens back) "
+                     "into a 2^17-slot open-addressing table (0.3 full), a grid-stride loop (4096 blocks of 256, 4 "
+                     "occurrences a thread): coalesced offset / length loads, the 64-bit FNV-1a over the name's "
+                     "bytes (adjacent lanes' names adjacent: ~2 lines a warp a byte), a 64-bit atomicCAS on the home "
+                     "slot (always: 4M), 0.04 extra probes an occurrence (at most 10), atomicAdd and atomicMin on "
+                     "the slot's count and first use (a warp's 32 lanes on ~20 symbols, ~3.6 on \"i\"; ~475k "
+                     "operations on each of \"i\"'s three words), a coalesced int store; 42 MB read, 16 MB written; "
+                     "bound by the same-address atomics on the hot symbols' words at L2, else atomic throughput "
+                     "(12.6M in all)"),
+    TimingProbe("probe/cc-bytecode-vm-switch-local", "probe-unseen217", "bytecode_vm", 1 << 8, P219_VM_BLOCK,
+                lambda n: max(1, -(-n // P219_VM_BLOCK)), _p219_vm_args, source=P219_SOURCE,
+                note="a stack-machine bytecode interpreter, a thread a test case: 256 cases (2 blocks of 128: 4 "
+                     "warps on each of 2 SMs) of 8 programs (gcd, digit reversal, digit sum, isqrt, fib mod p, "
+                     "popcount, primality, powmod; 20 / 10 / 15 / 10 / 15 / 10 / 10 / 10%, in random order) on "
+                     "log-uniform or uniform inputs: 175 instructions a case on average (median 123, at most 593), a "
+                     "warp runs its longest (~490); per step a code word load (L1), decode, a switch over 18 opcodes "
+                     "with the lanes at different opcodes (serialised paths), the operand stack (16 ints) and locals "
+                     "(4) in per-thread local arrays indexed by sp / the operand (local loads and stores, L1): ~59k "
+                     "warp instructions a warp, 475k in all, no memory to speak of; bound by the latency of the "
+                     "dependent local-memory and code loads along the divergent switch at 4 warps an SM"),
+    TimingProbe("probe/cc-liveness-bitvec-syncor", "probe-unseen217", "liveness", 1 << 15, P219_LV_BLOCK,
+                lambda n: n, _p219_lv_args, source=P219_SOURCE,
+                note="live-variable analysis of 32768 functions' CFGs (basic blocks lognormal, median 10, mean 13.6, "
+                     "up to 64: 444k blocks; 28% forward branches, 12% loop back edges, variables 4 .. 128), a block "
+                     "of 256 threads a function (a thread a 32-bit word of a basic block's 128-bit sets: 21% of the "
+                     "threads have a block): the Jacobi dataflow rounds in shared memory (1 KB x 2) until "
+                     "__syncthreads_or says no set changed, 8.3 rounds on average (90th percentile 16, at most ~60), "
+                     "each 2 gathered shared loads, the set equations, 2 stores and 2 barriers; then __popc and 2 "
+                     "__shfl_xor_sync for the live-out counts, a shared atomicMax, powf for the loop-depth weight "
+                     "and a __ffs loop over the used / defined bits (1.3 a word) with shared float atomicAdds on 128 "
+                     "spill costs; ~158M warp instructions; 15 MB read, 31 MB written (17 MB of spill costs); bound "
+                     "by the barriers and issue of 8 mostly idle warps a block, 32768 blocks"),
+    TimingProbe("probe/cc-const-fold-double-struct", "probe-unseen217", "const_fold", 1 << 16, P219_EX_BLOCK,
+                _p219_ex_grid, _p219_ex_args, source=P219_SOURCE,
+                note="constant folding over 65536 expression trees (601k 24-byte ExprNode structs in post order, "
+                     "14.4 MB; trees median 7 nodes, mean 9.2, up to 108; 40% of the leaves literals, operators + - "
+                     "* / fmin fmax pow and neg sqrt exp fabs floor; 11% of the operators fold) in a grid-stride "
+                     "loop over the trees, 64 blocks of 128 (8192 threads, 8 trees each, 256 warps on 64 SMs): per "
+                     "node a gathered struct load (each lane its own tree: ~32 lines a warp), the children's flags "
+                     "and double values loaded back (written by the thread just before), a switch in double (sqrt, "
+                     "exp, pow, floor), isfinite, a double and a byte store; a warp runs its lanes' longest trees "
+                     "(~308 node steps vs 73 on average); a shuffle reduction and a global atomicAdd a warp; 14 MB "
+                     "read (plus re-reads), 5.4 MB written; bound by the latency of the dependent gathered loads at "
+                     "4 warps an SM"),
+]
+PROBES += UNSEEN217
+
+
+# probe-unseen218 (probes220.cu): a computational magnetohydrodynamics / astrophysical
+# gas-dynamics course's kernels (a MUSCL-minmod / HLL finite-volume step of the 2D Euler
+# equations on a Kelvin-Helmholtz problem with per-thread local stencil arrays; the ideal-MHD
+# CFL time step over 32-byte cell structs of a magnetised turbulence snapshot by a grid-stride
+# loop, warp shuffles, a ballot and atomicMax on a float's bits; the constrained-transport
+# update of the face-centred B of an Orszag-Tang vortex in double with shared-memory tiles and
+# __syncthreads; a div B check binned by the float's exponent bits into a shared histogram with
+# shared int / float atomics and a byte flag array; Roe's Riemann solver in double over structs
+# for a batch of exact shock-tube solutions, with Harten's entropy fix; radiative cooling of a
+# multiphase ISM sub-cycled in a divergent loop with a __constant__ cooling table, 16- and
+# 8-bit outputs and shared atomics) as a student who knows CUDA basics writes them, predicted
+# before their first GPU run
+P220_SOURCE = "probes220.cu"
+P220_NVAR = 4                                    # as #defined (NVAR)
+P220_EU_BLOCK = (16, 16)
+P220_EU_GAMMA, P220_EU_CFL = 5.0 / 3.0, 0.4      # euler2d_muscl_hll: KH problem's gamma, Courant number
+P220_EU_NOISE = 0.01                             # the velocities' uniform random noise, peak to peak
+P220_CFL_WARPS = 32                              # as #defined (CFL_WARPS)
+P220_CFL_BLOCK, P220_CFL_GRID = 256, 2048        # mhd_cfl_dt: threads a block, blocks at most
+P220_CFL_NX = 4096                               # the turbulence box's width (cells)
+P220_CFL_GAMMA = 5.0 / 3.0
+P220_CFL_MACH, P220_CFL_BETA0 = 5.0, 1.0         # rms Mach number, the mean field's plasma beta
+P220_CFL_BETA_LOW = 0.1                          # cells under this beta counted
+P220_CFL_DTYPE = np.dtype([(k, "<f4") for k in ("rho", "vx", "vy", "vz", "p", "bx", "by", "bz")])   # MhdCell, 32 B
+P220_CT_TILE = 16                                # as #defined (CT_TILE)
+P220_CT_GAMMA, P220_CT_CFL = 5.0 / 3.0, 0.3
+P220_OT_DB = 0.3                                 # Orszag-Tang fields' turbulent perturbations, rms
+P220_DB_BLOCK = (32, 8)
+P220_DB_BINS, P220_DB_OFFSET = 64, 64            # as #defined
+P220_DB_PATCH = 32                               # divb_check: AMR patches of 32 x 32 cells
+P220_DB_FRAC = 0.03                              # patches refined last step: their edges' faces perturbed
+P220_DB_LOGEPS = (-6.0, -2.0)                    # the perturbation's relative size, log-uniform
+P220_DB_TOL = 1e-4                               # cells flagged above this |div B| dx / |B|
+P220_RF_NCELL = 1024                             # roe_flux: cells a tube
+P220_RF_BLOCK = 256
+P220_RF_GAMMA, P220_RF_EPS = 1.4, 0.2            # gamma, Harten's delta / a~
+# Toro's five Riemann problems: (rho, u, p) left, right, the diaphragm, the time; a tube's pick p
+P220_RF_TESTS = np.array([[1.0, 0.0, 1.0, 0.125, 0.0, 0.1, 0.3, 0.25],
+                          [1.0, -2.0, 0.4, 1.0, 2.0, 0.4, 0.5, 0.15],
+                          [1.0, 0.0, 1000.0, 1.0, 0.0, 0.01, 0.5, 0.012],
+                          [1.0, 0.0, 0.01, 1.0, 0.0, 100.0, 0.4, 0.035],
+                          [5.99924, 19.5975, 460.894, 5.99242, -6.19633, 46.0950, 0.4, 0.035]])
+P220_RF_P = [0.3, 0.15, 0.2, 0.15, 0.2]
+P220_RF_DTYPE = np.dtype([("rho", "<f8"), ("u", "<f8"), ("p", "<f8")])           # Prim, 24 bytes
+P220_RF_FLUX = np.dtype([("mass", "<f8"), ("mom", "<f8"), ("ener", "<f8")])      # Flux, 24 bytes
+P220_LAM_N, P220_LAM_LOGT0, P220_LAM_DLOGT = 161, 1.0, 0.05     # as #defined
+P220_CL_MAXSUB, P220_CL_PHASES = 200, 4          # as #defined
+P220_CL_TFAC = 2.0993e15                         # as #defined (CL_TFAC)
+P220_CL_BLOCK = 256
+P220_CL_HEAT = 2e-26                             # photoelectric heating, erg / s a hydrogen atom
+P220_CL_DT = 1e13                                # the hydro step, s (~0.3 Myr)
+P220_CL_TFLOOR = 10.0
+P220_CL_PK = 3000.0                              # the ISM's pressure P / k, K cm^-3
+P220_CL_SHOCK = 0.05                             # cells in shocked shells, pressure x30
+
+
+def _p220_grid_shape(n, width=None):
+    """(ny, nx) of a box of n cells: nx the power of two at least sqrt(n) (or width)."""
+    n = int(n)
+    nx = width or 1 << max(0, int(np.ceil(np.log2(max(np.sqrt(n), 1)))))
+    return max(1, -(-n // nx)), nx
+
+
+def _p220_grf(shape, slope, rng):
+    """A periodic Gaussian random field on `shape` (float64), power spectrum P(k) ~ k^slope
+    (k in cycles a cell, the mean removed), zero mean and unit variance."""
+    ny, nx = shape
+    ky = np.fft.fftfreq(ny).astype(np.float32)[:, None]
+    kx = np.fft.rfftfreq(nx).astype(np.float32)[None, :]
+    amp = ky * ky + kx * kx
+    amp[0, 0] = 1.0
+    amp **= np.float32(slope / 4.0)
+    amp[0, 0] = 0.0
+    f = np.fft.rfft2(rng.standard_normal(shape, dtype=np.float32))
+    f *= amp
+    del amp
+    g = np.fft.irfft2(f, s=shape)
+    del f
+    g -= g.mean()
+    s = g.std()
+    if s > 0:
+        g /= s
+    return g
+
+
+# ---- mhd-euler2d-muscl-hll-local ----
+
+def _p220_kh_prim(n, rng):
+    """McNally et al. (2012)'s smooth Kelvin-Helmholtz problem on n x n cells of the unit
+    box: densities 1 and 2 across exponentially smoothed layers (L = 0.025) at y = 1/4 and 3/4, vx
+    +-0.5, vy 0.01 sin(4 pi x), p 2.5; both velocities plus uniform noise of
+    P220_EU_NOISE peak to peak (Athena's random seeding). (rho, u, v, p) float64."""
+    n = int(n)
+    c = (np.arange(n) + 0.5) / n
+    y = c[:, None]
+    x = c[None, :]
+    L, rm, um = 0.025, -0.5, 0.5
+    e1 = np.exp((y - 0.25) / L)
+    e2 = np.exp((0.25 - y) / L)
+    e3 = np.exp((y - 0.75) / L)
+    e4 = np.exp((0.75 - y) / L)
+    rho = np.where(y < 0.25, 1 - rm * e1, np.where(y < 0.5, 2 + rm * e2, np.where(y < 0.75, 2 + rm * e3,
+                                                                                   1 - rm * e4)))
+    vx = np.where(y < 0.25, 0.5 - um * e1, np.where(y < 0.5, -0.5 + um * e2, np.where(y < 0.75, -0.5 + um * e3,
+                                                                                      0.5 - um * e4)))
+    rho = np.broadcast_to(rho, (n, n))
+    u = vx + P220_EU_NOISE * (rng.random((n, n)) - 0.5)
+    v = 0.01 * np.sin(4 * np.pi * x) + P220_EU_NOISE * (rng.random((n, n)) - 0.5)
+    p = np.full((n, n), 2.5)
+    return rho, u, v, p
+
+
+def _p220_eu_args(n, rng):
+    """rho, mx, my, en (float32 n x n: _p220_kh_prim's conserved), the 4 new arrays zeroed,
+    nx, ny, gamma, dt / dx, dt / dy (dt by P220_EU_CFL from the largest |v| + c)."""
+    n = int(n)
+    rho, u, v, p = _p220_kh_prim(n, rng)
+    g = P220_EU_GAMMA
+    c = np.sqrt(g * p / rho)
+    dt = P220_EU_CFL / n / max((np.abs(u) + c).max(), (np.abs(v) + c).max())
+    U = [rho, rho * u, rho * v, p / (g - 1) + 0.5 * rho * (u * u + v * v)]
+    U = [a.astype(np.float32).ravel() for a in U]
+    return U + [np.zeros(n * n, np.float32) for _ in range(4)] + [
+        np.int32(n), np.int32(n), np.float32(g), np.float32(dt * n), np.float32(dt * n)]
+
+
+# ---- mhd-cfl-fastspeed-shfl-ballot ----
+
+def _p220_turb_cells(n, rng):
+    """n cells (MhdCell records, P220_CFL_DTYPE) of a snapshot of supersonic
+    magnetised turbulence on a box P220_CFL_NX wide (the last row part filled): ln rho a
+    Gaussian field (k^-3) of sigma sqrt(ln(1 + 0.16 M^2)) (M = 5: 1.27), mean -sigma^2 / 2;
+    velocities Gaussian (k^-3.5 each) of rms M / sqrt(3) (sound speed 1); p = rho times
+    lognormal(0, 0.2); B = sqrt(2 / beta0) x^ plus Gaussian fluctuations (k^-11/3) of rms
+    0.6 a component."""
+    n = int(n)
+    shape = _p220_grid_shape(n, min(P220_CFL_NX, _p220_grid_shape(n)[1]))
+    m = shape[0] * shape[1]
+    cell = np.zeros((m, 8), np.float32)                  # the fields in MhdCell's order
+    sig = np.sqrt(np.log(1 + 0.16 * P220_CFL_MACH ** 2))
+    cell[:, 0] = np.exp(sig * _p220_grf(shape, -3.0, rng) - sig * sig / 2).ravel()
+    for k in (1, 2, 3):
+        cell[:, k] = (P220_CFL_MACH / np.sqrt(3) * _p220_grf(shape, -3.5, rng)).ravel()
+    cell[:, 4] = rng.standard_normal(m, dtype=np.float32)
+    cell[:, 4] *= np.float32(0.2)
+    cell[:, 4] = cell[:, 0] * np.exp(cell[:, 4])
+    b0 = np.sqrt(2 / P220_CFL_BETA0)
+    for k, mean in ((5, b0), (6, 0.0), (7, 0.0)):
+        cell[:, k] = (mean + 0.6 * _p220_grf(shape, -11 / 3, rng)).ravel()
+    return cell[:n].copy().view(P220_CFL_DTYPE).ravel()
+
+
+def _p220_cfl_grid(n):
+    return max(1, min(-(-int(n) // P220_CFL_BLOCK), P220_CFL_GRID))
+
+
+def _p220_cfl_args(n, rng):
+    """cells (_p220_turb_cells), n, gamma, 1 / dx, 1 / dy (the box 1 wide), beta_low, then
+    max_rate_bits, n_low_beta (int32 1) zeroed."""
+    n = int(n)
+    nx = min(P220_CFL_NX, _p220_grid_shape(n)[1])
+    return [_p220_turb_cells(n, rng), np.int32(n), np.float32(P220_CFL_GAMMA), np.float32(nx), np.float32(nx),
+            np.float32(P220_CFL_BETA_LOW), np.zeros(1, np.int32), np.zeros(1, np.int32)]
+
+
+# ---- mhd-ct-emf-double-smem / mhd-divb-expbits-hist-u8 ----
+
+def _p220_ot_az(n, rng, amp=P220_OT_DB):
+    """The vector potential A_z (float64 n x n) at the corners (x_{i-1/2}, y_{j-1/2}) of the
+    Orszag-Tang vortex on [0, 2 pi)^2 (B = (-sin y, sin 2x): A_z = cos y + cos(2x) / 2) plus a
+    Gaussian perturbation (k^-14/3, so B's is k^-8/3: a Kolmogorov-like 2D spectrum) whose
+    B has rms amp a component."""
+    n = int(n)
+    h = 2 * np.pi / n
+    x = np.arange(n) * h
+    az = np.cos(x)[:, None] + 0.5 * np.cos(2 * x)[None, :]
+    d = _p220_grf((n, n), -14 / 3, rng)
+    dbx = (np.roll(d, -1, axis=0) - d) / h
+    s = dbx.std()
+    if s > 0:
+        az += amp / s * d
+    return az
+
+
+def _p220_ot_faces(az):
+    """The face fields of A_z: bx[j][i] = B_x at x_{i-1/2} = dA/dy, by[j][i] = B_y at
+    y_{j-1/2} = -dA/dx, in A_z's dtype (the differences and the scaling by 1 / h rounded)."""
+    n = az.shape[0]
+    ih = az.dtype.type(n / (2 * np.pi))
+    bx = (np.roll(az, -1, axis=0) - az) * ih
+    by = -((np.roll(az, -1, axis=1) - az) * ih)
+    return bx, by
+
+
+def _p220_ct_args(n, rng):
+    """vx, vy (float64 n x n: (-sin y, sin x) plus Gaussian k^-8/3 perturbations of rms
+    P220_OT_DB), bxc, byc (the faces' averages), bxf, byf (_p220_ot_faces of _p220_ot_az), n,
+    dt / dx, dt / dy (dt by P220_CT_CFL from the largest |v| + fast speed, rho = 25 / 9,
+    p = 5 / 3)."""
+    n = int(n)
+    h = 2 * np.pi / n
+    xc = (np.arange(n) + 0.5) * h
+    bxf, byf = _p220_ot_faces(_p220_ot_az(n, rng))
+    vx = -np.sin(xc)[:, None] + P220_OT_DB * _p220_grf((n, n), -8 / 3, rng)
+    vy = np.sin(xc)[None, :] + P220_OT_DB * _p220_grf((n, n), -8 / 3, rng)
+    bxc = 0.5 * (bxf + np.roll(bxf, -1, axis=1))
+    byc = 0.5 * (byf + np.roll(byf, -1, axis=0))
+    rho, p = 25 / 9, 5 / 3
+    cf = np.sqrt(P220_CT_GAMMA * p / rho + (bxc * bxc + byc * byc).max() / rho)
+    dt = P220_CT_CFL * h / (max(np.abs(vx).max(), np.abs(vy).max()) + cf)
+    r = lambda a: np.ascontiguousarray(a).ravel()
+    return [r(vx), r(vy), r(bxc), r(byc), r(bxf), r(byf), np.int32(n), np.float64(dt / h), np.float64(dt / h)]
+
+
+def _p220_db_faces(n, rng, frac=P220_DB_FRAC):
+    """bx, by (float32 n x n) after an AMR step: _p220_ot_faces of the float32 A_z of
+    _p220_ot_az (so div B is round-off), then on the edges of frac of the 32 x 32
+    patches (refined last step, prolonged without preserving div B) each face times
+    1 + s 10^U(P220_DB_LOGEPS), s a random sign."""
+    n = int(n)
+    bx, by = _p220_ot_faces(_p220_ot_az(n, rng).astype(np.float32))
+    P = P220_DB_PATCH
+    npat = -(-n // P)
+    hit = np.argwhere(rng.random((npat, npat)) < frac)
+    mx = np.zeros((n, n), bool)
+    my = np.zeros((n, n), bool)
+    for pj, pi in hit:
+        j0, i0 = pj * P, pi * P
+        js, is_ = slice(j0, min(j0 + P, n)), slice(i0, min(i0 + P, n))
+        mx[js, i0] = True
+        mx[js, (i0 + P) % n] = True                     # the patch's right edge: face x_{i0+P-1/2}
+        my[j0, is_] = True
+        my[(j0 + P) % n, is_] = True
+    for b, m in ((bx, mx), (by, my)):
+        k = int(m.sum())
+        eps = np.sign(rng.random(k) - 0.5) * 10 ** rng.uniform(*P220_DB_LOGEPS, k)
+        b[m] = (b[m] * (1 + eps)).astype(np.float32)
+    return bx, by
+
+
+def _p220_db_args(n, rng):
+    """bx, by (_p220_db_faces, flat), nx, ny, 1 / dx, 1 / dy, dx ([0, 2 pi)^2), tol, then
+    flag (uint8 n x n), hist (int32 64), sum_abs (float32 1), max_bits (int32 1) zeroed."""
+    n = int(n)
+    bx, by = _p220_db_faces(n, rng)
+    ih = np.float32(n / (2 * np.pi))
+    return [bx.ravel(), by.ravel(), np.int32(n), np.int32(n), ih, ih, np.float32(2 * np.pi / n),
+            np.float32(P220_DB_TOL), np.zeros(n * n, np.uint8), np.zeros(P220_DB_BINS, np.int32),
+            np.zeros(1, np.float32), np.zeros(1, np.int32)]
+
+
+# ---- mhd-roe-shocktubes-double-struct ----
+
+def _p220_riemann_pstar(WL, WR, g):
+    """Toro's exact Riemann solver (ch. 4) vectorised over problems: p*, u* from the left
+    and right (rho, u, p) rows, Newton's method from the two-rarefaction guess."""
+    rL, uL, pL = WL.T
+    rR, uR, pR = WR.T
+    cL, cR = np.sqrt(g * pL / rL), np.sqrt(g * pR / rR)
+    z = (g - 1) / (2 * g)
+    p = ((cL + cR - 0.5 * (g - 1) * (uR - uL)) / (cL / pL ** z + cR / pR ** z)) ** (1 / z)
+
+    def fK(p, r, pk, c):
+        A, B = 2 / ((g + 1) * r), (g - 1) / (g + 1) * pk
+        shock = p > pk
+        ps = np.where(shock, p, pk)          # each branch where it is used
+        pr = np.where(shock, pk, p)
+        f = np.where(shock, (ps - pk) * np.sqrt(A / (ps + B)), 2 * c / (g - 1) * ((pr / pk) ** z - 1))
+        df = np.where(shock, np.sqrt(A / (B + ps)) * (1 - (ps - pk) / (2 * (B + ps))),
+                      (pr / pk) ** (-(g + 1) / (2 * g)) / (r * c))
+        return f, df
+    for _ in range(60):
+        fL, dL = fK(p, rL, pL, cL)
+        fR, dR = fK(p, rR, pR, cR)
+        p = np.maximum(p - (fL + fR + uR - uL) / (dL + dR), 1e-3 * p)
+    fL, _ = fK(p, rL, pL, cL)
+    fR, _ = fK(p, rR, pR, cR)
+    return p, 0.5 * (uL + uR) + 0.5 * (fR - fL)
+
+
+def _p220_riemann_sample(WL, WR, ps, us, S, g):
+    """The exact solution at x / t = S (rows: a problem's points) given p*, u*: (rho, u, p)."""
+    col = lambda a: np.asarray(a)[:, None]
+    rL, uL, pL = (col(a) for a in WL.T)
+    rR, uR, pR = (col(a) for a in WR.T)
+    ps, us = col(ps), col(us)
+    cL, cR = np.sqrt(g * pL / rL), np.sqrt(g * pR / rR)
+    gm, gp = (g - 1) / (g + 1), 2 / (g + 1)
+
+    def side(r, u, p, c, sgn):
+        """The state at S on the left wave's side (sgn -1) or the right one's (sgn +1)."""
+        q = ps / p
+        shock = ps > p
+        # shock: speed, the star density
+        Ssh = u + sgn * c * np.sqrt((g + 1) / (2 * g) * q + (g - 1) / (2 * g))
+        r_sh = r * (q + gm) / (gm * q + 1)
+        # rarefaction: head, tail, the star density, the fan
+        r_ra = r * q ** (1 / g)
+        cs = c * q ** ((g - 1) / (2 * g))
+        head, tail = u + sgn * c, us + sgn * cs
+        fan_c = gp * c - sgn * gm * (u - S)        # the fan's sound speed at S
+        r_fan = r * np.maximum(fan_c / c, 0) ** (2 / (g - 1))
+        u_fan = gp * (-sgn * c + (g - 1) / 2 * u + S)
+        p_fan = p * np.maximum(fan_c / c, 0) ** (2 * g / (g - 1))
+        outside = np.where(shock, sgn * (S - Ssh) >= 0, sgn * (S - head) >= 0)
+        star = np.where(shock, ~outside, sgn * (S - tail) <= 0)
+        R = np.where(outside, r, np.where(star, np.where(shock, r_sh, r_ra), r_fan))
+        U = np.where(outside, u, np.where(star, us, u_fan))
+        Pp = np.where(outside, p, np.where(star, ps, p_fan))
+        return R, U, Pp
+    with np.errstate(invalid="ignore", divide="ignore"):
+        lft = side(rL, uL, pL, cL, -1)
+        rgt = side(rR, uR, pR, cR, 1)
+    left = S <= us
+    return tuple(np.where(left, a, b) for a, b in zip(lft, rgt))
+
+
+def _p220_rf_tubes(n, rng, ncell=P220_RF_NCELL):
+    """n shock tubes of ncell cells (Prim records, P220_RF_DTYPE): each one of Toro's five
+    problems (P220_RF_P) with densities times 10^U(-1, 1), pressures times 10^U(-1, 1)
+    (velocities by the root of the ratio: the same flow, rescaled), its diaphragm moved by
+    U(-0.1, 0.1) and its exact solution sampled at the cell centres of [0, 1] at U(0.3, 1)
+    times the test's output time; (cells, test index a tube)."""
+    n = int(n)
+    pick = rng.choice(5, n, p=P220_RF_P)
+    T = P220_RF_TESTS[pick]
+    sr = 10 ** rng.uniform(-1, 1, n)
+    sp = 10 ** rng.uniform(-1, 1, n)
+    sv = np.sqrt(sp / sr)
+    WL = np.stack([T[:, 0] * sr, T[:, 1] * sv, T[:, 2] * sp], axis=1)
+    WR = np.stack([T[:, 3] * sr, T[:, 4] * sv, T[:, 5] * sp], axis=1)
+    x0 = T[:, 6] + rng.uniform(-0.1, 0.1, n)
+    t = T[:, 7] * rng.uniform(0.3, 1.0, n) / sv
+    ps, us = _p220_riemann_pstar(WL, WR, P220_RF_GAMMA)
+    x = (np.arange(ncell) + 0.5) / ncell
+    cells = np.zeros((n, ncell), P220_RF_DTYPE)
+    for a in range(0, n, 1024):                      # in slices: a few hundred MB of temporaries at most
+        b = min(n, a + 1024)
+        S = (x[None, :] - x0[a:b, None]) / t[a:b, None]
+        r, u, p = _p220_riemann_sample(WL[a:b], WR[a:b], ps[a:b], us[a:b], S, P220_RF_GAMMA)
+        cells["rho"][a:b], cells["u"][a:b], cells["p"][a:b] = r, u, p
+    return cells.ravel(), pick
+
+
+def _p220_rf_args(n, rng):
+    """w (_p220_rf_tubes), f (Flux records, n x 1025) zeroed, ncell, ntube, gamma, eps."""
+    n = int(n)
+    w, _ = _p220_rf_tubes(n, rng)
+    return [w, np.zeros(n * (P220_RF_NCELL + 1), P220_RF_FLUX), np.int32(P220_RF_NCELL), np.int32(n),
+            np.float64(P220_RF_GAMMA), np.float64(P220_RF_EPS)]
+
+
+# ---- mhd-cooling-subcycle-const ----
+
+def _p220_lambda(T):
+    """Rosen & Bregman (1995)'s piecewise power-law cooling function (erg cm^3 / s), its
+    lowest piece carried below 300 K."""
+    T = np.asarray(T, np.float64)
+    return np.where(T < 2000, 2.2380e-32 * T ** 2.0, np.where(T < 8000, 1.0012e-30 * T ** 1.5, np.where(
+        T < 1e5, 4.6240e-36 * T ** 2.867, np.where(T < 4e7, 1.7800e-18 * T ** -0.65, 3.2217e-27 * T ** 0.5))))
+
+
+def _p220_cl_table(rng=None):
+    """c_loglam: log10 Lambda at log10 T = 1.00, 1.05 .. 9.00 (float32 161)."""
+    return np.log10(_p220_lambda(10 ** (P220_LAM_LOGT0 + P220_LAM_DLOGT * np.arange(P220_LAM_N)))).astype(np.float32)
+
+
+def _p220_cl_gas(n, rng):
+    """n cells (a box as _p220_grid_shape) of a supernova-driven ISM: n_H lognormal, median
+    0.5 cm^-3, sigma_ln 2 (a Gaussian k^-3 field: 0.001 .. 300); T = P / (k n_H) with P / k
+    = P220_CL_PK x 10^(0.2 g) (g Gaussian k^-3) and x30 in the shocked shells (where another
+    k^-3 field is in its top P220_CL_SHOCK), clipped to 10 .. 1e8 K; (n_H, T) float32."""
+    n = int(n)
+    shape = _p220_grid_shape(n)
+    nh = 0.5 * np.exp(2.0 * _p220_grf(shape, -3.0, rng))
+    pk = P220_CL_PK * 10 ** (0.2 * _p220_grf(shape, -3.0, rng))
+    sh = _p220_grf(shape, -3.0, rng)
+    pk[sh > np.quantile(sh, 1 - P220_CL_SHOCK)] *= 30
+    T = np.clip(pk / nh, 10, 1e8)
+    return nh.ravel()[:n].astype(np.float32), T.ravel()[:n].astype(np.float32)
+
+
+def _p220_cl_args(n, rng):
+    """nh, temp (_p220_cl_gas), nsub (uint16 n), phase (uint8 n), phase_count (int32 4)
+    zeroed, n, dt, heat, tfloor."""
+    n = int(n)
+    nh, T = _p220_cl_gas(n, rng)
+    return [nh, T, np.zeros(n, np.uint16), np.zeros(n, np.uint8), np.zeros(P220_CL_PHASES, np.int32), np.int32(n),
+            np.float32(P220_CL_DT), np.float32(P220_CL_HEAT), np.float32(P220_CL_TFLOOR)]
+
+
+UNSEEN218 = [
+    TimingProbe("probe/mhd-euler2d-muscl-hll-local", "probe-unseen218", "euler2d_muscl_hll", 3072, P220_EU_BLOCK,
+                lambda n: (-(-n // 16), -(-n // 16)), _p220_eu_args, source=P220_SOURCE,
+                note="one forward-Euler stage of a MUSCL-minmod / HLL finite-volume scheme for the 2D Euler equations "
+                     "on a 3072 x 3072 periodic Kelvin-Helmholtz problem (McNally et al.'s smooth layers: densities 1 "
+                     "and 2, vx +-0.5, p 2.5, gamma 5/3, velocities seeded with 1% uniform noise: minmod gives 0 for "
+                     "2/3 of the velocity slopes and for every x slope of rho and p), a thread a cell (36864 blocks of "
+                     "16 x 16): 10 primitive conversions of the 5-cell stencils along x and y (40 loads from 4 SoA "
+                     "float arrays, coalesced along x, rows apart along y: L1 / L2 hits; 20 divides; 10 integer "
+                     "modulos for the periodic wrap), 24 minmods, 4 HLL fluxes with Davis's speeds (each face computed "
+                     "twice over the grid; 2 sqrtf and 6 divides each, all subsonic: the middle branch) in per-thread "
+                     "arrays (w[5][4], dw[3][4], 4 x 4 in the flux: registers once unrolled, else local memory), ~1300 "
+                     "instructions a thread (~380M warp instructions); 151 MB read, 151 MB written; bound by issue, "
+                     "DRAM second"),
+    TimingProbe("probe/mhd-cfl-fastspeed-shfl-ballot", "probe-unseen218", "mhd_cfl_dt", 3 << 22, P220_CFL_BLOCK,
+                _p220_cfl_grid, _p220_cfl_args, source=P220_SOURCE,
+                note="the ideal-MHD CFL time step over a 4096 x 3072 snapshot of supersonic magnetised turbulence "
+                     "(12.6M 32-byte MhdCell structs, 403 MB: ln rho a Gaussian k^-3 field of sigma 1.27, rho 0.015 .. "
+                     "12; velocities rms Mach 5; a mean field of beta 1 plus 0.6 rms fluctuations: 23% of the cells "
+                     "under beta 0.1), 2048 blocks of 256 in a block-uniform grid-stride loop (24 trips): 8 scalar "
+                     "loads of a struct (each a warp's 1 KB span: 32 sectors a load, L1 hits after the first), 4 "
+                     "divides, 4 sqrtf, fmaxf, a __ballot_sync and __popc a trip; then a 5-step __shfl_xor_sync max, "
+                     "the 8 warps' maxima and a shared int atomicAdd a warp in shared memory, __syncthreads, a second "
+                     "shuffle reduction and 2 global atomics a block (atomicMax on the float's bits, atomicAdd: 4096 "
+                     "on 2 words); ~100 instructions a trip; bound by DRAM (403 MB)"),
+    TimingProbe("probe/mhd-ct-emf-double-smem", "probe-unseen218", "ct_update", 3072, (P220_CT_TILE, P220_CT_TILE),
+                lambda n: (-(-n // P220_CT_TILE), -(-n // P220_CT_TILE)), _p220_ct_args, source=P220_SOURCE,
+                note="the constrained-transport update of the face-centred B of a 3072 x 3072 periodic Orszag-Tang "
+                     "vortex on [0, 2 pi)^2 in double (v = (-sin y, sin x), B = (-sin y, sin 2x), plus Gaussian "
+                     "k^-8/3 perturbations of 0.3 rms; B from a vector potential: div B = 0), 36864 blocks of 16 x 16: "
+                     "E_z = vy bx - vx by of the block's 18 x 18 cells (2 turns of 256 threads: 4 double loads and 2 "
+                     "integer modulos a cell, the halo re-read from L2) into shared memory, __syncthreads, the 17 x 17 "
+                     "corner averages (2 turns, 4 shared loads each), __syncthreads, then a read-modify-write of each "
+                     "of the thread's 2 faces (a warp 2 rows of 128 bytes); 453 MB read (+27% halo from L2), 151 MB "
+                     "written; bound by DRAM (604 MB), the halo loads and the 2 barriers at 8 warps a block next"),
+    TimingProbe("probe/mhd-divb-expbits-hist-u8", "probe-unseen218", "divb_check", 4096, P220_DB_BLOCK,
+                lambda n: (-(-n // 32), -(-n // 8)), _p220_db_args, source=P220_SOURCE,
+                note="div B check of a 4096 x 4096 float face field (an Orszag-Tang vortex with 0.3 rms perturbations, "
+                     "differenced from a float32 vector potential: round-off divergence, 57% of the cells at binary "
+                     "exponents -26 .. -24 of |div B| dx / |B|, 30% at -38 .. -29, 0.07% exactly 0; the edges of 3% of "
+                     "the 32 x 32 AMR patches perturbed by 1e-6 .. 1e-2: 0.6% of the cells at -22 .. -7, 0.3% "
+                     "flagged), a thread a cell (65536 blocks of 32 x 8): 4 float loads (the i + 1 one a word off, "
+                     "the j + 1 one a row down: L1 / L2 hits), a sqrtf, a divide, the exponent by shift and mask, then "
+                     "3 shared atomics: an int atomicAdd on 64 bins (a warp's 32 lanes on ~8 bins, ~11 on the "
+                     "busiest), a float atomicAdd and an int atomicMax on one word each (all 256 threads of the "
+                     "block: 32-way serialised a warp), a coalesced byte store (17 MB); ~20 + 2 global atomics a "
+                     "block at the end (~1.4M on 66 words); bound by the same-address shared atomics, DRAM (151 MB) "
+                     "second"),
+    TimingProbe("probe/mhd-roe-shocktubes-double-struct", "probe-unseen218", "roe_flux", 8192, P220_RF_BLOCK,
+                lambda n: -(-n * (P220_RF_NCELL + 1) // P220_RF_BLOCK), _p220_rf_args, source=P220_SOURCE,
+                note="Roe fluxes with Harten's entropy fix for 8192 1D shock tubes of 1024 cells in double (Toro's "
+                     "tests 1 .. 5 at 30 / 15 / 20 / 15 / 20%, densities and pressures scaled by 10^U(-1, 1), exact "
+                     "solutions sampled at 0.3 .. 1 of the test's output time: 82% of the faces between equal states, "
+                     "rho 0.002 .. 300, p 2e-4 .. 2e4; 7.9% of the faces within the fix's delta = 0.2 a~, the sonic "
+                     "points of the 123 problem's and test 1's rarefactions: 12% of the warps diverge), a thread a face "
+                     "(32800 blocks of 256, 8.4M faces): an int division and modulo by 1025, two 24-byte Prim struct "
+                     "loads (a warp's 3 double loads span 768 bytes; neighbouring faces share cells: L1 hits), 3 "
+                     "double sqrts, ~11 double divides, ~100 other FP64 instructions, a 24-byte Flux struct store; 201 "
+                     "MB read, 201 MB written; bound by FP64 throughput (the divides and square roots), DRAM (403 MB) "
+                     "close behind"),
+    TimingProbe("probe/mhd-cooling-subcycle-const", "probe-unseen218", "cool_subcycle", 1 << 24, P220_CL_BLOCK,
+                lambda n: -(-n // P220_CL_BLOCK), _p220_cl_args, source=P220_SOURCE,
+                symbols=lambda n, rng: {"c_loglam": _p220_cl_table(rng)},
+                note="optically thin radiative cooling (Rosen & Bregman's curve as a 161-entry __constant__ table of "
+                     "log10 Lambda, log T 1 .. 9) and photoelectric heating of a 4096 x 4096 slice of a "
+                     "supernova-driven ISM over a 0.3 Myr hydro step (n_H lognormal, median 0.46 cm^-3, sigma_ln 2: "
+                     "0.002 .. 150; T = P / k n_H with P / k 3000 K cm^-3, x30 in 5% shocked shells: 8% cold, 60% "
+                     "warm, 31% warm-hot, 1% hot; spatially correlated k^-3 fields), a thread a cell (65536 blocks of "
+                     "256): sub-steps of 10% of the cooling time until the step is covered, 1 .. 46 (mean 9.1, a "
+                     "warp's longest 10.8 on average: 84% of the lanes busy), each a log10f, 2 divides, floorf, 2 "
+                     "__constant__ loads at data-dependent indices (~7 distinct a warp: serialised), a powf, fminf / "
+                     "fmaxf and 2 fmas (~90 instructions: ~500M warp instructions in all); a float, a uint16 and a "
+                     "uint8 store, a shared atomicAdd on 4 phase counters (a warp's lanes mostly on one word), 4 "
+                     "global atomics a block; 134 MB read, 117 MB written; bound by issue of the sub-step loop, the "
+                     "divergent constant loads next"),
+]
+PROBES += UNSEEN218
+
+
 _BY_ID = {p.id: p for p in PROBES}
 
 
