@@ -240,13 +240,20 @@ def _mulhi(a, b, signed, bits):
         p = np.asarray(a).astype(np.int64 if signed else np.uint64) * np.asarray(b).astype(
             np.int64 if signed else np.uint64)
         return (p >> (32 if signed else np.uint64(32))).astype(np.int32 if signed else np.uint32)
-    a = np.asarray(a)
-    b = np.asarray(b)
-    out = [((int(x) * int(y)) >> 64) for x, y in zip(np.broadcast_to(a, np.broadcast(a, b).shape).ravel(),
-                                                       np.broadcast_to(b, np.broadcast(a, b).shape).ravel())]
-    dt = np.int64 if signed else np.uint64
-    return np.array([v & ((1 << 64) - 1) for v in out], np.uint64).view(dt) if not signed else \
-        np.array(out, dtype=object).astype(np.int64)
+    # 64 x 64 bits: the four 32 x 32-bit partial products in uint64 (each exact), their
+    # carries summed; signed: the unsigned high word less b where a < 0 and a where b < 0
+    shape = np.broadcast(np.asarray(a), np.asarray(b)).shape
+    ua = np.broadcast_to(np.asarray(a), shape).astype(np.int64 if signed else np.uint64).view(np.uint64).ravel()
+    ub = np.broadcast_to(np.asarray(b), shape).astype(np.int64 if signed else np.uint64).view(np.uint64).ravel()
+    m32, s32 = np.uint64(0xFFFFFFFF), np.uint64(32)
+    alo, ahi, blo, bhi = ua & m32, ua >> s32, ub & m32, ub >> s32
+    lh, hl = alo * bhi, ahi * blo
+    mid = ((alo * blo) >> s32) + (lh & m32) + (hl & m32)
+    hi = ahi * bhi + (lh >> s32) + (hl >> s32) + (mid >> s32)
+    if signed:
+        hi = hi - np.where(ua >> np.uint64(63), ub, np.uint64(0)) - np.where(ub >> np.uint64(63), ua, np.uint64(0))
+        return hi.view(np.int64).reshape(shape)
+    return hi.reshape(shape)
 
 
 # ------------------------------------------------------------------ half precision

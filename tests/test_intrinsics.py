@@ -412,3 +412,23 @@ def test_vector_atomic_add_matches_the_gpu(tmp_path):
     }'''
     same_bytes_on_gpu(src, tmp_path / "vatom.cu", "k", 4, 64,
                       [np.zeros(10, np.float32), np.zeros(8, np.float32), np.float32(0.5)])
+
+
+def test_mul64hi_is_the_high_word_of_the_128_bit_product():
+    """__umul64hi / __mul64hi against Python's integers, on the words' edges and random ones
+    (the emulator computes them from four 32 x 32-bit products)."""
+    edges = [0, 1, 2, (1 << 63) - 1, 1 << 63, (1 << 64) - 1, (1 << 32) - 1, 1 << 32, 0xDEADBEEFCAFEBABE]
+    rng = np.random.default_rng(5)
+    a = np.array(edges * len(edges) + rng.integers(0, 2**64, 119, dtype=np.uint64).tolist(), np.uint64)
+    b = np.array([e for e in edges for _ in edges] + rng.integers(0, 2**64, 119, dtype=np.uint64).tolist(),
+                 np.uint64)
+    src = '''extern "C" __global__ void k(const unsigned long long *a, const unsigned long long *b,
+                                     unsigned long long *u, long long *s) {
+        int t = blockIdx.x * blockDim.x + threadIdx.x;
+        u[t] = __umul64hi(a[t], b[t]);
+        s[t] = __mul64hi((long long)a[t], (long long)b[t]);
+    }'''
+    (_, _, u, s), _ = run(src, "k", 5, 40, [a, b, np.zeros(200, np.uint64), np.zeros(200, np.int64)])
+    sa, sb = a.view(np.int64), b.view(np.int64)
+    assert [int(x) for x in u] == [(int(p) * int(q)) >> 64 for p, q in zip(a, b)]
+    assert [int(x) for x in s] == [(int(p) * int(q)) >> 64 for p, q in zip(sa, sb)]
