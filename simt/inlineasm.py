@@ -2,7 +2,8 @@
 they mean.
 
 Students reach for inline PTX for a handful of things CUDA C spells differently or not
-at all: a special register (``mov.u32 %0, %%laneid;``, ``%%clock64``, ``%%tid.x``), a
+at all: a special register (``mov.u32 %0, %%laneid;``, ``%%clock64``, ``%%tid.x``) or a float's bits
+(``mov.b32 %0, %1;`` from an ``"f"`` operand to an ``"r"`` one), a
 non-coherent load (``ld.global.nc.f32 %0, [%1];``), a cache-hinted store, a fence or a
 barrier, a prefetch, and single integer instructions (``mul.hi``, ``brev``, ``popc``,
 ``prmt``, ``shf``).  ``translate`` rewrites each such statement, in place and keeping the
@@ -65,6 +66,12 @@ class Statement:
     operands: list[str]
     bound: list[str]
     text: str
+    kinds: list[str] = ()       # each bound operand's constraint letter: r, l, h, f, d
+
+    def kind(self, k: int) -> str:
+        """The constraint letter of operand k when it is a ``%n`` (else '')."""
+        m = re.fullmatch(r"\[?\s*%(\d+)\s*\]?", self.operands[k].strip())
+        return self.kinds[int(m.group(1))] if m and int(m.group(1)) < len(self.kinds) else ""
 
     def arg(self, k: int) -> str:
         """Operand k as C: ``%n`` -> its bound expression, ``%%reg`` -> the register's C."""
@@ -99,7 +106,16 @@ def _call(fn: str, n: int) -> Callable[[Statement], str]:
     return lambda s: f"{s.arg(0)} = {fn}({', '.join(s.arg(k) for k in range(1, n + 1))})"
 
 
+# mov between a float and an integer register copies the bits (mov.b32 %0, %1 with
+# "=r"(i) : "f"(x) is __float_as_uint(x))
+_BITS = {("r", "f"): "__float_as_uint", ("f", "r"): "__uint_as_float",
+         ("l", "d"): "__double_as_longlong", ("d", "l"): "__longlong_as_double"}
+
+
 def _mov(s: Statement) -> str:
+    view = _BITS.get((s.kind(0), s.kind(1)))
+    if view:
+        return f"{s.arg(0)} = {view}({s.arg(1)})"
     return f"{s.arg(0)} = ({s.ctype()}){s.arg(1)}"
 
 
@@ -143,7 +159,6 @@ def _const(c: str) -> Callable[[Statement], str]:
 INSTRUCTIONS: dict[tuple[str, ...], Callable[[Statement], str]] = {
     ("",): _const("((void)0)"),
     ("mov",): _mov,
-    ("cvt",): _mov,
     ("ld", "global", "nc"): _load("__ldg"),
     ("ld", "global"): _load("*"),
     ("ld", "global", "ca"): _load("__ldca"), ("ld", "global", "cg"): _load("__ldcg"),
@@ -203,17 +218,18 @@ def _split_top(s: str, sep: str) -> list[str]:
     return out
 
 
-def _operands(part: str) -> list[str]:
-    """``"=r"(lane), "l"(p)`` -> ``['lane', 'p']``."""
+def _operands(part: str) -> list[tuple[str, str]]:
+    """``"=r"(lane), "l"(p)`` -> ``[('lane', 'r'), ('p', 'l')]``: each operand's expression
+    and its constraint letter."""
     out = []
     for op in _split_top(part, ","):
         op = op.strip()
         if not op:
             continue
-        m = re.fullmatch(r'"[=+&]*[a-zA-Z]+"\s*\((.*)\)', op, re.S)
+        m = re.fullmatch(r'"[=+&]*([a-zA-Z]+)"\s*\((.*)\)', op, re.S)
         if not m:
             raise _Unsupported(f"operand {op!r}")
-        out.append(m.group(1).strip())
+        out.append((m.group(2).strip(), m.group(1)[-1]))
     return out
 
 
@@ -226,14 +242,13 @@ def _statement(inside: str) -> Statement:
         return Statement(("",), None, [], [], "")
     if len(instrs) != 1 or template.lstrip().startswith("{"):
         raise _Unsupported("more than one instruction" if len(instrs) > 1 else "a { } block")
-    bound = _operands(parts[1]) if len(parts) > 1 else []
-    bound += _operands(parts[2]) if len(parts) > 2 else []
+    ops = (_operands(parts[1]) if len(parts) > 1 else []) + (_operands(parts[2]) if len(parts) > 2 else [])
     head, _, rest = instrs[0].partition(" ")
     words = head.split(".")
     ptx_type = words[-1] if words[-1] in PTX_TYPES else None
     opcode = tuple(words[:-1] if ptx_type else words)
     operands = _split_top(rest, ",") if rest.strip() else []
-    return Statement(opcode, ptx_type, operands, bound, instrs[0])
+    return Statement(opcode, ptx_type, operands, [e for e, _ in ops], instrs[0], [k for _, k in ops])
 
 
 def _rewrite(s: Statement) -> str:
@@ -268,7 +283,7 @@ def translate(text: str, filename: str, coord_of) -> str:
             c = _rewrite(_statement(text[m.end():i]))
         except _Unsupported as e:
             raise CompileError(f"inline PTX asm is outside simt's subset ({e}): simt reads one "
-                               "instruction an asm statement, of mov/cvt from registers and special "
+                               "instruction an asm statement, of mov from registers and special "
                                "registers (%%laneid, %%clock64, %%tid.x, ...), ld.global[.nc], "
                                "st.global, mul.hi, mul.wide, brev, popc, clz, prmt, shf, membar, "
                                "fence, bar.sync and prefetch", coord_of(text, m.start(), filename))

@@ -110,6 +110,25 @@ def test_loads_alu_and_stores_compute_what_the_instructions_do():
     assert m["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"] == 3 * (8 + 1 + 1)
 
 
+def test_mov_between_float_and_integer_registers_copies_the_bits():
+    src = r'''extern "C" __global__ void k(const float *x, unsigned *u, float *f, unsigned long long *l) {
+        int t = threadIdx.x;
+        unsigned b; float back; unsigned long long db; unsigned n;
+        asm("mov.b32 %0, %1;" : "=r"(b) : "f"(x[t]));
+        asm("mov.b32 %0, %1;" : "=f"(back) : "r"(b ^ 0x80000000u));
+        asm("mov.b64 %0, %1;" : "=l"(db) : "d"((double)x[t]));
+        asm("mov.u32 %0, %1;" : "=r"(n) : "r"(b >> 23));
+        u[2 * t] = b; u[2 * t + 1] = n; f[t] = back; l[t] = db;
+    }'''
+    x = np.array([1.5, -2.0, 0.0, 3.1415927], np.float32)
+    (_, u, f, l), _ = run(src, "k", 1, 4, [x, np.zeros(8, U32), np.zeros(4, np.float32), np.zeros(4, U64)])
+    bits = x.view(U32)
+    assert u[0::2].tolist() == bits.tolist()
+    assert u[1::2].tolist() == (bits >> 23).tolist()
+    assert f.tolist() == (-x).tolist()
+    assert l.tolist() == x.astype(np.float64).view(U64).tolist()
+
+
 def test_an_asm_statement_over_lines_keeps_later_errors_on_their_lines():
     src = ('extern "C" __global__ void k(unsigned *o) {\n'
            '    unsigned l;\n'
