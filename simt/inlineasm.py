@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .errors import CompileError
+from .templates import skip_string
 
 # a PTX type suffix -> the C type of a value of it
 PTX_TYPES = {
@@ -65,7 +66,6 @@ class Statement:
     ptx_type: str | None
     operands: list[str]
     bound: list[str]
-    text: str
     kinds: list[str] = ()       # each bound operand's constraint letter: r, l, h, f, d
 
     def kind(self, k: int) -> str:
@@ -194,28 +194,33 @@ _STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 
 def _split_top(s: str, sep: str) -> list[str]:
     """s split at ``sep`` outside parentheses, brackets and string literals."""
-    out, depth, cur, i = [], 0, [], 0
+    out, depth, start, i = [], 0, 0, 0
     while i < len(s):
         c = s[i]
         if c == '"':
-            j = i + 1
-            while j < len(s) and s[j] != '"':
-                j += 2 if s[j] == "\\" else 1
-            cur.append(s[i:j + 1])
-            i = j + 1
+            i = skip_string(s, i)
             continue
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
+        depth += (c in "([{") - (c in ")]}")
         if c == sep and depth == 0:
-            out.append("".join(cur))
-            cur = []
-        else:
-            cur.append(c)
+            out.append(s[start:i])
+            start = i + 1
         i += 1
-    out.append("".join(cur))
+    out.append(s[start:])
     return out
+
+
+def _close_paren(text: str, i: int) -> int:
+    """Index of the ``)`` matching the ``(`` at i, string literals skipped."""
+    depth = 0
+    while i < len(text):
+        if text[i] == '"':
+            i = skip_string(text, i)
+            continue
+        depth += (text[i] == "(") - (text[i] == ")")
+        if depth == 0:
+            return i
+        i += 1
+    return i
 
 
 def _operands(part: str) -> list[tuple[str, str]]:
@@ -239,7 +244,7 @@ def _statement(inside: str) -> Statement:
                        for m in _STRING.finditer(parts[0]))
     instrs = [i.strip() for i in template.split(";") if i.strip()]
     if not instrs:             # asm volatile("" ::: "memory"): a compiler barrier, no code
-        return Statement(("",), None, [], [], "")
+        return Statement(("",), None, [], [])
     if len(instrs) != 1 or template.lstrip().startswith("{"):
         raise _Unsupported("more than one instruction" if len(instrs) > 1 else "a { } block")
     ops = (_operands(parts[1]) if len(parts) > 1 else []) + (_operands(parts[2]) if len(parts) > 2 else [])
@@ -248,7 +253,7 @@ def _statement(inside: str) -> Statement:
     ptx_type = words[-1] if words[-1] in PTX_TYPES else None
     opcode = tuple(words[:-1] if ptx_type else words)
     operands = _split_top(rest, ",") if rest.strip() else []
-    return Statement(opcode, ptx_type, operands, [e for e, _ in ops], instrs[0], [k for _, k in ops])
+    return Statement(opcode, ptx_type, operands, [e for e, _ in ops], [k for _, k in ops])
 
 
 def _rewrite(s: Statement) -> str:
@@ -265,19 +270,7 @@ def translate(text: str, filename: str, coord_of) -> str:
     for m in _ASM.finditer(text):
         if m.start() < last:
             continue
-        depth, i = 0, m.end() - 1
-        while i < len(text):
-            if text[i] == '"':
-                i += 1
-                while i < len(text) and text[i] != '"':
-                    i += 2 if text[i] == "\\" else 1
-            elif text[i] == "(":
-                depth += 1
-            elif text[i] == ")":
-                depth -= 1
-                if depth == 0:
-                    break
-            i += 1
+        i = _close_paren(text, m.end() - 1)
         span = text[m.start():i + 1]
         try:
             c = _rewrite(_statement(text[m.end():i]))
