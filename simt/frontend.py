@@ -43,7 +43,8 @@ import io
 import re
 from pathlib import Path
 
-from . import classes, coop, enums, hostcode, inlineasm, lambdas, namespaces, smem_struct
+from . import (classes, coop, cstring, enums, hostcode, inlineasm, lambdas, limits, namespaces, rangefor,
+               smem_struct)
 from .ctypes_ import FUNCTIONAL_CASTS, TYPEDEFS
 from .errors import CompileError, Coord, UsageError
 from .templates import close_paren, skip_string, split_spans
@@ -212,6 +213,9 @@ _CPP_WORDS = [
      + ", which name CUDA's own device functions)"),
     (re.compile(r"\w::\w"), "C++ scope (::) is outside the subset"),
     (re.compile(r"\b(?:new|delete)\b\s*[\w\[]"), "C++ new/delete are outside the subset"),
+    (re.compile(r"\b(?:malloc|calloc|realloc|free)\s*\("), "malloc and free in device code (the "
+     "device heap) are outside simt's subset: allocate on the host (cudaMalloc) and pass the "
+     "pointer, or use a local array or shared memory"),
     (re.compile(r"\b(?:__nv_bfloat162|nv_bfloat162|__nv_bfloat16_raw)\b"), "__nv_bfloat162 and "
      "__nv_bfloat16_raw (cuda_bf16.h) are not supported yet; use __nv_bfloat16 one value at a "
      "time (__ushort_as_bfloat16(bits) makes one from its bits)"),
@@ -490,6 +494,9 @@ def rewrite_cuda(text: str, filename: str) -> str:
     text = re.sub(r"\b__restrict__\b", "restrict    ", text)
     text = re.sub(r"\b__restrict\b", "restrict  ", text)
     text = re.sub(r"\bnullptr\b", "0      ", text)
+    # C++17's if constexpr: both branches are read (they must both be valid for the types
+    # at hand, which C++ asks only of the one taken in a template); the test is the same
+    text = re.sub(r"\bif(\s+)constexpr\b", lambda m: "if" + m.group(1) + " " * 9, text)
 
     def blank_call(word: str, s: str) -> str:
         while True:
@@ -589,9 +596,11 @@ def parse(text: str, filename: str = "<kernel>", requests=()):
     from .templates import Expander
 
     Unit = _unit_class()
-    pre, host = hostcode.blank(std_functions(digit_separators(preprocess(text, filename))))
+    pre = limits.rewrite(std_functions(digit_separators(preprocess(text, filename))), filename, _coord_of)
+    pre, host = hostcode.blank(pre)
+    pre = rangefor.rewrite(pre, filename, _coord_of)
     host_names = {name: (kind, _coord_of(pre, pos, filename)) for kind, name, pos in host}
-    pre = namespaces.rewrite(coop.rewrite(pre, filename), filename)
+    pre = namespaces.rewrite(coop.rewrite(cstring.rewrite(pre, filename), filename), filename)
     pre = smem_struct.rewrite(pre, filename)
     pre, enum_names = enums.rewrite(pre, filename)
     expander = Expander(pre, filename, enum_names)
