@@ -815,7 +815,8 @@ class Machine:
                     ok = _TRUE          # the whole warp group stays inside one allocation
                 else:
                     k = np.searchsorted(starts, a, side="right") - 1
-                    ok = (k >= 0) & (a + size <= ends[np.maximum(k, 0)])
+                    ok = ((k >= 0) & (a + size <= ends[np.maximum(k, 0)]) if len(ends)
+                          else np.zeros(a.shape, bool))         # no allocation at all
                 byte = a - GLOBAL_BASE
             elif space == "shared":
                 if a_lo - SHARED_BASE >= 0 and a_hi - SHARED_BASE + size <= self.S:

@@ -56,6 +56,18 @@ def test_out_of_bounds_names_thread_block_line_and_distance():
     assert "1 bytes after the end of" in msg and "400 bytes" in msg
 
 
+def test_null_pointer_read_with_no_allocation_at_all_is_memcheck_not_a_crash():
+    """A struct whose pointer member is left 0 (what ``--arg '{n=200}'`` gives), in a
+    launch with no array argument: memcheck's report, not an IndexError."""
+    src = ('struct P { int n; const float *x; float *y; };\n'
+           '__global__ void k(P p) {\n  int i = threadIdx.x;\n  if (i < p.n) p.y[i] = p.x[i];\n}')
+    with pytest.raises(simt.LaunchError) as e:
+        run(src, "k", 1, 32, [(np.int32(8), 0, 0)])
+    msg = str(e.value)
+    assert msg.startswith("t.cu:4:25:") and e.value.tool == "memcheck", msg
+    assert "address 0x0 is not inside any allocation" in msg
+
+
 def test_shared_out_of_bounds():
     src = '__global__ void k(int *a) {\n  __shared__ int s[32];\n  s[threadIdx.x + 1] = 1;\n  a[0] = s[0];\n}'
     with pytest.raises(simt.LaunchError) as e:
