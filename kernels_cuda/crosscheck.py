@@ -374,7 +374,7 @@ def set_module_vars(dev, source: str, module_vars: dict, symbols: dict) -> dict:
 
 def real_launch(source: str, kernel: str, grid, block, args: Sequence, shared_mem: int = 0,
                 warmup: int = 3, repeat: int = 20, symbols: dict | None = None,
-                module_vars: dict | None = None) -> tuple[RealRow, list, dict]:
+                module_vars: dict | None = None, params=None) -> tuple[RealRow, list, dict]:
     """``simt run FILE.cu --kernel K ... --real``: one launch of a user's kernel, timed.
 
     ``args``: host values in parameter order: numpy arrays for pointers (copied to the
@@ -383,13 +383,29 @@ def real_launch(source: str, kernel: str, grid, block, args: Sequence, shared_me
     ``module_vars`` (``simt.Module.globals``): the file's ``__constant__``/``__device__``
     variables, set to their initializers (or to ``symbols[name]``) before the launch and
     returned, read back after it, as the third item.  Throughput counts every array
-    argument once (read or written) and one element per thread of the grid.
+    argument once (read or written) and one element per thread of the grid.  With
+    ``params`` (the kernel's, ``simt.Module``'s), a struct given as a tuple, list or dict
+    may hold numpy arrays for pointer members (``simt.byvalue.map_pointers``): each is
+    copied to the device and its member points to it; ``after`` then holds, for that
+    argument, the list of those arrays after the launch.
     """
     from kernels_cuda.cupy_backend import CupyBackend, copy_bandwidth, device_name, throughput
     from simt.launch import LaunchConfig
 
     dev = CupyBackend(timed=True, warmup=warmup, repeat=repeat)
     dargs = [dev.to_device(a) if isinstance(a, np.ndarray) and a.ndim > 0 else a for a in args]
+    members: dict[int, list] = {}
+    for k, (p, a) in enumerate(zip(params or (), args)):
+        if p.fields is not None and isinstance(a, (tuple, list, dict)):
+            from simt import byvalue
+            got = members[k] = []
+
+            def up(x, mt, path, got=got):
+                if isinstance(x, np.ndarray):
+                    got.append((x, dev.to_device(x)))
+                    return got[-1][1]
+                return x
+            dargs[k] = byvalue.map_pointers(p.ctype, a, up)
     cfg = LaunchConfig.of(grid, block, shared_mem)
     row = RealRow(f"{source}:{kernel}", kernel, cfg.threads, device_name())
     dev.module(source, kernel)          # a template instance: compiled before globals are set
@@ -403,6 +419,8 @@ def real_launch(source: str, kernel: str, grid, block, args: Sequence, shared_me
         tp["elements_per_s"], tp["gb_per_s"], tp["frac_copy_bw"])
     after = [(dev.to_host(d).view(a.dtype).reshape(a.shape) if a.dtype.names else dev.to_host(d))  # structs: bytes
              if isinstance(a, np.ndarray) and a.ndim > 0 else None for a, d in zip(args, dargs)]
+    for k, got in members.items():
+        after[k] = [dev.to_host(d).view(x.dtype).reshape(x.shape) for x, d in got]
     return row, after, {n: dev.to_host(g) for n, g in gvars.items()}
 
 

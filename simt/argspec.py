@@ -317,8 +317,9 @@ def record(spec: str) -> tuple[str | None, list | dict]:
             if i < len(body) and body[i] == "{":
                 val, i = group(i)
             else:
-                j = i
-                while j < len(body) and body[j] not in ",{}":
+                j, depth = i, 0       # a pointer member's array spec: float32[4]=uniform(0,1)
+                while j < len(body) and (depth or body[j] not in ",{}"):
+                    depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(body[j], 0)
                     j += 1
                 val, i = body[i:j].strip(), j
                 if not val:

@@ -30,7 +30,7 @@ from .ctypes_ import Array, Pointer, Vector, record_dtype
 from .errors import UsageError
 from .lower import _agg, _leaves, _members
 
-__all__ = ["record_dtype", "pack", "leaf_values", "example"]
+__all__ = ["record_dtype", "pack", "map_pointers", "leaf_values", "example"]
 
 
 def example(t) -> str:
@@ -60,6 +60,30 @@ def pack(t, value, where: str, spec: str | None = None, pointer=None) -> np.void
     for off, x in _flatten(t, value, where, "", 0, spec, pointer):
         buf[off:off + x.itemsize] = np.frombuffer(x.tobytes(), np.uint8)
     return buf.view(dt)[0]
+
+
+def map_pointers(t, v, fn, path: str = ""):
+    """``v`` (a value of ``t`` as ``pack`` takes it: nested tuples, lists and dicts) with
+    each pointer member's value ``x`` replaced by ``fn(x, member_type, path)`` (``path``:
+    ``x``, ``inner.x``, ``ptrs[2]``); what ``pack`` would reject is left for it to name."""
+    if v is None:
+        return None
+    if isinstance(t, Pointer):
+        return fn(v, t, path)
+    if isinstance(t, Array):
+        if isinstance(v, (list, tuple)):
+            return [map_pointers(t.elem, e, fn, f"{path}[{k}]") for k, e in enumerate(v)]
+        return v
+    if not (isinstance(t, T.Union) or _agg(t)) or isinstance(t, Vector):
+        return v
+    mem = [(n, mt) for n, mt, *_ in (t.members if isinstance(t, T.Union) else _members(t))]
+    pre = f"{path}." if path else ""
+    if isinstance(v, dict):
+        types = dict(mem)
+        return {n: map_pointers(types[n], x, fn, pre + n) if n in types else x for n, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [map_pointers(mt, x, fn, pre + n) for (n, mt), x in zip(mem, v)] + list(v[len(mem):])
+    return v
 
 
 def leaf_values(t, rec) -> list:
@@ -170,8 +194,8 @@ def _leaf(mt, x, where, path, spec, pointer):
         if x is None or (isinstance(x, str) and x.strip() in ("0", "NULL", "nullptr")):
             return np.int64(0)
         if isinstance(x, str):
-            raise UsageError(f"{where}: {what} is a pointer; the command line can only give it 0 "
-                             "(NULL): pass the struct from Python to point it at a device array")
+            raise UsageError(f"{where}: {what} is a pointer: give it 0 (NULL), an array spec on "
+                             "the command line (float32[1024]=zeros), or a device array from Python")
         if isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)):
             return np.int64(int(x))
         if pointer is not None:

@@ -289,7 +289,12 @@ def test_cli_struct_from_npy(cu, capsys, tmp_path):
     ("pad", ["float64[8]=zeros", "{1,2,3}", "{1}"],
      "argument 3 (int *size) of pad is not a struct passed by value"),
     ("vec", ["float32[8]=zeros", "{1,2,3}"], "float4 has 4 members (x, y, z, w), got 3 values"),
-    ("job", ["{{},1,2}"], "member out (float *) is a pointer; the command line can only give it 0"),
+    ("job", ["{{},1,2}"], "member out (float *) is a pointer: give an array such as float32[1024]=zeros, "
+                          "not '1'"),
+    ("job", ["{out=int32[8]=zeros, n=8}"], "member out (float *) points to float32, but "
+                                           "'int32[8]=zeros' gives int32 values"),
+    ("job", ["{out=float32[8]=bogus, n=8}"], "argument 1 (struct Job j) of job, member out (float *): "
+                                             "bad argument spec 'float32[8]=bogus'"),
 ])
 def test_cli_errors(cu, capsys, kernel, specs, msg):
     argv = ["run", cu, "--kernel", kernel, "--grid", 1, "--block", 8]
@@ -299,6 +304,37 @@ def test_cli_errors(cu, capsys, kernel, specs, msg):
     assert rc == 2
     assert err.startswith("simt: error: ") and msg in err and "Traceback" not in err
     assert err.count("\n") == 1
+
+
+def test_cli_pointer_members_take_array_specs(cu, capsys, tmp_path):
+    """``{..., out=float32[8]=zeros}``: the array is made, copied to the device and pointed
+    at; the report lists it as ``j.out`` and --out saves it."""
+    spec = "{body={in={a=1,b=2},v={0,0,0,3}}, out=float32[8]=full(-1), n=6}"
+    rc, out, err = cli(capsys, "run", cu, "--kernel", "job", "--grid", 1, "--block", 8,
+                       "--arg", spec, "--json", "--out", f"j.out={tmp_path / 'o.npy'}")
+    assert rc == 0, err
+    arrays = json.loads(out)["arrays"]
+    assert [a["name"] for a in arrays] == ["j.out"]
+    assert arrays[0]["first"] == [3.0 * i + 2 for i in range(6)] + [-1.0, -1.0]
+    assert arrays[0]["changed"] and arrays[0]["spec"] == "float32[8]=full(-1)"
+    assert np.load(tmp_path / "o.npy").tolist() == arrays[0]["first"]
+    # a spec whose initializer has commas inside the braces
+    rc, out, err = cli(capsys, "run", cu, "--kernel", "job", "--grid", 1, "--block", 8,
+                       "--arg", "{{}, float32[8]=uniform(2,3), 0}", "--json")
+    assert rc == 0, err
+    a = json.loads(out)["arrays"][0]
+    assert not a["changed"] and 2 <= a["min"] and a["max"] < 3
+
+
+def test_tui_session_takes_pointer_members_too(cu):
+    """The TUI's session builds the launch as ``run`` does: the member's array on the device."""
+    from tui.session import Options, open_session
+    s = open_session(str(cu), Options(kernel="job", grid="1", block="8",
+                                      args=("{body={in={a=0,b=1},v={0,0,0,2}}, out=float32[8]=zeros, n=8}",)))
+    assert s.error is None
+    s.stepper.run_until(lambda e: False, max_steps=100_000)
+    assert s.stepper.done and s.stepper.error is None
+    assert s.spec.args[0]["out"].get().tolist() == [2.0 * i + 1 for i in range(8)]
 
 
 def test_cli_scalar_parameter_given_a_struct(tmp_path, capsys):
@@ -361,3 +397,11 @@ def test_struct_parameters_match_the_gpu(tmp_path):
     gout = cupy.zeros(64, np.float32)
     be.launch(str(path), "job", 1, 64, [({"in": (0, 7), "v": (0, 0, 0, 1.25)}, gout, 50)])
     assert cupy.asnumpy(gout).tobytes() == out.get().tobytes()
+
+    # --real's path for a pointer member given an array on the command line
+    o = dev.to_device(np.full(64, -1, np.float32))
+    fn("job").launch(dev, simt.LaunchConfig.of(1, 64), [({"in": (3, 7), "v": (0, 0, 0, 0.75)}, o, 40)])
+    job = ({"in": (3, 7), "v": (0, 0, 0, 0.75)}, np.full(64, -1, np.float32), 40)
+    _, after, _ = crosscheck.real_launch(str(path), "job", 1, 64, [job], repeat=1,
+                                         params=fn("job").params)
+    assert after[0][0].tobytes() == o.get().tobytes()

@@ -19,8 +19,8 @@ Contracts with the other parts:
   args=(), seed=0, policy=None, n=None, sanitize=True, step_budget=None, launch=0,
   real=False) -> textual.app.App`` (``launch`` is 0-based; ``--launch`` on the command line is
   1-based); the CLI passes only the keywords the function accepts and calls ``.run()``.
-* ``tui/session.py`` reuses ``_is_file_target``, ``_recording_backend``, ``_load_kernel``
-  and ``_build_args``: keep their signatures.
+* ``tui/session.py`` reuses ``_is_file_target``, ``_recording_backend``, ``_load_kernel``,
+  ``_build_args`` and ``_device_args``: keep their signatures.
 * ``kernels_cuda.cupy_backend.available() -> (bool, reason)`` and ``CupyBackend()``
   implementing ``kernels_cuda.backend.Backend``; per-launch device times are read from
   ``CupyBackend.launches`` (items with an ``ms`` key or attribute) when present.
@@ -121,7 +121,8 @@ def _parser() -> argparse.ArgumentParser:
                             "int32[1]=zeros, int32[4096]=arange, ones, full(v), "
                             "uniform(lo,hi), normal, [1,2,3], @file.npy; a struct passed by "
                             "value: {0.5,1024} (members in order), {alpha=0.5,n=1024} "
-                            "(by name, the rest zero), Params={...}, nested braces")
+                            "(by name, the rest zero), Params={...}, nested braces; a pointer "
+                            "member takes an array: {n=1024,x=float32[1024]=uniform}")
         g.add_argument("--symbol", action="append", default=None, metavar="NAME=VALUE", dest="symbols",
                        help="set one of the file's __constant__ or __device__ variables before the "
                             "launch (cudaMemcpyToSymbol): mask=[1,2,1], w=uniform, t=@t.npy, "
@@ -691,7 +692,7 @@ def _build_args(args, fn, name):
         where = f"argument {i} ({_param_decl(p)}) of {name}"
         sdt = getattr(p, "dtype", None)
         if getattr(p, "fields", None) is not None:          # a struct or vector by value
-            values.append(_record_arg(text, p, where))
+            values.append(_record_arg(text, p, where, rng))
             continue
         if argspec.is_record(text):
             if p.is_pointer:
@@ -886,12 +887,27 @@ def _load_npy(path: str, where: str):
         raise _usage(f"{where}: cannot load {path}: {e}") from None
 
 
-def _record_arg(text: str, p, where: str):
+class _StructValue:
+    """A struct argument some of whose pointer members are arrays given by --arg specs
+    (``{n=1024, x=float32[1024]=uniform}``): ``value`` as ``simt.byvalue.pack`` takes it,
+    each such array (numpy) where its spec was; ``members``: (path, spec, array) of each,
+    in ``byvalue.map_pointers``'s order."""
+
+    def __init__(self, value, members):
+        self.value, self.members = value, members
+
+
+def _record_arg(text: str, p, where: str, rng):
     """A struct or vector passed by value (numpy structured scalar, ``simt.byvalue``):
     ``{0.5,1024}`` (every member in order), ``{alpha=0.5,n=1024}`` (by name, the others
     zero), nested braces for nested members, ``Params={...}`` (the struct's name first) or
-    ``@value.npy`` (a numpy structured scalar or one-element array with the same members)."""
+    ``@value.npy`` (a numpy structured scalar or one-element array with the same members).
+    A pointer member takes an array spec (``x=float32[1024]=uniform``): the struct then
+    comes back as a ``_StructValue`` holding the arrays, each copied to the device and
+    pointed at by its member at the launch."""
     from simt import argspec, byvalue
+    from simt.ctypes_ import Scalar
+    from simt.errors import UsageError
 
     t = text.strip()
     if t.startswith("@"):
@@ -899,16 +915,42 @@ def _record_arg(text: str, p, where: str):
         if not value.dtype.names:
             raise _usage(f"{where} is a {p.ctype} passed by value; {t[1:]} holds {value.dtype} "
                          "values, not a numpy structured value")
-    elif not argspec.is_record(t):
+        return byvalue.pack(p.ctype, value, where, spec=text)
+    if not argspec.is_record(t):
         raise _usage(f"{where} is a {p.ctype} passed by value: give its members in braces, e.g. "
                      f"{byvalue.example(p.ctype)}, not {text!r}")
-    else:
-        tname, value = argspec.record(t)
-        from simt.ctypes_ import TYPEDEFS
-        if tname is not None and tname != p.ctype.name and TYPEDEFS.get(tname) != p.ctype:
-            raise _usage(f"{where} is a {p.ctype}, not {tname}: write {p.ctype.name}={{...}} or "
-                         "just the braces")
-    return byvalue.pack(p.ctype, value, where, spec=text)
+    tname, value = argspec.record(t)
+    from simt.ctypes_ import TYPEDEFS
+    if tname is not None and tname != p.ctype.name and TYPEDEFS.get(tname) != p.ctype:
+        raise _usage(f"{where} is a {p.ctype}, not {tname}: write {p.ctype.name}={{...}} or "
+                     "just the braces")
+    members = []
+
+    def build(x, mt, path):
+        if not isinstance(x, str) or x.strip() in ("0", "NULL", "nullptr"):
+            return x
+        label = f"{where}, member {path} ({mt})"
+        pdt = mt.base.dtype if isinstance(mt.base, Scalar) else None
+        if pdt is None and str(mt.base) != "void":
+            raise _usage(f"{label} points to {mt.base}: the command line gives a pointer member "
+                         "an array of numbers (pass the struct from Python for others)")
+        try:
+            spec = argspec.parse(x, default_dtype=pdt)
+            arr = spec.build(rng, base_dir=Path.cwd()) if spec.is_array else None
+        except UsageError as e:
+            raise _usage(f"{label}: {e.message}") from None
+        if arr is None:
+            raise _usage(f"{label} is a pointer: give an array such as "
+                         f"{pdt.name if pdt is not None else 'float32'}[1024]=zeros, not {x!r}")
+        if pdt is not None and arr.dtype != pdt:
+            raise _usage(f"{label} points to {pdt.name}, but {x!r} gives {arr.dtype.name} values; "
+                         f"write {pdt.name}[...] instead")
+        members.append((path, x, arr))
+        return arr
+
+    value = byvalue.map_pointers(p.ctype, value, build)
+    packed = byvalue.pack(p.ctype, value, where, spec=text, pointer=lambda a, w: 0)
+    return _StructValue(value, members) if members else packed
 
 
 def _param_dtype(p):
@@ -965,7 +1007,8 @@ def _run_file(args) -> int:
     path, mod, fn, name, cfg = _load_kernel(args)
     params, specs, values = _build_args(args, fn, name)
     syms = _build_symbols(args, mod, path)
-    outs = _parse_outs(args, params, list(mod.globals))
+    members = _member_labels(params, values)
+    outs = _parse_outs(args, params, list(mod.globals) + members)
     if args.real:
         return _run_file_real(args, path, mod, name, cfg, params, specs, values, syms, outs, t0)
 
@@ -973,7 +1016,7 @@ def _run_file(args) -> int:
     from simt.errors import LaunchError
 
     dev = simt.Device()
-    dargs = [dev.to_device(v) if p.is_pointer else v for p, v in zip(params, values)]
+    dargs, on_device = _device_args(params, values, dev.to_device)
     for sym, v in syms.items():
         mod.get_global(dev, sym).set(v)
     policy = args.policy or "lockstep"
@@ -1025,6 +1068,8 @@ def _run_file(args) -> int:
             _save(outs[i], after)
             item["saved_to"] = str(outs[i])
         arrays.append(item)
+    arrays += _member_items(params, values, [None if d is None else [np.asarray(x.get()) for x in d]
+                                             for d in on_device], outs)
     arrays += _symbol_items(mod, syms, {n: mod.get_global(dev, n).get() for n in mod.globals}, outs)
     report["arrays"] = arrays
     report["elapsed_s"] = round(time.perf_counter() - t0, 4)
@@ -1032,6 +1077,57 @@ def _run_file(args) -> int:
     if error is not None:
         raise error
     return 0
+
+
+def _device_args(params, values, to_device) -> tuple[list, list]:
+    """The launch's arguments from ``_build_args``' values: each array through
+    ``to_device``, and so is each array a struct's pointer member was given
+    (``_StructValue``; the backend packs the struct with their addresses).  Returns the
+    arguments and, per parameter, the device arrays of its members (None for others)."""
+    import numpy as np
+    from simt import byvalue
+
+    dargs, members = [], []
+    for p, v in zip(params, values):
+        if isinstance(v, _StructValue):
+            got = {}
+
+            def up(x, mt, path, got=got):
+                if isinstance(x, np.ndarray):
+                    got[path] = to_device(x)
+                    return got[path]
+                return x
+            dargs.append(byvalue.map_pointers(p.ctype, v.value, up))
+            members.append([got[path] for path, _, _ in v.members])
+        else:
+            dargs.append(to_device(v) if p.is_pointer else v)
+            members.append(None)
+    return dargs, members
+
+
+def _member_labels(params, values) -> list:
+    """``p.x`` for each pointer member given an array (``_StructValue``): names for --out."""
+    return [f"{p.name}.{path}" for p, v in zip(params, values) if isinstance(v, _StructValue)
+            for path, _, _ in v.members]
+
+
+def _member_items(params, values, afters, outs) -> list:
+    """The summaries of the arrays struct members point to (``p.x``), after the launch
+    (``afters``: per parameter, the member arrays in ``_StructValue.members``' order)."""
+    from types import SimpleNamespace
+
+    items = []
+    for p, v, after in zip(params, values, afters):
+        if not isinstance(v, _StructValue) or after is None:
+            continue
+        for (path, spec, before), a in zip(v.members, after):
+            label = f"{p.name}.{path}"
+            item = _array_summary(SimpleNamespace(name=label, ctype=f"{p.ctype} member"), spec, before, a)
+            if label in outs:
+                _save(outs[label], a)
+                item["saved_to"] = str(outs[label])
+            items.append(item)
+    return items
 
 
 def _array_summary(p, spec, before, after) -> dict:
@@ -1127,8 +1223,9 @@ def _run_file_real(args, path, mod, name, cfg, params, specs, values, syms, outs
     from kernels_cuda import crosscheck
 
     row, after, after_syms = crosscheck.real_launch(
-        str(path.resolve()), name, cfg.grid, cfg.block, values, cfg.shared_mem,
-        repeat=args.repeat, symbols=syms, module_vars=mod.globals)
+        str(path.resolve()), name, cfg.grid, cfg.block,
+        [v.value if isinstance(v, _StructValue) else v for v in values], cfg.shared_mem,
+        repeat=args.repeat, symbols=syms, module_vars=mod.globals, params=params)
     arrays = []
     for i, (p, spec, before, a) in enumerate(zip(params, specs, values, after)):
         if p.is_pointer and a is not None:
@@ -1138,6 +1235,7 @@ def _run_file_real(args, path, mod, name, cfg, params, specs, values, syms, outs
                 _save(outs[i], a)
                 item["saved_to"] = str(outs[i])
             arrays.append(item)
+    arrays += _member_items(params, values, after, outs)
     arrays += _symbol_items(mod, syms, after_syms, outs)
     report = _real_dict(row, id=f"{path}:{name}", file=str(path), kernel=name,
                         signature=_signature(name, params), seed=args.seed, arrays=arrays,

@@ -187,7 +187,7 @@ def _load_file(target: str, o: Options) -> Session:
     params, specs, values = cli._build_args(ns, fn, name)
     syms = cli._build_symbols(ns, mod, path)
     dev = simt.Device()
-    dargs = [dev.to_device(v) if p.is_pointer else v for p, v in zip(params, values)]
+    dargs, _ = cli._device_args(params, values, dev.to_device)
     for sym, v in syms.items():
         mod.get_global(dev, sym).set(v)
     s.title = f"{path.name}: {fn.signature() if hasattr(fn, 'signature') else name}"
@@ -354,7 +354,7 @@ def measure_launch(s: Session, repeat: int = 10) -> float | None:
     from kernels_cuda.crosscheck import set_module_vars
 
     syms = cli._build_symbols(ns, mod, path)
-    dargs = [be.to_device(v) if p.is_pointer else v for p, v in zip(params, values)]
+    dargs, _ = cli._device_args(params, values, be.to_device)
     source = str(Path(spec.source).resolve())
     set_module_vars(be, source, mod.globals, syms)
     be.launch(source, name, cfg.grid, cfg.block, dargs, cfg.shared_mem)
