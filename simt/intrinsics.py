@@ -19,6 +19,7 @@ from pycparser import c_ast
 from .ctypes_ import Pointer, Scalar, usual_arith
 from .ir import Const, Op
 from .ops import PRINTF_CONVERSION
+from .rounding import ROUNDING
 from .simd import SIMD_ARITY
 
 
@@ -1016,3 +1017,26 @@ for _n in _BF16:
     _prev = INTRINSICS.get(_n)
     INTRINSICS[_n] = Spec("bf16", True, _lower_bf16) if _prev is None else \
         Spec(_prev.kind, _prev.pure, _bf16_overloads(_prev))
+
+
+# the intrinsics with a rounding mode in their name (``simt.rounding``) not above
+_KIND_TYPE = {"f": T.FLOAT, "d": T.DOUBLE, "i": T.INT, "u": T.UINT, "l": T.LLONG, "L": T.ULLONG}
+
+
+def _rounding(b, name, args, node, want):
+    kinds, rdt, _ = ROUNDING[name]
+    _nargs(b, name, args, node, len(kinds))
+    vals = [b.rvalue(a) for a in args]
+    if not all(isinstance(v.ctype, Scalar) for v in vals):
+        raise _no_overload(b, name, vals, node)
+    ops = [b.convert(v, _KIND_TYPE[k], a).op for v, k, a in zip(vals, kinds, args)]
+    rt = {np.float32: T.FLOAT, np.float64: T.DOUBLE, np.int32: T.INT, np.uint32: T.UINT,
+          np.int64: T.LLONG, np.uint64: T.ULLONG}[rdt]
+    d = b.reg(rt.dtype)
+    b.emit(Op.CALL, node, dst=d, args=tuple(ops), sub=name)
+    return _val(rt, d)
+
+
+for _n in ROUNDING:
+    if _n not in INTRINSICS:
+        INTRINSICS[_n] = Spec("math", True, _rounding)

@@ -45,6 +45,7 @@ from .ir import Const, Op, Reg, Uniform
 from .loops import (AFFINE, _int_const, add_step, counter_values, def_before,
                     folded_value, full_unrolls, loop_test, loops, writers)
 from .promote import folded_offsets, register_locals
+from .rounding import FP64_PIPE as ROUNDING_FP64
 from .regalloc import regs_of
 
 FREE = {Op.MOV, Op.LOOPINIT, Op.BODYINIT, Op.ELSE, Op.JUMP}
@@ -513,6 +514,8 @@ def _is_f64(x) -> bool:
 def _fp64_pipe(ins) -> bool:
     if ins.op == Op.BIN and ins.sub in _FP64_BIN:
         return any(_is_f64(a) for a in ins.args[:2])
+    if ins.op == Op.CALL and ins.sub in ROUNDING_FP64:
+        return True
     return (ins.op == Op.FMA or ins.op == Op.CALL and ins.sub == "m_fma") and ins.dst is not None \
         and _is_f64(ins.dst)
 

@@ -30,6 +30,7 @@ from .ctypes_ import Scalar, Vector, sizeof
 from .errors import LaunchError
 from .ir import Const, Op, Reg
 from .sharedfields import shared_field_groups
+from .rounding import COST_KEY as ROUNDING_COST
 from .simd import SIMD_CALLS
 from .issue import (UNROLL, compile_time, const_pair_pcs, inorder_pcs, overlapped_pcs, shared_vector_pcs,
                     uniform_ldc_pcs, unrolled_loops, wide_products)
@@ -1710,6 +1711,8 @@ def _cost_key(ins):
             k = "match"
         elif ins.sub == "__simt_xorwow_matvec":
             k = "xorwow_matvec"
+        elif ins.sub in ROUNDING_COST:
+            k = ROUNDING_COST[ins.sub]
         elif ins.dst is not None and str(ins.sub).startswith("m_"):
             k = (f"{ins.sub}_f{np.dtype(ins.dst.dtype).itemsize}" + ("_fast" if ins.info.get("fast") else "")
                  + ("_pair" if ins.info.get("pair") else ""))

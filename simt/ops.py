@@ -34,6 +34,7 @@ from fractions import Fraction
 import numpy as np
 
 from .curand import xorwow_matvec
+from .rounding import ROUNDING
 from .simd import SIMD_CALLS
 
 
@@ -649,6 +650,7 @@ CALLS.update({
 BINOPS.update(HALF_BINOPS)
 CALLS.update(HALF_CALLS)
 CALLS.update(SIMD_CALLS)
+CALLS.update({n: f for n, (_, _, f) in ROUNDING.items() if n not in CALLS})
 
 
 # ------------------------------------------------------------------ bfloat16
