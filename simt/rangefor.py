@@ -30,9 +30,11 @@ _DECL = re.compile(r"\s*(?P<decl>(?:[A-Za-z_][\w:<>, ]*?)[\s*&]*?(?P<name>[A-Za-
 _COMPOUND = re.compile(r"(?:if|for|while|do|switch)\b")  # statements that hold statements
 
 
-def _colon(text: str, a: int, b: int) -> int:
-    """The position of a lone ``:`` at depth 0 in text[a:b] (not ``::``, not in ``?:``), or -1."""
-    depth, i, q = 0, a, 0
+def _top_level(text: str, a: int, b: int | None = None):
+    """(position, character) of each character of text[a:b] outside brackets, string and
+    character literals; the last is the bracket that closes one opened before a, if any."""
+    b = len(text) if b is None else b
+    depth, i = 0, a
     while i < b:
         c = text[i]
         if c in "\"'":
@@ -42,81 +44,60 @@ def _colon(text: str, a: int, b: int) -> int:
             depth += 1
         elif c in ")]}":
             depth -= 1
-        elif c == ";":
+            if depth < 0:
+                yield i, c
+                return
+        elif depth == 0:
+            yield i, c
+        i += 1
+
+
+def _colon(text: str, a: int, b: int) -> int:
+    """The position of a lone ``:`` at depth 0 in text[a:b] (not ``::``, not in ``?:``), or -1."""
+    q = 0
+    for i, c in _top_level(text, a, b):
+        if c == ";":
             return -1
-        elif c == "?" and depth == 0:
+        if c == "?":
             q += 1
-        elif c == ":" and depth == 0:
-            if text[i + 1:i + 2] == ":" or text[i - 1:i] == ":":
-                i += 1 if text[i + 1:i + 2] != ":" else 2
-                continue
-            if q:
-                q -= 1
-            else:
+        elif c == ":" and ":" not in (text[i - 1], text[i + 1:i + 2]):
+            if not q:
                 return i
-        i += 1
+            q -= 1
     return -1
-
-
-def _skip_space(text: str, i: int) -> int:
-    while i < len(text) and text[i] in " \t\r\n":
-        i += 1
-    return i
 
 
 def _statement_end(text: str, i: int) -> int:
     """One past the statement that starts at i (a simple one's ``;``, a block's ``}``, an
     ``if`` with its ``else``, a loop with its body), or -1."""
-    i = _skip_space(text, i)
+    while i < len(text) and text[i] in " \t\r\n":
+        i += 1
     m = _COMPOUND.match(text, i)
     if m:
         word = m.group(0)
-        j = _skip_space(text, m.end())
+        j = _statement_end(text, m.end()) if word == "do" else -1
         if word == "do":
-            j = _statement_end(text, j)
-            if j < 0:
-                return -1
-            w = re.compile(r"\s*while\s*\(").match(text, j)
-            return -1 if not w else _statement_end_simple(text, w.end() - 1)
-        if not text.startswith("(", j):
+            w = re.compile(r"\s*while\s*\(").match(text, j) if j >= 0 else None
+            return -1 if not w else _ending(text, close_paren(text, w.end()), ";")
+        p = re.compile(r"\s*\(").match(text, m.end())
+        if not p:
             return -1
-        j = _statement_end(text, close_paren(text, j + 1))
+        j = _statement_end(text, close_paren(text, p.end()))
         if j < 0 or word != "if":
             return j
         e = re.compile(r"\s*else\b").match(text, j)
         return _statement_end(text, e.end()) if e else j
     if text.startswith("{", i):
-        depth = 0
-        while i < len(text):
-            c = text[i]
-            if c in "\"'":
-                i = skip_string(text, i)
-                continue
-            depth += {"{": 1, "}": -1}.get(c, 0)
-            i += 1
-            if depth == 0:
-                return i
-        return -1
-    return _statement_end_simple(text, i)
+        return _ending(text, i + 1, "}")
+    return _ending(text, i, ";")
 
 
-def _statement_end_simple(text: str, i: int) -> int:
-    """One past the ``;`` at depth 0 from i on, or -1."""
-    depth = 0
-    while i < len(text):
-        c = text[i]
-        if c in "\"'":
-            i = skip_string(text, i)
-            continue
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-            if depth < 0:
-                return -1
-        elif c == ";" and depth == 0:
-            return i + 1
-        i += 1
+def _ending(text: str, i: int, end: str) -> int:
+    """One past the first ``end`` outside brackets from i on (``}``: the one closing the
+    block i is in), or -1."""
+    for j, c in _top_level(text, i):
+        if c == end:
+            return j + 1
     return -1
 
 

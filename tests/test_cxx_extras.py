@@ -51,6 +51,8 @@ __global__ void k(float *y, int *z) {
   S st = {{1, 2, 3}};
   int tot = 0;
   for (int q : st.v) for (int r : st.v) tot += q * r;
+  for (int q : st.v)
+    do { tot += q; } while (0);
   y[threadIdx.x] = acc;
   z[threadIdx.x] = tot;
 }"""
@@ -119,7 +121,7 @@ def test_range_for_over_local_shared_and_member_arrays():
     src = RANGE_FOR
     (y, z), _ = run(src, "k", 1, 32, [np.zeros(32, np.float32), np.zeros(32, np.int32)])
     assert y.tolist() == [10.0 * t + 6 for t in range(32)]
-    assert z.tolist() == [36] * 32
+    assert z.tolist() == [42] * 32
 
 
 def test_range_for_keeps_lines_for_errors_after_it():
