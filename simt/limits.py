@@ -28,7 +28,7 @@ _LIMITS = re.compile(r"(?:::\s*)?(?:cuda\s*::\s*)?(?:std\s*::\s*)?\bnumeric_limi
 
 _F32 = {"max": "3.40282347e+38F", "min": "1.17549435e-38F", "lowest": "(-3.40282347e+38F)",
         "epsilon": "1.19209290e-07F", "infinity": "__int_as_float(0x7f800000)",
-        "quiet_NaN": "__int_as_float(0x7fffffff)", "denorm_min": "1.40129846e-45F",
+        "quiet_NaN": "__int_as_float(0x7fc00000)", "denorm_min": "1.40129846e-45F",
         "digits": "24", "is_signed": "1"}
 _F64 = {"max": "1.7976931348623157e+308", "min": "2.2250738585072014e-308",
         "lowest": "(-1.7976931348623157e+308)", "epsilon": "2.2204460492503131e-16",

@@ -6,7 +6,7 @@ place."""
 import numpy as np
 import pytest
 
-from kern import compile_error, gpu_or_skip, run, same_bytes_on_gpu
+from kern import compile_error, gpu_or_skip, run, same_bytes_on_gpu as _same_bytes
 
 LIMITS = """#include <cuda/std/limits>
 #include <limits>
@@ -174,6 +174,9 @@ def test_the_kernels_above_match_the_gpu(tmp_path):
     inputs: the same bytes."""
     gpu_or_skip()
     path = tmp_path / "extras.cu"
+
+    def same_bytes_on_gpu(src, *rest):          # CuPy finds kernels by their C names
+        _same_bytes(src.replace("__global__ void k(", 'extern "C" __global__ void k('), *rest)
     # NVRTC has libcu++'s <cuda/std/limits>, not the host's <limits>
     cuda_std = LIMITS.replace("#include <limits>\n", "").replace(" std::numeric", " cuda::std::numeric")
     same_bytes_on_gpu(cuda_std, path, "k", 1, 1, [np.zeros(7, np.float32), np.zeros(3, np.int32),
