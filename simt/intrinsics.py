@@ -103,9 +103,6 @@ def _lower_atomic(b, name, args, node, want):
     _nargs(b, name, args, node, 3 if op == "cas" else 2)
     vals = [b.rvalue(a) for a in args]
     p = vals[0]
-    if isinstance(p.ctype, Pointer) and p.ctype.base == T.HALF2:
-        raise b.err(f"{name} on a __half2 is not supported yet: use atomicAdd on each __half "
-                    "(reinterpret the pointer as __half *)", node)
     if op == "add" and isinstance(p.ctype, Pointer) and p.ctype.base in _VECTOR_ADD:
         return _vector_atomic_add(b, name, vals, node, want)
     if not isinstance(p.ctype, Pointer) or not any(_same_scalar(p.ctype.base, t) for t in _ATOMIC_TYPES[op]):
@@ -123,18 +120,20 @@ def _lower_atomic(b, name, args, node, want):
     return _val(t, dst) if want else None
 
 
-# sm_90's vector atomicAdd (float2, float4: ``atom.global.v2.f32.add``)
-_VECTOR_ADD = (T.TYPEDEFS["float2"], T.TYPEDEFS["float4"])
+# sm_90's vector atomicAdd (float2, float4: ``atom.global.v2.f32.add``) and cuda_fp16.h's
+# atomicAdd(__half2 *, __half2) (``atom.add.noftz.f16x2``)
+_VECTOR_ADD = (T.TYPEDEFS["float2"], T.TYPEDEFS["float4"], T.HALF2)
 
 
 def _vector_atomic_add(b, name, vals, node, want):
-    """``atomicAdd(float2 *, float2)`` / ``float4``, which compute capability 9.x adds:
-    each element is added atomically on its own (CUDA guarantees no more: the vector is
-    not one atomic access); the old vector is the result.
+    """``atomicAdd(float2 *, float2)`` / ``float4``, which compute capability 9.x adds, and
+    ``atomicAdd(__half2 *, __half2)``: each element is added atomically on its own (CUDA
+    guarantees no more: the vector is not one atomic access); the old vector is the result.
 
-    Limitations: simt issues and counts it as one float atomic an element, where sm_90
-    issues one vector atomic an address (the same sectors, half or a quarter of the
-    instructions); and it accepts shared memory, where CUDA supports global memory only."""
+    Limitations: simt issues and counts it as one atomic an element, where sm_90 issues one
+    vector atomic an address (the same sectors, half or a quarter of the instructions; a
+    ``__half2`` is one 32-bit atomic there); and it accepts shared memory for float2 and
+    float4, where CUDA supports global memory only."""
     from .lower import LVal, Val
     p, v = vals
     t = p.ctype.base

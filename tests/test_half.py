@@ -513,6 +513,32 @@ def test_shared_wavefronts_and_global_sectors_use_two_byte_elements():
     assert m["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"] == 1
 
 
+HALF2_ATOMIC = r'''
+#include <cuda_fp16.h>
+extern "C" __global__ void k2(__half2 *acc, const __half2 *x, __half2 *olds, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) olds[i] = atomicAdd(&acc[i % 4], __hmul2(x[i], x[i]));
+}'''
+
+
+def _half2_atomic_args(n=1024):
+    x = np.random.default_rng(11).integers(-3, 4, 2 * n).astype(H)   # squares 0..9: sums exact
+    return [np.zeros(8, H), x, np.zeros(2 * n, H), np.int32(n)], x
+
+
+def test_half2_atomic_add_adds_each_half_on_its_own():
+    """atomicAdd(__half2 *, __half2): each half of the word added atomically (CUDA promises
+    no more), the old pair returned."""
+    args, x = _half2_atomic_args()
+    (acc, _, olds, _), _ = run(HALF2_ATOMIC, "k2", 4, 256, args)
+    sq = (x.astype(np.float64) ** 2).reshape(-1, 4, 2)      # thread i adds to acc[i % 4]
+    assert acc.astype(np.float64).tolist() == sq.sum(axis=0).reshape(-1).tolist()
+    # each element's olds are the running sums of its adds in some order: all distinct
+    # prefixes of one order, the largest below the total
+    o = olds.astype(np.float64).reshape(-1, 4, 2)
+    assert (o <= sq.sum(axis=0)).all() and (o >= 0).all()
+
+
 def test_ldg_shuffle_atomics_and_by_value_half_parameter():
     src = r'''
     #include <cuda_fp16.h>
@@ -829,6 +855,12 @@ def test_half_kernels_match_the_gpu_bit_for_bit(tmp_path):
         assert bad.size == 0, (row, [(float(a[i]), float(b[i]), float(c[i]), float(f[i]), hex(got[row][i]),
                                       hex(want[row][i])) for i in bad[:5]])
     np.testing.assert_array_equal(after[5], emu[5])
+    args2, _ = _half2_atomic_args()
+    p2 = tmp_path / "half2.cu"
+    p2.write_text(HALF2_ATOMIC)
+    emu2, _ = run(HALF2_ATOMIC, "k2", 4, 256, [a.copy() if isinstance(a, np.ndarray) else a for a in args2])
+    _, after2, _ = crosscheck.real_launch(str(p2), "k2", 4, 256, args2, repeat=1)
+    assert np.array_equal(bits(after2[0]), bits(emu2[0]))       # exact sums: any order agrees
     x = np.random.default_rng(10).uniform(-1, 1, 8 * 256).astype(H)
     emu, _ = run(GPU_SRC, "hreduce", 8, 256, [x, np.zeros(8, H)])
     _, after, _ = crosscheck.real_launch(str(p), "hreduce", 8, 256, [x, np.zeros(8, H)], repeat=1)
