@@ -231,6 +231,21 @@ def test_kernel_required_when_the_file_has_several(simt, tmp_path):
     _user_error(rc, out, err, "--kernel")
 
 
+def test_a_files_own_launch_is_shown_when_grid_block_or_args_are_missing(simt, tmp_path):
+    """A whole student program: what its main() writes says what --grid, --block and
+    --arg stand for."""
+    p = tmp_path / "prog.cu"
+    p.write_text(ADD_CU + "\nint main() {\n  float *x; int n = 1 << 20;\n"
+                 "  add<<<(n + 255) / 256, 256>>>(x, x, n);\n  return 0;\n}\n")
+    rc, out, err = simt("run", p, "--kernel", "add")
+    _user_error(rc, out, err, "--grid and --block",
+                f"(as prog.cu:{ADD_CU.count(chr(10)) + 4} launches it: add<<<(n + 255) / 256, 256>>>(x, x, n))")
+    rc, out, err = simt("run", p, "--kernel", "add", "--grid", 4, "--block", 256)
+    _user_error(rc, out, err, "got 0 --arg", "launches it: add<<<")
+    rc, out, err = simt("run", p, "--kernel", "add", "--grid", 4, "--block", 256, "--arg", "float32[8]=ones")
+    _user_error(rc, out, err, "takes 3 arguments, got 1 --arg", "launches it: add<<<")
+
+
 def test_unknown_catalog_id(simt):
     rc, out, err = simt("run", "histogram/nosuchthing")
     _user_error(rc, out, err, "histogram/nosuchthing")

@@ -666,11 +666,30 @@ def _load_kernel(args):
     name = getattr(fn, "name", name)           # a template instance's C++ spelling
     if args.grid is None or args.block is None:
         missing = " and ".join(o for o, v in (("--grid", args.grid), ("--block", args.block)) if v is None)
-        raise _usage(f"{missing} X[,Y[,Z]] required to launch {name} from {path}")
+        raise _usage(f"{missing} X[,Y[,Z]] required to launch {name} from {path}"
+                     + _launch_hint(path, name))
     cfg = LaunchConfig(Dim3.parse(args.grid, "--grid"), Dim3.parse(args.block, "--block"),
                        int(args.shared or 0))
     cfg.validate()
     return path, mod, fn, name, cfg
+
+
+def _launch_hint(path: Path, name: str) -> str:
+    """`` (d1.cu:40 launches it as k<<<grid, block>>>(a, b, n))``: the file's own host code's
+    first launch of kernel ``name``, to show what --grid, --block and --arg stand for; ""
+    when there is none."""
+    import re
+
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    base = re.escape(name.split("<")[0].strip())
+    m = re.search(rf"\b{base}\s*(?:<[^;<>]*>\s*)?<<<([^;]*?)>>>\s*\(([^;]*?)\)\s*;", text)
+    if not m:
+        return ""
+    line = text.count("\n", 0, m.start()) + 1
+    return f" (as {path.name}:{line} launches it: {' '.join(m.group(0)[:-1].split())})"
 
 
 def _build_args(args, fn, name):
@@ -685,7 +704,8 @@ def _build_args(args, fn, name):
         if not params:
             raise _usage(f"kernel {sig} takes no arguments, got {len(specs)} --arg")
         raise _usage(f"kernel {sig} takes {len(params)} argument{'s' if len(params) != 1 else ''}, "
-                     f"got {len(specs)} --arg; give one --arg SPEC per parameter, in order")
+                     f"got {len(specs)} --arg; give one --arg SPEC per parameter, in order"
+                     + (_launch_hint(Path(args.target), name) if _is_file_target(args.target) else ""))
     rng = np.random.default_rng(args.seed)
     values = []
     for i, (p, text) in enumerate(zip(params, specs), 1):
