@@ -92,6 +92,15 @@ def _f32_from(hi, err, mode):
     return _overflowed(r, np.isfinite(hi), mode, _F32)
 
 
+def _zero_sign(r, x, y, mode):
+    """IEEE's sign of an exact zero sum x + y: +0 in every mode but round-down, -0 there
+    (two zeros of one sign keep it: numpy's nearest-mode sum already has it)."""
+    if mode != "rd":
+        return r
+    both_plus = (x == 0) & (y == 0) & ~np.signbit(x) & ~np.signbit(y)
+    return np.where((r == 0) & ~both_plus, -r.dtype.type(0), r).astype(r.dtype)
+
+
 def _fadd(mode, sub=False):
     def f(a, b):
         a, b = np.asarray(a, _F32).astype(_F64), np.asarray(b, _F32).astype(_F64)
@@ -102,7 +111,7 @@ def _fadd(mode, sub=False):
         if mode == "rn":
             with np.errstate(over="ignore", invalid="ignore"):
                 return (a.astype(_F32) + b.astype(_F32)).astype(_F32)
-        return _f32_from(s, e, mode)
+        return _zero_sign(_f32_from(s, e, mode), a, b, mode)
     return f
 
 
@@ -123,7 +132,7 @@ def _ffma(mode):
             e = np.where(np.isfinite(s), _two_sum_err(p, c, s), 0.0)
         if mode == "rn":                 # s + e is exact; its nearest float, not s's
             return _f32_nearest(s, e)
-        return _f32_from(s, e, mode)
+        return _zero_sign(_f32_from(s, e, mode), p, c, mode)
     return f
 
 
@@ -259,8 +268,12 @@ def _d_op(op, mode):
             v = vals[0] * vals[1] + vals[2]
         else:
             v = {"add": vals[0] + vals[1], "sub": vals[0] - vals[1], "mul": vals[0] * vals[1]}[op]
-        if v == 0:
-            return near                                      # the sign of zero as IEEE gives it
+        if v == 0:                                           # the sign of zero as IEEE gives it
+            if op in ("add", "sub", "fma") and mode == "rd":
+                x = _F64(xs[0]) * _F64(xs[1]) if op == "fma" else _F64(xs[0])
+                y = _F64(xs[2]) if op == "fma" else (_F64(xs[1]) if op == "add" else -_F64(xs[1]))
+                return _zero_sign(np.asarray(near), np.asarray(x), np.asarray(y), mode)[()]
+            return near
         return _round_exact(v, mode, _F64)
     return _lanes(lane, _F64)
 

@@ -160,6 +160,22 @@ def test_conversions_round_the_exact_value(mode):
     assert got.tolist() == want
 
 
+def test_an_exact_zero_sum_is_minus_zero_rounding_down_only():
+    """IEEE: x + (-x) is +0 in every mode but round-down, where it is -0; two +0 stay +0."""
+    a = np.array([1.5, 0.0, -0.0, 2.0], F32)
+    b = np.array([-1.5, 0.0, -0.0, -2.0], F32)
+    for mode in MODES:
+        want = [mode == "rd", False, True, mode == "rd"]
+        for name, x, y in ((f"__fadd_{mode}", a, b), (f"__fsub_{mode}", a, -b)):
+            assert np.signbit(ROUNDING[name][2](x, y)).tolist() == want, (name, mode)
+        got = ROUNDING[f"__dadd_{mode}"][2](a.astype(F64), b.astype(F64))
+        assert np.signbit(got).tolist() == want, mode
+        got = ROUNDING[f"__fmaf_{mode}"][2](a, np.ones_like(a), b)
+        assert np.signbit(got).tolist() == want, mode
+        got = ROUNDING[f"__fma_{mode}"][2](a.astype(F64), np.ones(4), b.astype(F64))
+        assert np.signbit(got).tolist() == want, mode
+
+
 SRC = """
 __global__ void k(const float *a, const float *b, float *o, const double *x, const double *y,
                   double *od, const long long *ll, long long *oi) {
@@ -181,11 +197,17 @@ __global__ void k(const float *a, const float *b, float *o, const double *x, con
 """
 
 
+def _cancelling(x, y):
+    """x and y with a few lanes where x + y is exactly zero (the sign rounding down gives)."""
+    y[::9] = -x[::9]
+    return x, y
+
+
 def _inputs():
     rng = np.random.default_rng(5)
     n = 64
-    return [_floats(rng, n, F32), _floats(rng, n, F32), np.zeros(8 * n, F32),
-            _floats(rng, n, F64), _floats(rng, n, F64), np.zeros(4 * n, F64),
+    return [*_cancelling(_floats(rng, n, F32), _floats(rng, n, F32)), np.zeros(8 * n, F32),
+            *_cancelling(_floats(rng, n, F64), _floats(rng, n, F64)), np.zeros(4 * n, F64),
             rng.integers(-2**62, 2**62, n, dtype=np.int64), np.zeros(n, np.int64)]
 
 
