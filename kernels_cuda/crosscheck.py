@@ -394,18 +394,14 @@ def real_launch(source: str, kernel: str, grid, block, args: Sequence, shared_me
 
     dev = CupyBackend(timed=True, warmup=warmup, repeat=repeat)
     dargs = [dev.to_device(a) if isinstance(a, np.ndarray) and a.ndim > 0 else a for a in args]
-    members: dict[int, list] = {}
+    members: dict[int, list] = {}           # argument -> its members' (host, device) arrays
     for k, (p, a) in enumerate(zip(params or (), args)):
         if p.fields is not None and isinstance(a, (tuple, list, dict)):
             from simt import byvalue
-            got = members[k] = []
-
-            def up(x, mt, path, got=got):
-                if isinstance(x, np.ndarray):
-                    got.append((x, dev.to_device(x)))
-                    return got[-1][1]
-                return x
-            dargs[k] = byvalue.map_pointers(p.ctype, a, up)
+            hosts = []
+            dargs[k], devs = byvalue.member_arrays_to(
+                p.ctype, a, lambda x: hosts.append(x) or dev.to_device(x))
+            members[k] = list(zip(hosts, devs))
     cfg = LaunchConfig.of(grid, block, shared_mem)
     row = RealRow(f"{source}:{kernel}", kernel, cfg.threads, device_name())
     dev.module(source, kernel)          # a template instance: compiled before globals are set

@@ -30,7 +30,7 @@ from .ctypes_ import Array, Pointer, Vector, record_dtype
 from .errors import UsageError
 from .lower import _agg, _leaves, _members
 
-__all__ = ["record_dtype", "pack", "map_pointers", "leaf_values", "example"]
+__all__ = ["record_dtype", "pack", "map_pointers", "member_arrays_to", "leaf_values", "example"]
 
 
 def example(t) -> str:
@@ -84,6 +84,20 @@ def map_pointers(t, v, fn, path: str = ""):
     if isinstance(v, (list, tuple)):
         return [map_pointers(mt, x, fn, pre + n) for (n, mt), x in zip(mem, v)] + list(v[len(mem):])
     return v
+
+
+def member_arrays_to(t, v, to_device) -> tuple[object, list]:
+    """``v`` with each numpy array a pointer member holds replaced by ``to_device(array)``
+    (the backend then packs the struct with their addresses), and the device arrays, in
+    ``map_pointers``' order."""
+    got = []
+
+    def up(x, mt, path):
+        if isinstance(x, np.ndarray):
+            got.append(to_device(x))
+            return got[-1]
+        return x
+    return map_pointers(t, v, up), got
 
 
 def leaf_values(t, rec) -> list:

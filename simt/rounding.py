@@ -212,14 +212,7 @@ def _round_exact(v: Fraction, mode: str, dtype):
         return lo if int(np.asarray(lo).view(np.uint32)) % 2 == 0 else hi
     if mode == "rn" or ex == v:
         return r
-    below = v < ex                                          # exact value below r
-    if mode == "rd" and below:
-        return np.nextafter(r, dtype(-np.inf))
-    if mode == "ru" and not below:
-        return np.nextafter(r, dtype(np.inf))
-    if mode == "rz" and (below if r > 0 else not below):
-        return np.nextafter(r, dtype(0))
-    return r
+    return _direct(r, v > ex, v < ex, mode, dtype)[()]
 
 
 def _lanes(fn, out_dtype):
@@ -258,7 +251,8 @@ def _d_op(op, mode):
             if v == 0:
                 return _F64(xs[0])                           # keeps -0.0
             r = np.sqrt(_F64(xs[0]))                         # IEEE: correctly rounded
-            return _round_from(r, lambda c: Fraction(float(c)) ** 2 - v, mode)
+            s = Fraction(float(r)) ** 2 - v                  # > 0: r above the exact root
+            return _direct(r, s < 0, s > 0, mode, _F64)[()]
         if op in ("div", "rcp"):
             num, den = (Fraction(1), vals[0]) if op == "rcp" else vals
             if den == 0:
@@ -276,21 +270,6 @@ def _d_op(op, mode):
             return near
         return _round_exact(v, mode, _F64)
     return _lanes(lane, _F64)
-
-
-def _round_from(r, above_sign, mode):
-    """sqrt's directed rounding: ``above_sign(c)`` > 0 where candidate c is above the
-    exact root."""
-    if mode == "rn":
-        return r
-    s = above_sign(r)
-    if s == 0:
-        return r
-    if mode in ("rd", "rz") and s > 0:
-        return np.nextafter(r, _F64(-np.inf))
-    if mode == "ru" and s < 0:
-        return np.nextafter(r, _F64(np.inf))
-    return r
 
 
 # -------------------------------------------------------------------- conversions

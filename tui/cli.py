@@ -1104,21 +1104,14 @@ def _device_args(params, values, to_device) -> tuple[list, list]:
     ``to_device``, and so is each array a struct's pointer member was given
     (``_StructValue``; the backend packs the struct with their addresses).  Returns the
     arguments and, per parameter, the device arrays of its members (None for others)."""
-    import numpy as np
     from simt import byvalue
 
     dargs, members = [], []
     for p, v in zip(params, values):
         if isinstance(v, _StructValue):
-            got = {}
-
-            def up(x, mt, path, got=got):
-                if isinstance(x, np.ndarray):
-                    got[path] = to_device(x)
-                    return got[path]
-                return x
-            dargs.append(byvalue.map_pointers(p.ctype, v.value, up))
-            members.append([got[path] for path, _, _ in v.members])
+            value, got = byvalue.member_arrays_to(p.ctype, v.value, to_device)
+            dargs.append(value)
+            members.append(got)
         else:
             dargs.append(to_device(v) if p.is_pointer else v)
             members.append(None)
