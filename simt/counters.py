@@ -1165,6 +1165,7 @@ class Counters:
         self.retouch: np.ndarray | None = None              # (allocations, RETOUCH_BINS)
         self.retouch_sum: np.ndarray | None = None          # ... and their distances, summed
         self.retouch_scat: np.ndarray | None = None         # ... those of lone chunks, per allocation
+        self.retouch_rmw: np.ndarray | None = None          # ... sectors atomics re-touched, per allocation
         self.line_touch: np.ndarray | None = None           # per 128-byte line, its last touch (clock)
         self.line_buckets: np.ndarray | None = None         # lines last touched in each clock bucket
         self.retouch_bytes = 0.0        # a profile's l2_retouch_bytes and the resident blocks
@@ -1240,6 +1241,10 @@ class Counters:
                 alone[:-1] &= ln[:-1] != ln[1:]
                 if alone.any():
                     np.add.at(self.retouch_scat, a, np.where(alone[inv], w, 0.0))
+                if kind != "ld" and self.retouch_rmw is not None:
+                    # an atomic's sector, written back again if it missed (once an access)
+                    first = np.unique(sa, return_index=True)[1]
+                    np.add.at(self.retouch_rmw, a[first], 1.0)
                 if self.retouch_bytes and self.retouch_resident:
                     p = retouch_miss_p(d * self.retouch_resident, self.retouch_bytes)
                     u = (((sa.astype(np.uint64) * np.uint64(2654435761)) & np.uint64(0xFFFFFFFF))
@@ -2051,7 +2056,10 @@ class Counters:
         some re-touches, and those it cannot hold (a random gather over a table larger
         than the share of L2 it keeps) come from DRAM again: the timing model decides how
         many from the profile (``timing.reread_miss``).
-        Limitations: a launch emulated whole counts each unit once, re-touched or not."""
+        The sample's own re-touches of such a table within a batch count apart, by their
+        distance (``_retouch_metrics``, ``timing.table_retouch_miss``).
+        Limitations: a launch emulated whole counts each unit once a batch, re-touched or
+        not, and stores' re-touches not at all."""
         if not self.alloc_sectors:
             return int(round(np.count_nonzero(marks) * scale)), 0, 0, 0
         total = scattered = again = span = 0.0
@@ -2090,20 +2098,28 @@ class Counters:
         """Re-touches within a batch by loads and atomics, extrapolated, in the sectors
         DRAM reads if they miss (a 64-byte chunk for a sector re-touched alone), and the bytes a
         block touched in between at RETOUCH_QUANTILES evenly spaced quantiles (q0 the
-        lowest; each the mean distance of the bin it falls in).  Allocations touched at random are
-        left out: their re-touches are ``simt__dram_reread_chunks64`` 's (L2 keeps a share
-        of such a table, ``timing.reread_miss``)."""
-        keep = [i for i in range(len(self.retouch)) if i not in scattered]
-        h = self.retouch[keep].sum(axis=0)
-        dsum = self.retouch_sum[keep].sum(axis=0)
-        n = float(h.sum())
-        scat = float(self.retouch_scat[keep].sum())
-        out = {"simt__l2_retouch_sectors.sum": int(round(n * scale)),
-               "simt__l2_retouch_scattered_sectors.sum": int(round(scat * scale))}
-        cum = np.cumsum(h)
-        for q in range(RETOUCH_QUANTILES):
-            b = int(np.searchsorted(cum, (q + 0.5) / RETOUCH_QUANTILES * n)) if n else 0
-            out[f"simt__l2_retouch_block_bytes.q{q}"] = int(round(dsum[b] / h[b])) if n else 0
+        lowest; each the mean distance of the bin it falls in).  Allocations touched at
+        random count apart (``simt__l2_retouch_table_*``, with the sectors atomics
+        re-touched, which go back to DRAM again if they missed): beyond the sample's own
+        re-touches, theirs are ``simt__dram_reread_chunks64`` 's (L2 keeps a share of
+        such a table, ``timing.reread_miss``)."""
+        out = {}
+        for name, sel in (("", [i for i in range(len(self.retouch)) if i not in scattered]),
+                          ("table_", sorted(scattered))):
+            h = self.retouch[sel].sum(axis=0)
+            dsum = self.retouch_sum[sel].sum(axis=0)
+            n = float(h.sum())
+            out[f"simt__l2_retouch_{name}sectors.sum"] = int(round(n * scale))
+            if name:
+                rmw = float(self.retouch_rmw[sel].sum()) if self.retouch_rmw is not None else 0.0
+                out["simt__l2_retouch_table_rmw_sectors.sum"] = int(round(rmw * scale))
+            else:
+                scat = float(self.retouch_scat[sel].sum())
+                out["simt__l2_retouch_scattered_sectors.sum"] = int(round(scat * scale))
+            cum = np.cumsum(h)
+            for q in range(RETOUCH_QUANTILES):
+                b = int(np.searchsorted(cum, (q + 0.5) / RETOUCH_QUANTILES * n)) if n else 0
+                out[f"simt__l2_retouch_{name}block_bytes.q{q}"] = int(round(dsum[b] / h[b])) if n else 0
         return out
 
     def metrics(self, scale: float = 1.0) -> dict[str, float]:

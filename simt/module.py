@@ -343,6 +343,7 @@ class Launch:
             self.counters.retouch = np.zeros((max(1, len(device.starts)), C.RETOUCH_BINS))
             self.counters.retouch_sum = np.zeros_like(self.counters.retouch)
             self.counters.retouch_scat = np.zeros(len(self.counters.retouch))
+            self.counters.retouch_rmw = np.zeros(len(self.counters.retouch))
             self._retouch_latency(prof, bps)
         else:
             self._partly_resident(device, prof)

@@ -425,6 +425,8 @@ def dram_time_us(metrics: dict, prof: Profile, resident_blocks: int = 0) -> floa
     rand = 2 * (scat_rd + g("simt__dram_fill_sectors.sum", 0)) + scat_wr * wb + rt_scat * rt_miss
     rand += reread_miss(metrics, prof) * (2 * (g("simt__dram_reread_chunks64.sum", 0) + g("simt__dram_refill_sectors.sum", 0))
                                           + g("simt__dram_rewritten_sectors.sum", 0) * wb)
+    rand += table_retouch_miss(metrics, prof, resident_blocks) * (
+        g("simt__l2_retouch_table_sectors.sum", 0) + g("simt__l2_retouch_table_rmw_sectors.sum", 0) * wb)
     return (stream + rand / (prof.dram_random_eff or 1.0)) * 32 / (prof.dram_gbs * 1e3)
 
 
@@ -462,7 +464,20 @@ def reread_miss(metrics: dict, prof: Profile) -> float:
     return max(0.0, 1.0 - prof.l2_reuse_bytes / span)
 
 
-def retouch_miss(metrics: dict, prof: Profile, resident_blocks: int) -> float:
+def table_retouch_miss(metrics: dict, prof: Profile, resident_blocks: int) -> float:
+    """The share of the sample's own re-touches of a randomly touched table
+    (``simt__l2_retouch_table_sectors``, and the atomics' sectors among them, which go back
+    to DRAM again) that miss L2: the law of a block's re-reads (``retouch_miss``) over the
+    bytes the GPU touched in between (``simt__l2_retouch_table_block_bytes.q*``).  A Bloom
+    filter's atomicOr, a walk back through a parent table, a clause list gathered again:
+    with 1 - C / W (``reread_miss``) a 128 MiB filter's 8.9 M re-touches in a sample's
+    batch missed 0.76 of the time, and counted as L2 hits the filter wrote back 0.44
+    sectors an atomic where the H200 wrote 0.90 (timing_investigation/unseen219/,
+    tabretouch/)."""
+    return retouch_miss(metrics, prof, resident_blocks, "table_")
+
+
+def retouch_miss(metrics: dict, prof: Profile, resident_blocks: int, which: str = "") -> float:
     """The share of a block's re-touches (``simt__l2_retouch_sectors``) that miss L2.
     Between its two touches of a sector every resident block touches about as many
     bytes as this one (``simt__l2_retouch_block_bytes.q*``, quantiles over the
@@ -470,10 +485,11 @@ def retouch_miss(metrics: dict, prof: Profile, resident_blocks: int) -> float:
     the sector misses with probability 1 / (1 + (C / d)^k): C = ``l2_retouch_bytes``
     (calibrate's ``reread`` launch) and k = ``counters.RETOUCH_STEEPNESS``, from Nsight Compute's DRAM
     bytes over a sweep of a warp re-reading its row (timing_investigation/retouch/: C is
-    L2's size and some more, what L1 holds; stores count as much as loads)."""
-    if not prof.l2_retouch_bytes or not metrics.get("simt__l2_retouch_sectors.sum"):
+    L2's size and some more, what L1 holds; stores count as much as loads).  ``which``
+    "table_": those of randomly touched tables (``table_retouch_miss``)."""
+    if not prof.l2_retouch_bytes or not metrics.get(f"simt__l2_retouch_{which}sectors.sum"):
         return 0.0
-    qs = [metrics.get(f"simt__l2_retouch_block_bytes.q{q}", 0) for q in range(C.RETOUCH_QUANTILES)]
+    qs = [metrics.get(f"simt__l2_retouch_{which}block_bytes.q{q}", 0) for q in range(C.RETOUCH_QUANTILES)]
     per = [C.retouch_miss_p(q * max(1, resident_blocks), prof.l2_retouch_bytes) if q else 0.0 for q in qs]
     return sum(per) / len(per)
 

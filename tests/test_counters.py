@@ -733,8 +733,8 @@ def test_a_blocks_re_reads_count_the_bytes_it_touched_in_between(sample):
 
 def test_re_touches_of_a_table_touched_at_random_are_left_to_its_own_model():
     """A random gather's table (a scattered allocation) is re-touched at random: those
-    re-touches are priced by how much of the table L2 keeps (simt__dram_reread_chunks64),
-    not by the distance between a block's own touches."""
+    re-touches are priced by how much of the table L2 keeps (simt__dram_reread_chunks64)
+    and by their own distance (simt__l2_retouch_table_*), not as a block's re-reads."""
     src = '''extern "C" __global__ void gather4(const int *idx, const int *tab, int *out, int n) {
         int i = blockIdx.x * blockDim.x + threadIdx.x, s = 0;
         for (int k = 0; k < 4; k++) s += tab[idx[k * n + i]];
@@ -748,6 +748,37 @@ def test_re_touches_of_a_table_touched_at_random_are_left_to_its_own_model():
                  sanitize=False)
     assert res.metrics["simt__dram_scattered_chunks64.sum"] > 0
     assert res.metrics["simt__l2_retouch_sectors.sum"] == 0
+    assert res.metrics["simt__l2_retouch_table_sectors.sum"] > 2 * 1000
+
+
+@pytest.mark.parametrize("op, rmw", [
+    ("s += tab[j]; s += tab[j + (s >> 30)];", False),
+    ("atomicAdd(&tab[j], 1); atomicAdd(&tab[j + (s >> 30)], 1);", True),
+])
+def test_a_samples_own_re_touches_of_a_random_table_count_with_their_distance(op, rmw):
+    """Each lane touches a random word of a 64 MiB table twice.  The second touches are
+    re-touches of the table's chunks within the batch: two sectors each (DRAM reads a
+    64-byte chunk), and for atomics each distinct sector once more, as it goes back to
+    DRAM again if it missed.  Between a lane's two touches the launch touched every line
+    of the first pass: the distinct lines over the blocks, 128 bytes each
+    (timing_investigation/unseen219/: a Bloom filter's re-touches counted as L2 hits)."""
+    src = f'''extern "C" __global__ void twice(const int *idx, int *tab, int *out, int n) {{
+        int i = blockIdx.x * blockDim.x + threadIdx.x, s = 0;
+        int j = idx[i];
+        {op}
+        out[i] = s;
+    }}'''
+    rng = np.random.default_rng(2)
+    n, table = 1 << 15, 1 << 24
+    idx = rng.integers(0, table, n).astype(I32)
+    _, res = run(src, "twice", n // 256, 256, [idx, np.zeros(table, I32), np.zeros(n, I32), np.int32(n)],
+                 sanitize=False)
+    m = res.metrics
+    assert m["simt__l2_retouch_table_sectors.sum"] == 2 * len(np.unique(idx // 16))
+    assert m["simt__l2_retouch_table_rmw_sectors.sum"] == (len(np.unique(idx // 8)) if rmw else 0)
+    lines = len(np.unique(idx // 32))
+    assert [m[f"simt__l2_retouch_table_block_bytes.q{q}"] for q in range(8)] == [lines * 128 // (n // 256)] * 8
+    assert m["simt__l2_retouch_sectors.sum"] == 0
 
 
 def test_shared_atomic_wavefronts_equal_nsight_compute():

@@ -1323,6 +1323,34 @@ def test_a_blocks_re_reads_miss_l2_once_the_gpu_touched_about_its_size_between()
         assert timing.dram_time_us(at(c), prof, resident) == pytest.approx(stream_us)
 
 
+def test_a_samples_re_touches_of_a_random_table_miss_by_their_distance():
+    """The sample's own re-touches of a randomly touched table miss L2 by the law of a
+    block's re-reads (the bytes the GPU touched in between against ``l2_retouch_bytes``),
+    each miss a random chunk; an atomic's sector that missed is written back again at
+    ``dram_rewrite_cost``.  Near touches cost nothing (a hot table stays in L2), far ones
+    nearly all (unseen219/: a 128 MiB Bloom filter's atomicOr, 0.48 of its H200 time
+    while they counted as hits)."""
+    resident = 1056
+    for gpu in ("h100", "h200"):
+        prof = timing.load_profile(gpu)
+        c = prof.l2_retouch_bytes
+        base = {"simt__dram_read_chunks64.sum": 1 << 20, "simt__dram_scattered_chunks64.sum": 1 << 20}
+        at = lambda d, rmw=0: {**base, "simt__l2_retouch_table_sectors.sum": 1 << 22,
+                               "simt__l2_retouch_table_rmw_sectors.sum": rmw,
+                               **{f"simt__l2_retouch_table_block_bytes.q{i}": d / resident for i in range(8)}}
+        assert timing.table_retouch_miss(at(c), prof, resident) == pytest.approx(0.5)
+        assert timing.table_retouch_miss(at(c / 4), prof, resident) < 0.001
+        assert timing.table_retouch_miss(at(4 * c), prof, resident) > 0.999
+        # the block re-reads' own law is untouched by the table's
+        assert timing.retouch_miss(at(4 * c), prof, resident) == 0.0
+        alone = timing.dram_time_us(base, prof, resident)
+        assert alone == pytest.approx((1 << 26) / (prof.dram_gbs * 1e3) / prof.dram_random_eff)
+        assert timing.dram_time_us(at(c / 4), prof, resident) == pytest.approx(alone, rel=1e-3)
+        assert timing.dram_time_us(at(c), prof, resident) == pytest.approx(alone * (1 + 0.5 * 2))
+        assert timing.dram_time_us(at(c, 1 << 21), prof, resident) == pytest.approx(
+            alone * (1 + 0.5 * (2 + prof.dram_rewrite_cost)))
+
+
 def test_re_reads_that_miss_l2_wait_on_dram():
     """The launch's profile decides which re-touches miss (its C, the blocks it holds),
     and those loads wait on DRAM: each warp's second pass over its row is on the critical
