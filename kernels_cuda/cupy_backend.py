@@ -6,7 +6,11 @@ every test body runs unchanged on the GPU.  CuPy is imported lazily, only when t
 backend is used: ``import simt`` and ``import kernels_cuda.catalog`` never import it.
 
 Compilation: each ``.cu`` file is compiled once per process with ``cupy.RawModule`` and
-options ``("--std=c++17",)``, NVRTC's defaults otherwise.  That includes
+options ``("--std=c++17",)``, NVRTC's defaults otherwise, except that CuPy itself adds
+``-ftz=true`` to every NVRTC compile (``cupy/cuda/compiler.py``): on the GPU, float
+arithmetic flushes subnormal values to zero and libdevice takes its flush-to-zero branches
+(``nextafterf(0.f, 1.f)`` is ``FLT_MIN`` there, session 68's math test), where the emulator
+keeps subnormals as nvcc's default (``-ftz=false``) does.  The defaults include
 ``--fmad=true``: ``a * b + c`` becomes one fused multiply-add, which the emulator models
 too (for ``a * b + c`` written in one expression; nvcc also fuses a product stored in a
 local and added later, the emulator does not, so fixed-order float kernels meant to

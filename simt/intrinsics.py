@@ -263,6 +263,24 @@ def _match(b, name, args, node, want):
     return _val(T.UINT, d)
 
 
+@_reg("__match_all_sync", "warp", False)
+def _match_all(b, name, args, node, want):
+    """__match_all_sync(mask, v, &pred): mask where every lane of mask holds the same v,
+    else 0; pred (an int) whether they do."""
+    _nargs(b, name, args, node, 3)
+    vals = [b.rvalue(a) for a in args[:2]]
+    t = _shfl_type(b, vals[1], name, vals, node)
+    mask = b.convert(vals[0], T.UINT, args[0]).op
+    v = b.convert(vals[1], t, args[1]).op
+    lv = _int_pointee(b, name, args[2], T.INT)
+    d = b.reg(np.uint32)
+    b.emit(Op.CALL, node, dst=d, args=(mask, v), sub=name)
+    same = b.reg(np.bool_)
+    b.emit(Op.BIN, node, dst=same, args=(d, Const(np.uint32(0))), sub="ne")
+    b.store(lv, b.convert(_val(T.BOOL, same), T.INT, args[2]), args[2])
+    return _val(T.UINT, d)
+
+
 @_reg("__reduce_add_sync __reduce_min_sync __reduce_max_sync __reduce_and_sync "
       "__reduce_or_sync __reduce_xor_sync", "warp", False)
 def _redux(b, name, args, node, want):
@@ -305,6 +323,7 @@ _BIT = {  # name: (argument type, result type)
     "__float2uint_rn": (T.FLOAT, T.UINT), "__float2uint_rz": (T.FLOAT, T.UINT),
     "__int2float_rn": (T.INT, T.FLOAT), "__uint2float_rn": (T.UINT, T.FLOAT),
     "__saturatef": (T.FLOAT, T.FLOAT), "__frcp_rn": (T.FLOAT, T.FLOAT), "__fsqrt_rn": (T.FLOAT, T.FLOAT),
+    "__double2hiint": (T.DOUBLE, T.INT), "__double2loint": (T.DOUBLE, T.INT),
 }
 
 
@@ -339,15 +358,17 @@ for _n in _CONV:
     INTRINSICS[_n] = Spec("math", True, _bit)
 
 
-@_reg("ldexpf ldexp", "math", True)
+@_reg("ldexpf ldexp scalbnf scalbn scalblnf scalbln", "math", True)
 def _ldexp(b, name, args, node, want):
-    """ldexpf(x, n) = x * 2^n, rounded once (subnormal results included)."""
+    """ldexpf(x, n) = x * 2^n, rounded once (subnormal results included); scalbnf is the
+    same function, scalblnf takes a long n."""
     _nargs(b, name, args, node, 2)
     vals = [b.rvalue(a) for a in args]
     if not all(isinstance(v.ctype, Scalar) for v in vals) or vals[1].ctype.is_float:
         raise _no_overload(b, name, vals, node)
-    ft = T.FLOAT if name == "ldexpf" or vals[0].ctype in (T.FLOAT, T.HALF) else T.DOUBLE
-    ops = (b.convert(vals[0], ft, args[0]).op, b.convert(vals[1], T.INT, args[1]).op)
+    ft = T.FLOAT if name.endswith("f") or vals[0].ctype in (T.FLOAT, T.HALF) else T.DOUBLE
+    nt = T.LONG if name.startswith("scalbln") else T.INT
+    ops = (b.convert(vals[0], ft, args[0]).op, b.convert(vals[1], nt, args[1]).op)
     d = b.reg(ft.dtype)
     b.emit(Op.CALL, node, dst=d, args=ops, sub="m_ldexp")
     return _val(ft, d)
@@ -360,7 +381,7 @@ _SPLIT = {"frexpf": ("m_frexp_m", "m_frexp_e", T.INT, T.FLOAT),
           "modf": ("m_modf_frac", "m_modf_int", None, None)}
 
 
-@_reg(" ".join(_SPLIT), "math", True)
+@_reg(" ".join(_SPLIT), "math", False)
 def _split(b, name, args, node, want):
     """frexpf(x, &e): the mantissa in [0.5, 1), the exponent stored through the pointer;
     modff(x, &ip): the fractional part, the integral part stored (both with x's sign).
@@ -467,9 +488,14 @@ def _xorwow_matvec(b, name, args, node, want):
 # -------------------------------------------------------------------- math
 _MATH1 = ("sqrt rsqrt cbrt exp exp2 exp10 expm1 log log2 log10 log1p sin cos tan asin acos atan "
           "sinh cosh tanh asinh acosh atanh floor ceil round trunc rint nearbyint fabs erf erfc "
-          "lgamma tgamma sinpi cospi erfinv erfcinv normcdf normcdfinv").split()
-_MATH2 = "pow fmin fmax fmod atan2 hypot copysign fdim remainder".split()
-_MATH3 = ["fma"]
+          "lgamma tgamma sinpi cospi erfinv erfcinv normcdf normcdfinv "
+          "rcbrt logb erfcx j0 j1 y0 y1 cyl_bessel_i0 cyl_bessel_i1").split()
+_MATH2 = "pow fmin fmax fmod atan2 hypot copysign fdim remainder nextafter rhypot".split()
+_MATH3 = ["fma", "norm3d", "rnorm3d"]
+_MATH4 = ["norm4d", "rnorm4d"]
+# the double functions with no float overload in CUDA's headers (crt/math_functions.h of
+# CUDA 13 declares none): rhypot(1.0f, 2.0f) is the double rhypot; rhypotf the float one
+_DOUBLE_ONLY = {"rhypot", "norm3d", "rnorm3d", "norm4d", "rnorm4d"}
 _FAST = {"__expf": "exp", "__logf": "log", "__sinf": "sin", "__cosf": "cos", "__tanf": "tan",
          "__log2f": "log2", "__log10f": "log10", "__exp10f": "exp10", "__powf": "pow",
          "__fdividef": "div", "__fadd_rn": "add", "__fmul_rn": "mul", "__fsub_rn": "sub",
@@ -478,7 +504,7 @@ _FAST = {"__expf": "exp", "__logf": "log", "__sinf": "sin", "__cosf": "cos", "__
 
 def _math_names():
     names = []
-    for base in _MATH1 + _MATH2 + _MATH3:
+    for base in _MATH1 + _MATH2 + _MATH3 + _MATH4:
         names += [base, base + "f"]
     return " ".join(names + list(_FAST) + ["isnan", "isinf", "isfinite", "signbit", "__isnan",
                                            "__isinf", "fabsf", "fabs"])
@@ -497,11 +523,12 @@ def _math(b, name, args, node, want):
         d = b.reg(np.bool_)
         b.emit(Op.CALL, node, dst=d, args=(a,), sub=name.lstrip("_"))
         return _val(T.BOOL, d)
-    elif name.endswith("f") and name[:-1] in _MATH1 + _MATH2 + _MATH3 + ["fabs"]:
+    elif name.endswith("f") and name[:-1] in _MATH1 + _MATH2 + _MATH3 + _MATH4 + ["fabs"]:
         base, ftype = name[:-1], T.FLOAT
     else:
-        base, ftype = name, None
-    n = 1 if base in _MATH1 or base == "fabs" else 2 if base in _MATH2 or base in ("div", "add", "mul", "sub") else 3
+        base, ftype = name, (T.DOUBLE if name in _DOUBLE_ONLY else None)
+    n = (1 if base in _MATH1 or base == "fabs" else 2 if base in _MATH2 or base in ("div", "add", "mul", "sub")
+         else 4 if base in _MATH4 else 3)
     _nargs(b, name, args, node, n)
     vals = [b.rvalue(a) for a in args]
     if not all(isinstance(v.ctype, Scalar) for v in vals):
@@ -518,12 +545,265 @@ def _math(b, name, args, node, want):
     return _val(ftype, d)
 
 
+def _float_type(name, v):
+    """The float or double overload of a math function named ``name`` (``...f``: float)
+    for the argument ``v`` (C++: float for a float or a __half, double otherwise)."""
+    return T.FLOAT if name.endswith("f") or v.ctype in (T.FLOAT, T.HALF) else T.DOUBLE
+
+
+def _int_pointee(b, name, pa, want_t):
+    """The lvalue an ``int *`` argument points at (``&local`` names the variable)."""
+    amp = isinstance(pa, c_ast.UnaryOp) and pa.op == "&"
+    if not amp and not isinstance(pt := b.type_of(pa), Pointer):
+        raise b.err(f'argument of type "{pt}" is incompatible with parameter of type '
+                    f'"{want_t} *" in {name}', pa)
+    lv = b.lvalue(pa.expr if amp else c_ast.UnaryOp("*", pa, pa.coord))
+    if lv.ctype != want_t:
+        raise b.err(f'argument of type "{lv.ctype} *" is incompatible with parameter of type '
+                    f'"{want_t} *" in {name}', pa)
+    return lv
+
+
+@_reg("ilogbf ilogb", "math", True)
+def _ilogb(b, name, args, node, want):
+    """ilogbf(x): the unbiased exponent as an int (INT_MIN at 0 and NaN, INT_MAX at the
+    infinities)."""
+    _nargs(b, name, args, node, 1)
+    v = b.rvalue(args[0])
+    if not isinstance(v.ctype, Scalar):
+        raise _no_overload(b, name, [v], node)
+    x = b.convert(v, _float_type(name, v), args[0]).op
+    d = b.reg(np.int32)
+    b.emit(Op.CALL, node, dst=d, args=(x,), sub="m_ilogb")
+    return _val(T.INT, d)
+
+
+@_reg("jnf jn ynf yn", "math", True)
+def _bessel_n(b, name, args, node, want):
+    """jnf(n, x), ynf(n, x): Bessel functions of integer order n (an int) of x."""
+    _nargs(b, name, args, node, 2)
+    vals = [b.rvalue(a) for a in args]
+    if not all(isinstance(v.ctype, Scalar) for v in vals):
+        raise _no_overload(b, name, vals, node)
+    ft = _float_type(name, vals[1])
+    ops = (b.convert(vals[0], T.INT, args[0]).op, b.convert(vals[1], ft, args[1]).op)
+    d = b.reg(ft.dtype)
+    b.emit(Op.CALL, node, dst=d, args=ops, sub="m_jn" if name.startswith("j") else "m_yn")
+    return _val(ft, d)
+
+
+@_reg("remquof remquo", "math", False)
+def _remquo(b, name, args, node, want):
+    """remquof(x, y, &q): the IEEE remainder of x by y (the quotient rounded to nearest
+    even), the quotient's low 3 bits, with the sign of x / y, stored through the pointer."""
+    _nargs(b, name, args, node, 3)
+    vals = [b.rvalue(a) for a in args[:2]]
+    if not all(isinstance(v.ctype, Scalar) for v in vals):
+        raise _no_overload(b, name, vals, node)
+    ft = T.FLOAT if name == "remquof" or all(v.ctype in (T.FLOAT, T.HALF) for v in vals) else T.DOUBLE
+    x, y = (b.convert(v, ft, a).op for v, a in zip(vals, args))
+    lv = _int_pointee(b, name, args[2], T.INT)
+    q = b.reg(np.int32)
+    b.emit(Op.CALL, node, dst=q, args=(x, y), sub="m_remquo_q")
+    b.store(lv, _val(T.INT, q), args[2])
+    d = b.reg(ft.dtype)
+    b.emit(Op.CALL, node, dst=d, args=(x, y), sub="m_remquo")
+    return _val(ft, d)
+
+
+@_reg("fdividef", "math", True)
+def _fdividef(b, name, args, node, want):
+    """fdividef(x, y): x / y, the IEEE division (CUDA's default; __fdividef is the fast
+    one), priced as one (machine.OP_COST's fdiv)."""
+    _nargs(b, name, args, node, 2)
+    vals = [b.rvalue(a) for a in args]
+    if not all(isinstance(v.ctype, Scalar) for v in vals):
+        raise _no_overload(b, name, vals, node)
+    x, y = (b.convert(v, T.FLOAT, a) for v, a in zip(vals, args))
+    return b.arith("/", x, y, node)
+
+
+def _nan_payload(tag: bytes) -> int:
+    """The number libdevice's __nv_nan / __nv_nanf read from a NaN's tag, as a 64-bit
+    value: "0x..." hexadecimal, "0..." octal, otherwise decimal; 0 if any character is out
+    of place, all ones on overflow."""
+    s = tag.decode("latin-1")
+    base = 16 if s[:2] in ("0x", "0X") else 8 if s[:1] == "0" else 10
+    v, bad = 0, False
+    for ch in s[2:] if base == 16 else s:
+        d = int(ch, 16) if ch in "0123456789abcdefABCDEF" else base
+        if d >= base:
+            bad = True
+        else:
+            v = v * base + d
+    return 0 if bad else (1 << 64) - 1 if v >> 64 else v
+
+
+@_reg("nanf nan", "math", True)
+def _nan(b, name, args, node, want):
+    """nan(tag) / nanf(tag): the quiet NaN with the tag's number in its significand, as
+    libdevice builds it: nan, 0x7ff8000000000000 | (n & 0xfffffffffffff); nanf,
+    0x7fc00000 | (n & 0x3fffff) (nanf("") is 0x7fc00000).  simt reads the tag from a
+    string literal only."""
+    from .lower import c_string_bytes
+    _nargs(b, name, args, node, 1)
+    a = args[0]
+    if not (isinstance(a, c_ast.Constant) and a.type == "string" and a.value.startswith('"')):
+        v = b.rvalue(a)
+        if not (isinstance(v.ctype, Pointer) and v.ctype.base in (T.CHAR, T.SCHAR, T.UCHAR)):
+            raise b.err(f'argument of type "{v.ctype}" is incompatible with parameter of type '
+                        f'"const char *" in {name}', a)
+        raise b.err(f'simt reads the tag of {name}() from a string literal only ({name}("") or '
+                    f'{name}("0x1f")): the NaN it selects is known when the kernel compiles', a)
+    n = _nan_payload(c_string_bytes(a.value))
+    if name == "nanf":
+        return _val(T.FLOAT, Const(np.uint32(0x7FC00000 | (n & 0x3FFFFF)).view(np.float32)))
+    return _val(T.DOUBLE, Const(np.uint64(0x7FF8000000000000 | (n & 0xFFFFFFFFFFFFF)).view(np.float64)))
+
+
+@_reg("__frsqrt_rn", "math", True)
+def _frsqrt_rn(b, name, args, node, want):
+    """__frsqrt_rn(x): 1 / sqrt(x) rounded to nearest even."""
+    _nargs(b, name, args, node, 1)
+    v = b.rvalue(args[0])
+    if not isinstance(v.ctype, Scalar):
+        raise _no_overload(b, name, [v], node)
+    d = b.reg(np.float32)
+    b.emit(Op.CALL, node, dst=d, args=(b.convert(v, T.FLOAT, args[0]).op,), sub="m_frsqrt_rn")
+    return _val(T.FLOAT, d)
+
+
+@_reg("__hiloint2double", "bit", True)
+def _hiloint2double(b, name, args, node, want):
+    """__hiloint2double(hi, lo): the double whose high and low 32 bits they are."""
+    _nargs(b, name, args, node, 2)
+    vals = [b.rvalue(a) for a in args]
+    if not all(isinstance(v.ctype, Scalar) for v in vals):
+        raise _no_overload(b, name, vals, node)
+    ops = tuple(b.convert(v, T.INT, a).op for v, a in zip(vals, args))
+    d = b.reg(np.float64)
+    b.emit(Op.CALL, node, dst=d, args=ops, sub=name)
+    return _val(T.DOUBLE, d)
+
+
+@_reg("__isGlobal __isShared __isConstant __isLocal", "bit", True)
+def _isspace(b, name, args, node, want):
+    """__isGlobal(p) ...: 1 where the generic address p is in that space (simt.spaces);
+    ``&x`` of a variable simt keeps in registers is a local variable's address."""
+    from .lower import RegTarget
+    _nargs(b, name, args, node, 1)
+    v = b.rvalue(args[0])
+    if not isinstance(v.ctype, Pointer):
+        raise b.err(f'argument of type "{v.ctype}" is incompatible with parameter of type '
+                    f'"const void *" in {name}', args[0])
+    if isinstance(v.op, RegTarget):
+        return _val(T.UINT, Const(np.uint32(name == "__isLocal")))
+    d = b.reg(np.uint32)
+    b.emit(Op.CALL, node, dst=d, args=(v.op,), sub=name)
+    return _val(T.UINT, d)
+
+
+# normf(dim, p) and kin: the coordinates' type, and whether it is the reciprocal
+_NORMP = {"normf": (T.FLOAT, False), "rnormf": (T.FLOAT, True), "norm": (T.DOUBLE, False),
+          "rnorm": (T.DOUBLE, True)}
+_NORM_UNROLL = 64
+_NORM_LOOPS: dict = {}
+
+
+def _norm_loops(ft, coord):
+    """normf's two passes over a run-time dim, as libdevice's __nv_normf makes them
+    (pycparser's AST of C text, placed at the call): the largest |p[i]| (CUDA scales by
+    it; simt only loads and compares), then each coordinate's square added to the
+    double-double (__simt_h, __simt_l)."""
+    import copy
+    key = ft.dtype.itemsize
+    if key not in _NORM_LOOPS:
+        from pycparser import c_parser
+        t = "float" if ft == T.FLOAT else "double"
+        src = ("void f(void) { "
+               "for (int __simt_i = 1; __simt_i < __simt_n; __simt_i++) { "
+               f"{t} __simt_x = __simt_p[__simt_i]; __simt_m = __simt_absmax(__simt_m, __simt_x); }} "
+               "for (int __simt_i = 0; __simt_i < __simt_n; __simt_i++) { "
+               f"{t} __simt_x = __simt_p[__simt_i]; "
+               "double __simt_t = __simt_ddsq_hi(__simt_h, __simt_l, __simt_x); "
+               "__simt_l = __simt_ddsq_lo(__simt_h, __simt_l, __simt_x); __simt_h = __simt_t; } }")
+        _NORM_LOOPS[key] = c_parser.CParser().parse(src).ext[0].body
+    body = copy.deepcopy(_NORM_LOOPS[key])
+    stack = [body]
+    while stack:
+        n = stack.pop()
+        n.coord = coord
+        stack.extend(c for _, c in n.children())
+    return body
+
+
+@_reg(" ".join(_NORMP), "math", False)
+def _normp(b, name, args, node, want):
+    """normf(dim, p) / rnormf: the root of the sum of the squares of p[0 .. dim-1] (or its
+    reciprocal), rounded once.  libdevice's __nv_normf loads p[0] whatever dim is (a dim
+    of 0 or less gives |p[0]|, or its reciprocal: simt too), then makes two passes over p,
+    the largest |p[i]| first (it scales by it) and the sum of squares.  A constant dim up
+    to 64, which nvcc unrolls (each coordinate loaded once): its loads and one call
+    (``m_norm``).  A run-time dim: p[0], the two loops (each coordinate loaded twice; one
+    compare a coordinate in the first, two one-instruction steps adding its square to a
+    double-double in the second: ``m_absmax``, ``m_ddsq_hi``/``_lo``), then the call.
+    The loads are ordinary loads of p's memory (global, shared or local)."""
+    from .lower import Val
+    _nargs(b, name, args, node, 2)
+    ft, inverse = _NORMP[name]
+    dim, p = b.rvalue(args[0]), b.rvalue(args[1])
+    if not isinstance(dim.ctype, Scalar) or not isinstance(p.ctype, Pointer) or p.ctype.base != ft:
+        raise _no_overload(b, name, [dim, p], node)
+    n = b.convert(dim, T.INT, args[0])
+    sub = "m_rnorm" if inverse else "m_norm"
+
+    def coord(i):
+        return b.rvalue(c_ast.ArrayRef(c_ast.ID("__simt_p", node.coord),
+                                       c_ast.Constant("int", str(i), node.coord), node.coord)).op
+    b.scopes.append({})
+    try:
+        b.bind_copy(node, "__simt_p", p.ctype, p)
+        if isinstance(n.op, Const) and int(n.op.value) <= _NORM_UNROLL:
+            ops = (*(coord(i) for i in range(max(int(n.op.value), 1))), Const(ft.dtype.type(0)))
+        else:
+            x0 = coord(0)
+            b.bind_copy(node, "__simt_n", T.INT, n)
+            b.bind_copy(node, "__simt_m", ft, Val(ft, x0))
+            for v in ("__simt_h", "__simt_l"):
+                b.bind_copy(node, v, T.DOUBLE, Val(T.DOUBLE, Const(np.float64(0))))
+            b.stmt(_norm_loops(ft, node.coord))
+            ops = (b.lookup("__simt_h").op, b.lookup("__simt_l").op, x0, n.op, Const(ft.dtype.type(1)))
+    finally:
+        b.scopes.pop()
+    d = b.reg(ft.dtype)
+    b.emit(Op.CALL, node, dst=d, args=ops, sub=sub)
+    return _val(ft, d)
+
+
+@_reg("__simt_ddsq_hi __simt_ddsq_lo __simt_absmax", "math", True)
+def _norm_steps(b, name, args, node, want):
+    """normf's loop steps (simt.ops._ddsq): the high or the low half of (h, l) + x^2; and
+    max(m, |x|)."""
+    vals = [b.rvalue(a) for a in args]
+    if name == "__simt_absmax":
+        _nargs(b, name, args, node, 2)
+        t = vals[0].ctype
+        ops = tuple(b.convert(v, t, a).op for v, a in zip(vals, args))
+    else:
+        _nargs(b, name, args, node, 3)
+        t = T.DOUBLE
+        ops = (b.convert(vals[0], t, args[0]).op, b.convert(vals[1], t, args[1]).op, vals[2].op)
+    d = b.reg(t.dtype)
+    b.emit(Op.CALL, node, dst=d, args=ops, sub="m_" + name[len("__simt_"):])
+    return _val(t, d)
+
+
 _SINCOS = {"sincosf": ("sin", "cos", T.FLOAT, False), "__sincosf": ("sin", "cos", T.FLOAT, True),
            "sincospif": ("sinpi", "cospi", T.FLOAT, False), "sincos": ("sin", "cos", None, False),
            "sincospi": ("sinpi", "cospi", None, False)}
 
 
-@_reg(" ".join(_SINCOS), "math", True)
+@_reg(" ".join(_SINCOS), "math", False)
 def _sincos(b, name, args, node, want):
     """sincosf(x, &s, &c) and its kin: the sine and the cosine, stored through the two
     pointers (into the variables themselves when they are ``&local``, which nvcc keeps in

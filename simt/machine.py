@@ -249,6 +249,54 @@ OP_COST = {
     # latency match[0] + k * match_value[0], issue k * match_value[1]
     "match": (12.0, 0.0),
     "match_value": (11.0, 8.0),
+    # session 68 (docs/results/timing_investigation/math5/, H200; its hypotf check 107.6 / 30.8
+    # against math/'s 107.8 / 30.3): the CUDA math API functions simt lacked (nextafter,
+    # logb, ilogb, rcbrt, the norms, remquo, the Bessel functions, erfcx) and
+    # __match_all_sync, compiled as CuPy compiles (with -ftz=true)
+    "m_nextafter_f4": (138.6, 43.9),
+    "m_logb_f4": (46.9, 12.0),
+    "m_ilogb_f4": (56.1, 15.5),
+    "m_rcbrt_f4": (66.4, 19.5),
+    "m_frsqrt_rn_f4": (94.4, 26.5),
+    "m_rhypot_f4": (56.1, 15.4),
+    "m_norm3d_f4": (110.1, 35.3),
+    "m_rnorm3d_f4": (58.9, 22.3),
+    "m_norm4d_f4": (117.9, 42.3),
+    "m_rnorm4d_f4": (68.1, 30.3),
+    "m_norm_f4": (180.9, 57.8),
+    "m_rnorm_f4": (129.9, 38.7),
+    "m_remquo_f4": (189.6, 45.8),
+    "m_j0_f4": (111.9, 33.9),
+    "m_j1_f4": (134.4, 37.8),
+    "m_y0_f4": (140.6, 33.6),
+    "m_y1_f4": (140.1, 33.7),
+    "m_jn_f4": (1231.1, 397.1),
+    "m_yn_f4": (424.6, 115.9),
+    "m_cyl_bessel_i0_f4": (89.1, 23.7),
+    "m_cyl_bessel_i1_f4": (89.6, 24.7),
+    "m_erfcx_f4": (177.9, 46.8),
+    "match_all": (31.9, 6.6),
+    "m_nextafter_f8": (101.9, 31.5),
+    "m_logb_f8": (124.9, 22.2),
+    "m_ilogb_f8": (129.4, 20.2),
+    "m_rcbrt_f8": (240.1, 66.7),
+    "m_rhypot_f8": (154.1, 38.8),
+    "m_norm3d_f8": (194.6, 82.0),
+    "m_rnorm3d_f8": (168.9, 69.1),
+    "m_norm4d_f8": (218.6, 100.8),
+    "m_rnorm4d_f8": (209.1, 87.4),
+    "m_norm_f8": (287.4, 89.9),
+    "m_rnorm_f8": (257.4, 95.1),
+    "m_remquo_f8": (433.4, 136.5),
+    "m_j0_f8": (202.3, 74.5),
+    "m_j1_f8": (199.7, 73.5),
+    "m_y0_f8": (346.9, 122.7),
+    "m_y1_f8": (327.1, 116.6),
+    "m_jn_f8": (578.2, 204.9),
+    "m_yn_f8": (864.0, 296.9),
+    "m_cyl_bessel_i0_f8": (202.9, 66.2),
+    "m_cyl_bessel_i1_f8": (199.1, 68.5),
+    "m_erfcx_f8": (434.6, 140.9),
 }
 LANES = np.arange(32)
 _PC_MAX = np.iinfo(np.int64).max
@@ -1405,7 +1453,10 @@ FLOW_CALLS = frozenset({
     "__float2uint_rn", "__float2uint_rz", "__float2uint_rd", "__float2uint_ru",
     "__int2float_rn", "__uint2float_rn",
     "__funnelshift_l", "__funnelshift_lc", "__funnelshift_r", "__funnelshift_rc", "__byte_perm",
-    "__umulhi", "__mulhi", "__usad", "__sad", "__dp4a", *SIMD_CALLS})
+    "__umulhi", "__mulhi", "__usad", "__sad", "__dp4a", *SIMD_CALLS,
+    # a double's halves and back (MOVs of a register pair); normf's loops over a run-time
+    # dim: an FMNMX, and two FFMA-like steps, per coordinate (intrinsics._normp)
+    "__double2hiint", "__double2loint", "__hiloint2double", "m_ddsq_hi", "m_ddsq_lo", "m_absmax"})
 # what waits for a shared store that waited for its data (global loads do not: nvcc
 # schedules them above it; ALU and branches only wait for their own operands)
 _AFTER_STORES = {Op.LOAD, Op.STORE, Op.ATOM, Op.CALL, Op.BAR, Op.SYNCWARP, Op.PRINTF,
@@ -1709,12 +1760,18 @@ def _cost_key(ins):
             k = "sqrt"
         elif ins.sub == "__match_any_sync":
             k = "match"
+        elif ins.sub == "__match_all_sync":
+            k = "match_all"
         elif ins.sub == "__simt_xorwow_matvec":
             k = "xorwow_matvec"
         elif ins.sub in ROUNDING_COST:
             k = ROUNDING_COST[ins.sub]
         elif ins.dst is not None and str(ins.sub).startswith("m_"):
-            k = (f"{ins.sub}_f{np.dtype(ins.dst.dtype).itemsize}" + ("_fast" if ins.info.get("fast") else "")
+            # an int result (ilogbf) is priced by the type of its argument
+            dt = np.dtype(ins.dst.dtype)
+            if dt.kind != "f" and ins.args and np.dtype(ins.args[-1].dtype).kind == "f":
+                dt = np.dtype(ins.args[-1].dtype)
+            k = (f"{ins.sub}_f{dt.itemsize}" + ("_fast" if ins.info.get("fast") else "")
                  + ("_pair" if ins.info.get("pair") else ""))
             k = k if k in OP_COST else None
     ins._cost_key = k
@@ -2344,7 +2401,40 @@ def _w_clock(m, ins, sel, act, full):
     m.wr(ins.dst, sel, np.asarray(m.step_no).astype(ins.dst.dtype), act, full)
 
 
+def _w_match_all(m, ins, sel, act, full):
+    """__match_all_sync(mask, v, &pred): each lane's mask where every participating lane
+    (active, in its own mask) holds the same bits of v, else 0 (pred: whether it was)."""
+    act2 = act.reshape(-1, 32)
+    v = np.ascontiguousarray(np.broadcast_to(np.asarray(m.rd(ins.args[1], sel)), act.shape)).reshape(-1, 32)
+    v = v.view({1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[v.dtype.itemsize])
+    mask = np.broadcast_to(np.asarray(m.rd(ins.args[0], sel), np.uint32), act.shape).reshape(-1, 32)
+    part = act2 & ((mask >> np.arange(32, dtype=np.uint32)) & 1).astype(bool)
+    first = v[np.arange(len(v)), np.argmax(part, axis=1)]
+    same = np.all(~part | (v == first[:, None]), axis=1)
+    m.wr(ins.dst, sel, np.where(same[:, None], mask, np.uint32(0)).astype(np.uint32).ravel(), act, full)
+
+
+def _w_space(m, ins, sel, act, full):
+    """__isGlobal / __isConstant: a generic address below the shared window is global
+    memory (NULL and the gaps between allocations included), unless it falls in a
+    __constant__ variable's allocation."""
+    a = np.broadcast_to(np.asarray(m.rd(ins.args[0], sel)).astype(np.int64), act.shape)
+    glob = a < SHARED_BASE
+    const = np.zeros(a.shape, bool)
+    dev = m.L.device
+    if dev.starts and glob.any():
+        starts = np.asarray(dev.starts, np.int64)
+        ends = np.maximum(np.asarray(dev.ends, np.int64), starts + 1)
+        k = np.searchsorted(starts, a, side="right") - 1
+        kk = np.clip(k, 0, len(starts) - 1)
+        isc = np.array([n.startswith("__constant__") for n in dev.names])
+        const = glob & (k >= 0) & (a < ends[kk]) & isc[kk]
+    r = const if ins.sub == "__isConstant" else glob & ~const
+    m.wr(ins.dst, sel, r.astype(np.uint32), act, full)
+
+
 WARP_CALLS = {
+    "__match_all_sync": _w_match_all, "__isGlobal": _w_space, "__isConstant": _w_space,
     "__activemask": _w_activemask,
     "__ballot_sync": _w_vote, "__any_sync": _w_vote, "__all_sync": _w_vote, "__uni_sync": _w_vote,
     "__shfl_sync": _w_shfl, "__shfl_up_sync": _w_shfl, "__shfl_down_sync": _w_shfl,

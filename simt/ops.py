@@ -36,6 +36,7 @@ import numpy as np
 from .curand import xorwow_matvec
 from .rounding import ROUNDING
 from .simd import SIMD_CALLS
+from .spaces import LOCAL_BASE, SHARED_BASE
 
 
 def _cdiv(a, b):
@@ -538,6 +539,832 @@ _MATH["erfcinv"] = _vec1(_erfcinv1)
 _MATH["normcdfinv"] = _vec1(lambda p: -math.sqrt(2.0) * _erfcinv1(2.0 * p))
 _MATH["normcdf"] = _vec1(lambda x: 0.5 * math.erfc(-x / math.sqrt(2.0)))
 
+
+# ------------------------------------------------- CUDA math API, part 5 (session 68)
+# nextafter, logb, ilogb, remquo (and remainder), rhypot, norm3d, rnorm3d, norm4d,
+# rnorm4d, norm / rnorm over an array, rcbrt, __frsqrt_rn, the Bessel functions j0 j1 jn
+# y0 y1 yn cyl_bessel_i0 cyl_bessel_i1, and erfcx.  Where CUDA is exact (nextafter, logb,
+# ilogb, remquo, __frsqrt_rn) so is simt; the roots (rhypot, the norms, rcbrt) are the
+# exact value rounded once (a double-double estimate, and Python integers where it is
+# too close to a midpoint to tell); the Bessel functions and erfcx are computed in double
+# and rounded once to float (CUDA's own are within several ulp, or an absolute error).
+_INT_MIN, _INT_MAX = -2 ** 31, 2 ** 31 - 1
+_FMT = {np.dtype(np.float32): (24, -149), np.dtype(np.float64): (53, -1074)}
+
+
+def _lanes(f):
+    """f over 1-D copies of its arguments (broadcast; floating ones widened to float64),
+    its result reshaped back to their shape and cast to the dtype of the last argument
+    (the math call's type)."""
+    def g(*args):
+        arrs = [np.asarray(a) for a in args]
+        shape = np.broadcast_shapes(*(a.shape for a in arrs))
+        flat = [np.broadcast_to(a.astype(np.float64) if a.dtype.kind == "f" else a, shape).ravel()
+                for a in arrs]
+        with np.errstate(all="ignore"):
+            return np.asarray(f(*flat)).reshape(shape).astype(arrs[-1].dtype)
+    return g
+
+
+def _nextafter(x, y):
+    x = np.asarray(x)
+    with np.errstate(all="ignore"):
+        return np.nextafter(x, np.asarray(y).astype(x.dtype))
+
+
+def _logb(x):
+    x = np.asarray(x)
+    with np.errstate(all="ignore"):
+        e = (np.frexp(x)[1].astype(np.int64) - 1).astype(x.dtype)
+        r = np.where(x == 0, x.dtype.type(-np.inf), np.where(np.isinf(x), x.dtype.type(np.inf), e))
+        return np.where(np.isnan(x), x, r).astype(x.dtype)
+
+
+def _ilogb(x):
+    """ilogbf: the unbiased exponent (subnormals as if normalized); INT_MIN at 0 and NaN,
+    INT_MAX at the infinities (CUDA's documented values)."""
+    x = np.asarray(x)
+    with np.errstate(all="ignore"):
+        e = np.frexp(np.where(np.isfinite(x), x, 1))[1].astype(np.int64) - 1
+        r = np.where(np.isinf(x), _INT_MAX, np.where((x == 0) | np.isnan(x), _INT_MIN, e))
+    return r.astype(np.int32)
+
+
+def _ldexp(x, n):
+    """ldexpf / scalbnf / scalblnf: x * 2^n rounded once; n (an int or a long) clamped
+    where any larger magnitude gives the same result."""
+    x = np.asarray(x)
+    n = np.clip(np.asarray(n).astype(np.int64), -100000, 100000).astype(np.int32)
+    with np.errstate(all="ignore"):
+        return np.ldexp(x, n).astype(x.dtype)
+
+
+# -- remainder and remquo: IEEE remainder (the quotient rounded to nearest even), exact
+def _remquo_parts(x, y):
+    """(remainder, quotient's low 3 bits with x / y's sign) of remquo(x, y), exactly: the
+    remainder of |x| by 8|y| (fmod is exact), less 4|y|, 2|y|, |y| where they fit (each
+    subtraction exact by Sterbenz's lemma), then one more |y| where the rest is over half
+    of it (or half of it and the count odd).  In double (float arguments widened first);
+    a double |y| of 2^1020 or more, whose 8|y| overflows, goes through Python's integers.
+    NaN (quotient 0) for y = 0, an infinite x or a NaN; x and quotient 0 for y infinite."""
+    x = np.asarray(x)
+    dt = x.dtype
+    xs, ys = np.broadcast_arrays(x.astype(np.float64), np.asarray(y).astype(np.float64))
+    xs, ys = xs.ravel(), ys.ravel()
+    with np.errstate(all="ignore"):
+        ax, ay = np.abs(xs), np.abs(ys)
+        big = np.isfinite(ay) & (ay >= 2.0 ** 1020)
+        ok = np.isfinite(ax) & np.isfinite(ay) & (ay > 0) & ~big
+        a = np.fmod(np.where(ok, ax, 0.0), np.where(ok, 8 * ay, 1.0))
+        q = np.zeros(xs.shape, np.int64)
+        for k in (4, 2, 1):
+            step = k * ay
+            over = ok & (a >= step)
+            a = np.where(over, a - step, a)
+            q += np.where(over, k, 0)
+        up = ok & ((2 * a > ay) | ((2 * a == ay) & (q % 2 == 1)))
+        a = np.where(up, a - ay, a)
+        q = np.where(up, q + 1, q) & 7
+        r = np.where(a == 0, np.copysign(0.0, xs), np.where(np.signbit(xs), -a, a))
+        neg = np.signbit(xs) != np.signbit(ys)
+        q = np.where(neg, -q, q)
+        inf_y = np.isinf(ay) & np.isfinite(ax)
+        r = np.where(inf_y, xs, r)
+        q = np.where(ok, q, 0)
+        bad = ~(ok | inf_y | big)
+        r = np.where(bad, np.nan, r)
+        for i in np.flatnonzero(big & np.isfinite(ax)):
+            r[i], q[i] = _remquo1(float(xs[i]), float(ys[i]))
+        r = np.where(big & ~np.isfinite(ax), np.nan, r)
+    shape = np.broadcast_shapes(np.shape(x), np.shape(y))
+    return r.reshape(shape).astype(dt), q.reshape(shape).astype(np.int32)
+
+
+def _remquo1(x: float, y: float):
+    """One lane of remquo in Python's rationals (the remainder is exactly representable)."""
+    fx, fy = Fraction(x), Fraction(y)
+    t = fx / fy
+    n = math.floor(t)
+    if t - n > Fraction(1, 2) or (t - n == Fraction(1, 2) and n % 2):
+        n += 1
+    r = fx - n * fy
+    rr = math.copysign(0.0, x) if r == 0 else float(r)
+    q = abs(n) & 7
+    return rr, (-q if (x < 0) != (y < 0) else q)
+
+
+# -- roots rounded once: rhypot, norm3d, rnorm3d, norm4d, rnorm4d, norm, rnorm, rcbrt,
+#    __frsqrt_rn.  Double-double (Dekker's products, Knuth's sums) gives the root within
+#    about 2^-100 of itself; the lanes whose value lies closer than that to a midpoint of
+#    the result's format (or whose result is subnormal, or overflows) are settled exactly
+#    with Python's integers (_root_round).
+def _round_bits(t: int, s: int, sticky: bool, fmt) -> float:
+    """t * 2^-s (t > 0), plus a nonzero amount below t's last bit if ``sticky``, rounded
+    to nearest even in ``fmt`` (bits of precision, exponent of the smallest ulp); a
+    Python float (inf on overflow)."""
+    prec, emin = fmt
+    u = max(t.bit_length() - s - prec, emin)
+    sh = u + s
+    if sh <= 0:
+        q = t << -sh
+    else:
+        q, r = t >> sh, t & ((1 << sh) - 1)
+        half = 1 << (sh - 1)
+        if r > half or (r == half and (sticky or q & 1)):
+            q += 1
+    try:
+        return math.ldexp(q, u)
+    except OverflowError:
+        return math.inf
+
+
+def _iroot(n: int, k: int) -> int:
+    """floor(n^(1/k)) for n >= 1 (Newton's method from above, in integers)."""
+    if k == 2:
+        return math.isqrt(n)
+    x = 1 << -(-n.bit_length() // k)
+    while True:
+        y = ((k - 1) * x + n // x ** (k - 1)) // k
+        if y >= x:
+            return x
+        x = y
+
+
+def _root_round(R: Fraction, k: int, dtype) -> float:
+    """R^(1/k) (R > 0 rational) rounded once to nearest even in ``dtype``."""
+    fmt = _FMT[np.dtype(dtype)]
+    p, q = R.numerator, R.denominator
+    e = (p.bit_length() - q.bit_length()) // k
+    s = fmt[0] + 3 - e
+    ks = k * s
+    num, den = (p << ks, q) if ks >= 0 else (p, q << -ks)
+    n, rem = divmod(num, den)
+    t = _iroot(n, k)
+    return _round_bits(t, s, rem != 0 or t ** k != n, fmt)
+
+
+def _two_sum(a, b):
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _fast_two_sum(a, b):
+    s = a + b
+    return s, b - (s - a)
+
+
+def _two_prod(a, b):
+    """a * b as p + e exactly (Dekker; |a|, |b| below 2^995 and the product normal)."""
+    p = a * b
+    t = _SPLIT * a
+    ah = t - (t - a)
+    al = a - ah
+    t = _SPLIT * b
+    bh = t - (t - b)
+    bl = b - bh
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+def _dd_sqrt(sh, sl):
+    """sqrt(sh + sl), a double-double: one Newton step from the double root."""
+    r = np.sqrt(sh)
+    p, pe = _two_prod(r, r)
+    return _fast_two_sum(r, (((sh - p) - pe) + sl) / (2 * r))
+
+
+def _dd_rsqrt(sh, sl):
+    """1 / sqrt(sh + sl), a double-double: y + y (1 - S y^2) / 2 from y = 1/sqrt(sh)."""
+    y = 1 / np.sqrt(sh)
+    q, qe = _two_prod(y, y)
+    m, me = _two_prod(sh, q)
+    e = ((1 - m) - me) - (sh * qe + sl * q)
+    return _fast_two_sum(y, y * e * 0.5)
+
+
+def _dd_rcbrt(x):
+    """x^(-1/3) for x in [1/2, 4), a double-double: y + y (1 - x y^3) / 3."""
+    y = 1 / np.cbrt(x)
+    q, qe = _two_prod(y, y)
+    c, ce = _two_prod(q, y)
+    ce = ce + qe * y
+    m, me = _two_prod(x, c)
+    e = (1 - m) - (me + x * ce)
+    return _fast_two_sum(y, y * e / 3)
+
+
+_DD_TOL = 2.0 ** -90
+
+
+def _dd_round(hi, lo, dtype):
+    """(hi + lo rounded to nearest even in ``dtype``, hard): hi + lo within 2^-95 of the
+    exact value relatively, |lo| at most half an ulp of hi.  ``hard`` where the exact
+    value may fall on the other side of a midpoint, or the result is not a normal number
+    (those go to _root_round)."""
+    with np.errstate(all="ignore"):
+        tol = _DD_TOL * np.abs(hi)
+        if np.dtype(dtype) == np.float64:
+            nb = np.nextafter(hi, np.where(lo >= 0, np.inf, -np.inf))
+            half = np.abs(nb - hi) * 0.5
+            hard = np.abs(np.abs(lo) - half) <= tol
+            r = hi
+            hard |= ~((np.abs(r) >= 2.0 ** -1022) & (np.abs(r) < 2.0 ** 1023))
+        else:
+            r = hi.astype(np.float32)
+            d = (hi - r.astype(np.float64)) + lo
+            nb = np.nextafter(r, np.where(d >= 0, np.float32(np.inf), np.float32(-np.inf)))
+            half = np.abs(nb.astype(np.float64) - r.astype(np.float64)) * 0.5
+            r = np.where(np.abs(d) > half, nb, r)
+            hard = np.abs(np.abs(d) - half) <= tol
+            hard |= ~((np.abs(r) >= 2.0 ** -126) & np.isfinite(r))
+    return r, hard
+
+
+def _norm_core(inverse, dtype, parts, ok, exact_sum):
+    """The root of a sum of squares, or its reciprocal, rounded once, on the lanes ``ok``:
+    ``parts`` lists the (scaled) terms, or is (("dd", hi, lo),): a double-double sum
+    already; the scale is found here.  ``exact_sum(i)``: lane i's exact sum (a Fraction)."""
+    n = len(ok)
+    if parts and isinstance(parts[0], tuple):
+        sh0, sl0 = parts[0][1], parts[0][2]
+        e2 = 2 * (np.frexp(np.where(ok, sh0, 1.0))[1] // 2)
+        sh, sl = np.ldexp(np.where(ok, sh0, 1.0), -e2), np.ldexp(np.where(ok, sl0, 0.0), -e2)
+        half_e = e2 // 2
+    else:
+        mx = np.max(parts, axis=0) if parts else np.ones(n)
+        half_e = np.frexp(np.where(ok, mx, 1.0))[1]
+        sh, sl = np.zeros(n), np.zeros(n)
+        for v in parts:
+            w = np.ldexp(np.where(ok, v, 0.0), -half_e)
+            p, pe = _two_prod(w, w)
+            s, t = _two_sum(sh, p)
+            sh, sl = _fast_two_sum(s, t + (sl + pe))
+        sh = np.where(ok, sh, 1.0)
+        sl = np.where(ok, sl, 0.0)
+    rh, rl = (_dd_rsqrt if inverse else _dd_sqrt)(sh, sl)
+    k = -half_e if inverse else half_e
+    rh, rl = np.ldexp(rh, k), np.ldexp(rl, k)
+    r, hard = _dd_round(rh, rl, dtype)
+    hard |= np.abs(rh) < 2.0 ** -960
+    r = np.asarray(r, dtype).copy()
+    for i in np.flatnonzero(hard & ok):
+        S = exact_sum(i)
+        r[i] = _root_round(1 / S if inverse else S, 2, dtype)
+    return r
+
+
+def _norm_of(inverse):
+    """norm3d / norm4d / rhypot / rnorm3d / rnorm4d (and normf of a constant dim): the
+    root of the sum of the arguments' squares (inverse: its reciprocal) rounded once.
+    An infinite argument gives +inf (the reciprocal: +0) even beside a NaN; otherwise a
+    NaN gives NaN; all zeros give +0 (the reciprocal: +inf)."""
+    def f(*xs):
+        dt = np.asarray(xs[0]).dtype
+        shape = np.broadcast_shapes(*(np.shape(x) for x in xs))
+        a = [np.abs(np.broadcast_to(np.asarray(x, np.float64), shape).ravel()) for x in xs]
+        with np.errstate(all="ignore"):
+            inf = np.any([np.isinf(v) for v in a], axis=0)
+            nan = np.any([np.isnan(v) for v in a], axis=0)
+            zero = np.all([v == 0 for v in a], axis=0)
+            ok = ~(inf | nan | zero)
+            r = _norm_core(inverse, dt, a, ok, lambda i: sum(Fraction(float(v[i])) ** 2 for v in a))
+            big, small = (0.0, np.inf) if inverse else (np.inf, 0.0)
+            r = np.where(inf, big, np.where(nan, np.nan, np.where(zero, small, r)))
+        return r.reshape(shape).astype(dt)
+    return f
+
+
+def _norm_call(inverse):
+    """The last call of normf / rnormf / norm / rnorm: its last argument carries the
+    result's type and says what the others are: 0, the coordinates (a constant dim);
+    1, (hi, lo, p[0], dim): the double-double sum of squares the loop accumulated
+    (m_ddsq_hi/_lo), and for a dim of 0 or less, libdevice's result, p[0]'s own norm."""
+    of = _norm_of(inverse)
+
+    def f(*args):
+        carrier = np.asarray(args[-1])
+        dt = carrier.dtype
+        if not float(carrier.reshape(-1)[0]):
+            return of(*(np.asarray(v).astype(dt) for v in args[:-1]))
+        h, l, x0, n = (np.asarray(v) for v in args[:4])
+        shape = np.broadcast_shapes(h.shape, l.shape, x0.shape, n.shape)
+        h, l = (np.broadcast_to(v.astype(np.float64), shape).ravel() for v in (h, l))
+        with np.errstate(all="ignore"):
+            inf, nan, zero = np.isposinf(h), np.isnan(h), h == 0
+            ok = ~(inf | nan | zero)
+            r = _norm_core(inverse, dt, [("dd", h, l)], ok, lambda i: Fraction(float(h[i])) + Fraction(float(l[i])))
+            big, small = (0.0, np.inf) if inverse else (np.inf, 0.0)
+            r = np.where(inf, big, np.where(nan, np.nan, np.where(zero, small, r)))
+            r = np.where(np.broadcast_to(n, shape).ravel() <= 0, of(np.broadcast_to(x0.astype(dt), shape).ravel()), r)
+        return r.reshape(shape).astype(dt)
+    return f
+
+
+def _ddsq(h, l, x):
+    """(h, l) + x^2 as a double-double (normf's loop over a run-time dim): exact for float
+    coordinates up to the sum's 106 bits; +inf once a coordinate is infinite (NaNs after
+    it included), NaN once one is NaN before any infinity.  Double coordinates whose
+    squares overflow count as infinite, and those below 2^-500 lose their low bits."""
+    x = np.asarray(x).astype(np.float64)
+    h, l = np.asarray(h, np.float64), np.asarray(l, np.float64)
+    with np.errstate(all="ignore"):
+        p, pe = _two_prod(x, x)
+        s, t = _two_sum(h, p)
+        nh, nl = _fast_two_sum(s, t + (l + pe))
+        inf = np.isposinf(h) | np.isinf(x) | np.isinf(p)
+        nan = ~inf & (np.isnan(h) | np.isnan(x))
+        nh = np.where(inf, np.inf, np.where(nan, np.nan, nh))
+        nl = np.where(inf | nan, 0.0, nl)
+    return nh, nl
+
+
+def _rcbrt(x):
+    """rcbrtf: x^(-1/3) rounded once; +-inf at +-0, +-0 at +-inf."""
+    x = np.asarray(x)
+    dt = x.dtype
+    a = np.abs(x.astype(np.float64)).ravel()
+    with np.errstate(all="ignore"):
+        ok = np.isfinite(a) & (a > 0)
+        e = np.frexp(np.where(ok, a, 1.0))[1]
+        k = np.floor_divide(e, 3)
+        w = np.ldexp(np.where(ok, a, 1.0), -3 * k)
+        rh, rl = _dd_rcbrt(w)
+        rh, rl = np.ldexp(rh, -k), np.ldexp(rl, -k)
+        r, hard = _dd_round(rh, rl, dt)
+        r = np.asarray(r, dt).copy()
+        for i in np.flatnonzero(hard & ok):
+            r[i] = _root_round(1 / Fraction(float(a[i])), 3, dt)
+        r = np.where(a == 0, np.inf, np.where(np.isinf(a), 0.0, np.where(np.isnan(a), np.nan, r)))
+        r = np.copysign(r, x.astype(np.float64).ravel())
+    return r.reshape(x.shape).astype(dt)
+
+
+def _frsqrt_rn(x):
+    """__frsqrt_rn: 1 / sqrt(x) rounded to nearest even; +-inf at +-0, +0 at +inf, NaN
+    below 0."""
+    x = np.asarray(x, np.float32)
+    a = x.astype(np.float64).ravel()
+    with np.errstate(all="ignore"):
+        ok = np.isfinite(a) & (a > 0)
+        rh, rl = _dd_rsqrt(np.where(ok, a, 1.0), np.zeros(a.shape))
+        r, hard = _dd_round(rh, rl, np.float32)
+        r = np.asarray(r, np.float32).copy()
+        for i in np.flatnonzero(hard & ok):
+            r[i] = _root_round(1 / Fraction(float(a[i])), 2, np.float32)
+        r = np.where(a == 0, np.copysign(np.inf, a), np.where(np.isposinf(a), 0.0,
+                     np.where(ok, r, np.nan)))
+    return r.reshape(x.shape).astype(np.float32)
+
+
+# -- Bessel functions, in double.  J0, J1, Y0, Y1: a power series for x <= 2, Miller's
+# backward recurrence (normalized by J0 + 2 sum J_2k = 1, with Neumann's series for Y0
+# and Y1) for 2 < x < 25, Hankel's asymptotic expansion as modulus and phase for x >= 25
+# (the phase x - (2n + 1) pi / 4 + atan2(Q, P) in double-double, reduced by pi/2 in
+# pieces, so the value keeps its relative accuracy next to a zero); and within 0.2 of
+# each zero below 25, the Taylor series about that zero (the zeros to double-double,
+# found with 60-digit series: tests/test_math_extra.py).  Jn, Yn (n >= 2): Hankel's
+# expansion where x >= max(25, n^2); else Yn by forward recurrence from Y0, Y1; Jn by
+# forward recurrence where n < x, the power series where x <= 1, Miller's recurrence
+# otherwise.  I0, I1: the power series for |x| <= 30, the asymptotic expansion above.
+_EULER_GAMMA = 0.5772156649015329
+_PIO4 = (0.7853981633974483, 3.061616997868383e-17)            # pi / 4 as hi + lo
+# pi / 2 in pieces of 33 bits (fdlibm's pio2_1, pio2_2, pio2_3) and the rest: k * piece
+# is exact for |k| < 2^20
+_PIO2_1, _PIO2_2 = 1.57079632673412561417e+00, 6.07710050630396597660e-11
+_PIO2_3, _PIO2_3T = 2.02226624871116645580e-21, 8.47842766036889956997e-32
+_ZEROS = {   # (zero hi, zero lo, derivative there) as float.hex; tests/test_math_extra.py checks them
+    "j0": [
+        ("0x1.33d152e971b40p+1", "-0x1.0f539d7da258ep-53", "-0x1.09cdb36551280p-1"),
+        ("0x1.6148f5b2c2e45p+2", "0x1.75054cd60a517p-54", "0x1.5c6e60a097823p-2"),
+        ("0x1.14eb56cccdecap+3", "-0x1.51970714c7c25p-52", "-0x1.15f7977a772d4p-2"),
+        ("0x1.79544008272b6p+3", "0x1.444fd5821d5b1p-52", "0x1.dc13e66ac2e77p-3"),
+        ("0x1.ddca13ef271d2p+3", "-0x1.9796609364e85p-51", "-0x1.a701d0f967500p-3"),
+        ("0x1.212313f8a19f6p+4", "-0x1.165fd108f46ffp-50", "0x1.8077f56c9b782p-3"),
+        ("0x1.5362dd173f792p+4", "0x1.1d2dfa1c3b5a8p-51", "-0x1.62d93aa9d05bbp-3"),
+        ("0x1.85a3b930156ddp+4", "0x1.0847c620015e0p-50", "0x1.4b2a2ebf61ecep-3"),
+    ],
+    "j1": [
+        ("0x1.ea75575af6f09p+1", "-0x1.60155a9d1b256p-53", "-0x1.9c6cf582cbf7fp-2"),
+        ("0x1.c0ff5f3b47250p+2", "-0x1.b226d9d243827p-54", "0x1.33518b3874e8ap-2"),
+        ("0x1.458d0d0bdfc29p+3", "0x1.02610a51562b6p-51", "-0x1.ff654544ebcd1p-3"),
+        ("0x1.aa5baf310e5a2p+3", "0x1.2bce7fd18e693p-52", "0x1.bf3337873a7d8p-3"),
+        ("0x1.0787b360508c5p+4", "-0x1.d2a68e88ab317p-50", "-0x1.925c6fca08f55p-3"),
+        ("0x1.39da8e7416ca4p+4", "-0x1.21830197e9e86p-50", "0x1.70c511227d5aap-3"),
+        ("0x1.6c294e3d4d8acp+4", "-0x1.1bf33afef88f1p-51", "-0x1.5664e13b70622p-3"),
+    ],
+    "y0": [
+        ("0x1.c982eb8d417eap-1", "0x1.ea9d270347f83p-56", "0x1.c24371844b88ap-1"),
+        ("0x1.fa9534d98569cp+1", "-0x1.f06ae7804384ep-54", "-0x1.9c34256a12a0cp-2"),
+        ("0x1.c581dc4e72103p+2", "-0x1.9774a495f56cfp-54", "0x1.334cca0697a5bp-2"),
+        ("0x1.471d735a47d58p+3", "-0x1.cb49ff791c495p-51", "-0x1.ff635cc72b9f1p-3"),
+        ("0x1.ab8e1c4a1e74ap+3", "-0x1.7df81de86f24dp-51", "0x1.bf32a27594007p-3"),
+        ("0x1.0803c74003214p+4", "0x1.25a237d12159bp-50", "-0x1.925c35988ee29p-3"),
+        ("0x1.3a42cdf5febd7p+4", "-0x1.8bf92d51fbaebp-50", "0x1.70c4f66cab47fp-3"),
+        ("0x1.6c832fd77ac07p+4", "0x1.ca75080cf53a8p-50", "-0x1.5664d37c37d7bp-3"),
+    ],
+    "y1": [
+        ("0x1.193bed4dff243p+1", "-0x1.bd1e50d219bfdp-55", "0x1.0aa48442f014bp-1"),
+        ("0x1.5b7fe4e87b02ep+2", "0x1.dfe7bac228e8cp-52", "-0x1.5c7c556f0c19ap-2"),
+        ("0x1.13127ae6169b4p+3", "0x1.479cc068d9046p-52", "0x1.15f993fceab5cp-2"),
+        ("0x1.77f9138d43206p+3", "0x1.0fc786ce06080p-55", "-0x1.dc14ea14e89f9p-3"),
+        ("0x1.dcb7d88de848bp+3", "-0x1.5e091a50f8e05p-51", "0x1.a7022be084d99p-3"),
+        ("0x1.20b1c695f1e3bp+4", "-0x1.a1ee4c5487edep-50", "-0x1.80781c32422e7p-3"),
+        ("0x1.53025492188cdp+4", "0x1.391b14410528fp-50", "0x1.62d94d97e859cp-3"),
+        ("0x1.854fa303820cap+4", "0x1.52f75f025b205p-52", "-0x1.4b2a38f1ab9b4p-3"),
+    ],
+}
+_TAYLOR: dict = {}       # name -> [(zero hi, zero lo, coefficients a_1 ... a_K)], filled once
+_TAYLOR_RADIUS = 0.2
+_TAYLOR_TERMS = 32
+
+
+def _taylor_tables(name):
+    """Taylor coefficients of J_nu or Y_nu about each of its zeros below 25, from the
+    derivative there and the Bessel equation x^2 y'' + x y' + (x^2 - nu^2) y = 0 about
+    x = z + t: z^2 (m+2)(m+1) a_{m+2} = -[z (m+1)(2m+1) a_{m+1} + (m^2 + z^2 - nu^2) a_m
+    + 2 z a_{m-1} + a_{m-2}]."""
+    rows = _TAYLOR.get(name)
+    if rows is None:
+        nu = 0.0 if name.endswith("0") else 1.0
+        rows = []
+        for zh, zl, d in _ZEROS[name]:
+            z = float.fromhex(zh)
+            a = [0.0, float.fromhex(d)]
+            for m in range(_TAYLOR_TERMS - 1):
+                am2 = a[m - 2] if m >= 2 else 0.0
+                am1 = a[m - 1] if m >= 1 else 0.0
+                a.append(-(z * (m + 1) * (2 * m + 1) * a[m + 1] + (m * m + z * z - nu * nu) * a[m]
+                           + 2 * z * am1 + am2) / (z * z * (m + 2) * (m + 1)))
+            rows.append((z, float.fromhex(zl), np.array(a[1:])))
+        _TAYLOR[name] = rows
+    return rows
+
+
+def _near_zeros(name, x, out):
+    """Where x lies within _TAYLOR_RADIUS of a zero of ``name`` below 25: the Taylor
+    series there, written into ``out``."""
+    for z, zl, a in _taylor_tables(name):
+        sel = np.abs(x - z) < _TAYLOR_RADIUS
+        if sel.any():
+            t = (x[sel] - z) - zl
+            acc = np.zeros(t.shape)
+            for c in a[::-1]:
+                acc = acc * t + c
+            out[sel] = acc * t
+
+
+def _series01(x):
+    """J0, J1, Y0, Y1 by their power series (0 < x <= 2)."""
+    q = -0.25 * x * x
+    j0 = np.zeros(x.shape)
+    j1 = np.zeros(x.shape)
+    s0 = np.zeros(x.shape)
+    s1 = np.zeros(x.shape)
+    t0 = np.ones(x.shape)
+    t1 = np.ones(x.shape)
+    h = 0.0
+    for k in range(30):
+        hn = h + 1.0 / (k + 1)
+        j0 += t0
+        j1 += t1
+        s0 += h * t0
+        s1 += (h + hn) * t1
+        h = hn
+        t0 = t0 * q / ((k + 1) * (k + 1))
+        t1 = t1 * q / ((k + 1) * (k + 2))
+    j1 = 0.5 * x * j1
+    L = np.log(0.5 * x) + _EULER_GAMMA
+    y0 = (2 / np.pi) * (L * j0 - s0)
+    y1 = -2 / (np.pi * x) + (2 / np.pi) * L * j1 - 0.5 * x * s1 / np.pi
+    return j0, j1, y0, y1
+
+
+def _miller01(x, N=80):
+    """J0, J1, Y0, Y1 by Miller's backward recurrence from J_N = tiny, J_N+1 = 0 (2 < x
+    < 25), normalized by J0 + 2 (J2 + J4 + ...) = 1; Y0 and Y1 from Neumann's series
+    Y0 = (2/pi) [(ln(x/2) + gamma) J0 - 2 sum (-1)^k J_2k / k] and its derivative
+    Y1 = (2/pi) [-J0/x + (ln(x/2) + gamma) J1 + sum (-1)^k (J_2k-1 - J_2k+1) / k]."""
+    vp1 = np.zeros(x.shape)
+    v = np.full(x.shape, 1e-30)
+    S = np.zeros(x.shape)
+    s0 = np.zeros(x.shape)
+    s1 = np.zeros(x.shape)
+    m = N // 2
+    S += 2 * v
+    s0 += (-1) ** m * v / m
+    for k in range(N, 0, -1):
+        vm1 = (2 * k / x) * v - vp1           # J_{k-1}
+        j = k - 1
+        if j >= 2 and j % 2 == 0:
+            S += 2 * vm1
+            s0 += (-1) ** (j // 2) * vm1 / (j // 2)
+        elif j % 2 == 1:
+            mm = (j + 1) // 2
+            s1 += (-1) ** mm * (vm1 - vp1) / mm
+        big = np.abs(vm1) > 1e250
+        if big.any():
+            f = np.where(big, 1e-250, 1.0)
+            vm1, v, S, s0, s1 = vm1 * f, v * f, S * f, s0 * f, s1 * f
+        vp1, v = v, vm1
+    S += v
+    j0, j1 = v / S, vp1 / S
+    L = np.log(0.5 * x) + _EULER_GAMMA
+    y0 = (2 / np.pi) * (L * j0 - 2 * s0 / S)
+    y1 = (2 / np.pi) * (-j0 / x + L * j1 + s1 / S)
+    return j0, j1, y0, y1
+
+
+_PI_BITS = 1300
+_PI_INT = None
+
+
+def _pi_int():
+    """floor(pi * 2^_PI_BITS), by Machin's formula in integers (once)."""
+    global _PI_INT
+    if _PI_INT is None:
+        one = 1 << (_PI_BITS + 20)
+
+        def atan_inv(m):
+            s, t, k, m2 = 0, one // m, 0, m * m
+            while t:
+                s += t // (2 * k + 1) if k % 2 == 0 else -(t // (2 * k + 1))
+                t //= m2
+                k += 1
+            return s
+        _PI_INT = (16 * atan_inv(5) - 4 * atan_inv(239)) >> 20
+    return _PI_INT
+
+
+def _cos_sin_dd(th, tl):
+    """cos and sin of th + tl (a double-double, |th| large or small): reduced by pi/2 in
+    33-bit pieces while the multiple stays below 2^20, in Python's integers above."""
+    k = np.rint(th * (2 / np.pi))
+    small = np.abs(k) < 2.0 ** 20
+    kk = np.where(small, k, 0.0)
+    r = ((((th - kk * _PIO2_1) - kk * _PIO2_2) - kk * _PIO2_3) - kk * _PIO2_3T) + tl
+    kq = kk.astype(np.int64)
+    for i in np.flatnonzero(~small):
+        half_pi = Fraction(_pi_int(), 1 << (_PI_BITS + 1))
+        t = Fraction(float(th[i]))
+        n = round(t / half_pi)
+        r[i] = float(t - n * half_pi) + tl[i]
+        kq[i] = n % 4
+    c, s = np.cos(r), np.sin(r)
+    q = kq % 4
+    cos = np.choose(q, [c, -s, -c, s])
+    sin = np.choose(q, [s, c, -s, -c])
+    return cos, sin
+
+
+def _hankel(n, x):
+    """(J_n(x), Y_n(x)) for x >= 25 and x >= n^2 (n: int array): Hankel's expansion,
+    J = M cos(theta), Y = M sin(theta), M = sqrt(2 / (pi x)) hypot(P, Q), theta =
+    x - (2n + 1) pi / 4 + atan2(Q, P)."""
+    mu = 4.0 * n.astype(np.float64) ** 2
+    P = np.ones(x.shape)
+    Q = np.zeros(x.shape)
+    t = np.ones(x.shape)
+    for k in range(1, 120):
+        t = t * (mu - (2 * k - 1) ** 2) / (8.0 * k * x)
+        sign = 1.0 if (k // 2) % 2 == 0 else -1.0
+        if k % 2:
+            Q += sign * t
+        else:
+            P += sign * t
+        if np.all(np.abs(t) < 1e-18):
+            break
+    c = 2.0 * n.astype(np.float64) + 1
+    ch, cl = _two_prod(c, np.full(x.shape, _PIO4[0]))
+    cl = cl + c * _PIO4[1]
+    xh, xl = _two_sum(x, -ch)
+    xl = xl - cl
+    th, e = _two_sum(xh, np.arctan2(Q, P))
+    cos, sin = _cos_sin_dd(th, xl + e)
+    M = np.sqrt(2 / (np.pi * x)) * np.hypot(P, Q)
+    return M * cos, M * sin
+
+
+def _jy01(x):
+    """J0, J1, Y0, Y1 at x > 0 (finite float64 array)."""
+    j0, j1, y0, y1 = (np.zeros(x.shape) for _ in range(4))
+    for sel, fn in ((x <= 2, _series01), ((x > 2) & (x < 25), _miller01)):
+        if sel.any():
+            for out, v in zip((j0, j1, y0, y1), fn(x[sel])):
+                out[sel] = v
+    sel = x >= 25
+    if sel.any():
+        for nu, oj, oy in ((0, j0, y0), (1, j1, y1)):
+            jv, yv = _hankel(np.full(int(sel.sum()), nu), x[sel])
+            oj[sel], oy[sel] = jv, yv
+    low = x < 25 + _TAYLOR_RADIUS
+    if low.any():
+        xl = x[low]
+        for name, out in (("j0", j0), ("j1", j1), ("y0", y0), ("y1", y1)):
+            part = out[low]
+            _near_zeros(name, xl, part)
+            out[low] = part
+    return j0, j1, y0, y1
+
+
+def _bessel_j(order):
+    def f(x):
+        a = np.abs(x)
+        fin = np.isfinite(a) & (a > 0)
+        r = np.zeros(x.shape)
+        if fin.any():
+            r[fin] = _jy01(a[fin])[order]
+        if order == 0:
+            r = np.where(a == 0, 1.0, r)
+        else:
+            r = r * np.copysign(1.0, x)           # J1 is odd: -0 at -0, +-0 at +-inf
+        return np.where(np.isnan(x), np.nan, r)
+    return _lanes(f)
+
+
+def _bessel_y(order):
+    def f(x):
+        fin = np.isfinite(x) & (x > 0)
+        r = np.zeros(x.shape)
+        if fin.any():
+            r[fin] = _jy01(x[fin])[2 + order]
+        r = np.where(x == 0, -np.inf, r)
+        return np.where(np.isnan(x) | (x < 0), np.nan, r)
+    return _lanes(f)
+
+
+def _jn_pos(n, x):
+    """J_n(x) for n >= 2, x > 0 finite (int64 and float64 arrays)."""
+    r = np.zeros(x.shape)
+    hank = (x >= 25) & (x >= n.astype(np.float64) ** 2)
+    if hank.any():
+        r[hank] = _hankel(n[hank], x[hank])[0]
+    fwd = ~hank & (n < x)
+    if fwd.any():
+        xs, ns = x[fwd], n[fwd]
+        j0, j1 = _jy01(xs)[:2]
+        out = np.zeros(xs.shape)
+        for k in range(1, int(ns.max())):
+            j0, j1 = j1, (2 * k / xs) * j1 - j0
+            out = np.where(ns == k + 1, j1, out)
+        r[fwd] = out
+    ser = ~hank & ~fwd & (x <= 1)
+    if ser.any():
+        xs, ns = x[ser], n[ser]
+        pre = np.ones(xs.shape)
+        for k in range(1, int(ns.max()) + 1):
+            pre = np.where(k <= ns, pre * (0.5 * xs) / k, pre)
+            if not pre.any():
+                break
+        q = -0.25 * xs * xs
+        s, t = np.ones(xs.shape), np.ones(xs.shape)
+        for k in range(1, 30):
+            t = t * q / (k * (ns + k))
+            s += t
+        r[ser] = pre * s
+    mil = ~hank & ~fwd & ~ser
+    if mil.any():
+        xs, ns = x[mil], n[mil]
+        start = 2 * ((ns + np.sqrt(40.0 * ns).astype(np.int64) + 20) // 2)
+        vp1 = np.zeros(xs.shape)
+        v = np.zeros(xs.shape)
+        S = np.zeros(xs.shape)
+        got = np.zeros(xs.shape)
+        for k in range(int(start.max()), 0, -1):
+            v = np.where(start == k, 1e-30, v)
+            if k % 2 == 0:
+                S += 2 * v
+            got = np.where(ns == k, v, got)
+            vm1 = (2 * k / xs) * v - vp1
+            big = np.abs(vm1) > 1e250
+            if big.any():
+                f = np.where(big, 1e-250, 1.0)
+                vm1, v, S, got = vm1 * f, v * f, S * f, got * f
+            vp1, v = v, vm1
+        S += v
+        r[mil] = got / S
+    return r
+
+
+def _jn(n, x):
+    """jnf(n, x): NaN for n < 0 (CUDA's documented value) and for NaN x; J_n(-x) =
+    (-1)^n J_n(x); +0 at +-inf (signed as the parity says)."""
+    n = n.astype(np.int64)
+    a = np.abs(x)
+    r = np.zeros(x.shape)
+    fin = np.isfinite(a) & (a > 0)
+    for order in (0, 1):
+        s = fin & (n == order)
+        if s.any():
+            r[s] = _jy01(a[s])[order]
+    s = fin & (n >= 2)
+    if s.any():
+        r[s] = _jn_pos(n[s], a[s])
+    r = np.where((a == 0) & (n == 0), 1.0, r)
+    r = np.where((x < 0) | ((x == 0) & np.signbit(x)), np.where(n % 2 == 1, -r, r), r)
+    return np.where(np.isnan(x) | (n < 0), np.nan, r)
+
+
+def _yn(n, x):
+    """ynf(n, x): NaN for n < 0, x < 0 or NaN; -inf at +-0; +0 at +inf; -inf once the
+    recurrence overflows."""
+    n = n.astype(np.int64)
+    r = np.zeros(x.shape)
+    fin = np.isfinite(x) & (x > 0) & (n >= 0)
+    if fin.any():
+        xs, ns = x[fin], n[fin]
+        j0, j1, y0, y1 = _jy01(xs)
+        out = np.where(ns == 0, y0, y1)
+        hank = (xs >= 25) & (xs >= ns.astype(np.float64) ** 2) & (ns >= 2)
+        if hank.any():
+            out[hank] = _hankel(ns[hank], xs[hank])[1]
+        todo = ~hank & (ns >= 2)
+        if todo.any():
+            a, b, xt, nt = y0[todo], y1[todo], xs[todo], ns[todo]
+            got = np.zeros(xt.shape)
+            for k in range(1, int(nt.max())):
+                a, b = b, (2 * k / xt) * b - a
+                got = np.where(nt == k + 1, b, got)
+                if np.all(~np.isfinite(b) | (nt <= k + 1)):
+                    got = np.where(nt > k + 1, -np.inf, got)
+                    break
+            out[todo] = np.where(np.isnan(got), -np.inf, got)
+        r[fin] = out
+    r = np.where(x == 0, -np.inf, r)
+    return np.where(np.isnan(x) | (x < 0) | (n < 0), np.nan, r)
+
+
+def _bessel_i(order):
+    """cyl_bessel_i0f / _i1f: the power series for |x| <= 30, e^x / sqrt(2 pi x) times
+    the asymptotic series above (e^x as e^(x/2) twice, so the double result overflows only
+    where it must); I0 even, I1 odd."""
+    def f(x):
+        a = np.abs(x)
+        r = np.full(x.shape, np.inf)
+        ser = a <= 30
+        if ser.any():
+            xs = a[ser]
+            q = 0.25 * xs * xs
+            s, t = np.ones(xs.shape), np.ones(xs.shape)
+            for k in range(1, 130):
+                t = t * q / (k * (k + order))
+                s += t
+                if np.all(t <= 1e-18 * s):
+                    break
+            r[ser] = s if order == 0 else 0.5 * xs * s
+        asy = (a > 30) & np.isfinite(a)
+        if asy.any():
+            xs = a[asy]
+            mu = 4.0 * order * order
+            s, t = np.ones(xs.shape), np.ones(xs.shape)
+            for k in range(1, 60):
+                t = -t * (mu - (2 * k - 1) ** 2) / (8.0 * k * xs)
+                s += t
+                if np.all(np.abs(t) <= 1e-18):
+                    break
+            e = np.exp(0.5 * xs)
+            r[asy] = e * (e * s / np.sqrt(2 * np.pi * xs))
+        if order == 1:
+            r = r * np.copysign(1.0, x)
+        return np.where(np.isnan(x), np.nan, r)
+    return _lanes(f)
+
+
+def _erfcx1(x: float) -> float:
+    """exp(x^2) erfc(x) in double: exp(x^2) with x^2 as an exact double-double, erfc from
+    Python's math; for x >= 26 the asymptotic series 1/(x sqrt(pi)) (1 - 1/(2x^2) + 3/(2x^2)^2
+    - ...); for x < 0, 2 exp(x^2) - erfcx(-x) (+inf below -26.7)."""
+    if math.isnan(x):
+        return x
+    if x < 0:
+        if x < -26.7:
+            return math.inf
+        h, l = _two_prod(x, x)
+        return 2 * math.exp(h) * (1 + l) - _erfcx1(-x)
+    if x < 26:
+        h, l = _two_prod(x, x)
+        return math.exp(h) * (1 + l) * math.erfc(x)
+    if x > 1e9:
+        return 1 / (x * math.sqrt(math.pi))
+    y = 1 / (2 * x * x)
+    s, t = 1.0, 1.0
+    for k in range(1, 14):
+        t *= -(2 * k - 1) * y
+        s += t
+    return s / (x * math.sqrt(math.pi))
+
+
+_MATH.update({
+    "nextafter": _nextafter, "logb": _logb, "rcbrt": _rcbrt, "erfcx": _vec1(_erfcx1),
+    "rhypot": _norm_of(True), "norm3d": _norm_of(False), "rnorm3d": _norm_of(True),
+    "norm4d": _norm_of(False), "rnorm4d": _norm_of(True),
+    "j0": _bessel_j(0), "j1": _bessel_j(1), "y0": _bessel_y(0), "y1": _bessel_y(1),
+    "cyl_bessel_i0": _bessel_i(0), "cyl_bessel_i1": _bessel_i(1),
+    # IEEE remainder (numpy's remainder is the floored modulo: remainderf(5, 3) was 2)
+    "remainder": lambda x, y: _remquo_parts(x, y)[0],
+    "remquo": lambda x, y: _remquo_parts(x, y)[0],
+})
+
+
 def _dp(a, b, c, n, hi=False):
     """__dp4a (n = 4) and __dp2a_lo/_hi (n = 2): byte (or half-word) products summed
     into c, wrapping at 32 bits; signed or unsigned as c's type says."""
@@ -640,12 +1467,31 @@ CALLS.update({
     **{n: (lambda x, dt=dt: _round_half_even_int(x, dt))
        for n, dt in (("lrintf", np.int64), ("llrintf", np.int64), ("lrint", np.int64),
                      ("llrint", np.int64))},
-    "m_ldexp": lambda x, n: np.ldexp(x, np.asarray(n).astype(np.int32)).astype(np.asarray(x).dtype),
+    "m_ldexp": _ldexp,
     "m_frexp_m": lambda x: np.frexp(x)[0].astype(np.asarray(x).dtype),
     "m_frexp_e": _frexp_e,
     "m_modf_frac": lambda x: np.modf(x)[0].astype(np.asarray(x).dtype),
     "m_modf_int": lambda x: np.modf(x)[1].astype(np.asarray(x).dtype),
     "__simt_xorwow_matvec": xorwow_matvec,
+    # CUDA math API, part 5
+    "m_ilogb": _ilogb, "m_jn": _lanes(_jn), "m_yn": _lanes(_yn),
+    "m_remquo_q": lambda x, y: _remquo_parts(x, y)[1],
+    "m_norm": _norm_call(False), "m_rnorm": _norm_call(True),
+    "m_ddsq_hi": lambda h, l, x: _ddsq(h, l, x)[0], "m_ddsq_lo": lambda h, l, x: _ddsq(h, l, x)[1],
+    "m_absmax": lambda m, x: np.fmax(m, np.abs(x)),
+    "m_frsqrt_rn": _frsqrt_rn,
+    "__double2hiint": lambda x: (np.asarray(x, np.float64).view(np.int64) >> 32).astype(np.int32),
+    "__double2loint": lambda x: (np.asarray(x, np.float64).view(np.uint64) & np.uint64(0xFFFFFFFF))
+    .astype(np.uint32).view(np.int32),
+    "__hiloint2double": lambda hi, lo: ((np.asarray(hi).astype(np.int32).view(np.uint32).astype(np.uint64)
+                                        << np.uint64(32))
+                                       | np.asarray(lo).astype(np.int32).view(np.uint32).astype(np.uint64))
+    .view(np.float64),
+    # generic addresses (simt.spaces): the shared window, the local window (__isGlobal and
+    # __isConstant look the address up among the device's allocations: machine.WARP_CALLS)
+    "__isShared": lambda a: ((np.asarray(a).astype(np.int64) >= SHARED_BASE)
+                             & (np.asarray(a).astype(np.int64) < LOCAL_BASE)).astype(np.uint32),
+    "__isLocal": lambda a: (np.asarray(a).astype(np.int64) >= LOCAL_BASE).astype(np.uint32),
 })
 BINOPS.update(HALF_BINOPS)
 CALLS.update(HALF_CALLS)
