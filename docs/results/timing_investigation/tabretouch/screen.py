@@ -1,16 +1,23 @@
 """Which L2 capacity prices a sample's own re-touches of a randomly touched table (session
 68).  Reads the rows emulate_rows.py wrote (rows.jsonl: every (id, size) of the four tables
-with a scattered allocation, re-emulated with the simt__l2_retouch_table_* counters) and
+with a scattered allocation, re-emulated with the simt__l2_retouch_table_* counters; rows_rmw.jsonl: the 36 ids with atomic
+re-touches, again after the fix that counts their sectors once) and
 the tables as they were before (git show 20e159f), predicts each row again with each
 variant of ``timing.table_retouch_miss``, and prints, a GPU each, how many rows moved by
 more than 0.5% and how many of those were within 1.5x before and after, then the summed
 |log ratio| over every row.  From the repository root, no GPU:
 
-    python docs/results/timing_investigation/tabretouch/screen.py docs/results/timing_investigation/tabretouch/rows.jsonl.gz [-v]"""
+    python docs/results/timing_investigation/tabretouch/screen.py docs/results/timing_investigation/tabretouch/rows.jsonl.gz \
+        docs/results/timing_investigation/tabretouch/rows_rmw.jsonl.gz [-v]"""
 import gzip, json, math, subprocess, sys
 from simt import timing, counters as C
 
-rows = [json.loads(l) for l in (gzip.open if sys.argv[1].endswith('.gz') else open)(sys.argv[1], 'rt')]
+rows = {}
+for f in [a for a in sys.argv[1:] if a != "-v"]:      # a later file's (id, size) wins
+    for line in (gzip.open if f.endswith(".gz") else open)(f, "rt"):
+        d = json.loads(line)
+        rows[(d["id"], d["n"])] = d
+rows = list(rows.values())
 prof = {g: timing.load_profile(g) for g in ("h100", "h200")}
 old = {}
 for stem, g in (("timing_probes_h200", "h200"), ("timing_probes_h100", "h100"),
