@@ -178,9 +178,15 @@ def digit_separators(text: str) -> str:
     return _NUMBERS.sub(sub, text)
 
 
-# std:: functions that name CUDA's own device overloads (std::min(a, b) is min(a, b))
+# std:: functions that name CUDA's own device overloads (std::min(a, b) is min(a, b)):
+# <algorithm>'s min and max, and <cmath>'s functions, whose std:: forms CUDA's headers
+# declare for device code (nvcc compiles std::sin(x) on a float as sinf)
 STD_FUNCTIONS = ("min", "max", "abs", "sqrt", "exp", "floor", "ceil", "fabs")
-_STD_CALL = re.compile(r"\bstd\s*::\s*(?=(?:" + "|".join(STD_FUNCTIONS) + r")\s*\()")
+STD_CMATH = tuple("""sin cos tan asin acos atan atan2 sinh cosh tanh asinh acosh atanh exp2 expm1
+    log log2 log10 log1p pow cbrt hypot round trunc rint nearbyint fmod remainder remquo
+    copysign fmin fmax fdim fma erf erfc lgamma tgamma frexp ldexp modf scalbn scalbln ilogb
+    logb nextafter isnan isinf isfinite signbit""".split())
+_STD_CALL = re.compile(r"\bstd\s*::\s*(?=(?:" + "|".join(STD_FUNCTIONS + STD_CMATH) + r")\s*\()")
 
 
 def std_functions(text: str) -> str:
@@ -210,7 +216,7 @@ _CPP_WORDS = [
     (re.compile(r"<<<"), "a kernel launched from device code (dynamic parallelism) is outside "
      "simt's subset: launch it from the host, or call a __device__ function"),
     (re.compile(r"\bstd\s*::"), "std:: is outside simt's subset (but for std::" + ", std::".join(STD_FUNCTIONS)
-     + ", which name CUDA's own device functions)"),
+     + " and <cmath>'s other functions, std::sin, std::pow, ..., which name CUDA's own device functions)"),
     (re.compile(r"\w::\w"), "C++ scope (::) is outside the subset"),
     (re.compile(r"\b(?:new|delete)\b\s*[\w\[]"), "C++ new/delete are outside the subset"),
     (re.compile(r"\b(?:malloc|calloc|realloc|free)\s*\("), "malloc and free in device code (the "

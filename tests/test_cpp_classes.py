@@ -525,7 +525,7 @@ def test_class_templates_with_type_and_integer_parameters():
      "namespace b { __device__ float f(float v) { return 2 * v; } }\n"
      'extern "C" __global__ void k(float *o) { o[0] = a::f(1) + b::f(1); }', "bad.cu:2:32",
      'function "f" is defined twice (first at bad.cu:1'),
-    ('extern "C" __global__ void k(float *o) { o[0] = std::round(1.5f); }', "bad.cu:1:49",
+    ('extern "C" __global__ void k(float *o) { o[0] = std::clamp(1.5f, 0.f, 1.f); }', "bad.cu:1:49",
      "std:: is outside simt's subset"),
     ("struct S { int t; union { float x; int i; }; };\n"
      'extern "C" __global__ void k(float *o) { S s; s.t = 1; o[0] = s.t; }', "bad.cu:1:",

@@ -28,9 +28,37 @@ __global__ void k(const float *x, float *y, int *z) {
     assert z.tolist() == (np.minimum(t, 7) + np.maximum(t - 30, 0) + t + 4).tolist()
 
 
+def test_cmaths_std_functions_are_cudas_overloads():
+    """std::sin, std::pow, std::nextafter, ... (nvcc compiles them in device code: CUDA's
+    headers declare <cmath>'s std:: forms) are the unqualified functions, float for float
+    arguments and double for double, as C++ overloads them."""
+    src = """#include <cmath>
+__global__ void k(const float *x, const double *xd, float *y, double *yd, int *z) {
+  int t = threadIdx.x;
+  float v = x[t];
+  double w = xd[t];
+  y[t] = std::sin(v) + std::pow(v, 2.0f) + std::atan2(v, 1.0f) + std::fmod(v, 0.75f);
+  y[32 + t] = std::nextafter(v, 0.0f) + std::round(v) + std::copysign(1.0f, v) + std::fma(v, v, v);
+  yd[t] = std::cos(w) + std::log1p(std::fabs(w)) + std::hypot(w, 2.0) + std::ldexp(w, 3);
+  z[t] = std::isnan(v / v) + 2 * std::signbit(v) + 4 * std::ilogb(v + 4.0f)
+         + 64 * (sizeof(std::sin(v)) + sizeof(std::sin(w)));
+}"""
+    x = np.linspace(-3, 3, 32, dtype=F32)
+    xd = np.linspace(-2, 2, 32)
+    (_, _, y, yd, z), _ = run(src, "k", 1, 32, [x, xd, np.zeros(64, F32), np.zeros(32), np.zeros(32, np.int32)])
+    want = (np.sin(x) + x * x).astype(F32)            # the unqualified float functions'
+    np.testing.assert_allclose(y[:32], want + np.arctan2(x, F32(1)) + np.fmod(x, F32(0.75)), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(y[32:], np.nextafter(x, F32(0)) + np.where(x < 0, -np.floor(-x + F32(0.5)), np.floor(x + F32(0.5)))
+                               + np.copysign(F32(1), x) + (x * x + x), rtol=1e-6)
+    np.testing.assert_allclose(yd, np.cos(xd) + np.log1p(np.abs(xd)) + np.hypot(xd, 2.0) + xd * 8, rtol=1e-14)
+    assert z.tolist() == [int(v == 0) + 2 * int(np.signbit(v)) + 4 * (np.frexp(v + 4)[1] - 1) + 64 * 12
+                          for v in x]
+
+
 def test_other_std_names_are_an_error():
     msg = compile_error("#include <algorithm>\n__global__ void k(float *y) {\n"
                         "  y[0] = std::clamp(y[0], 0.0f, 1.0f);\n}")
     assert msg == ("bad.cu:3:10: error: std:: is outside simt's subset (but for std::min, "
-                   "std::max, std::abs, std::sqrt, std::exp, std::floor, std::ceil, std::fabs, "
-                   "which name CUDA's own device functions)")
+                   "std::max, std::abs, std::sqrt, std::exp, std::floor, std::ceil, std::fabs and "
+                   "<cmath>'s other functions, std::sin, std::pow, ..., which name CUDA's own device "
+                   "functions)")
