@@ -1241,7 +1241,7 @@ class Counters:
                 alone[:-1] &= ln[:-1] != ln[1:]
                 if alone.any():
                     np.add.at(self.retouch_scat, a, np.where(alone[inv], w, 0.0))
-                if kind != "ld" and self.retouch_rmw is not None:
+                if kind != "ld":
                     # an atomic's sector, written back again if it missed (once an access)
                     first = np.unique(sa, return_index=True)[1]
                     np.add.at(self.retouch_rmw, a[first], 1.0)
@@ -2111,8 +2111,7 @@ class Counters:
             n = float(h.sum())
             out[f"simt__l2_retouch_{name}sectors.sum"] = int(round(n * scale))
             if name:
-                rmw = float(self.retouch_rmw[sel].sum()) if self.retouch_rmw is not None else 0.0
-                out["simt__l2_retouch_table_rmw_sectors.sum"] = int(round(rmw * scale))
+                out["simt__l2_retouch_table_rmw_sectors.sum"] = int(round(float(self.retouch_rmw[sel].sum()) * scale))
             else:
                 scat = float(self.retouch_scat[sel].sum())
                 out["simt__l2_retouch_scattered_sectors.sum"] = int(round(scat * scale))

@@ -58,6 +58,16 @@ def _no_overload(b, name, vals, node):
                  f'(argument types are: ({types}))', node)
 
 
+def _scalar_args(b, name, args, node, n, use=None):
+    """The first ``use`` (default: all ``n``) of a call's ``n`` arguments as values, each a
+    scalar, else NVRTC's "no instance of overloaded function" error."""
+    _nargs(b, name, args, node, n)
+    vals = [b.rvalue(a) for a in args[:use]]
+    if not all(isinstance(v.ctype, Scalar) for v in vals):
+        raise _no_overload(b, name, vals, node)
+    return vals
+
+
 def _ambiguous_half(b, name, vals, node, use):
     types = ", ".join(str(v.ctype) for v in vals)
     return b.err(f'more than one instance of overloaded function "{name}" matches the argument '
@@ -439,10 +449,7 @@ _SHIFT = ("__funnelshift_l", "__funnelshift_lc", "__funnelshift_r", "__funnelshi
 @_reg(" ".join(SIMD_ARITY), "bit", True)
 def _simd(b, name, args, node, want):
     """The SIMD intrinsics (``simt.simd``): unsigned int operands and result."""
-    _nargs(b, name, args, node, SIMD_ARITY[name])
-    vals = [b.rvalue(a) for a in args]
-    if not all(isinstance(v.ctype, Scalar) for v in vals):
-        raise _no_overload(b, name, vals, node)
+    vals = _scalar_args(b, name, args, node, SIMD_ARITY[name])
     ops = [b.convert(v, T.UINT, a).op for v, a in zip(vals, args)]
     d = b.reg(T.UINT.dtype)
     b.emit(Op.CALL, node, dst=d, args=tuple(ops), sub=name)
@@ -529,10 +536,7 @@ def _math(b, name, args, node, want):
         base, ftype = name, (T.DOUBLE if name in _DOUBLE_ONLY else None)
     n = (1 if base in _MATH1 or base == "fabs" else 2 if base in _MATH2 or base in ("div", "add", "mul", "sub")
          else 4 if base in _MATH4 else 3)
-    _nargs(b, name, args, node, n)
-    vals = [b.rvalue(a) for a in args]
-    if not all(isinstance(v.ctype, Scalar) for v in vals):
-        raise _no_overload(b, name, vals, node)
+    vals = _scalar_args(b, name, args, node, n)
     if ftype is None:   # C++ overload: float if every argument is float (or a __half,
         # whose operator float() is the best conversion to float), else double
         ftype = T.FLOAT if all(v.ctype in (T.FLOAT, T.HALF) for v in vals) else T.DOUBLE
@@ -568,10 +572,7 @@ def _int_pointee(b, name, pa, want_t):
 def _ilogb(b, name, args, node, want):
     """ilogbf(x): the unbiased exponent as an int (INT_MIN at 0 and NaN, INT_MAX at the
     infinities)."""
-    _nargs(b, name, args, node, 1)
-    v = b.rvalue(args[0])
-    if not isinstance(v.ctype, Scalar):
-        raise _no_overload(b, name, [v], node)
+    v, = _scalar_args(b, name, args, node, 1)
     x = b.convert(v, _float_type(name, v), args[0]).op
     d = b.reg(np.int32)
     b.emit(Op.CALL, node, dst=d, args=(x,), sub="m_ilogb")
@@ -581,10 +582,7 @@ def _ilogb(b, name, args, node, want):
 @_reg("jnf jn ynf yn", "math", True)
 def _bessel_n(b, name, args, node, want):
     """jnf(n, x), ynf(n, x): Bessel functions of integer order n (an int) of x."""
-    _nargs(b, name, args, node, 2)
-    vals = [b.rvalue(a) for a in args]
-    if not all(isinstance(v.ctype, Scalar) for v in vals):
-        raise _no_overload(b, name, vals, node)
+    vals = _scalar_args(b, name, args, node, 2)
     ft = _float_type(name, vals[1])
     ops = (b.convert(vals[0], T.INT, args[0]).op, b.convert(vals[1], ft, args[1]).op)
     d = b.reg(ft.dtype)
@@ -596,10 +594,7 @@ def _bessel_n(b, name, args, node, want):
 def _remquo(b, name, args, node, want):
     """remquof(x, y, &q): the IEEE remainder of x by y (the quotient rounded to nearest
     even), the quotient's low 3 bits, with the sign of x / y, stored through the pointer."""
-    _nargs(b, name, args, node, 3)
-    vals = [b.rvalue(a) for a in args[:2]]
-    if not all(isinstance(v.ctype, Scalar) for v in vals):
-        raise _no_overload(b, name, vals, node)
+    vals = _scalar_args(b, name, args, node, 3, 2)
     ft = T.FLOAT if name == "remquof" or all(v.ctype in (T.FLOAT, T.HALF) for v in vals) else T.DOUBLE
     x, y = (b.convert(v, ft, a).op for v, a in zip(vals, args))
     lv = _int_pointee(b, name, args[2], T.INT)
@@ -615,10 +610,7 @@ def _remquo(b, name, args, node, want):
 def _fdividef(b, name, args, node, want):
     """fdividef(x, y): x / y, the IEEE division (CUDA's default; __fdividef is the fast
     one), priced as one (machine.OP_COST's fdiv)."""
-    _nargs(b, name, args, node, 2)
-    vals = [b.rvalue(a) for a in args]
-    if not all(isinstance(v.ctype, Scalar) for v in vals):
-        raise _no_overload(b, name, vals, node)
+    vals = _scalar_args(b, name, args, node, 2)
     x, y = (b.convert(v, T.FLOAT, a) for v, a in zip(vals, args))
     return b.arith("/", x, y, node)
 
@@ -664,10 +656,7 @@ def _nan(b, name, args, node, want):
 @_reg("__frsqrt_rn", "math", True)
 def _frsqrt_rn(b, name, args, node, want):
     """__frsqrt_rn(x): 1 / sqrt(x) rounded to nearest even."""
-    _nargs(b, name, args, node, 1)
-    v = b.rvalue(args[0])
-    if not isinstance(v.ctype, Scalar):
-        raise _no_overload(b, name, [v], node)
+    v, = _scalar_args(b, name, args, node, 1)
     d = b.reg(np.float32)
     b.emit(Op.CALL, node, dst=d, args=(b.convert(v, T.FLOAT, args[0]).op,), sub="m_frsqrt_rn")
     return _val(T.FLOAT, d)
@@ -676,10 +665,7 @@ def _frsqrt_rn(b, name, args, node, want):
 @_reg("__hiloint2double", "bit", True)
 def _hiloint2double(b, name, args, node, want):
     """__hiloint2double(hi, lo): the double whose high and low 32 bits they are."""
-    _nargs(b, name, args, node, 2)
-    vals = [b.rvalue(a) for a in args]
-    if not all(isinstance(v.ctype, Scalar) for v in vals):
-        raise _no_overload(b, name, vals, node)
+    vals = _scalar_args(b, name, args, node, 2)
     ops = tuple(b.convert(v, T.INT, a).op for v, a in zip(vals, args))
     d = b.reg(np.float64)
     b.emit(Op.CALL, node, dst=d, args=ops, sub=name)
@@ -840,10 +826,7 @@ def _sincos(b, name, args, node, want):
 
 @_reg("min max umin umax llmin llmax ullmin ullmax", "math", True)
 def _minmax(b, name, args, node, want):
-    _nargs(b, name, args, node, 2)
-    vals = [b.rvalue(a) for a in args]
-    if not all(isinstance(v.ctype, Scalar) for v in vals):
-        raise _no_overload(b, name, vals, node)
+    vals = _scalar_args(b, name, args, node, 2)
     if any(v.ctype.is_half or v.ctype.is_bf16 for v in vals):
         raise _ambiguous_half(b, name, vals, node, "__hmin / __hmax")
     t = usual_arith(vals[0].ctype, vals[1].ctype)
@@ -862,10 +845,7 @@ def _minmax(b, name, args, node, want):
 
 @_reg("abs labs llabs", "math", True)
 def _abs(b, name, args, node, want):
-    _nargs(b, name, args, node, 1)
-    v = b.rvalue(args[0])
-    if not isinstance(v.ctype, Scalar):
-        raise _no_overload(b, name, [v], node)
+    v, = _scalar_args(b, name, args, node, 1)
     if v.ctype.is_half or v.ctype.is_bf16:
         raise _ambiguous_half(b, name, [v], node, "__habs")
     t = {"labs": T.LONG, "llabs": T.LLONG}.get(name, v.ctype if v.ctype.is_float else T.promote(v.ctype))
@@ -1266,10 +1246,7 @@ def _bf16_apply(b, name, ops, node):
 
 def _lower_bf16(b, name, args, node, want):
     sig = _BF16[name][0]
-    _nargs(b, name, args, node, len(sig))
-    vals = [b.rvalue(a) for a in args]
-    if not all(isinstance(v.ctype, Scalar) for v in vals):
-        raise _no_overload(b, name, vals, node)
+    vals = _scalar_args(b, name, args, node, len(sig))
     return _bf16_apply(b, name, [b.convert(v, t, a).op for v, t, a in zip(vals, sig, args)], node)
 
 
@@ -1304,10 +1281,7 @@ _KIND_TYPE = {"f": T.FLOAT, "d": T.DOUBLE, "i": T.INT, "u": T.UINT, "l": T.LLONG
 
 def _rounding(b, name, args, node, want):
     kinds, rdt, _ = ROUNDING[name]
-    _nargs(b, name, args, node, len(kinds))
-    vals = [b.rvalue(a) for a in args]
-    if not all(isinstance(v.ctype, Scalar) for v in vals):
-        raise _no_overload(b, name, vals, node)
+    vals = _scalar_args(b, name, args, node, len(kinds))
     ops = [b.convert(v, _KIND_TYPE[k], a).op for v, k, a in zip(vals, kinds, args)]
     rt = {np.float32: T.FLOAT, np.float64: T.DOUBLE, np.int32: T.INT, np.uint32: T.UINT,
           np.int64: T.LLONG, np.uint64: T.ULLONG}[rdt]

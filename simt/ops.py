@@ -34,7 +34,7 @@ from fractions import Fraction
 import numpy as np
 
 from .curand import xorwow_matvec
-from .rounding import ROUNDING
+from .rounding import ROUNDING, _two_prod_err, _two_sum_err
 from .simd import SIMD_CALLS
 from .spaces import LOCAL_BASE, SHARED_BASE
 
@@ -134,9 +134,6 @@ def _ffma(a, b, c):
     return s.astype(np.float32)
 
 
-_SPLIT = 134217729.0                    # 2^27 + 1: Veltkamp's splitter for doubles
-
-
 def _dfma(a, b, c):
     """double ``a * b + c`` rounded once.  Boldo and Melquiond's emulation (rounding to
     odd): the product exactly as ph + pl (Dekker), (th, tl) = TwoSum(c, ph), then
@@ -149,19 +146,11 @@ def _dfma(a, b, c):
         b = np.asarray(b, np.float64)
         c = np.asarray(c, np.float64)
         ph = a * b
-        t = _SPLIT * a
-        ah = t - (t - a)
-        al = a - ah
-        t = _SPLIT * b
-        bh = t - (t - b)
-        bl = b - bh
-        pl = ((ah * bh - ph) + ah * bl + al * bh) + al * bl
+        pl = _two_prod_err(a, b, ph)
         th = c + ph
-        z = th - c
-        tl = (c - (th - z)) + (ph - z)
+        tl = _two_sum_err(c, ph, th)
         v = tl + pl                                     # rounded to odd: TwoSum's error says
-        z = v - tl                                      # which way an inexact even sum moves
-        e = (tl - (v - z)) + (pl - z)
+        e = _two_sum_err(tl, pl, v)                     # which way an inexact even sum moves
         fix = (e != 0) & ((v.view(np.int64) & 1) == 0)
         if fix.any():
             v = np.where(fix, np.nextafter(v, np.where(e > 0, np.inf, -np.inf)), v)
@@ -705,8 +694,7 @@ def _root_round(R: Fraction, k: int, dtype) -> float:
 
 def _two_sum(a, b):
     s = a + b
-    bb = s - a
-    return s, (a - (s - bb)) + (b - bb)
+    return s, _two_sum_err(a, b, s)
 
 
 def _fast_two_sum(a, b):
@@ -717,13 +705,7 @@ def _fast_two_sum(a, b):
 def _two_prod(a, b):
     """a * b as p + e exactly (Dekker; |a|, |b| below 2^995 and the product normal)."""
     p = a * b
-    t = _SPLIT * a
-    ah = t - (t - a)
-    al = a - ah
-    t = _SPLIT * b
-    bh = t - (t - b)
-    bl = b - bh
-    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    return p, _two_prod_err(a, b, p)
 
 
 def _dd_sqrt(sh, sl):
