@@ -69,6 +69,7 @@ ALU_SLOTS = "simt__alu_pipe_slots.sum"   # of those, the integer ALU pipe's (sim
 BIT_SLOTS = "simt__bit_pipe_slots.sum"   # POPC, FLO, BREV: the bit-counting pipe's (simt.issue)
 FP64_SLOTS = "simt__fp64_pipe_slots.sum"  # DADD, DMUL, DFMA, DSETP: the FP64 pipe's (simt.issue)
 IMAD_SLOTS = "simt__imad_pipe_slots.sum"  # 64-bit integer products' turns on the FMA pipe's heavy half (simt.issue)
+SHFL_WAVES = "simt__shfl_pipe_waves.sum"  # SHFLs: L1 data pipe wavefronts beside shared's (simt.issue)
 # warps' arrivals at a __syncthreads() (BAR.SYNC) and at a __syncthreads_count/_and/_or
 # (BAR.RED, then B2R for the result): an SM's barrier unit takes them one after another
 BAR_WARPS = "simt__barrier_warps.sum"
@@ -1093,6 +1094,7 @@ class Counters:
         self.bit_weights: np.ndarray | None = None          # simt.issue.bit_pipe_weights, per pc
         self.fp64_weights: np.ndarray | None = None         # simt.issue.fp64_pipe_weights, per pc
         self.imad_weights: np.ndarray | None = None         # simt.issue.imad_pipe_weights, per pc
+        self.shfl_weights: np.ndarray | None = None         # simt.issue.shfl_pipe_weights, per pc
         self.touched: np.ndarray | None = None              # global sectors read (DRAM footprint)
         self.alloc_sectors: list = []                        # per allocation: (first, end) sector
         self.alloc_first = np.zeros(1, np.int64)             # ... their first sectors, ascending
@@ -2133,9 +2135,10 @@ class Counters:
         out[RATIO] = round(self.total.get(THREAD_INST, 0.0) / inst, 4) if inst else 0.0
         for key, weights in ((ISSUE_SLOTS, self.slot_weights), (ALU_SLOTS, self.alu_weights),
                              (BIT_SLOTS, self.bit_weights), (FP64_SLOTS, self.fp64_weights),
-                             (IMAD_SLOTS, self.imad_weights)):
-            # (no IMAD count where a kernel has no 64-bit product: its counters stay as they were)
-            if weights is not None and (key != IMAD_SLOTS or weights.any()):
+                             (IMAD_SLOTS, self.imad_weights), (SHFL_WAVES, self.shfl_weights)):
+            # (no IMAD or SHFL count where a kernel has no 64-bit product or shuffle: its
+            # counters stay as they were)
+            if weights is not None and (key not in (IMAD_SLOTS, SHFL_WAVES) or weights.any()):
                 slots = sum(d.get(INST, 0) * weights[pc] for pc, d in enumerate(self.per_pc) if d)
                 out[key] = int(round(slots * scale))
         if self.touched is not None:

@@ -406,6 +406,30 @@ def bit_pipe_weights(ir) -> np.ndarray:
     return got
 
 
+# warp shuffles: a SHFL moves 32 bits a lane, so a double or 64-bit integer is two; each
+# SHFL passes L1's data pipe as a wavefront beside the shared accesses (Nsight counts
+# them in l1tex__data_pipe_lsu_wavefronts_mem_shared: timing_investigation/unseen213/,
+# unseen214/, unseen224/ and shflpipe/)
+SHFL_CALLS = frozenset({"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync"})
+
+
+def shfl_pipe_weights(ir) -> np.ndarray:
+    """Per pc, the SHFL instructions a warp's ``__shfl*_sync`` stands for (one per 32
+    bits of the value; none where nvcc drops the call).  Limitations: cooperative groups'
+    ``reduce`` is emulated as a butterfly of shuffles for every type, where CUDA's headers use one
+    ``REDUX`` for a 32-bit integer sum, min or max on sm_80 and later."""
+    got = getattr(ir, "_simt_shfl_weights", None)
+    if got is None:
+        slots = issue_weights(ir)
+        got = np.zeros(len(ir.code), np.float64)
+        for p, ins in enumerate(ir.code):
+            if ins.op == Op.CALL and ins.sub in SHFL_CALLS and slots[p] > 0:
+                dt = getattr(ins.args[1], "dtype", None)
+                got[p] = max(1, -(-(dt.itemsize if dt is not None else 4) // 4))
+        ir._simt_shfl_weights = got
+    return got
+
+
 # 64-bit integer products on the FMA pipe's heavy half, which takes a warp's IMAD every
 # other cycle a sub-partition and an IMAD.WIDE(.U32) in two such turns
 # (docs/results/timing_investigation/mont64/: with four warps a sub-partition, a step of

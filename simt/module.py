@@ -21,7 +21,8 @@ from .ir import KernelIR
 from .launch import MAX_STATIC_SHARED, LaunchConfig
 from .lower import Lowerer, NeedInstance, Param
 from .templates import MAX_INSTANCES
-from .issue import alu_pipe_weights, bit_pipe_weights, fp64_pipe_weights, imad_pipe_weights, issue_weights
+from .issue import (alu_pipe_weights, bit_pipe_weights, fp64_pipe_weights, imad_pipe_weights, issue_weights,
+                    shfl_pipe_weights)
 from .occupancy import bounded_registers, estimate_registers, launch_bounds
 from .memory import Device, DeviceArray
 from .spaces import GLOBAL_BASE, SHARED_ALIGN, SHARED_BASE
@@ -312,6 +313,7 @@ class Launch:
         self.counters.bit_weights = bit_pipe_weights(ir)
         self.counters.fp64_weights = fp64_pipe_weights(ir)
         self.counters.imad_weights = imad_pipe_weights(ir)
+        self.counters.shfl_weights = shfl_pipe_weights(ir)
         nsec = len(device.buf) // 32 + 1
         self.counters.touched = np.zeros(nsec, bool)
         self.counters.alloc_sectors = [((a - GLOBAL_BASE) // 32, -(-(e - GLOBAL_BASE) // 32))

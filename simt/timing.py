@@ -31,6 +31,7 @@ are counted as the SASS issue slots they stand for, simt.issue):
                     / (active SMs x 4 sub-partitions x clock)
     shared          shared wavefronts (loads, stores and atomics: an atomic's lanes on one
                     word merge; one for each predicated-off shared access a warp issues)
+                    and warp shuffles' SHFLs (one per 32 bits) x SHFL_WAVE_SHARE
                     / (active SMs x wavefronts per second)
     l1              the cycles L1 takes for global load requests (a line each; a gather four
                     lines a cycle or its bank conflicts, counters.l1_gather_waves) / (active SMs x
@@ -120,6 +121,11 @@ CONST_PASS_CYCLES = constcache.BASE_CYCLES
 # size (docs/results/timing_investigation/barred/); one block alone is far faster
 BAR_WARP_CYCLES = 1.6
 VOTE_WARP_CYCLES = 3.6
+# a warp's SHFL passes L1's data pipe as a shared access's wavefront does: Nsight counts
+# the 64-bit shuffles of probe/hsi-ppi-skewers-shfl-minmax64 (167.8 M SHFLs) among its
+# shared wavefronts, and that pipe bounds the kernel (timing_investigation/unseen224/;
+# the rows with shuffles screened in shflpipe/)
+SHFL_WAVE_SHARE = 1.0
 # what L2 takes for a partial sector beyond the first of its line, in a store request
 # whose lanes each write a sector of their own, as a share of a line's time
 # (l2_st_lines_per_cycle_sm): 0.56-0.70 on the H200 for records of 12-64 bytes written a
@@ -307,7 +313,8 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
                      _rate(g(C.IMAD_SLOTS, 0), prof.imad_ipc)) / (sms * clock_per_us)
                  + g(C.ISSUE_EXTRA, 0) / (sms * SUBPARTITIONS * clock_per_us),
         # (a warp whose lanes are all predicated off still passes the pipe once)
-        "shared": (g(C.WAVES_LD, 0) + g(C.WAVES_ST, 0) + g(C.WAVES_ATOM, 0) + g(C.SHARED_PRED_OFF, 0))
+        "shared": (g(C.WAVES_LD, 0) + g(C.WAVES_ST, 0) + g(C.WAVES_ATOM, 0) + g(C.SHARED_PRED_OFF, 0)
+                   + SHFL_WAVE_SHARE * g(C.SHFL_WAVES, 0))
                   / (sms * prof.shared_waves_per_us_sm),
         # global load requests, L1 hits too, pass L1's data pipe, which serves a wavefront
         # a cycle as it serves a shared one: a line of a coalesced request; a gather's lines

@@ -863,3 +863,60 @@ def test_unrolled_trips_behind_a_continue_do_not_overlap_their_waits():
     skips = simt.Module.from_source(src.replace("SKIP", "if (j == skip) continue;"), "b.cu").get_function("k").ir
     assert len(overlapped_pcs(plain)) == 2          # the shared load and the rsqrtf
     assert overlapped_pcs(skips) == frozenset()
+
+
+SHFL_KERNEL = r'''
+__global__ void shuffles(const float *x, const double *d, const int *t, float *y, double *z, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = x[i];
+    double w = d[i];
+    for (int o = 16; o > 0; o >>= 1) {
+        v += __shfl_down_sync(0xffffffffu, v, o);      // one SHFL a trip
+        w += __shfl_xor_sync(0xffffffffu, w, o);       // a double: two
+    }
+    if (t[i & ~31] > n)                                // a branch whole warps take or not
+        v += __shfl_sync(0xffffffffu, v, 0);
+    y[i] = v;
+    z[i] = w;
+}
+'''
+
+
+def test_shuffles_are_l1_data_pipe_wavefronts_one_per_32_bits(monkeypatch):
+    """A warp's __shfl*_sync is one SHFL per 32 bits of its value (a double two), and each
+    passes L1's data pipe beside the shared accesses (timing_investigation/shflpipe/): the
+    count is per warp that executes it, so a branch only warp 2 takes adds one wavefront;
+    the prediction's shared component is those wavefronts at the pipe's rate."""
+    from simt import timing
+    from simt.issue import shfl_pipe_weights
+    k = simt.Module.from_source(SHFL_KERNEL, "s.cu").get_function("shuffles")
+    by_line = {}
+    for p, ins in enumerate(k.ir.code):
+        by_line[ins.coord.line] = by_line.get(ins.coord.line, 0.0) + shfl_pipe_weights(k.ir)[p]
+    assert (by_line[7], by_line[8], by_line[11]) == (1.0, 2.0, 1.0) and sum(by_line.values()) == 4.0
+    dev = simt.Device()
+    blocks, threads = 6, 128
+    t = np.zeros(blocks * threads, np.int32)
+    t[2 * 32] = 9                                      # only warp 2 of block 0 takes the branch
+    r = k.launch(dev, simt.LaunchConfig.of(blocks, threads),
+                 [dev.to_device(np.ones(blocks * threads, np.float32)), dev.to_device(np.ones(blocks * threads)),
+                  dev.to_device(t), dev.zeros(blocks * threads, np.float32), dev.zeros(blocks * threads, np.float64),
+                  np.int32(1)], sanitize=False)
+    warps = blocks * threads // 32
+    m = r.metrics
+    assert m[C.SHFL_WAVES] == warps * 5 * 3 + 1
+    prof = timing.load_profile("h200")
+    pipe = lambda: max(timing.predict_result(r, prof).components_us[c] for c in ("shared", "l1"))  # both
+    with_shfl = pipe()
+    monkeypatch.setattr(timing, "SHFL_WAVE_SHARE", 0.0)
+    assert with_shfl - pipe() == pytest.approx(m[C.SHFL_WAVES] / (blocks * prof.shared_waves_per_us_sm), abs=2e-3)
+
+
+def test_a_kernel_without_shuffles_has_no_shuffle_counter():
+    """The counter appears only where a kernel shuffles, so other kernels' counters stay as
+    they were."""
+    k = _kernel("cal_imad")
+    dev = simt.Device()
+    r = k.launch(dev, simt.LaunchConfig.of(2, 64),
+                 [dev.zeros(2, np.uint64), np.uint64(3), np.uint64(1), np.int32(2)], sanitize=False)
+    assert C.SHFL_WAVES not in r.metrics and r.metrics[C.IMAD_SLOTS] > 0
