@@ -16,12 +16,15 @@ too (for ``a * b + c`` written in one expression; nvcc also fuses a product stor
 local and added later, the emulator does not, so fixed-order float kernels meant to
 match bit for bit write the product inside the sum).
 
-C library headers: NVRTC has no ``<cfloat>``, ``<climits>``, ``<cmath>``, ``<math.h>`` or
-``<stdio.h>`` (nvcc takes them from the host compiler) and no ``FLT_MAX`` or ``INFINITY``
+C library headers: NVRTC has no ``<cfloat>``, ``<climits>``, ``<cmath>``, ``<math.h>``,
+``<algorithm>`` or ``<stdio.h>`` (nvcc takes them from the host compiler) and no ``FLT_MAX`` or ``INFINITY``
 without them, so a file written for nvcc fails there.  Each module is compiled with an
 include directory of small stand-ins for those headers (``host_headers``) that define
 what simt's front end predefines (``simt.frontend.BUILTIN_MACROS``), and with that set
-pre-included, so the GPU compiles what the emulator reads.  Half precision: a file that
+pre-included, so the GPU compiles what the emulator reads.  Nor has it ``std::sin``,
+``std::min`` and the rest of ``simt.frontend``'s ``STD_FUNCTIONS``/``STD_CMATH`` (nvcc
+compiles them in device code): their ``std::`` is blanked before NVRTC sees the file, as
+the emulator's front end blanks it.  Half precision: a file that
 includes ``<cuda_fp16.h>`` reaches NVRTC unchanged (CuPy's NVRTC has the header); one
 that uses ``__half``/``half`` without including it, which the emulator accepts, gets it
 pre-included.  ``__half`` parameters take ``numpy.float16`` scalars and CuPy ``float16``
@@ -58,6 +61,7 @@ import numpy as np
 from kernels_cuda.backend import source_path
 from simt.errors import CompileError, LaunchError, UsageError
 from simt.launch import Dim3, LaunchConfig
+from simt.frontend import std_functions
 
 DEFAULT_OPTIONS = ("--std=c++17",)
 
@@ -324,6 +328,7 @@ _STAND_INS = {
                               "LONG_", "ULONG_", "LLONG_", "ULLONG_"),
     ("cmath", "math.h"): ("INFINITY", "NAN", "HUGE_VAL", "M_"),
     ("cstdio", "stdio.h", "cstdlib", "stdlib.h"): (),      # printf and malloc are NVRTC's own
+    ("algorithm",): (),         # std::min and std::max: module() blanks the std:: (below)
 }
 
 
@@ -443,8 +448,12 @@ class CupyBackend:
             hdrs = host_headers()
             opts = self.options + (f"-I{Path(path).resolve().parent}", f"-I{hdrs}",
                                    f"--pre-include={hdrs / 'simt_host_macros.h'}") + fp16_options(text)
-            mod = (cupy.RawModule(code=text, options=opts, name_expressions=tuple(names)) if names
-                   else cupy.RawModule(code=text, options=opts))
+            # std::sin, std::min, ...: NVRTC has no <cmath> or <algorithm> to declare them, so
+            # the qualification is blanked as the emulator's front end blanks it (the same
+            # functions, CUDA's own overloads, at the same columns)
+            code = std_functions(text)
+            mod = (cupy.RawModule(code=code, options=opts, name_expressions=tuple(names)) if names
+                   else cupy.RawModule(code=code, options=opts))
             try:
                 if hasattr(mod, "compile"):
                     mod.compile()

@@ -308,17 +308,20 @@ extern "C" __global__ void warp(const int *v, unsigned *o, int *p, float *g) {
 }
 """
 
+# (a float and a double argument, nextafter(1.f, 2.0) or remquo(1.0, 2.f, &q), are
+# ambiguous under NVRTC, which has no <cmath> templates: "more than one instance of
+# overloaded function"; the emulator takes the double overload, as C++'s promotion would)
 SIZES = r"""
 extern "C" __global__ void sizes(int *o) {
   int q;
-  o[0] = sizeof(nextafter(1.f, 2.f)); o[1] = sizeof(nextafter(1.f, 2.0));
+  o[0] = sizeof(nextafter(1.f, 2.f)); o[1] = sizeof(nextafter(1.0, 2.0));
   o[2] = sizeof(rhypot(1.f, 2.f)); o[3] = sizeof(norm3d(1.f, 2.f, 3.f));
   o[4] = sizeof(rnorm3d(1.f, 2.f, 3.f)); o[5] = sizeof(norm4d(1.f, 2.f, 3.f, 4.f));
   o[6] = sizeof(rnorm4d(1.f, 2.f, 3.f, 4.f)); o[7] = sizeof(rcbrt(1.f));
   o[8] = sizeof(logb(1.f)); o[9] = sizeof(logb(1.0)); o[10] = sizeof(ilogb(1.0));
   o[11] = sizeof(scalbn(1.f, 2)); o[12] = sizeof(scalbln(1.0, 2L)); o[13] = sizeof(jn(1, 2.f));
   o[14] = sizeof(yn(1, 2.0)); o[15] = sizeof(j0(1.f)); o[16] = sizeof(cyl_bessel_i1(1.f));
-  o[17] = sizeof(erfcx(1.f)); o[18] = sizeof(remquo(1.f, 2.f, &q)); o[19] = sizeof(remquo(1.0, 2.f, &q));
+  o[17] = sizeof(erfcx(1.f)); o[18] = sizeof(remquo(1.f, 2.f, &q)); o[19] = sizeof(remquo(1.0, 2.0, &q));
   o[20] = sizeof(nanf("")); o[21] = sizeof(nan("")); o[22] = sizeof(__hiloint2double(1, 2));
   o[23] = sizeof(y1(1.f)); o[24] = sizeof(fdividef(1.f, 2.f)); o[25] = sizeof(__isGlobal(o));
   o[26] = sizeof(scalbnf(1.0, 2)); o[27] = sizeof(ilogbf(1.0));
@@ -766,11 +769,32 @@ def _close(emu, gpu, ulps, absolute=0.0):
             (np.abs(emu.astype(F64) - gpu.astype(F64)) <= absolute)
 
 
+def _gpu_launch(src, name, grid, block, args, tmp_path):
+    """One launch on the GPU with nvcc's floating-point defaults.  CuPy adds -ftz=true to
+    every compile (cupy/cuda/compiler.py; a -ftz=false before it does not undo it: the
+    H200 gave nextafterf(0, 1) = FLT_MIN either way, session 69), and libdevice then flushes
+    subnormals that nvcc's default and the emulator keep.  So the source goes through
+    CuPy's NVRTC binding itself, with --std=c++17 and nothing else, and the module is loaded
+    from its PTX.  Returns each argument after the launch (numpy), None for scalars."""
+    import cupy
+    from cupy.cuda import nvrtc
+    prog = nvrtc.createProgram(src, f"{name}.cu", (), ())
+    try:
+        cc = cupy.cuda.Device().compute_capability
+        nvrtc.compileProgram(prog, (f"--gpu-architecture=compute_{cc}", "--std=c++17"))
+        ptx = nvrtc.getPTX(prog)
+    finally:
+        nvrtc.destroyProgram(prog)
+    path = tmp_path / f"{name}.ptx"
+    path.write_bytes(ptx if isinstance(ptx, bytes) else ptx.encode())
+    fn = cupy.RawModule(path=str(path)).get_function(name)
+    dargs = [cupy.asarray(a) if isinstance(a, np.ndarray) else a for a in args]
+    fn((grid,), (block,), tuple(dargs))
+    cupy.cuda.runtime.deviceSynchronize()
+    return [d.get() if isinstance(a, np.ndarray) else None for a, d in zip(args, dargs)]
+
+
 @pytest.mark.gpu
-@pytest.mark.xfail(strict=True, reason="its one H200 run (session 68) stopped at nextafterf(+-0, 1): "
-                   "FLT_MIN there, 2^-149 here. CuPy compiles with -ftz=true (cupy/cuda/compiler.py "
-                   "adds it to every NVRTC compile), which takes libdevice's flush-to-zero branch; "
-                   "the rest of this test has not run on a GPU yet")
 def test_they_match_the_gpu(tmp_path):
     """The kernels above through CuPy on the GPU against the emulator: exact functions bit
     for bit (NaNs as NaNs, but nanf and nan("") bit for bit), the others within the CUDA
@@ -778,17 +802,14 @@ def test_they_match_the_gpu(tmp_path):
     rnorm4df 2, normf / rnormf 4 (dim <= 4), rcbrtf 1, j0f j1f y0f y1f 9 ulp or 2.2e-6,
     jnf 2.2e-6, ynf ceil(2 + 2.5n) ulp or 2.2e-6, cyl_bessel_i0f / i1f 6, erfcxf 4; doubles:
     rhypot rnorm3d rnorm4d rcbrt 1 ulp, norm3d norm4d 2, norm / rnorm 4, the J and Y
-    functions 7 ulp or 5e-12, cyl_bessel_i0 / i1 6, erfcx 4.  Also sizeof of each
+    functions 7 ulp or 5e-12 (yn: ynf's bound, or 1e-11 relative: the GPU's own error),
+    cyl_bessel_i0 / i1 6, erfcx 4; jnf(2, 1e-30), NaN on the GPU, apart.  Also sizeof of each
     overload, and __match_all_sync / the address-space tests exactly."""
     gpu_or_skip()
-    from kernels_cuda import crosscheck
 
     def both(src, name, grid, block, args):
         emu, _ = run(src, name, grid, block, [a.copy() if isinstance(a, np.ndarray) else a for a in args])
-        path = tmp_path / f"{name}.cu"
-        path.write_text(src)
-        _, after, _ = crosscheck.real_launch(str(path), name, grid, block, args, repeat=1)
-        return emu, after
+        return emu, _gpu_launch(src, name, grid, block, args, tmp_path)
 
     emu, gpu = both(EXACT, "exact", 1, 64, _exact_inputs())
     for k in (3, 4, 7, 8):
@@ -823,14 +844,25 @@ def test_they_match_the_gpu(tmp_path):
     small = np.abs(x) < 8
     for col in range(4):
         assert (_close(e[:, col], g[:, col], 9) | (~small & _close(e[:, col], g[:, col], 0, 2.2e-6))).all(), col
-    assert _close(e[:, 4], g[:, 4], 2, 2.2e-6).all(), "jnf"
+    # (CUDA 13's jnf(2, 1e-30) is NaN on the H200, session 69; J2 there is 1.25e-61, which
+    # the emulator rounds to 0)
+    quirk = (n == 2) & (x == F32(1e-30))
+    assert np.isnan(g[quirk, 4]).all() and (e[quirk, 4] == 0).all()
+    assert (_close(e[:, 4], g[:, 4], 2, 2.2e-6) | quirk).all(), "jnf"
     yn_ulps = np.ceil(2 + 2.5 * np.maximum(n, 0))
     assert (_close(e[:, 5], g[:, 5], 0, 2.2e-6) | (np.abs(_ord(e[:, 5]) - _ord(g[:, 5])) <= yn_ulps)).all(), "ynf"
     for col, u in ((6, 6), (7, 6), (8, 4)):
         assert _close(e[:, col], g[:, col], u).all(), col
     e, g = emu[4].reshape(64, 9), gpu[4].reshape(64, 9)
-    for col in range(6):
+    for col in range(5):
         assert (_close(e[:, col], g[:, col], 7) | _close(e[:, col], g[:, col], 0, 5e-12)).all(), ("double", col)
+    # yn for n past x: the GPU's own error grows with n (the recurrence's steps); on the H200
+    # yn(200, 100) is 33,671 ulp (7e-12 relative) from the 50-digit value, the emulator's 4,
+    # and yn(19, 0.11996836) 13 ulp, the emulator's 4 (session 69, mpmath)
+    with np.errstate(all="ignore"):
+        rel = np.abs(e[:, 5] - g[:, 5]) / np.abs(g[:, 5])
+    assert (_close(e[:, 5], g[:, 5], 0, 5e-12) | (np.abs(_ord(e[:, 5]) - _ord(g[:, 5])) <= yn_ulps)
+            | (rel <= 1e-11)).all(), ("double", 5)
     for col, u in ((6, 6), (7, 6), (8, 4)):
         assert _close(e[:, col], g[:, col], u).all(), ("double", col)
 
