@@ -69,6 +69,9 @@ ALU_SLOTS = "simt__alu_pipe_slots.sum"   # of those, the integer ALU pipe's (sim
 BIT_SLOTS = "simt__bit_pipe_slots.sum"   # POPC, FLO, BREV: the bit-counting pipe's (simt.issue)
 FP64_SLOTS = "simt__fp64_pipe_slots.sum"  # DADD, DMUL, DFMA, DSETP: the FP64 pipe's (simt.issue)
 IMAD_SLOTS = "simt__imad_pipe_slots.sum"  # 64-bit integer products' turns on the FMA pipe's heavy half (simt.issue)
+# blocks of two warps: the busier warp's (0 or 1) share of the instructions; its warps
+# run on two of the four sub-partitions
+PAIR_SHARE = "simt__warp_pair_share.max"
 SHFL_WAVES = "simt__shfl_pipe_waves.sum"  # SHFLs: L1 data pipe wavefronts beside shared's (simt.issue)
 # warps' arrivals at a __syncthreads() (BAR.SYNC) and at a __syncthreads_count/_and/_or
 # (BAR.RED, then B2R for the result): an SM's barrier unit takes them one after another
@@ -2315,6 +2318,12 @@ class Counters:
         # the cycles L1's data pipe takes for them (l1_gather_waves)
         out["simt__l1_wavefronts_ld.sum"] = int(round(self.l1_waves * scale))
         out["simt__warp_inst.max"] = int(self.warp_inst.max()) if len(self.warp_inst) else 0
+        if self.wpb == 2 and self.warp_inst.sum():
+            # blocks of two warps: an SM gives a block's warp 0 an even slot, so every warp 0
+            # shares two of the four sub-partitions (timing_investigation/subpart/); the
+            # busier of the two warps' shares of the instructions
+            even, odd = int(self.warp_inst[0::2].sum()), int(self.warp_inst[1::2].sum())
+            out[PAIR_SHARE] = round(max(even, odd) / (even + odd), 4)
         if self.finish.any():
             nb = max(1, self.run_blocks)
             fin = self.finish[: nb * self.wpb].reshape(nb, self.wpb)

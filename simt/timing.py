@@ -28,7 +28,8 @@ are counted as the SASS issue slots they stand for, simt.issue):
     issue           issue slots (simt.issue) / (active SMs x slots per cycle x clock)
                     + cycles expensive operations keep a sub-partition busy (integer division,
                     __match_any_sync per distinct value, ...: machine.OP_COST, measured)
-                    / (active SMs x 4 sub-partitions x clock)
+                    / (active SMs x 4 sub-partitions x clock); blocks of two warps x twice
+                    the busier warp's share of the instructions (PAIR_SUBPARTITIONS)
     shared          shared wavefronts (loads, stores and atomics: an atomic's lanes on one
                     word merge; one for each predicated-off shared access a warp issues)
                     and warp shuffles' SHFLs (one per 32 bits) x SHFL_WAVE_SHARE
@@ -126,6 +127,9 @@ VOTE_WARP_CYCLES = 3.6
 # shared wavefronts, and that pipe bounds the kernel (timing_investigation/unseen224/;
 # the rows with shuffles screened in shflpipe/)
 SHFL_WAVE_SHARE = 1.0
+# an SM puts a two-warp block's warp 0 on an even slot, sub-partition 0 or 2 (the
+# slot mod 4, as %warpid shows; timing_investigation/subpart/where_h200.txt)
+PAIR_SUBPARTITIONS = True
 # what L2 takes for a partial sector beyond the first of its line, in a store request
 # whose lanes each write a sector of their own, as a share of a line's time
 # (l2_st_lines_per_cycle_sm): 0.56-0.70 on the H200 for records of 12-64 bytes written a
@@ -361,6 +365,12 @@ def predict(metrics: dict, grid_blocks: int, threads_per_block: int, shared_byte
                             + g("simt__global_requests.max", 0) * (prof.ilp_latency_us or prof.mem_latency_us)
                             + g("simt__barriers.max", 0) * prof.barrier_us),
     }
+    if PAIR_SUBPARTITIONS and g(C.PAIR_SHARE, 0) > 0.5:
+        # blocks of two warps: every warp 0 sits on two of the four sub-partitions (an even
+        # slot), every warp 1 on the other two, so the busier of the two issues its share
+        # of the slots at half the SM's rate (timing_investigation/subpart/: 16 busy warps
+        # an SM take 1.90x as long as warp 0s of 64-thread blocks as one-warp blocks)
+        comp["issue"] *= 2 * g(C.PAIR_SHARE)
     if g("simt__l2_slice_transactions.max", 0) and g("simt__atomic_global_lanes.sum", 0):
         # the slices that serve the atomics serve the gathers' lines too, one after the
         # other (probe/coo-spmv: 2^24 float atomics beside as many gathered x[col]);

@@ -920,3 +920,45 @@ def test_a_kernel_without_shuffles_has_no_shuffle_counter():
     r = k.launch(dev, simt.LaunchConfig.of(2, 64),
                  [dev.zeros(2, np.uint64), np.uint64(3), np.uint64(1), np.int32(2)], sanitize=False)
     assert C.SHFL_WAVES not in r.metrics and r.metrics[C.IMAD_SLOTS] > 0
+
+
+PAIR_KERNEL = r'''
+__global__ void pairs(float *y, int heavy, int light) {
+    int w = threadIdx.x >> 5;
+    float a = threadIdx.x;
+    int trips = (w % 2 == 0) ? heavy : light;          // warp 0 of a 2-warp block does more
+    for (int i = 0; i < trips; ++i)
+        a = a * 0.999f + 0.001f;
+    y[blockIdx.x * blockDim.x + threadIdx.x] = a;
+}
+'''
+
+
+def test_two_warp_blocks_issue_at_their_busier_warps_share():
+    """An SM gives a two-warp block's warp 0 an even slot, so every warp 0 runs on two of
+    the four sub-partitions (timing_investigation/subpart/: 64-thread blocks whose warp 0
+    alone works take 1.90x as long as one-warp blocks).  simt__warp_pair_share is the
+    busier warp's share of the instructions, and the issue component is scaled by twice
+    it: as it was for even warps, doubled where warp 0 does all the work.  Other block
+    sizes have no such counter."""
+    from simt import timing
+    k = simt.Module.from_source(PAIR_KERNEL, "p.cu").get_function("pairs")
+    prof = timing.load_profile("h200")
+
+    def launch(threads, heavy, light):
+        dev = simt.Device()
+        blocks = 132 * 64 // threads
+        return k.launch(dev, simt.LaunchConfig.of(blocks, threads),
+                        [dev.zeros(blocks * threads, np.float32), np.int32(heavy), np.int32(light)], sanitize=False)
+
+    even = launch(64, 800, 800)
+    skew = launch(64, 1520, 80)
+    inst = skew.per_warp["inst"]
+    want = max(inst[0::2].sum(), inst[1::2].sum()) / inst.sum()
+    assert skew.metrics[C.PAIR_SHARE] == pytest.approx(want, abs=1e-4) and want > 0.85
+    assert even.metrics[C.PAIR_SHARE] == 0.5
+    assert skew.metrics[C.ISSUE_SLOTS] == pytest.approx(even.metrics[C.ISSUE_SLOTS], rel=0.02)
+    issue = lambda r: timing.predict_result(r, prof).components_us["issue"]
+    assert issue(skew) / issue(even) == pytest.approx(2 * want * skew.metrics[C.ISSUE_SLOTS]
+                                                      / even.metrics[C.ISSUE_SLOTS], rel=1e-3)
+    assert C.PAIR_SHARE not in launch(128, 76, 4).metrics and C.PAIR_SHARE not in launch(32, 76, 4).metrics

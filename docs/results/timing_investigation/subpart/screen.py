@@ -1,0 +1,56 @@
+"""Whether two-warp blocks issue at their busier warp's share (session 69).  Reads the rows
+emulate_rows.py wrote (rows.jsonl: every (id, size) of the four tables that launches
+blocks of two warps, 33 to 64 threads, re-emulated with simt__warp_pair_share) and the
+tables as they were before (git show 2618de8), predicts each row again without and with
+``timing.PAIR_SUBPARTITIONS``, and prints, a GPU each, how many rows moved by more than
+0.5% and how many of those were within 1.5x before and after, then the summed |log
+ratio| over every row.  From the repository root, no GPU:
+
+    python docs/results/timing_investigation/subpart/screen.py docs/results/timing_investigation/subpart/rows.jsonl.gz [-v]"""
+import gzip, json, math, subprocess, sys
+from simt import timing
+
+rows = {}
+for f in [a for a in sys.argv[1:] if a != "-v"]:      # a later file's (id, size) wins
+    for line in (gzip.open if f.endswith(".gz") else open)(f, "rt"):
+        d = json.loads(line)
+        rows[(d["id"], d["n"])] = d
+rows = list(rows.values())
+prof = {g: timing.load_profile(g) for g in ("h100", "h200")}
+old = {}
+for stem, g in (("timing_probes_h200", "h200"), ("timing_probes_h100", "h100"),
+                ("timing_h200", "h200"), ("timing_h100", "h100")):
+    tab = json.loads(subprocess.check_output(["git", "show", f"2618de8:docs/results/{stem}.json"]))
+    for r in tab["rows"]:
+        old[(g, r["id"], r["n"])] = r
+
+
+def inside(x):
+    return 1 / 1.5 <= x <= 1.5
+
+
+for share in (False, True):
+    timing.PAIR_SUBPARTITIONS = share
+    res = {"h200": [0, 0, 0, 0], "h100": [0, 0, 0, 0]}
+    logs, moved = 0.0, []
+    for d in rows:
+        for g, r in d["rows"].items():
+            o = old.get((g, d["id"], d["n"]))
+            if o is None or o.get("ratio") is None or "launches" not in r:
+                continue
+            ms = sum(timing.predict(L["metrics"], L["grid_blocks"], L["threads_per_block"], L["shared_bytes"], prof[g]).ms
+                     for L in r["launches"])
+            ratio = ms / r["measured_ms"]
+            logs += abs(math.log(ratio))
+            res[g][3] += inside(ratio)
+            if abs(ratio / o["ratio"] - 1) > 0.005:
+                res[g][0] += 1
+                res[g][1] += inside(o["ratio"])
+                res[g][2] += inside(ratio)
+                moved.append((g, d["id"], d["n"], round(o["ratio"], 2), round(ratio, 2)))
+    print(f"PAIR_SUBPARTITIONS {share}: " + "; ".join(f"{g} {m} moved, {a} -> {b} within 1.5x ({w} of the rows)"
+                                         for g, (m, a, b, w) in res.items())
+          + f"; summed |log ratio| {logs:.2f}")
+    if "-v" in sys.argv:
+        for x in sorted(moved, key=lambda x: -abs(math.log(x[4] / x[3]))):
+            print("   ", *x)
