@@ -17,8 +17,8 @@ local and added later, the emulator does not, so fixed-order float kernels meant
 match bit for bit write the product inside the sum).
 
 C library headers: NVRTC has no ``<cfloat>``, ``<climits>``, ``<cmath>``, ``<math.h>``,
-``<algorithm>`` or ``<stdio.h>`` (nvcc takes them from the host compiler) and no ``FLT_MAX`` or ``INFINITY``
-without them, so a file written for nvcc fails there.  Each module is compiled with an
+``<algorithm>`` or ``<stdio.h>`` (nvcc takes them from the host compiler) and no
+``FLT_MAX`` or ``INFINITY`` without them, so a file written for nvcc fails there.  Each module is compiled with an
 include directory of small stand-ins for those headers (``host_headers``) that define
 what simt's front end predefines (``simt.frontend.BUILTIN_MACROS``), and with that set
 pre-included, so the GPU compiles what the emulator reads.  Nor has it ``std::sin``,
@@ -60,8 +60,8 @@ import numpy as np
 
 from kernels_cuda.backend import source_path
 from simt.errors import CompileError, LaunchError, UsageError
-from simt.launch import Dim3, LaunchConfig
 from simt.frontend import std_functions
+from simt.launch import Dim3, LaunchConfig
 
 DEFAULT_OPTIONS = ("--std=c++17",)
 

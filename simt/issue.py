@@ -416,8 +416,8 @@ SHFL_CALLS = frozenset({"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__
 def shfl_pipe_weights(ir) -> np.ndarray:
     """Per pc, the SHFL instructions a warp's ``__shfl*_sync`` stands for (one per 32
     bits of the value; none where nvcc drops the call).  Limitations: cooperative groups'
-    ``reduce`` is emulated as a butterfly of shuffles for every type, where CUDA's headers use one
-    ``REDUX`` for a 32-bit integer sum, min or max on sm_80 and later."""
+    ``reduce`` is emulated as a butterfly of shuffles for every type, where CUDA's headers
+    use one ``REDUX`` for a 32-bit integer sum, min or max on sm_80 and later."""
     got = getattr(ir, "_simt_shfl_weights", None)
     if got is None:
         slots = issue_weights(ir)

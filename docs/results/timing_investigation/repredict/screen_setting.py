@@ -1,17 +1,22 @@
-"""Whether two-warp blocks issue at their busier warp's share (session 69).  Reads the rows
-emulate_rows.py wrote (rows.jsonl: every (id, size) of the four tables that launches
-blocks of two warps, 33 to 64 threads, re-emulated with simt__warp_pair_share) and the
-tables as they were before (git show 2618de8), predicts each row again without and with
-``timing.PAIR_SUBPARTITIONS``, and prints, a GPU each, how many rows moved by more than
-0.5% and how many of those were within 1.5x before and after, then the summed |log
-ratio| over every row.  From the repository root, no GPU:
+"""Screen a setting of simt.timing over rows emulate_rows.py wrote (session 69): each row is
+predicted again from its recorded counters at each value of the setting and compared
+with the committed tables at BASE (a commit before the change); prints, a GPU each, how
+many rows moved by more than 0.5%, how many of those were within 1.5x before and after,
+how many of all the rows are within 1.5x, and the summed |log ratio| over every row.
+From the repository root, no GPU:
 
-    python docs/results/timing_investigation/subpart/screen.py docs/results/timing_investigation/subpart/rows.jsonl.gz [-v]"""
+    python docs/results/timing_investigation/repredict/screen_setting.py BASE SETTING VALUES ROWS.jsonl[.gz] ... [-v]
+
+VALUES: comma-separated, numbers or True/False.  shflpipe/ screened SHFL_WAVE_SHARE
+(BASE 9783e8c, 0,0.5,1,1.5,2), subpart/ PAIR_SUBPARTITIONS (BASE 2618de8, False,True)."""
 import gzip, json, math, subprocess, sys
 from simt import timing
 
+args = [a for a in sys.argv[1:] if a != "-v"]
+base, setting, values, files = args[0], args[1], args[2], args[3:]
+values = [v == "True" if v in ("True", "False") else float(v) for v in values.split(",")]
 rows = {}
-for f in [a for a in sys.argv[1:] if a != "-v"]:      # a later file's (id, size) wins
+for f in files:                                       # a later file's (id, size) wins
     for line in (gzip.open if f.endswith(".gz") else open)(f, "rt"):
         d = json.loads(line)
         rows[(d["id"], d["n"])] = d
@@ -20,7 +25,7 @@ prof = {g: timing.load_profile(g) for g in ("h100", "h200")}
 old = {}
 for stem, g in (("timing_probes_h200", "h200"), ("timing_probes_h100", "h100"),
                 ("timing_h200", "h200"), ("timing_h100", "h100")):
-    tab = json.loads(subprocess.check_output(["git", "show", f"2618de8:docs/results/{stem}.json"]))
+    tab = json.loads(subprocess.check_output(["git", "show", f"{base}:docs/results/{stem}.json"]))
     for r in tab["rows"]:
         old[(g, r["id"], r["n"])] = r
 
@@ -29,8 +34,8 @@ def inside(x):
     return 1 / 1.5 <= x <= 1.5
 
 
-for share in (False, True):
-    timing.PAIR_SUBPARTITIONS = share
+for value in values:
+    setattr(timing, setting, value)
     res = {"h200": [0, 0, 0, 0], "h100": [0, 0, 0, 0]}
     logs, moved = 0.0, []
     for d in rows:
@@ -48,8 +53,8 @@ for share in (False, True):
                 res[g][1] += inside(o["ratio"])
                 res[g][2] += inside(ratio)
                 moved.append((g, d["id"], d["n"], round(o["ratio"], 2), round(ratio, 2)))
-    print(f"PAIR_SUBPARTITIONS {share}: " + "; ".join(f"{g} {m} moved, {a} -> {b} within 1.5x ({w} of the rows)"
-                                         for g, (m, a, b, w) in res.items())
+    print(f"{setting} = {value}: " + "; ".join(f"{g} {m} moved, {a} -> {b} within 1.5x ({w} of the rows)"
+                                            for g, (m, a, b, w) in res.items())
           + f"; summed |log ratio| {logs:.2f}")
     if "-v" in sys.argv:
         for x in sorted(moved, key=lambda x: -abs(math.log(x[4] / x[3]))):
