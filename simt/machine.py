@@ -1606,15 +1606,24 @@ def _kept_loops(k) -> dict:
     return got
 
 
+# an unrolled loop's store is back to back with its next trip's only where no global load
+# or atomic of the loop comes between (unseen229/notes.md: quant-sr-int8's four err
+# stores, each behind the next element's loads, reach L2 unmerged; storeload/)
+UNROLLED_STORES_NEED_NO_LOADS = True
+
+
 def _unrolled_stores(k) -> frozenset:
-    """The global stores whose innermost loop nvcc unrolls fully: their trips are back to
-    back in SASS, and L1 merges what they share (``counters._trip_sector_extra``).
-    Computed once per kernel."""
+    """The global stores whose innermost loop nvcc unrolls fully and holds no global load
+    or atomic: their trips are back to back in SASS, and L1 merges what they share
+    (``counters._trip_sector_extra``).  Computed once per kernel."""
     got = getattr(k, "_simt_unrolled_stores", None)
     if got is None:
         full = full_unrolls(k.code)
-        got = k._simt_unrolled_stores = frozenset(p for p, inner in _global_accesses(k, Op.STORE).items()
-                                                  if inner in full)
+        between = sorted(set(_global_accesses(k, Op.LOAD)) | set(_global_accesses(k, Op.ATOM)))
+        got = k._simt_unrolled_stores = frozenset(
+            p for p, inner in _global_accesses(k, Op.STORE).items()
+            if inner in full and not (UNROLLED_STORES_NEED_NO_LOADS
+                                      and any(inner[0] <= q <= inner[1] for q in between)))
     return got
 
 
