@@ -103,8 +103,14 @@ def issue_weights(ir) -> np.ndarray:
 # warp reaches (UMOV of the mask, BRA.DIV to an out-of-line WARPSYNC.COLLECTIVE path):
 # probe/warp-hash-probe's ballots in a loop that breaks on data (unseen36/, sm_90 SASS)
 DIVERGENCE_CHECK = 2.0
-_WARP_SYNC = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync",
-              "__any_sync", "__all_sync", "__uni_sync", "__match_any_sync"}
+
+# warp shuffles: a SHFL moves 32 bits a lane, so a double or 64-bit integer is two; each
+# SHFL passes L1's data pipe as a wavefront beside the shared accesses (Nsight counts
+# them in l1tex__data_pipe_lsu_wavefronts_mem_shared: timing_investigation/unseen213/,
+# unseen214/, unseen224/ and shflpipe/)
+SHFL_CALLS = frozenset({"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync"})
+# the warp-synchronous calls nvcc puts DIVERGENCE_CHECK before
+_WARP_SYNC = SHFL_CALLS | {"__ballot_sync", "__any_sync", "__all_sync", "__uni_sync", "__match_any_sync"}
 
 
 def dead_code(code) -> set[int]:
@@ -404,13 +410,6 @@ def bit_pipe_weights(ir) -> np.ndarray:
         got = ir._simt_bit_weights = np.array(
             [BIT_PIPE.get(ins.sub, 0.0) if ins.op == Op.CALL else 0.0 for ins in ir.code], np.float64)
     return got
-
-
-# warp shuffles: a SHFL moves 32 bits a lane, so a double or 64-bit integer is two; each
-# SHFL passes L1's data pipe as a wavefront beside the shared accesses (Nsight counts
-# them in l1tex__data_pipe_lsu_wavefronts_mem_shared: timing_investigation/unseen213/,
-# unseen214/, unseen224/ and shflpipe/)
-SHFL_CALLS = frozenset({"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync"})
 
 
 def shfl_pipe_weights(ir) -> np.ndarray:

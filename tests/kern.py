@@ -34,13 +34,20 @@ def gpu_or_skip() -> None:
         pytest.skip(f"no CUDA device: {why}")
 
 
-def same_bytes_on_gpu(src: str, path, name: str, grid, block, args) -> None:
+def emulated_and_gpu(src: str, path, name: str, grid, block, args) -> tuple[list, list]:
     """Run kernel `name` from `src` in the emulator and, written to `path`, through CuPy on
-    the GPU with the same inputs; every array argument must end with the same bytes."""
+    the GPU with the same inputs: each argument after the launch, emulated and on the GPU
+    (None for a scalar on the GPU)."""
     from kernels_cuda import crosscheck
     emu, _ = run(src, name, grid, block, [a.copy() if isinstance(a, np.ndarray) else a for a in args])
     path.write_text(src)
     _, after, _ = crosscheck.real_launch(str(path), name, grid, block, args, repeat=1)
+    return emu, after
+
+
+def same_bytes_on_gpu(src: str, path, name: str, grid, block, args) -> None:
+    """`emulated_and_gpu`, where every array argument must end with the same bytes."""
+    emu, after = emulated_and_gpu(src, path, name, grid, block, args)
     for k, (a, e) in enumerate(zip(after, emu)):
         if a is not None:
             assert a.tobytes() == np.asarray(e).tobytes(), f"{name}: argument {k + 1}"

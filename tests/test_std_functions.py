@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from kern import compile_error, gpu_or_skip, run
+from kern import compile_error, emulated_and_gpu, gpu_or_skip, run
 
 F32 = np.float32
 
@@ -77,15 +77,12 @@ def test_std_functions_compile_under_nvrtc_and_agree(tmp_path):
     give the emulator's results: integers and exact functions bit for bit, the
     transcendental ones within 2 ulp (CUDA's sinf, powf, atan2f, cos, log1p, hypot)."""
     gpu_or_skip()
-    from kernels_cuda import crosscheck
     x = np.linspace(-3, 3, 32, dtype=F32)
     for name, src, args in (("minmax", STD_MIN_MAX, [x, np.zeros(96, F32), np.zeros(32, np.int32)]),
                             ("cmath", STD_CMATH, [x, np.linspace(-2, 2, 32), np.zeros(64, F32), np.zeros(32),
                                                   np.zeros(32, np.int32)])):
-        emu, _ = run(src, "k", 1, 32, [a.copy() for a in args])
-        path = tmp_path / f"{name}.cu"
-        path.write_text(src.replace("__global__", 'extern "C" __global__'))   # (CuPy finds it by name)
-        _, gpu, _ = crosscheck.real_launch(str(path), "k", 1, 32, args, repeat=1)
+        src = src.replace("__global__", 'extern "C" __global__')         # (CuPy finds it by name)
+        emu, gpu = emulated_and_gpu(src, tmp_path / f"{name}.cu", "k", 1, 32, args)
         for k, (e, g) in enumerate(zip(emu, gpu)):
             if g is None or k < (1 if name == "minmax" else 2):
                 continue

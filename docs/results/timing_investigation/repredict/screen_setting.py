@@ -12,30 +12,36 @@ VALUES: comma-separated, numbers or True/False.  shflpipe/ screened SHFL_WAVE_SH
 import gzip, json, math, subprocess, sys
 from simt import timing
 
-args = [a for a in sys.argv[1:] if a != "-v"]
-base, setting, values, files = args[0], args[1], args[2], args[3:]
-values = [v == "True" if v in ("True", "False") else float(v) for v in values.split(",")]
-rows = {}
-for f in files:                                       # a later file's (id, size) wins
-    for line in (gzip.open if f.endswith(".gz") else open)(f, "rt"):
-        d = json.loads(line)
-        rows[(d["id"], d["n"])] = d
-rows = list(rows.values())
-prof = {g: timing.load_profile(g) for g in ("h100", "h200")}
-old = {}
-for stem, g in (("timing_probes_h200", "h200"), ("timing_probes_h100", "h100"),
-                ("timing_h200", "h200"), ("timing_h100", "h100")):
-    tab = json.loads(subprocess.check_output(["git", "show", f"{base}:docs/results/{stem}.json"]))
-    for r in tab["rows"]:
-        old[(g, r["id"], r["n"])] = r
+GPUS = (("timing_probes_h200", "h200"), ("timing_probes_h100", "h100"), ("timing_h200", "h200"), ("timing_h100", "h100"))
+
+
+def load_rows(files) -> list:
+    """emulate_rows.py's rows from the files (a later file's (id, size) wins)."""
+    rows = {}
+    for f in files:
+        for line in (gzip.open if f.endswith(".gz") else open)(f, "rt"):
+            d = json.loads(line)
+            rows[(d["id"], d["n"])] = d
+    return list(rows.values())
+
+
+def tables_at(base: str) -> dict:
+    """(gpu, id, n) -> the row of the committed tables at commit ``base``."""
+    old = {}
+    for stem, g in GPUS:
+        for r in json.loads(subprocess.check_output(["git", "show", f"{base}:docs/results/{stem}.json"]))["rows"]:
+            old[(g, r["id"], r["n"])] = r
+    return old
 
 
 def inside(x):
     return 1 / 1.5 <= x <= 1.5
 
 
-for value in values:
-    setattr(timing, setting, value)
+def screen(rows, old, prof) -> tuple:
+    """Each row predicted again from its counters at simt.timing as it is now, against
+    ``old``: per GPU [moved by more than 0.5%, of those within 1.5x before, after, rows
+    within 1.5x], the summed |log ratio| and the moved (gpu, id, n, before, after)."""
     res = {"h200": [0, 0, 0, 0], "h100": [0, 0, 0, 0]}
     logs, moved = 0.0, []
     for d in rows:
@@ -53,9 +59,24 @@ for value in values:
                 res[g][1] += inside(o["ratio"])
                 res[g][2] += inside(ratio)
                 moved.append((g, d["id"], d["n"], round(o["ratio"], 2), round(ratio, 2)))
-    print(f"{setting} = {value}: " + "; ".join(f"{g} {m} moved, {a} -> {b} within 1.5x ({w} of the rows)"
-                                            for g, (m, a, b, w) in res.items())
-          + f"; summed |log ratio| {logs:.2f}")
-    if "-v" in sys.argv:
-        for x in sorted(moved, key=lambda x: -abs(math.log(x[4] / x[3]))):
-            print("   ", *x)
+    return res, logs, moved
+
+
+def print_moved(moved):
+    for x in sorted(moved, key=lambda x: -abs(math.log(x[4] / x[3]))):
+        print("   ", *x)
+
+
+if __name__ == "__main__":
+    args = [a for a in sys.argv[1:] if a != "-v"]
+    base, setting, values, files = args[0], args[1], args[2], args[3:]
+    rows, old = load_rows(files), tables_at(base)
+    prof = {g: timing.load_profile(g) for g in ("h100", "h200")}
+    for value in [v == "True" if v in ("True", "False") else float(v) for v in values.split(",")]:
+        setattr(timing, setting, value)
+        res, logs, moved = screen(rows, old, prof)
+        print(f"{setting} = {value}: " + "; ".join(f"{g} {m} moved, {a} -> {b} within 1.5x ({w} of the rows)"
+                                                for g, (m, a, b, w) in res.items())
+              + f"; summed |log ratio| {logs:.2f}")
+        if "-v" in sys.argv:
+            print_moved(moved)

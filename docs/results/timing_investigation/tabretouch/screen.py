@@ -9,22 +9,16 @@ more than 0.5% and how many of those were within 1.5x before and after, then the
 
     python docs/results/timing_investigation/tabretouch/screen.py docs/results/timing_investigation/tabretouch/rows.jsonl.gz \
         docs/results/timing_investigation/tabretouch/rows_rmw.jsonl.gz [-v]"""
-import gzip, json, math, subprocess, sys
+import sys
+from pathlib import Path
 from simt import timing, counters as C
 
-rows = {}
-for f in [a for a in sys.argv[1:] if a != "-v"]:      # a later file's (id, size) wins
-    for line in (gzip.open if f.endswith(".gz") else open)(f, "rt"):
-        d = json.loads(line)
-        rows[(d["id"], d["n"])] = d
-rows = list(rows.values())
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "repredict"))
+from screen_setting import load_rows, print_moved, screen, tables_at  # noqa: E402
+
+rows = load_rows([a for a in sys.argv[1:] if a != "-v"])
 prof = {g: timing.load_profile(g) for g in ("h100", "h200")}
-old = {}
-for stem, g in (("timing_probes_h200", "h200"), ("timing_probes_h100", "h100"),
-                ("timing_h200", "h200"), ("timing_h100", "h100")):
-    tab = json.loads(subprocess.check_output(["git", "show", f"20e159f:docs/results/{stem}.json"]))
-    for r in tab["rows"]:
-        old[(g, r["id"], r["n"])] = r
+old = tables_at("20e159f")
 
 
 def law(cap, k=C.RETOUCH_STEEPNESS):
@@ -50,30 +44,10 @@ VARIANTS = [("none (as before: L2 hits)", none),
             ("l2_retouch_bytes, k = 3", law(lambda p: p.l2_retouch_bytes, 3.0))]
 
 
-def inside(x):
-    return 1 / 1.5 <= x <= 1.5
-
-
 for name, f in VARIANTS:
     timing.table_retouch_miss = f
-    res = {"h200": [0, 0, 0], "h100": [0, 0, 0]}
-    logs, moved = 0.0, []
-    for d in rows:
-        for g, r in d["rows"].items():
-            o = old.get((g, d["id"], d["n"]))
-            if o is None or o.get("ratio") is None or "launches" not in r:
-                continue
-            ms = sum(timing.predict(L["metrics"], L["grid_blocks"], L["threads_per_block"], L["shared_bytes"], prof[g]).ms
-                     for L in r["launches"])
-            ratio = ms / r["measured_ms"]
-            logs += abs(math.log(ratio))
-            if abs(ratio / o["ratio"] - 1) > 0.005:
-                res[g][0] += 1
-                res[g][1] += inside(o["ratio"])
-                res[g][2] += inside(ratio)
-                moved.append((g, d["id"], round(o["ratio"], 2), round(ratio, 2)))
-    print(f"{name}: " + "; ".join(f"{g} {m} moved, {a} -> {b} within 1.5x" for g, (m, a, b) in res.items())
+    res, logs, moved = screen(rows, old, prof)
+    print(f"{name}: " + "; ".join(f"{g} {m} moved, {a} -> {b} within 1.5x" for g, (m, a, b, _) in res.items())
           + f"; summed |log ratio| {logs:.2f}")
     if "-v" in sys.argv:
-        for x in sorted(moved, key=lambda x: -abs(math.log(x[3] / x[2]))):
-            print("   ", *x)
+        print_moved(moved)
