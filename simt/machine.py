@@ -1392,23 +1392,40 @@ def _spin_cycles(m: Machine, ins, sel, act, full, blocks=None):
     return k * SPIN_PASS_CYCLES + (waves - k) * SPIN_WAVE_CYCLES
 
 
+# a shared CAS loop's warps stay together where their lanes' words stay within the range
+# of their previous visit, and drift apart where the words move on (_spin_steady;
+# timing_investigation/unseen233/notes.md: a PIC deposit's sorted particles)
+SPIN_DRIFT_BY_RANGE = True
+
+
 def _spin_steady(m: Machine, pc: int, warps, mat, act, size: int, commit: bool):
     """Per row (warps of the batch): whether the warp keeps its block's warps together on
-    the CAS loop at ``pc`` (``counters.spin_passes``): its active lanes are not all on one
-    word (lanes spread over a table meet the other warps there whatever their pace), or
-    that word is the one its previous visit was on, or this is its first visit (the
-    block's warps come to it together).  ``commit`` keeps this visit's words for the next
+    the CAS loop at ``pc`` (``counters.spin_passes``): this is its first visit (the block's
+    warps come to it together), or most of its active lanes are on words within the range
+    its previous visit covered.  Lanes spread over a table that stays put (bins drawn at
+    random, the same hot words each trip) meet the block's other warps there whatever
+    their pace; words that move on from trip to trip (one word a trip, or a grid-stride
+    loop over keys sorted by cell) leave the warps to drift apart into a pipeline.
+    ``SPIN_DRIFT_BY_RANGE`` False: session 69's rule, which kept every row whose lanes
+    spread over several words together.  ``commit`` keeps this visit's range for the next
     (the counters' call, after the critical path's)."""
     last = m.spin_word.get(pc)
     if last is None:
-        last = m.spin_word[pc] = np.full(m.b.W, -1, np.int64)
+        last = m.spin_word[pc] = np.full((m.b.W, 3), -1, np.int64)    # first word, lowest, highest
     has = act.any(axis=1)
-    word = mat[np.arange(len(mat)), np.argmax(act, axis=1)] // size
+    words = mat // size
+    word = words[np.arange(len(mat)), np.argmax(act, axis=1)]
+    lo = np.where(act, words, np.iinfo(np.int64).max).min(axis=1)
+    hi = np.where(act, words, -1).max(axis=1)
     prev = last[warps]
     if commit:
-        last[warps] = np.where(has, word, prev)
-    one = ~(act & (mat // size != word[:, None])).any(axis=1)
-    return (prev == word) | (prev < 0) | ~one
+        last[warps] = np.where(has[:, None], np.stack([word, lo, hi], axis=1), prev)
+    first = prev[:, 0] < 0
+    if not SPIN_DRIFT_BY_RANGE:
+        one = ~(act & (words != word[:, None])).any(axis=1)
+        return (prev[:, 0] == word) | first | ~one
+    within = act & (words >= prev[:, 1:2]) & (words <= prev[:, 2:3])
+    return first | (2 * within.sum(axis=1) >= act.sum(axis=1))
 
 
 def _warp_matrix(a: np.ndarray, g: np.ndarray):

@@ -26,6 +26,14 @@ extern "C" __global__ void kw(const int *slot, float *out, int reps) {
     __syncthreads();
     for (int i = threadIdx.x; i < 1024; i += blockDim.x) out[i] = s[i];
 }
+extern "C" __global__ void kc(const int *slot, float *out, int reps) {
+    __shared__ float s[1024];
+    for (int i = threadIdx.x; i < 1024; i += blockDim.x) s[i] = 0.0f;
+    __syncthreads();
+    for (int r = 0; r < reps; ++r) atomicAdd(&s[(slot[threadIdx.x] + r) & 15], 1.0f);
+    __syncthreads();
+    for (int i = threadIdx.x; i < 1024; i += blockDim.x) out[i] = s[i];
+}
 extern "C" __global__ void kd(const int *slot, double *out) {
     __shared__ double s[512];
     for (int i = threadIdx.x; i < 512; i += blockDim.x) s[i] = 0.0;
@@ -185,3 +193,33 @@ def test_warps_that_move_to_a_new_word_each_trip_drift_apart():
     assert out[[0, 32, 64, 96]].tolist() == [256] * 4 and out.sum() == 1024
     assert C.DRIFT_WARPS == 2
     assert res.metrics[C.SHARED_ATOM] == 8 * (144 + 3 * 32 * 1.5)
+
+
+@pytest.mark.parametrize("kernel, per_warp", [
+    # the same 16 words every trip: together, 2 lanes x 4.5 a word each trip
+    ("k", 4 * 9),
+    # the 16 words turned round within their range each trip: still together
+    ("kc", 4 * 9),
+    # 32 words further on each trip (a grid-stride loop over sorted keys): together on the
+    # first trip, then drifting, 2 lanes x 1.5 (timing_investigation/unseen233/notes.md:
+    # a PIC deposit's particles sorted by cell, 2.12 -> 1.55)
+    ("kw", 9 + 3 * 3),
+])
+def test_warps_whose_spread_lanes_move_on_each_trip_drift_apart(kernel, per_warp):
+    """Lanes spread over several words (two a word here, 16 words, every warp of the block
+    on the same ones) keep the warps together only while the words stay within the range
+    the warp's previous visit covered (machine._spin_steady)."""
+    tab = np.tile(np.arange(32) // 2, 8).astype(np.int32)
+    (_, out, _), res = run(SRC, kernel, 1, 256, [tab, np.zeros(1024, np.float32), np.int32(4)])
+    shift = {"k": lambda r: tab, "kc": lambda r: (tab + r) & 15, "kw": lambda r: (tab + 32 * r) & 1023}[kernel]
+    assert np.array_equal(out, sum(np.bincount(shift(r), minlength=1024) for r in range(4)))
+    assert res.metrics[C.SHARED_ATOM] == 8 * per_warp
+
+
+def test_spread_lanes_stayed_together_under_the_old_rule(monkeypatch):
+    """SPIN_DRIFT_BY_RANGE False is session 69's rule: spread lanes never drift."""
+    from simt import machine
+    monkeypatch.setattr(machine, "SPIN_DRIFT_BY_RANGE", False)
+    tab = np.tile(np.arange(32) // 2, 8).astype(np.int32)
+    _, res = run(SRC, "kw", 1, 256, [tab, np.zeros(1024, np.float32), np.int32(4)])
+    assert res.metrics[C.SHARED_ATOM] == 8 * 4 * 9
