@@ -1392,8 +1392,8 @@ def _spin_cycles(m: Machine, ins, sel, act, full, blocks=None):
     return k * SPIN_PASS_CYCLES + (waves - k) * SPIN_WAVE_CYCLES
 
 
-# a shared CAS loop's warps stay together where their lanes' words stay within the range
-# of their previous visit, and drift apart where the words move on (_spin_steady;
+# a shared CAS loop's warps stay together where the range of their lanes' words stays
+# where their previous visit's was, and drift apart where it moves on (_spin_steady;
 # timing_investigation/unseen233/notes.md: a PIC deposit's sorted particles)
 SPIN_DRIFT_BY_RANGE = True
 
@@ -1401,11 +1401,12 @@ SPIN_DRIFT_BY_RANGE = True
 def _spin_steady(m: Machine, pc: int, warps, mat, act, size: int, commit: bool):
     """Per row (warps of the batch): whether the warp keeps its block's warps together on
     the CAS loop at ``pc`` (``counters.spin_passes``): this is its first visit (the block's
-    warps come to it together), or most of its active lanes are on words within the range
-    its previous visit covered.  Lanes spread over a table that stays put (bins drawn at
-    random, the same hot words each trip) meet the block's other warps there whatever
-    their pace; words that move on from trip to trip (one word a trip, or a grid-stride
-    loop over keys sorted by cell) leave the warps to drift apart into a pipeline.
+    warps come to it together), or the range of words its active lanes cover (lowest to
+    highest) overlaps its previous visit's range by at least half of the two together.
+    Lanes spread over a table that stays put (bins drawn at random, the same hot words
+    each trip) meet the block's other warps there whatever their pace; words that move on
+    from trip to trip (one word a trip, or a grid-stride loop over keys sorted by cell)
+    leave the warps to drift apart into a pipeline.
     ``SPIN_DRIFT_BY_RANGE`` False: session 69's rule, which kept every row whose lanes
     spread over several words together.  ``commit`` keeps this visit's range for the next
     (the counters' call, after the critical path's)."""
@@ -1424,8 +1425,9 @@ def _spin_steady(m: Machine, pc: int, warps, mat, act, size: int, commit: bool):
     if not SPIN_DRIFT_BY_RANGE:
         one = ~(act & (words != word[:, None])).any(axis=1)
         return (prev[:, 0] == word) | first | ~one
-    within = act & (words >= prev[:, 1:2]) & (words <= prev[:, 2:3])
-    return first | (2 * within.sum(axis=1) >= act.sum(axis=1))
+    both = np.minimum(hi, prev[:, 2]) - np.maximum(lo, prev[:, 1]) + 1
+    either = np.maximum(hi, prev[:, 2]) - np.minimum(lo, prev[:, 1]) + 1
+    return first | ~has | (2 * both >= either)
 
 
 def _warp_matrix(a: np.ndarray, g: np.ndarray):
