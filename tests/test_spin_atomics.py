@@ -202,13 +202,13 @@ def test_warps_that_move_to_a_new_word_each_trip_drift_apart():
     ("kc", 4 * 9),
     # 32 words further on each trip (a grid-stride loop over sorted keys): together on the
     # first trip, then drifting, 2 lanes x 1.5 (timing_investigation/unseen233/notes.md:
-    # a PIC deposit's particles sorted by cell, 2.12 -> 1.55)
+    # a PIC deposit's particles sorted by cell, 2.12 -> 1.03)
     ("kw", 9 + 3 * 3),
 ])
 def test_warps_whose_spread_lanes_move_on_each_trip_drift_apart(kernel, per_warp):
     """Lanes spread over several words (two a word here, 16 words, every warp of the block
-    on the same ones) keep the warps together only while the words stay within the range
-    the warp's previous visit covered (machine._spin_steady)."""
+    on the same ones) keep the warps together only while the range of their words overlaps
+    the range the warp's previous visit covered by half or more (machine._spin_steady)."""
     tab = np.tile(np.arange(32) // 2, 8).astype(np.int32)
     (_, out, _), res = run(SRC, kernel, 1, 256, [tab, np.zeros(1024, np.float32), np.int32(4)])
     shift = {"k": lambda r: tab, "kc": lambda r: (tab + r) & 15, "kw": lambda r: (tab + 32 * r) & 1023}[kernel]
