@@ -86,6 +86,7 @@ class Param:
     ctype: CType
     uniform: Uniform | None
     fields: list | None = None
+    restrict: bool = False           # a pointer declared ``__restrict__``
 
     @property
     def is_pointer(self) -> bool:
@@ -925,7 +926,8 @@ class KernelBuilder(ClassLowering, LambdaLowering):
                 continue
             u = self.uniform(f"param:{p.name}", T.storage_dtype(pt))
             u.name = p.name
-            params.append(Param(p.name, pt, u))
+            params.append(Param(p.name, pt, u, restrict=isinstance(p.type, c_ast.PtrDecl)
+                                and "restrict" in (p.type.quals or ())))
             if p.name in assigned:      # a parameter the body modifies is a local copy
                 r = self.reg(T.storage_dtype(pt), True, p.name)
                 self.emit(Op.MOV, p, dst=r, args=(u,))

@@ -38,6 +38,7 @@ from .constrecord import record_loads
 from .l1hits import LAT_L1, L1Table, TripSectors
 from .loops import (PRAGMA_FULL, add_step, constant_trips, copied_from, full_unrolls, loop_test,
                     loops, runtime_unroll, test_vars)
+from .hoisting import hoist_blockers
 from .licm import hoisted_loads, repeated_loads
 from .localreuse import LocalReuse
 from .promote import register_locals
@@ -79,6 +80,9 @@ LAT = {"issue": 0.38, "alu": 4.0, "math": 16.0, "warp": 24.0, "shared": 30.0, "l
 # in flight a warp moved 1.67 TB/s, 16 1.70 and 32 1.51
 # (docs/results/timing_investigation/mlp/)
 _LOAD_CAP = 8
+# a run-time loop nvcc unrolls keeps one trip's loads in flight where a store that may
+# alias, a branch or a slow divide stands between the trips (simt.hoisting, unroll3/)
+HOIST_BLOCKERS = True
 # IR operations that nvcc expands into many SASS instructions or sends to a slow pipe:
 # (latency: cycles from issue until the result is ready; issue: cycles the operation keeps
 # its SM sub-partition busy beyond one instruction slot).  Measured on the H100 with
@@ -1681,9 +1685,12 @@ def _load_depths(k) -> dict:
                 unrolled[inner] = 1
             elif trips := constant_trips(code, *inner):
                 unrolled[inner] = max(base, trips)
+            elif constant_trips(code, *inner, limit=PRAGMA_FULL):
+                unrolled[inner] = base
             else:
-                unrolled[inner] = base if constant_trips(code, *inner, limit=PRAGMA_FULL) else \
-                    runtime_unroll(code, *inner)
+                # an unrolled loop whose trips' loads nvcc cannot hoist keeps one trip's
+                unrolled[inner] = 1 if HOIST_BLOCKERS and hoist_blockers(code, *inner, k.params) \
+                    else runtime_unroll(code, *inner)
         out[p] = min(_LOAD_CAP, unrolled[inner] * per_trip)
     k._simt_ld_depth = out
     return out

@@ -1,0 +1,114 @@
+"""What stops nvcc from hoisting the loads of a loop's unrolled trips.
+
+nvcc unrolls most loops whose trip count is known only at run time by 4
+(``loops.runtime_unroll``), and simt has taken the four trips' global loads as in flight
+together (``machine._load_depths``).  The sm_90 SASS of 532 such loops of the probes
+(``docs/results/timing_investigation/unroll3/``) shows that this holds for about half of
+the loops unrolled by 2 or more; in 67 of them a warp has one trip's loads in flight, as if
+the loop were not unrolled at all.  What the SASS shows stands in the way, and what
+``hoist_blockers`` looks for in a loop's body:
+
+- ``store``: a global store or atomic through another pointer than a load's (no
+  ``__restrict__`` on either), or through a pointer read from memory.  ptxas may not move
+  the next trip's load above a store that may write its word (``integral_rows``: one load
+  in flight; with ``__restrict__``, fifteen).
+- ``branch``: an ``if`` that simt does not predicate: the next trip's loads wait behind the
+  branch (``lj_forces``' cut-off test).
+- ``divide``: a float or double divide by anything but a power of two, or a 64-bit
+  integer divide or remainder by a variable: nvcc emits a slow path behind a branch
+  (``FCHK`` / ``@!P0 BRA``) or a call, with the same effect.
+
+On the 242 loops unrolled by 2 or more that are neither pointer chases nor already at the
+cap of eight loads, this tells the one-trip loops from the others in 215 (unroll3/README.md).
+
+The emulator's in-order warps already wait where such an instruction waits for the trip's
+loaded data (a store of it, a divide's slow-path check, ``machine._SLOW_PATH``), so the
+rule moves only loops whose blocker does not: a store of data that is ready (a flag, a
+counter), or a branch on something else.  Of the 179 probe rows whose loops it changes, 8
+moved by more than 2% on the H200, all slower: 155 of 179 within 1.5x before and after,
+summed |log ratio| 39.79 -> 39.34 (``HOIST_BLOCKERS`` in ``simt.machine`` turns it off).
+
+Limitations: the features were chosen on those same loops (in-sample).  nvcc predicates some
+``if``s that simt leaves as branches (16 of the 23 loops flagged wrongly), and some loops
+keep two or three of four trips in flight, where simt now takes one or four.  A register
+budget can stop the hoisting too (``dm_probe_update``: 32 registers, one trip in flight;
+with ``__launch_bounds__(256, 1)``, 55 registers and four trips); simt does not model that.
+A same-pointer store at a run-time stride (``edt_columns``) is not flagged.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .ctypes_ import Pointer
+from .ir import Const, Op, Reg, Uniform
+from .loops import def_before
+
+_CONTROL = {Op.LOOPINIT, Op.LOOPTEST, Op.JUMP}
+
+
+def _pow2(x: float) -> bool:
+    m, _ = np.frexp(x)
+    return x != 0 and m == 0.5
+
+
+def _bases(code, x, pc: int, pointers: frozenset, depth: int = 0) -> frozenset:
+    """The pointers (pointer parameters, ``__device__`` and ``__constant__`` symbols) an
+    address is computed from, with '?' for a pointer read from memory or a chain too long
+    to follow."""
+    if type(x) is Uniform:
+        name = x.name
+        return frozenset((name,)) if name in pointers or name.startswith(("gsym.", "csym.")) else frozenset()
+    if type(x) is not Reg:
+        return frozenset()
+    if depth > 40:
+        return frozenset("?")
+    d = def_before(code, x, pc)
+    if d is None:
+        return frozenset()
+    if d.op in (Op.BIN, Op.MOV, Op.CAST, Op.SELECT):
+        out: frozenset = frozenset()
+        for a in d.args:
+            out |= _bases(code, a, d.pc, pointers, depth + 1)
+        return out
+    if d.op == Op.LOAD and x.dtype.itemsize == 8 and x.dtype.kind in "iu":
+        return frozenset("?")
+    return frozenset()
+
+
+def _global(ins) -> bool:
+    return ins.info.get("space") not in ("shared", "local", "const")
+
+
+def _slow_divide(ins) -> bool:
+    if ins.op != Op.BIN or ins.sub not in ("div", "mod") or ins.dst is None:
+        return False
+    dt = np.dtype(ins.dst.dtype)
+    b = ins.args[1]
+    if dt.kind == "f":
+        return not (type(b) is Const and _pow2(abs(float(b.value)))) and ins.info.get("divisor") != "pow2"
+    return dt.kind in "iu" and dt.itemsize == 8 and type(b) is not Const
+
+
+def hoist_blockers(code, top: int, back: int, params=()) -> tuple:
+    """The reasons (``store``, ``branch``, ``divide``) nvcc keeps the unrolled trips of the
+    loop ``[top, back]`` from issuing their global loads together; empty where none.
+    ``params``: the kernel's parameters (``simt.lower.Param``), for its pointers and which of
+    them are ``__restrict__``."""
+    pointers = frozenset(p.uniform.name for p in params if p.is_pointer and p.uniform is not None) | \
+        frozenset(f[3].name for p in params for f in (p.fields or ()) if isinstance(f[1], Pointer))
+    restrict = frozenset(p.uniform.name for p in params if p.is_pointer and p.restrict)
+    body = [code[p] for p in range(top, back + 1) if code[p].op not in _CONTROL]
+    out = []
+    loads = [_bases(code, i.args[0], i.pc, pointers) for i in body if i.op == Op.LOAD and _global(i)]
+    writes = [_bases(code, i.args[0], i.pc, pointers) for i in body
+              if (i.op == Op.STORE and _global(i)) or i.op == Op.ATOM]
+    # an atomic's space is not in the IR: shared where its address has no pointer
+    writes = [w for w in writes if w]
+    # restrict on either pointer promises that they do not alias
+    if any("?" in w or (w != ld and not (w <= restrict or ld <= restrict)) for w in writes for ld in loads):
+        out.append("store")
+    if any(i.op == Op.IF and not i.info.get("predicated") for i in body):
+        out.append("branch")
+    if any(_slow_divide(i) for i in body):
+        out.append("divide")
+    return tuple(out)
