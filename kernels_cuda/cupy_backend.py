@@ -320,6 +320,30 @@ def throughput(ms: float | None, elements: int, nbytes: int, copy_bw: float | No
 # ------------------------------------------------------------------ the backend
 
 _MODULES: dict = {}
+# (path, text, options) -> the module compiled last for it (the one get_global reaches)
+_LATEST: dict = {}
+
+
+def _carry_globals(old, new, path) -> None:
+    """Copy a file's ``__constant__``/``__device__`` variables (found by simt's parser;
+    none where it cannot parse the file) from the module compiled before to the one
+    compiled again with one more template instance.  Without it a table written through
+    ``get_global`` before a template kernel's first launch stayed in the old module, and
+    the instance read zeros (probe/volc-tephra2-fallout-const-unroll and three other
+    template probes with ``__constant__`` tables were timed so until session 71)."""
+    import simt
+    try:
+        found = simt.Module.from_file(path).globals
+    except simt.SimtError:
+        return
+    missing = _cupy().cuda.driver.CUDADriverError
+    for name, var in found.items():
+        nbytes = int(np.prod(var.shape, dtype=np.int64)) * np.dtype(var.dtype).itemsize
+        try:
+            src, dst = old.get_global(name), new.get_global(name)
+        except missing:             # a variable NVRTC left out of a module
+            continue
+        dst.copy_from_device(src, nbytes)
 _HOST_HEADERS: dict = {}
 # stand-ins for the C library headers NVRTC lacks: header -> the macros' name prefixes
 _STAND_INS = {
@@ -433,7 +457,10 @@ class CupyBackend:
         """The compiled RawModule of a .cu file (compiled once per process and options).
         A template kernel (``reduce<float, 256>``) is a name expression: the file is
         compiled again with it added to those asked for before (which the later module
-        keeps, so ``get_global`` and every instance see one module)."""
+        keeps, so ``get_global`` and every instance see one module), and the
+        ``__constant__``/``__device__`` variables the host set in the module before are
+        copied into the new one (``_carry_globals``): a table set through ``get_global``
+        before the instance's first launch is the table that launch reads."""
         path = source_path(source)
         try:
             text = Path(path).read_text()
@@ -443,6 +470,7 @@ class CupyBackend:
         if kernel and "<" in kernel and kernel not in names:
             names.append(kernel)
         key = (str(path), text, self.options, tuple(names))
+        latest = (str(path), text, self.options)
         if key not in _MODULES:
             cupy = self.cupy
             hdrs = host_headers()
@@ -462,7 +490,10 @@ class CupyBackend:
             except _compile_errors(cupy) as exc:
                 raise CompileError(f"NVRTC rejected {Path(path).name}:\n"
                                    f"{_nvrtc_log(exc, str(path))}") from None
+            if latest in _LATEST:
+                _carry_globals(_LATEST[latest], mod, path)
             _MODULES[key] = (mod, text)
+            _LATEST[latest] = mod
         return _MODULES[key]
 
     def get_global(self, source: str, name: str, shape, dtype):

@@ -133,6 +133,41 @@ def test_scalar_arguments_take_the_declared_type():
     assert be.to_host(counter)[0] == 0       # the last block resets the ticket counter
 
 
+TEMPLATE_TABLE = """
+__constant__ float c_w[8];
+__device__ int d_calls;
+template <int K>
+__global__ void weigh(const float *x, float *out) {
+    int i = threadIdx.x;
+    float s = 0.0f;
+#pragma unroll
+    for (int k = 0; k < K; k++) s += c_w[k] * x[i * K + k];
+    out[i] = s;
+    if (i == 0) atomicAdd(&d_calls, 1);
+}
+"""
+
+
+def test_tables_set_before_a_template_instance_reach_it(tmp_path):
+    """A ``__constant__`` table written through ``get_global`` before a template kernel's
+    first launch is the one that launch reads (the instance's module is compiled later,
+    with its name expression: the variables are carried over), as TimingProbe.launch sets
+    its symbols first; a second instance sees the same variables."""
+    src = tmp_path / "tmpl.cu"
+    src.write_text(TEMPLATE_TABLE)
+    be = cupy_backend.CupyBackend()
+    w = np.arange(1, 9, dtype=np.float32)
+    be.get_global(str(src), "c_w", (8,), np.float32).set(w)
+    be.get_global(str(src), "d_calls", (1,), np.int32).set(np.array([5], np.int32))
+    x = np.random.default_rng(0).random(32 * 8).astype(np.float32)
+    for k in (4, 8):
+        out = be.zeros(32, np.float32)
+        be.launch(str(src), f"weigh<{k}>", 1, 32, [be.to_device(x[:32 * k]), out])
+        want = (x[:32 * k].reshape(32, k).astype(np.float64) * w[:k]).sum(1)
+        assert np.allclose(be.to_host(out), want, rtol=1e-5)
+    assert be.to_host(be.get_global(str(src), "d_calls", (1,), np.int32))[0] == 7
+
+
 def test_unknown_kernel_and_wrong_arguments_are_usage_errors():
     from simt.errors import UsageError
     be = cupy_backend.CupyBackend()
