@@ -1,4 +1,5 @@
-"""What stops nvcc from hoisting the loads of a loop's unrolled trips.
+"""What stops nvcc from hoisting the loads of a loop's unrolled trips, and which loops run
+only the remainder it peels off them (``remainder_only``).
 
 nvcc unrolls most loops whose trip count is known only at run time by 4
 (``loops.runtime_unroll``), and simt has taken the four trips' global loads as in flight
@@ -41,7 +42,7 @@ import numpy as np
 
 from .ctypes_ import Pointer
 from .ir import Const, Op, Reg, Uniform
-from .loops import def_before
+from .loops import add_step, copied_from, def_before, loop_test, test_vars
 
 _CONTROL = {Op.LOOPINIT, Op.LOOPTEST, Op.JUMP}
 
@@ -112,3 +113,58 @@ def hoist_blockers(code, top: int, back: int, params=()) -> tuple:
     if any(_slow_divide(i) for i in body):
         out.append("divide")
     return tuple(out)
+
+
+def remainder_only(code, top: int, back: int) -> bool:
+    """Whether a loop nvcc unrolls by 4 at run time runs (for some of a warp's lanes) only
+    the remainder it peels off, one trip at a time: a counter that starts at the thread
+    index, steps up by a constant S to a constant bound B (``for (c = tid; c < 196; c +=
+    64)``: a tile and its halo staged by a block), so that lanes make B / S trips rounded
+    up or down; nvcc runs the ``trips % 4`` left over first, so at most 3 trips, or 4 for
+    some lanes and 3 for others, make one trip's loads in flight at a time
+    (``lcd_filter_blend``'s 3-4 staging trips: a byte load and its shared store a trip, 48
+    load requests a block in Nsight, unseen238/notes.md).  Exactly 4 trips for every lane
+    (B = 4 S) run as one unrolled copy."""
+    found = loop_test(code, top, back)
+    if found is None:
+        return False
+    test, cmp = found
+    if cmp.op != Op.BIN or cmp.sub not in ("lt", "le") or len(cmp.args) != 2 or type(cmp.args[1]) is not Const:
+        return False
+    bound = cmp.args[1].value
+    if not float(bound).is_integer() or bound <= 0:
+        return False
+    for v in test_vars(code, test, cmp.args[:1]):
+        upd = next((code[p] for p in range(back, test, -1) if code[p].dst is v), None)
+        step = add_step(code, upd, v, back) if upd is not None else None
+        add = copied_from(code, upd) if step is not None else None
+        if type(step) is Const and add is not None and add.sub == "add" and step.value > 0 \
+                and _from_thread_index(code, v, top):
+            b, st = int(bound) + (cmp.sub == "le"), int(step.value)
+            most = -(-b // st)
+            return most <= 3 or (most == 4 and b % st != 0)
+    return False
+
+
+_NONNEG = ("threadIdx", "tid", "lane")
+
+
+def _from_thread_index(code, var, top: int) -> bool:
+    """Whether the counter's value on entering the loop is a thread index (plus a
+    non-negative constant): what makes ``bound / step`` the most trips any lane makes."""
+    d = def_before(code, var, top)
+    x = d
+    for _ in range(6):
+        if x is None:
+            return False
+        if x.op in (Op.MOV, Op.CAST) or (x.op == Op.BIN and x.sub == "add" and type(x.args[1]) is Const
+                                           and x.args[1].value >= 0):
+            a = x.args[0]
+            if type(a) is Uniform or type(a) is Const:
+                return type(a) is Const and a.value >= 0
+            if type(a) is Reg and (a.name or "").split(".")[0] in ("threadIdx", "%tid"):
+                return True
+            x = def_before(code, a, x.pc) if type(a) is Reg else None
+            continue
+        return False
+    return False

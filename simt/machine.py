@@ -38,7 +38,7 @@ from .constrecord import record_loads
 from .l1hits import LAT_L1, L1Table, TripSectors
 from .loops import (PRAGMA_FULL, add_step, constant_trips, copied_from, full_unrolls, loop_test,
                     loops, runtime_unroll, test_vars)
-from .hoisting import hoist_blockers
+from .hoisting import hoist_blockers, remainder_only
 from .licm import hoisted_loads, repeated_loads
 from .localreuse import LocalReuse
 from .promote import register_locals
@@ -83,6 +83,9 @@ _LOAD_CAP = 8
 # a run-time loop nvcc unrolls keeps one trip's loads in flight where a store that may
 # alias, a branch or a slow divide stands between the trips (simt.hoisting, unroll3/)
 HOIST_BLOCKERS = True
+# ... and where its lanes make at most 3 or 4 trips, nvcc's peeled remainder runs them one at
+# a time (simt.hoisting.remainder_only; unseen238/notes.md's LCD staging loop)
+REMAINDER_ONLY = True
 # IR operations that nvcc expands into many SASS instructions or sends to a slow pipe:
 # (latency: cycles from issue until the result is ready; issue: cycles the operation keeps
 # its SM sub-partition busy beyond one instruction slot).  Measured on the H100 with
@@ -1690,7 +1693,7 @@ def _load_depths(k) -> dict:
             else:
                 # an unrolled loop whose trips' loads nvcc cannot hoist keeps one trip's
                 unrolled[inner] = 1 if HOIST_BLOCKERS and hoist_blockers(code, *inner, k.params) \
-                    else runtime_unroll(code, *inner)
+                    or REMAINDER_ONLY and remainder_only(code, *inner) else runtime_unroll(code, *inner)
         out[p] = min(_LOAD_CAP, unrolled[inner] * per_trip)
     k._simt_ld_depth = out
     return out

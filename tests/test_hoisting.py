@@ -136,3 +136,46 @@ def test_the_warp_waits_a_latency_a_trip(mod):
         cyc[name] = res.metrics["simt__block_cycles.max"]
     assert trips * lat <= cyc["stamp"] <= trips * lat + 4 * lat
     assert cyc["stamp_restrict"] <= trips * lat / 4 + 4 * lat
+
+
+STAGE = """
+extern "C" __global__ void stage3(const unsigned char *x, float *out) {      // 3-4 trips
+    __shared__ unsigned char s[196];
+    for (int j = threadIdx.x; j < 196; j += 64) s[j] = x[blockIdx.x * 196 + j];
+    __syncthreads();
+    out[blockIdx.x * 64 + threadIdx.x] = s[threadIdx.x] + s[threadIdx.x + 128];
+}
+extern "C" __global__ void stage4(const unsigned char *x, float *out) {      // 4 trips, every lane
+    __shared__ unsigned char s[256];
+    for (int j = threadIdx.x; j < 256; j += 64) s[j] = x[blockIdx.x * 256 + j];
+    __syncthreads();
+    out[blockIdx.x * 64 + threadIdx.x] = s[threadIdx.x] + s[threadIdx.x + 192];
+}
+extern "C" __global__ void stage9(const unsigned char *x, float *out) {      // 8-9 trips
+    __shared__ unsigned char s[520];
+    for (int j = threadIdx.x; j < 520; j += 64) s[j] = x[blockIdx.x * 520 + j];
+    __syncthreads();
+    out[blockIdx.x * 64 + threadIdx.x] = s[threadIdx.x] + s[threadIdx.x + 448];
+}
+"""
+
+
+def test_a_few_trips_run_in_the_peeled_remainder():
+    """nvcc runs the ``trips % 4`` peeled off a loop it unrolls by 4 first, one trip at a
+    time: a staging loop whose lanes make 3 or 4 trips keeps one trip's loads in flight
+    (the LCD filter's tile, unseen238/notes.md); 4 trips for every lane, or 8 to 9, keep
+    the unrolled copies'."""
+    from simt.hoisting import remainder_only
+    mod = simt.Module.from_source(STAGE, "stage.cu")
+    got = {}
+    for name in ("stage3", "stage4", "stage9"):
+        ir = mod.get_function(name).ir
+        got[name] = remainder_only(ir.code, *_loop(ir))
+    assert got == {"stage3": True, "stage4": False, "stage9": False}
+    assert _depths(mod, "stage3") == [1] and _depths(mod, "stage4") == [4]
+    old = machine.REMAINDER_ONLY
+    try:
+        machine.REMAINDER_ONLY = False
+        assert _depths(mod, "stage3") == [4]
+    finally:
+        machine.REMAINDER_ONLY = old
