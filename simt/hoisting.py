@@ -25,9 +25,9 @@ cap of eight loads, this tells the one-trip loops from the others in 215 (unroll
 The emulator's in-order warps already wait where such an instruction waits for the trip's
 loaded data (a store of it, a divide's slow-path check, ``machine._SLOW_PATH``), so the
 rule moves only loops whose blocker does not: a store of data that is ready (a flag, a
-counter), or a branch on something else.  Of the 179 probe rows whose loops it changes, 8
-moved by more than 2% on the H200, all slower: 155 of 179 within 1.5x before and after,
-summed |log ratio| 39.79 -> 39.34 (``HOIST_BLOCKERS`` in ``simt.machine`` turns it off).
+counter), or a branch on something else.  Of the 182 H200 probe rows whose loops it
+changes, 8 moved by more than 2%, all slower, none across 1.5x (summed |log ratio| 39.79 ->
+39.34; ``HOIST_BLOCKERS`` in ``simt.machine`` turns it off).
 
 Limitations: the features were chosen on those same loops (in-sample).  nvcc predicates some
 ``if``s that simt leaves as branches (16 of the 23 loops flagged wrongly), and some loops
@@ -38,18 +38,11 @@ A same-pointer store at a run-time stride (``edt_columns``) is not flagged.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from .ctypes_ import Pointer
 from .ir import Const, Op, Reg, Uniform
 from .loops import add_step, copied_from, def_before, loop_test, test_vars
 
 _CONTROL = {Op.LOOPINIT, Op.LOOPTEST, Op.JUMP}
-
-
-def _pow2(x: float) -> bool:
-    m, _ = np.frexp(x)
-    return x != 0 and m == 0.5
 
 
 def _bases(code, x, pc: int, pointers: frozenset, depth: int = 0) -> frozenset:
@@ -80,14 +73,13 @@ def _global(ins) -> bool:
     return ins.info.get("space") not in ("shared", "local", "const")
 
 
+# machine._cost_key's divides whose SASS branches to a slow path or calls a routine
+_SLOW_DIVIDES = {"fdiv", "ddiv", "idiv64_s", "idiv64_u"}
+
+
 def _slow_divide(ins) -> bool:
-    if ins.op != Op.BIN or ins.sub not in ("div", "mod") or ins.dst is None:
-        return False
-    dt = np.dtype(ins.dst.dtype)
-    b = ins.args[1]
-    if dt.kind == "f":
-        return not (type(b) is Const and _pow2(abs(float(b.value)))) and ins.info.get("divisor") != "pow2"
-    return dt.kind in "iu" and dt.itemsize == 8 and type(b) is not Const
+    from .machine import _cost_key          # (machine imports this module)
+    return ins.op == Op.BIN and ins.sub in ("div", "mod") and _cost_key(ins) in _SLOW_DIVIDES
 
 
 def hoist_blockers(code, top: int, back: int, params=()) -> tuple:
@@ -144,9 +136,6 @@ def remainder_only(code, top: int, back: int) -> bool:
             most = -(-b // st)
             return most <= 3 or (most == 4 and b % st != 0)
     return False
-
-
-_NONNEG = ("threadIdx", "tid", "lane")
 
 
 def _from_thread_index(code, var, top: int) -> bool:
