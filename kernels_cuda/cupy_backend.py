@@ -324,6 +324,16 @@ _MODULES: dict = {}
 _LATEST: dict = {}
 
 
+def _file_globals(path) -> dict:
+    """A .cu file's ``__constant__``/``__device__`` variables as simt's parser finds them
+    (``simt.Module.globals``); none where it cannot parse the file."""
+    import simt
+    try:
+        return simt.Module.from_file(path).globals
+    except simt.SimtError:
+        return {}
+
+
 def _carry_globals(old, new, path) -> None:
     """Copy a file's ``__constant__``/``__device__`` variables (found by simt's parser;
     none where it cannot parse the file) from the module compiled before to the one
@@ -331,13 +341,8 @@ def _carry_globals(old, new, path) -> None:
     ``get_global`` before a template kernel's first launch stayed in the old module, and
     the instance read zeros (probe/volc-tephra2-fallout-const-unroll and three other
     template probes with ``__constant__`` tables were timed so until session 71)."""
-    import simt
-    try:
-        found = simt.Module.from_file(path).globals
-    except simt.SimtError:
-        return
     missing = _cupy().cuda.driver.CUDADriverError
-    for name, var in found.items():
+    for name, var in _file_globals(path).items():
         nbytes = int(np.prod(var.shape, dtype=np.int64)) * np.dtype(var.dtype).itemsize
         try:
             src, dst = old.get_global(name), new.get_global(name)
@@ -516,13 +521,8 @@ class CupyBackend:
     def _device_globals(self, source: str) -> list:
         """The file's ``__device__`` variables (found by simt's parser; none where it cannot
         parse the file), which a timed launch restores before each run like its arrays."""
-        import simt
-        try:
-            found = simt.Module.from_file(source_path(source)).globals
-        except simt.SimtError:
-            return []
-        return [self.get_global(source, n, v.shape, v.dtype) for n, v in found.items()
-                if v.space == "global"]
+        found = _file_globals(source_path(source))
+        return [self.get_global(source, n, v.shape, v.dtype) for n, v in found.items() if v.space == "global"]
 
     def launch(self, source: str, kernel: str, grid, block, args: Sequence[Any],
                shared_mem: int = 0) -> None:

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from .ctypes_ import Pointer
 from .ir import Const, Op, Reg, Uniform
-from .loops import add_step, copied_from, def_before, loop_test, test_vars
+from .loops import copied_from, counter_step, def_before, loop_test, test_vars
 
 _CONTROL = {Op.LOOPINIT, Op.LOOPTEST, Op.JUMP}
 
@@ -127,8 +127,7 @@ def remainder_only(code, top: int, back: int) -> bool:
     if not float(bound).is_integer() or bound <= 0:
         return False
     for v in test_vars(code, test, cmp.args[:1]):
-        upd = next((code[p] for p in range(back, test, -1) if code[p].dst is v), None)
-        step = add_step(code, upd, v, back) if upd is not None else None
+        upd, step = counter_step(code, test, back, v)
         add = copied_from(code, upd) if step is not None else None
         if type(step) is Const and add is not None and add.sub == "add" and step.value > 0 \
                 and _from_thread_index(code, v, top):
@@ -141,8 +140,7 @@ def remainder_only(code, top: int, back: int) -> bool:
 def _from_thread_index(code, var, top: int) -> bool:
     """Whether the counter's value on entering the loop is a thread index (plus a
     non-negative constant): what makes ``bound / step`` the most trips any lane makes."""
-    d = def_before(code, var, top)
-    x = d
+    x = def_before(code, var, top)
     for _ in range(6):
         if x is None:
             return False

@@ -91,6 +91,14 @@ def add_step(code, ins, var, back: int):
     return None
 
 
+def counter_step(code, test: int, back: int, var):
+    """(the instruction that last writes ``var`` in the loop, the operand it adds to it) for
+    a counter of a loop whose test is at ``test``; the operand is None where the update is
+    not ``var + step`` or ``var - step`` (``add_step``)."""
+    upd = next((code[p] for p in range(back, test, -1) if code[p].dst is var), None)
+    return upd, (add_step(code, upd, var, back) if upd is not None else None)
+
+
 def _int_const(x):
     """The value of an integer constant operand, else None."""
     return int(x.value) if type(x) is Const and x.dtype.kind in "iu" else None

@@ -36,8 +36,8 @@ from .issue import (UNROLL, compile_time, const_pair_pcs, inorder_pcs, overlappe
                     uniform_ldc_pcs, unrolled_loops, wide_products)
 from .constrecord import record_loads
 from .l1hits import LAT_L1, L1Table, TripSectors
-from .loops import (PRAGMA_FULL, add_step, constant_trips, copied_from, full_unrolls, loop_test,
-                    loops, runtime_unroll, test_vars)
+from .loops import (PRAGMA_FULL, constant_trips, copied_from, counter_step, full_unrolls,
+                    loop_test, loops, runtime_unroll, test_vars)
 from .hoisting import hoist_blockers, remainder_only
 from .licm import hoisted_loads, repeated_loads
 from .localreuse import LocalReuse
@@ -1713,8 +1713,7 @@ def _runtime_stride(code, top: int, back: int) -> bool:
         return False
     test, cmp = found
     for var in test_vars(code, test, cmp.args):      # (i in i + s < n)
-        upd = next((code[p] for p in range(back, test, -1) if code[p].dst is var), None)
-        step = add_step(code, upd, var, back) if upd is not None else None
+        upd, step = counter_step(code, test, back, var)
         if step is not None:
             if type(step) is Const:
                 return False

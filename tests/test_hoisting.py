@@ -79,9 +79,8 @@ def mod():
 
 
 def _loop(ir):
-    kept = [r for r in loops(ir.code)]
-    assert len(kept) == 1
-    return kept[0]
+    (loop,) = loops(ir.code)
+    return loop
 
 
 @pytest.mark.parametrize("name", sorted(WANT))
