@@ -671,6 +671,22 @@ def test_a_column_walk_comes_back_to_its_sectors_within_a_pass():
     assert m["simt__dram_retouched_bytes.max"] == rows * 32          # one pass: a sector a row
 
 
+def test_a_column_walk_whose_warps_wrap_to_the_next_column_is_still_a_column_walk():
+    """Columns of 140 rows: a warp's lanes run down one column and, for a fifth of the
+    warps, on at the top of the next, one break in the stride. The walk still comes back
+    to a sector a pass later (probe/mp2-energy-const-f64's transposed read of (ib|ja),
+    nv = 140: 2.31 when such warps made it a random gather over the whole array)."""
+    rows, cols = 140, 2048
+    n = rows * cols
+    i = np.arange(n)
+    idx = ((i % rows) * cols + i // rows).astype(I32)
+    _, res = run(SCATTER_SRC, "gather", n // 256, 256, [idx, np.ones(n, I32), np.zeros(n, I32)],
+                 sanitize=False, sample_blocks=16)
+    m = res.metrics
+    assert m["simt__dram_reread_chunks64.sum"] > 0
+    assert m["simt__dram_retouched_bytes.max"] == rows * 32
+
+
 def test_a_scattered_store_reads_its_sectors_first():
     """Scattered 4-byte stores write part of a sector each: the sectors are filled before
     they are written back (a coalesced stream of whole sectors needs no fill)."""
