@@ -50,6 +50,7 @@ from .regalloc import regs_of
 
 FREE = {Op.MOV, Op.LOOPINIT, Op.BODYINIT, Op.ELSE, Op.JUMP}
 UNROLL = 4                 # trips nvcc unrolls a loop of unknown trip count by
+INORDER_FROM_SLOW_PATH = False  # inorder_pcs: True: a branchy loop's arithmetic waits only from its first slow path on
 ADDRESS = 1.0 / 3.0        # an access's index arithmetic (widen, scale, add the base): one
                            # IMAD.WIDE or LEA in SASS for the IR's CAST, mul and add
 _ADDR_OPS = {"add", "sub", "mul", "shl"}
@@ -1028,20 +1029,35 @@ def inorder_pcs(ir) -> frozenset:
     (docs/results/timing_investigation/unseen48/).  A ``MOV`` issues nothing (register
     renaming) and never waits.  Elsewhere the machine lets arithmetic pass its readiness
     along without waiting, as unrolled and interleaved trips hide it, and so it does in a
-    loop kept inside such a loop with no slow path of its own."""
+    loop kept inside such a loop with no slow path of its own.
+    ``INORDER_FROM_SLOW_PATH`` (off) schedules the body's first basic block, from the
+    loop's top to its first slow path, freely too: there nvcc issues a trip's loads
+    together before the arithmetic that converts them, where the IR interleaves them
+    (``probe/oct-ssada-enface-warp-gridstride``: 16 ``LDG``s back to back, then 12
+    divides; in order from the top, simt waits a DRAM round trip a load, 3.55x the time;
+    1.24 with the switch on). Screened on 282 of the 293 table rows it changes
+    (docs/results/timing_investigation/inorder2/): one more row within 1.5x and a smaller
+    summed error, but 50 rows move and three leave 1.5x (a ray caster's dependent
+    trilinear gathers 0.98 -> 0.60), so it is not adopted yet."""
     got = getattr(ir, "_simt_inorder", None)
     if got is not None:
         return got
+    from .machine import _SLOW_PATH, _cost_key
     code = ir.code
     branchy = set(_branchy_loops(ir, varying_ifs=False))
     kept = [lp for lp in loops(code) if lp not in _full(ir)]
+    hoisted = loop_invariant_pcs(ir)
     out = set()
     for top, back in branchy:
+        start = top
+        if INORDER_FROM_SLOW_PATH:
+            start = next((q for q in range(top, back + 1)
+                          if _cost_key(code[q]) in _SLOW_PATH and q not in hoisted), top)
         # the body's own arithmetic, not that of a loop nvcc keeps inside it with no slow
         # path of its own: tidal_harmonics' sum over hours (probes125.cu) is scheduled
         # freely though the loop around it builds cosf tables
         inner = [(t, b) for t, b in kept if top < t and b < back and (t, b) not in branchy]
-        out.update(p for p in range(top, back + 1) if code[p].op in _PURE and code[p].op != Op.MOV
+        out.update(p for p in range(start, back + 1) if code[p].op in _PURE and code[p].op != Op.MOV
                    and not any(t <= p <= b for t, b in inner))
     ir._simt_inorder = frozenset(out)
     return ir._simt_inorder

@@ -67,3 +67,35 @@ def test_a_loop_without_a_slow_path_inside_a_branchy_one_is_scheduled_freely():
     lines = {ir.code[p].coord.line for p in got}
     assert 7 in lines                      # the cosf table's arithmetic
     assert 9 not in lines                  # the sum over hours
+
+
+SSADA = r"""
+extern "C" __global__ void decor(const unsigned short *a, float *out, int n, int planes) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float s = 0.0f;
+    for (int t = 0; t < n; t++) {
+        float a0 = (float)a[(4 * t) * planes + i];
+        float a1 = (float)a[(4 * t + 1) * planes + i];
+        float a2 = (float)a[(4 * t + 2) * planes + i];
+        float a3 = (float)a[(4 * t + 3) * planes + i];
+        s += a0 * a1 / (a0 * a0 + a1 * a1) + a2 * a3 / (a2 * a2 + a3 * a3);
+    }
+    out[i] = s;
+}
+"""
+
+
+def test_the_switch_frees_the_arithmetic_before_a_loops_first_slow_path(monkeypatch):
+    """angio_ssada_enface (probes244.cu): a trip's loads and their conversions come before
+    its divides. With issue.INORDER_FROM_SLOW_PATH the conversions (lines 6-9) no longer
+    wait in order, so the loads issue together as in nvcc's basic block; the divides
+    (line 10) still wait. Off, every arithmetic line waits."""
+    import simt.issue as issue
+    lines = {}
+    for on in (False, True):
+        monkeypatch.setattr(issue, "INORDER_FROM_SLOW_PATH", on)
+        ir = Module.from_source(SSADA).get_function("decor").ir
+        lines[on] = {ir.code[p].coord.line for p in inorder_pcs(ir)}
+    assert {6, 7, 8, 9, 10} <= lines[False]
+    assert 10 in lines[True] and not {6, 7, 8, 9} & lines[True]
+
