@@ -1,4 +1,6 @@
-import sys, json
+"""The table ids whose kernels' in-order set simt.issue.INORDER_FROM_SLOW_PATH changes, slowest
+first by their recorded emulation time (ids.txt). From the repository root, NO_DRAFTS=1."""
+import sys
 sys.path.insert(0, "docs/results/timing_investigation/repredict")
 from table_kernels import kernel_irs
 from simt import issue
@@ -15,5 +17,5 @@ for r, irs in kernel_irs(["timing_h200", "timing_h100", "timing_probes_h200", "t
     if ch:
         ids.append((r.get("emulate_s", 0) or 0, r["id"]))
 ids.sort(reverse=True)
-open("/tmp/h72/inorder_ids.txt", "w").write("\n".join(i for _, i in ids) + "\n")
+open("docs/results/timing_investigation/inorder2/ids.txt", "w").write("\n".join(i for _, i in ids) + "\n")
 print(len(ids), sum(e for e, _ in ids))
