@@ -1037,7 +1037,7 @@ def inorder_pcs(ir) -> frozenset:
     divides; in order from the top, simt waits a DRAM round trip a load, 3.55x the time;
     1.24 with the switch on). Screened on 282 of the 293 table rows it changes
     (docs/results/timing_investigation/inorder2/): one more row within 1.5x and a smaller
-    summed error, but 50 rows move and three leave 1.5x (a ray caster's dependent
+    summed error, but 50 rows move and four leave 1.5x (a ray caster's dependent
     trilinear gathers 0.98 -> 0.60), so it is not adopted yet."""
     got = getattr(ir, "_simt_inorder", None)
     if got is not None:
