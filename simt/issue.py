@@ -1042,17 +1042,13 @@ def inorder_pcs(ir) -> frozenset:
     got = getattr(ir, "_simt_inorder", None)
     if got is not None:
         return got
-    from .machine import _SLOW_PATH, _cost_key
     code = ir.code
     branchy = set(_branchy_loops(ir, varying_ifs=False))
     kept = [lp for lp in loops(code) if lp not in _full(ir)]
-    hoisted = loop_invariant_pcs(ir)
+    slow = _slow_path(ir) if INORDER_FROM_SLOW_PATH else None
     out = set()
     for top, back in branchy:
-        start = top
-        if INORDER_FROM_SLOW_PATH:
-            start = next((q for q in range(top, back + 1)
-                          if _cost_key(code[q]) in _SLOW_PATH and q not in hoisted), top)
+        start = next((q for q in range(top, back + 1) if slow(code[q])), top) if slow else top
         # the body's own arithmetic, not that of a loop nvcc keeps inside it with no slow
         # path of its own: tidal_harmonics' sum over hours (probes125.cu) is scheduled
         # freely though the loop around it builds cosf tables
@@ -1063,18 +1059,25 @@ def inorder_pcs(ir) -> frozenset:
     return ir._simt_inorder
 
 
+def _slow_path(ir):
+    """The test of an instruction whose SASS branches to a slow path (machine._SLOW_PATH)
+    that nvcc does not move before its loop (``loop_invariant_pcs``: a division of
+    invariants)."""
+    from .machine import _SLOW_PATH, _cost_key
+    hoisted = loop_invariant_pcs(ir)
+    return lambda ins: _cost_key(ins) in _SLOW_PATH and ins.pc not in hoisted
+
+
 def _branchy_loops(ir, varying_ifs: bool) -> list[tuple[int, int]]:
     """(top, back) of the loops nvcc does not unroll fully whose body branches in SASS: to
     a slow path (machine._SLOW_PATH) it does not move before the loop, or, with ``varying_ifs``, on a condition that
     differs by lane (an ``if`` it does not predicate)."""
-    from .machine import _SLOW_PATH, _cost_key
     code = ir.code
     full = _full(ir)
-    hoisted = loop_invariant_pcs(ir)          # (a division nvcc moves before the loop)
+    slow = _slow_path(ir)
 
     def branches(ins) -> bool:
-        return (_cost_key(ins) in _SLOW_PATH and ins.pc not in hoisted) or (
-            varying_ifs and _lane_branch(ins))
+        return slow(ins) or (varying_ifs and _lane_branch(ins))
     return [(top, back) for top, back in loops(code)
             if (top, back) not in full and any(branches(code[q]) for q in range(top, back + 1))]
 
