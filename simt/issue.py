@@ -50,7 +50,7 @@ from .regalloc import regs_of
 
 FREE = {Op.MOV, Op.LOOPINIT, Op.BODYINIT, Op.ELSE, Op.JUMP}
 UNROLL = 4                 # trips nvcc unrolls a loop of unknown trip count by
-INORDER_FROM_SLOW_PATH = False  # inorder_pcs: True: a branchy loop's arithmetic waits only from its first slow path on
+INORDER_FROM_SLOW_PATH = True  # inorder_pcs: a branchy loop's arithmetic waits only from its first slow path on (False: from its top)
 ADDRESS = 1.0 / 3.0        # an access's index arithmetic (widen, scale, add the base): one
                            # IMAD.WIDE or LEA in SASS for the IR's CAST, mul and add
 _ADDR_OPS = {"add", "sub", "mul", "shl"}
@@ -1030,15 +1030,16 @@ def inorder_pcs(ir) -> frozenset:
     renaming) and never waits.  Elsewhere the machine lets arithmetic pass its readiness
     along without waiting, as unrolled and interleaved trips hide it, and so it does in a
     loop kept inside such a loop with no slow path of its own.
-    ``INORDER_FROM_SLOW_PATH`` (off) schedules the body's first basic block, from the
-    loop's top to its first slow path, freely too: there nvcc issues a trip's loads
-    together before the arithmetic that converts them, where the IR interleaves them
-    (``probe/oct-ssada-enface-warp-gridstride``: 16 ``LDG``s back to back, then 12
-    divides; in order from the top, simt waits a DRAM round trip a load, 3.55x the time;
-    1.24 with the switch on). Screened on 282 of the 293 table rows it changes
+    From the body's first slow path on (``INORDER_FROM_SLOW_PATH``, on since session 73):
+    the first basic block, from the loop's top to that instruction, is scheduled freely,
+    since nvcc issues a trip's loads there together before the arithmetic that converts
+    them, where the IR interleaves them (``probe/oct-ssada-enface-warp-gridstride``: 16
+    ``LDG``s back to back, then 12 divides; in order from the top, simt waited a DRAM round
+    trip a load, 3.55x the time; 1.24 now; ``probe/raycast-trilinear-early-exit``'s eight
+    ``LDG``s too). Screened on 292 of the 293 table rows it changes
     (docs/results/timing_investigation/inorder2/): one more row within 1.5x and a smaller
-    summed error, but 50 rows move and four leave 1.5x (a ray caster's dependent
-    trilinear gathers 0.98 -> 0.60), so it is not adopted yet."""
+    summed error; the ray caster leaves 1.5x (0.98 -> 0.60: something else it costs is
+    not priced)."""
     got = getattr(ir, "_simt_inorder", None)
     if got is not None:
         return got

@@ -87,9 +87,9 @@ extern "C" __global__ void decor(const unsigned short *a, float *out, int n, int
 
 def test_the_switch_frees_the_arithmetic_before_a_loops_first_slow_path(monkeypatch):
     """angio_ssada_enface (probes244.cu): a trip's loads and their conversions come before
-    its divides. With issue.INORDER_FROM_SLOW_PATH the conversions (lines 6-9) no longer
-    wait in order, so the loads issue together as in nvcc's basic block; the divides
-    (line 10) still wait. Off, every arithmetic line waits."""
+    its divides. With issue.INORDER_FROM_SLOW_PATH (on since session 73) the conversions
+    (lines 6-9) no longer wait in order, so the loads issue together as in nvcc's basic
+    block; the divides (line 10) still wait. Off, every arithmetic line waits."""
     import simt.issue as issue
     lines = {}
     for on in (False, True):

@@ -1,4 +1,4 @@
-"""The screen's figures: each emulated row (rows1/rows2.jsonl.gz, made with
+"""The screen's figures: each emulated row (rows1/rows2.jsonl.gz of session 72, rows3.jsonl.gz of session 73, made with
 simt.issue.INORDER_FROM_SLOW_PATH = True) against the tables committed at BASE (the
 tables it was screened against); rows that moved by more than 2%, and how many are within
 1.5x before and after.  From the repository root (git needed for BASE's tables):
@@ -14,7 +14,7 @@ D = Path(__file__).parent
 old = {k: r.get("ratio") for k, r in tables_at(BASE).items()}
 stats = {"h200": [0, 0, 0, 0], "h100": [0, 0, 0, 0]}
 moved, lo, ln = [], 0.0, 0.0
-for d in load_rows([str(D / "rows1.jsonl.gz"), str(D / "rows2.jsonl.gz")]):
+for d in load_rows([str(D / f"rows{i}.jsonl.gz") for i in (1, 2, 3)]):
     for g, r in d["rows"].items():
         o = old.get((g, d["id"], d["n"]))
         if o is None or r.get("ratio") is None:
