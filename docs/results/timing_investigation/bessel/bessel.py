@@ -5,7 +5,9 @@ timed by CUDA events. One warp a sub-partition (SMs x 128 threads) gives a call'
 time x clock / TRIPS; sixteen a sub-partition (2 x SMs blocks of 1024) its issue cycles a
 warp, time x clock / (TRIPS x 16).  From the repository root on a GPU machine:
 
-    python3 docs/results/timing_investigation/bessel/bessel.py > bessel_<gpu>.txt"""
+    python3 docs/results/timing_investigation/bessel/bessel.py [--sweep] > bessel[_sweep]_<gpu>.txt"""
+import sys
+
 import cupy as cp
 
 SRC = r"""
@@ -29,7 +31,10 @@ print("fn x0 latency_cycles issue_cycles_per_warp")
 out = cp.zeros(sms * 2048, cp.float64)
 for fn in ("j0", "y0", "j1", "y1"):
     k = cp.RawKernel(SRC.replace("FN", fn), "k")
-    for x0 in (0.5, 2.0, 5.0, 7.5, 10.0, 30.0, 100.0, 1000.0):
+    xs = (0.5, 2.0, 5.0, 7.5, 10.0, 30.0, 100.0, 1000.0)
+    if "--sweep" in sys.argv:          # every 0.25 up to 40 (bessel_sweep_h200.txt)
+        xs = [0.25 * i for i in range(1, 161)]
+    for x0 in xs:
         row = []
         for grid, block, per in ((sms, 128, 1), (2 * sms, 1024, 16)):
             k((grid,), (block,), (out, cp.float64(x0), cp.int32(TRIPS)))
