@@ -399,7 +399,7 @@ class Machine:
         self.wpend = np.zeros(b.W, np.float64)    # when each warp's last shared store had its data
         self.pending = False                      # (whether any shared store waited yet)
         self.mem_visits = {}                      # pc -> how often each warp ran that load/atomic
-        self.spin_word = {}                       # pc -> each warp's word at its last CAS loop there
+        self.spin_word = {}                       # pc (-1: any) -> each warp's word at its last CAS loop there
         self.shared_hot = np.zeros(max(1, b.nb * self.S // 4))   # atomic lanes per shared word
         self.ld_depth = _load_depths(k)
         self.ld_unrolled = _unrolled_loads(k)
@@ -1403,6 +1403,12 @@ def _spin_cycles(m: Machine, ins, sel, act, full, blocks=None):
 # where their previous visit's was, and drift apart where it moves on (_spin_steady;
 # timing_investigation/unseen233/notes.md: a PIC deposit's sorted particles)
 SPIN_DRIFT_BY_RANGE = True
+# False: a warp's words compared with its previous visit to the same CAS loop (pc). True
+# (screening, off): with its previous CAS loop at any atomic, since a body of several
+# atomics on different words (a bilateral grid's 16 splats a pixel, probes245.cu) staggers
+# the warps after its first: Nsight's 21.8 passes a warp-level atomic to simt's 43.7
+# (timing_investigation/unseen243/notes.md)
+SPIN_DRIFT_ANY_ATOMIC = False
 
 
 def _spin_steady(m: Machine, pc: int, warps, mat, act, size: int, commit: bool):
@@ -1415,11 +1421,13 @@ def _spin_steady(m: Machine, pc: int, warps, mat, act, size: int, commit: bool):
     from trip to trip (one word a trip, or a grid-stride loop over keys sorted by cell)
     leave the warps to drift apart into a pipeline.
     ``SPIN_DRIFT_BY_RANGE`` False: session 69's rule, which kept every row whose lanes
-    spread over several words together.  ``commit`` keeps this visit's range for the next
+    spread over several words together.  ``SPIN_DRIFT_ANY_ATOMIC`` (off) compares with the
+    warp's previous CAS loop wherever it was.  ``commit`` keeps this visit's range for the next
     (the counters' call, after the critical path's)."""
-    last = m.spin_word.get(pc)
+    key = -1 if SPIN_DRIFT_ANY_ATOMIC else pc
+    last = m.spin_word.get(key)
     if last is None:
-        last = m.spin_word[pc] = np.full((m.b.W, 3), -1, np.int64)    # first word, lowest, highest
+        last = m.spin_word[key] = np.full((m.b.W, 3), -1, np.int64)    # first word, lowest, highest
     has = act.any(axis=1)
     words = mat // size
     word = words[np.arange(len(mat)), np.argmax(act, axis=1)]

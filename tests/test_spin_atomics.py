@@ -223,3 +223,37 @@ def test_spread_lanes_stayed_together_under_the_old_rule(monkeypatch):
     tab = np.tile(np.arange(32) // 2, 8).astype(np.int32)
     _, res = run(SRC, "kw", 1, 256, [tab, np.zeros(1024, np.float32), np.int32(4)])
     assert res.metrics[C.SHARED_ATOM] == 8 * 4 * 9
+
+
+TWO = r"""
+extern "C" __global__ void k2(const int *slot, float *out, int reps) {
+    __shared__ float s[1024];
+    for (int i = threadIdx.x; i < 1024; i += blockDim.x) s[i] = 0.0f;
+    __syncthreads();
+    for (int r = 0; r < reps; ++r) {
+        atomicAdd(&s[slot[threadIdx.x]], 1.0f);
+        atomicAdd(&s[slot[threadIdx.x] + 512], 1.0f);
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < 1024; i += blockDim.x) out[i] = s[i];
+}
+"""
+
+
+@pytest.mark.parametrize("any_atomic, per_warp", [
+    # each atomic on the same word as its own previous visit: together, 4.5 a lane each time
+    (False, 2 * 4 * 144),
+    # compared with the warp's previous CAS loop, the other atomic's word: together only on
+    # the very first, then drifting, 1.5 a lane (timing_investigation/unseen243/notes.md)
+    (True, 144 + 7 * 32 * 1.5),
+])
+def test_two_atomics_on_different_words_under_the_any_atomic_switch(monkeypatch, any_atomic, per_warp):
+    """Every lane of the block's eight warps on word 0, then word 512, four trips. Session
+    73's screening switch SPIN_DRIFT_ANY_ATOMIC (off) compares a warp's words with its
+    previous CAS loop at any atomic instead of the same one."""
+    from simt import machine
+    monkeypatch.setattr(machine, "SPIN_DRIFT_ANY_ATOMIC", any_atomic)
+    tab = np.zeros(256, np.int32)
+    (_, out, _), res = run(TWO, "k2", 1, 256, [tab, np.zeros(1024, np.float32), np.int32(4)])
+    assert out[0] == 1024 and out[512] == 1024 and out.sum() == 2048
+    assert res.metrics[C.SHARED_ATOM] == 8 * per_warp
