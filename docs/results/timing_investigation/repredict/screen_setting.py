@@ -38,6 +38,35 @@ def inside(x):
     return 1 / 1.5 <= x <= 1.5
 
 
+def compare_rows(base: str, files) -> None:
+    """Print how emulated rows (emulate_rows.py's files, made with a switch on) compare with
+    the tables committed at ``base``: a GPU each, how many rows, how many moved by more than
+    2%, how many were within 1.5x before and after; the summed |log ratio|; the rows that
+    moved, most first (inorder2/screen.py, spinany/screen.py)."""
+    old = {k: r.get("ratio") for k, r in tables_at(base).items()}
+    stats = {"h200": [0, 0, 0, 0], "h100": [0, 0, 0, 0]}
+    moved, lo, ln = [], 0.0, 0.0
+    for d in load_rows(files):
+        for g, r in d["rows"].items():
+            o = old.get((g, d["id"], d["n"]))
+            if o is None or r.get("ratio") is None:
+                continue
+            s = stats[g]
+            s[0] += 1
+            s[2] += inside(o)
+            s[3] += inside(r["ratio"])
+            lo += abs(math.log(o))
+            ln += abs(math.log(r["ratio"]))
+            if abs(r["ratio"] / o - 1) > 0.02:
+                s[1] += 1
+                moved.append((g, d["id"], d["n"], round(o, 2), round(r["ratio"], 2)))
+    for g, (n, m, a, b) in stats.items():
+        print(f"{g}: {n} rows, {m} moved by more than 2%, within 1.5x {a} -> {b}")
+    print(f"summed |log ratio| {lo:.2f} -> {ln:.2f}")
+    for x in sorted(moved, key=lambda x: -abs(math.log(x[4] / x[3]))):
+        print("   ", *x)
+
+
 def screen(rows, old, prof) -> tuple:
     """Each row predicted again from its counters at simt.timing as it is now, against
     ``old``: per GPU [moved by more than 0.5%, of those within 1.5x before, after, rows
