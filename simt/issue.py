@@ -1036,7 +1036,7 @@ def inorder_pcs(ir) -> frozenset:
     them, where the IR interleaves them (``probe/oct-ssada-enface-warp-gridstride``: 16
     ``LDG``s back to back, then 12 divides; in order from the top, simt waited a DRAM round
     trip a load, 3.55x the time; 1.24 now; ``probe/raycast-trilinear-early-exit``'s eight
-    ``LDG``s too). Screened on 292 of the 293 table rows it changes
+    ``LDG``s too). Screened on all 293 table rows it changes
     (docs/results/timing_investigation/inorder2/): one more row within 1.5x and a smaller
     summed error; the ray caster leaves 1.5x (0.98 -> 0.60: something else it costs is
     not priced)."""

@@ -10,4 +10,4 @@ from screen_setting import compare_rows
 
 BASE = "f41f945"
 D = Path(__file__).parent
-compare_rows(BASE, [str(D / f"rows{i}.jsonl.gz") for i in (1, 2, 3)])
+compare_rows(BASE, [str(D / f"rows{i}.jsonl.gz") for i in (1, 2, 3, 4)])
