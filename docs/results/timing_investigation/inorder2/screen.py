@@ -1,4 +1,4 @@
-"""The screen's figures: each emulated row (rows1/rows2.jsonl.gz of session 72, rows3.jsonl.gz of session 73, made with
+"""The screen's figures: each emulated row (rows1/rows2.jsonl.gz of session 72, rows3/rows4.jsonl.gz of session 73, made with
 simt.issue.INORDER_FROM_SLOW_PATH = True) against the tables committed at BASE (the
 tables it was screened against); rows that moved by more than 2%, and how many are within
 1.5x before and after.  From the repository root (git needed for BASE's tables):
